@@ -1,0 +1,15 @@
+/**
+ * A text embedder. Vectors are L2-normalised, so a dot product is the cosine similarity.
+ * `id` names the model precisely enough that vectors made by two embedders with the same id
+ * are interchangeable; the store records it and refuses vectors of another id.
+ */
+export interface Embedder {
+  readonly id: string;
+  readonly dims: number;
+  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  embedQuery(text: string): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+/** Reports model download progress: `loaded`/`total` bytes of `file`. */
+export type ProgressReporter = (event: { file: string; loaded: number; total: number }) => void;
