@@ -1,0 +1,158 @@
+import type { Command } from "commander";
+import { AppError } from "../../core/errors.js";
+import type { MemoryObject } from "../../schemas/memories.js";
+import type { Output } from "../output.js";
+import { confirmOrAbort } from "../prompts.js";
+import { action, withService } from "../session.js";
+import { readStdin } from "../stdin.js";
+import { resolveBucketId } from "./remember.js";
+
+interface ListOptions {
+  all?: boolean;
+  query?: string;
+  bucket?: string;
+  count: string;
+  skip: string;
+  type?: "text" | "image";
+}
+
+export function registerMemories(program: Command): void {
+  const memories = program
+    .command("memories")
+    .description("list memories: the latest by default, --all, or the most relevant with --query")
+    .option("-a, --all", "every memory")
+    .option("-q, --query <text>", "the memories most relevant to <text>")
+    .option("-b, --bucket <id|name>", "only this bucket")
+    .option("-n, --count <n>", "how many (1–1000)", "10")
+    .option("--skip <n>", "skip the first n (for paging)", "0")
+    .option("--type <text|image>", "only text or only image memories")
+    .action(
+      action(async (session, options: ListOptions) => {
+        await withService(session, async (service) => {
+          const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
+          const result = await service.memories.listV2({
+            includeIds: true,
+            count: parseCount("--count", options.count),
+            skip: parseCount("--skip", options.skip, 0),
+            ...(options.all ? { all: true } : {}),
+            ...(options.query !== undefined ? { query: options.query } : {}),
+            ...(bucketId !== undefined ? { bucketId } : {}),
+            ...(options.type ? { contentType: options.type } : {}),
+          });
+          if (session.out.json) return session.out.data(result);
+          printMemories(session.out, result.memories as MemoryObject[], options.query !== undefined);
+        });
+      }),
+    );
+
+  memories
+    .command("edit")
+    .description("replace a memory's text (use - to read it from stdin)")
+    .argument("<id>", "memory id")
+    .argument("<text...>", "the new text, or -")
+    .action(
+      action(async (session, id: string, words: string[]) => {
+        const text = words.length === 1 && words[0] === "-" ? await readStdin() : words.join(" ");
+        await withService(session, async (service) => {
+          const result = await service.memories.update({ memoryId: id, text });
+          if (session.out.json) return session.out.data(result);
+          if ("memory" in result) session.out.success(`Updated ${result.memory.id} (version ${result.memory.version})`);
+        });
+      }),
+    );
+
+  memories
+    .command("move")
+    .description("move memories to a bucket (a bucket name that does not exist is created)")
+    .argument("<ids...>", "memory ids (up to 100)")
+    .requiredOption("-t, --to <id|name>", "target bucket")
+    .action(
+      action(async (session, ids: string[], options: { to: string }) => {
+        const target = /^\d+$/.test(options.to) ? { bucketId: Number(options.to) } : { bucketName: options.to };
+        await withService(session, async (service) => {
+          const result = await service.memories.update(ids.length === 1 ? { memoryId: ids[0]!, ...target } : { memoryIds: ids, ...target });
+          if (session.out.json) return session.out.data(result);
+          if ("memory" in result) session.out.success(`Moved ${result.memory.id} to bucket ${result.memory.bucketId}`);
+          else session.out.success(`Moved ${result.updated} of ${ids.length} to bucket ${result.bucketId}`);
+        });
+      }),
+    );
+
+  memories
+    .command("delete")
+    .description("delete memories (asks first unless --yes)")
+    .argument("<ids...>", "memory ids")
+    .action(
+      action(async (session, ids: string[]) => {
+        await confirmOrAbort(`Delete ${ids.length === 1 ? "this memory" : `${ids.length} memories`}?`, session.options);
+        await withService(session, async (service) => {
+          if (ids.length === 1) {
+            const result = await service.memories.delete(ids[0]!);
+            return session.out.json ? session.out.data(result) : session.out.success(`Deleted ${ids[0]}`);
+          }
+          const result = await service.memories.bulkDelete({ memoryIds: ids });
+          if (session.out.json) return session.out.data(result);
+          session.out.success(`Deleted ${result.deletedCount} of ${ids.length}`);
+          for (const failure of result.errors) session.out.warn(`${failure.memoryId}: ${failure.error}`);
+          if (result.deletedCount < ids.length) process.exitCode = 1;
+        });
+      }),
+    );
+
+  memories
+    .command("history")
+    .description("every version of a memory")
+    .argument("<id>", "memory id")
+    .action(
+      action(async (session, id: string) => {
+        await withService(session, async (service) => {
+          const result = await service.memories.history(id);
+          if (session.out.json) return session.out.data(result);
+          session.out.table(
+            [
+              { key: "version", title: "VERSION", align: "right" },
+              { key: "changedAt", title: "CHANGED" },
+              { key: "bucketId", title: "BUCKET", align: "right" },
+              { key: "text", title: "TEXT", flexible: true },
+            ],
+            result.versions.map((v) => ({ ...v, version: String(v.version), bucketId: String(v.bucketId), changedAt: shortDate(v.changedAt) })),
+          );
+        });
+      }),
+    );
+}
+
+function printMemories(out: Output, memories: MemoryObject[], withScore: boolean): void {
+  if (memories.length === 0) {
+    out.notice(withScore ? "No memories match." : 'No memories yet. Add one with `mnemo remember "…"`.');
+    return;
+  }
+  out.table(
+    [
+      { key: "id", title: "ID" },
+      { key: "date", title: "CREATED" },
+      { key: "bucket", title: "BUCKET" },
+      ...(withScore ? [{ key: "score", title: "SCORE", align: "right" as const }] : []),
+      { key: "text", title: "TEXT", flexible: true },
+    ],
+    memories.map((memory) => ({
+      id: memory.id ?? "",
+      date: shortDate(memory.metadata.createdAt),
+      bucket: memory.metadata.bucketName,
+      score: memory.score === undefined ? "" : memory.score.toFixed(2),
+      text: memory.content_type === "image" ? `[image] ${memory.text}` : memory.text,
+    })),
+  );
+}
+
+export function shortDate(iso: string): string {
+  return iso.slice(0, 16).replace("T", " ");
+}
+
+export function parseCount(flag: string, value: string, min = 1): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) {
+    throw AppError.invalid(flag, `must be a whole number of at least ${min}, not "${value}"`);
+  }
+  return number;
+}

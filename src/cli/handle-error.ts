@@ -1,0 +1,36 @@
+import { isAppError, type ErrorCode } from "../core/errors.js";
+import type { Output } from "./output.js";
+import { AbortedByUser } from "./prompts.js";
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+const EXIT_CODES: Record<ErrorCode, number> = {
+  invalid_input: EXIT.usage,
+  unauthorized: EXIT.failure,
+  forbidden: EXIT.failure,
+  not_found: EXIT.failure,
+  conflict: EXIT.failure,
+  payload_too_large: EXIT.usage,
+  rate_limited: EXIT.failure,
+  store_mismatch: EXIT.failure,
+  unavailable: EXIT.failure,
+  internal: EXIT.failure,
+};
+
+/** The one place a CLI failure becomes a message and an exit code. */
+export function handleError(error: unknown, output: Output): number {
+  if (error instanceof AbortedByUser) {
+    output.notice(error.message);
+    return EXIT.failure;
+  }
+  if (output.json) {
+    const body = isAppError(error)
+      ? { error: error.message, code: error.code, ...(error.suggestion ? { suggestion: error.suggestion } : {}), ...error.details }
+      : { error: error instanceof Error ? error.message : String(error), code: "internal" };
+    process.stderr.write(`${JSON.stringify(body)}\n`);
+  } else {
+    output.error(error);
+    if (!isAppError(error) && process.env["MNEMO_DEBUG"] && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  }
+  return isAppError(error) ? EXIT_CODES[error.code] : EXIT.failure;
+}

@@ -1,0 +1,44 @@
+import { Command, CommanderError } from "commander";
+import { registerBuckets } from "./commands/buckets.js";
+import { registerMaintain } from "./commands/maintain.js";
+import { registerMemories } from "./commands/memories.js";
+import { registerReindex } from "./commands/reindex.js";
+import { registerRemember } from "./commands/remember.js";
+import { EXIT } from "./handle-error.js";
+
+// Command modules only declare their commands; what they run is imported when they run, so
+// `mnemo --help` never loads LanceDB or a model.
+export function buildProgram(): Command {
+  const program = new Command("mnemo")
+    .description("Local-first memory and chat history for people who live in AI chats")
+    .version(process.env["npm_package_version"] ?? "0.1.0", "-V, --version")
+    .option("--json", "print machine-readable JSON on stdout", false)
+    .option("-y, --yes", "do not ask before deleting", false)
+    .option("--store <dir|uri>", "data dir or LanceDB URI (default: $MNEMO_STORE, $XDG_DATA_HOME/mnemo or ~/.mnemo)")
+    .option("--user <name>", "act as this user of the store (default: $MNEMO_USER or default)")
+    .option("--embedder <spec>", "auto, bundled, or transformers:<model id or folder>")
+    .option("--remote <url>", "use a running `mnemo serve` instead of the store (or $MNEMO_URL)")
+    .option("--token <token>", "API token for --remote (or $MNEMO_TOKEN)")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  registerRemember(program);
+  registerMemories(program);
+  registerBuckets(program);
+  registerReindex(program);
+  registerMaintain(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  process.env["LANCEDB_LOG"] ??= "error";
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every usage error exits 2.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import { Chalk, type ChalkInstance } from "chalk";
+import { isAppError } from "../core/errors.js";
+
+/** Everything the CLI prints goes through here: data to stdout, messages and colour to stderr. */
+export interface Output {
+  readonly json: boolean;
+  readonly style: ChalkInstance;
+  /** Machine-readable result on stdout (with --json). */
+  data(value: unknown): void;
+  /** Human-readable result lines on stdout. */
+  line(text?: string): void;
+  table(columns: Column[], rows: Record<string, string>[]): void;
+  success(text: string): void;
+  notice(text: string): void;
+  warn(text: string): void;
+  error(error: unknown): void;
+}
+
+export interface Column {
+  key: string;
+  title: string;
+  /** The column that shrinks (and truncates) to fit the terminal. */
+  flexible?: boolean;
+  align?: "left" | "right";
+}
+
+export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }): Output {
+  const env = options.env ?? process.env;
+  const colour = !options.json && !env["NO_COLOR"] && Boolean(process.stderr.isTTY);
+  const style = new Chalk({ level: colour ? 1 : 0 });
+  const stdoutStyle = new Chalk({ level: colour && process.stdout.isTTY ? 1 : 0 });
+  const toStderr = (text: string) => process.stderr.write(`${text}\n`);
+  return {
+    json: options.json,
+    style: stdoutStyle,
+    data: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    line: (text = "") => process.stdout.write(`${text}\n`),
+    table: (columns, rows) => process.stdout.write(renderTable(columns, rows, stdoutStyle)),
+    success: (text) => toStderr(`${style.green("✔")} ${text}`),
+    notice: (text) => toStderr(style.dim(text)),
+    warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
+    error: (error) => {
+      if (isAppError(error)) {
+        toStderr(`${style.red("✖")} ${error.message}`);
+        if (error.suggestion) toStderr(`  ${style.dim("→")} ${error.suggestion}`);
+      } else {
+        toStderr(`${style.red("✖")} ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}
+
+/** Pads columns to their widest cell; the flexible column gives way so lines fit the terminal. */
+export function renderTable(columns: Column[], rows: Record<string, string>[], style: ChalkInstance): string {
+  if (rows.length === 0) return "";
+  const width = process.stdout.columns || 120;
+  const widths = columns.map((column) => Math.max(column.title.length, ...rows.map((row) => visible(row[column.key] ?? "").length)));
+  const gap = 2;
+  const fixed = widths.reduce((sum, w, i) => sum + (columns[i]!.flexible ? 0 : w + gap), 0);
+  const flexIndex = columns.findIndex((column) => column.flexible);
+  if (flexIndex >= 0) widths[flexIndex] = Math.max(10, Math.min(widths[flexIndex]!, width - fixed - gap));
+  const format = (text: string, i: number) => {
+    const column = columns[i]!;
+    const cell = truncate(text.replace(/\s+/g, " "), widths[i]!);
+    const pad = " ".repeat(Math.max(0, widths[i]! - visible(cell).length));
+    return column.align === "right" ? pad + cell : cell + pad;
+  };
+  const header = columns.map((column, i) => style.bold(format(column.title, i))).join(" ".repeat(gap));
+  const lines = rows.map((row) => columns.map((column, i) => format(row[column.key] ?? "", i)).join(" ".repeat(gap)));
+  return `${[header, ...lines].map((line) => line.trimEnd()).join("\n")}\n`;
+}
+
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
+export function truncate(text: string, max: number): string {
+  if (visible(text).length <= max) return text;
+  return `${visible(text).slice(0, Math.max(0, max - 1))}…`;
+}

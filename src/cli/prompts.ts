@@ -1,0 +1,23 @@
+import { AppError } from "../core/errors.js";
+
+/**
+ * Asks before something destructive. `--yes` skips the question; without a terminal to ask on,
+ * and without `--yes`, it refuses rather than guessing.
+ */
+export async function confirmOrAbort(question: string, options: { yes: boolean }): Promise<void> {
+  if (options.yes) return;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+    throw new AppError("invalid_input", `Refusing to ${question.replace(/\?$/, "").toLowerCase()} without confirmation`, {
+      suggestion: "Pass --yes to confirm when not running in a terminal.",
+    });
+  }
+  const { confirm } = await import("@inquirer/prompts");
+  const answer = await confirm({ message: question, default: false }, { output: process.stderr });
+  if (!answer) throw new AbortedByUser();
+}
+
+export class AbortedByUser extends Error {
+  constructor() {
+    super("Nothing was changed.");
+  }
+}

@@ -1,0 +1,78 @@
+import type { Command } from "commander";
+import type { App } from "../core/app.js";
+import type { MnemoService } from "../core/service.js";
+import { handleError } from "./handle-error.js";
+import { createOutput, type Output } from "./output.js";
+
+/** The options every command takes (declared once on the root program). */
+export interface GlobalOptions {
+  json: boolean;
+  yes: boolean;
+  store?: string;
+  user?: string;
+  embedder?: string;
+  remote?: string;
+  token?: string;
+}
+
+export interface Session {
+  out: Output;
+  options: GlobalOptions;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** Runs an action with output set up; maps any failure to a message and exit code once. */
+export function action<A extends unknown[]>(
+  run: (session: Session, ...args: A) => Promise<void>,
+): (...args: [...A, Command]) => Promise<void> {
+  return async (...args) => {
+    const command = args[args.length - 1] as Command;
+    const options = globalOptions(command);
+    const out = createOutput({ json: Boolean(options.json) });
+    try {
+      await run({ out, options }, ...(args.slice(0, -1) as A));
+    } catch (error) {
+      process.exitCode = handleError(error, out);
+    }
+  };
+}
+
+/** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */
+export async function withApp<T>(session: Session, work: (app: App) => Promise<T>): Promise<T> {
+  const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
+    import("../core/app.js"),
+    import("../config/load-config.js"),
+    import("./spinner.js"),
+  ]);
+  const { options, out } = session;
+  const config = loadConfig({ store: options.store, user: options.user, embedder: options.embedder });
+  let download: Awaited<ReturnType<typeof startSpinner>> | undefined;
+  const app = await createApp(config, {
+    maintenance: "detached",
+    onNotice: (message) => out.notice(message),
+    onProgress: async ({ file, loaded, total }) => {
+      download ??= await startSpinner(`Downloading ${file}`, { json: out.json });
+      download.text(`Downloading ${file} ${total > 0 ? Math.round((loaded / total) * 100) : 0}%`);
+    },
+  });
+  download?.stop();
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The service for this command: the embedded store, or a running server with --remote / MNEMO_URL. */
+export async function withService<T>(session: Session, work: (service: MnemoService) => Promise<T>): Promise<T> {
+  const { loadConfig } = await import("../config/load-config.js");
+  const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
+  if (config.remote) {
+    const { createRemoteService } = await import("../client/remote.js");
+    return work(createRemoteService(config.remote.url, config.remote.token));
+  }
+  return withApp(session, async (app) => work(await app.service()));
+}

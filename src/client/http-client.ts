@@ -1,0 +1,87 @@
+import { Agent, request } from "undici";
+import { AppError, type ErrorCode } from "../core/errors.js";
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "invalid_input",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  429: "rate_limited",
+  502: "unavailable",
+  503: "unavailable",
+};
+
+export type QueryValue = string | number | boolean | undefined;
+
+/** JSON over HTTP to a mnemo server: a bearer token, timeouts, and error bodies turned back into AppErrors. */
+export class HttpClient {
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string | undefined,
+  ) {}
+
+  get<T>(path: string, query: Record<string, QueryValue> = {}): Promise<T> {
+    return this.send<T>("GET", path, query, undefined);
+  }
+
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.send<T>("POST", path, {}, body);
+  }
+
+  delete<T>(path: string, body?: unknown): Promise<T> {
+    return this.send<T>("DELETE", path, {}, body);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async send<T>(method: "GET" | "POST" | "DELETE", path: string, query: Record<string, QueryValue>, body: unknown): Promise<T> {
+    const url = new URL(path.replace(/^\//, ""), this.baseUrl.endsWith("/") ? this.baseUrl : `${this.baseUrl}/`);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.token) headers["authorization"] = `Bearer ${this.token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let response;
+    try {
+      response = await request(url, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        dispatcher: this.agent,
+        headersTimeout: 120_000,
+        bodyTimeout: 120_000,
+      });
+    } catch (error) {
+      throw new AppError("unavailable", `Cannot reach the mnemo server at ${this.baseUrl}: ${(error as Error).message}`, {
+        suggestion: "Start it with `mnemo serve`, or check --remote / MNEMO_URL.",
+        cause: error,
+      });
+    }
+    const text = await response.body.text();
+    const parsed = text ? safeJson(text) : undefined;
+    if (response.statusCode >= 400) throw toAppError(response.statusCode, parsed, this.baseUrl);
+    return parsed as T;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: text.slice(0, 500) };
+  }
+}
+
+function toAppError(status: number, body: unknown, baseUrl: string): AppError {
+  const { error, ...details } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const message = typeof error === "string" ? error : `The server answered ${status}`;
+  const code = STATUS_CODES[status] ?? "internal";
+  const suggestion =
+    code === "unauthorized" ? `Pass the server's token with --token or MNEMO_TOKEN (see \`mnemo token\` on the server's machine).` : undefined;
+  return new AppError(code, message, { details: { ...details, status, server: baseUrl }, ...(suggestion ? { suggestion } : {}) });
+}

@@ -1,0 +1,28 @@
+import type { MnemoService } from "../core/service.js";
+import { HttpClient, type QueryValue } from "./http-client.js";
+
+/** The MnemoService of a running `mnemo serve`, over its REST API: the CLI's `--remote` mode. */
+export function createRemoteService(baseUrl: string, token: string | undefined): MnemoService {
+  const http = new HttpClient(baseUrl, token);
+  const query = (value: object) => value as Record<string, QueryValue>;
+  return {
+    memories: {
+      store: (input) => http.post("/api/memory", input),
+      storeMany: async (inputs) => {
+        const memoryIds: string[] = [];
+        for (const input of inputs) memoryIds.push((await http.post<{ memoryId: string }>("/api/memory", input)).memoryId);
+        return { memoryIds };
+      },
+      list: (params) => http.get("/api/memory", query(params)),
+      listV2: (params) => http.get("/api/v2/memory", query(params)),
+      update: (body) => http.post("/api/v2/memory/update", body),
+      delete: (memoryId) => http.delete(`/api/memories/${encodeURIComponent(memoryId)}`),
+      bulkDelete: (body) => http.post("/api/memories/bulk-delete", body),
+      history: (memoryId) => http.get(`/api/v2/memory/${encodeURIComponent(memoryId)}/history`),
+    },
+    buckets: {
+      list: () => http.get("/api/buckets"),
+      create: (body) => http.post("/api/buckets", body),
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import fs from "node:fs";
+import os from "node:os";
+import { z } from "zod";
+import { AppError } from "../core/errors.js";
+import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";
+
+const EmbedderSpec = z
+  .string()
+  .regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
+const RerankerSpec = z
+  .string()
+  .regex(/^(auto|none|cross-encoder:.+)$/, "expected auto, none or cross-encoder:<model id or folder>");
+
+/** Everything a user can set in `<data dir>/config.json`. Environment variables and flags override it. */
+export const FileConfig = z
+  .object({
+    embedder: EmbedderSpec.default("auto"),
+    embedderWorkers: z.number().int().min(1).max(16).optional(),
+    reranker: RerankerSpec.default("auto"),
+    synthesizer: z.enum(["extractive", "openai"]).default("extractive"),
+    llm: z
+      .object({
+        baseUrl: z.string().url().default("https://api.openai.com/v1"),
+        apiKey: z.string().optional(),
+        model: z.string().default("gpt-4o-mini"),
+        timeoutMs: z.number().int().positive().default(30_000),
+        retries: z.number().int().min(0).max(10).default(2),
+      })
+      .prefault({}),
+    server: z
+      .object({
+        host: z.string().default("127.0.0.1"),
+        port: z.number().int().min(0).max(65535).default(7411),
+        allowedHosts: z.array(z.string()).default([]),
+        corsOrigins: z.array(z.string()).default([]),
+      })
+      .prefault({}),
+    /** Conversations per user that are indexed; the rest are kept but quota-blocked. */
+    conversationQuota: z.number().int().positive().nullable().default(null),
+    allowDownload: z.boolean().default(true),
+  })
+  .strict();
+export type FileConfig = z.infer<typeof FileConfig>;
+
+export interface Config extends Omit<FileConfig, "embedderWorkers"> {
+  embedderWorkers: number;
+  /** Where LanceDB lives: a local folder or a URI LanceDB understands (s3://…). */
+  storeUri: string;
+  paths: DataPaths;
+  user: string;
+  remote: { url: string; token: string | undefined } | undefined;
+}
+
+/** Values given on the command line; each one wins over the file and the environment. */
+export interface ConfigFlags {
+  store?: string | undefined;
+  user?: string | undefined;
+  embedder?: string | undefined;
+  remote?: string | undefined;
+  token?: string | undefined;
+}
+
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const location = flags.store ?? env["MNEMO_STORE"] ?? defaultDataDir(env);
+  const remoteStore = isRemoteUri(location);
+  // A remote store keeps its local state (models, lock, images, config) in the default data dir.
+  const dataDir = remoteStore ? defaultDataDir(env) : location;
+  const paths = dataPaths(dataDir);
+  const file = parseFileConfig(paths.config, readJsonFile(paths.config));
+  const merged = FileConfig.parse({
+    ...file,
+    ...(env["MNEMO_EMBEDDER"] ? { embedder: env["MNEMO_EMBEDDER"] } : {}),
+    ...(env["MNEMO_RERANKER"] ? { reranker: env["MNEMO_RERANKER"] } : {}),
+    ...(env["MNEMO_SYNTHESIZER"] ? { synthesizer: env["MNEMO_SYNTHESIZER"] } : {}),
+    llm: {
+      ...file.llm,
+      ...(env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"]
+        ? { baseUrl: env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"] }
+        : {}),
+      ...(env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"]
+        ? { apiKey: env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"] }
+        : {}),
+      ...(env["MNEMO_LLM_MODEL"] ? { model: env["MNEMO_LLM_MODEL"] } : {}),
+    },
+    ...(flags.embedder ? { embedder: flags.embedder } : {}),
+  });
+  const remoteUrl = flags.remote ?? env["MNEMO_URL"];
+  return {
+    ...merged,
+    embedderWorkers: merged.embedderWorkers ?? Math.max(1, Math.min(2, os.availableParallelism())),
+    storeUri: remoteStore ? location : paths.database,
+    paths,
+    user: flags.user ?? env["MNEMO_USER"] ?? "default",
+    remote: remoteUrl ? { url: remoteUrl, token: flags.token ?? env["MNEMO_TOKEN"] } : undefined,
+  };
+}
+
+function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("invalid_input", `${file} is not valid JSON: ${(error as Error).message}`, {
+      suggestion: "Fix the file or delete it to go back to the defaults.",
+    });
+  }
+}
+
+function parseFileConfig(file: string, value: unknown): Partial<FileConfig> {
+  const result = FileConfig.partial().safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join(".") || "(root)";
+  throw new AppError("invalid_input", `${file}: ${field}: ${issue?.message ?? "invalid"}`, {
+    suggestion: "Fix the setting or remove it to use the default.",
+  });
+}

@@ -1,0 +1,31 @@
+import os from "node:os";
+import path from "node:path";
+
+/** A store location LanceDB opens itself (s3://, gs://, az://…) rather than a local folder. */
+export function isRemoteUri(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !location.startsWith("file://");
+}
+
+/** The default data dir: $XDG_DATA_HOME/mnemo when XDG_DATA_HOME is set, else ~/.mnemo. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env["XDG_DATA_HOME"];
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mnemo");
+  return path.join(os.homedir(), ".mnemo");
+}
+
+/** Files and folders kept in the local data dir next to (or, for a remote store, instead of) the database. */
+export function dataPaths(dataDir: string) {
+  return {
+    dataDir,
+    database: path.join(dataDir, "db"),
+    config: path.join(dataDir, "config.json"),
+    models: path.join(dataDir, "models"),
+    images: path.join(dataDir, "images"),
+    writeLock: path.join(dataDir, "write"),
+    maintenanceLock: path.join(dataDir, "maintenance"),
+    serverInfo: path.join(dataDir, "server.json"),
+    tokenFile: path.join(dataDir, "token"),
+    secret: path.join(dataDir, "secret"),
+  };
+}
+export type DataPaths = ReturnType<typeof dataPaths>;

@@ -1,0 +1,129 @@
+import fs from "node:fs";
+import type { Config } from "../config/load-config.js";
+import { isRemoteUri } from "../config/paths.js";
+import type { Embedder, ProgressReporter } from "../providers/embedder.js";
+import { chooseEmbedder, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
+import { Store } from "../store/store.js";
+import type { CoreContext, ImageUrlSigner } from "./context.js";
+import { AppError } from "./errors.js";
+import { Maintenance } from "./maintenance.js";
+import { createService, type MnemoService } from "./service.js";
+import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+
+export interface AppOptions {
+  maintenance?: "background" | "detached" | "off";
+  /** Model download progress. */
+  onProgress?: ProgressReporter;
+  /** One-off facts worth telling the user (which embedder a new store chose). */
+  onNotice?: (message: string) => void;
+  imageUrl?: ImageUrlSigner;
+  now?: () => Date;
+}
+
+export interface App {
+  readonly config: Config;
+  readonly context: CoreContext;
+  readonly maintenance: Maintenance;
+  /** The service as seen by one user (the default user when no name is given). */
+  service(userName?: string): Promise<MnemoService>;
+  /** The user and service a bearer token grants, or undefined for an unknown token. */
+  authenticate(token: string): Promise<{ user: UserInfo; service: MnemoService } | undefined>;
+  users: {
+    list(): Promise<UserInfo[]>;
+    add(name: string): Promise<UserInfo>;
+    remove(name: string): Promise<void>;
+    resolve(name: string): Promise<UserInfo>;
+    rotateToken(name: string): Promise<string>;
+  };
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  checkDataDir(config);
+  const { store, embedder } = await openStore(config, options);
+  const maintenance = new Maintenance(
+    store,
+    config.paths.maintenanceLock,
+    options.maintenance ?? "off",
+    isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
+  );
+  const context: CoreContext = {
+    store,
+    embedder,
+    config,
+    now: options.now ?? (() => new Date()),
+    imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
+    afterWrite: () => maintenance.afterWrite(),
+  };
+  const serviceFor = (user: UserInfo) => createService(context, user.id);
+
+  return {
+    config,
+    context,
+    maintenance,
+    service: async (userName = config.user) => serviceFor(await resolveUser(context, userName)),
+    authenticate: async (token) => {
+      const user = await userForToken(context, token);
+      return user && { user, service: serviceFor(user) };
+    },
+    users: {
+      list: () => listUsers(context),
+      add: (name) => addUser(context, name),
+      remove: (name) => removeUser(context, name),
+      resolve: (name) => resolveUser(context, name),
+      rotateToken: (name) => rotateToken(context, name),
+    },
+    close: async () => {
+      await maintenance.close();
+      await embedder.close();
+      store.close();
+    },
+  };
+}
+
+/** Opens the store (creating it, and choosing its embedder, on first use) and its embedder. */
+async function openStore(config: Config, options: AppOptions): Promise<{ store: Store; embedder: Embedder }> {
+  const existing = await Store.open(config.storeUri, config.paths.writeLock);
+  if (existing) {
+    const { embedderId, embedderSpec, dims } = existing.meta;
+    if (config.embedder !== "auto" && config.embedder !== embedderSpec) {
+      existing.close();
+      throw embedderMismatch(embedderSpec, config.embedder);
+    }
+    return { store: existing, embedder: lazyEmbedder({ id: embedderId, spec: embedderSpec, dims }, config) };
+  }
+  const choice = await chooseEmbedder(config, options.onProgress);
+  const { embedder } = choice;
+  const store = await Store.create(config.storeUri, config.paths.writeLock, { id: embedder.id, spec: choice.spec, dims: embedder.dims });
+  if (store.meta.embedderId !== embedder.id) {
+    // Another process created the store first, with another embedder.
+    await embedder.close();
+    return { store, embedder: lazyEmbedder({ id: store.meta.embedderId, spec: store.meta.embedderSpec, dims: store.meta.dims }, config) };
+  }
+  if (choice.reason) options.onNotice?.(`New store at ${config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`);
+  return { store, embedder };
+}
+
+/** A local data dir must be empty, missing, or a mnemo store: never somebody's unrelated folder. */
+function checkDataDir(config: Config): void {
+  const { dataDir, database, config: configFile } = config.paths;
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dataDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR") throw notAStore(dataDir, "it is a file");
+    throw error;
+  }
+  const isStore = fs.existsSync(database) || fs.existsSync(configFile);
+  if (entries.length > 0 && !isStore) throw notAStore(dataDir, "it holds other files and no mnemo database");
+}
+
+function notAStore(dir: string, why: string): AppError {
+  return new AppError("store_mismatch", `${dir} is not a mnemo store: ${why}`, {
+    suggestion: "Pass --store (or set MNEMO_STORE) to an empty or new folder, or to an existing mnemo store.",
+  });
+}

@@ -1,0 +1,103 @@
+import { parseInput } from "../schemas/parse.js";
+import {
+  CreateBucketRequest,
+  type Bucket,
+  type CreateBucketResponse,
+} from "../schemas/memories.js";
+import type { BucketRow } from "../store/rows.js";
+import { sqlAnd, sqlString } from "../store/sql.js";
+import type { CoreContext } from "./context.js";
+import { AppError } from "./errors.js";
+
+export const DEFAULT_BUCKET = { id: 1, name: "General" } as const;
+
+const byUser = (userId: string) => `userId = ${sqlString(userId)}`;
+
+export async function listBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
+  const rows = await ctx.store.select("buckets", byUser(userId));
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+export async function listBuckets(ctx: CoreContext, userId: string): Promise<Bucket[]> {
+  const rows = await listBucketRows(ctx, userId);
+  const counts = await Promise.all(
+    rows.map((row) => ctx.store.count("memories", sqlAnd(byUser(userId), `bucketId = ${row.id}`))),
+  );
+  return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
+}
+
+export async function createBucket(ctx: CoreContext, userId: string, input: CreateBucketRequest): Promise<CreateBucketResponse> {
+  const request = parseInput(CreateBucketRequest, input);
+  const row = await ctx.store.write(async () => {
+    const existing = await listBucketRows(ctx, userId);
+    if (findByName(existing, request.name)) {
+      throw new AppError("conflict", `A bucket named "${request.name}" already exists`, {
+        details: { field: "name" },
+        suggestion: "Choose another name, or use the existing bucket.",
+      });
+    }
+    return insertBucket(ctx, userId, existing, request.name, request.description);
+  });
+  ctx.afterWrite();
+  return { message: "Bucket created successfully", bucket: toBucket(row, 0) };
+}
+
+/** The default bucket every user has; creates it on first use. Call inside `store.write`. */
+export async function ensureDefaultBucket(ctx: CoreContext, userId: string): Promise<void> {
+  const existing = await listBucketRows(ctx, userId);
+  if (existing.some((row) => row.id === DEFAULT_BUCKET.id)) return;
+  await ctx.store.add("buckets", [
+    { userId, id: DEFAULT_BUCKET.id, name: DEFAULT_BUCKET.name, description: null, createdAt: ctx.now().toISOString() },
+  ]);
+}
+
+/**
+ * The bucket a memory goes to: `bucketId` must exist; `bucketName` is created when missing.
+ * Call inside `store.write` (it may create a bucket).
+ */
+export async function resolveTargetBucket(
+  ctx: CoreContext,
+  userId: string,
+  target: { bucketId?: number | undefined; bucketName?: string | undefined },
+): Promise<BucketRow> {
+  const existing = await listBucketRows(ctx, userId);
+  if (target.bucketName !== undefined) {
+    return findByName(existing, target.bucketName) ?? insertBucket(ctx, userId, existing, target.bucketName, null);
+  }
+  const id = target.bucketId ?? DEFAULT_BUCKET.id;
+  const row = existing.find((bucket) => bucket.id === id);
+  if (!row) {
+    throw new AppError("not_found", `bucketId: bucket ${id} does not exist`, {
+      details: { field: "bucketId" },
+      suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets), or pass bucketName to create one.",
+    });
+  }
+  return row;
+}
+
+function findByName(rows: BucketRow[], name: string): BucketRow | undefined {
+  const wanted = name.trim().toLocaleLowerCase();
+  return rows.find((row) => row.name.toLocaleLowerCase() === wanted);
+}
+
+async function insertBucket(
+  ctx: CoreContext,
+  userId: string,
+  existing: BucketRow[],
+  name: string,
+  description: string | null | undefined,
+): Promise<BucketRow> {
+  const id = Math.max(DEFAULT_BUCKET.id, ...existing.map((row) => row.id)) + 1;
+  const row: BucketRow = { userId, id, name: name.trim(), description: description ?? null, createdAt: ctx.now().toISOString() };
+  await ctx.store.add("buckets", [row]);
+  return row;
+}
+
+function toBucket(row: BucketRow, memoryCount: number): Bucket {
+  return {
+    id: String(row.id),
+    name: row.name,
+    ...(row.description ? { description: row.description } : {}),
+    memoryCount,
+  };
+}

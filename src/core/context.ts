@@ -1,0 +1,17 @@
+import type { Config } from "../config/load-config.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { Store } from "../store/store.js";
+
+/** Turns a stored image file into the URL a client fetches it from (signed by the server, file:// locally). */
+export type ImageUrlSigner = (memoryId: string, imageFile: string) => string;
+
+/** What every core module works with. Built once by createApp. */
+export interface CoreContext {
+  readonly store: Store;
+  readonly embedder: Embedder;
+  readonly config: Config;
+  now(): Date;
+  imageUrl: ImageUrlSigner;
+  /** Called after each committed write so background maintenance can keep fragments in check. */
+  afterWrite(): void;
+}

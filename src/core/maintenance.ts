@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import lockfile from "proper-lockfile";
+import { needsMaintenance, optimizeStore } from "../store/maintenance.js";
+import type { Store } from "../store/store.js";
+
+/**
+ * Keeps the store compact without ever making a request wait for it.
+ * - `background` (a long-running server): after a burst of writes it optimizes in this process.
+ * - `detached` (a one-shot CLI command): on close, if this process wrote and the store needs it,
+ *   it starts `mnemo maintain` as a detached process and exits at once.
+ * A lock file in the data dir keeps two maintenance runs from overlapping.
+ */
+export class Maintenance {
+  private writes = 0;
+  private running: Promise<unknown> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly lockPath: string,
+    private readonly mode: "background" | "detached" | "off",
+    private readonly storeLocation: string,
+  ) {}
+
+  afterWrite(): void {
+    this.writes++;
+    if (this.mode !== "background" || this.timer || this.running) return;
+    // Let a burst of writes finish first, then look once.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.runIfNeeded().finally(() => (this.running = undefined));
+    }, 2_000);
+    this.timer.unref();
+  }
+
+  /** Optimizes now if the store needs it and no other process is already doing so. */
+  async runIfNeeded(): Promise<boolean> {
+    if (!(await needsMaintenance(this.store))) return false;
+    return this.run();
+  }
+
+  async run(): Promise<boolean> {
+    fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await lockfile.lock(this.lockPath, { realpath: false, stale: 60_000, update: 10_000 });
+    } catch {
+      return false; // another process is on it
+    }
+    try {
+      this.writes = 0;
+      await optimizeStore(this.store);
+      return true;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
+      startDetachedMaintenance(this.storeLocation);
+    }
+  }
+}
+
+function startDetachedMaintenance(storeLocation: string): void {
+  const bin = fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url));
+  const child = spawn(process.execPath, [bin, "maintain", "--quiet", "--store", storeLocation], {
+    detached: true,
+    stdio: "ignore",
+    env: process.env,
+  });
+  child.on("error", () => undefined);
+  child.unref();
+}

@@ -1,0 +1,226 @@
+import { parseInput } from "../schemas/parse.js";
+import {
+  LegacyMemoryQuery,
+  MemoryId,
+  StoreMemoryRequest,
+  V2MemoryQuery,
+  type LegacyMemoryResponse,
+  type MemoryHistoryResponse,
+  type MemoryObject,
+  type StoreMemoryResponse,
+  type V2MemoryResponse,
+} from "../schemas/memories.js";
+import type { MemoryRow } from "../store/rows.js";
+import { hybridSearch } from "../store/search.js";
+import { sqlAnd, sqlString } from "../store/sql.js";
+import { listBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
+import type { CoreContext } from "./context.js";
+import { AppError } from "./errors.js";
+import { newId } from "./ids.js";
+
+/** A memory as read back: everything but its vector, plus a score in query mode. */
+export type StoredMemory = Omit<MemoryRow, "vector"> & { score?: number };
+
+/** The 5 most relevant memories for `GET /api/memory?query=` (spec §4.1). */
+const LEGACY_QUERY_LIMIT = 5;
+
+export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
+  const [memoryId] = await storeMemories(ctx, userId, [input]);
+  return { done: "ok", memoryId: memoryId! };
+}
+
+/** Stores several text memories with one embedding batch and one commit. */
+export async function storeMemories(ctx: CoreContext, userId: string, inputs: StoreMemoryRequest[]): Promise<string[]> {
+  const requests = inputs.map((input, index) =>
+    parseInput(StoreMemoryRequest, input, inputs.length > 1 ? `[${index}]` : undefined),
+  );
+  const vectors = await ctx.embedder.embedDocuments(requests.map((request) => request.text));
+  const now = ctx.now().toISOString();
+  const rows = requests.map<MemoryRow>((request, index) => ({
+    id: newId("mem"),
+    userId,
+    bucketId: request.bucketId ?? 1,
+    text: request.text,
+    contentType: "text",
+    imageFile: null,
+    imageDescription: null,
+    source: request.source ?? null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    vector: vectors[index]!,
+  }));
+  await insertMemoryRows(ctx, userId, rows);
+  return rows.map((row) => row.id);
+}
+
+/** Adds memory rows and their first history snapshot in one write; every bucket must exist. */
+export async function insertMemoryRows(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<void> {
+  await ctx.store.write(async () => {
+    for (const bucketId of new Set(rows.map((row) => row.bucketId))) {
+      await resolveTargetBucket(ctx, userId, { bucketId });
+    }
+    await ctx.store.add("memories", rows);
+    await ctx.store.add("memoryHistory", rows.map(historySnapshot));
+  });
+  ctx.afterWrite();
+}
+
+export function historySnapshot(row: MemoryRow) {
+  return {
+    id: newId("hist"),
+    userId: row.userId,
+    memoryId: row.id,
+    version: row.version,
+    text: row.text,
+    bucketId: row.bucketId,
+    changedAt: row.updatedAt,
+  };
+}
+
+interface ListRequest {
+  mode: "query" | "all" | "latest";
+  query: string;
+  limit: number;
+  skip: number;
+  where: string;
+}
+
+/** Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the default). */
+async function findMemories(ctx: CoreContext, request: ListRequest): Promise<StoredMemory[]> {
+  if (request.mode === "query") {
+    const vector = await ctx.embedder.embedQuery(request.query);
+    const hits = await hybridSearch(ctx.store, "memories", {
+      vector,
+      text: request.query,
+      where: request.where,
+      limit: request.limit + request.skip,
+    });
+    return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
+  }
+  const rows = await ctx.store.select("memories", request.where, {
+    columns: MEMORY_COLUMNS,
+    orderBy: [
+      { column: "createdAt", ascending: false },
+      { column: "id", ascending: false },
+    ],
+    offset: request.skip,
+    ...(request.mode === "latest" ? { limit: request.limit } : {}),
+  });
+  return rows;
+}
+
+const MEMORY_COLUMNS = [
+  "id",
+  "userId",
+  "bucketId",
+  "text",
+  "contentType",
+  "imageFile",
+  "imageDescription",
+  "source",
+  "version",
+  "createdAt",
+  "updatedAt",
+];
+
+function listMode(query: { query?: string | undefined; all?: boolean | undefined }): ListRequest["mode"] {
+  if (query.query !== undefined) return "query";
+  return query.all ? "all" : "latest";
+}
+
+function checkQueryText(query: string | undefined): string {
+  if (query !== undefined && query.trim() === "") throw AppError.invalid("query", "must not be empty");
+  return query ?? "";
+}
+
+/** GET /api/memory: v=1 plain strings, v=2 objects with a score (query mode) and the bucket id. */
+export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input: LegacyMemoryQuery): Promise<LegacyMemoryResponse> {
+  const request = parseInput(LegacyMemoryQuery, input);
+  const mode = listMode(request);
+  const memories = await findMemories(ctx, {
+    mode,
+    query: checkQueryText(request.query),
+    limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
+    skip: request.skip,
+    where: `userId = ${sqlString(userId)}`,
+  });
+  if (request.v === 1) return memories.map((memory) => memory.text);
+  return memories.map((memory) => ({
+    text: memory.text,
+    ...(memory.score === undefined ? {} : { score: memory.score }),
+    metadata: { bucketId: memory.bucketId },
+  }));
+}
+
+/** GET /api/v2/memory: memories (strings or objects) and every bucket, in one answer. */
+export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2MemoryQuery): Promise<V2MemoryResponse> {
+  const request = parseInput(V2MemoryQuery, input);
+  const bucketRows = await listBucketRows(ctx, userId);
+  if (request.bucketId !== undefined && !bucketRows.some((row) => row.id === request.bucketId)) {
+    throw new AppError("not_found", `bucketId: bucket ${request.bucketId} does not exist`, {
+      details: { field: "bucketId" },
+      suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets).",
+    });
+  }
+  const where = sqlAnd(
+    `userId = ${sqlString(userId)}`,
+    request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
+    request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
+  );
+  const [memories, buckets] = await Promise.all([
+    findMemories(ctx, {
+      mode: listMode(request),
+      query: checkQueryText(request.query),
+      limit: request.count,
+      skip: request.skip,
+      where,
+    }),
+    listBuckets(ctx, userId),
+  ]);
+  const names = new Map(bucketRows.map((row) => [row.id, row.name]));
+  return {
+    memories: memories.map((memory) =>
+      memory.contentType === "text" && !request.includeIds
+        ? memory.text
+        : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
+    ),
+    buckets,
+  };
+}
+
+function toMemoryObject(ctx: CoreContext, memory: StoredMemory, bucketName: string): MemoryObject {
+  const metadata = { text: memory.text, createdAt: memory.createdAt, bucketId: memory.bucketId, bucketName };
+  const score = memory.score === undefined ? {} : { score: memory.score };
+  if (memory.contentType === "image" && memory.imageFile) {
+    return {
+      id: memory.id,
+      text: memory.text,
+      content_type: "image",
+      image_url: ctx.imageUrl(memory.id, memory.imageFile),
+      image_description: memory.imageDescription ?? memory.text,
+      ...score,
+      metadata,
+    };
+  }
+  return { id: memory.id, text: memory.text, ...score, metadata };
+}
+
+/** Every version of a memory, oldest first. */
+export async function memoryHistory(ctx: CoreContext, userId: string, memoryId: string): Promise<MemoryHistoryResponse> {
+  const id = parseInput(MemoryId, memoryId, "memoryId");
+  const rows = await ctx.store.select("memoryHistory", sqlAnd(`userId = ${sqlString(userId)}`, `memoryId = ${sqlString(id)}`));
+  if (rows.length === 0) throw memoryNotFound(id);
+  rows.sort((a, b) => a.version - b.version);
+  return {
+    memoryId: id,
+    versions: rows.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
+  };
+}
+
+export function memoryNotFound(memoryId: string): AppError {
+  return new AppError("not_found", `memory ${memoryId} not found`, {
+    details: { field: "memoryId" },
+    suggestion: "List memories with their ids: `mnemo memories` (GET /api/v2/memory?includeIds=true).",
+  });
+}

@@ -1,0 +1,63 @@
+import type {
+  Bucket,
+  BulkDeleteRequest,
+  BulkDeleteResponse,
+  CreateBucketRequest,
+  CreateBucketResponse,
+  DeleteMemoryResponse,
+  LegacyMemoryQuery,
+  LegacyMemoryResponse,
+  MemoryHistoryResponse,
+  StoreMemoryRequest,
+  StoreMemoryResponse,
+  UpdateMemoryRequest,
+  UpdateMemoryResponse,
+  V2MemoryQuery,
+  V2MemoryResponse,
+} from "../schemas/memories.js";
+import { createBucket, listBuckets } from "./buckets.js";
+import type { CoreContext } from "./context.js";
+import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories.js";
+import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memory-edits.js";
+
+/**
+ * Everything one user can do, in the request and response shapes of the API spec. The embedded
+ * core implements it (below), and so does the HTTP client (client/remote.ts): the CLI and the MCP
+ * server work against this interface and do not know which one they hold.
+ */
+export interface MnemoService {
+  memories: {
+    store(input: StoreMemoryRequest): Promise<StoreMemoryResponse>;
+    /** Several memories in one embedding batch and one commit. */
+    storeMany(inputs: StoreMemoryRequest[]): Promise<{ memoryIds: string[] }>;
+    list(query: LegacyMemoryQuery): Promise<LegacyMemoryResponse>;
+    listV2(query: V2MemoryQuery): Promise<V2MemoryResponse>;
+    update(body: UpdateMemoryRequest): Promise<UpdateMemoryResponse>;
+    delete(memoryId: string): Promise<DeleteMemoryResponse>;
+    bulkDelete(body: BulkDeleteRequest): Promise<BulkDeleteResponse>;
+    history(memoryId: string): Promise<MemoryHistoryResponse>;
+  };
+  buckets: {
+    list(): Promise<Bucket[]>;
+    create(body: CreateBucketRequest): Promise<CreateBucketResponse>;
+  };
+}
+
+export function createService(ctx: CoreContext, userId: string): MnemoService {
+  return {
+    memories: {
+      store: (input) => storeMemory(ctx, userId, input),
+      storeMany: async (inputs) => ({ memoryIds: await storeMemories(ctx, userId, inputs) }),
+      list: (query) => listMemoriesLegacy(ctx, userId, query),
+      listV2: (query) => listMemoriesV2(ctx, userId, query),
+      update: (body) => updateMemories(ctx, userId, body),
+      delete: (memoryId) => deleteMemory(ctx, userId, memoryId),
+      bulkDelete: (body) => bulkDeleteMemories(ctx, userId, body),
+      history: (memoryId) => memoryHistory(ctx, userId, memoryId),
+    },
+    buckets: {
+      list: () => listBuckets(ctx, userId),
+      create: (body) => createBucket(ctx, userId, body),
+    },
+  };
+}

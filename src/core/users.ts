@@ -1,0 +1,106 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { UserRow } from "../store/rows.js";
+import { sqlString } from "../store/sql.js";
+import type { TableKey } from "../store/schema.js";
+import { ensureDefaultBucket } from "./buckets.js";
+import type { CoreContext } from "./context.js";
+import { AppError } from "./errors.js";
+import { newId } from "./ids.js";
+
+export const DEFAULT_USER = "default";
+const USER_NAME = /^[a-zA-Z0-9._-]{1,64}$/;
+
+export interface UserInfo {
+  id: string;
+  name: string;
+  hasToken: boolean;
+  createdAt: string;
+}
+
+function hashToken(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}
+
+function toInfo(row: UserRow): UserInfo {
+  return { id: row.id, name: row.name, hasToken: row.tokenHash !== null, createdAt: row.createdAt };
+}
+
+async function findByName(ctx: CoreContext, name: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.store.select("users", `name = ${sqlString(name)}`);
+  return row;
+}
+
+/** The user called `name`. The default user is created on first use; others must be added. */
+export async function resolveUser(ctx: CoreContext, name: string): Promise<UserInfo> {
+  const row = await findByName(ctx, name);
+  if (row) return toInfo(row);
+  if (name !== DEFAULT_USER) {
+    throw new AppError("not_found", `user "${name}" does not exist`, {
+      suggestion: `Add it with \`mnemo users add ${name}\`, or leave out --user to use the default user.`,
+    });
+  }
+  return addUser(ctx, name, { ifMissing: true });
+}
+
+export async function addUser(ctx: CoreContext, name: string, options: { ifMissing?: boolean } = {}): Promise<UserInfo> {
+  if (!USER_NAME.test(name)) {
+    throw AppError.invalid("name", "must be 1 to 64 letters, digits, dots, hyphens or underscores");
+  }
+  const info = await ctx.store.write(async () => {
+    const existing = await findByName(ctx, name);
+    if (existing) {
+      if (options.ifMissing) return toInfo(existing);
+      throw new AppError("conflict", `user "${name}" already exists`, { details: { field: "name" } });
+    }
+    const row: UserRow = { id: newId("usr"), name, tokenHash: null, createdAt: ctx.now().toISOString() };
+    await ctx.store.add("users", [row]);
+    await ensureDefaultBucket(ctx, row.id);
+    return toInfo(row);
+  });
+  ctx.afterWrite();
+  return info;
+}
+
+export async function listUsers(ctx: CoreContext): Promise<UserInfo[]> {
+  const rows = await ctx.store.select("users", "true");
+  return rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(toInfo);
+}
+
+/** Removes a user and every row they own. */
+export async function removeUser(ctx: CoreContext, name: string): Promise<void> {
+  const user = await resolveExisting(ctx, name);
+  const owned: TableKey[] = ["memories", "memoryHistory", "buckets", "platforms", "conversations", "messages", "chunks"];
+  await ctx.store.write(async () => {
+    for (const key of owned) await ctx.store.delete(key, `userId = ${sqlString(user.id)}`);
+    await ctx.store.delete("users", `id = ${sqlString(user.id)}`);
+  });
+  ctx.afterWrite();
+}
+
+/** A new API token for the user; the old one stops working. Only its hash is stored. */
+export async function rotateToken(ctx: CoreContext, name: string): Promise<string> {
+  const user = await resolveUser(ctx, name);
+  const token = `mnemo_${randomBytes(32).toString("base64url")}`;
+  await ctx.store.write(() =>
+    ctx.store.update("users", `id = ${sqlString(user.id)}`, { tokenHash: sqlString(hashToken(token).toString("hex")) }),
+  );
+  ctx.afterWrite();
+  return token;
+}
+
+/** The user a bearer token belongs to; every stored hash is compared in constant time. */
+export async function userForToken(ctx: CoreContext, token: string): Promise<UserInfo | undefined> {
+  const presented = hashToken(token);
+  let match: UserRow | undefined;
+  for (const row of await ctx.store.select("users", "tokenHash IS NOT NULL")) {
+    const stored = Buffer.from(row.tokenHash ?? "", "hex");
+    if (stored.length === presented.length && timingSafeEqual(stored, presented)) match = row;
+  }
+  return match && toInfo(match);
+}
+
+async function resolveExisting(ctx: CoreContext, name: string): Promise<UserInfo> {
+  const row = await findByName(ctx, name);
+  if (!row) throw new AppError("not_found", `user "${name}" does not exist`, { suggestion: "List users with `mnemo users list`." });
+  return toInfo(row);
+}

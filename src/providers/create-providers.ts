@@ -1,0 +1,77 @@
+import type { Config } from "../config/load-config.js";
+import { AppError, isAppError } from "../core/errors.js";
+import { BUNDLED_EMBEDDER_ID } from "./bundled-embedder.js";
+import type { Embedder, ProgressReporter } from "./embedder.js";
+import { createEmbedderPool } from "./embedder-pool.js";
+import { DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec } from "./local-embedder.js";
+
+export interface EmbedderChoice {
+  embedder: Embedder;
+  spec: string;
+  /** Why `auto` picked it, for the one line the CLI prints when a store is created. */
+  reason?: string;
+}
+
+export function createEmbedder(spec: string, config: Config, onProgress?: ProgressReporter): Promise<Embedder> {
+  parseEmbedderSpec(spec); // a bad spec fails here, before a worker starts
+  return createEmbedderPool(spec, {
+    workers: config.embedderWorkers,
+    cacheDir: config.paths.models,
+    allowDownload: config.allowDownload,
+    ...(onProgress ? { onProgress } : {}),
+  });
+}
+
+/**
+ * The embedder for a new store. `auto` means the default transformers model when it is cached or
+ * can be downloaded, else the bundled model that ships in npm.
+ */
+export async function chooseEmbedder(config: Config, onProgress?: ProgressReporter): Promise<EmbedderChoice> {
+  if (config.embedder !== "auto") {
+    return { embedder: await createEmbedder(config.embedder, config, onProgress), spec: config.embedder };
+  }
+  const transformersSpec = `transformers:${DEFAULT_TRANSFORMERS_MODEL}`;
+  try {
+    const embedder = await createEmbedder(transformersSpec, config, onProgress);
+    return { embedder, spec: transformersSpec, reason: `${DEFAULT_TRANSFORMERS_MODEL} is available` };
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "unavailable") throw error;
+    const embedder = await createEmbedder(BUNDLED_EMBEDDER_ID, config, onProgress);
+    return {
+      embedder,
+      spec: BUNDLED_EMBEDDER_ID,
+      reason: `${DEFAULT_TRANSFORMERS_MODEL} is not cached and could not be downloaded`,
+    };
+  }
+}
+
+/**
+ * An embedder that loads its model on first use, for a store that already records which one it
+ * needs: commands that embed nothing (listing, counting, deleting) never pay for the model.
+ */
+export function lazyEmbedder(expected: { id: string; spec: string; dims: number }, config: Config): Embedder {
+  let loading: Promise<Embedder> | undefined;
+  const load = () => {
+    loading ??= createEmbedder(expected.spec, config).then(async (embedder) => {
+      if (embedder.id === expected.id && embedder.dims === expected.dims) return embedder;
+      await embedder.close();
+      throw embedderMismatch(expected.id, `${expected.spec} now loads as ${embedder.id} (${embedder.dims} dims)`);
+    });
+    return loading;
+  };
+  return {
+    id: expected.id,
+    dims: expected.dims,
+    embedDocuments: async (texts) => (await load()).embedDocuments(texts),
+    embedQuery: async (text) => (await load()).embedQuery(text),
+    close: async () => {
+      if (loading) await (await loading.catch(() => undefined))?.close();
+    },
+  };
+}
+
+export function embedderMismatch(storeEmbedder: string, requested: string): AppError {
+  return new AppError("store_mismatch", `This store's vectors were made by ${storeEmbedder}, not ${requested}`, {
+    suggestion: `Re-embed the store with \`mnemo reindex --embedder ${requested.split(" ")[0]}\`, or drop --embedder to keep using ${storeEmbedder}.`,
+  });
+}

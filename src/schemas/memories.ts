@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { DateTime, QueryBool, QueryInt } from "./common.js";
+
+export const MAX_MEMORY_CHARS = 20_000;
+export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const MemoryText = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`);
+export const BucketId = z.number().int().min(1, "must be a positive integer");
+const Source = z.string().max(200).optional();
+export const MemoryId = z.string().min(1, "is required").regex(MEMORY_ID_PATTERN, "is not a memory id (expected mem_ followed by 26 characters)");
+
+// POST /api/memory
+export const StoreMemoryRequest = z.object({
+  text: MemoryText,
+  bucketId: BucketId.optional(),
+  source: Source,
+});
+export type StoreMemoryRequest = z.input<typeof StoreMemoryRequest>;
+export const StoreMemoryResponse = z.object({ done: z.literal("ok"), memoryId: z.string() });
+export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
+
+const Count = QueryInt.pipe(z.number().int().min(1, "must be at least 1").max(1000, "must be at most 1000"));
+const Skip = QueryInt.pipe(z.number().int().min(0, "must be 0 or more"));
+
+// GET /api/memory
+export const LegacyMemoryQuery = z.object({
+  query: z.string().optional(),
+  all: QueryBool.optional(),
+  latest: QueryBool.optional(),
+  count: Count.default(10),
+  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.union([z.literal(1), z.literal(2)], "must be 1 or 2")).default(2),
+  source: Source,
+  skip: Skip.default(0),
+});
+export type LegacyMemoryQuery = z.input<typeof LegacyMemoryQuery>;
+export const LegacyMemory = z.object({
+  text: z.string(),
+  score: z.number().optional(),
+  metadata: z.object({ bucketId: z.number().int() }),
+});
+export const LegacyMemoryResponse = z.union([z.array(z.string()), z.array(LegacyMemory)]);
+export type LegacyMemoryResponse = z.infer<typeof LegacyMemoryResponse>;
+
+// GET /api/v2/memory
+export const V2MemoryQuery = z.object({
+  bucketId: QueryInt.pipe(BucketId).optional(),
+  count: Count.default(10),
+  all: QueryBool.optional(),
+  latest: QueryBool.optional(),
+  query: z.string().optional(),
+  source: Source,
+  skip: Skip.default(0),
+  includeIds: QueryBool.default(false),
+  contentType: z.enum(["text", "image"]).optional(),
+});
+export type V2MemoryQuery = z.input<typeof V2MemoryQuery>;
+export const MemoryObject = z.object({
+  id: z.string().optional(),
+  text: z.string(),
+  content_type: z.enum(["text", "image"]).optional(),
+  image_url: z.string().url().optional(),
+  image_description: z.string().optional(),
+  /** Relevance, in query mode only (an addition to the spec's shape). */
+  score: z.number().optional(),
+  metadata: z.object({
+    text: z.string(),
+    createdAt: DateTime,
+    bucketId: z.number().int(),
+    bucketName: z.string(),
+  }),
+});
+export type MemoryObject = z.infer<typeof MemoryObject>;
+export const Bucket = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  memoryCount: z.number().int(),
+});
+export type Bucket = z.infer<typeof Bucket>;
+export const V2MemoryResponse = z.object({
+  memories: z.array(z.union([z.string(), MemoryObject])),
+  buckets: z.array(Bucket),
+});
+export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
+
+// POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
+export const UpdateMemoryRequest = z.object({
+  memoryId: z.string().optional(),
+  memoryIds: z.array(z.string()).optional(),
+  text: z.string().optional(),
+  bucketId: BucketId.optional(),
+  bucketName: z.string().trim().min(1, "must not be empty").max(100).optional(),
+});
+export type UpdateMemoryRequest = z.input<typeof UpdateMemoryRequest>;
+export const UpdatedMemory = z.object({
+  id: z.string(),
+  text: z.string(),
+  bucketId: z.number().int(),
+  version: z.number().int(),
+  updatedAt: DateTime,
+  createdAt: DateTime,
+});
+export const UpdateSingleResponse = z.object({ success: z.boolean(), memory: UpdatedMemory });
+export type UpdateSingleResponse = z.infer<typeof UpdateSingleResponse>;
+export const BulkMoveResponse = z.object({ success: z.boolean(), updated: z.number().int(), bucketId: z.number().int() });
+export type BulkMoveResponse = z.infer<typeof BulkMoveResponse>;
+export const UpdateMemoryResponse = z.union([UpdateSingleResponse, BulkMoveResponse]);
+export type UpdateMemoryResponse = z.infer<typeof UpdateMemoryResponse>;
+export const BulkMoveNotFound = z.object({ error: z.string(), rejectedIds: z.array(z.string()) });
+
+// DELETE /api/memories/{memoryId}
+export const DeleteMemoryResponse = z.object({ message: z.literal("Memory deleted") });
+export type DeleteMemoryResponse = z.infer<typeof DeleteMemoryResponse>;
+
+// POST /api/memories/bulk-delete
+export const BulkDeleteRequest = z.object({
+  memoryIds: z.array(z.string()).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
+});
+export type BulkDeleteRequest = z.input<typeof BulkDeleteRequest>;
+export const BulkDeleteResponse = z.object({
+  message: z.literal("Memories deleted"),
+  deletedCount: z.number().int(),
+  errors: z.array(z.object({ memoryId: z.string(), error: z.string() })),
+});
+export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponse>;
+
+// GET /api/v2/memory/{memoryId}/history (ours: the spec leaves history out of the interface)
+export const MemoryHistoryResponse = z.object({
+  memoryId: z.string(),
+  versions: z.array(
+    z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime }),
+  ),
+});
+export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
+
+// Buckets
+export const ListBucketsQuery = z.object({
+  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.number()).default(2),
+  source: Source,
+});
+export const CreateBucketRequest = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  description: z.string().max(500).optional(),
+  source: Source,
+});
+export type CreateBucketRequest = z.input<typeof CreateBucketRequest>;
+export const CreateBucketResponse = z.object({
+  message: z.literal("Bucket created successfully"),
+  /** The new bucket (an addition to the spec's shape, so callers learn its id). */
+  bucket: Bucket,
+});
+export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;

@@ -1,0 +1,48 @@
+import * as lancedb from "@lancedb/lancedb";
+import type { StoreMeta } from "./store.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+
+/**
+ * Numbered migrations. Each runs once, in order, under the write lock; the meta table records the
+ * last one applied. Add new ones at the end; never edit one that has shipped.
+ */
+const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[] = [
+  // 1: every table, with full-text indexes on the searchable text.
+  async (db, meta) => {
+    const existing = new Set(await db.tableNames());
+    for (const key of Object.keys(TABLE) as TableKey[]) {
+      if (existing.has(TABLE[key])) continue;
+      await db.createEmptyTable(TABLE[key], tableSchema(key, meta.dims));
+    }
+    for (const key of VECTOR_TABLES) await createTextIndex(await db.openTable(TABLE[key]));
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export async function runMigrations(db: lancedb.Connection, meta: StoreMeta): Promise<void> {
+  for (let version = meta.schemaVersion + 1; version <= SCHEMA_VERSION; version++) {
+    await MIGRATIONS[version - 1]!(db, meta);
+    await writeMeta(db, {
+      schemaVersion: String(version),
+      embedderId: meta.embedderId,
+      embedderSpec: meta.embedderSpec,
+      embedderDims: String(meta.dims),
+      generation: String(meta.generation),
+    });
+  }
+}
+
+export async function createTextIndex(table: lancedb.Table): Promise<void> {
+  await table.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), replace: true });
+}
+
+async function writeMeta(db: lancedb.Connection, entries: Record<string, string>): Promise<void> {
+  const table = await db.openTable(TABLE.meta);
+  await table
+    .mergeInsert("key")
+    .whenMatchedUpdateAll()
+    .whenNotMatchedInsertAll()
+    .execute(Object.entries(entries).map(([key, value]) => ({ key, value })));
+  table.close();
+}

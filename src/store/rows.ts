@@ -1,0 +1,121 @@
+/** Rows as the store holds them. Dates are ISO 8601 strings in UTC, so they sort as text. */
+
+export interface UserRow {
+  id: string;
+  name: string;
+  tokenHash: string | null;
+  createdAt: string;
+}
+
+export interface BucketRow {
+  userId: string;
+  id: number;
+  name: string;
+  description: string | null;
+  createdAt: string;
+}
+
+export type ContentType = "text" | "image";
+
+export interface MemoryRow {
+  id: string;
+  userId: string;
+  bucketId: number;
+  text: string;
+  contentType: ContentType;
+  imageFile: string | null;
+  imageDescription: string | null;
+  source: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  vector: Float32Array;
+}
+
+export interface MemoryHistoryRow {
+  id: string;
+  userId: string;
+  memoryId: string;
+  version: number;
+  text: string;
+  bucketId: number;
+  changedAt: string;
+}
+
+export interface PlatformRow {
+  userId: string;
+  id: string;
+  displayName: string | null;
+  importId: string;
+  createdAt: string;
+}
+
+export type ConversationStatus = "queued" | "processing" | "ready" | "failed" | "rejected";
+
+export interface ConversationRow {
+  id: string;
+  userId: string;
+  platform: string;
+  platformConversationId: string;
+  importId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  status: ConversationStatus;
+  statusReason: string | null;
+  pinned: boolean;
+  excluded: boolean;
+  quotaBlocked: boolean;
+  messageCount: number;
+  tokenCount: number;
+  /** Hash of title + messages: an upload with the same hash changes nothing. */
+  contentHash: string;
+  /** Bumped on every content change; processing commits only if it is unchanged. */
+  revision: number;
+  /** When a worker took it for processing; a claim older than the lease may be taken over. */
+  claimedAt: string | null;
+  uploadedAt: string;
+}
+
+export type Sender = "human" | "assistant";
+
+export interface MessageRow {
+  /** `<conversationId>/<messageId>`: unique per store. */
+  id: string;
+  userId: string;
+  conversationId: string;
+  /** The caller's message id. */
+  messageId: string;
+  messageIndex: number;
+  sender: Sender;
+  text: string;
+  timestamp: string | null;
+}
+
+export interface ChunkRow {
+  id: string;
+  userId: string;
+  conversationId: string;
+  platform: string;
+  chunkIndex: number;
+  text: string;
+  sender: Sender;
+  messageIds: string[];
+  timestamp: string | null;
+  tokenCount: number;
+  /** False while the conversation is excluded: search filters on it. */
+  active: boolean;
+  vector: Float32Array;
+}
+
+export interface TableRows {
+  meta: { key: string; value: string };
+  users: UserRow;
+  buckets: BucketRow;
+  memories: MemoryRow;
+  memoryHistory: MemoryHistoryRow;
+  platforms: PlatformRow;
+  conversations: ConversationRow;
+  messages: MessageRow;
+  chunks: ChunkRow;
+}

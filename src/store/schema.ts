@@ -1,0 +1,110 @@
+import { Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8, type DataType } from "apache-arrow";
+
+const text = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
+const bool = (name: string) => new Field(name, new Bool(), false);
+const vector = (dims: number) =>
+  new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
+const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
+
+/** Table names as they are on disk. Vector tables get a suffix per embedding generation (see reindex). */
+export const TABLE = {
+  meta: "meta",
+  users: "users",
+  buckets: "buckets",
+  memories: "memories",
+  memoryHistory: "memory_history",
+  platforms: "platforms",
+  conversations: "conversations",
+  messages: "messages",
+  chunks: "chunks",
+} as const;
+export type TableKey = keyof typeof TABLE;
+export const VECTOR_TABLES = ["memories", "chunks"] as const satisfies readonly TableKey[];
+export type VectorTableKey = (typeof VECTOR_TABLES)[number];
+
+const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]> = {
+  meta: [text("key"), text("value")],
+  users: [text("id"), text("name"), text("tokenHash", true), text("createdAt")],
+  buckets: [text("userId"), int("id"), text("name"), text("description", true), text("createdAt")],
+  memoryHistory: [
+    text("id"),
+    text("userId"),
+    text("memoryId"),
+    int("version"),
+    text("text"),
+    int("bucketId"),
+    text("changedAt"),
+  ],
+  platforms: [text("userId"), text("id"), text("displayName", true), text("importId"), text("createdAt")],
+  conversations: [
+    text("id"),
+    text("userId"),
+    text("platform"),
+    text("platformConversationId"),
+    text("importId"),
+    text("title"),
+    text("createdAt"),
+    text("updatedAt"),
+    text("status"),
+    text("statusReason", true),
+    bool("pinned"),
+    bool("excluded"),
+    bool("quotaBlocked"),
+    int("messageCount"),
+    int("tokenCount"),
+    text("contentHash"),
+    int("revision"),
+    text("claimedAt", true),
+    text("uploadedAt"),
+  ],
+  messages: [
+    text("id"),
+    text("userId"),
+    text("conversationId"),
+    text("messageId"),
+    int("messageIndex"),
+    text("sender"),
+    text("text"),
+    text("timestamp", true),
+  ],
+};
+
+function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {
+  if (key === "memories") {
+    return [
+      text("id"),
+      text("userId"),
+      int("bucketId"),
+      text("text"),
+      text("contentType"),
+      text("imageFile", true),
+      text("imageDescription", true),
+      text("source", true),
+      int("version"),
+      text("createdAt"),
+      text("updatedAt"),
+      vector(dims),
+    ];
+  }
+  return [
+    text("id"),
+    text("userId"),
+    text("conversationId"),
+    text("platform"),
+    int("chunkIndex"),
+    text("text"),
+    text("sender"),
+    strings("messageIds"),
+    text("timestamp", true),
+    int("tokenCount"),
+    bool("active"),
+    vector(dims),
+  ];
+}
+
+export function tableSchema(key: TableKey, dims: number): Schema {
+  const fields =
+    key === "memories" || key === "chunks" ? vectorSchema(key, dims) : plainSchemas[key];
+  return new Schema(fields);
+}

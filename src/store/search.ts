@@ -1,0 +1,83 @@
+import { fromArrowRow } from "./convert.js";
+import type { TableRows } from "./rows.js";
+import type { VectorTableKey } from "./schema.js";
+import type { Store } from "./store.js";
+
+export type SearchMode = "hybrid" | "vector" | "bm25";
+
+export interface HybridQuery {
+  vector: Float32Array;
+  text: string;
+  /** Prefilter applied to both legs (user scope, provider, active…). */
+  where: string;
+  limit: number;
+  /** Candidates fetched per leg before fusion. */
+  candidates?: number;
+  mode?: SearchMode;
+  /** Weight of the BM25 leg in the fusion (the vector leg weighs 1). */
+  textWeight?: number;
+}
+
+export interface Hit<R> {
+  row: Omit<R, "vector">;
+  /** Fused relevance in [0, 1]: 1 is the top of every leg that ran. */
+  score: number;
+  /** Cosine similarity to the query, when the vector leg found the row. */
+  similarity: number | undefined;
+}
+
+const RRF_K = 60;
+
+/**
+ * Vector and full-text (BM25) search run side by side on the same prefilter and are fused with
+ * Reciprocal Rank Fusion. Running the legs ourselves (rather than LanceDB's hybrid query) lets us
+ * weight them and run either alone, which the retrieval benchmark compares.
+ */
+export async function hybridSearch<K extends VectorTableKey>(
+  store: Store,
+  key: K,
+  query: HybridQuery,
+): Promise<Hit<TableRows[K]>[]> {
+  const mode = query.mode ?? "hybrid";
+  const candidates = Math.max(query.candidates ?? query.limit * 3, query.limit);
+  const table = await store.table(key);
+  const columns = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
+  const runVector = mode !== "bm25";
+  const runText = mode !== "vector" && query.text.trim().length > 0;
+
+  const [vectorRows, textRows] = await Promise.all([
+    !runVector
+      ? []
+      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(columns).limit(candidates).toArray(),
+    !runText
+      ? []
+      : table.search(query.text, "fts").where(query.where).select(columns).limit(candidates).toArray(),
+  ]);
+
+  const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? 1);
+  const fused = new Map<string, { row: Record<string, unknown>; rrf: number; similarity: number | undefined }>();
+  vectorRows.forEach((raw, rank) => {
+    const row = fromArrowRow(raw);
+    const distance = Number(row["_distance"]);
+    fused.set(String(row["id"]), { row, rrf: 1 / (RRF_K + rank + 1), similarity: 1 - distance });
+  });
+  textRows.forEach((raw, rank) => {
+    const row = fromArrowRow(raw);
+    const id = String(row["id"]);
+    const contribution = textWeight / (RRF_K + rank + 1);
+    const existing = fused.get(id);
+    if (existing) existing.rrf += contribution;
+    else fused.set(id, { row, rrf: contribution, similarity: undefined });
+  });
+
+  // The best fused score possible from the legs that found anything: a top hit of every such leg scores 1.
+  const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (RRF_K + 1);
+  return [...fused.values()]
+    .sort((a, b) => b.rrf - a.rrf)
+    .slice(0, query.limit)
+    .map(({ row, rrf, similarity }) => {
+      delete row["_distance"];
+      delete row["_score"];
+      return { row: row as Omit<TableRows[K], "vector">, score: Math.min(1, rrf / best), similarity };
+    });
+}

@@ -1,0 +1,267 @@
+import * as lancedb from "@lancedb/lancedb";
+import { AppError } from "../core/errors.js";
+import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
+import { fromArrowRow, toArrowRows } from "./convert.js";
+import type { TableRows } from "./rows.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type TableKey, type VectorTableKey } from "./schema.js";
+import { WriteLock } from "./write-lock.js";
+
+export interface StoreMeta {
+  schemaVersion: number;
+  /** Identity of the model the vectors were made with. */
+  embedderId: string;
+  /** How to load that model again (`bundled`, `transformers:<id or folder>`). */
+  embedderSpec: string;
+  dims: number;
+  /** Which set of vector tables is live; `mnemo reindex` builds the next one beside it. */
+  generation: number;
+}
+
+export interface SelectOptions {
+  limit?: number;
+  offset?: number;
+  columns?: string[];
+  orderBy?: { column: string; ascending: boolean }[];
+}
+
+export function vectorTableName(key: VectorTableKey, generation: number): string {
+  return generation === 0 ? TABLE[key] : `${TABLE[key]}_g${generation}`;
+}
+
+/** The embedded LanceDB database: typed table access, the write lock, and the meta record. */
+export class Store {
+  private readonly handles = new Map<string, lancedb.Table>();
+
+  private constructor(
+    readonly db: lancedb.Connection,
+    private readonly lock: WriteLock,
+    private currentMeta: StoreMeta,
+  ) {}
+
+  get meta(): StoreMeta {
+    return this.currentMeta;
+  }
+
+  /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
+  static async open(uri: string, lockPath: string): Promise<Store | undefined> {
+    const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+    const names = await db.tableNames();
+    if (names.length === 0) return undefined;
+    if (!names.includes(TABLE.meta)) {
+      throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
+        suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
+      });
+    }
+    const store = new Store(db, new WriteLock(lockPath), EMPTY_META);
+    store.currentMeta = await store.readMeta();
+    if (store.meta.schemaVersion < SCHEMA_VERSION) {
+      await store.write(() => runMigrations(db, store.meta));
+      store.currentMeta = await store.readMeta();
+    }
+    return store;
+  }
+
+  /** Creates a new store whose vectors are made by `embedder`. */
+  static async create(uri: string, lockPath: string, embedder: { id: string; spec: string; dims: number }): Promise<Store> {
+    const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+    const lock = new WriteLock(lockPath);
+    const meta: StoreMeta = {
+      schemaVersion: 0,
+      embedderId: embedder.id,
+      embedderSpec: embedder.spec,
+      dims: embedder.dims,
+      generation: 0,
+    };
+    await lock.run(async () => {
+      // Another process may have created it while we waited for the lock.
+      if ((await db.tableNames()).includes(TABLE.meta)) return;
+      await runMigrations(db, meta);
+    });
+    const store = new Store(db, lock, meta);
+    store.currentMeta = await store.readMeta();
+    return store;
+  }
+
+  async table(key: TableKey): Promise<lancedb.Table> {
+    return this.open(isVectorTable(key) ? vectorTableName(key, this.meta.generation) : TABLE[key]);
+  }
+
+  private async open(name: string): Promise<lancedb.Table> {
+    let handle = this.handles.get(name);
+    if (!handle) {
+      handle = await this.db.openTable(name);
+      this.handles.set(name, handle);
+    }
+    return handle;
+  }
+
+  /** Runs `work` as the only writer of the store (in this process and across processes). */
+  write<T>(work: () => Promise<T>): Promise<T> {
+    return this.lock.run(async () => {
+      const current = await this.readMeta();
+      if (current.generation !== this.meta.generation) {
+        throw new AppError("store_mismatch", "The store was re-indexed by another process while this one had it open", {
+          suggestion: "Run the command again (restart `mnemo serve` if it is running).",
+        });
+      }
+      return work();
+    });
+  }
+
+  async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
+    return selectFrom(await this.table(key), where, options);
+  }
+
+  // Generations: `mnemo reindex` builds vector tables for a new embedder beside the live ones.
+
+  async selectIn<K extends VectorTableKey>(key: K, generation: number, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
+    return selectFrom(await this.open(vectorTableName(key, generation)), where, options);
+  }
+
+  async countIn(key: VectorTableKey, generation: number, where: string): Promise<number> {
+    return (await this.open(vectorTableName(key, generation))).countRows(where);
+  }
+
+  async addIn<K extends VectorTableKey>(key: K, generation: number, rows: TableRows[K][]): Promise<void> {
+    if (rows.length === 0) return;
+    const table = await this.open(vectorTableName(key, generation));
+    await table.add(toArrowRows(rows, await table.schema()));
+  }
+
+  async deleteIn(key: VectorTableKey, generation: number, where: string): Promise<void> {
+    await (await this.open(vectorTableName(key, generation))).delete(where);
+  }
+
+  /** Empty vector tables for `generation` (any half-built ones from an interrupted run are replaced). */
+  async createGeneration(generation: number, dims: number): Promise<void> {
+    for (const key of VECTOR_TABLES) {
+      const name = vectorTableName(key, generation);
+      this.handles.get(name)?.close();
+      this.handles.delete(name);
+      const table = await this.db.createEmptyTable(name, tableSchema(key, dims), { mode: "overwrite" });
+      await createTextIndex(table);
+      this.handles.set(name, table);
+    }
+  }
+
+  /** Call only inside `write`: makes `generation` the live one, made by `embedder`. */
+  async switchGeneration(generation: number, embedder: { embedderId: string; embedderSpec: string; dims: number }): Promise<void> {
+    await this.setMeta({
+      generation: String(generation),
+      embedderId: embedder.embedderId,
+      embedderSpec: embedder.embedderSpec,
+      embedderDims: String(embedder.dims),
+    });
+    this.currentMeta = await this.readMeta();
+  }
+
+  async dropGeneration(generation: number): Promise<void> {
+    for (const key of VECTOR_TABLES) {
+      const name = vectorTableName(key, generation);
+      this.handles.get(name)?.close();
+      this.handles.delete(name);
+      await this.db.dropTable(name).catch(() => undefined);
+    }
+  }
+
+  async count(key: TableKey, where: string): Promise<number> {
+    return (await this.table(key)).countRows(where);
+  }
+
+  /** Call only inside `write`. */
+  async add<K extends TableKey>(key: K, rows: TableRows[K][]): Promise<void> {
+    if (rows.length === 0) return;
+    const table = await this.table(key);
+    await table.add(toArrowRows(rows, await table.schema()));
+  }
+
+  /** Call only inside `write`. Inserts or replaces rows by `on`. */
+  async upsert<K extends TableKey>(key: K, on: string, rows: TableRows[K][]): Promise<void> {
+    if (rows.length === 0) return;
+    const table = await this.table(key);
+    await table
+      .mergeInsert(on)
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .execute(toArrowRows(rows, await table.schema()));
+  }
+
+  /**
+   * Call only inside `write`. In ONE commit: the rows matching `scope` become exactly `rows`
+   * (matched ones updated, new ones inserted, the others in scope deleted), so a reader sees the
+   * old set or the new one, never a mix.
+   */
+  async replaceScope<K extends TableKey>(key: K, on: string, scope: string, rows: TableRows[K][]): Promise<void> {
+    const table = await this.table(key);
+    if (rows.length === 0) {
+      await table.delete(scope);
+      return;
+    }
+    await table
+      .mergeInsert(on)
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .whenNotMatchedBySourceDelete({ where: scope })
+      .execute(toArrowRows(rows, await table.schema()));
+  }
+
+  /** Call only inside `write`. Returns the number of rows deleted. */
+  async delete(key: TableKey, where: string): Promise<number> {
+    const result = await (await this.table(key)).delete(where);
+    return Number(result.numDeletedRows ?? 0);
+  }
+
+  /** Call only inside `write`. `values` are SQL expressions per column. */
+  async update(key: TableKey, where: string, values: Record<string, string>): Promise<number> {
+    const result = await (await this.table(key)).update({ where, valuesSql: values });
+    return Number(result.rowsUpdated ?? 0);
+  }
+
+  async setMeta(entries: Record<string, string>): Promise<void> {
+    await this.upsert(
+      "meta",
+      "key",
+      Object.entries(entries).map(([key, value]) => ({ key, value })),
+    );
+  }
+
+  async readMeta(): Promise<StoreMeta> {
+    return parseMeta(await this.select("meta", "true"));
+  }
+
+  close(): void {
+    for (const handle of this.handles.values()) handle.close();
+    this.handles.clear();
+    this.db.close();
+  }
+}
+
+export function isVectorTable(key: TableKey): key is VectorTableKey {
+  return (VECTOR_TABLES as readonly string[]).includes(key);
+}
+
+const EMPTY_META: StoreMeta = { schemaVersion: 0, embedderId: "", embedderSpec: "", dims: 0, generation: 0 };
+
+function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
+  const values = new Map(rows.map((row) => [row.key, row.value]));
+  const number = (key: string) => Number(values.get(key) ?? "0");
+  return {
+    schemaVersion: number("schemaVersion"),
+    embedderId: values.get("embedderId") ?? "",
+    embedderSpec: values.get("embedderSpec") ?? "",
+    dims: number("embedderDims"),
+    generation: number("generation"),
+  };
+}
+
+async function selectFrom<R>(table: lancedb.Table, where: string, options: SelectOptions): Promise<R[]> {
+  let query = table.query().where(where);
+  if (options.columns) query = query.select(options.columns);
+  if (options.orderBy) {
+    query = query.orderBy(options.orderBy.map(({ column, ascending }) => ({ columnName: column, ascending })));
+  }
+  if (options.offset) query = query.offset(options.offset);
+  query = query.limit(options.limit ?? Number.MAX_SAFE_INTEGER);
+  const rows = await query.toArray();
+  return rows.map((row) => fromArrowRow(row) as R);
+}
