@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, tempDir, TINY_BERT } from "../helpers.js";
+
+const store = path.join(tempDir(), "store");
+const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
+const json = async <T>(args: string[], input?: string): Promise<T> => {
+  const result = await mnemo(["--json", ...args], input);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+};
+
+interface Listed {
+  memories: { id: string; text: string; score?: number; metadata: { bucketId: number; bucketName: string } }[];
+}
+
+beforeAll(async () => {
+  const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
+  expect(first.code, first.stderr).toBe(0);
+});
+
+describe("mnemo CLI: memories", () => {
+  it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
+    const help = await mnemo(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of ["remember", "memories", "buckets", "reindex"]) expect(help.stdout).toContain(command);
+    expect((await mnemo(["frobnicate"])).code).toBe(2);
+    expect((await mnemo(["memories", "--bogus"])).code).toBe(2);
+  });
+
+  it("remember prepends today's date unless --no-date, and prints the id", async () => {
+    const today = new Date();
+    const stamp = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+    const { memoryId } = await json<{ done: string; memoryId: string }>(["remember", "I", "am", "allergic", "to", "peanuts"]);
+    const plain = await mnemo(["remember", "--no-date", "Rent is due on the first"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/Remembered mem_/);
+    const listed = await json<Listed>(["memories", "--count", "2"]);
+    expect(listed.memories.map((m) => m.text)).toEqual(["Rent is due on the first", `${stamp} I am allergic to peanuts`]);
+    expect(listed.memories[1]!.id).toBe(memoryId);
+  });
+
+  it("reads stdin with -, one memory or one per line", async () => {
+    expect((await mnemo(["remember", "--no-date", "-"], "My sister lives in Porto\n")).code).toBe(0);
+    const lines = await json<{ memoryIds: string[] }>(["remember", "--no-date", "--lines", "-"], "window seats please\n\nvegetarian since 2019\n");
+    expect(lines.memoryIds).toHaveLength(2);
+    const latest = await json<Listed>(["memories", "-n", "3"]);
+    expect(latest.memories.map((m) => m.text)).toEqual(["vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
+  });
+
+  it("finds a memory by meaning", async () => {
+    const result = await json<Listed>(["memories", "--query", "what pet do I have?"]);
+    expect(result.memories[0]!.text).toMatch(/dog Biscuit/);
+    expect(result.memories[0]!.score).toBeGreaterThan(0);
+    const table = await mnemo(["memories", "--query", "where does my sibling live"]);
+    expect(table.stdout.split("\n")[1]).toMatch(/sister lives in Porto/);
+  });
+
+  it("rejects bad input with a message naming the problem and exit 2", async () => {
+    const empty = await mnemo(["remember", " "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/text: must not be empty/);
+    const count = await mnemo(["memories", "--count", "0"]);
+    expect(count.code).toBe(2);
+    expect(count.stderr).toMatch(/--count/);
+    const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(/memoryId: is not a memory id/);
+    const unknownBucket = await mnemo(["remember", "--bucket", "Nowhere", "x"]);
+    expect(unknownBucket.code).toBe(1);
+    expect(unknownBucket.stderr).toMatch(/mnemo buckets create "Nowhere"/);
+  });
+
+  it("edits, moves, shows history and deletes", async () => {
+    const { memoryId } = await json<{ memoryId: string }>(["remember", "--no-date", "Flight to Lisbon on June 3"]);
+    expect((await mnemo(["memories", "edit", memoryId, "Flight", "to", "Lisbon", "on", "June", "4"])).code).toBe(0);
+    const moved = await json<{ memory: { bucketId: number; version: number } }>(["memories", "move", memoryId, "--to", "Travel"]);
+    expect(moved.memory.version).toBe(3);
+    const buckets = await json<{ id: string; name: string; memoryCount: number }[]>(["buckets"]);
+    expect(buckets.find((b) => b.name === "Travel")).toMatchObject({ id: String(moved.memory.bucketId), memoryCount: 1 });
+    const history = await json<{ versions: { version: number; text: string }[] }>(["memories", "history", memoryId]);
+    expect(history.versions.map((v) => v.text)).toEqual(["Flight to Lisbon on June 3", "Flight to Lisbon on June 4", "Flight to Lisbon on June 4"]);
+
+    const refused = await mnemo(["memories", "delete", memoryId]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(1);
+    expect((await mnemo(["--yes", "memories", "delete", memoryId])).code).toBe(0);
+    expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(0);
+  });
+
+  it("moves several memories at once and fails whole on an unknown id", async () => {
+    const a = await json<{ memoryId: string }>(["remember", "first to move"]);
+    const b = await json<{ memoryId: string }>(["remember", "second to move"]);
+    const moved = await json<{ updated: number }>(["memories", "move", a.memoryId, b.memoryId, "--to", "Boxed"]);
+    expect(moved.updated).toBe(2);
+    const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stderr)).toMatchObject({ error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] });
+  });
+
+  it("buckets: create, list, duplicate refused", async () => {
+    const created = await json<{ bucket: { id: string } }>(["buckets", "create", "Recipes", "-d", "things I cook"]);
+    expect(Number(created.bucket.id)).toBeGreaterThan(1);
+    const duplicate = await mnemo(["buckets", "create", "recipes"]);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/already exists/);
+    const listed = await mnemo(["buckets"]);
+    expect(listed.stdout).toMatch(/Recipes\s+0\s+things I cook/);
+  });
+});
+
+describe("mnemo CLI: stores", () => {
+  it("refuses a folder that is not a store, and a store of another embedder", async () => {
+    const folder = tempDir();
+    fs.writeFileSync(path.join(folder, "notes.txt"), "mine");
+    const notStore = await runCli(["memories"], { env: isolatedEnv({ MNEMO_STORE: folder }) });
+    expect(notStore.code).toBe(1);
+    expect(notStore.stderr).toMatch(/not a mnemo store/);
+    const other = await mnemo(["--embedder", `transformers:${TINY_BERT}`, "memories"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/mnemo reindex --embedder transformers:/);
+  });
+
+  it("reindex moves a store to another embedder and keeps every memory", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store") });
+    await runCli(["--embedder", "bundled", "remember", "--no-date", "the cat sat on the mat"], { env: own });
+    await runCli(["remember", "--no-date", "stock markets fell sharply today"], { env: own });
+    const reindexed = await runCli(["--json", "--embedder", `transformers:${TINY_BERT}`, "reindex"], { env: own });
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(JSON.parse(reindexed.stdout)).toMatchObject({ dims: 32, rows: { memories: 2 } });
+    const found = await runCli(["--json", "memories", "--query", "markets fell"], { env: own });
+    expect(JSON.parse(found.stdout).memories[0].text).toBe("stock markets fell sharply today");
+  });
+});

@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/core/errors.js";
+import { reindexStore } from "../../src/core/reindex.js";
+import type { Embedder } from "../../src/providers/embedder.js";
+import { createEmbedder } from "../../src/providers/create-providers.js";
+import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { openTestApp, tempDir, TINY_BERT } from "../helpers.js";
+
+async function failure(work: Promise<unknown>): Promise<AppError> {
+  const error = await work.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe("the store", () => {
+  it("records its schema version and embedder in meta", async () => {
+    const app = await openTestApp();
+    expect(app.context.store.meta).toMatchObject({ schemaVersion: SCHEMA_VERSION, embedderId: "bundled", embedderSpec: "bundled", dims: 512, generation: 0 });
+    await app.close();
+  });
+
+  it("refuses a folder that is not a mnemo store and leaves it untouched", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "thesis.docx"), "precious");
+    const error = await failure(openTestApp({ store: dir }));
+    expect(error.code).toBe("store_mismatch");
+    expect(error.message).toMatch(/is not a mnemo store/);
+    expect(error.suggestion).toMatch(/--store/);
+    expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);
+  });
+
+  it("refuses to open a store with another embedder, naming the fix", async () => {
+    const store = path.join(tempDir(), "store");
+    const first = await openTestApp({ store });
+    await (await first.service()).memories.store({ text: "kept safe" });
+    await first.close();
+    const error = await failure(openTestApp({ store, embedder: `transformers:${TINY_BERT}` }));
+    expect(error.code).toBe("store_mismatch");
+    expect(error.message).toMatch(/made by bundled/);
+    expect(error.suggestion).toMatch(/mnemo reindex --embedder transformers:/);
+    const again = await openTestApp({ store, embedder: "auto" });
+    expect(await (await again.service()).memories.list({ v: 1 })).toEqual(["kept safe"]);
+    await again.close();
+  });
+
+  it("uses a transformers model from a local folder, offline", async () => {
+    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+    expect(app.context.store.meta.embedderId).toMatch(/^transformers:tiny-bert-/);
+    expect(app.context.store.meta.dims).toBe(32);
+    const service = await app.service();
+    await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
+    const [top] = await service.memories.list({ query: "cat on a mat", v: 1 });
+    expect(top).toBe("the cat sat on the mat");
+    await app.close();
+  });
+});
+
+describe("reindex", () => {
+  it("re-embeds every memory with a new embedder and switches in one step", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
+    const embedder = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
+    const result = await reindexStore(app.context.store, embedder, `transformers:${TINY_BERT}`);
+    await embedder.close();
+    expect(result.rows.memories).toBe(2);
+    expect(app.context.store.meta).toMatchObject({ generation: 1, dims: 32, embedderSpec: `transformers:${TINY_BERT}` });
+    await app.close();
+
+    const reopened = await openTestApp({ store: app.config.paths.dataDir, embedder: "auto" });
+    const [top] = await (await reopened.service()).memories.list({ query: "markets fell", v: 1 });
+    expect(top).toBe("stock markets fell sharply today");
+    expect(await reopened.context.store.db.tableNames()).not.toContain("memories");
+    await reopened.close();
+  });
+
+  it("interrupted, it leaves the store working on the old vectors", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    await service.memories.storeMany(Array.from({ length: 300 }, (_, i) => ({ text: `memory ${i} about gardening` })));
+    const real = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
+    let calls = 0;
+    const crashing: Embedder = {
+      ...real,
+      embedDocuments: async (texts) => {
+        if (++calls === 2) throw new Error("power cut");
+        return real.embedDocuments(texts);
+      },
+    };
+    await expect(reindexStore(app.context.store, crashing, `transformers:${TINY_BERT}`)).rejects.toThrow("power cut");
+    expect(app.context.store.meta).toMatchObject({ generation: 0, embedderId: "bundled" });
+    expect(await service.memories.list({ query: "memory 7 about gardening", v: 1 })).toHaveLength(5);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
+    // A later run starts the half-built tables afresh and completes.
+    const result = await reindexStore(app.context.store, real, `transformers:${TINY_BERT}`);
+    expect(result.rows.memories).toBe(300);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
+    await real.close();
+    await app.close();
+  });
+});
+
+describe("maintenance", () => {
+  it("compacts a store that took many single writes", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    for (let i = 0; i < 120; i++) await service.memories.store({ text: `single write ${i}` });
+    const table = await app.context.store.table("memories");
+    expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(120);
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect((await table.stats()).fragmentStats.numFragments).toBeLessThanOrEqual(2);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(120);
+    const [top] = await service.memories.list({ query: "single write 77", v: 1 });
+    expect(top).toBe("single write 77");
+    await app.close();
+  });
+});
