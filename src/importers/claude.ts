@@ -1,0 +1,103 @@
+// Claude export: one conversation record (an element of conversations.json) to the upload shape.
+import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
+import { arrayOf, earliestIso, isObject, isoFromDateString, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
+import { notAConversation } from "./record-errors.js";
+import type { PlatformInfo, RecordContext } from "./types.js";
+
+export const CLAUDE: PlatformInfo = { platform: "claude", platformDisplayName: "Claude" };
+
+/** How much of an attachment's extracted text is kept under its placeholder. */
+export const ATTACHMENT_EXCERPT_CHARS = 500;
+
+interface TimedMessage {
+  message: UploadMessage;
+  /** Sort key: the message's time, or the previous message's when it has none. */
+  sortKey: string;
+}
+
+/**
+ * Converts one Claude conversation. Text comes from the `text` blocks of `content[]` (the
+ * top-level `text` may be a placeholder); thinking, tool and unknown blocks are left out.
+ * Messages are ordered by `created_at` (stable). Returns undefined when no message remains.
+ */
+export function claudeConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
+  if (!isObject(record)) throw notAConversation(context);
+  const conversationId = nonEmptyString(record.uuid) ?? `claude-${context.index}`;
+  const messages = ordered(arrayOf(record.chat_messages), conversationId);
+  if (messages.length === 0) return undefined;
+  const createdAt =
+    isoFromDateString(record.created_at) ??
+    earliestIso(messages.map((message) => message.createdAt)) ??
+    context.fallbackDate.toISOString();
+  const updatedAt = isoFromDateString(record.updated_at);
+  return {
+    ...CLAUDE,
+    conversation: {
+      id: conversationId,
+      title: nonEmptyString(record.name)?.trim() ?? "Untitled",
+      createdAt,
+      ...(updatedAt === undefined ? {} : { updatedAt }),
+      messages,
+    },
+  };
+}
+
+function ordered(chatMessages: unknown[], conversationId: string): UploadMessage[] {
+  const timed: TimedMessage[] = [];
+  let previousKey = "";
+  chatMessages.forEach((raw, index) => {
+    const message = isObject(raw) ? toMessage(raw, `${conversationId}-${index}`) : undefined;
+    if (message === undefined) return;
+    previousKey = message.createdAt ?? previousKey;
+    timed.push({ message, sortKey: previousKey });
+  });
+  // Array.prototype.sort is stable: messages with equal times keep their export order.
+  timed.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  return timed.map((entry) => entry.message);
+}
+
+function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefined {
+  const role = raw.sender === "human" ? "human" : raw.sender === "assistant" ? "assistant" : undefined;
+  if (role === undefined) return undefined;
+  const body = Array.isArray(raw.content) ? textBlocks(raw.content) : (stringOf(raw.text) ?? "");
+  const text = [body, ...attachmentPieces(raw)].filter((piece) => piece.trim() !== "").join("\n\n").trim();
+  if (text === "") return undefined;
+  const createdAt = isoFromDateString(raw.created_at);
+  return { id: nonEmptyString(raw.uuid) ?? fallbackId, role, content: text, ...(createdAt === undefined ? {} : { createdAt }) };
+}
+
+/** The text of the `text` blocks; thinking, tool_use, tool_result and unknown blocks are skipped. */
+function textBlocks(content: unknown[]): string {
+  return content
+    .filter(isObject)
+    .filter((block) => block.type === "text")
+    .map((block) => stringOf(block.text) ?? "")
+    .filter((text) => text.trim() !== "")
+    .join("\n\n");
+}
+
+/**
+ * `[attachment: name]` followed by the first ATTACHMENT_EXCERPT_CHARS characters of its
+ * extracted text (pasted text is often the substance of the question); `[file: name]` for
+ * uploaded files, whose content is not in the export.
+ */
+function attachmentPieces(raw: JsonObject): string[] {
+  const attachments = arrayOf(raw.attachments).filter(isObject).map((attachment) => {
+    const name = nonEmptyString(attachment.file_name);
+    const header = name === undefined ? "[attachment]" : `[attachment: ${name}]`;
+    const excerpt = excerptOf(stringOf(attachment.extracted_content) ?? "");
+    return excerpt === "" ? header : `${header}\n${excerpt}`;
+  });
+  const files = arrayOf(raw.files).filter(isObject).map((file) => {
+    const name = nonEmptyString(file.file_name);
+    return name === undefined ? "[file]" : `[file: ${name}]`;
+  });
+  return [...attachments, ...files];
+}
+
+function excerptOf(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= ATTACHMENT_EXCERPT_CHARS) return trimmed;
+  const cut = trimmed.slice(0, ATTACHMENT_EXCERPT_CHARS).replace(/[\ud800-\udbff]$/, ""); // no half emoji
+  return `${cut.trimEnd()}…`;
+}

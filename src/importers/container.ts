@@ -1,0 +1,130 @@
+// Chooses which files of an export to read, and how: a lone file, or the JSON files inside a
+// zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
+// manifest when there is one, else by path).
+import { AppError, isAppError } from "../core/errors.js";
+import { detect, type Detection } from "./detect.js";
+import { isJunkPath, type ByteSource } from "./source.js";
+import type { ExportFormat, Layout } from "./types.js";
+
+export interface ExportPart {
+  source: ByteSource;
+  layout: Layout;
+}
+
+export interface ExportPlan {
+  format: ExportFormat;
+  parts: ExportPart[];
+}
+
+interface Found {
+  source: ByteSource;
+  detection: Detection;
+}
+
+/** Which entries of a container are looked at at all (images, HTML and the like are not). */
+const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
+/** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
+const MANIFEST_FILE = "export_manifest.json";
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+export const SUPPORTED_FORMATS =
+  "ChatGPT export (.zip, conversations.json, or sharded conversations-NNN.json with export_manifest.json), " +
+  "Claude export (.zip or conversations.json), Gemini activity from Google Takeout (My Activity.json), " +
+  "and mnemo's upload shape (a JSON object, a JSON array of them, or NDJSON)";
+
+export function unsupported(label: string, reason: string): AppError {
+  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${SUPPORTED_FORMATS}.`, {
+    suggestion:
+      "Pass the export as downloaded (zip), its conversations.json, or the unzipped folder; for Google Takeout, choose the JSON format for My Activity.",
+  });
+}
+
+export async function planFile(source: ByteSource): Promise<ExportPlan> {
+  const detection = await detect(source);
+  if (detection === undefined) throw unsupported(source.label, "its structure matches none of them");
+  return { format: detection.format, parts: [{ source, layout: detection.layout }] };
+}
+
+export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
+  const candidates = sources.filter((source) => !isJunkPath(source.path) && JSON_FILE.test(source.path));
+  const manifest = candidates.find(isManifest);
+  const order = manifest === undefined ? [] : await manifestListing(manifest);
+  const { found, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const withData = found.filter((entry) => !isEmptyArray(entry.detection));
+  const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
+  const first = chosen[0];
+  if (first === undefined) throw failure ?? unsupported(containerLabel, "no chat export file found inside");
+  assertOneFormat(chosen, containerLabel);
+  chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
+  return { format: first.detection.format, parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout })) };
+}
+
+/** Detects every candidate; files that are not JSON are remembered, in case nothing else is found. */
+async function detectAll(candidates: ByteSource[]): Promise<{ found: Found[]; failure: AppError | undefined }> {
+  const found: Found[] = [];
+  let failure: AppError | undefined;
+  for (const source of candidates) {
+    try {
+      const detection = await detect(source);
+      const otherProduct = detection?.format === "gemini" && !detection.geminiProduct; // e.g. Search activity
+      if (detection !== undefined && !otherProduct) found.push({ source, detection });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      failure ??= error;
+    }
+  }
+  return { found, failure };
+}
+
+function isEmptyArray(detection: Detection): boolean {
+  return detection.format === "upload" && detection.empty;
+}
+
+function assertOneFormat(found: Found[], containerLabel: string): void {
+  const byFormat = new Map<ExportFormat, string[]>();
+  for (const { source, detection } of found) byFormat.set(detection.format, [...(byFormat.get(detection.format) ?? []), source.path]);
+  if (byFormat.size <= 1) return;
+  const listing = [...byFormat.entries()].map(([format, paths]) => `${format}: ${paths.join(", ")}`).join("; ");
+  throw new AppError("invalid_input", `${containerLabel}: holds exports in several formats (${listing})`, {
+    suggestion: "Import each export file on its own.",
+  });
+}
+
+function isManifest(source: ByteSource): boolean {
+  return source.path.split("/").at(-1) === MANIFEST_FILE;
+}
+
+/**
+ * The file names the manifest mentions, in its order. Its exact schema is not documented, so
+ * any string naming a .json file counts; a manifest that cannot be read only loses the order.
+ */
+async function manifestListing(manifest: ByteSource): Promise<string[]> {
+  if (manifest.size > MAX_MANIFEST_BYTES) return [];
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await manifest.open()) chunks.push(chunk as Buffer);
+    return jsonFileNames(JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
+  } catch {
+    return [];
+  }
+}
+
+function jsonFileNames(value: unknown): string[] {
+  if (typeof value === "string") return JSON_FILE.test(value) ? [baseName(value)] : [];
+  if (Array.isArray(value)) return value.flatMap(jsonFileNames);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(jsonFileNames);
+  return [];
+}
+
+function rank(source: ByteSource, order: string[]): number {
+  const index = order.indexOf(baseName(source.path));
+  return index === -1 ? order.length : index;
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).at(-1) ?? path;
+}
+
+function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
+}

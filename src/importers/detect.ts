@@ -1,0 +1,177 @@
+// Format detection by structure: tokenise the first bytes of a file and look at the shape of
+// its first record (the keys it has), never at the file's name.
+import parser from "stream-json/parser.js";
+import type { Duplex } from "node:stream";
+import { finished } from "node:stream/promises";
+import { GEMINI_PRODUCTS } from "./gemini.js";
+import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
+import { arrayOf, isObject, type JsonObject } from "./json-values.js";
+import type { ByteSource } from "./source.js";
+import type { ExportFormat, Layout } from "./types.js";
+
+/** How much of a file is looked at. A ChatGPT record shows `mapping` within its first few keys. */
+const SNIFF_BYTES = 256 * 1024;
+/** The prefix is fed in slices so that tokens before a fault are still seen. */
+const SLICE_BYTES = 4 * 1024;
+
+export interface Detection {
+  format: ExportFormat;
+  layout: Layout;
+  /** Gemini only: a record in the prefix is from Gemini Apps (or Bard), not only other Google products. */
+  geminiProduct: boolean;
+  /** The file is an empty top-level array: nothing to import (reported as the upload format). */
+  empty: boolean;
+}
+
+interface Token {
+  name: string;
+  value?: unknown;
+}
+
+/** What the prefix reveals: the shape of the first record, and the products named by any record. */
+interface Shape {
+  topLevel: "array" | "object" | "other" | undefined;
+  /** The top-level array has no element. */
+  emptyArray: boolean;
+  /** Keys of the first record. */
+  keys: Set<string>;
+  /** Values of the `header` and `products` fields of every record in the prefix (activity records). */
+  products: Set<string>;
+}
+
+/**
+ * Detects the format of one JSON / NDJSON file. Returns undefined when the file is JSON but
+ * not a supported structure; throws invalid_input (with the position) when it is not JSON.
+ */
+export async function detect(source: ByteSource): Promise<Detection | undefined> {
+  const { prefix, complete } = await readPrefix(source);
+  const firstLine = firstLineObject(prefix, complete);
+  if (firstLine !== undefined) return classify(shapeOfRecord(firstLine), "lines");
+  const { tokens, failed } = await tokenize(prefix, complete);
+  const shape = shapeOf(tokens);
+  const detection = classify(shape, shape.topLevel === "array" ? "array" : "values");
+  if (detection === undefined && failed) {
+    const position = await locateJsonError(source, true).catch(() => undefined);
+    throw malformedJson(source, position, "not JSON");
+  }
+  return detection;
+}
+
+/** The first SNIFF_BYTES of the file; `complete` when that is the whole file. */
+async function readPrefix(source: ByteSource): Promise<{ prefix: Buffer; complete: boolean }> {
+  const input = await source.open();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of input) {
+      chunks.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
+      if (length >= SNIFF_BYTES) return { prefix: Buffer.concat(chunks).subarray(0, SNIFF_BYTES), complete: false };
+    }
+  } catch (error) {
+    throw await readFailure(error, source, true); // e.g. a damaged zip entry
+  } finally {
+    input.destroy();
+  }
+  return { prefix: Buffer.concat(chunks), complete: true };
+}
+
+/** Tokens of the prefix; `failed` when the JSON is broken (a prefix merely cut short is not). */
+async function tokenize(prefix: Buffer, complete: boolean): Promise<{ tokens: Token[]; failed: boolean }> {
+  const tokenizer = parser.asStream({ jsonStreaming: true, packValues: true, streamValues: false });
+  const tokens: Token[] = [];
+  let failure: Error | undefined;
+  tokenizer.on("data", (token: Token) => tokens.push(token));
+  tokenizer.on("error", (error: Error) => (failure ??= error));
+  try {
+    for (let start = 0; start < prefix.length && failure === undefined; start += SLICE_BYTES) {
+      await writeSlice(tokenizer, prefix.subarray(start, start + SLICE_BYTES));
+    }
+    // Only a whole file is ended: ending a cut-off prefix would fail for the wrong reason.
+    if (complete && failure === undefined) {
+      tokenizer.end();
+      await finished(tokenizer).catch(() => undefined);
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve)); // let the last tokens be emitted
+  } finally {
+    tokenizer.destroy();
+  }
+  return { tokens, failed: failure !== undefined };
+}
+
+function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
+  return new Promise((resolve) => stream.write(slice, () => resolve()));
+}
+
+/** Walks the tokens record by record: the first record's keys, every record's products. */
+function shapeOf(tokens: Token[]): Shape {
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), products: new Set() };
+  let depth = 0;
+  let recordIndex = -1;
+  let currentKey: string | undefined; // the record-level key whose value is being read
+  for (const token of tokens) {
+    const opens = token.name === "startObject" || token.name === "startArray";
+    const closes = token.name === "endObject" || token.name === "endArray";
+    const isValue = opens || isScalar(token.name);
+    if (depth === 0 && isValue && shape.topLevel === undefined) shape.topLevel = topLevelKind(token.name);
+    const recordDepth = shape.topLevel === "array" ? 2 : 1; // depth of a record's fields
+    if (depth === recordDepth - 1 && isValue) {
+      recordIndex += 1;
+      currentKey = undefined;
+    }
+    if (token.name === "keyValue" && depth === recordDepth) {
+      currentKey = String(token.value);
+      if (recordIndex === 0) shape.keys.add(currentKey);
+    }
+    const inProductField = currentKey === "header" || currentKey === "products";
+    if (token.name === "stringValue" && inProductField && depth <= recordDepth + 1) shape.products.add(String(token.value));
+    if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
+    depth += opens ? 1 : closes ? -1 : 0;
+  }
+  return shape;
+}
+
+function topLevelKind(name: string): Shape["topLevel"] {
+  return name === "startArray" ? "array" : name === "startObject" ? "object" : "other";
+}
+
+function isScalar(name: string): boolean {
+  return ["stringValue", "numberValue", "trueValue", "falseValue", "nullValue"].includes(name);
+}
+
+/**
+ * The first line, when it alone is a JSON object: the file is then NDJSON (or one minified
+ * object), read line by line. Undefined for a first line longer than the prefix (streamed instead).
+ */
+function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefined {
+  const end = prefix.indexOf(0x0a);
+  if (end === -1 && !complete) return undefined;
+  const line = prefix.subarray(0, end === -1 ? prefix.length : end).toString("utf8").replace(/^\uFEFF/, "");
+  try {
+    const value = JSON.parse(line) as unknown;
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function shapeOfRecord(record: JsonObject): Shape {
+  const products = [record.header, ...arrayOf(record.products)].filter((value): value is string => typeof value === "string");
+  return { topLevel: "object", emptyArray: false, keys: new Set(Object.keys(record)), products: new Set(products) };
+}
+
+function classify(shape: Shape, layout: Layout): Detection | undefined {
+  if (shape.topLevel === "array" && shape.emptyArray) return { format: "upload", layout: "array", geminiProduct: false, empty: true };
+  const format = formatOfKeys(shape.keys);
+  if (format === undefined) return undefined;
+  const geminiProduct = format === "gemini" && GEMINI_PRODUCTS.some((product) => shape.products.has(product));
+  return { format, layout, geminiProduct, empty: false };
+}
+
+function formatOfKeys(keys: Set<string>): ExportFormat | undefined {
+  if (keys.has("mapping")) return "chatgpt";
+  if (keys.has("chat_messages")) return "claude";
+  if (keys.has("conversation")) return "upload";
+  if (keys.has("header") && keys.has("time")) return "gemini";
+  return undefined;
+}

@@ -1,0 +1,106 @@
+// Importers: streaming readers of chat exports (ChatGPT, Claude, Gemini, mnemo's upload shape)
+// that yield conversations in the upload shape.
+//
+// Conventions shared by the importers:
+// - Dates are normalised to ISO 8601 UTC (`toISOString()`). A conversation without any date
+//   (neither its own nor its messages') gets the modification time of the file it came from
+//   (of the archive, for a zip).
+// - Non-text content becomes short placeholders: `[image]`, `[audio]`, `[video]`, `[file: name]`,
+//   `[attachment: name]` (Claude attachments also keep the first 500 characters of their text).
+// - Messages or conversations left empty are skipped; records that are not objects are invalid input.
+// - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
+// - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
+//   its records), because grouping activity into conversations needs all of them.
+import { AppError } from "../core/errors.js";
+import { PLATFORM_PATTERN, type UploadConversation } from "../schemas/chat-history.js";
+import { chatgptConversation } from "./chatgpt.js";
+import { claudeConversation } from "./claude.js";
+import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
+import { geminiConversations } from "./gemini.js";
+import { jsonRecords } from "./json-stream.js";
+import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
+import type { ExportFormat, ExportReader, RecordContext, SourcedRecord } from "./types.js";
+import { uploadConversation, withPlatform } from "./upload-shape.js";
+import { isZipFile, zipSources } from "./zip.js";
+
+export type { ExportFormat, ExportReader } from "./types.js";
+export { SUPPORTED_FORMATS } from "./container.js";
+
+export interface OpenExportOptions {
+  /** Replaces the platform of every conversation (any format). */
+  platform?: string;
+}
+
+/**
+ * Detects the format by STRUCTURE (never by file name) and returns a reader. `path` may be a
+ * .zip, a .json file, an NDJSON file, or a directory containing an unzipped export.
+ * Throws AppError("invalid_input") for a missing path, a damaged archive, invalid JSON or an
+ * unsupported structure.
+ */
+export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
+  const platform = checkedPlatform(options.platform);
+  return createReader(await planFor(path), platform);
+}
+
+async function planFor(path: string): Promise<ExportPlan> {
+  const info = await statPath(path);
+  if (info.isDirectory()) return planContainer(await directorySources(path), path);
+  if (await isZipFile(path)) return planContainer(await zipSources(path), path);
+  return planFile(await fileSource(path));
+}
+
+function checkedPlatform(platform: string | undefined): string | undefined {
+  if (platform === undefined || PLATFORM_PATTERN.test(platform)) return platform;
+  throw AppError.invalid("platform", "must be 1 to 100 letters, digits, hyphens, underscores or dots", "Use a name such as chatgpt-work.");
+}
+
+/**
+ * A reader over the plan. Each call to `conversations()` reads the files again from the start
+ * and restarts the `bytesRead()` count.
+ */
+function createReader(plan: ExportPlan, platform: string | undefined): ExportReader {
+  let tally = new ByteTally();
+  return {
+    format: plan.format,
+    totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
+    bytesRead: () => tally.value,
+    async *conversations(): AsyncGenerator<UploadConversation> {
+      tally = new ByteTally();
+      for await (const conversation of convert(plan.format, records(plan.parts, tally))) {
+        yield withPlatform(conversation, platform);
+      }
+    },
+  };
+}
+
+async function* records(parts: ExportPart[], tally: ByteTally): AsyncGenerator<SourcedRecord> {
+  for (const { source, layout } of parts) {
+    let index = 0;
+    for await (const value of jsonRecords(source, layout, tally)) {
+      yield { value, context: { label: source.label, index: index++, fallbackDate: source.mtime } };
+    }
+  }
+}
+
+function convert(format: ExportFormat, input: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
+  switch (format) {
+    case "chatgpt":
+      return eachRecord(input, chatgptConversation);
+    case "claude":
+      return eachRecord(input, claudeConversation);
+    case "gemini":
+      return geminiConversations(input);
+    case "upload":
+      return eachRecord(input, uploadConversation);
+  }
+}
+
+type RecordConverter = (value: unknown, context: RecordContext) => UploadConversation | undefined;
+
+/** One conversation per record; records with nothing importable (undefined) are skipped. */
+async function* eachRecord(input: AsyncIterable<SourcedRecord>, toConversation: RecordConverter): AsyncGenerator<UploadConversation> {
+  for await (const { value, context } of input) {
+    const conversation = toConversation(value, context);
+    if (conversation !== undefined) yield conversation;
+  }
+}

@@ -1,0 +1,127 @@
+// Turns a JSON parse failure into an AppError that names the file and the position.
+// stream-json's parser does not report positions, so on failure the file is read once more
+// through stream-json's verifier, which does (line, column, character offset); the
+// character offset is converted to a byte offset here.
+import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import verifier from "stream-json/utils/verifier.js";
+import { AppError, isAppError } from "../core/errors.js";
+import type { ByteSource } from "./source.js";
+
+export interface JsonPosition {
+  /** Zero-based byte offset of the problem (undefined if it could not be mapped). */
+  byte: number | undefined;
+  /** One-based line and column (column counted in characters). */
+  line: number;
+  column: number;
+  problem: string;
+}
+
+interface DecodedChunk {
+  text: string;
+  charStart: number;
+  byteStart: number;
+}
+
+interface VerifierError extends Error {
+  line: number;
+  pos: number;
+  offset: number;
+}
+
+const CHUNK_WINDOW = 3; // the verifier may report a position slightly before the chunk being fed
+
+/** Where the JSON in `source` first goes wrong; undefined if the verifier finds no fault. */
+export async function locateJsonError(source: ByteSource, jsonStreaming: boolean): Promise<JsonPosition | undefined> {
+  const input = await source.open();
+  const check = verifier.asStream({ jsonStreaming });
+  check.on("error", () => undefined); // failures surface through the write callbacks
+  const decoder = new StringDecoder("utf8");
+  const window: DecodedChunk[] = [];
+  let charStart = 0;
+  let byteStart = 0;
+  const feed = async (text: string): Promise<void> => {
+    window.push({ text, charStart, byteStart });
+    if (window.length > CHUNK_WINDOW) window.shift();
+    charStart += text.length;
+    byteStart += Buffer.byteLength(text);
+    await write(check, text);
+  };
+  try {
+    for await (const chunk of input) await feed(decoder.write(chunk as Buffer));
+    await feed(decoder.end());
+    check.end();
+    await finished(check, { readable: false });
+    return undefined;
+  } catch (error) {
+    return isVerifierError(error) ? positionOf(error, window) : undefined;
+  } finally {
+    input.destroy();
+    check.destroy();
+  }
+}
+
+function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+function isVerifierError(error: unknown): error is VerifierError {
+  return error instanceof Error && typeof (error as Partial<VerifierError>).offset === "number";
+}
+
+function positionOf(error: VerifierError, window: DecodedChunk[]): JsonPosition {
+  const problem = error.message.replace(/^ERROR at \d+ \(\d+, \d+\): /, "").replace(/^Verifier (cannot parse input: )?/, "");
+  return { byte: byteOffset(error.offset, window), line: error.line, column: error.pos, problem };
+}
+
+function byteOffset(charOffset: number, window: DecodedChunk[]): number | undefined {
+  for (const chunk of window) {
+    const within = charOffset - chunk.charStart;
+    if (within >= 0 && within <= chunk.text.length) {
+      return chunk.byteStart + Buffer.byteLength(chunk.text.slice(0, within));
+    }
+  }
+  return undefined;
+}
+
+/** The error to throw for a file that is not valid JSON (or is cut short). */
+export function malformedJson(source: ByteSource, found: JsonPosition | undefined, fallbackProblem: string): AppError {
+  // A file cut inside a multi-byte character decodes to U+FFFD (3 bytes): keep the offset in the file.
+  const position = found?.byte === undefined ? found : { ...found, byte: Math.min(found.byte, source.size) };
+  const truncated = position !== undefined && looksTruncated(position, source.size);
+  const where = position === undefined ? "" : ` at ${describePosition(position)}`;
+  const problem = truncated ? "unexpected end of file (the file looks truncated)" : (position?.problem ?? fallbackProblem);
+  return new AppError("invalid_input", `${source.label}: invalid JSON${where}: ${problem}`, {
+    suggestion: truncated
+      ? "The export looks incomplete: download it again, or re-extract it from the original zip."
+      : "The file is not valid JSON: check that it is an unmodified export (or valid upload-shape JSON / NDJSON).",
+    details: position === undefined ? {} : { line: position.line, column: position.column, byte: position.byte },
+  });
+}
+
+/** The data stops inside a value: the position is the end of the file, or the verifier wanted more. */
+function looksTruncated(position: JsonPosition, size: number): boolean {
+  return (position.byte !== undefined && position.byte >= size) || position.problem.startsWith("has expected");
+}
+
+function describePosition(position: JsonPosition): string {
+  const lineColumn = `line ${position.line}, column ${position.column}`;
+  return position.byte === undefined ? lineColumn : `byte ${position.byte} (${lineColumn})`;
+}
+
+/** Maps any failure while reading `source` as JSON to an AppError (parse errors get a position). */
+export async function readFailure(error: unknown, source: ByteSource, jsonStreaming: boolean): Promise<AppError> {
+  if (isAppError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith("Parser ") || message.startsWith("Top-level object")) {
+    const position = await locateJsonError(source, jsonStreaming).catch(() => undefined);
+    return malformedJson(source, position, message.replace(/^Parser (cannot parse input: )?/, ""));
+  }
+  return new AppError("invalid_input", `${source.label}: cannot be read (${message})`, {
+    suggestion: "The file or archive may be damaged: download the export again.",
+    cause: error,
+  });
+}

@@ -1,0 +1,48 @@
+// Safe readers for untyped JSON values (exports are data from elsewhere: trust nothing).
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The value if it is a string, else undefined. */
+export function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The value if it is a string with non-whitespace content, else undefined. */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** The value if it is an array, else an empty array. */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Unix seconds (possibly fractional) to an ISO 8601 UTC string; undefined when absent or invalid. */
+export function isoFromUnixSeconds(value: unknown): string | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return undefined;
+  return isoFromMillis(Math.round(value * 1000));
+}
+
+/** A date-time string to a normalised ISO 8601 UTC string; undefined when absent or unparseable. */
+export function isoFromDateString(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  return isoFromMillis(Date.parse(value));
+}
+
+function isoFromMillis(millis: number): string | undefined {
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The earliest of some ISO 8601 UTC strings (they sort lexically); undefined if none. */
+export function earliestIso(values: Array<string | undefined>): string | undefined {
+  let earliest: string | undefined;
+  for (const value of values) {
+    if (value !== undefined && (earliest === undefined || value < earliest)) earliest = value;
+  }
+  return earliest;
+}

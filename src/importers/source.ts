@@ -1,0 +1,103 @@
+import { createReadStream } from "node:fs";
+import type { Stats } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { Transform, type Readable, type TransformCallback } from "node:stream";
+import { AppError } from "../core/errors.js";
+
+/** A byte stream that can be opened again: a plain file or an entry of a zip archive. */
+export interface ByteSource {
+  /** How messages name it, e.g. `conversations.json` or `conversations.json (in export.zip)`. */
+  readonly label: string;
+  /** Its path inside the export ("/"-separated), or the file's base name for a lone file. */
+  readonly path: string;
+  /** Size in bytes (uncompressed for zip entries). */
+  readonly size: number;
+  /** Modification time of the file on disk (of the archive, for zip entries). */
+  readonly mtime: Date;
+  open(): Promise<Readable>;
+}
+
+/** Counts bytes as they are read, for progress reporting. Monotonic. */
+export class ByteTally {
+  private count = 0;
+
+  add(bytes: number): void {
+    this.count += bytes;
+  }
+
+  get value(): number {
+    return this.count;
+  }
+
+  /** A pass-through stream that adds every chunk's length to this tally. */
+  counter(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) => {
+        this.add(chunk.length);
+        callback(null, chunk);
+      },
+    });
+  }
+}
+
+/** Stats `path`, turning a missing or unreadable path into invalid input. */
+export async function statPath(path: string): Promise<Stats> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === "ENOENT" ? "no such file or directory" : `cannot be read (${code ?? String(error)})`;
+    throw new AppError("invalid_input", `${path}: ${problem}`, {
+      suggestion: "Check the path: pass the export .zip as downloaded, its conversations.json, or the unzipped folder.",
+      cause: error,
+    });
+  }
+}
+
+export async function fileSource(path: string, label: string = path): Promise<ByteSource> {
+  const info = await statPath(path);
+  return {
+    label,
+    path: basename(path),
+    size: info.size,
+    mtime: info.mtime,
+    open: async () => createReadStream(path),
+  };
+}
+
+/** Reads up to `length` bytes from the start of a file. */
+export async function readFileHead(path: string, length: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Names of archive junk and hidden files that never hold an export (macOS resource forks, dotfiles). */
+export function isJunkPath(path: string): boolean {
+  return path.split("/").some((part) => part.startsWith(".") || part === "__MACOSX");
+}
+
+const MAX_DIRECTORY_DEPTH = 4; // Takeout nests files as Takeout/My Activity/Gemini Apps/My Activity.json
+
+/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
+export async function directorySources(dir: string): Promise<ByteSource[]> {
+  const sources: ByteSource[] = [];
+  await collectFiles(dir, "", 0, sources);
+  return sources;
+}
+
+async function collectFiles(root: string, relative: string, depth: number, into: ByteSource[]): Promise<void> {
+  const entries = await readdir(join(root, relative), { withFileTypes: true });
+  for (const entry of entries) {
+    const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (isJunkPath(entry.name)) continue;
+    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into);
+    if (entry.isFile()) into.push({ ...(await fileSource(join(root, path))), path });
+  }
+}

@@ -1,0 +1,43 @@
+import type { UploadConversation } from "../schemas/chat-history.js";
+
+/** The export formats `openExport` recognises. */
+export type ExportFormat = "chatgpt" | "claude" | "gemini" | "upload";
+
+/**
+ * How records sit in a JSON file: the elements of one top-level array (`array`), one value per
+ * line (`lines`: NDJSON), or one or more top-level values of any layout (`values`: a single
+ * pretty-printed object, concatenated JSON).
+ */
+export type Layout = "array" | "lines" | "values";
+
+export interface ExportReader {
+  format: ExportFormat;
+  /** Total bytes that will be read (sum of relevant file sizes / uncompressed entry sizes) — for progress and ETA. */
+  totalBytes: number;
+  /** Bytes consumed so far (monotonic), for progress. */
+  bytesRead(): number;
+  /** Conversations in the upload shape. Streaming: bounded memory whatever the file size. */
+  conversations(): AsyncGenerator<UploadConversation>;
+}
+
+/** Where a record came from, for error messages and fallbacks. */
+export interface RecordContext {
+  /** The file as messages name it, e.g. `conversations.json (in export.zip)`. */
+  label: string;
+  /** Zero-based position of the record in its file. */
+  index: number;
+  /** Used when a conversation carries no date at all: the file's modification time. */
+  fallbackDate: Date;
+}
+
+/** Platform fields an importer stamps on each conversation. */
+export interface PlatformInfo {
+  platform: string;
+  platformDisplayName: string;
+}
+
+/** A record read from an export file, with where it came from. */
+export interface SourcedRecord {
+  value: unknown;
+  context: RecordContext;
+}

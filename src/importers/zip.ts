@@ -1,0 +1,77 @@
+// Zip archives read entry by entry as streams (yauzl): the archive is never loaded into memory.
+import { basename } from "node:path";
+import type { Readable } from "node:stream";
+import yauzl from "yauzl";
+import { AppError } from "../core/errors.js";
+import { readFileHead, statPath, type ByteSource } from "./source.js";
+
+const ZIP_SIGNATURES = ["504b0304", "504b0506"]; // local file header; end of central directory (empty archive)
+
+/** True when the file starts with a zip signature (detection by content, not by name). */
+export async function isZipFile(path: string): Promise<boolean> {
+  const head = await readFileHead(path, 4);
+  return ZIP_SIGNATURES.includes(head.toString("hex"));
+}
+
+/** One source per file entry of the archive (directories skipped). */
+export async function zipSources(zipPath: string): Promise<ByteSource[]> {
+  const info = await statPath(zipPath);
+  const zip = await openZip(zipPath);
+  const sources: ByteSource[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName.endsWith("/")) continue;
+      sources.push(entrySource(zipPath, entry.fileName, entry.uncompressedSize, info.mtime));
+    }
+  } catch (error) {
+    throw corruptZip(zipPath, error);
+  } finally {
+    zip.close();
+  }
+  return sources;
+}
+
+function entrySource(zipPath: string, fileName: string, size: number, mtime: Date): ByteSource {
+  return {
+    label: `${fileName} (in ${basename(zipPath)})`,
+    path: fileName,
+    size,
+    mtime,
+    open: () => openEntry(zipPath, fileName),
+  };
+}
+
+/**
+ * Opens the archive afresh and streams one entry. Closing the zip right away is safe:
+ * yauzl keeps the file descriptor open until the entry stream ends.
+ */
+async function openEntry(zipPath: string, fileName: string): Promise<Readable> {
+  const zip = await openZip(zipPath);
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName === fileName) return await zip.openReadStreamPromise(entry);
+    }
+  } catch (error) {
+    throw corruptZip(zipPath, error);
+  } finally {
+    zip.close();
+  }
+  throw corruptZip(zipPath, new Error(`entry ${fileName} disappeared`));
+}
+
+async function openZip(zipPath: string): Promise<yauzl.ZipFile> {
+  try {
+    return await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false });
+  } catch (error) {
+    throw corruptZip(zipPath, error);
+  }
+}
+
+/** A damaged or unsupported archive (truncated download, encryption, bad entry names...). */
+export function corruptZip(zipPath: string, error: unknown): AppError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError("invalid_input", `${basename(zipPath)}: not a readable zip archive (${reason})`, {
+    suggestion: "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
+    cause: error,
+  });
+}

@@ -1,0 +1,251 @@
+import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openExport } from "../../src/importers/index.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+
+const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
+const plainFile = join(fixtures, "chatgpt/conversations.json");
+
+async function collect(path: string, options?: { platform?: string }): Promise<UploadConversation[]> {
+  const reader = await openExport(path, options);
+  const out: UploadConversation[] = [];
+  for await (const conversation of reader.conversations()) out.push(conversation);
+  return out;
+}
+
+function summary(conversations: UploadConversation[]): Array<[string, string, string[]]> {
+  return conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.map((m) => `${m.role}:${m.id}`)]);
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "mnemo-chatgpt-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("ChatGPT conversations.json", () => {
+  it("reads the current branch of each conversation, in order, with exact fields", async () => {
+    const conversations = await collect(plainFile);
+    expect(summary(conversations)).toEqual([
+      [
+        "6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11",
+        "Lisbon long weekend in May",
+        ["human:u1-itinerary", "assistant:a1-itinerary", "human:u2-airport", "assistant:a2-airport", "human:u3-pastelaria", "assistant:a3-pastelaria"],
+      ],
+      [
+        "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9",
+        "Fix KeyError in CSV sales report",
+        ["human:u1-traceback", "assistant:a1-answer", "human:u2-decimal", "assistant:a3-final"],
+      ],
+      ["b2f0e1c4-7d3a-4c55-9a0e-3f1d2c8b6e70", "日本語: は vs が", ["human:u1-jp", "assistant:a1-jp", "human:u2-jp", "assistant:a2-jp"]],
+      [
+        "65f1d9a0-0c3e-8001-a4b2-8d9e0f1a2b3c",
+        "Sauerteig-Starter blubbert nicht",
+        ["human:u1-de", "assistant:a1-de", "human:u2-de", "assistant:a2-de"],
+      ],
+    ]);
+    for (const conversation of conversations) {
+      expect(UploadConversation.parse(conversation)).toEqual(conversation);
+      expect(conversation.platform).toBe("chatgpt");
+      expect(conversation.platformDisplayName).toBe("ChatGPT");
+    }
+  });
+
+  it("keeps the conversation and message timestamps (fractional seconds included)", async () => {
+    const [lisbon, python, japanese, sourdough] = await collect(plainFile);
+    expect(lisbon?.conversation.createdAt).toBe("2024-05-02T18:20:00.125Z");
+    expect(lisbon?.conversation.updatedAt).toBe("2024-05-02T18:41:37.000Z");
+    expect(lisbon?.conversation.messages.map((m) => m.createdAt)).toEqual([
+      "2024-05-02T18:20:00.125Z",
+      "2024-05-02T18:20:14.000Z",
+      "2024-05-02T18:25:40.000Z",
+      "2024-05-02T18:25:58.000Z",
+      "2024-05-02T18:40:03.000Z",
+      "2024-05-02T18:41:37.000Z",
+    ]);
+    // A message without create_time has no createdAt (the key is absent, not undefined-valued).
+    const decimal = python?.conversation.messages[2];
+    expect(decimal?.id).toBe("u2-decimal");
+    expect(decimal && "createdAt" in decimal).toBe(false);
+    // No conversation-level times: the earliest message time, and no updatedAt.
+    expect(japanese?.conversation.createdAt).toBe("2023-11-18T07:05:09.000Z");
+    expect(japanese?.conversation.updatedAt).toBeUndefined();
+    expect(sourdough?.conversation.createdAt).toBe("2024-03-13T16:02:11.500Z");
+  });
+
+  it("follows current_node, not the newest child: the regenerated answer is left out", async () => {
+    const [lisbon] = await collect(plainFile);
+    const texts = lisbon?.conversation.messages.map((m) => m.content).join("\n") ?? "";
+    expect(texts).not.toContain("ABANDONED BRANCH");
+    expect(lisbon?.conversation.messages[1]?.content).toBe(
+      "Here's a relaxed four-day plan built around neighbourhoods and food:\n\n" +
+        "**Day 1 – Alfama & Graça:** wander the alleys, lunch on grilled sardines, sunset at Miradouro da Senhora do Monte.\n" +
+        "**Day 2 – Belém:** walk the riverfront to the Torre de Belém and queue for pastéis de nata at the original bakery.\n" +
+        "**Day 3 – Sintra day trip:** train from Rossio (40 min), hike up to the Moorish Castle.\n" +
+        "**Day 4 – Bairro Alto & LX Factory:** brunch, the Sunday market, then petiscos and fado in the evening.",
+    );
+  });
+
+  it("skips system, hidden, context, reasoning, tool-call, tool and empty messages", async () => {
+    const ids = (await collect(plainFile)).flatMap((c) => c.conversation.messages.map((m) => m.id));
+    for (const skipped of ["sys-0", "ctx-0", "a2-search-call", "t2-search-result", "sys-py", "a1-thoughts", "a1-recap", "a2-run-code", "t2-output", "a2-empty", "a2-memory"]) {
+      expect(ids).not.toContain(skipped);
+    }
+  });
+
+  it("does not yield a conversation with nothing visible in it", async () => {
+    const ids = (await collect(plainFile)).map((c) => c.conversation.id);
+    expect(ids).not.toContain("6701aa00-0000-8000-8000-000000000000");
+  });
+
+  it("renders parts: text exactly, images/audio as placeholders, attachments as [file: name], citations removed", async () => {
+    const [lisbon, python, japanese] = await collect(plainFile);
+    const byId = (c: UploadConversation | undefined, id: string): string | undefined => c?.conversation.messages.find((m) => m.id === id)?.content;
+    expect(byId(lisbon, "u2-airport")).toBe("How do we get from the airport to Alfama? And is tram 28 worth it? 🚋");
+    expect(byId(lisbon, "u3-pastelaria")).toBe("[image]\nIs this pastelaria near our Airbnb any good? The queue was around the block.");
+    expect(byId(lisbon, "a2-airport")).toBe(
+      "Take the red metro line from Aeroporto to Alameda, change to the green line and get off at Baixa-Chiado; from there it's a 10-minute uphill walk to Alfama.\n\n" +
+        "Tram 28 is worth it once: board at Martim Moniz before 9:00 to get a seat. A 24-hour Carris/Metro pass costs €6.80. Obrigado goes a long way — say obrigada if you're a woman.",
+    );
+    expect(byId(python, "u1-traceback")).toBe(
+      "My script crashes when I run it on the January export:\n\n```\nTraceback (most recent call last):\n" +
+        '  File "sales_report.py", line 14, in <module>\n    totals[row["region"]] += float(row["amount"])\nKeyError: \'EMEA\'\n```\n\nWhat\'s wrong?\n[file: sales_report.py]',
+    );
+    expect(byId(python, "a3-final")).toBe(
+      'Those are European-formatted numbers. Normalise them before converting:\n\n```python\ndef parse_amount(text: str) -> float:\n    return float(text.replace(".", "").replace(",", "."))\n```\n\n`parse_amount("1.234,50")` returns `1234.5`.',
+    );
+    expect(byId(japanese, "u2-jp")).toBe("Can you give me three practice sentences?\n[audio]");
+    expect(byId(japanese, "a2-jp")).toBe("1. 猫が好きです。 — I like cats.\n2. 今日は暑いですね。 — It's hot today, isn't it?\n3. 誰がケーキを食べましたか？ — Who ate the cake? 🍰\n\nがんばって！");
+  });
+
+  it("is detected by structure, whatever the file is called", async () => {
+    const renamed = join(tmp, "data.json");
+    await copyFile(plainFile, renamed);
+    const reader = await openExport(renamed);
+    expect(reader.format).toBe("chatgpt");
+    expect(await collect(renamed)).toEqual(await collect(plainFile));
+  });
+
+  it("reports byte totals and progress", async () => {
+    const reader = await openExport(plainFile);
+    const size = (await stat(plainFile)).size;
+    expect(reader.totalBytes).toBe(size);
+    expect(reader.bytesRead()).toBe(0);
+    const seen: number[] = [];
+    for await (const _ of reader.conversations()) seen.push(reader.bytesRead());
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(reader.bytesRead()).toBe(size);
+  });
+
+  it("applies a platform override", async () => {
+    const conversations = await collect(plainFile, { platform: "chatgpt-work" });
+    expect(conversations.map((c) => c.platform)).toEqual(["chatgpt-work", "chatgpt-work", "chatgpt-work", "chatgpt-work"]);
+  });
+});
+
+describe("ChatGPT containers", () => {
+  it("the zip gives exactly what the plain file gives", async () => {
+    const zipPath = join(fixtures, "chatgpt-export.zip");
+    const reader = await openExport(zipPath);
+    expect(reader.format).toBe("chatgpt");
+    expect(reader.totalBytes).toBe((await stat(plainFile)).size); // only conversations.json, uncompressed
+    expect(await collect(zipPath)).toEqual(await collect(plainFile));
+  });
+
+  it("the unzipped folder gives exactly what the plain file gives (side files ignored)", async () => {
+    expect(await collect(join(fixtures, "chatgpt"))).toEqual(await collect(plainFile));
+  });
+
+  it("the sharded layout (export_manifest.json + conversations-NNN.json) equals the unsharded file", async () => {
+    const plain = await collect(plainFile);
+    const folder = join(fixtures, "chatgpt-sharded");
+    const reader = await openExport(folder);
+    const shardSizes = (await stat(join(folder, "conversations-000.json"))).size + (await stat(join(folder, "conversations-001.json"))).size;
+    expect(reader.format).toBe("chatgpt");
+    expect(reader.totalBytes).toBe(shardSizes);
+    expect(await collect(folder)).toEqual(plain);
+    expect(await collect(join(fixtures, "chatgpt-sharded-export.zip"))).toEqual(plain);
+  });
+
+  it("reads shards in manifest order, not name order", async () => {
+    const dir = await mkdtemp(join(tmp, "manifest-"));
+    await copyFile(join(fixtures, "chatgpt-sharded/conversations-000.json"), join(dir, "b-first.json"));
+    await copyFile(join(fixtures, "chatgpt-sharded/conversations-001.json"), join(dir, "a-second.json"));
+    await writeFile(join(dir, "export_manifest.json"), JSON.stringify({ files: [{ path: "b-first.json" }, { path: "a-second.json" }] }));
+    expect(await collect(dir)).toEqual(await collect(plainFile));
+  });
+});
+
+describe("ChatGPT fallbacks", () => {
+  const node = (id: string, parent: string | null, children: string[], message: unknown): Record<string, unknown> => ({ id, parent, children, message });
+  const userMessage = (id: string, text: string, time: number | null): Record<string, unknown> => ({
+    id,
+    author: { role: "user" },
+    create_time: time,
+    content: { content_type: "text", parts: [text] },
+    metadata: {},
+    recipient: "all",
+  });
+  const assistantMessage = (id: string, text: string): Record<string, unknown> => ({ ...userMessage(id, text, null), author: { role: "assistant" } });
+
+  it("without any date uses the file's modification time; without an id derives a stable one", async () => {
+    const path = join(tmp, "undated.json");
+    const record = {
+      title: "",
+      mapping: { r: node("r", null, ["m1"], null), m1: node("m1", "r", [], userMessage("m1", "Undated question", null)) },
+      current_node: "m1",
+    };
+    await writeFile(path, JSON.stringify([record]));
+    const mtime = new Date("2024-01-02T03:04:05.000Z");
+    await utimes(path, mtime, mtime);
+    const [first] = await collect(path);
+    const [again] = await collect(path);
+    expect(first?.conversation.createdAt).toBe("2024-01-02T03:04:05.000Z");
+    expect(first?.conversation.title).toBe("Untitled");
+    expect(first?.conversation.id).toMatch(/^chatgpt-[0-9a-f]{32}$/);
+    expect(again?.conversation.id).toBe(first?.conversation.id);
+  });
+
+  it("without current_node follows the newest child from the root", async () => {
+    const path = join(tmp, "no-current-node.json");
+    const record = {
+      title: "Branches",
+      create_time: 1_700_000_000,
+      conversation_id: "branches",
+      mapping: {
+        r: node("r", null, ["q"], null),
+        q: node("q", "r", ["old", "new"], userMessage("q", "Question", 1_700_000_000)),
+        old: node("old", "q", [], assistantMessage("old", "Old answer")),
+        new: node("new", "q", [], assistantMessage("new", "New answer")),
+      },
+    };
+    await writeFile(path, JSON.stringify([record]));
+    const [conversation] = await collect(path);
+    expect(conversation?.conversation.messages.map((m) => m.content)).toEqual(["Question", "New answer"]);
+  });
+
+  it("a non-object element is invalid input naming the file and element", async () => {
+    const path = join(tmp, "bad-element.json");
+    const valid = {
+      title: "Fine",
+      create_time: 1_700_000_000,
+      conversation_id: "fine",
+      mapping: { r: node("r", null, ["q"], null), q: node("q", "r", [], userMessage("q", "Hello", 1_700_000_000)) },
+      current_node: "q",
+    };
+    await writeFile(path, JSON.stringify([valid, 42]));
+    const reader = await openExport(path);
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const c of reader.conversations()) seen.push(c.conversation.id);
+      })(),
+    ).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("bad-element.json: element 1 is not a conversation object") });
+    expect(seen).toEqual(["fine"]);
+  });
+});

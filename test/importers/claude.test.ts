@@ -1,0 +1,116 @@
+import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ATTACHMENT_EXCERPT_CHARS } from "../../src/importers/claude.js";
+import { openExport } from "../../src/importers/index.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+
+const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
+const plainFile = join(fixtures, "claude/conversations.json");
+
+async function collect(path: string): Promise<UploadConversation[]> {
+  const reader = await openExport(path);
+  const out: UploadConversation[] = [];
+  for await (const conversation of reader.conversations()) out.push(conversation);
+  return out;
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "mnemo-claude-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("Claude conversations.json", () => {
+  it("yields every conversation with messages, exactly", async () => {
+    const conversations = await collect(plainFile);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual([
+      ["8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61", "Reviving a sluggish sourdough starter", "2024-09-14T08:02:11.482Z", "2024-09-14T08:19:54.120Z"],
+      ["2b7e9d10-4c3a-4f8e-a1d2-6e5f4a3b2c1d", "Kanji study plan (JLPT N4)", "2025-01-20T21:14:02.000Z", "2025-01-20T21:16:45.000Z"],
+      ["5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a", "Untitled", "2024-06-01T10:00:00.000Z", "2024-06-01T10:01:10.000Z"],
+    ]);
+    for (const conversation of conversations) {
+      expect(UploadConversation.parse(conversation)).toEqual(conversation);
+      expect([conversation.platform, conversation.platformDisplayName]).toEqual(["claude", "Claude"]);
+    }
+  });
+
+  it("orders messages by created_at although the export does not", async () => {
+    const [sourdough] = await collect(plainFile);
+    expect(sourdough?.conversation.messages.map((m) => [m.role, m.id, m.createdAt])).toEqual([
+      ["human", "c0a1b2c3-0001-4000-8000-000000000001", "2024-09-14T08:02:11.482Z"],
+      ["assistant", "c0a1b2c3-0002-4000-8000-000000000002", "2024-09-14T08:02:34.551Z"],
+      ["human", "c0a1b2c3-0003-4000-8000-000000000003", "2024-09-14T08:18:40.003Z"],
+      ["assistant", "c0a1b2c3-0004-4000-8000-000000000004", "2024-09-14T08:19:54.120Z"],
+    ]);
+  });
+
+  it("takes text blocks only: not the placeholder text, thinking, tool or unknown blocks", async () => {
+    const [sourdough, kanji] = await collect(plainFile);
+    expect(sourdough?.conversation.messages[1]?.content).toBe(
+      "Your log shows the classic day-3 slump: the early bubbles on day 2 came from bacteria that die off once the dough turns acidic, before the wild yeast takes over. Nothing is wrong — it just needs warmth and patience.\n\n" +
+        "Keep it at 24–26 °C, feed once a day at 1:2:2, and switch to filtered water for a week: very hard water can slow fermentation.",
+    );
+    expect(sourdough?.conversation.messages[3]?.content).toBe(
+      "Yes — at 75% hydration it will be stiffer and rise more slowly, but it tolerates cooler kitchens better. Feed 20 g starter, 40 g flour, 30 g water.",
+    );
+    expect(kanji?.conversation.messages[1]?.content).toBe(
+      "N4 needs about 300 kanji. With roughly 24 weeks left, 3 new kanji a day plus reviews gets you there with a month to spare:\n\n" +
+        "- Mon–Fri: 3 new kanji with their most common words (e.g. 食べる, 飲む, 読む)\n- Sat: review the week in Anki\n- Sun: read one graded reader story",
+    );
+    const all = (await collect(plainFile)).flatMap((c) => c.conversation.messages.map((m) => m.content)).join("\n");
+    expect(all).not.toContain("This block is not supported");
+    expect(all).not.toContain("UNKNOWN BLOCK TEXT");
+    expect(all).not.toContain("WaniKani");
+  });
+
+  it("drops messages left empty (a thinking-only reply) and conversations without messages", async () => {
+    const conversations = await collect(plainFile);
+    const [, kanji] = conversations;
+    expect(kanji?.conversation.messages.map((m) => m.id)).toEqual(["d1e2f3a4-0001-4000-8000-000000000001", "d1e2f3a4-0002-4000-8000-000000000002"]);
+    expect(conversations.map((c) => c.conversation.id)).not.toContain("9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d");
+  });
+
+  it("turns attachments into a placeholder plus a bounded excerpt, and files into placeholders", async () => {
+    const [sourdough, kanji] = await collect(plainFile);
+    const question = sourdough?.conversation.messages[0]?.content ?? "";
+    const [text, attachment] = question.split("\n\n");
+    expect(text).toBe("My rye starter went quiet after day 2. Here's my log — what am I doing wrong?");
+    expect(attachment?.startsWith("[attachment: starter-log.txt]\nStarter log — rye, 100% hydration\nDay 1 (Sat):")).toBe(true);
+    const excerpt = attachment?.slice("[attachment: starter-log.txt]\n".length) ?? "";
+    expect(excerpt.endsWith("…")).toBe(true);
+    expect(excerpt.length).toBeLessThanOrEqual(ATTACHMENT_EXCERPT_CHARS + 1);
+    expect(question).not.toContain("jar washed with hot water");
+    expect(kanji?.conversation.messages[0]?.content).toBe(
+      "I'm preparing for the JLPT N4 in July. Here's a photo of my textbook's kanji list. How many kanji a day should I learn? 頑張ります！\n\n[file: genki-kanji-list.jpg]",
+    );
+  });
+
+  it("falls back to the top-level text when a message has no content array", async () => {
+    const [, , kyoto] = await collect(plainFile);
+    expect(kyoto?.conversation.messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "What's a good three-day itinerary for Kyoto in autumn?"],
+      ["assistant", "Day 1: Fushimi Inari at sunrise, then Tōfuku-ji for the maples.\nDay 2: Arashiyama bamboo grove and Ōkōchi Sansō.\nDay 3: Philosopher's Path to Ginkaku-ji, dinner in Pontochō."],
+    ]);
+  });
+
+  it("the zip and the unzipped folder give exactly what the plain file gives", async () => {
+    const plain = await collect(plainFile);
+    const reader = await openExport(join(fixtures, "claude-export.zip"));
+    expect(reader.format).toBe("claude");
+    expect(reader.totalBytes).toBe((await stat(plainFile)).size);
+    expect(await collect(join(fixtures, "claude-export.zip"))).toEqual(plain);
+    expect(await collect(join(fixtures, "claude"))).toEqual(plain);
+  });
+
+  it("is detected by structure under any name", async () => {
+    const renamed = join(tmp, "my-claude-backup.txt");
+    await copyFile(plainFile, renamed);
+    expect((await openExport(renamed)).format).toBe("claude");
+    expect(await collect(renamed)).toEqual(await collect(plainFile));
+  });
+});

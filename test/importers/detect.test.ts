@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detect } from "../../src/importers/detect.js";
+import { openExport } from "../../src/importers/index.js";
+import { fileSource } from "../../src/importers/source.js";
+import type { UploadConversation } from "../../src/schemas/chat-history.js";
+
+const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
+
+async function detectText(name: string, text: string): Promise<unknown> {
+  const path = join(tmp, name);
+  await writeFile(path, text);
+  return detect(await fileSource(path));
+}
+
+async function ids(path: string): Promise<string[]> {
+  const reader = await openExport(path);
+  const out: string[] = [];
+  for await (const c of reader.conversations()) out.push((c as UploadConversation).conversation.id);
+  return out;
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "mnemo-detect-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("detection by structure", () => {
+  it("recognises each fixture format and layout", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["chatgpt/conversations.json", "chatgpt", "array"],
+      ["claude/conversations.json", "claude", "array"],
+      ["gemini/My Activity.json", "gemini", "array"],
+      ["upload/single.json", "upload", "values"],
+      ["upload/array.json", "upload", "array"],
+      ["upload/conversations.ndjson", "upload", "lines"],
+    ];
+    for (const [path, format, layout] of cases) {
+      expect(await detect(await fileSource(join(fixtures, path)))).toMatchObject({ format, layout });
+    }
+  });
+
+  it("looks at keys, not at names or formatting", async () => {
+    const chatgpt = { title: "x", create_time: 1, mapping: {}, current_node: null };
+    expect(await detectText("minified.bin", JSON.stringify([chatgpt]))).toMatchObject({ format: "chatgpt", layout: "array" });
+    expect(await detectText("one-conversation.json", JSON.stringify(chatgpt, null, 2))).toMatchObject({ format: "chatgpt", layout: "values" });
+    expect(await detectText("claude.dat", JSON.stringify([{ uuid: "u", name: "n", chat_messages: [] }]))).toMatchObject({ format: "claude" });
+    expect(await detectText("upload.ndjson", `${JSON.stringify({ conversation: {} })}\n`)).toMatchObject({ format: "upload", layout: "lines" });
+    expect(await detectText("unknown.json", JSON.stringify([{ id: 1, email: "x@example.com" }]))).toBeUndefined();
+    expect(await detectText("scalar.json", "42")).toBeUndefined();
+  });
+
+  it("tells Gemini activity from other Google products, even when another product comes first", async () => {
+    const search = { header: "Search", title: "Searched for x", time: "2025-01-01T00:00:00Z", products: ["Search"] };
+    const gemini = { header: "Gemini Apps", title: "Prompted y", time: "2024-12-31T00:00:00Z", products: ["Gemini Apps"] };
+    expect(await detectText("mixed.json", JSON.stringify([search, gemini]))).toMatchObject({ format: "gemini", geminiProduct: true });
+    expect(await detectText("search-only.json", JSON.stringify([search]))).toMatchObject({ format: "gemini", geminiProduct: false });
+  });
+
+  it("finds a record's keys even when the first record is larger than the sniffed prefix", async () => {
+    const big = { title: "Big", create_time: 1_700_000_000, mapping: { filler: { id: "filler", parent: null, children: [], message: null, note: "x".repeat(400_000) } } };
+    expect(await detectText("big.json", JSON.stringify([big]))).toMatchObject({ format: "chatgpt", layout: "array" });
+  });
+
+  it("a zip is recognised by its signature, and junk entries (__MACOSX, dotfiles) are ignored", async () => {
+    const dir = join(tmp, "zip-with-junk");
+    await mkdir(join(dir, "__MACOSX"), { recursive: true });
+    await copyFile(join(fixtures, "claude/conversations.json"), join(dir, "conversations.json"));
+    await writeFile(join(dir, "__MACOSX", "._conversations.json"), "\u0000\u0005\u0016\u0007 junk");
+    await writeFile(join(dir, ".hidden.json"), "{ not json");
+    const zipPath = join(tmp, "export.download"); // no .zip extension on purpose
+    execFileSync("zip", ["-q", "-r", zipPath, "conversations.json", "__MACOSX", ".hidden.json"], { cwd: dir });
+    const reader = await openExport(zipPath);
+    expect(reader.format).toBe("claude");
+    expect(await ids(zipPath)).toEqual(await ids(join(fixtures, "claude/conversations.json")));
+  });
+
+  it("a UTF-8 byte order mark does not get in the way", async () => {
+    const path = join(tmp, "bom.json");
+    await writeFile(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), await readFile(join(fixtures, "chatgpt/conversations.json"))]));
+    expect(await ids(path)).toEqual(await ids(join(fixtures, "chatgpt/conversations.json")));
+  });
+});

@@ -1,0 +1,157 @@
+import { execFileSync } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../src/core/errors.js";
+import { openExport } from "../../src/importers/index.js";
+import type { UploadConversation } from "../../src/schemas/chat-history.js";
+
+const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
+const malformed = (name: string): string => join(fixtures, "malformed", name);
+
+/** Reads everything it can; returns what was yielded and the error that ended it. */
+async function drain(path: string): Promise<{ ids: string[]; error: unknown }> {
+  const ids: string[] = [];
+  try {
+    const reader = await openExport(path);
+    for await (const c of reader.conversations()) ids.push((c as UploadConversation).conversation.id);
+  } catch (error) {
+    return { ids, error };
+  }
+  return { ids, error: undefined };
+}
+
+async function failure(path: string): Promise<AppError> {
+  const { error } = await drain(path);
+  expect(error).toBeInstanceOf(AppError);
+  const appError = error as AppError;
+  expect(appError.code).toBe("invalid_input");
+  expect(appError.suggestion).toBeTruthy();
+  return appError;
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "mnemo-errors-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("malformed files", () => {
+  it("a truncated ChatGPT file: complete conversations are yielded, then the error names file and position", async () => {
+    const { ids, error } = await drain(malformed("chatgpt-truncated.json"));
+    expect(ids).toEqual(["6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11", "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9"]);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe(
+      malformed("chatgpt-truncated.json") + ": invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)",
+    );
+    expect((error as AppError).details).toEqual({ line: 755, column: 36, byte: 21355 });
+  });
+
+  it("a truncated Claude file", async () => {
+    const { ids, error } = await drain(malformed("claude-truncated.json"));
+    expect(ids).toEqual(["8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61"]);
+    expect((error as AppError).message).toMatch(/claude-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/);
+  });
+
+  it("a truncated Gemini file (records are buffered, so nothing is yielded)", async () => {
+    const { ids, error } = await drain(malformed("gemini-truncated.json"));
+    expect(ids).toEqual([]);
+    expect((error as AppError).message).toMatch(/gemini-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/);
+  });
+
+  it("a truncated upload object", async () => {
+    const error = await failure(malformed("upload-truncated.json"));
+    expect(error.message).toMatch(/upload-truncated\.json: invalid JSON at byte \d+ \(line 25, column \d+\): unexpected end of file/);
+  });
+
+  it("a bad NDJSON line: earlier lines are yielded, the error gives the line", async () => {
+    const { ids, error } = await drain(malformed("upload-bad-line.ndjson"));
+    expect(ids).toEqual(["standup-2025-01-13"]);
+    // The problem text after the position comes from V8's JSON.parse and varies by Node version.
+    expect((error as AppError).message.startsWith(malformed("upload-bad-line.ndjson") + ": invalid JSON at byte 674 (line 2, column 52): ")).toBe(true);
+    expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674 });
+  });
+
+  it("byte offsets count bytes, not characters (multi-byte text before the fault)", async () => {
+    const path = join(tmp, "umlauts.json");
+    await writeFile(path, '[{"conversation": {"title": "Grüße 日本"}} x]');
+    const error = await failure(path);
+    // "x" is character 41 but byte 47: ü, ß (2 bytes each) and 日, 本 (3 bytes each).
+    expect(error.message).toContain("invalid JSON at byte 47 (line 1, column 42)");
+  });
+
+  it("not JSON at all", async () => {
+    const error = await failure(malformed("chat.html"));
+    expect(error.message).toBe(malformed("chat.html") + ": invalid JSON at byte 0 (line 1, column 1): expected a value");
+  });
+
+  it("valid JSON of an unknown structure lists the supported formats", async () => {
+    const error = await failure(malformed("not-an-export.json"));
+    expect(error.message).toContain("not-an-export.json: not a supported chat export");
+    for (const format of ["ChatGPT", "Claude", "Gemini", "upload shape", "NDJSON"]) expect(error.message).toContain(format);
+  });
+
+  it("a truncated zip", async () => {
+    const error = await failure(malformed("truncated.zip"));
+    expect(error.message).toMatch(/^truncated\.zip: not a readable zip archive/);
+  });
+
+  it("a malformed file inside a zip names the entry and the archive", async () => {
+    const dir = join(tmp, "zip-src");
+    await mkdir(dir, { recursive: true });
+    await copyFile(malformed("chatgpt-truncated.json"), join(dir, "conversations.json"));
+    const zipPath = join(tmp, "broken-export.zip");
+    execFileSync("zip", ["-q", "-X", zipPath, "conversations.json"], { cwd: dir });
+    const { ids, error } = await drain(zipPath);
+    expect(ids).toHaveLength(2);
+    expect((error as AppError).message).toBe(
+      "conversations.json (in broken-export.zip): invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)",
+    );
+  });
+
+  it("a missing path", async () => {
+    const error = await failure(join(tmp, "nope.zip"));
+    expect(error.message).toContain("nope.zip: no such file or directory");
+  });
+
+  it("a folder without any export", async () => {
+    const dir = join(tmp, "empty-dir");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "notes.txt"), "hello");
+    const error = await failure(dir);
+    expect(error.message).toContain("no chat export file found inside");
+  });
+
+  it("a folder mixing two formats", async () => {
+    const dir = join(tmp, "mixed");
+    await mkdir(dir, { recursive: true });
+    await copyFile(join(fixtures, "chatgpt/conversations.json"), join(dir, "a.json"));
+    await copyFile(join(fixtures, "claude/conversations.json"), join(dir, "b.json"));
+    const error = await failure(dir);
+    expect(error.message).toContain("holds exports in several formats (chatgpt: a.json; claude: b.json)");
+  });
+
+  it("an invalid platform override", async () => {
+    await expect(openExport(join(fixtures, "chatgpt/conversations.json"), { platform: "has spaces" })).rejects.toMatchObject({
+      code: "invalid_input",
+      details: { field: "platform" },
+    });
+  });
+});
+
+describe("early exit", () => {
+  it("stopping after the first conversation releases the file (no hang, no stray error)", async () => {
+    const reader = await openExport(join(fixtures, "chatgpt-export.zip"));
+    for await (const c of reader.conversations()) {
+      expect(c.conversation.id).toBe("6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11");
+      break;
+    }
+    const again: string[] = [];
+    for await (const c of reader.conversations()) again.push(c.conversation.id);
+    expect(again).toHaveLength(4);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openExport } from "../../src/importers/index.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+
+const fixtures = fileURLToPath(new URL("../../fixtures/exports/upload/", import.meta.url));
+
+async function collect(path: string, options?: { platform?: string }): Promise<unknown[]> {
+  const reader = await openExport(path, options);
+  const out: unknown[] = [];
+  for await (const conversation of reader.conversations()) out.push(conversation);
+  return out;
+}
+
+async function readJson(name: string): Promise<unknown> {
+  return JSON.parse(await readFile(join(fixtures, name), "utf8")) as unknown;
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "mnemo-upload-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("upload shape", () => {
+  it("a single object is yielded as it is", async () => {
+    const reader = await openExport(join(fixtures, "single.json"));
+    expect(reader.format).toBe("upload");
+    expect(await collect(join(fixtures, "single.json"))).toEqual([await readJson("single.json")]);
+  });
+
+  it("a top-level array yields its elements, platform left undefined when absent", async () => {
+    const conversations = await collect(join(fixtures, "array.json"));
+    expect(conversations).toEqual(await readJson("array.json"));
+    const [first, second] = conversations as UploadConversation[];
+    expect(first?.platform).toBeUndefined();
+    expect(second?.platform).toBe("le-chat");
+    for (const conversation of conversations) UploadConversation.parse(conversation);
+  });
+
+  it("NDJSON yields one object per line", async () => {
+    const text = await readFile(join(fixtures, "conversations.ndjson"), "utf8");
+    const expected = text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as unknown);
+    const reader = await openExport(join(fixtures, "conversations.ndjson"));
+    expect(reader.format).toBe("upload");
+    expect(await collect(join(fixtures, "conversations.ndjson"))).toEqual(expected);
+  });
+
+  it("NDJSON is recognised by structure even in a .json file, with blank lines and CRLF", async () => {
+    const path = join(tmp, "export.json");
+    const line = JSON.stringify({ conversation: { id: "c1", title: "T", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "m1", role: "human", content: "Hi" }] } });
+    await writeFile(path, `${line}\r\n\r\n${line.replace('"c1"', '"c2"')}\r\n`);
+    const ids = (await collect(path)).map((c) => (c as UploadConversation).conversation.id);
+    expect(ids).toEqual(["c1", "c2"]);
+  });
+
+  it("passes objects through unvalidated: the core reports their field errors", async () => {
+    const path = join(tmp, "invalid-fields.json");
+    const invalid = { platform: "bad platform!", conversation: { id: "x", title: "T", messages: [{ id: "m", role: "user", content: "Hi" }] } };
+    await writeFile(path, JSON.stringify([invalid]));
+    expect(await collect(path)).toEqual([invalid]);
+  });
+
+  it("the platform option overrides the data's platform", async () => {
+    const conversations = (await collect(join(fixtures, "array.json"), { platform: "imported" })) as UploadConversation[];
+    expect(conversations.map((c) => c.platform)).toEqual(["imported", "imported"]);
+    expect(conversations[1]?.platformDisplayName).toBe("Le Chat");
+  });
+
+  it("a folder of upload files yields them all, in path order", async () => {
+    const ids = (await collect(fixtures)).map((c) => (c as UploadConversation).conversation.id);
+    expect(ids).toEqual([
+      "notes-marathon-plan",
+      "lechat-quiche-0915",
+      "standup-2025-01-13",
+      "rust-borrow-checker",
+      "pplx-lisbon-fado",
+      "pplx-tomato-leaves-2024-07",
+    ]);
+  });
+
+  it("an empty array is an empty upload", async () => {
+    const path = join(tmp, "empty.json");
+    await writeFile(path, "[]\n");
+    const reader = await openExport(path);
+    expect(reader.format).toBe("upload");
+    expect(await collect(path)).toEqual([]);
+  });
+});
