@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
+import { registerChats } from "./commands/chats.js";
+import { registerImport } from "./commands/import.js";
 import { registerMaintain } from "./commands/maintain.js";
 import { registerMemories } from "./commands/memories.js";
 import { registerReindex } from "./commands/reindex.js";
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   registerRemember(program);
   registerMemories(program);
   registerBuckets(program);
+  registerImport(program);
+  registerChats(program);
   registerReindex(program);
   registerMaintain(program);
   return program;

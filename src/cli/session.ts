@@ -66,13 +66,23 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
   }
 }
 
-/** The service for this command: the embedded store, or a running server with --remote / MNEMO_URL. */
-export async function withService<T>(session: Session, work: (service: MnemoService) => Promise<T>): Promise<T> {
+/**
+ * The service for this command: the embedded store, or a running server with --remote / MNEMO_URL.
+ * With `ingest`, an embedded store also processes queued conversations while `work` runs.
+ */
+export async function withService<T>(
+  session: Session,
+  work: (service: MnemoService) => Promise<T>,
+  options: { ingest?: boolean } = {},
+): Promise<T> {
   const { loadConfig } = await import("../config/load-config.js");
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
   if (config.remote) {
     const { createRemoteService } = await import("../client/remote.js");
     return work(createRemoteService(config.remote.url, config.remote.token));
   }
-  return withApp(session, async (app) => work(await app.service()));
+  return withApp(session, async (app) => {
+    if (options.ingest) app.ingest.start();
+    return work(await app.service(session.options.user));
+  });
 }

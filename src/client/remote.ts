@@ -1,4 +1,5 @@
 import type { MnemoService } from "../core/service.js";
+import type { IngestResponse } from "../schemas/chat-history.js";
 import { HttpClient, type QueryValue } from "./http-client.js";
 
 /** The MnemoService of a running `mnemo serve`, over its REST API: the CLI's `--remote` mode. */
@@ -23,6 +24,21 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
     buckets: {
       list: () => http.get("/api/buckets"),
       create: (body) => http.post("/api/buckets", body),
+    },
+    chats: {
+      ingest: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
+      ingestMany: async (uploads) => {
+        const results: IngestResponse[] = [];
+        for (const upload of uploads) results.push(await http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload));
+        return results;
+      },
+      list: (params) => http.get("/api/chat-history/chats", query(params)),
+      get: (conversationId) => http.get("/api/chat-history/conversation", { conversationId }),
+      delete: (body) => http.delete("/api/chat-history/chats", body),
+      count: () => http.get("/api/chat-history/count"),
+      pin: (body) => http.post("/api/chat-history/chats/pin", body),
+      exclude: (body) => http.post("/api/chat-history/chats/exclude", body),
+      status: () => http.get("/api/chat-history/status"),
     },
   };
 }

@@ -6,6 +6,7 @@ import { chooseEmbedder, embedderMismatch, lazyEmbedder } from "../providers/cre
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "./errors.js";
+import { IngestWorker } from "./ingest.js";
 import { Maintenance } from "./maintenance.js";
 import { createService, type MnemoService } from "./service.js";
 import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
@@ -26,6 +27,8 @@ export interface App {
   readonly config: Config;
   readonly context: CoreContext;
   readonly maintenance: Maintenance;
+  /** Processes queued conversations in this process once started (serve, import). */
+  readonly ingest: IngestWorker;
   /** The service as seen by one user (the default user when no name is given). */
   service(userName?: string): Promise<MnemoService>;
   /** The user and service a bearer token grants, or undefined for an unknown token. */
@@ -49,6 +52,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     options.maintenance ?? "off",
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
   );
+  let ingest: IngestWorker | undefined;
   const context: CoreContext = {
     store,
     embedder,
@@ -56,13 +60,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     now: options.now ?? (() => new Date()),
     imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
     afterWrite: () => maintenance.afterWrite(),
+    onQueued: () => ingest?.notify(),
   };
+  ingest = new IngestWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user.id);
 
   return {
     config,
     context,
     maintenance,
+    ingest,
     service: async (userName = config.user) => serviceFor(await resolveUser(context, userName)),
     authenticate: async (token) => {
       const user = await userForToken(context, token);
@@ -76,6 +83,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       rotateToken: (name) => rotateToken(context, name),
     },
     close: async () => {
+      await ingest.stop();
       await maintenance.close();
       await embedder.close();
       store.close();

@@ -14,4 +14,6 @@ export interface CoreContext {
   imageUrl: ImageUrlSigner;
   /** Called after each committed write so background maintenance can keep fragments in check. */
   afterWrite(): void;
+  /** Called when conversations were queued, so a running ingest worker picks them up at once. */
+  onQueued(): void;
 }

@@ -15,7 +15,30 @@ import type {
   V2MemoryQuery,
   V2MemoryResponse,
 } from "../schemas/memories.js";
+import type {
+  ConversationDetail,
+  ConversationIds,
+  CountResponse,
+  DeleteChatsResponse,
+  ExcludeRequest,
+  FlagResponse,
+  IngestResponse,
+  ListChatsQuery,
+  ListChatsResponse,
+  PinRequest,
+  QueueStatus,
+} from "../schemas/chat-history.js";
 import { createBucket, listBuckets } from "./buckets.js";
+import { ingestConversations } from "./chats.js";
+import {
+  countConversations,
+  deleteConversations,
+  getConversation,
+  listConversations,
+  queueStatus,
+  setExcluded,
+  setPinned,
+} from "./conversations.js";
 import type { CoreContext } from "./context.js";
 import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories.js";
 import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memory-edits.js";
@@ -41,6 +64,19 @@ export interface MnemoService {
     list(): Promise<Bucket[]>;
     create(body: CreateBucketRequest): Promise<CreateBucketResponse>;
   };
+  chats: {
+    /** One conversation in the upload shape (POST /api/chat-history/ingest/custom-online). */
+    ingest(upload: unknown): Promise<IngestResponse>;
+    /** Several at once, in one commit (the importer's path). */
+    ingestMany(uploads: unknown[]): Promise<IngestResponse[]>;
+    list(query: ListChatsQuery): Promise<ListChatsResponse>;
+    get(conversationId: string): Promise<ConversationDetail>;
+    delete(body: ConversationIds): Promise<DeleteChatsResponse>;
+    count(): Promise<CountResponse>;
+    pin(body: PinRequest): Promise<FlagResponse>;
+    exclude(body: ExcludeRequest): Promise<FlagResponse>;
+    status(): Promise<QueueStatus>;
+  };
 }
 
 export function createService(ctx: CoreContext, userId: string): MnemoService {
@@ -58,6 +94,17 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
     buckets: {
       list: () => listBuckets(ctx, userId),
       create: (body) => createBucket(ctx, userId, body),
+    },
+    chats: {
+      ingest: async (upload) => (await ingestConversations(ctx, userId, [upload]))[0]!,
+      ingestMany: (uploads) => ingestConversations(ctx, userId, uploads),
+      list: (query) => listConversations(ctx, userId, query),
+      get: (conversationId) => getConversation(ctx, userId, { conversationId }),
+      delete: (body) => deleteConversations(ctx, userId, body),
+      count: () => countConversations(ctx, userId),
+      pin: (body) => setPinned(ctx, userId, body),
+      exclude: (body) => setExcluded(ctx, userId, body),
+      status: () => queueStatus(ctx, userId),
     },
   };
 }

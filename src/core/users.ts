@@ -69,7 +69,7 @@ export async function listUsers(ctx: CoreContext): Promise<UserInfo[]> {
 /** Removes a user and every row they own. */
 export async function removeUser(ctx: CoreContext, name: string): Promise<void> {
   const user = await resolveExisting(ctx, name);
-  const owned: TableKey[] = ["memories", "memoryHistory", "buckets", "platforms", "conversations", "messages", "chunks"];
+  const owned: TableKey[] = ["memories", "memoryHistory", "buckets", "platforms", "conversations", "chunks"];
   await ctx.store.write(async () => {
     for (const key of owned) await ctx.store.delete(key, `userId = ${sqlString(user.id)}`);
     await ctx.store.delete("users", `id = ${sqlString(user.id)}`);

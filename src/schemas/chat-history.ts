@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime } from "./common.js";
+import { DateTime, QueryBool, QueryInt } from "./common.js";
 
 export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
 export const MAX_CONVERSATION_TOKENS = 100_000;
@@ -28,3 +28,129 @@ export const UploadConversation = z.object({
   }),
 });
 export type UploadConversation = z.infer<typeof UploadConversation>;
+
+const ConversationStatus = z.enum(["queued", "processing", "ready", "failed", "rejected"]);
+
+// POST /api/chat-history/ingest/custom-online
+export const IngestResponse = z.object({
+  queued: z.boolean(),
+  importId: z.string(),
+  conversationId: z.string(),
+  platform: z.string(),
+  conversation: z.object({
+    id: z.string(),
+    platformConversationId: z.string(),
+    title: z.string(),
+    updatedAt: DateTime,
+    messageCount: z.number().int(),
+    status: ConversationStatus,
+  }),
+  /** What the upload did (an addition to the spec's shape): `unchanged` queues nothing. */
+  change: z.enum(["new", "updated", "unchanged"]),
+});
+export type IngestResponse = z.infer<typeof IngestResponse>;
+
+const Page = QueryInt.pipe(z.number().int().min(1, "must be 1 or more"));
+const PageSize = QueryInt.pipe(z.number().int().min(1, "must be at least 1").max(100, "must be at most 100"));
+const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "must be an ISO 8601 date (YYYY-MM-DD)");
+
+// GET /api/chat-history/chats
+export const ListChatsQuery = z.object({
+  page: Page.default(1),
+  pageSize: PageSize.default(25),
+  provider: z.string().default("all"),
+  title: z.string().optional(),
+  dateFrom: DateOnly.optional(),
+  dateTo: DateOnly.optional(),
+  pinnedOnly: QueryBool.default(false),
+  importId: z.string().optional(),
+});
+export type ListChatsQuery = z.input<typeof ListChatsQuery>;
+export const ConversationListItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  platform: z.string(),
+  messageCount: z.number().int(),
+  tokenCount: z.number().int(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  pinned: z.boolean(),
+  // Additions to the spec's list item: where it is in processing, and its flags.
+  status: ConversationStatus,
+  excluded: z.boolean(),
+  quotaBlocked: z.boolean(),
+});
+export type ConversationListItem = z.infer<typeof ConversationListItem>;
+export const ListChatsResponse = z.object({
+  items: z.array(ConversationListItem),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
+
+// GET /api/chat-history/conversation
+export const ConversationQuery = z.object({ conversationId: z.string().min(1, "is required") });
+export const ConversationDetail = z.object({
+  id: z.string(),
+  title: z.string(),
+  platform: z.string(),
+  platformDisplayName: z.string().optional(),
+  platformConversationId: z.string(),
+  importId: z.string(),
+  status: ConversationStatus,
+  statusReason: z.string().optional(),
+  pinned: z.boolean(),
+  excluded: z.boolean(),
+  quotaBlocked: z.boolean(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  tokenCount: z.number().int(),
+  total: z.number().int(),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      message_index: z.number().int(),
+      sender: z.enum(["human", "assistant"]),
+      text: z.string(),
+      timestamp: z.string().nullable(),
+    }),
+  ),
+});
+export type ConversationDetail = z.infer<typeof ConversationDetail>;
+
+// DELETE /api/chat-history/chats
+export const ConversationIds = z.object({
+  ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
+});
+export type ConversationIds = z.input<typeof ConversationIds>;
+export const DeleteChatsResponse = z.object({ deleted: z.array(z.string()), count: z.number().int() });
+export type DeleteChatsResponse = z.infer<typeof DeleteChatsResponse>;
+
+// GET /api/chat-history/count
+export const CountResponse = z.object({ count: z.number().int() });
+export type CountResponse = z.infer<typeof CountResponse>;
+
+// Ours: pin/unpin and exclude/include (POST /api/chat-history/chats/pin and /exclude)
+export const PinRequest = ConversationIds.extend({ pinned: z.boolean() });
+export type PinRequest = z.input<typeof PinRequest>;
+export const ExcludeRequest = ConversationIds.extend({ excluded: z.boolean() });
+export type ExcludeRequest = z.input<typeof ExcludeRequest>;
+export const FlagResponse = z.object({ updated: z.array(z.string()), count: z.number().int() });
+export type FlagResponse = z.infer<typeof FlagResponse>;
+
+// Ours: GET /api/chat-history/status — the processing queue
+export const QueueStatus = z.object({
+  counts: z.object({
+    queued: z.number().int(),
+    processing: z.number().int(),
+    ready: z.number().int(),
+    failed: z.number().int(),
+    rejected: z.number().int(),
+    quotaBlocked: z.number().int(),
+    excluded: z.number().int(),
+  }),
+  problems: z.array(z.object({ id: z.string(), title: z.string(), status: ConversationStatus, reason: z.string() })),
+});
+export type QueueStatus = z.infer<typeof QueueStatus>;

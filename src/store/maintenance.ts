@@ -19,7 +19,6 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
     { column: "userId", kind: "bitmap" },
     { column: "conversationId", kind: "btree" },
   ],
-  messages: [{ column: "conversationId", kind: "btree" }],
   conversations: [{ column: "userId", kind: "bitmap" }],
 };
 

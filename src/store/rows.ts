@@ -74,19 +74,19 @@ export interface ConversationRow {
   revision: number;
   /** When a worker took it for processing; a claim older than the lease may be taken over. */
   claimedAt: string | null;
+  /** `<host>:<pid>` of the process that claimed it, so a dead claimer's work is taken over at once. */
+  claimedBy: string | null;
   uploadedAt: string;
+  /** JSON of StoredMessage[], in conversation order. */
+  messagesJson: string;
 }
 
 export type Sender = "human" | "assistant";
 
-export interface MessageRow {
-  /** `<conversationId>/<messageId>`: unique per store. */
-  id: string;
-  userId: string;
-  conversationId: string;
+/** One message of a conversation, as kept in ConversationRow.messagesJson. */
+export interface StoredMessage {
   /** The caller's message id. */
-  messageId: string;
-  messageIndex: number;
+  id: string;
   sender: Sender;
   text: string;
   timestamp: string | null;
@@ -101,6 +101,8 @@ export interface ChunkRow {
   text: string;
   sender: Sender;
   messageIds: string[];
+  /** Where each of `messageIds` starts in `text` (character offsets). */
+  messageOffsets: number[];
   timestamp: string | null;
   tokenCount: number;
   /** False while the conversation is excluded: search filters on it. */
@@ -116,6 +118,5 @@ export interface TableRows {
   memoryHistory: MemoryHistoryRow;
   platforms: PlatformRow;
   conversations: ConversationRow;
-  messages: MessageRow;
   chunks: ChunkRow;
 }

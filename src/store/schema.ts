@@ -6,6 +6,7 @@ const bool = (name: string) => new Field(name, new Bool(), false);
 const vector = (dims: number) =>
   new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
 const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
+const ints = (name: string) => new Field(name, new List(new Field("item", new Int32(), true)), false);
 
 /** Table names as they are on disk. Vector tables get a suffix per embedding generation (see reindex). */
 export const TABLE = {
@@ -16,7 +17,6 @@ export const TABLE = {
   memoryHistory: "memory_history",
   platforms: "platforms",
   conversations: "conversations",
-  messages: "messages",
   chunks: "chunks",
 } as const;
 export type TableKey = keyof typeof TABLE;
@@ -56,17 +56,10 @@ const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]>
     text("contentHash"),
     int("revision"),
     text("claimedAt", true),
+    text("claimedBy", true),
     text("uploadedAt"),
-  ],
-  messages: [
-    text("id"),
-    text("userId"),
-    text("conversationId"),
-    text("messageId"),
-    int("messageIndex"),
-    text("sender"),
-    text("text"),
-    text("timestamp", true),
+    // The messages, in order, as JSON: an upload is then one atomic commit of one row.
+    text("messagesJson"),
   ],
 };
 
@@ -96,6 +89,7 @@ function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {
     text("text"),
     text("sender"),
     strings("messageIds"),
+    ints("messageOffsets"),
     text("timestamp", true),
     int("tokenCount"),
     bool("active"),

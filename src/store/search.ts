@@ -16,6 +16,8 @@ export interface HybridQuery {
   mode?: SearchMode;
   /** Weight of the BM25 leg in the fusion (the vector leg weighs 1). */
   textWeight?: number;
+  /** RRF's k: larger flattens the difference between ranks. */
+  rrfK?: number;
 }
 
 export interface Hit<R> {
@@ -26,7 +28,7 @@ export interface Hit<R> {
   similarity: number | undefined;
 }
 
-const RRF_K = 60;
+const DEFAULT_RRF_K = 60;
 
 /**
  * Vector and full-text (BM25) search run side by side on the same prefilter and are fused with
@@ -55,23 +57,24 @@ export async function hybridSearch<K extends VectorTableKey>(
   ]);
 
   const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? 1);
+  const k = query.rrfK ?? DEFAULT_RRF_K;
   const fused = new Map<string, { row: Record<string, unknown>; rrf: number; similarity: number | undefined }>();
   vectorRows.forEach((raw, rank) => {
     const row = fromArrowRow(raw);
     const distance = Number(row["_distance"]);
-    fused.set(String(row["id"]), { row, rrf: 1 / (RRF_K + rank + 1), similarity: 1 - distance });
+    fused.set(String(row["id"]), { row, rrf: 1 / (k + rank + 1), similarity: 1 - distance });
   });
   textRows.forEach((raw, rank) => {
     const row = fromArrowRow(raw);
     const id = String(row["id"]);
-    const contribution = textWeight / (RRF_K + rank + 1);
+    const contribution = textWeight / (k + rank + 1);
     const existing = fused.get(id);
     if (existing) existing.rrf += contribution;
     else fused.set(id, { row, rrf: contribution, similarity: undefined });
   });
 
   // The best fused score possible from the legs that found anything: a top hit of every such leg scores 1.
-  const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (RRF_K + 1);
+  const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (k + 1);
   return [...fused.values()]
     .sort((a, b) => b.rrf - a.rrf)
     .slice(0, query.limit)

@@ -1,0 +1,185 @@
+import type { Command } from "commander";
+import type { MnemoService } from "../../core/service.js";
+import type { ConversationDetail, ListChatsResponse } from "../../schemas/chat-history.js";
+import type { Output } from "../output.js";
+import { confirmOrAbort } from "../prompts.js";
+import { action, withService, type Session } from "../session.js";
+import { parseCount, shortDate } from "./memories.js";
+
+interface ListOptions {
+  page: string;
+  pageSize: string;
+  provider?: string;
+  title?: string;
+  from?: string;
+  to?: string;
+  pinned?: boolean;
+  importId?: string;
+}
+
+export function registerChats(program: Command): void {
+  const chats = program.command("chats").description("imported conversations: list, show, delete, count, pin, exclude, status");
+
+  chats
+    .command("list", { isDefault: true })
+    .description("list conversations, pinned first, then the most recently updated")
+    .option("-p, --page <n>", "page number", "1")
+    .option("-s, --page-size <n>", "conversations per page (at most 100)", "25")
+    .option("--provider <platform>", "only this platform (chatgpt, claude, gemini, custom, …)")
+    .option("-t, --title <text>", "title contains <text>")
+    .option("--from <date>", "created on or after (YYYY-MM-DD)")
+    .option("--to <date>", "created on or before (YYYY-MM-DD)")
+    .option("--pinned", "only pinned conversations")
+    .option("--import-id <id>", "only conversations of this import record")
+    .action(
+      action(async (session, options: ListOptions) => {
+        await withService(session, async (service) => {
+          const result = await service.chats.list({
+            page: parseCount("--page", options.page),
+            pageSize: parseCount("--page-size", options.pageSize),
+            ...(options.provider ? { provider: options.provider } : {}),
+            ...(options.title ? { title: options.title } : {}),
+            ...(options.from ? { dateFrom: options.from } : {}),
+            ...(options.to ? { dateTo: options.to } : {}),
+            ...(options.pinned ? { pinnedOnly: true } : {}),
+            ...(options.importId ? { importId: options.importId } : {}),
+          });
+          if (session.out.json) return session.out.data(result);
+          printList(session.out, result);
+        });
+      }),
+    );
+
+  chats
+    .command("show")
+    .description("one conversation with all its messages")
+    .argument("<id>", "conversation id (from `mnemo chats list`)")
+    .action(
+      action(async (session, id: string) => {
+        await withService(session, async (service) => {
+          const detail = await service.chats.get(id);
+          if (session.out.json) return session.out.data(detail);
+          printConversation(session.out, detail);
+        });
+      }),
+    );
+
+  chats
+    .command("delete")
+    .description("delete conversations with their chunks and vectors (asks first unless --yes)")
+    .argument("<ids...>", "conversation ids")
+    .action(
+      action(async (session, ids: string[]) => {
+        await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session.options);
+        await withService(session, async (service) => {
+          const result = await service.chats.delete({ ids });
+          if (session.out.json) return session.out.data(result);
+          session.out.success(`Deleted ${result.count} of ${ids.length}`);
+          if (result.count < ids.length) process.exitCode = 1;
+        });
+      }),
+    );
+
+  chats
+    .command("count")
+    .description("how many conversations are imported (excluded and quota-blocked ones are not counted)")
+    .action(
+      action(async (session) => {
+        await withService(session, async (service) => {
+          const result = await service.chats.count();
+          if (session.out.json) return session.out.data(result);
+          session.out.line(String(result.count));
+        });
+      }),
+    );
+
+  flagCommand(chats, "pin", "pin conversations (listed first)", (service, ids) => service.chats.pin({ ids, pinned: true }));
+  flagCommand(chats, "unpin", "unpin conversations", (service, ids) => service.chats.pin({ ids, pinned: false }));
+  flagCommand(chats, "exclude", "keep conversations but leave them out of search, recall and count", (service, ids) =>
+    service.chats.exclude({ ids, excluded: true }),
+  );
+  flagCommand(chats, "include", "bring excluded conversations back", (service, ids) => service.chats.exclude({ ids, excluded: false }));
+
+  chats
+    .command("status")
+    .description("the processing queue: counts by state, and why any failed or were rejected")
+    .option("--wait", "process what is queued and wait until the queue is empty")
+    .action(
+      action(async (session, options: { wait?: boolean }) => {
+        await withService(
+          session,
+          async (service) => {
+            let status = await service.chats.status();
+            while (options.wait && status.counts.queued + status.counts.processing > 0) {
+              await new Promise((resolve) => setTimeout(resolve, 250));
+              status = await service.chats.status();
+            }
+            if (session.out.json) return session.out.data(status);
+            const { counts } = status;
+            session.out.line(
+              `ready ${counts.ready} · queued ${counts.queued} · processing ${counts.processing} · failed ${counts.failed} · rejected ${counts.rejected} · quota-blocked ${counts.quotaBlocked} · excluded ${counts.excluded}`,
+            );
+            for (const problem of status.problems) session.out.warn(`${problem.id} ${problem.title}: ${problem.status}: ${problem.reason}`);
+          },
+          { ingest: Boolean(options.wait) },
+        );
+      }),
+    );
+}
+
+function flagCommand(parent: Command, name: string, description: string, run: (service: MnemoService, ids: string[]) => Promise<{ count: number }>): void {
+  parent
+    .command(name)
+    .description(description)
+    .argument("<ids...>", "conversation ids")
+    .action(
+      action(async (session: Session, ids: string[]) => {
+        await withService(session, async (service) => {
+          const result = await run(service, ids);
+          if (session.out.json) return session.out.data(result);
+          session.out.success(`${name}: ${result.count} of ${ids.length}`);
+          if (result.count < ids.length) process.exitCode = 1;
+        });
+      }),
+    );
+}
+
+function printList(out: Output, result: ListChatsResponse): void {
+  if (result.items.length === 0) {
+    out.notice(result.total === 0 ? "No conversations. Import some with `mnemo import <export>`." : "No conversations on this page.");
+    return;
+  }
+  out.table(
+    [
+      { key: "id", title: "ID" },
+      { key: "updated", title: "UPDATED" },
+      { key: "platform", title: "PLATFORM" },
+      { key: "messages", title: "MSGS", align: "right" },
+      { key: "state", title: "STATE" },
+      { key: "title", title: "TITLE", flexible: true },
+    ],
+    result.items.map((item) => ({
+      id: item.id,
+      updated: shortDate(item.updatedAt),
+      platform: item.platform,
+      messages: String(item.messageCount),
+      state: [item.pinned ? "pinned" : "", item.excluded ? "excluded" : "", item.quotaBlocked ? "blocked" : "", item.status === "ready" ? "" : item.status]
+        .filter(Boolean)
+        .join(",") || "ready",
+      title: item.title,
+    })),
+  );
+  out.notice(`page ${result.page} of ${result.totalPages} · ${result.total} conversations`);
+}
+
+function printConversation(out: Output, detail: ConversationDetail): void {
+  const { style } = out;
+  out.line(style.bold(detail.title));
+  out.line(style.dim(`${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status}`));
+  for (const message of detail.messages) {
+    out.line();
+    const who = message.sender === "human" ? style.cyan("you") : style.magenta("assistant");
+    out.line(`${who}${message.timestamp ? style.dim(`  ${shortDate(message.timestamp)}`) : ""}`);
+    out.line(message.text);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Command } from "commander";
+import type { ImportSummary } from "../../core/importing.js";
+import type { Output } from "../output.js";
+import { action, withService } from "../session.js";
+import { startSpinner } from "../spinner.js";
+
+interface ImportOptions {
+  platform?: string;
+  dryRun?: boolean;
+  wait: boolean;
+}
+
+export function registerImport(program: Command): void {
+  program
+    .command("import")
+    .description("import chat exports: ChatGPT or Claude (zip or conversations.json), Gemini Takeout, or mnemo's upload shape")
+    .argument("<paths...>", "export files, zips or folders")
+    .option("--platform <id>", "record the conversations under this platform id")
+    .option("--dry-run", "read and check everything, store nothing")
+    .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
+    .action(
+      action(async (session, paths: string[], options: ImportOptions) => {
+        const { out } = session;
+        const { importExports, waitForProcessing } = await import("../../core/importing.js");
+        const spinner = await startSpinner("Reading exports", { json: out.json });
+        try {
+          const summary = await withService(
+            session,
+            async (service) => {
+              const result = await importExports(service, paths, {
+                platform: options.platform,
+                dryRun: Boolean(options.dryRun),
+                onProgress: (p) =>
+                  spinner.text(
+                    `Importing ${p.file}: ${p.conversations} conversations · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
+                  ),
+              });
+              if (options.wait && !options.dryRun) {
+                await waitForProcessing(service, result, ({ ready, pending }) => spinner.text(`Indexing: ${ready} ready, ${pending} to go`));
+              }
+              return result;
+            },
+            { ingest: options.wait },
+          );
+          spinner.stop();
+          report(out, summary, options.wait);
+          if (summary.files.some((file) => file.error) || summary.failed > 0) process.exitCode = 1;
+        } catch (error) {
+          spinner.stop();
+          throw error;
+        }
+      }),
+    );
+}
+
+function percent(done: number, total: number): string {
+  return total > 0 ? `${Math.round((done / total) * 100)}%` : "…";
+}
+
+function report(out: Output, summary: ImportSummary, waited: boolean): void {
+  if (out.json) return out.data(summary);
+  const total = summary.new + summary.updated + summary.unchanged + summary.failed;
+  const verb = summary.dryRun ? "Checked" : "Imported";
+  out.success(
+    `${verb} ${total} conversations: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`,
+  );
+  for (const problem of summary.problems) {
+    out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
+    if (problem.suggestion) out.notice(`  → ${problem.suggestion}`);
+  }
+  if (!waited && !summary.dryRun && summary.new + summary.updated > 0) {
+    out.notice("Indexing continues in the background: see `mnemo chats status`.");
+  }
+}

@@ -1,0 +1,187 @@
+import { createHash } from "node:crypto";
+import { parseInput } from "../schemas/parse.js";
+import { UploadConversation, type IngestResponse } from "../schemas/chat-history.js";
+import type { ConversationRow, PlatformRow, StoredMessage } from "../store/rows.js";
+import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import type { CoreContext } from "./context.js";
+import { newId } from "./ids.js";
+import { loadTokenizer, type Tokenizer } from "./tokens.js";
+
+export const DEFAULT_PLATFORM = "custom";
+
+type Upload = ReturnType<typeof UploadConversation.parse>;
+
+/**
+ * Stores uploaded conversations (the spec's upload shape) and queues them for processing.
+ * Upsert by (user, platform, conversation.id): a re-upload merges messages by message id, keeps
+ * them in time order and never duplicates the conversation; an upload that changes nothing queues
+ * nothing. One import record per (user, platform). Everything is in one commit: when this
+ * returns, the conversations are durably stored.
+ */
+export async function ingestConversations(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<IngestResponse[]> {
+  const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
+  const tokenizer = await loadTokenizer();
+  const responses = await ctx.store.write(async () => {
+    const platforms = await ensurePlatforms(ctx, userId, uploads);
+    const existing = await findExisting(ctx, userId, uploads);
+    let room = await quotaRoom(ctx, userId);
+    const rows = new Map<string, ConversationRow>(); // by id: the same conversation twice in one batch is one row
+    const results = uploads.map((upload) => {
+      const platform = platforms.get(upload.platform ?? DEFAULT_PLATFORM)!;
+      const before = existing.get(key(platform.id, upload.conversation.id));
+      const row = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
+      const change = !before ? "new" : row.contentHash === before.contentHash && before.status !== "failed" ? "unchanged" : "updated";
+      if (change === "new") {
+        row.quotaBlocked = room !== null && room <= 0;
+        if (room !== null && !row.quotaBlocked) room--;
+      }
+      if (change !== "unchanged") rows.set(row.id, row);
+      existing.set(key(platform.id, upload.conversation.id), change === "unchanged" ? before! : row);
+      return toResponse(change === "unchanged" ? before! : row, change);
+    });
+    await ctx.store.upsert("conversations", "id", [...rows.values()]);
+    return { results, queued: rows.size };
+  });
+  if (responses.queued > 0) {
+    ctx.afterWrite();
+    ctx.onQueued();
+  }
+  return responses.results;
+}
+
+const key = (platform: string, platformConversationId: string) => `${platform}\u0000${platformConversationId}`;
+
+/** The platform rows (with their import record id) for every platform in the uploads. Inside `write`. */
+async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, PlatformRow>> {
+  const rows = await ctx.store.select("platforms", `userId = ${sqlString(userId)}`);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const changed = new Map<string, PlatformRow>();
+  for (const upload of uploads) {
+    const id = upload.platform ?? DEFAULT_PLATFORM;
+    const current = byId.get(id);
+    const displayName = upload.platformDisplayName ?? current?.displayName ?? null;
+    if (current && current.displayName === displayName) continue;
+    const row: PlatformRow = current
+      ? { ...current, displayName }
+      : { userId, id, displayName, importId: newId("imp"), createdAt: ctx.now().toISOString() };
+    byId.set(id, row);
+    changed.set(id, row);
+  }
+  if (changed.size > 0) {
+    await ctx.store.replaceScope(
+      "platforms",
+      "importId",
+      sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("id", [...changed.keys()])),
+      [...changed.values()],
+    );
+  }
+  return byId;
+}
+
+async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, ConversationRow>> {
+  const ids = [...new Set(uploads.map((upload) => upload.conversation.id))];
+  const platforms = [...new Set(uploads.map((upload) => upload.platform ?? DEFAULT_PLATFORM))];
+  const rows = await ctx.store.select(
+    "conversations",
+    sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("platform", platforms), sqlIn("platformConversationId", ids)),
+  );
+  return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), row]));
+}
+
+/** How many more conversations the user may have indexed; null when there is no quota. Inside `write`. */
+async function quotaRoom(ctx: CoreContext, userId: string): Promise<number | null> {
+  const quota = ctx.config.conversationQuota;
+  if (quota === null) return null;
+  const active = await ctx.store.count("conversations", sqlAnd(`userId = ${sqlString(userId)}`, "quotaBlocked = false"));
+  return quota - active;
+}
+
+function mergeUpload(
+  ctx: CoreContext,
+  userId: string,
+  platform: PlatformRow,
+  upload: Upload,
+  before: ConversationRow | undefined,
+  tokenizer: Tokenizer,
+): ConversationRow {
+  const previous: StoredMessage[] = before ? (JSON.parse(before.messagesJson) as StoredMessage[]) : [];
+  const messages = mergeMessages(previous, upload.conversation.messages.map(toStoredMessage));
+  const title = upload.conversation.title;
+  const createdAt = toUtcIso(upload.conversation.createdAt);
+  return {
+    id: before?.id ?? newId("conv"),
+    userId,
+    platform: platform.id,
+    platformConversationId: upload.conversation.id,
+    importId: platform.importId,
+    title,
+    createdAt,
+    updatedAt: upload.conversation.updatedAt ? toUtcIso(upload.conversation.updatedAt) : createdAt,
+    status: "queued",
+    statusReason: null,
+    pinned: before?.pinned ?? false,
+    excluded: before?.excluded ?? false,
+    quotaBlocked: before?.quotaBlocked ?? false,
+    messageCount: messages.length,
+    tokenCount: messages.reduce((sum, message) => sum + tokenizer.count(message.text), 0),
+    contentHash: contentHash(title, messages),
+    revision: (before?.revision ?? 0) + 1,
+    claimedAt: null,
+    claimedBy: null,
+    uploadedAt: ctx.now().toISOString(),
+    messagesJson: JSON.stringify(messages),
+  };
+}
+
+function toStoredMessage(message: Upload["conversation"]["messages"][number]): StoredMessage {
+  return {
+    id: message.id,
+    sender: message.role,
+    text: message.content,
+    timestamp: message.createdAt ? toUtcIso(message.createdAt) : null,
+  };
+}
+
+/**
+ * Earlier messages updated and extended by the new ones (same id → the newer text), in time
+ * order. A message without a timestamp stays right after the message it followed.
+ */
+export function mergeMessages(previous: StoredMessage[], incoming: StoredMessage[]): StoredMessage[] {
+  const byId = new Map<string, StoredMessage>();
+  for (const message of [...previous, ...incoming]) byId.set(message.id, message); // a known id keeps its place
+  let lastTime = "";
+  const keyed = [...byId.values()].map((message, index) => {
+    lastTime = message.timestamp ?? lastTime;
+    return { message, time: lastTime, index };
+  });
+  keyed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.index - b.index));
+  return keyed.map(({ message }) => message);
+}
+
+function contentHash(title: string, messages: StoredMessage[]): string {
+  return createHash("sha256").update(JSON.stringify([title, messages])).digest("base64url");
+}
+
+/** ISO 8601 in UTC; a date-time without an offset is read as UTC, not local time. */
+export function toUtcIso(value: string): string {
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
+  return new Date(hasZone ? value : `${value}Z`).toISOString();
+}
+
+function toResponse(row: ConversationRow, change: IngestResponse["change"]): IngestResponse {
+  return {
+    queued: true, // accepted; `change` and `status` say whether there was anything to process
+    importId: row.importId,
+    conversationId: row.id,
+    platform: row.platform,
+    conversation: {
+      id: row.id,
+      platformConversationId: row.platformConversationId,
+      title: row.title,
+      updatedAt: row.updatedAt,
+      messageCount: row.messageCount,
+      status: row.status,
+    },
+    change,
+  };
+}

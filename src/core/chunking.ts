@@ -1,0 +1,118 @@
+import type { Sender, StoredMessage } from "../store/rows.js";
+import type { Tokenizer } from "./tokens.js";
+
+export interface ChunkDraft {
+  chunkIndex: number;
+  text: string;
+  sender: Sender;
+  messageIds: string[];
+  messageOffsets: number[];
+  timestamp: string | null;
+  tokenCount: number;
+}
+
+export interface ChunkingOptions {
+  /** Most tokens in one chunk. */
+  maxTokens: number;
+}
+
+export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 192 };
+
+interface Piece {
+  message: StoredMessage;
+  text: string;
+  tokens: number;
+}
+
+const SEPARATOR = "\n";
+
+/**
+ * Message-aware chunks: consecutive messages share a chunk while they fit in `maxTokens`; a
+ * message never straddles two chunks unless it alone is too long, in which case it is split at
+ * sentence (then word) boundaries. Every chunk knows which messages it holds and where each starts.
+ */
+export function chunkConversation(messages: StoredMessage[], tokenizer: Tokenizer, options = DEFAULT_CHUNKING): ChunkDraft[] {
+  const pieces = messages.flatMap((message) => splitMessage(message, tokenizer, options.maxTokens));
+  const chunks: ChunkDraft[] = [];
+  let current: Piece[] = [];
+  let tokens = 0;
+  for (const piece of pieces) {
+    if (current.length > 0 && tokens + piece.tokens > options.maxTokens) {
+      chunks.push(toChunk(chunks.length, current, tokens));
+      current = [];
+      tokens = 0;
+    }
+    current.push(piece);
+    tokens += piece.tokens;
+  }
+  if (current.length > 0) chunks.push(toChunk(chunks.length, current, tokens));
+  return chunks;
+}
+
+function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): ChunkDraft {
+  const messageIds: string[] = [];
+  const messageOffsets: number[] = [];
+  let text = "";
+  for (const piece of pieces) {
+    if (text) text += SEPARATOR;
+    if (messageIds[messageIds.length - 1] !== piece.message.id) {
+      messageIds.push(piece.message.id);
+      messageOffsets.push(text.length);
+    }
+    text += piece.text;
+  }
+  const first = pieces[0]!.message;
+  return {
+    chunkIndex,
+    text,
+    sender: first.sender,
+    messageIds,
+    messageOffsets,
+    timestamp: pieces.find((piece) => piece.message.timestamp)?.message.timestamp ?? null,
+    tokenCount,
+  };
+}
+
+function splitMessage(message: StoredMessage, tokenizer: Tokenizer, maxTokens: number): Piece[] {
+  const text = message.text.trim();
+  if (text === "") return [];
+  if (tokenizer.within(text, maxTokens)) return [{ message, text, tokens: tokenizer.count(text) }];
+  const pieces: Piece[] = [];
+  let current = "";
+  for (const unit of units(text, tokenizer, maxTokens)) {
+    const candidate = current ? `${current} ${unit}` : unit;
+    if (current && !tokenizer.within(candidate, maxTokens)) {
+      pieces.push({ message, text: current, tokens: tokenizer.count(current) });
+      current = unit;
+    } else {
+      current = candidate;
+    }
+  }
+  if (current) pieces.push({ message, text: current, tokens: tokenizer.count(current) });
+  return pieces;
+}
+
+const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
+
+/** Sentences, with any sentence over the limit broken into runs of words that fit. */
+function* units(text: string, tokenizer: Tokenizer, maxTokens: number): Generator<string> {
+  for (const { segment } of sentences.segment(text)) {
+    const sentence = segment.trim();
+    if (!sentence) continue;
+    if (tokenizer.within(sentence, maxTokens)) {
+      yield sentence;
+      continue;
+    }
+    let run = "";
+    for (const word of sentence.split(/\s+/)) {
+      const candidate = run ? `${run} ${word}` : word;
+      if (run && !tokenizer.within(candidate, maxTokens)) {
+        yield run;
+        run = word;
+      } else {
+        run = candidate;
+      }
+    }
+    if (run) yield run;
+  }
+}

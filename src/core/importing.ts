@@ -1,0 +1,155 @@
+import { openExport, type ExportFormat } from "../importers/index.js";
+import { UploadConversation } from "../schemas/chat-history.js";
+import { formatPath } from "../schemas/parse.js";
+import { isAppError } from "./errors.js";
+import type { MnemoService } from "./service.js";
+
+/** Conversations sent per ingest call: one commit each. */
+const BATCH = 50;
+
+export interface ImportProgress {
+  file: string;
+  format: ExportFormat;
+  conversations: number;
+  bytesRead: number;
+  totalBytes: number;
+  /** Conversations per second so far. */
+  rate: number;
+  /** Seconds left, estimated from the share of bytes read. */
+  etaSeconds: number | undefined;
+}
+
+export interface ImportProblem {
+  file: string;
+  conversation?: string | undefined;
+  reason: string;
+  suggestion?: string | undefined;
+}
+
+export interface ImportSummary {
+  files: { path: string; format: ExportFormat | null; conversations: number; error?: string }[];
+  new: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  failed: number;
+  problems: ImportProblem[];
+  /** Internal ids of every conversation this import stored. */
+  conversationIds: string[];
+  dryRun: boolean;
+}
+
+export interface ImportOptions {
+  platform?: string | undefined;
+  dryRun?: boolean;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/**
+ * Reads chat exports and stores their conversations through a service (embedded or remote).
+ * A conversation that fails validation is reported and skipped; a file that turns out to be
+ * malformed keeps everything read before the fault, and the next file is still imported.
+ */
+export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  const summary: ImportSummary = {
+    files: [],
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    failed: 0,
+    problems: [],
+    conversationIds: [],
+    dryRun: Boolean(options.dryRun),
+  };
+  for (const path of paths) await importFile(service, path, options, summary);
+  return summary;
+}
+
+async function importFile(service: MnemoService, path: string, options: ImportOptions, summary: ImportSummary): Promise<void> {
+  const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
+  summary.files.push(file);
+  const started = Date.now();
+  let batch: { upload: UploadConversation; title: string }[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const sent = batch;
+    batch = [];
+    if (options.dryRun) {
+      summary.new += sent.length;
+      return;
+    }
+    for (const result of await service.chats.ingestMany(sent.map((item) => item.upload))) {
+      summary[result.change]++;
+      summary.conversationIds.push(result.conversationId);
+    }
+  };
+  try {
+    const reader = await openExport(path, options.platform ? { platform: options.platform } : {});
+    file.format = reader.format;
+    for await (const conversation of reader.conversations()) {
+      file.conversations++;
+      const checked = UploadConversation.safeParse(conversation);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        summary.failed++;
+        summary.problems.push({ file: path, conversation: conversation.conversation?.title, reason: `${formatPath(issue.path)}: ${issue.message}` });
+        continue;
+      }
+      batch.push({ upload: checked.data, title: checked.data.conversation.title });
+      if (batch.length >= BATCH) await flush();
+      options.onProgress?.(progress(path, reader.format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
+    }
+    await flush();
+  } catch (error) {
+    await flush();
+    if (!isAppError(error) || error.code !== "invalid_input") throw error;
+    file.error = error.message;
+    summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
+  }
+}
+
+function progress(file: string, format: ExportFormat, conversations: number, bytesRead: number, totalBytes: number, started: number): ImportProgress {
+  const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+  const share = totalBytes > 0 ? bytesRead / totalBytes : 0;
+  return {
+    file,
+    format,
+    conversations,
+    bytesRead,
+    totalBytes,
+    rate: conversations / seconds,
+    etaSeconds: share > 0.02 ? (seconds / share) * (1 - share) : undefined,
+  };
+}
+
+export interface ProcessingProgress {
+  ready: number;
+  pending: number;
+}
+
+/**
+ * Waits until none of the user's conversations is queued or processing, then counts how this
+ * import's conversations ended (rejected or failed, with reasons) into the summary.
+ */
+export async function waitForProcessing(
+  service: MnemoService,
+  summary: ImportSummary,
+  onProgress?: (progress: ProcessingProgress) => void,
+  pollMs = 250,
+): Promise<void> {
+  for (;;) {
+    const status = await service.chats.status();
+    const pending = status.counts.queued + status.counts.processing;
+    onProgress?.({ ready: status.counts.ready, pending });
+    if (pending === 0) {
+      const ours = new Set(summary.conversationIds);
+      for (const problem of status.problems.filter((p) => ours.has(p.id))) {
+        summary[problem.status === "rejected" ? "rejected" : "failed"]++;
+        summary.problems.push({ file: "", conversation: problem.title, reason: `${problem.status}: ${problem.reason}` });
+      }
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

@@ -1,0 +1,201 @@
+import os from "node:os";
+import { MAX_CONVERSATION_TOKENS } from "../schemas/chat-history.js";
+import type { ChunkRow, ConversationRow, StoredMessage } from "../store/rows.js";
+import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { chunkConversation, type ChunkDraft } from "./chunking.js";
+import type { CoreContext } from "./context.js";
+import { loadTokenizer } from "./tokens.js";
+
+/** A claim older than this is taken over even if its owner seems alive (hung, or on another host). */
+const LEASE_MS = 10 * 60_000;
+/** How often an idle worker looks for work queued by other processes. */
+const POLL_MS = 1_000;
+/** Chunk tokens per batch: large enough that commits are a small share of the time. */
+const BATCH_TOKENS = 24_000;
+const BATCH_CONVERSATIONS = 200;
+/** Batches in flight at once: one embedding while the next is read and chunked, or committed. */
+const PIPELINE = 2;
+
+const OWNER = `${os.hostname()}:${process.pid}`;
+
+type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount" | "messagesJson">;
+
+/**
+ * The durable ingest queue's worker. The queue is the conversations table itself: `queued` rows
+ * are claimed (→ `processing`, with owner and time), chunked, embedded and swapped into the chunks
+ * table in one commit per batch (→ `ready`), or marked `rejected` / `failed` with the reason.
+ * A process that dies leaves its claims behind; they are taken over on the next start.
+ */
+export class IngestWorker {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loops = Array.from({ length: PIPELINE }, () => this.loop());
+  }
+
+  /** New work was queued in this process: look now rather than at the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Finishes the batches in flight, then stops. What is still queued stays queued, durably. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let batch: Claimed[] = [];
+      try {
+        batch = await this.claim();
+        if (batch.length > 0) await this.process(batch);
+      } catch (error) {
+        await this.fail(batch, error).catch(() => undefined);
+      }
+      if (batch.length === 0 && this.running) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, POLL_MS);
+      timer.unref();
+      const previous = this.wake;
+      this.wake = done;
+      function done() {
+        clearTimeout(timer);
+        previous?.();
+        resolve();
+      }
+    });
+  }
+
+  /** Takes the oldest queued conversations (and any a dead process left in `processing`). */
+  private async claim(): Promise<Claimed[]> {
+    const { store } = this.ctx;
+    return store.write(async () => {
+      const candidates = (await store.select("conversations", sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"])), {
+        columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],
+        orderBy: [{ column: "uploadedAt", ascending: true }],
+      })) as (Omit<Claimed, "messagesJson"> & Pick<ConversationRow, "status" | "claimedAt" | "claimedBy">)[];
+      const now = this.ctx.now();
+      const claimable = candidates.filter((row) => row.status === "queued" || isAbandoned(row.claimedAt, row.claimedBy, now));
+      const chosen: typeof claimable = [];
+      let tokens = 0;
+      for (const row of claimable) {
+        if (chosen.length >= BATCH_CONVERSATIONS || (chosen.length > 0 && tokens + row.tokenCount > BATCH_TOKENS)) break;
+        chosen.push(row);
+        tokens += Math.min(row.tokenCount, MAX_CONVERSATION_TOKENS);
+      }
+      if (chosen.length === 0) return [];
+      const ids = chosen.map((row) => row.id);
+      await store.update("conversations", sqlIn("id", ids), {
+        status: sqlString("processing"),
+        claimedAt: sqlString(now.toISOString()),
+        claimedBy: sqlString(OWNER),
+      });
+      const messages = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "messagesJson"] });
+      const byId = new Map(messages.map((row) => [row.id, row.messagesJson]));
+      return chosen.map((row) => ({ ...row, messagesJson: byId.get(row.id) ?? "[]" }));
+    });
+  }
+
+  private async process(batch: Claimed[]): Promise<void> {
+    const tokenizer = await loadTokenizer();
+    const rejected = batch.filter((row) => row.tokenCount > MAX_CONVERSATION_TOKENS);
+    const accepted = batch.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS);
+    const drafts = accepted.map((row) => chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer));
+    const vectors = await this.ctx.embedder.embedDocuments(drafts.flat().map((draft) => draft.text));
+    let next = 0;
+    const vectorsOf = drafts.map((list) => list.map(() => vectors[next++]!));
+
+    await this.ctx.store.write(async () => {
+      // Only conversations still at the revision we chunked: a re-upload meanwhile queued them again.
+      const current = await this.stillClaimed(batch);
+      const done = accepted.filter((row) => current.has(row.id));
+      const chunks = accepted.flatMap((row, i) => {
+        const state = current.get(row.id);
+        return state ? drafts[i]!.map((draft, k) => toChunkRow(row, !state.excluded, draft, vectorsOf[i]![k]!)) : [];
+      });
+      await this.ctx.store.replaceScope("chunks", "id", sqlIn("conversationId", done.map((row) => row.id)), chunks);
+      await this.setStatus(done.map((row) => row.id), "ready", null);
+      for (const row of rejected.filter((r) => current.has(r.id))) {
+        await this.setStatus([row.id], "rejected", `${row.tokenCount} tokens is over the limit of ${MAX_CONVERSATION_TOKENS}`);
+      }
+    });
+    this.ctx.afterWrite();
+  }
+
+  private async fail(batch: Claimed[], error: unknown): Promise<void> {
+    if (batch.length === 0) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.ctx.store.write(async () => {
+      const current = await this.stillClaimed(batch);
+      await this.setStatus([...current.keys()], "failed", reason);
+    });
+  }
+
+  /** The batch's conversations that are still ours to finish, with their current excluded flag. */
+  private async stillClaimed(batch: Claimed[]): Promise<Map<string, { excluded: boolean }>> {
+    const rows = await this.ctx.store.select("conversations", sqlIn("id", batch.map((row) => row.id)), {
+      columns: ["id", "revision", "status", "excluded"],
+    });
+    const revisions = new Map(batch.map((row) => [row.id, row.revision]));
+    return new Map(
+      rows
+        .filter((row) => row.status === "processing" && row.revision === revisions.get(row.id))
+        .map((row) => [row.id, { excluded: row.excluded }]),
+    );
+  }
+
+  private async setStatus(ids: string[], status: ConversationRow["status"], reason: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ctx.store.update("conversations", sqlIn("id", ids), {
+      status: sqlString(status),
+      statusReason: reason === null ? "NULL" : sqlString(reason),
+      claimedAt: "NULL",
+      claimedBy: "NULL",
+    });
+  }
+}
+
+function toChunkRow(conversation: Claimed, active: boolean, draft: ChunkDraft, vector: Float32Array): ChunkRow {
+  return {
+    id: `${conversation.id}:${conversation.revision}:${draft.chunkIndex}`,
+    userId: conversation.userId,
+    conversationId: conversation.id,
+    platform: conversation.platform,
+    chunkIndex: draft.chunkIndex,
+    text: draft.text,
+    sender: draft.sender,
+    messageIds: draft.messageIds,
+    messageOffsets: draft.messageOffsets,
+    timestamp: draft.timestamp,
+    tokenCount: draft.tokenCount,
+    active,
+    vector,
+  };
+}
+
+/** A processing claim whose owner is gone (same host, dead pid) or whose lease ran out. */
+function isAbandoned(claimedAt: string | null, claimedBy: string | null, now: Date): boolean {
+  if (!claimedAt || !claimedBy) return true;
+  if (now.getTime() - Date.parse(claimedAt) > LEASE_MS) return true;
+  const [host, pid] = claimedBy.split(":");
+  if (host !== os.hostname() || claimedBy === OWNER) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}

@@ -1,0 +1,130 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, isolatedEnv, openTestApp, ROOT, runCli, tempDir } from "../helpers.js";
+
+const EXPORTS = path.join(ROOT, "fixtures", "exports");
+
+interface Summary {
+  new: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  failed: number;
+  files: { path: string; format: string | null; conversations: number; error?: string }[];
+  problems: { reason: string }[];
+}
+
+describe("mnemo import", () => {
+  const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+
+  it("imports ChatGPT, Claude and Gemini exports, waits for indexing, and re-runs without duplicates", async () => {
+    const files = ["chatgpt-export.zip", "claude-export.zip", "gemini-takeout.zip"].map((f) => path.join(EXPORTS, f));
+    const first = await runCli(["--json", "import", ...files], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as Summary;
+    expect(summary.files.map((f) => f.format)).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(summary).toMatchObject({ updated: 0, unchanged: 0, rejected: 0, failed: 0 });
+    expect(summary.new).toBeGreaterThanOrEqual(10);
+
+    const status = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
+    expect(status.counts).toMatchObject({ queued: 0, processing: 0, ready: summary.new });
+
+    const again = JSON.parse((await runCli(["--json", "import", ...files], { env })).stdout) as Summary;
+    expect(again).toMatchObject({ new: 0, updated: 0, unchanged: summary.new });
+    const count = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout);
+    expect(count.count).toBe(summary.new);
+  });
+
+  it("lists, shows, pins, excludes and deletes conversations", async () => {
+    const list = JSON.parse((await runCli(["--json", "chats", "list", "--provider", "chatgpt"], { env })).stdout);
+    const lisbon = list.items.find((item: { title: string }) => item.title.includes("Lisbon"));
+    expect(lisbon).toBeDefined();
+    const shown = await runCli(["chats", "show", lisbon.id], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Lisbon");
+    expect((await runCli(["chats", "pin", lisbon.id], { env })).code).toBe(0);
+    const pinned = JSON.parse((await runCli(["--json", "chats", "list", "--pinned"], { env })).stdout);
+    expect(pinned.items.map((i: { id: string }) => i.id)).toEqual([lisbon.id]);
+    const before = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
+    expect((await runCli(["chats", "exclude", lisbon.id], { env })).code).toBe(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count).toBe(before - 1);
+    expect((await runCli(["chats", "include", lisbon.id], { env })).code).toBe(0);
+    expect((await runCli(["chats", "delete", lisbon.id], { env })).code).toBe(2);
+    expect((await runCli(["--yes", "chats", "delete", lisbon.id], { env })).code).toBe(0);
+    const missing = await runCli(["chats", "show", lisbon.id], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/not found/);
+  });
+
+  it("a malformed file fails with its name and position; what came before is kept", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const good = path.join(EXPORTS, "upload", "array.json");
+    const bad = path.join(EXPORTS, "malformed", "chatgpt-truncated.json");
+    const result = await runCli(["--json", "import", good, bad], { env: own });
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as Summary;
+    expect(summary.files[1]!.error).toMatch(/chatgpt-truncated\.json.*byte \d+/);
+    expect(summary.new).toBeGreaterThan(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
+  });
+
+  it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "claude-export.zip");
+    const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: own })).stdout) as Summary;
+    expect(dry.new).toBeGreaterThan(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(0);
+    await runCli(["import", "--no-wait", file], { env: own });
+    const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env: own })).stdout);
+    expect(waited.counts).toMatchObject({ queued: 0, processing: 0, ready: dry.new });
+  });
+});
+
+describe("crash recovery", () => {
+  it("an import killed mid-way, run again, leaves every conversation once and all ready", async () => {
+    const dir = tempDir();
+    const store = path.join(dir, "store");
+    const file = path.join(dir, "many.ndjson");
+    const lines = Array.from({ length: 300 }, (_, c) =>
+      JSON.stringify({
+        platform: "bulk",
+        conversation: {
+          id: `bulk-${c}`,
+          title: `Bulk conversation ${c}`,
+          createdAt: "2024-01-01T00:00:00Z",
+          messages: Array.from({ length: 8 }, (_, m) => ({
+            id: `m${m}`,
+            role: m % 2 ? "assistant" : "human",
+            content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,
+          })),
+        },
+      }),
+    );
+    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    await (await openTestApp({ store })).close();
+
+    const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
+    const watcher = await openTestApp({ store });
+    const conversations = () => watcher.context.store.count("conversations", "true");
+    while ((await conversations()) < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("close", resolve));
+    const ready = await watcher.context.store.count("conversations", "status = 'ready'");
+    expect(ready, "the import was killed before it finished").toBeLessThan(300);
+    await watcher.close();
+
+    const rerun = await runCli(["--json", "import", file], { env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const app = await openTestApp({ store });
+    const rows = await app.context.store.select("conversations", "true", { columns: ["platformConversationId", "status"] });
+    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((r) => r.platformConversationId)).size).toBe(300);
+    expect(rows.every((r) => r.status === "ready")).toBe(true);
+    const chunkOwners = await app.context.store.select("chunks", "true", { columns: ["conversationId"] });
+    expect(new Set(chunkOwners.map((c) => c.conversationId)).size).toBe(300);
+    await app.close();
+  }, 180_000);
+});

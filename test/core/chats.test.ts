@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../src/core/app.js";
+import { AppError } from "../../src/core/errors.js";
+import type { MnemoService } from "../../src/core/service.js";
+import type { UploadConversation } from "../../src/schemas/chat-history.js";
+import { openTestApp } from "../helpers.js";
+
+let app: App;
+let service: MnemoService;
+
+beforeAll(async () => {
+  app = await openTestApp();
+  app.ingest.start();
+  service = await app.service();
+});
+afterAll(async () => app.close());
+
+type Message = UploadConversation["conversation"]["messages"][number];
+const msg = (id: string, role: "human" | "assistant", content: string, createdAt?: string): Message => ({
+  id,
+  role,
+  content,
+  ...(createdAt ? { createdAt } : {}),
+});
+function upload(id: string, messages: Message[], extra: Partial<UploadConversation> & { title?: string; createdAt?: string } = {}): UploadConversation {
+  const { title, createdAt, ...rest } = extra;
+  return {
+    conversation: { id, title: title ?? `Conversation ${id}`, createdAt: createdAt ?? "2024-05-01T10:00:00Z", messages },
+    ...rest,
+  };
+}
+
+export async function settled(svc: MnemoService): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const { counts } = await svc.chats.status();
+    if (counts.queued + counts.processing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the queue did not empty");
+}
+
+async function failure(work: Promise<unknown>): Promise<AppError> {
+  const error = await work.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe("ingest (upload shape)", () => {
+  it("answers queued with the spec's fields; platform defaults to custom", async () => {
+    const result = await service.chats.ingest(upload("spec-1", [msg("m1", "human", "hello there")]));
+    expect(result).toMatchObject({
+      queued: true,
+      platform: "custom",
+      conversation: { platformConversationId: "spec-1", title: "Conversation spec-1", messageCount: 1, status: "queued", updatedAt: "2024-05-01T10:00:00.000Z" },
+    });
+    expect(result.conversationId).toBe(result.conversation.id);
+    expect(result.conversationId).toMatch(/^conv_/);
+    expect(result.importId).toMatch(/^imp_/);
+  });
+
+  it("keeps one import record per platform and overwrites the display name", async () => {
+    const a = await service.chats.ingest(upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }));
+    const b = await service.chats.ingest(upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }));
+    const c = await service.chats.ingest(upload("p-3", [msg("1", "human", "z")], { platform: "other.tool" }));
+    expect(a.importId).toBe(b.importId);
+    expect(c.importId).not.toBe(a.importId);
+    expect((await service.chats.get(a.conversationId)).platformDisplayName).toBe("My Tool 2");
+  });
+
+  it("names the field of every constraint it checks", async () => {
+    const ok = upload("v", [msg("1", "human", "x")]);
+    const cases: [unknown, RegExp][] = [
+      [{ ...ok, platform: "bad platform!" }, /^platform:/],
+      [{ ...ok, platform: "x".repeat(101) }, /^platform:/],
+      [{ ...ok, platformDisplayName: "x".repeat(201) }, /^platformDisplayName:/],
+      [{ ...ok, conversation: { ...ok.conversation, id: "x".repeat(501) } }, /^conversation\.id:/],
+      [{ ...ok, conversation: { ...ok.conversation, messages: [] } }, /^conversation\.messages:/],
+      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } }, /^conversation\.messages\[0\]\.role:/],
+      [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
+      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } }, /^conversation\.messages\[0\]\.createdAt:/],
+      [{ ...ok, conversation: { ...ok.conversation, title: undefined } }, /^conversation\.title: is required/],
+      [{ platform: "x" }, /^conversation: is required/],
+    ];
+    for (const [body, message] of cases) {
+      const error = await failure(service.chats.ingest(body));
+      expect(error.code).toBe("invalid_input");
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it("upserts: new messages are added, repeated ids updated, time order kept, no duplicate conversation", async () => {
+    const first = await service.chats.ingest(
+      upload("up-1", [msg("a", "human", "Planning a trip to Kyoto", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Autumn is lovely", "2024-05-01T10:00:05Z")]),
+    );
+    await settled(service);
+    const second = await service.chats.ingest(
+      upload("up-1", [
+        msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z"),
+        msg("no-time", "assistant", "Ryokans are worth it"), // no time: stays right after the message it followed
+        msg("b", "assistant", "Autumn (November) is lovely", "2024-05-01T10:00:05Z"),
+        msg("early", "human", "I said this first", "2024-05-01T09:00:00Z"),
+      ]),
+    );
+    expect(second.conversationId).toBe(first.conversationId);
+    expect(second.change).toBe("updated");
+    expect(second.conversation.messageCount).toBe(5);
+    const detail = await service.chats.get(first.conversationId);
+    expect(detail.messages.map((m) => [m.id, m.text])).toEqual([
+      ["early", "I said this first"],
+      ["a", "Planning a trip to Kyoto"],
+      ["b", "Autumn (November) is lovely"],
+      ["c", "What about hotels?"],
+      ["no-time", "Ryokans are worth it"],
+    ]);
+    expect(detail.messages.map((m) => m.message_index)).toEqual([0, 1, 2, 3, 4]);
+    const again = await service.chats.ingest(upload("up-1", [msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z")]));
+    expect(again.change).toBe("unchanged");
+    const listed = await service.chats.list({ pageSize: 100 });
+    expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
+  });
+
+  it("processes in the background to ready, swapping the chunks of a re-upload", async () => {
+    const { conversationId } = await service.chats.ingest(upload("swap", [msg("1", "human", "first version of the text")]));
+    await settled(service);
+    expect((await service.chats.get(conversationId)).status).toBe("ready");
+    const chunkIds = async () =>
+      (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["id", "text"] })).map((c) => c.id);
+    expect(await chunkIds()).toEqual([`${conversationId}:1:0`]);
+    await service.chats.ingest(upload("swap", [msg("2", "assistant", "an answer added later")]));
+    await settled(service);
+    expect(await chunkIds()).toEqual([`${conversationId}:2:0`]);
+  });
+
+  it("rejects a conversation over 100,000 tokens during processing, with the reason", async () => {
+    const long = "word ".repeat(60_000);
+    const { conversationId } = await service.chats.ingest(upload("huge", [msg("1", "human", long), msg("2", "assistant", long)]));
+    await settled(service);
+    const detail = await service.chats.get(conversationId);
+    expect(detail.status).toBe("rejected");
+    expect(detail.statusReason).toMatch(/over the limit of 100000/);
+    expect((await service.chats.status()).problems).toContainEqual(expect.objectContaining({ id: conversationId, status: "rejected" }));
+    expect(await app.context.store.count("chunks", `conversationId = '${conversationId}'`)).toBe(0);
+  });
+});
+
+describe("conversations", () => {
+  let isolated: App;
+  let svc: MnemoService;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    isolated = await openTestApp();
+    isolated.ingest.start();
+    svc = await isolated.service();
+    const items: [string, string, string, string][] = [
+      ["lisbon", "Lisbon long weekend", "chatgpt", "2024-05-02T10:00:00Z"],
+      ["python", "Fix KeyError in CSV report", "chatgpt", "2024-06-10T10:00:00Z"],
+      ["bread", "Sourdough 100% hydration", "claude", "2024-07-01T10:00:00Z"],
+      ["kanji", "Kanji study plan", "claude", "2024-08-15T10:00:00Z"],
+    ];
+    for (const [key, title, platform, createdAt] of items) {
+      ids[key] = (await svc.chats.ingest(upload(key, [msg("1", "human", `${title}: tell me more`)], { title, platform, createdAt }))).conversationId;
+    }
+    await settled(svc);
+  });
+  afterAll(async () => isolated.close());
+
+  it("lists with the spec's items, newest first, paginated", async () => {
+    const page = await svc.chats.list({ pageSize: 3 });
+    expect(page).toMatchObject({ page: 1, pageSize: 3, total: 4, totalPages: 2 });
+    expect(page.items.map((i) => i.title)).toEqual(["Kanji study plan", "Sourdough 100% hydration", "Fix KeyError in CSV report"]);
+    expect(page.items[0]).toMatchObject({ platform: "claude", messageCount: 1, pinned: false, createdAt: "2024-08-15T10:00:00.000Z" });
+    expect(page.items[0]!.tokenCount).toBeGreaterThan(0);
+    expect((await svc.chats.list({ page: 2, pageSize: 3 })).items.map((i) => i.title)).toEqual(["Lisbon long weekend"]);
+  });
+
+  it("filters by provider, title, dates, pinned and import id", async () => {
+    const titles = async (query: Parameters<MnemoService["chats"]["list"]>[0]) => (await svc.chats.list(query)).items.map((i) => i.title).sort();
+    expect(await titles({ provider: "claude" })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
+    expect(await titles({ provider: "gemini" })).toEqual([]);
+    expect(await titles({ title: "keyerror" })).toEqual(["Fix KeyError in CSV report"]);
+    expect(await titles({ title: "100%" })).toEqual(["Sourdough 100% hydration"]);
+    expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual(["Fix KeyError in CSV report", "Sourdough 100% hydration"]);
+    const claudeImport = (await svc.chats.get(ids["kanji"]!)).importId;
+    expect(await titles({ importId: claudeImport })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
+    await svc.chats.pin({ ids: [ids["lisbon"]!], pinned: true });
+    expect(await titles({ pinnedOnly: true })).toEqual(["Lisbon long weekend"]);
+    expect((await svc.chats.list({})).items[0]!.title).toBe("Lisbon long weekend");
+    await svc.chats.pin({ ids: [ids["lisbon"]!], pinned: false });
+  });
+
+  it("refuses bad list parameters", async () => {
+    expect((await failure(svc.chats.list({ pageSize: 101 }))).message).toMatch(/^pageSize:/);
+    expect((await failure(svc.chats.list({ page: 0 }))).message).toMatch(/^page:/);
+    expect((await failure(svc.chats.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
+    expect((await failure(svc.chats.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
+  });
+
+  it("excluded conversations stay stored but are not counted or searchable", async () => {
+    expect(await svc.chats.count()).toEqual({ count: 4 });
+    await svc.chats.exclude({ ids: [ids["python"]!], excluded: true });
+    expect(await svc.chats.count()).toEqual({ count: 3 });
+    expect((await svc.chats.get(ids["python"]!)).excluded).toBe(true);
+    const active = await isolated.context.store.select("chunks", `conversationId = '${ids["python"]}'`, { columns: ["active"] });
+    expect(active.map((c) => c.active)).toEqual([false]);
+    await svc.chats.exclude({ ids: [ids["python"]!], excluded: false });
+    expect(await svc.chats.count()).toEqual({ count: 4 });
+  });
+
+  it("deletes conversations with their chunks; unknown ids are skipped; 404 for a missing one", async () => {
+    const result = await svc.chats.delete({ ids: [ids["kanji"]!, "conv_nope"] });
+    expect(result).toEqual({ deleted: [ids["kanji"]], count: 1 });
+    expect(await isolated.context.store.count("chunks", `conversationId = '${ids["kanji"]}'`)).toBe(0);
+    const missing = await failure(svc.chats.get(ids["kanji"]!));
+    expect(missing.code).toBe("not_found");
+    expect(await svc.chats.count()).toEqual({ count: 3 });
+    expect((await failure(svc.chats.delete({ ids: [] }))).code).toBe("invalid_input");
+  });
+
+  it("keeps users apart", async () => {
+    await isolated.users.add("bob");
+    const bob = await isolated.service("bob");
+    expect(await bob.chats.count()).toEqual({ count: 0 });
+    expect((await bob.chats.list({})).total).toBe(0);
+    expect((await failure(bob.chats.get(ids["lisbon"]!))).code).toBe("not_found");
+    expect(await bob.chats.delete({ ids: [ids["lisbon"]!] })).toEqual({ deleted: [], count: 0 });
+    expect(await bob.chats.pin({ ids: [ids["lisbon"]!], pinned: true })).toEqual({ updated: [], count: 0 });
+    expect(await svc.chats.count()).toEqual({ count: 3 });
+  });
+});
+
+describe("conversation quota", () => {
+  it("stores conversations past the quota as blocked, and activates them when room frees", async () => {
+    const base = await openTestApp();
+    const dir = base.config.paths.dataDir;
+    await base.close();
+    const { default: fs } = await import("node:fs");
+    fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
+    const quota = await openTestApp({ store: dir });
+    quota.ingest.start();
+    const svc = await quota.service();
+    const results = [];
+    for (const id of ["q1", "q2", "q3"]) results.push(await svc.chats.ingest(upload(id, [msg("1", "human", `quota ${id}`)])));
+    await settled(svc);
+    const third = await svc.chats.get(results[2]!.conversationId);
+    expect(third).toMatchObject({ quotaBlocked: true, status: "queued" });
+    expect(await svc.chats.count()).toEqual({ count: 2 });
+    expect((await svc.chats.status()).counts.quotaBlocked).toBe(1);
+    await svc.chats.delete({ ids: [results[0]!.conversationId] });
+    await settled(svc);
+    expect(await svc.chats.get(results[2]!.conversationId)).toMatchObject({ quotaBlocked: false, status: "ready" });
+    expect(await svc.chats.count()).toEqual({ count: 2 });
+    await quota.close();
+  });
+});
