@@ -1,0 +1,38 @@
+/** Turns ranked passages into a short narrative that cites them as [n]. */
+export interface Synthesizer {
+  /** Names what synthesizes, e.g. `extractive` or `openai:gpt-4o-mini`; recall reports it as `model`. */
+  readonly id: string;
+  synthesize(request: SynthesisRequest): Promise<Synthesis>;
+}
+
+export type ChatPlatform = "chatgpt" | "claude" | "typingmind";
+
+export interface Passage {
+  /** The citation number: the synthesis cites this passage as `[n]`. */
+  n: number;
+  conversationTitle: string;
+  /** ISO 8601, when the message has a time. */
+  date: string | null;
+  sender: "human" | "assistant";
+  text: string;
+  /** Fused relevance in [0, 1]. */
+  score: number;
+}
+
+export interface SynthesisRequest {
+  query: string;
+  /** Most relevant first. */
+  passages: Passage[];
+  /** Most tokens the content may have (the caller enforces it again). */
+  maxTokens: number;
+  /** Formatting hint for the chat assistant that will read the content. */
+  platform?: ChatPlatform | undefined;
+  /** What the user is talking about right now, to disambiguate. */
+  conversationContext?: string | undefined;
+}
+
+export interface Synthesis {
+  /** The narrative, citing passages as [n]. */
+  content: string;
+  model: string;
+}
