@@ -6,6 +6,7 @@ import { registerMaintain } from "./commands/maintain.js";
 import { registerMemories } from "./commands/memories.js";
 import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
+import { registerSearch } from "./commands/search.js";
 import { EXIT } from "./handle-error.js";
 
 // Command modules only declare their commands; what they run is imported when they run, so
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerBuckets(program);
   registerImport(program);
   registerChats(program);
+  registerSearch(program);
   registerReindex(program);
   registerMaintain(program);
   return program;

@@ -40,5 +40,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       exclude: (body) => http.post("/api/chat-history/chats/exclude", body),
       status: () => http.get("/api/chat-history/status"),
     },
+    search: (body) => http.post("/api/chat-history/search", body),
+    recall: (body) => http.post("/api/chat-history/inject", body),
   };
 }

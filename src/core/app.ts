@@ -2,7 +2,8 @@ import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
 import { isRemoteUri } from "../config/paths.js";
 import type { Embedder, ProgressReporter } from "../providers/embedder.js";
-import { chooseEmbedder, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
+import { chooseEmbedder, createReranker, createSynthesizer, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
+import type { Reranker } from "../providers/reranker.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "./errors.js";
@@ -53,9 +54,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
   );
   let ingest: IngestWorker | undefined;
+  let reranker: Promise<Reranker | undefined> | undefined;
   const context: CoreContext = {
     store,
     embedder,
+    reranker: () => (reranker ??= createReranker(config)),
+    synthesizer: createSynthesizer(config),
     config,
     now: options.now ?? (() => new Date()),
     imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
@@ -86,6 +90,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await ingest.stop();
       await maintenance.close();
       await embedder.close();
+      await (await reranker?.catch(() => undefined))?.close();
       store.close();
     },
   };

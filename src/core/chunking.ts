@@ -7,6 +7,8 @@ export interface ChunkDraft {
   sender: Sender;
   messageIds: string[];
   messageOffsets: number[];
+  messageTimes: string[];
+  messageSenders: Sender[];
   timestamp: string | null;
   tokenCount: number;
 }
@@ -52,12 +54,16 @@ export function chunkConversation(messages: StoredMessage[], tokenizer: Tokenize
 function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): ChunkDraft {
   const messageIds: string[] = [];
   const messageOffsets: number[] = [];
+  const messageTimes: string[] = [];
+  const messageSenders: Sender[] = [];
   let text = "";
   for (const piece of pieces) {
     if (text) text += SEPARATOR;
     if (messageIds[messageIds.length - 1] !== piece.message.id) {
       messageIds.push(piece.message.id);
       messageOffsets.push(text.length);
+      messageTimes.push(piece.message.timestamp ?? "");
+      messageSenders.push(piece.message.sender);
     }
     text += piece.text;
   }
@@ -68,6 +74,8 @@ function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): Chunk
     sender: first.sender,
     messageIds,
     messageOffsets,
+    messageTimes,
+    messageSenders,
     timestamp: pieces.find((piece) => piece.message.timestamp)?.message.timestamp ?? null,
     tokenCount,
   };

@@ -1,5 +1,7 @@
 import type { Config } from "../config/load-config.js";
 import type { Embedder } from "../providers/embedder.js";
+import type { Reranker } from "../providers/reranker.js";
+import type { Synthesizer } from "../providers/synthesizer.js";
 import type { Store } from "../store/store.js";
 
 /** Turns a stored image file into the URL a client fetches it from (signed by the server, file:// locally). */
@@ -9,6 +11,10 @@ export type ImageUrlSigner = (memoryId: string, imageFile: string) => string;
 export interface CoreContext {
   readonly store: Store;
   readonly embedder: Embedder;
+  /** The configured reranker, loaded on first use; undefined when there is none. */
+  reranker(): Promise<Reranker | undefined>;
+  /** The configured synthesizer for recall. */
+  readonly synthesizer: Synthesizer;
   readonly config: Config;
   now(): Date;
   imageUrl: ImageUrlSigner;

@@ -179,6 +179,8 @@ function toChunkRow(conversation: Claimed, active: boolean, draft: ChunkDraft, v
     sender: draft.sender,
     messageIds: draft.messageIds,
     messageOffsets: draft.messageOffsets,
+    messageTimes: draft.messageTimes,
+    messageSenders: draft.messageSenders,
     timestamp: draft.timestamp,
     tokenCount: draft.tokenCount,
     active,

@@ -28,7 +28,10 @@ import type {
   PinRequest,
   QueueStatus,
 } from "../schemas/chat-history.js";
+import type { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { createBucket, listBuckets } from "./buckets.js";
+import { recall } from "./recall.js";
+import { searchChats } from "./search.js";
 import { ingestConversations } from "./chats.js";
 import {
   countConversations,
@@ -77,6 +80,10 @@ export interface MnemoService {
     exclude(body: ExcludeRequest): Promise<FlagResponse>;
     status(): Promise<QueueStatus>;
   };
+  /** POST /api/chat-history/search: raw hybrid search over conversation chunks. */
+  search(body: SearchRequest): Promise<SearchResponse>;
+  /** POST /api/chat-history/inject: search, filter, rank and a cited summary. */
+  recall(body: RecallRequest): Promise<RecallResponse>;
 }
 
 export function createService(ctx: CoreContext, userId: string): MnemoService {
@@ -106,5 +113,13 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
       exclude: (body) => setExcluded(ctx, userId, body),
       status: () => queueStatus(ctx, userId),
     },
+    search: async (body) => withoutTimings(await searchChats(ctx, userId, body)),
+    recall: async (body) => withoutTimings(await recall(ctx, userId, body)),
   };
+}
+
+/** Timings are for benchmarks, not part of the API's answer. */
+function withoutTimings<T extends { timings: unknown }>(result: T): Omit<T, "timings"> {
+  const { timings: _timings, ...rest } = result;
+  return rest;
 }

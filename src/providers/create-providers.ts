@@ -2,8 +2,11 @@ import type { Config } from "../config/load-config.js";
 import { AppError, isAppError } from "../core/errors.js";
 import { BUNDLED_EMBEDDER_ID } from "./bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
-import { createEmbedderPool } from "./embedder-pool.js";
-import { DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec } from "./local-embedder.js";
+import { DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./local-models.js";
+import { createEmbedderPool, createRerankerPool } from "./model-pool.js";
+import { createExtractiveSynthesizer } from "./extractive-synthesizer.js";
+import type { Reranker } from "./reranker.js";
+import type { Synthesizer } from "./synthesizer.js";
 
 export interface EmbedderChoice {
   embedder: Embedder;
@@ -74,4 +77,34 @@ export function embedderMismatch(storeEmbedder: string, requested: string): AppE
   return new AppError("store_mismatch", `This store's vectors were made by ${storeEmbedder}, not ${requested}`, {
     suggestion: `Re-embed the store with \`mnemo reindex --embedder ${requested.split(" ")[0]}\`, or drop --embedder to keep using ${storeEmbedder}.`,
   });
+}
+
+/**
+ * The reranker the config asks for, or undefined for none. `auto` uses the default cross-encoder
+ * only when it is already on disk: search must not stall on a download.
+ */
+export async function createReranker(config: Config): Promise<Reranker | undefined> {
+  if (config.reranker === "none") return undefined;
+  let spec = config.reranker;
+  if (spec === "auto") {
+    const { isCrossEncoderModelCached } = await import("./cross-encoder-reranker.js");
+    if (!(await isCrossEncoderModelCached(DEFAULT_CROSS_ENCODER, config.paths.models))) return undefined;
+    spec = `cross-encoder:${DEFAULT_CROSS_ENCODER}`;
+  }
+  parseRerankerSpec(spec);
+  return createRerankerPool(spec, { cacheDir: config.paths.models, allowDownload: config.allowDownload });
+}
+
+/** The synthesizer recall uses: extractive (offline, the default) or an OpenAI-compatible endpoint. */
+export function createSynthesizer(config: Config): Synthesizer {
+  if (config.synthesizer === "extractive") return createExtractiveSynthesizer();
+  const { llm } = config;
+  let loaded: Promise<Synthesizer> | undefined;
+  return {
+    id: `openai:${llm.model}`,
+    synthesize: async (request) => {
+      loaded ??= import("./openai-synthesizer.js").then(({ createOpenAiSynthesizer }) => createOpenAiSynthesizer(llm));
+      return (await loaded).synthesize(request);
+    },
+  };
 }

@@ -103,6 +103,9 @@ export interface ChunkRow {
   messageIds: string[];
   /** Where each of `messageIds` starts in `text` (character offsets). */
   messageOffsets: number[];
+  /** Each message's time (ISO 8601), or "" when it has none. */
+  messageTimes: string[];
+  messageSenders: Sender[];
   timestamp: string | null;
   tokenCount: number;
   /** False while the conversation is excluded: search filters on it. */

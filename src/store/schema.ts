@@ -90,6 +90,8 @@ function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {
     text("sender"),
     strings("messageIds"),
     ints("messageOffsets"),
+    strings("messageTimes"),
+    strings("messageSenders"),
     text("timestamp", true),
     int("tokenCount"),
     bool("active"),

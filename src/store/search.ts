@@ -44,16 +44,17 @@ export async function hybridSearch<K extends VectorTableKey>(
   const candidates = Math.max(query.candidates ?? query.limit * 3, query.limit);
   const table = await store.table(key);
   const columns = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
+  // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const runVector = mode !== "bm25";
   const runText = mode !== "vector" && query.text.trim().length > 0;
 
   const [vectorRows, textRows] = await Promise.all([
     !runVector
       ? []
-      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(columns).limit(candidates).toArray(),
+      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select([...columns, "_distance"]).limit(candidates).toArray(),
     !runText
       ? []
-      : table.search(query.text, "fts").where(query.where).select(columns).limit(candidates).toArray(),
+      : table.search(query.text, "fts").where(query.where).select([...columns, "_score"]).limit(candidates).toArray(),
   ]);
 
   const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? 1);

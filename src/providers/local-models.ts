@@ -1,12 +1,14 @@
 import { AppError } from "../core/errors.js";
 import { BUNDLED_EMBEDDER_ID, createBundledEmbedder } from "./bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
+import type { Reranker } from "./reranker.js";
 
 export const DEFAULT_TRANSFORMERS_MODEL = "Xenova/all-MiniLM-L6-v2";
+export const DEFAULT_CROSS_ENCODER = "Xenova/ms-marco-MiniLM-L-6-v2";
 
 export type EmbedderSpec = { kind: "bundled" } | { kind: "transformers"; model: string };
 
-export interface LocalEmbedderOptions {
+export interface LocalModelOptions {
   /** Where downloaded models are kept. */
   cacheDir: string;
   allowDownload: boolean;
@@ -21,10 +23,21 @@ export function parseEmbedderSpec(spec: string): EmbedderSpec {
   throw AppError.invalid("embedder", `unknown embedder "${spec}"`, "Use bundled, or transformers:<model id or folder>.");
 }
 
-/** Builds an embedder in this thread. The pool (embedder-pool.ts) calls it inside worker threads. */
-export async function createLocalEmbedder(spec: string, options: LocalEmbedderOptions): Promise<Embedder> {
+export function parseRerankerSpec(spec: string): string {
+  if (spec.startsWith("cross-encoder:") && spec.length > "cross-encoder:".length) return spec.slice("cross-encoder:".length);
+  throw AppError.invalid("reranker", `unknown reranker "${spec}"`, "Use none, auto, or cross-encoder:<model id or folder>.");
+}
+
+/** Builds an embedder in this thread. The pool (model-pool.ts) calls it inside worker threads. */
+export async function createLocalEmbedder(spec: string, options: LocalModelOptions): Promise<Embedder> {
   const parsed = parseEmbedderSpec(spec);
   if (parsed.kind === "bundled") return createBundledEmbedder();
   const { createTransformersEmbedder } = await import("./transformers-embedder.js");
   return createTransformersEmbedder({ model: parsed.model, ...options });
+}
+
+export async function createLocalReranker(spec: string, options: LocalModelOptions): Promise<Reranker> {
+  const model = parseRerankerSpec(spec);
+  const { createCrossEncoderReranker } = await import("./cross-encoder-reranker.js");
+  return createCrossEncoderReranker({ model, ...options });
 }

@@ -1,24 +1,25 @@
 import { Worker } from "node:worker_threads";
 import { AppError } from "../core/errors.js";
-import type { WorkerError, WorkerReply, WorkerRequest } from "./embed-protocol.js";
 import type { Embedder } from "./embedder.js";
-import type { LocalEmbedderOptions } from "./local-embedder.js";
+import type { LocalModelOptions } from "./local-models.js";
+import type { ModelWorkerData, WorkerError, WorkerReply, WorkerRequest } from "./model-protocol.js";
+import type { Reranker } from "./reranker.js";
 
 // Always the compiled worker: from src/providers (tests) and dist/providers alike this is dist/providers.
-const WORKER_URL = new URL("../../dist/providers/embed-worker.js", import.meta.url);
+const WORKER_URL = new URL("../../dist/providers/model-worker.js", import.meta.url);
 const BATCH_SIZE = 32;
 
-export interface PoolOptions extends LocalEmbedderOptions {
+export interface PoolOptions extends LocalModelOptions {
   /** Most worker threads to run; each holds its own copy of the model. */
   workers: number;
 }
 
-interface Job {
-  texts: string[];
-  query: boolean;
-  resolve(vectors: Float32Array[]): void;
+type Job = {
+  request: Exclude<WorkerRequest, { type: "close" }>;
+  urgent: boolean;
+  resolve(value: Float32Array[] | number[]): void;
   reject(error: Error): void;
-}
+};
 
 interface Slot {
   worker: Worker;
@@ -31,45 +32,53 @@ interface Slot {
  * while batches are waiting; queries jump the queue ahead of document batches.
  */
 export async function createEmbedderPool(spec: string, options: PoolOptions): Promise<Embedder> {
-  const pool = new EmbedderPool(spec, options);
+  const pool = new ModelPool({ kind: "embedder", spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload }, options);
   const { id, dims } = await pool.start();
+  const embed = (texts: string[], query: boolean) => pool.submit({ type: "embed", texts, query }, query) as Promise<Float32Array[]>;
   return {
     id,
     dims,
-    embedDocuments: (texts) => pool.embedDocuments(texts),
-    embedQuery: async (text) => (await pool.submit([text], true))[0]!,
+    embedDocuments: async (texts) => {
+      const batches: Promise<Float32Array[]>[] = [];
+      for (let start = 0; start < texts.length; start += BATCH_SIZE) batches.push(embed(texts.slice(start, start + BATCH_SIZE), false));
+      return (await Promise.all(batches)).flat();
+    },
+    embedQuery: async (text) => (await embed([text], true))[0]!,
     close: () => pool.close(),
   };
 }
 
-class EmbedderPool {
+/** A cross-encoder reranker in one worker thread (ONNX Runtime would otherwise block the event loop). */
+export async function createRerankerPool(spec: string, options: LocalModelOptions): Promise<Reranker> {
+  const pool = new ModelPool({ kind: "reranker", spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload }, { ...options, workers: 1 });
+  const { id } = await pool.start();
+  return {
+    id,
+    rerank: (query, passages) => pool.submit({ type: "rerank", query, passages }, true) as Promise<number[]>,
+    close: () => pool.close(),
+  };
+}
+
+class ModelPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Job[] = [];
   private spawning = false;
   private closed = false;
 
   constructor(
-    private readonly spec: string,
+    private readonly data: ModelWorkerData,
     private readonly options: PoolOptions,
   ) {}
 
-  async start(): Promise<{ id: string; dims: number }> {
+  start(): Promise<{ id: string; dims: number }> {
     return this.spawn();
   }
 
-  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    const batches: Promise<Float32Array[]>[] = [];
-    for (let start = 0; start < texts.length; start += BATCH_SIZE) {
-      batches.push(this.submit(texts.slice(start, start + BATCH_SIZE), false));
-    }
-    return (await Promise.all(batches)).flat();
-  }
-
-  submit(texts: string[], query: boolean): Promise<Float32Array[]> {
-    if (this.closed) return Promise.reject(new AppError("internal", "The embedder was closed"));
+  submit(request: Job["request"], urgent: boolean): Promise<Float32Array[] | number[]> {
+    if (this.closed) return Promise.reject(new AppError("internal", "The model was closed"));
     return new Promise((resolve, reject) => {
-      const job = { texts, query, resolve, reject };
-      if (query) this.waiting.unshift(job);
+      const job = { request, urgent, resolve, reject };
+      if (urgent) this.waiting.unshift(job);
       else this.waiting.push(job);
       this.pump();
     });
@@ -77,7 +86,7 @@ class EmbedderPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new AppError("internal", "The embedder was closed"));
+    for (const job of this.waiting.splice(0)) job.reject(new AppError("internal", "The model was closed"));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
     this.slots.length = 0;
   }
@@ -85,18 +94,13 @@ class EmbedderPool {
   private pump(): void {
     for (const slot of this.slots) {
       if (slot.job || this.waiting.length === 0) continue;
-      this.assign(slot, this.waiting.shift()!);
+      slot.job = this.waiting.shift()!;
+      slot.worker.ref();
+      slot.worker.postMessage(slot.job.request);
     }
     if (this.waiting.length > 0 && !this.spawning && this.slots.length < this.options.workers) {
       this.spawn().catch(() => undefined); // the workers we already have carry on
     }
-  }
-
-  private assign(slot: Slot, job: Job): void {
-    slot.job = job;
-    slot.worker.ref();
-    const request: WorkerRequest = { type: "embed", texts: job.texts, query: job.query };
-    slot.worker.postMessage(request);
   }
 
   private finish(slot: Slot): Job | undefined {
@@ -109,10 +113,7 @@ class EmbedderPool {
 
   private spawn(): Promise<{ id: string; dims: number }> {
     this.spawning = true;
-    const { spec, options } = this;
-    const worker = new Worker(WORKER_URL, {
-      workerData: { spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload },
-    });
+    const worker = new Worker(WORKER_URL, { workerData: this.data });
     return new Promise((resolve, reject) => {
       const slot: Slot = { worker, job: undefined };
       worker.on("message", (reply: WorkerReply) => {
@@ -125,10 +126,10 @@ class EmbedderPool {
             this.pump();
             return;
           case "progress":
-            options.onProgress?.(reply);
+            this.options.onProgress?.(reply);
             return;
           case "result":
-            this.finish(slot)?.resolve(reply.vectors);
+            this.finish(slot)?.resolve(reply.value);
             return;
           case "error":
             if (reply.during === "load") {
@@ -143,7 +144,7 @@ class EmbedderPool {
       worker.on("error", (error) => {
         this.spawning = false;
         this.remove(slot);
-        slot.job?.reject(new AppError("internal", `The embedder worker failed: ${error.message}`, { cause: error }));
+        slot.job?.reject(new AppError("internal", `The model worker failed: ${error.message}`, { cause: error }));
         reject(error);
       });
       worker.on("exit", () => this.remove(slot));

@@ -1,0 +1,90 @@
+import type { Command } from "commander";
+import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
+import type { Output } from "../output.js";
+import { action, withService } from "../session.js";
+import { parseCount, shortDate } from "./memories.js";
+
+export function registerSearch(program: Command): void {
+  program
+    .command("search")
+    .description("search imported conversations: the matching passages with their context")
+    .argument("<query...>", "what to look for")
+    .option("-n, --limit <n>", "most results (1–100)", "10")
+    .option("--provider <platform>", "only this platform (default: all)")
+    .option("-c, --context <n>", "neighbouring chunks shown around each hit", "2")
+    .option("--no-rerank", "keep the fused order (faster)")
+    .action(
+      action(async (session, words: string[], options: { limit: string; provider?: string; context: string; rerank: boolean }) => {
+        const query = words.join(" ");
+        await withService(session, async (service) => {
+          const result = await service.search({
+            query,
+            limit: parseCount("--limit", options.limit),
+            contextChunks: parseCount("--context", options.context, 0),
+            skipRerank: !options.rerank,
+            ...(options.provider ? { provider: options.provider } : {}),
+          });
+          if (session.out.json) return session.out.data(result);
+          printSearch(session.out, result);
+        });
+      }),
+    );
+
+  program
+    .command("recall")
+    .description("a short cited summary of what your conversations say about something")
+    .argument("<query...>", "what to recall")
+    .option("-t, --max-tokens <n>", "longest summary, in tokens (at most 2000)", "1000")
+    .option("--platform <name>", "format for chatgpt, claude or typingmind")
+    .option("--context <text>", "what you are talking about now, to disambiguate")
+    .action(
+      action(async (session, words: string[], options: { maxTokens: string; platform?: string; context?: string }) => {
+        await withService(session, async (service) => {
+          const result = await service.recall({
+            query: words.join(" "),
+            maxTokens: parseCount("--max-tokens", options.maxTokens),
+            ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
+            ...(options.context ? { conversationContext: options.context } : {}),
+          });
+          if (session.out.json) return session.out.data(result);
+          printRecall(session.out, result);
+        });
+      }),
+    );
+}
+
+function printSearch(out: Output, result: SearchResponse): void {
+  const { style } = out;
+  if (result.results.length === 0) {
+    out.notice("Nothing found. Import conversations with `mnemo import <export>`, or try other words.");
+    return;
+  }
+  const terms = (result.query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const highlight = (text: string) => (terms.length ? text.replace(new RegExp(`(${terms.join("|")})`, "giu"), (m) => style.bold.yellow(m)) : text);
+  result.results.forEach((hit, i) => {
+    out.line(`${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`);
+    for (const near of hit.context.filter((c) => c.timestamp <= hit.timestamp)) out.line(style.dim(indent(near.text)));
+    out.line(indent(highlight(hit.text)));
+    for (const near of hit.context.filter((c) => c.timestamp > hit.timestamp)) out.line(style.dim(indent(near.text)));
+    out.line();
+  });
+  out.notice(`${result.totalResults} results in ${result.processingTime} ms`);
+}
+
+function printRecall(out: Output, result: RecallResponse): void {
+  const { style } = out;
+  if (!result.content) {
+    out.notice("Nothing in your conversations matches that yet.");
+    return;
+  }
+  out.line(result.content);
+  out.line();
+  result.sources.forEach((source, i) => {
+    out.line(style.dim(`[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${source.conversationId} · message ${source.messageId}`));
+  });
+  out.notice(`${result.tokenCount} tokens · ${result.model} · ${result.processingTime}`);
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `   ${line}`).join("\n");
+}

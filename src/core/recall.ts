@@ -1,0 +1,189 @@
+import { createExtractiveSynthesizer } from "../providers/extractive-synthesizer.js";
+import type { ChatPlatform, Passage, Synthesizer } from "../providers/synthesizer.js";
+import { parseInput } from "../schemas/parse.js";
+import { RecallRequest, type RecallResponse, type RecallSource } from "../schemas/recall.js";
+import { applyCitations, mergeCited, type Cited } from "./citations.js";
+import type { CoreContext } from "./context.js";
+import { isAppError } from "./errors.js";
+import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { loadTokenizer } from "./tokens.js";
+import type { SearchMode } from "../store/search.js";
+
+/** Chunks retrieved per query before filtering. */
+const CANDIDATES = 40;
+/** Hits scoring under this share of the best one are dropped. */
+const SCORE_FLOOR = 0.3;
+/** At most this many chunks from one conversation before the others get a turn. */
+const PER_CONVERSATION = 4;
+/** Weight of the conversation context in the query vector (the query itself weighs 1). */
+const CONTEXT_WEIGHT = 0.35;
+
+export interface RecallTimings extends SearchTimings {
+  synthesisMs: number;
+}
+
+interface MessagePassage extends Passage {
+  conversationId: string;
+  messageId: string;
+}
+
+/**
+ * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter →
+ * rank → synthesize within `maxTokens`, with [n] citations that map one to one onto `sources`.
+ */
+export async function recall(
+  ctx: CoreContext,
+  userId: string,
+  input: RecallRequest,
+  tuning: { mode?: SearchMode } = {},
+): Promise<RecallResponse & { timings: RecallTimings }> {
+  const started = performance.now();
+  const request = parseInput(RecallRequest, input);
+  const context = contextText(request.conversationContext, request.conversationHistory);
+  const questions = request.queries ?? [{ query: request.query!, maxTokens: request.maxTokens }];
+  const answers = await Promise.all(
+    questions.map((q) =>
+      recallOne(ctx, userId, { query: q.query, maxTokens: q.maxTokens ?? request.maxTokens, platform: request.platform, context }, tuning),
+    ),
+  );
+  const tokenizer = await loadTokenizer();
+  const timings = sumTimings(answers.map((a) => a.timings));
+  const model = answers.find((a) => a.model !== ctx.synthesizer.id)?.model ?? ctx.synthesizer.id;
+  const processingTime = `${Math.round(performance.now() - started)}ms`;
+  if (!request.queries) {
+    const [only] = answers;
+    return { content: only!.content, sources: only!.sources, tokenCount: only!.tokenCount, processingTime, model, timings };
+  }
+  const merged = mergeCited(
+    answers.map((a, i) => ({ heading: questions[i]!.query, ...a })),
+    request.platform === "chatgpt" || request.platform === "claude",
+  );
+  return {
+    content: merged.content,
+    sources: merged.sources,
+    tokenCount: tokenizer.count(merged.content),
+    processingTime,
+    model,
+    results: answers.map((a, i) => ({ query: questions[i]!.query, content: a.content, sources: a.sources, tokenCount: a.tokenCount })),
+    timings,
+  };
+}
+
+interface OneQuery {
+  query: string;
+  maxTokens: number;
+  platform: ChatPlatform | undefined;
+  context: string;
+}
+
+async function recallOne(
+  ctx: CoreContext,
+  userId: string,
+  q: OneQuery,
+  tuning: { mode?: SearchMode },
+): Promise<Cited & { model: string; timings: RecallTimings }> {
+  const vector = await queryVector(ctx, q.query, q.context);
+  const { hits, timings } = await findChunks(ctx, userId, { query: q.query, vector, limit: CANDIDATES, provider: "all", rerank: true, ...tuning });
+  const passages = await toPassages(ctx, diversify(floor(hits)));
+  const started = performance.now();
+  const { content, model } = await synthesize(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
+  const synthesisMs = performance.now() - started;
+  const tokenizer = await loadTokenizer();
+  const cited = applyCitations(content, passages, q.maxTokens, tokenizer, toSource);
+  return { ...cited, model, timings: { ...timings, synthesisMs } };
+}
+
+/** The query, nudged toward what the user is talking about now. */
+async function queryVector(ctx: CoreContext, query: string, context: string): Promise<Float32Array> {
+  if (!context) return ctx.embedder.embedQuery(query);
+  const [q, c] = await ctx.embedder.embedDocuments([query, context]);
+  const blended = q!.map((value, i) => value + CONTEXT_WEIGHT * c![i]!);
+  const norm = Math.hypot(...blended) || 1;
+  return blended.map((value) => value / norm);
+}
+
+function contextText(conversationContext: string | undefined, history: { content: string }[] | undefined): string {
+  const recent = (history ?? []).slice(-3).map((turn) => turn.content);
+  return [conversationContext ?? "", ...recent].join("\n").trim().slice(0, 2000);
+}
+
+function floor(hits: ChunkHit[]): ChunkHit[] {
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((hit) => hit.score >= best * SCORE_FLOOR);
+}
+
+/** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
+function diversify(hits: ChunkHit[]): ChunkHit[] {
+  const taken = new Map<string, number>();
+  const first: ChunkHit[] = [];
+  const later: ChunkHit[] = [];
+  for (const hit of hits) {
+    const count = taken.get(hit.chunk.conversationId) ?? 0;
+    taken.set(hit.chunk.conversationId, count + 1);
+    (count < PER_CONVERSATION ? first : later).push(hit);
+  }
+  return [...first, ...later];
+}
+
+/** Chunks → one passage per message, numbered in rank order, without repeating a message or a text. */
+async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
+  const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
+  const seen = new Set<string>();
+  const passages: MessagePassage[] = [];
+  for (const { chunk, score } of hits) {
+    chunk.messageIds.forEach((messageId, i) => {
+      const text = chunk.text.slice(chunk.messageOffsets[i], chunk.messageOffsets[i + 1]).trim();
+      const textKey = text.toLowerCase().replace(/\s+/g, " ");
+      const idKey = `${chunk.conversationId}\u0000${messageId}`;
+      if (!text || seen.has(idKey) || seen.has(textKey)) return;
+      seen.add(idKey).add(textKey);
+      const conversation = titles.get(chunk.conversationId);
+      passages.push({
+        n: passages.length + 1,
+        conversationId: chunk.conversationId,
+        messageId,
+        conversationTitle: conversation?.title ?? "",
+        date: chunk.messageTimes[i] || chunk.timestamp || conversation?.createdAt || null,
+        sender: chunk.messageSenders[i] ?? chunk.sender,
+        text,
+        score,
+      });
+    });
+  }
+  return passages;
+}
+
+function toSource(passage: MessagePassage): RecallSource {
+  return {
+    conversationId: passage.conversationId,
+    conversationTitle: passage.conversationTitle,
+    messageId: passage.messageId,
+    date: passage.date ?? "",
+    relevanceScore: Math.round(passage.score * 1000) / 1000,
+  };
+}
+
+/** The configured synthesizer; if it fails, the extractive one, and `model` says so. */
+async function synthesize(synthesizer: Synthesizer, request: Parameters<Synthesizer["synthesize"]>[0]): Promise<{ content: string; model: string }> {
+  if (request.passages.length === 0) return { content: "", model: synthesizer.id };
+  try {
+    return await synthesizer.synthesize(request);
+  } catch (error) {
+    if (synthesizer.id === "extractive") throw error;
+    const reason = isAppError(error) ? error.message : String(error);
+    const fallback = await createExtractiveSynthesizer().synthesize(request);
+    return { content: fallback.content, model: `extractive (fallback: ${synthesizer.id} failed: ${reason})` };
+  }
+}
+
+function sumTimings(all: RecallTimings[]): RecallTimings {
+  return all.reduce(
+    (sum, t) => ({
+      embeddingMs: sum.embeddingMs + t.embeddingMs,
+      storeMs: sum.storeMs + t.storeMs,
+      rerankMs: sum.rerankMs + t.rerankMs,
+      synthesisMs: sum.synthesisMs + t.synthesisMs,
+    }),
+    { embeddingMs: 0, storeMs: 0, rerankMs: 0, synthesisMs: 0 },
+  );
+}

@@ -1,0 +1,155 @@
+import { PLATFORM_PATTERN } from "../schemas/chat-history.js";
+import { parseInput } from "../schemas/parse.js";
+import { SearchRequest, type SearchResponse, type SearchResult } from "../schemas/recall.js";
+import type { ChunkRow } from "../store/rows.js";
+import { hybridSearch, type SearchMode } from "../store/search.js";
+import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import type { CoreContext } from "./context.js";
+import { AppError } from "./errors.js";
+
+export type ChunkSummary = Omit<ChunkRow, "vector">;
+
+export interface ChunkHit {
+  chunk: ChunkSummary;
+  /** In [0, 1]: the fused rank score, or the reranker's score when one ran. */
+  score: number;
+}
+
+export interface SearchTimings {
+  embeddingMs: number;
+  storeMs: number;
+  rerankMs: number;
+}
+
+export interface ChunkQuery {
+  query: string;
+  /** The query vector, when the caller already has it (recall blends in the conversation context). */
+  vector?: Float32Array;
+  limit: number;
+  provider: string;
+  rerank: boolean;
+  mode?: SearchMode;
+}
+
+/** How many fused candidates a reranker gets to reorder. */
+const RERANK_CANDIDATES = 50;
+
+/** Hybrid (vector + BM25, RRF) search over the user's active chunks, optionally reranked. */
+export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<{ hits: ChunkHit[]; timings: SearchTimings }> {
+  const timings: SearchTimings = { embeddingMs: 0, storeMs: 0, rerankMs: 0 };
+  let started = performance.now();
+  const [vector, , reranker] = await Promise.all([
+    query.vector ?? ctx.embedder.embedQuery(query.query),
+    checkProvider(ctx, userId, query.provider),
+    query.rerank ? ctx.reranker() : undefined,
+  ]);
+  timings.embeddingMs = performance.now() - started;
+
+  started = performance.now();
+  const fetch = reranker ? Math.max(query.limit, RERANK_CANDIDATES) : query.limit;
+  const found = await hybridSearch(ctx.store, "chunks", {
+    vector,
+    text: query.query,
+    where: sqlAnd(`userId = ${sqlString(userId)}`, "active = true", query.provider !== "all" && `platform = ${sqlString(query.provider)}`),
+    limit: fetch,
+    ...(query.mode ? { mode: query.mode } : {}),
+  });
+  timings.storeMs = performance.now() - started;
+  let hits = found.map(({ row, score }) => ({ chunk: row, score }));
+
+  if (reranker && hits.length > 1) {
+    started = performance.now();
+    const scores = await reranker.rerank(query.query, hits.map((hit) => hit.chunk.text));
+    hits = hits.map((hit, i) => ({ ...hit, score: scores[i]! })).sort((a, b) => b.score - a.score);
+    timings.rerankMs = performance.now() - started;
+  }
+  return { hits: hits.slice(0, query.limit), timings };
+}
+
+async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {
+  if (provider === "all") return;
+  if (!PLATFORM_PATTERN.test(provider)) throw AppError.invalid("provider", 'must be "all" or a platform id');
+  const platforms = await ctx.store.select("platforms", `userId = ${sqlString(userId)}`, { columns: ["id"] });
+  if (!platforms.some((row) => row.id === provider)) {
+    const known = platforms.map((row) => row.id).sort();
+    throw AppError.invalid(
+      "provider",
+      `no conversations from platform "${provider}"`,
+      known.length ? `Use "all" or one of: ${known.join(", ")}.` : "Import some conversations first (`mnemo import`).",
+    );
+  }
+}
+
+/** POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring chunks. */
+export async function searchChats(ctx: CoreContext, userId: string, input: SearchRequest): Promise<SearchResponse & { timings: SearchTimings }> {
+  const started = performance.now();
+  const request = parseInput(SearchRequest, input);
+  const { hits, timings } = await findChunks(ctx, userId, {
+    query: request.query,
+    limit: request.limit,
+    provider: request.provider,
+    rerank: !request.skipRerank,
+  });
+  const [titles, context] = await Promise.all([
+    conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId)),
+    neighbours(ctx, hits.map((hit) => hit.chunk), request.contextChunks),
+  ]);
+  const results: SearchResult[] = hits.map(({ chunk, score }) => {
+    const conversation = titles.get(chunk.conversationId);
+    return {
+      conversationId: chunk.conversationId,
+      title: conversation?.title ?? "",
+      text: chunk.text,
+      score,
+      timestamp: chunk.timestamp ?? conversation?.createdAt ?? new Date(0).toISOString(),
+      sender: chunk.sender,
+      context: (context.get(chunk.id) ?? []).map((near) => ({
+        text: near.text,
+        sender: near.sender,
+        timestamp: near.timestamp ?? conversation?.createdAt ?? "",
+      })),
+    };
+  });
+  return {
+    results,
+    totalResults: results.length,
+    query: request.query,
+    provider: request.provider,
+    processingTime: Math.round(performance.now() - started),
+    timings,
+  };
+}
+
+export async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, { title: string; createdAt: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.store.select("conversations", sqlIn("id", [...new Set(ids)]), { columns: ["id", "title", "createdAt"] });
+  return new Map(rows.map((row) => [row.id, { title: row.title, createdAt: row.createdAt }]));
+}
+
+/** For each chunk, up to `count` chunks around it in its conversation (half before, half after), in order. */
+export async function neighbours(ctx: CoreContext, chunks: ChunkSummary[], count: number): Promise<Map<string, ChunkSummary[]>> {
+  const result = new Map<string, ChunkSummary[]>();
+  if (count === 0 || chunks.length === 0) return result;
+  const before = Math.floor(count / 2);
+  const after = count - before;
+  const ranges = chunks.map(
+    (chunk) =>
+      `(conversationId = ${sqlString(chunk.conversationId)} AND chunkIndex >= ${chunk.chunkIndex - before} AND chunkIndex <= ${chunk.chunkIndex + after})`,
+  );
+  const rows = await ctx.store.select("chunks", `(${ranges.join(" OR ")})`, {
+    columns: ["id", "conversationId", "chunkIndex", "text", "sender", "timestamp", "messageIds", "messageOffsets", "messageTimes", "messageSenders"],
+  });
+  for (const chunk of chunks) {
+    const near = rows
+      .filter(
+        (row) =>
+          row.conversationId === chunk.conversationId &&
+          row.chunkIndex !== chunk.chunkIndex &&
+          row.chunkIndex >= chunk.chunkIndex - before &&
+          row.chunkIndex <= chunk.chunkIndex + after,
+      )
+      .sort((a, b) => a.chunkIndex - b.chunkIndex);
+    result.set(chunk.id, near as ChunkSummary[]);
+  }
+  return result;
+}

@@ -1,0 +1,28 @@
+import type { ErrorCode } from "../core/errors.js";
+
+/** What a model worker hosts: an embedder or a reranker, by spec. */
+export interface ModelWorkerData {
+  kind: "embedder" | "reranker";
+  spec: string;
+  cacheDir: string;
+  allowDownload: boolean;
+}
+
+/** Messages between model-pool.ts (main thread) and model-worker.ts: one job at a time per worker. */
+export type WorkerRequest =
+  | { type: "embed"; texts: string[]; query: boolean }
+  | { type: "rerank"; query: string; passages: string[] }
+  | { type: "close" };
+
+export interface WorkerError {
+  code: ErrorCode;
+  message: string;
+  suggestion?: string | undefined;
+}
+
+export type WorkerReply =
+  | { type: "ready"; id: string; dims: number }
+  | { type: "progress"; file: string; loaded: number; total: number }
+  | { type: "result"; value: Float32Array[] | number[] }
+  /** `during: "load"` means the worker could not start; "job" fails only the current job. */
+  | { type: "error"; during: "load" | "job"; error: WorkerError };

@@ -1,0 +1,48 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { isAppError } from "../core/errors.js";
+import type { Embedder } from "./embedder.js";
+import { createLocalEmbedder, createLocalReranker } from "./local-models.js";
+import type { ModelWorkerData, WorkerReply, WorkerRequest } from "./model-protocol.js";
+import type { Reranker } from "./reranker.js";
+
+/** One model (an embedder or a reranker) in one worker thread; model-pool.ts talks to it. */
+const { kind, spec, cacheDir, allowDownload } = workerData as ModelWorkerData;
+const port = parentPort!;
+const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
+
+function errorReply(error: unknown, during: "load" | "job"): WorkerReply {
+  return {
+    type: "error",
+    during,
+    error: isAppError(error)
+      ? { code: error.code, message: error.message, suggestion: error.suggestion }
+      : { code: "internal", message: error instanceof Error ? error.message : String(error) },
+  };
+}
+
+async function run(model: Embedder | Reranker, request: Exclude<WorkerRequest, { type: "close" }>): Promise<void> {
+  if (request.type === "rerank" && "rerank" in model) {
+    send({ type: "result", value: await model.rerank(request.query, request.passages) });
+  } else if (request.type === "embed" && "embedDocuments" in model) {
+    const vectors = request.query ? [await model.embedQuery(request.texts[0] ?? "")] : await model.embedDocuments(request.texts);
+    send({ type: "result", value: vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+  } else {
+    throw new Error(`a ${kind} worker cannot ${request.type}`);
+  }
+}
+
+try {
+  const options = { cacheDir, allowDownload, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
+  const model = kind === "embedder" ? await createLocalEmbedder(spec, options) : await createLocalReranker(spec, options);
+  port.on("message", async (request: WorkerRequest) => {
+    if (request.type === "close") {
+      await model.close();
+      port.close();
+      return;
+    }
+    await run(model, request).catch((error: unknown) => send(errorReply(error, "job")));
+  });
+  send({ type: "ready", id: model.id, dims: "dims" in model ? model.dims : 0 });
+} catch (error) {
+  send(errorReply(error, "load"));
+}

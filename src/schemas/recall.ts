@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { DateTime } from "./common.js";
+
+export const MAX_RECALL_TOKENS = 2000;
+export const MAX_PARALLEL_QUERIES = 15;
+export const DEFAULT_RECALL_TOKENS = 1000;
+
+const QueryText = z.string().trim().min(1, "must not be empty").max(4000, "must be at most 4000 characters");
+const MaxTokens = z
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
+
+// POST /api/chat-history/search
+export const SearchRequest = z.object({
+  query: QueryText,
+  limit: z.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
+  provider: z.string().default("all"),
+  contextChunks: z.number().int().min(0, "must be 0 to 20").max(20, "must be 0 to 20").default(4),
+  skipRerank: z.boolean().default(false),
+});
+export type SearchRequest = z.input<typeof SearchRequest>;
+
+const ContextItem = z.object({ text: z.string(), sender: z.string(), timestamp: z.string() });
+export const SearchResult = z.object({
+  conversationId: z.string(),
+  title: z.string(),
+  text: z.string(),
+  score: z.number(),
+  timestamp: DateTime,
+  sender: z.string(),
+  context: z.array(ContextItem),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+export const SearchResponse = z.object({
+  results: z.array(SearchResult),
+  totalResults: z.number().int(),
+  query: z.string(),
+  provider: z.string(),
+  processingTime: z.number(),
+});
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+// POST /api/chat-history/inject
+export const RecallRequest = z
+  .object({
+    query: QueryText.optional(),
+    maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
+    platform: z.enum(["chatgpt", "claude", "typingmind"]).optional(),
+    conversationContext: z.string().max(8000, "must be at most 8000 characters").optional(),
+    conversationHistory: z
+      .array(z.object({ content: z.string(), role: z.string().optional() }))
+      .max(100, "must have at most 100 turns")
+      .optional(),
+    queries: z
+      .array(z.object({ query: QueryText, maxTokens: MaxTokens.optional() }))
+      .min(1, "must list at least one query")
+      .max(MAX_PARALLEL_QUERIES, `must list at most ${MAX_PARALLEL_QUERIES} queries`)
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.query === undefined && value.queries === undefined) {
+      ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or give queries)" });
+    }
+  });
+export type RecallRequest = z.input<typeof RecallRequest>;
+
+export const RecallSource = z.object({
+  conversationId: z.string(),
+  conversationTitle: z.string(),
+  messageId: z.string(),
+  date: z.string(),
+  relevanceScore: z.number(),
+});
+export type RecallSource = z.infer<typeof RecallSource>;
+const RecallPart = z.object({
+  content: z.string(),
+  sources: z.array(RecallSource),
+  tokenCount: z.number().int(),
+});
+export const RecallResponse = RecallPart.extend({
+  processingTime: z.string(),
+  model: z.string(),
+  /** With `queries`: one answer per query, in order (the top level merges them). */
+  results: z.array(RecallPart.extend({ query: z.string() })).optional(),
+});
+export type RecallResponse = z.infer<typeof RecallResponse>;
