@@ -7,6 +7,8 @@ import { registerMemories } from "./commands/memories.js";
 import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
+import { registerServe } from "./commands/serve.js";
+import { registerUsers } from "./commands/users.js";
 import { EXIT } from "./handle-error.js";
 
 // Command modules only declare their commands; what they run is imported when they run, so
@@ -30,6 +32,8 @@ export function buildProgram(): Command {
   registerImport(program);
   registerChats(program);
   registerSearch(program);
+  registerServe(program);
+  registerUsers(program);
   registerReindex(program);
   registerMaintain(program);
   return program;

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../core/app.js";
 import type { MnemoService } from "../core/service.js";
@@ -79,10 +80,19 @@ export async function withService<T>(
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
   if (config.remote) {
     const { createRemoteService } = await import("../client/remote.js");
-    return work(createRemoteService(config.remote.url, config.remote.token));
+    return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));
   }
   return withApp(session, async (app) => {
     if (options.ingest) app.ingest.start();
     return work(await app.service(session.options.user));
   });
+}
+
+/** The token `mnemo serve` left for local clients, when no token was given. */
+function readTokenFile(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -9,6 +9,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
   return {
     memories: {
       store: (input) => http.post("/api/memory", input),
+      storeImage: (input) => http.post("/api/v2/memory/image", input),
       storeMany: async (inputs) => {
         const memoryIds: string[] = [];
         for (const input of inputs) memoryIds.push((await http.post<{ memoryId: string }>("/api/memory", input)).memoryId);

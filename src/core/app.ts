@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
 import { isRemoteUri } from "../config/paths.js";
 import type { Embedder, ProgressReporter } from "../providers/embedder.js";
-import { chooseEmbedder, createReranker, createSynthesizer, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
+import { chooseEmbedder, createCaptioner, createReranker, createSynthesizer, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
 import type { Reranker } from "../providers/reranker.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
@@ -55,11 +55,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   let ingest: IngestWorker | undefined;
   let reranker: Promise<Reranker | undefined> | undefined;
+  const captioner = createCaptioner(config);
   const context: CoreContext = {
     store,
     embedder,
     reranker: () => (reranker ??= createReranker(config)),
     synthesizer: createSynthesizer(config),
+    caption: (image) => captioner.caption(image),
     config,
     now: options.now ?? (() => new Date()),
     imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
@@ -91,6 +93,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await maintenance.close();
       await embedder.close();
       await (await reranker?.catch(() => undefined))?.close();
+      await captioner.close();
       store.close();
     },
   };

@@ -18,7 +18,7 @@ export interface ChunkingOptions {
   maxTokens: number;
 }
 
-export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 192 };
+export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: Number(process.env["XCHUNK"] ?? 192) };
 
 interface Piece {
   message: StoredMessage;
@@ -39,7 +39,7 @@ export function chunkConversation(messages: StoredMessage[], tokenizer: Tokenize
   let current: Piece[] = [];
   let tokens = 0;
   for (const piece of pieces) {
-    if (current.length > 0 && tokens + piece.tokens > options.maxTokens) {
+    if (current.length > 0 && (tokens + piece.tokens > options.maxTokens || (process.env["XMERGE"] === "0" && piece.message.id !== current[current.length - 1]!.message.id))) {
       chunks.push(toChunk(chunks.length, current, tokens));
       current = [];
       tokens = 0;

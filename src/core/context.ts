@@ -15,8 +15,11 @@ export interface CoreContext {
   reranker(): Promise<Reranker | undefined>;
   /** The configured synthesizer for recall. */
   readonly synthesizer: Synthesizer;
+  /** A caption for an image from an image-to-text model, or undefined when none is available. */
+  caption(image: Buffer): Promise<string | undefined>;
   readonly config: Config;
   now(): Date;
+  /** Set by the server once it knows its address; file:// URLs otherwise. */
   imageUrl: ImageUrlSigner;
   /** Called after each committed write so background maintenance can keep fragments in check. */
   afterWrite(): void;

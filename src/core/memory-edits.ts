@@ -17,6 +17,7 @@ import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { removeImageFiles } from "./images.js";
 import { historySnapshot, memoryNotFound } from "./memories.js";
 
 const MAX_BULK_MOVE = 100;
@@ -113,6 +114,11 @@ async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> 
   await ctx.store.add("memoryHistory", rows.map(historySnapshot));
 }
 
+async function imageFilesOf(ctx: CoreContext, scope: string): Promise<(string | null)[]> {
+  const rows = await ctx.store.select("memories", sqlAnd(scope, "contentType = 'image'"), { columns: ["imageFile"] });
+  return rows.map((row) => row.imageFile);
+}
+
 async function findOwned(ctx: CoreContext, userId: string, ids: string[]): Promise<MemoryRow[]> {
   if (ids.length === 0) return [];
   return ctx.store.select("memories", sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("id", ids)));
@@ -121,12 +127,15 @@ async function findOwned(ctx: CoreContext, userId: string, ids: string[]): Promi
 /** DELETE /api/memories/{memoryId}: the memory, its vector and its history go. */
 export async function deleteMemory(ctx: CoreContext, userId: string, rawId: string): Promise<DeleteMemoryResponse> {
   const memoryId = parseInput(MemoryId, rawId, "memoryId");
+  const scope = sqlAnd(`userId = ${sqlString(userId)}`, `id = ${sqlString(memoryId)}`);
   const deleted = await ctx.store.write(async () => {
-    const count = await ctx.store.delete("memories", sqlAnd(`userId = ${sqlString(userId)}`, `id = ${sqlString(memoryId)}`));
+    const files = await imageFilesOf(ctx, scope);
+    const count = await ctx.store.delete("memories", scope);
     if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(`userId = ${sqlString(userId)}`, `memoryId = ${sqlString(memoryId)}`));
-    return count;
+    return { count, files };
   });
-  if (deleted === 0) throw memoryNotFound(memoryId);
+  if (deleted.count === 0) throw memoryNotFound(memoryId);
+  removeImageFiles(ctx, deleted.files);
   ctx.afterWrite();
   return { message: "Memory deleted" };
 }
@@ -146,7 +155,9 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
   const deletedCount = await ctx.store.write(async () => {
     let count = 0;
     try {
+      const files = await imageFilesOf(ctx, scope);
       count = await ctx.store.delete("memories", scope);
+      removeImageFiles(ctx, files);
     } catch (error) {
       errors.push({ memoryId: "vector_bulk", error: (error as Error).message });
       return 0;

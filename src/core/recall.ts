@@ -6,13 +6,16 @@ import { applyCitations, mergeCited, type Cited } from "./citations.js";
 import type { CoreContext } from "./context.js";
 import { isAppError } from "./errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { rankByQuery } from "./passage-ranking.js";
 import { loadTokenizer } from "./tokens.js";
 import type { SearchMode } from "../store/search.js";
 
 /** Chunks retrieved per query before filtering. */
-const CANDIDATES = 40;
+const CANDIDATES = Number(process.env["XCAND"] ?? 40);
 /** Hits scoring under this share of the best one are dropped. */
-const SCORE_FLOOR = 0.3;
+const SCORE_FLOOR = Number(process.env["XFLOOR"] ?? 0.3);
+/** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
+const LEXICAL_WEIGHT = Number(process.env["XLEX"] ?? 0.5);
 /** At most this many chunks from one conversation before the others get a turn. */
 const PER_CONVERSATION = 4;
 /** Weight of the conversation context in the query vector (the query itself weighs 1). */
@@ -84,7 +87,8 @@ async function recallOne(
 ): Promise<Cited & { model: string; timings: RecallTimings }> {
   const vector = await queryVector(ctx, q.query, q.context);
   const { hits, timings } = await findChunks(ctx, userId, { query: q.query, vector, limit: CANDIDATES, provider: "all", rerank: true, ...tuning });
-  const passages = await toPassages(ctx, diversify(floor(hits)));
+  const ranked = rankByQuery(q.query, await toPassages(ctx, diversify(floor(hits))), LEXICAL_WEIGHT);
+  const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
   const { content, model } = await synthesize(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
   const synthesisMs = performance.now() - started;

@@ -5,6 +5,7 @@ import type {
   CreateBucketRequest,
   CreateBucketResponse,
   DeleteMemoryResponse,
+  ImageMemoryRequest,
   LegacyMemoryQuery,
   LegacyMemoryResponse,
   MemoryHistoryResponse,
@@ -30,6 +31,7 @@ import type {
 } from "../schemas/chat-history.js";
 import type { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { createBucket, listBuckets } from "./buckets.js";
+import { storeImageMemory } from "./images.js";
 import { recall } from "./recall.js";
 import { searchChats } from "./search.js";
 import { ingestConversations } from "./chats.js";
@@ -54,6 +56,8 @@ import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memory-edits
 export interface MnemoService {
   memories: {
     store(input: StoreMemoryRequest): Promise<StoreMemoryResponse>;
+    /** An image memory (POST /api/v2/memory/image). */
+    storeImage(input: ImageMemoryRequest): Promise<StoreMemoryResponse>;
     /** Several memories in one embedding batch and one commit. */
     storeMany(inputs: StoreMemoryRequest[]): Promise<{ memoryIds: string[] }>;
     list(query: LegacyMemoryQuery): Promise<LegacyMemoryResponse>;
@@ -90,6 +94,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
   return {
     memories: {
       store: (input) => storeMemory(ctx, userId, input),
+      storeImage: (input) => storeImageMemory(ctx, userId, input),
       storeMany: async (inputs) => ({ memoryIds: await storeMemories(ctx, userId, inputs) }),
       list: (query) => listMemoriesLegacy(ctx, userId, query),
       listV2: (query) => listMemoriesV2(ctx, userId, query),

@@ -1,9 +1,12 @@
+import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
 import { AppError, isAppError } from "../core/errors.js";
 import { BUNDLED_EMBEDDER_ID } from "./bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
-import { DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./local-models.js";
-import { createEmbedderPool, createRerankerPool } from "./model-pool.js";
+import { DEFAULT_CAPTIONER, DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./local-models.js";
+import { createCaptionerPool, createEmbedderPool, createRerankerPool } from "./model-pool.js";
+import type { ImageCaptioner } from "./image-captioner.js";
+import { hubModelDir } from "./model-download.js";
 import { createExtractiveSynthesizer } from "./extractive-synthesizer.js";
 import type { Reranker } from "./reranker.js";
 import type { Synthesizer } from "./synthesizer.js";
@@ -105,6 +108,29 @@ export function createSynthesizer(config: Config): Synthesizer {
     synthesize: async (request) => {
       loaded ??= import("./openai-synthesizer.js").then(({ createOpenAiSynthesizer }) => createOpenAiSynthesizer(llm));
       return (await loaded).synthesize(request);
+    },
+  };
+}
+
+/**
+ * Captions images with the default image-to-text model when it is on disk; otherwise (or if it
+ * fails) answers undefined and the caller describes the image another way.
+ */
+export function createCaptioner(config: Config): { caption(image: Buffer): Promise<string | undefined>; close(): Promise<void> } {
+  let loading: Promise<ImageCaptioner | undefined> | undefined;
+  const onDisk = () => fs.existsSync(hubModelDir(config.paths.models, DEFAULT_CAPTIONER));
+  const load = () =>
+    (loading ??= onDisk()
+      ? createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(() => undefined)
+      : Promise.resolve(undefined));
+  return {
+    caption: async (image) => {
+      const captioner = await load();
+      const text = await captioner?.caption(image).catch(() => undefined);
+      return text || undefined;
+    },
+    close: async () => {
+      if (loading) await (await loading)?.close();
     },
   };
 }

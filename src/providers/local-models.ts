@@ -1,10 +1,12 @@
 import { AppError } from "../core/errors.js";
 import { BUNDLED_EMBEDDER_ID, createBundledEmbedder } from "./bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
+import type { ImageCaptioner } from "./image-captioner.js";
 import type { Reranker } from "./reranker.js";
 
 export const DEFAULT_TRANSFORMERS_MODEL = "Xenova/all-MiniLM-L6-v2";
 export const DEFAULT_CROSS_ENCODER = "Xenova/ms-marco-MiniLM-L-6-v2";
+export const DEFAULT_CAPTIONER = "Xenova/vit-gpt2-image-captioning";
 
 export type EmbedderSpec = { kind: "bundled" } | { kind: "transformers"; model: string };
 
@@ -40,4 +42,9 @@ export async function createLocalReranker(spec: string, options: LocalModelOptio
   const model = parseRerankerSpec(spec);
   const { createCrossEncoderReranker } = await import("./cross-encoder-reranker.js");
   return createCrossEncoderReranker({ model, ...options });
+}
+
+export async function createLocalCaptioner(model: string, options: LocalModelOptions): Promise<ImageCaptioner> {
+  const { createImageCaptioner } = await import("./image-captioner.js");
+  return createImageCaptioner({ model, ...options });
 }

@@ -3,6 +3,7 @@ import { AppError } from "../core/errors.js";
 import type { Embedder } from "./embedder.js";
 import type { LocalModelOptions } from "./local-models.js";
 import type { ModelWorkerData, WorkerError, WorkerReply, WorkerRequest } from "./model-protocol.js";
+import type { ImageCaptioner } from "./image-captioner.js";
 import type { Reranker } from "./reranker.js";
 
 // Always the compiled worker: from src/providers (tests) and dist/providers alike this is dist/providers.
@@ -17,7 +18,7 @@ export interface PoolOptions extends LocalModelOptions {
 type Job = {
   request: Exclude<WorkerRequest, { type: "close" }>;
   urgent: boolean;
-  resolve(value: Float32Array[] | number[]): void;
+  resolve(value: Float32Array[] | number[] | string): void;
   reject(error: Error): void;
 };
 
@@ -74,7 +75,7 @@ class ModelPool {
     return this.spawn();
   }
 
-  submit(request: Job["request"], urgent: boolean): Promise<Float32Array[] | number[]> {
+  submit(request: Job["request"], urgent: boolean): Promise<Float32Array[] | number[] | string> {
     if (this.closed) return Promise.reject(new AppError("internal", "The model was closed"));
     return new Promise((resolve, reject) => {
       const job = { request, urgent, resolve, reject };
@@ -159,4 +160,15 @@ class ModelPool {
 
 function toAppError(error: WorkerError): AppError {
   return new AppError(error.code, error.message, error.suggestion === undefined ? {} : { suggestion: error.suggestion });
+}
+
+/** An image-to-text model in one worker thread. */
+export async function createCaptionerPool(spec: string, options: LocalModelOptions): Promise<ImageCaptioner> {
+  const pool = new ModelPool({ kind: "captioner", spec, cacheDir: options.cacheDir, allowDownload: false }, { ...options, workers: 1 });
+  const { id } = await pool.start();
+  return {
+    id,
+    caption: (image) => pool.submit({ type: "caption", image: new Uint8Array(image) }, true) as Promise<string>,
+    close: () => pool.close(),
+  };
 }

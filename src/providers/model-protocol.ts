@@ -2,7 +2,7 @@ import type { ErrorCode } from "../core/errors.js";
 
 /** What a model worker hosts: an embedder or a reranker, by spec. */
 export interface ModelWorkerData {
-  kind: "embedder" | "reranker";
+  kind: "embedder" | "reranker" | "captioner";
   spec: string;
   cacheDir: string;
   allowDownload: boolean;
@@ -12,6 +12,7 @@ export interface ModelWorkerData {
 export type WorkerRequest =
   | { type: "embed"; texts: string[]; query: boolean }
   | { type: "rerank"; query: string; passages: string[] }
+  | { type: "caption"; image: Uint8Array }
   | { type: "close" };
 
 export interface WorkerError {
@@ -23,6 +24,6 @@ export interface WorkerError {
 export type WorkerReply =
   | { type: "ready"; id: string; dims: number }
   | { type: "progress"; file: string; loaded: number; total: number }
-  | { type: "result"; value: Float32Array[] | number[] }
+  | { type: "result"; value: Float32Array[] | number[] | string }
   /** `during: "load"` means the worker could not start; "job" fails only the current job. */
   | { type: "error"; during: "load" | "job"; error: WorkerError };

@@ -1,11 +1,12 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { isAppError } from "../core/errors.js";
 import type { Embedder } from "./embedder.js";
-import { createLocalEmbedder, createLocalReranker } from "./local-models.js";
+import type { ImageCaptioner } from "./image-captioner.js";
+import { createLocalCaptioner, createLocalEmbedder, createLocalReranker } from "./local-models.js";
 import type { ModelWorkerData, WorkerReply, WorkerRequest } from "./model-protocol.js";
 import type { Reranker } from "./reranker.js";
 
-/** One model (an embedder or a reranker) in one worker thread; model-pool.ts talks to it. */
+/** One model (an embedder, a reranker or a captioner) in one worker thread; model-pool.ts talks to it. */
 const { kind, spec, cacheDir, allowDownload } = workerData as ModelWorkerData;
 const port = parentPort!;
 const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
@@ -20,8 +21,12 @@ function errorReply(error: unknown, during: "load" | "job"): WorkerReply {
   };
 }
 
-async function run(model: Embedder | Reranker, request: Exclude<WorkerRequest, { type: "close" }>): Promise<void> {
-  if (request.type === "rerank" && "rerank" in model) {
+type Model = Embedder | Reranker | ImageCaptioner;
+
+async function run(model: Model, request: Exclude<WorkerRequest, { type: "close" }>): Promise<void> {
+  if (request.type === "caption" && "caption" in model) {
+    send({ type: "result", value: await model.caption(Buffer.from(request.image)) });
+  } else if (request.type === "rerank" && "rerank" in model) {
     send({ type: "result", value: await model.rerank(request.query, request.passages) });
   } else if (request.type === "embed" && "embedDocuments" in model) {
     const vectors = request.query ? [await model.embedQuery(request.texts[0] ?? "")] : await model.embedDocuments(request.texts);
@@ -33,7 +38,8 @@ async function run(model: Embedder | Reranker, request: Exclude<WorkerRequest, {
 
 try {
   const options = { cacheDir, allowDownload, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
-  const model = kind === "embedder" ? await createLocalEmbedder(spec, options) : await createLocalReranker(spec, options);
+  const create = { embedder: createLocalEmbedder, reranker: createLocalReranker, captioner: createLocalCaptioner }[kind];
+  const model: Model = await create(spec, options);
   port.on("message", async (request: WorkerRequest) => {
     if (request.type === "close") {
       await model.close();

@@ -154,3 +154,15 @@ export const CreateBucketResponse = z.object({
   bucket: Bucket,
 });
 export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
+
+// POST /api/v2/memory/image (ours: the spec returns image memories but does not show how they are stored)
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const ImageMemoryRequest = z.object({
+  /** The image file, base64-encoded: PNG, JPEG, WebP or GIF, at most 10 MB. */
+  data: z.string().min(1, "must not be empty"),
+  filename: z.string().max(255).optional(),
+  description: z.string().trim().min(1, "must not be empty").max(2000).optional(),
+  bucketId: BucketId.optional(),
+  source: Source,
+});
+export type ImageMemoryRequest = z.input<typeof ImageMemoryRequest>;

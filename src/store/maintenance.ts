@@ -6,8 +6,12 @@ import { retryOnCommitConflict } from "./write-lock.js";
 
 /** Small fragments a table may gather before compaction is due. */
 const FRAGMENT_LIMIT = 32;
-/** Rows written since the text index was last brought up to date before it is due again. */
-const UNINDEXED_LIMIT = 2_000;
+/**
+ * Rows the text index may leave uncovered before it is due again: a few hundred, or 5% of the
+ * table. Uncovered rows are searched by a slower scan whose BM25 statistics are poorer.
+ */
+const UNINDEXED_FLOOR = 500;
+const UNINDEXED_SHARE = 0.05;
 /** Below this many rows a flat vector scan is faster than an index. */
 export const VECTOR_INDEX_MIN_ROWS = 20_000;
 /** Versions younger than this are kept, so a reader that is mid-query never loses its files. */
@@ -27,7 +31,9 @@ export async function needsMaintenance(store: Store): Promise<boolean> {
     const table = await store.table(key);
     const stats = await table.stats();
     if (stats.fragmentStats.numSmallFragments > FRAGMENT_LIMIT) return true;
-    if ((VECTOR_TABLES as readonly string[]).includes(key) && (await unindexedRows(table)) > UNINDEXED_LIMIT) return true;
+    if (!(VECTOR_TABLES as readonly string[]).includes(key)) continue;
+    const { indexed, unindexed } = await textIndexCoverage(table);
+    if (unindexed > 0 && (indexed === 0 || unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE))) return true;
   }
   return false;
 }
@@ -63,10 +69,8 @@ async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void>
   }
 }
 
-async function unindexedRows(table: lancedb.Table): Promise<number> {
-  const indices = await table.listIndices();
-  const text = indices.find((index) => index.columns.includes("text"));
-  if (!text) return 0;
-  const stats = await table.indexStats(text.name);
-  return stats?.numUnindexedRows ?? 0;
+async function textIndexCoverage(table: lancedb.Table): Promise<{ indexed: number; unindexed: number }> {
+  const text = (await table.listIndices()).find((index) => index.columns.includes("text"));
+  const stats = text && (await table.indexStats(text.name));
+  return { indexed: stats?.numIndexedRows ?? 0, unindexed: stats?.numUnindexedRows ?? 0 };
 }

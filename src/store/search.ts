@@ -65,6 +65,8 @@ export async function hybridSearch<K extends VectorTableKey>(
     const distance = Number(row["_distance"]);
     fused.set(String(row["id"]), { row, rrf: 1 / (k + rank + 1), similarity: 1 - distance });
   });
+  // Rows the text index does not cover yet come back in storage order: rank by score ourselves.
+  textRows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
   textRows.forEach((raw, rank) => {
     const row = fromArrowRow(raw);
     const id = String(row["id"]);

@@ -1,28 +1,35 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../core/errors.js";
 import type { MnemoService } from "../../core/service.js";
 import { readStdin } from "../stdin.js";
-import { action, withService } from "../session.js";
+import { action, withService, type Session } from "../session.js";
 
 interface RememberOptions {
   date: boolean;
   bucket?: string;
   source?: string;
   lines?: boolean;
+  image?: string;
+  description?: string;
 }
 
 export function registerRemember(program: Command): void {
   program
     .command("remember")
-    .description("store a memory (use - to read it from stdin)")
-    .argument("<text...>", "the memory, or - to read stdin")
+    .description("store a memory (use - to read it from stdin), or an image with --image")
+    .argument("[text...]", "the memory, or - to read stdin")
     .option("--no-date", "do not prepend today's date (YYYY-MM-DD)")
     .option("-b, --bucket <id|name>", "bucket to store it in (default: General)")
     .option("--source <client>", "client identifier recorded with the memory")
     .option("--lines", "with -, store each non-empty line of stdin as its own memory")
+    .option("--image <file>", "store an image (PNG, JPEG, WebP or GIF, at most 10 MB)")
+    .option("--description <text>", "with --image: what the image shows")
     .action(
       action(async (session, words: string[], options: RememberOptions) => {
         const { out } = session;
+        if (options.image) return rememberImage(session, options.image, options);
         const texts = await memoryTexts(words, options);
         await withService(session, async (service) => {
             const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
@@ -58,6 +65,27 @@ async function memoryTexts(words: string[], options: RememberOptions): Promise<s
     throw AppError.invalid("text", "must not be empty", 'Pass the memory as an argument (mnemo remember "…") or pipe it in with -.');
   }
   return [text.trim()];
+}
+
+async function rememberImage(session: Session, file: string, options: RememberOptions): Promise<void> {
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch (error) {
+    throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  await withService(session, async (service) => {
+    const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
+    const result = await service.memories.storeImage({
+      data: data.toString("base64"),
+      filename: path.basename(file),
+      ...(options.description ? { description: options.description } : {}),
+      ...(bucketId === undefined ? {} : { bucketId }),
+      ...(options.source ? { source: options.source } : {}),
+    });
+    if (session.out.json) session.out.data(result);
+    else session.out.success(`Remembered image ${session.out.style.dim(result.memoryId)}`);
+  });
 }
 
 /** Today's date in the local time zone, as the spec asks memories to start with. */

@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import type { Command } from "commander";
+import type { App } from "../../core/app.js";
+import { action, type Session } from "../session.js";
+import { parseCount } from "./memories.js";
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the REST API on localhost (and process imports in the background)")
+    .option("-p, --port <port>", "port (default 7411; 0 picks a free one)")
+    .option("--host <address>", "address to listen on (default 127.0.0.1)")
+    .action(
+      action(async (session, options: ServeOptions) => {
+        const [{ createApp }, { loadConfig }, { startServer }, { isLoopback }] = await Promise.all([
+          import("../../core/app.js"),
+          import("../../config/load-config.js"),
+          import("../../http/listen.js"),
+          import("../../http/host-guard.js"),
+        ]);
+        const { out } = session;
+        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+        const host = options.host ?? config.server.host;
+        const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0);
+        if (!isLoopback(host)) {
+          out.warn(`Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it.`);
+        }
+        const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
+        await ensureLocalToken(app, session);
+        const server = await startServer(app, { host, port, log: (line) => process.stderr.write(`${line}\n`) });
+        if (out.json) out.data({ url: server.url, tokenFile: config.paths.tokenFile });
+        else out.success(`mnemo is serving ${server.url} (token in ${config.paths.tokenFile}); Ctrl-C stops it`);
+        await untilSignal();
+        out.notice("Stopping: finishing requests in flight; queued imports stay queued.");
+        await server.close();
+        await app.close();
+      }),
+    );
+}
+
+/**
+ * The first serve gives the default user a token and writes it to a 0600 file in the data dir,
+ * where local plugins can read it. A token is only ever shown once: later it is only its hash.
+ */
+async function ensureLocalToken(app: App, session: Session): Promise<void> {
+  const user = await app.users.resolve(app.config.user);
+  const file = app.config.paths.tokenFile;
+  if (user.hasToken) {
+    if (!fs.existsSync(file)) session.out.notice(`No token file at ${file}: run \`mnemo token --rotate\` for a new token.`);
+    return;
+  }
+  const token = await app.users.rotateToken(user.name);
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

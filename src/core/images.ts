@@ -1,0 +1,126 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { parseInput } from "../schemas/parse.js";
+import { ImageMemoryRequest, MAX_IMAGE_BYTES, type StoreMemoryResponse } from "../schemas/memories.js";
+import type { MemoryRow } from "../store/rows.js";
+import { sqlAnd, sqlString } from "../store/sql.js";
+import type { CoreContext } from "./context.js";
+import { AppError } from "./errors.js";
+import { newId } from "./ids.js";
+import { insertMemoryRows } from "./memories.js";
+
+export const IMAGE_URL_LIFETIME_MS = 4 * 60 * 60 * 1000;
+
+const TYPES = [
+  { ext: "png", mime: "image/png", test: (b: Buffer) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { ext: "jpg", mime: "image/jpeg", test: (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { ext: "gif", mime: "image/gif", test: (b: Buffer) => ["GIF87a", "GIF89a"].includes(b.subarray(0, 6).toString("latin1")) },
+  { ext: "webp", mime: "image/webp", test: (b: Buffer) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP" },
+] as const;
+
+export function imageType(data: Buffer): (typeof TYPES)[number] | undefined {
+  return TYPES.find((type) => type.test(data));
+}
+
+export function mimeOf(file: string): string {
+  return TYPES.find((type) => file.endsWith(`.${type.ext}`))?.mime ?? "application/octet-stream";
+}
+
+/**
+ * An image memory: the file goes into the data dir first (so no row ever points at a missing
+ * file), then the row, whose text is the description: the one given, else a caption from an
+ * image-to-text model when one is available, else words from the file name.
+ */
+export async function storeImageMemory(ctx: CoreContext, userId: string, input: ImageMemoryRequest): Promise<StoreMemoryResponse> {
+  const request = parseInput(ImageMemoryRequest, input);
+  const data = Buffer.from(request.data, "base64");
+  if (data.length > MAX_IMAGE_BYTES) {
+    throw new AppError("payload_too_large", `data: the image is ${(data.length / 1048576).toFixed(1)} MB; the limit is 10 MB`, { details: { field: "data" } });
+  }
+  const type = imageType(data);
+  if (!type) throw AppError.invalid("data", "is not a PNG, JPEG, WebP or GIF image");
+  const description = request.description ?? (await ctx.caption(data)) ?? describeFromName(request.filename);
+  const id = newId("mem");
+  const file = path.join(userId, `${id}.${type.ext}`);
+  const target = path.join(ctx.config.paths.images, file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(`${target}.tmp`, data);
+  fs.renameSync(`${target}.tmp`, target);
+  try {
+    const [vector] = await ctx.embedder.embedDocuments([description]);
+    const now = ctx.now().toISOString();
+    const row: MemoryRow = {
+      id,
+      userId,
+      bucketId: request.bucketId ?? 1,
+      text: description,
+      contentType: "image",
+      imageFile: file,
+      imageDescription: description,
+      source: request.source ?? null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      vector: vector!,
+    };
+    await insertMemoryRows(ctx, userId, [row]);
+  } catch (error) {
+    fs.rmSync(target, { force: true });
+    throw error;
+  }
+  return { done: "ok", memoryId: id };
+}
+
+/** "beach-sunset_2024.jpg" → "Image: beach sunset 2024". */
+export function describeFromName(filename: string | undefined): string {
+  const words = path
+    .basename(filename ?? "", path.extname(filename ?? ""))
+    .replace(/[-_.]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return words ? `Image: ${words}` : "Image";
+}
+
+export function removeImageFiles(ctx: CoreContext, files: (string | null)[]): void {
+  for (const file of files) if (file) fs.rmSync(path.join(ctx.config.paths.images, file), { force: true });
+}
+
+/** The secret image URLs are signed with, created once per data dir (0600). */
+export function imageSecret(file: string): Buffer {
+  try {
+    return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64url");
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const secret = randomBytes(32);
+    fs.writeFileSync(file, secret.toString("base64url"), { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+function signature(secret: Buffer, memoryId: string, expires: number): string {
+  return createHmac("sha256", secret).update(`${memoryId}.${expires}`).digest("base64url");
+}
+
+/** `<base>/images/<memoryId>?exp=…&sig=…`, valid for 4 hours. */
+export function signedImageUrl(secret: Buffer, baseUrl: string, memoryId: string, now = Date.now()): string {
+  const expires = Math.floor((now + IMAGE_URL_LIFETIME_MS) / 1000);
+  return `${baseUrl.replace(/\/$/, "")}/images/${encodeURIComponent(memoryId)}?exp=${expires}&sig=${signature(secret, memoryId, expires)}`;
+}
+
+/** Throws `forbidden` for an expired, altered or missing signature. */
+export function verifyImageSignature(secret: Buffer, memoryId: string, exp: string | undefined, sig: string | undefined, now = Date.now()): void {
+  const expires = Number(exp);
+  if (!sig || !Number.isInteger(expires)) throw new AppError("forbidden", "This image link is not signed");
+  if (expires * 1000 < now) throw new AppError("forbidden", "This image link has expired; fetch the memory again for a fresh one");
+  const expected = Buffer.from(signature(secret, memoryId, expires));
+  const given = Buffer.from(sig);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError("forbidden", "This image link is not valid");
+}
+
+/** The stored file behind an image memory, for the image route (the signature already checked). */
+export async function imageFile(ctx: CoreContext, memoryId: string): Promise<{ path: string; mime: string }> {
+  const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), { columns: ["imageFile"] });
+  if (!row?.imageFile) throw new AppError("not_found", "image not found");
+  return { path: path.join(ctx.config.paths.images, row.imageFile), mime: mimeOf(row.imageFile) };
+}

@@ -1,0 +1,50 @@
+/**
+ * Ranks the messages of the retrieved chunks against the query, so a token budget is filled
+ * with the messages that answer it rather than with whole chunks in rank order. Each message's
+ * score blends its chunk's retrieval score with its own BM25 against the query, the candidate
+ * messages serving as the corpus (a term every candidate shares — a name — weighs little).
+ */
+export interface Rankable {
+  text: string;
+  /** The retrieval score of the chunk the message came from, in [0, 1]. */
+  score: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+const STOP = new Set(
+  "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(" "),
+);
+
+export function terms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
+}
+
+/** A light English stemmer: enough for "painted" to meet "painting" and "paint". */
+function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(ations?|ings?|edly|ed|ies|es|s|ly)$/, "") || word;
+}
+
+export function rankByQuery<T extends Rankable>(query: string, items: T[], lexicalWeight: number): T[] {
+  const queryTerms = [...new Set(terms(query))];
+  if (queryTerms.length === 0 || items.length === 0) return items;
+  const docs = items.map((item) => terms(item.text));
+  const avgLength = docs.reduce((sum, doc) => sum + doc.length, 0) / docs.length || 1;
+  const df = new Map(queryTerms.map((term) => [term, docs.filter((doc) => doc.includes(term)).length]));
+  const lexical = docs.map((doc) =>
+    queryTerms.reduce((sum, term) => {
+      const tf = doc.filter((word) => word === term).length;
+      if (tf === 0) return sum;
+      const n = df.get(term)!;
+      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+      return sum + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avgLength));
+    }, 0),
+  );
+  const best = Math.max(...lexical) || 1;
+  return items
+    .map((item, i) => ({ item, i, combined: (1 - lexicalWeight) * item.score + lexicalWeight * (lexical[i]! / best) }))
+    .sort((a, b) => b.combined - a.combined || a.i - b.i)
+    .map(({ item }) => item);
+}

@@ -1,0 +1,30 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isAppError, type ErrorCode } from "../core/errors.js";
+
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  store_mismatch: 500,
+  unavailable: 503,
+  internal: 500,
+};
+
+/**
+ * The one place an error becomes an HTTP answer: `{ "error": "…" }` (plus `rejectedIds` for a
+ * bulk move). Anything that is not an AppError is logged and answered with a plain 500: no stack
+ * trace or internal message ever reaches a client.
+ */
+export function errorResponse(c: Context, error: unknown, log: (line: string) => void): Response {
+  if (isAppError(error)) {
+    const rejectedIds = error.details["rejectedIds"];
+    return c.json({ error: error.message, ...(Array.isArray(rejectedIds) ? { rejectedIds } : {}) }, STATUS[error.code]);
+  }
+  log(`internal error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return c.json({ error: "Internal server error" }, 500);
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import type { App } from "../core/app.js";
+import { imageSecret, signedImageUrl } from "../core/images.js";
+import { removeServerInfo, writeServerInfo } from "../core/server-info.js";
+import { createHttpApp } from "./server.js";
+
+export interface RunningServer {
+  url: string;
+  /** Stops accepting connections, lets requests in flight finish, leaves queued ingest durably queued. */
+  close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  log: (line: string) => void;
+}
+
+/** Serves the REST API of `app` and processes its ingest queue until closed. */
+export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
+  const { config } = app;
+  const secret = imageSecret(config.paths.secret);
+  const http = createHttpApp(app, {
+    host: options.host,
+    allowedHosts: config.server.allowedHosts,
+    corsOrigins: config.server.corsOrigins,
+    log: options.log,
+    imageSecret: secret,
+  });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
+    started.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${urlHost}:${port}`;
+  app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
+  writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  app.ingest.start();
+
+  return {
+    url,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+      });
+      await app.ingest.stop();
+      removeServerInfo(config.paths.serverInfo);
+    },
+  };
+}

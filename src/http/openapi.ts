@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { ErrorBody } from "../schemas/common.js";
+import { BulkMoveNotFound } from "../schemas/memories.js";
+import type { Route } from "./routes.js";
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input; `error` names the field",
+  401: "Missing or wrong bearer token",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict",
+  413: "Body too large",
+  429: "Too many failed authentication attempts",
+  500: "Internal server error",
+};
+
+function schema(type: z.ZodType): object {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(type, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+/** OpenAPI 3.1, generated from the same route list and zod schemas the server uses. */
+export function buildOpenApi(routes: Route[]): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    const parameters = [
+      ...[...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+      ...Object.entries(route.query?.shape ?? {}).map(([name, field]) => ({
+        name,
+        in: "query",
+        required: !(field as z.ZodType).safeParse(undefined).success,
+        schema: schema(field as z.ZodType),
+      })),
+    ];
+    const errors = Object.fromEntries(
+      route.errors.map((status) => [
+        String(status),
+        {
+          description: DESCRIPTIONS[status] ?? "Error",
+          content: {
+            "application/json": {
+              schema: schema(status === 404 && route.path === "/api/v2/memory/update" ? z.union([ErrorBody, BulkMoveNotFound]) : ErrorBody),
+            },
+          },
+        },
+      ]),
+    );
+    (paths[route.path] ??= {})[route.method] = {
+      summary: route.summary,
+      ...(route.origin === "mnemo" ? { tags: ["mnemo additions"] } : {}),
+      security: [{ bearer: [] }],
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(route.body) } } } } : {}),
+      responses: { "200": { description: "OK", content: { "application/json": { schema: schema(route.response) } } }, ...errors },
+    };
+  }
+  paths["/openapi.json"] = { get: { summary: "This document (no token needed)", security: [], responses: { "200": { description: "OpenAPI 3.1" } } } };
+  paths["/healthz"] = { get: { summary: "Liveness (no token needed)", security: [], responses: { "200": { description: "OK" } } } };
+  paths["/images/{memoryId}"] = {
+    get: {
+      summary: "An image memory's file, by the signed URL in image_url (valid 4 hours)",
+      security: [],
+      parameters: [
+        { name: "memoryId", in: "path", required: true, schema: { type: "string" } },
+        { name: "exp", in: "query", required: true, schema: { type: "string" } },
+        { name: "sig", in: "query", required: true, schema: { type: "string" } },
+      ],
+      responses: { "200": { description: "The image" }, "403": { description: "Expired or altered link" }, "404": { description: "Not found" } },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: { title: "mnemo: memory and chat-history service", version: "1.0.0" },
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    security: [{ bearer: [] }],
+    paths,
+  };
+}

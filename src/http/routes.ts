@@ -1,0 +1,275 @@
+import { z } from "zod";
+import type { MnemoService } from "../core/service.js";
+import {
+  ConversationDetail,
+  ConversationIds,
+  ConversationQuery,
+  CountResponse,
+  DeleteChatsResponse,
+  ExcludeRequest,
+  FlagResponse,
+  IngestResponse,
+  ListChatsQuery,
+  ListChatsResponse,
+  PinRequest,
+  QueueStatus,
+  UploadConversation,
+} from "../schemas/chat-history.js";
+import { ErrorBody } from "../schemas/common.js";
+import {
+  Bucket,
+  BulkDeleteRequest,
+  BulkDeleteResponse,
+  BulkMoveNotFound,
+  CreateBucketRequest,
+  CreateBucketResponse,
+  DeleteMemoryResponse,
+  ImageMemoryRequest,
+  LegacyMemoryQuery,
+  LegacyMemoryResponse,
+  ListBucketsQuery,
+  MemoryHistoryResponse,
+  StoreMemoryRequest,
+  StoreMemoryResponse,
+  UpdateMemoryRequest,
+  UpdateMemoryResponse,
+  V2MemoryQuery,
+  V2MemoryResponse,
+} from "../schemas/memories.js";
+import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
+
+export const MB = 1024 * 1024;
+
+export interface RouteInput {
+  service: MnemoService;
+  query: Record<string, string>;
+  params: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * Every authenticated endpoint, once: the server registers these, and /openapi.json is generated
+ * from the same list, so the two cannot drift apart. The core validates every input itself;
+ * the schemas here document it.
+ */
+export interface Route {
+  method: "get" | "post" | "delete";
+  /** OpenAPI-style path: `{param}` for parameters. */
+  path: string;
+  summary: string;
+  /** `spec` for the endpoints of the API spec; `mnemo` for our additions. */
+  origin: "spec" | "mnemo";
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Documented error statuses, each answered with the error body (a bulk move's 404 adds rejectedIds). */
+  errors: number[];
+  /** Largest request body accepted, in bytes. */
+  bodyLimit?: number;
+  handle(input: RouteInput): Promise<unknown>;
+}
+
+const memoryIdParam = (params: Record<string, string>) => params["memoryId"] ?? "";
+
+export const ROUTES: Route[] = [
+  {
+    method: "post",
+    path: "/api/memory",
+    summary: "Store a memory",
+    origin: "spec",
+    body: StoreMemoryRequest,
+    response: StoreMemoryResponse,
+    errors: [400, 401, 404, 500],
+    handle: ({ service, body }) => service.memories.store(body as StoreMemoryRequest),
+  },
+  {
+    method: "get",
+    path: "/api/memory",
+    summary: "Query memories, fetch all, or the latest (v=1 strings, v=2 objects)",
+    origin: "spec",
+    query: LegacyMemoryQuery,
+    response: LegacyMemoryResponse,
+    errors: [400, 401, 500],
+    handle: ({ service, query }) => service.memories.list(query),
+  },
+  {
+    method: "get",
+    path: "/api/v2/memory",
+    summary: "Memories and buckets in one request",
+    origin: "spec",
+    query: V2MemoryQuery,
+    response: V2MemoryResponse,
+    errors: [400, 401, 404, 500],
+    handle: ({ service, query }) => service.memories.listV2(query),
+  },
+  {
+    method: "post",
+    path: "/api/v2/memory/update",
+    summary: "Edit one memory's text and/or bucket, or move 1–100 memories",
+    origin: "spec",
+    body: UpdateMemoryRequest,
+    response: UpdateMemoryResponse,
+    errors: [400, 401, 404],
+    handle: ({ service, body }) => service.memories.update(body as UpdateMemoryRequest),
+  },
+  {
+    method: "post",
+    path: "/api/v2/memory/image",
+    summary: "Store an image memory (base64 PNG, JPEG, WebP or GIF, at most 10 MB)",
+    origin: "mnemo",
+    body: ImageMemoryRequest,
+    response: StoreMemoryResponse,
+    errors: [400, 401, 404, 413],
+    bodyLimit: 15 * MB,
+    handle: ({ service, body }) => service.memories.storeImage(body as ImageMemoryRequest),
+  },
+  {
+    method: "get",
+    path: "/api/v2/memory/{memoryId}/history",
+    summary: "Every version of a memory",
+    origin: "mnemo",
+    response: MemoryHistoryResponse,
+    errors: [400, 401, 404],
+    handle: ({ service, params }) => service.memories.history(memoryIdParam(params)),
+  },
+  {
+    method: "delete",
+    path: "/api/memories/{memoryId}",
+    summary: "Delete one memory",
+    origin: "spec",
+    response: DeleteMemoryResponse,
+    errors: [400, 401, 404],
+    handle: ({ service, params }) => service.memories.delete(memoryIdParam(params)),
+  },
+  {
+    method: "post",
+    path: "/api/memories/bulk-delete",
+    summary: "Delete several memories",
+    origin: "spec",
+    body: BulkDeleteRequest,
+    response: BulkDeleteResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.memories.bulkDelete(body as BulkDeleteRequest),
+  },
+  {
+    method: "get",
+    path: "/api/buckets",
+    summary: "List buckets",
+    origin: "spec",
+    query: ListBucketsQuery,
+    response: z.array(Bucket),
+    errors: [401, 500],
+    handle: ({ service }) => service.buckets.list(),
+  },
+  {
+    method: "post",
+    path: "/api/buckets",
+    summary: "Create a bucket",
+    origin: "spec",
+    body: CreateBucketRequest,
+    response: CreateBucketResponse,
+    errors: [400, 401, 409, 500],
+    handle: ({ service, body }) => service.buckets.create(body as CreateBucketRequest),
+  },
+  {
+    method: "post",
+    path: "/api/chat-history/ingest/custom-online",
+    summary: "Upload one conversation (processed in the background)",
+    origin: "spec",
+    body: UploadConversation,
+    response: IngestResponse,
+    errors: [400, 401, 413, 500],
+    bodyLimit: 50 * MB,
+    handle: ({ service, body }) => service.chats.ingest(body),
+  },
+  {
+    method: "post",
+    path: "/api/chat-history/inject",
+    summary: "Recall chat history: hybrid search and a cited summary",
+    origin: "spec",
+    body: RecallRequest,
+    response: RecallResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.recall(body as RecallRequest),
+  },
+  {
+    method: "post",
+    path: "/api/chat-history/search",
+    summary: "Raw hybrid search over conversation chunks",
+    origin: "spec",
+    body: SearchRequest,
+    response: SearchResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.search(body as SearchRequest),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/chats",
+    summary: "List conversations, paginated",
+    origin: "spec",
+    query: ListChatsQuery,
+    response: ListChatsResponse,
+    errors: [400, 401],
+    handle: ({ service, query }) => service.chats.list(query),
+  },
+  {
+    method: "delete",
+    path: "/api/chat-history/chats",
+    summary: "Delete conversations with their messages, chunks and vectors",
+    origin: "spec",
+    body: ConversationIds,
+    response: DeleteChatsResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.chats.delete(body as ConversationIds),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/conversation",
+    summary: "One conversation with all its messages",
+    origin: "spec",
+    query: ConversationQuery,
+    response: ConversationDetail,
+    errors: [400, 401, 404],
+    handle: ({ service, query }) => service.chats.get(query["conversationId"] ?? ""),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/count",
+    summary: "How many conversations (excluded and quota-blocked ones are not counted)",
+    origin: "spec",
+    response: CountResponse,
+    errors: [401],
+    handle: ({ service }) => service.chats.count(),
+  },
+  {
+    method: "post",
+    path: "/api/chat-history/chats/pin",
+    summary: "Pin or unpin conversations",
+    origin: "mnemo",
+    body: PinRequest,
+    response: FlagResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.chats.pin(body as PinRequest),
+  },
+  {
+    method: "post",
+    path: "/api/chat-history/chats/exclude",
+    summary: "Exclude conversations from search, recall and count, or include them again",
+    origin: "mnemo",
+    body: ExcludeRequest,
+    response: FlagResponse,
+    errors: [400, 401],
+    handle: ({ service, body }) => service.chats.exclude(body as ExcludeRequest),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/status",
+    summary: "The processing queue: counts by state and why any failed",
+    origin: "mnemo",
+    response: QueueStatus,
+    errors: [401],
+    handle: ({ service }) => service.chats.status(),
+  },
+];
+
+export { BulkMoveNotFound, ErrorBody };

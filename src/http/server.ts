@@ -1,0 +1,104 @@
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { App } from "../core/app.js";
+import { AppError } from "../core/errors.js";
+import { imageFile, verifyImageSignature } from "../core/images.js";
+import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
+import { errorResponse } from "./error-response.js";
+import { allowedHostnames, checkHost } from "./host-guard.js";
+import { buildOpenApi } from "./openapi.js";
+import { MB, ROUTES, type Route } from "./routes.js";
+
+export interface HttpOptions {
+  /** The address the server listens on: decides which Host headers are its own. */
+  host: string;
+  allowedHosts: string[];
+  corsOrigins: string[];
+  /** Where request and error lines go (stderr by default). */
+  log: (line: string) => void;
+  /** The secret image URLs are signed with. */
+  imageSecret: Buffer;
+}
+
+type Env = { Variables: AuthVariables };
+
+/** The whole REST API on one App, as a Hono app (testable in memory with `app.request()`). */
+export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
+  const http = new Hono<Env>();
+  const hosts = allowedHostnames(options.host, options.allowedHosts);
+  const address = (c: Context) => getConnInfo(c).remote.address ?? "unknown";
+
+  http.use(requestLog(options.log));
+  http.use(async (c, next) => {
+    const check = checkHost(c.req.header("host"), hosts);
+    if (!check.ok) return c.json({ error: `Forbidden: ${check.reason}` }, 403);
+    await next();
+  });
+  if (options.corsOrigins.length > 0) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type"] }));
+  http.onError((error, c) => errorResponse(c, error, options.log));
+  http.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+
+  http.get("/healthz", (c) => c.json({ ok: true }));
+  http.get("/openapi.json", (c) => c.json(buildOpenApi(ROUTES)));
+  http.get("/images/:memoryId", async (c) => {
+    const memoryId = c.req.param("memoryId");
+    verifyImageSignature(options.imageSecret, memoryId, c.req.query("exp"), c.req.query("sig"));
+    const file = await imageFile(app.context, memoryId);
+    c.header("Content-Type", file.mime);
+    c.header("Cache-Control", "private, max-age=3600");
+    return c.body(Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream);
+  });
+
+  http.use("/api/*", bearerAuth(app, new FailureLimiter(), address));
+  // The spec: a delete without a memory id is a 400, not a missing route.
+  http.delete("/api/memories", () => missingMemoryId());
+  http.delete("/api/memories/", () => missingMemoryId());
+  for (const route of ROUTES) register(http, route);
+  return http;
+}
+
+function missingMemoryId(): never {
+  throw AppError.invalid("memoryId", "is required: DELETE /api/memories/{memoryId}");
+}
+
+function register(http: Hono<Env>, route: Route): void {
+  const path = route.path.replace(/\{(\w+)\}/g, ":$1");
+  const limit = bodyLimit({
+    maxSize: route.bodyLimit ?? MB,
+    onError: () => {
+      throw new AppError("payload_too_large", `The request body is over the ${Math.round((route.bodyLimit ?? MB) / MB)} MB limit of ${route.path}`);
+    },
+  });
+  http[route.method](path, limit, async (c) => {
+    const result = await route.handle({
+      service: c.get("service"),
+      query: c.req.query(),
+      params: c.req.param() as Record<string, string>,
+      body: route.body ? await jsonBody(c) : undefined,
+    });
+    return c.json(result as object);
+  });
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw AppError.invalid("body", "is not valid JSON");
+  }
+}
+
+/** One line per request — method, path, status, time — and nothing else: no token, no query, no body. */
+function requestLog(log: (line: string) => void): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    log(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`);
+  };
+}
