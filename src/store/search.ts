@@ -28,7 +28,13 @@ export interface Hit<R> {
   similarity: number | undefined;
 }
 
-const DEFAULT_RRF_K = 60;
+/**
+ * Fusion defaults, tuned on LoCoMo (README, Performance): a smaller k than the customary 60 lets
+ * a leg's top ranks count, and BM25 weighs twice the vector leg — names, places and dates carry
+ * chat-history questions. The semantic memory tests hold at these values too.
+ */
+const DEFAULT_RRF_K = 20;
+const DEFAULT_TEXT_WEIGHT = 2;
 
 /**
  * Vector and full-text (BM25) search run side by side on the same prefilter and are fused with
@@ -57,7 +63,7 @@ export async function hybridSearch<K extends VectorTableKey>(
       : table.search(query.text, "fts").where(query.where).select([...columns, "_score"]).limit(candidates).toArray(),
   ]);
 
-  const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? 1);
+  const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? DEFAULT_TEXT_WEIGHT);
   const k = query.rrfK ?? DEFAULT_RRF_K;
   const fused = new Map<string, { row: Record<string, unknown>; rrf: number; similarity: number | undefined }>();
   vectorRows.forEach((raw, rank) => {
