@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
+import type { MnemoService } from "../src/core/service.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const BIN = path.join(ROOT, "bin", "mnemo.js");
@@ -46,4 +47,54 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.input ?? "");
   });
+}
+
+export interface ServedStore {
+  url: string;
+  token: string;
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** `mnemo serve` on a fresh store in a child process, and the env that points the CLI at it with --remote. */
+export async function serveStore(): Promise<ServedStore> {
+  const store = path.join(tempDir(), "store");
+  const serverEnv = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      try {
+        resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
+      } catch {
+        // not complete yet
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`mnemo serve exited with ${code}: ${stderr}`)));
+  });
+  const token = fs.readFileSync(started.tokenFile, "utf8").trim();
+  return {
+    url: started.url,
+    token,
+    // A different (empty) store for the client proves every call goes over HTTP.
+    env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.on("close", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Waits until none of the user's conversations is queued or processing. */
+export async function settled(service: MnemoService): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { counts } = await service.chats.status();
+    if (counts.queued + counts.processing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the queue did not empty");
 }

@@ -27,9 +27,10 @@ function stem(word: string): string {
   return word.replace(/(ations?|ings?|edly|ed|ies|es|s|ly)$/, "") || word;
 }
 
-export function rankByQuery<T extends Rankable>(query: string, items: T[], lexicalWeight: number): T[] {
+/** Items best first. `bonus` adds to an item's blended score (recall uses it for resemblance to the current conversation). */
+export function rankByQuery<T extends Rankable>(query: string, items: T[], lexicalWeight: number, bonus: (item: T) => number = () => 0): T[] {
   const queryTerms = [...new Set(terms(query))];
-  if (queryTerms.length === 0 || items.length === 0) return items;
+  if (items.length === 0) return items;
   const docs = items.map((item) => terms(item.text));
   const avgLength = docs.reduce((sum, doc) => sum + doc.length, 0) / docs.length || 1;
   const df = new Map(queryTerms.map((term) => [term, docs.filter((doc) => doc.includes(term)).length]));
@@ -44,7 +45,7 @@ export function rankByQuery<T extends Rankable>(query: string, items: T[], lexic
   );
   const best = Math.max(...lexical) || 1;
   return items
-    .map((item, i) => ({ item, i, combined: (1 - lexicalWeight) * item.score + lexicalWeight * (lexical[i]! / best) }))
+    .map((item, i) => ({ item, i, combined: (1 - lexicalWeight) * item.score + lexicalWeight * (lexical[i]! / best) + bonus(item) }))
     .sort((a, b) => b.combined - a.combined || a.i - b.i)
     .map(({ item }) => item);
 }

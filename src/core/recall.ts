@@ -14,6 +14,10 @@ import type { SearchMode } from "../store/search.js";
 const CANDIDATES = 40;
 /** Hits scoring under this share of the best one are dropped. */
 const SCORE_FLOOR = 0.3;
+/** A hit sharing no term with the query must be at most this far below the best cosine similarity. */
+const SIMILARITY_MARGIN = 0.25;
+/** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
+const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
 const LEXICAL_WEIGHT = 0.4;
 /** At most this many chunks from one conversation before the others get a turn. */
@@ -28,6 +32,8 @@ export interface RecallTimings extends SearchTimings {
 interface MessagePassage extends Passage {
   conversationId: string;
   messageId: string;
+  /** Its chunk's vector, when recall has a conversation context to compare with. */
+  vector: Float32Array | undefined;
 }
 
 /**
@@ -85,9 +91,19 @@ async function recallOne(
   q: OneQuery,
   tuning: { mode?: SearchMode },
 ): Promise<Cited & { model: string; timings: RecallTimings }> {
-  const vector = await queryVector(ctx, q.query, q.context);
-  const { hits, timings } = await findChunks(ctx, userId, { query: q.query, vector, limit: CANDIDATES, provider: "all", rerank: true, ...tuning });
-  const ranked = rankByQuery(q.query, await toPassages(ctx, diversify(floor(hits))), LEXICAL_WEIGHT);
+  const { vector, context } = await queryVectors(ctx, q.query, q.context);
+  const found = await findChunks(ctx, userId, {
+    query: q.query,
+    vector,
+    limit: CANDIDATES,
+    provider: "all",
+    rerank: true,
+    withVectors: context !== undefined,
+    ...tuning,
+  });
+  const { hits, timings } = found;
+  const resemblance = resemblanceTo(context);
+  const ranked = rankByQuery(q.query, await toPassages(ctx, diversify(floor(hits))), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector));
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
   const { content, model } = await synthesize(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
@@ -97,13 +113,23 @@ async function recallOne(
   return { ...cited, model, timings: { ...timings, synthesisMs } };
 }
 
-/** The query, nudged toward what the user is talking about now. */
-async function queryVector(ctx: CoreContext, query: string, context: string): Promise<Float32Array> {
-  if (!context) return ctx.embedder.embedQuery(query);
+/** The query's vector nudged toward what the user is talking about now, and the context's own vector. */
+async function queryVectors(ctx: CoreContext, query: string, context: string): Promise<{ vector: Float32Array; context?: Float32Array }> {
+  if (!context) return { vector: await ctx.embedder.embedQuery(query) };
   const [q, c] = await ctx.embedder.embedDocuments([query, context]);
   const blended = q!.map((value, i) => value + CONTEXT_WEIGHT * c![i]!);
   const norm = Math.hypot(...blended) || 1;
-  return blended.map((value) => value / norm);
+  return { vector: blended.map((value) => value / norm), context: c! };
+}
+
+/** How much a passage's chunk resembles the current conversation (cosine, 0–1): "python" next to talk of terrariums means the snake. */
+function resemblanceTo(context: Float32Array | undefined): (vector: Float32Array | undefined) => number {
+  return (vector) => {
+    if (!context || !vector) return 0;
+    let sum = 0;
+    for (let i = 0; i < vector.length; i++) sum += vector[i]! * context[i]!;
+    return Math.max(0, sum);
+  };
 }
 
 function contextText(conversationContext: string | undefined, history: { content: string }[] | undefined): string {
@@ -111,9 +137,13 @@ function contextText(conversationContext: string | undefined, history: { content
   return [conversationContext ?? "", ...recent].join("\n").trim().slice(0, 2000);
 }
 
+/** Drops hits far below the best, and hits that share no word with the query and are not close in meaning either. */
 function floor(hits: ChunkHit[]): ChunkHit[] {
   const best = hits[0]?.score ?? 0;
-  return hits.filter((hit) => hit.score >= best * SCORE_FLOOR);
+  const bestSimilarity = Math.max(...hits.map((hit) => hit.similarity ?? -1));
+  return hits.filter(
+    (hit) => hit.score >= best * SCORE_FLOOR && (hit.textMatched || (hit.similarity ?? -1) >= bestSimilarity - SIMILARITY_MARGIN),
+  );
 }
 
 /** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
@@ -134,7 +164,7 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
   const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
   const seen = new Set<string>();
   const passages: MessagePassage[] = [];
-  for (const { chunk, score } of hits) {
+  for (const { chunk, score, vector } of hits) {
     chunk.messageIds.forEach((messageId, i) => {
       const text = chunk.text.slice(chunk.messageOffsets[i], chunk.messageOffsets[i + 1]).trim();
       const textKey = text.toLowerCase().replace(/\s+/g, " ");
@@ -151,6 +181,7 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         sender: chunk.messageSenders[i] ?? chunk.sender,
         text,
         score,
+        vector,
       });
     });
   }

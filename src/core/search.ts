@@ -13,6 +13,11 @@ export interface ChunkHit {
   chunk: ChunkSummary;
   /** In [0, 1]: the fused rank score, or the reranker's score when one ran. */
   score: number;
+  /** Cosine similarity to the query vector, when the vector leg found it. */
+  similarity: number | undefined;
+  /** Whether it shares a term with the query (the full-text leg found it). */
+  textMatched: boolean;
+  vector: Float32Array | undefined;
 }
 
 export interface SearchTimings {
@@ -29,6 +34,7 @@ export interface ChunkQuery {
   provider: string;
   rerank: boolean;
   mode?: SearchMode;
+  withVectors?: boolean;
 }
 
 /** How many fused candidates a reranker gets to reorder. */
@@ -53,9 +59,10 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     where: sqlAnd(`userId = ${sqlString(userId)}`, "active = true", query.provider !== "all" && `platform = ${sqlString(query.provider)}`),
     limit: fetch,
     ...(query.mode ? { mode: query.mode } : {}),
+    ...(query.withVectors ? { withVectors: true } : {}),
   });
   timings.storeMs = performance.now() - started;
-  let hits = found.map(({ row, score }) => ({ chunk: row, score }));
+  let hits: ChunkHit[] = found.map(({ row, ...rest }) => ({ chunk: row, ...rest }));
 
   if (reranker && hits.length > 1) {
     started = performance.now();

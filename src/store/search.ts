@@ -18,6 +18,8 @@ export interface HybridQuery {
   textWeight?: number;
   /** RRF's k: larger flattens the difference between ranks. */
   rrfK?: number;
+  /** Also return each row's vector (for a second-stage comparison). */
+  withVectors?: boolean;
 }
 
 export interface Hit<R> {
@@ -26,6 +28,10 @@ export interface Hit<R> {
   score: number;
   /** Cosine similarity to the query, when the vector leg found the row. */
   similarity: number | undefined;
+  /** Whether the full-text leg found it (it shares a term with the query). */
+  textMatched: boolean;
+  /** The row's vector, with `withVectors`. */
+  vector: Float32Array | undefined;
 }
 
 /**
@@ -49,7 +55,7 @@ export async function hybridSearch<K extends VectorTableKey>(
   const mode = query.mode ?? "hybrid";
   const candidates = Math.max(query.candidates ?? query.limit * 3, query.limit);
   const table = await store.table(key);
-  const columns = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
+  const columns = (await table.schema()).fields.map((field) => field.name).filter((name) => query.withVectors || name !== "vector");
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const runVector = mode !== "bm25";
   const runText = mode !== "vector" && query.text.trim().length > 0;
@@ -65,11 +71,11 @@ export async function hybridSearch<K extends VectorTableKey>(
 
   const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? DEFAULT_TEXT_WEIGHT);
   const k = query.rrfK ?? DEFAULT_RRF_K;
-  const fused = new Map<string, { row: Record<string, unknown>; rrf: number; similarity: number | undefined }>();
+  const fused = new Map<string, { row: Record<string, unknown>; rrf: number; similarity: number | undefined; textMatched: boolean }>();
   vectorRows.forEach((raw, rank) => {
     const row = fromArrowRow(raw);
     const distance = Number(row["_distance"]);
-    fused.set(String(row["id"]), { row, rrf: 1 / (k + rank + 1), similarity: 1 - distance });
+    fused.set(String(row["id"]), { row, rrf: 1 / (k + rank + 1), similarity: 1 - distance, textMatched: false });
   });
   // Rows the text index does not cover yet come back in storage order: rank by score ourselves.
   textRows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
@@ -78,8 +84,12 @@ export async function hybridSearch<K extends VectorTableKey>(
     const id = String(row["id"]);
     const contribution = textWeight / (k + rank + 1);
     const existing = fused.get(id);
-    if (existing) existing.rrf += contribution;
-    else fused.set(id, { row, rrf: contribution, similarity: undefined });
+    if (existing) {
+      existing.rrf += contribution;
+      existing.textMatched = true;
+    } else {
+      fused.set(id, { row, rrf: contribution, similarity: undefined, textMatched: true });
+    }
   });
 
   // The best fused score possible from the legs that found anything: a top hit of every such leg scores 1.
@@ -87,9 +97,14 @@ export async function hybridSearch<K extends VectorTableKey>(
   return [...fused.values()]
     .sort((a, b) => b.rrf - a.rrf)
     .slice(0, query.limit)
-    .map(({ row, rrf, similarity }) => {
-      delete row["_distance"];
-      delete row["_score"];
-      return { row: row as Omit<TableRows[K], "vector">, score: Math.min(1, rrf / best), similarity };
+    .map(({ row, rrf, similarity, textMatched }) => {
+      const { _distance, _score, vector, ...rest } = row;
+      return {
+        row: rest as Omit<TableRows[K], "vector">,
+        score: Math.min(1, rrf / best),
+        similarity,
+        textMatched,
+        vector: vector instanceof Float32Array ? vector : undefined,
+      };
     });
 }

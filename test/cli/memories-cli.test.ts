@@ -1,27 +1,36 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, runCli, tempDir, TINY_BERT } from "../helpers.js";
-
-const store = path.join(tempDir(), "store");
-const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
-const json = async <T>(args: string[], input?: string): Promise<T> => {
-  const result = await mnemo(["--json", ...args], input);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-};
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, serveStore, tempDir, TINY_BERT, type ServedStore } from "../helpers.js";
 
 interface Listed {
   memories: { id: string; text: string; score?: number; metadata: { bucketId: number; bucketName: string } }[];
 }
 
-beforeAll(async () => {
-  const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
-  expect(first.code, first.stderr).toBe(0);
-});
+// The same commands and the same expectations against the embedded store and, with --remote
+// (MNEMO_URL), against a running `mnemo serve`.
+describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode) => {
+  let env: NodeJS.ProcessEnv;
+  let served: ServedStore | undefined;
+  const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
+  const json = async <T>(args: string[], input?: string): Promise<T> => {
+    const result = await mnemo(["--json", ...args], input);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as T;
+  };
 
-describe("mnemo CLI: memories", () => {
+  beforeAll(async () => {
+    if (mode === "remote") {
+      served = await serveStore();
+      env = served.env;
+    } else {
+      env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    }
+    const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
+    expect(first.code, first.stderr).toBe(0);
+  });
+  afterAll(async () => served?.stop());
+
   it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
     const help = await mnemo(["--help"]);
     expect(help.code).toBe(0);
@@ -113,6 +122,12 @@ describe("mnemo CLI: memories", () => {
 });
 
 describe("mnemo CLI: stores", () => {
+  const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+  const mnemo = (args: string[]) => runCli(args, { env });
+  beforeAll(async () => {
+    expect((await mnemo(["remember", "a first memory"])).code).toBe(0);
+  });
+
   it("refuses a folder that is not a store, and a store of another embedder", async () => {
     const folder = tempDir();
     fs.writeFileSync(path.join(folder, "notes.txt"), "mine");

@@ -3,7 +3,7 @@ import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
-import { openTestApp } from "../helpers.js";
+import { openTestApp, settled } from "../helpers.js";
 
 let app: App;
 let service: MnemoService;
@@ -28,15 +28,6 @@ function upload(id: string, messages: Message[], extra: Partial<UploadConversati
     conversation: { id, title: title ?? `Conversation ${id}`, createdAt: createdAt ?? "2024-05-01T10:00:00Z", messages },
     ...rest,
   };
-}
-
-export async function settled(svc: MnemoService): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const { counts } = await svc.chats.status();
-    if (counts.queued + counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the queue did not empty");
 }
 
 async function failure(work: Promise<unknown>): Promise<AppError> {

@@ -1,0 +1,220 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../src/core/app.js";
+import { AppError } from "../../src/core/errors.js";
+import type { MnemoService } from "../../src/core/service.js";
+import { loadTokenizer } from "../../src/core/tokens.js";
+import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
+
+const CROSS_ENCODER = path.join(ROOT, "fixtures", "models", "tiny-cross-encoder");
+
+const chat = (id: string, title: string, createdAt: string, turns: [string, string][]) => ({
+  platform: "chatgpt",
+  conversation: {
+    id,
+    title,
+    createdAt,
+    messages: turns.map(([role, content], i) => ({
+      id: `${id}-${i}`,
+      role: role as "human" | "assistant",
+      content,
+      createdAt: new Date(Date.parse(createdAt) + i * 60_000).toISOString(),
+    })),
+  },
+});
+
+const CHATS = [
+  chat("snake", "Caring for my ball python", "2024-02-10T10:00:00Z", [
+    ["human", "My ball python Monty has not eaten in three weeks. Should I worry?"],
+    ["assistant", "Ball pythons often fast in winter. Check the enclosure temperature: the warm side should be 31 to 33 °C."],
+    ["human", "The warm side was only 26 °C. I bought a new heat mat."],
+  ]),
+  chat("code", "Python list comprehension help", "2024-03-05T09:00:00Z", [
+    ["human", "How do I flatten a list of lists in Python?"],
+    ["assistant", "Use a nested list comprehension: [x for row in rows for x in row]."],
+  ]),
+  chat("trip", "Kyoto in autumn", "2024-04-01T08:00:00Z", [
+    ["human", "We are going to Kyoto in November to see the maple leaves."],
+    ["assistant", "Tofuku-ji and Eikan-do are the best temples for autumn colours; go early to avoid crowds."],
+  ]),
+];
+
+let app: App;
+let service: MnemoService;
+
+beforeAll(async () => {
+  app = await openTestApp();
+  app.ingest.start();
+  service = await app.service();
+  await service.chats.ingestMany(CHATS);
+  await settled(service);
+});
+afterAll(async () => app.close());
+
+describe("recall (extractive)", () => {
+  it("cites every source once, counts tokens exactly, stays within maxTokens, and is deterministic", async () => {
+    const tokenizer = await loadTokenizer();
+    const first = await service.recall({ query: "why is my snake not eating?", maxTokens: 120 });
+    const again = await service.recall({ query: "why is my snake not eating?", maxTokens: 120 });
+    expect(again.content).toBe(first.content);
+    expect(first.model).toBe("extractive");
+    expect(first.processingTime).toMatch(/^\d+ms$/);
+    expect(first.tokenCount).toBe(tokenizer.count(first.content));
+    expect(first.tokenCount).toBeLessThanOrEqual(120);
+    expect(first.content).toContain("ball python Monty has not eaten");
+    const cited = [...first.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect([...new Set(cited)].sort((x, y) => x - y)).toEqual(first.sources.map((_, i) => i + 1));
+    expect(first.sources[0]).toMatchObject({ conversationTitle: "Caring for my ball python", messageId: expect.stringMatching(/^snake-/) });
+    for (const source of first.sources) {
+      expect(source.relevanceScore).toBeGreaterThan(0);
+      expect(Date.parse(source.date)).not.toBeNaN();
+    }
+  });
+
+  it("the platform hint shapes the formatting", async () => {
+    const markdown = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "claude" });
+    expect(markdown.content).toMatch(/^\*\*Kyoto in autumn\*\*/);
+    const plain = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "typingmind" });
+    expect(plain.content).not.toMatch(/\*\*/);
+    expect(plain.content).toMatch(/^Kyoto in autumn \(2024-04-01\):/);
+  });
+
+  it("conversation context disambiguates the query", async () => {
+    const reptile = await service.recall({ query: "python", maxTokens: 60, conversationContext: "keeping reptiles as pets, terrarium heating" });
+    expect(reptile.sources[0]!.conversationTitle).toBe("Caring for my ball python");
+    const code = await service.recall({ query: "python", maxTokens: 60, conversationHistory: [{ content: "I am writing a script with lists and loops" }] });
+    expect(code.sources[0]!.conversationTitle).toBe("Python list comprehension help");
+  });
+
+  it("answers several queries at once, each in its own budget, with merged sources", async () => {
+    const result = await service.recall({
+      queries: [
+        { query: "snake heating", maxTokens: 80 },
+        { query: "autumn in Kyoto", maxTokens: 80 },
+      ],
+    });
+    expect(result.results!.map((r) => r.query)).toEqual(["snake heating", "autumn in Kyoto"]);
+    for (const part of result.results!) expect(part.tokenCount).toBeLessThanOrEqual(80);
+    expect(result.content).toMatch(/^snake heating:\n/);
+    const keys = result.sources.map((s) => `${s.conversationId}/${s.messageId}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const cited = new Set([...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+    expect([...cited].sort((x, y) => x - y)).toEqual(result.sources.map((_, i) => i + 1));
+  });
+
+  it("refuses bad parameters, naming the field", async () => {
+    const error = async (body: unknown) => {
+      const e = await service.recall(body as never).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(AppError);
+      return (e as AppError).message;
+    };
+    expect(await error({ query: "" })).toMatch(/^query:/);
+    expect(await error({ query: "x", maxTokens: 2001 })).toMatch(/^maxTokens:/);
+    expect(await error({ query: "x", maxTokens: 0 })).toMatch(/^maxTokens:/);
+    expect(await error({})).toMatch(/^query: is required/);
+    expect(await error({ queries: Array.from({ length: 16 }, () => ({ query: "x" })) })).toMatch(/^queries:/);
+    expect(await error({ query: "x", platform: "msn" })).toMatch(/^platform:/);
+  });
+
+  it("leaves excluded conversations out of search and recall", async () => {
+    const [trip] = (await service.chats.list({ title: "Kyoto" })).items;
+    await service.chats.exclude({ ids: [trip!.id], excluded: true });
+    expect((await service.search({ query: "Kyoto maple leaves" })).results.some((r) => r.conversationId === trip!.id)).toBe(false);
+    expect((await service.recall({ query: "Kyoto maple leaves" })).sources.some((s) => s.conversationId === trip!.id)).toBe(false);
+    await service.chats.exclude({ ids: [trip!.id], excluded: false });
+    expect((await service.search({ query: "Kyoto maple leaves" })).results[0]!.conversationId).toBe(trip!.id);
+  });
+});
+
+describe("search", () => {
+  it("returns the spec's result shape with neighbouring chunks as context", async () => {
+    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2 });
+    expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
+    expect(result.results[0]).toMatchObject({ title: "Caring for my ball python", sender: "human", context: [] });
+    expect(result.results[0]!.text).toContain("heat mat");
+    expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
+  });
+});
+
+describe("recall with an OpenAI-compatible LLM", () => {
+  let llm: http.Server;
+  let llmUrl: string;
+  let answer = "";
+  let requests: { messages: { role: string; content: string }[] }[] = [];
+
+  beforeAll(async () => {
+    llm = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        requests.push(JSON.parse(body));
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ id: "x", object: "chat.completion", model: "fake-model-1", choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] }));
+      });
+    });
+    await new Promise<void>((resolve) => llm.listen(0, "127.0.0.1", resolve));
+    llmUrl = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((resolve) => llm.close(() => resolve())));
+
+  async function appWithLlm(baseUrl: string): Promise<App> {
+    const dir = path.join(tempDir(), "store");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ synthesizer: "openai", llm: { baseUrl, model: "fake-model-1", timeoutMs: 2000, retries: 0 } }));
+    const own = await openTestApp({ store: dir });
+    own.ingest.start();
+    const svc = await own.service();
+    await svc.chats.ingestMany(CHATS);
+    await settled(svc);
+    return own;
+  }
+
+  it("keeps the model's valid citations, renumbered onto the sources, and drops invented ones", async () => {
+    const own = await appWithLlm(llmUrl);
+    requests = [];
+    answer = "Monty the ball python stopped eating [1][9]. The warm side was too cold [3, 1] and you bought a heat mat [2].";
+    const result = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 300 });
+    expect(result.model).toBe("fake-model-1");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.messages[1]!.content).toContain("[1] (Caring for my ball python");
+    expect(result.content).not.toContain("[9]");
+    const cited = [...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(cited).toEqual([1, 2, 1, 3]);
+    expect(result.sources).toHaveLength(3);
+    await own.close();
+  });
+
+  it("falls back to extractive when the endpoint is unreachable, and says so in model", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const own = await appWithLlm(`http://127.0.0.1:${port}/v1`);
+    const result = await (await own.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
+    expect(result.model).toMatch(/^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(result.content).toContain("Tofuku-ji");
+    await own.close();
+  });
+});
+
+describe("reranking", () => {
+  it("reorders with a cross-encoder unless skipRerank", async () => {
+    const dir = path.join(tempDir(), "store");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ reranker: `cross-encoder:${CROSS_ENCODER}` }));
+    const own = await openTestApp({ store: dir });
+    own.ingest.start();
+    const svc = await own.service();
+    await svc.chats.ingestMany(CHATS);
+    await settled(svc);
+    const reranked = await svc.search({ query: "maple leaves Kyoto November", limit: 3 });
+    const fused = await svc.search({ query: "maple leaves Kyoto November", limit: 3, skipRerank: true });
+    expect(reranked.results[0]!.title).toBe("Kyoto in autumn");
+    expect(reranked.results.map((r) => r.score)).not.toEqual(fused.results.map((r) => r.score));
+    for (const r of reranked.results) expect(r.score).toBeGreaterThan(0);
+    await own.close();
+  });
+});
