@@ -52,6 +52,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
 export interface ServedStore {
   url: string;
   token: string;
+  tokenFile: string;
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
@@ -79,6 +80,7 @@ export async function serveStore(): Promise<ServedStore> {
   return {
     url: started.url,
     token,
+    tokenFile: started.tokenFile,
     // A different (empty) store for the client proves every call goes over HTTP.
     env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
     stop: () =>

@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, openTestApp, runCli, serveStore, tempDir } from "../helpers.js";
+
+describe("mnemo token and users", () => {
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const mnemo = (args: string[]) => runCli(args, { env });
+
+  it("token --rotate prints a new token once, writes the 0600 token file, and revokes the old one", async () => {
+    expect(JSON.parse((await mnemo(["--json", "token"])).stdout)).toMatchObject({ user: "default", hasToken: false });
+    const first = JSON.parse((await mnemo(["--json", "token", "--rotate"])).stdout).token as string;
+    expect(first).toMatch(/^mnemo_/);
+    const file = path.join(store, "token");
+    expect(fs.readFileSync(file, "utf8").trim()).toBe(first);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse((await mnemo(["--json", "token"])).stdout).hasToken).toBe(true);
+    const second = (await mnemo(["token", "--rotate"])).stdout.trim();
+    expect(second).not.toBe(first);
+    const app = await openTestApp({ store });
+    expect(await app.authenticate(first)).toBeUndefined();
+    expect((await app.authenticate(second))?.user.name).toBe("default");
+    await app.close();
+  });
+
+  it("users add prints the new user's token; list and remove", async () => {
+    const added = JSON.parse((await mnemo(["--json", "users", "add", "bob"])).stdout);
+    expect(added).toMatchObject({ user: "bob", token: expect.stringMatching(/^mnemo_/) });
+    expect((await mnemo(["users", "add", "bob"])).stderr).toMatch(/already exists/);
+    expect((await mnemo(["users", "add", "bad name!"])).code).toBe(2);
+    const list = JSON.parse((await mnemo(["--json", "users"])).stdout) as { name: string; hasToken: boolean }[];
+    expect(list.map((u) => u.name)).toEqual(["default", "bob"]);
+    expect((await mnemo(["--user", "bob", "remember", "bob's note"])).code).toBe(0);
+    expect((await mnemo(["users", "remove", "bob"])).code).toBe(2);
+    expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);
+    const missing = await mnemo(["--user", "bob", "memories"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/mnemo users add bob/);
+  });
+
+  it("the first mnemo serve writes a token file only its owner can read", async () => {
+    const served = await serveStore();
+    expect(served.token).toMatch(/^mnemo_/);
+    expect(fs.statSync(served.tokenFile).mode & 0o777).toBe(0o600);
+    await served.stop();
+  });
+});
