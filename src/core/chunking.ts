@@ -1,17 +1,11 @@
-import type { Sender, StoredMessage } from "../store/rows.js";
+import type { ChunkRow, Sender, StoredMessage } from "../store/rows.js";
 import { breakLongRuns, type Tokenizer } from "./tokens.js";
 
-export interface ChunkDraft {
-  chunkIndex: number;
-  text: string;
-  sender: Sender;
-  messageIds: string[];
-  messageOffsets: number[];
-  messageTimes: string[];
-  messageSenders: Sender[];
-  timestamp: string | null;
-  tokenCount: number;
-}
+/** A chunk before it has a vector and an owner. */
+export type ChunkDraft = Pick<
+  ChunkRow,
+  "chunkIndex" | "text" | "sender" | "messageIds" | "messageOffsets" | "messageTimes" | "messageSenders" | "timestamp" | "tokenCount"
+>;
 
 export interface ChunkingOptions {
   /** Most tokens in one chunk. */

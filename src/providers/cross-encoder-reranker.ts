@@ -8,7 +8,6 @@
  * softmax probability of its last label ("relevant" in two-label rerankers). Either way the
  * score is in (0, 1) and higher means more relevant.
  */
-import path from "node:path";
 
 import { AppError } from "../core/errors.js";
 import type { ProgressReporter } from "./embedder.js";
@@ -18,8 +17,7 @@ import {
   offlineSuggestion,
   prepareModel,
   isModelAvailableOffline,
-  shortFileHash,
-  DTYPE_SUFFIX,
+  modelId,
   type ModelDtype,
   type TjsTensor,
 } from "./model-download.js";
@@ -77,13 +75,7 @@ export async function createCrossEncoderReranker(spec: CrossEncoderRerankerSpec)
     throw loadError(error, "reranker model", displayName, advice(source));
   }
 
-  let id: string;
-  if (source.kind === "hub") {
-    id = `cross-encoder:${source.id}${dtype === "fp32" ? "" : `:${dtype}`}`;
-  } else {
-    const onnx = path.join(source.dir, "onnx", `model${DTYPE_SUFFIX[dtype]}.onnx`);
-    id = `cross-encoder:${path.basename(source.dir)}-${await shortFileHash(onnx)}`;
-  }
+  const id = await modelId("cross-encoder", source, dtype);
 
   const config = model.config ?? {};
   const maxPositions = typeof config["max_position_embeddings"] === "number" ? config["max_position_embeddings"] : 512;

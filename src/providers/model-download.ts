@@ -563,3 +563,13 @@ export async function prepareModel(
   if (progress) options.progress_callback = progress;
   return { lib, source, dtype, loadPath: source.id, options };
 }
+
+/**
+ * Names a loaded model precisely: `<prefix>:<hub id>[:<dtype>]`, or for a folder
+ * `<prefix>:<folder name>-<hash of its weights>`, so a changed model is not mistaken for the old one.
+ */
+export async function modelId(prefix: string, source: ModelSource, dtype: ModelDtype): Promise<string> {
+  if (source.kind === "hub") return `${prefix}:${source.id}${dtype === "fp32" ? "" : `:${dtype}`}`;
+  const onnx = path.join(source.dir, "onnx", `model${DTYPE_SUFFIX[dtype]}.onnx`);
+  return `${prefix}:${path.basename(source.dir)}-${await shortFileHash(onnx)}`;
+}

@@ -11,7 +11,6 @@
  * its intra-op thread pool inside that call. To keep an event loop responsive, run the embedder
  * in a worker_thread; it loads and works there unchanged (see the tests).
  */
-import path from "node:path";
 
 import { AppError } from "../core/errors.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
@@ -20,8 +19,7 @@ import {
   offlineSuggestion,
   prepareModel,
   isModelAvailableOffline,
-  shortFileHash,
-  DTYPE_SUFFIX,
+  modelId,
   type ModelDtype,
   type TjsTensor,
   type TjsTokenizer,
@@ -76,13 +74,7 @@ export async function createTransformersEmbedder(spec: TransformersEmbedderSpec)
     throw loadError(error, "embedding model", displayName, advice(source));
   }
 
-  let id: string;
-  if (source.kind === "hub") {
-    id = `transformers:${source.id}${dtype === "fp32" ? "" : `:${dtype}`}`;
-  } else {
-    const onnx = path.join(source.dir, "onnx", `model${DTYPE_SUFFIX[dtype]}.onnx`);
-    id = `transformers:${path.basename(source.dir)}-${await shortFileHash(onnx)}`;
-  }
+  const id = await modelId("transformers", source, dtype);
 
   const tokenizer = extractor.tokenizer;
   const config = extractor.model.config ?? {};
