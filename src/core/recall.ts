@@ -20,8 +20,8 @@ const SIMILARITY_MARGIN = 0.25;
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
 const LEXICAL_WEIGHT = 0.4;
-/** At most this many chunks from one conversation before the others get a turn. */
-const PER_CONVERSATION = 4;
+/** At most this many messages from one conversation before the others get a turn. */
+const PER_CONVERSATION = 10;
 /** Weight of the conversation context in the query vector (the query itself weighs 1). */
 const CONTEXT_WEIGHT = 0.35;
 
@@ -103,7 +103,7 @@ async function recallOne(
   });
   const { hits, timings } = found;
   const resemblance = resemblanceTo(context);
-  const ranked = rankByQuery(q.query, await toPassages(ctx, diversify(floor(hits))), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector));
+  const ranked = diversify(rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)));
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
   const { content, model } = await synthesize(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
@@ -147,14 +147,14 @@ function floor(hits: ChunkHit[]): ChunkHit[] {
 }
 
 /** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
-function diversify(hits: ChunkHit[]): ChunkHit[] {
+function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
   const taken = new Map<string, number>();
-  const first: ChunkHit[] = [];
-  const later: ChunkHit[] = [];
-  for (const hit of hits) {
-    const count = taken.get(hit.chunk.conversationId) ?? 0;
-    taken.set(hit.chunk.conversationId, count + 1);
-    (count < PER_CONVERSATION ? first : later).push(hit);
+  const first: P[] = [];
+  const later: P[] = [];
+  for (const passage of passages) {
+    const count = taken.get(passage.conversationId) ?? 0;
+    taken.set(passage.conversationId, count + 1);
+    (count < PER_CONVERSATION ? first : later).push(passage);
   }
   return [...first, ...later];
 }
