@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isolatedEnv, openTestApp, runCli, serveStore, tempDir } from "../helpers.js";
+import { spawn } from "node:child_process";
+import { BIN, isolatedEnv, openTestApp, runCli, serveStore, tempDir } from "../helpers.js";
 
 describe("mnemo token and users", () => {
   const store = path.join(tempDir(), "store");
@@ -37,6 +38,16 @@ describe("mnemo token and users", () => {
     const missing = await mnemo(["--user", "bob", "memories"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/mnemo users add bob/);
+  });
+
+  it("mnemo serve warns when it listens beyond this machine", async () => {
+    const child = spawn(process.execPath, [BIN, "--json", "serve", "--host", "0.0.0.0", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toMatch(/Listening on 0\.0\.0\.0: other machines can reach this server/);
   });
 
   it("the first mnemo serve writes a token file only its owner can read", async () => {

@@ -353,6 +353,32 @@ describe("chat history over HTTP", () => {
   });
 });
 
+describe("CORS", () => {
+  it("sends no CORS headers unless origins are configured, then only for those", async () => {
+    const plain = await request(`${server.url}/healthz`, { headers: { origin: "https://app.example" } });
+    expect(plain.headers["access-control-allow-origin"]).toBeUndefined();
+    await plain.body.text();
+
+    const own = await openTestApp();
+    fs.writeFileSync(own.config.paths.config, JSON.stringify({ server: { corsOrigins: ["https://app.example"] } }));
+    await own.close();
+    const configured = await openTestApp({ store: own.config.paths.dataDir });
+    const running = await startServer(configured, { host: "127.0.0.1", port: 0, log: () => undefined });
+    const preflight = await request(`${running.url}/api/memory`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
+    expect(preflight.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(String(preflight.headers["access-control-allow-headers"]).toLowerCase()).toContain("authorization");
+    await preflight.body.text();
+    const other = await request(`${running.url}/healthz`, { headers: { origin: "https://evil.example" } });
+    expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+    await other.body.text();
+    await running.close();
+    await configured.close();
+  });
+});
+
 describe("failed authentication", () => {
   // Last: the limit locks this client address out of the shared server for a minute.
   it("is rate limited per client address", async () => {
