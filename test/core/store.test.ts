@@ -45,6 +45,24 @@ describe("the store", () => {
     await again.close();
   });
 
+  it("auto picks the default transformers model when it is cached, else the bundled one, and records it", async () => {
+    const offline = path.join(tempDir(), "store");
+    fs.mkdirSync(offline, { recursive: true });
+    fs.writeFileSync(path.join(offline, "config.json"), JSON.stringify({ allowDownload: false }));
+    const notices: string[] = [];
+    const first = await openTestApp({ store: offline, embedder: "auto" }, { onNotice: (n) => notices.push(n) });
+    expect(first.context.store.meta.embedderSpec).toBe("bundled");
+    expect(notices.join()).toMatch(/uses the bundled embedder \(Xenova\/all-MiniLM-L6-v2 is not cached/);
+    await first.close();
+
+    const cached = path.join(tempDir(), "store");
+    fs.cpSync(TINY_BERT, path.join(cached, "models", "Xenova", "all-MiniLM-L6-v2"), { recursive: true });
+    fs.writeFileSync(path.join(cached, "config.json"), JSON.stringify({ allowDownload: false }));
+    const second = await openTestApp({ store: cached, embedder: "auto" });
+    expect(second.context.store.meta).toMatchObject({ embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2", embedderId: "transformers:Xenova/all-MiniLM-L6-v2", dims: 32 });
+    await second.close();
+  });
+
   it("uses a transformers model from a local folder, offline", async () => {
     const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
     expect(app.context.store.meta.embedderId).toMatch(/^transformers:tiny-bert-/);
