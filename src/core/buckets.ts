@@ -18,12 +18,19 @@ export async function listBucketRows(ctx: CoreContext, userId: string): Promise<
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/** The same, reused until the buckets table changes: for read paths (inside `write`, read afresh). */
+export function cachedBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
+  return ctx.store.memo(`bucket-rows:${userId}`, ["buckets"], () => listBucketRows(ctx, userId));
+}
+
 export async function listBuckets(ctx: CoreContext, userId: string): Promise<Bucket[]> {
-  const rows = await listBucketRows(ctx, userId);
-  const counts = await Promise.all(
-    rows.map((row) => ctx.store.count("memories", sqlAnd(byUser(userId), `bucketId = ${row.id}`))),
-  );
-  return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
+  return ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
+    const rows = await listBucketRows(ctx, userId);
+    const counts = await Promise.all(
+      rows.map((row) => ctx.store.count("memories", sqlAnd(byUser(userId), `bucketId = ${row.id}`))),
+    );
+    return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
+  });
 }
 
 export async function createBucket(ctx: CoreContext, userId: string, input: CreateBucketRequest): Promise<CreateBucketResponse> {

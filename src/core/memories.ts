@@ -13,7 +13,7 @@ import {
 import type { MemoryRow } from "../store/rows.js";
 import { hybridSearch } from "../store/search.js";
 import { sqlAnd, sqlString } from "../store/sql.js";
-import { listBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
+import { cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -98,16 +98,18 @@ async function findMemories(ctx: CoreContext, request: ListRequest): Promise<Sto
     });
     return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
   }
-  const rows = await ctx.store.select("memories", request.where, {
-    columns: MEMORY_COLUMNS,
-    orderBy: [
-      { column: "createdAt", ascending: false },
-      { column: "id", ascending: false },
-    ],
-    offset: request.skip,
-    ...(request.mode === "latest" ? { limit: request.limit } : {}),
-  });
-  return rows;
+  const key = `memories:${request.where}:${request.mode}:${request.limit}:${request.skip}`;
+  return ctx.store.memo(key, ["memories"], () =>
+    ctx.store.select("memories", request.where, {
+      columns: MEMORY_COLUMNS,
+      orderBy: [
+        { column: "createdAt", ascending: false },
+        { column: "id", ascending: false },
+      ],
+      offset: request.skip,
+      ...(request.mode === "latest" ? { limit: request.limit } : {}),
+    }),
+  );
 }
 
 const MEMORY_COLUMNS = [
@@ -156,7 +158,7 @@ export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input
 /** GET /api/v2/memory: memories (strings or objects) and every bucket, in one answer. */
 export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2MemoryQuery): Promise<V2MemoryResponse> {
   const request = parseInput(V2MemoryQuery, input);
-  const bucketRows = await listBucketRows(ctx, userId);
+  const bucketRows = await cachedBucketRows(ctx, userId);
   if (request.bucketId !== undefined && !bucketRows.some((row) => row.id === request.bucketId)) {
     throw new AppError("not_found", `bucketId: bucket ${request.bucketId} does not exist`, {
       details: { field: "bucketId" },
