@@ -2,7 +2,7 @@ import type { Embedder } from "./embedder.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
-const BATCH = 32;
+const BATCH = 8;
 /** The model's cost grows with input length; beyond this many characters a text adds little meaning. */
 const MAX_CHARS = 4000;
 

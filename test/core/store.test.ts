@@ -6,7 +6,7 @@ import { reindexStore } from "../../src/core/reindex.js";
 import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
-import { openTestApp, tempDir, TINY_BERT } from "../helpers.js";
+import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   const error = await work.then(() => undefined, (e: unknown) => e);
@@ -76,20 +76,26 @@ describe("the store", () => {
 });
 
 describe("reindex", () => {
-  it("re-embeds every memory with a new embedder and switches in one step", async () => {
+  it("re-embeds every memory and chunk with a new embedder and switches in one step", async () => {
     const app = await openTestApp();
+    app.ingest.start();
     const service = await app.service();
     await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
+    await service.chats.ingest({
+      conversation: { id: "c", title: "Garden", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "1", role: "human", content: "the garden needs water" }] },
+    });
+    await settled(service);
     const embedder = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
     const result = await reindexStore(app.context.store, embedder, `transformers:${TINY_BERT}`);
     await embedder.close();
-    expect(result.rows.memories).toBe(2);
+    expect(result.rows).toEqual({ memories: 2, chunks: 1 });
     expect(app.context.store.meta).toMatchObject({ generation: 1, dims: 32, embedderSpec: `transformers:${TINY_BERT}` });
     await app.close();
 
     const reopened = await openTestApp({ store: app.config.paths.dataDir, embedder: "auto" });
     const [top] = await (await reopened.service()).memories.list({ query: "markets fell", v: 1 });
     expect(top).toBe("stock markets fell sharply today");
+    expect((await (await reopened.service()).search({ query: "garden water" })).results[0]?.title).toBe("Garden");
     expect(await reopened.context.store.db.tableNames()).not.toContain("memories");
     await reopened.close();
   });
