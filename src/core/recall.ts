@@ -15,7 +15,7 @@ const CANDIDATES = 40;
 /** Hits scoring under this share of the best one are dropped. */
 const SCORE_FLOOR = 0.3;
 /** A hit sharing no term with the query must be at most this far below the best cosine similarity. */
-const SIMILARITY_MARGIN = 0.25;
+const SIMILARITY_MARGIN = 0.15;
 /** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
