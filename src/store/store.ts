@@ -24,6 +24,17 @@ export interface SelectOptions {
   orderBy?: { column: string; ascending: boolean }[];
 }
 
+/**
+ * LanceDB's caches default to 6 GB (indexes) and 1 GB (metadata): more than a laptop tool should
+ * hold. The index cache still fits the vector and text indexes of a few hundred thousand chunks.
+ */
+const INDEX_CACHE_BYTES = 512n * 1024n * 1024n;
+const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
+
+function connect(uri: string): Promise<lancedb.Connection> {
+  return lancedb.connect(uri, { readConsistencyInterval: 0 }, new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES));
+}
+
 export function vectorTableName(key: VectorTableKey, generation: number): string {
   return generation === 0 ? TABLE[key] : `${TABLE[key]}_g${generation}`;
 }
@@ -45,7 +56,7 @@ export class Store {
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
   static async open(uri: string, lockPath: string): Promise<Store | undefined> {
-    const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+    const db = await connect(uri);
     const names = await db.tableNames();
     if (names.length === 0) return undefined;
     if (!names.includes(TABLE.meta)) {
@@ -64,7 +75,7 @@ export class Store {
 
   /** Creates a new store whose vectors are made by `embedder`. */
   static async create(uri: string, lockPath: string, embedder: { id: string; spec: string; dims: number }): Promise<Store> {
-    const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+    const db = await connect(uri);
     const lock = new WriteLock(lockPath);
     const meta: StoreMeta = {
       schemaVersion: 0,
