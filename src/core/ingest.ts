@@ -82,6 +82,8 @@ export class IngestWorker {
   /** Takes the oldest queued conversations (and any a dead process left in `processing`). */
   private async claim(): Promise<Claimed[]> {
     const { store } = this.ctx;
+    // An idle worker looks every second: without the write lock, unless there is something to take.
+    if ((await store.count("conversations", sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"])))) === 0) return [];
     return store.write(async () => {
       const candidates = (await store.select("conversations", sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"])), {
         columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],

@@ -91,7 +91,9 @@ async function recallOne(
   q: OneQuery,
   tuning: { mode?: SearchMode },
 ): Promise<Cited & { model: string; timings: RecallTimings }> {
+  const embedding = performance.now();
   const { vector, context } = await queryVectors(ctx, q.query, q.context);
+  const embeddingMs = performance.now() - embedding;
   const found = await findChunks(ctx, userId, {
     query: q.query,
     vector,
@@ -101,7 +103,8 @@ async function recallOne(
     withVectors: context !== undefined,
     ...tuning,
   });
-  const { hits, timings } = found;
+  const { hits } = found;
+  const timings = { ...found.timings, embeddingMs };
   const resemblance = resemblanceTo(context);
   const ranked = diversify(rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)));
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));

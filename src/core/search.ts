@@ -56,7 +56,11 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   const found = await hybridSearch(ctx.store, "chunks", {
     vector,
     text: query.query,
-    where: sqlAnd(`userId = ${sqlString(userId)}`, "active = true", query.provider !== "all" && `platform = ${sqlString(query.provider)}`),
+    where: sqlAnd(
+      `userId = ${sqlString(userId)}`,
+      (await hasExcluded(ctx, userId)) && "active = true",
+      query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
+    ),
     limit: fetch,
     ...(query.mode ? { mode: query.mode } : {}),
     ...(query.withVectors ? { withVectors: true } : {}),
@@ -71,6 +75,13 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     timings.rerankMs = performance.now() - started;
   }
   return { hits: hits.slice(0, query.limit), timings };
+}
+
+/** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */
+function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
+  return ctx.store.memo(`excluded:${userId}`, ["conversations"], async () =>
+    (await ctx.store.count("conversations", sqlAnd(`userId = ${sqlString(userId)}`, "excluded = true"))) > 0,
+  );
 }
 
 async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {

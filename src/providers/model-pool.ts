@@ -79,7 +79,9 @@ class ModelPool {
     if (this.closed) return Promise.reject(new AppError("internal", "The model was closed"));
     return new Promise((resolve, reject) => {
       const job = { request, urgent, resolve, reject };
-      if (urgent) this.waiting.unshift(job);
+      // Urgent jobs (queries) go ahead of document batches, but in arrival order among themselves.
+      const firstBatch = this.waiting.findIndex((waiting) => !waiting.urgent);
+      if (urgent && firstBatch >= 0) this.waiting.splice(firstBatch, 0, job);
       else this.waiting.push(job);
       this.pump();
     });

@@ -3,7 +3,7 @@
 // without embedding 100k texts). Benchmarks print what they measure; nothing here asserts a timing.
 process.env.LANCEDB_LOG ??= "error";
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -125,9 +125,27 @@ export function hasCommand(name) {
   return spawnSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" }).status === 0;
 }
 
+/** The first line a tool prints about its version (some, like wrk, print it with a failing exit code). */
 export function commandVersion(command, args = ["--version"]) {
+  const run = spawnSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (run.error) return undefined;
+  const line = `${run.stdout}\n${run.stderr}`.split("\n").map((l) => l.trim()).find(Boolean);
+  return line?.replace(/\s+Copyright.*$/, "");
+}
+
+/** Share of CPU time (0–1, all cores) spent busy over `ms`, from /proc/stat: to flag a machine that is not idle. */
+export async function cpuBusy(ms = 1000) {
+  const read = () => {
+    const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+    const values = fields.map(Number);
+    const idle = values[3] + (values[4] ?? 0);
+    return { idle, total: values.reduce((a, b) => a + b, 0) };
+  };
   try {
-    return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n")[0].trim();
+    const a = read();
+    await sleep(ms);
+    const b = read();
+    return 1 - (b.idle - a.idle) / Math.max(1, b.total - a.total);
   } catch {
     return undefined;
   }

@@ -2,7 +2,11 @@
 // how long the CLI takes to start, how fast each embedder runs on its own, and how many
 // fragments single writes leave behind. Prints Markdown tables; writes results/memories.json.
 //
-//   node test/bench/memories.mjs [--quick]
+//   node test/bench/memories.mjs [--quick] [--single-writes N]
+//
+// --single-writes sets how many single writes the fragment test makes (default 3,000; 1,000 with
+// --quick). 10,000 shows the worst of it but takes ~10 minutes on 2 cores: commits slow down as
+// fragments pile up, and compacting 10,000 fragments took ~5 minutes.
 //
 // The query-latency stores are filled by inserting rows directly, not through `remember`: a few
 // thousand distinct texts are embedded once, and every row reuses one of their vectors plus small
@@ -10,6 +14,7 @@
 // (generated), so the full-text index has real statistics; a row's vector is near its base
 // text's vector, not its own text's, which does not matter for timing.
 import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -44,7 +49,9 @@ import { hybridSearch } from "../../dist/store/search.js";
 import { insertMemoryRows } from "../../dist/core/memories.js";
 import { newId } from "../../dist/core/ids.js";
 import { sqlString } from "../../dist/store/sql.js";
+import { VECTOR_INDEX_MIN_ROWS } from "../../dist/store/maintenance.js";
 
+const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, "single-writes": { type: "string" } } });
 const SIZES = {
   single: QUICK ? 100 : 500,
   batched: QUICK ? 500 : 2_000,
@@ -52,7 +59,7 @@ const SIZES = {
   levels: QUICK ? [1_000, 10_000, 30_000] : [1_000, 10_000, 100_000],
   queries: QUICK ? 50 : 200,
   warmupQueries: 10,
-  singleWrites: QUICK ? 1_000 : 10_000,
+  singleWrites: Number(args["single-writes"] ?? (QUICK ? 1_000 : 3_000)),
   coldRuns: 10,
 };
 
@@ -189,8 +196,8 @@ async function rawEmbedders() {
   const text = textSource(23);
   const tiny = `transformers:${TINY_BERT}`;
   const setups = [
-    { name: "bundled (USE lite)", spec: "bundled", workers: 1, short: QUICK ? 128 : 512, chunk: QUICK ? 32 : 128 },
-    { name: "bundled (USE lite)", spec: "bundled", workers: 2, short: QUICK ? 128 : 512, chunk: QUICK ? 32 : 128 },
+    { name: "bundled (USE lite)", spec: "bundled", workers: 1, short: QUICK ? 128 : 512, chunk: QUICK ? 64 : 128 },
+    { name: "bundled (USE lite)", spec: "bundled", workers: 2, short: QUICK ? 128 : 512, chunk: QUICK ? 64 : 128 },
     { name: "transformers tiny-bert fixture", spec: tiny, workers: 1, short: QUICK ? 1024 : 4096, chunk: QUICK ? 256 : 1024 },
     { name: "transformers tiny-bert fixture", spec: tiny, workers: 2, short: QUICK ? 1024 : 4096, chunk: QUICK ? 256 : 1024 },
   ];
@@ -235,7 +242,8 @@ async function rawEmbedders() {
       rows,
     ),
   );
-  console.log("\nThe tiny-bert fixture (32 dims, 1 layer) is a test model: its figures show the pipeline's overhead, not a real model's speed.");
+  console.log("\nBatches of 32 texts go to whichever worker is free, so 2 workers need at least 2 batches waiting.");
+  console.log("The tiny-bert fixture (32 dims, 1 layer) is a test model: its figures show the pipeline's overhead, not a real model's speed.");
   return rows;
 }
 
@@ -288,7 +296,7 @@ async function queryLatency() {
   await app.close();
   removeDir(store);
 
-  heading(`Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance)`);
+  heading(`Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance; vector index from ${fmt(VECTOR_INDEX_MIN_ROWS, 0)} rows)`);
   console.log(
     table(
       [

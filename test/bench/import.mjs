@@ -1,0 +1,280 @@
+// Import (issue 3): how close importing gets to the embedder's own speed, and how much memory the
+// CLI needs for big exports. Prints Markdown tables; writes results/import.json.
+//
+//   node test/bench/import.mjs [--quick]
+//
+// 1. Throughput: a generated upload-shape file of a few hundred conversations is imported in
+//    process (importExports + the ingest worker, waited with waitForProcessing), then the
+//    embedder embeds exactly the chunk texts that import produced (read back from the chunks
+//    table). The ratio chunks/s ÷ embedder chunks/s is what the pipeline keeps of the model's speed.
+// 2. Peak RSS and time of `mnemo import` as a child process (/usr/bin/time -v, else polling
+//    /proc/<pid>/status VmHWM), on generated ChatGPT exports: a --dry-run of 600 MB (full mode
+//    only), and real imports — with the bundled embedder on a small export, and with the tiny-bert
+//    test model on a bigger one (the bundled model would take far too long: it embeds ~30 chunks/s
+//    on 2 cores). Each store is created beforehand, as a user's store would be, so the CLI opens an
+//    existing store and loads its model only when it needs it.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  BIN,
+  QUICK,
+  ROOT,
+  TINY_BERT,
+  benchEnv,
+  fmt,
+  freeDiskMB,
+  hasCommand,
+  heading,
+  removeDir,
+  table,
+  tempDir,
+  textSource,
+  timed,
+  waitForDetachedMaintenance,
+  watchPeakRss,
+  writeResults,
+} from "./lib.mjs";
+import { createApp } from "../../dist/core/app.js";
+import { loadConfig } from "../../dist/config/load-config.js";
+import { importExports, waitForProcessing } from "../../dist/core/importing.js";
+
+const TINY = `transformers:${TINY_BERT}`;
+const SIZES = {
+  conversations: QUICK ? 80 : 400,
+  dryRunMB: QUICK ? 50 : 600,
+  realBundledMB: QUICK ? 1 : 5,
+  realTinyMB: QUICK ? 10 : 50,
+};
+
+const openApp = (store, embedder = "bundled") => createApp(loadConfig({ store, embedder }, benchEnv()));
+
+// ---------------------------------------------------------------------------------------------
+
+async function throughput() {
+  const dir = tempDir("import");
+  const file = path.join(dir, "upload.json");
+  const text = textSource(53);
+  const uploads = Array.from({ length: SIZES.conversations }, (_, i) => text.conversation(`bench-conv-${i}`, text.random.int(6, 12)));
+  fs.writeFileSync(file, JSON.stringify(uploads));
+  const fileMB = fs.statSync(file).size / 1024 / 1024;
+  const messages = uploads.reduce((n, u) => n + u.conversation.messages.length, 0);
+  const store = path.join(dir, "store");
+  const app = await openApp(store);
+  const service = await app.service();
+  // Warm up both embedder workers, so neither side of the ratio pays for loading the model.
+  await app.context.embedder.embedDocuments(Array.from({ length: 128 }, () => text.passage(60)));
+
+  app.ingest.start();
+  const started = performance.now();
+  const summary = await importExports(service, [file]);
+  const storedMs = performance.now() - started;
+  await waitForProcessing(service, summary, undefined, 50);
+  const importMs = performance.now() - started;
+  await app.ingest.stop();
+
+  const chunks = await app.context.store.select("chunks", "true", { columns: ["text", "tokenCount"] });
+  const texts = chunks.map((c) => c.text);
+  const embedMs = (await timed(() => app.context.embedder.embedDocuments(texts))).ms;
+  await app.close();
+  removeDir(dir);
+
+  const result = {
+    conversations: SIZES.conversations,
+    messages,
+    fileMB,
+    chunks: chunks.length,
+    meanChunkTokens: chunks.reduce((n, c) => n + c.tokenCount, 0) / chunks.length,
+    storedSeconds: storedMs / 1000,
+    importSeconds: importMs / 1000,
+    importChunksPerSecond: chunks.length / (importMs / 1000),
+    embedderSeconds: embedMs / 1000,
+    embedderChunksPerSecond: chunks.length / (embedMs / 1000),
+    ratio: embedMs / importMs,
+    problems: summary.problems.length,
+  };
+  heading("Import throughput vs the embedder (bundled, 2 workers, in process)");
+  console.log(
+    table(
+      [
+        ["conversations", (r) => fmt(r.conversations, 0)],
+        ["messages", (r) => fmt(r.messages, 0)],
+        ["chunks", (r) => fmt(r.chunks, 0)],
+        ["mean tokens/chunk", (r) => fmt(r.meanChunkTokens, 0)],
+        ["import s (stored / indexed)", (r) => `${fmt(r.storedSeconds, 1)} / ${fmt(r.importSeconds, 1)}`],
+        ["import chunks/s", (r) => fmt(r.importChunksPerSecond)],
+        ["embedder alone chunks/s", (r) => fmt(r.embedderChunksPerSecond)],
+        ["ratio", (r) => fmt(r.ratio, 2)],
+      ],
+      [result],
+    ),
+  );
+  console.log(`\nTarget (issue 3): import chunks/s ≥ 0.9 × embedder chunks/s — measured ${fmt(result.ratio, 2)}.`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Runs the CLI, measuring its wall time and peak RSS. */
+async function measureCli(args, env) {
+  const useTime = fs.existsSync("/usr/bin/time");
+  const argv = useTime ? ["/usr/bin/time", "-v", process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
+  const started = performance.now();
+  const child = spawn(argv[0], argv.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  // Without /usr/bin/time the child is node itself: poll its high-water mark.
+  const watch = useTime ? undefined : watchPeakRss(child.pid);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  const seconds = (performance.now() - started) / 1000;
+  let peakMB = watch?.stop();
+  if (useTime) {
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+    peakMB = m ? Number(m[1]) / 1024 : undefined;
+  }
+  if (code !== 0) throw new Error(`mnemo ${args.join(" ")} exited with ${code}: ${stderr.slice(-2000)}`);
+  let summary;
+  try {
+    summary = JSON.parse(stdout);
+  } catch {
+    summary = undefined;
+  }
+  return { seconds, peakMB, tool: useTime ? "/usr/bin/time -v" : "VmHWM polling", summary };
+}
+
+function generateChatGpt(file, mb) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, "test/bench/generate-chatgpt-export.mjs"), file, String(mb)], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`generator failed: ${run.stderr}`);
+  return fs.statSync(file).size / 1024 / 1024;
+}
+
+async function createStore(store, embedder) {
+  const app = await openApp(store, embedder);
+  await app.users.resolve("default");
+  await app.close();
+}
+
+/**
+ * Peak RSS of a bare Node process that only loads `spec` in a pool of `workers` and embeds
+ * chunk-sized texts: the share of an import's memory that is the model's.
+ */
+async function embedderAlone(spec, workers) {
+  const dir = tempDir("embedder-rss");
+  const script = path.join(dir, "embed.mjs");
+  const dist = (p) => JSON.stringify(new URL(`../../dist/${p}`, import.meta.url).href);
+  fs.writeFileSync(
+    script,
+    `import { loadConfig } from ${dist("config/load-config.js")};
+import { createEmbedder } from ${dist("providers/create-providers.js")};
+const config = loadConfig({ store: ${JSON.stringify(path.join(dir, "store"))}, embedder: "bundled" }, {});
+const embedder = await createEmbedder(${JSON.stringify(spec)}, { ...config, embedderWorkers: ${workers} });
+const texts = JSON.parse((await import("node:fs")).readFileSync(process.argv[2], "utf8"));
+await embedder.embedDocuments(texts);
+await embedder.embedDocuments(texts);
+await embedder.close();
+`,
+  );
+  const text = textSource(7);
+  const texts = path.join(dir, "texts.json");
+  fs.writeFileSync(texts, JSON.stringify(Array.from({ length: 128 }, () => text.passage(150))));
+  const argv = fs.existsSync("/usr/bin/time") ? ["/usr/bin/time", "-v", process.execPath, script, texts] : [process.execPath, script, texts];
+  const child = spawn(argv[0], argv.slice(1), { env: benchEnv(), stdio: ["ignore", "ignore", "pipe"] });
+  const watch = fs.existsSync("/usr/bin/time") ? undefined : watchPeakRss(child.pid);
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const started = performance.now();
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  const seconds = (performance.now() - started) / 1000;
+  removeDir(dir);
+  if (code !== 0) throw new Error(`embedder alone exited with ${code}: ${stderr.slice(-1000)}`);
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+  return { name: `embedder pool alone (${workers} worker${workers > 1 ? "s" : ""}, 128 chunk texts twice)`, embedder: spec, seconds, peakRssMB: watch ? watch.stop() : m ? Number(m[1]) / 1024 : undefined };
+}
+
+async function cliImports() {
+  const runs = [];
+  const cases = [
+    { name: "dry run", mb: SIZES.dryRunMB, embedder: "bundled", args: ["--dry-run"] },
+    { name: "real import", mb: SIZES.realBundledMB, embedder: "bundled", args: [] },
+    { name: "real import", mb: SIZES.realTinyMB, embedder: TINY, args: [] },
+  ];
+  for (const c of cases) {
+    const free = freeDiskMB();
+    // The export, the store (a few times the text for a real import) and some margin.
+    const needed = c.mb * (c.args.includes("--dry-run") ? 1.2 : 4) + 500;
+    if (free < needed) {
+      console.error(`  skipping ${c.name} (${c.mb} MB): ${fmt(free, 0)} MB free in ${os.tmpdir()}, need ~${fmt(needed, 0)} MB`);
+      runs.push({ name: c.name, skipped: `not enough disk space (${fmt(free, 0)} MB free)` });
+      continue;
+    }
+    const dir = tempDir("cli-import");
+    const file = path.join(dir, "conversations.json");
+    const generated = await timed(async () => generateChatGpt(file, c.mb));
+    const store = path.join(dir, "store");
+    await createStore(store, c.embedder);
+    console.error(`  ${c.name}: importing ${fmt(generated.value, 0)} MB`);
+    const measured = await measureCli(["import", file, "--json", "--store", store, ...c.args], benchEnv());
+    await waitForDetachedMaintenance(store);
+    let chunks;
+    if (!c.args.includes("--dry-run")) {
+      const app = await openApp(store, c.embedder);
+      chunks = await app.context.store.count("chunks", "true");
+      await app.close();
+    }
+    const s = measured.summary ?? {};
+    runs.push({
+      name: c.name,
+      embedder: c.embedder === "bundled" ? "bundled" : "transformers:fixtures/models/tiny-bert",
+      fileMB: generated.value,
+      conversations: (s.new ?? 0) + (s.updated ?? 0) + (s.unchanged ?? 0),
+      failed: s.failed,
+      rejected: s.rejected,
+      chunks,
+      seconds: measured.seconds,
+      mbPerSecond: generated.value / measured.seconds,
+      chunksPerSecond: chunks === undefined ? undefined : chunks / measured.seconds,
+      peakRssMB: measured.peakMB,
+      tool: measured.tool,
+    });
+    removeDir(dir);
+  }
+  for (const workers of [1, 2]) runs.push(await embedderAlone("bundled", workers));
+  heading("`mnemo import` as a child process (generated ChatGPT conversations.json, existing store)");
+  console.log(
+    table(
+      [
+        ["run", (r) => r.name, "l"],
+        ["embedder", (r) => (r.embedder ?? "").replace(/^transformers:.*/, "tiny-bert"), "l"],
+        ["file MB", (r) => fmt(r.fileMB, 0)],
+        ["conversations", (r) => (r.skipped ? r.skipped : fmt(r.conversations, 0))],
+        ["chunks", (r) => fmt(r.chunks, 0)],
+        ["wall s", (r) => fmt(r.seconds)],
+        ["MB/s", (r) => fmt(r.mbPerSecond)],
+        ["chunks/s", (r) => fmt(r.chunksPerSecond)],
+        ["peak RSS MB", (r) => fmt(r.peakRssMB, 0)],
+      ],
+      runs,
+    ),
+  );
+  const measuredBy = runs.find((r) => r.tool)?.tool;
+  const imports = runs.filter((r) => r.peakRssMB && r.fileMB);
+  const worst = imports.reduce((a, b) => (b.peakRssMB > a.peakRssMB ? b : a));
+  console.log(`\nPeak RSS by ${measuredBy}. Target (issue 3): peak RSS ≤ 500 MB — measured max ${fmt(worst.peakRssMB, 0)} MB (${worst.name}, ${worst.embedder.replace(/^transformers:.*/, "tiny-bert")}, ${fmt(worst.fileMB, 0)} MB export).`);
+  console.log("The embedder-alone rows are a bare process that loads the bundled model and embeds chunk texts: the model's share of an import's peak.");
+  if (QUICK) console.log(`Quick mode: the dry run reads ${SIZES.dryRunMB} MB, not 600 MB.`);
+  return runs;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+console.log(`## Import bench${QUICK ? " (quick)" : ""}`);
+if (!hasCommand("/usr/bin/time")) console.log("(/usr/bin/time not found: peak RSS is polled from /proc/<pid>/status VmHWM; `apt-get install time` for exact figures)");
+const started = performance.now();
+const inProcess = await throughput();
+const cli = await cliImports();
+const seconds = (performance.now() - started) / 1000;
+console.log(`\nImport bench done in ${fmt(seconds, 0)} s.`);
+writeResults("import", { seconds, sizes: SIZES, throughput: inProcess, cli });
