@@ -105,13 +105,16 @@ async function prepareStore(store) {
 
 /** Starts `mnemo serve --port 0 --json` and returns its URL and token once it listens. */
 async function startServe(store) {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--store", store], { env: benchEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  // The server logs every request on stderr: to a file, as a service manager would, so reading
+  // the log does not take CPU from the server under test.
+  const logFile = path.join(store, "..", "serve.log");
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--store", store], { env: benchEnv(), stdio: ["ignore", "pipe", log] });
+  fs.closeSync(log);
+  const stderr = () => fs.readFileSync(logFile, "utf8").slice(-20_000);
   let stdout = "";
-  let stderr = "";
-  // The server logs every request on stderr: keep reading it (a full pipe would stall the server), keep the tail.
-  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-20_000)));
   const info = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr()}`)), 60_000);
     child.stdout.on("data", (d) => {
       stdout += d;
       try {
@@ -122,7 +125,7 @@ async function startServe(store) {
         // not complete yet
       }
     });
-    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr()}`)));
   });
   const token = fs.readFileSync(info.tokenFile, "utf8").trim();
   return {
