@@ -1,20 +1,12 @@
+import { collect, fixtures } from "./collect.js";
 import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 const plainFile = join(fixtures, "chatgpt/conversations.json");
-
-async function collect(path: string, options?: { platform?: string }): Promise<UploadConversation[]> {
-  const reader = await openExport(path, options);
-  const out: UploadConversation[] = [];
-  for await (const conversation of reader.conversations()) out.push(conversation);
-  return out;
-}
 
 function summary(conversations: UploadConversation[]): Array<[string, string, string[]]> {
   return conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.map((m) => `${m.role}:${m.id}`)]);

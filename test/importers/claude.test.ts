@@ -1,21 +1,13 @@
+import { collect, fixtures } from "./collect.js";
 import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ATTACHMENT_EXCERPT_CHARS } from "../../src/importers/claude.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 const plainFile = join(fixtures, "claude/conversations.json");
-
-async function collect(path: string): Promise<UploadConversation[]> {
-  const reader = await openExport(path);
-  const out: UploadConversation[] = [];
-  for await (const conversation of reader.conversations()) out.push(conversation);
-  return out;
-}
 
 let tmp: string;
 beforeAll(async () => {

@@ -1,15 +1,14 @@
+import { fixtures } from "./collect.js";
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detect } from "../../src/importers/detect.js";
 import { openExport } from "../../src/importers/index.js";
 import { fileSource } from "../../src/importers/source.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 
 async function detectText(name: string, text: string): Promise<unknown> {
   const path = join(tmp, name);

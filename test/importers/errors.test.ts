@@ -1,14 +1,13 @@
+import { fixtures } from "./collect.js";
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/core/errors.js";
 import { openExport } from "../../src/importers/index.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 const malformed = (name: string): string => join(fixtures, "malformed", name);
 
 /** Reads everything it can; returns what was yielded and the error that ended it. */

@@ -1,21 +1,13 @@
+import { collect, fixtures } from "./collect.js";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeEntities, htmlToText } from "../../src/importers/html-text.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 const activityFile = join(fixtures, "gemini/My Activity.json");
-
-async function collect(path: string): Promise<UploadConversation[]> {
-  const reader = await openExport(path);
-  const out: UploadConversation[] = [];
-  for await (const conversation of reader.conversations()) out.push(conversation);
-  return out;
-}
 
 let tmp: string;
 beforeAll(async () => {

@@ -1,22 +1,15 @@
+import { collect, fixtures } from "./collect.js";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/exports/upload/", import.meta.url));
-
-async function collect(path: string, options?: { platform?: string }): Promise<unknown[]> {
-  const reader = await openExport(path, options);
-  const out: unknown[] = [];
-  for await (const conversation of reader.conversations()) out.push(conversation);
-  return out;
-}
+const uploads = join(fixtures, "upload");
 
 async function readJson(name: string): Promise<unknown> {
-  return JSON.parse(await readFile(join(fixtures, name), "utf8")) as unknown;
+  return JSON.parse(await readFile(join(uploads, name), "utf8")) as unknown;
 }
 
 let tmp: string;
@@ -29,13 +22,13 @@ afterAll(async () => {
 
 describe("upload shape", () => {
   it("a single object is yielded as it is", async () => {
-    const reader = await openExport(join(fixtures, "single.json"));
+    const reader = await openExport(join(uploads, "single.json"));
     expect(reader.format).toBe("upload");
-    expect(await collect(join(fixtures, "single.json"))).toEqual([await readJson("single.json")]);
+    expect(await collect(join(uploads, "single.json"))).toEqual([await readJson("single.json")]);
   });
 
   it("a top-level array yields its elements, platform left undefined when absent", async () => {
-    const conversations = await collect(join(fixtures, "array.json"));
+    const conversations = await collect(join(uploads, "array.json"));
     expect(conversations).toEqual(await readJson("array.json"));
     const [first, second] = conversations as UploadConversation[];
     expect(first?.platform).toBeUndefined();
@@ -44,14 +37,14 @@ describe("upload shape", () => {
   });
 
   it("NDJSON yields one object per line", async () => {
-    const text = await readFile(join(fixtures, "conversations.ndjson"), "utf8");
+    const text = await readFile(join(uploads, "conversations.ndjson"), "utf8");
     const expected = text
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as unknown);
-    const reader = await openExport(join(fixtures, "conversations.ndjson"));
+    const reader = await openExport(join(uploads, "conversations.ndjson"));
     expect(reader.format).toBe("upload");
-    expect(await collect(join(fixtures, "conversations.ndjson"))).toEqual(expected);
+    expect(await collect(join(uploads, "conversations.ndjson"))).toEqual(expected);
   });
 
   it("NDJSON is recognised by structure even in a .json file, with blank lines and CRLF", async () => {
@@ -70,13 +63,13 @@ describe("upload shape", () => {
   });
 
   it("the platform option overrides the data's platform", async () => {
-    const conversations = (await collect(join(fixtures, "array.json"), { platform: "imported" })) as UploadConversation[];
+    const conversations = (await collect(join(uploads, "array.json"), { platform: "imported" })) as UploadConversation[];
     expect(conversations.map((c) => c.platform)).toEqual(["imported", "imported"]);
     expect(conversations[1]?.platformDisplayName).toBe("Le Chat");
   });
 
   it("a folder of upload files yields them all, in path order", async () => {
-    const ids = (await collect(fixtures)).map((c) => (c as UploadConversation).conversation.id);
+    const ids = (await collect(uploads)).map((c) => (c as UploadConversation).conversation.id);
     expect(ids).toEqual([
       "notes-marathon-plan",
       "lechat-quiche-0915",
