@@ -100,3 +100,12 @@ export async function settled(service: MnemoService): Promise<void> {
   }
   throw new Error("the queue did not empty");
 }
+
+/** Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote. */
+export async function cliTarget(mode: "embedded" | "remote"): Promise<{ env: NodeJS.ProcessEnv; stop(): Promise<void> }> {
+  if (mode === "remote") {
+    const served = await serveStore();
+    return { env: served.env, stop: () => served.stop() };
+  }
+  return { env: isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" }), stop: async () => undefined };
+}

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, runCli, serveStore, tempDir, TINY_BERT, type ServedStore } from "../helpers.js";
+import { cliTarget, isolatedEnv, runCli, tempDir, TINY_BERT } from "../helpers.js";
 
 interface Listed {
   memories: { id: string; text: string; score?: number; metadata: { bucketId: number; bucketName: string } }[];
@@ -11,7 +11,7 @@ interface Listed {
 // (MNEMO_URL), against a running `mnemo serve`.
 describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode) => {
   let env: NodeJS.ProcessEnv;
-  let served: ServedStore | undefined;
+  let stop: () => Promise<void>;
   const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
   const json = async <T>(args: string[], input?: string): Promise<T> => {
     const result = await mnemo(["--json", ...args], input);
@@ -20,16 +20,11 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   };
 
   beforeAll(async () => {
-    if (mode === "remote") {
-      served = await serveStore();
-      env = served.env;
-    } else {
-      env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    }
+    ({ env, stop } = await cliTarget(mode));
     const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
     expect(first.code, first.stderr).toBe(0);
   });
-  afterAll(async () => served?.stop());
+  afterAll(async () => stop());
 
   it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
     const help = await mnemo(["--help"]);

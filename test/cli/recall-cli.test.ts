@@ -1,26 +1,21 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
+import { cliTarget, ROOT, runCli, serveStore } from "../helpers.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 
 describe.each(["embedded", "remote"] as const)("mnemo import, search and recall (%s)", (mode) => {
   let env: NodeJS.ProcessEnv;
-  let served: ServedStore | undefined;
+  let stop: () => Promise<void>;
   const mnemo = (args: string[]) => runCli(args, { env });
 
   beforeAll(async () => {
-    if (mode === "remote") {
-      served = await serveStore();
-      env = served.env;
-    } else {
-      env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    }
+    ({ env, stop } = await cliTarget(mode));
     const imported = await mnemo(["--json", "import", EXPORT]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ new: 4, failed: 0 });
   });
-  afterAll(async () => served?.stop());
+  afterAll(async () => stop());
 
   it("a second import changes nothing", async () => {
     const again = await mnemo(["--json", "import", EXPORT]);
