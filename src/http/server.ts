@@ -43,7 +43,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   http.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   http.get("/healthz", (c) => c.json({ ok: true }));
-  http.get("/openapi.json", (c) => c.json(buildOpenApi(ROUTES)));
+  let openapi: object | undefined;
+  http.get("/openapi.json", (c) => c.json((openapi ??= buildOpenApi(ROUTES))));
   http.get("/images/:memoryId", async (c) => {
     const memoryId = c.req.param("memoryId");
     verifyImageSignature(options.imageSecret, memoryId, c.req.query("exp"), c.req.query("sig"));
