@@ -5,16 +5,14 @@ import {
   type CreateBucketResponse,
 } from "../schemas/memories.js";
 import type { BucketRow } from "../store/rows.js";
-import { sqlAnd, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 
 export const DEFAULT_BUCKET = { id: 1, name: "General" } as const;
 
-const byUser = (userId: string) => `userId = ${sqlString(userId)}`;
-
 export async function listBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
-  const rows = await ctx.store.select("buckets", byUser(userId));
+  const rows = await ctx.store.select("buckets", ofUser(userId));
   return rows.sort((a, b) => a.id - b.id);
 }
 
@@ -27,7 +25,7 @@ export async function listBuckets(ctx: CoreContext, userId: string): Promise<Buc
   return ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
     const rows = await listBucketRows(ctx, userId);
     const counts = await Promise.all(
-      rows.map((row) => ctx.store.count("memories", sqlAnd(byUser(userId), `bucketId = ${row.id}`))),
+      rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))),
     );
     return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
   });
@@ -73,13 +71,15 @@ export async function resolveTargetBucket(
   }
   const id = target.bucketId ?? DEFAULT_BUCKET.id;
   const row = existing.find((bucket) => bucket.id === id);
-  if (!row) {
-    throw new AppError("not_found", `bucketId: bucket ${id} does not exist`, {
-      details: { field: "bucketId" },
-      suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets), or pass bucketName to create one.",
-    });
-  }
+  if (!row) throw bucketNotFound(id);
   return row;
+}
+
+export function bucketNotFound(id: number): AppError {
+  return new AppError("not_found", `bucketId: bucket ${id} does not exist`, {
+    details: { field: "bucketId" },
+    suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets), or pass bucketName to create one.",
+  });
 }
 
 function findByName(rows: BucketRow[], name: string): BucketRow | undefined {

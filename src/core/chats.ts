@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { parseInput } from "../schemas/parse.js";
 import { UploadConversation, type IngestResponse } from "../schemas/chat-history.js";
 import type { ConversationRow, PlatformRow, StoredMessage } from "../store/rows.js";
-import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd, sqlIn } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { newId } from "./ids.js";
 import { loadTokenizer, type Tokenizer } from "./tokens.js";
@@ -53,7 +53,7 @@ const key = (platform: string, platformConversationId: string) => `${platform}\u
 
 /** The platform rows (with their import record id) for every platform in the uploads. Inside `write`. */
 async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, PlatformRow>> {
-  const rows = await ctx.store.select("platforms", `userId = ${sqlString(userId)}`);
+  const rows = await ctx.store.select("platforms", ofUser(userId));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const changed = new Map<string, PlatformRow>();
   for (const upload of uploads) {
@@ -71,7 +71,7 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
     await ctx.store.replaceScope(
       "platforms",
       "importId",
-      sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("id", [...changed.keys()])),
+      sqlAnd(ofUser(userId), sqlIn("id", [...changed.keys()])),
       [...changed.values()],
     );
   }
@@ -83,7 +83,7 @@ async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[])
   const platforms = [...new Set(uploads.map((upload) => upload.platform ?? DEFAULT_PLATFORM))];
   const rows = await ctx.store.select(
     "conversations",
-    sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("platform", platforms), sqlIn("platformConversationId", ids)),
+    sqlAnd(ofUser(userId), sqlIn("platform", platforms), sqlIn("platformConversationId", ids)),
   );
   return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), row]));
 }
@@ -92,7 +92,7 @@ async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[])
 async function quotaRoom(ctx: CoreContext, userId: string): Promise<number | null> {
   const quota = ctx.config.conversationQuota;
   if (quota === null) return null;
-  const active = await ctx.store.count("conversations", sqlAnd(`userId = ${sqlString(userId)}`, "quotaBlocked = false"));
+  const active = await ctx.store.count("conversations", sqlAnd(ofUser(userId), "quotaBlocked = false"));
   return quota - active;
 }
 

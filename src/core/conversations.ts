@@ -15,7 +15,7 @@ import {
   type QueueStatus,
 } from "../schemas/chat-history.js";
 import type { ConversationRow, StoredMessage } from "../store/rows.js";
-import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 
@@ -39,8 +39,6 @@ const SUMMARY_COLUMNS = [
   "uploadedAt",
 ];
 type Summary = Omit<ConversationRow, "messagesJson" | "contentHash" | "revision" | "claimedAt" | "claimedBy">;
-
-const ofUser = (userId: string) => `userId = ${sqlString(userId)}`;
 
 /** GET /api/chat-history/chats: pinned first, then the most recently updated. */
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {

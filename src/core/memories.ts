@@ -12,8 +12,8 @@ import {
 } from "../schemas/memories.js";
 import type { MemoryRow } from "../store/rows.js";
 import { hybridSearch } from "../store/search.js";
-import { sqlAnd, sqlString } from "../store/sql.js";
-import { cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
+import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
+import { bucketNotFound, cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -145,7 +145,7 @@ export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input
     query: checkQueryText(request.query),
     limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
     skip: request.skip,
-    where: `userId = ${sqlString(userId)}`,
+    where: ofUser(userId),
   });
   if (request.v === 1) return memories.map((memory) => memory.text);
   return memories.map((memory) => ({
@@ -160,13 +160,10 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
   const request = parseInput(V2MemoryQuery, input);
   const bucketRows = await cachedBucketRows(ctx, userId);
   if (request.bucketId !== undefined && !bucketRows.some((row) => row.id === request.bucketId)) {
-    throw new AppError("not_found", `bucketId: bucket ${request.bucketId} does not exist`, {
-      details: { field: "bucketId" },
-      suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets).",
-    });
+    throw bucketNotFound(request.bucketId);
   }
   const where = sqlAnd(
-    `userId = ${sqlString(userId)}`,
+    ofUser(userId),
     request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
     request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
   );
@@ -211,7 +208,7 @@ function toMemoryObject(ctx: CoreContext, memory: StoredMemory, bucketName: stri
 /** Every version of a memory, oldest first. */
 export async function memoryHistory(ctx: CoreContext, userId: string, memoryId: string): Promise<MemoryHistoryResponse> {
   const id = parseInput(MemoryId, memoryId, "memoryId");
-  const rows = await ctx.store.select("memoryHistory", sqlAnd(`userId = ${sqlString(userId)}`, `memoryId = ${sqlString(id)}`));
+  const rows = await ctx.store.select("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(id)}`));
   if (rows.length === 0) throw memoryNotFound(id);
   rows.sort((a, b) => a.version - b.version);
   return {

@@ -13,7 +13,7 @@ import {
   type UpdateSingleResponse,
 } from "../schemas/memories.js";
 import type { BucketRow, MemoryRow } from "../store/rows.js";
-import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
@@ -121,17 +121,17 @@ async function imageFilesOf(ctx: CoreContext, scope: string): Promise<(string | 
 
 async function findOwned(ctx: CoreContext, userId: string, ids: string[]): Promise<MemoryRow[]> {
   if (ids.length === 0) return [];
-  return ctx.store.select("memories", sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("id", ids)));
+  return ctx.store.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)));
 }
 
 /** DELETE /api/memories/{memoryId}: the memory, its vector and its history go. */
 export async function deleteMemory(ctx: CoreContext, userId: string, rawId: string): Promise<DeleteMemoryResponse> {
   const memoryId = parseInput(MemoryId, rawId, "memoryId");
-  const scope = sqlAnd(`userId = ${sqlString(userId)}`, `id = ${sqlString(memoryId)}`);
+  const scope = sqlAnd(ofUser(userId), `id = ${sqlString(memoryId)}`);
   const deleted = await ctx.store.write(async () => {
     const files = await imageFilesOf(ctx, scope);
     const count = await ctx.store.delete("memories", scope);
-    if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(`userId = ${sqlString(userId)}`, `memoryId = ${sqlString(memoryId)}`));
+    if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(memoryId)}`));
     return { count, files };
   });
   if (deleted.count === 0) throw memoryNotFound(memoryId);
@@ -151,7 +151,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
   const errors: BulkDeleteResponse["errors"] = ids
     .filter((id) => !MEMORY_ID_PATTERN.test(id))
     .map((memoryId) => ({ memoryId, error: "not a memory id" }));
-  const scope = sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("id", valid));
+  const scope = sqlAnd(ofUser(userId), sqlIn("id", valid));
   const deletedCount = await ctx.store.write(async () => {
     let count = 0;
     try {
@@ -163,7 +163,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
       return 0;
     }
     try {
-      await ctx.store.delete("memoryHistory", sqlAnd(`userId = ${sqlString(userId)}`, sqlIn("memoryId", valid)));
+      await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", valid)));
     } catch (error) {
       errors.push({ memoryId: "database_bulk", error: (error as Error).message });
     }

@@ -3,7 +3,7 @@ import { parseInput } from "../schemas/parse.js";
 import { SearchRequest, type SearchResponse, type SearchResult } from "../schemas/recall.js";
 import type { ChunkRow } from "../store/rows.js";
 import { hybridSearch, type SearchMode } from "../store/search.js";
-import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 
@@ -57,7 +57,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     vector,
     text: query.query,
     where: sqlAnd(
-      `userId = ${sqlString(userId)}`,
+      ofUser(userId),
       (await hasExcluded(ctx, userId)) && "active = true",
       query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
     ),
@@ -80,14 +80,14 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
 /** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */
 function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
   return ctx.store.memo(`excluded:${userId}`, ["conversations"], async () =>
-    (await ctx.store.count("conversations", sqlAnd(`userId = ${sqlString(userId)}`, "excluded = true"))) > 0,
+    (await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = true"))) > 0,
   );
 }
 
 async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {
   if (provider === "all") return;
   if (!PLATFORM_PATTERN.test(provider)) throw AppError.invalid("provider", 'must be "all" or a platform id');
-  const platforms = await ctx.store.select("platforms", `userId = ${sqlString(userId)}`, { columns: ["id"] });
+  const platforms = await ctx.store.select("platforms", ofUser(userId), { columns: ["id"] });
   if (!platforms.some((row) => row.id === provider)) {
     const known = platforms.map((row) => row.id).sort();
     throw AppError.invalid(

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { UserRow } from "../store/rows.js";
-import { sqlString } from "../store/sql.js";
+import { ofUser, sqlString } from "../store/sql.js";
 import type { TableKey } from "../store/schema.js";
 import { ensureDefaultBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
@@ -71,7 +71,7 @@ export async function removeUser(ctx: CoreContext, name: string): Promise<void> 
   const user = await resolveExisting(ctx, name);
   const owned: TableKey[] = ["memories", "memoryHistory", "buckets", "platforms", "conversations", "chunks"];
   await ctx.store.write(async () => {
-    for (const key of owned) await ctx.store.delete(key, `userId = ${sqlString(user.id)}`);
+    for (const key of owned) await ctx.store.delete(key, ofUser(user.id));
     await ctx.store.delete("users", `id = ${sqlString(user.id)}`);
   });
   ctx.afterWrite();

@@ -55,7 +55,7 @@ export async function hybridSearch<K extends VectorTableKey>(
   const mode = query.mode ?? "hybrid";
   const candidates = Math.max(query.candidates ?? query.limit * 3, query.limit);
   const table = await store.table(key);
-  const columns = (await table.schema()).fields.map((field) => field.name).filter((name) => query.withVectors || name !== "vector");
+  const columns = [...(await store.columns(key)), ...(query.withVectors ? ["vector"] : [])];
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const runVector = mode !== "bm25";
   const runText = mode !== "vector" && query.text.trim().length > 0;

@@ -11,3 +11,8 @@ export function sqlIn(column: string, values: readonly string[]): string {
 export function sqlAnd(...predicates: (string | undefined | false)[]): string {
   return predicates.filter((p): p is string => typeof p === "string" && p.length > 0).join(" AND ");
 }
+
+/** The predicate every user-scoped query starts with. */
+export function ofUser(userId: string): string {
+  return `userId = ${sqlString(userId)}`;
+}

@@ -43,6 +43,7 @@ export function vectorTableName(key: VectorTableKey, generation: number): string
 export class Store {
   private readonly handles = new Map<string, lancedb.Table>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
+  private readonly columnLists = new Map<string, string[]>();
 
   private constructor(
     readonly db: lancedb.Connection,
@@ -135,9 +136,7 @@ export class Store {
   }
 
   async addIn<K extends VectorTableKey>(key: K, generation: number, rows: TableRows[K][]): Promise<void> {
-    if (rows.length === 0) return;
-    const table = await this.open(vectorTableName(key, generation));
-    await table.add(toArrowRows(rows, await table.schema()));
+    await insert(await this.open(vectorTableName(key, generation)), rows);
   }
 
   async deleteIn(key: VectorTableKey, generation: number, where: string): Promise<void> {
@@ -148,8 +147,7 @@ export class Store {
   async createGeneration(generation: number, dims: number): Promise<void> {
     for (const key of VECTOR_TABLES) {
       const name = vectorTableName(key, generation);
-      this.handles.get(name)?.close();
-      this.handles.delete(name);
+      this.forget(name);
       const table = await this.db.createEmptyTable(name, tableSchema(key, dims), { mode: "overwrite" });
       await createTextIndex(table);
       this.handles.set(name, table);
@@ -170,10 +168,26 @@ export class Store {
   async dropGeneration(generation: number): Promise<void> {
     for (const key of VECTOR_TABLES) {
       const name = vectorTableName(key, generation);
-      this.handles.get(name)?.close();
-      this.handles.delete(name);
+      this.forget(name);
       await this.db.dropTable(name).catch(() => undefined);
     }
+  }
+
+  private forget(name: string): void {
+    this.handles.get(name)?.close();
+    this.handles.delete(name);
+    this.columnLists.delete(name);
+  }
+
+  /** A table's columns but the vector, read once per table (a table's schema never changes). */
+  async columns(key: TableKey): Promise<string[]> {
+    const table = await this.table(key);
+    let names = this.columnLists.get(table.name);
+    if (!names) {
+      names = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
+      this.columnLists.set(table.name, names);
+    }
+    return names;
   }
 
   /**
@@ -198,20 +212,13 @@ export class Store {
 
   /** Call only inside `write`. */
   async add<K extends TableKey>(key: K, rows: TableRows[K][]): Promise<void> {
-    if (rows.length === 0) return;
-    const table = await this.table(key);
-    await table.add(toArrowRows(rows, await table.schema()));
+    await insert(await this.table(key), rows);
   }
 
   /** Call only inside `write`. Inserts or replaces rows by `on`. */
   async upsert<K extends TableKey>(key: K, on: string, rows: TableRows[K][]): Promise<void> {
     if (rows.length === 0) return;
-    const table = await this.table(key);
-    await table
-      .mergeInsert(on)
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .execute(toArrowRows(rows, await table.schema()));
+    await merge(await this.table(key), on, rows);
   }
 
   /**
@@ -221,16 +228,8 @@ export class Store {
    */
   async replaceScope<K extends TableKey>(key: K, on: string, scope: string, rows: TableRows[K][]): Promise<void> {
     const table = await this.table(key);
-    if (rows.length === 0) {
-      await table.delete(scope);
-      return;
-    }
-    await table
-      .mergeInsert(on)
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .whenNotMatchedBySourceDelete({ where: scope })
-      .execute(toArrowRows(rows, await table.schema()));
+    if (rows.length === 0) await table.delete(scope);
+    else await merge(table, on, rows, scope);
   }
 
   /** Call only inside `write`. Returns the number of rows deleted. */
@@ -295,4 +294,16 @@ async function selectFrom<R>(table: lancedb.Table, where: string, options: Selec
   query = query.limit(options.limit ?? Number.MAX_SAFE_INTEGER);
   const rows = await query.toArray();
   return rows.map((row) => fromArrowRow(row) as R);
+}
+
+async function insert(table: lancedb.Table, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  await table.add(toArrowRows(rows, await table.schema()));
+}
+
+/** Matched rows updated, new ones inserted, and with `scope` the unmatched rows in it deleted: one commit. */
+async function merge(table: lancedb.Table, on: string, rows: object[], scope?: string): Promise<void> {
+  const builder = table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll();
+  const scoped = scope === undefined ? builder : builder.whenNotMatchedBySourceDelete({ where: scope });
+  await scoped.execute(toArrowRows(rows, await table.schema()));
 }
