@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
+import { waitForQueue } from "../src/core/importing.js";
 import type { MnemoService } from "../src/core/service.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -91,14 +92,9 @@ export async function serveStore(): Promise<ServedStore> {
   };
 }
 
-/** Waits until none of the user's conversations is queued or processing. */
+/** Waits until none of the user's conversations is queued or processing (the test's timeout bounds it). */
 export async function settled(service: MnemoService): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const { counts } = await service.chats.status();
-    if (counts.queued + counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the queue did not empty");
+  await waitForQueue(service, undefined, 50);
 }
 
 /** Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote. */

@@ -1,5 +1,5 @@
 import { openExport, type ExportFormat } from "../importers/index.js";
-import { UploadConversation } from "../schemas/chat-history.js";
+import { UploadConversation, type QueueStatus } from "../schemas/chat-history.js";
 import { formatPath } from "../schemas/parse.js";
 import { isAppError } from "./errors.js";
 import type { MnemoService } from "./service.js";
@@ -128,28 +128,31 @@ export interface ProcessingProgress {
   pending: number;
 }
 
-/**
- * Waits until none of the user's conversations is queued or processing, then counts how this
- * import's conversations ended (rejected or failed, with reasons) into the summary.
- */
-export async function waitForProcessing(
+/** Waits until none of the user's conversations is queued or processing; the queue's final status. */
+export async function waitForQueue(
   service: MnemoService,
-  summary: ImportSummary,
   onProgress?: (progress: ProcessingProgress) => void,
   pollMs = 250,
-): Promise<void> {
+): Promise<QueueStatus> {
   for (;;) {
     const status = await service.chats.status();
     const pending = status.counts.queued + status.counts.processing;
     onProgress?.({ ready: status.counts.ready, pending });
-    if (pending === 0) {
-      const ours = new Set(summary.conversationIds);
-      for (const problem of status.problems.filter((p) => ours.has(p.id))) {
-        summary[problem.status === "rejected" ? "rejected" : "failed"]++;
-        summary.problems.push({ file: "", conversation: problem.title, reason: `${problem.status}: ${problem.reason}` });
-      }
-      return;
-    }
+    if (pending === 0) return status;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Waits for the queue, then counts how this import's conversations ended (rejected or failed, with reasons). */
+export async function waitForProcessing(
+  service: MnemoService,
+  summary: ImportSummary,
+  onProgress?: (progress: ProcessingProgress) => void,
+): Promise<void> {
+  const status = await waitForQueue(service, onProgress);
+  const ours = new Set(summary.conversationIds);
+  for (const problem of status.problems.filter((p) => ours.has(p.id))) {
+    summary[problem.status === "rejected" ? "rejected" : "failed"]++;
+    summary.problems.push({ file: "", conversation: problem.title, reason: `${problem.status}: ${problem.reason}` });
   }
 }

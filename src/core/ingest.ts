@@ -17,6 +17,8 @@ const BATCH_CONVERSATIONS = 200;
 const PIPELINE = 2;
 
 const OWNER = `${os.hostname()}:${process.pid}`;
+/** Conversations waiting for a worker (quota-blocked ones wait for room, not for a worker). */
+const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"]));
 
 type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount" | "messagesJson">;
 
@@ -83,9 +85,9 @@ export class IngestWorker {
   private async claim(): Promise<Claimed[]> {
     const { store } = this.ctx;
     // An idle worker looks every second: without the write lock, unless there is something to take.
-    if ((await store.count("conversations", sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"])))) === 0) return [];
+    if ((await store.count("conversations", PENDING)) === 0) return [];
     return store.write(async () => {
-      const candidates = (await store.select("conversations", sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"])), {
+      const candidates = (await store.select("conversations", PENDING, {
         columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],
         orderBy: [{ column: "uploadedAt", ascending: true }],
       })) as (Omit<Claimed, "messagesJson"> & Pick<ConversationRow, "status" | "claimedAt" | "claimedBy">)[];
@@ -105,7 +107,9 @@ export class IngestWorker {
         claimedAt: sqlString(now.toISOString()),
         claimedBy: sqlString(OWNER),
       });
-      const messages = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "messagesJson"] });
+      // Conversations over the limit are rejected unread: their messages are not needed.
+      const toChunk = chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS).map((row) => row.id);
+      const messages = await store.select("conversations", sqlIn("id", toChunk), { columns: ["id", "messagesJson"] });
       const byId = new Map(messages.map((row) => [row.id, row.messagesJson]));
       return chosen.map((row) => ({ ...row, messagesJson: byId.get(row.id) ?? "[]" }));
     });

@@ -109,11 +109,8 @@ export function registerChats(program: Command): void {
         await withService(
           session,
           async (service) => {
-            let status = await service.chats.status();
-            while (options.wait && status.counts.queued + status.counts.processing > 0) {
-              await new Promise((resolve) => setTimeout(resolve, 250));
-              status = await service.chats.status();
-            }
+            const { waitForQueue } = await import("../../core/importing.js");
+            const status = options.wait ? await waitForQueue(service) : await service.chats.status();
             if (session.out.json) return session.out.data(status);
             const { counts } = status;
             session.out.line(
