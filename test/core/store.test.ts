@@ -6,6 +6,7 @@ import { reindexStore } from "../../src/core/reindex.js";
 import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { readRows } from "../../src/store/search.js";
 import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
@@ -138,6 +139,23 @@ describe("maintenance", () => {
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(120);
     const [top] = await service.memories.list({ query: "single write 77", v: 1 });
     expect(top).toBe("single write 77");
+    await app.close();
+  });
+
+  it("a search that straddles a compaction still reads its own rows", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    const { store } = app.context;
+    const table = await store.table("memories");
+    const found = await table.query().select(["id", "text"]).withRowId().limit(5).toArray();
+    const stale = found.map((row) => ({ id: String(row["id"]), rowId: row["_rowid"] as bigint, rrf: 1, similarity: undefined, textMatched: false }));
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    // The compaction moved the rows: their old row ids no longer lead to them.
+    const taken = await table.takeRowIds(stale.map((hit) => hit.rowId)).select(["id"]).toArray().catch(() => []);
+    expect(taken.map((row) => String(row["id"]))).not.toEqual(stale.map((hit) => hit.id));
+    const rows = await readRows(store, "memories", stale, { vector: new Float32Array(), text: "", where: "true", limit: 5 });
+    for (const row of found) expect(rows.get(String(row["id"]))?.["text"]).toBe(row["text"]);
     await app.close();
   });
 });
