@@ -1,7 +1,9 @@
 /**
  * A text embedder. Vectors are L2-normalised, so a dot product is the cosine similarity.
  * `id` names the model precisely enough that vectors made by two embedders with the same id
- * are interchangeable; the store records it and refuses vectors of another id.
+ * are interchangeable; the store records it and refuses vectors of another id. Queries and
+ * documents are embedded alike (no instruction prefixes): `embedQuery(t)` is
+ * `embedDocuments([t])[0]`, which lets the model pool embed waiting queries together.
  */
 export interface Embedder {
   readonly id: string;

@@ -9,6 +9,8 @@ import type { Reranker } from "./reranker.js";
 // Always the compiled worker: from src/providers (tests) and dist/providers alike this is dist/providers.
 const WORKER_URL = new URL("../../dist/providers/model-worker.js", import.meta.url);
 const BATCH_SIZE = 32;
+/** Most waiting queries embedded in one call: a batch of 4 costs a query half of what it costs alone. */
+const QUERY_BATCH = 8;
 
 export interface PoolOptions extends LocalModelOptions {
   /** Most worker threads to run; each holds its own copy of the model. */
@@ -24,18 +26,20 @@ type Job = {
 
 interface Slot {
   worker: Worker;
-  job: Job | undefined;
+  /** The jobs in flight: one, or several queries embedded together. */
+  jobs: Job[];
 }
 
 /**
  * An Embedder whose model runs in worker threads, so embedding never blocks the event loop
  * (spinners keep spinning, the server keeps answering). Workers start lazily up to `workers`
- * while batches are waiting; queries jump the queue ahead of document batches.
+ * while batches are waiting; queries jump the queue ahead of document batches, and queries that
+ * wait together are embedded together.
  */
 export async function createEmbedderPool(spec: string, options: PoolOptions): Promise<Embedder> {
   const pool = new ModelPool({ kind: "embedder", spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload }, options);
   const { id, dims } = await pool.start();
-  const embed = (texts: string[], query: boolean) => pool.submit({ type: "embed", texts, query }, query) as Promise<Float32Array[]>;
+  const embed = (texts: string[], query: boolean) => pool.submit({ type: "embed", texts }, query) as Promise<Float32Array[]>;
   return {
     id,
     dims,
@@ -96,29 +100,36 @@ class ModelPool {
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (slot.job || this.waiting.length === 0) continue;
-      slot.job = this.waiting.shift()!;
+      if (slot.jobs.length > 0 || this.waiting.length === 0) continue;
+      slot.jobs = this.next();
       slot.worker.ref();
-      slot.worker.postMessage(slot.job.request);
+      slot.worker.postMessage(slot.jobs.length === 1 ? slot.jobs[0]!.request : mergedQueries(slot.jobs));
     }
     if (this.waiting.length > 0 && !this.spawning && this.slots.length < this.options.workers) {
       this.spawn().catch(() => undefined); // the workers we already have carry on
     }
   }
 
-  private finish(slot: Slot): Job | undefined {
-    const job = slot.job;
-    slot.job = undefined;
+  /** The next job, or the queries waiting at the head of the queue (up to QUERY_BATCH). */
+  private next(): Job[] {
+    const jobs = [this.waiting.shift()!];
+    while (isQuery(jobs[0]!) && jobs.length < QUERY_BATCH && this.waiting[0] && isQuery(this.waiting[0])) jobs.push(this.waiting.shift()!);
+    return jobs;
+  }
+
+  private finish(slot: Slot): Job[] {
+    const jobs = slot.jobs;
+    slot.jobs = [];
     slot.worker.unref();
     this.pump();
-    return job;
+    return jobs;
   }
 
   private spawn(): Promise<{ id: string; dims: number }> {
     this.spawning = true;
     const worker = new Worker(WORKER_URL, { workerData: this.data });
     return new Promise((resolve, reject) => {
-      const slot: Slot = { worker, job: undefined };
+      const slot: Slot = { worker, jobs: [] };
       worker.on("message", (reply: WorkerReply) => {
         switch (reply.type) {
           case "ready":
@@ -131,23 +142,26 @@ class ModelPool {
           case "progress":
             this.options.onProgress?.(reply);
             return;
-          case "result":
-            this.finish(slot)?.resolve(reply.value);
+          case "result": {
+            const jobs = this.finish(slot);
+            if (jobs.length === 1) jobs[0]!.resolve(reply.value);
+            else jobs.forEach((job, i) => job.resolve([(reply.value as Float32Array[])[i]!]));
             return;
+          }
           case "error":
             if (reply.during === "load") {
               this.spawning = false;
               reject(toAppError(reply.error));
               void worker.terminate();
             } else {
-              this.finish(slot)?.reject(toAppError(reply.error));
+              for (const job of this.finish(slot)) job.reject(toAppError(reply.error));
             }
         }
       });
       worker.on("error", (error) => {
         this.spawning = false;
         this.remove(slot);
-        slot.job?.reject(new AppError("internal", `The model worker failed: ${error.message}`, { cause: error }));
+        for (const job of slot.jobs) job.reject(new AppError("internal", `The model worker failed: ${error.message}`, { cause: error }));
         reject(error);
       });
       worker.on("exit", () => this.remove(slot));
@@ -158,6 +172,12 @@ class ModelPool {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
   }
+}
+
+const isQuery = (job: Job) => job.urgent && job.request.type === "embed";
+
+function mergedQueries(jobs: Job[]): WorkerRequest {
+  return { type: "embed", texts: jobs.flatMap((job) => (job.request.type === "embed" ? job.request.texts : [])) };
 }
 
 function toAppError(error: WorkerError): AppError {

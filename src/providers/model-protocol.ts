@@ -10,7 +10,7 @@ export interface ModelWorkerData {
 
 /** Messages between model-pool.ts (main thread) and model-worker.ts: one job at a time per worker. */
 export type WorkerRequest =
-  | { type: "embed"; texts: string[]; query: boolean }
+  | { type: "embed"; texts: string[] }
   | { type: "rerank"; query: string; passages: string[] }
   | { type: "caption"; image: Uint8Array }
   | { type: "close" };

@@ -29,7 +29,8 @@ async function run(model: Model, request: Exclude<WorkerRequest, { type: "close"
   } else if (request.type === "rerank" && "rerank" in model) {
     send({ type: "result", value: await model.rerank(request.query, request.passages) });
   } else if (request.type === "embed" && "embedDocuments" in model) {
-    const vectors = request.query ? [await model.embedQuery(request.texts[0] ?? "")] : await model.embedDocuments(request.texts);
+    // Queries embed like documents (Embedder), so queries that waited together go in one call.
+    const vectors = await model.embedDocuments(request.texts);
     send({ type: "result", value: vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
   } else {
     throw new Error(`a ${kind} worker cannot ${request.type}`);
