@@ -12,6 +12,15 @@ export interface Rankable {
 
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * A message with few content words ("Thanks!", "Sounds good") rarely holds what a question asks
+ * for, yet costs a line and a citation in the budget: its score is scaled by
+ * ((min(words, SUBSTANCE_WORDS) + 1) / (SUBSTANCE_WORDS + 1)) ^ SUBSTANCE_EXPONENT. Capped, so a
+ * long message gains nothing over a moderately long one. LoCoMo, all questions: evidence in the
+ * 2,000-token recall 0.747 → 0.753.
+ */
+const SUBSTANCE_WORDS = 32;
+const SUBSTANCE_EXPONENT = 0.2;
 
 const STOP = new Set(
   "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(" "),
@@ -25,6 +34,11 @@ export function terms(text: string): string[] {
 function stem(word: string): string {
   if (word.length <= 4) return word;
   return word.replace(/(ations?|ings?|edly|ed|ies|es|s|ly)$/, "") || word;
+}
+
+/** How much a message's length in content words lets it keep of its score: short small talk less. */
+function substance(words: number): number {
+  return ((Math.min(words, SUBSTANCE_WORDS) + 1) / (SUBSTANCE_WORDS + 1)) ** SUBSTANCE_EXPONENT;
 }
 
 /** Items best first. `bonus` adds to an item's blended score (recall uses it for resemblance to the current conversation). */
@@ -45,7 +59,11 @@ export function rankByQuery<T extends Rankable>(query: string, items: T[], lexic
   );
   const best = Math.max(...lexical) || 1;
   return items
-    .map((item, i) => ({ item, i, combined: (1 - lexicalWeight) * item.score + lexicalWeight * (lexical[i]! / best) + bonus(item) }))
+    .map((item, i) => ({
+      item,
+      i,
+      combined: ((1 - lexicalWeight) * item.score + lexicalWeight * (lexical[i]! / best) + bonus(item)) * substance(docs[i]!.length),
+    }))
     .sort((a, b) => b.combined - a.combined || a.i - b.i)
     .map(({ item }) => item);
 }
