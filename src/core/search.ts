@@ -62,6 +62,8 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
       query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
     ),
     limit: fetch,
+    // LoCoMo, all questions: R@5 0.61 → 0.66 over RRF, and more evidence in recall's budget.
+    fusion: "scores",
     ...(query.mode ? { mode: query.mode } : {}),
     ...(query.withVectors ? { withVectors: true } : {}),
   });

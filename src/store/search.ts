@@ -15,17 +15,18 @@ export interface HybridQuery {
   /** Candidates fetched per leg before fusion. */
   candidates?: number;
   mode?: SearchMode;
-  /** Weight of the BM25 leg in the fusion (the vector leg weighs 1). */
-  textWeight?: number;
-  /** RRF's k: larger flattens the difference between ranks. */
-  rrfK?: number;
+  /**
+   * How the legs are fused: "rrf" (by rank, the default) or "scores", a weighted sum of each
+   * leg's own scores, which keeps how far ahead the best hits are rather than only their order.
+   */
+  fusion?: "rrf" | "scores";
   /** Also return each row's vector (for a second-stage comparison). */
   withVectors?: boolean;
 }
 
 export interface Hit<R> {
   row: Omit<R, "vector">;
-  /** Fused relevance in [0, 1]: 1 is the top of every leg that ran. */
+  /** Fused relevance in [0, 1]: 1 is the best hit. */
   score: number;
   /** Cosine similarity to the query, when the vector leg found the row. */
   similarity: number | undefined;
@@ -36,19 +37,30 @@ export interface Hit<R> {
 }
 
 /**
- * Fusion defaults, tuned on LoCoMo (README, Performance): a smaller k than the customary 60 lets
- * a leg's top ranks count, and BM25 weighs twice the vector leg — names, places and dates carry
- * chat-history questions. The semantic memory tests hold at these values too.
+ * Fusion settings, tuned on LoCoMo (README, Performance). RRF: a smaller k than the customary 60
+ * lets a leg's top ranks count, and BM25 weighs twice the vector leg — names, places and dates
+ * carry chat-history questions. Scores: the vector leg's share of the sum.
  */
-const DEFAULT_RRF_K = 20;
-const DEFAULT_TEXT_WEIGHT = 2;
+const RRF_K = 20;
+const RRF_TEXT_WEIGHT = 2;
+const SCORES_VECTOR_SHARE = 0.3;
+
+type LegRow = Record<string, unknown>;
+
+interface Candidate {
+  id: string;
+  rowId: bigint;
+  score: number;
+  similarity: number | undefined;
+  textMatched: boolean;
+}
 
 /**
- * Vector and full-text (BM25) search run side by side on the same prefilter and are fused with
- * Reciprocal Rank Fusion. Running the legs ourselves (rather than LanceDB's hybrid query) lets us
- * weight them and run either alone, which the retrieval benchmark compares. The legs return ids
- * only; the columns are read for the fused top `limit` alone (a fifth less store time than reading
- * them for every candidate of both legs).
+ * Vector and full-text (BM25) search run side by side on the same prefilter and are fused (see
+ * `fusion`). Running the legs ourselves (rather than LanceDB's hybrid query) lets us weight them
+ * and run either alone, which the retrieval benchmark compares. The legs return ids only; the
+ * columns are read for the fused top `limit` alone (a fifth less store time than reading them for
+ * every candidate of both legs).
  */
 export async function hybridSearch<K extends VectorTableKey>(
   store: Store,
@@ -68,40 +80,20 @@ export async function hybridSearch<K extends VectorTableKey>(
       : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["id", "_distance"]).withRowId().limit(candidates).toArray(),
     !runText ? [] : table.search(query.text, "fts").where(query.where).select(["id", "_score"]).withRowId().limit(candidates).toArray(),
   ]);
-
-  const textWeight = mode === "bm25" ? 1 : (query.textWeight ?? DEFAULT_TEXT_WEIGHT);
-  const k = query.rrfK ?? DEFAULT_RRF_K;
-  const fused = new Map<string, Candidate>();
-  vectorRows.forEach((row, rank) => {
-    const id = String(row["id"]);
-    fused.set(id, { id, rowId: row["_rowid"] as bigint, rrf: 1 / (k + rank + 1), similarity: 1 - Number(row["_distance"]), textMatched: false });
-  });
   // Rows the text index does not cover yet come back in storage order: rank by score ourselves.
   textRows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
-  textRows.forEach((row, rank) => {
-    const id = String(row["id"]);
-    const contribution = textWeight / (k + rank + 1);
-    const existing = fused.get(id);
-    if (existing) {
-      existing.rrf += contribution;
-      existing.textMatched = true;
-    } else {
-      fused.set(id, { id, rowId: row["_rowid"] as bigint, rrf: contribution, similarity: undefined, textMatched: true });
-    }
-  });
 
-  // The best fused score possible from the legs that found anything: a top hit of every such leg scores 1.
-  const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (k + 1);
-  const top = [...fused.values()].sort((a, b) => b.rrf - a.rrf).slice(0, query.limit);
+  const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
+  const top = fuse(vectorRows, textRows).slice(0, query.limit);
   const rows = await readRows(store, key, top, query);
-  return top.flatMap(({ id, rrf, similarity, textMatched }) => {
+  return top.flatMap(({ id, score, similarity, textMatched }) => {
     const row = rows.get(id);
     if (!row) return []; // deleted between the search and the read
     const { vector, ...rest } = row;
     return [
       {
         row: rest as Omit<TableRows[K], "vector">,
-        score: Math.min(1, rrf / best),
+        score,
         similarity,
         textMatched,
         vector: vector instanceof Float32Array ? vector : undefined,
@@ -110,12 +102,54 @@ export async function hybridSearch<K extends VectorTableKey>(
   });
 }
 
-interface Candidate {
-  id: string;
-  rowId: bigint;
-  rrf: number;
-  similarity: number | undefined;
-  textMatched: boolean;
+/** The legs' rows as candidates: each leg scores its own rows, and a row both legs found adds up. */
+function merge(vectorRows: LegRow[], textRows: LegRow[], vectorScore: (row: LegRow, rank: number) => number, textScore: (row: LegRow, rank: number) => number): Candidate[] {
+  const fused = new Map<string, Candidate>();
+  vectorRows.forEach((row, rank) => {
+    const id = String(row["id"]);
+    fused.set(id, { id, rowId: row["_rowid"] as bigint, score: vectorScore(row, rank), similarity: 1 - Number(row["_distance"]), textMatched: false });
+  });
+  textRows.forEach((row, rank) => {
+    const id = String(row["id"]);
+    const existing = fused.get(id);
+    if (existing) {
+      existing.score += textScore(row, rank);
+      existing.textMatched = true;
+    } else {
+      fused.set(id, { id, rowId: row["_rowid"] as bigint, score: textScore(row, rank), similarity: undefined, textMatched: true });
+    }
+  });
+  return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Reciprocal Rank Fusion, scored so that the top of every leg that found anything is 1. */
+function fuseRanks(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
+  const textWeight = vectorRows.length > 0 ? RRF_TEXT_WEIGHT : 1;
+  const ranked = merge(vectorRows, textRows, (_, rank) => 1 / (RRF_K + rank + 1), (_, rank) => textWeight / (RRF_K + rank + 1));
+  const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (RRF_K + 1);
+  return ranked.map((hit) => ({ ...hit, score: Math.min(1, hit.score / best) }));
+}
+
+/**
+ * A weighted sum of the legs' own scores: cosine similarity scaled to [0, 1] over the vector leg's
+ * candidates, BM25 over the text leg's best. A leg that found nothing leaves its share to the
+ * other; the best hit scores 1.
+ */
+function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
+  const both = vectorRows.length > 0 && textRows.length > 0;
+  const vectorWeight = both ? SCORES_VECTOR_SHARE : 1;
+  const similarities = vectorRows.map((row) => 1 - Number(row["_distance"]));
+  const low = Math.min(...similarities);
+  const range = Math.max(...similarities) - low;
+  const bestText = Number(textRows[0]?.["_score"]) || 1;
+  const ranked = merge(
+    vectorRows,
+    textRows,
+    (_, rank) => vectorWeight * (range > 0 ? (similarities[rank]! - low) / range : 1),
+    (row) => ((1 - (both ? SCORES_VECTOR_SHARE : 0)) * Number(row["_score"])) / bestText,
+  );
+  const best = ranked[0]?.score || 1;
+  return ranked.map((hit) => ({ ...hit, score: hit.score / best }));
 }
 
 /**
