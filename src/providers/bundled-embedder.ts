@@ -2,7 +2,11 @@ import type { Embedder } from "./embedder.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
-const BATCH = 8;
+/**
+ * Texts per model call. Four run as fast as eight, and the WebAssembly memory a worker grows to
+ * (it never shrinks) stays ~20 MB smaller.
+ */
+const BATCH = 4;
 /** The model's cost grows with input length; beyond this many characters a text adds little meaning. */
 const MAX_CHARS = 4000;
 
