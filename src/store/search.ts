@@ -157,7 +157,12 @@ function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
  * moves rows) can make a row id point elsewhere, which the id check catches, and then the rows
  * are read by id instead.
  */
-export async function readRows(store: Store, key: VectorTableKey, hits: Candidate[], query: HybridQuery): Promise<Map<string, Record<string, unknown>>> {
+export async function readRows(
+  store: Store,
+  key: VectorTableKey,
+  hits: Pick<Candidate, "id" | "rowId">[],
+  query: Pick<HybridQuery, "where" | "withVectors">,
+): Promise<Map<string, Record<string, unknown>>> {
   if (hits.length === 0) return new Map();
   const columns = [...(await store.columns(key)), ...(query.withVectors ? ["vector"] : [])];
   const table = await store.table(key);

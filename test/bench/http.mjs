@@ -180,6 +180,7 @@ async function runWrk(server, dir, paths, connections) {
     p90Ms: r.p90Us / 1000,
     p99Ms: r.p99Us / 1000,
     maxMs: r.maxUs / 1000,
+    meanMs: r.meanUs / 1000,
     errors: r.connectErrors + r.readErrors + r.writeErrors + r.timeouts,
     non2xx: r.non2xx,
   };
@@ -202,10 +203,14 @@ async function runAutocannon(server, paths, connections) {
     p90Ms: result.latency.p90,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
+    meanMs: result.latency.average,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
 }
+
+/** The largest mean latency the measured throughput allows (Little's law: connections = rate × latency). */
+const littleBoundMs = (r) => (r.connections / r.requestsPerSecond) * 1000;
 
 async function main() {
   console.log(`## HTTP bench${QUICK ? " (quick)" : ""}`);
@@ -260,11 +265,16 @@ async function main() {
         ["p50 ms", (r) => fmt(r.p50Ms, 2)],
         ["p90 ms", (r) => fmt(r.p90Ms, 2)],
         ["p99 ms", (r) => fmt(r.p99Ms, 2)],
+        ["mean ms (bound)", (r) => `${fmt(r.meanMs, 2)} (${fmt(littleBoundMs(r), 2)})`],
         ["errors / non-2xx", (r) => `${r.errors} / ${r.non2xx}`],
         ["÷ embedder (2 in flight)", (r) => (r.embeds ? fmt(r.requestsPerSecond / embedder.twoInFlight, 2) : "–")],
       ],
       rows,
     ),
+  );
+  console.log(
+    "\nThe bound is Little's law: with c connections each waiting for its answer, the mean latency cannot exceed " +
+      "c ÷ (req/s). A mean above it means the load generator's clock counts time it was not running (it shares the cores).",
   );
   heading("The embedder's own query throughput (bundled, 2 workers, in the bench process, no server running)");
   console.log(
@@ -302,7 +312,7 @@ async function main() {
   );
   const seconds = (performance.now() - started) / 1000;
   console.log(`\nHTTP bench done in ${fmt(seconds, 0)} s.`);
-  writeResults("http", { seconds, sizes: SIZES, tool, embedder, load: rows });
+  writeResults(TOOL === "wrk" ? "http" : "http-autocannon", { seconds, sizes: SIZES, tool, embedder, load: rows });
 }
 
 await main();

@@ -88,5 +88,6 @@ console.log("| bench | status | seconds |\n|---|---|---:|");
 for (const r of runs) console.log(`| ${r.name} | ${r.skipped ? `skipped: ${r.skipped}` : r.code === 0 ? "ok" : `failed (exit ${r.code})`} | ${r.seconds === undefined ? "–" : fmt(r.seconds, 0)} |`);
 console.log(`\nTotal ${fmt(seconds / 60, 1)} min.`);
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-fs.writeFileSync(path.join(RESULTS_DIR, "run.json"), `${JSON.stringify({ quick: QUICK, machine: m, seconds, runs }, null, 2)}\n`);
+// A partial run (--only) leaves the last full run's summary in place.
+if (!only) fs.writeFileSync(path.join(RESULTS_DIR, "run.json"), `${JSON.stringify({ quick: QUICK, machine: m, seconds, runs }, null, 2)}\n`);
 if (runs.some((r) => r.code !== undefined && r.code !== 0)) process.exitCode = 1;

@@ -1,4 +1,3 @@
-import v8 from "node:v8";
 import type { Command } from "commander";
 import type { ImportSummary } from "../../core/importing.js";
 import type { Output } from "../output.js";
@@ -21,10 +20,6 @@ export function registerImport(program: Command): void {
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
     .action(
       action(async (session, paths: string[], options: ImportOptions) => {
-        // An import churns through short-lived objects; left to itself V8 grows the heap by
-        // hundreds of MB before collecting. Frugal heap growth halves the peak at the same speed
-        // (a 50 MB export: 445 → 240 MB; README, Performance). Workers started later inherit it.
-        v8.setFlagsFromString("--optimize-for-size");
         const { out } = session;
         const { importExports, waitForProcessing } = await import("../../core/importing.js");
         const spinner = await startSpinner("Reading exports", { json: out.json });
