@@ -31,7 +31,10 @@ export class Maintenance {
     // Let a burst of writes finish first, then look once.
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.running = this.runIfNeeded().finally(() => (this.running = undefined));
+      // A failed run (writers kept winning the commit race) is tried again after the next burst.
+      this.running = this.runIfNeeded()
+        .catch(() => false)
+        .finally(() => (this.running = undefined));
     }, 2_000);
     this.timer.unref();
   }

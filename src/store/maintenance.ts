@@ -43,11 +43,19 @@ export async function needsMaintenance(store: Store): Promise<boolean> {
  * indexes a table has grown into. Runs beside writers: a commit conflict is retried, not fatal.
  */
 export async function optimizeStore(store: Store): Promise<void> {
+  // One table that keeps losing to writers (a compaction against a stream of status updates) must
+  // not keep the others from being optimized; its error is reported once the rest are done.
+  const failures: unknown[] = [];
   for (const key of Object.keys(TABLE) as TableKey[]) {
-    const table = await store.table(key);
-    await ensureIndexes(key, table);
-    await retryOnCommitConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
+    try {
+      const table = await store.table(key);
+      await ensureIndexes(key, table);
+      await retryOnCommitConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
+    } catch (error) {
+      failures.push(error);
+    }
   }
+  if (failures.length > 0) throw failures[0];
 }
 
 async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void> {

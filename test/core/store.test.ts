@@ -7,6 +7,8 @@ import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { readRows } from "../../src/store/search.js";
+import type { Store } from "../../src/store/store.js";
+import { Maintenance } from "../../src/core/maintenance.js";
 import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
@@ -157,5 +159,18 @@ describe("maintenance", () => {
     const rows = await readRows(store, "memories", stale, { where: "true" });
     for (const row of found) expect(rows.get(String(row["id"]))?.["text"]).toBe(row["text"]);
     await app.close();
+  });
+
+  it("a background run that fails (writers kept winning the commit) leaves the process running", async () => {
+    const losing = { table: async () => Promise.reject(new Error("Retryable commit conflict")) } as unknown as Store;
+    const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), "background", tempDir());
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    maintenance.afterWrite();
+    await new Promise((resolve) => setTimeout(resolve, 2_300)); // the run starts 2 s after a burst of writes
+    await maintenance.close();
+    process.off("unhandledRejection", listener);
+    expect(unhandled).toEqual([]);
   });
 });
