@@ -102,12 +102,17 @@ export async function hybridSearch<K extends VectorTableKey>(
   });
 }
 
+/** Cosine similarity of a vector-leg row (the leg returns cosine distance). */
+const similarityOf = (row: LegRow) => 1 - Number(row["_distance"]);
+
+type LegScore = (row: LegRow, rank: number) => number;
+
 /** The legs' rows as candidates: each leg scores its own rows, and a row both legs found adds up. */
-function merge(vectorRows: LegRow[], textRows: LegRow[], vectorScore: (row: LegRow, rank: number) => number, textScore: (row: LegRow, rank: number) => number): Candidate[] {
+function merge(vectorRows: LegRow[], textRows: LegRow[], vectorScore: LegScore, textScore: LegScore): Candidate[] {
   const fused = new Map<string, Candidate>();
   vectorRows.forEach((row, rank) => {
     const id = String(row["id"]);
-    fused.set(id, { id, rowId: row["_rowid"] as bigint, score: vectorScore(row, rank), similarity: 1 - Number(row["_distance"]), textMatched: false });
+    fused.set(id, { id, rowId: row["_rowid"] as bigint, score: vectorScore(row, rank), similarity: similarityOf(row), textMatched: false });
   });
   textRows.forEach((row, rank) => {
     const id = String(row["id"]);
@@ -138,15 +143,16 @@ function fuseRanks(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
 function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
   const both = vectorRows.length > 0 && textRows.length > 0;
   const vectorWeight = both ? SCORES_VECTOR_SHARE : 1;
-  const similarities = vectorRows.map((row) => 1 - Number(row["_distance"]));
+  const textWeight = both ? 1 - SCORES_VECTOR_SHARE : 1;
+  const similarities = vectorRows.map(similarityOf);
   const low = Math.min(...similarities);
   const range = Math.max(...similarities) - low;
   const bestText = Number(textRows[0]?.["_score"]) || 1;
   const ranked = merge(
     vectorRows,
     textRows,
-    (_, rank) => vectorWeight * (range > 0 ? (similarities[rank]! - low) / range : 1),
-    (row) => ((1 - (both ? SCORES_VECTOR_SHARE : 0)) * Number(row["_score"])) / bestText,
+    (row) => vectorWeight * (range > 0 ? (similarityOf(row) - low) / range : 1),
+    (row) => (textWeight * Number(row["_score"])) / bestText,
   );
   const best = ranked[0]?.score || 1;
   return ranked.map((hit) => ({ ...hit, score: hit.score / best }));
