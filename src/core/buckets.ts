@@ -71,14 +71,15 @@ export async function resolveTargetBucket(
   }
   const id = target.bucketId ?? DEFAULT_BUCKET.id;
   const row = existing.find((bucket) => bucket.id === id);
-  if (!row) throw bucketNotFound(id);
+  if (!row) throw bucketNotFound(id, { canCreate: true });
   return row;
 }
 
-export function bucketNotFound(id: number): AppError {
+/** `canCreate`: the request could have named a bucket to create instead (a write, not a listing). */
+export function bucketNotFound(id: number, { canCreate = false } = {}): AppError {
   return new AppError("not_found", `bucketId: bucket ${id} does not exist`, {
     details: { field: "bucketId" },
-    suggestion: "List your buckets with `mnemo buckets` (GET /api/buckets), or pass bucketName to create one.",
+    suggestion: `List your buckets with \`mnemo buckets\` (GET /api/buckets)${canCreate ? ", or pass bucketName to create one" : ""}.`,
   });
 }
 
