@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
+import { nextBatchTokens } from "../../src/core/ingest.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 import { openTestApp, settled } from "../helpers.js";
@@ -131,6 +132,19 @@ describe("ingest (upload shape)", () => {
     expect(detail.statusReason).toMatch(/over the limit of 100000/);
     expect((await service.chats.status()).problems).toContainEqual(expect.objectContaining({ id: conversationId, status: "rejected" }));
     expect(await app.context.store.count("chunks", `conversationId = '${conversationId}'`)).toBe(0);
+  });
+});
+
+describe("ingest batch size", () => {
+  it("follows the embedder's pace: about ten seconds of embedding, between 24,000 and 100,000 tokens", () => {
+    expect(nextBatchTokens(24_000, 24_000, 8_000)).toBe(30_000); // 3,000 tokens/s
+    expect(nextBatchTokens(24_000, 24_000, 60_000)).toBe(24_000); // slower than the floor
+    expect(nextBatchTokens(30_000, 24_000, 100)).toBe(100_000); // a fast model, capped
+    expect(nextBatchTokens(100_000, 100_000, 25_000)).toBe(40_000); // it slowed down (a query burst)
+  });
+
+  it("keeps its size when a batch was too small to time (one short conversation)", () => {
+    expect(nextBatchTokens(120_000, 800, 5)).toBe(120_000);
   });
 });
 
