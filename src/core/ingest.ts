@@ -129,9 +129,10 @@ export class IngestWorker {
     const rejected = batch.filter((row) => row.tokenCount > MAX_CONVERSATION_TOKENS);
     const accepted = batch.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS);
     const drafts = accepted.map((row) => chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer));
+    const allDrafts = drafts.flat();
     const started = performance.now();
-    const vectors = await this.ctx.embedder.embedDocuments(drafts.flat().map((draft) => draft.text));
-    const tokens = drafts.flat().reduce((sum, draft) => sum + draft.tokenCount, 0);
+    const vectors = await this.ctx.embedder.embedDocuments(allDrafts.map((draft) => draft.text));
+    const tokens = allDrafts.reduce((sum, draft) => sum + draft.tokenCount, 0);
     this.batchTokens = nextBatchTokens(this.batchTokens, tokens, performance.now() - started);
     let next = 0;
     const vectorsOf = drafts.map((list) => list.map(() => vectors[next++]!));
