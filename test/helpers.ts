@@ -11,6 +11,7 @@ import type { MnemoService } from "../src/core/service.js";
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const BIN = path.join(ROOT, "bin", "mnemo.js");
 export const TINY_BERT = path.join(ROOT, "fixtures", "models", "tiny-bert");
+export const TINY_CAPTIONER = path.join(ROOT, "fixtures", "models", "tiny-captioner");
 
 /** A fresh data dir under the OS temp dir; removed by `cleanup`. */
 export function tempDir(prefix = "mnemo-test-"): string {
@@ -52,6 +53,8 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
 
 export interface ServedStore {
   url: string;
+  /** The server's data dir (its store, models, images). */
+  dataDir: string;
   token: string;
   tokenFile: string;
   env: NodeJS.ProcessEnv;
@@ -80,6 +83,7 @@ export async function serveStore(): Promise<ServedStore> {
   const token = fs.readFileSync(started.tokenFile, "utf8").trim();
   return {
     url: started.url,
+    dataDir: store,
     token,
     tokenFile: started.tokenFile,
     // A different (empty) store for the client proves every call goes over HTTP.
@@ -97,11 +101,15 @@ export async function settled(service: MnemoService): Promise<void> {
   await waitForQueue(service, undefined, 50);
 }
 
-/** Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote. */
-export async function cliTarget(mode: "embedded" | "remote"): Promise<{ env: NodeJS.ProcessEnv; stop(): Promise<void> }> {
+/**
+ * Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote.
+ * `dataDir` is the data dir of the process that does the work (its models folder, say).
+ */
+export async function cliTarget(mode: "embedded" | "remote"): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; stop(): Promise<void> }> {
   if (mode === "remote") {
     const served = await serveStore();
-    return { env: served.env, stop: () => served.stop() };
+    return { env: served.env, dataDir: served.dataDir, stop: () => served.stop() };
   }
-  return { env: isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" }), stop: async () => undefined };
+  const store = path.join(tempDir(), "store");
+  return { env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }), dataDir: store, stop: async () => undefined };
 }

@@ -114,15 +114,16 @@ export function createSynthesizer(config: Config): Synthesizer {
 
 /**
  * Captions images with the default image-to-text model when it is on disk; otherwise (or if it
- * fails) answers undefined and the caller describes the image another way.
+ * fails) answers undefined and the caller describes the image another way. A model put on disk
+ * while a server runs is picked up by the next image.
  */
 export function createCaptioner(config: Config): { caption(image: Buffer): Promise<string | undefined>; close(): Promise<void> } {
   let loading: Promise<ImageCaptioner | undefined> | undefined;
   const onDisk = () => fs.existsSync(hubModelDir(config.paths.models, DEFAULT_CAPTIONER));
-  const load = () =>
-    (loading ??= onDisk()
-      ? createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(() => undefined)
-      : Promise.resolve(undefined));
+  const load = () => {
+    if (!loading && !onDisk()) return Promise.resolve(undefined);
+    return (loading ??= createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(() => undefined));
+  };
   return {
     caption: async (image) => {
       const captioner = await load();

@@ -1,16 +1,27 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliTarget, isolatedEnv, runCli, tempDir, TINY_BERT } from "../helpers.js";
+import { DEFAULT_CAPTIONER } from "../../src/providers/local-models.js";
+import { hubModelDir } from "../../src/providers/model-download.js";
+import { cliTarget, isolatedEnv, ROOT, runCli, tempDir, TINY_BERT, TINY_CAPTIONER } from "../helpers.js";
 
 interface Listed {
-  memories: { id: string; text: string; score?: number; metadata: { bucketId: number; bucketName: string } }[];
+  memories: {
+    id: string;
+    text: string;
+    score?: number;
+    content_type?: string;
+    image_description?: string;
+    image_url?: string;
+    metadata: { bucketId: number; bucketName: string };
+  }[];
 }
 
 // The same commands and the same expectations against the embedded store and, with --remote
 // (MNEMO_URL), against a running `mnemo serve`.
 describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode) => {
   let env: NodeJS.ProcessEnv;
+  let dataDir: string;
   let stop: () => Promise<void>;
   const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
   const json = async <T>(args: string[], input?: string): Promise<T> => {
@@ -20,7 +31,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   };
 
   beforeAll(async () => {
-    ({ env, stop } = await cliTarget(mode));
+    ({ env, dataDir, stop } = await cliTarget(mode));
     const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
     expect(first.code, first.stderr).toBe(0);
   });
@@ -103,6 +114,25 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stderr)).toMatchObject({ error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] });
+  });
+
+  it("remember --image: the description given, else a caption when the model is on disk, else the file name", async () => {
+    const image = (name: string) => path.join(ROOT, "fixtures", "images", name);
+    const given = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "--description", "the logo draft"]);
+    const named = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
+    // The tiny captioner (fixtures/models/build-tiny-captioner.py) names the image's dominant colour.
+    fs.cpSync(TINY_CAPTIONER, hubModelDir(path.join(dataDir, "models"), DEFAULT_CAPTIONER), { recursive: true });
+    const captioned = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
+
+    const listed = await json<Listed>(["memories", "--type", "image", "--count", "3"]);
+    const byId = new Map(listed.memories.map((memory) => [memory.id, memory]));
+    expect(byId.get(given.memoryId)).toMatchObject({ content_type: "image", image_description: "the logo draft" });
+    expect(byId.get(named.memoryId)).toMatchObject({ image_description: "Image: blue square" });
+    expect(byId.get(captioned.memoryId)).toMatchObject({ text: "blue square", image_description: "blue square" });
+    expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);
+    const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
+    expect(notImage.code).toBe(2);
+    expect(notImage.stderr).toMatch(/data:|image/i);
   });
 
   it("buckets: create, list, duplicate refused", async () => {
