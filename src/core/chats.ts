@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { parseInput } from "../schemas/parse.js";
 import { UploadConversation, type IngestResponse } from "../schemas/chat-history.js";
-import type { ConversationRow, PlatformRow, StoredMessage } from "../store/rows.js";
+import { messagesRowId, type ConversationRow, type PlatformRow, type StoredMessage } from "../store/rows.js";
 import { ofUser, sqlAnd, sqlIn } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
+import { readMessages } from "./conversations.js";
 import { newId } from "./ids.js";
 import { loadTokenizer, type Tokenizer } from "./tokens.js";
 
@@ -15,8 +16,8 @@ type Upload = ReturnType<typeof UploadConversation.parse>;
  * Stores uploaded conversations (the spec's upload shape) and queues them for processing.
  * Upsert by (user, platform, conversation.id): a re-upload merges messages by message id, keeps
  * them in time order and never duplicates the conversation; an upload that changes nothing queues
- * nothing. One import record per (user, platform). Everything is in one commit: when this
- * returns, the conversations are durably stored.
+ * nothing. One import record per (user, platform). When this returns, the conversations and
+ * their messages are durably stored.
  */
 export async function ingestConversations(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<IngestResponse[]> {
   const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
@@ -25,22 +26,23 @@ export async function ingestConversations(ctx: CoreContext, userId: string, inpu
     const platforms = await ensurePlatforms(ctx, userId, uploads);
     const existing = await findExisting(ctx, userId, uploads);
     let room = await quotaRoom(ctx, userId);
-    const rows = new Map<string, ConversationRow>(); // by id: the same conversation twice in one batch is one row
+    const changed = new Map<string, Stored>(); // by id: the same conversation twice in one batch is one row
     const results = uploads.map((upload) => {
       const platform = platforms.get(upload.platform ?? DEFAULT_PLATFORM)!;
       const before = existing.get(key(platform.id, upload.conversation.id));
-      const row = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
-      const change = !before ? "new" : row.contentHash === before.contentHash && before.status !== "failed" ? "unchanged" : "updated";
+      const after = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
+      const { row } = after;
+      const change = !before ? "new" : row.contentHash === before.row.contentHash && before.row.status !== "failed" ? "unchanged" : "updated";
       if (change === "new") {
         row.quotaBlocked = room !== null && room <= 0;
         if (room !== null && !row.quotaBlocked) room--;
       }
-      if (change !== "unchanged") rows.set(row.id, row);
-      existing.set(key(platform.id, upload.conversation.id), change === "unchanged" ? before! : row);
-      return toResponse(change === "unchanged" ? before! : row, change);
+      if (change !== "unchanged") changed.set(row.id, after);
+      existing.set(key(platform.id, upload.conversation.id), change === "unchanged" ? before! : after);
+      return toResponse(change === "unchanged" ? before!.row : row, change);
     });
-    await ctx.store.upsert("conversations", "id", [...rows.values()]);
-    return { results, queued: rows.size };
+    await storeConversations(ctx, userId, [...changed.values()]);
+    return { results, queued: changed.size };
   });
   if (responses.queued > 0) {
     ctx.afterWrite();
@@ -50,6 +52,44 @@ export async function ingestConversations(ctx: CoreContext, userId: string, inpu
 }
 
 const key = (platform: string, platformConversationId: string) => `${platform}\u0000${platformConversationId}`;
+
+/** A conversation row with its messages (the JSON of StoredMessage[]). */
+interface Stored {
+  row: ConversationRow;
+  messagesJson: string;
+}
+
+/**
+ * The messages first, under the new revision's id, then the rows that point at them: a crash in
+ * between leaves an unreferenced messages row, never a conversation without its messages. Then
+ * the earlier revisions' messages go. Inside `write`.
+ */
+async function storeConversations(ctx: CoreContext, userId: string, conversations: Stored[]): Promise<void> {
+  if (conversations.length === 0) return;
+  await ctx.store.upsert(
+    "messages",
+    "id",
+    conversations.map(({ row, messagesJson }) => ({
+      id: messagesRowId(row),
+      userId,
+      conversationId: row.id,
+      revision: row.revision,
+      messagesJson,
+    })),
+  );
+  await ctx.store.upsert("conversations", "id", conversations.map(({ row }) => row));
+  const updated = conversations.filter(({ row }) => row.revision > 1);
+  if (updated.length > 0) {
+    await ctx.store.delete(
+      "messages",
+      sqlAnd(
+        ofUser(userId),
+        sqlIn("conversationId", updated.map(({ row }) => row.id)),
+        `NOT (${sqlIn("id", updated.map(({ row }) => messagesRowId(row)))})`,
+      ),
+    );
+  }
+}
 
 /** The platform rows (with their import record id) for every platform in the uploads. Inside `write`. */
 async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, PlatformRow>> {
@@ -78,14 +118,15 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
   return byId;
 }
 
-async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, ConversationRow>> {
+async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, Stored>> {
   const ids = [...new Set(uploads.map((upload) => upload.conversation.id))];
   const platforms = [...new Set(uploads.map((upload) => upload.platform ?? DEFAULT_PLATFORM))];
   const rows = await ctx.store.select(
     "conversations",
     sqlAnd(ofUser(userId), sqlIn("platform", platforms), sqlIn("platformConversationId", ids)),
   );
-  return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), row]));
+  const messages = await readMessages(ctx, rows);
+  return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), { row, messagesJson: messages.get(row.id) ?? "[]" }]));
 }
 
 /** How many more conversations the user may have indexed; null when there is no quota. Inside `write`. */
@@ -101,14 +142,15 @@ function mergeUpload(
   userId: string,
   platform: PlatformRow,
   upload: Upload,
-  before: ConversationRow | undefined,
+  stored: Stored | undefined,
   tokenizer: Tokenizer,
-): ConversationRow {
-  const previous: StoredMessage[] = before ? (JSON.parse(before.messagesJson) as StoredMessage[]) : [];
+): Stored {
+  const before = stored?.row;
+  const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
   const messages = mergeMessages(previous, upload.conversation.messages.map(toStoredMessage));
   const title = upload.conversation.title;
   const createdAt = toUtcIso(upload.conversation.createdAt);
-  return {
+  const row: ConversationRow = {
     id: before?.id ?? newId("conv"),
     userId,
     platform: platform.id,
@@ -129,8 +171,8 @@ function mergeUpload(
     claimedAt: null,
     claimedBy: null,
     uploadedAt: ctx.now().toISOString(),
-    messagesJson: JSON.stringify(messages),
   };
+  return { row, messagesJson: JSON.stringify(messages) };
 }
 
 function toStoredMessage(message: Upload["conversation"]["messages"][number]): StoredMessage {

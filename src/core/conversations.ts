@@ -14,12 +14,12 @@ import {
   type ListChatsResponse,
   type QueueStatus,
 } from "../schemas/chat-history.js";
-import type { ConversationRow, StoredMessage } from "../store/rows.js";
+import { messagesRowId, type ConversationRow, type StoredMessage } from "../store/rows.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 
-/** Every conversation column but the messages: what listing needs. */
+/** What listing needs. */
 const SUMMARY_COLUMNS = [
   "id",
   "userId",
@@ -38,7 +38,7 @@ const SUMMARY_COLUMNS = [
   "tokenCount",
   "uploadedAt",
 ];
-type Summary = Omit<ConversationRow, "messagesJson" | "contentHash" | "revision" | "claimedAt" | "claimedBy">;
+type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | "claimedBy">;
 
 /** GET /api/chat-history/chats: pinned first, then the most recently updated. */
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
@@ -106,9 +106,7 @@ function toListItem(row: Summary): ConversationListItem {
 /** GET /api/chat-history/conversation: one conversation with all its messages. */
 export async function getConversation(ctx: CoreContext, userId: string, input: { conversationId: string }): Promise<ConversationDetail> {
   const { conversationId } = parseInput(ConversationQuery, input);
-  const [row] = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `id = ${sqlString(conversationId)}`));
-  if (!row) throw conversationNotFound(conversationId);
-  const messages = JSON.parse(row.messagesJson) as StoredMessage[];
+  const { row, messages } = await readConversation(ctx, userId, conversationId);
   const [platform] = await ctx.store.select("platforms", sqlAnd(ofUser(userId), `id = ${sqlString(row.platform)}`));
   return {
     id: row.id,
@@ -136,6 +134,23 @@ export async function getConversation(ctx: CoreContext, userId: string, input: {
   };
 }
 
+/** A conversation row and its messages, read consistently: a re-upload between the two reads is read again. */
+async function readConversation(ctx: CoreContext, userId: string, conversationId: string): Promise<{ row: ConversationRow; messages: StoredMessage[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const [row] = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `id = ${sqlString(conversationId)}`));
+    if (!row) throw conversationNotFound(conversationId);
+    const json = (await readMessages(ctx, [row])).get(row.id);
+    if (json !== undefined || attempt === 3) return { row, messages: JSON.parse(json ?? "[]") as StoredMessage[] };
+  }
+}
+
+/** The messages (JSON of StoredMessage[]) of each conversation at its current revision, by conversation id. */
+export async function readMessages(ctx: CoreContext, rows: Pick<ConversationRow, "id" | "revision">[]): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  const found = await ctx.store.select("messages", sqlIn("id", rows.map(messagesRowId)), { columns: ["conversationId", "messagesJson"] });
+  return new Map(found.map((row) => [row.conversationId, row.messagesJson]));
+}
+
 export function conversationNotFound(conversationId: string): AppError {
   return new AppError("not_found", `conversation ${conversationId} not found`, {
     details: { field: "conversationId" },
@@ -150,9 +165,11 @@ export async function deleteConversations(ctx: CoreContext, userId: string, inpu
     const found = await ownedIds(ctx, userId, ids);
     if (found.length === 0) return found;
     // Chunks first: a crash in between leaves a listed conversation to delete again, never
-    // search hits pointing at a conversation that is gone.
+    // search hits pointing at a conversation that is gone. Messages last: without their row
+    // nothing reads them.
     await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
     await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
+    await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
     await releaseQuota(ctx, userId);
     return found;
   });

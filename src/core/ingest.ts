@@ -1,9 +1,11 @@
 import os from "node:os";
 import { MAX_CONVERSATION_TOKENS } from "../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../store/rows.js";
+import { compactTable } from "../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
 import type { CoreContext } from "./context.js";
+import { readMessages } from "./conversations.js";
 import { loadTokenizer } from "./tokens.js";
 
 /** A claim older than this is taken over even if its owner seems alive (hung, or on another host). */
@@ -23,12 +25,18 @@ const MAX_BATCH_TOKENS = 100_000;
 const BATCH_SECONDS = 10;
 /** Batches in flight at once: one embedding while the next is read and chunked, or committed. */
 const PIPELINE = 2;
+/**
+ * Batches between compactions of the conversations table. Each batch rewrites its rows twice
+ * (claimed, done), and LanceDB's memory grows with a table's fragments; the rows are small (the
+ * messages live elsewhere), so compacting them costs little.
+ */
+const COMPACT_EVERY = 10;
 
 const OWNER = `${os.hostname()}:${process.pid}`;
 /** Conversations waiting for a worker (quota-blocked ones wait for room, not for a worker). */
 const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"]));
 
-type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount" | "messagesJson">;
+type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> & { messagesJson: string };
 
 /**
  * The durable ingest queue's worker. The queue is the conversations table itself: `queued` rows
@@ -39,6 +47,7 @@ type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" |
 export class IngestWorker {
   private running = false;
   private batchTokens = MIN_BATCH_TOKENS;
+  private batchesSinceCompaction = 0;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
 
@@ -68,7 +77,10 @@ export class IngestWorker {
       let batch: Claimed[] = [];
       try {
         batch = await this.claim();
-        if (batch.length > 0) await this.process(batch);
+        if (batch.length > 0) {
+          await this.process(batch);
+          await this.compactQueue();
+        }
       } catch (error) {
         await this.fail(batch, error).catch(() => undefined);
       }
@@ -99,7 +111,7 @@ export class IngestWorker {
       const candidates = (await store.select("conversations", PENDING, {
         columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],
         orderBy: [{ column: "uploadedAt", ascending: true }],
-      })) as (Omit<Claimed, "messagesJson"> & Pick<ConversationRow, "status" | "claimedAt" | "claimedBy">)[];
+      })) as Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount" | "status" | "claimedAt" | "claimedBy">[];
       const now = this.ctx.now();
       const claimable = candidates.filter((row) => row.status === "queued" || isAbandoned(row.claimedAt, row.claimedBy, now));
       const chosen: typeof claimable = [];
@@ -117,10 +129,8 @@ export class IngestWorker {
         claimedBy: sqlString(OWNER),
       });
       // Conversations over the limit are rejected unread: their messages are not needed.
-      const toChunk = chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS).map((row) => row.id);
-      const messages = await store.select("conversations", sqlIn("id", toChunk), { columns: ["id", "messagesJson"] });
-      const byId = new Map(messages.map((row) => [row.id, row.messagesJson]));
-      return chosen.map((row) => ({ ...row, messagesJson: byId.get(row.id) ?? "[]" }));
+      const messages = await readMessages(this.ctx, chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS));
+      return chosen.map((row) => ({ ...row, messagesJson: messages.get(row.id) ?? "[]" }));
     });
   }
 
@@ -152,6 +162,13 @@ export class IngestWorker {
       }
     });
     this.ctx.afterWrite();
+  }
+
+  private async compactQueue(): Promise<void> {
+    if (++this.batchesSinceCompaction < COMPACT_EVERY) return;
+    this.batchesSinceCompaction = 0;
+    // Not the batch's failure: its work is committed. A compaction that loses is tried again later.
+    await this.ctx.store.write(() => compactTable(this.ctx.store, "conversations")).catch(() => undefined);
   }
 
   private async fail(batch: Claimed[], error: unknown): Promise<void> {

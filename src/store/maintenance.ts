@@ -24,6 +24,7 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
     { column: "conversationId", kind: "btree" },
   ],
   conversations: [{ column: "userId", kind: "bitmap" }],
+  messages: [{ column: "id", kind: "btree" }],
 };
 
 export async function needsMaintenance(store: Store): Promise<boolean> {
@@ -56,6 +57,12 @@ export async function optimizeStore(store: Store): Promise<void> {
     }
   }
   if (failures.length > 0) throw failures[0];
+}
+
+/** Compacts one table now (see IngestWorker: the queue's status changes fragment it fast). */
+export async function compactTable(store: Store, key: TableKey): Promise<void> {
+  const table = await store.table(key);
+  await retryOnCommitConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
 }
 
 async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void> {

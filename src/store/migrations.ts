@@ -1,10 +1,13 @@
 import * as lancedb from "@lancedb/lancedb";
+import { toArrowRows } from "./convert.js";
 import type { StoreMeta } from "./store.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
 /**
  * Numbered migrations. Each runs once, in order, under the write lock; the meta table records the
- * last one applied. Add new ones at the end; never edit one that has shipped.
+ * last one applied. Add new ones at the end; never edit one that has shipped. The first creates
+ * every table as the code now defines it, so on a new store the later ones find nothing to do; they
+ * bring older stores forward, and each can run again after a crash half-way.
  */
 const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[] = [
   // 1: every table, with full-text indexes on the searchable text.
@@ -15,6 +18,30 @@ const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[]
       await db.createEmptyTable(TABLE[key], tableSchema(key, meta.dims));
     }
     for (const key of VECTOR_TABLES) await createTextIndex(await db.openTable(TABLE[key]));
+  },
+  // 2: messages move out of the conversation rows into their own table.
+  async (db, meta) => {
+    if (!(await db.tableNames()).includes(TABLE.messages)) {
+      await db.createEmptyTable(TABLE.messages, tableSchema("messages", meta.dims));
+    }
+    const conversations = await db.openTable(TABLE.conversations);
+    if (!(await conversations.schema()).fields.some((field) => field.name === "messagesJson")) return;
+    const messages = await db.openTable(TABLE.messages);
+    const schema = await messages.schema();
+    const columns = ["id", "userId", "revision", "messagesJson"];
+    for await (const batch of conversations.query().select(columns)) {
+      const rows = batch.toArray().map((row) => ({
+        id: `${row.id}:${row.revision}`,
+        userId: row.userId,
+        conversationId: row.id,
+        revision: row.revision,
+        messagesJson: row.messagesJson,
+      }));
+      if (rows.length === 0) continue;
+      // By id, so a run that starts again after a crash rewrites rather than duplicates.
+      await messages.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(toArrowRows(rows, schema));
+    }
+    await conversations.dropColumns(["messagesJson"]);
   },
 ];
 

@@ -77,13 +77,29 @@ export interface ConversationRow {
   /** `<host>:<pid>` of the process that claimed it, so a dead claimer's work is taken over at once. */
   claimedBy: string | null;
   uploadedAt: string;
+}
+
+/**
+ * A conversation's messages at one revision. Kept apart from the conversation row so that status
+ * and flag changes, which LanceDB applies by rewriting whole rows, do not rewrite the messages.
+ */
+export interface MessagesRow {
+  /** `<conversation id>:<revision>` (see messagesRowId). */
+  id: string;
+  userId: string;
+  conversationId: string;
+  revision: number;
   /** JSON of StoredMessage[], in conversation order. */
   messagesJson: string;
 }
 
+export function messagesRowId(conversation: Pick<ConversationRow, "id" | "revision">): string {
+  return `${conversation.id}:${conversation.revision}`;
+}
+
 export type Sender = "human" | "assistant";
 
-/** One message of a conversation, as kept in ConversationRow.messagesJson. */
+/** One message of a conversation, as kept in MessagesRow.messagesJson. */
 export interface StoredMessage {
   /** The caller's message id. */
   id: string;
@@ -121,5 +137,6 @@ export interface TableRows {
   memoryHistory: MemoryHistoryRow;
   platforms: PlatformRow;
   conversations: ConversationRow;
+  messages: MessagesRow;
   chunks: ChunkRow;
 }

@@ -17,6 +17,7 @@ export const TABLE = {
   memoryHistory: "memory_history",
   platforms: "platforms",
   conversations: "conversations",
+  messages: "conversation_messages",
   chunks: "chunks",
 } as const;
 export type TableKey = keyof typeof TABLE;
@@ -58,9 +59,8 @@ const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]>
     text("claimedAt", true),
     text("claimedBy", true),
     text("uploadedAt"),
-    // The messages, in order, as JSON: an upload is then one atomic commit of one row.
-    text("messagesJson"),
   ],
+  messages: [text("id"), text("userId"), text("conversationId"), int("revision"), text("messagesJson")],
 };
 
 function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {

@@ -570,7 +570,6 @@ export function conversationRow(userId, id, title, createdAt, chunkCount) {
     claimedAt: null,
     claimedBy: null,
     uploadedAt: createdAt,
-    messagesJson: "[]",
   };
 }
 

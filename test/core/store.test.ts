@@ -1,11 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
+import * as lancedb from "@lancedb/lancedb";
+import { makeArrowTable } from "@lancedb/lancedb";
+import { Field, Schema, Utf8 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/core/errors.js";
 import { reindexStore } from "../../src/core/reindex.js";
 import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
+import { fromArrowRow } from "../../src/store/convert.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { tableSchema } from "../../src/store/schema.js";
 import { readRows } from "../../src/store/search.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/maintenance.js";
@@ -75,6 +80,58 @@ describe("the store", () => {
     const [top] = await service.memories.list({ query: "cat on a mat", v: 1 });
     expect(top).toBe("the cat sat on the mat");
     await app.close();
+  });
+});
+
+describe("migrations", () => {
+  /** Rewrites a current store into schema 1's shape: each conversation's messages in its own row. */
+  async function downgradeToSchema1(store: string): Promise<void> {
+    const db = await lancedb.connect(path.join(store, "db"));
+    const conversations = await (await db.openTable("conversations")).query().toArray();
+    const messages = await (await db.openTable("conversation_messages")).query().toArray();
+    const byId = new Map(messages.map((row) => [row.id as string, row.messagesJson as string]));
+    const oldRows = conversations.map((row) => ({ ...fromArrowRow(row), messagesJson: byId.get(`${row.id}:${row.revision}`)! }));
+    const oldSchema = new Schema([...tableSchema("conversations", 512).fields, new Field("messagesJson", new Utf8(), false)]);
+    await db.dropTable("conversations");
+    await db.dropTable("conversation_messages");
+    await db.createTable("conversations", makeArrowTable(oldRows, { schema: oldSchema }));
+    const meta = await db.openTable("meta");
+    await meta.update({ where: "key = 'schemaVersion'", values: { value: "1" } });
+    db.close();
+  }
+
+  it("brings a schema-1 store forward: messages move to their own table, nothing is lost", async () => {
+    const store = path.join(tempDir(), "store");
+    const first = await openTestApp({ store });
+    first.ingest.start();
+    const before = await first.service();
+    const upload = (messages: { id: string; role: "human" | "assistant"; content: string }[]) => ({
+      conversation: { id: "trip", title: "Lisbon trip", createdAt: "2024-05-01T10:00:00Z", messages },
+    });
+    const { conversationId } = await before.chats.ingest(upload([
+      { id: "m1", role: "human", content: "Which tram goes up to the castle in Lisbon?" },
+      { id: "m2", role: "assistant", content: "Tram 28 passes close to São Jorge castle." },
+    ]));
+    await settled(before);
+    const detail = await before.chats.get(conversationId);
+    await first.close();
+
+    await downgradeToSchema1(store);
+    const second = await openTestApp({ store });
+    second.ingest.start();
+    const after = await second.service();
+    expect(second.context.store.meta.schemaVersion).toBe(SCHEMA_VERSION);
+    expect((await (await second.context.store.table("conversations")).schema()).fields.map((f) => f.name)).not.toContain("messagesJson");
+    expect(await after.chats.get(conversationId)).toEqual(detail);
+    expect((await after.search({ query: "tram castle" })).results[0]?.conversationId).toBe(conversationId);
+
+    // The migrated conversation takes a re-upload like any other: merged, re-indexed, one messages row.
+    const again = await after.chats.ingest(upload([{ id: "m3", role: "human", content: "And a pastel de nata near Belém?" }]));
+    expect(again.change).toBe("updated");
+    await settled(after);
+    expect((await after.chats.get(conversationId)).messages.map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
+    expect(await second.context.store.count("messages", "true")).toBe(1);
+    await second.close();
   });
 });
 
