@@ -105,6 +105,9 @@ describe("ingest (upload shape)", () => {
       ["no-time", "Ryokans are worth it"],
     ]);
     expect(detail.messages.map((m) => m.message_index)).toEqual([0, 1, 2, 3, 4]);
+    // The messages are kept once, at the current revision.
+    const stored = await app.context.store.select("messages", `conversationId = '${first.conversationId}'`, { columns: ["id"] });
+    expect(stored.map((row) => row.id)).toEqual([`${first.conversationId}:2`]);
     const again = await service.chats.ingest(upload("up-1", [msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z")]));
     expect(again.change).toBe("unchanged");
     const listed = await service.chats.list({ pageSize: 100 });
@@ -216,6 +219,7 @@ describe("conversations", () => {
     const result = await svc.chats.delete({ ids: [ids["kanji"]!, "conv_nope"] });
     expect(result).toEqual({ deleted: [ids["kanji"]], count: 1 });
     expect(await isolated.context.store.count("chunks", `conversationId = '${ids["kanji"]}'`)).toBe(0);
+    expect(await isolated.context.store.count("messages", `conversationId = '${ids["kanji"]}'`)).toBe(0);
     const missing = await failure(svc.chats.get(ids["kanji"]!));
     expect(missing.code).toBe("not_found");
     expect(await svc.chats.count()).toEqual({ count: 3 });
