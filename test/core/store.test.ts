@@ -83,6 +83,23 @@ describe("the store", () => {
   });
 });
 
+describe("connection renewal", () => {
+  it("moves to a fresh connection every 100 writes; readers holding an older handle keep reading", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    const { store } = app.context;
+    const first = await store.table("memories");
+    for (let i = 0; i < 209; i++) await service.memories.store({ text: `single write ${i}` });
+    await service.memories.store({ text: "The lighthouse keeper feeds the gulls at dawn" });
+    expect(await store.table("memories")).not.toBe(first);
+    expect(await first.countRows()).toBe(210);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(210);
+    const [top] = await service.memories.list({ query: "who feeds the gulls?", v: 1 });
+    expect(top).toBe("The lighthouse keeper feeds the gulls at dawn");
+    await app.close();
+  });
+});
+
 describe("migrations", () => {
   /** Rewrites a current store into schema 1's shape: each conversation's messages in its own row. */
   async function downgradeToSchema1(store: string): Promise<void> {
