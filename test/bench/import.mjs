@@ -13,6 +13,8 @@
 //    test model on a bigger one (the bundled model would take far too long: it embeds ~30 chunks/s
 //    on 2 cores). Each store is created beforehand, as a user's store would be, so the CLI opens an
 //    existing store and loads its model only when it needs it.
+// 3. Whether a long import's memory stays bounded (full mode only): 8 minutes of a real import of
+//    the 600 MB export with the tiny-bert model, RSS per 2-minute window.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -280,11 +282,65 @@ async function cliImports() {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Minutes of the time-boxed real import of the 600 MB export (a whole one takes hours). */
+const LONG_IMPORT_MINUTES = 8;
+const WINDOW_SECONDS = 120;
+
+/**
+ * Whether a long import's memory stays bounded: `mnemo import` of the 600 MB export with the
+ * tiny-bert model (it commits far more often than the bundled one) and the recommended allocator
+ * settings, RSS sampled every 5 s for LONG_IMPORT_MINUTES, then stopped with SIGINT (in-flight
+ * batches finish, the rest stays queued). Reported as the mean RSS of each 2-minute window.
+ */
+async function longImport() {
+  const dir = tempDir("long-import");
+  const file = path.join(dir, "conversations.json");
+  const fileMB = generateChatGpt(file, 600);
+  const store = path.join(dir, "store");
+  await createStore(store, TINY);
+  console.error(`  long import: ${LONG_IMPORT_MINUTES} minutes of the ${fmt(fileMB, 0)} MB export`);
+  const child = spawn(process.execPath, [BIN, "import", file, "--store", store], { env: { ...benchEnv(), ...TUNED_ALLOCATOR }, stdio: "ignore" });
+  const started = performance.now();
+  const samples = [];
+  const timer = setInterval(() => {
+    const status = fs.existsSync(`/proc/${child.pid}/status`) ? fs.readFileSync(`/proc/${child.pid}/status`, "utf8") : "";
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (m) samples.push({ seconds: (performance.now() - started) / 1000, rssMB: Number(m[1]) / 1024 });
+  }, 5_000);
+  const exited = new Promise((resolve) => child.on("close", resolve));
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, LONG_IMPORT_MINUTES * 60_000))]);
+  clearInterval(timer);
+  const seconds = (performance.now() - started) / 1000;
+  child.kill("SIGINT");
+  await exited;
+  await waitForDetachedMaintenance(store);
+  const app = await openApp(store, TINY);
+  const chunks = await app.context.store.count("chunks", "true");
+  const stored = await app.context.store.count("conversations", "true");
+  await app.close();
+  removeDir(dir);
+  const windows = [];
+  for (const sample of samples) {
+    const index = Math.floor(sample.seconds / WINDOW_SECONDS);
+    (windows[index] ??= []).push(sample.rssMB);
+  }
+  const meanRssMB = windows.filter(Boolean).map((list) => list.reduce((a, b) => a + b, 0) / list.length);
+  const result = { fileMB, seconds, storedConversations: stored, chunks, chunksPerSecond: chunks / seconds, peakRssMB: Math.max(...samples.map((x) => x.rssMB)), meanRssMB };
+  heading(`Long import: ${LONG_IMPORT_MINUTES} minutes of the 600 MB export (tiny-bert, allocator settings)`);
+  console.log(`${fmt(stored, 0)} conversations stored, ${fmt(chunks, 0)} chunks indexed (${fmt(result.chunksPerSecond)} chunks/s); peak RSS ${fmt(result.peakRssMB, 0)} MB.`);
+  console.log(`Mean RSS per ${WINDOW_SECONDS / 60}-minute window, MB: ${meanRssMB.map((mb) => fmt(mb, 0)).join(", ")} (bounded when the later windows stop rising).`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
 console.log(`## Import bench${QUICK ? " (quick)" : ""}`);
 if (!hasCommand("/usr/bin/time")) console.log("(/usr/bin/time not found: peak RSS is polled from /proc/<pid>/status VmHWM; `apt-get install time` for exact figures)");
 const started = performance.now();
 const inProcess = await throughput();
 const cli = await cliImports();
+// Needs the export and a store of a few times its text; quick mode leaves it out.
+const long = QUICK || freeDiskMB() < 3_000 ? undefined : await longImport();
 const seconds = (performance.now() - started) / 1000;
 console.log(`\nImport bench done in ${fmt(seconds, 0)} s.`);
-writeResults("import", { seconds, sizes: SIZES, throughput: inProcess, cli });
+writeResults("import", { seconds, sizes: SIZES, throughput: inProcess, cli, longImport: long });
