@@ -1,7 +1,7 @@
 import os from "node:os";
 import { MAX_CONVERSATION_TOKENS } from "../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../store/rows.js";
-import { compactTable } from "../store/maintenance.js";
+import { optimizeTable } from "../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
 import type { CoreContext } from "./context.js";
@@ -168,7 +168,7 @@ export class IngestWorker {
     if (++this.batchesSinceCompaction < COMPACT_EVERY) return;
     this.batchesSinceCompaction = 0;
     // Not the batch's failure: its work is committed. A compaction that loses is tried again later.
-    await this.ctx.store.write(() => compactTable(this.ctx.store, "conversations")).catch(() => undefined);
+    await this.ctx.store.write(() => optimizeTable(this.ctx.store, "conversations")).catch(() => undefined);
   }
 
   private async fail(batch: Claimed[], error: unknown): Promise<void> {

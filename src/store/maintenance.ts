@@ -49,9 +49,8 @@ export async function optimizeStore(store: Store): Promise<void> {
   const failures: unknown[] = [];
   for (const key of Object.keys(TABLE) as TableKey[]) {
     try {
-      const table = await store.table(key);
-      await ensureIndexes(key, table);
-      await retryOnCommitConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
+      await ensureIndexes(key, await store.table(key));
+      await optimizeTable(store, key);
     } catch (error) {
       failures.push(error);
     }
@@ -59,8 +58,11 @@ export async function optimizeStore(store: Store): Promise<void> {
   if (failures.length > 0) throw failures[0];
 }
 
-/** Compacts one table now (see IngestWorker: the queue's status changes fragment it fast). */
-export async function compactTable(store: Store, key: TableKey): Promise<void> {
+/**
+ * Compacts one table's small fragments, folds new rows into its existing indexes and drops its old
+ * versions (the ingest worker runs it on the queue, whose status changes fragment it fast).
+ */
+export async function optimizeTable(store: Store, key: TableKey): Promise<void> {
   const table = await store.table(key);
   await retryOnCommitConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
 }

@@ -1,5 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { toArrowRows } from "./convert.js";
+import { messagesRowId, type MessagesRow } from "./rows.js";
 import type { StoreMeta } from "./store.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
@@ -30,8 +31,8 @@ const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[]
     const schema = await messages.schema();
     const columns = ["id", "userId", "revision", "messagesJson"];
     for await (const batch of conversations.query().select(columns)) {
-      const rows = batch.toArray().map((row) => ({
-        id: `${row.id}:${row.revision}`,
+      const rows: MessagesRow[] = batch.toArray().map((row) => ({
+        id: messagesRowId({ id: row.id, revision: row.revision }),
         userId: row.userId,
         conversationId: row.id,
         revision: row.revision,

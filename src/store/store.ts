@@ -34,7 +34,7 @@ const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
 /**
  * A LanceDB connection keeps memory for every commit made through it, more the more fragments the
  * table has (1,500 appends to one table: +430 MB; the same through a connection renewed every 250:
- * +40 MB), and closing the table handle does not give it back. So the store moves to a fresh
+ * +50 MB), and closing the table handle does not give it back. So the store moves to a fresh
  * connection, on the same session (caches), after this many write sections.
  */
 const RENEW_CONNECTION_EVERY = 100;
