@@ -80,20 +80,9 @@ function splitMessage(message: StoredMessage, tokenizer: Tokenizer, maxTokens: n
   // A blob without spaces would otherwise be one "word" longer than any chunk.
   const text = breakLongRuns(message.text.trim());
   if (text === "") return [];
-  if (tokenizer.within(text, maxTokens)) return [{ message, text, tokens: tokenizer.count(text) }];
-  const pieces: Piece[] = [];
-  let current = "";
-  for (const unit of units(text, tokenizer, maxTokens)) {
-    const candidate = current ? `${current} ${unit}` : unit;
-    if (current && !tokenizer.within(candidate, maxTokens)) {
-      pieces.push({ message, text: current, tokens: tokenizer.count(current) });
-      current = unit;
-    } else {
-      current = candidate;
-    }
-  }
-  if (current) pieces.push({ message, text: current, tokens: tokenizer.count(current) });
-  return pieces;
+  const tokens = tokenizer.count(text);
+  if (tokens <= maxTokens) return [{ message, text, tokens }];
+  return [...packed(units(text, tokenizer, maxTokens), tokenizer, maxTokens)].map((piece) => ({ message, text: piece, tokens: tokenizer.count(piece) }));
 }
 
 const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -103,20 +92,29 @@ function* units(text: string, tokenizer: Tokenizer, maxTokens: number): Generato
   for (const { segment } of sentences.segment(text)) {
     const sentence = segment.trim();
     if (!sentence) continue;
-    if (tokenizer.within(sentence, maxTokens)) {
-      yield sentence;
-      continue;
-    }
-    let run = "";
-    for (const word of sentence.split(/\s+/)) {
-      const candidate = run ? `${run} ${word}` : word;
-      if (run && !tokenizer.within(candidate, maxTokens)) {
-        yield run;
-        run = word;
-      } else {
-        run = candidate;
-      }
-    }
-    if (run) yield run;
+    if (tokenizer.within(sentence, maxTokens)) yield sentence;
+    else yield* packed(sentence.split(/\s+/), tokenizer, maxTokens);
   }
+}
+
+/**
+ * `parts` joined with spaces into runs of at most `maxTokens`, each part counted once (re-counting
+ * the growing run made long messages quadratic). A space ends every pre-token of the BPE, so a
+ * run's count is its first part's plus each later part's count with its leading space.
+ */
+function* packed(parts: Iterable<string>, tokenizer: Tokenizer, maxTokens: number): Generator<string> {
+  let run = "";
+  let tokens = 0;
+  for (const part of parts) {
+    const added = run ? tokenizer.count(` ${part}`) : tokenizer.count(part);
+    if (run && tokens + added > maxTokens) {
+      yield run;
+      run = part;
+      tokens = tokenizer.count(part);
+    } else {
+      run = run ? `${run} ${part}` : part;
+      tokens += added;
+    }
+  }
+  if (run) yield run;
 }
