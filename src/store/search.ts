@@ -1,4 +1,4 @@
-import { fromArrowRow } from "./convert.js";
+import { fromArrowTable } from "./convert.js";
 import { sqlAnd, sqlIn } from "./sql.js";
 import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
@@ -77,8 +77,8 @@ export async function hybridSearch<K extends VectorTableKey>(
   const [vectorRows, textRows] = await Promise.all([
     !runVector
       ? []
-      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["id", "_distance"]).withRowId().limit(candidates).toArray(),
-    !runText ? [] : table.search(query.text, "fts").where(query.where).select(["id", "_score"]).withRowId().limit(candidates).toArray(),
+      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["id", "_distance"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
+    !runText ? [] : table.search(query.text, "fts").where(query.where).select(["id", "_score"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
   ]);
   // Rows the text index does not cover yet come back in storage order: rank by score ourselves.
   textRows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
@@ -175,9 +175,9 @@ export async function readRows(
   const taken = await table
     .takeRowIds(hits.map((hit) => hit.rowId))
     .select(columns)
-    .toArray()
-    .catch(() => []); // a row id into a fragment that a compaction removed
-  const byId = new Map(taken.map((raw) => fromArrowRow(raw)).map((row) => [String(row["id"]), row]));
+    .toArrow()
+    .catch(() => undefined); // a row id into a fragment that a compaction removed
+  const byId = new Map((taken ? fromArrowTable(taken) : []).map((row) => [String(row["id"]), row]));
   if (hits.every((hit) => byId.has(hit.id))) return byId;
   const rows = await store.select(key, sqlAnd(query.where, sqlIn("id", hits.map((hit) => hit.id))), { columns });
   return new Map(rows.map((row): [string, Record<string, unknown>] => [row.id, { ...row }]));

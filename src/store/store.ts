@@ -1,7 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../core/errors.js";
 import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
-import { fromArrowRow, toArrowRows } from "./convert.js";
+import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type TableKey, type VectorTableKey } from "./schema.js";
 import { WriteLock } from "./write-lock.js";
@@ -318,8 +318,7 @@ async function selectFrom<R>(table: lancedb.Table, where: string, options: Selec
   }
   if (options.offset) query = query.offset(options.offset);
   query = query.limit(options.limit ?? Number.MAX_SAFE_INTEGER);
-  const rows = await query.toArray();
-  return rows.map((row) => fromArrowRow(row) as R);
+  return fromArrowTable(await query.toArrow()) as R[];
 }
 
 async function insert(table: lancedb.Table, rows: object[]): Promise<void> {

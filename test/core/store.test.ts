@@ -8,7 +8,7 @@ import { AppError } from "../../src/core/errors.js";
 import { reindexStore } from "../../src/core/reindex.js";
 import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
-import { fromArrowRow } from "../../src/store/convert.js";
+import { fromArrowTable } from "../../src/store/convert.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { tableSchema } from "../../src/store/schema.js";
 import { readRows } from "../../src/store/search.js";
@@ -104,10 +104,10 @@ describe("migrations", () => {
   /** Rewrites a current store into schema 1's shape: each conversation's messages in its own row. */
   async function downgradeToSchema1(store: string): Promise<void> {
     const db = await lancedb.connect(path.join(store, "db"));
-    const conversations = await (await db.openTable("conversations")).query().toArray();
+    const conversations = fromArrowTable(await (await db.openTable("conversations")).query().toArrow());
     const messages = await (await db.openTable("conversation_messages")).query().toArray();
     const byId = new Map(messages.map((row) => [row.id as string, row.messagesJson as string]));
-    const oldRows = conversations.map((row) => ({ ...fromArrowRow(row), messagesJson: byId.get(`${row.id}:${row.revision}`)! }));
+    const oldRows = conversations.map((row) => ({ ...row, messagesJson: byId.get(`${row.id}:${row.revision}`)! }));
     const oldSchema = new Schema([...tableSchema("conversations", 512).fields, new Field("messagesJson", new Utf8(), false)]);
     await db.dropTable("conversations");
     await db.dropTable("conversation_messages");
