@@ -82,7 +82,8 @@ function splitMessage(message: StoredMessage, tokenizer: Tokenizer, maxTokens: n
   if (text === "") return [];
   const tokens = tokenizer.count(text);
   if (tokens <= maxTokens) return [{ message, text, tokens }];
-  return [...packed(units(text, tokenizer, maxTokens), tokenizer, maxTokens)].map((piece) => ({ message, text: piece, tokens: tokenizer.count(piece) }));
+  const pieces = packed(units(text, tokenizer, maxTokens), tokenizer, maxTokens);
+  return [...pieces].map((piece) => ({ message, text: piece, tokens: tokenizer.count(piece) }));
 }
 
 const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
