@@ -586,15 +586,7 @@ export async function indexNames(app, key) {
 /** Peak RSS of a child process, in MB, from /proc/<pid>/status VmHWM, polled until it exits. */
 export function watchPeakRss(pid, everyMs = 100) {
   let peak = 0;
-  const read = () => {
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-      const m = /VmHWM:\s+(\d+) kB/.exec(status);
-      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
-    } catch {
-      // gone
-    }
-  };
+  const read = () => (peak = Math.max(peak, highWaterMB(pid)));
   const timer = setInterval(read, everyMs);
   return {
     stop() {
@@ -620,9 +612,29 @@ export function maintainProcesses(dir) {
   return pids;
 }
 
-/** Waits (up to `timeoutMs`) for the detached maintenance a CLI command started on `dir` to finish. */
+/**
+ * Waits (up to `timeoutMs`) for the detached maintenance a CLI command started on `dir` to finish.
+ * Returns how long it ran and its peak RSS (VmHWM), 0 when none ran.
+ */
 export async function waitForDetachedMaintenance(dir, timeoutMs = 600_000) {
   await sleep(500);
+  const started = performance.now();
   const until = Date.now() + timeoutMs;
-  while (maintainProcesses(dir).length > 0 && Date.now() < until) await sleep(250);
+  const peaks = new Map();
+  for (;;) {
+    const pids = maintainProcesses(dir);
+    if (pids.length === 0 || Date.now() >= until) break;
+    for (const pid of pids) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, highWaterMB(pid)));
+    await sleep(100);
+  }
+  return { seconds: peaks.size > 0 ? (performance.now() - started) / 1000 : 0, peakRssMB: Math.max(0, ...peaks.values()) };
+}
+
+function highWaterMB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0; // gone
+  }
 }
