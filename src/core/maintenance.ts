@@ -71,12 +71,19 @@ export class Maintenance {
   }
 }
 
+/**
+ * glibc's allocator settings that README recommends for big imports (Performance, Import): they
+ * can only be set when a process starts, and this one is ours to start. Building the indexes over
+ * a 290k-chunk import peaked at 1,043 MB without them, 744 MB with them. Other platforms ignore it.
+ */
+const LEAN_ALLOCATOR = "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2";
+
 function startDetachedMaintenance(storeLocation: string): void {
   const bin = fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url));
   const child = spawn(process.execPath, [bin, "maintain", "--quiet", "--store", storeLocation], {
     detached: true,
     stdio: "ignore",
-    env: process.env,
+    env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...process.env },
   });
   child.on("error", () => undefined);
   child.unref();

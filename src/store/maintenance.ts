@@ -14,6 +14,12 @@ const UNINDEXED_FLOOR = 500;
 const UNINDEXED_SHARE = 0.05;
 /** Below this many rows a flat scan is fast enough (a few ms); above it HNSW keeps queries at ~4 ms. */
 export const VECTOR_INDEX_MIN_ROWS = 5_000;
+/**
+ * Rows per HNSW graph when the vector index is built. One graph over a whole 600 MB import (290k
+ * chunks of 512 dims) took 744 MB to build; graphs of ~32k rows took 375 MB, in half the time.
+ * Queries probe up to 20 partitions, so until 640k rows they still search every graph.
+ */
+const ROWS_PER_VECTOR_PARTITION = 32_000;
 /** Versions younger than this are kept, so a reader that is mid-query never loses its files. */
 const KEEP_VERSIONS_MS = 60_000;
 
@@ -42,6 +48,8 @@ export async function needsMaintenance(store: Store): Promise<boolean> {
 /**
  * Compacts small fragments, folds new rows into the indexes, drops old versions, and creates the
  * indexes a table has grown into. Runs beside writers: a commit conflict is retried, not fatal.
+ * Compacting before creating an index spares LanceDB remapping the new index onto the compacted
+ * rows: after a 290k-chunk import, 88 s and 771 MB instead of 151 s and 1,253 MB.
  */
 export async function optimizeStore(store: Store): Promise<void> {
   // One table that keeps losing to writers (a compaction against a stream of status updates) must
@@ -49,8 +57,8 @@ export async function optimizeStore(store: Store): Promise<void> {
   const failures: unknown[] = [];
   for (const key of Object.keys(TABLE) as TableKey[]) {
     try {
-      await ensureIndexes(key, await store.table(key));
       await optimizeTable(store, key);
+      await ensureIndexes(key, await store.table(key));
     } catch (error) {
       failures.push(error);
     }
@@ -74,7 +82,9 @@ async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void>
     if (!existing.has("text")) await retryOnCommitConflict(() => createTextIndex(table));
     if (!existing.has("vector") && rows >= VECTOR_INDEX_MIN_ROWS) {
       await retryOnCommitConflict(() =>
-        table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) }),
+        table.createIndex("vector", {
+          config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: Math.ceil(rows / ROWS_PER_VECTOR_PARTITION) }),
+        }),
       );
     }
   }

@@ -11,6 +11,7 @@ import { createEmbedder } from "../../src/providers/create-providers.js";
 import { fromArrowTable } from "../../src/store/convert.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { tableSchema } from "../../src/store/schema.js";
+import { VECTOR_INDEX_MIN_ROWS } from "../../src/store/maintenance.js";
 import { readRows } from "../../src/store/search.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/maintenance.js";
@@ -215,6 +216,25 @@ describe("maintenance", () => {
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(120);
     const [top] = await service.memories.list({ query: "single write 77", v: 1 });
     expect(top).toBe("single write 77");
+    await app.close();
+  });
+
+  it("compacts a table that has grown past the threshold, then gives it a vector index that search goes through", async () => {
+    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+    const service = await app.service();
+    const texts = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 200 }, (_, i) => `note ${i} about topic ${i % 97}`);
+    for (let start = 0; start < texts.length; start += 500) {
+      await service.memories.storeMany(texts.slice(start, start + 500).map((text) => ({ text })));
+    }
+    const table = await app.context.store.table("memories");
+    expect((await table.listIndices()).map((index) => index.indexType)).not.toContain("IvfHnswSq");
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    const vector = (await table.listIndices()).find((index) => index.columns.includes("vector"));
+    expect(vector?.indexType).toBe("IvfHnswSq");
+    expect((await table.indexStats(vector!.name))?.numIndexedRows).toBe(texts.length);
+    const [top] = await service.memories.list({ query: "note 4321 about topic 53", v: 1 });
+    expect(top).toBe("note 4321 about topic 53");
     await app.close();
   });
 
