@@ -73,8 +73,8 @@ export class Maintenance {
 
 /**
  * glibc's allocator settings that README recommends for big imports (Performance, Import): they
- * can only be set when a process starts, and this one is ours to start. Building the indexes over
- * a 290k-chunk import peaked at 1,043 MB without them, 744 MB with them. Other platforms ignore it.
+ * can only be set when a process starts, and this one is ours to start. Building one vector index
+ * over a 290k-chunk import peaked at 1,043 MB without them, 744 MB with them. Other platforms ignore it.
  */
 const LEAN_ALLOCATOR = "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2";
 

@@ -56,12 +56,11 @@ export async function optimizeStore(store: Store): Promise<void> {
   // not keep the others from being optimized; its error is reported once the rest are done.
   const failures: unknown[] = [];
   for (const key of Object.keys(TABLE) as TableKey[]) {
-    try {
-      await optimizeTable(store, key);
-      await ensureIndexes(key, await store.table(key));
-    } catch (error) {
-      failures.push(error);
-    }
+    await optimizeTable(store, key).catch((error: unknown) => failures.push(error));
+    await store
+      .table(key)
+      .then((table) => ensureIndexes(key, table))
+      .catch((error: unknown) => failures.push(error));
   }
   if (failures.length > 0) throw failures[0];
 }

@@ -286,7 +286,7 @@ async function cliImports() {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The whole import of the 600 MB export by default (about 11 minutes with the tiny model);
+ * The whole import of the 600 MB export by default (about 8 minutes with the tiny model);
  * `--long-import N` stops it after N minutes.
  */
 const LONG_IMPORT_ARG = process.argv.includes("--long-import") ? Number(process.argv[process.argv.indexOf("--long-import") + 1]) : Infinity;
