@@ -76,7 +76,7 @@ export class Maintenance {
  * can only be set when a process starts, and this one is ours to start. Building one vector index
  * over a 290k-chunk import peaked at 1,043 MB without them, 744 MB with them. Other platforms ignore it.
  */
-const LEAN_ALLOCATOR = "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2";
+export const LEAN_ALLOCATOR = "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2";
 
 function startDetachedMaintenance(storeLocation: string): void {
   const bin = fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url));

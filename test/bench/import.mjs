@@ -41,6 +41,7 @@ import {
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { importExports, waitForProcessing } from "../../dist/core/importing.js";
+import { LEAN_ALLOCATOR } from "../../dist/core/maintenance.js";
 
 const TINY = `transformers:${TINY_BERT}`;
 const SIZES = {
@@ -54,7 +55,7 @@ const SIZES = {
  * glibc's allocator settings that README recommends for big imports on Linux: allocations over
  * 128 KB go straight to mmap (returned on free, not left fragmenting an arena) and two arenas.
  */
-const TUNED_ALLOCATOR = { GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2" };
+const TUNED_ALLOCATOR = { GLIBC_TUNABLES: LEAN_ALLOCATOR };
 
 const openApp = (store, embedder = "bundled") => createApp(loadConfig({ store, embedder }, benchEnv()));
 
