@@ -137,6 +137,24 @@ describe("search", () => {
     expect(result.results[0]!.text).toContain("heat mat");
     expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
   });
+
+  it("gives a hit the chunks around it in its own conversation, in order", async () => {
+    const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
+    const turns = Array.from({ length: 14 }, (_, i): [string, string] => [
+      i % 2 === 0 ? "human" : "assistant",
+      `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""} ${filler} ${filler}`,
+    ]);
+    await service.chats.ingest(chat("build", "Building a model hangar", "2024-05-01T08:00:00Z", turns));
+    await settled(service);
+    const steps = (text: string) => [...text.matchAll(/Step (\d+)\./g)].map((m) => Number(m[1]));
+    const [hit] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 2 })).results;
+    expect(hit!.title).toBe("Building a model hangar");
+    expect(hit!.text).toContain("zeppelin hangar");
+    const [before, after] = hit!.context;
+    expect(hit!.context).toHaveLength(2);
+    expect(Math.max(...steps(before!.text))).toBeLessThan(Math.min(...steps(hit!.text)));
+    expect(Math.min(...steps(after!.text))).toBeGreaterThan(Math.max(...steps(hit!.text)));
+  });
 });
 
 describe("recall with an OpenAI-compatible LLM", () => {
