@@ -29,7 +29,10 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
     { column: "userId", kind: "bitmap" },
     { column: "conversationId", kind: "btree" },
   ],
-  conversations: [{ column: "userId", kind: "bitmap" }],
+  conversations: [
+    { column: "userId", kind: "bitmap" },
+    { column: "id", kind: "btree" },
+  ],
   messages: [{ column: "id", kind: "btree" }],
 };
 
