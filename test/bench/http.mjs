@@ -75,6 +75,7 @@ async function prepareStore(store) {
   };
   const two = await inFlight(2);
   const four = await inFlight(4);
+  const eight = await inFlight(8);
 
   // In-process ceilings of the same work without HTTP: the store's part of a query (hybrid search
   // with a precomputed vector, as GET /api/memory?query= runs it), and the whole service call.
@@ -100,7 +101,9 @@ async function prepareStore(store) {
     });
   }
   await app.close();
-  return { sequential, twoInFlight: two, fourInFlight: four, ceilings };
+  // The pool embeds up to 8 waiting queries in one call: more in flight than that gains nothing.
+  const best = Math.max(sequential, two, four, eight);
+  return { sequential, twoInFlight: two, fourInFlight: four, eightInFlight: eight, best, ceilings };
 }
 
 /** Starts `mnemo serve --port 0 --json` and returns its URL and token once it listens. */
@@ -218,7 +221,7 @@ async function main() {
   const dir = tempDir("http");
   const store = path.join(dir, "store");
   const embedder = await prepareStore(store);
-  console.error(`  store ready: ${SIZES.memories} memories; embedder ${fmt(embedder.sequential)} queries/s sequential, ${fmt(embedder.twoInFlight)} with 2 in flight`);
+  console.error(`  store ready: ${SIZES.memories} memories; embedder ${fmt(embedder.sequential)} queries/s sequential, ${fmt(embedder.best)} at best (2–8 in flight)`);
 
   const server = await startServe(store);
   const text = textSource(113);
@@ -267,7 +270,7 @@ async function main() {
         ["p99 ms", (r) => fmt(r.p99Ms, 2)],
         ["mean ms (bound)", (r) => `${fmt(r.meanMs, 2)} (${fmt(littleBoundMs(r), 2)})`],
         ["errors / non-2xx", (r) => `${r.errors} / ${r.non2xx}`],
-        ["÷ embedder (2 in flight)", (r) => (r.embeds ? fmt(r.requestsPerSecond / embedder.twoInFlight, 2) : "–")],
+        ["÷ embedder's best", (r) => (r.embeds ? fmt(r.requestsPerSecond / embedder.best, 2) : "–")],
       ],
       rows,
     ),
@@ -287,6 +290,7 @@ async function main() {
         { n: 1, qps: embedder.sequential },
         { n: 2, qps: embedder.twoInFlight },
         { n: 4, qps: embedder.fourInFlight },
+        { n: 8, qps: embedder.eightInFlight },
       ],
     ),
   );
@@ -305,10 +309,10 @@ async function main() {
   );
   const at10 = rows.filter((r) => r.connections === 10);
   const plain = at10.filter((r) => !r.embeds);
-  const query = at10.find((r) => r.embeds);
+  const queries = rows.filter((r) => r.embeds);
   console.log(
     `\nTargets (issue 5) at 10 connections: non-embedding endpoints ≥ 2,000 req/s with p99 ≤ 50 ms — measured ${plain.map((r) => `${r.endpoint} ${fmt(r.requestsPerSecond, 0)} req/s, p99 ${fmt(r.p99Ms)} ms`).join("; ")}; ` +
-      `query endpoint ≥ 0.8 × embedder query throughput — measured ${fmt(query.requestsPerSecond)} req/s = ${fmt(query.requestsPerSecond / embedder.twoInFlight, 2)} × (2 in flight), ${fmt(query.requestsPerSecond / embedder.sequential, 2)} × (sequential).`,
+      `query endpoint ≥ 0.8 × embedder query throughput — measured ${queries.map((r) => `${fmt(r.requestsPerSecond)} req/s at ${r.connections} connections = ${fmt(r.requestsPerSecond / embedder.best, 2)} × the embedder's best`).join(", ")} (${fmt(embedder.best)} queries/s).`,
   );
   const seconds = (performance.now() - started) / 1000;
   console.log(`\nHTTP bench done in ${fmt(seconds, 0)} s.`);
