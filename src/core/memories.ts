@@ -11,15 +11,21 @@ import {
   type V2MemoryResponse,
 } from "../schemas/memories.js";
 import type { MemoryRow } from "../store/rows.js";
-import { hybridSearch } from "../store/search.js";
+import { hybridSearch, type HitColumn } from "../store/search.js";
 import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
 import { bucketNotFound, cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
 
-/** A memory as read back: everything but its vector, plus a score in query mode. */
-export type StoredMemory = Omit<MemoryRow, "vector"> & { score?: number };
+type MemoryColumn = HitColumn<"memories">;
+/** A memory as read back: at least the columns asked for, plus a score in query mode. */
+type FoundMemory<C extends MemoryColumn> = Pick<MemoryRow, C> & { score?: number };
+
+/** What GET /api/memory shows of a memory. A query reads only these columns of its hits. */
+const LEGACY_COLUMNS = ["text", "bucketId"] as const satisfies readonly MemoryColumn[];
+/** What GET /api/v2/memory shows of a memory. */
+const V2_COLUMNS = ["id", "text", "bucketId", "contentType", "imageFile", "imageDescription", "createdAt"] as const satisfies readonly MemoryColumn[];
 
 /** The 5 most relevant memories for `GET /api/memory?query=` (spec §4.1). */
 const LEGACY_QUERY_LIMIT = 5;
@@ -87,7 +93,7 @@ interface ListRequest {
 }
 
 /** Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the default). */
-async function findMemories(ctx: CoreContext, request: ListRequest): Promise<StoredMemory[]> {
+async function findMemories<C extends MemoryColumn>(ctx: CoreContext, request: ListRequest, columns: readonly C[]): Promise<FoundMemory<C>[]> {
   if (request.mode === "query") {
     const vector = await ctx.embedder.embedQuery(request.query);
     const hits = await hybridSearch(ctx.store, "memories", {
@@ -95,6 +101,7 @@ async function findMemories(ctx: CoreContext, request: ListRequest): Promise<Sto
       text: request.query,
       where: request.where,
       limit: request.limit + request.skip,
+      columns,
     });
     return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
   }
@@ -140,13 +147,17 @@ function checkQueryText(query: string | undefined): string {
 export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input: LegacyMemoryQuery): Promise<LegacyMemoryResponse> {
   const request = parseInput(LegacyMemoryQuery, input);
   const mode = listMode(request);
-  const memories = await findMemories(ctx, {
-    mode,
-    query: checkQueryText(request.query),
-    limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
-    skip: request.skip,
-    where: ofUser(userId),
-  });
+  const memories = await findMemories(
+    ctx,
+    {
+      mode,
+      query: checkQueryText(request.query),
+      limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
+      skip: request.skip,
+      where: ofUser(userId),
+    },
+    LEGACY_COLUMNS,
+  );
   if (request.v === 1) return memories.map((memory) => memory.text);
   return memories.map((memory) => ({
     text: memory.text,
@@ -168,13 +179,17 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
     request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
   );
   const [memories, buckets] = await Promise.all([
-    findMemories(ctx, {
-      mode: listMode(request),
-      query: checkQueryText(request.query),
-      limit: request.count,
-      skip: request.skip,
-      where,
-    }),
+    findMemories(
+      ctx,
+      {
+        mode: listMode(request),
+        query: checkQueryText(request.query),
+        limit: request.count,
+        skip: request.skip,
+        where,
+      },
+      V2_COLUMNS,
+    ),
     listBuckets(ctx, userId),
   ]);
   const names = new Map(bucketRows.map((row) => [row.id, row.name]));
@@ -188,7 +203,7 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
   };
 }
 
-function toMemoryObject(ctx: CoreContext, memory: StoredMemory, bucketName: string): MemoryObject {
+function toMemoryObject(ctx: CoreContext, memory: FoundMemory<(typeof V2_COLUMNS)[number]>, bucketName: string): MemoryObject {
   const metadata = { text: memory.text, createdAt: memory.createdAt, bucketId: memory.bucketId, bucketName };
   const score = memory.score === undefined ? {} : { score: memory.score };
   if (memory.contentType === "image" && memory.imageFile) {

@@ -7,7 +7,21 @@ import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 
-export type ChunkSummary = Omit<ChunkRow, "vector">;
+/** What search and recall read of a chunk (a search reads each column of each hit on its own). */
+const CHUNK_COLUMNS = [
+  "id",
+  "conversationId",
+  "chunkIndex",
+  "text",
+  "sender",
+  "timestamp",
+  "messageIds",
+  "messageOffsets",
+  "messageTimes",
+  "messageSenders",
+] as const satisfies readonly (keyof ChunkRow)[];
+
+export type ChunkSummary = Pick<ChunkRow, (typeof CHUNK_COLUMNS)[number]>;
 
 export interface ChunkHit {
   chunk: ChunkSummary;
@@ -66,6 +80,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     fusion: "scores",
     ...(query.mode ? { mode: query.mode } : {}),
     ...(query.withVectors ? { withVectors: true } : {}),
+    columns: CHUNK_COLUMNS,
   });
   timings.storeMs = performance.now() - started;
   let hits: ChunkHit[] = found.map(({ row, ...rest }) => ({ chunk: row, ...rest }));
@@ -159,9 +174,7 @@ export async function neighbours(ctx: CoreContext, chunks: ChunkSummary[], count
   // The IN goes first so that LanceDB narrows the rows through the conversationId index before
   // it tests the ranges (a scan of every chunk otherwise: 100k chunks, ~20 → ~8 ms).
   const conversations = sqlIn("conversationId", [...new Set(chunks.map((chunk) => chunk.conversationId))]);
-  const rows = await ctx.store.select("chunks", `${conversations} AND (${ranges.join(" OR ")})`, {
-    columns: ["id", "conversationId", "chunkIndex", "text", "sender", "timestamp", "messageIds", "messageOffsets", "messageTimes", "messageSenders"],
-  });
+  const rows = await ctx.store.select("chunks", `${conversations} AND (${ranges.join(" OR ")})`, { columns: [...CHUNK_COLUMNS] });
   for (const chunk of chunks) {
     const near = rows
       .filter(
@@ -172,7 +185,7 @@ export async function neighbours(ctx: CoreContext, chunks: ChunkSummary[], count
           row.chunkIndex <= chunk.chunkIndex + after,
       )
       .sort((a, b) => a.chunkIndex - b.chunkIndex);
-    result.set(chunk.id, near as ChunkSummary[]);
+    result.set(chunk.id, near);
   }
   return result;
 }

@@ -5,7 +5,10 @@ import type { Store } from "./store.js";
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
 
-export interface HybridQuery {
+/** The columns of a vector table a search can return (the vector comes with `withVectors`). */
+export type HitColumn<K extends VectorTableKey> = Exclude<keyof TableRows[K], "vector"> & string;
+
+export interface HybridQuery<C extends string = string> {
   vector: Float32Array;
   text: string;
   /** Prefilter applied to both legs (user scope, provider, active…). */
@@ -21,10 +24,16 @@ export interface HybridQuery {
   fusion?: "rrf" | "scores";
   /** Also return each row's vector (for a second-stage comparison). */
   withVectors?: boolean;
+  /**
+   * The columns read for the hits; all but the vector by default. Name only those the caller
+   * uses: LanceDB reads each column of each hit on its own (5 memories at 10k: 2 columns cost
+   * 0.55 ms of CPU, all 11 1.4 ms).
+   */
+  columns?: readonly C[];
 }
 
-export interface Hit<R> {
-  row: Omit<R, "vector">;
+export interface Hit<Row> {
+  row: Row;
   /** Fused relevance in [0, 1]: 1 is the best hit. */
   score: number;
   /** Cosine similarity to the query, when the vector leg found the row. */
@@ -64,11 +73,11 @@ const ATTEMPTS = 2;
  * only, which LanceDB gives without reading the table (reading even the id column for every
  * candidate took a third of a leg's CPU); the columns are read for the fused top `limit` alone.
  */
-export async function hybridSearch<K extends VectorTableKey>(
+export async function hybridSearch<K extends VectorTableKey, C extends HitColumn<K> = HitColumn<K>>(
   store: Store,
   key: K,
-  query: HybridQuery,
-): Promise<Hit<TableRows[K]>[]> {
+  query: HybridQuery<C>,
+): Promise<Hit<Pick<TableRows[K], C>>[]> {
   for (let attempt = 1; ; attempt++) {
     const last = attempt === ATTEMPTS;
     const { hits, complete } = await searchOnce(store, key, query, last);
@@ -82,12 +91,12 @@ export async function hybridSearch<K extends VectorTableKey>(
  * sees the table as it is now. Until the `last` attempt, a failed read (the files of the version
  * searched already cleaned up) counts as such too.
  */
-async function searchOnce<K extends VectorTableKey>(
+async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   store: Store,
   key: K,
-  query: HybridQuery,
+  query: HybridQuery<C>,
   last: boolean,
-): Promise<{ hits: Hit<TableRows[K]>[]; complete: boolean }> {
+): Promise<{ hits: Hit<Pick<TableRows[K], C>>[]; complete: boolean }> {
   const mode = query.mode ?? "hybrid";
   const candidates = Math.max(query.candidates ?? query.limit * 3, query.limit);
   const table = await store.table(key);
@@ -106,7 +115,8 @@ async function searchOnce<K extends VectorTableKey>(
 
   const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
   const top = fuse(vectorRows, textRows).slice(0, query.limit);
-  const rows = await readRows(store, key, top.map((hit) => hit.rowId), query.withVectors ?? false).catch((error: unknown) => {
+  const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
+  const rows = await readRows(store, key, top.map((hit) => hit.rowId), columns).catch((error: unknown) => {
     if (last) throw error;
     return new Map<bigint, Record<string, unknown>>();
   });
@@ -116,7 +126,7 @@ async function searchOnce<K extends VectorTableKey>(
     const { vector, ...rest } = row;
     return [
       {
-        row: rest as Omit<TableRows[K], "vector">,
+        row: rest as Pick<TableRows[K], C>,
         score,
         similarity,
         textMatched,
@@ -186,12 +196,12 @@ function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
 }
 
 /**
- * The rows at these addresses, by address. A row that a commit since moved (compaction) or
- * deleted is missing from the result: LanceDB skips addresses that no longer lead to a live row.
+ * These columns of the rows at these addresses, by address. A row that a commit since moved
+ * (compaction) or deleted is missing from the result: LanceDB skips addresses that no longer lead
+ * to a live row.
  */
-export async function readRows(store: Store, key: VectorTableKey, rowIds: bigint[], withVectors: boolean): Promise<Map<bigint, Record<string, unknown>>> {
+export async function readRows(store: Store, key: VectorTableKey, rowIds: bigint[], columns: string[]): Promise<Map<bigint, Record<string, unknown>>> {
   if (rowIds.length === 0) return new Map();
-  const columns = [...(await store.columns(key)), ...(withVectors ? ["vector"] : [])];
   const table = await store.table(key);
   const taken = await table.takeRowIds(rowIds).select(columns).withRowId().toArrow();
   return new Map(fromArrowTable(taken).map(({ _rowid, ...row }) => [BigInt(_rowid as bigint | number), row]));

@@ -247,9 +247,9 @@ describe("maintenance", () => {
     const table = await store.table("memories");
     const found = await table.query().select(["id"]).withRowId().limit(5).toArray();
     const rowIds = found.map((row) => BigInt(row["_rowid"]));
-    expect([...(await readRows(store, "memories", rowIds, false)).keys()]).toEqual(rowIds);
+    expect([...(await readRows(store, "memories", rowIds, ["id"])).keys()]).toEqual(rowIds);
     expect(await app.maintenance.runIfNeeded()).toBe(true);
-    expect((await readRows(store, "memories", rowIds, false)).size).toBe(0);
+    expect((await readRows(store, "memories", rowIds, ["id"])).size).toBe(0);
     await app.close();
   });
 
