@@ -139,13 +139,7 @@ export class IngestWorker {
     const rejected = batch.filter((row) => row.tokenCount > MAX_CONVERSATION_TOKENS);
     const accepted = batch.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS);
     const drafts = accepted.map((row) => chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer));
-    const allDrafts = drafts.flat();
-    const started = performance.now();
-    const vectors = await this.ctx.embedder.embedDocuments(allDrafts.map((draft) => draft.text));
-    const tokens = allDrafts.reduce((sum, draft) => sum + draft.tokenCount, 0);
-    this.batchTokens = nextBatchTokens(this.batchTokens, tokens, performance.now() - started);
-    let next = 0;
-    const vectorsOf = drafts.map((list) => list.map(() => vectors[next++]!));
+    const vectorOf = await this.embedChunks(accepted, drafts.flat());
 
     await this.ctx.store.write(async () => {
       // Only conversations still at the revision we chunked: a re-upload meanwhile queued them again.
@@ -153,7 +147,7 @@ export class IngestWorker {
       const done = accepted.filter((row) => current.has(row.id));
       const chunks = accepted.flatMap((row, i) => {
         const state = current.get(row.id);
-        return state ? drafts[i]!.map((draft, k) => toChunkRow(row, !state.excluded, draft, vectorsOf[i]![k]!)) : [];
+        return state ? drafts[i]!.map((draft) => toChunkRow(row, !state.excluded, draft, vectorOf(draft))) : [];
       });
       await this.ctx.store.replaceScope("chunks", "id", sqlIn("conversationId", done.map((row) => row.id)), chunks);
       await this.setStatus(done.map((row) => row.id), "ready", null);
@@ -162,6 +156,30 @@ export class IngestWorker {
       }
     });
     this.ctx.afterWrite();
+  }
+
+  /**
+   * A vector for every draft. A chunk whose text the conversation's current chunks already have
+   * keeps its vector: a re-upload that adds messages re-embeds only the chunks that changed
+   * (chunks are cut from the first message on, so most of an extended conversation's are unchanged).
+   */
+  private async embedChunks(conversations: Claimed[], drafts: ChunkDraft[]): Promise<(draft: ChunkDraft) => Float32Array> {
+    const known = await this.currentVectors(conversations);
+    const fresh = drafts.filter((draft) => !known.has(draft.text));
+    const started = performance.now();
+    const vectors = await this.ctx.embedder.embedDocuments(fresh.map((draft) => draft.text));
+    const tokens = fresh.reduce((sum, draft) => sum + draft.tokenCount, 0);
+    this.batchTokens = nextBatchTokens(this.batchTokens, tokens, performance.now() - started);
+    fresh.forEach((draft, i) => known.set(draft.text, vectors[i]!));
+    return (draft) => known.get(draft.text)!;
+  }
+
+  /** The vectors of the chunks these conversations have now, by chunk text (none before their first processing). */
+  private async currentVectors(conversations: Claimed[]): Promise<Map<string, Float32Array>> {
+    const reuploaded = conversations.filter((row) => row.revision > 1).map((row) => row.id);
+    if (reuploaded.length === 0) return new Map();
+    const rows = await this.ctx.store.select("chunks", sqlIn("conversationId", reuploaded), { columns: ["text", "vector"] });
+    return new Map(rows.map((row) => [row.text, row.vector]));
   }
 
   private async compactQueue(): Promise<void> {

@@ -126,6 +126,44 @@ describe("ingest (upload shape)", () => {
     expect(await chunkIds()).toEqual([`${conversationId}:2:0`]);
   });
 
+  it("re-embeds only the chunks a re-upload changed; the others keep their vectors", async () => {
+    const sentence = (i: number) => `Message ${i} about the garden: tomatoes, basil and a stubborn fig tree that needs pruning every spring.`;
+    const turns = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => {
+        const i = from + k;
+        return msg(`g${i}`, i % 2 ? "assistant" : "human", `${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}`, `2024-06-01T10:${String(i).padStart(2, "0")}:00Z`);
+      });
+    const { conversationId } = await service.chats.ingest(upload("garden", turns(0, 12)));
+    await settled(service);
+    const chunks = async () =>
+      new Map((await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["text", "vector"] })).map((c) => [c.text, c.vector]));
+    const before = await chunks();
+    expect(before.size).toBeGreaterThan(3);
+
+    const embedded: string[] = [];
+    const embedder = app.context.embedder;
+    const original = embedder.embedDocuments;
+    embedder.embedDocuments = (texts) => {
+      embedded.push(...texts);
+      return original(texts);
+    };
+    try {
+      await service.chats.ingest(upload("garden", turns(12, 14)));
+      await settled(service);
+    } finally {
+      embedder.embedDocuments = original;
+    }
+    const after = await chunks();
+    const kept = [...after.keys()].filter((text) => before.has(text));
+    const changed = [...after.keys()].filter((text) => !before.has(text));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(changed.length).toBeGreaterThan(0);
+    for (const text of kept) expect(after.get(text)).toEqual(before.get(text));
+    expect(embedded.filter((text) => before.has(text))).toEqual([]);
+    expect(embedded).toEqual(expect.arrayContaining(changed));
+    expect((await service.search({ query: "Message 213 about the garden" })).results[0]?.conversationId).toBe(conversationId);
+  });
+
   it("rejects a conversation over 100,000 tokens during processing, with the reason", async () => {
     const long = "word ".repeat(60_000);
     const { conversationId } = await service.chats.ingest(upload("huge", [msg("1", "human", long), msg("2", "assistant", long)]));
