@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import { z } from "zod";
 import { AppError } from "../core/errors.js";
 import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";
@@ -87,7 +86,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   const remoteUrl = flags.remote ?? env["MNEMO_URL"];
   return {
     ...merged,
-    embedderWorkers: merged.embedderWorkers ?? Math.max(1, Math.min(2, os.availableParallelism())),
+    // One model on every core: two copies embedded a 5 MB export 25% faster but peaked 150 MB higher.
+    embedderWorkers: merged.embedderWorkers ?? 1,
     storeUri: remoteStore ? location : paths.database,
     paths,
     user: flags.user ?? env["MNEMO_USER"] ?? "default",

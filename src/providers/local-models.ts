@@ -15,6 +15,8 @@ export interface LocalModelOptions {
   cacheDir: string;
   allowDownload: boolean;
   onProgress?: ProgressReporter;
+  /** Threads one model may use for a batch (the bundled model; the others run on one). */
+  threads?: number;
 }
 
 export function parseEmbedderSpec(spec: string): EmbedderSpec {
@@ -33,7 +35,7 @@ export function parseRerankerSpec(spec: string): string {
 /** Builds an embedder in this thread. The pool (model-pool.ts) calls it inside worker threads. */
 export async function createLocalEmbedder(spec: string, options: LocalModelOptions): Promise<Embedder> {
   const parsed = parseEmbedderSpec(spec);
-  if (parsed.kind === "bundled") return createBundledEmbedder();
+  if (parsed.kind === "bundled") return createBundledEmbedder({ cacheDir: options.cacheDir, threads: options.threads ?? 1 });
   const { createTransformersEmbedder } = await import("./transformers-embedder.js");
   return createTransformersEmbedder({ model: parsed.model, ...options });
 }

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../core/errors.js";
 import type { Embedder } from "./embedder.js";
@@ -10,9 +11,9 @@ import type { Reranker } from "./reranker.js";
 const WORKER_URL = new URL("../../dist/providers/model-worker.js", import.meta.url);
 const BATCH_SIZE = 32;
 /**
- * A model's work is native (ONNX Runtime) or WebAssembly; its JavaScript allocates little. A small
- * young generation takes ~45 MB off each worker's resident memory at the same speed (measured with
- * the bundled model, 2 workers).
+ * A model's work is native (ONNX Runtime); its JavaScript allocates little. A small young
+ * generation took ~45 MB off each worker's resident memory at the same speed (measured with the
+ * bundled model when it ran on TensorFlow.js, 2 workers).
  */
 const YOUNG_GENERATION_MB = 4;
 /** Most waiting queries embedded in one call: a batch of 4 costs a query half of what it costs alone. */
@@ -77,7 +78,7 @@ class ModelPool {
   private closed = false;
 
   constructor(
-    private readonly data: ModelWorkerData,
+    private readonly data: Omit<ModelWorkerData, "threads">,
     private readonly options: PoolOptions,
   ) {}
 
@@ -133,7 +134,9 @@ class ModelPool {
 
   private spawn(): Promise<{ id: string; dims: number }> {
     this.spawning = true;
-    const worker = new Worker(WORKER_URL, { workerData: this.data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const threads = Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
+    const workerData: ModelWorkerData = { ...this.data, threads };
+    const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     return new Promise((resolve, reject) => {
       const slot: Slot = { worker, jobs: [] };
       worker.on("message", (reply: WorkerReply) => {

@@ -6,6 +6,8 @@ export interface ModelWorkerData {
   spec: string;
   cacheDir: string;
   allowDownload: boolean;
+  /** Threads the model may use for one job: the cores shared out among the workers. */
+  threads: number;
 }
 
 /** Messages between model-pool.ts (main thread) and model-worker.ts: one job at a time per worker. */

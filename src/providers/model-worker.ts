@@ -7,7 +7,7 @@ import type { ModelWorkerData, WorkerReply, WorkerRequest } from "./model-protoc
 import type { Reranker } from "./reranker.js";
 
 /** One model (an embedder, a reranker or a captioner) in one worker thread; model-pool.ts talks to it. */
-const { kind, spec, cacheDir, allowDownload } = workerData as ModelWorkerData;
+const { kind, spec, cacheDir, allowDownload, threads } = workerData as ModelWorkerData;
 const port = parentPort!;
 const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
 
@@ -38,7 +38,7 @@ async function run(model: Model, request: Exclude<WorkerRequest, { type: "close"
 }
 
 try {
-  const options = { cacheDir, allowDownload, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
+  const options = { cacheDir, allowDownload, threads, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
   const create = { embedder: createLocalEmbedder, reranker: createLocalReranker, captioner: createLocalCaptioner }[kind];
   const model: Model = await create(spec, options);
   port.on("message", async (request: WorkerRequest) => {

@@ -1,0 +1,152 @@
+import protobuf from "protobufjs";
+
+/**
+ * The part of ONNX's protobuf schema (onnx/onnx.proto, IR version 8) needed to write a model:
+ * field numbers as upstream. Only encoding is ever done with it.
+ */
+const SCHEMA = {
+  nested: {
+    onnx: {
+      nested: {
+        AttributeProto: {
+          fields: {
+            name: { type: "string", id: 1 },
+            f: { type: "float", id: 2 },
+            i: { type: "int64", id: 3 },
+            s: { type: "bytes", id: 4 },
+            t: { type: "TensorProto", id: 5 },
+            floats: { rule: "repeated", type: "float", id: 7 },
+            ints: { rule: "repeated", type: "int64", id: 8 },
+            type: { type: "int32", id: 20 },
+          },
+        },
+        ValueInfoProto: { fields: { name: { type: "string", id: 1 }, type: { type: "TypeProto", id: 2 } } },
+        NodeProto: {
+          fields: {
+            input: { rule: "repeated", type: "string", id: 1 },
+            output: { rule: "repeated", type: "string", id: 2 },
+            name: { type: "string", id: 3 },
+            opType: { type: "string", id: 4 },
+            attribute: { rule: "repeated", type: "AttributeProto", id: 5 },
+          },
+        },
+        ModelProto: {
+          fields: {
+            irVersion: { type: "int64", id: 1 },
+            producerName: { type: "string", id: 2 },
+            graph: { type: "GraphProto", id: 7 },
+            opsetImport: { rule: "repeated", type: "OperatorSetIdProto", id: 8 },
+          },
+        },
+        GraphProto: {
+          fields: {
+            node: { rule: "repeated", type: "NodeProto", id: 1 },
+            name: { type: "string", id: 2 },
+            initializer: { rule: "repeated", type: "TensorProto", id: 5 },
+            input: { rule: "repeated", type: "ValueInfoProto", id: 11 },
+            output: { rule: "repeated", type: "ValueInfoProto", id: 12 },
+          },
+        },
+        TensorProto: {
+          fields: {
+            dims: { rule: "repeated", type: "int64", id: 1 },
+            dataType: { type: "int32", id: 2 },
+            name: { type: "string", id: 8 },
+            rawData: { type: "bytes", id: 9 },
+          },
+        },
+        TensorShapeProto: {
+          fields: { dim: { rule: "repeated", type: "Dimension", id: 1 } },
+          nested: {
+            Dimension: { fields: { dimValue: { type: "int64", id: 1 }, dimParam: { type: "string", id: 2 } } },
+          },
+        },
+        TypeProto: {
+          fields: { tensorType: { type: "Tensor", id: 1 } },
+          nested: {
+            Tensor: { fields: { elemType: { type: "int32", id: 1 }, shape: { type: "TensorShapeProto", id: 2 } } },
+          },
+        },
+        OperatorSetIdProto: { fields: { domain: { type: "string", id: 1 }, version: { type: "int64", id: 2 } } },
+      },
+    },
+  },
+};
+
+/** ONNX element types (TensorProto.DataType). */
+export const ONNX_TYPE = { float: 1, int64: 7, bool: 9 } as const;
+export type OnnxType = (typeof ONNX_TYPE)[keyof typeof ONNX_TYPE];
+
+/** ONNX attribute types (AttributeProto.AttributeType). */
+const ATTRIBUTE_TYPE = { float: 1, int: 2, string: 3, tensor: 4, ints: 7 } as const;
+
+export interface OnnxTensor {
+  name: string;
+  dims: number[];
+  dataType: OnnxType;
+  rawData: Uint8Array;
+}
+
+export type AttributeValue = number | number[] | string | OnnxTensor | { float: number };
+
+export interface OnnxNode {
+  opType: string;
+  inputs: string[];
+  outputs: string[];
+  attributes?: Record<string, AttributeValue>;
+}
+
+export interface OnnxValue {
+  name: string;
+  type: OnnxType;
+  /** A number, or a name for a dimension that varies. */
+  shape: (number | string)[];
+}
+
+export interface OnnxGraph {
+  nodes: OnnxNode[];
+  initializers: OnnxTensor[];
+  inputs: OnnxValue[];
+  outputs: OnnxValue[];
+  opset: number;
+}
+
+let modelType: protobuf.Type | undefined;
+
+/** The graph as an ONNX model file, ready for onnxruntime. */
+export function encodeModel(graph: OnnxGraph): Uint8Array {
+  modelType ??= protobuf.Root.fromJSON(SCHEMA).lookupType("onnx.ModelProto");
+  return modelType
+    .encode({
+      irVersion: 8,
+      producerName: "mnemo",
+      opsetImport: [{ domain: "", version: graph.opset }],
+      graph: {
+        name: "graph",
+        node: graph.nodes.map((node, i) => ({
+          name: `n${i}`,
+          opType: node.opType,
+          input: node.inputs,
+          output: node.outputs,
+          attribute: Object.entries(node.attributes ?? {}).map(([name, value]) => attribute(name, value)),
+        })),
+        initializer: graph.initializers,
+        input: graph.inputs.map(valueInfo),
+        output: graph.outputs.map(valueInfo),
+      },
+    })
+    .finish();
+}
+
+function attribute(name: string, value: AttributeValue): object {
+  if (typeof value === "number") return { name, type: ATTRIBUTE_TYPE.int, i: value };
+  if (typeof value === "string") return { name, type: ATTRIBUTE_TYPE.string, s: new TextEncoder().encode(value) };
+  if (Array.isArray(value)) return { name, type: ATTRIBUTE_TYPE.ints, ints: value };
+  if ("float" in value) return { name, type: ATTRIBUTE_TYPE.float, f: value.float };
+  return { name, type: ATTRIBUTE_TYPE.tensor, t: value };
+}
+
+function valueInfo(value: OnnxValue): object {
+  const dim = value.shape.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d }));
+  return { name: value.name, type: { tensorType: { elemType: value.type, shape: { dim } } } };
+}
