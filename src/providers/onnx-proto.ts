@@ -111,31 +111,48 @@ export interface OnnxGraph {
   opset: number;
 }
 
-let modelType: protobuf.Type | undefined;
+let root: protobuf.Root | undefined;
+const type = (name: string) => (root ??= protobuf.Root.fromJSON(SCHEMA)).lookupType(`onnx.${name}`);
 
-/** The graph as an ONNX model file, ready for onnxruntime. */
-export function encodeModel(graph: OnnxGraph): Uint8Array {
-  modelType ??= protobuf.Root.fromJSON(SCHEMA).lookupType("onnx.ModelProto");
-  return modelType
+/** Field numbers of the length-delimited fields written by hand below. */
+const MODEL_GRAPH = 7;
+const GRAPH_INITIALIZER = 5;
+const TENSOR_RAW_DATA = 9;
+
+/**
+ * The graph as an ONNX model file, in pieces to write one after the other (or join). The weights
+ * are not copied: a tensor's raw data is its piece. Protobuf lets a message's fields come in any
+ * order, so each initializer is written after the rest of the graph, with its raw data last.
+ */
+export function encodeModel(graph: OnnxGraph): Uint8Array[] {
+  const tensors = graph.initializers.map((tensor) => {
+    const head = type("TensorProto").encode({ dims: tensor.dims, dataType: tensor.dataType, name: tensor.name }).finish();
+    const rawTag = lengthTag(TENSOR_RAW_DATA, tensor.rawData.length);
+    const length = head.length + rawTag.length + tensor.rawData.length;
+    return [lengthTag(GRAPH_INITIALIZER, length), head, rawTag, tensor.rawData];
+  });
+  const graphHead = type("GraphProto")
     .encode({
-      irVersion: 8,
-      producerName: "mnemo",
-      opsetImport: [{ domain: "", version: graph.opset }],
-      graph: {
-        name: "graph",
-        node: graph.nodes.map((node, i) => ({
-          name: `n${i}`,
-          opType: node.opType,
-          input: node.inputs,
-          output: node.outputs,
-          attribute: Object.entries(node.attributes ?? {}).map(([name, value]) => attribute(name, value)),
-        })),
-        initializer: graph.initializers,
-        input: graph.inputs.map(valueInfo),
-        output: graph.outputs.map(valueInfo),
-      },
+      name: "graph",
+      node: graph.nodes.map((node, i) => ({
+        name: `n${i}`,
+        opType: node.opType,
+        input: node.inputs,
+        output: node.outputs,
+        attribute: Object.entries(node.attributes ?? {}).map(([name, value]) => attribute(name, value)),
+      })),
+      input: graph.inputs.map(valueInfo),
+      output: graph.outputs.map(valueInfo),
     })
     .finish();
+  const graphLength = graphHead.length + tensors.flat().reduce((sum, piece) => sum + piece.length, 0);
+  const modelHead = type("ModelProto").encode({ irVersion: 8, producerName: "mnemo", opsetImport: [{ domain: "", version: graph.opset }] }).finish();
+  return [modelHead, lengthTag(MODEL_GRAPH, graphLength), graphHead, ...tensors.flat()];
+}
+
+/** The tag and length of a length-delimited field (wire type 2). */
+function lengthTag(field: number, length: number): Uint8Array {
+  return protobuf.Writer.create().uint32((field << 3) | 2).uint32(length).finish();
 }
 
 function attribute(name: string, value: AttributeValue): object {

@@ -1,4 +1,4 @@
-import { ONNX_TYPE, type AttributeValue, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxType } from "./onnx-proto.js";
+import { ONNX_TYPE, type AttributeValue, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxType, type OnnxValue } from "./onnx-proto.js";
 
 /**
  * A TensorFlow.js graph model (model.json + its weight shards) as an ONNX graph, op by op, for the
@@ -20,6 +20,9 @@ interface TfNode {
 }
 
 interface TfAttr {
+  shape?: { dim?: { size: string | number }[] };
+  /** Bytes: base64, or character codes. */
+  s?: string | number[];
   i?: string | number;
   b?: boolean;
   type?: number | string;
@@ -45,6 +48,26 @@ const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
 const OPSET = 13;
+
+/** TensorFlow ops that are one ONNX op with the same inputs (BiasAdd: NHWC, so a broadcast Add). */
+const DIRECT: Record<string, string> = {
+  Add: "Add",
+  Sub: "Sub",
+  Mul: "Mul",
+  RealDiv: "Div",
+  Maximum: "Max",
+  Less: "Less",
+  Greater: "Greater",
+  LogicalNot: "Not",
+  Sin: "Sin",
+  Cos: "Cos",
+  Tanh: "Tanh",
+  Relu: "Relu",
+  BiasAdd: "Add",
+  Shape: "Shape",
+  GatherNd: "GatherND",
+  Range: "Range",
+};
 
 export function tfjsToOnnx(model: TfjsModelJson, weights: Uint8Array, output: string): OnnxGraph {
   return new Converter(model, weights).convert(output);
@@ -79,13 +102,19 @@ class Converter {
   }
 
   convert(output: string): OnnxGraph {
-    const inputs = [];
+    const inputs: OnnxValue[] = [];
     for (const node of this.model.modelTopology.node) {
       if (node.op === "Const") this.constant(node.name);
-      else if (node.op === "Placeholder") inputs.push({ name: node.name, type: this.dtype(node, "dtype"), shape: (node.attr?.["shape"] as { shape?: { dim?: { size: string }[] } } | undefined)?.shape?.dim?.map((d, i) => (Number(d.size) < 0 ? `${node.name}_${i}` : Number(d.size))) ?? [] });
+      else if (node.op === "Placeholder") inputs.push(this.placeholder(node));
       else this.op(node);
     }
-    return { nodes: this.nodes, initializers: this.initializers, inputs, outputs: [{ name: output, type: ONNX_TYPE.float, shape: ["batch", 512] }], opset: OPSET };
+    return { nodes: this.nodes, initializers: this.initializers, inputs, outputs: [{ name: output, type: ONNX_TYPE.float, shape: ["batch", "dims"] }], opset: OPSET };
+  }
+
+  /** A graph input; a dimension of unknown size (-1) gets a name. */
+  private placeholder(node: TfNode): OnnxValue {
+    const dims = node.attr?.["shape"]?.shape?.dim ?? [];
+    return { name: node.name, type: this.dtype(node, "dtype"), shape: dims.map((dim, i) => (Number(dim.size) < 0 ? `${node.name}_${i}` : Number(dim.size))) };
   }
 
   private op(node: TfNode): void {
@@ -93,8 +122,9 @@ class Converter {
     const [x = "", y = ""] = inputs;
     const out = node.name;
     const emit = (opType: string, ins: string[], attributes?: Record<string, AttributeValue>, outs = [out]) => this.nodes.push({ opType, inputs: ins, outputs: outs, ...(attributes ? { attributes } : {}) });
-    const same: Record<string, string> = { Add: "Add", Sub: "Sub", Mul: "Mul", RealDiv: "Div", Maximum: "Max", Less: "Less", Greater: "Greater", LogicalNot: "Not", Sin: "Sin", Cos: "Cos", Tanh: "Tanh", Relu: "Relu", BiasAdd: "Add", Shape: "Shape", GatherNd: "GatherND", Range: "Range" };
-    if (same[node.op]) return void emit(same[node.op]!, inputs);
+    if ((stringAttr(node, "data_format") ?? "NHWC") !== "NHWC") throw new Error(`cannot convert ${node.name}: not NHWC`);
+    const direct = DIRECT[node.op];
+    if (direct) return void emit(direct, inputs);
     switch (node.op) {
       case "Square":
         return void emit("Mul", [x, x]);
@@ -262,6 +292,12 @@ class Converter {
 /** "node:0" and "node" are the same value; "node:1" is the node's second output. */
 function valueName(ref: string): string {
   return ref.replace(/:0$/, "");
+}
+
+function stringAttr(node: TfNode, attr: string): string | undefined {
+  const value = node.attr?.[attr]?.s;
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? String.fromCharCode(...value) : Buffer.from(value, "base64").toString();
 }
 
 function listInts(node: TfNode, attr: string): number[] {

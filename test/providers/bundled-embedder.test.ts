@@ -64,6 +64,15 @@ describe("bundled embedder (Universal Sentence Encoder lite on ONNX Runtime)", (
     expect(cosine(a!, b!)).toBeGreaterThan(0.99999);
   });
 
+  it("converts in memory where the cache folder cannot be written", async () => {
+    const blocked = path.join(tempDir(), "a-file");
+    fs.writeFileSync(blocked, "not a folder");
+    const embedder = await createBundledEmbedder({ cacheDir: path.join(blocked, "models"), threads: 1 });
+    const [vector] = await embedder.embedDocuments(["a walk on the beach"]);
+    await embedder.close();
+    expect(vector).toHaveLength(512);
+  });
+
   it("refuses, whole, a model with an op it cannot convert", () => {
     const model: TfjsModelJson = {
       modelTopology: {
