@@ -123,8 +123,9 @@ describe("crash recovery", () => {
     expect(rows).toHaveLength(300);
     expect(new Set(rows.map((r) => r.platformConversationId)).size).toBe(300);
     expect(rows.every((r) => r.status === "ready")).toBe(true);
-    const chunkOwners = await app.context.store.select("chunks", "true", { columns: ["conversationId"] });
+    const chunkOwners = await app.context.store.select("chunks", "true", { columns: ["id", "conversationId"] });
     expect(new Set(chunkOwners.map((c) => c.conversationId)).size).toBe(300);
+    expect(new Set(chunkOwners.map((c) => c.id)).size, "no chunk is stored twice").toBe(chunkOwners.length);
     await app.close();
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
@@ -162,6 +163,26 @@ describe("ingest (upload shape)", () => {
     expect(embedded.filter((text) => before.has(text))).toEqual([]);
     expect(embedded).toEqual(expect.arrayContaining(changed));
     expect((await service.search({ query: "Message 213 about the garden" })).results[0]?.conversationId).toBe(conversationId);
+  });
+
+  it("a claim left by a dead process after its chunks were written is taken over without storing them twice", async () => {
+    const { conversationId } = await service.chats.ingest(upload("takeover", [msg("1", "human", "a conversation whose worker died"), msg("2", "assistant", "after writing its chunks")]));
+    await settled(service);
+    const chunkIds = async () =>
+      (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["id"] })).map((c) => c.id).sort();
+    const before = await chunkIds();
+    expect(before.length).toBeGreaterThan(0);
+    // As if the process had died between appending the chunks and marking the conversation ready.
+    await app.context.store.write(() =>
+      app.context.store.update("conversations", `id = '${conversationId}'`, {
+        status: "'processing'",
+        claimedAt: `'${new Date().toISOString()}'`,
+        claimedBy: `'${os.hostname()}:2147483646'`,
+      }),
+    );
+    await settled(service);
+    expect((await service.chats.get(conversationId)).status).toBe("ready");
+    expect(await chunkIds()).toEqual(before);
   });
 
   it("rejects a conversation over 100,000 tokens during processing, with the reason", async () => {
