@@ -116,7 +116,7 @@ async function rememberThroughput() {
       ratio: batched / embedMs,
     },
   };
-  heading(`Remember throughput (bundled embedder, 2 workers)`);
+  heading(`Remember throughput (bundled embedder, the default pool)`);
   console.log(
     table(
       [
