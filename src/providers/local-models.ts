@@ -15,7 +15,7 @@ export interface LocalModelOptions {
   cacheDir: string;
   allowDownload: boolean;
   onProgress?: ProgressReporter;
-  /** Threads one model may use for a batch (the bundled model; the others run on one). */
+  /** Threads one model may use for a batch (the bundled model; transformers.js sets its own). */
   threads?: number;
 }
 
