@@ -2,7 +2,8 @@ import protobuf from "protobufjs";
 
 /**
  * The part of ONNX's protobuf schema (onnx/onnx.proto, IR version 8) needed to write a model:
- * field numbers as upstream. Only encoding is ever done with it.
+ * field numbers as upstream. Only encoding is ever done with it; the fields that carry the graph
+ * and its weights are written by hand (encodeModel).
  */
 const SCHEMA = {
   nested: {
@@ -34,7 +35,6 @@ const SCHEMA = {
           fields: {
             irVersion: { type: "int64", id: 1 },
             producerName: { type: "string", id: 2 },
-            graph: { type: "GraphProto", id: 7 },
             opsetImport: { rule: "repeated", type: "OperatorSetIdProto", id: 8 },
           },
         },
@@ -42,7 +42,6 @@ const SCHEMA = {
           fields: {
             node: { rule: "repeated", type: "NodeProto", id: 1 },
             name: { type: "string", id: 2 },
-            initializer: { rule: "repeated", type: "TensorProto", id: 5 },
             input: { rule: "repeated", type: "ValueInfoProto", id: 11 },
             output: { rule: "repeated", type: "ValueInfoProto", id: 12 },
           },
@@ -52,6 +51,7 @@ const SCHEMA = {
             dims: { rule: "repeated", type: "int64", id: 1 },
             dataType: { type: "int32", id: 2 },
             name: { type: "string", id: 8 },
+            // An attribute's tensor (small) is encoded whole; the initializers' data by hand.
             rawData: { type: "bytes", id: 9 },
           },
         },
