@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { threadId } from "node:worker_threads";
 import { encodeModel } from "./onnx-proto.js";
 import { tfjsToOnnx, type TfjsModelJson } from "./tfjs-to-onnx.js";
 
@@ -39,10 +38,10 @@ export async function bundledModelFile(cacheDir: string): Promise<string | Uint8
   }
 }
 
-/** Converts and writes the file; two processes may do it at once, each renames its own into place. */
+/** Converts and writes the file (in the child process); two may run at once, each renames its own into place. */
 async function writeConverted(dir: string, file: string): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.${threadId}.partial`;
+  const partial = `${file}.${process.pid}.partial`;
   await fs.writeFile(partial, await convert(dir));
   await fs.rename(partial, file);
 }

@@ -67,6 +67,7 @@ const DIRECT: Record<string, string> = {
   Shape: "Shape",
   GatherNd: "GatherND",
   Range: "Range",
+  Reshape: "Reshape",
 };
 
 export function tfjsToOnnx(model: TfjsModelJson, weights: Uint8Array, output: string): OnnxGraph {
@@ -137,17 +138,17 @@ class Converter {
       case "Where":
         if (inputs.length !== 1) break;
         return void emit("Transpose", [this.temp("NonZero", [x])], { perm: [1, 0] });
-      case "Reshape":
-        return void emit("Reshape", [x, y]);
-      case "GatherV2":
-        if (this.ints(inputs[2]!)[0] !== undefined && Number(node.attr?.["batch_dims"]?.i ?? 0) === 0) return void emit("Gather", [x, y], { axis: this.ints(inputs[2]!)[0]! });
-        break;
+      case "GatherV2": {
+        const [axis] = this.ints(inputs[2]!);
+        if (axis === undefined || Number(node.attr?.["batch_dims"]?.i ?? 0) !== 0) break;
+        return void emit("Gather", [x, y], { axis });
+      }
       case "Max":
       case "Mean":
       case "Prod":
-        return void emit(`Reduce${node.op}`, [x], { axes: this.ints(y), keepdims: node.attr?.["keep_dims"]?.b ? 1 : 0 });
+        return void emit(`Reduce${node.op}`, [x], { axes: this.ints(y), keepdims: keepDims(node) });
       case "Sum":
-        return void emit("ReduceSum", [x, this.int64Const(this.ints(y))], { keepdims: node.attr?.["keep_dims"]?.b ? 1 : 0 });
+        return void emit("ReduceSum", [x, this.int64Const(this.ints(y))], { keepdims: keepDims(node) });
       case "ConcatV2":
         return void emit("Concat", inputs.slice(0, -1), { axis: this.ints(inputs[inputs.length - 1]!)[0]! });
       case "Pack": {
@@ -298,6 +299,10 @@ function stringAttr(node: TfNode, attr: string): string | undefined {
   const value = node.attr?.[attr]?.s;
   if (value === undefined) return undefined;
   return Array.isArray(value) ? String.fromCharCode(...value) : Buffer.from(value, "base64").toString();
+}
+
+function keepDims(node: TfNode): number {
+  return node.attr?.["keep_dims"]?.b ? 1 : 0;
 }
 
 function listInts(node: TfNode, attr: string): number[] {
