@@ -4,6 +4,7 @@ import { UploadConversation, type IngestResponse } from "../schemas/chat-history
 import { messagesRowId, type ConversationRow, type PlatformRow, type StoredMessage } from "../store/rows.js";
 import { ofUser, sqlAnd, sqlIn } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
+import { messageTokens } from "./chunking.js";
 import { readMessages } from "./conversations.js";
 import { newId } from "./ids.js";
 import { loadTokenizer, type Tokenizer } from "./tokens.js";
@@ -63,22 +64,26 @@ interface Stored {
  * The messages first, under the new revision's id, then the rows that point at them: a crash in
  * between leaves an unreferenced messages row, never a conversation without its messages. Then
  * the earlier revisions' messages go. Inside `write`.
+ *
+ * A new conversation's rows are appended: its id was just made, so nothing can hold it. An upsert
+ * scans the whole table, and an import is mostly new conversations.
  */
 async function storeConversations(ctx: CoreContext, userId: string, conversations: Stored[]): Promise<void> {
   if (conversations.length === 0) return;
-  await ctx.store.upsert(
-    "messages",
-    "id",
-    conversations.map(({ row, messagesJson }) => ({
-      id: messagesRowId(row),
-      userId,
-      conversationId: row.id,
-      revision: row.revision,
-      messagesJson,
-    })),
-  );
-  await ctx.store.upsert("conversations", "id", conversations.map(({ row }) => row));
+  const fresh = conversations.filter(({ row }) => row.revision === 1);
   const updated = conversations.filter(({ row }) => row.revision > 1);
+  const messagesRow = ({ row, messagesJson }: Stored) => ({
+    id: messagesRowId(row),
+    userId,
+    conversationId: row.id,
+    revision: row.revision,
+    messagesJson,
+  });
+  await ctx.store.add("messages", fresh.map(messagesRow));
+  // A crash after this write and before the conversation's can have left a row with the same id.
+  await ctx.store.upsert("messages", "id", updated.map(messagesRow));
+  await ctx.store.add("conversations", fresh.map(({ row }) => row));
+  await ctx.store.upsert("conversations", "id", updated.map(({ row }) => row));
   if (updated.length > 0) {
     await ctx.store.delete(
       "messages",
@@ -147,7 +152,7 @@ function mergeUpload(
 ): Stored {
   const before = stored?.row;
   const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
-  const messages = mergeMessages(previous, upload.conversation.messages.map(toStoredMessage));
+  const messages = mergeMessages(previous, counted(upload.conversation.messages.map(toStoredMessage), previous, tokenizer));
   const title = upload.conversation.title;
   const createdAt = toUtcIso(upload.conversation.createdAt);
   const row: ConversationRow = {
@@ -165,7 +170,7 @@ function mergeUpload(
     excluded: before?.excluded ?? false,
     quotaBlocked: before?.quotaBlocked ?? false,
     messageCount: messages.length,
-    tokenCount: messages.reduce((sum, message) => sum + tokenizer.count(message.text), 0),
+    tokenCount: messages.reduce((sum, message) => sum + (message.tokens ?? messageTokens(message.text, tokenizer)), 0),
     contentHash: contentHash(title, messages),
     revision: (before?.revision ?? 0) + 1,
     claimedAt: null,
@@ -185,6 +190,19 @@ function toStoredMessage(message: Upload["conversation"]["messages"][number]): S
 }
 
 /**
+ * The incoming messages with their token counts, each counted once: an unchanged message keeps the
+ * count it was stored with (counting is most of what an import's main thread does).
+ */
+function counted(incoming: StoredMessage[], previous: StoredMessage[], tokenizer: Tokenizer): StoredMessage[] {
+  const known = new Map(previous.map((message) => [message.id, message]));
+  return incoming.map((message) => {
+    const before = known.get(message.id);
+    const tokens = before?.tokens !== undefined && before.text === message.text ? before.tokens : messageTokens(message.text, tokenizer);
+    return { ...message, tokens };
+  });
+}
+
+/**
  * Earlier messages updated and extended by the new ones (same id → the newer text), in time
  * order. A message without a timestamp stays right after the message it followed.
  */
@@ -200,8 +218,10 @@ export function mergeMessages(previous: StoredMessage[], incoming: StoredMessage
   return keyed.map(({ message }) => message);
 }
 
+/** Over what was uploaded: a stored count is derived, and the hashes of stores made before counts were kept stay valid. */
 function contentHash(title: string, messages: StoredMessage[]): string {
-  return createHash("sha256").update(JSON.stringify([title, messages])).digest("base64url");
+  const uploaded = messages.map(({ id, sender, text, timestamp }) => ({ id, sender, text, timestamp }));
+  return createHash("sha256").update(JSON.stringify([title, uploaded])).digest("base64url");
 }
 
 /** ISO 8601 in UTC; a date-time without an offset is read as UTC, not local time. */

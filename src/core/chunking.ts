@@ -76,11 +76,20 @@ function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): Chunk
   };
 }
 
+/** A message's text as chunks hold it: trimmed, and a blob without spaces, which would otherwise be one "word" longer than any chunk, cut. */
+function chunkText(text: string): string {
+  return breakLongRuns(text.trim());
+}
+
+/** The tokens a message takes in its chunks: its conversation's tokenCount is their sum. */
+export function messageTokens(text: string, tokenizer: Tokenizer): number {
+  return tokenizer.count(chunkText(text));
+}
+
 function splitMessage(message: StoredMessage, tokenizer: Tokenizer, maxTokens: number): Piece[] {
-  // A blob without spaces would otherwise be one "word" longer than any chunk.
-  const text = breakLongRuns(message.text.trim());
+  const text = chunkText(message.text);
   if (text === "") return [];
-  const tokens = tokenizer.count(text);
+  const tokens = message.tokens ?? tokenizer.count(text);
   if (tokens <= maxTokens) return [{ message, text, tokens }];
   const pieces = packed(units(text, tokenizer, maxTokens), tokenizer, maxTokens);
   return [...pieces].map((piece) => ({ message, text: piece, tokens: tokenizer.count(piece) }));

@@ -4,8 +4,13 @@ import { formatPath } from "../schemas/parse.js";
 import { isAppError } from "./errors.js";
 import type { MnemoService } from "./service.js";
 
-/** Conversations sent per ingest call: one commit each. */
-const BATCH = 50;
+/**
+ * Conversations sent per ingest call, at most: each call costs ~20 ms of store work whatever its
+ * size (200 instead of 50 stored 2,000 conversations in 1.1 s instead of 1.7).
+ */
+const BATCH = 200;
+/** Message characters per ingest call, at most: a batch of long conversations stays a few MB. */
+const BATCH_CHARS = 2_000_000;
 
 export interface ImportProgress {
   file: string;
@@ -70,16 +75,18 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
   summary.files.push(file);
   const started = Date.now();
-  let batch: { upload: UploadConversation; title: string }[] = [];
+  let batch: UploadConversation[] = [];
+  let batchChars = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     const sent = batch;
     batch = [];
+    batchChars = 0;
     if (options.dryRun) {
       summary.new += sent.length;
       return;
     }
-    for (const result of await service.chats.ingestMany(sent.map((item) => item.upload))) {
+    for (const result of await service.chats.ingestMany(sent)) {
       summary[result.change]++;
       summary.conversationIds.push(result.conversationId);
     }
@@ -96,8 +103,9 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
         summary.problems.push({ file: path, conversation: conversation.conversation?.title, reason: `${formatPath(issue.path)}: ${issue.message}` });
         continue;
       }
-      batch.push({ upload: checked.data, title: checked.data.conversation.title });
-      if (batch.length >= BATCH) await flush();
+      batch.push(checked.data);
+      batchChars += checked.data.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
+      if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
       options.onProgress?.(progress(path, reader.format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
     await flush();
@@ -148,8 +156,9 @@ export async function waitForProcessing(
   service: MnemoService,
   summary: ImportSummary,
   onProgress?: (progress: ProcessingProgress) => void,
+  pollMs?: number,
 ): Promise<void> {
-  const status = await waitForQueue(service, onProgress);
+  const status = await waitForQueue(service, onProgress, pollMs);
   const ours = new Set(summary.conversationIds);
   for (const problem of status.problems.filter((p) => ours.has(p.id))) {
     summary[problem.status === "rejected" ? "rejected" : "failed"]++;

@@ -11,7 +11,6 @@ export interface Tokenizer {
  * characters: exact for ordinary text, a close estimate for the blob.
  */
 const SLICE = 256;
-const HAS_LONG_RUN = /\S{257}/;
 
 let loading: Promise<Tokenizer> | undefined;
 
@@ -19,7 +18,7 @@ let loading: Promise<Tokenizer> | undefined;
 export function loadTokenizer(): Promise<Tokenizer> {
   loading ??= import("gpt-tokenizer").then(({ countTokens }) => {
     const count = (text: string): number =>
-      HAS_LONG_RUN.test(text) ? pieces(text).reduce((sum, piece) => sum + countTokens(piece), 0) : countTokens(text);
+      hasLongRun(text) ? pieces(text).reduce((sum, piece) => sum + countTokens(piece), 0) : countTokens(text);
     return { count, within: (text, limit) => text.length <= limit || count(text) <= limit };
   });
   return loading;
@@ -27,7 +26,30 @@ export function loadTokenizer(): Promise<Tokenizer> {
 
 /** `text` with every run of non-space characters cut into slices that a tokenizer or model can take. */
 export function breakLongRuns(text: string): string {
-  return HAS_LONG_RUN.test(text) ? pieces(text).join(" ").replace(/ (\s)/g, "$1") : text;
+  return hasLongRun(text) ? pieces(text).join(" ").replace(/ (\s)/g, "$1") : text;
+}
+
+/**
+ * Whether `text` has a run of more than SLICE non-space characters. A scan of char codes: the regex
+ * /\S{257}/ restarts at every character and cost more than counting the tokens of short messages.
+ */
+function hasLongRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) run = 0;
+    else if (++run > SLICE) return true;
+  }
+  return false;
+}
+
+/** Exactly the code units regex `\s` matches. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
 }
 
 /** Ordinary stretches of `text` whole, long runs of non-space in SLICE-character slices. A linear scan:
@@ -37,7 +59,7 @@ function pieces(text: string): string[] {
   let stretchStart = 0;
   let runStart = 0;
   for (let i = 0; i <= text.length; i++) {
-    const space = i === text.length || /\s/.test(text[i]!);
+    const space = i === text.length || isSpace(text.charCodeAt(i));
     if (!space) continue;
     if (i - runStart > SLICE) {
       if (runStart > stretchStart) out.push(text.slice(stretchStart, runStart));

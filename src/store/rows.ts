@@ -106,6 +106,8 @@ export interface StoredMessage {
   sender: Sender;
   text: string;
   timestamp: string | null;
+  /** Tokens of the text as chunked (see chunking's messageTokens), counted once at upload. Absent in older stores. */
+  tokens?: number;
 }
 
 export interface ChunkRow {

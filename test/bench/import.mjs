@@ -104,7 +104,7 @@ async function throughput() {
     ratio: embedMs / importMs,
     problems: summary.problems.length,
   };
-  heading("Import throughput vs the embedder (bundled, 2 workers, in process)");
+  heading("Import throughput vs the embedder (bundled, default pool, in process)");
   console.log(
     table(
       [

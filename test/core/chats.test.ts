@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
 import { nextBatchTokens } from "../../src/core/ingest.js";
+import { loadTokenizer } from "../../src/core/tokens.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 import { openTestApp, settled } from "../helpers.js";
@@ -106,6 +107,9 @@ describe("ingest (upload shape)", () => {
       ["no-time", "Ryokans are worth it"],
     ]);
     expect(detail.messages.map((m) => m.message_index)).toEqual([0, 1, 2, 3, 4]);
+    // Counted once per message: the kept ones keep their count, the changed one ("b") is counted again.
+    const tokenizer = await loadTokenizer();
+    expect(detail.tokenCount).toBe(detail.messages.reduce((sum, m) => sum + tokenizer.count(m.text), 0));
     // The messages are kept once, at the current revision.
     const stored = await app.context.store.select("messages", `conversationId = '${first.conversationId}'`, { columns: ["id"] });
     expect(stored.map((row) => row.id)).toEqual([`${first.conversationId}:2`]);

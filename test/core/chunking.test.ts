@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { chunkConversation } from "../../src/core/chunking.js";
+import { chunkConversation, messageTokens } from "../../src/core/chunking.js";
 import { loadTokenizer, type Tokenizer } from "../../src/core/tokens.js";
 import type { StoredMessage } from "../../src/store/rows.js";
 
@@ -39,6 +39,14 @@ describe("chunkConversation", () => {
     const chunks = chunkConversation([message("a", long), message("b", long), message("c", long)], tokenizer, { maxTokens: 120 });
     expect(chunks.map((chunk) => chunk.messageIds)).toEqual([["a", "b"], ["c"]]);
     expect(chunks.map((chunk) => chunk.chunkIndex)).toEqual([0, 1]);
+  });
+
+  it("takes a message's count from the one stored with it, counted as messageTokens counts", () => {
+    const text = "  The ridge trail above the lake is lovely in spring.  ";
+    const counted = { ...message("m1", text), tokens: messageTokens(text, tokenizer) };
+    expect(counted.tokens).toBe(tokenizer.count(text.trim()));
+    expect(chunkConversation([counted], tokenizer)[0]!.tokenCount).toBe(counted.tokens);
+    expect(chunkConversation([{ ...counted, tokens: 7 }], tokenizer)[0]!.tokenCount).toBe(7);
   });
 
   it("splits an over-long message at sentences into pieces that fit, keeping every word in order", () => {
