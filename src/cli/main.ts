@@ -41,6 +41,11 @@ export function buildProgram(): Command {
 
 export async function main(argv: string[]): Promise<void> {
   process.env["LANCEDB_LOG"] ??= "error";
+  // `mnemo search … | head`: the reader has gone; stop quietly, as other Unix tools do.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

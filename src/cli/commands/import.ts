@@ -1,14 +1,9 @@
 import type { Command } from "commander";
 import type { ImportSummary } from "../../core/importing.js";
 import type { Output } from "../output.js";
-import { action, withService } from "../session.js";
+import { importInThread, type ImportCommandOptions } from "../import-thread.js";
+import { action } from "../session.js";
 import { startSpinner } from "../spinner.js";
-
-interface ImportOptions {
-  platform?: string;
-  dryRun?: boolean;
-  wait: boolean;
-}
 
 export function registerImport(program: Command): void {
   program
@@ -19,28 +14,13 @@ export function registerImport(program: Command): void {
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
     .action(
-      action(async (session, paths: string[], options: ImportOptions) => {
+      action(async (session, paths: string[], options: ImportCommandOptions) => {
         const { out } = session;
-        const { importExports, waitForProcessing } = await import("../../core/importing.js");
         const spinner = await startSpinner("Reading exports", { json: out.json });
         try {
-          const summary = await withService(
-            session,
-            async (service) => {
-              const result = await importExports(service, paths, {
-                platform: options.platform,
-                dryRun: Boolean(options.dryRun),
-                onProgress: (p) =>
-                  spinner.text(
-                    `Importing ${p.file}: ${p.conversations} conversations · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
-                  ),
-              });
-              if (options.wait && !options.dryRun) {
-                await waitForProcessing(service, result, ({ ready, pending }) => spinner.text(`Indexing: ${ready} ready, ${pending} to go`));
-              }
-              return result;
-            },
-            { ingest: options.wait },
+          const summary = await importInThread(
+            { globals: session.options, paths, options },
+            { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
           );
           spinner.stop();
           report(out, summary, options.wait);
@@ -51,10 +31,6 @@ export function registerImport(program: Command): void {
         }
       }),
     );
-}
-
-function percent(done: number, total: number): string {
-  return total > 0 ? `${Math.round((done / total) * 100)}%` : "…";
 }
 
 function report(out: Output, summary: ImportSummary, waited: boolean): void {

@@ -1,0 +1,119 @@
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { AppError, isAppError, type ErrorCode } from "../core/errors.js";
+import type { ImportSummary } from "../core/importing.js";
+import { createOutput } from "./output.js";
+import { withService, type GlobalOptions } from "./session.js";
+
+export interface ImportCommandOptions {
+  platform?: string | undefined;
+  dryRun?: boolean | undefined;
+  wait: boolean;
+}
+
+interface Job {
+  globals: GlobalOptions;
+  paths: string[];
+  options: ImportCommandOptions;
+}
+
+type Report =
+  | { kind: "status"; text: string }
+  | { kind: "notice"; text: string }
+  | { kind: "done"; summary: ImportSummary }
+  | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
+
+/**
+ * The old generation of the import's thread, in MB. V8 lets a heap grow to up to 4× what survived
+ * its last full collection when the limit is the default (a quarter of RAM here, 4 GB), and to
+ * ~1.6× under a 1 GB limit. An import's thread keeps ~75 MB alive while it allocates the whole
+ * export several times over (parsed, validated, serialised): on the 600 MB export its heap reached
+ * ~400 MB between collections by default, ~150 MB under this limit. The limit is a ceiling too,
+ * 13× what the import keeps.
+ */
+const IMPORT_HEAP_MB = 1024;
+
+/**
+ * Runs `mnemo import` in a worker thread: the reading, storing and processing, with the store and
+ * the model pool opened there. A thread is the one documented way to give that work its own heap
+ * limit without starting a second process. Progress comes back as status lines.
+ */
+export function importInThread(job: Job, on: { status(text: string): void; notice(text: string): void }): Promise<ImportSummary> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: IMPORT_HEAP_MB },
+    });
+    let settled = false;
+    worker.on("message", (report: Report) => {
+      if (report.kind === "status") return on.status(report.text);
+      if (report.kind === "notice") return on.notice(report.text);
+      settled = true;
+      if (report.kind === "done") resolve(report.summary);
+      else reject(revive(report.error));
+    });
+    worker.on("error", (error: Error & { code?: string }) => {
+      settled = true;
+      reject(
+        error.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? new AppError("internal", `The import ran out of memory (its limit is ${IMPORT_HEAP_MB} MB); what was stored before stays stored`, {
+              suggestion: "Import the export's files one at a time, or split a very large conversations.json.",
+            })
+          : error,
+      );
+    });
+    worker.on("exit", (code) => {
+      if (!settled) reject(new AppError("internal", `The import stopped unexpectedly (exit code ${code})`));
+    });
+  });
+}
+
+function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
+  if (!error.code) return new Error(error.message);
+  return new AppError(error.code, error.message, { ...(error.suggestion ? { suggestion: error.suggestion } : {}), details: error.details ?? {} });
+}
+
+/** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
+async function runImport({ globals, paths, options }: Job, send: (report: Report) => void): Promise<ImportSummary> {
+  const { importExports, waitForProcessing } = await import("../core/importing.js");
+  const status = (text: string) => send({ kind: "status", text });
+  // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
+  const out = { ...createOutput({ json: Boolean(globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
+  const session = { out, options: globals };
+  return withService(
+    session,
+    async (service) => {
+      const result = await importExports(service, paths, {
+        platform: options.platform,
+        dryRun: Boolean(options.dryRun),
+        onProgress: (p) =>
+          status(
+            `Importing ${p.file}: ${p.conversations} conversations · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
+          ),
+      });
+      if (options.wait && !options.dryRun) {
+        await waitForProcessing(service, result, ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`));
+      }
+      return result;
+    },
+    { ingest: options.wait },
+  );
+}
+
+function percent(done: number, total: number): string {
+  return total > 0 ? `${Math.round((done / total) * 100)}%` : "…";
+}
+
+if (!isMainThread && parentPort && (workerData as Job | undefined)?.paths) {
+  const port = parentPort;
+  const send = (report: Report) => port.postMessage(report);
+  runImport(workerData as Job, send).then(
+    (summary) => send({ kind: "done", summary }),
+    (error: unknown) =>
+      send({
+        kind: "error",
+        error: isAppError(error)
+          ? { message: error.message, code: error.code, ...(error.suggestion ? { suggestion: error.suggestion } : {}), details: error.details }
+          : { message: error instanceof Error ? error.message : String(error) },
+      }),
+  );
+}
