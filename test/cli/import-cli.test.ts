@@ -70,6 +70,15 @@ describe("mnemo import", () => {
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
   });
 
+  it("a failure inside the import's thread reaches the CLI as its typed error, exit code and suggestion", async () => {
+    const result = await runCli(["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")], { env });
+    expect(result.code).toBe(1);
+    const error = JSON.parse(result.stderr.trim().split("\n").pop()!) as { code: string; error: string; suggestion: string };
+    expect(error.code).toBe("unavailable");
+    expect(error.suggestion).toMatch(/mnemo serve/);
+    expect(error.error).toMatch(/127\.0\.0\.1:9/);
+  });
+
   it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const file = path.join(EXPORTS, "claude-export.zip");
