@@ -18,6 +18,8 @@ const BATCH_SIZE = 32;
 const YOUNG_GENERATION_MB = 4;
 /** Most waiting queries embedded in one call: a batch of 4 costs a query half of what it costs alone. */
 const QUERY_BATCH = 8;
+/** How long a closing worker may take to finish its job and release its model before it is terminated. */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export interface PoolOptions extends LocalModelOptions {
   /** Most worker threads to run; each holds its own copy of the model. */
@@ -74,6 +76,8 @@ export async function createRerankerPool(spec: string, options: LocalModelOption
 class ModelPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Job[] = [];
+  /** Every worker not yet exited, loading or ready. */
+  private readonly workers = new Set<Worker>();
   private spawning = false;
   private closed = false;
 
@@ -101,7 +105,7 @@ class ModelPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.splice(0)) job.reject(new AppError("internal", "The model was closed"));
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    await Promise.all([...this.workers].map(stopWorker));
     this.slots.length = 0;
   }
 
@@ -137,6 +141,8 @@ class ModelPool {
     const threads = Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
     const workerData: ModelWorkerData = { ...this.data, threads };
     const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    this.workers.add(worker);
+    worker.once("exit", () => this.workers.delete(worker));
     return new Promise((resolve, reject) => {
       const slot: Slot = { worker, jobs: [] };
       worker.on("message", (reply: WorkerReply) => {
@@ -181,6 +187,23 @@ class ModelPool {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
   }
+}
+
+/**
+ * Asks a worker to release its model and exit, after the job it is running (or its loading). Only
+ * one that does not answer is terminated: terminating a worker while ONNX Runtime holds a session
+ * in it can abort the whole process (`terminate called after throwing an instance of
+ * 'Napi::Error'`), as a command that failed while its model was loading did about one time in three.
+ */
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    worker.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ type: "close" } satisfies WorkerRequest);
+  });
 }
 
 const isQuery = (job: Job) => job.urgent && job.request.type === "embed";

@@ -41,13 +41,14 @@ try {
   const options = { cacheDir, allowDownload, threads, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
   const create = { embedder: createLocalEmbedder, reranker: createLocalReranker, captioner: createLocalCaptioner }[kind];
   const model: Model = await create(spec, options);
-  port.on("message", async (request: WorkerRequest) => {
-    if (request.type === "close") {
+  // One request at a time, so that `close` releases the model only after the job before it.
+  let queue = Promise.resolve();
+  port.on("message", (request: WorkerRequest) => {
+    queue = queue.then(async () => {
+      if (request.type !== "close") return run(model, request).catch((error: unknown) => send(errorReply(error, "job")));
       await model.close();
       port.close();
-      return;
-    }
-    await run(model, request).catch((error: unknown) => send(errorReply(error, "job")));
+    });
   });
   send({ type: "ready", id: model.id, dims: "dims" in model ? model.dims : 0 });
 } catch (error) {

@@ -53,6 +53,14 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(limit.code).toBe(2);
     expect(limit.stderr).toMatch(/limit: must be 1 to 100/);
   });
+
+  it("a command that fails while its model is still loading exits with its own code, every time", async () => {
+    // Terminating the model's worker under ONNX Runtime aborted about one such run in three (exit 134).
+    for (let run = 0; run < 8; run++) {
+      const result = await mnemo(["search", "x", "--provider", "myspace"]);
+      expect(result.code, result.stderr).toBe(2);
+    }
+  });
 });
 
 describe("mnemo serve and its token", () => {
