@@ -152,7 +152,7 @@ function mergeUpload(
 ): Stored {
   const before = stored?.row;
   const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
-  const messages = mergeMessages(previous, counted(upload.conversation.messages.map(toStoredMessage), previous, tokenizer));
+  const messages = counted(mergeMessages(previous, upload.conversation.messages.map(toStoredMessage)), previous, tokenizer);
   const title = upload.conversation.title;
   const createdAt = toUtcIso(upload.conversation.createdAt);
   const row: ConversationRow = {
@@ -170,7 +170,7 @@ function mergeUpload(
     excluded: before?.excluded ?? false,
     quotaBlocked: before?.quotaBlocked ?? false,
     messageCount: messages.length,
-    tokenCount: messages.reduce((sum, message) => sum + (message.tokens ?? messageTokens(message.text, tokenizer)), 0),
+    tokenCount: messages.reduce((sum, message) => sum + message.tokens, 0),
     contentHash: contentHash(title, messages),
     revision: (before?.revision ?? 0) + 1,
     claimedAt: null,
@@ -190,12 +190,13 @@ function toStoredMessage(message: Upload["conversation"]["messages"][number]): S
 }
 
 /**
- * The incoming messages with their token counts, each counted once: an unchanged message keeps the
- * count it was stored with (counting is most of what an import's main thread does).
+ * The messages with their token counts, each counted once: a message stored before with the same
+ * text keeps its count (counting is most of what an import's main thread does), and one from a store
+ * made before counts were kept gets its count now.
  */
-function counted(incoming: StoredMessage[], previous: StoredMessage[], tokenizer: Tokenizer): StoredMessage[] {
+function counted(messages: StoredMessage[], previous: StoredMessage[], tokenizer: Tokenizer): (StoredMessage & { tokens: number })[] {
   const known = new Map(previous.map((message) => [message.id, message]));
-  return incoming.map((message) => {
+  return messages.map((message) => {
     const before = known.get(message.id);
     const tokens = before?.tokens !== undefined && before.text === message.text ? before.tokens : messageTokens(message.text, tokenizer);
     return { ...message, tokens };

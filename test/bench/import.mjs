@@ -14,7 +14,7 @@
 //    the CLI opens an existing store and loads its model only when it needs it.
 // 3. Whether a long import's memory stays bounded (full mode only): the whole real import of the
 //    600 MB export with the tiny-bert model (--long-import N stops it after N minutes;
-//    --long-embedder bundled runs it with the bundled model, about 40 minutes whole), RSS per 2-minute
+//    --long-embedder bundled runs it with the bundled model, about 20 minutes whole), RSS per 2-minute
 //    window. --long-only runs this part alone and writes results/import-long.json; --no-long leaves it out.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
