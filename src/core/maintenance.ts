@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
 import { needsMaintenance, optimizeStore } from "../store/maintenance.js";
 import type { Store } from "../store/store.js";
+import { LEAN_ALLOCATOR } from "./lean-allocator.js";
 
 /**
  * Keeps the store compact without ever making a request wait for it.
@@ -71,13 +72,7 @@ export class Maintenance {
   }
 }
 
-/**
- * glibc's allocator settings that README recommends for big imports (Performance, Import): they
- * can only be set when a process starts, and this one is ours to start. Building one vector index
- * over a 290k-chunk import peaked at 1,043 MB without them, 744 MB with them. Other platforms ignore it.
- */
-export const LEAN_ALLOCATOR = "glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2";
-
+/** glibc reads its allocator settings when a process starts, and this one is ours to start. */
 function startDetachedMaintenance(storeLocation: string): void {
   const bin = fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url));
   const child = spawn(process.execPath, [bin, "maintain", "--quiet", "--store", storeLocation], {

@@ -42,7 +42,6 @@ import {
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { importExports, waitForProcessing } from "../../dist/core/importing.js";
-import { LEAN_ALLOCATOR } from "../../dist/core/maintenance.js";
 
 const TINY = `transformers:${TINY_BERT}`;
 const SIZES = {
@@ -51,12 +50,6 @@ const SIZES = {
   realBundledMB: QUICK ? 1 : 5,
   realTinyMB: QUICK ? 10 : 50,
 };
-
-/**
- * glibc's allocator settings that README recommends for big imports on Linux: allocations over
- * 128 KB go straight to mmap (returned on free, not left fragmenting an arena) and two arenas.
- */
-const TUNED_ALLOCATOR = { GLIBC_TUNABLES: LEAN_ALLOCATOR };
 
 const openApp = (store, embedder = "bundled") => createApp(loadConfig({ store, embedder }, benchEnv()));
 
@@ -209,9 +202,7 @@ async function cliImports() {
   const cases = [
     { name: "dry run", mb: SIZES.dryRunMB, embedder: "bundled", args: ["--dry-run"] },
     { name: "real import", mb: SIZES.realBundledMB, embedder: "bundled", args: [] },
-    { name: "real import", mb: SIZES.realBundledMB, embedder: "bundled", args: [], env: TUNED_ALLOCATOR },
     { name: "real import", mb: SIZES.realTinyMB, embedder: TINY, args: [] },
-    { name: "real import", mb: SIZES.realTinyMB, embedder: TINY, args: [], env: TUNED_ALLOCATOR },
   ];
   for (const c of cases) {
     const free = freeDiskMB();
@@ -228,7 +219,7 @@ async function cliImports() {
     const store = path.join(dir, "store");
     await createStore(store, c.embedder);
     console.error(`  ${c.name}: importing ${fmt(generated.value, 0)} MB`);
-    const measured = await measureCli(["import", file, "--json", "--store", store, ...c.args], { ...benchEnv(), ...c.env });
+    const measured = await measureCli(["import", file, "--json", "--store", store, ...c.args], benchEnv());
     const maintenance = await waitForDetachedMaintenance(store);
     let chunks;
     if (!c.args.includes("--dry-run")) {
@@ -240,7 +231,6 @@ async function cliImports() {
     runs.push({
       name: c.name,
       embedder: c.embedder === "bundled" ? "bundled" : "transformers:fixtures/models/tiny-bert",
-      allocator: c.env ? "tuned" : "default",
       fileMB: generated.value,
       conversations: (s.new ?? 0) + (s.updated ?? 0) + (s.unchanged ?? 0),
       failed: s.failed,
@@ -263,7 +253,6 @@ async function cliImports() {
       [
         ["run", (r) => r.name, "l"],
         ["embedder", (r) => (r.embedder ?? "").replace(/^transformers:.*/, "tiny-bert"), "l"],
-        ["allocator", (r) => r.allocator ?? "", "l"],
         ["file MB", (r) => fmt(r.fileMB, 0)],
         ["conversations", (r) => (r.skipped ? r.skipped : fmt(r.conversations, 0))],
         ["chunks", (r) => fmt(r.chunks, 0)],
@@ -303,8 +292,8 @@ const WINDOW_SECONDS = 120;
 
 /**
  * Whether a long import's memory stays bounded: `mnemo import` of the 600 MB export with the
- * tiny-bert model by default (it commits far more often than the bundled one) and the recommended allocator
- * settings, to its end (or stopped with SIGINT after LONG_IMPORT_MINUTES: in-flight batches
+ * tiny-bert model by default (it commits far more often than the bundled one),
+ * to its end (or stopped with SIGINT after LONG_IMPORT_MINUTES: in-flight batches
  * finish, the rest stays queued). RSS is sampled every 5 s and reported as the mean of each
  * 2-minute window; the peak is the process's high-water mark (VmHWM, polled every 100 ms).
  */
@@ -315,7 +304,7 @@ async function longImport() {
   const store = path.join(dir, "store");
   await createStore(store, LONG_EMBEDDER);
   console.error(`  long import: ${LONG_IMPORT_LABEL} of the ${fmt(fileMB, 0)} MB export (${LONG_EMBEDDER_ARG})`);
-  const child = spawn(process.execPath, [BIN, "import", file, "--store", store], { env: { ...benchEnv(), ...TUNED_ALLOCATOR }, stdio: "ignore" });
+  const child = spawn(process.execPath, [BIN, "import", file, "--store", store], { env: benchEnv(), stdio: "ignore" });
   const started = performance.now();
   const peak = watchPeakRss(child.pid);
   const samples = [];
@@ -361,7 +350,7 @@ async function longImport() {
     maintenanceSeconds: maintenance.seconds,
     maintenancePeakRssMB: maintenance.peakRssMB,
   };
-  heading(`Long import: ${LONG_IMPORT_LABEL} of the 600 MB export (${LONG_EMBEDDER_ARG === "tiny" ? "tiny-bert" : "bundled"}, allocator settings)`);
+  heading(`Long import: ${LONG_IMPORT_LABEL} of the 600 MB export (${LONG_EMBEDDER_ARG === "tiny" ? "tiny-bert" : "bundled"})`);
   console.log(`${fmt(stored, 0)} conversations stored (${fmt(ready, 0)} ready), ${fmt(chunks, 0)} chunks indexed (${fmt(result.chunksPerSecond)} chunks/s); peak RSS ${fmt(result.peakRssMB, 0)} MB.`);
   console.log(`Mean RSS per ${WINDOW_SECONDS / 60}-minute window, MB: ${meanRssMB.map((mb) => fmt(mb, 0)).join(", ")} (bounded when the later windows stop rising).`);
   if (maintenance.seconds) console.log(`Then the detached \`mnemo maintain\` (compaction, indexes): ${fmt(maintenance.seconds)} s, peak RSS ${fmt(maintenance.peakRssMB, 0)} MB.`);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { ImportSummary } from "../../core/importing.js";
+import { useLeanAllocator } from "../../core/lean-allocator.js";
 import type { Output } from "../output.js";
 import { importInThread, type ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
@@ -16,6 +17,7 @@ export function registerImport(program: Command): void {
     .action(
       action(async (session, paths: string[], options: ImportCommandOptions) => {
         const { out } = session;
+        await useLeanAllocator();
         const spinner = await startSpinner("Reading exports", { json: out.json });
         try {
           const summary = await importInThread(

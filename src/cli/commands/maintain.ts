@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { useLeanAllocator } from "../../core/lean-allocator.js";
 import { action, withApp } from "../session.js";
 
 export function registerMaintain(program: Command): void {
@@ -8,6 +9,7 @@ export function registerMaintain(program: Command): void {
     .option("--quiet", "print nothing")
     .action(
       action(async (session, options: { quiet?: boolean }) => {
+        await useLeanAllocator();
         await withApp(session, async (app) => {
           const ran = await app.maintenance.run();
           if (options.quiet) return;

@@ -1,0 +1,34 @@
+/**
+ * glibc's lean allocator settings for the long, memory-heavy jobs (import, maintain): allocations
+ * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
+ * Without them, LanceDB's and ONNX Runtime's threads (40 and more during an import) each get an
+ * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 427–438
+ * (README, Performance). Not for `mnemo serve`: the fixed threshold makes every large buffer of a
+ * search an mmap, and cost the query endpoint a tenth to a third of its throughput.
+ */
+const MMAP_THRESHOLD = 131_072;
+const ARENA_MAX = 2;
+
+/** The same settings for a process mnemo starts itself (glibc reads them at its start). */
+export const LEAN_ALLOCATOR = `glibc.malloc.mmap_threshold=${MMAP_THRESHOLD}:glibc.malloc.arena_max=${ARENA_MAX}`;
+
+// mallopt's parameter numbers, from glibc's <malloc.h>.
+const M_MMAP_THRESHOLD = -3;
+const M_ARENA_MAX = -8;
+
+/**
+ * Applies the settings to this running process through glibc's `mallopt`, called by FFI (koffi, an
+ * optional dependency): arenas that exist already stay, later ones are capped. Returns whether
+ * both took effect. It does nothing off Linux, on another C library (no `libc.so.6`, as on Alpine),
+ * without koffi, or when the user has set `GLIBC_TUNABLES` themselves.
+ */
+export async function useLeanAllocator(): Promise<boolean> {
+  if (process.platform !== "linux" || process.env.GLIBC_TUNABLES !== undefined) return false;
+  try {
+    const { default: koffi } = await import("koffi");
+    const mallopt = koffi.load("libc.so.6").func("int mallopt(int param, int value)") as (param: number, value: number) => number;
+    return mallopt(M_ARENA_MAX, ARENA_MAX) === 1 && mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { useLeanAllocator } from "../../src/core/lean-allocator.js";
+
+const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
+const glibc = process.platform === "linux" && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+
+function arenas(mode: "lean" | "default"): { applied: boolean; arenas: number } {
+  const environment = { ...process.env };
+  delete environment.GLIBC_TUNABLES;
+  const run = spawnSync(process.execPath, [ARENA_COUNT, mode], { encoding: "utf8", env: environment });
+  expect(run.status, run.stderr).toBe(0);
+  return { ...(JSON.parse(run.stdout) as { applied: boolean }), arenas: run.stderr.match(/^Arena \d+:/gm)?.length ?? 0 };
+}
+
+describe.runIf(glibc)("useLeanAllocator (glibc)", () => {
+  it("caps the arenas that threads allocating at once would each get", () => {
+    const lean = arenas("lean");
+    const plain = arenas("default");
+    expect(lean.applied).toBe(true);
+    expect(plain.arenas).toBeGreaterThan(lean.arenas);
+    // The arenas made before the call stay (the main thread's and Node's own, a few); no more come.
+    expect(lean.arenas).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("useLeanAllocator", () => {
+  it("leaves the allocator alone when the user has set GLIBC_TUNABLES", async () => {
+    const saved = process.env.GLIBC_TUNABLES;
+    process.env.GLIBC_TUNABLES = "glibc.malloc.arena_max=4";
+    try {
+      expect(await useLeanAllocator()).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.GLIBC_TUNABLES;
+      else process.env.GLIBC_TUNABLES = saved;
+    }
+  });
+});
