@@ -23,14 +23,25 @@ type Report =
   | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
 
 /**
- * The old generation of the import's thread, in MB. V8 lets a heap grow to up to 4× what survived
- * its last full collection under the default limit (4 GB here), and to ~1.6× under a 1 GB limit.
- * An import's thread keeps ~75 MB alive while it allocates the whole export several times over
- * (parsed, validated, serialised): on the 600 MB export its heap reached ~400 MB between
- * collections by default, ~200 MB under this limit. The limit is a ceiling too, 13× what the
- * import keeps.
+ * The old generation of the import's thread, in MB (`MNEMO_IMPORT_HEAP_MB` overrides it). V8 lets a
+ * heap grow to up to 4× what survived its last full collection under the default limit (4 GB here),
+ * and to ~1.6× under a 1 GB limit. An import's thread keeps ~75 MB alive while it allocates the
+ * whole export several times over (parsed, validated, serialised): on the 600 MB export its heap
+ * reached ~400 MB between collections by default, ~200 MB under this limit. The limit is a ceiling
+ * too, 13× what the import keeps.
  */
 const IMPORT_HEAP_MB = 1024;
+
+function importHeapMb(env: NodeJS.ProcessEnv): number {
+  const value = env["MNEMO_IMPORT_HEAP_MB"];
+  if (value === undefined || value === "") return IMPORT_HEAP_MB;
+  if (!/^\d+$/.test(value) || Number(value) < 16) {
+    throw new AppError("invalid_input", `MNEMO_IMPORT_HEAP_MB must be a whole number of MB, at least 16 (got "${value}")`, {
+      suggestion: `Unset it to use the default, ${IMPORT_HEAP_MB} MB.`,
+    });
+  }
+  return Number(value);
+}
 /**
  * Its young generation, in MB (V8 grows the new space to 32 MB by default). Most of what an import
  * allocates is garbage within one batch, so a smaller one costs little: storing a 50 MB export took
@@ -44,10 +55,11 @@ const IMPORT_YOUNG_MB = 8;
  * limit without starting a second process. Progress comes back as status lines.
  */
 export function importInThread(job: Job, on: { status(text: string): void; notice(text: string): void }): Promise<ImportSummary> {
+  const heapMb = importHeapMb(process.env);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
       workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: IMPORT_HEAP_MB, maxYoungGenerationSizeMb: IMPORT_YOUNG_MB },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: IMPORT_YOUNG_MB },
     });
     let settled = false;
     worker.on("message", (report: Report) => {
@@ -61,8 +73,8 @@ export function importInThread(job: Job, on: { status(text: string): void; notic
       settled = true;
       reject(
         error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? new AppError("internal", `The import ran out of memory (its limit is ${IMPORT_HEAP_MB} MB); what was stored before stays stored`, {
-              suggestion: "Import the export's files one at a time, or split a very large conversations.json.",
+          ? new AppError("internal", `The import ran out of memory (its limit is ${heapMb} MB); what was stored before stays stored`, {
+              suggestion: `Run it again with a higher limit, e.g. MNEMO_IMPORT_HEAP_MB=${heapMb * 2} mnemo import …, or import the export's files one at a time.`,
             })
           : error,
       );

@@ -15,6 +15,8 @@ export const FileConfig = z
   .object({
     embedder: EmbedderSpec.default("auto"),
     embedderWorkers: z.number().int().min(1).max(16).optional(),
+    /** Threads each embedding worker runs its model on; by default the cores shared out among the workers. */
+    embedderThreads: z.number().int().min(1).max(256).optional(),
     reranker: RerankerSpec.default("auto"),
     synthesizer: z.enum(["extractive", "openai"]).default("extractive"),
     llm: z

@@ -22,6 +22,7 @@ export function createEmbedder(spec: string, config: Config, onProgress?: Progre
   parseEmbedderSpec(spec); // a bad spec fails here, before a worker starts
   return createEmbedderPool(spec, {
     workers: config.embedderWorkers,
+    ...(config.embedderThreads ? { threads: config.embedderThreads } : {}),
     cacheDir: config.paths.models,
     allowDownload: config.allowDownload,
     ...(onProgress ? { onProgress } : {}),

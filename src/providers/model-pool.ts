@@ -138,7 +138,7 @@ class ModelPool {
 
   private spawn(): Promise<{ id: string; dims: number }> {
     this.spawning = true;
-    const threads = Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
+    const threads = this.options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
     const workerData: ModelWorkerData = { ...this.data, threads };
     const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.workers.add(worker);

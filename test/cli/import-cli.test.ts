@@ -79,6 +79,22 @@ describe("mnemo import", () => {
     expect(error.error).toMatch(/127\.0\.0\.1:9/);
   });
 
+  it("an import that runs out of memory stops with a clear error and the way to raise its limit", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "chatgpt-export.zip");
+    const starved = await runCli(["--json", "import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "16" } });
+    expect(starved.code).toBe(1);
+    const error = JSON.parse(starved.stderr.trim().split("\n").pop()!) as { error: string; suggestion: string };
+    expect(error.error).toMatch(/ran out of memory \(its limit is 16 MB\)/);
+    expect(error.suggestion).toMatch(/MNEMO_IMPORT_HEAP_MB=32/);
+    const bad = await runCli(["import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "lots" } });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/MNEMO_IMPORT_HEAP_MB must be a whole number/);
+    const summary = JSON.parse((await runCli(["--json", "import", file], { env: own })).stdout) as Summary;
+    expect(summary.failed).toBe(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new + summary.unchanged);
+  });
+
   it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const file = path.join(EXPORTS, "claude-export.zip");

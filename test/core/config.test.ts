@@ -1,0 +1,25 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load-config.js";
+import { tempDir } from "../helpers.js";
+
+function configFrom(settings: object) {
+  const store = tempDir();
+  fs.writeFileSync(path.join(store, "config.json"), JSON.stringify(settings));
+  return () => loadConfig({ store }, {});
+}
+
+describe("config.json", () => {
+  it("reads the embedder's workers and threads, and leaves threads to the pool by default", () => {
+    expect(configFrom({ embedderWorkers: 2, embedderThreads: 1 })()).toMatchObject({ embedderWorkers: 2, embedderThreads: 1 });
+    const defaults = configFrom({})();
+    expect(defaults.embedderWorkers).toBe(1);
+    expect(defaults.embedderThreads).toBeUndefined();
+  });
+
+  it("refuses a bad setting, naming the file and the setting", () => {
+    expect(configFrom({ embedderThreads: 0 })).toThrow(/config\.json: embedderThreads: /);
+    expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
+  });
+});
