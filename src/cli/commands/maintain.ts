@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { useLeanAllocator } from "../../core/lean-allocator.js";
+import { useFewerIoThreads } from "../../core/maintenance.js";
 import { action, withApp } from "../session.js";
 
 export function registerMaintain(program: Command): void {
@@ -10,6 +11,7 @@ export function registerMaintain(program: Command): void {
     .action(
       action(async (session, options: { quiet?: boolean }) => {
         await useLeanAllocator();
+        useFewerIoThreads();
         await withApp(session, async (app) => {
           const ran = await app.maintenance.run();
           if (options.quiet) return;
