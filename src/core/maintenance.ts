@@ -75,7 +75,7 @@ export class Maintenance {
 /**
  * LanceDB's I/O threads for a process that runs maintenance: 3 instead of its 8 for a local disk.
  * Each holds read buffers, and building the vector index over a whole 600 MB import's chunks
- * peaked at 561 MB with 8, at 482–501 with 4 and 460–463 with 3, in the same time. With 1 the
+ * peaked at 561 MB with 8, at 482–501 with 4 and 457–463 with 3, in the same time. With 1 the
  * build hangs, so we stay above it. A value the user has set is kept.
  */
 const MAINTENANCE_IO_THREADS = "3";
