@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { useLeanAllocator } from "../../src/core/lean-allocator.js";
 
 const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
@@ -25,14 +25,10 @@ describe.runIf(glibc)("useLeanAllocator (glibc)", () => {
 });
 
 describe("useLeanAllocator", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
   it("leaves the allocator alone when the user has set GLIBC_TUNABLES", async () => {
-    const saved = process.env.GLIBC_TUNABLES;
-    process.env.GLIBC_TUNABLES = "glibc.malloc.arena_max=4";
-    try {
-      expect(await useLeanAllocator()).toBe(false);
-    } finally {
-      if (saved === undefined) delete process.env.GLIBC_TUNABLES;
-      else process.env.GLIBC_TUNABLES = saved;
-    }
+    vi.stubEnv("GLIBC_TUNABLES", "glibc.malloc.arena_max=4");
+    expect(await useLeanAllocator()).toBe(false);
   });
 });
