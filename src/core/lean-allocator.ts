@@ -2,7 +2,7 @@
  * glibc's lean allocator settings for the long, memory-heavy jobs (import, maintain): allocations
  * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
  * Without them, LanceDB's and ONNX Runtime's threads (40 and more during an import) each get an
- * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 427–438
+ * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 447
  * (README, Performance). Not for `mnemo serve`: the fixed threshold makes every large buffer of a
  * search an mmap, and cost the query endpoint a tenth to a third of its throughput.
  */
