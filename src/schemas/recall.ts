@@ -63,6 +63,9 @@ export const RecallRequest = z
     if (value.query === undefined && value.queries === undefined) {
       ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or give queries)" });
     }
+    if (value.query !== undefined && value.queries !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["queries"], message: "cannot be given with query: send one question as query, or every question in queries" });
+    }
   });
 export type RecallRequest = z.input<typeof RecallRequest>;
 
@@ -83,6 +86,6 @@ export const RecallResponse = RecallPart.extend({
   processingTime: z.string(),
   model: z.string(),
   /** With `queries`: one answer per query, in order (the top level merges them). */
-  results: z.array(RecallPart.extend({ query: z.string() })).optional(),
+  results: z.array(RecallPart.extend({ query: z.string(), model: z.string() })).optional(),
 });
 export type RecallResponse = z.infer<typeof RecallResponse>;

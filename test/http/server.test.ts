@@ -143,6 +143,11 @@ describe("service basics", () => {
   it("answers malformed JSON with 400 and unknown fields' values with the field name", async () => {
     expect(await call("POST", "/api/memory", { token: tokenA, raw: "{not json" })).toMatchObject({ status: 400, body: { error: "body: is not valid JSON" } });
     expect(await a("POST", "/api/memory", {})).toMatchObject({ status: 400, body: { error: "text: is required" } });
+    // A field that is there with the wrong type is not "required": the message says what it must be.
+    expect(await a("POST", "/api/memory", { text: 5 })).toMatchObject({ status: 400, body: { error: "text: must be a string, not 5" } });
+    expect(await a("POST", "/api/chat-history/search", { query: "x", limit: 1.5 })).toMatchObject({ status: 400, body: { error: "limit: must be a whole number, not 1.5" } });
+    expect(await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: "5" })).toMatchObject({ status: 400, body: { error: 'maxTokens: must be a number, not "5"' } });
+    expect(await a("POST", "/api/chat-history/search", [1])).toMatchObject({ status: 400, body: { error: "body: must be an object, not an array" } });
   });
 });
 
@@ -321,6 +326,7 @@ describe("chat history over HTTP", () => {
     expect((await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: 2001 })).status).toBe(400);
     expect((await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: 0 })).status).toBe(400);
     expect((await a("POST", "/api/chat-history/inject", { maxTokens: 10 })).status).toBe(400);
+    expect(await a("POST", "/api/chat-history/inject", { query: "x", queries: [{ query: "y" }] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^queries: cannot be given with query/) } });
     const sixteen = Array.from({ length: 16 }, (_, i) => ({ query: `q${i}`, maxTokens: 10 }));
     expect(await a("POST", "/api/chat-history/inject", { queries: sixteen })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^queries:/) } });
     const two = await a("POST", "/api/chat-history/inject", { queries: [{ query: "cycling", maxTokens: 100 }, { query: "windmills", maxTokens: 100 }] });
