@@ -57,7 +57,7 @@ export async function recall(
   );
   const tokenizer = await loadTokenizer();
   const timings = sumTimings(answers.map((a) => a.timings));
-  const model = answers.find((a) => a.model !== ctx.synthesizer.id)?.model ?? ctx.synthesizer.id;
+  const model = modelOf(answers, ctx.synthesizer.id);
   const processingTime = `${Math.round(performance.now() - started)}ms`;
   if (!request.queries) {
     const [only] = answers;
@@ -73,7 +73,7 @@ export async function recall(
     tokenCount: tokenizer.count(merged.content),
     processingTime,
     model,
-    results: answers.map((a, i) => ({ query: questions[i]!.query, content: a.content, sources: a.sources, tokenCount: a.tokenCount })),
+    results: answers.map((a, i) => ({ query: questions[i]!.query, content: a.content, sources: a.sources, tokenCount: a.tokenCount, model: a.model })),
     timings,
   };
 }
@@ -212,6 +212,15 @@ async function synthesize(synthesizer: Synthesizer, request: Parameters<Synthesi
     const fallback = await createExtractiveSynthesizer().synthesize(request);
     return { content: fallback.content, model: `extractive (fallback: ${synthesizer.id} failed: ${reason})` };
   }
+}
+
+/**
+ * What wrote the answers: one name, or each distinct one, so a fallback for one of several queries
+ * is not hidden behind the others' model. Answers with nothing to synthesize used no model.
+ */
+function modelOf(answers: { model: string; sources: unknown[] }[], configured: string): string {
+  const used = new Set(answers.filter((a) => a.sources.length > 0).map((a) => a.model));
+  return used.size > 0 ? [...used].join("; ") : configured;
 }
 
 function sumTimings(all: RecallTimings[]): RecallTimings {

@@ -162,6 +162,8 @@ describe("recall with an OpenAI-compatible LLM", () => {
   let llmUrl: string;
   let answer = "";
   let requests: { messages: { role: string; content: string }[] }[] = [];
+  /** A request whose body contains this gets a 503. */
+  let failFor: string | undefined;
 
   beforeAll(async () => {
     llm = http.createServer((req, res) => {
@@ -170,6 +172,10 @@ describe("recall with an OpenAI-compatible LLM", () => {
       req.on("end", () => {
         requests.push(JSON.parse(body));
         res.setHeader("content-type", "application/json");
+        if (failFor && body.includes(failFor)) {
+          res.statusCode = 503;
+          return res.end(JSON.stringify({ error: { message: "overloaded" } }));
+        }
         res.end(JSON.stringify({ id: "x", object: "chat.completion", model: "fake-model-1", choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] }));
       });
     });
@@ -214,6 +220,18 @@ describe("recall with an OpenAI-compatible LLM", () => {
     const result = await (await own.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
     expect(result.model).toMatch(/^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(result.content).toContain("Tofuku-ji");
+    await own.close();
+  });
+
+  it("says in model when one of several queries fell back, and which one in its result", async () => {
+    const own = await appWithLlm(llmUrl);
+    answer = "It is about [1].";
+    failFor = "Kyoto temples";
+    const result = await (await own.service()).recall({ queries: [{ query: "why is my snake not eating?" }, { query: "Kyoto temples" }], maxTokens: 200 });
+    failFor = undefined;
+    expect(result.results!.map((r) => r.model)).toEqual(["fake-model-1", expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /)]);
+    expect(result.model).toMatch(/^fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
+    expect(result.results![1]!.content).toContain("Tofuku-ji");
     await own.close();
   });
 });
