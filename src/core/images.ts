@@ -86,6 +86,11 @@ export function removeImageFiles(ctx: CoreContext, files: (string | null)[]): vo
   for (const file of files) if (file) fs.rmSync(path.join(ctx.config.paths.images, file), { force: true });
 }
 
+/** A user's image files live in a folder of their own (`images/<user id>/`). */
+export function removeUserImages(ctx: CoreContext, userId: string): void {
+  fs.rmSync(path.join(ctx.config.paths.images, userId), { recursive: true, force: true });
+}
+
 /** The secret image URLs are signed with, created once per data dir (0600). */
 export function imageSecret(file: string): Buffer {
   try {

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { UserRow } from "../store/rows.js";
 import { ofUser, sqlString } from "../store/sql.js";
-import type { TableKey } from "../store/schema.js";
+import { TABLE, type TableKey } from "../store/schema.js";
 import { ensureDefaultBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { removeUserImages } from "./images.js";
 import { newId } from "./ids.js";
 
 export const DEFAULT_USER = "default";
@@ -66,14 +67,17 @@ export async function listUsers(ctx: CoreContext): Promise<UserInfo[]> {
   return rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(toInfo);
 }
 
-/** Removes a user and every row they own. */
+/** Every table whose rows belong to one user. */
+const OWNED = (Object.keys(TABLE) as TableKey[]).filter((key) => key !== "meta" && key !== "users");
+
+/** Removes a user, every row they own and their image files. */
 export async function removeUser(ctx: CoreContext, name: string): Promise<void> {
   const user = await resolveExisting(ctx, name);
-  const owned: TableKey[] = ["memories", "memoryHistory", "buckets", "platforms", "conversations", "chunks"];
   await ctx.store.write(async () => {
-    for (const key of owned) await ctx.store.delete(key, ofUser(user.id));
+    for (const key of OWNED) await ctx.store.delete(key, ofUser(user.id));
     await ctx.store.delete("users", `id = ${sqlString(user.id)}`);
   });
+  removeUserImages(ctx, user.id);
   ctx.afterWrite();
 }
 

@@ -32,6 +32,12 @@ describe("mnemo token and users", () => {
     expect((await mnemo(["users", "add", "bad name!"])).code).toBe(2);
     const list = JSON.parse((await mnemo(["--json", "users"])).stdout) as { name: string; hasToken: boolean }[];
     expect(list.map((u) => u.name)).toEqual(["default", "bob"]);
+    // The token file stays the default user's when another user's token is rotated.
+    const tokenFile = path.join(store, "token");
+    const before = fs.readFileSync(tokenFile, "utf8");
+    const bobs = JSON.parse((await mnemo(["--json", "--user", "bob", "token", "--rotate"])).stdout).token as string;
+    expect(fs.readFileSync(tokenFile, "utf8")).toBe(before);
+    expect(before).not.toContain(bobs);
     expect((await mnemo(["--user", "bob", "remember", "bob's note"])).code).toBe(0);
     expect((await mnemo(["users", "remove", "bob"])).code).toBe(2);
     expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);

@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
@@ -6,7 +8,7 @@ import { nextBatchTokens } from "../../src/core/ingest.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
-import { openTestApp, settled } from "../helpers.js";
+import { openTestApp, ROOT, settled } from "../helpers.js";
 
 let app: App;
 let service: MnemoService;
@@ -297,6 +299,25 @@ describe("conversations", () => {
     expect((await failure(bob.chats.get(ids["lisbon"]!))).code).toBe("not_found");
     expect(await bob.chats.delete({ ids: [ids["lisbon"]!] })).toEqual({ deleted: [], count: 0 });
     expect(await bob.chats.pin({ ids: [ids["lisbon"]!], pinned: true })).toEqual({ updated: [], count: 0 });
+    expect(await svc.chats.count()).toEqual({ count: 3 });
+  });
+
+  it("removing a user removes every row they own and their image files", async () => {
+    await isolated.users.add("carol");
+    const carol = await isolated.service("carol");
+    const { id: carolId } = await isolated.users.resolve("carol");
+    await carol.chats.ingest(upload("carol-1", [msg("1", "human", "carol's private diary entry")]));
+    await settled(carol);
+    const png = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png"));
+    await carol.memories.storeImage({ data: png.toString("base64"), filename: "red-square.png" });
+    const imageDir = path.join(isolated.config.paths.images, carolId);
+    expect(fs.readdirSync(imageDir)).toHaveLength(1);
+
+    await isolated.users.remove("carol");
+    for (const table of ["memories", "memoryHistory", "buckets", "platforms", "conversations", "messages", "chunks"] as const) {
+      expect(await isolated.context.store.count(table, `userId = '${carolId}'`), table).toBe(0);
+    }
+    expect(fs.existsSync(imageDir)).toBe(false);
     expect(await svc.chats.count()).toEqual({ count: 3 });
   });
 });

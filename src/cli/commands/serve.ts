@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
+import { DEFAULT_USER } from "../../core/users.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
@@ -50,7 +51,7 @@ export function registerServe(program: Command): void {
  * where local plugins can read it. A token is only ever shown once: later it is only its hash.
  */
 async function ensureLocalToken(app: App, session: Session): Promise<void> {
-  const user = await app.users.resolve(app.config.user);
+  const user = await app.users.resolve(DEFAULT_USER);
   const file = app.config.paths.tokenFile;
   if (user.hasToken) {
     if (!fs.existsSync(file)) session.out.notice(`No token file at ${file}: run \`mnemo token --rotate\` for a new token.`);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { DEFAULT_USER } from "../../core/users.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withApp } from "../session.js";
 
@@ -19,7 +20,8 @@ export function registerUsers(program: Command): void {
             return;
           }
           const token = await app.users.rotateToken(user.name);
-          if (user.name === app.config.user) fs.writeFileSync(app.config.paths.tokenFile, `${token}\n`, { mode: 0o600 });
+          // The token file is the default user's, where local plugins look for it.
+          if (user.name === DEFAULT_USER) fs.writeFileSync(app.config.paths.tokenFile, `${token}\n`, { mode: 0o600 });
           if (session.out.json) return session.out.data({ user: user.name, token });
           session.out.line(token);
           session.out.notice("Shown once. The old token no longer works.");
