@@ -7,6 +7,7 @@ import type { CoreContext } from "./context.js";
 import { messageTokens } from "./chunking.js";
 import { readMessages } from "./conversations.js";
 import { newId } from "./ids.js";
+import { toUtcIso } from "./time.js";
 import { loadTokenizer, type Tokenizer } from "./tokens.js";
 
 export const DEFAULT_PLATFORM = "custom";
@@ -223,12 +224,6 @@ export function mergeMessages(previous: StoredMessage[], incoming: StoredMessage
 function contentHash(title: string, messages: StoredMessage[]): string {
   const uploaded = messages.map(({ id, sender, text, timestamp }) => ({ id, sender, text, timestamp }));
   return createHash("sha256").update(JSON.stringify([title, uploaded])).digest("base64url");
-}
-
-/** ISO 8601 in UTC; a date-time without an offset is read as UTC, not local time. */
-export function toUtcIso(value: string): string {
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
-  return new Date(hasZone ? value : `${value}Z`).toISOString();
 }
 
 function toResponse(row: ConversationRow, change: IngestResponse["change"]): IngestResponse {

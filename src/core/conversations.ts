@@ -18,6 +18,7 @@ import { messagesRowId, type ConversationRow, type StoredMessage } from "../stor
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { toUtcIso } from "./time.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -83,7 +84,7 @@ function escapeLike(text: string): string {
 
 /** `YYYY-MM-DD` bounds the whole day: from its first millisecond, to its last. */
 function dateBound(value: string, side: "from" | "to"): string {
-  if (value.length > 10) return new Date(value).toISOString();
+  if (value.length > 10) return toUtcIso(value);
   return side === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
 }
 

@@ -52,7 +52,8 @@ export type IngestResponse = z.infer<typeof IngestResponse>;
 
 const Page = QueryInt.pipe(z.number().int().min(1, "must be 1 or more"));
 const PageSize = QueryInt.pipe(z.number().int().min(1, "must be at least 1").max(100, "must be at most 100"));
-const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "must be an ISO 8601 date (YYYY-MM-DD)");
+/** A calendar date (the whole day) or a date-time; either must be a real one (not 2026-02-30). */
+const DateOnly = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
 
 // GET /api/chat-history/chats
 export const ListChatsQuery = z.object({
