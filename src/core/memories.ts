@@ -217,7 +217,7 @@ function toMemoryObject(ctx: CoreContext, memory: FoundMemory<(typeof V2_COLUMNS
       metadata,
     };
   }
-  return { id: memory.id, text: memory.text, ...score, metadata };
+  return { id: memory.id, text: memory.text, content_type: "text", ...score, metadata };
 }
 
 /** Every version of a memory, oldest first. */

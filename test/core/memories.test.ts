@@ -112,7 +112,7 @@ describe("listing memories", () => {
     expect(plain.buckets).toEqual([{ id: "1", name: "General", memoryCount: 12 }]);
     const withIds = await svc.memories.listV2({ count: 1, includeIds: true });
     const [memory] = withIds.memories as MemoryObject[];
-    expect(memory).toMatchObject({ text: "note number 12", metadata: { text: "note number 12", bucketId: 1, bucketName: "General" } });
+    expect(memory).toMatchObject({ text: "note number 12", content_type: "text", metadata: { text: "note number 12", bucketId: 1, bucketName: "General" } });
     expect(Date.parse(memory!.metadata.createdAt)).not.toBeNaN();
     expect(await svc.memories.listV2({ contentType: "image" })).toMatchObject({ memories: [] });
   });
