@@ -23,7 +23,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       history: (memoryId) => http.get(`/api/v2/memory/${encodeURIComponent(memoryId)}/history`),
     },
     buckets: {
-      list: () => http.get("/api/buckets"),
+      list: (params = {}) => http.get("/api/buckets", query(params)),
       create: (body) => http.post("/api/buckets", body),
     },
     chats: {

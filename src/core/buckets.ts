@@ -1,6 +1,7 @@
 import { parseInput } from "../schemas/parse.js";
 import {
   CreateBucketRequest,
+  ListBucketsQuery,
   type Bucket,
   type CreateBucketResponse,
 } from "../schemas/memories.js";
@@ -21,7 +22,8 @@ export function cachedBucketRows(ctx: CoreContext, userId: string): Promise<Buck
   return ctx.store.memo(`bucket-rows:${userId}`, ["buckets"], () => listBucketRows(ctx, userId));
 }
 
-export async function listBuckets(ctx: CoreContext, userId: string): Promise<Bucket[]> {
+export async function listBuckets(ctx: CoreContext, userId: string, query: unknown = {}): Promise<Bucket[]> {
+  parseInput(ListBucketsQuery, query);
   return ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
     const rows = await listBucketRows(ctx, userId);
     const counts = await Promise.all(

@@ -20,12 +20,6 @@ import { AppError } from "./errors.js";
 import { removeImageFiles } from "./images.js";
 import { historySnapshot, memoryNotFound } from "./memories.js";
 
-const MAX_BULK_MOVE = 100;
-const BulkMoveIds = z
-  .array(z.string())
-  .min(1, "must list at least one id")
-  .max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`);
-
 type UpdateBody = z.output<typeof UpdateMemoryRequest>;
 type Target = { bucketId?: number | undefined; bucketName?: string | undefined };
 
@@ -66,7 +60,7 @@ async function updateOne(ctx: CoreContext, userId: string, body: UpdateBody, raw
 
 /** Moves 1–100 memories; if any id cannot be resolved nothing moves and the ids come back in `rejectedIds`. */
 async function bulkMove(ctx: CoreContext, userId: string, body: UpdateBody): Promise<BulkMoveResponse> {
-  const ids = [...new Set(parseInput(BulkMoveIds, body.memoryIds, "memoryIds"))];
+  const ids = [...new Set(body.memoryIds ?? [])];
   if (body.text !== undefined) throw AppError.invalid("text", "a bulk move (memoryIds) cannot change text; edit memories one at a time");
   if (body.bucketId === undefined && body.bucketName === undefined) {
     throw AppError.invalid("bucketId", "a bulk move needs bucketId or bucketName");
@@ -158,14 +152,15 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
       const files = await imageFilesOf(ctx, scope);
       count = await ctx.store.delete("memories", scope);
       removeImageFiles(ctx, files);
-    } catch (error) {
-      errors.push({ memoryId: "vector_bulk", error: (error as Error).message });
+    } catch {
+      // The store's own message would tell a client about our internals; the batch is what failed.
+      errors.push({ memoryId: "vector_bulk", error: "The memories could not be deleted; none of them was removed" });
       return 0;
     }
     try {
       await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", valid)));
-    } catch (error) {
-      errors.push({ memoryId: "database_bulk", error: (error as Error).message });
+    } catch {
+      errors.push({ memoryId: "database_bulk", error: "The memories were deleted, but their version history could not be" });
     }
     return count;
   });

@@ -8,6 +8,7 @@ import type {
   ImageMemoryRequest,
   LegacyMemoryQuery,
   LegacyMemoryResponse,
+  ListBucketsQuery,
   MemoryHistoryResponse,
   StoreMemoryRequest,
   StoreMemoryResponse,
@@ -68,7 +69,8 @@ export interface MnemoService {
     history(memoryId: string): Promise<MemoryHistoryResponse>;
   };
   buckets: {
-    list(): Promise<Bucket[]>;
+    /** `v` and `source` (GET /api/buckets) are checked, and change nothing. */
+    list(query?: ListBucketsQuery): Promise<Bucket[]>;
     create(body: CreateBucketRequest): Promise<CreateBucketResponse>;
   };
   chats: {
@@ -104,7 +106,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
       history: (memoryId) => memoryHistory(ctx, userId, memoryId),
     },
     buckets: {
-      list: () => listBuckets(ctx, userId),
+      list: (query) => listBuckets(ctx, userId, query),
       create: (body) => createBucket(ctx, userId, body),
     },
     chats: {

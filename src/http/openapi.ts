@@ -6,7 +6,7 @@ import type { Route } from "./routes.js";
 const DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; `error` names the field",
   401: "Missing or wrong bearer token",
-  403: "Forbidden",
+  403: "Forbidden: a Host header this server does not answer to (DNS rebinding)",
   404: "Not found",
   409: "Conflict",
   413: "Body too large",
@@ -17,6 +17,13 @@ const DESCRIPTIONS: Record<number, string> = {
 function schema(type: z.ZodType): object {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(type, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return rest;
+}
+
+/** What every authenticated route can answer, whatever it does: the token, the Host guard, the lockout, a fault. */
+const EVERY_ROUTE = [401, 403, 429, 500];
+
+function statusesOf(route: Route): number[] {
+  return [...new Set([...route.errors, ...EVERY_ROUTE, ...(route.body ? [413] : [])])].sort((a, b) => a - b);
 }
 
 /** OpenAPI 3.1, generated from the same route list and zod schemas the server uses. */
@@ -33,7 +40,7 @@ export function buildOpenApi(routes: Route[]): object {
       })),
     ];
     const errors = Object.fromEntries(
-      route.errors.map((status) => [
+      statusesOf(route).map((status) => [
         String(status),
         {
           description: DESCRIPTIONS[status] ?? "Error",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "../core/errors.js";
 import type { MnemoService } from "../core/service.js";
 import {
   ConversationDetail,
@@ -134,6 +135,17 @@ export const ROUTES: Route[] = [
   },
   {
     method: "delete",
+    path: "/api/memories",
+    summary: "Delete one memory, without its id: always 400 (the spec's status for a missing memoryId)",
+    origin: "spec",
+    response: ErrorBody,
+    errors: [400],
+    handle: () => {
+      throw AppError.invalid("memoryId", "is required: DELETE /api/memories/{memoryId}");
+    },
+  },
+  {
+    method: "delete",
     path: "/api/memories/{memoryId}",
     summary: "Delete one memory",
     origin: "spec",
@@ -159,7 +171,7 @@ export const ROUTES: Route[] = [
     query: ListBucketsQuery,
     response: z.array(Bucket),
     errors: [401, 500],
-    handle: ({ service }) => service.buckets.list(),
+    handle: ({ service, query }) => service.buckets.list(query),
   },
   {
     method: "post",

@@ -87,10 +87,15 @@ export const V2MemoryResponse = z.object({
 });
 export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 
+const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
 export const UpdateMemoryRequest = z.object({
   memoryId: z.string().optional(),
-  memoryIds: z.array(z.string()).optional(),
+  memoryIds: z
+    .array(z.string())
+    .min(1, "must list at least one id")
+    .max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`)
+    .optional(),
   text: z.string().optional(),
   bucketId: BucketId.optional(),
   bucketName: z.string().trim().min(1, "must not be empty").max(100).optional(),
@@ -142,6 +147,7 @@ export const ListBucketsQuery = z.object({
   v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.number()).default(2),
   source: Source,
 });
+export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
 export const CreateBucketRequest = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
   description: z.string().max(500).optional(),
