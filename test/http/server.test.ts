@@ -181,7 +181,7 @@ describe("memories over HTTP", () => {
     const plain = await a("GET", "/api/v2/memory?count=1");
     expect(plain.body).toEqual({ memories: ["note 5 about gardening"], buckets: [{ id: "1", name: "General", memoryCount: 7 }] });
     const objects = await a("GET", "/api/v2/memory?count=1&includeIds=true");
-    expect(objects.body.memories[0]).toMatchObject({ id: expect.stringMatching(/^mem_/), text: "note 5 about gardening", metadata: { bucketId: 1, bucketName: "General" } });
+    expect(objects.body.memories[0]).toMatchObject({ id: expect.stringMatching(/^mem_/), text: "note 5 about gardening", content_type: "text", metadata: { bucketId: 1, bucketName: "General" } });
     expect((await a("GET", "/api/v2/memory?contentType=image")).body.memories).toEqual([]);
     expect((await a("GET", "/api/v2/memory?bucketId=99")).status).toBe(404);
   });
@@ -207,6 +207,7 @@ describe("memories over HTTP", () => {
     expect(await a("DELETE", `/api/memories/${first}`)).toMatchObject({ status: 200, body: { message: "Memory deleted" } });
     expect((await a("DELETE", `/api/memories/${first}`)).status).toBe(404);
     expect(await a("DELETE", "/api/memories/")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^memoryId:/) } });
+    expect(await a("DELETE", "/api/memories")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^memoryId:/) } });
     expect((await a("DELETE", "/api/memories/not-an-id")).status).toBe(400);
     const ids = (await a("GET", "/api/v2/memory?includeIds=true&count=2")).body.memories.map((m: { id: string }) => m.id);
     const bulk = await a("POST", "/api/memories/bulk-delete", { memoryIds: [...ids, "mem_00000000000000000000000000", "junk"] });
@@ -219,6 +220,8 @@ describe("memories over HTTP", () => {
     expect(await a("POST", "/api/buckets", { name: "Garden" })).toMatchObject({ status: 200, body: { message: "Bucket created successfully", bucket: { id: "3" } } });
     expect((await a("POST", "/api/buckets", { name: "garden" })).status).toBe(409);
     expect((await a("POST", "/api/buckets", {})).status).toBe(400);
+    expect(await a("GET", "/api/buckets?v=abc")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^v:/) } });
+    expect((await a("GET", "/api/buckets?v=2&source=my-plugin")).status).toBe(200);
   });
 
   it("keeps users apart on every memory endpoint", async () => {
@@ -339,6 +342,10 @@ describe("chat history over HTTP", () => {
     expect(list.body).toMatchObject({ page: 1, pageSize: 1, total: 2, totalPages: 2 });
     expect(list.body.items[0]).toMatchObject({ title: expect.any(String), platform: "notes-app", messageCount: 2, pinned: false });
     expect((await a("GET", "/api/chat-history/chats?pageSize=101")).status).toBe(400);
+    for (const bad of ["2026-11-01Tgarbage", "2026-13-45", "2026-02-30", "yesterday"]) {
+      expect(await a("GET", `/api/chat-history/chats?dateFrom=${bad}`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^dateFrom: must be an ISO 8601 date/) } });
+    }
+    expect((await a("GET", "/api/chat-history/chats?dateFrom=2000-01-01T00:00&dateTo=2999-12-31")).body.total).toBeGreaterThan(0);
     const detail = await a("GET", `/api/chat-history/conversation?conversationId=${conversationId}`);
     expect(detail.body).toMatchObject({ id: conversationId, platformConversationId: "c1", total: 2, messages: [{ id: "m1", sender: "human" }, { id: "m2" }] });
     expect((await a("GET", "/api/chat-history/conversation?conversationId=conv_missing")).status).toBe(404);
