@@ -68,7 +68,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   const dataDir = remoteStore ? defaultDataDir(env) : location;
   const paths = dataPaths(dataDir);
   const file = parseFileConfig(paths.config, readJsonFile(paths.config));
-  const merged = FileConfig.parse({
+  const merged = parseMerged(paths.config, {
     ...file,
     ...(env["MNEMO_EMBEDDER"] ? { embedder: env["MNEMO_EMBEDDER"] } : {}),
     ...(env["MNEMO_RERANKER"] ? { reranker: env["MNEMO_RERANKER"] } : {}),
@@ -112,6 +112,28 @@ function readJsonFile(file: string): unknown {
       suggestion: "Fix the file or delete it to go back to the defaults.",
     });
   }
+}
+
+/** Where a setting can come from besides config.json, for the error that names it. */
+const SOURCES: Record<string, string> = {
+  embedder: "MNEMO_EMBEDDER or --embedder",
+  reranker: "MNEMO_RERANKER",
+  synthesizer: "MNEMO_SYNTHESIZER",
+  "llm.baseUrl": "MNEMO_LLM_BASE_URL or OPENAI_BASE_URL",
+  "llm.apiKey": "MNEMO_LLM_API_KEY or OPENAI_API_KEY",
+  "llm.model": "MNEMO_LLM_MODEL",
+};
+
+/** The settings once the environment and flags are laid over the file: a bad one names itself and where it may come from. */
+function parseMerged(file: string, value: unknown): FileConfig {
+  const result = FileConfig.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join(".") || "(root)";
+  const from = SOURCES[field] ? `${SOURCES[field]}, or ${file}` : file;
+  throw new AppError("invalid_input", `Setting ${field}: ${issue?.message ?? "invalid"}`, {
+    suggestion: `Fix it where it is set (${from}), or remove it to use the default.`,
+  });
 }
 
 function parseFileConfig(file: string, value: unknown): Partial<FileConfig> {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
+import { AppError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers.js";
 
 function configFrom(settings: object) {
@@ -21,5 +22,18 @@ describe("config.json", () => {
   it("refuses a bad setting, naming the file and the setting", () => {
     expect(configFrom({ embedderThreads: 0 })).toThrow(/config\.json: embedderThreads: /);
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
+  });
+
+  it("refuses a bad setting from the environment as an AppError naming the setting and the variable", () => {
+    const store = tempDir();
+    let error: unknown;
+    try {
+      loadConfig({ store }, { MNEMO_LLM_BASE_URL: "not a url" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe("Setting llm.baseUrl: Invalid URL");
+    expect((error as AppError).suggestion).toMatch(/MNEMO_LLM_BASE_URL or OPENAI_BASE_URL/);
   });
 });
