@@ -3,7 +3,10 @@ import type { ChatPlatform, Passage, Synthesis, SynthesisRequest, Synthesizer } 
 
 export const EXTRACTIVE_ID = "extractive";
 
-/** A passage longer than this share of the budget is cut down to its most relevant sentences. */
+/**
+ * A passage longer than this share of the budget is cut down to its most relevant sentences. The
+ * first passage, the most relevant, may take the whole budget, so a small one still gets an answer.
+ */
 const LONG_PASSAGE_SHARE = 0.3;
 
 /**
@@ -36,7 +39,9 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
     const header = groupKey(passage);
     const headerCost = headers.has(header) ? 0 : tokenizer.count(renderHeader(passage, request.platform)) + 1;
     const room = request.maxTokens - used - headerCost;
-    const text = fit(passage.text, terms, Math.min(room, Math.floor(request.maxTokens * LONG_PASSAGE_SHARE)), tokenizer);
+    const share = chosen.length === 0 ? room : Math.floor(request.maxTokens * LONG_PASSAGE_SHARE);
+    const lineCost = tokenizer.count(renderLine({ passage, text: "" }, request.platform)) + 1;
+    const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer);
     if (text === undefined) continue;
     const cost = tokenizer.count(renderLine({ passage, text }, request.platform)) + 1;
     if (cost > room) continue;
@@ -49,12 +54,16 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
   return chosen;
 }
 
-/** The passage whole when it fits in `limit` tokens, else its most relevant sentences that do, in their order. */
+/**
+ * The passage whole when it fits in `limit` tokens, else its most relevant sentences that do, in
+ * their order; the first words of its most relevant sentence when that one does not fit.
+ */
 function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokenizer): string | undefined {
   if (limit <= 0) return undefined;
   if (tokenizer.within(text, limit)) return text;
   const sentences = [...new Intl.Segmenter("en", { granularity: "sentence" }).segment(text)].map((s) => s.segment.trim()).filter(Boolean);
   const ranked = sentences.map((sentence, index) => ({ sentence, index, score: overlap(sentence, terms) })).sort((a, b) => b.score - a.score || a.index - b.index);
+  if (ranked.length === 0) return undefined;
   const kept: typeof ranked = [];
   let tokens = 0;
   for (const item of ranked) {
@@ -63,11 +72,29 @@ function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokeniz
     kept.push(item);
     tokens += cost;
   }
-  if (kept.length === 0) return undefined;
+  // The most relevant sentence did not fit, and nothing as relevant did: its first words say more.
+  if (kept.length === 0 || kept[0]!.score < ranked[0]!.score) {
+    const clipped = clip(ranked[0]!.sentence, limit, tokenizer);
+    if (clipped !== undefined || kept.length === 0) return clipped;
+  }
   return kept
     .sort((a, b) => a.index - b.index)
     .map((item) => item.sentence)
     .join(" … ");
+}
+
+/** The most words from the start of `text` that fit in `limit` tokens with the mark of the cut. */
+function clip(text: string, limit: number, tokenizer: Tokenizer): string | undefined {
+  const words = text.split(/\s+/).filter(Boolean);
+  const cut = (n: number) => `${words.slice(0, n).join(" ")} …`;
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (tokenizer.within(cut(mid), limit)) low = mid;
+    else high = mid - 1;
+  }
+  return low === 0 ? undefined : cut(low);
 }
 
 const STOP = new Set("the a an and or but of to in on at for with about what when where which who whom how why did does do is are was were be been my your our their i you we they me it this that these those have has had from by as".split(" "));

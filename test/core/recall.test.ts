@@ -74,6 +74,18 @@ describe("recall (extractive)", () => {
     }
   });
 
+  it("a small budget still gets the best passage, cut to fit, never an empty answer", async () => {
+    const tokenizer = await loadTokenizer();
+    for (const maxTokens of [30, 40, 60]) {
+      const small = await service.recall({ query: "why is my snake not eating?", maxTokens });
+      expect(small.content, String(maxTokens)).toMatch(/\[1\]/);
+      expect(small.sources.length).toBeGreaterThan(0);
+      expect(tokenizer.count(small.content)).toBeLessThanOrEqual(maxTokens);
+    }
+    expect((await service.recall({ query: "why is my snake not eating?", maxTokens: 30 })).content).toContain("…");
+    expect((await service.recall({ query: "why is my snake not eating?", maxTokens: 20 })).tokenCount).toBeLessThanOrEqual(20);
+  });
+
   it("the platform hint shapes the formatting", async () => {
     const markdown = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "claude" });
     expect(markdown.content).toMatch(/^\*\*Kyoto in autumn\*\*/);
