@@ -2,6 +2,12 @@ import type { MnemoService } from "../core/service.js";
 import type { IngestResponse } from "../schemas/chat-history.js";
 import { HttpClient, type QueryValue } from "./http-client.js";
 
+/**
+ * Conversations uploaded at once by ingestMany: the server stores those that arrive together in
+ * one commit, where one at a time made two commits per conversation.
+ */
+const UPLOADS_IN_FLIGHT = 8;
+
 /** The MnemoService of a running `mnemo serve`, over its REST API: the CLI's `--remote` mode. */
 export function createRemoteService(baseUrl: string, token: string | undefined): MnemoService {
   const http = new HttpClient(baseUrl, token);
@@ -28,9 +34,13 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
     },
     chats: {
       ingest: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
+      // The endpoint takes one conversation per request; several in flight are stored in one commit.
       ingestMany: async (uploads) => {
         const results: IngestResponse[] = [];
-        for (const upload of uploads) results.push(await http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload));
+        for (let i = 0; i < uploads.length; i += UPLOADS_IN_FLIGHT) {
+          const slice = uploads.slice(i, i + UPLOADS_IN_FLIGHT);
+          results.push(...(await Promise.all(slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)))));
+        }
         return results;
       },
       list: (params) => http.get("/api/chat-history/chats", query(params)),

@@ -12,7 +12,7 @@ import { loadTokenizer, type Tokenizer } from "./tokens.js";
 
 export const DEFAULT_PLATFORM = "custom";
 
-type Upload = ReturnType<typeof UploadConversation.parse>;
+export type Upload = ReturnType<typeof UploadConversation.parse>;
 
 /**
  * Stores uploaded conversations (the spec's upload shape) and queues them for processing.
@@ -23,6 +23,11 @@ type Upload = ReturnType<typeof UploadConversation.parse>;
  */
 export async function ingestConversations(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<IngestResponse[]> {
   const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
+  return storeUploads(ctx, userId, uploads);
+}
+
+/** The same for uploads already validated, in one write. */
+export async function storeUploads(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<IngestResponse[]> {
   const tokenizer = await loadTokenizer();
   const responses = await ctx.store.write(async () => {
     const platforms = await ensurePlatforms(ctx, userId, uploads);

@@ -36,6 +36,7 @@ import { storeImageMemory } from "./images.js";
 import { recall } from "./recall.js";
 import { searchChats } from "./search.js";
 import { ingestConversations } from "./chats.js";
+import { ingestOne } from "./upload-batcher.js";
 import {
   countConversations,
   deleteConversations,
@@ -110,7 +111,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
       create: (body) => createBucket(ctx, userId, body),
     },
     chats: {
-      ingest: async (upload) => (await ingestConversations(ctx, userId, [upload]))[0]!,
+      ingest: (upload) => ingestOne(ctx, userId, upload),
       ingestMany: (uploads) => ingestConversations(ctx, userId, uploads),
       list: (query) => listConversations(ctx, userId, query),
       get: (conversationId) => getConversation(ctx, userId, { conversationId }),

@@ -54,6 +54,24 @@ describe("ingest (upload shape)", () => {
     expect(result.importId).toMatch(/^imp_/);
   });
 
+  it("stores single uploads that arrive together in one commit, each with its own answer; a bad one fails alone", async () => {
+    const conversations = await app.context.store.table("conversations");
+    const before = await conversations.version();
+    const ids = Array.from({ length: 20 }, (_, i) => `together-${i}`);
+    const sent = [
+      ...ids.map((id) => service.chats.ingest(upload(id, [msg("1", "human", `note ${id}`)]))),
+      service.chats.ingest({ conversation: { id: "bad", messages: [] } }),
+    ];
+    const results = await Promise.allSettled(sent);
+    const answers = results.slice(0, 20).map((r) => (r.status === "fulfilled" ? r.value : undefined));
+    expect(answers.map((a) => a?.conversation.platformConversationId)).toEqual(ids);
+    expect(answers.every((a) => a?.change === "new")).toBe(true);
+    expect(new Set(answers.map((a) => a?.conversationId)).size).toBe(20);
+    expect(results[20]).toMatchObject({ status: "rejected", reason: { code: "invalid_input" } });
+    // One write for the first upload, one for the 19 that waited for it: each adds its rows once.
+    expect((await conversations.version()) - before).toBeLessThanOrEqual(4);
+  });
+
   it("keeps one import record per platform and overwrites the display name", async () => {
     const a = await service.chats.ingest(upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }));
     const b = await service.chats.ingest(upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }));
