@@ -142,6 +142,7 @@ export async function searchChats(ctx: CoreContext, userId: string, input: Searc
         text: near.text,
         sender: near.sender,
         timestamp: near.timestamp ?? conversation?.createdAt ?? "",
+        position: near.chunkIndex < chunk.chunkIndex ? ("before" as const) : ("after" as const),
       })),
     };
   });

@@ -22,7 +22,13 @@ export const SearchRequest = z.object({
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
-const ContextItem = z.object({ text: z.string(), sender: z.string(), timestamp: z.string() });
+const ContextItem = z.object({
+  text: z.string(),
+  sender: z.string(),
+  timestamp: z.string(),
+  /** An addition: where the chunk stands relative to the hit (timestamps can tie, or be missing). */
+  position: z.enum(["before", "after"]),
+});
 export const SearchResult = z.object({
   conversationId: z.string(),
   title: z.string(),

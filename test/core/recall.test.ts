@@ -166,6 +166,7 @@ describe("search", () => {
     expect(hit!.context).toHaveLength(2);
     expect(Math.max(...steps(before!.text))).toBeLessThan(Math.min(...steps(hit!.text)));
     expect(Math.min(...steps(after!.text))).toBeGreaterThan(Math.max(...steps(hit!.text)));
+    expect([before!.position, after!.position]).toEqual(["before", "after"]);
   });
 });
 

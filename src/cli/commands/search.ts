@@ -63,9 +63,9 @@ function printSearch(out: Output, result: SearchResponse): void {
   const highlight = (text: string) => (terms.length ? text.replace(new RegExp(`(${terms.join("|")})`, "giu"), (m) => style.bold.yellow(m)) : text);
   result.results.forEach((hit, i) => {
     out.line(`${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`);
-    for (const near of hit.context.filter((c) => c.timestamp <= hit.timestamp)) out.line(style.dim(indent(near.text)));
+    for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text)));
     out.line(indent(highlight(hit.text)));
-    for (const near of hit.context.filter((c) => c.timestamp > hit.timestamp)) out.line(style.dim(indent(near.text)));
+    for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(indent(near.text)));
     out.line();
   });
   out.notice(`${result.totalResults} results in ${result.processingTime} ms`);
