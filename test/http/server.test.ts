@@ -121,6 +121,12 @@ describe("service basics", () => {
       expect(String(body?.error ?? ""), entry).not.toMatch(/No such endpoint/);
     }
     expect((await call("GET", "/api/nope", { token: tokenA })).body.error).toMatch(/No such endpoint/);
+    for (const route of ROUTES) {
+      const responses = Object.keys(doc.paths[route.path][route.method].responses);
+      expect(responses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]));
+    }
+    const move = doc.paths["/api/v2/memory/update"].post.requestBody.content["application/json"].schema.properties.memoryIds;
+    expect(move).toMatchObject({ minItems: 1, maxItems: 100 });
   });
 
   it("answers 401 for a missing or wrong token", async () => {
