@@ -3,8 +3,9 @@
  * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
  * Without them, LanceDB's and ONNX Runtime's threads (40 and more during an import) each get an
  * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 447
- * (README, Performance). Not for `mnemo serve`: the fixed threshold makes every large buffer of a
- * search an mmap, and cost the query endpoint a tenth to a third of its throughput.
+ * (README, Performance). `mnemo serve` takes the arena cap alone (useFewerArenas): the fixed
+ * threshold makes every large buffer of a search an mmap, and cost the query endpoint a tenth to a
+ * third of its throughput.
  */
 const MMAP_THRESHOLD = 131_072;
 const ARENA_MAX = 2;
@@ -22,12 +23,28 @@ const M_ARENA_MAX = -8;
  * both took effect. It does nothing off Linux, on another C library (no `libc.so.6`, as on Alpine),
  * without koffi, or when the user has set `GLIBC_TUNABLES` themselves.
  */
-export async function useLeanAllocator(): Promise<boolean> {
+export function useLeanAllocator(): Promise<boolean> {
+  return mallopt([
+    [M_ARENA_MAX, ARENA_MAX],
+    [M_MMAP_THRESHOLD, MMAP_THRESHOLD],
+  ]);
+}
+
+/**
+ * The arena cap alone, for the server: its searches keep glibc's dynamic mmap threshold. A server
+ * taking in the 600 MB export over HTTP averaged 875 MB over its first 8 minutes with an arena per
+ * thread (peak 1.36 GB), 535 MB with two (peak 878 MB).
+ */
+export function useFewerArenas(): Promise<boolean> {
+  return mallopt([[M_ARENA_MAX, ARENA_MAX]]);
+}
+
+async function mallopt(settings: [param: number, value: number][]): Promise<boolean> {
   if (process.platform !== "linux" || process.env.GLIBC_TUNABLES !== undefined) return false;
   try {
     const { default: koffi } = await import("koffi");
-    const mallopt = koffi.load("libc.so.6").func("int mallopt(int param, int value)") as (param: number, value: number) => number;
-    return mallopt(M_ARENA_MAX, ARENA_MAX) === 1 && mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1;
+    const call = koffi.load("libc.so.6").func("int mallopt(int param, int value)") as (param: number, value: number) => number;
+    return settings.every(([param, value]) => call(param, value) === 1);
   } catch {
     return false;
   }

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { useLeanAllocator } from "../../src/core/lean-allocator.js";
+import { useFewerArenas, useLeanAllocator } from "../../src/core/lean-allocator.js";
 
 const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
 const glibc = process.platform === "linux" && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 
-function arenas(mode: "lean" | "default"): { applied: boolean; arenas: number } {
+function arenas(mode: "lean" | "arenas" | "default"): { applied: boolean; arenas: number } {
   const environment = { ...process.env };
   delete environment.GLIBC_TUNABLES;
   const run = spawnSync(process.execPath, [ARENA_COUNT, mode], { encoding: "utf8", env: environment });
@@ -22,6 +22,13 @@ describe.runIf(glibc)("useLeanAllocator (glibc)", () => {
     // The arenas made before the call stay (the main thread's and Node's own, a few); no more come.
     expect(lean.arenas).toBeLessThanOrEqual(6);
   });
+
+  it("the server's setting caps them the same way", () => {
+    const capped = arenas("arenas");
+    expect(capped.applied).toBe(true);
+    expect(capped.arenas).toBeLessThanOrEqual(6);
+    expect(arenas("default").arenas).toBeGreaterThan(capped.arenas);
+  });
 });
 
 describe("useLeanAllocator", () => {
@@ -30,5 +37,6 @@ describe("useLeanAllocator", () => {
   it("leaves the allocator alone when the user has set GLIBC_TUNABLES", async () => {
     vi.stubEnv("GLIBC_TUNABLES", "glibc.malloc.arena_max=4");
     expect(await useLeanAllocator()).toBe(false);
+    expect(await useFewerArenas()).toBe(false);
   });
 });
