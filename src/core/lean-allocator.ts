@@ -3,9 +3,9 @@
  * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
  * Without them, LanceDB's and ONNX Runtime's threads (40 and more during an import) each get an
  * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 447
- * (README, Performance). `mnemo serve` takes the arena cap alone (useFewerArenas): the fixed
- * threshold makes every large buffer of a search an mmap, and cost the query endpoint a tenth to a
- * third of its throughput.
+ * (README, Performance). Every command takes the arena cap at start (useFewerArenas, from
+ * bin/mnemo.js); only import and maintain add the threshold: it makes every large buffer of a search
+ * an mmap, and cost the server's query endpoint a tenth to a third of its throughput.
  */
 const MMAP_THRESHOLD = 131_072;
 const ARENA_MAX = 2;
@@ -31,9 +31,10 @@ export function useLeanAllocator(): Promise<boolean> {
 }
 
 /**
- * The arena cap alone, for the server: its searches keep glibc's dynamic mmap threshold. A server
- * taking in the 600 MB export over HTTP averaged 875 MB over its first 8 minutes with an arena per
- * thread (peak 1.36 GB), 535 MB with two (peak 878 MB).
+ * The arena cap alone, set first thing by bin/mnemo.js: it holds only for arenas made after it, and
+ * loading the CLI starts threads that make six. A server taking in the 600 MB export over HTTP
+ * averaged 875 MB over its first 8 minutes with an arena per thread (peak 1.36 GB), 535 MB with two
+ * (peak 878 MB), and ~700 MB with the cap set only once the server started (8 arenas).
  */
 export function useFewerArenas(): Promise<boolean> {
   return mallopt([[M_ARENA_MAX, ARENA_MAX]]);

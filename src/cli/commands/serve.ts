@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
-import { useFewerArenas } from "../../core/lean-allocator.js";
 import { DEFAULT_USER } from "../../core/users.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
@@ -19,7 +18,6 @@ export function registerServe(program: Command): void {
     .option("--host <address>", "address to listen on (default 127.0.0.1)")
     .action(
       action(async (session, options: ServeOptions) => {
-        await useFewerArenas();
         const [{ createApp }, { loadConfig }, { startServer }, { isLoopback }] = await Promise.all([
           import("../../core/app.js"),
           import("../../config/load-config.js"),
