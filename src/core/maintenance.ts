@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
-import { needsMaintenance, optimizeStore } from "../store/maintenance.js";
+import { needsMaintenance, optimizeStore, tablesNeedingMaintenance } from "../store/maintenance.js";
+import type { TableKey } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { LEAN_ALLOCATOR } from "./lean-allocator.js";
 
@@ -40,13 +41,19 @@ export class Maintenance {
     this.timer.unref();
   }
 
-  /** Optimizes now if the store needs it and no other process is already doing so. */
+  /**
+   * Optimizes the tables that need it, if no other process is already doing so. Only those: while
+   * uploads arrive, the queue's tables need compacting every few seconds, and optimizing the chunks
+   * table with them re-merged its text index each time.
+   */
   async runIfNeeded(): Promise<boolean> {
-    if (!(await needsMaintenance(this.store))) return false;
-    return this.run();
+    const due = await tablesNeedingMaintenance(this.store);
+    if (due.length === 0) return false;
+    return this.run(due);
   }
 
-  async run(): Promise<boolean> {
+  /** Optimizes the given tables (all of them by default). */
+  async run(keys?: TableKey[]): Promise<boolean> {
     fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
     let release: (() => Promise<void>) | undefined;
     try {
@@ -56,7 +63,7 @@ export class Maintenance {
     }
     try {
       this.writes = 0;
-      await optimizeStore(this.store);
+      await optimizeStore(this.store, keys);
       return true;
     } finally {
       await release().catch(() => undefined);

@@ -36,16 +36,25 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
   messages: [{ column: "id", kind: "btree" }],
 };
 
+const ALL_TABLES = Object.keys(TABLE) as TableKey[];
+
 export async function needsMaintenance(store: Store): Promise<boolean> {
-  for (const key of Object.keys(TABLE) as TableKey[]) {
-    const table = await store.table(key);
-    const stats = await table.stats();
-    if (stats.fragmentStats.numSmallFragments > FRAGMENT_LIMIT) return true;
-    if (!(VECTOR_TABLES as readonly string[]).includes(key)) continue;
-    const { indexed, unindexed } = await textIndexCoverage(table);
-    if (unindexed > 0 && (indexed === 0 || unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE))) return true;
-  }
-  return false;
+  return (await tablesNeedingMaintenance(store)).length > 0;
+}
+
+/** The tables with too many small fragments, or with rows their text index does not cover. */
+export async function tablesNeedingMaintenance(store: Store): Promise<TableKey[]> {
+  const due: TableKey[] = [];
+  for (const key of ALL_TABLES) if (await tableNeedsMaintenance(await store.table(key), key)) due.push(key);
+  return due;
+}
+
+async function tableNeedsMaintenance(table: lancedb.Table, key: TableKey): Promise<boolean> {
+  const stats = await table.stats();
+  if (stats.fragmentStats.numSmallFragments > FRAGMENT_LIMIT) return true;
+  if (!(VECTOR_TABLES as readonly string[]).includes(key)) return false;
+  const { indexed, unindexed } = await textIndexCoverage(table);
+  return unindexed > 0 && (indexed === 0 || unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE));
 }
 
 /**
@@ -54,11 +63,11 @@ export async function needsMaintenance(store: Store): Promise<boolean> {
  * Compacting before creating an index spares LanceDB remapping the new index onto the compacted
  * rows: after a 290k-chunk import, 88 s and 771 MB instead of 151 s and 1,253 MB.
  */
-export async function optimizeStore(store: Store): Promise<void> {
+export async function optimizeStore(store: Store, keys: TableKey[] = ALL_TABLES): Promise<void> {
   // One table that keeps losing to writers (a compaction against a stream of status updates) must
   // not keep the others from being optimized; its error is reported once the rest are done.
   const failures: unknown[] = [];
-  for (const key of Object.keys(TABLE) as TableKey[]) {
+  for (const key of keys) {
     await optimizeTable(store, key).catch((error: unknown) => failures.push(error));
     await store
       .table(key)

@@ -11,7 +11,7 @@ import { createEmbedder } from "../../src/providers/create-providers.js";
 import { fromArrowTable } from "../../src/store/convert.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { tableSchema } from "../../src/store/schema.js";
-import { VECTOR_INDEX_MIN_ROWS } from "../../src/store/maintenance.js";
+import { tablesNeedingMaintenance, VECTOR_INDEX_MIN_ROWS } from "../../src/store/maintenance.js";
 import { hybridSearch, readRows } from "../../src/store/search.js";
 import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
@@ -217,6 +217,29 @@ describe("maintenance", () => {
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(120);
     const [top] = await service.memories.list({ query: "single write 77", v: 1 });
     expect(top).toBe("single write 77");
+    await app.close();
+  });
+
+  it("optimizes only the tables that need it", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    // A few uploads: a few small fragments in the conversations table, not enough to be due.
+    for (const id of ["a", "b", "c", "d"]) {
+      await service.chats.ingest({ conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] } });
+    }
+    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    const { store } = app.context;
+    const due = await tablesNeedingMaintenance(store);
+    expect(due).toContain("memories");
+    expect(due).not.toContain("conversations");
+    const conversations = await store.table("conversations");
+    const version = await conversations.version();
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await tablesNeedingMaintenance(store)).toEqual([]);
+    expect(await conversations.version()).toBe(version);
+    // `mnemo maintain` still optimizes every table.
+    expect(await app.maintenance.run()).toBe(true);
+    expect(await conversations.version()).toBeGreaterThan(version);
     await app.close();
   });
 
