@@ -33,8 +33,8 @@ export function useLeanAllocator(): Promise<boolean> {
 /**
  * The arena cap alone, set first thing by bin/mnemo.js: it holds only for arenas made after it, and
  * loading the CLI starts threads that make six. A server taking in the 600 MB export over HTTP
- * averaged 875 MB over its first 8 minutes with an arena per thread (peak 1.36 GB), 535 MB with two
- * (peak 878 MB), and ~700 MB with the cap set only once the server started (8 arenas).
+ * averaged 875 MB over its first 8 minutes with an arena per thread (peak 1.36 GB), 543 MB with two
+ * (peak 936 MB), and ~700 MB with the cap set only once the server had started (8 arenas).
  */
 export function useFewerArenas(): Promise<boolean> {
   return mallopt([[M_ARENA_MAX, ARENA_MAX]]);
