@@ -126,22 +126,24 @@ const SOURCES: Record<string, string> = {
 
 /** The settings once the environment and flags are laid over the file: a bad one names itself and where it may come from. */
 function parseMerged(file: string, value: unknown): FileConfig {
-  const result = FileConfig.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join(".") || "(root)";
-  const from = SOURCES[field] ? `${SOURCES[field]}, or ${file}` : file;
-  throw new AppError("invalid_input", `Setting ${field}: ${issue?.message ?? "invalid"}`, {
-    suggestion: `Fix it where it is set (${from}), or remove it to use the default.`,
+  return parseSettings(FileConfig, value, (field, message) => {
+    const from = SOURCES[field] ? `${SOURCES[field]}, or ${file}` : file;
+    return new AppError("invalid_input", `Setting ${field}: ${message}`, {
+      suggestion: `Fix it where it is set (${from}), or remove it to use the default.`,
+    });
   });
 }
 
 function parseFileConfig(file: string, value: unknown): Partial<FileConfig> {
-  const result = FileConfig.partial().safeParse(value);
+  return parseSettings(FileConfig.partial(), value, (field, message) =>
+    new AppError("invalid_input", `${file}: ${field}: ${message}`, { suggestion: "Fix the setting or remove it to use the default." }),
+  );
+}
+
+/** Settings checked against their schema; the first problem, with its dotted field, becomes the error `problem` words. */
+function parseSettings<S extends z.ZodType>(schema: S, value: unknown, problem: (field: string, message: string) => AppError): z.output<S> {
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue?.path.join(".") || "(root)";
-  throw new AppError("invalid_input", `${file}: ${field}: ${issue?.message ?? "invalid"}`, {
-    suggestion: "Fix the setting or remove it to use the default.",
-  });
+  throw problem(issue?.path.join(".") || "(root)", issue?.message ?? "invalid");
 }
