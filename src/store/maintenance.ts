@@ -38,8 +38,10 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
 
 const ALL_TABLES = Object.keys(TABLE) as TableKey[];
 
+/** Whether any table is due: it stops at the first (a writing CLI command asks this as it closes). */
 export async function needsMaintenance(store: Store): Promise<boolean> {
-  return (await tablesNeedingMaintenance(store)).length > 0;
+  for (const key of ALL_TABLES) if (await tableNeedsMaintenance(await store.table(key), key)) return true;
+  return false;
 }
 
 /** The tables with too many small fragments, or with rows their text index does not cover. */
