@@ -61,6 +61,10 @@ async function drain(ctx: CoreContext, queue: Queue): Promise<void> {
 
 function byUser(batch: Waiting[]): Map<string, Waiting[]> {
   const groups = new Map<string, Waiting[]>();
-  for (const item of batch) groups.set(item.userId, [...(groups.get(item.userId) ?? []), item]);
+  for (const item of batch) {
+    const group = groups.get(item.userId);
+    if (group) group.push(item);
+    else groups.set(item.userId, [item]);
+  }
   return groups;
 }
