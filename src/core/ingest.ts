@@ -3,6 +3,7 @@ import { MAX_CONVERSATION_TOKENS } from "../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../store/rows.js";
 import { optimizeTable } from "../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import type { Store } from "../store/store.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
 import type { CoreContext } from "./context.js";
 import { readMessages } from "./conversations.js";
@@ -44,6 +45,11 @@ type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" |
    */
   firstIndexing: boolean;
 };
+
+/** Whether conversations are waiting for, or in the hands of, an ingest worker in any process. */
+export async function ingestPending(store: Store): Promise<boolean> {
+  return (await store.count("conversations", PENDING)) > 0;
+}
 
 /**
  * The durable ingest queue's worker. The queue is the conversations table itself: `queued` rows
@@ -113,7 +119,7 @@ export class IngestWorker {
   private async claim(): Promise<Claimed[]> {
     const { store } = this.ctx;
     // An idle worker looks every second: without the write lock, unless there is something to take.
-    if ((await store.count("conversations", PENDING)) === 0) return [];
+    if (!(await ingestPending(store))) return [];
     return store.write(async () => {
       const candidates = (await store.select("conversations", PENDING, {
         columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],

@@ -3,9 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
-import { needsMaintenance, optimizeStore, tablesNeedingMaintenance } from "../store/maintenance.js";
+import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../store/maintenance.js";
 import type { TableKey } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { ingestPending } from "./ingest.js";
 import { LEAN_ALLOCATOR } from "./lean-allocator.js";
 
 /**
@@ -47,7 +48,7 @@ export class Maintenance {
    * table with them re-merged its text index each time.
    */
   async runIfNeeded(): Promise<boolean> {
-    const due = await tablesNeedingMaintenance(this.store);
+    const due = await tablesNeedingMaintenance(this.store, await this.segmentLimit());
     if (due.length === 0) return false;
     return this.run(due);
   }
@@ -63,11 +64,16 @@ export class Maintenance {
     }
     try {
       this.writes = 0;
-      await optimizeStore(this.store, keys);
+      await optimizeStore(this.store, keys, await this.segmentLimit());
       return true;
     } finally {
       await release().catch(() => undefined);
     }
+  }
+
+  /** A vector index is rebuilt sooner when no ingest is under way to add segments again. */
+  private async segmentLimit(): Promise<number> {
+    return (await ingestPending(this.store)) ? VECTOR_SEGMENT_LIMIT.busy : VECTOR_SEGMENT_LIMIT.idle;
   }
 
   async close(): Promise<void> {

@@ -40,6 +40,8 @@ const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
 const RENEW_CONNECTION_EVERY = 100;
 
 function connector(uri: string): () => Promise<lancedb.Connection> {
+  // Maintenance reads the vector index's statistics for its segment count, not its centroids.
+  process.env["LANCE_INCLUDE_VECTOR_CENTROIDS"] ??= "false";
   const session = new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
   return () => lancedb.connect(uri, { readConsistencyInterval: 0 }, session);
 }

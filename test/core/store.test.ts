@@ -11,7 +11,7 @@ import { createEmbedder } from "../../src/providers/create-providers.js";
 import { fromArrowTable } from "../../src/store/convert.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { tableSchema } from "../../src/store/schema.js";
-import { tablesNeedingMaintenance, VECTOR_INDEX_MIN_ROWS } from "../../src/store/maintenance.js";
+import { tablesNeedingMaintenance, VECTOR_INDEX_MIN_ROWS, VECTOR_SEGMENT_LIMIT } from "../../src/store/maintenance.js";
 import { hybridSearch, readRows } from "../../src/store/search.js";
 import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
@@ -259,6 +259,36 @@ describe("maintenance", () => {
     expect((await table.indexStats(vector!.name))?.numIndexedRows).toBe(texts.length);
     const [top] = await service.memories.list({ query: "note 4321 about topic 53", v: 1 });
     expect(top).toBe("note 4321 about topic 53");
+    await app.close();
+  });
+
+  it("rebuilds a vector index that maintenance runs split into too many segments, and compacts the fragments they kept apart", async () => {
+    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+    const service = await app.service();
+    const texts = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 100 }, (_, i) => `note ${i} about topic ${i % 97}`);
+    for (let start = 0; start < texts.length; start += 1_000) {
+      await service.memories.storeMany(texts.slice(start, start + 1_000).map((text) => ({ text })));
+    }
+    const { store } = app.context;
+    const table = await store.table("memories");
+    const segments = async () => (await table.indexStats("vector_idx"))?.numIndices ?? 0;
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await segments()).toBe(1);
+    // Each round of small writes makes the table due, and its run adds a segment for the new rows.
+    for (let round = 1; round <= VECTOR_SEGMENT_LIMIT.idle; round++) {
+      for (let i = 0; i < 33; i++) await service.memories.store({ text: `round ${round} write ${i}` });
+      expect(await app.maintenance.runIfNeeded()).toBe(true);
+      expect(await segments()).toBe(round + 1);
+    }
+    expect((await table.stats()).fragmentStats.numFragments).toBe(VECTOR_SEGMENT_LIMIT.idle + 1);
+    expect(await tablesNeedingMaintenance(store)).toEqual(["memories"]);
+    expect(await tablesNeedingMaintenance(store, VECTOR_SEGMENT_LIMIT.busy)).toEqual([]);
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await segments()).toBe(1);
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    expect((await table.indexStats("vector_idx"))?.numIndexedRows).toBe(texts.length + 33 * VECTOR_SEGMENT_LIMIT.idle);
+    const [top] = await service.memories.list({ query: "round 3 write 17", v: 1 });
+    expect(top).toBe("round 3 write 17");
     await app.close();
   });
 
