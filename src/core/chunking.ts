@@ -76,6 +76,27 @@ function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): Chunk
   };
 }
 
+/** One message of a chunk, as the chunk holds it. */
+export interface ChunkMessage {
+  id: string;
+  text: string;
+  sender: Sender;
+  /** The message's own time, else the chunk's first; null when no message has one. */
+  timestamp: string | null;
+}
+
+type ChunkMessages = Pick<ChunkRow, "text" | "sender" | "timestamp" | "messageIds" | "messageOffsets" | "messageTimes" | "messageSenders">;
+
+/** The messages a chunk holds, in order (a long message's piece counts as that message). */
+export function messagesOf(chunk: ChunkMessages): ChunkMessage[] {
+  return chunk.messageIds.map((id, i) => ({
+    id,
+    text: chunk.text.slice(chunk.messageOffsets[i], chunk.messageOffsets[i + 1]).trim(),
+    sender: chunk.messageSenders[i] ?? chunk.sender,
+    timestamp: chunk.messageTimes[i] || chunk.timestamp,
+  }));
+}
+
 /** A message's text as chunks hold it: trimmed, and a blob without spaces, which would otherwise be one "word" longer than any chunk, cut. */
 function chunkText(text: string): string {
   return breakLongRuns(text.trim());

@@ -2,6 +2,7 @@ import { createExtractiveSynthesizer } from "../providers/extractive-synthesizer
 import type { ChatPlatform, Passage, Synthesizer } from "../providers/synthesizer.js";
 import { parseInput } from "../schemas/parse.js";
 import { RecallRequest, type RecallResponse, type RecallSource } from "../schemas/recall.js";
+import { messagesOf } from "./chunking.js";
 import { applyCitations, mergeCited, type Cited } from "./citations.js";
 import type { CoreContext } from "./context.js";
 import { isAppError } from "./errors.js";
@@ -168,25 +169,24 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
   const seen = new Set<string>();
   const passages: MessagePassage[] = [];
   for (const { chunk, score, vector } of hits) {
-    chunk.messageIds.forEach((messageId, i) => {
-      const text = chunk.text.slice(chunk.messageOffsets[i], chunk.messageOffsets[i + 1]).trim();
-      const textKey = text.toLowerCase().replace(/\s+/g, " ");
-      const idKey = `${chunk.conversationId}\u0000${messageId}`;
-      if (!text || seen.has(idKey) || seen.has(textKey)) return;
+    for (const message of messagesOf(chunk)) {
+      const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
+      const idKey = `${chunk.conversationId}\u0000${message.id}`;
+      if (!message.text || seen.has(idKey) || seen.has(textKey)) continue;
       seen.add(idKey).add(textKey);
       const conversation = titles.get(chunk.conversationId);
       passages.push({
         n: passages.length + 1,
         conversationId: chunk.conversationId,
-        messageId,
+        messageId: message.id,
         conversationTitle: conversation?.title ?? "",
-        date: chunk.messageTimes[i] || chunk.timestamp || conversation?.createdAt || null,
-        sender: chunk.messageSenders[i] ?? chunk.sender,
-        text,
+        date: message.timestamp || conversation?.createdAt || null,
+        sender: message.sender,
+        text: message.text,
         score,
         vector,
       });
-    });
+    }
   }
   return passages;
 }

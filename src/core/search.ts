@@ -4,8 +4,10 @@ import { SearchRequest, type SearchResponse, type SearchResult } from "../schema
 import type { ChunkRow } from "../store/rows.js";
 import { hybridSearch, type SearchMode } from "../store/search.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { messagesOf, type ChunkMessage } from "./chunking.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { rankByQuery } from "./passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
 const CHUNK_COLUMNS = [
@@ -131,13 +133,14 @@ export async function searchChats(ctx: CoreContext, userId: string, input: Searc
   ]);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);
+    const lead = bestMessage(request.query, chunk);
     return {
       conversationId: chunk.conversationId,
       title: conversation?.title ?? "",
       text: chunk.text,
       score,
-      timestamp: chunk.timestamp ?? conversation?.createdAt ?? new Date(0).toISOString(),
-      sender: chunk.sender,
+      timestamp: lead.timestamp ?? conversation?.createdAt ?? new Date(0).toISOString(),
+      sender: lead.sender,
       context: (context.get(chunk.id) ?? []).map((near) => ({
         text: near.text,
         sender: near.sender,
@@ -154,6 +157,15 @@ export async function searchChats(ctx: CoreContext, userId: string, input: Searc
     processingTime: Math.round(performance.now() - started),
     timings,
   };
+}
+
+/**
+ * The message of a chunk that a hit's `sender` and `timestamp` describe: the one that matches the
+ * query's words best, or the first when none does (a hit on meaning alone).
+ */
+function bestMessage(query: string, chunk: ChunkSummary): ChunkMessage {
+  const messages = messagesOf(chunk).map((message) => ({ ...message, score: 0 }));
+  return rankByQuery(query, messages, 1)[0]!;
 }
 
 export async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, { title: string; createdAt: string }>> {

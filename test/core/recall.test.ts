@@ -150,6 +150,14 @@ describe("search", () => {
     expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
   });
 
+  it("a hit's sender and timestamp are those of its message that matches the query best", async () => {
+    const [hit] = (await service.search({ query: "ball pythons fast in winter", limit: 1 })).results;
+    expect(hit!.text).toContain("Monty has not eaten"); // the chunk starts with the human's question
+    expect(hit).toMatchObject({ sender: "assistant", timestamp: "2024-02-10T10:01:00.000Z" });
+    const [later] = (await service.search({ query: "bought a new heat mat", limit: 1 })).results;
+    expect(later).toMatchObject({ sender: "human", timestamp: "2024-02-10T10:02:00.000Z" });
+  });
+
   it("gives a hit the chunks around it in its own conversation, in order", async () => {
     const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
     const turns = Array.from({ length: 14 }, (_, i): [string, string] => [
