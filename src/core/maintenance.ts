@@ -28,6 +28,11 @@ export class Maintenance {
     private readonly storeLocation: string,
   ) {}
 
+  /** Whether a background run is under way (a vector index rebuild can take a minute). */
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
   afterWrite(): void {
     this.writes++;
     if (this.mode !== "background" || this.timer || this.running) return;
