@@ -53,6 +53,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     options.maintenance ?? "off",
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
   );
+  maintenance.lookSoon();
   let ingest: IngestWorker | undefined;
   let reranker: Promise<Reranker | undefined> | undefined;
   const captioner = createCaptioner(config);

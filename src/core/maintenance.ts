@@ -35,8 +35,15 @@ export class Maintenance {
 
   afterWrite(): void {
     this.writes++;
+    this.lookSoon();
+  }
+
+  /**
+   * In the background mode, looks once in a moment: after a burst of writes (let it finish first),
+   * or as a server starts on a store that a stopped run left due.
+   */
+  lookSoon(): void {
     if (this.mode !== "background" || this.timer || this.running) return;
-    // Let a burst of writes finish first, then look once.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       // A failed run (writers kept winning the commit race) is tried again after the next burst.

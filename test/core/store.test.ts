@@ -220,6 +220,21 @@ describe("maintenance", () => {
     await app.close();
   });
 
+  it("a server that starts on a store left due looks at it without waiting for a write", async () => {
+    const store = path.join(tempDir(), "store");
+    const writer = await openTestApp({ store });
+    const service = await writer.service();
+    for (let i = 0; i < 40; i++) await service.memories.store({ text: `single write ${i}` });
+    await writer.close();
+    const server = await openTestApp({ store }, { maintenance: "background" });
+    const table = await server.context.store.table("memories");
+    expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(40);
+    await new Promise((resolve) => setTimeout(resolve, 2_300)); // it looks 2 s after it opens
+    while (server.maintenance.isRunning) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    await server.close();
+  });
+
   it("optimizes only the tables that need it", async () => {
     const app = await openTestApp();
     const service = await app.service();
