@@ -47,8 +47,8 @@ const SCALAR_INDEXES: Partial<Record<TableKey, { column: string; kind: "bitmap" 
 const ALL_TABLES = Object.keys(TABLE) as TableKey[];
 
 /** Whether any table is due: it stops at the first (a writing CLI command asks this as it closes). */
-export async function needsMaintenance(store: Store, segmentLimit: number = VECTOR_SEGMENT_LIMIT.idle): Promise<boolean> {
-  for (const key of ALL_TABLES) if (await tableNeedsMaintenance(await store.table(key), key, segmentLimit)) return true;
+export async function needsMaintenance(store: Store): Promise<boolean> {
+  for (const key of ALL_TABLES) if (await tableNeedsMaintenance(await store.table(key), key, VECTOR_SEGMENT_LIMIT.idle)) return true;
   return false;
 }
 
