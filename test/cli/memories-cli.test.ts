@@ -164,6 +164,15 @@ describe("mnemo CLI: stores", () => {
     expect(other.stderr).toMatch(/mnemo reindex --embedder transformers:/);
   });
 
+  it("maintain optimizes every table; with --if-needed only what is due, here nothing", async () => {
+    const due = await mnemo(["--json", "maintain", "--if-needed"]);
+    expect(due.code, due.stderr).toBe(0);
+    expect(JSON.parse(due.stdout)).toEqual({ optimized: false });
+    const all = await mnemo(["maintain"]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout + all.stderr).toMatch(/Store compacted and indexed/);
+  });
+
   it("reindex moves a store to another embedder and keeps every memory", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store") });
     await runCli(["--embedder", "bundled", "remember", "--no-date", "the cat sat on the mat"], { env: own });

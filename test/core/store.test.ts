@@ -220,7 +220,7 @@ describe("maintenance", () => {
     await app.close();
   });
 
-  it("a server that starts on a store left due looks at it without waiting for a write", async () => {
+  it("a server that starts on a store left due has it maintained without waiting for a write", async () => {
     const store = path.join(tempDir(), "store");
     const writer = await openTestApp({ store });
     const service = await writer.service();
@@ -229,8 +229,11 @@ describe("maintenance", () => {
     const server = await openTestApp({ store }, { maintenance: "background" });
     const table = await server.context.store.table("memories");
     expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(40);
-    await new Promise((resolve) => setTimeout(resolve, 2_300)); // it looks 2 s after it opens
-    while (server.maintenance.isRunning) await new Promise((resolve) => setTimeout(resolve, 50));
+    // It looks 2 s after it opens, and a `mnemo maintain` process of its own does the work.
+    const deadline = Date.now() + 30_000;
+    while ((await table.stats()).fragmentStats.numFragments > 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     expect((await table.stats()).fragmentStats.numFragments).toBe(1);
     await server.close();
   });
@@ -342,7 +345,7 @@ describe("maintenance", () => {
     await app.close();
   });
 
-  it("a background run that fails (writers kept winning the commit) leaves the process running", async () => {
+  it("a background look that fails (the store cannot be read) leaves the process running", async () => {
     const losing = { table: async () => Promise.reject(new Error("Retryable commit conflict")) } as unknown as Store;
     const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), "background", tempDir());
     const unhandled: unknown[] = [];

@@ -7,16 +7,18 @@ export function registerMaintain(program: Command): void {
   program
     .command("maintain")
     .description("compact the store and bring its indexes up to date (runs by itself in the background)")
+    .option("--if-needed", "only the tables that need it, as the automatic runs do")
     .option("--quiet", "print nothing")
     .action(
-      action(async (session, options: { quiet?: boolean }) => {
+      action(async (session, options: { ifNeeded?: boolean; quiet?: boolean }) => {
         await useLeanAllocator();
         useFewerIoThreads();
         await withApp(session, async (app) => {
-          const ran = await app.maintenance.run();
+          const ran = options.ifNeeded ? await app.maintenance.runIfNeeded() : await app.maintenance.run();
           if (options.quiet) return;
           if (session.out.json) return session.out.data({ optimized: ran });
           if (ran) session.out.success("Store compacted and indexed");
+          else if (options.ifNeeded) session.out.notice("Nothing needed it, or another process is maintaining the store right now.");
           else session.out.notice("Another process is maintaining the store right now.");
         });
       }),

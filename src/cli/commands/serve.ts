@@ -40,9 +40,6 @@ export function registerServe(program: Command): void {
         await untilSignal();
         out.notice("Stopping: finishing requests in flight; queued imports stay queued.");
         await server.close();
-        if (app.maintenance.isRunning) {
-          out.notice("Waiting for store maintenance to finish; a second Ctrl-C stops at once (it starts over on the next run).");
-        }
         await app.close();
         log.flush();
       }),
