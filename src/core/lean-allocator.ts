@@ -40,6 +40,24 @@ export function useFewerArenas(): Promise<boolean> {
   return mallopt([[M_ARENA_MAX, ARENA_MAX]]);
 }
 
+/**
+ * Gives the free memory glibc keeps in its heaps back to the system (`malloc_trim`). A server that
+ * took in the 600 MB export and searched while its vector index was rebuilt kept 1.23 GB resident,
+ * 600 MB of it free; the call took 75–89 ms of blocked event loop, so it is for when a big job is
+ * over, not for every request. Returns whether it ran (Linux with glibc and koffi only).
+ */
+export async function giveBackFreeMemory(): Promise<boolean> {
+  if (process.platform !== "linux") return false;
+  try {
+    const { default: koffi } = await import("koffi");
+    const trim = koffi.load("libc.so.6").func("int malloc_trim(size_t pad)") as (pad: number) => number;
+    trim(0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function mallopt(settings: [param: number, value: number][]): Promise<boolean> {
   if (process.platform !== "linux" || process.env.GLIBC_TUNABLES !== undefined) return false;
   try {

@@ -7,7 +7,7 @@ import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGME
 import type { TableKey } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { ingestPending } from "./ingest.js";
-import { LEAN_ALLOCATOR } from "./lean-allocator.js";
+import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
 
 /**
  * Keeps the store compact without ever making a request wait for it. The work runs in a process of
@@ -61,7 +61,9 @@ export class Maintenance {
     this.child = child;
     child.once("exit", () => {
       this.child = undefined;
+      // Writes meanwhile may have made a table due again; none means a big job (an import) is over.
       if (this.writes > 0) this.lookSoon();
+      else void giveBackFreeMemory();
     });
   }
 

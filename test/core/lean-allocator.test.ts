@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { useFewerArenas, useLeanAllocator } from "../../src/core/lean-allocator.js";
+import { giveBackFreeMemory, useFewerArenas, useLeanAllocator } from "../../src/core/lean-allocator.js";
 
 const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
 const glibc = process.platform === "linux" && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
@@ -21,6 +21,10 @@ describe.runIf(glibc)("useLeanAllocator (glibc)", () => {
     expect(plain.arenas).toBeGreaterThan(lean.arenas);
     // The arenas made before the call stay (the main thread's and Node's own, a few); no more come.
     expect(lean.arenas).toBeLessThanOrEqual(6);
+  });
+
+  it("can give glibc's free memory back to the system", async () => {
+    expect(await giveBackFreeMemory()).toBe(true);
   });
 
   it("the server's setting caps them the same way", () => {
