@@ -25,6 +25,7 @@ export class Maintenance {
   private looking: Promise<unknown> | undefined;
   private child: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly store: Store,
@@ -43,7 +44,7 @@ export class Maintenance {
    * or as a server starts on a store that a stopped run left due.
    */
   lookSoon(): void {
-    if (this.mode !== "background" || this.timer || this.looking || this.child) return;
+    if (this.mode !== "background" || this.closed || this.timer || this.looking || this.child) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       // A store that cannot be read now is looked at again after the next burst of writes.
@@ -59,6 +60,7 @@ export class Maintenance {
     this.writes = 0;
     const child = startMaintenanceProcess(this.storeLocation);
     this.child = child;
+    child.unref(); // a server that stops does not wait for it
     child.once("exit", () => {
       this.child = undefined;
       // Writes meanwhile may have made a table due again; none means a big job (an import) is over.
@@ -103,6 +105,7 @@ export class Maintenance {
 
   /** Stops looking; a maintenance process already started carries on by itself. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.looking;
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
