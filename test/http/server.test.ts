@@ -416,12 +416,21 @@ describe("graceful shutdown", () => {
     await own.users.add("carol");
     const token = await own.users.rotateToken("carol");
     const running = await startServer(own, { host: "127.0.0.1", port: 0, log: () => undefined });
+    // The server stops once the upload is being stored: a fixed wait raced the request's arrival.
+    const { store } = own.context;
+    const write = store.write.bind(store);
+    let storing!: () => void;
+    const reached = new Promise<void>((resolve) => (storing = resolve));
+    store.write = (work) => {
+      storing();
+      return write(work);
+    };
     const inFlight = request(`${running.url}/api/chat-history/ingest/custom-online`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify(conversation("late", "arrives while the server stops")),
     });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await reached;
     const closing = running.close();
     const answer = await inFlight;
     expect(answer.statusCode).toBe(200);
