@@ -66,7 +66,7 @@ async function tableNeedsMaintenance(table: lancedb.Table, key: TableKey, segmen
   const stats = await table.stats();
   if (stats.fragmentStats.numSmallFragments > FRAGMENT_LIMIT) return true;
   if (!isVectorTable(key)) return false;
-  const segments = await vectorIndexSegments(table);
+  const segments = await segmentsOf(table, await indexOn(table, "vector"));
   if (segments > segmentLimit) return true;
   if (segments === 0 && stats.numRows >= VECTOR_INDEX_MIN_ROWS) return true;
   const { indexed, unindexed } = await textIndexCoverage(table);
@@ -117,8 +117,8 @@ export async function optimizeTable(store: Store, key: TableKey): Promise<void> 
 async function dropSegmentedVectorIndex(store: Store, key: TableKey, segmentLimit: number): Promise<void> {
   if (!isVectorTable(key)) return;
   const table = await store.table(key);
-  const index = await vectorIndex(table);
-  if (!index || (await vectorIndexSegments(table, index.name)) <= segmentLimit) return;
+  const index = await indexOn(table, "vector");
+  if (!index || (await segmentsOf(table, index)) <= segmentLimit) return;
   await retryOnCommitConflict(() => table.dropIndex(index.name));
 }
 
@@ -147,18 +147,17 @@ function isVectorTable(key: TableKey): boolean {
   return (VECTOR_TABLES as readonly string[]).includes(key);
 }
 
-async function vectorIndex(table: lancedb.Table): Promise<lancedb.IndexConfig | undefined> {
-  return (await table.listIndices()).find((index) => index.columns.includes("vector"));
+async function indexOn(table: lancedb.Table, column: string): Promise<lancedb.IndexConfig | undefined> {
+  return (await table.listIndices()).find((index) => index.columns.includes(column));
 }
 
-/** The vector index's segments: one per build or per maintenance run that added rows; 0 if none. */
-async function vectorIndexSegments(table: lancedb.Table, name?: string): Promise<number> {
-  const indexName = name ?? (await vectorIndex(table))?.name;
-  return (indexName && (await table.indexStats(indexName))?.numIndices) || 0;
+/** An index's segments: for the vector index, one per build or per maintenance run that added rows; 0 without one. */
+async function segmentsOf(table: lancedb.Table, index: lancedb.IndexConfig | undefined): Promise<number> {
+  return (index && (await table.indexStats(index.name))?.numIndices) || 0;
 }
 
 async function textIndexCoverage(table: lancedb.Table): Promise<{ indexed: number; unindexed: number }> {
-  const text = (await table.listIndices()).find((index) => index.columns.includes("text"));
+  const text = await indexOn(table, "text");
   const stats = text && (await table.indexStats(text.name));
   return { indexed: stats?.numIndexedRows ?? 0, unindexed: stats?.numUnindexedRows ?? 0 };
 }
