@@ -205,6 +205,17 @@ describe("reindex", () => {
   });
 });
 
+/** A tiny-bert store with `count` memories, stored in batches: enough rows for a vector index. */
+async function appWithNotes(count: number) {
+  const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+  const service = await app.service();
+  const texts = Array.from({ length: count }, (_, i) => `note ${i} about topic ${i % 97}`);
+  for (let start = 0; start < texts.length; start += 500) {
+    await service.memories.storeMany(texts.slice(start, start + 500).map((text) => ({ text })));
+  }
+  return { app, service, texts };
+}
+
 describe("maintenance", () => {
   it("compacts a store that took many single writes", async () => {
     const app = await openTestApp();
@@ -262,12 +273,7 @@ describe("maintenance", () => {
   });
 
   it("compacts a table that has grown past the threshold, then gives it a vector index that search goes through", async () => {
-    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
-    const service = await app.service();
-    const texts = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 200 }, (_, i) => `note ${i} about topic ${i % 97}`);
-    for (let start = 0; start < texts.length; start += 500) {
-      await service.memories.storeMany(texts.slice(start, start + 500).map((text) => ({ text })));
-    }
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 200);
     const table = await app.context.store.table("memories");
     expect((await table.listIndices()).map((index) => index.indexType)).not.toContain("IvfHnswSq");
     expect(await app.maintenance.runIfNeeded()).toBe(true);
@@ -281,12 +287,7 @@ describe("maintenance", () => {
   });
 
   it("rebuilds a vector index that maintenance runs split into too many segments, and compacts the fragments they kept apart", async () => {
-    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
-    const service = await app.service();
-    const texts = Array.from({ length: VECTOR_INDEX_MIN_ROWS + 100 }, (_, i) => `note ${i} about topic ${i % 97}`);
-    for (let start = 0; start < texts.length; start += 1_000) {
-      await service.memories.storeMany(texts.slice(start, start + 1_000).map((text) => ({ text })));
-    }
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 100);
     const { store } = app.context;
     const table = await store.table("memories");
     const segments = async () => (await table.indexStats("vector_idx"))?.numIndices ?? 0;
