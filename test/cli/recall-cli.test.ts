@@ -27,9 +27,12 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     const result = JSON.parse((await mnemo(["--json", "search", "is", "tram", "28", "worth", "it"])).stdout);
     expect(result.results[0].title).toBe("Lisbon long weekend in May");
     expect(result.results[0].text).toMatch(/tram 28/i);
-    const human = await mnemo(["search", "tram 28", "-n", "1"]);
+    const human = await mnemo(["search", "tram 28", "-n", "1", "--context", "2"]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^1\. Lisbon long weekend in May {2}2024-05-02/);
+    // Piped output has no colour: the context is told from the hit by its margin.
+    expect(human.stdout).toMatch(/^ {3}(?![ ┆]).*tram 28/im);
+    expect(human.stdout).toMatch(/^ {3}┆ \S/m);
     expect(human.stderr).toMatch(/1 results in \d+ ms/);
   });
 

@@ -63,9 +63,9 @@ function printSearch(out: Output, result: SearchResponse): void {
   const highlight = (text: string) => (terms.length ? text.replace(new RegExp(`(${terms.join("|")})`, "giu"), (m) => style.bold.yellow(m)) : text);
   result.results.forEach((hit, i) => {
     out.line(`${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`);
-    for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text)));
-    out.line(indent(highlight(hit.text)));
-    for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(indent(near.text)));
+    for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
+    out.line(indent(highlight(hit.text), HIT_MARGIN));
+    for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
     out.line();
   });
   out.notice(`${result.totalResults} results in ${result.processingTime} ms`);
@@ -85,6 +85,10 @@ function printRecall(out: Output, result: RecallResponse): void {
   out.notice(`${result.tokenCount} tokens · ${result.model} · ${result.processingTime}`);
 }
 
-function indent(text: string): string {
-  return text.split("\n").map((line) => `   ${line}`).join("\n");
+/** The hit's own lines and its context's are told apart by their margin, not only by colour (piped output has none). */
+const HIT_MARGIN = "   ";
+const CONTEXT_MARGIN = "   ┆ ";
+
+function indent(text: string, margin: string): string {
+  return text.split("\n").map((line) => `${margin}${line}`.trimEnd()).join("\n");
 }
