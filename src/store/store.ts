@@ -31,19 +31,13 @@ export interface SelectOptions {
 const INDEX_CACHE_BYTES = 512n * 1024n * 1024n;
 const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
 
-/**
- * A LanceDB connection keeps memory for every commit made through it, more the more fragments the
- * table has (1,500 appends to one table: +430 MB; the same through a connection renewed every 250:
- * +50 MB), and closing the table handle does not give it back. So the store moves to a fresh
- * connection, on the same session (caches), after this many write sections.
- */
-const RENEW_CONNECTION_EVERY = 100;
-
-function connector(uri: string): () => Promise<lancedb.Connection> {
+async function connect(uri: string): Promise<{ db: lancedb.Connection; session: lancedb.Session }> {
   // Maintenance reads the vector index's statistics for its segment count, not its centroids.
   process.env["LANCE_INCLUDE_VECTOR_CENTROIDS"] ??= "false";
   const session = new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
-  return () => lancedb.connect(uri, { readConsistencyInterval: 0 }, session);
+  // In the options: @lancedb/lancedb 0.37 ignores a session given as connect's third argument,
+  // and the connection then has caches of its own at the default sizes.
+  return { db: await lancedb.connect(uri, { readConsistencyInterval: 0, session }), session };
 }
 
 export function vectorTableName(key: VectorTableKey, generation: number): string {
@@ -52,17 +46,21 @@ export function vectorTableName(key: VectorTableKey, generation: number): string
 
 /** The embedded LanceDB database: typed table access, the write lock, and the meta record. */
 export class Store {
-  private handles = new Map<string, lancedb.Table>();
+  private readonly handles = new Map<string, lancedb.Table>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
-  private writesOnConnection = 0;
 
   private constructor(
-    private db: lancedb.Connection,
-    private readonly connect: () => Promise<lancedb.Connection>,
+    private readonly db: lancedb.Connection,
+    private readonly session: lancedb.Session,
     private readonly lock: WriteLock,
     private currentMeta: StoreMeta,
   ) {}
+
+  /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
+  cacheBytes(): number {
+    return Number(this.session.sizeBytes());
+  }
 
   get meta(): StoreMeta {
     return this.currentMeta;
@@ -70,8 +68,7 @@ export class Store {
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
   static async open(uri: string, lockPath: string): Promise<Store | undefined> {
-    const connect = connector(uri);
-    const db = await connect();
+    const { db, session } = await connect(uri);
     const names = await db.tableNames();
     if (names.length === 0) return undefined;
     if (!names.includes(TABLE.meta)) {
@@ -79,7 +76,7 @@ export class Store {
         suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
       });
     }
-    const store = new Store(db, connect, new WriteLock(lockPath), EMPTY_META);
+    const store = new Store(db, session, new WriteLock(lockPath), EMPTY_META);
     store.currentMeta = await store.readMeta();
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(db, store.meta));
@@ -90,8 +87,7 @@ export class Store {
 
   /** Creates a new store whose vectors are made by `embedder`. */
   static async create(uri: string, lockPath: string, embedder: { id: string; spec: string; dims: number }): Promise<Store> {
-    const connect = connector(uri);
-    const db = await connect();
+    const { db, session } = await connect(uri);
     const lock = new WriteLock(lockPath);
     const meta: StoreMeta = {
       schemaVersion: 0,
@@ -105,7 +101,7 @@ export class Store {
       if ((await db.tableNames()).includes(TABLE.meta)) return;
       await runMigrations(db, meta);
     });
-    const store = new Store(db, connect, lock, meta);
+    const store = new Store(db, session, lock, meta);
     store.currentMeta = await store.readMeta();
     return store;
   }
@@ -132,21 +128,8 @@ export class Store {
           suggestion: "Run the command again (restart `mnemo serve` if it is running).",
         });
       }
-      const result = await work();
-      await this.renewConnectionIfDue();
-      return result;
+      return work();
     });
-  }
-
-  /**
-   * Inside `write`. The old connection and its handles are dropped, not closed: a reader may still
-   * be using them, and they are freed when it is done (by the garbage collector).
-   */
-  private async renewConnectionIfDue(): Promise<void> {
-    if (++this.writesOnConnection < RENEW_CONNECTION_EVERY) return;
-    this.writesOnConnection = 0;
-    this.db = await this.connect();
-    this.handles = new Map();
   }
 
   async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
