@@ -6,6 +6,7 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/cleanup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
