@@ -63,9 +63,12 @@ export class Maintenance {
     child.unref(); // a server that stops does not wait for it
     child.once("exit", () => {
       this.child = undefined;
-      // Writes meanwhile may have made a table due again; none means a big job (an import) is over.
+      // The cache holds the indexes' old versions now: start afresh. Writes meanwhile may have made
+      // a table due again; none means a big job (an import) is over, and once the old caches are
+      // released their memory goes back to the system.
+      const released = this.store.renewCaches().catch(() => undefined);
       if (this.writes > 0) this.lookSoon();
-      else void giveBackFreeMemory();
+      else void released.then(giveBackFreeMemory);
     });
   }
 

@@ -1,4 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
+import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../core/errors.js";
 import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
@@ -31,13 +32,32 @@ export interface SelectOptions {
 const INDEX_CACHE_BYTES = 512n * 1024n * 1024n;
 const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
 
-async function connect(uri: string): Promise<{ db: lancedb.Connection; session: lancedb.Session }> {
+/**
+ * How long a connection replaced by `renewCaches` stays open: queries started on it finish first
+ * (a search takes milliseconds, a few seconds at worst while an index is rebuilt).
+ */
+const RETIRE_AFTER_MS = 30_000;
+
+/** A LanceDB connection with its caches (the session) and the table handles opened through it. */
+interface Connection {
+  db: lancedb.Connection;
+  session: lancedb.Session;
+  handles: Map<string, lancedb.Table>;
+}
+
+async function connect(uri: string): Promise<Connection> {
   // Maintenance reads the vector index's statistics for its segment count, not its centroids.
   process.env["LANCE_INCLUDE_VECTOR_CENTROIDS"] ??= "false";
   const session = new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
   // In the options: @lancedb/lancedb 0.37 ignores a session given as connect's third argument,
   // and the connection then has caches of its own at the default sizes.
-  return { db: await lancedb.connect(uri, { readConsistencyInterval: 0, session }), session };
+  return { db: await lancedb.connect(uri, { readConsistencyInterval: 0, session }), session, handles: new Map() };
+}
+
+function closeConnection(connection: Connection): void {
+  for (const handle of connection.handles.values()) handle.close();
+  connection.handles.clear();
+  connection.db.close();
 }
 
 export function vectorTableName(key: VectorTableKey, generation: number): string {
@@ -46,20 +66,34 @@ export function vectorTableName(key: VectorTableKey, generation: number): string
 
 /** The embedded LanceDB database: typed table access, the write lock, and the meta record. */
 export class Store {
-  private readonly handles = new Map<string, lancedb.Table>();
+  private readonly retired = new Set<Connection>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
 
   private constructor(
-    private readonly db: lancedb.Connection,
-    private readonly session: lancedb.Session,
+    private live: Connection,
+    private readonly uri: string,
     private readonly lock: WriteLock,
     private currentMeta: StoreMeta,
   ) {}
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
   cacheBytes(): number {
-    return Number(this.session.sizeBytes());
+    return Number(this.live.session.sizeBytes());
+  }
+
+  /**
+   * Moves to a fresh connection with empty caches, and closes the old one a little later. Call it
+   * once another process has rebuilt or extended the indexes: the index cache otherwise keeps their
+   * old versions, which no query reads again, until it is full (a server searched during a large
+   * import held ~400 MB more).
+   */
+  async renewCaches(retireAfterMs = RETIRE_AFTER_MS): Promise<void> {
+    const old = this.live;
+    this.live = await connect(this.uri);
+    this.retired.add(old);
+    await sleep(retireAfterMs, undefined, { ref: false });
+    if (this.retired.delete(old)) closeConnection(old); // else the store was closed meanwhile
   }
 
   get meta(): StoreMeta {
@@ -68,18 +102,18 @@ export class Store {
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
   static async open(uri: string, lockPath: string): Promise<Store | undefined> {
-    const { db, session } = await connect(uri);
-    const names = await db.tableNames();
+    const live = await connect(uri);
+    const names = await live.db.tableNames();
     if (names.length === 0) return undefined;
     if (!names.includes(TABLE.meta)) {
       throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
         suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
       });
     }
-    const store = new Store(db, session, new WriteLock(lockPath), EMPTY_META);
+    const store = new Store(live, uri, new WriteLock(lockPath), EMPTY_META);
     store.currentMeta = await store.readMeta();
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
-      await store.write(() => runMigrations(db, store.meta));
+      await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
     }
     return store;
@@ -87,7 +121,8 @@ export class Store {
 
   /** Creates a new store whose vectors are made by `embedder`. */
   static async create(uri: string, lockPath: string, embedder: { id: string; spec: string; dims: number }): Promise<Store> {
-    const { db, session } = await connect(uri);
+    const live = await connect(uri);
+    const { db } = live;
     const lock = new WriteLock(lockPath);
     const meta: StoreMeta = {
       schemaVersion: 0,
@@ -101,7 +136,7 @@ export class Store {
       if ((await db.tableNames()).includes(TABLE.meta)) return;
       await runMigrations(db, meta);
     });
-    const store = new Store(db, session, lock, meta);
+    const store = new Store(live, uri, lock, meta);
     store.currentMeta = await store.readMeta();
     return store;
   }
@@ -111,10 +146,11 @@ export class Store {
   }
 
   private async open(name: string): Promise<lancedb.Table> {
-    let handle = this.handles.get(name);
+    const { db, handles } = this.live;
+    let handle = handles.get(name);
     if (!handle) {
-      handle = await this.db.openTable(name);
-      this.handles.set(name, handle);
+      handle = await db.openTable(name);
+      handles.set(name, handle);
     }
     return handle;
   }
@@ -159,9 +195,9 @@ export class Store {
     for (const key of VECTOR_TABLES) {
       const name = vectorTableName(key, generation);
       this.forget(name);
-      const table = await this.db.createEmptyTable(name, tableSchema(key, dims), { mode: "overwrite" });
+      const table = await this.live.db.createEmptyTable(name, tableSchema(key, dims), { mode: "overwrite" });
       await createTextIndex(table);
-      this.handles.set(name, table);
+      this.live.handles.set(name, table);
     }
   }
 
@@ -180,13 +216,13 @@ export class Store {
     for (const key of VECTOR_TABLES) {
       const name = vectorTableName(key, generation);
       this.forget(name);
-      await this.db.dropTable(name).catch(() => undefined);
+      await this.live.db.dropTable(name).catch(() => undefined);
     }
   }
 
   private forget(name: string): void {
-    this.handles.get(name)?.close();
-    this.handles.delete(name);
+    this.live.handles.get(name)?.close();
+    this.live.handles.delete(name);
     this.columnLists.delete(name);
   }
 
@@ -268,9 +304,8 @@ export class Store {
   }
 
   close(): void {
-    for (const handle of this.handles.values()) handle.close();
-    this.handles.clear();
-    this.db.close();
+    for (const connection of [...this.retired, this.live]) closeConnection(connection);
+    this.retired.clear();
   }
 }
 

@@ -100,6 +100,25 @@ describe("LanceDB's caches", () => {
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(121);
     await app.close();
   });
+
+  it("start afresh on renewCaches; the old connection closes once its queries have had time to finish", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    const { store } = app.context;
+    for (let i = 0; i < 30; i++) await service.memories.store({ text: `note ${i} about the garden` });
+    await service.memories.list({ query: "garden", v: 1 });
+    const before = store.cacheBytes();
+    const old = await store.table("memories");
+    const renewed = store.renewCaches(300);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.cacheBytes()).toBeLessThan(before);
+    expect(old.isOpen()).toBe(true); // a query started on it may still be running
+    await renewed;
+    expect(old.isOpen()).toBe(false);
+    expect(await store.table("memories")).not.toBe(old);
+    expect((await service.memories.list({ query: "note 7 about the garden", v: 1 }))[0]).toBe("note 7 about the garden");
+    await app.close();
+  });
 });
 
 describe("migrations", () => {
@@ -175,8 +194,10 @@ describe("reindex", () => {
     const [top] = await (await reopened.service()).memories.list({ query: "markets fell", v: 1 });
     expect(top).toBe("stock markets fell sharply today");
     expect((await (await reopened.service()).search({ query: "garden water" })).results[0]?.title).toBe("Garden");
-    expect(await reopened.context.store.db.tableNames()).not.toContain("memories");
     await reopened.close();
+    const db = await lancedb.connect(path.join(app.config.paths.dataDir, "db"));
+    expect(await db.tableNames()).not.toContain("memories");
+    db.close();
   });
 
   it("interrupted, it leaves the store working on the old vectors", async () => {
@@ -246,6 +267,12 @@ describe("maintenance", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    // Then it drops the caches that hold the indexes' old versions: a new connection, a new handle.
+    while ((await server.context.store.table("memories")) === table && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await server.context.store.table("memories")).not.toBe(table);
+    expect((await (await server.service()).memories.list({ query: "single write 7", v: 1 }))[0]).toBe("single write 7");
     await server.close();
   });
 
