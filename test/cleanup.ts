@@ -1,4 +1,4 @@
 import { afterAll } from "vitest";
-import { removeTempDirs } from "./helpers.js";
+import { removeTempDirs } from "./temp-dirs.js";
 
 afterAll(removeTempDirs);

@@ -1,42 +1,19 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
 import { waitForQueue } from "../src/core/importing.js";
 import type { MnemoService } from "../src/core/service.js";
+import { tempDir } from "./temp-dirs.js";
+
+export { tempDir } from "./temp-dirs.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const BIN = path.join(ROOT, "bin", "mnemo.js");
 export const TINY_BERT = path.join(ROOT, "fixtures", "models", "tiny-bert");
 export const TINY_CAPTIONER = path.join(ROOT, "fixtures", "models", "tiny-captioner");
-
-const tempDirs = new Set<string>();
-
-/** A fresh data dir under the OS temp dir; removed after the test file by `removeTempDirs`. */
-export function tempDir(prefix = "mnemo-test-"): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
-/**
- * Removes every dir `tempDir` made (test/cleanup.ts runs it after each file): a whole run left
- * ~5 GB of stores behind. A detached maintenance process may still be writing in one, hence the
- * retries; whatever still fails is left for the OS.
- */
-export function removeTempDirs(): void {
-  for (const dir of tempDirs) {
-    try {
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-    } catch {
-      // Left behind: a process outside the test still holds it.
-    }
-  }
-  tempDirs.clear();
-}
 
 /** Environment for child processes and configs: nothing leaks in from the developer's machine. */
 export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -9,6 +9,8 @@ import type { Store } from "../store/store.js";
 import { ingestPending } from "./ingest.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
 
+const GIVE_BACK_EVERY_MS = 60_000;
+
 /**
  * Keeps the store compact without ever making a request wait for it. The work runs in a process of
  * its own, `mnemo maintain --if-needed`, which gives all its memory back when it exits: a server
@@ -19,12 +21,14 @@ import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
  * - `detached` (a one-shot CLI command): on close, if this process wrote and the store needs it,
  *   starts that process and exits at once.
  * The process outlives its parent; a lock file in the data dir keeps two runs from overlapping.
+ * In the background mode it also hands the memory that writes leave free back to the system.
  */
 export class Maintenance {
   private writes = 0;
   private looking: Promise<unknown> | undefined;
   private child: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private trimTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -37,6 +41,21 @@ export class Maintenance {
   afterWrite(): void {
     this.writes++;
     this.lookSoon();
+    this.giveBackMemorySoon();
+  }
+
+  /**
+   * While writes go on, once a minute: glibc keeps what LanceDB frees in its arenas, and a server
+   * taking in the 600 MB export while searched held 1.07 GB, 530 MB of it free (`malloc_trim`
+   * gave it back in 83–211 ms of blocked event loop).
+   */
+  private giveBackMemorySoon(): void {
+    if (this.mode !== "background" || this.closed || this.trimTimer) return;
+    this.trimTimer = setTimeout(() => {
+      this.trimTimer = undefined;
+      void giveBackFreeMemory();
+    }, GIVE_BACK_EVERY_MS);
+    this.trimTimer.unref();
   }
 
   /**
@@ -110,6 +129,7 @@ export class Maintenance {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.trimTimer) clearTimeout(this.trimTimer);
     await this.looking;
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
       startMaintenanceProcess(this.storeLocation).unref();

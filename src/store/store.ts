@@ -69,6 +69,7 @@ export class Store {
   private readonly retired = new Set<Connection>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
+  private closed = false;
 
   private constructor(
     private live: Connection,
@@ -83,14 +84,15 @@ export class Store {
   }
 
   /**
-   * Moves to a fresh connection with empty caches, and closes the old one a little later. Call it
-   * once another process has rebuilt or extended the indexes: the index cache otherwise keeps their
-   * old versions, which no query reads again, until it is full (a server searched during a large
-   * import held ~400 MB more).
+   * Moves to a fresh connection with empty caches, and closes the old one a little later (resolves
+   * then). For when another process has rebuilt or extended the indexes: the index cache otherwise
+   * keeps their old versions, which no query reads again, until it is full.
    */
   async renewCaches(retireAfterMs = RETIRE_AFTER_MS): Promise<void> {
+    const fresh = await connect(this.uri);
+    if (this.closed) return closeConnection(fresh);
     const old = this.live;
-    this.live = await connect(this.uri);
+    this.live = fresh;
     this.retired.add(old);
     await sleep(retireAfterMs, undefined, { ref: false });
     if (this.retired.delete(old)) closeConnection(old); // else the store was closed meanwhile
@@ -304,6 +306,7 @@ export class Store {
   }
 
   close(): void {
+    this.closed = true;
     for (const connection of [...this.retired, this.live]) closeConnection(connection);
     this.retired.clear();
   }
