@@ -43,8 +43,10 @@ export function useFewerArenas(): Promise<boolean> {
 /**
  * Gives the free memory glibc keeps in its heaps back to the system (`malloc_trim`). A server that
  * took in the 600 MB export and searched while its vector index was rebuilt kept 1.23 GB resident,
- * 600 MB of it free; the call took 75–89 ms of blocked event loop, so it is for when a big job is
- * over, not for every request. Returns whether it ran (Linux with glibc and koffi only).
+ * 600 MB of it free. The call blocks the event loop for 75–211 ms (called on another thread through
+ * koffi, it blocked it as long: the JavaScript thread's allocations wait for the arenas it locks),
+ * so it is for once a minute at most, not for every request. Returns whether it ran (Linux with
+ * glibc and koffi only).
  */
 export async function giveBackFreeMemory(): Promise<boolean> {
   if (process.platform !== "linux") return false;
