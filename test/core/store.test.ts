@@ -86,7 +86,7 @@ describe("the store", () => {
 });
 
 describe("LanceDB's caches", () => {
-  it("are the store's bounded session: a search fills them, and many writes keep working on one connection", async () => {
+  it("are the store's bounded session: a search after many writes fills them", async () => {
     const app = await openTestApp();
     const service = await app.service();
     const { store } = app.context;
