@@ -49,24 +49,32 @@ export function useFewerArenas(): Promise<boolean> {
  * glibc and koffi only).
  */
 export async function giveBackFreeMemory(): Promise<boolean> {
-  if (process.platform !== "linux") return false;
-  try {
-    const { default: koffi } = await import("koffi");
-    const trim = koffi.load("libc.so.6").func("int malloc_trim(size_t pad)") as (pad: number) => number;
-    trim(0);
-    return true;
-  } catch {
-    return false;
-  }
+  const trim = await libcFunction<(pad: number) => number>("int malloc_trim(size_t pad)");
+  if (!trim) return false;
+  trim(0);
+  return true;
 }
 
 async function mallopt(settings: [param: number, value: number][]): Promise<boolean> {
-  if (process.platform !== "linux" || process.env.GLIBC_TUNABLES !== undefined) return false;
-  try {
-    const { default: koffi } = await import("koffi");
-    const call = koffi.load("libc.so.6").func("int mallopt(int param, int value)") as (param: number, value: number) => number;
-    return settings.every(([param, value]) => call(param, value) === 1);
-  } catch {
-    return false;
+  if (process.env.GLIBC_TUNABLES !== undefined) return false;
+  const call = await libcFunction<(param: number, value: number) => number>("int mallopt(int param, int value)");
+  return call !== undefined && settings.every(([param, value]) => call(param, value) === 1);
+}
+
+const libcFunctions = new Map<string, Promise<unknown>>();
+
+/**
+ * A function of glibc, loaded once through koffi (the server trims every minute); `undefined` off
+ * Linux, on another C library (no `libc.so.6`, as on Alpine) or without koffi.
+ */
+function libcFunction<F>(signature: string): Promise<F | undefined> {
+  let loaded = libcFunctions.get(signature);
+  if (!loaded) {
+    loaded =
+      process.platform !== "linux"
+        ? Promise.resolve(undefined)
+        : import("koffi").then(({ default: koffi }) => koffi.load("libc.so.6").func(signature)).catch(() => undefined);
+    libcFunctions.set(signature, loaded);
   }
+  return loaded as Promise<F | undefined>;
 }

@@ -44,11 +44,7 @@ export class Maintenance {
     this.giveBackMemorySoon();
   }
 
-  /**
-   * While writes go on, once a minute: glibc keeps what LanceDB frees in its arenas, and a server
-   * taking in the 600 MB export while searched held 1.07 GB, 530 MB of it free (`malloc_trim`
-   * gave it back in 83–211 ms of blocked event loop).
-   */
+  /** While writes go on, once a minute: glibc keeps what LanceDB frees (see giveBackFreeMemory). */
   private giveBackMemorySoon(): void {
     if (this.mode !== "background" || this.closed || this.trimTimer) return;
     this.trimTimer = setTimeout(() => {
@@ -97,13 +93,14 @@ export class Maintenance {
    * table with them re-merged its text index each time.
    */
   async runIfNeeded(): Promise<boolean> {
-    const due = await tablesNeedingMaintenance(this.store, await this.segmentLimit());
+    const limit = await this.segmentLimit();
+    const due = await tablesNeedingMaintenance(this.store, limit);
     if (due.length === 0) return false;
-    return this.run(due);
+    return this.run(due, limit);
   }
 
   /** Optimizes the given tables (all of them by default) in this process. */
-  async run(keys?: TableKey[]): Promise<boolean> {
+  async run(keys?: TableKey[], segmentLimit?: number): Promise<boolean> {
     fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
     let release: (() => Promise<void>) | undefined;
     try {
@@ -113,7 +110,7 @@ export class Maintenance {
     }
     try {
       this.writes = 0;
-      await optimizeStore(this.store, keys, await this.segmentLimit());
+      await optimizeStore(this.store, keys, segmentLimit ?? (await this.segmentLimit()));
       return true;
     } finally {
       await release().catch(() => undefined);
