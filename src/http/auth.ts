@@ -12,6 +12,8 @@ export interface AuthVariables {
 /** Failed attempts allowed per client address in the window before it gets 429s. */
 const MAX_FAILURES = 10;
 const WINDOW_MS = 60_000;
+type Authenticated = NonNullable<Awaited<ReturnType<App["authenticate"]>>>;
+
 /** A token's user is remembered this long, so a revoked token stops working within it. */
 const CACHE_MS = 2_000;
 
@@ -44,30 +46,41 @@ export class FailureLimiter {
 /**
  * Bearer-token authentication: the token picks the user, and every handler gets that user's
  * service, so no handler can reach another user's rows.
+ *
+ * Only a wrong token counts as a failed attempt: a request without one guesses nothing, and it is
+ * all a web page can send (a cross-origin Authorization header needs CORS, which the server denies
+ * unless configured). While an address is locked out, a token that has authenticated from it before
+ * still works, so a plugin left with a revoked token cannot lock the user's other clients out.
  */
 export function bearerAuth(app: App, limiter: FailureLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<{ Variables: AuthVariables }> {
-  const cache = new Map<string, { until: number; result: Awaited<ReturnType<App["authenticate"]>> }>();
+  const cache = new Map<string, { until: number; result: Authenticated }>();
+  const trusted = new Set<string>();
+  const authenticate = async (token: string): Promise<Authenticated | undefined> => {
+    const cached = cache.get(token);
+    if (cached && cached.until >= Date.now()) return cached.result;
+    const result = await app.authenticate(token);
+    if (result) cache.set(token, { until: Date.now() + CACHE_MS, result });
+    else cache.delete(token); // only good tokens: bad ones must not grow the cache
+    return result;
+  };
   return async (c, next) => {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (!token) throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
     const address = clientAddress(c);
+    const trustKey = `${address}\u0000${token}`;
     const wait = limiter.retryAfter(address);
-    if (wait > 0) {
+    if (wait > 0 && !trusted.has(trustKey)) {
       c.header("Retry-After", String(wait));
       throw new AppError("rate_limited", "Too many failed authentication attempts; try again later");
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
-    const token = match?.[1];
-    let result = token ? cache.get(token) : undefined;
-    if (token && (!result || result.until < Date.now())) {
-      result = { until: Date.now() + CACHE_MS, result: await app.authenticate(token) };
-      if (result.result) cache.set(token, result); // only good tokens: bad ones must not grow the cache
-      else cache.delete(token);
-    }
-    if (!result?.result) {
+    const result = await authenticate(token);
+    if (!result) {
       limiter.fail(address);
-      throw new AppError("unauthorized", token ? "Invalid API token" : "Missing API token: send Authorization: Bearer <token>");
+      throw new AppError("unauthorized", "Invalid API token");
     }
-    c.set("service", result.result.service);
-    c.set("user", result.result.user);
+    trusted.add(trustKey);
+    c.set("service", result.service);
+    c.set("user", result.user);
     await next();
   };
 }
