@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, QueryBool, QueryInt } from "./common.js";
+import { DateTime, queryBool, queryInt } from "./common.js";
 
 export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
 export const MAX_CONVERSATION_TOKENS = 100_000;
@@ -50,20 +50,20 @@ export const IngestResponse = z.object({
 });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
-const Page = QueryInt.pipe(z.number().int().min(1, "must be 1 or more"));
-const PageSize = QueryInt.pipe(z.number().int().min(1, "must be at least 1").max(100, "must be at most 100"));
+const Page = queryInt(z.int().min(1, "must be 1 or more").default(1));
+const PageSize = queryInt(z.int().min(1, "must be at least 1").max(100, "must be at most 100").default(25));
 /** A calendar date (the whole day) or a date-time; either must be a real one (not 2026-02-30). */
 const DateOnly = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
 
 // GET /api/chat-history/chats
 export const ListChatsQuery = z.object({
-  page: Page.default(1),
-  pageSize: PageSize.default(25),
+  page: Page,
+  pageSize: PageSize,
   provider: z.string().default("all"),
   title: z.string().optional(),
   dateFrom: DateOnly.optional(),
   dateTo: DateOnly.optional(),
-  pinnedOnly: QueryBool.default(false),
+  pinnedOnly: queryBool(z.boolean().default(false)),
   importId: z.string().optional(),
 });
 export type ListChatsQuery = z.input<typeof ListChatsQuery>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, QueryBool, QueryInt } from "./common.js";
+import { DateTime, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -23,18 +23,18 @@ export type StoreMemoryRequest = z.input<typeof StoreMemoryRequest>;
 export const StoreMemoryResponse = z.object({ done: z.literal("ok"), memoryId: z.string() });
 export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 
-const Count = QueryInt.pipe(z.number().int().min(1, "must be at least 1").max(1000, "must be at most 1000"));
-const Skip = QueryInt.pipe(z.number().int().min(0, "must be 0 or more"));
+const Count = queryInt(z.int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(10));
+const Skip = queryInt(z.int().min(0, "must be 0 or more").default(0));
 
 // GET /api/memory
 export const LegacyMemoryQuery = z.object({
   query: z.string().optional(),
-  all: QueryBool.optional(),
-  latest: QueryBool.optional(),
-  count: Count.default(10),
-  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.union([z.literal(1), z.literal(2)], "must be 1 or 2")).default(2),
+  all: queryBool(z.boolean()).optional(),
+  latest: queryBool(z.boolean()).optional(),
+  count: Count,
+  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2)),
   source: Source,
-  skip: Skip.default(0),
+  skip: Skip,
 });
 export type LegacyMemoryQuery = z.input<typeof LegacyMemoryQuery>;
 export const LegacyMemory = z.object({
@@ -47,14 +47,14 @@ export type LegacyMemoryResponse = z.infer<typeof LegacyMemoryResponse>;
 
 // GET /api/v2/memory
 export const V2MemoryQuery = z.object({
-  bucketId: QueryInt.pipe(BucketId).optional(),
-  count: Count.default(10),
-  all: QueryBool.optional(),
-  latest: QueryBool.optional(),
+  bucketId: queryInt(BucketId).optional(),
+  count: Count,
+  all: queryBool(z.boolean()).optional(),
+  latest: queryBool(z.boolean()).optional(),
   query: z.string().optional(),
   source: Source,
-  skip: Skip.default(0),
-  includeIds: QueryBool.default(false),
+  skip: Skip,
+  includeIds: queryBool(z.boolean().default(false)),
   contentType: z.enum(["text", "image"]).optional(),
 });
 export type V2MemoryQuery = z.input<typeof V2MemoryQuery>;

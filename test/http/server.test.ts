@@ -127,6 +127,16 @@ describe("service basics", () => {
     }
     const move = doc.paths["/api/v2/memory/update"].post.requestBody.content["application/json"].schema.properties.memoryIds;
     expect(move).toMatchObject({ minItems: 1, maxItems: 100 });
+    const query = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]));
+    expect(query("/api/memory")).toMatchObject({
+      count: { type: "integer", minimum: 1, maximum: 1000, default: 10 },
+      skip: { type: "integer", minimum: 0, default: 0 },
+    });
+    expect(query("/api/v2/memory")).toMatchObject({ bucketId: { type: "integer", minimum: 1 }, includeIds: { type: "boolean", default: false } });
+    expect(query("/api/chat-history/chats")).toMatchObject({
+      page: { type: "integer", minimum: 1, default: 1 },
+      pageSize: { type: "integer", minimum: 1, maximum: 100, default: 25 },
+    });
   });
 
   it("answers 401 for a missing or wrong token", async () => {
@@ -180,6 +190,8 @@ describe("memories over HTTP", () => {
     expect((await a("GET", "/api/memory?count=2&skip=1&v=1")).body).toEqual(["note 4 about gardening", "note 3 about gardening"]);
     expect(await a("GET", "/api/memory?count=0")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^count:/) } });
     expect(await a("GET", "/api/memory?skip=-1")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^skip:/) } });
+    expect((await a("GET", "/api/memory?skip=abc")).body.error).toBe('skip: must be a number, not "abc"');
+    expect((await a("GET", "/api/v2/memory?count=2.5")).body.error).toBe("count: must be a whole number, not 2.5");
     expect(await a("GET", "/api/memory?v=7")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^v:/) } });
   });
 
