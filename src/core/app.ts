@@ -45,7 +45,7 @@ export interface App {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  checkDataDir(config);
+  prepareDataDir(config);
   const { store, embedder } = await openStore(config, options);
   const maintenance = new Maintenance(
     store,
@@ -123,15 +123,19 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
   return { store, embedder };
 }
 
-/** A local data dir must be empty, missing, or a mnemo store: never somebody's unrelated folder. */
-function checkDataDir(config: Config): void {
+/**
+ * A local data dir must be empty, missing, or a mnemo store: never somebody's unrelated folder. A
+ * missing one is made readable by its owner only: it holds their chat history, and a home folder
+ * is often readable by every user of the machine.
+ */
+function prepareDataDir(config: Config): void {
   const { dataDir, database, config: configFile } = config.paths;
   let entries: string[];
   try {
     entries = fs.readdirSync(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return;
+    if (code === "ENOENT") return void fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     if (code === "ENOTDIR") throw notAStore(dataDir, "it is a file");
     throw error;
   }

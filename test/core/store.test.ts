@@ -41,6 +41,13 @@ describe("the store", () => {
     expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);
   });
 
+  it("makes a new data dir readable by its owner only", async () => {
+    const store = path.join(tempDir(), "new", "store");
+    const app = await openTestApp({ store });
+    await app.close();
+    expect(fs.statSync(store).mode & 0o777).toBe(0o700);
+  });
+
   it("refuses to open a store with another embedder, naming the fix", async () => {
     const store = path.join(tempDir(), "store");
     const first = await openTestApp({ store });
