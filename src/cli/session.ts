@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../core/app.js";
+import { AppError } from "../core/errors.js";
 import type { MnemoService } from "../core/service.js";
 import { handleError } from "./handle-error.js";
 import { createOutput, type Output } from "./output.js";
@@ -49,7 +50,15 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
     import("./spinner.js"),
   ]);
   const { options, out } = session;
+  if (options.remote) {
+    throw AppError.invalid(
+      "--remote",
+      "this command works on the store of this machine (users, tokens, re-embedding, maintenance), not through a server",
+      "Run it on the server's machine, without --remote.",
+    );
+  }
   const config = loadConfig({ store: options.store, user: options.user, embedder: options.embedder });
+  if (config.remote) out.notice(`This command works on the store at ${config.paths.dataDir}, not on the server at $MNEMO_URL.`);
   let download: Awaited<ReturnType<typeof startSpinner>> | undefined;
   const app = await createApp(config, {
     maintenance: "detached",
@@ -79,6 +88,9 @@ export async function withService<T>(
   const { loadConfig } = await import("../config/load-config.js");
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
   if (config.remote) {
+    if (session.options.user) {
+      throw AppError.invalid("--user", "cannot be used with a server: it knows you by your token", "Pass that user's token with --token (or $MNEMO_TOKEN).");
+    }
     const { createRemoteService } = await import("../client/remote.js");
     return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));
   }

@@ -62,7 +62,7 @@ export interface ConfigFlags {
 }
 
 export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const location = flags.store ?? env["MNEMO_STORE"] ?? defaultDataDir(env);
+  const location = nonEmpty("--store", flags.store) ?? (env["MNEMO_STORE"] || undefined) ?? defaultDataDir(env);
   const remoteStore = isRemoteUri(location);
   // A remote store keeps its local state (models, lock, images, config) in the default data dir.
   const dataDir = remoteStore ? defaultDataDir(env) : location;
@@ -85,7 +85,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     },
     ...(flags.embedder ? { embedder: flags.embedder } : {}),
   });
-  const remoteUrl = flags.remote ?? env["MNEMO_URL"];
+  const remoteUrl = serverUrl(flags.remote !== undefined ? "--remote" : "MNEMO_URL", flags.remote ?? (env["MNEMO_URL"] || undefined));
   return {
     ...merged,
     // One model on every core: two copies embedded a 5 MB export 25% faster but peaked 150 MB higher.
@@ -97,12 +97,33 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   };
 }
 
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === "") throw AppError.invalid(flag, "must not be empty");
+  return value;
+}
+
+/** A server's address as given, checked: `new URL` deep in the HTTP client said only "Invalid URL". */
+function serverUrl(source: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw AppError.invalid(source, `${JSON.stringify(value)} is not a server address`, "Give the URL `mnemo serve` prints, such as http://127.0.0.1:7411.");
+  }
+  return value;
+}
+
 function readJsonFile(file: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    // ENOTDIR: the data dir is a file, which opening the store then reports.
+    if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return {};
     throw error;
   }
   try {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type { App } from "../core/app.js";
+import { AppError } from "../core/errors.js";
 import { imageSecret, signedImageUrl } from "../core/images.js";
 import { removeServerInfo, writeServerInfo } from "../core/server-info.js";
 import { createHttpApp } from "./server.js";
@@ -17,6 +18,19 @@ export interface ListenOptions {
   log: (line: string) => void;
 }
 
+/** Why the server could not listen, with the fix, for the two causes a user can act on. */
+function listenError(error: NodeJS.ErrnoException, { host, port }: ListenOptions): Error {
+  if (error.code === "EADDRINUSE") {
+    return new AppError("unavailable", `Port ${port} on ${host} is already in use (another \`mnemo serve\`?)`, {
+      suggestion: "Stop the other server, or pick another port with --port (0 picks a free one).",
+    });
+  }
+  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+    return new AppError("invalid_input", `--host: ${host} is not an address of this machine`, { suggestion: "Use 127.0.0.1 (the default) or one of this machine's addresses." });
+  }
+  return error;
+}
+
 /** Serves the REST API of `app` and processes its ingest queue until closed. */
 export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
   const { config } = app;
@@ -30,7 +44,7 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
-    started.once("error", reject);
+    started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;

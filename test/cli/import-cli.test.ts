@@ -70,6 +70,14 @@ describe("mnemo import", () => {
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
   });
 
+  it("an import of nothing readable says so, without a success line", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], { env: own });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✖ Nothing imported: 2 exports could not be read\./);
+    expect(result.stderr).not.toMatch(/✔/);
+  });
+
   it("a failure inside the import's thread reaches the CLI as its typed error, exit code and suggestion", async () => {
     const result = await runCli(["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")], { env });
     expect(result.code).toBe(1);
@@ -101,7 +109,8 @@ describe("mnemo import", () => {
     const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: own })).stdout) as Summary;
     expect(dry.new).toBeGreaterThan(0);
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(0);
-    await runCli(["import", "--no-wait", file], { env: own });
+    const queued = await runCli(["import", "--no-wait", file], { env: own });
+    expect(queued.stderr).toMatch(/`mnemo chats status --wait` indexes them now/);
     const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env: own })).stdout);
     expect(waited.counts).toMatchObject({ queued: 0, processing: 0, ready: dry.new });
   });

@@ -180,6 +180,8 @@ describe("mnemo CLI: stores", () => {
     const reindexed = await runCli(["--json", "--embedder", `transformers:${TINY_BERT}`, "reindex"], { env: own });
     expect(reindexed.code, reindexed.stderr).toBe(0);
     expect(JSON.parse(reindexed.stdout)).toMatchObject({ dims: 32, rows: { memories: 2 } });
+    const again = await runCli(["reindex"], { env: own }); // stderr is a pipe here: no spinner, still a summary
+    expect(again.stderr).toMatch(/Re-embedded 2 memories and 0 chunks with /);
     const found = await runCli(["--json", "memories", "--query", "markets fell"], { env: own });
     expect(JSON.parse(found.stdout).memories[0].text).toBe("stock markets fell sharply today");
   });

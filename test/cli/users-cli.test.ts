@@ -63,3 +63,35 @@ describe("mnemo token and users", () => {
     await served.stop();
   });
 });
+
+describe("flags that cannot work say so, with exit code 2", () => {
+  it("refuses --remote for commands that administer this machine's store, and --user with a server", async () => {
+    const served = await serveStore();
+    const local = path.join(tempDir(), "local");
+    const env = isolatedEnv({ MNEMO_STORE: local, MNEMO_EMBEDDER: "bundled" });
+    for (const args of [["users", "add", "carol"], ["token"], ["maintain"], ["reindex"]]) {
+      const result = await runCli(["--remote", served.url, "--token", served.token, ...args], { env });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(/^✖ --remote: this command works on the store of this machine/m);
+    }
+    expect(fs.existsSync(local)).toBe(false); // no store was made on the way
+    const asUser = await runCli(["--user", "alice", "memories"], { env: served.env });
+    expect(asUser.code).toBe(2);
+    expect(asUser.stderr).toMatch(/--user: cannot be used with a server/);
+    await served.stop();
+  });
+
+  it("names a bad --store, --remote or --port, and a port in use", async () => {
+    const env = isolatedEnv({ MNEMO_EMBEDDER: "bundled" });
+    expect(await runCli(["--store", "", "memories"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--store: must not be empty/) });
+    expect(await runCli(["--remote", "not-a-url", "memories"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--remote: "not-a-url" is not a server address/) });
+    const store = path.join(tempDir(), "store");
+    expect(await runCli(["--store", store, "serve", "--port", "99999"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--port: must be at most 65535/) });
+    const served = await serveStore();
+    const port = new URL(served.url).port;
+    const taken = await runCli(["--store", store, "serve", "--port", port], { env });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use[\\s\\S]*--port`));
+    await served.stop();
+  });
+});

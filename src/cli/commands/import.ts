@@ -25,7 +25,7 @@ export function registerImport(program: Command): void {
             { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
           );
           spinner.stop();
-          report(out, summary, options.wait);
+          report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
           if (summary.files.some((file) => file.error) || summary.failed > 0) process.exitCode = 1;
         } catch (error) {
           spinner.stop();
@@ -35,18 +35,27 @@ export function registerImport(program: Command): void {
     );
 }
 
-function report(out: Output, summary: ImportSummary, waited: boolean): void {
+function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
   const total = summary.new + summary.updated + summary.unchanged + summary.failed;
+  const unreadable = summary.files.filter((file) => file.error).length;
   const verb = summary.dryRun ? "Checked" : "Imported";
-  out.success(
-    `${verb} ${total} conversations: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`,
-  );
+  if (total === 0 && unreadable > 0) {
+    out.error(`Nothing ${verb.toLowerCase()}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`);
+  } else {
+    const line = `${verb} ${total} conversations${unreadable > 0 ? ` (${unreadable} of ${summary.files.length} exports could not be read)` : ""}: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`;
+    if (unreadable > 0 || summary.failed > 0) out.warn(line);
+    else out.success(line);
+  }
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
     if (problem.suggestion) out.notice(`  → ${problem.suggestion}`);
   }
-  if (!waited && !summary.dryRun && summary.new + summary.updated > 0) {
-    out.notice("Indexing continues in the background: see `mnemo chats status`.");
+  if (!after.waited && !summary.dryRun && summary.new + summary.updated > 0) {
+    out.notice(
+      after.remote
+        ? "The server indexes them in the background: see `mnemo chats status`."
+        : "Stored and queued for indexing: `mnemo chats status --wait` indexes them now (a running `mnemo serve` on this store does it by itself).",
+    );
   }
 }

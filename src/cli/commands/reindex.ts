@@ -15,10 +15,12 @@ export function registerReindex(program: Command): void {
           const spinner = await startSpinner("Loading the embedder", { json: session.out.json });
           try {
             const result = await reindexApp(app, target, ({ table, done, total }) => spinner.text(`Re-embedding ${table}: ${done}/${total}`));
-            spinner.succeed(`Re-embedded ${result.rows.memories} memories and ${result.rows.chunks} chunks with ${result.embedderId}`);
+            spinner.stop();
             if (session.out.json) session.out.data(result);
+            else session.out.success(`Re-embedded ${result.rows.memories} memories and ${result.rows.chunks} chunks with ${result.embedderId}`);
           } catch (error) {
-            spinner.fail("Reindex stopped; the store still uses its previous vectors");
+            spinner.stop();
+            session.out.warn("Reindex stopped; the store still uses its previous vectors.");
             throw error;
           }
         });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
+import { AppError } from "../../core/errors.js";
 import { DEFAULT_USER } from "../../core/users.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
@@ -27,14 +28,17 @@ export function registerServe(program: Command): void {
         const { out } = session;
         const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
         const host = options.host ?? config.server.host;
-        const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0);
+        const port = options.port === undefined ? config.server.port : parsePort(options.port);
         if (!isLoopback(host)) {
           out.warn(`Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`);
         }
         const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
         await ensureLocalToken(app, session);
         const log = batchedLog(process.stderr);
-        const server = await startServer(app, { host, port, log: log.write });
+        const server = await startServer(app, { host, port, log: log.write }).catch(async (error: unknown) => {
+          await app.close();
+          throw error;
+        });
         if (out.json) out.data({ url: server.url, tokenFile: config.paths.tokenFile });
         else out.success(`mnemo is serving ${server.url} (token in ${config.paths.tokenFile}); Ctrl-C stops it`);
         await untilSignal();
@@ -44,6 +48,12 @@ export function registerServe(program: Command): void {
         log.flush();
       }),
     );
+}
+
+function parsePort(value: string): number {
+  const port = parseCount("--port", value, 0);
+  if (port > 65_535) throw AppError.invalid("--port", `must be at most 65535, not ${port}`);
+  return port;
 }
 
 /**
