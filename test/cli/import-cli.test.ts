@@ -45,6 +45,10 @@ describe("mnemo import", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("Lisbon");
     expect((await runCli(["chats", "pin", lisbon.id], { env })).code).toBe(0);
+    const partly = await runCli(["--json", "chats", "pin", lisbon.id, "conv_nope"], { env });
+    expect(partly.code).toBe(1); // --json too: a script must not take a partial result for success
+    expect(JSON.parse(partly.stdout).updated).toEqual([lisbon.id]);
+    expect((await runCli(["chats", "unpin", "conv_nope"], { env })).stderr).toMatch(/Not found: conv_nope/);
     const pinned = JSON.parse((await runCli(["--json", "chats", "list", "--pinned"], { env })).stdout);
     expect(pinned.items.map((i: { id: string }) => i.id)).toEqual([lisbon.id]);
     const before = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;

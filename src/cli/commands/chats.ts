@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { MnemoService } from "../../core/service.js";
-import type { ConversationDetail, ListChatsResponse } from "../../schemas/chat-history.js";
+import type { ConversationDetail, FlagResponse, ListChatsResponse } from "../../schemas/chat-history.js";
 import type { Output } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
@@ -73,9 +73,7 @@ export function registerChats(program: Command): void {
         await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session.options);
         await withService(session, async (service) => {
           const result = await service.chats.delete({ ids });
-          if (session.out.json) return session.out.data(result);
-          session.out.success(`Deleted ${result.count} of ${ids.length}`);
-          if (result.count < ids.length) process.exitCode = 1;
+          reportDone(session.out, "Deleted", ids, result.deleted, result);
         });
       }),
     );
@@ -124,7 +122,7 @@ export function registerChats(program: Command): void {
     );
 }
 
-function flagCommand(parent: Command, name: string, description: string, run: (service: MnemoService, ids: string[]) => Promise<{ count: number }>): void {
+function flagCommand(parent: Command, name: string, description: string, run: (service: MnemoService, ids: string[]) => Promise<FlagResponse>): void {
   parent
     .command(name)
     .description(description)
@@ -133,12 +131,20 @@ function flagCommand(parent: Command, name: string, description: string, run: (s
       action(async (session: Session, ids: string[]) => {
         await withService(session, async (service) => {
           const result = await run(service, ids);
-          if (session.out.json) return session.out.data(result);
-          session.out.success(`${name}: ${result.count} of ${ids.length}`);
-          if (result.count < ids.length) process.exitCode = 1;
+          reportDone(session.out, `${name}:`, ids, result.updated, result);
         });
       }),
     );
+}
+
+/** What a command did to the ids it was given; any it did not find are named, and exit code 1, with --json too. */
+function reportDone(out: Output, what: string, ids: string[], done: string[], result: unknown): void {
+  const given = [...new Set(ids)];
+  const missing = given.filter((id) => !done.includes(id));
+  if (missing.length > 0) process.exitCode = 1;
+  if (out.json) return out.data(result);
+  out.success(`${what} ${done.length} of ${given.length}`);
+  if (missing.length > 0) out.warn(`Not found: ${missing.join(", ")}`);
 }
 
 function printList(out: Output, result: ListChatsResponse): void {

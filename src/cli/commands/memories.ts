@@ -91,10 +91,12 @@ export function registerMemories(program: Command): void {
             return session.out.json ? session.out.data(result) : session.out.success(`Deleted ${ids[0]}`);
           }
           const result = await service.memories.bulkDelete({ memoryIds: ids });
+          if (result.deletedCount < ids.length) process.exitCode = 1;
           if (session.out.json) return session.out.data(result);
           session.out.success(`Deleted ${result.deletedCount} of ${ids.length}`);
           for (const failure of result.errors) session.out.warn(`${failure.memoryId}: ${failure.error}`);
-          if (result.deletedCount < ids.length) process.exitCode = 1;
+          const unexplained = ids.length - result.deletedCount - result.errors.length;
+          if (unexplained > 0) session.out.warn(`${unexplained === 1 ? "One was" : `${unexplained} were`} not found.`);
         });
       }),
     );
