@@ -2,7 +2,7 @@ import { isAppError, type ErrorCode } from "../core/errors.js";
 import type { Output } from "./output.js";
 import { AbortedByUser } from "./prompts.js";
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 const EXIT_CODES: Record<ErrorCode, number> = {
   invalid_input: EXIT.usage,
@@ -21,7 +21,7 @@ const EXIT_CODES: Record<ErrorCode, number> = {
 export function handleError(error: unknown, output: Output): number {
   if (error instanceof AbortedByUser) {
     output.notice(error.message);
-    return EXIT.failure;
+    return error.how === "interrupted" ? EXIT.interrupted : EXIT.failure;
   }
   if (output.json) {
     const body = isAppError(error)

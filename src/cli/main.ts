@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
@@ -16,7 +17,7 @@ import { EXIT } from "./handle-error.js";
 export function buildProgram(): Command {
   const program = new Command("mnemo")
     .description("Local-first memory and chat history for people who live in AI chats")
-    .version(process.env["npm_package_version"] ?? "0.1.0", "-V, --version")
+    .version(packageVersion(), "-V, --version")
     .option("--json", "print machine-readable JSON on stdout", false)
     .option("-y, --yes", "do not ask before deleting", false)
     .option("--store <dir|uri>", "data dir or LanceDB URI (default: $MNEMO_STORE, $XDG_DATA_HOME/mnemo or ~/.mnemo)")
@@ -37,6 +38,12 @@ export function buildProgram(): Command {
   registerReindex(program);
   registerMaintain(program);
   return program;
+}
+
+/** Our own package.json's version: npm_package_version is the version of whatever project `npm run` runs in. */
+function packageVersion(): string {
+  const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+  return version;
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -12,12 +12,16 @@ export async function confirmOrAbort(question: string, options: { yes: boolean }
     });
   }
   const { confirm } = await import("@inquirer/prompts");
-  const answer = await confirm({ message: question, default: false }, { output: process.stderr });
-  if (!answer) throw new AbortedByUser();
+  const answer = await confirm({ message: question, default: false }, { output: process.stderr }).catch((error: unknown) => {
+    if (error instanceof Error && error.name === "ExitPromptError") throw new AbortedByUser("interrupted");
+    throw error;
+  });
+  if (!answer) throw new AbortedByUser("declined");
 }
 
+/** The user said no (exit code 1), or pressed Ctrl-C at the question (130, as for any interrupted command). */
 export class AbortedByUser extends Error {
-  constructor() {
+  constructor(readonly how: "declined" | "interrupted") {
     super("Nothing was changed.");
   }
 }

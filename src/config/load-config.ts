@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { AppError } from "../core/errors.js";
+import { DEFAULT_USER } from "./default-user.js";
 import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";
 
 const EmbedderSpec = z
@@ -92,7 +93,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     embedderWorkers: merged.embedderWorkers ?? 1,
     storeUri: remoteStore ? location : paths.database,
     paths,
-    user: flags.user ?? env["MNEMO_USER"] ?? "default",
+    user: flags.user ?? env["MNEMO_USER"] ?? DEFAULT_USER,
     remote: remoteUrl ? { url: remoteUrl, token: flags.token ?? env["MNEMO_TOKEN"] } : undefined,
   };
 }

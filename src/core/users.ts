@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
 import { ofUser, sqlString } from "../store/sql.js";
 import { TABLE, type TableKey } from "../store/schema.js";
@@ -8,7 +9,6 @@ import { AppError } from "./errors.js";
 import { removeUserImages } from "./images.js";
 import { newId } from "./ids.js";
 
-export const DEFAULT_USER = "default";
 const USER_NAME = /^[a-zA-Z0-9._-]{1,64}$/;
 
 export interface UserInfo {

@@ -45,6 +45,19 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await mnemo(["memories", "--bogus"])).code).toBe(2);
   });
 
+  it("--help and --version load neither LanceDB nor a schema library", async () => {
+    // A resolve hook that fails the command if it reaches for them (they took --help from 70 to 250 ms).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
+    for (const flag of ["--help", "--version"]) {
+      const result = await runCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+
   it("remember prepends today's date unless --no-date, and prints the id", async () => {
     const today = new Date();
     const stamp = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;

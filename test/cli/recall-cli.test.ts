@@ -43,6 +43,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(result.sources[0]).toMatchObject({ conversationTitle: "Lisbon long weekend in May" });
     const human = await mnemo(["recall", "airport to Alfama", "--max-tokens", "200"]);
     expect(human.stdout).toMatch(/\[1\] Lisbon long weekend in May · 2024-05-02/);
+    expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(/Nothing fits in 5 tokens: raise --max-tokens/);
   });
 
   it("refuses bad parameters with exit 2 and the field's name", async () => {

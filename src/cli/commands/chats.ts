@@ -45,7 +45,8 @@ export function registerChats(program: Command): void {
             ...(options.importId ? { importId: options.importId } : {}),
           });
           if (session.out.json) return session.out.data(result);
-          printList(session.out, result);
+          const filtered = Boolean(options.provider || options.title || options.from || options.to || options.pinned || options.importId);
+          printList(session.out, result, filtered);
         });
       }),
     );
@@ -147,9 +148,11 @@ function reportDone(out: Output, what: string, ids: string[], done: string[], re
   if (missing.length > 0) out.warn(`Not found: ${missing.join(", ")}`);
 }
 
-function printList(out: Output, result: ListChatsResponse): void {
+function printList(out: Output, result: ListChatsResponse, filtered: boolean): void {
   if (result.items.length === 0) {
-    out.notice(result.total === 0 ? "No conversations. Import some with `mnemo import <export>`." : "No conversations on this page.");
+    if (result.total > 0) out.notice(`No conversations on this page: there are ${result.totalPages}.`);
+    else if (filtered) out.notice("No conversations match these filters.");
+    else out.notice("No conversations. Import some with `mnemo import <export>`.");
     return;
   }
   out.table(

@@ -47,7 +47,14 @@ export function registerSearch(program: Command): void {
             ...(options.context ? { conversationContext: options.context } : {}),
           });
           if (session.out.json) return session.out.data(result);
-          printRecall(session.out, result);
+          if (result.content) return printRecall(session.out, result);
+          // Nothing came back: say whether nothing matched or nothing fitted the budget.
+          const matched = (await service.search({ query: words.join(" "), limit: 1, contextChunks: 0, skipRerank: true })).totalResults > 0;
+          session.out.notice(
+            matched
+              ? `Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`
+              : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
+          );
         });
       }),
     );
@@ -73,10 +80,6 @@ function printSearch(out: Output, result: SearchResponse): void {
 
 function printRecall(out: Output, result: RecallResponse): void {
   const { style } = out;
-  if (!result.content) {
-    out.notice("Nothing in your conversations matches that yet.");
-    return;
-  }
   out.line(result.content);
   out.line();
   result.sources.forEach((source, i) => {

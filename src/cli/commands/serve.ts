@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
 import { AppError } from "../../core/errors.js";
-import { DEFAULT_USER } from "../../core/users.js";
+import { DEFAULT_USER } from "../../config/default-user.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 

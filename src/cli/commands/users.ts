@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import { DEFAULT_USER } from "../../core/users.js";
+import { DEFAULT_USER } from "../../config/default-user.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withApp } from "../session.js";
 
