@@ -78,10 +78,14 @@ function safeJson(text: string): unknown {
 }
 
 function toAppError(status: number, body: unknown, baseUrl: string): AppError {
-  const { error, ...details } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const { error, suggestion: given, ...details } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const message = typeof error === "string" ? error : `The server answered ${status}`;
   const code = STATUS_CODES[status] ?? "internal";
   const suggestion =
-    code === "unauthorized" ? `Pass the server's token with --token or MNEMO_TOKEN (see \`mnemo token\` on the server's machine).` : undefined;
+    code === "unauthorized"
+      ? "Pass the server's token with --token or MNEMO_TOKEN: it is in the file `token` of the server's data dir (`mnemo token --rotate` there makes a new one)."
+      : typeof given === "string"
+        ? given
+        : undefined;
   return new AppError(code, message, { details: { ...details, status, server: baseUrl }, ...(suggestion ? { suggestion } : {}) });
 }

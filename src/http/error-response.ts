@@ -16,14 +16,19 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 };
 
 /**
- * The one place an error becomes an HTTP answer: `{ "error": "…" }` (plus `rejectedIds` for a
- * bulk move). Anything that is not an AppError is logged and answered with a plain 500: no stack
+ * The one place an error becomes an HTTP answer: `{ "error": "…" }`, with the fix as `suggestion`
+ * when there is one (plus `rejectedIds` for a bulk move). Anything that is not an AppError is logged and answered with a plain 500: no stack
  * trace or internal message ever reaches a client.
  */
 export function errorResponse(c: Context, error: unknown, log: (line: string) => void): Response {
   if (isAppError(error)) {
     const rejectedIds = error.details["rejectedIds"];
-    return c.json({ error: error.message, ...(Array.isArray(rejectedIds) ? { rejectedIds } : {}) }, STATUS[error.code]);
+    const body = {
+      error: error.message,
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+      ...(Array.isArray(rejectedIds) ? { rejectedIds } : {}),
+    };
+    return c.json(body, STATUS[error.code]);
   }
   log(`internal error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return c.json({ error: "Internal server error" }, 500);

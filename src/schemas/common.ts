@@ -20,6 +20,8 @@ export const queryInt = <S extends z.ZodType>(schema: S) =>
 
 export const ErrorBody = z.object({
   error: z.string().optional(),
+  /** The fix, when there is one (an addition to the spec's error body). */
+  suggestion: z.string().optional(),
   text: z.string().optional(),
   score: z.number().optional(),
 });

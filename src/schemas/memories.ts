@@ -115,7 +115,7 @@ export const BulkMoveResponse = z.object({ success: z.boolean(), updated: z.numb
 export type BulkMoveResponse = z.infer<typeof BulkMoveResponse>;
 export const UpdateMemoryResponse = z.union([UpdateSingleResponse, BulkMoveResponse]);
 export type UpdateMemoryResponse = z.infer<typeof UpdateMemoryResponse>;
-export const BulkMoveNotFound = z.object({ error: z.string(), rejectedIds: z.array(z.string()) });
+export const BulkMoveNotFound = z.object({ error: z.string(), rejectedIds: z.array(z.string()), suggestion: z.string().optional() });
 
 // DELETE /api/memories/{memoryId}
 export const DeleteMemoryResponse = z.object({ message: z.literal("Memory deleted") });

@@ -53,6 +53,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     const provider = await mnemo(["search", "x", "--provider", "myspace"]);
     expect(provider.code).toBe(2);
     expect(provider.stderr).toMatch(/provider: no conversations from platform "myspace"/);
+    expect(provider.stderr).toMatch(/→ Use "all" or one of: chatgpt\./); // the fix, through a server too
     const limit = await mnemo(["search", "x", "--limit", "101"]);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toMatch(/limit: must be 1 to 100/);

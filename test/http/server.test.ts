@@ -215,7 +215,7 @@ describe("memories over HTTP", () => {
     expect(rejected).toEqual({
       status: 404,
       headers: expect.anything(),
-      body: { error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] },
+      body: { error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"], suggestion: "Retry with the ids that exist." },
     });
     expect((await a("POST", "/api/v2/memory/update", { memoryId: first, bucketId: 55 })).status).toBe(404);
     expect((await a("GET", `/api/v2/memory/${first}/history`)).body.versions).toHaveLength(3);
@@ -334,7 +334,10 @@ describe("chat history over HTTP", () => {
     expect(Date.parse(search.body.results[0].timestamp)).not.toBeNaN();
     expect((await a("POST", "/api/chat-history/search", { query: "x", limit: 0 })).status).toBe(400);
     expect((await a("POST", "/api/chat-history/search", { query: "x", limit: 101 })).status).toBe(400);
-    expect(await a("POST", "/api/chat-history/search", { query: "x", provider: "nowhere" })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^provider:/) } });
+    expect(await a("POST", "/api/chat-history/search", { query: "x", provider: "nowhere" })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^provider:/), suggestion: 'Use "all" or one of: notes-app.' },
+    });
     expect((await a("POST", "/api/chat-history/search", { query: "" })).status).toBe(400);
 
     const recall = await a("POST", "/api/chat-history/inject", { query: "what trip am I planning?", maxTokens: 200, platform: "claude" });
