@@ -58,6 +58,17 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
   });
 
+  it("shows times in the user's time zone, the one remember dates memories by", async () => {
+    // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
+    for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
+      expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
+      const row = /(\d{4}-\d\d-\d\d) \d\d:\d\d +General +(\d{4}-\d\d-\d\d) zone test/.exec((await runCli(["memories"], { env: own })).stdout);
+      expect(row, TZ).not.toBeNull();
+      expect(row![1], TZ).toBe(row![2]);
+    }
+  });
+
   it("remember prepends today's date unless --no-date, and prints the id", async () => {
     const today = new Date();
     const stamp = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;

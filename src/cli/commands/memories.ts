@@ -147,8 +147,12 @@ function printMemories(out: Output, memories: MemoryObject[], withScore: boolean
   );
 }
 
+/** A stored time (UTC) as the user's local "YYYY-MM-DD HH:MM", the clock `remember` dates memories by. */
 export function shortDate(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ");
+  const time = new Date(iso);
+  if (iso.length <= 10 || Number.isNaN(time.getTime())) return iso.slice(0, 16).replace("T", " ");
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
 export function parseCount(flag: string, value: string, min = 1): number {
