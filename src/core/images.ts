@@ -8,24 +8,10 @@ import { sqlAnd, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
+import { imageType, mimeOf } from "./image-types.js";
 import { insertMemoryRows } from "./memories.js";
 
 export const IMAGE_URL_LIFETIME_MS = 4 * 60 * 60 * 1000;
-
-const TYPES = [
-  { ext: "png", mime: "image/png", test: (b: Buffer) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { ext: "jpg", mime: "image/jpeg", test: (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { ext: "gif", mime: "image/gif", test: (b: Buffer) => ["GIF87a", "GIF89a"].includes(b.subarray(0, 6).toString("latin1")) },
-  { ext: "webp", mime: "image/webp", test: (b: Buffer) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP" },
-] as const;
-
-export function imageType(data: Buffer): (typeof TYPES)[number] | undefined {
-  return TYPES.find((type) => type.test(data));
-}
-
-export function mimeOf(file: string): string {
-  return TYPES.find((type) => file.endsWith(`.${type.ext}`))?.mime ?? "application/octet-stream";
-}
 
 /**
  * An image memory: the file goes into the data dir first (so no row ever points at a missing
@@ -34,7 +20,8 @@ export function mimeOf(file: string): string {
  */
 export async function storeImageMemory(ctx: CoreContext, userId: string, input: ImageMemoryRequest): Promise<StoreMemoryResponse> {
   const request = parseInput(ImageMemoryRequest, input);
-  const data = Buffer.from(request.data, "base64");
+  // A data URL (what a browser's FileReader gives a plugin) carries the same base64 after its header.
+  const data = Buffer.from(request.data.replace(/^data:image\/[\w.+-]+;base64,/, ""), "base64");
   if (data.length > MAX_IMAGE_BYTES) {
     throw new AppError("payload_too_large", `data: the image is ${(data.length / 1048576).toFixed(1)} MB; the limit is 10 MB`, { details: { field: "data" } });
   }

@@ -156,7 +156,11 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);
     const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
     expect(notImage.code).toBe(2);
-    expect(notImage.stderr).toMatch(/data:|image/i);
+    expect(notImage.stderr).toMatch(/--image: .*README\.md is not a PNG, JPEG, WebP or GIF image/);
+    const signatureOnly = path.join(tempDir(), "cut.png");
+    fs.writeFileSync(signatureOnly, fs.readFileSync(image("red-square.png")).subarray(0, 8));
+    expect((await mnemo(["remember", "--image", signatureOnly])).code).toBe(2);
+    expect((await mnemo(["remember", "a note", "--description", "what?"])).stderr).toMatch(/--description: describes an image/);
   });
 
   it("buckets: create, list, duplicate refused", async () => {

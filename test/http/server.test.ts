@@ -292,6 +292,10 @@ describe("image memories", () => {
 
   it("refuses files that are not images, and images over 10 MB", async () => {
     expect(await a("POST", "/api/v2/memory/image", { data: Buffer.from("hello").toString("base64") })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^data:/) } });
+    expect((await a("POST", "/api/v2/memory/image", { data: png.subarray(0, 8).toString("base64") })).status).toBe(400); // a signature is not an image
+    const fromDataUrl = await a("POST", "/api/v2/memory/image", { data: `data:image/png;base64,${png.toString("base64")}`, description: "sent as a data URL" });
+    expect(fromDataUrl.status).toBe(200);
+    await a("DELETE", `/api/memories/${fromDataUrl.body.memoryId}`);
     const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
     expect((await a("POST", "/api/v2/memory/image", { data: big.toString("base64") })).status).toBe(413);
   });

@@ -30,6 +30,7 @@ export function registerRemember(program: Command): void {
       action(async (session, words: string[], options: RememberOptions) => {
         const { out } = session;
         if (options.image) return rememberImage(session, options.image, options);
+        if (options.description !== undefined) throw AppError.invalid("--description", "describes an image: use it with --image <file>");
         const texts = await memoryTexts(words, options);
         await withService(session, async (service) => {
             const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
@@ -74,6 +75,8 @@ async function rememberImage(session: Session, file: string, options: RememberOp
   } catch (error) {
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  const { imageType } = await import("../../core/image-types.js");
+  if (!imageType(data)) throw AppError.invalid("--image", `${file} is not a PNG, JPEG, WebP or GIF image (or it is cut short)`);
   await withService(session, async (service) => {
     const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
     const result = await service.memories.storeImage({

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { imageSize } from "image-size";
+
+/** The image formats mnemo keeps, by the extension image-size names them with. */
+const MIME = { png: "image/png", jpg: "image/jpeg", gif: "image/gif", webp: "image/webp" } as const;
+type ImageExtension = keyof typeof MIME;
+
+export interface ImageType {
+  ext: ImageExtension;
+  mime: string;
+}
+
+/**
+ * The format of an image mnemo keeps, or undefined: image-size reads the header through to the
+ * dimensions, so a file that only starts like a PNG (its 8-byte signature) is not taken for one.
+ */
+export function imageType(data: Uint8Array): ImageType | undefined {
+  let found: { type?: string | undefined; width: number; height: number };
+  try {
+    found = imageSize(data);
+  } catch {
+    return undefined;
+  }
+  const ext = found.type;
+  if (!ext || !(ext in MIME) || found.width < 1 || found.height < 1) return undefined;
+  return { ext: ext as ImageExtension, mime: MIME[ext as ImageExtension] };
+}
+
+export function mimeOf(file: string): string {
+  return MIME[path.extname(file).slice(1) as ImageExtension] ?? "application/octet-stream";
+}
