@@ -25,6 +25,7 @@ export function buildProgram(): Command {
     .option("--embedder <spec>", "auto, bundled, or transformers:<model id or folder>")
     .option("--remote <url>", "use a running `mnemo serve` instead of the store (or $MNEMO_URL)")
     .option("--token <token>", "API token for --remote (or $MNEMO_TOKEN)")
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerRemember(program);

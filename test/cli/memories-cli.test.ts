@@ -41,6 +41,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const help = await mnemo(["--help"]);
     expect(help.code).toBe(0);
     for (const command of ["remember", "memories", "buckets", "reindex"]) expect(help.stdout).toContain(command);
+    expect((await mnemo(["reindex", "--help"])).stdout).toMatch(/Global Options:[\s\S]*--embedder <spec>/);
     expect((await mnemo(["frobnicate"])).code).toBe(2);
     expect((await mnemo(["memories", "--bogus"])).code).toBe(2);
   });
