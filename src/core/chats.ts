@@ -158,7 +158,8 @@ function mergeUpload(
 ): Stored {
   const before = stored?.row;
   const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
-  const messages = counted(mergeMessages(previous, upload.conversation.messages.map(toStoredMessage)), previous, tokenizer);
+  const incoming = upload.conversation.messages.map(toStoredMessage);
+  const messages = counted(upload.complete ? latestById(incoming) : mergeMessages(previous, incoming), previous, tokenizer);
   const title = upload.conversation.title;
   const createdAt = toUtcIso(upload.conversation.createdAt);
   const row: ConversationRow = {
@@ -223,6 +224,11 @@ export function mergeMessages(previous: StoredMessage[], incoming: StoredMessage
   });
   keyed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.index - b.index));
   return keyed.map(({ message }) => message);
+}
+
+/** A complete upload's messages as given (an exporter's order is the conversation's), each id once with its last text. */
+function latestById(messages: StoredMessage[]): StoredMessage[] {
+  return [...new Map(messages.map((message) => [message.id, message])).values()];
 }
 
 /** Over what was uploaded: a stored count is derived, and the hashes of stores made before counts were kept stay valid. */

@@ -36,6 +36,7 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
   const updatedAt = isoFromUnixSeconds(record.update_time);
   return {
     ...CHATGPT,
+    complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: nonEmptyString(record.conversation_id) ?? nonEmptyString(record.id) ?? derivedId(record, messages),
       title: nonEmptyString(record.title)?.trim() ?? "Untitled",
@@ -139,9 +140,28 @@ function attachmentPlaceholders(message: JsonObject): string[] {
   });
 }
 
-/** Removes citation markers: private-use `\ue200cite\ue202turn0search0\ue201` and `【4:0†source】`. */
+/**
+ * Removes citation markers, private-use `\ue200cite\ue202turn0search0\ue201` and `【4:0†source】`, but
+ * keeps the name an entity marker shows in the answer: `\ue200entity\ue202["local_business","Café
+ * Zarzuela",0]\ue201` reads "Café Zarzuela" in ChatGPT.
+ */
 function stripCitations(text: string): string {
-  return text.replace(/[ \t]*\ue200[^\ue201]*\ue201/g, "").replace(/【\d+(?::\d+)?†[^】]*】/g, "");
+  return text
+    .replace(/([ \t]*)\ue200([^\ue201\ue202]*)\ue202?([^\ue201]*)\ue201/g, (_, space: string, kind: string, payload: string) => {
+      const name = kind === "entity" ? entityName(payload) : undefined;
+      return name === undefined ? "" : `${space}${name}`;
+    })
+    .replace(/[ \t]*【\d+(?::\d+)?†[^】]*】/g, "");
+}
+
+/** The shown name in an entity marker's payload, a JSON array such as ["people","Ada Lovelace",0]. */
+function entityName(payload: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return Array.isArray(value) && typeof value[1] === "string" && value[1].trim() !== "" ? value[1] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A stable id for a conversation without one (never seen in real exports, but do not crash). */

@@ -32,6 +32,7 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
   const updatedAt = isoFromDateString(record.updated_at);
   return {
     ...CLAUDE,
+    complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: conversationId,
       title: nonEmptyString(record.name)?.trim() ?? "Untitled",

@@ -99,6 +99,7 @@ function toConversation(group: string, turns: Turn[]): UploadConversation {
   const createdAt = first?.time ?? "";
   return {
     ...GEMINI,
+    complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: `gemini-${group}`,
       title: titleOf(turns),

@@ -19,6 +19,12 @@ export const UploadConversation = z.object({
     .regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots")
     .optional(),
   platformDisplayName: z.string().max(200).optional(),
+  /**
+   * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an
+   * export does), so a re-upload drops the messages it no longer holds, such as the branch a user
+   * edited away. Without it, a re-upload adds to what was stored, as the spec describes.
+   */
+  complete: z.boolean().optional(),
   conversation: z.object({
     id: z.string().min(1).max(500),
     title: z.string(),

@@ -139,6 +139,21 @@ describe("ingest (upload shape)", () => {
     expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
   });
 
+  it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
+    const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], { complete: true });
+    const first = await service.chats.ingest(v1);
+    await settled(service);
+    // The user edited the prompt: the new export's current branch holds other messages, in its own order.
+    const v2 = upload("edit-1", [msg("u1e", "human", "Name a fruit", "2024-05-01T10:05:00Z"), msg("a1e", "assistant", "Mango", "2024-05-01T10:04:59Z")], { complete: true });
+    expect((await service.chats.ingest(v2)).change).toBe("updated");
+    await settled(service);
+    const detail = await service.chats.get(first.conversationId);
+    expect(detail.messages.map((m) => m.id)).toEqual(["u1e", "a1e"]);
+    const found = await service.search({ query: "cerulean summer sky", limit: 20 });
+    expect(found.results.filter((r) => r.conversationId === first.conversationId).map((r) => r.text).join(" ")).not.toMatch(/Cerulean/);
+    expect((await service.chats.ingest(v2)).change).toBe("unchanged");
+  });
+
   it("processes in the background to ready, swapping the chunks of a re-upload", async () => {
     const { conversationId } = await service.chats.ingest(upload("swap", [msg("1", "human", "first version of the text")]));
     await settled(service);

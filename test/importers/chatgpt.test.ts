@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatgptConversation } from "../../src/importers/chatgpt.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
@@ -23,6 +24,7 @@ afterAll(async () => {
 describe("ChatGPT conversations.json", () => {
   it("reads the current branch of each conversation, in order, with exact fields", async () => {
     const conversations = await collect(plainFile);
+    expect(conversations.every((c) => c.complete === true)).toBe(true); // a re-import drops what the branch no longer holds
     expect(summary(conversations)).toEqual([
       [
         "6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11",
@@ -113,6 +115,25 @@ describe("ChatGPT conversations.json", () => {
     );
     expect(byId(japanese, "u2-jp")).toBe("Can you give me three practice sentences?\n[audio]");
     expect(byId(japanese, "a2-jp")).toBe("1. 猫が好きです。 — I like cats.\n2. 今日は暑いですね。 — It's hot today, isn't it?\n3. 誰がケーキを食べましたか？ — Who ate the cake? 🍰\n\nがんばって！");
+  });
+
+  it("keeps the names entity markers show, and drops citation markers without leaving a space", () => {
+    const answer = (text: string) => ({
+      id: "c-entity",
+      title: "Plants",
+      create_time: 1_700_000_000,
+      current_node: "a",
+      mapping: {
+        root: { id: "root", children: ["a"] },
+        a: { id: "a", parent: "root", children: [], message: { id: "a", author: { role: "assistant" }, create_time: 1_700_000_001, content: { content_type: "text", parts: [text] } } },
+      },
+    });
+    const context = { label: "conversations.json", index: 0, fallbackDate: new Date() };
+    const text = (raw: string) => chatgptConversation(answer(raw), context)!.conversation.messages[0]!.content;
+    expect(text('Buy one at \ue200entity\ue202["local_business","Gartencenter Zarzuela",0]\ue201 today.')).toBe("Buy one at Gartencenter Zarzuela today.");
+    expect(text("Prices rose this year \ue200cite\ue202turn0search0\ue201.")).toBe("Prices rose this year.");
+    expect(text("Prices rose this year 【4:0†source】.")).toBe("Prices rose this year.");
+    expect(text("Odd \ue200entity\ue202not json\ue201 marker.")).toBe("Odd marker.");
   });
 
   it("is detected by structure, whatever the file is called", async () => {
