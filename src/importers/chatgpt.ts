@@ -86,8 +86,10 @@ function toMessage(node: JsonObject): UploadMessage | undefined {
   const message = node.message;
   if (!isObject(message)) return undefined;
   const role = roleOf(message);
-  if (role === undefined || isHidden(message) || isToolCall(message, role)) return undefined;
-  const content = contentText(isObject(message.content) ? message.content : {}, role);
+  if (role === undefined || isHidden(message)) return undefined;
+  const document = canvasDocument(message);
+  if (document === undefined && isToolCall(message, role)) return undefined;
+  const content = document ?? contentText(isObject(message.content) ? message.content : {}, role);
   const text = [content, ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n").trim();
   const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
   if (text === "" || id === undefined) return undefined;
@@ -104,6 +106,26 @@ function roleOf(message: JsonObject): UploadMessage["role"] | undefined {
 
 function isHidden(message: JsonObject): boolean {
   return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
+}
+
+/**
+ * A document the assistant wrote in a canvas (`canmore.create_textdoc`): the user sees it, and
+ * searches for it, though the message is addressed to a tool. Its text is JSON with the document's
+ * name and content. Edits (`update_textdoc`) are patterns to apply, not text: left out.
+ */
+function canvasDocument(message: JsonObject): string | undefined {
+  if (stringOf(message.recipient) !== "canmore.create_textdoc" || !isObject(message.content)) return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(stringOf(message.content.text) ?? "");
+  } catch {
+    return undefined;
+  }
+  if (!isObject(document)) return undefined;
+  const body = stringOf(document.content)?.trim();
+  if (!body) return undefined;
+  const name = nonEmptyString(document.name);
+  return `${name === undefined ? "[document]" : `[document: ${name}]`}\n${body}`;
 }
 
 /** An assistant message addressed to a tool (browser, python, ...) rather than to the user. */

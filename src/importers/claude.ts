@@ -60,21 +60,36 @@ function ordered(chatMessages: unknown[], conversationId: string): UploadMessage
 function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefined {
   const role = raw.sender === "human" ? "human" : raw.sender === "assistant" ? "assistant" : undefined;
   if (role === undefined) return undefined;
-  const body = Array.isArray(raw.content) ? textBlocks(raw.content) : (stringOf(raw.text) ?? "");
+  // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
+  // ("This block is not supported…") for the ones it cannot show, so it is not read then.
+  const body = Array.isArray(raw.content) && raw.content.length > 0 ? textBlocks(raw.content) : (stringOf(raw.text) ?? "");
   const text = [body, ...attachmentPieces(raw)].filter((piece) => piece.trim() !== "").join("\n\n").trim();
   if (text === "") return undefined;
   const createdAt = isoFromDateString(raw.created_at);
   return { id: nonEmptyString(raw.uuid) ?? fallbackId, role, content: text, ...(createdAt === undefined ? {} : { createdAt }) };
 }
 
-/** The text of the `text` blocks; thinking, tool_use, tool_result and unknown blocks are skipped. */
+/**
+ * The text of the `text` blocks, and the documents the assistant wrote with a tool (an artifact,
+ * a created file), which the user reads as part of the answer; thinking, other tool_use,
+ * tool_result and unknown blocks are skipped.
+ */
 function textBlocks(content: unknown[]): string {
   return content
     .filter(isObject)
-    .filter((block) => block.type === "text")
-    .map((block) => stringOf(block.text) ?? "")
+    .map((block) => (block.type === "text" ? (stringOf(block.text) ?? "") : block.type === "tool_use" ? (writtenDocument(block) ?? "") : ""))
     .filter((text) => text.trim() !== "")
     .join("\n\n");
+}
+
+/** `[artifact: title]` or `[file: path]` and the text, for a tool_use that writes one whole. */
+function writtenDocument(block: JsonObject): string | undefined {
+  const input = isObject(block.input) ? block.input : {};
+  const body = (stringOf(input.content) ?? stringOf(input.file_text))?.trim();
+  if (!body) return undefined;
+  const name = nonEmptyString(input.title) ?? nonEmptyString(input.path);
+  const kind = block.name === "artifacts" ? "artifact" : "file";
+  return `${name === undefined ? `[${kind}]` : `[${kind}: ${name}]`}\n${body}`;
 }
 
 /**

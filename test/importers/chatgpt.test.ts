@@ -136,6 +136,31 @@ describe("ChatGPT conversations.json", () => {
     expect(text("Odd \ue200entity\ue202not json\ue201 marker.")).toBe("Odd marker.");
   });
 
+  it("keeps a document the assistant wrote in a canvas, not its edits or other tool calls", () => {
+    const node = (id: string, parent: string | null, message: object) => ({ id, parent, children: [] as string[], message: { id, create_time: 1_700_000_000, ...message } });
+    const record = {
+      id: "c-canvas",
+      title: "Care guide",
+      current_node: "a3",
+      mapping: {
+        u1: node("u1", null, { author: { role: "user" }, content: { content_type: "text", parts: ["Write a care guide for my fern"] } }),
+        a1: node("a1", "u1", {
+          author: { role: "assistant" },
+          recipient: "canmore.create_textdoc",
+          content: { content_type: "code", text: JSON.stringify({ name: "fern_care", type: "document", content: "# Fern care\nMist the fronds every morning." }) },
+        }),
+        a2: node("a2", "a1", { author: { role: "assistant" }, recipient: "canmore.update_textdoc", content: { content_type: "code", text: '{"updates":[{"pattern":".*","replacement":"x"}]}' } }),
+        a3: node("a3", "a2", { author: { role: "assistant" }, recipient: "all", content: { content_type: "text", parts: ["I've written it in the canvas."] } }),
+      },
+    };
+    const messages = chatgptConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.content])).toEqual([
+      ["u1", "Write a care guide for my fern"],
+      ["a1", "[document: fern_care]\n# Fern care\nMist the fronds every morning."],
+      ["a3", "I've written it in the canvas."],
+    ]);
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ATTACHMENT_EXCERPT_CHARS } from "../../src/importers/claude.js";
+import { ATTACHMENT_EXCERPT_CHARS, claudeConversation } from "../../src/importers/claude.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
@@ -58,6 +58,34 @@ describe("Claude conversations.json", () => {
     expect(all).not.toContain("This block is not supported");
     expect(all).not.toContain("UNKNOWN BLOCK TEXT");
     expect(all).not.toContain("WaniKani");
+  });
+
+  it("keeps the artifacts and files the assistant wrote whole, and reads `text` beside an empty content array", () => {
+    const record = {
+      uuid: "c-artifact",
+      name: "Fibonacci",
+      created_at: "2024-05-01T10:00:00Z",
+      chat_messages: [
+        { uuid: "h1", sender: "human", created_at: "2024-05-01T10:00:00Z", content: [], text: "Write fib in Python" },
+        {
+          uuid: "a1",
+          sender: "assistant",
+          created_at: "2024-05-01T10:00:05Z",
+          content: [
+            { type: "text", text: "Here it is:" },
+            { type: "tool_use", name: "artifacts", input: { command: "create", title: "fib.py", content: "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)" } },
+            { type: "tool_use", name: "artifacts", input: { command: "update", old_str: "n < 2", new_str: "n <= 1" } },
+            { type: "tool_use", name: "create_file", input: { path: "/notes/plan.md", file_text: "Plan: memoise it." } },
+            { type: "tool_use", name: "web_search", input: { query: "fibonacci" } },
+          ],
+        },
+      ],
+    };
+    const messages = claudeConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages;
+    expect(messages.map((m) => m.content)).toEqual([
+      "Write fib in Python",
+      "Here it is:\n\n[artifact: fib.py]\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n[file: /notes/plan.md]\nPlan: memoise it.",
+    ]);
   });
 
   it("drops messages left empty (a thinking-only reply) and conversations without messages", async () => {
