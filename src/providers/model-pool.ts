@@ -16,6 +16,14 @@ const BATCH_SIZE = 32;
  * bundled model when it ran on TensorFlow.js, 2 workers).
  */
 const YOUNG_GENERATION_MB = 4;
+/**
+ * A model worker's stack. ONNX Runtime recurses deeper the longer the process's command line
+ * (its longest argument, it seems): one argument of 13 KB, a memory given as `mnemo remember "…"`,
+ * overflowed Node's default 4 MB and killed the process (SIGSEGV, tens of thousands of frames in
+ * libonnxruntime). 64 MB holds the longest argument Linux allows (128 KB); it is address space,
+ * only the pages used become memory.
+ */
+const STACK_MB = 64;
 /** Most waiting queries embedded in one call: a batch of 4 costs a query half of what it costs alone. */
 const QUERY_BATCH = 8;
 /** How long a closing worker may take to finish its job and release its model before it is terminated. */
@@ -140,7 +148,7 @@ class ModelPool {
     this.spawning = true;
     const threads = this.options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
     const workerData: ModelWorkerData = { ...this.data, threads };
-    const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: STACK_MB } });
     this.workers.add(worker);
     worker.once("exit", () => this.workers.delete(worker));
     return new Promise((resolve, reject) => {

@@ -59,6 +59,12 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
   });
 
+  it("remembers a long memory given as an argument (ONNX Runtime overflowed the model worker's stack)", async () => {
+    const long = "lorem ipsum dolor sit amet ".repeat(700).slice(0, 15_000).trim();
+    const result = await mnemo(["remember", "--no-date", long]);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
   it("shows times in the user's time zone, the one remember dates memories by", async () => {
     // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
     for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
