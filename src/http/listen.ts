@@ -3,7 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { App } from "../core/app.js";
 import { AppError } from "../core/errors.js";
 import { imageSecret, signedImageUrl } from "../core/images.js";
-import { removeServerInfo, writeServerInfo } from "../core/server-info.js";
+import { removeServerInfo, runningServer, writeServerInfo } from "../core/server-info.js";
 import { createHttpApp } from "./server.js";
 
 export interface RunningServer {
@@ -34,6 +34,14 @@ function listenError(error: NodeJS.ErrnoException, { host, port }: ListenOptions
 /** Serves the REST API of `app` and processes its ingest queue until closed. */
 export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
   const { config } = app;
+  // A second server on the store would overwrite the first one's record (which `reindex` checks
+  // before it swaps the vectors), then delete it on exit while the first one still serves.
+  const other = runningServer(config.paths.serverInfo);
+  if (other) {
+    throw new AppError("conflict", `mnemo serve (pid ${other.pid}) already serves this store at ${other.url}`, {
+      suggestion: "Use that server (--remote), or stop it first.",
+    });
+  }
   const secret = imageSecret(config.paths.secret);
   const http = createHttpApp(app, {
     host: options.host,

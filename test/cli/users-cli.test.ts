@@ -92,6 +92,9 @@ describe("flags that cannot work say so, with exit code 2", () => {
     const taken = await runCli(["--store", store, "serve", "--port", port], { env });
     expect(taken.code).toBe(1);
     expect(taken.stderr).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use[\\s\\S]*--port`));
+    const second = await runCli(["--store", served.dataDir, "serve", "--port", "0"], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`mnemo serve \\(pid \\d+\\) already serves this store at ${served.url}`));
     await served.stop();
   });
 });
