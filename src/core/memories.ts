@@ -66,8 +66,10 @@ export async function insertMemoryRows(ctx: CoreContext, userId: string, rows: M
     for (const bucketId of new Set(rows.map((row) => row.bucketId))) {
       await resolveTargetBucket(ctx, userId, { bucketId });
     }
-    await ctx.store.add("memories", rows);
+    // Two tables, two commits: the history first, so a process killed between them leaves a
+    // version nobody can see rather than a memory without its first version.
     await ctx.store.add("memoryHistory", rows.map(historySnapshot));
+    await ctx.store.add("memories", rows);
   });
   ctx.afterWrite();
 }

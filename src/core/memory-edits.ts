@@ -103,9 +103,10 @@ function applyChange(
   };
 }
 
+/** The history first, as when a memory is stored: a crash between the commits loses no text. */
 async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
-  await ctx.store.upsert("memories", "id", rows);
   await ctx.store.add("memoryHistory", rows.map(historySnapshot));
+  await ctx.store.upsert("memories", "id", rows);
 }
 
 async function imageFilesOf(ctx: CoreContext, scope: string): Promise<(string | null)[]> {

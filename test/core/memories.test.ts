@@ -66,6 +66,35 @@ describe("storing memories", () => {
   });
 });
 
+describe("a write cut between its two tables", () => {
+  it("never leaves a memory without its versions: history is written first", async () => {
+    const own = await openTestApp();
+    const mine = await own.service();
+    const kept = await mine.memories.store({ text: "The spare key is under the blue pot" });
+    const store = own.context.store;
+    const add = store.add.bind(store);
+    const upsert = store.upsert.bind(store);
+    // As if the process died after the history commit: the memories table's write never happens.
+    store.add = (async (table: string, rows: unknown[]) => {
+      if (table === "memories") throw new Error("killed");
+      return add(table as never, rows as never);
+    }) as typeof store.add;
+    store.upsert = (async () => {
+      throw new Error("killed");
+    }) as typeof store.upsert;
+    await expect(mine.memories.store({ text: "never stored" })).rejects.toThrow("killed");
+    await expect(mine.memories.update({ memoryId: kept.memoryId, text: "The spare key is with the neighbour" })).rejects.toThrow("killed");
+    store.add = add;
+    store.upsert = upsert;
+    const all = await mine.memories.listV2({ all: true, includeIds: true });
+    expect(all.memories.map((m) => (typeof m === "string" ? m : m.text))).toEqual(["The spare key is under the blue pot"]);
+    // The memory that exists has every version it went through, and the text it was edited to is not lost.
+    const history = await mine.memories.history(kept.memoryId);
+    expect(history.versions.map((v) => v.text)).toEqual(["The spare key is under the blue pot", "The spare key is with the neighbour"]);
+    await own.close();
+  });
+});
+
 describe("listing memories", () => {
   let isolated: App;
   let svc: MnemoService;
