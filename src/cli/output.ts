@@ -29,13 +29,13 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
   const colour = !options.json && !env["NO_COLOR"] && Boolean(process.stderr.isTTY);
   const style = new Chalk({ level: colour ? 1 : 0 });
   const stdoutStyle = new Chalk({ level: colour && process.stdout.isTTY ? 1 : 0 });
-  const toStderr = (text: string) => process.stderr.write(`${text}\n`);
+  const toStderr = (text: string) => process.stderr.write(`${forTerminal(text)}\n`);
   return {
     json: options.json,
     style: stdoutStyle,
     data: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    line: (text = "") => process.stdout.write(`${text}\n`),
-    table: (columns, rows) => process.stdout.write(renderTable(columns, rows, stdoutStyle)),
+    line: (text = "") => process.stdout.write(`${forTerminal(text)}\n`),
+    table: (columns, rows) => process.stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle))),
     success: (text) => toStderr(`${style.green("✔")} ${text}`),
     notice: (text) => toStderr(style.dim(text)),
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
@@ -48,6 +48,18 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
       }
     },
   };
+}
+
+/**
+ * Text as a terminal may show it: stored titles and messages come from exports and other people, and
+ * a control sequence in one (`ESC[2J` clears the screen) or a bidi override (U+202E turns what
+ * follows around) would act on the user's terminal. Colour (SGR, `ESC[…m`, which chalk writes) stays;
+ * every other escape sequence and control character goes, but for newlines and tabs.
+ */
+export function forTerminal(text: string): string {
+  return text
+    .replace(/\u001b(?:\[[0-9;]*m)?/g, (sequence) => (sequence.length > 1 ? sequence : ""))
+    .replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "");
 }
 
 /** Pads columns to their widest cell; the flexible column gives way so lines fit the terminal. */

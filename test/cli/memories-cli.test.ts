@@ -65,6 +65,16 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(result.code, result.stderr).toBe(0);
   });
 
+  it("prints stored text without the control sequences in it (they would act on the terminal)", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    await runCli(["remember", "--no-date", "clear\u001b[2J me \u202ereversed\u0007"], { env: own });
+    const shown = (await runCli(["memories"], { env: own })).stdout;
+    expect(shown).toContain("clear[2J me reversed");
+    expect(shown).not.toMatch(/[\u001b\u202e\u0007]/);
+    const json = JSON.parse((await runCli(["--json", "memories"], { env: own })).stdout);
+    expect(json.memories[0].text).toBe("clear\u001b[2J me \u202ereversed\u0007"); // stored and given to programs as it was
+  });
+
   it("shows times in the user's time zone, the one remember dates memories by", async () => {
     // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
     for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
