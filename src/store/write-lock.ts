@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import pRetry from "p-retry";
+import { AppError } from "../core/errors.js";
 
 /**
  * Serialises this process's writes (one queue) and, across processes, takes a lock file in the
@@ -20,19 +21,48 @@ export class WriteLock {
   }
 
   private async underFileLock<T>(work: () => Promise<T>): Promise<T> {
-    fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
-    const release = await lockfile.lock(this.lockPath, {
-      realpath: false,
-      stale: 15_000,
-      update: 5_000,
-      retries: { retries: 2_000, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
-    });
+    const release = await this.acquire();
     try {
       return await retryOnCommitConflict(work);
     } finally {
       await release().catch(() => undefined);
     }
   }
+
+  /**
+   * The lock file, waited for while another process holds it (~3 minutes at most). Only that is
+   * waited for: proper-lockfile's own retries retried a store that cannot be written just as long.
+   */
+  private async acquire(): Promise<() => Promise<void>> {
+    const dir = path.dirname(this.lockPath);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      return await pRetry(() => lockfile.lock(this.lockPath, { realpath: false, stale: 15_000, update: 5_000 }), {
+        retries: 2_000,
+        minTimeout: 5,
+        maxTimeout: 100,
+        factor: 1.5,
+        shouldRetry: (error) => (error as NodeJS.ErrnoException).code === "ELOCKED",
+      });
+    } catch (error) {
+      throw lockError(error, dir);
+    }
+  }
+}
+
+/** Why the lock could not be taken, as the user can act on it. */
+function lockError(error: unknown, dir: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ELOCKED") {
+    return new AppError("unavailable", `The store at ${dir} stayed busy: another mnemo process held its write lock for over 3 minutes`, {
+      suggestion: "Try again once that process (an import, `mnemo maintain`, a server's write) has finished.",
+    });
+  }
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    return new AppError("unavailable", `The store at ${dir} cannot be written (${code})`, { suggestion: "Check the folder's owner and permissions, or pass another --store." });
+  }
+  if (code === "ENOSPC") return new AppError("unavailable", `The disk holding ${dir} is full`, { suggestion: "Free some space and run the command again." });
+  return error;
 }
 
 export function isCommitConflict(error: unknown): boolean {
