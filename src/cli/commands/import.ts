@@ -37,7 +37,8 @@ export function registerImport(program: Command): void {
 
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
-  const total = summary.new + summary.updated + summary.unchanged + summary.failed;
+  // Read, not new + updated + …: a conversation that failed processing was new (or updated) as well.
+  const total = summary.files.reduce((sum, file) => sum + file.conversations, 0);
   const unreadable = summary.files.filter((file) => file.error).length;
   const verb = summary.dryRun ? "Checked" : "Imported";
   if (total === 0 && unreadable > 0) {
