@@ -58,7 +58,12 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${urlHost}:${port}`;
   app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
-  writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  try {
+    writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  } catch (error) {
+    server.close(); // a store that cannot be written: stop rather than answer 500 to everything
+    throw error;
+  }
   app.ingest.start();
 
   return {
