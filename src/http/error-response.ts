@@ -18,8 +18,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 /**
  * The one place an error becomes an HTTP answer: `{ "error": "…" }`, with the fix as `suggestion`
  * when there is one (plus `rejectedIds` for a bulk move). Anything that is not an AppError is
- * logged and answered with a plain 500: no stack
- * trace or internal message ever reaches a client.
+ * logged and answered with a plain 500: no stack trace or internal message ever reaches a client.
  */
 export function errorResponse(c: Context, error: unknown, log: (line: string) => void): Response {
   if (isAppError(error)) {
