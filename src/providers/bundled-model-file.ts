@@ -42,8 +42,13 @@ export async function bundledModelFile(cacheDir: string): Promise<string | Uint8
 async function writeConverted(dir: string, file: string): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
-  await fs.writeFile(partial, await convert(dir));
-  await fs.rename(partial, file);
+  try {
+    await fs.writeFile(partial, await convert(dir));
+    await fs.rename(partial, file);
+  } catch (error) {
+    await fs.rm(partial, { force: true }); // a full disk must not keep 20 MB of a file that never completes
+    throw error;
+  }
 }
 
 /** The model (graph and weight shards) as an ONNX model, in pieces. */
