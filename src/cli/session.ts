@@ -26,9 +26,14 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** Runs an action with output set up; maps any failure to a message and exit code once. */
+/**
+ * Runs an action with output set up; maps any failure to a message and exit code once. `flags`
+ * names the flag behind a request field, so "--page-size: must be at most 100" reads as the
+ * user typed it, not "pageSize: …".
+ */
 export function action<A extends unknown[]>(
   run: (session: Session, ...args: A) => Promise<void>,
+  flags: Record<string, string> = {},
 ): (...args: [...A, Command]) => Promise<void> {
   return async (...args) => {
     const command = args[args.length - 1] as Command;
@@ -37,9 +42,16 @@ export function action<A extends unknown[]>(
     try {
       await run({ out, options }, ...(args.slice(0, -1) as A));
     } catch (error) {
-      process.exitCode = handleError(error, out);
+      process.exitCode = handleError(asFlagError(error, flags), out);
     }
   };
+}
+
+function asFlagError(error: unknown, flags: Record<string, string>): unknown {
+  if (!(error instanceof AppError) || error.code !== "invalid_input") return error;
+  const { field, problem } = error.details;
+  const flag = typeof field === "string" ? flags[field] : undefined;
+  return flag && typeof problem === "string" ? AppError.invalid(flag, problem, error.suggestion) : error;
 }
 
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */

@@ -38,7 +38,7 @@ export class AppError extends Error {
   /** A bad value in field `field` (dotted path, e.g. `conversation.messages[0].role`). */
   static invalid(field: string, problem: string, suggestion?: string): AppError {
     return new AppError("invalid_input", `${field}: ${problem}`, {
-      details: { field },
+      details: { field, problem },
       ...(suggestion === undefined ? {} : { suggestion }),
     });
   }

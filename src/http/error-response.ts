@@ -16,15 +16,17 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 };
 
 /**
- * The one place an error becomes an HTTP answer: `{ "error": "…" }`, with the fix as `suggestion`
- * when there is one (plus `rejectedIds` for a bulk move). Anything that is not an AppError is
+ * The one place an error becomes an HTTP answer: `{ "error": "…" }`, with the `field` at fault and
+ * the fix as `suggestion` when there are (plus `rejectedIds` for a bulk move). Anything that is not an AppError is
  * logged and answered with a plain 500: no stack trace or internal message ever reaches a client.
  */
 export function errorResponse(c: Context, error: unknown, log: (line: string) => void): Response {
   if (isAppError(error)) {
     const rejectedIds = error.details["rejectedIds"];
+    const { field } = error.details;
     const body = {
       error: error.message,
+      ...(typeof field === "string" ? { field } : {}),
       ...(error.suggestion ? { suggestion: error.suggestion } : {}),
       ...(Array.isArray(rejectedIds) ? { rejectedIds } : {}),
     };

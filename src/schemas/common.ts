@@ -20,7 +20,9 @@ export const queryInt = <S extends z.ZodType>(schema: S) =>
 
 export const ErrorBody = z.object({
   error: z.string().optional(),
-  /** The fix, when there is one (an addition to the spec's error body). */
+  /** The field at fault, for a 400 (an addition to the spec's error body, as is `suggestion`). */
+  field: z.string().optional(),
+  /** The fix, when there is one. */
   suggestion: z.string().optional(),
   text: z.string().optional(),
   score: z.number().optional(),

@@ -46,17 +46,18 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(/Nothing fits in 5 tokens: raise --max-tokens/);
   });
 
-  it("refuses bad parameters with exit 2 and the field's name", async () => {
+  it("refuses bad parameters with exit 2, naming the flag", async () => {
     const tokens = await mnemo(["recall", "x", "--max-tokens", "2001"]);
     expect(tokens.code).toBe(2);
-    expect(tokens.stderr).toMatch(/maxTokens: must be at most 2000/);
+    expect(tokens.stderr).toMatch(/^✖ --max-tokens: must be at most 2000/m); // the API's field is maxTokens
     const provider = await mnemo(["search", "x", "--provider", "myspace"]);
     expect(provider.code).toBe(2);
-    expect(provider.stderr).toMatch(/provider: no conversations from platform "myspace"/);
+    expect(provider.stderr).toMatch(/--provider: no conversations from platform "myspace"/);
     expect(provider.stderr).toMatch(/→ Use "all" or one of: chatgpt\./); // the fix, through a server too
     const limit = await mnemo(["search", "x", "--limit", "101"]);
     expect(limit.code).toBe(2);
-    expect(limit.stderr).toMatch(/limit: must be 1 to 100/);
+    expect(limit.stderr).toMatch(/--limit: must be 1 to 100/);
+    expect((await mnemo(["chats", "list", "--page-size", "101"])).stderr).toMatch(/^✖ --page-size: must be at most 100/m);
   });
 
   it("a command that fails while its model is still loading exits with its own code, every time", async () => {

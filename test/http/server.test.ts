@@ -188,7 +188,7 @@ describe("memories over HTTP", () => {
     expect((await a("GET", "/api/memory?latest=true&count=2&v=1")).body).toEqual(["note 5 about gardening", "note 4 about gardening"]);
     expect((await a("GET", "/api/memory?all=true")).body).toHaveLength(7);
     expect((await a("GET", "/api/memory?count=2&skip=1&v=1")).body).toEqual(["note 4 about gardening", "note 3 about gardening"]);
-    expect(await a("GET", "/api/memory?count=0")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^count:/) } });
+    expect(await a("GET", "/api/memory?count=0")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^count:/), field: "count" } });
     expect(await a("GET", "/api/memory?skip=-1")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^skip:/) } });
     expect((await a("GET", "/api/memory?skip=abc")).body.error).toBe('skip: must be a number, not "abc"');
     expect((await a("GET", "/api/v2/memory?count=2.5")).body.error).toBe("count: must be a whole number, not 2.5");

@@ -48,7 +48,7 @@ export function registerChats(program: Command): void {
           const filtered = Boolean(options.provider || options.title || options.from || options.to || options.pinned || options.importId);
           printList(session.out, result, filtered);
         });
-      }),
+      }, { page: "--page", pageSize: "--page-size", provider: "--provider", title: "--title", dateFrom: "--from", dateTo: "--to", importId: "--import-id" }),
     );
 
   chats

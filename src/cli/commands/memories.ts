@@ -42,7 +42,7 @@ export function registerMemories(program: Command): void {
           if (session.out.json) return session.out.data(result);
           printMemories(session.out, result.memories as MemoryObject[], options.query !== undefined);
         });
-      }),
+      }, { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" }),
     );
 
   memories

@@ -27,7 +27,7 @@ export function registerSearch(program: Command): void {
           if (session.out.json) return session.out.data(result);
           printSearch(session.out, result);
         });
-      }),
+      }, { limit: "--limit", contextChunks: "--context", provider: "--provider" }),
     );
 
   program
@@ -56,7 +56,7 @@ export function registerSearch(program: Command): void {
               : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
           );
         });
-      }),
+      }, { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--context" }),
     );
 }
 
