@@ -21,11 +21,11 @@ const TEXTS = [
   "My dog Biscuit is a golden retriever",
   "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
   "Wir haben in Lissabon die Straßenbahn 28 genommen — café com leite, s'il vous plaît! 🚋",
+  "x".repeat(3000),
   "",
   "   ",
-  "The quick brown fox jumps over the lazy dog. ".repeat(10), // 120 of its tokens: read whole
+  "The quick brown fox jumps over the lazy dog. ".repeat(40),
 ];
-const LONG = "The quick brown fox jumps over the lazy dog. ".repeat(40);
 
 describe("bundled embedder (Universal Sentence Encoder lite on ONNX Runtime)", () => {
   it("gives the vectors the package's own TensorFlow.js run gives, for every kind of text", async () => {
@@ -44,15 +44,6 @@ describe("bundled embedder (Universal Sentence Encoder lite on ONNX Runtime)", (
       expect(cosine(vector, theirs[i]!)).toBeGreaterThan(0.99999);
       expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
     });
-  });
-
-  it("reads a text past the model's 128 tokens, which alone would ignore the rest", async () => {
-    const embedder = await createBundledEmbedder({ cacheDir: tempDir(), threads: 1 });
-    const [long, longer, start, far] = await embedder.embedDocuments([LONG, `${LONG} Quantum chromodynamics on a lattice.`, LONG.slice(0, 300), "x".repeat(3000)]);
-    await embedder.close();
-    expect(cosine(long!, longer!)).toBeLessThan(0.9999); // the package's own run gives 1.000000: the words are never read
-    expect(cosine(long!, start!)).toBeGreaterThan(0.9); // still about the same thing
-    for (const vector of [long!, longer!, far!]) expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
   });
 
   it("converts the model once into its cache folder and loads it from there afterwards", async () => {
