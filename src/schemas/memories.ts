@@ -32,7 +32,7 @@ export const LegacyMemoryQuery = z.object({
   all: queryBool(z.boolean()).optional(),
   latest: queryBool(z.boolean()).optional(),
   count: Count,
-  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2)),
+  v: queryInt(z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2)),
   source: Source,
   skip: Skip,
 });
@@ -144,7 +144,7 @@ export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
 
 // Buckets
 export const ListBucketsQuery = z.object({
-  v: z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.number()).default(2),
+  v: queryInt(z.number().default(2)),
   source: Source,
 });
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
