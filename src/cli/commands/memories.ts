@@ -155,10 +155,11 @@ export function shortDate(iso: string): string {
   return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
-export function parseCount(flag: string, value: string, min = 1): number {
+export function parseCount(flag: string, value: string, min = 1, max = Number.POSITIVE_INFINITY): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < min) {
     throw AppError.invalid(flag, `must be a whole number of at least ${min}, not "${value}"`);
   }
+  if (number > max) throw AppError.invalid(flag, `must be at most ${max}, not ${number}`);
   return number;
 }

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
-import { AppError } from "../../core/errors.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
@@ -28,7 +27,7 @@ export function registerServe(program: Command): void {
         const { out } = session;
         const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
         const host = options.host ?? config.server.host;
-        const port = options.port === undefined ? config.server.port : parsePort(options.port);
+        const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
         if (!isLoopback(host)) {
           out.warn(`Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`);
         }
@@ -48,12 +47,6 @@ export function registerServe(program: Command): void {
         log.flush();
       }),
     );
-}
-
-function parsePort(value: string): number {
-  const port = parseCount("--port", value, 0);
-  if (port > 65_535) throw AppError.invalid("--port", `must be at most 65535, not ${port}`);
-  return port;
 }
 
 /**
