@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import lockfile from "proper-lockfile";
 import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../store/maintenance.js";
 import type { TableKey } from "../store/schema.js";
+import { takeProcessLock, type ReleaseLock } from "../store/process-lock.js";
 import type { Store } from "../store/store.js";
 import { ingestPending } from "./ingest.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
@@ -102,9 +102,9 @@ export class Maintenance {
   /** Optimizes the given tables (all of them by default) in this process. */
   async run(keys?: TableKey[], segmentLimit?: number): Promise<boolean> {
     fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
-    let release: (() => Promise<void>) | undefined;
+    let release: ReleaseLock | undefined;
     try {
-      release = await lockfile.lock(this.lockPath, { realpath: false, stale: 60_000, update: 10_000 });
+      release = await takeProcessLock(this.lockPath, { stale: 60_000, update: 10_000 });
     } catch {
       return false; // another process is on it
     }

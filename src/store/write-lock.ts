@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import lockfile from "proper-lockfile";
 import pRetry from "p-retry";
 import { AppError } from "../core/errors.js";
+import { takeProcessLock, type ReleaseLock } from "./process-lock.js";
 
 /**
  * Serialises this process's writes (one queue) and, across processes, takes a lock file in the
@@ -33,11 +33,11 @@ export class WriteLock {
    * The lock file, waited for while another process holds it (~3 minutes at most). Only that is
    * waited for: proper-lockfile's own retries retried a store that cannot be written just as long.
    */
-  private async acquire(): Promise<() => Promise<void>> {
+  private async acquire(): Promise<ReleaseLock> {
     const dir = path.dirname(this.lockPath);
     try {
       fs.mkdirSync(dir, { recursive: true });
-      return await pRetry(() => lockfile.lock(this.lockPath, { realpath: false, stale: 15_000, update: 5_000 }), {
+      return await pRetry(() => takeProcessLock(this.lockPath, { stale: 15_000, update: 5_000 }), {
         retries: 2_000,
         minTimeout: 5,
         maxTimeout: 100,

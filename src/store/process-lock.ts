@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import os from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import lockfile from "proper-lockfile";
+
+export type ReleaseLock = () => Promise<void>;
+
+/** How long a holder's lock lives without being renewed, and how often the holder renews it (ms). */
+export interface LockTiming {
+  stale: number;
+  update: number;
+}
+
+/** proper-lockfile's floor: a lock this old is taken over at once when its holder is known to be gone. */
+const GONE_HOLDER_STALE_MS = 2_000;
+const GONE_HOLDER_POLL_MS = 100;
+
+/**
+ * A lock between processes (proper-lockfile's lock directory beside `lockPath`) that also records
+ * its holder's pid. A holder killed without releasing it (`kill -9`, a crash) left the lock to go
+ * stale by its age alone, so the next command waited 15 s (a write) or gave up for 60 s (`maintain`)
+ * in silence; now a lock whose holder on this machine no longer runs is taken over within ~2 s of
+ * its last renewal. Rejects with proper-lockfile's ELOCKED while a live process holds it.
+ */
+export async function takeProcessLock(lockPath: string, timing: LockTiming): Promise<ReleaseLock> {
+  await takeOverFromGoneHolder(lockPath);
+  const release = await lockfile.lock(lockPath, { realpath: false, ...timing });
+  recordHolder(lockPath);
+  return release;
+}
+
+/**
+ * Breaks the lock if its recorded holder is gone, through proper-lockfile's own stale path with its
+ * shortest threshold: a lock renewed in the last 2 s (a new holder that has not recorded itself yet)
+ * is never broken.
+ */
+async function takeOverFromGoneHolder(lockPath: string): Promise<void> {
+  const deadline = Date.now() + GONE_HOLDER_STALE_MS + 1_000;
+  while (Date.now() < deadline && fs.existsSync(lockDir(lockPath)) && holderIsGone(lockPath)) {
+    const release = await lockfile.lock(lockPath, { realpath: false, stale: GONE_HOLDER_STALE_MS }).catch(() => undefined);
+    if (release) return release();
+    await sleep(GONE_HOLDER_POLL_MS);
+  }
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+}
+
+function recordHolder(lockPath: string): void {
+  const holder: Holder = { pid: process.pid, host: os.hostname() };
+  try {
+    fs.writeFileSync(holderFile(lockPath), JSON.stringify(holder));
+  } catch {
+    // Without a record the lock still works (a dead holder is then found by the lock's age), but
+    // an older one must not name a holder that is gone.
+    fs.rmSync(holderFile(lockPath), { force: true });
+  }
+}
+
+/** Only a holder on this machine can be checked; one that cannot be read counts as running. */
+function holderIsGone(lockPath: string): boolean {
+  let holder: Partial<Holder>;
+  try {
+    holder = JSON.parse(fs.readFileSync(holderFile(lockPath), "utf8")) as Partial<Holder>;
+  } catch {
+    return false;
+  }
+  if (holder.host !== os.hostname() || !Number.isInteger(holder.pid)) return false;
+  return !processRuns(holder.pid as number);
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const lockDir = (lockPath: string): string => `${lockPath}.lock`;
+const holderFile = (lockPath: string): string => `${lockPath}.holder`;
