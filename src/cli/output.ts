@@ -11,6 +11,11 @@ export interface Output {
   line(text?: string): void;
   table(columns: Column[], rows: Record<string, string>[]): void;
   success(text: string): void;
+  /**
+   * What a command created: the message on stderr, and the ids on stdout, one a line, when stdout
+   * is not a terminal, so `id=$(mnemo remember …)` gets the id.
+   */
+  created(ids: string[], message: string): void;
   notice(text: string): void;
   warn(text: string): void;
   error(error: unknown): void;
@@ -37,6 +42,10 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
     line: (text = "") => process.stdout.write(`${forTerminal(text)}\n`),
     table: (columns, rows) => process.stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle))),
     success: (text) => toStderr(`${style.green("✔")} ${text}`),
+    created: (ids, message) => {
+      toStderr(`${style.green("✔")} ${message}`);
+      if (!process.stdout.isTTY) process.stdout.write(ids.map((id) => `${id}\n`).join(""));
+    },
     notice: (text) => toStderr(style.dim(text)),
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
     error: (error) => {

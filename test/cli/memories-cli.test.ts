@@ -96,14 +96,18 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const listed = await json<Listed>(["memories", "--count", "2"]);
     expect(listed.memories.map((m) => m.text)).toEqual(["Rent is due on the first", `${stamp} I am allergic to peanuts`]);
     expect(listed.memories[1]!.id).toBe(memoryId);
+    // stdout is a pipe here, as in id=$(mnemo remember …): it gets the id alone.
+    expect(plain.stdout).toBe(`${listed.memories[0]!.id}\n`);
   });
 
   it("reads stdin with -, one memory or one per line", async () => {
     expect((await mnemo(["remember", "--no-date", "-"], "My sister lives in Porto\n")).code).toBe(0);
     const lines = await json<{ memoryIds: string[] }>(["remember", "--no-date", "--lines", "-"], "window seats please\n\nvegetarian since 2019\n");
     expect(lines.memoryIds).toHaveLength(2);
-    const latest = await json<Listed>(["memories", "-n", "3"]);
-    expect(latest.memories.map((m) => m.text)).toEqual(["vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
+    const more = await mnemo(["remember", "--no-date", "--lines", "-"], "aisle seats on trains\nno cilantro\n");
+    expect(more.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^mem_/), expect.stringMatching(/^mem_/)]);
+    const latest = await json<Listed>(["memories", "-n", "5"]);
+    expect(latest.memories.map((m) => m.text)).toEqual(["no cilantro", "aisle seats on trains", "vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
   });
 
   it("finds a memory by meaning", async () => {
@@ -186,6 +190,8 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const duplicate = await mnemo(["buckets", "create", "recipes"]);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/already exists/);
+    const plain = await mnemo(["buckets", "create", "Trips"]);
+    expect(plain.stdout).toBe(`${Number(created.bucket.id) + 1}\n`);
     const listed = await mnemo(["buckets"]);
     expect(listed.stdout).toMatch(/Recipes\s+0\s+things I cook/);
   });

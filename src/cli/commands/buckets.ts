@@ -33,7 +33,7 @@ export function registerBuckets(program: Command): void {
         await withService(session, async (service) => {
           const result = await service.buckets.create({ name, ...(options.description ? { description: options.description } : {}) });
           if (session.out.json) return session.out.data(result);
-          session.out.success(`Created bucket ${result.bucket.id} "${result.bucket.name}"`);
+          session.out.created([result.bucket.id], `Created bucket ${result.bucket.id} "${result.bucket.name}"`);
         });
       }),
     );

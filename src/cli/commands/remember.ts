@@ -42,11 +42,11 @@ export function registerRemember(program: Command): void {
             if (requests.length === 1) {
               const result = await service.memories.store(requests[0]!);
               if (out.json) out.data(result);
-              else out.success(`Remembered ${out.style.dim(result.memoryId)}`);
+              else out.created([result.memoryId], `Remembered ${out.style.dim(result.memoryId)}`);
             } else {
               const result = await service.memories.storeMany(requests);
               if (out.json) out.data(result);
-              else out.success(`Remembered ${result.memoryIds.length} memories`);
+              else out.created(result.memoryIds, `Remembered ${result.memoryIds.length} memories`);
             }
         });
       }),
@@ -87,7 +87,7 @@ async function rememberImage(session: Session, file: string, options: RememberOp
       ...(options.source ? { source: options.source } : {}),
     });
     if (session.out.json) session.out.data(result);
-    else session.out.success(`Remembered image ${session.out.style.dim(result.memoryId)}`);
+    else session.out.created([result.memoryId], `Remembered image ${session.out.style.dim(result.memoryId)}`);
   });
 }
 
