@@ -7,6 +7,7 @@ import { cors } from "hono/cors";
 import type { App } from "../core/app.js";
 import { AppError } from "../core/errors.js";
 import { imageFile, verifyImageSignature } from "../core/images.js";
+import { allowedMethods } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
@@ -26,6 +27,13 @@ export interface HttpOptions {
 
 type Env = { Variables: AuthVariables };
 
+/** The routes the server answers beside the API's (openapi.ts documents them too). */
+const SERVER_ROUTES = [
+  { method: "get", path: "/healthz" },
+  { method: "get", path: "/openapi.json" },
+  { method: "get", path: "/images/{memoryId}" },
+];
+
 /** The whole REST API on one App, as a Hono app (testable in memory with `app.request()`). */
 export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   // Not strict: `/api/memories/` is `/api/memories`, as a client that builds paths may send it.
@@ -41,7 +49,13 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   });
   if (options.corsOrigins.length > 0) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
-  http.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES]);
+  http.notFound((c) => {
+    const allowed = methodsAt(c.req.path);
+    if (allowed.length === 0) return c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404);
+    c.header("Allow", allowed.join(", "));
+    return c.json({ error: `${c.req.path} does not take ${c.req.method}: use ${allowed.join(" or ")}` }, 405);
+  });
 
   http.get("/healthz", (c) => c.json({ ok: true }));
   let openapi: object | undefined;

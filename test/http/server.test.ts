@@ -121,6 +121,12 @@ describe("service basics", () => {
       expect(String(body?.error ?? ""), entry).not.toMatch(/No such endpoint/);
     }
     expect((await call("GET", "/api/nope", { token: tokenA })).body.error).toMatch(/No such endpoint/);
+    const wrongMethod = await fetch(`${server.url}/api/buckets/`, { method: "PUT", headers: { Authorization: `Bearer ${tokenA}` } });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+    expect(((await wrongMethod.json()) as { error: string }).error).toBe("/api/buckets does not take PUT: use GET or POST");
+    expect((await call("POST", "/healthz")).status).toBe(405);
+    expect((await call("DELETE", "/api/v2/memory/mem_1/history", { token: tokenA })).status).toBe(405);
     for (const route of ROUTES) {
       const responses = Object.keys(doc.paths[route.path][route.method].responses);
       expect(responses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]));

@@ -1,0 +1,23 @@
+/** A route as the API lists it: a method and an OpenAPI path template (`/api/memories/{id}`). */
+export interface RouteTemplate {
+  method: string;
+  path: string;
+}
+
+/**
+ * The methods the API answers on a path, so that a known path asked with another method gets 405
+ * and an `Allow` header rather than "no such endpoint".
+ */
+export function allowedMethods(routes: RouteTemplate[]): (path: string) => string[] {
+  const patterns = routes.map(({ method, path }) => ({ method: method.toUpperCase(), pattern: templatePattern(path) }));
+  return (path) => [...new Set(patterns.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method))];
+}
+
+function templatePattern(template: string): RegExp {
+  const source = template
+    .split(/(\{\w+\})/)
+    .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  // Not strict about a trailing slash, as the router is not.
+  return new RegExp(`^${source}/?$`);
+}
