@@ -1,6 +1,7 @@
 // Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
 // Each record is one prompt and its response; records are grouped into conversations by their
-// conversation URL when they carry one, otherwise by calendar day (UTC).
+// conversation URL when they carry one, otherwise by calendar day (UTC), split where an hour passes
+// without a record.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { htmlToText } from "./html-text.js";
@@ -14,6 +15,8 @@ export const GEMINI_PRODUCTS = ["Gemini Apps", "Bard"];
 const PROMPT_VERB = /^(?:Prompted|Asked)\s+/;
 const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/([A-Za-z0-9_-]+)/;
 const TITLE_CHARS = 80;
+/** Records of one day without a conversation URL are one conversation until this long a pause. */
+const SESSION_GAP_MS = 60 * 60 * 1000;
 
 interface Turn {
   time: string;
@@ -42,7 +45,7 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     turns.push(turn);
     groups.set(turn.group, turns);
   }
-  const conversations = [...groups.entries()].map(([group, turns]) => toConversation(group, turns));
+  const conversations = [...groups.entries()].flatMap(([group, turns]) => sessionsOf(group, turns)).map(([group, turns]) => toConversation(group, turns));
   conversations.sort((a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id));
   yield* conversations;
 }
@@ -79,6 +82,23 @@ function groupOf(record: JsonObject, time: string): string {
   return `day-${time.slice(0, 10)}`;
 }
 
+/**
+ * A day's records split where an hour passes between two of them: a morning's question about Python
+ * and an evening's about bread are two conversations. The first keeps the day's id, the later ones
+ * add `-2`, `-3`, so an export imported before the split replaces its day with the first.
+ */
+function sessionsOf(group: string, turns: Turn[]): [string, Turn[]][] {
+  turns.sort((a, b) => compare(a.time, b.time) || a.order - b.order);
+  if (!group.startsWith("day-")) return [[group, turns]];
+  const sessions: Turn[][] = [];
+  for (const [i, turn] of turns.entries()) {
+    const previous = turns[i - 1];
+    if (previous === undefined || Date.parse(turn.time) - Date.parse(previous.time) > SESSION_GAP_MS) sessions.push([]);
+    sessions.at(-1)!.push(turn);
+  }
+  return sessions.map((session, i) => [i === 0 ? group : `${group}-${i + 1}`, session]);
+}
+
 function stringsIn(value: unknown, depth: number): string[] {
   if (typeof value === "string") return [value];
   if (depth > 4) return [];
@@ -91,8 +111,8 @@ function fingerprintOf(title: string): string {
   return createHash("sha256").update(title).digest("hex").slice(0, 10);
 }
 
+/** A conversation of turns in time order. */
 function toConversation(group: string, turns: Turn[]): UploadConversation {
-  turns.sort((a, b) => compare(a.time, b.time) || a.order - b.order);
   const messages = uniqueIds(turns.flatMap(turnMessages));
   const first = turns[0];
   const last = turns.at(-1);

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe("Gemini My Activity.json", () => {
-  it("groups Gemini records into conversations (by URL, else by UTC day), oldest first", async () => {
+  it("groups Gemini records into conversations (by URL, else by UTC day and pauses), oldest first", async () => {
     const conversations = await collect(activityFile);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual([
       ["gemini-day-2023-08-20", "Suggest three beginner podcasts for learning Japanese", "2023-08-20T14:03:12.000Z", undefined],
@@ -93,6 +93,24 @@ describe("Gemini My Activity.json", () => {
     expect(texts).not.toContain("Searched for");
     expect(texts).not.toContain("batard");
     expect(texts).not.toContain("Used Gemini Apps");
+  });
+
+  it("splits a day's records without a conversation URL where an hour passes between two", async () => {
+    const record = (time: string, prompt: string) => ({ header: "Gemini Apps", title: `Prompted ${prompt}`, time, products: ["Gemini Apps"] });
+    const path = join(tmp, "one-day.json");
+    const day = [
+      record("2025-04-02T07:10:00Z", "How long do I boil an egg?"),
+      record("2025-04-02T07:55:00Z", "And for a soft yolk?"),
+      record("2025-04-02T21:30:00Z", "Translate good night to Portuguese"),
+      record("2025-04-02T23:59:00Z", "Summarise the plot of Dune"),
+    ];
+    await writeFile(path, JSON.stringify(day.reverse()));
+    const conversations = await collect(path);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)])).toEqual([
+      ["gemini-day-2025-04-02", ["How long do I boil an egg?", "And for a soft yolk?"]],
+      ["gemini-day-2025-04-02-2", ["Translate good night to Portuguese"]],
+      ["gemini-day-2025-04-02-3", ["Summarise the plot of Dune"]],
+    ]);
   });
 
   it("gives the same ids on every import (re-import de-duplicates)", async () => {
