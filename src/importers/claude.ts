@@ -23,7 +23,7 @@ interface TimedMessage {
 export function claudeConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const conversationId = nonEmptyString(record.uuid) ?? `claude-${context.index}`;
-  const messages = ordered(arrayOf(record.chat_messages), conversationId);
+  const messages = ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId);
   if (messages.length === 0) return undefined;
   const createdAt =
     isoFromDateString(record.created_at) ??
@@ -41,6 +41,55 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
       messages,
     },
   };
+}
+
+/**
+ * The messages on the conversation's current branch. Where messages link to their parent
+ * (`parent_message_uuid`), a prompt the user edited or an answer regenerated leaves its old
+ * branch in `chat_messages` too; the current one runs from `current_leaf_message_uuid`, else from
+ * the newest message nothing answers, back to the root. Without links, every message is kept.
+ */
+function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] {
+  const byId = new Map<string, JsonObject>();
+  for (const raw of chatMessages) if (isObject(raw) && typeof raw.uuid === "string") byId.set(raw.uuid, raw);
+  const parentOf = (message: JsonObject) => {
+    const parent = stringOf(message.parent_message_uuid);
+    return parent === undefined ? undefined : byId.get(parent);
+  };
+  const linked = [...byId.values()].filter((message) => parentOf(message) !== undefined);
+  if (linked.length === 0) return chatMessages;
+  const leaf = (typeof currentLeaf === "string" ? byId.get(currentLeaf) : undefined) ?? newestLeaf([...byId.values()], linked);
+  if (leaf === undefined) return chatMessages;
+  const rootOf = rootsOf([...byId.values()], parentOf);
+  const branch = new Set<JsonObject>();
+  // A cycle in a damaged export ends the walk.
+  for (let at: JsonObject | undefined = leaf; at !== undefined && !branch.has(at); at = parentOf(at)) branch.add(at);
+  // A message whose parent is missing from the export starts a tree of its own: one cut off the
+  // current branch is kept whole rather than lost with the old branches.
+  return chatMessages.filter((raw) => isObject(raw) && (branch.has(raw) || rootOf.get(raw) !== rootOf.get(leaf)));
+}
+
+/** Each message's root: the first ancestor whose parent is missing (on a cycle, where it closes). */
+function rootsOf(messages: JsonObject[], parentOf: (message: JsonObject) => JsonObject | undefined): Map<JsonObject, JsonObject> {
+  const roots = new Map<JsonObject, JsonObject>();
+  for (const message of messages) {
+    const path = new Set<JsonObject>();
+    let at: JsonObject | undefined = message;
+    while (at !== undefined && !roots.has(at) && !path.has(at)) {
+      path.add(at);
+      at = parentOf(at);
+    }
+    const root = at === undefined ? [...path].at(-1)! : (roots.get(at) ?? at);
+    for (const step of path) roots.set(step, root);
+  }
+  return roots;
+}
+
+function newestLeaf(messages: JsonObject[], linked: JsonObject[]): JsonObject | undefined {
+  const parents = new Set(linked.map((message) => message.parent_message_uuid));
+  const leaves = messages.filter((message) => !parents.has(message.uuid));
+  const time = (message: JsonObject) => isoFromDateString(message.created_at) ?? "";
+  return leaves.reduce<JsonObject | undefined>((newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest), undefined);
 }
 
 function ordered(chatMessages: unknown[], conversationId: string): UploadMessage[] {

@@ -88,6 +88,40 @@ describe("Claude conversations.json", () => {
     ]);
   });
 
+  it("keeps the current branch where messages link to their parents (an edited prompt, a regenerated answer)", () => {
+    const ROOT = "00000000-0000-4000-8000-000000000000";
+    const message = (uuid: string, parent: string, sender: string, minute: number, text: string) => ({
+      uuid,
+      parent_message_uuid: parent,
+      sender,
+      created_at: `2024-06-01T09:0${minute}:00Z`,
+      content: [{ type: "text", text }],
+    });
+    const chatMessages = [
+      message("h1", ROOT, "human", 0, "Suggest a name for my cat"),
+      message("a1", "h1", "assistant", 1, "How about Miso?"),
+      message("a1b", "h1", "assistant", 2, "How about Pixel?"), // regenerated
+      message("h2", "a1b", "human", 3, "Something longer"),
+      message("a2", "h2", "assistant", 4, "Sir Pounce-a-lot"),
+      message("h2b", "a1b", "human", 5, "Something Japanese"), // the prompt edited
+      message("a2b", "h2b", "assistant", 6, "Tama"),
+    ];
+    const contents = (record: object) =>
+      claudeConversation({ uuid: "c-branches", name: "Cat names", chat_messages: chatMessages, ...record }, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages.map((m) => m.content);
+
+    expect(contents({ current_leaf_message_uuid: "a2" })).toEqual(["Suggest a name for my cat", "How about Pixel?", "Something longer", "Sir Pounce-a-lot"]);
+    // Without the leaf: the newest message nothing answers.
+    expect(contents({})).toEqual(["Suggest a name for my cat", "How about Pixel?", "Something Japanese", "Tama"]);
+    // A message whose parent is not in the export starts a tree of its own, kept whole.
+    const orphans = [message("o1", "gone", "human", 7, "Unrelated question"), message("o2", "o1", "assistant", 8, "Unrelated answer")];
+    expect(contents({ current_leaf_message_uuid: "a2b", chat_messages: [...chatMessages, ...orphans] })).toEqual([
+      "Suggest a name for my cat", "How about Pixel?", "Something Japanese", "Tama", "Unrelated question", "Unrelated answer",
+    ]);
+    // Without links: every message, as exports without them have always been read.
+    const unlinked = chatMessages.map(({ parent_message_uuid: _, ...rest }) => rest);
+    expect(claudeConversation({ uuid: "c", chat_messages: unlinked }, { label: "x", index: 0, fallbackDate: new Date() })!.conversation.messages).toHaveLength(7);
+  });
+
   it("drops messages left empty (a thinking-only reply) and conversations without messages", async () => {
     const conversations = await collect(plainFile);
     const [, kanji] = conversations;
