@@ -37,7 +37,9 @@ function onTerminal(commandLine: string, env: NodeJS.ProcessEnv, keys?: { prompt
   });
 }
 
-const mnemo = (store: string, args: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} --store ${JSON.stringify(store)} ${args}`;
+/** The command line of a mnemo command, killed after 50 s should it hang, so no failure leaves it running. */
+const mnemo = (store: string, args: string) =>
+  `timeout --foreground -s KILL 50 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} --store ${JSON.stringify(store)} ${args}`;
 
 describe.skipIf(!hasScript)("on a terminal", () => {
   it("Ctrl-C at a confirmation exits 130 and changes nothing", async () => {
