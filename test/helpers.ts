@@ -95,7 +95,7 @@ export async function serveStore(): Promise<ServedStore> {
 
 /** Waits until none of the user's conversations is queued or processing (the test's timeout bounds it). */
 export async function settled(service: MnemoService): Promise<void> {
-  await waitForQueue(service, undefined, 50);
+  await waitForQueue(service, { pollMs: 50 });
 }
 
 /**

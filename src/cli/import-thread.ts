@@ -109,7 +109,7 @@ async function runImport({ globals, paths, options }: Job, send: (report: Report
           ),
       });
       if (options.wait && !options.dryRun) {
-        await waitForProcessing(service, result, ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`));
+        await waitForProcessing(service, result, { onProgress: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`) });
       }
       return result;
     },

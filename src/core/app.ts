@@ -68,6 +68,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
     afterWrite: () => maintenance.afterWrite(),
     onQueued: () => ingest?.notify(),
+    ingestStalled: () => ingest?.stalled,
   };
   ingest = new IngestWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user.id);

@@ -3,6 +3,7 @@ import type { Embedder } from "../providers/embedder.js";
 import type { Reranker } from "../providers/reranker.js";
 import type { Synthesizer } from "../providers/synthesizer.js";
 import type { Store } from "../store/store.js";
+import type { AppError } from "./errors.js";
 
 /** Turns a stored image file into the URL a client fetches it from (signed by the server, file:// locally). */
 export type ImageUrlSigner = (memoryId: string, imageFile: string) => string;
@@ -25,4 +26,6 @@ export interface CoreContext {
   afterWrite(): void;
   /** Called when conversations were queued, so a running ingest worker picks them up at once. */
   onQueued(): void;
+  /** Why this process's ingest worker cannot move the queue now (a full disk), if it cannot. */
+  ingestStalled(): AppError | undefined;
 }

@@ -5,6 +5,7 @@ import { parseInput } from "../schemas/parse.js";
 import { ImageMemoryRequest, MAX_IMAGE_BYTES, type StoreMemoryResponse } from "../schemas/memories.js";
 import type { MemoryRow } from "../store/rows.js";
 import { sqlAnd, sqlString } from "../store/sql.js";
+import { diskFullOr } from "../store/write-lock.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -31,9 +32,7 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   const id = newId("mem");
   const file = path.join(userId, `${id}.${type.ext}`);
   const target = path.join(ctx.config.paths.images, file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(`${target}.tmp`, data);
-  fs.renameSync(`${target}.tmp`, target);
+  writeImageFile(target, data);
   try {
     const [vector] = await ctx.embedder.embedDocuments([description]);
     const now = ctx.now().toISOString();
@@ -60,6 +59,18 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
 }
 
 /** "beach-sunset_2024.jpg" → "Image: beach sunset 2024". */
+/** Written whole or not at all: a full disk leaves no partial file behind. */
+function writeImageFile(target: string, data: Buffer): void {
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(`${target}.tmp`, data);
+    fs.renameSync(`${target}.tmp`, target);
+  } catch (error) {
+    fs.rmSync(`${target}.tmp`, { force: true });
+    throw diskFullOr(error, path.dirname(target));
+  }
+}
+
 export function describeFromName(filename: string | undefined): string {
   const words = path
     .basename(filename ?? "", path.extname(filename ?? ""))

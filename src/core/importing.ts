@@ -1,7 +1,7 @@
 import { openExport, type ExportFormat } from "../importers/index.js";
 import { UploadConversation, type QueueStatus } from "../schemas/chat-history.js";
 import { formatPath } from "../schemas/parse.js";
-import { isAppError } from "./errors.js";
+import { AppError, isAppError } from "./errors.js";
 import type { MnemoService } from "./service.js";
 
 /**
@@ -136,29 +136,29 @@ export interface ProcessingProgress {
   pending: number;
 }
 
-/** Waits until none of the user's conversations is queued or processing; the queue's final status. */
-export async function waitForQueue(
-  service: MnemoService,
-  onProgress?: (progress: ProcessingProgress) => void,
-  pollMs = 250,
-): Promise<QueueStatus> {
+export interface QueueWait {
+  onProgress?: (progress: ProcessingProgress) => void;
+  pollMs?: number;
+}
+
+/**
+ * Waits until none of the user's conversations is queued or processing; the queue's final status.
+ * A queue that cannot move (its worker stalled on a full disk) ends the wait with the reason.
+ */
+export async function waitForQueue(service: MnemoService, { onProgress, pollMs = 250 }: QueueWait = {}): Promise<QueueStatus> {
   for (;;) {
     const status = await service.chats.status();
     const pending = status.counts.queued + status.counts.processing;
     onProgress?.({ ready: status.counts.ready, pending });
     if (pending === 0) return status;
+    if (status.stalled) throw new AppError("unavailable", status.stalled.reason, status.stalled.suggestion ? { suggestion: status.stalled.suggestion } : {});
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
 /** Waits for the queue, then counts how this import's conversations ended (rejected or failed, with reasons). */
-export async function waitForProcessing(
-  service: MnemoService,
-  summary: ImportSummary,
-  onProgress?: (progress: ProcessingProgress) => void,
-  pollMs?: number,
-): Promise<void> {
-  const status = await waitForQueue(service, onProgress, pollMs);
+export async function waitForProcessing(service: MnemoService, summary: ImportSummary, wait: QueueWait = {}): Promise<void> {
+  const status = await waitForQueue(service, wait);
   const ours = new Set(summary.conversationIds);
   for (const problem of status.problems.filter((p) => ours.has(p.id))) {
     summary[problem.status === "rejected" ? "rejected" : "failed"]++;

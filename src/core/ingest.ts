@@ -3,6 +3,7 @@ import { MAX_CONVERSATION_TOKENS } from "../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../store/rows.js";
 import { optimizeTable } from "../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
+import { DiskFullError } from "../store/write-lock.js";
 import type { Store } from "../store/store.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
 import type { CoreContext } from "./context.js";
@@ -13,6 +14,8 @@ import { loadTokenizer } from "./tokens.js";
 const LEASE_MS = 10 * 60_000;
 /** How often an idle worker looks for work queued by other processes. */
 const POLL_MS = 1_000;
+/** How often a worker stalled on a full disk tries again: each try embeds a batch for nothing. */
+const STALLED_RETRY_MS = 10_000;
 /** Conversations per batch, at most. */
 const BATCH_CONVERSATIONS = 1_000;
 /** Chunk tokens per batch: the first batch's size, and the least any batch aims at. */
@@ -63,6 +66,7 @@ export class IngestWorker {
   private batchesSinceCompaction = 0;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
+  private stalledBy: DiskFullError | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -75,6 +79,14 @@ export class IngestWorker {
   /** New work was queued in this process: look now rather than at the next poll. */
   notify(): void {
     this.wake?.();
+  }
+
+  /**
+   * Why the worker cannot make progress now (the disk is full), until a round succeeds again. It
+   * keeps trying (a server carries on once space is freed); a command waiting on it gives up.
+   */
+  get stalled(): DiskFullError | undefined {
+    return this.stalledBy;
   }
 
   /** Finishes the batches in flight, then stops. What is still queued stays queued, durably. */
@@ -94,16 +106,21 @@ export class IngestWorker {
           await this.process(batch);
           await this.compactQueue();
         }
+        this.stalledBy = undefined;
       } catch (error) {
-        await this.fail(batch, error).catch(() => undefined);
+        if (error instanceof DiskFullError) this.stalledBy = error;
+        await this.fail(batch, error).catch((failure: unknown) => {
+          if (failure instanceof DiskFullError) this.stalledBy = failure;
+        });
       }
-      if (batch.length === 0 && this.running) await this.idle();
+      if (this.running && (batch.length === 0 || this.stalledBy)) await this.idle(this.stalledBy ? STALLED_RETRY_MS : POLL_MS);
     }
   }
 
-  private idle(): Promise<void> {
+  /** Waits `ms`, or until new work is queued. */
+  private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, POLL_MS);
+      const timer = setTimeout(done, ms);
       timer.unref();
       const previous = this.wake;
       this.wake = done;
@@ -216,12 +233,17 @@ export class IngestWorker {
     await this.ctx.store.write(() => optimizeTable(this.ctx.store, "conversations")).catch(() => undefined);
   }
 
+  /**
+   * Marks the batch failed, with the reason. A full disk is no fault of the conversations: they go
+   * back to the queue to wait for room (if even that cannot be written, their lease runs out).
+   */
   private async fail(batch: Claimed[], error: unknown): Promise<void> {
     if (batch.length === 0) return;
     const reason = error instanceof Error ? error.message : String(error);
     await this.ctx.store.write(async () => {
       const current = await this.stillClaimed(batch);
-      await this.setStatus([...current.keys()], "failed", reason);
+      if (error instanceof DiskFullError) await this.setStatus([...current.keys()], "queued", null);
+      else await this.setStatus([...current.keys()], "failed", reason);
     });
   }
 

@@ -6,6 +6,7 @@ import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGME
 import type { TableKey } from "../store/schema.js";
 import { takeProcessLock, type ReleaseLock } from "../store/process-lock.js";
 import type { Store } from "../store/store.js";
+import { diskFullOr } from "../store/write-lock.js";
 import { ingestPending } from "./ingest.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
 
@@ -110,7 +111,9 @@ export class Maintenance {
     }
     try {
       this.writes = 0;
-      await optimizeStore(this.store, keys, segmentLimit ?? (await this.segmentLimit()));
+      await optimizeStore(this.store, keys, segmentLimit ?? (await this.segmentLimit())).catch((error: unknown) => {
+        throw diskFullOr(error, path.dirname(this.lockPath));
+      });
       return true;
     } finally {
       await release().catch(() => undefined);

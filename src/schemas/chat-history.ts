@@ -159,5 +159,7 @@ export const QueueStatus = z.object({
     excluded: z.number().int(),
   }),
   problems: z.array(z.object({ id: z.string(), title: z.string(), status: ConversationStatus, reason: z.string() })),
+  /** Why the queue cannot move now (the disk is full), while it cannot. */
+  stalled: z.object({ reason: z.string(), suggestion: z.string().optional() }).optional(),
 });
 export type QueueStatus = z.infer<typeof QueueStatus>;

@@ -112,6 +112,11 @@ export class Store {
         suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
       });
     }
+    // A creation cut short (a full disk, a crash) wrote no meta rows: Store.create finishes it.
+    if (!(await creationFinished(live.db))) {
+      closeConnection(live);
+      return undefined;
+    }
     const store = new Store(live, uri, new WriteLock(lockPath), EMPTY_META);
     store.currentMeta = await store.readMeta();
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
@@ -135,7 +140,8 @@ export class Store {
     };
     await lock.run(async () => {
       // Another process may have created it while we waited for the lock.
-      if ((await db.tableNames()).includes(TABLE.meta)) return;
+      if (await creationFinished(db)) return;
+      await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
     const store = new Store(live, uri, lock, meta);
@@ -320,6 +326,42 @@ export function isVectorTable(key: TableKey): key is VectorTableKey {
 const MEMO_LIMIT = 500;
 
 const EMPTY_META: StoreMeta = { schemaVersion: 0, embedderId: "", embedderSpec: "", dims: 0, generation: 0 };
+
+/** Migration 1 writes the meta rows last: without them the store was never finished. */
+async function creationFinished(db: lancedb.Connection): Promise<boolean> {
+  if (!(await db.tableNames()).includes(TABLE.meta)) return false;
+  const table = await openCommitted(db, TABLE.meta);
+  if (!table) return false;
+  try {
+    return (await table.countRows("key = 'schemaVersion'")) > 0;
+  } finally {
+    table.close();
+  }
+}
+
+/**
+ * What a creation cut short left: table folders with no committed version (LanceDB makes the folder,
+ * then fails to write the manifest) and empty tables. None holds a row; they go, and the migrations
+ * make them again (with this embedder's dims).
+ */
+async function dropUnfinishedTables(db: lancedb.Connection): Promise<void> {
+  for (const name of await db.tableNames()) {
+    const table = await openCommitted(db, name);
+    const empty = !table || (await table.countRows()) === 0;
+    table?.close();
+    if (empty) await db.dropTable(name);
+  }
+}
+
+/** The table, or undefined when its folder has no committed version yet. */
+async function openCommitted(db: lancedb.Connection, name: string): Promise<lancedb.Table | undefined> {
+  try {
+    return await db.openTable(name);
+  } catch (error) {
+    if (error instanceof Error && /could not be loaded[\s\S]*was not found/.test(error.message)) return undefined;
+    throw error;
+  }
+}
 
 function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
   const values = new Map(rows.map((row) => [row.key, row.value]));

@@ -24,6 +24,9 @@ export class WriteLock {
     const release = await this.acquire();
     try {
       return await retryOnCommitConflict(work);
+    } catch (error) {
+      // LanceDB reports a full disk as a generic IO error: say what it is, once, for every writer.
+      throw diskFullOr(error, path.dirname(this.lockPath));
     } finally {
       await release().catch(() => undefined);
     }
@@ -61,8 +64,27 @@ function lockError(error: unknown, dir: string): unknown {
   if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
     return new AppError("unavailable", `The store at ${dir} cannot be written (${code})`, { suggestion: "Check the folder's owner and permissions, or pass another --store." });
   }
-  if (code === "ENOSPC") return new AppError("unavailable", `The disk holding ${dir} is full`, { suggestion: "Free some space and run the command again." });
-  return error;
+  return diskFullOr(error, dir);
+}
+
+/** The disk holding the store is full: what was stored before stays stored. */
+export class DiskFullError extends AppError {
+  constructor(dir: string, cause?: unknown) {
+    super("unavailable", `The disk holding ${dir} is full`, {
+      suggestion: "Free some space and run the command again: what was stored before stays stored.",
+      cause,
+    });
+  }
+}
+
+/**
+ * A DiskFullError for ENOSPC from Node or LanceDB's "No space left on device (os error 28)", about
+ * the store in `dir`; any other error as it is.
+ */
+export function diskFullOr(error: unknown, dir: string): unknown {
+  if (error instanceof AppError) return error;
+  const full = (error as NodeJS.ErrnoException | undefined)?.code === "ENOSPC" || (error instanceof Error && /No space left on device|os error 28\b/.test(error.message));
+  return full ? new DiskFullError(dir, error) : error;
 }
 
 export function isCommitConflict(error: unknown): boolean {
