@@ -6,6 +6,7 @@ import { sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { DiskFullError } from "../store/write-lock.js";
 import type { Store } from "../store/store.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
+import { processRuns } from "./processes.js";
 import type { CoreContext } from "./context.js";
 import { readMessages } from "./conversations.js";
 import { loadTokenizer } from "./tokens.js";
@@ -310,10 +311,5 @@ function isAbandoned(claimedAt: string | null, claimedBy: string | null, now: Da
   if (now.getTime() - Date.parse(claimedAt) > LEASE_MS) return true;
   const [host, pid] = claimedBy.split(":");
   if (host !== os.hostname() || claimedBy === OWNER) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return !processRuns(Number(pid));
 }

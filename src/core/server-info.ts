@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { processRuns } from "./processes.js";
 
 /** What a running `mnemo serve` leaves in the data dir, so other processes can find (or avoid) it. */
 export interface ServerInfo {
@@ -23,14 +24,5 @@ export function runningServer(file: string): ServerInfo | undefined {
   } catch {
     return undefined;
   }
-  return isAlive(info.pid) && info.pid !== process.pid ? info : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return processRuns(info.pid) && info.pid !== process.pid ? info : undefined;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import lockfile from "proper-lockfile";
+import { processRuns } from "../core/processes.js";
 
 export type ReleaseLock = () => Promise<void>;
 
@@ -69,15 +70,6 @@ function holderIsGone(lockPath: string): boolean {
   }
   if (holder.host !== os.hostname() || !Number.isInteger(holder.pid)) return false;
   return !processRuns(holder.pid as number);
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 const lockDir = (lockPath: string): string => `${lockPath}.lock`;
