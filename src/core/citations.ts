@@ -3,22 +3,47 @@ import type { Passage } from "../providers/synthesizer.js";
 import type { Tokenizer } from "./tokens.js";
 
 export interface Cited {
+  /** The answer, citing its sources as [1]…[k]. */
   content: string;
+  /** The same with its citations still as markers, for merging answers without touching their text. */
+  marked: string;
   sources: RecallSource[];
   tokenCount: number;
 }
 
-const CITATION = /\[(\d+)\]/g;
+// Citations travel between the synthesizer and the answer as markers made of two private-use
+// characters, which no message, title or query holds (`plain` takes them out): brackets in a
+// message's code (`nums[0]`, `[1, 2, 3]`) or a title ("Sprint [2] retro") are then never taken
+// for a citation. They become [n] only in the answer.
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+const MARKER = /\uE000(\d+)\uE001/g;
 
-/** `[1, 2]` and `[1,2]` → `[1][2]`, so every citation is one number in brackets. */
-function splitGroups(content: string): string {
-  return content.replace(/\[(\d+(?:\s*,\s*\d+)+)\]/g, (_, list: string) => list.split(",").map((n) => `[${n.trim()}]`).join(""));
+/** The marker that cites passage `n`. */
+export function cite(n: number): string {
+  return `${OPEN}${n}${CLOSE}`;
+}
+
+/** Text from a message, title or model, without the characters markers are made of. */
+export function plain(text: string): string {
+  return text.replace(/[\uE000\uE001]/g, "");
 }
 
 /**
- * Checks every [n] against the passages: unknown numbers are dropped, the rest are renumbered in
- * order of first appearance so that [k] is sources[k-1]. Content over `maxTokens` is cut at a
- * line or sentence boundary first.
+ * A model's answer with the citations it wrote, `[n]`, `[n][m]` or `[n, m]`, as markers. Code (a
+ * fenced block or an inline span) keeps its brackets: a citation is never inside code.
+ */
+export function markModelCitations(content: string): string {
+  return plain(content)
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_, list: string) => list.split(",").map((n) => cite(Number(n))).join(""))))
+    .join("");
+}
+
+/**
+ * Checks every cited passage: markers of unknown numbers are dropped, the rest are renumbered in
+ * order of first appearance so that [k] is sources[k-1]. An answer over `maxTokens` is cut at a
+ * line or sentence end, else between words.
  */
 export function applyCitations<P extends Passage>(
   content: string,
@@ -28,32 +53,53 @@ export function applyCitations<P extends Passage>(
   toSource: (passage: P) => RecallSource,
 ): Cited {
   const byNumber = new Map(passages.map((passage) => [passage.n, passage]));
-  const valid = splitGroups(content).replace(/\s?\[(\d+)\]/g, (match, n: string) => (byNumber.has(Number(n)) ? match : ""));
-  const trimmed = trimToTokens(valid.trim(), maxTokens, tokenizer);
-  const order: number[] = [];
-  const renumbered = trimmed.replace(CITATION, (_, n: string) => {
-    const number = Number(n);
-    if (!order.includes(number)) order.push(number);
-    return `[${order.indexOf(number) + 1}]`;
-  });
-  return {
-    content: renumbered,
-    sources: order.map((n) => toSource(byNumber.get(n)!)),
-    tokenCount: tokenizer.count(renumbered),
-  };
+  const valid = content.replace(/\s?\uE000(\d+)\uE001/g, (match, n: string) => (byNumber.has(Number(n)) ? match : "")).trim();
+  const { text: marked, order } = renumber(trimToTokens(valid, maxTokens, tokenizer));
+  const answer = brackets(marked);
+  return { content: answer, marked, sources: order.map((n) => toSource(byNumber.get(n)!)), tokenCount: tokenizer.count(answer) };
 }
 
-/** The longest prefix within `maxTokens` that ends at a line break or sentence end. */
+/** Markers renumbered 1…k in order of first appearance, and the old number of each new one. */
+function renumber(text: string): { text: string; order: number[] } {
+  const order: number[] = [];
+  const renumbered = text.replace(MARKER, (_, n: string) => {
+    const number = Number(n);
+    if (!order.includes(number)) order.push(number);
+    return cite(order.indexOf(number) + 1);
+  });
+  return { text: renumbered, order };
+}
+
+/** Markers as the answer shows them: [n]. */
+export function brackets(text: string): string {
+  return text.replace(MARKER, "[$1]");
+}
+
+/**
+ * The longest prefix whose answer (renumbered, in brackets) is within `maxTokens`, cut at a line
+ * break or a sentence end (with its citations), else between words: a long answer without a
+ * sentence end is cut, not lost.
+ */
 function trimToTokens(content: string, maxTokens: number, tokenizer: Tokenizer): string {
-  if (tokenizer.within(content, maxTokens)) return content;
-  const cuts = [...content.matchAll(/(\n|[.!?](\s*\[\d+\])*)(?=\s)/g)].map((m) => m.index + m[0].length);
+  const fits = (text: string) => tokenizer.within(brackets(renumber(text).text), maxTokens);
+  if (fits(content)) return content;
+  const ends = [...content.matchAll(/(\n|[.!?](\s*\uE000\d+\uE001)*)(?=\s)/g)].map((m) => m.index + m[0].length);
+  const byEnds = longestFitting(content, ends, fits);
+  if (byEnds !== "") return byEnds;
+  const words = [...content.matchAll(/\s+/g)].map((m) => m.index);
+  const byWords = longestFitting(content, words, (text) => fits(`${text} …`));
+  return byWords === "" ? "" : `${byWords} …`;
+}
+
+/** The longest of the prefixes `content.slice(0, cut)` that `fits`, by binary search over the sorted cuts. */
+function longestFitting(content: string, cuts: number[], fits: (text: string) => boolean): string {
   let best = "";
   let low = 0;
   let high = cuts.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
     const candidate = content.slice(0, cuts[mid]).trim();
-    if (tokenizer.within(candidate, maxTokens)) {
+    if (fits(candidate)) {
       best = candidate;
       low = mid + 1;
     } else {
@@ -76,8 +122,9 @@ export function mergeCited(parts: (Cited & { heading: string })[], markdown: boo
       }
       return index.get(key)!;
     });
-    const body = part.content.replace(CITATION, (_, n: string) => `[${local[Number(n) - 1]}]`);
-    return `${markdown ? `### ${part.heading}` : `${part.heading}:`}\n${body || "(nothing found)"}`;
+    const body = brackets(part.marked.replace(MARKER, (_, n: string) => cite(local[Number(n) - 1]!)));
+    const heading = plain(part.heading);
+    return `${markdown ? `### ${heading}` : `${heading}:`}\n${body || "(nothing found within the budget)"}`;
   });
   return { content: blocks.join("\n\n"), sources };
 }

@@ -1,5 +1,5 @@
-import { createExtractiveSynthesizer } from "../providers/extractive-synthesizer.js";
-import type { ChatPlatform, Passage, Synthesizer } from "../providers/synthesizer.js";
+import { createExtractiveSynthesizer, EXTRACTIVE_ID } from "../providers/extractive-synthesizer.js";
+import type { ChatPlatform, Passage, SynthesisRequest, Synthesizer } from "../providers/synthesizer.js";
 import { parseInput } from "../schemas/parse.js";
 import { RecallRequest, type RecallResponse, type RecallSource } from "../schemas/recall.js";
 import { messagesOf } from "./chunking.js";
@@ -110,11 +110,25 @@ async function recallOne(
   const ranked = diversify(rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)));
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
-  const { content, model } = await synthesize(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
-  const synthesisMs = performance.now() - started;
+  const cited = await citedSynthesis(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
+  return { ...cited, timings: { ...timings, synthesisMs: performance.now() - started } };
+}
+
+/**
+ * The synthesis with its citations checked. A model's answer that cites none of the passages
+ * (every number invented, or none written) cannot be checked against them: the extractive answer
+ * replaces it, and `model` says so.
+ */
+async function citedSynthesis(synthesizer: Synthesizer, request: SynthesisRequest & { passages: MessagePassage[] }): Promise<Cited & { model: string }> {
   const tokenizer = await loadTokenizer();
-  const cited = applyCitations(content, passages, q.maxTokens, tokenizer, toSource);
-  return { ...cited, model, timings: { ...timings, synthesisMs } };
+  const { content, model } = await synthesize(synthesizer, request);
+  const cited = applyCitations(content, request.passages, request.maxTokens, tokenizer, toSource);
+  if (cited.sources.length > 0 || request.passages.length === 0 || model.startsWith(EXTRACTIVE_ID)) return { ...cited, model };
+  const fallback = await createExtractiveSynthesizer().synthesize(request);
+  return {
+    ...applyCitations(fallback.content, request.passages, request.maxTokens, tokenizer, toSource),
+    model: `${EXTRACTIVE_ID} (fallback: ${model} cited none of the passages within ${request.maxTokens} tokens)`,
+  };
 }
 
 /** The query's vector nudged toward what the user is talking about now, and the context's own vector. */
@@ -164,12 +178,15 @@ function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
 }
 
 /** Chunks → one passage per message, numbered in rank order, without repeating a message or a text. */
+/** More messages than a chunk of 192 tokens can hold: chunk and message index make one order. */
+const MESSAGES_PER_CHUNK_BOUND = 1_000;
+
 async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
   const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
   const seen = new Set<string>();
   const passages: MessagePassage[] = [];
   for (const { chunk, score, vector } of hits) {
-    for (const message of messagesOf(chunk)) {
+    for (const [i, message] of messagesOf(chunk).entries()) {
       const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
       const idKey = `${chunk.conversationId}\u0000${message.id}`;
       if (!message.text || seen.has(idKey) || seen.has(textKey)) continue;
@@ -182,6 +199,7 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         conversationTitle: conversation?.title ?? "",
         date: message.timestamp || conversation?.createdAt || null,
         sender: message.sender,
+        order: chunk.chunkIndex * MESSAGES_PER_CHUNK_BOUND + i,
         text: message.text,
         score,
         vector,
@@ -202,15 +220,15 @@ function toSource(passage: MessagePassage): RecallSource {
 }
 
 /** The configured synthesizer; if it fails, the extractive one, and `model` says so. */
-async function synthesize(synthesizer: Synthesizer, request: Parameters<Synthesizer["synthesize"]>[0]): Promise<{ content: string; model: string }> {
+async function synthesize(synthesizer: Synthesizer, request: SynthesisRequest): Promise<{ content: string; model: string }> {
   if (request.passages.length === 0) return { content: "", model: synthesizer.id };
   try {
     return await synthesizer.synthesize(request);
   } catch (error) {
-    if (synthesizer.id === "extractive") throw error;
+    if (synthesizer.id === EXTRACTIVE_ID) throw error;
     const reason = isAppError(error) ? error.message : String(error);
     const fallback = await createExtractiveSynthesizer().synthesize(request);
-    return { content: fallback.content, model: `extractive (fallback: ${synthesizer.id} failed: ${reason})` };
+    return { content: fallback.content, model: `${EXTRACTIVE_ID} (fallback: ${synthesizer.id} failed: ${reason})` };
   }
 }
 

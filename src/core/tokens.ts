@@ -19,7 +19,9 @@ export function loadTokenizer(): Promise<Tokenizer> {
   loading ??= import("gpt-tokenizer").then(({ countTokens }) => {
     const count = (text: string): number =>
       hasLongRun(text) ? pieces(text).reduce((sum, piece) => sum + countTokens(piece), 0) : countTokens(text);
-    return { count, within: (text, limit) => text.length <= limit || count(text) <= limit };
+    // A token is at least one byte of UTF-8, so a text of at most `limit` bytes needs no count. Not
+    // characters: an emoji or a rare script's character can take two or three tokens.
+    return { count, within: (text, limit) => Buffer.byteLength(text) <= limit || count(text) <= limit };
   });
   return loading;
 }

@@ -1,3 +1,4 @@
+import { brackets, cite, plain } from "../core/citations.js";
 import { loadTokenizer, type Tokenizer } from "../core/tokens.js";
 import type { ChatPlatform, Passage, Synthesis, SynthesisRequest, Synthesizer } from "./synthesizer.js";
 
@@ -40,17 +41,17 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
     const headerCost = headers.has(header) ? 0 : tokenizer.count(renderHeader(passage, request.platform)) + 1;
     const room = request.maxTokens - used - headerCost;
     const share = chosen.length === 0 ? room : Math.floor(request.maxTokens * LONG_PASSAGE_SHARE);
-    const lineCost = tokenizer.count(renderLine({ passage, text: "" }, request.platform)) + 1;
+    const lineCost = tokenizer.count(brackets(renderLine({ passage, text: "" }, request.platform))) + 1;
     const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer);
     if (text === undefined) continue;
-    const cost = tokenizer.count(renderLine({ passage, text }, request.platform)) + 1;
+    const cost = tokenizer.count(brackets(renderLine({ passage, text }, request.platform))) + 1;
     if (cost > room) continue;
     chosen.push({ passage, text });
     headers.add(header);
     used += cost + headerCost;
   }
   // The estimate above is close; the rendered text is what counts.
-  while (chosen.length > 0 && tokenizer.count(render(chosen, request.platform)) > request.maxTokens) chosen.pop();
+  while (chosen.length > 0 && tokenizer.count(brackets(render(chosen, request.platform))) > request.maxTokens) chosen.pop();
   return chosen;
 }
 
@@ -119,20 +120,20 @@ const groupKey = (passage: Passage) => `${passage.conversationTitle}\u0000${day(
 const markdown = (platform: ChatPlatform | undefined) => platform === "chatgpt" || platform === "claude";
 
 function renderHeader(passage: Passage, platform: ChatPlatform | undefined): string {
-  const title = passage.conversationTitle || "Untitled conversation";
+  const title = plain(passage.conversationTitle) || "Untitled conversation";
   return markdown(platform) ? `**${title}** (${day(passage)})` : `${title} (${day(passage)}):`;
 }
 
 function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefined): string {
   const who = passage.sender === "human" ? "You" : "Assistant";
-  // Brackets around a number in the text itself would read as citations.
-  const flat = text.replace(/\s*\n+\s*/g, " ").replace(/\[(\d+)\]/g, "($1)").trim();
-  return markdown(platform) ? `- **${who}:** ${flat} [${passage.n}]` : `- ${who}: ${flat} [${passage.n}]`;
+  const flat = plain(text).replace(/\s*\n+\s*/g, " ").trim();
+  return markdown(platform) ? `- **${who}:** ${flat} ${cite(passage.n)}` : `- ${who}: ${flat} ${cite(passage.n)}`;
 }
 
 /** Grouped under a header per conversation and day; groups and the lines in them in time order. */
 function render(chosen: Chosen[], platform: ChatPlatform | undefined): string {
-  const byTime = (a: Chosen, b: Chosen) => (a.passage.date ?? "").localeCompare(b.passage.date ?? "") || a.passage.n - b.passage.n;
+  const byTime = (a: Chosen, b: Chosen) =>
+    (a.passage.date ?? "").localeCompare(b.passage.date ?? "") || (a.passage.order ?? 0) - (b.passage.order ?? 0) || a.passage.n - b.passage.n;
   const groups = new Map<string, Chosen[]>();
   for (const item of [...chosen].sort(byTime)) {
     const key = groupKey(item.passage);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import pRetry, { AbortError } from "p-retry";
 import { Agent, request } from "undici";
+import { markModelCitations } from "../core/citations.js";
 import { AppError } from "../core/errors.js";
 import type { ChatPlatform, Passage, Synthesis, SynthesisRequest, Synthesizer } from "./synthesizer.js";
 
@@ -68,6 +69,14 @@ export function createOpenAiSynthesizer(options: OpenAiSynthesizerOptions): Synt
       responseHeaders = response.headers;
       text = await response.body.text();
     } catch (error) {
+      // A server that took the request and said nothing: waiting as long again would double the wait.
+      if (isTimeout(error) && errorCode(error) !== "UND_ERR_CONNECT_TIMEOUT") {
+        throw new AppError("unavailable", `The LLM endpoint at ${baseUrl} did not answer within ${timeoutMs} ms`, {
+          suggestion: "Raise llm.timeoutMs if the model is slow, or use the extractive synthesizer (synthesizer: extractive)",
+          details: { endpoint: baseUrl },
+          cause: error,
+        });
+      }
       const cause = describeNetworkError(error, timeoutMs);
       const unreachable = new AppError("unavailable", `Cannot reach the LLM endpoint at ${baseUrl}: ${cause}`, {
         suggestion: UNREACHABLE_SUGGESTION,
@@ -241,8 +250,8 @@ function readCompletion(baseUrl: string, body: unknown, text: string, configured
       { suggestion: "Try again, raise the token budget, or use the extractive synthesizer (synthesizer: extractive)", details: { endpoint: baseUrl } },
     );
   }
-  const model = typeof record["model"] === "string" && record["model"] ? record["model"] : configuredModel;
-  return { content, model };
+  const served = typeof record["model"] === "string" && record["model"] ? record["model"] : configuredModel;
+  return { content: markModelCitations(content), model: `openai:${served}` };
 }
 
 function httpError(baseUrl: string, status: number, body: unknown, text: string): AppError {

@@ -1,4 +1,4 @@
-/** Turns ranked passages into a short narrative that cites them as [n]. */
+/** Turns ranked passages into a short narrative that cites passage n with `cite(n)` (core/citations). */
 export interface Synthesizer {
   /** Names what synthesizes, e.g. `extractive` or `openai:gpt-4o-mini`; recall reports it as `model`. */
   readonly id: string;
@@ -8,12 +8,14 @@ export interface Synthesizer {
 export type ChatPlatform = "chatgpt" | "claude" | "typingmind";
 
 export interface Passage {
-  /** The citation number: the synthesis cites this passage as `[n]`. */
+  /** The citation number: the synthesis cites this passage as `cite(n)`. */
   n: number;
   conversationTitle: string;
   /** ISO 8601, when the message has a time. */
   date: string | null;
   sender: "human" | "assistant";
+  /** The message's place in its conversation: breaks ties in `date` (a prompt and its answer often share one). */
+  order?: number;
   text: string;
   /** Fused relevance in [0, 1]. */
   score: number;
@@ -32,7 +34,7 @@ export interface SynthesisRequest {
 }
 
 export interface Synthesis {
-  /** The narrative, citing passages as [n]. */
+  /** The narrative, citing passages with `cite(n)`: the answer shows them as [1]…[k]. */
   content: string;
   model: string;
 }

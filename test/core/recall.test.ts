@@ -222,13 +222,30 @@ describe("recall with an OpenAI-compatible LLM", () => {
     requests = [];
     answer = "Monty the ball python stopped eating [1][9]. The warm side was too cold [3, 1] and you bought a heat mat [2].";
     const result = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 300 });
-    expect(result.model).toBe("fake-model-1");
+    expect(result.model).toBe("openai:fake-model-1");
     expect(requests).toHaveLength(1);
     expect(requests[0]!.messages[1]!.content).toContain("[1] (Caring for my ball python");
     expect(result.content).not.toContain("[9]");
     const cited = [...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(cited).toEqual([1, 2, 1, 3]);
     expect(result.sources).toHaveLength(3);
+    await own.close();
+  });
+
+  it("cuts a long answer without a sentence end between words, and replaces one that cites nothing it was given", async () => {
+    const own = await appWithLlm(llmUrl);
+    answer = `Monty stopped eating [1] because ${"the enclosure was cold and ".repeat(400)}so on [2].`;
+    const long = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 50 });
+    expect(long.model).toBe("openai:fake-model-1");
+    expect(long.content).toMatch(/^Monty stopped eating \[1\] because the enclosure .* …$/);
+    expect(long.tokenCount).toBeLessThanOrEqual(50);
+    expect(long.sources).toHaveLength(1);
+
+    answer = "Your snake is fine [7].";
+    const uncited = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 200 });
+    expect(uncited.model).toBe("extractive (fallback: openai:fake-model-1 cited none of the passages within 200 tokens)");
+    expect(uncited.content).toContain("Monty");
+    expect(uncited.sources.length).toBeGreaterThan(0);
     await own.close();
   });
 
@@ -250,9 +267,53 @@ describe("recall with an OpenAI-compatible LLM", () => {
     failFor = "Kyoto temples";
     const result = await (await own.service()).recall({ queries: [{ query: "why is my snake not eating?" }, { query: "Kyoto temples" }], maxTokens: 200 });
     failFor = undefined;
-    expect(result.results!.map((r) => r.model)).toEqual(["fake-model-1", expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /)]);
-    expect(result.model).toMatch(/^fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
+    expect(result.results!.map((r) => r.model)).toEqual(["openai:fake-model-1", expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /)]);
+    expect(result.model).toMatch(/^openai:fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
     expect(result.results![1]!.content).toContain("Tofuku-ji");
+    await own.close();
+  });
+});
+
+describe("recall of text with brackets in it", () => {
+  it("keeps a message's code and a title's brackets as they are, and cites only what it adds", async () => {
+    const own = await openTestApp();
+    own.ingest.start();
+    const svc = await own.service();
+    await svc.chats.ingestMany([
+      chat("retro", "Sprint [2] retro", "2024-05-02T10:00:00Z", [
+        ["human", "How do I take the first two wombat weights of a list in Python?"],
+        ["assistant", "Slice it: with wombats = [1, 2, 3], wombats[0:2] gives [1, 2] and wombats[0] gives 1."],
+      ]),
+    ]);
+    await settled(svc);
+    const result = await svc.recall({ query: "first two wombat weights python list", maxTokens: 300 });
+    expect(result.content).toContain("Sprint [2] retro");
+    expect(result.content).toContain("wombat weights of a list in Python? [1]");
+    expect(result.content).toContain("Slice it: with wombats = [1, 2, 3], wombats[0:2] gives [1, 2] and wombats[0] gives 1. [2]");
+    expect(result.sources.map((s) => s.messageId)).toEqual(["retro-0", "retro-1"]);
+    await own.close();
+  });
+
+  it("puts a prompt before its answer when they share a time (Gemini records do)", async () => {
+    const own = await openTestApp();
+    own.ingest.start();
+    const svc = await own.service();
+    const at = "2025-03-08T08:15:44.900Z";
+    await svc.chats.ingest({
+      platform: "gemini",
+      conversation: {
+        id: "quokka",
+        title: "Rottnest",
+        createdAt: at,
+        messages: [
+          { id: "q-prompt", role: "human", content: "Where do quokkas live?", createdAt: at },
+          { id: "q-response", role: "assistant", content: "Quokkas live on Rottnest Island, off Perth.", createdAt: at },
+        ],
+      },
+    });
+    await settled(svc);
+    const result = await svc.recall({ query: "Rottnest Island quokkas live", maxTokens: 300 });
+    expect(result.sources.map((s) => s.messageId)).toEqual(["q-prompt", "q-response"]);
     await own.close();
   });
 });

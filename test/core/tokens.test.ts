@@ -30,4 +30,11 @@ describe("tokenizer", () => {
     expect(tokenizer.count(blob)).toBe(Array.from({ length: 8 }, (_, i) => tokenizer.count(blob.slice(i * 256, (i + 1) * 256))).reduce((a, b) => a + b));
     expect(tokenizer.within("short", 1)).toBe(true);
   });
+
+  it("within holds a text of more tokens than characters to its count (a rare script: 3 tokens a character)", () => {
+    const glagolitic = "Ⰰ".repeat(20);
+    expect(tokenizer.count(glagolitic)).toBe(60);
+    expect(tokenizer.within(glagolitic, 20)).toBe(false);
+    expect(tokenizer.within(glagolitic, 60)).toBe(true);
+  });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { brackets, cite } from "../../src/core/citations.js";
 import { AppError } from "../../src/core/errors.js";
 import {
   buildMessages,
@@ -168,7 +169,7 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
     expect(synthesizer.id).toBe("openai:test-model");
 
     const result = await synthesizer.synthesize(REQUEST);
-    expect(result).toEqual({ content: "You chose Postgres [1], with Redis for caching [2].", model: "test-model-2024-06-01" });
+    expect({ ...result, content: brackets(result.content) }).toEqual({ content: "You chose Postgres [1], with Redis for caching [2].", model: "openai:test-model-2024-06-01" });
 
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!;
@@ -187,7 +188,7 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
   it("sends the bearer token only when a key is set, and tolerates a trailing slash on the base URL", async () => {
     server.expectedToken = "sk-test-123";
     const withKey = createOpenAiSynthesizer(options({ apiKey: "sk-test-123", baseUrl: `${server.baseUrl}/` }));
-    await expect(withKey.synthesize(REQUEST)).resolves.toMatchObject({ content: "ok [1]" });
+    expect(brackets((await withKey.synthesize(REQUEST)).content)).toBe("ok [1]");
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
     expect(server.requests[0]!.url).toBe("/v1/chat/completions");
   });
@@ -197,7 +198,7 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
     delete body["model"];
     server.replies = [{ body }];
     const result = await createOpenAiSynthesizer(options()).synthesize(REQUEST);
-    expect(result.model).toBe("test-model");
+    expect(result.model).toBe("openai:test-model");
   });
 
   it("retries a 429 with Retry-After: 0 and a 503, then succeeds", async () => {
@@ -207,7 +208,7 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
       { body: completion("Postgres [1].", "test-model") },
     ];
     const result = await createOpenAiSynthesizer(options({ retries: 2 })).synthesize(REQUEST);
-    expect(result.content).toBe("Postgres [1].");
+    expect(brackets(result.content)).toBe("Postgres [1].");
     expect(server.requests).toHaveLength(3);
   });
 
@@ -300,23 +301,21 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
     expect(elapsed).toBeLessThan(2_000);
   });
 
-  it("times out per timeoutMs against a server that never answers, once per attempt", async () => {
-    server.replies = ["hang"];
+  it("times out per timeoutMs against a server that never answers, and does not ask it again", async () => {
+    server.replies = ["hang", "hang"];
     const started = performance.now();
-    const error = await failure(createOpenAiSynthesizer(options({ timeoutMs: 300, retries: 0 })).synthesize(REQUEST));
+    const error = await failure(createOpenAiSynthesizer(options({ timeoutMs: 300, retries: 1 })).synthesize(REQUEST));
     const elapsed = performance.now() - started;
     expect(error.code).toBe("unavailable");
-    expect(error.message).toContain(`Cannot reach the LLM endpoint at ${server.baseUrl}: no response within 300 ms`);
+    expect(error.message).toBe(`The LLM endpoint at ${server.baseUrl} did not answer within 300 ms`);
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(1_500);
     expect(server.requests).toHaveLength(1);
+  });
 
-    server.reset();
-    server.replies = ["hang"];
-    const retried = performance.now();
-    await failure(createOpenAiSynthesizer(options({ timeoutMs: 300, retries: 1 })).synthesize(REQUEST));
-    expect(server.requests).toHaveLength(2);
-    expect(performance.now() - retried).toBeLessThan(2_500);
+  it("takes the citations the model wrote as citations, and brackets in its code as code", async () => {
+    server.replies = [{ body: completion("Slice it [1, 2]: `nums[0:2]` gives [1, 2] [2].\n```python\nprint([1, 2][0])\n```", "test-model") }];
+    const result = await createOpenAiSynthesizer(options()).synthesize(REQUEST);
+    expect(result.content).toBe(`Slice it ${cite(1)}${cite(2)}: \`nums[0:2]\` gives ${cite(1)}${cite(2)} ${cite(2)}.\n\`\`\`python\nprint([1, 2][0])\n\`\`\``);
   });
 });
 
