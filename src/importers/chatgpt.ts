@@ -1,7 +1,7 @@
 // ChatGPT export: one conversation record (an element of conversations.json) to the upload shape.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { arrayOf, earliestIso, isObject, isoFromUnixSeconds, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
+import { arrayOf, earliestIso, isObject, isoFromUnixSeconds, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -39,7 +39,7 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: nonEmptyString(record.conversation_id) ?? nonEmptyString(record.id) ?? derivedId(record, messages),
-      title: nonEmptyString(record.title)?.trim() ?? "Untitled",
+      title: titleFrom(record.title),
       createdAt,
       ...(updatedAt === undefined ? {} : { updatedAt }),
       messages,

@@ -1,6 +1,6 @@
 // Claude export: one conversation record (an element of conversations.json) to the upload shape.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { arrayOf, earliestIso, isObject, isoFromDateString, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
+import { arrayOf, earliestIso, isObject, isoFromDateString, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -35,7 +35,7 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: conversationId,
-      title: nonEmptyString(record.name)?.trim() ?? "Untitled",
+      title: titleFrom(record.name),
       createdAt,
       ...(updatedAt === undefined ? {} : { updatedAt }),
       messages,

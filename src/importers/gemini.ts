@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { htmlToText } from "./html-text.js";
-import { arrayOf, isObject, isoFromDateString, stringOf, type JsonObject } from "./json-values.js";
+import { arrayOf, cutText, isObject, isoFromDateString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, SourcedRecord } from "./types.js";
 
@@ -151,9 +151,7 @@ function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
 
 function titleOf(turns: Turn[]): string {
   const prompt = turns.find((turn) => turn.prompt !== "")?.prompt.replace(/\s+/g, " ");
-  if (prompt === undefined) return "Untitled";
-  if (prompt.length <= TITLE_CHARS) return prompt;
-  return `${prompt.slice(0, TITLE_CHARS - 1).replace(/[\ud800-\udbff]$/, "").trimEnd()}…`;
+  return prompt === undefined ? "Untitled" : cutText(prompt, TITLE_CHARS);
 }
 
 function compare(a: string, b: string): number {

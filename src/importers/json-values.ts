@@ -46,3 +46,18 @@ export function earliestIso(values: Array<string | undefined>): string | undefin
   }
   return earliest;
 }
+
+/** How long a title an export may give: the upload refuses longer ones. */
+const TITLE_CHARS = 1_000;
+
+/** An export's title, trimmed and cut to what an upload takes; "Untitled" when it has none. */
+export function titleFrom(value: unknown): string {
+  const title = nonEmptyString(value)?.trim();
+  return title ? cutText(title, TITLE_CHARS) : "Untitled";
+}
+
+/** `text` whole when it has at most `max` characters, else cut to `max` with "…" (never half an emoji). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\ud800-\udbff]$/, "").trimEnd()}…`;
+}

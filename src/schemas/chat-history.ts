@@ -27,7 +27,7 @@ export const UploadConversation = z.object({
   complete: z.boolean().optional(),
   conversation: z.object({
     id: z.string().min(1).max(500),
-    title: z.string(),
+    title: z.string().max(1_000, "must be at most 1,000 characters"),
     createdAt: DateTime,
     updatedAt: DateTime.optional(),
     messages: z.array(UploadMessage).min(1),

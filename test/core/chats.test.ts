@@ -93,6 +93,7 @@ describe("ingest (upload shape)", () => {
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
       [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } }, /^conversation\.messages\[0\]\.createdAt:/],
       [{ ...ok, conversation: { ...ok.conversation, title: undefined } }, /^conversation\.title: is required/],
+      [{ ...ok, conversation: { ...ok.conversation, title: "x".repeat(1_001) } }, /^conversation\.title: must be at most 1,000 characters/],
       [{ platform: "x" }, /^conversation: is required/],
     ];
     for (const [body, message] of cases) {

@@ -122,6 +122,14 @@ describe("Claude conversations.json", () => {
     expect(claudeConversation({ uuid: "c", chat_messages: unlinked }, { label: "x", index: 0, fallbackDate: new Date() })!.conversation.messages).toHaveLength(7);
   });
 
+  it("cuts a title longer than an upload takes (1,000 characters), and names a blank one Untitled", () => {
+    const record = (name: string) => ({ uuid: "c-title", name, chat_messages: [{ uuid: "h", sender: "human", text: "hi" }] });
+    const context = { label: "conversations.json", index: 0, fallbackDate: new Date() };
+    const long = claudeConversation(record("t".repeat(5_000)), context)!.conversation.title;
+    expect([long.length, long.endsWith("…")]).toEqual([1_000, true]);
+    expect(claudeConversation(record("   "), context)!.conversation.title).toBe("Untitled");
+  });
+
   it("drops messages left empty (a thinking-only reply) and conversations without messages", async () => {
     const conversations = await collect(plainFile);
     const [, kanji] = conversations;
