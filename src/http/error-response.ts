@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isAppError, type ErrorCode } from "../core/errors.js";
+import { loggable } from "./loggable.js";
 
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_input: 400,
@@ -32,6 +33,6 @@ export function errorResponse(c: Context, error: unknown, log: (line: string) =>
     };
     return c.json(body, STATUS[error.code]);
   }
-  log(`internal error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log(`internal error on ${c.req.method} ${loggable(c.req.path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return c.json({ error: "Internal server error" }, 500);
 }

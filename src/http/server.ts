@@ -11,6 +11,7 @@ import { allowedMethods } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
+import { loggable } from "./loggable.js";
 import { buildOpenApi } from "./openapi.js";
 import { MB, ROUTES, type Route } from "./routes.js";
 
@@ -108,6 +109,6 @@ function requestLog(log: (line: string) => void): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    log(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`);
+    log(`${c.req.method} ${loggable(c.req.path)} ${c.res.status} ${Math.round(performance.now() - started)}ms`);
   };
 }

@@ -162,6 +162,16 @@ describe("service basics", () => {
     expect(logs.join("\n")).not.toMatch(/secret-words|Bearer|mnemo_/);
   });
 
+  it("writes a path's control characters escaped, so no client forges a log line or drives the terminal", async () => {
+    logs.length = 0;
+    await call("GET", "/healthz%0aGET%20/api/forged%20200%201ms");
+    await call("GET", "/x%1b%5b2J%0d%0a");
+    expect(logs).toEqual([
+      expect.stringMatching(/^GET \/healthz\\u000aGET \/api\/forged 200 1ms 404 \d+ms$/),
+      expect.stringMatching(/^GET \/x\\u001b\[2J\\u000d\\u000a 404 \d+ms$/),
+    ]);
+  });
+
   it("answers malformed JSON with 400 and unknown fields' values with the field name", async () => {
     expect(await call("POST", "/api/memory", { token: tokenA, raw: "{not json" })).toMatchObject({ status: 400, body: { error: "body: is not valid JSON" } });
     expect(await a("POST", "/api/memory", {})).toMatchObject({ status: 400, body: { error: "text: is required" } });
