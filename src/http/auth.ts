@@ -14,6 +14,31 @@ const MAX_FAILURES = 10;
 const WINDOW_MS = 60_000;
 type Authenticated = NonNullable<Awaited<ReturnType<App["authenticate"]>>>;
 
+const PRUNE_ABOVE = 1_000;
+
+/**
+ * Who a failed attempt is counted against: one client, however many of its addresses it uses.
+ * Every loopback address (all of 127.0.0.0/8, and ::1) is this machine; an IPv6 host holds its
+ * whole /64. Counted per address, 127.0.0.2 went on guessing while 127.0.0.1 was locked out.
+ */
+export function clientKey(address: string): string {
+  const ip = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+  if (/^127\./.test(ip) || ip === "::1") return "loopback";
+  if (!ip.includes(":")) return ip;
+  const groups = expandIpv6(ip);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : ip;
+}
+
+/** The eight groups of an IPv6 address (`fe80::1%eth0` → fe80, 0, 0, 0, 0, 0, 0, 1), or undefined. */
+function expandIpv6(ip: string): string[] | undefined {
+  const [head = "", tail] = ip.replace(/%.*$/, "").toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
+  return [...left, ...Array<string>(missing).fill("0"), ...right].map((group) => group.replace(/^0+(?=.)/, ""));
+}
+
 /** A token's user is remembered this long, so a revoked token stops working within it. */
 const CACHE_MS = 2_000;
 
@@ -33,6 +58,8 @@ export class FailureLimiter {
   }
 
   fail(address: string, now = Date.now()): void {
+    // Addresses that stopped failing are forgotten as they are next seen; many at once, all at once.
+    if (this.failures.size > PRUNE_ABOVE) for (const known of [...this.failures.keys()]) this.recent(known, now);
     this.failures.set(address, [...this.recent(address, now), now]);
   }
 
@@ -66,7 +93,7 @@ export function bearerAuth(app: App, limiter: FailureLimiter, clientAddress: (c:
   return async (c, next) => {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!token) throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
-    const address = clientAddress(c);
+    const address = clientKey(clientAddress(c));
     const trustKey = `${address}\u0000${token}`;
     const wait = limiter.retryAfter(address);
     if (wait > 0 && !trusted.has(trustKey)) {

@@ -5,6 +5,7 @@ import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { imageSecret, signedImageUrl } from "../../src/core/images.js";
+import { clientKey } from "../../src/http/auth.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { openTestApp } from "../helpers.js";
@@ -446,6 +447,24 @@ describe("failed authentication", () => {
     expect((await call("GET", "/api/buckets", { token: neverUsed })).status).toBe(429);
     expect((await a("GET", "/api/buckets")).status).toBe(200); // authenticated from here before the lockout
     expect((await call("GET", "/api/buckets")).status).toBe(401);
+    // Another loopback address is the same machine: it is locked out too.
+    const fromOtherLoopback = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${server.url}/api/buckets`);
+      http
+        .get({ host: url.hostname, port: url.port, path: url.pathname, localAddress: "127.0.0.2", headers: { authorization: "Bearer wrong-again" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on("error", reject);
+    });
+    expect(fromOtherLoopback).toBe(429);
+  });
+
+  it("counts a client once however many of its addresses it uses", () => {
+    expect(["127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"].map(clientKey)).toEqual(["loopback", "loopback", "loopback", "loopback"]);
+    expect(clientKey("::ffff:192.168.1.20")).toBe("192.168.1.20");
+    expect(clientKey("2001:db8:aa:bb::1")).toBe(clientKey("2001:0db8:00aa:00bb:ffff:1:2:3"));
+    expect(clientKey("2001:db8:aa:bb::1")).not.toBe(clientKey("2001:db8:aa:bc::1"));
   });
 });
 
