@@ -142,6 +142,8 @@ function prepareDataDir(config: Config): void {
   }
   const isStore = fs.existsSync(database) || fs.existsSync(configFile);
   if (entries.length > 0 && !isStore) throw notAStore(dataDir, "it holds other files and no mnemo database");
+  // An empty folder becomes a store now: as private as one mnemo makes.
+  if (entries.length === 0) fs.chmodSync(dataDir, 0o700);
 }
 
 function notAStore(dir: string, why: string): AppError {

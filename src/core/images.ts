@@ -62,8 +62,8 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
 /** Written whole or not at all: a full disk leaves no partial file behind. */
 function writeImageFile(target: string, data: Buffer): void {
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(`${target}.tmp`, data);
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(`${target}.tmp`, data, { mode: 0o600 });
     fs.renameSync(`${target}.tmp`, target);
   } catch (error) {
     fs.rmSync(`${target}.tmp`, { force: true });
@@ -89,15 +89,34 @@ export function removeUserImages(ctx: CoreContext, userId: string): void {
   fs.rmSync(path.join(ctx.config.paths.images, userId), { recursive: true, force: true });
 }
 
-/** The secret image URLs are signed with, created once per data dir (0600). */
+const SECRET_BYTES = 32;
+
+/**
+ * The secret image URLs are signed with, created once per data dir (0600). One that is missing,
+ * or too short to keep signatures from being guessed (an emptied file), is made anew: the URLs
+ * signed with the old one stop working, as they would within 4 hours anyway.
+ */
 export function imageSecret(file: string): Buffer {
+  const existing = readSecret(file);
+  if (existing && existing.length >= SECRET_BYTES) return existing;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(SECRET_BYTES);
+  try {
+    fs.writeFileSync(file, secret.toString("base64url"), { mode: 0o600, flag: existing ? "w" : "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return imageSecret(file); // another process made it first
+    throw error;
+  }
+  return secret;
+}
+
+/** The secret on file; undefined when there is no file. */
+function readSecret(file: string): Buffer | undefined {
   try {
     return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64url");
-  } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const secret = randomBytes(32);
-    fs.writeFileSync(file, secret.toString("base64url"), { mode: 0o600, flag: "wx" });
-    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
 }
 
@@ -125,5 +144,8 @@ export function verifyImageSignature(secret: Buffer, memoryId: string, exp: stri
 export async function imageFile(ctx: CoreContext, memoryId: string): Promise<{ path: string; mime: string }> {
   const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), { columns: ["imageFile"] });
   if (!row?.imageFile) throw new AppError("not_found", "image not found");
-  return { path: path.join(ctx.config.paths.images, row.imageFile), mime: mimeOf(row.imageFile) };
+  const file = path.join(ctx.config.paths.images, row.imageFile);
+  // Removed by hand from the images folder: a 404, not a 200 whose body breaks off.
+  if (!fs.existsSync(file)) throw new AppError("not_found", "image not found: its file is gone from the data dir");
+  return { path: file, mime: mimeOf(row.imageFile) };
 }

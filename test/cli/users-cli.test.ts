@@ -17,8 +17,10 @@ describe("mnemo token and users", () => {
     expect(fs.readFileSync(file, "utf8").trim()).toBe(first);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse((await mnemo(["--json", "token"])).stdout).hasToken).toBe(true);
+    fs.chmodSync(file, 0o644);
     const second = (await mnemo(["token", "--rotate"])).stdout.trim();
     expect(second).not.toBe(first);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600); // whatever mode the old file had
     const app = await openTestApp({ store });
     expect(await app.authenticate(first)).toBeUndefined();
     expect((await app.authenticate(second))?.user.name).toBe("default");

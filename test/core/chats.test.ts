@@ -346,6 +346,9 @@ describe("conversations", () => {
     await carol.memories.storeImage({ data: png.toString("base64"), filename: "red-square.png" });
     const imageDir = path.join(isolated.config.paths.images, carolId);
     expect(fs.readdirSync(imageDir)).toHaveLength(1);
+    // Readable by the store's owner only, whatever the folder it sits in lets others do.
+    expect(fs.statSync(imageDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(imageDir, fs.readdirSync(imageDir)[0]!)).mode & 0o777).toBe(0o600);
 
     await isolated.users.remove("carol");
     for (const table of ["memories", "memoryHistory", "buckets", "platforms", "conversations", "messages", "chunks"] as const) {

@@ -46,6 +46,11 @@ describe("the store", () => {
     const app = await openTestApp({ store });
     await app.close();
     expect(fs.statSync(store).mode & 0o777).toBe(0o700);
+
+    const empty = tempDir();
+    fs.chmodSync(empty, 0o755);
+    await (await openTestApp({ store: empty })).close();
+    expect(fs.statSync(empty).mode & 0o777).toBe(0o700); // an empty folder made into a store, too
   });
 
   it("refuses to open a store with another embedder, naming the fix", async () => {

@@ -8,7 +8,7 @@ import { imageSecret, signedImageUrl } from "../../src/core/images.js";
 import { clientKey } from "../../src/http/auth.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { openTestApp } from "../helpers.js";
+import { openTestApp, tempDir } from "../helpers.js";
 
 let app: App;
 let server: RunningServer;
@@ -305,6 +305,18 @@ describe("image memories", () => {
     expect(late.statusCode).toBe(403);
     expect(JSON.parse(await late.body.text()).error).toMatch(/expired/);
     expect((await request(`${server.url}/images/${memory.id}`)).statusCode).toBe(403);
+  });
+
+  it("signs with a secret of 32 bytes, made anew when its file is missing or too short to trust", () => {
+    const file = path.join(tempDir(), "secret");
+    const made = imageSecret(file);
+    expect(made).toHaveLength(32);
+    expect(imageSecret(file)).toEqual(made);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.writeFileSync(file, "");
+    const remade = imageSecret(file);
+    expect(remade).toHaveLength(32);
+    expect(remade).not.toEqual(made);
   });
 
   it("refuses files that are not images, and images over 10 MB", async () => {

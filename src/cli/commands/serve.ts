@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/app.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
-import { action, type Session } from "../session.js";
+import { action, writeTokenFile, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
 interface ServeOptions {
@@ -61,8 +61,7 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
     return;
   }
   const token = await app.users.rotateToken(user.name);
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+  writeTokenFile(file, token);
 }
 
 /**

@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import type { Command } from "commander";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { confirmOrAbort } from "../prompts.js";
-import { action, withApp } from "../session.js";
+import { action, withApp, writeTokenFile } from "../session.js";
 
 export function registerUsers(program: Command): void {
   program
@@ -21,7 +20,7 @@ export function registerUsers(program: Command): void {
           }
           const token = await app.users.rotateToken(user.name);
           // The token file is the default user's, where local plugins look for it.
-          if (user.name === DEFAULT_USER) fs.writeFileSync(app.config.paths.tokenFile, `${token}\n`, { mode: 0o600 });
+          if (user.name === DEFAULT_USER) writeTokenFile(app.config.paths.tokenFile, token);
           if (session.out.json) return session.out.data({ user: user.name, token });
           session.out.line(token);
           session.out.notice("Shown once. The old token no longer works.");
