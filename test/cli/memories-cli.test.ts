@@ -125,6 +125,8 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const count = await mnemo(["memories", "--count", "0"]);
     expect(count.code).toBe(2);
     expect(count.stderr).toMatch(/--count/);
+    const exponent = await mnemo(["memories", "--count", "1e2"]);
+    expect([exponent.code, exponent.stderr]).toEqual([2, expect.stringMatching(/--count: must be a whole number of at least 1, not "1e2"/)]);
     const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
     expect(badId.code).toBe(2);
     expect(badId.stderr).toMatch(/memoryId: is not a memory id/);

@@ -156,7 +156,8 @@ export function shortDate(iso: string): string {
 }
 
 export function parseCount(flag: string, value: string, min = 1, max = Number.POSITIVE_INFINITY): number {
-  const number = Number(value);
+  // Digits only: Number() also takes "1e2", "0x5" and " 5 ".
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < min) {
     throw AppError.invalid(flag, `must be a whole number of at least ${min}, not "${value}"`);
   }

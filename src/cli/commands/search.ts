@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
+import { highlighter } from "../highlight.js";
 import type { Output } from "../output.js";
 import { action, withService } from "../session.js";
 import { parseCount, shortDate } from "./memories.js";
@@ -66,8 +67,7 @@ function printSearch(out: Output, result: SearchResponse): void {
     out.notice("Nothing found. Import conversations with `mnemo import <export>`, or try other words.");
     return;
   }
-  const terms = (result.query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const highlight = (text: string) => (terms.length ? text.replace(new RegExp(`(${terms.join("|")})`, "giu"), (m) => style.bold.yellow(m)) : text);
+  const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
   result.results.forEach((hit, i) => {
     out.line(`${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`);
     for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
