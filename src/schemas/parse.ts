@@ -30,6 +30,7 @@ function describe(issue: z.core.$ZodIssue): string {
     return `must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${shown(issue.input)}`;
   }
   if (issue.code === "unrecognized_keys") return `unknown field ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, not ${shown(issue.input)}`;
   return issue.message.replace(/^Invalid input: /, "");
 }
 

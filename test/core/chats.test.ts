@@ -89,7 +89,7 @@ describe("ingest (upload shape)", () => {
       [{ ...ok, platformDisplayName: "x".repeat(201) }, /^platformDisplayName:/],
       [{ ...ok, conversation: { ...ok.conversation, id: "x".repeat(501) } }, /^conversation\.id:/],
       [{ ...ok, conversation: { ...ok.conversation, messages: [] } }, /^conversation\.messages:/],
-      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } }, /^conversation\.messages\[0\]\.role:/],
+      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } }, /^conversation\.messages\[0\]\.role: must be one of "human", "assistant", not "system"$/],
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
       [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } }, /^conversation\.messages\[0\]\.createdAt:/],
       [{ ...ok, conversation: { ...ok.conversation, title: undefined } }, /^conversation\.title: is required/],
