@@ -31,7 +31,6 @@ export interface RecallTimings extends SearchTimings {
 }
 
 interface MessagePassage extends Passage {
-  conversationId: string;
   messageId: string;
   /** Its chunk's vector, when recall has a conversation context to compare with. */
   vector: Float32Array | undefined;
@@ -177,23 +176,32 @@ function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
   return [...first, ...later];
 }
 
-/** Chunks → one passage per message, numbered in rank order, without repeating a message or a text. */
 /** More messages than a chunk of 192 tokens can hold: chunk and message index make one order. */
 const MESSAGES_PER_CHUNK_BOUND = 1_000;
 
+/**
+ * Chunks → one passage per message, numbered in rank order, without repeating a message or a text.
+ * A long message split over several of the chunks is one passage of its pieces in their order;
+ * a message without a letter or a digit ("👍", ".") is none: it answers nothing.
+ */
 async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
   const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
-  const seen = new Set<string>();
-  const passages: MessagePassage[] = [];
+  const texts = new Set<string>();
+  const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
   for (const { chunk, score, vector } of hits) {
     for (const [i, message] of messagesOf(chunk).entries()) {
       const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
       const idKey = `${chunk.conversationId}\u0000${message.id}`;
-      if (!message.text || seen.has(idKey) || seen.has(textKey)) continue;
-      seen.add(idKey).add(textKey);
+      if (!/[\p{L}\p{N}]/u.test(message.text) || texts.has(textKey)) continue;
+      texts.add(textKey);
+      const known = byMessage.get(idKey);
+      if (known) {
+        known.pieces.set(chunk.chunkIndex, message.text);
+        continue;
+      }
       const conversation = titles.get(chunk.conversationId);
-      passages.push({
-        n: passages.length + 1,
+      const passage: MessagePassage = {
+        n: byMessage.size + 1,
         conversationId: chunk.conversationId,
         messageId: message.id,
         conversationTitle: conversation?.title ?? "",
@@ -203,10 +211,17 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         text: message.text,
         score,
         vector,
-      });
+      };
+      byMessage.set(idKey, { passage, pieces: new Map([[chunk.chunkIndex, message.text]]) });
     }
   }
-  return passages;
+  return [...byMessage.values()].map(({ passage, pieces }) => (pieces.size === 1 ? passage : { ...passage, text: joinPieces(pieces) }));
+}
+
+/** A message's pieces in their order; " … " where chunks between them were not among the hits. */
+function joinPieces(pieces: Map<number, string>): string {
+  const ordered = [...pieces.entries()].sort(([a], [b]) => a - b);
+  return ordered.map(([index, text], k) => (k === 0 ? text : `${index === ordered[k - 1]![0] + 1 ? " " : " … "}${text}`)).join("");
 }
 
 function toSource(passage: MessagePassage): RecallSource {

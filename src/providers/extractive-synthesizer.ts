@@ -116,7 +116,7 @@ function overlap(sentence: string, terms: Set<string>): number {
 }
 
 const day = (passage: Passage) => passage.date?.slice(0, 10) ?? "undated";
-const groupKey = (passage: Passage) => `${passage.conversationTitle}\u0000${day(passage)}`;
+const groupKey = (passage: Passage) => `${passage.conversationId}\u0000${day(passage)}`;
 const markdown = (platform: ChatPlatform | undefined) => platform === "chatgpt" || platform === "claude";
 
 function renderHeader(passage: Passage, platform: ChatPlatform | undefined): string {

@@ -10,6 +10,8 @@ export type ChatPlatform = "chatgpt" | "claude" | "typingmind";
 export interface Passage {
   /** The citation number: the synthesis cites this passage as `cite(n)`. */
   n: number;
+  /** The conversation it is from: passages are grouped by it (two conversations may share a title). */
+  conversationId: string;
   conversationTitle: string;
   /** ISO 8601, when the message has a time. */
   date: string | null;

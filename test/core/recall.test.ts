@@ -294,6 +294,32 @@ describe("recall of text with brackets in it", () => {
     await own.close();
   });
 
+  it("keeps two conversations of one title and day apart, leaves out messages without words, and joins a long message's pieces", async () => {
+    const own = await openTestApp();
+    own.ingest.start();
+    const svc = await own.service();
+    const filler = (i: number) => `Paragraph ${i} is about the garden, the weather and the neighbours' plans for the summer fair this year.`;
+    const long = Array.from({ length: 12 }, (_, i) => (i === 0 || i === 9 ? `In paragraph ${i} the mongoose ate a cobra by the shed.` : filler(i))).join("\n\n");
+    await svc.chats.ingestMany([
+      chat("notes-a", "Daily notes", "2024-06-01T09:00:00Z", [["human", "Booked the zeppelin ride for Saturday."], ["assistant", "👍"]]),
+      chat("notes-b", "Daily notes", "2024-06-01T15:00:00Z", [["human", "The zeppelin museum tickets cost 12 euros."]]),
+      chat("mongoose", "Garden diary", "2024-06-02T09:00:00Z", [["human", long]]),
+    ]);
+    await settled(svc);
+
+    const zeppelin = await svc.recall({ query: "zeppelin ride museum", maxTokens: 300 });
+    expect(zeppelin.content.match(/Daily notes \(2024-06-01\)/g)).toHaveLength(2);
+    expect(zeppelin.content).not.toContain("👍");
+    expect(zeppelin.sources.map((s) => s.messageId)).not.toContain("notes-a-1");
+
+    const cobra = await svc.recall({ query: "when did the mongoose eat a cobra", maxTokens: 400 });
+    const ids = cobra.sources.map((s) => s.messageId);
+    expect(ids.filter((id) => id === "mongoose-0")).toHaveLength(1);
+    expect(cobra.content).toContain("In paragraph 0 the mongoose ate a cobra");
+    expect(cobra.content).toContain("In paragraph 9 the mongoose ate a cobra");
+    await own.close();
+  });
+
   it("puts a prompt before its answer when they share a time (Gemini records do)", async () => {
     const own = await openTestApp();
     own.ingest.start();

@@ -121,6 +121,7 @@ const REQUEST: SynthesisRequest = {
   passages: [
     {
       n: 1,
+      conversationId: "conv_backend",
       conversationTitle: "Backend planning",
       date: "2024-03-05T10:20:00.000Z",
       sender: "human",
@@ -129,6 +130,7 @@ const REQUEST: SynthesisRequest = {
     },
     {
       n: 2,
+      conversationId: "conv_backend",
       conversationTitle: "Backend planning",
       date: null,
       sender: "assistant",
