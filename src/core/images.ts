@@ -58,7 +58,6 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   return { done: "ok", memoryId: id };
 }
 
-/** "beach-sunset_2024.jpg" → "Image: beach sunset 2024". */
 /** Written whole or not at all: a full disk leaves no partial file behind. */
 function writeImageFile(target: string, data: Buffer): void {
   try {
@@ -71,6 +70,7 @@ function writeImageFile(target: string, data: Buffer): void {
   }
 }
 
+/** "beach-sunset_2024.jpg" → "Image: beach sunset 2024". */
 export function describeFromName(filename: string | undefined): string {
   const words = path
     .basename(filename ?? "", path.extname(filename ?? ""))
