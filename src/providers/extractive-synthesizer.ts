@@ -127,7 +127,9 @@ function renderHeader(passage: Passage, platform: ChatPlatform | undefined): str
 function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefined): string {
   const who = passage.sender === "human" ? "You" : "Assistant";
   const flat = plain(text).replace(/\s*\n+\s*/g, " ").trim();
-  return markdown(platform) ? `- **${who}:** ${flat} ${cite(passage.n)}` : `- ${who}: ${flat} ${cite(passage.n)}`;
+  if (markdown(platform)) return `- **${who}:** ${flat} ${cite(passage.n)}`;
+  // TypingMind shows text as it is: a bullet marker would be a stray "-".
+  return `${platform === "typingmind" ? "" : "- "}${who}: ${flat} ${cite(passage.n)}`;
 }
 
 /** Grouped under a header per conversation and day; groups and the lines in them in time order. */

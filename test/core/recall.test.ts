@@ -91,7 +91,10 @@ describe("recall (extractive)", () => {
     expect(markdown.content).toMatch(/^\*\*Kyoto in autumn\*\*/);
     const plain = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "typingmind" });
     expect(plain.content).not.toMatch(/\*\*/);
-    expect(plain.content).toMatch(/^Kyoto in autumn \(2024-04-01\):/);
+    expect(plain.content).toMatch(/^Kyoto in autumn \(2024-04-01\):\n(You|Assistant): /);
+    expect(plain.content).not.toMatch(/^- /m); // no bullet markers in plain text
+    const unhinted = await service.recall({ query: "Kyoto temples", maxTokens: 200 });
+    expect(unhinted.content).toMatch(/^- (You|Assistant): /m);
   });
 
   it("conversation context disambiguates the query", async () => {
