@@ -1,7 +1,5 @@
 import { terms } from "../core/passage-ranking.js";
-
-/** Scripts written without spaces between words: a term is marked wherever it occurs in them. */
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}]/u;
+import { UNSPACED_SCRIPT as UNSPACED, unspacedTerms } from "../core/unspaced-terms.js";
 
 /** Lower case without accents, so "BELEM" and "pasteis" mark "Belém" and "pastéis". */
 function fold(text: string): string {
@@ -11,11 +9,11 @@ function fold(text: string): string {
 /**
  * Marks the words of `text` that the query's words begin (stemmed, without stop words: "painted"
  * marks "painting", "for" marks nothing, and never the middle of "comfortable"), folding case and
- * accents; in text without spaces, the query's runs of two or more characters wherever they occur.
+ * accents; in text without spaces, the query's words in it (see unspacedTerms) wherever they occur.
  */
 export function highlighter(query: string, mark: (word: string) => string): (text: string) => string {
   const spaced = terms(fold(query)).filter((term) => !UNSPACED.test(term));
-  const unspaced = (query.match(/[\p{L}\p{N}]+/gu) ?? []).filter((run) => UNSPACED.test(run) && run.length >= 2);
+  const unspaced = unspacedTerms(query);
   if (spaced.length === 0 && unspaced.length === 0) return (text) => text;
   return (text) =>
     text.replace(/[\p{L}\p{N}]+/gu, (word) => {

@@ -1,7 +1,10 @@
+import type * as lancedb from "@lancedb/lancedb";
 import { fromArrowTable } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
+import { sqlString } from "./sql.js";
 import type { Store } from "./store.js";
+import { unspacedTerms } from "../core/unspaced-terms.js";
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
 
@@ -104,14 +107,15 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   const runText = mode !== "vector" && query.text.trim().length > 0;
 
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
-  const [vectorRows, textRows] = await Promise.all([
+  const words = runText ? unspacedTerms(query.text) : [];
+  const [vectorRows, indexedRows, substringRows] = await Promise.all([
     !runVector
       ? []
       : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["_distance"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
     !runText ? [] : table.search(query.text, "fts").where(query.where).select(["_score"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
+    substringLeg(table, query.where, words, candidates),
   ]);
-  // Rows the text index does not cover yet come back in storage order: rank by score ourselves.
-  textRows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
+  const textRows = withSubstringRows(indexedRows, substringRows, words.length);
 
   const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
   const top = fuse(vectorRows, textRows).slice(0, query.limit);
@@ -135,6 +139,36 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     ];
   });
   return { hits, complete: hits.length === top.length };
+}
+
+/** Rows a substring scan reads at most before it scores them: a common word must not read a whole table. */
+const SUBSTRING_SCAN_ROWS = 2_000;
+
+/**
+ * The rows whose text holds a query's words in unspaced scripts (see unspacedTerms), scored by how
+ * many of them: the full-text index cannot find such words. Only queries with such words run it.
+ */
+async function substringLeg(table: lancedb.Table, where: string, words: string[], limit: number): Promise<LegRow[]> {
+  if (words.length === 0) return [];
+  const any = words.map((word) => `text LIKE ${sqlString(`%${word}%`)}`).join(" OR ");
+  const rows = fromArrowTable(await table.query().where(`(${where}) AND (${any})`).select(["text"]).withRowId().limit(SUBSTRING_SCAN_ROWS).toArrow());
+  return rows
+    .map((row) => ({ _rowid: row["_rowid"], _score: words.filter((word) => String(row["text"]).includes(word)).length }))
+    .sort((a, b) => b._score - a._score)
+    .slice(0, limit);
+}
+
+/**
+ * The full-text leg: the index's rows, ranked by score (rows it does not cover yet come back in
+ * storage order), and the substring scan's rows it missed, scored on the index's scale (all the
+ * words found scores as its best hit).
+ */
+function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
+  const rows = [...indexed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
+  const known = new Set(rows.map(rowIdOf));
+  const best = Number(rows[0]?.["_score"]) || 1;
+  for (const row of substring) if (!known.has(rowIdOf(row))) rows.push({ ...row, _score: (best * Number(row["_score"])) / words });
+  return rows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
 }
 
 const rowIdOf = (row: LegRow) => BigInt(row["_rowid"] as bigint | number);

@@ -145,6 +145,29 @@ describe("recall (extractive)", () => {
 });
 
 describe("search", () => {
+  it("finds words of scripts written without spaces, which the text index keeps as whole runs", async () => {
+    const own = await openTestApp();
+    own.ingest.start();
+    const svc = await own.service();
+    await svc.chats.ingestMany([
+      chat("ja-cake", "日本語の練習", "2024-07-01T09:00:00Z", [["human", "誰がケーキを食べましたか。"], ["assistant", "弟がケーキを食べました。"]]),
+      chat("ja-student", "自己紹介", "2024-07-02T09:00:00Z", [["human", "私は学生です。東京に住んでいます。"]]),
+      chat("zh-tower", "旅行", "2024-07-03T09:00:00Z", [["human", "东京塔在哪里？"]]),
+      chat("en", "Baking", "2024-07-04T09:00:00Z", [["human", "How long do I bake a sponge cake?"]]),
+    ]);
+    await settled(svc);
+    const titleOf = async (query: string) => (await svc.search({ query, limit: 3, skipRerank: true })).results[0]?.title;
+    expect(await titleOf("ケーキ")).toBe("日本語の練習");
+    expect(await titleOf("学生")).toBe("自己紹介");
+    expect(await titleOf("东京塔")).toBe("旅行");
+    expect(await titleOf("学生 です")).toBe("自己紹介"); // です alone would match every Japanese text
+    const memory = await svc.memories.store({ text: "東京タワーに行った" });
+    await svc.memories.store({ text: "I visited the Eiffel tower" });
+    const found = await svc.memories.listV2({ query: "東京タワー", count: 1, includeIds: true });
+    expect((found.memories as { id: string }[])[0]!.id).toBe(memory.memoryId);
+    await own.close();
+  });
+
   it("returns the spec's result shape with neighbouring chunks as context", async () => {
     const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2 });
     expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
