@@ -54,6 +54,16 @@ beforeAll(async () => {
 });
 afterAll(async () => app.close());
 
+/** An app of its own with these conversations indexed, for a test that must not disturb the shared one. */
+async function appWithChats(chats: Parameters<MnemoService["chats"]["ingestMany"]>[0]): Promise<{ own: App; svc: MnemoService }> {
+  const own = await openTestApp();
+  own.ingest.start();
+  const svc = await own.service();
+  await svc.chats.ingestMany(chats);
+  await settled(svc);
+  return { own, svc };
+}
+
 describe("recall (extractive)", () => {
   it("cites every source once, counts tokens exactly, stays within maxTokens, and is deterministic", async () => {
     const tokenizer = await loadTokenizer();
@@ -146,16 +156,12 @@ describe("recall (extractive)", () => {
 
 describe("search", () => {
   it("finds words of scripts written without spaces, which the text index keeps as whole runs", async () => {
-    const own = await openTestApp();
-    own.ingest.start();
-    const svc = await own.service();
-    await svc.chats.ingestMany([
+    const { own, svc } = await appWithChats([
       chat("ja-cake", "日本語の練習", "2024-07-01T09:00:00Z", [["human", "誰がケーキを食べましたか。"], ["assistant", "弟がケーキを食べました。"]]),
       chat("ja-student", "自己紹介", "2024-07-02T09:00:00Z", [["human", "私は学生です。東京に住んでいます。"]]),
       chat("zh-tower", "旅行", "2024-07-03T09:00:00Z", [["human", "东京塔在哪里？"]]),
       chat("en", "Baking", "2024-07-04T09:00:00Z", [["human", "How long do I bake a sponge cake?"]]),
     ]);
-    await settled(svc);
     const titleOf = async (query: string) => (await svc.search({ query, limit: 3, skipRerank: true })).results[0]?.title;
     expect(await titleOf("ケーキ")).toBe("日本語の練習");
     expect(await titleOf("学生")).toBe("自己紹介");
@@ -302,16 +308,12 @@ describe("recall with an OpenAI-compatible LLM", () => {
 
 describe("recall of text with brackets in it", () => {
   it("keeps a message's code and a title's brackets as they are, and cites only what it adds", async () => {
-    const own = await openTestApp();
-    own.ingest.start();
-    const svc = await own.service();
-    await svc.chats.ingestMany([
+    const { own, svc } = await appWithChats([
       chat("retro", "Sprint [2] retro", "2024-05-02T10:00:00Z", [
         ["human", "How do I take the first two wombat weights of a list in Python?"],
         ["assistant", "Slice it: with wombats = [1, 2, 3], wombats[0:2] gives [1, 2] and wombats[0] gives 1."],
       ]),
     ]);
-    await settled(svc);
     const result = await svc.recall({ query: "first two wombat weights python list", maxTokens: 300 });
     expect(result.content).toContain("Sprint [2] retro");
     expect(result.content).toContain("wombat weights of a list in Python? [1]");
@@ -321,17 +323,13 @@ describe("recall of text with brackets in it", () => {
   });
 
   it("keeps two conversations of one title and day apart, leaves out messages without words, and joins a long message's pieces", async () => {
-    const own = await openTestApp();
-    own.ingest.start();
-    const svc = await own.service();
     const filler = (i: number) => `Paragraph ${i} is about the garden, the weather and the neighbours' plans for the summer fair this year.`;
     const long = Array.from({ length: 12 }, (_, i) => (i === 0 || i === 9 ? `In paragraph ${i} the mongoose ate a cobra by the shed.` : filler(i))).join("\n\n");
-    await svc.chats.ingestMany([
+    const { own, svc } = await appWithChats([
       chat("notes-a", "Daily notes", "2024-06-01T09:00:00Z", [["human", "Booked the zeppelin ride for Saturday."], ["assistant", "👍"]]),
       chat("notes-b", "Daily notes", "2024-06-01T15:00:00Z", [["human", "The zeppelin museum tickets cost 12 euros."]]),
       chat("mongoose", "Garden diary", "2024-06-02T09:00:00Z", [["human", long]]),
     ]);
-    await settled(svc);
 
     const zeppelin = await svc.recall({ query: "zeppelin ride museum", maxTokens: 300 });
     expect(zeppelin.content.match(/Daily notes \(2024-06-01\)/g)).toHaveLength(2);
@@ -347,23 +345,21 @@ describe("recall of text with brackets in it", () => {
   });
 
   it("puts a prompt before its answer when they share a time (Gemini records do)", async () => {
-    const own = await openTestApp();
-    own.ingest.start();
-    const svc = await own.service();
     const at = "2025-03-08T08:15:44.900Z";
-    await svc.chats.ingest({
-      platform: "gemini",
-      conversation: {
-        id: "quokka",
-        title: "Rottnest",
-        createdAt: at,
-        messages: [
-          { id: "q-prompt", role: "human", content: "Where do quokkas live?", createdAt: at },
-          { id: "q-response", role: "assistant", content: "Quokkas live on Rottnest Island, off Perth.", createdAt: at },
-        ],
+    const { own, svc } = await appWithChats([
+      {
+        platform: "gemini",
+        conversation: {
+          id: "quokka",
+          title: "Rottnest",
+          createdAt: at,
+          messages: [
+            { id: "q-prompt", role: "human", content: "Where do quokkas live?", createdAt: at },
+            { id: "q-response", role: "assistant", content: "Quokkas live on Rottnest Island, off Perth.", createdAt: at },
+          ],
+        },
       },
-    });
-    await settled(svc);
+    ]);
     const result = await svc.recall({ query: "Rottnest Island quokkas live", maxTokens: 300 });
     expect(result.sources.map((s) => s.messageId)).toEqual(["q-prompt", "q-response"]);
     await own.close();
