@@ -44,6 +44,10 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     const human = await mnemo(["recall", "airport to Alfama", "--max-tokens", "200"]);
     expect(human.stdout).toMatch(/\[1\] Lisbon long weekend in May · 2024-05-02/);
     expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(/Nothing fits in 5 tokens: raise --max-tokens/);
+    const about = await mnemo(["recall", "getting around", "--about", "we land at the airport in Lisbon", "--max-tokens", "200"]);
+    expect([about.code, about.stdout]).toEqual([0, expect.stringMatching(/Lisbon long weekend in May/)]);
+    const tooLong = await mnemo(["recall", "x", "--about", "y".repeat(8_001)]);
+    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringMatching(/^✖ --about: /m)]);
   });
 
   it("refuses bad parameters with exit 2, naming the flag", async () => {

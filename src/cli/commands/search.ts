@@ -37,15 +37,16 @@ export function registerSearch(program: Command): void {
     .argument("<query...>", "what to recall")
     .option("-t, --max-tokens <n>", "longest summary, in tokens (at most 2000)", "1000")
     .option("--platform <name>", "format for chatgpt, claude or typingmind")
-    .option("--context <text>", "what you are talking about now, to disambiguate")
+    // Not --context: in `search` that is a number of chunks.
+    .option("--about <text>", "what you are talking about now, to disambiguate (\"python\" --about \"my terrarium\")")
     .action(
-      action(async (session, words: string[], options: { maxTokens: string; platform?: string; context?: string }) => {
+      action(async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string }) => {
         await withService(session, async (service) => {
           const result = await service.recall({
             query: words.join(" "),
             maxTokens: parseCount("--max-tokens", options.maxTokens),
             ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
-            ...(options.context ? { conversationContext: options.context } : {}),
+            ...(options.about ? { conversationContext: options.about } : {}),
           });
           if (session.out.json) return session.out.data(result);
           if (result.content) return printRecall(session.out, result);
@@ -57,7 +58,7 @@ export function registerSearch(program: Command): void {
               : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
           );
         });
-      }, { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--context" }),
+      }, { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about" }),
     );
 }
 
