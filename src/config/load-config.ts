@@ -12,7 +12,8 @@ const RerankerSpec = z
   .regex(/^(auto|none|cross-encoder:.+)$/, "expected auto, none or cross-encoder:<model id or folder>");
 
 /** Everything a user can set in `<data dir>/config.json`. Environment variables and flags override it. */
-export const FileConfig = z
+/** config.json's settings, each checked on its own. */
+const Settings = z
   .object({
     embedder: EmbedderSpec.default("auto"),
     embedderWorkers: z.number().int().min(1).max(16).optional(),
@@ -22,7 +23,9 @@ export const FileConfig = z
     synthesizer: z.enum(["extractive", "openai"]).default("extractive"),
     llm: z
       .object({
-        baseUrl: z.string().url().default("https://api.openai.com/v1"),
+        // Checked below, and only when the openai synthesizer will use it: an OPENAI_BASE_URL that
+        // another tool reads some other way must not stop every mnemo command.
+        baseUrl: z.string().default("https://api.openai.com/v1"),
         apiKey: z.string().optional(),
         model: z.string().default("gpt-4o-mini"),
         timeoutMs: z.number().int().positive().default(30_000),
@@ -42,7 +45,14 @@ export const FileConfig = z
     allowDownload: z.boolean().default(true),
   })
   .strict();
-export type FileConfig = z.infer<typeof FileConfig>;
+
+/** The settings as a whole: what one of them needs depends on another. */
+export const FileConfig = Settings.superRefine((config, issues) => {
+  if (config.synthesizer === "openai" && !URL.canParse(config.llm.baseUrl)) {
+    issues.addIssue({ code: "custom", path: ["llm", "baseUrl"], message: "Invalid URL" });
+  }
+});
+export type FileConfig = z.infer<typeof Settings>;
 
 export interface Config extends Omit<FileConfig, "embedderWorkers"> {
   embedderWorkers: number;
@@ -157,7 +167,7 @@ function parseMerged(file: string, value: unknown): FileConfig {
 }
 
 function parseFileConfig(file: string, value: unknown): Partial<FileConfig> {
-  return parseSettings(FileConfig.partial(), value, (field, message) =>
+  return parseSettings(Settings.partial(), value, (field, message) =>
     new AppError("invalid_input", `${file}: ${field}: ${message}`, { suggestion: "Fix the setting or remove it to use the default." }),
   );
 }

@@ -28,12 +28,17 @@ describe("config.json", () => {
     const store = tempDir();
     let error: unknown;
     try {
-      loadConfig({ store }, { MNEMO_LLM_BASE_URL: "not a url" });
+      loadConfig({ store }, { MNEMO_SYNTHESIZER: "openai", MNEMO_LLM_BASE_URL: "not a url" });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toBe("Setting llm.baseUrl: Invalid URL");
     expect((error as AppError).suggestion).toMatch(/MNEMO_LLM_BASE_URL or OPENAI_BASE_URL/);
+  });
+
+  it("leaves the LLM's address unchecked while the extractive synthesizer, which needs none, is chosen", () => {
+    // OPENAI_BASE_URL may be set for another tool that reads it some other way.
+    expect(loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url" }).synthesizer).toBe("extractive");
   });
 });
