@@ -113,12 +113,12 @@ export class Store {
       });
     }
     // A creation cut short (a full disk, a crash) wrote no meta rows: Store.create finishes it.
-    if (!(await creationFinished(live.db))) {
+    const meta = await finishedMeta(live.db);
+    if (!meta) {
       closeConnection(live);
       return undefined;
     }
-    const store = new Store(live, uri, new WriteLock(lockPath), EMPTY_META);
-    store.currentMeta = await store.readMeta();
+    const store = new Store(live, uri, new WriteLock(lockPath), meta);
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
@@ -140,7 +140,7 @@ export class Store {
     };
     await lock.run(async () => {
       // Another process may have created it while we waited for the lock.
-      if (await creationFinished(db)) return;
+      if (await finishedMeta(db)) return;
       await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
@@ -325,15 +325,17 @@ export function isVectorTable(key: TableKey): key is VectorTableKey {
 /** Memoised answers kept at most (the oldest goes first). */
 const MEMO_LIMIT = 500;
 
-const EMPTY_META: StoreMeta = { schemaVersion: 0, embedderId: "", embedderSpec: "", dims: 0, generation: 0 };
-
-/** Migration 1 writes the meta rows last: without them the store was never finished. */
-async function creationFinished(db: lancedb.Connection): Promise<boolean> {
-  if (!(await db.tableNames()).includes(TABLE.meta)) return false;
+/**
+ * The store's meta record, once its creation has finished: migration 1 writes the meta rows last,
+ * so a store without them (or without a committed meta table) was never finished.
+ */
+async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefined> {
+  if (!(await db.tableNames()).includes(TABLE.meta)) return undefined;
   const table = await openCommitted(db, TABLE.meta);
-  if (!table) return false;
+  if (!table) return undefined;
   try {
-    return (await table.countRows("key = 'schemaVersion'")) > 0;
+    const meta = parseMeta(await selectFrom<{ key: string; value: string }>(table, "true", {}));
+    return meta.schemaVersion > 0 ? meta : undefined;
   } finally {
     table.close();
   }
