@@ -11,8 +11,7 @@ const RerankerSpec = z
   .string()
   .regex(/^(auto|none|cross-encoder:.+)$/, "expected auto, none or cross-encoder:<model id or folder>");
 
-/** Everything a user can set in `<data dir>/config.json`. Environment variables and flags override it. */
-/** config.json's settings, each checked on its own. */
+/** Everything a user can set in `<data dir>/config.json`, each setting checked on its own. Environment variables and flags override it. */
 const Settings = z
   .object({
     embedder: EmbedderSpec.default("auto"),

@@ -106,8 +106,8 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   const runVector = mode !== "bm25";
   const runText = mode !== "vector" && query.text.trim().length > 0;
 
-  // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const words = runText ? unspacedTerms(query.text) : [];
+  // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const [vectorRows, indexedRows, substringRows] = await Promise.all([
     !runVector
       ? []
@@ -164,11 +164,10 @@ async function substringLeg(table: lancedb.Table, where: string, words: string[]
  * words found scores as its best hit).
  */
 function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
-  const rows = [...indexed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
-  const known = new Set(rows.map(rowIdOf));
-  const best = Number(rows[0]?.["_score"]) || 1;
-  for (const row of substring) if (!known.has(rowIdOf(row))) rows.push({ ...row, _score: (best * Number(row["_score"])) / words });
-  return rows.sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
+  const known = new Set(indexed.map(rowIdOf));
+  const best = Math.max(0, ...indexed.map((row) => Number(row["_score"]))) || 1;
+  const missed = substring.filter((row) => !known.has(rowIdOf(row))).map((row) => ({ ...row, _score: (best * Number(row["_score"])) / words }));
+  return [...indexed, ...missed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
 }
 
 const rowIdOf = (row: LegRow) => BigInt(row["_rowid"] as bigint | number);
