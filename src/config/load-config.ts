@@ -9,7 +9,7 @@ const EmbedderSpec = z
   .regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
 const RerankerSpec = z
   .string()
-  .regex(/^(auto|none|cross-encoder:.+)$/, "expected auto, none or cross-encoder:<model id or folder>");
+  .regex(/^(auto|none|llm|cross-encoder:.+)$/, "expected auto, none, llm or cross-encoder:<model id or folder>");
 
 /** Everything a user can set in `<data dir>/config.json`, each setting checked on its own. Environment variables and flags override it. */
 const Settings = z
@@ -22,7 +22,7 @@ const Settings = z
     synthesizer: z.enum(["extractive", "openai"]).default("extractive"),
     llm: z
       .object({
-        // Checked below, and only when the openai synthesizer will use it: an OPENAI_BASE_URL that
+        // Checked below, and only when the openai synthesizer or the llm reranker will use it: an OPENAI_BASE_URL that
         // another tool reads some other way must not stop every mnemo command.
         baseUrl: z.string().default("https://api.openai.com/v1"),
         apiKey: z.string().optional(),
@@ -47,7 +47,7 @@ const Settings = z
 
 /** The settings as a whole: what one of them needs depends on another. */
 export const FileConfig = Settings.superRefine((config, issues) => {
-  if (config.synthesizer === "openai" && !URL.canParse(config.llm.baseUrl)) {
+  if ((config.synthesizer === "openai" || config.reranker === "llm") && !URL.canParse(config.llm.baseUrl)) {
     issues.addIssue({ code: "custom", path: ["llm", "baseUrl"], message: "Invalid URL" });
   }
 });

@@ -100,6 +100,8 @@ async function recallOne(
     limit: CANDIDATES,
     provider: "all",
     rerank: true,
+    // Like the synthesizer, a reranker that fails leaves recall to do without it, and `model` says so.
+    keepOrderIfRerankFails: true,
     withVectors: context !== undefined,
     ...tuning,
   });
@@ -110,7 +112,9 @@ async function recallOne(
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
   const cited = await citedSynthesis(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
-  return { ...cited, timings: { ...timings, synthesisMs: performance.now() - started } };
+  const failure = found.rerankFailure;
+  const model = failure ? `${cited.model}, without reranking (${failure.reranker} failed: ${failure.reason})` : cited.model;
+  return { ...cited, model, timings: { ...timings, synthesisMs: performance.now() - started } };
 }
 
 /**

@@ -6,7 +6,7 @@ import { hybridSearch, type SearchMode } from "../store/search.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import { messagesOf, type ChunkMessage } from "./chunking.js";
 import type { CoreContext } from "./context.js";
-import { AppError } from "./errors.js";
+import { AppError, isAppError } from "./errors.js";
 import { rankByQuery } from "./passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
@@ -51,13 +51,22 @@ export interface ChunkQuery {
   rerank: boolean;
   mode?: SearchMode;
   withVectors?: boolean;
+  /** Keep the fused order when the reranker fails (and say why in `rerankFailure`) instead of failing. */
+  keepOrderIfRerankFails?: boolean;
+}
+
+export interface ChunkSearch {
+  hits: ChunkHit[];
+  timings: SearchTimings;
+  /** Why the reranker did not run, with `keepOrderIfRerankFails`: e.g. its endpoint could not be reached. */
+  rerankFailure?: { reranker: string; reason: string };
 }
 
 /** How many fused candidates a reranker gets to reorder. */
 const RERANK_CANDIDATES = 50;
 
 /** Hybrid (vector + BM25, RRF) search over the user's active chunks, optionally reranked. */
-export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<{ hits: ChunkHit[]; timings: SearchTimings }> {
+export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<ChunkSearch> {
   const timings: SearchTimings = { embeddingMs: 0, storeMs: 0, rerankMs: 0 };
   let started = performance.now();
   const [vector, , reranker] = await Promise.all([
@@ -86,14 +95,19 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   });
   timings.storeMs = performance.now() - started;
   let hits: ChunkHit[] = found.map(({ row, ...rest }) => ({ chunk: row, ...rest }));
+  if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings };
 
-  if (reranker && hits.length > 1) {
-    started = performance.now();
+  started = performance.now();
+  let rerankFailure: ChunkSearch["rerankFailure"];
+  try {
     const scores = await reranker.rerank(query.query, hits.map((hit) => hit.chunk.text));
     hits = hits.map((hit, i) => ({ ...hit, score: scores[i]! })).sort((a, b) => b.score - a.score);
-    timings.rerankMs = performance.now() - started;
+  } catch (error) {
+    if (!query.keepOrderIfRerankFails || !isAppError(error)) throw error;
+    rerankFailure = { reranker: reranker.id, reason: error.message };
   }
-  return { hits: hits.slice(0, query.limit), timings };
+  timings.rerankMs = performance.now() - started;
+  return { hits: hits.slice(0, query.limit), timings, ...(rerankFailure ? { rerankFailure } : {}) };
 }
 
 /** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */

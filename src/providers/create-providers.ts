@@ -85,10 +85,15 @@ export function embedderMismatch(storeEmbedder: string, requested: string): AppE
 
 /**
  * The reranker the config asks for, or undefined for none. `auto` uses the default cross-encoder
- * only when it is already on disk: search must not stall on a download.
+ * only when it is already on disk: search must not stall on a download. `llm` asks the chat model
+ * of the `llm` settings.
  */
 export async function createReranker(config: Config): Promise<Reranker | undefined> {
   if (config.reranker === "none") return undefined;
+  if (config.reranker === "llm") {
+    const { createLlmReranker } = await import("./llm-reranker.js");
+    return createLlmReranker(config.llm);
+  }
   let spec = config.reranker;
   if (spec === "auto") {
     const { isCrossEncoderModelCached } = await import("./cross-encoder-reranker.js");

@@ -29,7 +29,7 @@ export function parseEmbedderSpec(spec: string): EmbedderSpec {
 
 export function parseRerankerSpec(spec: string): string {
   if (spec.startsWith("cross-encoder:") && spec.length > "cross-encoder:".length) return spec.slice("cross-encoder:".length);
-  throw AppError.invalid("reranker", `unknown reranker "${spec}"`, "Use none, auto, or cross-encoder:<model id or folder>.");
+  throw AppError.invalid("reranker", `unknown reranker "${spec}"`, "Use none, auto, llm, or cross-encoder:<model id or folder>.");
 }
 
 /** Builds an embedder in this thread. The pool (model-pool.ts) calls it inside worker threads. */

@@ -37,8 +37,10 @@ describe("config.json", () => {
     expect((error as AppError).suggestion).toMatch(/MNEMO_LLM_BASE_URL or OPENAI_BASE_URL/);
   });
 
-  it("leaves the LLM's address unchecked while the extractive synthesizer, which needs none, is chosen", () => {
+  it("leaves the LLM's address unchecked while nothing that needs it (the openai synthesizer, the llm reranker) is chosen", () => {
     // OPENAI_BASE_URL may be set for another tool that reads it some other way.
     expect(loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url" }).synthesizer).toBe("extractive");
+    expect(() => loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url", MNEMO_RERANKER: "llm" })).toThrow("Setting llm.baseUrl: Invalid URL");
+    expect(loadConfig({ store: tempDir() }, { MNEMO_RERANKER: "llm" }).reranker).toBe("llm");
   });
 });
