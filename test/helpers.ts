@@ -98,6 +98,22 @@ export async function settled(service: MnemoService): Promise<void> {
   await waitForQueue(service, { pollMs: 50 });
 }
 
+/** A test app of its own, with these settings in its config.json and these conversations indexed. */
+export async function openAppWithChats(
+  chats: Parameters<MnemoService["chats"]["ingestMany"]>[0],
+  settings: Record<string, unknown> = {},
+): Promise<{ app: App; service: MnemoService }> {
+  const store = path.join(tempDir(), "store");
+  fs.mkdirSync(store, { recursive: true });
+  fs.writeFileSync(path.join(store, "config.json"), JSON.stringify(settings));
+  const app = await openTestApp({ store });
+  app.ingest.start();
+  const service = await app.service();
+  await service.chats.ingestMany(chats);
+  await settled(service);
+  return { app, service };
+}
+
 /**
  * Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote.
  * `dataDir` is the data dir of the process that does the work (its models folder, say).

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -7,7 +6,7 @@ import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
 import type { MnemoService } from "../../src/core/service.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
-import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
+import { openAppWithChats, openTestApp, ROOT, settled } from "../helpers.js";
 
 const CROSS_ENCODER = path.join(ROOT, "fixtures", "models", "tiny-cross-encoder");
 
@@ -56,11 +55,7 @@ afterAll(async () => app.close());
 
 /** An app of its own with these conversations indexed, for a test that must not disturb the shared one. */
 async function appWithChats(chats: Parameters<MnemoService["chats"]["ingestMany"]>[0]): Promise<{ own: App; svc: MnemoService }> {
-  const own = await openTestApp();
-  own.ingest.start();
-  const svc = await own.service();
-  await svc.chats.ingestMany(chats);
-  await settled(svc);
+  const { app: own, service: svc } = await openAppWithChats(chats);
   return { own, svc };
 }
 
@@ -238,15 +233,8 @@ describe("recall with an OpenAI-compatible LLM", () => {
   afterAll(() => new Promise<void>((resolve) => llm.close(() => resolve())));
 
   async function appWithLlm(baseUrl: string): Promise<App> {
-    const dir = path.join(tempDir(), "store");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ synthesizer: "openai", llm: { baseUrl, model: "fake-model-1", timeoutMs: 2000, retries: 0 } }));
-    const own = await openTestApp({ store: dir });
-    own.ingest.start();
-    const svc = await own.service();
-    await svc.chats.ingestMany(CHATS);
-    await settled(svc);
-    return own;
+    const settings = { synthesizer: "openai", llm: { baseUrl, model: "fake-model-1", timeoutMs: 2000, retries: 0 } };
+    return (await openAppWithChats(CHATS, settings)).app;
   }
 
   it("keeps the model's valid citations, renumbered onto the sources, and drops invented ones", async () => {
@@ -368,14 +356,7 @@ describe("recall of text with brackets in it", () => {
 
 describe("reranking", () => {
   it("reorders with a cross-encoder unless skipRerank", async () => {
-    const dir = path.join(tempDir(), "store");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ reranker: `cross-encoder:${CROSS_ENCODER}` }));
-    const own = await openTestApp({ store: dir });
-    own.ingest.start();
-    const svc = await own.service();
-    await svc.chats.ingestMany(CHATS);
-    await settled(svc);
+    const { app: own, service: svc } = await openAppWithChats(CHATS, { reranker: `cross-encoder:${CROSS_ENCODER}` });
     const reranked = await svc.search({ query: "maple leaves Kyoto November", limit: 3 });
     const fused = await svc.search({ query: "maple leaves Kyoto November", limit: 3, skipRerank: true });
     expect(reranked.results[0]!.title).toBe("Kyoto in autumn");

@@ -1,12 +1,9 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
 import { createLlmReranker, parseRatings, ratingMessages } from "../../src/providers/llm-reranker.js";
-import { openTestApp, settled, tempDir } from "../helpers.js";
+import { openAppWithChats } from "../helpers.js";
 
 /**
  * A chat-completions server that rates like a model asked to: every passage `[n] …` in the prompt
@@ -147,21 +144,11 @@ describe("search and recall with reranker: llm", () => {
     chat("trip", "Kyoto in autumn", ["We are going to Kyoto in November.", "Tofuku-ji is best for autumn colours."]),
   ];
 
-  async function appRerankingWith(baseUrl: string): Promise<App> {
-    const dir = path.join(tempDir(), "store");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ reranker: "llm", llm: { baseUrl, model: "rater", timeoutMs: 2_000, retries: 0 } }));
-    const app = await openTestApp({ store: dir });
-    app.ingest.start();
-    const service = await app.service();
-    await service.chats.ingestMany(CHATS);
-    await settled(service);
-    return app;
-  }
+  const appRerankingWith = (baseUrl: string) =>
+    openAppWithChats(CHATS, { reranker: "llm", llm: { baseUrl, model: "rater", timeoutMs: 2_000, retries: 0 } });
 
   it("orders search results by the model's ratings, ties in the fused order; skipRerank does not ask it", async () => {
-    const app = await appRerankingWith(server.baseUrl);
-    const service = await app.service();
+    const { app, service } = await appRerankingWith(server.baseUrl);
     server.favourite = "Tofuku-ji";
     const fused = (await service.search({ query: "python", skipRerank: true })).results.map((r) => r.title);
     expect(fused[0]).not.toBe("Kyoto in autumn");
@@ -176,8 +163,7 @@ describe("search and recall with reranker: llm", () => {
   });
 
   it("fails a search when the endpoint is down, while recall goes on in the fused order and says so in model", async () => {
-    const app = await appRerankingWith(await closedPortUrl());
-    const service = await app.service();
+    const { app, service } = await appRerankingWith(await closedPortUrl());
     const error = await failure(service.search({ query: "python" }));
     expect(error.code).toBe("unavailable");
     expect(error.suggestion).toContain("--no-rerank");
