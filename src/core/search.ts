@@ -188,31 +188,28 @@ export async function conversationTitles(ctx: CoreContext, ids: string[]): Promi
   return new Map(rows.map((row) => [row.id, { title: row.title, createdAt: row.createdAt }]));
 }
 
-/** For each chunk, up to `count` chunks around it in its conversation (half before, half after), in order. */
+/**
+ * For each chunk, up to `count` chunks around it in its conversation, in order: half before, half
+ * after, and where one side runs out (a conversation's first or last chunk) the other makes up for it.
+ */
 export async function neighbours(ctx: CoreContext, chunks: ChunkSummary[], count: number): Promise<Map<string, ChunkSummary[]>> {
   const result = new Map<string, ChunkSummary[]>();
   if (count === 0 || chunks.length === 0) return result;
-  const before = Math.floor(count / 2);
-  const after = count - before;
   const ranges = chunks.map(
     (chunk) =>
-      `(conversationId = ${sqlString(chunk.conversationId)} AND chunkIndex >= ${chunk.chunkIndex - before} AND chunkIndex <= ${chunk.chunkIndex + after})`,
+      `(conversationId = ${sqlString(chunk.conversationId)} AND chunkIndex >= ${chunk.chunkIndex - count} AND chunkIndex <= ${chunk.chunkIndex + count})`,
   );
   // The IN goes first so that LanceDB narrows the rows through the conversationId index before
   // it tests the ranges (a scan of every chunk otherwise: 100k chunks, ~20 → ~8 ms).
   const conversations = sqlIn("conversationId", [...new Set(chunks.map((chunk) => chunk.conversationId))]);
   const rows = await ctx.store.select("chunks", `${conversations} AND (${ranges.join(" OR ")})`, { columns: [...CHUNK_COLUMNS] });
   for (const chunk of chunks) {
-    const near = rows
-      .filter(
-        (row) =>
-          row.conversationId === chunk.conversationId &&
-          row.chunkIndex !== chunk.chunkIndex &&
-          row.chunkIndex >= chunk.chunkIndex - before &&
-          row.chunkIndex <= chunk.chunkIndex + after,
-      )
-      .sort((a, b) => a.chunkIndex - b.chunkIndex);
-    result.set(chunk.id, near);
+    const own = rows.filter((row) => row.conversationId === chunk.conversationId);
+    const before = own.filter((row) => row.chunkIndex < chunk.chunkIndex).sort((a, b) => b.chunkIndex - a.chunkIndex);
+    const after = own.filter((row) => row.chunkIndex > chunk.chunkIndex).sort((a, b) => a.chunkIndex - b.chunkIndex);
+    const afterTaken = Math.min(after.length, count - Math.min(before.length, Math.floor(count / 2)));
+    const beforeTaken = Math.min(before.length, count - afterTaken);
+    result.set(chunk.id, [...before.slice(0, beforeTaken).reverse(), ...after.slice(0, afterTaken)]);
   }
   return result;
 }

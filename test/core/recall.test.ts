@@ -1,3 +1,4 @@
+import * as lancedb from "@lancedb/lancedb";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -177,6 +178,17 @@ describe("search", () => {
     expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
   });
 
+  it("ranks rows the text index does not cover yet by their score, even at limit 1", async () => {
+    const filler = "We compared the glue and the drying time once more before moving on to the next part of the build.";
+    const turns = Array.from({ length: 24 }, (_, i): [string, string] => [i % 2 ? "assistant" : "human", `${i === 23 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`]);
+    const { app: own, service: svc } = await openAppWithChats([chat("varnish", "Varnish", "2024-05-01T08:00:00Z", turns)]);
+    const chunks = await (await lancedb.connect(path.join(own.config.paths.dataDir, "db"))).openTable("chunks");
+    expect((await chunks.indexStats("text_idx"))!.numUnindexedRows).toBeGreaterThan(3); // what LanceDB cut in storage order
+    const [hit] = (await svc.search({ query: "varnish dried overnight garage", limit: 1, contextChunks: 0 })).results;
+    expect(hit!.text).toContain("The varnish dried overnight");
+    await own.close();
+  });
+
   it("a hit's sender and timestamp are those of its message that matches the query best", async () => {
     const [hit] = (await service.search({ query: "ball pythons fast in winter", limit: 1 })).results;
     expect(hit!.text).toContain("Monty has not eaten"); // the chunk starts with the human's question
@@ -189,7 +201,7 @@ describe("search", () => {
     const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
     const turns = Array.from({ length: 14 }, (_, i): [string, string] => [
       i % 2 === 0 ? "human" : "assistant",
-      `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""} ${filler} ${filler}`,
+      `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""}${i === 13 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`,
     ]);
     await service.chats.ingest(chat("build", "Building a model hangar", "2024-05-01T08:00:00Z", turns));
     await settled(service);
@@ -202,6 +214,14 @@ describe("search", () => {
     expect(Math.max(...steps(before!.text))).toBeLessThan(Math.min(...steps(hit!.text)));
     expect(Math.min(...steps(after!.text))).toBeGreaterThan(Math.max(...steps(hit!.text)));
     expect([before!.position, after!.position]).toEqual(["before", "after"]);
+
+    // Where one side runs out, the other makes up for it.
+    const [last] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 1 })).results;
+    expect(last!.context).toHaveLength(1);
+    const hits = (await service.search({ query: "varnish dried overnight garage", limit: 5, contextChunks: 3 })).results;
+    const end = hits.find((hit) => steps(hit.text).includes(13));
+    expect(end!.context.map((near) => near.position)).toEqual(["before", "before", "before"]);
+    expect(end!.context.map((near) => Math.min(...steps(near.text)))).toEqual([...end!.context.map((near) => Math.min(...steps(near.text)))].sort((a, b) => a - b));
   });
 });
 
