@@ -61,8 +61,11 @@ export async function runMigrations(db: lancedb.Connection, meta: StoreMeta): Pr
   }
 }
 
+/** The text index's name: LanceDB's own default for the column, so stores made before it was named match. */
+export const TEXT_INDEX = "text_idx";
+
 export async function createTextIndex(table: lancedb.Table): Promise<void> {
-  await table.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), replace: true });
+  await table.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), name: TEXT_INDEX, replace: true });
 }
 
 async function writeMeta(db: lancedb.Connection, entries: Record<string, string>): Promise<void> {

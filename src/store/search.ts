@@ -2,6 +2,7 @@ import type * as lancedb from "@lancedb/lancedb";
 import { fromArrowTable } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
+import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
 import type { Store } from "./store.js";
 import { unspacedTerms } from "../core/unspaced-terms.js";
@@ -112,10 +113,10 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     !runVector
       ? []
       : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["_distance"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
-    !runText ? [] : table.search(query.text, "fts").where(query.where).select(["_score"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
+    !runText ? [] : textLeg(table, query, candidates),
     substringLeg(table, query.where, words, candidates),
   ]);
-  const textRows = withSubstringRows(indexedRows, substringRows, words.length);
+  const textRows = withSubstringRows(indexedRows, substringRows, words.length).slice(0, candidates);
 
   const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
   const top = fuse(vectorRows, textRows).slice(0, query.limit);
@@ -141,6 +142,21 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   return { hits, complete: hits.length === top.length };
 }
 
+/** Most rows the full-text leg reads beyond its candidates to rank the rows its index does not cover yet. */
+const UNINDEXED_TEXT_ROWS = 20_000;
+
+/**
+ * The full-text (BM25) leg. LanceDB searches the rows its index does not cover yet (those written
+ * since the last maintenance) one by one and cuts them to the limit in storage order before it
+ * ranks them: with a limit of 3, a new row that holds every word of the query lost to three older
+ * ones that hold one. So the leg asks for its candidates plus those rows, and ranks them itself.
+ */
+async function textLeg(table: lancedb.Table, query: HybridQuery, candidates: number): Promise<LegRow[]> {
+  const unindexed = (await table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
+  const limit = candidates + Math.min(unindexed, UNINDEXED_TEXT_ROWS);
+  return fromArrowTable(await table.search(query.text, "fts").where(query.where).select(["_score"]).withRowId().limit(limit).toArrow());
+}
+
 /** Rows a substring scan reads at most before it scores them: a common word must not read a whole table. */
 const SUBSTRING_SCAN_ROWS = 2_000;
 
@@ -159,9 +175,8 @@ async function substringLeg(table: lancedb.Table, where: string, words: string[]
 }
 
 /**
- * The full-text leg: the index's rows, ranked by score (rows it does not cover yet come back in
- * storage order), and the substring scan's rows it missed, scored on the index's scale (all the
- * words found scores as its best hit).
+ * The full-text leg's rows and the substring scan's rows it missed, ranked by score: the scan's
+ * on the index's scale (all the words found scores as its best hit).
  */
 function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
   const known = new Set(indexed.map(rowIdOf));
