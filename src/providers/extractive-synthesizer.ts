@@ -42,7 +42,7 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
     const room = request.maxTokens - used - headerCost;
     const share = chosen.length === 0 ? room : Math.floor(request.maxTokens * LONG_PASSAGE_SHARE);
     const lineCost = tokenizer.count(brackets(renderLine({ passage, text: "" }, request.platform))) + 1;
-    const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer);
+    const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer, chosen.length === 0 ? 1 : MIN_CLIPPED_WORDS);
     if (text === undefined) continue;
     const cost = tokenizer.count(brackets(renderLine({ passage, text }, request.platform))) + 1;
     if (cost > room) continue;
@@ -55,11 +55,14 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
   return chosen;
 }
 
+/** A passage after the first that only this few of its words fit into is left out: "And is …" answers nothing. */
+const MIN_CLIPPED_WORDS = 4;
+
 /**
  * The passage whole when it fits in `limit` tokens, else its most relevant sentences that do, in
- * their order; the first words of its most relevant sentence when that one does not fit.
+ * their order; the first words (at least `minWords`) of its most relevant sentence when that one does not fit.
  */
-function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokenizer): string | undefined {
+function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokenizer, minWords: number): string | undefined {
   if (limit <= 0) return undefined;
   if (tokenizer.within(text, limit)) return text;
   const sentences = [...new Intl.Segmenter("en", { granularity: "sentence" }).segment(text)].map((s) => s.segment.trim()).filter(Boolean);
@@ -75,7 +78,7 @@ function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokeniz
   }
   // The most relevant sentence did not fit, and nothing as relevant did: its first words say more.
   if (kept.length === 0 || kept[0]!.score < ranked[0]!.score) {
-    const clipped = clip(ranked[0]!.sentence, limit, tokenizer);
+    const clipped = clip(ranked[0]!.sentence, limit, tokenizer, minWords);
     if (clipped !== undefined || kept.length === 0) return clipped;
   }
   return kept
@@ -84,8 +87,8 @@ function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokeniz
     .join(" … ");
 }
 
-/** The most words from the start of `text` that fit in `limit` tokens with the mark of the cut. */
-function clip(text: string, limit: number, tokenizer: Tokenizer): string | undefined {
+/** The most words from the start of `text` that fit in `limit` tokens with the mark of the cut, if at least `minWords`. */
+function clip(text: string, limit: number, tokenizer: Tokenizer, minWords: number): string | undefined {
   const words = text.split(/\s+/).filter(Boolean);
   const cut = (n: number) => `${words.slice(0, n).join(" ")} …`;
   let low = 0;
@@ -95,7 +98,7 @@ function clip(text: string, limit: number, tokenizer: Tokenizer): string | undef
     if (tokenizer.within(cut(mid), limit)) low = mid;
     else high = mid - 1;
   }
-  return low === 0 ? undefined : cut(low);
+  return low < minWords ? undefined : cut(low);
 }
 
 const STOP = new Set("the a an and or but of to in on at for with about what when where which who whom how why did does do is are was were be been my your our their i you we they me it this that these those have has had from by as".split(" "));
@@ -126,7 +129,8 @@ function renderHeader(passage: Passage, platform: ChatPlatform | undefined): str
 
 function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefined): string {
   const who = passage.sender === "human" ? "You" : "Assistant";
-  const flat = plain(text).replace(/\s*\n+\s*/g, " ").trim();
+  // A line holds no code block: its fences (one may be left unclosed by a cut) would only show as ```.
+  const flat = plain(text).replace(/```[\w+#.-]*/g, " ").replace(/\s+/g, " ").trim();
   if (markdown(platform)) return `- **${who}:** ${flat} ${cite(passage.n)}`;
   // TypingMind shows text as it is: a bullet marker would be a stray "-".
   return `${platform === "typingmind" ? "" : "- "}${who}: ${flat} ${cite(passage.n)}`;
