@@ -107,7 +107,7 @@ export async function withService<T>(
     return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));
   }
   return withApp(session, async (app) => {
-    if (options.ingest) app.ingest.start();
+    if (options.ingest) await app.ingest.start();
     return work(await app.service(session.options.user));
   });
 }

@@ -7,6 +7,7 @@ import type { CoreContext } from "./context.js";
 import { messageTokens } from "./chunking.js";
 import { readMessages } from "./conversations.js";
 import { newId } from "./ids.js";
+import { releaseQuota } from "./quota.js";
 import { toUtcIso } from "./time.js";
 import { loadTokenizer, type Tokenizer } from "./tokens.js";
 
@@ -32,7 +33,9 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
   const responses = await ctx.store.write(async () => {
     const platforms = await ensurePlatforms(ctx, userId, uploads);
     const existing = await findExisting(ctx, userId, uploads);
-    let room = await quotaRoom(ctx, userId);
+    // Room the quota has now (raised since, say) goes first to the conversations waiting for it.
+    const quota = await releaseQuota(ctx, userId);
+    let room = quota.room;
     const changed = new Map<string, Stored>(); // by id: the same conversation twice in one batch is one row
     const results = uploads.map((upload) => {
       const platform = platforms.get(upload.platform ?? DEFAULT_PLATFORM)!;
@@ -49,7 +52,7 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
       return toResponse(change === "unchanged" ? before!.row : row, change);
     });
     await storeConversations(ctx, userId, [...changed.values()]);
-    return { results, queued: changed.size };
+    return { results, queued: changed.size + quota.released };
   });
   if (responses.queued > 0) {
     ctx.afterWrite();
@@ -138,14 +141,6 @@ async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[])
   );
   const messages = await readMessages(ctx, rows);
   return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), { row, messagesJson: messages.get(row.id) ?? "[]" }]));
-}
-
-/** How many more conversations the user may have indexed; null when there is no quota. Inside `write`. */
-async function quotaRoom(ctx: CoreContext, userId: string): Promise<number | null> {
-  const quota = ctx.config.conversationQuota;
-  if (quota === null) return null;
-  const active = await ctx.store.count("conversations", sqlAnd(ofUser(userId), "quotaBlocked = false"));
-  return quota - active;
 }
 
 function mergeUpload(

@@ -18,6 +18,7 @@ import { messagesRowId, type ConversationRow, type StoredMessage } from "../stor
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { releaseQuota } from "./quota.js";
 import { toUtcIso } from "./time.js";
 
 /** What listing needs. */
@@ -179,20 +180,6 @@ export async function deleteConversations(ctx: CoreContext, userId: string, inpu
     ctx.onQueued();
   }
   return { deleted, count: deleted.length };
-}
-
-/** Quota-blocked conversations become active, oldest upload first, while there is room. Inside `write`. */
-async function releaseQuota(ctx: CoreContext, userId: string): Promise<void> {
-  const quota = ctx.config.conversationQuota;
-  const blocked = await ctx.store.select("conversations", sqlAnd(ofUser(userId), "quotaBlocked = true"), {
-    columns: ["id", "uploadedAt"],
-    orderBy: [{ column: "uploadedAt", ascending: true }],
-  });
-  if (blocked.length === 0) return;
-  const active = await ctx.store.count("conversations", sqlAnd(ofUser(userId), "quotaBlocked = false"));
-  const room = quota === null ? blocked.length : quota - active;
-  const freed = blocked.slice(0, Math.max(0, room)).map((row) => row.id);
-  if (freed.length > 0) await ctx.store.update("conversations", sqlIn("id", freed), { quotaBlocked: "false" });
 }
 
 async function ownedIds(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {

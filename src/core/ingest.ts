@@ -9,6 +9,7 @@ import { chunkConversation, type ChunkDraft } from "./chunking.js";
 import { processRuns } from "./processes.js";
 import type { CoreContext } from "./context.js";
 import { readMessages } from "./conversations.js";
+import { releaseQuotas } from "./quota.js";
 import { loadTokenizer } from "./tokens.js";
 
 /** A claim older than this is taken over even if its owner seems alive (hung, or on another host). */
@@ -71,10 +72,17 @@ export class IngestWorker {
 
   constructor(private readonly ctx: CoreContext) {}
 
-  start(): void {
+  /** Starts the loops; resolves once conversations the quota now has room for are queued. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.loops = Array.from({ length: PIPELINE }, () => this.loop());
+    try {
+      // Settings are read as a process starts, so a quota raised or removed since conversations
+      // were blocked shows first here; within a process only a delete makes room, and releases it.
+      if ((await releaseQuotas(this.ctx)) > 0) this.ctx.afterWrite();
+    } finally {
+      this.loops = Array.from({ length: PIPELINE }, () => this.loop());
+    }
   }
 
   /** New work was queued in this process: look now rather than at the next poll. */

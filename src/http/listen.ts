@@ -60,11 +60,12 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
   try {
     writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+    await app.ingest.start();
   } catch (error) {
     server.close(); // a store that cannot be written: stop rather than answer 500 to everything
+    removeServerInfo(config.paths.serverInfo);
     throw error;
   }
-  app.ingest.start();
 
   return {
     url,

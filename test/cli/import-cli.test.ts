@@ -120,6 +120,22 @@ describe("mnemo import", () => {
   });
 });
 
+describe("conversation quota", () => {
+  it("a quota taken out of config.json lets `chats status --wait` index what it blocked, nothing deleted", async () => {
+    const store = path.join(tempDir(), "store");
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, "config.json"), JSON.stringify({ conversationQuota: 1 }));
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const imported = await runCli(["--json", "import", path.join(EXPORTS, "claude-export.zip")], { env });
+    expect(imported.code, imported.stderr).toBe(0);
+    const blocked = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
+    expect(blocked.counts).toMatchObject({ ready: 1, quotaBlocked: 2 });
+    fs.writeFileSync(path.join(store, "config.json"), "{}");
+    const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env })).stdout);
+    expect(waited.counts).toMatchObject({ ready: 3, quotaBlocked: 0 });
+  });
+});
+
 describe("crash recovery", () => {
   it("an import killed mid-way, run again, leaves every conversation once and all ready", async () => {
     const dir = tempDir();

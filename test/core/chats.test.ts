@@ -8,7 +8,7 @@ import { nextBatchTokens } from "../../src/core/ingest.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
-import { openTestApp, ROOT, settled } from "../helpers.js";
+import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
 
 let app: App;
 let service: MnemoService;
@@ -388,5 +388,46 @@ describe("conversation quota", () => {
     expect(await svc.chats.get(results[2]!.conversationId)).toMatchObject({ quotaBlocked: false, status: "ready" });
     expect(await svc.chats.count()).toEqual({ count: 2 });
     await quota.close();
+  });
+
+  /** A store whose quota of 2 blocked the third of three conversations, and its data dir. */
+  async function blockedStore(): Promise<string> {
+    const dir = path.join(tempDir(), "store");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
+    const app = await openTestApp({ store: dir });
+    await app.ingest.start();
+    const svc = await app.service();
+    for (const id of ["q1", "q2", "q3"]) await svc.chats.ingest(upload(id, [msg("1", "human", `quota ${id}`)]));
+    await settled(svc);
+    expect((await svc.chats.status()).counts.quotaBlocked).toBe(1);
+    await app.close();
+    return dir;
+  }
+
+  it.each([
+    ["removed", {}],
+    ["raised", { conversationQuota: 5 }],
+  ])("a quota %s in the settings releases blocked conversations as the ingest worker starts", async (_, settings) => {
+    const dir = await blockedStore();
+    fs.writeFileSync(`${dir}/config.json`, JSON.stringify(settings));
+    const app = await openTestApp({ store: dir });
+    const svc = await app.service();
+    await app.ingest.start();
+    expect((await svc.chats.status()).counts.quotaBlocked).toBe(0);
+    await settled(svc);
+    expect(await svc.chats.count()).toEqual({ count: 3 });
+    await app.close();
+  });
+
+  it("room a raised quota makes goes to the blocked conversations before a new upload", async () => {
+    const dir = await blockedStore();
+    fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 3 }));
+    const app = await openTestApp({ store: dir }); // no worker: an upload alone releases
+    const svc = await app.service();
+    const fourth = await svc.chats.ingest(upload("q4", [msg("1", "human", "quota q4")]));
+    const blocked = (await svc.chats.list({ pageSize: 10 })).items.filter((item) => item.quotaBlocked).map((item) => item.id);
+    expect(blocked).toEqual([fourth.conversationId]);
+    await app.close();
   });
 });
