@@ -1,4 +1,4 @@
-import { openExport, type ExportFormat } from "../importers/index.js";
+import { checkPlatform, openExport, type ExportFormat } from "../importers/index.js";
 import { UploadConversation, type QueueStatus } from "../schemas/chat-history.js";
 import { formatPath } from "../schemas/parse.js";
 import { AppError, isAppError } from "./errors.js";
@@ -56,6 +56,7 @@ export interface ImportOptions {
  * malformed keeps everything read before the fault, and the next file is still imported.
  */
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  checkPlatform(options.platform); // a bad option fails the import, not each file
   const summary: ImportSummary = {
     files: [],
     new: 0,

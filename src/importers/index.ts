@@ -38,7 +38,7 @@ export interface OpenExportOptions {
  * unsupported structure.
  */
 export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
-  const platform = checkedPlatform(options.platform);
+  const platform = checkPlatform(options.platform);
   return createReader(await planFor(path), platform);
 }
 
@@ -49,7 +49,8 @@ async function planFor(path: string): Promise<ExportPlan> {
   return planFile(await fileSource(path));
 }
 
-function checkedPlatform(platform: string | undefined): string | undefined {
+/** The platform id to record conversations under, checked: invalid input (field `platform`) otherwise. */
+export function checkPlatform(platform: string | undefined): string | undefined {
   if (platform === undefined || PLATFORM_PATTERN.test(platform)) return platform;
   throw AppError.invalid("platform", "must be 1 to 100 letters, digits, hyphens, underscores or dots", "Use a name such as chatgpt-work.");
 }

@@ -82,6 +82,16 @@ describe("mnemo import", () => {
     expect(result.stderr).not.toMatch(/✔/);
   });
 
+  it("a bad --platform is a usage error naming the flag and its form, before any file is read or store opened", async () => {
+    const store = path.join(tempDir(), "store");
+    const own = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", "--platform", "bad id!", path.join(EXPORTS, "claude-export.zip")], { env: own });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^✖ --platform: must be 1 to 100 letters, digits, hyphens, underscores or dots/);
+    expect(result.stderr).not.toMatch(/could not be read/);
+    expect(fs.existsSync(store)).toBe(false);
+  });
+
   it("a failure inside the import's thread reaches the CLI as its typed error, exit code and suggestion", async () => {
     const result = await runCli(["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")], { env });
     expect(result.code).toBe(1);

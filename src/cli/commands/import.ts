@@ -17,6 +17,8 @@ export function registerImport(program: Command): void {
     .action(
       action(async (session, paths: string[], options: ImportCommandOptions) => {
         const { out } = session;
+        // Before the thread opens (or creates) the store.
+        (await import("../../importers/index.js")).checkPlatform(options.platform);
         await useLeanAllocator();
         const spinner = await startSpinner("Reading exports", { json: out.json });
         try {
@@ -31,7 +33,7 @@ export function registerImport(program: Command): void {
           spinner.stop();
           throw error;
         }
-      }),
+      }, { platform: "--platform" }),
     );
 }
 
