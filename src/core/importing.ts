@@ -52,8 +52,9 @@ export interface ImportOptions {
 
 /**
  * Reads chat exports and stores their conversations through a service (embedded or remote).
- * A conversation that fails validation is reported and skipped; a file that turns out to be
- * malformed keeps everything read before the fault, and the next file is still imported.
+ * A conversation that fails validation, or an NDJSON line that is not JSON, is reported and
+ * skipped; a file that turns out to be malformed keeps everything read before the fault, and the
+ * next file is still imported.
  */
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
@@ -93,7 +94,15 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     }
   };
   try {
-    const reader = await openExport(path, options.platform ? { platform: options.platform } : {});
+    const reader = await openExport(path, {
+      platform: options.platform,
+      // A bad record alone (an NDJSON line) is one failed conversation, not the end of the file.
+      onSkipped: (problem) => {
+        file.conversations++;
+        summary.failed++;
+        summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
+      },
+    });
     file.format = reader.format;
     for await (const conversation of reader.conversations()) {
       file.conversations++;

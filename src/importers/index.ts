@@ -19,7 +19,7 @@ import { planContainer, planFile, type ExportPart, type ExportPlan } from "./con
 import { geminiConversations } from "./gemini.js";
 import { jsonRecords } from "./json-stream.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
-import type { ExportFormat, ExportReader, RecordContext, SourcedRecord } from "./types.js";
+import type { ExportFormat, ExportReader, RecordContext, SkippedRecord, SourcedRecord } from "./types.js";
 import { uploadConversation, withPlatform } from "./upload-shape.js";
 import { isZipFile, zipSources } from "./zip.js";
 
@@ -28,7 +28,12 @@ export { SUPPORTED_FORMATS } from "./container.js";
 
 export interface OpenExportOptions {
   /** Replaces the platform of every conversation (any format). */
-  platform?: string;
+  platform?: string | undefined;
+  /**
+   * Takes a record that cannot be read on its own (an NDJSON line that is not JSON), which is
+   * then skipped. Without it such a record ends the read, like any malformed file.
+   */
+  onSkipped?: SkippedRecord | undefined;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface OpenExportOptions {
  */
 export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
   const platform = checkPlatform(options.platform);
-  return createReader(await planFor(path), platform);
+  return createReader(await planFor(path), platform, options.onSkipped);
 }
 
 async function planFor(path: string): Promise<ExportPlan> {
@@ -59,7 +64,7 @@ export function checkPlatform(platform: string | undefined): string | undefined 
  * A reader over the plan. Each call to `conversations()` reads the files again from the start
  * and restarts the `bytesRead()` count.
  */
-function createReader(plan: ExportPlan, platform: string | undefined): ExportReader {
+function createReader(plan: ExportPlan, platform: string | undefined, onSkipped: SkippedRecord | undefined): ExportReader {
   let tally = new ByteTally();
   return {
     format: plan.format,
@@ -67,17 +72,17 @@ function createReader(plan: ExportPlan, platform: string | undefined): ExportRea
     bytesRead: () => tally.value,
     async *conversations(): AsyncGenerator<UploadConversation> {
       tally = new ByteTally();
-      for await (const conversation of convert(plan.format, records(plan.parts, tally))) {
+      for await (const conversation of convert(plan.format, records(plan.parts, tally, onSkipped))) {
         yield withPlatform(conversation, platform);
       }
     },
   };
 }
 
-async function* records(parts: ExportPart[], tally: ByteTally): AsyncGenerator<SourcedRecord> {
+async function* records(parts: ExportPart[], tally: ByteTally, onSkipped: SkippedRecord | undefined): AsyncGenerator<SourcedRecord> {
   for (const { source, layout } of parts) {
     let index = 0;
-    for await (const value of jsonRecords(source, layout, tally)) {
+    for await (const value of jsonRecords(source, layout, tally, onSkipped)) {
       yield { value, context: { label: source.label, index: index++, fallbackDate: source.mtime } };
     }
   }

@@ -1,8 +1,10 @@
 // NDJSON (one JSON value per line), read line by line: a bad line is reported by line number
-// and byte offset, and every line before it has already been yielded.
+// and byte offset. Each line stands alone, so a bad one is skipped when the caller takes the
+// report (`onSkipped`); otherwise it ends the read, every line before it yielded.
 import { AppError } from "../core/errors.js";
 import { readFailure } from "./json-error.js";
 import type { ByteSource, ByteTally } from "./source.js";
+import type { SkippedRecord } from "./types.js";
 
 const NEWLINE = 0x0a;
 
@@ -12,7 +14,7 @@ interface LineStart {
 }
 
 /** Yields the parsed value of each non-blank line of `source`. */
-export async function* jsonLines(source: ByteSource, tally: ByteTally): AsyncGenerator<unknown> {
+export async function* jsonLines(source: ByteSource, tally: ByteTally, onSkipped?: SkippedRecord): AsyncGenerator<unknown> {
   const input = await source.open();
   const line: LineStart = { number: 1, byte: 0 };
   let pending: Buffer[] = [];
@@ -24,7 +26,7 @@ export async function* jsonLines(source: ByteSource, tally: ByteTally): AsyncGen
         pending.push(chunk.subarray(start, end));
         const bytes = Buffer.concat(pending);
         pending = [];
-        const value = parseLine(bytes, line, source);
+        const value = parseLine(bytes, line, source, onSkipped);
         if (value !== undefined) yield value;
         line.number += 1;
         line.byte += bytes.length + 1;
@@ -32,7 +34,7 @@ export async function* jsonLines(source: ByteSource, tally: ByteTally): AsyncGen
       }
       if (start < chunk.length) pending.push(chunk.subarray(start));
     }
-    const value = parseLine(Buffer.concat(pending), line, source);
+    const value = parseLine(Buffer.concat(pending), line, source, onSkipped);
     if (value !== undefined) yield value;
   } finally {
     input.destroy();
@@ -48,14 +50,18 @@ async function* readChunks(input: AsyncIterable<unknown>, source: ByteSource): A
   }
 }
 
-function parseLine(bytes: Buffer, line: LineStart, source: ByteSource): unknown {
+/** The line's value; undefined for a blank line, or a bad one that `onSkipped` took. */
+function parseLine(bytes: Buffer, line: LineStart, source: ByteSource, onSkipped: SkippedRecord | undefined): unknown {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return undefined;
   const bom = text.startsWith("\uFEFF") ? 1 : 0;
   try {
     return JSON.parse(text.slice(bom)) as unknown;
   } catch (error) {
-    throw badLine(error, text, bom, line, source);
+    const problem = badLine(error, text, bom, line, source);
+    if (!onSkipped) throw problem;
+    onSkipped(problem);
+    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import streamValues from "stream-json/streamers/stream-values.js";
 import { readFailure } from "./json-error.js";
 import { jsonLines } from "./json-lines.js";
 import type { ByteSource, ByteTally } from "./source.js";
-import type { Layout } from "./types.js";
+import type { Layout, SkippedRecord } from "./types.js";
 
 /** Records assembled ahead of the consumer; kept small because one record can be megabytes. */
 const RECORD_BUFFER = 2;
@@ -17,10 +17,11 @@ const RECORD_STREAM_OPTIONS: RecordStreamOptions = { highWaterMark: RECORD_BUFFE
 
 /**
  * Yields the records of `source` as laid out (see Layout). Records yielded before a parse
- * failure stay yielded; the failure is thrown as an AppError naming the file and position.
+ * failure stay yielded; the failure is thrown as an AppError naming the file and position. A bad
+ * NDJSON line goes to `onSkipped` instead when given, and the next line is read.
  */
-export function jsonRecords(source: ByteSource, layout: Layout, tally: ByteTally): AsyncGenerator<unknown> {
-  return layout === "lines" ? jsonLines(source, tally) : streamedRecords(source, layout, tally);
+export function jsonRecords(source: ByteSource, layout: Layout, tally: ByteTally, onSkipped?: SkippedRecord): AsyncGenerator<unknown> {
+  return layout === "lines" ? jsonLines(source, tally, onSkipped) : streamedRecords(source, layout, tally);
 }
 
 async function* streamedRecords(source: ByteSource, layout: "array" | "values", tally: ByteTally): AsyncGenerator<unknown> {

@@ -1,3 +1,4 @@
+import type { AppError } from "../core/errors.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
 /** The export formats `openExport` recognises. */
@@ -19,6 +20,9 @@ export interface ExportReader {
   /** Conversations in the upload shape. Streaming: bounded memory whatever the file size. */
   conversations(): AsyncGenerator<UploadConversation>;
 }
+
+/** Told of a record that was skipped because it cannot be read (an NDJSON line that is not JSON). */
+export type SkippedRecord = (problem: AppError) => void;
 
 /** Where a record came from, for error messages and fallbacks. */
 export interface RecordContext {

@@ -74,6 +74,18 @@ describe("mnemo import", () => {
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
   });
 
+  it("a bad NDJSON line is skipped and reported with its line number; the lines after it are imported", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["--json", "import", "--no-wait", path.join(EXPORTS, "malformed", "upload-bad-line.ndjson")], { env: own });
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as Summary;
+    expect(summary).toMatchObject({ new: 2, failed: 1 });
+    expect(summary.files[0]!.error).toBeUndefined();
+    expect(summary.problems.map((p) => p.reason)).toEqual([expect.stringMatching(/upload-bad-line\.ndjson: invalid JSON at byte 674 \(line 2, column 52\)/)]);
+    const list = JSON.parse((await runCli(["--json", "chats", "list"], { env: own })).stdout);
+    expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual(["Fado in Lisbon without tourist traps", "Stand-up 13 Jan: search latency"]);
+  });
+
   it("an import of nothing readable says so, without a success line", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], { env: own });

@@ -75,6 +75,17 @@ describe("malformed files", () => {
     expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674 });
   });
 
+  it("a bad NDJSON line taken by onSkipped is skipped alone: the lines after it are yielded", async () => {
+    const skipped: AppError[] = [];
+    const reader = await openExport(malformed("upload-bad-line.ndjson"), { onSkipped: (problem) => skipped.push(problem) });
+    const ids: string[] = [];
+    for await (const c of reader.conversations()) ids.push(c.conversation.id);
+    expect(ids).toEqual(["standup-2025-01-13", "pplx-lisbon-fado"]);
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]!.message).toContain("(line 2, column 52)");
+    expect(skipped[0]!.details).toEqual({ line: 2, column: 52, byte: 674 });
+  });
+
   it("byte offsets count bytes, not characters (multi-byte text before the fault)", async () => {
     const path = join(tmp, "umlauts.json");
     await writeFile(path, '[{"conversation": {"title": "Grüße 日本"}} x]');
