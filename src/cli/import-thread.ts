@@ -1,7 +1,7 @@
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { AppError, isAppError, type ErrorCode } from "../core/errors.js";
 import type { ImportSummary } from "../core/importing.js";
-import { createOutput } from "./output.js";
+import { counted, createOutput } from "./output.js";
 import { withService, type GlobalOptions } from "./session.js";
 
 export interface ImportCommandOptions {
@@ -105,7 +105,7 @@ async function runImport({ globals, paths, options }: Job, send: (report: Report
         dryRun: Boolean(options.dryRun),
         onProgress: (p) =>
           status(
-            `Importing ${p.file}: ${p.conversations} conversations · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
+            `Importing ${p.file}: ${counted(p.conversations, "conversation")} · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
           ),
       });
       if (options.wait && !options.dryRun) {

@@ -59,6 +59,11 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
   };
 }
 
+/** `1 conversation`, `2 conversations`: a count and its noun, plural but for one. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 /**
  * Text as a terminal may show it: stored titles and messages come from exports and other people, and
  * a control sequence in one (`ESC[2J` clears the screen) or a bidi override (U+202E turns what

@@ -86,6 +86,13 @@ describe("mnemo import", () => {
     expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual(["Fado in Lisbon without tourist traps", "Stand-up 13 Jan: search latency"]);
   });
 
+  it("the summary counts one conversation in the singular", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", "--no-wait", path.join(EXPORTS, "upload", "single.json")], { env: own });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
+  });
+
   it("an import of nothing readable says so, without a success line", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], { env: own });

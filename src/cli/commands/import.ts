@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { ImportSummary } from "../../core/importing.js";
 import { useLeanAllocator } from "../../core/lean-allocator.js";
-import type { Output } from "../output.js";
+import { counted, type Output } from "../output.js";
 import { importInThread, type ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
 import { startSpinner } from "../spinner.js";
@@ -46,7 +46,7 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
   if (total === 0 && unreadable > 0) {
     out.error(`Nothing ${verb.toLowerCase()}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`);
   } else {
-    const line = `${verb} ${total} conversations${unreadable > 0 ? ` (${unreadable} of ${summary.files.length} exports could not be read)` : ""}: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`;
+    const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`;
     if (unreadable > 0 || summary.failed > 0) out.warn(line);
     else out.success(line);
   }
