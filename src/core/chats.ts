@@ -14,6 +14,8 @@ import { loadTokenizer, type Tokenizer } from "./tokens.js";
 export const DEFAULT_PLATFORM = "custom";
 
 export type Upload = ReturnType<typeof UploadConversation.parse>;
+/** What an upload does to the store: `unchanged` queues nothing. */
+export type UploadChange = IngestResponse["change"];
 
 /**
  * Stores uploaded conversations (the spec's upload shape) and queues them for processing.
@@ -42,7 +44,7 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
       const before = existing.get(key(platform.id, upload.conversation.id));
       const after = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
       const { row } = after;
-      const change = !before ? "new" : row.contentHash === before.row.contentHash && before.row.status !== "failed" ? "unchanged" : "updated";
+      const change = changeOf(before?.row, row.contentHash);
       if (change === "new") {
         row.quotaBlocked = room !== null && room <= 0;
         if (room !== null && !row.quotaBlocked) room--;
@@ -62,6 +64,32 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
 }
 
 const key = (platform: string, platformConversationId: string) => `${platform}\u0000${platformConversationId}`;
+
+/** A failed conversation is processed again even when the upload holds nothing new. */
+function changeOf(before: Pick<ConversationRow, "contentHash" | "status"> | undefined, contentHash: string): UploadChange {
+  if (!before) return "new";
+  return contentHash === before.contentHash && before.status !== "failed" ? "unchanged" : "updated";
+}
+
+/**
+ * What storing these uploads would do to each conversation, read from the store without writing
+ * anything: a dry run's report. Uploads of the same conversation later in the list see the earlier ones.
+ */
+export async function previewUploads(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<UploadChange[]> {
+  const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
+  const known = new Map<string, Pick<ConversationRow, "contentHash" | "status"> & { messages: StoredMessage[] }>();
+  for (const [id, { row, messagesJson }] of await findExisting(ctx, userId, uploads)) {
+    known.set(id, { contentHash: row.contentHash, status: row.status, messages: JSON.parse(messagesJson) as StoredMessage[] });
+  }
+  return uploads.map((upload) => {
+    const id = key(upload.platform ?? DEFAULT_PLATFORM, upload.conversation.id);
+    const before = known.get(id);
+    const messages = uploadedMessages(upload, before?.messages ?? []);
+    const hash = contentHash(upload.conversation.title, messages);
+    known.set(id, { contentHash: hash, status: "queued", messages });
+    return changeOf(before, hash);
+  });
+}
 
 /** A conversation row with its messages (the JSON of StoredMessage[]). */
 interface Stored {
@@ -153,8 +181,7 @@ function mergeUpload(
 ): Stored {
   const before = stored?.row;
   const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
-  const incoming = upload.conversation.messages.map(toStoredMessage);
-  const messages = counted(upload.complete ? latestById(incoming) : mergeMessages(previous, incoming), previous, tokenizer);
+  const messages = counted(uploadedMessages(upload, previous), previous, tokenizer);
   const title = upload.conversation.title;
   const createdAt = toUtcIso(upload.conversation.createdAt);
   const row: ConversationRow = {
@@ -180,6 +207,12 @@ function mergeUpload(
     uploadedAt: ctx.now().toISOString(),
   };
   return { row, messagesJson: JSON.stringify(messages) };
+}
+
+/** The conversation's messages once the upload is stored: what it holds if complete, else merged into what was. */
+function uploadedMessages(upload: Upload, previous: StoredMessage[]): StoredMessage[] {
+  const incoming = upload.conversation.messages.map(toStoredMessage);
+  return upload.complete ? latestById(incoming) : mergeMessages(previous, incoming);
 }
 
 function toStoredMessage(message: Upload["conversation"]["messages"][number]): StoredMessage {

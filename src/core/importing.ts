@@ -42,6 +42,11 @@ export interface ImportSummary {
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
   dryRun: boolean;
+  /**
+   * Whether new / updated / unchanged were told apart by the store. Not for a dry run through a
+   * server, which has no way to ask it: they stay 0.
+   */
+  comparedWithStore: boolean;
 }
 
 export interface ImportOptions {
@@ -68,6 +73,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
     problems: [],
     conversationIds: [],
     dryRun: Boolean(options.dryRun),
+    comparedWithStore: !options.dryRun || service.chats.preview !== undefined,
   };
   for (const path of paths) await importFile(service, path, options, summary);
   return summary;
@@ -85,7 +91,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     batch = [];
     batchChars = 0;
     if (options.dryRun) {
-      summary.new += sent.length;
+      for (const change of (await service.chats.preview?.(sent)) ?? []) summary[change]++;
       return;
     }
     for (const result of await service.chats.ingestMany(sent)) {

@@ -35,7 +35,7 @@ import { createBucket, listBuckets } from "./buckets.js";
 import { storeImageMemory } from "./images.js";
 import { recall } from "./recall.js";
 import { searchChats } from "./search.js";
-import { ingestConversations } from "./chats.js";
+import { ingestConversations, previewUploads, type UploadChange } from "./chats.js";
 import { ingestOne } from "./upload-batcher.js";
 import {
   countConversations,
@@ -79,6 +79,11 @@ export interface MnemoService {
     ingest(upload: unknown): Promise<IngestResponse>;
     /** Several at once, in one commit (the importer's path). */
     ingestMany(uploads: unknown[]): Promise<IngestResponse[]>;
+    /**
+     * What ingestMany would do with each upload, storing nothing (a dry run). The embedded store
+     * only: the API has no endpoint for it, so the HTTP client leaves it out.
+     */
+    preview?(uploads: unknown[]): Promise<UploadChange[]>;
     list(query: ListChatsQuery): Promise<ListChatsResponse>;
     get(conversationId: string): Promise<ConversationDetail>;
     delete(body: ConversationIds): Promise<DeleteChatsResponse>;
@@ -113,6 +118,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
     chats: {
       ingest: (upload) => ingestOne(ctx, userId, upload),
       ingestMany: (uploads) => ingestConversations(ctx, userId, uploads),
+      preview: (uploads) => previewUploads(ctx, userId, uploads),
       list: (query) => listConversations(ctx, userId, query),
       get: (conversationId) => getConversation(ctx, userId, { conversationId }),
       delete: (body) => deleteConversations(ctx, userId, body),

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, openTestApp, ROOT, runCli, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 
@@ -12,6 +12,7 @@ interface Summary {
   unchanged: number;
   rejected: number;
   failed: number;
+  comparedWithStore: boolean;
   files: { path: string; format: string | null; conversations: number; error?: string }[];
   problems: { reason: string }[];
 }
@@ -140,12 +141,30 @@ describe("mnemo import", () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const file = path.join(EXPORTS, "claude-export.zip");
     const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: own })).stdout) as Summary;
-    expect(dry.new).toBeGreaterThan(0);
+    expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true });
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(0);
     const queued = await runCli(["import", "--no-wait", file], { env: own });
     expect(queued.stderr).toMatch(/`mnemo chats status --wait` indexes them now/);
     const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env: own })).stdout);
     expect(waited.counts).toMatchObject({ queued: 0, processing: 0, ready: dry.new });
+    // Compared with the store, as a real import would be.
+    const again = await runCli(["import", "--dry-run", file], { env: own });
+    expect(again.stderr).toMatch(/^✔ Checked 3 conversations: 0 new, 0 updated, 3 unchanged,/m);
+  });
+
+  it("--dry-run through --remote says it does not compare with the server's store", async () => {
+    const served = await serveStore();
+    try {
+      const file = path.join(EXPORTS, "claude-export.zip");
+      const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: served.env })).stdout) as Summary;
+      expect(dry).toMatchObject({ new: 0, updated: 0, unchanged: 0, comparedWithStore: false });
+      expect(dry.files[0]!.conversations).toBe(3);
+      const human = await runCli(["import", "--dry-run", file], { env: served.env });
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stderr).toMatch(/Checked 3 conversations: 0 rejected, 0 failed; not compared with the server's store/);
+    } finally {
+      await served.stop();
+    }
   });
 });
 

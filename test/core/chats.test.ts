@@ -147,6 +147,18 @@ describe("ingest (upload shape)", () => {
     expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
   });
 
+  it("previews what an upload would do (new, updated, unchanged) without storing anything", async () => {
+    const kept = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z")], { complete: true });
+    await service.chats.ingest(kept);
+    const before = await app.context.store.count("conversations", "true");
+    const grown = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Previewed")], { complete: true });
+    const fresh = upload("pre-2", [msg("a", "human", "Never stored")]);
+    // The same conversation twice: the second sees the first, as storing them together would.
+    expect(await service.chats.preview!([kept, grown, fresh, fresh])).toEqual(["unchanged", "updated", "new", "unchanged"]);
+    expect(await app.context.store.count("conversations", "true")).toBe(before);
+    await expect(service.chats.preview!([{ conversation: {} }])).rejects.toMatchObject({ code: "invalid_input" });
+  });
+
   it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
     const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], { complete: true });
     const first = await service.chats.ingest(v1);

@@ -39,17 +39,7 @@ export function registerImport(program: Command): void {
 
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
-  // Read, not new + updated + …: a conversation that failed processing was new (or updated) as well.
-  const total = summary.files.reduce((sum, file) => sum + file.conversations, 0);
-  const unreadable = summary.files.filter((file) => file.error).length;
-  const verb = summary.dryRun ? "Checked" : "Imported";
-  if (total === 0 && unreadable > 0) {
-    out.error(`Nothing ${verb.toLowerCase()}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`);
-  } else {
-    const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected, ${summary.failed} failed`;
-    if (unreadable > 0 || summary.failed > 0) out.warn(line);
-    else out.success(line);
-  }
+  reportTotals(out, summary);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
     if (problem.suggestion) out.notice(`  → ${problem.suggestion}`);
@@ -61,4 +51,24 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
         : "Stored and queued for indexing: `mnemo chats status --wait` indexes them now (a running `mnemo serve` on this store does it by itself).",
     );
   }
+}
+
+function reportTotals(out: Output, summary: ImportSummary): void {
+  // Read, not new + updated + …: a conversation that failed processing was new (or updated) as well.
+  const total = summary.files.reduce((sum, file) => sum + file.conversations, 0);
+  const unreadable = summary.files.filter((file) => file.error).length;
+  const verb = summary.dryRun ? "Checked" : "Imported";
+  if (total === 0 && unreadable > 0) {
+    return out.error(`Nothing ${verb.toLowerCase()}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`);
+  }
+  const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${outcome(summary)}`;
+  if (unreadable > 0 || summary.failed > 0) out.warn(line);
+  else out.success(line);
+}
+
+/** What became of the conversations read (or would, in a dry run). */
+function outcome(summary: ImportSummary): string {
+  const problems = `${summary.rejected} rejected, ${summary.failed} failed`;
+  if (!summary.comparedWithStore) return `${problems}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
+  return `${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${problems}`;
 }
