@@ -102,6 +102,7 @@ function toListItem(row: Summary): ConversationListItem {
     status: row.status,
     excluded: row.excluded,
     quotaBlocked: row.quotaBlocked,
+    importId: row.importId,
   };
 }
 

@@ -82,10 +82,12 @@ export const ConversationListItem = z.object({
   createdAt: DateTime,
   updatedAt: DateTime,
   pinned: z.boolean(),
-  // Additions to the spec's list item: where it is in processing, and its flags.
+  // Additions to the spec's list item: where it is in processing, its flags, and its import record
+  // (what `importId` filters on).
   status: ConversationStatus,
   excluded: z.boolean(),
   quotaBlocked: z.boolean(),
+  importId: z.string(),
 });
 export type ConversationListItem = z.infer<typeof ConversationListItem>;
 export const ListChatsResponse = z.object({

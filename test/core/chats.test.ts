@@ -309,6 +309,8 @@ describe("conversations", () => {
     expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual(["Fix KeyError in CSV report", "Sourdough 100% hydration"]);
     const claudeImport = (await svc.chats.get(ids["kanji"]!)).importId;
     expect(await titles({ importId: claudeImport })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
+    // Each list item names its import record, so the filter's value can be found in a list.
+    expect((await svc.chats.list({ provider: "claude" })).items.map((item) => item.importId)).toEqual([claudeImport, claudeImport]);
     await svc.chats.pin({ ids: [ids["lisbon"]!], pinned: true });
     expect(await titles({ pinnedOnly: true })).toEqual(["Lisbon long weekend"]);
     expect((await svc.chats.list({})).items[0]!.title).toBe("Lisbon long weekend");

@@ -181,7 +181,7 @@ function printList(out: Output, result: ListChatsResponse, filtered: boolean): v
 function printConversation(out: Output, detail: ConversationDetail): void {
   const { style } = out;
   out.line(style.bold(detail.title));
-  out.line(style.dim(`${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status}`));
+  out.line(style.dim(`${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status} · import ${detail.importId}`));
   for (const message of detail.messages) {
     out.line();
     const who = message.sender === "human" ? style.cyan("you") : style.magenta("assistant");
