@@ -16,6 +16,8 @@ export interface Output {
    * is not a terminal, so `id=$(mnemo remember …)` gets the id.
    */
   created(ids: string[], message: string): void;
+  /** The ids alone, as `created` prints them: on stdout, one a line, when stdout is not a terminal. */
+  ids(ids: string[]): void;
   notice(text: string): void;
   warn(text: string): void;
   error(error: unknown): void;
@@ -35,6 +37,9 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
   const style = new Chalk({ level: colour ? 1 : 0 });
   const stdoutStyle = new Chalk({ level: colour && process.stdout.isTTY ? 1 : 0 });
   const toStderr = (text: string) => process.stderr.write(`${forTerminal(text)}\n`);
+  const printIds = (ids: string[]) => {
+    if (!process.stdout.isTTY) process.stdout.write(ids.map((id) => `${id}\n`).join(""));
+  };
   return {
     json: options.json,
     style: stdoutStyle,
@@ -44,8 +49,9 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
     success: (text) => toStderr(`${style.green("✔")} ${text}`),
     created: (ids, message) => {
       toStderr(`${style.green("✔")} ${message}`);
-      if (!process.stdout.isTTY) process.stdout.write(ids.map((id) => `${id}\n`).join(""));
+      printIds(ids);
     },
+    ids: printIds,
     notice: (text) => toStderr(style.dim(text)),
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
     error: (error) => {

@@ -41,6 +41,8 @@ export interface ImportSummary {
   problems: ImportProblem[];
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
+  /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
+  importIds: string[];
   dryRun: boolean;
   /**
    * Whether new / updated / unchanged were told apart by the store. Not for a dry run through a
@@ -72,6 +74,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
     failed: 0,
     problems: [],
     conversationIds: [],
+    importIds: [],
     dryRun: Boolean(options.dryRun),
     comparedWithStore: !options.dryRun || service.chats.preview !== undefined,
   };
@@ -97,6 +100,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     for (const result of await service.chats.ingestMany(sent)) {
       summary[result.change]++;
       summary.conversationIds.push(result.conversationId);
+      if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
     }
   };
   try {

@@ -13,6 +13,7 @@ interface Summary {
   rejected: number;
   failed: number;
   comparedWithStore: boolean;
+  importIds: string[];
   files: { path: string; format: string | null; conversations: number; error?: string }[];
   problems: { reason: string }[];
 }
@@ -28,6 +29,7 @@ describe("mnemo import", () => {
     expect(summary.files.map((f) => f.format)).toEqual(["chatgpt", "claude", "gemini"]);
     expect(summary).toMatchObject({ updated: 0, unchanged: 0, rejected: 0, failed: 0 });
     expect(summary.new).toBeGreaterThanOrEqual(10);
+    expect(summary.importIds).toHaveLength(3); // one import record per platform
 
     const status = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
     expect(status.counts).toMatchObject({ queued: 0, processing: 0, ready: summary.new });
@@ -92,6 +94,21 @@ describe("mnemo import", () => {
     const result = await runCli(["import", "--no-wait", path.join(EXPORTS, "upload", "single.json")], { env: own });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
+  });
+
+  it("prints its import id (on stdout too when stdout is not a terminal), which lists and shows carry", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "upload", "single.json");
+    const human = await runCli(["import", "--no-wait", file], { env: own });
+    expect(human.stdout).toMatch(/^imp_\w+\n$/);
+    const importId = human.stdout.trim();
+    expect(human.stderr).toContain(`Import id ${importId}: \`mnemo chats list --import-id ${importId}\``);
+    const json = JSON.parse((await runCli(["--json", "import", "--no-wait", file], { env: own })).stdout) as Summary;
+    expect(json.importIds).toEqual([importId]);
+    const list = JSON.parse((await runCli(["--json", "chats", "list", "--import-id", importId], { env: own })).stdout);
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0].importId).toBe(importId);
+    expect((await runCli(["chats", "show", list.items[0].id], { env: own })).stdout).toContain(`import ${importId}`);
   });
 
   it("an import of nothing readable says so, without a success line", async () => {

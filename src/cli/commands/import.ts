@@ -40,6 +40,7 @@ export function registerImport(program: Command): void {
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
   reportTotals(out, summary);
+  reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
     if (problem.suggestion) out.notice(`  → ${problem.suggestion}`);
@@ -64,6 +65,14 @@ function reportTotals(out: Output, summary: ImportSummary): void {
   const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${outcome(summary)}`;
   if (unreadable > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
+}
+
+/** Where to find what was imported; the ids on stdout too when it is not a terminal, as a command that creates prints them. */
+function reportImportIds(out: Output, importIds: string[]): void {
+  if (importIds.length === 0) return;
+  const one = importIds.length === 1;
+  out.notice(`Import ${one ? "id" : "ids"} ${importIds.join(", ")}: \`mnemo chats list --import-id ${one ? importIds[0] : "<id>"}\` lists ${one ? "its" : "one's"} conversations`);
+  out.ids(importIds);
 }
 
 /** What became of the conversations read (or would, in a dry run). */
