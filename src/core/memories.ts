@@ -11,7 +11,7 @@ import {
   type V2MemoryResponse,
 } from "../schemas/memories.js";
 import type { MemoryRow } from "../store/rows.js";
-import { hybridSearch, type HitColumn } from "../store/search.js";
+import { hybridSearch, MIN_CANDIDATES, type HitColumn } from "../store/search.js";
 import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
 import { bucketNotFound, cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "./context.js";
@@ -103,6 +103,8 @@ async function findMemories<C extends MemoryColumn>(ctx: CoreContext, request: L
       text: request.query,
       where: request.where,
       limit: request.limit + request.skip,
+      // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
+      candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
       columns,
     });
     return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));

@@ -125,6 +125,22 @@ describe("listing memories", () => {
     expect(v2).toEqual([{ text: "note number 12", metadata: { bucketId: 1 } }]);
   });
 
+  it("query mode pages through one order: a page is the same whatever the count, and pages neither repeat nor skip", async () => {
+    const own = await openTestApp();
+    const service = await own.service();
+    const words = (i: number, list: string) => list.split(" ")[i % list.split(" ").length];
+    for (let i = 0; i < 90; i++) {
+      const text = `The ${words(i, "red brown grey white black")} ${words(i * 7, "fox cat owl dog hare badger crow")} sat in the ${words(i * 3, "garden forest field barn meadow river orchard pond hedge lane shed")} at ${words(i * 5, "dawn noon dusk night")}.`;
+      await service.memories.store({ text });
+    }
+    const ids = async (count: number, skip = 0) => ((await service.memories.listV2({ query: "a red fox in the garden at dusk", count, skip, includeIds: true })).memories as { id: string }[]).map((m) => m.id);
+    const twenty = await ids(20);
+    expect(twenty).toHaveLength(20);
+    expect((await ids(10)).slice(0, 5)).toEqual(await ids(5));
+    expect([...(await ids(5)), ...(await ids(5, 5)), ...(await ids(5, 10)), ...(await ids(5, 15))]).toEqual(twenty);
+    await own.close();
+  });
+
   it("query mode returns at most the 5 most relevant, each with a score", async () => {
     const hits = await svc.memories.list({ query: "note number 7" });
     expect(hits).toHaveLength(5);
