@@ -166,14 +166,18 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   it("remember --image: the description given, else a caption when the model is on disk, else the file name", async () => {
     const image = (name: string) => path.join(ROOT, "fixtures", "images", name);
     const given = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "--description", "the logo draft"]);
+    const asText = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "my", "cat", "Tom"]);
+    const twice = await mnemo(["remember", "--image", image("red-square.png"), "my cat", "--description", "Tom"]);
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/--description: the image is described twice, by the text "my cat" and by --description "Tom"/)]);
     const named = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
     // The tiny captioner (fixtures/models/build-tiny-captioner.py) names the image's dominant colour.
     fs.cpSync(TINY_CAPTIONER, hubModelDir(path.join(dataDir, "models"), DEFAULT_CAPTIONER), { recursive: true });
     const captioned = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
 
-    const listed = await json<Listed>(["memories", "--type", "image", "--count", "3"]);
+    const listed = await json<Listed>(["memories", "--type", "image", "--count", "4"]);
     const byId = new Map(listed.memories.map((memory) => [memory.id, memory]));
     expect(byId.get(given.memoryId)).toMatchObject({ content_type: "image", image_description: "the logo draft" });
+    expect(byId.get(asText.memoryId)).toMatchObject({ text: "my cat Tom", image_description: "my cat Tom" });
     expect(byId.get(named.memoryId)).toMatchObject({ image_description: "Image: blue square" });
     expect(byId.get(captioned.memoryId)).toMatchObject({ text: "blue square", image_description: "blue square" });
     expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);

@@ -19,17 +19,17 @@ export function registerRemember(program: Command): void {
   program
     .command("remember")
     .description("store a memory (use - to read it from stdin), or an image with --image")
-    .argument("[text...]", "the memory, or - to read stdin")
+    .argument("[text...]", "the memory, or - to read stdin; with --image, what the image shows")
     .option("--no-date", "do not prepend today's date (YYYY-MM-DD)")
     .option("-b, --bucket <id|name>", "bucket to store it in (default: General)")
     .option("--source <client>", "client identifier recorded with the memory")
     .option("--lines", "with -, store each non-empty line of stdin as its own memory")
     .option("--image <file>", "store an image (PNG, JPEG, WebP or GIF, at most 10 MB)")
-    .option("--description <text>", "with --image: what the image shows")
+    .option("--description <text>", "with --image: what the image shows (or give it as the text)")
     .action(
       action(async (session, words: string[], options: RememberOptions) => {
         const { out } = session;
-        if (options.image) return rememberImage(session, options.image, options);
+        if (options.image) return rememberImage(session, options.image, await imageDescription(words, options), options);
         if (options.description !== undefined) throw AppError.invalid("--description", "describes an image: use it with --image <file>");
         const texts = await memoryTexts(words, options);
         await withService(session, async (service) => {
@@ -68,7 +68,22 @@ async function memoryTexts(words: string[], options: RememberOptions): Promise<s
   return [text.trim()];
 }
 
-async function rememberImage(session: Session, file: string, options: RememberOptions): Promise<void> {
+/** An image's description: the text, or --description; both at once would leave one of them unused. */
+async function imageDescription(words: string[], options: RememberOptions): Promise<string | undefined> {
+  if (options.lines) throw AppError.invalid("--lines", "reads text memories from stdin: it cannot be used with --image");
+  const text = words.length === 1 && words[0] === "-" ? await readStdin() : words.join(" ");
+  if (text.trim() === "") return options.description;
+  if (options.description !== undefined) {
+    throw AppError.invalid(
+      "--description",
+      `the image is described twice, by the text "${text.trim()}" and by --description "${options.description}"`,
+      "Give the description once: as the text or with --description.",
+    );
+  }
+  return text.trim();
+}
+
+async function rememberImage(session: Session, file: string, description: string | undefined, options: RememberOptions): Promise<void> {
   let data: Buffer;
   try {
     data = fs.readFileSync(file);
@@ -82,7 +97,7 @@ async function rememberImage(session: Session, file: string, options: RememberOp
     const result = await service.memories.storeImage({
       data: data.toString("base64"),
       filename: path.basename(file),
-      ...(options.description ? { description: options.description } : {}),
+      ...(description ? { description } : {}),
       ...(bucketId === undefined ? {} : { bucketId }),
       ...(options.source ? { source: options.source } : {}),
     });
