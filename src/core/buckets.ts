@@ -73,15 +73,29 @@ export async function resolveTargetBucket(
   }
   const id = target.bucketId ?? DEFAULT_BUCKET.id;
   const row = existing.find((bucket) => bucket.id === id);
-  if (!row) throw bucketNotFound(id, { canCreate: true });
+  if (!row) throw bucketNotFound(id, { create: "bucketName" });
   return row;
 }
 
-/** `canCreate`: the request could have named a bucket to create instead (a write, not a listing). */
-export function bucketNotFound(id: number, { canCreate = false } = {}): AppError {
+/** The bucket `id` of a new memory, which must exist: storing takes no bucketName (spec §4.1). Call inside `store.write`. */
+export async function existingBucket(ctx: CoreContext, userId: string, id: number): Promise<BucketRow> {
+  const row = (await listBucketRows(ctx, userId)).find((bucket) => bucket.id === id);
+  if (!row) throw bucketNotFound(id, { create: "first" });
+  return row;
+}
+
+/**
+ * How the caller gets a bucket that is missing: `bucketName` in the same request (an update), by
+ * creating it `first` (a new memory), or not at all (a listing).
+ */
+export function bucketNotFound(id: number, { create }: { create?: "bucketName" | "first" } = {}): AppError {
+  const how = {
+    bucketName: ", or pass bucketName to create one",
+    first: ", or create one first with `mnemo buckets create <name>` (POST /api/buckets)",
+  };
   return new AppError("not_found", `bucketId: bucket ${id} does not exist`, {
     details: { field: "bucketId" },
-    suggestion: `List your buckets with \`mnemo buckets\` (GET /api/buckets)${canCreate ? ", or pass bucketName to create one" : ""}.`,
+    suggestion: `List your buckets with \`mnemo buckets\` (GET /api/buckets)${create ? how[create] : ""}.`,
   });
 }
 

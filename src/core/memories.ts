@@ -13,7 +13,7 @@ import {
 import type { MemoryRow } from "../store/rows.js";
 import { hybridSearch, MIN_CANDIDATES, type HitColumn } from "../store/search.js";
 import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
-import { bucketNotFound, cachedBucketRows, listBuckets, resolveTargetBucket } from "./buckets.js";
+import { bucketNotFound, cachedBucketRows, existingBucket, listBuckets } from "./buckets.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -64,7 +64,7 @@ export async function storeMemories(ctx: CoreContext, userId: string, inputs: St
 export async function insertMemoryRows(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<void> {
   await ctx.store.write(async () => {
     for (const bucketId of new Set(rows.map((row) => row.bucketId))) {
-      await resolveTargetBucket(ctx, userId, { bucketId });
+      await existingBucket(ctx, userId, bucketId);
     }
     // Two tables, two commits: the history first, so a process killed between them leaves a
     // version nobody can see rather than a memory without its first version.

@@ -191,7 +191,15 @@ describe("memories over HTTP", () => {
     expect(stored).toMatchObject({ status: 200, body: { done: "ok", memoryId: expect.stringMatching(/^mem_/) } });
     first = stored.body.memoryId;
     expect(await a("POST", "/api/memory", { text: "   " })).toMatchObject({ status: 400, body: { error: "text: must not be empty" } });
-    expect(await a("POST", "/api/memory", { text: "x", bucketId: 77 })).toMatchObject({ status: 404, body: { error: expect.stringMatching(/bucketId/) } });
+    const missing = await a("POST", "/api/memory", { text: "x", bucketId: 77 });
+    expect(missing).toMatchObject({ status: 404, body: { error: expect.stringMatching(/bucketId/), suggestion: expect.stringMatching(/POST \/api\/buckets/) } });
+    // Storing takes no bucketName (spec §4.1): the way out is to create the bucket first, and the
+    // field, unknown here, is ignored as every schema ignores unknown fields.
+    expect(missing.body.suggestion).not.toMatch(/bucketName/);
+    const named = await a("POST", "/api/memory", { text: "2024-03-01 a note sent with a bucketName", bucketName: "Travel" });
+    expect(named.status).toBe(200);
+    expect((await a("GET", "/api/buckets")).body.map((b: { name: string }) => b.name)).not.toContain("Travel");
+    expect(await a("DELETE", `/api/memories/${named.body.memoryId}`)).toMatchObject({ status: 200 });
     expect(await a("POST", "/api/memory", { text: "x", bucketId: "one" })).toMatchObject({ status: 400 });
   });
 
