@@ -6,6 +6,7 @@ import {
   type CreateBucketResponse,
 } from "../schemas/memories.js";
 import type { BucketRow } from "../store/rows.js";
+import { sameBucketName } from "./bucket-reference.js";
 import { ofUser, sqlAnd } from "../store/sql.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
@@ -100,8 +101,7 @@ export function bucketNotFound(id: number, { create }: { create?: "bucketName" |
 }
 
 function findByName(rows: BucketRow[], name: string): BucketRow | undefined {
-  const wanted = name.trim().toLocaleLowerCase();
-  return rows.find((row) => row.name.toLocaleLowerCase() === wanted);
+  return rows.find((row) => sameBucketName(row.name, name));
 }
 
 async function insertBucket(

@@ -201,6 +201,27 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const listed = await mnemo(["buckets"]);
     expect(listed.stdout).toMatch(/Recipes\s+0\s+things I cook/);
   });
+
+  it("a bucket reference is a name first, then an id: buckets named 2024 and 1 are reachable, General by name", async () => {
+    const { bucket: year } = await json<{ bucket: { id: string } }>(["buckets", "create", "2024"]);
+    const { bucket: one } = await json<{ bucket: { id: string } }>(["buckets", "create", "1"]);
+    const inYear = await json<{ memoryId: string }>(["remember", "--bucket", "2024", "a note for the year"]);
+    const inOne = await json<{ memoryId: string }>(["remember", "--bucket", "1", "a note for bucket one"]);
+    const inGeneral = await json<{ memoryId: string }>(["remember", "--bucket", "general", "a note for General"]);
+    const listed = async () => new Map((await json<Listed>(["memories", "--all", "--count", "1000"])).memories.map((m) => [m.id, m.metadata]));
+    const buckets = await listed();
+    expect(buckets.get(inYear.memoryId)).toMatchObject({ bucketId: Number(year.id), bucketName: "2024" });
+    expect(buckets.get(inOne.memoryId)).toMatchObject({ bucketId: Number(one.id), bucketName: "1" });
+    expect(buckets.get(inGeneral.memoryId)).toMatchObject({ bucketId: 1, bucketName: "General" });
+    // An id that no bucket is named after still works.
+    expect((await json<Listed>(["memories", "--bucket", year.id])).memories.map((m) => m.id)).toEqual([inYear.memoryId]);
+
+    await json(["memories", "move", inGeneral.memoryId, "--to", "2024"]);
+    expect((await listed()).get(inGeneral.memoryId)).toMatchObject({ bucketName: "2024" });
+    const unknown = await mnemo(["memories", "move", inGeneral.memoryId, "--to", "999"]);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/bucket "999" does not exist\n.*mnemo buckets create "999"/)]);
+    expect((await json<{ name: string }[]>(["buckets"])).map((b) => b.name)).not.toContain("999");
+  });
 });
 
 describe("mnemo CLI: stores", () => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { moveTarget } from "../../core/bucket-reference.js";
 import { AppError } from "../../core/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import type { Output } from "../output.js";
@@ -22,7 +23,7 @@ export function registerMemories(program: Command): void {
     .description("list memories: the latest by default, --all, or the most relevant with --query")
     .option("-a, --all", "every memory")
     .option("-q, --query <text>", "the memories most relevant to <text>")
-    .option("-b, --bucket <id|name>", "only this bucket")
+    .option("-b, --bucket <name|id>", "only this bucket")
     .option("-n, --count <n>", "how many (1–1000)", "10")
     .option("--skip <n>", "skip the first n (for paging)", "0")
     .option("--type <text|image>", "only text or only image memories")
@@ -65,11 +66,11 @@ export function registerMemories(program: Command): void {
     .command("move")
     .description("move memories to a bucket (a bucket name that does not exist is created)")
     .argument("<ids...>", "memory ids (up to 100)")
-    .requiredOption("-t, --to <id|name>", "target bucket")
+    .requiredOption("-t, --to <name|id>", "target bucket (a new name that is not a number is created)")
     .action(
       action(async (session, ids: string[], options: { to: string }) => {
-        const target = /^\d+$/.test(options.to) ? { bucketId: Number(options.to) } : { bucketName: options.to };
         await withService(session, async (service) => {
+          const target = moveTarget(await service.buckets.list(), options.to);
           const result = await service.memories.update(ids.length === 1 ? { memoryId: ids[0]!, ...target } : { memoryIds: ids, ...target });
           if (session.out.json) return session.out.data(result);
           if ("memory" in result) session.out.success(`Moved ${result.memory.id} to bucket ${result.memory.bucketId}`);

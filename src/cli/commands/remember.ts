@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { bucketReferenceNotFound, findBucket } from "../../core/bucket-reference.js";
 import { AppError } from "../../core/errors.js";
 import type { MnemoService } from "../../core/service.js";
 import { readStdin } from "../stdin.js";
@@ -21,7 +22,7 @@ export function registerRemember(program: Command): void {
     .description("store a memory (use - to read it from stdin), or an image with --image")
     .argument("[text...]", "the memory, or - to read stdin; with --image, what the image shows")
     .option("--no-date", "do not prepend today's date (YYYY-MM-DD)")
-    .option("-b, --bucket <id|name>", "bucket to store it in (default: General)")
+    .option("-b, --bucket <name|id>", "bucket to store it in (default: General)")
     .option("--source <client>", "client identifier recorded with the memory")
     .option("--lines", "with -, store each non-empty line of stdin as its own memory")
     .option("--image <file>", "store an image (PNG, JPEG, WebP or GIF, at most 10 MB)")
@@ -113,17 +114,9 @@ export function withDate(text: string, now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${text}`;
 }
 
-/** A bucket given by id or by name → its id. */
-export async function resolveBucketId(service: MnemoService, bucket: string): Promise<number> {
-  const buckets = await service.buckets.list();
-  const match = /^\d+$/.test(bucket)
-    ? buckets.find((b) => b.id === bucket)
-    : buckets.find((b) => b.name.toLowerCase() === bucket.trim().toLowerCase());
-  if (!match) {
-    throw new AppError("not_found", `bucket "${bucket}" does not exist`, {
-      details: { field: "bucket" },
-      suggestion: `Create it with \`mnemo buckets create "${bucket}"\`, or list buckets with \`mnemo buckets\`.`,
-    });
-  }
-  return Number(match.id);
+/** A bucket given by name or by id (core/bucket-reference.ts says which wins) → its id. */
+export async function resolveBucketId(service: MnemoService, reference: string): Promise<number> {
+  const bucket = findBucket(await service.buckets.list(), reference);
+  if (!bucket) throw bucketReferenceNotFound(reference);
+  return Number(bucket.id);
 }
