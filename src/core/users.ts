@@ -70,8 +70,23 @@ export async function listUsers(ctx: CoreContext): Promise<UserInfo[]> {
 /** Every table whose rows belong to one user. */
 const OWNED = (Object.keys(TABLE) as TableKey[]).filter((key) => key !== "meta" && key !== "users");
 
+/**
+ * The default user cannot be removed: mnemo acts as them without --user and the token file holds
+ * their token, so removing them would leave a revoked token there while the next command made an
+ * empty default user again.
+ */
+export function checkRemovable(name: string): void {
+  if (name !== DEFAULT_USER) return;
+  throw AppError.invalid(
+    "name",
+    `"${DEFAULT_USER}" is the default user, whom mnemo acts as without --user and whose token is in the token file: it cannot be removed`,
+    "To clear its data, delete its memories and conversations by id (`mnemo memories delete …`, `mnemo chats delete …`), or start an empty store with --store <another dir>.",
+  );
+}
+
 /** Removes a user, every row they own and their image files. */
 export async function removeUser(ctx: CoreContext, name: string): Promise<void> {
+  checkRemovable(name);
   const user = await resolveExisting(ctx, name);
   await ctx.store.write(async () => {
     for (const key of OWNED) await ctx.store.delete(key, ofUser(user.id));

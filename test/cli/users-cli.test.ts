@@ -43,6 +43,13 @@ describe("mnemo token and users", () => {
     expect((await mnemo(["--user", "bob", "remember", "bob's note"])).code).toBe(0);
     expect((await mnemo(["users", "remove", "bob"])).code).toBe(2);
     expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);
+    // The default user is the one the CLI and the token file act as: removing it is refused, and nothing changes.
+    const tokenBefore = fs.readFileSync(tokenFile, "utf8");
+    const refused = await mnemo(["--yes", "users", "remove", "default"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/"default" is the default user[\s\S]*mnemo memories delete/);
+    expect(fs.readFileSync(tokenFile, "utf8")).toBe(tokenBefore);
+    expect(JSON.parse((await mnemo(["--json", "token"])).stdout)).toMatchObject({ user: "default", hasToken: true });
     const missing = await mnemo(["--user", "bob", "memories"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/mnemo users add bob/);

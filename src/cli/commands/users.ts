@@ -65,10 +65,12 @@ export function registerUsers(program: Command): void {
     );
   users
     .command("remove")
-    .description("remove a user and everything they stored (asks first unless --yes)")
+    .description("remove a user and everything they stored (asks first unless --yes); not the default user")
     .argument("<name>", "user name")
     .action(
       action(async (session, name: string) => {
+        const { checkRemovable } = await import("../../core/users.js");
+        checkRemovable(name); // before asking: the answer could not change it
         await confirmOrAbort(`Remove user ${name} and all their memories and conversations?`, session.options);
         await withApp(session, async (app) => {
           await app.users.remove(name);
