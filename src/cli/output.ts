@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import { isAppError } from "../core/errors.js";
+import { idList } from "./id-list.js";
 
 /** Everything the CLI prints goes through here: data to stdout, messages and colour to stderr. */
 export interface Output {
@@ -56,7 +57,7 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
     error: (error) => {
       if (isAppError(error)) {
-        toStderr(`${style.red("✖")} ${error.message}`);
+        toStderr(`${style.red("✖")} ${error.message}${rejectedIds(error.details)}`);
         if (error.suggestion) toStderr(`  ${style.dim("→")} ${error.suggestion}`);
       } else {
         toStderr(`${style.red("✖")} ${error instanceof Error ? error.message : String(error)}`);
@@ -68,6 +69,12 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
 /** `1 conversation`, `2 conversations`: a count and its noun, plural but for one. */
 export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The ids a request could not resolve (a bulk move's `rejectedIds`), for the end of its message. */
+function rejectedIds(details: Record<string, unknown>): string {
+  const ids = details["rejectedIds"];
+  return Array.isArray(ids) && ids.length > 0 ? `: ${idList(ids.map(String))}` : "";
 }
 
 /**

@@ -161,6 +161,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stderr)).toMatchObject({ error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] });
+    const unknown = Array.from({ length: 7 }, (_, i) => `mem_0000000000000000000000000${i}`);
+    const named = await mnemo(["memories", "move", a.memoryId, ...unknown, "--to", "General"]);
+    expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`Some memory IDs could not be resolved: ${unknown.slice(0, 5).join(", ")} and 2 more\n`)]);
   });
 
   it("remember --image: the description given, else a caption when the model is on disk, else the file name", async () => {
