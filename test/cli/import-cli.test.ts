@@ -51,7 +51,12 @@ describe("mnemo import", () => {
     const partly = await runCli(["--json", "chats", "pin", lisbon.id, "conv_nope"], { env });
     expect(partly.code).toBe(1); // --json too: a script must not take a partial result for success
     expect(JSON.parse(partly.stdout).updated).toEqual([lisbon.id]);
-    expect((await runCli(["chats", "unpin", "conv_nope"], { env })).stderr).toMatch(/Not found: conv_nope/);
+    // No success mark unless every id was done; the ones not found are named.
+    const unpinned = await runCli(["chats", "unpin", "conv_nope"], { env });
+    expect([unpinned.code, unpinned.stderr]).toEqual([1, "! Unpinned 0 of 1. Not found: conv_nope\n"]);
+    const deleted = await runCli(["--yes", "chats", "delete", "conv_nope", "conv_gone"], { env });
+    expect([deleted.code, deleted.stderr]).toEqual([1, "! Deleted 0 of 2. Not found: conv_nope, conv_gone\n"]);
+    expect((await runCli(["chats", "pin", lisbon.id], { env })).stderr).toBe("✔ Pinned 1 of 1\n");
     const pinned = JSON.parse((await runCli(["--json", "chats", "list", "--pinned"], { env })).stdout);
     expect(pinned.items.map((i: { id: string }) => i.id)).toEqual([lisbon.id]);
     const before = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;

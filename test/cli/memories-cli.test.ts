@@ -164,6 +164,8 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const unknown = Array.from({ length: 7 }, (_, i) => `mem_0000000000000000000000000${i}`);
     const named = await mnemo(["memories", "move", a.memoryId, ...unknown, "--to", "General"]);
     expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`Some memory IDs could not be resolved: ${unknown.slice(0, 5).join(", ")} and 2 more\n`)]);
+    const deleted = await mnemo(["--yes", "memories", "delete", ...unknown.slice(0, 2)]);
+    expect([deleted.code, deleted.stderr]).toEqual([1, "! Deleted 0 of 2\n! 2 were not found.\n"]); // no success mark
   });
 
   it("remember --image: the description given, else a caption when the model is on disk, else the file name", async () => {

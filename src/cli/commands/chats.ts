@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { MnemoService } from "../../core/service.js";
 import type { ConversationDetail, FlagResponse, ListChatsResponse } from "../../schemas/chat-history.js";
+import { idList } from "../id-list.js";
 import type { Output } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
@@ -92,12 +93,12 @@ export function registerChats(program: Command): void {
       }),
     );
 
-  flagCommand(chats, "pin", "pin conversations (listed first)", (service, ids) => service.chats.pin({ ids, pinned: true }));
-  flagCommand(chats, "unpin", "unpin conversations", (service, ids) => service.chats.pin({ ids, pinned: false }));
-  flagCommand(chats, "exclude", "keep conversations but leave them out of search, recall and count", (service, ids) =>
+  flagCommand(chats, ["pin", "Pinned"], "pin conversations (listed first)", (service, ids) => service.chats.pin({ ids, pinned: true }));
+  flagCommand(chats, ["unpin", "Unpinned"], "unpin conversations", (service, ids) => service.chats.pin({ ids, pinned: false }));
+  flagCommand(chats, ["exclude", "Excluded"], "keep conversations but leave them out of search, recall and count", (service, ids) =>
     service.chats.exclude({ ids, excluded: true }),
   );
-  flagCommand(chats, "include", "bring excluded conversations back", (service, ids) => service.chats.exclude({ ids, excluded: false }));
+  flagCommand(chats, ["include", "Included"], "bring excluded conversations back", (service, ids) => service.chats.exclude({ ids, excluded: false }));
 
   chats
     .command("status")
@@ -123,7 +124,13 @@ export function registerChats(program: Command): void {
     );
 }
 
-function flagCommand(parent: Command, name: string, description: string, run: (service: MnemoService, ids: string[]) => Promise<FlagResponse>): void {
+/** `[name, done]`: the command and what its report says it did ("Pinned 2 of 2"). */
+function flagCommand(
+  parent: Command,
+  [name, done]: [string, string],
+  description: string,
+  run: (service: MnemoService, ids: string[]) => Promise<FlagResponse>,
+): void {
   parent
     .command(name)
     .description(description)
@@ -132,20 +139,23 @@ function flagCommand(parent: Command, name: string, description: string, run: (s
       action(async (session: Session, ids: string[]) => {
         await withService(session, async (service) => {
           const result = await run(service, ids);
-          reportDone(session.out, `${name}:`, ids, result.updated, result);
+          reportDone(session.out, done, ids, result.updated, result);
         });
       }),
     );
 }
 
-/** What a command did to the ids it was given; any it did not find are named, and exit code 1, with --json too. */
+/**
+ * What a command did to the ids it was given: a success only when it did it to all of them; the
+ * ids it did not find are named, and exit code 1, with --json too.
+ */
 function reportDone(out: Output, what: string, ids: string[], done: string[], result: unknown): void {
   const given = [...new Set(ids)];
   const missing = given.filter((id) => !done.includes(id));
   if (missing.length > 0) process.exitCode = 1;
   if (out.json) return out.data(result);
-  out.success(`${what} ${done.length} of ${given.length}`);
-  if (missing.length > 0) out.warn(`Not found: ${missing.join(", ")}`);
+  if (missing.length === 0) return out.success(`${what} ${done.length} of ${given.length}`);
+  out.warn(`${what} ${done.length} of ${given.length}. Not found: ${idList(missing)}`);
 }
 
 function printList(out: Output, result: ListChatsResponse, filtered: boolean): void {

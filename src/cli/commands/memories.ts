@@ -94,7 +94,9 @@ export function registerMemories(program: Command): void {
           const result = await service.memories.bulkDelete({ memoryIds: ids });
           if (result.deletedCount < ids.length) process.exitCode = 1;
           if (session.out.json) return session.out.data(result);
-          session.out.success(`Deleted ${result.deletedCount} of ${ids.length}`);
+          const report = `Deleted ${result.deletedCount} of ${ids.length}`;
+          if (result.deletedCount === ids.length) session.out.success(report);
+          else session.out.warn(report);
           for (const failure of result.errors) session.out.warn(`${failure.memoryId}: ${failure.error}`);
           const unexplained = ids.length - result.deletedCount - result.errors.length;
           if (unexplained > 0) session.out.warn(`${unexplained === 1 ? "One was" : `${unexplained} were`} not found.`);
