@@ -44,6 +44,9 @@ describe("mnemo import", () => {
     const list = JSON.parse((await runCli(["--json", "chats", "list", "--provider", "chatgpt"], { env })).stdout);
     const lisbon = list.items.find((item: { title: string }) => item.title.includes("Lisbon"));
     expect(lisbon).toBeDefined();
+    expect((await runCli(["chats", "list", "--page", "99"], { env })).stderr).toBe("No conversations on page 99: there is 1 page.\n");
+    const total = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
+    expect((await runCli(["chats", "list", "--page", "99", "--page-size", "1"], { env })).stderr).toBe(`No conversations on page 99: there are ${total} pages.\n`);
     const shown = await runCli(["chats", "show", lisbon.id], { env });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("Lisbon");

@@ -160,7 +160,7 @@ function reportDone(out: Output, what: string, ids: string[], done: string[], re
 
 function printList(out: Output, result: ListChatsResponse, filtered: boolean): void {
   if (result.items.length === 0) {
-    if (result.total > 0) out.notice(`No conversations on this page: there are ${result.totalPages}.`);
+    if (result.total > 0) out.notice(`No conversations on page ${result.page}: there ${pages(result.totalPages)}.`);
     else if (filtered) out.notice("No conversations match these filters.");
     else out.notice("No conversations. Import some with `mnemo import <export>`.");
     return;
@@ -186,6 +186,10 @@ function printList(out: Output, result: ListChatsResponse, filtered: boolean): v
     })),
   );
   out.notice(`page ${result.page} of ${result.totalPages} · ${result.total} conversations`);
+}
+
+function pages(count: number): string {
+  return count === 1 ? "is 1 page" : `are ${count} pages`;
 }
 
 function printConversation(out: Output, detail: ConversationDetail): void {
