@@ -205,6 +205,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(plain.stdout).toBe(`${Number(created.bucket.id) + 1}\n`);
     const listed = await mnemo(["buckets"]);
     expect(listed.stdout).toMatch(/Recipes\s+0\s+things I cook/);
+    // The store holds memories; the bucket does not.
+    expect((await mnemo(["memories", "--bucket", "Trips"])).stderr).toBe('Bucket "Trips" is empty.\n');
+    expect((await mnemo(["memories", "--bucket", "Trips", "--type", "image"])).stderr).toBe('No image memories in bucket "Trips".\n');
   });
 
   it("a bucket reference is a name first, then an id: buckets named 2024 and 1 are reachable, General by name", async () => {

@@ -41,7 +41,8 @@ export function registerMemories(program: Command): void {
             ...(options.type ? { contentType: options.type } : {}),
           });
           if (session.out.json) return session.out.data(result);
-          printMemories(session.out, result.memories as MemoryObject[], options.query !== undefined);
+          const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
+          printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
         });
       }, { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" }),
     );
@@ -127,11 +128,9 @@ export function registerMemories(program: Command): void {
     );
 }
 
-function printMemories(out: Output, memories: MemoryObject[], withScore: boolean): void {
-  if (memories.length === 0) {
-    out.notice(withScore ? "No memories match." : 'No memories yet. Add one with `mnemo remember "…"`.');
-    return;
-  }
+function printMemories(out: Output, memories: MemoryObject[], options: ListOptions, bucketName: string | undefined): void {
+  const withScore = options.query !== undefined;
+  if (memories.length === 0) return out.notice(noMemories(options, bucketName));
   out.table(
     [
       { key: "id", title: "ID" },
@@ -148,6 +147,15 @@ function printMemories(out: Output, memories: MemoryObject[], withScore: boolean
       text: memory.content_type === "image" ? `[image] ${memory.text}` : memory.text,
     })),
   );
+}
+
+/** Why a listing is empty, in the terms of what was asked: the store may hold memories elsewhere. */
+function noMemories(options: ListOptions, bucketName: string | undefined): string {
+  if (options.query !== undefined) return "No memories match.";
+  const kind = options.type ? `${options.type} memories` : "memories";
+  if (options.skip !== "0") return `No ${kind} past the first ${options.skip}.`;
+  if (bucketName !== undefined) return options.type ? `No ${kind} in bucket "${bucketName}".` : `Bucket "${bucketName}" is empty.`;
+  return options.type ? `No ${kind}.` : 'No memories yet. Add one with `mnemo remember "…"`.';
 }
 
 /** A stored time (UTC) as the user's local "YYYY-MM-DD HH:MM", the clock `remember` dates memories by. */
