@@ -44,12 +44,18 @@ export async function chooseEmbedder(config: Config, onProgress?: ProgressReport
   } catch (error) {
     if (!isAppError(error) || error.code !== "unavailable") throw error;
     const embedder = await createEmbedder(BUNDLED_EMBEDDER_ID, config, onProgress);
-    return {
-      embedder,
-      spec: BUNDLED_EMBEDDER_ID,
-      reason: `${DEFAULT_TRANSFORMERS_MODEL} is not cached and could not be downloaded`,
-    };
+    return { embedder, spec: BUNDLED_EMBEDDER_ID, reason: whyNotTransformers(config) };
   }
+}
+
+/** Why `auto` did not take the default transformers model, and how to have it after all. */
+function whyNotTransformers(config: Config): string {
+  if (config.allowDownload) return `${DEFAULT_TRANSFORMERS_MODEL} is not cached and could not be downloaded`;
+  const dir = hubModelDir(config.paths.models, DEFAULT_TRANSFORMERS_MODEL);
+  return (
+    `${DEFAULT_TRANSFORMERS_MODEL} is not in ${dir} and downloads are off (allowDownload: false in config.json); ` +
+    `to move to it, set allowDownload to true or put its files in that folder, then run \`mnemo reindex --embedder transformers:${DEFAULT_TRANSFORMERS_MODEL}\``
+  );
 }
 
 /**

@@ -541,8 +541,8 @@ export async function prepareModel(
   if (!spec.allowDownload) {
     throw new AppError(
       "unavailable",
-      `${what} "${source.id}" is not in the model cache (${source.dir}) and downloading is disabled`,
-      { suggestion: advice, details: { model: source.id, missing } },
+      `${what} "${source.id}" is not in the model cache (${source.dir}) and downloads are off (allowDownload: false)`,
+      { suggestion: `Set "allowDownload": true in the data dir's config.json to download it, or ${advice}`, details: { model: source.id, missing } },
     );
   }
   const lib = await loadTransformers();

@@ -162,6 +162,8 @@ describe("transformers embedder (tiny-bert fixture)", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("unavailable");
     expect((error as AppError).message).toContain("Xenova/all-MiniLM-L6-v2");
+    expect((error as AppError).message).toContain("downloads are off (allowDownload: false)");
+    expect((error as AppError).suggestion).toMatch(/^Set "allowDownload": true in the data dir's config\.json to download it, or /);
     expect((error as AppError).suggestion).toContain("--embedder bundled");
     expect((error as AppError).suggestion).toContain("--embedder transformers:");
   });
