@@ -84,6 +84,11 @@ describe("flags that cannot work say so, with exit code 2", () => {
       expect(result.stderr).toMatch(/^✖ --remote: this command works on the store of this machine/m);
     }
     expect(fs.existsSync(local)).toBe(false); // no store was made on the way
+    // MNEMO_URL, set for the everyday commands, is not a request to administer the server: they run here, saying so.
+    const viaEnv = await runCli(["--json", "token"], { env: { ...env, MNEMO_URL: served.url } });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(viaEnv.stderr).toContain(`This command works on the store at ${local}, not on the server at $MNEMO_URL.`);
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ user: "default", hasToken: false });
     const asUser = await runCli(["--user", "alice", "memories"], { env: served.env });
     expect(asUser.code).toBe(2);
     expect(asUser.stderr).toMatch(/--user: cannot be used with a server/);
