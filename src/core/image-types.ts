@@ -1,5 +1,6 @@
 import path from "node:path";
 import { imageSize } from "image-size";
+import { structureProblem } from "./image-structure.js";
 
 /** The image formats mnemo keeps, by the extension image-size names them with. */
 const MIME = { png: "image/png", jpg: "image/jpeg", gif: "image/gif", webp: "image/webp" } as const;
@@ -11,10 +12,10 @@ export interface ImageType {
 }
 
 /**
- * The format of an image mnemo keeps, or undefined: image-size reads the header through to the
- * dimensions, so a file that only starts like a PNG (its 8-byte signature) is not taken for one.
+ * The format of an image header mnemo keeps, or undefined: image-size reads the header through to
+ * the dimensions, so a file that only starts like a PNG (its 8-byte signature) is not taken for one.
  */
-export function imageType(data: Uint8Array): ImageType | undefined {
+function imageType(data: Uint8Array): ImageType | undefined {
   let found: { type?: string | undefined; width: number; height: number };
   try {
     found = imageSize(data);
@@ -24,6 +25,17 @@ export function imageType(data: Uint8Array): ImageType | undefined {
   const ext = found.type;
   if (!ext || !(ext in MIME) || found.width < 1 || found.height < 1) return undefined;
   return { ext: ext as ImageExtension, mime: MIME[ext as ImageExtension] };
+}
+
+/** An image mnemo keeps, or why the file is not one (a problem phrased to follow the field's name). */
+export type ImageCheck = { type: ImageType; problem?: undefined } | { type?: undefined; problem: string };
+
+/** The header read through to the dimensions, then the file's framing checked to its end. */
+export function checkImage(data: Uint8Array): ImageCheck {
+  const type = imageType(data);
+  if (!type) return { problem: "is not a PNG, JPEG, WebP or GIF image" };
+  const problem = structureProblem(data, type.ext);
+  return problem === undefined ? { type } : { problem };
 }
 
 export function mimeOf(file: string): string {

@@ -9,7 +9,7 @@ import { diskFullOr } from "../store/write-lock.js";
 import type { CoreContext } from "./context.js";
 import { AppError } from "./errors.js";
 import { newId } from "./ids.js";
-import { imageType, mimeOf } from "./image-types.js";
+import { checkImage, mimeOf } from "./image-types.js";
 import { insertMemoryRows } from "./memories.js";
 
 export const IMAGE_URL_LIFETIME_MS = 4 * 60 * 60 * 1000;
@@ -26,8 +26,8 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   if (data.length > MAX_IMAGE_BYTES) {
     throw new AppError("payload_too_large", `data: the image is ${(data.length / 1048576).toFixed(1)} MB; the limit is 10 MB`, { details: { field: "data" } });
   }
-  const type = imageType(data);
-  if (!type) throw AppError.invalid("data", "is not a PNG, JPEG, WebP or GIF image");
+  const { type, problem } = checkImage(data);
+  if (!type) throw AppError.invalid("data", problem);
   const description = request.description ?? (await ctx.caption(data)) ?? describeFromName(request.filename);
   const id = newId("mem");
   const file = path.join(userId, `${id}.${type.ext}`);

@@ -66,6 +66,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     verifyImageSignature(options.imageSecret, memoryId, c.req.query("exp"), c.req.query("sig"));
     const file = await imageFile(app.context, memoryId);
     c.header("Content-Type", file.mime);
+    // The type is the stored format's; a browser must not guess another (HTML) from the bytes.
+    c.header("X-Content-Type-Options", "nosniff");
     c.header("Cache-Control", "private, max-age=3600");
     return c.body(Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream);
   });

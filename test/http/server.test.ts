@@ -8,7 +8,7 @@ import { imageSecret, signedImageUrl } from "../../src/core/images.js";
 import { clientKey } from "../../src/http/auth.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { openTestApp, tempDir } from "../helpers.js";
+import { openTestApp, ROOT, tempDir } from "../helpers.js";
 
 let app: App;
 let server: RunningServer;
@@ -303,6 +303,7 @@ describe("image memories", () => {
     const image = await request(memory.image_url);
     expect(image.statusCode).toBe(200);
     expect(image.headers["content-type"]).toBe("image/png");
+    expect(image.headers["x-content-type-options"]).toBe("nosniff");
     expect(Buffer.from(await image.body.arrayBuffer())).toEqual(png);
     // A different first character of the signature (one in 64 already starts with "A").
     const altered = memory.image_url.replace(/sig=(.)/, (_: string, first: string) => `sig=${first === "A" ? "B" : "A"}`);
@@ -335,6 +336,34 @@ describe("image memories", () => {
     await a("DELETE", `/api/memories/${fromDataUrl.body.memoryId}`);
     const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
     expect((await a("POST", "/api/v2/memory/image", { data: big.toString("base64") })).status).toBe(413);
+  });
+
+  it("refuses an image cut short or followed by other data, in every format, without storing it", async () => {
+    const whole = {
+      png,
+      jpg: fs.readFileSync(path.join(ROOT, "fixtures", "images", "blue-square.jpg")),
+      gif: Buffer.from("47494638396101000100800000000000ffffff2c00000000010001000002024401003b", "hex"),
+      webp: Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64"),
+    };
+    const page = Buffer.from("<html><script>alert(1)</script></html>");
+    const before = (await a("GET", "/api/v2/memory?contentType=image")).body.memories.length;
+    for (const [format, data] of Object.entries(whole)) {
+      for (const bad of [data.subarray(0, data.length - 1), Buffer.concat([data, page])]) {
+        const refused = await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") });
+        expect(refused, format).toMatchObject({ status: 400, body: { field: "data", error: expect.stringMatching(/^data: is not a whole .* image \(cut short, or followed by other data\)/) } });
+      }
+    }
+    // The audit's files: a PNG's signature and IHDR chunk alone, and the same followed by a page.
+    const header = png.subarray(0, 33);
+    for (const bad of [header, Buffer.concat([header, page])]) {
+      expect((await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") })).body.error).toMatch(/^data: is not a whole PNG image .*IEND/);
+    }
+    expect((await a("GET", "/api/v2/memory?contentType=image")).body.memories).toHaveLength(before);
+    for (const data of [whole.gif, whole.webp]) {
+      const stored = await a("POST", "/api/v2/memory/image", { data: data.toString("base64") });
+      expect(stored.status).toBe(200);
+      await a("DELETE", `/api/memories/${stored.body.memoryId}`);
+    }
   });
 
   it("deleting an image memory removes its file", async () => {

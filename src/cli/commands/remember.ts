@@ -91,8 +91,9 @@ async function rememberImage(session: Session, file: string, description: string
   } catch (error) {
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const { imageType } = await import("../../core/image-types.js");
-  if (!imageType(data)) throw AppError.invalid("--image", `${file} is not a PNG, JPEG, WebP or GIF image (or it is cut short)`);
+  const { checkImage } = await import("../../core/image-types.js");
+  const { problem } = checkImage(data);
+  if (problem !== undefined) throw AppError.invalid("--image", `${file} ${problem}`);
   await withService(session, async (service) => {
     const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
     const result = await service.memories.storeImage({
