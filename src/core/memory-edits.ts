@@ -96,11 +96,16 @@ function applyChange(
   if (!textChanged && !bucketChanged) return row;
   return {
     ...row,
-    ...(textChanged ? { text: change.text!, vector: change.vector! } : {}),
+    ...(textChanged ? { text: change.text!, vector: change.vector!, ...descriptionOf(row, change.text!) } : {}),
     ...(bucketChanged ? { bucketId: change.bucketId! } : {}),
     version: row.version + 1,
     updatedAt: ctx.now().toISOString(),
   };
+}
+
+/** An image memory's text is its description (spec §2: both are "the description"), so they change together. */
+function descriptionOf(row: MemoryRow, text: string): Pick<MemoryRow, "imageDescription"> | Record<string, never> {
+  return row.contentType === "image" ? { imageDescription: text } : {};
 }
 
 /** The history first, as when a memory is stored: a crash between the commits loses no text. */

@@ -186,6 +186,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(byId.get(named.memoryId)).toMatchObject({ image_description: "Image: blue square" });
     expect(byId.get(captioned.memoryId)).toMatchObject({ text: "blue square", image_description: "blue square" });
     expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);
+    expect((await mnemo(["memories", "edit", given.memoryId, "the logo, final"])).code).toBe(0);
+    const edited = (await json<Listed>(["memories", "--type", "image", "--count", "4"])).memories.find((memory) => memory.id === given.memoryId);
+    expect(edited).toMatchObject({ text: "the logo, final", image_description: "the logo, final" });
     const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
     expect(notImage.code).toBe(2);
     expect(notImage.stderr).toMatch(/--image: .*README\.md is not a PNG, JPEG, WebP or GIF image/);

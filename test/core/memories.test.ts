@@ -1,9 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { AppError } from "../../src/core/errors.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { MemoryObject } from "../../src/schemas/memories.js";
-import { openTestApp } from "../helpers.js";
+import { openTestApp, ROOT } from "../helpers.js";
 
 let app: App;
 let service: MnemoService;
@@ -185,6 +187,15 @@ describe("updating memories", () => {
       [1, "my bike is red"],
       [2, "my bike is painted ocean blue"],
     ]);
+  });
+
+  it("editing an image memory's text changes its image_description with it", async () => {
+    const data = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png")).toString("base64");
+    const { memoryId } = await service.memories.storeImage({ data, description: "a red square" });
+    await service.memories.update({ memoryId, text: "the logo draft, in red" });
+    const [image] = await objects({ contentType: "image", count: 1 });
+    expect(image).toMatchObject({ id: memoryId, text: "the logo draft, in red", image_description: "the logo draft, in red" });
+    await service.memories.delete(memoryId);
   });
 
   it("bucketId must exist; bucketName creates the bucket when missing", async () => {
