@@ -7,7 +7,7 @@ import { AppError } from "../core/errors.js";
 export async function confirmOrAbort(question: string, options: { yes: boolean }): Promise<void> {
   if (options.yes) return;
   if (!process.stdin.isTTY || !process.stderr.isTTY) {
-    throw new AppError("invalid_input", `Refusing to ${question.replace(/\?$/, "").toLowerCase()} without confirmation`, {
+    throw new AppError("invalid_input", `Refusing to ${asClause(question)} without confirmation`, {
       suggestion: "Pass --yes to confirm when not running in a terminal.",
     });
   }
@@ -17,6 +17,12 @@ export async function confirmOrAbort(question: string, options: { yes: boolean }
     throw error;
   });
   if (!answer) throw new AbortedByUser("declined");
+}
+
+/** "Remove user Bob …?" → "remove user Bob …": only the verb is lowered, since names in the question are case-sensitive. */
+function asClause(question: string): string {
+  const clause = question.replace(/\?$/, "");
+  return clause.charAt(0).toLowerCase() + clause.slice(1);
 }
 
 /** The user said no (exit code 1), or pressed Ctrl-C at the question (130, as for any interrupted command). */

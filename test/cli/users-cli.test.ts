@@ -42,6 +42,11 @@ describe("mnemo token and users", () => {
     expect(before).not.toContain(bobs);
     expect((await mnemo(["--user", "bob", "remember", "bob's note"])).code).toBe(0);
     expect((await mnemo(["users", "remove", "bob"])).code).toBe(2);
+    // Names are case-sensitive: the refusal names the user asked for, not its lower-case namesake.
+    expect((await mnemo(["users", "add", "Bob"])).code).toBe(0);
+    const unconfirmed = await mnemo(["users", "remove", "Bob"]);
+    expect([unconfirmed.code, unconfirmed.stderr]).toEqual([2, expect.stringContaining("Refusing to remove user Bob and all their memories and conversations without confirmation")]);
+    expect((await mnemo(["--yes", "users", "remove", "Bob"])).code).toBe(0);
     expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);
     // The default user is the one the CLI and the token file act as: removing it is refused, and nothing changes.
     const tokenBefore = fs.readFileSync(tokenFile, "utf8");
