@@ -186,6 +186,16 @@ describe("service basics", () => {
 
 describe("memories over HTTP", () => {
   let first: string;
+  it("words zod's own problems plainly: sizes, list lengths and date-times, after the field", async () => {
+    const upload = (conversation: object) => ({ conversation: { id: "plain-words", title: "t", createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hi" }], ...conversation } });
+    const ingest = "/api/chat-history/ingest/custom-online";
+    expect((await a("POST", "/api/buckets", { name: "Long", description: "d".repeat(501) })).body.error).toBe("description: must be at most 500 characters");
+    expect((await a("POST", "/api/memory", { text: "x", source: "s".repeat(201) })).body.error).toBe("source: must be at most 200 characters");
+    expect((await a("POST", ingest, upload({ messages: [] }))).body.error).toBe("conversation.messages: must list at least 1 item");
+    expect((await a("POST", ingest, upload({ createdAt: "yesterday" }))).body.error).toBe("conversation.createdAt: must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z");
+    expect((await a("POST", ingest, upload({ id: "i".repeat(501) }))).body.error).toBe("conversation.id: must be at most 500 characters");
+  });
+
   it("POST /api/memory stores, with 400 and 404 for bad input", async () => {
     const stored = await a("POST", "/api/memory", { text: "2024-03-01 My favourite tea is genmaicha", source: "test" });
     expect(stored).toMatchObject({ status: 200, body: { done: "ok", memoryId: expect.stringMatching(/^mem_/) } });
