@@ -108,6 +108,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(more.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^mem_/), expect.stringMatching(/^mem_/)]);
     const latest = await json<Listed>(["memories", "-n", "5"]);
     expect(latest.memories.map((m) => m.text)).toEqual(["no cilantro", "aisle seats on trains", "vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
+    // A bad line is named by its line of the input (blank lines count), and none of the lines is stored.
+    const tooLong = await mnemo(["remember", "--no-date", "--lines", "-"], `one\n\ntwo\n${"x".repeat(20_001)}\nthree\n`);
+    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining("line 4: must be at most 20000 characters")]);
+    expect((await json<Listed>(["memories", "-n", "1"])).memories.map((m) => m.text)).toEqual(["no cilantro"]);
   });
 
   it("finds a memory by meaning", async () => {

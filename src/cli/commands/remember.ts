@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { bucketReferenceNotFound, findBucket } from "../../core/bucket-reference.js";
 import { AppError } from "../../core/errors.js";
 import type { MnemoService } from "../../core/service.js";
+import type { StoreMemoryRequest } from "../../schemas/memories.js";
 import { readStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
 
@@ -35,11 +36,12 @@ export function registerRemember(program: Command): void {
         const texts = await memoryTexts(words, options);
         await withService(session, async (service) => {
             const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
-            const requests = texts.map((text) => ({
+            const requests = texts.map(({ text }) => ({
               text: options.date ? withDate(text) : text,
               ...(bucketId === undefined ? {} : { bucketId }),
               ...(options.source ? { source: options.source } : {}),
             }));
+            if (options.lines) await checkLines(requests, texts);
             if (requests.length === 1) {
               const result = await service.memories.store(requests[0]!);
               if (out.json) out.data(result);
@@ -54,19 +56,47 @@ export function registerRemember(program: Command): void {
     );
 }
 
-async function memoryTexts(words: string[], options: RememberOptions): Promise<string[]> {
+/** A memory's text, and with --lines the line of stdin it came from (1-based, blank lines counted). */
+interface MemoryText {
+  text: string;
+  line?: number;
+}
+
+async function memoryTexts(words: string[], options: RememberOptions): Promise<MemoryText[]> {
   const fromStdin = words.length === 1 && words[0] === "-";
   const text = fromStdin ? await readStdin() : words.join(" ");
   if (options.lines) {
     if (!fromStdin) throw AppError.invalid("--lines", "reads stdin: pass - as the text");
-    const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+    const lines = text
+      .split(/\r?\n/)
+      .map((line, index) => ({ text: line.trim(), line: index + 1 }))
+      .filter((line) => line.text !== "");
     if (lines.length === 0) throw AppError.invalid("text", "stdin held no lines to remember");
     return lines;
   }
   if (text.trim() === "") {
     throw AppError.invalid("text", "must not be empty", 'Pass the memory as an argument (mnemo remember "…") or pipe it in with -.');
   }
-  return [text.trim()];
+  return [{ text: text.trim() }];
+}
+
+/**
+ * Every line checked before any is stored, and a bad one named by its line of the input: the
+ * store would name it by its place in the batch (`[3].text`), and through --remote, which
+ * stores line by line, only after the lines before it were stored.
+ */
+async function checkLines(requests: StoreMemoryRequest[], texts: MemoryText[]): Promise<void> {
+  const { parseInput } = await import("../../schemas/parse.js");
+  const { StoreMemoryRequest: schema } = await import("../../schemas/memories.js");
+  requests.forEach((request, index) => {
+    try {
+      parseInput(schema, request);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== "invalid_input") throw error;
+      const { field, problem } = error.details as { field: string; problem: string };
+      throw AppError.invalid(`line ${texts[index]!.line}`, field === "text" ? problem : `${field}: ${problem}`);
+    }
+  });
 }
 
 /** An image's description: the text, or --description; both at once would leave one of them unused. */
