@@ -4,19 +4,29 @@ import { z } from "zod";
 export const DateTime = z.iso.datetime({ offset: true, local: true });
 
 /**
- * Query-string boolean: `true`/`false`/`1`/`0` as well as real booleans. The default goes on the
+ * The spellings of a boolean that clients send in a query string: `true`/`false` in any case (Python
+ * sends `True`) and `1`/`0` (PHP sends those). Anything else stays a string, which the boolean refuses.
+ */
+const QUERY_BOOLEANS = new Map([
+  ["true", true],
+  ["false", false],
+  ["1", true],
+  ["0", false],
+]);
+
+/**
+ * Query-string boolean, the same on every endpoint, as well as real booleans. The default goes on the
  * inner schema, where the OpenAPI document can show it (one outside the conversion is lost there).
  */
 export const queryBool = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((v) => {
-    if (v === "true" || v === "1" || v === "") return true;
-    if (v === "false" || v === "0") return false;
-    return v;
-  }, schema);
+  z.preprocess((v) => (typeof v === "string" ? (QUERY_BOOLEANS.get(v.toLowerCase()) ?? v) : v), schema);
 
 /** Query-string integer: the string "10" as well as the number 10; limits and default go on `schema`, as for queryBool. */
 export const queryInt = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v), schema);
+
+/** The API version (`v`, spec §9) of `GET /api/memory` and `GET /api/buckets`: 1 or 2, the current one by default. */
+export const ApiVersion = queryInt(z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2));
 
 export const ErrorBody = z.object({
   error: z.string().optional(),

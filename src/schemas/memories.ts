@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, queryBool, queryInt } from "./common.js";
+import { ApiVersion, DateTime, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -32,7 +32,7 @@ export const LegacyMemoryQuery = z.object({
   all: queryBool(z.boolean()).optional(),
   latest: queryBool(z.boolean()).optional(),
   count: Count,
-  v: queryInt(z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2)),
+  v: ApiVersion,
   source: Source,
   skip: Skip,
 });
@@ -144,7 +144,7 @@ export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
 
 // Buckets
 export const ListBucketsQuery = z.object({
-  v: queryInt(z.number().default(2)),
+  v: ApiVersion,
   source: Source,
 });
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;

@@ -230,6 +230,23 @@ describe("memories over HTTP", () => {
     expect(await a("GET", "/api/memory?v=7")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^v:/) } });
   });
 
+  it("reads a query-string boolean and v alike on every endpoint: true/false in any case or 1/0, v 1 or 2", async () => {
+    const all = (await a("GET", "/api/memory?all=true&v=1")).body;
+    expect((await a("GET", "/api/memory?all=TRUE&v=1")).body).toEqual(all);
+    expect((await a("GET", "/api/memory?all=1&v=1")).body).toEqual(all);
+    expect((await a("GET", "/api/v2/memory?includeIds=True&count=1")).body.memories[0]).toHaveProperty("id");
+    expect((await a("GET", "/api/v2/memory?includeIds=0&count=1")).body.memories[0]).toEqual(expect.any(String));
+    expect((await a("GET", "/api/chat-history/chats?pinnedOnly=FALSE")).status).toBe(200);
+    for (const [path, field] of [["/api/memory?all=yes", "all"], ["/api/v2/memory?latest=", "latest"], ["/api/chat-history/chats?pinnedOnly=2", "pinnedOnly"]]) {
+      expect(await a("GET", path!)).toMatchObject({ status: 400, body: { field, error: expect.stringMatching(new RegExp(`^${field}: must be true or false, not `)) } });
+    }
+    for (const path of ["/api/memory", "/api/buckets"]) {
+      expect((await a("GET", `${path}?v=1`)).status).toBe(200);
+      expect((await a("GET", `${path}?v=2`)).status).toBe(200);
+      expect(await a("GET", `${path}?v=7`)).toMatchObject({ status: 400, body: { field: "v", error: "v: must be 1 or 2" } });
+    }
+  });
+
   it("GET /api/v2/memory: strings or objects with ids, and the buckets", async () => {
     const plain = await a("GET", "/api/v2/memory?count=1");
     expect(plain.body).toEqual({ memories: ["note 5 about gardening"], buckets: [{ id: "1", name: "General", memoryCount: 7 }] });
