@@ -1,29 +1,30 @@
 /**
- * Whether a file that starts like an image also ends like one, read from its framing alone (no
- * pixels decoded): a header followed by a web page, or a header cut off after the dimensions,
- * passes image-size but is not an image.
+ * Whether a file that starts like an image is one whole, read from its framing alone (no pixels
+ * decoded): a header followed by a web page, or a header cut off after the dimensions, passes
+ * image-size but is not an image. Bytes after a whole image are let be: phones append motion-photo
+ * videos and vendor trailers to JPEGs, and images are served with `nosniff` as their own type.
  */
 export type ImageFormat = "png" | "jpg" | "gif" | "webp";
 
 const WHOLE: Record<ImageFormat, { name: string; ends: (data: Uint8Array) => boolean; end: string }> = {
-  png: { name: "PNG", ends: pngChunksEndWithIend, end: "its chunks do not lead from the signature to an IEND chunk at the end of the file" },
-  jpg: { name: "JPEG", ends: (data) => data.length >= 4 && data.at(-2) === 0xff && data.at(-1) === 0xd9, end: "it does not end with the end-of-image marker FF D9" },
+  png: { name: "PNG", ends: pngChunksEndWithIend, end: "its chunks do not lead from the signature to an IEND chunk" },
+  jpg: { name: "JPEG", ends: jpegSegmentsEndWithEoi, end: "its segments do not lead from the start to the end-of-image marker FF D9" },
   gif: { name: "GIF", ends: (data) => data.at(-1) === 0x3b, end: "it does not end with the GIF trailer 0x3B" },
-  webp: { name: "WebP", ends: riffSizeMatches, end: "its RIFF size does not match the file's length" },
+  webp: { name: "WebP", ends: riffFits, end: "it is shorter than its RIFF header says" },
 };
 
 /** Why `data`, which starts like a `format` image, is not one whole; undefined when it is. */
 export function structureProblem(data: Uint8Array, format: ImageFormat): string | undefined {
   const whole = WHOLE[format];
   if (whole.ends(data)) return undefined;
-  return `is not a whole ${whole.name} image (cut short, or followed by other data): ${whole.end}`;
+  return `is not a whole ${whole.name} image (cut short, or not an image after its header): ${whole.end}`;
 }
 
 const PNG_SIGNATURE_BYTES = 8;
 /** Length, type and CRC around each chunk's data. */
 const PNG_CHUNK_FRAME_BYTES = 12;
 
-/** Chunk by chunk from the signature: every chunk fits in the file, and the last is an empty IEND ending it. */
+/** Chunk by chunk from the signature: every chunk fits in the file, up to an empty IEND. */
 function pngChunksEndWithIend(data: Uint8Array): boolean {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   let offset = PNG_SIGNATURE_BYTES;
@@ -32,15 +33,49 @@ function pngChunksEndWithIend(data: Uint8Array): boolean {
     const type = String.fromCharCode(...data.subarray(offset + 4, offset + 8));
     if (!/^[A-Za-z]{4}$/.test(type)) return false;
     const next = offset + PNG_CHUNK_FRAME_BYTES + length;
-    if (type === "IEND") return length === 0 && next === data.length;
+    if (type === "IEND") return length === 0 && next <= data.length;
     offset = next;
   }
   return false;
 }
 
-/** The RIFF header's size counts every byte after its first 8. */
-function riffSizeMatches(data: Uint8Array): boolean {
+/** The RIFF header's size counts every byte after its first 8: that many must be there. */
+function riffFits(data: Uint8Array): boolean {
   if (data.length < 12) return false;
   const size = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(4, true);
-  return size + 8 === data.length;
+  return size + 8 <= data.length;
+}
+
+const JPEG_EOI = 0xd9;
+const JPEG_SOS = 0xda;
+
+/**
+ * Marker by marker from SOI: each segment's length keeps it in the file (an EXIF thumbnail's own
+ * FF D9 lies inside one), and after a start of scan the coded data runs to the next marker (FF
+ * followed by 00 or a restart marker D0–D7 is data), until FF D9.
+ */
+function jpegSegmentsEndWithEoi(data: Uint8Array): boolean {
+  let offset = 2;
+  while (offset + 4 <= data.length) {
+    if (data[offset] !== 0xff) return false;
+    const marker = data[offset + 1]!;
+    if (marker === 0xff) {
+      offset += 1; // fill byte
+      continue;
+    }
+    if (marker === JPEG_EOI) return true;
+    const next = offset + 2 + ((data[offset + 2]! << 8) | data[offset + 3]!);
+    offset = marker === JPEG_SOS ? endOfScan(data, next) : next;
+  }
+  return offset + 2 <= data.length && data[offset] === 0xff && data[offset + 1] === JPEG_EOI;
+}
+
+/** Where the coded data that starts at `from` ends: at the next marker that is not data. */
+function endOfScan(data: Uint8Array, from: number): number {
+  for (let i = from; i + 1 < data.length; i++) {
+    if (data[i] !== 0xff) continue;
+    const next = data[i + 1]!;
+    if (next !== 0 && !(next >= 0xd0 && next <= 0xd7) && next !== 0xff) return i;
+  }
+  return data.length;
 }

@@ -202,11 +202,12 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     // Through to the dimensions (signature and IHDR) is not enough: a PNG ends with its IEND chunk.
     const headerOnly = path.join(tempDir(), "trunc.png");
     fs.writeFileSync(headerOnly, fs.readFileSync(image("red-square.png")).subarray(0, 33));
-    const padded = path.join(tempDir(), "padded.jpg");
-    fs.writeFileSync(padded, Buffer.concat([fs.readFileSync(image("blue-square.jpg")), Buffer.from("<html><script>alert(1)</script>")]));
-    for (const [file, format] of [[headerOnly, "PNG"], [padded, "JPEG"]] as const) {
+    const cut = path.join(tempDir(), "cut.jpg");
+    const jpeg = fs.readFileSync(image("blue-square.jpg"));
+    fs.writeFileSync(cut, jpeg.subarray(0, jpeg.length - 2));
+    for (const [file, format] of [[headerOnly, "PNG"], [cut, "JPEG"]] as const) {
       const refused = await mnemo(["remember", "--image", file]);
-      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining(`--image: ${file} is not a whole ${format} image (cut short, or followed by other data)`)]);
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining(`--image: ${file} is not a whole ${format} image (cut short, or not an image after its header)`)]);
     }
     expect((await mnemo(["remember", "a note", "--description", "what?"])).stderr).toMatch(/--description: describes an image/);
   });

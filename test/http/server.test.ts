@@ -365,7 +365,7 @@ describe("image memories", () => {
     expect((await a("POST", "/api/v2/memory/image", { data: big.toString("base64") })).status).toBe(413);
   });
 
-  it("refuses an image cut short or followed by other data, in every format, without storing it", async () => {
+  it("refuses an image cut short, or whose header leads to no image, in every format, without storing it", async () => {
     const whole = {
       png,
       jpg: fs.readFileSync(path.join(ROOT, "fixtures", "images", "blue-square.jpg")),
@@ -375,17 +375,24 @@ describe("image memories", () => {
     const page = Buffer.from("<html><script>alert(1)</script></html>");
     const before = (await a("GET", "/api/v2/memory?contentType=image")).body.memories.length;
     for (const [format, data] of Object.entries(whole)) {
-      for (const bad of [data.subarray(0, data.length - 1), Buffer.concat([data, page])]) {
-        const refused = await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") });
-        expect(refused, format).toMatchObject({ status: 400, body: { field: "data", error: expect.stringMatching(/^data: is not a whole .* image \(cut short, or followed by other data\)/) } });
-      }
+      const cut = await a("POST", "/api/v2/memory/image", { data: data.subarray(0, data.length - 1).toString("base64") });
+      expect(cut, format).toMatchObject({ status: 400, body: { field: "data", error: expect.stringMatching(/^data: is not a whole .* image \(cut short, or not an image after its header\)/) } });
     }
-    // The audit's files: a PNG's signature and IHDR chunk alone, and the same followed by a page.
+    // The audit's files: a PNG's signature and IHDR chunk alone, and the same followed by a page;
+    // and a JPEG's segments up to its first scan, followed by a page.
     const header = png.subarray(0, 33);
     for (const bad of [header, Buffer.concat([header, page])]) {
       expect((await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") })).body.error).toMatch(/^data: is not a whole PNG image .*IEND/);
     }
+    const jpegHead = whole.jpg.subarray(0, whole.jpg.indexOf(Buffer.from([0xff, 0xda])) + 20);
+    expect((await a("POST", "/api/v2/memory/image", { data: Buffer.concat([jpegHead, page]).toString("base64") })).body.error).toMatch(/^data: is not a whole JPEG image .*FF D9/);
     expect((await a("GET", "/api/v2/memory?contentType=image")).body.memories).toHaveLength(before);
+    // Bytes after a whole image (a phone's motion-photo video, a vendor trailer) are let be.
+    for (const data of [png, whole.jpg, whole.webp]) {
+      const trailed = await a("POST", "/api/v2/memory/image", { data: Buffer.concat([data, page]).toString("base64") });
+      expect(trailed.status).toBe(200);
+      await a("DELETE", `/api/memories/${trailed.body.memoryId}`);
+    }
     for (const data of [whole.gif, whole.webp]) {
       const stored = await a("POST", "/api/v2/memory/image", { data: data.toString("base64") });
       expect(stored.status).toBe(200);
