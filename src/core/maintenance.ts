@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../store/maintenance.js";
 import type { TableKey } from "../store/schema.js";
-import { takeProcessLock, type ReleaseLock } from "../store/process-lock.js";
+import { lockHolder, tryProcessLock } from "../store/process-lock.js";
 import type { Store } from "../store/store.js";
 import { diskFullOr } from "../store/write-lock.js";
 import { ingestPending } from "./ingest.js";
@@ -103,12 +103,10 @@ export class Maintenance {
   /** Optimizes the given tables (all of them by default) in this process. */
   async run(keys?: TableKey[], segmentLimit?: number): Promise<boolean> {
     fs.mkdirSync(path.dirname(this.lockPath), { recursive: true });
-    let release: ReleaseLock | undefined;
-    try {
-      release = await takeProcessLock(this.lockPath, { stale: 60_000, update: 10_000 });
-    } catch {
-      return false; // another process is on it
-    }
+    const release = await tryProcessLock(this.lockPath, { stale: 60_000, update: 10_000 }).catch((error: unknown) => {
+      throw diskFullOr(error, path.dirname(this.lockPath));
+    });
+    if (!release) return false; // another process is on it
     try {
       this.writes = 0;
       await optimizeStore(this.store, keys, segmentLimit ?? (await this.segmentLimit())).catch((error: unknown) => {
@@ -118,6 +116,11 @@ export class Maintenance {
     } finally {
       await release().catch(() => undefined);
     }
+  }
+
+  /** The pid of the process maintaining the store now, when it runs on this machine. */
+  runningElsewhere(): number | undefined {
+    return lockHolder(this.lockPath);
   }
 
   /** A vector index is rebuilt sooner when no ingest is under way to add segments again. */

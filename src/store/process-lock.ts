@@ -30,6 +30,23 @@ export async function takeProcessLock(lockPath: string, timing: LockTiming): Pro
   return release;
 }
 
+/** The lock, or undefined while a live process holds it; other failures (permissions, a full disk) reject. */
+export async function tryProcessLock(lockPath: string, timing: LockTiming): Promise<ReleaseLock | undefined> {
+  try {
+    return await takeProcessLock(lockPath, timing);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
+    throw error;
+  }
+}
+
+/** The pid of the process holding the lock, when it is recorded, on this machine and running. */
+export function lockHolder(lockPath: string): number | undefined {
+  if (!fs.existsSync(lockDir(lockPath))) return undefined;
+  const holder = readHolder(lockPath);
+  return holder?.host === os.hostname() && Number.isInteger(holder.pid) && processRuns(holder.pid as number) ? holder.pid : undefined;
+}
+
 /**
  * Breaks the lock if its recorded holder is gone, through proper-lockfile's own stale path with its
  * shortest threshold: a lock renewed in the last 2 s (a new holder that has not recorded itself yet)
@@ -62,14 +79,17 @@ function recordHolder(lockPath: string): void {
 
 /** Only a holder on this machine can be checked; one that cannot be read counts as running. */
 function holderIsGone(lockPath: string): boolean {
-  let holder: Partial<Holder>;
-  try {
-    holder = JSON.parse(fs.readFileSync(holderFile(lockPath), "utf8")) as Partial<Holder>;
-  } catch {
-    return false;
-  }
-  if (holder.host !== os.hostname() || !Number.isInteger(holder.pid)) return false;
+  const holder = readHolder(lockPath);
+  if (holder?.host !== os.hostname() || !Number.isInteger(holder.pid)) return false;
   return !processRuns(holder.pid as number);
+}
+
+function readHolder(lockPath: string): Partial<Holder> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(holderFile(lockPath), "utf8")) as Partial<Holder>;
+  } catch {
+    return undefined;
+  }
 }
 
 const lockDir = (lockPath: string): string => `${lockPath}.lock`;

@@ -19,8 +19,13 @@ export function registerMaintain(program: Command): void {
           if (session.out.json) return session.out.data({ optimized: ran });
           if (ran) session.out.success("Store compacted and indexed");
           else if (options.ifNeeded) session.out.notice("Nothing needed it, or another process is maintaining the store right now.");
-          else session.out.notice("Another process is maintaining the store right now.");
+          else session.out.notice(busyNotice(app.maintenance.runningElsewhere()));
         });
       }),
     );
+}
+
+function busyNotice(pid: number | undefined): string {
+  const who = pid === undefined ? "Another process" : `Another process (pid ${pid})`;
+  return `${who} is maintaining the store right now: it carries on by itself; run \`mnemo maintain\` again once it has finished if you want a run of your own.`;
 }

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, tempDir } from "../helpers.js";
+
+const PROCESS_LOCK = new URL("../../dist/store/process-lock.js", import.meta.url).href;
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/** A process that takes one of the store's locks (`maintenance`, `reindex`…) and holds it until killed. */
+async function lockHolder(lockPath: string): Promise<ChildProcess> {
+  const script = `const { takeProcessLock } = await import(${JSON.stringify(PROCESS_LOCK)});
+await takeProcessLock(${JSON.stringify(lockPath)}, { stale: 60_000, update: 10_000 });
+console.log("locked");
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  await once(child.stdout!, "data");
+  return child;
+}
+
+async function newStore(): Promise<{ dataDir: string; env: NodeJS.ProcessEnv }> {
+  const dataDir = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: dataDir, MNEMO_EMBEDDER: "bundled" });
+  const first = await runCli(["remember", "the first memory"], { env });
+  expect(first.code, first.stderr).toBe(0);
+  return { dataDir, env };
+}
+
+describe("maintain, reindex and serve on one store", () => {
+  it("maintain, while another process maintains the store, says which one and exits 0", async () => {
+    const { dataDir, env } = await newStore();
+    const other = await lockHolder(path.join(dataDir, "maintenance"));
+    const busy = await runCli(["maintain"], { env });
+    expect(busy.code, busy.stderr).toBe(0);
+    expect(busy.stderr).toMatch(new RegExp(`Another process \\(pid ${other.pid}\\) is maintaining the store right now`));
+  });
+});
