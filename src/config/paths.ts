@@ -23,6 +23,7 @@ export function dataPaths(dataDir: string) {
     images: path.join(dataDir, "images"),
     writeLock: path.join(dataDir, "write"),
     maintenanceLock: path.join(dataDir, "maintenance"),
+    reindexLock: path.join(dataDir, "reindex"),
     serverInfo: path.join(dataDir, "server.json"),
     tokenFile: path.join(dataDir, "token"),
     secret: path.join(dataDir, "secret"),

@@ -7,6 +7,7 @@ import { sqlIn, sqlString } from "../store/sql.js";
 import type { Store } from "../store/store.js";
 import type { App } from "./app.js";
 import { AppError } from "./errors.js";
+import { takeReindexLock } from "./reindex-lock.js";
 import { runningServer } from "./server-info.js";
 
 const PAGE = 256;
@@ -99,23 +100,31 @@ async function reembed<R extends TableRows[VectorTableKey]>(rows: R[], embedder:
   return rows.map((row, index) => ({ ...row, vector: vectors[index]! }));
 }
 
-/** `mnemo reindex [--embedder spec]`: refuses while a server has the store open. */
+/**
+ * `mnemo reindex [--embedder spec]`: refuses while a server has the store open or another reindex
+ * runs. It takes its lock before it looks for a server, and a server registers under that lock.
+ */
 export async function reindexApp(
   app: App,
   target: string | undefined,
   onProgress?: (progress: ReindexProgress) => void,
 ): Promise<ReindexResult> {
-  const server = runningServer(app.config.paths.serverInfo);
-  if (server) {
-    throw new AppError("conflict", `mnemo serve (pid ${server.pid}) has this store open`, {
-      suggestion: "Stop the server, run `mnemo reindex`, then start it again.",
-    });
-  }
-  const spec = target ?? app.context.store.meta.embedderSpec;
-  const embedder = await createEmbedder(spec, app.config);
+  const release = await takeReindexLock(app.config.paths.reindexLock);
   try {
-    return await reindexStore(app.context.store, embedder, spec, onProgress);
+    const server = runningServer(app.config.paths.serverInfo);
+    if (server) {
+      throw new AppError("conflict", `mnemo serve (pid ${server.pid}) has this store open`, {
+        suggestion: "Stop the server, run `mnemo reindex`, then start it again.",
+      });
+    }
+    const spec = target ?? app.context.store.meta.embedderSpec;
+    const embedder = await createEmbedder(spec, app.config);
+    try {
+      return await reindexStore(app.context.store, embedder, spec, onProgress);
+    } finally {
+      await embedder.close();
+    }
   } finally {
-    await embedder.close();
+    await release().catch(() => undefined);
   }
 }

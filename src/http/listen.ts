@@ -3,6 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { App } from "../core/app.js";
 import { AppError } from "../core/errors.js";
 import { imageSecret, signedImageUrl } from "../core/images.js";
+import { lockOutReindexToServe } from "../core/reindex-lock.js";
 import { removeServerInfo, runningServer, writeServerInfo } from "../core/server-info.js";
 import { createHttpApp } from "./server.js";
 
@@ -31,8 +32,8 @@ function listenError(error: NodeJS.ErrnoException, { host, port }: ListenOptions
   return error;
 }
 
-/** Serves the REST API of `app` and processes its ingest queue until closed. */
-export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
+/** Listens, then records the server in the data dir for other processes to find. */
+async function listenAndRegister(app: App, options: ListenOptions, secret: Buffer): Promise<{ server: ServerType; url: string }> {
   const { config } = app;
   // A second server on the store would overwrite the first one's record (which `reindex` checks
   // before it swaps the vectors), then delete it on exit while the first one still serves.
@@ -42,7 +43,6 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
       suggestion: "Use that server (--remote), or stop it first.",
     });
   }
-  const secret = imageSecret(config.paths.secret);
   const http = createHttpApp(app, {
     host: options.host,
     allowedHosts: config.server.allowedHosts,
@@ -60,6 +60,27 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
   try {
     writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  return { server, url };
+}
+
+/** Serves the REST API of `app` and processes its ingest queue until closed. */
+export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
+  const { config } = app;
+  const secret = imageSecret(config.paths.secret);
+  // Registered under the reindex lock: a reindex that runs refuses us, one that starts finds us.
+  const release = await lockOutReindexToServe(config.paths.reindexLock);
+  let listening: { server: ServerType; url: string };
+  try {
+    listening = await listenAndRegister(app, options, secret);
+  } finally {
+    await release().catch(() => undefined);
+  }
+  const { server, url } = listening;
+  try {
     await app.ingest.start();
   } catch (error) {
     server.close(); // a store that cannot be written: stop rather than answer 500 to everything

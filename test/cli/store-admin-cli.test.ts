@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli, tempDir } from "../helpers.js";
@@ -38,5 +39,23 @@ describe("maintain, reindex and serve on one store", () => {
     const busy = await runCli(["maintain"], { env });
     expect(busy.code, busy.stderr).toBe(0);
     expect(busy.stderr).toMatch(new RegExp(`Another process \\(pid ${other.pid}\\) is maintaining the store right now`));
+  });
+
+  it("serve refuses to start while a reindex runs, and says to wait for it", async () => {
+    const { dataDir, env } = await newStore();
+    const reindex = await lockHolder(path.join(dataDir, "reindex"));
+    const serve = await runCli(["serve", "--port", "0"], { env });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toMatch(new RegExp(`mnemo reindex\` \\(pid ${reindex.pid}\\) is re-embedding this store`));
+    expect(serve.stderr).toMatch(/Wait for the reindex to finish, then start the server/);
+    expect(fs.existsSync(path.join(dataDir, "server.json"))).toBe(false);
+  });
+
+  it("reindex refuses to run beside another reindex", async () => {
+    const { dataDir, env } = await newStore();
+    const other = await lockHolder(path.join(dataDir, "reindex"));
+    const second = await runCli(["reindex"], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`Another \`mnemo reindex\` \\(pid ${other.pid}\\) is re-embedding this store`));
   });
 });
