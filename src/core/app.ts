@@ -50,6 +50,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const maintenance = new Maintenance(
     store,
     config.paths.maintenanceLock,
+    config.paths.reindexLock,
     options.maintenance ?? "off",
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
   );

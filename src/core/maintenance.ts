@@ -8,6 +8,7 @@ import { lockHolder, tryProcessLock } from "../store/process-lock.js";
 import type { Store } from "../store/store.js";
 import { diskFullOr } from "../store/write-lock.js";
 import { ingestPending } from "./ingest.js";
+import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "./lean-allocator.js";
 
 const GIVE_BACK_EVERY_MS = 60_000;
@@ -35,6 +36,7 @@ export class Maintenance {
   constructor(
     private readonly store: Store,
     private readonly lockPath: string,
+    private readonly reindexLockPath: string,
     private readonly mode: "background" | "detached" | "off",
     private readonly storeLocation: string,
   ) {}
@@ -72,7 +74,8 @@ export class Maintenance {
   }
 
   private async startIfNeeded(): Promise<void> {
-    if ((await tablesNeedingMaintenance(this.store, await this.segmentLimit())).length === 0) return;
+    const due = await tablesNeedingMaintenance(this.store, await this.segmentLimit());
+    if (due.length === 0 && (await this.store.staleGenerations()).length === 0) return;
     this.writes = 0;
     const child = startMaintenanceProcess(this.storeLocation);
     this.child = child;
@@ -96,7 +99,7 @@ export class Maintenance {
   async runIfNeeded(): Promise<boolean> {
     const limit = await this.segmentLimit();
     const due = await tablesNeedingMaintenance(this.store, limit);
-    if (due.length === 0) return false;
+    if (due.length === 0 && (await this.store.staleGenerations()).length === 0) return false;
     return this.run(due, limit);
   }
 
@@ -109,10 +112,27 @@ export class Maintenance {
     if (!release) return false; // another process is on it
     try {
       this.writes = 0;
-      await optimizeStore(this.store, keys, segmentLimit ?? (await this.segmentLimit())).catch((error: unknown) => {
-        throw diskFullOr(error, path.dirname(this.lockPath));
-      });
+      const limit = segmentLimit ?? (await this.segmentLimit());
+      await this.dropStaleGenerations()
+        .then(() => optimizeStore(this.store, keys, limit))
+        .catch((error: unknown) => {
+          throw diskFullOr(error, path.dirname(this.lockPath));
+        });
       return true;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Drops what an interrupted reindex left, once no reindex runs: under the reindex lock, so none
+   * starts meanwhile, and the live generation is read afresh under it.
+   */
+  private async dropStaleGenerations(): Promise<void> {
+    const release = await lockOutReindex(this.reindexLockPath);
+    if (!release) return; // a reindex runs: the generation it builds is not stale
+    try {
+      await this.store.dropStaleGenerations();
     } finally {
       await release().catch(() => undefined);
     }

@@ -228,6 +228,23 @@ export class Store {
     }
   }
 
+  /** Vector tables of generations the meta does not point at: the partial one of an interrupted reindex. */
+  async staleGenerations(): Promise<string[]> {
+    const live = (await this.readMeta()).generation;
+    return (await this.live.db.tableNames()).filter((name) => {
+      const generation = generationOf(name);
+      return generation !== undefined && generation !== live;
+    });
+  }
+
+  /** Call only while no reindex runs (its lock held): drops the tables `staleGenerations` names. */
+  async dropStaleGenerations(): Promise<void> {
+    for (const name of await this.staleGenerations()) {
+      this.forget(name);
+      await this.live.db.dropTable(name);
+    }
+  }
+
   private forget(name: string): void {
     this.live.handles.get(name)?.close();
     this.live.handles.delete(name);
@@ -316,6 +333,16 @@ export class Store {
     for (const connection of [...this.retired, this.live]) closeConnection(connection);
     this.retired.clear();
   }
+}
+
+/** The generation a vector table's name belongs to; undefined for any other table. */
+function generationOf(name: string): number | undefined {
+  for (const key of VECTOR_TABLES) {
+    if (name === TABLE[key]) return 0;
+    const match = new RegExp(`^${TABLE[key]}_g(\\d+)$`).exec(name);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
 }
 
 export function isVectorTable(key: TableKey): key is VectorTableKey {

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { isolatedEnv, runCli, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, runCli, tempDir } from "../helpers.js";
 
 const PROCESS_LOCK = new URL("../../dist/store/process-lock.js", import.meta.url).href;
 
@@ -57,5 +58,19 @@ describe("maintain, reindex and serve on one store", () => {
     const second = await runCli(["reindex"], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(new RegExp(`Another \`mnemo reindex\` \\(pid ${other.pid}\\) is re-embedding this store`));
+  });
+
+  it("reindex, stopped by a signal, says the store keeps its previous vectors and ends by that signal", async () => {
+    const { dataDir, env } = await newStore();
+    const reindex = spawn(process.execPath, [BIN, "reindex"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(reindex);
+    let stderr = "";
+    reindex.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    while (!fs.existsSync(path.join(dataDir, "reindex.lock"))) await sleep(10);
+    reindex.kill("SIGTERM");
+    const [code, signal] = (await once(reindex, "close")) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGTERM" });
+    expect(stderr).toMatch(/Reindex stopped; the store still uses its previous vectors/);
+    expect(fs.existsSync(path.join(dataDir, "reindex.lock"))).toBe(false);
   });
 });

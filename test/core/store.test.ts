@@ -16,6 +16,7 @@ import { hybridSearch, readRows } from "../../src/store/search.js";
 import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/maintenance.js";
+import { takeProcessLock } from "../../src/store/process-lock.js";
 import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
@@ -240,6 +241,34 @@ describe("reindex", () => {
   });
 });
 
+describe("what an interrupted reindex left", () => {
+  it("goes with the next maintenance (even --if-needed), never while a reindex runs", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    await service.memories.store({ text: "the cat sat on the mat", date: false });
+    await app.context.store.createGeneration(1, 32); // what a reindex cut short leaves beside generation 0
+    const onDisk = async () => {
+      const db = await lancedb.connect(path.join(app.config.paths.dataDir, "db"));
+      const names = await db.tableNames();
+      db.close();
+      return names;
+    };
+
+    const reindexRuns = await takeProcessLock(app.config.paths.reindexLock, { stale: 60_000, update: 10_000 });
+    expect(await app.maintenance.run()).toBe(true);
+    expect(await onDisk()).toEqual(expect.arrayContaining(["memories_g1", "chunks_g1"]));
+    await reindexRuns();
+
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    const names = await onDisk();
+    expect(names).not.toContain("memories_g1");
+    expect(names).not.toContain("chunks_g1");
+    expect(names).toEqual(expect.arrayContaining(["memories", "chunks"]));
+    expect(await service.memories.list({ query: "cat on the mat", v: 1 })).toContain("the cat sat on the mat");
+    await app.close();
+  });
+});
+
 /** A tiny-bert store with `count` memories, stored in batches: enough rows for a vector index. */
 async function appWithNotes(count: number) {
   const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
@@ -389,7 +418,7 @@ describe("maintenance", () => {
 
   it("a background look that fails (the store cannot be read) leaves the process running", async () => {
     const losing = { table: async () => Promise.reject(new Error("Retryable commit conflict")) } as unknown as Store;
-    const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), "background", tempDir());
+    const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), path.join(tempDir(), "reindex.lock"), "background", tempDir());
     const unhandled: unknown[] = [];
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", listener);
