@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Tests that open stores in their own process: Lance's warnings ("No existing dataset …") are noise.
+    env: { LANCEDB_LOG: "error" },
   },
 });
