@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { lockHolder, tryProcessLock, type ReleaseLock } from "../store/process-lock.js";
 import { AppError } from "./errors.js";
 
@@ -13,9 +14,26 @@ export function lockOutReindex(lockPath: string): Promise<ReleaseLock | undefine
   return tryProcessLock(lockPath, TIMING);
 }
 
+/**
+ * Maintenance holds the lock for the moment it drops old generations, so a reindex or a server
+ * waits this long before it takes a holder for a reindex.
+ */
+const MOMENT_MS = 3_000;
+const POLL_MS = 100;
+
+/** The lock, waiting out a moment's holder; undefined while a reindex holds it. */
+async function lockOutLongHolder(lockPath: string): Promise<ReleaseLock | undefined> {
+  const deadline = Date.now() + MOMENT_MS;
+  for (;;) {
+    const release = await lockOutReindex(lockPath);
+    if (release || Date.now() >= deadline) return release;
+    await sleep(POLL_MS);
+  }
+}
+
 /** The lock, for a reindex: refused while another one runs. */
 export async function takeReindexLock(lockPath: string): Promise<ReleaseLock> {
-  const release = await lockOutReindex(lockPath);
+  const release = await lockOutLongHolder(lockPath);
   if (release) return release;
   throw new AppError("conflict", `Another \`mnemo reindex\`${pidNote(lockPath)} is re-embedding this store`, {
     suggestion: "Wait for it to finish.",
@@ -24,7 +42,7 @@ export async function takeReindexLock(lockPath: string): Promise<ReleaseLock> {
 
 /** The lock, for a server that is starting: refused while a reindex runs. */
 export async function lockOutReindexToServe(lockPath: string): Promise<ReleaseLock> {
-  const release = await lockOutReindex(lockPath);
+  const release = await lockOutLongHolder(lockPath);
   if (release) return release;
   throw new AppError("conflict", `\`mnemo reindex\`${pidNote(lockPath)} is re-embedding this store, and a server would lose its vectors when it switches`, {
     suggestion: "Wait for the reindex to finish, then start the server.",
