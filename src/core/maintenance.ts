@@ -74,8 +74,7 @@ export class Maintenance {
   }
 
   private async startIfNeeded(): Promise<void> {
-    const due = await tablesNeedingMaintenance(this.store, await this.segmentLimit());
-    if (due.length === 0 && (await this.store.staleGenerations()).length === 0) return;
+    if (!(await this.hasWork(await tablesNeedingMaintenance(this.store, await this.segmentLimit())))) return;
     this.writes = 0;
     const child = startMaintenanceProcess(this.storeLocation);
     this.child = child;
@@ -99,8 +98,13 @@ export class Maintenance {
   async runIfNeeded(): Promise<boolean> {
     const limit = await this.segmentLimit();
     const due = await tablesNeedingMaintenance(this.store, limit);
-    if (due.length === 0 && (await this.store.staleGenerations()).length === 0) return false;
+    if (!(await this.hasWork(due))) return false;
     return this.run(due, limit);
+  }
+
+  /** Tables due, or what an interrupted reindex left to drop. */
+  private async hasWork(due: TableKey[]): Promise<boolean> {
+    return due.length > 0 || (await this.store.staleGenerations()).length > 0;
   }
 
   /** Optimizes the given tables (all of them by default) in this process. */

@@ -43,8 +43,8 @@ export async function tryProcessLock(lockPath: string, timing: LockTiming): Prom
 /** The pid of the process holding the lock, when it is recorded, on this machine and running. */
 export function lockHolder(lockPath: string): number | undefined {
   if (!fs.existsSync(lockDir(lockPath))) return undefined;
-  const holder = readHolder(lockPath);
-  return holder?.host === os.hostname() && Number.isInteger(holder.pid) && processRuns(holder.pid as number) ? holder.pid : undefined;
+  const pid = localHolder(lockPath);
+  return pid !== undefined && processRuns(pid) ? pid : undefined;
 }
 
 /**
@@ -79,17 +79,19 @@ function recordHolder(lockPath: string): void {
 
 /** Only a holder on this machine can be checked; one that cannot be read counts as running. */
 function holderIsGone(lockPath: string): boolean {
-  const holder = readHolder(lockPath);
-  if (holder?.host !== os.hostname() || !Number.isInteger(holder.pid)) return false;
-  return !processRuns(holder.pid as number);
+  const pid = localHolder(lockPath);
+  return pid !== undefined && !processRuns(pid);
 }
 
-function readHolder(lockPath: string): Partial<Holder> | undefined {
+/** The recorded holder's pid, when the record can be read and names this machine. */
+function localHolder(lockPath: string): number | undefined {
+  let holder: Partial<Holder>;
   try {
-    return JSON.parse(fs.readFileSync(holderFile(lockPath), "utf8")) as Partial<Holder>;
+    holder = JSON.parse(fs.readFileSync(holderFile(lockPath), "utf8")) as Partial<Holder>;
   } catch {
     return undefined;
   }
+  return holder.host === os.hostname() && Number.isInteger(holder.pid) ? holder.pid : undefined;
 }
 
 const lockDir = (lockPath: string): string => `${lockPath}.lock`;
