@@ -17,7 +17,13 @@ export interface Cited {
 // for a citation. They become [n] only in the answer.
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
-const MARKER = /\uE000(\d+)\uE001/g;
+const MARKER_PATTERN = `${OPEN}(\\d+)${CLOSE}`;
+const MARKER = new RegExp(MARKER_PATTERN, "g");
+/** A marker with the space before it, which goes with it when the marker is dropped. */
+const SPACED_MARKER = new RegExp(`\\s?${MARKER_PATTERN}`, "g");
+/** A line break, or a sentence end with the markers that cite the sentence. */
+const SENTENCE_END = new RegExp(`(\\n|[.!?](\\s*${MARKER_PATTERN})*)(?=\\s)`, "g");
+const MARKER_CHARACTERS = new RegExp(`[${OPEN}${CLOSE}]`, "g");
 
 /** The marker that cites passage `n`. */
 export function cite(n: number): string {
@@ -26,7 +32,7 @@ export function cite(n: number): string {
 
 /** Text from a message, title or model, without the characters markers are made of. */
 export function plain(text: string): string {
-  return text.replace(/[\uE000\uE001]/g, "");
+  return text.replace(MARKER_CHARACTERS, "");
 }
 
 /**
@@ -53,7 +59,7 @@ export function applyCitations<P extends Passage>(
   toSource: (passage: P) => RecallSource,
 ): Cited {
   const byNumber = new Map(passages.map((passage) => [passage.n, passage]));
-  const valid = content.replace(/\s?\uE000(\d+)\uE001/g, (match, n: string) => (byNumber.has(Number(n)) ? match : "")).trim();
+  const valid = content.replace(SPACED_MARKER, (match, n: string) => (byNumber.has(Number(n)) ? match : "")).trim();
   const { text: marked, order } = renumber(trimToTokens(valid, maxTokens, tokenizer));
   const answer = brackets(marked);
   return { content: answer, marked, sources: order.map((n) => toSource(byNumber.get(n)!)), tokenCount: tokenizer.count(answer) };
@@ -83,7 +89,7 @@ export function brackets(text: string): string {
 function trimToTokens(content: string, maxTokens: number, tokenizer: Tokenizer): string {
   const fits = (text: string) => tokenizer.within(brackets(renumber(text).text), maxTokens);
   if (fits(content)) return content;
-  const ends = [...content.matchAll(/(\n|[.!?](\s*\uE000\d+\uE001)*)(?=\s)/g)].map((m) => m.index + m[0].length);
+  const ends = [...content.matchAll(SENTENCE_END)].map((m) => m.index + m[0].length);
   const byEnds = longestFitting(content, ends, fits);
   if (byEnds !== "") return byEnds;
   const words = [...content.matchAll(/\s+/g)].map((m) => m.index);
