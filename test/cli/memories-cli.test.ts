@@ -44,6 +44,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await mnemo(["reindex", "--help"])).stdout).toMatch(/Global Options:[\s\S]*--embedder <spec>/);
     expect((await mnemo(["frobnicate"])).code).toBe(2);
     expect((await mnemo(["memories", "--bogus"])).code).toBe(2);
+    const both = await mnemo(["memories", "--all", "--query", "dog"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("'-a, --all' cannot be used with option '-q, --query <text>'");
   });
 
   it("--help and --version load neither LanceDB nor a schema library", async () => {

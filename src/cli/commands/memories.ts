@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { moveTarget } from "../../core/bucket-reference.js";
 import { AppError } from "../../core/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
@@ -21,7 +21,7 @@ export function registerMemories(program: Command): void {
   const memories = program
     .command("memories")
     .description("list memories: the latest by default, --all, or the most relevant with --query")
-    .option("-a, --all", "every memory")
+    .addOption(new Option("-a, --all", "every memory").conflicts("query"))
     .option("-q, --query <text>", "the memories most relevant to <text>")
     .option("-b, --bucket <name|id>", "only this bucket")
     .option("-n, --count <n>", "how many (1–1000)", "10")
