@@ -38,23 +38,27 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
     // Room the quota has now (raised since, say) goes first to the conversations waiting for it.
     const quota = await releaseQuota(ctx, userId);
     let room = quota.room;
-    const changed = new Map<string, Stored>(); // by id: the same conversation twice in one batch is one row
+    // By id: the same conversation twice in one batch is one row, processed if either upload asks for it.
+    const changed = new Map<string, { stored: Stored; process: boolean }>();
     const results = uploads.map((upload) => {
       const platform = platforms.get(upload.platform ?? DEFAULT_PLATFORM)!;
       const before = existing.get(key(platform.id, upload.conversation.id));
       const after = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
-      const { row } = after;
-      const change = changeOf(before?.row, row.contentHash);
+      const { change, process } = changeOf(before?.row, after.row);
       if (change === "new") {
-        row.quotaBlocked = room !== null && room <= 0;
-        if (room !== null && !row.quotaBlocked) room--;
+        after.row.quotaBlocked = room !== null && room <= 0;
+        if (room !== null && !after.row.quotaBlocked) room--;
       }
-      if (change !== "unchanged") changed.set(row.id, after);
-      existing.set(key(platform.id, upload.conversation.id), change === "unchanged" ? before! : after);
-      return toResponse(change === "unchanged" ? before!.row : row, change);
+      const stored = process ? after : withDates(before!, after.row);
+      if (process) changed.set(stored.row.id, { stored, process });
+      else if (change === "updated") changed.set(stored.row.id, { stored, process: changed.get(stored.row.id)?.process ?? false });
+      existing.set(key(platform.id, upload.conversation.id), stored);
+      return toResponse(stored.row, change);
     });
-    await storeConversations(ctx, userId, [...changed.values()]);
-    return { results, queued: changed.size + quota.released };
+    const all = [...changed.values()];
+    await storeConversations(ctx, userId, all.filter((entry) => entry.process).map((entry) => entry.stored));
+    await ctx.store.upsert("conversations", "id", all.filter((entry) => !entry.process).map((entry) => entry.stored.row));
+    return { results, queued: all.filter((entry) => entry.process).length + quota.released };
   });
   if (responses.queued > 0) {
     ctx.afterWrite();
@@ -65,10 +69,29 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
 
 const key = (platform: string, platformConversationId: string) => `${platform}\u0000${platformConversationId}`;
 
-/** A failed conversation is processed again even when the upload holds nothing new. */
-function changeOf(before: Pick<ConversationRow, "contentHash" | "status"> | undefined, contentHash: string): UploadChange {
-  if (!before) return "new";
-  return contentHash === before.contentHash && before.status !== "failed" ? "unchanged" : "updated";
+type Known = Pick<ConversationRow, "contentHash" | "status" | "createdAt" | "updatedAt">;
+
+/**
+ * What an upload does to a conversation, and whether it is to be processed (chunked and embedded)
+ * again: a new title or new messages are, and so is a failed conversation even when the upload holds
+ * nothing new; new dates alone are stored without processing.
+ */
+function changeOf(before: Known | undefined, after: Known): { change: UploadChange; process: boolean } {
+  if (!before) return { change: "new", process: true };
+  if (after.contentHash !== before.contentHash || before.status === "failed") return { change: "updated", process: true };
+  const redated = after.createdAt !== before.createdAt || after.updatedAt !== before.updatedAt;
+  return { change: redated ? "updated" : "unchanged", process: false };
+}
+
+/** The stored conversation with the dates of `dated`. */
+function withDates(stored: Stored, dated: Pick<ConversationRow, "createdAt" | "updatedAt">): Stored {
+  return { ...stored, row: { ...stored.row, createdAt: dated.createdAt, updatedAt: dated.updatedAt } };
+}
+
+/** The dates an upload gives its conversation, in UTC: `updatedAt` defaults to `createdAt` (spec §2). */
+function uploadDates(upload: Upload): Pick<ConversationRow, "createdAt" | "updatedAt"> {
+  const createdAt = toUtcIso(upload.conversation.createdAt);
+  return { createdAt, updatedAt: upload.conversation.updatedAt ? toUtcIso(upload.conversation.updatedAt) : createdAt };
 }
 
 /**
@@ -77,17 +100,17 @@ function changeOf(before: Pick<ConversationRow, "contentHash" | "status"> | unde
  */
 export async function previewUploads(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<UploadChange[]> {
   const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
-  const known = new Map<string, Pick<ConversationRow, "contentHash" | "status"> & { messages: StoredMessage[] }>();
+  const known = new Map<string, Known & { messages: StoredMessage[] }>();
   for (const [id, { row, messagesJson }] of await findExisting(ctx, userId, uploads)) {
-    known.set(id, { contentHash: row.contentHash, status: row.status, messages: JSON.parse(messagesJson) as StoredMessage[] });
+    known.set(id, { ...row, messages: JSON.parse(messagesJson) as StoredMessage[] });
   }
   return uploads.map((upload) => {
     const id = key(upload.platform ?? DEFAULT_PLATFORM, upload.conversation.id);
     const before = known.get(id);
     const messages = uploadedMessages(upload, before?.messages ?? []);
-    const hash = contentHash(upload.conversation.title, messages);
-    known.set(id, { contentHash: hash, status: "queued", messages });
-    return changeOf(before, hash);
+    const after = { contentHash: contentHash(upload.conversation.title, messages), status: "queued" as const, ...uploadDates(upload), messages };
+    known.set(id, after);
+    return changeOf(before, after).change;
   });
 }
 
@@ -183,7 +206,6 @@ function mergeUpload(
   const previous: StoredMessage[] = stored ? (JSON.parse(stored.messagesJson) as StoredMessage[]) : [];
   const messages = counted(uploadedMessages(upload, previous), previous, tokenizer);
   const title = upload.conversation.title;
-  const createdAt = toUtcIso(upload.conversation.createdAt);
   const row: ConversationRow = {
     id: before?.id ?? newId("conv"),
     userId,
@@ -191,8 +213,7 @@ function mergeUpload(
     platformConversationId: upload.conversation.id,
     importId: platform.importId,
     title,
-    createdAt,
-    updatedAt: upload.conversation.updatedAt ? toUtcIso(upload.conversation.updatedAt) : createdAt,
+    ...uploadDates(upload),
     status: "queued",
     statusReason: null,
     pinned: before?.pinned ?? false,

@@ -174,6 +174,31 @@ describe("ingest (upload shape)", () => {
     expect((await service.chats.ingest(v2)).change).toBe("unchanged");
   });
 
+  it("stores new dates alone without processing the conversation again", async () => {
+    const v1 = upload("dated-1", [msg("a", "human", "A conversation whose dates move")]);
+    const first = await service.chats.ingest(v1);
+    await settled(service);
+    const chunks = async () => app.context.store.select("chunks", `conversationId = '${first.conversationId}'`, { columns: ["id"] });
+    const chunksBefore = await chunks();
+    const redated = { ...v1, conversation: { ...v1.conversation, updatedAt: "2025-01-01T00:00:00Z" } };
+    expect(await service.chats.preview!([redated])).toEqual(["updated"]);
+    const again = await service.chats.ingest(redated);
+    expect(again).toMatchObject({ change: "updated", conversationId: first.conversationId, conversation: { status: "ready", updatedAt: "2025-01-01T00:00:00.000Z" } });
+    const detail = await service.chats.get(first.conversationId);
+    expect([detail.status, detail.updatedAt, detail.createdAt]).toEqual(["ready", "2025-01-01T00:00:00.000Z", "2024-05-01T10:00:00.000Z"]);
+    expect(await chunks()).toEqual(chunksBefore);
+    expect(await app.context.store.count("conversations", `id = '${first.conversationId}'`)).toBe(1);
+    // New messages and new dates in one batch, in either order: processed once, with the last dates.
+    const grown = { ...redated, conversation: { ...redated.conversation, messages: [msg("b", "assistant", "and grows")] } };
+    const later = { ...redated, conversation: { ...redated.conversation, updatedAt: "2025-02-01T00:00:00Z" } };
+    const [grew, moved] = await Promise.all([service.chats.ingest(grown), service.chats.ingest(later)]);
+    expect([grew.change, moved.change]).toEqual(["updated", "updated"]);
+    await settled(service);
+    const final = await service.chats.get(first.conversationId);
+    expect([final.status, final.updatedAt, final.messages.length]).toEqual(["ready", "2025-02-01T00:00:00.000Z", 2]);
+    expect(await service.chats.ingest(later)).toMatchObject({ change: "unchanged" });
+  });
+
   it("processes in the background to ready, swapping the chunks of a re-upload", async () => {
     const { conversationId } = await service.chats.ingest(upload("swap", [msg("1", "human", "first version of the text")]));
     await settled(service);
