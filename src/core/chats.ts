@@ -288,7 +288,7 @@ function contentHash(title: string, messages: StoredMessage[]): string {
 
 function toResponse(row: ConversationRow, change: IngestResponse["change"]): IngestResponse {
   return {
-    queued: true, // accepted; `change` and `status` say whether there was anything to process
+    queued: true, // accepted; `change` says whether there was anything to process
     importId: row.importId,
     conversationId: row.id,
     platform: row.platform,
@@ -298,7 +298,8 @@ function toResponse(row: ConversationRow, change: IngestResponse["change"]): Ing
       title: row.title,
       updatedAt: row.updatedAt,
       messageCount: row.messageCount,
-      status: row.status,
+      // The spec fixes the value; GET /api/chat-history/chats/{id} has the processing state.
+      status: "queued",
     },
     change,
   };

@@ -49,7 +49,8 @@ export const IngestResponse = z.object({
     title: z.string(),
     updatedAt: DateTime,
     messageCount: z.number().int(),
-    status: ConversationStatus,
+    /** Always `queued` (spec §4.3): the upload's acknowledgement, not the processing state. */
+    status: z.literal("queued"),
   }),
   /** What the upload did (an addition to the spec's shape): `unchanged` queues nothing. */
   change: z.enum(["new", "updated", "unchanged"]),

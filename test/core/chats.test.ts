@@ -143,6 +143,7 @@ describe("ingest (upload shape)", () => {
     expect(stored.map((row) => row.id)).toEqual([`${first.conversationId}:2`]);
     const again = await service.chats.ingest(upload("up-1", [msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z")]));
     expect(again.change).toBe("unchanged");
+    expect(again.conversation.status).toBe("queued"); // as the spec fixes it; `change` says nothing was queued
     const listed = await service.chats.list({ pageSize: 100 });
     expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
   });
@@ -183,7 +184,7 @@ describe("ingest (upload shape)", () => {
     const redated = { ...v1, conversation: { ...v1.conversation, updatedAt: "2025-01-01T00:00:00Z" } };
     expect(await service.chats.preview!([redated])).toEqual(["updated"]);
     const again = await service.chats.ingest(redated);
-    expect(again).toMatchObject({ change: "updated", conversationId: first.conversationId, conversation: { status: "ready", updatedAt: "2025-01-01T00:00:00.000Z" } });
+    expect(again).toMatchObject({ change: "updated", conversationId: first.conversationId, conversation: { status: "queued", updatedAt: "2025-01-01T00:00:00.000Z" } });
     const detail = await service.chats.get(first.conversationId);
     expect([detail.status, detail.updatedAt, detail.createdAt]).toEqual(["ready", "2025-01-01T00:00:00.000Z", "2024-05-01T10:00:00.000Z"]);
     expect(await chunks()).toEqual(chunksBefore);
