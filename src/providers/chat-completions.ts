@@ -282,10 +282,13 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-function snippet(text: string): string {
+/** The text on one line, its whitespace runs as single spaces, cut to `maxChars` with a mark of the cut. */
+export function oneLine(text: string, maxChars: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+  return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
 }
+
+const snippet = (text: string) => oneLine(text, 300);
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { AppError } from "../core/errors.js";
-import { createChatCompletions, type ChatCompletionsOptions, type ChatMessage } from "./chat-completions.js";
+import { createChatCompletions, oneLine, type ChatCompletionsOptions, type ChatMessage } from "./chat-completions.js";
 import type { Reranker } from "./reranker.js";
 
 /** A chunk holds up to 192 tokens (~800 characters); the rest of a longer text adds cost, not judgement. */
@@ -29,7 +29,7 @@ export function createLlmReranker(options: ChatCompletionsOptions): Reranker {
     });
     const ratings = parseRatings(content, passages.length);
     if (ratings.size === 0) {
-      throw new AppError("unavailable", `The LLM endpoint at ${options.baseUrl} rated none of the passages: ${snippet(content)}`, {
+      throw new AppError("unavailable", `The LLM endpoint at ${options.baseUrl} rated none of the passages: ${oneLine(content, 200)}`, {
         suggestion: `Try a model that follows instructions more closely (llm.model), or ${FALLBACK}`,
         details: { endpoint: options.baseUrl },
       });
@@ -58,7 +58,7 @@ export function ratingMessages(query: string, passages: string[]): ChatMessage[]
     "Reply with one line per passage, in the passages' order, exactly in the form `n: rating`, and nothing else.",
   ].join("\n");
   const lines = [`Query: ${query.trim()}`, "", "Passages:"];
-  passages.forEach((text, i) => lines.push(`[${i + 1}] ${oneLine(text)}`));
+  passages.forEach((text, i) => lines.push(`[${i + 1}] ${oneLine(text, PASSAGE_CHARS)}`));
   return [
     { role: "system", content: system },
     { role: "user", content: lines.join("\n") },
@@ -81,12 +81,3 @@ export function parseRatings(reply: string, count: number): Map<number, number> 
   return ratings;
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > PASSAGE_CHARS ? `${flat.slice(0, PASSAGE_CHARS)}…` : flat;
-}
-
-function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
