@@ -4,3 +4,13 @@ export async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
+
+/** Whether a command's text arguments are the single `-` that asks for stdin. */
+export function asksForStdin(words: readonly string[]): boolean {
+  return words.length === 1 && words[0] === "-";
+}
+
+/** A command's text: its arguments joined, or all of stdin when they are `-`. */
+export async function argumentText(words: readonly string[]): Promise<string> {
+  return asksForStdin(words) ? readStdin() : words.join(" ");
+}

@@ -5,7 +5,7 @@ import type { MemoryObject } from "../../schemas/memories.js";
 import type { Output } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
-import { readStdin } from "../stdin.js";
+import { argumentText } from "../stdin.js";
 import { resolveBucketId } from "./remember.js";
 
 interface ListOptions {
@@ -54,7 +54,7 @@ export function registerMemories(program: Command): void {
     .argument("<text...>", "the new text, or -")
     .action(
       action(async (session, id: string, words: string[]) => {
-        const text = words.length === 1 && words[0] === "-" ? await readStdin() : words.join(" ");
+        const text = await argumentText(words);
         await withService(session, async (service) => {
           const result = await service.memories.update({ memoryId: id, text });
           if (session.out.json) return session.out.data(result);

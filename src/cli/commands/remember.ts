@@ -5,7 +5,7 @@ import { bucketReferenceNotFound, findBucket } from "../../core/bucket-reference
 import { AppError } from "../../core/errors.js";
 import type { MnemoService } from "../../core/service.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
-import { readStdin } from "../stdin.js";
+import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
 
 interface RememberOptions {
@@ -63,8 +63,8 @@ interface MemoryText {
 }
 
 async function memoryTexts(words: string[], options: RememberOptions): Promise<MemoryText[]> {
-  const fromStdin = words.length === 1 && words[0] === "-";
-  const text = fromStdin ? await readStdin() : words.join(" ");
+  const fromStdin = asksForStdin(words);
+  const text = await argumentText(words);
   if (options.lines) {
     if (!fromStdin) throw AppError.invalid("--lines", "reads stdin: pass - as the text");
     const lines = text
@@ -102,7 +102,7 @@ async function checkLines(requests: StoreMemoryRequest[], texts: MemoryText[]): 
 /** An image's description: the text, or --description; both at once would leave one of them unused. */
 async function imageDescription(words: string[], options: RememberOptions): Promise<string | undefined> {
   if (options.lines) throw AppError.invalid("--lines", "reads text memories from stdin: it cannot be used with --image");
-  const text = words.length === 1 && words[0] === "-" ? await readStdin() : words.join(" ");
+  const text = await argumentText(words);
   if (text.trim() === "") return options.description;
   if (options.description !== undefined) {
     throw AppError.invalid(
