@@ -1,5 +1,7 @@
 // Safe readers for untyped JSON values (exports are data from elsewhere: trust nothing).
 
+import { MAX_TITLE_CHARS } from "../schemas/chat-history.js";
+
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(value: unknown): value is JsonObject {
@@ -47,13 +49,10 @@ export function earliestIso(values: Array<string | undefined>): string | undefin
   return earliest;
 }
 
-/** How long a title an export may give: the upload refuses longer ones. */
-const TITLE_CHARS = 1_000;
-
 /** An export's title, trimmed and cut to what an upload takes; "Untitled" when it has none. */
 export function titleFrom(value: unknown): string {
   const title = nonEmptyString(value)?.trim();
-  return title ? cutText(title, TITLE_CHARS) : "Untitled";
+  return title ? cutText(title, MAX_TITLE_CHARS) : "Untitled";
 }
 
 /** `text` whole when it has at most `max` characters, else cut to `max` with "…" (never half an emoji). */

@@ -3,6 +3,8 @@ import { DateTime, queryBool, queryInt } from "./common.js";
 
 export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
 export const MAX_CONVERSATION_TOKENS = 100_000;
+/** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
+export const MAX_TITLE_CHARS = 1_000;
 
 export const UploadMessage = z.object({
   id: z.string().min(1).max(500),
@@ -27,7 +29,7 @@ export const UploadConversation = z.object({
   complete: z.boolean().optional(),
   conversation: z.object({
     id: z.string().min(1).max(500),
-    title: z.string().max(1_000, "must be at most 1,000 characters"),
+    title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
     createdAt: DateTime,
     updatedAt: DateTime.optional(),
     messages: z.array(UploadMessage).min(1),
