@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // glibc's arena cap is set before anything else runs: it holds only for arenas made after it, and
 // loading the CLI alone starts threads that make six (src/core/lean-allocator.ts).
-const { useFewerArenas } = await import("../dist/core/lean-allocator.js");
+const { useFewerArenas } = await import("../dist/shared/lean-allocator.js");
 await useFewerArenas();
 const { main } = await import("../dist/cli/main.js");
 await main(process.argv);

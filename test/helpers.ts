@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
-import { waitForQueue } from "../src/core/importing.js";
+import { waitForQueue } from "../src/core/jobs/import-file.js";
 import type { MnemoService } from "../src/core/service.js";
 import { tempDir } from "./temp-dirs.js";
 

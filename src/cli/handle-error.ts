@@ -1,4 +1,4 @@
-import { isAppError, type ErrorCode } from "../core/errors.js";
+import { isAppError, type ErrorCode } from "../shared/errors.js";
 import type { Output } from "./output.js";
 import { AbortedByUser } from "./prompts.js";
 

@@ -1,5 +1,5 @@
-import { terms } from "../core/passage-ranking.js";
-import { UNSPACED_SCRIPT as UNSPACED, unspacedTerms } from "../core/unspaced-terms.js";
+import { terms } from "../text/passage-ranking.js";
+import { UNSPACED_SCRIPT as UNSPACED, unspacedTerms } from "../text/unspaced-terms.js";
 
 /** Lower case without accents, so "BELEM" and "pasteis" mark "Belém" and "pastéis". */
 function fold(text: string): string {

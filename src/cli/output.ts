@@ -1,5 +1,5 @@
 import { Chalk, type ChalkInstance } from "chalk";
-import { isAppError } from "../core/errors.js";
+import { isAppError } from "../shared/errors.js";
 import { idList } from "./id-list.js";
 
 /** Everything the CLI prints goes through here: data to stdout, messages and colour to stderr. */

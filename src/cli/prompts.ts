@@ -1,4 +1,4 @@
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 
 /**
  * Asks before something destructive. `--yes` skips the question; without a terminal to ask on,

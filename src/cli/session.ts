@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../core/app.js";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/service.js";
 import { handleError } from "./handle-error.js";
 import { createOutput, type Output } from "./output.js";

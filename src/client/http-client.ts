@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { AppError, type ErrorCode } from "../core/errors.js";
+import { AppError, type ErrorCode } from "../shared/errors.js";
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: "invalid_input",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { z } from "zod";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import "../schemas/messages.js";
 import { DEFAULT_USER } from "./default-user.js";
 import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";

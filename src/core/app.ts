@@ -6,9 +6,9 @@ import { chooseEmbedder, createCaptioner, createReranker, createSynthesizer, emb
 import type { Reranker } from "../providers/reranker.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
-import { AppError } from "./errors.js";
-import { IngestWorker } from "./ingest.js";
-import { Maintenance } from "./maintenance.js";
+import { AppError } from "../shared/errors.js";
+import { IngestWorker } from "./chat-history/index-worker.js";
+import { Maintenance } from "./operations/maintenance.js";
 import { createService, type MnemoService } from "./service.js";
 import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
 import { pathToFileURL } from "node:url";

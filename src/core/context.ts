@@ -1,9 +1,9 @@
 import type { Config } from "../config/load-config.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { Reranker } from "../providers/reranker.js";
-import type { Synthesizer } from "../providers/synthesizer.js";
+import type { Synthesizer } from "../providers/synthesis/synthesizer.js";
 import type { Store } from "../store/store.js";
-import type { AppError } from "./errors.js";
+import type { AppError } from "../shared/errors.js";
 
 /** Turns a stored image file into the URL a client fetches it from (signed by the server, file:// locally). */
 export type ImageUrlSigner = (memoryId: string, imageFile: string) => string;

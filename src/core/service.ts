@@ -31,12 +31,12 @@ import type {
   QueueStatus,
 } from "../schemas/chat-history.js";
 import type { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
-import { createBucket, listBuckets } from "./buckets.js";
-import { storeImageMemory } from "./images.js";
-import { recall } from "./recall.js";
-import { searchChats } from "./search.js";
-import { ingestConversations, previewUploads, type UploadChange } from "./chats.js";
-import { ingestOne } from "./upload-batcher.js";
+import { createBucket, listBuckets } from "./memories/buckets.js";
+import { storeImageMemory } from "./memories/images.js";
+import { recall } from "./retrieval/recall.js";
+import { searchChats } from "./retrieval/search.js";
+import { ingestConversations, previewUploads, type UploadChange } from "./chat-history/uploads.js";
+import { ingestOne } from "./chat-history/upload-batcher.js";
 import {
   countConversations,
   deleteConversations,
@@ -45,10 +45,10 @@ import {
   queueStatus,
   setExcluded,
   setPinned,
-} from "./conversations.js";
+} from "./chat-history/conversations.js";
 import type { CoreContext } from "./context.js";
-import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories.js";
-import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memory-edits.js";
+import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories/memories.js";
+import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/memory-edits.js";
 
 /**
  * Everything one user can do, in the request and response shapes of the API spec. The embedded

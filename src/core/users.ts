@@ -3,11 +3,11 @@ import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
 import { ofUser, sqlString } from "../store/sql.js";
 import { TABLE, type TableKey } from "../store/schema.js";
-import { ensureDefaultBucket } from "./buckets.js";
+import { ensureDefaultBucket } from "./memories/buckets.js";
 import type { CoreContext } from "./context.js";
-import { AppError } from "./errors.js";
-import { removeUserImages } from "./images.js";
-import { newId } from "./ids.js";
+import { AppError } from "../shared/errors.js";
+import { removeUserImages } from "./memories/images.js";
+import { newId } from "../shared/ids.js";
 
 const USER_NAME = /^[a-zA-Z0-9._-]{1,64}$/;
 

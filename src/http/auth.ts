@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { App } from "../core/app.js";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/service.js";
 import type { UserInfo } from "../core/users.js";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isAppError, type ErrorCode } from "../core/errors.js";
+import { isAppError, type ErrorCode } from "../shared/errors.js";
 import { loggable } from "./loggable.js";
 
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = {

@@ -1,10 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type { App } from "../core/app.js";
-import { AppError } from "../core/errors.js";
-import { imageSecret, signedImageUrl } from "../core/images.js";
-import { lockOutReindexToServe } from "../core/reindex-lock.js";
-import { removeServerInfo, runningServer, writeServerInfo } from "../core/server-info.js";
+import { AppError } from "../shared/errors.js";
+import { imageSecret, signedImageUrl } from "../core/memories/images.js";
+import { lockOutReindexToServe } from "../core/operations/reindex-lock.js";
+import { removeServerInfo, runningServer, writeServerInfo } from "../core/operations/server-info.js";
 import { createHttpApp } from "./server.js";
 
 export interface RunningServer {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/service.js";
 import {
   ConversationDetail,

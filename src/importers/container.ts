@@ -1,7 +1,7 @@
 // Chooses which files of an export to read, and how: a lone file, or the JSON files inside a
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
-import { AppError, isAppError } from "../core/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import { detect, type Detection } from "./detect.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";

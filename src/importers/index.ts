@@ -11,7 +11,7 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import { PLATFORM_PATTERN, type UploadConversation } from "../schemas/chat-history.js";
 import { chatgptConversation } from "./chatgpt.js";
 import { claudeConversation } from "./claude.js";

@@ -6,7 +6,7 @@ import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import verifier from "stream-json/utils/verifier.js";
-import { AppError, isAppError } from "../core/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import type { ByteSource } from "./source.js";
 
 export interface JsonPosition {

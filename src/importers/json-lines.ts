@@ -1,7 +1,7 @@
 // NDJSON (one JSON value per line), read line by line: a bad line is reported by line number
 // and byte offset. Each line stands alone, so a bad one is skipped when the caller takes the
 // report (`onSkipped`); otherwise it ends the read, every line before it yielded.
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import { readFailure } from "./json-error.js";
 import type { ByteSource, ByteTally } from "./source.js";
 import type { SkippedRecord } from "./types.js";

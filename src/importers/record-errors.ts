@@ -1,4 +1,4 @@
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import type { RecordContext } from "./types.js";
 
 /** A record of a recognised export that is not an object (the file was altered or is not an export). */

@@ -3,7 +3,7 @@ import type { Stats } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 
 /** A byte stream that can be opened again: a plain file or an entry of a zip archive. */
 export interface ByteSource {

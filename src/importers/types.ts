@@ -1,4 +1,4 @@
-import type { AppError } from "../core/errors.js";
+import type { AppError } from "../shared/errors.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
 /** The export formats `openExport` recognises. */

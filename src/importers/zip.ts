@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import { readFileHead, statPath, type ByteSource } from "./source.js";
 
 const ZIP_SIGNATURES = ["504b0304", "504b0506"]; // local file header; end of central directory (empty archive)

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
-import { AppError, isAppError } from "../core/errors.js";
-import { BUNDLED_EMBEDDER_ID } from "./bundled-embedder.js";
+import { AppError, isAppError } from "../shared/errors.js";
+import { BUNDLED_EMBEDDER_ID } from "./bundled/bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
-import { DEFAULT_CAPTIONER, DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./local-models.js";
-import { createCaptionerPool, createEmbedderPool, createRerankerPool } from "./model-pool.js";
-import type { ImageCaptioner } from "./image-captioner.js";
-import { hubModelDir } from "./model-download.js";
-import { createExtractiveSynthesizer } from "./extractive-synthesizer.js";
+import { DEFAULT_CAPTIONER, DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./workers/local-models.js";
+import { createCaptionerPool, createEmbedderPool, createRerankerPool } from "./workers/model-pool.js";
+import type { ImageCaptioner } from "./transformers/image-captioner.js";
+import { hubModelDir } from "./transformers/model-files.js";
+import { createExtractiveSynthesizer } from "./synthesis/extractive.js";
 import type { Reranker } from "./reranker.js";
-import type { Synthesizer } from "./synthesizer.js";
+import type { Synthesizer } from "./synthesis/synthesizer.js";
 
 export interface EmbedderChoice {
   embedder: Embedder;
@@ -97,12 +97,12 @@ export function embedderMismatch(storeEmbedder: string, requested: string): AppE
 export async function createReranker(config: Config): Promise<Reranker | undefined> {
   if (config.reranker === "none") return undefined;
   if (config.reranker === "llm") {
-    const { createLlmReranker } = await import("./llm-reranker.js");
+    const { createLlmReranker } = await import("./llm/llm-reranker.js");
     return createLlmReranker(config.llm);
   }
   let spec = config.reranker;
   if (spec === "auto") {
-    const { isCrossEncoderModelCached } = await import("./cross-encoder-reranker.js");
+    const { isCrossEncoderModelCached } = await import("./transformers/cross-encoder-reranker.js");
     if (!(await isCrossEncoderModelCached(DEFAULT_CROSS_ENCODER, config.paths.models))) return undefined;
     spec = `cross-encoder:${DEFAULT_CROSS_ENCODER}`;
   }
@@ -118,7 +118,7 @@ export function createSynthesizer(config: Config): Synthesizer {
   return {
     id: `openai:${llm.model}`,
     synthesize: async (request) => {
-      loaded ??= import("./openai-synthesizer.js").then(({ createOpenAiSynthesizer }) => createOpenAiSynthesizer(llm));
+      loaded ??= import("./synthesis/openai.js").then(({ createOpenAiSynthesizer }) => createOpenAiSynthesizer(llm));
       return (await loaded).synthesize(request);
     },
   };

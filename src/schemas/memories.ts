@@ -81,6 +81,12 @@ export const Bucket = z.object({
   memoryCount: z.number().int(),
 });
 export type Bucket = z.infer<typeof Bucket>;
+
+/** Bucket names are unique without regard to case or surrounding space. */
+export function sameBucketName(name: string, wanted: string): boolean {
+  return name.toLocaleLowerCase() === wanted.trim().toLocaleLowerCase();
+}
+
 export const V2MemoryResponse = z.object({
   memories: z.array(z.union([z.string(), MemoryObject])),
   buckets: z.array(Bucket),

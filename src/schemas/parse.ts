@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import "./messages.js";
 
 /** Validates input against a schema; the first problem becomes an AppError naming the field. */

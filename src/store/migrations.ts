@@ -1,8 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import { toArrowRows } from "./convert.js";
 import { messagesRowId, type MessagesRow } from "./rows.js";
-import type { StoreMeta } from "./store.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey } from "./schema.js";
 
 /**
  * Numbered migrations. Each runs once, in order, under the write lock; the meta table records the

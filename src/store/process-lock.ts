@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import lockfile from "proper-lockfile";
-import { processRuns } from "../core/processes.js";
+import { processRuns } from "../shared/processes.js";
 
 export type ReleaseLock = () => Promise<void>;
 

@@ -8,6 +8,17 @@ const vector = (dims: number) =>
 const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
 const ints = (name: string) => new Field(name, new List(new Field("item", new Int32(), true)), false);
 
+export interface StoreMeta {
+  schemaVersion: number;
+  /** Identity of the model the vectors were made with. */
+  embedderId: string;
+  /** How to load that model again (`bundled`, `transformers:<id or folder>`). */
+  embedderSpec: string;
+  dims: number;
+  /** Which set of vector tables is live; `mnemo reindex` builds the next one beside it. */
+  generation: number;
+}
+
 /** Table names as they are on disk. Vector tables get a suffix per embedding generation (see reindex). */
 export const TABLE = {
   meta: "meta",

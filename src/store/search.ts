@@ -5,7 +5,7 @@ import type { VectorTableKey } from "./schema.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
 import type { Store } from "./store.js";
-import { unspacedTerms } from "../core/unspaced-terms.js";
+import { unspacedTerms } from "../text/unspaced-terms.js";
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
 

@@ -1,22 +1,11 @@
 import * as lancedb from "@lancedb/lancedb";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type TableKey, type VectorTableKey } from "./schema.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
 import { WriteLock } from "./write-lock.js";
-
-export interface StoreMeta {
-  schemaVersion: number;
-  /** Identity of the model the vectors were made with. */
-  embedderId: string;
-  /** How to load that model again (`bundled`, `transformers:<id or folder>`). */
-  embedderSpec: string;
-  dims: number;
-  /** Which set of vector tables is live; `mnemo reindex` builds the next one beside it. */
-  generation: number;
-}
 
 export interface SelectOptions {
   limit?: number;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pRetry from "p-retry";
-import { AppError } from "../core/errors.js";
+import { AppError } from "../shared/errors.js";
 import { takeProcessLock, type ReleaseLock } from "./process-lock.js";
 
 /**

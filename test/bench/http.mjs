@@ -36,7 +36,7 @@ import {
 } from "./lib.mjs";
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
-import { newId } from "../../dist/core/ids.js";
+import { newId } from "../../dist/shared/ids.js";
 import { hybridSearch } from "../../dist/store/search.js";
 import { sqlString } from "../../dist/store/sql.js";
 

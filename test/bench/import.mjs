@@ -42,7 +42,7 @@ import {
 } from "./lib.mjs";
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
-import { importExports, waitForProcessing } from "../../dist/core/importing.js";
+import { importExports, waitForProcessing } from "../../dist/core/jobs/import-file.js";
 
 const TINY = `transformers:${TINY_BERT}`;
 const SIZES = {

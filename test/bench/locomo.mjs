@@ -14,8 +14,8 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
-import { findChunks } from "../../dist/core/search.js";
-import { recall } from "../../dist/core/recall.js";
+import { findChunks } from "../../dist/core/retrieval/search.js";
+import { recall } from "../../dist/core/retrieval/recall.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const { values: args } = parseArgs({

@@ -46,8 +46,8 @@ import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { createEmbedder } from "../../dist/providers/create-providers.js";
 import { hybridSearch } from "../../dist/store/search.js";
-import { insertMemoryRows } from "../../dist/core/memories.js";
-import { newId } from "../../dist/core/ids.js";
+import { insertMemoryRows } from "../../dist/core/memories/memories.js";
+import { newId } from "../../dist/shared/ids.js";
 import { sqlString } from "../../dist/store/sql.js";
 import { VECTOR_INDEX_MIN_ROWS } from "../../dist/store/maintenance.js";
 

@@ -32,9 +32,9 @@ import {
 } from "./lib.mjs";
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
-import { searchChats } from "../../dist/core/search.js";
-import { recall } from "../../dist/core/recall.js";
-import { newId } from "../../dist/core/ids.js";
+import { searchChats } from "../../dist/core/retrieval/search.js";
+import { recall } from "../../dist/core/retrieval/recall.js";
+import { newId } from "../../dist/shared/ids.js";
 import { hybridSearch } from "../../dist/store/search.js";
 import { sqlString } from "../../dist/store/sql.js";
 

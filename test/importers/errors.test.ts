@@ -4,7 +4,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../../src/core/errors.js";
+import { AppError } from "../../src/shared/errors.js";
 import { openExport } from "../../src/importers/index.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 

@@ -109,7 +109,7 @@ export function registerChats(program: Command): void {
         await withService(
           session,
           async (service) => {
-            const { waitForQueue } = await import("../../core/importing.js");
+            const { waitForQueue } = await import("../../core/jobs/import-file.js");
             const status = options.wait ? await waitForQueue(service) : await service.chats.status();
             if (session.out.json) return session.out.data(status);
             const { counts } = status;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { ImportSummary } from "../../core/importing.js";
-import { useLeanAllocator } from "../../core/lean-allocator.js";
+import type { ImportSummary } from "../../core/jobs/import-file.js";
+import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import { importInThread, type ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { useLeanAllocator } from "../../core/lean-allocator.js";
+import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { action, withApp } from "../session.js";
 
 export function registerMaintain(program: Command): void {
@@ -11,7 +11,7 @@ export function registerMaintain(program: Command): void {
     .action(
       action(async (session, options: { ifNeeded?: boolean; quiet?: boolean }) => {
         await useLeanAllocator();
-        const { useFewerIoThreads } = await import("../../core/maintenance.js");
+        const { useFewerIoThreads } = await import("../../core/operations/maintenance.js");
         useFewerIoThreads();
         await withApp(session, async (app) => {
           const ran = options.ifNeeded ? await app.maintenance.runIfNeeded() : await app.maintenance.run();

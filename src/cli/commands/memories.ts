@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
-import { moveTarget } from "../../core/bucket-reference.js";
-import { AppError } from "../../core/errors.js";
+import { moveTarget } from "../bucket-reference.js";
+import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import type { Output } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";

@@ -1,0 +1,238 @@
+import { parseInput } from "../../schemas/parse.js";
+import {
+  ConversationIds,
+  ConversationQuery,
+  ExcludeRequest,
+  ListChatsQuery,
+  PinRequest,
+  PLATFORM_PATTERN,
+  type ConversationDetail,
+  type ConversationListItem,
+  type CountResponse,
+  type DeleteChatsResponse,
+  type FlagResponse,
+  type ListChatsResponse,
+  type QueueStatus,
+} from "../../schemas/chat-history.js";
+import { messagesRowId, type ConversationRow, type StoredMessage } from "../../store/rows.js";
+import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import type { CoreContext } from "../context.js";
+import { AppError } from "../../shared/errors.js";
+import { releaseQuota } from "./quota.js";
+import { toUtcIso } from "../../shared/time.js";
+
+/** What listing needs. */
+const SUMMARY_COLUMNS = [
+  "id",
+  "userId",
+  "platform",
+  "platformConversationId",
+  "importId",
+  "title",
+  "createdAt",
+  "updatedAt",
+  "status",
+  "statusReason",
+  "pinned",
+  "excluded",
+  "quotaBlocked",
+  "messageCount",
+  "tokenCount",
+  "uploadedAt",
+];
+type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | "claimedBy">;
+
+/** GET /api/chat-history/chats: pinned first, then the most recently updated. */
+export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
+  const query = parseInput(ListChatsQuery, input);
+  if (query.provider !== "all" && !PLATFORM_PATTERN.test(query.provider)) {
+    throw AppError.invalid("provider", 'must be "all" or a platform id');
+  }
+  const where = sqlAnd(
+    ofUser(userId),
+    query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
+    query.title !== undefined && query.title !== "" && `title ILIKE ${sqlString(`%${escapeLike(query.title)}%`)}`,
+    query.dateFrom !== undefined && `createdAt >= ${sqlString(dateBound(query.dateFrom, "from"))}`,
+    query.dateTo !== undefined && `createdAt <= ${sqlString(dateBound(query.dateTo, "to"))}`,
+    query.pinnedOnly && "pinned = true",
+    query.importId !== undefined && `importId = ${sqlString(query.importId)}`,
+  );
+  const [total, rows] = await Promise.all([
+    ctx.store.count("conversations", where),
+    ctx.store.select("conversations", where, {
+      columns: SUMMARY_COLUMNS,
+      orderBy: [
+        { column: "pinned", ascending: false },
+        { column: "updatedAt", ascending: false },
+        { column: "id", ascending: false },
+      ],
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
+    }),
+  ]);
+  return {
+    items: (rows as Summary[]).map(toListItem),
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+    totalPages: Math.ceil(total / query.pageSize),
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
+/** `YYYY-MM-DD` bounds the whole day: from its first millisecond, to its last. */
+function dateBound(value: string, side: "from" | "to"): string {
+  if (value.length > 10) return toUtcIso(value);
+  return side === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
+}
+
+function toListItem(row: Summary): ConversationListItem {
+  return {
+    id: row.id,
+    title: row.title,
+    platform: row.platform,
+    messageCount: row.messageCount,
+    tokenCount: row.tokenCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    pinned: row.pinned,
+    status: row.status,
+    excluded: row.excluded,
+    quotaBlocked: row.quotaBlocked,
+    importId: row.importId,
+  };
+}
+
+/** GET /api/chat-history/conversation: one conversation with all its messages. */
+export async function getConversation(ctx: CoreContext, userId: string, input: { conversationId: string }): Promise<ConversationDetail> {
+  const { conversationId } = parseInput(ConversationQuery, input);
+  const { row, messages } = await readConversation(ctx, userId, conversationId);
+  const [platform] = await ctx.store.select("platforms", sqlAnd(ofUser(userId), `id = ${sqlString(row.platform)}`));
+  return {
+    id: row.id,
+    title: row.title,
+    platform: row.platform,
+    ...(platform?.displayName ? { platformDisplayName: platform.displayName } : {}),
+    platformConversationId: row.platformConversationId,
+    importId: row.importId,
+    status: row.status,
+    ...(row.statusReason ? { statusReason: row.statusReason } : {}),
+    pinned: row.pinned,
+    excluded: row.excluded,
+    quotaBlocked: row.quotaBlocked,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    tokenCount: row.tokenCount,
+    total: messages.length,
+    messages: messages.map((message, index) => ({
+      id: message.id,
+      message_index: index,
+      sender: message.sender,
+      text: message.text,
+      timestamp: message.timestamp,
+    })),
+  };
+}
+
+/** A conversation row and its messages, read consistently: a re-upload between the two reads is read again. */
+async function readConversation(ctx: CoreContext, userId: string, conversationId: string): Promise<{ row: ConversationRow; messages: StoredMessage[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const [row] = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `id = ${sqlString(conversationId)}`));
+    if (!row) throw conversationNotFound(conversationId);
+    const json = (await readMessages(ctx, [row])).get(row.id);
+    if (json !== undefined || attempt === 3) return { row, messages: JSON.parse(json ?? "[]") as StoredMessage[] };
+  }
+}
+
+/** The messages (JSON of StoredMessage[]) of each conversation at its current revision, by conversation id. */
+export async function readMessages(ctx: CoreContext, rows: Pick<ConversationRow, "id" | "revision">[]): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  const found = await ctx.store.select("messages", sqlIn("id", rows.map(messagesRowId)), { columns: ["conversationId", "messagesJson"] });
+  return new Map(found.map((row) => [row.conversationId, row.messagesJson]));
+}
+
+export function conversationNotFound(conversationId: string): AppError {
+  return new AppError("not_found", `conversation ${conversationId} not found`, {
+    details: { field: "conversationId" },
+    suggestion: "List conversations and their ids with `mnemo chats list` (GET /api/chat-history/chats).",
+  });
+}
+
+/** DELETE /api/chat-history/chats: conversations with their chunks and vectors. Unknown ids are skipped. */
+export async function deleteConversations(ctx: CoreContext, userId: string, input: ConversationIds): Promise<DeleteChatsResponse> {
+  const { ids } = parseInput(ConversationIds, input);
+  const deleted = await ctx.store.write(async () => {
+    const found = await ownedIds(ctx, userId, ids);
+    if (found.length === 0) return found;
+    // Chunks first: a crash in between leaves a listed conversation to delete again, never
+    // search hits pointing at a conversation that is gone. Messages last: without their row
+    // nothing reads them.
+    await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+    await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
+    await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+    await releaseQuota(ctx, userId);
+    return found;
+  });
+  if (deleted.length > 0) {
+    ctx.afterWrite();
+    ctx.onQueued();
+  }
+  return { deleted, count: deleted.length };
+}
+
+async function ownedIds(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {
+  const rows = await ctx.store.select("conversations", sqlAnd(ofUser(userId), sqlIn("id", [...new Set(ids)])), { columns: ["id"] });
+  return rows.map((row) => row.id);
+}
+
+/** GET /api/chat-history/count: excluded and quota-blocked conversations are not counted. */
+export async function countConversations(ctx: CoreContext, userId: string): Promise<CountResponse> {
+  return { count: await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = false", "quotaBlocked = false")) };
+}
+
+export async function setPinned(ctx: CoreContext, userId: string, input: PinRequest): Promise<FlagResponse> {
+  const { ids, pinned } = parseInput(PinRequest, input);
+  const updated = await ctx.store.write(async () => {
+    const found = await ownedIds(ctx, userId, ids);
+    if (found.length > 0) await ctx.store.update("conversations", sqlIn("id", found), { pinned: String(pinned) });
+    return found;
+  });
+  ctx.afterWrite();
+  return { updated, count: updated.length };
+}
+
+/** An excluded conversation stays stored but is left out of search, recall and count. */
+export async function setExcluded(ctx: CoreContext, userId: string, input: ExcludeRequest): Promise<FlagResponse> {
+  const { ids, excluded } = parseInput(ExcludeRequest, input);
+  const updated = await ctx.store.write(async () => {
+    const found = await ownedIds(ctx, userId, ids);
+    if (found.length === 0) return found;
+    await ctx.store.update("conversations", sqlIn("id", found), { excluded: String(excluded) });
+    await ctx.store.update("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)), { active: String(!excluded) });
+    return found;
+  });
+  ctx.afterWrite();
+  return { updated, count: updated.length };
+}
+
+/** The processing queue: how many conversations are in each state, and why any failed. */
+export async function queueStatus(ctx: CoreContext, userId: string): Promise<QueueStatus> {
+  const rows = (await ctx.store.select("conversations", ofUser(userId), {
+    columns: ["id", "title", "status", "statusReason", "quotaBlocked", "excluded"],
+  })) as Pick<ConversationRow, "id" | "title" | "status" | "statusReason" | "quotaBlocked" | "excluded">[];
+  const counts = { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
+  for (const row of rows) {
+    if (row.quotaBlocked) counts.quotaBlocked++;
+    else counts[row.status]++;
+    if (row.excluded) counts.excluded++;
+  }
+  const problems = rows
+    .filter((row) => row.status === "failed" || row.status === "rejected")
+    .map((row) => ({ id: row.id, title: row.title, status: row.status, reason: row.statusReason ?? "" }));
+  const stall = ctx.ingestStalled();
+  if (!stall) return { counts, problems };
+  return { counts, problems, stalled: { reason: stall.message, ...(stall.suggestion ? { suggestion: stall.suggestion } : {}) } };
+}

@@ -1,0 +1,244 @@
+import { parseInput } from "../../schemas/parse.js";
+import {
+  LegacyMemoryQuery,
+  MemoryId,
+  StoreMemoryRequest,
+  V2MemoryQuery,
+  type LegacyMemoryResponse,
+  type MemoryHistoryResponse,
+  type MemoryObject,
+  type StoreMemoryResponse,
+  type V2MemoryResponse,
+} from "../../schemas/memories.js";
+import type { MemoryRow } from "../../store/rows.js";
+import { hybridSearch, MIN_CANDIDATES, type HitColumn } from "../../store/search.js";
+import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
+import { bucketNotFound, cachedBucketRows, existingBucket, listBuckets } from "./buckets.js";
+import type { CoreContext } from "../context.js";
+import { AppError } from "../../shared/errors.js";
+import { newId } from "../../shared/ids.js";
+
+type MemoryColumn = HitColumn<"memories">;
+/** A memory as read back: at least the columns asked for, plus a score in query mode. */
+type FoundMemory<C extends MemoryColumn> = Pick<MemoryRow, C> & { score?: number };
+
+/** What GET /api/memory shows of a memory. A query reads only these columns of its hits. */
+const LEGACY_COLUMNS = ["text", "bucketId"] as const satisfies readonly MemoryColumn[];
+/** What GET /api/v2/memory shows of a memory. */
+const V2_COLUMNS = ["id", "text", "bucketId", "contentType", "imageFile", "imageDescription", "createdAt"] as const satisfies readonly MemoryColumn[];
+
+/** The 5 most relevant memories for `GET /api/memory?query=` (spec §4.1). */
+const LEGACY_QUERY_LIMIT = 5;
+
+export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
+  const [memoryId] = await storeMemories(ctx, userId, [input]);
+  return { done: "ok", memoryId: memoryId! };
+}
+
+/** Stores several text memories with one embedding batch and one commit. */
+export async function storeMemories(ctx: CoreContext, userId: string, inputs: StoreMemoryRequest[]): Promise<string[]> {
+  const requests = inputs.map((input, index) =>
+    parseInput(StoreMemoryRequest, input, inputs.length > 1 ? `[${index}]` : undefined),
+  );
+  const vectors = await ctx.embedder.embedDocuments(requests.map((request) => request.text));
+  const now = ctx.now().toISOString();
+  const rows = requests.map<MemoryRow>((request, index) => ({
+    id: newId("mem"),
+    userId,
+    bucketId: request.bucketId ?? 1,
+    text: request.text,
+    contentType: "text",
+    imageFile: null,
+    imageDescription: null,
+    source: request.source ?? null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    vector: vectors[index]!,
+  }));
+  await insertMemoryRows(ctx, userId, rows);
+  return rows.map((row) => row.id);
+}
+
+/** Adds memory rows and their first history snapshot in one write; every bucket must exist. */
+export async function insertMemoryRows(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<void> {
+  await ctx.store.write(async () => {
+    for (const bucketId of new Set(rows.map((row) => row.bucketId))) {
+      await existingBucket(ctx, userId, bucketId);
+    }
+    // Two tables, two commits: the history first, so a process killed between them leaves a
+    // version nobody can see rather than a memory without its first version.
+    await ctx.store.add("memoryHistory", rows.map(historySnapshot));
+    await ctx.store.add("memories", rows);
+  });
+  ctx.afterWrite();
+}
+
+export function historySnapshot(row: MemoryRow) {
+  return {
+    id: newId("hist"),
+    userId: row.userId,
+    memoryId: row.id,
+    version: row.version,
+    text: row.text,
+    bucketId: row.bucketId,
+    changedAt: row.updatedAt,
+  };
+}
+
+interface ListRequest {
+  mode: "query" | "all" | "latest";
+  query: string;
+  limit: number;
+  skip: number;
+  where: string;
+}
+
+/** Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the default). */
+async function findMemories<C extends MemoryColumn>(ctx: CoreContext, request: ListRequest, columns: readonly C[]): Promise<FoundMemory<C>[]> {
+  if (request.mode === "query") {
+    const vector = await ctx.embedder.embedQuery(request.query);
+    const hits = await hybridSearch(ctx.store, "memories", {
+      vector,
+      text: request.query,
+      where: request.where,
+      limit: request.limit + request.skip,
+      // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
+      candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
+      columns,
+    });
+    return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
+  }
+  const key = `memories:${request.where}:${request.mode}:${request.limit}:${request.skip}`;
+  return ctx.store.memo(key, ["memories"], () =>
+    ctx.store.select("memories", request.where, {
+      columns: MEMORY_COLUMNS,
+      orderBy: [
+        { column: "createdAt", ascending: false },
+        { column: "id", ascending: false },
+      ],
+      offset: request.skip,
+      ...(request.mode === "latest" ? { limit: request.limit } : {}),
+    }),
+  );
+}
+
+const MEMORY_COLUMNS = [
+  "id",
+  "userId",
+  "bucketId",
+  "text",
+  "contentType",
+  "imageFile",
+  "imageDescription",
+  "source",
+  "version",
+  "createdAt",
+  "updatedAt",
+];
+
+function listMode(query: { query?: string | undefined; all?: boolean | undefined }): ListRequest["mode"] {
+  if (query.query !== undefined) return "query";
+  return query.all ? "all" : "latest";
+}
+
+function checkQueryText(query: string | undefined): string {
+  if (query !== undefined && query.trim() === "") throw AppError.invalid("query", "must not be empty");
+  return query ?? "";
+}
+
+/** GET /api/memory: v=1 plain strings, v=2 objects with a score (query mode) and the bucket id. */
+export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input: LegacyMemoryQuery): Promise<LegacyMemoryResponse> {
+  const request = parseInput(LegacyMemoryQuery, input);
+  const mode = listMode(request);
+  const memories = await findMemories(
+    ctx,
+    {
+      mode,
+      query: checkQueryText(request.query),
+      limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
+      skip: request.skip,
+      where: ofUser(userId),
+    },
+    LEGACY_COLUMNS,
+  );
+  if (request.v === 1) return memories.map((memory) => memory.text);
+  return memories.map((memory) => ({
+    text: memory.text,
+    ...(memory.score === undefined ? {} : { score: memory.score }),
+    metadata: { bucketId: memory.bucketId },
+  }));
+}
+
+/** GET /api/v2/memory: memories (strings or objects) and every bucket, in one answer. */
+export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2MemoryQuery): Promise<V2MemoryResponse> {
+  const request = parseInput(V2MemoryQuery, input);
+  const bucketRows = await cachedBucketRows(ctx, userId);
+  if (request.bucketId !== undefined && !bucketRows.some((row) => row.id === request.bucketId)) {
+    throw bucketNotFound(request.bucketId);
+  }
+  const where = sqlAnd(
+    ofUser(userId),
+    request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
+    request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
+  );
+  const [memories, buckets] = await Promise.all([
+    findMemories(
+      ctx,
+      {
+        mode: listMode(request),
+        query: checkQueryText(request.query),
+        limit: request.count,
+        skip: request.skip,
+        where,
+      },
+      V2_COLUMNS,
+    ),
+    listBuckets(ctx, userId),
+  ]);
+  const names = new Map(bucketRows.map((row) => [row.id, row.name]));
+  return {
+    memories: memories.map((memory) =>
+      memory.contentType === "text" && !request.includeIds
+        ? memory.text
+        : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
+    ),
+    buckets,
+  };
+}
+
+function toMemoryObject(ctx: CoreContext, memory: FoundMemory<(typeof V2_COLUMNS)[number]>, bucketName: string): MemoryObject {
+  const metadata = { text: memory.text, createdAt: memory.createdAt, bucketId: memory.bucketId, bucketName };
+  const score = memory.score === undefined ? {} : { score: memory.score };
+  if (memory.contentType === "image" && memory.imageFile) {
+    return {
+      id: memory.id,
+      text: memory.text,
+      content_type: "image",
+      image_url: ctx.imageUrl(memory.id, memory.imageFile),
+      image_description: memory.imageDescription ?? memory.text,
+      ...score,
+      metadata,
+    };
+  }
+  return { id: memory.id, text: memory.text, content_type: "text", ...score, metadata };
+}
+
+/** Every version of a memory, oldest first. */
+export async function memoryHistory(ctx: CoreContext, userId: string, memoryId: string): Promise<MemoryHistoryResponse> {
+  const id = parseInput(MemoryId, memoryId, "memoryId");
+  const rows = await ctx.store.select("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(id)}`));
+  if (rows.length === 0) throw memoryNotFound(id);
+  rows.sort((a, b) => a.version - b.version);
+  return {
+    memoryId: id,
+    versions: rows.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
+  };
+}
+
+export function memoryNotFound(memoryId: string): AppError {
+  return new AppError("not_found", `memory ${memoryId} not found`, {
+    details: { field: "memoryId" },
+    suggestion: "List memories with their ids: `mnemo memories` (GET /api/v2/memory?includeIds=true).",
+  });
+}

@@ -1,0 +1,28 @@
+import fs from "node:fs";
+import { processRuns } from "../../shared/processes.js";
+
+/** What a running `mnemo serve` leaves in the data dir, so other processes can find (or avoid) it. */
+export interface ServerInfo {
+  pid: number;
+  url: string;
+  startedAt: string;
+}
+
+export function writeServerInfo(file: string, info: ServerInfo): void {
+  fs.writeFileSync(file, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+}
+
+export function removeServerInfo(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+/** The server using this data dir, if one is running now (a file left by a crashed one is ignored). */
+export function runningServer(file: string): ServerInfo | undefined {
+  let info: ServerInfo;
+  try {
+    info = JSON.parse(fs.readFileSync(file, "utf8")) as ServerInfo;
+  } catch {
+    return undefined;
+  }
+  return processRuns(info.pid) && info.pid !== process.pid ? info : undefined;
+}

@@ -1,0 +1,273 @@
+import { createExtractiveSynthesizer, EXTRACTIVE_ID } from "../../providers/synthesis/extractive.js";
+import type { ChatPlatform, Passage, SynthesisRequest, Synthesizer } from "../../providers/synthesis/synthesizer.js";
+import { parseInput } from "../../schemas/parse.js";
+import { RecallRequest, type RecallResponse, type RecallSource } from "../../schemas/recall.js";
+import { messagesOf } from "../chat-history/chunking.js";
+import { applyCitations, mergeCited, type Cited } from "../../providers/synthesis/citations.js";
+import type { CoreContext } from "../context.js";
+import { isAppError } from "../../shared/errors.js";
+import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { rankByQuery } from "../../text/passage-ranking.js";
+import { loadTokenizer } from "../../text/tokens.js";
+import type { SearchMode } from "../../store/search.js";
+
+/** Chunks retrieved per query before filtering. */
+const CANDIDATES = 40;
+/** Hits scoring under this share of the best one are dropped. */
+const SCORE_FLOOR = 0.3;
+/** A hit sharing no term with the query must be at most this far below the best cosine similarity. */
+const SIMILARITY_MARGIN = 0.15;
+/** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
+const CONTEXT_BONUS = 0.5;
+/** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
+const LEXICAL_WEIGHT = 0.4;
+/** At most this many messages from one conversation before the others get a turn. */
+const PER_CONVERSATION = 10;
+/** Weight of the conversation context in the query vector (the query itself weighs 1). */
+const CONTEXT_WEIGHT = 0.35;
+
+export interface RecallTimings extends SearchTimings {
+  synthesisMs: number;
+}
+
+interface MessagePassage extends Passage {
+  messageId: string;
+  /** Its chunk's vector, when recall has a conversation context to compare with. */
+  vector: Float32Array | undefined;
+}
+
+/**
+ * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter →
+ * rank → synthesize within `maxTokens`, with [n] citations that map one to one onto `sources`.
+ */
+export async function recall(
+  ctx: CoreContext,
+  userId: string,
+  input: RecallRequest,
+  tuning: { mode?: SearchMode } = {},
+): Promise<RecallResponse & { timings: RecallTimings }> {
+  const started = performance.now();
+  const request = parseInput(RecallRequest, input);
+  const context = contextText(request.conversationContext, request.conversationHistory);
+  const questions = request.queries ?? [{ query: request.query!, maxTokens: request.maxTokens }];
+  const answers = await Promise.all(
+    questions.map((q) =>
+      recallOne(ctx, userId, { query: q.query, maxTokens: q.maxTokens ?? request.maxTokens, platform: request.platform, context }, tuning),
+    ),
+  );
+  const tokenizer = await loadTokenizer();
+  const timings = sumTimings(answers.map((a) => a.timings));
+  const model = modelOf(answers, ctx.synthesizer.id);
+  const processingTime = `${Math.round(performance.now() - started)}ms`;
+  if (!request.queries) {
+    const [only] = answers;
+    return { content: only!.content, sources: only!.sources, tokenCount: only!.tokenCount, processingTime, model, timings };
+  }
+  const merged = mergeCited(
+    answers.map((a, i) => ({ heading: questions[i]!.query, ...a })),
+    request.platform === "chatgpt" || request.platform === "claude",
+  );
+  return {
+    content: merged.content,
+    sources: merged.sources,
+    tokenCount: tokenizer.count(merged.content),
+    processingTime,
+    model,
+    results: answers.map((a, i) => ({ query: questions[i]!.query, content: a.content, sources: a.sources, tokenCount: a.tokenCount, model: a.model })),
+    timings,
+  };
+}
+
+interface OneQuery {
+  query: string;
+  maxTokens: number;
+  platform: ChatPlatform | undefined;
+  context: string;
+}
+
+async function recallOne(
+  ctx: CoreContext,
+  userId: string,
+  q: OneQuery,
+  tuning: { mode?: SearchMode },
+): Promise<Cited & { model: string; timings: RecallTimings }> {
+  const embedding = performance.now();
+  const { vector, context } = await queryVectors(ctx, q.query, q.context);
+  const embeddingMs = performance.now() - embedding;
+  const found = await findChunks(ctx, userId, {
+    query: q.query,
+    vector,
+    limit: CANDIDATES,
+    provider: "all",
+    rerank: true,
+    // Like the synthesizer, a reranker that fails leaves recall to do without it, and `model` says so.
+    keepOrderIfRerankFails: true,
+    withVectors: context !== undefined,
+    ...tuning,
+  });
+  const { hits } = found;
+  const timings = { ...found.timings, embeddingMs };
+  const resemblance = resemblanceTo(context);
+  const ranked = diversify(rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)));
+  const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
+  const started = performance.now();
+  const cited = await citedSynthesis(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
+  const failure = found.rerankFailure;
+  const model = failure ? `${cited.model}, without reranking (${failure.reranker} failed: ${failure.reason})` : cited.model;
+  return { ...cited, model, timings: { ...timings, synthesisMs: performance.now() - started } };
+}
+
+/**
+ * The synthesis with its citations checked. A model's answer that cites none of the passages
+ * (every number invented, or none written) cannot be checked against them: the extractive answer
+ * replaces it, and `model` says so.
+ */
+async function citedSynthesis(synthesizer: Synthesizer, request: SynthesisRequest & { passages: MessagePassage[] }): Promise<Cited & { model: string }> {
+  const tokenizer = await loadTokenizer();
+  const { content, model } = await synthesize(synthesizer, request);
+  const cited = applyCitations(content, request.passages, request.maxTokens, tokenizer, toSource);
+  if (cited.sources.length > 0 || request.passages.length === 0 || model.startsWith(EXTRACTIVE_ID)) return { ...cited, model };
+  const fallback = await createExtractiveSynthesizer().synthesize(request);
+  return {
+    ...applyCitations(fallback.content, request.passages, request.maxTokens, tokenizer, toSource),
+    model: `${EXTRACTIVE_ID} (fallback: ${model} cited none of the passages within ${request.maxTokens} tokens)`,
+  };
+}
+
+/** The query's vector nudged toward what the user is talking about now, and the context's own vector. */
+async function queryVectors(ctx: CoreContext, query: string, context: string): Promise<{ vector: Float32Array; context?: Float32Array }> {
+  if (!context) return { vector: await ctx.embedder.embedQuery(query) };
+  const [q, c] = await ctx.embedder.embedDocuments([query, context]);
+  const blended = q!.map((value, i) => value + CONTEXT_WEIGHT * c![i]!);
+  const norm = Math.hypot(...blended) || 1;
+  return { vector: blended.map((value) => value / norm), context: c! };
+}
+
+/** How much a passage's chunk resembles the current conversation (cosine, 0–1): "python" next to talk of terrariums means the snake. */
+function resemblanceTo(context: Float32Array | undefined): (vector: Float32Array | undefined) => number {
+  return (vector) => {
+    if (!context || !vector) return 0;
+    let sum = 0;
+    for (let i = 0; i < vector.length; i++) sum += vector[i]! * context[i]!;
+    return Math.max(0, sum);
+  };
+}
+
+function contextText(conversationContext: string | undefined, history: { content: string }[] | undefined): string {
+  const recent = (history ?? []).slice(-3).map((turn) => turn.content);
+  return [conversationContext ?? "", ...recent].join("\n").trim().slice(0, 2000);
+}
+
+/** Drops hits far below the best, and hits that share no word with the query and are not close in meaning either. */
+function floor(hits: ChunkHit[]): ChunkHit[] {
+  const best = hits[0]?.score ?? 0;
+  const bestSimilarity = Math.max(...hits.map((hit) => hit.similarity ?? -1));
+  return hits.filter(
+    (hit) => hit.score >= best * SCORE_FLOOR && (hit.textMatched || (hit.similarity ?? -1) >= bestSimilarity - SIMILARITY_MARGIN),
+  );
+}
+
+/** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
+function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
+  const taken = new Map<string, number>();
+  const first: P[] = [];
+  const later: P[] = [];
+  for (const passage of passages) {
+    const count = taken.get(passage.conversationId) ?? 0;
+    taken.set(passage.conversationId, count + 1);
+    (count < PER_CONVERSATION ? first : later).push(passage);
+  }
+  return [...first, ...later];
+}
+
+/** More messages than a chunk of 192 tokens can hold: chunk and message index make one order. */
+const MESSAGES_PER_CHUNK_BOUND = 1_000;
+
+/**
+ * Chunks → one passage per message, numbered in rank order, without repeating a message or a text.
+ * A long message split over several of the chunks is one passage of its pieces in their order;
+ * a message without a letter or a digit ("👍", ".") is none: it answers nothing.
+ */
+async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
+  const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
+  const texts = new Set<string>();
+  const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
+  for (const { chunk, score, vector } of hits) {
+    for (const [i, message] of messagesOf(chunk).entries()) {
+      const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
+      const idKey = `${chunk.conversationId}\u0000${message.id}`;
+      if (!/[\p{L}\p{N}]/u.test(message.text) || texts.has(textKey)) continue;
+      texts.add(textKey);
+      const known = byMessage.get(idKey);
+      if (known) {
+        known.pieces.set(chunk.chunkIndex, message.text);
+        continue;
+      }
+      const conversation = titles.get(chunk.conversationId);
+      const passage: MessagePassage = {
+        n: byMessage.size + 1,
+        conversationId: chunk.conversationId,
+        messageId: message.id,
+        conversationTitle: conversation?.title ?? "",
+        date: message.timestamp || conversation?.createdAt || null,
+        sender: message.sender,
+        order: chunk.chunkIndex * MESSAGES_PER_CHUNK_BOUND + i,
+        text: message.text,
+        score,
+        vector,
+      };
+      byMessage.set(idKey, { passage, pieces: new Map([[chunk.chunkIndex, message.text]]) });
+    }
+  }
+  return [...byMessage.values()].map(({ passage, pieces }) => (pieces.size === 1 ? passage : { ...passage, text: joinPieces(pieces) }));
+}
+
+/** A message's pieces in their order; " … " where chunks between them were not among the hits. */
+function joinPieces(pieces: Map<number, string>): string {
+  const ordered = [...pieces.entries()].sort(([a], [b]) => a - b);
+  return ordered.map(([index, text], k) => (k === 0 ? text : `${index === ordered[k - 1]![0] + 1 ? " " : " … "}${text}`)).join("");
+}
+
+function toSource(passage: MessagePassage): RecallSource {
+  return {
+    conversationId: passage.conversationId,
+    conversationTitle: passage.conversationTitle,
+    messageId: passage.messageId,
+    date: passage.date ?? "",
+    relevanceScore: Math.round(passage.score * 1000) / 1000,
+  };
+}
+
+/** The configured synthesizer; if it fails, the extractive one, and `model` says so. */
+async function synthesize(synthesizer: Synthesizer, request: SynthesisRequest): Promise<{ content: string; model: string }> {
+  if (request.passages.length === 0) return { content: "", model: synthesizer.id };
+  try {
+    return await synthesizer.synthesize(request);
+  } catch (error) {
+    if (synthesizer.id === EXTRACTIVE_ID) throw error;
+    const reason = isAppError(error) ? error.message : String(error);
+    const fallback = await createExtractiveSynthesizer().synthesize(request);
+    return { content: fallback.content, model: `${EXTRACTIVE_ID} (fallback: ${synthesizer.id} failed: ${reason})` };
+  }
+}
+
+/**
+ * What wrote the answers: one name, or each distinct one, so a fallback for one of several queries
+ * is not hidden behind the others' model. Answers with nothing to synthesize used no model.
+ */
+function modelOf(answers: { model: string; sources: unknown[] }[], configured: string): string {
+  const used = new Set(answers.filter((a) => a.sources.length > 0).map((a) => a.model));
+  return used.size > 0 ? [...used].join("; ") : configured;
+}
+
+function sumTimings(all: RecallTimings[]): RecallTimings {
+  return all.reduce(
+    (sum, t) => ({
+      embeddingMs: sum.embeddingMs + t.embeddingMs,
+      storeMs: sum.storeMs + t.storeMs,
+      rerankMs: sum.rerankMs + t.rerankMs,
+      synthesisMs: sum.synthesisMs + t.synthesisMs,
+    }),
+    { embeddingMs: 0, storeMs: 0, rerankMs: 0, synthesisMs: 0 },
+  );
+}

@@ -1,0 +1,258 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
+
+const EXPORTS = path.join(ROOT, "fixtures", "exports");
+
+interface Summary {
+  new: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  failed: number;
+  comparedWithStore: boolean;
+  importIds: string[];
+  files: { path: string; format: string | null; conversations: number; error?: string }[];
+  problems: { reason: string }[];
+}
+
+describe("mnemo import", () => {
+  const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+
+  it("imports ChatGPT, Claude and Gemini exports, waits for indexing, and re-runs without duplicates", async () => {
+    const files = ["chatgpt-export.zip", "claude-export.zip", "gemini-takeout.zip"].map((f) => path.join(EXPORTS, f));
+    const first = await runCli(["--json", "import", ...files], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as Summary;
+    expect(summary.files.map((f) => f.format)).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(summary).toMatchObject({ updated: 0, unchanged: 0, rejected: 0, failed: 0 });
+    expect(summary.new).toBeGreaterThanOrEqual(10);
+    expect(summary.importIds).toHaveLength(3); // one import record per platform
+
+    const status = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
+    expect(status.counts).toMatchObject({ queued: 0, processing: 0, ready: summary.new });
+
+    const again = JSON.parse((await runCli(["--json", "import", ...files], { env })).stdout) as Summary;
+    expect(again).toMatchObject({ new: 0, updated: 0, unchanged: summary.new });
+    const count = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout);
+    expect(count.count).toBe(summary.new);
+  });
+
+  it("lists, shows, pins, excludes and deletes conversations", async () => {
+    const list = JSON.parse((await runCli(["--json", "chats", "list", "--provider", "chatgpt"], { env })).stdout);
+    const lisbon = list.items.find((item: { title: string }) => item.title.includes("Lisbon"));
+    expect(lisbon).toBeDefined();
+    expect((await runCli(["chats", "list", "--page", "99"], { env })).stderr).toBe("No conversations on page 99: there is 1 page.\n");
+    const total = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
+    expect((await runCli(["chats", "list", "--page", "99", "--page-size", "1"], { env })).stderr).toBe(`No conversations on page 99: there are ${total} pages.\n`);
+    const shown = await runCli(["chats", "show", lisbon.id], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Lisbon");
+    expect((await runCli(["chats", "pin", lisbon.id], { env })).code).toBe(0);
+    const partly = await runCli(["--json", "chats", "pin", lisbon.id, "conv_nope"], { env });
+    expect(partly.code).toBe(1); // --json too: a script must not take a partial result for success
+    expect(JSON.parse(partly.stdout).updated).toEqual([lisbon.id]);
+    // No success mark unless every id was done; the ones not found are named.
+    const unpinned = await runCli(["chats", "unpin", "conv_nope"], { env });
+    expect([unpinned.code, unpinned.stderr]).toEqual([1, "! Unpinned 0 of 1. Not found: conv_nope\n"]);
+    const deleted = await runCli(["--yes", "chats", "delete", "conv_nope", "conv_gone"], { env });
+    expect([deleted.code, deleted.stderr]).toEqual([1, "! Deleted 0 of 2. Not found: conv_nope, conv_gone\n"]);
+    expect((await runCli(["chats", "pin", lisbon.id], { env })).stderr).toBe("✔ Pinned 1 of 1\n");
+    const pinned = JSON.parse((await runCli(["--json", "chats", "list", "--pinned"], { env })).stdout);
+    expect(pinned.items.map((i: { id: string }) => i.id)).toEqual([lisbon.id]);
+    const before = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
+    expect((await runCli(["chats", "exclude", lisbon.id], { env })).code).toBe(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count).toBe(before - 1);
+    expect((await runCli(["chats", "include", lisbon.id], { env })).code).toBe(0);
+    expect((await runCli(["chats", "delete", lisbon.id], { env })).code).toBe(2);
+    expect((await runCli(["--yes", "chats", "delete", lisbon.id], { env })).code).toBe(0);
+    const missing = await runCli(["chats", "show", lisbon.id], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/not found/);
+  });
+
+  it("a malformed file fails with its name and position; what came before is kept", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const good = path.join(EXPORTS, "upload", "array.json");
+    const bad = path.join(EXPORTS, "malformed", "chatgpt-truncated.json");
+    const result = await runCli(["--json", "import", good, bad], { env: own });
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as Summary;
+    expect(summary.files[1]!.error).toMatch(/chatgpt-truncated\.json.*byte \d+/);
+    expect(summary.new).toBeGreaterThan(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
+  });
+
+  it("a bad NDJSON line is skipped and reported with its line number; the lines after it are imported", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["--json", "import", "--no-wait", path.join(EXPORTS, "malformed", "upload-bad-line.ndjson")], { env: own });
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as Summary;
+    expect(summary).toMatchObject({ new: 2, failed: 1 });
+    expect(summary.files[0]!.error).toBeUndefined();
+    expect(summary.problems.map((p) => p.reason)).toEqual([expect.stringMatching(/upload-bad-line\.ndjson: invalid JSON at byte 674 \(line 2, column 52\)/)]);
+    const list = JSON.parse((await runCli(["--json", "chats", "list"], { env: own })).stdout);
+    expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual(["Fado in Lisbon without tourist traps", "Stand-up 13 Jan: search latency"]);
+  });
+
+  it("the summary counts one conversation in the singular", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", "--no-wait", path.join(EXPORTS, "upload", "single.json")], { env: own });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
+  });
+
+  it("prints its import id (on stdout too when stdout is not a terminal), which lists and shows carry", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "upload", "single.json");
+    const human = await runCli(["import", "--no-wait", file], { env: own });
+    expect(human.stdout).toMatch(/^imp_\w+\n$/);
+    const importId = human.stdout.trim();
+    expect(human.stderr).toContain(`Import id ${importId}: \`mnemo chats list --import-id ${importId}\``);
+    const json = JSON.parse((await runCli(["--json", "import", "--no-wait", file], { env: own })).stdout) as Summary;
+    expect(json.importIds).toEqual([importId]);
+    const list = JSON.parse((await runCli(["--json", "chats", "list", "--import-id", importId], { env: own })).stdout);
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0].importId).toBe(importId);
+    expect((await runCli(["chats", "show", list.items[0].id], { env: own })).stdout).toContain(`import ${importId}`);
+  });
+
+  it("an import of nothing readable says so, without a success line", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], { env: own });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✖ Nothing imported: 2 exports could not be read\./);
+    expect(result.stderr).not.toMatch(/✔/);
+  });
+
+  it("a bad --platform is a usage error naming the flag and its form, before any file is read or store opened", async () => {
+    const store = path.join(tempDir(), "store");
+    const own = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const result = await runCli(["import", "--platform", "bad id!", path.join(EXPORTS, "claude-export.zip")], { env: own });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^✖ --platform: must be 1 to 100 letters, digits, hyphens, underscores or dots/);
+    expect(result.stderr).not.toMatch(/could not be read/);
+    expect(fs.existsSync(store)).toBe(false);
+  });
+
+  it("a failure inside the import's thread reaches the CLI as its typed error, exit code and suggestion", async () => {
+    const result = await runCli(["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")], { env });
+    expect(result.code).toBe(1);
+    const error = JSON.parse(result.stderr.trim().split("\n").pop()!) as { code: string; error: string; suggestion: string };
+    expect(error.code).toBe("unavailable");
+    expect(error.suggestion).toMatch(/mnemo serve/);
+    expect(error.error).toMatch(/127\.0\.0\.1:9/);
+  });
+
+  it("an import that runs out of memory stops with a clear error and the way to raise its limit", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "chatgpt-export.zip");
+    const starved = await runCli(["--json", "import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "16" } });
+    expect(starved.code).toBe(1);
+    const error = JSON.parse(starved.stderr.trim().split("\n").pop()!) as { error: string; suggestion: string };
+    expect(error.error).toMatch(/ran out of memory \(its limit is 16 MB\)/);
+    expect(error.suggestion).toMatch(/MNEMO_IMPORT_HEAP_MB=32/);
+    const bad = await runCli(["import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "lots" } });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/MNEMO_IMPORT_HEAP_MB must be a whole number/);
+    const summary = JSON.parse((await runCli(["--json", "import", file], { env: own })).stdout) as Summary;
+    expect(summary.failed).toBe(0);
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new + summary.unchanged);
+  });
+
+  it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const file = path.join(EXPORTS, "claude-export.zip");
+    const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: own })).stdout) as Summary;
+    expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true });
+    expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(0);
+    const queued = await runCli(["import", "--no-wait", file], { env: own });
+    expect(queued.stderr).toMatch(/`mnemo chats status --wait` indexes them now/);
+    const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env: own })).stdout);
+    expect(waited.counts).toMatchObject({ queued: 0, processing: 0, ready: dry.new });
+    // Compared with the store, as a real import would be.
+    const again = await runCli(["import", "--dry-run", file], { env: own });
+    expect(again.stderr).toMatch(/^✔ Checked 3 conversations: 0 new, 0 updated, 3 unchanged,/m);
+  });
+
+  it("--dry-run through --remote says it does not compare with the server's store", async () => {
+    const served = await serveStore();
+    try {
+      const file = path.join(EXPORTS, "claude-export.zip");
+      const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: served.env })).stdout) as Summary;
+      expect(dry).toMatchObject({ new: 0, updated: 0, unchanged: 0, comparedWithStore: false });
+      expect(dry.files[0]!.conversations).toBe(3);
+      const human = await runCli(["import", "--dry-run", file], { env: served.env });
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stderr).toMatch(/Checked 3 conversations: 0 rejected, 0 failed; not compared with the server's store/);
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
+describe("conversation quota", () => {
+  it("a quota taken out of config.json lets `chats status --wait` index what it blocked, nothing deleted", async () => {
+    const store = path.join(tempDir(), "store");
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, "config.json"), JSON.stringify({ conversationQuota: 1 }));
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const imported = await runCli(["--json", "import", path.join(EXPORTS, "claude-export.zip")], { env });
+    expect(imported.code, imported.stderr).toBe(0);
+    const blocked = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
+    expect(blocked.counts).toMatchObject({ ready: 1, quotaBlocked: 2 });
+    fs.writeFileSync(path.join(store, "config.json"), "{}");
+    const waited = JSON.parse((await runCli(["--json", "chats", "status", "--wait"], { env })).stdout);
+    expect(waited.counts).toMatchObject({ ready: 3, quotaBlocked: 0 });
+  });
+});
+
+describe("crash recovery", () => {
+  it("an import killed mid-way, run again, leaves every conversation once and all ready", async () => {
+    const dir = tempDir();
+    const store = path.join(dir, "store");
+    const file = path.join(dir, "many.ndjson");
+    const lines = Array.from({ length: 300 }, (_, c) =>
+      JSON.stringify({
+        platform: "bulk",
+        conversation: {
+          id: `bulk-${c}`,
+          title: `Bulk conversation ${c}`,
+          createdAt: "2024-01-01T00:00:00Z",
+          messages: Array.from({ length: 8 }, (_, m) => ({
+            id: `m${m}`,
+            role: m % 2 ? "assistant" : "human",
+            content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,
+          })),
+        },
+      }),
+    );
+    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    await (await openTestApp({ store })).close();
+
+    const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
+    const watcher = await openTestApp({ store });
+    const conversations = () => watcher.context.store.count("conversations", "true");
+    while ((await conversations()) < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("close", resolve));
+    const ready = await watcher.context.store.count("conversations", "status = 'ready'");
+    expect(ready, "the import was killed before it finished").toBeLessThan(300);
+    await watcher.close();
+
+    const rerun = await runCli(["--json", "import", file], { env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const app = await openTestApp({ store });
+    const rows = await app.context.store.select("conversations", "true", { columns: ["platformConversationId", "status"] });
+    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((r) => r.platformConversationId)).size).toBe(300);
+    expect(rows.every((r) => r.status === "ready")).toBe(true);
+    const chunkOwners = await app.context.store.select("chunks", "true", { columns: ["id", "conversationId"] });
+    expect(new Set(chunkOwners.map((c) => c.conversationId)).size).toBe(300);
+    expect(new Set(chunkOwners.map((c) => c.id)).size, "no chunk is stored twice").toBe(chunkOwners.length);
+    await app.close();
+  }, 180_000);
+});

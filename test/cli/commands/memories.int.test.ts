@@ -1,0 +1,294 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CAPTIONER } from "../../../src/providers/workers/local-models.js";
+import { hubModelDir } from "../../../src/providers/transformers/model-files.js";
+import { cliTarget, isolatedEnv, ROOT, runCli, tempDir, TINY_BERT, TINY_CAPTIONER } from "../../helpers.js";
+
+interface Listed {
+  memories: {
+    id: string;
+    text: string;
+    score?: number;
+    content_type?: string;
+    image_description?: string;
+    image_url?: string;
+    metadata: { bucketId: number; bucketName: string };
+  }[];
+}
+
+// The same commands and the same expectations against the embedded store and, with --remote
+// (MNEMO_URL), against a running `mnemo serve`.
+describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode) => {
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let stop: () => Promise<void>;
+  const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
+  const json = async <T>(args: string[], input?: string): Promise<T> => {
+    const result = await mnemo(["--json", ...args], input);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as T;
+  };
+
+  beforeAll(async () => {
+    ({ env, dataDir, stop } = await cliTarget(mode));
+    const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
+    expect(first.code, first.stderr).toBe(0);
+  });
+  afterAll(async () => stop());
+
+  it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
+    const help = await mnemo(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of ["remember", "memories", "buckets", "reindex"]) expect(help.stdout).toContain(command);
+    expect((await mnemo(["reindex", "--help"])).stdout).toMatch(/Global Options:[\s\S]*--embedder <spec>/);
+    expect((await mnemo(["frobnicate"])).code).toBe(2);
+    expect((await mnemo(["memories", "--bogus"])).code).toBe(2);
+    const both = await mnemo(["memories", "--all", "--query", "dog"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("'-a, --all' cannot be used with option '-q, --query <text>'");
+  });
+
+  it("--help and --version load neither LanceDB nor a schema library", async () => {
+    // A resolve hook that fails the command if it reaches for them (they took --help from 70 to 250 ms).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
+    for (const flag of ["--help", "--version"]) {
+      const result = await runCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+
+  it("remembers a long memory given as an argument (ONNX Runtime overflowed the model worker's stack)", async () => {
+    const long = "lorem ipsum dolor sit amet ".repeat(700).slice(0, 15_000).trim();
+    const result = await mnemo(["remember", "--no-date", long]);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it("prints stored text without the control sequences in it (they would act on the terminal)", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    await runCli(["remember", "--no-date", "clear\u001b[2J me \u202ereversed\u0007"], { env: own });
+    const shown = (await runCli(["memories"], { env: own })).stdout;
+    expect(shown).toContain("clear[2J me reversed");
+    expect(shown).not.toMatch(/[\u001b\u202e\u0007]/);
+    const json = JSON.parse((await runCli(["--json", "memories"], { env: own })).stdout);
+    expect(json.memories[0].text).toBe("clear\u001b[2J me \u202ereversed\u0007"); // stored and given to programs as it was
+  });
+
+  it("shows times in the user's time zone, the one remember dates memories by", async () => {
+    // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
+    for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
+      expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
+      const row = /(\d{4}-\d\d-\d\d) \d\d:\d\d +General +(\d{4}-\d\d-\d\d) zone test/.exec((await runCli(["memories"], { env: own })).stdout);
+      expect(row, TZ).not.toBeNull();
+      expect(row![1], TZ).toBe(row![2]);
+    }
+  });
+
+  it("remember prepends today's date unless --no-date, and prints the id", async () => {
+    const today = new Date();
+    const stamp = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+    const { memoryId } = await json<{ done: string; memoryId: string }>(["remember", "I", "am", "allergic", "to", "peanuts"]);
+    const plain = await mnemo(["remember", "--no-date", "Rent is due on the first"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/Remembered mem_/);
+    const listed = await json<Listed>(["memories", "--count", "2"]);
+    expect(listed.memories.map((m) => m.text)).toEqual(["Rent is due on the first", `${stamp} I am allergic to peanuts`]);
+    expect(listed.memories[1]!.id).toBe(memoryId);
+    // stdout is a pipe here, as in id=$(mnemo remember …): it gets the id alone.
+    expect(plain.stdout).toBe(`${listed.memories[0]!.id}\n`);
+  });
+
+  it("reads stdin with -, one memory or one per line", async () => {
+    expect((await mnemo(["remember", "--no-date", "-"], "My sister lives in Porto\n")).code).toBe(0);
+    const lines = await json<{ memoryIds: string[] }>(["remember", "--no-date", "--lines", "-"], "window seats please\n\nvegetarian since 2019\n");
+    expect(lines.memoryIds).toHaveLength(2);
+    const more = await mnemo(["remember", "--no-date", "--lines", "-"], "aisle seats on trains\nno cilantro\n");
+    expect(more.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^mem_/), expect.stringMatching(/^mem_/)]);
+    const latest = await json<Listed>(["memories", "-n", "5"]);
+    expect(latest.memories.map((m) => m.text)).toEqual(["no cilantro", "aisle seats on trains", "vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
+    // A bad line is named by its line of the input (blank lines count), and none of the lines is stored.
+    const tooLong = await mnemo(["remember", "--no-date", "--lines", "-"], `one\n\ntwo\n${"x".repeat(20_001)}\nthree\n`);
+    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining("line 4: must be at most 20000 characters")]);
+    expect((await json<Listed>(["memories", "-n", "1"])).memories.map((m) => m.text)).toEqual(["no cilantro"]);
+  });
+
+  it("finds a memory by meaning", async () => {
+    const result = await json<Listed>(["memories", "--query", "what pet do I have?"]);
+    expect(result.memories[0]!.text).toMatch(/dog Biscuit/);
+    expect(result.memories[0]!.score).toBeGreaterThan(0);
+    const table = await mnemo(["memories", "--query", "where does my sibling live"]);
+    expect(table.stdout.split("\n")[1]).toMatch(/sister lives in Porto/);
+  });
+
+  it("rejects bad input with a message naming the problem and exit 2", async () => {
+    const empty = await mnemo(["remember", " "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/text: must not be empty/);
+    const count = await mnemo(["memories", "--count", "0"]);
+    expect(count.code).toBe(2);
+    expect(count.stderr).toMatch(/--count/);
+    const exponent = await mnemo(["memories", "--count", "1e2"]);
+    expect([exponent.code, exponent.stderr]).toEqual([2, expect.stringMatching(/--count: must be a whole number of at least 1, not "1e2"/)]);
+    const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(/memoryId: is not a memory id/);
+    const unknownBucket = await mnemo(["remember", "--bucket", "Nowhere", "x"]);
+    expect(unknownBucket.code).toBe(1);
+    expect(unknownBucket.stderr).toMatch(/mnemo buckets create "Nowhere"/);
+  });
+
+  it("edits, moves, shows history and deletes", async () => {
+    const { memoryId } = await json<{ memoryId: string }>(["remember", "--no-date", "Flight to Lisbon on June 3"]);
+    expect((await mnemo(["memories", "edit", memoryId, "Flight", "to", "Lisbon", "on", "June", "4"])).code).toBe(0);
+    const moved = await json<{ memory: { bucketId: number; version: number } }>(["memories", "move", memoryId, "--to", "Travel"]);
+    expect(moved.memory.version).toBe(3);
+    const buckets = await json<{ id: string; name: string; memoryCount: number }[]>(["buckets"]);
+    expect(buckets.find((b) => b.name === "Travel")).toMatchObject({ id: String(moved.memory.bucketId), memoryCount: 1 });
+    const history = await json<{ versions: { version: number; text: string }[] }>(["memories", "history", memoryId]);
+    expect(history.versions.map((v) => v.text)).toEqual(["Flight to Lisbon on June 3", "Flight to Lisbon on June 4", "Flight to Lisbon on June 4"]);
+
+    const refused = await mnemo(["memories", "delete", memoryId]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(1);
+    expect((await mnemo(["--yes", "memories", "delete", memoryId])).code).toBe(0);
+    expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(0);
+  });
+
+  it("moves several memories at once and fails whole on an unknown id", async () => {
+    const a = await json<{ memoryId: string }>(["remember", "first to move"]);
+    const b = await json<{ memoryId: string }>(["remember", "second to move"]);
+    const moved = await json<{ updated: number }>(["memories", "move", a.memoryId, b.memoryId, "--to", "Boxed"]);
+    expect(moved.updated).toBe(2);
+    const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stderr)).toMatchObject({ error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] });
+    const unknown = Array.from({ length: 7 }, (_, i) => `mem_0000000000000000000000000${i}`);
+    const named = await mnemo(["memories", "move", a.memoryId, ...unknown, "--to", "General"]);
+    expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`Some memory IDs could not be resolved: ${unknown.slice(0, 5).join(", ")} and 2 more\n`)]);
+    const deleted = await mnemo(["--yes", "memories", "delete", ...unknown.slice(0, 2)]);
+    expect([deleted.code, deleted.stderr]).toEqual([1, "! Deleted 0 of 2\n! 2 were not found.\n"]); // no success mark
+  });
+
+  it("remember --image: the description given, else a caption when the model is on disk, else the file name", async () => {
+    const image = (name: string) => path.join(ROOT, "fixtures", "images", name);
+    const given = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "--description", "the logo draft"]);
+    const asText = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "my", "cat", "Tom"]);
+    const twice = await mnemo(["remember", "--image", image("red-square.png"), "my cat", "--description", "Tom"]);
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/--description: the image is described twice, by the text "my cat" and by --description "Tom"/)]);
+    const named = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
+    // The tiny captioner (fixtures/models/build-tiny-captioner.py) names the image's dominant colour.
+    fs.cpSync(TINY_CAPTIONER, hubModelDir(path.join(dataDir, "models"), DEFAULT_CAPTIONER), { recursive: true });
+    const captioned = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
+
+    const listed = await json<Listed>(["memories", "--type", "image", "--count", "4"]);
+    const byId = new Map(listed.memories.map((memory) => [memory.id, memory]));
+    expect(byId.get(given.memoryId)).toMatchObject({ content_type: "image", image_description: "the logo draft" });
+    expect(byId.get(asText.memoryId)).toMatchObject({ text: "my cat Tom", image_description: "my cat Tom" });
+    expect(byId.get(named.memoryId)).toMatchObject({ image_description: "Image: blue square" });
+    expect(byId.get(captioned.memoryId)).toMatchObject({ text: "blue square", image_description: "blue square" });
+    expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);
+    expect((await mnemo(["memories", "edit", given.memoryId, "the logo, final"])).code).toBe(0);
+    const edited = (await json<Listed>(["memories", "--type", "image", "--count", "4"])).memories.find((memory) => memory.id === given.memoryId);
+    expect(edited).toMatchObject({ text: "the logo, final", image_description: "the logo, final" });
+    const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
+    expect(notImage.code).toBe(2);
+    expect(notImage.stderr).toMatch(/--image: .*README\.md is not a PNG, JPEG, WebP or GIF image/);
+    const signatureOnly = path.join(tempDir(), "cut.png");
+    fs.writeFileSync(signatureOnly, fs.readFileSync(image("red-square.png")).subarray(0, 8));
+    expect((await mnemo(["remember", "--image", signatureOnly])).code).toBe(2);
+    // Through to the dimensions (signature and IHDR) is not enough: a PNG ends with its IEND chunk.
+    const headerOnly = path.join(tempDir(), "trunc.png");
+    fs.writeFileSync(headerOnly, fs.readFileSync(image("red-square.png")).subarray(0, 33));
+    const cut = path.join(tempDir(), "cut.jpg");
+    const jpeg = fs.readFileSync(image("blue-square.jpg"));
+    fs.writeFileSync(cut, jpeg.subarray(0, jpeg.length - 2));
+    for (const [file, format] of [[headerOnly, "PNG"], [cut, "JPEG"]] as const) {
+      const refused = await mnemo(["remember", "--image", file]);
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining(`--image: ${file} is not a whole ${format} image (cut short, or not an image after its header)`)]);
+    }
+    expect((await mnemo(["remember", "a note", "--description", "what?"])).stderr).toMatch(/--description: describes an image/);
+  });
+
+  it("buckets: create, list, duplicate refused", async () => {
+    const created = await json<{ bucket: { id: string } }>(["buckets", "create", "Recipes", "-d", "things I cook"]);
+    expect(Number(created.bucket.id)).toBeGreaterThan(1);
+    const duplicate = await mnemo(["buckets", "create", "recipes"]);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/already exists/);
+    const plain = await mnemo(["buckets", "create", "Trips"]);
+    expect(plain.stdout).toBe(`${Number(created.bucket.id) + 1}\n`);
+    const listed = await mnemo(["buckets"]);
+    expect(listed.stdout).toMatch(/Recipes\s+0\s+things I cook/);
+    // The store holds memories; the bucket does not.
+    expect((await mnemo(["memories", "--bucket", "Trips"])).stderr).toBe('Bucket "Trips" is empty.\n');
+    expect((await mnemo(["memories", "--bucket", "Trips", "--type", "image"])).stderr).toBe('No image memories in bucket "Trips".\n');
+  });
+
+  it("a bucket reference is a name first, then an id: buckets named 2024 and 1 are reachable, General by name", async () => {
+    const { bucket: year } = await json<{ bucket: { id: string } }>(["buckets", "create", "2024"]);
+    const { bucket: one } = await json<{ bucket: { id: string } }>(["buckets", "create", "1"]);
+    const inYear = await json<{ memoryId: string }>(["remember", "--bucket", "2024", "a note for the year"]);
+    const inOne = await json<{ memoryId: string }>(["remember", "--bucket", "1", "a note for bucket one"]);
+    const inGeneral = await json<{ memoryId: string }>(["remember", "--bucket", "general", "a note for General"]);
+    const listed = async () => new Map((await json<Listed>(["memories", "--all", "--count", "1000"])).memories.map((m) => [m.id, m.metadata]));
+    const buckets = await listed();
+    expect(buckets.get(inYear.memoryId)).toMatchObject({ bucketId: Number(year.id), bucketName: "2024" });
+    expect(buckets.get(inOne.memoryId)).toMatchObject({ bucketId: Number(one.id), bucketName: "1" });
+    expect(buckets.get(inGeneral.memoryId)).toMatchObject({ bucketId: 1, bucketName: "General" });
+    // An id that no bucket is named after still works.
+    expect((await json<Listed>(["memories", "--bucket", year.id])).memories.map((m) => m.id)).toEqual([inYear.memoryId]);
+
+    await json(["memories", "move", inGeneral.memoryId, "--to", "2024"]);
+    expect((await listed()).get(inGeneral.memoryId)).toMatchObject({ bucketName: "2024" });
+    const unknown = await mnemo(["memories", "move", inGeneral.memoryId, "--to", "999"]);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/bucket "999" does not exist\n.*mnemo buckets create "999"/)]);
+    expect((await json<{ name: string }[]>(["buckets"])).map((b) => b.name)).not.toContain("999");
+  });
+});
+
+describe("mnemo CLI: stores", () => {
+  const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+  const mnemo = (args: string[]) => runCli(args, { env });
+  beforeAll(async () => {
+    expect((await mnemo(["remember", "a first memory"])).code).toBe(0);
+  });
+
+  it("refuses a folder that is not a store, and a store of another embedder", async () => {
+    const folder = tempDir();
+    fs.writeFileSync(path.join(folder, "notes.txt"), "mine");
+    const notStore = await runCli(["memories"], { env: isolatedEnv({ MNEMO_STORE: folder }) });
+    expect(notStore.code).toBe(1);
+    expect(notStore.stderr).toMatch(/not a mnemo store/);
+    const other = await mnemo(["--embedder", `transformers:${TINY_BERT}`, "memories"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/mnemo reindex --embedder transformers:/);
+  });
+
+  it("maintain optimizes every table; with --if-needed only what is due, here nothing", async () => {
+    const due = await mnemo(["--json", "maintain", "--if-needed"]);
+    expect(due.code, due.stderr).toBe(0);
+    expect(JSON.parse(due.stdout)).toEqual({ optimized: false });
+    const all = await mnemo(["maintain"]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout + all.stderr).toMatch(/Store compacted and indexed/);
+  });
+
+  it("reindex moves a store to another embedder and keeps every memory", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store") });
+    await runCli(["--embedder", "bundled", "remember", "--no-date", "the cat sat on the mat"], { env: own });
+    await runCli(["remember", "--no-date", "stock markets fell sharply today"], { env: own });
+    const reindexed = await runCli(["--json", "--embedder", `transformers:${TINY_BERT}`, "reindex"], { env: own });
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(JSON.parse(reindexed.stdout)).toMatchObject({ dims: 32, rows: { memories: 2 } });
+    const again = await runCli(["reindex"], { env: own }); // stderr is a pipe here: no spinner, still a summary
+    expect(again.stderr).toMatch(/Re-embedded 2 memories and 0 chunks with /);
+    const found = await runCli(["--json", "memories", "--query", "markets fell"], { env: own });
+    expect(JSON.parse(found.stdout).memories[0].text).toBe("stock markets fell sharply today");
+  });
+});

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { lockHolder as runningHolder } from "../../../src/store/process-lock.js";
+import { BIN, isolatedEnv, runCli, tempDir } from "../../helpers.js";
+
+const PROCESS_LOCK = new URL("../../../dist/store/process-lock.js", import.meta.url).href;
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/** A process that takes one of the store's locks (`maintenance`, `reindex`…) and holds it until killed. */
+async function lockHolder(lockPath: string): Promise<ChildProcess> {
+  const script = `const { takeProcessLock } = await import(${JSON.stringify(PROCESS_LOCK)});
+await takeProcessLock(${JSON.stringify(lockPath)}, { stale: 60_000, update: 10_000 });
+console.log("locked");
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  await once(child.stdout!, "data");
+  return child;
+}
+
+async function newStore(): Promise<{ dataDir: string; env: NodeJS.ProcessEnv }> {
+  const dataDir = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: dataDir, MNEMO_EMBEDDER: "bundled" });
+  const first = await runCli(["remember", "the first memory"], { env });
+  expect(first.code, first.stderr).toBe(0);
+  return { dataDir, env };
+}
+
+describe("maintain, reindex and serve on one store", () => {
+  it("maintain, while another process maintains the store, says which one and exits 0", async () => {
+    const { dataDir, env } = await newStore();
+    const other = await lockHolder(path.join(dataDir, "maintenance"));
+    const busy = await runCli(["maintain"], { env });
+    expect(busy.code, busy.stderr).toBe(0);
+    expect(busy.stderr).toMatch(new RegExp(`Another process \\(pid ${other.pid}\\) is maintaining the store right now`));
+  });
+
+  it("serve refuses to start while a reindex runs, and says to wait for it", async () => {
+    const { dataDir, env } = await newStore();
+    const reindex = await lockHolder(path.join(dataDir, "reindex"));
+    const serve = await runCli(["serve", "--port", "0"], { env });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toMatch(new RegExp(`mnemo reindex\` \\(pid ${reindex.pid}\\) is re-embedding this store`));
+    expect(serve.stderr).toMatch(/Wait for the reindex to finish, then start the server/);
+    expect(fs.existsSync(path.join(dataDir, "server.json"))).toBe(false);
+  });
+
+  it("reindex refuses to run beside another reindex", async () => {
+    const { dataDir, env } = await newStore();
+    const other = await lockHolder(path.join(dataDir, "reindex"));
+    const second = await runCli(["reindex"], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`Another \`mnemo reindex\` \\(pid ${other.pid}\\) is re-embedding this store`));
+  });
+
+  it("reindex, stopped by a signal, says the store keeps its previous vectors and ends by that signal", async () => {
+    const { dataDir, env } = await newStore();
+    const reindex = spawn(process.execPath, [BIN, "reindex"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(reindex);
+    let stderr = "";
+    reindex.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // The reindex itself holds the lock (not a maintenance process, which takes it for a moment).
+    while (runningHolder(path.join(dataDir, "reindex")) !== reindex.pid) await sleep(10);
+    reindex.kill("SIGTERM");
+    const [code, signal] = (await once(reindex, "close")) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGTERM" });
+    expect(stderr).toMatch(/Reindex stopped; the store still uses its previous vectors/);
+    // Released on the way out, or (when the signal came in the moment between making the lock and
+    // registering it) left with a holder that no longer runs, which the next command takes over.
+    expect(runningHolder(path.join(dataDir, "reindex"))).toBeUndefined();
+  });
+});

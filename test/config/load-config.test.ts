@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load-config.js";
+import { AppError } from "../../src/shared/errors.js";
+import { tempDir } from "../helpers.js";
+
+function configFrom(settings: object) {
+  const store = tempDir();
+  fs.writeFileSync(path.join(store, "config.json"), JSON.stringify(settings));
+  return () => loadConfig({ store }, {});
+}
+
+describe("config.json", () => {
+  it("reads the embedder's workers and threads, and leaves threads to the pool by default", () => {
+    expect(configFrom({ embedderWorkers: 2, embedderThreads: 1 })()).toMatchObject({ embedderWorkers: 2, embedderThreads: 1 });
+    const defaults = configFrom({})();
+    expect(defaults.embedderWorkers).toBe(1);
+    expect(defaults.embedderThreads).toBeUndefined();
+  });
+
+  it("refuses a bad setting, naming the file and the setting", () => {
+    expect(configFrom({ embedderThreads: 0 })).toThrow(/config\.json: embedderThreads: /);
+    expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
+  });
+
+  it("refuses a bad setting from the environment as an AppError naming the setting and the variable", () => {
+    const store = tempDir();
+    let error: unknown;
+    try {
+      loadConfig({ store }, { MNEMO_SYNTHESIZER: "openai", MNEMO_LLM_BASE_URL: "not a url" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe("Setting llm.baseUrl: Invalid URL");
+    expect((error as AppError).suggestion).toMatch(/MNEMO_LLM_BASE_URL or OPENAI_BASE_URL/);
+  });
+
+  it("leaves the LLM's address unchecked while nothing that needs it (the openai synthesizer, the llm reranker) is chosen", () => {
+    // OPENAI_BASE_URL may be set for another tool that reads it some other way.
+    expect(loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url" }).synthesizer).toBe("extractive");
+    expect(() => loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url", MNEMO_RERANKER: "llm" })).toThrow("Setting llm.baseUrl: Invalid URL");
+    expect(loadConfig({ store: tempDir() }, { MNEMO_RERANKER: "llm" }).reranker).toBe("llm");
+  });
+});

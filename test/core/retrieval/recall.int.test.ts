@@ -1,0 +1,387 @@
+import * as lancedb from "@lancedb/lancedb";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../../src/core/app.js";
+import { AppError } from "../../../src/shared/errors.js";
+import type { MnemoService } from "../../../src/core/service.js";
+import { loadTokenizer } from "../../../src/text/tokens.js";
+import { openAppWithChats, openTestApp, ROOT, settled } from "../../helpers.js";
+
+const CROSS_ENCODER = path.join(ROOT, "fixtures", "models", "tiny-cross-encoder");
+
+const chat = (id: string, title: string, createdAt: string, turns: [string, string][]) => ({
+  platform: "chatgpt",
+  conversation: {
+    id,
+    title,
+    createdAt,
+    messages: turns.map(([role, content], i) => ({
+      id: `${id}-${i}`,
+      role: role as "human" | "assistant",
+      content,
+      createdAt: new Date(Date.parse(createdAt) + i * 60_000).toISOString(),
+    })),
+  },
+});
+
+const CHATS = [
+  chat("snake", "Caring for my ball python", "2024-02-10T10:00:00Z", [
+    ["human", "My ball python Monty has not eaten in three weeks. Should I worry?"],
+    ["assistant", "Ball pythons often fast in winter. Check the enclosure temperature: the warm side should be 31 to 33 °C."],
+    ["human", "The warm side was only 26 °C. I bought a new heat mat."],
+  ]),
+  chat("code", "Python list comprehension help", "2024-03-05T09:00:00Z", [
+    ["human", "How do I flatten a list of lists in Python?"],
+    ["assistant", "Use a nested list comprehension: [x for row in rows for x in row]."],
+  ]),
+  chat("trip", "Kyoto in autumn", "2024-04-01T08:00:00Z", [
+    ["human", "We are going to Kyoto in November to see the maple leaves."],
+    ["assistant", "Tofuku-ji and Eikan-do are the best temples for autumn colours; go early to avoid crowds."],
+  ]),
+];
+
+let app: App;
+let service: MnemoService;
+
+beforeAll(async () => {
+  app = await openTestApp();
+  app.ingest.start();
+  service = await app.service();
+  await service.chats.ingestMany(CHATS);
+  await settled(service);
+});
+afterAll(async () => app.close());
+
+/** An app of its own with these conversations indexed, for a test that must not disturb the shared one. */
+async function appWithChats(chats: Parameters<MnemoService["chats"]["ingestMany"]>[0]): Promise<{ own: App; svc: MnemoService }> {
+  const { app: own, service: svc } = await openAppWithChats(chats);
+  return { own, svc };
+}
+
+describe("recall (extractive)", () => {
+  it("cites every source once, counts tokens exactly, stays within maxTokens, and is deterministic", async () => {
+    const tokenizer = await loadTokenizer();
+    const first = await service.recall({ query: "why is my snake not eating?", maxTokens: 120 });
+    const again = await service.recall({ query: "why is my snake not eating?", maxTokens: 120 });
+    expect(again.content).toBe(first.content);
+    expect(first.model).toBe("extractive");
+    expect(first.processingTime).toMatch(/^\d+ms$/);
+    expect(first.tokenCount).toBe(tokenizer.count(first.content));
+    expect(first.tokenCount).toBeLessThanOrEqual(120);
+    expect(first.content).toContain("ball python Monty has not eaten");
+    const cited = [...first.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect([...new Set(cited)].sort((x, y) => x - y)).toEqual(first.sources.map((_, i) => i + 1));
+    expect(first.sources[0]).toMatchObject({ conversationTitle: "Caring for my ball python", messageId: expect.stringMatching(/^snake-/) });
+    for (const source of first.sources) {
+      expect(source.relevanceScore).toBeGreaterThan(0);
+      expect(Date.parse(source.date)).not.toBeNaN();
+    }
+  });
+
+  it("a small budget still gets the best passage, cut to fit, never an empty answer", async () => {
+    const tokenizer = await loadTokenizer();
+    for (const maxTokens of [30, 40, 60]) {
+      const small = await service.recall({ query: "why is my snake not eating?", maxTokens });
+      expect(small.content, String(maxTokens)).toMatch(/\[1\]/);
+      expect(small.sources.length).toBeGreaterThan(0);
+      expect(tokenizer.count(small.content)).toBeLessThanOrEqual(maxTokens);
+    }
+    expect((await service.recall({ query: "why is my snake not eating?", maxTokens: 30 })).content).toContain("…");
+    expect((await service.recall({ query: "why is my snake not eating?", maxTokens: 20 })).tokenCount).toBeLessThanOrEqual(20);
+  });
+
+  it("the platform hint shapes the formatting", async () => {
+    const markdown = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "claude" });
+    expect(markdown.content).toMatch(/^\*\*Kyoto in autumn\*\*/);
+    const plain = await service.recall({ query: "Kyoto temples", maxTokens: 200, platform: "typingmind" });
+    expect(plain.content).not.toMatch(/\*\*/);
+    expect(plain.content).toMatch(/^Kyoto in autumn \(2024-04-01\):\n(You|Assistant): /);
+    expect(plain.content).not.toMatch(/^- /m); // no bullet markers in plain text
+    const unhinted = await service.recall({ query: "Kyoto temples", maxTokens: 200 });
+    expect(unhinted.content).toMatch(/^- (You|Assistant): /m);
+  });
+
+  it("conversation context disambiguates the query", async () => {
+    const reptile = await service.recall({ query: "python", maxTokens: 60, conversationContext: "keeping reptiles as pets, terrarium heating" });
+    expect(reptile.sources[0]!.conversationTitle).toBe("Caring for my ball python");
+    const code = await service.recall({ query: "python", maxTokens: 60, conversationHistory: [{ content: "I am writing a script with lists and loops" }] });
+    expect(code.sources[0]!.conversationTitle).toBe("Python list comprehension help");
+  });
+
+  it("answers several queries at once, each in its own budget, with merged sources", async () => {
+    const result = await service.recall({
+      queries: [
+        { query: "snake heating", maxTokens: 80 },
+        { query: "autumn in Kyoto", maxTokens: 80 },
+      ],
+    });
+    expect(result.results!.map((r) => r.query)).toEqual(["snake heating", "autumn in Kyoto"]);
+    for (const part of result.results!) expect(part.tokenCount).toBeLessThanOrEqual(80);
+    expect(result.content).toMatch(/^snake heating:\n/);
+    const keys = result.sources.map((s) => `${s.conversationId}/${s.messageId}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const cited = new Set([...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+    expect([...cited].sort((x, y) => x - y)).toEqual(result.sources.map((_, i) => i + 1));
+  });
+
+  it("refuses bad parameters, naming the field", async () => {
+    const error = async (body: unknown) => {
+      const e = await service.recall(body as never).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(AppError);
+      return (e as AppError).message;
+    };
+    expect(await error({ query: "" })).toMatch(/^query:/);
+    expect(await error({ query: "x", maxTokens: 2001 })).toMatch(/^maxTokens:/);
+    expect(await error({ query: "x", maxTokens: 0 })).toMatch(/^maxTokens:/);
+    expect(await error({})).toMatch(/^query: is required/);
+    expect(await error({ queries: Array.from({ length: 16 }, () => ({ query: "x" })) })).toMatch(/^queries:/);
+    expect(await error({ query: "x", platform: "msn" })).toMatch(/^platform:/);
+  });
+
+  it("leaves excluded conversations out of search and recall", async () => {
+    const [trip] = (await service.chats.list({ title: "Kyoto" })).items;
+    await service.chats.exclude({ ids: [trip!.id], excluded: true });
+    expect((await service.search({ query: "Kyoto maple leaves" })).results.some((r) => r.conversationId === trip!.id)).toBe(false);
+    expect((await service.recall({ query: "Kyoto maple leaves" })).sources.some((s) => s.conversationId === trip!.id)).toBe(false);
+    await service.chats.exclude({ ids: [trip!.id], excluded: false });
+    expect((await service.search({ query: "Kyoto maple leaves" })).results[0]!.conversationId).toBe(trip!.id);
+  });
+});
+
+describe("search", () => {
+  it("finds words of scripts written without spaces, which the text index keeps as whole runs", async () => {
+    const { own, svc } = await appWithChats([
+      chat("ja-cake", "日本語の練習", "2024-07-01T09:00:00Z", [["human", "誰がケーキを食べましたか。"], ["assistant", "弟がケーキを食べました。"]]),
+      chat("ja-student", "自己紹介", "2024-07-02T09:00:00Z", [["human", "私は学生です。東京に住んでいます。"]]),
+      chat("zh-tower", "旅行", "2024-07-03T09:00:00Z", [["human", "东京塔在哪里？"]]),
+      chat("en", "Baking", "2024-07-04T09:00:00Z", [["human", "How long do I bake a sponge cake?"]]),
+    ]);
+    const titleOf = async (query: string) => (await svc.search({ query, limit: 3, skipRerank: true })).results[0]?.title;
+    expect(await titleOf("ケーキ")).toBe("日本語の練習");
+    expect(await titleOf("学生")).toBe("自己紹介");
+    expect(await titleOf("东京塔")).toBe("旅行");
+    expect(await titleOf("学生 です")).toBe("自己紹介"); // です alone would match every Japanese text
+    const memory = await svc.memories.store({ text: "東京タワーに行った" });
+    await svc.memories.store({ text: "I visited the Eiffel tower" });
+    const found = await svc.memories.listV2({ query: "東京タワー", count: 1, includeIds: true });
+    expect((found.memories as { id: string }[])[0]!.id).toBe(memory.memoryId);
+    await own.close();
+  });
+
+  it("returns the spec's result shape with neighbouring chunks as context", async () => {
+    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2 });
+    expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
+    expect(result.results[0]).toMatchObject({ title: "Caring for my ball python", sender: "human", context: [] });
+    expect(result.results[0]!.text).toContain("heat mat");
+    expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
+  });
+
+  it("ranks rows the text index does not cover yet by their score, even at limit 1", async () => {
+    const filler = "We compared the glue and the drying time once more before moving on to the next part of the build.";
+    const turns = Array.from({ length: 24 }, (_, i): [string, string] => [i % 2 ? "assistant" : "human", `${i === 23 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`]);
+    const { app: own, service: svc } = await openAppWithChats([chat("varnish", "Varnish", "2024-05-01T08:00:00Z", turns)]);
+    const chunks = await (await lancedb.connect(path.join(own.config.paths.dataDir, "db"))).openTable("chunks");
+    expect((await chunks.indexStats("text_idx"))!.numUnindexedRows).toBeGreaterThan(3); // what LanceDB cut in storage order
+    const [hit] = (await svc.search({ query: "varnish dried overnight garage", limit: 1, contextChunks: 0 })).results;
+    expect(hit!.text).toContain("The varnish dried overnight");
+    await own.close();
+  });
+
+  it("a hit's sender and timestamp are those of its message that matches the query best", async () => {
+    const [hit] = (await service.search({ query: "ball pythons fast in winter", limit: 1 })).results;
+    expect(hit!.text).toContain("Monty has not eaten"); // the chunk starts with the human's question
+    expect(hit).toMatchObject({ sender: "assistant", timestamp: "2024-02-10T10:01:00.000Z" });
+    const [later] = (await service.search({ query: "bought a new heat mat", limit: 1 })).results;
+    expect(later).toMatchObject({ sender: "human", timestamp: "2024-02-10T10:02:00.000Z" });
+  });
+
+  it("gives a hit the chunks around it in its own conversation, in order", async () => {
+    const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
+    const turns = Array.from({ length: 14 }, (_, i): [string, string] => [
+      i % 2 === 0 ? "human" : "assistant",
+      `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""}${i === 13 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`,
+    ]);
+    await service.chats.ingest(chat("build", "Building a model hangar", "2024-05-01T08:00:00Z", turns));
+    await settled(service);
+    const steps = (text: string) => [...text.matchAll(/Step (\d+)\./g)].map((m) => Number(m[1]));
+    const [hit] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 2 })).results;
+    expect(hit!.title).toBe("Building a model hangar");
+    expect(hit!.text).toContain("zeppelin hangar");
+    const [before, after] = hit!.context;
+    expect(hit!.context).toHaveLength(2);
+    expect(Math.max(...steps(before!.text))).toBeLessThan(Math.min(...steps(hit!.text)));
+    expect(Math.min(...steps(after!.text))).toBeGreaterThan(Math.max(...steps(hit!.text)));
+    expect([before!.position, after!.position]).toEqual(["before", "after"]);
+
+    // Where one side runs out, the other makes up for it.
+    const [last] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 1 })).results;
+    expect(last!.context).toHaveLength(1);
+    const hits = (await service.search({ query: "varnish dried overnight garage", limit: 5, contextChunks: 3 })).results;
+    const end = hits.find((hit) => steps(hit.text).includes(13));
+    expect(end!.context.map((near) => near.position)).toEqual(["before", "before", "before"]);
+    expect(end!.context.map((near) => Math.min(...steps(near.text)))).toEqual([...end!.context.map((near) => Math.min(...steps(near.text)))].sort((a, b) => a - b));
+  });
+});
+
+describe("recall with an OpenAI-compatible LLM", () => {
+  let llm: http.Server;
+  let llmUrl: string;
+  let answer = "";
+  let requests: { messages: { role: string; content: string }[] }[] = [];
+  /** A request whose body contains this gets a 503. */
+  let failFor: string | undefined;
+
+  beforeAll(async () => {
+    llm = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        requests.push(JSON.parse(body));
+        res.setHeader("content-type", "application/json");
+        if (failFor && body.includes(failFor)) {
+          res.statusCode = 503;
+          return res.end(JSON.stringify({ error: { message: "overloaded" } }));
+        }
+        res.end(JSON.stringify({ id: "x", object: "chat.completion", model: "fake-model-1", choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] }));
+      });
+    });
+    await new Promise<void>((resolve) => llm.listen(0, "127.0.0.1", resolve));
+    llmUrl = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((resolve) => llm.close(() => resolve())));
+
+  async function appWithLlm(baseUrl: string): Promise<App> {
+    const settings = { synthesizer: "openai", llm: { baseUrl, model: "fake-model-1", timeoutMs: 2000, retries: 0 } };
+    return (await openAppWithChats(CHATS, settings)).app;
+  }
+
+  it("keeps the model's valid citations, renumbered onto the sources, and drops invented ones", async () => {
+    const own = await appWithLlm(llmUrl);
+    requests = [];
+    answer = "Monty the ball python stopped eating [1][9]. The warm side was too cold [3, 1] and you bought a heat mat [2].";
+    const result = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 300 });
+    expect(result.model).toBe("openai:fake-model-1");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.messages[1]!.content).toContain("[1] (Caring for my ball python");
+    expect(result.content).not.toContain("[9]");
+    const cited = [...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(cited).toEqual([1, 2, 1, 3]);
+    expect(result.sources).toHaveLength(3);
+    await own.close();
+  });
+
+  it("cuts a long answer without a sentence end between words, and replaces one that cites nothing it was given", async () => {
+    const own = await appWithLlm(llmUrl);
+    answer = `Monty stopped eating [1] because ${"the enclosure was cold and ".repeat(400)}so on [2].`;
+    const long = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 50 });
+    expect(long.model).toBe("openai:fake-model-1");
+    expect(long.content).toMatch(/^Monty stopped eating \[1\] because the enclosure .* …$/);
+    expect(long.tokenCount).toBeLessThanOrEqual(50);
+    expect(long.sources).toHaveLength(1);
+
+    answer = "Your snake is fine [7].";
+    const uncited = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 200 });
+    expect(uncited.model).toBe("extractive (fallback: openai:fake-model-1 cited none of the passages within 200 tokens)");
+    expect(uncited.content).toContain("Monty");
+    expect(uncited.sources.length).toBeGreaterThan(0);
+    await own.close();
+  });
+
+  it("falls back to extractive when the endpoint is unreachable, and says so in model", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const own = await appWithLlm(`http://127.0.0.1:${port}/v1`);
+    const result = await (await own.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
+    expect(result.model).toMatch(/^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(result.content).toContain("Tofuku-ji");
+    await own.close();
+  });
+
+  it("says in model when one of several queries fell back, and which one in its result", async () => {
+    const own = await appWithLlm(llmUrl);
+    answer = "It is about [1].";
+    failFor = "Kyoto temples";
+    const result = await (await own.service()).recall({ queries: [{ query: "why is my snake not eating?" }, { query: "Kyoto temples" }], maxTokens: 200 });
+    failFor = undefined;
+    expect(result.results!.map((r) => r.model)).toEqual(["openai:fake-model-1", expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /)]);
+    expect(result.model).toMatch(/^openai:fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
+    expect(result.results![1]!.content).toContain("Tofuku-ji");
+    await own.close();
+  });
+});
+
+describe("recall of text with brackets in it", () => {
+  it("keeps a message's code and a title's brackets as they are, and cites only what it adds", async () => {
+    const { own, svc } = await appWithChats([
+      chat("retro", "Sprint [2] retro", "2024-05-02T10:00:00Z", [
+        ["human", "How do I take the first two wombat weights of a list in Python?"],
+        ["assistant", "Slice it: with wombats = [1, 2, 3], wombats[0:2] gives [1, 2] and wombats[0] gives 1."],
+      ]),
+    ]);
+    const result = await svc.recall({ query: "first two wombat weights python list", maxTokens: 300 });
+    expect(result.content).toContain("Sprint [2] retro");
+    expect(result.content).toContain("wombat weights of a list in Python? [1]");
+    expect(result.content).toContain("Slice it: with wombats = [1, 2, 3], wombats[0:2] gives [1, 2] and wombats[0] gives 1. [2]");
+    expect(result.sources.map((s) => s.messageId)).toEqual(["retro-0", "retro-1"]);
+    await own.close();
+  });
+
+  it("keeps two conversations of one title and day apart, leaves out messages without words, and joins a long message's pieces", async () => {
+    const filler = (i: number) => `Paragraph ${i} is about the garden, the weather and the neighbours' plans for the summer fair this year.`;
+    const long = Array.from({ length: 12 }, (_, i) => (i === 0 || i === 9 ? `In paragraph ${i} the mongoose ate a cobra by the shed.` : filler(i))).join("\n\n");
+    const { own, svc } = await appWithChats([
+      chat("notes-a", "Daily notes", "2024-06-01T09:00:00Z", [["human", "Booked the zeppelin ride for Saturday."], ["assistant", "👍"]]),
+      chat("notes-b", "Daily notes", "2024-06-01T15:00:00Z", [["human", "The zeppelin museum tickets cost 12 euros."]]),
+      chat("mongoose", "Garden diary", "2024-06-02T09:00:00Z", [["human", long]]),
+    ]);
+
+    const zeppelin = await svc.recall({ query: "zeppelin ride museum", maxTokens: 300 });
+    expect(zeppelin.content.match(/Daily notes \(2024-06-01\)/g)).toHaveLength(2);
+    expect(zeppelin.content).not.toContain("👍");
+    expect(zeppelin.sources.map((s) => s.messageId)).not.toContain("notes-a-1");
+
+    const cobra = await svc.recall({ query: "when did the mongoose eat a cobra", maxTokens: 400 });
+    const ids = cobra.sources.map((s) => s.messageId);
+    expect(ids.filter((id) => id === "mongoose-0")).toHaveLength(1);
+    expect(cobra.content).toContain("In paragraph 0 the mongoose ate a cobra");
+    expect(cobra.content).toContain("In paragraph 9 the mongoose ate a cobra");
+    await own.close();
+  });
+
+  it("puts a prompt before its answer when they share a time (Gemini records do)", async () => {
+    const at = "2025-03-08T08:15:44.900Z";
+    const { own, svc } = await appWithChats([
+      {
+        platform: "gemini",
+        conversation: {
+          id: "quokka",
+          title: "Rottnest",
+          createdAt: at,
+          messages: [
+            { id: "q-prompt", role: "human", content: "Where do quokkas live?", createdAt: at },
+            { id: "q-response", role: "assistant", content: "Quokkas live on Rottnest Island, off Perth.", createdAt: at },
+          ],
+        },
+      },
+    ]);
+    const result = await svc.recall({ query: "Rottnest Island quokkas live", maxTokens: 300 });
+    expect(result.sources.map((s) => s.messageId)).toEqual(["q-prompt", "q-response"]);
+    await own.close();
+  });
+});
+
+describe("reranking", () => {
+  it("reorders with a cross-encoder unless skipRerank", async () => {
+    const { app: own, service: svc } = await openAppWithChats(CHATS, { reranker: `cross-encoder:${CROSS_ENCODER}` });
+    const reranked = await svc.search({ query: "maple leaves Kyoto November", limit: 3 });
+    const fused = await svc.search({ query: "maple leaves Kyoto November", limit: 3, skipRerank: true });
+    expect(reranked.results[0]!.title).toBe("Kyoto in autumn");
+    expect(reranked.results.map((r) => r.score)).not.toEqual(fused.results.map((r) => r.score));
+    for (const r of reranked.results) expect(r.score).toBeGreaterThan(0);
+    await own.close();
+  });
+});

@@ -1,0 +1,35 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Embedder } from "../../../src/providers/embedder.js";
+import { createEmbedderPool } from "../../../src/providers/workers/model-pool.js";
+import { tempDir } from "../../helpers.js";
+
+const tinyBert = path.join(fileURLToPath(new URL("../..", import.meta.url)), "fixtures/models/tiny-bert");
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
+describe.each([
+  ["bundled", "bundled"],
+  ["tiny-bert", `transformers:${tinyBert}`],
+])("the embedder pool (%s)", (_name, spec) => {
+  const pools: Embedder[] = [];
+  afterAll(async () => Promise.all(pools.map((pool) => pool.close())));
+
+  it("embeds queries that wait together in one call, each getting its own vector", async () => {
+    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: tempDir(), allowDownload: false });
+    pools.push(pool);
+    const queries = Array.from({ length: 12 }, (_, i) => `what did we plan for trip number ${i} to Lisbon`);
+    const alone: Float32Array[] = [];
+    for (const query of queries) alone.push(await pool.embedQuery(query));
+    // A long document batch keeps the one worker busy while the queries queue up behind it.
+    const busy = pool.embedDocuments(Array.from({ length: 64 }, (_, i) => `a long note number ${i} about gardening `.repeat(20)));
+    const together = await Promise.all(queries.map((query) => pool.embedQuery(query)));
+    await busy;
+    together.forEach((vector, i) => {
+      expect(vector).toHaveLength(pool.dims);
+      expect(cosine(vector, alone[i]!)).toBeGreaterThan(0.9999);
+    });
+    expect(cosine(together[0]!, together[1]!)).toBeLessThan(0.9999);
+  });
+});

@@ -1,0 +1,431 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as lancedb from "@lancedb/lancedb";
+import { makeArrowTable } from "@lancedb/lancedb";
+import { Field, Schema, Utf8 } from "apache-arrow";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/shared/errors.js";
+import { reindexStore } from "../../src/core/jobs/reindex.js";
+import type { Embedder } from "../../src/providers/embedder.js";
+import { createEmbedder } from "../../src/providers/create-providers.js";
+import { fromArrowTable } from "../../src/store/convert.js";
+import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { tableSchema } from "../../src/store/schema.js";
+import { tablesNeedingMaintenance, VECTOR_INDEX_MIN_ROWS, VECTOR_SEGMENT_LIMIT } from "../../src/store/maintenance.js";
+import { hybridSearch, readRows } from "../../src/store/search.js";
+import { ofUser } from "../../src/store/sql.js";
+import type { Store } from "../../src/store/store.js";
+import { Maintenance } from "../../src/core/operations/maintenance.js";
+import { takeProcessLock } from "../../src/store/process-lock.js";
+import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
+
+async function failure(work: Promise<unknown>): Promise<AppError> {
+  const error = await work.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe("the store", () => {
+  it("records its schema version and embedder in meta", async () => {
+    const app = await openTestApp();
+    expect(app.context.store.meta).toMatchObject({ schemaVersion: SCHEMA_VERSION, embedderId: "bundled", embedderSpec: "bundled", dims: 512, generation: 0 });
+    await app.close();
+  });
+
+  it("refuses a folder that is not a mnemo store and leaves it untouched", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "thesis.docx"), "precious");
+    const error = await failure(openTestApp({ store: dir }));
+    expect(error.code).toBe("store_mismatch");
+    expect(error.message).toMatch(/is not a mnemo store/);
+    expect(error.suggestion).toMatch(/--store/);
+    expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);
+  });
+
+  it("makes a new data dir readable by its owner only", async () => {
+    const store = path.join(tempDir(), "new", "store");
+    const app = await openTestApp({ store });
+    await app.close();
+    expect(fs.statSync(store).mode & 0o777).toBe(0o700);
+
+    const empty = tempDir();
+    fs.chmodSync(empty, 0o755);
+    await (await openTestApp({ store: empty })).close();
+    expect(fs.statSync(empty).mode & 0o777).toBe(0o700); // an empty folder made into a store, too
+  });
+
+  it("refuses to open a store with another embedder, naming the fix", async () => {
+    const store = path.join(tempDir(), "store");
+    const first = await openTestApp({ store });
+    await (await first.service()).memories.store({ text: "kept safe" });
+    await first.close();
+    const error = await failure(openTestApp({ store, embedder: `transformers:${TINY_BERT}` }));
+    expect(error.code).toBe("store_mismatch");
+    expect(error.message).toMatch(/made by bundled/);
+    expect(error.suggestion).toMatch(/mnemo reindex --embedder transformers:/);
+    const again = await openTestApp({ store, embedder: "auto" });
+    expect(await (await again.service()).memories.list({ v: 1 })).toEqual(["kept safe"]);
+    await again.close();
+  });
+
+  it("auto picks the default transformers model when it is cached, else the bundled one, and records it", async () => {
+    const offline = path.join(tempDir(), "store");
+    fs.mkdirSync(offline, { recursive: true });
+    fs.writeFileSync(path.join(offline, "config.json"), JSON.stringify({ allowDownload: false }));
+    const notices: string[] = [];
+    const first = await openTestApp({ store: offline, embedder: "auto" }, { onNotice: (n) => notices.push(n) });
+    expect(first.context.store.meta.embedderSpec).toBe("bundled");
+    // Downloads are off here: the notice says so, and how to have the model, rather than that a download failed.
+    expect(notices.join()).toMatch(/uses the bundled embedder \(Xenova\/all-MiniLM-L6-v2 is not in .*Xenova\/all-MiniLM-L6-v2 and downloads are off \(allowDownload: false in config\.json\); .*set allowDownload to true or put its files in that folder/);
+    expect(notices.join()).not.toMatch(/could not be downloaded/);
+    await first.close();
+
+    const cached = path.join(tempDir(), "store");
+    fs.cpSync(TINY_BERT, path.join(cached, "models", "Xenova", "all-MiniLM-L6-v2"), { recursive: true });
+    fs.writeFileSync(path.join(cached, "config.json"), JSON.stringify({ allowDownload: false }));
+    const second = await openTestApp({ store: cached, embedder: "auto" });
+    expect(second.context.store.meta).toMatchObject({ embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2", embedderId: "transformers:Xenova/all-MiniLM-L6-v2", dims: 32 });
+    await second.close();
+  });
+
+  it("uses a transformers model from a local folder, offline", async () => {
+    const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+    expect(app.context.store.meta.embedderId).toMatch(/^transformers:tiny-bert-/);
+    expect(app.context.store.meta.dims).toBe(32);
+    const service = await app.service();
+    await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
+    const [top] = await service.memories.list({ query: "cat on a mat", v: 1 });
+    expect(top).toBe("the cat sat on the mat");
+    await app.close();
+  });
+});
+
+describe("LanceDB's caches", () => {
+  it("are the store's bounded session: a search after many writes fills them", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    const { store } = app.context;
+    for (let i = 0; i < 120; i++) await service.memories.store({ text: `single write ${i}` });
+    await service.memories.store({ text: "The lighthouse keeper feeds the gulls at dawn" });
+    const [top] = await service.memories.list({ query: "who feeds the gulls?", v: 1 });
+    expect(top).toBe("The lighthouse keeper feeds the gulls at dawn");
+    // A session LanceDB does not use reports nothing cached (0.37 ignored the one mnemo gave it).
+    expect(store.cacheBytes()).toBeGreaterThan(0);
+    expect(store.cacheBytes()).toBeLessThanOrEqual(576 * 1024 * 1024);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(121);
+    await app.close();
+  });
+
+  it("start afresh on renewCaches; the old connection closes once its queries have had time to finish", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    const { store } = app.context;
+    for (let i = 0; i < 30; i++) await service.memories.store({ text: `note ${i} about the garden` });
+    await service.memories.list({ query: "garden", v: 1 });
+    const before = store.cacheBytes();
+    const old = await store.table("memories");
+    const renewed = store.renewCaches(300);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.cacheBytes()).toBeLessThan(before);
+    expect(old.isOpen()).toBe(true); // a query started on it may still be running
+    await renewed;
+    expect(old.isOpen()).toBe(false);
+    expect(await store.table("memories")).not.toBe(old);
+    expect((await service.memories.list({ query: "note 7 about the garden", v: 1 }))[0]).toBe("note 7 about the garden");
+    await app.close();
+  });
+});
+
+describe("migrations", () => {
+  /** Rewrites a current store into schema 1's shape: each conversation's messages in its own row. */
+  async function downgradeToSchema1(store: string): Promise<void> {
+    const db = await lancedb.connect(path.join(store, "db"));
+    const conversations = fromArrowTable(await (await db.openTable("conversations")).query().toArrow());
+    const messages = await (await db.openTable("conversation_messages")).query().toArray();
+    const byId = new Map(messages.map((row) => [row.id as string, row.messagesJson as string]));
+    const oldRows = conversations.map((row) => ({ ...row, messagesJson: byId.get(`${row.id}:${row.revision}`)! }));
+    const oldSchema = new Schema([...tableSchema("conversations", 512).fields, new Field("messagesJson", new Utf8(), false)]);
+    await db.dropTable("conversations");
+    await db.dropTable("conversation_messages");
+    await db.createTable("conversations", makeArrowTable(oldRows, { schema: oldSchema }));
+    const meta = await db.openTable("meta");
+    await meta.update({ where: "key = 'schemaVersion'", values: { value: "1" } });
+    db.close();
+  }
+
+  it("brings a schema-1 store forward: messages move to their own table, nothing is lost", async () => {
+    const store = path.join(tempDir(), "store");
+    const first = await openTestApp({ store });
+    first.ingest.start();
+    const before = await first.service();
+    const upload = (messages: { id: string; role: "human" | "assistant"; content: string }[]) => ({
+      conversation: { id: "trip", title: "Lisbon trip", createdAt: "2024-05-01T10:00:00Z", messages },
+    });
+    const { conversationId } = await before.chats.ingest(upload([
+      { id: "m1", role: "human", content: "Which tram goes up to the castle in Lisbon?" },
+      { id: "m2", role: "assistant", content: "Tram 28 passes close to São Jorge castle." },
+    ]));
+    await settled(before);
+    const detail = await before.chats.get(conversationId);
+    await first.close();
+
+    await downgradeToSchema1(store);
+    const second = await openTestApp({ store });
+    second.ingest.start();
+    const after = await second.service();
+    expect(second.context.store.meta.schemaVersion).toBe(SCHEMA_VERSION);
+    expect((await (await second.context.store.table("conversations")).schema()).fields.map((f) => f.name)).not.toContain("messagesJson");
+    expect(await after.chats.get(conversationId)).toEqual(detail);
+    expect((await after.search({ query: "tram castle" })).results[0]?.conversationId).toBe(conversationId);
+
+    // The migrated conversation takes a re-upload like any other: merged, re-indexed, one messages row.
+    const again = await after.chats.ingest(upload([{ id: "m3", role: "human", content: "And a pastel de nata near Belém?" }]));
+    expect(again.change).toBe("updated");
+    await settled(after);
+    expect((await after.chats.get(conversationId)).messages.map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
+    expect(await second.context.store.count("messages", "true")).toBe(1);
+    await second.close();
+  });
+});
+
+describe("reindex", () => {
+  it("re-embeds every memory and chunk with a new embedder and switches in one step", async () => {
+    const app = await openTestApp();
+    app.ingest.start();
+    const service = await app.service();
+    await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
+    await service.chats.ingest({
+      conversation: { id: "c", title: "Garden", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "1", role: "human", content: "the garden needs water" }] },
+    });
+    await settled(service);
+    const embedder = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
+    const result = await reindexStore(app.context.store, embedder, `transformers:${TINY_BERT}`);
+    await embedder.close();
+    expect(result.rows).toEqual({ memories: 2, chunks: 1 });
+    expect(app.context.store.meta).toMatchObject({ generation: 1, dims: 32, embedderSpec: `transformers:${TINY_BERT}` });
+    await app.close();
+
+    const reopened = await openTestApp({ store: app.config.paths.dataDir, embedder: "auto" });
+    const [top] = await (await reopened.service()).memories.list({ query: "markets fell", v: 1 });
+    expect(top).toBe("stock markets fell sharply today");
+    expect((await (await reopened.service()).search({ query: "garden water" })).results[0]?.title).toBe("Garden");
+    await reopened.close();
+    const db = await lancedb.connect(path.join(app.config.paths.dataDir, "db"));
+    expect(await db.tableNames()).not.toContain("memories");
+    db.close();
+  });
+
+  it("interrupted, it leaves the store working on the old vectors", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    await service.memories.storeMany(Array.from({ length: 300 }, (_, i) => ({ text: `memory ${i} about gardening` })));
+    const real = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
+    let calls = 0;
+    const crashing: Embedder = {
+      ...real,
+      embedDocuments: async (texts) => {
+        if (++calls === 2) throw new Error("power cut");
+        return real.embedDocuments(texts);
+      },
+    };
+    await expect(reindexStore(app.context.store, crashing, `transformers:${TINY_BERT}`)).rejects.toThrow("power cut");
+    expect(app.context.store.meta).toMatchObject({ generation: 0, embedderId: "bundled" });
+    expect(await service.memories.list({ query: "memory 7 about gardening", v: 1 })).toHaveLength(5);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
+    // A later run starts the half-built tables afresh and completes.
+    const result = await reindexStore(app.context.store, real, `transformers:${TINY_BERT}`);
+    expect(result.rows.memories).toBe(300);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
+    await real.close();
+    await app.close();
+  });
+});
+
+describe("what an interrupted reindex left", () => {
+  it("goes with the next maintenance (even --if-needed), never while a reindex runs", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    await service.memories.store({ text: "the cat sat on the mat", date: false });
+    await app.context.store.createGeneration(1, 32); // what a reindex cut short leaves beside generation 0
+    const onDisk = async () => {
+      const db = await lancedb.connect(path.join(app.config.paths.dataDir, "db"));
+      const names = await db.tableNames();
+      db.close();
+      return names;
+    };
+
+    const reindexRuns = await takeProcessLock(app.config.paths.reindexLock, { stale: 60_000, update: 10_000 });
+    expect(await app.maintenance.run()).toBe(true);
+    expect(await onDisk()).toEqual(expect.arrayContaining(["memories_g1", "chunks_g1"]));
+    await reindexRuns();
+
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    const names = await onDisk();
+    expect(names).not.toContain("memories_g1");
+    expect(names).not.toContain("chunks_g1");
+    expect(names).toEqual(expect.arrayContaining(["memories", "chunks"]));
+    expect(await service.memories.list({ query: "cat on the mat", v: 1 })).toContain("the cat sat on the mat");
+    await app.close();
+  });
+});
+
+/** A tiny-bert store with `count` memories, stored in batches: enough rows for a vector index. */
+async function appWithNotes(count: number) {
+  const app = await openTestApp({ embedder: `transformers:${TINY_BERT}` });
+  const service = await app.service();
+  const texts = Array.from({ length: count }, (_, i) => `note ${i} about topic ${i % 97}`);
+  for (let start = 0; start < texts.length; start += 500) {
+    await service.memories.storeMany(texts.slice(start, start + 500).map((text) => ({ text })));
+  }
+  return { app, service, texts };
+}
+
+describe("maintenance", () => {
+  it("compacts a store that took many single writes", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    for (let i = 0; i < 120; i++) await service.memories.store({ text: `single write ${i}` });
+    const table = await app.context.store.table("memories");
+    expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(120);
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect((await table.stats()).fragmentStats.numFragments).toBeLessThanOrEqual(2);
+    expect((await service.memories.list({ all: true, v: 1 })).length).toBe(120);
+    const [top] = await service.memories.list({ query: "single write 77", v: 1 });
+    expect(top).toBe("single write 77");
+    await app.close();
+  });
+
+  it("a server that starts on a store left due has it maintained without waiting for a write", async () => {
+    const store = path.join(tempDir(), "store");
+    const writer = await openTestApp({ store });
+    const service = await writer.service();
+    for (let i = 0; i < 40; i++) await service.memories.store({ text: `single write ${i}` });
+    await writer.close();
+    const server = await openTestApp({ store }, { maintenance: "background" });
+    const table = await server.context.store.table("memories");
+    expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(40);
+    // It looks 2 s after it opens, and a `mnemo maintain` process of its own does the work.
+    const deadline = Date.now() + 30_000;
+    while ((await table.stats()).fragmentStats.numFragments > 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    // Then it drops the caches that hold the indexes' old versions: a new connection, a new handle.
+    while ((await server.context.store.table("memories")) === table && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await server.context.store.table("memories")).not.toBe(table);
+    expect((await (await server.service()).memories.list({ query: "single write 7", v: 1 }))[0]).toBe("single write 7");
+    await server.close();
+  });
+
+  it("optimizes only the tables that need it", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    // A few uploads: a few small fragments in the conversations table, not enough to be due.
+    for (const id of ["a", "b", "c", "d"]) {
+      await service.chats.ingest({ conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] } });
+    }
+    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    const { store } = app.context;
+    const due = await tablesNeedingMaintenance(store);
+    expect(due).toContain("memories");
+    expect(due).not.toContain("conversations");
+    const conversations = await store.table("conversations");
+    const version = await conversations.version();
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await tablesNeedingMaintenance(store)).toEqual([]);
+    expect(await conversations.version()).toBe(version);
+    // `mnemo maintain` still optimizes every table.
+    expect(await app.maintenance.run()).toBe(true);
+    expect(await conversations.version()).toBeGreaterThan(version);
+    await app.close();
+  });
+
+  it("compacts a table that has grown past the threshold, then gives it a vector index that search goes through", async () => {
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 200);
+    const table = await app.context.store.table("memories");
+    expect((await table.listIndices()).map((index) => index.indexType)).not.toContain("IvfHnswSq");
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    const vector = (await table.listIndices()).find((index) => index.columns.includes("vector"));
+    expect(vector?.indexType).toBe("IvfHnswSq");
+    expect((await table.indexStats(vector!.name))?.numIndexedRows).toBe(texts.length);
+    const [top] = await service.memories.list({ query: "note 4321 about topic 53", v: 1 });
+    expect(top).toBe("note 4321 about topic 53");
+    await app.close();
+  });
+
+  it("rebuilds a vector index that maintenance runs split into too many segments, and compacts the fragments they kept apart", async () => {
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 100);
+    const { store } = app.context;
+    const table = await store.table("memories");
+    const segments = async () => (await table.indexStats("vector_idx"))?.numIndices ?? 0;
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await segments()).toBe(1);
+    // Each round of small writes makes the table due, and its run adds a segment for the new rows.
+    for (let round = 1; round <= VECTOR_SEGMENT_LIMIT.idle; round++) {
+      for (let i = 0; i < 33; i++) await service.memories.store({ text: `round ${round} write ${i}` });
+      expect(await app.maintenance.runIfNeeded()).toBe(true);
+      expect(await segments()).toBe(round + 1);
+    }
+    expect((await table.stats()).fragmentStats.numFragments).toBe(VECTOR_SEGMENT_LIMIT.idle + 1);
+    expect(await tablesNeedingMaintenance(store)).toEqual(["memories"]);
+    expect(await tablesNeedingMaintenance(store, VECTOR_SEGMENT_LIMIT.busy)).toEqual([]);
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect(await segments()).toBe(1);
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    expect((await table.indexStats("vector_idx"))?.numIndexedRows).toBe(texts.length + 33 * VECTOR_SEGMENT_LIMIT.idle);
+    const [top] = await service.memories.list({ query: "round 3 write 17", v: 1 });
+    expect(top).toBe("round 3 write 17");
+    await app.close();
+  });
+
+  it("a row that a compaction moved is not read at its old address", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    const { store } = app.context;
+    const table = await store.table("memories");
+    const found = await table.query().select(["id"]).withRowId().limit(5).toArray();
+    const rowIds = found.map((row) => BigInt(row["_rowid"]));
+    expect([...(await readRows(store, "memories", rowIds, ["id"])).keys()]).toEqual(rowIds);
+    expect(await app.maintenance.runIfNeeded()).toBe(true);
+    expect((await readRows(store, "memories", rowIds, ["id"])).size).toBe(0);
+    await app.close();
+  });
+
+  it("a search that straddles a compaction searches again and reads its rows where they are now", async () => {
+    const app = await openTestApp();
+    const service = await app.service();
+    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    const { store } = app.context;
+    const user = await app.users.resolve("default");
+    // The compaction commits after the legs found their rows and before the rows are read.
+    const columns = store.columns.bind(store);
+    let compactions = 0;
+    store.columns = async (key) => {
+      if (compactions === 0 && (await app.maintenance.runIfNeeded())) compactions++;
+      return columns(key);
+    };
+    const vector = await app.context.embedder.embedQuery("single write 42");
+    const hits = await hybridSearch(store, "memories", { vector, text: "single write 42", where: ofUser(user.id), limit: 5 });
+    expect(compactions).toBe(1);
+    expect(hits).toHaveLength(5);
+    expect(hits[0]?.row.text).toBe("single write 42");
+    await app.close();
+  });
+
+  it("a background look that fails (the store cannot be read) leaves the process running", async () => {
+    const losing = { table: async () => Promise.reject(new Error("Retryable commit conflict")) } as unknown as Store;
+    const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), path.join(tempDir(), "reindex.lock"), "background", tempDir());
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    maintenance.afterWrite();
+    await new Promise((resolve) => setTimeout(resolve, 2_300)); // the run starts 2 s after a burst of writes
+    await maintenance.close();
+    process.off("unhandledRejection", listener);
+    expect(unhandled).toEqual([]);
+  });
+});
