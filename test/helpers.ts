@@ -1,17 +1,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
 import { waitForQueue } from "../src/core/jobs/import-file.js";
 import type { MnemoService } from "../src/core/service.js";
+import { BIN, ROOT } from "./paths.js";
 import { tempDir } from "./temp-dirs.js";
 
 export { tempDir } from "./temp-dirs.js";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const BIN = path.join(ROOT, "bin", "mnemo.js");
+export { BIN, ROOT } from "./paths.js";
 export const TINY_BERT = path.join(ROOT, "fixtures", "models", "tiny-bert");
 export const TINY_CAPTIONER = path.join(ROOT, "fixtures", "models", "tiny-captioner");
 
@@ -100,16 +99,16 @@ export async function settled(service: MnemoService): Promise<void> {
 
 /** A test app of its own, with these settings in its config.json and these conversations indexed. */
 export async function openAppWithChats(
-  chats: Parameters<MnemoService["chats"]["ingestMany"]>[0],
+  chats: Parameters<MnemoService["conversations"]["uploadMany"]>[0],
   settings: Record<string, unknown> = {},
 ): Promise<{ app: App; service: MnemoService }> {
   const store = path.join(tempDir(), "store");
   fs.mkdirSync(store, { recursive: true });
   fs.writeFileSync(path.join(store, "config.json"), JSON.stringify(settings));
   const app = await openTestApp({ store });
-  app.ingest.start();
+  app.indexer.start();
   const service = await app.service();
-  await service.chats.ingestMany(chats);
+  await service.conversations.uploadMany(chats);
   await settled(service);
   return { app, service };
 }

@@ -1,4 +1,5 @@
-import { sameBucketName, type Bucket } from "../schemas/memories.js";
+import type { Bucket } from "../schemas/memories.js";
+import { sameBucketName } from "../text/bucket-names.js";
 import { AppError } from "../shared/errors.js";
 
 /**

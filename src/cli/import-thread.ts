@@ -1,6 +1,6 @@
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
-import type { ImportSummary } from "../core/jobs/import-file.js";
+import type { ImportSummary } from "../core/index.js";
 import { counted, createOutput } from "./output.js";
 import { withService, type GlobalOptions } from "./session.js";
 
@@ -92,7 +92,7 @@ function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
 
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
 async function runImport({ globals, paths, options }: Job, send: (report: Report) => void): Promise<ImportSummary> {
-  const { importExports, waitForProcessing } = await import("../core/jobs/import-file.js");
+  const { importExports, waitForProcessing } = await import("../core/index.js");
   const status = (text: string) => send({ kind: "status", text });
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
   const out = { ...createOutput({ json: Boolean(globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
@@ -113,7 +113,7 @@ async function runImport({ globals, paths, options }: Job, send: (report: Report
       }
       return result;
     },
-    { ingest: options.wait },
+    { index: options.wait },
   );
 }
 

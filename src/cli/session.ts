@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import type { App } from "../core/app.js";
+import type { App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import type { MnemoService } from "../core/service.js";
+import type { MnemoService } from "../core/index.js";
 import { handleError } from "./handle-error.js";
 import { createOutput, type Output } from "./output.js";
 
@@ -57,7 +57,7 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */
 export async function withApp<T>(session: Session, work: (app: App) => Promise<T>): Promise<T> {
   const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
-    import("../core/app.js"),
+    import("../core/index.js"),
     import("../config/load-config.js"),
     import("./spinner.js"),
   ]);
@@ -90,12 +90,12 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
 
 /**
  * The service for this command: the embedded store, or a running server with --remote / MNEMO_URL.
- * With `ingest`, an embedded store also processes queued conversations while `work` runs.
+ * With `index`, an embedded store also processes queued conversations while `work` runs.
  */
 export async function withService<T>(
   session: Session,
   work: (service: MnemoService) => Promise<T>,
-  options: { ingest?: boolean } = {},
+  options: { index?: boolean } = {},
 ): Promise<T> {
   const { loadConfig } = await import("../config/load-config.js");
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
@@ -107,7 +107,7 @@ export async function withService<T>(
     return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));
   }
   return withApp(session, async (app) => {
-    if (options.ingest) await app.ingest.start();
+    if (options.index) await app.indexer.start();
     return work(await app.service(session.options.user));
   });
 }

@@ -1,9 +1,9 @@
-import type { MnemoService } from "../core/service.js";
+import type { MnemoService } from "../core/index.js";
 import type { IngestResponse } from "../schemas/chat-history.js";
 import { HttpClient, type QueryValue } from "./http-client.js";
 
 /**
- * Conversations uploaded at once by ingestMany: the server stores those that arrive together in
+ * Conversations uploaded at once by uploadMany: the server stores those that arrive together in
  * one commit, where one at a time made two commits per conversation.
  */
 const UPLOADS_IN_FLIGHT = 8;
@@ -32,10 +32,10 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       list: (params = {}) => http.get("/api/buckets", query(params)),
       create: (body) => http.post("/api/buckets", body),
     },
-    chats: {
-      ingest: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
+    conversations: {
+      upload: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
       // The endpoint takes one conversation per request; several in flight are stored in one commit.
-      ingestMany: async (uploads) => {
+      uploadMany: async (uploads) => {
         const results: IngestResponse[] = [];
         for (let i = 0; i < uploads.length; i += UPLOADS_IN_FLIGHT) {
           const slice = uploads.slice(i, i + UPLOADS_IN_FLIGHT);

@@ -7,7 +7,7 @@ import type { Reranker } from "../providers/reranker.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "../shared/errors.js";
-import { IngestWorker } from "./chat-history/index-worker.js";
+import { IndexWorker } from "./chat-history/index-worker.js";
 import { Maintenance } from "./operations/maintenance.js";
 import { createService, type MnemoService } from "./service.js";
 import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
@@ -28,8 +28,8 @@ export interface App {
   readonly config: Config;
   readonly context: CoreContext;
   readonly maintenance: Maintenance;
-  /** Processes queued conversations in this process once started (serve, import). */
-  readonly ingest: IngestWorker;
+  /** Chunks and embeds queued conversations in this process once started (serve, import). */
+  readonly indexer: IndexWorker;
   /** The service as seen by one user (the default user when no name is given). */
   service(userName?: string): Promise<MnemoService>;
   /** The user and service a bearer token grants, or undefined for an unknown token. */
@@ -55,7 +55,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
   );
   maintenance.lookSoon();
-  let ingest: IngestWorker | undefined;
+  let indexer: IndexWorker | undefined;
   let reranker: Promise<Reranker | undefined> | undefined;
   const captioner = createCaptioner(config);
   const context: CoreContext = {
@@ -68,17 +68,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     now: options.now ?? (() => new Date()),
     imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
     afterWrite: () => maintenance.afterWrite(),
-    onQueued: () => ingest?.notify(),
-    ingestStalled: () => ingest?.stalled,
+    onQueued: () => indexer?.notify(),
+    indexStalled: () => indexer?.stalled,
   };
-  ingest = new IngestWorker(context);
+  indexer = new IndexWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user.id);
 
   return {
     config,
     context,
     maintenance,
-    ingest,
+    indexer,
     service: async (userName = config.user) => serviceFor(await resolveUser(context, userName)),
     authenticate: async (token) => {
       const user = await userForToken(context, token);
@@ -92,7 +92,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       rotateToken: (name) => rotateToken(context, name),
     },
     close: async () => {
-      await ingest.stop();
+      await indexer.stop();
       await maintenance.close();
       await embedder.close();
       await (await reranker?.catch(() => undefined))?.close();

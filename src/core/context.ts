@@ -24,8 +24,8 @@ export interface CoreContext {
   imageUrl: ImageUrlSigner;
   /** Called after each committed write so background maintenance can keep fragments in check. */
   afterWrite(): void;
-  /** Called when conversations were queued, so a running ingest worker picks them up at once. */
+  /** Called when conversations were queued, so a running index worker picks them up at once. */
   onQueued(): void;
-  /** Why this process's ingest worker cannot move the queue now (a full disk), if it cannot. */
-  ingestStalled(): AppError | undefined;
+  /** Why this process's index worker cannot move the queue now (a full disk), if it cannot. */
+  indexStalled(): AppError | undefined;
 }

@@ -35,8 +35,8 @@ import { createBucket, listBuckets } from "./memories/buckets.js";
 import { storeImageMemory } from "./memories/images.js";
 import { recall } from "./retrieval/recall.js";
 import { searchChats } from "./retrieval/search.js";
-import { ingestConversations, previewUploads, type UploadChange } from "./chat-history/uploads.js";
-import { ingestOne } from "./chat-history/upload-batcher.js";
+import { uploadConversations, previewUploads, type UploadChange } from "./chat-history/uploads.js";
+import { uploadOne } from "./chat-history/upload-batcher.js";
 import {
   countConversations,
   deleteConversations,
@@ -74,16 +74,20 @@ export interface MnemoService {
     list(query?: ListBucketsQuery): Promise<Bucket[]>;
     create(body: CreateBucketRequest): Promise<CreateBucketResponse>;
   };
-  chats: {
+  /**
+   * Chat history: an upload stores a conversation and queues it; the index worker chunks and
+   * embeds it; search and recall (below) read the index.
+   */
+  conversations: {
     /** One conversation in the upload shape (POST /api/chat-history/ingest/custom-online). */
-    ingest(upload: unknown): Promise<IngestResponse>;
+    upload(upload: unknown): Promise<IngestResponse>;
     /** Several at once, in one commit (the importer's path). */
-    ingestMany(uploads: unknown[]): Promise<IngestResponse[]>;
+    uploadMany(uploads: unknown[]): Promise<IngestResponse[]>;
     /**
-     * What ingestMany would do with each upload, storing nothing (a dry run). The embedded store
+     * What uploadMany would do with each upload, storing nothing (a dry run). The embedded store
      * only: the API has no endpoint for it, so the HTTP client leaves it out.
      */
-    preview?(uploads: unknown[]): Promise<UploadChange[]>;
+    previewUploads?(uploads: unknown[]): Promise<UploadChange[]>;
     list(query: ListChatsQuery): Promise<ListChatsResponse>;
     get(conversationId: string): Promise<ConversationDetail>;
     delete(body: ConversationIds): Promise<DeleteChatsResponse>;
@@ -115,10 +119,10 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
       list: (query) => listBuckets(ctx, userId, query),
       create: (body) => createBucket(ctx, userId, body),
     },
-    chats: {
-      ingest: (upload) => ingestOne(ctx, userId, upload),
-      ingestMany: (uploads) => ingestConversations(ctx, userId, uploads),
-      preview: (uploads) => previewUploads(ctx, userId, uploads),
+    conversations: {
+      upload: (upload) => uploadOne(ctx, userId, upload),
+      uploadMany: (uploads) => uploadConversations(ctx, userId, uploads),
+      previewUploads: (uploads) => previewUploads(ctx, userId, uploads),
       list: (query) => listConversations(ctx, userId, query),
       get: (conversationId) => getConversation(ctx, userId, { conversationId }),
       delete: (body) => deleteConversations(ctx, userId, body),

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import type { App } from "../core/app.js";
+import type { App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import type { MnemoService } from "../core/service.js";
-import type { UserInfo } from "../core/users.js";
+import type { MnemoService } from "../core/index.js";
+import type { UserInfo } from "../core/index.js";
 
 export interface AuthVariables {
   service: MnemoService;

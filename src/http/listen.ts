@@ -1,15 +1,20 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import type { App } from "../core/app.js";
+import {
+  imageSecret,
+  lockOutReindexToServe,
+  removeServerInfo,
+  runningServer,
+  signedImageUrl,
+  writeServerInfo,
+  type App,
+} from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import { imageSecret, signedImageUrl } from "../core/memories/images.js";
-import { lockOutReindexToServe } from "../core/operations/reindex-lock.js";
-import { removeServerInfo, runningServer, writeServerInfo } from "../core/operations/server-info.js";
 import { createHttpApp } from "./server.js";
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting connections, lets requests in flight finish, leaves queued ingest durably queued. */
+  /** Stops accepting connections, lets requests in flight finish, leaves queued conversations durably queued. */
   close(): Promise<void>;
 }
 
@@ -67,7 +72,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
   return { server, url };
 }
 
-/** Serves the REST API of `app` and processes its ingest queue until closed. */
+/** Serves the REST API of `app` and processes its index queue until closed. */
 export async function startServer(app: App, options: ListenOptions): Promise<RunningServer> {
   const { config } = app;
   const secret = imageSecret(config.paths.secret);
@@ -81,7 +86,7 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   }
   const { server, url } = listening;
   try {
-    await app.ingest.start();
+    await app.indexer.start();
   } catch (error) {
     server.close(); // a store that cannot be written: stop rather than answer 500 to everything
     removeServerInfo(config.paths.serverInfo);
@@ -95,7 +100,7 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
         server.close(() => resolve());
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       });
-      await app.ingest.stop();
+      await app.indexer.stop();
       removeServerInfo(config.paths.serverInfo);
     },
   };

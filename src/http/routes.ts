@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
-import type { MnemoService } from "../core/service.js";
+import type { MnemoService } from "../core/index.js";
 import {
   ConversationDetail,
   ConversationIds,
@@ -192,7 +192,7 @@ export const ROUTES: Route[] = [
     response: IngestResponse,
     errors: [400, 401, 413, 500],
     bodyLimit: 50 * MB,
-    handle: ({ service, body }) => service.chats.ingest(body),
+    handle: ({ service, body }) => service.conversations.upload(body),
   },
   {
     method: "post",
@@ -222,7 +222,7 @@ export const ROUTES: Route[] = [
     query: ListChatsQuery,
     response: ListChatsResponse,
     errors: [400, 401],
-    handle: ({ service, query }) => service.chats.list(query),
+    handle: ({ service, query }) => service.conversations.list(query),
   },
   {
     method: "delete",
@@ -232,7 +232,7 @@ export const ROUTES: Route[] = [
     body: ConversationIds,
     response: DeleteChatsResponse,
     errors: [400, 401],
-    handle: ({ service, body }) => service.chats.delete(body as ConversationIds),
+    handle: ({ service, body }) => service.conversations.delete(body as ConversationIds),
   },
   {
     method: "get",
@@ -242,7 +242,7 @@ export const ROUTES: Route[] = [
     query: ConversationQuery,
     response: ConversationDetail,
     errors: [400, 401, 404],
-    handle: ({ service, query }) => service.chats.get(query["conversationId"] ?? ""),
+    handle: ({ service, query }) => service.conversations.get(query["conversationId"] ?? ""),
   },
   {
     method: "get",
@@ -251,7 +251,7 @@ export const ROUTES: Route[] = [
     origin: "spec",
     response: CountResponse,
     errors: [401],
-    handle: ({ service }) => service.chats.count(),
+    handle: ({ service }) => service.conversations.count(),
   },
   {
     method: "post",
@@ -261,7 +261,7 @@ export const ROUTES: Route[] = [
     body: PinRequest,
     response: FlagResponse,
     errors: [400, 401],
-    handle: ({ service, body }) => service.chats.pin(body as PinRequest),
+    handle: ({ service, body }) => service.conversations.pin(body as PinRequest),
   },
   {
     method: "post",
@@ -271,7 +271,7 @@ export const ROUTES: Route[] = [
     body: ExcludeRequest,
     response: FlagResponse,
     errors: [400, 401],
-    handle: ({ service, body }) => service.chats.exclude(body as ExcludeRequest),
+    handle: ({ service, body }) => service.conversations.exclude(body as ExcludeRequest),
   },
   {
     method: "get",
@@ -280,7 +280,7 @@ export const ROUTES: Route[] = [
     origin: "mnemo",
     response: QueueStatus,
     errors: [401],
-    handle: ({ service }) => service.chats.status(),
+    handle: ({ service }) => service.conversations.status(),
   },
 ];
 

@@ -4,9 +4,8 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import type { App } from "../core/app.js";
+import { imageFile, verifyImageSignature, type App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import { imageFile, verifyImageSignature } from "../core/memories/images.js";
 import { allowedMethods } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
@@ -64,7 +63,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   http.get("/images/:memoryId", async (c) => {
     const memoryId = c.req.param("memoryId");
     verifyImageSignature(options.imageSecret, memoryId, c.req.query("exp"), c.req.query("sig"));
-    const file = await imageFile(app.context, memoryId);
+    const file = await imageFile(app, memoryId);
     c.header("Content-Type", file.mime);
     // The type is the stored format's; a browser must not guess another (HTML) from the bytes.
     c.header("X-Content-Type-Options", "nosniff");

@@ -82,11 +82,6 @@ export const Bucket = z.object({
 });
 export type Bucket = z.infer<typeof Bucket>;
 
-/** Bucket names are unique without regard to case or surrounding space. */
-export function sameBucketName(name: string, wanted: string): boolean {
-  return name.toLocaleLowerCase() === wanted.trim().toLocaleLowerCase();
-}
-
 export const V2MemoryResponse = z.object({
   memories: z.array(z.union([z.string(), MemoryObject])),
   buckets: z.array(Bucket),

@@ -21,7 +21,7 @@ export const VECTOR_INDEX_MIN_ROWS = 5_000;
  */
 const ROWS_PER_VECTOR_PARTITION = 32_000;
 /**
- * Segments the vector index may have before maintenance rebuilds it as one: 8 while no ingest is
+ * Segments the vector index may have before maintenance rebuilds it as one: 8 while no indexing is
  * pending, 64 while one is (a rebuild then would soon be undone, at the cost of a whole build).
  * Each maintenance run that adds rows gives the index one more segment: LanceDB neither merges
  * them nor compacts fragments across them, and every search visits each one. A 290k-chunk
@@ -100,7 +100,7 @@ export async function optimizeStore(
 
 /**
  * Compacts one table's small fragments, folds new rows into its existing indexes and drops its old
- * versions (the ingest worker runs it on the queue, whose status changes fragment it fast).
+ * versions (the index worker runs it on the queue, whose status changes fragment it fast).
  */
 export async function optimizeTable(store: Store, key: TableKey): Promise<void> {
   const table = await store.table(key);

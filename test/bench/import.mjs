@@ -4,7 +4,7 @@
 //   node test/bench/import.mjs [--quick] [--long-import MINUTES] [--long-embedder tiny|bundled] [--long-only | --no-long]
 //
 // 1. Throughput: a generated upload-shape file of a few hundred conversations is imported in
-//    process (importExports + the ingest worker, waited with waitForProcessing), then the
+//    process (importExports + the index worker, waited with waitForProcessing), then the
 //    embedder embeds exactly the chunk texts that import produced (read back from the chunks
 //    table). The ratio chunks/s ÷ embedder chunks/s is what the pipeline keeps of the model's speed;
 //    measured with the model on one thread (`embedderThreads: 1`) and on every core.
@@ -74,13 +74,13 @@ async function throughputRun(uploads, threads) {
   const text = textSource(54);
   await app.context.embedder.embedDocuments(Array.from({ length: 128 }, () => text.passage(60)));
 
-  app.ingest.start();
+  app.indexer.start();
   const started = performance.now();
   const summary = await importExports(service, [file]);
   const storedMs = performance.now() - started;
   await waitForProcessing(service, summary, undefined, 50);
   const importMs = performance.now() - started;
-  await app.ingest.stop();
+  await app.indexer.stop();
 
   const chunks = await app.context.store.select("chunks", "true", { columns: ["text", "tokenCount"] });
   const embedMs = (await timed(() => app.context.embedder.embedDocuments(chunks.map((c) => c.text)))).ms;

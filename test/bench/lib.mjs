@@ -518,7 +518,7 @@ export async function insertMemories(app, { newId, userId, count, start = 0, tex
 }
 
 /**
- * A chunk row as the ingest worker writes it: `messages` ([{id, sender, text, time}]) joined by
+ * A chunk row as the index worker writes it: `messages` ([{id, sender, text, time}]) joined by
  * blank lines, with offsets into the joined text.
  */
 export function chunkRow(userId, conversationId, chunkIndex, messages, vector) {

@@ -89,14 +89,14 @@ async function main() {
   const fresh = (await app.users.list()).length <= 1;
   const started = performance.now();
   if (fresh) {
-    app.ingest.start();
+    app.indexer.start();
     for (const sample of data) {
       await app.users.add(`locomo-${sample.sample_id}`).catch(() => undefined);
       const service = await app.service(`locomo-${sample.sample_id}`);
-      await service.chats.ingestMany(uploads(sample));
+      await service.conversations.uploadMany(uploads(sample));
     }
     await settle(app);
-    await app.ingest.stop();
+    await app.indexer.stop();
     await app.maintenance.run();
   }
   const importSeconds = (performance.now() - started) / 1000;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
-import { imageSecret, signedImageUrl } from "../../src/core/memories/images.js";
+import { imageSecret, signedImageUrl } from "../../src/core/memories/image-urls.js";
 import { clientKey } from "../../src/http/auth.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { ROUTES } from "../../src/http/routes.js";

@@ -156,33 +156,33 @@ describe("migrations", () => {
   it("brings a schema-1 store forward: messages move to their own table, nothing is lost", async () => {
     const store = path.join(tempDir(), "store");
     const first = await openTestApp({ store });
-    first.ingest.start();
+    first.indexer.start();
     const before = await first.service();
     const upload = (messages: { id: string; role: "human" | "assistant"; content: string }[]) => ({
       conversation: { id: "trip", title: "Lisbon trip", createdAt: "2024-05-01T10:00:00Z", messages },
     });
-    const { conversationId } = await before.chats.ingest(upload([
+    const { conversationId } = await before.conversations.upload(upload([
       { id: "m1", role: "human", content: "Which tram goes up to the castle in Lisbon?" },
       { id: "m2", role: "assistant", content: "Tram 28 passes close to São Jorge castle." },
     ]));
     await settled(before);
-    const detail = await before.chats.get(conversationId);
+    const detail = await before.conversations.get(conversationId);
     await first.close();
 
     await downgradeToSchema1(store);
     const second = await openTestApp({ store });
-    second.ingest.start();
+    second.indexer.start();
     const after = await second.service();
     expect(second.context.store.meta.schemaVersion).toBe(SCHEMA_VERSION);
     expect((await (await second.context.store.table("conversations")).schema()).fields.map((f) => f.name)).not.toContain("messagesJson");
-    expect(await after.chats.get(conversationId)).toEqual(detail);
+    expect(await after.conversations.get(conversationId)).toEqual(detail);
     expect((await after.search({ query: "tram castle" })).results[0]?.conversationId).toBe(conversationId);
 
     // The migrated conversation takes a re-upload like any other: merged, re-indexed, one messages row.
-    const again = await after.chats.ingest(upload([{ id: "m3", role: "human", content: "And a pastel de nata near Belém?" }]));
+    const again = await after.conversations.upload(upload([{ id: "m3", role: "human", content: "And a pastel de nata near Belém?" }]));
     expect(again.change).toBe("updated");
     await settled(after);
-    expect((await after.chats.get(conversationId)).messages.map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
+    expect((await after.conversations.get(conversationId)).messages.map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
     expect(await second.context.store.count("messages", "true")).toBe(1);
     await second.close();
   });
@@ -191,10 +191,10 @@ describe("migrations", () => {
 describe("reindex", () => {
   it("re-embeds every memory and chunk with a new embedder and switches in one step", async () => {
     const app = await openTestApp();
-    app.ingest.start();
+    app.indexer.start();
     const service = await app.service();
     await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
-    await service.chats.ingest({
+    await service.conversations.upload({
       conversation: { id: "c", title: "Garden", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "1", role: "human", content: "the garden needs water" }] },
     });
     await settled(service);
@@ -245,7 +245,7 @@ describe("what an interrupted reindex left", () => {
   it("goes with the next maintenance (even --if-needed), never while a reindex runs", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    await service.memories.store({ text: "the cat sat on the mat", date: false });
+    await service.memories.store({ text: "the cat sat on the mat" });
     await app.context.store.createGeneration(1, 32); // what a reindex cut short leaves beside generation 0
     const onDisk = async () => {
       const db = await lancedb.connect(path.join(app.config.paths.dataDir, "db"));
@@ -324,7 +324,7 @@ describe("maintenance", () => {
     const service = await app.service();
     // A few uploads: a few small fragments in the conversations table, not enough to be due.
     for (const id of ["a", "b", "c", "d"]) {
-      await service.chats.ingest({ conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] } });
+      await service.conversations.upload({ conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] } });
     }
     for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
     const { store } = app.context;

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { MnemoService } from "../../core/service.js";
+import type { MnemoService } from "../../core/index.js";
 import type { ConversationDetail, FlagResponse, ListChatsResponse } from "../../schemas/chat-history.js";
 import { idList } from "../id-list.js";
 import type { Output } from "../output.js";
@@ -35,7 +35,7 @@ export function registerChats(program: Command): void {
     .action(
       action(async (session, options: ListOptions) => {
         await withService(session, async (service) => {
-          const result = await service.chats.list({
+          const result = await service.conversations.list({
             page: parseCount("--page", options.page),
             pageSize: parseCount("--page-size", options.pageSize),
             ...(options.provider ? { provider: options.provider } : {}),
@@ -59,7 +59,7 @@ export function registerChats(program: Command): void {
     .action(
       action(async (session, id: string) => {
         await withService(session, async (service) => {
-          const detail = await service.chats.get(id);
+          const detail = await service.conversations.get(id);
           if (session.out.json) return session.out.data(detail);
           printConversation(session.out, detail);
         });
@@ -74,7 +74,7 @@ export function registerChats(program: Command): void {
       action(async (session, ids: string[]) => {
         await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session.options);
         await withService(session, async (service) => {
-          const result = await service.chats.delete({ ids });
+          const result = await service.conversations.delete({ ids });
           reportDone(session.out, "Deleted", ids, result.deleted, result);
         });
       }),
@@ -86,19 +86,19 @@ export function registerChats(program: Command): void {
     .action(
       action(async (session) => {
         await withService(session, async (service) => {
-          const result = await service.chats.count();
+          const result = await service.conversations.count();
           if (session.out.json) return session.out.data(result);
           session.out.line(String(result.count));
         });
       }),
     );
 
-  flagCommand(chats, ["pin", "Pinned"], "pin conversations (listed first)", (service, ids) => service.chats.pin({ ids, pinned: true }));
-  flagCommand(chats, ["unpin", "Unpinned"], "unpin conversations", (service, ids) => service.chats.pin({ ids, pinned: false }));
+  flagCommand(chats, ["pin", "Pinned"], "pin conversations (listed first)", (service, ids) => service.conversations.pin({ ids, pinned: true }));
+  flagCommand(chats, ["unpin", "Unpinned"], "unpin conversations", (service, ids) => service.conversations.pin({ ids, pinned: false }));
   flagCommand(chats, ["exclude", "Excluded"], "keep conversations but leave them out of search, recall and count", (service, ids) =>
-    service.chats.exclude({ ids, excluded: true }),
+    service.conversations.exclude({ ids, excluded: true }),
   );
-  flagCommand(chats, ["include", "Included"], "bring excluded conversations back", (service, ids) => service.chats.exclude({ ids, excluded: false }));
+  flagCommand(chats, ["include", "Included"], "bring excluded conversations back", (service, ids) => service.conversations.exclude({ ids, excluded: false }));
 
   chats
     .command("status")
@@ -109,8 +109,8 @@ export function registerChats(program: Command): void {
         await withService(
           session,
           async (service) => {
-            const { waitForQueue } = await import("../../core/jobs/import-file.js");
-            const status = options.wait ? await waitForQueue(service) : await service.chats.status();
+            const { waitForQueue } = await import("../../core/index.js");
+            const status = options.wait ? await waitForQueue(service) : await service.conversations.status();
             if (session.out.json) return session.out.data(status);
             const { counts } = status;
             session.out.line(
@@ -118,7 +118,7 @@ export function registerChats(program: Command): void {
             );
             for (const problem of status.problems) session.out.warn(`${problem.id} ${problem.title}: ${problem.status}: ${problem.reason}`);
           },
-          { ingest: Boolean(options.wait) },
+          { index: Boolean(options.wait) },
         );
       }),
     );

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ImportSummary } from "../../core/jobs/import-file.js";
+import type { ImportSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import { importInThread, type ImportCommandOptions } from "../import-thread.js";
@@ -18,7 +18,7 @@ export function registerImport(program: Command): void {
       action(async (session, paths: string[], options: ImportCommandOptions) => {
         const { out } = session;
         // Before the thread opens (or creates) the store.
-        (await import("../../importers/index.js")).checkPlatform(options.platform);
+        (await import("../../core/index.js")).checkPlatform(options.platform);
         await useLeanAllocator();
         const spinner = await startSpinner("Reading exports", { json: out.json });
         try {

@@ -11,8 +11,8 @@ export function registerMaintain(program: Command): void {
     .action(
       action(async (session, options: { ifNeeded?: boolean; quiet?: boolean }) => {
         await useLeanAllocator();
-        const { useFewerIoThreads } = await import("../../core/operations/maintenance.js");
-        useFewerIoThreads();
+        const { useFewerIoThreads } = await import("../../core/index.js");
+        await useFewerIoThreads();
         await withApp(session, async (app) => {
           const ran = options.ifNeeded ? await app.maintenance.runIfNeeded() : await app.maintenance.run();
           if (options.quiet) return;

@@ -11,7 +11,7 @@ export function registerReindex(program: Command): void {
         // Open the store with the embedder it has; --embedder names the one to move to.
         const opened = { ...session, options: { ...session.options, embedder: undefined } };
         await withApp(opened, async (app) => {
-          const [{ reindexApp }, { startSpinner }] = await Promise.all([import("../../core/jobs/reindex.js"), import("../spinner.js")]);
+          const [{ reindexApp }, { startSpinner }] = await Promise.all([import("../../core/index.js"), import("../spinner.js")]);
           const spinner = await startSpinner("Loading the embedder", { json: session.out.json });
           const stopped = () => {
             spinner.stop();

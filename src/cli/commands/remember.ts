@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
-import type { MnemoService } from "../../core/service.js";
+import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
 import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
@@ -121,7 +121,7 @@ async function rememberImage(session: Session, file: string, description: string
   } catch (error) {
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const { checkImage } = await import("../../core/memories/image-types.js");
+  const { checkImage } = await import("../../core/index.js");
   const { problem } = checkImage(data);
   if (problem !== undefined) throw AppError.invalid("--image", `${file} ${problem}`);
   await withService(session, async (service) => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import type { App } from "../../core/app.js";
+import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { action, writeTokenFile, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
@@ -19,7 +19,7 @@ export function registerServe(program: Command): void {
     .action(
       action(async (session, options: ServeOptions) => {
         const [{ createApp }, { loadConfig }, { startServer }, { isLoopback }] = await Promise.all([
-          import("../../core/app.js"),
+          import("../../core/index.js"),
           import("../../config/load-config.js"),
           import("../../http/listen.js"),
           import("../../http/host-guard.js"),

@@ -69,8 +69,8 @@ export function registerUsers(program: Command): void {
     .argument("<name>", "user name")
     .action(
       action(async (session, name: string) => {
-        const { checkRemovable } = await import("../../core/users.js");
-        checkRemovable(name); // before asking: the answer could not change it
+        const { checkRemovable } = await import("../../core/index.js");
+        await checkRemovable(name); // before asking: the answer could not change it
         await confirmOrAbort(`Remove user ${name} and all their memories and conversations?`, session.options);
         await withApp(session, async (app) => {
           await app.users.remove(name);

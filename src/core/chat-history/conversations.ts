@@ -232,7 +232,7 @@ export async function queueStatus(ctx: CoreContext, userId: string): Promise<Que
   const problems = rows
     .filter((row) => row.status === "failed" || row.status === "rejected")
     .map((row) => ({ id: row.id, title: row.title, status: row.status, reason: row.statusReason ?? "" }));
-  const stall = ctx.ingestStalled();
+  const stall = ctx.indexStalled();
   if (!stall) return { counts, problems };
   return { counts, problems, stalled: { reason: stall.message, ...(stall.suggestion ? { suggestion: stall.suggestion } : {}) } };
 }

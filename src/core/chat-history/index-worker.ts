@@ -51,18 +51,18 @@ type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" |
   firstIndexing: boolean;
 };
 
-/** Whether conversations are waiting for, or in the hands of, an ingest worker in any process. */
-export async function ingestPending(store: Store): Promise<boolean> {
+/** Whether conversations are waiting for, or in the hands of, an index worker in any process. */
+export async function indexPending(store: Store): Promise<boolean> {
   return (await store.count("conversations", PENDING)) > 0;
 }
 
 /**
- * The durable ingest queue's worker. The queue is the conversations table itself: `queued` rows
+ * The durable index queue's worker. The queue is the conversations table itself: `queued` rows
  * are claimed (→ `processing`, with owner and time), chunked, embedded and swapped into the chunks
  * table in one commit per batch (→ `ready`), or marked `rejected` / `failed` with the reason.
  * A process that dies leaves its claims behind; they are taken over on the next start.
  */
-export class IngestWorker {
+export class IndexWorker {
   private running = false;
   private batchTokens = MIN_BATCH_TOKENS;
   private batchesSinceCompaction = 0;
@@ -145,7 +145,7 @@ export class IngestWorker {
   private async claim(): Promise<Claimed[]> {
     const { store } = this.ctx;
     // An idle worker looks every second: without the write lock, unless there is something to take.
-    if (!(await ingestPending(store))) return [];
+    if (!(await indexPending(store))) return [];
     return store.write(async () => {
       const candidates = (await store.select("conversations", PENDING, {
         columns: ["id", "userId", "platform", "revision", "tokenCount", "status", "claimedAt", "claimedBy", "uploadedAt"],

@@ -28,7 +28,7 @@ const queues = new WeakMap<CoreContext, Queue>();
  * commits per conversation, and LanceDB's memory and maintenance grow with every commit.
  * Validation happens first, so a bad upload fails alone.
  */
-export async function ingestOne(ctx: CoreContext, userId: string, input: unknown): Promise<IngestResponse> {
+export async function uploadOne(ctx: CoreContext, userId: string, input: unknown): Promise<IngestResponse> {
   const upload = parseInput(UploadConversation, input);
   const queue = queueOf(ctx);
   return new Promise((resolve, reject) => {

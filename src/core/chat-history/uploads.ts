@@ -24,7 +24,7 @@ export type UploadChange = IngestResponse["change"];
  * nothing. One import record per (user, platform). When this returns, the conversations and
  * their messages are durably stored.
  */
-export async function ingestConversations(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<IngestResponse[]> {
+export async function uploadConversations(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<IngestResponse[]> {
   const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
   return storeUploads(ctx, userId, uploads);
 }

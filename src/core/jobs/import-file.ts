@@ -5,11 +5,11 @@ import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service.js";
 
 /**
- * Conversations sent per ingest call, at most: each call costs ~20 ms of store work whatever its
+ * Conversations sent per upload call, at most: each call costs ~20 ms of store work whatever its
  * size (200 instead of 50 stored 2,000 conversations in 1.1 s instead of 1.7).
  */
 const BATCH = 200;
-/** Message characters per ingest call, at most: a batch of long conversations stays a few MB. */
+/** Message characters per upload call, at most: a batch of long conversations stays a few MB. */
 const BATCH_CHARS = 2_000_000;
 
 export interface ImportProgress {
@@ -76,7 +76,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
     conversationIds: [],
     importIds: [],
     dryRun: Boolean(options.dryRun),
-    comparedWithStore: !options.dryRun || service.chats.preview !== undefined,
+    comparedWithStore: !options.dryRun || service.conversations.previewUploads !== undefined,
   };
   for (const path of paths) await importFile(service, path, options, summary);
   return summary;
@@ -94,10 +94,10 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     batch = [];
     batchChars = 0;
     if (options.dryRun) {
-      for (const change of (await service.chats.preview?.(sent)) ?? []) summary[change]++;
+      for (const change of (await service.conversations.previewUploads?.(sent)) ?? []) summary[change]++;
       return;
     }
-    for (const result of await service.chats.ingestMany(sent)) {
+    for (const result of await service.conversations.uploadMany(sent)) {
       summary[result.change]++;
       summary.conversationIds.push(result.conversationId);
       if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
@@ -167,7 +167,7 @@ export interface QueueWait {
  */
 export async function waitForQueue(service: MnemoService, { onProgress, pollMs = 250 }: QueueWait = {}): Promise<QueueStatus> {
   for (;;) {
-    const status = await service.chats.status();
+    const status = await service.conversations.status();
     const pending = status.counts.queued + status.counts.processing;
     onProgress?.({ ready: status.counts.ready, pending });
     if (pending === 0) return status;

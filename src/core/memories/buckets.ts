@@ -2,11 +2,11 @@ import { parseInput } from "../../schemas/parse.js";
 import {
   CreateBucketRequest,
   ListBucketsQuery,
-  sameBucketName,
   type Bucket,
   type CreateBucketResponse,
 } from "../../schemas/memories.js";
 import type { BucketRow } from "../../store/rows.js";
+import { sameBucketName } from "../../text/bucket-names.js";
 import { ofUser, sqlAnd } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";

@@ -7,7 +7,7 @@ import type { TableKey } from "../../store/schema.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
 import type { Store } from "../../store/store.js";
 import { diskFullOr } from "../../store/write-lock.js";
-import { ingestPending } from "../chat-history/index-worker.js";
+import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
 
@@ -147,9 +147,9 @@ export class Maintenance {
     return lockHolder(this.lockPath);
   }
 
-  /** A vector index is rebuilt sooner when no ingest is under way to add segments again. */
+  /** A vector index is rebuilt sooner when no indexing is under way to add segments again. */
   private async segmentLimit(): Promise<number> {
-    return (await ingestPending(this.store)) ? VECTOR_SEGMENT_LIMIT.busy : VECTOR_SEGMENT_LIMIT.idle;
+    return (await indexPending(this.store)) ? VECTOR_SEGMENT_LIMIT.busy : VECTOR_SEGMENT_LIMIT.idle;
   }
 
   /** Stops looking; a maintenance process already started carries on by itself. */

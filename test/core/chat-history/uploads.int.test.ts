@@ -15,7 +15,7 @@ let service: MnemoService;
 
 beforeAll(async () => {
   app = await openTestApp();
-  app.ingest.start();
+  app.indexer.start();
   service = await app.service();
 });
 afterAll(async () => app.close());
@@ -43,7 +43,7 @@ async function failure(work: Promise<unknown>): Promise<AppError> {
 
 describe("ingest (upload shape)", () => {
   it("answers queued with the spec's fields; platform defaults to custom", async () => {
-    const result = await service.chats.ingest(upload("spec-1", [msg("m1", "human", "hello there")]));
+    const result = await service.conversations.upload(upload("spec-1", [msg("m1", "human", "hello there")]));
     expect(result).toMatchObject({
       queued: true,
       platform: "custom",
@@ -57,14 +57,14 @@ describe("ingest (upload shape)", () => {
   it("stores single uploads that arrive together in one commit, each with its own answer; a bad one fails alone", async () => {
     // The worker's claims and status updates are commits too: counted with them, the bound below
     // held or not by how the worker's timing fell (5 once in a full run).
-    await app.ingest.stop();
+    await app.indexer.stop();
     try {
       const conversations = await app.context.store.table("conversations");
       const before = await conversations.version();
       const ids = Array.from({ length: 20 }, (_, i) => `together-${i}`);
       const sent = [
-        ...ids.map((id) => service.chats.ingest(upload(id, [msg("1", "human", `note ${id}`)]))),
-        service.chats.ingest({ conversation: { id: "bad", messages: [] } }),
+        ...ids.map((id) => service.conversations.upload(upload(id, [msg("1", "human", `note ${id}`)]))),
+        service.conversations.upload({ conversation: { id: "bad", messages: [] } }),
       ];
       const results = await Promise.allSettled(sent);
       const answers = results.slice(0, 20).map((r) => (r.status === "fulfilled" ? r.value : undefined));
@@ -75,17 +75,17 @@ describe("ingest (upload shape)", () => {
       // One write for the first upload, one for the 19 that waited for it: each adds its rows once.
       expect((await conversations.version()) - before).toBeLessThanOrEqual(4);
     } finally {
-      app.ingest.start();
+      app.indexer.start();
     }
   });
 
   it("keeps one import record per platform and overwrites the display name", async () => {
-    const a = await service.chats.ingest(upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }));
-    const b = await service.chats.ingest(upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }));
-    const c = await service.chats.ingest(upload("p-3", [msg("1", "human", "z")], { platform: "other.tool" }));
+    const a = await service.conversations.upload(upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }));
+    const b = await service.conversations.upload(upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }));
+    const c = await service.conversations.upload(upload("p-3", [msg("1", "human", "z")], { platform: "other.tool" }));
     expect(a.importId).toBe(b.importId);
     expect(c.importId).not.toBe(a.importId);
-    expect((await service.chats.get(a.conversationId)).platformDisplayName).toBe("My Tool 2");
+    expect((await service.conversations.get(a.conversationId)).platformDisplayName).toBe("My Tool 2");
   });
 
   it("names the field of every constraint it checks", async () => {
@@ -104,18 +104,18 @@ describe("ingest (upload shape)", () => {
       [{ platform: "x" }, /^conversation: is required/],
     ];
     for (const [body, message] of cases) {
-      const error = await failure(service.chats.ingest(body));
+      const error = await failure(service.conversations.upload(body));
       expect(error.code).toBe("invalid_input");
       expect(error.message).toMatch(message);
     }
   });
 
   it("upserts: new messages are added, repeated ids updated, time order kept, no duplicate conversation", async () => {
-    const first = await service.chats.ingest(
+    const first = await service.conversations.upload(
       upload("up-1", [msg("a", "human", "Planning a trip to Kyoto", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Autumn is lovely", "2024-05-01T10:00:05Z")]),
     );
     await settled(service);
-    const second = await service.chats.ingest(
+    const second = await service.conversations.upload(
       upload("up-1", [
         msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z"),
         msg("no-time", "assistant", "Ryokans are worth it"), // no time: stays right after the message it followed
@@ -126,7 +126,7 @@ describe("ingest (upload shape)", () => {
     expect(second.conversationId).toBe(first.conversationId);
     expect(second.change).toBe("updated");
     expect(second.conversation.messageCount).toBe(5);
-    const detail = await service.chats.get(first.conversationId);
+    const detail = await service.conversations.get(first.conversationId);
     expect(detail.messages.map((m) => [m.id, m.text])).toEqual([
       ["early", "I said this first"],
       ["a", "Planning a trip to Kyoto"],
@@ -141,73 +141,73 @@ describe("ingest (upload shape)", () => {
     // The messages are kept once, at the current revision.
     const stored = await app.context.store.select("messages", `conversationId = '${first.conversationId}'`, { columns: ["id"] });
     expect(stored.map((row) => row.id)).toEqual([`${first.conversationId}:2`]);
-    const again = await service.chats.ingest(upload("up-1", [msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z")]));
+    const again = await service.conversations.upload(upload("up-1", [msg("c", "human", "What about hotels?", "2024-05-02T08:00:00Z")]));
     expect(again.change).toBe("unchanged");
     expect(again.conversation.status).toBe("queued"); // as the spec fixes it; `change` says nothing was queued
-    const listed = await service.chats.list({ pageSize: 100 });
+    const listed = await service.conversations.list({ pageSize: 100 });
     expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
   });
 
   it("previews what an upload would do (new, updated, unchanged) without storing anything", async () => {
     const kept = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z")], { complete: true });
-    await service.chats.ingest(kept);
+    await service.conversations.upload(kept);
     const before = await app.context.store.count("conversations", "true");
     const grown = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Previewed")], { complete: true });
     const fresh = upload("pre-2", [msg("a", "human", "Never stored")]);
     // The same conversation twice: the second sees the first, as storing them together would.
-    expect(await service.chats.preview!([kept, grown, fresh, fresh])).toEqual(["unchanged", "updated", "new", "unchanged"]);
+    expect(await service.conversations.previewUploads!([kept, grown, fresh, fresh])).toEqual(["unchanged", "updated", "new", "unchanged"]);
     expect(await app.context.store.count("conversations", "true")).toBe(before);
-    await expect(service.chats.preview!([{ conversation: {} }])).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(service.conversations.previewUploads!([{ conversation: {} }])).rejects.toMatchObject({ code: "invalid_input" });
   });
 
   it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
     const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], { complete: true });
-    const first = await service.chats.ingest(v1);
+    const first = await service.conversations.upload(v1);
     await settled(service);
     // The user edited the prompt: the new export's current branch holds other messages, in its own order.
     const v2 = upload("edit-1", [msg("u1e", "human", "Name a fruit", "2024-05-01T10:05:00Z"), msg("a1e", "assistant", "Mango", "2024-05-01T10:04:59Z")], { complete: true });
-    expect((await service.chats.ingest(v2)).change).toBe("updated");
+    expect((await service.conversations.upload(v2)).change).toBe("updated");
     await settled(service);
-    const detail = await service.chats.get(first.conversationId);
+    const detail = await service.conversations.get(first.conversationId);
     expect(detail.messages.map((m) => m.id)).toEqual(["u1e", "a1e"]);
     const found = await service.search({ query: "cerulean summer sky", limit: 20 });
     expect(found.results.filter((r) => r.conversationId === first.conversationId).map((r) => r.text).join(" ")).not.toMatch(/Cerulean/);
-    expect((await service.chats.ingest(v2)).change).toBe("unchanged");
+    expect((await service.conversations.upload(v2)).change).toBe("unchanged");
   });
 
   it("stores new dates alone without processing the conversation again", async () => {
     const v1 = upload("dated-1", [msg("a", "human", "A conversation whose dates move")]);
-    const first = await service.chats.ingest(v1);
+    const first = await service.conversations.upload(v1);
     await settled(service);
     const chunks = async () => app.context.store.select("chunks", `conversationId = '${first.conversationId}'`, { columns: ["id"] });
     const chunksBefore = await chunks();
     const redated = { ...v1, conversation: { ...v1.conversation, updatedAt: "2025-01-01T00:00:00Z" } };
-    expect(await service.chats.preview!([redated])).toEqual(["updated"]);
-    const again = await service.chats.ingest(redated);
+    expect(await service.conversations.previewUploads!([redated])).toEqual(["updated"]);
+    const again = await service.conversations.upload(redated);
     expect(again).toMatchObject({ change: "updated", conversationId: first.conversationId, conversation: { status: "queued", updatedAt: "2025-01-01T00:00:00.000Z" } });
-    const detail = await service.chats.get(first.conversationId);
+    const detail = await service.conversations.get(first.conversationId);
     expect([detail.status, detail.updatedAt, detail.createdAt]).toEqual(["ready", "2025-01-01T00:00:00.000Z", "2024-05-01T10:00:00.000Z"]);
     expect(await chunks()).toEqual(chunksBefore);
     expect(await app.context.store.count("conversations", `id = '${first.conversationId}'`)).toBe(1);
     // New messages and new dates in one batch, in either order: processed once, with the last dates.
     const grown = { ...redated, conversation: { ...redated.conversation, messages: [msg("b", "assistant", "and grows")] } };
     const later = { ...redated, conversation: { ...redated.conversation, updatedAt: "2025-02-01T00:00:00Z" } };
-    const [grew, moved] = await Promise.all([service.chats.ingest(grown), service.chats.ingest(later)]);
+    const [grew, moved] = await Promise.all([service.conversations.upload(grown), service.conversations.upload(later)]);
     expect([grew.change, moved.change]).toEqual(["updated", "updated"]);
     await settled(service);
-    const final = await service.chats.get(first.conversationId);
+    const final = await service.conversations.get(first.conversationId);
     expect([final.status, final.updatedAt, final.messages.length]).toEqual(["ready", "2025-02-01T00:00:00.000Z", 2]);
-    expect(await service.chats.ingest(later)).toMatchObject({ change: "unchanged" });
+    expect(await service.conversations.upload(later)).toMatchObject({ change: "unchanged" });
   });
 
   it("processes in the background to ready, swapping the chunks of a re-upload", async () => {
-    const { conversationId } = await service.chats.ingest(upload("swap", [msg("1", "human", "first version of the text")]));
+    const { conversationId } = await service.conversations.upload(upload("swap", [msg("1", "human", "first version of the text")]));
     await settled(service);
-    expect((await service.chats.get(conversationId)).status).toBe("ready");
+    expect((await service.conversations.get(conversationId)).status).toBe("ready");
     const chunkIds = async () =>
       (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["id", "text"] })).map((c) => c.id);
     expect(await chunkIds()).toEqual([`${conversationId}:1:0`]);
-    await service.chats.ingest(upload("swap", [msg("2", "assistant", "an answer added later")]));
+    await service.conversations.upload(upload("swap", [msg("2", "assistant", "an answer added later")]));
     await settled(service);
     expect(await chunkIds()).toEqual([`${conversationId}:2:0`]);
   });
@@ -219,7 +219,7 @@ describe("ingest (upload shape)", () => {
         const i = from + k;
         return msg(`g${i}`, i % 2 ? "assistant" : "human", `${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}`, `2024-06-01T10:${String(i).padStart(2, "0")}:00Z`);
       });
-    const { conversationId } = await service.chats.ingest(upload("garden", turns(0, 12)));
+    const { conversationId } = await service.conversations.upload(upload("garden", turns(0, 12)));
     await settled(service);
     const chunks = async () =>
       new Map((await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["text", "vector"] })).map((c) => [c.text, c.vector]));
@@ -234,7 +234,7 @@ describe("ingest (upload shape)", () => {
       return original(texts);
     };
     try {
-      await service.chats.ingest(upload("garden", turns(12, 14)));
+      await service.conversations.upload(upload("garden", turns(12, 14)));
       await settled(service);
     } finally {
       embedder.embedDocuments = original;
@@ -251,7 +251,7 @@ describe("ingest (upload shape)", () => {
   });
 
   it("a claim left by a dead process after its chunks were written is taken over without storing them twice", async () => {
-    const { conversationId } = await service.chats.ingest(upload("takeover", [msg("1", "human", "a conversation whose worker died"), msg("2", "assistant", "after writing its chunks")]));
+    const { conversationId } = await service.conversations.upload(upload("takeover", [msg("1", "human", "a conversation whose worker died"), msg("2", "assistant", "after writing its chunks")]));
     await settled(service);
     const chunkIds = async () =>
       (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["id"] })).map((c) => c.id).sort();
@@ -266,18 +266,18 @@ describe("ingest (upload shape)", () => {
       }),
     );
     await settled(service);
-    expect((await service.chats.get(conversationId)).status).toBe("ready");
+    expect((await service.conversations.get(conversationId)).status).toBe("ready");
     expect(await chunkIds()).toEqual(before);
   });
 
   it("rejects a conversation over 100,000 tokens during processing, with the reason", async () => {
     const long = "word ".repeat(60_000);
-    const { conversationId } = await service.chats.ingest(upload("huge", [msg("1", "human", long), msg("2", "assistant", long)]));
+    const { conversationId } = await service.conversations.upload(upload("huge", [msg("1", "human", long), msg("2", "assistant", long)]));
     await settled(service);
-    const detail = await service.chats.get(conversationId);
+    const detail = await service.conversations.get(conversationId);
     expect(detail.status).toBe("rejected");
     expect(detail.statusReason).toMatch(/over the limit of 100000/);
-    expect((await service.chats.status()).problems).toContainEqual(expect.objectContaining({ id: conversationId, status: "rejected" }));
+    expect((await service.conversations.status()).problems).toContainEqual(expect.objectContaining({ id: conversationId, status: "rejected" }));
     expect(await app.context.store.count("chunks", `conversationId = '${conversationId}'`)).toBe(0);
   });
 });
@@ -302,7 +302,7 @@ describe("conversations", () => {
 
   beforeAll(async () => {
     isolated = await openTestApp();
-    isolated.ingest.start();
+    isolated.indexer.start();
     svc = await isolated.service();
     const items: [string, string, string, string][] = [
       ["lisbon", "Lisbon long weekend", "chatgpt", "2024-05-02T10:00:00Z"],
@@ -311,83 +311,83 @@ describe("conversations", () => {
       ["kanji", "Kanji study plan", "claude", "2024-08-15T10:00:00Z"],
     ];
     for (const [key, title, platform, createdAt] of items) {
-      ids[key] = (await svc.chats.ingest(upload(key, [msg("1", "human", `${title}: tell me more`)], { title, platform, createdAt }))).conversationId;
+      ids[key] = (await svc.conversations.upload(upload(key, [msg("1", "human", `${title}: tell me more`)], { title, platform, createdAt }))).conversationId;
     }
     await settled(svc);
   });
   afterAll(async () => isolated.close());
 
   it("lists with the spec's items, newest first, paginated", async () => {
-    const page = await svc.chats.list({ pageSize: 3 });
+    const page = await svc.conversations.list({ pageSize: 3 });
     expect(page).toMatchObject({ page: 1, pageSize: 3, total: 4, totalPages: 2 });
     expect(page.items.map((i) => i.title)).toEqual(["Kanji study plan", "Sourdough 100% hydration", "Fix KeyError in CSV report"]);
     expect(page.items[0]).toMatchObject({ platform: "claude", messageCount: 1, pinned: false, createdAt: "2024-08-15T10:00:00.000Z" });
     expect(page.items[0]!.tokenCount).toBeGreaterThan(0);
-    expect((await svc.chats.list({ page: 2, pageSize: 3 })).items.map((i) => i.title)).toEqual(["Lisbon long weekend"]);
+    expect((await svc.conversations.list({ page: 2, pageSize: 3 })).items.map((i) => i.title)).toEqual(["Lisbon long weekend"]);
   });
 
   it("filters by provider, title, dates, pinned and import id", async () => {
-    const titles = async (query: Parameters<MnemoService["chats"]["list"]>[0]) => (await svc.chats.list(query)).items.map((i) => i.title).sort();
+    const titles = async (query: Parameters<MnemoService["conversations"]["list"]>[0]) => (await svc.conversations.list(query)).items.map((i) => i.title).sort();
     expect(await titles({ provider: "claude" })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
     expect(await titles({ provider: "gemini" })).toEqual([]);
     expect(await titles({ title: "keyerror" })).toEqual(["Fix KeyError in CSV report"]);
     expect(await titles({ title: "100%" })).toEqual(["Sourdough 100% hydration"]);
     expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual(["Fix KeyError in CSV report", "Sourdough 100% hydration"]);
-    const claudeImport = (await svc.chats.get(ids["kanji"]!)).importId;
+    const claudeImport = (await svc.conversations.get(ids["kanji"]!)).importId;
     expect(await titles({ importId: claudeImport })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
     // Each list item names its import record, so the filter's value can be found in a list.
-    expect((await svc.chats.list({ provider: "claude" })).items.map((item) => item.importId)).toEqual([claudeImport, claudeImport]);
-    await svc.chats.pin({ ids: [ids["lisbon"]!], pinned: true });
+    expect((await svc.conversations.list({ provider: "claude" })).items.map((item) => item.importId)).toEqual([claudeImport, claudeImport]);
+    await svc.conversations.pin({ ids: [ids["lisbon"]!], pinned: true });
     expect(await titles({ pinnedOnly: true })).toEqual(["Lisbon long weekend"]);
-    expect((await svc.chats.list({})).items[0]!.title).toBe("Lisbon long weekend");
-    await svc.chats.pin({ ids: [ids["lisbon"]!], pinned: false });
+    expect((await svc.conversations.list({})).items[0]!.title).toBe("Lisbon long weekend");
+    await svc.conversations.pin({ ids: [ids["lisbon"]!], pinned: false });
   });
 
   it("refuses bad list parameters", async () => {
-    expect((await failure(svc.chats.list({ pageSize: 101 }))).message).toMatch(/^pageSize:/);
-    expect((await failure(svc.chats.list({ page: 0 }))).message).toMatch(/^page:/);
-    expect((await failure(svc.chats.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
-    expect((await failure(svc.chats.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
+    expect((await failure(svc.conversations.list({ pageSize: 101 }))).message).toMatch(/^pageSize:/);
+    expect((await failure(svc.conversations.list({ page: 0 }))).message).toMatch(/^page:/);
+    expect((await failure(svc.conversations.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
+    expect((await failure(svc.conversations.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
   });
 
   it("excluded conversations stay stored but are not counted or searchable", async () => {
-    expect(await svc.chats.count()).toEqual({ count: 4 });
-    await svc.chats.exclude({ ids: [ids["python"]!], excluded: true });
-    expect(await svc.chats.count()).toEqual({ count: 3 });
-    expect((await svc.chats.get(ids["python"]!)).excluded).toBe(true);
+    expect(await svc.conversations.count()).toEqual({ count: 4 });
+    await svc.conversations.exclude({ ids: [ids["python"]!], excluded: true });
+    expect(await svc.conversations.count()).toEqual({ count: 3 });
+    expect((await svc.conversations.get(ids["python"]!)).excluded).toBe(true);
     const active = await isolated.context.store.select("chunks", `conversationId = '${ids["python"]}'`, { columns: ["active"] });
     expect(active.map((c) => c.active)).toEqual([false]);
-    await svc.chats.exclude({ ids: [ids["python"]!], excluded: false });
-    expect(await svc.chats.count()).toEqual({ count: 4 });
+    await svc.conversations.exclude({ ids: [ids["python"]!], excluded: false });
+    expect(await svc.conversations.count()).toEqual({ count: 4 });
   });
 
   it("deletes conversations with their chunks; unknown ids are skipped; 404 for a missing one", async () => {
-    const result = await svc.chats.delete({ ids: [ids["kanji"]!, "conv_nope"] });
+    const result = await svc.conversations.delete({ ids: [ids["kanji"]!, "conv_nope"] });
     expect(result).toEqual({ deleted: [ids["kanji"]], count: 1 });
     expect(await isolated.context.store.count("chunks", `conversationId = '${ids["kanji"]}'`)).toBe(0);
     expect(await isolated.context.store.count("messages", `conversationId = '${ids["kanji"]}'`)).toBe(0);
-    const missing = await failure(svc.chats.get(ids["kanji"]!));
+    const missing = await failure(svc.conversations.get(ids["kanji"]!));
     expect(missing.code).toBe("not_found");
-    expect(await svc.chats.count()).toEqual({ count: 3 });
-    expect((await failure(svc.chats.delete({ ids: [] }))).code).toBe("invalid_input");
+    expect(await svc.conversations.count()).toEqual({ count: 3 });
+    expect((await failure(svc.conversations.delete({ ids: [] }))).code).toBe("invalid_input");
   });
 
   it("keeps users apart", async () => {
     await isolated.users.add("bob");
     const bob = await isolated.service("bob");
-    expect(await bob.chats.count()).toEqual({ count: 0 });
-    expect((await bob.chats.list({})).total).toBe(0);
-    expect((await failure(bob.chats.get(ids["lisbon"]!))).code).toBe("not_found");
-    expect(await bob.chats.delete({ ids: [ids["lisbon"]!] })).toEqual({ deleted: [], count: 0 });
-    expect(await bob.chats.pin({ ids: [ids["lisbon"]!], pinned: true })).toEqual({ updated: [], count: 0 });
-    expect(await svc.chats.count()).toEqual({ count: 3 });
+    expect(await bob.conversations.count()).toEqual({ count: 0 });
+    expect((await bob.conversations.list({})).total).toBe(0);
+    expect((await failure(bob.conversations.get(ids["lisbon"]!))).code).toBe("not_found");
+    expect(await bob.conversations.delete({ ids: [ids["lisbon"]!] })).toEqual({ deleted: [], count: 0 });
+    expect(await bob.conversations.pin({ ids: [ids["lisbon"]!], pinned: true })).toEqual({ updated: [], count: 0 });
+    expect(await svc.conversations.count()).toEqual({ count: 3 });
   });
 
   it("removing a user removes every row they own and their image files", async () => {
     await isolated.users.add("carol");
     const carol = await isolated.service("carol");
     const { id: carolId } = await isolated.users.resolve("carol");
-    await carol.chats.ingest(upload("carol-1", [msg("1", "human", "carol's private diary entry")]));
+    await carol.conversations.upload(upload("carol-1", [msg("1", "human", "carol's private diary entry")]));
     await settled(carol);
     const png = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png"));
     await carol.memories.storeImage({ data: png.toString("base64"), filename: "red-square.png" });
@@ -402,7 +402,7 @@ describe("conversations", () => {
       expect(await isolated.context.store.count(table, `userId = '${carolId}'`), table).toBe(0);
     }
     expect(fs.existsSync(imageDir)).toBe(false);
-    expect(await svc.chats.count()).toEqual({ count: 3 });
+    expect(await svc.conversations.count()).toEqual({ count: 3 });
   });
 });
 
@@ -414,19 +414,19 @@ describe("conversation quota", () => {
     const { default: fs } = await import("node:fs");
     fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
     const quota = await openTestApp({ store: dir });
-    quota.ingest.start();
+    quota.indexer.start();
     const svc = await quota.service();
     const results = [];
-    for (const id of ["q1", "q2", "q3"]) results.push(await svc.chats.ingest(upload(id, [msg("1", "human", `quota ${id}`)])));
+    for (const id of ["q1", "q2", "q3"]) results.push(await svc.conversations.upload(upload(id, [msg("1", "human", `quota ${id}`)])));
     await settled(svc);
-    const third = await svc.chats.get(results[2]!.conversationId);
+    const third = await svc.conversations.get(results[2]!.conversationId);
     expect(third).toMatchObject({ quotaBlocked: true, status: "queued" });
-    expect(await svc.chats.count()).toEqual({ count: 2 });
-    expect((await svc.chats.status()).counts.quotaBlocked).toBe(1);
-    await svc.chats.delete({ ids: [results[0]!.conversationId] });
+    expect(await svc.conversations.count()).toEqual({ count: 2 });
+    expect((await svc.conversations.status()).counts.quotaBlocked).toBe(1);
+    await svc.conversations.delete({ ids: [results[0]!.conversationId] });
     await settled(svc);
-    expect(await svc.chats.get(results[2]!.conversationId)).toMatchObject({ quotaBlocked: false, status: "ready" });
-    expect(await svc.chats.count()).toEqual({ count: 2 });
+    expect(await svc.conversations.get(results[2]!.conversationId)).toMatchObject({ quotaBlocked: false, status: "ready" });
+    expect(await svc.conversations.count()).toEqual({ count: 2 });
     await quota.close();
   });
 
@@ -436,11 +436,11 @@ describe("conversation quota", () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
     const app = await openTestApp({ store: dir });
-    await app.ingest.start();
+    await app.indexer.start();
     const svc = await app.service();
-    for (const id of ["q1", "q2", "q3"]) await svc.chats.ingest(upload(id, [msg("1", "human", `quota ${id}`)]));
+    for (const id of ["q1", "q2", "q3"]) await svc.conversations.upload(upload(id, [msg("1", "human", `quota ${id}`)]));
     await settled(svc);
-    expect((await svc.chats.status()).counts.quotaBlocked).toBe(1);
+    expect((await svc.conversations.status()).counts.quotaBlocked).toBe(1);
     await app.close();
     return dir;
   }
@@ -448,15 +448,15 @@ describe("conversation quota", () => {
   it.each([
     ["removed", {}],
     ["raised", { conversationQuota: 5 }],
-  ])("a quota %s in the settings releases blocked conversations as the ingest worker starts", async (_, settings) => {
+  ])("a quota %s in the settings releases blocked conversations as the index worker starts", async (_, settings) => {
     const dir = await blockedStore();
     fs.writeFileSync(`${dir}/config.json`, JSON.stringify(settings));
     const app = await openTestApp({ store: dir });
     const svc = await app.service();
-    await app.ingest.start();
-    expect((await svc.chats.status()).counts.quotaBlocked).toBe(0);
+    await app.indexer.start();
+    expect((await svc.conversations.status()).counts.quotaBlocked).toBe(0);
     await settled(svc);
-    expect(await svc.chats.count()).toEqual({ count: 3 });
+    expect(await svc.conversations.count()).toEqual({ count: 3 });
     await app.close();
   });
 
@@ -465,8 +465,8 @@ describe("conversation quota", () => {
     fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 3 }));
     const app = await openTestApp({ store: dir }); // no worker: an upload alone releases
     const svc = await app.service();
-    const fourth = await svc.chats.ingest(upload("q4", [msg("1", "human", "quota q4")]));
-    const blocked = (await svc.chats.list({ pageSize: 10 })).items.filter((item) => item.quotaBlocked).map((item) => item.id);
+    const fourth = await svc.conversations.upload(upload("q4", [msg("1", "human", "quota q4")]));
+    const blocked = (await svc.conversations.list({ pageSize: 10 })).items.filter((item) => item.quotaBlocked).map((item) => item.id);
     expect(blocked).toEqual([fourth.conversationId]);
     await app.close();
   });

@@ -292,7 +292,7 @@ describe("buckets", () => {
     const alice = await app.service("alice");
     await alice.memories.store({ text: "alice's secret" });
     expect(await alice.buckets.list()).toEqual([{ id: "1", name: "General", memoryCount: 1 }]);
-    expect((await service.memories.list({ all: true, v: 1 })).includes("alice's secret")).toBe(false);
+    expect((await service.memories.list({ all: true, v: 1 }) as string[]).includes("alice's secret")).toBe(false);
     const [aliceMemory] = (await alice.memories.listV2({ includeIds: true })).memories as MemoryObject[];
     await expectError(service.memories.delete(aliceMemory!.id!), "not_found");
     await expectError(service.memories.update({ memoryIds: [aliceMemory!.id!], bucketId: 1 }), "not_found");

@@ -47,15 +47,15 @@ let service: MnemoService;
 
 beforeAll(async () => {
   app = await openTestApp();
-  app.ingest.start();
+  app.indexer.start();
   service = await app.service();
-  await service.chats.ingestMany(CHATS);
+  await service.conversations.uploadMany(CHATS);
   await settled(service);
 });
 afterAll(async () => app.close());
 
 /** An app of its own with these conversations indexed, for a test that must not disturb the shared one. */
-async function appWithChats(chats: Parameters<MnemoService["chats"]["ingestMany"]>[0]): Promise<{ own: App; svc: MnemoService }> {
+async function appWithChats(chats: Parameters<MnemoService["conversations"]["uploadMany"]>[0]): Promise<{ own: App; svc: MnemoService }> {
   const { app: own, service: svc } = await openAppWithChats(chats);
   return { own, svc };
 }
@@ -141,11 +141,11 @@ describe("recall (extractive)", () => {
   });
 
   it("leaves excluded conversations out of search and recall", async () => {
-    const [trip] = (await service.chats.list({ title: "Kyoto" })).items;
-    await service.chats.exclude({ ids: [trip!.id], excluded: true });
+    const [trip] = (await service.conversations.list({ title: "Kyoto" })).items;
+    await service.conversations.exclude({ ids: [trip!.id], excluded: true });
     expect((await service.search({ query: "Kyoto maple leaves" })).results.some((r) => r.conversationId === trip!.id)).toBe(false);
     expect((await service.recall({ query: "Kyoto maple leaves" })).sources.some((s) => s.conversationId === trip!.id)).toBe(false);
-    await service.chats.exclude({ ids: [trip!.id], excluded: false });
+    await service.conversations.exclude({ ids: [trip!.id], excluded: false });
     expect((await service.search({ query: "Kyoto maple leaves" })).results[0]!.conversationId).toBe(trip!.id);
   });
 });
@@ -203,7 +203,7 @@ describe("search", () => {
       i % 2 === 0 ? "human" : "assistant",
       `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""}${i === 13 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`,
     ]);
-    await service.chats.ingest(chat("build", "Building a model hangar", "2024-05-01T08:00:00Z", turns));
+    await service.conversations.upload(chat("build", "Building a model hangar", "2024-05-01T08:00:00Z", turns));
     await settled(service);
     const steps = (text: string) => [...text.matchAll(/Step (\d+)\./g)].map((m) => Number(m[1]));
     const [hit] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 2 })).results;

@@ -3,15 +3,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { AppError } from "../../../src/shared/errors.js";
 import { createCrossEncoderReranker, isCrossEncoderModelCached } from "../../../src/providers/transformers/cross-encoder-reranker.js";
 import type { Reranker } from "../../../src/providers/reranker.js";
+import { ROOT } from "../../paths.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = ROOT;
 const tinyCrossEncoder = path.join(root, "fixtures/models/tiny-cross-encoder");
 
 describe("cross-encoder reranker (tiny-cross-encoder fixture)", () => {

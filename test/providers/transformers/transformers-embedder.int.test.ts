@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,8 +12,9 @@ import { AppError } from "../../../src/shared/errors.js";
 import type { Embedder } from "../../../src/providers/embedder.js";
 import { configureHubTimeouts, fetchWithTimeouts } from "../../../src/providers/transformers/library.js";
 import { createTransformersEmbedder, isTransformersModelCached } from "../../../src/providers/transformers/transformers-embedder.js";
+import { ROOT } from "../../paths.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = ROOT;
 const tinyBert = path.join(root, "fixtures/models/tiny-bert");
 
 function dot(a: Float32Array, b: Float32Array): number {

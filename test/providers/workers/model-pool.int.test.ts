@@ -1,11 +1,11 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../../src/providers/embedder.js";
 import { createEmbedderPool } from "../../../src/providers/workers/model-pool.js";
 import { tempDir } from "../../helpers.js";
+import { ROOT } from "../../paths.js";
 
-const tinyBert = path.join(fileURLToPath(new URL("../..", import.meta.url)), "fixtures/models/tiny-bert");
+const tinyBert = path.join(ROOT, "fixtures/models/tiny-bert");
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 
