@@ -110,7 +110,6 @@ export function renderTable(columns: Column[], rows: Record<string, string>[], s
 }
 
 function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, "");
 }
 

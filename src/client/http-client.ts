@@ -46,7 +46,7 @@ export class HttpClient {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token) headers["authorization"] = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    let response;
+    let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(url, {
         method,

@@ -53,7 +53,7 @@ function paragraph(sentences) {
 function answerText() {
   const paragraphs = [];
   for (let i = int(1, 5); i > 0; i--) paragraphs.push(paragraph(int(2, 6)));
-  if (random() < 0.25) paragraphs.push("```python\nfor i in range(10):\n    print(i * " + int(2, 9) + ")\n```");
+  if (random() < 0.25) paragraphs.push(`\`\`\`python\nfor i in range(10):\n    print(i * ${int(2, 9)})\n\`\`\``);
   return paragraphs.join("\n\n");
 }
 

@@ -117,7 +117,7 @@ async function main() {
   for (const sample of data) {
     const user = await app.users.resolve(`locomo-${sample.sample_id}`);
     const turns = new Map();
-    for (const [key, value] of Object.entries(sample.conversation)) {
+    for (const [_key, value] of Object.entries(sample.conversation)) {
       if (Array.isArray(value)) for (const turn of value) turns.set(turn.dia_id, normalise(turnText(turn)));
     }
     for (const qa of sample.qa) {

@@ -45,7 +45,7 @@ describe("malformed files", () => {
     expect(ids).toEqual(["6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11", "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9"]);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toBe(
-      malformed("chatgpt-truncated.json") + ": invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)",
+      `${malformed("chatgpt-truncated.json")}: invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)`,
     );
     expect((error as AppError).details).toEqual({ line: 755, column: 36, byte: 21355 });
   });
@@ -71,7 +71,7 @@ describe("malformed files", () => {
     const { ids, error } = await drain(malformed("upload-bad-line.ndjson"));
     expect(ids).toEqual(["standup-2025-01-13"]);
     // The problem text after the position comes from V8's JSON.parse and varies by Node version.
-    expect((error as AppError).message.startsWith(malformed("upload-bad-line.ndjson") + ": invalid JSON at byte 674 (line 2, column 52): ")).toBe(true);
+    expect((error as AppError).message.startsWith(`${malformed("upload-bad-line.ndjson")}: invalid JSON at byte 674 (line 2, column 52): `)).toBe(true);
     expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674 });
   });
 
@@ -96,7 +96,7 @@ describe("malformed files", () => {
 
   it("not JSON at all", async () => {
     const error = await failure(malformed("chat.html"));
-    expect(error.message).toBe(malformed("chat.html") + ": invalid JSON at byte 0 (line 1, column 1): expected a value");
+    expect(error.message).toBe(`${malformed("chat.html")}: invalid JSON at byte 0 (line 1, column 1): expected a value`);
   });
 
   it("valid JSON of an unknown structure lists the supported formats", async () => {

@@ -70,6 +70,7 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
  */
 function batchedLog(stream: NodeJS.WritableStream): { write: (line: string) => void; flush: () => void } {
   let pending: string[] = [];
+  // biome-ignore lint/correctness/noUnusedVariables: read by `??=` below
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;

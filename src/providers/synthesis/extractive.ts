@@ -42,6 +42,7 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
     const room = request.maxTokens - used - headerCost;
     const share = chosen.length === 0 ? room : Math.floor(request.maxTokens * LONG_PASSAGE_SHARE);
     const lineCost = tokenizer.count(brackets(renderLine({ passage, text: "" }, request.platform))) + 1;
+    // biome-ignore lint/suspicious/noFocusedTests: fit() fits a passage into its share of tokens; not a test
     const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer, chosen.length === 0 ? 1 : MIN_CLIPPED_WORDS);
     if (text === undefined) continue;
     const cost = tokenizer.count(brackets(renderLine({ passage, text }, request.platform))) + 1;

@@ -13,7 +13,7 @@ import { AppError } from "../../shared/errors.js";
 import type { ProgressReporter } from "../embedder.js";
 import type { Reranker } from "../reranker.js";
 import { loadError, offlineSuggestion, prepareModel } from "./download.js";
-import type { TjsTensor } from "./library.js";
+import type { TjsTensor, TjsTokenizer } from "./library.js";
 import { isModelAvailableOffline, modelId, type ModelDtype } from "./model-files.js";
 
 export type { Reranker } from "../reranker.js";
@@ -58,7 +58,7 @@ export async function createCrossEncoderReranker(spec: CrossEncoderRerankerSpec)
   const { lib, source, dtype } = prepared;
   const displayName = source.kind === "hub" ? source.id : source.dir;
 
-  let tokenizer;
+  let tokenizer: TjsTokenizer;
   let model: SequenceClassifier;
   try {
     [tokenizer, model] = await Promise.all([
