@@ -58,7 +58,8 @@ describe("the shape of src/", () => {
         const to = folderOf(target);
         if (to === from) continue;
         if (!MAY_IMPORT[from]?.includes(to)) wrong.push(`${file} -> ${target}`);
-        else if (FACES.has(from) && to === "core" && target !== path.join("core", "index.ts")) wrong.push(`${file} -> ${target} (not the door)`);
+        else if (FACES.has(from) && to === "core" && target !== path.join("core", "index.ts"))
+          wrong.push(`${file} -> ${target} (not the door)`);
       }
     }
     expect(wrong).toEqual([]);

@@ -16,7 +16,13 @@ export const TINY_CAPTIONER = path.join(ROOT, "fixtures", "models", "tiny-captio
 
 /** Environment for child processes and configs: nothing leaks in from the developer's machine. */
 export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: tempDir("mnemo-home-"), LANCEDB_LOG: "error", NO_COLOR: "1", TZ: "UTC" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env["PATH"],
+    HOME: tempDir("mnemo-home-"),
+    LANCEDB_LOG: "error",
+    NO_COLOR: "1",
+    TZ: "UTC",
+  };
   return { ...env, ...extra };
 }
 

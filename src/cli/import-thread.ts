@@ -87,7 +87,10 @@ export function importInThread(job: Job, on: { status(text: string): void; notic
 
 function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
   if (!error.code) return new Error(error.message);
-  return new AppError(error.code, error.message, { ...(error.suggestion ? { suggestion: error.suggestion } : {}), details: error.details ?? {} });
+  return new AppError(error.code, error.message, {
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    details: error.details ?? {},
+  });
 }
 
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
@@ -109,7 +112,9 @@ async function runImport({ globals, paths, options }: Job, send: (report: Report
           ),
       });
       if (options.wait && !options.dryRun) {
-        await waitForProcessing(service, result, { onProgress: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`) });
+        await waitForProcessing(service, result, {
+          onProgress: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`),
+        });
       }
       return result;
     },
@@ -130,7 +135,12 @@ if (!isMainThread && parentPort && (workerData as Job | undefined)?.paths) {
       send({
         kind: "error",
         error: isAppError(error)
-          ? { message: error.message, code: error.code, ...(error.suggestion ? { suggestion: error.suggestion } : {}), details: error.details }
+          ? {
+              message: error.message,
+              code: error.code,
+              ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+              details: error.details,
+            }
           : { message: error instanceof Error ? error.message : String(error) },
       }),
   );

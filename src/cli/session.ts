@@ -101,7 +101,11 @@ export async function withService<T>(
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
   if (config.remote) {
     if (session.options.user) {
-      throw AppError.invalid("--user", "cannot be used with a server: it knows you by your token", "Pass that user's token with --token (or $MNEMO_TOKEN).");
+      throw AppError.invalid(
+        "--user",
+        "cannot be used with a server: it knows you by your token",
+        "Pass that user's token with --token (or $MNEMO_TOKEN).",
+      );
     }
     const { createRemoteService } = await import("../client/remote.js");
     return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));

@@ -90,5 +90,8 @@ function toAppError(status: number, body: unknown, baseUrl: string): AppError {
   // The field's problem, as AppError.invalid keeps it, so the CLI can name its own flag instead.
   const field = details["field"];
   const problem = typeof field === "string" && message.startsWith(`${field}: `) ? message.slice(field.length + 2) : undefined;
-  return new AppError(code, message, { details: { ...details, ...(problem ? { problem } : {}), status, server: baseUrl }, ...(suggestion ? { suggestion } : {}) });
+  return new AppError(code, message, {
+    details: { ...details, ...(problem ? { problem } : {}), status, server: baseUrl },
+    ...(suggestion ? { suggestion } : {}),
+  });
 }

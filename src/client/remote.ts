@@ -39,7 +39,9 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
         const results: IngestResponse[] = [];
         for (let i = 0; i < uploads.length; i += UPLOADS_IN_FLIGHT) {
           const slice = uploads.slice(i, i + UPLOADS_IN_FLIGHT);
-          results.push(...(await Promise.all(slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)))));
+          results.push(
+            ...(await Promise.all(slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)))),
+          );
         }
         return results;
       },

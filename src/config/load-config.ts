@@ -5,9 +5,7 @@ import "../schemas/messages.js";
 import { DEFAULT_USER } from "./default-user.js";
 import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";
 
-const EmbedderSpec = z
-  .string()
-  .regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
+const EmbedderSpec = z.string().regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
 const RerankerSpec = z
   .string()
   .regex(/^(auto|none|llm|cross-encoder:.+)$/, "expected auto, none, llm or cross-encoder:<model id or folder>");
@@ -86,12 +84,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     ...(env["MNEMO_SYNTHESIZER"] ? { synthesizer: env["MNEMO_SYNTHESIZER"] } : {}),
     llm: {
       ...file.llm,
-      ...(env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"]
-        ? { baseUrl: env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"] }
-        : {}),
-      ...(env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"]
-        ? { apiKey: env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"] }
-        : {}),
+      ...((env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"]) ? { baseUrl: env["MNEMO_LLM_BASE_URL"] ?? env["OPENAI_BASE_URL"] } : {}),
+      ...((env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"]) ? { apiKey: env["MNEMO_LLM_API_KEY"] ?? env["OPENAI_API_KEY"] } : {}),
       ...(env["MNEMO_LLM_MODEL"] ? { model: env["MNEMO_LLM_MODEL"] } : {}),
     },
     ...(flags.embedder ? { embedder: flags.embedder } : {}),
@@ -123,7 +117,11 @@ function serverUrl(source: string, value: string | undefined): string | undefine
     url = undefined;
   }
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    throw AppError.invalid(source, `${JSON.stringify(value)} is not a server address`, "Give the URL `mnemo serve` prints, such as http://127.0.0.1:7411.");
+    throw AppError.invalid(
+      source,
+      `${JSON.stringify(value)} is not a server address`,
+      "Give the URL `mnemo serve` prints, such as http://127.0.0.1:7411.",
+    );
   }
   return value;
 }
@@ -167,8 +165,11 @@ function parseMerged(file: string, value: unknown): FileConfig {
 }
 
 function parseFileConfig(file: string, value: unknown): Partial<FileConfig> {
-  return parseSettings(Settings.partial(), value, (field, message) =>
-    new AppError("invalid_input", `${file}: ${field}: ${message}`, { suggestion: "Fix the setting or remove it to use the default." }),
+  return parseSettings(
+    Settings.partial(),
+    value,
+    (field, message) =>
+      new AppError("invalid_input", `${file}: ${field}: ${message}`, { suggestion: "Fix the setting or remove it to use the default." }),
   );
 }
 

@@ -2,7 +2,14 @@ import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
 import { isRemoteUri } from "../config/paths.js";
 import type { Embedder, ProgressReporter } from "../providers/embedder.js";
-import { chooseEmbedder, createCaptioner, createReranker, createSynthesizer, embedderMismatch, lazyEmbedder } from "../providers/create-providers.js";
+import {
+  chooseEmbedder,
+  createCaptioner,
+  createReranker,
+  createSynthesizer,
+  embedderMismatch,
+  lazyEmbedder,
+} from "../providers/create-providers.js";
 import type { Reranker } from "../providers/reranker.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";

@@ -28,7 +28,11 @@ export async function createApp(config: Config, options?: AppOptions): Promise<A
 }
 
 /** Re-embeds every stored vector with `target` (or the store's own embedder). */
-export async function reindexApp(app: App, target: string | undefined, onProgress?: (progress: ReindexProgress) => void): Promise<ReindexResult> {
+export async function reindexApp(
+  app: App,
+  target: string | undefined,
+  onProgress?: (progress: ReindexProgress) => void,
+): Promise<ReindexResult> {
   return (await import("./jobs/reindex.js")).reindexApp(app, target, onProgress);
 }
 

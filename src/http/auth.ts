@@ -79,7 +79,11 @@ export class FailureLimiter {
  * unless configured). While an address is locked out, a token that has authenticated from it before
  * still works, so a plugin left with a revoked token cannot lock the user's other clients out.
  */
-export function bearerAuth(app: App, limiter: FailureLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<{ Variables: AuthVariables }> {
+export function bearerAuth(
+  app: App,
+  limiter: FailureLimiter,
+  clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
   const cache = new Map<string, { until: number; result: Authenticated }>();
   const trusted = new Set<string>();
   const authenticate = async (token: string): Promise<Authenticated | undefined> => {

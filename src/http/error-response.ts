@@ -33,6 +33,8 @@ export function errorResponse(c: Context, error: unknown, log: (line: string) =>
     };
     return c.json(body, STATUS[error.code]);
   }
-  log(`internal error on ${c.req.method} ${loggable(c.req.path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log(
+    `internal error on ${c.req.method} ${loggable(c.req.path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return c.json({ error: "Internal server error" }, 500);
 }

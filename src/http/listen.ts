@@ -32,7 +32,9 @@ function listenError(error: NodeJS.ErrnoException, { host, port }: ListenOptions
     });
   }
   if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
-    return new AppError("invalid_input", `--host: ${host} is not an address of this machine`, { suggestion: "Use 127.0.0.1 (the default) or one of this machine's addresses." });
+    return new AppError("invalid_input", `--host: ${host} is not an address of this machine`, {
+      suggestion: "Use 127.0.0.1 (the default) or one of this machine's addresses.",
+    });
   }
   return error;
 }
@@ -60,7 +62,8 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const urlHost =
+    options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${urlHost}:${port}`;
   app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
   try {

@@ -7,5 +7,8 @@ const LONGEST = 300;
  */
 export function loggable(path: string): string {
   const cut = path.length > LONGEST ? `${path.slice(0, LONGEST)}…` : path;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return cut.replace(
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -61,7 +61,9 @@ export function buildOpenApi(routes: Route[]): object {
       responses: { "200": { description: "OK", content: { "application/json": { schema: schema(route.response) } } }, ...errors },
     };
   }
-  paths["/openapi.json"] = { get: { summary: "This document (no token needed)", security: [], responses: { "200": { description: "OpenAPI 3.1" } } } };
+  paths["/openapi.json"] = {
+    get: { summary: "This document (no token needed)", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
+  };
   paths["/healthz"] = { get: { summary: "Liveness (no token needed)", security: [], responses: { "200": { description: "OK" } } } };
   paths["/images/{memoryId}"] = {
     get: {
@@ -72,7 +74,11 @@ export function buildOpenApi(routes: Route[]): object {
         { name: "exp", in: "query", required: true, schema: { type: "string" } },
         { name: "sig", in: "query", required: true, schema: { type: "string" } },
       ],
-      responses: { "200": { description: "The image" }, "403": { description: "Expired or altered link" }, "404": { description: "Not found" } },
+      responses: {
+        "200": { description: "The image" },
+        "403": { description: "Expired or altered link" },
+        "404": { description: "Not found" },
+      },
     },
   };
   return {

@@ -81,7 +81,10 @@ function register(http: Hono<Env>, route: Route): void {
   const limit = bodyLimit({
     maxSize: route.bodyLimit ?? MB,
     onError: () => {
-      throw new AppError("payload_too_large", `The request body is over the ${Math.round((route.bodyLimit ?? MB) / MB)} MB limit of ${route.path}`);
+      throw new AppError(
+        "payload_too_large",
+        `The request body is over the ${Math.round((route.bodyLimit ?? MB) / MB)} MB limit of ${route.path}`,
+      );
     },
   });
   http[route.method](path, limit, async (c) => {

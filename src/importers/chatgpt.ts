@@ -90,7 +90,10 @@ function toMessage(node: JsonObject): UploadMessage | undefined {
   const document = canvasDocument(message);
   if (document === undefined && isToolCall(message, role)) return undefined;
   const content = document ?? contentText(isObject(message.content) ? message.content : {}, role);
-  const text = [content, ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n").trim();
+  const text = [content, ...attachmentPlaceholders(message)]
+    .filter((piece) => piece !== "")
+    .join("\n")
+    .trim();
   const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
   if (text === "" || id === undefined) return undefined;
   const createdAt = isoFromUnixSeconds(message.create_time);

@@ -26,9 +26,7 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
   const messages = ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId);
   if (messages.length === 0) return undefined;
   const createdAt =
-    isoFromDateString(record.created_at) ??
-    earliestIso(messages.map((message) => message.createdAt)) ??
-    context.fallbackDate.toISOString();
+    isoFromDateString(record.created_at) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
   const updatedAt = isoFromDateString(record.updated_at);
   return {
     ...CLAUDE,
@@ -89,7 +87,10 @@ function newestLeaf(messages: JsonObject[], linked: JsonObject[]): JsonObject | 
   const parents = new Set(linked.map((message) => message.parent_message_uuid));
   const leaves = messages.filter((message) => !parents.has(message.uuid));
   const time = (message: JsonObject) => isoFromDateString(message.created_at) ?? "";
-  return leaves.reduce<JsonObject | undefined>((newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest), undefined);
+  return leaves.reduce<JsonObject | undefined>(
+    (newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest),
+    undefined,
+  );
 }
 
 function ordered(chatMessages: unknown[], conversationId: string): UploadMessage[] {
@@ -112,7 +113,10 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
   // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
   // ("This block is not supported…") for the ones it cannot show, so it is not read then.
   const body = Array.isArray(raw.content) && raw.content.length > 0 ? textBlocks(raw.content) : (stringOf(raw.text) ?? "");
-  const text = [body, ...attachmentPieces(raw)].filter((piece) => piece.trim() !== "").join("\n\n").trim();
+  const text = [body, ...attachmentPieces(raw)]
+    .filter((piece) => piece.trim() !== "")
+    .join("\n\n")
+    .trim();
   if (text === "") return undefined;
   const createdAt = isoFromDateString(raw.created_at);
   return { id: nonEmptyString(raw.uuid) ?? fallbackId, role, content: text, ...(createdAt === undefined ? {} : { createdAt }) };
@@ -126,7 +130,9 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
 function textBlocks(content: unknown[]): string {
   return content
     .filter(isObject)
-    .map((block) => (block.type === "text" ? (stringOf(block.text) ?? "") : block.type === "tool_use" ? (writtenDocument(block) ?? "") : ""))
+    .map((block) =>
+      block.type === "text" ? (stringOf(block.text) ?? "") : block.type === "tool_use" ? (writtenDocument(block) ?? "") : "",
+    )
     .filter((text) => text.trim() !== "")
     .join("\n\n");
 }
@@ -147,16 +153,20 @@ function writtenDocument(block: JsonObject): string | undefined {
  * uploaded files, whose content is not in the export.
  */
 function attachmentPieces(raw: JsonObject): string[] {
-  const attachments = arrayOf(raw.attachments).filter(isObject).map((attachment) => {
-    const name = nonEmptyString(attachment.file_name);
-    const header = name === undefined ? "[attachment]" : `[attachment: ${name}]`;
-    const excerpt = excerptOf(stringOf(attachment.extracted_content) ?? "");
-    return excerpt === "" ? header : `${header}\n${excerpt}`;
-  });
-  const files = arrayOf(raw.files).filter(isObject).map((file) => {
-    const name = nonEmptyString(file.file_name);
-    return name === undefined ? "[file]" : `[file: ${name}]`;
-  });
+  const attachments = arrayOf(raw.attachments)
+    .filter(isObject)
+    .map((attachment) => {
+      const name = nonEmptyString(attachment.file_name);
+      const header = name === undefined ? "[attachment]" : `[attachment: ${name}]`;
+      const excerpt = excerptOf(stringOf(attachment.extracted_content) ?? "");
+      return excerpt === "" ? header : `${header}\n${excerpt}`;
+    });
+  const files = arrayOf(raw.files)
+    .filter(isObject)
+    .map((file) => {
+      const name = nonEmptyString(file.file_name);
+      return name === undefined ? "[file]" : `[file: ${name}]`;
+    });
   return [...attachments, ...files];
 }
 

@@ -146,7 +146,10 @@ function isScalar(name: string): boolean {
 function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefined {
   const end = prefix.indexOf(0x0a);
   if (end === -1 && !complete) return undefined;
-  const line = prefix.subarray(0, end === -1 ? prefix.length : end).toString("utf8").replace(/^\uFEFF/, "");
+  const line = prefix
+    .subarray(0, end === -1 ? prefix.length : end)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   try {
     const value = JSON.parse(line) as unknown;
     return isObject(value) ? value : undefined;

@@ -45,8 +45,12 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     turns.push(turn);
     groups.set(turn.group, turns);
   }
-  const conversations = [...groups.entries()].flatMap(([group, turns]) => sessionsOf(group, turns)).map(([group, turns]) => toConversation(group, turns));
-  conversations.sort((a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id));
+  const conversations = [...groups.entries()]
+    .flatMap(([group, turns]) => sessionsOf(group, turns))
+    .map(([group, turns]) => toConversation(group, turns));
+  conversations.sort(
+    (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
+  );
   yield* conversations;
 }
 

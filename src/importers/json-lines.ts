@@ -72,8 +72,12 @@ function badLine(error: unknown, text: string, bom: number, line: LineStart, sou
   const index = position === undefined ? text.trimEnd().length : Number(position) + bom;
   const byte = line.byte + Buffer.byteLength(text.slice(0, index));
   const problem = message.replace(/ in JSON at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, "");
-  return new AppError("invalid_input", `${source.label}: invalid JSON at byte ${byte} (line ${line.number}, column ${index + 1}): ${problem}`, {
-    suggestion: "Each line of an NDJSON file must be one complete JSON object: fix or remove that line.",
-    details: { line: line.number, column: index + 1, byte },
-  });
+  return new AppError(
+    "invalid_input",
+    `${source.label}: invalid JSON at byte ${byte} (line ${line.number}, column ${index + 1}): ${problem}`,
+    {
+      suggestion: "Each line of an NDJSON file must be one complete JSON object: fix or remove that line.",
+      details: { line: line.number, column: index + 1, byte },
+    },
+  );
 }

@@ -3,7 +3,13 @@ import type { Config } from "../config/load-config.js";
 import { AppError, isAppError } from "../shared/errors.js";
 import { BUNDLED_EMBEDDER_ID } from "./bundled/bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
-import { DEFAULT_CAPTIONER, DEFAULT_CROSS_ENCODER, DEFAULT_TRANSFORMERS_MODEL, parseEmbedderSpec, parseRerankerSpec } from "./workers/local-models.js";
+import {
+  DEFAULT_CAPTIONER,
+  DEFAULT_CROSS_ENCODER,
+  DEFAULT_TRANSFORMERS_MODEL,
+  parseEmbedderSpec,
+  parseRerankerSpec,
+} from "./workers/local-models.js";
 import { createCaptionerPool, createEmbedderPool, createRerankerPool } from "./workers/model-pool.js";
 import type { ImageCaptioner } from "./transformers/image-captioner.js";
 import { hubModelDir } from "./transformers/model-files.js";
@@ -134,7 +140,9 @@ export function createCaptioner(config: Config): { caption(image: Buffer): Promi
   const onDisk = () => fs.existsSync(hubModelDir(config.paths.models, DEFAULT_CAPTIONER));
   const load = () => {
     if (!loading && !onDisk()) return Promise.resolve(undefined);
-    return (loading ??= createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(() => undefined));
+    return (loading ??= createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(
+      () => undefined,
+    ));
   };
   return {
     caption: async (image) => {

@@ -16,10 +16,7 @@ export type UploadMessage = z.infer<typeof UploadMessage>;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
-  platform: z
-    .string()
-    .regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots")
-    .optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
   platformDisplayName: z.string().max(200).optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an

@@ -4,14 +4,13 @@ import { ApiVersion, DateTime, queryBool, queryInt } from "./common.js";
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const MemoryText = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`);
+const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 const Source = z.string().max(200).optional();
-export const MemoryId = z.string().min(1, "is required").regex(MEMORY_ID_PATTERN, "is not a memory id (expected mem_ followed by 26 characters)");
+export const MemoryId = z
+  .string()
+  .min(1, "is required")
+  .regex(MEMORY_ID_PATTERN, "is not a memory id (expected mem_ followed by 26 characters)");
 
 // POST /api/memory
 export const StoreMemoryRequest = z.object({
@@ -137,9 +136,7 @@ export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponse>;
 // GET /api/v2/memory/{memoryId}/history (ours: the spec leaves history out of the interface)
 export const MemoryHistoryResponse = z.object({
   memoryId: z.string(),
-  versions: z.array(
-    z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime }),
-  ),
+  versions: z.array(z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime })),
 });
 export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
 

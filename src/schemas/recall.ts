@@ -70,7 +70,11 @@ export const RecallRequest = z
       ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or give queries)" });
     }
     if (value.query !== undefined && value.queries !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["queries"], message: "cannot be given with query: send one question as query, or every question in queries" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["queries"],
+        message: "cannot be given with query: send one question as query, or every question in queries",
+      });
     }
   });
 export type RecallRequest = z.input<typeof RecallRequest>;

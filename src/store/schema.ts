@@ -3,8 +3,7 @@ import { Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8, type Da
 const text = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
 const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
 const bool = (name: string) => new Field(name, new Bool(), false);
-const vector = (dims: number) =>
-  new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
+const vector = (dims: number) => new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
 const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
 const ints = (name: string) => new Field(name, new List(new Field("item", new Int32(), true)), false);
 
@@ -39,15 +38,7 @@ const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]>
   meta: [text("key"), text("value")],
   users: [text("id"), text("name"), text("tokenHash", true), text("createdAt")],
   buckets: [text("userId"), int("id"), text("name"), text("description", true), text("createdAt")],
-  memoryHistory: [
-    text("id"),
-    text("userId"),
-    text("memoryId"),
-    int("version"),
-    text("text"),
-    int("bucketId"),
-    text("changedAt"),
-  ],
+  memoryHistory: [text("id"), text("userId"), text("memoryId"), int("version"), text("text"), int("bucketId"), text("changedAt")],
   platforms: [text("userId"), text("id"), text("displayName", true), text("importId"), text("createdAt")],
   conversations: [
     text("id"),
@@ -111,7 +102,6 @@ function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {
 }
 
 export function tableSchema(key: TableKey, dims: number): Schema {
-  const fields =
-    key === "memories" || key === "chunks" ? vectorSchema(key, dims) : plainSchemas[key];
+  const fields = key === "memories" || key === "chunks" ? vectorSchema(key, dims) : plainSchemas[key];
   return new Schema(fields);
 }

@@ -120,7 +120,15 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   const [vectorRows, indexedRows, substringRows] = await Promise.all([
     !runVector
       ? []
-      : table.vectorSearch(query.vector).distanceType("cosine").where(query.where).select(["_distance"]).withRowId().limit(candidates).toArrow().then(fromArrowTable),
+      : table
+          .vectorSearch(query.vector)
+          .distanceType("cosine")
+          .where(query.where)
+          .select(["_distance"])
+          .withRowId()
+          .limit(candidates)
+          .toArrow()
+          .then(fromArrowTable),
     !runText ? [] : textLeg(table, query, candidates),
     substringLeg(table, query.where, words, candidates),
   ]);
@@ -129,7 +137,12 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
   const top = fuse(vectorRows, textRows).slice(0, query.limit);
   const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
-  const rows = await readRows(store, key, top.map((hit) => hit.rowId), columns).catch((error: unknown) => {
+  const rows = await readRows(
+    store,
+    key,
+    top.map((hit) => hit.rowId),
+    columns,
+  ).catch((error: unknown) => {
     if (last) throw error;
     return new Map<bigint, Record<string, unknown>>();
   });
@@ -175,7 +188,9 @@ const SUBSTRING_SCAN_ROWS = 2_000;
 async function substringLeg(table: lancedb.Table, where: string, words: string[], limit: number): Promise<LegRow[]> {
   if (words.length === 0) return [];
   const any = words.map((word) => `text LIKE ${sqlString(`%${word}%`)}`).join(" OR ");
-  const rows = fromArrowTable(await table.query().where(`(${where}) AND (${any})`).select(["text"]).withRowId().limit(SUBSTRING_SCAN_ROWS).toArrow());
+  const rows = fromArrowTable(
+    await table.query().where(`(${where}) AND (${any})`).select(["text"]).withRowId().limit(SUBSTRING_SCAN_ROWS).toArrow(),
+  );
   return rows
     .map((row) => ({ _rowid: row["_rowid"], _score: words.filter((word) => String(row["text"]).includes(word)).length }))
     .sort((a, b) => b._score - a._score)
@@ -189,7 +204,9 @@ async function substringLeg(table: lancedb.Table, where: string, words: string[]
 function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
   const known = new Set(indexed.map(rowIdOf));
   const best = Math.max(0, ...indexed.map((row) => Number(row["_score"]))) || 1;
-  const missed = substring.filter((row) => !known.has(rowIdOf(row))).map((row) => ({ ...row, _score: (best * Number(row["_score"])) / words }));
+  const missed = substring
+    .filter((row) => !known.has(rowIdOf(row)))
+    .map((row) => ({ ...row, _score: (best * Number(row["_score"])) / words }));
   return [...indexed, ...missed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
 }
 
@@ -223,7 +240,12 @@ function merge(vectorRows: LegRow[], textRows: LegRow[], vectorScore: LegScore, 
 /** Reciprocal Rank Fusion, scored so that the top of every leg that found anything is 1. */
 function fuseRanks(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
   const textWeight = vectorRows.length > 0 ? RRF_TEXT_WEIGHT : 1;
-  const ranked = merge(vectorRows, textRows, (_, rank) => 1 / (RRF_K + rank + 1), (_, rank) => textWeight / (RRF_K + rank + 1));
+  const ranked = merge(
+    vectorRows,
+    textRows,
+    (_, rank) => 1 / (RRF_K + rank + 1),
+    (_, rank) => textWeight / (RRF_K + rank + 1),
+  );
   const best = ((vectorRows.length > 0 ? 1 : 0) + (textRows.length > 0 ? textWeight : 0)) / (RRF_K + 1);
   return ranked.map((hit) => ({ ...hit, score: Math.min(1, hit.score / best) }));
 }
@@ -256,7 +278,12 @@ function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
  * (compaction) or deleted is missing from the result: LanceDB skips addresses that no longer lead
  * to a live row.
  */
-export async function readRows(store: Store, key: VectorTableKey, rowIds: bigint[], columns: string[]): Promise<Map<bigint, Record<string, unknown>>> {
+export async function readRows(
+  store: Store,
+  key: VectorTableKey,
+  rowIds: bigint[],
+  columns: string[],
+): Promise<Map<bigint, Record<string, unknown>>> {
   if (rowIds.length === 0) return new Map();
   const table = await store.table(key);
   const taken = await table.takeRowIds(rowIds).select(columns).withRowId().toArrow();

@@ -171,7 +171,12 @@ export class Store {
 
   // Generations: `mnemo reindex` builds vector tables for a new embedder beside the live ones.
 
-  async selectIn<K extends VectorTableKey>(key: K, generation: number, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
+  async selectIn<K extends VectorTableKey>(
+    key: K,
+    generation: number,
+    where: string,
+    options: SelectOptions = {},
+  ): Promise<TableRows[K][]> {
     return selectFrom(await this.open(vectorTableName(key, generation)), where, options);
   }
 

@@ -62,7 +62,9 @@ function lockError(error: unknown, dir: string): unknown {
     });
   }
   if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
-    return new AppError("unavailable", `The store at ${dir} cannot be written (${code})`, { suggestion: "Check the folder's owner and permissions, or pass another --store." });
+    return new AppError("unavailable", `The store at ${dir} cannot be written (${code})`, {
+      suggestion: "Check the folder's owner and permissions, or pass another --store.",
+    });
   }
   return diskFullOr(error, dir);
 }
@@ -83,7 +85,9 @@ export class DiskFullError extends AppError {
  */
 export function diskFullOr(error: unknown, dir: string): unknown {
   if (error instanceof AppError) return error;
-  const full = (error as NodeJS.ErrnoException | undefined)?.code === "ENOSPC" || (error instanceof Error && /No space left on device|os error 28\b/.test(error.message));
+  const full =
+    (error as NodeJS.ErrnoException | undefined)?.code === "ENOSPC" ||
+    (error instanceof Error && /No space left on device|os error 28\b/.test(error.message));
   return full ? new DiskFullError(dir, error) : error;
 }
 

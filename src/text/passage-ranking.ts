@@ -23,7 +23,9 @@ const SUBSTANCE_WORDS = 32;
 const SUBSTANCE_EXPONENT = 0.2;
 
 const STOP = new Set(
-  "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(" "),
+  "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(
+    " ",
+  ),
 );
 
 export function terms(text: string): string[] {
@@ -42,7 +44,12 @@ function substance(words: number): number {
 }
 
 /** Items best first. `bonus` adds to an item's blended score (recall uses it for resemblance to the current conversation). */
-export function rankByQuery<T extends Rankable>(query: string, items: T[], lexicalWeight: number, bonus: (item: T) => number = () => 0): T[] {
+export function rankByQuery<T extends Rankable>(
+  query: string,
+  items: T[],
+  lexicalWeight: number,
+  bonus: (item: T) => number = () => 0,
+): T[] {
   const queryTerms = [...new Set(terms(query))];
   if (items.length === 0) return items;
   const docs = items.map((item) => terms(item.text));

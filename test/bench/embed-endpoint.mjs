@@ -16,5 +16,7 @@ app.get("/api/memory", async (c) => {
   const vector = await embedder.embedQuery(c.req.query("query") ?? "");
   return c.json([{ text: "", score: vector[0] }]);
 });
-serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => console.log(JSON.stringify({ url: `http://127.0.0.1:${info.port}` })));
+serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) =>
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${info.port}` })),
+);
 process.on("SIGTERM", () => process.exit(0));

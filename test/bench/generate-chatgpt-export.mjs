@@ -61,7 +61,9 @@ let idCounter = 0;
 const uuid = () => {
   idCounter++;
   const hex = idCounter.toString(16).padStart(12, "0");
-  return `${Math.floor(random() * 0xffffffff).toString(16).padStart(8, "0")}-aaaa-4bbb-8ccc-${hex}`;
+  return `${Math.floor(random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, "0")}-aaaa-4bbb-8ccc-${hex}`;
 };
 
 function message(id, role, time, content, extra = {}) {
@@ -103,7 +105,13 @@ function conversation(index) {
   const root = add(null, null);
   let current = add(message(uuid(), "system", null, { content_type: "text", parts: [""] }, { hidden: true }), root);
   current = add(
-    message(uuid(), "user", null, { content_type: "user_editable_context", user_profile: "I bake bread.", user_instructions: "Be brief." }, { hidden: true }),
+    message(
+      uuid(),
+      "user",
+      null,
+      { content_type: "user_editable_context", user_profile: "I bake bread.", user_instructions: "Be brief." },
+      { hidden: true },
+    ),
     current,
   );
   const turns = int(2, 14);
@@ -111,11 +119,32 @@ function conversation(index) {
     time += int(20, 600);
     const userContent =
       random() < 0.1
-        ? { content_type: "multimodal_text", parts: [{ content_type: "image_asset_pointer", asset_pointer: `file-service://file-${uuid()}`, width: 1024, height: 768, size_bytes: 123456 }, paragraph(int(1, 3))] }
+        ? {
+            content_type: "multimodal_text",
+            parts: [
+              {
+                content_type: "image_asset_pointer",
+                asset_pointer: `file-service://file-${uuid()}`,
+                width: 1024,
+                height: 768,
+                size_bytes: 123456,
+              },
+              paragraph(int(1, 3)),
+            ],
+          }
         : { content_type: "text", parts: [paragraph(int(1, 4))] };
     current = add(message(uuid(), "user", time, userContent), current);
     if (random() < 0.15) {
-      const call = add(message(uuid(), "assistant", time + 1, { content_type: "code", language: "unknown", text: `search("${pick(WORDS)} ${pick(WORDS)}")` }, { recipient: "web" }), current);
+      const call = add(
+        message(
+          uuid(),
+          "assistant",
+          time + 1,
+          { content_type: "code", language: "unknown", text: `search("${pick(WORDS)} ${pick(WORDS)}")` },
+          { recipient: "web" },
+        ),
+        current,
+      );
       current = add(message(uuid(), "tool", time + 2, { content_type: "text", parts: [paragraph(2)] }, { authorName: "web" }), call);
     }
     if (random() < 0.2) {
@@ -123,7 +152,10 @@ function conversation(index) {
       add(message(uuid(), "assistant", time + 3, { content_type: "text", parts: [answerText()] }), current);
     }
     if (random() < 0.2) {
-      current = add(message(uuid(), "assistant", time + 4, { content_type: "thoughts", thoughts: [{ summary: "Thinking", content: paragraph(2) }] }), current);
+      current = add(
+        message(uuid(), "assistant", time + 4, { content_type: "thoughts", thoughts: [{ summary: "Thinking", content: paragraph(2) }] }),
+        current,
+      );
     }
     current = add(message(uuid(), "assistant", time + 5, { content_type: "text", parts: [answerText()] }), current);
   }

@@ -57,7 +57,13 @@ async function prepareStore(store) {
   const text = textSource(71);
   const baseTexts = Array.from({ length: SIZES.baseTexts }, () => text.memory());
   const { vectors: bases } = await embedBase(app, baseTexts);
-  await insertMemories(app, { newId, userId: user.id, count: SIZES.memories, text: (i) => (i < baseTexts.length ? baseTexts[i] : text.memory()), bases });
+  await insertMemories(app, {
+    newId,
+    userId: user.id,
+    count: SIZES.memories,
+    text: (i) => (i < baseTexts.length ? baseTexts[i] : text.memory()),
+    bases,
+  });
   await app.maintenance.run();
 
   // The embedder's own query throughput, with the server's configuration (both workers warm).
@@ -71,9 +77,11 @@ async function prepareStore(store) {
   const inFlight = async (n) => {
     let next = 0;
     started = performance.now();
-    await Promise.all(Array.from({ length: n }, async () => {
-      while (next < queries.length) await embedder.embedQuery(queries[next++]);
-    }));
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        while (next < queries.length) await embedder.embedQuery(queries[next++]);
+      }),
+    );
     return queries.length / ((performance.now() - started) / 1000);
   };
   // The pool embeds up to 8 waiting queries in one call, so the embedder is at its best only with
@@ -89,16 +97,20 @@ async function prepareStore(store) {
   const rate = async (n, total, work) => {
     let next = 0;
     const t = performance.now();
-    await Promise.all(Array.from({ length: n }, async () => {
-      while (next < total) await work(next++ % queries.length);
-    }));
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        while (next < total) await work(next++ % queries.length);
+      }),
+    );
     return total / ((performance.now() - t) / 1000);
   };
   const ceilings = [];
   for (const n of [1, 10]) {
     ceilings.push({
       inFlight: n,
-      storeQueriesPerSecond: await rate(n, 200, (i) => hybridSearch(app.context.store, "memories", { vector: vectors[i], text: queries[i], where, limit: 5 })),
+      storeQueriesPerSecond: await rate(n, 200, (i) =>
+        hybridSearch(app.context.store, "memories", { vector: vectors[i], text: queries[i], where, limit: 5 }),
+      ),
       serviceQueriesPerSecond: await rate(n, 100, (i) => service.memories.list({ query: queries[i] })),
       bucketsPerSecond: await rate(n, 400, () => service.buckets.list()),
       latestPerSecond: await rate(n, 400, () => service.memories.list({})),
@@ -118,7 +130,9 @@ async function startServer(store, { embedOnly = false } = {}) {
   // the log does not take CPU from the server under test.
   const logFile = path.join(store, "..", "serve.log");
   const log = fs.openSync(logFile, "w");
-  const args = embedOnly ? [path.join(ROOT, "test/bench/embed-endpoint.mjs"), store] : [BIN, "serve", "--port", "0", "--json", "--store", store];
+  const args = embedOnly
+    ? [path.join(ROOT, "test/bench/embed-endpoint.mjs"), store]
+    : [BIN, "serve", "--port", "0", "--json", "--store", store];
   const child = spawn(process.execPath, args, { env: benchEnv(), stdio: ["ignore", "pipe", log] });
   fs.closeSync(log);
   const stderr = () => fs.readFileSync(logFile, "utf8").slice(-20_000);
@@ -174,7 +188,11 @@ end
 async function runWrk(server, dir, paths, connections) {
   const script = wrkScript(dir, server.token, paths);
   const threads = Math.min(2, connections);
-  const child = spawn("wrk", ["-t", String(threads), "-c", String(connections), "-d", `${SIZES.seconds}s`, "--timeout", "10s", "-s", script, server.url], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    "wrk",
+    ["-t", String(threads), "-c", String(connections), "-d", `${SIZES.seconds}s`, "--timeout", "10s", "-s", script, server.url],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -233,12 +251,17 @@ async function load(server, endpoints, queryPaths, dir) {
       if (!probe.ok) throw new Error(`${endpoint.name}: HTTP ${probe.status} ${await probe.text()}`);
       await probe.arrayBuffer();
     }
-    await Promise.all(Array.from({ length: 8 }, async (_, k) => {
-      for (let j = 0; j < 10; j++) await (await fetch(server.url + queryPaths[k * 10 + j], { headers })).arrayBuffer();
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, k) => {
+        for (let j = 0; j < 10; j++) await (await fetch(server.url + queryPaths[k * 10 + j], { headers })).arrayBuffer();
+      }),
+    );
     for (const endpoint of endpoints) {
       for (const connections of SIZES.connections) {
-        const r = TOOL === "wrk" ? await runWrk(server, dir, endpoint.paths, connections) : await runAutocannon(server, endpoint.paths, connections);
+        const r =
+          TOOL === "wrk"
+            ? await runWrk(server, dir, endpoint.paths, connections)
+            : await runAutocannon(server, endpoint.paths, connections);
         rows.push({ endpoint: endpoint.name, embeds: endpoint.embeds, connections, ...r });
         console.error(`  ${endpoint.name} × ${connections}: ${fmt(r.requestsPerSecond)} req/s`);
         await sleep(500);
@@ -256,7 +279,9 @@ async function main() {
   const dir = tempDir("http");
   const store = path.join(dir, "store");
   const embedder = await prepareStore(store);
-  console.error(`  store ready: ${SIZES.memories} memories; embedder ${fmt(embedder.sequential)} queries/s sequential, ${fmt(embedder.best)} at best (2–32 in flight)`);
+  console.error(
+    `  store ready: ${SIZES.memories} memories; embedder ${fmt(embedder.sequential)} queries/s sequential, ${fmt(embedder.best)} at best (2–32 in flight)`,
+  );
 
   const text = textSource(113);
   const queryPaths = Array.from({ length: SIZES.queryTexts }, () => `/api/memory?query=${encodeURIComponent(text.query())}`);

@@ -121,7 +121,9 @@ async function throughput() {
     ratio: allCores.ratio,
     allCoresAgainstOneThread: allCores.importChunksPerSecond / oneThread.embedderChunksPerSecond,
   };
-  heading(`Import throughput vs the embedder (bundled, one worker, in process; ${fmt(SIZES.conversations, 0)} conversations, ${fmt(messages, 0)} messages)`);
+  heading(
+    `Import throughput vs the embedder (bundled, one worker, in process; ${fmt(SIZES.conversations, 0)} conversations, ${fmt(messages, 0)} messages)`,
+  );
   console.log(
     table(
       [
@@ -136,7 +138,9 @@ async function throughput() {
       runs,
     ),
   );
-  console.log(`\nTarget (issue 3): import ≥ 0.9 × the embedder — on one thread ${fmt(result.ratioOneThread, 2)}, on every core ${fmt(result.ratio, 2)}; ≥ 1.0 once embedding uses both cores — the import on every core against the embedder alone on one thread: ${fmt(result.allCoresAgainstOneThread, 2)}.`);
+  console.log(
+    `\nTarget (issue 3): import ≥ 0.9 × the embedder — on one thread ${fmt(result.ratioOneThread, 2)}, on every core ${fmt(result.ratio, 2)}; ≥ 1.0 once embedding uses both cores — the import on every core against the embedder alone on one thread: ${fmt(result.allCoresAgainstOneThread, 2)}.`,
+  );
   return result;
 }
 
@@ -172,7 +176,9 @@ async function measureCli(args, env) {
 }
 
 function generateChatGpt(file, mb) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, "test/bench/generate-chatgpt-export.mjs"), file, String(mb)], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [path.join(ROOT, "test/bench/generate-chatgpt-export.mjs"), file, String(mb)], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`generator failed: ${run.stderr}`);
   return fs.statSync(file).size / 1024 / 1024;
 }
@@ -206,7 +212,9 @@ await embedder.close();
   const text = textSource(7);
   const texts = path.join(dir, "texts.json");
   fs.writeFileSync(texts, JSON.stringify(Array.from({ length: 128 }, () => text.passage(150))));
-  const argv = fs.existsSync("/usr/bin/time") ? ["/usr/bin/time", "-v", process.execPath, script, texts] : [process.execPath, script, texts];
+  const argv = fs.existsSync("/usr/bin/time")
+    ? ["/usr/bin/time", "-v", process.execPath, script, texts]
+    : [process.execPath, script, texts];
   const child = spawn(argv[0], argv.slice(1), { env: benchEnv(), stdio: ["ignore", "ignore", "pipe"] });
   const watch = fs.existsSync("/usr/bin/time") ? undefined : watchPeakRss(child.pid);
   let stderr = "";
@@ -217,7 +225,12 @@ await embedder.close();
   removeDir(dir);
   if (code !== 0) throw new Error(`embedder alone exited with ${code}: ${stderr.slice(-1000)}`);
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-  return { name: `embedder pool alone (${workers} worker${workers > 1 ? "s" : ""}, 128 chunk texts twice)`, embedder: spec, seconds, peakRssMB: watch ? watch.stop() : m ? Number(m[1]) / 1024 : undefined };
+  return {
+    name: `embedder pool alone (${workers} worker${workers > 1 ? "s" : ""}, 128 chunk texts twice)`,
+    embedder: spec,
+    seconds,
+    peakRssMB: watch ? watch.stop() : m ? Number(m[1]) / 1024 : undefined,
+  };
 }
 
 async function cliImports() {
@@ -283,7 +296,10 @@ async function cliImports() {
         ["MB/s", (r) => fmt(r.mbPerSecond)],
         ["chunks/s", (r) => fmt(r.chunksPerSecond)],
         ["peak RSS MB", (r) => fmt(r.peakRssMB, 0)],
-        ["then `mnemo maintain`: s, peak RSS MB", (r) => (r.maintenanceSeconds ? `${fmt(r.maintenanceSeconds)}, ${fmt(r.maintenancePeakRssMB, 0)}` : "")],
+        [
+          "then `mnemo maintain`: s, peak RSS MB",
+          (r) => (r.maintenanceSeconds ? `${fmt(r.maintenanceSeconds)}, ${fmt(r.maintenancePeakRssMB, 0)}` : ""),
+        ],
       ],
       runs,
     ),
@@ -291,8 +307,12 @@ async function cliImports() {
   const measuredBy = runs.find((r) => r.tool)?.tool;
   const imports = runs.filter((r) => r.peakRssMB && r.fileMB);
   const worst = imports.reduce((a, b) => (b.peakRssMB > a.peakRssMB ? b : a));
-  console.log(`\nPeak RSS by ${measuredBy}. Target (issue 3): peak RSS ≤ 500 MB — measured max ${fmt(worst.peakRssMB, 0)} MB (${worst.name}, ${worst.embedder.replace(/^transformers:.*/, "tiny-bert")}, ${fmt(worst.fileMB, 0)} MB export).`);
-  console.log("The embedder-alone rows are a bare process that loads the bundled model and embeds chunk texts: the model's share of an import's peak.");
+  console.log(
+    `\nPeak RSS by ${measuredBy}. Target (issue 3): peak RSS ≤ 500 MB — measured max ${fmt(worst.peakRssMB, 0)} MB (${worst.name}, ${worst.embedder.replace(/^transformers:.*/, "tiny-bert")}, ${fmt(worst.fileMB, 0)} MB export).`,
+  );
+  console.log(
+    "The embedder-alone rows are a bare process that loads the bundled model and embeds chunk texts: the model's share of an import's peak.",
+  );
   if (QUICK) console.log(`Quick mode: the dry run reads ${SIZES.dryRunMB} MB, not 600 MB.`);
   return runs;
 }
@@ -338,7 +358,9 @@ async function longImport() {
   }, 5_000);
   const exited = new Promise((resolve) => child.on("close", resolve));
   // Unref'd: an import that finishes inside the time box must not leave the bench waiting for it.
-  const timeBox = Number.isFinite(LONG_IMPORT_MINUTES) ? [new Promise((resolve) => setTimeout(resolve, LONG_IMPORT_MINUTES * 60_000).unref())] : [];
+  const timeBox = Number.isFinite(LONG_IMPORT_MINUTES)
+    ? [new Promise((resolve) => setTimeout(resolve, LONG_IMPORT_MINUTES * 60_000).unref())]
+    : [];
   await Promise.race([exited, ...timeBox]);
   clearInterval(timer);
   const seconds = (performance.now() - started) / 1000;
@@ -374,16 +396,24 @@ async function longImport() {
     maintenancePeakRssMB: maintenance.peakRssMB,
   };
   heading(`Long import: ${LONG_IMPORT_LABEL} of the 600 MB export (${LONG_EMBEDDER_ARG === "tiny" ? "tiny-bert" : "bundled"})`);
-  console.log(`${fmt(stored, 0)} conversations stored (${fmt(ready, 0)} ready), ${fmt(chunks, 0)} chunks indexed (${fmt(result.chunksPerSecond)} chunks/s); peak RSS ${fmt(result.peakRssMB, 0)} MB.`);
-  console.log(`Mean RSS per ${WINDOW_SECONDS / 60}-minute window, MB: ${meanRssMB.map((mb) => fmt(mb, 0)).join(", ")} (bounded when the later windows stop rising).`);
-  if (maintenance.seconds) console.log(`Then the detached \`mnemo maintain\` (compaction, indexes): ${fmt(maintenance.seconds)} s, peak RSS ${fmt(maintenance.peakRssMB, 0)} MB.`);
+  console.log(
+    `${fmt(stored, 0)} conversations stored (${fmt(ready, 0)} ready), ${fmt(chunks, 0)} chunks indexed (${fmt(result.chunksPerSecond)} chunks/s); peak RSS ${fmt(result.peakRssMB, 0)} MB.`,
+  );
+  console.log(
+    `Mean RSS per ${WINDOW_SECONDS / 60}-minute window, MB: ${meanRssMB.map((mb) => fmt(mb, 0)).join(", ")} (bounded when the later windows stop rising).`,
+  );
+  if (maintenance.seconds)
+    console.log(
+      `Then the detached \`mnemo maintain\` (compaction, indexes): ${fmt(maintenance.seconds)} s, peak RSS ${fmt(maintenance.peakRssMB, 0)} MB.`,
+    );
   return result;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 console.log(`## Import bench${QUICK ? " (quick)" : ""}`);
-if (!hasCommand("/usr/bin/time")) console.log("(/usr/bin/time not found: peak RSS is polled from /proc/<pid>/status VmHWM; `apt-get install time` for exact figures)");
+if (!hasCommand("/usr/bin/time"))
+  console.log("(/usr/bin/time not found: peak RSS is polled from /proc/<pid>/status VmHWM; `apt-get install time` for exact figures)");
 const started = performance.now();
 if (LONG_ONLY) {
   const long = await longImport();

@@ -129,7 +129,10 @@ export function hasCommand(name) {
 export function commandVersion(command, args = ["--version"]) {
   const run = spawnSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   if (run.error) return undefined;
-  const line = `${run.stdout}\n${run.stderr}`.split("\n").map((l) => l.trim()).find(Boolean);
+  const line = `${run.stdout}\n${run.stderr}`
+    .split("\n")
+    .map((l) => l.trim())
+    .find(Boolean);
   return line?.replace(/\s+Copyright.*$/, "");
 }
 
@@ -185,14 +188,65 @@ export function rng(seed) {
   return next;
 }
 
-const NAMES = ["Priya", "Tomás", "Aiko", "Marta", "Jonas", "Leila", "Dmitri", "Sofia", "Kwame", "Elena", "Ravi", "Hannah", "Mateo", "Yuki", "Olga", "Sam", "Fatima", "Lukas", "Inès", "Chen"];
-const PLACES = ["Lisbon", "Kyoto", "Berlin", "Porto", "Oaxaca", "Edinburgh", "Seoul", "Valencia", "Montreal", "Tbilisi", "Bergen", "Hanoi", "Cape Town", "Ljubljana", "Osaka", "Vienna"];
+const NAMES = [
+  "Priya",
+  "Tomás",
+  "Aiko",
+  "Marta",
+  "Jonas",
+  "Leila",
+  "Dmitri",
+  "Sofia",
+  "Kwame",
+  "Elena",
+  "Ravi",
+  "Hannah",
+  "Mateo",
+  "Yuki",
+  "Olga",
+  "Sam",
+  "Fatima",
+  "Lukas",
+  "Inès",
+  "Chen",
+];
+const PLACES = [
+  "Lisbon",
+  "Kyoto",
+  "Berlin",
+  "Porto",
+  "Oaxaca",
+  "Edinburgh",
+  "Seoul",
+  "Valencia",
+  "Montreal",
+  "Tbilisi",
+  "Bergen",
+  "Hanoi",
+  "Cape Town",
+  "Ljubljana",
+  "Osaka",
+  "Vienna",
+];
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 const TOPICS = {
   cooking: {
-    nouns: ["sourdough starter", "miso soup", "risotto", "kimchi", "focaccia", "dal", "ramen broth", "shakshuka", "banana bread", "pesto", "tortillas", "curry paste"],
+    nouns: [
+      "sourdough starter",
+      "miso soup",
+      "risotto",
+      "kimchi",
+      "focaccia",
+      "dal",
+      "ramen broth",
+      "shakshuka",
+      "banana bread",
+      "pesto",
+      "tortillas",
+      "curry paste",
+    ],
     sentences: [
       "I feed the {noun} every {day} morning with {n} grams of rye flour and water.",
       "{name} says the {noun} tastes better when it rests overnight in the fridge.",
@@ -205,10 +259,28 @@ const TOPICS = {
       "Use the cast iron pan for the {noun}; the non-stick one scorches at high heat.",
       "Freeze leftover {noun} in small portions and thaw them on {day} evenings.",
     ],
-    questions: ["how long do I bake the {noun}", "what did {name} say about the {noun}", "which flour for the {noun}", "what is my {noun} recipe from {place}"],
+    questions: [
+      "how long do I bake the {noun}",
+      "what did {name} say about the {noun}",
+      "which flour for the {noun}",
+      "what is my {noun} recipe from {place}",
+    ],
   },
   travel: {
-    nouns: ["night train", "hostel", "ferry", "walking tour", "rental car", "museum pass", "tram line", "flight", "guesthouse", "hiking trail", "rail pass", "city card"],
+    nouns: [
+      "night train",
+      "hostel",
+      "ferry",
+      "walking tour",
+      "rental car",
+      "museum pass",
+      "tram line",
+      "flight",
+      "guesthouse",
+      "hiking trail",
+      "rail pass",
+      "city card",
+    ],
     sentences: [
       "We booked the {noun} to {place} for the {ord} of {month}, departing at {hour}.",
       "{name} recommended a small {noun} near the old town in {place}.",
@@ -221,10 +293,28 @@ const TOPICS = {
       "{name} and I want to visit {place} again next {month}, maybe with the {noun}.",
       "The best pastel de nata we found was two streets from the {noun} stop.",
     ],
-    questions: ["when do we leave for {place}", "what is our daily budget in {place}", "which {noun} did {name} recommend", "what should I pack for {place} in {month}"],
+    questions: [
+      "when do we leave for {place}",
+      "what is our daily budget in {place}",
+      "which {noun} did {name} recommend",
+      "what should I pack for {place} in {month}",
+    ],
   },
   programming: {
-    nouns: ["connection pool", "retry loop", "database migration", "feature flag", "unit test", "cache layer", "build pipeline", "API client", "rate limiter", "vector index", "parser", "worker queue"],
+    nouns: [
+      "connection pool",
+      "retry loop",
+      "database migration",
+      "feature flag",
+      "unit test",
+      "cache layer",
+      "build pipeline",
+      "API client",
+      "rate limiter",
+      "vector index",
+      "parser",
+      "worker queue",
+    ],
     sentences: [
       "The {noun} leaks file handles when the request times out after {n} seconds.",
       "{name} suggested wrapping the {noun} in a circuit breaker with exponential backoff.",
@@ -237,10 +327,28 @@ const TOPICS = {
       "Logging every call of the {noun} doubled the memory use, so sample at {pct} percent.",
       "Move the {noun} behind an interface so the tests can use an in-memory fake.",
     ],
-    questions: ["why does the {noun} leak", "what did {name} suggest for the {noun}", "what was the {noun} latency regression", "which version of the {noun} did we pin"],
+    questions: [
+      "why does the {noun} leak",
+      "what did {name} suggest for the {noun}",
+      "what was the {noun} latency regression",
+      "which version of the {noun} did we pin",
+    ],
   },
   fitness: {
-    nouns: ["tempo run", "long run", "interval session", "deadlift", "yoga class", "swim set", "recovery week", "hill repeats", "rowing workout", "squat", "stretching routine", "half marathon"],
+    nouns: [
+      "tempo run",
+      "long run",
+      "interval session",
+      "deadlift",
+      "yoga class",
+      "swim set",
+      "recovery week",
+      "hill repeats",
+      "rowing workout",
+      "squat",
+      "stretching routine",
+      "half marathon",
+    ],
     sentences: [
       "My {noun} this week was {n} kilometres at an easy conversational pace.",
       "{name} coaches the {noun} on {day}s at the track near the river.",
@@ -253,10 +361,28 @@ const TOPICS = {
       "Sleep at least {small} hours before a hard {noun}, otherwise it feels awful.",
       "I signed up for the {noun} in {place} on the {ord} of {month}.",
     ],
-    questions: ["how far was my {noun}", "when is the {noun} in {place}", "what did the physio say about the {noun}", "what heart rate for the {noun}"],
+    questions: [
+      "how far was my {noun}",
+      "when is the {noun} in {place}",
+      "what did the physio say about the {noun}",
+      "what heart rate for the {noun}",
+    ],
   },
   language: {
-    nouns: ["kanji", "subjunctive", "past tense", "flashcard deck", "listening practice", "verb conjugation", "pronunciation", "vocabulary list", "grammar particle", "reading club", "tutor session", "podcast"],
+    nouns: [
+      "kanji",
+      "subjunctive",
+      "past tense",
+      "flashcard deck",
+      "listening practice",
+      "verb conjugation",
+      "pronunciation",
+      "vocabulary list",
+      "grammar particle",
+      "reading club",
+      "tutor session",
+      "podcast",
+    ],
     sentences: [
       "I review the {noun} for {small}0 minutes every morning on the tram.",
       "{name}, my tutor, wants me to focus on the {noun} before the exam in {month}.",
@@ -269,10 +395,28 @@ const TOPICS = {
       "The textbook explains the {noun} badly, the podcast from {name} is clearer.",
       "Target for {month}: read a short novel without looking up every {noun}.",
     ],
-    questions: ["how many words did I learn from the {noun}", "when is the {noun} exam", "what did {name} say about the {noun}", "which {noun} trick helps me"],
+    questions: [
+      "how many words did I learn from the {noun}",
+      "when is the {noun} exam",
+      "what did {name} say about the {noun}",
+      "which {noun} trick helps me",
+    ],
   },
   garden: {
-    nouns: ["tomato plants", "compost bin", "basil", "raised bed", "rose bush", "lemon tree", "seed trays", "drip irrigation", "lavender", "strawberries", "potato sacks", "herb spiral"],
+    nouns: [
+      "tomato plants",
+      "compost bin",
+      "basil",
+      "raised bed",
+      "rose bush",
+      "lemon tree",
+      "seed trays",
+      "drip irrigation",
+      "lavender",
+      "strawberries",
+      "potato sacks",
+      "herb spiral",
+    ],
     sentences: [
       "The {noun} get yellow leaves when I water them more than every {small} days.",
       "{name} gave me cuttings for the {noun} in {month}.",
@@ -285,10 +429,28 @@ const TOPICS = {
       "Mulch around the {noun} keeps the soil moist during heat waves.",
       "Neighbours in {place} swear by nettle tea as fertiliser for the {noun}.",
     ],
-    questions: ["why do the {noun} have yellow leaves", "when should I prune the {noun}", "what did {name} give me for the garden", "how deep a pot for the {noun}"],
+    questions: [
+      "why do the {noun} have yellow leaves",
+      "when should I prune the {noun}",
+      "what did {name} give me for the garden",
+      "how deep a pot for the {noun}",
+    ],
   },
   finance: {
-    nouns: ["emergency fund", "index fund", "tax return", "mortgage", "electricity bill", "pension plan", "savings account", "phone contract", "insurance policy", "budget spreadsheet", "rent increase", "car loan"],
+    nouns: [
+      "emergency fund",
+      "index fund",
+      "tax return",
+      "mortgage",
+      "electricity bill",
+      "pension plan",
+      "savings account",
+      "phone contract",
+      "insurance policy",
+      "budget spreadsheet",
+      "rent increase",
+      "car loan",
+    ],
     sentences: [
       "The {noun} should cover {small} months of expenses, about {n}0 euros.",
       "{name} from the bank said the {noun} renews on the {ord} of {month}.",
@@ -301,10 +463,28 @@ const TOPICS = {
       "Keep receipts for the {noun} in the shared folder named by year.",
       "Decision: no new {noun} until the {noun2} is paid off.",
     ],
-    questions: ["when does the {noun} renew", "how much did I move into the {noun}", "what did {name} say about the {noun}", "how big should the {noun} be"],
+    questions: [
+      "when does the {noun} renew",
+      "how much did I move into the {noun}",
+      "what did {name} say about the {noun}",
+      "how big should the {noun} be",
+    ],
   },
   work: {
-    nouns: ["quarterly review", "roadmap", "stand-up", "design doc", "on-call rotation", "hiring loop", "offsite", "incident report", "budget proposal", "customer demo", "retrospective", "launch plan"],
+    nouns: [
+      "quarterly review",
+      "roadmap",
+      "stand-up",
+      "design doc",
+      "on-call rotation",
+      "hiring loop",
+      "offsite",
+      "incident report",
+      "budget proposal",
+      "customer demo",
+      "retrospective",
+      "launch plan",
+    ],
     sentences: [
       "The {noun} moved to {day} at {hour} because {name} is travelling.",
       "{name} owns the {noun} and wants comments by the end of {month}.",
@@ -317,10 +497,28 @@ const TOPICS = {
       "Write the {noun} summary in plain words, no acronyms, for the new team.",
       "Feedback on the {noun}: fewer bullet points, more concrete examples.",
     ],
-    questions: ["when is the {noun}", "who owns the {noun}", "what action items came from the {noun}", "what feedback did I get on the {noun}"],
+    questions: [
+      "when is the {noun}",
+      "who owns the {noun}",
+      "what action items came from the {noun}",
+      "what feedback did I get on the {noun}",
+    ],
   },
   health: {
-    nouns: ["dentist appointment", "allergy test", "blood test", "eye exam", "physiotherapy", "vitamin D", "sleep schedule", "migraine", "vaccination", "flu shot", "back pain", "iron supplement"],
+    nouns: [
+      "dentist appointment",
+      "allergy test",
+      "blood test",
+      "eye exam",
+      "physiotherapy",
+      "vitamin D",
+      "sleep schedule",
+      "migraine",
+      "vaccination",
+      "flu shot",
+      "back pain",
+      "iron supplement",
+    ],
     sentences: [
       "The {noun} is on {day} the {ord} of {month} at {hour}.",
       "Dr. {name} said the {noun} results were normal except for low ferritin.",
@@ -336,7 +534,20 @@ const TOPICS = {
     questions: ["when is my {noun}", "what did Dr. {name} say about the {noun}", "what am I allergic to", "what helped with the {noun}"],
   },
   music: {
-    nouns: ["guitar lesson", "piano piece", "concert tickets", "vinyl record", "playlist", "choir rehearsal", "jazz club", "ukulele", "metronome practice", "music festival", "drum kit", "songbook"],
+    nouns: [
+      "guitar lesson",
+      "piano piece",
+      "concert tickets",
+      "vinyl record",
+      "playlist",
+      "choir rehearsal",
+      "jazz club",
+      "ukulele",
+      "metronome practice",
+      "music festival",
+      "drum kit",
+      "songbook",
+    ],
     sentences: [
       "The {noun} with {name} is every {day} at {hour}.",
       "I practise the {noun} slowly at {n} beats per minute, then speed up.",
@@ -352,7 +563,20 @@ const TOPICS = {
     questions: ["when is the {noun}", "what tempo do I practise the {noun} at", "what did {name} lend me", "how much were the {noun}"],
   },
   family: {
-    nouns: ["birthday party", "school play", "family dinner", "summer holiday", "dentist visit", "piano recital", "grandparents' visit", "anniversary", "moving day", "wedding", "swimming lessons", "parent evening"],
+    nouns: [
+      "birthday party",
+      "school play",
+      "family dinner",
+      "summer holiday",
+      "dentist visit",
+      "piano recital",
+      "grandparents' visit",
+      "anniversary",
+      "moving day",
+      "wedding",
+      "swimming lessons",
+      "parent evening",
+    ],
     sentences: [
       "{name}'s {noun} is on the {ord} of {month}; order the cake a week before.",
       "For the {noun}, {name} is vegetarian and the kids dislike mushrooms.",
@@ -365,10 +589,28 @@ const TOPICS = {
       "{name} prefers a quiet {noun}, not a big party.",
       "Book the {noun} venue by {month}, they fill up quickly.",
     ],
-    questions: ["when is {name}'s {noun}", "what gift for the {noun}", "what does {name} prefer for the {noun}", "what is the budget for the {noun}"],
+    questions: [
+      "when is {name}'s {noun}",
+      "what gift for the {noun}",
+      "what does {name} prefer for the {noun}",
+      "what is the budget for the {noun}",
+    ],
   },
   reading: {
-    nouns: ["novel", "book club", "library loan", "audiobook", "poetry collection", "biography", "reading list", "short story", "essay", "graphic novel", "history book", "e-reader"],
+    nouns: [
+      "novel",
+      "book club",
+      "library loan",
+      "audiobook",
+      "poetry collection",
+      "biography",
+      "reading list",
+      "short story",
+      "essay",
+      "graphic novel",
+      "history book",
+      "e-reader",
+    ],
     sentences: [
       "The {noun} {name} recommended is set in {place} in the nineteen twenties.",
       "Our {noun} meets on the last {day} of the month at {hour}.",
@@ -381,13 +623,19 @@ const TOPICS = {
       "I read about {n} pages a day on the {noun}, mostly on the train.",
       "Add the {noun} about {place} to the reading list for the summer.",
     ],
-    questions: ["which {noun} did {name} recommend", "when is the {noun} due", "when does the {noun} meet", "what did I think of the {noun}"],
+    questions: [
+      "which {noun} did {name} recommend",
+      "when is the {noun} due",
+      "when does the {noun} meet",
+      "what did I think of the {noun}",
+    ],
   },
 };
 export const TOPIC_NAMES = Object.keys(TOPICS);
 
 function fill(template, topic, r) {
-  const ordinal = (n) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+  const ordinal = (n) =>
+    `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
   return template
     .replaceAll("{noun2}", () => r.pick(topic.nouns))
     .replaceAll("{noun}", () => r.pick(topic.nouns))
@@ -446,10 +694,21 @@ export function textSource(seed = 1) {
       const turns = [];
       for (let i = 0; i < messages; i++) {
         const human = i % 2 === 0;
-        const content = human ? `${fill(r.pick(topic.questions), topic, r).replace(/^./, (c) => c.toUpperCase())}? ${this.passage(r.int(5, 30), topic)}` : this.passage(r.int(40, 220), topic);
-        turns.push({ id: `${id}-m${i + 1}`, role: human ? "human" : "assistant", content, createdAt: new Date(created.getTime() + i * 45_000).toISOString() });
+        const content = human
+          ? `${fill(r.pick(topic.questions), topic, r).replace(/^./, (c) => c.toUpperCase())}? ${this.passage(r.int(5, 30), topic)}`
+          : this.passage(r.int(40, 220), topic);
+        turns.push({
+          id: `${id}-m${i + 1}`,
+          role: human ? "human" : "assistant",
+          content,
+          createdAt: new Date(created.getTime() + i * 45_000).toISOString(),
+        });
       }
-      return { platform: "bench", platformDisplayName: "Bench", conversation: { id, title, createdAt: created.toISOString(), messages: turns } };
+      return {
+        platform: "bench",
+        platformDisplayName: "Bench",
+        conversation: { id, title, createdAt: created.toISOString(), messages: turns },
+      };
     },
   };
 }

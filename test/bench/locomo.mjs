@@ -54,7 +54,9 @@ const normalise = (text) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
 function uploads(sample) {
   const c = sample.conversation;
-  const sessions = Object.keys(c).filter((k) => /^session_\d+$/.test(k)).sort((a, b) => Number(a.split("_")[1]) - Number(b.split("_")[1]));
+  const sessions = Object.keys(c)
+    .filter((k) => /^session_\d+$/.test(k))
+    .sort((a, b) => Number(a.split("_")[1]) - Number(b.split("_")[1]));
   return sessions.map((key) => {
     const start = sessionDate(c[`${key}_date_time`]);
     return {
@@ -163,11 +165,15 @@ async function main() {
   }
   const result = { store, chunks: chunkCount, importSeconds: fresh ? importSeconds : null, budget, rows };
   if (args.json) fs.writeFileSync(args.json, JSON.stringify(result, null, 2));
-  console.log(`LoCoMo: ${asked} questions, ${chunkCount} chunks, store ${store}${fresh ? `, imported in ${importSeconds.toFixed(0)} s` : ""}`);
+  console.log(
+    `LoCoMo: ${asked} questions, ${chunkCount} chunks, store ${store}${fresh ? `, imported in ${importSeconds.toFixed(0)} s` : ""}`,
+  );
   console.log("| mode | category | questions | R@5 | R@10 | evidence in 2,000-token recall | recall ms/q |");
   console.log("|---|---|---:|---:|---:|---:|---:|");
   for (const r of rows) {
-    console.log(`| ${r.mode} | ${r.category} | ${r.questions} | ${r.r5.toFixed(3)} | ${r.r10.toFixed(3)} | ${r.budget.toFixed(3)} | ${r.recallMs.toFixed(0)} |`);
+    console.log(
+      `| ${r.mode} | ${r.category} | ${r.questions} | ${r.r5.toFixed(3)} | ${r.r10.toFixed(3)} | ${r.budget.toFixed(3)} | ${r.recallMs.toFixed(0)} |`,
+    );
   }
 }
 

@@ -152,10 +152,21 @@ function coldStart(store) {
     if (useHyperfine) {
       const out = path.join(tempDir("hyperfine"), "out.json");
       const quoted = command.argv.map((a) => (/[\s"'…]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a)).join(" ");
-      const run = spawnSync("hyperfine", ["-N", "--warmup", "2", "--runs", String(SIZES.coldRuns), "--export-json", out, quoted], { env, encoding: "utf8" });
+      const run = spawnSync("hyperfine", ["-N", "--warmup", "2", "--runs", String(SIZES.coldRuns), "--export-json", out, quoted], {
+        env,
+        encoding: "utf8",
+      });
       if (run.status !== 0) throw new Error(`hyperfine failed: ${run.stderr}`);
       const r = JSON.parse(fs.readFileSync(out, "utf8")).results[0];
-      rows.push({ name: command.name, tool: "hyperfine", runs: r.times.length, meanMs: r.mean * 1000, medianMs: r.median * 1000, minMs: r.min * 1000, maxMs: r.max * 1000 });
+      rows.push({
+        name: command.name,
+        tool: "hyperfine",
+        runs: r.times.length,
+        meanMs: r.mean * 1000,
+        medianMs: r.median * 1000,
+        minMs: r.min * 1000,
+        maxMs: r.max * 1000,
+      });
       removeDir(path.dirname(out));
     } else {
       const times = [];
@@ -166,10 +177,20 @@ function coldStart(store) {
         if (i >= 2) times.push(performance.now() - started);
       }
       const s = summary(times);
-      rows.push({ name: command.name, tool: "spawnSync", runs: times.length, meanMs: s.mean, medianMs: s.p50, minMs: Math.min(...times), maxMs: Math.max(...times) });
+      rows.push({
+        name: command.name,
+        tool: "spawnSync",
+        runs: times.length,
+        meanMs: s.mean,
+        medianMs: s.p50,
+        minMs: Math.min(...times),
+        maxMs: Math.max(...times),
+      });
     }
   }
-  heading(`Cold start (${useHyperfine ? commandVersion("hyperfine") : "child_process, 2 warm-up runs"}; store with ${SIZES.single + SIZES.batched + 1} memories)`);
+  heading(
+    `Cold start (${useHyperfine ? commandVersion("hyperfine") : "child_process, 2 warm-up runs"}; store with ${SIZES.single + SIZES.batched + 1} memories)`,
+  );
   console.log(
     table(
       [
@@ -211,7 +232,11 @@ async function rawEmbedders() {
     const shortMs = (await timed(() => embedder.embedDocuments(short))).ms;
     const chunkMs = (await timed(() => embedder.embedDocuments(chunk))).ms;
     const queries = Array.from({ length: 50 }, () => text.query());
-    const queryMs = (await timed(async () => { for (const q of queries) await embedder.embedQuery(q); })).ms;
+    const queryMs = (
+      await timed(async () => {
+        for (const q of queries) await embedder.embedQuery(q);
+      })
+    ).ms;
     rows.push({
       name: setup.name,
       spec: setup.spec === "bundled" ? "bundled" : "transformers:fixtures/models/tiny-bert",
@@ -243,7 +268,9 @@ async function rawEmbedders() {
     ),
   );
   console.log("\nBatches of 32 texts go to whichever worker is free, so 2 workers need at least 2 batches waiting.");
-  console.log("The tiny-bert fixture (32 dims, 1 layer) is a test model: its figures show the pipeline's overhead, not a real model's speed.");
+  console.log(
+    "The tiny-bert fixture (32 dims, 1 layer) is a test model: its figures show the pipeline's overhead, not a real model's speed.",
+  );
   return rows;
 }
 
@@ -264,7 +291,14 @@ async function queryLatency() {
   const levels = [];
   let inserted = 0;
   for (const level of SIZES.levels) {
-    const insertSeconds = await insertMemories(app, { newId, userId: user.id, count: level - inserted, start: inserted, text: rowText, bases });
+    const insertSeconds = await insertMemories(app, {
+      newId,
+      userId: user.id,
+      count: level - inserted,
+      start: inserted,
+      text: rowText,
+      bases,
+    });
     inserted = level;
     const maintenance = await timed(() => app.maintenance.run());
     const embedding = [];
@@ -296,7 +330,9 @@ async function queryLatency() {
   await app.close();
   removeDir(store);
 
-  heading(`Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance; vector index from ${fmt(VECTOR_INDEX_MIN_ROWS, 0)} rows)`);
+  heading(
+    `Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance; vector index from ${fmt(VECTOR_INDEX_MIN_ROWS, 0)} rows)`,
+  );
   console.log(
     table(
       [
@@ -312,7 +348,9 @@ async function queryLatency() {
       levels,
     ),
   );
-  console.log(`\n${SIZES.baseTexts} base texts embedded in ${fmt(baseMs / 1000)} s; other rows reuse their vectors with noise (σ 0.01), renormalised.`);
+  console.log(
+    `\n${SIZES.baseTexts} base texts embedded in ${fmt(baseMs / 1000)} s; other rows reuse their vectors with noise (σ 0.01), renormalised.`,
+  );
   const last = levels.at(-1);
   console.log(`Target (issue 2): store p50 at 100k ≤ 15 ms — measured ${fmt(last.store.p50)} ms at ${fmt(last.memories, 0)} memories.`);
   return { baseTexts: SIZES.baseTexts, baseEmbedSeconds: baseMs / 1000, perturbationSigma: 0.01, levels };
@@ -347,7 +385,15 @@ async function singleWriteFragments() {
   await app.close();
   removeDir(store);
 
-  const result = { writes: SIZES.singleWrites, writeSeconds, writesPerSecond: SIZES.singleWrites / writeSeconds, segmentRates, before, after, maintenanceSeconds: run.ms / 1000 };
+  const result = {
+    writes: SIZES.singleWrites,
+    writeSeconds,
+    writesPerSecond: SIZES.singleWrites / writeSeconds,
+    segmentRates,
+    before,
+    after,
+    maintenanceSeconds: run.ms / 1000,
+  };
   heading(`Fragments after ${fmt(SIZES.singleWrites, 0)} single writes (one memory + history row per commit, no embedding)`);
   console.log(
     table(
@@ -362,7 +408,9 @@ async function singleWriteFragments() {
       ["memories", "memoryHistory"].map((t) => ({ table: t, before: before[t], after: after[t] })),
     ),
   );
-  console.log(`\n\`app.maintenance.run()\` took ${fmt(result.maintenanceSeconds, 2)} s. Writes: ${fmt(result.writesPerSecond)} commits/s overall; per tenth of the run: ${segmentRates.map((x) => fmt(x, 0)).join(", ")}.`);
+  console.log(
+    `\n\`app.maintenance.run()\` took ${fmt(result.maintenanceSeconds, 2)} s. Writes: ${fmt(result.writesPerSecond)} commits/s overall; per tenth of the run: ${segmentRates.map((x) => fmt(x, 0)).join(", ")}.`,
+  );
   return result;
 }
 

@@ -22,12 +22,18 @@ const BENCHES = [
   {
     name: "http",
     file: "http.mjs",
-    needs: () => (hasCommand("wrk") || fs.existsSync(path.join(ROOT, "node_modules/autocannon")) ? undefined : "needs wrk (apt-get install wrk) or the autocannon devDependency"),
+    needs: () =>
+      hasCommand("wrk") || fs.existsSync(path.join(ROOT, "node_modules/autocannon"))
+        ? undefined
+        : "needs wrk (apt-get install wrk) or the autocannon devDependency",
   },
   {
     name: "locomo",
     file: "locomo.mjs",
-    needs: () => (fs.existsSync(LOCOMO) ? undefined : `needs ${path.relative(ROOT, LOCOMO)} (LoCoMo data, never copied into the project; set LOCOMO_PATH)`),
+    needs: () =>
+      fs.existsSync(LOCOMO)
+        ? undefined
+        : `needs ${path.relative(ROOT, LOCOMO)} (LoCoMo data, never copied into the project; set LOCOMO_PATH)`,
     // The retrieval-quality bench has its own arguments; --quick asks fewer questions.
     args: (resultFile) => ["--json", resultFile, ...(QUICK ? ["--limit", "200"] : [])],
   },
@@ -35,7 +41,10 @@ const BENCHES = [
 
 function run(file, argv) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--expose-gc", path.join(ROOT, "test", "bench", file), ...argv], { stdio: "inherit", env: benchEnv() });
+    const child = spawn(process.execPath, ["--expose-gc", path.join(ROOT, "test", "bench", file), ...argv], {
+      stdio: "inherit",
+      env: benchEnv(),
+    });
     child.on("close", (code, signal) => resolve(signal ? 128 : code));
   });
 }
@@ -46,7 +55,9 @@ console.log(`- CPU: ${m.cpu}, ${m.cores} cores`);
 console.log(`- RAM: ${m.ramGB} GB`);
 console.log(`- Node: ${m.node} on ${m.platform}`);
 console.log(`- Date: ${m.date}`);
-console.log(`- Tools: ${commandVersion("hyperfine") ?? "hyperfine missing"}, ${commandVersion("wrk", ["-v"]) ?? "wrk missing"}, /usr/bin/time ${fs.existsSync("/usr/bin/time") ? "present" : "missing"}`);
+console.log(
+  `- Tools: ${commandVersion("hyperfine") ?? "hyperfine missing"}, ${commandVersion("wrk", ["-v"]) ?? "wrk missing"}, /usr/bin/time ${fs.existsSync("/usr/bin/time") ? "present" : "missing"}`,
+);
 
 if (!fs.existsSync(path.join(ROOT, "dist", "core", "app.js"))) {
   console.error("\ndist/ is missing: build first (npm run build).");
@@ -74,7 +85,10 @@ for (const bench of BENCHES) {
   }
   // Other work on the machine skews every figure: say so when it is not idle.
   const busy = await cpuBusy();
-  if (busy !== undefined && busy > 0.15) console.log(`> Note: the CPU was ${Math.round(busy * 100)}% busy just before this bench started (other processes); its figures may be low.\n`);
+  if (busy !== undefined && busy > 0.15)
+    console.log(
+      `> Note: the CPU was ${Math.round(busy * 100)}% busy just before this bench started (other processes); its figures may be low.\n`,
+    );
   const t = performance.now();
   const code = await run(bench.file, argv);
   const seconds = (performance.now() - t) / 1000;
@@ -85,9 +99,13 @@ for (const bench of BENCHES) {
 const seconds = (performance.now() - started) / 1000;
 console.log(`\n---\n\n## Summary\n`);
 console.log("| bench | status | seconds |\n|---|---|---:|");
-for (const r of runs) console.log(`| ${r.name} | ${r.skipped ? `skipped: ${r.skipped}` : r.code === 0 ? "ok" : `failed (exit ${r.code})`} | ${r.seconds === undefined ? "–" : fmt(r.seconds, 0)} |`);
+for (const r of runs)
+  console.log(
+    `| ${r.name} | ${r.skipped ? `skipped: ${r.skipped}` : r.code === 0 ? "ok" : `failed (exit ${r.code})`} | ${r.seconds === undefined ? "–" : fmt(r.seconds, 0)} |`,
+  );
 console.log(`\nTotal ${fmt(seconds / 60, 1)} min.`);
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
 // A partial run (--only) leaves the last full run's summary in place.
-if (!only) fs.writeFileSync(path.join(RESULTS_DIR, "run.json"), `${JSON.stringify({ quick: QUICK, machine: m, seconds, runs }, null, 2)}\n`);
+if (!only)
+  fs.writeFileSync(path.join(RESULTS_DIR, "run.json"), `${JSON.stringify({ quick: QUICK, machine: m, seconds, runs }, null, 2)}\n`);
 if (runs.some((r) => r.code !== undefined && r.code !== 0)) process.exitCode = 1;

@@ -68,7 +68,12 @@ async function fill(app, userId, from, target, bases, text) {
         for (let j = 0, n = r.int(2, 3); j < n; j++, m++) {
           const sender = m % 2 === 0 ? "human" : "assistant";
           const words = sender === "human" ? r.int(15, 35) : r.int(60, 110);
-          messages.push({ id: `${id}-m${m}`, sender, text: text.passage(words, topic), time: new Date(created.getTime() + m * 45_000).toISOString() });
+          messages.push({
+            id: `${id}-m${m}`,
+            sender,
+            text: text.passage(words, topic),
+            time: new Date(created.getTime() + m * 45_000).toISOString(),
+          });
         }
         const i = start + (c - start / per) * per + k;
         chunks.push(chunkRow(userId, id, k, messages, perturbed(bases[i % bases.length], r)));
@@ -116,14 +121,21 @@ async function main() {
       const r = await timed(() => recall(app.context, user.id, { query, maxTokens: 1000 }));
       const vector = await app.context.embedder.embedQuery(query);
       const leg = {};
-      for (const mode of ["vector", "bm25"]) leg[mode] = (await timed(() => hybridSearch(app.context.store, "chunks", { vector, text: query, where, limit: 20, mode }))).ms;
+      for (const mode of ["vector", "bm25"])
+        leg[mode] = (await timed(() => hybridSearch(app.context.store, "chunks", { vector, text: query, where, limit: 20, mode }))).ms;
       if (i < SIZES.warmupQueries) continue;
       legs.vector.push(leg.vector);
       legs.bm25.push(leg.bm25);
       const st = s.value.timings;
       const rt = r.value.timings;
       search.push({ ...st, totalMs: s.ms, otherMs: s.ms - st.embeddingMs - st.storeMs - st.rerankMs, results: s.value.results.length });
-      recalled.push({ ...rt, totalMs: r.ms, otherMs: r.ms - rt.embeddingMs - rt.storeMs - rt.rerankMs - rt.synthesisMs, sources: r.value.sources.length, tokens: r.value.tokenCount });
+      recalled.push({
+        ...rt,
+        totalMs: r.ms,
+        otherMs: r.ms - rt.embeddingMs - rt.storeMs - rt.rerankMs - rt.synthesisMs,
+        sources: r.value.sources.length,
+        tokens: r.value.tokenCount,
+      });
     }
     levels.push({
       chunks: await app.context.store.count("chunks", "true"),
@@ -154,11 +166,29 @@ async function main() {
   await app.close();
   removeDir(store);
 
-  heading(`Latency, ms p50 / p95 (${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; bundled embedder; search limit 20, no rerank; recall maxTokens 1,000, extractive)`);
+  heading(
+    `Latency, ms p50 / p95 (${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; bundled embedder; search limit 20, no rerank; recall maxTokens 1,000, extractive)`,
+  );
   const pp = (s) => `${fmt(s.p50)} / ${fmt(s.p95)}`;
   const rows = levels.flatMap((l) => [
-    { op: "search", chunks: l.chunks, embedding: pp(l.search.embedding), store: pp(l.search.store), synthesis: "–", other: pp(l.search.other), total: pp(l.search.total) },
-    { op: "recall", chunks: l.chunks, embedding: pp(l.recall.embedding), store: pp(l.recall.store), synthesis: pp(l.recall.synthesis), other: pp(l.recall.other), total: pp(l.recall.total) },
+    {
+      op: "search",
+      chunks: l.chunks,
+      embedding: pp(l.search.embedding),
+      store: pp(l.search.store),
+      synthesis: "–",
+      other: pp(l.search.other),
+      total: pp(l.search.total),
+    },
+    {
+      op: "recall",
+      chunks: l.chunks,
+      embedding: pp(l.recall.embedding),
+      store: pp(l.recall.store),
+      synthesis: pp(l.recall.synthesis),
+      other: pp(l.recall.other),
+      total: pp(l.recall.total),
+    },
   ]);
   console.log(
     table(
@@ -198,8 +228,12 @@ async function main() {
         "passes the vector to findChunks, which times only what it embeds. The query embedding (≈ search's embedding column) is inside recall's \"other\" here.",
     );
   }
-  console.log(`\n${SIZES.baseTexts} base chunk texts embedded in ${fmt(baseMs / 1000)} s; other chunks reuse their vectors with noise (σ 0.01), renormalised.`);
-  console.log(`Targets (issue 4) at ${fmt(last.chunks, 0)} chunks: search store p50 ≤ 20 ms — measured ${fmt(last.search.store.p50)} ms; extractive recall end-to-end p50 ≤ 150 ms — measured ${fmt(last.recall.total.p50)} ms.`);
+  console.log(
+    `\n${SIZES.baseTexts} base chunk texts embedded in ${fmt(baseMs / 1000)} s; other chunks reuse their vectors with noise (σ 0.01), renormalised.`,
+  );
+  console.log(
+    `Targets (issue 4) at ${fmt(last.chunks, 0)} chunks: search store p50 ≤ 20 ms — measured ${fmt(last.search.store.p50)} ms; extractive recall end-to-end p50 ≤ 150 ms — measured ${fmt(last.recall.total.p50)} ms.`,
+  );
   const seconds = (performance.now() - started) / 1000;
   console.log(`\nSearch bench done in ${fmt(seconds, 0)} s.`);
   writeResults("search", { seconds, sizes: SIZES, baseEmbedSeconds: baseMs / 1000, perturbationSigma: 0.01, levels });

@@ -5,7 +5,9 @@ const marked = (query: string, text: string) => highlighter(query, (word) => `«
 
 describe("search's highlighting", () => {
   it("marks whole words the query's words begin, not stop words or the middle of a word", () => {
-    expect(marked("what did we plan for Lisbon", "We planned a comfortable trip to Lisbon.")).toBe("We «planned» a comfortable trip to «Lisbon».");
+    expect(marked("what did we plan for Lisbon", "We planned a comfortable trip to Lisbon.")).toBe(
+      "We «planned» a comfortable trip to «Lisbon».",
+    );
     expect(marked("painted", "painting it blue")).toBe("«painting» it blue");
   });
 

@@ -40,7 +40,9 @@ describe("config.json", () => {
   it("leaves the LLM's address unchecked while nothing that needs it (the openai synthesizer, the llm reranker) is chosen", () => {
     // OPENAI_BASE_URL may be set for another tool that reads it some other way.
     expect(loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url" }).synthesizer).toBe("extractive");
-    expect(() => loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url", MNEMO_RERANKER: "llm" })).toThrow("Setting llm.baseUrl: Invalid URL");
+    expect(() => loadConfig({ store: tempDir() }, { OPENAI_BASE_URL: "not a url", MNEMO_RERANKER: "llm" })).toThrow(
+      "Setting llm.baseUrl: Invalid URL",
+    );
     expect(loadConfig({ store: tempDir() }, { MNEMO_RERANKER: "llm" }).reranker).toBe("llm");
   });
 });

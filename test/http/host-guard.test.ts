@@ -10,7 +10,8 @@ const ownAddresses = Object.values(os.networkInterfaces())
 describe("the Host guard", () => {
   it("answers loopback names and configured ones, never a foreign name", () => {
     const allowed = allowedHostnames("127.0.0.1", ["notes.lan"]);
-    for (const host of ["localhost:7411", "127.0.0.1:7411", "[::1]:7411", "NOTES.lan"]) expect(checkHost(host, allowed), host).toEqual({ ok: true });
+    for (const host of ["localhost:7411", "127.0.0.1:7411", "[::1]:7411", "NOTES.lan"])
+      expect(checkHost(host, allowed), host).toEqual({ ok: true });
     expect(checkHost("evil.example:7411", allowed)).toEqual({ ok: false, reason: "host evil.example is not allowed" });
     expect(checkHost(undefined, allowed)).toMatchObject({ ok: false });
   });

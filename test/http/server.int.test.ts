@@ -23,7 +23,11 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-async function call(method: string, url: string, options: { token?: string | undefined; body?: unknown; raw?: string; host?: string } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  url: string,
+  options: { token?: string | undefined; body?: unknown; raw?: string; host?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.token) headers["authorization"] = `Bearer ${options.token}`;
   if (options.body !== undefined || options.raw !== undefined) headers["content-type"] = "application/json";
@@ -115,7 +119,12 @@ describe("service basics", () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
     );
-    const registered = [...ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`), "GET /healthz", "GET /openapi.json", "GET /images/{memoryId}"];
+    const registered = [
+      ...ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`),
+      "GET /healthz",
+      "GET /openapi.json",
+      "GET /images/{memoryId}",
+    ];
     expect(documented.sort()).toEqual(registered.sort());
     for (const entry of documented) {
       const [method, template] = entry.split(" ") as [string, string];
@@ -131,16 +140,22 @@ describe("service basics", () => {
     expect((await call("DELETE", "/api/v2/memory/mem_1/history", { token: tokenA })).status).toBe(405);
     for (const route of ROUTES) {
       const responses = Object.keys(doc.paths[route.path][route.method].responses);
-      expect(responses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]));
+      expect(responses, `${route.method} ${route.path}`).toEqual(
+        expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]),
+      );
     }
     const move = doc.paths["/api/v2/memory/update"].post.requestBody.content["application/json"].schema.properties.memoryIds;
     expect(move).toMatchObject({ minItems: 1, maxItems: 100 });
-    const query = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]));
+    const query = (path: string) =>
+      Object.fromEntries(doc.paths[path].get.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]));
     expect(query("/api/memory")).toMatchObject({
       count: { type: "integer", minimum: 1, maximum: 1000, default: 10 },
       skip: { type: "integer", minimum: 0, default: 0 },
     });
-    expect(query("/api/v2/memory")).toMatchObject({ bucketId: { type: "integer", minimum: 1 }, includeIds: { type: "boolean", default: false } });
+    expect(query("/api/v2/memory")).toMatchObject({
+      bucketId: { type: "integer", minimum: 1 },
+      includeIds: { type: "boolean", default: false },
+    });
     expect(query("/api/chat-history/chats")).toMatchObject({
       page: { type: "integer", minimum: 1, default: 1 },
       pageSize: { type: "integer", minimum: 1, maximum: 100, default: 25 },
@@ -175,25 +190,51 @@ describe("service basics", () => {
   });
 
   it("answers malformed JSON with 400 and unknown fields' values with the field name", async () => {
-    expect(await call("POST", "/api/memory", { token: tokenA, raw: "{not json" })).toMatchObject({ status: 400, body: { error: "body: is not valid JSON" } });
+    expect(await call("POST", "/api/memory", { token: tokenA, raw: "{not json" })).toMatchObject({
+      status: 400,
+      body: { error: "body: is not valid JSON" },
+    });
     expect(await a("POST", "/api/memory", {})).toMatchObject({ status: 400, body: { error: "text: is required" } });
     // A field that is there with the wrong type is not "required": the message says what it must be.
     expect(await a("POST", "/api/memory", { text: 5 })).toMatchObject({ status: 400, body: { error: "text: must be a string, not 5" } });
-    expect(await a("POST", "/api/chat-history/search", { query: "x", limit: 1.5 })).toMatchObject({ status: 400, body: { error: "limit: must be a whole number, not 1.5" } });
-    expect(await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: "5" })).toMatchObject({ status: 400, body: { error: 'maxTokens: must be a number, not "5"' } });
-    expect(await a("POST", "/api/chat-history/search", [1])).toMatchObject({ status: 400, body: { error: "body: must be an object, not an array" } });
+    expect(await a("POST", "/api/chat-history/search", { query: "x", limit: 1.5 })).toMatchObject({
+      status: 400,
+      body: { error: "limit: must be a whole number, not 1.5" },
+    });
+    expect(await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: "5" })).toMatchObject({
+      status: 400,
+      body: { error: 'maxTokens: must be a number, not "5"' },
+    });
+    expect(await a("POST", "/api/chat-history/search", [1])).toMatchObject({
+      status: 400,
+      body: { error: "body: must be an object, not an array" },
+    });
   });
 });
 
 describe("memories over HTTP", () => {
   let first: string;
   it("words zod's own problems plainly: sizes, list lengths and date-times, after the field", async () => {
-    const upload = (conversation: object) => ({ conversation: { id: "plain-words", title: "t", createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hi" }], ...conversation } });
+    const upload = (conversation: object) => ({
+      conversation: {
+        id: "plain-words",
+        title: "t",
+        createdAt: "2024-05-01T10:00:00Z",
+        messages: [{ id: "1", role: "human", content: "hi" }],
+        ...conversation,
+      },
+    });
     const ingest = "/api/chat-history/ingest/custom-online";
-    expect((await a("POST", "/api/buckets", { name: "Long", description: "d".repeat(501) })).body.error).toBe("description: must be at most 500 characters");
-    expect((await a("POST", "/api/memory", { text: "x", source: "s".repeat(201) })).body.error).toBe("source: must be at most 200 characters");
+    expect((await a("POST", "/api/buckets", { name: "Long", description: "d".repeat(501) })).body.error).toBe(
+      "description: must be at most 500 characters",
+    );
+    expect((await a("POST", "/api/memory", { text: "x", source: "s".repeat(201) })).body.error).toBe(
+      "source: must be at most 200 characters",
+    );
     expect((await a("POST", ingest, upload({ messages: [] }))).body.error).toBe("conversation.messages: must list at least 1 item");
-    expect((await a("POST", ingest, upload({ createdAt: "yesterday" }))).body.error).toBe("conversation.createdAt: must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z");
+    expect((await a("POST", ingest, upload({ createdAt: "yesterday" }))).body.error).toBe(
+      "conversation.createdAt: must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z",
+    );
     expect((await a("POST", ingest, upload({ id: "i".repeat(501) }))).body.error).toBe("conversation.id: must be at most 500 characters");
   });
 
@@ -203,7 +244,10 @@ describe("memories over HTTP", () => {
     first = stored.body.memoryId;
     expect(await a("POST", "/api/memory", { text: "   " })).toMatchObject({ status: 400, body: { error: "text: must not be empty" } });
     const missing = await a("POST", "/api/memory", { text: "x", bucketId: 77 });
-    expect(missing).toMatchObject({ status: 404, body: { error: expect.stringMatching(/bucketId/), suggestion: expect.stringMatching(/POST \/api\/buckets/) } });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { error: expect.stringMatching(/bucketId/), suggestion: expect.stringMatching(/POST \/api\/buckets/) },
+    });
     // Storing takes no bucketName (spec §4.1): the way out is to create the bucket first, and the
     // field, unknown here, is ignored as every schema ignores unknown fields.
     expect(missing.body.suggestion).not.toMatch(/bucketName/);
@@ -224,7 +268,10 @@ describe("memories over HTTP", () => {
     expect((await a("GET", "/api/memory?latest=true&count=2&v=1")).body).toEqual(["note 5 about gardening", "note 4 about gardening"]);
     expect((await a("GET", "/api/memory?all=true")).body).toHaveLength(7);
     expect((await a("GET", "/api/memory?count=2&skip=1&v=1")).body).toEqual(["note 4 about gardening", "note 3 about gardening"]);
-    expect(await a("GET", "/api/memory?count=0")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^count:/), field: "count" } });
+    expect(await a("GET", "/api/memory?count=0")).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^count:/), field: "count" },
+    });
     expect(await a("GET", "/api/memory?skip=-1")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^skip:/) } });
     expect((await a("GET", "/api/memory?skip=abc")).body.error).toBe('skip: must be a number, not "abc"');
     expect((await a("GET", "/api/v2/memory?count=2.5")).body.error).toBe("count: must be a whole number, not 2.5");
@@ -238,8 +285,15 @@ describe("memories over HTTP", () => {
     expect((await a("GET", "/api/v2/memory?includeIds=True&count=1")).body.memories[0]).toHaveProperty("id");
     expect((await a("GET", "/api/v2/memory?includeIds=0&count=1")).body.memories[0]).toEqual(expect.any(String));
     expect((await a("GET", "/api/chat-history/chats?pinnedOnly=FALSE")).status).toBe(200);
-    for (const [path, field] of [["/api/memory?all=yes", "all"], ["/api/v2/memory?latest=", "latest"], ["/api/chat-history/chats?pinnedOnly=2", "pinnedOnly"]]) {
-      expect(await a("GET", path!)).toMatchObject({ status: 400, body: { field, error: expect.stringMatching(new RegExp(`^${field}: must be true or false, not `)) } });
+    for (const [path, field] of [
+      ["/api/memory?all=yes", "all"],
+      ["/api/v2/memory?latest=", "latest"],
+      ["/api/chat-history/chats?pinnedOnly=2", "pinnedOnly"],
+    ]) {
+      expect(await a("GET", path!)).toMatchObject({
+        status: 400,
+        body: { field, error: expect.stringMatching(new RegExp(`^${field}: must be true or false, not `)) },
+      });
     }
     for (const path of ["/api/memory", "/api/buckets"]) {
       expect((await a("GET", `${path}?v=1`)).status).toBe(200);
@@ -252,7 +306,12 @@ describe("memories over HTTP", () => {
     const plain = await a("GET", "/api/v2/memory?count=1");
     expect(plain.body).toEqual({ memories: ["note 5 about gardening"], buckets: [{ id: "1", name: "General", memoryCount: 7 }] });
     const objects = await a("GET", "/api/v2/memory?count=1&includeIds=true");
-    expect(objects.body.memories[0]).toMatchObject({ id: expect.stringMatching(/^mem_/), text: "note 5 about gardening", content_type: "text", metadata: { bucketId: 1, bucketName: "General" } });
+    expect(objects.body.memories[0]).toMatchObject({
+      id: expect.stringMatching(/^mem_/),
+      text: "note 5 about gardening",
+      content_type: "text",
+      metadata: { bucketId: 1, bucketName: "General" },
+    });
     expect((await a("GET", "/api/v2/memory?contentType=image")).body.memories).toEqual([]);
     expect((await a("GET", "/api/v2/memory?bucketId=99")).status).toBe(404);
   });
@@ -268,7 +327,11 @@ describe("memories over HTTP", () => {
     expect(rejected).toEqual({
       status: 404,
       headers: expect.anything(),
-      body: { error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"], suggestion: "Retry with the ids that exist." },
+      body: {
+        error: "Some memory IDs could not be resolved",
+        rejectedIds: ["mem_00000000000000000000000000"],
+        suggestion: "Retry with the ids that exist.",
+      },
     });
     expect((await a("POST", "/api/v2/memory/update", { memoryId: first, bucketId: 55 })).status).toBe(404);
     expect((await a("GET", `/api/v2/memory/${first}/history`)).body.versions).toHaveLength(3);
@@ -288,7 +351,10 @@ describe("memories over HTTP", () => {
 
   it("buckets: list, create, duplicate", async () => {
     expect((await a("GET", "/api/buckets?v=2")).body.map((x: { name: string }) => x.name)).toEqual(["General", "Drinks"]);
-    expect(await a("POST", "/api/buckets", { name: "Garden" })).toMatchObject({ status: 200, body: { message: "Bucket created successfully", bucket: { id: "3" } } });
+    expect(await a("POST", "/api/buckets", { name: "Garden" })).toMatchObject({
+      status: 200,
+      body: { message: "Bucket created successfully", bucket: { id: "3" } },
+    });
     expect((await a("POST", "/api/buckets", { name: "garden" })).status).toBe(409);
     expect((await a("POST", "/api/buckets", {})).status).toBe(400);
     expect(await a("GET", "/api/buckets?v=abc")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^v:/) } });
@@ -311,7 +377,10 @@ describe("memories over HTTP", () => {
 });
 
 describe("image memories", () => {
-  const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082", "hex");
+  const png = Buffer.from(
+    "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082",
+    "hex",
+  );
 
   it("stores an image and serves it through a signed URL that expires after 4 hours", async () => {
     const stored = await a("POST", "/api/v2/memory/image", { data: png.toString("base64"), filename: "beach-sunset.png" });
@@ -357,9 +426,15 @@ describe("image memories", () => {
   });
 
   it("refuses files that are not images, and images over 10 MB", async () => {
-    expect(await a("POST", "/api/v2/memory/image", { data: Buffer.from("hello").toString("base64") })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^data:/) } });
+    expect(await a("POST", "/api/v2/memory/image", { data: Buffer.from("hello").toString("base64") })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^data:/) },
+    });
     expect((await a("POST", "/api/v2/memory/image", { data: png.subarray(0, 8).toString("base64") })).status).toBe(400); // a signature is not an image
-    const fromDataUrl = await a("POST", "/api/v2/memory/image", { data: `data:image/png;base64,${png.toString("base64")}`, description: "sent as a data URL" });
+    const fromDataUrl = await a("POST", "/api/v2/memory/image", {
+      data: `data:image/png;base64,${png.toString("base64")}`,
+      description: "sent as a data URL",
+    });
     expect(fromDataUrl.status).toBe(200);
     await a("DELETE", `/api/memories/${fromDataUrl.body.memoryId}`);
     const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
@@ -377,16 +452,26 @@ describe("image memories", () => {
     const before = (await a("GET", "/api/v2/memory?contentType=image")).body.memories.length;
     for (const [format, data] of Object.entries(whole)) {
       const cut = await a("POST", "/api/v2/memory/image", { data: data.subarray(0, data.length - 1).toString("base64") });
-      expect(cut, format).toMatchObject({ status: 400, body: { field: "data", error: expect.stringMatching(/^data: is not a whole .* image \(cut short, or not an image after its header\)/) } });
+      expect(cut, format).toMatchObject({
+        status: 400,
+        body: {
+          field: "data",
+          error: expect.stringMatching(/^data: is not a whole .* image \(cut short, or not an image after its header\)/),
+        },
+      });
     }
     // The audit's files: a PNG's signature and IHDR chunk alone, and the same followed by a page;
     // and a JPEG's segments up to its first scan, followed by a page.
     const header = png.subarray(0, 33);
     for (const bad of [header, Buffer.concat([header, page])]) {
-      expect((await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") })).body.error).toMatch(/^data: is not a whole PNG image .*IEND/);
+      expect((await a("POST", "/api/v2/memory/image", { data: bad.toString("base64") })).body.error).toMatch(
+        /^data: is not a whole PNG image .*IEND/,
+      );
     }
     const jpegHead = whole.jpg.subarray(0, whole.jpg.indexOf(Buffer.from([0xff, 0xda])) + 20);
-    expect((await a("POST", "/api/v2/memory/image", { data: Buffer.concat([jpegHead, page]).toString("base64") })).body.error).toMatch(/^data: is not a whole JPEG image .*FF D9/);
+    expect((await a("POST", "/api/v2/memory/image", { data: Buffer.concat([jpegHead, page]).toString("base64") })).body.error).toMatch(
+      /^data: is not a whole JPEG image .*FF D9/,
+    );
     expect((await a("GET", "/api/v2/memory?contentType=image")).body.memories).toHaveLength(before);
     // Bytes after a whole image (a phone's motion-photo video, a vendor trailer) are let be.
     for (const data of [png, whole.jpg, whole.webp]) {
@@ -413,7 +498,11 @@ describe("image memories", () => {
 describe("chat history over HTTP", () => {
   let conversationId: string;
   it("ingest answers queued, validates with the field name, and limits the body to 50 MB", async () => {
-    const result = await a("POST", "/api/chat-history/ingest/custom-online", conversation("c1", "I am planning a cycling trip across the Netherlands in April"));
+    const result = await a(
+      "POST",
+      "/api/chat-history/ingest/custom-online",
+      conversation("c1", "I am planning a cycling trip across the Netherlands in April"),
+    );
     expect(result).toMatchObject({
       status: 200,
       body: { queued: true, platform: "notes-app", conversation: { platformConversationId: "c1", status: "queued", messageCount: 2 } },
@@ -449,16 +538,32 @@ describe("chat history over HTTP", () => {
     expect(recall.status).toBe(200);
     expect(recall.body).toMatchObject({ model: "extractive", processingTime: expect.stringMatching(/^\d+ms$/) });
     expect(recall.body.tokenCount).toBeLessThanOrEqual(200);
-    expect(recall.body.sources[0]).toMatchObject({ conversationId, conversationTitle: "Chat c1", messageId: expect.any(String), date: expect.any(String) });
+    expect(recall.body.sources[0]).toMatchObject({
+      conversationId,
+      conversationTitle: "Chat c1",
+      messageId: expect.any(String),
+      date: expect.any(String),
+    });
     const cited = [...recall.body.content.matchAll(/\[(\d+)\]/g)].map((m: RegExpMatchArray) => Number(m[1]));
     expect(new Set(cited)).toEqual(new Set(recall.body.sources.map((_: unknown, i: number) => i + 1)));
     expect((await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: 2001 })).status).toBe(400);
     expect((await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: 0 })).status).toBe(400);
     expect((await a("POST", "/api/chat-history/inject", { maxTokens: 10 })).status).toBe(400);
-    expect(await a("POST", "/api/chat-history/inject", { query: "x", queries: [{ query: "y" }] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^queries: cannot be given with query/) } });
+    expect(await a("POST", "/api/chat-history/inject", { query: "x", queries: [{ query: "y" }] })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^queries: cannot be given with query/) },
+    });
     const sixteen = Array.from({ length: 16 }, (_, i) => ({ query: `q${i}`, maxTokens: 10 }));
-    expect(await a("POST", "/api/chat-history/inject", { queries: sixteen })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^queries:/) } });
-    const two = await a("POST", "/api/chat-history/inject", { queries: [{ query: "cycling", maxTokens: 100 }, { query: "windmills", maxTokens: 100 }] });
+    expect(await a("POST", "/api/chat-history/inject", { queries: sixteen })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^queries:/) },
+    });
+    const two = await a("POST", "/api/chat-history/inject", {
+      queries: [
+        { query: "cycling", maxTokens: 100 },
+        { query: "windmills", maxTokens: 100 },
+      ],
+    });
     expect(two.status).toBe(200);
     expect(two.body.results.map((r: { query: string }) => r.query)).toEqual(["cycling", "windmills"]);
   });
@@ -469,15 +574,26 @@ describe("chat history over HTTP", () => {
     expect(list.body.items[0]).toMatchObject({ title: expect.any(String), platform: "notes-app", messageCount: 2, pinned: false });
     expect((await a("GET", "/api/chat-history/chats?pageSize=101")).status).toBe(400);
     for (const bad of ["2026-11-01Tgarbage", "2026-13-45", "2026-02-30", "yesterday"]) {
-      expect(await a("GET", `/api/chat-history/chats?dateFrom=${bad}`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^dateFrom: must be an ISO 8601 date/) } });
+      expect(await a("GET", `/api/chat-history/chats?dateFrom=${bad}`)).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/^dateFrom: must be an ISO 8601 date/) },
+      });
     }
     expect((await a("GET", "/api/chat-history/chats?dateFrom=2000-01-01T00:00&dateTo=2999-12-31")).body.total).toBeGreaterThan(0);
     const detail = await a("GET", `/api/chat-history/conversation?conversationId=${conversationId}`);
-    expect(detail.body).toMatchObject({ id: conversationId, platformConversationId: "c1", total: 2, messages: [{ id: "m1", sender: "human" }, { id: "m2" }] });
+    expect(detail.body).toMatchObject({
+      id: conversationId,
+      platformConversationId: "c1",
+      total: 2,
+      messages: [{ id: "m1", sender: "human" }, { id: "m2" }],
+    });
     expect((await a("GET", "/api/chat-history/conversation?conversationId=conv_missing")).status).toBe(404);
     expect((await a("GET", "/api/chat-history/conversation")).status).toBe(400);
     expect((await a("GET", "/api/chat-history/count")).body).toEqual({ count: 2 });
-    expect((await a("POST", "/api/chat-history/chats/pin", { ids: [conversationId], pinned: true })).body).toEqual({ updated: [conversationId], count: 1 });
+    expect((await a("POST", "/api/chat-history/chats/pin", { ids: [conversationId], pinned: true })).body).toEqual({
+      updated: [conversationId],
+      count: 1,
+    });
 
     // Bob sees none of it and can change none of it.
     expect((await b("GET", "/api/chat-history/count")).body).toEqual({ count: 0 });
@@ -488,7 +604,10 @@ describe("chat history over HTTP", () => {
     expect((await b("DELETE", "/api/chat-history/chats", { ids: [conversationId] })).body).toEqual({ deleted: [], count: 0 });
     expect((await b("POST", "/api/chat-history/chats/exclude", { ids: [conversationId], excluded: true })).body.count).toBe(0);
 
-    expect(await a("DELETE", "/api/chat-history/chats", { ids: [conversationId] })).toMatchObject({ status: 200, body: { deleted: [conversationId], count: 1 } });
+    expect(await a("DELETE", "/api/chat-history/chats", { ids: [conversationId] })).toMatchObject({
+      status: 200,
+      body: { deleted: [conversationId], count: 1 },
+    });
     expect((await a("GET", "/api/chat-history/count")).body).toEqual({ count: 1 });
   });
 });
@@ -506,7 +625,11 @@ describe("CORS", () => {
     const running = await startServer(configured, { host: "127.0.0.1", port: 0, log: () => undefined });
     const preflight = await request(`${running.url}/api/memory`, {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
     });
     expect(preflight.headers["access-control-allow-origin"]).toBe("https://app.example");
     expect(String(preflight.headers["access-control-allow-headers"]).toLowerCase()).toContain("authorization");
@@ -535,10 +658,19 @@ describe("failed authentication", () => {
     const fromOtherLoopback = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${server.url}/api/buckets`);
       http
-        .get({ host: url.hostname, port: url.port, path: url.pathname, localAddress: "127.0.0.2", headers: { authorization: "Bearer wrong-again" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        })
+        .get(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            localAddress: "127.0.0.2",
+            headers: { authorization: "Bearer wrong-again" },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
         .on("error", reject);
     });
     expect(fromOtherLoopback).toBe(429);

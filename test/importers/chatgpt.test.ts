@@ -29,7 +29,14 @@ describe("ChatGPT conversations.json", () => {
       [
         "6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11",
         "Lisbon long weekend in May",
-        ["human:u1-itinerary", "assistant:a1-itinerary", "human:u2-airport", "assistant:a2-airport", "human:u3-pastelaria", "assistant:a3-pastelaria"],
+        [
+          "human:u1-itinerary",
+          "assistant:a1-itinerary",
+          "human:u2-airport",
+          "assistant:a2-airport",
+          "human:u3-pastelaria",
+          "assistant:a3-pastelaria",
+        ],
       ],
       [
         "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9",
@@ -87,7 +94,19 @@ describe("ChatGPT conversations.json", () => {
 
   it("skips system, hidden, context, reasoning, tool-call, tool and empty messages", async () => {
     const ids = (await collect(plainFile)).flatMap((c) => c.conversation.messages.map((m) => m.id));
-    for (const skipped of ["sys-0", "ctx-0", "a2-search-call", "t2-search-result", "sys-py", "a1-thoughts", "a1-recap", "a2-run-code", "t2-output", "a2-empty", "a2-memory"]) {
+    for (const skipped of [
+      "sys-0",
+      "ctx-0",
+      "a2-search-call",
+      "t2-search-result",
+      "sys-py",
+      "a1-thoughts",
+      "a1-recap",
+      "a2-run-code",
+      "t2-output",
+      "a2-empty",
+      "a2-memory",
+    ]) {
       expect(ids).not.toContain(skipped);
     }
   });
@@ -99,7 +118,8 @@ describe("ChatGPT conversations.json", () => {
 
   it("renders parts: text exactly, images/audio as placeholders, attachments as [file: name], citations removed", async () => {
     const [lisbon, python, japanese] = await collect(plainFile);
-    const byId = (c: UploadConversation | undefined, id: string): string | undefined => c?.conversation.messages.find((m) => m.id === id)?.content;
+    const byId = (c: UploadConversation | undefined, id: string): string | undefined =>
+      c?.conversation.messages.find((m) => m.id === id)?.content;
     expect(byId(lisbon, "u2-airport")).toBe("How do we get from the airport to Alfama? And is tram 28 worth it? 🚋");
     expect(byId(lisbon, "u3-pastelaria")).toBe("[image]\nIs this pastelaria near our Airbnb any good? The queue was around the block.");
     expect(byId(lisbon, "a2-airport")).toBe(
@@ -114,7 +134,9 @@ describe("ChatGPT conversations.json", () => {
       'Those are European-formatted numbers. Normalise them before converting:\n\n```python\ndef parse_amount(text: str) -> float:\n    return float(text.replace(".", "").replace(",", "."))\n```\n\n`parse_amount("1.234,50")` returns `1234.5`.',
     );
     expect(byId(japanese, "u2-jp")).toBe("Can you give me three practice sentences?\n[audio]");
-    expect(byId(japanese, "a2-jp")).toBe("1. 猫が好きです。 — I like cats.\n2. 今日は暑いですね。 — It's hot today, isn't it?\n3. 誰がケーキを食べましたか？ — Who ate the cake? 🍰\n\nがんばって！");
+    expect(byId(japanese, "a2-jp")).toBe(
+      "1. 猫が好きです。 — I like cats.\n2. 今日は暑いですね。 — It's hot today, isn't it?\n3. 誰がケーキを食べましたか？ — Who ate the cake? 🍰\n\nがんばって！",
+    );
   });
 
   it("keeps the names entity markers show, and drops citation markers without leaving a space", () => {
@@ -125,19 +147,31 @@ describe("ChatGPT conversations.json", () => {
       current_node: "a",
       mapping: {
         root: { id: "root", children: ["a"] },
-        a: { id: "a", parent: "root", children: [], message: { id: "a", author: { role: "assistant" }, create_time: 1_700_000_001, content: { content_type: "text", parts: [text] } } },
+        a: {
+          id: "a",
+          parent: "root",
+          children: [],
+          message: { id: "a", author: { role: "assistant" }, create_time: 1_700_000_001, content: { content_type: "text", parts: [text] } },
+        },
       },
     });
     const context = { label: "conversations.json", index: 0, fallbackDate: new Date() };
     const text = (raw: string) => chatgptConversation(answer(raw), context)!.conversation.messages[0]!.content;
-    expect(text('Buy one at \ue200entity\ue202["local_business","Gartencenter Zarzuela",0]\ue201 today.')).toBe("Buy one at Gartencenter Zarzuela today.");
+    expect(text('Buy one at \ue200entity\ue202["local_business","Gartencenter Zarzuela",0]\ue201 today.')).toBe(
+      "Buy one at Gartencenter Zarzuela today.",
+    );
     expect(text("Prices rose this year \ue200cite\ue202turn0search0\ue201.")).toBe("Prices rose this year.");
     expect(text("Prices rose this year 【4:0†source】.")).toBe("Prices rose this year.");
     expect(text("Odd \ue200entity\ue202not json\ue201 marker.")).toBe("Odd marker.");
   });
 
   it("keeps a document the assistant wrote in a canvas, not its edits or other tool calls", () => {
-    const node = (id: string, parent: string | null, message: object) => ({ id, parent, children: [] as string[], message: { id, create_time: 1_700_000_000, ...message } });
+    const node = (id: string, parent: string | null, message: object) => ({
+      id,
+      parent,
+      children: [] as string[],
+      message: { id, create_time: 1_700_000_000, ...message },
+    });
     const record = {
       id: "c-canvas",
       title: "Care guide",
@@ -147,13 +181,25 @@ describe("ChatGPT conversations.json", () => {
         a1: node("a1", "u1", {
           author: { role: "assistant" },
           recipient: "canmore.create_textdoc",
-          content: { content_type: "code", text: JSON.stringify({ name: "fern_care", type: "document", content: "# Fern care\nMist the fronds every morning." }) },
+          content: {
+            content_type: "code",
+            text: JSON.stringify({ name: "fern_care", type: "document", content: "# Fern care\nMist the fronds every morning." }),
+          },
         }),
-        a2: node("a2", "a1", { author: { role: "assistant" }, recipient: "canmore.update_textdoc", content: { content_type: "code", text: '{"updates":[{"pattern":".*","replacement":"x"}]}' } }),
-        a3: node("a3", "a2", { author: { role: "assistant" }, recipient: "all", content: { content_type: "text", parts: ["I've written it in the canvas."] } }),
+        a2: node("a2", "a1", {
+          author: { role: "assistant" },
+          recipient: "canmore.update_textdoc",
+          content: { content_type: "code", text: '{"updates":[{"pattern":".*","replacement":"x"}]}' },
+        }),
+        a3: node("a3", "a2", {
+          author: { role: "assistant" },
+          recipient: "all",
+          content: { content_type: "text", parts: ["I've written it in the canvas."] },
+        }),
       },
     };
-    const messages = chatgptConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages;
+    const messages = chatgptConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation
+      .messages;
     expect(messages.map((m) => [m.id, m.content])).toEqual([
       ["u1", "Write a care guide for my fern"],
       ["a1", "[document: fern_care]\n# Fern care\nMist the fronds every morning."],
@@ -203,7 +249,8 @@ describe("ChatGPT containers", () => {
     const plain = await collect(plainFile);
     const folder = join(fixtures, "chatgpt-sharded");
     const reader = await openExport(folder);
-    const shardSizes = (await stat(join(folder, "conversations-000.json"))).size + (await stat(join(folder, "conversations-001.json"))).size;
+    const shardSizes =
+      (await stat(join(folder, "conversations-000.json"))).size + (await stat(join(folder, "conversations-001.json"))).size;
     expect(reader.format).toBe("chatgpt");
     expect(reader.totalBytes).toBe(shardSizes);
     expect(await collect(folder)).toEqual(plain);
@@ -220,7 +267,12 @@ describe("ChatGPT containers", () => {
 });
 
 describe("ChatGPT fallbacks", () => {
-  const node = (id: string, parent: string | null, children: string[], message: unknown): Record<string, unknown> => ({ id, parent, children, message });
+  const node = (id: string, parent: string | null, children: string[], message: unknown): Record<string, unknown> => ({
+    id,
+    parent,
+    children,
+    message,
+  });
   const userMessage = (id: string, text: string, time: number | null): Record<string, unknown> => ({
     id,
     author: { role: "user" },
@@ -229,7 +281,10 @@ describe("ChatGPT fallbacks", () => {
     metadata: {},
     recipient: "all",
   });
-  const assistantMessage = (id: string, text: string): Record<string, unknown> => ({ ...userMessage(id, text, null), author: { role: "assistant" } });
+  const assistantMessage = (id: string, text: string): Record<string, unknown> => ({
+    ...userMessage(id, text, null),
+    author: { role: "assistant" },
+  });
 
   it("without any date uses the file's modification time; without an id derives a stable one", async () => {
     const path = join(tmp, "undated.json");
@@ -283,7 +338,10 @@ describe("ChatGPT fallbacks", () => {
       (async () => {
         for await (const c of reader.conversations()) seen.push(c.conversation.id);
       })(),
-    ).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("bad-element.json: element 1 is not a conversation object") });
+    ).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("bad-element.json: element 1 is not a conversation object"),
+    });
     expect(seen).toEqual(["fine"]);
   });
 });

@@ -20,11 +20,18 @@ afterAll(async () => {
 describe("Claude conversations.json", () => {
   it("yields every conversation with messages, exactly", async () => {
     const conversations = await collect(plainFile);
-    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual([
-      ["8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61", "Reviving a sluggish sourdough starter", "2024-09-14T08:02:11.482Z", "2024-09-14T08:19:54.120Z"],
-      ["2b7e9d10-4c3a-4f8e-a1d2-6e5f4a3b2c1d", "Kanji study plan (JLPT N4)", "2025-01-20T21:14:02.000Z", "2025-01-20T21:16:45.000Z"],
-      ["5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a", "Untitled", "2024-06-01T10:00:00.000Z", "2024-06-01T10:01:10.000Z"],
-    ]);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual(
+      [
+        [
+          "8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61",
+          "Reviving a sluggish sourdough starter",
+          "2024-09-14T08:02:11.482Z",
+          "2024-09-14T08:19:54.120Z",
+        ],
+        ["2b7e9d10-4c3a-4f8e-a1d2-6e5f4a3b2c1d", "Kanji study plan (JLPT N4)", "2025-01-20T21:14:02.000Z", "2025-01-20T21:16:45.000Z"],
+        ["5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a", "Untitled", "2024-06-01T10:00:00.000Z", "2024-06-01T10:01:10.000Z"],
+      ],
+    );
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName]).toEqual(["claude", "Claude"]);
@@ -73,7 +80,11 @@ describe("Claude conversations.json", () => {
           created_at: "2024-05-01T10:00:05Z",
           content: [
             { type: "text", text: "Here it is:" },
-            { type: "tool_use", name: "artifacts", input: { command: "create", title: "fib.py", content: "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)" } },
+            {
+              type: "tool_use",
+              name: "artifacts",
+              input: { command: "create", title: "fib.py", content: "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)" },
+            },
             { type: "tool_use", name: "artifacts", input: { command: "update", old_str: "n < 2", new_str: "n <= 1" } },
             { type: "tool_use", name: "create_file", input: { path: "/notes/plan.md", file_text: "Plan: memoise it." } },
             { type: "tool_use", name: "web_search", input: { query: "fibonacci" } },
@@ -107,19 +118,34 @@ describe("Claude conversations.json", () => {
       message("a2b", "h2b", "assistant", 6, "Tama"),
     ];
     const contents = (record: object) =>
-      claudeConversation({ uuid: "c-branches", name: "Cat names", chat_messages: chatMessages, ...record }, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages.map((m) => m.content);
+      claudeConversation(
+        { uuid: "c-branches", name: "Cat names", chat_messages: chatMessages, ...record },
+        { label: "conversations.json", index: 0, fallbackDate: new Date() },
+      )!.conversation.messages.map((m) => m.content);
 
-    expect(contents({ current_leaf_message_uuid: "a2" })).toEqual(["Suggest a name for my cat", "How about Pixel?", "Something longer", "Sir Pounce-a-lot"]);
+    expect(contents({ current_leaf_message_uuid: "a2" })).toEqual([
+      "Suggest a name for my cat",
+      "How about Pixel?",
+      "Something longer",
+      "Sir Pounce-a-lot",
+    ]);
     // Without the leaf: the newest message nothing answers.
     expect(contents({})).toEqual(["Suggest a name for my cat", "How about Pixel?", "Something Japanese", "Tama"]);
     // A message whose parent is not in the export starts a tree of its own, kept whole.
     const orphans = [message("o1", "gone", "human", 7, "Unrelated question"), message("o2", "o1", "assistant", 8, "Unrelated answer")];
     expect(contents({ current_leaf_message_uuid: "a2b", chat_messages: [...chatMessages, ...orphans] })).toEqual([
-      "Suggest a name for my cat", "How about Pixel?", "Something Japanese", "Tama", "Unrelated question", "Unrelated answer",
+      "Suggest a name for my cat",
+      "How about Pixel?",
+      "Something Japanese",
+      "Tama",
+      "Unrelated question",
+      "Unrelated answer",
     ]);
     // Without links: every message, as exports without them have always been read.
     const unlinked = chatMessages.map(({ parent_message_uuid: _, ...rest }) => rest);
-    expect(claudeConversation({ uuid: "c", chat_messages: unlinked }, { label: "x", index: 0, fallbackDate: new Date() })!.conversation.messages).toHaveLength(7);
+    expect(
+      claudeConversation({ uuid: "c", chat_messages: unlinked }, { label: "x", index: 0, fallbackDate: new Date() })!.conversation.messages,
+    ).toHaveLength(7);
   });
 
   it("cuts a title longer than an upload takes (1,000 characters), and names a blank one Untitled", () => {
@@ -133,7 +159,10 @@ describe("Claude conversations.json", () => {
   it("drops messages left empty (a thinking-only reply) and conversations without messages", async () => {
     const conversations = await collect(plainFile);
     const [, kanji] = conversations;
-    expect(kanji?.conversation.messages.map((m) => m.id)).toEqual(["d1e2f3a4-0001-4000-8000-000000000001", "d1e2f3a4-0002-4000-8000-000000000002"]);
+    expect(kanji?.conversation.messages.map((m) => m.id)).toEqual([
+      "d1e2f3a4-0001-4000-8000-000000000001",
+      "d1e2f3a4-0002-4000-8000-000000000002",
+    ]);
     expect(conversations.map((c) => c.conversation.id)).not.toContain("9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d");
   });
 
@@ -156,7 +185,10 @@ describe("Claude conversations.json", () => {
     const [, , kyoto] = await collect(plainFile);
     expect(kyoto?.conversation.messages.map((m) => [m.role, m.content])).toEqual([
       ["human", "What's a good three-day itinerary for Kyoto in autumn?"],
-      ["assistant", "Day 1: Fushimi Inari at sunrise, then Tōfuku-ji for the maples.\nDay 2: Arashiyama bamboo grove and Ōkōchi Sansō.\nDay 3: Philosopher's Path to Ginkaku-ji, dinner in Pontochō."],
+      [
+        "assistant",
+        "Day 1: Fushimi Inari at sunrise, then Tōfuku-ji for the maples.\nDay 2: Arashiyama bamboo grove and Ōkōchi Sansō.\nDay 3: Philosopher's Path to Ginkaku-ji, dinner in Pontochō.",
+      ],
     ]);
   });
 

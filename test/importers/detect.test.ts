@@ -9,7 +9,6 @@ import { openExport } from "../../src/importers/index.js";
 import { fileSource } from "../../src/importers/source.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 
-
 async function detectText(name: string, text: string): Promise<unknown> {
   const path = join(tmp, name);
   await writeFile(path, text);
@@ -49,9 +48,17 @@ describe("detection by structure", () => {
   it("looks at keys, not at names or formatting", async () => {
     const chatgpt = { title: "x", create_time: 1, mapping: {}, current_node: null };
     expect(await detectText("minified.bin", JSON.stringify([chatgpt]))).toMatchObject({ format: "chatgpt", layout: "array" });
-    expect(await detectText("one-conversation.json", JSON.stringify(chatgpt, null, 2))).toMatchObject({ format: "chatgpt", layout: "values" });
-    expect(await detectText("claude.dat", JSON.stringify([{ uuid: "u", name: "n", chat_messages: [] }]))).toMatchObject({ format: "claude" });
-    expect(await detectText("upload.ndjson", `${JSON.stringify({ conversation: {} })}\n`)).toMatchObject({ format: "upload", layout: "lines" });
+    expect(await detectText("one-conversation.json", JSON.stringify(chatgpt, null, 2))).toMatchObject({
+      format: "chatgpt",
+      layout: "values",
+    });
+    expect(await detectText("claude.dat", JSON.stringify([{ uuid: "u", name: "n", chat_messages: [] }]))).toMatchObject({
+      format: "claude",
+    });
+    expect(await detectText("upload.ndjson", `${JSON.stringify({ conversation: {} })}\n`)).toMatchObject({
+      format: "upload",
+      layout: "lines",
+    });
     expect(await detectText("unknown.json", JSON.stringify([{ id: 1, email: "x@example.com" }]))).toBeUndefined();
     expect(await detectText("scalar.json", "42")).toBeUndefined();
   });
@@ -64,7 +71,11 @@ describe("detection by structure", () => {
   });
 
   it("finds a record's keys even when the first record is larger than the sniffed prefix", async () => {
-    const big = { title: "Big", create_time: 1_700_000_000, mapping: { filler: { id: "filler", parent: null, children: [], message: null, note: "x".repeat(400_000) } } };
+    const big = {
+      title: "Big",
+      create_time: 1_700_000_000,
+      mapping: { filler: { id: "filler", parent: null, children: [], message: null, note: "x".repeat(400_000) } },
+    };
     expect(await detectText("big.json", JSON.stringify([big]))).toMatchObject({ format: "chatgpt", layout: "array" });
   });
 

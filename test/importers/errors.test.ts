@@ -53,13 +53,17 @@ describe("malformed files", () => {
   it("a truncated Claude file", async () => {
     const { ids, error } = await drain(malformed("claude-truncated.json"));
     expect(ids).toEqual(["8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61"]);
-    expect((error as AppError).message).toMatch(/claude-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/);
+    expect((error as AppError).message).toMatch(
+      /claude-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
+    );
   });
 
   it("a truncated Gemini file (records are buffered, so nothing is yielded)", async () => {
     const { ids, error } = await drain(malformed("gemini-truncated.json"));
     expect(ids).toEqual([]);
-    expect((error as AppError).message).toMatch(/gemini-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/);
+    expect((error as AppError).message).toMatch(
+      /gemini-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
+    );
   });
 
   it("a truncated upload object", async () => {
@@ -71,7 +75,9 @@ describe("malformed files", () => {
     const { ids, error } = await drain(malformed("upload-bad-line.ndjson"));
     expect(ids).toEqual(["standup-2025-01-13"]);
     // The problem text after the position comes from V8's JSON.parse and varies by Node version.
-    expect((error as AppError).message.startsWith(`${malformed("upload-bad-line.ndjson")}: invalid JSON at byte 674 (line 2, column 52): `)).toBe(true);
+    expect(
+      (error as AppError).message.startsWith(`${malformed("upload-bad-line.ndjson")}: invalid JSON at byte 674 (line 2, column 52): `),
+    ).toBe(true);
     expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674 });
   });
 

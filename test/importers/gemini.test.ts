@@ -20,12 +20,29 @@ afterAll(async () => {
 describe("Gemini My Activity.json", () => {
   it("groups Gemini records into conversations (by URL, else by UTC day and pauses), oldest first", async () => {
     const conversations = await collect(activityFile);
-    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual([
-      ["gemini-day-2023-08-20", "Suggest three beginner podcasts for learning Japanese", "2023-08-20T14:03:12.000Z", undefined],
-      ["gemini-day-2025-03-08", "Explain the difference between a list and a tuple in Python", "2025-03-08T08:15:44.900Z", "2025-03-08T08:17:20.100Z"],
-      ["gemini-app-4f2a9c1e7b3d5a60", "What's the weather like in Lisbon in mid-May?", "2025-03-08T19:40:02.001Z", "2025-03-08T19:42:10.512Z"],
-      ["gemini-day-2025-03-09", "Why is the crumb of my sourdough so dense and gummy even though the loaf rose w…", "2025-03-09T06:05:31.250Z", undefined],
-    ]);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual(
+      [
+        ["gemini-day-2023-08-20", "Suggest three beginner podcasts for learning Japanese", "2023-08-20T14:03:12.000Z", undefined],
+        [
+          "gemini-day-2025-03-08",
+          "Explain the difference between a list and a tuple in Python",
+          "2025-03-08T08:15:44.900Z",
+          "2025-03-08T08:17:20.100Z",
+        ],
+        [
+          "gemini-app-4f2a9c1e7b3d5a60",
+          "What's the weather like in Lisbon in mid-May?",
+          "2025-03-08T19:40:02.001Z",
+          "2025-03-08T19:42:10.512Z",
+        ],
+        [
+          "gemini-day-2025-03-09",
+          "Why is the crumb of my sourdough so dense and gummy even though the loaf rose w…",
+          "2025-03-09T06:05:31.250Z",
+          undefined,
+        ],
+      ],
+    );
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName]).toEqual(["gemini", "Gemini"]);
@@ -68,7 +85,7 @@ describe("Gemini My Activity.json", () => {
       "Explain the difference between a list and a tuple in Python",
       'Both are ordered sequences, but:\n\n- a list is mutable: xs.append(4)\n- a tuple is immutable, so it is hashable when its items are\n\npoint = (52.52, 13.40)\nsizes = ["S", "M"]\nsizes.append("L")  # fine\n\nUse a tuple for fixed records, a list for collections that grow.',
       "Give me a tiny example where that matters",
-      'Tuples can be dictionary keys: {(52.52, 13.40): "Berlin"} works, but a list key raises TypeError: unhashable type: \'list\'.',
+      "Tuples can be dictionary keys: {(52.52, 13.40): \"Berlin\"} works, but a list key raises TypeError: unhashable type: 'list'.",
     ]);
   });
 
@@ -96,7 +113,12 @@ describe("Gemini My Activity.json", () => {
   });
 
   it("splits a day's records without a conversation URL where an hour passes between two", async () => {
-    const record = (time: string, prompt: string) => ({ header: "Gemini Apps", title: `Prompted ${prompt}`, time, products: ["Gemini Apps"] });
+    const record = (time: string, prompt: string) => ({
+      header: "Gemini Apps",
+      title: `Prompted ${prompt}`,
+      time,
+      products: ["Gemini Apps"],
+    });
     const path = join(tmp, "one-day.json");
     const day = [
       record("2025-04-02T07:10:00Z", "How long do I boil an egg?"),
@@ -118,7 +140,13 @@ describe("Gemini My Activity.json", () => {
   });
 
   it("numbers repeated identical records instead of giving two messages one id", async () => {
-    const record = { header: "Gemini Apps", title: "Prompted Hi", time: "2025-01-01T10:00:00Z", products: ["Gemini Apps"], safeHtmlItem: [{ html: "<p>Hello!</p>" }] };
+    const record = {
+      header: "Gemini Apps",
+      title: "Prompted Hi",
+      time: "2025-01-01T10:00:00Z",
+      products: ["Gemini Apps"],
+      safeHtmlItem: [{ html: "<p>Hello!</p>" }],
+    };
     const path = join(tmp, "repeated.json");
     await writeFile(path, JSON.stringify([record, record]));
     const [conversation] = await collect(path);
@@ -141,7 +169,9 @@ describe("Gemini My Activity.json", () => {
 
 describe("htmlToText", () => {
   it("decodes named and numeric entities", () => {
-    expect(decodeEntities("&amp; &lt;b&gt; &quot;x&quot; &#39;y&#39; &#x1F600; &eacute;&nbsp;&unknown;")).toBe("& <b> \"x\" 'y' 😀 &eacute; &unknown;");
+    expect(decodeEntities("&amp; &lt;b&gt; &quot;x&quot; &#39;y&#39; &#x1F600; &eacute;&nbsp;&unknown;")).toBe(
+      "& <b> \"x\" 'y' 😀 &eacute; &unknown;",
+    );
   });
 
   it("keeps paragraphs, line breaks and nested lists; collapses other whitespace", () => {
@@ -152,9 +182,9 @@ describe("htmlToText", () => {
   });
 
   it("keeps <pre> verbatim and drops scripts, styles and comments", () => {
-    expect(htmlToText("<pre><code>def f():\n    return 1</code></pre><!-- x --><script>alert(1)</script><style>p{}</style><h2>Done</h2>")).toBe(
-      "def f():\n    return 1\n\nDone",
-    );
+    expect(
+      htmlToText("<pre><code>def f():\n    return 1</code></pre><!-- x --><script>alert(1)</script><style>p{}</style><h2>Done</h2>"),
+    ).toBe("def f():\n    return 1\n\nDone");
   });
 
   it("leaves a stray < that is not a tag", () => {

@@ -49,7 +49,9 @@ describe("upload shape", () => {
 
   it("NDJSON is recognised by structure even in a .json file, with blank lines and CRLF", async () => {
     const path = join(tmp, "export.json");
-    const line = JSON.stringify({ conversation: { id: "c1", title: "T", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "m1", role: "human", content: "Hi" }] } });
+    const line = JSON.stringify({
+      conversation: { id: "c1", title: "T", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "m1", role: "human", content: "Hi" }] },
+    });
     await writeFile(path, `${line}\r\n\r\n${line.replace('"c1"', '"c2"')}\r\n`);
     const ids = (await collect(path)).map((c) => (c as UploadConversation).conversation.id);
     expect(ids).toEqual(["c1", "c2"]);
@@ -57,7 +59,10 @@ describe("upload shape", () => {
 
   it("passes objects through unvalidated: the core reports their field errors", async () => {
     const path = join(tmp, "invalid-fields.json");
-    const invalid = { platform: "bad platform!", conversation: { id: "x", title: "T", messages: [{ id: "m", role: "user", content: "Hi" }] } };
+    const invalid = {
+      platform: "bad platform!",
+      conversation: { id: "x", title: "T", messages: [{ id: "m", role: "user", content: "Hi" }] },
+    };
     await writeFile(path, JSON.stringify([invalid]));
     expect(await collect(path)).toEqual([invalid]);
   });

@@ -8,7 +8,8 @@ import { useFewerArenas, useLeanAllocator } from "../../dist/shared/lean-allocat
 
 const mode = process.argv[2];
 const applied = mode === "lean" ? await useLeanAllocator() : mode === "arenas" ? await useFewerArenas() : false;
-const allocate = "const kept = []; for (let i = 0; i < 2000; i++) kept.push(Buffer.alloc(4096)); require('node:worker_threads').parentPort.postMessage(kept.length)";
+const allocate =
+  "const kept = []; for (let i = 0; i < 2000; i++) kept.push(Buffer.alloc(4096)); require('node:worker_threads').parentPort.postMessage(kept.length)";
 const workers = Array.from({ length: 12 }, () => new Worker(allocate, { eval: true }));
 await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("message", resolve))));
 await Promise.all(workers.map((worker) => worker.terminate()));

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { giveBackFreeMemory, useFewerArenas, useLeanAllocator } from "../../src/shared/lean-allocator.js";
 
 const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
-const glibc = process.platform === "linux" && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+const glibc =
+  process.platform === "linux" &&
+  Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 
 function arenas(mode: "lean" | "arenas" | "default"): { applied: boolean; arenas: number } {
   const environment = { ...process.env };

@@ -8,7 +8,10 @@ const WRITER = new URL("./writer-process.mjs", import.meta.url).pathname;
 
 function writer(store: string, name: string, count: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, store, name, String(count)], { env: isolatedEnv(), stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn(process.execPath, [WRITER, store, name, String(count)], {
+      env: isolatedEnv(),
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     child.on("error", reject);
     child.on("close", (code) => resolve(code ?? -1));
   });
@@ -28,7 +31,9 @@ describe("two processes writing to one store at once", () => {
     const texts = memories.map((m) => m.text);
     const expected = ["left", "right"].flatMap((name) => [
       ...Array.from({ length: 30 }, (_, i) => `${name} memory ${i}`),
-      ...Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 7 === 0).map((i) => `${name} moved ${i}`),
+      ...Array.from({ length: 30 }, (_, i) => i)
+        .filter((i) => i % 7 === 0)
+        .map((i) => `${name} moved ${i}`),
     ]);
     expect(texts.sort()).toEqual(expected.sort());
     expect(new Set(memories.map((m) => m.id)).size).toBe(memories.length);

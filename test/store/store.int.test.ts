@@ -20,7 +20,10 @@ import { takeProcessLock } from "../../src/store/process-lock.js";
 import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(() => undefined, (e: unknown) => e);
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -28,7 +31,13 @@ async function failure(work: Promise<unknown>): Promise<AppError> {
 describe("the store", () => {
   it("records its schema version and embedder in meta", async () => {
     const app = await openTestApp();
-    expect(app.context.store.meta).toMatchObject({ schemaVersion: SCHEMA_VERSION, embedderId: "bundled", embedderSpec: "bundled", dims: 512, generation: 0 });
+    expect(app.context.store.meta).toMatchObject({
+      schemaVersion: SCHEMA_VERSION,
+      embedderId: "bundled",
+      embedderSpec: "bundled",
+      dims: 512,
+      generation: 0,
+    });
     await app.close();
   });
 
@@ -76,7 +85,9 @@ describe("the store", () => {
     const first = await openTestApp({ store: offline, embedder: "auto" }, { onNotice: (n) => notices.push(n) });
     expect(first.context.store.meta.embedderSpec).toBe("bundled");
     // Downloads are off here: the notice says so, and how to have the model, rather than that a download failed.
-    expect(notices.join()).toMatch(/uses the bundled embedder \(Xenova\/all-MiniLM-L6-v2 is not in .*Xenova\/all-MiniLM-L6-v2 and downloads are off \(allowDownload: false in config\.json\); .*set allowDownload to true or put its files in that folder/);
+    expect(notices.join()).toMatch(
+      /uses the bundled embedder \(Xenova\/all-MiniLM-L6-v2 is not in .*Xenova\/all-MiniLM-L6-v2 and downloads are off \(allowDownload: false in config\.json\); .*set allowDownload to true or put its files in that folder/,
+    );
     expect(notices.join()).not.toMatch(/could not be downloaded/);
     await first.close();
 
@@ -84,7 +95,11 @@ describe("the store", () => {
     fs.cpSync(TINY_BERT, path.join(cached, "models", "Xenova", "all-MiniLM-L6-v2"), { recursive: true });
     fs.writeFileSync(path.join(cached, "config.json"), JSON.stringify({ allowDownload: false }));
     const second = await openTestApp({ store: cached, embedder: "auto" });
-    expect(second.context.store.meta).toMatchObject({ embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2", embedderId: "transformers:Xenova/all-MiniLM-L6-v2", dims: 32 });
+    expect(second.context.store.meta).toMatchObject({
+      embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2",
+      embedderId: "transformers:Xenova/all-MiniLM-L6-v2",
+      dims: 32,
+    });
     await second.close();
   });
 
@@ -161,10 +176,12 @@ describe("migrations", () => {
     const upload = (messages: { id: string; role: "human" | "assistant"; content: string }[]) => ({
       conversation: { id: "trip", title: "Lisbon trip", createdAt: "2024-05-01T10:00:00Z", messages },
     });
-    const { conversationId } = await before.conversations.upload(upload([
-      { id: "m1", role: "human", content: "Which tram goes up to the castle in Lisbon?" },
-      { id: "m2", role: "assistant", content: "Tram 28 passes close to São Jorge castle." },
-    ]));
+    const { conversationId } = await before.conversations.upload(
+      upload([
+        { id: "m1", role: "human", content: "Which tram goes up to the castle in Lisbon?" },
+        { id: "m2", role: "assistant", content: "Tram 28 passes close to São Jorge castle." },
+      ]),
+    );
     await settled(before);
     const detail = await before.conversations.get(conversationId);
     await first.close();
@@ -195,7 +212,12 @@ describe("reindex", () => {
     const service = await app.service();
     await service.memories.storeMany([{ text: "the cat sat on the mat" }, { text: "stock markets fell sharply today" }]);
     await service.conversations.upload({
-      conversation: { id: "c", title: "Garden", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "1", role: "human", content: "the garden needs water" }] },
+      conversation: {
+        id: "c",
+        title: "Garden",
+        createdAt: "2024-01-01T00:00:00Z",
+        messages: [{ id: "1", role: "human", content: "the garden needs water" }],
+      },
     });
     await settled(service);
     const embedder = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
@@ -324,7 +346,9 @@ describe("maintenance", () => {
     const service = await app.service();
     // A few uploads: a few small fragments in the conversations table, not enough to be due.
     for (const id of ["a", "b", "c", "d"]) {
-      await service.conversations.upload({ conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] } });
+      await service.conversations.upload({
+        conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] },
+      });
     }
     for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
     const { store } = app.context;
@@ -418,7 +442,13 @@ describe("maintenance", () => {
 
   it("a background look that fails (the store cannot be read) leaves the process running", async () => {
     const losing = { table: async () => Promise.reject(new Error("Retryable commit conflict")) } as unknown as Store;
-    const maintenance = new Maintenance(losing, path.join(tempDir(), "maintenance.lock"), path.join(tempDir(), "reindex.lock"), "background", tempDir());
+    const maintenance = new Maintenance(
+      losing,
+      path.join(tempDir(), "maintenance.lock"),
+      path.join(tempDir(), "reindex.lock"),
+      "background",
+      tempDir(),
+    );
     const unhandled: unknown[] = [];
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", listener);

@@ -8,6 +8,9 @@ const service = await app.service();
 for (let i = 0; i < Number(count); i++) {
   await service.memories.store({ text: `${name} memory ${i}` });
   if (i % 5 === 0) await service.buckets.create({ name: `${name} bucket ${i}` });
-  if (i % 7 === 0) await service.memories.store({ text: `${name} moved ${i}` }).then(({ memoryId }) => service.memories.update({ memoryId, bucketName: "shared" }));
+  if (i % 7 === 0)
+    await service.memories
+      .store({ text: `${name} moved ${i}` })
+      .then(({ memoryId }) => service.memories.update({ memoryId, bucketName: "shared" }));
 }
 await app.close();

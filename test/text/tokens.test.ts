@@ -27,7 +27,9 @@ describe("tokenizer", () => {
     expect(tokenizer.count("Hello there, world.")).toBe(5); // Hello · there · , · world · .
     const blob = "ab".repeat(1_000);
     expect(tokenizer.count(blob)).toBeGreaterThan(0);
-    expect(tokenizer.count(blob)).toBe(Array.from({ length: 8 }, (_, i) => tokenizer.count(blob.slice(i * 256, (i + 1) * 256))).reduce((a, b) => a + b));
+    expect(tokenizer.count(blob)).toBe(
+      Array.from({ length: 8 }, (_, i) => tokenizer.count(blob.slice(i * 256, (i + 1) * 256))).reduce((a, b) => a + b),
+    );
     expect(tokenizer.within("short", 1)).toBe(true);
   });
 

@@ -33,23 +33,34 @@ export function registerChats(program: Command): void {
     .option("--pinned", "only pinned conversations")
     .option("--import-id <id>", "only conversations of this import record")
     .action(
-      action(async (session, options: ListOptions) => {
-        await withService(session, async (service) => {
-          const result = await service.conversations.list({
-            page: parseCount("--page", options.page),
-            pageSize: parseCount("--page-size", options.pageSize),
-            ...(options.provider ? { provider: options.provider } : {}),
-            ...(options.title ? { title: options.title } : {}),
-            ...(options.from ? { dateFrom: options.from } : {}),
-            ...(options.to ? { dateTo: options.to } : {}),
-            ...(options.pinned ? { pinnedOnly: true } : {}),
-            ...(options.importId ? { importId: options.importId } : {}),
+      action(
+        async (session, options: ListOptions) => {
+          await withService(session, async (service) => {
+            const result = await service.conversations.list({
+              page: parseCount("--page", options.page),
+              pageSize: parseCount("--page-size", options.pageSize),
+              ...(options.provider ? { provider: options.provider } : {}),
+              ...(options.title ? { title: options.title } : {}),
+              ...(options.from ? { dateFrom: options.from } : {}),
+              ...(options.to ? { dateTo: options.to } : {}),
+              ...(options.pinned ? { pinnedOnly: true } : {}),
+              ...(options.importId ? { importId: options.importId } : {}),
+            });
+            if (session.out.json) return session.out.data(result);
+            const filtered = Boolean(options.provider || options.title || options.from || options.to || options.pinned || options.importId);
+            printList(session.out, result, filtered);
           });
-          if (session.out.json) return session.out.data(result);
-          const filtered = Boolean(options.provider || options.title || options.from || options.to || options.pinned || options.importId);
-          printList(session.out, result, filtered);
-        });
-      }, { page: "--page", pageSize: "--page-size", provider: "--provider", title: "--title", dateFrom: "--from", dateTo: "--to", importId: "--import-id" }),
+        },
+        {
+          page: "--page",
+          pageSize: "--page-size",
+          provider: "--provider",
+          title: "--title",
+          dateFrom: "--from",
+          dateTo: "--to",
+          importId: "--import-id",
+        },
+      ),
     );
 
   chats
@@ -93,12 +104,16 @@ export function registerChats(program: Command): void {
       }),
     );
 
-  flagCommand(chats, ["pin", "Pinned"], "pin conversations (listed first)", (service, ids) => service.conversations.pin({ ids, pinned: true }));
+  flagCommand(chats, ["pin", "Pinned"], "pin conversations (listed first)", (service, ids) =>
+    service.conversations.pin({ ids, pinned: true }),
+  );
   flagCommand(chats, ["unpin", "Unpinned"], "unpin conversations", (service, ids) => service.conversations.pin({ ids, pinned: false }));
   flagCommand(chats, ["exclude", "Excluded"], "keep conversations but leave them out of search, recall and count", (service, ids) =>
     service.conversations.exclude({ ids, excluded: true }),
   );
-  flagCommand(chats, ["include", "Included"], "bring excluded conversations back", (service, ids) => service.conversations.exclude({ ids, excluded: false }));
+  flagCommand(chats, ["include", "Included"], "bring excluded conversations back", (service, ids) =>
+    service.conversations.exclude({ ids, excluded: false }),
+  );
 
   chats
     .command("status")
@@ -179,9 +194,15 @@ function printList(out: Output, result: ListChatsResponse, filtered: boolean): v
       updated: shortDate(item.updatedAt),
       platform: item.platform,
       messages: String(item.messageCount),
-      state: [item.pinned ? "pinned" : "", item.excluded ? "excluded" : "", item.quotaBlocked ? "blocked" : "", item.status === "ready" ? "" : item.status]
-        .filter(Boolean)
-        .join(",") || "ready",
+      state:
+        [
+          item.pinned ? "pinned" : "",
+          item.excluded ? "excluded" : "",
+          item.quotaBlocked ? "blocked" : "",
+          item.status === "ready" ? "" : item.status,
+        ]
+          .filter(Boolean)
+          .join(",") || "ready",
       title: item.title,
     })),
   );
@@ -195,7 +216,11 @@ function pages(count: number): string {
 function printConversation(out: Output, detail: ConversationDetail): void {
   const { style } = out;
   out.line(style.bold(detail.title));
-  out.line(style.dim(`${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status} · import ${detail.importId}`));
+  out.line(
+    style.dim(
+      `${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status} · import ${detail.importId}`,
+    ),
+  );
   for (const message of detail.messages) {
     out.line();
     const who = message.sender === "human" ? style.cyan("you") : style.magenta("assistant");

@@ -15,25 +15,28 @@ export function registerImport(program: Command): void {
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
     .action(
-      action(async (session, paths: string[], options: ImportCommandOptions) => {
-        const { out } = session;
-        // Before the thread opens (or creates) the store.
-        (await import("../../core/index.js")).checkPlatform(options.platform);
-        await useLeanAllocator();
-        const spinner = await startSpinner("Reading exports", { json: out.json });
-        try {
-          const summary = await importInThread(
-            { globals: session.options, paths, options },
-            { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
-          );
-          spinner.stop();
-          report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
-          if (summary.files.some((file) => file.error) || summary.failed > 0) process.exitCode = 1;
-        } catch (error) {
-          spinner.stop();
-          throw error;
-        }
-      }, { platform: "--platform" }),
+      action(
+        async (session, paths: string[], options: ImportCommandOptions) => {
+          const { out } = session;
+          // Before the thread opens (or creates) the store.
+          (await import("../../core/index.js")).checkPlatform(options.platform);
+          await useLeanAllocator();
+          const spinner = await startSpinner("Reading exports", { json: out.json });
+          try {
+            const summary = await importInThread(
+              { globals: session.options, paths, options },
+              { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
+            );
+            spinner.stop();
+            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
+            if (summary.files.some((file) => file.error) || summary.failed > 0) process.exitCode = 1;
+          } catch (error) {
+            spinner.stop();
+            throw error;
+          }
+        },
+        { platform: "--platform" },
+      ),
     );
 }
 
@@ -71,13 +74,16 @@ function reportTotals(out: Output, summary: ImportSummary): void {
 function reportImportIds(out: Output, importIds: string[]): void {
   if (importIds.length === 0) return;
   const one = importIds.length === 1;
-  out.notice(`Import ${one ? "id" : "ids"} ${importIds.join(", ")}: \`mnemo chats list --import-id ${one ? importIds[0] : "<id>"}\` lists ${one ? "its" : "one's"} conversations`);
+  out.notice(
+    `Import ${one ? "id" : "ids"} ${importIds.join(", ")}: \`mnemo chats list --import-id ${one ? importIds[0] : "<id>"}\` lists ${one ? "its" : "one's"} conversations`,
+  );
   out.ids(importIds);
 }
 
 /** What became of the conversations read (or would, in a dry run). */
 function outcome(summary: ImportSummary): string {
   const problems = `${summary.rejected} rejected, ${summary.failed} failed`;
-  if (!summary.comparedWithStore) return `${problems}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
+  if (!summary.comparedWithStore)
+    return `${problems}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
   return `${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${problems}`;
 }

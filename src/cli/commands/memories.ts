@@ -28,23 +28,26 @@ export function registerMemories(program: Command): void {
     .option("--skip <n>", "skip the first n (for paging)", "0")
     .option("--type <text|image>", "only text or only image memories")
     .action(
-      action(async (session, options: ListOptions) => {
-        await withService(session, async (service) => {
-          const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
-          const result = await service.memories.listV2({
-            includeIds: true,
-            count: parseCount("--count", options.count),
-            skip: parseCount("--skip", options.skip, 0),
-            ...(options.all ? { all: true } : {}),
-            ...(options.query !== undefined ? { query: options.query } : {}),
-            ...(bucketId !== undefined ? { bucketId } : {}),
-            ...(options.type ? { contentType: options.type } : {}),
+      action(
+        async (session, options: ListOptions) => {
+          await withService(session, async (service) => {
+            const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
+            const result = await service.memories.listV2({
+              includeIds: true,
+              count: parseCount("--count", options.count),
+              skip: parseCount("--skip", options.skip, 0),
+              ...(options.all ? { all: true } : {}),
+              ...(options.query !== undefined ? { query: options.query } : {}),
+              ...(bucketId !== undefined ? { bucketId } : {}),
+              ...(options.type ? { contentType: options.type } : {}),
+            });
+            if (session.out.json) return session.out.data(result);
+            const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
+            printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
           });
-          if (session.out.json) return session.out.data(result);
-          const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
-          printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
-        });
-      }, { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" }),
+        },
+        { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" },
+      ),
     );
 
   memories
@@ -121,7 +124,12 @@ export function registerMemories(program: Command): void {
               { key: "bucketId", title: "BUCKET", align: "right" },
               { key: "text", title: "TEXT", flexible: true },
             ],
-            result.versions.map((v) => ({ ...v, version: String(v.version), bucketId: String(v.bucketId), changedAt: shortDate(v.changedAt) })),
+            result.versions.map((v) => ({
+              ...v,
+              version: String(v.version),
+              bucketId: String(v.bucketId),
+              changedAt: shortDate(v.changedAt),
+            })),
           );
         });
       }),

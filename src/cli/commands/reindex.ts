@@ -19,10 +19,15 @@ export function registerReindex(program: Command): void {
           };
           const stopWatching = onInterrupt(stopped);
           try {
-            const result = await reindexApp(app, target, ({ table, done, total }) => spinner.text(`Re-embedding ${table}: ${done}/${total}`));
+            const result = await reindexApp(app, target, ({ table, done, total }) =>
+              spinner.text(`Re-embedding ${table}: ${done}/${total}`),
+            );
             spinner.stop();
             if (session.out.json) session.out.data(result);
-            else session.out.success(`Re-embedded ${result.rows.memories} memories and ${result.rows.chunks} chunks with ${result.embedderId}`);
+            else
+              session.out.success(
+                `Re-embedded ${result.rows.memories} memories and ${result.rows.chunks} chunks with ${result.embedderId}`,
+              );
           } catch (error) {
             stopped();
             throw error;

@@ -35,22 +35,22 @@ export function registerRemember(program: Command): void {
         if (options.description !== undefined) throw AppError.invalid("--description", "describes an image: use it with --image <file>");
         const texts = await memoryTexts(words, options);
         await withService(session, async (service) => {
-            const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
-            const requests = texts.map(({ text }) => ({
-              text: options.date ? withDate(text) : text,
-              ...(bucketId === undefined ? {} : { bucketId }),
-              ...(options.source ? { source: options.source } : {}),
-            }));
-            if (options.lines) await checkLines(requests, texts);
-            if (requests.length === 1) {
-              const result = await service.memories.store(requests[0]!);
-              if (out.json) out.data(result);
-              else out.created([result.memoryId], `Remembered ${out.style.dim(result.memoryId)}`);
-            } else {
-              const result = await service.memories.storeMany(requests);
-              if (out.json) out.data(result);
-              else out.created(result.memoryIds, `Remembered ${result.memoryIds.length} memories`);
-            }
+          const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
+          const requests = texts.map(({ text }) => ({
+            text: options.date ? withDate(text) : text,
+            ...(bucketId === undefined ? {} : { bucketId }),
+            ...(options.source ? { source: options.source } : {}),
+          }));
+          if (options.lines) await checkLines(requests, texts);
+          if (requests.length === 1) {
+            const result = await service.memories.store(requests[0]!);
+            if (out.json) out.data(result);
+            else out.created([result.memoryId], `Remembered ${out.style.dim(result.memoryId)}`);
+          } else {
+            const result = await service.memories.storeMany(requests);
+            if (out.json) out.data(result);
+            else out.created(result.memoryIds, `Remembered ${result.memoryIds.length} memories`);
+          }
         });
       }),
     );

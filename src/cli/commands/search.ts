@@ -15,20 +15,23 @@ export function registerSearch(program: Command): void {
     .option("-c, --context <n>", "neighbouring chunks shown around each hit", "2")
     .option("--no-rerank", "keep the fused order (faster)")
     .action(
-      action(async (session, words: string[], options: { limit: string; provider?: string; context: string; rerank: boolean }) => {
-        const query = words.join(" ");
-        await withService(session, async (service) => {
-          const result = await service.search({
-            query,
-            limit: parseCount("--limit", options.limit),
-            contextChunks: parseCount("--context", options.context, 0),
-            skipRerank: !options.rerank,
-            ...(options.provider ? { provider: options.provider } : {}),
+      action(
+        async (session, words: string[], options: { limit: string; provider?: string; context: string; rerank: boolean }) => {
+          const query = words.join(" ");
+          await withService(session, async (service) => {
+            const result = await service.search({
+              query,
+              limit: parseCount("--limit", options.limit),
+              contextChunks: parseCount("--context", options.context, 0),
+              skipRerank: !options.rerank,
+              ...(options.provider ? { provider: options.provider } : {}),
+            });
+            if (session.out.json) return session.out.data(result);
+            printSearch(session.out, result);
           });
-          if (session.out.json) return session.out.data(result);
-          printSearch(session.out, result);
-        });
-      }, { limit: "--limit", contextChunks: "--context", provider: "--provider" }),
+        },
+        { limit: "--limit", contextChunks: "--context", provider: "--provider" },
+      ),
     );
 
   program
@@ -38,27 +41,31 @@ export function registerSearch(program: Command): void {
     .option("-t, --max-tokens <n>", "longest summary, in tokens (at most 2000)", "1000")
     .option("--platform <name>", "format for chatgpt, claude or typingmind")
     // Not --context: in `search` that is a number of chunks.
-    .option("--about <text>", "what you are talking about now, to disambiguate (\"python\" --about \"my terrarium\")")
+    .option("--about <text>", 'what you are talking about now, to disambiguate ("python" --about "my terrarium")')
     .action(
-      action(async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string }) => {
-        await withService(session, async (service) => {
-          const result = await service.recall({
-            query: words.join(" "),
-            maxTokens: parseCount("--max-tokens", options.maxTokens),
-            ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
-            ...(options.about ? { conversationContext: options.about } : {}),
+      action(
+        async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string }) => {
+          await withService(session, async (service) => {
+            const result = await service.recall({
+              query: words.join(" "),
+              maxTokens: parseCount("--max-tokens", options.maxTokens),
+              ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
+              ...(options.about ? { conversationContext: options.about } : {}),
+            });
+            if (session.out.json) return session.out.data(result);
+            if (result.content) return printRecall(session.out, result);
+            // Nothing came back: say whether nothing matched or nothing fitted the budget.
+            const matched =
+              (await service.search({ query: words.join(" "), limit: 1, contextChunks: 0, skipRerank: true })).totalResults > 0;
+            session.out.notice(
+              matched
+                ? `Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`
+                : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
+            );
           });
-          if (session.out.json) return session.out.data(result);
-          if (result.content) return printRecall(session.out, result);
-          // Nothing came back: say whether nothing matched or nothing fitted the budget.
-          const matched = (await service.search({ query: words.join(" "), limit: 1, contextChunks: 0, skipRerank: true })).totalResults > 0;
-          session.out.notice(
-            matched
-              ? `Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`
-              : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
-          );
-        });
-      }, { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about" }),
+        },
+        { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about" },
+      ),
     );
 }
 
@@ -70,7 +77,9 @@ function printSearch(out: Output, result: SearchResponse): void {
   }
   const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
   result.results.forEach((hit, i) => {
-    out.line(`${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`);
+    out.line(
+      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`,
+    );
     for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
     out.line(indent(highlight(hit.text), HIT_MARGIN));
     for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
@@ -84,7 +93,11 @@ function printRecall(out: Output, result: RecallResponse): void {
   out.line(result.content);
   out.line();
   result.sources.forEach((source, i) => {
-    out.line(style.dim(`[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${source.conversationId} · message ${source.messageId}`));
+    out.line(
+      style.dim(
+        `[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${source.conversationId} · message ${source.messageId}`,
+      ),
+    );
   });
   out.notice(`${result.tokenCount} tokens · ${result.model} · ${result.processingTime}`);
 }
@@ -94,5 +107,8 @@ const HIT_MARGIN = "   ";
 const CONTEXT_MARGIN = "   ┆ ";
 
 function indent(text: string, margin: string): string {
-  return text.split("\n").map((line) => `${margin}${line}`.trimEnd()).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `${margin}${line}`.trimEnd())
+    .join("\n");
 }

@@ -29,7 +29,9 @@ export function registerServe(program: Command): void {
         const host = options.host ?? config.server.host;
         const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
         if (!isLoopback(host)) {
-          out.warn(`Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`);
+          out.warn(
+            `Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`,
+          );
         }
         const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
         await ensureLocalToken(app, session);

@@ -15,7 +15,11 @@ export function registerUsers(program: Command): void {
           if (!options.rotate) {
             const result = { user: user.name, hasToken: user.hasToken, tokenFile: app.config.paths.tokenFile };
             if (session.out.json) return session.out.data(result);
-            session.out.line(user.hasToken ? `${user.name} has a token (only its hash is stored).` : `${user.name} has no token yet: \`mnemo serve\` or \`mnemo token --rotate\` makes one.`);
+            session.out.line(
+              user.hasToken
+                ? `${user.name} has a token (only its hash is stored).`
+                : `${user.name} has no token yet: \`mnemo serve\` or \`mnemo token --rotate\` makes one.`,
+            );
             return;
           }
           const token = await app.users.rotateToken(user.name);

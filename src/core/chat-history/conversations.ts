@@ -138,7 +138,11 @@ export async function getConversation(ctx: CoreContext, userId: string, input: {
 }
 
 /** A conversation row and its messages, read consistently: a re-upload between the two reads is read again. */
-async function readConversation(ctx: CoreContext, userId: string, conversationId: string): Promise<{ row: ConversationRow; messages: StoredMessage[] }> {
+async function readConversation(
+  ctx: CoreContext,
+  userId: string,
+  conversationId: string,
+): Promise<{ row: ConversationRow; messages: StoredMessage[] }> {
   for (let attempt = 1; ; attempt++) {
     const [row] = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `id = ${sqlString(conversationId)}`));
     if (!row) throw conversationNotFound(conversationId);

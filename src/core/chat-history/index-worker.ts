@@ -168,7 +168,10 @@ export class IndexWorker {
         claimedBy: sqlString(OWNER),
       });
       // Conversations over the limit are rejected unread: their messages are not needed.
-      const messages = await readMessages(this.ctx, chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS));
+      const messages = await readMessages(
+        this.ctx,
+        chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS),
+      );
       return chosen.map((row) => ({
         ...row,
         messagesJson: messages.get(row.id) ?? "[]",
@@ -189,8 +192,14 @@ export class IndexWorker {
       const current = await this.stillClaimed(batch);
       const done = accepted.filter((row) => current.has(row.id));
       const draftsOf = new Map(accepted.map((row, i) => [row.id, drafts[i]!]));
-      await this.writeChunks(done, (row) => draftsOf.get(row.id)!.map((draft) => toChunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))));
-      await this.setStatus(done.map((row) => row.id), "ready", null);
+      await this.writeChunks(done, (row) =>
+        draftsOf.get(row.id)!.map((draft) => toChunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))),
+      );
+      await this.setStatus(
+        done.map((row) => row.id),
+        "ready",
+        null,
+      );
       for (const row of rejected.filter((r) => current.has(r.id))) {
         await this.setStatus([row.id], "rejected", `${row.tokenCount} tokens is over the limit of ${MAX_CONVERSATION_TOKENS}`);
       }
@@ -208,7 +217,15 @@ export class IndexWorker {
     const replaced = done.filter((row) => !row.firstIndexing);
     await this.ctx.store.add("chunks", done.filter((row) => row.firstIndexing).flatMap(chunksOf));
     if (replaced.length === 0) return;
-    await this.ctx.store.replaceScope("chunks", "id", sqlIn("conversationId", replaced.map((row) => row.id)), replaced.flatMap(chunksOf));
+    await this.ctx.store.replaceScope(
+      "chunks",
+      "id",
+      sqlIn(
+        "conversationId",
+        replaced.map((row) => row.id),
+      ),
+      replaced.flatMap(chunksOf),
+    );
   }
 
   /**
@@ -258,9 +275,16 @@ export class IndexWorker {
 
   /** The batch's conversations that are still ours to finish, with their current excluded flag. */
   private async stillClaimed(batch: Claimed[]): Promise<Map<string, { excluded: boolean }>> {
-    const rows = await this.ctx.store.select("conversations", sqlIn("id", batch.map((row) => row.id)), {
-      columns: ["id", "revision", "status", "excluded"],
-    });
+    const rows = await this.ctx.store.select(
+      "conversations",
+      sqlIn(
+        "id",
+        batch.map((row) => row.id),
+      ),
+      {
+        columns: ["id", "revision", "status", "excluded"],
+      },
+    );
     const revisions = new Map(batch.map((row) => [row.id, row.revision]));
     return new Map(
       rows

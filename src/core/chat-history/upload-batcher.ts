@@ -49,7 +49,11 @@ async function drain(ctx: CoreContext, queue: Queue): Promise<void> {
     const batch = queue.waiting.splice(0, MAX_BATCH);
     for (const [userId, items] of byUser(batch)) {
       try {
-        const results = await storeUploads(ctx, userId, items.map((item) => item.upload));
+        const results = await storeUploads(
+          ctx,
+          userId,
+          items.map((item) => item.upload),
+        );
         items.forEach((item, i) => item.resolve(results[i]!));
       } catch (error) {
         for (const item of items) item.reject(error);

@@ -56,8 +56,16 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
       return toResponse(stored.row, change);
     });
     const all = [...changed.values()];
-    await storeConversations(ctx, userId, all.filter((entry) => entry.process).map((entry) => entry.stored));
-    await ctx.store.upsert("conversations", "id", all.filter((entry) => !entry.process).map((entry) => entry.stored.row));
+    await storeConversations(
+      ctx,
+      userId,
+      all.filter((entry) => entry.process).map((entry) => entry.stored),
+    );
+    await ctx.store.upsert(
+      "conversations",
+      "id",
+      all.filter((entry) => !entry.process).map((entry) => entry.stored.row),
+    );
     return { results, queued: all.filter((entry) => entry.process).length + quota.released };
   });
   if (responses.queued > 0) {
@@ -108,7 +116,12 @@ export async function previewUploads(ctx: CoreContext, userId: string, inputs: u
     const id = key(upload.platform ?? DEFAULT_PLATFORM, upload.conversation.id);
     const before = known.get(id);
     const messages = uploadedMessages(upload, before?.messages ?? []);
-    const after = { contentHash: contentHash(upload.conversation.title, messages), status: "queued" as const, ...uploadDates(upload), messages };
+    const after = {
+      contentHash: contentHash(upload.conversation.title, messages),
+      status: "queued" as const,
+      ...uploadDates(upload),
+      messages,
+    };
     known.set(id, after);
     return changeOf(before, after).change;
   });
@@ -142,15 +155,28 @@ async function storeConversations(ctx: CoreContext, userId: string, conversation
   await ctx.store.add("messages", fresh.map(messagesRow));
   // A crash after this write and before the conversation's can have left a row with the same id.
   await ctx.store.upsert("messages", "id", updated.map(messagesRow));
-  await ctx.store.add("conversations", fresh.map(({ row }) => row));
-  await ctx.store.upsert("conversations", "id", updated.map(({ row }) => row));
+  await ctx.store.add(
+    "conversations",
+    fresh.map(({ row }) => row),
+  );
+  await ctx.store.upsert(
+    "conversations",
+    "id",
+    updated.map(({ row }) => row),
+  );
   if (updated.length > 0) {
     await ctx.store.delete(
       "messages",
       sqlAnd(
         ofUser(userId),
-        sqlIn("conversationId", updated.map(({ row }) => row.id)),
-        `NOT (${sqlIn("id", updated.map(({ row }) => messagesRowId(row)))})`,
+        sqlIn(
+          "conversationId",
+          updated.map(({ row }) => row.id),
+        ),
+        `NOT (${sqlIn(
+          "id",
+          updated.map(({ row }) => messagesRowId(row)),
+        )})`,
       ),
     );
   }
@@ -173,12 +199,7 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
     changed.set(id, row);
   }
   if (changed.size > 0) {
-    await ctx.store.replaceScope(
-      "platforms",
-      "importId",
-      sqlAnd(ofUser(userId), sqlIn("id", [...changed.keys()])),
-      [...changed.values()],
-    );
+    await ctx.store.replaceScope("platforms", "importId", sqlAnd(ofUser(userId), sqlIn("id", [...changed.keys()])), [...changed.values()]);
   }
   return byId;
 }
@@ -283,7 +304,9 @@ function latestById(messages: StoredMessage[]): StoredMessage[] {
 /** Over what was uploaded: a stored count is derived, and the hashes of stores made before counts were kept stay valid. */
 function contentHash(title: string, messages: StoredMessage[]): string {
   const uploaded = messages.map(({ id, sender, text, timestamp }) => ({ id, sender, text, timestamp }));
-  return createHash("sha256").update(JSON.stringify([title, uploaded])).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify([title, uploaded]))
+    .digest("base64url");
 }
 
 function toResponse(row: ConversationRow, change: IngestResponse["change"]): IngestResponse {

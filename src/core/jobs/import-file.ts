@@ -120,7 +120,11 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
         summary.failed++;
-        summary.problems.push({ file: path, conversation: conversation.conversation?.title, reason: `${formatPath(issue.path)}: ${issue.message}` });
+        summary.problems.push({
+          file: path,
+          conversation: conversation.conversation?.title,
+          reason: `${formatPath(issue.path)}: ${issue.message}`,
+        });
         continue;
       }
       batch.push(checked.data);
@@ -137,7 +141,14 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   }
 }
 
-function progress(file: string, format: ExportFormat, conversations: number, bytesRead: number, totalBytes: number, started: number): ImportProgress {
+function progress(
+  file: string,
+  format: ExportFormat,
+  conversations: number,
+  bytesRead: number,
+  totalBytes: number,
+  started: number,
+): ImportProgress {
   const seconds = Math.max(0.001, (Date.now() - started) / 1000);
   const share = totalBytes > 0 ? bytesRead / totalBytes : 0;
   return {
@@ -171,7 +182,8 @@ export async function waitForQueue(service: MnemoService, { onProgress, pollMs =
     const pending = status.counts.queued + status.counts.processing;
     onProgress?.({ ready: status.counts.ready, pending });
     if (pending === 0) return status;
-    if (status.stalled) throw new AppError("unavailable", status.stalled.reason, status.stalled.suggestion ? { suggestion: status.stalled.suggestion } : {});
+    if (status.stalled)
+      throw new AppError("unavailable", status.stalled.reason, status.stalled.suggestion ? { suggestion: status.stalled.suggestion } : {});
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

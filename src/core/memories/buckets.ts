@@ -1,10 +1,5 @@
 import { parseInput } from "../../schemas/parse.js";
-import {
-  CreateBucketRequest,
-  ListBucketsQuery,
-  type Bucket,
-  type CreateBucketResponse,
-} from "../../schemas/memories.js";
+import { CreateBucketRequest, ListBucketsQuery, type Bucket, type CreateBucketResponse } from "../../schemas/memories.js";
 import type { BucketRow } from "../../store/rows.js";
 import { sameBucketName } from "../../text/bucket-names.js";
 import { ofUser, sqlAnd } from "../../store/sql.js";
@@ -27,9 +22,7 @@ export async function listBuckets(ctx: CoreContext, userId: string, query: unkno
   parseInput(ListBucketsQuery, query);
   return ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
     const rows = await listBucketRows(ctx, userId);
-    const counts = await Promise.all(
-      rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))),
-    );
+    const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))));
     return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
   });
 }

@@ -48,11 +48,18 @@ export function signedImageUrl(secret: Buffer, baseUrl: string, memoryId: string
 }
 
 /** Throws `forbidden` for an expired, altered or missing signature. */
-export function verifyImageSignature(secret: Buffer, memoryId: string, exp: string | undefined, sig: string | undefined, now = Date.now()): void {
+export function verifyImageSignature(
+  secret: Buffer,
+  memoryId: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  now = Date.now(),
+): void {
   const expires = Number(exp);
   if (!sig || !Number.isInteger(expires)) throw new AppError("forbidden", "This image link is not signed");
   if (expires * 1000 < now) throw new AppError("forbidden", "This image link has expired; fetch the memory again for a fresh one");
   const expected = Buffer.from(signature(secret, memoryId, expires));
   const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError("forbidden", "This image link is not valid");
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw new AppError("forbidden", "This image link is not valid");
 }

@@ -21,7 +21,9 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   // A data URL (what a browser's FileReader gives a plugin) carries the same base64 after its header.
   const data = Buffer.from(request.data.replace(/^data:image\/[\w.+-]+;base64,/, ""), "base64");
   if (data.length > MAX_IMAGE_BYTES) {
-    throw new AppError("payload_too_large", `data: the image is ${(data.length / 1048576).toFixed(1)} MB; the limit is 10 MB`, { details: { field: "data" } });
+    throw new AppError("payload_too_large", `data: the image is ${(data.length / 1048576).toFixed(1)} MB; the limit is 10 MB`, {
+      details: { field: "data" },
+    });
   }
   const { type, problem } = checkImage(data);
   if (!type) throw AppError.invalid("data", problem);
@@ -88,7 +90,9 @@ export function removeUserImages(ctx: CoreContext, userId: string): void {
 
 /** The stored file behind an image memory, for the image route (the signature already checked). */
 export async function imageFile(ctx: CoreContext, memoryId: string): Promise<{ path: string; mime: string }> {
-  const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), { columns: ["imageFile"] });
+  const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), {
+    columns: ["imageFile"],
+  });
   if (!row?.imageFile) throw new AppError("not_found", "image not found");
   const file = path.join(ctx.config.paths.images, row.imageFile);
   // Removed by hand from the images folder: a 404, not a 200 whose body breaks off.

@@ -25,7 +25,15 @@ type FoundMemory<C extends MemoryColumn> = Pick<MemoryRow, C> & { score?: number
 /** What GET /api/memory shows of a memory. A query reads only these columns of its hits. */
 const LEGACY_COLUMNS = ["text", "bucketId"] as const satisfies readonly MemoryColumn[];
 /** What GET /api/v2/memory shows of a memory. */
-const V2_COLUMNS = ["id", "text", "bucketId", "contentType", "imageFile", "imageDescription", "createdAt"] as const satisfies readonly MemoryColumn[];
+const V2_COLUMNS = [
+  "id",
+  "text",
+  "bucketId",
+  "contentType",
+  "imageFile",
+  "imageDescription",
+  "createdAt",
+] as const satisfies readonly MemoryColumn[];
 
 /** The 5 most relevant memories for `GET /api/memory?query=` (spec §4.1). */
 const LEGACY_QUERY_LIMIT = 5;
@@ -37,9 +45,7 @@ export async function storeMemory(ctx: CoreContext, userId: string, input: Store
 
 /** Stores several text memories with one embedding batch and one commit. */
 export async function storeMemories(ctx: CoreContext, userId: string, inputs: StoreMemoryRequest[]): Promise<string[]> {
-  const requests = inputs.map((input, index) =>
-    parseInput(StoreMemoryRequest, input, inputs.length > 1 ? `[${index}]` : undefined),
-  );
+  const requests = inputs.map((input, index) => parseInput(StoreMemoryRequest, input, inputs.length > 1 ? `[${index}]` : undefined));
   const vectors = await ctx.embedder.embedDocuments(requests.map((request) => request.text));
   const now = ctx.now().toISOString();
   const rows = requests.map<MemoryRow>((request, index) => ({
@@ -95,7 +101,11 @@ interface ListRequest {
 }
 
 /** Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the default). */
-async function findMemories<C extends MemoryColumn>(ctx: CoreContext, request: ListRequest, columns: readonly C[]): Promise<FoundMemory<C>[]> {
+async function findMemories<C extends MemoryColumn>(
+  ctx: CoreContext,
+  request: ListRequest,
+  columns: readonly C[],
+): Promise<FoundMemory<C>[]> {
   if (request.mode === "query") {
     const vector = await ctx.embedder.embedQuery(request.query);
     const hits = await hybridSearch(ctx.store, "memories", {
@@ -199,9 +209,7 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
   const names = new Map(bucketRows.map((row) => [row.id, row.name]));
   return {
     memories: memories.map((memory) =>
-      memory.contentType === "text" && !request.includeIds
-        ? memory.text
-        : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
+      memory.contentType === "text" && !request.includeIds ? memory.text : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
     ),
     buckets,
   };

@@ -67,7 +67,11 @@ async function bulkMove(ctx: CoreContext, userId: string, body: UpdateBody): Pro
   }
   const target: Target = body;
   const { moved, bucket } = await ctx.store.write(async () => {
-    const rows = await findOwned(ctx, userId, ids.filter((id) => MEMORY_ID_PATTERN.test(id)));
+    const rows = await findOwned(
+      ctx,
+      userId,
+      ids.filter((id) => MEMORY_ID_PATTERN.test(id)),
+    );
     const found = new Set(rows.map((row) => row.id));
     const rejectedIds = ids.filter((id) => !found.has(id));
     if (rejectedIds.length > 0) {

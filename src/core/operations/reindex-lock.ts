@@ -44,9 +44,13 @@ export async function takeReindexLock(lockPath: string): Promise<ReleaseLock> {
 export async function lockOutReindexToServe(lockPath: string): Promise<ReleaseLock> {
   const release = await lockOutLongHolder(lockPath);
   if (release) return release;
-  throw new AppError("conflict", `\`mnemo reindex\`${pidNote(lockPath)} is re-embedding this store, and a server would lose its vectors when it switches`, {
-    suggestion: "Wait for the reindex to finish, then start the server.",
-  });
+  throw new AppError(
+    "conflict",
+    `\`mnemo reindex\`${pidNote(lockPath)} is re-embedding this store, and a server would lose its vectors when it switches`,
+    {
+      suggestion: "Wait for the reindex to finish, then start the server.",
+    },
+  );
 }
 
 function pidNote(lockPath: string): string {

@@ -73,7 +73,13 @@ export async function recall(
     tokenCount: tokenizer.count(merged.content),
     processingTime,
     model,
-    results: answers.map((a, i) => ({ query: questions[i]!.query, content: a.content, sources: a.sources, tokenCount: a.tokenCount, model: a.model })),
+    results: answers.map((a, i) => ({
+      query: questions[i]!.query,
+      content: a.content,
+      sources: a.sources,
+      tokenCount: a.tokenCount,
+      model: a.model,
+    })),
     timings,
   };
 }
@@ -108,10 +114,18 @@ async function recallOne(
   const { hits } = found;
   const timings = { ...found.timings, embeddingMs };
   const resemblance = resemblanceTo(context);
-  const ranked = diversify(rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)));
+  const ranked = diversify(
+    rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
+  );
   const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
   const started = performance.now();
-  const cited = await citedSynthesis(ctx.synthesizer, { query: q.query, passages, maxTokens: q.maxTokens, platform: q.platform, conversationContext: q.context || undefined });
+  const cited = await citedSynthesis(ctx.synthesizer, {
+    query: q.query,
+    passages,
+    maxTokens: q.maxTokens,
+    platform: q.platform,
+    conversationContext: q.context || undefined,
+  });
   const failure = found.rerankFailure;
   const model = failure ? `${cited.model}, without reranking (${failure.reranker} failed: ${failure.reason})` : cited.model;
   return { ...cited, model, timings: { ...timings, synthesisMs: performance.now() - started } };
@@ -122,7 +136,10 @@ async function recallOne(
  * (every number invented, or none written) cannot be checked against them: the extractive answer
  * replaces it, and `model` says so.
  */
-async function citedSynthesis(synthesizer: Synthesizer, request: SynthesisRequest & { passages: MessagePassage[] }): Promise<Cited & { model: string }> {
+async function citedSynthesis(
+  synthesizer: Synthesizer,
+  request: SynthesisRequest & { passages: MessagePassage[] },
+): Promise<Cited & { model: string }> {
   const tokenizer = await loadTokenizer();
   const { content, model } = await synthesize(synthesizer, request);
   const cited = applyCitations(content, request.passages, request.maxTokens, tokenizer, toSource);
@@ -189,7 +206,10 @@ const MESSAGES_PER_CHUNK_BOUND = 1_000;
  * a message without a letter or a digit ("👍", ".") is none: it answers nothing.
  */
 async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
-  const titles = await conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId));
+  const titles = await conversationTitles(
+    ctx,
+    hits.map((hit) => hit.chunk.conversationId),
+  );
   const texts = new Set<string>();
   const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
   for (const { chunk, score, vector } of hits) {

@@ -100,7 +100,10 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   started = performance.now();
   let rerankFailure: ChunkSearch["rerankFailure"];
   try {
-    const scores = await reranker.rerank(query.query, hits.map((hit) => hit.chunk.text));
+    const scores = await reranker.rerank(
+      query.query,
+      hits.map((hit) => hit.chunk.text),
+    );
     hits = hits.map((hit, i) => ({ ...hit, score: scores[i]! })).sort((a, b) => b.score - a.score);
   } catch (error) {
     if (!query.keepOrderIfRerankFails || !isAppError(error)) throw error;
@@ -112,8 +115,10 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
 
 /** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */
 function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
-  return ctx.store.memo(`excluded:${userId}`, ["conversations"], async () =>
-    (await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = true"))) > 0,
+  return ctx.store.memo(
+    `excluded:${userId}`,
+    ["conversations"],
+    async () => (await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = true"))) > 0,
   );
 }
 
@@ -132,7 +137,11 @@ async function checkProvider(ctx: CoreContext, userId: string, provider: string)
 }
 
 /** POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring chunks. */
-export async function searchChats(ctx: CoreContext, userId: string, input: SearchRequest): Promise<SearchResponse & { timings: SearchTimings }> {
+export async function searchChats(
+  ctx: CoreContext,
+  userId: string,
+  input: SearchRequest,
+): Promise<SearchResponse & { timings: SearchTimings }> {
   const started = performance.now();
   const request = parseInput(SearchRequest, input);
   const { hits, timings } = await findChunks(ctx, userId, {
@@ -142,8 +151,15 @@ export async function searchChats(ctx: CoreContext, userId: string, input: Searc
     rerank: !request.skipRerank,
   });
   const [titles, context] = await Promise.all([
-    conversationTitles(ctx, hits.map((hit) => hit.chunk.conversationId)),
-    neighbours(ctx, hits.map((hit) => hit.chunk), request.contextChunks),
+    conversationTitles(
+      ctx,
+      hits.map((hit) => hit.chunk.conversationId),
+    ),
+    neighbours(
+      ctx,
+      hits.map((hit) => hit.chunk),
+      request.contextChunks,
+    ),
   ]);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);

@@ -67,7 +67,11 @@ async function convert(dir: string): Promise<Uint8Array[]> {
   return encodeModel(tfjsToOnnx(json, weights, BUNDLED_OUTPUT));
 }
 
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [dir, file] = process.argv.slice(2);

@@ -146,13 +146,18 @@ export function encodeModel(graph: OnnxGraph): Uint8Array[] {
     })
     .finish();
   const graphLength = graphHead.length + tensors.flat().reduce((sum, piece) => sum + piece.length, 0);
-  const modelHead = type("ModelProto").encode({ irVersion: 8, producerName: "mnemo", opsetImport: [{ domain: "", version: graph.opset }] }).finish();
+  const modelHead = type("ModelProto")
+    .encode({ irVersion: 8, producerName: "mnemo", opsetImport: [{ domain: "", version: graph.opset }] })
+    .finish();
   return [modelHead, lengthTag(MODEL_GRAPH, graphLength), graphHead, ...tensors.flat()];
 }
 
 /** The tag and length of a length-delimited field (wire type 2). */
 function lengthTag(field: number, length: number): Uint8Array {
-  return protobuf.Writer.create().uint32((field << 3) | 2).uint32(length).finish();
+  return protobuf.Writer.create()
+    .uint32((field << 3) | 2)
+    .uint32(length)
+    .finish();
 }
 
 function attribute(name: string, value: AttributeValue): object {

@@ -1,4 +1,12 @@
-import { ONNX_TYPE, type AttributeValue, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxType, type OnnxValue } from "./onnx-proto.js";
+import {
+  ONNX_TYPE,
+  type AttributeValue,
+  type OnnxGraph,
+  type OnnxNode,
+  type OnnxTensor,
+  type OnnxType,
+  type OnnxValue,
+} from "./onnx-proto.js";
 
 /**
  * A TensorFlow.js graph model (model.json + its weight shards) as an ONNX graph, op by op, for the
@@ -109,20 +117,31 @@ class Converter {
       else if (node.op === "Placeholder") inputs.push(this.placeholder(node));
       else this.op(node);
     }
-    return { nodes: this.nodes, initializers: this.initializers, inputs, outputs: [{ name: output, type: ONNX_TYPE.float, shape: ["batch", "dims"] }], opset: OPSET };
+    return {
+      nodes: this.nodes,
+      initializers: this.initializers,
+      inputs,
+      outputs: [{ name: output, type: ONNX_TYPE.float, shape: ["batch", "dims"] }],
+      opset: OPSET,
+    };
   }
 
   /** A graph input; a dimension of unknown size (-1) gets a name. */
   private placeholder(node: TfNode): OnnxValue {
     const dims = node.attr?.["shape"]?.shape?.dim ?? [];
-    return { name: node.name, type: this.dtype(node, "dtype"), shape: dims.map((dim, i) => (Number(dim.size) < 0 ? `${node.name}_${i}` : Number(dim.size))) };
+    return {
+      name: node.name,
+      type: this.dtype(node, "dtype"),
+      shape: dims.map((dim, i) => (Number(dim.size) < 0 ? `${node.name}_${i}` : Number(dim.size))),
+    };
   }
 
   private op(node: TfNode): void {
     const inputs = (node.input ?? []).filter((ref) => !ref.startsWith("^")).map(valueName);
     const [x = "", y = ""] = inputs;
     const out = node.name;
-    const emit = (opType: string, ins: string[], attributes?: Record<string, AttributeValue>, outs = [out]) => this.nodes.push({ opType, inputs: ins, outputs: outs, ...(attributes ? { attributes } : {}) });
+    const emit = (opType: string, ins: string[], attributes?: Record<string, AttributeValue>, outs = [out]) =>
+      this.nodes.push({ opType, inputs: ins, outputs: outs, ...(attributes ? { attributes } : {}) });
     if ((stringAttr(node, "data_format") ?? "NHWC") !== "NHWC") throw new Error(`cannot convert ${node.name}: not NHWC`);
     const direct = DIRECT[node.op];
     if (direct) return void emit(direct, inputs);
@@ -154,7 +173,11 @@ class Converter {
       case "Pack": {
         const axis = Number(node.attr?.["axis"]?.i ?? 0);
         const axes = this.int64Const([axis]);
-        return void emit("Concat", inputs.map((input) => this.temp("Unsqueeze", [input, axes])), { axis });
+        return void emit(
+          "Concat",
+          inputs.map((input) => this.temp("Unsqueeze", [input, axes])),
+          { axis },
+        );
       }
       case "ExpandDims":
         return void emit("Unsqueeze", [x, this.int64Const(this.ints(y))]);
@@ -220,7 +243,13 @@ class Converter {
       ends.push(mask("end_mask") & bit ? (forward ? INT64_MAX : INT64_MIN) : BigInt(end[d]!));
     });
     const axes = begin.map((_, d) => d);
-    const sliceInputs = [valueName(node.input![0]!), this.int64Const(starts), this.int64Const(ends), this.int64Const(axes), this.int64Const(strides)];
+    const sliceInputs = [
+      valueName(node.input![0]!),
+      this.int64Const(starts),
+      this.int64Const(ends),
+      this.int64Const(axes),
+      this.int64Const(strides),
+    ];
     if (shrink.length === 0) {
       this.nodes.push({ opType: "Slice", inputs: sliceInputs, outputs: [node.name] });
       return;
@@ -247,7 +276,8 @@ class Converter {
   private pointwiseKernel(node: TfNode, kernel: string): string {
     const { dims, data } = this.constantValue(kernel);
     const ones = (name: string) => (node.attr?.[name]?.list?.i ?? [1, 1, 1, 1]).every((v) => Number(v) === 1);
-    if (dims[0] !== 1 || dims[1] !== 1 || !ones("strides") || !ones("dilations")) throw new Error(`cannot convert ${node.name}: not a 1×1 convolution`);
+    if (dims[0] !== 1 || dims[1] !== 1 || !ones("strides") || !ones("dilations"))
+      throw new Error(`cannot convert ${node.name}: not a 1×1 convolution`);
     const name = `${kernel}/matrix`;
     this.initializers.push(tensor(name, [dims[2]!, dims[3]!], data));
     return name;
@@ -273,7 +303,13 @@ class Converter {
 
   private int64Const(values: (number | bigint)[]): string {
     const name = `const_${this.fresh++}`;
-    this.initializers.push(tensor(name, [values.length], BigInt64Array.from(values, (v) => BigInt(v))));
+    this.initializers.push(
+      tensor(
+        name,
+        [values.length],
+        BigInt64Array.from(values, (v) => BigInt(v)),
+      ),
+    );
     return name;
   }
 

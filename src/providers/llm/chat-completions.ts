@@ -160,10 +160,18 @@ function chatCompletionsUrl(baseUrl: string): URL {
   try {
     url = new URL(`${baseUrl}/chat/completions`);
   } catch {
-    throw AppError.invalid("llm.baseUrl", `${baseUrl} is not a URL`, "Set it to e.g. https://api.openai.com/v1 or http://localhost:11434/v1");
+    throw AppError.invalid(
+      "llm.baseUrl",
+      `${baseUrl} is not a URL`,
+      "Set it to e.g. https://api.openai.com/v1 or http://localhost:11434/v1",
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw AppError.invalid("llm.baseUrl", `${baseUrl} is not an http(s) URL`, "Set it to e.g. https://api.openai.com/v1 or http://localhost:11434/v1");
+    throw AppError.invalid(
+      "llm.baseUrl",
+      `${baseUrl} is not an http(s) URL`,
+      "Set it to e.g. https://api.openai.com/v1 or http://localhost:11434/v1",
+    );
   }
   return url;
 }
@@ -181,11 +189,10 @@ function readCompletion(baseUrl: string, body: unknown, text: string, configured
   const content = typeof message["content"] === "string" ? message["content"].trim() : "";
   if (!content) {
     const serverMessage = errorMessage(body);
-    throw new AppError(
-      "unavailable",
-      `The LLM endpoint at ${baseUrl} returned no content${serverMessage ? `: ${serverMessage}` : ""}`,
-      { suggestion: `Try again, raise the token budget, or ${fallback}`, details: { endpoint: baseUrl } },
-    );
+    throw new AppError("unavailable", `The LLM endpoint at ${baseUrl} returned no content${serverMessage ? `: ${serverMessage}` : ""}`, {
+      suggestion: `Try again, raise the token budget, or ${fallback}`,
+      details: { endpoint: baseUrl },
+    });
   }
   const served = typeof record["model"] === "string" && record["model"] ? record["model"] : configuredModel;
   return { content, servedModel: served };
@@ -193,11 +200,10 @@ function readCompletion(baseUrl: string, body: unknown, text: string, configured
 
 function httpError(baseUrl: string, status: number, body: unknown, text: string, fallback: string): AppError {
   const serverMessage = errorMessage(body) ?? (text.trim() ? snippet(text) : undefined);
-  return new AppError(
-    "unavailable",
-    `The LLM endpoint at ${baseUrl} answered ${status}${serverMessage ? `: ${serverMessage}` : ""}`,
-    { suggestion: suggestionForStatus(status, fallback), details: { endpoint: baseUrl, status } },
-  );
+  return new AppError("unavailable", `The LLM endpoint at ${baseUrl} answered ${status}${serverMessage ? `: ${serverMessage}` : ""}`, {
+    suggestion: suggestionForStatus(status, fallback),
+    details: { endpoint: baseUrl, status },
+  });
 }
 
 function suggestionForStatus(status: number, fallback: string): string {

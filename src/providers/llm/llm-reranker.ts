@@ -80,4 +80,3 @@ export function parseRatings(reply: string, count: number): Map<number, number> 
   }
   return ratings;
 }
-

@@ -42,7 +42,16 @@ export function plain(text: string): string {
 export function markModelCitations(content: string): string {
   return plain(content)
     .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_, list: string) => list.split(",").map((n) => cite(Number(n))).join(""))))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_, list: string) =>
+            list
+              .split(",")
+              .map((n) => cite(Number(n)))
+              .join(""),
+          ),
+    )
     .join("");
 }
 

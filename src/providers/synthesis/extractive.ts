@@ -67,7 +67,9 @@ function fit(text: string, terms: Set<string>, limit: number, tokenizer: Tokeniz
   if (limit <= 0) return undefined;
   if (tokenizer.within(text, limit)) return text;
   const sentences = [...new Intl.Segmenter("en", { granularity: "sentence" }).segment(text)].map((s) => s.segment.trim()).filter(Boolean);
-  const ranked = sentences.map((sentence, index) => ({ sentence, index, score: overlap(sentence, terms) })).sort((a, b) => b.score - a.score || a.index - b.index);
+  const ranked = sentences
+    .map((sentence, index) => ({ sentence, index, score: overlap(sentence, terms) }))
+    .sort((a, b) => b.score - a.score || a.index - b.index);
   if (ranked.length === 0) return undefined;
   const kept: typeof ranked = [];
   let tokens = 0;
@@ -102,7 +104,11 @@ function clip(text: string, limit: number, tokenizer: Tokenizer, minWords: numbe
   return low < minWords ? undefined : cut(low);
 }
 
-const STOP = new Set("the a an and or but of to in on at for with about what when where which who whom how why did does do is are was were be been my your our their i you we they me it this that these those have has had from by as".split(" "));
+const STOP = new Set(
+  "the a an and or but of to in on at for with about what when where which who whom how why did does do is are was were be been my your our their i you we they me it this that these those have has had from by as".split(
+    " ",
+  ),
+);
 
 function stem(word: string): string {
   return word.replace(/(ing|ed|es|s)$/, "");
@@ -131,7 +137,10 @@ function renderHeader(passage: Passage, platform: ChatPlatform | undefined): str
 function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefined): string {
   const who = passage.sender === "human" ? "You" : "Assistant";
   // A line holds no code block: its fences (one may be left unclosed by a cut) would only show as ```.
-  const flat = plain(text).replace(/```[\w+#.-]*/g, " ").replace(/\s+/g, " ").trim();
+  const flat = plain(text)
+    .replace(/```[\w+#.-]*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (markdown(platform)) return `- **${who}:** ${flat} ${cite(passage.n)}`;
   // TypingMind shows text as it is: a bullet marker would be a stray "-".
   return `${platform === "typingmind" ? "" : "- "}${who}: ${flat} ${cite(passage.n)}`;
@@ -140,7 +149,9 @@ function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefine
 /** Grouped under a header per conversation and day; groups and the lines in them in time order. */
 function render(chosen: Chosen[], platform: ChatPlatform | undefined): string {
   const byTime = (a: Chosen, b: Chosen) =>
-    (a.passage.date ?? "").localeCompare(b.passage.date ?? "") || (a.passage.order ?? 0) - (b.passage.order ?? 0) || a.passage.n - b.passage.n;
+    (a.passage.date ?? "").localeCompare(b.passage.date ?? "") ||
+    (a.passage.order ?? 0) - (b.passage.order ?? 0) ||
+    a.passage.n - b.passage.n;
   const groups = new Map<string, Chosen[]>();
   for (const item of [...chosen].sort(byTime)) {
     const key = groupKey(item.passage);

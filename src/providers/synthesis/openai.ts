@@ -15,7 +15,10 @@ export function createOpenAiSynthesizer(options: OpenAiSynthesizerOptions): Synt
   return {
     id: `openai:${options.model}`,
     async synthesize(request: SynthesisRequest) {
-      const { content, servedModel } = await client.complete(buildMessages(request), { maxTokens: request.maxTokens, temperature: TEMPERATURE });
+      const { content, servedModel } = await client.complete(buildMessages(request), {
+        maxTokens: request.maxTokens,
+        temperature: TEMPERATURE,
+      });
       return { content: markModelCitations(content), model: `openai:${servedModel}` };
     },
   };
@@ -37,7 +40,7 @@ export function buildMessages(request: SynthesisRequest): ChatMessage[] {
     "- Use only what the passages say. Do not invent facts, names, dates or numbers, and do not add outside knowledge. If the passages do not answer the query, say so in one sentence.",
     "- Cite every claim with the number of each passage it comes from, in square brackets right after the claim: [n], or [n][m] for several.",
     `- Cite ONLY these passage numbers: ${allowed}. Never cite a number that is not in that list.`,
-    "- Passages marked \"user\" are what the user said; passages marked \"assistant\" are what an assistant told them. Address the user as \"you\".",
+    '- Passages marked "user" are what the user said; passages marked "assistant" are what an assistant told them. Address the user as "you".',
     "- When passages disagree, say so, cite both, and say which is more recent when their dates show it.",
     `- Stay under about ${request.maxTokens} tokens (about ${words} words).`,
     `- ${formatRule(request.platform)}`,

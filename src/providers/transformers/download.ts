@@ -96,11 +96,10 @@ export async function probeHubModel(
     );
   }
   if (response.status >= 400) {
-    throw new AppError(
-      "unavailable",
-      `cannot download ${what} "${source.id}": ${hostName(host)} answered HTTP ${response.status}`,
-      { suggestion, details: { model: source.id, status: response.status } },
-    );
+    throw new AppError("unavailable", `cannot download ${what} "${source.id}": ${hostName(host)} answered HTTP ${response.status}`, {
+      suggestion,
+      details: { model: source.id, status: response.status },
+    });
   }
 }
 
@@ -191,7 +190,10 @@ export async function prepareModel(
     throw new AppError(
       "unavailable",
       `${what} "${source.id}" is not in the model cache (${source.dir}) and downloads are off (allowDownload: false)`,
-      { suggestion: `Set "allowDownload": true in the data dir's config.json to download it, or ${advice}`, details: { model: source.id, missing } },
+      {
+        suggestion: `Set "allowDownload": true in the data dir's config.json to download it, or ${advice}`,
+        details: { model: source.id, missing },
+      },
     );
   }
   const lib = await loadTransformers();

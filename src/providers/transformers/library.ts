@@ -107,8 +107,7 @@ export function loadTransformers(): Promise<TransformersLib> {
     // Library warnings ("Unable to load from local path ...") would go to the console of a CLI.
     env.logLevel = lib.LogLevel.ERROR;
     const plainFetch = env.fetch;
-    env.fetch = (input, init) =>
-      fetchWithTimeouts(plainFetch, input, init, hubTimeouts.connectMs, hubTimeouts.stallMs);
+    env.fetch = (input, init) => fetchWithTimeouts(plainFetch, input, init, hubTimeouts.connectMs, hubTimeouts.stallMs);
     return lib;
   })();
   return libPromise;
@@ -127,10 +126,7 @@ export async function fetchWithTimeouts(
 ): Promise<Response> {
   const controller = new AbortController();
   const url = String(input);
-  let timer = setTimeout(
-    () => controller.abort(new Error(`no response from ${url} within ${connectMs / 1000}s`)),
-    connectMs,
-  );
+  let timer = setTimeout(() => controller.abort(new Error(`no response from ${url} within ${connectMs / 1000}s`)), connectMs);
   const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
   let response: Response;
   try {
@@ -150,10 +146,7 @@ export async function fetchWithTimeouts(
   const watched = new ReadableStream<Uint8Array>(
     {
       async pull(ctrl) {
-        timer = setTimeout(
-          () => controller.abort(new Error(`download of ${url} stalled for ${stallMs / 1000}s`)),
-          stallMs,
-        );
+        timer = setTimeout(() => controller.abort(new Error(`download of ${url} stalled for ${stallMs / 1000}s`)), stallMs);
         timer.unref?.();
         try {
           const { done, value } = await reader.read();
@@ -178,4 +171,3 @@ export async function fetchWithTimeouts(
     headers: response.headers,
   });
 }
-

@@ -32,19 +32,13 @@ export const DTYPE_SUFFIX = {
 export type ModelDtype = keyof typeof DTYPE_SUFFIX;
 
 /** Where a model comes from. `dir` is where its files are (or will be, once downloaded). */
-export type ModelSource =
-  | { kind: "local"; dir: string }
-  | { kind: "hub"; id: string; dir: string };
+export type ModelSource = { kind: "local"; dir: string } | { kind: "hub"; id: string; dir: string };
 // Same rule transformers.js uses (utils/hub/constants.js REPO_ID_REGEX + isValidHfModelId).
 const REPO_ID_REGEX = /^(\b[\w\-.]+\b\/)?\b[\w\-.]{1,96}\b$/;
 
 export function isValidHubId(model: string): boolean {
   return (
-    REPO_ID_REGEX.test(model) &&
-    !model.includes("..") &&
-    !model.includes("--") &&
-    !model.endsWith(".git") &&
-    !model.endsWith(".ipynb")
+    REPO_ID_REGEX.test(model) && !model.includes("..") && !model.includes("--") && !model.endsWith(".git") && !model.endsWith(".ipynb")
   );
 }
 
@@ -100,18 +94,14 @@ export async function resolveModelSource(model: string, cacheDir: string): Promi
     const dir = path.resolve(expandHome(trimmed));
     if (!(await isDirectory(dir))) {
       throw new AppError("not_found", `model folder ${dir} does not exist`, {
-        suggestion:
-          "pass the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face model id",
+        suggestion: "pass the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face model id",
         details: { model: dir },
       });
     }
     return { kind: "local", dir };
   }
   if (!isValidHubId(trimmed)) {
-    throw AppError.invalid(
-      "model",
-      `"${model}" is neither an existing folder nor a Hugging Face model id (owner/name)`,
-    );
+    throw AppError.invalid("model", `"${model}" is neither an existing folder nor a Hugging Face model id (owner/name)`);
   }
   return { kind: "hub", id: trimmed, dir: hubModelDir(cacheDir, trimmed) };
 }
@@ -159,11 +149,7 @@ export async function pickLocalDtype(dir: string, requested: ModelDtype | undefi
 }
 
 /** True when `model` is a local folder with a loadable model, or a hub id fully present in `cacheDir`. */
-export async function isModelAvailableOffline(
-  model: string,
-  cacheDir: string,
-  dtype?: ModelDtype,
-): Promise<boolean> {
+export async function isModelAvailableOffline(model: string, cacheDir: string, dtype?: ModelDtype): Promise<boolean> {
   let source: ModelSource;
   try {
     source = await resolveModelSource(model, cacheDir);

@@ -72,7 +72,10 @@ export async function createEmbedderPool(spec: string, options: PoolOptions): Pr
 
 /** A cross-encoder reranker in one worker thread (ONNX Runtime would otherwise block the event loop). */
 export async function createRerankerPool(spec: string, options: LocalModelOptions): Promise<Reranker> {
-  const pool = new ModelPool({ kind: "reranker", spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload }, { ...options, workers: 1 });
+  const pool = new ModelPool(
+    { kind: "reranker", spec, cacheDir: options.cacheDir, allowDownload: options.allowDownload },
+    { ...options, workers: 1 },
+  );
   const { id } = await pool.start();
   return {
     id,
@@ -148,7 +151,10 @@ class ModelPool {
     this.spawning = true;
     const threads = this.options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / this.options.workers));
     const workerData: ModelWorkerData = { ...this.data, threads };
-    const worker = new Worker(WORKER_URL, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: STACK_MB } });
+    const worker = new Worker(WORKER_URL, {
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: STACK_MB },
+    });
     this.workers.add(worker);
     worker.once("exit", () => this.workers.delete(worker));
     return new Promise((resolve, reject) => {

@@ -31,14 +31,22 @@ async function run(model: Model, request: Exclude<WorkerRequest, { type: "close"
   } else if (request.type === "embed" && "embedDocuments" in model) {
     // Queries embed like documents (Embedder), so queries that waited together go in one call.
     const vectors = await model.embedDocuments(request.texts);
-    send({ type: "result", value: vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+    send(
+      { type: "result", value: vectors },
+      vectors.map((v) => v.buffer as ArrayBuffer),
+    );
   } else {
     throw new Error(`a ${kind} worker cannot ${request.type}`);
   }
 }
 
 try {
-  const options = { cacheDir, allowDownload, threads, onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }) };
+  const options = {
+    cacheDir,
+    allowDownload,
+    threads,
+    onProgress: (event: { file: string; loaded: number; total: number }) => send({ type: "progress", ...event }),
+  };
   const create = { embedder: createLocalEmbedder, reranker: createLocalReranker, captioner: createLocalCaptioner }[kind];
   const model: Model = await create(spec, options);
   // One request at a time, so that `close` releases the model only after the job before it.

@@ -46,7 +46,9 @@ describe("mnemo import", () => {
     expect(lisbon).toBeDefined();
     expect((await runCli(["chats", "list", "--page", "99"], { env })).stderr).toBe("No conversations on page 99: there is 1 page.\n");
     const total = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
-    expect((await runCli(["chats", "list", "--page", "99", "--page-size", "1"], { env })).stderr).toBe(`No conversations on page 99: there are ${total} pages.\n`);
+    expect((await runCli(["chats", "list", "--page", "99", "--page-size", "1"], { env })).stderr).toBe(
+      `No conversations on page 99: there are ${total} pages.\n`,
+    );
     const shown = await runCli(["chats", "show", lisbon.id], { env });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("Lisbon");
@@ -92,9 +94,14 @@ describe("mnemo import", () => {
     const summary = JSON.parse(result.stdout) as Summary;
     expect(summary).toMatchObject({ new: 2, failed: 1 });
     expect(summary.files[0]!.error).toBeUndefined();
-    expect(summary.problems.map((p) => p.reason)).toEqual([expect.stringMatching(/upload-bad-line\.ndjson: invalid JSON at byte 674 \(line 2, column 52\)/)]);
+    expect(summary.problems.map((p) => p.reason)).toEqual([
+      expect.stringMatching(/upload-bad-line\.ndjson: invalid JSON at byte 674 \(line 2, column 52\)/),
+    ]);
     const list = JSON.parse((await runCli(["--json", "chats", "list"], { env: own })).stdout);
-    expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual(["Fado in Lisbon without tourist traps", "Stand-up 13 Jan: search latency"]);
+    expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual([
+      "Fado in Lisbon without tourist traps",
+      "Stand-up 13 Jan: search latency",
+    ]);
   });
 
   it("the summary counts one conversation in the singular", async () => {
@@ -121,7 +128,9 @@ describe("mnemo import", () => {
 
   it("an import of nothing readable says so, without a success line", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], { env: own });
+    const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], {
+      env: own,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✖ Nothing imported: 2 exports could not be read\./);
     expect(result.stderr).not.toMatch(/✔/);
@@ -138,7 +147,10 @@ describe("mnemo import", () => {
   });
 
   it("a failure inside the import's thread reaches the CLI as its typed error, exit code and suggestion", async () => {
-    const result = await runCli(["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")], { env });
+    const result = await runCli(
+      ["--json", "--remote", "http://127.0.0.1:9", "--token", "x", "import", path.join(EXPORTS, "claude-export.zip")],
+      { env },
+    );
     expect(result.code).toBe(1);
     const error = JSON.parse(result.stderr.trim().split("\n").pop()!) as { code: string; error: string; suggestion: string };
     expect(error.code).toBe("unavailable");

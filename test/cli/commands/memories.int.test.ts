@@ -83,7 +83,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
       const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
       expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
-      const row = /(\d{4}-\d\d-\d\d) \d\d:\d\d +General +(\d{4}-\d\d-\d\d) zone test/.exec((await runCli(["memories"], { env: own })).stdout);
+      const row = /(\d{4}-\d\d-\d\d) \d\d:\d\d +General +(\d{4}-\d\d-\d\d) zone test/.exec(
+        (await runCli(["memories"], { env: own })).stdout,
+      );
       expect(row, TZ).not.toBeNull();
       expect(row![1], TZ).toBe(row![2]);
     }
@@ -105,12 +107,21 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
 
   it("reads stdin with -, one memory or one per line", async () => {
     expect((await mnemo(["remember", "--no-date", "-"], "My sister lives in Porto\n")).code).toBe(0);
-    const lines = await json<{ memoryIds: string[] }>(["remember", "--no-date", "--lines", "-"], "window seats please\n\nvegetarian since 2019\n");
+    const lines = await json<{ memoryIds: string[] }>(
+      ["remember", "--no-date", "--lines", "-"],
+      "window seats please\n\nvegetarian since 2019\n",
+    );
     expect(lines.memoryIds).toHaveLength(2);
     const more = await mnemo(["remember", "--no-date", "--lines", "-"], "aisle seats on trains\nno cilantro\n");
     expect(more.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^mem_/), expect.stringMatching(/^mem_/)]);
     const latest = await json<Listed>(["memories", "-n", "5"]);
-    expect(latest.memories.map((m) => m.text)).toEqual(["no cilantro", "aisle seats on trains", "vegetarian since 2019", "window seats please", "My sister lives in Porto"]);
+    expect(latest.memories.map((m) => m.text)).toEqual([
+      "no cilantro",
+      "aisle seats on trains",
+      "vegetarian since 2019",
+      "window seats please",
+      "My sister lives in Porto",
+    ]);
     // A bad line is named by its line of the input (blank lines count), and none of the lines is stored.
     const tooLong = await mnemo(["remember", "--no-date", "--lines", "-"], `one\n\ntwo\n${"x".repeat(20_001)}\nthree\n`);
     expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining("line 4: must be at most 20000 characters")]);
@@ -133,7 +144,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(count.code).toBe(2);
     expect(count.stderr).toMatch(/--count/);
     const exponent = await mnemo(["memories", "--count", "1e2"]);
-    expect([exponent.code, exponent.stderr]).toEqual([2, expect.stringMatching(/--count: must be a whole number of at least 1, not "1e2"/)]);
+    expect([exponent.code, exponent.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--count: must be a whole number of at least 1, not "1e2"/),
+    ]);
     const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
     expect(badId.code).toBe(2);
     expect(badId.stderr).toMatch(/memoryId: is not a memory id/);
@@ -150,7 +164,11 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const buckets = await json<{ id: string; name: string; memoryCount: number }[]>(["buckets"]);
     expect(buckets.find((b) => b.name === "Travel")).toMatchObject({ id: String(moved.memory.bucketId), memoryCount: 1 });
     const history = await json<{ versions: { version: number; text: string }[] }>(["memories", "history", memoryId]);
-    expect(history.versions.map((v) => v.text)).toEqual(["Flight to Lisbon on June 3", "Flight to Lisbon on June 4", "Flight to Lisbon on June 4"]);
+    expect(history.versions.map((v) => v.text)).toEqual([
+      "Flight to Lisbon on June 3",
+      "Flight to Lisbon on June 4",
+      "Flight to Lisbon on June 4",
+    ]);
 
     const refused = await mnemo(["memories", "delete", memoryId]);
     expect(refused.code).toBe(2);
@@ -167,10 +185,16 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(moved.updated).toBe(2);
     const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stderr)).toMatchObject({ error: "Some memory IDs could not be resolved", rejectedIds: ["mem_00000000000000000000000000"] });
+    expect(JSON.parse(failed.stderr)).toMatchObject({
+      error: "Some memory IDs could not be resolved",
+      rejectedIds: ["mem_00000000000000000000000000"],
+    });
     const unknown = Array.from({ length: 7 }, (_, i) => `mem_0000000000000000000000000${i}`);
     const named = await mnemo(["memories", "move", a.memoryId, ...unknown, "--to", "General"]);
-    expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`Some memory IDs could not be resolved: ${unknown.slice(0, 5).join(", ")} and 2 more\n`)]);
+    expect([named.code, named.stderr]).toEqual([
+      1,
+      expect.stringContaining(`Some memory IDs could not be resolved: ${unknown.slice(0, 5).join(", ")} and 2 more\n`),
+    ]);
     const deleted = await mnemo(["--yes", "memories", "delete", ...unknown.slice(0, 2)]);
     expect([deleted.code, deleted.stderr]).toEqual([1, "! Deleted 0 of 2\n! 2 were not found.\n"]); // no success mark
   });
@@ -180,7 +204,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const given = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "--description", "the logo draft"]);
     const asText = await json<{ memoryId: string }>(["remember", "--image", image("red-square.png"), "my", "cat", "Tom"]);
     const twice = await mnemo(["remember", "--image", image("red-square.png"), "my cat", "--description", "Tom"]);
-    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/--description: the image is described twice, by the text "my cat" and by --description "Tom"/)]);
+    expect([twice.code, twice.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--description: the image is described twice, by the text "my cat" and by --description "Tom"/),
+    ]);
     const named = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
     // The tiny captioner (fixtures/models/build-tiny-captioner.py) names the image's dominant colour.
     fs.cpSync(TINY_CAPTIONER, hubModelDir(path.join(dataDir, "models"), DEFAULT_CAPTIONER), { recursive: true });
@@ -194,7 +221,9 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(byId.get(captioned.memoryId)).toMatchObject({ text: "blue square", image_description: "blue square" });
     expect(byId.get(captioned.memoryId)!.image_url).toMatch(mode === "remote" ? /^http:\/\/127\.0\.0\.1:\d+\/images\// : /^file:\/\//);
     expect((await mnemo(["memories", "edit", given.memoryId, "the logo, final"])).code).toBe(0);
-    const edited = (await json<Listed>(["memories", "--type", "image", "--count", "4"])).memories.find((memory) => memory.id === given.memoryId);
+    const edited = (await json<Listed>(["memories", "--type", "image", "--count", "4"])).memories.find(
+      (memory) => memory.id === given.memoryId,
+    );
     expect(edited).toMatchObject({ text: "the logo, final", image_description: "the logo, final" });
     const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
     expect(notImage.code).toBe(2);
@@ -208,9 +237,15 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const cut = path.join(tempDir(), "cut.jpg");
     const jpeg = fs.readFileSync(image("blue-square.jpg"));
     fs.writeFileSync(cut, jpeg.subarray(0, jpeg.length - 2));
-    for (const [file, format] of [[headerOnly, "PNG"], [cut, "JPEG"]] as const) {
+    for (const [file, format] of [
+      [headerOnly, "PNG"],
+      [cut, "JPEG"],
+    ] as const) {
       const refused = await mnemo(["remember", "--image", file]);
-      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining(`--image: ${file} is not a whole ${format} image (cut short, or not an image after its header)`)]);
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        expect.stringContaining(`--image: ${file} is not a whole ${format} image (cut short, or not an image after its header)`),
+      ]);
     }
     expect((await mnemo(["remember", "a note", "--description", "what?"])).stderr).toMatch(/--description: describes an image/);
   });
@@ -236,7 +271,8 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const inYear = await json<{ memoryId: string }>(["remember", "--bucket", "2024", "a note for the year"]);
     const inOne = await json<{ memoryId: string }>(["remember", "--bucket", "1", "a note for bucket one"]);
     const inGeneral = await json<{ memoryId: string }>(["remember", "--bucket", "general", "a note for General"]);
-    const listed = async () => new Map((await json<Listed>(["memories", "--all", "--count", "1000"])).memories.map((m) => [m.id, m.metadata]));
+    const listed = async () =>
+      new Map((await json<Listed>(["memories", "--all", "--count", "1000"])).memories.map((m) => [m.id, m.metadata]));
     const buckets = await listed();
     expect(buckets.get(inYear.memoryId)).toMatchObject({ bucketId: Number(year.id), bucketName: "2024" });
     expect(buckets.get(inOne.memoryId)).toMatchObject({ bucketId: Number(one.id), bucketName: "1" });

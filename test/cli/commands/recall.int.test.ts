@@ -37,13 +37,17 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
   });
 
   it("recall prints a cited summary and its numbered sources", async () => {
-    const result = JSON.parse((await mnemo(["--json", "recall", "how", "do", "I", "get", "from", "the", "airport", "to", "Alfama?", "--max-tokens", "300"])).stdout);
+    const result = JSON.parse(
+      (await mnemo(["--json", "recall", "how", "do", "I", "get", "from", "the", "airport", "to", "Alfama?", "--max-tokens", "300"])).stdout,
+    );
     expect(result.content).toContain("airport");
     expect(result.tokenCount).toBeLessThanOrEqual(300);
     expect(result.sources[0]).toMatchObject({ conversationTitle: "Lisbon long weekend in May" });
     const human = await mnemo(["recall", "airport to Alfama", "--max-tokens", "200"]);
     expect(human.stdout).toMatch(/\[1\] Lisbon long weekend in May · 2024-05-02/);
-    expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(/Nothing fits in 5 tokens: raise --max-tokens/);
+    expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(
+      /Nothing fits in 5 tokens: raise --max-tokens/,
+    );
     const about = await mnemo(["recall", "getting around", "--about", "we land at the airport in Lisbon", "--max-tokens", "200"]);
     expect([about.code, about.stdout]).toEqual([0, expect.stringMatching(/Lisbon long weekend in May/)]);
     const tooLong = await mnemo(["recall", "x", "--about", "y".repeat(8_001)]);

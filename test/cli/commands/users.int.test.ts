@@ -45,7 +45,10 @@ describe("mnemo token and users", () => {
     // Names are case-sensitive: the refusal names the user asked for, not its lower-case namesake.
     expect((await mnemo(["users", "add", "Bob"])).code).toBe(0);
     const unconfirmed = await mnemo(["users", "remove", "Bob"]);
-    expect([unconfirmed.code, unconfirmed.stderr]).toEqual([2, expect.stringContaining("Refusing to remove user Bob and all their memories and conversations without confirmation")]);
+    expect([unconfirmed.code, unconfirmed.stderr]).toEqual([
+      2,
+      expect.stringContaining("Refusing to remove user Bob and all their memories and conversations without confirmation"),
+    ]);
     expect((await mnemo(["--yes", "users", "remove", "Bob"])).code).toBe(0);
     expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);
     // The default user is the one the CLI and the token file act as: removing it is refused, and nothing changes.
@@ -61,7 +64,10 @@ describe("mnemo token and users", () => {
   });
 
   it("mnemo serve warns when it listens beyond this machine", async () => {
-    const child = spawn(process.execPath, [BIN, "--json", "serve", "--host", "0.0.0.0", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "--json", "serve", "--host", "0.0.0.0", "--port", "0"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
@@ -102,10 +108,19 @@ describe("flags that cannot work say so, with exit code 2", () => {
 
   it("names a bad --store, --remote or --port, and a port in use", async () => {
     const env = isolatedEnv({ MNEMO_EMBEDDER: "bundled" });
-    expect(await runCli(["--store", "", "memories"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--store: must not be empty/) });
-    expect(await runCli(["--remote", "not-a-url", "memories"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--remote: "not-a-url" is not a server address/) });
+    expect(await runCli(["--store", "", "memories"], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--store: must not be empty/),
+    });
+    expect(await runCli(["--remote", "not-a-url", "memories"], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--remote: "not-a-url" is not a server address/),
+    });
     const store = path.join(tempDir(), "store");
-    expect(await runCli(["--store", store, "serve", "--port", "99999"], { env })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--port: must be at most 65535/) });
+    expect(await runCli(["--store", store, "serve", "--port", "99999"], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--port: must be at most 65535/),
+    });
     const served = await serveStore();
     const port = new URL(served.url).port;
     const taken = await runCli(["--store", store, "serve", "--port", port], { env });

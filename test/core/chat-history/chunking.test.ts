@@ -70,7 +70,10 @@ describe("chunkConversation", () => {
     for (const chunk of chunks) expect(tokenizer.count(chunk.text)).toBeLessThanOrEqual(40);
     const fromSentence = chunks.filter((chunk) => chunk.messageIds.includes("s"));
     expect(fromSentence.flatMap((chunk) => words(chunk.text)).filter((word) => word.startsWith("word"))).toEqual(words(sentence));
-    const blobText = chunks.filter((chunk) => chunk.messageIds.includes("b")).map((chunk) => chunk.text.replace(/[^x]/g, "")).join("");
+    const blobText = chunks
+      .filter((chunk) => chunk.messageIds.includes("b"))
+      .map((chunk) => chunk.text.replace(/[^x]/g, ""))
+      .join("");
     expect(blobText).toBe(blob);
   });
 });

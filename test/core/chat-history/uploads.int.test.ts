@@ -27,7 +27,11 @@ const msg = (id: string, role: "human" | "assistant", content: string, createdAt
   content,
   ...(createdAt ? { createdAt } : {}),
 });
-function upload(id: string, messages: Message[], extra: Partial<UploadConversation> & { title?: string; createdAt?: string } = {}): UploadConversation {
+function upload(
+  id: string,
+  messages: Message[],
+  extra: Partial<UploadConversation> & { title?: string; createdAt?: string } = {},
+): UploadConversation {
   const { title, createdAt, ...rest } = extra;
   return {
     conversation: { id, title: title ?? `Conversation ${id}`, createdAt: createdAt ?? "2024-05-01T10:00:00Z", messages },
@@ -36,7 +40,10 @@ function upload(id: string, messages: Message[], extra: Partial<UploadConversati
 }
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(() => undefined, (e: unknown) => e);
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -47,7 +54,13 @@ describe("ingest (upload shape)", () => {
     expect(result).toMatchObject({
       queued: true,
       platform: "custom",
-      conversation: { platformConversationId: "spec-1", title: "Conversation spec-1", messageCount: 1, status: "queued", updatedAt: "2024-05-01T10:00:00.000Z" },
+      conversation: {
+        platformConversationId: "spec-1",
+        title: "Conversation spec-1",
+        messageCount: 1,
+        status: "queued",
+        updatedAt: "2024-05-01T10:00:00.000Z",
+      },
     });
     expect(result.conversationId).toBe(result.conversation.id);
     expect(result.conversationId).toMatch(/^conv_/);
@@ -80,8 +93,12 @@ describe("ingest (upload shape)", () => {
   });
 
   it("keeps one import record per platform and overwrites the display name", async () => {
-    const a = await service.conversations.upload(upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }));
-    const b = await service.conversations.upload(upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }));
+    const a = await service.conversations.upload(
+      upload("p-1", [msg("1", "human", "x")], { platform: "my-tool", platformDisplayName: "My Tool" }),
+    );
+    const b = await service.conversations.upload(
+      upload("p-2", [msg("1", "human", "y")], { platform: "my-tool", platformDisplayName: "My Tool 2" }),
+    );
     const c = await service.conversations.upload(upload("p-3", [msg("1", "human", "z")], { platform: "other.tool" }));
     expect(a.importId).toBe(b.importId);
     expect(c.importId).not.toBe(a.importId);
@@ -96,9 +113,15 @@ describe("ingest (upload shape)", () => {
       [{ ...ok, platformDisplayName: "x".repeat(201) }, /^platformDisplayName:/],
       [{ ...ok, conversation: { ...ok.conversation, id: "x".repeat(501) } }, /^conversation\.id:/],
       [{ ...ok, conversation: { ...ok.conversation, messages: [] } }, /^conversation\.messages:/],
-      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } }, /^conversation\.messages\[0\]\.role: must be one of "human", "assistant", not "system"$/],
+      [
+        { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } },
+        /^conversation\.messages\[0\]\.role: must be one of "human", "assistant", not "system"$/,
+      ],
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
-      [{ ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } }, /^conversation\.messages\[0\]\.createdAt:/],
+      [
+        { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } },
+        /^conversation\.messages\[0\]\.createdAt:/,
+      ],
       [{ ...ok, conversation: { ...ok.conversation, title: undefined } }, /^conversation\.title: is required/],
       [{ ...ok, conversation: { ...ok.conversation, title: "x".repeat(1_001) } }, /^conversation\.title: must be at most 1,000 characters/],
       [{ platform: "x" }, /^conversation: is required/],
@@ -112,7 +135,10 @@ describe("ingest (upload shape)", () => {
 
   it("upserts: new messages are added, repeated ids updated, time order kept, no duplicate conversation", async () => {
     const first = await service.conversations.upload(
-      upload("up-1", [msg("a", "human", "Planning a trip to Kyoto", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Autumn is lovely", "2024-05-01T10:00:05Z")]),
+      upload("up-1", [
+        msg("a", "human", "Planning a trip to Kyoto", "2024-05-01T10:00:00Z"),
+        msg("b", "assistant", "Autumn is lovely", "2024-05-01T10:00:05Z"),
+      ]),
     );
     await settled(service);
     const second = await service.conversations.upload(
@@ -152,7 +178,9 @@ describe("ingest (upload shape)", () => {
     const kept = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z")], { complete: true });
     await service.conversations.upload(kept);
     const before = await app.context.store.count("conversations", "true");
-    const grown = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Previewed")], { complete: true });
+    const grown = upload("pre-1", [msg("a", "human", "Preview me", "2024-05-01T10:00:00Z"), msg("b", "assistant", "Previewed")], {
+      complete: true,
+    });
     const fresh = upload("pre-2", [msg("a", "human", "Never stored")]);
     // The same conversation twice: the second sees the first, as storing them together would.
     expect(await service.conversations.previewUploads!([kept, grown, fresh, fresh])).toEqual(["unchanged", "updated", "new", "unchanged"]);
@@ -161,17 +189,28 @@ describe("ingest (upload shape)", () => {
   });
 
   it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
-    const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], { complete: true });
+    const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], {
+      complete: true,
+    });
     const first = await service.conversations.upload(v1);
     await settled(service);
     // The user edited the prompt: the new export's current branch holds other messages, in its own order.
-    const v2 = upload("edit-1", [msg("u1e", "human", "Name a fruit", "2024-05-01T10:05:00Z"), msg("a1e", "assistant", "Mango", "2024-05-01T10:04:59Z")], { complete: true });
+    const v2 = upload(
+      "edit-1",
+      [msg("u1e", "human", "Name a fruit", "2024-05-01T10:05:00Z"), msg("a1e", "assistant", "Mango", "2024-05-01T10:04:59Z")],
+      { complete: true },
+    );
     expect((await service.conversations.upload(v2)).change).toBe("updated");
     await settled(service);
     const detail = await service.conversations.get(first.conversationId);
     expect(detail.messages.map((m) => m.id)).toEqual(["u1e", "a1e"]);
     const found = await service.search({ query: "cerulean summer sky", limit: 20 });
-    expect(found.results.filter((r) => r.conversationId === first.conversationId).map((r) => r.text).join(" ")).not.toMatch(/Cerulean/);
+    expect(
+      found.results
+        .filter((r) => r.conversationId === first.conversationId)
+        .map((r) => r.text)
+        .join(" "),
+    ).not.toMatch(/Cerulean/);
     expect((await service.conversations.upload(v2)).change).toBe("unchanged");
   });
 
@@ -184,7 +223,11 @@ describe("ingest (upload shape)", () => {
     const redated = { ...v1, conversation: { ...v1.conversation, updatedAt: "2025-01-01T00:00:00Z" } };
     expect(await service.conversations.previewUploads!([redated])).toEqual(["updated"]);
     const again = await service.conversations.upload(redated);
-    expect(again).toMatchObject({ change: "updated", conversationId: first.conversationId, conversation: { status: "queued", updatedAt: "2025-01-01T00:00:00.000Z" } });
+    expect(again).toMatchObject({
+      change: "updated",
+      conversationId: first.conversationId,
+      conversation: { status: "queued", updatedAt: "2025-01-01T00:00:00.000Z" },
+    });
     const detail = await service.conversations.get(first.conversationId);
     expect([detail.status, detail.updatedAt, detail.createdAt]).toEqual(["ready", "2025-01-01T00:00:00.000Z", "2024-05-01T10:00:00.000Z"]);
     expect(await chunks()).toEqual(chunksBefore);
@@ -213,16 +256,27 @@ describe("ingest (upload shape)", () => {
   });
 
   it("re-embeds only the chunks a re-upload changed; the others keep their vectors", async () => {
-    const sentence = (i: number) => `Message ${i} about the garden: tomatoes, basil and a stubborn fig tree that needs pruning every spring.`;
+    const sentence = (i: number) =>
+      `Message ${i} about the garden: tomatoes, basil and a stubborn fig tree that needs pruning every spring.`;
     const turns = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, k) => {
         const i = from + k;
-        return msg(`g${i}`, i % 2 ? "assistant" : "human", `${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}`, `2024-06-01T10:${String(i).padStart(2, "0")}:00Z`);
+        return msg(
+          `g${i}`,
+          i % 2 ? "assistant" : "human",
+          `${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}`,
+          `2024-06-01T10:${String(i).padStart(2, "0")}:00Z`,
+        );
       });
     const { conversationId } = await service.conversations.upload(upload("garden", turns(0, 12)));
     await settled(service);
     const chunks = async () =>
-      new Map((await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["text", "vector"] })).map((c) => [c.text, c.vector]));
+      new Map(
+        (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["text", "vector"] })).map((c) => [
+          c.text,
+          c.vector,
+        ]),
+      );
     const before = await chunks();
     expect(before.size).toBeGreaterThan(3);
 
@@ -251,7 +305,9 @@ describe("ingest (upload shape)", () => {
   });
 
   it("a claim left by a dead process after its chunks were written is taken over without storing them twice", async () => {
-    const { conversationId } = await service.conversations.upload(upload("takeover", [msg("1", "human", "a conversation whose worker died"), msg("2", "assistant", "after writing its chunks")]));
+    const { conversationId } = await service.conversations.upload(
+      upload("takeover", [msg("1", "human", "a conversation whose worker died"), msg("2", "assistant", "after writing its chunks")]),
+    );
     await settled(service);
     const chunkIds = async () =>
       (await app.context.store.select("chunks", `conversationId = '${conversationId}'`, { columns: ["id"] })).map((c) => c.id).sort();
@@ -277,7 +333,9 @@ describe("ingest (upload shape)", () => {
     const detail = await service.conversations.get(conversationId);
     expect(detail.status).toBe("rejected");
     expect(detail.statusReason).toMatch(/over the limit of 100000/);
-    expect((await service.conversations.status()).problems).toContainEqual(expect.objectContaining({ id: conversationId, status: "rejected" }));
+    expect((await service.conversations.status()).problems).toContainEqual(
+      expect.objectContaining({ id: conversationId, status: "rejected" }),
+    );
     expect(await app.context.store.count("chunks", `conversationId = '${conversationId}'`)).toBe(0);
   });
 });
@@ -311,7 +369,9 @@ describe("conversations", () => {
       ["kanji", "Kanji study plan", "claude", "2024-08-15T10:00:00Z"],
     ];
     for (const [key, title, platform, createdAt] of items) {
-      ids[key] = (await svc.conversations.upload(upload(key, [msg("1", "human", `${title}: tell me more`)], { title, platform, createdAt }))).conversationId;
+      ids[key] = (
+        await svc.conversations.upload(upload(key, [msg("1", "human", `${title}: tell me more`)], { title, platform, createdAt }))
+      ).conversationId;
     }
     await settled(svc);
   });
@@ -327,12 +387,16 @@ describe("conversations", () => {
   });
 
   it("filters by provider, title, dates, pinned and import id", async () => {
-    const titles = async (query: Parameters<MnemoService["conversations"]["list"]>[0]) => (await svc.conversations.list(query)).items.map((i) => i.title).sort();
+    const titles = async (query: Parameters<MnemoService["conversations"]["list"]>[0]) =>
+      (await svc.conversations.list(query)).items.map((i) => i.title).sort();
     expect(await titles({ provider: "claude" })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
     expect(await titles({ provider: "gemini" })).toEqual([]);
     expect(await titles({ title: "keyerror" })).toEqual(["Fix KeyError in CSV report"]);
     expect(await titles({ title: "100%" })).toEqual(["Sourdough 100% hydration"]);
-    expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual(["Fix KeyError in CSV report", "Sourdough 100% hydration"]);
+    expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual([
+      "Fix KeyError in CSV report",
+      "Sourdough 100% hydration",
+    ]);
     const claudeImport = (await svc.conversations.get(ids["kanji"]!)).importId;
     expect(await titles({ importId: claudeImport })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
     // Each list item names its import record, so the filter's value can be found in a list.

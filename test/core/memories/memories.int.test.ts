@@ -135,7 +135,12 @@ describe("listing memories", () => {
       const text = `The ${words(i, "red brown grey white black")} ${words(i * 7, "fox cat owl dog hare badger crow")} sat in the ${words(i * 3, "garden forest field barn meadow river orchard pond hedge lane shed")} at ${words(i * 5, "dawn noon dusk night")}.`;
       await service.memories.store({ text });
     }
-    const ids = async (count: number, skip = 0) => ((await service.memories.listV2({ query: "a red fox in the garden at dusk", count, skip, includeIds: true })).memories as { id: string }[]).map((m) => m.id);
+    const ids = async (count: number, skip = 0) =>
+      (
+        (await service.memories.listV2({ query: "a red fox in the garden at dusk", count, skip, includeIds: true })).memories as {
+          id: string;
+        }[]
+      ).map((m) => m.id);
     const twenty = await ids(20);
     expect(twenty).toHaveLength(20);
     expect((await ids(10)).slice(0, 5)).toEqual(await ids(5));
@@ -159,7 +164,11 @@ describe("listing memories", () => {
     expect(plain.buckets).toEqual([{ id: "1", name: "General", memoryCount: 12 }]);
     const withIds = await svc.memories.listV2({ count: 1, includeIds: true });
     const [memory] = withIds.memories as MemoryObject[];
-    expect(memory).toMatchObject({ text: "note number 12", content_type: "text", metadata: { text: "note number 12", bucketId: 1, bucketName: "General" } });
+    expect(memory).toMatchObject({
+      text: "note number 12",
+      content_type: "text",
+      metadata: { text: "note number 12", bucketId: 1, bucketName: "General" },
+    });
     expect(Date.parse(memory!.metadata.createdAt)).not.toBeNaN();
     expect(await svc.memories.listV2({ contentType: "image" })).toMatchObject({ memories: [] });
   });
@@ -179,7 +188,10 @@ describe("updating memories", () => {
   it("a text change re-embeds, adds 1 to version and writes history", async () => {
     const { memoryId } = await service.memories.store({ text: "my bike is red" });
     const result = await service.memories.update({ memoryId, text: "my bike is painted ocean blue" });
-    expect(result).toMatchObject({ success: true, memory: { id: memoryId, text: "my bike is painted ocean blue", bucketId: 1, version: 2 } });
+    expect(result).toMatchObject({
+      success: true,
+      memory: { id: memoryId, text: "my bike is painted ocean blue", bucketId: 1, version: 2 },
+    });
     const [top] = await service.memories.list({ query: "what colour is my bicycle now, blue?" });
     expect(top).toMatchObject({ text: "my bike is painted ocean blue" });
     const history = await service.memories.history(memoryId);
@@ -282,7 +294,10 @@ describe("buckets", () => {
     const buckets = await service.buckets.list();
     expect(buckets[0]).toMatchObject({ id: "1", name: "General" });
     const created = await service.buckets.create({ name: "Recipes", description: "food I cook" });
-    expect(created).toMatchObject({ message: "Bucket created successfully", bucket: { name: "Recipes", description: "food I cook", memoryCount: 0 } });
+    expect(created).toMatchObject({
+      message: "Bucket created successfully",
+      bucket: { name: "Recipes", description: "food I cook", memoryCount: 0 },
+    });
     await expectError(service.buckets.create({ name: "recipes" }), "conflict", /already exists/);
     await expectError(service.buckets.create({ name: "  " }), "invalid_input", /^name:/);
   });
@@ -292,7 +307,7 @@ describe("buckets", () => {
     const alice = await app.service("alice");
     await alice.memories.store({ text: "alice's secret" });
     expect(await alice.buckets.list()).toEqual([{ id: "1", name: "General", memoryCount: 1 }]);
-    expect((await service.memories.list({ all: true, v: 1 }) as string[]).includes("alice's secret")).toBe(false);
+    expect(((await service.memories.list({ all: true, v: 1 })) as string[]).includes("alice's secret")).toBe(false);
     const [aliceMemory] = (await alice.memories.listV2({ includeIds: true })).memories as MemoryObject[];
     await expectError(service.memories.delete(aliceMemory!.id!), "not_found");
     await expectError(service.memories.update({ memoryIds: [aliceMemory!.id!], bucketId: 1 }), "not_found");

@@ -18,7 +18,13 @@ describe("a server's maintenance hands free memory back", () => {
 
   it("once a minute while writes go on, and not while none come", async () => {
     vi.useFakeTimers();
-    const maintenance = new Maintenance(unreadable, path.join(tempDir(), "maintenance.lock"), path.join(tempDir(), "reindex.lock"), "background", tempDir());
+    const maintenance = new Maintenance(
+      unreadable,
+      path.join(tempDir(), "maintenance.lock"),
+      path.join(tempDir(), "reindex.lock"),
+      "background",
+      tempDir(),
+    );
     for (let i = 0; i < 3; i++) maintenance.afterWrite();
     await vi.advanceTimersByTimeAsync(59_000);
     expect(giveBack).not.toHaveBeenCalled();
@@ -34,7 +40,13 @@ describe("a server's maintenance hands free memory back", () => {
 
   it("a one-shot command leaves it to its exit", async () => {
     vi.useFakeTimers();
-    const maintenance = new Maintenance(unreadable, path.join(tempDir(), "maintenance.lock"), path.join(tempDir(), "reindex.lock"), "detached", tempDir());
+    const maintenance = new Maintenance(
+      unreadable,
+      path.join(tempDir(), "maintenance.lock"),
+      path.join(tempDir(), "reindex.lock"),
+      "detached",
+      tempDir(),
+    );
     maintenance.afterWrite();
     await vi.advanceTimersByTimeAsync(120_000);
     expect(giveBack).not.toHaveBeenCalled();

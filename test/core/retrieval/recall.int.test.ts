@@ -104,9 +104,17 @@ describe("recall (extractive)", () => {
   });
 
   it("conversation context disambiguates the query", async () => {
-    const reptile = await service.recall({ query: "python", maxTokens: 60, conversationContext: "keeping reptiles as pets, terrarium heating" });
+    const reptile = await service.recall({
+      query: "python",
+      maxTokens: 60,
+      conversationContext: "keeping reptiles as pets, terrarium heating",
+    });
     expect(reptile.sources[0]!.conversationTitle).toBe("Caring for my ball python");
-    const code = await service.recall({ query: "python", maxTokens: 60, conversationHistory: [{ content: "I am writing a script with lists and loops" }] });
+    const code = await service.recall({
+      query: "python",
+      maxTokens: 60,
+      conversationHistory: [{ content: "I am writing a script with lists and loops" }],
+    });
     expect(code.sources[0]!.conversationTitle).toBe("Python list comprehension help");
   });
 
@@ -128,7 +136,10 @@ describe("recall (extractive)", () => {
 
   it("refuses bad parameters, naming the field", async () => {
     const error = async (body: unknown) => {
-      const e = await service.recall(body as never).then(() => undefined, (x: unknown) => x);
+      const e = await service.recall(body as never).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(AppError);
       return (e as AppError).message;
     };
@@ -153,7 +164,10 @@ describe("recall (extractive)", () => {
 describe("search", () => {
   it("finds words of scripts written without spaces, which the text index keeps as whole runs", async () => {
     const { own, svc } = await appWithChats([
-      chat("ja-cake", "日本語の練習", "2024-07-01T09:00:00Z", [["human", "誰がケーキを食べましたか。"], ["assistant", "弟がケーキを食べました。"]]),
+      chat("ja-cake", "日本語の練習", "2024-07-01T09:00:00Z", [
+        ["human", "誰がケーキを食べましたか。"],
+        ["assistant", "弟がケーキを食べました。"],
+      ]),
       chat("ja-student", "自己紹介", "2024-07-02T09:00:00Z", [["human", "私は学生です。東京に住んでいます。"]]),
       chat("zh-tower", "旅行", "2024-07-03T09:00:00Z", [["human", "东京塔在哪里？"]]),
       chat("en", "Baking", "2024-07-04T09:00:00Z", [["human", "How long do I bake a sponge cake?"]]),
@@ -175,12 +189,17 @@ describe("search", () => {
     expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
     expect(result.results[0]).toMatchObject({ title: "Caring for my ball python", sender: "human", context: [] });
     expect(result.results[0]!.text).toContain("heat mat");
-    expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe("Python list comprehension help");
+    expect((await service.search({ query: "flatten lists", provider: "chatgpt" })).results[0]!.title).toBe(
+      "Python list comprehension help",
+    );
   });
 
   it("ranks rows the text index does not cover yet by their score, even at limit 1", async () => {
     const filler = "We compared the glue and the drying time once more before moving on to the next part of the build.";
-    const turns = Array.from({ length: 24 }, (_, i): [string, string] => [i % 2 ? "assistant" : "human", `${i === 23 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`]);
+    const turns = Array.from({ length: 24 }, (_, i): [string, string] => [
+      i % 2 ? "assistant" : "human",
+      `${i === 23 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`,
+    ]);
     const { app: own, service: svc } = await openAppWithChats([chat("varnish", "Varnish", "2024-05-01T08:00:00Z", turns)]);
     const chunks = await (await lancedb.connect(path.join(own.config.paths.dataDir, "db"))).openTable("chunks");
     expect((await chunks.indexStats("text_idx"))!.numUnindexedRows).toBeGreaterThan(3); // what LanceDB cut in storage order
@@ -198,7 +217,8 @@ describe("search", () => {
   });
 
   it("gives a hit the chunks around it in its own conversation, in order", async () => {
-    const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
+    const filler =
+      "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
     const turns = Array.from({ length: 14 }, (_, i): [string, string] => [
       i % 2 === 0 ? "human" : "assistant",
       `Step ${i}. ${i === 7 ? "The zeppelin hangar model needs a walnut frame." : ""}${i === 13 ? "The varnish dried overnight in the garage." : ""} ${filler} ${filler}`,
@@ -221,7 +241,9 @@ describe("search", () => {
     const hits = (await service.search({ query: "varnish dried overnight garage", limit: 5, contextChunks: 3 })).results;
     const end = hits.find((hit) => steps(hit.text).includes(13));
     expect(end!.context.map((near) => near.position)).toEqual(["before", "before", "before"]);
-    expect(end!.context.map((near) => Math.min(...steps(near.text)))).toEqual([...end!.context.map((near) => Math.min(...steps(near.text)))].sort((a, b) => a - b));
+    expect(end!.context.map((near) => Math.min(...steps(near.text)))).toEqual(
+      [...end!.context.map((near) => Math.min(...steps(near.text)))].sort((a, b) => a - b),
+    );
   });
 });
 
@@ -244,7 +266,14 @@ describe("recall with an OpenAI-compatible LLM", () => {
           res.statusCode = 503;
           return res.end(JSON.stringify({ error: { message: "overloaded" } }));
         }
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", model: "fake-model-1", choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] }));
+        res.end(
+          JSON.stringify({
+            id: "x",
+            object: "chat.completion",
+            model: "fake-model-1",
+            choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => llm.listen(0, "127.0.0.1", resolve));
@@ -296,7 +325,9 @@ describe("recall with an OpenAI-compatible LLM", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const own = await appWithLlm(`http://127.0.0.1:${port}/v1`);
     const result = await (await own.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
-    expect(result.model).toMatch(/^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(result.model).toMatch(
+      /^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
     expect(result.content).toContain("Tofuku-ji");
     await own.close();
   });
@@ -305,9 +336,15 @@ describe("recall with an OpenAI-compatible LLM", () => {
     const own = await appWithLlm(llmUrl);
     answer = "It is about [1].";
     failFor = "Kyoto temples";
-    const result = await (await own.service()).recall({ queries: [{ query: "why is my snake not eating?" }, { query: "Kyoto temples" }], maxTokens: 200 });
+    const result = await (await own.service()).recall({
+      queries: [{ query: "why is my snake not eating?" }, { query: "Kyoto temples" }],
+      maxTokens: 200,
+    });
     failFor = undefined;
-    expect(result.results!.map((r) => r.model)).toEqual(["openai:fake-model-1", expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /)]);
+    expect(result.results!.map((r) => r.model)).toEqual([
+      "openai:fake-model-1",
+      expect.stringMatching(/^extractive \(fallback: openai:fake-model-1 failed: /),
+    ]);
     expect(result.model).toMatch(/^openai:fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
     expect(result.results![1]!.content).toContain("Tofuku-ji");
     await own.close();
@@ -331,10 +368,16 @@ describe("recall of text with brackets in it", () => {
   });
 
   it("keeps two conversations of one title and day apart, leaves out messages without words, and joins a long message's pieces", async () => {
-    const filler = (i: number) => `Paragraph ${i} is about the garden, the weather and the neighbours' plans for the summer fair this year.`;
-    const long = Array.from({ length: 12 }, (_, i) => (i === 0 || i === 9 ? `In paragraph ${i} the mongoose ate a cobra by the shed.` : filler(i))).join("\n\n");
+    const filler = (i: number) =>
+      `Paragraph ${i} is about the garden, the weather and the neighbours' plans for the summer fair this year.`;
+    const long = Array.from({ length: 12 }, (_, i) =>
+      i === 0 || i === 9 ? `In paragraph ${i} the mongoose ate a cobra by the shed.` : filler(i),
+    ).join("\n\n");
     const { own, svc } = await appWithChats([
-      chat("notes-a", "Daily notes", "2024-06-01T09:00:00Z", [["human", "Booked the zeppelin ride for Saturday."], ["assistant", "👍"]]),
+      chat("notes-a", "Daily notes", "2024-06-01T09:00:00Z", [
+        ["human", "Booked the zeppelin ride for Saturday."],
+        ["assistant", "👍"],
+      ]),
       chat("notes-b", "Daily notes", "2024-06-01T15:00:00Z", [["human", "The zeppelin museum tickets cost 12 euros."]]),
       chat("mongoose", "Garden diary", "2024-06-02T09:00:00Z", [["human", long]]),
     ]);

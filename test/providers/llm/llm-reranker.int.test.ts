@@ -23,7 +23,9 @@ class RatingServer {
       const passages = [...prompt.matchAll(/^\[(\d+)\] (.*)$/gm)];
       const ratings = passages.map(([, n, text]) => `${n}: ${this.favourite && text!.includes(this.favourite) ? 9 : 1}`).join("\n");
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ model: request.model, choices: [{ index: 0, message: { role: "assistant", content: this.reply ?? ratings } }] }));
+      res.end(
+        JSON.stringify({ model: request.model, choices: [{ index: 0, message: { role: "assistant", content: this.reply ?? ratings } }] }),
+      );
     });
   });
 
@@ -70,10 +72,25 @@ beforeEach(() => {
 
 describe("parseRatings", () => {
   it("reads the forms models write, one per line or on one line", () => {
-    expect([...parseRatings("1: 7\n2: 0\n3: 10", 3)]).toEqual([[1, 7], [2, 0], [3, 10]]);
-    expect([...parseRatings("[1] 8\n[2]: 3\n- Passage 3 - 6/10", 3)]).toEqual([[1, 8], [2, 3], [3, 6]]);
-    expect([...parseRatings('{"1": 4, "2": 9.5}', 2)]).toEqual([[1, 4], [2, 9.5]]);
-    expect([...parseRatings("1: 7, 2: 2; 3: 5", 3)]).toEqual([[1, 7], [2, 2], [3, 5]]);
+    expect([...parseRatings("1: 7\n2: 0\n3: 10", 3)]).toEqual([
+      [1, 7],
+      [2, 0],
+      [3, 10],
+    ]);
+    expect([...parseRatings("[1] 8\n[2]: 3\n- Passage 3 - 6/10", 3)]).toEqual([
+      [1, 8],
+      [2, 3],
+      [3, 6],
+    ]);
+    expect([...parseRatings('{"1": 4, "2": 9.5}', 2)]).toEqual([
+      [1, 4],
+      [2, 9.5],
+    ]);
+    expect([...parseRatings("1: 7, 2: 2; 3: 5", 3)]).toEqual([
+      [1, 7],
+      [2, 2],
+      [3, 5],
+    ]);
   });
 
   it("ignores numbers outside the passages, ratings outside 0–10, repeats and prose", () => {
@@ -124,7 +141,9 @@ describe("the llm reranker against a local chat-completions server", () => {
     const error = await failure(createLlmReranker({ ...options(), baseUrl }).rerank("q", ["a", "b"]));
     expect(error.code).toBe("unavailable");
     expect(error.message).toContain(`Cannot reach the LLM endpoint at ${baseUrl}`);
-    expect(error.suggestion).toBe("Check llm.baseUrl / MNEMO_LLM_BASE_URL, or search without reranking (`--no-rerank`, or skipRerank: true), or set reranker: none");
+    expect(error.suggestion).toBe(
+      "Check llm.baseUrl / MNEMO_LLM_BASE_URL, or search without reranking (`--no-rerank`, or skipRerank: true), or set reranker: none",
+    );
   });
 });
 
@@ -135,12 +154,20 @@ describe("search and recall with reranker: llm", () => {
       id,
       title,
       createdAt: "2024-02-10T10:00:00Z",
-      messages: turns.map((content, i) => ({ id: `${id}-${i}`, role: i % 2 ? ("assistant" as const) : ("human" as const), content, createdAt: `2024-02-10T10:0${i}:00Z` })),
+      messages: turns.map((content, i) => ({
+        id: `${id}-${i}`,
+        role: i % 2 ? ("assistant" as const) : ("human" as const),
+        content,
+        createdAt: `2024-02-10T10:0${i}:00Z`,
+      })),
     },
   });
   const CHATS = [
     chat("snake", "Caring for my ball python", ["My ball python Monty has not eaten in three weeks.", "Check the warm side: 31 to 33 °C."]),
-    chat("code", "Python list comprehension help", ["How do I flatten a list of lists in Python?", "Use [x for row in rows for x in row]."]),
+    chat("code", "Python list comprehension help", [
+      "How do I flatten a list of lists in Python?",
+      "Use [x for row in rows for x in row].",
+    ]),
     chat("trip", "Kyoto in autumn", ["We are going to Kyoto in November.", "Tofuku-ji is best for autumn colours."]),
   ];
 
@@ -171,7 +198,9 @@ describe("search and recall with reranker: llm", () => {
 
     const recalled = await service.recall({ query: "Kyoto temples", maxTokens: 200 });
     expect(recalled.content).toContain("Tofuku-ji");
-    expect(recalled.model).toMatch(/^extractive, without reranking \(llm:rater failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(recalled.model).toMatch(
+      /^extractive, without reranking \(llm:rater failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
     await app.close();
   });
 });

@@ -29,7 +29,8 @@ describe("extractive synthesizer", () => {
 
   it("leaves out a later passage that only a word or two of would fit, but cuts the first to fit", async () => {
     const first = "Convert the kilometres to miles by multiplying by 0.621, and round the result to two decimals for the report.";
-    const second = "And is there a quicker way to convert the kilometres to miles when the numbers are large, for example in a spreadsheet?";
+    const second =
+      "And is there a quicker way to convert the kilometres to miles when the numbers are large, for example in a spreadsheet?";
     const both = await synthesize("convert kilometres to miles", [passage(1, first), passage(2, second, "human")], 54);
     expect(both).toContain("[1]");
     expect(both).not.toContain("[2]");

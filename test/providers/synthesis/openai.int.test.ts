@@ -5,11 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { brackets, cite } from "../../../src/providers/synthesis/citations.js";
 import { AppError } from "../../../src/shared/errors.js";
-import {
-  buildMessages,
-  createOpenAiSynthesizer,
-  type OpenAiSynthesizerOptions,
-} from "../../../src/providers/synthesis/openai.js";
+import { buildMessages, createOpenAiSynthesizer, type OpenAiSynthesizerOptions } from "../../../src/providers/synthesis/openai.js";
 import type { SynthesisRequest } from "../../../src/providers/synthesis/synthesizer.js";
 
 interface ChatRequest {
@@ -66,7 +62,9 @@ class FakeChatServer {
     const body = JSON.parse(raw) as ChatRequest["body"];
     this.requests.push({ method: req.method, url: req.url, headers: req.headers, body });
     if (this.expectedToken !== undefined && req.headers.authorization !== `Bearer ${this.expectedToken}`) {
-      return send(res, 401, { error: { message: "Incorrect API key provided: sk-wr***ng", type: "invalid_request_error", code: "invalid_api_key" } });
+      return send(res, 401, {
+        error: { message: "Incorrect API key provided: sk-wr***ng", type: "invalid_request_error", code: "invalid_api_key" },
+      });
     }
     const reply = this.replies[Math.min(this.requests.length - 1, this.replies.length - 1)] ?? {};
     if (reply === "hang") return; // never answers; the connection stays open
@@ -171,7 +169,10 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
     expect(synthesizer.id).toBe("openai:test-model");
 
     const result = await synthesizer.synthesize(REQUEST);
-    expect({ ...result, content: brackets(result.content) }).toEqual({ content: "You chose Postgres [1], with Redis for caching [2].", model: "openai:test-model-2024-06-01" });
+    expect({ ...result, content: brackets(result.content) }).toEqual({
+      content: "You chose Postgres [1], with Redis for caching [2].",
+      model: "openai:test-model-2024-06-01",
+    });
 
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!;
@@ -296,9 +297,7 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
     expect(error.code).toBe("unavailable");
     expect(error.message).toContain(`Cannot reach the LLM endpoint at ${baseUrl}`);
     expect(error.message).toMatch(/ECONNREFUSED/);
-    expect(error.suggestion).toBe(
-      "Check llm.baseUrl / MNEMO_LLM_BASE_URL, or use the extractive synthesizer (synthesizer: extractive)",
-    );
+    expect(error.suggestion).toBe("Check llm.baseUrl / MNEMO_LLM_BASE_URL, or use the extractive synthesizer (synthesizer: extractive)");
     // One retry after a jittered 250–500 ms backoff: far below the 10 s timeout.
     expect(elapsed).toBeLessThan(2_000);
   });
@@ -315,9 +314,13 @@ describe("OpenAI-compatible synthesizer against a local chat-completions server"
   });
 
   it("takes the citations the model wrote as citations, and brackets in its code as code", async () => {
-    server.replies = [{ body: completion("Slice it [1, 2]: `nums[0:2]` gives [1, 2] [2].\n```python\nprint([1, 2][0])\n```", "test-model") }];
+    server.replies = [
+      { body: completion("Slice it [1, 2]: `nums[0:2]` gives [1, 2] [2].\n```python\nprint([1, 2][0])\n```", "test-model") },
+    ];
     const result = await createOpenAiSynthesizer(options()).synthesize(REQUEST);
-    expect(result.content).toBe(`Slice it ${cite(1)}${cite(2)}: \`nums[0:2]\` gives ${cite(1)}${cite(2)} ${cite(2)}.\n\`\`\`python\nprint([1, 2][0])\n\`\`\``);
+    expect(result.content).toBe(
+      `Slice it ${cite(1)}${cite(2)}: \`nums[0:2]\` gives ${cite(1)}${cite(2)} ${cite(2)}.\n\`\`\`python\nprint([1, 2][0])\n\`\`\``,
+    );
   });
 });
 

@@ -191,9 +191,7 @@ describe("transformers embedder (tiny-bert fixture)", () => {
     }).catch((e: unknown) => e);
     expect((missing as AppError).code).toBe("not_found");
 
-    const empty = await createTransformersEmbedder({ model: cacheDir, cacheDir, allowDownload: false }).catch(
-      (e: unknown) => e,
-    );
+    const empty = await createTransformersEmbedder({ model: cacheDir, cacheDir, allowDownload: false }).catch((e: unknown) => e);
     expect((empty as AppError).code).toBe("not_found");
     expect((empty as AppError).message).toContain("onnx/model.onnx");
   });
@@ -335,12 +333,10 @@ describe("transformers embedder inside a worker_thread", () => {
       workerData: { moduleUrl: pathToFileURL(dist).href, model: tinyBert, cacheDir, texts },
     });
     try {
-      const result = await new Promise<{ id?: string; dims?: number; vectors?: number[][]; error?: string }>(
-        (resolve, reject) => {
-          worker.once("message", resolve);
-          worker.once("error", reject);
-        },
-      );
+      const result = await new Promise<{ id?: string; dims?: number; vectors?: number[][]; error?: string }>((resolve, reject) => {
+        worker.once("message", resolve);
+        worker.once("error", reject);
+      });
       expect(result.error).toBeUndefined();
       const local = await createTransformersEmbedder({ model: tinyBert, cacheDir, allowDownload: false });
       expect(result.id).toBe(local.id);
