@@ -6,6 +6,18 @@ import { importInThread, type ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
+const IMPORT_HELP = `
+Formats (recognised from the content, not the name):
+  ChatGPT   the export zip, conversations.json, or the sharded conversations-000.json … layout
+  Claude    the export zip or conversations.json
+  Gemini    Google Takeout: the zip, its folder, or My Activity.json of Gemini Apps
+  mnemo     the upload shape: one conversation, an array of them, or NDJSON (one per line)
+
+Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
+Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
+--dry-run compares with the store and says what an import would do (new / updated / unchanged);
+through --remote it cannot compare, and says so.`;
+
 export function registerImport(program: Command): void {
   program
     .command("import")
@@ -14,6 +26,7 @@ export function registerImport(program: Command): void {
     .option("--platform <id>", "record the conversations under this platform id")
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
+    .addHelpText("after", IMPORT_HELP)
     .action(
       action(
         async (session, paths: string[], options: ImportCommandOptions) => {
