@@ -3,7 +3,7 @@
  * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
  * Without them, LanceDB's and ONNX Runtime's threads (40 and more during an import) each get an
  * arena of their own and fragment it: the whole 600 MB import peaked at 511 MB, with them at 447
- * (README, Performance). Every command takes the arena cap at start (useFewerArenas, from
+ * (test/bench/README.md, Import). Every command takes the arena cap at start (useFewerArenas, from
  * bin/mnemo.js); only import and maintain add the threshold: it makes every large buffer of a search
  * an mmap, and cost the server's query endpoint a tenth to a third of its throughput.
  */

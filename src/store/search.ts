@@ -49,7 +49,7 @@ export interface Hit<Row> {
 }
 
 /**
- * Fusion settings, tuned on LoCoMo (README, Performance). RRF: a smaller k than the customary 60
+ * Fusion settings, tuned on LoCoMo (test/bench/README.md). RRF: a smaller k than the customary 60
  * lets a leg's top ranks count, and BM25 weighs twice the vector leg — names, places and dates
  * carry chat-history questions. Scores: the vector leg's share of the sum.
  */
