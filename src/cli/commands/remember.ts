@@ -25,7 +25,10 @@ export function registerRemember(program: Command): void {
     .option("--no-date", "do not prepend today's date (YYYY-MM-DD)")
     .option("-b, --bucket <name|id>", "bucket to store it in (default: General)")
     .option("--source <client>", "client identifier recorded with the memory")
-    .option("--lines", "with -, store each non-empty line of stdin as its own memory (every line is checked first; nothing is stored if one is bad)")
+    .option(
+      "--lines",
+      "with -, store each non-empty line of stdin as its own memory (every line is checked first; nothing is stored if one is bad)",
+    )
     .option("--image <file>", "store an image (PNG, JPEG, WebP or GIF, at most 10 MB)")
     .option("--description <text>", "with --image: what the image shows (or give it as the text)")
     .action(
