@@ -52,6 +52,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       pin: (body) => http.post("/api/chat-history/chats/pin", body),
       exclude: (body) => http.post("/api/chat-history/chats/exclude", body),
       status: () => http.get("/api/chat-history/status"),
+      overview: () => http.get("/api/chat-history/overview"),
     },
     search: (body) => http.post("/api/chat-history/search", body),
     recall: (body) => http.post("/api/chat-history/inject", body),

@@ -12,12 +12,14 @@ import type {
   MemoryHistoryResponse,
   StoreMemoryRequest,
   StoreMemoryResponse,
+  BulkMoveResponse,
   UpdateMemoryRequest,
-  UpdateMemoryResponse,
+  UpdateSingleResponse,
   V2MemoryQuery,
   V2MemoryResponse,
 } from "../schemas/memories.js";
 import type {
+  ChatHistoryOverview,
   ConversationDetail,
   ConversationIds,
   CountResponse,
@@ -46,6 +48,7 @@ import {
   setExcluded,
   setPinned,
 } from "./chat-history/conversations.js";
+import { chatHistoryOverview } from "./chat-history/overview.js";
 import type { CoreContext } from "./context.js";
 import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories/memories.js";
 import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/memory-edits.js";
@@ -64,7 +67,8 @@ export interface MnemoService {
     storeMany(inputs: StoreMemoryRequest[]): Promise<{ memoryIds: string[] }>;
     list(query: LegacyMemoryQuery): Promise<LegacyMemoryResponse>;
     listV2(query: V2MemoryQuery): Promise<V2MemoryResponse>;
-    update(body: UpdateMemoryRequest): Promise<UpdateMemoryResponse>;
+    /** Either form's answer (the schema, UpdateMemoryResponse, holds both as one object). */
+    update(body: UpdateMemoryRequest): Promise<UpdateSingleResponse | BulkMoveResponse>;
     delete(memoryId: string): Promise<DeleteMemoryResponse>;
     bulkDelete(body: BulkDeleteRequest): Promise<BulkDeleteResponse>;
     history(memoryId: string): Promise<MemoryHistoryResponse>;
@@ -95,6 +99,8 @@ export interface MnemoService {
     pin(body: PinRequest): Promise<FlagResponse>;
     exclude(body: ExcludeRequest): Promise<FlagResponse>;
     status(): Promise<QueueStatus>;
+    /** Counts per platform, the span of the history and the queue, at a glance (GET /api/chat-history/overview). */
+    overview(): Promise<ChatHistoryOverview>;
   };
   /** POST /api/chat-history/search: raw hybrid search over conversation chunks. */
   search(body: SearchRequest): Promise<SearchResponse>;
@@ -130,6 +136,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
       pin: (body) => setPinned(ctx, userId, body),
       exclude: (body) => setExcluded(ctx, userId, body),
       status: () => queueStatus(ctx, userId),
+      overview: () => chatHistoryOverview(ctx, userId),
     },
     search: async (body) => withoutTimings(await searchChats(ctx, userId, body)),
     recall: async (body) => withoutTimings(await recall(ctx, userId, body)),

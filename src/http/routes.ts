@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/index.js";
 import {
+  ChatHistoryOverview,
   ConversationDetail,
   ConversationIds,
   ConversationQuery,
@@ -281,6 +282,15 @@ export const ROUTES: Route[] = [
     response: QueueStatus,
     errors: [401],
     handle: ({ service }) => service.conversations.status(),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/overview",
+    summary: "The chat history at a glance: conversations and messages per platform, their span, and the queue",
+    origin: "mnemo",
+    response: ChatHistoryOverview,
+    errors: [401],
+    handle: ({ service }) => service.conversations.overview(),
   },
 ];
 

@@ -165,3 +165,28 @@ export const QueueStatus = z.object({
   stalled: z.object({ reason: z.string(), suggestion: z.string().optional() }).optional(),
 });
 export type QueueStatus = z.infer<typeof QueueStatus>;
+
+const PlatformOverview = z.object({
+  platform: z.string(),
+  displayName: z.string().optional(),
+  conversations: z.number().int(),
+  messages: z.number().int(),
+  /** When its oldest conversation began, and when its newest was last updated. */
+  firstAt: DateTime,
+  lastAt: DateTime,
+});
+
+// Ours: GET /api/chat-history/overview — what the history holds at a glance (the chat_history_overview tool)
+export const ChatHistoryOverview = z.object({
+  /** Counted as GET /api/chat-history/count counts: excluded and quota-blocked conversations are left out. */
+  conversations: z.number().int(),
+  messages: z.number().int(),
+  /** The span of the counted conversations; absent when there are none. */
+  firstAt: DateTime.optional(),
+  lastAt: DateTime.optional(),
+  /** Most conversations first. */
+  platforms: z.array(PlatformOverview),
+  /** The processing queue (GET /api/chat-history/status), without its list of problems. */
+  queue: QueueStatus.pick({ counts: true, stalled: true }),
+});
+export type ChatHistoryOverview = z.infer<typeof ChatHistoryOverview>;

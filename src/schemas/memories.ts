@@ -113,7 +113,16 @@ export const UpdateSingleResponse = z.object({ success: z.boolean(), memory: Upd
 export type UpdateSingleResponse = z.infer<typeof UpdateSingleResponse>;
 export const BulkMoveResponse = z.object({ success: z.boolean(), updated: z.number().int(), bucketId: z.number().int() });
 export type BulkMoveResponse = z.infer<typeof BulkMoveResponse>;
-export const UpdateMemoryResponse = z.union([UpdateSingleResponse, BulkMoveResponse]);
+/**
+ * Either form's answer as one object, not a union of the two: an MCP client is shown an object's
+ * fields, and a union's none (update_or_move_memories shares this schema). `memory` answers the
+ * single form; `updated` and `bucketId` the bulk move.
+ */
+export const UpdateMemoryResponse = UpdateSingleResponse.extend(BulkMoveResponse.shape).partial({
+  memory: true,
+  updated: true,
+  bucketId: true,
+});
 export type UpdateMemoryResponse = z.infer<typeof UpdateMemoryResponse>;
 export const BulkMoveNotFound = z.object({ error: z.string(), rejectedIds: z.array(z.string()), suggestion: z.string().optional() });
 

@@ -227,16 +227,25 @@ export async function queueStatus(ctx: CoreContext, userId: string): Promise<Que
   const rows = (await ctx.store.select("conversations", ofUser(userId), {
     columns: ["id", "title", "status", "statusReason", "quotaBlocked", "excluded"],
   })) as Pick<ConversationRow, "id" | "title" | "status" | "statusReason" | "quotaBlocked" | "excluded">[];
+  const problems = rows
+    .filter((row) => row.status === "failed" || row.status === "rejected")
+    .map((row) => ({ id: row.id, title: row.title, status: row.status, reason: row.statusReason ?? "" }));
+  return { counts: stateCounts(rows), problems, ...queueStall(ctx) };
+}
+
+/** How many conversations are in each state; a quota-blocked one counts as that, whatever its state. */
+export function stateCounts(rows: Pick<ConversationRow, "status" | "quotaBlocked" | "excluded">[]): QueueStatus["counts"] {
   const counts = { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
   for (const row of rows) {
     if (row.quotaBlocked) counts.quotaBlocked++;
     else counts[row.status]++;
     if (row.excluded) counts.excluded++;
   }
-  const problems = rows
-    .filter((row) => row.status === "failed" || row.status === "rejected")
-    .map((row) => ({ id: row.id, title: row.title, status: row.status, reason: row.statusReason ?? "" }));
+  return counts;
+}
+
+/** Why the queue cannot move now, while it cannot. */
+export function queueStall(ctx: CoreContext): Pick<QueueStatus, "stalled"> {
   const stall = ctx.indexStalled();
-  if (!stall) return { counts, problems };
-  return { counts, problems, stalled: { reason: stall.message, ...(stall.suggestion ? { suggestion: stall.suggestion } : {}) } };
+  return stall ? { stalled: { reason: stall.message, ...(stall.suggestion ? { suggestion: stall.suggestion } : {}) } } : {};
 }

@@ -9,7 +9,6 @@ import {
   type BulkDeleteResponse,
   type BulkMoveResponse,
   type DeleteMemoryResponse,
-  type UpdateMemoryResponse,
   type UpdateSingleResponse,
 } from "../../schemas/memories.js";
 import type { BucketRow, MemoryRow } from "../../store/rows.js";
@@ -24,7 +23,7 @@ type UpdateBody = z.output<typeof UpdateMemoryRequest>;
 type Target = { bucketId?: number | undefined; bucketName?: string | undefined };
 
 /** POST /api/v2/memory/update: the single edit form or the bulk move form (same rules as update_or_move_memories). */
-export async function updateMemories(ctx: CoreContext, userId: string, input: unknown): Promise<UpdateMemoryResponse> {
+export async function updateMemories(ctx: CoreContext, userId: string, input: unknown): Promise<UpdateSingleResponse | BulkMoveResponse> {
   const body = parseInput(UpdateMemoryRequest, input);
   if (body.memoryId !== undefined && body.memoryIds !== undefined) {
     throw AppError.invalid("memoryIds", "send memoryId or memoryIds, never both");
