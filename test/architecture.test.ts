@@ -19,9 +19,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   providers: ["shared", "text", "schemas", "config"],
   core: ["shared", "text", "schemas", "config", "store", "importers", "providers"],
   client: ["shared", "text", "schemas", "config", "core"],
-  http: ["shared", "text", "schemas", "config", "core"],
+  http: ["shared", "text", "schemas", "config", "core", "mcp"],
   mcp: ["shared", "text", "schemas", "config", "core", "client"],
-  web: ["shared", "text", "schemas", "config", "core", "http"],
+  web: ["shared", "text", "schemas", "config", "core", "http", "mcp"],
   cli: ["shared", "text", "schemas", "config", "core", "client", "http", "mcp", "web"],
 };
 const FACES = new Set(["cli", "http", "client", "mcp", "web"]);

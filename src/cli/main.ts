@@ -4,6 +4,7 @@ import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
 import { registerImport } from "./commands/import.js";
 import { registerMaintain } from "./commands/maintain.js";
+import { registerMcp } from "./commands/mcp.js";
 import { registerMemories } from "./commands/memories.js";
 import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerChats(program);
   registerSearch(program);
   registerServe(program);
+  registerMcp(program);
   registerUsers(program);
   registerReindex(program);
   registerMaintain(program);

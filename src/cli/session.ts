@@ -56,6 +56,16 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */
 export async function withApp<T>(session: Session, work: (app: App) => Promise<T>): Promise<T> {
+  const app = await openApp(session, "detached");
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The embedded store: `detached` maintenance for a command that ends, `background` for one that runs on (mcp). */
+async function openApp(session: Session, maintenance: "detached" | "background"): Promise<App> {
   const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
     import("../core/index.js"),
     import("../config/load-config.js"),
@@ -73,7 +83,7 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
   if (config.remote) out.notice(`This command works on the store at ${config.paths.dataDir}, not on the server at $MNEMO_URL.`);
   let download: Awaited<ReturnType<typeof startSpinner>> | undefined;
   const app = await createApp(config, {
-    maintenance: "detached",
+    maintenance,
     onNotice: (message) => out.notice(message),
     onProgress: async ({ file, loaded, total }) => {
       download ??= await startSpinner(`Downloading ${file}`, { json: out.json });
@@ -81,11 +91,7 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
     },
   });
   download?.stop();
-  try {
-    return await work(app);
-  } finally {
-    await app.close();
-  }
+  return app;
 }
 
 /**
@@ -97,6 +103,19 @@ export async function withService<T>(
   work: (service: MnemoService) => Promise<T>,
   options: { index?: boolean } = {},
 ): Promise<T> {
+  const opened = await openService(session, { ...options, maintenance: "detached" });
+  try {
+    return await work(opened.service);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** What withService hands its work, for a command that holds it open itself (mcp); `close` ends it. */
+export async function openService(
+  session: Session,
+  options: { index?: boolean; maintenance: "detached" | "background" },
+): Promise<{ service: MnemoService; close(): Promise<void> }> {
   const { loadConfig } = await import("../config/load-config.js");
   const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
   if (config.remote) {
@@ -108,12 +127,17 @@ export async function withService<T>(
       );
     }
     const { createRemoteService } = await import("../client/remote.js");
-    return work(createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile)));
+    const service = createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile));
+    return { service, close: async () => undefined };
   }
-  return withApp(session, async (app) => {
+  const app = await openApp(session, options.maintenance);
+  try {
     if (options.index) await app.indexer.start();
-    return work(await app.service(session.options.user));
-  });
+    return { service: await app.service(session.options.user), close: () => app.close() };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }
 
 /** The default user's token where local plugins look for it, readable by its owner only, whatever the file's mode was. */

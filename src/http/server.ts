@@ -71,8 +71,21 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     return c.body(Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream);
   });
 
-  http.use("/api/*", bearerAuth(app, new FailureLimiter(), address));
+  // One lockout for both: a token guessed at /mcp counts as one guessed at /api.
+  const auth = bearerAuth(app, new FailureLimiter(), address);
+  http.use("/api/*", auth);
   for (const route of ROUTES) register(http, route);
+  http.use("/mcp", auth);
+  http.post("/mcp", async (c) => {
+    // The SDK is loaded by the first MCP request, not by every server start.
+    const { handleMcpRequest } = await import("../mcp/http.js");
+    return handleMcpRequest(c.req.raw, c.get("service"), options.log);
+  });
+  // Stateless MCP: no server-sent stream to open (GET) and no session to end (DELETE).
+  http.on(["GET", "DELETE"], "/mcp", (c) => {
+    c.header("Allow", "POST");
+    return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
+  });
   return http;
 }
 

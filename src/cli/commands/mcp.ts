@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import type { MnemoService } from "../../core/index.js";
+import { AppError } from "../../shared/errors.js";
+import { action, openService, type Session } from "../session.js";
+
+export function registerMcp(program: Command): void {
+  program
+    .command("mcp")
+    .description("serve memories and chat history to an MCP client (Claude, Cursor, VS Code…) on stdin/stdout")
+    .option("--print-config <client>", "print what claude-desktop, cursor, vscode or claude-code needs to start it, and exit")
+    .action(
+      action(async (session, options: { printConfig?: string }) => {
+        if (options.printConfig !== undefined) return printConfig(session, options.printConfig);
+        const { serveStdio } = await import("../../mcp/stdio.js");
+        let opened: ReturnType<typeof openService> | undefined;
+        const log = (line: string) => void process.stderr.write(`mnemo mcp: ${line}\n`);
+        await serveStdio({
+          // The store (LanceDB, the model) opens with the first call that needs it, not before `initialize`.
+          service: async (): Promise<MnemoService> => (await (opened ??= openService(session, { maintenance: "background" }))).service,
+          close: async () => {
+            await (await opened?.catch(() => undefined))?.close();
+          },
+          log,
+        });
+      }),
+    );
+}
+
+async function printConfig(session: Session, client: string): Promise<void> {
+  const [{ MCP_CLIENTS, clientConfig, mcpUrl, stdioServer }, { loadConfig }] = await Promise.all([
+    import("../../mcp/client-config.js"),
+    import("../../config/load-config.js"),
+  ]);
+  const known = MCP_CLIENTS.find((name) => name === client);
+  if (!known) throw AppError.invalid("--print-config", `must be one of ${MCP_CLIENTS.join(", ")}, not ${JSON.stringify(client)}`);
+  const { options, out } = session;
+  const config = loadConfig({ store: options.store, user: options.user, remote: options.remote, token: options.token });
+  const launch = {
+    node: process.execPath,
+    bin: fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url)),
+    // A remote store's URI as given; a folder made absolute, since a client starts mnemo from anywhere.
+    store: config.storeUri === config.paths.database ? path.resolve(config.paths.dataDir) : config.storeUri,
+    user: options.user,
+  };
+  let snippet: ReturnType<typeof clientConfig>;
+  if (config.remote) {
+    const remote = { url: config.remote.url, token: config.remote.token ?? readToken(config.paths.tokenFile) };
+    // Claude Desktop only starts local servers: it gets `mnemo mcp --remote` as a bridge; the others reach /mcp directly.
+    snippet =
+      known === "claude-desktop"
+        ? clientConfig(known, stdioServer({ ...launch, remote }))
+        : clientConfig(known, { url: mcpUrl(remote.url), token: remote.token });
+  } else {
+    snippet = clientConfig(known, stdioServer(launch));
+  }
+  if (out.json) return out.data(snippet);
+  out.notice(snippet.where);
+  out.line(snippet.text);
+}
+
+function readToken(file: string): string {
+  try {
+    const token = fs.readFileSync(file, "utf8").trim();
+    if (token) return token;
+  } catch {
+    // no file: the error below says what to do
+  }
+  throw AppError.invalid(
+    "--token",
+    "is needed to reach a server",
+    "Pass --token (or set MNEMO_TOKEN) to the token in the file `token` of the server's data dir.",
+  );
+}

@@ -1,0 +1,57 @@
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isAppError, type AppError } from "../shared/errors.js";
+
+/**
+ * The fix for the MCP face when something named is not found, by the field that named it: the
+ * core's suggestion names a CLI command or an endpoint, which a model cannot run; these name the
+ * tool that finds what was missing.
+ */
+const FIXES: Record<string, string> = {
+  memoryId: "Find memory ids with search_memories or get_memories_and_buckets.",
+  memoryIds: "Find memory ids with search_memories or get_memories_and_buckets.",
+  bucketId: "See the buckets with list_buckets; make one with create_bucket (update_or_move_memories also takes a new bucketName).",
+  conversationId: "Find conversation ids with list_conversations or search_chat_history.",
+};
+
+function fixFor(error: AppError): string | undefined {
+  const field = error.details["field"];
+  const fix = typeof field === "string" && error.code === "not_found" ? FIXES[field] : undefined;
+  return fix ?? error.suggestion;
+}
+
+/** What went wrong and how to fix it, in the words a model reads (no stack, no path). */
+function describe(error: unknown): string | undefined {
+  if (!isAppError(error)) return undefined;
+  const rejected = error.details["rejectedIds"];
+  const ids = Array.isArray(rejected) ? `: ${rejected.join(", ")}` : "";
+  const fix = fixFor(error);
+  return `${error.message}${ids}${fix ? `\nFix: ${fix}` : ""}`;
+}
+
+const INTERNAL = "mnemo failed unexpectedly; the details are in its log. Try again, or tell the user.";
+
+/**
+ * The one place an error becomes an MCP answer. A tool's failure is a result with isError, which
+ * the model reads and can act on: never a protocol error, never a crashed server.
+ */
+export function toolError(error: unknown, log: (line: string) => void): CallToolResult {
+  const text = describe(error);
+  if (text === undefined) logInternal(error, log);
+  return { isError: true, content: [{ type: "text", text: text ?? INTERNAL }] };
+}
+
+/** For resources and prompts, whose failures the protocol answers as JSON-RPC errors. */
+export function protocolError(error: unknown, log: (line: string) => void): McpError {
+  const text = describe(error);
+  if (text === undefined) {
+    logInternal(error, log);
+    return new McpError(ErrorCode.InternalError, INTERNAL);
+  }
+  const code = (error as AppError).code;
+  // -32002 is the spec's "resource not found".
+  return new McpError(code === "not_found" ? -32002 : code === "invalid_input" ? ErrorCode.InvalidParams : ErrorCode.InternalError, text);
+}
+
+function logInternal(error: unknown, log: (line: string) => void): void {
+  log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}

@@ -1,0 +1,20 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { MnemoService } from "../core/index.js";
+import { createMcpServer } from "./server.js";
+
+/**
+ * One POST to /mcp of `mnemo serve`, for the user its bearer token names. Stateless: a server and
+ * a transport for this request alone (building them takes well under a millisecond), so no
+ * session can outlive its token or reach another user's service. Answers are plain JSON.
+ */
+export async function handleMcpRequest(request: Request, service: MnemoService, log: (line: string) => void): Promise<Response> {
+  const server = createMcpServer({ service: async () => service, log });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    // The answer is complete in JSON mode, so closing now cuts nothing short.
+    await server.close();
+  }
+}

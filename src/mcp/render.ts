@@ -1,0 +1,119 @@
+/**
+ * Tool results as a model reads them best: plain lines that carry every id a follow-up call needs,
+ * beside the structured result. Many clients hand the model only this text part.
+ */
+import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
+import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse } from "../schemas/chat-history.js";
+import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+
+/** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
+const CONTEXT_CHARS = 300;
+
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const clip = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+
+export function memoryLines(memories: V2MemoryResponse["memories"]): string {
+  return memories
+    .map((memory, i) => {
+      if (typeof memory === "string") return `${i + 1}. ${memory}`;
+      return `${i + 1}. ${memoryHeader(memory)}\n   ${memoryBody(memory)}`;
+    })
+    .join("\n");
+}
+
+function memoryHeader(memory: MemoryObject): string {
+  const { metadata } = memory;
+  const score = memory.score === undefined ? "" : ` · score ${memory.score.toFixed(2)}`;
+  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
+}
+
+function memoryBody(memory: MemoryObject): string {
+  if (memory.content_type !== "image") return memory.text.replace(/\n/g, "\n   ");
+  return `[image] ${memory.image_description ?? memory.text}${memory.image_url ? ` (${memory.image_url})` : ""}`;
+}
+
+export function bucketLines(buckets: Bucket[]): string {
+  return buckets
+    .map(
+      (b) =>
+        `- ${b.id} ${JSON.stringify(b.name)} · ${plural(b.memoryCount, "memory", "memories")}${b.description ? ` · ${b.description}` : ""}`,
+    )
+    .join("\n");
+}
+
+export function renderMemorySearch(query: string, result: V2MemoryResponse): string {
+  if (result.memories.length === 0) return `No saved memory matches ${JSON.stringify(query)}.`;
+  return `${plural(result.memories.length, "memory", "memories")} for ${JSON.stringify(query)}, best first:\n${memoryLines(result.memories)}`;
+}
+
+export function renderMemoriesAndBuckets(result: V2MemoryResponse): string {
+  const memories = result.memories.length === 0 ? "No memories here." : `Memories, newest first:\n${memoryLines(result.memories)}`;
+  return `${memories}\n\nBuckets:\n${bucketLines(result.buckets)}`;
+}
+
+export function renderUpdate(result: UpdateMemoryResponse): string {
+  if (result.memory) {
+    const { id, version, bucketId, text } = result.memory;
+    return `Updated ${id}: version ${version}, bucket ${bucketId}.\n${text}`;
+  }
+  return `Moved ${plural(result.updated ?? 0, "memory", "memories")} to bucket ${result.bucketId} (memories already there are not counted).`;
+}
+
+export function renderDelete(result: BulkDeleteResponse): string {
+  const errors = result.errors.map((e) => `\n- ${e.memoryId}: ${e.error}`).join("");
+  return `Deleted ${plural(result.deletedCount, "memory", "memories")}.${errors ? ` Not deleted:${errors}` : ""}`;
+}
+
+export function renderRecall(result: RecallResponse): string {
+  if (!result.content) return "Nothing in the chat history answers this within the token budget.";
+  const sources = result.sources.map(
+    (s, i) =>
+      `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · conversation ${s.conversationId} · message ${s.messageId}`,
+  );
+  return `${result.content}\n\nSources:\n${sources.join("\n")}`;
+}
+
+export function renderSearch(result: SearchResponse): string {
+  if (result.results.length === 0) return `No passage in the chat history matches ${JSON.stringify(result.query)}.`;
+  const hits = result.results.map((hit, i) => {
+    const around = (position: "before" | "after") =>
+      hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
+    return [
+      `${i + 1}. ${hit.title || "Untitled"} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
+      ...around("before"),
+      `   ${hit.text.replace(/\n/g, "\n   ")}`,
+      ...around("after"),
+    ].join("\n");
+  });
+  return `${plural(result.totalResults, "passage")} for ${JSON.stringify(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
+}
+
+export function renderConversationList(result: ListChatsResponse): string {
+  if (result.total === 0) return "No conversations match.";
+  const items = result.items.map(
+    (c) =>
+      `- ${c.id} · ${JSON.stringify(c.title)} · ${c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.messageCount, "message")}${c.pinned ? " · pinned" : ""}${c.status === "ready" ? "" : ` · ${c.status}`}${c.excluded ? " · excluded" : ""}`,
+  );
+  return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}`;
+}
+
+export function renderConversation(c: ConversationDetail): string {
+  const header = `# ${c.title || "Untitled"}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
+  const messages = c.messages.map((m) => `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}`);
+  return [header, ...messages].join("\n\n");
+}
+
+export function renderOverview(o: ChatHistoryOverview): string {
+  const span = o.firstAt && o.lastAt ? `, from ${day(o.firstAt)} to ${day(o.lastAt)}` : "";
+  const platforms = o.platforms.map(
+    (p) =>
+      `- ${p.displayName ? `${p.displayName} (${p.platform})` : p.platform}: ${plural(p.conversations, "conversation")}, ${plural(p.messages, "message")}, ${day(p.firstAt)} to ${day(p.lastAt)}`,
+  );
+  const q = o.queue.counts;
+  const queue = `Processing: ${q.ready} ready, ${q.queued} queued, ${q.processing} processing, ${q.failed} failed, ${q.rejected} rejected (over 100,000 tokens); ${q.quotaBlocked} quota-blocked, ${q.excluded} excluded.`;
+  const stalled = o.queue.stalled
+    ? `\nStalled: ${o.queue.stalled.reason}${o.queue.stalled.suggestion ? ` ${o.queue.stalled.suggestion}` : ""}`
+    : "";
+  return `${plural(o.conversations, "conversation")}, ${plural(o.messages, "message")}${span}.\n${platforms.join("\n")}${platforms.length ? "\n" : ""}${queue}${stalled}`;
+}

@@ -1,0 +1,112 @@
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { MnemoService } from "../core/index.js";
+import { BucketId } from "../schemas/memories.js";
+import { parseInput } from "../schemas/parse.js";
+import { protocolError } from "./errors.js";
+import { bucketLines, memoryLines, renderConversation } from "./render.js";
+
+/** Conversations resources/list offers: the most recent (pinned first); the template reads any. */
+const LISTED_CONVERSATIONS = 50;
+/** A bucket's memories a resource holds, newest first: a client reads a resource whole. */
+const BUCKET_MEMORIES = 500;
+
+type Service = () => Promise<MnemoService>;
+type Log = (line: string) => void;
+
+/**
+ * The user's data as resources a client can attach to a conversation: the buckets, each bucket's
+ * memories (`mnemo://buckets/{bucketId}`) and each conversation (`mnemo://conversations/{id}`),
+ * all read through the same service calls as the tools.
+ */
+export function registerResources(server: McpServer, service: Service, log: Log): void {
+  const guard =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await read(...args);
+      } catch (error) {
+        throw protocolError(error, log);
+      }
+    };
+
+  server.registerResource(
+    "buckets",
+    "mnemo://buckets",
+    { title: "Memory buckets", description: "Every bucket: id, name, memory count.", mimeType: "text/plain" },
+    guard(async (uri) => text(uri, bucketLines(await (await service()).buckets.list()))),
+  );
+
+  server.registerResource(
+    "bucket",
+    new ResourceTemplate("mnemo://buckets/{bucketId}", {
+      list: guard(async () => ({
+        resources: (await (await service()).buckets.list()).map((bucket) => ({
+          uri: `mnemo://buckets/${bucket.id}`,
+          name: bucket.name,
+          description: `${bucket.memoryCount} memories${bucket.description ? `: ${bucket.description}` : ""}`,
+        })),
+      })),
+    }),
+    { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" },
+    guard(async (uri, { bucketId }) => {
+      const id = parseInput(z.coerce.number().pipe(BucketId), String(bucketId), "bucketId");
+      const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
+      return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
+    }),
+  );
+
+  server.registerResource(
+    "conversation",
+    new ResourceTemplate("mnemo://conversations/{conversationId}", {
+      list: guard(async () => ({
+        resources: (await (await service()).conversations.list({ pageSize: LISTED_CONVERSATIONS })).items.map((c) => ({
+          uri: `mnemo://conversations/${c.id}`,
+          name: c.title || "Untitled",
+          description: `${c.platform}, ${c.messageCount} messages, ${c.updatedAt.slice(0, 10)}`,
+        })),
+      })),
+    }),
+    { title: "Conversation", description: "An imported conversation, every message in order.", mimeType: "text/markdown" },
+    guard(async (uri, { conversationId }) =>
+      text(uri, renderConversation(await (await service()).conversations.get(String(conversationId))), "text/markdown"),
+    ),
+  );
+}
+
+function text(uri: URL, body: string, mimeType = "text/plain"): ReadResourceResult {
+  return { contents: [{ uri: uri.href, mimeType, text: body }] };
+}
+
+/** How many memories the prompt brings in. */
+const PRIMING_MEMORIES = 10;
+
+/** A prompt the user picks to start a conversation with what they saved about a topic. */
+export function registerPrompts(server: McpServer, service: Service, log: Log): void {
+  server.registerPrompt(
+    "memories_about",
+    {
+      title: "Memories about a topic",
+      description: "Start with what you saved in mnemo about a topic.",
+      argsSchema: { topic: z.string().describe("What the conversation is about") },
+    },
+    async ({ topic }) => {
+      try {
+        const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
+        return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(memories)) } }] };
+      } catch (error) {
+        throw protocolError(error, log);
+      }
+    },
+  );
+}
+
+function primer(topic: string, lines: string): string {
+  if (!lines) return `We are going to talk about ${topic}. I have no memories saved about it in mnemo yet.`;
+  return [
+    `We are going to talk about ${topic}. These are the memories I saved in mnemo that may bear on it, most relevant first:`,
+    lines,
+    "Keep them in mind as background. Where one looks out of date, ask me; search_memories and recall_chat_history can find more.",
+  ].join("\n\n");
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { ChatHistoryOverview, ConversationDetail, ConversationQuery, ListChatsQuery, ListChatsResponse } from "./chat-history.js";
+import {
+  Bucket,
+  BulkDeleteRequest,
+  BulkDeleteResponse,
+  CreateBucketRequest,
+  CreateBucketResponse,
+  ListBucketsQuery,
+  StoreMemoryRequest,
+  StoreMemoryResponse,
+  UpdateMemoryRequest,
+  UpdateMemoryResponse,
+  V2MemoryQuery,
+  V2MemoryResponse,
+} from "./memories.js";
+import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "./recall.js";
+
+/**
+ * The input and output of each MCP tool (src/mcp/tools.ts): its REST twin's own schemas, narrowed
+ * where the tool fixes a parameter for the model. `source` and `v` are a client's name and the
+ * API version: a tool has one of each. A result MCP takes must be an object, so a list the API
+ * answers bare comes wrapped in one.
+ */
+export const ToolSchemas = {
+  store_memory: { input: StoreMemoryRequest.omit({ source: true }), output: StoreMemoryResponse },
+  /** GET /api/v2/memory with a query; the tool always asks for ids, which the model needs to edit. */
+  search_memories: {
+    input: V2MemoryQuery.pick({ query: true, count: true, bucketId: true, contentType: true }).required({ query: true }),
+    output: V2MemoryResponse,
+  },
+  /** GET /api/v2/memory without a query (search_memories has it), ids always included. */
+  get_memories_and_buckets: {
+    input: V2MemoryQuery.omit({ query: true, source: true, includeIds: true }),
+    output: V2MemoryResponse,
+  },
+  list_buckets: { input: ListBucketsQuery.pick({}), output: z.object({ buckets: z.array(Bucket) }) },
+  create_bucket: { input: CreateBucketRequest.omit({ source: true }), output: CreateBucketResponse },
+  update_or_move_memories: { input: UpdateMemoryRequest, output: UpdateMemoryResponse },
+  delete_memories: { input: BulkDeleteRequest, output: BulkDeleteResponse },
+  recall_chat_history: { input: RecallRequest, output: RecallResponse },
+  search_chat_history: { input: SearchRequest, output: SearchResponse },
+  list_conversations: { input: ListChatsQuery, output: ListChatsResponse },
+  get_full_conversation: { input: ConversationQuery, output: ConversationDetail },
+  chat_history_overview: { input: z.object({}), output: ChatHistoryOverview },
+} satisfies Record<string, { input: z.ZodObject; output: z.ZodObject }>;
+
+export type ToolName = keyof typeof ToolSchemas;
