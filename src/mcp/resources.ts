@@ -2,6 +2,7 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+import { queryInt } from "../schemas/common.js";
 import { BucketId } from "../schemas/memories.js";
 import { parseInput } from "../schemas/parse.js";
 import { protocolError } from "./errors.js";
@@ -45,13 +46,13 @@ export function registerResources(server: McpServer, service: Service, log: Log)
         resources: (await (await service()).buckets.list()).map((bucket) => ({
           uri: `mnemo://buckets/${bucket.id}`,
           name: bucket.name,
-          description: `${bucket.memoryCount} memories${bucket.description ? `: ${bucket.description}` : ""}`,
+          description: `${bucket.memoryCount} ${bucket.memoryCount === 1 ? "memory" : "memories"}${bucket.description ? `: ${bucket.description}` : ""}`,
         })),
       })),
     }),
     { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" },
     guard(async (uri, { bucketId }) => {
-      const id = parseInput(z.coerce.number().pipe(BucketId), String(bucketId), "bucketId");
+      const id = parseInput(queryInt(BucketId), String(bucketId), "bucketId");
       const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
       return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
     }),

@@ -1,0 +1,117 @@
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolatedEnv, ROOT, runCli, serveStore, type ServedStore } from "../helpers.js";
+import { callTool, httpClient, rest, textOf, type Connected } from "./mcp-helpers.js";
+
+/** /mcp of `mnemo serve`: the same token, Host guard and per-user isolation as the REST API. */
+let served: ServedStore;
+let bobToken: string;
+let alice: Connected;
+let bob: Connected;
+let aliceMemory: string;
+let aliceChat: string;
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+function post(
+  headers: Record<string, string>,
+  body: unknown = INITIALIZE,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${served.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+beforeAll(async () => {
+  served = await serveStore();
+  const added = await runCli(["--json", "users", "add", "bob"], { env: isolatedEnv({ MNEMO_STORE: served.dataDir }) });
+  expect(added.code, added.stderr).toBe(0);
+  bobToken = JSON.parse(added.stdout).token;
+  aliceMemory = (await rest(served, served.token, "POST", "/api/memory", { text: "2025-01-02 Alice prefers window seats" })).body.memoryId;
+  await rest(served, bobToken, "POST", "/api/memory", { text: "2025-01-03 Bob prefers aisle seats" });
+  const imported = await runCli(["--json", "import", path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip")], { env: served.env });
+  expect(imported.code, imported.stderr).toBe(0);
+  aliceChat = (await rest(served, served.token, "GET", "/api/chat-history/chats?pageSize=1")).body.items[0].id;
+  [alice, bob] = await Promise.all([httpClient(served.url, served.token), httpClient(served.url, bobToken)]);
+}, 180_000);
+
+afterAll(async () => {
+  await alice?.close();
+  await bob?.close();
+  await served?.stop();
+});
+
+describe("/mcp", () => {
+  it("answers only a good bearer token, and only on a Host it owns", async () => {
+    const ok = await post({ authorization: `Bearer ${served.token}` });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({
+      result: { serverInfo: { name: "mnemo" }, capabilities: { tools: {}, resources: {}, prompts: {} } },
+    });
+    expect(await post({})).toMatchObject({ status: 401, body: expect.stringMatching(/Missing API token/) });
+    expect(await post({ authorization: "Bearer nope" })).toMatchObject({ status: 401, body: expect.stringMatching(/Invalid API token/) });
+    await expect(httpClient(served.url, "nope")).rejects.toThrow(/Invalid API token/);
+    const rebinding = await post({ authorization: `Bearer ${served.token}`, host: "attacker.example" });
+    expect(rebinding).toMatchObject({ status: 403, body: expect.stringMatching(/host attacker\.example is not allowed/) });
+  });
+
+  it("has no server-sent stream or session to open or end", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${served.url}/mcp`, { method, headers: { authorization: `Bearer ${served.token}` } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+  });
+
+  it("shows each user their own data only, tools and resources alike", async () => {
+    const aliceSees = await callTool(alice, "search_memories", { query: "seats" });
+    const bobSees = await callTool(bob, "search_memories", { query: "seats" });
+    const texts = (result: typeof aliceSees) => (result.structuredContent as { memories: { text: string }[] }).memories.map((m) => m.text);
+    expect(texts(aliceSees)).toEqual(["2025-01-02 Alice prefers window seats"]);
+    expect(texts(bobSees)).toEqual(["2025-01-03 Bob prefers aisle seats"]);
+
+    expect((await callTool(bob, "list_conversations")).structuredContent).toMatchObject({ total: 0, items: [] });
+    expect((await callTool(bob, "chat_history_overview")).structuredContent).toMatchObject({ conversations: 0, platforms: [] });
+    expect((await callTool(alice, "chat_history_overview")).structuredContent).toMatchObject({ conversations: 4 });
+    expect(textOf(await callTool(bob, "get_full_conversation", { conversationId: aliceChat }))).toMatch(/^conversation \S+ not found/);
+    expect((await callTool(bob, "search_chat_history", { query: "tram 28" })).structuredContent).toMatchObject({ results: [] });
+
+    const move = await callTool(bob, "update_or_move_memories", { memoryIds: [aliceMemory], bucketName: "Stolen" });
+    expect(textOf(move)).toMatch(/^Some memory IDs could not be resolved: mem_/);
+    expect((await callTool(bob, "update_or_move_memories", { memoryId: aliceMemory, text: "mine now" })).isError).toBe(true);
+    expect((await callTool(bob, "delete_memories", { memoryIds: [aliceMemory] })).structuredContent).toMatchObject({ deletedCount: 0 });
+    expect(texts(await callTool(alice, "search_memories", { query: "seats" }))).toEqual(["2025-01-02 Alice prefers window seats"]);
+
+    const bobResources = (await bob.client.listResources()).resources.map((r) => r.uri);
+    expect(bobResources).toEqual(["mnemo://buckets", "mnemo://buckets/1"]);
+    await expect(bob.client.readResource({ uri: `mnemo://conversations/${aliceChat}` })).rejects.toThrow(/not found/);
+    const aliceResources = (await alice.client.listResources()).resources.map((r) => r.uri);
+    expect(aliceResources).toContain(`mnemo://conversations/${aliceChat}`);
+  });
+
+  it("keeps users apart with their calls interleaved", async () => {
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => callTool(i % 2 ? bob : alice, "get_memories_and_buckets", { count: 5 })),
+    );
+    rounds.forEach((result, i) => {
+      const [memory] = (result.structuredContent as { memories: { text: string }[] }).memories;
+      expect(memory?.text).toMatch(i % 2 ? /Bob/ : /Alice/);
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
+import { BIN, isolatedEnv, tempDir } from "../helpers.js";
+
+/** The native libraries a process has loaded, from /proc/<pid>/maps. */
+function loadedLibraries(pid: number): string {
+  return fs.readFileSync(`/proc/${pid}/maps`, "utf8");
+}
+
+describe("mnemo mcp over stdio", () => {
+  it("answers initialize and lists without opening the store or loading LanceDB or a model", async () => {
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_EMBEDDER: "bundled" }) as Record<string, string>;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--store", store], env, stderr: "pipe" });
+    const client = new Client({ name: "mnemo-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: "mnemo" });
+      expect(client.getInstructions()).toMatch(/memories/);
+      expect((await client.listTools()).tools).toHaveLength(12);
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["memories_about"]);
+      expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(2);
+      expect(fs.existsSync(store)).toBe(false);
+      expect(loadedLibraries(transport.pid!)).not.toMatch(/lancedb|onnxruntime/);
+
+      const first = await client.callTool({ name: "store_memory", arguments: { text: "2025-05-01 The first memory opens the store" } });
+      expect(first.isError).toBeFalsy();
+      expect(fs.existsSync(path.join(store, "db"))).toBe(true);
+      expect(loadedLibraries(transport.pid!)).toMatch(/lancedb/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("writes nothing but JSON-RPC on stdout, logs to stderr, and exits when stdin ends", async () => {
+    const store = path.join(tempDir(), "store");
+    const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
+      env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const answers = async (count: number) => {
+      for (let i = 0; stdout.split("\n").filter(Boolean).length < count; i++) {
+        if (i > 600) throw new Error(`no answers: ${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send("this is not JSON");
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "store_memory", arguments: { text: "2025-05-01 Raw call" } } });
+    // Calls run side by side: the search goes once the memory is stored.
+    await answers(3);
+    send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "search_memories", arguments: { query: "raw" } } });
+    send({ jsonrpc: "2.0", id: 5, method: "no/such/method" });
+    await answers(5);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+
+    const lines = stdout.split("\n").filter(Boolean);
+    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result?: never; error?: { code: number } });
+    expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true);
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    expect(byId.get(2)).toMatchObject({ result: { isError: true, content: [{ text: "text: must be a string, not 7" }] } });
+    expect(byId.get(3)).toMatchObject({ result: { structuredContent: { done: "ok" } } });
+    expect(byId.get(4)).toMatchObject({ result: { structuredContent: { memories: [{ text: "2025-05-01 Raw call" }] } } });
+    expect(byId.get(5)).toMatchObject({ error: { code: -32601 } });
+    expect(stderr).toMatch(/mnemo mcp: protocol error/);
+  });
+
+  it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {
+    const file = path.join(tempDir(), "not-a-folder");
+    fs.writeFileSync(file, "x");
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp", "--store", file],
+      env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }) as Record<string, string>,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "mnemo-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: "list_buckets", arguments: {} });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/is not a mnemo store: it is a file\nFix: Pass --store/) }],
+      });
+      expect((await client.listTools()).tools).toHaveLength(12);
+    } finally {
+      await client.close();
+    }
+  });
+});
