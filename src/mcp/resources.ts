@@ -2,9 +2,6 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
-import { queryInt } from "../schemas/common.js";
-import { BucketId } from "../schemas/memories.js";
-import { parseInput } from "../schemas/parse.js";
 import { protocolError } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 
@@ -52,7 +49,7 @@ export function registerResources(server: McpServer, service: Service, log: Log)
     }),
     { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" },
     guard(async (uri, { bucketId }) => {
-      const id = parseInput(queryInt(BucketId), String(bucketId), "bucketId");
+      const id = await bucketIdOf(bucketId);
       const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
       return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
     }),
@@ -74,6 +71,17 @@ export function registerResources(server: McpServer, service: Service, log: Log)
       text(uri, renderConversation(await (await service()).conversations.get(String(conversationId))), "text/markdown"),
     ),
   );
+}
+
+/** The template's `{bucketId}`, checked as the API checks a bucketId in a query string. */
+async function bucketIdOf(value: string | string[] | undefined): Promise<number> {
+  // Loaded here, not with the server: `initialize` is answered before any schema is built.
+  const [{ queryInt }, { BucketId }, { parseInput }] = await Promise.all([
+    import("../schemas/common.js"),
+    import("../schemas/memories.js"),
+    import("../schemas/parse.js"),
+  ]);
+  return parseInput(queryInt(BucketId), String(value), "bucketId");
 }
 
 function text(uri: URL, body: string, mimeType = "text/plain"): ReadResourceResult {

@@ -1,69 +1,19 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool as ListedTool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { MnemoService } from "../core/index.js";
-import { parseInput } from "../schemas/parse.js";
-import { AppError } from "../shared/errors.js";
-import { toolError } from "./errors.js";
-import { toolJsonSchema } from "./json-schema.js";
-import { TOOLS, TOOLS_BY_NAME, toolSchemas } from "./tools.js";
-
-let listed: ListedTool[] | undefined;
-
-/** The tools as tools/list shows them, built once per process from the schemas. */
-export function listTools(): ListedTool[] {
-  listed ??= TOOLS.map((tool) => {
-    const { input, output } = toolSchemas(tool);
-    return {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: toolJsonSchema(input, "input", tool.arguments as Record<string, string> | undefined),
-      outputSchema: toolJsonSchema(output, "output"),
-      annotations: tool.annotations,
-    };
-  });
-  return listed;
-}
-
-/**
- * One tools/call: the arguments checked against the tool's schema, as its REST twin checks its
- * body (the same schema, so the same message: "text: must not be empty"), the service call, and
- * the result both structured and as text. Any failure is an isError result.
- */
-export async function callTool(
-  name: string,
-  args: Record<string, unknown> | undefined,
-  service: () => Promise<MnemoService>,
-  log: (line: string) => void,
-): Promise<CallToolResult> {
-  const tool = TOOLS_BY_NAME.get(name);
-  if (!tool) {
-    return toolError(
-      AppError.invalid("name", `there is no tool ${JSON.stringify(name)}`, `Call one of: ${[...TOOLS_BY_NAME.keys()].join(", ")}.`),
-      log,
-    );
-  }
-  try {
-    const input = parseInput(toolSchemas(tool).input, args ?? {});
-    const result = await tool.run(await service(), input);
-    return { content: [{ type: "text", text: tool.text(result, input) }], structuredContent: result as Record<string, unknown> };
-  } catch (error) {
-    return toolError(error, log);
-  }
-}
 
 /**
  * tools/list and tools/call are ours, not McpServer's: its tools/list spends tokens on boilerplate
- * (`$schema`, `execution` on every tool) and its argument check answers in zod's words behind an
- * "MCP error -32602" prefix, where the REST API names the field and the problem.
+ * (`$schema` and `execution` on every tool, zod's 400-character date-time regex: two and a half
+ * times the tokens of ours, test/bench/README.md) and its argument check answers in zod's words
+ * behind an "MCP error -32602" prefix, where the REST API names the field and the problem. The
+ * tools and their schemas load with the first call for them, after `initialize` is answered.
  */
 export function registerTools(server: Server, service: () => Promise<MnemoService>, log: (line: string) => void): void {
+  const calls = () => import("./tool-calls.js");
   server.registerCapabilities({ tools: {} });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params.name, request.params.arguments, service, log));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await calls()).listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    (await calls()).callTool(request.params.name, request.params.arguments, service, log),
+  );
 }

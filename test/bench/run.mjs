@@ -19,6 +19,7 @@ const BENCHES = [
   { name: "memories", file: "memories.mjs", needs: () => undefined },
   { name: "import", file: "import.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
+  { name: "mcp", file: "mcp.mjs", needs: () => undefined },
   {
     name: "http",
     file: "http.mjs",
