@@ -47,7 +47,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     if (!check.ok) return c.json({ error: `Forbidden: ${check.reason}` }, 403);
     await next();
   });
-  if (options.corsOrigins.length > 0) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type"] }));
+  if (options.corsOrigins.length > 0)
+    http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
   const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES]);
   http.notFound((c) => {

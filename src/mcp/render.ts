@@ -66,7 +66,7 @@ export function renderDelete(result: BulkDeleteResponse): string {
 }
 
 export function renderRecall(result: RecallResponse): string {
-  if (!result.content) return "Nothing in the chat history answers this within the token budget.";
+  if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
       `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · conversation ${s.conversationId} · message ${s.messageId}`,

@@ -17,9 +17,15 @@ export function registerMcp(program: Command): void {
         const { serveStdio } = await import("../../mcp/stdio.js");
         let opened: ReturnType<typeof openService> | undefined;
         const log = (line: string) => void process.stderr.write(`mnemo mcp: ${line}\n`);
+        // The store (LanceDB, the model) opens with the first call that needs it, not before `initialize`;
+        // if it cannot, the next call tries again (the lock may be free by then, the disk less full).
+        const open = () =>
+          openService(session, { maintenance: "background" }).catch((error: unknown) => {
+            opened = undefined;
+            throw error;
+          });
         await serveStdio({
-          // The store (LanceDB, the model) opens with the first call that needs it, not before `initialize`.
-          service: async (): Promise<MnemoService> => (await (opened ??= openService(session, { maintenance: "background" }))).service,
+          service: async (): Promise<MnemoService> => (await (opened ??= open())).service,
           close: async () => {
             await (await opened?.catch(() => undefined))?.close();
           },
