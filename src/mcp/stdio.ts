@@ -25,11 +25,19 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
   // The transport does not watch for the end of stdin, and the open store would keep the process
   // alive until the client gives up and kills it (2 s with the SDK's client).
   await new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+    const stop = () => {
+      process.stdin.off("end", stop);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.stdin.once("end", stop);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
   });
   await server.close();
+  // Every answer written out before the caller may end the process.
+  await new Promise<void>((resolve) => protocol.end(resolve));
   await close();
 }
 

@@ -31,6 +31,9 @@ export function registerMcp(program: Command): void {
           },
           log,
         });
+        // The client has gone and the store is closed: nothing may keep the process (a server's
+        // keep-alive socket in --remote mode would for 10 s, past the client's patience).
+        process.exit(process.exitCode ?? 0);
       }),
     );
 }
