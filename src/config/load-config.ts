@@ -41,6 +41,14 @@ const Settings = z
     /** Conversations per user that are indexed; the rest are kept but quota-blocked. */
     conversationQuota: z.number().int().positive().nullable().default(null),
     allowDownload: z.boolean().default(true),
+    /**
+     * For a store on object storage (s3://, gs://, az://): LanceDB's storage options (endpoint,
+     * region, keys…), over the AWS_*, GOOGLE_*, AZURE_* variables it reads itself. Secrets: never printed.
+     */
+    storage: z
+      .object({ options: z.record(z.string(), z.string()).default({}) })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -111,7 +111,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
 /** Opens the store (creating it, and choosing its embedder, on first use) and its embedder. */
 async function openStore(config: Config, options: AppOptions): Promise<{ store: Store; embedder: Embedder }> {
-  const existing = await Store.open(config.storeUri, config.paths.writeLock);
+  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options);
   if (existing) {
     const { embedderId, embedderSpec, dims } = existing.meta;
     if (config.embedder !== "auto" && config.embedder !== embedderSpec) {
@@ -122,13 +122,18 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
   }
   const choice = await chooseEmbedder(config, options.onProgress);
   const { embedder } = choice;
-  const store = await Store.create(config.storeUri, config.paths.writeLock, { id: embedder.id, spec: choice.spec, dims: embedder.dims });
+  const store = await Store.create(
+    config.storeUri,
+    config.paths.writeLock,
+    { id: embedder.id, spec: choice.spec, dims: embedder.dims },
+    config.storage.options,
+  );
   if (store.meta.embedderId !== embedder.id) {
     // Another process created the store first, with another embedder.
     await embedder.close();
     return { store, embedder: lazyEmbedder({ id: store.meta.embedderId, spec: store.meta.embedderSpec, dims: store.meta.dims }, config) };
   }
-  if (choice.reason) options.onNotice?.(`New store at ${config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`);
+  if (choice.reason) options.onNotice?.(`New store at ${isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`);
   return { store, embedder };
 }
 
@@ -148,6 +153,9 @@ function prepareDataDir(config: Config): void {
     if (code === "ENOTDIR") throw notAStore(dataDir, "it is a file");
     throw error;
   }
+  // The database is in the bucket; this folder (the default data dir, not one the user named) holds
+  // only this machine's state: models, locks, token, server.json, images.
+  if (isRemoteUri(config.storeUri)) return;
   const isStore = fs.existsSync(database) || fs.existsSync(configFile);
   if (entries.length > 0 && !isStore) throw notAStore(dataDir, "it holds other files and no mnemo database");
   // An empty folder becomes a store now: as private as one mnemo makes.

@@ -1,6 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import { toArrowRows } from "./convert.js";
 import { messagesRowId, type MessagesRow } from "./rows.js";
+import { tableExists } from "./probe.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey } from "./schema.js";
 
 /**
@@ -12,16 +13,16 @@ import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey } from
 const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[] = [
   // 1: every table, with full-text indexes on the searchable text.
   async (db, meta) => {
-    const existing = new Set(await db.tableNames());
+    // Each table asked for by name, not looked for in `tableNames()`: an object store's listing can miss tables.
     for (const key of Object.keys(TABLE) as TableKey[]) {
-      if (existing.has(TABLE[key])) continue;
+      if (await tableExists(db, TABLE[key])) continue;
       await db.createEmptyTable(TABLE[key], tableSchema(key, meta.dims));
     }
     for (const key of VECTOR_TABLES) await createTextIndex(await db.openTable(TABLE[key]));
   },
   // 2: messages move out of the conversation rows into their own table.
   async (db, meta) => {
-    if (!(await db.tableNames()).includes(TABLE.messages)) {
+    if (!(await tableExists(db, TABLE.messages))) {
       await db.createEmptyTable(TABLE.messages, tableSchema("messages", meta.dims));
     }
     const conversations = await db.openTable(TABLE.conversations);

@@ -5,6 +5,7 @@ import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js"
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
+import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
 
 export interface SelectOptions {
@@ -34,13 +35,21 @@ interface Connection {
   handles: Map<string, lancedb.Table>;
 }
 
-async function connect(uri: string): Promise<Connection> {
+/**
+ * Options LanceDB hands to the object store of an `s3://`, `gs://` or `az://` store (endpoint,
+ * region, credentials): from config.json's `storage.options`, over the standard AWS_*, GOOGLE_*,
+ * AZURE_* variables LanceDB reads itself. They hold secrets: never printed, and taken out of errors.
+ */
+export type StorageOptions = Record<string, string>;
+
+async function connect(uri: string, storageOptions: StorageOptions = {}): Promise<Connection> {
   // Maintenance reads the vector index's statistics for its segment count, not its centroids.
   process.env["LANCE_INCLUDE_VECTOR_CENTROIDS"] ??= "false";
   const session = new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
   // In the options: @lancedb/lancedb 0.37 ignores a session given as connect's third argument,
   // and the connection then has caches of its own at the default sizes.
-  return { db: await lancedb.connect(uri, { readConsistencyInterval: 0, session }), session, handles: new Map() };
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, session, storageOptions });
+  return { db, session, handles: new Map() };
 }
 
 function closeConnection(connection: Connection): void {
@@ -65,6 +74,7 @@ export class Store {
     private readonly uri: string,
     private readonly lock: WriteLock,
     private currentMeta: StoreMeta,
+    private readonly storageOptions: StorageOptions,
   ) {}
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
@@ -78,7 +88,7 @@ export class Store {
    * keeps their old versions, which no query reads again, until it is full.
    */
   async renewCaches(retireAfterMs = RETIRE_AFTER_MS): Promise<void> {
-    const fresh = await connect(this.uri);
+    const fresh = await connect(this.uri, this.storageOptions);
     if (this.closed) return closeConnection(fresh);
     const old = this.live;
     this.live = fresh;
@@ -92,11 +102,18 @@ export class Store {
   }
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
-  static async open(uri: string, lockPath: string): Promise<Store | undefined> {
-    const live = await connect(uri);
-    const names = await live.db.tableNames();
-    if (names.length === 0) return undefined;
-    if (!names.includes(TABLE.meta)) {
+  static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}): Promise<Store | undefined> {
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions));
+  }
+
+  private static async openUnredacted(uri: string, lockPath: string, storageOptions: StorageOptions): Promise<Store | undefined> {
+    const live = await connect(uri, storageOptions);
+    // The meta table is opened, not looked for in `tableNames()`: an S3-compatible server may answer
+    // that listing with nothing (s3rver does), and the store would then be created again on top of itself.
+    if (!(await tableExists(live.db, TABLE.meta))) {
+      const names = await live.db.tableNames();
+      closeConnection(live);
+      if (names.length === 0) return undefined;
       throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
         suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
       });
@@ -107,7 +124,7 @@ export class Store {
       closeConnection(live);
       return undefined;
     }
-    const store = new Store(live, uri, new WriteLock(lockPath), meta);
+    const store = new Store(live, uri, new WriteLock(lockPath), meta, storageOptions);
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
@@ -116,8 +133,22 @@ export class Store {
   }
 
   /** Creates a new store whose vectors are made by `embedder`. */
-  static async create(uri: string, lockPath: string, embedder: { id: string; spec: string; dims: number }): Promise<Store> {
-    const live = await connect(uri);
+  static create(
+    uri: string,
+    lockPath: string,
+    embedder: { id: string; spec: string; dims: number },
+    storageOptions: StorageOptions = {},
+  ): Promise<Store> {
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions));
+  }
+
+  private static async createUnredacted(
+    uri: string,
+    lockPath: string,
+    embedder: { id: string; spec: string; dims: number },
+    storageOptions: StorageOptions,
+  ): Promise<Store> {
+    const live = await connect(uri, storageOptions);
     const { db } = live;
     const lock = new WriteLock(lockPath);
     const meta: StoreMeta = {
@@ -133,7 +164,7 @@ export class Store {
       await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
-    const store = new Store(live, uri, lock, meta);
+    const store = new Store(live, uri, lock, meta, storageOptions);
     store.currentMeta = await store.readMeta();
     return store;
   }
@@ -351,7 +382,6 @@ const MEMO_LIMIT = 500;
  * so a store without them (or without a committed meta table) was never finished.
  */
 async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefined> {
-  if (!(await db.tableNames()).includes(TABLE.meta)) return undefined;
   const table = await openCommitted(db, TABLE.meta);
   if (!table) return undefined;
   try {
@@ -368,7 +398,9 @@ async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefin
  * make them again (with this embedder's dims).
  */
 async function dropUnfinishedTables(db: lancedb.Connection): Promise<void> {
-  for (const name of await db.tableNames()) {
+  // mnemo's own tables are probed by name too: an object store's listing may miss them (see `open`).
+  const names = new Set([...(await db.tableNames()), ...Object.values(TABLE)]);
+  for (const name of names) {
     const table = await openCommitted(db, name);
     const empty = !table || (await table.countRows()) === 0;
     table?.close();
@@ -376,12 +408,20 @@ async function dropUnfinishedTables(db: lancedb.Connection): Promise<void> {
   }
 }
 
-/** The table, or undefined when its folder has no committed version yet. */
-async function openCommitted(db: lancedb.Connection, name: string): Promise<lancedb.Table | undefined> {
+/**
+ * `work`'s errors with every storage option's value (a secret key, a token) blanked out: the
+ * object store's messages can quote what it was given, and they end up on screen and in logs.
+ */
+async function withoutSecrets<T>(storageOptions: StorageOptions, work: () => Promise<T>): Promise<T> {
   try {
-    return await db.openTable(name);
+    return await work();
   } catch (error) {
-    if (error instanceof Error && /could not be loaded[\s\S]*was not found/.test(error.message)) return undefined;
+    const secrets = Object.values(storageOptions).filter((value) => value.length >= 8);
+    if (!(error instanceof Error) || secrets.length === 0) throw error;
+    for (const secret of secrets) {
+      error.message = error.message.split(secret).join("[redacted]");
+      if (error.stack) error.stack = error.stack.split(secret).join("[redacted]");
+    }
     throw error;
   }
 }

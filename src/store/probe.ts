@@ -1,0 +1,18 @@
+import type * as lancedb from "@lancedb/lancedb";
+
+/** The table, or undefined when it is missing or its folder has no committed version yet. */
+export async function openCommitted(db: lancedb.Connection, name: string): Promise<lancedb.Table | undefined> {
+  try {
+    return await db.openTable(name);
+  } catch (error) {
+    if (error instanceof Error && /was not found/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+/** Whether the table has a committed version, asked of the table itself rather than of a listing. */
+export async function tableExists(db: lancedb.Connection, name: string): Promise<boolean> {
+  const table = await openCommitted(db, name);
+  table?.close();
+  return table !== undefined;
+}

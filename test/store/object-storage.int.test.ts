@@ -1,0 +1,161 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, isolatedEnv, ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
+import { startS3Server, type S3Server } from "../s3-server.js";
+
+// s3rver checks the key id only, so each machine's secret is a marker no output may contain.
+const ENV_SECRET = "env-secret-5f0c1d77";
+const FILE_SECRET = "file-secret-9a7e3b42";
+const STORE = "s3://mnemo/db";
+
+/** A "machine": its own home (so its own local data dir), the store in the bucket. */
+interface Machine {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+}
+
+/** Credentials from the standard AWS_* variables, as LanceDB reads them. */
+function envMachine(s3: S3Server): Machine {
+  const env = isolatedEnv({
+    MNEMO_STORE: STORE,
+    MNEMO_EMBEDDER: "bundled",
+    AWS_ENDPOINT: s3.endpoint,
+    AWS_ALLOW_HTTP: "true",
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "S3RVER",
+    AWS_SECRET_ACCESS_KEY: ENV_SECRET,
+  });
+  return { env, dataDir: path.join(env["HOME"]!, ".mnemo") };
+}
+
+/** Credentials from `storage.options` in the local data dir's config.json. */
+function fileMachine(s3: S3Server, store = STORE): Machine {
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const dataDir = path.join(env["HOME"]!, ".mnemo");
+  fs.mkdirSync(dataDir, { recursive: true });
+  const options = {
+    aws_endpoint: s3.endpoint,
+    allow_http: "true",
+    region: "us-east-1",
+    aws_access_key_id: "S3RVER",
+    aws_secret_access_key: FILE_SECRET,
+  };
+  fs.writeFileSync(path.join(dataDir, "config.json"), JSON.stringify({ storage: { options } }));
+  return { env, dataDir };
+}
+
+const outputs: string[] = [];
+
+async function cli(machine: Machine, args: string[]): Promise<CliResult> {
+  const result = await runCli(args, { env: machine.env });
+  outputs.push(result.stdout, result.stderr);
+  return result;
+}
+
+async function ok(machine: Machine, args: string[]): Promise<string> {
+  const result = await cli(machine, args);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+async function queried(machine: Machine, query: string): Promise<string[]> {
+  const listed = JSON.parse(await ok(machine, ["--json", "memories", "--query", query])) as { memories: { text: string }[] };
+  // A listed memory's text starts with the day it was stored.
+  return listed.memories.map((memory) => memory.text.replace(/^\d{4}-\d{2}-\d{2} /, ""));
+}
+
+describe("a store on S3-compatible object storage (s3rver)", () => {
+  let s3: S3Server;
+  let laptop: Machine;
+  let desktop: Machine;
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    laptop = envMachine(s3);
+    desktop = fileMachine(s3);
+  });
+  afterAll(async () => {
+    for (const text of outputs) {
+      expect(text).not.toContain(ENV_SECRET);
+      expect(text).not.toContain(FILE_SECRET);
+    }
+    await s3?.close();
+  });
+
+  it("is created on first use and reopened by every later command, on one machine and another", async () => {
+    await ok(laptop, ["remember", "The ferry to the island leaves at noon"]);
+    // The second command found "already exists" and "not a mnemo store" before the store probed its tables.
+    await ok(laptop, ["remember", "Granny's birthday is on the third of May"]);
+    expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");
+    // The database is in the bucket; the local data dir holds only this machine's state.
+    expect(fs.existsSync(path.join(laptop.dataDir, "db"))).toBe(false);
+
+    expect(await queried(desktop, "birthday")).toContain("Granny's birthday is on the third of May");
+    await ok(desktop, ["remember", "The desk lamp needs an E14 bulb"]);
+    expect(await queried(laptop, "lamp bulb")).toContain("The desk lamp needs an E14 bulb");
+  });
+
+  it("imports an export on one machine and lists its chats on the other", async () => {
+    const summary = JSON.parse(await ok(laptop, ["--json", "import", path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip")]));
+    expect(summary).toMatchObject({ rejected: 0, failed: 0 });
+    expect(summary.new).toBeGreaterThan(0);
+    const list = JSON.parse(await ok(desktop, ["--json", "chats", "list"])) as { items: { title: string }[] };
+    expect(list.items).toHaveLength(summary.new);
+    expect(list.items.some((item) => item.title.includes("Lisbon"))).toBe(true);
+  });
+
+  it("compacts and indexes the store in the bucket", async () => {
+    await ok(desktop, ["maintain"]);
+    expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");
+  });
+
+  it("serves it: what a client stores through `mnemo serve` another machine reads from the bucket", async () => {
+    const server = await serve(desktop);
+    try {
+      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      await ok(client, ["remember", "The spare key is under the blue flowerpot"]);
+      expect(await queried(laptop, "spare key")).toContain("The spare key is under the blue flowerpot");
+    } finally {
+      outputs.push(await server.stop());
+    }
+  });
+
+  it("says what is wrong with a bucket it cannot reach, without the credentials", async () => {
+    const lost = fileMachine(s3, "s3://no-such-bucket/db");
+    const result = await cli(lost, ["memories"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/404|not found|NoSuchBucket/i);
+  });
+});
+
+/** `mnemo serve` on the machine's store, in a child process (asynchronous: s3rver runs in this one). */
+async function serve(machine: Machine): Promise<{ url: string; token: string; stop(): Promise<string> }> {
+  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      try {
+        resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
+      } catch {
+        // not complete yet
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`mnemo serve exited with ${code}: ${stderr}`)));
+  });
+  // The token file is local state: in the machine's data dir, not in the bucket.
+  expect(path.dirname(started.tokenFile)).toBe(machine.dataDir);
+  return {
+    url: started.url,
+    token: fs.readFileSync(started.tokenFile, "utf8").trim(),
+    stop: () =>
+      new Promise((resolve) => {
+        child.on("close", () => resolve(stdout + stderr));
+        child.kill("SIGTERM");
+      }),
+  };
+}
