@@ -398,10 +398,12 @@ async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefin
  * make them again (with this embedder's dims).
  */
 async function dropUnfinishedTables(db: lancedb.Connection): Promise<void> {
+  const listed = await db.tableNames();
   // mnemo's own tables are probed by name too: an object store's listing may miss them (see `open`).
-  const names = new Set([...(await db.tableNames()), ...Object.values(TABLE)]);
-  for (const name of names) {
+  for (const name of new Set([...listed, ...Object.values(TABLE)])) {
     const table = await openCommitted(db, name);
+    // Not listed and not committed: there is nothing (a listed one is a folder without a version).
+    if (!table && !listed.includes(name)) continue;
     const empty = !table || (await table.countRows()) === 0;
     table?.close();
     if (empty) await db.dropTable(name);

@@ -20,6 +20,7 @@ const BENCHES = [
   { name: "import", file: "import.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
+  { name: "object-storage", file: "object-storage.mjs", needs: () => undefined },
   {
     name: "http",
     file: "http.mjs",

@@ -19,6 +19,20 @@ describe("config.json", () => {
     expect(defaults.embedderThreads).toBeUndefined();
   });
 
+  it("takes an object store's options from the default data dir's config.json, and refuses one that is not a string without quoting it", () => {
+    const home = tempDir();
+    const dataDir = path.join(home, "mnemo");
+    fs.mkdirSync(dataDir);
+    const write = (options: object) => fs.writeFileSync(path.join(dataDir, "config.json"), JSON.stringify({ storage: { options } }));
+    write({ aws_endpoint: "http://127.0.0.1:9000", aws_secret_access_key: "s3cret-value" });
+    const config = loadConfig({ store: "s3://bucket/db" }, { XDG_DATA_HOME: home });
+    expect(config).toMatchObject({ storeUri: "s3://bucket/db", paths: { dataDir } });
+    expect(config.storage.options).toEqual({ aws_endpoint: "http://127.0.0.1:9000", aws_secret_access_key: "s3cret-value" });
+    expect(configFrom({}).call(undefined).storage.options).toEqual({});
+    write({ aws_secret_access_key: 1234567890 });
+    expect(() => loadConfig({ store: "s3://bucket/db" }, { XDG_DATA_HOME: home })).toThrow(/storage\.options\.aws_secret_access_key: (?!.*1234567890)/);
+  });
+
   it("refuses a bad setting, naming the file and the setting", () => {
     expect(configFrom({ embedderThreads: 0 })).toThrow(/config\.json: embedderThreads: /);
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);

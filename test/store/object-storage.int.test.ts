@@ -31,7 +31,7 @@ function envMachine(s3: S3Server): Machine {
 }
 
 /** Credentials from `storage.options` in the local data dir's config.json. */
-function fileMachine(s3: S3Server, store = STORE): Machine {
+function fileMachine(s3: S3Server, store = STORE, extra: Record<string, string> = {}): Machine {
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   const dataDir = path.join(env["HOME"]!, ".mnemo");
   fs.mkdirSync(dataDir, { recursive: true });
@@ -41,6 +41,7 @@ function fileMachine(s3: S3Server, store = STORE): Machine {
     region: "us-east-1",
     aws_access_key_id: "S3RVER",
     aws_secret_access_key: FILE_SECRET,
+    ...extra,
   };
   fs.writeFileSync(path.join(dataDir, "config.json"), JSON.stringify({ storage: { options } }));
   return { env, dataDir };
@@ -127,6 +128,14 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     const result = await cli(lost, ["memories"]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/404|not found|NoSuchBucket/i);
+  });
+
+  it("blanks out an option's value that LanceDB quotes in an error", async () => {
+    // The object store's parser quotes a bad value whole: here the secret, given where it does not belong.
+    const misconfigured = fileMachine(s3, "s3://mnemo/other", { aws_conditional_put: FILE_SECRET });
+    const result = await cli(misconfigured, ["remember", "anything"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('Failed to parse "[redacted]"');
   });
 });
 
