@@ -15,7 +15,13 @@ export interface S3Server {
  * synchronous child blocks its event loop.
  */
 export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
-  const server = new S3rver({ address: "127.0.0.1", port: 0, directory: tempDir("s3rver-"), silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    directory: tempDir("s3rver-"),
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   return { endpoint: `http://127.0.0.1:${port}`, bucket, close: () => server.close() };
 }

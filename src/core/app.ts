@@ -133,7 +133,10 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
     await embedder.close();
     return { store, embedder: lazyEmbedder({ id: store.meta.embedderId, spec: store.meta.embedderSpec, dims: store.meta.dims }, config) };
   }
-  if (choice.reason) options.onNotice?.(`New store at ${isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`);
+  if (choice.reason)
+    options.onNotice?.(
+      `New store at ${isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`,
+    );
   return { store, embedder };
 }
 

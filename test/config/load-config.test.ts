@@ -30,7 +30,9 @@ describe("config.json", () => {
     expect(config.storage.options).toEqual({ aws_endpoint: "http://127.0.0.1:9000", aws_secret_access_key: "s3cret-value" });
     expect(configFrom({}).call(undefined).storage.options).toEqual({});
     write({ aws_secret_access_key: 1234567890 });
-    expect(() => loadConfig({ store: "s3://bucket/db" }, { XDG_DATA_HOME: home })).toThrow(/storage\.options\.aws_secret_access_key: (?!.*1234567890)/);
+    expect(() => loadConfig({ store: "s3://bucket/db" }, { XDG_DATA_HOME: home })).toThrow(
+      /storage\.options\.aws_secret_access_key: (?!.*1234567890)/,
+    );
   });
 
   it("refuses a bad setting, naming the file and the setting", () => {
