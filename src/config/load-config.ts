@@ -46,7 +46,8 @@ const Settings = z
      * region, keys…), over the AWS_*, GOOGLE_*, AZURE_* variables it reads itself. Secrets: never printed.
      */
     storage: z
-      .object({ options: z.record(z.string(), z.string()).default({}) })
+      // Its own message: the usual one quotes the value given, and this one may be a secret.
+      .object({ options: z.record(z.string(), z.string({ error: "must be a string" })).default({}) })
       .strict()
       .prefault({}),
   })
