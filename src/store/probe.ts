@@ -5,7 +5,10 @@ export async function openCommitted(db: lancedb.Connection, name: string): Promi
   try {
     return await db.openTable(name);
   } catch (error) {
-    if (error instanceof Error && /was not found/.test(error.message)) return undefined;
+    // Only "no such table" and "a folder without a version": any other failure (a damaged table) is an error.
+    if (error instanceof Error && /^Table '[^']*' was not found|could not be loaded[\s\S]*was not found/.test(error.message)) {
+      return undefined;
+    }
     throw error;
   }
 }
