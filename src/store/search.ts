@@ -5,6 +5,7 @@ import type { VectorTableKey } from "./schema.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
 import type { Store } from "./store.js";
+import { queryCoverage } from "../text/relevance.js";
 import { unspacedTerms } from "../text/unspaced-terms.js";
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
@@ -22,10 +23,17 @@ export interface HybridQuery<C extends string = string> {
   candidates?: number;
   mode?: SearchMode;
   /**
-   * How the legs are fused: "rrf" (by rank, the default) or "scores", a weighted sum of each
-   * leg's own scores, which keeps how far ahead the best hits are rather than only their order.
+   * How the legs are fused: "rrf" (by rank, the default); "scores", a weighted sum of each leg's
+   * own scores, which keeps how far ahead the best hits are rather than only their order; or
+   * "relevance", an absolute score from the candidates' text and exact similarity (see
+   * fuseRelevance), which reads the text of every candidate.
    */
-  fusion?: "rrf" | "scores";
+  fusion?: "rrf" | "scores" | "relevance";
+  /**
+   * With "relevance": the cosine similarity that this embedder gives unrelated texts (a high one);
+   * a row must be more similar than this for its meaning to count.
+   */
+  unrelatedSimilarity?: number;
   /** Also return each row's vector (for a second-stage comparison). */
   withVectors?: boolean;
   /**
@@ -38,7 +46,7 @@ export interface HybridQuery<C extends string = string> {
 
 export interface Hit<Row> {
   row: Row;
-  /** Fused relevance in [0, 1]: 1 is the best hit. */
+  /** In [0, 1]. "rrf" and "scores": the best hit is 1; "relevance": how relevant the row is (see fuseRelevance). */
   score: number;
   /** Cosine similarity to the query, when the vector leg found the row. */
   similarity: number | undefined;
@@ -116,40 +124,48 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   const runText = mode !== "vector" && query.text.trim().length > 0;
 
   const words = runText ? unspacedTerms(query.text) : [];
-  // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   const [vectorRows, indexedRows, substringRows] = await Promise.all([
-    !runVector
-      ? []
-      : table
-          .vectorSearch(query.vector)
-          .distanceType("cosine")
-          .where(query.where)
-          .select(["_distance"])
-          .withRowId()
-          .limit(candidates)
-          .toArrow()
-          .then(fromArrowTable),
+    !runVector ? [] : vectorLeg(table, query, candidates),
     !runText ? [] : textLeg(table, query, candidates),
     substringLeg(table, query.where, words, candidates),
   ]);
   const textRows = withSubstringRows(indexedRows, substringRows, words.length).slice(0, candidates);
 
-  const fuse = query.fusion === "scores" ? fuseScores : fuseRanks;
-  const top = fuse(vectorRows, textRows).slice(0, query.limit);
   const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
-  const rows = await readRows(
-    store,
-    key,
-    top.map((hit) => hit.rowId),
-    columns,
-  ).catch((error: unknown) => {
-    if (last) throw error;
-    return new Map<bigint, Record<string, unknown>>();
-  });
+  const read = (rowIds: bigint[], names: string[]) =>
+    readRows(store, key, rowIds, names).catch((error: unknown) => {
+      if (last) throw error;
+      return new Map<bigint, Record<string, unknown>>();
+    });
+  let top: Candidate[];
+  let rows: Map<bigint, Record<string, unknown>>;
+  let missing = false;
+  if (query.fusion === "relevance") {
+    // Every candidate's text is read to score it; its other columns come along (a few short ones).
+    const candidates = merge(
+      vectorRows,
+      textRows,
+      () => 0,
+      () => 0,
+    );
+    rows = await read(
+      candidates.map((candidate) => candidate.rowId),
+      [...new Set([...columns, "text"])],
+    );
+    missing = candidates.some((candidate) => !rows.has(candidate.rowId));
+    top = fuseRelevance(candidates, rows, query).slice(0, query.limit);
+  } else {
+    top = (query.fusion === "scores" ? fuseScores : fuseRanks)(vectorRows, textRows).slice(0, query.limit);
+    rows = await read(
+      top.map((hit) => hit.rowId),
+      columns,
+    );
+  }
   const hits = top.flatMap(({ rowId, score, similarity, textMatched }) => {
     const row = rows.get(rowId);
     if (!row) return [];
     const { vector, ...rest } = row;
+    if (!columns.includes("text")) delete rest["text"];
     return [
       {
         row: rest as Pick<TableRows[K], C>,
@@ -160,7 +176,17 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
       },
     ];
   });
-  return { hits, complete: hits.length === top.length };
+  return { hits, complete: !missing && hits.length === top.length };
+}
+
+/** The vector leg: the nearest rows' addresses and cosine distances. */
+async function vectorLeg(table: lancedb.Table, query: HybridQuery, candidates: number): Promise<LegRow[]> {
+  const nearest = table.vectorSearch(query.vector).distanceType("cosine");
+  // The index's quantised distances keep the order but not the value (0.11 for a cosine of 0.55):
+  // "relevance" reads the similarity itself, so its candidates are measured exactly (+0.7 ms).
+  const search = query.fusion === "relevance" ? nearest.refineFactor(1) : nearest;
+  // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
+  return fromArrowTable(await search.where(query.where).select(["_distance"]).withRowId().limit(candidates).toArrow());
 }
 
 /** Most rows the full-text leg reads beyond its candidates to rank the rows its index does not cover yet. */
@@ -271,6 +297,43 @@ function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
   );
   const best = ranked[0]?.score || 1;
   return ranked.map((hit) => ({ ...hit, score: hit.score / best }));
+}
+
+/**
+ * How far a row's similarity must rise above the reference (the sixth candidate's, or the embedder's
+ * unrelated level when that is higher) for its meaning to count fully.
+ */
+const MEANING_RANGE = 0.3;
+/** The candidate whose similarity is the reference: what an ordinary memory scores for this query. */
+const REFERENCE_RANK = 5;
+
+/**
+ * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
+ * words it holds (text/relevance.ts), and how far its meaning stands out from the user's other
+ * rows: (similarity − reference) / MEANING_RANGE, where the reference is the sixth-best similarity,
+ * or the embedder's unrelated level when that is higher. They combine as "either says it is
+ * relevant": 1 − (1 − words)(1 − meaning). So one shared common word (0.2) does not beat a memory
+ * that clearly means what was asked (0.8), and a query about nothing stored scores low whatever
+ * its rank. Measured on LoCoMo and on paraphrased questions (test/bench/README.md).
+ */
+function fuseRelevance(candidates: Candidate[], rows: Map<bigint, Record<string, unknown>>, query: HybridQuery): Candidate[] {
+  const present = candidates.filter((candidate) => rows.has(candidate.rowId));
+  const words = queryCoverage(
+    query.text,
+    present.map((candidate) => String(rows.get(candidate.rowId)!["text"] ?? "")),
+  );
+  const similarities = present.flatMap((candidate) => (candidate.similarity === undefined ? [] : [candidate.similarity]));
+  similarities.sort((a, b) => b - a);
+  const reference = Math.max(
+    similarities[Math.min(REFERENCE_RANK, similarities.length - 1)] ?? 1,
+    query.unrelatedSimilarity ?? Number.NEGATIVE_INFINITY,
+  );
+  const scored = present.map((candidate, i) => {
+    const meaning = candidate.similarity === undefined ? 0 : Math.min(1, Math.max(0, (candidate.similarity - reference) / MEANING_RANGE));
+    return { ...candidate, score: 1 - (1 - words[i]!) * (1 - meaning) };
+  });
+  // Ties (often 0) keep the legs' order: the vector leg's first.
+  return scored.sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -11,12 +11,13 @@ import {
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
 import type { MemoryRow } from "../../store/rows.js";
-import { hybridSearch, MIN_CANDIDATES, type HitColumn } from "../../store/search.js";
+import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../../store/search.js";
 import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
 import { bucketNotFound, cachedBucketRows, existingBucket, listBuckets } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
+import { unrelatedSimilarity } from "./unrelated-similarity.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
@@ -107,10 +108,8 @@ async function findMemories<C extends MemoryColumn>(
   columns: readonly C[],
 ): Promise<FoundMemory<C>[]> {
   if (request.mode === "query") {
-    const vector = await ctx.embedder.embedQuery(request.query);
-    const hits = await hybridSearch(ctx.store, "memories", {
-      vector,
-      text: request.query,
+    const hits = await searchMemories(ctx, {
+      query: request.query,
       where: request.where,
       limit: request.limit + request.skip,
       // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
@@ -131,6 +130,38 @@ async function findMemories<C extends MemoryColumn>(
       ...(request.mode === "latest" ? { limit: request.limit } : {}),
     }),
   );
+}
+
+export interface MemorySearch<C extends MemoryColumn> {
+  query: string;
+  where: string;
+  limit: number;
+  candidates?: number;
+  columns: readonly C[];
+  /** For the benchmark: one leg alone, or another fusion. */
+  mode?: SearchMode;
+  fusion?: HybridQuery["fusion"];
+}
+
+/**
+ * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
+ * [0, 1]; under 0.3 it is probably unrelated): the words of the query it holds, or how clearly its
+ * meaning stands out from the user's other memories (store/search.ts, fuseRelevance). Weighted RRF
+ * ranked a memory that shared one common word ("use") above one that meant what was asked.
+ */
+export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>) {
+  const [vector, unrelated] = await Promise.all([ctx.embedder.embedQuery(search.query), unrelatedSimilarity(ctx.embedder)]);
+  return hybridSearch(ctx.store, "memories", {
+    vector,
+    text: search.query,
+    where: search.where,
+    limit: search.limit,
+    ...(search.candidates === undefined ? {} : { candidates: search.candidates }),
+    columns: search.columns,
+    fusion: search.fusion ?? "relevance",
+    unrelatedSimilarity: unrelated,
+    ...(search.mode === undefined ? {} : { mode: search.mode }),
+  });
 }
 
 const MEMORY_COLUMNS = [
