@@ -22,11 +22,18 @@ export const SearchRequest = z.object({
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
-const ContextItem = z.object({
+/** One message's words in a passage: who said them and when. */
+const PassagePart = z.object({
   text: z.string(),
   sender: z.string(),
   timestamp: z.string(),
-  /** An addition: where the chunk stands relative to the hit (timestamps can tie, or be missing). */
+});
+/**
+ * One message of the chunks around a hit (a chunk that holds several messages gives one item per
+ * message, so each item's sender and time are its own).
+ */
+const ContextItem = PassagePart.extend({
+  /** An addition: where the message stands relative to the hit (timestamps can tie, or be missing). */
   position: z.enum(["before", "after"]),
 });
 export const SearchResult = z.object({
@@ -36,6 +43,8 @@ export const SearchResult = z.object({
   score: z.number(),
   timestamp: DateTime,
   sender: z.string(),
+  /** An addition: the hit's text message by message, each with its own sender and time. */
+  parts: z.array(PassagePart),
   context: z.array(ContextItem),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
@@ -85,6 +94,8 @@ export const RecallSource = z.object({
   messageId: z.string(),
   date: z.string(),
   relevanceScore: z.number(),
+  /** An addition: who wrote the cited message, `human` or `assistant`. */
+  sender: z.string(),
 });
 export type RecallSource = z.infer<typeof RecallSource>;
 const RecallPart = z.object({

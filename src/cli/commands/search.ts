@@ -78,11 +78,11 @@ function printSearch(out: Output, result: SearchResponse): void {
   const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
   result.results.forEach((hit, i) => {
     out.line(
-      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`,
+      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`,
     );
-    for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
-    out.line(indent(highlight(hit.text), HIT_MARGIN));
-    for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(indent(near.text, CONTEXT_MARGIN)));
+    for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(said(near, CONTEXT_MARGIN)));
+    for (const part of hit.parts) out.line(said({ ...part, text: highlight(part.text) }, HIT_MARGIN));
+    for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(said(near, CONTEXT_MARGIN)));
     out.line();
   });
   out.notice(`${result.totalResults} results in ${result.processingTime} ms`);
@@ -95,7 +95,7 @@ function printRecall(out: Output, result: RecallResponse): void {
   result.sources.forEach((source, i) => {
     out.line(
       style.dim(
-        `[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${source.conversationId} · message ${source.messageId}`,
+        `[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${speaker(source.sender)} · ${source.conversationId} · message ${source.messageId}`,
       ),
     );
   });
@@ -106,9 +106,17 @@ function printRecall(out: Output, result: RecallResponse): void {
 const HIT_MARGIN = "   ";
 const CONTEXT_MARGIN = "   ┆ ";
 
-function indent(text: string, margin: string): string {
-  return text
+/** Who said it, as `mnemo chats show` names them. */
+function speaker(sender: string): string {
+  return sender === "human" ? "you" : sender;
+}
+
+/** A message's lines under its speaker's name: `you: …`, the next lines aligned under the text. */
+function said(part: { sender: string; text: string }, margin: string): string {
+  const label = `${speaker(part.sender)}: `;
+  const pad = " ".repeat(label.length);
+  return part.text
     .split("\n")
-    .map((line) => `${margin}${line}`.trimEnd())
+    .map((line, i) => `${margin}${i === 0 ? label : pad}${line}`.trimEnd())
     .join("\n");
 }

@@ -255,6 +255,7 @@ function toSource(passage: MessagePassage): RecallSource {
     messageId: passage.messageId,
     date: passage.date ?? "",
     relevanceScore: Math.round(passage.score * 1000) / 1000,
+    sender: passage.sender,
   };
 }
 

@@ -163,19 +163,22 @@ export async function searchChats(
   ]);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);
+    const when = (timestamp: string | null) => timestamp ?? conversation?.createdAt ?? new Date(0).toISOString();
     const lead = bestMessage(request.query, chunk);
+    const parts = messagesOf(chunk).map((message) => ({ text: message.text, sender: message.sender, timestamp: when(message.timestamp) }));
     return {
       conversationId: chunk.conversationId,
       title: conversation?.title ?? "",
       text: chunk.text,
       score,
-      timestamp: lead.timestamp ?? conversation?.createdAt ?? new Date(0).toISOString(),
+      timestamp: when(lead.timestamp),
       sender: lead.sender,
-      context: (context.get(chunk.id) ?? []).map((near) => ({
+      parts,
+      context: contextMessages(chunk, context.get(chunk.id) ?? []).map((near) => ({
         text: near.text,
         sender: near.sender,
-        timestamp: near.timestamp ?? conversation?.createdAt ?? "",
-        position: near.chunkIndex < chunk.chunkIndex ? ("before" as const) : ("after" as const),
+        timestamp: when(near.timestamp),
+        position: near.position,
       })),
     };
   });
@@ -196,6 +199,26 @@ export async function searchChats(
 function bestMessage(query: string, chunk: ChunkSummary): ChunkMessage {
   const messages = messagesOf(chunk).map((message) => ({ ...message, score: 0 }));
   return rankByQuery(query, messages, 1)[0]!;
+}
+
+type ContextMessage = ChunkMessage & { position: "before" | "after" };
+
+/**
+ * The messages of the chunks around a hit, in order, each with its own sender and time: a chunk
+ * labelled with its first message's sender had shown the user's words as the assistant's. A long
+ * message whose pieces lie in two neighbouring chunks is one item.
+ */
+function contextMessages(hit: ChunkSummary, near: ChunkSummary[]): ContextMessage[] {
+  const items: ContextMessage[] = [];
+  for (const chunk of near) {
+    const position = chunk.chunkIndex < hit.chunkIndex ? "before" : "after";
+    for (const message of messagesOf(chunk)) {
+      const previous = items.at(-1);
+      if (previous?.id === message.id && previous.position === position) previous.text = `${previous.text} ${message.text}`;
+      else items.push({ ...message, position });
+    }
+  }
+  return items;
 }
 
 export async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, { title: string; createdAt: string }>> {

@@ -214,6 +214,11 @@ describe("search", () => {
     expect(hit).toMatchObject({ sender: "assistant", timestamp: "2024-02-10T10:01:00.000Z" });
     const [later] = (await service.search({ query: "bought a new heat mat", limit: 1 })).results;
     expect(later).toMatchObject({ sender: "human", timestamp: "2024-02-10T10:02:00.000Z" });
+    expect(later!.parts.map((part) => [part.sender, part.timestamp])).toEqual([
+      ["human", "2024-02-10T10:00:00.000Z"],
+      ["assistant", "2024-02-10T10:01:00.000Z"],
+      ["human", "2024-02-10T10:02:00.000Z"],
+    ]);
   });
 
   it("gives a hit the chunks around it in its own conversation, in order", async () => {
@@ -229,21 +234,51 @@ describe("search", () => {
     const [hit] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 2 })).results;
     expect(hit!.title).toBe("Building a model hangar");
     expect(hit!.text).toContain("zeppelin hangar");
-    const [before, after] = hit!.context;
-    expect(hit!.context).toHaveLength(2);
-    expect(Math.max(...steps(before!.text))).toBeLessThan(Math.min(...steps(hit!.text)));
-    expect(Math.min(...steps(after!.text))).toBeGreaterThan(Math.max(...steps(hit!.text)));
-    expect([before!.position, after!.position]).toEqual(["before", "after"]);
+    const before = hit!.context.filter((near) => near.position === "before");
+    const after = hit!.context.filter((near) => near.position === "after");
+    expect([before.length > 0, after.length > 0]).toEqual([true, true]);
+    expect(hit!.context.map((near) => near.position)).toEqual([...before, ...after].map((near) => near.position));
+    expect(Math.max(...before.flatMap((near) => steps(near.text)))).toBeLessThan(Math.min(...steps(hit!.text)));
+    expect(Math.min(...after.flatMap((near) => steps(near.text)))).toBeGreaterThan(Math.max(...steps(hit!.text)));
 
     // Where one side runs out, the other makes up for it.
-    const [last] = (await service.search({ query: "zeppelin hangar walnut frame", limit: 1, contextChunks: 1 })).results;
-    expect(last!.context).toHaveLength(1);
     const hits = (await service.search({ query: "varnish dried overnight garage", limit: 5, contextChunks: 3 })).results;
     const end = hits.find((hit) => steps(hit.text).includes(13));
-    expect(end!.context.map((near) => near.position)).toEqual(["before", "before", "before"]);
-    expect(end!.context.map((near) => Math.min(...steps(near.text)))).toEqual(
-      [...end!.context.map((near) => Math.min(...steps(near.text)))].sort((a, b) => a - b),
-    );
+    expect(end!.context.every((near) => near.position === "before")).toBe(true);
+    const order = end!.context.map((near) => Math.min(...steps(near.text)));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it("says who said each part of a passage and its context, with the part's own time", async () => {
+    // Short turns: a chunk holds several of them, so a context chunk holds both speakers.
+    const turns = Array.from({ length: 30 }, (_, i): [string, string] => [
+      i % 2 === 0 ? "human" : "assistant",
+      `Turn ${i}. ${i === 15 ? "The orchid greenhouse humidity sensor reads ninety percent." : "We talked about the weather and the garden."} ${"More small talk about nothing in particular. ".repeat(3)}`,
+    ]);
+    const start = "2024-06-01T08:00:00Z";
+    const { own, svc } = await appWithChats([chat("speakers", "Who said what", start, turns)]);
+    const [hit] = (await svc.search({ query: "orchid greenhouse humidity sensor", limit: 1, contextChunks: 2 })).results;
+    const turnOf = (text: string) => Number(/Turn (\d+)\./.exec(text)![1]);
+    const expected = (n: number) => ({
+      sender: n % 2 === 0 ? "human" : "assistant",
+      timestamp: new Date(Date.parse(start) + n * 60_000).toISOString(),
+    });
+    // The hit: its sender and time are the matching message's; every part names its own.
+    expect(hit).toMatchObject(expected(15));
+    expect(hit!.parts.length).toBeGreaterThan(1);
+    expect(hit!.parts.map((part) => part.text).join("\n")).toBe(hit!.text);
+    for (const part of hit!.parts) expect(part).toMatchObject(expected(turnOf(part.text)));
+    // The context: one item per message, each with its own sender and time, both speakers among them.
+    expect(hit!.context.length).toBeGreaterThan(2);
+    for (const near of hit!.context) {
+      expect(near).toMatchObject(expected(turnOf(near.text)));
+      expect(near.text.match(/Turn \d+\./g)).toHaveLength(1);
+    }
+    expect(new Set(hit!.context.map((near) => near.sender))).toEqual(new Set(["human", "assistant"]));
+    // Recall's sources name the writer of each cited message.
+    const recalled = await svc.recall({ query: "orchid greenhouse humidity sensor", maxTokens: 300 });
+    expect(recalled.sources[0]).toMatchObject({ messageId: "speakers-15", sender: "assistant" });
+    await own.close();
   });
 });
 
