@@ -7,6 +7,9 @@
 import { stemmer } from "stemmer";
 import { UNSPACED_SCRIPT, unspacedTerms } from "./unspaced-terms.js";
 
+/** Memory scores below this mean "probably unrelated" (README; test/bench/README.md has the measurement). */
+export const PROBABLY_UNRELATED = 0.3;
+
 /**
  * Rarity is damped (the square root of BM25's idf): a name every memory holds still counts for
  * something, and one rare word does not make the rest of the query irrelevant. LoCoMo memories:
@@ -33,7 +36,7 @@ const STOP_WORDS = new Set(
 /** The words a text is searched for by: lower case, no stop words, stemmed. */
 export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
-    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+    .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word)) // "note 7" is not "note 12"
     .map((word) => stemmer(word));
 }
 
