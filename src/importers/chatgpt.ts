@@ -1,7 +1,17 @@
 // ChatGPT export: one conversation record (an element of conversations.json) to the upload shape.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { arrayOf, earliestIso, isObject, isoFromUnixSeconds, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
+import {
+  arrayOf,
+  cutText,
+  earliestIso,
+  isObject,
+  isoFromUnixSeconds,
+  nonEmptyString,
+  stringOf,
+  titleFrom,
+  type JsonObject,
+} from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -9,6 +19,11 @@ export const CHATGPT: PlatformInfo = { platform: "chatgpt", platformDisplayName:
 
 /** Content types that are never shown as conversation text (reasoning, memory/context). */
 const SKIPPED_CONTENT_TYPES = new Set(["thoughts", "reasoning_recap", "user_editable_context", "model_editable_context"]);
+
+/** The tools that run the code the assistant writes (code interpreter, "advanced data analysis"). */
+const CODE_TOOLS = new Set(["python", "python_user_visible"]);
+/** How much of a code cell's output is kept: a printed data frame can run to megabytes. */
+const OUTPUT_CHARS = 2_000;
 
 /** Placeholders for non-text parts of a multimodal message. */
 const PART_PLACEHOLDERS: Record<string, string> = {
@@ -25,10 +40,14 @@ const PART_PLACEHOLDERS: Record<string, string> = {
 export function chatgptConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const mapping = isObject(record.mapping) ? record.mapping : {};
+  const canvas: Canvas = {};
   const messages = currentBranch(mapping, stringOf(record.current_node))
-    .map(toMessage)
+    .map((node) => toMessage(node, canvas))
     .filter((message): message is UploadMessage => message !== undefined);
-  if (messages.length === 0) return undefined;
+  if (messages.length === 0) {
+    context.skip("conversations without any message text (an empty New chat)");
+    return undefined;
+  }
   const createdAt =
     isoFromUnixSeconds(record.create_time) ??
     earliestIso(messages.map((message) => message.createdAt)) ??
@@ -82,59 +101,138 @@ function latestLeaf(mapping: JsonObject): string | undefined {
   return id;
 }
 
-function toMessage(node: JsonObject): UploadMessage | undefined {
-  const message = node.message;
-  if (!isObject(message)) return undefined;
-  const role = roleOf(message);
-  if (role === undefined || isHidden(message)) return undefined;
-  const document = canvasDocument(message);
-  if (document === undefined && isToolCall(message, role)) return undefined;
-  const content = document ?? contentText(isObject(message.content) ? message.content : {}, role);
-  const text = [content, ...attachmentPlaceholders(message)]
-    .filter((piece) => piece !== "")
-    .join("\n")
-    .trim();
-  const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
-  if (text === "" || id === undefined) return undefined;
-  const createdAt = isoFromUnixSeconds(message.create_time);
-  return { id, role, content: text, ...(createdAt === undefined ? {} : { createdAt }) };
+/** The canvas document being written on the branch so far, so an edit can say which one it changes. */
+interface Canvas {
+  name?: string | undefined;
 }
 
-function roleOf(message: JsonObject): UploadMessage["role"] | undefined {
+function toMessage(node: JsonObject, canvas: Canvas): UploadMessage | undefined {
+  const message = node.message;
+  if (!isObject(message) || isHidden(message)) return undefined;
+  const text = visibleText(message, canvas)?.trim();
+  const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
+  if (!text || id === undefined) return undefined;
+  const createdAt = isoFromUnixSeconds(message.create_time);
+  return {
+    id,
+    role: roleOf(message) === "human" ? "human" : "assistant",
+    content: text,
+    ...(createdAt === undefined ? {} : { createdAt }),
+  };
+}
+
+/**
+ * What the user sees of a message, as text: their own messages; the assistant's answers; and what
+ * the assistant did through a tool that the user reads as part of the answer: a canvas document
+ * and its edits, a code cell and its output, a deep-research report. Other tool calls and results
+ * (searches, browsing, memory writes) and system messages are not the conversation.
+ */
+function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
+  const role = roleOf(message);
+  const content = isObject(message.content) ? message.content : {};
+  if (role === "tool") return toolResult(message, content);
+  if (role === undefined) return undefined;
+  const recipient = stringOf(message.recipient);
+  if (role === "assistant" && recipient !== undefined && recipient !== "all") {
+    if (recipient === "canmore.create_textdoc") return canvasDocument(content, canvas);
+    if (recipient === "canmore.update_textdoc") return canvasEdit(content, canvas);
+    if (CODE_TOOLS.has(recipient)) return codeCell(content);
+    return undefined;
+  }
+  return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+}
+
+function roleOf(message: JsonObject): UploadMessage["role"] | "tool" | undefined {
   const author = isObject(message.author) ? stringOf(message.author.role) : undefined;
   if (author === "user") return "human";
   if (author === "assistant") return "assistant";
-  return undefined; // system and tool messages are not part of the visible conversation
+  if (author === "tool") return "tool";
+  return undefined; // system messages are not part of the visible conversation
 }
 
 function isHidden(message: JsonObject): boolean {
   return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
 }
 
-/**
- * A document the assistant wrote in a canvas (`canmore.create_textdoc`): the user sees it, and
- * searches for it, though the message is addressed to a tool. Its text is JSON with the document's
- * name and content. Edits (`update_textdoc`) are patterns to apply, not text: left out.
- */
-function canvasDocument(message: JsonObject): string | undefined {
-  if (stringOf(message.recipient) !== "canmore.create_textdoc" || !isObject(message.content)) return undefined;
-  let document: unknown;
+/** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part. */
+function canvasPayload(content: JsonObject): JsonObject | undefined {
+  const raw = stringOf(content.text) ?? (Array.isArray(content.parts) && typeof content.parts[0] === "string" ? content.parts[0] : "");
   try {
-    document = JSON.parse(stringOf(message.content.text) ?? "");
+    const value: unknown = JSON.parse(raw);
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-  if (!isObject(document)) return undefined;
-  const body = stringOf(document.content)?.trim();
-  if (!body) return undefined;
-  const name = nonEmptyString(document.name);
-  return `${name === undefined ? "[document]" : `[document: ${name}]`}\n${body}`;
 }
 
-/** An assistant message addressed to a tool (browser, python, ...) rather than to the user. */
-function isToolCall(message: JsonObject, role: UploadMessage["role"]): boolean {
-  const recipient = stringOf(message.recipient);
-  return role === "assistant" && recipient !== undefined && recipient !== "all";
+/** A document the assistant wrote in a canvas (`canmore.create_textdoc`): `{ name, type, content }`. */
+function canvasDocument(content: JsonObject, canvas: Canvas): string | undefined {
+  const document = canvasPayload(content);
+  const body = stringOf(document?.content)?.trim();
+  if (!document || !body) return undefined;
+  canvas.name = nonEmptyString(document.name);
+  return `${canvas.name === undefined ? "[document]" : `[document: ${canvas.name}]`}\n${body}`;
+}
+
+/**
+ * An edit of the canvas (`canmore.update_textdoc`): regular-expression replacements, kept as the
+ * text they put in. The export holds no later version of the document, and replaying Python
+ * patterns here could only approximate it; the new words are what a search needs.
+ */
+function canvasEdit(content: JsonObject, canvas: Canvas): string | undefined {
+  const replacements = arrayOf(canvasPayload(content)?.updates)
+    .filter(isObject)
+    .map((update) => stringOf(update.replacement)?.trim() ?? "")
+    .filter((text) => text !== "");
+  if (replacements.length === 0) return undefined;
+  return `${canvas.name === undefined ? "[document edit]" : `[document edit: ${canvas.name}]`}\n${replacements.join("\n\n")}`;
+}
+
+/** Code the assistant ran (code interpreter), as a fenced block in its language. */
+function codeCell(content: JsonObject): string | undefined {
+  const code = stringOf(content.text)?.trim();
+  if (!code) return undefined;
+  const language = stringOf(content.language);
+  return `\`\`\`${language && language !== "unknown" ? language : "python"}\n${code}\n\`\`\``;
+}
+
+/**
+ * What a tool returned that the user reads: a code cell's output (cut to OUTPUT_CHARS), an image it
+ * generated, a deep-research report. Search results, pages read and errors are left out.
+ */
+function toolResult(message: JsonObject, content: JsonObject): string | undefined {
+  const tool = isObject(message.author) ? (stringOf(message.author.name) ?? "") : "";
+  const type = stringOf(content.content_type);
+  if (CODE_TOOLS.has(tool) && type === "execution_output") {
+    const output = stringOf(content.text)?.trim();
+    return output ? `Output:\n\`\`\`\n${cutText(output, OUTPUT_CHARS)}\n\`\`\`` : undefined;
+  }
+  const report = researchReport(message);
+  if (report !== undefined) return report;
+  if (type === "multimodal_text" && Array.isArray(content.parts)) {
+    const images = content.parts.filter((part) => isObject(part) && part.content_type === "image_asset_pointer");
+    return images.length > 0 ? images.map(() => "[image]").join("\n") : undefined;
+  }
+  return undefined;
+}
+
+/** A deep-research report: markdown inside `metadata.chatgpt_sdk.widget_state`, a JSON string. */
+function researchReport(message: JsonObject): string | undefined {
+  const sdk = isObject(message.metadata) && isObject(message.metadata.chatgpt_sdk) ? message.metadata.chatgpt_sdk : undefined;
+  const state = stringOf(sdk?.widget_state);
+  if (state === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(state);
+    const report = isObject(parsed) && isObject(parsed.report_message) ? parsed.report_message : undefined;
+    const parts = report && isObject(report.content) ? arrayOf(report.content.parts) : [];
+    const text = parts
+      .filter((part): part is string => typeof part === "string")
+      .join("\n")
+      .trim();
+    return text === "" ? undefined : stripMarkup(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function contentText(content: JsonObject, role: UploadMessage["role"]): string {
@@ -142,7 +240,7 @@ function contentText(content: JsonObject, role: UploadMessage["role"]): string {
   if (SKIPPED_CONTENT_TYPES.has(type)) return "";
   const parts = Array.isArray(content.parts) ? content.parts.map(partText) : [stringOf(content.text) ?? ""];
   const text = parts.filter((part) => part.trim() !== "").join("\n");
-  return role === "assistant" ? stripCitations(text) : text;
+  return role === "assistant" ? stripMarkup(text) : text;
 }
 
 function partText(part: unknown): string {
@@ -166,18 +264,29 @@ function attachmentPlaceholders(message: JsonObject): string[] {
 }
 
 /**
- * Removes citation markers, private-use `\ue200cite\ue202turn0search0\ue201` and `【4:0†source】`, but
- * keeps the name an entity marker shows in the answer: `\ue200entity\ue202["local_business","Café
- * Zarzuela",0]\ue201` reads "Café Zarzuela" in ChatGPT.
+ * The answer as the user reads it: citation markers removed, private-use ones
+ * (`\ue200cite\ue202turn0search0\ue201`) and older `【4:0†source】` ones alike, except the words a
+ * marker shows in the answer (an entity's name, a link's title); a writing block
+ * (`:::writing{variant="email" subject="…"}` … `:::`) as its text, with its subject.
  */
-function stripCitations(text: string): string {
+function stripMarkup(text: string): string {
   return text
     .replace(/([ \t]*)\ue200([^\ue201\ue202]*)\ue202?([^\ue201]*)\ue201/g, (_, space: string, kind: string, payload: string) => {
-      const name = kind === "entity" ? entityName(payload) : undefined;
-      return name === undefined ? "" : `${space}${name}`;
+      const shown = kind === "entity" ? entityName(payload) : kind === "link_title" ? payload.split("\ue202")[0]?.trim() : undefined;
+      return shown ? `${space}${shown}` : "";
     })
-    .replace(/[ \t]*【\d+(?::\d+)?†[^】]*】/g, "");
+    .replace(/[ \t]*【\d+(?::\d+)?†[^】]*】/g, "")
+    .replace(WRITING_BLOCK, (_, attributes: string, body: string) => {
+      const subject = /\bsubject\s*=\s*["“]([^"”]*)["”]/.exec(attributes)?.[1]?.trim();
+      return subject ? `Subject: ${subject}\n\n${body}` : body;
+    });
 }
+
+/**
+ * A block of the answer fenced as a directive, as 2026 exports write canvas-like documents:
+ * `:::writing{variant="document" id="73481"}` on a line of its own, the text, then `:::`.
+ */
+const WRITING_BLOCK = /^[ \t]*:::[a-z][\w-]*\{([^}\n]*)\}[ \t]*\n([\s\S]*?)\n[ \t]*:::[ \t]*$/gim;
 
 /** The shown name in an entity marker's payload, a JSON array such as ["people","Ada Lovelace",0]. */
 function entityName(payload: string): string | undefined {

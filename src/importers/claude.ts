@@ -9,6 +9,14 @@ export const CLAUDE: PlatformInfo = { platform: "claude", platformDisplayName: "
 /** How much of an attachment's extracted text is kept under its placeholder. */
 export const ATTACHMENT_EXCERPT_CHARS = 500;
 
+/**
+ * The parent of a conversation's first messages in real exports (claude.ai sends it as the first
+ * prompt's parent). An edited or retried first prompt is another child of it: one tree, not two.
+ */
+const ROOT_PARENT = "00000000-0000-4000-8000-000000000000";
+/** What the top-level `text` holds for a block it cannot show; never message text. */
+const UNSUPPORTED_BLOCK = /(?:```\s*)?This block is not supported on your current device yet\.?(?:\s*```)?/g;
+
 interface TimedMessage {
   message: UploadMessage;
   /** Sort key: the message's time, or the previous message's when it has none. */
@@ -24,7 +32,10 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
   if (!isObject(record)) throw notAConversation(context);
   const conversationId = nonEmptyString(record.uuid) ?? `claude-${context.index}`;
   const messages = ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId);
-  if (messages.length === 0) return undefined;
+  if (messages.length === 0) {
+    context.skip("conversations without any message text");
+    return undefined;
+  }
   const createdAt =
     isoFromDateString(record.created_at) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
   const updatedAt = isoFromDateString(record.updated_at);
@@ -44,8 +55,9 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
 /**
  * The messages on the conversation's current branch. Where messages link to their parent
  * (`parent_message_uuid`), a prompt the user edited or an answer regenerated leaves its old
- * branch in `chat_messages` too; the current one runs from `current_leaf_message_uuid`, else from
- * the newest message nothing answers, back to the root. Without links, every message is kept.
+ * branch in `chat_messages` too, at any depth, the first prompt included; the current one runs
+ * from `current_leaf_message_uuid` (API-style exports; the bulk export has none), else from the
+ * newest message nothing answers, back to the root. Without links, every message is kept.
  */
 function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] {
   const byId = new Map<string, JsonObject>();
@@ -58,35 +70,45 @@ function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] 
   if (linked.length === 0) return chatMessages;
   const leaf = (typeof currentLeaf === "string" ? byId.get(currentLeaf) : undefined) ?? newestLeaf([...byId.values()], linked);
   if (leaf === undefined) return chatMessages;
-  const rootOf = rootsOf([...byId.values()], parentOf);
+  const treeOf = treesOf([...byId.values()], parentOf);
   const branch = new Set<JsonObject>();
   // A cycle in a damaged export ends the walk.
   for (let at: JsonObject | undefined = leaf; at !== undefined && !branch.has(at); at = parentOf(at)) branch.add(at);
-  // A message whose parent is missing from the export starts a tree of its own: one cut off the
-  // current branch is kept whole rather than lost with the old branches.
-  return chatMessages.filter((raw) => isObject(raw) && (branch.has(raw) || rootOf.get(raw) !== rootOf.get(leaf)));
+  // A message whose parent is missing from the export (and is not the root) starts a tree of its
+  // own: one cut off the current branch is kept whole rather than lost with the old branches.
+  return chatMessages.filter((raw) => isObject(raw) && (branch.has(raw) || treeOf.get(raw) !== treeOf.get(leaf)));
 }
 
-/** Each message's root: the first ancestor whose parent is missing (on a cycle, where it closes). */
-function rootsOf(messages: JsonObject[], parentOf: (message: JsonObject) => JsonObject | undefined): Map<JsonObject, JsonObject> {
-  const roots = new Map<JsonObject, JsonObject>();
+/**
+ * Each message's tree: "root" for those that lead up to the conversation's root (a first message's
+ * parent is the nil-like ROOT_PARENT, or none), else the missing parent its top message names (on a
+ * cycle, the message where it closes).
+ */
+function treesOf(messages: JsonObject[], parentOf: (message: JsonObject) => JsonObject | undefined): Map<JsonObject, unknown> {
+  const trees = new Map<JsonObject, unknown>();
   for (const message of messages) {
     const path = new Set<JsonObject>();
     let at: JsonObject | undefined = message;
-    while (at !== undefined && !roots.has(at) && !path.has(at)) {
+    while (at !== undefined && !trees.has(at) && !path.has(at)) {
       path.add(at);
       at = parentOf(at);
     }
-    const root = at === undefined ? [...path].at(-1)! : (roots.get(at) ?? at);
-    for (const step of path) roots.set(step, root);
+    const top = [...path].at(-1)!;
+    const tree = at !== undefined ? (trees.get(at) ?? at) : isRootParent(top.parent_message_uuid) ? "root" : top.parent_message_uuid;
+    for (const step of path) trees.set(step, tree);
   }
-  return roots;
+  return trees;
 }
 
+function isRootParent(parent: unknown): boolean {
+  return parent === undefined || parent === null || parent === "" || parent === ROOT_PARENT;
+}
+
+/** The newest message nothing answers (by `created_at`, then `updated_at`; on a tie, the later in the export). */
 function newestLeaf(messages: JsonObject[], linked: JsonObject[]): JsonObject | undefined {
   const parents = new Set(linked.map((message) => message.parent_message_uuid));
   const leaves = messages.filter((message) => !parents.has(message.uuid));
-  const time = (message: JsonObject) => isoFromDateString(message.created_at) ?? "";
+  const time = (message: JsonObject) => `${isoFromDateString(message.created_at) ?? ""}|${isoFromDateString(message.updated_at) ?? ""}`;
   return leaves.reduce<JsonObject | undefined>(
     (newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest),
     undefined,
@@ -112,7 +134,10 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
   if (role === undefined) return undefined;
   // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
   // ("This block is not supported…") for the ones it cannot show, so it is not read then.
-  const body = Array.isArray(raw.content) && raw.content.length > 0 ? textBlocks(raw.content) : (stringOf(raw.text) ?? "");
+  const body =
+    Array.isArray(raw.content) && raw.content.length > 0
+      ? textBlocks(raw.content)
+      : (stringOf(raw.text) ?? "").replace(UNSUPPORTED_BLOCK, "");
   const text = [body, ...attachmentPieces(raw)]
     .filter((piece) => piece.trim() !== "")
     .join("\n\n")
@@ -142,7 +167,8 @@ function writtenDocument(block: JsonObject): string | undefined {
   const input = isObject(block.input) ? block.input : {};
   const body = (stringOf(input.content) ?? stringOf(input.file_text))?.trim();
   if (!body) return undefined;
-  const name = nonEmptyString(input.title) ?? nonEmptyString(input.path);
+  // Older create_file calls gave {filename, content}; newer ones {path, file_text}.
+  const name = nonEmptyString(input.title) ?? nonEmptyString(input.path) ?? nonEmptyString(input.filename);
   const kind = block.name === "artifacts" ? "artifact" : "file";
   return `${name === undefined ? `[${kind}]` : `[${kind}: ${name}]`}\n${body}`;
 }

@@ -4,7 +4,7 @@
 import { AppError, isAppError } from "../shared/errors.js";
 import { detect, type Detection } from "./detect.js";
 import { isJunkPath, type ByteSource } from "./source.js";
-import type { ExportFormat, Layout } from "./types.js";
+import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
 export interface ExportPart {
   source: ByteSource;
@@ -14,6 +14,8 @@ export interface ExportPart {
 export interface ExportPlan {
   format: ExportFormat;
   parts: ExportPart[];
+  /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
+  skipped: SkippedCount[];
 }
 
 interface Found {
@@ -25,6 +27,8 @@ interface Found {
 const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
+/** A shard of the sharded ChatGPT layout. */
+const SHARD_FILE = /^conversations-\d+\.json$/;
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 export const SUPPORTED_FORMATS =
@@ -42,38 +46,64 @@ export function unsupported(label: string, reason: string): AppError {
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const detection = await detect(source);
   if (detection === undefined) throw unsupported(source.label, "its structure matches none of them");
-  return { format: detection.format, parts: [{ source, layout: detection.layout }] };
+  return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped: [] };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
   const candidates = sources.filter((source) => !isJunkPath(source.path) && JSON_FILE.test(source.path));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
-  const { found, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const { found, otherProducts, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
   const withData = found.filter((entry) => !isEmptyArray(entry.detection));
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
   if (first === undefined) throw failure ?? unsupported(containerLabel, "no chat export file found inside");
   assertOneFormat(chosen, containerLabel);
   chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
-  return { format: first.detection.format, parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout })) };
+  const skipped: SkippedCount[] = otherProducts.map((source) => ({
+    file: source.label,
+    reason: "files of another Google product's activity, not read",
+    count: 1,
+  }));
+  const missing = missingShards(order, candidates);
+  if (manifest && missing.length > 0) {
+    skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
+  }
+  return {
+    format: first.detection.format,
+    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout })),
+    skipped,
+  };
 }
 
-/** Detects every candidate; files that are not JSON are remembered, in case nothing else is found. */
-async function detectAll(candidates: ByteSource[]): Promise<{ found: Found[]; failure: AppError | undefined }> {
-  const found: Found[] = [];
-  let failure: AppError | undefined;
+/** The ChatGPT shard files the manifest names that are not in the export (a download cut short, a file lost in copying). */
+function missingShards(listed: string[], present: ByteSource[]): string[] {
+  const names = new Set(present.map((source) => baseName(source.path)));
+  return listed.filter((name) => SHARD_FILE.test(name) && !names.has(name));
+}
+
+interface Detected {
+  found: Found[];
+  /** Takeout activity files of other Google products (Search, YouTube…). */
+  otherProducts: ByteSource[];
+  /** The first file that could not be read, in case nothing else is found. */
+  failure: AppError | undefined;
+}
+
+/** Detects every candidate. */
+async function detectAll(candidates: ByteSource[]): Promise<Detected> {
+  const detected: Detected = { found: [], otherProducts: [], failure: undefined };
   for (const source of candidates) {
     try {
       const detection = await detect(source);
-      const otherProduct = detection?.format === "gemini" && !detection.geminiProduct; // e.g. Search activity
-      if (detection !== undefined && !otherProduct) found.push({ source, detection });
+      if (detection?.format === "gemini" && !detection.geminiProduct) detected.otherProducts.push(source);
+      else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
-      failure ??= error;
+      detected.failure ??= error;
     }
   }
-  return { found, failure };
+  return detected;
 }
 
 function isEmptyArray(detection: Detection): boolean {

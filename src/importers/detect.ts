@@ -3,7 +3,8 @@
 import parser from "stream-json/parser.js";
 import type { Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
-import { GEMINI_PRODUCTS } from "./gemini.js";
+import { AppError } from "../shared/errors.js";
+import { namesGeminiProduct } from "./gemini.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
 import { arrayOf, isObject, type JsonObject } from "./json-values.js";
 import type { ByteSource } from "./source.js";
@@ -45,6 +46,8 @@ interface Shape {
  */
 export async function detect(source: ByteSource): Promise<Detection | undefined> {
   const { prefix, complete } = await readPrefix(source);
+  assertNotEmpty(source, prefix, complete);
+  assertNotHtml(source, prefix);
   const firstLine = firstLineObject(prefix, complete);
   if (firstLine !== undefined) return classify(shapeOfRecord(firstLine), "lines");
   const { tokens, failed } = await tokenize(prefix, complete);
@@ -55,6 +58,43 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
     throw malformedJson(source, position, "not JSON");
   }
   return detection;
+}
+
+/** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
+function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): void {
+  if (
+    !complete ||
+    prefix
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim() !== ""
+  )
+    return;
+  throw new AppError("invalid_input", `${source.label}: the file is empty`, {
+    suggestion: "Download the export again, or re-extract the file from the original zip.",
+  });
+}
+
+/**
+ * An HTML page is said to be one, with what to pass instead: ChatGPT's chat.html (a page for reading
+ * the export, beside conversations.json) and Takeout's default My Activity.html are the ones met.
+ */
+function assertNotHtml(source: ByteSource, prefix: Buffer): void {
+  const head = prefix
+    .subarray(0, 4096)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  if (!/^<(?:!doctype|html|head|body|meta|div|!--)/i.test(head)) return;
+  if (/chatgpt|jsonData/i.test(prefix.toString("utf8"))) {
+    throw new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
+      suggestion: "Use conversations.json (or the conversations-NNN.json files) from the same folder, or the zip as downloaded.",
+    });
+  }
+  throw new AppError("invalid_input", `${source.label}: an HTML page, not a chat export`, {
+    suggestion:
+      "Pass the export's JSON: conversations.json or the zip for ChatGPT and Claude; for Google Takeout, export My Activity in JSON format (HTML is its default).",
+  });
 }
 
 /** The first SNIFF_BYTES of the file; `complete` when that is the whole file. */
@@ -167,7 +207,7 @@ function classify(shape: Shape, layout: Layout): Detection | undefined {
   if (shape.topLevel === "array" && shape.emptyArray) return { format: "upload", layout: "array", geminiProduct: false, empty: true };
   const format = formatOfKeys(shape.keys);
   if (format === undefined) return undefined;
-  const geminiProduct = format === "gemini" && GEMINI_PRODUCTS.some((product) => shape.products.has(product));
+  const geminiProduct = format === "gemini" && [...shape.products].some(namesGeminiProduct);
   return { format, layout, geminiProduct, empty: false };
 }
 

@@ -2,25 +2,53 @@
 // Each record is one prompt and its response; records are grouped into conversations by their
 // conversation URL when they carry one, otherwise by calendar day (UTC), split where an hour passes
 // without a record.
+//
+// Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
+// and the verb before each prompt ("Prompted …", "送信したメッセージ: …"). A record is recognised by
+// what does not change with the language: the brand in its product names, or its link to
+// gemini.google.com. The verb is stripped when it is one we know (gemini-prompt-verbs.ts), or when
+// the file shows it: the same words open nearly every title.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
+import { knownPromptVerb, learnedPromptVerb, type PromptVerb } from "./gemini-prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
-import { arrayOf, cutText, isObject, isoFromDateString, stringOf, type JsonObject } from "./json-values.js";
+import { arrayOf, cutText, isObject, isoFromDateString, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
-import type { PlatformInfo, SourcedRecord } from "./types.js";
+import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
 
 export const GEMINI: PlatformInfo = { platform: "gemini", platformDisplayName: "Gemini" };
 
-export const GEMINI_PRODUCTS = ["Gemini Apps", "Bard"];
-const PROMPT_VERB = /^(?:Prompted|Asked)\s+/;
-const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/([A-Za-z0-9_-]+)/;
+/** The brand survives translation: "Gemini Apps", "Gemini アプリ", "Εφαρμογές Gemini", "Bard". */
+const GEMINI_NAME = /\b(?:gemini|bard)\b/i;
+const GEMINI_HOST = /^(?:gemini|bard)\.google\.com$/i;
+/** A conversation's link: /app/<id>, /app/c/<id> (newer), /chat/<id> (Bard), optionally under /u/<n>/. */
+const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/(?:c\/)?([A-Za-z0-9_-]{6,})/;
 const TITLE_CHARS = 80;
 /** Records of one day without a conversation URL are one conversation until this long a pause. */
 const SESSION_GAP_MS = 60 * 60 * 1000;
 
-interface Turn {
+const SKIPPED = {
+  otherProduct: "activity of other Google products",
+  undated: "Gemini records without a readable time",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
+} as const;
+
+/** A Gemini record as read, before the file's prompt verb is known. */
+interface Activity {
   time: string;
   /** Position in the file, to keep records with equal times in a stable order. */
+  order: number;
+  title: string;
+  /** The answers, and the conversation each belongs to when the record says (merged records carry several). */
+  answers: { text: string; group: string | undefined }[];
+  group: string | undefined;
+  attachments: string[];
+  context: RecordContext;
+}
+
+interface Turn {
+  time: string;
   order: number;
   group: string;
   prompt: string;
@@ -31,19 +59,24 @@ interface Turn {
 }
 
 /**
- * Grouping needs every record of a group, so the Gemini turns are buffered before anything is
+ * Grouping needs every record of a group, so the Gemini records are buffered before anything is
  * yielded: only the extracted text of Gemini records is kept (not the raw JSON, and not other
  * products' records). Takeout activity files are modest in size, so this stays small.
  */
 export async function* geminiConversations(records: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
-  const groups = new Map<string, Turn[]>();
+  const byFile = new Map<string, Activity[]>();
   for await (const { value, context } of records) {
     if (!isObject(value)) throw notAConversation(context);
-    const turn = toTurn(value, context.index);
-    if (turn === undefined) continue;
-    const turns = groups.get(turn.group) ?? [];
-    turns.push(turn);
-    groups.set(turn.group, turns);
+    const activity = toActivity(value, context);
+    if (activity === undefined) continue;
+    byFile.set(context.label, [...(byFile.get(context.label) ?? []), activity]);
+  }
+  const groups = new Map<string, Turn[]>();
+  for (const activities of byFile.values()) {
+    const verb = learnedPromptVerb(activities.map((activity) => activity.title));
+    for (const turn of activities.flatMap((activity) => toTurns(activity, verb))) {
+      groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+    }
   }
   const conversations = [...groups.entries()]
     .flatMap(([group, turns]) => sessionsOf(group, turns))
@@ -54,36 +87,96 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
   yield* conversations;
 }
 
-export function isGeminiRecord(record: JsonObject): boolean {
-  const header = stringOf(record.header);
-  const products = arrayOf(record.products).filter((product): product is string => typeof product === "string");
-  return [header, ...products].some((name) => name !== undefined && GEMINI_PRODUCTS.includes(name));
+/** Whether a product name (a record's `header` or one of its `products`) is Gemini's, in any language. */
+export function namesGeminiProduct(name: string): boolean {
+  return GEMINI_NAME.test(name);
 }
 
-function toTurn(record: JsonObject, order: number): Turn | undefined {
+/** A Gemini Apps (or Bard) record: by its product names, or by a link to gemini.google.com. */
+export function isGeminiRecord(record: JsonObject): boolean {
+  const names = [record.header, ...arrayOf(record.products)].filter((name): name is string => typeof name === "string");
+  if (names.some(namesGeminiProduct)) return true;
+  const links = [record.titleUrl, ...arrayOf(record.details).map((detail) => (isObject(detail) ? detail.url : undefined))];
+  return links.some((link) => typeof link === "string" && GEMINI_HOST.test(hostOf(link)));
+}
+
+function hostOf(link: string): string {
+  try {
+    return new URL(link).hostname;
+  } catch {
+    return "";
+  }
+}
+
+function toActivity(record: JsonObject, context: RecordContext): Activity | undefined {
   const time = isoFromDateString(record.time);
-  if (!isGeminiRecord(record) || time === undefined) return undefined; // other products; undatable records
-  const title = stringOf(record.title) ?? "";
-  const response = arrayOf(record.safeHtmlItem)
+  const problem = !isGeminiRecord(record) ? SKIPPED.otherProduct : time === undefined ? SKIPPED.undated : undefined;
+  if (problem !== undefined || time === undefined) {
+    context.skip(problem ?? SKIPPED.undated);
+    return undefined;
+  }
+  const links = conversationLinks(record);
+  const answers = arrayOf(record.safeHtmlItem)
     .filter(isObject)
     .map((item) => htmlToText(stringOf(item.html) ?? ""))
-    .filter((text) => text !== "")
-    .join("\n\n");
-  const isPrompt = PROMPT_VERB.test(title);
-  if (!isPrompt && response === "") return undefined; // activity noise such as "Used Gemini Apps"
-  const attachments = arrayOf(record.attachedFiles).filter((name): name is string => typeof name === "string");
-  const prompt = title.replace(PROMPT_VERB, "").trim();
-  if (prompt === "" && attachments.length === 0 && response === "") return undefined;
-  return { time, order, group: groupOf(record, time), prompt, attachments, response, fingerprint: fingerprintOf(title) };
+    .map((text, i) => ({ text, group: links.length > 1 ? links[i] : undefined }))
+    .filter((answer) => answer.text !== "");
+  return {
+    time,
+    order: context.index,
+    title: stringOf(record.title) ?? "",
+    answers,
+    group: links[0],
+    attachments: attachmentNames(record),
+    context,
+  };
 }
 
-/** `app-<id>` from a conversation URL anywhere in titleUrl/subtitles/details, else `day-YYYY-MM-DD`. */
-function groupOf(record: JsonObject, time: string): string {
-  for (const text of stringsIn([record.titleUrl, record.subtitles, record.details], 0)) {
-    const match = CONVERSATION_URL.exec(text);
-    if (match?.[1] !== undefined) return `app-${match[1]}`;
+/**
+ * The record's turns. A record Google merged across chats carries one link and one answer per chat,
+ * in the same order: one turn each. Several answers without as many links are drafts of one answer.
+ */
+function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] {
+  const verb = knownPromptVerb(activity.title) ?? learned;
+  const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
+  const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
+  const merged = activity.answers.length > 1 && activity.answers.every((answer) => answer.group !== undefined);
+  const answers = merged ? activity.answers : activity.answers.slice(0, 1);
+  const empty = prompt === "" && activity.attachments.length === 0 && answers.length === 0;
+  if ((!isPrompt && answers.length === 0) || empty) {
+    activity.context.skip(SKIPPED.notAPrompt);
+    return [];
   }
-  return `day-${time.slice(0, 10)}`;
+  if (activity.answers.length > answers.length) activity.context.skip(SKIPPED.drafts, activity.answers.length - answers.length);
+  const fingerprint = fingerprintOf(activity.title);
+  const base = { time: activity.time, order: activity.order, prompt, attachments: activity.attachments, fingerprint };
+  const group = (link: string | undefined) => (link ? `app-${link}` : `day-${activity.time.slice(0, 10)}`);
+  if (answers.length === 0) return [{ ...base, group: group(activity.group), response: "" }];
+  return answers.map((answer) => ({ ...base, group: group(answer.group ?? activity.group), response: answer.text }));
+}
+
+/** The ids of the conversations a record links to (titleUrl, then details), in order, without repeats. */
+function conversationLinks(record: JsonObject): string[] {
+  const ids: string[] = [];
+  for (const text of stringsIn([record.titleUrl, record.details, record.subtitles], 0)) {
+    const id = CONVERSATION_URL.exec(text)?.[1];
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** Names of the files given with a prompt: strings or objects ({name}, {file}, {path}), in any of the fields Takeout has used. */
+function attachmentNames(record: JsonObject): string[] {
+  const listed = [...arrayOf(record.attachedFiles), ...arrayOf(record.attachmentInfo)];
+  // `imageFile` repeats one of the attached files: it counts only when nothing else names one.
+  const entries = listed.length > 0 ? listed : [record.imageFile];
+  const names = entries.flatMap((entry) => {
+    const name = isObject(entry)
+      ? (nonEmptyString(entry.name) ?? nonEmptyString(entry.file) ?? nonEmptyString(entry.path) ?? nonEmptyString(entry.url))
+      : nonEmptyString(entry);
+    return name === undefined ? [] : [name.trim()];
+  });
+  return [...new Set(names)];
 }
 
 /**

@@ -19,11 +19,11 @@ import { planContainer, planFile, type ExportPart, type ExportPlan } from "./con
 import { geminiConversations } from "./gemini.js";
 import { jsonRecords } from "./json-stream.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
-import type { ExportFormat, ExportReader, RecordContext, SkippedRecord, SourcedRecord } from "./types.js";
+import type { ExportFormat, ExportReader, RecordContext, SkippedCount, SkippedRecord, SourcedRecord } from "./types.js";
 import { uploadConversation, withPlatform } from "./upload-shape.js";
 import { isZipFile, zipSources } from "./zip.js";
 
-export type { ExportFormat, ExportReader } from "./types.js";
+export type { ExportFormat, ExportReader, SkippedCount } from "./types.js";
 export { SUPPORTED_FORMATS } from "./container.js";
 
 export interface OpenExportOptions {
@@ -66,24 +66,50 @@ export function checkPlatform(platform: string | undefined): string | undefined 
  */
 function createReader(plan: ExportPlan, platform: string | undefined, onSkipped: SkippedRecord | undefined): ExportReader {
   let tally = new ByteTally();
+  let skips = new SkipTally();
   return {
     format: plan.format,
     totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
     bytesRead: () => tally.value,
+    skipped: () => skips.counts(),
     async *conversations(): AsyncGenerator<UploadConversation> {
       tally = new ByteTally();
-      for await (const conversation of convert(plan.format, records(plan.parts, tally, onSkipped))) {
+      skips = new SkipTally();
+      for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
+      for await (const conversation of convert(plan.format, records(plan.parts, tally, skips, onSkipped))) {
         yield withPlatform(conversation, platform);
       }
     },
   };
 }
 
-async function* records(parts: ExportPart[], tally: ByteTally, onSkipped: SkippedRecord | undefined): AsyncGenerator<SourcedRecord> {
+/** What a read left out, per file and reason, in the order first met. */
+class SkipTally {
+  private readonly byKey = new Map<string, SkippedCount>();
+
+  add(file: string, reason: string, count = 1): void {
+    const key = `${file}\u0000${reason}`;
+    const known = this.byKey.get(key);
+    if (known) known.count += count;
+    else this.byKey.set(key, { file, reason, count });
+  }
+
+  counts(): SkippedCount[] {
+    return [...this.byKey.values()].map((entry) => ({ ...entry }));
+  }
+}
+
+async function* records(
+  parts: ExportPart[],
+  tally: ByteTally,
+  skips: SkipTally,
+  onSkipped: SkippedRecord | undefined,
+): AsyncGenerator<SourcedRecord> {
   for (const { source, layout } of parts) {
     let index = 0;
+    const skip = (reason: string, count = 1) => skips.add(source.label, reason, count);
     for await (const value of jsonRecords(source, layout, tally, onSkipped)) {
-      yield { value, context: { label: source.label, index: index++, fallbackDate: source.mtime } };
+      yield { value, context: { label: source.label, index: index++, fallbackDate: source.mtime, skip } };
     }
   }
 }

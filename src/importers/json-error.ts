@@ -102,9 +102,17 @@ export function malformedJson(source: ByteSource, found: JsonPosition | undefine
   });
 }
 
-/** The data stops inside a value: the position is the end of the file, or the verifier wanted more. */
+/** A `\uXXXX` escape takes 6 bytes: one that the end of the file cuts is a cut, not a bad escape. */
+const ESCAPE_BYTES = 6;
+
+/**
+ * The data stops inside a value: the position is the end of the file, the verifier wanted more, or
+ * an escape sequence runs into the end of the file.
+ */
 function looksTruncated(position: JsonPosition, size: number): boolean {
-  return (position.byte !== undefined && position.byte >= size) || position.problem.startsWith("has expected");
+  if (position.byte !== undefined && position.byte >= size) return true;
+  if (position.byte !== undefined && /escap/i.test(position.problem) && size - position.byte < ESCAPE_BYTES) return true;
+  return position.problem.startsWith("has expected");
 }
 
 function describePosition(position: JsonPosition): string {

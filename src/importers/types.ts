@@ -19,7 +19,21 @@ export interface ExportReader {
   bytesRead(): number;
   /** Conversations in the upload shape. Streaming: bounded memory whatever the file size. */
   conversations(): AsyncGenerator<UploadConversation>;
+  /** What the last `conversations()` left out and why, counted per file and reason (complete once it has ended). */
+  skipped(): SkippedCount[];
 }
+
+/** Records (or files) of an export that were not imported, and why: never left out without a word. */
+export interface SkippedCount {
+  /** The file as messages name it. */
+  file: string;
+  /** What was left out, in words that count it: "conversations without any message text". */
+  reason: string;
+  count: number;
+}
+
+/** Counts something left out of `file` (a record, a draft, a file) under `reason`. */
+export type SkipReport = (reason: string, count?: number) => void;
 
 /** Told of a record that was skipped because it cannot be read (an NDJSON line that is not JSON). */
 export type SkippedRecord = (problem: AppError) => void;
@@ -32,6 +46,8 @@ export interface RecordContext {
   index: number;
   /** Used when a conversation carries no date at all: the file's modification time. */
   fallbackDate: Date;
+  /** Counts what this record leaves out, with the reason. */
+  skip: SkipReport;
 }
 
 /** Platform fields an importer stamps on each conversation. */

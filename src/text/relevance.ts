@@ -37,7 +37,21 @@ const STOP_WORDS = new Set(
 export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
     .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word)) // "note 7" is not "note 12"
-    .map((word) => stemmer(word));
+    .map(stemOf);
+}
+
+/** Stems already worked out: a query scores ~100 candidates of ~20 words, mostly the same words again. */
+const stems = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** For each text, the weighted share of the query's words it holds (0 when the query has none). */

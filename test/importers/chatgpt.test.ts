@@ -1,4 +1,4 @@
-import { collect, fixtures } from "./collect.js";
+import { collect, fixtures, recordContext } from "./collect.js";
 import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,7 +41,14 @@ describe("ChatGPT conversations.json", () => {
       [
         "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9",
         "Fix KeyError in CSV sales report",
-        ["human:u1-traceback", "assistant:a1-answer", "human:u2-decimal", "assistant:a3-final"],
+        [
+          "human:u1-traceback",
+          "assistant:a1-answer",
+          "human:u2-decimal",
+          "assistant:a2-run-code",
+          "assistant:t2-output",
+          "assistant:a3-final",
+        ],
       ],
       ["b2f0e1c4-7d3a-4c55-9a0e-3f1d2c8b6e70", "日本語: は vs が", ["human:u1-jp", "assistant:a1-jp", "human:u2-jp", "assistant:a2-jp"]],
       [
@@ -92,7 +99,7 @@ describe("ChatGPT conversations.json", () => {
     );
   });
 
-  it("skips system, hidden, context, reasoning, tool-call, tool and empty messages", async () => {
+  it("skips system, hidden, context, reasoning, tool-call, tool-result and empty messages", async () => {
     const ids = (await collect(plainFile)).flatMap((c) => c.conversation.messages.map((m) => m.id));
     for (const skipped of [
       "sys-0",
@@ -102,13 +109,18 @@ describe("ChatGPT conversations.json", () => {
       "sys-py",
       "a1-thoughts",
       "a1-recap",
-      "a2-run-code",
-      "t2-output",
       "a2-empty",
       "a2-memory",
     ]) {
       expect(ids).not.toContain(skipped);
     }
+  });
+
+  it("keeps a code interpreter cell and its output as code, from the assistant", async () => {
+    const [, python] = await collect(plainFile);
+    const byId = new Map(python!.conversation.messages.map((m) => [m.id, m]));
+    expect(byId.get("a2-run-code")).toMatchObject({ role: "assistant", content: "```python\nprint(parse_amount('1.234,50'))\n```" });
+    expect(byId.get("t2-output")).toMatchObject({ role: "assistant", content: "Output:\n```\n1234.5\n```" });
   });
 
   it("does not yield a conversation with nothing visible in it", async () => {
@@ -155,7 +167,7 @@ describe("ChatGPT conversations.json", () => {
         },
       },
     });
-    const context = { label: "conversations.json", index: 0, fallbackDate: new Date() };
+    const context = recordContext();
     const text = (raw: string) => chatgptConversation(answer(raw), context)!.conversation.messages[0]!.content;
     expect(text('Buy one at \ue200entity\ue202["local_business","Gartencenter Zarzuela",0]\ue201 today.')).toBe(
       "Buy one at Gartencenter Zarzuela today.",
@@ -165,7 +177,7 @@ describe("ChatGPT conversations.json", () => {
     expect(text("Odd \ue200entity\ue202not json\ue201 marker.")).toBe("Odd marker.");
   });
 
-  it("keeps a document the assistant wrote in a canvas, not its edits or other tool calls", () => {
+  it("keeps a document the assistant wrote in a canvas and the text its edits put in, not other tool calls", () => {
     const node = (id: string, parent: string | null, message: object) => ({
       id,
       parent,
@@ -198,11 +210,11 @@ describe("ChatGPT conversations.json", () => {
         }),
       },
     };
-    const messages = chatgptConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation
-      .messages;
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
     expect(messages.map((m) => [m.id, m.content])).toEqual([
       ["u1", "Write a care guide for my fern"],
       ["a1", "[document: fern_care]\n# Fern care\nMist the fronds every morning."],
+      ["a2", "[document edit: fern_care]\nx"],
       ["a3", "I've written it in the canvas."],
     ]);
   });

@@ -1,4 +1,4 @@
-import { collect, fixtures } from "./collect.js";
+import { collect, fixtures, recordContext } from "./collect.js";
 import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,7 +92,7 @@ describe("Claude conversations.json", () => {
         },
       ],
     };
-    const messages = claudeConversation(record, { label: "conversations.json", index: 0, fallbackDate: new Date() })!.conversation.messages;
+    const messages = claudeConversation(record, recordContext())!.conversation.messages;
     expect(messages.map((m) => m.content)).toEqual([
       "Write fib in Python",
       "Here it is:\n\n[artifact: fib.py]\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n[file: /notes/plan.md]\nPlan: memoise it.",
@@ -120,7 +120,7 @@ describe("Claude conversations.json", () => {
     const contents = (record: object) =>
       claudeConversation(
         { uuid: "c-branches", name: "Cat names", chat_messages: chatMessages, ...record },
-        { label: "conversations.json", index: 0, fallbackDate: new Date() },
+        recordContext(),
       )!.conversation.messages.map((m) => m.content);
 
     expect(contents({ current_leaf_message_uuid: "a2" })).toEqual([
@@ -143,14 +143,12 @@ describe("Claude conversations.json", () => {
     ]);
     // Without links: every message, as exports without them have always been read.
     const unlinked = chatMessages.map(({ parent_message_uuid: _, ...rest }) => rest);
-    expect(
-      claudeConversation({ uuid: "c", chat_messages: unlinked }, { label: "x", index: 0, fallbackDate: new Date() })!.conversation.messages,
-    ).toHaveLength(7);
+    expect(claudeConversation({ uuid: "c", chat_messages: unlinked }, recordContext("x"))!.conversation.messages).toHaveLength(7);
   });
 
   it("cuts a title longer than an upload takes (1,000 characters), and names a blank one Untitled", () => {
     const record = (name: string) => ({ uuid: "c-title", name, chat_messages: [{ uuid: "h", sender: "human", text: "hi" }] });
-    const context = { label: "conversations.json", index: 0, fallbackDate: new Date() };
+    const context = recordContext();
     const long = claudeConversation(record("t".repeat(5_000)), context)!.conversation.title;
     expect([long.length, long.endsWith("…")]).toEqual([1_000, true]);
     expect(claudeConversation(record("   "), context)!.conversation.title).toBe("Untitled");

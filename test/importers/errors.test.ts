@@ -101,8 +101,36 @@ describe("malformed files", () => {
   });
 
   it("not JSON at all", async () => {
-    const error = await failure(malformed("chat.html"));
-    expect(error.message).toBe(`${malformed("chat.html")}: invalid JSON at byte 0 (line 1, column 1): expected a value`);
+    const path = join(tmp, "notes.txt");
+    await writeFile(path, "Remember to export the chats on Friday.\n");
+    const error = await failure(path);
+    expect(error.message).toBe(`${path}: invalid JSON at byte 0 (line 1, column 1): expected a value`);
+  });
+
+  it("an HTML page says it is one and what to pass instead; ChatGPT's chat.html, to use conversations.json or the zip", async () => {
+    const page = await failure(malformed("chat.html"));
+    expect(page.message).toBe(`${malformed("chat.html")}: an HTML page, not a chat export`);
+    expect(page.suggestion).toMatch(/conversations\.json or the zip .*export My Activity in JSON format/);
+    const chatHtml = join(fixtures, "chatgpt", "chat.html");
+    const chatgpt = await failure(chatHtml);
+    expect(chatgpt.message).toBe(`${chatHtml}: this is ChatGPT's chat.html, a page for reading the export, not its data`);
+    expect(chatgpt.suggestion).toMatch(/Use conversations\.json .* or the zip as downloaded/);
+  });
+
+  it("an empty file says it is empty", async () => {
+    const error = await failure(malformed("empty.json"));
+    expect(error.message).toBe(`${malformed("empty.json")}: the file is empty`);
+    const blank = join(tmp, "blank.json");
+    await writeFile(blank, " \n\n");
+    expect((await failure(blank)).message).toBe(`${blank}: the file is empty`);
+  });
+
+  it("a file cut inside a \\u escape is reported as truncated, like any other cut", async () => {
+    const error = await failure(malformed("cut-in-escape.json"));
+    expect(error.message).toMatch(
+      /cut-in-escape\.json: invalid JSON at byte \d+ \(line 1, column \d+\): unexpected end of file \(the file looks truncated\)/,
+    );
+    expect(error.suggestion).toMatch(/looks incomplete/);
   });
 
   it("valid JSON of an unknown structure lists the supported formats", async () => {

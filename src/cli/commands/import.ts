@@ -56,6 +56,7 @@ export function registerImport(program: Command): void {
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
   reportTotals(out, summary);
+  reportSkipped(out, summary);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
@@ -81,6 +82,13 @@ function reportTotals(out: Output, summary: ImportSummary): void {
   const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${outcome(summary)}`;
   if (unreadable > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
+}
+
+/** What was left out on purpose, and why: an import never drops records without a word. */
+function reportSkipped(out: Output, summary: ImportSummary): void {
+  if (summary.skipped.length === 0) return;
+  out.notice("Not imported, on purpose:");
+  for (const skip of summary.skipped) out.notice(`  ${skip.count.toLocaleString("en-US")} × ${skip.reason} (in ${skip.file})`);
 }
 
 /** Where to find what was imported; the ids on stdout too when it is not a terminal, as a command that creates prints them. */

@@ -1,4 +1,4 @@
-import { checkPlatform, openExport, type ExportFormat } from "../../importers/index.js";
+import { checkPlatform, openExport, type ExportFormat, type ExportReader, type SkippedCount } from "../../importers/index.js";
 import { UploadConversation, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
@@ -39,6 +39,11 @@ export interface ImportSummary {
   rejected: number;
   failed: number;
   problems: ImportProblem[];
+  /**
+   * What the exports hold that was not imported, and why, per file: empty conversations, other
+   * products' activity, a draft left out, a shard the manifest lists that is missing. Not failures.
+   */
+  skipped: SkippedCount[];
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
   /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
@@ -73,6 +78,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
     rejected: 0,
     failed: 0,
     problems: [],
+    skipped: [],
     conversationIds: [],
     importIds: [],
     dryRun: Boolean(options.dryRun),
@@ -84,6 +90,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
 
 async function importFile(service: MnemoService, path: string, options: ImportOptions, summary: ImportSummary): Promise<void> {
   const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
+  let reader: ExportReader | undefined;
   summary.files.push(file);
   const started = Date.now();
   let batch: UploadConversation[] = [];
@@ -104,7 +111,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     }
   };
   try {
-    const reader = await openExport(path, {
+    reader = await openExport(path, {
       platform: options.platform,
       // A bad record alone (an NDJSON line) is one failed conversation, not the end of the file.
       onSkipped: (problem) => {
@@ -114,6 +121,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       },
     });
     file.format = reader.format;
+    const { format } = reader;
     for await (const conversation of reader.conversations()) {
       file.conversations++;
       const checked = UploadConversation.safeParse(conversation);
@@ -130,7 +138,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       batch.push(checked.data);
       batchChars += checked.data.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
       if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
-      options.onProgress?.(progress(path, reader.format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
+      options.onProgress?.(progress(path, format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
     await flush();
   } catch (error) {
@@ -138,6 +146,8 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     if (!isAppError(error) || error.code !== "invalid_input") throw error;
     file.error = error.message;
     summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
+  } finally {
+    summary.skipped.push(...(reader?.skipped() ?? []));
   }
 }
 
