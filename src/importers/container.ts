@@ -79,7 +79,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
 /** The ChatGPT shard files the manifest names that are not in the export (a download cut short, a file lost in copying). */
 function missingShards(listed: string[], present: ByteSource[]): string[] {
   const names = new Set(present.map((source) => baseName(source.path)));
-  return listed.filter((name) => SHARD_FILE.test(name) && !names.has(name));
+  return [...new Set(listed)].filter((name) => SHARD_FILE.test(name) && !names.has(name));
 }
 
 interface Detected {

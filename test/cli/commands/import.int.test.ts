@@ -126,6 +126,26 @@ describe("mnemo import", () => {
     expect((await runCli(["chats", "show", list.items[0].id], { env: own })).stdout).toContain(`import ${importId}`);
   });
 
+  it("says what it left out and why, in its summary and in --json; a page that is not an export says what to pass", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const claude = path.join(EXPORTS, "claude-2026-export.zip");
+    const json = JSON.parse((await runCli(["--json", "import", "--dry-run", claude], { env: own })).stdout) as Summary & {
+      skipped: { file: string; reason: string; count: number }[];
+    };
+    expect(json.skipped).toEqual([
+      { file: "conversations.json (in claude-2026-export.zip)", reason: "conversations without any message text", count: 2 },
+    ]);
+    const human = await runCli(["import", "--dry-run", path.join(EXPORTS, "chatgpt-2026-export.zip")], { env: own });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toContain("Not imported, on purpose:");
+    expect(human.stderr).toMatch(/ 1 × shards it lists that the export lacks \(conversations-002\.json\) \(in export_manifest\.json/);
+    expect(human.stderr).toMatch(/ 1 × conversations without any message text \(an empty New chat\)/);
+    const page = await runCli(["import", path.join(EXPORTS, "chatgpt", "chat.html")], { env: own });
+    expect(page.code).toBe(1);
+    expect(page.stderr).toMatch(/chat\.html: this is ChatGPT's chat\.html, a page for reading the export, not its data/);
+    expect(page.stderr).toMatch(/Use conversations\.json .* or the zip as downloaded/);
+  });
+
   it("an import of nothing readable says so, without a success line", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], {

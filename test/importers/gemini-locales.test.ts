@@ -1,0 +1,133 @@
+// Gemini Takeout in other languages and the 2026 record shapes (fixtures/exports/gemini-ja,
+// gemini-locales, gemini-2026), checked against what the raw records say, read here on their own.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openExport } from "../../src/importers/index.js";
+import { collect, collectWithSkips, fixtures } from "./collect.js";
+
+interface RawRecord {
+  header: string;
+  title: string;
+  time: string;
+  safeHtmlItem?: { html: string }[];
+}
+const records = (path: string): RawRecord[] => JSON.parse(readFileSync(path, "utf8"));
+const humans = (conversations: Awaited<ReturnType<typeof collect>>) =>
+  conversations.flatMap((c) => c.conversation.messages.filter((m) => m.role === "human").map((m) => m.content));
+
+const SKIPPED = {
+  otherProduct: "activity of other Google products",
+  undated: "Gemini records without a readable time",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
+};
+
+describe("a Japanese Takeout", () => {
+  const folder = join(fixtures, "gemini-ja");
+  const activity = join(folder, "Takeout", "マイ アクティビティ", "Gemini アプリ", "マイアクティビティ.json");
+
+  it("is found inside its localised folders, its prompts without the verb, and the Search file said to be left out", async () => {
+    const { conversations, skipped } = await collectWithSkips(folder);
+    const prompts = records(activity)
+      .filter((r) => r.header === "Gemini アプリ")
+      .reverse() // Takeout writes newest first
+      .map((r) => r.title.replace(/^送信したメッセージ: /, ""));
+    expect(humans(conversations).map((text) => text.split("\n")[0])).toEqual(prompts);
+    expect(conversations.map((c) => c.conversation.id)).toEqual([
+      "gemini-app-3b9d0c7e2f1a4856",
+      "gemini-day-2026-03-05",
+      "gemini-day-2026-03-07",
+    ]);
+    expect(skipped).toEqual({ "files of another Google product's activity, not read": 1 });
+  });
+
+  it("the zip, named in Japanese throughout, gives what the folder gives", async () => {
+    const zip = join(fixtures, "gemini-ja-takeout.zip");
+    expect((await openExport(zip)).format).toBe("gemini");
+    expect(await collect(zip)).toEqual(await collect(folder));
+  });
+});
+
+describe("Takeout files in eight languages", () => {
+  // The verbs of de, el and es were seen in real exports or read by other parsers; those of fr, it,
+  // pt, ko and zh are placeholders in the fixtures (fixtures/exports/README.md), which the importer
+  // does not know: it learns them from the file.
+  const VERBS: Record<string, string> = {
+    de: "Eingegebener Prompt: ",
+    el: "Υποβλήθηκε το ερώτημα ",
+    es: "Has dicho: ",
+    fr: "Vous avez demandé : ",
+    it: "Hai chiesto: ",
+    pt: "Você perguntou: ",
+    ko: "보낸 메시지: ",
+    zh: "已提示",
+  };
+  for (const [lang, verb] of Object.entries(VERBS)) {
+    it(`${lang}: every prompt, without its verb, and activity that is not a prompt counted`, async () => {
+      const path = join(fixtures, "gemini-locales", `${lang}.json`);
+      const raw = records(path).reverse();
+      const prompts = raw.filter((r) => r.title.startsWith(verb)).map((r) => r.title.slice(verb.length));
+      const { conversations, skipped } = await collectWithSkips(path);
+      expect(humans(conversations)).toEqual(prompts);
+      expect(conversations.flatMap((c) => c.conversation.messages).filter((m) => m.role === "assistant")).toHaveLength(
+        raw.filter((r) => r.safeHtmlItem).length,
+      );
+      const others = raw.length - prompts.length;
+      expect(skipped).toEqual(others === 0 ? {} : { [SKIPPED.notAPrompt]: others });
+    });
+  }
+});
+
+describe("Gemini records of 2026", () => {
+  const path = join(fixtures, "gemini-2026", "My Activity.json");
+
+  it("imports every prompt and says how many records it left out, and why", async () => {
+    const raw = records(path);
+    const { conversations, skipped } = await collectWithSkips(path);
+    expect(skipped).toEqual({
+      [SKIPPED.otherProduct]: raw.filter((r) => !/gemini|bard/i.test(r.header)).length,
+      [SKIPPED.undated]: raw.filter((r) => r.time === "").length,
+      [SKIPPED.notAPrompt]: raw.filter((r) => /^(Used|Gave|Created) /.test(r.title)).length,
+      [SKIPPED.drafts]: 2,
+    });
+    expect(conversations.map((c) => c.conversation.id)).toEqual([
+      "gemini-day-2023-06-01",
+      "gemini-app-a1b2c3d4e5f60718",
+      "gemini-app-0f9e8d7c6b5a4321",
+      "gemini-day-2026-01-12",
+      "gemini-app-9a9a9a9a3b3b3b3b",
+      "gemini-app-5c5c5c5c1d1d1d1d",
+      "gemini-app-7e7e7e7e2f2f2f2f",
+      "gemini-day-2026-01-17",
+    ]);
+  });
+
+  it("keeps /app/c/ links apart, strips 'Asked: ', and keeps files given as objects", async () => {
+    const byId = new Map((await collect(path)).map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)]));
+    expect(byId.get("gemini-app-a1b2c3d4e5f60718")).toHaveLength(4); // two records of one chat
+    expect(byId.get("gemini-day-2023-06-01")).toEqual(["What's the capital of Australia?", "Canberra."]);
+    expect(byId.get("gemini-day-2026-01-12")?.[0]).toBe("[file: IMG_2041.jpeg]");
+    expect(byId.get("gemini-day-2026-01-17")?.[0]).toBe(
+      "Which of these two photos is sharper?\n[file: photo-a-3f2e.jpg]\n[file: photo-b-9c1d.jpg]",
+    );
+  });
+
+  it("gives a record merged across two chats one turn in each, and keeps one draft of an answer", async () => {
+    const byId = new Map((await collect(path)).map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)]));
+    expect(byId.get("gemini-app-5c5c5c5c1d1d1d1d")).toEqual([
+      "What's a good stretch for tight calves?",
+      "Wall calf stretch: 30 seconds each side, knee straight.",
+    ]);
+    expect(byId.get("gemini-app-7e7e7e7e2f2f2f2f")).toEqual([
+      "What's a good stretch for tight calves?",
+      "Try a downward dog, pedalling the heels.",
+    ]);
+    expect(byId.get("gemini-app-9a9a9a9a3b3b3b3b")).toEqual(["Give me a name for a hiking club", "Trail Blazers of the North."]);
+  });
+
+  it("does not take a Search record for Gemini's because its words or link mention gemini", async () => {
+    const texts = (await collect(path)).flatMap((c) => c.conversation.messages.map((m) => m.content)).join("\n");
+    expect(texts).not.toContain("release date");
+  });
+});
