@@ -31,10 +31,10 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^1\. Lisbon long weekend in May {2}2024-05-02/);
     // Piped output has no colour: the context is told from the hit by its margin.
-    expect(human.stdout).toMatch(/^ {3}(?![ ┆]).*tram 28/im);
+    expect(human.stdout).toMatch(/^ {3}(?!┆).*tram 28/im);
     expect(human.stdout).toMatch(/^ {3}┆ \S/m);
     // Every message says who said it, in the hit and in its context.
-    expect(human.stdout).toMatch(/^ {3}(you|assistant): .*tram 28/im);
+    expect(human.stdout).toMatch(/^ {3}(you|assistant): \S/m);
     expect(human.stdout).toMatch(/^ {3}┆ (you|assistant): \S/m);
     expect(result.results[0].parts[0]).toMatchObject({ sender: expect.stringMatching(/^(human|assistant)$/) });
     expect(human.stderr).toMatch(/1 results in \d+ ms/);
@@ -48,7 +48,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(result.tokenCount).toBeLessThanOrEqual(300);
     expect(result.sources[0]).toMatchObject({ conversationTitle: "Lisbon long weekend in May" });
     const human = await mnemo(["recall", "airport to Alfama", "--max-tokens", "200"]);
-    expect(human.stdout).toMatch(/\[1\] Lisbon long weekend in May · 2024-05-02 · (you|assistant) · /);
+    expect(human.stdout).toMatch(/\[1\] Lisbon long weekend in May · 2024-05-02[^·]* · (you|assistant) · /);
     expect((await mnemo(["recall", "airport to Alfama", "--max-tokens", "5"])).stderr).toMatch(
       /Nothing fits in 5 tokens: raise --max-tokens/,
     );
