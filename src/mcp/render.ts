@@ -69,7 +69,7 @@ export function renderRecall(result: RecallResponse): string {
   if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
-      `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · conversation ${s.conversationId} · message ${s.messageId}`,
+      `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
   );
   return `${result.content}\n\nSources:\n${sources.join("\n")}`;
 }
@@ -82,7 +82,7 @@ export function renderSearch(result: SearchResponse): string {
     return [
       `${i + 1}. ${hit.title || "Untitled"} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
       ...around("before"),
-      `   ${hit.text.replace(/\n/g, "\n   ")}`,
+      ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
       ...around("after"),
     ].join("\n");
   });
