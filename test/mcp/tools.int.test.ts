@@ -87,7 +87,9 @@ describe("each tool answers as its REST twin does", () => {
       new RegExp(`^# Lisbon long weekend in May\\n${lisbon} · `),
     );
     const recall = textOf(await callTool(clients["http"]!, "recall_chat_history", { query: "is tram 28 worth it in Lisbon" }));
-    expect(recall).toMatch(/\[1\][\s\S]*\n\nSources:\n\[1\] Lisbon long weekend in May · 2024-05-\d\d · (human|assistant) · conversation \S+ · message \S+/);
+    expect(recall).toMatch(
+      /\[1\][\s\S]*\n\nSources:\n\[1\] Lisbon long weekend in May · 2024-05-\d\d · (human|assistant) · conversation \S+ · message \S+/,
+    );
   });
 
   it("writes: the same answer as the same write through REST", async () => {
