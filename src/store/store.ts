@@ -113,7 +113,9 @@ export class Store {
     if (!(await tableExists(live.db, TABLE.meta))) {
       const names = await live.db.tableNames();
       closeConnection(live);
-      if (names.length === 0) return undefined;
+      // Empty, or a creation cut short before the meta table committed (its folder is listed):
+      // Store.create finishes it.
+      if (names.length === 0 || names.includes(TABLE.meta)) return undefined;
       throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
         suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
       });
