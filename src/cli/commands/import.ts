@@ -78,8 +78,13 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
 /** What a restore of one of mnemo's exports added, what the store held already, and what went wrong. */
 function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): void {
   const kinds = ["memory", "bucket", "conversation", "platform"] as const;
-  const nouns = { memory: "memories", bucket: "buckets", conversation: "conversations", platform: "import records" };
-  const added = kinds.map((kind) => `${restored.added[kind]} ${nouns[kind]}`).join(", ");
+  const nouns = {
+    memory: ["memory", "memories"],
+    bucket: ["bucket", "buckets"],
+    conversation: ["conversation", "conversations"],
+    platform: ["import record", "import records"],
+  };
+  const added = kinds.map((kind) => `${restored.added[kind]} ${nouns[kind][restored.added[kind] === 1 ? 0 : 1]}`).join(", ");
   const present = kinds.reduce((sum, kind) => sum + restored.present[kind], 0);
   const users = restored.users.map((user) => `${user.name}${user.created ? " (new)" : ""}`).join(", ");
   const line = dryRun

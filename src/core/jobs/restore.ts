@@ -185,10 +185,13 @@ class Restorer {
       await this.flushConversations(target);
   }
 
+  /** Stores what is pending for the current user, who then has a default bucket whatever the file held. */
   async flush(): Promise<void> {
-    if (!this.target) return;
-    await this.flushMemories(this.target);
-    await this.flushConversations(this.target);
+    const target = this.target;
+    if (!target) return;
+    await this.flushMemories(target);
+    await this.flushConversations(target);
+    await this.ctx.store.write(() => ensureDefaultBucket(this.ctx, target.userId));
   }
 
   /**
@@ -213,8 +216,8 @@ class Restorer {
       }
       const idTaken = (await store.count("users", `id = ${sqlString(record.id)}`)) > 0;
       const row: UserRow = { id: idTaken ? newId("usr") : record.id, name, tokenHash: record.tokenHash, createdAt: record.createdAt };
+      // Its buckets, the default one too, come from the file (finishUser makes the default one if not).
       await store.add("users", [row]);
-      await ensureDefaultBucket(this.ctx, row.id);
       return { userId: row.id, created: true };
     });
     this.summary.users.push({ name, created: result.created });
