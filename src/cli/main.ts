@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerExport } from "./commands/export.js";
 import { registerImport } from "./commands/import.js";
 import { registerMaintain } from "./commands/maintain.js";
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerUsers(program);
   registerReindex(program);
   registerMaintain(program);
+  registerDoctor(program);
   return program;
 }
 

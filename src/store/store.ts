@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
+import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
@@ -149,6 +149,46 @@ export class Store {
   }
 
   /** The table's handle, for the store's own modules: run what reads or writes it inside `guard`. */
+  /**
+   * Writes the meta record of a store whose meta table is damaged (`mnemo doctor --repair`): the
+   * table made again, with the current schema version and the embedder the user names.
+   */
+  static async rewriteMeta(uri: string, lockPath: string, meta: Omit<StoreMeta, "schemaVersion">): Promise<void> {
+    const { db } = await connect(uri);
+    try {
+      await new WriteLock(lockPath).run(async () => {
+        await db.dropTable(TABLE.meta).catch(() => undefined);
+        await db.createEmptyTable(TABLE.meta, tableSchema("meta", meta.dims));
+        await writeMeta(db, {
+          schemaVersion: String(SCHEMA_VERSION),
+          embedderId: meta.embedderId,
+          embedderSpec: meta.embedderSpec,
+          embedderDims: String(meta.dims),
+          generation: String(meta.generation),
+        });
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Call only inside `write`: the live table `key` dropped and made again, empty (a repair of one that cannot be opened). */
+  async recreate(key: TableKey): Promise<void> {
+    const name = this.liveName(key);
+    this.reopen(key);
+    await this.live.db.dropTable(name).catch(() => undefined);
+    const table = await this.live.db.createEmptyTable(name, tableSchema(key, this.meta.dims), { mode: "overwrite" });
+    if (isVectorTable(key)) await createTextIndex(table);
+    table.close();
+  }
+
+  /** Forgets the handle and any damage seen of table `key`: another process (a repair) has replaced it. */
+  reopen(key: TableKey): void {
+    const name = this.liveName(key);
+    this.forget(name);
+    this.damaged.delete(name);
+  }
+
   async table(key: TableKey): Promise<lancedb.Table> {
     return this.guard(key, async (table) => table);
   }

@@ -25,6 +25,7 @@ import { newId } from "../../shared/ids.js";
 import { sameBucketName } from "../../text/bucket-names.js";
 import type { CoreContext } from "../context.js";
 import { DEFAULT_BUCKET, ensureDefaultBucket, listBucketRows } from "../memories/buckets.js";
+import { RECOVERED_PLATFORM } from "../operations/doctor.js";
 import { decodeVector } from "./vectors.js";
 
 /**
@@ -441,21 +442,18 @@ class Restorer {
     return { row, messages, chunks };
   }
 
-  /** The conversations the store holds neither by id nor by platform and platform conversation id. Inside `write`. */
+  /**
+   * The conversations the store holds neither by id nor by platform and platform conversation id.
+   * One that `mnemo doctor --repair` rebuilt from its messages (platform `recovered`) is replaced by
+   * the export's, which has its title, platform and dates: its row is deleted here. Inside `write`.
+   */
   private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
     const { store } = this.ctx;
-    const byId = new Set(
-      (
-        await store.select(
-          "conversations",
-          sqlIn(
-            "id",
-            parts.map(({ row }) => row.id),
-          ),
-          { columns: ["id"] },
-        )
-      ).map((row) => row.id),
-    );
+    const ids = parts.map(({ row }) => row.id);
+    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform"] });
+    const rebuilt = held.filter((row) => row.platform === RECOVERED_PLATFORM).map((row) => row.id);
+    if (rebuilt.length > 0) await store.delete("conversations", sqlIn("id", rebuilt));
+    const byId = new Set(held.filter((row) => row.platform !== RECOVERED_PLATFORM).map((row) => row.id));
     const key = (platform: string, id: string) => `${platform}\u0000${id}`;
     const byPlatform = new Set(
       (
