@@ -37,6 +37,7 @@ export function registerDoctor(program: Command): void {
           import("../../config/load-config.js"),
         ]);
         const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+        if (process.env["MNEMO_URL"]) out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
         const spinner = await startSpinner("Checking the store", { json: out.json });
         try {
           const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));
