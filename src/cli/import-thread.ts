@@ -1,8 +1,8 @@
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
-import type { ImportSummary } from "../core/index.js";
+import type { ImportProgress, ImportSummary } from "../core/index.js";
 import { counted, createOutput } from "./output.js";
-import { withService, type GlobalOptions } from "./session.js";
+import { withApp, withService, type GlobalOptions } from "./session.js";
 
 export interface ImportCommandOptions {
   platform?: string | undefined;
@@ -94,23 +94,20 @@ function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
 }
 
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
-async function runImport({ globals, paths, options }: Job, send: (report: Report) => void): Promise<ImportSummary> {
-  const { importExports, waitForProcessing } = await import("../core/index.js");
+async function runImport(job: Job, send: (report: Report) => void): Promise<ImportSummary> {
+  const { globals, paths, options } = job;
+  const { importExports, isMnemoExport, waitForProcessing } = await import("../core/index.js");
   const status = (text: string) => send({ kind: "status", text });
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
   const out = { ...createOutput({ json: Boolean(globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
   const session = { out, options: globals };
+  const backups: string[] = [];
+  for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
+  if (backups.length > 0) return runRestore(job, session, backups, status);
   return withService(
     session,
     async (service) => {
-      const result = await importExports(service, paths, {
-        platform: options.platform,
-        dryRun: Boolean(options.dryRun),
-        onProgress: (p) =>
-          status(
-            `Importing ${p.file}: ${counted(p.conversations, "conversation")} · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`,
-          ),
-      });
+      const result = await importExports(service, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
       if (options.wait && !options.dryRun) {
         await waitForProcessing(service, result, {
           onProgress: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`),
@@ -120,6 +117,63 @@ async function runImport({ globals, paths, options }: Job, send: (report: Report
     },
     { index: options.wait },
   );
+}
+
+function importOptions(options: ImportCommandOptions) {
+  return { platform: options.platform, dryRun: Boolean(options.dryRun) };
+}
+
+function importStatus(p: ImportProgress): string {
+  return `Importing ${p.file}: ${counted(p.conversations, "conversation")} · ${percent(p.bytesRead, p.totalBytes)} · ${p.rate.toFixed(1)}/s${p.etaSeconds === undefined ? "" : ` · ETA ${Math.ceil(p.etaSeconds)}s`}`;
+}
+
+/**
+ * mnemo's own exports are restored into this machine's store (ids, versions and flags kept), then
+ * any chat exports among the paths are imported as usual. A restore needs the store itself: through
+ * a server it would lose what makes it exact.
+ */
+async function runRestore(
+  { globals, paths, options }: Job,
+  session: { out: ReturnType<typeof createOutput>; options: GlobalOptions },
+  backups: string[],
+  status: (text: string) => void,
+): Promise<ImportSummary> {
+  const { importExports, restoreExport, waitForProcessing, waitForQueue } = await import("../core/index.js");
+  if (globals.remote ?? process.env["MNEMO_URL"]) {
+    throw AppError.invalid(
+      "--remote",
+      "restoring a mnemo export works on the store of this machine, not through a server",
+      "Run `mnemo import <file>` on the server's machine, without --remote (a running `mnemo serve` there carries on meanwhile).",
+    );
+  }
+  const intoUser = globals.user ?? (process.env["MNEMO_USER"] || undefined);
+  return withApp(session, async (app) => {
+    const wait = options.wait && !options.dryRun;
+    if (wait) await app.indexer.start();
+    const restored = [];
+    for (const path of backups) {
+      restored.push(
+        await restoreExport(app, path, {
+          intoUser,
+          dryRun: Boolean(options.dryRun),
+          onProgress: (p) => status(`Restoring ${path}: ${counted(p.records, "record")} · ${percent(p.bytesRead, p.totalBytes)}`),
+        }),
+      );
+    }
+    const service = await app.service(intoUser);
+    const rest = paths.filter((path) => !backups.includes(path));
+    const result = await importExports(service, rest, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+    result.restored = restored;
+    if (wait) {
+      for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
+        await waitForQueue(await app.service(name), {
+          onProgress: ({ ready, pending }) => status(`Indexing ${name}'s conversations: ${ready} ready, ${pending} to go`),
+        });
+      }
+      await waitForProcessing(service, result);
+    }
+    return result;
+  });
 }
 
 function percent(done: number, total: number): string {

@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
+import { registerDoctor } from "./commands/doctor.js";
+import { registerExport } from "./commands/export.js";
 import { registerImport } from "./commands/import.js";
 import { registerMaintain } from "./commands/maintain.js";
 import { registerMcp } from "./commands/mcp.js";
@@ -33,6 +35,7 @@ export function buildProgram(): Command {
   registerMemories(program);
   registerBuckets(program);
   registerImport(program);
+  registerExport(program);
   registerChats(program);
   registerSearch(program);
   registerServe(program);
@@ -40,6 +43,7 @@ export function buildProgram(): Command {
   registerUsers(program);
   registerReindex(program);
   registerMaintain(program);
+  registerDoctor(program);
   return program;
 }
 
@@ -51,6 +55,9 @@ function packageVersion(): string {
 
 export async function main(argv: string[]): Promise<void> {
   process.env["LANCEDB_LOG"] ??= "error";
+  // A damaged store's file can make LanceDB panic; the error that follows names the table (store/damage.ts).
+  // Its backtrace is for LanceDB's developers, not for a user's terminal, whatever their RUST_BACKTRACE.
+  if (!process.env["MNEMO_DEBUG"]) process.env["RUST_BACKTRACE"] = "0";
   // `mnemo search … | head`: the reader has gone; stop quietly, as other Unix tools do.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;

@@ -67,8 +67,8 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
 }
 
 /** `1 conversation`, `2 conversations`: a count and its noun, plural but for one. */
-export function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
 }
 
 /** The ids a request could not resolve (a bulk move's `rejectedIds`), for the end of its message. */

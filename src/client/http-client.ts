@@ -36,11 +36,38 @@ export class HttpClient {
     return this.send<T>("DELETE", path, {}, body);
   }
 
+  /**
+   * A streamed answer (GET /api/export), line by line as it arrives, each with its `\n`. The answer
+   * may take as long as the export does: only a stall of 5 minutes between chunks ends it.
+   */
+  async lines(path: string, query: Record<string, QueryValue> = {}): Promise<AsyncIterable<string>> {
+    const response = await this.request("GET", path, query, undefined, { headersTimeout: 300_000, bodyTimeout: 300_000 });
+    if (response.statusCode >= 400) {
+      const text = await response.body.text();
+      throw toAppError(response.statusCode, text ? safeJson(text) : undefined, this.baseUrl);
+    }
+    return splitLines(response.body);
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   private async send<T>(method: "GET" | "POST" | "DELETE", path: string, query: Record<string, QueryValue>, body: unknown): Promise<T> {
+    const response = await this.request(method, path, query, body, { headersTimeout: 120_000, bodyTimeout: 120_000 });
+    const text = await response.body.text();
+    const parsed = text ? safeJson(text) : undefined;
+    if (response.statusCode >= 400) throw toAppError(response.statusCode, parsed, this.baseUrl);
+    return parsed as T;
+  }
+
+  private async request(
+    method: "GET" | "POST" | "DELETE",
+    path: string,
+    query: Record<string, QueryValue>,
+    body: unknown,
+    timeouts: { headersTimeout: number; bodyTimeout: number },
+  ): Promise<Awaited<ReturnType<typeof request>>> {
     const url = new URL(path.replace(/^\//, ""), this.baseUrl.endsWith("/") ? this.baseUrl : `${this.baseUrl}/`);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: "application/json" };
@@ -53,8 +80,7 @@ export class HttpClient {
         headers,
         body: body === undefined ? null : JSON.stringify(body),
         dispatcher: this.agent,
-        headersTimeout: 120_000,
-        bodyTimeout: 120_000,
+        ...timeouts,
       });
     } catch (error) {
       throw new AppError("unavailable", `Cannot reach the mnemo server at ${this.baseUrl}: ${(error as Error).message}`, {
@@ -62,11 +88,25 @@ export class HttpClient {
         cause: error,
       });
     }
-    const text = await response.body.text();
-    const parsed = text ? safeJson(text) : undefined;
-    if (response.statusCode >= 400) throw toAppError(response.statusCode, parsed, this.baseUrl);
-    return parsed as T;
+    return response;
   }
+}
+
+/** A byte stream cut into its lines (UTF-8; each keeps its `\n`; a last line without one is kept too). */
+async function* splitLines(body: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of body) {
+    pending += decoder.decode(chunk, { stream: true });
+    let end = pending.indexOf("\n");
+    while (end !== -1) {
+      yield pending.slice(0, end + 1);
+      pending = pending.slice(end + 1);
+      end = pending.indexOf("\n");
+    }
+  }
+  pending += decoder.decode();
+  if (pending !== "") yield pending;
 }
 
 function safeJson(text: string): unknown {

@@ -56,5 +56,6 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
     },
     search: (body) => http.post("/api/chat-history/search", body),
     recall: (body) => http.post("/api/chat-history/inject", body),
+    export: (params = {}) => http.lines("/api/export", query(params)),
   };
 }

@@ -8,12 +8,19 @@
 import type { Config } from "../config/load-config.js";
 import type { App, AppOptions } from "./app.js";
 import type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
+import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
+import type { RepairResult } from "./operations/doctor-repair.js";
+import type { ExportQuery } from "../schemas/export.js";
 
 export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
 export type { MnemoService } from "./service.js";
 export type { UserInfo } from "./users.js";
 export type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/restore.js";
+export type { Diagnosis, Finding } from "./operations/doctor.js";
+export type { RepairResult } from "./operations/doctor-repair.js";
 export { checkPlatform } from "../importers/index.js";
 export { importExports, waitForProcessing, waitForQueue } from "./jobs/import-file.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress } from "./jobs/import-file.js";
@@ -34,6 +41,35 @@ export async function reindexApp(
   onProgress?: (progress: ReindexProgress) => void,
 ): Promise<ReindexResult> {
   return (await import("./jobs/reindex.js")).reindexApp(app, target, onProgress);
+}
+
+/** `mnemo export --all-users`: every user of the store in mnemo's export format, line by line. */
+export async function exportAllUsers(app: App, query?: ExportQuery): Promise<AsyncIterable<string>> {
+  return (await import("./jobs/export.js")).exportAllUsers(app.context, query);
+}
+
+/** Whether the file is one of mnemo's own exports (which `mnemo import` restores rather than imports). */
+export async function isMnemoExport(path: string): Promise<boolean> {
+  return (await import("../importers/mnemo-export.js")).isMnemoExport(path);
+}
+
+/** Restores one of mnemo's exports into the store (core/jobs/restore.ts). */
+export async function restoreExport(app: App, path: string, options?: RestoreOptions): Promise<RestoreSummary> {
+  const [{ openMnemoExport }, { restoreExport: restore }] = await Promise.all([
+    import("../importers/mnemo-export.js"),
+    import("./jobs/restore.js"),
+  ]);
+  return restore(app.context, path, await openMnemoExport(path), options);
+}
+
+/** `mnemo doctor`: every table of the store checked (in a child process), with what is wrong and how to recover. */
+export async function diagnoseStore(config: Config, onProgress?: DoctorProgress): Promise<Diagnosis> {
+  return (await import("./operations/doctor.js")).diagnose(config, onProgress);
+}
+
+/** `mnemo doctor --repair`: rebuilds what the store can rebuild, then checks it again. */
+export async function repairStore(config: Config, diagnosis: Diagnosis, onProgress?: DoctorProgress): Promise<RepairResult> {
+  return (await import("./operations/doctor-repair.js")).repairStore(config, diagnosis, onProgress);
 }
 
 /** Refuses to remove the default user. */

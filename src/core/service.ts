@@ -33,6 +33,8 @@ import type {
   QueueStatus,
 } from "../schemas/chat-history.js";
 import type { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
+import type { ExportQuery } from "../schemas/export.js";
+import { exportUser } from "./jobs/export.js";
 import { createBucket, listBuckets } from "./memories/buckets.js";
 import { storeImageMemory } from "./memories/images.js";
 import { recall } from "./retrieval/recall.js";
@@ -106,6 +108,8 @@ export interface MnemoService {
   search(body: SearchRequest): Promise<SearchResponse>;
   /** POST /api/chat-history/inject: search, filter, rank and a cited summary. */
   recall(body: RecallRequest): Promise<RecallResponse>;
+  /** GET /api/export: everything of the user in mnemo's export format, line by line (core/jobs/export.ts). */
+  export(query?: ExportQuery): Promise<AsyncIterable<string>>;
 }
 
 export function createService(ctx: CoreContext, userId: string): MnemoService {
@@ -140,6 +144,7 @@ export function createService(ctx: CoreContext, userId: string): MnemoService {
     },
     search: async (body) => withoutTimings(await searchChats(ctx, userId, body)),
     recall: async (body) => withoutTimings(await recall(ctx, userId, body)),
+    export: (query) => exportUser(ctx, userId, query),
   };
 }
 

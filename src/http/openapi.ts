@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: "Body too large",
   429: "Too many failed authentication attempts",
   500: "Internal server error",
+  503: "Unavailable: a table of the store is damaged (`error` names it; `mnemo doctor` on the server's machine repairs it), the disk is full, or a dependency cannot be reached",
 };
 
 function schema(type: z.ZodType): object {
@@ -19,8 +20,8 @@ function schema(type: z.ZodType): object {
   return rest;
 }
 
-/** What every authenticated route can answer, whatever it does: the token, the Host guard, the lockout, a fault. */
-const EVERY_ROUTE = [401, 403, 429, 500];
+/** What every authenticated route can answer, whatever it does: the token, the Host guard, the lockout, a fault, a damaged table. */
+const EVERY_ROUTE = [401, 403, 429, 500, 503];
 
 function statusesOf(route: Route): number[] {
   return [...new Set([...route.errors, ...EVERY_ROUTE, ...(route.body ? [413] : [])])].sort((a, b) => a - b);
@@ -58,7 +59,13 @@ export function buildOpenApi(routes: Route[]): object {
       security: [{ bearer: [] }],
       ...(parameters.length ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(route.body) } } } } : {}),
-      responses: { "200": { description: "OK", content: { "application/json": { schema: schema(route.response) } } }, ...errors },
+      responses: {
+        "200": {
+          description: route.produces ? "OK: one JSON document a line, each of this schema" : "OK",
+          content: { [route.produces ?? "application/json"]: { schema: schema(route.response) } },
+        },
+        ...errors,
+      },
     };
   }
   paths["/openapi.json"] = {

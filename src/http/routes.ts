@@ -39,6 +39,7 @@ import {
   V2MemoryResponse,
 } from "../schemas/memories.js";
 import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
+import { ExportLine, ExportQuery } from "../schemas/export.js";
 
 export const MB = 1024 * 1024;
 
@@ -68,6 +69,11 @@ export interface Route {
   errors: number[];
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
+  /**
+   * A route whose answer is streamed, one JSON document a line (`handle` gives the lines): `response`
+   * is then the schema of one line.
+   */
+  produces?: "application/x-ndjson";
   handle(input: RouteInput): Promise<unknown>;
 }
 
@@ -291,6 +297,18 @@ export const ROUTES: Route[] = [
     response: ChatHistoryOverview,
     errors: [401],
     handle: ({ service }) => service.conversations.overview(),
+  },
+  {
+    method: "get",
+    path: "/api/export",
+    summary:
+      "Everything of the token's user (memories with history and images, buckets, conversations with messages, import records) in mnemo's export format: a header line, then one record a line; `mnemo import` restores it. Gzip with Accept-Encoding: gzip",
+    origin: "mnemo",
+    query: ExportQuery,
+    response: ExportLine,
+    errors: [400, 401, 503],
+    produces: "application/x-ndjson",
+    handle: ({ service, query }) => service.export(query),
   },
 ];
 

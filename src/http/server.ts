@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
+import { createGzip } from "node:zlib";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -108,8 +109,36 @@ function register(http: Hono<Env>, route: Route): void {
       params: c.req.param() as Record<string, string>,
       body: route.body ? await jsonBody(c) : undefined,
     });
+    if (route.produces) return streamLines(c, result as AsyncIterable<string>);
     return c.json(result as object);
   });
+}
+
+/**
+ * Lines streamed as they are made, gzip-compressed when the client accepts it. The first line is
+ * made before the answer starts, so a failure there (a damaged table) is an error answer with its
+ * status; a failure later can only cut the stream short, which a reader of the export format sees
+ * (it has no `end` record).
+ */
+async function streamLines(c: Context, lines: AsyncIterable<string>): Promise<Response> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const source = Readable.from(
+    (async function* () {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    })(),
+  );
+  const gzip = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
+  const body = gzip ? pipeline(source, createGzip(), () => undefined) : source;
+  const headers: Record<string, string> = {
+    "Content-Type": "application/x-ndjson; charset=utf-8",
+    "Content-Disposition": `attachment; filename="mnemo-export-${new Date().toISOString().slice(0, 10)}.jsonl"`,
+    Vary: "Accept-Encoding",
+    ...(gzip ? { "Content-Encoding": "gzip" } : {}),
+  };
+  return new Response(Readable.toWeb(body) as ReadableStream, { headers });
 }
 
 async function jsonBody(c: Context): Promise<unknown> {

@@ -68,7 +68,7 @@ export async function createTextIndex(table: lancedb.Table): Promise<void> {
   await table.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), name: TEXT_INDEX, replace: true });
 }
 
-async function writeMeta(db: lancedb.Connection, entries: Record<string, string>): Promise<void> {
+export async function writeMeta(db: lancedb.Connection, entries: Record<string, string>): Promise<void> {
   const table = await db.openTable(TABLE.meta);
   await table
     .mergeInsert("key")

@@ -98,11 +98,13 @@ export async function hybridSearch<K extends VectorTableKey, C extends HitColumn
   key: K,
   query: HybridQuery<C>,
 ): Promise<Hit<Pick<TableRows[K], C>>[]> {
-  for (let attempt = 1; ; attempt++) {
-    const last = attempt === ATTEMPTS;
-    const { hits, complete } = await searchOnce(store, key, query, last);
-    if (complete || last) return hits;
-  }
+  return store.guard(key, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt === ATTEMPTS;
+      const { hits, complete } = await searchOnce(store, key, query, last);
+      if (complete || last) return hits;
+    }
+  });
 }
 
 /**

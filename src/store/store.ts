@@ -1,7 +1,8 @@
 import * as lancedb from "@lancedb/lancedb";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../shared/errors.js";
-import { createTextIndex, runMigrations, SCHEMA_VERSION } from "./migrations.js";
+import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
@@ -67,6 +68,8 @@ export class Store {
   private readonly retired = new Set<Connection>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
+  /** Tables found damaged, with the version they had then: asked again only once that changes (a repair). */
+  private readonly damaged = new Map<string, { version: number | undefined; error: DamagedTableError }>();
   private closed = false;
 
   private constructor(
@@ -121,9 +124,16 @@ export class Store {
       });
     }
     // A creation cut short (a full disk, a crash) wrote no meta rows: Store.create finishes it.
-    const meta = await finishedMeta(live.db);
-    if (!meta) {
+    // A store whose other tables hold rows was finished: its meta table is damaged, not unfinished.
+    const meta = await finishedMeta(live.db).catch((error: unknown) => {
       closeConnection(live);
+      throw damageOf(error) ? new DamagedTableError("meta", damageOf(error)!, error) : error;
+    });
+    if (!meta) {
+      const holdsRows = await anyTableHoldsRows(live.db);
+      closeConnection(live);
+      if (holdsRows)
+        throw new DamagedTableError("meta", "it holds no record of the store (schema version, embedder) though other tables hold data");
       return undefined;
     }
     const store = new Store(live, uri, new WriteLock(lockPath), meta, storageOptions);
@@ -171,8 +181,98 @@ export class Store {
     return store;
   }
 
+  /** The table's handle, for the store's own modules: run what reads or writes it inside `guard`. */
+  /**
+   * Writes the meta record of a store whose meta table is damaged (`mnemo doctor --repair`): the
+   * table made again, with the current schema version and the embedder the user names.
+   */
+  static async rewriteMeta(uri: string, lockPath: string, meta: Omit<StoreMeta, "schemaVersion">): Promise<void> {
+    const { db } = await connect(uri);
+    try {
+      await new WriteLock(lockPath).run(async () => {
+        await db.dropTable(TABLE.meta).catch(() => undefined);
+        await db.createEmptyTable(TABLE.meta, tableSchema("meta", meta.dims));
+        await writeMeta(db, {
+          schemaVersion: String(SCHEMA_VERSION),
+          embedderId: meta.embedderId,
+          embedderSpec: meta.embedderSpec,
+          embedderDims: String(meta.dims),
+          generation: String(meta.generation),
+        });
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Call only inside `write`: the live table `key` dropped and made again, empty (a repair of one that cannot be opened). */
+  async recreate(key: TableKey): Promise<void> {
+    const name = this.liveName(key);
+    this.reopen(key);
+    await this.live.db.dropTable(name).catch(() => undefined);
+    const table = await this.live.db.createEmptyTable(name, tableSchema(key, this.meta.dims), { mode: "overwrite" });
+    if (isVectorTable(key)) await createTextIndex(table);
+    table.close();
+  }
+
+  /** Forgets the handle and any damage seen of table `key`: another process (a repair) has replaced it. */
+  reopen(key: TableKey): void {
+    const name = this.liveName(key);
+    this.forget(name);
+    this.damaged.delete(name);
+  }
+
   async table(key: TableKey): Promise<lancedb.Table> {
-    return this.open(isVectorTable(key) ? vectorTableName(key, this.meta.generation) : TABLE[key]);
+    return this.guard(key, async (table) => table);
+  }
+
+  /**
+   * Runs `work` on the live table `key`. LanceDB's errors that mean the table's files are damaged
+   * become one DamagedTableError naming it and pointing at `mnemo doctor`; once seen, the table is
+   * not read again (a damaged page can make LanceDB panic, and print its panic, on every read) until
+   * its version changes, as a repair from another process changes it.
+   */
+  async guard<T>(key: TableKey, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    return this.guardNamed(key, this.liveName(key), work);
+  }
+
+  private liveName(key: TableKey): string {
+    return isVectorTable(key) ? vectorTableName(key, this.meta.generation) : TABLE[key];
+  }
+
+  private async guardNamed<T>(key: TableKey, name: string, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    const known = this.damaged.get(name);
+    if (known) {
+      const version = await this.open(name)
+        .then((table) => table.version())
+        .catch(() => undefined);
+      if (version === undefined || version === known.version) throw known.error;
+      this.damaged.delete(name);
+    }
+    let table: lancedb.Table | undefined;
+    try {
+      table = await this.open(name);
+      return await work(table);
+    } catch (error) {
+      const damage = await this.damage(key, table, error);
+      if (!damage) throw error;
+      this.damaged.set(name, { version: await table?.version().catch(() => undefined), error: damage });
+      throw damage;
+    }
+  }
+
+  private async damage(key: TableKey, table: lancedb.Table | undefined, error: unknown): Promise<DamagedTableError | undefined> {
+    const what = damageOf(error);
+    if (what) return new DamagedTableError(key, what, error);
+    if (!(error instanceof Error) || !SCHEMA_LOSS.test(error.message) || !table) return undefined;
+    const names = new Set(
+      await table
+        .schema()
+        .then((schema) => schema.fields.map((field) => field.name))
+        .catch(() => []),
+    );
+    const lost = tableSchema(key, this.meta.dims).fields.some((field) => !names.has(field.name));
+    return lost ? new DamagedTableError(key, SCHEMA_LOSS_WHAT, error) : undefined;
   }
 
   private async open(name: string): Promise<lancedb.Table> {
@@ -199,7 +299,23 @@ export class Store {
   }
 
   async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
-    return selectFrom(await this.table(key), where, options);
+    return this.guard(key, (table) => selectFrom(table, where, options));
+  }
+
+  /**
+   * The rows matching `where`, a batch at a time as LanceDB reads them: for reading a whole table
+   * (an export, a check) in bounded memory. A batch is one of LanceDB's (up to ~1,000 rows).
+   */
+  async *scan<K extends TableKey>(key: K, where: string, options: { columns?: string[] } = {}): AsyncGenerator<TableRows[K][]> {
+    const batches = await this.guard(key, async (table) => {
+      const query = table.query().where(where);
+      return (options.columns ? query.select(options.columns) : query)[Symbol.asyncIterator]();
+    });
+    for (;;) {
+      const next = await this.guard(key, () => batches.next());
+      if (next.done) return;
+      yield fromArrowTable(next.value as unknown as Parameters<typeof fromArrowTable>[0]) as TableRows[K][];
+    }
   }
 
   // Generations: `mnemo reindex` builds vector tables for a new embedder beside the live ones.
@@ -210,19 +326,19 @@ export class Store {
     where: string,
     options: SelectOptions = {},
   ): Promise<TableRows[K][]> {
-    return selectFrom(await this.open(vectorTableName(key, generation)), where, options);
+    return this.guardNamed(key, vectorTableName(key, generation), (table) => selectFrom(table, where, options));
   }
 
   async countIn(key: VectorTableKey, generation: number, where: string): Promise<number> {
-    return (await this.open(vectorTableName(key, generation))).countRows(where);
+    return this.guardNamed(key, vectorTableName(key, generation), (table) => table.countRows(where));
   }
 
   async addIn<K extends VectorTableKey>(key: K, generation: number, rows: TableRows[K][]): Promise<void> {
-    await insert(await this.open(vectorTableName(key, generation)), rows);
+    await this.guardNamed(key, vectorTableName(key, generation), (table) => insert(table, rows));
   }
 
   async deleteIn(key: VectorTableKey, generation: number, where: string): Promise<void> {
-    await (await this.open(vectorTableName(key, generation))).delete(where);
+    await this.guardNamed(key, vectorTableName(key, generation), (table) => table.delete(where));
   }
 
   /** Empty vector tables for `generation` (any half-built ones from an interrupted run are replaced). */
@@ -280,13 +396,14 @@ export class Store {
 
   /** A table's columns but the vector, read once per table (a table's schema never changes). */
   async columns(key: TableKey): Promise<string[]> {
-    const table = await this.table(key);
-    let names = this.columnLists.get(table.name);
-    if (!names) {
-      names = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
-      this.columnLists.set(table.name, names);
-    }
-    return names;
+    return this.guard(key, async (table) => {
+      let names = this.columnLists.get(table.name);
+      if (!names) {
+        names = (await table.schema()).fields.map((field) => field.name).filter((name) => name !== "vector");
+        this.columnLists.set(table.name, names);
+      }
+      return names;
+    });
   }
 
   /**
@@ -294,7 +411,7 @@ export class Store {
    * version costs a tenth of a millisecond, the queries it saves several.
    */
   async memo<T>(name: string, tables: TableKey[], compute: () => Promise<T>): Promise<T> {
-    const stamp = (await Promise.all(tables.map(async (key) => (await this.table(key)).version()))).join(".");
+    const stamp = (await Promise.all(tables.map((key) => this.guard(key, (table) => table.version())))).join(".");
     const cached = this.memos.get(name);
     if (cached?.stamp === stamp) return cached.value as Promise<T>;
     const value = compute();
@@ -306,18 +423,18 @@ export class Store {
   }
 
   async count(key: TableKey, where: string): Promise<number> {
-    return (await this.table(key)).countRows(where);
+    return this.guard(key, (table) => table.countRows(where));
   }
 
   /** Call only inside `write`. */
   async add<K extends TableKey>(key: K, rows: TableRows[K][]): Promise<void> {
-    await insert(await this.table(key), rows);
+    await this.guard(key, (table) => insert(table, rows));
   }
 
   /** Call only inside `write`. Inserts or replaces rows by `on`. */
   async upsert<K extends TableKey>(key: K, on: string, rows: TableRows[K][]): Promise<void> {
     if (rows.length === 0) return;
-    await merge(await this.table(key), on, rows);
+    await this.guard(key, (table) => merge(table, on, rows));
   }
 
   /**
@@ -326,20 +443,21 @@ export class Store {
    * old set or the new one, never a mix.
    */
   async replaceScope<K extends TableKey>(key: K, on: string, scope: string, rows: TableRows[K][]): Promise<void> {
-    const table = await this.table(key);
-    if (rows.length === 0) await table.delete(scope);
-    else await merge(table, on, rows, scope);
+    await this.guard(key, async (table) => {
+      if (rows.length === 0) await table.delete(scope);
+      else await merge(table, on, rows, scope);
+    });
   }
 
   /** Call only inside `write`. Returns the number of rows deleted. */
   async delete(key: TableKey, where: string): Promise<number> {
-    const result = await (await this.table(key)).delete(where);
+    const result = await this.guard(key, (table) => table.delete(where));
     return Number(result.numDeletedRows ?? 0);
   }
 
   /** Call only inside `write`. `values` are SQL expressions per column. */
   async update(key: TableKey, where: string, values: Record<string, string>): Promise<number> {
-    const result = await (await this.table(key)).update({ where, valuesSql: values });
+    const result = await this.guard(key, (table) => table.update({ where, valuesSql: values }));
     return Number(result.rowsUpdated ?? 0);
   }
 
@@ -410,6 +528,22 @@ async function dropUnfinishedTables(db: lancedb.Connection): Promise<void> {
     table?.close();
     if (empty) await db.dropTable(name);
   }
+}
+
+/** Whether a table other than meta holds rows, or cannot be read (it then held something once). */
+async function anyTableHoldsRows(db: lancedb.Connection): Promise<boolean> {
+  for (const name of await db.tableNames()) {
+    if (name === TABLE.meta) continue;
+    try {
+      const table = await openCommitted(db, name);
+      const rows = table ? await table.countRows() : 0;
+      table?.close();
+      if (rows > 0) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -18,6 +18,7 @@ const LOCOMO = process.env.LOCOMO_PATH ?? path.join(ROOT, "..", "shared", "bench
 const BENCHES = [
   { name: "memories", file: "memories.mjs", needs: () => undefined },
   { name: "import", file: "import.mjs", needs: () => undefined },
+  { name: "export", file: "export.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
   { name: "object-storage", file: "object-storage.mjs", needs: () => undefined },

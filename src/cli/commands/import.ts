@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ImportSummary } from "../../core/index.js";
+import type { ImportSummary, RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import { importInThread, type ImportCommandOptions } from "../import-thread.js";
@@ -12,6 +12,9 @@ Formats (recognised from the content, not the name):
   Claude    the export zip or conversations.json
   Gemini    Google Takeout: the zip, its folder, or My Activity.json of Gemini Apps
   mnemo     the upload shape: one conversation, an array of them, or NDJSON (one per line)
+  backup    a file of \`mnemo export\` (.jsonl or .jsonl.gz): restored with its ids, versions, times,
+            pins and images; what the store already holds is left as it is, so running it twice adds
+            nothing. --user restores a one-user export into that user. This machine's store only.
 
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
@@ -42,7 +45,8 @@ export function registerImport(program: Command): void {
             );
             spinner.stop();
             report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
-            if (summary.files.some((file) => file.error) || summary.failed > 0) process.exitCode = 1;
+            const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
+            if (summary.files.some((file) => file.error) || summary.failed > 0 || restoreProblems) process.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;
@@ -55,7 +59,8 @@ export function registerImport(program: Command): void {
 
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
-  reportTotals(out, summary);
+  for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
+  if (summary.files.length > 0 || summary.restored.length === 0) reportTotals(out, summary);
   reportSkipped(out, summary);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
@@ -69,6 +74,29 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
         : "Stored and queued for indexing: `mnemo chats status --wait` indexes them now (a running `mnemo serve` on this store does it by itself).",
     );
   }
+}
+
+/** What a restore of one of mnemo's exports added, what the store held already, and what went wrong. */
+function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): void {
+  const kinds = ["memory", "bucket", "conversation", "platform"] as const;
+  const nouns = {
+    memory: ["memory", "memories"],
+    bucket: ["bucket", "buckets"],
+    conversation: ["conversation", "conversations"],
+    platform: ["import record", "import records"],
+  };
+  const added = kinds.map((kind) => `${restored.added[kind]} ${nouns[kind][restored.added[kind] === 1 ? 0 : 1]}`).join(", ");
+  const present = kinds.reduce((sum, kind) => sum + restored.present[kind], 0);
+  const users = restored.users.map((user) => `${user.name}${user.created ? " (new)" : ""}`).join(", ");
+  const line = dryRun
+    ? `Checked ${restored.file}: ${added} for ${users || "no user"}`
+    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}`;
+  if (restored.problems.length > 0) out.warn(line);
+  else out.success(line);
+  if (!dryRun && restored.vectors === "recomputed" && restored.queued > 0) {
+    out.notice(`${counted(restored.queued, "conversation")} to index again (the file's vectors are another embedder's, or it has none).`);
+  }
+  for (const problem of restored.problems) out.warn(problem);
 }
 
 function reportTotals(out: Output, summary: ImportSummary): void {

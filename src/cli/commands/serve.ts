@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
+import { isAppError } from "../../shared/errors.js";
 import { action, writeTokenFile, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
@@ -34,7 +35,11 @@ export function registerServe(program: Command): void {
           );
         }
         const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
-        await ensureLocalToken(app, session);
+        // A damaged users table leaves every request a 503 that says so; the server still starts.
+        await ensureLocalToken(app, session).catch((error: unknown) => {
+          if (!isAppError(error) || error.code !== "unavailable") throw error;
+          out.warn(`${error.message}. ${error.suggestion ?? ""}`);
+        });
         const log = batchedLog(process.stderr);
         const server = await startServer(app, { host, port, log: log.write }).catch(async (error: unknown) => {
           await app.close();

@@ -3,6 +3,7 @@ import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../../store/rows.js";
 import { optimizeTable } from "../../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import { DamagedTableError } from "../../store/damage.js";
 import { DiskFullError } from "../../store/write-lock.js";
 import type { Store } from "../../store/store.js";
 import { chunkConversation, type ChunkDraft } from "./chunking.js";
@@ -45,8 +46,9 @@ const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "proce
 type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> & {
   messagesJson: string;
   /**
-   * Queued at its first revision: it has no chunks yet (a failed or interrupted attempt leaves it
-   * `failed` or `processing`, and a re-upload makes a new revision), so its chunks are appended.
+   * Queued with no chunks yet: at its first revision (a failed or interrupted attempt leaves it
+   * `failed` or `processing`, and a re-upload makes a new revision), or restored without them; its
+   * chunks are appended.
    */
   firstIndexing: boolean;
 };
@@ -68,7 +70,7 @@ export class IndexWorker {
   private batchesSinceCompaction = 0;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
-  private stalledBy: DiskFullError | undefined;
+  private stalledBy: DiskFullError | DamagedTableError | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -80,6 +82,10 @@ export class IndexWorker {
       // Settings are read as a process starts, so a quota raised or removed since conversations
       // were blocked shows first here; within a process only a delete makes room, and releases it.
       if ((await releaseQuotas(this.ctx)) > 0) this.ctx.afterWrite();
+    } catch (error) {
+      // A damaged table stops the queue, not the server: memories stay reachable (mnemo doctor repairs it).
+      if (!(error instanceof DamagedTableError)) throw error;
+      this.stalledBy = error;
     } finally {
       this.loops = Array.from({ length: PIPELINE }, () => this.loop());
     }
@@ -91,10 +97,11 @@ export class IndexWorker {
   }
 
   /**
-   * Why the worker cannot make progress now (the disk is full), until a round succeeds again. It
-   * keeps trying (a server carries on once space is freed); a command waiting on it gives up.
+   * Why the worker cannot make progress now (the disk is full, a table is damaged), until a round
+   * succeeds again. It keeps trying (a server carries on once space is freed or the table repaired);
+   * a command waiting on it gives up.
    */
-  get stalled(): DiskFullError | undefined {
+  get stalled(): DiskFullError | DamagedTableError | undefined {
     return this.stalledBy;
   }
 
@@ -117,9 +124,9 @@ export class IndexWorker {
         }
         this.stalledBy = undefined;
       } catch (error) {
-        if (error instanceof DiskFullError) this.stalledBy = error;
+        if (error instanceof DiskFullError || error instanceof DamagedTableError) this.stalledBy = error;
         await this.fail(batch, error).catch((failure: unknown) => {
-          if (failure instanceof DiskFullError) this.stalledBy = failure;
+          if (failure instanceof DiskFullError || failure instanceof DamagedTableError) this.stalledBy = failure;
         });
       }
       if (this.running && (batch.length === 0 || this.stalledBy)) await this.idle(this.stalledBy ? STALLED_RETRY_MS : POLL_MS);
@@ -172,12 +179,25 @@ export class IndexWorker {
         this.ctx,
         chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS),
       );
+      const unchunked = await this.withoutChunks(chosen.filter((row) => row.status === "queued" && row.revision > 1));
       return chosen.map((row) => ({
         ...row,
         messagesJson: messages.get(row.id) ?? "[]",
-        firstIndexing: row.status === "queued" && row.revision === 1,
+        firstIndexing: row.status === "queued" && (row.revision === 1 || unchunked.has(row.id)),
       }));
     });
+  }
+
+  /**
+   * Which of these conversations have no chunks at all (restored without vectors, or re-queued by
+   * `mnemo doctor --repair`): theirs are appended too, sparing a merge that scans the whole table.
+   */
+  private async withoutChunks(rows: Pick<ConversationRow, "id">[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const ids = rows.map((row) => row.id);
+    const chunked = await this.ctx.store.select("chunks", sqlIn("conversationId", ids), { columns: ["conversationId"] });
+    const has = new Set(chunked.map((row) => row.conversationId));
+    return new Set(ids.filter((id) => !has.has(id)));
   }
 
   private async process(batch: Claimed[]): Promise<void> {

@@ -3,6 +3,7 @@ import { UploadConversation, type QueueStatus } from "../../schemas/chat-history
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service.js";
+import type { RestoreSummary } from "./restore.js";
 
 /**
  * Conversations sent per upload call, at most: each call costs ~20 ms of store work whatever its
@@ -54,6 +55,8 @@ export interface ImportSummary {
    * server, which has no way to ask it: they stay 0.
    */
   comparedWithStore: boolean;
+  /** mnemo's own exports among the paths, restored rather than imported (core/jobs/restore.ts). */
+  restored: RestoreSummary[];
 }
 
 export interface ImportOptions {
@@ -83,6 +86,7 @@ export async function importExports(service: MnemoService, paths: string[], opti
     importIds: [],
     dryRun: Boolean(options.dryRun),
     comparedWithStore: !options.dryRun || service.conversations.previewUploads !== undefined,
+    restored: [],
   };
   for (const path of paths) await importFile(service, path, options, summary);
   return summary;

@@ -1,0 +1,94 @@
+import type { Command } from "commander";
+import type { Diagnosis, Finding } from "../../core/index.js";
+import { AppError } from "../../shared/errors.js";
+import { counted, type Output } from "../output.js";
+import { action } from "../session.js";
+import { startSpinner } from "../spinner.js";
+
+const DOCTOR_HELP = `
+Checks every table: opens it, counts and reads all its rows, checks vectors (finite, not zero, of
+the store's dimension) and indexes, and checks the tables against each other (rows of conversations
+or users that are gone, memories in a bucket that is gone, rows stored twice). Says which table is
+damaged and what to do. Exits 1 when something is wrong.
+
+--repair rebuilds what the store itself can rebuild: indexes; the search chunks, from the
+conversations' messages (embedding them again); vectors, by embedding again; missing buckets. A
+damaged table keeps the rows that can still be read; \`mnemo import <export>\` then puts back what
+your latest export holds. Stop \`mnemo serve\` first. A damaged meta record needs --embedder <spec>.`;
+
+export function registerDoctor(program: Command): void {
+  program
+    .command("doctor")
+    .description("check every table of the store, say what is damaged and how to recover; --repair rebuilds what can be")
+    .option("--repair", "rebuild what can be rebuilt (indexes, chunks, vectors), keep what can be read of a damaged table")
+    .addHelpText("after", DOCTOR_HELP)
+    .action(
+      action(async (session, options: { repair?: boolean }) => {
+        const { out } = session;
+        if (session.options.remote) {
+          throw AppError.invalid(
+            "--remote",
+            "mnemo doctor checks the store of this machine, not a server",
+            "Run it on the server's machine.",
+          );
+        }
+        const [{ diagnoseStore, repairStore }, { loadConfig }] = await Promise.all([
+          import("../../core/index.js"),
+          import("../../config/load-config.js"),
+        ]);
+        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+        if (process.env["MNEMO_URL"]) out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
+        const spinner = await startSpinner("Checking the store", { json: out.json });
+        try {
+          const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));
+          if (!options.repair || diagnosis.findings.length === 0) {
+            spinner.stop();
+            if (out.json) out.data(diagnosis);
+            else render(out, config.paths.dataDir, diagnosis, options.repair ? "Nothing to repair." : undefined);
+            if (diagnosis.findings.length > 0) process.exitCode = 1;
+            return;
+          }
+          const result = await repairStore(config, diagnosis, (text) => spinner.text(text));
+          spinner.stop();
+          if (out.json) out.data({ before: diagnosis, actions: result.actions, after: result.after });
+          else {
+            for (const done of result.actions) out.success(done);
+            render(out, config.paths.dataDir, result.after);
+          }
+          if (result.after.findings.length > 0) process.exitCode = 1;
+        } finally {
+          spinner.stop();
+        }
+      }),
+    );
+}
+
+function render(out: Output, dataDir: string, { health, findings }: Diagnosis, note?: string): void {
+  out.line(`Store at ${dataDir}`);
+  const width = Math.max(...health.tables.map((table) => table.table.length), 4) + 2;
+  const damaged = new Set(findings.map((finding) => finding.table));
+  for (const table of health.tables) {
+    const problem = table.problem ?? (table.key === "meta" ? health.meta.problem : undefined);
+    const mark = problem ? "✖" : damaged.has(table.table) ? "!" : "✔";
+    const rows = table.rows === undefined ? "rows unknown" : counted(table.rows, "row");
+    const fragments = table.fragments === undefined ? "" : `, ${counted(table.fragments, "fragment")}`;
+    const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions` : "";
+    out.line(`  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}`);
+  }
+  if (!health.relations) out.line("  (the tables were not checked against each other: one of them cannot be read whole)");
+  if (findings.length === 0) {
+    out.success("Nothing is wrong with the store");
+    return;
+  }
+  out.line();
+  for (const finding of findings) printFinding(out, finding);
+  if (note) out.notice(note);
+}
+
+function printFinding(out: Output, finding: Finding): void {
+  const line = `${finding.table}: ${finding.what}`;
+  if (finding.severity === "damaged") out.error(new AppError("unavailable", line));
+  else out.warn(line);
+  out.notice(`  → ${finding.fix}`);
+  if (finding.detail) out.notice(`    (LanceDB: ${finding.detail})`);
+}

@@ -1,0 +1,171 @@
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { createGzip } from "node:zlib";
+import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import { createOutput } from "./output.js";
+import { withApp, withService, type GlobalOptions } from "./session.js";
+
+export interface ExportJob {
+  globals: GlobalOptions;
+  /** A file name, or `-` for stdout. */
+  target: string;
+  allUsers: boolean;
+  vectors: boolean;
+}
+
+type Report =
+  | { kind: "status"; text: string }
+  | { kind: "notice"; text: string }
+  | { kind: "done"; records: Record<string, number> }
+  | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
+
+/**
+ * The export thread's old generation, in MB. An export keeps little alive (a step of 100
+ * conversations with their chunks, a few MB) but makes a lot of garbage (rows, vectors, base64,
+ * JSON), which V8 lets pile up under its default limit: on the 50 MB-export store the export's
+ * process reached 300 MB with this work on the main thread, 200 MB under a 128 MB heap limit.
+ * 256 MB leaves room for a line of a 10 MB image (its base64 and JSON, ~60 MB at once).
+ */
+const EXPORT_HEAP_MB = 256;
+/** Its young generation (V8 grows it to 32 MB by default): at 8 MB the export took half again as long, at 32 MB its peak was 20 MB higher. */
+const EXPORT_YOUNG_MB = 16;
+
+/** Runs `mnemo export` in a worker thread with a heap limit of its own; the records written, by type. */
+export function exportInThread(
+  job: ExportJob,
+  on: { status(text: string): void; notice(text: string): void },
+): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { exportJob: job },
+      resourceLimits: { maxOldGenerationSizeMb: EXPORT_HEAP_MB, maxYoungGenerationSizeMb: EXPORT_YOUNG_MB },
+    });
+    let settled = false;
+    worker.on("message", (report: Report) => {
+      if (report.kind === "status") return on.status(report.text);
+      if (report.kind === "notice") return on.notice(report.text);
+      settled = true;
+      if (report.kind === "done") resolve(report.records);
+      else reject(revive(report.error));
+    });
+    worker.on("error", (error: Error & { code?: string }) => {
+      settled = true;
+      reject(
+        error.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? new AppError("internal", `The export ran out of memory (its limit is ${EXPORT_HEAP_MB} MB); the file was not written`)
+          : error,
+      );
+    });
+    worker.on("exit", (code) => {
+      if (!settled) reject(new AppError("internal", `The export stopped unexpectedly (exit code ${code})`));
+    });
+  });
+}
+
+function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
+  if (!error.code) return new Error(error.message);
+  return new AppError(error.code, error.message, {
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    details: error.details ?? {},
+  });
+}
+
+/** The export as the thread runs it: the lines from the store (or a server) into the file. */
+async function runExport(job: ExportJob, send: (report: Report) => void): Promise<Record<string, number>> {
+  const out = { ...createOutput({ json: Boolean(job.globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
+  const session = { out, options: job.globals };
+  const write = (lines: AsyncIterable<string>) => writeLines(lines, job.target, (text) => send({ kind: "status", text }));
+  const query = { vectors: job.vectors };
+  if (job.allUsers) {
+    const { exportAllUsers } = await import("../core/index.js");
+    return withApp(session, async (app) => write(await exportAllUsers(app, query)));
+  }
+  return withService(session, async (service) => write(await service.export(query)));
+}
+
+/**
+ * Streams the lines into the file (through gzip for a .gz name); the file appears under its name
+ * only once whole, readable by its owner only. Returns the records written, by type.
+ */
+async function writeLines(lines: AsyncIterable<string>, target: string, status: (text: string) => void): Promise<Record<string, number>> {
+  const tally = new LineTally(status);
+  const source = Readable.from(tally.count(lines));
+  if (target === "-") {
+    await pipeline(source, process.stdout, { end: false });
+    return tally.records;
+  }
+  const partial = `${target}.partial`;
+  try {
+    const file = fs.createWriteStream(partial, { mode: 0o600 });
+    if (target.endsWith(".gz")) await pipeline(source, createGzip(), file);
+    else await pipeline(source, file);
+    fs.renameSync(partial, target);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+  return tally.records;
+}
+
+/** Counts the lines as they pass: for the progress bar (the header says how many to expect) and the summary (the end record). */
+class LineTally {
+  records: Record<string, number> = {};
+  private expected = 0;
+  private done = 0;
+  private shownAt = 0;
+
+  constructor(private readonly status: (text: string) => void) {}
+
+  async *count(lines: AsyncIterable<string>): AsyncGenerator<string> {
+    let first = true;
+    for await (const line of lines) {
+      if (first) this.expected = sumOf((JSON.parse(line) as { expected?: Record<string, number> }).expected ?? {});
+      else if (line.startsWith('{"type":"end"')) this.records = (JSON.parse(line) as { records: Record<string, number> }).records;
+      else this.done++;
+      first = false;
+      this.show();
+      yield line;
+    }
+  }
+
+  private show(): void {
+    const now = Date.now();
+    if (now - this.shownAt < 100) return;
+    this.shownAt = now;
+    const share = this.expected > 0 ? Math.min(1, this.done / this.expected) : 0;
+    this.status(
+      `Exporting ${bar(share)} ${Math.round(share * 100)}% · ${this.done.toLocaleString("en")} of ${this.expected.toLocaleString("en")} records`,
+    );
+  }
+}
+
+function bar(share: number, width = 24): string {
+  const filled = Math.round(share * width);
+  return `▕${"█".repeat(filled)}${"░".repeat(width - filled)}▏`;
+}
+
+function sumOf(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+if (!isMainThread && parentPort && (workerData as { exportJob?: ExportJob } | undefined)?.exportJob) {
+  const port = parentPort;
+  const send = (report: Report) => port.postMessage(report);
+  runExport((workerData as { exportJob: ExportJob }).exportJob, send).then(
+    (records) => send({ kind: "done", records }),
+    (error: unknown) =>
+      send({
+        kind: "error",
+        error: isAppError(error)
+          ? {
+              message: error.message,
+              code: error.code,
+              ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+              details: error.details,
+            }
+          : { message: error instanceof Error ? error.message : String(error) },
+      }),
+  );
+}

@@ -1,0 +1,498 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { MnemoExportReader } from "../../importers/mnemo-export.js";
+import type {
+  ExportBucket,
+  ExportConversation,
+  ExportHeader,
+  ExportMemory,
+  ExportPlatform,
+  ExportRecord,
+  ExportUser,
+} from "../../schemas/export.js";
+import {
+  messagesRowId,
+  type ChunkRow,
+  type ConversationRow,
+  type MemoryHistoryRow,
+  type MemoryRow,
+  type MessagesRow,
+  type UserRow,
+} from "../../store/rows.js";
+import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import { AppError } from "../../shared/errors.js";
+import { newId } from "../../shared/ids.js";
+import { sameBucketName } from "../../text/bucket-names.js";
+import type { CoreContext } from "../context.js";
+import { DEFAULT_BUCKET, ensureDefaultBucket, listBucketRows } from "../memories/buckets.js";
+import { RECOVERED_PLATFORM } from "../operations/doctor.js";
+import { decodeVector } from "./vectors.js";
+
+/**
+ * Restores a mnemo export into the store (the format, and what a restore keeps or adds, is
+ * described in core/jobs/export.ts). Records are stored in batches of one commit per table; each
+ * batch first leaves out what the store already holds, so a restore that stopped half-way can be
+ * run again, and restoring into a store that holds some of it adds only the rest.
+ */
+
+export interface RestoreOptions {
+  /** Restore a one-user export into this (existing) user instead of the user it names. */
+  intoUser?: string | undefined;
+  /** Read and check every line, store nothing. */
+  dryRun?: boolean;
+  onProgress?: (progress: RestoreProgress) => void;
+}
+
+export interface RestoreProgress {
+  records: number;
+  bytesRead: number;
+  totalBytes: number;
+}
+
+type Kind = "bucket" | "memory" | "platform" | "conversation";
+
+export interface RestoreSummary {
+  file: string;
+  /** The users restored into, and whether the restore created them. */
+  users: { name: string; created: boolean }[];
+  /** Records stored, by kind. */
+  added: Record<Kind, number>;
+  /** Records the store already held, left as they were. */
+  present: Record<Kind, number>;
+  /** Whether the vectors in the file were used (same embedder) or everything is embedded again. */
+  vectors: "carried" | "recomputed";
+  /** Conversations queued to be chunked and embedded again (the file had no vectors for them, or another embedder's). */
+  queued: number;
+  /** Lines that could not be read, records that could not be placed, a file cut short. */
+  problems: string[];
+  /** Whether the file ended with its `end` record. */
+  complete: boolean;
+}
+
+/** Memories or conversations stored per batch (a batch is one commit per table). */
+const MEMORY_BATCH = 200;
+const CONVERSATION_BATCH = 100;
+/** Characters of messages and chunk text per conversation batch, at most: a batch of long ones stays a few MB. */
+const CONVERSATION_BATCH_CHARS = 4_000_000;
+
+interface Target {
+  userId: string;
+  /** The file's bucket ids → this store's. */
+  buckets: Map<number, number>;
+  /** Platform id → this store's import record id for it. */
+  importIds: Map<string, string>;
+}
+
+export async function restoreExport(
+  ctx: CoreContext,
+  file: string,
+  reader: MnemoExportReader,
+  options: RestoreOptions = {},
+): Promise<RestoreSummary> {
+  if (options.dryRun) return checkExport(file, reader, options);
+  const { header } = reader;
+  const carry = header.vectors && header.embedder.id === ctx.store.meta.embedderId && header.embedder.dims === ctx.store.meta.dims;
+  const summary: RestoreSummary = {
+    file,
+    users: [],
+    added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    vectors: carry ? "carried" : "recomputed",
+    queued: 0,
+    problems: [],
+    complete: false,
+  };
+  const restorer = new Restorer(ctx, header, carry, summary);
+  let records = 0;
+  for await (const { record, line } of reader.records((problem) => summary.problems.push(problem.message))) {
+    await restorer.take(record, line, options.intoUser);
+    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  }
+  await restorer.flush();
+  summary.complete = reader.complete();
+  if (!summary.complete) {
+    summary.problems.push(`${file}: the file ends without its "end" record: it was cut short, and what it held up to there is restored`);
+  }
+  if (summary.queued > 0) ctx.onQueued();
+  return summary;
+}
+
+/** A dry run: every line read and checked, nothing stored; `added` counts what the file holds. */
+async function checkExport(file: string, reader: MnemoExportReader, options: RestoreOptions): Promise<RestoreSummary> {
+  const summary: RestoreSummary = {
+    file,
+    users: [],
+    added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    vectors: reader.header.vectors ? "carried" : "recomputed",
+    queued: 0,
+    problems: [],
+    complete: false,
+  };
+  let records = 0;
+  for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
+    if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
+    else if (record.type !== "end") summary.added[record.type]++;
+    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  }
+  summary.complete = reader.complete();
+  if (!summary.complete) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
+  return summary;
+}
+
+class Restorer {
+  private target: Target | undefined;
+  private memories: ExportMemory[] = [];
+  private conversations: ExportConversation[] = [];
+  private conversationChars = 0;
+
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly header: ExportHeader,
+    private readonly carry: boolean,
+    private readonly summary: RestoreSummary,
+  ) {}
+
+  async take(record: ExportRecord, line: number, intoUser: string | undefined): Promise<void> {
+    if (record.type === "user") {
+      await this.flush();
+      if (intoUser !== undefined && this.summary.users.length > 0) {
+        throw AppError.invalid(
+          "--user",
+          "restores a one-user export; this one holds several users",
+          "Leave out --user to restore each into its own user.",
+        );
+      }
+      this.target = await this.user(record, intoUser);
+      return;
+    }
+    if (record.type === "end") return;
+    const target = this.target;
+    if (!target) {
+      this.summary.problems.push(`line ${line}: a ${record.type} record before any user record; it is skipped`);
+      return;
+    }
+    if (record.type === "bucket") return this.bucket(target, record);
+    if (record.type === "platform") return this.platform(target, record);
+    if (record.type === "memory") {
+      this.memories.push(record);
+      if (this.memories.length >= MEMORY_BATCH) await this.flushMemories(target);
+      return;
+    }
+    this.conversations.push(record);
+    this.conversationChars += record.messages.reduce((sum, message) => sum + message.text.length, 0);
+    this.conversationChars += (record.chunks ?? []).reduce((sum, chunk) => sum + chunk.text.length + 3 * 4 * this.header.embedder.dims, 0);
+    if (this.conversations.length >= CONVERSATION_BATCH || this.conversationChars >= CONVERSATION_BATCH_CHARS)
+      await this.flushConversations(target);
+  }
+
+  /** Stores what is pending for the current user, who then has a default bucket whatever the file held. */
+  async flush(): Promise<void> {
+    const target = this.target;
+    if (!target) return;
+    await this.flushMemories(target);
+    await this.flushConversations(target);
+    await this.ctx.store.write(() => ensureDefaultBucket(this.ctx, target.userId));
+  }
+
+  /**
+   * The user the records that follow belong to: found by name, or created with the file's id (when
+   * free) and token hash. An existing user without a token takes the file's; one with a token keeps it.
+   */
+  private async user(record: ExportUser, intoUser: string | undefined): Promise<Target> {
+    const name = intoUser ?? record.name;
+    const { store } = this.ctx;
+    const result = await store.write(async () => {
+      const [existing] = await store.select("users", `name = ${sqlString(name)}`);
+      if (existing) {
+        if (!existing.tokenHash && record.tokenHash && intoUser === undefined) {
+          await store.update("users", `id = ${sqlString(existing.id)}`, { tokenHash: sqlString(record.tokenHash) });
+        }
+        return { userId: existing.id, created: false };
+      }
+      if (intoUser !== undefined) {
+        throw new AppError("not_found", `user "${intoUser}" does not exist`, {
+          suggestion: `Add it first with \`mnemo users add ${intoUser}\`.`,
+        });
+      }
+      const idTaken = (await store.count("users", `id = ${sqlString(record.id)}`)) > 0;
+      const row: UserRow = { id: idTaken ? newId("usr") : record.id, name, tokenHash: record.tokenHash, createdAt: record.createdAt };
+      // Its buckets, the default one too, come from the file (finishUser makes the default one if not).
+      await store.add("users", [row]);
+      return { userId: row.id, created: true };
+    });
+    this.summary.users.push({ name, created: result.created });
+    const platforms = await store.select("platforms", ofUser(result.userId));
+    return { userId: result.userId, buckets: new Map(), importIds: new Map(platforms.map((row) => [row.id, row.importId])) };
+  }
+
+  /** A bucket of the same name is the same bucket; else it keeps its id when that is free. */
+  private async bucket(target: Target, record: ExportBucket): Promise<void> {
+    const id = await this.ctx.store.write(async () => {
+      const existing = await listBucketRows(this.ctx, target.userId);
+      const same = existing.find((row) => sameBucketName(row.name, record.name));
+      if (same) {
+        this.summary.present.bucket++;
+        return same.id;
+      }
+      const free = !existing.some((row) => row.id === record.id);
+      const next = free ? record.id : Math.max(DEFAULT_BUCKET.id, ...existing.map((row) => row.id)) + 1;
+      const { name, description, createdAt } = record;
+      await this.ctx.store.add("buckets", [{ userId: target.userId, id: next, name, description, createdAt }]);
+      this.summary.added.bucket++;
+      return next;
+    });
+    target.buckets.set(record.id, id);
+  }
+
+  /** An import record: the store's own for the platform when it has one (its conversations then join it). */
+  private async platform(target: Target, record: ExportPlatform): Promise<void> {
+    if (target.importIds.has(record.id)) {
+      this.summary.present.platform++;
+      return;
+    }
+    const { id, displayName, importId, createdAt } = record;
+    await this.ctx.store.write(() => this.ctx.store.add("platforms", [{ userId: target.userId, id, displayName, importId, createdAt }]));
+    target.importIds.set(id, importId);
+    this.summary.added.platform++;
+  }
+
+  private async flushMemories(target: Target): Promise<void> {
+    const batch = this.memories;
+    this.memories = [];
+    if (batch.length === 0) return;
+    const fresh = await this.missing("memories", batch);
+    this.summary.present.memory += batch.length - fresh.length;
+    if (fresh.length === 0) return;
+    // Embedded before the write lock is taken: a server on the store keeps writing meanwhile.
+    const vectors = await this.memoryVectors(fresh);
+    const rows = fresh.map((record, i) => this.memoryRow(target, record, vectors[i]!));
+    const written = await this.ctx.store.write(async () => {
+      const still = new Set((await this.missing("memories", rows)).map((row) => row.id));
+      const mine = rows.filter((row) => still.has(row.id));
+      const history = fresh.filter((record) => still.has(record.id)).flatMap((record) => this.historyRows(target, record));
+      // The history first, as a new memory's is: a crash in between leaves versions nobody sees.
+      await this.ctx.store.delete("memoryHistory", sqlIn("memoryId", [...still]));
+      await this.ctx.store.add("memoryHistory", history);
+      await this.ctx.store.add("memories", mine);
+      return mine.length;
+    });
+    this.summary.added.memory += written;
+    this.summary.present.memory += rows.length - written;
+    this.ctx.afterWrite();
+  }
+
+  private async memoryVectors(records: ExportMemory[]): Promise<Float32Array[]> {
+    const { dims } = this.header.embedder;
+    const vectors = records.map((record) =>
+      this.carry && record.vector ? decodeVector(record.vector, dims, `memory ${record.id}`) : undefined,
+    );
+    const needed = records.filter((_, i) => !vectors[i]);
+    const embedded = needed.length > 0 ? await this.ctx.embedder.embedDocuments(needed.map((record) => record.text)) : [];
+    let next = 0;
+    return vectors.map((vector) => vector ?? embedded[next++]!);
+  }
+
+  private memoryRow(target: Target, record: ExportMemory, vector: Float32Array): MemoryRow {
+    return {
+      id: record.id,
+      userId: target.userId,
+      bucketId: this.bucketOf(target, record.bucketId, `memory ${record.id}`),
+      text: record.text,
+      contentType: record.contentType,
+      imageFile: record.image ? this.writeImage(target, record.image) : null,
+      imageDescription: record.imageDescription,
+      source: record.source,
+      version: record.version,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      vector,
+    };
+  }
+
+  private historyRows(target: Target, record: ExportMemory): MemoryHistoryRow[] {
+    return record.history.map((entry) => ({
+      id: entry.id,
+      userId: target.userId,
+      memoryId: record.id,
+      version: entry.version,
+      text: entry.text,
+      bucketId: target.buckets.get(entry.bucketId) ?? entry.bucketId,
+      changedAt: entry.changedAt,
+    }));
+  }
+
+  /** The store's bucket for a file's bucket id; the default bucket when the file did not hold that bucket. */
+  private bucketOf(target: Target, fileId: number, what: string): number {
+    const id = target.buckets.get(fileId);
+    if (id !== undefined) return id;
+    if (fileId !== DEFAULT_BUCKET.id)
+      this.summary.problems.push(`${what}: its bucket ${fileId} is not in the file; it goes to the default bucket`);
+    return DEFAULT_BUCKET.id;
+  }
+
+  /** The image's bytes in the data dir, whole or not at all; its path as a memory row keeps it. */
+  private writeImage(target: Target, image: { name: string; data: string }): string {
+    const file = path.join(target.userId, image.name);
+    const full = path.join(this.ctx.config.paths.images, file);
+    fs.mkdirSync(path.dirname(full), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(`${full}.tmp`, Buffer.from(image.data, "base64"), { mode: 0o600 });
+    fs.renameSync(`${full}.tmp`, full);
+    return file;
+  }
+
+  private async flushConversations(target: Target): Promise<void> {
+    const batch = this.conversations;
+    this.conversations = [];
+    this.conversationChars = 0;
+    if (batch.length === 0) return;
+    await this.ensurePlatforms(target, batch);
+    const parts = batch.map((record) => this.conversationParts(target, record));
+    const written = await this.ctx.store.write(async () => {
+      const fresh = await this.newConversations(target, parts);
+      const ids = fresh.map(({ row }) => row.id);
+      if (ids.length === 0) return fresh;
+      // Left by a restore that stopped between its commits: replaced, never doubled.
+      await this.ctx.store.delete("messages", sqlIn("conversationId", ids));
+      await this.ctx.store.delete("chunks", sqlIn("conversationId", ids));
+      // The messages and chunks first: a crash in between leaves rows nothing points at, never a
+      // conversation without its messages.
+      await this.ctx.store.add(
+        "messages",
+        fresh.map(({ messages }) => messages),
+      );
+      await this.ctx.store.add(
+        "chunks",
+        fresh.flatMap(({ chunks }) => chunks),
+      );
+      await this.ctx.store.add(
+        "conversations",
+        fresh.map(({ row }) => row),
+      );
+      return fresh;
+    });
+    this.summary.added.conversation += written.length;
+    this.summary.present.conversation += parts.length - written.length;
+    this.summary.queued += written.filter(({ row }) => row.status === "queued" && !row.quotaBlocked).length;
+    this.ctx.afterWrite();
+  }
+
+  /** Import records for platforms the file's conversations name without the file holding one. */
+  private async ensurePlatforms(target: Target, batch: ExportConversation[]): Promise<void> {
+    for (const record of batch) {
+      if (target.importIds.has(record.platform)) continue;
+      const { platform: id, importId } = record;
+      await this.ctx.store.write(() =>
+        this.ctx.store.add("platforms", [{ userId: target.userId, id, displayName: null, importId, createdAt: record.uploadedAt }]),
+      );
+      target.importIds.set(id, importId);
+      this.summary.added.platform++;
+    }
+  }
+
+  /**
+   * A conversation's rows. Its chunks come with it when their vectors can be used; otherwise a
+   * conversation that was ready is queued, and the index worker chunks and embeds it again.
+   */
+  private conversationParts(
+    target: Target,
+    record: ExportConversation,
+  ): { row: ConversationRow; messages: MessagesRow; chunks: ChunkRow[] } {
+    const carried = this.carry && record.chunks !== undefined;
+    const status = record.status === "processing" || (record.status === "ready" && !carried) ? "queued" : record.status;
+    const row: ConversationRow = {
+      id: record.id,
+      userId: target.userId,
+      platform: record.platform,
+      platformConversationId: record.platformConversationId,
+      importId: target.importIds.get(record.platform) ?? record.importId,
+      title: record.title,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      status,
+      statusReason: record.statusReason,
+      pinned: record.pinned,
+      excluded: record.excluded,
+      quotaBlocked: record.quotaBlocked,
+      messageCount: record.messageCount,
+      tokenCount: record.tokenCount,
+      contentHash: record.contentHash,
+      revision: record.revision,
+      claimedAt: null,
+      claimedBy: null,
+      uploadedAt: record.uploadedAt,
+    };
+    const messages: MessagesRow = {
+      id: messagesRowId(row),
+      userId: target.userId,
+      conversationId: row.id,
+      revision: row.revision,
+      messagesJson: JSON.stringify(record.messages),
+    };
+    const { dims } = this.header.embedder;
+    const chunks: ChunkRow[] = !carried
+      ? []
+      : record.chunks!.map((chunk) => ({
+          ...chunk,
+          userId: target.userId,
+          conversationId: row.id,
+          platform: row.platform,
+          vector: decodeVector(chunk.vector, dims, `conversation ${row.id}, chunk ${chunk.chunkIndex}`),
+        }));
+    return { row, messages, chunks };
+  }
+
+  /**
+   * The conversations the store holds neither by id nor by platform and platform conversation id.
+   * One that `mnemo doctor --repair` rebuilt from its messages (platform `recovered`) is replaced by
+   * the export's, which has its title, platform and dates: its row is deleted here. Inside `write`.
+   */
+  private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
+    const { store } = this.ctx;
+    const ids = parts.map(({ row }) => row.id);
+    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform"] });
+    const rebuilt = held.filter((row) => row.platform === RECOVERED_PLATFORM).map((row) => row.id);
+    if (rebuilt.length > 0) await store.delete("conversations", sqlIn("id", rebuilt));
+    const byId = new Set(held.filter((row) => row.platform !== RECOVERED_PLATFORM).map((row) => row.id));
+    const key = (platform: string, id: string) => `${platform}\u0000${id}`;
+    const byPlatform = new Set(
+      (
+        await store.select(
+          "conversations",
+          sqlAnd(
+            ofUser(target.userId),
+            sqlIn(
+              "platformConversationId",
+              parts.map(({ row }) => row.platformConversationId),
+            ),
+          ),
+          { columns: ["platform", "platformConversationId"] },
+        )
+      ).map((row) => key(row.platform, row.platformConversationId)),
+    );
+    const seen = new Set<string>();
+    return parts.filter(({ row }) => {
+      const both = key(row.platform, row.platformConversationId);
+      if (byId.has(row.id) || byPlatform.has(both) || seen.has(both)) return false;
+      seen.add(both);
+      return true;
+    });
+  }
+
+  /** The records whose id the table does not hold yet. */
+  private async missing<T extends { id: string }>(key: "memories", records: T[]): Promise<T[]> {
+    const found = new Set(
+      (
+        await this.ctx.store.select(
+          key,
+          sqlIn(
+            "id",
+            records.map((record) => record.id),
+          ),
+          { columns: ["id"] },
+        )
+      ).map((row) => row.id),
+    );
+    return records.filter((record) => !found.has(record.id));
+  }
+}

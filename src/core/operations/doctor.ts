@@ -1,0 +1,228 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Config } from "../../config/load-config.js";
+import { isRemoteUri } from "../../config/paths.js";
+import { ANY_INDEX, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { AppError } from "../../shared/errors.js";
+
+/**
+ * `mnemo doctor`: what is wrong with a store, and the way out of each thing. The store is read in a
+ * child process (store/health-process.ts), so that nothing LanceDB prints when a damaged page
+ * makes it panic reaches the user; only the findings do. The repair is doctor-repair.ts.
+ */
+
+export type Severity =
+  /** Data that cannot be rebuilt from the store itself: an export restores it. */
+  | "damaged"
+  /** `mnemo doctor --repair` rebuilds it from what the store holds. */
+  | "repairable";
+
+export interface Finding {
+  table: string;
+  severity: Severity;
+  what: string;
+  /** How to recover, as the user would do it. */
+  fix: string;
+  /** LanceDB's own words, for a report. */
+  detail?: string | undefined;
+}
+
+export interface Diagnosis {
+  health: StoreHealth;
+  findings: Finding[];
+}
+
+export type DoctorProgress = (text: string) => void;
+
+const HEALTH_PROCESS = fileURLToPath(new URL("../../store/health-process.js", import.meta.url));
+
+/** The platform of conversations `mnemo doctor --repair` rebuilt from their messages: a restore replaces them. */
+export const RECOVERED_PLATFORM = "recovered";
+
+const RESTORE = "then `mnemo import <your latest export>` puts back what the export holds (what the store has is left as it is)";
+
+/** Checks every table of the store (in a child process) and says what is wrong and how to recover. */
+export async function diagnose(config: Config, onProgress?: DoctorProgress): Promise<Diagnosis> {
+  if (!isRemoteUri(config.storeUri) && !fs.existsSync(config.storeUri)) {
+    throw new AppError("not_found", `There is no store at ${config.paths.dataDir}`, {
+      suggestion: "Pass the store to check with --store (or MNEMO_STORE).",
+    });
+  }
+  const health = await inChild<StoreHealth>(["check", config.storeUri], (line) => {
+    if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
+  });
+  return { health, findings: findingsOf(health) };
+}
+
+/** Rows kept and rows the table said it had, after a salvage (doctor-repair.ts). */
+export function salvageInChild(config: Config, table: string): Promise<{ rows: number | undefined; kept: number }> {
+  return inChild(["salvage", config.storeUri, table]);
+}
+
+/**
+ * Runs the health process and returns its `done` value. Its stderr (LanceDB's panics) is kept; a
+ * process that ends without an answer (LanceDB crashed on a page) is reported with the last table.
+ */
+function inChild<T>(args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HEALTH_PROCESS, ...args], {
+      env: { ...process.env, RUST_BACKTRACE: "0", LANCEDB_LOG: "error" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let pending = "";
+    let last = "";
+    let answer: { done?: T; failed?: Problem } | undefined;
+    child.stderr.resume();
+    child.stdout.on("data", (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      for (let end = pending.indexOf("\n"); end !== -1; end = pending.indexOf("\n")) {
+        const line = JSON.parse(pending.slice(0, end)) as Record<string, unknown>;
+        pending = pending.slice(end + 1);
+        if (typeof line["checking"] === "string") last = line["checking"];
+        if ("done" in line || "failed" in line) answer = line as typeof answer;
+        onLine?.(line);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (answer?.done !== undefined) return resolve(answer.done);
+      const why = answer?.failed
+        ? `${answer.failed.what}${answer.failed.detail ? ` (${answer.failed.detail})` : ""}`
+        : `LanceDB stopped the process (${signal ?? `exit ${code}`})${last ? ` while reading the "${last}" table, which is damaged` : ""}`;
+      reject(
+        new AppError("unavailable", `The store could not be checked: ${why}`, {
+          suggestion: "Restore it from an export into a new store: `mnemo --store <new dir> import <export>`.",
+        }),
+      );
+    });
+  });
+}
+
+/** What each problem means for the user, and what to do about it. */
+export function findingsOf(health: StoreHealth): Finding[] {
+  const findings: Finding[] = [];
+  if (health.meta.problem) {
+    findings.push({
+      table: "meta",
+      severity: "damaged",
+      what: health.meta.problem.what,
+      detail: health.meta.problem.detail,
+      fix: `\`mnemo doctor --repair --embedder <spec>\` writes it again, naming the embedder the store was made with (bundled, or transformers:<model>${health.meta.dims ? `; its vectors have ${health.meta.dims} dimensions` : ""}); or restore an export into a new store`,
+    });
+  }
+  // A damaged meta table is told once, above, with its own way out.
+  for (const table of health.tables.filter((t) => !(t.key === "meta" && health.meta.problem))) findings.push(...tableFindings(table));
+  const relations = health.relations;
+  if (!relations) return findings;
+  const add = (table: string, severity: Severity, count: number, what: string, fix: string) => {
+    if (count > 0) findings.push({ table, severity, what: `${count.toLocaleString("en")} ${what}`, fix });
+  };
+  add(
+    "chunks",
+    "repairable",
+    relations.orphanChunks.length,
+    "conversations that are gone still have chunks",
+    "`mnemo doctor --repair` deletes them",
+  );
+  add(
+    "conversation_messages",
+    "repairable",
+    relations.orphanMessages.length,
+    "messages rows are of a conversation's earlier revision",
+    "`mnemo doctor --repair` deletes them",
+  );
+  add(
+    "conversations",
+    "repairable",
+    relations.lostConversations.length,
+    "conversations are gone but their messages are still stored",
+    `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); then \`mnemo import <your latest export>\` replaces each rebuilt one by the export's`,
+  );
+  add(
+    "conversations",
+    "damaged",
+    relations.withoutMessages.length,
+    "conversations have lost their messages",
+    `\`mnemo doctor --repair\` removes them; ${RESTORE}`,
+  );
+  add(
+    "chunks",
+    "repairable",
+    relations.readyWithoutChunks.length,
+    "conversations are not in the search index (no chunks)",
+    "`mnemo doctor --repair` indexes them again from their messages",
+  );
+  const stray = relations.missingBuckets.reduce((sum, entry) => sum + entry.memories, 0);
+  add(
+    "memories",
+    "repairable",
+    stray,
+    "memories are in a bucket that does not exist",
+    "`mnemo doctor --repair` makes the bucket again (named Recovered <id>)",
+  );
+  add(
+    "memory_history",
+    "repairable",
+    relations.orphanHistory.length,
+    "deleted memories still have versions",
+    "`mnemo doctor --repair` deletes them",
+  );
+  for (const { table, userIds, rows } of relations.withoutUser) {
+    add(
+      table,
+      "damaged",
+      rows,
+      `rows belong to ${userIds.length === 1 ? "a user" : `${userIds.length} users`} the users table does not hold`,
+      "restore the users from an export of the whole store (`mnemo import <export --all-users>`): their rows here join them again",
+    );
+  }
+  return findings;
+}
+
+function tableFindings(table: TableHealth): Finding[] {
+  const findings: Finding[] = [];
+  if (table.problem) {
+    const read = table.rows === undefined ? "" : ` (${table.read.toLocaleString("en")} of ${table.rows.toLocaleString("en")} rows read)`;
+    findings.push({
+      table: table.table,
+      severity: table.key === "chunks" ? "repairable" : "damaged",
+      what: `${table.problem.what}${read}`,
+      detail: table.problem.detail,
+      fix:
+        table.key === "chunks"
+          ? "`mnemo doctor --repair` keeps the chunks that can be read and rebuilds the rest from the conversations' messages (re-embedding them)"
+          : `\`mnemo doctor --repair\` keeps the rows that can still be read and drops the rest; ${RESTORE}`,
+    });
+  }
+  for (const index of table.indexes.filter((i) => i.problem)) {
+    findings.push({
+      table: table.table,
+      severity: "repairable",
+      what:
+        index.name === ANY_INDEX
+          ? `one of its indexes is damaged: ${index.problem!.what}`
+          : `its index ${index.name} (${index.columns.join(", ")}) is damaged: ${index.problem!.what}`,
+      detail: index.problem!.detail,
+      fix: "`mnemo doctor --repair` builds it again from the rows",
+    });
+  }
+  if (table.badVectors.length > 0) {
+    const whose = table.key === "chunks" ? "chunks have" : "memories have";
+    findings.push({
+      table: table.table,
+      severity: "repairable",
+      what: `${table.badVectors.length.toLocaleString("en")} ${whose} a vector that is not finite, is all zero or has another dimension`,
+      fix: `\`mnemo doctor --repair\` embeds ${table.key === "chunks" ? "their conversations" : "them"} again`,
+    });
+  }
+  if (table.duplicates.length > 0) {
+    findings.push({
+      table: table.table,
+      severity: "repairable",
+      what: `${table.duplicates.length.toLocaleString("en")} rows are stored twice (the same id)`,
+      fix: "`mnemo doctor --repair` keeps one of each",
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,190 @@
+// Reads mnemo's own export format (written by core/jobs/export.ts, whose header comment describes
+// it): JSON Lines, gzip-compressed or not (told apart by the first bytes), validated a line at a time
+// against schemas/export.ts. Streaming: one line in memory at a time, whatever the file's size.
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { constants, createGunzip, gunzipSync } from "node:zlib";
+import { formatPath } from "../schemas/parse.js";
+import { EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, ExportRecord } from "../schemas/export.js";
+import { AppError } from "../shared/errors.js";
+import { ByteTally, statPath } from "./source.js";
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+/** Bytes looked at to tell an export from anything else: its header line is a few hundred. */
+const SNIFF_BYTES = 64 * 1024;
+
+export interface MnemoExportReader {
+  header: ExportHeader;
+  /** Bytes of the file (compressed, for a .gz), and how many were read: for progress. */
+  totalBytes: number;
+  bytesRead(): number;
+  /**
+   * The records after the header, each with its line number. A line that cannot be read is told to
+   * `onBadLine` and skipped. `complete()` says, once they are all read, whether the `end` record came.
+   */
+  records(onBadLine: (problem: AppError) => void): AsyncGenerator<{ record: ExportRecord; line: number }>;
+  complete(): boolean;
+}
+
+/** Whether the file at `path` is a mnemo export (plain or gzip): its first line is the format's header. */
+export async function isMnemoExport(path: string): Promise<boolean> {
+  let head: Buffer;
+  try {
+    head = await readHead(path);
+  } catch {
+    return false;
+  }
+  const end = head.indexOf(0x0a);
+  try {
+    const first = JSON.parse(head.subarray(0, end === -1 ? head.length : end).toString("utf8")) as { format?: unknown };
+    return first.format === EXPORT_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** The first bytes of the file, decompressed when it is gzip (as much as the bytes read hold). */
+async function readHead(path: string): Promise<Buffer> {
+  const head = await readRaw(path, SNIFF_BYTES);
+  if (!isGzip(head)) return head;
+  // A prefix of the stream: decompress what it holds rather than fail for the missing rest.
+  return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+}
+
+async function readRaw(path: string, length: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function isGzip(bytes: Buffer): boolean {
+  return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+}
+
+/** Opens an export: reads and checks its header (invalid input when it is not one this mnemo can read). */
+export async function openMnemoExport(path: string): Promise<MnemoExportReader> {
+  const info = await statPath(path);
+  let tally = new ByteTally();
+  let sawEnd = false;
+  const lines = async function* (): AsyncGenerator<{ text: string; line: number }> {
+    tally = new ByteTally();
+    const gzip = isGzip(await readRaw(path, 2));
+    const raw = createReadStream(path).pipe(tally.counter());
+    const input: Readable = gzip ? raw.pipe(createGunzip()) : raw;
+    let line = 0;
+    try {
+      // Chunk by chunk, so that reading waits for the restore (readline's iterator reads ahead
+      // without bound: a 64 MB export held 430 MB of lines while the first batches were stored).
+      for await (const text of splitLines(input)) {
+        line++;
+        if (text.trim() !== "") yield { text, line };
+      }
+    } catch (error) {
+      throw new AppError("invalid_input", `${path}: the file stops being readable after line ${line} (${(error as Error).message})`, {
+        suggestion: "The file is damaged or was cut short; what came before is restored. Use another copy of the export if you have one.",
+        cause: error,
+      });
+    } finally {
+      input.destroy();
+      raw.destroy();
+    }
+  };
+  const header = await readHeader(path, lines());
+  return {
+    header,
+    totalBytes: info.size,
+    bytesRead: () => tally.value,
+    complete: () => sawEnd,
+    async *records(onBadLine) {
+      sawEnd = false;
+      let first = true;
+      for await (const { text, line } of lines()) {
+        if (first) {
+          first = false; // the header, read above
+          continue;
+        }
+        const record = parseRecord(path, text, line);
+        if (record instanceof AppError) {
+          onBadLine(record);
+          continue;
+        }
+        if (record.type === "end") {
+          sawEnd = true;
+          return;
+        }
+        yield { record, line };
+      }
+    },
+  };
+}
+
+/** The stream's lines (UTF-8, without their `\n`), read no faster than they are taken. */
+async function* splitLines(input: Readable): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      pending.push(chunk.subarray(start, end));
+      yield Buffer.concat(pending).toString("utf8");
+      pending = [];
+      start = end + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield Buffer.concat(pending).toString("utf8");
+}
+
+async function readHeader(path: string, lines: AsyncGenerator<{ text: string }>): Promise<ExportHeader> {
+  const first = await lines.next();
+  await lines.return(undefined);
+  const notExport = (why: string) =>
+    new AppError("invalid_input", `${path}: not a mnemo export (${why})`, {
+      suggestion: "Pass a file written by `mnemo export`, or a chat export (ChatGPT, Claude, Gemini).",
+    });
+  if (first.done) throw notExport("the file is empty");
+  let value: unknown;
+  try {
+    value = JSON.parse(first.value.text);
+  } catch {
+    throw notExport("its first line is not JSON");
+  }
+  const version = (value as { version?: unknown }).version;
+  if (typeof version === "number" && version > EXPORT_VERSION) {
+    throw new AppError(
+      "invalid_input",
+      `${path}: written in version ${version} of mnemo's export format; this mnemo reads version ${EXPORT_VERSION}`,
+      {
+        suggestion: "Upgrade mnemo (npm install -g mnemo) and import it again.",
+      },
+    );
+  }
+  const checked = ExportHeader.safeParse(value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw notExport(`header ${formatPath(issue.path) || "line"}: ${issue.message}`);
+  }
+  return checked.data;
+}
+
+function parseRecord(path: string, text: string, line: number): ExportRecord | AppError {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return new AppError("invalid_input", `${path} line ${line}: not JSON (the file is damaged there); the line is skipped`);
+  }
+  const checked = ExportRecord.safeParse(value);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0]!;
+  const type = typeof (value as { type?: unknown })?.type === "string" ? ` (${(value as { type: string }).type})` : "";
+  return new AppError(
+    "invalid_input",
+    `${path} line ${line}${type}: ${formatPath(issue.path) || "record"}: ${issue.message}; the line is skipped`,
+  );
+}

@@ -1,0 +1,88 @@
+import { AppError } from "../shared/errors.js";
+import { TABLE, type TableKey } from "./schema.js";
+
+/**
+ * LanceDB's errors when a table's files are not what it wrote: cut short, zeroed, overwritten with
+ * other bytes, or gone. Its own text ("LanceError(IO): … failed to fill whole buffer, /rustc/…") says
+ * nothing a user can act on; these become one error that names the table and the way out. Each
+ * pattern was produced by damaging a store's files (test/store/damage.int.test.ts).
+ */
+const DAMAGE: { pattern: RegExp; what: string }[] = [
+  { pattern: /_indices\//, what: "an index of it is damaged or missing (`mnemo doctor --repair` rebuilds it from the rows)" },
+  {
+    pattern: /failed to fill whole buffer|Invalid range \d+\.\.\d+ for object of size|does not have sufficient data|file size is too small/,
+    what: "a file of it is cut short",
+  },
+  {
+    pattern: /does not appear to be a Lance file|invalid magic/,
+    what: "a file of it does not hold what LanceDB wrote (zeroed or overwritten)",
+  },
+  {
+    pattern:
+      /failed to decode Protobuf|Encountered corrupt file|corrupt file|Empty buffers but expected|panicked with message|out of range for slice|out of bounds/i,
+    what: "a file of it holds bytes that cannot be decoded (zeroed or overwritten)",
+  },
+  {
+    pattern: /Not found: \S+\.(lance|manifest|txn|idx)\b|Not found: \S+_versions|exists but could not be loaded/,
+    what: "a file of it is missing",
+  },
+  { pattern: /^Table '[^']+' was not found/, what: "its folder is missing" },
+];
+
+/**
+ * Errors that mean a column the table always has is missing: what a zeroed version file (manifest)
+ * gives, since LanceDB then reads a table with no columns. Confirmed against the table's schema
+ * before they are called damage: the same words could come from a query of ours that is wrong.
+ */
+export const SCHEMA_LOSS = /No field named|Column \S+ not found|Found field not in schema|No vector column found/;
+export const SCHEMA_LOSS_WHAT = "its version file (manifest) does not describe its columns (zeroed or overwritten)";
+
+/** What each table holds, as a user would say it: what becomes unreachable while it is damaged. */
+const HOLDS: Record<TableKey, string> = {
+  meta: "the store's own record (schema version, embedder)",
+  users: "users and their tokens",
+  buckets: "buckets",
+  memories: "memories",
+  memoryHistory: "memories' edit history",
+  platforms: "platforms and import records",
+  conversations: "conversations",
+  messages: "conversations' messages",
+  chunks: "the search index of conversations (rebuilt from their messages by `mnemo doctor --repair`)",
+};
+
+export const DOCTOR_SUGGESTION =
+  "Run `mnemo doctor`: it checks every table, says what is damaged and how to recover (`mnemo doctor --repair` rebuilds what can be rebuilt; an export restores the rest with `mnemo import <file>`).";
+
+/** A table of the store cannot be read (503 from the server, exit 1 from the CLI). */
+export class DamagedTableError extends AppError {
+  readonly table: string;
+
+  constructor(key: TableKey, what: string, cause?: unknown) {
+    super(
+      "unavailable",
+      `The store's "${TABLE[key]}" table is damaged: ${what}. It holds ${HOLDS[key]}, which cannot be read until it is repaired`,
+      {
+        suggestion: DOCTOR_SUGGESTION,
+        details: { table: TABLE[key] },
+        cause,
+      },
+    );
+    this.table = TABLE[key];
+  }
+}
+
+/** What is wrong with a table, from LanceDB's error; undefined for an error that is not damage. */
+export function damageOf(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error instanceof AppError) return undefined;
+  return DAMAGE.find(({ pattern }) => pattern.test(error.message))?.what;
+}
+
+/** LanceDB's text without its source locations and repeated causes: for a report, never for a user's first line. */
+export function lanceText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .split(/\s+Caused by:\s+/)[0]!
+    .replace(/,\s*\/(rustc|usr|root|home)\/\S+:\d+:\d+/g, "")
+    .replace(/^(lance error: )?LanceError\(\w+\): /, "")
+    .trim();
+}

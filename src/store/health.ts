@@ -1,0 +1,322 @@
+import * as lancedb from "@lancedb/lancedb";
+import type { RecordBatch, Schema } from "apache-arrow";
+import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+
+/**
+ * What `mnemo doctor` finds in a store, read through a connection of its own: every table opened,
+ * counted and read whole (every fragment, every column), vectors checked, every index asked once,
+ * and the tables checked against each other (orphans, duplicates). Run in a child process
+ * (health-process.ts): a damaged page can make LanceDB panic, and its panic is printed on the
+ * process's stderr, which the doctor keeps from the user's terminal.
+ */
+
+export interface Problem {
+  /** What is wrong, in words (store/damage.ts). */
+  what: string;
+  /** LanceDB's own text, without its source locations: for a report, not a first line. */
+  detail?: string | undefined;
+}
+
+export interface IndexHealth {
+  name: string;
+  columns: string[];
+  type: string;
+  problem?: Problem;
+}
+
+export interface TableHealth {
+  key: TableKey;
+  table: string;
+  /** Rows the table says it has (undefined when it cannot say), and rows read before any failure. */
+  rows: number | undefined;
+  read: number;
+  fragments: number | undefined;
+  /** The table's files cannot all be read. */
+  problem?: Problem;
+  indexes: IndexHealth[];
+  /** Vectors that are not finite, all zero, or of another dimension: memory ids, or the conversations of such chunks. */
+  badVectors: string[];
+  /** Rows whose key another row of the table has too (one id per key). */
+  duplicates: string[];
+}
+
+export interface Relations {
+  /** Conversations that chunks belong to but the conversations table does not hold. */
+  orphanChunks: string[];
+  /** Messages rows of a conversation's earlier revision (left by a crash between two commits). */
+  orphanMessages: string[];
+  /** Conversations that are gone but whose messages are still stored: a repair rebuilds them from those. */
+  lostConversations: string[];
+  /** Conversations whose messages row is missing: their text is gone (an export restores it). */
+  withoutMessages: string[];
+  /** Conversations marked ready that have no chunks: search cannot find them until they are indexed again. */
+  readyWithoutChunks: string[];
+  /** Memories in a bucket their user does not have. */
+  missingBuckets: { userId: string; bucketId: number; memories: number }[];
+  /** Memory versions whose memory is gone. */
+  orphanHistory: string[];
+  /** Rows of users the users table does not hold, by table. */
+  withoutUser: { table: string; userIds: string[]; rows: number }[];
+}
+
+export interface StoreHealth {
+  meta: { problem?: Problem; dims: number | undefined; embedderId: string | undefined; generation: number };
+  tables: TableHealth[];
+  /** Undefined when a table they need could not be read whole. */
+  relations: Relations | undefined;
+}
+
+/** The columns each table is checked by (keys, references), and what makes two rows the same. */
+const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> = {
+  meta: { columns: ["key"], key: (row) => row.key as string },
+  users: { columns: ["id", "name"], key: (row) => row.id as string },
+  buckets: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
+  memories: { columns: ["id", "userId", "bucketId"], key: (row) => row.id as string },
+  memoryHistory: { columns: ["id", "userId", "memoryId"], key: (row) => row.id as string },
+  platforms: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
+  conversations: { columns: ["id", "userId", "revision", "status", "tokenCount"], key: (row) => row.id as string },
+  messages: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
+  chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
+};
+
+type Row = Record<string, unknown>;
+
+/** Checks the store at `uri`, table by table (`onTable` hears each as it is done). */
+export async function checkStore(
+  uri: string,
+  on: { checking?(table: string): void; table?(health: TableHealth): void } = {},
+): Promise<StoreHealth> {
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+  try {
+    const meta = await checkMeta(db);
+    const keys = new Map<TableKey, Row[]>();
+    const tables: TableHealth[] = [];
+    for (const key of Object.keys(TABLE) as TableKey[]) {
+      const name = liveName(key, meta.generation);
+      on.checking?.(name);
+      const { health, rows } = await checkTable(db, key, name, meta.dims);
+      tables.push(health);
+      if (!health.problem) keys.set(key, rows);
+      on.table?.(health);
+    }
+    const whole = tables.every((table) => !table.problem);
+    return { meta, tables, relations: whole ? relationsOf(keys) : undefined };
+  } finally {
+    db.close();
+  }
+}
+
+export function liveName(key: TableKey, generation: number): string {
+  const vector = (VECTOR_TABLES as readonly string[]).includes(key);
+  return vector && generation > 0 ? `${TABLE[key]}_g${generation}` : TABLE[key];
+}
+
+/** The meta record: the embedder's dimension and the live generation, from the rows or, when they are gone, the vector column. */
+async function checkMeta(db: lancedb.Connection): Promise<StoreHealth["meta"]> {
+  let values = new Map<string, string>();
+  let problem: Problem | undefined;
+  try {
+    const table = await db.openTable(TABLE.meta);
+    const rows = (await table.query().toArray()) as { key: string; value: string }[];
+    table.close();
+    values = new Map(rows.map((row) => [row.key, row.value]));
+    if (!values.has("schemaVersion")) problem = { what: "it holds no record of the store (schema version, embedder)" };
+  } catch (error) {
+    problem = problemOf(error);
+  }
+  const dims = Number(values.get("embedderDims")) || (await vectorDims(db));
+  return { ...(problem ? { problem } : {}), dims, embedderId: values.get("embedderId"), generation: Number(values.get("generation") ?? 0) };
+}
+
+async function vectorDims(db: lancedb.Connection): Promise<number | undefined> {
+  try {
+    const table = await db.openTable(TABLE.memories);
+    const field = (await table.schema()).fields.find((f) => f.name === "vector");
+    table.close();
+    return (field?.type as { listSize?: number } | undefined)?.listSize;
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkTable(
+  db: lancedb.Connection,
+  key: TableKey,
+  name: string,
+  dims: number | undefined,
+): Promise<{ health: TableHealth; rows: Row[] }> {
+  const health: TableHealth = {
+    key,
+    table: name,
+    rows: undefined,
+    read: 0,
+    fragments: undefined,
+    indexes: [],
+    badVectors: [],
+    duplicates: [],
+  };
+  const rows: Row[] = [];
+  let table: lancedb.Table;
+  try {
+    table = await db.openTable(name);
+  } catch (error) {
+    health.problem = problemOf(error);
+    return { health, rows };
+  }
+  try {
+    const missing = missingColumns(await table.schema(), key, dims);
+    if (missing) {
+      health.problem = missing;
+      return { health, rows };
+    }
+    health.rows = await table.countRows();
+    // Statistics read the index files too: a damaged index is told apart below, not as the table's damage.
+    health.fragments = await table
+      .stats()
+      .then((stats) => stats.fragmentStats.numFragments)
+      .catch(() => undefined);
+    const vector = (VECTOR_TABLES as readonly string[]).includes(key);
+    for await (const batch of table.query()) {
+      readBatch(batch as RecordBatch, key, vector ? dims : undefined, rows, health);
+      health.read += (batch as RecordBatch).numRows;
+    }
+    if (health.read !== health.rows) health.problem = { what: `${health.rows} rows counted but ${health.read} read` };
+    health.indexes = await checkIndexes(table, dims);
+    health.duplicates = duplicatesOf(rows, KEYS[key].key);
+  } catch (error) {
+    health.problem = problemOf(error);
+  } finally {
+    table.close();
+  }
+  return { health, rows };
+}
+
+/** A version file that lost its columns reads as a table without them (a zeroed manifest does). */
+function missingColumns(schema: Schema, key: TableKey, dims: number | undefined): Problem | undefined {
+  const have = new Map(schema.fields.map((field) => [field.name, field]));
+  const lost = tableSchema(key, dims ?? 1).fields.filter((field) => !have.has(field.name));
+  if (lost.length > 0) return { what: SCHEMA_LOSS_WHAT, detail: `missing columns: ${lost.map((field) => field.name).join(", ")}` };
+  const size = (have.get("vector")?.type as { listSize?: number } | undefined)?.listSize;
+  if (size !== undefined && dims !== undefined && size !== dims)
+    return { what: `its vectors have ${size} dimensions where the store's embedder makes ${dims}` };
+  return undefined;
+}
+
+function readBatch(batch: RecordBatch, key: TableKey, dims: number | undefined, into: Row[], health: TableHealth): void {
+  const columns = KEYS[key].columns.map((name) => [name, batch.getChild(name)] as const);
+  const vectors = dims === undefined ? undefined : batch.getChild("vector");
+  for (let i = 0; i < batch.numRows; i++) {
+    const row: Row = {};
+    for (const [name, column] of columns) row[name] = column?.get(i);
+    into.push(row);
+    if (vectors && !goodVector(vectors.get(i)?.toArray() as Float32Array | undefined, dims!)) {
+      health.badVectors.push((key === "chunks" ? row.conversationId : row.id) as string);
+    }
+  }
+}
+
+/** Finite, of the store's dimension, and not all zero (the embedders make unit vectors). */
+function goodVector(vector: Float32Array | undefined, dims: number): boolean {
+  if (!vector || vector.length !== dims) return false;
+  let norm = 0;
+  for (const value of vector) {
+    if (!Number.isFinite(value)) return false;
+    norm += value * value;
+  }
+  return norm > 0;
+}
+
+/** The name of an index that cannot be listed: one of the table's is damaged, which one is not known. */
+export const ANY_INDEX = "*";
+
+/** Each index asked once, the way a search asks it. */
+async function checkIndexes(table: lancedb.Table, dims: number | undefined): Promise<IndexHealth[]> {
+  const found: IndexHealth[] = [];
+  let indexes: lancedb.IndexConfig[];
+  try {
+    indexes = await table.listIndices();
+  } catch (error) {
+    // Named `*`: which one is damaged cannot be told, and a repair drops each of ours by name.
+    return [{ name: ANY_INDEX, columns: [], type: "unknown", problem: problemOf(error) }];
+  }
+  for (const index of indexes) {
+    const health: IndexHealth = { name: index.name, columns: index.columns, type: index.indexType };
+    try {
+      await table.indexStats(index.name);
+      const column = index.columns[0]!;
+      if (/inverted|fts/i.test(index.indexType)) await table.search("mnemo", "fts", column).limit(1).toArray();
+      else if (column === "vector" && dims)
+        await table
+          .vectorSearch(new Array(dims).fill(1 / Math.sqrt(dims)))
+          .column("vector")
+          .limit(1)
+          .toArray();
+      else await table.query().where(`${column} = 'mnemo-doctor'`).limit(1).toArray();
+    } catch (error) {
+      health.problem = problemOf(error);
+    }
+    found.push(health);
+  }
+  return found;
+}
+
+function duplicatesOf(rows: Row[], keyOf: (row: Row) => string): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (seen.has(key)) twice.add(key);
+    seen.add(key);
+  }
+  return [...twice];
+}
+
+function relationsOf(keys: Map<TableKey, Row[]>): Relations {
+  const rows = (key: TableKey) => keys.get(key) ?? [];
+  const conversations = new Map(rows("conversations").map((row) => [row.id as string, row]));
+  const chunked = new Set(rows("chunks").map((row) => row.conversationId as string));
+  const messageIds = new Set(rows("messages").map((row) => row.id as string));
+  const current = (row: Row) => `${row.id}:${row.revision}`;
+  const currentIds = new Set([...conversations.values()].map(current));
+  const buckets = new Set(rows("buckets").map((row) => `${row.userId}/${row.id}`));
+  const missingBuckets = new Map<string, { userId: string; bucketId: number; memories: number }>();
+  for (const memory of rows("memories")) {
+    const key = `${memory.userId}/${memory.bucketId}`;
+    if (buckets.has(key)) continue;
+    const entry = missingBuckets.get(key) ?? { userId: memory.userId as string, bucketId: memory.bucketId as number, memories: 0 };
+    entry.memories++;
+    missingBuckets.set(key, entry);
+  }
+  const memories = new Set(rows("memories").map((row) => row.id as string));
+  const users = new Set(rows("users").map((row) => row.id as string));
+  const withoutUser = (["buckets", "memories", "memoryHistory", "platforms", "conversations", "messages", "chunks"] as TableKey[]).flatMap(
+    (key) => {
+      const strays = rows(key).filter((row) => !users.has(row.userId as string));
+      return strays.length === 0
+        ? []
+        : [{ table: TABLE[key], userIds: [...new Set(strays.map((row) => row.userId as string))], rows: strays.length }];
+    },
+  );
+  const messagesOf = new Set(rows("messages").map((row) => row.conversationId as string));
+  const lostConversations = [...messagesOf].filter((id) => !conversations.has(id));
+  return {
+    orphanChunks: [...chunked].filter((id) => !conversations.has(id) && !messagesOf.has(id)),
+    orphanMessages: rows("messages")
+      .filter((row) => conversations.has(row.conversationId as string) && !currentIds.has(row.id as string))
+      .map((row) => row.id as string),
+    lostConversations,
+    withoutMessages: [...conversations.values()].filter((row) => !messageIds.has(current(row))).map((row) => row.id as string),
+    // A conversation without text (tokenCount 0) has no chunks by right.
+    readyWithoutChunks: [...conversations.values()]
+      .filter((row) => row.status === "ready" && (row.tokenCount as number) > 0 && !chunked.has(row.id as string))
+      .map((row) => row.id as string),
+    missingBuckets: [...missingBuckets.values()],
+    orphanHistory: [...new Set(rows("memoryHistory").map((row) => row.memoryId as string))].filter((id) => !memories.has(id)),
+    withoutUser,
+  };
+}
+
+export function problemOf(error: unknown): Problem {
+  return { what: damageOf(error) ?? "LanceDB cannot read it", detail: lanceText(error) };
+}

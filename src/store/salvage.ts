@@ -1,0 +1,94 @@
+import * as lancedb from "@lancedb/lancedb";
+import { TABLE } from "./schema.js";
+
+/** Rows asked for at once; a range that fails is halved until the rows that cannot be read are found alone. */
+const RANGE = 256;
+/** Rows copied back at once. */
+const COPY = 2_000;
+
+/** Where a salvage keeps the rows it could read until the damaged table has been replaced. */
+export function salvageName(name: string): string {
+  return `${name}__salvage`;
+}
+
+/** The meta key that says the rows of `name` are all in its salvage table: from then on, it can be dropped. */
+const markKey = (name: string) => `salvaged:${name}`;
+
+/**
+ * Replaces a damaged table by the rows of it that can still be read: each range of rows is read by
+ * position, and a range that fails is halved until each unreadable row is found alone (LanceDB
+ * loses a damaged page's rows; the rest of the fragment reads). The rows go to a table of their own;
+ * once they are all there, the meta table records it, and only then is the damaged table dropped and
+ * made again from them. A salvage cut short before that mark starts again; one cut short after it
+ * finishes the copy. Run it in a child process (a damaged page can make LanceDB panic) while holding
+ * the store's write lock, with the meta table readable.
+ */
+export async function salvageTable(uri: string, name: string): Promise<{ rows: number | undefined; kept: number }> {
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+  try {
+    const keep = salvageName(name);
+    const names = await db.tableNames();
+    if (names.includes(keep) && (await marked(db, name))) return { rows: undefined, kept: await copyBack(db, keep, name) };
+    if (names.includes(keep)) await db.dropTable(keep);
+    const damaged = await db.openTable(name);
+    const rows = await damaged.countRows().catch(() => undefined);
+    const kept = await db.createEmptyTable(keep, await damaged.schema());
+    const readRange = async (from: number, to: number): Promise<void> => {
+      try {
+        const found = await damaged.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
+        if (found.numRows > 0) await kept.add(found);
+      } catch {
+        if (to - from === 1) return;
+        const middle = (from + to) >> 1;
+        await readRange(from, middle);
+        await readRange(middle, to);
+      }
+    };
+    for (let from = 0; from < (rows ?? 0); from += RANGE) await readRange(from, Math.min(rows!, from + RANGE));
+    damaged.close();
+    kept.close();
+    await mark(db, name, true);
+    return { rows, kept: await copyBack(db, keep, name) };
+  } finally {
+    db.close();
+  }
+}
+
+/** Makes `name` again from the rows kept in `keep` (all of them, checked), then drops `keep`. */
+async function copyBack(db: lancedb.Connection, keep: string, name: string): Promise<number> {
+  const source = await db.openTable(keep);
+  const count = await source.countRows();
+  await db.dropTable(name).catch(() => undefined);
+  const target = await db.createEmptyTable(name, await source.schema(), { mode: "overwrite" });
+  for (let from = 0; from < count; from += COPY) {
+    const offsets = Array.from({ length: Math.min(COPY, count - from) }, (_, i) => from + i);
+    await target.add(await source.takeOffsets(offsets).toArrow());
+  }
+  const copied = await target.countRows();
+  source.close();
+  target.close();
+  if (copied !== count) throw new Error(`copied ${copied} of the ${count} rows kept in ${keep}`);
+  await mark(db, name, false);
+  await db.dropTable(keep);
+  return copied;
+}
+
+async function marked(db: lancedb.Connection, name: string): Promise<boolean> {
+  const meta = await db.openTable(TABLE.meta);
+  const found = await meta.countRows(`key = '${markKey(name).replaceAll("'", "''")}'`);
+  meta.close();
+  return found > 0;
+}
+
+async function mark(db: lancedb.Connection, name: string, on: boolean): Promise<void> {
+  const meta = await db.openTable(TABLE.meta);
+  const key = `key = '${markKey(name).replaceAll("'", "''")}'`;
+  if (on)
+    await meta
+      .mergeInsert("key")
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .execute([{ key: markKey(name), value: "complete" }]);
+  else await meta.delete(key);
+  meta.close();
+}

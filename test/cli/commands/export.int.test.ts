@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
+
+const CHATGPT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
+
+function storeEnv(): NodeJS.ProcessEnv {
+  return isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+}
+
+/** What a user sees of their store: memories, buckets and conversations with their flags. */
+async function contents(env: NodeJS.ProcessEnv): Promise<unknown> {
+  const json = async (args: string[]) => {
+    const result = await runCli(["--json", ...args], { env });
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  return { memories: await json(["memories", "--all"]), buckets: await json(["buckets"]), chats: await json(["chats", "list"]) };
+}
+
+describe("mnemo export and mnemo import of its file", () => {
+  it("round-trips a store through a .jsonl.gz file, refuses to overwrite, and writes JSONL to stdout with -", async () => {
+    const env = storeEnv();
+    expect((await runCli(["remember", "The tram 28 goes up to Graça"], { env })).code).toBe(0);
+    expect((await runCli(["buckets", "create", "Travel"], { env })).code).toBe(0);
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "backup.jsonl.gz");
+
+    const exported = await runCli(["export", file], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/✔ Exported 1 user, 1 memory, 2 buckets, \d+ conversations to .*backup\.jsonl\.gz \(\d+\.\d MB\)/);
+    expect(exported.stderr).not.toMatch(/Exporting/); // no progress bar when stderr is not a terminal
+    const lines = gunzipSync(fs.readFileSync(file)).toString("utf8").trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "mnemo-export", version: 1, scope: "user", vectors: true });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "end" });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const again = await runCli(["export", file], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/file: .*backup\.jsonl\.gz exists/);
+    expect(again.stderr).toMatch(/--yes to replace it/);
+
+    const stdout = await runCli(["export", "-", "--no-vectors"], { env });
+    expect(stdout.code, stdout.stderr).toBe(0);
+    const plain = stdout.stdout.trim().split("\n");
+    expect(plain).toHaveLength(lines.length);
+    expect(stdout.stdout).not.toMatch(/"vector"/);
+
+    const restoredEnv = storeEnv();
+    const restored = await runCli(["import", file], { env: restoredEnv });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toMatch(
+      /✔ Restored .*backup\.jsonl\.gz into default \(new\): 1 memory, 2 buckets, \d+ conversations, 1 import record/,
+    );
+    expect(await contents(restoredEnv)).toEqual(await contents(env));
+
+    const twice = await runCli(["--json", "import", file], { env: restoredEnv });
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(JSON.parse(twice.stdout).restored[0].added).toEqual({ bucket: 0, memory: 0, platform: 0, conversation: 0 });
+  });
+
+  it("exports every user with --all-users, and a cut-short file restores what it holds with exit 1", async () => {
+    const env = storeEnv();
+    expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
+    expect((await runCli(["users", "add", "alice"], { env })).code).toBe(0);
+    expect((await runCli(["--user", "alice", "remember", "alice's memory"], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "all.jsonl");
+    const exported = await runCli(["export", "--all-users", file], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/Exported 2 users, 2 memories/);
+
+    const target = storeEnv();
+    expect((await runCli(["import", file], { env: target })).code).toBe(0);
+    const alice = await runCli(["--json", "--user", "alice", "memories"], { env: target });
+    expect(JSON.parse(alice.stdout).memories).toMatchObject([{ text: expect.stringMatching(/alice's memory$/) }]);
+
+    const cut = path.join(tempDir(), "cut.jsonl");
+    fs.writeFileSync(cut, fs.readFileSync(file, "utf8").split("\n").slice(0, 4).join("\n"));
+    const short = await runCli(["import", cut], { env: storeEnv() });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/cut short/);
+  });
+
+  it("exports through a server (GET /api/export); restoring is refused through one, with what to do", async () => {
+    const server = await serveStore();
+    try {
+      expect((await runCli(["remember", "a memory on the server"], { env: server.env })).code).toBe(0);
+      const file = path.join(tempDir(), "remote.jsonl.gz");
+      const exported = await runCli(["export", file], { env: server.env });
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(gunzipSync(fs.readFileSync(file)).toString("utf8")).toContain("a memory on the server");
+      const refused = await runCli(["import", file], { env: server.env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--remote: restoring a mnemo export works on the store of this machine/);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { diagnose } from "../../../src/core/operations/doctor.js";
+import { repairStore } from "../../../src/core/operations/doctor-repair.js";
+import { isolatedEnv, openTestApp, runCli, settled, tempDir } from "../../helpers.js";
+
+const chat = (id: string, title: string) => ({
+  conversation: {
+    id,
+    title,
+    createdAt: "2024-05-01T10:00:00Z",
+    messages: [
+      { id: "m1", role: "human", content: `What do you know about ${title}?`, createdAt: "2024-05-01T10:00:00Z" },
+      { id: "m2", role: "assistant", content: `${title} is worth a long conversation.`, createdAt: "2024-05-01T10:01:00Z" },
+    ],
+  },
+});
+
+describe("mnemo doctor", () => {
+  it("finds orphans, duplicates, a missing bucket, bad vectors and unindexed conversations, and --repair fixes each", async () => {
+    const app = await openTestApp();
+    const { store } = app.context;
+    const me = await app.service();
+    await app.indexer.start();
+    const { memoryId } = await me.memories.store({ text: "The tram 28 goes up to Graça" });
+    await me.memories.store({ text: "My dentist is Dr Silva" });
+    await me.conversations.uploadMany([chat("c1", "Lisbon"), chat("c2", "Sourdough")]);
+    await settled(me);
+    await app.indexer.stop();
+    const [tram] = await store.select("memories", `id = '${memoryId}'`);
+    const conversations = await store.select("conversations", "true");
+    const lisbon = conversations.find((row) => row.title === "Lisbon")!;
+    const [chunk] = await store.select("chunks", `conversationId = '${lisbon.id}'`);
+    await store.write(async () => {
+      await store.add("memories", [{ ...tram!, id: "mem_stray", bucketId: 7 }]); // in a bucket that does not exist
+      await store.add("memories", [tram!]); // stored twice
+      // LanceDB refuses NaN on write; a zero vector is what a broken embedder or a zeroed page leaves.
+      await store.add("memories", [{ ...tram!, id: "mem_zero", vector: new Float32Array(512) }]);
+      await store.add("chunks", [{ ...chunk!, id: "conv_gone:1:0", conversationId: "conv_gone" }]); // of no conversation
+      await store.delete("chunks", `conversationId = '${lisbon.id}'`); // a ready conversation out of the index
+      await store.add("messages", [
+        { id: `${lisbon.id}:0`, userId: lisbon.userId, conversationId: lisbon.id, revision: 0, messagesJson: "[]" },
+      ]);
+    });
+    const config = app.config;
+    await app.close();
+
+    const found = await diagnose(config);
+    const said = found.findings.map((finding) => `${finding.table}: ${finding.what}`);
+    expect(said).toEqual(
+      expect.arrayContaining([
+        "memories: 1 memories have a vector that is not finite, is all zero or has another dimension",
+        "memories: 1 rows are stored twice (the same id)",
+        "chunks: 1 conversations that are gone still have chunks",
+        "conversation_messages: 1 messages rows are of a conversation's earlier revision",
+        "chunks: 1 conversations are not in the search index (no chunks)",
+        "memories: 1 memories are in a bucket that does not exist",
+      ]),
+    );
+    expect(found.findings.every((finding) => finding.severity === "repairable")).toBe(true);
+
+    const repaired = await repairStore(config, found);
+    expect(repaired.after.findings).toEqual([]);
+    expect(repaired.actions.join("\n")).toMatch(/missing buckets made again/);
+    const reopened = await openTestApp({ store: config.paths.dataDir });
+    try {
+      const service = await reopened.service();
+      expect((await service.search({ query: "Lisbon", skipRerank: true })).results[0]?.title).toBe("Lisbon");
+      expect((await service.buckets.list()).map((bucket) => bucket.name)).toContain("Recovered 7");
+      const [zero] = await reopened.context.store.select("memories", "id = 'mem_zero'");
+      expect([...zero!.vector].some((value) => value !== 0)).toBe(true);
+      expect(await reopened.context.store.count("memories", `id = '${memoryId}'`)).toBe(1);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("a lost conversations table: --repair rebuilds the conversations from their messages, and an export's restore puts back the originals", async () => {
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const upload = path.join(tempDir(), "chats.json");
+    fs.writeFileSync(upload, JSON.stringify([chat("c1", "Lisbon"), chat("c2", "Sourdough"), chat("c3", "Snakes")]));
+    expect((await runCli(["import", upload], { env })).code).toBe(0);
+    expect((await runCli(["chats", "pin", ...(await ids(env)).slice(0, 1)], { env })).code).toBe(0);
+    const before = await listed(env);
+    const backup = path.join(tempDir(), "backup.jsonl.gz");
+    expect((await runCli(["export", backup], { env })).code).toBe(0);
+
+    const data = path.join(store, "db", "conversations.lance", "data");
+    for (const file of fs.readdirSync(data)) fs.truncateSync(path.join(data, file), 100);
+    const repair = await runCli(["doctor", "--repair"], { env });
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(repair.stderr).toMatch(/conversations: kept the 0 rows that could be read of 3/);
+    expect(repair.stderr).toMatch(/3 conversations rebuilt from their messages \(platform "recovered"\)/);
+    const rebuilt = await listed(env);
+    expect(rebuilt.map((item) => item.platform)).toEqual(["recovered", "recovered", "recovered"]);
+    expect(rebuilt.map((item) => item.title).sort()).toEqual([
+      "What do you know about Lisbon?",
+      "What do you know about Snakes?",
+      "What do you know about Sourdough?",
+    ]);
+    const search = await runCli(["--json", "search", "Sourdough"], { env });
+    expect(JSON.parse(search.stdout).results.length).toBeGreaterThan(0);
+
+    const restored = await runCli(["import", backup], { env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(await listed(env)).toEqual(before);
+    expect((await runCli(["doctor"], { env })).code).toBe(0);
+  });
+});
+
+async function listed(env: NodeJS.ProcessEnv): Promise<{ id: string; title: string; platform: string; pinned: boolean }[]> {
+  const result = await runCli(["--json", "chats", "list"], { env });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).items;
+}
+
+async function ids(env: NodeJS.ProcessEnv): Promise<string[]> {
+  return (await listed(env)).map((item) => item.id);
+}

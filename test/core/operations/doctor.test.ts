@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { findingsOf } from "../../../src/core/operations/doctor.js";
+import type { StoreHealth, TableHealth } from "../../../src/store/health.js";
+
+const table = (key: TableHealth["key"], name: string, extra: Partial<TableHealth> = {}): TableHealth => ({
+  key,
+  table: name,
+  rows: 10,
+  read: 10,
+  fragments: 1,
+  indexes: [],
+  badVectors: [],
+  duplicates: [],
+  ...extra,
+});
+
+const healthy: StoreHealth = {
+  meta: { dims: 512, embedderId: "bundled", generation: 0 },
+  tables: [table("meta", "meta"), table("conversations", "conversations"), table("chunks", "chunks")],
+  relations: {
+    orphanChunks: [],
+    orphanMessages: [],
+    lostConversations: [],
+    withoutMessages: [],
+    readyWithoutChunks: [],
+    missingBuckets: [],
+    orphanHistory: [],
+    withoutUser: [],
+  },
+};
+
+describe("findingsOf", () => {
+  it("finds nothing in a healthy store", () => {
+    expect(findingsOf(healthy)).toEqual([]);
+  });
+
+  it("a damaged table of data is restored from an export; the chunks are rebuilt from messages", () => {
+    const findings = findingsOf({
+      ...healthy,
+      tables: [
+        table("conversations", "conversations", { read: 4, problem: { what: "a file of it is cut short" } }),
+        table("chunks", "chunks", { read: 0, problem: { what: "a file of it is missing" } }),
+      ],
+      relations: undefined,
+    });
+    expect(findings).toEqual([
+      expect.objectContaining({ table: "conversations", severity: "damaged", what: "a file of it is cut short (4 of 10 rows read)" }),
+      expect.objectContaining({ table: "chunks", severity: "repairable", what: "a file of it is missing (0 of 10 rows read)" }),
+    ]);
+    expect(findings[0]!.fix).toMatch(/keeps the rows that can still be read .* then `mnemo import <your latest export>`/);
+    expect(findings[1]!.fix).toMatch(/rebuilds the rest from the conversations' messages/);
+  });
+
+  it("a damaged meta record is told once, with the embedder to name", () => {
+    const findings = findingsOf({
+      ...healthy,
+      meta: { dims: 384, embedderId: undefined, generation: 0, problem: { what: "it holds no record of the store" } },
+      tables: [table("meta", "meta", { problem: { what: "its version file (manifest) does not describe its columns" } })],
+    });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.fix).toMatch(/--embedder <spec>.*its vectors have 384 dimensions/);
+  });
+});

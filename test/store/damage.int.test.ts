@@ -1,0 +1,174 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { request } from "undici";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+
+/**
+ * A store's files damaged as a disk or a careless copy damages them: cut short, zeroed, a version
+ * file (manifest) zeroed, an index's files zeroed. Each command names the damaged table and points
+ * at `mnemo doctor`, never with LanceDB's Rust text or a backtrace, even with RUST_BACKTRACE=1 set.
+ */
+
+let pristine: string;
+
+beforeAll(async () => {
+  pristine = path.join(tempDir(), "store");
+  const app = await openTestApp({ store: pristine });
+  await app.indexer.start();
+  const me = await app.service();
+  await me.memories.store({ text: "The tram 28 goes up to Graça" });
+  await me.memories.store({ text: "My dentist is Dr Silva" });
+  await me.conversations.uploadMany(
+    ["Lisbon", "Snakes", "Bread"].map((title, i) => ({
+      conversation: {
+        id: `c${i}`,
+        title,
+        createdAt: "2024-05-01T10:00:00Z",
+        messages: [
+          { id: "m1", role: "human", content: `Tell me about ${title}` },
+          { id: "m2", role: "assistant", content: `${title} is a fine subject for a conversation.` },
+        ],
+      },
+    })),
+  );
+  await settled(me);
+  await app.close();
+});
+
+/** A copy of the pristine store, with `damage` done to the files of one table. */
+function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest" | "zero-index"): NodeJS.ProcessEnv {
+  const store = path.join(tempDir(), "store");
+  fs.cpSync(pristine, store, { recursive: true });
+  const dir = path.join(store, "db", `${table}.lance`);
+  const files = (sub: string) =>
+    fs.existsSync(path.join(dir, sub))
+      ? (fs.readdirSync(path.join(dir, sub), { recursive: true }) as string[]).map((f) => path.join(dir, sub, f))
+      : [];
+  const targets = {
+    truncate: files("data"),
+    zero: files("data"),
+    "zero-manifest": files("_versions").filter((f) => f.endsWith(".manifest")),
+    "zero-index": files("_indices"),
+  }[damage].filter((f) => fs.statSync(f).isFile());
+  expect(targets.length, `${table} has files to damage`).toBeGreaterThan(0);
+  for (const file of targets) {
+    if (damage === "truncate") fs.truncateSync(file, 100);
+    else fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size));
+  }
+  return isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled", RUST_BACKTRACE: "1" });
+}
+
+function expectExplained(result: { code: number; stderr: string }, table: string): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr).toContain(`The store's "${table}" table is damaged`);
+  expect(result.stderr).toContain("Run `mnemo doctor`");
+  expect(result.stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
+}
+
+describe("a damaged store explains itself", () => {
+  it("a data file cut short: the conversations table is named, memories still work", async () => {
+    const env = damagedCopy("conversations", "truncate");
+    const list = await runCli(["chats", "list"], { env });
+    expectExplained(list, "conversations");
+    expect(list.stderr).toMatch(/a file of it is cut short\. It holds conversations/);
+    const memories = await runCli(["memories"], { env });
+    expect(memories.code, memories.stderr).toBe(0);
+    expect(memories.stdout).toContain("Graça");
+  });
+
+  it("a zeroed data file: the memories table is named", async () => {
+    const env = damagedCopy("memories", "zero");
+    const result = await runCli(["memories", "--query", "tram"], { env });
+    expectExplained(result, "memories");
+    expect(result.stderr).toMatch(/zeroed or overwritten/);
+  });
+
+  it("a zeroed version file (manifest): the buckets table is named", async () => {
+    const env = damagedCopy("buckets", "zero-manifest");
+    const result = await runCli(["buckets"], { env });
+    expectExplained(result, "buckets");
+    expect(result.stderr).toMatch(/version file \(manifest\)/);
+  });
+
+  it("a zeroed meta manifest is damage, not a new store: nothing is recreated over the data", async () => {
+    const env = damagedCopy("meta", "zero-manifest");
+    const result = await runCli(["memories"], { env });
+    expectExplained(result, "meta");
+    expect((await runCli(["memories"], { env })).code).toBe(1); // still refused: no new meta was written
+  });
+
+  it("a zeroed index: the chunks table is named, and `mnemo doctor --repair` makes search work again", async () => {
+    const env = damagedCopy("chunks", "zero-index");
+    const search = await runCli(["search", "Lisbon"], { env });
+    expectExplained(search, "chunks");
+    expect(search.stderr).toMatch(/an index of it is damaged/);
+    const doctor = await runCli(["doctor"], { env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stderr).toMatch(/chunks: one of its indexes is damaged/);
+    expect(doctor.stderr).toMatch(/→ `mnemo doctor --repair` builds it again from the rows/);
+    const repair = await runCli(["doctor", "--repair"], { env });
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(repair.stderr).toMatch(/chunks: its indexes dropped and built again/);
+    expect(repair.stderr).toMatch(/Nothing is wrong with the store/);
+    const again = await runCli(["search", "Lisbon"], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("Lisbon");
+  });
+
+  it("serve starts on a store whose conversations table is damaged: memories answer 200, conversations 503 with the way out", async () => {
+    const env = damagedCopy("conversations", "truncate");
+    const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+        let stdout = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          try {
+            resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
+          } catch {
+            // not whole yet
+          }
+        });
+        child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+      const token = fs.readFileSync(started.tokenFile, "utf8").trim();
+      const get = async (url: string) => {
+        const response = await request(`${started.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: response.statusCode, body: (await response.body.json()) as { error?: string; suggestion?: string } };
+      };
+      expect((await get("/api/v2/memory")).status).toBe(200);
+      const chats = await get("/api/chat-history/chats");
+      expect(chats.status).toBe(503);
+      expect(chats.body.error).toMatch(/^The store's "conversations" table is damaged: a file of it is cut short/);
+      expect(chats.body.suggestion).toMatch(/mnemo doctor/);
+      expect(stderr).not.toMatch(/\/rustc\/|stack backtrace/);
+    } finally {
+      await new Promise<void>((resolve) => {
+        child.on("close", () => resolve());
+        child.kill("SIGTERM");
+      });
+    }
+  });
+
+  it("doctor names every damaged table without LanceDB's panics, and says how to recover", async () => {
+    for (const [table, damage, words] of [
+      ["conversations", "truncate", /a file of it is cut short \(\d+ of 3 rows read\)/],
+      ["memories", "zero", /zeroed or overwritten/],
+      ["conversation_messages", "zero-manifest", /version file \(manifest\) does not describe its columns/],
+    ] as const) {
+      const doctor = await runCli(["doctor"], { env: damagedCopy(table, damage) });
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toMatch(new RegExp(`✖ ${table}\\s`));
+      expect(doctor.stderr).toMatch(new RegExp(`✖ ${table}: `));
+      expect(doctor.stderr).toMatch(words);
+      expect(doctor.stderr).toMatch(
+        /→ `mnemo doctor --repair` keeps the rows that can still be read and drops the rest; then `mnemo import <your latest export>`/,
+      );
+      expect(doctor.stderr).not.toMatch(/panicked|stack backtrace|\/rustc\//);
+    }
+  });
+});
