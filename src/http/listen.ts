@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import {
@@ -10,6 +11,7 @@ import {
   type App,
 } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
+import { answerClientErrors } from "./client-errors.js";
 import { createHttpApp } from "./server.js";
 
 export interface RunningServer {
@@ -61,6 +63,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
+  answerClientErrors(server as Server);
   const { port } = server.address() as AddressInfo;
   const urlHost =
     options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;

@@ -11,6 +11,7 @@ import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
+import { checkUrlEncoding, jsonBody } from "./request-input.js";
 import { buildOpenApi } from "./openapi.js";
 import { MB, ROUTES, type Route } from "./routes.js";
 
@@ -102,6 +103,7 @@ function register(http: Hono<Env>, route: Route): void {
     },
   });
   http[route.method](path, limit, async (c) => {
+    checkUrlEncoding(c.req.url, route.path);
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),
@@ -110,16 +112,6 @@ function register(http: Hono<Env>, route: Route): void {
     });
     return c.json(result as object);
   });
-}
-
-async function jsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw AppError.invalid("body", "is not valid JSON");
-  }
 }
 
 /** One line per request — method, path, status, time — and nothing else: no token, no query, no body. */
