@@ -9,7 +9,11 @@ import { decodeUtf8 } from "../text/utf8.js";
  * (text/utf8.ts), so the core refuses them naming their field, instead of storing U+FFFD.
  */
 export async function jsonBody(c: Context): Promise<unknown> {
-  const text = decodeUtf8(new Uint8Array(await c.req.arrayBuffer())).replace(/^\uFEFF/, "");
+  const bytes = await c.req.arrayBuffer().catch((error: unknown) => {
+    // The body limit's own error passes; any other is the client going away mid-body.
+    throw error instanceof AppError ? error : AppError.invalid("body", "ended before it was complete: the client closed the connection");
+  });
+  const text = decodeUtf8(new Uint8Array(bytes)).replace(/^\uFEFF/, "");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
