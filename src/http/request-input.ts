@@ -9,10 +9,7 @@ import { decodeUtf8 } from "../text/utf8.js";
  * (text/utf8.ts), so the core refuses them naming their field, instead of storing U+FFFD.
  */
 export async function jsonBody(c: Context): Promise<unknown> {
-  const bytes = await c.req.arrayBuffer().catch((error: unknown) => {
-    // The body limit's own error passes; any other is the client going away mid-body.
-    throw error instanceof AppError ? error : AppError.invalid("body", "ended before it was complete: the client closed the connection");
-  });
+  const bytes = await c.req.arrayBuffer().catch(clientGoneOr);
   const text = decodeUtf8(new Uint8Array(bytes)).replace(/^\uFEFF/, "");
   if (text.trim() === "") return undefined;
   try {
@@ -20,6 +17,13 @@ export async function jsonBody(c: Context): Promise<unknown> {
   } catch {
     throw AppError.invalid("body", "is not valid JSON");
   }
+}
+
+/** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
+export function clientGoneOr(error: unknown): never {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const gone = error instanceof Error && (error.message === "aborted" || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE");
+  throw gone ? AppError.invalid("body", "ended before it was complete: the client closed the connection") : error;
 }
 
 /**

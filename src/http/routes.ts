@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
-import type { MnemoService } from "../core/index.js";
+import { readUploadBody, type MnemoService } from "../core/index.js";
 import {
   ChatHistoryOverview,
   ConversationDetail,
@@ -68,6 +68,8 @@ export interface Route {
   errors: number[];
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
+  /** Reads the body as it arrives, given its Content-Length when it has one (JSON.parse of the whole body otherwise). */
+  readBody?(body: AsyncIterable<Uint8Array>, length: number | undefined): Promise<unknown>;
   handle(input: RouteInput): Promise<unknown>;
 }
 
@@ -193,6 +195,7 @@ export const ROUTES: Route[] = [
     response: IngestResponse,
     errors: [400, 401, 413, 500],
     bodyLimit: 50 * MB,
+    readBody: readUploadBody,
     handle: ({ service, body }) => service.conversations.upload(body),
   },
   {

@@ -65,7 +65,7 @@ async function warmUp(server, pool) {
   await sleep(2_000);
 }
 
-async function uploads(dir, body, count) {
+async function uploads(body, count) {
   const server = await serveProcess(path.join(tempDir("pressure-store"), "store"));
   const pool = new Pool(server.url, { connections: count + 1, bodyTimeout: 600_000, headersTimeout: 600_000 });
   try {
@@ -145,17 +145,15 @@ async function writes() {
   }
 }
 
-const dir = tempDir("pressure");
 console.log(`Load average before: ${fs.readFileSync("/proc/loadavg", "utf8").trim()} (other work shares the machine)`);
 const body = tinyMessages(SIZES.messages);
-fs.writeFileSync(path.join(dir, "size.txt"), String(body.length));
 
 let one;
 let four;
 if (args.only !== "writes") {
   heading(`Uploads of ${fmt(body.length / 1024 / 1024)} MB with ${SIZES.messages.toLocaleString("en")} tiny messages (server RSS, MB)`);
-  one = await uploads(dir, body, 1);
-  four = await uploads(dir, body, SIZES.concurrentUploads);
+  one = await uploads(body, 1);
+  four = await uploads(body, SIZES.concurrentUploads);
   const answerOf = (r) => [...new Set(r.answers.map((a) => `${a.status}${a.error ? ` (${a.error.slice(0, 80)})` : ""}`))].join(", ");
   console.log(
     table(
