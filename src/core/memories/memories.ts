@@ -49,7 +49,10 @@ export async function storeMemories(ctx: CoreContext, userId: string, inputs: St
 
 /** New memory rows for validated requests, their texts embedded in one batch. */
 export async function memoryRows(ctx: CoreContext, userId: string, requests: z.output<typeof StoreMemoryRequest>[]): Promise<MemoryRow[]> {
-  const vectors = await ctx.embedder.embedDocuments(requests.map((request) => request.text));
+  const vectors = await ctx.embedder.embedDocuments(
+    requests.map((request) => request.text),
+    { urgent: true },
+  );
   const now = ctx.now().toISOString();
   return requests.map<MemoryRow>((request, index) => ({
     id: newId("mem"),
