@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
 const SECONDS = Number(args.seconds ?? (QUICK ? 30 : 60));
 const CONNECTIONS = Number(args.connections ?? 50);
 const KILL_AT = SECONDS / 2;
-const IMPORT_AT = Math.min(10, SECONDS / 6);
+const IMPORT_AT = 2; // within the warm-up: the import loads the tokenizer and fills the queue
 const EXPORT_MB = QUICK ? 1 : 3;
 const WARM_UP_S = 10;
 
