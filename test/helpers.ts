@@ -61,11 +61,16 @@ export interface ServedStore {
   tokenFile: string;
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
+  /** kill -9: no shutdown at all, as a crash or the OOM killer. */
+  kill(): Promise<void>;
 }
 
-/** `mnemo serve` on a fresh store in a child process, and the env that points the CLI at it with --remote. */
-export async function serveStore(): Promise<ServedStore> {
-  const store = path.join(tempDir(), "store");
+/**
+ * `mnemo serve` in a child process, on a fresh store unless given one, and the env that points the
+ * CLI at it with --remote.
+ */
+export async function serveStore(options: { store?: string } = {}): Promise<ServedStore> {
+  const store = options.store ?? path.join(tempDir(), "store");
   const serverEnv = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
@@ -94,6 +99,11 @@ export async function serveStore(): Promise<ServedStore> {
       new Promise((resolve) => {
         child.on("close", () => resolve());
         child.kill("SIGTERM");
+      }),
+    kill: () =>
+      new Promise((resolve) => {
+        child.on("close", () => resolve());
+        child.kill("SIGKILL");
       }),
   };
 }

@@ -13,7 +13,8 @@ import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
 import { registerServe } from "./commands/serve.js";
 import { registerUsers } from "./commands/users.js";
-import { EXIT } from "./handle-error.js";
+import { checkArgumentsAreUtf8 } from "./arguments.js";
+import { EXIT, handleError } from "./handle-error.js";
 
 // Command modules only declare their commands; what they run is imported when they run, so
 // `mnemo --help` never loads LanceDB or a model.
@@ -63,6 +64,13 @@ export async function main(argv: string[]): Promise<void> {
     if (error.code !== "EPIPE") throw error;
     process.exit(process.exitCode ?? EXIT.ok);
   });
+  try {
+    checkArgumentsAreUtf8(argv);
+  } catch (error) {
+    const { createOutput } = await import("./output.js");
+    process.exitCode = handleError(error, createOutput({ json: argv.includes("--json") }));
+    return;
+  }
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

@@ -1,8 +1,10 @@
-/** All of stdin as text (for `-` arguments). */
+import { stdinText } from "./arguments.js";
+
+/** All of stdin as text (for `-` arguments); refused when it is not UTF-8. */
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return stdinText(Buffer.concat(chunks));
 }
 
 /** Whether a command's text arguments are the single `-` that asks for stdin. */

@@ -1,5 +1,6 @@
 import type { MnemoService } from "../core/index.js";
 import type { IngestResponse } from "../schemas/chat-history.js";
+import { AppError } from "../shared/errors.js";
 import { HttpClient, type QueryValue } from "./http-client.js";
 
 /**
@@ -7,6 +8,31 @@ import { HttpClient, type QueryValue } from "./http-client.js";
  * one commit, where one at a time made two commits per conversation.
  */
 const UPLOADS_IN_FLIGHT = 8;
+
+/**
+ * Every upload's answer, or the error: the server refuses an upload on its own (one over the token
+ * limit) while the others are stored, so a refusal carries the answers (`results`, undefined where
+ * refused) and the refusals (`refused`, by index) for the caller to count (jobs/import-file.ts).
+ */
+function allStored(settled: PromiseSettledResult<IngestResponse>[]): IngestResponse[] {
+  const refused = settled.flatMap((outcome, index) => (outcome.status === "rejected" ? [{ index, error: outcome.reason as unknown }] : []));
+  if (refused.length === 0) return settled.map((outcome) => (outcome as PromiseFulfilledResult<IngestResponse>).value);
+  const other = refused.find(({ error }) => !(error instanceof AppError) || error.code !== "invalid_input");
+  if (other) throw other.error;
+  const first = refused[0]!.error as AppError;
+  throw new AppError("invalid_input", first.message, {
+    ...(first.suggestion ? { suggestion: first.suggestion } : {}),
+    details: {
+      ...first.details,
+      results: settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : undefined)),
+      refused: refused.map(({ index, error }) => ({
+        index,
+        message: (error as AppError).message,
+        field: (error as AppError).details["field"],
+      })),
+    },
+  });
+}
 
 /** The MnemoService of a running `mnemo serve`, over its REST API: the CLI's `--remote` mode. */
 export function createRemoteService(baseUrl: string, token: string | undefined): MnemoService {
@@ -36,14 +62,16 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       upload: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
       // The endpoint takes one conversation per request; several in flight are stored in one commit.
       uploadMany: async (uploads) => {
-        const results: IngestResponse[] = [];
+        const settled: PromiseSettledResult<IngestResponse>[] = [];
         for (let i = 0; i < uploads.length; i += UPLOADS_IN_FLIGHT) {
           const slice = uploads.slice(i, i + UPLOADS_IN_FLIGHT);
-          results.push(
-            ...(await Promise.all(slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)))),
+          settled.push(
+            ...(await Promise.allSettled(
+              slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)),
+            )),
           );
         }
-        return results;
+        return allStored(settled);
       },
       list: (params) => http.get("/api/chat-history/chats", query(params)),
       get: (conversationId) => http.get("/api/chat-history/conversation", { conversationId }),

@@ -82,6 +82,11 @@ export async function imageFile(app: App, memoryId: string): Promise<{ path: str
   return (await import("./memories/images.js")).imageFile(app.context, memoryId);
 }
 
+/** An upload's JSON body read as it arrives, refused once its messages pass the token limit (chat-history/upload-reader.ts). */
+export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: number): Promise<unknown> {
+  return (await import("./chat-history/upload-reader.js")).readUploadBody(body, length);
+}
+
 /** LanceDB with fewer I/O threads, for maintenance: call before the process's first read. */
 export async function useFewerIoThreads(): Promise<void> {
   (await import("./operations/maintenance.js")).useFewerIoThreads();

@@ -52,7 +52,8 @@ import {
 } from "./chat-history/conversations.js";
 import { chatHistoryOverview } from "./chat-history/overview.js";
 import type { CoreContext } from "./context.js";
-import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories, storeMemory } from "./memories/memories.js";
+import { storeMemoryBatched } from "./memories/memory-batcher.js";
+import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories } from "./memories/memories.js";
 import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/memory-edits.js";
 
 /**
@@ -115,7 +116,7 @@ export interface MnemoService {
 export function createService(ctx: CoreContext, userId: string): MnemoService {
   return {
     memories: {
-      store: (input) => storeMemory(ctx, userId, input),
+      store: (input) => storeMemoryBatched(ctx, userId, input),
       storeImage: (input) => storeImageMemory(ctx, userId, input),
       storeMany: async (inputs) => ({ memoryIds: await storeMemories(ctx, userId, inputs) }),
       list: (query) => listMemoriesLegacy(ctx, userId, query),

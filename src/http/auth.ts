@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
 import type { App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
@@ -9,7 +10,7 @@ export interface AuthVariables {
   user: UserInfo;
 }
 
-/** Failed attempts allowed per client address in the window before it gets 429s. */
+/** Wrong tokens allowed per client in the window before its answers are slowed down. */
 const MAX_FAILURES = 10;
 const WINDOW_MS = 60_000;
 type Authenticated = NonNullable<Awaited<ReturnType<App["authenticate"]>>>;
@@ -70,22 +71,32 @@ export class FailureLimiter {
   }
 }
 
+/** How long the answer to a wrong token waits once its client is past the limit. */
+export const SLOW_ANSWER_MS = 1_000;
+/** Answers held back at once per client; past that, wrong tokens are answered at once. */
+const MAX_HELD = 16;
+
 /**
  * Bearer-token authentication: the token picks the user, and every handler gets that user's
  * service, so no handler can reach another user's rows.
  *
- * Only a wrong token counts as a failed attempt: a request without one guesses nothing, and it is
- * all a web page can send (a cross-origin Authorization header needs CORS, which the server denies
- * unless configured). While an address is locked out, a token that has authenticated from it before
- * still works, so a plugin left with a revoked token cannot lock the user's other clients out.
+ * A token is checked before anything else, and a valid one is never held back or refused: a
+ * client past the limit of wrong tokens (any local process: loopback is one client) used to get
+ * 429 for every token, so it could lock a new user out. What makes guessing useless is the token:
+ * 256 random bits. The limit protects the server instead: a client that keeps sending wrong
+ * tokens has each answer held back (SLOW_ANSWER_MS, a few at a time) and gets 429 with
+ * Retry-After. Only a wrong token counts: a request without one guesses nothing, and it is all a
+ * web page can send (a cross-origin Authorization header needs CORS, which the server denies
+ * unless configured).
  */
 export function bearerAuth(
   app: App,
   limiter: FailureLimiter,
   clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string,
+  slowAnswerMs = SLOW_ANSWER_MS,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   const cache = new Map<string, { until: number; result: Authenticated }>();
-  const trusted = new Set<string>();
+  const held = new Map<string, number>();
   const authenticate = async (token: string): Promise<Authenticated | undefined> => {
     const cached = cache.get(token);
     if (cached && cached.until >= Date.now()) return cached.result;
@@ -97,21 +108,24 @@ export function bearerAuth(
   return async (c, next) => {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!token) throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
-    const address = clientKey(clientAddress(c));
-    const trustKey = `${address}\u0000${token}`;
-    const wait = limiter.retryAfter(address);
-    if (wait > 0 && !trusted.has(trustKey)) {
-      c.header("Retry-After", String(wait));
-      throw new AppError("rate_limited", "Too many failed authentication attempts; try again later");
-    }
     const result = await authenticate(token);
-    if (!result) {
-      limiter.fail(address);
-      throw new AppError("unauthorized", "Invalid API token");
+    if (result) {
+      c.set("service", result.service);
+      c.set("user", result.user);
+      return next();
     }
-    trusted.add(trustKey);
-    c.set("service", result.service);
-    c.set("user", result.user);
-    await next();
+    const client = clientKey(clientAddress(c));
+    limiter.fail(client);
+    const wait = limiter.retryAfter(client);
+    if (wait === 0) throw new AppError("unauthorized", "Invalid API token");
+    const holding = held.get(client) ?? 0;
+    if (holding < MAX_HELD) {
+      held.set(client, holding + 1);
+      await sleep(slowAnswerMs);
+      if ((held.get(client) ?? 1) <= 1) held.delete(client);
+      else held.set(client, held.get(client)! - 1);
+    }
+    c.header("Retry-After", String(wait));
+    throw new AppError("rate_limited", "Too many wrong API tokens from this machine: try again later with the right one");
   };
 }

@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import {
@@ -10,18 +11,32 @@ import {
   type App,
 } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
+import { answerClientErrors } from "./client-errors.js";
 import { createHttpApp } from "./server.js";
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting connections, lets requests in flight finish, leaves queued conversations durably queued. */
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in flight finish for the grace
+   * period and then cuts whatever is still open (a client that stalled mid-request would otherwise
+   * keep the server up for ever); queued conversations stay durably queued.
+   */
   close(): Promise<void>;
 }
+
+/**
+ * How long a stopping server waits for requests in flight. Long enough for any request that is
+ * being answered (a 50 MB upload is stored in a few seconds); a client still sending after it has
+ * stalled or is on a link too slow to matter.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface ListenOptions {
   host: string;
   port: number;
   log: (line: string) => void;
+  /** SHUTDOWN_GRACE_MS unless told (tests). */
+  shutdownGraceMs?: number;
 }
 
 /** Why the server could not listen, with the fix, for the two causes a user can act on. */
@@ -61,6 +76,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
+  answerClientErrors(server as Server);
   const { port } = server.address() as AddressInfo;
   const urlHost =
     options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -99,9 +115,14 @@ export async function startServer(app: App, options: ListenOptions): Promise<Run
   return {
     url,
     close: async () => {
+      const http = server as Server;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ("closeIdleConnections" in server) server.closeIdleConnections();
+        const cut = setTimeout(() => http.closeAllConnections(), options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+        http.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        http.closeIdleConnections();
       });
       await app.indexer.stop();
       removeServerInfo(config.paths.serverInfo);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
-import type { MnemoService } from "../core/index.js";
+import { readUploadBody, type MnemoService } from "../core/index.js";
 import {
   ChatHistoryOverview,
   ConversationDetail,
@@ -74,6 +74,8 @@ export interface Route {
    * is then the schema of one line.
    */
   produces?: "application/x-ndjson";
+  /** Reads the body as it arrives, given its Content-Length when it has one (JSON.parse of the whole body otherwise). */
+  readBody?(body: AsyncIterable<Uint8Array>, length: number | undefined): Promise<unknown>;
   handle(input: RouteInput): Promise<unknown>;
 }
 
@@ -199,6 +201,7 @@ export const ROUTES: Route[] = [
     response: IngestResponse,
     errors: [400, 401, 413, 500],
     bodyLimit: 50 * MB,
+    readBody: readUploadBody,
     handle: ({ service, body }) => service.conversations.upload(body),
   },
   {

@@ -12,6 +12,8 @@ import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
+import { LargeBodies } from "./admission.js";
+import { checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
 import { buildOpenApi } from "./openapi.js";
 import { MB, ROUTES, type Route } from "./routes.js";
 
@@ -76,7 +78,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   // One lockout for both: a token guessed at /mcp counts as one guessed at /api.
   const auth = bearerAuth(app, new FailureLimiter(), address);
   http.use("/api/*", auth);
-  for (const route of ROUTES) register(http, route);
+  const largeBodies = new LargeBodies();
+  for (const route of ROUTES) register(http, route, largeBodies);
   http.use("/mcp", auth);
   http.post("/mcp", async (c) => {
     // The SDK is loaded by the first MCP request, not by every server start.
@@ -91,7 +94,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   return http;
 }
 
-function register(http: Hono<Env>, route: Route): void {
+function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void {
   const path = route.path.replace(/\{(\w+)\}/g, ":$1");
   const limit = bodyLimit({
     maxSize: route.bodyLimit ?? MB,
@@ -102,16 +105,18 @@ function register(http: Hono<Env>, route: Route): void {
       );
     },
   });
-  http[route.method](path, limit, async (c) => {
+  const handle = async (c: Context<Env>) => {
+    checkUrlEncoding(c.req.url, route.path);
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),
       params: c.req.param() as Record<string, string>,
-      body: route.body ? await jsonBody(c) : undefined,
+      body: route.body ? await readBody(c, route) : undefined,
     });
     if (route.produces) return streamLines(c, result as AsyncIterable<string>);
     return c.json(result as object);
-  });
+  };
+  http[route.method](path, limit, (c) => (route.body ? largeBodies.admit(c, () => handle(c)) : handle(c)));
 }
 
 /**
@@ -141,14 +146,36 @@ async function streamLines(c: Context, lines: AsyncIterable<string>): Promise<Re
   return new Response(Readable.toWeb(body) as ReadableStream, { headers });
 }
 
-async function jsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw AppError.invalid("body", "is not valid JSON");
-  }
+function readBody(c: Context, route: Route): Promise<unknown> {
+  const stream = c.req.raw.body;
+  if (!route.readBody || !stream) return jsonBody(c);
+  const length = c.req.header("content-length");
+  // preventCancel: a reader that stops early (an upload over the token limit) must not cancel the
+  // stream, which would close the connection before the answer is written.
+  return route
+    .readBody(stream.values({ preventCancel: true }), length === undefined ? undefined : Number(length))
+    .catch((error: unknown) => {
+      discardRest(c, stream);
+      return clientGoneOr(error);
+    });
+}
+
+/**
+ * The rest of a body the server has refused, read and dropped (up to the body limit) so the client
+ * can finish sending and read the answer: many clients read nothing until they have sent
+ * everything, and closing on them loses the answer ("other side closed"). The connection closes after.
+ */
+function discardRest(c: Context, stream: ReadableStream<Uint8Array>): void {
+  c.header("Connection", "close");
+  void (async () => {
+    try {
+      for await (const _ of stream) {
+        // dropped
+      }
+    } catch {
+      // the client went away, or passed the body limit: nothing more to read
+    }
+  })();
 }
 
 /** One line per request — method, path, status, time — and nothing else: no token, no query, no body. */

@@ -81,7 +81,7 @@ export function lazyEmbedder(expected: { id: string; spec: string; dims: number 
   return {
     id: expected.id,
     dims: expected.dims,
-    embedDocuments: async (texts) => (await load()).embedDocuments(texts),
+    embedDocuments: async (texts, options) => (await load()).embedDocuments(texts, options),
     embedQuery: async (text) => (await load()).embedQuery(text),
     close: async () => {
       if (loading) await (await loading.catch(() => undefined))?.close();

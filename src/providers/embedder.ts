@@ -8,9 +8,17 @@
 export interface Embedder {
   readonly id: string;
   readonly dims: number;
-  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  embedDocuments(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
   close(): Promise<void>;
+}
+
+export interface EmbedOptions {
+  /**
+   * Someone waits for these (a memory being stored, a recall): they go ahead of bulk work such as
+   * indexing an import, whose batches of ~10 s each made a memory write wait up to 13 s.
+   */
+  urgent?: boolean;
 }
 
 /** Reports model download progress: `loaded`/`total` bytes of `file`. */

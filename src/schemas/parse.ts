@@ -4,6 +4,7 @@ import "./messages.js";
 
 /** Validates input against a schema; the first problem becomes an AppError naming the field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?: string): z.output<S> {
+  checkWellFormed(value, root);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -16,4 +17,48 @@ export function formatPath(path: readonly PropertyKey[]): string {
     if (typeof part === "number") return `${out}[${part}]`;
     return out ? `${out}.${String(part)}` : String(part);
   }, "");
+}
+
+export const NOT_UNICODE = "is not valid Unicode text: it holds bytes that are not UTF-8, or a lone surrogate (\\uD800–\\uDFFF)";
+
+interface Container {
+  value: object;
+  key: PropertyKey | undefined;
+  parent: Container | undefined;
+}
+
+/**
+ * Every input's text, checked once, here: all of it (fields a schema ignores too), and names as
+ * well as values. A lone surrogate comes as a JSON escape ("\\ud800"), or from bytes that are not
+ * UTF-8, which the faces decode to lone surrogates for this check to find (text/utf8.ts). A loop,
+ * not recursion: JSON.parse takes arrays nested a million deep, and a recursive walk overflows at 10,000.
+ */
+function checkWellFormed(input: unknown, root: string | undefined): void {
+  const top: Container = { value: [input], key: undefined, parent: undefined };
+  const pending: Container[] = [top];
+  for (let container = pending.pop(); container; container = pending.pop()) {
+    const entries: [PropertyKey, unknown][] = Array.isArray(container.value)
+      ? container.value.map((item, index) => [index, item])
+      : Object.entries(container.value);
+    for (const [key, value] of entries) {
+      if (typeof key === "string" && !key.isWellFormed())
+        throw AppError.invalid(fieldOf(container, root), `has a field name that ${NOT_UNICODE}`);
+      if (typeof value === "string" && !value.isWellFormed())
+        throw AppError.invalid(fieldOf({ value: [], key, parent: container }, root), NOT_UNICODE);
+      if (typeof value === "object" && value !== null) pending.push({ value, key, parent: container });
+    }
+  }
+}
+
+/** How deep a field's path is shown in an error: past that, a path is noise. */
+const MAX_SHOWN_DEPTH = 16;
+
+/** The dotted path of a container (the top one, around the input, has no key). */
+function fieldOf(container: Container, root: string | undefined): string {
+  const path: PropertyKey[] = [];
+  for (let at: Container | undefined = container; at?.parent; at = at.parent) path.push(at.key!);
+  path.pop(); // the input's index in the top container
+  path.reverse();
+  const shown = path.length > MAX_SHOWN_DEPTH ? [...path.slice(0, MAX_SHOWN_DEPTH), "…"] : path;
+  return formatPath([...(root ? [root] : []), ...shown]) || "body";
 }

@@ -1,4 +1,4 @@
-import type * as lancedb from "@lancedb/lancedb";
+import * as lancedb from "@lancedb/lancedb";
 import { fromArrowTable } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
@@ -199,11 +199,16 @@ const UNINDEXED_TEXT_ROWS = 20_000;
  * since the last maintenance) one by one and cuts them to the limit in storage order before it
  * ranks them: with a limit of 3, a new row that holds every word of the query lost to three older
  * ones that hold one. So the leg asks for its candidates plus those rows, and ranks them itself.
+ *
+ * The query is words, never query syntax: a plain string goes through LanceDB's query parser,
+ * which reads a query in double quotes (`"tram 28"`, `""`) as a phrase and fails on an index
+ * without positions. A MatchQuery tokenizes the text as the index did and matches any of its words.
  */
 async function textLeg(table: lancedb.Table, query: HybridQuery, candidates: number): Promise<LegRow[]> {
   const unindexed = (await table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
   const limit = candidates + Math.min(unindexed, UNINDEXED_TEXT_ROWS);
-  return fromArrowTable(await table.search(query.text, "fts").where(query.where).select(["_score"]).withRowId().limit(limit).toArrow());
+  const words = new lancedb.MatchQuery(query.text, "text");
+  return fromArrowTable(await table.search(words, "fts").where(query.where).select(["_score"]).withRowId().limit(limit).toArrow());
 }
 
 /** Rows a substring scan reads at most before it scores them: a common word must not read a whole table. */

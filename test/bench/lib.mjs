@@ -3,7 +3,7 @@
 // without embedding 100k texts). Benchmarks print what they measure; nothing here asserts a timing.
 process.env.LANCEDB_LOG ??= "error";
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -896,4 +896,68 @@ function highWaterMB(pid) {
   } catch {
     return 0; // gone
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `mnemo serve` in a process of its own (pressure.mjs, soak.mjs).
+
+/** Current RSS of a process in MB (VmRSS), 0 once it is gone. */
+export function rssMB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts `mnemo serve --port <port> --json` on `store` (port 0 picks one) and resolves once it
+ * listens, with its URL, the default user's token and its pid. The log goes to a file beside the
+ * store. `stop()` sends SIGTERM (SIGKILL after 20 s); `kill()` is kill -9. MNEMO_BENCH_BIN runs
+ * another build's bin/mnemo.js instead (an older commit's, to compare under the same load).
+ */
+export async function serveProcess(store, { port = 0, env = {} } = {}) {
+  const logFile = path.join(path.dirname(store), `serve-${Date.now()}.log`);
+  const log = fs.openSync(logFile, "w");
+  const bin = process.env.MNEMO_BENCH_BIN ?? BIN;
+  const child = spawn(process.execPath, [bin, "serve", "--port", String(port), "--json", "--store", store], {
+    env: benchEnv({ MNEMO_EMBEDDER: "bundled", ...env }),
+    stdio: ["ignore", "pipe", log],
+  });
+  fs.closeSync(log);
+  const stderr = () => fs.readFileSync(logFile, "utf8").slice(-5_000);
+  let stdout = "";
+  const info = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr()}`)), 120_000);
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      try {
+        const parsed = JSON.parse(stdout);
+        clearTimeout(timer);
+        resolve(parsed);
+      } catch {
+        // not complete yet
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr()}`)));
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    url: info.url,
+    token: fs.readFileSync(info.tokenFile, "utf8").trim(),
+    pid: child.pid,
+    logFile,
+    exited,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(20_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
 }

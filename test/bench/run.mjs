@@ -30,6 +30,8 @@ const BENCHES = [
         ? undefined
         : "needs wrk (apt-get install wrk) or the autocannon devDependency",
   },
+  { name: "pressure", file: "pressure.mjs", needs: () => undefined },
+  { name: "soak", file: "soak.mjs", needs: () => undefined },
   {
     name: "locomo",
     file: "locomo.mjs",

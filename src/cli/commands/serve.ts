@@ -14,12 +14,14 @@ interface ServeOptions {
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("serve the REST API on localhost (and process imports in the background)")
+    .description(
+      "serve the REST API on localhost (and process imports in the background); SIGTERM or Ctrl-C stops it, giving requests in flight 10 s",
+    )
     .option("-p, --port <port>", "port (default 7411; 0 picks a free one)")
     .option("--host <address>", "address to listen on (default 127.0.0.1)")
     .action(
       action(async (session, options: ServeOptions) => {
-        const [{ createApp }, { loadConfig }, { startServer }, { isLoopback }] = await Promise.all([
+        const [{ createApp }, { loadConfig }, { startServer, SHUTDOWN_GRACE_MS }, { isLoopback }] = await Promise.all([
           import("../../core/index.js"),
           import("../../config/load-config.js"),
           import("../../http/listen.js"),
@@ -48,7 +50,9 @@ export function registerServe(program: Command): void {
         if (out.json) out.data({ url: server.url, tokenFile: config.paths.tokenFile });
         else out.success(`mnemo is serving ${server.url} (token in ${config.paths.tokenFile}); Ctrl-C stops it`);
         await untilSignal();
-        out.notice("Stopping: finishing requests in flight; queued imports stay queued.");
+        out.notice(
+          `Stopping: requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish, then open connections are closed; queued imports stay queued.`,
+        );
         await server.close();
         await app.close();
         log.flush();

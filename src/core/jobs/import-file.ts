@@ -1,5 +1,5 @@
 import { checkPlatform, openExport, type ExportFormat, type ExportReader, type SkippedCount } from "../../importers/index.js";
-import { UploadConversation, type QueueStatus } from "../../schemas/chat-history.js";
+import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service.js";
@@ -108,11 +108,17 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       for (const change of (await service.conversations.previewUploads?.(sent)) ?? []) summary[change]++;
       return;
     }
-    for (const result of await service.conversations.uploadMany(sent)) {
+    const results = await uploadSettled(service, sent);
+    results.forEach((result, index) => {
+      if (result instanceof RefusedUpload) {
+        summary[result.overLimit ? "rejected" : "failed"]++;
+        summary.problems.push({ file: path, conversation: sent[index]!.conversation.title, reason: result.message });
+        return;
+      }
       summary[result.change]++;
       summary.conversationIds.push(result.conversationId);
       if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
-    }
+    });
   };
   try {
     reader = await openExport(path, {
@@ -152,6 +158,32 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
   } finally {
     summary.skipped.push(...(reader?.skipped() ?? []));
+  }
+}
+
+/** An upload the server refused while it stored the others (client/remote.ts). */
+class RefusedUpload {
+  constructor(
+    readonly message: string,
+    /** Over the 100,000-token limit, which a server refuses as the upload arrives: counted as rejected. */
+    readonly overLimit: boolean,
+  ) {}
+}
+
+/** Each upload's answer, or why the server refused it (a store in this process refuses none of them: they were validated). */
+async function uploadSettled(service: MnemoService, uploads: UploadConversation[]): Promise<(IngestResponse | RefusedUpload)[]> {
+  try {
+    return await service.conversations.uploadMany(uploads);
+  } catch (error) {
+    const results = isAppError(error) ? error.details["results"] : undefined;
+    const refused = isAppError(error) ? error.details["refused"] : undefined;
+    if (!Array.isArray(results) || !Array.isArray(refused)) throw error;
+    const why = new Map((refused as { index: number; message: string; field?: string }[]).map((r) => [r.index, r]));
+    return (results as (IngestResponse | undefined)[]).map((result, index) => {
+      const refusal = why.get(index);
+      // The upload passed the same validation here: a refusal that names its messages is the token limit.
+      return result ?? new RefusedUpload(refusal?.message ?? "refused", refusal?.field === "conversation.messages");
+    });
   }
 }
 

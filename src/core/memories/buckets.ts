@@ -72,12 +72,6 @@ export async function resolveTargetBucket(
 }
 
 /** The bucket `id` of a new memory, which must exist: storing takes no bucketName (spec §4.1). Call inside `store.write`. */
-export async function existingBucket(ctx: CoreContext, userId: string, id: number): Promise<BucketRow> {
-  const row = (await listBucketRows(ctx, userId)).find((bucket) => bucket.id === id);
-  if (!row) throw bucketNotFound(id, { create: "first" });
-  return row;
-}
-
 /**
  * How the caller gets a bucket that is missing: `bucketName` in the same request (an update), by
  * creating it `first` (a new memory), or not at all (a listing).

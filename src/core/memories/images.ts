@@ -33,7 +33,7 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   const target = path.join(ctx.config.paths.images, file);
   writeImageFile(target, data);
   try {
-    const [vector] = await ctx.embedder.embedDocuments([description]);
+    const [vector] = await ctx.embedder.embedDocuments([description], { urgent: true });
     const now = ctx.now().toISOString();
     const row: MemoryRow = {
       id,

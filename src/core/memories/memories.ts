@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { parseInput } from "../../schemas/parse.js";
 import {
   LegacyMemoryQuery,
@@ -7,13 +8,12 @@ import {
   type LegacyMemoryResponse,
   type MemoryHistoryResponse,
   type MemoryObject,
-  type StoreMemoryResponse,
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
 import type { MemoryRow } from "../../store/rows.js";
 import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../../store/search.js";
 import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
-import { bucketNotFound, cachedBucketRows, existingBucket, listBuckets } from "./buckets.js";
+import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
@@ -39,17 +39,22 @@ const V2_COLUMNS = [
 /** The 5 most relevant memories for `GET /api/memory?query=` (spec §4.1). */
 const LEGACY_QUERY_LIMIT = 5;
 
-export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
-  const [memoryId] = await storeMemories(ctx, userId, [input]);
-  return { done: "ok", memoryId: memoryId! };
-}
-
 /** Stores several text memories with one embedding batch and one commit. */
 export async function storeMemories(ctx: CoreContext, userId: string, inputs: StoreMemoryRequest[]): Promise<string[]> {
   const requests = inputs.map((input, index) => parseInput(StoreMemoryRequest, input, inputs.length > 1 ? `[${index}]` : undefined));
-  const vectors = await ctx.embedder.embedDocuments(requests.map((request) => request.text));
+  const rows = await memoryRows(ctx, userId, requests);
+  await insertMemoryRows(ctx, userId, rows);
+  return rows.map((row) => row.id);
+}
+
+/** New memory rows for validated requests, their texts embedded in one batch. */
+export async function memoryRows(ctx: CoreContext, userId: string, requests: z.output<typeof StoreMemoryRequest>[]): Promise<MemoryRow[]> {
+  const vectors = await ctx.embedder.embedDocuments(
+    requests.map((request) => request.text),
+    { urgent: true },
+  );
   const now = ctx.now().toISOString();
-  const rows = requests.map<MemoryRow>((request, index) => ({
+  return requests.map<MemoryRow>((request, index) => ({
     id: newId("mem"),
     userId,
     bucketId: request.bucketId ?? 1,
@@ -63,22 +68,39 @@ export async function storeMemories(ctx: CoreContext, userId: string, inputs: St
     updatedAt: now,
     vector: vectors[index]!,
   }));
-  await insertMemoryRows(ctx, userId, rows);
-  return rows.map((row) => row.id);
 }
 
-/** Adds memory rows and their first history snapshot in one write; every bucket must exist. */
+/** Adds memory rows and their first history snapshot in one write; every bucket must exist, or nothing is stored. */
 export async function insertMemoryRows(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<void> {
-  await ctx.store.write(async () => {
-    for (const bucketId of new Set(rows.map((row) => row.bucketId))) {
-      await existingBucket(ctx, userId, bucketId);
-    }
+  const [refused] = (await insertWhereBucketsExist(ctx, userId, rows, { allOrNothing: true })).values();
+  if (refused) throw refused;
+}
+
+/**
+ * Adds the rows whose bucket exists, with their first history snapshots, in one write, and says
+ * why each bucket that does not exist was refused (its rows are not stored; with `allOrNothing`,
+ * none are).
+ */
+export async function insertWhereBucketsExist(
+  ctx: CoreContext,
+  userId: string,
+  rows: MemoryRow[],
+  { allOrNothing = false } = {},
+): Promise<Map<number, AppError>> {
+  const { missing, wrote } = await ctx.store.write(async () => {
+    const buckets = new Set((await listBucketRows(ctx, userId)).map((bucket) => bucket.id));
+    const missing = new Map<number, AppError>();
+    for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
+    const kept = rows.filter((row) => !missing.has(row.bucketId));
+    if (kept.length === 0 || (allOrNothing && missing.size > 0)) return { missing, wrote: false };
     // Two tables, two commits: the history first, so a process killed between them leaves a
     // version nobody can see rather than a memory without its first version.
-    await ctx.store.add("memoryHistory", rows.map(historySnapshot));
-    await ctx.store.add("memories", rows);
+    await ctx.store.add("memoryHistory", kept.map(historySnapshot));
+    await ctx.store.add("memories", kept);
+    return { missing, wrote: true };
   });
-  ctx.afterWrite();
+  if (wrote) ctx.afterWrite();
+  return missing;
 }
 
 export function historySnapshot(row: MemoryRow) {

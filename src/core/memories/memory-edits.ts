@@ -43,7 +43,7 @@ async function updateOne(ctx: CoreContext, userId: string, body: UpdateBody, raw
   }
   const text = body.text === undefined ? undefined : parseInput(StoreMemoryRequest.shape.text, body.text, "text");
   // Embed before taking the write lock: it is the slow part and needs no lock.
-  const vector = text === undefined ? undefined : await ctx.embedder.embedDocuments([text]).then((v) => v[0]!);
+  const vector = text === undefined ? undefined : await ctx.embedder.embedDocuments([text], { urgent: true }).then((v) => v[0]!);
   const updated = await ctx.store.write(async () => {
     const [row] = await findOwned(ctx, userId, [memoryId]);
     if (!row) throw memoryNotFound(memoryId);

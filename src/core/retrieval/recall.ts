@@ -154,7 +154,7 @@ async function citedSynthesis(
 /** The query's vector nudged toward what the user is talking about now, and the context's own vector. */
 async function queryVectors(ctx: CoreContext, query: string, context: string): Promise<{ vector: Float32Array; context?: Float32Array }> {
   if (!context) return { vector: await ctx.embedder.embedQuery(query) };
-  const [q, c] = await ctx.embedder.embedDocuments([query, context]);
+  const [q, c] = await ctx.embedder.embedDocuments([query, context], { urgent: true });
   const blended = q!.map((value, i) => value + CONTEXT_WEIGHT * c![i]!);
   const norm = Math.hypot(...blended) || 1;
   return { vector: blended.map((value) => value / norm), context: c! };

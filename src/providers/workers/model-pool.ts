@@ -60,9 +60,11 @@ export async function createEmbedderPool(spec: string, options: PoolOptions): Pr
   return {
     id,
     dims,
-    embedDocuments: async (texts) => {
+    embedDocuments: async (texts, options) => {
       const batches: Promise<Float32Array[]>[] = [];
-      for (let start = 0; start < texts.length; start += BATCH_SIZE) batches.push(embed(texts.slice(start, start + BATCH_SIZE), false));
+      for (let start = 0; start < texts.length; start += BATCH_SIZE) {
+        batches.push(embed(texts.slice(start, start + BATCH_SIZE), options?.urgent ?? false));
+      }
       return (await Promise.all(batches)).flat();
     },
     embedQuery: async (text) => (await embed([text], true))[0]!,
@@ -220,7 +222,8 @@ function stopWorker(worker: Worker): Promise<void> {
   });
 }
 
-const isQuery = (job: Job) => job.urgent && job.request.type === "embed";
+/** A single urgent text: such jobs waiting together are embedded together (an urgent batch goes alone). */
+const isQuery = (job: Job) => job.urgent && job.request.type === "embed" && job.request.texts.length === 1;
 
 function mergedQueries(jobs: Job[]): WorkerRequest {
   return { type: "embed", texts: jobs.flatMap((job) => (job.request.type === "embed" ? job.request.texts : [])) };

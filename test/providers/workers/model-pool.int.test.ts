@@ -32,4 +32,23 @@ describe.each([
     });
     expect(cosine(together[0]!, together[1]!)).toBeLessThan(0.9999);
   });
+
+  it("embeds an urgent batch ahead of the bulk batches queued before it, with its own vectors", async () => {
+    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: tempDir(), allowDownload: false });
+    pools.push(pool);
+    const notes = ["the tram to Alfama", "sourdough starter", "marathon tempo run"];
+    const alone = await pool.embedDocuments(notes);
+    const finished: string[] = [];
+    const bulk = pool
+      .embedDocuments(Array.from({ length: 96 }, (_, i) => `a long note number ${i} about gardening `.repeat(20)))
+      .then(() => finished.push("bulk"));
+    const urgent = pool.embedDocuments(notes, { urgent: true }).then((vectors) => {
+      finished.push("urgent");
+      return vectors;
+    });
+    const vectors = await urgent;
+    await bulk;
+    expect(finished).toEqual(["urgent", "bulk"]);
+    vectors.forEach((vector, i) => expect(cosine(vector, alone[i]!)).toBeGreaterThan(0.9999));
+  });
 });

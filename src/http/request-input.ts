@@ -1,0 +1,59 @@
+import { isUtf8 } from "node:buffer";
+import type { Context } from "hono";
+import { AppError } from "../shared/errors.js";
+import { NOT_UNICODE } from "../schemas/parse.js";
+import { decodeUtf8 } from "../text/utf8.js";
+
+/**
+ * A request's JSON body, or undefined when it is empty. Bytes that are not UTF-8 are kept visible
+ * (text/utf8.ts), so the core refuses them naming their field, instead of storing U+FFFD.
+ */
+export async function jsonBody(c: Context): Promise<unknown> {
+  const bytes = await c.req.arrayBuffer().catch(clientGoneOr);
+  const text = decodeUtf8(new Uint8Array(bytes)).replace(/^\uFEFF/, "");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw AppError.invalid("body", "is not valid JSON");
+  }
+}
+
+/** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
+export function clientGoneOr(error: unknown): never {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const gone = error instanceof Error && (error.message === "aborted" || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE");
+  throw gone ? AppError.invalid("body", "ended before it was complete: the client closed the connection") : error;
+}
+
+/**
+ * Refuses a query-string parameter or path parameter whose percent-encoding is not UTF-8
+ * (`?query=%FF`): the router keeps such a value undecoded, so it would be searched or stored as
+ * the literal "%FF". `template` is the route's path (`/api/memories/{memoryId}`), to name a path
+ * parameter by its name.
+ */
+export function checkUrlEncoding(url: string, template: string): void {
+  const { pathname, search } = new URL(url);
+  const names = template.split("/");
+  pathname.split("/").forEach((segment, index) => {
+    if (!isUtf8Component(segment)) throw AppError.invalid(names[index]?.replace(/^\{(\w+)\}$/, "$1") || "path", NOT_UNICODE);
+  });
+  for (const pair of search.slice(1).split("&")) {
+    const [name = "", value = ""] = pair.split(/=(.*)/s);
+    const field = [...new URLSearchParams(pair).keys()][0] ?? "query";
+    if (!isUtf8Component(name)) throw AppError.invalid("query", `has a parameter name that ${NOT_UNICODE}`);
+    if (!isUtf8Component(value)) throw AppError.invalid(field, NOT_UNICODE);
+  }
+}
+
+/**
+ * Whether the bytes a URL component's percent-escapes stand for are UTF-8. A "%" without two hex
+ * digits after it is a literal one, as the router reads it.
+ */
+function isUtf8Component(component: string): boolean {
+  if (!/%[89a-f][0-9a-f]/i.test(component)) return true; // escapes of ASCII bytes at most
+  const bytes = component
+    .split(/(%[0-9a-f]{2})/i)
+    .flatMap((part) => (/^%[0-9a-f]{2}$/i.test(part) ? [Number.parseInt(part.slice(1), 16)] : [...Buffer.from(part)]));
+  return isUtf8(Uint8Array.from(bytes));
+}

@@ -1,0 +1,365 @@
+import fc from "fast-check";
+import { request } from "undici";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../src/core/app.js";
+import { startServer, type RunningServer } from "../../src/http/listen.js";
+import { ROUTES, type Route } from "../../src/http/routes.js";
+import { openTestApp } from "../helpers.js";
+
+/**
+ * Any request, however hostile, gets a 2xx or a 4xx whose `error` names the field at fault, never
+ * a 5xx, and a refused request changes nothing stored. Every route of the route table is sent
+ * generated bodies, query strings and path parameters (fast-check), so a route added later is
+ * covered too. Runs stay few per route, to keep the suite fast; a failure prints its seed.
+ */
+
+const RUNS = Number(process.env["MNEMO_PROPERTY_RUNS"] ?? 12);
+
+let app: App;
+let server: RunningServer;
+let token: string;
+let memoryId: string;
+let conversationId: string;
+
+interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the server answered
+  body: any;
+}
+
+async function send(method: string, path: string, body?: Uint8Array | string): Promise<Answer> {
+  const response = await request(`${server.url}${path}`, {
+    method: method.toUpperCase() as "GET",
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body ?? null,
+  });
+  const text = await response.body.text();
+  try {
+    return { status: response.statusCode, body: JSON.parse(text) };
+  } catch {
+    return { status: response.statusCode, body: text };
+  }
+}
+
+/** What a request could change, without what the index worker changes on its own (statuses, chunks). */
+async function stored(): Promise<string> {
+  const { store } = app.context;
+  const [memories, history, buckets, platforms, conversations, messages] = await Promise.all([
+    store.select("memories", "true", { columns: ["id", "text", "bucketId", "version", "updatedAt"] }),
+    store.select("memoryHistory", "true", { columns: ["id"] }),
+    store.select("buckets", "true", { columns: ["userId", "id", "name", "description"] }),
+    store.select("platforms", "true", { columns: ["id", "displayName"] }),
+    store.select("conversations", "true", { columns: ["id", "title", "pinned", "excluded", "contentHash", "revision"] }),
+    store.select("messages", "true", { columns: ["id"] }),
+  ]);
+  const sorted = (rows: object[]) => rows.map((row) => JSON.stringify(row)).sort();
+  return JSON.stringify([memories, history, buckets, platforms, conversations, messages].map(sorted));
+}
+
+/** The answer is 2xx, or 4xx with an error that names the field (400); never 5xx. */
+function checkAnswer(answer: Answer, what: string): void {
+  const told = `${what} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+  expect(answer.status, told).toBeLessThan(500);
+  if (answer.status < 400) return;
+  expect(typeof answer.body?.error, told).toBe("string");
+  if (answer.status === 400) {
+    expect(typeof answer.body.field, told).toBe("string");
+    expect(answer.body.error).toContain(answer.body.field);
+  }
+}
+
+// ---- generators ----
+
+/** Text a parser, a query language or a store might trip on. */
+const SYNTAX = [
+  '"',
+  '""',
+  '" OR ""="',
+  "'",
+  "\\",
+  "%",
+  "_",
+  "*",
+  "?",
+  "~",
+  "^",
+  ":",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  "/",
+  "+",
+  "-",
+  "!",
+  "&&",
+  "||",
+  "AND",
+  "OR",
+  "NOT",
+  "TO",
+  "IN",
+];
+const LONE_SURROGATES = ["\ud800", "\udfff", "a\udc00b", "\ud83d"];
+const hostileText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary" }),
+  fc.constantFrom(...SYNTAX, ...LONE_SURROGATES, "", " ", "\u0000", "\u202e", "é", "🦊", "null", "0", "-1", "1e309", "true"),
+  fc.array(fc.constantFrom(...SYNTAX, "tram", "28", " "), { maxLength: 6 }).map((parts) => parts.join("")),
+  fc.string({ maxLength: 3 }).map((s) => s.repeat(2_000)),
+);
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileText },
+  fc.integer(),
+  fc.constantFrom(0, -1, 1, 2, 100, 101, 2_000, 2_001, 2 ** 31, -(2 ** 53), 1.5, 1e308),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileText, { maxLength: 4 }),
+  fc.dictionary(hostileText, hostileText, { maxKeys: 3 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+/** The field names of a body or query schema (both forms of a union). */
+function fieldsOf(schema: z.ZodType | undefined): string[] {
+  if (!schema) return [];
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodUnion) return [...new Set((schema.options as z.ZodType[]).flatMap(fieldsOf))];
+  return [];
+}
+
+/** Objects holding some of the schema's fields, with any values, and now and then a field it does not know. */
+function hostileObject(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
+  const known =
+    fields.length === 0 ? fc.constant({}) : fc.record(Object.fromEntries(fields.map((f) => [f, hostileValue])), { requiredKeys: [] });
+  return fc
+    .tuple(known, fc.option(fc.dictionary(hostileText, hostileValue, { maxKeys: 2 }), { nil: undefined }))
+    .map(([a, b]) => ({ ...b, ...a }));
+}
+
+/** Bodies that are close to valid, so that the checks behind the schema get reached too. */
+function nearValid(route: Route): fc.Arbitrary<unknown> | undefined {
+  switch (`${route.method} ${route.path}`) {
+    case "post /api/memory":
+      return fc.record({ text: hostileText, bucketId: fc.option(fc.constantFrom(1, 2, 99, 0), { nil: undefined }) });
+    case "post /api/v2/memory/update":
+      return fc.oneof(
+        fc.record(
+          { memoryId: fc.constantFrom(memoryId, "mem_00000000000000000000000000"), text: hostileText },
+          { requiredKeys: ["memoryId"] },
+        ),
+        fc.record({
+          memoryIds: fc.array(fc.constantFrom(memoryId, "x", "mem_00000000000000000000000000"), { maxLength: 3 }),
+          bucketName: hostileText,
+        }),
+      );
+    case "post /api/chat-history/ingest/custom-online":
+      return fc.record({
+        platform: fc.option(hostileText, { nil: undefined }),
+        platformDisplayName: fc.option(hostileText, { nil: undefined }),
+        conversation: fc.record({
+          id: hostileText,
+          title: hostileText,
+          createdAt: fc.constantFrom("2024-03-01T09:00:00Z", "2024-02-30T00:00:00Z", "yesterday", ""),
+          messages: fc.array(fc.record({ id: hostileText, role: fc.constantFrom("human", "assistant", "system"), content: hostileText }), {
+            maxLength: 3,
+          }),
+        }),
+      });
+    case "post /api/chat-history/search":
+    case "post /api/chat-history/inject":
+      return fc.record({
+        query: hostileText,
+        limit: fc.option(fc.integer({ min: -1, max: 101 }), { nil: undefined }),
+        provider: fc.option(hostileText, { nil: undefined }),
+      });
+    case "post /api/buckets":
+      return fc.record({ name: hostileText, description: fc.option(hostileText, { nil: undefined }) });
+    default:
+      return undefined;
+  }
+}
+
+/** A body as bytes: JSON of a generated value, broken JSON, or JSON with bytes that are not UTF-8 in a string. */
+function hostileBody(route: Route): fc.Arbitrary<Uint8Array | string | undefined> {
+  const value = fc.oneof(hostileObject(fieldsOf(route.body)), nearValid(route) ?? hostileObject(fieldsOf(route.body)), hostileValue);
+  return fc.oneof(
+    { weight: 8, arbitrary: value.map((v) => JSON.stringify(v) ?? "null") },
+    fc.constantFrom(undefined, "", "{", "[1,]", '{"a":1}}', "\ufeff{}", "[".repeat(100_000)),
+    fc
+      .tuple(
+        fc.constantFrom(...fieldsOf(route.body), "x"),
+        fc.constantFrom([0xff], [0xc3], [0xed, 0xa0, 0x80], [0xe9, 0x74, 0xe9], [0xf4, 0x90, 0x80, 0x80]),
+      )
+      .map(([field, bytes]) => Buffer.concat([Buffer.from(`{"${field}":"a`), Buffer.from(bytes), Buffer.from('b"}')])),
+  );
+}
+
+const encodedValue = fc.oneof(
+  { weight: 4, arbitrary: hostileText.map((text) => encodeURIComponent(text.replace(/[\ud800-\udfff]/gu, "?"))) },
+  fc.constantFrom("%FF", "%ED%A0%80", "%C3", "caf%E9", "%", "%%", "%zz", "100%", "a+b", "%00", "true", "1", "-1", "1e3", ""),
+);
+
+function hostileQuery(route: Route): fc.Arbitrary<string> {
+  const names = [...fieldsOf(route.query), "x"];
+  return fc
+    .array(fc.tuple(fc.constantFrom(...names), encodedValue), { maxLength: 5 })
+    .map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([name, value]) => `${name}=${value}`).join("&")}`));
+}
+
+const hostilePath = (route: Route) =>
+  fc
+    .tuple(fc.oneof(encodedValue, fc.constant(memoryId)), hostileQuery(route))
+    .map(([param, query]) => route.path.replace(/\{\w+\}/, param || "x") + query);
+
+beforeAll(async () => {
+  app = await openTestApp();
+  await app.users.add("eve");
+  token = await app.users.rotateToken("eve");
+  server = await startServer(app, { host: "127.0.0.1", port: 0, log: () => undefined });
+  memoryId = (await send("post", "/api/memory", JSON.stringify({ text: "tram 28 climbs to Alfama in Lisbon" }))).body.memoryId;
+  const upload = await send(
+    "post",
+    "/api/chat-history/ingest/custom-online",
+    JSON.stringify({
+      conversation: {
+        id: "c1",
+        title: "Lisbon trip",
+        createdAt: "2024-03-01T09:00:00Z",
+        messages: [
+          { id: "m1", role: "human", content: "Which tram goes up to the castle? Is it tram 28?" },
+          { id: "m2", role: "assistant", content: "Yes: tram 28 climbs through Alfama." },
+        ],
+      },
+    }),
+  );
+  conversationId = upload.body.conversationId;
+  expect(conversationId).toBeTruthy();
+});
+afterAll(async () => {
+  await server.close();
+  await app.close();
+});
+
+describe("a search query is words, never query syntax", () => {
+  // Every character LanceDB's full-text parser (tantivy's and Lucene's syntax) gives a meaning:
+  // phrases, required and excluded terms, boolean words, groups, ranges, boosts, fuzziness,
+  // wildcards, fields, escapes, regexes; then each ASCII punctuation character alone.
+  const queries = [
+    '"tram 28"',
+    '""',
+    '" OR ""="',
+    '"tram"',
+    '"tram',
+    'tram"',
+    "'tram 28'",
+    "+tram -castle",
+    "tram AND castle OR NOT lisbon",
+    "tram && castle || !lisbon",
+    "(tram OR castle)",
+    "[a TO z]",
+    "{a TO z}",
+    "tram^2",
+    "tram~2",
+    '"tram castle"~3',
+    "tra* t?am",
+    "text:tram",
+    "tram\\:28",
+    "/tr.m/",
+    "IN [tram castle]",
+    ">5 <=3",
+    ...Array.from("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
+  ];
+  const memoryQueries = (query: string) => [
+    ["get", `/api/memory?query=${encodeURIComponent(query)}`],
+    ["get", `/api/v2/memory?query=${encodeURIComponent(query)}`],
+  ];
+
+  it("answers every one on GET /api/memory, GET /api/v2/memory, search and recall, finding the tram where it names it", async () => {
+    for (const query of queries) {
+      for (const [method, path] of memoryQueries(query)) checkAnswer(await send(method!, path!), `${path}`);
+      for (const path of ["/api/chat-history/search", "/api/chat-history/inject"]) {
+        checkAnswer(await send("post", path, JSON.stringify({ query })), `${path} ${query}`);
+      }
+    }
+    const quoted = await send("get", `/api/memory?query=${encodeURIComponent('"tram 28"')}`);
+    expect(quoted.status).toBe(200);
+    expect(quoted.body[0].text).toContain("tram 28");
+    const search = await send("post", "/api/chat-history/search", JSON.stringify({ query: '"tram 28"', skipRerank: true }));
+    expect(search.status).toBe(200);
+  });
+});
+
+describe("text that is not Unicode is refused, naming the field, and nothing is stored", () => {
+  it("bytes that are not UTF-8 in a JSON string", async () => {
+    const before = await stored();
+    const latin1 = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xe9]), Buffer.from(' au lait"}')]);
+    const answer = await send("post", "/api/memory", latin1);
+    expect(answer.status).toBe(400);
+    expect(answer.body.field).toBe("text");
+    const nested = Buffer.concat([
+      Buffer.from(
+        '{"conversation":{"id":"c9","title":"t","createdAt":"2024-03-01T09:00:00Z","messages":[{"id":"m1","role":"human","content":"a',
+      ),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('"}]}}'),
+    ]);
+    const upload = await send("post", "/api/chat-history/ingest/custom-online", nested);
+    expect(upload.status).toBe(400);
+    expect(upload.body.field).toBe("conversation.messages[0].content");
+    expect(await stored()).toBe(before);
+  });
+
+  it("a lone surrogate in a JSON string, a field name or a query string", async () => {
+    const before = await stored();
+    const lone = await send("post", "/api/buckets", '{"name":"trips \\ud83d"}');
+    expect([lone.status, lone.body.field]).toEqual([400, "name"]);
+    const key = await send("post", "/api/memory", '{"text":"ok","\\udfff":1}');
+    expect(key.status).toBe(400);
+    const query = await send("get", "/api/v2/memory?query=%ED%A0%80");
+    expect([query.status, query.body.field]).toEqual([400, "query"]);
+    const path = await send("delete", "/api/memories/mem_%FF");
+    expect([path.status, path.body.field]).toEqual([400, "memoryId"]);
+    expect(await stored()).toBe(before);
+  });
+
+  it("takes well-formed text of every plane, and a U+FFFD that was sent as one", async () => {
+    const text = "café 🦊 \ufffd 日本語";
+    const answer = await send("post", "/api/memory", JSON.stringify({ text }));
+    expect(answer.status).toBe(200);
+    const latest = await send("get", "/api/memory?latest=true&count=1&v=1");
+    expect(latest.body[0]).toContain(text);
+  });
+});
+
+describe("any input gets 2xx or 4xx naming the field, and a refused one changes nothing stored", () => {
+  for (const route of ROUTES) {
+    it(`${route.method.toUpperCase()} ${route.path}`, async () => {
+      const requests = fc.tuple(hostilePath(route), route.body ? hostileBody(route) : fc.constant(undefined));
+      await holds(
+        fc.asyncProperty(requests, async ([path, body]) => {
+          const writes = route.method !== "get";
+          const before = writes ? await stored() : "";
+          const answer = await send(route.method, path, body);
+          const shownBody = typeof body === "string" ? body : body ? `bytes ${Buffer.from(body).toString("hex")}` : "";
+          const what = `${route.method.toUpperCase()} ${path.slice(0, 300)} ${shownBody.slice(0, 300)}`;
+          checkAnswer(answer, what);
+          if (writes && answer.status >= 400) expect(await stored(), `${what} changed the store`).toBe(before);
+        }),
+      );
+    });
+  }
+});
+
+/** fc.assert, with a failure told in a few lines: a counterexample can be megabytes of text. */
+async function holds<T>(property: fc.IAsyncProperty<T>): Promise<void> {
+  const run = await fc.check(property, { numRuns: RUNS });
+  if (!run.failed) return;
+  const short = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}… (${text.length} characters)` : text);
+  const problem = run.errorInstance instanceof Error ? run.errorInstance.message : String(run.errorInstance);
+  throw new Error(
+    `seed ${run.seed}, path ${run.counterexamplePath}: ${short(problem)}\ncounterexample: ${short(JSON.stringify(run.counterexample))}`,
+  );
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { parseInput } from "../../src/schemas/parse.js";
+import { AppError } from "../../src/shared/errors.js";
+
+const Upload = z.object({ conversation: z.object({ messages: z.array(z.object({ content: z.string() })) }) });
+
+function fieldOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof AppError ? error.details["field"] : error;
+  }
+  return undefined;
+}
+
+describe("parseInput refuses text that is not Unicode, naming where it is", () => {
+  it("in a value, however deep, in a field the schema ignores, or in a field's name", () => {
+    const input = { conversation: { messages: [{ content: "ok" }, { content: "a\ud800" }] } };
+    expect(fieldOf(() => parseInput(Upload, input))).toBe("conversation.messages[1].content");
+    expect(fieldOf(() => parseInput(Upload, { ...input, extra: ["\udfff"] }))).toBe("extra[0]");
+    expect(fieldOf(() => parseInput(Upload, { conversation: { "\ud83d": 1 } }))).toBe("conversation");
+    expect(fieldOf(() => parseInput(z.string(), "\udc00", "memoryId"))).toBe("memoryId");
+    expect(fieldOf(() => parseInput(z.string(), "\udc00"))).toBe("body");
+  });
+
+  it("takes surrogate pairs and U+FFFD, and nesting 100,000 deep without overflowing the stack", () => {
+    expect(parseInput(z.string(), "🦊\ufffd")).toBe("🦊\ufffd");
+    const deep = JSON.parse(`${"[".repeat(100_000)}"\\ud800"${"]".repeat(100_000)}`);
+    expect(fieldOf(() => parseInput(z.unknown(), deep))).toMatch(/^\[0\]\[0\]/);
+  });
+});
