@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
 import { registerImport } from "./commands/import.js";
+import { registerInfo } from "./commands/info.js";
 import { registerMaintain } from "./commands/maintain.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMemories } from "./commands/memories.js";
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerServe(program);
   registerMcp(program);
+  registerInfo(program);
   registerUsers(program);
   registerReindex(program);
   registerMaintain(program);

@@ -101,15 +101,19 @@ function register(http: Hono<Env>, route: Route): void {
       );
     },
   });
-  http[route.method](path, limit, async (c) => {
+  const handler = async (c: Context<Env>) => {
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),
       params: c.req.param() as Record<string, string>,
       body: route.body ? await jsonBody(c) : undefined,
+      stream: route.stream ? (c.req.raw.body ?? undefined) : undefined,
     });
     return c.json(result as object);
-  });
+  };
+  // A streamed body is counted by the core as it is written to disk: the limit would buffer nothing, but it is not this one.
+  if (route.stream) http[route.method](path, handler);
+  else http[route.method](path, limit, handler);
 }
 
 async function jsonBody(c: Context): Promise<unknown> {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
-import { action, writeTokenFile, type Session } from "../session.js";
+import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
 interface ServeOptions {
@@ -62,8 +62,7 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
     if (!fs.existsSync(file)) session.out.notice(`No token file at ${file}: run \`mnemo token --rotate\` for a new token.`);
     return;
   }
-  const token = await app.users.rotateToken(user.name);
-  writeTokenFile(file, token);
+  await app.users.rotateToken(user.name); // written to the token file too
 }
 
 /**

@@ -2,7 +2,7 @@ import { checkPlatform, openExport, type ExportFormat } from "../../importers/in
 import { UploadConversation, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
-import type { MnemoService } from "../service.js";
+import type { MnemoService } from "../service-types.js";
 
 /**
  * Conversations sent per upload call, at most: each call costs ~20 ms of store work whatever its

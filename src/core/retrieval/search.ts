@@ -166,6 +166,7 @@ export async function searchChats(
     const lead = bestMessage(request.query, chunk);
     return {
       conversationId: chunk.conversationId,
+      messageId: lead.id,
       title: conversation?.title ?? "",
       text: chunk.text,
       score,
