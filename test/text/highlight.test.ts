@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlighter } from "../../src/cli/highlight.js";
+import { highlighter } from "../../src/text/highlight.js";
 
 const marked = (query: string, text: string) => highlighter(query, (word) => `«${word}»`)(text);
 
