@@ -11,6 +11,7 @@ import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
 import { registerServe } from "./commands/serve.js";
+import { registerUi } from "./commands/ui.js";
 import { registerUsers } from "./commands/users.js";
 import { EXIT } from "./handle-error.js";
 
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerServe(program);
   registerMcp(program);
+  registerUi(program);
   registerInfo(program);
   registerUsers(program);
   registerReindex(program);

@@ -10,7 +10,7 @@ import {
   type App,
 } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import { createHttpApp } from "./server.js";
+import { createHttpApp, type HttpOptions } from "./server.js";
 
 export interface RunningServer {
   url: string;
@@ -22,6 +22,8 @@ export interface ListenOptions {
   host: string;
   port: number;
   log: (line: string) => void;
+  /** Routes served beside the API (the web app). */
+  mount?: HttpOptions["mount"];
 }
 
 /** Why the server could not listen, with the fix, for the two causes a user can act on. */
@@ -56,6 +58,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     corsOrigins: config.server.corsOrigins,
     log: options.log,
     imageSecret: secret,
+    ...(options.mount ? { mount: options.mount } : {}),
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));

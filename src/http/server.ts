@@ -23,9 +23,12 @@ export interface HttpOptions {
   log: (line: string) => void;
   /** The secret image URLs are signed with. */
   imageSecret: Buffer;
+  /** Adds routes beside the API's, after them (the web app): they pass the same Host guard and request log. */
+  mount?: (http: Hono<HttpEnv>) => void;
 }
 
-type Env = { Variables: AuthVariables };
+export type HttpEnv = { Variables: AuthVariables };
+type Env = HttpEnv;
 
 /** The routes the server answers beside the API's (openapi.ts documents them too). */
 const SERVER_ROUTES = [
@@ -87,6 +90,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     c.header("Allow", "POST");
     return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
   });
+  options.mount?.(http);
   return http;
 }
 

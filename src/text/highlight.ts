@@ -21,7 +21,7 @@ function fold(text: string): string {
 export function highlightSegments(query: string): (text: string) => Segment[] {
   const spaced = terms(fold(query)).filter((term) => !UNSPACED.test(term));
   const unspaced = unspacedTerms(query);
-  const runs = unspaced.length === 0 ? undefined : new RegExp(unspaced.map(escape).join("|"), "gu");
+  const runs = unspaced.length === 0 ? undefined : new RegExp(unspaced.map(escapeRegExp).join("|"), "gu");
   if (spaced.length === 0 && !runs) return (text) => [{ text, marked: false }];
   return (text) => {
     const segments: Segment[] = [];
@@ -37,7 +37,11 @@ export function highlightSegments(query: string): (text: string) => Segment[] {
       push(text.slice(at, match.index), false);
       at = match.index + word.length;
       if (UNSPACED.test(word)) splitRuns(word, runs, push);
-      else push(word, spaced.some((term) => fold(word).startsWith(term)));
+      else
+        push(
+          word,
+          spaced.some((term) => fold(word).startsWith(term)),
+        );
     }
     push(text.slice(at), false);
     return segments;
@@ -64,6 +68,6 @@ function splitRuns(word: string, runs: RegExp | undefined, push: (piece: string,
   push(word.slice(at), false);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
