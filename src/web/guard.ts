@@ -19,7 +19,8 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   );
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "no-referrer");
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with our own forms.
+  c.header("Referrer-Policy", "same-origin");
   if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
 };
 
