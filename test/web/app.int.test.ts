@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
