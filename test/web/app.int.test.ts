@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
@@ -31,8 +30,8 @@ afterAll(async () => {
 /** Whether the element is on the screen now (scrolled into view). */
 async function onScreen(target: Page, selector: string): Promise<boolean> {
   return target.locator(selector).evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    return box.top >= 0 && box.top < window.innerHeight && box.height > 0;
+    const box = (element as unknown as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
+    return box.top >= 0 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight && box.height > 0;
   });
 }
 
@@ -58,7 +57,7 @@ describe("the web app in a real browser", () => {
     await expect(page.locator("h1").textContent()).resolves.toBe("Memories");
     const [cookie] = (await context.cookies()).filter((c) => c.name.startsWith("mnemo_session_"));
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
-    expect(await page.evaluate(() => document.cookie)).toBe("");
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe("");
 
     const other = await browser.newPage();
     const again = await other.goto(server.loginUrl);
@@ -217,7 +216,7 @@ describe("the web app in a real browser", () => {
     ];
     for (const route of pages) {
       await page.goto(`${server.url}${route}`);
-      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), route).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss), route).toBeUndefined();
       expect(await page.locator("main img[src=x], main script").count(), route).toBe(0);
       expect(await page.locator("main").textContent(), route).toContain('<img src=x onerror="window.__xss=1">');
     }
