@@ -69,11 +69,11 @@ export function registerBuckets(program: Command): void {
       action(async (session, reference: string) => {
         await withService(session, async (service) => {
           const bucket = await existingBucket(service, reference);
-          const moving =
+          const question =
             bucket.memoryCount === 0
-              ? "It is empty."
-              : `Its ${bucket.memoryCount} ${bucket.memoryCount === 1 ? "memory moves" : "memories move"} to General.`;
-          if (bucket.id !== "1") await confirmOrAbort(`Delete bucket "${bucket.name}"? ${moving}`, session.options);
+              ? `Delete the empty bucket "${bucket.name}"?`
+              : `Delete bucket "${bucket.name}" and move its ${bucket.memoryCount === 1 ? "memory" : `${bucket.memoryCount} memories`} to General?`;
+          if (bucket.id !== "1") await confirmOrAbort(question, session.options);
           const result = await service.buckets.delete(Number(bucket.id));
           if (session.out.json) return session.out.data(result);
           session.out.success(
