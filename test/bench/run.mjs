@@ -30,6 +30,11 @@ const BENCHES = [
         : "needs wrk (apt-get install wrk) or the autocannon devDependency",
   },
   {
+    name: "web",
+    file: "web.mjs",
+    needs: () => (fs.existsSync("/usr/bin/chromium") ? undefined : "needs Debian's chromium (apt-get install chromium)"),
+  },
+  {
     name: "locomo",
     file: "locomo.mjs",
     needs: () =>
