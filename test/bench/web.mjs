@@ -122,15 +122,18 @@ async function prepareStore(store) {
   await fillConversations(app, user.id, bases, text);
   await app.maintenance.run();
   app.indexer.start();
-  const longId = await uploadLongConversation(await app.service(), text);
-  const [memory] = await app.context.store.select("memories", `userId = '${user.id}'`, { limit: 1, columns: ["id"] });
+  const service = await app.service();
+  const longId = await uploadLongConversation(service, text);
+  // Inserted rows have no history: one memory stored and edited as a user would, for its history page.
+  const { memoryId } = await service.memories.store({ text: "My dog Biscuit is a golden retriever" });
+  await service.memories.update({ memoryId, text: "My dog Biscuit is a 4-year-old golden retriever" });
   const [short] = await app.context.store.select("conversations", `userId = '${user.id}' AND platform = 'bench'`, {
     limit: 1,
     columns: ["id"],
   });
   console.error(`  store filled in ${fmt((performance.now() - started) / 1000)} s`);
   await app.close();
-  return { longId, memoryId: memory.id, shortId: short.id };
+  return { longId, memoryId, shortId: short.id };
 }
 
 function startUi(store) {
