@@ -1,11 +1,15 @@
 import type { Hono, MiddlewareHandler } from "hono";
+import { raw } from "hono/html";
 import { field, numberField, readForm } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { done, pageContext } from "../page-context.js";
 import { ConfirmPage } from "../views/confirm.js";
-import { ConversationPage, ConversationsPage, type ConversationFilters } from "../views/conversations.js";
+import { ConversationPage, ConversationsPage, MessageItem, type ConversationFilters } from "../views/conversations.js";
 
 const PAGE_SIZE = 50;
+/** Messages rendered per piece of a streamed conversation. */
+const BATCH = 100;
+const MARKER = "<!--mnemo:messages-->";
 
 /** Conversations: the list endpoint's filters and paging; one conversation; pin, exclude, delete. */
 export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
@@ -36,9 +40,33 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
     return c.html(<ConversationsPage ctx={pageContext(c)} list={list} filters={filters} platforms={info.statistics.platforms} />);
   });
 
+  // Streamed: the page up to its messages at once, then the messages in batches, so a conversation
+  // of thousands of messages starts arriving (and painting) before the last one is rendered.
   web.get("/conversations/:id", page, async (c) => {
     const conversation = await c.get("session").service.conversations.get(c.req.param("id"));
-    return c.html(<ConversationPage ctx={pageContext(c)} conversation={conversation} at={c.req.query("at")} />);
+    const at = c.req.query("at");
+    const self = `/conversations/${encodeURIComponent(conversation.id)}`;
+    const page = String(await (<ConversationPage ctx={pageContext(c)} conversation={conversation} messages={raw(MARKER)} />).toString());
+    const [head = "", tail = ""] = page.split(MARKER);
+    const messages = conversation.messages;
+    let next = 0;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(encoder.encode(head)),
+      pull: async (controller) => {
+        if (next >= messages.length) {
+          controller.enqueue(encoder.encode(tail));
+          return controller.close();
+        }
+        const batch = messages.slice(next, next + BATCH);
+        next += batch.length;
+        const items = await Promise.all(
+          batch.map((message) => (<MessageItem message={message} self={self} hit={message.id === at} />).toString()),
+        );
+        controller.enqueue(encoder.encode(items.join("")));
+      },
+    });
+    return c.body(body, 200, { "Content-Type": "text/html; charset=UTF-8" });
   });
 
   web.post("/conversations/:id/pin", page, async (c) => {

@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import type { ConversationDetail, ConversationListItem, ListChatsResponse } from "../../schemas/chat-history.js";
 import { markdown } from "../markdown.js";
 import { plural, shortDate, withQuery } from "../format.js";
@@ -138,7 +139,8 @@ function Status(props: { item: Pick<ConversationListItem, "status" | "statusReas
   );
 }
 
-export function ConversationPage(props: { ctx: PageContext; conversation: ConversationDetail; at: string | undefined }) {
+/** The page around the messages, which the route streams in batches where `messages` stands (a marker). */
+export function ConversationPage(props: { ctx: PageContext; conversation: ConversationDetail; messages: Child }) {
   const { ctx, conversation: c } = props;
   const self = `/conversations/${encodeURIComponent(c.id)}`;
   return (
@@ -171,28 +173,31 @@ export function ConversationPage(props: { ctx: PageContext; conversation: Conver
           </button>
         </ActionForm>
       </div>
-      <ol class="messages">
-        {c.messages.map((message) => {
-          const hit = message.id === props.at;
-          return (
-            <li
-              class={`msg ${message.sender}${hit ? " hit" : ""}`}
-              id={hit ? "hit" : `m-${message.message_index}`}
-              aria-current={hit ? "true" : undefined}
-              tabindex={hit ? -1 : undefined}
-            >
-              <div class="item-head meta">
-                <strong>{message.sender === "human" ? "You" : "Assistant"}</strong>
-                {message.timestamp ? <time datetime={message.timestamp}>{shortDate(message.timestamp)}</time> : null}
-                <a href={`${self}#m-${message.message_index}`} aria-label={`Link to message ${message.message_index + 1}`}>
-                  #{message.message_index + 1}
-                </a>
-              </div>
-              <div class="md">{markdown(message.text)}</div>
-            </li>
-          );
-        })}
-      </ol>
+      <ol class="messages">{props.messages}</ol>
     </Layout>
+  );
+}
+
+type Message = ConversationDetail["messages"][number];
+
+/** One message; the one a search hit or citation opened the page at is `#hit`, the others `#m-<n>`. */
+export function MessageItem(props: { message: Message; self: string; hit: boolean }) {
+  const { message, hit } = props;
+  return (
+    <li
+      class={`msg ${message.sender}${hit ? " hit" : ""}`}
+      id={hit ? "hit" : `m-${message.message_index}`}
+      aria-current={hit ? "true" : undefined}
+      tabindex={hit ? -1 : undefined}
+    >
+      <div class="item-head meta">
+        <strong>{message.sender === "human" ? "You" : "Assistant"}</strong>
+        {message.timestamp ? <time datetime={message.timestamp}>{shortDate(message.timestamp)}</time> : null}
+        <a href={`${props.self}#m-${message.message_index}`} aria-label={`Link to message ${message.message_index + 1}`}>
+          #{message.message_index + 1}
+        </a>
+      </div>
+      <div class="md">{markdown(message.text)}</div>
+    </li>
   );
 }

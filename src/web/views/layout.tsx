@@ -1,3 +1,4 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { assetUrl } from "../assets.js";
 import type { Flash } from "../sessions.js";
@@ -23,17 +24,20 @@ export interface PageContext {
 
 export function Document(props: { title: string; children: Child }) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>{`${props.title} · mnemo`}</title>
-        <link rel="stylesheet" href={assetUrl("app.css")} />
-        <script src={assetUrl("app.js")} defer></script>
-      </head>
-      <body>{props.children}</body>
-    </html>
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light dark" />
+          <title>{`${props.title} · mnemo`}</title>
+          <link rel="stylesheet" href={assetUrl("app.css")} />
+          <script src={assetUrl("app.js")} defer></script>
+        </head>
+        <body>{props.children}</body>
+      </html>
+    </>
   );
 }
 

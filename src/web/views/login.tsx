@@ -1,3 +1,4 @@
+import { raw } from "hono/html";
 import { Document } from "./layout.js";
 
 export function LoginPage(props: { next: string; error?: string | undefined; notice?: string | undefined }) {
@@ -33,17 +34,20 @@ export function LoginPage(props: { next: string; error?: string | undefined; not
 /** Where a used one-time link lands: the page moves on to the app by itself (no script: a meta refresh). */
 export function SignedInPage(props: { next: string }) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="refresh" content={`0;url=${props.next}`} />
-        <title>Signed in · mnemo</title>
-      </head>
-      <body>
-        <p>
-          Signed in. <a href={props.next}>Continue</a>
-        </p>
-      </body>
-    </html>
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta http-equiv="refresh" content={`0;url=${props.next}`} />
+          <title>Signed in · mnemo</title>
+        </head>
+        <body>
+          <p>
+            Signed in. <a href={props.next}>Continue</a>
+          </p>
+        </body>
+      </html>
+    </>
   );
 }
