@@ -205,9 +205,7 @@ async function longConversation(base, cookie, longId) {
           }).observe({ type: "longtask", buffered: true });
         });
         const url =
-          target === "top"
-            ? `${base}/conversations/${longId}`
-            : `${base}/conversations/${longId}?at=long-${SIZES.longMessages - 1}#hit`;
+          target === "top" ? `${base}/conversations/${longId}` : `${base}/conversations/${longId}?at=long-${SIZES.longMessages - 1}#hit`;
         await page.goto(url, { waitUntil: "load" });
         await page.waitForTimeout(500);
         const scrolled = await page.evaluate(async () => {
@@ -285,7 +283,9 @@ async function main() {
       firstBytes.push({ name, route, ...(await firstByte(`${base}${route}`, cookie)) });
       console.error(`  ${name}: p50 ${fmt(firstBytes.at(-1).p50)} ms`);
     }
-    heading(`First byte, one request at a time (${SIZES.conversations.toLocaleString("en-US")} conversations, ${SIZES.memories.toLocaleString("en-US")} memories)`);
+    heading(
+      `First byte, one request at a time (${SIZES.conversations.toLocaleString("en-US")} conversations, ${SIZES.memories.toLocaleString("en-US")} memories)`,
+    );
     console.log(
       table(
         [
@@ -306,7 +306,13 @@ async function main() {
           ["bytes", ([, s]) => s.bytes],
           ["gzipped", ([, s]) => s.gzipped],
         ],
-        [...Object.entries(assets), ["total", { bytes: assets["app.js"].bytes + assets["app.css"].bytes, gzipped: assets["app.js"].gzipped + assets["app.css"].gzipped }]],
+        [
+          ...Object.entries(assets),
+          [
+            "total",
+            { bytes: assets["app.js"].bytes + assets["app.css"].bytes, gzipped: assets["app.js"].gzipped + assets["app.css"].gzipped },
+          ],
+        ],
       ),
     );
     let browserRuns;
