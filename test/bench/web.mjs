@@ -11,7 +11,6 @@
 // requests come one at a time from this process, on the same 2 cores.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { chromium } from "playwright-core";
 import { request } from "undici";
 import {
