@@ -11,6 +11,7 @@
 // requests come one at a time from this process, on the same 2 cores.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { chromium } from "playwright-core";
 import { request } from "undici";
 import {
@@ -163,11 +164,11 @@ async function signIn(loginUrl) {
 }
 
 /** Milliseconds from sending a request to its first byte (undici resolves on the response's head). */
-async function firstByte(url, cookie) {
+async function firstByte(url, cookie, options = {}) {
   const samples = [];
   for (let i = 0; i < SIZES.warmup + SIZES.requests; i++) {
     const started = performance.now();
-    const response = await request(url, { headers: { cookie, "accept-encoding": "gzip" } });
+    const response = await request(url, { ...options, headers: { cookie, "accept-encoding": "gzip", ...options.headers } });
     const ms = performance.now() - started;
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode}`);
     const body = await response.body.arrayBuffer();
