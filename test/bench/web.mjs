@@ -283,6 +283,17 @@ async function main() {
       firstBytes.push({ name, route, ...(await firstByte(`${base}${route}`, cookie)) });
       console.error(`  ${name}: p50 ${fmt(firstBytes.at(-1).p50)} ms`);
     }
+    // The same work through the API, for what the page adds to it.
+    const token = fs.readFileSync(path.join(store, "token"), "utf8").trim();
+    const bearer = { authorization: `Bearer ${token}` };
+    const json = (body) => ({ method: "POST", body: JSON.stringify(body), headers: { ...bearer, "content-type": "application/json" } });
+    const apiCalls = [
+      ["API: memory query (v2)", "/api/v2/memory?query=weekend+trip+plans&count=50&includeIds=true", { headers: bearer }],
+      ["API: conversations (page 1 of 50)", "/api/chat-history/chats?pageSize=50", { headers: bearer }],
+      ["API: search", "/api/chat-history/search", json({ query: "sourdough starter" })],
+      ["API: recall", "/api/chat-history/inject", json({ query: "what did we plan for the garden" })],
+    ];
+    for (const [name, route, options] of apiCalls) firstBytes.push({ name, route, ...(await firstByte(`${base}${route}`, "", options)) });
     heading(
       `First byte, one request at a time (${SIZES.conversations.toLocaleString("en-US")} conversations, ${SIZES.memories.toLocaleString("en-US")} memories)`,
     );
