@@ -1,10 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { clientConfig, MCP_CLIENTS, mcpUrl, stdioServer, type McpClient } from "../mcp/client-config.js";
 
-/**
- * The Settings page's MCP and editor snippets, in each client's format: the HTTP endpoint `/mcp`
- * with the bearer token, and Claude Desktop's stdio form (it starts local servers only). The same
- * shape as src/mcp/client-config.ts's ClientConfig, which is built beside this and replaces it.
- */
+/** A snippet on the Settings page: what to paste where. */
 export interface Snippet {
   client: string;
   kind: "json" | "command";
@@ -12,43 +9,36 @@ export interface Snippet {
   where: string;
 }
 
+const NAMES: Record<McpClient, string> = {
+  "claude-desktop": "Claude Desktop",
+  cursor: "Cursor",
+  vscode: "VS Code",
+  "claude-code": "Claude Code",
+};
+
+/**
+ * The Settings page's MCP and editor snippets: each client's own format from mcp/client-config.ts
+ * (what `mnemo mcp --print-config` prints), for this server's `/mcp` and the token; Claude Desktop,
+ * which starts local servers only, gets `mnemo mcp --remote` as a bridge. And a REST call.
+ */
 export function mcpSnippets(baseUrl: string, token: string): Snippet[] {
-  const url = new URL("mcp", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href;
-  const headers = { Authorization: `Bearer ${token}` };
-  const bin = fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url));
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  const http = { url: mcpUrl(baseUrl), token };
+  const bridge = stdioServer({
+    node: process.execPath,
+    bin: fileURLToPath(new URL("../../bin/mnemo.js", import.meta.url)),
+    remote: { url: baseUrl, token },
+  });
+  const clients = MCP_CLIENTS.map((client) => {
+    const config = clientConfig(client, client === "claude-desktop" ? bridge : http);
+    return { client: NAMES[client], kind: config.kind, text: config.text, where: config.where };
+  });
   return [
-    {
-      client: "Claude Code",
-      kind: "command",
-      text: `claude mcp add --transport http mnemo ${url} --header "Authorization: Bearer ${token}"`,
-      where: "Run in a terminal.",
-    },
-    {
-      client: "Cursor",
-      kind: "json",
-      text: json({ mcpServers: { mnemo: { url, headers } } }),
-      where: "~/.cursor/mcp.json (or .cursor/mcp.json in a project): merge into mcpServers.",
-    },
-    {
-      client: "VS Code",
-      kind: "json",
-      text: json({ servers: { mnemo: { type: "http", url, headers } } }),
-      where: ".vscode/mcp.json in a workspace (or MCP: Open User Configuration): merge into servers.",
-    },
-    {
-      client: "Claude Desktop",
-      kind: "json",
-      text: json({
-        mcpServers: { mnemo: { command: process.execPath, args: [bin, "mcp", "--remote", baseUrl], env: { MNEMO_TOKEN: token } } },
-      }),
-      where: "claude_desktop_config.json (Settings › Developer › Edit Config): merge into mcpServers, then restart Claude Desktop.",
-    },
+    ...clients,
     {
       client: "REST API",
       kind: "command",
-      text: `curl -H "Authorization: Bearer ${token}" "${new URL("api/v2/memory?latest=true", url).href}"`,
-      where: `Any HTTP client; the whole API is described at ${new URL("openapi.json", url).href}.`,
+      text: `curl -H "Authorization: Bearer ${token}" "${new URL("api/v2/memory?latest=true", http.url).href}"`,
+      where: `Any HTTP client; the whole API is described at ${new URL("openapi.json", http.url).href}.`,
     },
   ];
 }
