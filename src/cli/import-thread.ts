@@ -96,7 +96,7 @@ function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
 async function runImport(job: Job, send: (report: Report) => void): Promise<ImportSummary> {
   const { globals, paths, options } = job;
-  const { importExports, isMnemoExport, waitForProcessing } = await import("../core/index.js");
+  const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
   const status = (text: string) => send({ kind: "status", text });
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
   const out = { ...createOutput({ json: Boolean(globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
@@ -104,9 +104,24 @@ async function runImport(job: Job, send: (report: Report) => void): Promise<Impo
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
+  const remote = Boolean(globals.remote ?? process.env["MNEMO_URL"]);
   return withService(
     session,
     async (service) => {
+      // Through a server, each file goes whole to its upload endpoint, imported (and indexed) there.
+      if (remote) {
+        return uploadExports(service, paths, {
+          platform: options.platform,
+          dryRun: Boolean(options.dryRun),
+          wait: options.wait,
+          onUpload: (p) => status(`Uploading ${p.file}: ${percent(p.sent, p.total)}`),
+          onReading: (p) =>
+            status(
+              `The server is importing ${p.file}: ${counted(p.conversations, "conversation")} · ${percent(p.bytesRead, p.totalBytes)}`,
+            ),
+          onIndexing: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`),
+        });
+      }
       const result = await importExports(service, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
       if (options.wait && !options.dryRun) {
         await waitForProcessing(service, result, {

@@ -140,12 +140,6 @@ export async function openService(
   }
 }
 
-/** The default user's token where local plugins look for it, readable by its owner only, whatever the file's mode was. */
-export function writeTokenFile(file: string, token: string): void {
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
-}
-
 /** The token `mnemo serve` left for local clients, when no token was given. */
 function readTokenFile(file: string): string | undefined {
   try {

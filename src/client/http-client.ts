@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { AppError, type ErrorCode } from "../shared/errors.js";
 
@@ -12,6 +13,14 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   502: "unavailable",
   503: "unavailable",
 };
+
+/** A body sent as a stream of bytes rather than as JSON. */
+class StreamBody {
+  constructor(
+    readonly stream: AsyncIterable<Uint8Array>,
+    readonly size: number | undefined,
+  ) {}
+}
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -49,11 +58,25 @@ export class HttpClient {
     return splitLines(response.body);
   }
 
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.send<T>("PATCH", path, {}, body);
+  }
+
+  /** A request whose body is streamed as it is read (an export file), never held whole. */
+  upload<T>(path: string, query: Record<string, QueryValue>, body: AsyncIterable<Uint8Array>, size?: number): Promise<T> {
+    return this.send<T>("POST", path, query, new StreamBody(body, size));
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
-  private async send<T>(method: "GET" | "POST" | "DELETE", path: string, query: Record<string, QueryValue>, body: unknown): Promise<T> {
+  private async send<T>(
+    method: "GET" | "POST" | "DELETE" | "PATCH",
+    path: string,
+    query: Record<string, QueryValue>,
+    body: unknown,
+  ): Promise<T> {
     const response = await this.request(method, path, query, body, { headersTimeout: 120_000, bodyTimeout: 120_000 });
     const text = await response.body.text();
     const parsed = text ? safeJson(text) : undefined;
@@ -62,7 +85,7 @@ export class HttpClient {
   }
 
   private async request(
-    method: "GET" | "POST" | "DELETE",
+    method: "GET" | "POST" | "DELETE" | "PATCH",
     path: string,
     query: Record<string, QueryValue>,
     body: unknown,
@@ -72,13 +95,17 @@ export class HttpClient {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token) headers["authorization"] = `Bearer ${this.token}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const stream = body instanceof StreamBody ? body : undefined;
+    if (stream) {
+      headers["content-type"] = "application/octet-stream";
+      if (stream.size !== undefined) headers["content-length"] = String(stream.size);
+    } else if (body !== undefined) headers["content-type"] = "application/json";
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(url, {
         method,
         headers,
-        body: body === undefined ? null : JSON.stringify(body),
+        body: stream ? Readable.from(stream.stream) : body === undefined ? null : JSON.stringify(body),
         dispatcher: this.agent,
         ...timeouts,
       });

@@ -57,6 +57,8 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
     buckets: {
       list: (params = {}) => http.get("/api/buckets", query(params)),
       create: (body) => http.post("/api/buckets", body),
+      rename: (bucketId, body) => http.patch(`/api/buckets/${bucketId}`, body),
+      delete: (bucketId) => http.delete(`/api/buckets/${bucketId}`),
     },
     conversations: {
       upload: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
@@ -82,6 +84,15 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       status: () => http.get("/api/chat-history/status"),
       overview: () => http.get("/api/chat-history/overview"),
     },
+    imports: {
+      upload: (body, { size, ...options }) => http.upload("/api/chat-history/imports", query(options), body, size),
+      get: (jobId) => http.get(`/api/chat-history/imports/${encodeURIComponent(jobId)}`),
+      list: () => http.get("/api/chat-history/imports"),
+    },
+    token: {
+      rotate: () => http.post("/api/token/rotate", {}),
+    },
+    info: () => http.get("/api/info"),
     search: (body) => http.post("/api/chat-history/search", body),
     recall: (body) => http.post("/api/chat-history/inject", body),
     export: (params = {}) => http.lines("/api/export", query(params)),

@@ -79,7 +79,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     indexStalled: () => indexer?.stalled,
   };
   indexer = new IndexWorker(context);
-  const serviceFor = (user: UserInfo) => createService(context, user.id);
+  const serviceFor = (user: UserInfo) => createService(context, user);
 
   return {
     config,

@@ -23,6 +23,7 @@ export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
 export { checkPlatform } from "../importers/index.js";
 export { importExports, waitForProcessing, waitForQueue } from "./jobs/import-file.js";
+export { uploadExports, type UploadExportsOptions } from "./jobs/upload-exports.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress } from "./jobs/import-file.js";
 export { checkImage } from "./memories/image-types.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
@@ -98,13 +99,28 @@ export async function removeUser(ctx: CoreContext, name: string): Promise<void> 
 
 /** A new API token for the user; the old one stops working. Only its hash is stored. */
 export async function rotateToken(ctx: CoreContext, name: string): Promise<string> {
-  const user = await resolveUser(ctx, name);
+  return rotateTokenOf(ctx, await resolveUser(ctx, name));
+}
+
+/**
+ * The same for a user already known (the caller of POST /api/token/rotate). The default user's
+ * token is also written to the token file, where local plugins and `--remote` look for it, so a
+ * token rotated from the web app does not leave them a revoked one.
+ */
+export async function rotateTokenOf(ctx: CoreContext, user: Pick<UserInfo, "id" | "name">): Promise<string> {
   const token = `mnemo_${randomBytes(32).toString("base64url")}`;
   await ctx.store.write(() =>
     ctx.store.update("users", `id = ${sqlString(user.id)}`, { tokenHash: sqlString(hashToken(token).toString("hex")) }),
   );
   ctx.afterWrite();
+  if (user.name === DEFAULT_USER) writeTokenFile(ctx.config.paths.tokenFile, token);
   return token;
+}
+
+/** The default user's token where local plugins look for it, readable by its owner only, whatever the file's mode was. */
+function writeTokenFile(file: string, token: string): void {
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
 }
 
 /** The user a bearer token belongs to; every stored hash is compared in constant time. */

@@ -16,6 +16,11 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal: 500,
 };
 
+/** The HTTP status of an error's code (the web app answers with the same ones). */
+export function statusOf(code: ErrorCode): ContentfulStatusCode {
+  return STATUS[code];
+}
+
 /**
  * The one place an error becomes an HTTP answer: `{ "error": "…" }`, with the `field` at fault and
  * the fix as `suggestion` when there are (plus `rejectedIds` for a bulk move). Anything that is not an AppError is

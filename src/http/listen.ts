@@ -12,7 +12,7 @@ import {
 } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import { answerClientErrors } from "./client-errors.js";
-import { createHttpApp } from "./server.js";
+import { createHttpApp, type HttpOptions } from "./server.js";
 
 export interface RunningServer {
   url: string;
@@ -37,6 +37,8 @@ export interface ListenOptions {
   log: (line: string) => void;
   /** SHUTDOWN_GRACE_MS unless told (tests). */
   shutdownGraceMs?: number;
+  /** Routes served beside the API (the web app). */
+  mount?: HttpOptions["mount"];
 }
 
 /** Why the server could not listen, with the fix, for the two causes a user can act on. */
@@ -71,6 +73,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     corsOrigins: config.server.corsOrigins,
     log: options.log,
     imageSecret: secret,
+    ...(options.mount ? { mount: options.mount } : {}),
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));

@@ -24,7 +24,7 @@ function schema(type: z.ZodType): object {
 const EVERY_ROUTE = [401, 403, 429, 500, 503];
 
 function statusesOf(route: Route): number[] {
-  return [...new Set([...route.errors, ...EVERY_ROUTE, ...(route.body ? [413] : [])])].sort((a, b) => a - b);
+  return [...new Set([...route.errors, ...EVERY_ROUTE, ...(route.body || route.stream ? [413] : [])])].sort((a, b) => a - b);
 }
 
 /** OpenAPI 3.1, generated from the same route list and zod schemas the server uses. */
@@ -59,6 +59,9 @@ export function buildOpenApi(routes: Route[]): object {
       security: [{ bearer: [] }],
       ...(parameters.length ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(route.body) } } } } : {}),
+      ...(route.stream
+        ? { requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } } }
+        : {}),
       responses: {
         "200": {
           description: route.produces ? "OK: one JSON document a line, each of this schema" : "OK",

@@ -25,12 +25,15 @@ import {
   BulkMoveNotFound,
   CreateBucketRequest,
   CreateBucketResponse,
+  DeleteBucketResponse,
   DeleteMemoryResponse,
   ImageMemoryRequest,
   LegacyMemoryQuery,
   LegacyMemoryResponse,
   ListBucketsQuery,
   MemoryHistoryResponse,
+  RenameBucketRequest,
+  RenameBucketResponse,
   StoreMemoryRequest,
   StoreMemoryResponse,
   UpdateMemoryRequest,
@@ -38,6 +41,8 @@ import {
   V2MemoryQuery,
   V2MemoryResponse,
 } from "../schemas/memories.js";
+import { RotateTokenResponse, StoreInfo } from "../schemas/account.js";
+import { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.js";
 import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { ExportLine, ExportQuery } from "../schemas/export.js";
 
@@ -48,6 +53,8 @@ export interface RouteInput {
   query: Record<string, string>;
   params: Record<string, string>;
   body: unknown;
+  /** The raw request body, for a route that streams it (`stream: true`). */
+  stream?: AsyncIterable<Uint8Array> | undefined;
 }
 
 /**
@@ -56,7 +63,7 @@ export interface RouteInput {
  * the schemas here document it.
  */
 export interface Route {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "delete" | "patch";
   /** OpenAPI-style path: `{param}` for parameters. */
   path: string;
   summary: string;
@@ -76,10 +83,17 @@ export interface Route {
   produces?: "application/x-ndjson";
   /** Reads the body as it arrives, given its Content-Length when it has one (JSON.parse of the whole body otherwise). */
   readBody?(body: AsyncIterable<Uint8Array>, length: number | undefined): Promise<unknown>;
+  /** The body is a file streamed to the core as it arrives (application/octet-stream), not JSON; the core enforces its limit. */
+  stream?: true;
   handle(input: RouteInput): Promise<unknown>;
 }
 
 const memoryIdParam = (params: Record<string, string>) => params["memoryId"] ?? "";
+/** A bucket id from the path, as a number when it reads as one (the core names a bad one). */
+const bucketIdParam = (params: Record<string, string>) => {
+  const raw = params["bucketId"] ?? "";
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+};
 
 export const ROUTES: Route[] = [
   {
@@ -193,6 +207,25 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.buckets.create(body as CreateBucketRequest),
   },
   {
+    method: "patch",
+    path: "/api/buckets/{bucketId}",
+    summary: "Rename a bucket or change its description (bucket 1, General, too)",
+    origin: "mnemo",
+    body: RenameBucketRequest,
+    response: RenameBucketResponse,
+    errors: [400, 401, 404, 409],
+    handle: ({ service, params, body }) => service.buckets.rename(bucketIdParam(params) as number, body as RenameBucketRequest),
+  },
+  {
+    method: "delete",
+    path: "/api/buckets/{bucketId}",
+    summary: "Delete a bucket; its memories move to General (bucket 1, which cannot be deleted)",
+    origin: "mnemo",
+    response: DeleteBucketResponse,
+    errors: [400, 401, 404],
+    handle: ({ service, params }) => service.buckets.delete(bucketIdParam(params) as number),
+  },
+  {
     method: "post",
     path: "/api/chat-history/ingest/custom-online",
     summary: "Upload one conversation (processed in the background)",
@@ -284,6 +317,54 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.conversations.exclude(body as ExcludeRequest),
   },
   {
+    method: "post",
+    path: "/api/chat-history/imports",
+    summary:
+      "Upload an export file (ChatGPT or Claude zip, Gemini Takeout, the upload shape; at most 4 GB) as the request body: streamed to the data dir and imported in the background as `mnemo import` does",
+    origin: "mnemo",
+    query: UploadImportQuery,
+    response: ImportJob,
+    errors: [400, 401, 413, 503],
+    stream: true,
+    handle: ({ service, query, stream }) => service.imports.upload(stream ?? emptyBody(), query),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/imports",
+    summary: "The caller's uploaded imports, newest first (kept for a day, and until the server restarts)",
+    origin: "mnemo",
+    response: ImportJobList,
+    errors: [401],
+    handle: ({ service }) => service.imports.list(),
+  },
+  {
+    method: "get",
+    path: "/api/chat-history/imports/{jobId}",
+    summary: "An uploaded import's progress: receiving, waiting, reading, indexing, then done (with the summary) or failed",
+    origin: "mnemo",
+    response: ImportJob,
+    errors: [401, 404],
+    handle: ({ service, params }) => service.imports.get(params["jobId"] ?? ""),
+  },
+  {
+    method: "post",
+    path: "/api/token/rotate",
+    summary: "A new API token for the caller, shown once; the old one stops working",
+    origin: "mnemo",
+    response: RotateTokenResponse,
+    errors: [401],
+    handle: ({ service }) => service.token.rotate(),
+  },
+  {
+    method: "get",
+    path: "/api/info",
+    summary: "The embedder, reranker and synthesizer in use, the data dir, and statistics of the caller's data",
+    origin: "mnemo",
+    response: StoreInfo,
+    errors: [401],
+    handle: ({ service }) => service.info(),
+  },
+  {
     method: "get",
     path: "/api/chat-history/status",
     summary: "The processing queue: counts by state and why any failed",
@@ -314,5 +395,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query }) => service.export(query),
   },
 ];
+
+async function* emptyBody(): AsyncIterable<Uint8Array> {}
 
 export { BulkMoveNotFound, ErrorBody };

@@ -26,9 +26,12 @@ export interface HttpOptions {
   log: (line: string) => void;
   /** The secret image URLs are signed with. */
   imageSecret: Buffer;
+  /** Adds routes beside the API's, after them (the web app): they pass the same Host guard and request log. */
+  mount?: (http: Hono<HttpEnv>) => void;
 }
 
-type Env = { Variables: AuthVariables };
+export type HttpEnv = { Variables: AuthVariables };
+type Env = HttpEnv;
 
 /** The routes the server answers beside the API's (openapi.ts documents them too). */
 const SERVER_ROUTES = [
@@ -91,6 +94,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     c.header("Allow", "POST");
     return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
   });
+  options.mount?.(http);
   return http;
 }
 
@@ -112,11 +116,15 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
       query: c.req.query(),
       params: c.req.param() as Record<string, string>,
       body: route.body ? await readBody(c, route) : undefined,
+      stream: route.stream ? (c.req.raw.body ?? undefined) : undefined,
     });
     if (route.produces) return streamLines(c, result as AsyncIterable<string>);
     return c.json(result as object);
   };
-  http[route.method](path, limit, (c) => (route.body ? largeBodies.admit(c, () => handle(c)) : handle(c)));
+  const admitted = (c: Context<Env>) => (route.body ? largeBodies.admit(c, () => handle(c)) : handle(c));
+  // A streamed body is counted by the core as it is written to disk: the limit would buffer nothing, but it is not this one.
+  if (route.stream) http[route.method](path, handle);
+  else http[route.method](path, limit, admitted);
 }
 
 /**

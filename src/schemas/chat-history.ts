@@ -85,6 +85,8 @@ export const ConversationListItem = z.object({
   // Additions to the spec's list item: where it is in processing, its flags, and its import record
   // (what `importId` filters on).
   status: ConversationStatus,
+  /** Why it failed or was rejected. */
+  statusReason: z.string().optional(),
   excluded: z.boolean(),
   quotaBlocked: z.boolean(),
   importId: z.string(),

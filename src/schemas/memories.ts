@@ -168,6 +168,30 @@ export const CreateBucketResponse = z.object({
 });
 export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
 
+// Ours: PATCH /api/buckets/{bucketId} (rename, or change the description) and DELETE /api/buckets/{bucketId}
+export const BucketIdParam = queryInt(BucketId);
+export const RenameBucketRequest = z
+  .object({
+    name: CreateBucketRequest.shape.name.optional(),
+    /** An empty string clears the description. */
+    description: z.string().max(500).optional(),
+  })
+  .refine((value) => value.name !== undefined || value.description !== undefined, {
+    message: "send name or description (or both)",
+    path: ["name"],
+  });
+export type RenameBucketRequest = z.input<typeof RenameBucketRequest>;
+export const RenameBucketResponse = z.object({ success: z.literal(true), bucket: Bucket });
+export type RenameBucketResponse = z.infer<typeof RenameBucketResponse>;
+export const DeleteBucketResponse = z.object({
+  message: z.literal("Bucket deleted"),
+  bucketId: z.number().int(),
+  /** How many of its memories went to the default bucket (1, General). */
+  movedMemories: z.number().int(),
+  movedTo: z.number().int(),
+});
+export type DeleteBucketResponse = z.infer<typeof DeleteBucketResponse>;
+
 // POST /api/v2/memory/image (ours: the spec returns image memories but does not show how they are stored)
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const ImageMemoryRequest = z.object({

@@ -38,6 +38,8 @@ const ContextItem = PassagePart.extend({
 });
 export const SearchResult = z.object({
   conversationId: z.string(),
+  /** An addition: the message of the hit that `sender` and `timestamp` describe (the web app opens the conversation there). */
+  messageId: z.string(),
   title: z.string(),
   text: z.string(),
   score: z.number(),

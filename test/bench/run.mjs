@@ -33,6 +33,11 @@ const BENCHES = [
   { name: "pressure", file: "pressure.mjs", needs: () => undefined },
   { name: "soak", file: "soak.mjs", needs: () => undefined },
   {
+    name: "web",
+    file: "web.mjs",
+    needs: () => (fs.existsSync("/usr/bin/chromium") ? undefined : "needs Debian's chromium (apt-get install chromium)"),
+  },
+  {
     name: "locomo",
     file: "locomo.mjs",
     needs: () =>

@@ -127,9 +127,13 @@ describe("service basics", () => {
       "GET /images/{memoryId}",
     ];
     expect(documented.sort()).toEqual(registered.sort());
+    // Rotating its token is a route too: a user of its own takes that call, so alice's token lives on.
+    await app.users.add("prober");
+    const prober = await app.users.rotateToken("prober");
     for (const entry of documented) {
       const [method, template] = entry.split(" ") as [string, string];
-      const { body } = await call(method, template.replace(/\{\w+\}/g, "x"), { token: tokenA });
+      const token = entry === "POST /api/token/rotate" ? prober : tokenA;
+      const { body } = await call(method, template.replace(/\{\w+\}/g, "x"), { token });
       expect(String(body?.error ?? ""), entry).not.toMatch(/No such endpoint/);
     }
     expect((await call("GET", "/api/nope", { token: tokenA })).body.error).toMatch(/No such endpoint/);
@@ -747,5 +751,59 @@ describe("graceful shutdown", () => {
     await expect(request(`${running.url}/healthz`)).rejects.toThrow();
     expect(await own.context.store.count("memories", "true")).toBe(0);
     await own.close();
+  });
+});
+
+describe("additions for the web app: bucket rename and delete, uploaded imports, info, token rotation", () => {
+  it("renames and deletes only the caller's own buckets", async () => {
+    const created = await call("POST", "/api/buckets", { token: tokenA, body: { name: "Drafts" } });
+    const id = created.body.bucket.id;
+    expect((await call("PATCH", `/api/buckets/${id}`, { token: tokenB, body: { name: "Mine" } })).status).toBe(404);
+    expect((await call("DELETE", `/api/buckets/${id}`, { token: tokenB })).status).toBe(404);
+    const renamed = await call("PATCH", `/api/buckets/${id}`, { token: tokenA, body: { name: "Notes" } });
+    expect(renamed).toMatchObject({ status: 200, body: { success: true, bucket: { name: "Notes" } } });
+    expect((await call("PATCH", `/api/buckets/${id}`, { token: tokenA, body: {} })).body.error).toBe(
+      "name: send name or description (or both)",
+    );
+    expect((await call("DELETE", "/api/buckets/x", { token: tokenA })).body).toMatchObject({ field: "bucketId" });
+    expect((await call("DELETE", `/api/buckets/${id}`, { token: tokenA })).body).toMatchObject({ message: "Bucket deleted", movedTo: 1 });
+  });
+
+  it("takes an export file as the body, streams it to the data dir, imports it, and shows its progress to its owner only", async () => {
+    const zip = fs.readFileSync(path.join(ROOT, "fixtures", "exports", "claude-export.zip"));
+    const posted = await request(`${server.url}/api/chat-history/imports?filename=claude-export.zip`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokenA}`, "content-type": "application/octet-stream" },
+      body: zip,
+    });
+    const job = (await posted.body.json()) as { id: string; state: string; bytesReceived: number };
+    expect(posted.statusCode).toBe(200);
+    expect(job).toMatchObject({ bytesReceived: zip.length });
+    expect((await call("GET", `/api/chat-history/imports/${job.id}`, { token: tokenB })).status).toBe(404);
+    let current: { state: string; summary?: { new: number; files: { path: string }[] } };
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      current = (await call("GET", `/api/chat-history/imports/${job.id}`, { token: tokenA })).body;
+    } while (current.state !== "done" && current.state !== "failed");
+    expect(current.summary).toMatchObject({ new: 3, files: [{ path: "claude-export.zip", format: "claude", conversations: 3 }] });
+    expect(fs.readdirSync(path.join(app.config.paths.dataDir, "uploads"))).toEqual([]);
+
+    const empty = await call("POST", "/api/chat-history/imports", { token: tokenA, raw: "" });
+    expect(empty).toMatchObject({ status: 400, body: { error: "body: is empty: send the export file as the request body" } });
+    const badPlatform = await call("POST", "/api/chat-history/imports?platform=no%20spaces", { token: tokenA, raw: "{}" });
+    expect(badPlatform.body.field).toBe("platform");
+  });
+
+  it("tells the caller about the store, and rotates the caller's own token", async () => {
+    const info = await call("GET", "/api/info", { token: tokenA });
+    expect(info.body).toMatchObject({ user: "alice", embedder: { spec: "bundled" }, synthesizer: "extractive" });
+    expect(info.body.statistics.platforms).toContainEqual({ id: "claude", displayName: "Claude", conversations: 3 });
+    const rotated = await call("POST", "/api/token/rotate", { token: tokenB });
+    expect(rotated.body.user).toBe("bob");
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // the cache of good tokens
+    expect((await call("GET", "/api/buckets", { token: tokenB })).status).toBe(401);
+    tokenB = rotated.body.token;
+    // Over HTTP this address is still locked out by the rate-limit test (a new token is not trusted yet).
+    expect((await app.authenticate(tokenB))?.user.name).toBe("bob");
   });
 });

@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import type { MnemoService } from "../../core/index.js";
+import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
+import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
 
 export function registerBuckets(program: Command): void {
@@ -37,4 +40,53 @@ export function registerBuckets(program: Command): void {
         });
       }),
     );
+
+  buckets
+    .command("rename")
+    .description("rename a bucket (General, bucket 1, too)")
+    .argument("<bucket>", "the bucket's name or id")
+    .argument("<name>", "its new name")
+    .option("-d, --description <text>", 'a new description ("" clears it)')
+    .action(
+      action(async (session, reference: string, name: string, options: { description?: string }) => {
+        await withService(session, async (service) => {
+          const bucket = await existingBucket(service, reference);
+          const result = await service.buckets.rename(Number(bucket.id), {
+            name,
+            ...(options.description !== undefined ? { description: options.description } : {}),
+          });
+          if (session.out.json) return session.out.data(result);
+          session.out.success(`Renamed bucket ${bucket.id} "${bucket.name}" to "${result.bucket.name}"`);
+        });
+      }),
+    );
+
+  buckets
+    .command("delete")
+    .description("delete a bucket; its memories move to General (asks first unless --yes; never bucket 1)")
+    .argument("<bucket>", "the bucket's name or id")
+    .action(
+      action(async (session, reference: string) => {
+        await withService(session, async (service) => {
+          const bucket = await existingBucket(service, reference);
+          const question =
+            bucket.memoryCount === 0
+              ? `Delete the empty bucket "${bucket.name}"?`
+              : `Delete bucket "${bucket.name}" and move its ${bucket.memoryCount === 1 ? "memory" : `${bucket.memoryCount} memories`} to General?`;
+          if (bucket.id !== "1") await confirmOrAbort(question, session.options);
+          const result = await service.buckets.delete(Number(bucket.id));
+          if (session.out.json) return session.out.data(result);
+          session.out.success(
+            `Deleted bucket ${bucket.id} "${bucket.name}"${result.movedMemories > 0 ? `; ${result.movedMemories} moved to General` : ""}`,
+          );
+        });
+      }),
+    );
+}
+
+/** The bucket a name or id refers to, which must exist. */
+async function existingBucket(service: MnemoService, reference: string) {
+  const bucket = findBucket(await service.buckets.list(), reference);
+  if (!bucket) throw bucketReferenceNotFound(reference);
+  return bucket;
 }

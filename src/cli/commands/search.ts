@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
-import { highlighter } from "../highlight.js";
+import { highlighter } from "../../text/highlight.js";
 import type { Output } from "../output.js";
 import { action, withService } from "../session.js";
 import { parseCount, shortDate } from "./memories.js";

@@ -3,10 +3,10 @@ import type { Command } from "commander";
 import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { isAppError } from "../../shared/errors.js";
-import { action, writeTokenFile, type Session } from "../session.js";
+import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
-interface ServeOptions {
+export interface ServeOptions {
   port?: string;
   host?: string;
 }
@@ -15,49 +15,65 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "serve the REST API on localhost (and process imports in the background); SIGTERM or Ctrl-C stops it, giving requests in flight 10 s",
+      "serve the REST API and the web app on localhost (and process imports in the background); SIGTERM or Ctrl-C stops it, giving requests in flight 10 s",
     )
     .option("-p, --port <port>", "port (default 7411; 0 picks a free one)")
     .option("--host <address>", "address to listen on (default 127.0.0.1)")
     .action(
       action(async (session, options: ServeOptions) => {
-        const [{ createApp }, { loadConfig }, { startServer, SHUTDOWN_GRACE_MS }, { isLoopback }] = await Promise.all([
-          import("../../core/index.js"),
-          import("../../config/load-config.js"),
-          import("../../http/listen.js"),
-          import("../../http/host-guard.js"),
-        ]);
-        const { out } = session;
-        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
-        const host = options.host ?? config.server.host;
-        const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
-        if (!isLoopback(host)) {
-          out.warn(
-            `Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`,
-          );
-        }
-        const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
-        // A damaged users table leaves every request a 503 that says so; the server still starts.
-        await ensureLocalToken(app, session).catch((error: unknown) => {
-          if (!isAppError(error) || error.code !== "unavailable") throw error;
-          out.warn(`${error.message}. ${error.suggestion ?? ""}`);
+        await serve(session, options, async ({ url, tokenFile }) => {
+          if (session.out.json) session.out.data({ url, tokenFile });
+          else session.out.success(`mnemo is serving ${url} (the web app: \`mnemo ui\`; token in ${tokenFile}); Ctrl-C stops it`);
         });
-        const log = batchedLog(process.stderr);
-        const server = await startServer(app, { host, port, log: log.write }).catch(async (error: unknown) => {
-          await app.close();
-          throw error;
-        });
-        if (out.json) out.data({ url: server.url, tokenFile: config.paths.tokenFile });
-        else out.success(`mnemo is serving ${server.url} (token in ${config.paths.tokenFile}); Ctrl-C stops it`);
-        await untilSignal();
-        out.notice(
-          `Stopping: requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish, then open connections are closed; queued imports stay queued.`,
-        );
-        await server.close();
-        await app.close();
-        log.flush();
       }),
     );
+}
+
+export interface Serving {
+  url: string;
+  tokenFile: string;
+  /** A one-time sign-in link to the web app for `userName`. */
+  loginUrl(userName: string): string;
+}
+
+/** Opens the store and serves it (API and web app) until Ctrl-C; `started` runs once it listens. */
+export async function serve(session: Session, options: ServeOptions, started: (serving: Serving) => Promise<void>): Promise<void> {
+  const [{ createApp }, { loadConfig }, { startServer, SHUTDOWN_GRACE_MS }, { isLoopback }, { createWebApp }] = await Promise.all([
+    import("../../core/index.js"),
+    import("../../config/load-config.js"),
+    import("../../http/listen.js"),
+    import("../../http/host-guard.js"),
+    import("../../web/index.js"),
+  ]);
+  const { out } = session;
+  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+  const host = options.host ?? config.server.host;
+  const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
+  if (!isLoopback(host)) {
+    out.warn(
+      `Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`,
+    );
+  }
+  const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
+  // A damaged users table leaves every request a 503 that says so; the server still starts.
+  await ensureLocalToken(app, session).catch((error: unknown) => {
+    if (!isAppError(error) || error.code !== "unavailable") throw error;
+    out.warn(`${error.message}. ${error.suggestion ?? ""}`);
+  });
+  const log = batchedLog(process.stderr);
+  const web = createWebApp(app, { log: log.write });
+  const server = await startServer(app, { host, port, log: log.write, mount: web.mount }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
+  await started({ url: server.url, tokenFile: config.paths.tokenFile, loginUrl: (userName) => `${server.url}${web.loginPath(userName)}` });
+  await untilSignal();
+  out.notice(
+    `Stopping: requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish, then open connections are closed; queued imports stay queued.`,
+  );
+  await server.close();
+  await app.close();
+  log.flush();
 }
 
 /**
@@ -71,8 +87,7 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
     if (!fs.existsSync(file)) session.out.notice(`No token file at ${file}: run \`mnemo token --rotate\` for a new token.`);
     return;
   }
-  const token = await app.users.rotateToken(user.name);
-  writeTokenFile(file, token);
+  await app.users.rotateToken(user.name); // written to the token file too
 }
 
 /**

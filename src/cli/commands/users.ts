@@ -1,15 +1,23 @@
 import type { Command } from "commander";
-import { DEFAULT_USER } from "../../config/default-user.js";
 import { confirmOrAbort } from "../prompts.js";
-import { action, withApp, writeTokenFile } from "../session.js";
+import { action, withApp, withService } from "../session.js";
 
 export function registerUsers(program: Command): void {
   program
     .command("token")
     .description("whether you have an API token; --rotate prints a new one (once) and revokes the old")
-    .option("--rotate", "make a new token; the old one stops working")
+    .option("--rotate", "make a new token; the old one stops working (with --remote: the token you pass)")
     .action(
       action(async (session, options: { rotate?: boolean }) => {
+        if (options.rotate && session.options.remote) {
+          // The server knows the caller by the token, and replaces that one (POST /api/token/rotate).
+          return withService(session, async (service) => {
+            const result = await service.token.rotate();
+            if (session.out.json) return session.out.data(result);
+            session.out.line(result.token);
+            session.out.notice("Shown once. The old token no longer works.");
+          });
+        }
         await withApp(session, async (app) => {
           const user = await app.users.resolve(session.options.user ?? app.config.user);
           if (!options.rotate) {
@@ -22,9 +30,8 @@ export function registerUsers(program: Command): void {
             );
             return;
           }
+          // The default user's also goes to the token file, where local plugins look for it.
           const token = await app.users.rotateToken(user.name);
-          // The token file is the default user's, where local plugins look for it.
-          if (user.name === DEFAULT_USER) writeTokenFile(app.config.paths.tokenFile, token);
           if (session.out.json) return session.out.data({ user: user.name, token });
           session.out.line(token);
           session.out.notice("Shown once. The old token no longer works.");

@@ -100,6 +100,7 @@ function toListItem(row: Summary): ConversationListItem {
     updatedAt: row.updatedAt,
     pinned: row.pinned,
     status: row.status,
+    ...(row.statusReason ? { statusReason: row.statusReason } : {}),
     excluded: row.excluded,
     quotaBlocked: row.quotaBlocked,
     importId: row.importId,

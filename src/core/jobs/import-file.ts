@@ -2,7 +2,7 @@ import { checkPlatform, openExport, type ExportFormat, type ExportReader, type S
 import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
-import type { MnemoService } from "../service.js";
+import type { MnemoService } from "../service-types.js";
 import type { RestoreSummary } from "./restore.js";
 
 /**

@@ -87,7 +87,7 @@ export function bucketNotFound(id: number, { create }: { create?: "bucketName" |
   });
 }
 
-function findByName(rows: BucketRow[], name: string): BucketRow | undefined {
+export function findByName(rows: BucketRow[], name: string): BucketRow | undefined {
   return rows.find((row) => sameBucketName(row.name, name));
 }
 
@@ -104,7 +104,7 @@ async function insertBucket(
   return row;
 }
 
-function toBucket(row: BucketRow, memoryCount: number): Bucket {
+export function toBucket(row: BucketRow, memoryCount: number): Bucket {
   return {
     id: String(row.id),
     name: row.name,

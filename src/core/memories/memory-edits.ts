@@ -89,7 +89,7 @@ async function bulkMove(ctx: CoreContext, userId: string, body: UpdateBody): Pro
 }
 
 /** The next version of a memory, or the same row when nothing actually changes. */
-function applyChange(
+export function applyChange(
   ctx: CoreContext,
   row: MemoryRow,
   change: { text?: string | undefined; vector?: Float32Array | undefined; bucketId?: number | undefined },
@@ -112,7 +112,7 @@ function descriptionOf(row: MemoryRow, text: string): Pick<MemoryRow, "imageDesc
 }
 
 /** The history first, as when a memory is stored: a crash between the commits loses no text. */
-async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
+export async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
   await ctx.store.add("memoryHistory", rows.map(historySnapshot));
   await ctx.store.upsert("memories", "id", rows);
 }

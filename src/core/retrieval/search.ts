@@ -168,6 +168,7 @@ export async function searchChats(
     const parts = messagesOf(chunk).map((message) => ({ text: message.text, sender: message.sender, timestamp: when(message.timestamp) }));
     return {
       conversationId: chunk.conversationId,
+      messageId: lead.id,
       title: conversation?.title ?? "",
       text: chunk.text,
       score,

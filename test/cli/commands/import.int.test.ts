@@ -209,16 +209,30 @@ describe("mnemo import", () => {
     expect(again.stderr).toMatch(/^✔ Checked 3 conversations: 0 new, 0 updated, 3 unchanged,/m);
   });
 
-  it("--dry-run through --remote says it does not compare with the server's store", async () => {
+  it("--remote sends each export whole to the server's upload endpoint, which imports it as mnemo import does", async () => {
     const served = await serveStore();
     try {
       const file = path.join(EXPORTS, "claude-export.zip");
+      // A dry run goes through the same endpoint, so the server compares with its store.
       const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: served.env })).stdout) as Summary;
-      expect(dry).toMatchObject({ new: 0, updated: 0, unchanged: 0, comparedWithStore: false });
-      expect(dry.files[0]!.conversations).toBe(3);
-      const human = await runCli(["import", "--dry-run", file], { env: served.env });
-      expect(human.code, human.stderr).toBe(0);
-      expect(human.stderr).toMatch(/Checked 3 conversations: 0 rejected, 0 failed; not compared with the server's store/);
+      expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true, dryRun: true });
+      expect(dry.files).toEqual([{ path: file, format: "claude", conversations: 3 }]);
+      const imported = await runCli(["--json", "import", file], { env: served.env });
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ new: 3, failed: 0, comparedWithStore: true });
+      const status = JSON.parse((await runCli(["--json", "chats", "status"], { env: served.env })).stdout);
+      expect(status.counts).toMatchObject({ queued: 0, processing: 0, ready: 3 });
+      const human = await runCli(["import", file], { env: served.env });
+      expect(human.stderr).toMatch(/Imported 3 conversations: 0 new, 0 updated, 3 unchanged, 0 rejected, 0 failed/);
+      // A folder is not one file: its conversations still go one request each.
+      const folder = await runCli(["--json", "import", path.join(EXPORTS, "claude")], { env: served.env });
+      expect(JSON.parse(folder.stdout)).toMatchObject({ new: 0, unchanged: 3 });
+      const jobs = await fetch(`${served.url}/api/chat-history/imports`, { headers: { authorization: `Bearer ${served.token}` } });
+      expect(((await jobs.json()) as { jobs: { filename: string; state: string }[] }).jobs.map((job) => job.state)).toEqual([
+        "done",
+        "done",
+        "done",
+      ]);
     } finally {
       await served.stop();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlighter } from "../../src/cli/highlight.js";
+import { highlighter, highlightSegments } from "../../src/text/highlight.js";
 
 const marked = (query: string, text: string) => highlighter(query, (word) => `«${word}»`)(text);
 
@@ -23,5 +23,20 @@ describe("search's highlighting", () => {
 
   it("leaves text alone when the query has nothing to mark", () => {
     expect(marked("the of", "the end of it")).toBe("the end of it");
+  });
+});
+
+describe("highlight segments", () => {
+  it("split a text into marked and unmarked pieces that put together are the text", () => {
+    const text = "Take tram 28 to <b>Belém</b>";
+    const segments = highlightSegments("tram belem")(text);
+    expect(segments).toEqual([
+      { text: "Take ", marked: false },
+      { text: "tram", marked: true },
+      { text: " 28 to <b>", marked: false },
+      { text: "Belém", marked: true },
+      { text: "</b>", marked: false },
+    ]);
+    expect(segments.map((s) => s.text).join("")).toBe(text);
   });
 });

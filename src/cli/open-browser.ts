@@ -1,0 +1,30 @@
+import { spawn } from "node:child_process";
+
+/**
+ * Opens `url` in the user's browser: $BROWSER when set, else the system's opener. Resolves false
+ * when none could be started (a server without a desktop): the caller prints the link instead.
+ */
+export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const [command, args] = opener(url, env);
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(command, args, { detached: true, stdio: "ignore", windowsHide: true });
+      child.once("error", () => resolve(false));
+      child.once("spawn", () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+function opener(url: string, env: NodeJS.ProcessEnv): [string, string[]] {
+  const browser = env["BROWSER"]?.trim();
+  if (browser) return [browser, [url]];
+  if (process.platform === "darwin") return ["open", [url]];
+  // `start`'s first quoted argument is a window title; an empty one keeps the URL from being taken for it.
+  if (process.platform === "win32") return ["cmd", ["/c", "start", '""', url.replaceAll("&", "^&")]];
+  return ["xdg-open", [url]];
+}

@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { parseInput } from "../../schemas/parse.js";
+import { MAX_UPLOAD_BYTES, UploadImportQuery, type ImportJob } from "../../schemas/imports.js";
+import { AppError, isAppError } from "../../shared/errors.js";
+import { newId } from "../../shared/ids.js";
+import { diskFullOr } from "../../store/write-lock.js";
+import type { CoreContext } from "../context.js";
+import type { MnemoService } from "../service-types.js";
+import { importExports, waitForProcessing, type ImportSummary } from "./import-file.js";
+
+/** Finished jobs are kept this long for their summary, then forgotten. */
+const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
+/** At most this many jobs kept per user (the oldest finished ones go first). */
+const KEEP_PER_USER = 50;
+/** An upload file older than this in the uploads folder was left by a server that stopped mid-import. */
+const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+interface Job {
+  userId: string;
+  view: ImportJob;
+  file: string;
+}
+
+/**
+ * Imports of export files uploaded to the server (POST /api/chat-history/imports): the body is
+ * streamed to `<data dir>/uploads`, never held in memory, then read by the same importer as
+ * `mnemo import` (importExports), one import at a time, and the queue waited for. Progress lives
+ * in memory: a restarted server forgets its jobs (what they stored stays stored).
+ */
+export class ImportJobs {
+  private readonly jobs = new Map<string, Job>();
+  /** Imports run one after another: two large ones at once would only compete for the embedder. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: CoreContext) {
+    removeStaleUploads(this.folder());
+  }
+
+  /** Stores the upload, queues its import, and answers once the file is stored (the import goes on). */
+  async upload(userId: string, service: MnemoService, body: AsyncIterable<Uint8Array>, input: unknown): Promise<ImportJob> {
+    const options = parseInput(UploadImportQuery, input);
+    const id = newId("job");
+    const job: Job = { userId, file: path.join(this.folder(), `${id}.upload`), view: newView(id, options, this.ctx.now()) };
+    this.remember(job);
+    try {
+      await receive(body, job);
+    } catch (error) {
+      fs.rmSync(job.file, { force: true });
+      this.jobs.delete(id);
+      throw diskFullOr(error, this.folder());
+    }
+    job.view.state = "waiting";
+    this.queue = this.queue.then(() => this.run(job, service, options));
+    return snapshot(job.view);
+  }
+
+  get(userId: string, jobId: string): ImportJob {
+    const job = this.jobs.get(jobId);
+    if (!job || job.userId !== userId) {
+      throw new AppError("not_found", `import ${jobId} not found`, {
+        details: { field: "jobId" },
+        suggestion: "The server keeps an import's progress for a day, and forgets it when it restarts (what it stored stays stored).",
+      });
+    }
+    return snapshot(job.view);
+  }
+
+  /** The user's imports, newest first. */
+  list(userId: string): ImportJob[] {
+    return [...this.jobs.values()]
+      .filter((job) => job.userId === userId)
+      .map((job) => snapshot(job.view))
+      .reverse();
+  }
+
+  private async run(job: Job, service: MnemoService, options: ReturnType<typeof UploadImportQuery.parse>): Promise<void> {
+    const { view } = job;
+    try {
+      view.state = "reading";
+      const summary = await importExports(service, [job.file], {
+        platform: options.platform,
+        dryRun: options.dryRun,
+        onProgress: (p) => {
+          view.reading = { bytesRead: p.bytesRead, totalBytes: p.totalBytes, conversations: p.conversations, format: p.format };
+        },
+      });
+      fs.rmSync(job.file, { force: true });
+      view.reading.bytesRead = view.reading.totalBytes || view.bytesReceived;
+      view.reading.format = summary.files[0]?.format ?? view.reading.format;
+      view.reading.conversations = summary.files[0]?.conversations ?? view.reading.conversations;
+      // What was stored is known now; rejections and failures are added once the queue has run.
+      view.summary = named(summary, job.file, view.filename);
+      if (!options.dryRun) {
+        view.state = "indexing";
+        await waitForProcessing(service, summary, { onProgress: (progress) => (view.indexing = progress), pollMs: 250 });
+        view.summary = named(summary, job.file, view.filename);
+      }
+      view.state = "done";
+    } catch (error) {
+      view.state = "failed";
+      view.error = isAppError(error)
+        ? { message: error.message, ...(error.suggestion ? { suggestion: error.suggestion } : {}) }
+        : { message: "The import failed: see the server's log" };
+      if (!isAppError(error)) console.error(error);
+    } finally {
+      fs.rmSync(job.file, { force: true });
+      view.finishedAt = this.ctx.now().toISOString();
+    }
+  }
+
+  private folder(): string {
+    return path.join(this.ctx.config.paths.dataDir, "uploads");
+  }
+
+  private remember(job: Job): void {
+    const now = this.ctx.now().getTime();
+    for (const [id, old] of this.jobs) {
+      if (old.view.finishedAt && now - Date.parse(old.view.finishedAt) > KEEP_FINISHED_MS) this.jobs.delete(id);
+    }
+    const mine = [...this.jobs.values()].filter((old) => old.userId === job.userId && old.view.finishedAt);
+    for (const old of mine.slice(0, Math.max(0, mine.length - KEEP_PER_USER + 1))) this.jobs.delete(old.view.id);
+    this.jobs.set(job.view.id, job);
+  }
+}
+
+const registries = new WeakMap<CoreContext, ImportJobs>();
+
+/** The import jobs of this process's store (one registry per App). */
+export function importJobs(ctx: CoreContext): ImportJobs {
+  let jobs = registries.get(ctx);
+  if (!jobs) registries.set(ctx, (jobs = new ImportJobs(ctx)));
+  return jobs;
+}
+
+function newView(id: string, options: ReturnType<typeof UploadImportQuery.parse>, now: Date): ImportJob {
+  return {
+    id,
+    filename: path.basename(options.filename),
+    state: "receiving",
+    dryRun: options.dryRun,
+    bytesReceived: 0,
+    reading: { bytesRead: 0, totalBytes: 0, conversations: 0, format: null },
+    indexing: { ready: 0, pending: 0 },
+    createdAt: now.toISOString(),
+  };
+}
+
+/** Streams the body to the job's file, counting bytes, and refuses one over the limit. */
+async function receive(body: AsyncIterable<Uint8Array>, job: Job): Promise<void> {
+  fs.mkdirSync(path.dirname(job.file), { recursive: true, mode: 0o700 });
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      job.view.bytesReceived += chunk.length;
+      if (job.view.bytesReceived > MAX_UPLOAD_BYTES) {
+        return done(
+          new AppError("payload_too_large", `The upload is over the ${MAX_UPLOAD_BYTES / 1024 ** 3} GB limit of an export file`, {
+            suggestion: "Import it on the server's machine with `mnemo import <file>`, which has no limit.",
+          }),
+        );
+      }
+      done(null, chunk);
+    },
+  });
+  await pipeline(body, count, fs.createWriteStream(job.file, { mode: 0o600 }));
+  if (job.view.bytesReceived === 0) throw AppError.invalid("body", "is empty: send the export file as the request body");
+}
+
+/** The summary as the user knows the file: by the name they uploaded, not the server's temporary path. */
+function named(summary: ImportSummary, file: string, filename: string): ImportSummary {
+  const rename = (value: string) => (value === file ? filename : value);
+  return {
+    ...summary,
+    files: summary.files.map((entry) => ({ ...entry, path: rename(entry.path) })),
+    problems: summary.problems.map((problem) => ({ ...problem, file: rename(problem.file) })),
+  };
+}
+
+function snapshot(view: ImportJob): ImportJob {
+  return structuredClone(view);
+}
+
+function removeStaleUploads(folder: string): void {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const file = path.join(folder, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_UPLOAD_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { checkPlatform } from "../../importers/index.js";
+import type { ImportJob } from "../../schemas/imports.js";
+import { AppError } from "../../shared/errors.js";
+import type { MnemoService } from "../service-types.js";
+import { importExports, type ImportSummary, type ProcessingProgress } from "./import-file.js";
+
+export interface UploadExportsOptions {
+  platform?: string | undefined;
+  dryRun?: boolean;
+  /** Wait until the server has indexed what it stored (else return once it is stored). */
+  wait: boolean;
+  /** Bytes of the file sent so far. */
+  onUpload?: (progress: { file: string; sent: number; total: number }) => void;
+  /** The server reading the export. */
+  onReading?: (progress: { file: string; conversations: number; bytesRead: number; totalBytes: number }) => void;
+  onIndexing?: (progress: ProcessingProgress) => void;
+  pollMs?: number;
+}
+
+/**
+ * `mnemo import --remote`: each export file is streamed whole to the server's upload endpoint, which
+ * runs the same importer there (one request per file instead of one per conversation), and its
+ * summary comes back. A folder is not one file: its conversations go one request each (importExports).
+ */
+export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
+  checkPlatform(options.platform);
+  // A folder, or a path that is not there (which importExports reports as the CLI always has).
+  const files = paths.filter(isFile);
+  const folders = paths.filter((path) => !isFile(path));
+  const summaries: ImportSummary[] = [];
+  for (const file of files) summaries.push(await uploadOne(service, file, options));
+  if (folders.length > 0)
+    summaries.push(await importExports(service, folders, { platform: options.platform, dryRun: Boolean(options.dryRun) }));
+  return merge(summaries, Boolean(options.dryRun));
+}
+
+async function uploadOne(service: MnemoService, file: string, options: UploadExportsOptions): Promise<ImportSummary> {
+  const size = fs.statSync(file).size;
+  let sent = 0;
+  async function* read(): AsyncIterable<Uint8Array> {
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
+      sent += (chunk as Buffer).length;
+      options.onUpload?.({ file, sent, total: size });
+      yield chunk as Buffer;
+    }
+  }
+  let job = await service.imports.upload(read(), {
+    filename: file,
+    size,
+    ...(options.platform ? { platform: options.platform } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+  });
+  for (;;) {
+    if (job.state === "reading") options.onReading?.({ file, ...job.reading });
+    if (job.state === "indexing") options.onIndexing?.(job.indexing);
+    if (job.state === "failed") {
+      const { message = "The import failed on the server", suggestion } = job.error ?? {};
+      throw new AppError("internal", message, suggestion ? { suggestion } : {});
+    }
+    if (finished(job, options.wait)) return withPath(job.summary!, file);
+    await sleep(options.pollMs ?? 250);
+    job = await service.imports.get(job.id);
+  }
+}
+
+/** Done, or (when not waiting for the index) stored and being indexed: its summary is known either way. */
+function finished(job: ImportJob, wait: boolean): boolean {
+  return job.summary !== undefined && (job.state === "done" || (!wait && job.state === "indexing"));
+}
+
+/** The summary with the path the user gave (the server knows only the file's name). */
+function withPath(summary: ImportJob["summary"] & object, file: string): ImportSummary {
+  return {
+    ...summary,
+    files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
+    problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
+    skipped: summary.skipped.map((entry) => ({ ...entry, file })),
+    restored: [],
+  };
+}
+
+function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
+  const total: ImportSummary = {
+    files: [],
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    failed: 0,
+    problems: [],
+    skipped: [],
+    restored: [],
+    conversationIds: [],
+    importIds: [],
+    dryRun,
+    comparedWithStore: summaries.every((summary) => summary.comparedWithStore),
+  };
+  for (const summary of summaries) {
+    total.files.push(...summary.files);
+    for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];
+    total.problems.push(...summary.problems);
+    total.skipped.push(...summary.skipped);
+    total.conversationIds.push(...summary.conversationIds);
+    for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);
+  }
+  return total;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return fs.statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

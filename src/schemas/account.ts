@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Ours: POST /api/token/rotate — the caller's own token ("regenerated in the same place", spec §5)
+export const RotateTokenResponse = z.object({
+  user: z.string(),
+  /** Shown once: only its hash is stored. The old token stops working. */
+  token: z.string(),
+});
+export type RotateTokenResponse = z.infer<typeof RotateTokenResponse>;
+
+// Ours: GET /api/info — what the store runs with and holds, for the web app's Settings page and `mnemo info`
+export const StoreInfo = z.object({
+  user: z.string(),
+  version: z.string(),
+  dataDir: z.string(),
+  /** The LanceDB location: the data dir's `db` folder, or a URI such as s3://… */
+  storeUri: z.string(),
+  embedder: z.object({ id: z.string(), spec: z.string(), dims: z.number().int() }),
+  reranker: z.string(),
+  synthesizer: z.string(),
+  statistics: z.object({
+    memories: z.number().int(),
+    imageMemories: z.number().int(),
+    buckets: z.number().int(),
+    conversations: z.number().int(),
+    messages: z.number().int(),
+    tokens: z.number().int(),
+    byStatus: z.object({
+      queued: z.number().int(),
+      processing: z.number().int(),
+      ready: z.number().int(),
+      failed: z.number().int(),
+      rejected: z.number().int(),
+    }),
+    excluded: z.number().int(),
+    pinned: z.number().int(),
+    platforms: z.array(z.object({ id: z.string(), displayName: z.string().optional(), conversations: z.number().int() })),
+    /** The whole data dir on disk (every user's data), or null for a store in object storage. */
+    diskBytes: z.number().int().nullable(),
+  }),
+});
+export type StoreInfo = z.infer<typeof StoreInfo>;

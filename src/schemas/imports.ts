@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { DateTime, queryBool } from "./common.js";
+import { PLATFORM_PATTERN } from "./chat-history.js";
+
+/** The largest export file the upload endpoint takes: a whole ChatGPT export of many years is ~1 GB. */
+export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+
+// Ours: POST /api/chat-history/imports — an export file streamed to the server, imported as `mnemo import` does
+export const UploadImportQuery = z.object({
+  filename: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").default("export"),
+  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
+  dryRun: queryBool(z.boolean().default(false)),
+});
+export type UploadImportQuery = z.input<typeof UploadImportQuery>;
+
+export const ImportSummary = z.object({
+  files: z.array(
+    z.object({ path: z.string(), format: z.string().nullable(), conversations: z.number().int(), error: z.string().optional() }),
+  ),
+  new: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+  failed: z.number().int(),
+  problems: z.array(
+    z.object({ file: z.string(), conversation: z.string().optional(), reason: z.string(), suggestion: z.string().optional() }),
+  ),
+  /** Records left out on purpose, counted per file and reason (empty conversations, other products' activity…). */
+  skipped: z.array(z.object({ file: z.string(), reason: z.string(), count: z.number().int() })).default([]),
+  conversationIds: z.array(z.string()),
+  importIds: z.array(z.string()),
+  dryRun: z.boolean(),
+  comparedWithStore: z.boolean(),
+});
+
+export const ImportJobState = z.enum(["receiving", "waiting", "reading", "indexing", "done", "failed"]);
+export type ImportJobState = z.infer<typeof ImportJobState>;
+
+/** An upload's import as it goes: received → waiting (behind another import) → reading → indexing → done or failed. */
+export const ImportJob = z.object({
+  id: z.string(),
+  filename: z.string(),
+  state: ImportJobState,
+  dryRun: z.boolean(),
+  /** Bytes of the file received so far, and in all once received. */
+  bytesReceived: z.number().int(),
+  /** Reading the export: bytes read of the stored file, and conversations read. */
+  reading: z.object({
+    bytesRead: z.number().int(),
+    totalBytes: z.number().int(),
+    conversations: z.number().int(),
+    format: z.string().nullable(),
+  }),
+  /** Indexing: the user's conversations ready and still to process (the queue is shared by every import). */
+  indexing: z.object({ ready: z.number().int(), pending: z.number().int() }),
+  summary: ImportSummary.optional(),
+  error: z.object({ message: z.string(), suggestion: z.string().optional() }).optional(),
+  createdAt: DateTime,
+  finishedAt: DateTime.optional(),
+});
+export type ImportJob = z.infer<typeof ImportJob>;
+export const ImportJobList = z.object({ jobs: z.array(ImportJob) });
+export type ImportJobList = z.infer<typeof ImportJobList>;

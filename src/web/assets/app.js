@@ -1,0 +1,183 @@
+// mnemo's web app: the little a form cannot do. Every page works without it except the upload's
+// progress. Text from the server is only ever set as textContent, never as HTML.
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/** "Select all on this page" for the memories' bulk actions. */
+function selectAll() {
+  for (const box of $$("[data-select-all]")) {
+    const name = box.getAttribute("data-select-all");
+    box.addEventListener("change", () => {
+      for (const item of $$(`input[type=checkbox][name="${name}"]`)) item.checked = box.checked;
+    });
+  }
+}
+
+/** Copy buttons: the text of the element they name, with a word to say it worked. */
+function copyButtons() {
+  for (const button of $$("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source) return;
+      const text = "value" in source ? source.value : source.textContent;
+      const label = button.textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = "Copied";
+      } catch {
+        if ("select" in source) source.select();
+        button.textContent = "Select and copy by hand";
+      }
+      setTimeout(() => {
+        button.textContent = label;
+      }, 2000);
+    });
+  }
+}
+
+/** A message opened from a search hit or a citation: the browser scrolls to it; focus follows for screen readers. */
+function focusHit() {
+  const hit = document.getElementById("hit");
+  if (hit) hit.focus({ preventScroll: true });
+}
+
+const mb = (bytes) => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+function setStep(step, fraction, text) {
+  const bar = document.getElementById(`progress-${step}`);
+  const label = document.getElementById(`progress-${step}-text`);
+  if (bar) bar.value = Math.round(Math.max(0, Math.min(1, fraction)) * 100);
+  if (label) label.textContent = text;
+}
+
+function status(text) {
+  $("#import-status").textContent = text;
+}
+
+function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+/** The same summary `mnemo import` prints, built from the job's JSON. */
+function showSummary(job) {
+  const result = $("#import-result");
+  result.replaceChildren();
+  const summary = job.summary;
+  const counts = element("ul", undefined, "summary-counts");
+  for (const key of ["new", "updated", "unchanged", "rejected", "failed"]) {
+    const item = element("li");
+    item.append(element("strong", String(summary[key])), document.createTextNode(key));
+    counts.append(item);
+  }
+  result.append(element("h3", `Imported ${job.reading.conversations} conversations from ${job.filename}`), counts);
+  if (summary.problems.length > 0) {
+    const list = element("ul");
+    for (const problem of summary.problems) {
+      list.append(element("li", `${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`));
+    }
+    result.append(element("h3", "Problems"), list);
+  }
+  for (const id of summary.importIds) {
+    const link = element("a", `See the conversations of import ${id}`);
+    link.href = `/conversations?import=${encodeURIComponent(id)}`;
+    const line = element("p");
+    line.append(link);
+    result.append(line);
+  }
+}
+
+async function pollJob(job, button) {
+  let most = 0;
+  for (;;) {
+    if (job.state === "waiting") status("Waiting for another import to finish…");
+    if (job.state === "reading" || job.state === "indexing" || job.state === "done") {
+      const { bytesRead, totalBytes, conversations } = job.reading;
+      setStep("reading", totalBytes ? bytesRead / totalBytes : 0, `${conversations} conversations`);
+      if (job.state === "reading") status(`Reading the export: ${conversations} conversations so far`);
+    }
+    if (job.state === "indexing" || job.state === "done") {
+      const { ready, pending } = job.indexing;
+      most = Math.max(most, pending);
+      setStep("indexing", most ? 1 - pending / most : 1, `${ready} ready, ${pending} to go`);
+      if (job.state === "indexing") status(`Indexing: ${pending} conversations to go`);
+    }
+    if (job.state === "done") {
+      setStep("reading", 1, `${job.reading.conversations} conversations`);
+      setStep("indexing", 1, "done");
+      status(`Done: ${job.filename} is imported and searchable.`);
+      showSummary(job);
+      button.disabled = false;
+      return;
+    }
+    if (job.state === "failed") {
+      status(`The import failed: ${job.error ? job.error.message : "see the server's log"}`);
+      button.disabled = false;
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const response = await fetch(`/import/jobs/${encodeURIComponent(job.id)}`, { headers: { "X-Requested-With": "mnemo" } });
+    if (!response.ok) {
+      status(`Lost track of the import (${response.status}): see Recent imports after reloading.`);
+      button.disabled = false;
+      return;
+    }
+    job = await response.json();
+  }
+}
+
+/** The Import page: the file goes as the request body, with the upload's progress, then the job's. */
+function importForm() {
+  const form = $("form[data-import]");
+  if (!form) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const file = form.elements.file.files[0];
+    if (!file) return;
+    const button = $("button[type=submit]", form);
+    button.disabled = true;
+    $("#import-progress").hidden = false;
+    $("#import-result").replaceChildren();
+    for (const step of ["upload", "reading", "indexing"]) setStep(step, 0, "");
+    status(`Uploading ${file.name}…`);
+    const params = new URLSearchParams({ filename: file.name });
+    const platform = form.elements.platform.value.trim();
+    if (platform) params.set("platform", platform);
+    const request = new XMLHttpRequest();
+    request.open("POST", `/import/upload?${params}`);
+    request.setRequestHeader("X-CSRF-Token", form.elements._csrf.value);
+    request.setRequestHeader("X-Requested-With", "mnemo");
+    request.setRequestHeader("Content-Type", "application/octet-stream");
+    request.upload.addEventListener("progress", (e) => {
+      if (e.lengthComputable) setStep("upload", e.loaded / e.total, `${mb(e.loaded)} of ${mb(e.total)}`);
+    });
+    request.addEventListener("load", () => {
+      let body;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = { error: `The server answered ${request.status}` };
+      }
+      if (request.status !== 200) {
+        status(`The upload failed: ${body.error}${body.suggestion ? ` ${body.suggestion}` : ""}`);
+        button.disabled = false;
+        return;
+      }
+      setStep("upload", 1, mb(body.bytesReceived));
+      pollJob(body, button);
+    });
+    request.addEventListener("error", () => {
+      status("The upload failed: the server could not be reached.");
+      button.disabled = false;
+    });
+    request.send(file);
+  });
+}
+
+selectAll();
+copyButtons();
+focusHit();
+importForm();

@@ -1,0 +1,33 @@
+import type { Context } from "hono";
+import { statusOf } from "../http/error-response.js";
+import { isAppError } from "../shared/errors.js";
+import { field, readForm } from "./forms.js";
+import type { WebEnv } from "./guard.js";
+import { localPath } from "./guard.js";
+import { ErrorPage } from "./views/error.js";
+
+/**
+ * The one place the web app turns an error into an answer. A script's request gets the API's
+ * `{ error }` body; a form's action goes back to the page it came from with the message shown
+ * there (what was typed is in the message, nothing is stored); a page shows an error page. An
+ * error that is not an AppError is logged and shown as a plain "internal error".
+ */
+export function webErrorHandler(log: (line: string) => void) {
+  return async (error: Error, c: Context<WebEnv>): Promise<Response> => {
+    const known = isAppError(error) ? error : undefined;
+    if (!known) log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    const status = known ? statusOf(known.code) : 500;
+    const message = known?.message ?? "Internal error: see the server's log";
+    const suggestion = known?.suggestion;
+    if (c.req.header("x-requested-with") === "mnemo") return c.json({ error: message, ...(suggestion ? { suggestion } : {}) }, status);
+    const session = c.get("session");
+    if (c.req.method === "POST" && session && status !== 401) {
+      session.flash = { kind: "error", text: suggestion ? `${message}. ${suggestion}` : message };
+      const back = field(await readForm(c).catch(() => ({})), "back");
+      return c.redirect(localPath(back, c.req.path), 303);
+    }
+    if (status === 401) return c.redirect("/login", 303);
+    const ctx = session ? { userName: session.user.name, csrf: session.csrf } : undefined;
+    return c.html(<ErrorPage status={status} message={message} suggestion={suggestion} ctx={ctx} />, status);
+  };
+}

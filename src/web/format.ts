@@ -1,0 +1,31 @@
+/** A stored time (UTC) as "YYYY-MM-DD HH:MM" in the server's time zone, which is the user's on their own machine. */
+export function shortDate(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+}
+
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+/** A path with query parameters, leaving out empty ones. */
+export function withQuery(path: string, params: Record<string, string | number | boolean | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== "" && value !== false) search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** Where a conversation opens on one message (a search hit, a citation): the page scrolls to `#hit`. */
+export function messageLink(conversationId: string, messageId: string): string {
+  return `${withQuery(`/conversations/${encodeURIComponent(conversationId)}`, { at: messageId })}#hit`;
+}

@@ -1,0 +1,88 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { AppError } from "../shared/errors.js";
+import { field, readForm } from "./forms.js";
+import { csrfMatches, type Sessions, type WebSession } from "./sessions.js";
+
+export type WebEnv = { Variables: { session: WebSession } };
+
+/**
+ * What every page of the app is served with: its own script and style only (no inline script, so an
+ * injected `<script>` or `onerror=` would not run even if one got through), never framed, no
+ * referrer, and not cached (it shows private data).
+ */
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header(
+    "Content-Security-Policy",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("X-Frame-Options", "DENY");
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with our own forms.
+  c.header("Referrer-Policy", "same-origin");
+  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+};
+
+/**
+ * The session cookie's name carries the port: browsers share cookies between the ports of one
+ * host, and two servers on one machine must not sign each other's browsers out.
+ */
+export function cookieName(c: Context): string {
+  const port = new URL(c.req.url).port || "80";
+  return `mnemo_session_${port}`;
+}
+
+/**
+ * A page or action of a signed-in user. Without a session, a page sends the browser to the login
+ * page (and back afterwards); a script's request gets 401. A request that changes something must
+ * come from our own pages: its Origin (when the browser sends one) is this server, and it carries
+ * the session's CSRF token, as a form field or an X-CSRF-Token header. The cookie is also
+ * SameSite=Strict, so another site cannot make the browser send it at all.
+ */
+export function signedIn(sessions: Sessions): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    const session = sessions.get(getCookie(c, cookieName(c)));
+    const changes = c.req.method !== "GET" && c.req.method !== "HEAD";
+    if (!session) {
+      if (changes || c.req.header("x-requested-with") === "mnemo") {
+        throw new AppError("unauthorized", "You are signed out: sign in again", { suggestion: "Reload the page." });
+      }
+      const next = c.req.path + (new URL(c.req.url).search || "");
+      return c.redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+    }
+    if (changes) {
+      checkOrigin(c);
+      const given = c.req.header("x-csrf-token") ?? (await formField(c, "_csrf"));
+      if (!csrfMatches(session, given)) {
+        throw new AppError("forbidden", "This form has expired: go back, reload the page and try again");
+      }
+    }
+    c.set("session", session);
+    await next();
+  };
+}
+
+/** A browser's request that changes something comes from a page of this server, or it is refused. */
+export function checkOrigin(c: Context): void {
+  const origin = c.req.header("origin");
+  if (origin === undefined) return; // not a browser (every browser sends it on a POST)
+  const host = c.req.header("host");
+  let sameHost = false;
+  try {
+    sameHost = new URL(origin).host === host;
+  } catch {
+    sameHost = false;
+  }
+  if (!sameHost) throw new AppError("forbidden", "Refused: this request came from another site");
+}
+
+async function formField(c: Context, name: string): Promise<string | undefined> {
+  return field(await readForm(c), name);
+}
+
+/** A path on this server to go back to after an action: never another site (`//evil.example`). */
+export function localPath(value: unknown, fallback: string): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  return value;
+}

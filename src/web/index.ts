@@ -1,0 +1,50 @@
+/**
+ * The web app at `/` of `mnemo serve`: server-rendered pages (Hono JSX) over the same MnemoService
+ * the API's handlers call, plus one small script of our own for what a form cannot do (an upload's
+ * progress, copying, "select all"). Signed in by a session cookie, never by the token in a URL.
+ */
+import { Hono } from "hono";
+import { every } from "hono/combine";
+import type { App } from "../core/index.js";
+import type { HttpEnv } from "../http/server.js";
+import { serveAsset } from "./assets.js";
+import { webErrorHandler } from "./errors.js";
+import { securityHeaders, signedIn, type WebEnv } from "./guard.js";
+import { registerAuth } from "./routes/auth.js";
+import { registerBuckets } from "./routes/buckets.js";
+import { registerConversations } from "./routes/conversations.js";
+import { registerMemories } from "./routes/memories.js";
+import { registerSearch } from "./routes/search.js";
+import { registerImportAndSettings } from "./routes/settings.js";
+import { Sessions } from "./sessions.js";
+
+export interface WebApp {
+  /** Adds the app's routes to the server (HttpOptions.mount). */
+  mount(http: Hono<HttpEnv>): void;
+  /** A one-time sign-in link's path for `userName` (what `mnemo ui` opens). */
+  loginPath(userName: string): string;
+}
+
+export function createWebApp(app: App, options: { log: (line: string) => void }): WebApp {
+  const sessions = new Sessions(app);
+  const web = new Hono<WebEnv>({ strict: false });
+  web.onError(webErrorHandler(options.log));
+  const page = every(securityHeaders, signedIn(sessions));
+
+  web.get("/assets/:name", serveAsset);
+  web.get("/favicon.ico", (c) => c.body(null, 204));
+  registerAuth(web, app, sessions);
+  web.get("/", page, (c) => c.redirect("/memories", 303));
+  registerMemories(web, page);
+  registerBuckets(web, page);
+  registerConversations(web, page);
+  registerSearch(web, page);
+  registerImportAndSettings(web, page);
+
+  return {
+    mount: (http) => {
+      http.route("/", web);
+    },
+    loginPath: (userName) => `/auth?code=${sessions.issueCode(userName)}`,
+  };
+}

@@ -1,0 +1,132 @@
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { MemoryObject } from "../../schemas/memories.js";
+import { AppError } from "../../shared/errors.js";
+import { plural } from "../format.js";
+import { field, fields, fileField, numberField, rawField, readForm } from "../forms.js";
+import { localPath, type WebEnv } from "../guard.js";
+import { done, pageContext } from "../page-context.js";
+import { ConfirmPage } from "../views/confirm.js";
+import { HistoryPage, MemoriesPage } from "../views/memories.js";
+
+const PAGE_SIZE = 50;
+const MB = 1024 * 1024;
+
+/** Memories: by bucket, newest first, or the hybrid query's hits; add, edit, move, delete; history. */
+export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
+  web.get("/memories", page, async (c) => {
+    const { service } = c.get("session");
+    const bucketId = numberField(c.req.query("bucket"));
+    const query = c.req.query("q")?.trim() ?? "";
+    const pageNumber = Math.max(1, numberField(c.req.query("page")) || 1);
+    const result = await service.memories.listV2({
+      includeIds: true,
+      count: PAGE_SIZE,
+      skip: query ? 0 : (pageNumber - 1) * PAGE_SIZE,
+      ...(bucketId !== undefined ? { bucketId } : {}),
+      ...(query ? { query } : {}),
+    });
+    const shown = result.buckets.filter((bucket) => bucketId === undefined || Number(bucket.id) === bucketId);
+    return c.html(
+      <MemoriesPage
+        ctx={pageContext(c)}
+        memories={result.memories as MemoryObject[]}
+        buckets={result.buckets}
+        bucketId={bucketId}
+        query={query}
+        page={pageNumber}
+        pageSize={PAGE_SIZE}
+        total={query ? undefined : shown.reduce((sum, bucket) => sum + bucket.memoryCount, 0)}
+        back={c.req.path + (new URL(c.req.url).search || "")}
+      />,
+    );
+  });
+
+  web.post("/memories", page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    const bucketId = numberField(field(form, "bucketId"));
+    await session.service.memories.store({ text: rawField(form, "text") ?? "", ...(bucketId !== undefined ? { bucketId } : {}) });
+    return done(c, form, "Memory added.");
+  });
+
+  web.post("/memories/image", bodyLimit({ maxSize: 15 * MB, onError: tooLarge }), page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    const image = fileField(form, "image");
+    if (!image) throw AppError.invalid("image", "choose an image file");
+    const bucketId = numberField(field(form, "bucketId"));
+    const description = field(form, "description");
+    await session.service.memories.storeImage({
+      data: Buffer.from(await image.arrayBuffer()).toString("base64"),
+      filename: image.name,
+      ...(description ? { description } : {}),
+      ...(bucketId !== undefined ? { bucketId } : {}),
+    });
+    return done(c, form, "Image memory added.");
+  });
+
+  web.post("/memories/:id/edit", page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    const bucketId = numberField(field(form, "bucketId"));
+    const text = rawField(form, "text");
+    const result = await session.service.memories.update({
+      memoryId: c.req.param("id"),
+      ...(text !== undefined ? { text } : {}),
+      ...(bucketId !== undefined ? { bucketId } : {}),
+    });
+    return done(c, form, "memory" in result ? `Saved (version ${result.memory.version}).` : "Saved.");
+  });
+
+  web.post("/memories/bulk", page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    const ids = fields(form, "ids");
+    if (ids.length === 0) throw AppError.invalid("ids", "select at least one memory first");
+    if (field(form, "action") === "delete") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
+    const bucketId = numberField(field(form, "bucketId"));
+    const result = await session.service.memories.update({ memoryIds: ids, ...(bucketId !== undefined ? { bucketId } : {}) });
+    return done(c, form, "updated" in result ? `Moved ${plural(result.updated, "memory", "memories")}.` : "Moved.");
+  });
+
+  web.post("/memories/delete", page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    const ids = fields(form, "ids");
+    if (ids.length === 0) throw AppError.invalid("ids", "select at least one memory first");
+    if (field(form, "confirmed") !== "yes") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
+    if (ids.length === 1) {
+      await session.service.memories.delete(ids[0]!);
+      return done(c, form, "Memory deleted.");
+    }
+    const result = await session.service.memories.bulkDelete({ memoryIds: ids });
+    return done(c, form, `Deleted ${plural(result.deletedCount, "memory", "memories")}.`);
+  });
+
+  web.get("/memories/:id/history", page, async (c) => {
+    const { service } = c.get("session");
+    const [history, buckets] = await Promise.all([service.memories.history(c.req.param("id")), service.buckets.list()]);
+    return c.html(<HistoryPage ctx={pageContext(c)} history={history} buckets={buckets} />);
+  });
+}
+
+function confirmDelete(c: Context<WebEnv>, ids: string[], back: string) {
+  const what = ids.length === 1 ? "this memory" : `these ${ids.length} memories`;
+  return c.html(
+    <ConfirmPage
+      ctx={pageContext(c)}
+      page="memories"
+      title={ids.length === 1 ? "Delete a memory?" : `Delete ${ids.length} memories?`}
+      message={`Delete ${what} and ${ids.length === 1 ? "its" : "their"} history? This cannot be undone.`}
+      action="/memories/delete"
+      fields={{ ids }}
+      confirmLabel="Delete"
+      back={back}
+    />,
+  );
+}
+
+function tooLarge(): never {
+  throw new AppError("payload_too_large", "The image is over the 10 MB limit");
+}

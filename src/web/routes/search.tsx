@@ -1,0 +1,41 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
+import { numberField } from "../forms.js";
+import type { WebEnv } from "../guard.js";
+import { pageContext } from "../page-context.js";
+import { RecallPage, SearchPage } from "../views/search.js";
+
+/** Search (hits with context, a hit opens its conversation at the message) and Recall (the cited narrative). */
+export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
+  web.get("/search", page, async (c) => {
+    const { service } = c.get("session");
+    const query = c.req.query("q")?.trim() ?? "";
+    const platform = c.req.query("platform") ?? "";
+    const limit = numberField(c.req.query("limit")) ?? 20;
+    const [result, info] = await Promise.all([
+      query ? service.search({ query, limit, provider: platform || "all" }) : undefined,
+      service.info(),
+    ]);
+    return c.html(
+      <SearchPage
+        ctx={pageContext(c)}
+        query={query}
+        platform={platform}
+        limit={limit}
+        platforms={info.statistics.platforms}
+        result={result}
+      />,
+    );
+  });
+
+  web.get("/recall", page, async (c) => {
+    const { service } = c.get("session");
+    const query = c.req.query("q")?.trim() ?? "";
+    const platform = c.req.query("platform") ?? "";
+    const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
+    const result = query
+      ? await service.recall({ query, maxTokens, ...(platform ? { platform: platform as "chatgpt" | "claude" | "typingmind" } : {}) })
+      : undefined;
+    return c.html(<RecallPage ctx={pageContext(c)} query={query} maxTokens={maxTokens} platform={platform} result={result} />);
+  });
+}

@@ -1,0 +1,57 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import { streamBody } from "../stream-body.js";
+import { field, readForm } from "../forms.js";
+import type { WebEnv } from "../guard.js";
+import { mcpSnippets } from "../mcp-snippets.js";
+import { pageContext } from "../page-context.js";
+import { ConfirmPage } from "../views/confirm.js";
+import { ImportPage } from "../views/import.js";
+import { SettingsPage } from "../views/settings.js";
+
+/** Import (an upload with progress, through the same importer as `mnemo import`) and Settings → Integrations. */
+export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
+  web.get("/import", page, async (c) => {
+    const { jobs } = await c.get("session").service.imports.list();
+    return c.html(<ImportPage ctx={pageContext(c)} jobs={jobs} />);
+  });
+
+  // The page's script sends the file as the body (X-CSRF-Token header): streamed to the data dir, as the API's upload.
+  web.post("/import/upload", page, async (c) => {
+    const job = await c.get("session").service.imports.upload(streamBody(c), c.req.query());
+    return c.json(job);
+  });
+
+  web.get("/import/jobs/:id", page, async (c) => c.json(await c.get("session").service.imports.get(c.req.param("id"))));
+
+  web.get("/settings", page, async (c) => {
+    const session = c.get("session");
+    const info = await session.service.info();
+    const token = session.newToken;
+    session.newToken = undefined;
+    const base = new URL(c.req.url).origin;
+    return c.html(<SettingsPage ctx={pageContext(c)} info={info} snippets={mcpSnippets(base, token ?? "<your token>")} newToken={token} />);
+  });
+
+  web.post("/settings/token", page, async (c) => {
+    const session = c.get("session");
+    const form = await readForm(c);
+    if (field(form, "confirmed") !== "yes") {
+      return c.html(
+        <ConfirmPage
+          ctx={pageContext(c)}
+          page="settings"
+          title="Make a new API token?"
+          message="The new token is shown once. The old one stops working at once: every plugin and script that uses it needs the new one. You stay signed in here."
+          action="/settings/token"
+          fields={{}}
+          confirmLabel="Rotate token"
+          back="/settings"
+        />,
+      );
+    }
+    const { token } = await session.service.token.rotate();
+    session.newToken = token;
+    session.flash = { kind: "success", text: "New token made. The old one no longer works." };
+    return c.redirect("/settings#token", 303);
+  });
+}

@@ -1,0 +1,104 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { App, MnemoService, UserInfo } from "../core/index.js";
+
+/** A one-time code is good for this long: `mnemo ui` opens the browser on it at once. */
+const CODE_TTL_MS = 2 * 60 * 1000;
+/** A session ends after this long unused (each request renews it). */
+const IDLE_MS = 24 * 60 * 60 * 1000;
+
+export interface Flash {
+  kind: "success" | "error";
+  text: string;
+}
+
+/** A browser signed in as one user: the cookie names it; the service is that user's, as a bearer token's would be. */
+export interface WebSession {
+  readonly id: string;
+  readonly user: UserInfo;
+  readonly service: MnemoService;
+  /** Sent back with every form and script request that changes something (CSRF). */
+  readonly csrf: string;
+  expires: number;
+  /** A message for the next page shown (after a redirect). */
+  flash?: Flash | undefined;
+  /** A token just rotated, shown once on the next Settings page, then forgotten. */
+  newToken?: string | undefined;
+}
+
+/**
+ * Sign-in for the web app, kept in memory: one-time codes (`mnemo ui` opens the browser on one)
+ * and sessions. The browser holds only a random session id in an HttpOnly cookie, never the API
+ * token, and a restarted server has forgotten every session (`mnemo ui` signs in again).
+ */
+export class Sessions {
+  private readonly codes = new Map<string, { userName: string; expires: number }>();
+  private readonly sessions = new Map<string, WebSession>();
+
+  constructor(private readonly app: App) {}
+
+  /** A code that signs the browser in as `userName`, once, within two minutes. */
+  issueCode(userName: string): string {
+    this.prune();
+    const code = randomBytes(24).toString("base64url");
+    this.codes.set(code, { userName, expires: Date.now() + CODE_TTL_MS });
+    return code;
+  }
+
+  /** The session a code opens; undefined for a code unknown, used or expired. */
+  async redeem(code: string): Promise<WebSession | undefined> {
+    const entry = this.codes.get(code);
+    this.codes.delete(code);
+    if (!entry || entry.expires < Date.now()) return undefined;
+    const user = await this.app.users.resolve(entry.userName);
+    return this.open(user, await this.app.service(user.name));
+  }
+
+  /** A session for a user who signed in with their token (the login page). */
+  async signIn(token: string): Promise<WebSession | undefined> {
+    const found = await this.app.authenticate(token);
+    return found && this.open(found.user, found.service);
+  }
+
+  get(id: string | undefined): WebSession | undefined {
+    if (!id) return undefined;
+    const session = this.sessions.get(id);
+    if (!session) return undefined;
+    if (session.expires < Date.now()) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    session.expires = Date.now() + IDLE_MS;
+    return session;
+  }
+
+  close(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  private open(user: UserInfo, service: MnemoService): WebSession {
+    this.prune();
+    const session: WebSession = {
+      id: randomBytes(32).toString("base64url"),
+      user,
+      service,
+      csrf: randomBytes(24).toString("base64url"),
+      expires: Date.now() + IDLE_MS,
+    };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  private prune(): void {
+    const now = Date.now();
+    for (const [code, entry] of this.codes) if (entry.expires < now) this.codes.delete(code);
+    for (const [id, session] of this.sessions) if (session.expires < now) this.sessions.delete(id);
+  }
+}
+
+/** Whether `given` is the session's CSRF token, compared in constant time. */
+export function csrfMatches(session: WebSession, given: string | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(session.csrf);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

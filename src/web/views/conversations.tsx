@@ -1,0 +1,203 @@
+import type { Child } from "hono/jsx";
+import type { ConversationDetail, ConversationListItem, ListChatsResponse } from "../../schemas/chat-history.js";
+import { markdown } from "../markdown.js";
+import { plural, shortDate, withQuery } from "../format.js";
+import { ActionForm, Layout, type PageContext } from "./layout.js";
+
+export interface ConversationFilters {
+  platform: string;
+  title: string;
+  from: string;
+  to: string;
+  pinned: boolean;
+  importId: string;
+}
+
+export function ConversationsPage(props: {
+  ctx: PageContext;
+  list: ListChatsResponse;
+  filters: ConversationFilters;
+  platforms: { id: string; displayName?: string | undefined }[];
+}) {
+  const { list, filters } = props;
+  const pageLink = (page: number) =>
+    withQuery("/conversations", {
+      platform: filters.platform,
+      title: filters.title,
+      from: filters.from,
+      to: filters.to,
+      pinned: filters.pinned,
+      import: filters.importId,
+      page,
+    });
+  return (
+    <Layout title="Conversations" page="conversations" ctx={props.ctx}>
+      <h1>Conversations</h1>
+      <form method="get" action="/conversations" class="panel" aria-label="Filter conversations">
+        <div class="row">
+          <div class="field grow">
+            <label for="f-title">Title contains</label>
+            <input id="f-title" type="search" name="title" value={filters.title} />
+          </div>
+          <div class="field">
+            <label for="f-platform">Platform</label>
+            <select id="f-platform" name="platform">
+              <option value="">All</option>
+              {props.platforms.map((platform) => (
+                <option value={platform.id} selected={platform.id === filters.platform}>
+                  {platform.displayName ?? platform.id}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="f-from">From</label>
+            <input id="f-from" type="date" name="from" value={filters.from} />
+          </div>
+          <div class="field">
+            <label for="f-to">To</label>
+            <input id="f-to" type="date" name="to" value={filters.to} />
+          </div>
+          <div class="field">
+            <label for="f-import">Import id</label>
+            <input id="f-import" type="text" name="import" value={filters.importId} size={14} />
+          </div>
+          <label class="row">
+            <input type="checkbox" name="pinned" value="1" checked={filters.pinned} /> Pinned only
+          </label>
+          <button type="submit">Filter</button>
+          <a class="button secondary" href="/conversations">
+            Clear
+          </a>
+        </div>
+      </form>
+      <p class="meta" role="status">
+        {plural(list.total, "conversation")}
+        {list.totalPages > 1 ? ` · page ${list.page} of ${list.totalPages}` : ""}
+      </p>
+      {list.items.length === 0 ? (
+        <p class="empty">
+          No conversations {list.total === 0 ? "match." : "on this page."} <a href="/import">Import an export</a>.
+        </p>
+      ) : (
+        <table class="cards">
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Platform</th>
+              <th scope="col" class="num">
+                Messages
+              </th>
+              <th scope="col">Updated</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((item) => (
+              <tr>
+                <td class="title" data-label="Title">
+                  {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
+                  <a href={`/conversations/${encodeURIComponent(item.id)}`}>{item.title || "Untitled"}</a>
+                </td>
+                <td data-label="Platform">{item.platform}</td>
+                <td class="num" data-label="Messages">
+                  {item.messageCount}
+                </td>
+                <td data-label="Updated">
+                  <time datetime={item.updatedAt}>{shortDate(item.updatedAt)}</time>
+                </td>
+                <td data-label="Status">
+                  <Status item={item} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.totalPages > 1 ? (
+        <nav class="pager" aria-label="Pages">
+          {list.page > 1 ? <a href={pageLink(list.page - 1)}>← Previous</a> : null}
+          <span>
+            Page {list.page} of {list.totalPages}
+          </span>
+          {list.page < list.totalPages ? <a href={pageLink(list.page + 1)}>Next →</a> : null}
+        </nav>
+      ) : null}
+    </Layout>
+  );
+}
+
+function Status(props: { item: Pick<ConversationListItem, "status" | "statusReason" | "excluded" | "quotaBlocked"> }) {
+  const { item } = props;
+  return (
+    <>
+      <span class={`badge ${item.status}`}>{item.status}</span>
+      {item.excluded ? <span class="badge flag">excluded</span> : null}
+      {item.quotaBlocked ? <span class="badge flag">over quota</span> : null}
+      {item.statusReason && (item.status === "failed" || item.status === "rejected") ? <div class="hint">{item.statusReason}</div> : null}
+    </>
+  );
+}
+
+/** The page around the messages, which the route streams in batches where `messages` stands (a marker). */
+export function ConversationPage(props: { ctx: PageContext; conversation: ConversationDetail; messages: Child }) {
+  const { ctx, conversation: c } = props;
+  const self = `/conversations/${encodeURIComponent(c.id)}`;
+  return (
+    <Layout title={c.title || "Conversation"} page="conversations" ctx={ctx}>
+      <p>
+        <a href="/conversations">← Conversations</a>
+      </p>
+      <h1>{c.title || "Untitled"}</h1>
+      <p class="meta">
+        {c.platformDisplayName ?? c.platform} · {plural(c.total, "message")} · {plural(c.tokenCount, "token")} · created{" "}
+        {shortDate(c.createdAt)} · updated {shortDate(c.updatedAt)} · import {c.importId}
+      </p>
+      <div class="actions">
+        <Status item={c} />
+        <ActionForm ctx={ctx} action={`${self}/pin`} back={self}>
+          <input type="hidden" name="pinned" value={c.pinned ? "false" : "true"} />
+          <button type="submit" class="secondary">
+            {c.pinned ? "Unpin" : "Pin"}
+          </button>
+        </ActionForm>
+        <ActionForm ctx={ctx} action={`${self}/exclude`} back={self}>
+          <input type="hidden" name="excluded" value={c.excluded ? "false" : "true"} />
+          <button type="submit" class="secondary">
+            {c.excluded ? "Include in search" : "Exclude from search"}
+          </button>
+        </ActionForm>
+        <ActionForm ctx={ctx} action={`${self}/delete`} back={self}>
+          <button type="submit" class="danger">
+            Delete
+          </button>
+        </ActionForm>
+      </div>
+      <ol class="messages">{props.messages}</ol>
+    </Layout>
+  );
+}
+
+type Message = ConversationDetail["messages"][number];
+
+/** One message; the one a search hit or citation opened the page at is `#hit`, the others `#m-<n>`. */
+export function MessageItem(props: { message: Message; self: string; hit: boolean }) {
+  const { message, hit } = props;
+  return (
+    <li
+      class={`msg ${message.sender}${hit ? " hit" : ""}`}
+      id={hit ? "hit" : `m-${message.message_index}`}
+      aria-current={hit ? "true" : undefined}
+      tabindex={hit ? -1 : undefined}
+    >
+      <div class="item-head meta">
+        <strong>{message.sender === "human" ? "You" : "Assistant"}</strong>
+        {message.timestamp ? <time datetime={message.timestamp}>{shortDate(message.timestamp)}</time> : null}
+        <a href={`${props.self}#m-${message.message_index}`} aria-label={`Link to message ${message.message_index + 1}`}>
+          #{message.message_index + 1}
+        </a>
+      </div>
+      <div class="md">{markdown(message.text)}</div>
+    </li>
+  );
+}

@@ -1,0 +1,108 @@
+import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
+import { assetUrl } from "../assets.js";
+import type { Flash } from "../sessions.js";
+
+export type PageKey = "memories" | "buckets" | "conversations" | "search" | "recall" | "import" | "settings";
+
+const NAV: { key: PageKey; href: string; label: string }[] = [
+  { key: "memories", href: "/memories", label: "Memories" },
+  { key: "buckets", href: "/buckets", label: "Buckets" },
+  { key: "conversations", href: "/conversations", label: "Conversations" },
+  { key: "search", href: "/search", label: "Search" },
+  { key: "recall", href: "/recall", label: "Recall" },
+  { key: "import", href: "/import", label: "Import" },
+  { key: "settings", href: "/settings", label: "Settings" },
+];
+
+/** What every signed-in page knows: who is signed in, the CSRF token its forms carry, a message to show once. */
+export interface PageContext {
+  userName: string;
+  csrf: string;
+  flash?: Flash | undefined;
+}
+
+export function Document(props: { title: string; children: Child }) {
+  return (
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light dark" />
+          <title>{`${props.title} · mnemo`}</title>
+          <link rel="stylesheet" href={assetUrl("app.css")} />
+          <script src={assetUrl("app.js")} defer></script>
+        </head>
+        <body>{props.children}</body>
+      </html>
+    </>
+  );
+}
+
+export function Layout(props: { title: string; page: PageKey | undefined; ctx: PageContext; children: Child }) {
+  const { ctx } = props;
+  return (
+    <Document title={props.title}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="top-inner">
+          <a class="brand" href="/memories">
+            mnemo
+          </a>
+          <nav aria-label="Main">
+            <ul class="nav">
+              {NAV.map((item) => (
+                <li>
+                  <a href={item.href} aria-current={item.key === props.page ? "page" : undefined}>
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div class="who">
+            <span>{ctx.userName}</span>
+            <form method="post" action="/logout">
+              <CsrfField ctx={ctx} />
+              <button type="submit" class="link">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="main" tabindex={-1}>
+        <FlashMessage flash={ctx.flash} />
+        {props.children}
+      </main>
+    </Document>
+  );
+}
+
+export function CsrfField(props: { ctx: PageContext }) {
+  return <input type="hidden" name="_csrf" value={props.ctx.csrf} />;
+}
+
+export function FlashMessage(props: { flash: Flash | undefined }) {
+  if (!props.flash) return <div role="status" aria-live="polite"></div>;
+  return (
+    <div role={props.flash.kind === "error" ? "alert" : "status"} class={`flash ${props.flash.kind}`}>
+      {props.flash.text}
+    </div>
+  );
+}
+
+/** A form that posts one action, with its CSRF field (and where to go back to). */
+export function ActionForm(props: { ctx: PageContext; action: string; back?: string; children: Child; class?: string }) {
+  return (
+    <form method="post" action={props.action} class={props.class}>
+      <CsrfField ctx={props.ctx} />
+      {props.back ? <input type="hidden" name="back" value={props.back} /> : null}
+      {props.children}
+    </form>
+  );
+}

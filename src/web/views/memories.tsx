@@ -1,0 +1,238 @@
+import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { plural, shortDate, withQuery } from "../format.js";
+import { ActionForm, CsrfField, Layout, type PageContext } from "./layout.js";
+
+export interface MemoriesView {
+  ctx: PageContext;
+  memories: MemoryObject[];
+  buckets: Bucket[];
+  bucketId: number | undefined;
+  query: string;
+  page: number;
+  pageSize: number;
+  total: number | undefined;
+  back: string;
+}
+
+export function MemoriesPage(view: MemoriesView) {
+  const { ctx, buckets } = view;
+  const current = buckets.find((bucket) => Number(bucket.id) === view.bucketId);
+  const heading = view.query ? `Memories matching “${view.query}”` : current ? `Memories in ${current.name}` : "Memories";
+  return (
+    <Layout title="Memories" page="memories" ctx={ctx}>
+      <h1>{heading}</h1>
+      <nav aria-label="Buckets">
+        <ul class="bucket-list">
+          <li>
+            <a href={withQuery("/memories", { q: view.query })} aria-current={view.bucketId === undefined ? "true" : undefined}>
+              All
+            </a>
+          </li>
+          {buckets.map((bucket) => (
+            <li>
+              <a
+                href={withQuery("/memories", { bucket: bucket.id, q: view.query })}
+                aria-current={Number(bucket.id) === view.bucketId ? "true" : undefined}
+              >
+                {bucket.name} <span class="meta">({bucket.memoryCount})</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form method="get" action="/memories" class="row panel" aria-label="Search memories">
+        {view.bucketId !== undefined ? <input type="hidden" name="bucket" value={String(view.bucketId)} /> : null}
+        <div class="field grow">
+          <label for="memory-query">Search memories</label>
+          <input id="memory-query" type="search" name="q" value={view.query} placeholder="what pet do I have?" />
+        </div>
+        <button type="submit">Search</button>
+        {view.query ? (
+          <a class="button secondary" href={withQuery("/memories", { bucket: view.bucketId })}>
+            Clear
+          </a>
+        ) : null}
+      </form>
+      <AddMemory ctx={ctx} buckets={buckets} bucketId={view.bucketId} back={view.back} />
+      <MemoryList {...view} />
+    </Layout>
+  );
+}
+
+function AddMemory(props: { ctx: PageContext; buckets: Bucket[]; bucketId: number | undefined; back: string }) {
+  return (
+    <details class="panel">
+      <summary>Add a memory</summary>
+      <ActionForm ctx={props.ctx} action="/memories" back={props.back}>
+        <div class="field">
+          <label for="new-text">Text</label>
+          <textarea id="new-text" name="text" required maxlength={20000}></textarea>
+        </div>
+        <div class="row">
+          <BucketSelect id="new-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
+          <button type="submit">Add memory</button>
+        </div>
+      </ActionForm>
+      <h2>Or an image</h2>
+      <form method="post" action="/memories/image" enctype="multipart/form-data">
+        <CsrfField ctx={props.ctx} />
+        <input type="hidden" name="back" value={props.back} />
+        <div class="row">
+          <div class="field">
+            <label for="new-image">Image (PNG, JPEG, WebP or GIF, at most 10 MB)</label>
+            <input id="new-image" type="file" name="image" accept="image/png,image/jpeg,image/webp,image/gif" required />
+          </div>
+          <div class="field grow">
+            <label for="new-image-description">Description</label>
+            <input id="new-image-description" type="text" name="description" maxlength={2000} />
+          </div>
+          <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
+          <button type="submit">Add image</button>
+        </div>
+      </form>
+    </details>
+  );
+}
+
+export function BucketSelect(props: { id: string; buckets: Bucket[]; selected: number; label: string; name?: string; form?: string }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name ?? "bucketId"} form={props.form}>
+        {props.buckets.map((bucket) => (
+          <option value={bucket.id} selected={Number(bucket.id) === props.selected}>
+            {bucket.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function MemoryList(view: MemoriesView) {
+  const { ctx, memories, buckets } = view;
+  if (memories.length === 0) {
+    return <p class="empty">{view.query ? "No memories match." : "No memories here yet."}</p>;
+  }
+  const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
+  return (
+    <section aria-labelledby="list-heading">
+      <h2 id="list-heading" class="visually-hidden">
+        List
+      </h2>
+      <form id="bulk" method="post" action="/memories/bulk" class="toolbar">
+        <CsrfField ctx={ctx} />
+        <input type="hidden" name="back" value={view.back} />
+        <label class="row">
+          <input type="checkbox" data-select-all="ids" /> Select all on this page
+        </label>
+        <BucketSelect id="bulk-bucket" buckets={buckets} selected={1} label="Move selected to" />
+        <button type="submit" name="action" value="move" class="secondary">
+          Move selected
+        </button>
+        <button type="submit" name="action" value="delete" class="danger">
+          Delete selected
+        </button>
+      </form>
+      <ul class="items">
+        {memories.map((memory) => (
+          <MemoryItem ctx={ctx} memory={memory} buckets={buckets} back={view.back} />
+        ))}
+      </ul>
+      {pages !== undefined && pages > 1 ? (
+        <nav class="pager" aria-label="Pages">
+          {view.page > 1 ? <a href={withQuery("/memories", { bucket: view.bucketId, page: view.page - 1 })}>← Newer</a> : null}
+          <span>
+            Page {view.page} of {pages}
+          </span>
+          {view.page < pages ? <a href={withQuery("/memories", { bucket: view.bucketId, page: view.page + 1 })}>Older →</a> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bucket[]; back: string }) {
+  const { memory, ctx } = props;
+  const id = memory.id ?? "";
+  const excerpt = memory.text.length > 60 ? `${memory.text.slice(0, 60)}…` : memory.text;
+  return (
+    <li class="item select-item" id={`memory-${id}`}>
+      <input type="checkbox" name="ids" value={id} form="bulk" aria-label={`Select: ${excerpt}`} />
+      <div class="body">
+        <div class="item-head meta">
+          <span>{shortDate(memory.metadata.createdAt)}</span>
+          <span>{memory.metadata.bucketName}</span>
+          {memory.score !== undefined ? <span>score {memory.score.toFixed(2)}</span> : null}
+          {memory.content_type === "image" ? <span class="badge flag">image</span> : null}
+        </div>
+        {memory.content_type === "image" && memory.image_url ? (
+          <img class="memory-image" src={sameOrigin(memory.image_url)} alt={memory.image_description ?? memory.text} loading="lazy" />
+        ) : null}
+        <p class="text">{memory.text}</p>
+        <div class="actions">
+          <details>
+            <summary>Edit or move</summary>
+            <ActionForm ctx={ctx} action={`/memories/${encodeURIComponent(id)}/edit`} back={props.back}>
+              <div class="field">
+                <label for={`text-${id}`}>Text</label>
+                <textarea id={`text-${id}`} name="text" required maxlength={20000}>
+                  {memory.text}
+                </textarea>
+              </div>
+              <div class="row">
+                <BucketSelect id={`bucket-${id}`} buckets={props.buckets} selected={memory.metadata.bucketId} label="Bucket" />
+                <button type="submit">Save</button>
+              </div>
+            </ActionForm>
+          </details>
+          <a href={`/memories/${encodeURIComponent(id)}/history`}>History</a>
+          <ActionForm ctx={ctx} action="/memories/delete" back={props.back}>
+            <input type="hidden" name="ids" value={id} />
+            <button type="submit" class="link">
+              Delete
+            </button>
+          </ActionForm>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** A signed image URL on this server's own origin: its path, so it loads whatever name the page was opened by. */
+function sameOrigin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? `${parsed.pathname}${parsed.search}` : "";
+  } catch {
+    return "";
+  }
+}
+
+export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryResponse; buckets: Bucket[] }) {
+  const names = new Map(props.buckets.map((bucket) => [Number(bucket.id), bucket.name]));
+  const versions = [...props.history.versions].reverse();
+  return (
+    <Layout title="Memory history" page="memories" ctx={props.ctx}>
+      <h1>History of a memory</h1>
+      <p class="meta">
+        {props.history.memoryId} · {plural(versions.length, "version")}
+      </p>
+      <ol class="items" reversed>
+        {versions.map((version) => (
+          <li class="item">
+            <div class="item-head meta">
+              <strong>Version {version.version}</strong>
+              <span>{shortDate(version.changedAt)}</span>
+              <span>{names.get(version.bucketId) ?? `bucket ${version.bucketId} (deleted)`}</span>
+            </div>
+            <p class="text">{version.text}</p>
+          </li>
+        ))}
+      </ol>
+      <p>
+        <a href="/memories">← Memories</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,179 @@
+import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
+import { highlightSegments } from "../../text/highlight.js";
+import { messageLink, shortDate } from "../format.js";
+import { Layout, type PageContext } from "./layout.js";
+
+type Platforms = { id: string; displayName?: string | undefined }[];
+
+function PlatformSelect(props: { id: string; name: string; platforms: Platforms; selected: string; allLabel: string }) {
+  return (
+    <div class="field">
+      <label for={props.id}>Platform</label>
+      <select id={props.id} name={props.name}>
+        <option value="">{props.allLabel}</option>
+        {props.platforms.map((platform) => (
+          <option value={platform.id} selected={platform.id === props.selected}>
+            {platform.displayName ?? platform.id}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Text with the query's words marked: elements, never markup built from the text. */
+function Highlighted(props: { text: string; split: (text: string) => { text: string; marked: boolean }[] }) {
+  return <>{props.split(props.text).map((segment) => (segment.marked ? <mark>{segment.text}</mark> : segment.text))}</>;
+}
+
+export function SearchPage(props: {
+  ctx: PageContext;
+  query: string;
+  platform: string;
+  limit: number;
+  platforms: Platforms;
+  result: SearchResponse | undefined;
+}) {
+  const split = highlightSegments(props.query);
+  const { result } = props;
+  return (
+    <Layout title={props.query ? `Search: ${props.query}` : "Search"} page="search" ctx={props.ctx}>
+      <h1>Search your conversations</h1>
+      <form method="get" action="/search" class="panel row" aria-label="Search conversations">
+        <div class="field grow">
+          <label for="search-q">Words or a question</label>
+          <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
+        </div>
+        <PlatformSelect id="search-platform" name="platform" platforms={props.platforms} selected={props.platform} allLabel="All" />
+        <div class="field">
+          <label for="search-limit">Results</label>
+          <input id="search-limit" type="number" name="limit" min={1} max={100} value={String(props.limit)} />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      {result ? (
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading">
+            {result.totalResults === 0 ? "No results" : `${result.totalResults} results`}{" "}
+            <span class="meta">({result.processingTime} ms)</span>
+          </h2>
+          <ol class="items">
+            {result.results.map((hit) => (
+              <li class="item">
+                <div class="item-head">
+                  <h3>
+                    <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
+                  </h3>
+                  <span class="meta">
+                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · score {hit.score.toFixed(2)}
+                  </span>
+                </div>
+                {hit.context
+                  .filter((near) => near.position === "before")
+                  .map((near) => (
+                    <p class="context text">{near.text}</p>
+                  ))}
+                <p class="text">
+                  <Highlighted text={hit.text} split={split} />
+                </p>
+                {hit.context
+                  .filter((near) => near.position === "after")
+                  .map((near) => (
+                    <p class="context text">{near.text}</p>
+                  ))}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+    </Layout>
+  );
+}
+
+const CITATION = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+
+/** The narrative with each [n] a link to the message it cites. */
+function Narrative(props: { result: RecallResponse }) {
+  const { content, sources } = props.result;
+  const parts: unknown[] = [];
+  let at = 0;
+  for (const match of content.matchAll(CITATION)) {
+    parts.push(content.slice(at, match.index));
+    const numbers = match[1]!.split(",").map((n) => Number(n.trim()));
+    const links = numbers.map((n) => {
+      const source = sources[n - 1];
+      if (!source) return `[${n}]`;
+      return (
+        <a class="cite" href={messageLink(source.conversationId, source.messageId)} aria-label={`Source ${n}: ${source.conversationTitle}`}>
+          [{n}]
+        </a>
+      );
+    });
+    parts.push(...links);
+    at = match.index + match[0].length;
+  }
+  parts.push(content.slice(at));
+  return <div class="narrative">{parts}</div>;
+}
+
+export function RecallPage(props: {
+  ctx: PageContext;
+  query: string;
+  maxTokens: number;
+  platform: string;
+  result: RecallResponse | undefined;
+}) {
+  const { result } = props;
+  return (
+    <Layout title={props.query ? `Recall: ${props.query}` : "Recall"} page="recall" ctx={props.ctx}>
+      <h1>Recall</h1>
+      <p class="hint">A short summary of what your conversations say, citing each message it draws on.</p>
+      <form method="get" action="/recall" class="panel row">
+        <div class="field grow">
+          <label for="recall-q">What do you want to remember?</label>
+          <input id="recall-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
+        </div>
+        <div class="field">
+          <label for="recall-tokens">Max tokens</label>
+          <input id="recall-tokens" type="number" name="maxTokens" min={1} max={2000} value={String(props.maxTokens)} />
+        </div>
+        <div class="field">
+          <label for="recall-platform">Format for</label>
+          <select id="recall-platform" name="platform">
+            <option value="">Any</option>
+            {(["chatgpt", "claude", "typingmind"] as const).map((platform) => (
+              <option value={platform} selected={platform === props.platform}>
+                {{ chatgpt: "ChatGPT", claude: "Claude", typingmind: "TypingMind" }[platform]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Recall</button>
+      </form>
+      {result ? (
+        <section aria-labelledby="recall-heading">
+          <h2 id="recall-heading">Summary</h2>
+          <p class="meta">
+            {result.tokenCount} tokens · {result.model} · {result.processingTime}
+          </p>
+          {result.content ? <Narrative result={result} /> : <p class="empty">Nothing in your conversations matches.</p>}
+          {result.sources.length > 0 ? (
+            <>
+              <h2>Sources</h2>
+              <ol class="sources">
+                {result.sources.map((source) => (
+                  <li>
+                    <a href={messageLink(source.conversationId, source.messageId)}>{source.conversationTitle || "Untitled"}</a>{" "}
+                    <span class="meta">
+                      {shortDate(source.date)} · relevance {source.relevanceScore.toFixed(2)}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </Layout>
+  );
+}

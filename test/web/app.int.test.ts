@@ -1,0 +1,268 @@
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runCli } from "../helpers.js";
+import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+
+const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
+const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
+
+let server: UiServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startUi(), launchChromium()]);
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on("dialog", (dialog) => {
+    throw new Error(`a dialog opened: ${dialog.message()}`);
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Whether the element is on the screen now (scrolled into view). */
+async function onScreen(target: Page, selector: string): Promise<boolean> {
+  return target.locator(selector).evaluate((element) => {
+    const box = (element as unknown as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
+    return box.top >= 0 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight && box.height > 0;
+  });
+}
+
+async function waitUntilIndexed(token = server.token()): Promise<void> {
+  for (;;) {
+    const { body } = await api<{ counts: { queued: number; processing: number } }>(
+      server,
+      "GET",
+      "/api/chat-history/status",
+      undefined,
+      token,
+    );
+    if (body.counts.queued + body.counts.processing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe("the web app in a real browser", () => {
+  it("signs in through mnemo ui's one-time link, into an HttpOnly SameSite=Strict cookie, and the link works once", async () => {
+    await page.goto(server.loginUrl);
+    await page.waitForURL(`${server.url}/memories`);
+    expect(page.url()).not.toContain("code");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Memories");
+    const [cookie] = (await context.cookies()).filter((c) => c.name.startsWith("mnemo_session_"));
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe("");
+
+    const other = await browser.newPage();
+    const again = await other.goto(server.loginUrl);
+    expect(again?.status()).toBe(401);
+    await other.getByText("expired or was already used").waitFor();
+    await other.close();
+  });
+
+  it("sends a browser without a session to the login page, which takes the token and comes back", async () => {
+    const fresh = await browser.newContext();
+    const tab = await fresh.newPage();
+    await tab.goto(`${server.url}/buckets`);
+    expect(new URL(tab.url()).pathname).toBe("/login");
+    await tab.fill("#token", "mnemo_wrong");
+    await tab.click("button[type=submit]");
+    await tab.getByText("That token is not valid").waitFor();
+    await tab.fill("#token", server.token());
+    await tab.click("button[type=submit]");
+    await tab.waitForURL(`${server.url}/buckets`);
+    await fresh.close();
+  });
+
+  it("imports an export through the page, with progress, and shows the summary once it is ready", async () => {
+    await page.goto(`${server.url}/import`);
+    await page.setInputFiles("#import-file", EXPORT);
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByText("is imported and searchable").waitFor({ timeout: 60_000 });
+    const counts = await page.locator(".summary-counts li").allTextContents();
+    expect(counts).toEqual(["4new", "0updated", "0unchanged", "0rejected", "0failed"]);
+    expect(await page.locator("#progress-indexing").getAttribute("value")).toBe("100");
+
+    await page.goto(`${server.url}/conversations`);
+    const statuses = await page.locator("td[data-label=Status] .badge").allTextContents();
+    expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
+  });
+
+  it("search opens a hit's conversation scrolled to that message", async () => {
+    await page.goto(`${server.url}/search?q=${encodeURIComponent("tram 28")}`);
+    expect(await page.locator("mark").first().textContent()).toMatch(/tram/i);
+    await page.locator("ol.items h3 a").first().click();
+    await page.waitForURL(/\/conversations\/conv_.*#hit$/);
+    expect(await page.locator("#hit").textContent()).toMatch(/tram 28/i);
+    expect(await onScreen(page, "#hit")).toBe(true);
+    expect(await page.locator("#hit").getAttribute("aria-current")).toBe("true");
+  });
+
+  it("recall's [n] citation opens the message it cites", async () => {
+    await page.goto(`${server.url}/recall?q=${encodeURIComponent("how do we get from the airport to Alfama")}&maxTokens=300`);
+    const citation = page.locator("a.cite").first();
+    const label = await citation.getAttribute("aria-label");
+    expect(label).toMatch(/^Source 1: /);
+    await citation.click();
+    await page.waitForURL(/#hit$/);
+    expect(await onScreen(page, "#hit")).toBe(true);
+    expect(await page.locator("h1").textContent()).toBe(label!.replace(/^Source 1: /, ""));
+  });
+
+  it("adds, edits, moves and deletes a memory, with its history", async () => {
+    await page.goto(`${server.url}/buckets`);
+    await page.fill("#bucket-name", "Pets");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    await page.getByText("Created bucket “Pets”.").waitFor();
+
+    await page.goto(`${server.url}/memories`);
+    await page.click("text=Add a memory");
+    await page.fill("#new-text", "My dog Biscuit is a golden retriever");
+    await page.getByRole("button", { name: "Add memory" }).click();
+    await page.getByText("Memory added.").waitFor();
+    const item = page.locator("li.item", { hasText: "My dog Biscuit" });
+    await item.locator("summary", { hasText: "Edit or move" }).click();
+    await item.locator("textarea").fill("My dog Biscuit is a 4-year-old golden retriever");
+    await item.locator("select").selectOption({ label: "Pets" });
+    await item.locator("button", { hasText: "Save" }).click();
+    await page.getByText("Saved (version 2).").waitFor();
+    const edited = page.locator("li.item", { hasText: "4-year-old" });
+    expect(await edited.locator(".item-head").textContent()).toContain("Pets");
+
+    await edited.locator("a", { hasText: "History" }).click();
+    expect(await page.locator("ol.items li").count()).toBe(2);
+    await page.goBack();
+
+    await page.locator("li.item", { hasText: "4-year-old" }).locator("input[type=checkbox]").check();
+    await page.selectOption("#bulk-bucket", { label: "General" });
+    await page.getByRole("button", { name: "Move selected" }).click();
+    await page.getByText("Moved 1 memory.").waitFor();
+    expect(await page.locator("li.item", { hasText: "4-year-old" }).locator(".item-head").textContent()).toContain("General");
+
+    await page.locator("li.item", { hasText: "4-year-old" }).locator("button", { hasText: "Delete" }).click();
+    await page.getByText("Delete this memory and its history?").waitFor();
+    await page.locator("main button", { hasText: "Delete" }).click();
+    await page.getByText("Memory deleted.").waitFor();
+    expect(await page.locator("li.item", { hasText: "4-year-old" }).count()).toBe(0);
+  });
+
+  it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
+    const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
+    await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });
+    await page.goto(`${server.url}/buckets`);
+    const row = page.locator("tr", { hasText: "Trips" });
+    await row.locator("summary", { hasText: "Rename" }).click();
+    await row.locator("input[name=name]").fill("Travel");
+    await row.locator("button", { hasText: "Save" }).click();
+    await page.getByText("Saved bucket “Travel”.").waitFor();
+
+    await page.locator("tr", { hasText: "Travel" }).locator("button", { hasText: "Delete" }).click();
+    await page.getByText("Its 1 memory will move to General; none is deleted.").waitFor();
+    await page.getByRole("button", { name: "Delete bucket" }).click();
+    await page.getByText("Bucket deleted. 1 memory moved to General.").waitFor();
+    const general = page.locator("tr", { hasText: "General" });
+    expect(await general.locator("button", { hasText: "Delete" }).count()).toBe(0);
+    expect(await general.textContent()).toContain("cannot be deleted");
+  });
+
+  it("rotates the token: shown once, the old one stops working, the token file holds the new one", async () => {
+    const old = server.token();
+    await page.goto(`${server.url}/settings`);
+    expect(await page.locator("pre").first().textContent()).toContain("<your token>");
+    await page.getByRole("button", { name: "Rotate token" }).click();
+    await page.getByText("The old one stops working at once").waitFor();
+    await page.locator("main button", { hasText: "Rotate token" }).click();
+    const token = await page.inputValue("#new-token");
+    expect(token).toMatch(/^mnemo_/);
+    expect(token).not.toBe(old);
+    expect(await page.locator("pre").first().textContent()).toContain(token);
+    expect(server.token()).toBe(token);
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // the API's token cache
+    expect((await api(server, "GET", "/api/buckets", undefined, old)).status).toBe(401);
+    expect((await api(server, "GET", "/api/buckets", undefined, token)).status).toBe(200);
+
+    await page.reload();
+    expect(await page.locator("#new-token").count()).toBe(0);
+  });
+
+  it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {
+    await api(server, "POST", "/api/memory", { text: `Memo ${XSS}` });
+    const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
+      platform: "custom",
+      conversation: {
+        id: "xss-1",
+        title: `Title ${XSS}`,
+        createdAt: "2025-01-01T10:00:00Z",
+        messages: [
+          { id: "a", role: "human", content: `Question onerror ${XSS} [link](javascript:window.__xss=1)` },
+          { id: "b", role: "assistant", content: "```html\n<script>window.__xss=1</script>\n```" },
+        ],
+      },
+    });
+    await waitUntilIndexed();
+    const pages = [
+      "/memories",
+      "/memories?q=Memo",
+      "/conversations",
+      `/conversations/${upload.body.conversationId}`,
+      "/search?q=onerror",
+      "/recall?q=onerror",
+    ];
+    for (const route of pages) {
+      await page.goto(`${server.url}${route}`);
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss), route).toBeUndefined();
+      expect(await page.locator("main img[src=x], main script").count(), route).toBe(0);
+      expect(await page.locator("main").textContent(), route).toContain('<img src=x onerror="window.__xss=1">');
+    }
+    await page.goto(`${server.url}/conversations/${upload.body.conversationId}`);
+    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+  });
+
+  it("refuses a change without the CSRF token or from another site, a foreign Host, and another user's data", async () => {
+    await page.goto(`${server.url}/memories`);
+    const withoutToken = await page.evaluate(() =>
+      fetch("/memories", { method: "POST", body: new URLSearchParams({ text: "sneaky" }) }).then((r) => r.status),
+    );
+    expect(withoutToken).toBe(403);
+
+    const csrf = await page.inputValue("input[name=_csrf] >> nth=0");
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const crossSite = await request(`${server.url}/memories`, {
+      method: "POST",
+      headers: { cookie, origin: "http://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ text: "sneaky", _csrf: csrf }).toString(),
+    });
+    expect(crossSite.statusCode).toBe(403);
+    await crossSite.body.dump();
+    const rebinding = await request(`${server.url}/memories`, { headers: { cookie, host: "evil.example" } });
+    expect(rebinding.statusCode).toBe(403);
+    await rebinding.body.dump();
+
+    const added = await runCli(["--json", "users", "add", "bob"], { env: server.env });
+    const bobToken = (JSON.parse(added.stdout) as { token: string }).token;
+    const bobs = await api<{ conversationId: string }>(
+      server,
+      "POST",
+      "/api/chat-history/ingest/custom-online",
+      {
+        conversation: {
+          id: "bob-1",
+          title: "Bob's secret plans",
+          createdAt: "2025-01-01T10:00:00Z",
+          messages: [{ id: "m", role: "human", content: "hi" }],
+        },
+      },
+      bobToken,
+    );
+    const peek = await page.goto(`${server.url}/conversations/${bobs.body.conversationId}`);
+    expect(peek?.status()).toBe(404);
+    await page.goto(`${server.url}/conversations?title=secret`);
+    expect(await page.getByText("Bob's secret plans").count()).toBe(0);
+  });
+});
