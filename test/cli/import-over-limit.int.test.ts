@@ -13,7 +13,7 @@ const conversation = (id: string, contents: string[]) => ({
 });
 
 describe("import --remote of an export with a conversation over 100,000 tokens", () => {
-  it("counts it rejected with the reason, and imports the others", async () => {
+  it("imports the others, and the server rejects it with the reason as it indexes", async () => {
     const file = path.join(tempDir(), "export.jsonl");
     const lines = [
       conversation("before", ["The tram to Alfama is number 28.", "Noted."]),
@@ -26,13 +26,16 @@ describe("import --remote of an export with a conversation over 100,000 tokens",
     fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n"));
     const served = await serveStore();
     try {
-      const result = await runCli(["--json", "import", "--no-wait", file], { env: served.env });
+      // The file goes whole to the server's upload endpoint, which imports it as `mnemo import` does:
+      // the conversation over the limit is stored, then rejected in background processing (spec §3).
+      const result = await runCli(["--json", "import", file], { env: served.env });
       expect(result.code, result.stderr).toBe(0);
-      const summary = JSON.parse(result.stdout);
-      expect(summary).toMatchObject({ new: 2, rejected: 1, failed: 0 });
-      expect(summary.problems).toEqual([
-        expect.objectContaining({ conversation: "Chat huge", reason: expect.stringMatching(/100,000 tokens/) }),
-      ]);
+      expect(JSON.parse(result.stdout)).toMatchObject({ new: 3, failed: 0 });
+      const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env: served.env })).stdout);
+      const byTitle = new Map(listed.items.map((item: { title: string }) => [item.title, item]));
+      expect(byTitle.get("Chat huge")).toMatchObject({ status: "rejected", statusReason: expect.stringMatching(/over the limit of 100000/) });
+      expect(byTitle.get("Chat before")).toMatchObject({ status: "ready" });
+      expect(byTitle.get("Chat after")).toMatchObject({ status: "ready" });
     } finally {
       await served.stop();
     }
