@@ -84,10 +84,18 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   const largeBodies = new LargeBodies();
   for (const route of ROUTES) register(http, route, largeBodies);
   http.use("/mcp", auth);
-  http.post("/mcp", async (c) => {
+  http.post("/mcp", bodyLimitOf(MCP_BODY_LIMIT, "/mcp"), async (c) => {
     // The SDK is loaded by the first MCP request, not by every server start.
     const { handleMcpRequest } = await import("../mcp/http.js");
-    return handleMcpRequest(c.req.raw, c.get("service"), options.log);
+    // Read here rather than by the SDK, which would turn bytes that are not UTF-8 into U+FFFD.
+    const body = await jsonBody(c).catch((error: unknown) => {
+      if (error instanceof AppError && error.code !== "invalid_input") throw error; // over the limit
+      return undefined;
+    });
+    if (body === undefined) {
+      return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not a JSON-RPC message" }, id: null }, 400);
+    }
+    return handleMcpRequest(c.req.raw, c.get("service"), options.log, body);
   });
   // Stateless MCP: no server-sent stream to open (GET) and no session to end (DELETE).
   http.on(["GET", "DELETE"], "/mcp", (c) => {
@@ -98,17 +106,21 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   return http;
 }
 
-function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void {
-  const path = route.path.replace(/\{(\w+)\}/g, ":$1");
-  const limit = bodyLimit({
-    maxSize: route.bodyLimit ?? MB,
+/** The SDK's own limit on an MCP body, kept now that the server reads the body. */
+const MCP_BODY_LIMIT = 4 * MB;
+
+function bodyLimitOf(maxSize: number, path: string): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
     onError: () => {
-      throw new AppError(
-        "payload_too_large",
-        `The request body is over the ${Math.round((route.bodyLimit ?? MB) / MB)} MB limit of ${route.path}`,
-      );
+      throw new AppError("payload_too_large", `The request body is over the ${Math.round(maxSize / MB)} MB limit of ${path}`);
     },
   });
+}
+
+function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void {
+  const path = route.path.replace(/\{(\w+)\}/g, ":$1");
+  const limit = bodyLimitOf(route.bodyLimit ?? MB, route.path);
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     const result = await route.handle({

@@ -7,12 +7,18 @@ import { createMcpServer } from "./server.js";
  * a transport for this request alone (building them takes well under a millisecond), so no
  * session can outlive its token or reach another user's service. Answers are plain JSON.
  */
-export async function handleMcpRequest(request: Request, service: MnemoService, log: (line: string) => void): Promise<Response> {
+export async function handleMcpRequest(
+  request: Request,
+  service: MnemoService,
+  log: (line: string) => void,
+  /** The body, already read and parsed by the server (which keeps bytes that are not UTF-8 visible for the core to refuse). */
+  parsedBody?: unknown,
+): Promise<Response> {
   const server = createMcpServer({ service: async () => service, log });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   } finally {
     // The answer is complete in JSON mode, so closing now cuts nothing short.
     await server.close();

@@ -353,6 +353,76 @@ describe("any input gets 2xx or 4xx naming the field, and a refused one changes 
   }
 });
 
+describe("POST /mcp: any tool call, with any arguments, gets an answer and no 5xx; a refused one changes nothing", () => {
+  it("every tool, generated arguments", async () => {
+    const listed = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const tools = (listed.body.result.tools as { name: string; inputSchema: { properties?: Record<string, unknown> } }[]).map((tool) => ({
+      name: tool.name,
+      fields: Object.keys(tool.inputSchema.properties ?? {}),
+    }));
+    expect(tools.length).toBeGreaterThan(5);
+    const calls = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom(...tools).chain((tool) => hostileObject(tool.fields).map((args) => ({ name: tool.name, args }))),
+      },
+      fc.record({ name: hostileText, args: hostileObject([]) }),
+    );
+    const bodies = fc.oneof(
+      {
+        weight: 8,
+        arbitrary: calls.map(({ name, args }) =>
+          JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } }),
+        ),
+      },
+      hostileValue.map((value) => JSON.stringify(value) ?? "null"),
+      fc.constantFrom(
+        "{",
+        "",
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"store_memory","arguments":{"text":"caf\xe9"}}}',
+      ),
+    );
+    await holds(
+      fc.asyncProperty(bodies, async (body) => {
+        const before = await stored();
+        const answer = await mcp(body);
+        const told = `POST /mcp ${body.slice(0, 300)} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+        expect(answer.status, told).toBeLessThan(500);
+        const refused = answer.status >= 400 || answer.body?.error !== undefined || answer.body?.result?.isError === true;
+        if (refused) expect(await stored(), `${told} changed the store`).toBe(before);
+      }),
+    );
+  });
+
+  it("refuses bytes that are not UTF-8 as a tool error naming the argument, instead of storing U+FFFD", async () => {
+    const before = await stored();
+    const bytes = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"store_memory","arguments":{"text":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    const answer = await mcp(bytes);
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.isError).toBe(true);
+    expect(JSON.stringify(answer.body.result.content)).toMatch(/text: is not valid Unicode/);
+    expect(await stored()).toBe(before);
+  });
+});
+
+async function mcp(body: unknown): Promise<Answer> {
+  const response = await request(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+  const text = await response.body.text();
+  try {
+    return { status: response.statusCode, body: JSON.parse(text) };
+  } catch {
+    return { status: response.statusCode, body: text };
+  }
+}
+
 /** fc.assert, with a failure told in a few lines: a counterexample can be megabytes of text. */
 async function holds<T>(property: fc.IAsyncProperty<T>): Promise<void> {
   const run = await fc.check(property, { numRuns: RUNS });
