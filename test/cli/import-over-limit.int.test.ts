@@ -33,7 +33,10 @@ describe("import --remote of an export with a conversation over 100,000 tokens",
       expect(JSON.parse(result.stdout)).toMatchObject({ new: 3, failed: 0 });
       const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env: served.env })).stdout);
       const byTitle = new Map(listed.items.map((item: { title: string }) => [item.title, item]));
-      expect(byTitle.get("Chat huge")).toMatchObject({ status: "rejected", statusReason: expect.stringMatching(/over the limit of 100000/) });
+      expect(byTitle.get("Chat huge")).toMatchObject({
+        status: "rejected",
+        statusReason: expect.stringMatching(/over the limit of 100000/),
+      });
       expect(byTitle.get("Chat before")).toMatchObject({ status: "ready" });
       expect(byTitle.get("Chat after")).toMatchObject({ status: "ready" });
     } finally {
