@@ -161,7 +161,7 @@ export type ExportChunk = z.infer<typeof ExportChunk>;
 export const ExportLine = z.union([ExportHeader, ExportRecord]);
 
 export const ExportQuery = z.object({
-  /** `false` leaves the vectors out: a file about a third the size, whose restore embeds everything again. */
+  /** `false` leaves the vectors out: a file about a tenth the size, whose restore embeds everything again. */
   vectors: queryBool(z.boolean().default(true)),
 });
 export type ExportQuery = z.input<typeof ExportQuery>;

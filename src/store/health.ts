@@ -1,5 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
-import type { RecordBatch, Schema } from "apache-arrow";
+import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
@@ -67,6 +67,17 @@ export interface StoreHealth {
   relations: Relations | undefined;
 }
 
+/**
+ * Rows read at once; a conversation's messages row holds the whole conversation, so fewer of those:
+ * reading them 1,000 at a time took the check's process to 388 MB on the 600 MB-export store, 100 at
+ * a time to 274 MB, in the same time.
+ */
+const READ_ROWS = 1_000;
+const READ_MESSAGES_ROWS = 100;
+
+/** Index and metadata cache of the check's connection (LanceDB's defaults are 6 GB and 1 GB). */
+const CACHE_BYTES = 32n * 1024n * 1024n;
+
 /** The columns each table is checked by (keys, references), and what makes two rows the same. */
 const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> = {
   meta: { columns: ["key"], key: (row) => row.key as string },
@@ -87,7 +98,9 @@ export async function checkStore(
   uri: string,
   on: { checking?(table: string): void; table?(health: TableHealth): void } = {},
 ): Promise<StoreHealth> {
-  const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+  // Small caches: every index is asked once, and a whole-table read caches nothing worth keeping.
+  const session = new lancedb.Session(CACHE_BYTES, CACHE_BYTES);
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, session });
   try {
     const meta = await checkMeta(db);
     const keys = new Map<TableKey, Row[]>();
@@ -177,9 +190,14 @@ async function checkTable(
       .then((stats) => stats.fragmentStats.numFragments)
       .catch(() => undefined);
     const vector = (VECTOR_TABLES as readonly string[]).includes(key);
-    for await (const batch of table.query()) {
-      readBatch(batch as RecordBatch, key, vector ? dims : undefined, rows, health);
-      health.read += (batch as RecordBatch).numRows;
+    // Every row, every column, a range of rows at a time: a plain scan of the messages table took the
+    // check's process to 487 MB on the 600 MB-export store.
+    const step = key === "messages" ? READ_MESSAGES_ROWS : READ_ROWS;
+    for (let from = 0; from < health.rows; from += step) {
+      const offsets = Array.from({ length: Math.min(step, health.rows - from) }, (_, i) => from + i);
+      const batch = await table.takeOffsets(offsets).toArrow();
+      readBatch(batch, key, vector ? dims : undefined, rows, health);
+      health.read += batch.numRows;
     }
     if (health.read !== health.rows) health.problem = { what: `${health.rows} rows counted but ${health.read} read` };
     health.indexes = await checkIndexes(table, dims);
@@ -203,7 +221,7 @@ function missingColumns(schema: Schema, key: TableKey, dims: number | undefined)
   return undefined;
 }
 
-function readBatch(batch: RecordBatch, key: TableKey, dims: number | undefined, into: Row[], health: TableHealth): void {
+function readBatch(batch: ArrowTable, key: TableKey, dims: number | undefined, into: Row[], health: TableHealth): void {
   const columns = KEYS[key].columns.map((name) => [name, batch.getChild(name)] as const);
   const vectors = dims === undefined ? undefined : batch.getChild("vector");
   for (let i = 0; i < batch.numRows; i++) {

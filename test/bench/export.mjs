@@ -10,7 +10,8 @@
 //    (openExport), stored by the real upload path (uploadMany, 200 a call), and indexed by the real
 //    index worker, whose embedder alone is swapped for one that draws random unit vectors of the
 //    bundled model's 512 dimensions: the store gets the same 20,250 conversations and ~290k chunks,
-//    rows, fragments and (after `mnemo maintain`) indexes as the real import leaves, in a few minutes.
+//    rows, fragments and (after `mnemo maintain`) indexes as the real import leaves, without the
+//    embedding that takes most of a real import's time (28 min in all on a busy 2-core machine).
 //    Beside them, 2,000 memories embedded by the bundled model, 500 of them edited (two versions),
 //    and 20 image memories. --quick: a 50 MB export. --keep DIR keeps (or reuses) the store there.
 // 2. `mnemo export` as a child process under /usr/bin/time -v (peak RSS, wall time): .jsonl.gz with
@@ -20,6 +21,7 @@
 //    (re-embedded by the bundled model), for the rate of each.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
@@ -160,6 +162,8 @@ async function restore(file, label) {
 }
 
 async function main() {
+  // Other work on the machine stretches every time here: the record says how busy it was.
+  const loadBefore = os.loadavg();
   const keep = args.keep;
   const store = keep ?? tempDir("export-store");
   let filled;
@@ -222,6 +226,7 @@ async function main() {
     ),
   );
   writeResults("export", {
+    loadAverage: { before: loadBefore, after: os.loadavg() },
     sizes: { exportMB: EXPORT_MB, memories: MEMORIES, edited: EDITED, images: IMAGES, subset: SUBSET },
     store: filled,
     exports: exports.map(({ file: _file, ...rest }) => rest),

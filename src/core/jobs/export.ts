@@ -41,25 +41,27 @@
  * be gone. A vector is its float32 values, little-endian, in base64 (2,732 characters for 512
  * dimensions).
  *
- * Vectors. Carried by default: restoring the 600 MB-export store (290k chunks) re-embeds for ~22
- * minutes with the bundled model and much longer with a transformers model, while decoding the
- * carried vectors takes seconds (measured in test/bench/export.mjs). They make the file about
- * three times larger; `--no-vectors` (GET /api/export?vectors=false) leaves them and the chunks out,
- * and a restore then rebuilds the chunks and embeds them, as it does whenever the target store's
- * embedder is not the one in the header.
+ * Vectors. Carried by default: a restore that may use them (the target store's embedder is the
+ * header's) stores the chunks as they are, where one without them chunks and embeds every
+ * conversation again, as the import did (22 minutes for the 600 MB-export store with the bundled
+ * model on an idle machine, far longer with a transformers model). Measured in test/bench/export.mjs
+ * on that store: 33 × faster carried, for a file 11 × larger (720 against 65 MB; vectors do not
+ * compress). `--no-vectors` (GET /api/export?vectors=false) leaves them and the chunks out.
  *
  * Tokens. A user record carries the SHA-256 hash of the user's API token, never the token: a restore
  * must let people keep working, so a user the restore creates gets the hash and every plugin that
  * holds the token still gets in. A hash of a 256-bit random token cannot be turned back into it or
  * guessed, so it grants nothing to whoever reads the file (which holds the user's whole history
  * anyway, and is to be kept as privately as the store). A restore never replaces the token of a user
- * that exists and has one.
+ * that exists and has one (one without takes the file's), nor touches a token with `--user`.
  *
  * Restore (core/jobs/restore.ts). Into an empty store: everything as it was, ids, versions, times,
  * flags and image bytes. Into a store that has some of it, what is there stays as it is and what is
  * missing is added, so restoring the same file twice adds nothing: users are matched by name,
  * buckets by name, memories by id, import records by platform, conversations by id or by platform
- * and platform conversation id. A conversation that was `processing` is restored `queued`.
+ * and platform conversation id; one that `mnemo doctor --repair` rebuilt from its messages (platform
+ * `recovered`) is replaced by the export's. A conversation that was `processing` is restored
+ * `queued`, and so is a `ready` one whose chunks are not used (no vectors, another embedder).
  *
  * Consistency. Each table is read as it stands when its turn comes: an export taken while a server
  * writes holds every record whole, and writes that land during the export may or may not be in it.

@@ -67,7 +67,8 @@ export function salvageInChild(config: Config, table: string): Promise<{ rows: n
 function inChild<T>(args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HEALTH_PROCESS, ...args], {
-      env: { ...process.env, RUST_BACKTRACE: "0", LANCEDB_LOG: "error" },
+      // Three I/O threads, as for maintenance: LanceDB's reads ahead take memory, not time, from a whole-table read.
+      env: { LANCE_IO_THREADS: "3", ...process.env, RUST_BACKTRACE: "0", LANCEDB_LOG: "error" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let pending = "";
