@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import S3rver from "s3rver";
 import { tempDir } from "./temp-dirs.js";
 
@@ -8,20 +10,100 @@ export interface S3Server {
 }
 
 /**
- * An S3-compatible server in this process (s3rver, files in a temp dir) on a random port of
- * 127.0.0.1, with `bucket` made. Good for one writer at a time only: it ignores conditional PUTs
- * and writes objects in place, so it cannot stand in for S3 under concurrent commits. It accepts
- * any secret for its one key id, S3RVER. Children that use it must be spawned asynchronously: a
+ * An S3-compatible server in this process on a random port of 127.0.0.1, with `bucket` made: s3rver
+ * (files in a temp dir) behind a front that gives it what S3 guarantees and it lacks, so that tests
+ * can run writers on several machines at once. s3rver ignores `If-None-Match: *` on a PUT (LanceDB
+ * commits each version that way, and a second commit of one version silently replaced the first)
+ * and writes an object in place, readable half-written. The front answers such a PUT of an existing
+ * key with 412, as S3 does, and holds reads of a key while it is being written. It accepts any
+ * secret for its one key id, S3RVER. Children that use it must be spawned asynchronously: a
  * synchronous child blocks its event loop.
  */
 export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
-  const server = new S3rver({
+  const backend = new S3rver({
     address: "127.0.0.1",
     port: 0,
     directory: tempDir("s3rver-"),
     silent: true,
     configureBuckets: [{ name: bucket }],
   });
-  const { port } = await server.run();
-  return { endpoint: `http://127.0.0.1:${port}`, bucket, close: () => server.close() };
+  const { port: backendPort } = await backend.run();
+  const front = http.createServer((request, response) => {
+    frontRequest(backendPort, request, response).catch((error: unknown) => {
+      response.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+  const { port } = front.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    close: async () => {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+      await backend.close();
+    },
+  };
+}
+
+/** Writes under way, by object path: a later write of the key waits for them, a read too. */
+const writing = new Map<string, Promise<void>>();
+
+async function frontRequest(backendPort: number, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://front");
+  const key = url.pathname;
+  // A part of a multipart upload is not the object yet; its completion (POST ?uploadId) is.
+  const writes =
+    (request.method === "PUT" && !url.searchParams.has("uploadId")) || (request.method === "POST" && url.searchParams.has("uploadId"));
+  if (!writes) {
+    await writing.get(key);
+    return forward(backendPort, request, response);
+  }
+  const before = writing.get(key) ?? Promise.resolve();
+  let done: () => void = () => undefined;
+  const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+  writing.set(key, mine);
+  await before;
+  try {
+    if (request.headers["if-none-match"] === "*" && (await exists(backendPort, key))) return await preconditionFailed(request, response);
+    await forward(backendPort, request, response);
+  } finally {
+    done();
+    if (writing.get(key) === mine) writing.delete(key);
+  }
+}
+
+function forward(backendPort: number, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const upstream = http.request(
+      { host: "127.0.0.1", port: backendPort, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+        answer.on("end", resolve);
+        answer.on("error", reject);
+      },
+    );
+    upstream.on("error", reject);
+    request.pipe(upstream);
+  });
+}
+
+function exists(backendPort: number, key: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const head = http.request({ host: "127.0.0.1", port: backendPort, method: "HEAD", path: key }, (answer) => {
+      answer.resume();
+      resolve(answer.statusCode === 200);
+    });
+    head.on("error", reject);
+    head.end();
+  });
+}
+
+async function preconditionFailed(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  for await (const _ of request); // the body is not wanted, but must be read before the answer
+  response.writeHead(412, { "content-type": "application/xml" });
+  response.end(
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>',
+  );
 }

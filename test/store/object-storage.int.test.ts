@@ -107,6 +107,18 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     expect(list.items.some((item) => item.title.includes("Lisbon"))).toBe(true);
   });
 
+  it("loses nothing when two machines write at once", async () => {
+    const listed = async (machine: Machine) =>
+      (JSON.parse(await ok(machine, ["--json", "memories", "--all", "--count", "1000"])) as { memories: { text: string }[] }).memories
+        .length;
+    const before = await listed(laptop);
+    // Each command commits its memory, and a first write starts a maintenance process that commits too.
+    const texts = ["laptop", "desktop"].flatMap((name) => [1, 2, 3].map((n) => `Note ${n} written on the ${name}`));
+    await Promise.all(texts.map((text) => ok(text.endsWith("laptop") ? laptop : desktop, ["remember", text])));
+    expect(await listed(desktop)).toBe(before + texts.length);
+    expect(await listed(laptop)).toBe(before + texts.length);
+  });
+
   it("compacts and indexes the store in the bucket", async () => {
     await ok(desktop, ["maintain"]);
     expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");
