@@ -11,6 +11,7 @@ import {
   lazyEmbedder,
 } from "../providers/create-providers.js";
 import type { Reranker } from "../providers/reranker.js";
+import { ImageFolder, ImageTable, type ImageBytes } from "../store/image-bytes.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "../shared/errors.js";
@@ -65,15 +66,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let indexer: IndexWorker | undefined;
   let reranker: Promise<Reranker | undefined> | undefined;
   const captioner = createCaptioner(config);
+  const images: ImageBytes = isRemoteUri(config.storeUri)
+    ? new ImageTable(store, config.paths.images)
+    : new ImageFolder(config.paths.images);
   const context: CoreContext = {
     store,
+    images,
     embedder,
     reranker: () => (reranker ??= createReranker(config)),
     synthesizer: createSynthesizer(config),
     caption: (image) => captioner.caption(image),
     config,
     now: options.now ?? (() => new Date()),
-    imageUrl: options.imageUrl ?? ((_id, file) => pathToFileURL(path.join(config.paths.images, file)).href),
+    imageUrl:
+      options.imageUrl ?? (async (_id, file) => pathToFileURL((await images.localPath(file)) ?? path.join(config.paths.images, file)).href),
     afterWrite: () => maintenance.afterWrite(),
     onQueued: () => indexer?.notify(),
     indexStalled: () => indexer?.stalled,

@@ -2,15 +2,18 @@ import type { Config } from "../config/load-config.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { Reranker } from "../providers/reranker.js";
 import type { Synthesizer } from "../providers/synthesis/synthesizer.js";
+import type { ImageBytes } from "../store/image-bytes.js";
 import type { Store } from "../store/store.js";
 import type { AppError } from "../shared/errors.js";
 
 /** Turns a stored image file into the URL a client fetches it from (signed by the server, file:// locally). */
-export type ImageUrlSigner = (memoryId: string, imageFile: string) => string;
+export type ImageUrlSigner = (memoryId: string, imageFile: string) => string | Promise<string>;
 
 /** What every core module works with. Built once by createApp. */
 export interface CoreContext {
   readonly store: Store;
+  /** The bytes of image memories: files beside a local store, a table in the bucket for a remote one. */
+  readonly images: ImageBytes;
   readonly embedder: Embedder;
   /** The configured reranker, loaded on first use; undefined when there is none. */
   reranker(): Promise<Reranker | undefined>;

@@ -78,9 +78,9 @@ export async function checkRemovable(name: string): Promise<void> {
   (await import("./users.js")).checkRemovable(name);
 }
 
-/** The stored file behind an image memory, for the image route (its signature already checked). */
-export async function imageFile(app: App, memoryId: string): Promise<{ path: string; mime: string }> {
-  return (await import("./memories/images.js")).imageFile(app.context, memoryId);
+/** The stored bytes behind an image memory, for the image route (its signature already checked). */
+export async function imageBytes(app: App, memoryId: string): Promise<{ data: Buffer; mime: string }> {
+  return (await import("./memories/images.js")).imageBytes(app.context, memoryId);
 }
 
 /** An upload's JSON body read as it arrives, refused once its messages pass the token limit (chat-history/upload-reader.ts). */

@@ -1,11 +1,10 @@
-import fs from "node:fs";
 import { pipeline, Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { imageFile, verifyImageSignature, type App } from "../core/index.js";
+import { imageBytes, verifyImageSignature, type App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import { allowedMethods } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
@@ -70,12 +69,12 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   http.get("/images/:memoryId", async (c) => {
     const memoryId = c.req.param("memoryId");
     verifyImageSignature(options.imageSecret, memoryId, c.req.query("exp"), c.req.query("sig"));
-    const file = await imageFile(app, memoryId);
-    c.header("Content-Type", file.mime);
+    const image = await imageBytes(app, memoryId);
+    c.header("Content-Type", image.mime);
     // The type is the stored format's; a browser must not guess another (HTML) from the bytes.
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Cache-Control", "private, max-age=3600");
-    return c.body(Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream);
+    return c.body(new Uint8Array(image.data));
   });
 
   // One lockout for both: a token guessed at /mcp counts as one guessed at /api.

@@ -48,6 +48,7 @@ const HOLDS: Record<TableKey, string> = {
   conversations: "conversations",
   messages: "conversations' messages",
   chunks: "the search index of conversations (rebuilt from their messages by `mnemo doctor --repair`)",
+  images: "the pictures of image memories",
 };
 
 export const DOCTOR_SUGGESTION =

@@ -89,6 +89,7 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
   conversations: { columns: ["id", "userId", "revision", "status", "tokenCount"], key: (row) => row.id as string },
   messages: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
+  images: { columns: ["file", "userId"], key: (row) => row.file as string },
 };
 
 type Row = Record<string, unknown>;

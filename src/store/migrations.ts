@@ -44,6 +44,10 @@ const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[]
     }
     await conversations.dropColumns(["messagesJson"]);
   },
+  // 3: a table for the bytes of image memories, which a store on object storage keeps in the bucket.
+  async (db, meta) => {
+    if (!(await tableExists(db, TABLE.images))) await db.createEmptyTable(TABLE.images, tableSchema("images", meta.dims));
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -131,6 +131,13 @@ export interface ChunkRow {
   vector: Float32Array;
 }
 
+/** An image memory's bytes, by the `imageFile` name its memory row holds (`<user id>/<memory id>.<ext>`). */
+export interface ImageRow {
+  file: string;
+  userId: string;
+  data: Uint8Array;
+}
+
 export interface TableRows {
   meta: { key: string; value: string };
   users: UserRow;
@@ -141,4 +148,5 @@ export interface TableRows {
   conversations: ConversationRow;
   messages: MessagesRow;
   chunks: ChunkRow;
+  images: ImageRow;
 }

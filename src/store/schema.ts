@@ -1,8 +1,9 @@
-import { Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8, type DataType } from "apache-arrow";
+import { Binary, Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8, type DataType } from "apache-arrow";
 
 const text = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
 const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
 const bool = (name: string) => new Field(name, new Bool(), false);
+const bytes = (name: string) => new Field(name, new Binary(), false);
 const vector = (dims: number) => new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
 const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
 const ints = (name: string) => new Field(name, new List(new Field("item", new Int32(), true)), false);
@@ -29,6 +30,8 @@ export const TABLE = {
   conversations: "conversations",
   messages: "conversation_messages",
   chunks: "chunks",
+  /** The bytes of image memories, for a store on object storage (store/image-bytes.ts). */
+  images: "images",
 } as const;
 export type TableKey = keyof typeof TABLE;
 export const VECTOR_TABLES = ["memories", "chunks"] as const satisfies readonly TableKey[];
@@ -63,6 +66,7 @@ const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]>
     text("uploadedAt"),
   ],
   messages: [text("id"), text("userId"), text("conversationId"), int("revision"), text("messagesJson")],
+  images: [text("file"), text("userId"), bytes("data")],
 };
 
 function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {

@@ -119,6 +119,40 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     expect(await listed(laptop)).toBe(before + texts.length);
   });
 
+  it("keeps image memories in the bucket: another machine shows, serves, exports and deletes them", async () => {
+    const picture = path.join(ROOT, "fixtures", "images", "red-square.png");
+    const bytes = fs.readFileSync(picture);
+    const { memoryId } = JSON.parse(await ok(laptop, ["--json", "remember", "--image", picture, "--description", "the logo draft"]));
+    // Nothing of it is kept on the laptop: the bytes went to the bucket.
+    expect(fs.existsSync(path.join(laptop.dataDir, "images"))).toBe(false);
+
+    type Listed = { memories: { id: string; image_url?: string }[] };
+    const listed = JSON.parse(await ok(desktop, ["--json", "memories", "--type", "image"])) as Listed;
+    const url = listed.memories.find((memory) => memory.id === memoryId)?.image_url;
+    expect(url).toMatch(/^file:\/\//);
+    expect(fs.readFileSync(new URL(url!))).toEqual(bytes);
+
+    const server = await serve(desktop);
+    try {
+      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      const served = JSON.parse(await ok(client, ["--json", "memories", "--type", "image"])) as Listed;
+      const response = await fetch(served.memories.find((memory) => memory.id === memoryId)!.image_url!);
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
+    } finally {
+      outputs.push(await server.stop());
+    }
+
+    const exported = path.join(tempDir(), "all.jsonl");
+    await ok(desktop, ["export", exported]);
+    expect(fs.readFileSync(exported, "utf8")).toContain(bytes.toString("base64"));
+
+    await ok(desktop, ["memories", "delete", "--yes", memoryId]);
+    const after = JSON.parse(await ok(laptop, ["--json", "memories", "--type", "image"])) as Listed;
+    expect(after.memories.map((memory) => memory.id)).not.toContain(memoryId);
+    expect(fs.existsSync(new URL(url!))).toBe(false);
+  });
+
   it("compacts and indexes the store in the bucket", async () => {
     await ok(desktop, ["maintain"]);
     expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");

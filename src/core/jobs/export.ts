@@ -66,7 +66,6 @@
  * Consistency. Each table is read as it stands when its turn comes: an export taken while a server
  * writes holds every record whole, and writes that land during the export may or may not be in it.
  */
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import {
@@ -187,7 +186,7 @@ async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean
         version: row.version,
         createdAt: row.createdAt,
         updatedAt: row.updatedAt,
-        image: imageOf(ctx, row),
+        image: await imageOf(ctx, row),
         history: versions.map(({ id, version, text, bucketId, changedAt }) => ({ id, version, text, bucketId, changedAt })),
         ...(vectors ? { vector: encodeVector(row.vector) } : {}),
       };
@@ -195,17 +194,11 @@ async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean
   }
 }
 
-/** The image file's bytes; null when the memory has none, or its file was removed from the data dir by hand. */
-function imageOf(ctx: CoreContext, row: MemoryRow): { name: string; data: string } | null {
+/** The image's bytes; null when the memory has none, or its file was removed from the data dir by hand. */
+async function imageOf(ctx: CoreContext, row: MemoryRow): Promise<{ name: string; data: string } | null> {
   if (!row.imageFile) return null;
-  try {
-    return {
-      name: path.basename(row.imageFile),
-      data: fs.readFileSync(path.join(ctx.config.paths.images, row.imageFile)).toString("base64"),
-    };
-  } catch {
-    return null;
-  }
+  const data = await ctx.images.read(row.imageFile);
+  return data ? { name: path.basename(row.imageFile), data: data.toString("base64") } : null;
 }
 
 /** Every conversation of the user with its messages and (optionally) its chunks and their vectors. */

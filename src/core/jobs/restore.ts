@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { MnemoExportReader } from "../../importers/mnemo-export.js";
 import type {
@@ -274,6 +273,8 @@ class Restorer {
       // The history first, as a new memory's is: a crash in between leaves versions nobody sees.
       await this.ctx.store.delete("memoryHistory", sqlIn("memoryId", [...still]));
       await this.ctx.store.add("memoryHistory", history);
+      // Its image before the row, as a new image memory's: no row names bytes that are not stored.
+      for (const record of fresh) if (still.has(record.id) && record.image) await this.writeImage(target, record.image);
       await this.ctx.store.add("memories", mine);
       return mine.length;
     });
@@ -300,7 +301,7 @@ class Restorer {
       bucketId: this.bucketOf(target, record.bucketId, `memory ${record.id}`),
       text: record.text,
       contentType: record.contentType,
-      imageFile: record.image ? this.writeImage(target, record.image) : null,
+      imageFile: record.image ? imageFileOf(target, record.image) : null,
       imageDescription: record.imageDescription,
       source: record.source,
       version: record.version,
@@ -331,14 +332,8 @@ class Restorer {
     return DEFAULT_BUCKET.id;
   }
 
-  /** The image's bytes in the data dir, whole or not at all; its path as a memory row keeps it. */
-  private writeImage(target: Target, image: { name: string; data: string }): string {
-    const file = path.join(target.userId, image.name);
-    const full = path.join(this.ctx.config.paths.images, file);
-    fs.mkdirSync(path.dirname(full), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(`${full}.tmp`, Buffer.from(image.data, "base64"), { mode: 0o600 });
-    fs.renameSync(`${full}.tmp`, full);
-    return file;
+  private async writeImage(target: Target, image: { name: string; data: string }): Promise<void> {
+    await this.ctx.images.write(imageFileOf(target, image), Buffer.from(image.data, "base64"));
   }
 
   private async flushConversations(target: Target): Promise<void> {
@@ -495,4 +490,9 @@ class Restorer {
     );
     return records.filter((record) => !found.has(record.id));
   }
+}
+
+/** Where a restored image is kept: the user's folder, by its name in the file (its memory's id). */
+function imageFileOf(target: Target, image: { name: string }): string {
+  return path.join(target.userId, image.name);
 }

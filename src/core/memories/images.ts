@@ -4,7 +4,6 @@ import { parseInput } from "../../schemas/parse.js";
 import { ImageMemoryRequest, MAX_IMAGE_BYTES, type StoreMemoryResponse } from "../../schemas/memories.js";
 import type { MemoryRow } from "../../store/rows.js";
 import { sqlAnd, sqlString } from "../../store/sql.js";
-import { diskFullOr } from "../../store/write-lock.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
@@ -12,9 +11,9 @@ import { checkImage, mimeOf } from "./image-types.js";
 import { insertMemoryRows } from "./memories.js";
 
 /**
- * An image memory: the file goes into the data dir first (so no row ever points at a missing
- * file), then the row, whose text is the description: the one given, else a caption from an
- * image-to-text model when one is available, else words from the file name.
+ * An image memory: its bytes are stored first (so no row ever points at missing bytes), then the
+ * row, whose text is the description: the one given, else a caption from an image-to-text model
+ * when one is available, else words from the file name.
  */
 export async function storeImageMemory(ctx: CoreContext, userId: string, input: ImageMemoryRequest): Promise<StoreMemoryResponse> {
   const request = parseInput(ImageMemoryRequest, input);
@@ -30,8 +29,7 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
   const description = request.description ?? (await ctx.caption(data)) ?? describeFromName(request.filename);
   const id = newId("mem");
   const file = path.join(userId, `${id}.${type.ext}`);
-  const target = path.join(ctx.config.paths.images, file);
-  writeImageFile(target, data);
+  await ctx.store.write(() => ctx.images.write(file, data));
   try {
     const [vector] = await ctx.embedder.embedDocuments([description], { urgent: true });
     const now = ctx.now().toISOString();
@@ -51,22 +49,10 @@ export async function storeImageMemory(ctx: CoreContext, userId: string, input: 
     };
     await insertMemoryRows(ctx, userId, [row]);
   } catch (error) {
-    fs.rmSync(target, { force: true });
+    await ctx.store.write(() => ctx.images.remove([file])).catch(() => undefined); // the error that matters is the first
     throw error;
   }
   return { done: "ok", memoryId: id };
-}
-
-/** Written whole or not at all: a full disk leaves no partial file behind. */
-function writeImageFile(target: string, data: Buffer): void {
-  try {
-    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(`${target}.tmp`, data, { mode: 0o600 });
-    fs.renameSync(`${target}.tmp`, target);
-  } catch (error) {
-    fs.rmSync(`${target}.tmp`, { force: true });
-    throw diskFullOr(error, path.dirname(target));
-  }
 }
 
 /** "beach-sunset_2024.jpg" → "Image: beach sunset 2024". */
@@ -79,23 +65,24 @@ export function describeFromName(filename: string | undefined): string {
   return words ? `Image: ${words}` : "Image";
 }
 
-export function removeImageFiles(ctx: CoreContext, files: (string | null)[]): void {
-  for (const file of files) if (file) fs.rmSync(path.join(ctx.config.paths.images, file), { force: true });
+/** Call inside the store's `write`, with the rows that name them. */
+export async function removeImageFiles(ctx: CoreContext, files: (string | null)[]): Promise<void> {
+  await ctx.images.remove(files.filter((file): file is string => file !== null));
 }
 
-/** A user's image files live in a folder of their own (`images/<user id>/`). */
+/** A user's image files (or their copies cached from the bucket) live in a folder of their own (`images/<user id>/`). */
 export function removeUserImages(ctx: CoreContext, userId: string): void {
   fs.rmSync(path.join(ctx.config.paths.images, userId), { recursive: true, force: true });
 }
 
-/** The stored file behind an image memory, for the image route (the signature already checked). */
-export async function imageFile(ctx: CoreContext, memoryId: string): Promise<{ path: string; mime: string }> {
+/** The bytes behind an image memory, for the image route (the signature already checked). */
+export async function imageBytes(ctx: CoreContext, memoryId: string): Promise<{ data: Buffer; mime: string }> {
   const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), {
     columns: ["imageFile"],
   });
   if (!row?.imageFile) throw new AppError("not_found", "image not found");
-  const file = path.join(ctx.config.paths.images, row.imageFile);
+  const data = await ctx.images.read(row.imageFile);
   // Removed by hand from the images folder: a 404, not a 200 whose body breaks off.
-  if (!fs.existsSync(file)) throw new AppError("not_found", "image not found: its file is gone from the data dir");
-  return { path: file, mime: mimeOf(row.imageFile) };
+  if (!data) throw new AppError("not_found", "image not found: its file is gone from the data dir");
+  return { data, mime: mimeOf(row.imageFile) };
 }

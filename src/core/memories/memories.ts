@@ -261,14 +261,20 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
   ]);
   const names = new Map(bucketRows.map((row) => [row.id, row.name]));
   return {
-    memories: memories.map((memory) =>
-      memory.contentType === "text" && !request.includeIds ? memory.text : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
+    memories: await Promise.all(
+      memories.map((memory) =>
+        memory.contentType === "text" && !request.includeIds ? memory.text : toMemoryObject(ctx, memory, names.get(memory.bucketId) ?? ""),
+      ),
     ),
     buckets,
   };
 }
 
-function toMemoryObject(ctx: CoreContext, memory: FoundMemory<(typeof V2_COLUMNS)[number]>, bucketName: string): MemoryObject {
+async function toMemoryObject(
+  ctx: CoreContext,
+  memory: FoundMemory<(typeof V2_COLUMNS)[number]>,
+  bucketName: string,
+): Promise<MemoryObject> {
   const metadata = { text: memory.text, createdAt: memory.createdAt, bucketId: memory.bucketId, bucketName };
   const score = memory.score === undefined ? {} : { score: memory.score };
   if (memory.contentType === "image" && memory.imageFile) {
@@ -276,7 +282,7 @@ function toMemoryObject(ctx: CoreContext, memory: FoundMemory<(typeof V2_COLUMNS
       id: memory.id,
       text: memory.text,
       content_type: "image",
-      image_url: ctx.imageUrl(memory.id, memory.imageFile),
+      image_url: await ctx.imageUrl(memory.id, memory.imageFile),
       image_description: memory.imageDescription ?? memory.text,
       ...score,
       metadata,

@@ -135,10 +135,10 @@ export async function deleteMemory(ctx: CoreContext, userId: string, rawId: stri
     const files = await imageFilesOf(ctx, scope);
     const count = await ctx.store.delete("memories", scope);
     if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(memoryId)}`));
-    return { count, files };
+    await removeImageFiles(ctx, files);
+    return count;
   });
-  if (deleted.count === 0) throw memoryNotFound(memoryId);
-  removeImageFiles(ctx, deleted.files);
+  if (deleted === 0) throw memoryNotFound(memoryId);
   ctx.afterWrite();
   return { message: "Memory deleted" };
 }
@@ -160,7 +160,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
     try {
       const files = await imageFilesOf(ctx, scope);
       count = await ctx.store.delete("memories", scope);
-      removeImageFiles(ctx, files);
+      await removeImageFiles(ctx, files);
     } catch {
       // The store's own message would tell a client about our internals; the batch is what failed.
       errors.push({ memoryId: "vector_bulk", error: "The memories could not be deleted; none of them was removed" });
