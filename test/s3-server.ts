@@ -14,8 +14,8 @@ export interface S3Server {
  * (files in a temp dir) behind a front that gives it what S3 guarantees and it lacks, so that tests
  * can run writers on several machines at once. s3rver ignores `If-None-Match: *` on a PUT (LanceDB
  * commits each version that way, and a second commit of one version silently replaced the first)
- * and writes an object in place, readable half-written. The front answers such a PUT of an existing
- * key with 412, as S3 does, and holds reads of a key while it is being written. It accepts any
+ * and writes an object in place, readable and listed half-written. The front answers such a PUT of
+ * an existing key with 412, as S3 does, and holds reads and listings while objects are being written. It accepts any
  * secret for its one key id, S3RVER. Children that use it must be spawned asynchronously: a
  * synchronous child blocks its event loop.
  */
@@ -49,25 +49,70 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
 /** Writes under way, by object path: a later write of the key waits for them, a read too. */
 const writing = new Map<string, Promise<void>>();
 
+/**
+ * Holders of one kind at a time, any number of them: listings and writes exclude each other, as
+ * s3rver lists an object it is still writing, with the size it has so far (LanceDB then read a
+ * version file of 0 bytes: "Range started at 0 and ended at 0").
+ */
+class KindLock<Kind extends string> {
+  private kind: Kind | undefined;
+  private holders = 0;
+  private readonly waiting: { kind: Kind; start: () => void }[] = [];
+
+  async take(kind: Kind): Promise<void> {
+    if (this.holders === 0 || (this.kind === kind && this.waiting.length === 0)) {
+      this.kind = kind;
+      this.holders++;
+      return;
+    }
+    await new Promise<void>((start) => this.waiting.push({ kind, start }));
+  }
+
+  release(): void {
+    if (--this.holders > 0 || this.waiting.length === 0) return;
+    this.kind = this.waiting[0]!.kind;
+    for (const next of this.waiting.filter((entry) => entry.kind === this.kind)) {
+      this.waiting.splice(this.waiting.indexOf(next), 1);
+      this.holders++;
+      next.start();
+    }
+  }
+}
+
+const listingsOrWrites = new KindLock<"list" | "write">();
+
 async function frontRequest(backendPort: number, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://front");
   const key = url.pathname;
   // A part of a multipart upload is not the object yet; its completion (POST ?uploadId) is.
   const writes =
     (request.method === "PUT" && !url.searchParams.has("uploadId")) || (request.method === "POST" && url.searchParams.has("uploadId"));
-  if (!writes) {
+  if (writes) return write(backendPort, key, request, response);
+  const lists = request.method === "GET" && key.split("/").filter(Boolean).length <= 1;
+  if (!lists) {
     await writing.get(key);
     return forward(backendPort, request, response);
   }
+  await listingsOrWrites.take("list");
+  try {
+    await forward(backendPort, request, response);
+  } finally {
+    listingsOrWrites.release();
+  }
+}
+
+async function write(backendPort: number, key: string, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const before = writing.get(key) ?? Promise.resolve();
   let done: () => void = () => undefined;
   const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
   writing.set(key, mine);
   await before;
+  await listingsOrWrites.take("write");
   try {
     if (request.headers["if-none-match"] === "*" && (await exists(backendPort, key))) return await preconditionFailed(request, response);
     await forward(backendPort, request, response);
   } finally {
+    listingsOrWrites.release();
     done();
     if (writing.get(key) === mine) writing.delete(key);
   }

@@ -5,21 +5,29 @@
  *
  *   node health-process.js check <uri>              {"checking":t} {"table":…} … {"done":StoreHealth}
  *   node health-process.js salvage <uri> <table>    {"done":{"rows":n,"kept":k}}
+ *
+ * A store on object storage: its storage options in MNEMO_STORAGE_OPTIONS (JSON), not in the
+ * arguments, which any user of the machine can read.
  */
 import { checkStore, problemOf } from "./health.js";
 import { salvageTable } from "./salvage.js";
+import { withoutSecrets } from "./store.js";
 
 const [command, uri, table] = process.argv.slice(2);
+const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 try {
-  if (command === "check" && uri) {
-    say({ done: await checkStore(uri, { checking: (name) => say({ checking: name }), table: (health) => say({ table: health }) }) });
-  } else if (command === "salvage" && uri && table) {
-    say({ done: await salvageTable(uri, table) });
-  } else {
-    say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table>` } });
-  }
+  await withoutSecrets(options, async () => {
+    if (command === "check" && uri) {
+      const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
+      say({ done: await checkStore(uri, options, on) });
+    } else if (command === "salvage" && uri && table) {
+      say({ done: await salvageTable(uri, table, options) });
+    } else {
+      say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table>` } });
+    }
+  });
 } catch (error) {
   say({ failed: problemOf(error) });
 }

@@ -97,11 +97,12 @@ type Row = Record<string, unknown>;
 /** Checks the store at `uri`, table by table (`onTable` hears each as it is done). */
 export async function checkStore(
   uri: string,
+  storageOptions: Record<string, string>,
   on: { checking?(table: string): void; table?(health: TableHealth): void } = {},
 ): Promise<StoreHealth> {
   // Small caches: every index is asked once, and a whole-table read caches nothing worth keeping.
   const session = new lancedb.Session(CACHE_BYTES, CACHE_BYTES);
-  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, session });
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, session, storageOptions });
   try {
     const meta = await checkMeta(db);
     const keys = new Map<TableKey, Row[]>();

@@ -23,8 +23,12 @@ const markKey = (name: string) => `salvaged:${name}`;
  * finishes the copy. Run it in a child process (a damaged page can make LanceDB panic) while holding
  * the store's write lock, with the meta table readable.
  */
-export async function salvageTable(uri: string, name: string): Promise<{ rows: number | undefined; kept: number }> {
-  const db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+export async function salvageTable(
+  uri: string,
+  name: string,
+  storageOptions: Record<string, string>,
+): Promise<{ rows: number | undefined; kept: number }> {
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
   try {
     const keep = salvageName(name);
     const names = await db.tableNames();

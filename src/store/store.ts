@@ -1,5 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { setTimeout as sleep } from "node:timers/promises";
+import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
@@ -106,7 +107,9 @@ export class Store {
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
   static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}): Promise<Store | undefined> {
-    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions));
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions)).catch((error: unknown) => {
+      throw objectStoreError(error, uri) ?? error;
+    });
   }
 
   private static async openUnredacted(uri: string, lockPath: string, storageOptions: StorageOptions): Promise<Store | undefined> {
@@ -151,7 +154,9 @@ export class Store {
     embedder: { id: string; spec: string; dims: number },
     storageOptions: StorageOptions = {},
   ): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions));
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions)).catch((error: unknown) => {
+      throw objectStoreError(error, uri) ?? error;
+    });
   }
 
   private static async createUnredacted(
@@ -550,7 +555,8 @@ async function anyTableHoldsRows(db: lancedb.Connection): Promise<boolean> {
  * `work`'s errors with every storage option's value (a secret key, a token) blanked out: the
  * object store's messages can quote what it was given, and they end up on screen and in logs.
  */
-async function withoutSecrets<T>(storageOptions: StorageOptions, work: () => Promise<T>): Promise<T> {
+/** Runs `work`, blanking the options' values (keys, secrets) out of any error it throws: LanceDB quotes them. */
+export async function withoutSecrets<T>(storageOptions: StorageOptions, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -158,6 +158,16 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");
   });
 
+  it("re-embeds the store in the bucket, and checks it with doctor", async () => {
+    await ok(desktop, ["reindex"]);
+    expect(await queried(laptop, "ferry island")).toContain("The ferry to the island leaves at noon");
+    const checked = await cli(desktop, ["doctor"]);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toContain(`Store at ${STORE}`);
+    expect(checked.stdout).toMatch(/memories_g1 +\d+ rows/);
+    expect(checked.stderr).toContain("Nothing is wrong with the store");
+  });
+
   it("serves it: what a client stores through `mnemo serve` another machine reads from the bucket", async () => {
     const server = await serve(desktop);
     try {
@@ -173,7 +183,14 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     const lost = fileMachine(s3, "s3://no-such-bucket/db");
     const result = await cli(lost, ["memories"]);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/404|not found|NoSuchBucket/i);
+    expect(result.stderr).toContain("The object store refused s3://no-such-bucket/db: NoSuchBucket: The specified bucket does not exist");
+    expect(result.stderr).toContain("Create the bucket first");
+    expect(result.stderr).not.toContain("cargo");
+    const nowhere = fileMachine({ ...s3, endpoint: "http://127.0.0.1:1" });
+    const refused = await cli(nowhere, ["memories"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("The object store behind s3://mnemo/db cannot be reached");
+    expect(refused.stderr).toContain("AWS_ALLOW_HTTP");
   });
 
   it("blanks out an option's value that LanceDB quotes in an error", async () => {
@@ -182,6 +199,7 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     const result = await cli(misconfigured, ["remember", "anything"]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('Failed to parse "[redacted]"');
+    expect(result.stderr).not.toContain(FILE_SECRET);
   });
 });
 

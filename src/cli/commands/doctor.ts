@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import type { Config } from "../../config/load-config.js";
+import { isRemoteUri } from "../../config/paths.js";
 import type { Diagnosis, Finding } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import { counted, type Output } from "../output.js";
@@ -44,7 +46,7 @@ export function registerDoctor(program: Command): void {
           if (!options.repair || diagnosis.findings.length === 0) {
             spinner.stop();
             if (out.json) out.data(diagnosis);
-            else render(out, config.paths.dataDir, diagnosis, options.repair ? "Nothing to repair." : undefined);
+            else render(out, storeLocation(config), diagnosis, options.repair ? "Nothing to repair." : undefined);
             if (diagnosis.findings.length > 0) process.exitCode = 1;
             return;
           }
@@ -53,7 +55,7 @@ export function registerDoctor(program: Command): void {
           if (out.json) out.data({ before: diagnosis, actions: result.actions, after: result.after });
           else {
             for (const done of result.actions) out.success(done);
-            render(out, config.paths.dataDir, result.after);
+            render(out, storeLocation(config), result.after);
           }
           if (result.after.findings.length > 0) process.exitCode = 1;
         } finally {
@@ -63,8 +65,13 @@ export function registerDoctor(program: Command): void {
     );
 }
 
-function render(out: Output, dataDir: string, { health, findings }: Diagnosis, note?: string): void {
-  out.line(`Store at ${dataDir}`);
+/** The data dir of a local store; the URI of one on object storage. */
+function storeLocation(config: Config): string {
+  return isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
+}
+
+function render(out: Output, location: string, { health, findings }: Diagnosis, note?: string): void {
+  out.line(`Store at ${location}`);
   const width = Math.max(...health.tables.map((table) => table.table.length), 4) + 2;
   const damaged = new Set(findings.map((finding) => finding.table));
   for (const table of health.tables) {

@@ -49,7 +49,7 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
       suggestion: "Pass the store to check with --store (or MNEMO_STORE).",
     });
   }
-  const health = await inChild<StoreHealth>(["check", config.storeUri], (line) => {
+  const health = await inChild<StoreHealth>(config, ["check", config.storeUri], (line) => {
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
   return { health, findings: findingsOf(health) };
@@ -57,18 +57,24 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
 
 /** Rows kept and rows the table said it had, after a salvage (doctor-repair.ts). */
 export function salvageInChild(config: Config, table: string): Promise<{ rows: number | undefined; kept: number }> {
-  return inChild(["salvage", config.storeUri, table]);
+  return inChild(config, ["salvage", config.storeUri, table]);
 }
 
 /**
  * Runs the health process and returns its `done` value. Its stderr (LanceDB's panics) is kept; a
  * process that ends without an answer (LanceDB crashed on a page) is reported with the last table.
  */
-function inChild<T>(args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<T> {
+function inChild<T>(config: Config, args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HEALTH_PROCESS, ...args], {
       // Three I/O threads, as for maintenance: LanceDB's reads ahead take memory, not time, from a whole-table read.
-      env: { LANCE_IO_THREADS: "3", ...process.env, RUST_BACKTRACE: "0", LANCEDB_LOG: "error" },
+      env: {
+        LANCE_IO_THREADS: "3",
+        ...process.env,
+        RUST_BACKTRACE: "0",
+        LANCEDB_LOG: "error",
+        MNEMO_STORAGE_OPTIONS: JSON.stringify(config.storage.options),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let pending = "";
