@@ -274,7 +274,7 @@ describe("the web app's accessibility", () => {
     await check(visitor, "/login with an error");
     await visitor.close();
 
-    // The Import page while and after it imports, with its progress, summary and recent imports.
+    // The Import page after it imported, with its progress, summary and recent imports.
     await page.goto(`${server.url}/import`);
     await page.setInputFiles("#import-file", EXPORT);
     await page.getByRole("button", { name: "Upload and import" }).click();
@@ -311,6 +311,12 @@ describe("the web app's accessibility", () => {
     await check(page, "/buckets after creating one");
     await page.locator("tr", { hasText: "Trips" }).locator("button", { hasText: "Delete" }).click();
     await check(page, "the confirmation of a bucket's deletion");
+    // Last, as it changes the token: the new token, shown once with its copy button.
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole("button", { name: "Rotate token" }).click();
+    await page.locator("main button", { hasText: "Rotate token" }).click();
+    await page.locator("#new-token").waitFor();
+    await check(page, "/settings with a new token");
 
     expect(found).toEqual([]);
   }, 300_000);
