@@ -16,6 +16,12 @@ md.renderer.rules["link_open"] = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
+// A code block wider than the message scrolls sideways; focusable, so the keyboard can scroll it too.
+for (const rule of ["fence", "code_block"] as const) {
+  const render = md.renderer.rules[rule]!;
+  md.renderer.rules[rule] = (...args) => render(...args).replace(/^<pre/, '<pre tabindex="0"');
+}
+
 export function markdown(text: string): HtmlEscapedString {
   return raw(md.render(text)) as HtmlEscapedString;
 }

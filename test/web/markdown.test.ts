@@ -10,6 +10,7 @@ describe("the web app's markdown", () => {
     expect(html).toContain("<strong>bold</strong>");
     expect(html).toContain("<code>code</code>");
     expect(html).toContain("const a = &quot;&lt;b&gt;&quot;;");
+    expect(html).toContain('<pre tabindex="0"><code class="language-js">'); // the keyboard can scroll a wide block
     expect(html).not.toMatch(/<img|<script/);
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;");
   });

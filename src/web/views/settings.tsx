@@ -49,7 +49,8 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
           <div class="snippet">
             <h4 id={`snippet-${i}`}>{snippet.client}</h4>
             <p class="hint">{snippet.where}</p>
-            <pre id={`snippet-text-${i}`}>
+            {/* Focusable: a snippet wider than a phone scrolls, and the keyboard must be able to scroll it. */}
+            <pre id={`snippet-text-${i}`} tabindex={0}>
               <code>{snippet.text}</code>
             </pre>
             <button type="button" class="secondary" data-copy={`snippet-text-${i}`}>
