@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { createGzip } from "node:zlib";
-import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import { AppError } from "../shared/errors.js";
 import { createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions } from "./session.js";
+import { runInThread, serveThread, type ThreadListener } from "./thread.js";
 
 export interface ExportJob {
   globals: GlobalOptions;
@@ -14,12 +14,6 @@ export interface ExportJob {
   allUsers: boolean;
   vectors: boolean;
 }
-
-type Report =
-  | { kind: "status"; text: string }
-  | { kind: "notice"; text: string }
-  | { kind: "done"; records: Record<string, number> }
-  | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
 
 /**
  * The export thread's old generation, in MB. An export keeps little alive (a step of 100
@@ -33,50 +27,26 @@ const EXPORT_HEAP_MB = 256;
 const EXPORT_YOUNG_MB = 16;
 
 /** Runs `mnemo export` in a worker thread with a heap limit of its own; the records written, by type. */
-export function exportInThread(
-  job: ExportJob,
-  on: { status(text: string): void; notice(text: string): void },
-): Promise<Record<string, number>> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), {
-      workerData: { exportJob: job },
-      resourceLimits: { maxOldGenerationSizeMb: EXPORT_HEAP_MB, maxYoungGenerationSizeMb: EXPORT_YOUNG_MB },
-    });
-    let settled = false;
-    worker.on("message", (report: Report) => {
-      if (report.kind === "status") return on.status(report.text);
-      if (report.kind === "notice") return on.notice(report.text);
-      settled = true;
-      if (report.kind === "done") resolve(report.records);
-      else reject(revive(report.error));
-    });
-    worker.on("error", (error: Error & { code?: string }) => {
-      settled = true;
-      reject(
-        error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? new AppError("internal", `The export ran out of memory (its limit is ${EXPORT_HEAP_MB} MB); the file was not written`)
-          : error,
-      );
-    });
-    worker.on("exit", (code) => {
-      if (!settled) reject(new AppError("internal", `The export stopped unexpectedly (exit code ${code})`));
-    });
-  });
-}
-
-function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
-  if (!error.code) return new Error(error.message);
-  return new AppError(error.code, error.message, {
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details ?? {},
-  });
+export function exportInThread(job: ExportJob, on: ThreadListener): Promise<Record<string, number>> {
+  return runInThread(
+    {
+      module: new URL(import.meta.url),
+      job,
+      oldGenerationMb: EXPORT_HEAP_MB,
+      youngGenerationMb: EXPORT_YOUNG_MB,
+      outOfMemory: () =>
+        new AppError("internal", `The export ran out of memory (its limit is ${EXPORT_HEAP_MB} MB); the file was not written`),
+      what: "the export",
+    },
+    on,
+  );
 }
 
 /** The export as the thread runs it: the lines from the store (or a server) into the file. */
-async function runExport(job: ExportJob, send: (report: Report) => void): Promise<Record<string, number>> {
-  const out = { ...createOutput({ json: Boolean(job.globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
+async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<string, number>> {
+  const out = { ...createOutput({ json: Boolean(job.globals.json) }), notice: on.notice };
   const session = { out, options: job.globals };
-  const write = (lines: AsyncIterable<string>) => writeLines(lines, job.target, (text) => send({ kind: "status", text }));
+  const write = (lines: AsyncIterable<string>) => writeLines(lines, job.target, on.status);
   const query = { vectors: job.vectors };
   if (job.allUsers) {
     const { exportAllUsers } = await import("../core/index.js");
@@ -150,22 +120,4 @@ function sumOf(counts: Record<string, number>): number {
   return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
-if (!isMainThread && parentPort && (workerData as { exportJob?: ExportJob } | undefined)?.exportJob) {
-  const port = parentPort;
-  const send = (report: Report) => port.postMessage(report);
-  runExport((workerData as { exportJob: ExportJob }).exportJob, send).then(
-    (records) => send({ kind: "done", records }),
-    (error: unknown) =>
-      send({
-        kind: "error",
-        error: isAppError(error)
-          ? {
-              message: error.message,
-              code: error.code,
-              ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-              details: error.details,
-            }
-          : { message: error instanceof Error ? error.message : String(error) },
-      }),
-  );
-}
+serveThread(runExport);

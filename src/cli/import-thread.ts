@@ -1,8 +1,8 @@
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import { AppError } from "../shared/errors.js";
 import type { ImportProgress, ImportSummary } from "../core/index.js";
 import { counted, createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions } from "./session.js";
+import { runInThread, serveThread, type ThreadListener } from "./thread.js";
 
 export interface ImportCommandOptions {
   platform?: string | undefined;
@@ -15,12 +15,6 @@ interface Job {
   paths: string[];
   options: ImportCommandOptions;
 }
-
-type Report =
-  | { kind: "status"; text: string }
-  | { kind: "notice"; text: string }
-  | { kind: "done"; summary: ImportSummary }
-  | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
 
 /**
  * The old generation of the import's thread, in MB (`MNEMO_IMPORT_HEAP_MB` overrides it). V8 lets a
@@ -54,52 +48,31 @@ const IMPORT_YOUNG_MB = 8;
  * the model pool opened there. A thread is the one documented way to give that work its own heap
  * limit without starting a second process. Progress comes back as status lines.
  */
-export function importInThread(job: Job, on: { status(text: string): void; notice(text: string): void }): Promise<ImportSummary> {
+export function importInThread(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const heapMb = importHeapMb(process.env);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), {
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: IMPORT_YOUNG_MB },
-    });
-    let settled = false;
-    worker.on("message", (report: Report) => {
-      if (report.kind === "status") return on.status(report.text);
-      if (report.kind === "notice") return on.notice(report.text);
-      settled = true;
-      if (report.kind === "done") resolve(report.summary);
-      else reject(revive(report.error));
-    });
-    worker.on("error", (error: Error & { code?: string }) => {
-      settled = true;
-      reject(
-        error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? new AppError("internal", `The import ran out of memory (its limit is ${heapMb} MB); what was stored before stays stored`, {
-              suggestion: `Run it again with a higher limit, e.g. MNEMO_IMPORT_HEAP_MB=${heapMb * 2} mnemo import …, or import the export's files one at a time.`,
-            })
-          : error,
-      );
-    });
-    worker.on("exit", (code) => {
-      if (!settled) reject(new AppError("internal", `The import stopped unexpectedly (exit code ${code})`));
-    });
-  });
-}
-
-function revive(error: Extract<Report, { kind: "error" }>["error"]): Error {
-  if (!error.code) return new Error(error.message);
-  return new AppError(error.code, error.message, {
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details ?? {},
-  });
+  return runInThread(
+    {
+      module: new URL(import.meta.url),
+      job,
+      oldGenerationMb: heapMb,
+      youngGenerationMb: IMPORT_YOUNG_MB,
+      outOfMemory: () =>
+        new AppError("internal", `The import ran out of memory (its limit is ${heapMb} MB); what was stored before stays stored`, {
+          suggestion: `Run it again with a higher limit, e.g. MNEMO_IMPORT_HEAP_MB=${heapMb * 2} mnemo import …, or import the export's files one at a time.`,
+        }),
+      what: "the import",
+    },
+    on,
+  );
 }
 
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
-async function runImport(job: Job, send: (report: Report) => void): Promise<ImportSummary> {
+async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const { globals, paths, options } = job;
   const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
-  const status = (text: string) => send({ kind: "status", text });
+  const status = on.status;
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
-  const out = { ...createOutput({ json: Boolean(globals.json) }), notice: (text: string) => send({ kind: "notice", text }) };
+  const out = { ...createOutput({ json: Boolean(globals.json) }), notice: on.notice };
   const session = { out, options: globals };
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
@@ -195,22 +168,4 @@ function percent(done: number, total: number): string {
   return total > 0 ? `${Math.round((done / total) * 100)}%` : "…";
 }
 
-if (!isMainThread && parentPort && (workerData as Job | undefined)?.paths) {
-  const port = parentPort;
-  const send = (report: Report) => port.postMessage(report);
-  runImport(workerData as Job, send).then(
-    (summary) => send({ kind: "done", summary }),
-    (error: unknown) =>
-      send({
-        kind: "error",
-        error: isAppError(error)
-          ? {
-              message: error.message,
-              code: error.code,
-              ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-              details: error.details,
-            }
-          : { message: error instanceof Error ? error.message : String(error) },
-      }),
-  );
-}
+serveThread(runImport);

@@ -1,6 +1,6 @@
 import { parseInput } from "../../schemas/parse.js";
 import { UploadConversation, type IngestResponse } from "../../schemas/chat-history.js";
-import { GroupCommit } from "../../shared/group-commit.js";
+import { GroupCommit, groupCommitPer } from "../../shared/group-commit.js";
 import { storeUploads, type Upload } from "./uploads.js";
 import type { CoreContext } from "../context.js";
 
@@ -12,7 +12,14 @@ interface Pending {
   upload: Upload;
 }
 
-const batchers = new WeakMap<CoreContext, GroupCommit<Pending, IngestResponse>>();
+const batcherOf = groupCommitPer(
+  (ctx: CoreContext) =>
+    new GroupCommit<Pending, IngestResponse>(
+      (userId, items) => storeBatch(ctx, userId, items),
+      (item) => item.userId,
+      MAX_BATCH,
+    ),
+);
 
 /**
  * One uploaded conversation (POST /api/chat-history/ingest/custom-online), with group commit
@@ -23,17 +30,7 @@ const batchers = new WeakMap<CoreContext, GroupCommit<Pending, IngestResponse>>(
  */
 export async function uploadOne(ctx: CoreContext, userId: string, input: unknown): Promise<IngestResponse> {
   const upload = parseInput(UploadConversation, input);
-  let batcher = batchers.get(ctx);
-  if (!batcher)
-    batchers.set(
-      ctx,
-      (batcher = new GroupCommit(
-        (key, items) => storeBatch(ctx, key, items),
-        (item) => item.userId,
-        MAX_BATCH,
-      )),
-    );
-  return batcher.add({ userId, upload });
+  return batcherOf(ctx).add({ userId, upload });
 }
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]) {

@@ -73,7 +73,14 @@ export interface ImportOptions {
  */
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
-  const summary: ImportSummary = {
+  const summary = emptySummary(Boolean(options.dryRun), !options.dryRun || service.conversations.previewUploads !== undefined);
+  for (const path of paths) await importFile(service, path, options, summary);
+  return summary;
+}
+
+/** A summary of nothing imported yet. */
+export function emptySummary(dryRun: boolean, comparedWithStore: boolean): ImportSummary {
+  return {
     files: [],
     new: 0,
     updated: 0,
@@ -82,14 +89,12 @@ export async function importExports(service: MnemoService, paths: string[], opti
     failed: 0,
     problems: [],
     skipped: [],
+    restored: [],
     conversationIds: [],
     importIds: [],
-    dryRun: Boolean(options.dryRun),
-    comparedWithStore: !options.dryRun || service.conversations.previewUploads !== undefined,
-    restored: [],
+    dryRun,
+    comparedWithStore,
   };
-  for (const path of paths) await importFile(service, path, options, summary);
-  return summary;
 }
 
 async function importFile(service: MnemoService, path: string, options: ImportOptions, summary: ImportSummary): Promise<void> {

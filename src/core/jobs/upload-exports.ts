@@ -4,7 +4,7 @@ import { checkPlatform } from "../../importers/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
 import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
-import { importExports, type ImportSummary, type ProcessingProgress } from "./import-file.js";
+import { emptySummary, importExports, type ImportSummary, type ProcessingProgress } from "./import-file.js";
 
 export interface UploadExportsOptions {
   platform?: string | undefined;
@@ -82,21 +82,10 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
 }
 
 function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
-  const total: ImportSummary = {
-    files: [],
-    new: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: 0,
-    failed: 0,
-    problems: [],
-    skipped: [],
-    restored: [],
-    conversationIds: [],
-    importIds: [],
+  const total = emptySummary(
     dryRun,
-    comparedWithStore: summaries.every((summary) => summary.comparedWithStore),
-  };
+    summaries.every((summary) => summary.comparedWithStore),
+  );
   for (const summary of summaries) {
     total.files.push(...summary.files);
     for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];

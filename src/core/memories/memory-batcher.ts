@@ -1,6 +1,6 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type StoreMemoryResponse } from "../../schemas/memories.js";
-import { GroupCommit, type Outcome } from "../../shared/group-commit.js";
+import { GroupCommit, groupCommitPer, type Outcome } from "../../shared/group-commit.js";
 import type { CoreContext } from "../context.js";
 import { insertWhereBucketsExist, memoryRows } from "./memories.js";
 
@@ -14,7 +14,15 @@ interface Pending {
   request: ReturnType<typeof StoreMemoryRequest.parse>;
 }
 
-const batchers = new WeakMap<CoreContext, GroupCommit<Pending, StoreMemoryResponse>>();
+const batcherOf = groupCommitPer(
+  (ctx: CoreContext) =>
+    new GroupCommit<Pending, StoreMemoryResponse>(
+      (userId, items) => storeBatch(ctx, userId, items),
+      (item) => item.userId,
+      MAX_BATCH,
+      IN_FLIGHT,
+    ),
+);
 
 /**
  * One memory (POST /api/memory), stored with group commit (shared/group-commit.ts): requests that
@@ -25,18 +33,7 @@ const batchers = new WeakMap<CoreContext, GroupCommit<Pending, StoreMemoryRespon
  */
 export async function storeMemoryBatched(ctx: CoreContext, userId: string, input: unknown): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
-  let batcher = batchers.get(ctx);
-  if (!batcher)
-    batchers.set(
-      ctx,
-      (batcher = new GroupCommit(
-        (key, items) => storeBatch(ctx, key, items),
-        (item) => item.userId,
-        MAX_BATCH,
-        IN_FLIGHT,
-      )),
-    );
-  return batcher.add({ userId, request });
+  return batcherOf(ctx).add({ userId, request });
 }
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): Promise<Outcome<StoreMemoryResponse>[]> {
