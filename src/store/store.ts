@@ -9,6 +9,8 @@ import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
+import { StoreLease } from "./store-lease.js";
+import { isRemoteUri } from "../config/paths.js";
 
 export interface SelectOptions {
   limit?: number;
@@ -72,14 +74,18 @@ export class Store {
   /** Tables found damaged, with the version they had then: asked again only once that changes (a repair). */
   private readonly damaged = new Map<string, { version: number | undefined; error: DamagedTableError }>();
   private closed = false;
+  private readonly lock: WriteLock;
 
   private constructor(
     private live: Connection,
     private readonly uri: string,
-    private readonly lock: WriteLock,
+    lockPath: string,
     private currentMeta: StoreMeta,
     private readonly storageOptions: StorageOptions,
-  ) {}
+  ) {
+    // The lock file serialises one machine's writers; a store in a bucket is shared with others.
+    this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
+  }
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
   cacheBytes(): number {
@@ -139,7 +145,7 @@ export class Store {
         throw new DamagedTableError("meta", "it holds no record of the store (schema version, embedder) though other tables hold data");
       return undefined;
     }
-    const store = new Store(live, uri, new WriteLock(lockPath), meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions);
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
@@ -181,7 +187,7 @@ export class Store {
       await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
-    const store = new Store(live, uri, lock, meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions);
     store.currentMeta = await store.readMeta();
     return store;
   }

@@ -4,15 +4,24 @@ import pRetry from "p-retry";
 import { AppError } from "../shared/errors.js";
 import { takeProcessLock, type ReleaseLock } from "./process-lock.js";
 
+/** A lock held beyond this machine: the writer lease of a store on object storage (store-lease.ts). */
+export interface SharedLock {
+  acquire(): Promise<() => Promise<void>>;
+}
+
 /**
  * Serialises this process's writes (one queue) and, across processes, takes a lock file in the
- * data dir, so a CLI command and a running `mnemo serve` never interleave a read-then-write.
- * LanceDB's own commit conflicts (e.g. against a background optimize) are retried.
+ * data dir, so a CLI command and a running `mnemo serve` never interleave a read-then-write; with
+ * `shared`, writers on other machines are waited for too. LanceDB's own commit conflicts (e.g.
+ * against a background optimize) are retried.
  */
 export class WriteLock {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly lockPath: string) {}
+  constructor(
+    private readonly lockPath: string,
+    private readonly shared?: SharedLock,
+  ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
     const next = this.tail.then(() => this.underFileLock(work));
@@ -23,7 +32,12 @@ export class WriteLock {
   private async underFileLock<T>(work: () => Promise<T>): Promise<T> {
     const release = await this.acquire();
     try {
-      return await retryOnCommitConflict(work);
+      const releaseShared = await this.shared?.acquire();
+      try {
+        return await retryOnCommitConflict(work);
+      } finally {
+        await releaseShared?.();
+      }
     } catch (error) {
       // LanceDB reports a full disk as a generic IO error: say what it is, once, for every writer.
       throw diskFullOr(error, path.dirname(this.lockPath));

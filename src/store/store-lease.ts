@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import type * as lancedb from "@lancedb/lancedb";
+import { AppError } from "../shared/errors.js";
+import { sqlString } from "./sql.js";
+import { isCommitConflict } from "./write-lock.js";
+
+/** The meta row that holds the lease: its value is the holder's stamp, or "" when free. */
+const LEASE_KEY = "writer";
+/** A holder's stamp that has not changed for this long (it renews every third of it) is taken over. */
+export const LEASE_MS = 30_000;
+const RENEW_MS = LEASE_MS / 3;
+/** How long a writer waits for the lease before giving up: a busy store, or one whose holder hangs. */
+const WAIT_MS = 3 * 60_000;
+
+/**
+ * The store-wide writer lease of a store on object storage, so that writers on several machines
+ * take turns as the write lock makes a machine's processes do. It is one row of the meta table,
+ * taken by LanceDB's conditional update (`value = <what was read>`, and the rows it changed
+ * counted): of two machines updating it at once, one commit wins and the other changes 0 rows
+ * (measured on the test S3 server: 2 processes × 12 compare-and-set increments = exactly 24).
+ * Rows of a key inserted for the first time by two machines at once are not merged by LanceDB,
+ * so a taker checks afterwards that every lease row holds its stamp, and lets go if not.
+ * Expiry needs no shared clock: a stamp seen unchanged for LEASE_MS of the waiter's own time is
+ * taken over. A holder frozen longer than that (a suspended laptop) can overlap the next writer's
+ * commits; mnemo's writes that must not run twice are conditional on what they read besides.
+ */
+export class StoreLease {
+  private readonly owner = `${os.hostname()}:${process.pid}`;
+
+  constructor(private readonly metaTable: () => Promise<lancedb.Table>) {}
+
+  /** Waits for the lease and takes it; the function returned lets it go. */
+  async acquire(): Promise<() => Promise<void>> {
+    const deadline = Date.now() + WAIT_MS;
+    let seen: { state: string; since: number } | undefined;
+    for (;;) {
+      const values = await this.read();
+      if (values.length === 0) {
+        await (await this.metaTable()).add([{ key: LEASE_KEY, value: "" }]);
+        continue;
+      }
+      const state = values.join("\n");
+      seen = seen?.state === state ? seen : { state, since: Date.now() };
+      const same = values.every((value) => value === values[0]);
+      const expired = Date.now() - seen.since >= LEASE_MS;
+      // Unchanged for a whole lease, its holder is gone; rows that disagree so long are made again.
+      if (expired && !same) await this.clear();
+      const taken = same && (values[0] === "" || expired) ? await this.take(values[0]!) : undefined;
+      if (taken) return this.held(taken);
+      if (Date.now() > deadline) throw stayedBusy(values.find((value) => value !== "") ?? "");
+      await sleep(20 + Math.random() * 80);
+    }
+  }
+
+  /** Swaps `from` for a stamp of ours, kept (and returned) only if every lease row then holds it. */
+  private async take(from: string): Promise<string | undefined> {
+    const mine = this.stamp();
+    if (!(await this.swap(from, mine))) return undefined;
+    if ((await this.read()).every((value) => value === mine)) return mine;
+    await this.swap(mine, "");
+    return undefined;
+  }
+
+  private async clear(): Promise<void> {
+    await (await this.metaTable()).delete(`key = ${sqlString(LEASE_KEY)}`);
+  }
+
+  /** Renews the lease while the work runs; the returned function releases it. */
+  private held(first: string): () => Promise<void> {
+    let stamp = first;
+    let renewing = Promise.resolve();
+    const timer = setInterval(() => {
+      const next = this.stamp();
+      renewing = this.swap(stamp, next).then(
+        (renewed) => {
+          if (renewed) stamp = next;
+        },
+        () => undefined, // tried again at the next tick; the work itself is not stopped
+      );
+    }, RENEW_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await renewing;
+      await this.swap(stamp, "").catch(() => undefined); // not let go: the next writer takes it over after LEASE_MS
+    };
+  }
+
+  private stamp(): string {
+    return `${this.owner}:${randomUUID()}`;
+  }
+
+  private async read(): Promise<string[]> {
+    const rows = await (await this.metaTable()).query().where(`key = ${sqlString(LEASE_KEY)}`).select(["value"]).toArray();
+    return rows.map((row: { value: string }) => row.value);
+  }
+
+  /** Sets the lease rows holding `from` to `to`; whether any did. A lost commit race changes none. */
+  private async swap(from: string, to: string): Promise<boolean> {
+    for (;;) {
+      try {
+        const table = await this.metaTable();
+        const result = await table.update({ where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`, valuesSql: { value: sqlString(to) } });
+        return Number(result.rowsUpdated ?? 0) > 0;
+      } catch (error) {
+        if (!isCommitConflict(error)) throw error;
+      }
+    }
+  }
+}
+
+function stayedBusy(holder: string): AppError {
+  const who = holder.split(":").slice(0, 2).join(":");
+  return new AppError("unavailable", `The store stayed busy: another machine (${who}) held its writer lease for over 3 minutes`, {
+    suggestion: "Try again once that machine's import or maintenance has finished.",
+  });
+}
