@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
-import { ofUser, sqlString } from "../store/sql.js";
+import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
 import { TABLE, type TableKey } from "../store/schema.js";
 import { ensureDefaultBucket } from "./memories/buckets.js";
 import type { CoreContext } from "./context.js";
@@ -106,12 +106,24 @@ export async function rotateToken(ctx: CoreContext, name: string): Promise<strin
  * The same for a user already known (the caller of POST /api/token/rotate). The default user's
  * token is also written to the token file, where local plugins and `--remote` look for it, so a
  * token rotated from the web app does not leave them a revoked one.
+ *
+ * The hash is replaced only if it is still the one read first (a conditional update, counted), so
+ * of two rotations at once, on two machines or one, one succeeds and the other is told so: nobody
+ * is handed a token that another rotation already revoked.
  */
 export async function rotateTokenOf(ctx: CoreContext, user: Pick<UserInfo, "id" | "name">): Promise<string> {
   const token = `mnemo_${randomBytes(32).toString("base64url")}`;
-  await ctx.store.write(() =>
-    ctx.store.update("users", `id = ${sqlString(user.id)}`, { tokenHash: sqlString(hashToken(token).toString("hex")) }),
+  const ofThisUser = `id = ${sqlString(user.id)}`;
+  const [before] = await ctx.store.select("users", ofThisUser, { columns: ["tokenHash"] });
+  const unchanged = before?.tokenHash ? `tokenHash = ${sqlString(before.tokenHash)}` : "tokenHash IS NULL";
+  const rotated = await ctx.store.write(() =>
+    ctx.store.update("users", sqlAnd(ofThisUser, unchanged), { tokenHash: sqlString(hashToken(token).toString("hex")) }),
   );
+  if (rotated === 0) {
+    throw new AppError("conflict", `The token of user "${user.name}" was rotated by another request at the same moment; that one's token is in effect`, {
+      suggestion: "Rotate again for a token of your own (the other one then stops working).",
+    });
+  }
   ctx.afterWrite();
   if (user.name === DEFAULT_USER) writeTokenFile(ctx.config.paths.tokenFile, token);
   return token;

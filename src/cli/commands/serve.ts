@@ -87,7 +87,13 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
     if (!fs.existsSync(file)) session.out.notice(`No token file at ${file}: run \`mnemo token --rotate\` for a new token.`);
     return;
   }
-  await app.users.rotateToken(user.name); // written to the token file too
+  try {
+    await app.users.rotateToken(user.name); // written to the token file too
+  } catch (error) {
+    // Another machine on the same store gave the user a token at this moment: it holds it.
+    if (!(isAppError(error) && error.code === "conflict")) throw error;
+    session.out.notice(`The default user got a token on another machine just now: copy its token file to ${file}, or run \`mnemo token --rotate\`.`);
+  }
 }
 
 /**
