@@ -43,7 +43,10 @@ const OWNER = `${os.hostname()}:${process.pid}`;
 /** Conversations waiting for a worker (quota-blocked ones wait for room, not for a worker). */
 const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"]));
 
-type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> & {
+/** The `claimedAt` a worker wrote when it claimed a conversation: while the row still holds it (and OWNER), the claim is its. */
+type ClaimStamp = { claim: string };
+
+type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> & ClaimStamp & {
   messagesJson: string;
   /**
    * Queued with no chunks yet: at its first revision (a failed or interrupted attempt leaves it
@@ -168,24 +171,40 @@ export class IndexWorker {
         tokens += Math.min(row.tokenCount, MAX_CONVERSATION_TOKENS);
       }
       if (chosen.length === 0) return [];
-      const ids = chosen.map((row) => row.id);
-      await store.update("conversations", sqlIn("id", ids), {
-        status: sqlString("processing"),
-        claimedAt: sqlString(now.toISOString()),
-        claimedBy: sqlString(OWNER),
-      });
+      const claimed = await this.take(chosen, now.toISOString());
       // Conversations over the limit are rejected unread: their messages are not needed.
       const messages = await readMessages(
         this.ctx,
-        chosen.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS),
+        claimed.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS),
       );
-      const unchunked = await this.withoutChunks(chosen.filter((row) => row.status === "queued" && row.revision > 1));
-      return chosen.map((row) => ({
+      const unchunked = await this.withoutChunks(claimed.filter((row) => row.status === "queued" && row.revision > 1));
+      return claimed.map((row) => ({
         ...row,
         messagesJson: messages.get(row.id) ?? "[]",
         firstIndexing: row.status === "queued" && (row.revision === 1 || unchunked.has(row.id)),
       }));
     });
+  }
+
+  /**
+   * Claims the rows still as they were read (queued, or held by the same abandoned claim), with a
+   * claim stamp of this worker's, and returns those it got, as they are now, with the state they
+   * had. The update's condition makes the claim atomic: of two workers claiming a row at once
+   * (on two machines), one changes it and the other finds it changed, so no conversation is
+   * indexed twice.
+   */
+  private async take<R extends Pick<ConversationRow, "id" | "status" | "claimedAt">>(chosen: R[], claimedAt: string): Promise<(R & ClaimStamp)[]> {
+    const { store } = this.ctx;
+    const ids = chosen.map((row) => row.id);
+    const heldBefore = chosen.flatMap((row) => (row.status === "processing" && row.claimedAt ? [row.claimedAt] : []));
+    const unchanged = `(status = 'queued' OR claimedAt IS NULL${heldBefore.length > 0 ? ` OR ${sqlIn("claimedAt", heldBefore)}` : ""})`;
+    const claim = { claimedAt: sqlString(claimedAt), claimedBy: sqlString(OWNER) };
+    if ((await store.update("conversations", sqlAnd(sqlIn("id", ids), unchanged), { status: sqlString("processing"), ...claim })) === 0) return [];
+    const ours = await store.select("conversations", sqlAnd(sqlIn("id", ids), ...Object.entries(claim).map(([column, value]) => `${column} = ${value}`)), {
+      columns: ["id", "revision", "tokenCount"],
+    });
+    const before = new Map(chosen.map((row) => [row.id, row]));
+    return ours.map((row) => ({ ...before.get(row.id)!, revision: row.revision, tokenCount: row.tokenCount, claim: claimedAt }));
   }
 
   /**
@@ -302,13 +321,15 @@ export class IndexWorker {
         batch.map((row) => row.id),
       ),
       {
-        columns: ["id", "revision", "status", "excluded"],
+        columns: ["id", "revision", "status", "excluded", "claimedAt", "claimedBy"],
       },
     );
-    const revisions = new Map(batch.map((row) => [row.id, row.revision]));
+    const claims = new Map(batch.map((row) => [row.id, row]));
+    const ours = (row: (typeof rows)[number]) =>
+      row.status === "processing" && row.revision === claims.get(row.id)?.revision && row.claimedAt === claims.get(row.id)?.claim && row.claimedBy === OWNER;
     return new Map(
       rows
-        .filter((row) => row.status === "processing" && row.revision === revisions.get(row.id))
+        .filter(ours)
         .map((row) => [row.id, { excluded: row.excluded }]),
     );
   }
