@@ -120,9 +120,13 @@ export async function rotateTokenOf(ctx: CoreContext, user: Pick<UserInfo, "id" 
     ctx.store.update("users", sqlAnd(ofThisUser, unchanged), { tokenHash: sqlString(hashToken(token).toString("hex")) }),
   );
   if (rotated === 0) {
-    throw new AppError("conflict", `The token of user "${user.name}" was rotated by another request at the same moment; that one's token is in effect`, {
-      suggestion: "Rotate again for a token of your own (the other one then stops working).",
-    });
+    throw new AppError(
+      "conflict",
+      `The token of user "${user.name}" was rotated by another request at the same moment; that one's token is in effect`,
+      {
+        suggestion: "Rotate again for a token of your own (the other one then stops working).",
+      },
+    );
   }
   ctx.afterWrite();
   if (user.name === DEFAULT_USER) writeTokenFile(ctx.config.paths.tokenFile, token);

@@ -93,7 +93,11 @@ export class StoreLease {
   }
 
   private async read(): Promise<string[]> {
-    const rows = await (await this.metaTable()).query().where(`key = ${sqlString(LEASE_KEY)}`).select(["value"]).toArray();
+    const rows = await (await this.metaTable())
+      .query()
+      .where(`key = ${sqlString(LEASE_KEY)}`)
+      .select(["value"])
+      .toArray();
     return rows.map((row: { value: string }) => row.value);
   }
 
@@ -102,7 +106,10 @@ export class StoreLease {
     for (;;) {
       try {
         const table = await this.metaTable();
-        const result = await table.update({ where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`, valuesSql: { value: sqlString(to) } });
+        const result = await table.update({
+          where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`,
+          valuesSql: { value: sqlString(to) },
+        });
         return Number(result.rowsUpdated ?? 0) > 0;
       } catch (error) {
         if (!isCommitConflict(error)) throw error;

@@ -60,7 +60,17 @@ async function serve(on: Machine): Promise<Server> {
   };
 }
 
-async function call(server: Server, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** A JSON answer, read loosely: the fields each assertion needs. */
+// biome-ignore lint/suspicious/noExplicitAny: answers of several routes
+type Answer = any;
+
+async function call(
+  server: Server,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; body: Answer }> {
   const response = await fetch(`${server.url}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -134,7 +144,13 @@ describe("two machines serving one store in a bucket at once", () => {
 
     await waitForQueue(a, token);
     const db = await lancedb.connect(STORE, {
-      storageOptions: { aws_endpoint: s3.endpoint, allow_http: "true", region: "us-east-1", aws_access_key_id: "S3RVER", aws_secret_access_key: "any" },
+      storageOptions: {
+        aws_endpoint: s3.endpoint,
+        allow_http: "true",
+        region: "us-east-1",
+        aws_access_key_id: "S3RVER",
+        aws_secret_access_key: "any",
+      },
     });
     const rows = async (table: string) => (await db.openTable(table)).query().toArray();
 
@@ -180,7 +196,8 @@ describe("two machines serving one store in a bucket at once", () => {
     for (const answer of answers.filter((answer) => answer.status !== 200)) expect(answer.status).toBe(409);
     expect(issued.length).toBeGreaterThan(0);
     // Whatever the order, one token is in effect on both machines, and no other.
-    const works = async (token: string) => (await Promise.all([a, b].map((server) => call(server, token, "GET", "/api/buckets")))).map((answer) => answer.status);
+    const works = async (token: string) =>
+      (await Promise.all([a, b].map((server) => call(server, token, "GET", "/api/buckets")))).map((answer) => answer.status);
     await until(async () => (await works(old)).every((status) => status === 401));
     const inEffect = [];
     for (const token of issued) if ((await works(token)).every((status) => status === 200)) inEffect.push(token);

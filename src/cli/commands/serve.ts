@@ -92,7 +92,9 @@ async function ensureLocalToken(app: App, session: Session): Promise<void> {
   } catch (error) {
     // Another machine on the same store gave the user a token at this moment: it holds it.
     if (!(isAppError(error) && error.code === "conflict")) throw error;
-    session.out.notice(`The default user got a token on another machine just now: copy its token file to ${file}, or run \`mnemo token --rotate\`.`);
+    session.out.notice(
+      `The default user got a token on another machine just now: copy its token file to ${file}, or run \`mnemo token --rotate\`.`,
+    );
   }
 }
 

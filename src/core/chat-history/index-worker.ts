@@ -46,15 +46,16 @@ const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "proce
 /** The `claimedAt` a worker wrote when it claimed a conversation: while the row still holds it (and OWNER), the claim is its. */
 type ClaimStamp = { claim: string };
 
-type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> & ClaimStamp & {
-  messagesJson: string;
-  /**
-   * Queued with no chunks yet: at its first revision (a failed or interrupted attempt leaves it
-   * `failed` or `processing`, and a re-upload makes a new revision), or restored without them; its
-   * chunks are appended.
-   */
-  firstIndexing: boolean;
-};
+type Claimed = Pick<ConversationRow, "id" | "userId" | "platform" | "revision" | "tokenCount"> &
+  ClaimStamp & {
+    messagesJson: string;
+    /**
+     * Queued with no chunks yet: at its first revision (a failed or interrupted attempt leaves it
+     * `failed` or `processing`, and a re-upload makes a new revision), or restored without them; its
+     * chunks are appended.
+     */
+    firstIndexing: boolean;
+  };
 
 /** Whether conversations are waiting for, or in the hands of, an index worker in any process. */
 export async function indexPending(store: Store): Promise<boolean> {
@@ -193,16 +194,24 @@ export class IndexWorker {
    * (on two machines), one changes it and the other finds it changed, so no conversation is
    * indexed twice.
    */
-  private async take<R extends Pick<ConversationRow, "id" | "status" | "claimedAt">>(chosen: R[], claimedAt: string): Promise<(R & ClaimStamp)[]> {
+  private async take<R extends Pick<ConversationRow, "id" | "status" | "claimedAt">>(
+    chosen: R[],
+    claimedAt: string,
+  ): Promise<(R & ClaimStamp)[]> {
     const { store } = this.ctx;
     const ids = chosen.map((row) => row.id);
     const heldBefore = chosen.flatMap((row) => (row.status === "processing" && row.claimedAt ? [row.claimedAt] : []));
     const unchanged = `(status = 'queued' OR claimedAt IS NULL${heldBefore.length > 0 ? ` OR ${sqlIn("claimedAt", heldBefore)}` : ""})`;
     const claim = { claimedAt: sqlString(claimedAt), claimedBy: sqlString(OWNER) };
-    if ((await store.update("conversations", sqlAnd(sqlIn("id", ids), unchanged), { status: sqlString("processing"), ...claim })) === 0) return [];
-    const ours = await store.select("conversations", sqlAnd(sqlIn("id", ids), ...Object.entries(claim).map(([column, value]) => `${column} = ${value}`)), {
-      columns: ["id", "revision", "tokenCount"],
-    });
+    if ((await store.update("conversations", sqlAnd(sqlIn("id", ids), unchanged), { status: sqlString("processing"), ...claim })) === 0)
+      return [];
+    const ours = await store.select(
+      "conversations",
+      sqlAnd(sqlIn("id", ids), ...Object.entries(claim).map(([column, value]) => `${column} = ${value}`)),
+      {
+        columns: ["id", "revision", "tokenCount"],
+      },
+    );
     const before = new Map(chosen.map((row) => [row.id, row]));
     return ours.map((row) => ({ ...before.get(row.id)!, revision: row.revision, tokenCount: row.tokenCount, claim: claimedAt }));
   }
@@ -326,12 +335,11 @@ export class IndexWorker {
     );
     const claims = new Map(batch.map((row) => [row.id, row]));
     const ours = (row: (typeof rows)[number]) =>
-      row.status === "processing" && row.revision === claims.get(row.id)?.revision && row.claimedAt === claims.get(row.id)?.claim && row.claimedBy === OWNER;
-    return new Map(
-      rows
-        .filter(ours)
-        .map((row) => [row.id, { excluded: row.excluded }]),
-    );
+      row.status === "processing" &&
+      row.revision === claims.get(row.id)?.revision &&
+      row.claimedAt === claims.get(row.id)?.claim &&
+      row.claimedBy === OWNER;
+    return new Map(rows.filter(ours).map((row) => [row.id, { excluded: row.excluded }]));
   }
 
   private async setStatus(ids: string[], status: ConversationRow["status"], reason: string | null): Promise<void> {
