@@ -10,7 +10,6 @@ import { isCommitConflict } from "./write-lock.js";
 const LEASE_KEY = "writer";
 /** A holder's stamp that has not changed for this long (it renews every third of it) is taken over. */
 export const LEASE_MS = 30_000;
-const RENEW_MS = LEASE_MS / 3;
 /** How long a writer waits for the lease before giving up: a busy store, or one whose holder hangs. */
 const WAIT_MS = 3 * 60_000;
 
@@ -29,7 +28,10 @@ const WAIT_MS = 3 * 60_000;
 export class StoreLease {
   private readonly owner = `${os.hostname()}:${process.pid}`;
 
-  constructor(private readonly metaTable: () => Promise<lancedb.Table>) {}
+  constructor(
+    private readonly metaTable: () => Promise<lancedb.Table>,
+    private readonly leaseMs = LEASE_MS,
+  ) {}
 
   /** Waits for the lease and takes it; the function returned lets it go. */
   async acquire(): Promise<() => Promise<void>> {
@@ -44,7 +46,7 @@ export class StoreLease {
       const state = values.join("\n");
       seen = seen?.state === state ? seen : { state, since: Date.now() };
       const same = values.every((value) => value === values[0]);
-      const expired = Date.now() - seen.since >= LEASE_MS;
+      const expired = Date.now() - seen.since >= this.leaseMs;
       // Unchanged for a whole lease, its holder is gone; rows that disagree so long are made again.
       if (expired && !same) await this.clear();
       const taken = same && (values[0] === "" || expired) ? await this.take(values[0]!) : undefined;
@@ -79,7 +81,7 @@ export class StoreLease {
         },
         () => undefined, // tried again at the next tick; the work itself is not stopped
       );
-    }, RENEW_MS);
+    }, this.leaseMs / 3);
     timer.unref();
     return async () => {
       clearInterval(timer);

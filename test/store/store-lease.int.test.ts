@@ -1,0 +1,91 @@
+import * as lancedb from "@lancedb/lancedb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tableSchema } from "../../src/store/schema.js";
+import { StoreLease } from "../../src/store/store-lease.js";
+import { startS3Server, type S3Server } from "../s3-server.js";
+
+/** Two "machines": two connections to one meta table in the bucket, each with its lease. */
+async function machines(s3: S3Server, uri: string, leaseMs?: number) {
+  const storageOptions = {
+    aws_endpoint: s3.endpoint,
+    allow_http: "true",
+    region: "us-east-1",
+    aws_access_key_id: "S3RVER",
+    aws_secret_access_key: "x",
+  };
+  const first = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
+  const meta = await first.createEmptyTable("meta", tableSchema("meta", 4));
+  await meta.add([{ key: "counter", value: "0" }]);
+  const second = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
+  const tables = [meta, await second.openTable("meta")];
+  return {
+    meta,
+    leases: tables.map((table) => new StoreLease(async () => table, leaseMs)),
+    close: () => [first, second].forEach((db) => db.close()),
+  };
+}
+
+/** A read-then-write no other writer may interleave with: the counter goes up by one, unconditionally. */
+async function increment(meta: lancedb.Table): Promise<void> {
+  const [row] = await meta.query().where("key = 'counter'").toArray();
+  await meta.update({ where: "key = 'counter'", valuesSql: { value: `'${Number(row.value) + 1}'` } });
+}
+
+async function counter(meta: lancedb.Table): Promise<number> {
+  const [row] = await meta.query().where("key = 'counter'").toArray();
+  return Number(row.value);
+}
+
+describe("the writer lease of a store on object storage", () => {
+  let s3: S3Server;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.close();
+  });
+
+  it("lets one machine's read-then-write run at a time: no increment is lost", async () => {
+    const { meta, leases, close } = await machines(s3, "s3://mnemo/turns");
+    await Promise.all(
+      leases.map(async (lease) => {
+        for (let i = 0; i < 8; i++) {
+          const release = await lease.acquire();
+          await increment(meta).finally(release);
+        }
+      }),
+    );
+    expect(await counter(meta)).toBe(16);
+    close();
+  });
+
+  it("stays exclusive when both machines add the first lease row at once", async () => {
+    const { meta, leases, close } = await machines(s3, "s3://mnemo/twin-rows");
+    await meta.add([
+      { key: "writer", value: "" },
+      { key: "writer", value: "" },
+    ]);
+    await Promise.all(
+      leases.map(async (lease) => {
+        for (let i = 0; i < 5; i++) {
+          const release = await lease.acquire();
+          await increment(meta).finally(release);
+        }
+      }),
+    );
+    expect(await counter(meta)).toBe(10);
+    close();
+  });
+
+  it("is taken over from a holder that stopped renewing it", async () => {
+    const { meta, leases, close } = await machines(s3, "s3://mnemo/takeover", 600);
+    await meta.add([{ key: "writer", value: "gone-host:1234:0" }]);
+    const release = await leases[0]!.acquire();
+    const [row] = await meta.query().where("key = 'writer'").toArray();
+    expect(row.value).toMatch(/^[^:]+:\d+:[0-9a-f-]{36}$/);
+    expect(row.value.startsWith("gone-host")).toBe(false);
+    await release();
+    expect((await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value)).toEqual([""]);
+    close();
+  });
+});
