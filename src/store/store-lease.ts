@@ -23,7 +23,7 @@ const WAIT_MS = 3 * 60_000;
  * so a taker checks afterwards that every lease row holds its stamp, and lets go if not.
  * Expiry needs no shared clock: a stamp seen unchanged for LEASE_MS of the waiter's own time is
  * taken over. A holder frozen longer than that (a suspended laptop) can overlap the next writer's
- * commits; mnemo's writes that must not run twice are conditional on what they read besides.
+ * commits; the index queue's claims and token rotation are conditional on what they read besides.
  */
 export class StoreLease {
   private readonly owner = `${os.hostname()}:${process.pid}`;
