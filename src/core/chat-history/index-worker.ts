@@ -201,7 +201,8 @@ export class IndexWorker {
     const { store } = this.ctx;
     const ids = chosen.map((row) => row.id);
     const heldBefore = chosen.flatMap((row) => (row.status === "processing" && row.claimedAt ? [row.claimedAt] : []));
-    const unchanged = `(status = 'queued' OR claimedAt IS NULL${heldBefore.length > 0 ? ` OR ${sqlIn("claimedAt", heldBefore)}` : ""})`;
+    const abandoned = `claimedAt IS NULL${heldBefore.length > 0 ? ` OR ${sqlIn("claimedAt", heldBefore)}` : ""}`;
+    const unchanged = `(status = 'queued' OR (status = 'processing' AND (${abandoned})))`;
     const claim = { claimedAt: sqlString(claimedAt), claimedBy: sqlString(OWNER) };
     if ((await store.update("conversations", sqlAnd(sqlIn("id", ids), unchanged), { status: sqlString("processing"), ...claim })) === 0)
       return [];
