@@ -38,5 +38,7 @@ export const StoreInfo = z.object({
     /** The whole data dir on disk (every user's data), or null for a store in object storage. */
     diskBytes: z.number().int().nullable(),
   }),
+  /** What LanceDB's index and metadata caches hold in the serving process now (at most 512 + 64 MB). */
+  cacheBytes: z.number().int(),
 });
 export type StoreInfo = z.infer<typeof StoreInfo>;

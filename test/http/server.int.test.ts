@@ -798,6 +798,9 @@ describe("additions for the web app: bucket rename and delete, uploaded imports,
     const info = await call("GET", "/api/info", { token: tokenA });
     expect(info.body).toMatchObject({ user: "alice", embedder: { spec: "bundled" }, synthesizer: "extractive" });
     expect(info.body.statistics.platforms).toContainEqual({ id: "claude", displayName: "Claude", conversations: 3 });
+    // The server's LanceDB caches hold what its searches opened, within their bound.
+    expect(info.body.cacheBytes).toBeGreaterThan(0);
+    expect(info.body.cacheBytes).toBeLessThanOrEqual(576 * 2 ** 20);
     const rotated = await call("POST", "/api/token/rotate", { token: tokenB });
     expect(rotated.body.user).toBe("bob");
     await new Promise((resolve) => setTimeout(resolve, 2_100)); // the cache of good tokens

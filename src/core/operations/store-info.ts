@@ -23,6 +23,7 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
     statistics: await store.memo(`statistics:${userId}`, ["memories", "buckets", "conversations", "platforms"], () =>
       statistics(ctx, userId),
     ),
+    cacheBytes: store.cacheBytes(),
   };
 }
 

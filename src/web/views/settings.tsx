@@ -83,6 +83,8 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         </dd>
         <dt>On disk</dt>
         <dd>{s.diskBytes === null ? "object storage" : `${megabytes(s.diskBytes)} (every user's data)`}</dd>
+        <dt>Caches in memory</dt>
+        <dd>{megabytes(info.cacheBytes)} of indexes and metadata (at most 576 MB)</dd>
       </dl>
       <h2>Your data</h2>
       <dl class="facts panel">
