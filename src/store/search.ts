@@ -5,7 +5,7 @@ import type { VectorTableKey } from "./schema.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
 import type { Store } from "./store.js";
-import { queryCoverage } from "../text/relevance.js";
+import { queryCoverage, relevance } from "../text/relevance.js";
 import { unspacedTerms } from "../text/unspaced-terms.js";
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
@@ -306,22 +306,17 @@ function fuseScores(vectorRows: LegRow[], textRows: LegRow[]): Candidate[] {
   return ranked.map((hit) => ({ ...hit, score: hit.score / best }));
 }
 
-/**
- * How far a row's similarity must rise above the reference (the sixth candidate's, or the embedder's
- * unrelated level when that is higher) for its meaning to count fully.
- */
-const MEANING_RANGE = 0.3;
 /** The candidate whose similarity is the reference: what an ordinary memory scores for this query. */
 const REFERENCE_RANK = 5;
 
 /**
  * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
- * words it holds (text/relevance.ts), and how far its meaning stands out from the user's other
- * rows: (similarity − reference) / MEANING_RANGE, where the reference is the sixth-best similarity,
- * or the embedder's unrelated level when that is higher. They combine as "either says it is
- * relevant": 1 − (1 − words)(1 − meaning). So one shared common word (0.2) does not beat a memory
- * that clearly means what was asked (0.8), and a query about nothing stored scores low whatever
- * its rank. Measured on LoCoMo and on paraphrased questions (test/bench/README.md).
+ * words it holds, and how far its meaning stands out from the user's other rows: its similarity
+ * above a reference, the sixth-best similarity or the embedder's unrelated level when that is
+ * higher. The stronger of the two counts (text/relevance.ts, relevance). So one shared common word
+ * (0.2) does not beat a memory that clearly means what was asked (0.8), and a query about nothing
+ * stored scores low whatever its rank. Measured on LoCoMo and on paraphrased questions
+ * (test/bench/README.md).
  */
 function fuseRelevance(candidates: Candidate[], rows: Map<bigint, Record<string, unknown>>, query: HybridQuery): Candidate[] {
   const present = candidates.filter((candidate) => rows.has(candidate.rowId));
@@ -335,10 +330,7 @@ function fuseRelevance(candidates: Candidate[], rows: Map<bigint, Record<string,
     similarities[Math.min(REFERENCE_RANK, similarities.length - 1)] ?? 1,
     query.unrelatedSimilarity ?? Number.NEGATIVE_INFINITY,
   );
-  const scored = present.map((candidate, i) => {
-    const meaning = candidate.similarity === undefined ? 0 : Math.min(1, Math.max(0, (candidate.similarity - reference) / MEANING_RANGE));
-    return { ...candidate, score: 1 - (1 - words[i]!) * (1 - meaning) };
-  });
+  const scored = present.map((candidate, i) => ({ ...candidate, score: relevance(words[i]!, candidate.similarity, reference) }));
   // Ties (often 0) keep the legs' order: the vector leg's first.
   return scored.sort((a, b) => b.score - a.score);
 }

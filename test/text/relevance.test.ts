@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentWords, queryCoverage } from "../../src/text/relevance.js";
+import { contentWords, MEANING_RANGE, queryCoverage, relevance } from "../../src/text/relevance.js";
 
 describe("contentWords", () => {
   it("drops stop words, keeps digits, and stems as the text index does", () => {
@@ -31,5 +31,25 @@ describe("queryCoverage", () => {
     const [tower, other] = queryCoverage("東京タワー", ["東京タワーに行った", "大阪城を見た"]);
     expect(tower).toBeGreaterThan(0.9);
     expect(other).toBe(0);
+  });
+});
+
+describe("relevance", () => {
+  const reference = 0.5;
+
+  it("counts meaning by how far the similarity stands above the reference, fully at MEANING_RANGE", () => {
+    expect(relevance(0, reference + MEANING_RANGE, reference)).toBe(1);
+    expect(relevance(0, reference + 2 * MEANING_RANGE, reference)).toBe(1);
+    expect(relevance(0, reference + MEANING_RANGE / 2, reference)).toBeCloseTo(0.5);
+    expect(relevance(0, reference - 0.1, reference)).toBe(0);
+    expect(relevance(0.4, undefined, reference)).toBe(0.4);
+  });
+
+  it("takes the stronger sign: two weak ones do not outrank a memory holding more of the query", () => {
+    const weakBoth = relevance(0.3, reference + 0.3 * MEANING_RANGE, reference);
+    expect(weakBoth).toBeCloseTo(0.3);
+    expect(weakBoth).toBeLessThan(relevance(0.4, undefined, reference));
+    // A paraphrase that shares no word still beats a memory holding half the query's words.
+    expect(relevance(0, reference + 0.8 * MEANING_RANGE, reference)).toBeGreaterThan(relevance(0.5, reference, reference));
   });
 });
