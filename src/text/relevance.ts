@@ -12,9 +12,9 @@ export const PROBABLY_UNRELATED = 0.3;
 
 /**
  * How far a memory's similarity must rise above the reference (what an ordinary memory scores for
- * the query) for its meaning to count fully. 0.4 on the bundled model: LoCoMo memories R@1 0.244 →
- * 0.256 against 0.3, paraphrased questions unchanged; at 0.45 a paraphrase loses its first place
- * to a shared word (test/bench/README.md).
+ * the query) for its meaning to count fully. Chosen on the bundled model and the memory bench: less
+ * lets LoCoMo's vague likenesses outrank word matches, more lets a shared word outrank a paraphrase
+ * (test/bench/README.md, "Memory search quality").
  */
 export const MEANING_RANGE = 0.4;
 
@@ -23,8 +23,8 @@ export const MEANING_RANGE = 0.4;
  * (queryCoverage), and its meaning, how far its `similarity` to the query stands above `reference`
  * (undefined: not measured, no sign). The stronger sign counts, and two weak ones do not add up to
  * a strong one: with this model a memory vaguely like the query and sharing one common word
- * (0.3 and 0.3) is seldom the answer, and "either of them" (1 − (1 − words)(1 − meaning), 0.51)
- * ranked it above one holding more of the query's words (test/bench/README.md).
+ * (0.3 and 0.3) is seldom the answer, and "either of them" (1 − (1 − words)(1 − meaning) = 0.51)
+ * ranked it above one holding more of the query's words (0.4).
  */
 export function relevance(words: number, similarity: number | undefined, reference: number): number {
   const meaning = similarity === undefined ? 0 : Math.min(1, Math.max(0, (similarity - reference) / MEANING_RANGE));
