@@ -6,7 +6,7 @@ import {
   cutText,
   earliestIso,
   isObject,
-  isoFromUnixSeconds,
+  isoFromTime,
   nonEmptyString,
   stringOf,
   titleFrom,
@@ -49,10 +49,8 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
     return undefined;
   }
   const createdAt =
-    isoFromUnixSeconds(record.create_time) ??
-    earliestIso(messages.map((message) => message.createdAt)) ??
-    context.fallbackDate.toISOString();
-  const updatedAt = isoFromUnixSeconds(record.update_time);
+    isoFromTime(record.create_time) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
+  const updatedAt = isoFromTime(record.update_time);
   return {
     ...CHATGPT,
     complete: true, // an export holds the whole conversation as it stands
@@ -112,7 +110,7 @@ function toMessage(node: JsonObject, canvas: Canvas): UploadMessage | undefined 
   const text = visibleText(message, canvas)?.trim();
   const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
   if (!text || id === undefined) return undefined;
-  const createdAt = isoFromUnixSeconds(message.create_time);
+  const createdAt = isoFromTime(message.create_time);
   return {
     id,
     role: roleOf(message) === "human" ? "human" : "assistant",

@@ -1,6 +1,6 @@
 // Claude export: one conversation record (an element of conversations.json) to the upload shape.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { arrayOf, earliestIso, isObject, isoFromDateString, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
+import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -37,8 +37,8 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
     return undefined;
   }
   const createdAt =
-    isoFromDateString(record.created_at) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
-  const updatedAt = isoFromDateString(record.updated_at);
+    isoFromTime(record.created_at) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
+  const updatedAt = isoFromTime(record.updated_at);
   return {
     ...CLAUDE,
     complete: true, // an export holds the whole conversation as it stands
@@ -108,7 +108,7 @@ function isRootParent(parent: unknown): boolean {
 function newestLeaf(messages: JsonObject[], linked: JsonObject[]): JsonObject | undefined {
   const parents = new Set(linked.map((message) => message.parent_message_uuid));
   const leaves = messages.filter((message) => !parents.has(message.uuid));
-  const time = (message: JsonObject) => `${isoFromDateString(message.created_at) ?? ""}|${isoFromDateString(message.updated_at) ?? ""}`;
+  const time = (message: JsonObject) => `${isoFromTime(message.created_at) ?? ""}|${isoFromTime(message.updated_at) ?? ""}`;
   return leaves.reduce<JsonObject | undefined>(
     (newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest),
     undefined,
@@ -143,7 +143,7 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
     .join("\n\n")
     .trim();
   if (text === "") return undefined;
-  const createdAt = isoFromDateString(raw.created_at);
+  const createdAt = isoFromTime(raw.created_at);
   return { id: nonEmptyString(raw.uuid) ?? fallbackId, role, content: text, ...(createdAt === undefined ? {} : { createdAt }) };
 }
 

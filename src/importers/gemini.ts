@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { knownPromptVerb, learnedPromptVerb, type PromptVerb } from "./gemini-prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
-import { arrayOf, cutText, isObject, isoFromDateString, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
 
@@ -109,7 +109,7 @@ function hostOf(link: string): string {
 }
 
 function toActivity(record: JsonObject, context: RecordContext): Activity | undefined {
-  const time = isoFromDateString(record.time);
+  const time = isoFromTime(record.time);
   const problem = !isGeminiRecord(record) ? SKIPPED.otherProduct : time === undefined ? SKIPPED.undated : undefined;
   if (problem !== undefined || time === undefined) {
     context.skip(problem ?? SKIPPED.undated);
