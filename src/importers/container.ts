@@ -2,6 +2,7 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
+import { noExportInside } from "./container-hints.js";
 import { detect, type Detection } from "./detect.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
@@ -25,6 +26,8 @@ interface Found {
 
 /** Which entries of a container are looked at at all (images, HTML and the like are not). */
 const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
+/** An archive inside the export: not opened (an archive of archives is not an export's layout). */
+const ARCHIVE_FILE = /\.zip$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
 /** A shard of the sharded ChatGPT layout. */
@@ -57,7 +60,9 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   const withData = found.filter((entry) => !isEmptyArray(entry.detection));
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
-  if (first === undefined) throw failure ?? unsupported(containerLabel, "no chat export file found inside");
+  if (first === undefined) {
+    throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
+  }
   assertOneFormat(chosen, containerLabel);
   chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
   const skipped: SkippedCount[] = otherProducts.map((source) => ({
@@ -65,6 +70,9 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
     reason: "files of another Google product's activity, not read",
     count: 1,
   }));
+  for (const archive of sources.filter((source) => !isJunkPath(source.path) && ARCHIVE_FILE.test(source.path))) {
+    skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
+  }
   const missing = missingShards(order, candidates);
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });

@@ -1,8 +1,12 @@
 // Exports as they turn up in the wild rather than as documented: times written several ways,
 // containers that hold no JSON export, and the like (fixtures/exports/odd/).
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { collect, fixtures } from "./collect.js";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openExport } from "../../src/importers/index.js";
+import { AppError } from "../../src/shared/errors.js";
+import { collect, collectWithSkips, fixtures } from "./collect.js";
 
 const odd = (name: string) => join(fixtures, "odd", name);
 
@@ -18,5 +22,83 @@ describe("times written several ways", () => {
       "2024-03-01T10:01:00.000Z", // milliseconds
       "2024-03-01T10:01:05.000Z", // seconds as a string
     ]);
+  });
+});
+
+describe("a zip or folder without an export's JSON says what it holds instead", () => {
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function folderWith(name: string, files: Record<string, string>): Promise<string> {
+    const dir = join(tmp, name);
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    return dir;
+  }
+
+  async function failure(path: string): Promise<AppError> {
+    const error = await openExport(path).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+    return error;
+  }
+
+  it("Takeout exported as HTML (its default): export again choosing JSON", async () => {
+    const dir = await folderWith("takeout-html", {
+      "Takeout/archive_browser.html": "<html><body>Takeout</body></html>",
+      "Takeout/Meine Aktivitäten/Gemini-Apps/MeineAktivitäten.html": "<html><body><div class='outer-cell'>…</div></body></html>",
+    });
+    const error = await failure(dir);
+    expect(error.message).toBe(
+      `${dir}: holds HTML pages (Takeout/Meine Aktivitäten/Gemini-Apps/MeineAktivitäten.html), not a chat export's JSON`,
+    );
+    expect(error.suggestion).toMatch(/choosing JSON/);
+  });
+
+  it("a ChatGPT export without its conversations.json: download again", async () => {
+    const dir = await folderWith("chatgpt-no-data", {
+      "chat.html": "<html><script>var jsonData = []</script></html>",
+      "user.json": '{"id":"user-1"}',
+    });
+    expect((await failure(dir)).message).toBe(`${dir}: holds ChatGPT's chat.html but no conversations.json (the export's data)`);
+  });
+
+  it("a folder of export zips: import each", async () => {
+    const dir = join(tmp, "downloads");
+    await mkdir(dir, { recursive: true });
+    await copyFile(join(fixtures, "chatgpt-export.zip"), join(dir, "chatgpt-export.zip"));
+    await copyFile(join(fixtures, "claude-export.zip"), join(dir, "claude-export.zip"));
+    const error = await failure(dir);
+    expect(error.message).toBe(`${dir}: holds zip archives (chatgpt-export.zip, claude-export.zip), not an export's own files`);
+    expect(error.suggestion).toMatch(/Import each archive on its own/);
+  });
+
+  it("a folder with nothing of the kind keeps the general message", async () => {
+    const dir = await folderWith("notes", { "notes.txt": "hello" });
+    expect((await failure(dir)).message).toContain("no chat export file found inside");
+  });
+});
+
+describe("an archive beside an export", () => {
+  it("is counted as not read, not passed over in silence", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+    try {
+      await copyFile(join(fixtures, "claude/conversations.json"), join(tmp, "conversations.json"));
+      await copyFile(join(fixtures, "chatgpt-export.zip"), join(tmp, "older-export.zip"));
+      const { conversations, skipped } = await collectWithSkips(tmp);
+      expect(conversations.length).toBeGreaterThan(0);
+      expect(skipped["zip archives inside the export, not read (import each on its own)"]).toBe(1);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
