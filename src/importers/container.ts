@@ -49,7 +49,8 @@ export function unsupported(label: string, reason: string): AppError {
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const detection = await detect(source);
   if (detection === undefined) throw unsupported(source.label, "its structure matches none of them");
-  return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped: [] };
+  const skipped = detection.empty ? [emptyList(source)] : [];
+  return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
@@ -73,6 +74,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   for (const archive of sources.filter((source) => !isJunkPath(source.path) && ARCHIVE_FILE.test(source.path))) {
     skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
   }
+  if (withData.length === 0) skipped.push(...emptyConversationFiles(chosen).map(emptyList));
   const missing = missingShards(order, candidates);
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
@@ -112,6 +114,18 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
     }
   }
   return detected;
+}
+
+/** An export of no conversations (an account that never chatted) is said to be one, not imported as nothing in silence. */
+function emptyList(source: ByteSource): SkippedCount {
+  return { file: source.label, reason: "files that hold no conversations (an empty list)", count: 1 };
+}
+
+/** The empty lists that stand for the conversations (conversations.json), when one is named so; else all of them. */
+function emptyConversationFiles(empty: Found[]): ByteSource[] {
+  const sources = empty.map(({ source }) => source);
+  const named = sources.filter((source) => /^conversations/i.test(baseName(source.path)));
+  return named.length > 0 ? named : sources;
 }
 
 function isEmptyArray(detection: Detection): boolean {

@@ -102,3 +102,17 @@ describe("an archive beside an export", () => {
     }
   });
 });
+
+describe("an export of no conversations", () => {
+  it("imports nothing and says its conversations.json is an empty list (the empty side files are not listed)", async () => {
+    const { conversations, skipped } = await collectWithSkips(odd("chatgpt-empty"));
+    expect(conversations).toEqual([]);
+    expect(skipped).toEqual({ "files that hold no conversations (an empty list)": 1 });
+  });
+
+  it("a lone empty list says so too", async () => {
+    const { conversations, skipped } = await collectWithSkips(odd("chatgpt-empty/conversations.json"));
+    expect(conversations).toEqual([]);
+    expect(skipped).toEqual({ "files that hold no conversations (an empty list)": 1 });
+  });
+});
