@@ -274,10 +274,26 @@ function stripMarkup(text: string): string {
       return shown ? `${space}${shown}` : "";
     })
     .replace(/[ \t]*【\d+(?::\d+)?†[^】]*】/g, "")
-    .replace(WRITING_BLOCK, (_, attributes: string, body: string) => {
-      const subject = /\bsubject\s*=\s*["“]([^"”]*)["”]/.exec(attributes)?.[1]?.trim();
-      return subject ? `Subject: ${subject}\n\n${body}` : body;
-    });
+    .replace(WRITING_BLOCK, (_, attributes: string, body: string) => `${blockHeading(attributes, body)}${body}`)
+    .replace(UNCLOSED_BLOCK, (opener: string, attributes: string, offset: number, whole: string) =>
+      blockHeading(attributes, whole.slice(offset + opener.length)),
+    );
+}
+
+/**
+ * What a writing block's attributes show above its text: an email's subject, a document's title
+ * (unless the text opens with it already, as a heading often does).
+ */
+function blockHeading(attributes: string, body: string): string {
+  const subject = attributeOf(attributes, "subject");
+  if (subject) return `Subject: ${subject}\n\n`;
+  const title = attributeOf(attributes, "title");
+  const firstLine = body.trimStart().split("\n", 1)[0] ?? "";
+  return title && !firstLine.toLowerCase().includes(title.toLowerCase()) ? `${title}\n\n` : "";
+}
+
+function attributeOf(attributes: string, name: string): string | undefined {
+  return new RegExp(`\\b${name}\\s*=\\s*["“]([^"”]*)["”]`).exec(attributes)?.[1]?.trim();
 }
 
 /**
@@ -285,6 +301,8 @@ function stripMarkup(text: string): string {
  * `:::writing{variant="document" id="73481"}` on a line of its own, the text, then `:::`.
  */
 const WRITING_BLOCK = /^[ \t]*:::[a-z][\w-]*\{([^}\n]*)\}[ \t]*\n([\s\S]*?)\n[ \t]*:::[ \t]*$/gim;
+/** The opening line of a block the answer never closed (it was cut off, or the model forgot the `:::`). */
+const UNCLOSED_BLOCK = /^[ \t]*:::[a-z][\w-]*\{([^}\n]*)\}[ \t]*(?:\n|$)/gim;
 
 /** The shown name in an entity marker's payload, a JSON array such as ["people","Ada Lovelace",0]. */
 function entityName(payload: string): string | undefined {

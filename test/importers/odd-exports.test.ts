@@ -116,3 +116,15 @@ describe("an export of no conversations", () => {
     expect(skipped).toEqual({ "files that hold no conversations (an empty list)": 1 });
   });
 });
+
+describe("ChatGPT writing blocks as they come", () => {
+  it("keeps a document's title, reads curly and bare attributes, and drops the opener of a block never closed", async () => {
+    const [conversation] = await collect(odd("chatgpt-writing.json"));
+    const answers = conversation?.conversation.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+    expect(answers).toEqual([
+      "Here is the handover note.\n\nHandover — billing service\n\n# Billing service\n\nThe nightly job retries three times.\n\nTell me if it should be shorter.",
+      "A draft:\n\nSubject: Moving our call\n\nHi Ana,\n\ncould we move Thursday's call to Friday at 10?\n\nThanks,\nLeo",
+      "Release notes 2.4: faster search, fewer crashes.",
+    ]);
+  });
+});
