@@ -201,10 +201,7 @@ function codeCell(content: JsonObject): string | undefined {
 function toolResult(message: JsonObject, content: JsonObject): string | undefined {
   const tool = isObject(message.author) ? (stringOf(message.author.name) ?? "") : "";
   const type = stringOf(content.content_type);
-  if (CODE_TOOLS.has(tool) && type === "execution_output") {
-    const output = stringOf(content.text)?.trim();
-    return output ? `Output:\n\`\`\`\n${cutText(output, OUTPUT_CHARS)}\n\`\`\`` : undefined;
-  }
+  if (CODE_TOOLS.has(tool) && type === "execution_output") return cellOutput(stringOf(content.text) ?? "");
   const report = researchReport(message);
   if (report !== undefined) return report;
   if (type === "multimodal_text" && Array.isArray(content.parts)) {
@@ -213,6 +210,21 @@ function toolResult(message: JsonObject, content: JsonObject): string | undefine
   }
   return undefined;
 }
+
+/**
+ * A code cell's output, cut to OUTPUT_CHARS, as code; a chart it drew (`<<ImageDisplayed>>` in the
+ * text, the image itself being a file of the export) as `[image]`.
+ */
+function cellOutput(raw: string): string | undefined {
+  const images = raw.split(IMAGE_DISPLAYED).length - 1;
+  const output = raw.replaceAll(IMAGE_DISPLAYED, "").trim();
+  const pieces = [output ? `Output:\n\`\`\`\n${cutText(output, OUTPUT_CHARS)}\n\`\`\`` : "", ...Array<string>(images).fill("[image]")];
+  const text = pieces.filter((piece) => piece !== "").join("\n");
+  return text === "" ? undefined : text;
+}
+
+/** Where the code interpreter showed an image in a cell's output text. */
+const IMAGE_DISPLAYED = "<<ImageDisplayed>>";
 
 /** A deep-research report: markdown inside `metadata.chatgpt_sdk.widget_state`, a JSON string. */
 function researchReport(message: JsonObject): string | undefined {

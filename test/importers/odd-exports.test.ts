@@ -128,3 +128,24 @@ describe("ChatGPT writing blocks as they come", () => {
     ]);
   });
 });
+
+describe("ChatGPT code interpreter, 2023", () => {
+  it("a chart the cell drew is an [image], not the <<ImageDisplayed>> marker in an output block", async () => {
+    const [conversation] = await collect(odd("chatgpt-2023-code.json"));
+    const messages = conversation?.conversation.messages.map((message) => [message.role, message.id, message.content]);
+    expect(messages?.filter(([, id]) => id === "o1" || id === "o2")).toEqual([
+      ["assistant", "o1", "[image]"],
+      ["assistant", "o2", "Output:\n```\n{'mean': 2}\n```\n[image]"],
+    ]);
+    expect(messages?.map(([role]) => role)).toEqual([
+      "human",
+      "assistant",
+      "assistant",
+      "assistant",
+      "human",
+      "assistant",
+      "assistant",
+      "assistant",
+    ]);
+  });
+});
