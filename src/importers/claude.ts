@@ -149,14 +149,18 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
 
 /**
  * The text of the `text` blocks, and the documents the assistant wrote with a tool (an artifact,
- * a created file), which the user reads as part of the answer; thinking, other tool_use,
+ * a created file) and the text their edits put in, which the user reads as part of the answer; thinking, other tool_use,
  * tool_result and unknown blocks are skipped.
  */
 function textBlocks(content: unknown[]): string {
   return content
     .filter(isObject)
     .map((block) =>
-      block.type === "text" ? (stringOf(block.text) ?? "") : block.type === "tool_use" ? (writtenDocument(block) ?? "") : "",
+      block.type === "text"
+        ? (stringOf(block.text) ?? "")
+        : block.type === "tool_use"
+          ? (writtenDocument(block) ?? documentEdit(block) ?? "")
+          : "",
     )
     .filter((text) => text.trim() !== "")
     .join("\n\n");
@@ -171,6 +175,21 @@ function writtenDocument(block: JsonObject): string | undefined {
   const name = nonEmptyString(input.title) ?? nonEmptyString(input.path) ?? nonEmptyString(input.filename);
   const kind = block.name === "artifacts" ? "artifact" : "file";
   return `${name === undefined ? `[${kind}]` : `[${kind}: ${name}]`}\n${body}`;
+}
+
+/**
+ * `[artifact edit: id]` or `[file edit: path]` and the text it puts in, for a tool_use that changes
+ * a document in place (an artifact's `update`, a file's `str_replace`): as with a ChatGPT canvas
+ * edit, the new words are what a search needs; the document as it ends up is not in the export.
+ */
+function documentEdit(block: JsonObject): string | undefined {
+  const input = isObject(block.input) ? block.input : {};
+  const text = stringOf(input.new_str)?.trim();
+  const isArtifact = block.name === "artifacts" && input.command === "update";
+  if (!text || !(isArtifact || block.name === "str_replace")) return undefined;
+  const name = isArtifact ? (nonEmptyString(input.title) ?? nonEmptyString(input.id)) : nonEmptyString(input.path);
+  const kind = isArtifact ? "artifact edit" : "file edit";
+  return `${name === undefined ? `[${kind}]` : `[${kind}: ${name}]`}\n${text}`;
 }
 
 /**
