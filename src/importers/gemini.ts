@@ -10,7 +10,7 @@
 // the file shows it: the same words open nearly every title.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { knownPromptVerb, learnedPromptVerb, type PromptVerb } from "./gemini-prompt-verbs.js";
+import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
 import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
@@ -73,7 +73,7 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
   }
   const groups = new Map<string, Turn[]>();
   for (const activities of byFile.values()) {
-    const verb = learnedPromptVerb(activities.map((activity) => activity.title));
+    const verb = learnedPromptVerb(promptTitles(activities));
     for (const turn of activities.flatMap((activity) => toTurns(activity, verb))) {
       groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
     }
@@ -85,6 +85,16 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
   );
   yield* conversations;
+}
+
+/**
+ * The titles to learn the file's prompt verb from: those of records Gemini answered, which are
+ * prompts in any language, so feedback, "Used Gemini Apps" and the like do not dilute the verb's
+ * share; all titles when too few were answered to learn from.
+ */
+function promptTitles(activities: Activity[]): string[] {
+  const answered = activities.filter((activity) => activity.answers.length > 0).map((activity) => activity.title);
+  return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
 }
 
 /** Whether a product name (a record's `header` or one of its `products`) is Gemini's, in any language. */

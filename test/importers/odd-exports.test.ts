@@ -149,3 +149,20 @@ describe("ChatGPT code interpreter, 2023", () => {
     ]);
   });
 });
+
+describe("Gemini Takeout in a language we know no verb for, mixed with other activity", () => {
+  it("learns the verb from the records Gemini answered, so feedback and 'used' records do not hide it", async () => {
+    const { conversations, skipped } = await collectWithSkips(odd("gemini-fr-mixed.json"));
+    const prompts = conversations.flatMap((c) => c.conversation.messages.filter((m) => m.role === "human").map((m) => m.content));
+    // Five records with an answer in the fixture, four without (two "used", a feedback, a Gem created).
+    expect(prompts).toEqual([
+      "Une idée de dessert sans sucre",
+      "Quelle est la capitale de l'Australie ?",
+      "Traduis « merci » en allemand",
+      "Combien de temps cuire un œuf mollet ?",
+      "Un poème court sur la pluie",
+    ]);
+    expect(conversations.map((c) => c.conversation.title)).toContain("Un poème court sur la pluie");
+    expect(Object.values(skipped).reduce((a, b) => a + b, 0)).toBe(4);
+  });
+});
