@@ -47,6 +47,7 @@ interface Shape {
 export async function detect(source: ByteSource): Promise<Detection | undefined> {
   const { prefix, complete } = await readPrefix(source);
   assertNotEmpty(source, prefix, complete);
+  assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
   const firstLine = firstLineObject(prefix, complete);
   if (firstLine !== undefined) return classify(shapeOfRecord(firstLine), "lines");
@@ -72,6 +73,21 @@ function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): 
     return;
   throw new AppError("invalid_input", `${source.label}: the file is empty`, {
     suggestion: "Download the export again, or re-extract the file from the original zip.",
+  });
+}
+
+/**
+ * A file saved again as UTF-16 (Windows editors call it "Unicode") is said to be one: read as
+ * UTF-8 it is "not JSON at byte 0", which sends the user looking for the wrong fault. Known by its
+ * byte-order mark, or by a NUL beside each of its first ASCII characters.
+ */
+function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
+  const bom = prefix.length >= 2 && ((prefix[0] === 0xff && prefix[1] === 0xfe) || (prefix[0] === 0xfe && prefix[1] === 0xff));
+  const head = prefix.subarray(0, 64);
+  const nuls = head.filter((byte) => byte === 0).length;
+  if (!bom && !(head.length >= 8 && nuls >= head.length / 3)) return;
+  throw new AppError("invalid_input", `${source.label}: the file is UTF-16 text; exports are UTF-8`, {
+    suggestion: "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8.",
   });
 }
 

@@ -166,3 +166,16 @@ describe("Gemini Takeout in a language we know no verb for, mixed with other act
     expect(Object.values(skipped).reduce((a, b) => a + b, 0)).toBe(4);
   });
 });
+
+describe("a file saved again as UTF-16", () => {
+  it("says so instead of 'invalid JSON at byte 0'", async () => {
+    const path = odd("claude-utf16.json");
+    const error = await openExport(path).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe(`${path}: the file is UTF-16 text; exports are UTF-8`);
+    expect((error as AppError).suggestion).toMatch(/save it again as UTF-8/);
+  });
+});
