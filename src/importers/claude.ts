@@ -57,18 +57,24 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
  * (`parent_message_uuid`), a prompt the user edited or an answer regenerated leaves its old
  * branch in `chat_messages` too, at any depth, the first prompt included; the current one runs
  * from `current_leaf_message_uuid` (API-style exports; the bulk export has none), else from the
- * newest message nothing answers, back to the root. Without links, every message is kept.
+ * newest message nothing answers, back to the root. A message without the field (written before
+ * messages named their parent) follows the one before it in time. Without links, every message is kept.
  */
 function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] {
   const byId = new Map<string, JsonObject>();
   for (const raw of chatMessages) if (isObject(raw) && typeof raw.uuid === "string") byId.set(raw.uuid, raw);
+  const previous = previousInExport(chatMessages);
   const parentOf = (message: JsonObject) => {
+    // Written before messages named their parent (no such field): it follows the message before it.
+    if (!("parent_message_uuid" in message)) return previous.get(message);
     const parent = stringOf(message.parent_message_uuid);
     return parent === undefined ? undefined : byId.get(parent);
   };
-  const linked = [...byId.values()].filter((message) => parentOf(message) !== undefined);
+  const linked = [...byId.values()].filter(
+    (message) => stringOf(message.parent_message_uuid) !== undefined && parentOf(message) !== undefined,
+  );
   if (linked.length === 0) return chatMessages;
-  const leaf = (typeof currentLeaf === "string" ? byId.get(currentLeaf) : undefined) ?? newestLeaf([...byId.values()], linked);
+  const leaf = (typeof currentLeaf === "string" ? byId.get(currentLeaf) : undefined) ?? newestLeaf([...byId.values()], parentOf);
   if (leaf === undefined) return chatMessages;
   const treeOf = treesOf([...byId.values()], parentOf);
   const branch = new Set<JsonObject>();
@@ -77,6 +83,28 @@ function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] 
   // A message whose parent is missing from the export (and is not the root) starts a tree of its
   // own: one cut off the current branch is kept whole rather than lost with the old branches.
   return chatMessages.filter((raw) => isObject(raw) && (branch.has(raw) || treeOf.get(raw) !== treeOf.get(leaf)));
+}
+
+/**
+ * Each message's predecessor: by `created_at` when every message has one (the export's order is
+ * not always the conversation's), else in the export's order.
+ */
+function previousInExport(chatMessages: unknown[]): Map<JsonObject, JsonObject> {
+  const messages = chatMessages.filter((raw): raw is JsonObject => isObject(raw) && typeof raw.uuid === "string");
+  const times = new Map(messages.map((message) => [message, isoFromTime(message.created_at)]));
+  if ([...times.values()].every((time) => time !== undefined)) {
+    messages.sort((a, b) => compareStrings(times.get(a) ?? "", times.get(b) ?? ""));
+  }
+  const previous = new Map<JsonObject, JsonObject>();
+  messages.forEach((message, i) => {
+    const before = messages[i - 1];
+    if (before !== undefined) previous.set(message, before);
+  });
+  return previous;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -105,9 +133,9 @@ function isRootParent(parent: unknown): boolean {
 }
 
 /** The newest message nothing answers (by `created_at`, then `updated_at`; on a tie, the later in the export). */
-function newestLeaf(messages: JsonObject[], linked: JsonObject[]): JsonObject | undefined {
-  const parents = new Set(linked.map((message) => message.parent_message_uuid));
-  const leaves = messages.filter((message) => !parents.has(message.uuid));
+function newestLeaf(messages: JsonObject[], parentOf: (message: JsonObject) => JsonObject | undefined): JsonObject | undefined {
+  const parents = new Set(messages.map(parentOf));
+  const leaves = messages.filter((message) => !parents.has(message));
   const time = (message: JsonObject) => `${isoFromTime(message.created_at) ?? ""}|${isoFromTime(message.updated_at) ?? ""}`;
   return leaves.reduce<JsonObject | undefined>(
     (newest, message) => (newest === undefined || time(message) >= time(newest) ? message : newest),

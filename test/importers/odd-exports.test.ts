@@ -179,3 +179,17 @@ describe("a file saved again as UTF-16", () => {
     expect((error as AppError).suggestion).toMatch(/save it again as UTF-8/);
   });
 });
+
+describe("Claude: a conversation begun before messages named their parent", () => {
+  it("keeps its older, unlinked messages on the branch, and still drops the abandoned retry", async () => {
+    const [conversation] = await collect(odd("claude-partly-linked.json"));
+    // Five messages in the fixture: two without parent_message_uuid (listed out of order), a prompt
+    // linked to the older answer, and two answers to it of which the later is the one kept.
+    expect(conversation?.conversation.messages.map((message) => `${message.role}:${message.id}`)).toEqual([
+      "human:pl-h1",
+      "assistant:pl-a1",
+      "human:pl-h2",
+      "assistant:pl-a2",
+    ]);
+  });
+});
