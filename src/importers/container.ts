@@ -3,7 +3,8 @@
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
 import { noExportInside } from "./container-hints.js";
-import { detect, type Detection } from "./detect.js";
+import { detect, inspect, type Detection } from "./detect.js";
+import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
@@ -47,8 +48,8 @@ export function unsupported(label: string, reason: string): AppError {
 }
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const detection = await detect(source);
-  if (detection === undefined) throw unsupported(source.label, "its structure matches none of them");
+  const { detection, keys } = await inspect(source);
+  if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
   const skipped = detection.empty ? [emptyList(source)] : [];
   return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped };
 }

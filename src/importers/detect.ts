@@ -45,12 +45,20 @@ interface Shape {
  * not a supported structure; throws invalid_input (with the position) when it is not JSON.
  */
 export async function detect(source: ByteSource): Promise<Detection | undefined> {
+  return (await inspect(source)).detection;
+}
+
+/** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
+export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
   const { prefix, complete } = await readPrefix(source);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
   const firstLine = firstLineObject(prefix, complete);
-  if (firstLine !== undefined) return classify(shapeOfRecord(firstLine), "lines");
+  if (firstLine !== undefined) {
+    const shape = shapeOfRecord(firstLine);
+    return { detection: classify(shape, "lines"), keys: shape.keys };
+  }
   const { tokens, failed } = await tokenize(prefix, complete);
   const shape = shapeOf(tokens);
   const detection = classify(shape, shape.topLevel === "array" ? "array" : "values");
@@ -58,7 +66,7 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
-  return detection;
+  return { detection, keys: shape.keys };
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */

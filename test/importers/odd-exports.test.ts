@@ -193,3 +193,28 @@ describe("Claude: a conversation begun before messages named their parent", () =
     ]);
   });
 });
+
+describe("an export's other file passed instead of its conversations", () => {
+  it.each([
+    ["chatgpt/user.json", "ChatGPT's user.json (the account's details)", /conversations\.json .*or the zip/],
+    ["chatgpt/shared_conversations.json", "ChatGPT's shared_conversations.json (the links you shared)", /conversations\.json/],
+    ["chatgpt-2026/export_manifest.json", "ChatGPT's export_manifest.json (the list of the export's files)", /conversations-NNN\.json/],
+    ["claude/users.json", "Claude's users.json (the account's details)", /conversations\.json .*or the zip/],
+    ["claude/projects.json", "Claude's projects.json (projects and their documents, not chats)", /conversations\.json/],
+    ["claude-2026/memories.json", "Claude's memories.json (what Claude remembers, not chats)", /conversations\.json/],
+  ])("%s is named, with the file to pass instead", async (file, what, instead) => {
+    const path = join(fixtures, file);
+    const error = await openExport(path).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe(`${path}: this is ${what}, not the conversations`);
+    expect((error as AppError).suggestion).toMatch(instead);
+  });
+
+  it("a JSON file of no known kind keeps the general message", async () => {
+    const path = join(fixtures, "chatgpt-2026/ads.json");
+    await expect(openExport(path)).rejects.toThrow(/not a supported chat export/);
+  });
+});
