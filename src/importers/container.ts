@@ -11,9 +11,11 @@ import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 export interface ExportPart {
   source: ByteSource;
   layout: Layout;
+  format: ExportFormat;
 }
 
 export interface ExportPlan {
+  /** The format of the first part: a folder or zip may hold exports of several formats, each part says its own. */
   format: ExportFormat;
   parts: ExportPart[];
   /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
@@ -51,7 +53,7 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys } = await inspect(source);
   if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
   const skipped = detection.empty ? [emptyList(source)] : [];
-  return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped };
+  return { format: detection.format, parts: [{ source, layout: detection.layout, format: detection.format }], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
@@ -65,8 +67,10 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   if (first === undefined) {
     throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
   }
-  assertOneFormat(chosen, containerLabel);
   chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
+  // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
+  const formats = [...new Set(chosen.map(({ detection }) => detection.format))];
+  chosen.sort((a, b) => formats.indexOf(a.detection.format) - formats.indexOf(b.detection.format));
   const skipped: SkippedCount[] = otherProducts.map((source) => ({
     file: source.label,
     reason: "files of another Google product's activity, not read",
@@ -81,8 +85,8 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
   return {
-    format: first.detection.format,
-    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout })),
+    format: formats[0] ?? first.detection.format,
+    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout, format: detection.format })),
     skipped,
   };
 }
@@ -131,16 +135,6 @@ function emptyConversationFiles(empty: Found[]): ByteSource[] {
 
 function isEmptyArray(detection: Detection): boolean {
   return detection.format === "upload" && detection.empty;
-}
-
-function assertOneFormat(found: Found[], containerLabel: string): void {
-  const byFormat = new Map<ExportFormat, string[]>();
-  for (const { source, detection } of found) byFormat.set(detection.format, [...(byFormat.get(detection.format) ?? []), source.path]);
-  if (byFormat.size <= 1) return;
-  const listing = [...byFormat.entries()].map(([format, paths]) => `${format}: ${paths.join(", ")}`).join("; ");
-  throw new AppError("invalid_input", `${containerLabel}: holds exports in several formats (${listing})`, {
-    suggestion: "Import each export file on its own.",
-  });
 }
 
 function isManifest(source: ByteSource): boolean {

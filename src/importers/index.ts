@@ -76,8 +76,10 @@ function createReader(plan: ExportPlan, platform: string | undefined, onSkipped:
       tally = new ByteTally();
       skips = new SkipTally();
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
-      for await (const conversation of convert(plan.format, records(plan.parts, tally, skips, onSkipped))) {
-        yield withPlatform(conversation, platform);
+      for (const run of formatRuns(plan.parts)) {
+        for await (const conversation of convert(run.format, records(run.parts, tally, skips, onSkipped))) {
+          yield withPlatform(conversation, platform);
+        }
       }
     },
   };
@@ -97,6 +99,17 @@ class SkipTally {
   counts(): SkippedCount[] {
     return [...this.byKey.values()].map((entry) => ({ ...entry }));
   }
+}
+
+/** The parts in runs of one format (a container may hold exports of several, grouped by the plan). */
+function formatRuns(parts: ExportPart[]): { format: ExportFormat; parts: ExportPart[] }[] {
+  const runs: { format: ExportFormat; parts: ExportPart[] }[] = [];
+  for (const part of parts) {
+    const last = runs.at(-1);
+    if (last?.format === part.format) last.parts.push(part);
+    else runs.push({ format: part.format, parts: [part] });
+  }
+  return runs;
 }
 
 async function* records(

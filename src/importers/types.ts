@@ -12,6 +12,7 @@ export type ExportFormat = "chatgpt" | "claude" | "gemini" | "upload";
 export type Layout = "array" | "lines" | "values";
 
 export interface ExportReader {
+  /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
   format: ExportFormat;
   /** Total bytes that will be read (sum of relevant file sizes / uncompressed entry sizes) — for progress and ETA. */
   totalBytes: number;

@@ -218,3 +218,15 @@ describe("an export's other file passed instead of its conversations", () => {
     await expect(openExport(path)).rejects.toThrow(/not a supported chat export/);
   });
 });
+
+describe("a zip holding several exports, each under its own folder", () => {
+  it("reads each (a ChatGPT and a Claude export) as its own format: what each gives alone", async () => {
+    const both = await collect(odd("two-exports.zip"));
+    const chatgpt = await collect(join(fixtures, "chatgpt/conversations.json"));
+    const claude = await collect(join(fixtures, "claude-2026/conversations.json"));
+    // 4 ChatGPT conversations with text and 3 Claude ones, counted from their own tests' fixtures.
+    expect(chatgpt).toHaveLength(4);
+    expect(claude).toHaveLength(3);
+    expect(both).toEqual([...chatgpt, ...claude]);
+  });
+});
