@@ -6,6 +6,7 @@ import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import { namesGeminiProduct } from "./gemini.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
+import { WRAPPER_KEY } from "./json-stream.js";
 import { arrayOf, isObject, type JsonObject } from "./json-values.js";
 import type { ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";
@@ -55,13 +56,14 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
   assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
   const firstLine = firstLineObject(prefix, complete);
-  if (firstLine !== undefined) {
-    const shape = shapeOfRecord(firstLine);
-    return { detection: classify(shape, "lines"), keys: shape.keys };
-  }
+  // A first line that is a record of no known format may still be a whole file of another layout
+  // (a minified `{ "conversations": [...] }`): the tokens below tell.
+  const lineDetection = firstLine === undefined ? undefined : classify(shapeOfRecord(firstLine), "lines");
+  if (lineDetection !== undefined) return { detection: lineDetection, keys: shapeOfRecord(firstLine!).keys };
   const { tokens, failed } = await tokenize(prefix, complete);
   const shape = shapeOf(tokens);
-  const detection = classify(shape, shape.topLevel === "array" ? "array" : "values");
+  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedDetection(tokens) : undefined;
+  const detection = wrapped ?? classify(shape, shape.topLevel === "array" ? "array" : "values");
   if (detection === undefined && failed) {
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
@@ -193,6 +195,26 @@ function shapeOf(tokens: Token[]): Shape {
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
+}
+
+/**
+ * A top-level object holding the records in an array under `conversations` (`{ "conversations": [...] }`):
+ * the array's first element tells the format. Undefined when that array holds no known record.
+ */
+function wrappedDetection(tokens: Token[]): Detection | undefined {
+  let depth = 0;
+  let start = -1;
+  for (const [i, token] of tokens.entries()) {
+    if (depth === 1 && token.name === "keyValue" && token.value === WRAPPER_KEY && tokens[i + 1]?.name === "startArray") {
+      start = i + 1;
+      break;
+    }
+    depth +=
+      token.name === "startObject" || token.name === "startArray" ? 1 : token.name === "endObject" || token.name === "endArray" ? -1 : 0;
+  }
+  if (start === -1) return undefined;
+  const detection = classify(shapeOf(tokens.slice(start)), "wrapped");
+  return detection && { ...detection, layout: "wrapped" };
 }
 
 function topLevelKind(name: string): Shape["topLevel"] {

@@ -230,3 +230,24 @@ describe("a zip holding several exports, each under its own folder", () => {
     expect(both).toEqual([...chatgpt, ...claude]);
   });
 });
+
+describe('ChatGPT conversations wrapped in { "conversations": [...] }', () => {
+  it("reads the records of the wrapped array, as it reads a bare one", async () => {
+    const wrapped = await collect(odd("chatgpt-wrapped.json"));
+    expect(wrapped).toHaveLength(1);
+    expect(wrapped).toEqual(await collect(odd("chatgpt-writing.json")));
+  });
+
+  it("a wrapped empty list is an export of no conversations", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+    try {
+      const path = join(tmp, "conversations.json");
+      await writeFile(path, '{"conversations": []}');
+      const { conversations, skipped } = await collectWithSkips(path);
+      expect(conversations).toEqual([]);
+      expect(skipped).toEqual({ "files that hold no conversations (an empty list)": 1 });
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
