@@ -12,6 +12,7 @@ import {
   titleFrom,
   type JsonObject,
 } from "./json-values.js";
+import { uniqueIds } from "./message-ids.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -41,9 +42,11 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
   if (!isObject(record)) throw notAConversation(context);
   const mapping = isObject(record.mapping) ? record.mapping : {};
   const canvas: Canvas = {};
-  const messages = currentBranch(mapping, stringOf(record.current_node))
-    .map((node) => toMessage(node, canvas))
-    .filter((message): message is UploadMessage => message !== undefined);
+  const messages = uniqueIds(
+    currentBranch(mapping, stringOf(record.current_node))
+      .map((node) => toMessage(node, canvas))
+      .filter((message): message is UploadMessage => message !== undefined),
+  );
   if (messages.length === 0) {
     context.skip("conversations without any message text (an empty New chat)");
     return undefined;

@@ -1,6 +1,7 @@
 // Claude export: one conversation record (an element of conversations.json) to the upload shape.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
+import { uniqueIds } from "./message-ids.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -31,7 +32,7 @@ interface TimedMessage {
 export function claudeConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const conversationId = nonEmptyString(record.uuid) ?? `claude-${context.index}`;
-  const messages = ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId);
+  const messages = uniqueIds(ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId));
   if (messages.length === 0) {
     context.skip("conversations without any message text");
     return undefined;

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
+import { uniqueIds } from "./message-ids.js";
 import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
@@ -244,16 +245,6 @@ function turnMessages(turn: Turn): UploadMessage[] {
   if (promptText !== "") messages.push({ id: `${base}-prompt`, role: "human", content: promptText, createdAt: turn.time });
   if (turn.response !== "") messages.push({ id: `${base}-response`, role: "assistant", content: turn.response, createdAt: turn.time });
   return messages;
-}
-
-/** Identical records (same time and title) would collide: number the repeats. */
-function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
-  const seen = new Map<string, number>();
-  return messages.map((message) => {
-    const count = (seen.get(message.id) ?? 0) + 1;
-    seen.set(message.id, count);
-    return count === 1 ? message : { ...message, id: `${message.id}-${count}` };
-  });
 }
 
 function titleOf(turns: Turn[]): string {

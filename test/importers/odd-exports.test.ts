@@ -251,3 +251,15 @@ describe('ChatGPT conversations wrapped in { "conversations": [...] }', () => {
     }
   });
 });
+
+describe("a message id repeated within a conversation", () => {
+  it("is numbered, so the store does not let one message replace the other", async () => {
+    const [conversation] = await collect(odd("claude-repeated-ids.json"));
+    // Three messages in the fixture, the first two sharing the uuid m1.
+    expect(conversation?.conversation.messages.map((message) => [message.id, message.content])).toEqual([
+      ["m1", "first"],
+      ["m1-2", "second"],
+      ["m2", "third"],
+    ]);
+  });
+});
