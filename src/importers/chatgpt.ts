@@ -140,6 +140,8 @@ function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
     if (CODE_TOOLS.has(recipient)) return codeCell(content);
     return undefined;
   }
+  // The analysis channel is the model's reasoning, shown (if at all) folded away: not its answer.
+  if (role === "assistant" && message.channel === "analysis") return undefined;
   return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
 }
 

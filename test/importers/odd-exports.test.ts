@@ -263,3 +263,10 @@ describe("a message id repeated within a conversation", () => {
     ]);
   });
 });
+
+describe("ChatGPT's analysis channel", () => {
+  it("is the model's reasoning, not its answer: a text message on it is left out", async () => {
+    const [conversation] = await collect(odd("chatgpt-analysis-channel.json"));
+    expect(conversation?.conversation.messages.map((message) => `${message.role}:${message.id}`)).toEqual(["human:u1", "assistant:a1"]);
+  });
+});
