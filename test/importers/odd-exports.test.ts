@@ -1,6 +1,6 @@
 // Exports as they turn up in the wild rather than as documented: times written several ways,
 // containers that hold no JSON export, and the like (fixtures/exports/odd/).
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -268,5 +268,38 @@ describe("ChatGPT's analysis channel", () => {
   it("is the model's reasoning, not its answer: a text message on it is left out", async () => {
     const [conversation] = await collect(odd("chatgpt-analysis-channel.json"));
     expect(conversation?.conversation.messages.map((message) => `${message.role}:${message.id}`)).toEqual(["human:u1", "assistant:a1"]);
+  });
+});
+
+describe("one conversation met in two files of an export", () => {
+  it("is read once, the repeat counted; a newer copy is read again (it replaces the older)", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+    try {
+      // The same four ChatGPT conversations as one file and as shards, side by side.
+      await mkdir(join(tmp, "whole"));
+      await mkdir(join(tmp, "shards"));
+      await copyFile(join(fixtures, "chatgpt/conversations.json"), join(tmp, "whole/conversations.json"));
+      await copyFile(join(fixtures, "chatgpt-sharded/conversations-000.json"), join(tmp, "shards/conversations-000.json"));
+      await copyFile(join(fixtures, "chatgpt-sharded/conversations-001.json"), join(tmp, "shards/conversations-001.json"));
+      const { conversations, skipped } = await collectWithSkips(tmp);
+      expect(conversations.map((c) => c.conversation.id)).toEqual(
+        (await collect(join(fixtures, "chatgpt/conversations.json"))).map((c) => c.conversation.id),
+      );
+      expect(skipped["conversations met again in another file of the export, no newer (read once)"]).toBe(4);
+
+      // A later export of one conversation, continued since: read after the older copy, so it replaces it.
+      const [older] = JSON.parse(await readFile(odd("chatgpt-times.json"), "utf8")) as [Record<string, unknown>];
+      const newer = { ...older, update_time: 1709290000 };
+      await mkdir(join(tmp, "z-later"));
+      await writeFile(join(tmp, "z-later/conversations.json"), JSON.stringify([newer]));
+      await copyFile(odd("chatgpt-times.json"), join(tmp, "whole/older.json"));
+      const again = await collect(tmp);
+      expect(again.filter((c) => c.conversation.id === "odd-times-0001").map((c) => c.conversation.updatedAt)).toEqual([
+        "2024-03-01T10:05:00.250Z",
+        "2024-03-01T10:46:40.000Z",
+      ]);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
