@@ -32,6 +32,7 @@ const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
   notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  repeated: "Gemini records met again in another activity file (read once)",
   drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
 } as const;
 
@@ -73,10 +74,18 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     byFile.set(context.label, [...(byFile.get(context.label) ?? []), activity]);
   }
   const groups = new Map<string, Turn[]>();
-  for (const activities of byFile.values()) {
+  // A record in two files (two Takeouts of one account side by side) is one turn, not two.
+  const firstFile = new Map<string, string>();
+  for (const [label, activities] of byFile) {
     const verb = learnedPromptVerb(promptTitles(activities));
-    for (const turn of activities.flatMap((activity) => toTurns(activity, verb))) {
-      groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+    for (const activity of activities) {
+      for (const turn of toTurns(activity, verb)) {
+        const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+        const seenIn = firstFile.get(key) ?? label;
+        firstFile.set(key, seenIn);
+        if (seenIn !== label) activity.context.skip(SKIPPED.repeated);
+        else groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+      }
     }
   }
   const conversations = [...groups.entries()]

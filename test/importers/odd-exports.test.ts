@@ -303,3 +303,22 @@ describe("one conversation met in two files of an export", () => {
     }
   });
 });
+
+describe("two Takeouts of one Gemini account side by side", () => {
+  it("give each record once: the conversations of one alone, the repeats counted", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+    try {
+      for (const copy of ["takeout-1", "takeout-2"]) {
+        await mkdir(join(tmp, copy), { recursive: true });
+        await copyFile(join(fixtures, "gemini/My Activity.json"), join(tmp, copy, "My Activity.json"));
+      }
+      const alone = await collect(join(fixtures, "gemini/My Activity.json"));
+      const { conversations, skipped } = await collectWithSkips(tmp);
+      expect(conversations).toEqual(alone);
+      // The fixture holds 6 prompts with an answer (5 Gemini Apps, 1 Bard): each met again once.
+      expect(skipped["Gemini records met again in another activity file (read once)"]).toBe(6);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
