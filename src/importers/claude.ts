@@ -1,4 +1,5 @@
 // Claude export: one conversation record (an element of conversations.json) to the upload shape.
+import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
 import { uniqueIds } from "./message-ids.js";
@@ -31,7 +32,7 @@ interface TimedMessage {
  */
 export function claudeConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
-  const conversationId = nonEmptyString(record.uuid) ?? `claude-${context.index}`;
+  const conversationId = nonEmptyString(record.uuid) ?? derivedId(record);
   const messages = uniqueIds(ordered(activeBranch(arrayOf(record.chat_messages), record.current_leaf_message_uuid), conversationId));
   if (messages.length === 0) {
     context.skip("conversations without any message text");
@@ -249,4 +250,14 @@ function excerptOf(text: string): string {
   if (trimmed.length <= ATTACHMENT_EXCERPT_CHARS) return trimmed;
   const cut = trimmed.slice(0, ATTACHMENT_EXCERPT_CHARS).replace(/[\ud800-\udbff]$/, ""); // no half emoji
   return `${cut.trimEnd()}…`;
+}
+
+/**
+ * A stable id for a conversation without a uuid, from what it holds: its position in the file would
+ * give two files' conversations one id, and a folder of two exports would keep only one of them.
+ */
+function derivedId(record: JsonObject): string {
+  const first = arrayOf(record.chat_messages).find(isObject);
+  const seed = JSON.stringify([record.name ?? null, record.created_at ?? null, first?.uuid ?? null, first?.text ?? null]);
+  return `claude-${createHash("sha256").update(seed).digest("hex").slice(0, 32)}`;
 }

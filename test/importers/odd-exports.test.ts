@@ -322,3 +322,26 @@ describe("two Takeouts of one Gemini account side by side", () => {
     }
   });
 });
+
+describe("Claude conversations without a uuid in two files", () => {
+  it("get ids of their own (not their position in the file), so both are kept", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-odd-"));
+    try {
+      const conversation = (name: string, text: string) => [
+        {
+          name,
+          created_at: "2025-05-01T10:00:00Z",
+          chat_messages: [{ uuid: `${name}-h1`, sender: "human", text, created_at: "2025-05-01T10:00:00Z" }],
+        },
+      ];
+      await writeFile(join(tmp, "a.json"), JSON.stringify(conversation("Tea", "Green or black tea for the evening?")));
+      await writeFile(join(tmp, "b.json"), JSON.stringify(conversation("Coffee", "How fine should espresso be ground?")));
+      const conversations = await collect(tmp);
+      expect(conversations.map((c) => c.conversation.title)).toEqual(["Tea", "Coffee"]);
+      expect(new Set(conversations.map((c) => c.conversation.id)).size).toBe(2);
+      expect((await collect(join(tmp, "a.json")))[0]?.conversation.id).toBe(conversations[0]?.conversation.id); // stable
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
