@@ -103,7 +103,8 @@ function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
 
 /**
  * An HTML page is said to be one, with what to pass instead: ChatGPT's chat.html (a page for reading
- * the export, beside conversations.json) and Takeout's default My Activity.html are the ones met.
+ * the export, beside conversations.json) and Takeout's default My Activity.html (known by the classes
+ * of its cells, whatever the language, and before ChatGPT's name, which a prompt may hold) are the ones met.
  */
 function assertNotHtml(source: ByteSource, prefix: Buffer): void {
   const head = prefix
@@ -112,6 +113,12 @@ function assertNotHtml(source: ByteSource, prefix: Buffer): void {
     .replace(/^\uFEFF/, "")
     .trimStart();
   if (!/^<(?:!doctype|html|head|body|meta|div|!--)/i.test(head)) return;
+  if (/class="[^"]*\b(?:outer-cell|header-cell|content-cell)\b/.test(prefix.toString("utf8"))) {
+    throw new AppError("invalid_input", `${source.label}: this is Google Takeout's My Activity page (HTML), not its JSON`, {
+      suggestion:
+        "Export My Activity again from Google Takeout choosing JSON (in its format options; HTML is the default), and pass that My Activity.json or the zip.",
+    });
+  }
   if (/chatgpt|jsonData/i.test(prefix.toString("utf8"))) {
     throw new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
       suggestion: "Use conversations.json (or the conversations-NNN.json files) from the same folder, or the zip as downloaded.",

@@ -345,3 +345,16 @@ describe("Claude conversations without a uuid in two files", () => {
     }
   });
 });
+
+describe("Takeout's My Activity page (HTML, its default) passed alone", () => {
+  it("is named as such, whatever its language and even when a prompt names ChatGPT, with how to get the JSON", async () => {
+    const path = odd("MyActivity.html");
+    const error = await openExport(path).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe(`${path}: this is Google Takeout's My Activity page (HTML), not its JSON`);
+    expect((error as AppError).suggestion).toMatch(/choosing JSON/);
+  });
+});
