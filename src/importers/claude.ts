@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
+import { answerText } from "./claude-markup.js";
 import { uniqueIds } from "./message-ids.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
@@ -164,10 +165,11 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
   if (role === undefined) return undefined;
   // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
   // ("This block is not supported…") for the ones it cannot show, so it is not read then.
-  const body =
+  const written =
     Array.isArray(raw.content) && raw.content.length > 0
       ? textBlocks(raw.content)
       : (stringOf(raw.text) ?? "").replace(UNSUPPORTED_BLOCK, "");
+  const body = role === "assistant" ? answerText(written) : written;
   const text = [body, ...attachmentPieces(raw)]
     .filter((piece) => piece.trim() !== "")
     .join("\n\n")

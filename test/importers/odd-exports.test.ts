@@ -358,3 +358,18 @@ describe("Takeout's My Activity page (HTML, its default) passed alone", () => {
     expect((error as AppError).suggestion).toMatch(/choosing JSON/);
   });
 });
+
+describe("Claude answers of 2024, with artifacts and thinking as tags in the text", () => {
+  it("store each artifact as [artifact: title] and its text, drop the thinking, and leave a human's words alone", async () => {
+    const [conversation] = await collect(odd("claude-2024-artifacts.json"));
+    expect(conversation?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
+      ["human", "Write a script to toggle floating for the focused window."],
+      [
+        "assistant",
+        "Here is a script that toggles the focused window:\n\n[artifact: Float/tile toggle]\n#!/bin/bash\nhyprctl dispatch togglefloating\n\nBind it to a key in your config.",
+      ],
+      ["human", "And a packing list for Lisbon, as a document <antArtifact> please."],
+      ["assistant", "Sure, a first sketch:\n\n[artifact: Packing list]\n- Passport\n- Charger"],
+    ]);
+  });
+});
