@@ -238,13 +238,30 @@ function attachmentPieces(raw: JsonObject): string[] {
       const excerpt = excerptOf(stringOf(attachment.extracted_content) ?? "");
       return excerpt === "" ? header : `${header}\n${excerpt}`;
     });
-  const files = arrayOf(raw.files)
-    .filter(isObject)
-    .map((file) => {
-      const name = nonEmptyString(file.file_name);
-      return name === undefined ? "[file]" : `[file: ${name}]`;
-    });
-  return [...attachments, ...files];
+  return [...attachments, ...uploadedFiles(raw)];
+}
+
+/**
+ * `[file: name]` per uploaded file: newer exports list them in `files_v2` too, or only there; a
+ * file in both (the same uuid, or the same name without one) counts once.
+ */
+function uploadedFiles(raw: JsonObject): string[] {
+  const uuids = new Set<string>();
+  const names = new Set<string>();
+  const namesWithoutUuid = new Set<string>();
+  const pieces: string[] = [];
+  for (const file of [...arrayOf(raw.files), ...arrayOf(raw.files_v2)].filter(isObject)) {
+    const name = nonEmptyString(file.file_name);
+    const uuid = nonEmptyString(file.file_uuid) ?? nonEmptyString(file.uuid);
+    const repeated =
+      uuid !== undefined ? uuids.has(uuid) || (name !== undefined && namesWithoutUuid.has(name)) : name !== undefined && names.has(name);
+    if (repeated) continue;
+    if (uuid !== undefined) uuids.add(uuid);
+    if (name !== undefined) names.add(name);
+    if (name !== undefined && uuid === undefined) namesWithoutUuid.add(name);
+    pieces.push(name === undefined ? "[file]" : `[file: ${name}]`);
+  }
+  return pieces;
 }
 
 function excerptOf(text: string): string {

@@ -373,3 +373,14 @@ describe("Claude answers of 2024, with artifacts and thinking as tags in the tex
     ]);
   });
 });
+
+describe("Claude uploads listed in files_v2", () => {
+  it("are named whether only there or in files too, once each; two uploads of one name stay two", async () => {
+    const [conversation] = await collect(odd("claude-files-v2.json"));
+    expect(conversation?.conversation.messages.map((message) => message.content)).toEqual([
+      "What is on these two receipts?\n\n[file: receipt-1.jpg]\n\n[file: receipt-2.jpg]",
+      "A coffee and a croissant; two train tickets.",
+      "[file: photo.png]\n\n[file: photo.png]",
+    ]);
+  });
+});
