@@ -157,9 +157,11 @@ function isHidden(message: JsonObject): boolean {
   return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
 }
 
-/** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part. */
+/** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part (JSON text or an object). */
 function canvasPayload(content: JsonObject): JsonObject | undefined {
-  const raw = stringOf(content.text) ?? (Array.isArray(content.parts) && typeof content.parts[0] === "string" ? content.parts[0] : "");
+  const first: unknown = Array.isArray(content.parts) ? content.parts[0] : undefined;
+  if (stringOf(content.text) === undefined && isObject(first)) return first; // the payload as an object, not JSON text
+  const raw = stringOf(content.text) ?? stringOf(first) ?? "";
   try {
     const value: unknown = JSON.parse(raw);
     return isObject(value) ? value : undefined;

@@ -4,9 +4,10 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatgptConversation } from "../../src/importers/chatgpt.js";
 import { openExport } from "../../src/importers/index.js";
 import { AppError } from "../../src/shared/errors.js";
-import { collect, collectWithSkips, fixtures } from "./collect.js";
+import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
 
 const odd = (name: string) => join(fixtures, "odd", name);
 
@@ -381,6 +382,37 @@ describe("Claude uploads listed in files_v2", () => {
       "What is on these two receipts?\n\n[file: receipt-1.jpg]\n\n[file: receipt-2.jpg]",
       "A coffee and a croissant; two train tickets.",
       "[file: photo.png]\n\n[file: photo.png]",
+    ]);
+  });
+});
+
+describe("a ChatGPT canvas whose payload is an object part, not JSON text", () => {
+  it("is stored as the document, as a JSON-text payload is", () => {
+    const node = (id: string, parent: string | null, children: string[], message: unknown) => ({ id, parent, children, message });
+    const record = {
+      conversation_id: "odd-canvas-object",
+      title: "Haiku",
+      create_time: 1760000000,
+      current_node: "a1",
+      mapping: {
+        root: node("root", null, ["u1"], null),
+        u1: node("u1", "root", ["a1"], {
+          id: "u1",
+          author: { role: "user" },
+          content: { content_type: "text", parts: ["A haiku about rain, in a canvas."] },
+        }),
+        a1: node("a1", "u1", [], {
+          id: "a1",
+          author: { role: "assistant" },
+          recipient: "canmore.create_textdoc",
+          content: { content_type: "text", parts: [{ name: "rain_haiku", type: "document", content: "Soft rain on the roof" }] },
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())?.conversation.messages;
+    expect(messages?.map((message) => message.content)).toEqual([
+      "A haiku about rain, in a canvas.",
+      "[document: rain_haiku]\nSoft rain on the roof",
     ]);
   });
 });
