@@ -67,9 +67,13 @@ function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] 
   const byId = new Map<string, JsonObject>();
   for (const raw of chatMessages) if (isObject(raw) && typeof raw.uuid === "string") byId.set(raw.uuid, raw);
   const previous = previousInExport(chatMessages);
+  const fieldSince = earliestIso(
+    [...byId.values()].filter((message) => "parent_message_uuid" in message).map((m) => isoFromTime(m.created_at)),
+  );
   const parentOf = (message: JsonObject) => {
-    // Written before messages named their parent (no such field): it follows the message before it.
-    if (!("parent_message_uuid" in message)) return previous.get(message);
+    // Written before messages named their parent (no such field, and older than any message with
+    // it): it follows the message before it. A later one without it is a first message.
+    if (!("parent_message_uuid" in message)) return writtenBefore(message, fieldSince) ? previous.get(message) : undefined;
     const parent = stringOf(message.parent_message_uuid);
     return parent === undefined ? undefined : byId.get(parent);
   };
@@ -86,6 +90,11 @@ function activeBranch(chatMessages: unknown[], currentLeaf: unknown): unknown[] 
   // A message whose parent is missing from the export (and is not the root) starts a tree of its
   // own: one cut off the current branch is kept whole rather than lost with the old branches.
   return chatMessages.filter((raw) => isObject(raw) && (branch.has(raw) || treeOf.get(raw) !== treeOf.get(leaf)));
+}
+
+function writtenBefore(message: JsonObject, since: string | undefined): boolean {
+  const time = isoFromTime(message.created_at);
+  return since === undefined || time === undefined || time < since;
 }
 
 /**

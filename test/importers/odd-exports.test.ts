@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatgptConversation } from "../../src/importers/chatgpt.js";
+import { claudeConversation } from "../../src/importers/claude.js";
 import { openExport } from "../../src/importers/index.js";
 import { AppError } from "../../src/shared/errors.js";
 import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
@@ -414,5 +415,29 @@ describe("a ChatGPT canvas whose payload is an object part, not JSON text", () =
       "A haiku about rain, in a canvas.",
       "[document: rain_haiku]\nSoft rain on the roof",
     ]);
+  });
+});
+
+describe("Claude first prompts written without a parent field, one edited", () => {
+  it("a version newer than the linked messages is a first message of its own: the abandoned one is not chained to it", () => {
+    const message = (uuid: string, sender: string, minute: number, text: string, parent?: string) => ({
+      uuid,
+      sender,
+      created_at: `2025-06-01T09:0${minute}:00Z`,
+      content: [{ type: "text", text }],
+      ...(parent === undefined ? {} : { parent_message_uuid: parent }),
+    });
+    const record = {
+      uuid: "c-edited-unlinked",
+      name: "Edited first prompt",
+      chat_messages: [
+        message("v1", "human", 0, "Name a cat."),
+        message("v1-a", "assistant", 1, "Miso.", "v1"),
+        message("v2", "human", 2, "Name a black cat."),
+        message("v2-a", "assistant", 3, "Nori.", "v2"),
+      ],
+    };
+    const messages = claudeConversation(record, recordContext())?.conversation.messages;
+    expect(messages?.map((m) => m.id)).toEqual(["v2", "v2-a"]);
   });
 });
