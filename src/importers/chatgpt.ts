@@ -6,12 +6,13 @@ import {
   cutText,
   earliestIso,
   isObject,
-  isoFromUnixSeconds,
+  isoFromTime,
   nonEmptyString,
   stringOf,
   titleFrom,
   type JsonObject,
 } from "./json-values.js";
+import { uniqueIds } from "./message-ids.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext } from "./types.js";
 
@@ -41,18 +42,18 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
   if (!isObject(record)) throw notAConversation(context);
   const mapping = isObject(record.mapping) ? record.mapping : {};
   const canvas: Canvas = {};
-  const messages = currentBranch(mapping, stringOf(record.current_node))
-    .map((node) => toMessage(node, canvas))
-    .filter((message): message is UploadMessage => message !== undefined);
+  const messages = uniqueIds(
+    currentBranch(mapping, stringOf(record.current_node))
+      .map((node) => toMessage(node, canvas))
+      .filter((message): message is UploadMessage => message !== undefined),
+  );
   if (messages.length === 0) {
     context.skip("conversations without any message text (an empty New chat)");
     return undefined;
   }
   const createdAt =
-    isoFromUnixSeconds(record.create_time) ??
-    earliestIso(messages.map((message) => message.createdAt)) ??
-    context.fallbackDate.toISOString();
-  const updatedAt = isoFromUnixSeconds(record.update_time);
+    isoFromTime(record.create_time) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
+  const updatedAt = isoFromTime(record.update_time);
   return {
     ...CHATGPT,
     complete: true, // an export holds the whole conversation as it stands
@@ -112,7 +113,7 @@ function toMessage(node: JsonObject, canvas: Canvas): UploadMessage | undefined 
   const text = visibleText(message, canvas)?.trim();
   const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
   if (!text || id === undefined) return undefined;
-  const createdAt = isoFromUnixSeconds(message.create_time);
+  const createdAt = isoFromTime(message.create_time);
   return {
     id,
     role: roleOf(message) === "human" ? "human" : "assistant",
@@ -139,6 +140,8 @@ function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
     if (CODE_TOOLS.has(recipient)) return codeCell(content);
     return undefined;
   }
+  // The analysis channel is the model's reasoning, shown (if at all) folded away: not its answer.
+  if (role === "assistant" && message.channel === "analysis") return undefined;
   return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
 }
 
@@ -154,9 +157,11 @@ function isHidden(message: JsonObject): boolean {
   return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
 }
 
-/** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part. */
+/** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part (JSON text or an object). */
 function canvasPayload(content: JsonObject): JsonObject | undefined {
-  const raw = stringOf(content.text) ?? (Array.isArray(content.parts) && typeof content.parts[0] === "string" ? content.parts[0] : "");
+  const first: unknown = Array.isArray(content.parts) ? content.parts[0] : undefined;
+  if (stringOf(content.text) === undefined && isObject(first)) return first; // the payload as an object, not JSON text
+  const raw = stringOf(content.text) ?? stringOf(first) ?? "";
   try {
     const value: unknown = JSON.parse(raw);
     return isObject(value) ? value : undefined;
@@ -203,10 +208,7 @@ function codeCell(content: JsonObject): string | undefined {
 function toolResult(message: JsonObject, content: JsonObject): string | undefined {
   const tool = isObject(message.author) ? (stringOf(message.author.name) ?? "") : "";
   const type = stringOf(content.content_type);
-  if (CODE_TOOLS.has(tool) && type === "execution_output") {
-    const output = stringOf(content.text)?.trim();
-    return output ? `Output:\n\`\`\`\n${cutText(output, OUTPUT_CHARS)}\n\`\`\`` : undefined;
-  }
+  if (CODE_TOOLS.has(tool) && type === "execution_output") return cellOutput(stringOf(content.text) ?? "");
   const report = researchReport(message);
   if (report !== undefined) return report;
   if (type === "multimodal_text" && Array.isArray(content.parts)) {
@@ -215,6 +217,21 @@ function toolResult(message: JsonObject, content: JsonObject): string | undefine
   }
   return undefined;
 }
+
+/**
+ * A code cell's output, cut to OUTPUT_CHARS, as code; a chart it drew (`<<ImageDisplayed>>` in the
+ * text, the image itself being a file of the export) as `[image]`.
+ */
+function cellOutput(raw: string): string | undefined {
+  const images = raw.split(IMAGE_DISPLAYED).length - 1;
+  const output = raw.replaceAll(IMAGE_DISPLAYED, "").trim();
+  const pieces = [output ? `Output:\n\`\`\`\n${cutText(output, OUTPUT_CHARS)}\n\`\`\`` : "", ...Array<string>(images).fill("[image]")];
+  const text = pieces.filter((piece) => piece !== "").join("\n");
+  return text === "" ? undefined : text;
+}
+
+/** Where the code interpreter showed an image in a cell's output text. */
+const IMAGE_DISPLAYED = "<<ImageDisplayed>>";
 
 /** A deep-research report: markdown inside `metadata.chatgpt_sdk.widget_state`, a JSON string. */
 function researchReport(message: JsonObject): string | undefined {
@@ -276,10 +293,26 @@ function stripMarkup(text: string): string {
       return shown ? `${space}${shown}` : "";
     })
     .replace(/[ \t]*【\d+(?::\d+)?†[^】]*】/g, "")
-    .replace(WRITING_BLOCK, (_, attributes: string, body: string) => {
-      const subject = /\bsubject\s*=\s*["“]([^"”]*)["”]/.exec(attributes)?.[1]?.trim();
-      return subject ? `Subject: ${subject}\n\n${body}` : body;
-    });
+    .replace(WRITING_BLOCK, (_, attributes: string, body: string) => `${blockHeading(attributes, body)}${body}`)
+    .replace(UNCLOSED_BLOCK, (opener: string, attributes: string, offset: number, whole: string) =>
+      blockHeading(attributes, whole.slice(offset + opener.length)),
+    );
+}
+
+/**
+ * What a writing block's attributes show above its text: an email's subject, a document's title
+ * (unless the text opens with it already, as a heading often does).
+ */
+function blockHeading(attributes: string, body: string): string {
+  const subject = attributeOf(attributes, "subject");
+  if (subject) return `Subject: ${subject}\n\n`;
+  const title = attributeOf(attributes, "title");
+  const firstLine = body.trimStart().split("\n", 1)[0] ?? "";
+  return title && !firstLine.toLowerCase().includes(title.toLowerCase()) ? `${title}\n\n` : "";
+}
+
+function attributeOf(attributes: string, name: string): string | undefined {
+  return new RegExp(`\\b${name}\\s*=\\s*["“]([^"”]*)["”]`).exec(attributes)?.[1]?.trim();
 }
 
 /**
@@ -287,6 +320,8 @@ function stripMarkup(text: string): string {
  * `:::writing{variant="document" id="73481"}` on a line of its own, the text, then `:::`.
  */
 const WRITING_BLOCK = /^[ \t]*:::[a-z][\w-]*\{([^}\n]*)\}[ \t]*\n([\s\S]*?)\n[ \t]*:::[ \t]*$/gim;
+/** The opening line of a block the answer never closed (it was cut off, or the model forgot the `:::`). */
+const UNCLOSED_BLOCK = /^[ \t]*:::[a-z][\w-]*\{([^}\n]*)\}[ \t]*(?:\n|$)/gim;
 
 /** The shown name in an entity marker's payload, a JSON array such as ["people","Ada Lovelace",0]. */
 function entityName(payload: string): string | undefined {

@@ -2,16 +2,20 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
-import { detect, type Detection } from "./detect.js";
+import { noExportInside } from "./container-hints.js";
+import { detect, inspect, type Detection } from "./detect.js";
+import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
 export interface ExportPart {
   source: ByteSource;
   layout: Layout;
+  format: ExportFormat;
 }
 
 export interface ExportPlan {
+  /** The format of the first part: a folder or zip may hold exports of several formats, each part says its own. */
   format: ExportFormat;
   parts: ExportPart[];
   /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
@@ -25,6 +29,8 @@ interface Found {
 
 /** Which entries of a container are looked at at all (images, HTML and the like are not). */
 const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
+/** An archive inside the export: not opened (an archive of archives is not an export's layout). */
+const ARCHIVE_FILE = /\.zip$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
 /** A shard of the sharded ChatGPT layout. */
@@ -44,9 +50,10 @@ export function unsupported(label: string, reason: string): AppError {
 }
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const detection = await detect(source);
-  if (detection === undefined) throw unsupported(source.label, "its structure matches none of them");
-  return { format: detection.format, parts: [{ source, layout: detection.layout }], skipped: [] };
+  const { detection, keys } = await inspect(source);
+  if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
+  const skipped = detection.empty ? [emptyList(source)] : [];
+  return { format: detection.format, parts: [{ source, layout: detection.layout, format: detection.format }], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
@@ -57,21 +64,29 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   const withData = found.filter((entry) => !isEmptyArray(entry.detection));
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
-  if (first === undefined) throw failure ?? unsupported(containerLabel, "no chat export file found inside");
-  assertOneFormat(chosen, containerLabel);
+  if (first === undefined) {
+    throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
+  }
   chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
+  // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
+  const formats = [...new Set(chosen.map(({ detection }) => detection.format))];
+  chosen.sort((a, b) => formats.indexOf(a.detection.format) - formats.indexOf(b.detection.format));
   const skipped: SkippedCount[] = otherProducts.map((source) => ({
     file: source.label,
     reason: "files of another Google product's activity, not read",
     count: 1,
   }));
+  for (const archive of sources.filter((source) => !isJunkPath(source.path) && ARCHIVE_FILE.test(source.path))) {
+    skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
+  }
+  if (withData.length === 0) skipped.push(...emptyConversationFiles(chosen).map(emptyList));
   const missing = missingShards(order, candidates);
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
   return {
-    format: first.detection.format,
-    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout })),
+    format: formats[0] ?? first.detection.format,
+    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout, format: detection.format })),
     skipped,
   };
 }
@@ -106,18 +121,20 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
   return detected;
 }
 
-function isEmptyArray(detection: Detection): boolean {
-  return detection.format === "upload" && detection.empty;
+/** An export of no conversations (an account that never chatted) is said to be one, not imported as nothing in silence. */
+function emptyList(source: ByteSource): SkippedCount {
+  return { file: source.label, reason: "files that hold no conversations (an empty list)", count: 1 };
 }
 
-function assertOneFormat(found: Found[], containerLabel: string): void {
-  const byFormat = new Map<ExportFormat, string[]>();
-  for (const { source, detection } of found) byFormat.set(detection.format, [...(byFormat.get(detection.format) ?? []), source.path]);
-  if (byFormat.size <= 1) return;
-  const listing = [...byFormat.entries()].map(([format, paths]) => `${format}: ${paths.join(", ")}`).join("; ");
-  throw new AppError("invalid_input", `${containerLabel}: holds exports in several formats (${listing})`, {
-    suggestion: "Import each export file on its own.",
-  });
+/** The empty lists that stand for the conversations (conversations.json), when one is named so; else all of them. */
+function emptyConversationFiles(empty: Found[]): ByteSource[] {
+  const sources = empty.map(({ source }) => source);
+  const named = sources.filter((source) => /^conversations/i.test(baseName(source.path)));
+  return named.length > 0 ? named : sources;
+}
+
+function isEmptyArray(detection: Detection): boolean {
+  return detection.format === "upload" && detection.empty;
 }
 
 function isManifest(source: ByteSource): boolean {

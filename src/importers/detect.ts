@@ -6,6 +6,7 @@ import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import { namesGeminiProduct } from "./gemini.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
+import { WRAPPER_KEY } from "./json-stream.js";
 import { arrayOf, isObject, type JsonObject } from "./json-values.js";
 import type { ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";
@@ -45,19 +46,29 @@ interface Shape {
  * not a supported structure; throws invalid_input (with the position) when it is not JSON.
  */
 export async function detect(source: ByteSource): Promise<Detection | undefined> {
+  return (await inspect(source)).detection;
+}
+
+/** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
+export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
   const { prefix, complete } = await readPrefix(source);
   assertNotEmpty(source, prefix, complete);
+  assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
   const firstLine = firstLineObject(prefix, complete);
-  if (firstLine !== undefined) return classify(shapeOfRecord(firstLine), "lines");
+  // A first line that is a record of no known format may still be a whole file of another layout
+  // (a minified `{ "conversations": [...] }`): the tokens below tell.
+  const lineDetection = firstLine === undefined ? undefined : classify(shapeOfRecord(firstLine), "lines");
+  if (lineDetection !== undefined) return { detection: lineDetection, keys: shapeOfRecord(firstLine!).keys };
   const { tokens, failed } = await tokenize(prefix, complete);
   const shape = shapeOf(tokens);
-  const detection = classify(shape, shape.topLevel === "array" ? "array" : "values");
+  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedDetection(tokens) : undefined;
+  const detection = wrapped ?? classify(shape, shape.topLevel === "array" ? "array" : "values");
   if (detection === undefined && failed) {
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
-  return detection;
+  return { detection, keys: shape.keys };
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
@@ -76,8 +87,24 @@ function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): 
 }
 
 /**
+ * A file saved again as UTF-16 (Windows editors call it "Unicode") is said to be one: read as
+ * UTF-8 it is "not JSON at byte 0", which sends the user looking for the wrong fault. Known by its
+ * byte-order mark, or by a NUL beside each of its first ASCII characters.
+ */
+function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
+  const bom = prefix.length >= 2 && ((prefix[0] === 0xff && prefix[1] === 0xfe) || (prefix[0] === 0xfe && prefix[1] === 0xff));
+  const head = prefix.subarray(0, 64);
+  const nuls = head.filter((byte) => byte === 0).length;
+  if (!bom && !(head.length >= 8 && nuls >= head.length / 3)) return;
+  throw new AppError("invalid_input", `${source.label}: the file is UTF-16 text; exports are UTF-8`, {
+    suggestion: "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8.",
+  });
+}
+
+/**
  * An HTML page is said to be one, with what to pass instead: ChatGPT's chat.html (a page for reading
- * the export, beside conversations.json) and Takeout's default My Activity.html are the ones met.
+ * the export, beside conversations.json) and Takeout's default My Activity.html (known by the classes
+ * of its cells, whatever the language, and before ChatGPT's name, which a prompt may hold) are the ones met.
  */
 function assertNotHtml(source: ByteSource, prefix: Buffer): void {
   const head = prefix
@@ -86,6 +113,12 @@ function assertNotHtml(source: ByteSource, prefix: Buffer): void {
     .replace(/^\uFEFF/, "")
     .trimStart();
   if (!/^<(?:!doctype|html|head|body|meta|div|!--)/i.test(head)) return;
+  if (/class="[^"]*\b(?:outer-cell|header-cell|content-cell)\b/.test(prefix.toString("utf8"))) {
+    throw new AppError("invalid_input", `${source.label}: this is Google Takeout's My Activity page (HTML), not its JSON`, {
+      suggestion:
+        "Export My Activity again from Google Takeout choosing JSON (in its format options; HTML is the default), and pass that My Activity.json or the zip.",
+    });
+  }
   if (/chatgpt|jsonData/i.test(prefix.toString("utf8"))) {
     throw new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
       suggestion: "Use conversations.json (or the conversations-NNN.json files) from the same folder, or the zip as downloaded.",
@@ -169,6 +202,26 @@ function shapeOf(tokens: Token[]): Shape {
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
+}
+
+/**
+ * A top-level object holding the records in an array under `conversations` (`{ "conversations": [...] }`):
+ * the array's first element tells the format. Undefined when that array holds no known record.
+ */
+function wrappedDetection(tokens: Token[]): Detection | undefined {
+  let depth = 0;
+  let start = -1;
+  for (const [i, token] of tokens.entries()) {
+    if (depth === 1 && token.name === "keyValue" && token.value === WRAPPER_KEY && tokens[i + 1]?.name === "startArray") {
+      start = i + 1;
+      break;
+    }
+    depth +=
+      token.name === "startObject" || token.name === "startArray" ? 1 : token.name === "endObject" || token.name === "endArray" ? -1 : 0;
+  }
+  if (start === -1) return undefined;
+  const detection = classify(shapeOf(tokens.slice(start)), "wrapped");
+  return detection && { ...detection, layout: "wrapped" };
 }
 
 function topLevelKind(name: string): Shape["topLevel"] {

@@ -36,7 +36,7 @@ const KNOWN_PREFIXES = [
 ].sort((a, b) => b.length - a.length);
 
 /** A file's verb is learned from at least this many titles… */
-const MIN_TITLES = 5;
+export const MIN_VERB_TITLES = 5;
 /** …when this share of them opens with the same words… */
 const MIN_SHARE = 0.8;
 /** …and what follows those words differs (a file of "Used Gemini Apps" has no prompts). */
@@ -55,7 +55,7 @@ export function knownPromptVerb(title: string): PromptVerb | undefined {
  * one, or when most of them open with a verb we know.
  */
 export function learnedPromptVerb(titles: string[]): PromptVerb | undefined {
-  if (titles.length < MIN_TITLES) return undefined;
+  if (titles.length < MIN_VERB_TITLES) return undefined;
   if (titles.filter((title) => knownPromptVerb(title) !== undefined).length >= titles.length / 2) return undefined;
   const counts = new Map<string, number>();
   for (const title of titles) for (const prefix of openings(title)) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);

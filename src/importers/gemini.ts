@@ -10,9 +10,10 @@
 // the file shows it: the same words open nearly every title.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { knownPromptVerb, learnedPromptVerb, type PromptVerb } from "./gemini-prompt-verbs.js";
+import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
-import { arrayOf, cutText, isObject, isoFromDateString, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
+import { uniqueIds } from "./message-ids.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
 import { notAConversation } from "./record-errors.js";
 import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
 
@@ -31,6 +32,7 @@ const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
   notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  repeated: "Gemini records met again in another activity file (read once)",
   drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
 } as const;
 
@@ -72,10 +74,18 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     byFile.set(context.label, [...(byFile.get(context.label) ?? []), activity]);
   }
   const groups = new Map<string, Turn[]>();
-  for (const activities of byFile.values()) {
-    const verb = learnedPromptVerb(activities.map((activity) => activity.title));
-    for (const turn of activities.flatMap((activity) => toTurns(activity, verb))) {
-      groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+  // A record in two files (two Takeouts of one account side by side) is one turn, not two.
+  const firstFile = new Map<string, string>();
+  for (const [label, activities] of byFile) {
+    const verb = learnedPromptVerb(promptTitles(activities));
+    for (const activity of activities) {
+      for (const turn of toTurns(activity, verb)) {
+        const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+        const seenIn = firstFile.get(key) ?? label;
+        firstFile.set(key, seenIn);
+        if (seenIn !== label) activity.context.skip(SKIPPED.repeated);
+        else groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+      }
     }
   }
   const conversations = [...groups.entries()]
@@ -85,6 +95,16 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
   );
   yield* conversations;
+}
+
+/**
+ * The titles to learn the file's prompt verb from: those of records Gemini answered, which are
+ * prompts in any language, so feedback, "Used Gemini Apps" and the like do not dilute the verb's
+ * share; all titles when too few were answered to learn from.
+ */
+function promptTitles(activities: Activity[]): string[] {
+  const answered = activities.filter((activity) => activity.answers.length > 0).map((activity) => activity.title);
+  return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
 }
 
 /** Whether a product name (a record's `header` or one of its `products`) is Gemini's, in any language. */
@@ -109,7 +129,7 @@ function hostOf(link: string): string {
 }
 
 function toActivity(record: JsonObject, context: RecordContext): Activity | undefined {
-  const time = isoFromDateString(record.time);
+  const time = isoFromTime(record.time);
   const problem = !isGeminiRecord(record) ? SKIPPED.otherProduct : time === undefined ? SKIPPED.undated : undefined;
   if (problem !== undefined || time === undefined) {
     context.skip(problem ?? SKIPPED.undated);
@@ -234,16 +254,6 @@ function turnMessages(turn: Turn): UploadMessage[] {
   if (promptText !== "") messages.push({ id: `${base}-prompt`, role: "human", content: promptText, createdAt: turn.time });
   if (turn.response !== "") messages.push({ id: `${base}-response`, role: "assistant", content: turn.response, createdAt: turn.time });
   return messages;
-}
-
-/** Identical records (same time and title) would collide: number the repeats. */
-function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
-  const seen = new Map<string, number>();
-  return messages.map((message) => {
-    const count = (seen.get(message.id) ?? 0) + 1;
-    seen.set(message.id, count);
-    return count === 1 ? message : { ...message, id: `${message.id}-${count}` };
-  });
 }
 
 function titleOf(turns: Turn[]): string {

@@ -16,6 +16,7 @@ import { PLATFORM_PATTERN, type UploadConversation } from "../schemas/chat-histo
 import { chatgptConversation } from "./chatgpt.js";
 import { claudeConversation } from "./claude.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
+import { REPEATED, RepeatFilter } from "./repeats.js";
 import { geminiConversations } from "./gemini.js";
 import { jsonRecords } from "./json-stream.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
@@ -76,8 +77,14 @@ function createReader(plan: ExportPlan, platform: string | undefined, onSkipped:
       tally = new ByteTally();
       skips = new SkipTally();
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
-      for await (const conversation of convert(plan.format, records(plan.parts, tally, skips, onSkipped))) {
-        yield withPlatform(conversation, platform);
+      const repeats = new RepeatFilter();
+      const reading = { label: "" };
+      for (const run of formatRuns(plan.parts)) {
+        for await (const conversation of convert(run.format, records(run.parts, tally, skips, onSkipped, reading))) {
+          // Upload-shape records may repeat a conversation on purpose: without `complete`, a repeat adds messages.
+          if (run.format === "upload" || repeats.keep(conversation)) yield withPlatform(conversation, platform);
+          else skips.add(reading.label, REPEATED);
+        }
       }
     },
   };
@@ -99,13 +106,26 @@ class SkipTally {
   }
 }
 
+/** The parts in runs of one format (a container may hold exports of several, grouped by the plan). */
+function formatRuns(parts: ExportPart[]): { format: ExportFormat; parts: ExportPart[] }[] {
+  const runs: { format: ExportFormat; parts: ExportPart[] }[] = [];
+  for (const part of parts) {
+    const last = runs.at(-1);
+    if (last?.format === part.format) last.parts.push(part);
+    else runs.push({ format: part.format, parts: [part] });
+  }
+  return runs;
+}
+
 async function* records(
   parts: ExportPart[],
   tally: ByteTally,
   skips: SkipTally,
   onSkipped: SkippedRecord | undefined,
+  reading: { label: string },
 ): AsyncGenerator<SourcedRecord> {
   for (const { source, layout } of parts) {
+    reading.label = source.label; // the file the next conversation comes from, to name it when it is a repeat
     let index = 0;
     const skip = (reason: string, count = 1) => skips.add(source.label, reason, count);
     for await (const value of jsonRecords(source, layout, tally, onSkipped)) {

@@ -23,16 +23,27 @@ export function arrayOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Unix seconds (possibly fractional) to an ISO 8601 UTC string; undefined when absent or invalid. */
-export function isoFromUnixSeconds(value: unknown): string | undefined {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return undefined;
-  return isoFromMillis(Math.round(value * 1000));
+/**
+ * A time as exports write it, to an ISO 8601 UTC string: Unix seconds (possibly fractional, as
+ * ChatGPT writes them), Unix milliseconds (a number too large to be seconds), either as a numeric
+ * string, or a date-time string (as Claude and Takeout write them). Undefined when absent or invalid.
+ */
+export function isoFromTime(value: unknown): string | undefined {
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text === "") return undefined;
+    return NUMERIC.test(text) ? isoFromNumber(Number(text)) : isoFromMillis(Date.parse(text));
+  }
+  return typeof value === "number" ? isoFromNumber(value) : undefined;
 }
 
-/** A date-time string to a normalised ISO 8601 UTC string; undefined when absent or unparseable. */
-export function isoFromDateString(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  return isoFromMillis(Date.parse(value));
+const NUMERIC = /^\d+(?:\.\d+)?$/;
+/** 10^11 seconds is the year 5138; as milliseconds it is 1973: larger numbers are milliseconds. */
+const MILLISECONDS_FROM = 1e11;
+
+function isoFromNumber(value: number): string | undefined {
+  if (!Number.isFinite(value) || value <= 0) return undefined;
+  return isoFromMillis(Math.round(value >= MILLISECONDS_FROM ? value : value * 1000));
 }
 
 function isoFromMillis(millis: number): string | undefined {

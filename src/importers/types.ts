@@ -6,12 +6,14 @@ export type ExportFormat = "chatgpt" | "claude" | "gemini" | "upload";
 
 /**
  * How records sit in a JSON file: the elements of one top-level array (`array`), one value per
- * line (`lines`: NDJSON), or one or more top-level values of any layout (`values`: a single
- * pretty-printed object, concatenated JSON).
+ * line (`lines`: NDJSON), one or more top-level values of any layout (`values`: a single
+ * pretty-printed object, concatenated JSON), or the elements of the array a top-level object
+ * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
  */
-export type Layout = "array" | "lines" | "values";
+export type Layout = "array" | "lines" | "values" | "wrapped";
 
 export interface ExportReader {
+  /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
   format: ExportFormat;
   /** Total bytes that will be read (sum of relevant file sizes / uncompressed entry sizes) — for progress and ETA. */
   totalBytes: number;

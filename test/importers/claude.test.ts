@@ -67,7 +67,7 @@ describe("Claude conversations.json", () => {
     expect(all).not.toContain("WaniKani");
   });
 
-  it("keeps the artifacts and files the assistant wrote whole, and reads `text` beside an empty content array", () => {
+  it("keeps the artifacts and files the assistant wrote whole, the text of their edits, and reads `text` beside an empty content array", () => {
     const record = {
       uuid: "c-artifact",
       name: "Fibonacci",
@@ -85,8 +85,13 @@ describe("Claude conversations.json", () => {
               name: "artifacts",
               input: { command: "create", title: "fib.py", content: "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)" },
             },
-            { type: "tool_use", name: "artifacts", input: { command: "update", old_str: "n < 2", new_str: "n <= 1" } },
+            { type: "tool_use", name: "artifacts", input: { command: "update", id: "fib", old_str: "n < 2", new_str: "n <= 1" } },
             { type: "tool_use", name: "create_file", input: { path: "/notes/plan.md", file_text: "Plan: memoise it." } },
+            {
+              type: "tool_use",
+              name: "str_replace",
+              input: { path: "/notes/plan.md", old_str: "memoise it", new_str: "memoise it with lru_cache" },
+            },
             { type: "tool_use", name: "web_search", input: { query: "fibonacci" } },
           ],
         },
@@ -95,7 +100,8 @@ describe("Claude conversations.json", () => {
     const messages = claudeConversation(record, recordContext())!.conversation.messages;
     expect(messages.map((m) => m.content)).toEqual([
       "Write fib in Python",
-      "Here it is:\n\n[artifact: fib.py]\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n[file: /notes/plan.md]\nPlan: memoise it.",
+      "Here it is:\n\n[artifact: fib.py]\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n[artifact edit: fib]\nn <= 1\n\n" +
+        "[file: /notes/plan.md]\nPlan: memoise it.\n\n[file edit: /notes/plan.md]\nmemoise it with lru_cache",
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { fixtures } from "./collect.js";
+import { collect, fixtures } from "./collect.js";
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -170,13 +170,18 @@ describe("malformed files", () => {
     expect(error.message).toContain("no chat export file found inside");
   });
 
-  it("a folder mixing two formats", async () => {
+  it("a folder mixing two formats reads both, each as its own format", async () => {
     const dir = join(tmp, "mixed");
     await mkdir(dir, { recursive: true });
     await copyFile(join(fixtures, "chatgpt/conversations.json"), join(dir, "a.json"));
     await copyFile(join(fixtures, "claude/conversations.json"), join(dir, "b.json"));
-    const error = await failure(dir);
-    expect(error.message).toContain("holds exports in several formats (chatgpt: a.json; claude: b.json)");
+    const mixed = await collect(dir);
+    const alone = [
+      ...(await collect(join(fixtures, "chatgpt/conversations.json"))),
+      ...(await collect(join(fixtures, "claude/conversations.json"))),
+    ];
+    expect(mixed).toEqual(alone);
+    expect(new Set(mixed.map((c) => c.platform))).toEqual(new Set(["chatgpt", "claude"]));
   });
 
   it("an invalid platform override", async () => {

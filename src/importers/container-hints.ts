@@ -1,0 +1,45 @@
+// What to tell the user when a zip or folder holds no chat export file that can be read: the
+// files it does hold often say what went wrong (an archive of archives, Takeout's HTML default,
+// a ChatGPT export missing its data). Names are looked at here only to word the message; the
+// format itself is always recognised from content (detect.ts).
+import { AppError } from "../shared/errors.js";
+import { isJunkPath, type ByteSource } from "./source.js";
+
+const ARCHIVE = /\.zip$/i;
+const HTML = /\.html?$/i;
+/** Takeout's index page, in every Takeout whatever was chosen: it says nothing of the format. */
+const TAKEOUT_INDEX = /^archive_browser\.html$/i;
+const CHATGPT_PAGE = /^chat\.html$/i;
+const MAX_LISTED = 3;
+
+/** An error naming what the container holds instead of an export, or undefined when nothing tells. */
+export function noExportInside(sources: ByteSource[], containerLabel: string): AppError | undefined {
+  const names = sources
+    .filter((source) => !isJunkPath(source.path))
+    .map((source) => ({ path: source.path, base: source.path.split(/[\\/]/).at(-1) ?? source.path }));
+  const archives = names.filter(({ base }) => ARCHIVE.test(base)).map(({ path }) => path);
+  if (archives.length > 0) {
+    return new AppError("invalid_input", `${containerLabel}: holds zip archives (${listing(archives)}), not an export's own files`, {
+      suggestion: "Import each archive on its own (mnemo import <archive>.zip), or unzip them and pass the folder of each.",
+    });
+  }
+  if (names.some(({ base }) => CHATGPT_PAGE.test(base))) {
+    return new AppError("invalid_input", `${containerLabel}: holds ChatGPT's chat.html but no conversations.json (the export's data)`, {
+      suggestion:
+        "The export is incomplete: download it again from ChatGPT (Settings → Data controls → Export data) and pass the zip as downloaded.",
+    });
+  }
+  const pages = names.filter(({ base }) => HTML.test(base) && !TAKEOUT_INDEX.test(base)).map(({ path }) => path);
+  if (pages.length > 0) {
+    return new AppError("invalid_input", `${containerLabel}: holds HTML pages (${listing(pages)}), not a chat export's JSON`, {
+      suggestion:
+        "Google Takeout writes My Activity as HTML unless told otherwise: export it again, choosing JSON under My Activity's format options.",
+    });
+  }
+  return undefined;
+}
+
+function listing(paths: string[]): string {
+  const shown = paths.slice(0, MAX_LISTED).join(", ");
+  return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
+}

@@ -1,0 +1,19 @@
+// Message ids must be unique within a conversation: the store keys messages by them, so a repeat
+// replaces the message before it and that message is lost without a word.
+import type { UploadMessage } from "../schemas/chat-history.js";
+
+/** The messages with repeated ids numbered: the second `m1` becomes `m1-2`, the third `m1-3`. */
+export function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
+  const taken = new Set(messages.map((message) => message.id));
+  const seen = new Map<string, number>();
+  return messages.map((message) => {
+    const count = (seen.get(message.id) ?? 0) + 1;
+    seen.set(message.id, count);
+    if (count === 1) return message;
+    let n = count;
+    while (taken.has(`${message.id}-${n}`)) n++;
+    const id = `${message.id}-${n}`;
+    taken.add(id);
+    return { ...message, id };
+  });
+}
