@@ -12,25 +12,39 @@ const conversation = (id: string, contents: string[]) => ({
   },
 });
 
-describe("import --remote of an export with a conversation over 100,000 tokens", () => {
-  it("imports the others, and the server rejects it with the reason as it indexes", async () => {
-    const file = path.join(tempDir(), "export.jsonl");
-    const lines = [
-      conversation("before", ["The tram to Alfama is number 28.", "Noted."]),
-      conversation(
-        "huge",
-        Array.from({ length: 40_000 }, (_, i) => `note ${i}`),
-      ), // ~120,000 tokens
-      conversation("after", ["Pastéis de nata in Belém.", "Noted."]),
-    ];
-    fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+function exportWithOneOverLimit(): string {
+  const file = path.join(tempDir(), "export.jsonl");
+  const lines = [
+    conversation("before", ["The tram to Alfama is number 28.", "Noted."]),
+    conversation(
+      "huge",
+      Array.from({ length: 40_000 }, (_, i) => `note ${i}`),
+    ), // ~120,000 tokens
+    conversation("after", ["Pastéis de nata in Belém.", "Noted."]),
+  ];
+  fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+  return file;
+}
+
+describe("import of an export with a conversation over 100,000 tokens", () => {
+  it("on this machine's store: counts it once, as rejected, not also as new", async () => {
+    const store = tempDir();
+    const result = await runCli(["--json", "--store", store, "import", exportWithOneOverLimit()]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ new: 2, updated: 0, rejected: 1, failed: 0 });
+    const human = await runCli(["--store", store, "import", exportWithOneOverLimit()]);
+    expect(human.stderr).toMatch(/3 conversations: 0 new, 0 updated, 2 unchanged, 1 rejected, 0 failed/);
+  });
+
+  it("through a server: imports the others, and the server rejects it with the reason as it indexes", async () => {
+    const file = exportWithOneOverLimit();
     const served = await serveStore();
     try {
       // The file goes whole to the server's upload endpoint, which imports it as `mnemo import` does:
       // the conversation over the limit is stored, then rejected in background processing (spec §3).
       const result = await runCli(["--json", "import", file], { env: served.env });
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ new: 3, failed: 0 });
+      expect(JSON.parse(result.stdout)).toMatchObject({ new: 2, rejected: 1, failed: 0 });
       const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env: served.env })).stdout);
       const byTitle = new Map(listed.items.map((item: { title: string }) => [item.title, item]));
       expect(byTitle.get("Chat huge")).toMatchObject({

@@ -78,6 +78,13 @@ export async function importExports(service: MnemoService, paths: string[], opti
   return summary;
 }
 
+/**
+ * How each stored conversation was counted (new, updated or unchanged), for waitForProcessing: one
+ * that the index worker then rejects or fails is counted there instead, not in both. Kept beside
+ * the summary, not in it, since the summary's shape is the API's.
+ */
+const countedAs = new WeakMap<ImportSummary, Map<string, IngestResponse["change"]>>();
+
 /** A summary of nothing imported yet. */
 export function emptySummary(dryRun: boolean, comparedWithStore: boolean): ImportSummary {
   return {
@@ -122,6 +129,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       }
       summary[result.change]++;
       summary.conversationIds.push(result.conversationId);
+      countedAs.set(summary, (countedAs.get(summary) ?? new Map()).set(result.conversationId, result.change));
       if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
     });
   };
@@ -244,6 +252,8 @@ export async function waitForProcessing(service: MnemoService, summary: ImportSu
   const status = await waitForQueue(service, wait);
   const ours = new Set(summary.conversationIds);
   for (const problem of status.problems.filter((p) => ours.has(p.id))) {
+    const counted = countedAs.get(summary)?.get(problem.id);
+    if (counted && summary[counted] > 0) summary[counted]--;
     summary[problem.status === "rejected" ? "rejected" : "failed"]++;
     summary.problems.push({ file: "", conversation: problem.title, reason: `${problem.status}: ${problem.reason}` });
   }
