@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../helpers.js";
+import { ROOT, runCli, tempDir } from "../helpers.js";
 import { api, launchChromium, startUi, type UiServer } from "./browser.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
@@ -92,6 +93,25 @@ describe("the web app in a real browser", () => {
     await page.goto(`${server.url}/conversations`);
     const statuses = await page.locator("td[data-label=Status] .badge").allTextContents();
     expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
+  });
+
+  it("says a file that is no export was not imported, naming it as uploaded (not the server's path), with the fix", async () => {
+    const notAnExport = path.join(tempDir(), "notes.json");
+    fs.writeFileSync(notAnExport, '{"hello": 1}');
+    await page.goto(`${server.url}/import`);
+    await page.setInputFiles("#import-file", notAnExport);
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByText("Nothing was imported: notes.json could not be read").waitFor({ timeout: 60_000 });
+    const problems = await page.locator("#import-result ul:not(.summary-counts) li").allTextContents();
+    expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
+    expect(problems.join("\n")).toContain("Pass the export as downloaded");
+    expect(await page.locator("main").textContent()).not.toContain("uploads");
+
+    await page.reload();
+    const row = page.locator("tbody tr", { hasText: "notes.json" });
+    expect(await row.locator(".badge").textContent()).toBe("not read");
+    expect(await row.textContent()).toContain("notes.json: not a supported chat export");
+    expect(await row.textContent()).not.toContain("uploads");
   });
 
   it("search opens a hit's conversation scrolled to that message", async () => {
