@@ -3,7 +3,7 @@
  * beside the structured result. Many clients hand the model only this text part.
  */
 import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
-import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse } from "../schemas/chat-history.js";
+import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
@@ -71,7 +71,8 @@ export function renderRecall(result: RecallResponse): string {
     (s, i) =>
       `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
   );
-  return `${result.content}\n\nSources:\n${sources.join("\n")}`;
+  // Several queries that found nothing still have content (a "nothing found" line per query), but no sources.
+  return sources.length ? `${result.content}\n\nSources:\n${sources.join("\n")}` : result.content;
 }
 
 export function renderSearch(result: SearchResponse): string {
@@ -116,4 +117,11 @@ export function renderOverview(o: ChatHistoryOverview): string {
     ? `\nStalled: ${o.queue.stalled.reason}${o.queue.stalled.suggestion ? ` ${o.queue.stalled.suggestion}` : ""}`
     : "";
   return `${plural(o.conversations, "conversation")}, ${plural(o.messages, "message")}${span}.\n${platforms.join("\n")}${platforms.length ? "\n" : ""}${queue}${stalled}`;
+}
+
+/** Said beside search and recall results while conversations wait to be indexed (they are not searched until then). */
+export function pendingNote(counts: QueueStatus["counts"]): string | undefined {
+  const pending = counts.queued + counts.processing;
+  if (pending === 0) return undefined;
+  return `Note: ${plural(pending, "conversation")} ${pending === 1 ? "is" : "are"} still being indexed and not searched yet; try again in a minute, or see chat_history_overview.`;
 }

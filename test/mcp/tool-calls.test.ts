@@ -187,4 +187,29 @@ describe("tools/call", () => {
       "# Trip\nc1 · claude · 2025-01-01 to 2025-01-02 · 2 messages · ready\n\n[1] human · 2025-01-01T00:00:00.000Z\nWhere to?\n\n[2] assistant\nPorto.",
     );
   });
+
+  it("says when conversations are still being indexed beside search and recall results, which do not cover them yet", async () => {
+    const counts = { queued: 2, processing: 1, ready: 4, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
+    answers["conversations.status"] = { counts, problems: [] };
+    answers["search"] = { results: [], totalResults: 0, query: "kanji", provider: "all", processingTime: 3 };
+    const searched = await call("search_chat_history", { query: "kanji" });
+    expect(searched.structuredContent).toEqual(answers["search"]);
+    expect(text(searched)).toBe(
+      'No passage in the chat history matches "kanji".\n\nNote: 3 conversations are still being indexed and not searched yet; try again in a minute, or see chat_history_overview.',
+    );
+    answers["recall"] = {
+      content: "kanji:\n(nothing found within the budget)",
+      sources: [],
+      tokenCount: 9,
+      processingTime: "5ms",
+      model: "extractive",
+      results: [{ query: "kanji", content: "", sources: [], tokenCount: 0, model: "extractive" }],
+    };
+    expect(text(await call("recall_chat_history", { queries: [{ query: "kanji" }] }))).toBe(
+      "kanji:\n(nothing found within the budget)\n\nNote: 3 conversations are still being indexed and not searched yet; try again in a minute, or see chat_history_overview.",
+    );
+
+    answers["conversations.status"] = { counts: { ...counts, queued: 0, processing: 0 }, problems: [] };
+    expect(text(await call("search_chat_history", { query: "kanji" }))).toBe('No passage in the chat history matches "kanji".');
+  });
 });
