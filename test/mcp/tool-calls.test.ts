@@ -212,4 +212,18 @@ describe("tools/call", () => {
     answers["conversations.status"] = { counts: { ...counts, queued: 0, processing: 0 }, problems: [] };
     expect(text(await call("search_chat_history", { query: "kanji" }))).toBe('No passage in the chat history matches "kanji".');
   });
+
+  it('answers a resource that is not there with the message once, not behind a doubled "MCP error" prefix', async () => {
+    const { AppError } = await import("../../src/shared/errors.js");
+    answers["conversations.get"] = Promise.reject(
+      new AppError("not_found", "conversation c9 not found", { details: { field: "conversationId" } }),
+    );
+    const failure = await client.readResource({ uri: "mnemo://conversations/c9" }).catch((error: Error & { code: number }) => error);
+    expect(failure).toMatchObject({
+      code: -32002,
+      message: "MCP error -32002: conversation c9 not found\nFix: Find conversation ids with list_conversations or search_chat_history.",
+    });
+    const zero = await client.readResource({ uri: "mnemo://buckets/zero" }).catch((error: Error) => error);
+    expect(zero.message).toBe('MCP error -32602: bucketId: must be a number, not "zero"');
+  });
 });
