@@ -1,10 +1,27 @@
 import type { Context } from "hono";
 import { statusOf } from "../http/error-response.js";
-import { isAppError } from "../shared/errors.js";
+import { type AppError, isAppError } from "../shared/errors.js";
 import { field, readForm } from "./forms.js";
 import type { WebEnv } from "./guard.js";
 import { localPath } from "./guard.js";
 import { ErrorPage } from "./views/error.js";
+
+/**
+ * The fix for a person in the browser when something named is not found, by the field that named
+ * it: the core's suggestion names a CLI command and an endpoint, which mean nothing on a page.
+ */
+const FIXES: Record<string, string> = {
+  memoryId: "It may have been deleted: Memories lists what is there.",
+  memoryIds: "Some may have been deleted: reload Memories and select again.",
+  bucketId: "It may have been deleted: Buckets lists what is there.",
+  conversationId: "It may have been deleted: find it under Conversations, or with Search.",
+};
+
+function suggestionFor(error: AppError): string | undefined {
+  const field = error.details["field"];
+  const fix = error.code === "not_found" && typeof field === "string" ? FIXES[field] : undefined;
+  return fix ?? error.suggestion;
+}
 
 /**
  * The one place the web app turns an error into an answer. A script's request gets the API's
@@ -18,7 +35,7 @@ export function webErrorHandler(log: (line: string) => void) {
     if (!known) log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     const status = known ? statusOf(known.code) : 500;
     const message = known?.message ?? "Internal error: see the server's log";
-    const suggestion = known?.suggestion;
+    const suggestion = known ? suggestionFor(known) : undefined;
     if (c.req.header("x-requested-with") === "mnemo") return c.json({ error: message, ...(suggestion ? { suggestion } : {}) }, status);
     const session = c.get("session");
     if (c.req.method === "POST" && session && status !== 401) {

@@ -211,6 +211,16 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("#new-token").count()).toBe(0);
   });
 
+  it("says what to do about something not found in the app's words, not with a CLI command or an endpoint", async () => {
+    const missing = await page.goto(`${server.url}/conversations/conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ`);
+    expect(missing?.status()).toBe(404);
+    const text = await page.locator("main").textContent();
+    expect(text).toContain("find it under Conversations, or with Search");
+    expect(text).not.toMatch(/mnemo chats|\/api\//);
+    await page.goto(`${server.url}/memories/mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ/history`);
+    expect(await page.locator("main").textContent()).not.toMatch(/`mnemo|\/api\//);
+  });
+
   it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {
     await api(server, "POST", "/api/memory", { text: `Memo ${XSS}` });
     const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
