@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MnemoService } from "../../src/core/index.js";
 import { createMcpServer } from "../../src/mcp/server.js";
@@ -116,6 +116,20 @@ describe("tools/call", () => {
     }
     expect(calls).toEqual([]);
     expect(text(await call("no_such_tool"))).toMatch(/^name: there is no tool "no_such_tool"\nFix: Call one of: store_memory, /);
+  });
+
+  it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params, not as an internal error", async () => {
+    calls.length = 0;
+    const raw = (params: Record<string, unknown>) => client.request({ method: "tools/call", params } as never, CallToolResultSchema);
+    for (const params of [
+      { name: "store_memory", arguments: "remember this" },
+      { name: "store_memory", arguments: ["remember this"] },
+      { arguments: {} },
+      { name: 7 },
+    ]) {
+      await expect(raw(params), JSON.stringify(params)).rejects.toMatchObject({ code: -32602 });
+    }
+    expect(calls).toEqual([]);
   });
 
   it("answers a service failure with its message and the fix a model can act on, never a stack", async () => {
