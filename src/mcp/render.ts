@@ -12,6 +12,8 @@ const CONTEXT_CHARS = 300;
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const clip = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+/** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
+const quoted = (query: string) => JSON.stringify(clip(query, 200));
 
 export function memoryLines(memories: V2MemoryResponse["memories"]): string {
   return memories
@@ -43,8 +45,8 @@ export function bucketLines(buckets: Bucket[]): string {
 }
 
 export function renderMemorySearch(query: string, result: V2MemoryResponse): string {
-  if (result.memories.length === 0) return `No saved memory matches ${JSON.stringify(query)}.`;
-  return `${plural(result.memories.length, "memory", "memories")} for ${JSON.stringify(query)}, best first:\n${memoryLines(result.memories)}`;
+  if (result.memories.length === 0) return `No saved memory matches ${quoted(query)}.`;
+  return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
 export function renderMemoriesAndBuckets(result: V2MemoryResponse): string {
@@ -76,7 +78,7 @@ export function renderRecall(result: RecallResponse): string {
 }
 
 export function renderSearch(result: SearchResponse): string {
-  if (result.results.length === 0) return `No passage in the chat history matches ${JSON.stringify(result.query)}.`;
+  if (result.results.length === 0) return `No passage in the chat history matches ${quoted(result.query)}.`;
   const hits = result.results.map((hit, i) => {
     const around = (position: "before" | "after") =>
       hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
@@ -87,7 +89,7 @@ export function renderSearch(result: SearchResponse): string {
       ...around("after"),
     ].join("\n");
   });
-  return `${plural(result.totalResults, "passage")} for ${JSON.stringify(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
+  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
 }
 
 export function renderConversationList(result: ListChatsResponse): string {

@@ -240,4 +240,17 @@ describe("tools/call", () => {
     const zero = await client.readResource({ uri: "mnemo://buckets/zero" }).catch((error: Error) => error);
     expect(zero.message).toBe('MCP error -32602: bucketId: must be a number, not "zero"');
   });
+
+  it("repeats a long query in the text cut to 200 characters: the model sent it, it need not read it back whole", async () => {
+    answers["memories.listV2"] = { memories: [], buckets: [{ id: "1", name: "General", memoryCount: 0 }] };
+    const query = `${"tea ".repeat(1000)}end`;
+    const answer = text(await call("search_memories", { query }));
+    expect(answer).toBe(`No saved memory matches ${JSON.stringify(`${query.slice(0, 199)}…`)}.`);
+    answers["search"] = { results: [], totalResults: 0, query, provider: "all", processingTime: 3 };
+    answers["conversations.status"] = {
+      counts: { queued: 0, processing: 0, ready: 1, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 },
+      problems: [],
+    };
+    expect(text(await call("search_chat_history", { query: query.slice(0, 4000) })).length).toBeLessThan(300);
+  });
 });
