@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { RecallPage, SearchPage } from "../../src/web/views/search.js";
 
 const ctx = { userName: "default", csrf: "x", flash: undefined };
@@ -16,5 +17,23 @@ describe("search and recall pages while conversations wait to be indexed", () =>
     const recalled = (pending: number) => RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", result: recall, pending });
     expect(await html(recalled(2))).toContain("2 conversations are still being indexed and not searched yet");
     expect(await html(recalled(0))).not.toContain("still being indexed");
+  });
+});
+
+describe("an empty conversation list", () => {
+  const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
+  const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
+  const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
+    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [] }));
+
+  it("offers an import only when there is nothing at all; past the last page, that page; with filters, clearing them", async () => {
+    expect(await page({ total: 0, page: 1, totalPages: 0 })).toContain('No conversations yet. <a href="/import">Import an export</a>');
+    const beyond = await page({ total: 7, page: 99, totalPages: 1 }, { ...none, title: "a&b" });
+    expect(beyond).toContain("No conversations on page 99: there is 1 page.");
+    expect(beyond).toContain('<a href="/conversations?title=a%26b&amp;page=1">Go to page 1</a>');
+    expect(empty(beyond)).not.toContain("/import");
+    const filtered = await page({ total: 0, page: 1, totalPages: 0 }, { ...none, pinned: true });
+    expect(filtered).toContain('No conversations match these filters. <a href="/conversations">Clear them</a>');
+    expect(empty(filtered)).not.toContain("/import");
   });
 });
