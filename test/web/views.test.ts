@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
+import { MemoriesPage } from "../../src/web/views/memories.js";
 import { RecallPage, SearchPage } from "../../src/web/views/search.js";
 
 const ctx = { userName: "default", csrf: "x", flash: undefined };
@@ -35,5 +36,15 @@ describe("an empty conversation list", () => {
     const filtered = await page({ total: 0, page: 1, totalPages: 0 }, { ...none, pinned: true });
     expect(filtered).toContain('No conversations match these filters. <a href="/conversations">Clear them</a>');
     expect(empty(filtered)).not.toContain("/import");
+  });
+});
+
+describe("an empty memory list", () => {
+  it("past the last page links to it, rather than saying there are no memories yet", async () => {
+    const buckets = [{ id: "2", name: "Trips", memoryCount: 3 }];
+    const view = { ctx, memories: [], buckets, bucketId: 2, query: "", pageSize: 50, back: "/memories" };
+    const beyond = await html(MemoriesPage({ ...view, page: 4, total: 3 }));
+    expect(beyond).toContain('No memories on page 4: there is 1 page. <a href="/memories?bucket=2&amp;page=1">Go to page 1</a>');
+    expect(await html(MemoriesPage({ ...view, page: 1, total: 0 }))).toContain("No memories here yet.");
   });
 });

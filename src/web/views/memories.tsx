@@ -111,10 +111,18 @@ export function BucketSelect(props: { id: string; buckets: Bucket[]; selected: n
 
 function MemoryList(view: MemoriesView) {
   const { ctx, memories, buckets } = view;
+  const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
   if (memories.length === 0) {
+    if (pages !== undefined && view.total && view.page > pages) {
+      return (
+        <p class="empty">
+          No memories on page {view.page}: there {pages === 1 ? "is 1 page" : `are ${pages} pages`}.{" "}
+          <a href={withQuery("/memories", { bucket: view.bucketId, page: pages })}>Go to page {pages}</a>.
+        </p>
+      );
+    }
     return <p class="empty">{view.query ? "No memories match." : "No memories here yet."}</p>;
   }
-  const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
   return (
     <section aria-labelledby="list-heading">
       <h2 id="list-heading" class="visually-hidden">
