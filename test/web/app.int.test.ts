@@ -172,6 +172,14 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("li.item", { hasText: "4-year-old" }).count()).toBe(0);
   });
 
+  it("says to select a memory first when Delete or Move selected is pressed with none selected", async () => {
+    await api(server, "POST", "/api/memory", { text: "2025-03-01 A memory to leave alone" });
+    await page.goto(`${server.url}/memories`);
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await page.waitForURL(`${server.url}/memories`);
+    expect((await page.locator(".flash").textContent())?.trim()).toBe("Select at least one memory first");
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });
