@@ -253,4 +253,10 @@ describe("tools/call", () => {
     };
     expect(text(await call("search_chat_history", { query: query.slice(0, 4000) })).length).toBeLessThan(300);
   });
+
+  it("offers no argument that changes nothing: get_memories_and_buckets has no `latest`, the mode it is in anyway", async () => {
+    const { tools } = await client.listTools();
+    const list = tools.find((tool) => tool.name === "get_memories_and_buckets");
+    expect(Object.keys(list?.inputSchema.properties ?? {}).sort()).toEqual(["all", "bucketId", "contentType", "count", "skip"]);
+  });
 });
