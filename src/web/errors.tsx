@@ -17,6 +17,31 @@ const FIXES: Record<string, string> = {
   conversationId: "It may have been deleted: find it under Conversations, or with Search.",
 };
 
+/**
+ * The API's names of fields the pages label otherwise: "data: is not a PNG…" is about the file in
+ * the Image field (the API takes it base64 as `data`).
+ */
+const LABELS: Record<string, string> = {
+  data: "Image",
+  text: "Text",
+  name: "Name",
+  description: "Description",
+  bucketId: "Bucket",
+  bucketName: "Bucket",
+  maxTokens: "Max tokens",
+  limit: "Results",
+  dateFrom: "From",
+  dateTo: "To",
+  importId: "Import id",
+};
+
+/** An invalid field's message with the label the page shows it under. */
+function messageFor(error: AppError): string {
+  const { field, problem } = error.details;
+  if (typeof field !== "string" || typeof problem !== "string" || error.message !== `${field}: ${problem}`) return error.message;
+  return `${LABELS[field] ?? field}: ${problem}`;
+}
+
 function suggestionFor(error: AppError): string | undefined {
   const field = error.details["field"];
   const fix = error.code === "not_found" && typeof field === "string" ? FIXES[field] : undefined;
@@ -34,7 +59,7 @@ export function webErrorHandler(log: (line: string) => void) {
     const known = isAppError(error) ? error : undefined;
     if (!known) log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     const status = known ? statusOf(known.code) : 500;
-    const message = known?.message ?? "Internal error: see the server's log";
+    const message = known ? messageFor(known) : "Internal error: see the server's log";
     const suggestion = known ? suggestionFor(known) : undefined;
     if (c.req.header("x-requested-with") === "mnemo") return c.json({ error: message, ...(suggestion ? { suggestion } : {}) }, status);
     const session = c.get("session");

@@ -180,6 +180,19 @@ describe("the web app in a real browser", () => {
     expect((await page.locator(".flash").textContent())?.trim()).toBe("Select at least one memory first");
   });
 
+  it("names a refused field by the label the page shows it under, not by the API's name for it", async () => {
+    const notAnImage = path.join(tempDir(), "photo.png");
+    fs.writeFileSync(notAnImage, "hello");
+    await page.goto(`${server.url}/memories`);
+    await page.getByText("Add a memory").click();
+    await page.setInputFiles("#new-image", notAnImage);
+    await page.getByRole("button", { name: "Add image" }).click();
+    await page.waitForURL(`${server.url}/memories`);
+    expect((await page.locator(".flash").textContent())?.trim()).toBe("Image: is not a PNG, JPEG, WebP or GIF image");
+    await page.goto(`${server.url}/conversations?from=2025-13-45`);
+    expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });
