@@ -108,6 +108,10 @@ export function renderConversation(c: ConversationDetail): string {
 }
 
 export function renderOverview(o: ChatHistoryOverview): string {
+  // Nothing to search yet: what would change that is the user's to do, outside the conversation.
+  if (o.conversations === 0) {
+    return "No chat history yet: nothing to search or recall. The user can import exports from ChatGPT, Claude or Gemini (Takeout) on the Import page of mnemo's web app, or with `mnemo import <file>`.";
+  }
   const span = o.firstAt && o.lastAt ? `, from ${day(o.firstAt)} to ${day(o.lastAt)}` : "";
   const platforms = o.platforms.map(
     (p) =>

@@ -259,4 +259,14 @@ describe("tools/call", () => {
     const list = tools.find((tool) => tool.name === "get_memories_and_buckets");
     expect(Object.keys(list?.inputSchema.properties ?? {}).sort()).toEqual(["all", "bucketId", "contentType", "count", "skip"]);
   });
+
+  it("says on an empty history that there is nothing to search, and how the user fills it", async () => {
+    const counts = { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
+    answers["conversations.overview"] = { conversations: 0, messages: 0, platforms: [], queue: { counts } };
+    const overview = await call("chat_history_overview");
+    expect(overview.structuredContent).toEqual(answers["conversations.overview"]);
+    expect(text(overview)).toMatch(
+      /^No chat history yet: nothing to search or recall\. The user can import exports .* `mnemo import <file>`\.$/,
+    );
+  });
 });
