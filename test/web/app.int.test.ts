@@ -193,6 +193,18 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
   });
 
+  it("a Copy button without a clipboard (a page neither on localhost nor https) selects the snippet for copying by hand", async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.evaluate(() =>
+      Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, "clipboard", { value: undefined }),
+    );
+    const copy = page.locator("button[data-copy]").first();
+    await copy.click();
+    await expect(copy.textContent()).resolves.toBe("Selected: copy it with Ctrl+C or ⌘C");
+    const selected = await page.evaluate(() => String((globalThis as unknown as { getSelection(): unknown }).getSelection()));
+    expect(selected).toContain('"mcpServers"');
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });

@@ -26,8 +26,10 @@ function copyButtons() {
         await navigator.clipboard.writeText(text);
         button.textContent = "Copied";
       } catch {
+        // No clipboard (a page not on localhost or https): select the text, for Ctrl+C.
         if ("select" in source) source.select();
-        button.textContent = "Select and copy by hand";
+        else window.getSelection()?.selectAllChildren(source);
+        button.textContent = "Selected: copy it with Ctrl+C or ⌘C";
       }
       setTimeout(() => {
         button.textContent = label;
