@@ -33,6 +33,7 @@ const LABELS: Record<string, string> = {
   dateFrom: "From",
   dateTo: "To",
   importId: "Import id",
+  provider: "Platform",
 };
 
 /** An invalid field's message with the label the page shows it under. */

@@ -191,6 +191,8 @@ describe("the web app in a real browser", () => {
     expect((await page.locator(".flash").textContent())?.trim()).toBe("Image: is not a PNG, JPEG, WebP or GIF image");
     await page.goto(`${server.url}/conversations?from=2025-13-45`);
     expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
+    await page.goto(`${server.url}/search?q=tea&platform=myspace`);
+    expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
   });
 
   it("a Copy button without a clipboard (a page neither on localhost nor https) selects the snippet for copying by hand", async () => {
