@@ -38,9 +38,10 @@ const LABELS: Record<string, string> = {
 
 /** An invalid field's message with the label the page shows it under. */
 function messageFor(error: AppError): string {
-  const { field, problem } = error.details;
-  if (typeof field !== "string" || typeof problem !== "string" || error.message !== `${field}: ${problem}`) return error.message;
-  return `${LABELS[field] ?? field}: ${problem}`;
+  const { field } = error.details;
+  const label = typeof field === "string" ? LABELS[field] : undefined;
+  if (!label || !error.message.startsWith(`${field}: `)) return error.message;
+  return `${label}: ${error.message.slice(`${field}: `.length)}`;
 }
 
 function suggestionFor(error: AppError): string | undefined {
