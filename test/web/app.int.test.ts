@@ -209,6 +209,18 @@ describe("the web app in a real browser", () => {
     expect(selected).toContain('"mcpServers"');
   });
 
+  it("opens Edit or move across the memory's whole width, on a phone too", async () => {
+    await api(server, "POST", "/api/memory", { text: "2025-03-02 A memory to edit on a phone" });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/memories`);
+    const item = phone.locator("li.item").first();
+    await item.getByText("Edit or move").click();
+    const [text, body] = await Promise.all([item.locator("textarea").boundingBox(), item.locator(".body").boundingBox()]);
+    expect(text!.width).toBeGreaterThan(body!.width - 2);
+    await phone.close();
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });
