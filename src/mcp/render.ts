@@ -5,6 +5,7 @@
 import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+import { probablyUnrelated } from "../shared/relevance.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
 const CONTEXT_CHARS = 300;
@@ -26,7 +27,10 @@ export function memoryLines(memories: V2MemoryResponse["memories"]): string {
 
 function memoryHeader(memory: MemoryObject): string {
   const { metadata } = memory;
-  const score = memory.score === undefined ? "" : ` · score ${memory.score.toFixed(2)}`;
+  const score =
+    memory.score === undefined
+      ? ""
+      : ` · score ${memory.score.toFixed(2)}${probablyUnrelated(memory.score) ? " (probably unrelated)" : ""}`;
   return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
 }
 

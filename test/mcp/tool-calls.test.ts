@@ -269,4 +269,25 @@ describe("tools/call", () => {
       /^No chat history yet: nothing to search or recall\. The user can import exports .* `mnemo import <file>`\.$/,
     );
   });
+
+  it("marks a memory the search scored as probably unrelated, and leaves it out of the memories_about prompt", async () => {
+    const memory = (id: string, text: string, score: number) => ({
+      id,
+      text,
+      content_type: "text",
+      score,
+      metadata: { text, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 1, bucketName: "General" },
+    });
+    answers["memories.listV2"] = {
+      memories: [memory("mem_tea", "2025-01-02 Drinks oolong", 1), memory("mem_dog", "2025-01-02 The dog is Biscuit", 0.04)],
+      buckets: [{ id: "1", name: "General", memoryCount: 2 }],
+    };
+    const found = text(await call("search_memories", { query: "tea" }));
+    expect(found).toContain('mem_tea · bucket 1 "General" · 2025-01-02 · score 1.00\n');
+    expect(found).toContain('mem_dog · bucket 1 "General" · 2025-01-02 · score 0.04 (probably unrelated)\n');
+    const prompt = await client.getPrompt({ name: "memories_about", arguments: { topic: "tea" } });
+    const primer = (prompt.messages[0]?.content as { text: string }).text;
+    expect(primer).toContain("Drinks oolong");
+    expect(primer).not.toContain("Biscuit");
+  });
 });

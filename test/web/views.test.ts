@@ -47,4 +47,29 @@ describe("an empty memory list", () => {
     expect(beyond).toContain('No memories on page 4: there is 1 page. <a href="/memories?bucket=2&amp;page=1">Go to page 1</a>');
     expect(await html(MemoriesPage({ ...view, page: 1, total: 0 }))).toContain("No memories here yet.");
   });
+
+  it("says which of a search's memories are probably unrelated (the search fills the page whatever they score)", async () => {
+    const memory = (id: string, score: number) => ({
+      id,
+      text: id,
+      content_type: "text" as const,
+      score,
+      metadata: { text: id, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 2, bucketName: "Trips" },
+    });
+    const page = await html(
+      MemoriesPage({
+        ctx,
+        memories: [memory("near", 0.9), memory("far", 0.1)],
+        buckets: [],
+        bucketId: undefined,
+        query: "tea",
+        page: 1,
+        pageSize: 50,
+        total: undefined,
+        back: "/memories",
+      }),
+    );
+    expect(page).toContain("score 0.90</span>");
+    expect(page).toContain("score 0.10 · probably unrelated</span>");
+  });
 });

@@ -1,4 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { probablyUnrelated } from "../../shared/relevance.js";
 import { plural, shortDate, withQuery } from "../format.js";
 import { ActionForm, CsrfField, Layout, type PageContext } from "./layout.js";
 
@@ -171,7 +172,12 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         <div class="item-head meta">
           <span>{shortDate(memory.metadata.createdAt)}</span>
           <span>{memory.metadata.bucketName}</span>
-          {memory.score !== undefined ? <span>score {memory.score.toFixed(2)}</span> : null}
+          {memory.score !== undefined ? (
+            <span>
+              score {memory.score.toFixed(2)}
+              {probablyUnrelated(memory.score) ? " · probably unrelated" : ""}
+            </span>
+          ) : null}
           {memory.content_type === "image" ? <span class="badge flag">image</span> : null}
         </div>
         {memory.content_type === "image" && memory.image_url ? (
