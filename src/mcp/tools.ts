@@ -129,6 +129,7 @@ export const TOOLS: Tool[] = [
       conversationContext: "The current conversation in a line, to disambiguate.",
       conversationHistory: "Recent turns, for the same purpose.",
       platform: "Format the summary for this chat product.",
+      queries: 'Several questions at once, instead of query: [{"query": "…"}, …], each with its own maxTokens if wanted.',
     },
     annotations: READ,
     run: (service, args) => service.recall(args),

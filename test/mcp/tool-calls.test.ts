@@ -290,4 +290,11 @@ describe("tools/call", () => {
     expect(primer).toContain("Drinks oolong");
     expect(primer).not.toContain("Biscuit");
   });
+
+  it("shows a model the shape of recall's queries (objects, not strings), which it otherwise learned from a refusal", async () => {
+    const { tools } = await client.listTools();
+    const recall = tools.find((tool) => tool.name === "recall_chat_history");
+    const queries = (recall?.inputSchema.properties as Record<string, { description?: string }>)["queries"];
+    expect(queries?.description).toContain('[{"query": "…"}, …]');
+  });
 });
