@@ -53,8 +53,11 @@ export function renderMemorySearch(query: string, result: V2MemoryResponse): str
   return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
-export function renderMemoriesAndBuckets(result: V2MemoryResponse): string {
-  const memories = result.memories.length === 0 ? "No memories here." : `Memories, newest first:\n${memoryLines(result.memories)}`;
+export function renderMemoriesAndBuckets(result: V2MemoryResponse, skip = 0): string {
+  const stored = result.buckets.reduce((sum, bucket) => sum + bucket.memoryCount, 0);
+  // Paged past the end, "No memories here" would read as an empty store.
+  const none = skip > 0 && stored > 0 ? `No memories after skipping ${skip}.` : "No memories here.";
+  const memories = result.memories.length === 0 ? none : `Memories, newest first:\n${memoryLines(result.memories)}`;
   return `${memories}\n\nBuckets:\n${bucketLines(result.buckets)}`;
 }
 

@@ -82,7 +82,7 @@ export const TOOLS: Tool[] = [
     arguments: { all: "Every memory (count is ignored).", skip: "Memories to skip, for paging." },
     annotations: READ,
     run: (service, args) => service.memories.listV2({ ...args, includeIds: true }),
-    text: (result) => renderMemoriesAndBuckets(result),
+    text: (result, args) => renderMemoriesAndBuckets(result, args.skip),
   }),
   define("list_buckets", {
     twin: "GET /api/buckets",

@@ -297,4 +297,11 @@ describe("tools/call", () => {
     const queries = (recall?.inputSchema.properties as Record<string, { description?: string }>)["queries"];
     expect(queries?.description).toContain('[{"query": "…"}, …]');
   });
+
+  it("paged past the last memory, says so rather than that there are none", async () => {
+    answers["memories.listV2"] = { memories: [], buckets: [{ id: "1", name: "General", memoryCount: 2 }] };
+    expect(text(await call("get_memories_and_buckets", { skip: 100 }))).toMatch(/^No memories after skipping 100\.\n/);
+    answers["memories.listV2"] = { memories: [], buckets: [{ id: "1", name: "General", memoryCount: 0 }] };
+    expect(text(await call("get_memories_and_buckets", {}))).toMatch(/^No memories here\.\n/);
+  });
 });
