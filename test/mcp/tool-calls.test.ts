@@ -286,7 +286,7 @@ describe("tools/call", () => {
     expect(found).toContain('mem_tea · bucket 1 "General" · 2025-01-02 · score 1.00\n');
     expect(found).toContain('mem_dog · bucket 1 "General" · 2025-01-02 · score 0.04 (probably unrelated)\n');
     const prompt = await client.getPrompt({ name: "memories_about", arguments: { topic: "tea" } });
-    const primer = (prompt.messages[0]?.content as { text: string }).text;
+    const primer = (prompt.messages[0]!.content as { text: string }).text;
     expect(primer).toContain("Drinks oolong");
     expect(primer).not.toContain("Biscuit");
   });
@@ -294,7 +294,7 @@ describe("tools/call", () => {
   it("shows a model the shape of recall's queries (objects, not strings), which it otherwise learned from a refusal", async () => {
     const { tools } = await client.listTools();
     const recall = tools.find((tool) => tool.name === "recall_chat_history");
-    const queries = (recall?.inputSchema.properties as Record<string, { description?: string }>)["queries"];
+    const queries = (recall!.inputSchema.properties as Record<string, { description?: string }>)["queries"];
     expect(queries?.description).toContain('[{"query": "…"}, …]');
   });
 
