@@ -102,6 +102,7 @@ describe("the web app in a real browser", () => {
     await page.setInputFiles("#import-file", notAnExport);
     await page.getByRole("button", { name: "Upload and import" }).click();
     await page.getByText("Nothing was imported: notes.json could not be read").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#import-result h3").first().textContent()).toBe("No conversations read from notes.json");
     const problems = await page.locator("#import-result ul:not(.summary-counts) li").allTextContents();
     expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
     expect(problems.join("\n")).toContain("Pass the export as downloaded");

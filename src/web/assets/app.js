@@ -75,7 +75,11 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
-  result.append(element("h3", `Imported ${job.reading.conversations} conversations from ${job.filename}`), counts);
+  const heading =
+    job.reading.conversations === 0
+      ? `No conversations read from ${job.filename}`
+      : `Imported ${job.reading.conversations} conversations from ${job.filename}`;
+  result.append(element("h3", heading), counts);
   if (summary.problems.length > 0) {
     const list = element("ul");
     for (const problem of summary.problems) {
