@@ -13,6 +13,11 @@ const CONTEXT_CHARS = 300;
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const clip = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+/**
+ * A conversation's title on one line: it comes from the imported export, and a line break in it
+ * would start what reads as a line of mnemo's own ("Fix: …", "[2] …").
+ */
+const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s+/g, " ").trim() || "Untitled" : "Untitled");
 /** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
 const quoted = (query: string) => JSON.stringify(clip(query, 200));
 
@@ -78,7 +83,7 @@ export function renderRecall(result: RecallResponse): string {
   if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
-      `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
+      `[${i + 1}] ${titleOf(s.conversationTitle)} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
   );
   // Several queries that found nothing still have content (a "nothing found" line per query), but no sources.
   return sources.length ? `${result.content}\n\nSources:\n${sources.join("\n")}` : result.content;
@@ -90,7 +95,7 @@ export function renderSearch(result: SearchResponse): string {
     const around = (position: "before" | "after") =>
       hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
     return [
-      `${i + 1}. ${hit.title || "Untitled"} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
+      `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
       ...around("before"),
       ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
       ...around("after"),
@@ -109,7 +114,7 @@ export function renderConversationList(result: ListChatsResponse): string {
 }
 
 export function renderConversation(c: ConversationDetail): string {
-  const header = `# ${c.title || "Untitled"}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
+  const header = `# ${titleOf(c.title)}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
   const messages = c.messages.map((m) => `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}`);
   return [header, ...messages].join("\n\n");
 }
