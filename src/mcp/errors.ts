@@ -45,11 +45,24 @@ export function protocolError(error: unknown, log: (line: string) => void): McpE
   const text = describe(error);
   if (text === undefined) {
     logInternal(error, log);
-    return new McpError(ErrorCode.InternalError, INTERNAL);
+    return plain(new McpError(ErrorCode.InternalError, INTERNAL), INTERNAL);
   }
   const code = (error as AppError).code;
   // -32002 is the spec's "resource not found".
-  return new McpError(code === "not_found" ? -32002 : code === "invalid_input" ? ErrorCode.InvalidParams : ErrorCode.InternalError, text);
+  return plain(
+    new McpError(code === "not_found" ? -32002 : code === "invalid_input" ? ErrorCode.InvalidParams : ErrorCode.InternalError, text),
+    text,
+  );
+}
+
+/**
+ * McpError puts "MCP error <code>: " before its message, and the server sends the message as it
+ * is: the SDK's client, which adds the prefix itself, showed it twice ("MCP error -32002: MCP
+ * error -32002: bucket 9 does not exist"). The code travels beside the message anyway.
+ */
+function plain(error: McpError, text: string): McpError {
+  error.message = text;
+  return error;
 }
 
 function logInternal(error: unknown, log: (line: string) => void): void {

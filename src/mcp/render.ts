@@ -3,8 +3,9 @@
  * beside the structured result. Many clients hand the model only this text part.
  */
 import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
-import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse } from "../schemas/chat-history.js";
+import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+import { probablyUnrelated } from "../shared/relevance.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
 const CONTEXT_CHARS = 300;
@@ -12,6 +13,13 @@ const CONTEXT_CHARS = 300;
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const clip = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+/**
+ * A conversation's title on one line: it comes from the imported export, and a line break in it
+ * would start what reads as a line of mnemo's own ("Fix: …", "[2] …").
+ */
+const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s+/g, " ").trim() || "Untitled" : "Untitled");
+/** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
+const quoted = (query: string) => JSON.stringify(clip(query, 200));
 
 export function memoryLines(memories: V2MemoryResponse["memories"]): string {
   return memories
@@ -24,7 +32,10 @@ export function memoryLines(memories: V2MemoryResponse["memories"]): string {
 
 function memoryHeader(memory: MemoryObject): string {
   const { metadata } = memory;
-  const score = memory.score === undefined ? "" : ` · score ${memory.score.toFixed(2)}`;
+  const score =
+    memory.score === undefined
+      ? ""
+      : ` · score ${memory.score.toFixed(2)}${probablyUnrelated(memory.score) ? " (probably unrelated)" : ""}`;
   return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
 }
 
@@ -43,12 +54,15 @@ export function bucketLines(buckets: Bucket[]): string {
 }
 
 export function renderMemorySearch(query: string, result: V2MemoryResponse): string {
-  if (result.memories.length === 0) return `No saved memory matches ${JSON.stringify(query)}.`;
-  return `${plural(result.memories.length, "memory", "memories")} for ${JSON.stringify(query)}, best first:\n${memoryLines(result.memories)}`;
+  if (result.memories.length === 0) return `No saved memory matches ${quoted(query)}.`;
+  return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
-export function renderMemoriesAndBuckets(result: V2MemoryResponse): string {
-  const memories = result.memories.length === 0 ? "No memories here." : `Memories, newest first:\n${memoryLines(result.memories)}`;
+export function renderMemoriesAndBuckets(result: V2MemoryResponse, skip = 0): string {
+  const stored = result.buckets.reduce((sum, bucket) => sum + bucket.memoryCount, 0);
+  // Paged past the end, "No memories here" would read as an empty store.
+  const none = skip > 0 && stored > 0 ? `No memories after skipping ${skip}.` : "No memories here.";
+  const memories = result.memories.length === 0 ? none : `Memories, newest first:\n${memoryLines(result.memories)}`;
   return `${memories}\n\nBuckets:\n${bucketLines(result.buckets)}`;
 }
 
@@ -69,24 +83,25 @@ export function renderRecall(result: RecallResponse): string {
   if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
-      `[${i + 1}] ${s.conversationTitle || "Untitled"} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
+      `[${i + 1}] ${titleOf(s.conversationTitle)} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
   );
-  return `${result.content}\n\nSources:\n${sources.join("\n")}`;
+  // Several queries that found nothing still have content (a "nothing found" line per query), but no sources.
+  return sources.length ? `${result.content}\n\nSources:\n${sources.join("\n")}` : result.content;
 }
 
 export function renderSearch(result: SearchResponse): string {
-  if (result.results.length === 0) return `No passage in the chat history matches ${JSON.stringify(result.query)}.`;
+  if (result.results.length === 0) return `No passage in the chat history matches ${quoted(result.query)}.`;
   const hits = result.results.map((hit, i) => {
     const around = (position: "before" | "after") =>
       hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
     return [
-      `${i + 1}. ${hit.title || "Untitled"} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
+      `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
       ...around("before"),
       ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
       ...around("after"),
     ].join("\n");
   });
-  return `${plural(result.totalResults, "passage")} for ${JSON.stringify(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
+  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
 }
 
 export function renderConversationList(result: ListChatsResponse): string {
@@ -99,12 +114,16 @@ export function renderConversationList(result: ListChatsResponse): string {
 }
 
 export function renderConversation(c: ConversationDetail): string {
-  const header = `# ${c.title || "Untitled"}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
+  const header = `# ${titleOf(c.title)}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
   const messages = c.messages.map((m) => `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}`);
   return [header, ...messages].join("\n\n");
 }
 
 export function renderOverview(o: ChatHistoryOverview): string {
+  // Nothing to search yet: what would change that is the user's to do, outside the conversation.
+  if (o.conversations === 0) {
+    return "No chat history yet: nothing to search or recall. The user can import exports from ChatGPT, Claude or Gemini (Takeout) on the Import page of mnemo's web app, or with `mnemo import <file>`.";
+  }
   const span = o.firstAt && o.lastAt ? `, from ${day(o.firstAt)} to ${day(o.lastAt)}` : "";
   const platforms = o.platforms.map(
     (p) =>
@@ -116,4 +135,11 @@ export function renderOverview(o: ChatHistoryOverview): string {
     ? `\nStalled: ${o.queue.stalled.reason}${o.queue.stalled.suggestion ? ` ${o.queue.stalled.suggestion}` : ""}`
     : "";
   return `${plural(o.conversations, "conversation")}, ${plural(o.messages, "message")}${span}.\n${platforms.join("\n")}${platforms.length ? "\n" : ""}${queue}${stalled}`;
+}
+
+/** Said beside search and recall results while conversations wait to be indexed (they are not searched until then). */
+export function pendingNote(counts: QueueStatus["counts"]): string | undefined {
+  const pending = counts.queued + counts.processing;
+  if (pending === 0) return undefined;
+  return `Note: ${plural(pending, "conversation")} ${pending === 1 ? "is" : "are"} still being indexed and not searched yet; try again in a minute, or see chat_history_overview.`;
 }

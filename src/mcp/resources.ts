@@ -2,6 +2,7 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+import { probablyUnrelated } from "../shared/relevance.js";
 import { protocolError } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 
@@ -103,7 +104,9 @@ export function registerPrompts(server: McpServer, service: Service, log: Log): 
     async ({ topic }) => {
       try {
         const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
-        return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(memories)) } }] };
+        // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
+        const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
+        return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
       } catch (error) {
         throw protocolError(error, log);
       }

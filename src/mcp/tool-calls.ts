@@ -44,8 +44,11 @@ export async function callTool(
   }
   try {
     const input = parseInput(toolSchemas(tool).input, args ?? {});
-    const result = await tool.run(await service(), input);
-    return { content: [{ type: "text", text: tool.text(result, input) }], structuredContent: result as Record<string, unknown> };
+    const svc = await service();
+    const result = await tool.run(svc, input);
+    const note = await tool.note?.(svc);
+    const text = tool.text(result, input);
+    return { content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }], structuredContent: result as Record<string, unknown> };
   } catch (error) {
     return toolError(error, log);
   }

@@ -1,5 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 
 /**
@@ -13,7 +14,23 @@ export function registerTools(server: Server, service: () => Promise<MnemoServic
   const calls = () => import("./tool-calls.js");
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await calls()).listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    (await calls()).callTool(request.params.name, request.params.arguments, service, log),
+  server.setRequestHandler(LooseCallToolRequest, async (request) =>
+    // The Server's own check has passed by now: the name is a string, the arguments an object or absent.
+    (await calls()).callTool(
+      request.params["name"] as string,
+      request.params["arguments"] as Record<string, unknown> | undefined,
+      service,
+      log,
+    ),
   );
 }
+
+/**
+ * tools/call as the protocol layer parses it before the handler: loosely. The SDK's Server checks
+ * every tools/call against its own schema and answers a malformed one (`"arguments": "text"`, no
+ * name) with -32602 Invalid params; registered with that same schema, the protocol layer's parse
+ * ran first and failed it as -32603, an internal error of the server's, which it is not.
+ */
+const LooseCallToolRequest = CallToolRequestSchema.extend({
+  params: z.looseObject({}),
+});

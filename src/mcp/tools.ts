@@ -4,6 +4,7 @@ import type { MnemoService } from "../core/index.js";
 import { ToolSchemas, type ToolName } from "../schemas/tools.js";
 import {
   bucketLines,
+  pendingNote,
   renderConversation,
   renderConversationList,
   renderDelete,
@@ -34,12 +35,20 @@ export interface Tool<N extends ToolName = ToolName> {
   // Methods, not function properties: a Tool<"store_memory"> is then a Tool.
   run(service: MnemoService, args: Input<N>): Promise<Output<N>>;
   text(result: Output<N>, args: Input<N>): string;
+  /** A line the text adds about the store, which the REST twin's answer does not carry. */
+  note?(service: MnemoService): Promise<string | undefined>;
 }
 
 const define = <N extends ToolName>(name: N, tool: Omit<Tool<N>, "name">): Tool<N> => ({ name, ...tool });
 
 /** Reads only the user's own store: the same answer every time until something changes it. */
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+/**
+ * Conversations imported but not indexed yet are not searched: without saying so, "nothing
+ * matches" right after an import reads as "the user never discussed it".
+ */
+const notIndexedYet = async (service: MnemoService) => pendingNote((await service.conversations.status()).counts);
 
 /** Where a memory's date goes: the spec asks callers to prefix it (§4.1). */
 const DATED = "Start with today's date as YYYY-MM-DD.";
@@ -73,7 +82,7 @@ export const TOOLS: Tool[] = [
     arguments: { all: "Every memory (count is ignored).", skip: "Memories to skip, for paging." },
     annotations: READ,
     run: (service, args) => service.memories.listV2({ ...args, includeIds: true }),
-    text: (result) => renderMemoriesAndBuckets(result),
+    text: (result, args) => renderMemoriesAndBuckets(result, args.skip),
   }),
   define("list_buckets", {
     twin: "GET /api/buckets",
@@ -120,10 +129,12 @@ export const TOOLS: Tool[] = [
       conversationContext: "The current conversation in a line, to disambiguate.",
       conversationHistory: "Recent turns, for the same purpose.",
       platform: "Format the summary for this chat product.",
+      queries: 'Several questions at once, instead of query: [{"query": "…"}, …], each with its own maxTokens if wanted.',
     },
     annotations: READ,
     run: (service, args) => service.recall(args),
     text: (result) => renderRecall(result),
+    note: notIndexedYet,
   }),
   define("search_chat_history", {
     twin: "POST /api/chat-history/search",
@@ -138,6 +149,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: (service, args) => service.search(args),
     text: (result) => renderSearch(result),
+    note: notIndexedYet,
   }),
   define("list_conversations", {
     twin: "GET /api/chat-history/chats",

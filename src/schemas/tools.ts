@@ -31,7 +31,8 @@ export const ToolSchemas = {
   },
   /** GET /api/v2/memory without a query (search_memories has it), ids always included. */
   get_memories_and_buckets: {
-    input: V2MemoryQuery.omit({ query: true, source: true, includeIds: true }),
+    // `latest` is the default mode, a flag of the spec that changes nothing: one argument fewer for a model.
+    input: V2MemoryQuery.omit({ query: true, source: true, includeIds: true, latest: true }),
     output: V2MemoryResponse,
   },
   list_buckets: { input: ListBucketsQuery.pick({}), output: z.object({ buckets: z.array(Bucket) }) },

@@ -1,10 +1,54 @@
 import type { Context } from "hono";
 import { statusOf } from "../http/error-response.js";
-import { isAppError } from "../shared/errors.js";
+import { type AppError, isAppError } from "../shared/errors.js";
 import { field, readForm } from "./forms.js";
 import type { WebEnv } from "./guard.js";
 import { localPath } from "./guard.js";
 import { ErrorPage } from "./views/error.js";
+
+/**
+ * The fix for a person in the browser when something named is not found, by the field that named
+ * it: the core's suggestion names a CLI command and an endpoint, which mean nothing on a page.
+ */
+const FIXES: Record<string, string> = {
+  memoryId: "It may have been deleted: Memories lists what is there.",
+  memoryIds: "Some may have been deleted: reload Memories and select again.",
+  bucketId: "It may have been deleted: Buckets lists what is there.",
+  conversationId: "It may have been deleted: find it under Conversations, or with Search.",
+};
+
+/**
+ * The API's names of fields the pages label otherwise: "data: is not a PNG…" is about the file in
+ * the Image field (the API takes it base64 as `data`).
+ */
+const LABELS: Record<string, string> = {
+  data: "Image",
+  text: "Text",
+  name: "Name",
+  description: "Description",
+  bucketId: "Bucket",
+  bucketName: "Bucket",
+  maxTokens: "Max tokens",
+  limit: "Results",
+  dateFrom: "From",
+  dateTo: "To",
+  importId: "Import id",
+  provider: "Platform",
+};
+
+/** An invalid field's message with the label the page shows it under. */
+function messageFor(error: AppError): string {
+  const { field } = error.details;
+  const label = typeof field === "string" ? LABELS[field] : undefined;
+  if (!label || !error.message.startsWith(`${field}: `)) return error.message;
+  return `${label}: ${error.message.slice(`${field}: `.length)}`;
+}
+
+function suggestionFor(error: AppError): string | undefined {
+  const field = error.details["field"];
+  const fix = error.code === "not_found" && typeof field === "string" ? FIXES[field] : undefined;
+  return fix ?? error.suggestion;
+}
 
 /**
  * The one place the web app turns an error into an answer. A script's request gets the API's
@@ -17,8 +61,8 @@ export function webErrorHandler(log: (line: string) => void) {
     const known = isAppError(error) ? error : undefined;
     if (!known) log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     const status = known ? statusOf(known.code) : 500;
-    const message = known?.message ?? "Internal error: see the server's log";
-    const suggestion = known?.suggestion;
+    const message = known ? messageFor(known) : "Internal error: see the server's log";
+    const suggestion = known ? suggestionFor(known) : undefined;
     if (c.req.header("x-requested-with") === "mnemo") return c.json({ error: message, ...(suggestion ? { suggestion } : {}) }, status);
     const session = c.get("session");
     if (c.req.method === "POST" && session && status !== 401) {

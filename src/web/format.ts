@@ -12,7 +12,8 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 export function megabytes(bytes: number): string {
-  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  // Under a megabyte in KB, as the import page's progress shows it: a 6 KB export is not "0.0 MB".
+  return bytes < 1024 ** 2 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
 /** A path with query parameters, leaving out empty ones. */

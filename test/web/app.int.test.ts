@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../helpers.js";
+import { ROOT, runCli, tempDir } from "../helpers.js";
 import { api, launchChromium, startUi, type UiServer } from "./browser.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
@@ -94,6 +95,26 @@ describe("the web app in a real browser", () => {
     expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
   });
 
+  it("says a file that is no export was not imported, naming it as uploaded (not the server's path), with the fix", async () => {
+    const notAnExport = path.join(tempDir(), "notes.json");
+    fs.writeFileSync(notAnExport, '{"hello": 1}');
+    await page.goto(`${server.url}/import`);
+    await page.setInputFiles("#import-file", notAnExport);
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByText("Nothing was imported: notes.json could not be read").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#import-result h3").first().textContent()).toBe("No conversations read from notes.json");
+    const problems = await page.locator("#import-result ul:not(.summary-counts) li").allTextContents();
+    expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
+    expect(problems.join("\n")).toContain("Pass the export as downloaded");
+    expect(await page.locator("main").textContent()).not.toContain("uploads");
+
+    await page.reload();
+    const row = page.locator("tbody tr", { hasText: "notes.json" });
+    expect(await row.locator(".badge").textContent()).toBe("not read");
+    expect(await row.textContent()).toContain("notes.json: not a supported chat export");
+    expect(await row.textContent()).not.toContain("uploads");
+  });
+
   it("search opens a hit's conversation scrolled to that message", async () => {
     await page.goto(`${server.url}/search?q=${encodeURIComponent("tram 28")}`);
     expect(await page.locator("mark").first().textContent()).toMatch(/tram/i);
@@ -152,6 +173,55 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("li.item", { hasText: "4-year-old" }).count()).toBe(0);
   });
 
+  it("says to select a memory first when Delete or Move selected is pressed with none selected", async () => {
+    await api(server, "POST", "/api/memory", { text: "2025-03-01 A memory to leave alone" });
+    await page.goto(`${server.url}/memories`);
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await page.waitForURL(`${server.url}/memories`);
+    expect((await page.locator(".flash").textContent())?.trim()).toBe("Select at least one memory first");
+  });
+
+  it("names a refused field by the label the page shows it under, not by the API's name for it", async () => {
+    const notAnImage = path.join(tempDir(), "photo.png");
+    fs.writeFileSync(notAnImage, "hello");
+    await page.goto(`${server.url}/memories`);
+    await page.getByText("Add a memory").click();
+    await page.setInputFiles("#new-image", notAnImage);
+    await page.getByRole("button", { name: "Add image" }).click();
+    await page.waitForURL(`${server.url}/memories`);
+    expect((await page.locator(".flash").textContent())?.trim()).toBe("Image: is not a PNG, JPEG, WebP or GIF image");
+    await page.goto(`${server.url}/conversations?from=2025-13-45`);
+    expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
+    await page.goto(`${server.url}/search?q=tea&platform=myspace`);
+    expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
+    await page.goto(`${server.url}/memories?bucket=999`);
+    expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
+  });
+
+  it("a Copy button without a clipboard (a page neither on localhost nor https) selects the snippet for copying by hand", async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.evaluate(() =>
+      Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, "clipboard", { value: undefined }),
+    );
+    const copy = page.locator("button[data-copy]").first();
+    await copy.click();
+    await expect(copy.textContent()).resolves.toBe("Selected: copy it with Ctrl+C or ⌘C");
+    const selected = await page.evaluate(() => String((globalThis as unknown as { getSelection(): unknown }).getSelection()));
+    expect(selected).toContain('"mcpServers"');
+  });
+
+  it("opens Edit or move across the memory's whole width, on a phone too", async () => {
+    await api(server, "POST", "/api/memory", { text: "2025-03-02 A memory to edit on a phone" });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/memories`);
+    const item = phone.locator("li.item").first();
+    await item.getByText("Edit or move").click();
+    const [text, body] = await Promise.all([item.locator("textarea").boundingBox(), item.locator(".body").boundingBox()]);
+    expect(text!.width).toBeGreaterThan(body!.width - 2);
+    await phone.close();
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });
@@ -189,6 +259,16 @@ describe("the web app in a real browser", () => {
 
     await page.reload();
     expect(await page.locator("#new-token").count()).toBe(0);
+  });
+
+  it("says what to do about something not found in the app's words, not with a CLI command or an endpoint", async () => {
+    const missing = await page.goto(`${server.url}/conversations/conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ`);
+    expect(missing?.status()).toBe(404);
+    const text = await page.locator("main").textContent();
+    expect(text).toContain("find it under Conversations, or with Search");
+    expect(text).not.toMatch(/mnemo chats|\/api\//);
+    await page.goto(`${server.url}/memories/mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ/history`);
+    expect(await page.locator("main").textContent()).not.toMatch(/`mnemo|\/api\//);
   });
 
   it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {

@@ -168,13 +168,27 @@ async function receive(body: AsyncIterable<Uint8Array>, job: Job): Promise<void>
   if (job.view.bytesReceived === 0) throw AppError.invalid("body", "is empty: send the export file as the request body");
 }
 
-/** The summary as the user knows the file: by the name they uploaded, not the server's temporary path. */
+/**
+ * The summary as the user knows the file: by the name they uploaded, not the server's temporary
+ * path, which the reader's messages also start with ("…/uploads/job_….upload: invalid JSON…").
+ */
 function named(summary: ImportSummary, file: string, filename: string): ImportSummary {
   const rename = (value: string) => (value === file ? filename : value);
+  const reword = (text: string) => text.split(file).join(filename);
   return {
     ...summary,
-    files: summary.files.map((entry) => ({ ...entry, path: rename(entry.path) })),
-    problems: summary.problems.map((problem) => ({ ...problem, file: rename(problem.file) })),
+    files: summary.files.map((entry) => ({
+      ...entry,
+      path: rename(entry.path),
+      ...(entry.error !== undefined ? { error: reword(entry.error) } : {}),
+    })),
+    problems: summary.problems.map((problem) => ({
+      ...problem,
+      file: rename(problem.file),
+      reason: reword(problem.reason),
+      ...(problem.conversation !== undefined ? { conversation: reword(problem.conversation) } : {}),
+    })),
+    skipped: summary.skipped.map((entry) => ({ ...entry, file: reword(entry.file) })),
   };
 }
 

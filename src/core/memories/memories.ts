@@ -167,7 +167,7 @@ export interface MemorySearch<C extends MemoryColumn> {
 
 /**
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
- * [0, 1]; under 0.3 it is probably unrelated): the words of the query it holds, or how clearly its
+ * [0, 1]; under 0.3, UNRELATED_BELOW in shared/relevance.ts, it is probably unrelated): the words of the query it holds, or how clearly its
  * meaning stands out from the user's other memories (store/search.ts, fuseRelevance). Weighted RRF
  * ranked a memory that shared one common word ("use") above one that meant what was asked.
  */

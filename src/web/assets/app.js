@@ -26,8 +26,10 @@ function copyButtons() {
         await navigator.clipboard.writeText(text);
         button.textContent = "Copied";
       } catch {
+        // No clipboard (a page not on localhost or https): select the text, for Ctrl+C.
         if ("select" in source) source.select();
-        button.textContent = "Select and copy by hand";
+        else window.getSelection()?.selectAllChildren(source);
+        button.textContent = "Selected: copy it with Ctrl+C or ⌘C";
       }
       setTimeout(() => {
         button.textContent = label;
@@ -73,11 +75,17 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
-  result.append(element("h3", `Imported ${job.reading.conversations} conversations from ${job.filename}`), counts);
+  const heading =
+    job.reading.conversations === 0
+      ? `No conversations read from ${job.filename}`
+      : `Imported ${job.reading.conversations} conversations from ${job.filename}`;
+  result.append(element("h3", heading), counts);
   if (summary.problems.length > 0) {
     const list = element("ul");
     for (const problem of summary.problems) {
-      list.append(element("li", `${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`));
+      const item = element("li", `${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`);
+      if (problem.suggestion) item.append(element("br"), element("span", problem.suggestion, "hint"));
+      list.append(item);
     }
     result.append(element("h3", "Problems"), list);
   }
@@ -88,6 +96,15 @@ function showSummary(job) {
     line.append(link);
     result.append(line);
   }
+}
+
+/** What a finished import did: a file that could not be read is not "imported and searchable". */
+function doneStatus(job) {
+  const unreadable = job.summary.files.find((file) => file.error);
+  if (unreadable && job.reading.conversations === 0) return `Nothing was imported: ${job.filename} could not be read (see Problems).`;
+  if (job.summary.problems.length > 0)
+    return `Done, with problems: what ${job.filename} holds is imported and searchable, except what Problems lists.`;
+  return `Done: ${job.filename} is imported and searchable.`;
 }
 
 async function pollJob(job, button) {
@@ -108,7 +125,7 @@ async function pollJob(job, button) {
     if (job.state === "done") {
       setStep("reading", 1, `${job.reading.conversations} conversations`);
       setStep("indexing", 1, "done");
-      status(`Done: ${job.filename} is imported and searchable.`);
+      status(doneStatus(job));
       showSummary(job);
       button.disabled = false;
       return;

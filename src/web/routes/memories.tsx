@@ -54,7 +54,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const session = c.get("session");
     const form = await readForm(c);
     const image = fileField(form, "image");
-    if (!image) throw AppError.invalid("image", "choose an image file");
+    if (!image) throw nothingChosen("image", "Choose an image file first");
     const bucketId = numberField(field(form, "bucketId"));
     const description = field(form, "description");
     await session.service.memories.storeImage({
@@ -83,7 +83,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const session = c.get("session");
     const form = await readForm(c);
     const ids = fields(form, "ids");
-    if (ids.length === 0) throw AppError.invalid("ids", "select at least one memory first");
+    if (ids.length === 0) throw nothingChosen("ids", "Select at least one memory first");
     if (field(form, "action") === "delete") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
     const bucketId = numberField(field(form, "bucketId"));
     const result = await session.service.memories.update({ memoryIds: ids, ...(bucketId !== undefined ? { bucketId } : {}) });
@@ -94,7 +94,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const session = c.get("session");
     const form = await readForm(c);
     const ids = fields(form, "ids");
-    if (ids.length === 0) throw AppError.invalid("ids", "select at least one memory first");
+    if (ids.length === 0) throw nothingChosen("ids", "Select at least one memory first");
     if (field(form, "confirmed") !== "yes") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
     if (ids.length === 1) {
       await session.service.memories.delete(ids[0]!);
@@ -125,6 +125,11 @@ function confirmDelete(c: Context<WebEnv>, ids: string[], back: string) {
       back={back}
     />,
   );
+}
+
+/** A form sent without its choice: said as a sentence, without the form field's name ("ids: …") that the page does not show. */
+function nothingChosen(field: string, message: string): AppError {
+  return new AppError("invalid_input", message, { details: { field } });
 }
 
 function tooLarge(): never {

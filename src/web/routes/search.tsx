@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from "hono";
+import type { MnemoService } from "../../core/index.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
@@ -12,9 +13,10 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
     const limit = numberField(c.req.query("limit")) ?? 20;
-    const [result, info] = await Promise.all([
+    const [result, info, pending] = await Promise.all([
       query ? service.search({ query, limit, provider: platform || "all" }) : undefined,
       service.info(),
+      query ? pendingConversations(service) : 0,
     ]);
     return c.html(
       <SearchPage
@@ -24,6 +26,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         limit={limit}
         platforms={info.statistics.platforms}
         result={result}
+        pending={pending}
       />,
     );
   });
@@ -33,9 +36,19 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
-    const result = query
-      ? await service.recall({ query, maxTokens, ...(platform ? { platform: platform as "chatgpt" | "claude" | "typingmind" } : {}) })
-      : undefined;
-    return c.html(<RecallPage ctx={pageContext(c)} query={query} maxTokens={maxTokens} platform={platform} result={result} />);
+    const [result, pending] = await Promise.all([
+      query
+        ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as "chatgpt" | "claude" | "typingmind" } : {}) })
+        : undefined,
+      query ? pendingConversations(service) : 0,
+    ]);
+    return c.html(
+      <RecallPage ctx={pageContext(c)} query={query} maxTokens={maxTokens} platform={platform} result={result} pending={pending} />,
+    );
   });
+}
+
+async function pendingConversations(service: MnemoService): Promise<number> {
+  const { counts } = await service.conversations.status();
+  return counts.queued + counts.processing;
 }

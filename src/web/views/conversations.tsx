@@ -13,6 +13,32 @@ export interface ConversationFilters {
   importId: string;
 }
 
+const filtered = (f: ConversationFilters) => Boolean(f.platform || f.title || f.from || f.to || f.pinned || f.importId);
+
+/** Why the list is empty, and the way on: importing helps only when there is nothing at all. */
+function EmptyList(props: { list: ListChatsResponse; filtered: boolean; lastPage: string }) {
+  if (props.list.total > 0) {
+    return (
+      <p class="empty">
+        No conversations on page {props.list.page}: there {props.list.totalPages === 1 ? "is 1 page" : `are ${props.list.totalPages} pages`}
+        . <a href={props.lastPage}>Go to page {props.list.totalPages}</a>.
+      </p>
+    );
+  }
+  if (props.filtered) {
+    return (
+      <p class="empty">
+        No conversations match these filters. <a href="/conversations">Clear them</a>.
+      </p>
+    );
+  }
+  return (
+    <p class="empty">
+      No conversations yet. <a href="/import">Import an export</a> from ChatGPT, Claude or Gemini.
+    </p>
+  );
+}
+
 export function ConversationsPage(props: {
   ctx: PageContext;
   list: ListChatsResponse;
@@ -76,9 +102,7 @@ export function ConversationsPage(props: {
         {list.totalPages > 1 ? ` · page ${list.page} of ${list.totalPages}` : ""}
       </p>
       {list.items.length === 0 ? (
-        <p class="empty">
-          No conversations {list.total === 0 ? "match." : "on this page."} <a href="/import">Import an export</a>.
-        </p>
+        <EmptyList list={list} filtered={filtered(filters)} lastPage={pageLink(Math.max(1, list.totalPages))} />
       ) : (
         <table class="cards">
           <thead>

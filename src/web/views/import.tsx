@@ -69,11 +69,22 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
                 </td>
                 <td data-label="Started">{shortDate(job.createdAt)}</td>
                 <td data-label="State">
-                  <span class={`badge ${job.state === "done" ? "ready" : job.state === "failed" ? "failed" : "processing"}`}>
-                    {job.state}
+                  <span
+                    class={`badge ${unreadable(job) || job.state === "failed" ? "failed" : job.state === "done" ? "ready" : "processing"}`}
+                  >
+                    {unreadable(job) ? "not read" : job.state}
                   </span>
                 </td>
-                <td data-label="Result">{job.error ? job.error.message : job.summary ? <SummaryLine summary={job.summary} /> : ""}</td>
+                <td data-label="Result">
+                  {job.error ? job.error.message : job.summary ? <SummaryLine summary={job.summary} /> : ""}
+                  {job.summary?.problems.length ? (
+                    <ul class="problems">
+                      {job.summary.problems.map((problem) => (
+                        <li>{`${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`}</li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -82,6 +93,10 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
     </Layout>
   );
 }
+
+/** A finished job whose file could not be read at all: "done" would say it was imported. */
+const unreadable = (job: ImportJob) =>
+  job.state === "done" && job.summary !== undefined && job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
 
 function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
   const s = props.summary;

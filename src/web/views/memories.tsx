@@ -1,4 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { probablyUnrelated } from "../../shared/relevance.js";
 import { plural, shortDate, withQuery } from "../format.js";
 import { ActionForm, CsrfField, Layout, type PageContext } from "./layout.js";
 
@@ -111,10 +112,18 @@ export function BucketSelect(props: { id: string; buckets: Bucket[]; selected: n
 
 function MemoryList(view: MemoriesView) {
   const { ctx, memories, buckets } = view;
+  const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
   if (memories.length === 0) {
+    if (pages !== undefined && view.total && view.page > pages) {
+      return (
+        <p class="empty">
+          No memories on page {view.page}: there {pages === 1 ? "is 1 page" : `are ${pages} pages`}.{" "}
+          <a href={withQuery("/memories", { bucket: view.bucketId, page: pages })}>Go to page {pages}</a>.
+        </p>
+      );
+    }
     return <p class="empty">{view.query ? "No memories match." : "No memories here yet."}</p>;
   }
-  const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
   return (
     <section aria-labelledby="list-heading">
       <h2 id="list-heading" class="visually-hidden">
@@ -163,7 +172,12 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         <div class="item-head meta">
           <span>{shortDate(memory.metadata.createdAt)}</span>
           <span>{memory.metadata.bucketName}</span>
-          {memory.score !== undefined ? <span>score {memory.score.toFixed(2)}</span> : null}
+          {memory.score !== undefined ? (
+            <span>
+              score {memory.score.toFixed(2)}
+              {probablyUnrelated(memory.score) ? " · probably unrelated" : ""}
+            </span>
+          ) : null}
           {memory.content_type === "image" ? <span class="badge flag">image</span> : null}
         </div>
         {memory.content_type === "image" && memory.image_url ? (

@@ -1,6 +1,6 @@
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
-import { messageLink, shortDate } from "../format.js";
+import { messageLink, plural, shortDate } from "../format.js";
 import { Layout, type PageContext } from "./layout.js";
 
 type Platforms = { id: string; displayName?: string | undefined }[];
@@ -33,6 +33,8 @@ export function SearchPage(props: {
   limit: number;
   platforms: Platforms;
   result: SearchResponse | undefined;
+  /** Conversations imported but not indexed yet, which the search does not cover. */
+  pending: number;
 }) {
   const split = highlightSegments(props.query);
   const { result } = props;
@@ -57,6 +59,7 @@ export function SearchPage(props: {
             {result.totalResults === 0 ? "No results" : `${result.totalResults} results`}{" "}
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
+          <NotIndexedYet pending={props.pending} />
           <ol class="items">
             {result.results.map((hit) => (
               <li class="item">
@@ -122,6 +125,8 @@ export function RecallPage(props: {
   maxTokens: number;
   platform: string;
   result: RecallResponse | undefined;
+  /** Conversations imported but not indexed yet, which recall does not cover. */
+  pending: number;
 }) {
   const { result } = props;
   return (
@@ -153,6 +158,7 @@ export function RecallPage(props: {
       {result ? (
         <section aria-labelledby="recall-heading">
           <h2 id="recall-heading">Summary</h2>
+          <NotIndexedYet pending={props.pending} />
           <p class="meta">
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
@@ -175,5 +181,16 @@ export function RecallPage(props: {
         </section>
       ) : null}
     </Layout>
+  );
+}
+
+/** Right after an import, "no results" would otherwise read as "never discussed". */
+function NotIndexedYet(props: { pending: number }) {
+  if (props.pending === 0) return null;
+  return (
+    <p class="flash notice" role="status">
+      {plural(props.pending, "conversation")} {props.pending === 1 ? "is" : "are"} still being indexed and not searched yet: try again in a
+      minute (<a href="/conversations">Conversations</a> shows each one's status).
+    </p>
   );
 }

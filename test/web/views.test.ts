@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { ConversationsPage } from "../../src/web/views/conversations.js";
+import { MemoriesPage } from "../../src/web/views/memories.js";
+import { RecallPage, SearchPage } from "../../src/web/views/search.js";
+
+const ctx = { userName: "default", csrf: "x", flash: undefined };
+const html = async (element: unknown) => String(await (element as { toString(): string | Promise<string> }).toString());
+const search = { results: [], totalResults: 0, query: "kanji", provider: "all", processingTime: 3 };
+const recall = { content: "", sources: [], tokenCount: 0, processingTime: "4ms", model: "extractive" };
+
+describe("search and recall pages while conversations wait to be indexed", () => {
+  it("say how many are not searched yet, so that no results does not read as never discussed", async () => {
+    const page = (pending: number) => SearchPage({ ctx, query: "kanji", platform: "", limit: 20, platforms: [], result: search, pending });
+    expect(await html(page(3))).toContain("3 conversations are still being indexed and not searched yet");
+    expect(await html(page(1))).toContain("1 conversation is still being indexed");
+    expect(await html(page(0))).not.toContain("still being indexed");
+
+    const recalled = (pending: number) => RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", result: recall, pending });
+    expect(await html(recalled(2))).toContain("2 conversations are still being indexed and not searched yet");
+    expect(await html(recalled(0))).not.toContain("still being indexed");
+  });
+});
+
+describe("an empty conversation list", () => {
+  const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
+  const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
+  const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
+    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [] }));
+
+  it("offers an import only when there is nothing at all; past the last page, that page; with filters, clearing them", async () => {
+    expect(await page({ total: 0, page: 1, totalPages: 0 })).toContain('No conversations yet. <a href="/import">Import an export</a>');
+    const beyond = await page({ total: 7, page: 99, totalPages: 1 }, { ...none, title: "a&b" });
+    expect(beyond).toContain("No conversations on page 99: there is 1 page.");
+    expect(beyond).toContain('<a href="/conversations?title=a%26b&amp;page=1">Go to page 1</a>');
+    expect(empty(beyond)).not.toContain("/import");
+    const filtered = await page({ total: 0, page: 1, totalPages: 0 }, { ...none, pinned: true });
+    expect(filtered).toContain('No conversations match these filters. <a href="/conversations">Clear them</a>');
+    expect(empty(filtered)).not.toContain("/import");
+  });
+});
+
+describe("an empty memory list", () => {
+  it("past the last page links to it, rather than saying there are no memories yet", async () => {
+    const buckets = [{ id: "2", name: "Trips", memoryCount: 3 }];
+    const view = { ctx, memories: [], buckets, bucketId: 2, query: "", pageSize: 50, back: "/memories" };
+    const beyond = await html(MemoriesPage({ ...view, page: 4, total: 3 }));
+    expect(beyond).toContain('No memories on page 4: there is 1 page. <a href="/memories?bucket=2&amp;page=1">Go to page 1</a>');
+    expect(await html(MemoriesPage({ ...view, page: 1, total: 0 }))).toContain("No memories here yet.");
+  });
+
+  it("says which of a search's memories are probably unrelated (the search fills the page whatever they score)", async () => {
+    const memory = (id: string, score: number) => ({
+      id,
+      text: id,
+      content_type: "text" as const,
+      score,
+      metadata: { text: id, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 2, bucketName: "Trips" },
+    });
+    const page = await html(
+      MemoriesPage({
+        ctx,
+        memories: [memory("near", 0.9), memory("far", 0.1)],
+        buckets: [],
+        bucketId: undefined,
+        query: "tea",
+        page: 1,
+        pageSize: 50,
+        total: undefined,
+        back: "/memories",
+      }),
+    );
+    expect(page).toContain("score 0.90</span>");
+    expect(page).toContain("score 0.10 · probably unrelated</span>");
+  });
+});
