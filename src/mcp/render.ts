@@ -5,7 +5,7 @@
 import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
-import { probablyUnrelated } from "../shared/relevance.js";
+import { probablyUnrelated } from "../text/relevance.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
 const CONTEXT_CHARS = 300;

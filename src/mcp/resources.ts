@@ -2,7 +2,7 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
-import { probablyUnrelated } from "../shared/relevance.js";
+import { probablyUnrelated } from "../text/relevance.js";
 import { protocolError } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 

@@ -7,8 +7,14 @@
 import { stemmer } from "stemmer";
 import { UNSPACED_SCRIPT, unspacedTerms } from "./unspaced-terms.js";
 
-/** Memory scores below this mean "probably unrelated" (README; test/bench/README.md has the measurement). */
+/**
+ * Memory scores below this mean "probably unrelated" (README; test/bench/README.md has the
+ * measurement). A memory search returns the best `count` memories whatever they score, so a small
+ * store answers "tea" with "My dog is called Biscuit" at 0.00: the faces say so.
+ */
 export const PROBABLY_UNRELATED = 0.3;
+
+export const probablyUnrelated = (score: number | undefined): boolean => score !== undefined && score < PROBABLY_UNRELATED;
 
 /**
  * How far a memory's similarity must rise above the reference (what an ordinary memory scores for

@@ -167,9 +167,10 @@ export interface MemorySearch<C extends MemoryColumn> {
 
 /**
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
- * [0, 1]; under 0.3, UNRELATED_BELOW in shared/relevance.ts, it is probably unrelated): the words of the query it holds, or how clearly its
- * meaning stands out from the user's other memories (store/search.ts, fuseRelevance). Weighted RRF
- * ranked a memory that shared one common word ("use") above one that meant what was asked.
+ * [0, 1]; under PROBABLY_UNRELATED, text/relevance.ts, it is probably unrelated): the words of the
+ * query it holds, or how clearly its meaning stands out from the user's other memories
+ * (store/search.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
+ * ("use") above one that meant what was asked.
  */
 export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>) {
   const [vector, unrelated] = await Promise.all([ctx.embedder.embedQuery(search.query), unrelatedSimilarity(ctx.embedder)]);

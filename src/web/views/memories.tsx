@@ -1,5 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
-import { probablyUnrelated } from "../../shared/relevance.js";
+import { probablyUnrelated } from "../../text/relevance.js";
 import { plural, shortDate, withQuery } from "../format.js";
 import { ActionForm, CsrfField, Layout, type PageContext } from "./layout.js";
 
