@@ -7,9 +7,17 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?
   checkWellFormed(value, root);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issue = result.error.issues.find((found) => !isSafeIntegerBound(found)) ?? result.error.issues[0]!;
   const field = formatPath([...(root ? [root] : []), ...issue.path]) || "body";
   throw AppError.invalid(field, issue.message);
+}
+
+/**
+ * zod 4 bounds every int to the safe-integer range before the schema's own bounds, so `limit: 1e308`
+ * was told "expected int to be <=9007199254740991" instead of "must be 1 to 100".
+ */
+function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int";
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

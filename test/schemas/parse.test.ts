@@ -30,3 +30,12 @@ describe("parseInput refuses text that is not Unicode, naming where it is", () =
     expect(fieldOf(() => parseInput(z.unknown(), deep))).toMatch(/^\[0\]\[0\]/);
   });
 });
+
+describe("parseInput names the schema's own bound", () => {
+  it("rather than the safe-integer range zod puts on every int", () => {
+    const Limit = z.object({ limit: z.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100") });
+    for (const limit of [1e308, -1e308]) {
+      expect(() => parseInput(Limit, { limit })).toThrow(/limit: must be 1 to 100/);
+    }
+  });
+});
