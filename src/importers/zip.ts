@@ -13,6 +13,16 @@ export async function isZipFile(path: string): Promise<boolean> {
   return ZIP_SIGNATURES.includes(head.toString("hex"));
 }
 
+/**
+ * A file named .zip that is no zip archive: neither a zip signature nor text that could be JSON at
+ * its start. Told as such, where reading it as JSON would say "invalid JSON at byte 0".
+ */
+export async function isNamedZipButNotOne(path: string): Promise<boolean> {
+  if (!/\.zip$/i.test(path)) return false;
+  const head = (await readFileHead(path, 64)).toString("latin1").replace(/^\ufeff|^\xef\xbb\xbf/, "").trimStart();
+  return !(await isZipFile(path)) && !/^[[{]/.test(head);
+}
+
 /** One source per file entry of the archive (directories skipped). */
 export async function zipSources(zipPath: string): Promise<ByteSource[]> {
   const info = await statPath(zipPath);

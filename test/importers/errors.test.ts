@@ -144,6 +144,18 @@ describe("malformed files", () => {
     expect(error.message).toMatch(/^truncated\.zip: not a readable zip archive/);
   });
 
+  it("a file named .zip that is no zip archive (another file renamed) says so, not 'invalid JSON'; JSON named .zip still imports", async () => {
+    const fake = join(tmp, "chatgpt-export.zip");
+    await writeFile(fake, Buffer.from("%PDF-1.7 this is no export"));
+    const error = await failure(fake);
+    expect(error.message).toMatch(/^chatgpt-export\.zip: not a readable zip archive \(it does not start as a zip archive does\)/);
+    const renamed = join(tmp, "renamed-json.zip");
+    await copyFile(join(fixtures, "claude", "conversations.json"), renamed);
+    const { ids, error: none } = await drain(renamed);
+    expect(none).toBeUndefined();
+    expect(ids.length).toBeGreaterThan(0);
+  });
+
   it("a malformed file inside a zip names the entry and the archive", async () => {
     const dir = join(tmp, "zip-src");
     await mkdir(dir, { recursive: true });
