@@ -19,7 +19,10 @@ export async function isZipFile(path: string): Promise<boolean> {
  */
 export async function isNamedZipButNotOne(path: string): Promise<boolean> {
   if (!/\.zip$/i.test(path)) return false;
-  const head = (await readFileHead(path, 64)).toString("latin1").replace(/^\ufeff|^\xef\xbb\xbf/, "").trimStart();
+  const head = (await readFileHead(path, 64))
+    .toString("latin1")
+    .replace(/^\xef\xbb\xbf/, "")
+    .trimStart(); // a UTF-8 BOM, as latin1
   return !(await isZipFile(path)) && !/^[[{]/.test(head);
 }
 
