@@ -44,7 +44,8 @@ function choose(request: SynthesisRequest, tokenizer: Tokenizer): Chosen[] {
     const lineCost = tokenizer.count(brackets(renderLine({ passage, text: "" }, request.platform))) + 1;
     // biome-ignore lint/suspicious/noFocusedTests: fit() fits a passage into its share of tokens; not a test
     const text = fit(passage.text, terms, Math.min(room, share) - lineCost, tokenizer, chosen.length === 0 ? 1 : MIN_CLIPPED_WORDS);
-    if (text === undefined) continue;
+    // A passage of nothing but markup (an empty code fence) would be a line with no words.
+    if (text === undefined || flat(text) === "") continue;
     const cost = tokenizer.count(brackets(renderLine({ passage, text }, request.platform))) + 1;
     if (cost > room) continue;
     chosen.push({ passage, text });
@@ -136,14 +137,17 @@ function renderHeader(passage: Passage, platform: ChatPlatform | undefined): str
 
 function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefined): string {
   const who = passage.sender === "human" ? "You" : "Assistant";
-  // A line holds no code block: its fences (one may be left unclosed by a cut) would only show as ```.
-  const flat = plain(text)
+  if (markdown(platform)) return `- **${who}:** ${flat(text)} ${cite(passage.n)}`;
+  // TypingMind shows text as it is: a bullet marker would be a stray "-".
+  return `${platform === "typingmind" ? "" : "- "}${who}: ${flat(text)} ${cite(passage.n)}`;
+}
+
+/** A passage's text on one line. It holds no code block: its fences (one may be left unclosed by a cut) would only show as ```. */
+function flat(text: string): string {
+  return plain(text)
     .replace(/```[\w+#.-]*/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  if (markdown(platform)) return `- **${who}:** ${flat} ${cite(passage.n)}`;
-  // TypingMind shows text as it is: a bullet marker would be a stray "-".
-  return `${platform === "typingmind" ? "" : "- "}${who}: ${flat} ${cite(passage.n)}`;
 }
 
 /** Grouped under a header per conversation and day; groups and the lines in them in time order. */

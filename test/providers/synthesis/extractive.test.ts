@@ -38,4 +38,10 @@ describe("extractive synthesizer", () => {
     const tiny = await synthesize("convert kilometres to miles", [passage(1, first)], 24);
     expect(tiny).toMatch(/^- Assistant: Convert .* … \[1\]$/m);
   });
+
+  it("writes no line for a passage that is nothing but markup", async () => {
+    const text = await synthesize("convert kilometres", [passage(1, "```\n```"), passage(2, "Convert the kilometres first.")], 400);
+    expect(text).not.toMatch(/Assistant:\s+\[1\]/);
+    expect(text).toContain("- Assistant: Convert the kilometres first. [2]");
+  });
 });
