@@ -4,8 +4,8 @@
 // format itself is always recognised from content (detect.ts).
 import { AppError } from "../shared/errors.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { ZIP_NAME } from "./zip.js";
 
-const ARCHIVE = /\.zip$/i;
 const HTML = /\.html?$/i;
 /** Takeout's index page, in every Takeout whatever was chosen: it says nothing of the format. */
 const TAKEOUT_INDEX = /^archive_browser\.html$/i;
@@ -17,7 +17,7 @@ export function noExportInside(sources: ByteSource[], containerLabel: string): A
   const names = sources
     .filter((source) => !isJunkPath(source.path))
     .map((source) => ({ path: source.path, base: source.path.split(/[\\/]/).at(-1) ?? source.path }));
-  const archives = names.filter(({ base }) => ARCHIVE.test(base)).map(({ path }) => path);
+  const archives = names.filter(({ base }) => ZIP_NAME.test(base)).map(({ path }) => path);
   if (archives.length > 0) {
     return new AppError("invalid_input", `${containerLabel}: holds zip archives (${listing(archives)}), not an export's own files`, {
       suggestion: "Import each archive on its own (mnemo import <archive>.zip), or unzip them and pass the folder of each.",

@@ -6,6 +6,7 @@ import { noExportInside } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { ZIP_NAME } from "./zip.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
 export interface ExportPart {
@@ -29,8 +30,6 @@ interface Found {
 
 /** Which entries of a container are looked at at all (images, HTML and the like are not). */
 const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
-/** An archive inside the export: not opened (an archive of archives is not an export's layout). */
-const ARCHIVE_FILE = /\.zip$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
 /** A shard of the sharded ChatGPT layout. */
@@ -76,7 +75,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
     reason: "files of another Google product's activity, not read",
     count: 1,
   }));
-  for (const archive of sources.filter((source) => !isJunkPath(source.path) && ARCHIVE_FILE.test(source.path))) {
+  for (const archive of sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path))) {
     skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
   }
   if (withData.length === 0) skipped.push(...emptyConversationFiles(chosen).map(emptyList));

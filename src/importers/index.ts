@@ -22,7 +22,7 @@ import { jsonRecords } from "./json-stream.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
 import type { ExportFormat, ExportReader, RecordContext, SkippedCount, SkippedRecord, SourcedRecord } from "./types.js";
 import { uploadConversation, withPlatform } from "./upload-shape.js";
-import { corruptZip, isNamedZipButNotOne, isZipFile, zipSources } from "./zip.js";
+import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
 
 export type { ExportFormat, ExportReader, SkippedCount } from "./types.js";
 export { SUPPORTED_FORMATS } from "./container.js";
@@ -52,7 +52,7 @@ async function planFor(path: string): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) return planContainer(await directorySources(path), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
-  if (await isNamedZipButNotOne(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
+  if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
   return planFile(await fileSource(path));
 }
 

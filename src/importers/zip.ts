@@ -13,17 +13,20 @@ export async function isZipFile(path: string): Promise<boolean> {
   return ZIP_SIGNATURES.includes(head.toString("hex"));
 }
 
+/** A zip archive's name. Formats are recognised by content; the name only words a message. */
+export const ZIP_NAME = /\.zip$/i;
+
 /**
- * A file named .zip that is no zip archive: neither a zip signature nor text that could be JSON at
- * its start. Told as such, where reading it as JSON would say "invalid JSON at byte 0".
+ * Whether a file that is no zip archive (isZipFile is false) is named as one and does not start as
+ * JSON either: reading it as JSON would say "invalid JSON at byte 0".
  */
-export async function isNamedZipButNotOne(path: string): Promise<boolean> {
-  if (!/\.zip$/i.test(path)) return false;
+export async function namedZipButNotJson(path: string): Promise<boolean> {
+  if (!ZIP_NAME.test(path)) return false;
   const head = (await readFileHead(path, 64))
     .toString("latin1")
     .replace(/^\xef\xbb\xbf/, "")
     .trimStart(); // a UTF-8 BOM, as latin1
-  return !(await isZipFile(path)) && !/^[[{]/.test(head);
+  return !/^[[{]/.test(head);
 }
 
 /** One source per file entry of the archive (directories skipped). */
