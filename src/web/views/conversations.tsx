@@ -2,7 +2,7 @@ import type { Child } from "hono/jsx";
 import type { ConversationDetail, ConversationListItem, ListChatsResponse } from "../../schemas/chat-history.js";
 import { markdown } from "../markdown.js";
 import { plural, shortDate, withQuery } from "../format.js";
-import { ActionForm, Layout, type PageContext } from "./layout.js";
+import { ActionForm, Layout, type PageContext, PastLastPage } from "./layout.js";
 
 export interface ConversationFilters {
   platform: string;
@@ -18,12 +18,7 @@ const filtered = (f: ConversationFilters) => Boolean(f.platform || f.title || f.
 /** Why the list is empty, and the way on: importing helps only when there is nothing at all. */
 function EmptyList(props: { list: ListChatsResponse; filtered: boolean; lastPage: string }) {
   if (props.list.total > 0) {
-    return (
-      <p class="empty">
-        No conversations on page {props.list.page}: there {props.list.totalPages === 1 ? "is 1 page" : `are ${props.list.totalPages} pages`}
-        . <a href={props.lastPage}>Go to page {props.list.totalPages}</a>.
-      </p>
-    );
+    return <PastLastPage what="conversations" page={props.list.page} pages={props.list.totalPages} lastPage={props.lastPage} />;
   }
   if (props.filtered) {
     return (

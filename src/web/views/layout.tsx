@@ -96,6 +96,16 @@ export function FlashMessage(props: { flash: Flash | undefined }) {
   );
 }
 
+/** A list paged past its end: how many pages there are, and a link to the last. */
+export function PastLastPage(props: { what: string; page: number; pages: number; lastPage: string }) {
+  return (
+    <p class="empty">
+      No {props.what} on page {props.page}: there {props.pages === 1 ? "is 1 page" : `are ${props.pages} pages`}.{" "}
+      <a href={props.lastPage}>Go to page {props.pages}</a>.
+    </p>
+  );
+}
+
 /** A form that posts one action, with its CSRF field (and where to go back to). */
 export function ActionForm(props: { ctx: PageContext; action: string; back?: string; children: Child; class?: string }) {
   return (

@@ -1,7 +1,7 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
 import { probablyUnrelated } from "../../text/relevance.js";
 import { plural, shortDate, withQuery } from "../format.js";
-import { ActionForm, CsrfField, Layout, type PageContext } from "./layout.js";
+import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage } from "./layout.js";
 
 export interface MemoriesView {
   ctx: PageContext;
@@ -115,12 +115,8 @@ function MemoryList(view: MemoriesView) {
   const pages = view.total === undefined ? undefined : Math.max(1, Math.ceil(view.total / view.pageSize));
   if (memories.length === 0) {
     if (pages !== undefined && view.total && view.page > pages) {
-      return (
-        <p class="empty">
-          No memories on page {view.page}: there {pages === 1 ? "is 1 page" : `are ${pages} pages`}.{" "}
-          <a href={withQuery("/memories", { bucket: view.bucketId, page: pages })}>Go to page {pages}</a>.
-        </p>
-      );
+      const lastPage = withQuery("/memories", { bucket: view.bucketId, page: pages });
+      return <PastLastPage what="memories" page={view.page} pages={pages} lastPage={lastPage} />;
     }
     return <p class="empty">{view.query ? "No memories match." : "No memories here yet."}</p>;
   }
