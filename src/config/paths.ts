@@ -22,6 +22,8 @@ export function dataPaths(dataDir: string) {
     models: path.join(dataDir, "models"),
     images: path.join(dataDir, "images"),
     writeLock: path.join(dataDir, "write"),
+    /** The write-ahead journal of memory writes, absorbed into the database (store/journal.ts). */
+    journal: path.join(dataDir, "journal"),
     maintenanceLock: path.join(dataDir, "maintenance"),
     reindexLock: path.join(dataDir, "reindex"),
     serverInfo: path.join(dataDir, "server.json"),

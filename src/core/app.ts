@@ -17,6 +17,7 @@ import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "../shared/errors.js";
 import { IndexWorker } from "./chat-history/index-worker.js";
 import { Maintenance } from "./operations/maintenance.js";
+import { absorbMemoryJournal } from "./memories/memory-journal.js";
 import { createService, type MnemoService } from "./service.js";
 import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
 import { pathToFileURL } from "node:url";
@@ -84,6 +85,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => indexer?.notify(),
     indexStalled: () => indexer?.stalled,
   };
+  absorbMemoryJournal(context);
   indexer = new IndexWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user);
 
@@ -106,6 +108,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     close: async () => {
       await indexer.stop();
+      // Acknowledged memories go into the tables now, and this process's journal segment with them.
+      await store.flushJournal().catch(() => undefined);
       await maintenance.close();
       await embedder.close();
       await (await reranker?.catch(() => undefined))?.close();
@@ -117,7 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
 /** Opens the store (creating it, and choosing its embedder, on first use) and its embedder. */
 async function openStore(config: Config, options: AppOptions): Promise<{ store: Store; embedder: Embedder }> {
-  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options);
+  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options, config.paths.journal);
   if (existing) {
     const { embedderId, embedderSpec, dims } = existing.meta;
     if (config.embedder !== "auto" && config.embedder !== embedderSpec) {
@@ -133,6 +137,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
     config.paths.writeLock,
     { id: embedder.id, spec: choice.spec, dims: embedder.dims },
     config.storage.options,
+    config.paths.journal,
   );
   if (store.meta.embedderId !== embedder.id) {
     // Another process created the store first, with another embedder.

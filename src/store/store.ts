@@ -1,4 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
@@ -9,6 +10,7 @@ import type { TableRows } from "./rows.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
+import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
 
@@ -62,6 +64,16 @@ function closeConnection(connection: Connection): void {
   connection.db.close();
 }
 
+/** Set while a write section runs: its reads see the journal absorbed at its start, and must not wait for the lock it holds. */
+const inWrite = new AsyncLocalStorage<true>();
+
+/**
+ * When the journal is absorbed without being asked: once appends pause this long, or as soon as
+ * this many records wait. A read asks at once (it must see every acknowledged write).
+ */
+const ABSORB_IDLE_MS = 200;
+const ABSORB_BATCH = 256;
+
 export function vectorTableName(key: VectorTableKey, generation: number): string {
   return generation === 0 ? TABLE[key] : `${TABLE[key]}_g${generation}`;
 }
@@ -75,6 +87,21 @@ export class Store {
   private readonly damaged = new Map<string, { version: number | undefined; error: DamagedTableError }>();
   private closed = false;
   private readonly lock: WriteLock;
+  /** The meta table's version when `currentMeta` was read: a write section reads it again only once it changes. */
+  private metaVersion: number | undefined;
+  /**
+   * The write-ahead journal of a local store (store/journal.ts); a store on object storage has none:
+   * a journal on one machine's disk would hide its writes from the others.
+   */
+  readonly journal: Journal | undefined;
+  private absorber: Absorber | undefined;
+  private afterAbsorb: (() => void) | undefined;
+  private readonly journalTables = new Set<TableKey>();
+  private absorbTimer: NodeJS.Timeout | undefined;
+  private unabsorbed = 0;
+  /** The absorb round that has not started yet, which every caller until it starts joins. */
+  private nextRound: Promise<void> | undefined;
+  private lastRound: Promise<void> = Promise.resolve();
 
   private constructor(
     private live: Connection,
@@ -82,9 +109,62 @@ export class Store {
     lockPath: string,
     private currentMeta: StoreMeta,
     private readonly storageOptions: StorageOptions,
+    journalDir: string | undefined,
   ) {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
+    this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
+  }
+
+  /**
+   * Has `absorber` store the journal's records, into `tables`: a read of those tables first waits
+   * for every record appended before it, and every write section absorbs what is there as it starts.
+   * `afterAbsorb` is called once a write section that absorbed records is over.
+   */
+  absorbJournalWith(tables: TableKey[], absorber: Absorber, afterAbsorb?: () => void): void {
+    this.absorber = absorber;
+    this.afterAbsorb = afterAbsorb;
+    for (const key of tables) this.journalTables.add(key);
+  }
+
+  /** Appends records to the journal (durable when it resolves); they are absorbed soon after, or by the next read. */
+  async appendToJournal(records: unknown[]): Promise<void> {
+    if (!this.journal) throw new Error("This store has no journal");
+    await this.journal.append(records);
+    this.unabsorbed += records.length;
+    if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
+    if (this.absorbTimer) clearTimeout(this.absorbTimer);
+    this.absorbTimer = setTimeout(() => {
+      this.absorbTimer = undefined;
+      void this.settle().catch(() => undefined);
+    }, ABSORB_IDLE_MS);
+    this.absorbTimer.unref();
+  }
+
+  /**
+   * Absorbs every journal record appended before this call (in any process). Callers that arrive
+   * together share one round; a round under way may have started before their record was written,
+   * so they wait for the next one.
+   */
+  settle(): Promise<void> {
+    if (!this.journal || !this.absorber || this.closed) return Promise.resolve();
+    if (!this.journal.hasPending() && !this.journal.hasSealed()) return Promise.resolve();
+    if (this.nextRound) return this.nextRound;
+    const round = this.lastRound.then(() => {
+      this.nextRound = undefined;
+      this.unabsorbed = 0;
+      return this.write(async () => undefined);
+    });
+    this.nextRound = round;
+    this.lastRound = round.catch(() => undefined);
+    return round;
+  }
+
+  /** Seals this process's journal segment and absorbs it, so that it is deleted (before `close`). */
+  async flushJournal(): Promise<void> {
+    if (this.absorbTimer) clearTimeout(this.absorbTimer);
+    this.journal?.seal();
+    await this.settle();
   }
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
@@ -112,13 +192,18 @@ export class Store {
   }
 
   /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
-  static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}): Promise<Store | undefined> {
-    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions)).catch((error: unknown) => {
+  static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}, journalDir?: string): Promise<Store | undefined> {
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, journalDir)).catch((error: unknown) => {
       throw objectStoreError(error, uri) ?? error;
     });
   }
 
-  private static async openUnredacted(uri: string, lockPath: string, storageOptions: StorageOptions): Promise<Store | undefined> {
+  private static async openUnredacted(
+    uri: string,
+    lockPath: string,
+    storageOptions: StorageOptions,
+    journalDir: string | undefined,
+  ): Promise<Store | undefined> {
     const live = await connect(uri, storageOptions);
     // The meta table is opened, not looked for in `tableNames()`: an S3-compatible server may answer
     // that listing with nothing (s3rver does), and the store would then be created again on top of itself.
@@ -145,7 +230,7 @@ export class Store {
         throw new DamagedTableError("meta", "it holds no record of the store (schema version, embedder) though other tables hold data");
       return undefined;
     }
-    const store = new Store(live, uri, lockPath, meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions, journalDir);
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
@@ -159,10 +244,13 @@ export class Store {
     lockPath: string,
     embedder: { id: string; spec: string; dims: number },
     storageOptions: StorageOptions = {},
+    journalDir?: string,
   ): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions)).catch((error: unknown) => {
-      throw objectStoreError(error, uri) ?? error;
-    });
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions, journalDir)).catch(
+      (error: unknown) => {
+        throw objectStoreError(error, uri) ?? error;
+      },
+    );
   }
 
   private static async createUnredacted(
@@ -170,6 +258,7 @@ export class Store {
     lockPath: string,
     embedder: { id: string; spec: string; dims: number },
     storageOptions: StorageOptions,
+    journalDir: string | undefined,
   ): Promise<Store> {
     const live = await connect(uri, storageOptions);
     const { db } = live;
@@ -187,7 +276,7 @@ export class Store {
       await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
-    const store = new Store(live, uri, lockPath, meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions, journalDir);
     store.currentMeta = await store.readMeta();
     return store;
   }
@@ -244,6 +333,11 @@ export class Store {
    * its version changes, as a repair from another process changes it.
    */
   async guard<T>(key: TableKey, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    if (this.journalTables.has(key) && !inWrite.getStore()) {
+      // What cannot be absorbed now (a full disk) stays in the journal; the read shows the rest, and
+      // the next write section reports the failure.
+      await this.settle().catch(() => undefined);
+    }
     return this.guardNamed(key, this.liveName(key), work);
   }
 
@@ -297,16 +391,34 @@ export class Store {
   }
 
   /** Runs `work` as the only writer of the store (in this process and across processes). */
-  write<T>(work: () => Promise<T>): Promise<T> {
-    return this.lock.run(async () => {
-      const current = await this.readMeta();
-      if (current.generation !== this.meta.generation) {
-        throw new AppError("store_mismatch", "The store was re-indexed by another process while this one had it open", {
-          suggestion: "Run the command again (restart `mnemo serve` if it is running).",
-        });
-      }
-      return work();
-    });
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    let absorbed = 0;
+    try {
+      return await this.lock.run(() =>
+        inWrite.run(true, async () => {
+          await this.checkGeneration();
+          // Writes acknowledged before this section go first, in the order they were acknowledged.
+          if (this.absorber && (this.journal?.hasPending() || this.journal?.hasSealed()))
+            absorbed = await this.journal!.absorb(this.absorber);
+          return work();
+        }),
+      );
+    } finally {
+      if (absorbed > 0) this.afterAbsorb?.();
+    }
+  }
+
+  /** Refuses to write once another process has re-indexed the store; the meta rows are read again only when they change. */
+  private async checkGeneration(): Promise<void> {
+    const version = await this.guard("meta", (table) => table.version());
+    if (version === this.metaVersion) return;
+    const current = await this.readMeta();
+    if (current.generation !== this.meta.generation) {
+      throw new AppError("store_mismatch", "The store was re-indexed by another process while this one had it open", {
+        suggestion: "Run the command again (restart `mnemo serve` if it is running).",
+      });
+    }
+    this.metaVersion = version;
   }
 
   async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
@@ -486,6 +598,7 @@ export class Store {
 
   close(): void {
     this.closed = true;
+    if (this.absorbTimer) clearTimeout(this.absorbTimer);
     for (const connection of [...this.retired, this.live]) closeConnection(connection);
     this.retired.clear();
   }

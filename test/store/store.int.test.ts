@@ -303,10 +303,10 @@ async function appWithNotes(count: number) {
 }
 
 describe("maintenance", () => {
-  it("compacts a store that took many single writes", async () => {
+  it("compacts a store that took many single commits", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 120; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 120; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const table = await app.context.store.table("memories");
     expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(120);
     expect(await app.maintenance.runIfNeeded()).toBe(true);
@@ -321,7 +321,7 @@ describe("maintenance", () => {
     const store = path.join(tempDir(), "store");
     const writer = await openTestApp({ store });
     const service = await writer.service();
-    for (let i = 0; i < 40; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 40; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     await writer.close();
     const server = await openTestApp({ store }, { maintenance: "background" });
     const table = await server.context.store.table("memories");
@@ -350,7 +350,7 @@ describe("maintenance", () => {
         conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] },
       });
     }
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const due = await tablesNeedingMaintenance(store);
     expect(due).toContain("memories");
@@ -389,7 +389,7 @@ describe("maintenance", () => {
     expect(await segments()).toBe(1);
     // Each round of small writes makes the table due, and its run adds a segment for the new rows.
     for (let round = 1; round <= VECTOR_SEGMENT_LIMIT.idle; round++) {
-      for (let i = 0; i < 33; i++) await service.memories.store({ text: `round ${round} write ${i}` });
+      for (let i = 0; i < 33; i++) await service.memories.storeMany([{ text: `round ${round} write ${i}` }]);
       expect(await app.maintenance.runIfNeeded()).toBe(true);
       expect(await segments()).toBe(round + 1);
     }
@@ -408,7 +408,7 @@ describe("maintenance", () => {
   it("a row that a compaction moved is not read at its old address", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const table = await store.table("memories");
     const found = await table.query().select(["id"]).withRowId().limit(5).toArray();
@@ -422,7 +422,7 @@ describe("maintenance", () => {
   it("a search that straddles a compaction searches again and reads its rows where they are now", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const user = await app.users.resolve("default");
     // The compaction commits after the legs found their rows and before the rows are read.

@@ -3,6 +3,10 @@ import { StoreMemoryRequest, type StoreMemoryResponse } from "../../schemas/memo
 import { GroupCommit, groupCommitPer, type Outcome } from "../../shared/group-commit.js";
 import type { CoreContext } from "../context.js";
 import { insertWhereBucketsExist, memoryRows } from "./memories.js";
+import { bucketNotFound, cachedBucketRows } from "./buckets.js";
+import { journalMemories } from "./memory-journal.js";
+import type { AppError } from "../../shared/errors.js";
+import type { MemoryRow } from "../../store/rows.js";
 
 /** Memories stored together at most: one embedding batch of 64 short texts takes ~50 ms. */
 const MAX_BATCH = 64;
@@ -42,9 +46,24 @@ async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): P
     userId,
     items.map((item) => item.request),
   );
-  const refused = await insertWhereBucketsExist(ctx, userId, rows);
+  const refused = ctx.store.journal ? await journalWhereBucketsExist(ctx, userId, rows) : await insertWhereBucketsExist(ctx, userId, rows);
   return rows.map((row) => {
     const error = refused.get(row.bucketId);
     return error ? { ok: false, error } : { ok: true, value: { done: "ok", memoryId: row.id } };
   });
+}
+
+/**
+ * Appends the rows whose bucket exists to the store's journal, and says why each bucket that does
+ * not exist was refused. A bucket deleted after this check is handled as the journal is absorbed.
+ */
+async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<Map<number, AppError>> {
+  const buckets = new Set((await cachedBucketRows(ctx, userId)).map((bucket) => bucket.id));
+  const missing = new Map<number, AppError>();
+  for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
+  await journalMemories(
+    ctx,
+    rows.filter((row) => !missing.has(row.bucketId)),
+  );
+  return missing;
 }
