@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../../store/maintenance.js";
+import {
+  compactionDue,
+  compactTable,
+  needsMaintenance,
+  optimizeStore,
+  tablesNeedingMaintenance,
+  VECTOR_SEGMENT_LIMIT,
+} from "../../store/maintenance.js";
 import type { TableKey } from "../../store/schema.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
 import type { Store } from "../../store/store.js";
@@ -12,6 +19,10 @@ import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
 
 const GIVE_BACK_EVERY_MS = 60_000;
+/** Tables a server keeps compact itself: the journal's, which take one small commit per absorb. */
+const COMPACTED_HERE: TableKey[] = ["memories", "memoryHistory"];
+/** After the last compaction here, one more run once the versions it left behind are old enough to drop. */
+const CLEANUP_AFTER_MS = 65_000;
 
 /**
  * Keeps the store compact without ever making a request wait for it. The work runs in a process of
@@ -23,7 +34,9 @@ const GIVE_BACK_EVERY_MS = 60_000;
  * - `detached` (a one-shot CLI command): on close, if this process wrote and the store needs it,
  *   starts that process and exits at once.
  * The process outlives its parent; a lock file in the data dir keeps two runs from overlapping.
- * In the background mode it also hands the memory that writes leave free back to the system.
+ * In the background mode it also hands the memory that writes leave free back to the system, and
+ * compacts the memory tables itself as their small commits pile up (compactSoon): a search slows
+ * down with every fragment, and starting a process for a run of ~0.1 s would cost more than the run.
  */
 export class Maintenance {
   private writes = 0;
@@ -31,6 +44,9 @@ export class Maintenance {
   private child: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
   private trimTimer: NodeJS.Timeout | undefined;
+  private compacting: Promise<void> | undefined;
+  private compactAgain = false;
+  private cleanupTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -44,7 +60,53 @@ export class Maintenance {
   afterWrite(): void {
     this.writes++;
     this.lookSoon();
+    this.compactSoon();
     this.giveBackMemorySoon();
+  }
+
+  /**
+   * In the background mode, right after a write: compacts the memory tables in this process once
+   * they are due (compactionDue), one run at a time, unless a `mnemo maintain` holds the lock; and
+   * a while after the last run, once more, to drop the versions it kept for readers.
+   */
+  private compactSoon(): void {
+    if (this.mode !== "background" || this.closed) return;
+    if (this.compacting) {
+      this.compactAgain = true;
+      return;
+    }
+    this.compacting = this.compactDue()
+      .catch(() => undefined) // a store that cannot be compacted now is looked at after the next write
+      .finally(() => {
+        this.compacting = undefined;
+        if (this.compactAgain) {
+          this.compactAgain = false;
+          this.compactSoon();
+        }
+      });
+  }
+
+  private async compactDue(force = false): Promise<void> {
+    const due: TableKey[] = [];
+    for (const key of COMPACTED_HERE) if (force || (await compactionDue(this.store, key))) due.push(key);
+    if (due.length === 0) return;
+    const release = await tryProcessLock(this.lockPath, { stale: 60_000, update: 10_000 });
+    if (!release) return; // a `mnemo maintain` is on it
+    try {
+      for (const key of due) await compactTable(this.store, key);
+    } finally {
+      await release().catch(() => undefined);
+    }
+    if (force) return;
+    if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    this.cleanupTimer = setTimeout(() => {
+      this.cleanupTimer = undefined;
+      if (!this.closed && !this.compacting)
+        this.compacting = this.compactDue(true)
+          .catch(() => undefined)
+          .finally(() => (this.compacting = undefined));
+    }, CLEANUP_AFTER_MS);
+    this.cleanupTimer.unref();
   }
 
   /** While writes go on, once a minute: glibc keeps what LanceDB frees (see giveBackFreeMemory). */
@@ -157,7 +219,8 @@ export class Maintenance {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.trimTimer) clearTimeout(this.trimTimer);
-    await this.looking;
+    if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    await Promise.all([this.looking, this.compacting]);
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
       startMaintenanceProcess(this.storeLocation).unref();
     }
