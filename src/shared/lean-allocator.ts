@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+
 /**
  * glibc's lean allocator settings for the long, memory-heavy jobs (import, maintain): allocations
  * over 128 KB go straight to mmap, so they go back to the system when freed, and at most two arenas.
@@ -40,6 +42,19 @@ export function useFewerArenas(): Promise<boolean> {
   return mallopt([[M_ARENA_MAX, ARENA_MAX]]);
 }
 
+/** The commands that run until stopped, and serve requests meanwhile. */
+const SERVICES = new Set(["serve", "mcp", "ui"]);
+
+/**
+ * For `serve`, `mcp` and `ui`: V8's young generation stays at its first size instead of growing to
+ * 16 MB semi-spaces with the first requests. Set before the heap has grown (from bin/mnemo.js): a
+ * server after 50 memory searches held 26 MB less (heap 28 MB instead of 55), at the same CPU per
+ * search. An argument that merely reads "mcp" (a memory's text) sets it for a one-shot command, harmlessly.
+ */
+export function keepYoungGenerationSmall(argv: string[]): void {
+  if (argv.some((arg) => SERVICES.has(arg))) v8.setFlagsFromString("--semi-space-growth-factor=1");
+}
+
 /**
  * Gives the free memory glibc keeps in its heaps back to the system (`malloc_trim`). A server that
  * took in the 600 MB export and searched while its vector index was rebuilt kept 1.23 GB resident,
@@ -77,4 +92,38 @@ function libcFunction<F>(signature: string): Promise<F | undefined> {
     libcFunctions.set(signature, loaded);
   }
   return loaded as Promise<F | undefined>;
+}
+
+/** How often a server looks whether it has gone idle after doing work, and what counts as each. */
+const IDLE_CHECK_MS = 5_000;
+const BUSY_CPU_MS = 50;
+const IDLE_CPU_MS = 20;
+
+/**
+ * Gives glibc's free memory back (giveBackFreeMemory) once the process goes quiet after doing work:
+ * no request waits while the trim holds the event loop. A search of 10k memories leaves tens of
+ * MB free in glibc's arenas: after 50 searches 273 MB resident, 240 MB after a trim. Looks every 5
+ * s at the CPU time the whole process (LanceDB's threads and the model's included) has used. Returns
+ * what stops it.
+ */
+export function giveBackWhenIdle(): () => void {
+  let last = cpuMs();
+  let worked = false;
+  const timer = setInterval(() => {
+    const now = cpuMs();
+    const used = now - last;
+    last = now;
+    if (used >= BUSY_CPU_MS) worked = true;
+    else if (worked && used < IDLE_CPU_MS) {
+      worked = false;
+      void giveBackFreeMemory();
+    }
+  }, IDLE_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

@@ -29,11 +29,13 @@ const batcherOf = groupCommitPer(
 );
 
 /**
- * One memory (POST /api/memory), stored with group commit (shared/group-commit.ts): requests that
- * arrive while a write is under way are embedded in one batch and written in one commit. One per
- * request, 200 connections wrote ~23 memories/s with a median wait of 5.4 s: each write embedded
- * one text and took the store's write lock for two commits of its own. Validation comes first,
- * and a bucket that does not exist fails its own requests only.
+ * One memory (POST /api/memory, store_memory, remember), stored with group commit
+ * (shared/group-commit.ts): requests that arrive while a write is under way are embedded in one
+ * batch and written together. A local store takes them into its journal (one append and sync,
+ * memory-journal.ts), a store on object storage into its tables in one commit. One per request,
+ * 200 connections wrote ~23 memories/s with a median wait of 5.4 s: each write embedded one text
+ * and took the store's write lock for two commits of its own. Validation comes first, and a bucket
+ * that does not exist fails its own requests only.
  */
 export async function storeMemoryBatched(ctx: CoreContext, userId: string, input: unknown): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);

@@ -16,7 +16,7 @@ import type { Store } from "../../store/store.js";
 import { diskFullOr } from "../../store/write-lock.js";
 import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
-import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
+import { giveBackFreeMemory, giveBackWhenIdle, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
 
 const GIVE_BACK_EVERY_MS = 60_000;
 /** Tables a server keeps compact itself: the journal's, which take one small commit per absorb. */
@@ -34,7 +34,8 @@ const CLEANUP_AFTER_MS = 65_000;
  * - `detached` (a one-shot CLI command): on close, if this process wrote and the store needs it,
  *   starts that process and exits at once.
  * The process outlives its parent; a lock file in the data dir keeps two runs from overlapping.
- * In the background mode it also hands the memory that writes leave free back to the system, and
+ * In the background mode it also hands the memory that writes leave free back to the system (once a
+ * minute while they go on, and whenever the process goes quiet after work), and
  * compacts the memory tables itself as their small commits pile up (compactSoon): a search slows
  * down with every fragment, and starting a process for a run of ~0.1 s would cost more than the run.
  */
@@ -47,6 +48,7 @@ export class Maintenance {
   private compacting: Promise<void> | undefined;
   private compactAgain = false;
   private cleanupTimer: NodeJS.Timeout | undefined;
+  private readonly stopTrimming: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -55,7 +57,9 @@ export class Maintenance {
     private readonly reindexLockPath: string,
     private readonly mode: "background" | "detached" | "off",
     private readonly storeLocation: string,
-  ) {}
+  ) {
+    if (mode === "background") this.stopTrimming = giveBackWhenIdle();
+  }
 
   afterWrite(): void {
     this.writes++;
@@ -220,6 +224,7 @@ export class Maintenance {
     if (this.timer) clearTimeout(this.timer);
     if (this.trimTimer) clearTimeout(this.trimTimer);
     if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    this.stopTrimming?.();
     await Promise.all([this.looking, this.compacting]);
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
       startMaintenanceProcess(this.storeLocation).unref();
