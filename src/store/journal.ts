@@ -97,8 +97,11 @@ export class Journal {
       await segment.handle.datasync();
       segment.size += bytes.length;
     } catch (error) {
-      // A partial line (a full disk) must not stay in front of the next append.
+      // A partial line (a full disk) must not stay at the end of the segment, and its place must not
+      // be taken by the next append: another process may have read past it already. So the segment
+      // is cut back to what was acknowledged and sealed; the next append starts a new one.
       await segment.handle.truncate(segment.size).catch(() => undefined);
+      this.seal();
       throw error;
     } finally {
       segment.writing--;

@@ -90,6 +90,26 @@ describe("the write-ahead journal", () => {
     expect(segments(dir)).toEqual([path.basename(live)]);
   });
 
+  it("an append that fails is not kept, and the next one goes to a new segment", async () => {
+    const dir = tempDir();
+    const journal = new Journal(dir);
+    await journal.append([{ n: 1 }]);
+    const probe = await fs.promises.open(path.join(dir, "probe"), "w");
+    const handles = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
+    await probe.close();
+    const datasync = handles.datasync;
+    handles.datasync = () => Promise.reject(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
+    try {
+      await expect(journal.append([{ n: 2 }])).rejects.toThrow("EIO");
+    } finally {
+      handles.datasync = datasync;
+    }
+    await journal.append([{ n: 3 }]);
+    expect(segments(dir)).toHaveLength(2);
+    expect((await absorbAll(journal)).map((entry) => entry.record)).toEqual([{ n: 1 }, { n: 3 }]);
+    expect(segments(dir)).toHaveLength(1); // the first, sealed and absorbed, is gone
+  });
+
   it("skips a line whose checksum fails and reads on after it", async () => {
     const dir = tempDir();
     fs.mkdirSync(dir, { recursive: true });
