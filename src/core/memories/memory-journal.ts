@@ -2,7 +2,7 @@ import type { JournalEntry } from "../../store/journal.js";
 import type { MemoryRow } from "../../store/rows.js";
 import { sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
-import { DEFAULT_BUCKET, listBucketRows } from "./buckets.js";
+import { cachedBucketRows, DEFAULT_BUCKET } from "./buckets.js";
 import { historySnapshot } from "./memories.js";
 
 /**
@@ -59,10 +59,15 @@ type Absorbing = MemoryRecord & { uncertain: boolean };
 /** The records of users that still exist, each in a bucket that exists. */
 async function placed(ctx: CoreContext, records: Absorbing[]): Promise<{ record: Absorbing; bucketId: number }[]> {
   const users = [...new Set(records.map((record) => record.memory.userId))];
-  const existing = new Set((await ctx.store.select("users", sqlIn("id", users), { columns: ["id"] })).map((row) => row.id));
+  // Read again only when those tables have changed: a store then a search absorbs one record at a time.
+  const existing = await ctx.store.memo(
+    "user-ids",
+    ["users"],
+    async () => new Set((await ctx.store.select("users", "true", { columns: ["id"] })).map((row) => row.id)),
+  );
   const buckets = new Map<string, Set<number>>();
   for (const userId of users) {
-    if (existing.has(userId)) buckets.set(userId, new Set((await listBucketRows(ctx, userId)).map((row) => row.id)));
+    if (existing.has(userId)) buckets.set(userId, new Set((await cachedBucketRows(ctx, userId)).map((row) => row.id)));
   }
   return records.flatMap((record) => {
     const { userId, bucketId } = record.memory;
