@@ -40,7 +40,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       update: (body) => updateMemories(ctx, userId, body),
       delete: (memoryId) => deleteMemory(ctx, userId, memoryId),
       bulkDelete: (body) => bulkDeleteMemories(ctx, userId, body),
-      history: (memoryId) => memoryHistory(ctx, userId, memoryId),
+      history: (memoryId, query) => memoryHistory(ctx, userId, memoryId, query),
     },
     buckets: {
       list: (query) => listBuckets(ctx, userId, query),
