@@ -17,9 +17,29 @@ export const StoreMemoryRequest = z.object({
   text: MemoryText,
   bucketId: BucketId.optional(),
   source: Source,
+  /**
+   * Ours: what to do when a memory of the user already says nearly the same (core/memories/
+   * similar-memory.ts). `store` (the default, the spec's behaviour) stores it anyway; `skip` stores
+   * nothing and answers with that memory.
+   */
+  ifSimilar: z.enum(["store", "skip"]).optional(),
 });
 export type StoreMemoryRequest = z.input<typeof StoreMemoryRequest>;
-export const StoreMemoryResponse = z.object({ done: z.literal("ok"), memoryId: z.string() });
+export const SimilarMemory = z.object({
+  text: z.string(),
+  bucketId: z.number().int(),
+  createdAt: DateTime,
+  /** Cosine similarity of the two texts' vectors. */
+  similarity: z.number(),
+});
+export type SimilarMemory = z.infer<typeof SimilarMemory>;
+export const StoreMemoryResponse = z.object({
+  /** `ok`: stored as `memoryId`. `exists` (with `ifSimilar: "skip"` only): nothing stored; `memoryId` already says nearly the same. */
+  done: z.enum(["ok", "exists"]),
+  memoryId: z.string(),
+  /** With `exists`: the memory that already says it. */
+  similar: SimilarMemory.optional(),
+});
 export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 
 const Query = z.string().max(MAX_QUERY_CHARS, QUERY_TOO_LONG).optional();
@@ -178,6 +198,9 @@ export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
 
 // Ours: PATCH /api/buckets/{bucketId} (rename, or change the description) and DELETE /api/buckets/{bucketId}
 export const BucketIdParam = queryInt(BucketId);
+/** The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as an object. */
+export const BucketIdParams = z.object({ bucketId: BucketId });
+export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
 export const RenameBucketRequest = z
   .object({
     name: CreateBucketRequest.shape.name.optional(),
