@@ -126,6 +126,16 @@ describe("tools/list", () => {
     });
   });
 
+  it("is the README's list of tools, every one named there", async () => {
+    const fs = await import("node:fs");
+    const { ROOT } = await import("../paths.js");
+    const readme = fs.readFileSync(`${ROOT}/README.md`, "utf8");
+    const section = readme.slice(readme.indexOf("\n## MCP"), readme.indexOf("\n## ", readme.indexOf("\n## MCP") + 1));
+    const named = [...section.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map(([, name]) => name!);
+    expect([...new Set(named)].filter((name) => TOOLS.includes(name))).toEqual(TOOLS.filter((name) => named.includes(name)));
+    expect(TOOLS.filter((name) => !named.includes(name))).toEqual([]);
+  });
+
   it("stays small in a model's context", async () => {
     const { tools } = await client.listTools();
     const tokens = (await loadTokenizer()).count(JSON.stringify(tools));
