@@ -113,7 +113,7 @@ export const CLIENTS: McpClientEntry[] = [
       json(
         {
           inputs: [{ type: "promptString", id: "mnemo-token", description: "mnemo API token", password: true }],
-          servers: { [NAME]: { type: "http", url: server.url, headers: bearer("${input:mnemo-token}") } },
+          servers: { [NAME]: { type: "http", url: server.url, headers: bearer(`\${input:mnemo-token}`) } },
         },
         `${VSCODE} VS Code asks for your token when it first starts the server and keeps it in its secret storage.`,
       ),

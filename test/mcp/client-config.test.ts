@@ -84,24 +84,24 @@ describe("the MCP clients", () => {
     const bearer = (value: string) => ({ Authorization: `Bearer ${value}` });
     expect(parsed(config("vscode", "remote"))).toEqual({
       inputs: [{ type: "promptString", id: "mnemo-token", description: "mnemo API token", password: true }],
-      servers: { mnemo: { type: "http", url: remote.url, headers: bearer("${input:mnemo-token}") } },
+      servers: { mnemo: { type: "http", url: remote.url, headers: bearer(`\${input:mnemo-token}`) } },
     });
     expect(parsed(config("cursor", "remote"))).toEqual({
-      mcpServers: { mnemo: { url: remote.url, headers: bearer("${env:MNEMO_TOKEN}") } },
+      mcpServers: { mnemo: { url: remote.url, headers: bearer(`\${env:MNEMO_TOKEN}`) } },
     });
     expect(parsed(config("windsurf", "remote"))).toEqual({
-      mcpServers: { mnemo: { serverUrl: remote.url, headers: bearer("${env:MNEMO_TOKEN}") } },
+      mcpServers: { mnemo: { serverUrl: remote.url, headers: bearer(`\${env:MNEMO_TOKEN}`) } },
     });
     expect(parsed(config("codex", "remote"))).toEqual({ mcp_servers: { mnemo: { url: remote.url, bearer_token_env_var: "MNEMO_TOKEN" } } });
     expect(parsed(config("gemini-cli", "remote"))).toEqual({
-      mcpServers: { mnemo: { httpUrl: remote.url, headers: bearer("${MNEMO_TOKEN}") } },
+      mcpServers: { mnemo: { httpUrl: remote.url, headers: bearer(`\${MNEMO_TOKEN}`) } },
     });
     expect(config("claude-code", "remote").text).toBe(
       `claude mcp add-json --scope user mnemo '{"type":"http","url":"http://127.0.0.1:7411/mcp","headers":{"Authorization":"Bearer \${MNEMO_TOKEN}"}}'`,
     );
     const bridge = { command: "/n", args: ["/b", "mcp", "--remote", "http://127.0.0.1:7411"] };
     expect(parsed(config("continue", "remote"))).toMatchObject({
-      mcpServers: [{ ...bridge, type: "stdio", env: { MNEMO_TOKEN: "${{ secrets.MNEMO_TOKEN }}" } }],
+      mcpServers: [{ ...bridge, type: "stdio", env: { MNEMO_TOKEN: `\${{ secrets.MNEMO_TOKEN }}` } }],
     });
     expect(parsed(config("goose", "remote"))).toMatchObject({
       extensions: { mnemo: { cmd: "/n", args: bridge.args, env_keys: ["MNEMO_TOKEN"], envs: {} } },

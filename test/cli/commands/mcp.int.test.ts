@@ -34,7 +34,7 @@ describe("mnemo mcp --print-config", () => {
     const remote = isolatedEnv({ MNEMO_URL: "http://127.0.0.1:7411", MNEMO_TOKEN: "mnemo_t0ken" });
     const cursor = await runCli(["mcp", "--print-config", "cursor"], { env: remote });
     expect(JSON.parse(cursor.stdout)).toEqual({
-      mcpServers: { mnemo: { url: "http://127.0.0.1:7411/mcp", headers: { Authorization: "Bearer ${env:MNEMO_TOKEN}" } } },
+      mcpServers: { mnemo: { url: "http://127.0.0.1:7411/mcp", headers: { Authorization: `Bearer \${env:MNEMO_TOKEN}` } } },
     });
     expect(cursor.stderr).toMatch(/Set MNEMO_TOKEN to your mnemo token[\s\S]*\(https:\/\/cursor\.com\/docs\/context\/mcp\)/);
     const zed = JSON.parse((await runCli(["mcp", "--print-config", "zed"], { env: remote })).stdout);
@@ -52,7 +52,7 @@ describe("mnemo mcp --print-config", () => {
     // VS Code prompts for the token: none is needed to print its snippet; Zed's holds it, so it is.
     const vscode = await runCli(["mcp", "--remote", "http://127.0.0.1:7411", "--print-config", "vscode"], { env });
     expect(vscode.code, vscode.stderr).toBe(0);
-    expect(JSON.parse(vscode.stdout).servers.mnemo.headers).toEqual({ Authorization: "Bearer ${input:mnemo-token}" });
+    expect(JSON.parse(vscode.stdout).servers.mnemo.headers).toEqual({ Authorization: `Bearer \${input:mnemo-token}` });
     const noToken = await runCli(["mcp", "--remote", "http://127.0.0.1:7411", "--print-config", "zed"], { env });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/--token: is needed to reach a server/);
