@@ -42,7 +42,7 @@ export function memoriesPastTheEnd(
     "skip",
     total === undefined
       ? "is past the last memory that matches"
-      : `is past the last memory: there are ${plural(total, "memory", "memories")}`,
+      : `is past the last memory: there ${total === 1 ? "is" : "are"} ${plural(total, "memory", "memories")}`,
     total === undefined ? "Ask with skip 0, or a smaller skip." : `Ask with skip 0 to ${total - 1}.`,
   );
 }

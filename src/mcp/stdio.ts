@@ -24,7 +24,9 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
   process.stderr.on("error", () => undefined);
   const protocol = claimStdout();
   const server = createMcpServer({ service, log });
-  await server.connect(new StdioServerTransport(process.stdin, protocol));
+  const transport = new StdioServerTransport(process.stdin, protocol);
+  await server.connect(transport);
+  const calls = trackCalls(transport);
   // The transport does not watch for the end of stdin, and the open store would keep the process
   // alive until the client gives up and kills it (2 s with the SDK's client).
   await new Promise<void>((resolve) => {
@@ -44,6 +46,8 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
     process.once("SIGTERM", stop);
     protocol.once("error", gone);
   });
+  // A call the client made is finished, its write stored, though no one may read the answer.
+  await calls.settled(SETTLE_MS);
   await server.close();
   // Every answer written out before the caller may end the process, unless no one reads them.
   if (!protocol.destroyed) await new Promise<void>((resolve) => protocol.end(resolve));
@@ -58,6 +62,9 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
 function claimStdout(): Writable {
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  // The CLI ends the process on EPIPE (`mnemo search … | head`); here the protocol stream's error
+  // says the client has gone, and the server closes what it opened first.
+  process.stdout.removeAllListeners("error");
   process.stdout.on("error", () => undefined);
   const protocol = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
@@ -67,4 +74,40 @@ function claimStdout(): Writable {
   // Once stopped, later answers (calls still running when the client went) fail quietly.
   protocol.on("error", () => undefined);
   return protocol;
+}
+
+/** How long calls still running when the client goes may take to finish before the store is closed under them. */
+const SETTLE_MS = 10_000;
+
+/**
+ * Counts the requests the client made that have no answer yet, by watching the transport: a
+ * request has an id and a method, its answer the same id and none. `settled` waits for none to be
+ * left (or `ms`).
+ */
+function trackCalls(transport: StdioServerTransport): { settled(ms: number): Promise<void> } {
+  const open = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const received = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ("method" in message && "id" in message) open.add(message.id);
+    received?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    if (!("method" in message) && "id" in message && message.id !== undefined) open.delete(message.id);
+    if (open.size === 0) idle?.();
+    return send(message);
+  };
+  return {
+    settled: (ms) =>
+      open.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            idle = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+  };
 }

@@ -289,5 +289,6 @@ export function twinRequest(
   const rest = Object.fromEntries(Object.entries({ ...tool.defaults, ...args, ...tool.fixed }).filter(([name]) => !params.includes(name)));
   const method = endpoint.method.toUpperCase();
   if (method === "GET") return { method, path, query: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)])) };
-  return Object.keys(rest).length ? { method, path, body: rest } : { method, path };
+  // A POST or PATCH carries a body, however empty; a DELETE one when there is something to send.
+  return method !== "DELETE" || Object.keys(rest).length ? { method, path, body: rest } : { method, path };
 }
