@@ -34,7 +34,7 @@ export type HttpEnv = { Variables: AuthVariables };
 type Env = HttpEnv;
 
 /** The routes the server answers beside the API's (openapi.ts documents them too). */
-const SERVER_ROUTES = [
+export const SERVER_ROUTES = [
   { method: "get", path: "/healthz" },
   { method: "get", path: "/openapi.json" },
   { method: "get", path: "/images/{memoryId}" },
