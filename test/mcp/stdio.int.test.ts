@@ -39,30 +39,8 @@ describe("mnemo mcp over stdio", () => {
   });
 
   it("writes nothing but JSON-RPC on stdout, logs to stderr, and exits when stdin ends", async () => {
-    const store = path.join(tempDir(), "store");
-    const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
-      env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    // Answers, not notifications (a log line the client is sent has no id).
-    const answers = async (count: number) => {
-      for (let i = 0; stdout.split("\n").filter((line) => line.includes('"id":')).length < count; i++) {
-        if (i > 600) throw new Error(`no answers: ${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
-    const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
+    send(INITIALIZE);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send("this is not JSON");
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
@@ -75,7 +53,7 @@ describe("mnemo mcp over stdio", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
 
-    const lines = stdout.split("\n").filter(Boolean);
+    const lines = out.stdout.split("\n").filter(Boolean);
     const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result?: never; error?: { code: number } });
     expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true);
     const byId = new Map(messages.map((m) => [m.id, m]));
@@ -89,7 +67,7 @@ describe("mnemo mcp over stdio", () => {
       method: "notifications/message",
       params: { level: "warning", logger: "mnemo", data: expect.stringMatching(/^protocol error: /) },
     });
-    expect(stderr).toMatch(/mnemo mcp: protocol error/);
+    expect(out.stderr).toMatch(/mnemo mcp: protocol error/);
   });
 
   it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {
@@ -117,26 +95,9 @@ describe("mnemo mcp over stdio", () => {
 
   it("ends cleanly when the client stops reading mid-call: the call it made finishes, the store is closed, exit 0, no stack", async () => {
     const store = path.join(tempDir(), "store");
-    const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
-      env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
-    for (let i = 0; !stdout.includes("\n"); i++) {
-      if (i > 600) throw new Error(`no answer: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const { child, out, exited, answers, send } = rawMcp(store);
+    send(INITIALIZE);
+    await answers(1);
     // The client closes its end of stdout and goes on writing: the answers to these have nowhere to go.
     child.stdout.destroy();
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -148,8 +109,8 @@ describe("mnemo mcp over stdio", () => {
     });
     send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/mnemo mcp: the client stopped reading \(EPIPE\): closing/);
-    expect(stderr).not.toMatch(/Error:| {4}at /);
+    expect(out.stderr).toMatch(/mnemo mcp: the client stopped reading \(EPIPE\): closing/);
+    expect(out.stderr).not.toMatch(/Error:| {4}at /);
     // The store was closed as it is when stdin ends: a new process opens it and finds the memory.
     const again = await connect(["mcp", "--store", store]);
     try {
@@ -192,4 +153,32 @@ async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: "mnemo-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
+}
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+/** `mnemo mcp --store` spoken to line by line, as a client with no SDK would. */
+function rawMcp(store: string) {
+  const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
+    env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  /** Waits for `count` answers, not notifications (a log line the client is sent has no id). */
+  const answers = async (count: number) => {
+    for (let i = 0; out.stdout.split("\n").filter((line) => line.includes('"id":')).length < count; i++) {
+      if (i > 600) throw new Error(`no answers: ${out.stdout}\n${out.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  return { child, out, exited, answers, send };
 }
