@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { Agent, request } from "undici";
+import { endpointPath, type Endpoint } from "../schemas/endpoints.js";
 import { AppError, type ErrorCode } from "../shared/errors.js";
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -24,6 +25,15 @@ class StreamBody {
 
 export type QueryValue = string | number | boolean | undefined;
 
+export interface EndpointRequest {
+  params?: Record<string, string | number>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+type Method = "GET" | "POST" | "DELETE" | "PATCH";
+const methodOf = (endpoint: Endpoint) => endpoint.method.toUpperCase() as Method;
+
 /** JSON over HTTP to a mnemo server: a bearer token, timeouts, and error bodies turned back into AppErrors. */
 export class HttpClient {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
@@ -33,24 +43,21 @@ export class HttpClient {
     private readonly token: string | undefined,
   ) {}
 
-  get<T>(path: string, query: Record<string, QueryValue> = {}): Promise<T> {
-    return this.send<T>("GET", path, query, undefined);
-  }
-
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>("POST", path, {}, body);
-  }
-
-  delete<T>(path: string, body?: unknown): Promise<T> {
-    return this.send<T>("DELETE", path, {}, body);
+  /**
+   * One call to an endpoint: `params` fill its path, `query` its query string, and `body` is sent
+   * as JSON.
+   */
+  call<T>(endpoint: Endpoint, request: EndpointRequest = {}): Promise<T> {
+    return this.send<T>(methodOf(endpoint), endpointPath(endpoint, request.params), request.query ?? {}, request.body);
   }
 
   /**
    * A streamed answer (GET /api/export), line by line as it arrives, each with its `\n`. The answer
    * may take as long as the export does: only a stall of 5 minutes between chunks ends it.
    */
-  async lines(path: string, query: Record<string, QueryValue> = {}): Promise<AsyncIterable<string>> {
-    const response = await this.request("GET", path, query, undefined, { headersTimeout: 300_000, bodyTimeout: 300_000 });
+  async lines(endpoint: Endpoint, query: Record<string, QueryValue> = {}): Promise<AsyncIterable<string>> {
+    const timeouts = { headersTimeout: 300_000, bodyTimeout: 300_000 };
+    const response = await this.request(methodOf(endpoint), endpointPath(endpoint), query, undefined, timeouts);
     if (response.statusCode >= 400) {
       const text = await response.body.text();
       throw toAppError(response.statusCode, text ? safeJson(text) : undefined, this.baseUrl);
@@ -58,25 +65,16 @@ export class HttpClient {
     return splitLines(response.body);
   }
 
-  patch<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>("PATCH", path, {}, body);
-  }
-
   /** A request whose body is streamed as it is read (an export file), never held whole. */
-  upload<T>(path: string, query: Record<string, QueryValue>, body: AsyncIterable<Uint8Array>, size?: number): Promise<T> {
-    return this.send<T>("POST", path, query, new StreamBody(body, size));
+  upload<T>(endpoint: Endpoint, query: Record<string, QueryValue>, body: AsyncIterable<Uint8Array>, size?: number): Promise<T> {
+    return this.send<T>(methodOf(endpoint), endpointPath(endpoint), query, new StreamBody(body, size));
   }
 
   async close(): Promise<void> {
     await this.agent.close();
   }
 
-  private async send<T>(
-    method: "GET" | "POST" | "DELETE" | "PATCH",
-    path: string,
-    query: Record<string, QueryValue>,
-    body: unknown,
-  ): Promise<T> {
+  private async send<T>(method: Method, path: string, query: Record<string, QueryValue>, body: unknown): Promise<T> {
     const response = await this.request(method, path, query, body, { headersTimeout: 120_000, bodyTimeout: 120_000 });
     const text = await response.body.text();
     const parsed = text ? safeJson(text) : undefined;
@@ -85,7 +83,7 @@ export class HttpClient {
   }
 
   private async request(
-    method: "GET" | "POST" | "DELETE" | "PATCH",
+    method: Method,
     path: string,
     query: Record<string, QueryValue>,
     body: unknown,

@@ -10,6 +10,7 @@ import type {
   LegacyMemoryQuery,
   LegacyMemoryResponse,
   ListBucketsQuery,
+  MemoryHistoryQuery,
   MemoryHistoryResponse,
   RenameBucketRequest,
   RenameBucketResponse,
@@ -59,7 +60,8 @@ export interface MnemoService {
     update(body: UpdateMemoryRequest): Promise<UpdateSingleResponse | BulkMoveResponse>;
     delete(memoryId: string): Promise<DeleteMemoryResponse>;
     bulkDelete(body: BulkDeleteRequest): Promise<BulkDeleteResponse>;
-    history(memoryId: string): Promise<MemoryHistoryResponse>;
+    /** Every version, oldest first, or a page of them. */
+    history(memoryId: string, query?: MemoryHistoryQuery): Promise<MemoryHistoryResponse>;
   };
   buckets: {
     /** `v` and `source` (GET /api/buckets) are checked, and change nothing. */

@@ -16,7 +16,7 @@ import {
 } from "./chat-history/conversations.js";
 import { chatHistoryOverview } from "./chat-history/overview.js";
 import type { CoreContext } from "./context.js";
-import { storeMemoryBatched } from "./memories/memory-batcher.js";
+import { storeMemory } from "./memories/similar-memory.js";
 import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories } from "./memories/memories.js";
 import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/memory-edits.js";
 import { deleteBucket, renameBucket } from "./memories/bucket-edits.js";
@@ -32,7 +32,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
   const userId = user.id;
   const service: MnemoService = {
     memories: {
-      store: (input) => storeMemoryBatched(ctx, userId, input),
+      store: (input) => storeMemory(ctx, userId, input),
       storeImage: (input) => storeImageMemory(ctx, userId, input),
       storeMany: async (inputs) => ({ memoryIds: await storeMemories(ctx, userId, inputs) }),
       list: (query) => listMemoriesLegacy(ctx, userId, query),
@@ -40,7 +40,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       update: (body) => updateMemories(ctx, userId, body),
       delete: (memoryId) => deleteMemory(ctx, userId, memoryId),
       bulkDelete: (body) => bulkDeleteMemories(ctx, userId, body),
-      history: (memoryId) => memoryHistory(ctx, userId, memoryId),
+      history: (memoryId, query) => memoryHistory(ctx, userId, memoryId, query),
     },
     buckets: {
       list: (query) => listBuckets(ctx, userId, query),

@@ -2,10 +2,21 @@
  * Tool results as a model reads them best: plain lines that carry every id a follow-up call needs,
  * beside the structured result. Many clients hand the model only this text part.
  */
-import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
+import type {
+  Bucket,
+  BulkDeleteResponse,
+  DeleteBucketResponse,
+  MemoryHistoryResponse,
+  MemoryObject,
+  RenameBucketResponse,
+  StoreMemoryResponse,
+  UpdateMemoryResponse,
+  V2MemoryResponse,
+} from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { probablyUnrelated } from "../text/relevance.js";
+import { memoriesInView } from "./paging.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
 const CONTEXT_CHARS = 300;
@@ -21,11 +32,12 @@ const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s
 /** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
 const quoted = (query: string) => JSON.stringify(clip(query, 200));
 
-export function memoryLines(memories: V2MemoryResponse["memories"]): string {
+/** Numbered from `first` (a page's first memory is not the first memory). */
+export function memoryLines(memories: V2MemoryResponse["memories"], first = 1): string {
   return memories
     .map((memory, i) => {
-      if (typeof memory === "string") return `${i + 1}. ${memory}`;
-      return `${i + 1}. ${memoryHeader(memory)}\n   ${memoryBody(memory)}`;
+      if (typeof memory === "string") return `${first + i}. ${memory}`;
+      return `${first + i}. ${memoryHeader(memory)}\n   ${memoryBody(memory)}`;
     })
     .join("\n");
 }
@@ -58,12 +70,52 @@ export function renderMemorySearch(query: string, result: V2MemoryResponse): str
   return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
-export function renderMemoriesAndBuckets(result: V2MemoryResponse, skip = 0): string {
-  const stored = result.buckets.reduce((sum, bucket) => sum + bucket.memoryCount, 0);
-  // Paged past the end, "No memories here" would read as an empty store.
-  const none = skip > 0 && stored > 0 ? `No memories after skipping ${skip}.` : "No memories here.";
-  const memories = result.memories.length === 0 ? none : `Memories, newest first:\n${memoryLines(result.memories)}`;
-  return `${memories}\n\nBuckets:\n${bucketLines(result.buckets)}`;
+/** A page of memories (a page past the end is the tool's error, paging.ts), and where the next one starts. */
+export function renderMemoriesAndBuckets(result: V2MemoryResponse, args: Parameters<typeof memoriesInView>[1] & { skip: number }): string {
+  const buckets = `Buckets:\n${bucketLines(result.buckets)}`;
+  if (result.memories.length === 0) return `No memories here.\n\n${buckets}`;
+  const total = memoriesInView(result, args);
+  const last = args.skip + result.memories.length;
+  const range = `${args.skip + 1}–${last}${total === undefined ? "" : ` of ${total}`}`;
+  const more = total === undefined ? "" : last < total ? `\nMore: skip ${last}.` : "";
+  return `Memories ${range}, newest first:\n${memoryLines(result.memories, args.skip + 1)}${more}\n\n${buckets}`;
+}
+
+export function renderStored(result: StoreMemoryResponse): string {
+  if (result.done === "ok" || !result.similar) return `Stored as ${result.memoryId}.`;
+  const { text, bucketId, createdAt, similarity } = result.similar;
+  return [
+    `Not stored: ${result.memoryId} (bucket ${bucketId}, ${day(createdAt)}) already says nearly the same (similarity ${similarity.toFixed(2)}):`,
+    `   ${text.replace(/\n/g, "\n   ")}`,
+    `To change it, call update_or_move_memories with memoryId ${result.memoryId} and the new text (its old version is kept); to keep both, call store_memory again with ifSimilar "store".`,
+  ].join("\n");
+}
+
+export function renderHistory(result: MemoryHistoryResponse, skip = 0): string {
+  const versions = result.versions.map(
+    (v) =>
+      `- version ${v.version} · ${v.changedAt.slice(0, 16).replace("T", " ")} · bucket ${v.bucketId}\n   ${v.text.replace(/\n/g, "\n   ")}`,
+  );
+  const last = skip + result.versions.length;
+  const range =
+    result.versions.length === result.total ? plural(result.total, "version") : `versions ${skip + 1}–${last} of ${result.total}`;
+  const more = last < result.total ? `\nMore: skip ${last}.` : "";
+  return `${result.memoryId}: ${range}, oldest first:\n${versions.join("\n")}${more}`;
+}
+
+export function renderBucketRenamed(result: RenameBucketResponse): string {
+  const { id, name, description } = result.bucket;
+  return `Bucket ${id} is now ${JSON.stringify(name)}${description ? ` · ${description}` : ""}.`;
+}
+
+export function renderBucketDeleted(result: DeleteBucketResponse): string {
+  return `Deleted bucket ${result.bucketId}; ${plural(result.movedMemories, "memory", "memories")} moved to bucket ${result.movedTo}.`;
+}
+
+/** What pin_conversations, exclude_conversations and delete_conversations did, and the ids that are no conversation of the user's. */
+export function renderConversationChange(done: string, changed: string[], asked: string[]): string {
+  const unknown = [...new Set(asked)].filter((id) => !changed.includes(id));
+  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.join(", ")}.` : ""}`;
 }
 
 export function renderUpdate(result: UpdateMemoryResponse): string {
@@ -110,7 +162,8 @@ export function renderConversationList(result: ListChatsResponse): string {
     (c) =>
       `- ${c.id} · ${JSON.stringify(c.title)} · ${c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.messageCount, "message")}${c.pinned ? " · pinned" : ""}${c.status === "ready" ? "" : ` · ${c.status}`}${c.excluded ? " · excluded" : ""}`,
   );
-  return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}`;
+  const next = result.page < result.totalPages ? `\nNext: page ${result.page + 1}.` : "";
+  return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}${next}`;
 }
 
 export function renderConversation(c: ConversationDetail): string {

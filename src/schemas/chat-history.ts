@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { DateTime, queryBool, queryInt } from "./common.js";
+import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
 
 export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
+/** Which platform's conversations: `all`, or a platform id (the core refuses one the user has none from, naming theirs). */
+export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
 export const MAX_CONVERSATION_TOKENS = 100_000;
 /** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
 export const MAX_TITLE_CHARS = 1_000;
@@ -58,19 +60,17 @@ export type IngestResponse = z.infer<typeof IngestResponse>;
 
 const Page = queryInt(z.int().min(1, "must be 1 or more").default(1));
 const PageSize = queryInt(z.int().min(1, "must be at least 1").max(100, "must be at most 100").default(25));
-/** A calendar date (the whole day) or a date-time; either must be a real one (not 2026-02-30). */
-const DateOnly = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
 
 // GET /api/chat-history/chats
 export const ListChatsQuery = z.object({
   page: Page,
   pageSize: PageSize,
-  provider: z.string().default("all"),
-  title: z.string().optional(),
-  dateFrom: DateOnly.optional(),
-  dateTo: DateOnly.optional(),
+  provider: Provider,
+  title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters").optional(),
+  dateFrom: DateFilter.optional(),
+  dateTo: DateFilter.optional(),
   pinnedOnly: queryBool(z.boolean().default(false)),
-  importId: z.string().optional(),
+  importId: IdText.optional(),
 });
 export type ListChatsQuery = z.input<typeof ListChatsQuery>;
 export const ConversationListItem = z.object({
@@ -102,7 +102,7 @@ export const ListChatsResponse = z.object({
 export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
 // GET /api/chat-history/conversation
-export const ConversationQuery = z.object({ conversationId: z.string().min(1, "is required") });
+export const ConversationQuery = z.object({ conversationId: IdText.min(1, "is required") });
 export const ConversationDetail = z.object({
   id: z.string(),
   title: z.string(),
@@ -133,7 +133,7 @@ export type ConversationDetail = z.infer<typeof ConversationDetail>;
 
 // DELETE /api/chat-history/chats
 export const ConversationIds = z.object({
-  ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
+  ids: z.array(IdText.min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type ConversationIds = z.input<typeof ConversationIds>;
 export const DeleteChatsResponse = z.object({ deleted: z.array(z.string()), count: z.number().int() });

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { DateTime } from "./common.js";
+import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
+import { Provider } from "./chat-history.js";
+import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG } from "./common.js";
 
 export const MAX_RECALL_TOKENS = 2000;
 export const MAX_PARALLEL_QUERIES = 15;
 export const DEFAULT_RECALL_TOKENS = 1000;
 
-const QueryText = z.string().trim().min(1, "must not be empty").max(4000, "must be at most 4000 characters");
+const QueryText = z.string().trim().min(1, "must not be empty").max(MAX_QUERY_CHARS, QUERY_TOO_LONG);
 const MaxTokens = z
   .number()
   .int("must be a whole number")
@@ -16,7 +18,7 @@ const MaxTokens = z
 export const SearchRequest = z.object({
   query: QueryText,
   limit: z.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
-  provider: z.string().default("all"),
+  provider: Provider,
   contextChunks: z.number().int().min(0, "must be 0 to 20").max(20, "must be 0 to 20").default(4),
   skipRerank: z.boolean().default(false),
 });
@@ -64,10 +66,10 @@ export const RecallRequest = z
   .object({
     query: QueryText.optional(),
     maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
-    platform: z.enum(["chatgpt", "claude", "typingmind"]).optional(),
+    platform: z.enum(CHAT_PLATFORM_IDS).optional(),
     conversationContext: z.string().max(8000, "must be at most 8000 characters").optional(),
     conversationHistory: z
-      .array(z.object({ content: z.string(), role: z.string().optional() }))
+      .array(z.object({ content: z.string().max(8000, "must be at most 8000 characters"), role: z.string().max(100).optional() }))
       .max(100, "must have at most 100 turns")
       .optional(),
     queries: z

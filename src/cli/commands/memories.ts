@@ -15,6 +15,8 @@ interface ListOptions {
   count: string;
   skip: string;
   type?: "text" | "image";
+  from?: string;
+  to?: string;
 }
 
 export function registerMemories(program: Command): void {
@@ -27,6 +29,8 @@ export function registerMemories(program: Command): void {
     .option("-n, --count <n>", "how many (1–1000)", "10")
     .option("--skip <n>", "skip the first n (for paging)", "0")
     .option("--type <text|image>", "only text or only image memories")
+    .option("--from <date>", "only memories stored on or after this day (YYYY-MM-DD) or time")
+    .option("--to <date>", "only memories stored on or before this day or time")
     .action(
       action(
         async (session, options: ListOptions) => {
@@ -40,13 +44,23 @@ export function registerMemories(program: Command): void {
               ...(options.query !== undefined ? { query: options.query } : {}),
               ...(bucketId !== undefined ? { bucketId } : {}),
               ...(options.type ? { contentType: options.type } : {}),
+              ...(options.from !== undefined ? { dateFrom: options.from } : {}),
+              ...(options.to !== undefined ? { dateTo: options.to } : {}),
             });
             if (session.out.json) return session.out.data(result);
             const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
             printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
           });
         },
-        { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" },
+        {
+          count: "--count",
+          skip: "--skip",
+          contentType: "--type",
+          bucketId: "--bucket",
+          query: "--query",
+          dateFrom: "--from",
+          dateTo: "--to",
+        },
       ),
     );
 

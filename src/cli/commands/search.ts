@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { CHAT_PLATFORM_IDS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import { highlighter } from "../../text/highlight.js";
 import type { Output } from "../output.js";
@@ -39,7 +40,7 @@ export function registerSearch(program: Command): void {
     .description("a short cited summary of what your conversations say about something")
     .argument("<query...>", "what to recall")
     .option("-t, --max-tokens <n>", "longest summary, in tokens (at most 2000)", "1000")
-    .option("--platform <name>", "format for chatgpt, claude or typingmind")
+    .option("--platform <name>", `format for ${CHAT_PLATFORM_IDS.join(", ")}`)
     // Not --context: in `search` that is a number of chunks.
     .option("--about <text>", 'what you are talking about now, to disambiguate ("python" --about "my terrarium")')
     .action(

@@ -5,7 +5,6 @@ import {
   ExcludeRequest,
   ListChatsQuery,
   PinRequest,
-  PLATFORM_PATTERN,
   type ConversationDetail,
   type ConversationListItem,
   type CountResponse,
@@ -18,8 +17,9 @@ import { messagesRowId, type ConversationRow, type StoredMessage } from "../../s
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
+import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
-import { toUtcIso } from "../../shared/time.js";
+import { dayBound } from "../../shared/time.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -45,15 +45,13 @@ type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | 
 /** GET /api/chat-history/chats: pinned first, then the most recently updated. */
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
   const query = parseInput(ListChatsQuery, input);
-  if (query.provider !== "all" && !PLATFORM_PATTERN.test(query.provider)) {
-    throw AppError.invalid("provider", 'must be "all" or a platform id');
-  }
+  await checkProvider(ctx, userId, query.provider);
   const where = sqlAnd(
     ofUser(userId),
     query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
     query.title !== undefined && query.title !== "" && `title ILIKE ${sqlString(`%${escapeLike(query.title)}%`)}`,
-    query.dateFrom !== undefined && `createdAt >= ${sqlString(dateBound(query.dateFrom, "from"))}`,
-    query.dateTo !== undefined && `createdAt <= ${sqlString(dateBound(query.dateTo, "to"))}`,
+    query.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(query.dateFrom, "from"))}`,
+    query.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(query.dateTo, "to"))}`,
     query.pinnedOnly && "pinned = true",
     query.importId !== undefined && `importId = ${sqlString(query.importId)}`,
   );
@@ -81,12 +79,6 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
-}
-
-/** `YYYY-MM-DD` bounds the whole day: from its first millisecond, to its last. */
-function dateBound(value: string, side: "from" | "to"): string {
-  if (value.length > 10) return toUtcIso(value);
-  return side === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
 }
 
 function toListItem(row: Summary): ConversationListItem {

@@ -6,6 +6,7 @@ import {
   StoreMemoryRequest,
   V2MemoryQuery,
   type LegacyMemoryResponse,
+  MemoryHistoryQuery,
   type MemoryHistoryResponse,
   type MemoryObject,
   type V2MemoryResponse,
@@ -17,6 +18,7 @@ import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from ".
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
+import { dayBound } from "../../shared/time.js";
 import { unrelatedSimilarity } from "./unrelated-similarity.js";
 
 type MemoryColumn = HitColumn<"memories">;
@@ -245,6 +247,8 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
     ofUser(userId),
     request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
     request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
+    request.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(request.dateFrom, "from"))}`,
+    request.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(request.dateTo, "to"))}`,
   );
   const [memories, buckets] = await Promise.all([
     findMemories(
@@ -292,15 +296,23 @@ async function toMemoryObject(
   return { id: memory.id, text: memory.text, content_type: "text", ...score, metadata };
 }
 
-/** Every version of a memory, oldest first. */
-export async function memoryHistory(ctx: CoreContext, userId: string, memoryId: string): Promise<MemoryHistoryResponse> {
+/** A memory's versions, oldest first: every one, or a page of them (`skip`, `count`). */
+export async function memoryHistory(
+  ctx: CoreContext,
+  userId: string,
+  memoryId: string,
+  input: MemoryHistoryQuery = {},
+): Promise<MemoryHistoryResponse> {
   const id = parseInput(MemoryId, memoryId, "memoryId");
+  const { skip, count } = parseInput(MemoryHistoryQuery, input);
   const rows = await ctx.store.select("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(id)}`));
   if (rows.length === 0) throw memoryNotFound(id);
   rows.sort((a, b) => a.version - b.version);
+  const page = rows.slice(skip, count === undefined ? undefined : skip + count);
   return {
     memoryId: id,
-    versions: rows.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
+    total: rows.length,
+    versions: page.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
   };
 }
 

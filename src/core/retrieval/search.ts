@@ -1,4 +1,3 @@
-import { PLATFORM_PATTERN } from "../../schemas/chat-history.js";
 import { parseInput } from "../../schemas/parse.js";
 import { SearchRequest, type SearchResponse, type SearchResult } from "../../schemas/recall.js";
 import type { ChunkRow } from "../../store/rows.js";
@@ -6,7 +5,8 @@ import { hybridSearch, type SearchMode } from "../../store/search.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
 import type { CoreContext } from "../context.js";
-import { AppError, isAppError } from "../../shared/errors.js";
+import { isAppError } from "../../shared/errors.js";
+import { checkProvider } from "../chat-history/provider.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
@@ -120,20 +120,6 @@ function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
     ["conversations"],
     async () => (await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = true"))) > 0,
   );
-}
-
-async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {
-  if (provider === "all") return;
-  if (!PLATFORM_PATTERN.test(provider)) throw AppError.invalid("provider", 'must be "all" or a platform id');
-  const platforms = await ctx.store.select("platforms", ofUser(userId), { columns: ["id"] });
-  if (!platforms.some((row) => row.id === provider)) {
-    const known = platforms.map((row) => row.id).sort();
-    throw AppError.invalid(
-      "provider",
-      `no conversations from platform "${provider}"`,
-      known.length ? `Use "all" or one of: ${known.join(", ")}.` : "Import some conversations first (`mnemo import`).",
-    );
-  }
 }
 
 /** POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring chunks. */

@@ -5,7 +5,9 @@ export interface Synthesizer {
   synthesize(request: SynthesisRequest): Promise<Synthesis>;
 }
 
-export type ChatPlatform = "chatgpt" | "claude" | "typingmind";
+import type { ChatPlatform } from "../../schemas/chat-platforms.js";
+
+export type { ChatPlatform };
 
 export interface Passage {
   /** The citation number: the synthesis cites this passage as `cite(n)`. */

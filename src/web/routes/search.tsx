@@ -1,5 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { MnemoService } from "../../core/index.js";
+import type { ChatPlatform } from "../../schemas/chat-platforms.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
@@ -37,9 +38,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
     const [result, pending] = await Promise.all([
-      query
-        ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as "chatgpt" | "claude" | "typingmind" } : {}) })
-        : undefined,
+      query ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}) }) : undefined,
       query ? pendingConversations(service) : 0,
     ]);
     return c.html(

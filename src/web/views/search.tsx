@@ -1,3 +1,4 @@
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
 import { messageLink, plural, shortDate } from "../format.js";
@@ -146,9 +147,9 @@ export function RecallPage(props: {
           <label for="recall-platform">Format for</label>
           <select id="recall-platform" name="platform">
             <option value="">Any</option>
-            {(["chatgpt", "claude", "typingmind"] as const).map((platform) => (
+            {CHAT_PLATFORM_IDS.map((platform) => (
               <option value={platform} selected={platform === props.platform}>
-                {{ chatgpt: "ChatGPT", claude: "Claude", typingmind: "TypingMind" }[platform]}
+                {CHAT_PLATFORMS[platform]}
               </option>
             ))}
           </select>

@@ -48,7 +48,17 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         {props.snippets.map((snippet, i) => (
           <div class="snippet">
             <h4 id={`snippet-${i}`}>{snippet.client}</h4>
-            <p class="hint">{snippet.where}</p>
+            <p class="hint">
+              {snippet.where}
+              {snippet.docs ? (
+                <>
+                  {" "}
+                  <a href={snippet.docs} rel="noreferrer">
+                    {snippet.client}'s documentation
+                  </a>
+                </>
+              ) : null}
+            </p>
             {/* Focusable: a snippet wider than a phone scrolls, and the keyboard must be able to scroll it. */}
             <pre id={`snippet-text-${i}`} tabindex={0}>
               <code>{snippet.text}</code>

@@ -136,6 +136,14 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(table.stdout.split("\n")[1]).toMatch(/sister lives in Porto/);
   });
 
+  it("lists the memories stored between two dates (--from, --to), as the API and MCP filter them", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await json<Listed>(["memories", "--from", today])).memories.length).toBeGreaterThan(0);
+    expect((await json<Listed>(["memories", "--to", "2025-12-31"])).memories).toEqual([]);
+    const bad = await mnemo(["memories", "--from", "2025-02-30"]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--from: must be an ISO 8601 date/)]);
+  });
+
   it("rejects bad input with a message naming the problem and exit 2", async () => {
     const empty = await mnemo(["remember", " "]);
     expect(empty.code).toBe(2);
