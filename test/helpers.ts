@@ -60,6 +60,8 @@ export interface ServedStore {
   token: string;
   tokenFile: string;
   env: NodeJS.ProcessEnv;
+  /** What the server has written to stderr so far: a line per request. */
+  log(): string;
   stop(): Promise<void>;
   /** kill -9: no shutdown at all, as a crash or the OOM killer. */
   kill(): Promise<void>;
@@ -95,6 +97,7 @@ export async function serveStore(options: { store?: string } = {}): Promise<Serv
     tokenFile: started.tokenFile,
     // A different (empty) store for the client proves every call goes over HTTP.
     env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
+    log: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         child.on("close", () => resolve());

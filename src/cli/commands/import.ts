@@ -35,7 +35,7 @@ export function registerImport(program: Command): void {
         async (session, paths: string[], options: ImportCommandOptions) => {
           const { out } = session;
           // Before the thread opens (or creates) the store.
-          (await import("../../core/index.js")).checkPlatform(options.platform);
+          await (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
           const spinner = await startSpinner("Reading exports", { json: out.json });
           try {
