@@ -4,7 +4,6 @@ import type { MnemoService, ServerInfo } from "../core/index.js";
 import { DEFAULT_USER } from "../config/default-user.js";
 import { isRemoteUri } from "../config/paths.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import type { GlobalOptions } from "./session.js";
 
 /**
  * A command sent to the `mnemo serve` that runs on its store: the server has the store open and the
@@ -14,7 +13,7 @@ import type { GlobalOptions } from "./session.js";
  * explicit embedder or --local keep the command on the store.
  */
 export function serverForCommand(
-  options: GlobalOptions,
+  options: { local?: boolean | undefined; embedder?: string | undefined },
   location: StoreLocation,
   running: ServerInfo | undefined,
 ): { url: string; token: string } | undefined {

@@ -17,6 +17,7 @@ import type { MnemoService } from "./service.js";
 import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
 import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { ImageCheck } from "./memories/image-types.js";
+import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 
 export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
@@ -29,6 +30,7 @@ export type { RepairResult } from "./operations/doctor-repair.js";
 export type { UploadExportsOptions } from "./jobs/upload-exports.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";
 export type { ImageCheck } from "./memories/image-types.js";
+export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
 export { removeServerInfo, runningServer, writeServerInfo, type ServerInfo } from "./operations/server-info.js";
 
@@ -60,6 +62,16 @@ export async function uploadExports(service: MnemoService, paths: string[], opti
 /** Whether the bytes are a whole image of a type mnemo keeps, or what is wrong with them. */
 export async function checkImage(data: Uint8Array): Promise<ImageCheck> {
   return (await import("./memories/image-types.js")).checkImage(data);
+}
+
+/** Imports each new chat export that appears in a folder (core/jobs/watch-folder.ts); `stop` ends it. */
+export async function watchFolder(options: WatchOptions): Promise<{ stop(): Promise<void> }> {
+  return (await import("./jobs/watch-folder.js")).watchFolder(options);
+}
+
+/** What watched folders imported, newest last. */
+export async function watchedImports(stateFile: string): Promise<WatchedImport[]> {
+  return (await import("./jobs/watch-folder.js")).watchedImports(stateFile);
 }
 
 /** Registers a server under the reindex lock (core/operations/reindex-lock.ts); the result releases it. */
