@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
+import { registerCompletion } from "./commands/completion.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerExport } from "./commands/export.js";
 import { registerImport } from "./commands/import.js";
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerReindex(program);
   registerMaintain(program);
   registerDoctor(program);
+  registerCompletion(program);
   return program;
 }
 
