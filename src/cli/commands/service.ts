@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { ServerInfo, WatchedImport } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
-import { lastLogLines } from "../log-file.js";
 import type { ServiceManager, ManagerState } from "../service/managers.js";
 import type { ServiceSpec } from "../service/units.js";
 import { action, type Session } from "../session.js";
@@ -110,6 +109,7 @@ async function started(manager: ServiceManager, serverInfo: string, logFile: str
     if (!state.running && state.failure) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const { lastLogLines } = await import("../log-file.js");
   const tail = lastLogLines(logFile, 5).join("\n  ");
   throw new AppError(
     "unavailable",
@@ -183,7 +183,7 @@ async function status(session: Session): Promise<void> {
     logFile,
     restarts: state.restarts ?? null,
     failure: state.failure ?? null,
-    lastErrors: logFile ? errorLines(logFile) : [],
+    lastErrors: logFile ? await errorLines(logFile) : [],
     managerError,
   };
   if (session.out.json) return session.out.data(report);
@@ -221,7 +221,8 @@ function printStatus(session: Session, report: ServiceStatus): void {
 }
 
 /** The log's lines that report a problem: warnings (!), errors (✖), and what the server could not answer. */
-function errorLines(logFile: string): string[] {
+async function errorLines(logFile: string): Promise<string[]> {
+  const { lastLogLines } = await import("../log-file.js");
   return lastLogLines(logFile, 2_000)
     .filter((line) => /^\S+ (! |✖ |internal error)/.test(line))
     .slice(-5);
@@ -234,6 +235,7 @@ async function logs(session: Session, options: { lines: string; follow?: boolean
   if (!fs.existsSync(logFile) && !options.follow) {
     throw new AppError("not_found", `No log at ${logFile}`, { suggestion: "Install the service first: `mnemo service install`." });
   }
+  const { lastLogLines } = await import("../log-file.js");
   for (const line of lastLogLines(logFile, count)) session.out.line(line);
   if (options.follow) await follow(logFile, (text) => process.stdout.write(text));
 }
