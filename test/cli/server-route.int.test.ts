@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
+import { freePort, isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 
@@ -100,7 +99,7 @@ describe("a server that is gone, or refuses the token file", () => {
   it("falls back to the store when the recorded server does not answer (it stopped after the record was read)", async () => {
     // The state the CLI finds when the server goes between its look at the record and its request:
     // a record of a live process, and nothing listening at the address.
-    const port = await closedPort();
+    const port = await freePort();
     fs.writeFileSync(
       path.join(store, "server.json"),
       JSON.stringify({
@@ -140,12 +139,3 @@ describe("a server that is gone, or refuses the token file", () => {
     expect([result.code, result.stdout, result.stderr]).toEqual([0, expected, ""]);
   });
 });
-
-/** A port on 127.0.0.1 that nothing listens on (one that was just given out and closed). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

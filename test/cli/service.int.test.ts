@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
+import { freePort, isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
 
 const SYSTEMD = "/lib/systemd/systemd";
 
@@ -42,14 +42,6 @@ async function startUserManager(): Promise<UserManager> {
         child.kill("SIGTERM");
       }),
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const serverPid = (store: string): number | undefined => {
