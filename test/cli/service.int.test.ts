@@ -240,3 +240,20 @@ describe("the launchd agent mnemo service installs on macOS", () => {
     },
   );
 });
+
+describe.skipIf(process.platform !== "linux" || spawnSync("systemctl", ["--version"]).status !== 0)(
+  "mnemo service where no systemd user manager runs",
+  () => {
+    it("install says so and what to do instead, and writes nothing", async () => {
+      const runtime = tempDir("mnemo-runtime-");
+      const env = isolatedEnv({ XDG_RUNTIME_DIR: runtime, MNEMO_STORE: path.join(tempDir(), "store") });
+      const result = await runCli(["service", "install"], { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/systemd's user manager cannot be reached here: .*\n.*run `mnemo serve` from your own startup script/);
+      expect(fs.existsSync(path.join(env["HOME"]!, ".config"))).toBe(false);
+      expect(fs.existsSync(path.join(env["HOME"]!, ".local"))).toBe(false);
+      const status = JSON.parse((await runCli(["--json", "service", "status"], { env })).stdout);
+      expect(status).toMatchObject({ installed: false, running: false });
+    });
+  },
+);

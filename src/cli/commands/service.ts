@@ -65,6 +65,7 @@ async function install(session: Session, options: { port?: string; watch?: strin
     port: options.port === undefined ? undefined : parseCount("--port", options.port, 1, 65_535),
     watch: (options.watch ?? []).map(watchedFolder),
   };
+  await manager.check(spec);
   const before = await manager.state().catch(() => undefined);
   const other = await runningServer(location.paths.serverInfo);
   if (other && other.pid !== before?.pid) {

@@ -27,6 +27,8 @@ export interface ServiceManager {
   folder: string;
   unitFile: string;
   render(spec: ServiceSpec): string;
+  /** Throws, with what to do instead, when this machine's manager cannot take the service (before any file is written). */
+  check(spec: ServiceSpec): Promise<void>;
   /** Loads the file, sets it to start at login, and starts it (again, when `changed`). */
   start(spec: ServiceSpec, changed: boolean): Promise<void>;
   /** Stops it and stops it starting at login (the file is removed by the caller). */
@@ -49,6 +51,9 @@ function systemd(home: string, env: NodeJS.ProcessEnv): ServiceManager {
     folder: path.join(absolute(env["XDG_STATE_HOME"]) ?? path.join(home, ".local", "state"), "mnemo"),
     unitFile: path.join(config, "systemd", "user", SYSTEMD_UNIT),
     render: systemdUnit,
+    check: async () => {
+      await systemctl("show-environment");
+    },
     start: async (_spec, changed) => {
       await systemctl("daemon-reload");
       await systemctl("enable", SYSTEMD_UNIT);
@@ -56,9 +61,10 @@ function systemd(home: string, env: NodeJS.ProcessEnv): ServiceManager {
       await systemctl("reset-failed", SYSTEMD_UNIT).catch(() => undefined);
       await systemctl(changed ? "restart" : "start", SYSTEMD_UNIT);
     },
+    // A manager that cannot be reached runs nothing: the files go all the same.
     stop: async () => {
       await systemctl("disable", "--now", SYSTEMD_UNIT).catch(() => undefined);
-      await systemctl("daemon-reload");
+      await systemctl("daemon-reload").catch(() => undefined);
     },
     state: async () => {
       const fields = parseProperties(
@@ -97,6 +103,7 @@ function launchd(home: string): ServiceManager {
     folder: path.join(home, "Library", "Logs", "mnemo"),
     unitFile,
     render: launchdPlist,
+    check: async () => undefined,
     start: async (_spec, changed) => {
       const loaded = await launchctl("print", target).then(
         () => true,
@@ -144,6 +151,11 @@ function windows(env: NodeJS.ProcessEnv): ServiceManager {
     folder,
     unitFile: path.join(folder, "task.txt"),
     render: (spec) => `${windowsTaskCommand(spec)}\n`,
+    check: async (spec) => {
+      throw new AppError("unavailable", "mnemo does not register itself with Task Scheduler", {
+        suggestion: `Run this once in a Command Prompt (it starts mnemo serve at logon): ${windowsTaskCommand(spec)}`,
+      });
+    },
     start: async (spec) => {
       throw new AppError("unavailable", "mnemo does not register itself with Task Scheduler", {
         suggestion: `Run this once in a Command Prompt (it starts mnemo serve at logon): ${windowsTaskCommand(spec)}`,
