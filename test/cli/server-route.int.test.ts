@@ -73,6 +73,17 @@ describe("commands go through the mnemo serve that runs on their store", () => {
     expect([users.code, users.stdout]).toEqual([0, expect.stringMatching(/default/)]);
   });
 
+  it("import sends the export file whole to the server, which imports and indexes it", async () => {
+    const before = requests(served).length;
+    const claude = path.join(ROOT, "fixtures", "exports", "claude-export.zip");
+    const imported = await mnemo(["--json", "import", claude]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ failed: 0, files: [expect.objectContaining({ format: "claude" })] });
+    expect(requests(served).slice(before).join("\n")).toMatch(/^POST \/api\/chat-history\/imports 200/m);
+    const local = await mnemo(["--local", "--json", "chats", "list", "--provider", "claude"]);
+    expect(JSON.parse(local.stdout).items.length).toBeGreaterThan(0);
+  });
+
   it("another user, or an explicit embedder, stays on the store", async () => {
     const before = requests(served).length;
     expect((await mnemo(["users", "add", "bob"])).code).toBe(0);
