@@ -44,6 +44,8 @@ async function startUserManager(): Promise<UserManager> {
   };
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const serverPid = (store: string): number | undefined => {
   try {
     return (JSON.parse(fs.readFileSync(path.join(store, "server.json"), "utf8")) as { pid: number }).pid;
@@ -61,7 +63,8 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
 
   beforeAll(async () => {
     manager = await startUserManager();
-    store = path.join(tempDir(), "store");
+    // systemd reads % and $ in a unit as its own specifiers and variables, and splits on spaces.
+    store = path.join(tempDir(), "my store, 100% $HOME");
     env = { ...manager.env, MNEMO_STORE: store };
     // The store records its embedder; the service opens it with the one it has.
     expect((await runCli(["remember", "My dog Biscuit is a golden retriever"], { env: { ...env, MNEMO_EMBEDDER: "bundled" } })).code).toBe(
@@ -81,7 +84,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
       new RegExp(`Installed mnemo serves http://127.0.0.1:${port} now and at every login \\(systemd user unit mnemo.service`),
     );
     const unit = fs.readFileSync(path.join(env["HOME"]!, ".config", "systemd", "user", "mnemo.service"), "utf8");
-    expect(unit).toContain(`"--store" "${store}" "serve"`);
+    expect(unit).toContain(`"--store" "${store.replace("%", "%%").replace("$", "$$$$")}" "serve"`);
     const pid = serverPid(store);
     expect(pid).toBeGreaterThan(0);
 
@@ -107,7 +110,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
     });
     const human = await mnemo(["service", "status"]);
     expect(human.stdout).toMatch(/^Service: +running \(systemd user unit mnemo.service, starts at login\)$/m);
-    expect(human.stdout).toMatch(new RegExp(`^Store: +${store}$`, "m"));
+    expect(human.stdout).toMatch(new RegExp(`^Store: +${escaped(store)}$`, "m"));
   });
 
   it("a server that dies is started again", async () => {
@@ -164,7 +167,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
   it("uninstall stops it and removes it, and leaves the store alone", async () => {
     const pid = serverPid(store)!;
     const removed = await mnemo(["service", "uninstall"]);
-    expect([removed.code, removed.stderr]).toEqual([0, expect.stringMatching(new RegExp(`Your store at ${store} is untouched`))]);
+    expect([removed.code, removed.stderr]).toEqual([0, expect.stringMatching(new RegExp(`Your store at ${escaped(store)} is untouched`))]);
     expect(fs.existsSync(path.join(env["HOME"]!, ".config", "systemd", "user", "mnemo.service"))).toBe(false);
     await vi.waitFor(() => expect(fs.existsSync(`/proc/${pid}`)).toBe(false), { timeout: 30_000 });
     expect((await mnemo(["memories"])).stdout).toMatch(/My dog Biscuit/);
