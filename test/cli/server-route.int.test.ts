@@ -1,7 +1,9 @@
 import fs from "node:fs";
+import http from "node:http";
+import type net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freePort, isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
+import { freePort, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 
@@ -148,5 +150,69 @@ describe("a server that is gone, or refuses the token file", () => {
     );
     const result = await runCli(["memories", "--query", "dog"], { env });
     expect([result.code, result.stdout, result.stderr]).toEqual([0, expected, ""]);
+  });
+});
+
+describe("a server that goes while it answers", () => {
+  it("a write the server may have made is not made again; the calls after it go to the store", async () => {
+    const { createRemoteService } = await import("../../src/client/remote.js");
+    const { routedService } = await import("../../src/cli/server-route.js");
+    // A server that takes each request and then dies under it: the connection is cut before any answer.
+    const received: string[] = [];
+    const dying = http.createServer((request) => {
+      received.push(`${request.method} ${request.url}`);
+      request.socket.destroy();
+    });
+    await new Promise<void>((resolve) => dying.listen(0, "127.0.0.1", resolve));
+    const app = await openTestApp();
+    const notices: string[] = [];
+    try {
+      const local = await app.service();
+      await local.memories.store({ text: "stored before the server went" });
+      const { port } = dying.address() as net.AddressInfo;
+      const service = routedService(
+        createRemoteService(`http://127.0.0.1:${port}`, "token"),
+        async () => local,
+        (reason) => notices.push(reason),
+      );
+
+      await expect(service.memories.store({ text: "may have been stored" })).rejects.toMatchObject({
+        code: "unavailable",
+        message: expect.stringMatching(/may have carried out memories\.store before it went/),
+        details: { fellBack: true },
+      });
+      expect(received).toEqual(["POST /api/memory"]);
+      expect(notices).toEqual(["stopped answering"]);
+      // From then on the store answers, and the memory was not stored a second time here.
+      const listed = await service.memories.listV2({ includeIds: true, all: true });
+      expect(listed.memories.map((memory) => (typeof memory === "string" ? memory : memory.text))).toEqual([
+        expect.stringMatching(/stored before the server went$/),
+      ]);
+      expect(received).toHaveLength(1);
+    } finally {
+      await app.close();
+      await new Promise((resolve) => dying.close(resolve));
+    }
+  });
+
+  it("a read the server took before it went is answered by the store", async () => {
+    const { createRemoteService } = await import("../../src/client/remote.js");
+    const { routedService } = await import("../../src/cli/server-route.js");
+    const dying = http.createServer((request) => request.socket.destroy());
+    await new Promise<void>((resolve) => dying.listen(0, "127.0.0.1", resolve));
+    const app = await openTestApp();
+    try {
+      const local = await app.service();
+      const { port } = dying.address() as net.AddressInfo;
+      const service = routedService(
+        createRemoteService(`http://127.0.0.1:${port}`, "token"),
+        async () => local,
+        () => undefined,
+      );
+      expect((await service.buckets.list()).map((bucket) => bucket.name)).toEqual(["General"]);
+    } finally {
+      await app.close();
+      await new Promise((resolve) => dying.close(resolve));
+    }
   });
 });
