@@ -1,9 +1,9 @@
 /**
  * The core's one door: the faces (cli, http, client, mcp, web) import the core from here only.
  *
- * Importing it is cheap. What reaches LanceDB or a model (the App, reindex, the users table) is
- * loaded when one of the functions below is first called, so `mnemo --help`, a command sent to a
- * server and an MCP client's first request do not pay for the store.
+ * Importing it is cheap. What reaches LanceDB, a model, the importers or the schemas (the App,
+ * reindex, the users table, import jobs) is loaded when one of the functions below is first called,
+ * so `mnemo --help`, a command sent to a server and an MCP client's first request do not pay for it.
  */
 import type { Config } from "../config/load-config.js";
 import type { App, AppOptions } from "./app.js";
@@ -12,6 +12,12 @@ import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
 import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
 import type { RepairResult } from "./operations/doctor-repair.js";
 import type { ExportQuery } from "../schemas/export.js";
+import type { QueueStatus } from "../schemas/chat-history.js";
+import type { MnemoService } from "./service.js";
+import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
+import type { UploadExportsOptions } from "./jobs/upload-exports.js";
+import type { ImageCheck } from "./memories/image-types.js";
+import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 
 export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
@@ -21,14 +27,57 @@ export type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
 export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/restore.js";
 export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
-export { checkPlatform } from "../importers/index.js";
-export { importExports, waitForProcessing, waitForQueue } from "./jobs/import-file.js";
-export { uploadExports, type UploadExportsOptions } from "./jobs/upload-exports.js";
-export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress } from "./jobs/import-file.js";
-export { checkImage } from "./memories/image-types.js";
+export type { UploadExportsOptions } from "./jobs/upload-exports.js";
+export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";
+export type { ImageCheck } from "./memories/image-types.js";
+export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
-export { lockOutReindexToServe } from "./operations/reindex-lock.js";
 export { removeServerInfo, runningServer, writeServerInfo, type ServerInfo } from "./operations/server-info.js";
+
+/** The platform id to record conversations under, checked (invalid input, field `platform`, otherwise). */
+export async function checkPlatform(platform: string | undefined): Promise<string | undefined> {
+  return (await import("../importers/index.js")).checkPlatform(platform);
+}
+
+/** Reads export files into uploads (core/jobs/import-file.ts). */
+export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
+  return (await import("./jobs/import-file.js")).importExports(service, paths, options);
+}
+
+/** Waits until what an import stored has been indexed. */
+export async function waitForProcessing(service: MnemoService, summary: ImportSummary, wait?: QueueWait): Promise<void> {
+  return (await import("./jobs/import-file.js")).waitForProcessing(service, summary, wait);
+}
+
+/** Waits until none of the user's conversations is queued or processing. */
+export async function waitForQueue(service: MnemoService, wait?: QueueWait): Promise<QueueStatus> {
+  return (await import("./jobs/import-file.js")).waitForQueue(service, wait);
+}
+
+/** `mnemo import` through a server: each export file streamed whole to it (core/jobs/upload-exports.ts). */
+export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
+  return (await import("./jobs/upload-exports.js")).uploadExports(service, paths, options);
+}
+
+/** Whether the bytes are a whole image of a type mnemo keeps, or what is wrong with them. */
+export async function checkImage(data: Uint8Array): Promise<ImageCheck> {
+  return (await import("./memories/image-types.js")).checkImage(data);
+}
+
+/** Imports each new chat export that appears in a folder (core/jobs/watch-folder.ts); `stop` ends it. */
+export async function watchFolder(options: WatchOptions): Promise<{ stop(): Promise<void> }> {
+  return (await import("./jobs/watch-folder.js")).watchFolder(options);
+}
+
+/** What watched folders imported, newest last. */
+export async function watchedImports(stateFile: string): Promise<WatchedImport[]> {
+  return (await import("./jobs/watch-folder.js")).watchedImports(stateFile);
+}
+
+/** Registers a server under the reindex lock (core/operations/reindex-lock.ts); the result releases it. */
+export async function lockOutReindexToServe(lockPath: string): Promise<() => Promise<void>> {
+  return (await import("./operations/reindex-lock.js")).lockOutReindexToServe(lockPath);
+}
 
 /** Opens the store (creating it on first use) with its embedder and the rest of the service. */
 export async function createApp(config: Config, options?: AppOptions): Promise<App> {

@@ -2,9 +2,8 @@ import type { Command } from "commander";
 import type { ImportSummary, RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
-import { importInThread, type ImportCommandOptions } from "../import-thread.js";
+import type { ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
-import { startSpinner } from "../spinner.js";
 
 const IMPORT_HELP = `
 Formats (recognised from the content, not the name):
@@ -35,8 +34,9 @@ export function registerImport(program: Command): void {
         async (session, paths: string[], options: ImportCommandOptions) => {
           const { out } = session;
           // Before the thread opens (or creates) the store.
-          (await import("../../core/index.js")).checkPlatform(options.platform);
+          await (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
+          const [{ importInThread }, { startSpinner }] = await Promise.all([import("../import-thread.js"), import("../spinner.js")]);
           const spinner = await startSpinner("Reading exports", { json: out.json });
           try {
             const summary = await importInThread(

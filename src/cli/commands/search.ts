@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { CHAT_PLATFORM_IDS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
-import { highlighter } from "../../text/highlight.js";
 import type { Output } from "../output.js";
+
+type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
 import { parseCount, shortDate } from "./memories.js";
 
@@ -28,7 +29,8 @@ export function registerSearch(program: Command): void {
               ...(options.provider ? { provider: options.provider } : {}),
             });
             if (session.out.json) return session.out.data(result);
-            printSearch(session.out, result);
+            const { highlighter } = await import("../../text/highlight.js");
+            printSearch(session.out, result, highlighter);
           });
         },
         { limit: "--limit", contextChunks: "--context", provider: "--provider" },
@@ -70,7 +72,7 @@ export function registerSearch(program: Command): void {
     );
 }
 
-function printSearch(out: Output, result: SearchResponse): void {
+function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter): void {
   const { style } = out;
   if (result.results.length === 0) {
     out.notice("Nothing found. Import conversations with `mnemo import <export>`, or try other words.");
