@@ -8,6 +8,10 @@
 // what does not change with the language: the brand in its product names, or its link to
 // gemini.google.com. The verb is stripped when it is one we know (gemini-prompt-verbs.ts), or when
 // the file shows it: the same words open nearly every title.
+//
+// A record's answer is every item of its `safeHtmlItem`, in order: a long answer arrives as several
+// items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
+// ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
@@ -31,9 +35,8 @@ const SESSION_GAP_MS = 60 * 60 * 1000;
 const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
-  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
   repeated: "Gemini records met again in another activity file (read once)",
-  drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
 } as const;
 
 /** A Gemini record as read, before the file's prompt verb is known. */
@@ -42,8 +45,9 @@ interface Activity {
   /** Position in the file, to keep records with equal times in a stable order. */
   order: number;
   title: string;
-  /** The answers, and the conversation each belongs to when the record says (merged records carry several). */
-  answers: { text: string; group: string | undefined }[];
+  /** Gemini's answer: the text of every `safeHtmlItem`, in order ("" when there is none). */
+  answer: string;
+  /** The conversation the record links to, when it does. */
   group: string | undefined;
   attachments: string[];
   context: RecordContext;
@@ -71,7 +75,9 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
     if (!isObject(value)) throw notAConversation(context);
     const activity = toActivity(value, context);
     if (activity === undefined) continue;
-    byFile.set(context.label, [...(byFile.get(context.label) ?? []), activity]);
+    const activities = byFile.get(context.label) ?? [];
+    activities.push(activity);
+    byFile.set(context.label, activities);
   }
   const groups = new Map<string, Turn[]>();
   // A record in two files (two Takeouts of one account side by side) is one turn, not two.
@@ -79,13 +85,18 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
   for (const [label, activities] of byFile) {
     const verb = learnedPromptVerb(promptTitles(activities));
     for (const activity of activities) {
-      for (const turn of toTurns(activity, verb)) {
-        const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
-        const seenIn = firstFile.get(key) ?? label;
-        firstFile.set(key, seenIn);
-        if (seenIn !== label) activity.context.skip(SKIPPED.repeated);
-        else groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+      const turn = toTurn(activity, verb);
+      if (turn === undefined) continue;
+      const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+      const seenIn = firstFile.get(key) ?? label;
+      firstFile.set(key, seenIn);
+      if (seenIn !== label) {
+        activity.context.skip(SKIPPED.repeated);
+        continue;
       }
+      const turns = groups.get(turn.group) ?? [];
+      turns.push(turn);
+      groups.set(turn.group, turns);
     }
   }
   const conversations = [...groups.entries()]
@@ -103,7 +114,7 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
  * share; all titles when too few were answered to learn from.
  */
 function promptTitles(activities: Activity[]): string[] {
-  const answered = activities.filter((activity) => activity.answers.length > 0).map((activity) => activity.title);
+  const answered = activities.filter((activity) => activity.answer !== "").map((activity) => activity.title);
   return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
 }
 
@@ -135,54 +146,50 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     context.skip(problem ?? SKIPPED.undated);
     return undefined;
   }
-  const links = conversationLinks(record);
-  const answers = arrayOf(record.safeHtmlItem)
+  const answer = arrayOf(record.safeHtmlItem)
     .filter(isObject)
     .map((item) => htmlToText(stringOf(item.html) ?? ""))
-    .map((text, i) => ({ text, group: links.length > 1 ? links[i] : undefined }))
-    .filter((answer) => answer.text !== "");
+    .filter((text) => text !== "")
+    .join("\n\n");
   return {
     time,
     order: context.index,
     title: stringOf(record.title) ?? "",
-    answers,
-    group: links[0],
+    answer,
+    group: conversationLink(record),
     attachments: attachmentNames(record),
     context,
   };
 }
 
-/**
- * The record's turns. A record Google merged across chats carries one link and one answer per chat,
- * in the same order: one turn each. Several answers without as many links are drafts of one answer.
- */
-function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] {
+/** The record's turn: its prompt and answer; none for activity that is not a prompt. */
+function toTurn(activity: Activity, learned: PromptVerb | undefined): Turn | undefined {
   const verb = knownPromptVerb(activity.title) ?? learned;
   const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
   const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
-  const merged = activity.answers.length > 1 && activity.answers.every((answer) => answer.group !== undefined);
-  const answers = merged ? activity.answers : activity.answers.slice(0, 1);
-  const empty = prompt === "" && activity.attachments.length === 0 && answers.length === 0;
-  if ((!isPrompt && answers.length === 0) || empty) {
+  const empty = prompt === "" && activity.attachments.length === 0 && activity.answer === "";
+  if ((!isPrompt && activity.answer === "") || empty) {
     activity.context.skip(SKIPPED.notAPrompt);
-    return [];
+    return undefined;
   }
-  if (activity.answers.length > answers.length) activity.context.skip(SKIPPED.drafts, activity.answers.length - answers.length);
-  const fingerprint = fingerprintOf(activity.title);
-  const base = { time: activity.time, order: activity.order, prompt, attachments: activity.attachments, fingerprint };
-  const group = (link: string | undefined) => (link ? `app-${link}` : `day-${activity.time.slice(0, 10)}`);
-  if (answers.length === 0) return [{ ...base, group: group(activity.group), response: "" }];
-  return answers.map((answer) => ({ ...base, group: group(answer.group ?? activity.group), response: answer.text }));
+  return {
+    time: activity.time,
+    order: activity.order,
+    group: activity.group ? `app-${activity.group}` : `day-${activity.time.slice(0, 10)}`,
+    prompt,
+    attachments: activity.attachments,
+    response: activity.answer,
+    fingerprint: fingerprintOf(activity.title),
+  };
 }
 
-/** The ids of the conversations a record links to (titleUrl, then details), in order, without repeats. */
-function conversationLinks(record: JsonObject): string[] {
-  const ids: string[] = [];
+/** The id of the conversation the record links to (titleUrl, then details), if it does. */
+function conversationLink(record: JsonObject): string | undefined {
   for (const text of stringsIn([record.titleUrl, record.details, record.subtitles], 0)) {
     const id = CONVERSATION_URL.exec(text)?.[1];
-    if (id !== undefined && !ids.includes(id)) ids.push(id);
+    if (id !== undefined) return id;
   }
-  return ids;
+  return undefined;
 }
 
 /** Names of the files given with a prompt: strings or objects ({name}, {file}, {path}), in any of the fields Takeout has used. */
