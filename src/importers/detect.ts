@@ -1,13 +1,14 @@
-// Format detection by structure: tokenise the first bytes of a file and look at the shape of
-// its first record (the keys it has), never at the file's name.
+// Format detection by structure: tokenise the first bytes of a file and show the shape of its first
+// records (a Sample) to each importer's detector (registry.ts), never looking at the file's name.
 import parser from "stream-json/parser.js";
 import type { Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
-import { namesGeminiProduct } from "./gemini.js";
+import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
 import { WRAPPER_KEY } from "./json-stream.js";
-import { arrayOf, isObject, type JsonObject } from "./json-values.js";
+import { isObject, type JsonObject } from "./json-values.js";
+import { recognise } from "./registry.js";
 import type { ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";
 
@@ -19,9 +20,9 @@ const SLICE_BYTES = 4 * 1024;
 export interface Detection {
   format: ExportFormat;
   layout: Layout;
-  /** Gemini only: a record in the prefix is from Gemini Apps (or Bard), not only other Google products. */
-  geminiProduct: boolean;
-  /** The file is an empty top-level array: nothing to import (reported as the upload format). */
+  /** The format's shape without its data: inside a zip or folder the file is not read, for this reason (Match.aside). */
+  aside?: string | undefined;
+  /** The file is an empty top-level array: nothing to import. */
   empty: boolean;
 }
 
@@ -30,15 +31,15 @@ interface Token {
   value?: unknown;
 }
 
-/** What the prefix reveals: the shape of the first record, and the products named by any record. */
+/** What the prefix reveals: the shape of the first record, and the strings of every record's fields. */
 interface Shape {
   topLevel: "array" | "object" | "other" | undefined;
   /** The top-level array has no element. */
   emptyArray: boolean;
   /** Keys of the first record. */
   keys: Set<string>;
-  /** Values of the `header` and `products` fields of every record in the prefix (activity records). */
-  products: Set<string>;
+  /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
+  strings: Map<string, string[]>;
 }
 
 /**
@@ -51,24 +52,49 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
 
 /** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
 export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
+  const { readings, failed } = await readingsOf(source);
+  for (const { shape, layout } of readings) {
+    const detection = classify(shape, layout);
+    if (detection !== undefined) return { detection, keys: shape.keys };
+  }
+  if (failed) {
+    const position = await locateJsonError(source, true).catch(() => undefined);
+    throw malformedJson(source, position, "not JSON");
+  }
+  return { detection: undefined, keys: readings.at(-1)?.shape.keys ?? new Set() };
+}
+
+/** What the importers' detectors are shown of a file, each way it may be laid out (registry.test.ts shows each to every one). */
+export async function samples(source: ByteSource): Promise<Sample[]> {
+  return (await readingsOf(source)).readings.map(({ shape }) => sampleOf(shape));
+}
+
+/** A way the file may be laid out, and the shape its records have read so. */
+interface Reading {
+  layout: Layout;
+  shape: Shape;
+}
+
+/**
+ * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
+ * minified record), the array a top-level object wraps, the whole prefix. `failed`: the prefix is not JSON.
+ */
+async function readingsOf(source: ByteSource): Promise<{ readings: Reading[]; failed: boolean }> {
   const { prefix, complete } = await readPrefix(source);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
+  const readings: Reading[] = [];
   const firstLine = firstLineObject(prefix, complete);
   // A first line that is a record of no known format may still be a whole file of another layout
   // (a minified `{ "conversations": [...] }`): the tokens below tell.
-  const lineDetection = firstLine === undefined ? undefined : classify(shapeOfRecord(firstLine), "lines");
-  if (lineDetection !== undefined) return { detection: lineDetection, keys: shapeOfRecord(firstLine!).keys };
+  if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
   const { tokens, failed } = await tokenize(prefix, complete);
   const shape = shapeOf(tokens);
-  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedDetection(tokens) : undefined;
-  const detection = wrapped ?? classify(shape, shape.topLevel === "array" ? "array" : "values");
-  if (detection === undefined && failed) {
-    const position = await locateJsonError(source, true).catch(() => undefined);
-    throw malformedJson(source, position, "not JSON");
-  }
-  return { detection, keys: shape.keys };
+  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedShape(tokens) : undefined;
+  if (wrapped !== undefined) readings.push({ layout: "wrapped", shape: wrapped });
+  readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
+  return { readings, failed };
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
@@ -176,9 +202,9 @@ function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
   return new Promise((resolve) => stream.write(slice, () => resolve()));
 }
 
-/** Walks the tokens record by record: the first record's keys, every record's products. */
+/** Walks the tokens record by record: the first record's keys, every record's strings. */
 function shapeOf(tokens: Token[]): Shape {
-  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), products: new Set() };
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), strings: new Map() };
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
@@ -196,19 +222,17 @@ function shapeOf(tokens: Token[]): Shape {
       currentKey = String(token.value);
       if (recordIndex === 0) shape.keys.add(currentKey);
     }
-    const inProductField = currentKey === "header" || currentKey === "products";
-    if (token.name === "stringValue" && inProductField && depth <= recordDepth + 1) shape.products.add(String(token.value));
+    if (token.name === "stringValue" && currentKey !== undefined && depth <= recordDepth + 1) {
+      addString(shape, currentKey, String(token.value));
+    }
     if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
 }
 
-/**
- * A top-level object holding the records in an array under `conversations` (`{ "conversations": [...] }`):
- * the array's first element tells the format. Undefined when that array holds no known record.
- */
-function wrappedDetection(tokens: Token[]): Detection | undefined {
+/** The records of the array a top-level object holds under `conversations` (`{ "conversations": [...] }`). */
+function wrappedShape(tokens: Token[]): Shape | undefined {
   let depth = 0;
   let start = -1;
   for (const [i, token] of tokens.entries()) {
@@ -219,10 +243,17 @@ function wrappedDetection(tokens: Token[]): Detection | undefined {
     depth +=
       token.name === "startObject" || token.name === "startArray" ? 1 : token.name === "endObject" || token.name === "endArray" ? -1 : 0;
   }
-  if (start === -1) return undefined;
-  const detection = classify(shapeOf(tokens.slice(start)), "wrapped");
-  return detection && { ...detection, layout: "wrapped" };
+  return start === -1 ? undefined : shapeOf(tokens.slice(start));
 }
+
+/** Keeps a string of a record's field, a few hundred of each key at most. */
+function addString(shape: Shape, key: string, value: string): void {
+  const values = shape.strings.get(key) ?? [];
+  if (values.length < MAX_STRINGS_PER_KEY) values.push(value);
+  shape.strings.set(key, values);
+}
+
+const MAX_STRINGS_PER_KEY = 500;
 
 function topLevelKind(name: string): Shape["topLevel"] {
   return name === "startArray" ? "array" : name === "startObject" ? "object" : "other";
@@ -252,22 +283,21 @@ function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefi
 }
 
 function shapeOfRecord(record: JsonObject): Shape {
-  const products = [record.header, ...arrayOf(record.products)].filter((value): value is string => typeof value === "string");
-  return { topLevel: "object", emptyArray: false, keys: new Set(Object.keys(record)), products: new Set(products) };
+  const shape: Shape = { topLevel: "object", emptyArray: false, keys: new Set(Object.keys(record)), strings: new Map() };
+  for (const [key, value] of Object.entries(record)) {
+    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === "string") addString(shape, key, item);
+  }
+  return shape;
 }
 
+function sampleOf(shape: Shape): Sample {
+  return { keys: shape.keys, strings: (key) => shape.strings.get(key) ?? [], emptyList: shape.topLevel === "array" && shape.emptyArray };
+}
+
+/** What the importers' detectors make of a shape: the format's, in the layout given; undefined when none knows it. */
 function classify(shape: Shape, layout: Layout): Detection | undefined {
-  if (shape.topLevel === "array" && shape.emptyArray) return { format: "upload", layout: "array", geminiProduct: false, empty: true };
-  const format = formatOfKeys(shape.keys);
-  if (format === undefined) return undefined;
-  const geminiProduct = format === "gemini" && [...shape.products].some(namesGeminiProduct);
-  return { format, layout, geminiProduct, empty: false };
-}
-
-function formatOfKeys(keys: Set<string>): ExportFormat | undefined {
-  if (keys.has("mapping")) return "chatgpt";
-  if (keys.has("chat_messages")) return "claude";
-  if (keys.has("conversation")) return "upload";
-  if (keys.has("header") && keys.has("time")) return "gemini";
-  return undefined;
+  const sample = sampleOf(shape);
+  const found = recognise(sample);
+  if (found === undefined) return undefined;
+  return { format: found.importer.id, layout, aside: found.match.aside, empty: sample.emptyList };
 }

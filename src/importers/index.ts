@@ -1,5 +1,5 @@
-// Importers: streaming readers of chat exports (ChatGPT, Claude, Gemini, mnemo's upload shape)
-// that yield conversations in the upload shape.
+// Importers: streaming readers of chat exports that yield conversations in the upload shape, one
+// importer per format (registry.ts), each in a folder of its own.
 //
 // Conventions shared by the importers:
 // - Dates are normalised to ISO 8601 UTC (`toISOString()`). A conversation without any date
@@ -11,21 +11,19 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
-import { AppError } from "../shared/errors.js";
-import { PLATFORM_PATTERN, type UploadConversation } from "../schemas/chat-history.js";
-import { chatgptConversation } from "./chatgpt.js";
-import { claudeConversation } from "./claude.js";
+import type { UploadConversation } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
-import { REPEATED, RepeatFilter } from "./repeats.js";
-import { geminiConversations } from "./gemini.js";
+import { isObject } from "./json-values.js";
 import { jsonRecords } from "./json-stream.js";
+import { checkPlatform } from "./platform.js";
+import { importerOf } from "./registry.js";
+import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
-import type { ExportFormat, ExportReader, RecordContext, SkippedCount, SkippedRecord, SourcedRecord } from "./types.js";
-import { uploadConversation, withPlatform } from "./upload-shape.js";
+import type { ExportFormat, ExportReader, SkippedCount, SkippedRecord, SourcedRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
 
 export type { ExportFormat, ExportReader, SkippedCount } from "./types.js";
-export { SUPPORTED_FORMATS } from "./container.js";
+export { checkPlatform } from "./platform.js";
 
 export interface OpenExportOptions {
   /** Replaces the platform of every conversation (any format). */
@@ -56,12 +54,6 @@ async function planFor(path: string): Promise<ExportPlan> {
   return planFile(await fileSource(path));
 }
 
-/** The platform id to record conversations under, checked: invalid input (field `platform`) otherwise. */
-export function checkPlatform(platform: string | undefined): string | undefined {
-  if (platform === undefined || PLATFORM_PATTERN.test(platform)) return platform;
-  throw AppError.invalid("platform", "must be 1 to 100 letters, digits, hyphens, underscores or dots", "Use a name such as chatgpt-work.");
-}
-
 /**
  * A reader over the plan. Each call to `conversations()` reads the files again from the start
  * and restarts the `bytesRead()` count.
@@ -81,9 +73,10 @@ function createReader(plan: ExportPlan, platform: string | undefined, onSkipped:
       const repeats = new RepeatFilter();
       const reading = { label: "" };
       for (const run of formatRuns(plan.parts)) {
-        for await (const conversation of convert(run.format, records(run.parts, tally, skips, onSkipped, reading))) {
-          // Upload-shape records may repeat a conversation on purpose: without `complete`, a repeat adds messages.
-          if (run.format === "upload" || repeats.keep(conversation)) yield withPlatform(conversation, platform);
+        const importer = importerOf(run.format);
+        for await (const converted of importer.convert(records(run.parts, tally, skips, onSkipped, reading))) {
+          const conversation = importer.chatApp ? { platform: importer.id, platformDisplayName: importer.name, ...converted } : converted;
+          if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(conversation, platform);
           else skips.add(reading.label, REPEATED);
         }
       }
@@ -135,25 +128,8 @@ async function* records(
   }
 }
 
-function convert(format: ExportFormat, input: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
-  switch (format) {
-    case "chatgpt":
-      return eachRecord(input, chatgptConversation);
-    case "claude":
-      return eachRecord(input, claudeConversation);
-    case "gemini":
-      return geminiConversations(input);
-    case "upload":
-      return eachRecord(input, uploadConversation);
-  }
-}
-
-type RecordConverter = (value: unknown, context: RecordContext) => UploadConversation | undefined;
-
-/** One conversation per record; records with nothing importable (undefined) are skipped. */
-async function* eachRecord(input: AsyncIterable<SourcedRecord>, toConversation: RecordConverter): AsyncGenerator<UploadConversation> {
-  for await (const { value, context } of input) {
-    const conversation = toConversation(value, context);
-    if (conversation !== undefined) yield conversation;
-  }
+/** The conversation with `platform` replaced; non-objects are left for the core to reject. */
+function withPlatform(conversation: UploadConversation, platform: string | undefined): UploadConversation {
+  if (platform === undefined || !isObject(conversation)) return conversation;
+  return { ...conversation, platform };
 }

@@ -1,8 +1,8 @@
 import type { AppError } from "../shared/errors.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
-/** The export formats `openExport` recognises. */
-export type ExportFormat = "chatgpt" | "claude" | "gemini" | "upload";
+/** An export format `openExport` recognises: the id of its importer (registry.ts). */
+export type ExportFormat = string;
 
 /**
  * How records sit in a JSON file: the elements of one top-level array (`array`), one value per
@@ -50,12 +50,6 @@ export interface RecordContext {
   fallbackDate: Date;
   /** Counts what this record leaves out, with the reason. */
   skip: SkipReport;
-}
-
-/** Platform fields an importer stamps on each conversation. */
-export interface PlatformInfo {
-  platform: string;
-  platformDisplayName: string;
 }
 
 /** A record read from an export file, with where it came from. */

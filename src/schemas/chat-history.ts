@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { DateTime, queryBool, queryInt } from "./common.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
-export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
+export { PLATFORM_PATTERN } from "./platform.js";
 export const MAX_CONVERSATION_TOKENS = 100_000;
 /** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
 export const MAX_TITLE_CHARS = 1_000;
@@ -16,7 +17,7 @@ export type UploadMessage = z.infer<typeof UploadMessage>;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   platformDisplayName: z.string().max(200).optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DateTime, queryBool } from "./common.js";
-import { PLATFORM_PATTERN } from "./chat-history.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 /** The largest export file the upload endpoint takes: a whole ChatGPT export of many years is ~1 GB. */
 export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
@@ -8,7 +8,7 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 // Ours: POST /api/chat-history/imports — an export file streamed to the server, imported as `mnemo import` does
 export const UploadImportQuery = z.object({
   filename: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").default("export"),
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
   dryRun: queryBool(z.boolean().default(false)),
 });

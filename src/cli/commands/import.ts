@@ -6,15 +6,17 @@ import { importInThread, type ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
-const IMPORT_HELP = `
+/**
+ * `mnemo import --help` after the options: the formats (from the importers' registry), backups, and
+ * what to expect. `mnemo help import` shows help without loading anything first, so it points there.
+ */
+const importHelp = (formats: string | undefined) => `
 Formats (recognised from the content, not the name):
-  ChatGPT   the export zip, conversations.json, or the sharded conversations-000.json … layout
-  Claude    the export zip or conversations.json
-  Gemini    Google Takeout: the zip, its folder, or My Activity.json of Gemini Apps
-  mnemo     the upload shape: one conversation, an array of them, or NDJSON (one per line)
-  backup    a file of \`mnemo export\` (.jsonl or .jsonl.gz): restored with its ids, versions, times,
-            pins and images; what the store already holds is left as it is, so running it twice adds
-            nothing. --user restores a one-user export into that user. This machine's store only.
+${formats ?? "  `mnemo import --help` lists them."}
+
+A backup (a file of \`mnemo export\`, .jsonl or .jsonl.gz) is restored with its ids, versions, times,
+pins and images; what the store already holds is left as it is, so running it twice adds nothing.
+--user restores a one-user export into that user. This machine's store only.
 
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
@@ -22,14 +24,19 @@ Prints the import id of what it stored (one per platform); \`mnemo chats list --
 through --remote it cannot compare, and says so.`;
 
 export function registerImport(program: Command): void {
+  // The formats come from the core, which --help alone does not load: only help for this command does.
+  let formats: string | undefined;
+  program.hook("preSubcommand", async (_program, command) => {
+    if (command.name() === "import") formats = (await import("../../core/index.js")).formatLines();
+  });
   program
     .command("import")
-    .description("import chat exports: ChatGPT or Claude (zip or conversations.json), Gemini Takeout, or mnemo's upload shape")
+    .description("import chat exports (`mnemo import --help` lists the formats), or restore a backup of `mnemo export`")
     .argument("<paths...>", "export files, zips or folders")
     .option("--platform <id>", "record the conversations under this platform id")
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
-    .addHelpText("after", IMPORT_HELP)
+    .addHelpText("after", () => importHelp(formats))
     .action(
       action(
         async (session, paths: string[], options: ImportCommandOptions) => {

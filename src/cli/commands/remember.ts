@@ -125,7 +125,7 @@ async function rememberImage(session: Session, file: string, description: string
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const { checkImage } = await import("../../core/index.js");
-  const { problem } = checkImage(data);
+  const { problem } = await checkImage(data);
   if (problem !== undefined) throw AppError.invalid("--image", `${file} ${problem}`);
   await withService(session, async (service) => {
     const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);

@@ -13,19 +13,15 @@
 // items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
 // ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
 import { createHash } from "node:crypto";
-import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
-import { uniqueIds } from "./message-ids.js";
-import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
-import { notAConversation } from "./record-errors.js";
-import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
+import { uniqueIds } from "../message-ids.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
+import { GEMINI_HOST, namesGeminiProduct } from "./names.js";
 
-export const GEMINI: PlatformInfo = { platform: "gemini", platformDisplayName: "Gemini" };
-
-/** The brand survives translation: "Gemini Apps", "Gemini アプリ", "Εφαρμογές Gemini", "Bard". */
-const GEMINI_NAME = /\b(?:gemini|bard)\b/i;
-const GEMINI_HOST = /^(?:gemini|bard)\.google\.com$/i;
 /** A conversation's link: /app/<id>, /app/c/<id> (newer), /chat/<id> (Bard), optionally under /u/<n>/. */
 const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/(?:c\/)?([A-Za-z0-9_-]{6,})/;
 const TITLE_CHARS = 80;
@@ -40,7 +36,7 @@ const SKIPPED = {
 } as const;
 
 /** A Gemini record as read, before the file's prompt verb is known. */
-interface Activity {
+export interface Activity {
   time: string;
   /** Position in the file, to keep records with equal times in a stable order. */
   order: number;
@@ -65,19 +61,21 @@ interface Turn {
 }
 
 /**
- * Grouping needs every record of a group, so the Gemini records are buffered before anything is
- * yielded: only the extracted text of Gemini records is kept (not the raw JSON, and not other
- * products' records). Takeout activity files are modest in size, so this stays small.
+ * One record of Gemini activity, as read: only its extracted text is kept (not the raw JSON), and
+ * nothing of other products' records, since grouping needs every record before anything is yielded.
  */
-export async function* geminiConversations(records: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
+export function readActivity(record: unknown, context: RecordContext): Activity | undefined {
+  if (!isObject(record)) throw notAConversation(context);
+  return toActivity(record, context);
+}
+
+/** The activities of a read grouped into conversations: by the conversation they link to, else by day and session. */
+export function geminiConversations(activities: Activity[]): UploadConversation[] {
   const byFile = new Map<string, Activity[]>();
-  for await (const { value, context } of records) {
-    if (!isObject(value)) throw notAConversation(context);
-    const activity = toActivity(value, context);
-    if (activity === undefined) continue;
-    const activities = byFile.get(context.label) ?? [];
-    activities.push(activity);
-    byFile.set(context.label, activities);
+  for (const activity of activities) {
+    const inFile = byFile.get(activity.context.label) ?? [];
+    inFile.push(activity);
+    byFile.set(activity.context.label, inFile);
   }
   const groups = new Map<string, Turn[]>();
   // A record in two files (two Takeouts of one account side by side) is one turn, not two.
@@ -102,10 +100,9 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
   const conversations = [...groups.entries()]
     .flatMap(([group, turns]) => sessionsOf(group, turns))
     .map(([group, turns]) => toConversation(group, turns));
-  conversations.sort(
+  return conversations.sort(
     (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
   );
-  yield* conversations;
 }
 
 /**
@@ -116,11 +113,6 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
 function promptTitles(activities: Activity[]): string[] {
   const answered = activities.filter((activity) => activity.answer !== "").map((activity) => activity.title);
   return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
-}
-
-/** Whether a product name (a record's `header` or one of its `products`) is Gemini's, in any language. */
-export function namesGeminiProduct(name: string): boolean {
-  return GEMINI_NAME.test(name);
 }
 
 /** A Gemini Apps (or Bard) record: by its product names, or by a link to gemini.google.com. */
@@ -242,7 +234,6 @@ function toConversation(group: string, turns: Turn[]): UploadConversation {
   const last = turns.at(-1);
   const createdAt = first?.time ?? "";
   return {
-    ...GEMINI,
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: `gemini-${group}`,
