@@ -1,19 +1,23 @@
 // Format detection by structure: tokenise the first bytes of a file and show the shape of its first
 // records (a Sample) to each importer's detector (registry.ts), never looking at the file's name.
 import parser from "stream-json/parser.js";
-import type { Duplex } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { WRAPPER_KEY } from "./json-stream.js";
+import { jsonRecords, WRAPPER_KEY } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
 import { recognise } from "./registry.js";
-import type { ByteSource } from "./source.js";
+import { ByteTally, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";
 
-/** How much of a file is looked at. A ChatGPT record shows `mapping` within its first few keys. */
-const SNIFF_BYTES = 256 * 1024;
+/**
+ * How much of a file is looked at: 64 KB, then 256 KB when that tells no format or a format's shape
+ * without its data (a Takeout file whose first records are another product's). A ChatGPT record
+ * shows `mapping` within its first few keys.
+ */
+const SNIFF_BYTES = [64 * 1024, 256 * 1024] as const;
 /** The prefix is fed in slices so that tokens before a fault are still seen. */
 const SLICE_BYTES = 4 * 1024;
 
@@ -38,6 +42,8 @@ interface Shape {
   emptyArray: boolean;
   /** Keys of the first record. */
   keys: Set<string>;
+  /** Keys of each record in the prefix, in order (a damaged first record does not hide the format of the rest). */
+  recordKeys: Set<string>[];
   /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
   strings: Map<string, string[]>;
 }
@@ -52,21 +58,24 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
 
 /** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
 export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
-  const { readings, failed } = await readingsOf(source);
-  for (const { shape, layout } of readings) {
-    const detection = classify(shape, layout);
-    if (detection !== undefined) return { detection, keys: shape.keys };
-  }
-  if (failed) {
+  for (const size of SNIFF_BYTES) {
+    const { readings, failed, complete } = await readingsOf(source, size);
+    const last = complete || size === SNIFF_BYTES.at(-1);
+    for (const { shape, layout } of readings) {
+      const detection = classify(shape, layout);
+      if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
+    }
+    if (!last) continue;
+    if (!failed) return { detection: undefined, keys: readings.at(-1)?.shape.keys ?? new Set() };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
-  return { detection: undefined, keys: readings.at(-1)?.shape.keys ?? new Set() };
+  throw new Error("unreachable: the last sniff decides");
 }
 
 /** What the importers' detectors are shown of a file, each way it may be laid out (registry.test.ts shows each to every one). */
 export async function samples(source: ByteSource): Promise<Sample[]> {
-  return (await readingsOf(source)).readings.map(({ shape }) => sampleOf(shape));
+  return (await readingsOf(source, SNIFF_BYTES.at(-1)!)).readings.map(({ shape }) => sampleOf(shape));
 }
 
 /** A way the file may be laid out, and the shape its records have read so. */
@@ -79,8 +88,8 @@ interface Reading {
  * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
  * minified record), the array a top-level object wraps, the whole prefix. `failed`: the prefix is not JSON.
  */
-async function readingsOf(source: ByteSource): Promise<{ readings: Reading[]; failed: boolean }> {
-  const { prefix, complete } = await readPrefix(source);
+async function readingsOf(source: ByteSource, size: number): Promise<{ readings: Reading[]; failed: boolean; complete: boolean }> {
+  const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
   assertNotHtml(source, prefix);
@@ -94,7 +103,41 @@ async function readingsOf(source: ByteSource): Promise<{ readings: Reading[]; fa
   const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedShape(tokens) : undefined;
   if (wrapped !== undefined) readings.push({ layout: "wrapped", shape: wrapped });
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
-  return { readings, failed };
+  if (failed) readings.push(await salvaged(source, prefix));
+  return { readings, failed, complete };
+}
+
+/**
+ * The prefix read record by record as the importer reads a file (json-records.ts), for a file whose
+ * tokens stop at damage: the records after a damaged one still tell the format.
+ */
+async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
+  const layout = prefix
+    .toString("latin1", 0, 64)
+    .replace(/^\xef\xbb\xbf/, "")
+    .trimStart()
+    .startsWith("[")
+    ? "array"
+    : "values";
+  const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
+  const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
+  const shape: Shape = {
+    topLevel: layout === "array" ? "array" : "object",
+    emptyArray: false,
+    keys: new Set(),
+    recordKeys: [],
+    strings: new Map(),
+  };
+  const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined });
+  for await (const { value } of records) {
+    if (!isObject(value)) continue;
+    const record = shapeOfRecord(value);
+    if (shape.recordKeys.length === 0) shape.keys = record.keys;
+    shape.recordKeys.push(record.keys);
+    for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
+    if (shape.recordKeys.length >= MAX_RECORDS) break;
+  }
+  return { layout, shape };
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
@@ -156,8 +199,8 @@ function assertNotHtml(source: ByteSource, prefix: Buffer): void {
   });
 }
 
-/** The first SNIFF_BYTES of the file; `complete` when that is the whole file. */
-async function readPrefix(source: ByteSource): Promise<{ prefix: Buffer; complete: boolean }> {
+/** The first `size` bytes of the file; `complete` when that is the whole file. */
+async function readPrefix(source: ByteSource, size: number): Promise<{ prefix: Buffer; complete: boolean }> {
   const input = await source.open();
   const chunks: Buffer[] = [];
   let length = 0;
@@ -165,7 +208,7 @@ async function readPrefix(source: ByteSource): Promise<{ prefix: Buffer; complet
     for await (const chunk of input) {
       chunks.push(chunk as Buffer);
       length += (chunk as Buffer).length;
-      if (length >= SNIFF_BYTES) return { prefix: Buffer.concat(chunks).subarray(0, SNIFF_BYTES), complete: false };
+      if (length >= size) return { prefix: Buffer.concat(chunks).subarray(0, size), complete: false };
     }
   } catch (error) {
     throw await readFailure(error, source, true); // e.g. a damaged zip entry
@@ -202,9 +245,12 @@ function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
   return new Promise((resolve) => stream.write(slice, () => resolve()));
 }
 
-/** Walks the tokens record by record: the first record's keys, every record's strings. */
+/** Records of the prefix whose keys are kept, to recognise the format by. */
+const MAX_RECORDS = 20;
+
+/** Walks the tokens record by record: the first records' keys, every record's strings. */
 function shapeOf(tokens: Token[]): Shape {
-  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), strings: new Map() };
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
@@ -221,6 +267,7 @@ function shapeOf(tokens: Token[]): Shape {
     if (token.name === "keyValue" && depth === recordDepth) {
       currentKey = String(token.value);
       if (recordIndex === 0) shape.keys.add(currentKey);
+      if (recordIndex < MAX_RECORDS) (shape.recordKeys[recordIndex] ??= new Set()).add(currentKey);
     }
     if (token.name === "stringValue" && currentKey !== undefined && depth <= recordDepth + 1) {
       addString(shape, currentKey, String(token.value));
@@ -283,21 +330,33 @@ function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefi
 }
 
 function shapeOfRecord(record: JsonObject): Shape {
-  const shape: Shape = { topLevel: "object", emptyArray: false, keys: new Set(Object.keys(record)), strings: new Map() };
+  const keys = new Set(Object.keys(record));
+  const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map() };
   for (const [key, value] of Object.entries(record)) {
     for (const item of Array.isArray(value) ? value : [value]) if (typeof item === "string") addString(shape, key, item);
   }
   return shape;
 }
 
-function sampleOf(shape: Shape): Sample {
-  return { keys: shape.keys, strings: (key) => shape.strings.get(key) ?? [], emptyList: shape.topLevel === "array" && shape.emptyArray };
+/** Whether a value read from a file of `format` is a record of it, as its detector would judge the file by it. */
+export function isRecordOf(format: ExportFormat): (value: unknown) => boolean {
+  return (value) => isObject(value) && recognise(sampleOf(shapeOfRecord(value)))?.importer.id === format;
 }
 
-/** What the importers' detectors make of a shape: the format's, in the layout given; undefined when none knows it. */
+function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
+  return { keys, strings: (key) => shape.strings.get(key) ?? [], emptyList: shape.topLevel === "array" && shape.emptyArray };
+}
+
+/**
+ * What the importers' detectors make of a shape, in the layout given: the format of its first
+ * record they know (a damaged first record costs that record, not the file); undefined when none.
+ */
 function classify(shape: Shape, layout: Layout): Detection | undefined {
-  const sample = sampleOf(shape);
-  const found = recognise(sample);
-  if (found === undefined) return undefined;
-  return { format: found.importer.id, layout, aside: found.match.aside, empty: sample.emptyList };
+  const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
+  for (const keys of candidates) {
+    const sample = sampleOf(shape, keys);
+    const found = recognise(sample);
+    if (found !== undefined) return { format: found.importer.id, layout, aside: found.match.aside, empty: sample.emptyList };
+  }
+  return undefined;
 }

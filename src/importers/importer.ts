@@ -3,6 +3,7 @@
 // formats a user reads (help, errors, the web app, MCP, the README) is generated from that list
 // (words.ts). src/README.md, "How to add an importer", shows the steps.
 import type { UploadConversation } from "../schemas/chat-history.js";
+import { unreadableRecord } from "./record-errors.js";
 import type { RecordContext, SourcedRecord } from "./types.js";
 
 export interface Importer {
@@ -82,7 +83,7 @@ export function loaded(load: () => Promise<Importer["convert"]>): Importer["conv
 export function perRecord(convert: (record: unknown, context: RecordContext) => UploadConversation | undefined): Importer["convert"] {
   return async function* (records) {
     for await (const { value, context } of records) {
-      const conversation = convert(value, context);
+      const conversation = isolated(convert, value, context);
       if (conversation !== undefined) yield conversation;
     }
   };
@@ -99,9 +100,23 @@ export function grouped<Item>(
   return async function* (records) {
     const items: Item[] = [];
     for await (const { value, context } of records) {
-      const item = read(value, context);
+      const item = isolated(read, value, context);
       if (item !== undefined) items.push(item);
     }
     yield* group(items);
   };
+}
+
+/** A record its converter fails on is skipped and the failure reported: it costs that record, not the file. */
+function isolated<T>(
+  convert: (record: unknown, context: RecordContext) => T | undefined,
+  value: unknown,
+  context: RecordContext,
+): T | undefined {
+  try {
+    return convert(value, context);
+  } catch (error) {
+    context.unreadable(unreadableRecord(context, error));
+    return undefined;
+  }
 }

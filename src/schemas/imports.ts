@@ -28,6 +28,18 @@ export const ImportSummary = z.object({
   ),
   /** Records left out on purpose, counted per file and reason (empty conversations, other products' activity…). */
   skipped: z.array(z.object({ file: z.string(), reason: z.string(), count: z.number().int() })).default([]),
+  /** Records whose text was not valid Unicode, imported with U+FFFD in its place: the file, the record (from 1), the fields. */
+  repaired: z
+    .array(
+      z.object({
+        file: z.string(),
+        record: z.number().int(),
+        fields: z.array(z.string()),
+        count: z.number().int(),
+        text: z.string(),
+      }),
+    )
+    .default([]),
   conversationIds: z.array(z.string()),
   importIds: z.array(z.string()),
   dryRun: z.boolean(),
