@@ -69,6 +69,7 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
   if (summary.files.length > 0 || summary.restored.length === 0) reportTotals(out, summary);
   reportSkipped(out, summary);
+  reportRepaired(out, summary);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
@@ -124,6 +125,23 @@ function reportSkipped(out: Output, summary: ImportSummary): void {
   if (summary.skipped.length === 0) return;
   out.notice("Not imported, on purpose:");
   for (const skip of summary.skipped) out.notice(`  ${skip.count.toLocaleString("en-US")} × ${skip.reason} (in ${skip.file})`);
+}
+
+/** Records shown in full among those repaired; the rest are counted. */
+const SHOWN_REPAIRS = 10;
+
+/** What was imported with its text repaired: the user's own words, so never refused, and never changed without a word. */
+function reportRepaired(out: Output, summary: ImportSummary): void {
+  if (summary.repaired.length === 0) return;
+  out.notice(
+    `Repaired and imported: ${counted(summary.repaired.length, "record")} held text that is not valid Unicode (half an emoji, bytes that are not UTF-8), now shown as \uFFFD:`,
+  );
+  for (const repair of summary.repaired.slice(0, SHOWN_REPAIRS)) {
+    out.notice(
+      `  ${repair.file}, record ${repair.record}: ${repair.fields.join(", ")}${repair.count > repair.fields.length ? ` and ${repair.count - repair.fields.length} more` : ""} (${JSON.stringify(repair.text)})`,
+    );
+  }
+  if (summary.repaired.length > SHOWN_REPAIRS) out.notice(`  and ${summary.repaired.length - SHOWN_REPAIRS} more (--json lists them all)`);
 }
 
 /** Where to find what was imported; the ids on stdout too when it is not a terminal, as a command that creates prints them. */

@@ -117,6 +117,7 @@ function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
   return (
     <>
       {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
+      {s.repaired.length > 0 ? `, ${s.repaired.length} repaired (text not valid Unicode, kept with �)` : ""}
       {ids.length > 0 ? (
         <>
           {" · "}
