@@ -40,7 +40,7 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 export function unsupported(label: string, reason: string): AppError {
   return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${supportedFormats()}.`, {
-    suggestion: "Pass the export as its app gives it (the zip as downloaded), or the unzipped folder.",
+    suggestion: "Pass the export as downloaded (its zip), or the unzipped folder, of one of the formats listed.",
   });
 }
 
