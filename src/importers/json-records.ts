@@ -180,6 +180,8 @@ class RecordScanner {
   private position = 0;
   private expect = Expect.Value;
   private stack: number[] = [];
+  /** Beside `stack`: where each object that is a list's element starts, while a try runs after damage (-1 otherwise). */
+  private elementStarts: number[] = [];
   private inString = false;
   private stringIsKey = false;
   private escaped = false;
@@ -192,6 +194,10 @@ class RecordScanner {
   private finished = false;
   private keyStart = -1;
   private lastTopKey = "";
+  /** The first backslash in `backslashChunk` at or after `backslashFrom` (the chunk's length: none). */
+  private backslashChunk: Buffer | undefined;
+  private backslashFrom = 0;
+  private backslashAt = 0;
   /** After damage: where the next record is looked for, and where the one being tried starts (-1: none). */
   private resync: { from: number; trying: number } | undefined;
 
@@ -291,7 +297,8 @@ class RecordScanner {
   /** The scanner as it is at the start of a record, at `at`. */
   private startTry(at: number): void {
     this.position = at;
-    this.stack = this.layout === "values" ? [] : this.layout === "array" ? [LIST] : [OBJECT, LIST];
+    this.stack = this.recordContext();
+    this.elementStarts = this.stack.map(() => -1);
     this.expect = Expect.Value;
     this.inString = false;
     this.inScalar = false;
@@ -300,6 +307,11 @@ class RecordScanner {
     this.finished = false;
     this.recordStart = -1;
     this.keyStart = -1;
+  }
+
+  /** The containers a record sits in. */
+  private recordContext(): number[] {
+    return this.layout === "values" ? [] : this.layout === "array" ? [LIST] : [OBJECT, LIST];
   }
 
   /**
@@ -344,8 +356,8 @@ class RecordScanner {
     }
     while (i < chunk.length) {
       const quote = chunk.indexOf(0x22, i);
-      const backslash = chunk.indexOf(0x5c, i);
-      if (backslash !== -1 && (quote === -1 || backslash < quote)) {
+      const backslash = this.nextBackslash(chunk, i);
+      if (backslash < chunk.length && (quote === -1 || backslash < quote)) {
         this.escaped = backslash + 1 >= chunk.length;
         i = Math.min(backslash + 2, chunk.length);
         continue;
@@ -357,6 +369,17 @@ class RecordScanner {
     }
     this.position = start + chunk.length;
     return undefined;
+  }
+
+  /** The next backslash in the chunk from `i` (the chunk's length: none), without scanning the chunk again for every string. */
+  private nextBackslash(chunk: Buffer, i: number): number {
+    if (this.backslashChunk !== chunk || i < this.backslashFrom || i > this.backslashAt) {
+      const at = chunk.indexOf(0x5c, i);
+      this.backslashChunk = chunk;
+      this.backslashFrom = i;
+      this.backslashAt = at === -1 ? chunk.length : at;
+    }
+    return this.backslashAt;
   }
 
   private stringEnded(quote: number): Event | undefined {
@@ -416,6 +439,8 @@ class RecordScanner {
     const record = this.inRecords && this.stack.length === this.recordDepth;
     if (byte === 0x7b || byte === 0x5b) {
       if (record) this.recordStart = at;
+      const element = byte === 0x7b && this.stack.at(-1) === LIST && this.resync !== undefined;
+      this.elementStarts.push(element ? at : -1);
       this.stack.push(byte === 0x7b ? OBJECT : LIST);
       this.expect = byte === 0x7b ? Expect.KeyOrObjectEnd : Expect.ValueOrListEnd;
       this.opened();
@@ -463,11 +488,33 @@ class RecordScanner {
   private close(kind: number, at: number): Event | undefined {
     if (this.stack.at(-1) !== kind) return damage(at, kind === OBJECT ? 0x7d : 0x5d, "a value");
     this.stack.pop();
+    const start = this.elementStarts.pop() ?? -1;
+    if (start >= 0 && this.stack.length > this.recordDepth) {
+      const found = this.nestedRecord(start, at + 1);
+      if (found !== undefined) return found;
+    }
     if (this.layout === "wrapped" && this.inRecords && this.stack.length === 1) {
       this.finished = true;
       return END;
     }
     return this.valueEnded(at + 1);
+  }
+
+  /**
+   * After damage, a try's list may hold what are really the next records, the damage having lost
+   * the brackets that closed the record before them: one that parses whole as a record of the format
+   * is taken as one, and reading goes on after it as between records.
+   */
+  private nestedRecord(start: number, end: number): Event | undefined {
+    const parsed = this.parse(start, end);
+    if ("failure" in parsed || !this.isRecord(parsed.value)) return undefined;
+    this.resync = undefined;
+    this.stack = this.recordContext();
+    this.elementStarts = this.stack.map(() => -1);
+    this.inRecords = true;
+    this.recordStart = -1;
+    this.expect = Expect.CommaOrEnd;
+    return { kind: "record", start, end, parsed };
   }
 
   /** A value ended at `end`: the record's end when it was at the records' depth. */

@@ -163,7 +163,8 @@ describe("damage to one record of 1,000", () => {
           expect(damaged.repaired).toEqual([expect.objectContaining({ record: k + 1, text: expect.stringContaining("\uFFFD") })]);
         }
       }),
-      { numRuns: 40 },
+      // Found by this test: a cut that loses a record's closing brackets, so that the next records read as inside it.
+      { numRuns: 40, examples: [["claude", 997, { kind: "cut short", at: 1_825_243_379, length: 327_565_618 }]] },
     );
   });
 });
