@@ -109,25 +109,26 @@ async function readingsOf(source: ByteSource, size: number): Promise<{ readings:
 
 /**
  * The prefix read record by record as the importer reads a file (json-records.ts), for a file whose
- * tokens stop at damage: the records after a damaged one still tell the format.
+ * tokens stop at damage: the records after a damaged one still tell the format. A top-level object
+ * is a wrapped list when it holds one under WRAPPER_KEY, else values.
  */
 async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
-  const layout = prefix
-    .toString("latin1", 0, 64)
+  const head = prefix.toString("latin1");
+  const list = head
     .replace(/^\xef\xbb\xbf/, "")
     .trimStart()
-    .startsWith("[")
-    ? "array"
-    : "values";
+    .startsWith("[");
+  const wraps = new RegExp(`"${WRAPPER_KEY}"\\s*:\\s*\\[`).test(head);
+  const layout = list ? "array" : wraps ? "wrapped" : "values";
+  return { layout, shape: await recordsShape(source, prefix, layout) };
+}
+
+/** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
+async function recordsShape(source: ByteSource, prefix: Buffer, layout: Exclude<Layout, "lines">): Promise<Shape> {
   const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
   const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
-  const shape: Shape = {
-    topLevel: layout === "array" ? "array" : "object",
-    emptyArray: false,
-    keys: new Set(),
-    recordKeys: [],
-    strings: new Map(),
-  };
+  const topLevel = layout === "array" ? "array" : "object";
+  const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined });
   for await (const { value } of records) {
     if (!isObject(value)) continue;
@@ -137,7 +138,7 @@ async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
     for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
     if (shape.recordKeys.length >= MAX_RECORDS) break;
   }
-  return { layout, shape };
+  return shape;
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */

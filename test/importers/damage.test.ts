@@ -179,3 +179,23 @@ describe("one bad title among 60 conversations (the export that imported 0)", ()
     expect(conversations[41]?.conversation.title).toBe("Cut mid-emoji \uFFFD");
   });
 });
+
+describe("the other layouts of JSON records", () => {
+  const five = RECORDS.chatgpt.slice(0, 5);
+  const damage = (text: string) => text.replace('"conv-0002-x"', '"conv-0002-x"x'); // record 3's last field
+
+  it.each([
+    ["a wrapped list", JSON.stringify({ meta: { note: [{ conversations: 1 }] }, conversations: five, rest: [five[0]] })],
+    ["values one after another", five.map((record) => JSON.stringify(record, null, 2)).join("\n")],
+    ["one value a line", five.map((record) => JSON.stringify(record)).join("\n")],
+  ])("%s: the damaged record alone is left out, and named", async (_, text) => {
+    const { conversations, problems } = await importBytes(Buffer.from(damage(text)), "layout.json");
+    expect(conversations.map((conversation) => conversation.conversation.id)).toEqual([
+      "conv-0000-x",
+      "conv-0001-x",
+      "conv-0003-x",
+      "conv-0004-x",
+    ]);
+    expect(problems.map((problem) => problem.details["record"])).toEqual([3]);
+  });
+});
