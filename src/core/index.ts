@@ -6,18 +6,19 @@
  * so `mnemo --help`, a command sent to a server and an MCP client's first request do not pay for it.
  */
 import type { Config } from "../config/load-config.js";
+import type { MnemoService } from "./service-types.js";
 import type { App, AppOptions } from "./app.js";
+import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
 import type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
 import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
 import type { RepairResult } from "./operations/doctor-repair.js";
 import type { ExportQuery } from "../schemas/export.js";
 import type { QueueStatus } from "../schemas/chat-history.js";
-import type { MnemoService } from "./service.js";
-import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
-import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { ImageCheck } from "./memories/image-types.js";
 import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
+import type { ReleaseLock } from "../store/process-lock.js";
 
 export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
@@ -27,6 +28,8 @@ export type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
 export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/restore.js";
 export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
+export { checkPlatform } from "../importers/platform.js";
+export { chatAppNames, FORMATS, fileTypes, formatLines, formatNames, type FormatWords } from "../importers/words.js";
 export type { UploadExportsOptions } from "./jobs/upload-exports.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";
 export type { ImageCheck } from "./memories/image-types.js";
@@ -34,32 +37,27 @@ export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
 export { removeServerInfo, runningServer, writeServerInfo, type ServerInfo } from "./operations/server-info.js";
 
-/** The platform id to record conversations under, checked (invalid input, field `platform`, otherwise). */
-export async function checkPlatform(platform: string | undefined): Promise<string | undefined> {
-  return (await import("../importers/index.js")).checkPlatform(platform);
-}
-
-/** Reads export files into uploads (core/jobs/import-file.ts). */
+/** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
 export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
   return (await import("./jobs/import-file.js")).importExports(service, paths, options);
 }
 
-/** Waits until what an import stored has been indexed. */
-export async function waitForProcessing(service: MnemoService, summary: ImportSummary, wait?: QueueWait): Promise<void> {
-  return (await import("./jobs/import-file.js")).waitForProcessing(service, summary, wait);
-}
-
-/** Waits until none of the user's conversations is queued or processing. */
-export async function waitForQueue(service: MnemoService, wait?: QueueWait): Promise<QueueStatus> {
-  return (await import("./jobs/import-file.js")).waitForQueue(service, wait);
-}
-
-/** `mnemo import` through a server: each export file streamed whole to it (core/jobs/upload-exports.ts). */
+/** `mnemo import` through a server: each export file streamed whole to it, which imports it (core/jobs/upload-exports.ts). */
 export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
   return (await import("./jobs/upload-exports.js")).uploadExports(service, paths, options);
 }
 
-/** Whether the bytes are a whole image of a type mnemo keeps, or what is wrong with them. */
+/** Waits until none of the user's conversations is queued or processing; the queue's final status. */
+export async function waitForQueue(service: MnemoService, wait?: QueueWait): Promise<QueueStatus> {
+  return (await import("./jobs/import-file.js")).waitForQueue(service, wait);
+}
+
+/** Waits for the queue, then counts how an import's conversations ended (rejected or failed, with reasons). */
+export async function waitForProcessing(service: MnemoService, summary: ImportSummary, wait?: QueueWait): Promise<void> {
+  return (await import("./jobs/import-file.js")).waitForProcessing(service, summary, wait);
+}
+
+/** Whether the bytes are a whole image of a kind mnemo keeps (core/memories/image-types.ts). */
 export async function checkImage(data: Uint8Array): Promise<ImageCheck> {
   return (await import("./memories/image-types.js")).checkImage(data);
 }
@@ -74,8 +72,8 @@ export async function watchedImports(stateFile: string): Promise<WatchedImport[]
   return (await import("./jobs/watch-folder.js")).watchedImports(stateFile);
 }
 
-/** Registers a server under the reindex lock (core/operations/reindex-lock.ts); the result releases it. */
-export async function lockOutReindexToServe(lockPath: string): Promise<() => Promise<void>> {
+/** Keeps `mnemo reindex` out while a server runs on the store (core/operations/reindex-lock.ts). */
+export async function lockOutReindexToServe(lockPath: string): Promise<ReleaseLock> {
   return (await import("./operations/reindex-lock.js")).lockOutReindexToServe(lockPath);
 }
 

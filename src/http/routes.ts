@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
-import { readUploadBody, type MnemoService } from "../core/index.js";
+import { formatNames, readUploadBody, type MnemoService } from "../core/index.js";
 import {
   ChatHistoryOverview,
   ConversationDetail,
@@ -301,8 +301,7 @@ export const ROUTES: Route[] = [
   },
   {
     ...at("uploadImport"),
-    summary:
-      "Upload an export file (ChatGPT or Claude zip, Gemini Takeout, the upload shape; at most 4 GB) as the request body: streamed to the data dir and imported in the background as `mnemo import` does",
+    summary: `Upload an export file (${formatNames("or")}; at most 4 GB) as the request body: streamed to the data dir and imported in the background as \`mnemo import\` does`,
     origin: "mnemo",
     query: UploadImportQuery,
     response: ImportJob,

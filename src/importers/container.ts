@@ -4,8 +4,10 @@
 import { AppError, isAppError } from "../shared/errors.js";
 import { noExportInside } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
+import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { supportedFormats } from "./words.js";
 import { ZIP_NAME } from "./zip.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
@@ -28,24 +30,24 @@ interface Found {
   detection: Detection;
 }
 
-/** Which entries of a container are looked at at all (images, HTML and the like are not). */
-const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
+/** The file names the ChatGPT manifest lists. */
+const JSON_FILE = /\.json$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
 /** A shard of the sharded ChatGPT layout. */
 const SHARD_FILE = /^conversations-\d+\.json$/;
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-export const SUPPORTED_FORMATS =
-  "ChatGPT export (.zip, conversations.json, or sharded conversations-NNN.json with export_manifest.json), " +
-  "Claude export (.zip or conversations.json), Gemini activity from Google Takeout (My Activity.json), " +
-  "and mnemo's upload shape (a JSON object, a JSON array of them, or NDJSON)";
-
 export function unsupported(label: string, reason: string): AppError {
-  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${SUPPORTED_FORMATS}.`, {
-    suggestion:
-      "Pass the export as downloaded (zip), its conversations.json, or the unzipped folder; for Google Takeout, choose the JSON format for My Activity.",
+  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${supportedFormats()}.`, {
+    suggestion: "Pass the export as downloaded (its zip), or the unzipped folder, of one of the formats listed.",
   });
+}
+
+/** Whether an importer reads files of this name (inside a zip or folder, the others are not looked at). */
+function readable(path: string): boolean {
+  const name = path.toLowerCase();
+  return IMPORTERS.some((importer) => importer.extensions.some((extension) => name.endsWith(extension)));
 }
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
@@ -56,11 +58,11 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
-  const candidates = sources.filter((source) => !isJunkPath(source.path) && JSON_FILE.test(source.path));
+  const candidates = sources.filter((source) => !isJunkPath(source.path) && readable(source.path));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
-  const { found, otherProducts, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
-  const withData = found.filter((entry) => !isEmptyArray(entry.detection));
+  const { found, aside, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const withData = found.filter((entry) => !entry.detection.empty);
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
   if (first === undefined) {
@@ -70,11 +72,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
   const formats = [...new Set(chosen.map(({ detection }) => detection.format))];
   chosen.sort((a, b) => formats.indexOf(a.detection.format) - formats.indexOf(b.detection.format));
-  const skipped: SkippedCount[] = otherProducts.map((source) => ({
-    file: source.label,
-    reason: "files of another Google product's activity, not read",
-    count: 1,
-  }));
+  const skipped: SkippedCount[] = [...aside];
   for (const archive of sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path))) {
     skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
   }
@@ -98,19 +96,19 @@ function missingShards(listed: string[], present: ByteSource[]): string[] {
 
 interface Detected {
   found: Found[];
-  /** Takeout activity files of other Google products (Search, YouTube…). */
-  otherProducts: ByteSource[];
+  /** Files of a format's shape without its data (Takeout activity of other Google products), with the reason. */
+  aside: SkippedCount[];
   /** The first file that could not be read, in case nothing else is found. */
   failure: AppError | undefined;
 }
 
 /** Detects every candidate. */
 async function detectAll(candidates: ByteSource[]): Promise<Detected> {
-  const detected: Detected = { found: [], otherProducts: [], failure: undefined };
+  const detected: Detected = { found: [], aside: [], failure: undefined };
   for (const source of candidates) {
     try {
       const detection = await detect(source);
-      if (detection?.format === "gemini" && !detection.geminiProduct) detected.otherProducts.push(source);
+      if (detection?.aside !== undefined) detected.aside.push({ file: source.label, reason: detection.aside, count: 1 });
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
@@ -130,10 +128,6 @@ function emptyConversationFiles(empty: Found[]): ByteSource[] {
   const sources = empty.map(({ source }) => source);
   const named = sources.filter((source) => /^conversations/i.test(baseName(source.path)));
   return named.length > 0 ? named : sources;
-}
-
-function isEmptyArray(detection: Detection): boolean {
-  return detection.format === "upload" && detection.empty;
 }
 
 function isManifest(source: ByteSource): boolean {

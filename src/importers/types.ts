@@ -1,8 +1,8 @@
 import type { AppError } from "../shared/errors.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
-/** The export formats `openExport` recognises. */
-export type ExportFormat = "chatgpt" | "claude" | "gemini" | "upload";
+/** An export format `openExport` recognises: the id of its importer (registry.ts). */
+export type ExportFormat = string;
 
 /**
  * How records sit in a JSON file: the elements of one top-level array (`array`), one value per
@@ -23,6 +23,22 @@ export interface ExportReader {
   conversations(): AsyncGenerator<UploadConversation>;
   /** What the last `conversations()` left out and why, counted per file and reason (complete once it has ended). */
   skipped(): SkippedCount[];
+  /** The records of the last `conversations()` whose text was not valid Unicode, repaired. */
+  repaired(): RepairedRecord[];
+}
+
+/** A record whose text was not valid Unicode (half an emoji, bytes that are not UTF-8), repaired to U+FFFD and imported. */
+export interface RepairedRecord {
+  /** The file as messages name it. */
+  file: string;
+  /** The record's position in the file, from 1. */
+  record: number;
+  /** The fields repaired (`title`, `mapping.….message.content.parts[0]`), the first few. */
+  fields: string[];
+  /** How many strings of the record were repaired. */
+  count: number;
+  /** The first of them as repaired (cut short), to tell which record it is. */
+  text: string;
 }
 
 /** Records (or files) of an export that were not imported, and why: never left out without a word. */
@@ -37,8 +53,8 @@ export interface SkippedCount {
 /** Counts something left out of `file` (a record, a draft, a file) under `reason`. */
 export type SkipReport = (reason: string, count?: number) => void;
 
-/** Told of a record that was skipped because it cannot be read (an NDJSON line that is not JSON). */
-export type SkippedRecord = (problem: AppError) => void;
+/** Told of a record that is skipped because it cannot be read (damaged JSON, not a conversation): the problem names it. */
+export type UnreadableRecord = (problem: AppError) => void;
 
 /** Where a record came from, for error messages and fallbacks. */
 export interface RecordContext {
@@ -46,16 +62,14 @@ export interface RecordContext {
   label: string;
   /** Zero-based position of the record in its file. */
   index: number;
+  /** Where the record starts in its file. */
+  byte: number;
   /** Used when a conversation carries no date at all: the file's modification time. */
   fallbackDate: Date;
   /** Counts what this record leaves out, with the reason. */
   skip: SkipReport;
-}
-
-/** Platform fields an importer stamps on each conversation. */
-export interface PlatformInfo {
-  platform: string;
-  platformDisplayName: string;
+  /** The record cannot be read: it is skipped, and the problem reported (or thrown, when no one takes it). */
+  unreadable: UnreadableRecord;
 }
 
 /** A record read from an export file, with where it came from. */

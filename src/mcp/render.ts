@@ -15,6 +15,7 @@ import type {
 } from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+import { chatAppNames } from "../core/index.js";
 import { probablyUnrelated } from "../text/relevance.js";
 import { memoriesInView } from "./paging.js";
 
@@ -175,7 +176,7 @@ export function renderConversation(c: ConversationDetail): string {
 export function renderOverview(o: ChatHistoryOverview): string {
   // Nothing to search yet: what would change that is the user's to do, outside the conversation.
   if (o.conversations === 0) {
-    return "No chat history yet: nothing to search or recall. The user can import exports from ChatGPT, Claude or Gemini (Takeout) on the Import page of mnemo's web app, or with `mnemo import <file>`.";
+    return `No chat history yet: nothing to search or recall. The user can import exports from ${chatAppNames("or")} on the Import page of mnemo's web app, or with \`mnemo import <file>\`.`;
   }
   const span = o.firstAt && o.lastAt ? `, from ${day(o.firstAt)} to ${day(o.lastAt)}` : "";
   const platforms = o.platforms.map(

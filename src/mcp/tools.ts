@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { MnemoService } from "../core/index.js";
+import { chatAppNames, type MnemoService } from "../core/index.js";
 import { ENDPOINTS, endpointPath, pathParams, type EndpointName } from "../schemas/endpoints.js";
 import { ToolSchemas, type ToolName } from "../schemas/tools.js";
 import type { AppError } from "../shared/errors.js";
@@ -181,8 +181,7 @@ export const TOOLS: Tool[] = [
   define("recall_chat_history", {
     twin: "recall",
     title: "Recall chat history",
-    description:
-      "Recall what the user's past AI conversations (imported from ChatGPT, Claude, Gemini…) say about something: a short summary citing [n], with numbered sources (conversation, message, date). Use when they refer to something discussed before. Several questions: queries instead of query.",
+    description: `Recall what the user's past AI conversations (imported from ${chatAppNames("and")}) say about something: a short summary citing [n], with numbered sources (conversation, message, date). Use when they refer to something discussed before. Several questions: queries instead of query.`,
     arguments: {
       conversationContext: "The current conversation in a line, to disambiguate.",
       conversationHistory: "Recent turns, for the same purpose.",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
-export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
+export { PLATFORM_PATTERN } from "./platform.js";
 /** Which platform's conversations: `all`, or a platform id (the core refuses one the user has none from, naming theirs). */
 export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
 export const MAX_CONVERSATION_TOKENS = 100_000;
@@ -18,7 +19,7 @@ export type UploadMessage = z.infer<typeof UploadMessage>;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   platformDisplayName: z.string().max(200).optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an

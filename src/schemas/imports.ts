@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DateTime, queryBool } from "./common.js";
-import { PLATFORM_PATTERN } from "./chat-history.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 /** The largest export file the upload endpoint takes: a whole ChatGPT export of many years is ~1 GB. */
 export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
@@ -8,7 +8,7 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 // Ours: POST /api/chat-history/imports — an export file streamed to the server, imported as `mnemo import` does
 export const UploadImportQuery = z.object({
   filename: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").default("export"),
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
   dryRun: queryBool(z.boolean().default(false)),
 });
@@ -28,6 +28,18 @@ export const ImportSummary = z.object({
   ),
   /** Records left out on purpose, counted per file and reason (empty conversations, other products' activity…). */
   skipped: z.array(z.object({ file: z.string(), reason: z.string(), count: z.number().int() })).default([]),
+  /** Records whose text was not valid Unicode, imported with U+FFFD in its place: the file, the record (from 1), the fields. */
+  repaired: z
+    .array(
+      z.object({
+        file: z.string(),
+        record: z.number().int(),
+        fields: z.array(z.string()),
+        count: z.number().int(),
+        text: z.string(),
+      }),
+    )
+    .default([]),
   conversationIds: z.array(z.string()),
   importIds: z.array(z.string()),
   dryRun: z.boolean(),

@@ -19,7 +19,11 @@ export function recordContext(label = "conversations.json"): RecordContext & { s
   return {
     label,
     index: 0,
+    byte: 0,
     fallbackDate: new Date(),
+    unreadable: (problem) => {
+      throw problem;
+    },
     skip: (reason, count = 1) => void skipped.set(reason, (skipped.get(reason) ?? 0) + count),
     skipped,
   };

@@ -4,8 +4,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatgptConversation } from "../../src/importers/chatgpt.js";
-import { claudeConversation } from "../../src/importers/claude.js";
+import { chatgptConversation } from "../../src/importers/chatgpt/conversation.js";
+import { claudeConversation } from "../../src/importers/claude/conversation.js";
 import { openExport } from "../../src/importers/index.js";
 import { AppError } from "../../src/shared/errors.js";
 import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";

@@ -1,4 +1,11 @@
-import { checkPlatform, openExport, type ExportFormat, type ExportReader, type SkippedCount } from "../../importers/index.js";
+import {
+  checkPlatform,
+  openExport,
+  type ExportFormat,
+  type ExportReader,
+  type RepairedRecord,
+  type SkippedCount,
+} from "../../importers/index.js";
 import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
@@ -45,6 +52,12 @@ export interface ImportSummary {
    * products' activity, a draft left out, a shard the manifest lists that is missing. Not failures.
    */
   skipped: SkippedCount[];
+  /**
+   * Records whose text was not valid Unicode (a title cut in the middle of an emoji, bytes that are
+   * not UTF-8): imported with U+FFFD in its place, since the text is the user's own and cannot be
+   * exported again. Not failures.
+   */
+  repaired: RepairedRecord[];
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
   /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
@@ -67,9 +80,10 @@ export interface ImportOptions {
 
 /**
  * Reads chat exports and stores their conversations through a service (embedded or remote).
- * A conversation that fails validation, or an NDJSON line that is not JSON, is reported and
- * skipped; a file that turns out to be malformed keeps everything read before the fault, and the
- * next file is still imported.
+ * Damage costs the record it is in: a record that cannot be read, or a conversation that fails
+ * validation, is reported (naming it) and skipped, and the rest of the file is imported; text that is
+ * not valid Unicode is repaired and said so. A file that cannot be read at all is reported, and the
+ * next file still imported.
  */
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
@@ -96,6 +110,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     failed: 0,
     problems: [],
     skipped: [],
+    repaired: [],
     restored: [],
     conversationIds: [],
     importIds: [],
@@ -136,8 +151,8 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   try {
     reader = await openExport(path, {
       platform: options.platform,
-      // A bad record alone (an NDJSON line) is one failed conversation, not the end of the file.
-      onSkipped: (problem) => {
+      // A record that cannot be read is one failed conversation, not the end of the file.
+      onUnreadable: (problem) => {
         file.conversations++;
         summary.failed++;
         summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
@@ -171,6 +186,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
   } finally {
     summary.skipped.push(...(reader?.skipped() ?? []));
+    summary.repaired.push(...(reader?.repaired() ?? []));
   }
 }
 

@@ -189,6 +189,7 @@ function named(summary: ImportSummary, file: string, filename: string): ImportSu
       ...(problem.conversation !== undefined ? { conversation: reword(problem.conversation) } : {}),
     })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: reword(entry.file) })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file: reword(entry.file) })),
   };
 }
 

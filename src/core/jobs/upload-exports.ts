@@ -77,6 +77,7 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
     files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file })),
     restored: [],
   };
 }
@@ -91,6 +92,7 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
     for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];
     total.problems.push(...summary.problems);
     total.skipped.push(...summary.skipped);
+    total.repaired.push(...summary.repaired);
     total.conversationIds.push(...summary.conversationIds);
     for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);
   }

@@ -89,6 +89,17 @@ function showSummary(job) {
     }
     result.append(element("h3", "Problems"), list);
   }
+  if (summary.repaired.length > 0) {
+    const list = element("ul");
+    for (const repair of summary.repaired)
+      list.append(element("li", `${repair.file}, record ${repair.record}: ${repair.fields.join(", ")} (“${repair.text}”)`));
+    const note = element(
+      "p",
+      "Their text was not valid Unicode (half an emoji, bytes that are not UTF-8): imported with � in its place.",
+      "hint",
+    );
+    result.append(element("h3", "Repaired"), note, list);
+  }
   for (const id of summary.importIds) {
     const link = element("a", `See the conversations of import ${id}`);
     link.href = `/conversations?import=${encodeURIComponent(id)}`;

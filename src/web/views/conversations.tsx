@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { chatAppNames } from "../../core/index.js";
 import type { ConversationDetail, ConversationListItem, ListChatsResponse } from "../../schemas/chat-history.js";
 import { markdown } from "../markdown.js";
 import { plural, shortDate, withQuery } from "../format.js";
@@ -29,7 +30,7 @@ function EmptyList(props: { list: ListChatsResponse; filtered: boolean; lastPage
   }
   return (
     <p class="empty">
-      No conversations yet. <a href="/import">Import an export</a> from ChatGPT, Claude or Gemini.
+      No conversations yet. <a href="/import">Import an export</a> from {chatAppNames("or")}.
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { FORMATS, fileTypes } from "../../core/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
 import { megabytes, shortDate } from "../format.js";
 import { CsrfField, Layout, type PageContext } from "./layout.js";
@@ -16,10 +17,16 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
   return (
     <Layout title="Import" page="import" ctx={props.ctx}>
       <h1>Import an export</h1>
+      <ul>
+        {FORMATS.map((format) => (
+          <li>
+            <strong>{format.name}</strong>: {format.accepts}
+          </li>
+        ))}
+      </ul>
       <p>
-        ChatGPT or Claude (the export's zip, or its <code>conversations.json</code>), Google Takeout's Gemini activity (zip), or mnemo's
-        upload shape (JSON or NDJSON). The file streams to the server and is read there as <code>mnemo import</code> reads it; importing the
-        same export again updates what changed.
+        The file streams to the server and is read there as <code>mnemo import</code> reads it; importing the same export again updates what
+        changed.
       </p>
       <noscript>
         <p class="flash error">Uploading needs JavaScript. Without it, run mnemo import with the file on the server's machine.</p>
@@ -29,7 +36,13 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
         <div class="row">
           <div class="field grow">
             <label for="import-file">Export file</label>
-            <input id="import-file" type="file" name="file" accept=".zip,.json,.jsonl,.ndjson,application/zip,application/json" required />
+            <input
+              id="import-file"
+              type="file"
+              name="file"
+              accept={[...fileTypes(), "application/zip", "application/json"].join(",")}
+              required
+            />
           </div>
           <div class="field">
             <label for="import-platform">
@@ -104,6 +117,7 @@ function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
   return (
     <>
       {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
+      {s.repaired.length > 0 ? `, ${s.repaired.length} repaired (text not valid Unicode, kept with �)` : ""}
       {ids.length > 0 ? (
         <>
           {" · "}

@@ -8,20 +8,20 @@
 // what does not change with the language: the brand in its product names, or its link to
 // gemini.google.com. The verb is stripped when it is one we know (gemini-prompt-verbs.ts), or when
 // the file shows it: the same words open nearly every title.
+//
+// A record's answer is every item of its `safeHtmlItem`, in order: a long answer arrives as several
+// items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
+// ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
 import { createHash } from "node:crypto";
-import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./gemini-prompt-verbs.js";
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
-import { uniqueIds } from "./message-ids.js";
-import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "./json-values.js";
-import { notAConversation } from "./record-errors.js";
-import type { PlatformInfo, RecordContext, SourcedRecord } from "./types.js";
+import { uniqueIds } from "../message-ids.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
+import { GEMINI_HOST, namesGeminiProduct } from "./names.js";
 
-export const GEMINI: PlatformInfo = { platform: "gemini", platformDisplayName: "Gemini" };
-
-/** The brand survives translation: "Gemini Apps", "Gemini アプリ", "Εφαρμογές Gemini", "Bard". */
-const GEMINI_NAME = /\b(?:gemini|bard)\b/i;
-const GEMINI_HOST = /^(?:gemini|bard)\.google\.com$/i;
 /** A conversation's link: /app/<id>, /app/c/<id> (newer), /chat/<id> (Bard), optionally under /u/<n>/. */
 const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/(?:c\/)?([A-Za-z0-9_-]{6,})/;
 const TITLE_CHARS = 80;
@@ -31,19 +31,19 @@ const SESSION_GAP_MS = 60 * 60 * 1000;
 const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
-  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
   repeated: "Gemini records met again in another activity file (read once)",
-  drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
 } as const;
 
 /** A Gemini record as read, before the file's prompt verb is known. */
-interface Activity {
+export interface Activity {
   time: string;
   /** Position in the file, to keep records with equal times in a stable order. */
   order: number;
   title: string;
-  /** The answers, and the conversation each belongs to when the record says (merged records carry several). */
-  answers: { text: string; group: string | undefined }[];
+  /** Gemini's answer: the text of every `safeHtmlItem`, in order ("" when there is none). */
+  answer: string;
+  /** The conversation the record links to, when it does. */
   group: string | undefined;
   attachments: string[];
   context: RecordContext;
@@ -61,17 +61,21 @@ interface Turn {
 }
 
 /**
- * Grouping needs every record of a group, so the Gemini records are buffered before anything is
- * yielded: only the extracted text of Gemini records is kept (not the raw JSON, and not other
- * products' records). Takeout activity files are modest in size, so this stays small.
+ * One record of Gemini activity, as read: only its extracted text is kept (not the raw JSON), and
+ * nothing of other products' records, since grouping needs every record before anything is yielded.
  */
-export async function* geminiConversations(records: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
+export function readActivity(record: unknown, context: RecordContext): Activity | undefined {
+  if (!isObject(record)) throw notAConversation(context);
+  return toActivity(record, context);
+}
+
+/** The activities of a read grouped into conversations: by the conversation they link to, else by day and session. */
+export function geminiConversations(activities: Activity[]): UploadConversation[] {
   const byFile = new Map<string, Activity[]>();
-  for await (const { value, context } of records) {
-    if (!isObject(value)) throw notAConversation(context);
-    const activity = toActivity(value, context);
-    if (activity === undefined) continue;
-    byFile.set(context.label, [...(byFile.get(context.label) ?? []), activity]);
+  for (const activity of activities) {
+    const inFile = byFile.get(activity.context.label) ?? [];
+    inFile.push(activity);
+    byFile.set(activity.context.label, inFile);
   }
   const groups = new Map<string, Turn[]>();
   // A record in two files (two Takeouts of one account side by side) is one turn, not two.
@@ -79,22 +83,26 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
   for (const [label, activities] of byFile) {
     const verb = learnedPromptVerb(promptTitles(activities));
     for (const activity of activities) {
-      for (const turn of toTurns(activity, verb)) {
-        const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
-        const seenIn = firstFile.get(key) ?? label;
-        firstFile.set(key, seenIn);
-        if (seenIn !== label) activity.context.skip(SKIPPED.repeated);
-        else groups.set(turn.group, [...(groups.get(turn.group) ?? []), turn]);
+      const turn = toTurn(activity, verb);
+      if (turn === undefined) continue;
+      const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+      const seenIn = firstFile.get(key) ?? label;
+      firstFile.set(key, seenIn);
+      if (seenIn !== label) {
+        activity.context.skip(SKIPPED.repeated);
+        continue;
       }
+      const turns = groups.get(turn.group) ?? [];
+      turns.push(turn);
+      groups.set(turn.group, turns);
     }
   }
   const conversations = [...groups.entries()]
     .flatMap(([group, turns]) => sessionsOf(group, turns))
     .map(([group, turns]) => toConversation(group, turns));
-  conversations.sort(
+  return conversations.sort(
     (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
   );
-  yield* conversations;
 }
 
 /**
@@ -103,13 +111,8 @@ export async function* geminiConversations(records: AsyncIterable<SourcedRecord>
  * share; all titles when too few were answered to learn from.
  */
 function promptTitles(activities: Activity[]): string[] {
-  const answered = activities.filter((activity) => activity.answers.length > 0).map((activity) => activity.title);
+  const answered = activities.filter((activity) => activity.answer !== "").map((activity) => activity.title);
   return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
-}
-
-/** Whether a product name (a record's `header` or one of its `products`) is Gemini's, in any language. */
-export function namesGeminiProduct(name: string): boolean {
-  return GEMINI_NAME.test(name);
 }
 
 /** A Gemini Apps (or Bard) record: by its product names, or by a link to gemini.google.com. */
@@ -135,54 +138,50 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     context.skip(problem ?? SKIPPED.undated);
     return undefined;
   }
-  const links = conversationLinks(record);
-  const answers = arrayOf(record.safeHtmlItem)
+  const answer = arrayOf(record.safeHtmlItem)
     .filter(isObject)
     .map((item) => htmlToText(stringOf(item.html) ?? ""))
-    .map((text, i) => ({ text, group: links.length > 1 ? links[i] : undefined }))
-    .filter((answer) => answer.text !== "");
+    .filter((text) => text !== "")
+    .join("\n\n");
   return {
     time,
     order: context.index,
     title: stringOf(record.title) ?? "",
-    answers,
-    group: links[0],
+    answer,
+    group: conversationLink(record),
     attachments: attachmentNames(record),
     context,
   };
 }
 
-/**
- * The record's turns. A record Google merged across chats carries one link and one answer per chat,
- * in the same order: one turn each. Several answers without as many links are drafts of one answer.
- */
-function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] {
+/** The record's turn: its prompt and answer; none for activity that is not a prompt. */
+function toTurn(activity: Activity, learned: PromptVerb | undefined): Turn | undefined {
   const verb = knownPromptVerb(activity.title) ?? learned;
   const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
   const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
-  const merged = activity.answers.length > 1 && activity.answers.every((answer) => answer.group !== undefined);
-  const answers = merged ? activity.answers : activity.answers.slice(0, 1);
-  const empty = prompt === "" && activity.attachments.length === 0 && answers.length === 0;
-  if ((!isPrompt && answers.length === 0) || empty) {
+  const empty = prompt === "" && activity.attachments.length === 0 && activity.answer === "";
+  if ((!isPrompt && activity.answer === "") || empty) {
     activity.context.skip(SKIPPED.notAPrompt);
-    return [];
+    return undefined;
   }
-  if (activity.answers.length > answers.length) activity.context.skip(SKIPPED.drafts, activity.answers.length - answers.length);
-  const fingerprint = fingerprintOf(activity.title);
-  const base = { time: activity.time, order: activity.order, prompt, attachments: activity.attachments, fingerprint };
-  const group = (link: string | undefined) => (link ? `app-${link}` : `day-${activity.time.slice(0, 10)}`);
-  if (answers.length === 0) return [{ ...base, group: group(activity.group), response: "" }];
-  return answers.map((answer) => ({ ...base, group: group(answer.group ?? activity.group), response: answer.text }));
+  return {
+    time: activity.time,
+    order: activity.order,
+    group: activity.group ? `app-${activity.group}` : `day-${activity.time.slice(0, 10)}`,
+    prompt,
+    attachments: activity.attachments,
+    response: activity.answer,
+    fingerprint: fingerprintOf(activity.title),
+  };
 }
 
-/** The ids of the conversations a record links to (titleUrl, then details), in order, without repeats. */
-function conversationLinks(record: JsonObject): string[] {
-  const ids: string[] = [];
+/** The id of the conversation the record links to (titleUrl, then details), if it does. */
+function conversationLink(record: JsonObject): string | undefined {
   for (const text of stringsIn([record.titleUrl, record.details, record.subtitles], 0)) {
     const id = CONVERSATION_URL.exec(text)?.[1];
-    if (id !== undefined && !ids.includes(id)) ids.push(id);
+    if (id !== undefined) return id;
   }
-  return ids;
+  return undefined;
 }
 
 /** Names of the files given with a prompt: strings or objects ({name}, {file}, {path}), in any of the fields Takeout has used. */
@@ -235,7 +234,6 @@ function toConversation(group: string, turns: Turn[]): UploadConversation {
   const last = turns.at(-1);
   const createdAt = first?.time ?? "";
   return {
-    ...GEMINI,
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: `gemini-${group}`,

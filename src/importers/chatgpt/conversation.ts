@@ -1,6 +1,6 @@
 // ChatGPT export: one conversation record (an element of conversations.json) to the upload shape.
 import { createHash } from "node:crypto";
-import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import {
   arrayOf,
   cutText,
@@ -11,12 +11,10 @@ import {
   stringOf,
   titleFrom,
   type JsonObject,
-} from "./json-values.js";
-import { uniqueIds } from "./message-ids.js";
-import { notAConversation } from "./record-errors.js";
-import type { PlatformInfo, RecordContext } from "./types.js";
-
-export const CHATGPT: PlatformInfo = { platform: "chatgpt", platformDisplayName: "ChatGPT" };
+} from "../json-values.js";
+import { uniqueIds } from "../message-ids.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
 
 /** Content types that are never shown as conversation text (reasoning, memory/context). */
 const SKIPPED_CONTENT_TYPES = new Set(["thoughts", "reasoning_recap", "user_editable_context", "model_editable_context"]);
@@ -55,7 +53,6 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
     isoFromTime(record.create_time) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
   const updatedAt = isoFromTime(record.update_time);
   return {
-    ...CHATGPT,
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: nonEmptyString(record.conversation_id) ?? nonEmptyString(record.id) ?? derivedId(record, messages),

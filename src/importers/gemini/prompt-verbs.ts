@@ -3,7 +3,7 @@
 // parsers that read them; for the other languages (French, Italian, Portuguese, Korean and Chinese
 // among them) the exact words are not known to us, so none are guessed: the verb is learned from
 // the file instead, as the words that open nearly every title.
-import { UNSPACED_SCRIPT } from "../text/unspaced-terms.js";
+import { UNSPACED_SCRIPT } from "../../text/unspaced-terms.js";
 
 export interface PromptVerb {
   /** The title's opening words, separator included, that are not the prompt. */

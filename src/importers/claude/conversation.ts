@@ -1,13 +1,11 @@
 // Claude export: one conversation record (an element of conversations.json) to the upload shape.
 import { createHash } from "node:crypto";
-import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "./json-values.js";
-import { answerText } from "./claude-markup.js";
-import { uniqueIds } from "./message-ids.js";
-import { notAConversation } from "./record-errors.js";
-import type { PlatformInfo, RecordContext } from "./types.js";
-
-export const CLAUDE: PlatformInfo = { platform: "claude", platformDisplayName: "Claude" };
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { answerText } from "./markup.js";
+import { uniqueIds } from "../message-ids.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
 
 /** How much of an attachment's extracted text is kept under its placeholder. */
 export const ATTACHMENT_EXCERPT_CHARS = 500;
@@ -43,7 +41,6 @@ export function claudeConversation(record: unknown, context: RecordContext): Upl
     isoFromTime(record.created_at) ?? earliestIso(messages.map((message) => message.createdAt)) ?? context.fallbackDate.toISOString();
   const updatedAt = isoFromTime(record.updated_at);
   return {
-    ...CLAUDE,
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: conversationId,

@@ -1,0 +1,31 @@
+// Every export format mnemo reads, one line each: adding a format is a folder beside these and a
+// line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
+// detection does not depend on it (each detector accepts only its own format's files).
+import { chatgpt } from "./chatgpt/index.js";
+import { claude } from "./claude/index.js";
+import { gemini } from "./gemini/index.js";
+import type { Importer, Match, Sample } from "./importer.js";
+import { upload } from "./upload/index.js";
+
+export const IMPORTERS: readonly Importer[] = [
+  chatgpt,
+  claude,
+  gemini,
+  upload, // mnemo's own shape, after the apps
+];
+
+/** The importer of a format id the registry gave. */
+export function importerOf(format: string): Importer {
+  const importer = IMPORTERS.find((entry) => entry.id === format);
+  if (importer === undefined) throw new Error(`no importer for the format "${format}"`);
+  return importer;
+}
+
+/** The format a sample is of, and what its detector said; undefined when none recognises it. */
+export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
+  for (const importer of IMPORTERS) {
+    const match = importer.detect(sample);
+    if (match !== undefined) return { importer, match };
+  }
+  return undefined;
+}
