@@ -85,7 +85,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       overview: () => http.get("/api/chat-history/overview"),
     },
     imports: {
-      upload: (body, { size, ...options }) => http.upload("/api/chat-history/imports", query(options), body, size),
+      upload: (body, options) => http.upload("/api/chat-history/imports", query(options), body, options.size),
       get: (jobId) => http.get(`/api/chat-history/imports/${encodeURIComponent(jobId)}`),
       list: () => http.get("/api/chat-history/imports"),
     },

@@ -8,6 +8,8 @@ import { every } from "hono/combine";
 import type { App } from "../core/index.js";
 import type { HttpEnv } from "../http/server.js";
 import { serveAsset } from "./assets.js";
+import { checkUrlEncoding } from "../http/request-input.js";
+import { bodyLimits } from "./body-limits.js";
 import { webErrorHandler } from "./errors.js";
 import { securityHeaders, signedIn, type WebEnv } from "./guard.js";
 import { registerAuth } from "./routes/auth.js";
@@ -29,6 +31,12 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   const sessions = new Sessions(app);
   const web = new Hono<WebEnv>({ strict: false });
   web.onError(webErrorHandler(options.log));
+  web.use("*", bodyLimits);
+  // A query or path whose escapes are not UTF-8 is refused, as the API refuses it (not searched as "%FF").
+  web.use("*", async (c, next) => {
+    checkUrlEncoding(c.req.url, "");
+    await next();
+  });
   const page = every(securityHeaders, signedIn(sessions));
 
   web.get("/assets/:name", serveAsset);

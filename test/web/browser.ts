@@ -26,6 +26,9 @@ export interface UiServer {
   loginUrl: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** The server's process, and what it wrote to stderr so far (its request and error log). */
+  pid: number;
+  log(): string;
   token(): string;
   stop(): Promise<void>;
 }
@@ -53,6 +56,8 @@ export async function startUi(): Promise<UiServer> {
     ...printed,
     dataDir,
     env,
+    pid: child.pid!,
+    log: () => stderr,
     token: () => fs.readFileSync(path.join(dataDir, "token"), "utf8").trim(),
     stop: () =>
       new Promise((resolve) => {

@@ -1,5 +1,4 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { AppError } from "../../shared/errors.js";
 import { plural } from "../format.js";
@@ -10,7 +9,6 @@ import { ConfirmPage } from "../views/confirm.js";
 import { HistoryPage, MemoriesPage } from "../views/memories.js";
 
 const PAGE_SIZE = 50;
-const MB = 1024 * 1024;
 
 /** Memories: by bucket, newest first, or the hybrid query's hits; add, edit, move, delete; history. */
 export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
@@ -50,7 +48,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     return done(c, form, "Memory added.");
   });
 
-  web.post("/memories/image", bodyLimit({ maxSize: 15 * MB, onError: tooLarge }), page, async (c) => {
+  web.post("/memories/image", page, async (c) => {
     const session = c.get("session");
     const form = await readForm(c);
     const image = fileField(form, "image");
@@ -130,8 +128,4 @@ function confirmDelete(c: Context<WebEnv>, ids: string[], back: string) {
 /** A form sent without its choice: said as a sentence, without the form field's name ("ids: …") that the page does not show. */
 function nothingChosen(field: string, message: string): AppError {
   return new AppError("invalid_input", message, { details: { field } });
-}
-
-function tooLarge(): never {
-  throw new AppError("payload_too_large", "The image is over the 10 MB limit");
 }

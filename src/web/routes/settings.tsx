@@ -1,5 +1,5 @@
 import type { Hono, MiddlewareHandler } from "hono";
-import { streamBody } from "../stream-body.js";
+import { bodyStream } from "../../http/request-input.js";
 import { field, readForm } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { mcpSnippets } from "../mcp-snippets.js";
@@ -17,7 +17,7 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
 
   // The page's script sends the file as the body (X-CSRF-Token header): streamed to the data dir, as the API's upload.
   web.post("/import/upload", page, async (c) => {
-    const job = await c.get("session").service.imports.upload(streamBody(c), c.req.query());
+    const job = await c.get("session").service.imports.upload(bodyStream(c), c.req.query());
     return c.json(job);
   });
 
