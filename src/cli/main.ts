@@ -13,6 +13,7 @@ import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTrash } from "./commands/trash.js";
 import { registerUi } from "./commands/ui.js";
 import { registerUsers } from "./commands/users.js";
 import { checkArgumentsAreUtf8 } from "./arguments.js";
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerImport(program);
   registerExport(program);
   registerChats(program);
+  registerTrash(program);
   registerSearch(program);
   registerServe(program);
   registerMcp(program);

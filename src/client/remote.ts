@@ -89,6 +89,12 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       get: (jobId) => http.get(`/api/chat-history/imports/${encodeURIComponent(jobId)}`),
       list: () => http.get("/api/chat-history/imports"),
     },
+    trash: {
+      move: (body) => http.post("/api/trash", body),
+      list: (params = {}) => http.get("/api/trash", query(params)),
+      restore: (body) => http.post("/api/trash/restore", body),
+      empty: (body = {}) => http.post("/api/trash/empty", body),
+    },
     token: {
       rotate: () => http.post("/api/token/rotate", {}),
     },

@@ -28,6 +28,8 @@ export interface WebSession {
   flash?: Flash | undefined;
   /** A token just rotated, shown once on the next Settings page, then forgotten. */
   newToken?: string | undefined;
+  /** After its user rotated their token here: this session stays signed in (their others end). */
+  renew(): Promise<void>;
 }
 
 /**
@@ -85,12 +87,6 @@ export class Sessions {
     return session;
   }
 
-  /** After the session's own user rotated their token here: this session stays signed in (their others end). */
-  async renew(session: WebSession): Promise<void> {
-    session.stamp = (await this.app.users.credentialStamp(session.user.id)) ?? session.stamp;
-    session.checkedAt = Date.now();
-  }
-
   close(id: string): void {
     this.sessions.delete(id);
   }
@@ -107,6 +103,10 @@ export class Sessions {
       expires: Date.now() + IDLE_MS,
       stamp,
       checkedAt: Date.now(),
+      renew: async () => {
+        session.stamp = (await this.app.users.credentialStamp(user.id)) ?? session.stamp;
+        session.checkedAt = Date.now();
+      },
     };
     this.sessions.set(session.id, session);
     return session;

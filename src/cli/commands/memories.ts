@@ -3,6 +3,7 @@ import { moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import type { Output } from "../output.js";
+import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
 import { argumentText } from "../stdin.js";
@@ -85,10 +86,12 @@ export function registerMemories(program: Command): void {
 
   memories
     .command("delete")
-    .description("delete memories (asks first unless --yes)")
+    .description("delete memories (asks first unless --yes), or move them to the trash with --trash")
     .argument("<ids...>", "memory ids")
+    .option("--trash", "move them to the trash instead, where they are kept 30 days (`mnemo trash restore` puts them back)")
     .action(
-      action(async (session, ids: string[]) => {
+      action(async (session, ids: string[], options: { trash?: boolean }) => {
+        if (options.trash) return moveToTrash(session, { memoryIds: ids });
         await confirmOrAbort(`Delete ${ids.length === 1 ? "this memory" : `${ids.length} memories`}?`, session.options);
         await withService(session, async (service) => {
           if (ids.length === 1) {

@@ -50,6 +50,7 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
       );
     }
     const { token } = await session.service.token.rotate();
+    await session.renew();
     session.newToken = token;
     session.flash = { kind: "success", text: "New token made. The old one no longer works." };
     return c.redirect("/settings#token", 303);
