@@ -5,6 +5,7 @@
 import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+import { startsWithItsDate } from "../text/memory-date.js";
 import { probablyUnrelated } from "../text/relevance.js";
 
 /** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
@@ -36,7 +37,9 @@ function memoryHeader(memory: MemoryObject): string {
     memory.score === undefined
       ? ""
       : ` · score ${memory.score.toFixed(2)}${probablyUnrelated(memory.score) ? " (probably unrelated)" : ""}`;
-  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
+  // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
+  const date = startsWithItsDate(memory.text, metadata.createdAt) ? "" : ` · ${day(metadata.createdAt)}`;
+  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)}${date}${score}`;
 }
 
 function memoryBody(memory: MemoryObject): string {

@@ -13,11 +13,13 @@ import { bodyLimits } from "./body-limits.js";
 import { webErrorHandler } from "./errors.js";
 import { securityHeaders, signedIn, type WebEnv } from "./guard.js";
 import { registerAuth } from "./routes/auth.js";
+import { registerBackup } from "./routes/backup.js";
 import { registerBuckets } from "./routes/buckets.js";
 import { registerConversations } from "./routes/conversations.js";
 import { registerMemories } from "./routes/memories.js";
 import { registerSearch } from "./routes/search.js";
 import { registerImportAndSettings } from "./routes/settings.js";
+import { registerTrash } from "./routes/trash.js";
 import { Sessions } from "./sessions.js";
 
 export interface WebApp {
@@ -48,6 +50,8 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   registerConversations(web, page);
   registerSearch(web, page);
   registerImportAndSettings(web, page);
+  registerTrash(web, page);
+  registerBackup(web, page);
 
   return {
     mount: (http) => {

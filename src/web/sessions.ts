@@ -11,6 +11,8 @@ const RECHECK_MS = 2_000;
 export interface Flash {
   kind: "success" | "error";
   text: string;
+  /** What was just moved to the trash: an Undo button puts it back (trash entry ids), then goes to `back`. */
+  undo?: { ids: string[]; back: string } | undefined;
 }
 
 /** A browser signed in as one user: the cookie names it; the service is that user's, as a bearer token's would be. */

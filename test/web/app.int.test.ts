@@ -166,11 +166,16 @@ describe("the web app in a real browser", () => {
     await page.getByText("Moved 1 memory.").waitFor();
     expect(await page.locator("li.item", { hasText: "4-year-old" }).locator(".item-head").textContent()).toContain("General");
 
+    // Delete moves it to the trash at once, and the message offers to undo it.
     await page.locator("li.item", { hasText: "4-year-old" }).locator("button", { hasText: "Delete" }).click();
-    await page.getByText("Delete this memory and its history?").waitFor();
-    await page.locator("main button", { hasText: "Delete" }).click();
-    await page.getByText("Memory deleted.").waitFor();
+    await page.getByText("Moved 1 memory to the trash.").waitFor();
     expect(await page.locator("li.item", { hasText: "4-year-old" }).count()).toBe(0);
+    await page.locator(".flash").getByRole("button", { name: "Undo" }).click();
+    await page.getByText("Restored 1 memory.").waitFor();
+    const restored = page.locator("li.item", { hasText: "4-year-old" });
+    expect(await restored.count()).toBe(1);
+    await restored.locator("a", { hasText: "History" }).click();
+    expect(await page.locator("ol.items li").count()).toBe(3); // added, edited, moved: its history came back with it
   });
 
   it("says to select a memory first when Delete or Move selected is pressed with none selected", async () => {
@@ -259,6 +264,7 @@ describe("the web app in a real browser", () => {
 
     await page.reload();
     expect(await page.locator("#new-token").count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe("/settings"); // still signed in: rotating here renews this session
   });
 
   it("says what to do about something not found in the app's words, not with a CLI command or an endpoint", async () => {

@@ -25,7 +25,7 @@ describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
   const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
   const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
-    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [] }));
+    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [], back: "/conversations" }));
 
   it("offers an import only when there is nothing at all; past the last page, that page; with filters, clearing them", async () => {
     expect(await page({ total: 0, page: 1, totalPages: 0 })).toContain('No conversations yet. <a href="/import">Import an export</a>');

@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
+import { startsWithItsDate } from "../../text/memory-date.js";
 import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
@@ -152,7 +153,8 @@ function printMemories(out: Output, memories: MemoryObject[], options: ListOptio
     ],
     memories.map((memory) => ({
       id: memory.id ?? "",
-      date: shortDate(memory.metadata.createdAt),
+      // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
+      date: startsWithItsDate(memory.text, memory.metadata.createdAt) ? "" : shortDate(memory.metadata.createdAt),
       bucket: memory.metadata.bucketName,
       score: memory.score === undefined ? "" : memory.score.toFixed(2),
       text: memory.content_type === "image" ? `[image] ${memory.text}` : memory.text,

@@ -6,6 +6,7 @@ import { mcpSnippets } from "../mcp-snippets.js";
 import { pageContext } from "../page-context.js";
 import { ConfirmPage } from "../views/confirm.js";
 import { ImportPage } from "../views/import.js";
+import { RecentImports } from "../views/recent-imports.js";
 import { SettingsPage } from "../views/settings.js";
 
 /** Import (an upload with progress, through the same importer as `mnemo import`) and Settings → Integrations. */
@@ -19,6 +20,12 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
   web.post("/import/upload", page, async (c) => {
     const job = await c.get("session").service.imports.upload(bodyStream(c), c.req.query());
     return c.json(job);
+  });
+
+  // The Recent imports section alone, which the page's script puts in place while an import runs.
+  web.get("/import/recent", page, async (c) => {
+    const { jobs } = await c.get("session").service.imports.list();
+    return c.html(<RecentImports jobs={jobs} />);
   });
 
   web.get("/import/jobs/:id", page, async (c) => c.json(await c.get("session").service.imports.get(c.req.param("id"))));

@@ -103,6 +103,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(listed.memories[1]!.id).toBe(memoryId);
     // stdout is a pipe here, as in id=$(mnemo remember …): it gets the id alone.
     expect(plain.stdout).toBe(`${listed.memories[0]!.id}\n`);
+    // The date once: in the text when it starts with it, else in the CREATED column.
+    const table = (await mnemo(["memories", "--count", "2"])).stdout.split("\n");
+    expect(table.find((line) => line.includes("allergic"))!.split(stamp)).toHaveLength(2);
+    expect(table.find((line) => line.includes("Rent is due"))!).toContain(stamp);
   });
 
   it("reads stdin with -, one memory or one per line", async () => {
