@@ -295,13 +295,29 @@ describe("the web app's accessibility", () => {
       "/recall?q=how+do+we+get+to+Alfama&maxTokens=300",
       "/import",
       "/settings",
+      "/trash",
       "/conversations/conv_00000000000000000000000000", // the error page
+      "/conversations?title=Lisbon&from=2025-13-45", // a filter refused at its field
     ];
     for (const route of routes) {
       const response = await page.goto(`${server.url}${route}`);
-      expect(response?.status(), route).toBe(route.includes("conv_000") ? 404 : 200);
+      expect(response?.status(), route).toBe(route.includes("conv_000") ? 404 : route.includes("2025-13-45") ? 400 : 200);
       await check(page, route);
     }
+
+    // A delete's message with its Undo, and the trash holding it, with its confirmations.
+    await api(server, "POST", "/api/memory", { text: "A memory for the trash" });
+    await page.goto(`${server.url}/memories`);
+    await page.locator("li.item", { hasText: "A memory for the trash" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Moved 1 memory to the trash.").waitFor();
+    await check(page, "/memories after a delete, with Undo");
+    await page.goto(`${server.url}/trash`);
+    await check(page, "/trash holding a memory");
+    await page.getByRole("button", { name: "Delete for good" }).click();
+    await check(page, "the confirmation of deleting for good");
+    await page.goto(`${server.url}/trash`);
+    await page.getByRole("button", { name: "Empty the trash" }).click();
+    await check(page, "the confirmation of emptying the trash");
 
     // A message after an action, and a confirmation page.
     await page.goto(`${server.url}/buckets`);
