@@ -33,11 +33,13 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   const sessions = new Sessions(app);
   const web = new Hono<WebEnv>({ strict: false });
   web.onError(webErrorHandler(options.log));
-  web.use("*", bodyLimits);
-  // A query or path whose escapes are not UTF-8 is refused, as the API refuses it (not searched as "%FF").
+  // Every request of the app's, before anything reads it: its body's size, and a query or path
+  // whose escapes are not UTF-8, refused as the API refuses it (not searched as "%FF"). Mounted
+  // beside the API, these see its unknown paths too, which keep the API's answers.
   web.use("*", async (c, next) => {
+    if (c.req.path.startsWith("/api/") || c.req.path === "/mcp") return next();
     checkUrlEncoding(c.req.url, "");
-    await next();
+    return bodyLimits(c, next);
   });
   const page = every(securityHeaders, signedIn(sessions));
 

@@ -3,7 +3,7 @@ import axe from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const IMAGE = path.join(ROOT, "fixtures", "images", "red-square.png");
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
@@ -90,14 +90,6 @@ async function sideways(target: Page): Promise<string[]> {
 interface DocumentLike {
   documentElement: { scrollWidth: number; clientWidth: number };
   querySelectorAll(selector: string): Iterable<ElementLike & { getBoundingClientRect(): { right: number } }>;
-}
-
-async function waitUntilIndexed(): Promise<void> {
-  for (;;) {
-    const { body } = await api<{ counts: { queued: number; processing: number } }>(server, "GET", "/api/chat-history/status");
-    if (body.counts.queued + body.counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 interface Focused {
@@ -280,7 +272,7 @@ describe("the web app's accessibility", () => {
     await page.getByRole("button", { name: "Upload and import" }).click();
     await page.getByText("is imported and searchable").waitFor({ timeout: 60_000 });
     await check(page, "/import after an import");
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
 
     const { body: listed } = await api<{ memories: { id: string }[] }>(server, "GET", "/api/v2/memory?includeIds=true");
     const routes = [

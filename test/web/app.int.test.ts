@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
@@ -34,20 +34,6 @@ async function onScreen(target: Page, selector: string): Promise<boolean> {
     const box = (element as unknown as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
     return box.top >= 0 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight && box.height > 0;
   });
-}
-
-async function waitUntilIndexed(token = server.token()): Promise<void> {
-  for (;;) {
-    const { body } = await api<{ counts: { queued: number; processing: number } }>(
-      server,
-      "GET",
-      "/api/chat-history/status",
-      undefined,
-      token,
-    );
-    if (body.counts.queued + body.counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe("the web app in a real browser", () => {
@@ -291,7 +277,7 @@ describe("the web app in a real browser", () => {
         ],
       },
     });
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
     const pages = [
       "/memories",
       "/memories?q=Memo",

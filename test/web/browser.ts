@@ -82,3 +82,18 @@ export async function api<T = unknown>(
   });
   return { status: response.status, body: (await response.json()) as T };
 }
+
+/** Waits until none of the user's conversations is queued or processing (the test's timeout bounds it). */
+export async function waitUntilIndexed(server: UiServer, token = server.token()): Promise<void> {
+  for (;;) {
+    const { body } = await api<{ counts: { queued: number; processing: number } }>(
+      server,
+      "GET",
+      "/api/chat-history/status",
+      undefined,
+      token,
+    );
+    if (body.counts.queued + body.counts.processing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -4,7 +4,7 @@ import { gunzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 /** The web app's trash, bulk actions, filter errors, markdown, live imports, backup and dates, in a real Chromium. */
 
@@ -49,20 +49,12 @@ async function upload(id: string, title: string, messages: string[]): Promise<st
   return body.conversationId;
 }
 
-async function waitUntilIndexed(): Promise<void> {
-  for (;;) {
-    const { body } = await api<{ counts: { queued: number; processing: number } }>(server, "GET", "/api/chat-history/status");
-    if (body.counts.queued + body.counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 const flash = async () => (await page.locator(".flash").first().textContent())?.trim();
 
 describe("the trash", () => {
   it("takes a conversation deleted on its page, lists it, and restores it searchable, with its pin", async () => {
     const id = await upload("trash-1", "Sourdough starter", ["My sourdough starter is flat", "Feed it **twice** a day."]);
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
     await api(server, "POST", "/api/chat-history/chats/pin", { ids: [id], pinned: true });
     await page.goto(`${server.url}/conversations/${id}`);
     await page.getByRole("button", { name: "Delete" }).click();
@@ -124,7 +116,7 @@ describe("conversations", () => {
   it("pins, excludes, includes and deletes the selected conversations at once", async () => {
     const ids = [await upload("bulk-1", "Bulk alpha", ["alpha?", "alpha."]), await upload("bulk-2", "Bulk beta", ["beta?", "beta."])];
     await upload("bulk-3", "Bulk gamma", ["gamma?", "gamma."]);
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
     await page.goto(`${server.url}/conversations?title=Bulk`);
     const select = async (...titles: string[]) => {
       for (const title of titles) await page.locator("tr", { hasText: title }).locator("input[type=checkbox]").check();
@@ -183,7 +175,7 @@ describe("markdown", () => {
       "Which trams go to Belém?",
       "Take **tram 15** from the centre.\n\n| Tram | To |\n| --- | --- |\n| 15 | Belém |\n| 28 | Graça |\n\n```sh\necho tram\n```",
     ]);
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
     await page.goto(`${server.url}/search?q=${encodeURIComponent("tram 15 Belém")}`);
     const hit = page.locator("ol.items li", { hasText: "Tram table" }).first();
     expect(await hit.locator("strong mark").first().textContent()).toBe("tram");

@@ -33,31 +33,36 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
       pinned: q("pinned") === "1",
       importId: q("import"),
     };
-    const info = await service.info();
+    // The list's failure is kept apart, so the page and its platforms are asked for at the same time.
+    const [info, listed] = await Promise.all([
+      service.info(),
+      service.conversations
+        .list({
+          page: numberField(q("page")) ?? 1,
+          pageSize: PAGE_SIZE,
+          provider: filters.platform || "all",
+          ...(filters.title ? { title: filters.title } : {}),
+          ...(filters.from ? { dateFrom: filters.from } : {}),
+          ...(filters.to ? { dateTo: filters.to } : {}),
+          ...(filters.pinned ? { pinnedOnly: true } : {}),
+          ...(filters.importId ? { importId: filters.importId } : {}),
+        })
+        .then(
+          (list) => ({ list }),
+          (error: unknown) => ({ error }),
+        ),
+    ]);
     const view = {
       ctx: pageContext(c),
       filters,
       platforms: info.statistics.platforms,
       back: c.req.path + (new URL(c.req.url).search || ""),
     };
-    try {
-      const list = await service.conversations.list({
-        page: numberField(q("page")) ?? 1,
-        pageSize: PAGE_SIZE,
-        provider: filters.platform || "all",
-        ...(filters.title ? { title: filters.title } : {}),
-        ...(filters.from ? { dateFrom: filters.from } : {}),
-        ...(filters.to ? { dateTo: filters.to } : {}),
-        ...(filters.pinned ? { pinnedOnly: true } : {}),
-        ...(filters.importId ? { importId: filters.importId } : {}),
-      });
-      return c.html(<ConversationsPage {...view} list={list} />);
-    } catch (error) {
-      // A filter the list refuses (a date that is none) is shown at its field, the others kept.
-      const invalid = filterError(error, filters);
-      if (!invalid) throw error;
-      return c.html(<ConversationsPage {...view} list={undefined} invalid={invalid} />, 400);
-    }
+    if ("list" in listed) return c.html(<ConversationsPage {...view} list={listed.list} />);
+    // A filter the list refuses (a date that is none) is shown at its field, the others kept.
+    const invalid = filterError(listed.error, filters);
+    if (!invalid) throw listed.error;
+    return c.html(<ConversationsPage {...view} list={undefined} invalid={invalid} />, 400);
   });
 
   web.post("/conversations/bulk", page, async (c) => {

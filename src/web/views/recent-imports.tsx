@@ -59,25 +59,28 @@ export function RecentImports(props: { jobs: ImportJob[] }) {
   );
 }
 
-/** Where a running import is, as the progress bars of the page that started it say it. */
-function Progress(props: { job: ImportJob }) {
-  const { job } = props;
+/** Where a running import is, in the words of the progress the page that started it shows. */
+function progressOf(job: ImportJob): { text: string; fraction?: number } {
   const { reading, indexing } = job;
-  const [text, fraction] =
-    job.state === "receiving"
-      ? [`Receiving: ${megabytes(job.bytesReceived)}`, undefined]
-      : job.state === "waiting"
-        ? ["Waiting for another import to finish", undefined]
-        : job.state === "reading"
-          ? [
-              `Reading: ${plural(reading.conversations, "conversation")} so far`,
-              reading.totalBytes ? reading.bytesRead / reading.totalBytes : undefined,
-            ]
-          : [
-              `Indexing: ${indexing.ready} ready, ${indexing.pending} to go`,
-              indexing.ready / Math.max(1, indexing.ready + indexing.pending),
-            ];
-  const label = `progress-${job.id}`;
+  switch (job.state) {
+    case "receiving":
+      return { text: `Receiving: ${megabytes(job.bytesReceived)}` };
+    case "waiting":
+      return { text: "Waiting for another import to finish" };
+    case "reading":
+      return {
+        text: `Reading: ${plural(reading.conversations, "conversation")} so far`,
+        ...(reading.totalBytes ? { fraction: reading.bytesRead / reading.totalBytes } : {}),
+      };
+    default:
+      // The queue is every import's: its counts make no fraction of this one.
+      return { text: `Indexing: ${indexing.ready} ready, ${indexing.pending} to go` };
+  }
+}
+
+function Progress(props: { job: ImportJob }) {
+  const { text, fraction } = progressOf(props.job);
+  const label = `progress-${props.job.id}`;
   return (
     <>
       <span id={label}>{text}</span>

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
 import type { MnemoService } from "../../../src/core/service.js";
+import { purgeExpiredTrash } from "../../../src/core/trash/trash.js";
 import type { TableKey } from "../../../src/store/schema.js";
 import { openTestApp, ROOT, settled } from "../../helpers.js";
 
@@ -138,8 +139,10 @@ describe("the trash", () => {
     expect((await me.trash.list()).total).toBe(3);
     now += 2 * DAY;
     expect((await me.trash.list()).items.map((item) => item.itemId).sort()).toEqual([b.memoryId, c.memoryId].sort());
-    expect(await app.context.store.count("trash", `id = '${first!.id}'`)).toBe(0);
     await expect(me.trash.restore({ ids: [first!.id] })).rejects.toMatchObject({ code: "not_found" });
+    // Deleted for good by the purge a server runs every few hours (and every move to the trash).
+    expect(await purgeExpiredTrash(app.context)).toBe(1);
+    expect(await app.context.store.count("trash", `id = '${first!.id}'`)).toBe(0);
 
     expect(await me.trash.empty({ ids: [later.items[0]!.id] })).toEqual({ deleted: 1 });
     expect(await me.trash.empty()).toEqual({ deleted: 1 });
