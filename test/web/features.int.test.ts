@@ -95,6 +95,20 @@ describe("the trash", () => {
     expect(await flash()).toMatch(/^Moved 3 memories to the trash\./);
 
     await page.goto(`${server.url}/trash`);
+    // Two selected and restored at once, then deleted again.
+    for (const text of ["Old locker number", "Old wifi name"]) {
+      await page.locator("li.item", { hasText: text }).locator("input[type=checkbox]").check();
+    }
+    await page.getByRole("button", { name: "Restore selected" }).click();
+    expect(await flash()).toBe("Restored 2 memories.");
+    expect(await page.locator("li.item").allTextContents()).toEqual([expect.stringContaining("Old phone PIN hint")]);
+    await page.goto(`${server.url}/memories`);
+    for (const text of ["Old locker number", "Old wifi name"]) {
+      await page.locator("li.item", { hasText: text }).locator("input[type=checkbox]").check();
+    }
+    await page.getByRole("button", { name: "Delete selected" }).click();
+
+    await page.goto(`${server.url}/trash`);
     await page.locator("li.item", { hasText: "Old phone PIN hint" }).locator("input[type=checkbox]").check();
     await page.getByRole("button", { name: "Delete selected for good" }).click();
     await page.getByText("Delete this for good?").waitFor();
@@ -218,6 +232,15 @@ describe("a backup", () => {
     const lines = gunzipSync(fs.readFileSync(file)).toString("utf8").trim().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ format: "mnemo-export", scope: "user", vectors: true });
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "end" });
+
+    // Without the search index: a far smaller file, which a restore indexes again.
+    await page.getByLabel(/Leave out the search index/).check();
+    const [small] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download a backup" }).click()]);
+    const smallFile = path.join(tempDir(), "small.jsonl.gz");
+    await small.saveAs(smallFile);
+    const smallLines = gunzipSync(fs.readFileSync(smallFile)).toString("utf8").trim().split("\n");
+    expect(JSON.parse(smallLines[0]!)).toMatchObject({ vectors: false });
+    expect(fs.statSync(smallFile).size).toBeLessThan(fs.statSync(file).size);
 
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "restored"), MNEMO_EMBEDDER: "bundled" });
     const restored = await runCli(["import", file], { env });
