@@ -15,6 +15,7 @@ import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
 import { registerServe } from "./commands/serve.js";
 import { registerService } from "./commands/service.js";
+import { registerTrash } from "./commands/trash.js";
 import { registerUi } from "./commands/ui.js";
 import { registerUsers } from "./commands/users.js";
 import { registerWatch } from "./commands/watch.js";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerImport(program);
   registerExport(program);
   registerChats(program);
+  registerTrash(program);
   registerSearch(program);
   registerServe(program);
   registerService(program);

@@ -83,9 +83,15 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
       overview: () => http.call(E.overview),
     },
     imports: {
-      upload: (body, { size, ...options }) => http.upload(E.uploadImport, query(options), body, size),
+      upload: (body, options) => http.upload(E.uploadImport, query(options), body, options.size),
       get: (jobId) => http.call(E.getImport, { params: { jobId } }),
       list: () => http.call(E.listImports),
+    },
+    trash: {
+      move: (body) => http.call(E.moveToTrash, { body }),
+      list: (params = {}) => http.call(E.listTrash, { query: query(params) }),
+      restore: (body) => http.call(E.restoreTrash, { body }),
+      empty: (body = {}) => http.call(E.emptyTrash, { body }),
     },
     token: {
       rotate: () => http.call(E.rotateToken, { body: {} }),

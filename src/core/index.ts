@@ -135,6 +135,11 @@ export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: n
   return (await import("./chat-history/upload-reader.js")).readUploadBody(body, length);
 }
 
+/** Deletes for good what has been in any user's trash over 30 days (core/trash/); a running server does it every few hours. */
+export async function purgeExpiredTrash(app: App): Promise<number> {
+  return (await import("./trash/trash.js")).purgeExpiredTrash(app.context);
+}
+
 /** LanceDB with fewer I/O threads, for maintenance: call before the process's first read. */
 export async function useFewerIoThreads(): Promise<void> {
   (await import("./operations/maintenance.js")).useFewerIoThreads();

@@ -41,6 +41,16 @@ import type { UploadChange } from "./chat-history/uploads.js";
 import type { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.js";
 import type { RotateTokenResponse, StoreInfo } from "../schemas/account.js";
 import type { ExportQuery } from "../schemas/export.js";
+import type {
+  EmptyTrashRequest,
+  EmptyTrashResponse,
+  MoveToTrashRequest,
+  MoveToTrashResponse,
+  RestoreTrashResponse,
+  TrashIds,
+  TrashList,
+  TrashQuery,
+} from "../schemas/trash.js";
 
 /**
  * Everything one user can do, in the request and response shapes of the API spec. The embedded
@@ -104,6 +114,20 @@ export interface MnemoService {
     upload(body: AsyncIterable<Uint8Array>, options: UploadImportQuery & { size?: number }): Promise<ImportJob>;
     get(jobId: string): Promise<ImportJob>;
     list(): Promise<ImportJobList>;
+  };
+  /**
+   * The trash (core/trash/): memories and conversations moved out of the store for 30 days, which
+   * can be put back as they were. The web app's deletes go there; DELETE endpoints remove at once.
+   */
+  trash: {
+    /** Moves them there (POST /api/trash): gone from every list, search and count, as after a delete. */
+    move(body: MoveToTrashRequest): Promise<MoveToTrashResponse>;
+    /** Newest first (GET /api/trash). */
+    list(query?: TrashQuery): Promise<TrashList>;
+    /** Puts entries back, with their ids, versions and dates (POST /api/trash/restore). */
+    restore(body: TrashIds): Promise<RestoreTrashResponse>;
+    /** Deletes the listed entries for good, or all of them (POST /api/trash/empty). */
+    empty(body?: EmptyTrashRequest): Promise<EmptyTrashResponse>;
   };
   /** The caller's own token (POST /api/token/rotate): a new one, shown once; the old one stops working. */
   token: {

@@ -22,6 +22,7 @@ import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/mem
 import { deleteBucket, renameBucket } from "./memories/bucket-edits.js";
 import { importJobs } from "./jobs/import-jobs.js";
 import { storeInfo } from "./operations/store-info.js";
+import { emptyTrash, listTrash, moveToTrash, restoreFromTrash } from "./trash/trash.js";
 import type { MnemoService } from "./service-types.js";
 import { rotateTokenOf, type UserInfo } from "./users.js";
 
@@ -65,6 +66,12 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       upload: (body, options) => importJobs(ctx).upload(userId, service, body, options),
       get: async (jobId) => importJobs(ctx).get(userId, jobId),
       list: async () => ({ jobs: importJobs(ctx).list(userId) }),
+    },
+    trash: {
+      move: (body) => moveToTrash(ctx, userId, body),
+      list: (query) => listTrash(ctx, userId, query),
+      restore: (body) => restoreFromTrash(ctx, user, body),
+      empty: (body) => emptyTrash(ctx, userId, body),
     },
     token: {
       rotate: async () => ({ user: user.name, token: await rotateTokenOf(ctx, user) }),

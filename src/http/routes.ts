@@ -47,6 +47,16 @@ import { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.
 import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { ExportLine, ExportQuery } from "../schemas/export.js";
 import { ENDPOINTS, type Endpoint, type EndpointName } from "../schemas/endpoints.js";
+import {
+  EmptyTrashRequest,
+  EmptyTrashResponse,
+  MoveToTrashRequest,
+  MoveToTrashResponse,
+  RestoreTrashResponse,
+  TrashIds,
+  TrashList,
+  TrashQuery,
+} from "../schemas/trash.js";
 
 export const MB = 1024 * 1024;
 
@@ -356,6 +366,43 @@ export const ROUTES: Route[] = [
     response: ChatHistoryOverview,
     errors: [401],
     handle: ({ service }) => service.conversations.overview(),
+  },
+  {
+    ...at("moveToTrash"),
+    summary:
+      "Move memories and conversations to the trash, where they are kept 30 days and can be restored as they were (the web app's delete); gone from every list, search and count meanwhile. DELETE endpoints remove at once",
+    origin: "mnemo",
+    body: MoveToTrashRequest,
+    response: MoveToTrashResponse,
+    errors: [400, 401, 503],
+    handle: ({ service, body }) => service.trash.move(body as MoveToTrashRequest),
+  },
+  {
+    ...at("listTrash"),
+    summary: "What the caller's trash holds, newest first, each with when it is deleted for good",
+    origin: "mnemo",
+    query: TrashQuery,
+    response: TrashList,
+    errors: [400, 401],
+    handle: ({ service, query }) => service.trash.list(query),
+  },
+  {
+    ...at("restoreTrash"),
+    summary: "Put trash entries back as they were: the same ids, versions, dates, bucket and flags",
+    origin: "mnemo",
+    body: TrashIds,
+    response: RestoreTrashResponse,
+    errors: [400, 401, 404, 503],
+    handle: ({ service, body }) => service.trash.restore(body as TrashIds),
+  },
+  {
+    ...at("emptyTrash"),
+    summary: "Delete trash entries for good: those listed in `ids`, or the whole trash",
+    origin: "mnemo",
+    body: EmptyTrashRequest,
+    response: EmptyTrashResponse,
+    errors: [400, 401, 503],
+    handle: ({ service, body }) => service.trash.empty((body ?? {}) as EmptyTrashRequest),
   },
   {
     ...at("export"),

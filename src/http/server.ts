@@ -12,7 +12,7 @@ import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import { bodyStream, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
 import { MB, ROUTES, type Route } from "./routes.js";
@@ -133,7 +133,7 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
       query: c.req.query(),
       params: c.req.param() as Record<string, string>,
       body: route.body ? await readBody(c, route) : undefined,
-      stream: route.stream ? (c.req.raw.body ?? undefined) : undefined,
+      stream: route.stream ? bodyStream(c) : undefined,
     });
     if (route.produces) return streamLines(c, result as AsyncIterable<string>);
     return c.json(result as object);

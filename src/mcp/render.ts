@@ -16,6 +16,7 @@ import type {
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames } from "../core/index.js";
+import { startsWithItsDate } from "../text/memory-date.js";
 import { probablyUnrelated } from "../text/relevance.js";
 import { memoriesInView } from "./paging.js";
 
@@ -49,7 +50,9 @@ function memoryHeader(memory: MemoryObject): string {
     memory.score === undefined
       ? ""
       : ` · score ${memory.score.toFixed(2)}${probablyUnrelated(memory.score) ? " (probably unrelated)" : ""}`;
-  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
+  // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
+  const date = startsWithItsDate(memory.text, metadata.createdAt) ? "" : ` · ${day(metadata.createdAt)}`;
+  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)}${date}${score}`;
 }
 
 function memoryBody(memory: MemoryObject): string {

@@ -39,6 +39,10 @@ export const ENDPOINTS = {
   queueStatus: { method: "get", path: "/api/chat-history/status" },
   overview: { method: "get", path: "/api/chat-history/overview" },
   export: { method: "get", path: "/api/export" },
+  moveToTrash: { method: "post", path: "/api/trash" },
+  listTrash: { method: "get", path: "/api/trash" },
+  restoreTrash: { method: "post", path: "/api/trash/restore" },
+  emptyTrash: { method: "post", path: "/api/trash/empty" },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

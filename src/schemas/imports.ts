@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, queryBool } from "./common.js";
+import { DateTime, queryBool, queryInt } from "./common.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 /** The largest export file the upload endpoint takes: a whole ChatGPT export of many years is ~1 GB. */
@@ -11,6 +11,17 @@ export const UploadImportQuery = z.object({
   platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
   dryRun: queryBool(z.boolean().default(false)),
+  /**
+   * The file's size in bytes, when the client knows it: one over the limit is refused before a byte
+   * is stored, and a body that ends short of it is refused as cut off rather than imported in part.
+   */
+  size: queryInt(
+    z
+      .number("must be a whole number of bytes")
+      .int("must be a whole number of bytes")
+      .min(1, "must be at least 1 byte: an empty file is no export")
+      .max(MAX_UPLOAD_BYTES, `must be at most ${MAX_UPLOAD_BYTES} bytes (4 GB), the limit of an export file`),
+  ).optional(),
 });
 export type UploadImportQuery = z.input<typeof UploadImportQuery>;
 

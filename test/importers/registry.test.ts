@@ -162,6 +162,8 @@ describe("every face says the registry's words", () => {
     for (const format of FORMATS) expect(importPage).toContain(`<strong>${escaped(format.name)}</strong>: ${escaped(format.accepts)}`);
     const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
     const list = { items: [], pageSize: 25, total: 0, page: 1, totalPages: 0 };
-    expect(await html(ConversationsPage({ ctx, list, filters: none, platforms: [] }))).toContain(`from ${chatAppNames("or")}.`);
+    expect(await html(ConversationsPage({ ctx, list, filters: none, platforms: [], back: "/conversations" }))).toContain(
+      `from ${chatAppNames("or")}.`,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, CallToolResultSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MnemoService } from "../../src/core/index.js";
+import { memoryLines } from "../../src/mcp/render.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { loadTokenizer } from "../../src/text/tokens.js";
 
@@ -231,7 +232,7 @@ describe("tools/call", () => {
     expect(calls).toEqual([`memories.listV2 ${JSON.stringify({ query: "seats", count: 10, includeIds: true })}`]);
     expect(result.structuredContent).toEqual(memories);
     expect(text(result)).toBe(
-      '1 memory for "seats", best first:\n1. mem_1 · bucket 1 "General" · 2025-01-02 · score 0.50\n   2025-01-02 Likes window seats',
+      '1 memory for "seats", best first:\n1. mem_1 · bucket 1 "General" · score 0.50\n   2025-01-02 Likes window seats', // the date once: in the text
     );
     answers["buckets.list"] = memories.buckets;
     expect((await call("list_buckets")).structuredContent).toEqual({ buckets: memories.buckets });
@@ -347,8 +348,8 @@ describe("tools/call", () => {
       buckets: [{ id: "1", name: "General", memoryCount: 2 }],
     };
     const found = text(await call("search_memories", { query: "tea" }));
-    expect(found).toContain('mem_tea · bucket 1 "General" · 2025-01-02 · score 1.00\n');
-    expect(found).toContain('mem_dog · bucket 1 "General" · 2025-01-02 · score 0.04 (probably unrelated)\n');
+    expect(found).toContain('mem_tea · bucket 1 "General" · score 1.00\n');
+    expect(found).toContain('mem_dog · bucket 1 "General" · score 0.04 (probably unrelated)\n');
     const prompt = await client.getPrompt({ name: "memories_about", arguments: { topic: "tea" } });
     const primer = (prompt.messages[0]!.content as { text: string }).text;
     expect(primer).toContain("Drinks oolong");
@@ -577,5 +578,20 @@ describe("resources/list and logging", () => {
       code: -32602,
       message: 'MCP error -32602: level: must be one of debug, info, notice, warning, error, critical, alert, emergency, not "loud"',
     });
+  });
+});
+
+describe("a memory's date in the text a model reads", () => {
+  it("is shown once: beside a memory only when its text does not start with the day it was stored", () => {
+    const memory = (id: string, text: string) => ({
+      id,
+      text,
+      content_type: "text" as const,
+      metadata: { text, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 1, bucketName: "General" },
+    });
+    const lines = memoryLines([memory("mem_a", "2025-01-02 Dated by its client"), memory("mem_b", "Sent without a date")]);
+    expect(lines).toBe(
+      '1. mem_a · bucket 1 "General"\n   2025-01-02 Dated by its client\n2. mem_b · bucket 1 "General" · 2025-01-02\n   Sent without a date',
+    );
   });
 });

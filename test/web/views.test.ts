@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { MemoriesPage } from "../../src/web/views/memories.js";
+import type { ImportJob } from "../../src/schemas/imports.js";
+import { RecentImports } from "../../src/web/views/recent-imports.js";
 import { RecallPage, SearchPage } from "../../src/web/views/search.js";
 
 const ctx = { userName: "default", csrf: "x", flash: undefined };
@@ -25,7 +27,7 @@ describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
   const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
   const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
-    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [] }));
+    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [], back: "/conversations" }));
 
   it("offers an import only when there is nothing at all; past the last page, that page; with filters, clearing them", async () => {
     expect(await page({ total: 0, page: 1, totalPages: 0 })).toContain('No conversations yet. <a href="/import">Import an export</a>');
@@ -71,5 +73,30 @@ describe("an empty memory list", () => {
     );
     expect(page).toContain("score 0.90</span>");
     expect(page).toContain("score 0.10 · probably unrelated</span>");
+  });
+});
+
+describe("Recent imports", () => {
+  const job = (state: ImportJob["state"]): ImportJob => ({
+    id: `job_${state}`,
+    filename: "export.zip",
+    state,
+    dryRun: false,
+    bytesReceived: 4096,
+    reading: { bytesRead: 1024, totalBytes: 4096, conversations: 12, format: "chatgpt" },
+    indexing: { ready: 3, pending: 9 },
+    createdAt: "2025-05-01T10:00:00.000Z",
+  });
+
+  it("says where a running import is, and marks the section for the page's script to follow until none runs", async () => {
+    const running = await html(RecentImports({ jobs: [job("reading"), job("indexing"), job("waiting")] }));
+    expect(running).toContain('data-running=""');
+    expect(running).toContain("Reading: 12 conversations so far");
+    expect(running).toContain('<progress max="100" value="25" aria-labelledby="progress-job_reading">');
+    expect(running).toContain("Indexing: 3 ready, 9 to go");
+    expect(running).toContain("Waiting for another import to finish");
+    const done = await html(RecentImports({ jobs: [{ ...job("failed"), error: { message: "The import failed" } }] }));
+    expect(done).not.toContain("data-running");
+    expect(done).toContain("The import failed");
   });
 });

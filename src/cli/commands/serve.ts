@@ -53,14 +53,19 @@ export interface Serving {
 
 /** Opens the store and serves it (API and web app) until Ctrl-C; `started` runs once it listens. */
 export async function serve(session: Session, options: ServeOptions, started: (serving: Serving) => Promise<void>): Promise<void> {
-  const [{ createApp, importExports, watchFolder }, { loadConfig }, { startServer, SHUTDOWN_GRACE_MS }, { isLoopback }, { createWebApp }] =
-    await Promise.all([
-      import("../../core/index.js"),
-      import("../../config/load-config.js"),
-      import("../../http/listen.js"),
-      import("../../http/host-guard.js"),
-      import("../../web/index.js"),
-    ]);
+  const [
+    { createApp, importExports, purgeExpiredTrash, watchFolder },
+    { loadConfig },
+    { startServer, SHUTDOWN_GRACE_MS },
+    { isLoopback },
+    { createWebApp },
+  ] = await Promise.all([
+    import("../../core/index.js"),
+    import("../../config/load-config.js"),
+    import("../../http/listen.js"),
+    import("../../http/host-guard.js"),
+    import("../../web/index.js"),
+  ]);
   const { out } = session;
   const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
   const host = options.host ?? config.server.host;
@@ -94,7 +99,12 @@ export async function serve(session: Session, options: ServeOptions, started: (s
       }),
     ),
   );
+  // The trash keeps 30 days whether or not anyone looks at it: what is older goes at start and every 6 hours.
+  const purge = () => void purgeExpiredTrash(app).catch(() => undefined);
+  purge();
+  const purging = setInterval(purge, 6 * 60 * 60 * 1000).unref();
   await untilSignal();
+  clearInterval(purging);
   for (const watcher of watchers) await watcher.stop();
   out.notice(
     `Stopping: requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish, then open connections are closed; queued imports stay queued.`,

@@ -161,23 +161,29 @@ export function conversationNotFound(conversationId: string): AppError {
 /** DELETE /api/chat-history/chats: conversations with their chunks and vectors. Unknown ids are skipped. */
 export async function deleteConversations(ctx: CoreContext, userId: string, input: ConversationIds): Promise<DeleteChatsResponse> {
   const { ids } = parseInput(ConversationIds, input);
-  const deleted = await ctx.store.write(async () => {
-    const found = await ownedIds(ctx, userId, ids);
-    if (found.length === 0) return found;
-    // Chunks first: a crash in between leaves a listed conversation to delete again, never
-    // search hits pointing at a conversation that is gone. Messages last: without their row
-    // nothing reads them.
-    await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
-    await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
-    await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
-    await releaseQuota(ctx, userId);
-    return found;
-  });
+  const deleted = await ctx.store.write(() => removeConversations(ctx, userId, ids));
   if (deleted.length > 0) {
     ctx.afterWrite();
     ctx.onQueued();
   }
   return { deleted, count: deleted.length };
+}
+
+/**
+ * Removes the user's conversations of these ids with their chunks and messages, and releases what
+ * the quota held back; inside `store.write`. The ids that were theirs (unknown ones are skipped).
+ */
+export async function removeConversations(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {
+  const found = await ownedIds(ctx, userId, ids);
+  if (found.length === 0) return found;
+  // Chunks first: a crash in between leaves a listed conversation to delete again, never
+  // search hits pointing at a conversation that is gone. Messages last: without their row
+  // nothing reads them.
+  await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+  await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
+  await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+  await releaseQuota(ctx, userId);
+  return found;
 }
 
 async function ownedIds(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {

@@ -1,5 +1,7 @@
 // mnemo's web app: the little a form cannot do. Every page works without it except the upload's
-// progress. Text from the server is only ever set as textContent, never as HTML.
+// progress. Text from the server is set as textContent, never as HTML; the one exception is the
+// Import page's Recent imports, a section the server renders (escaped, as every page) and the script
+// puts in place, parsed inert: the page's Content-Security-Policy runs no script but the app's own.
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
@@ -171,7 +173,8 @@ function importForm() {
     $("#import-result").replaceChildren();
     for (const step of ["upload", "reading", "indexing"]) setStep(step, 0, "");
     status(`Uploading ${file.name}…`);
-    const params = new URLSearchParams({ filename: file.name });
+    // The size too: a file over the server's limit is refused before it is sent, and one cut short is not imported in part.
+    const params = new URLSearchParams({ filename: file.name, size: String(file.size) });
     const platform = form.elements.platform.value.trim();
     if (platform) params.set("platform", platform);
     const request = new XMLHttpRequest();
@@ -195,6 +198,7 @@ function importForm() {
         return;
       }
       setStep("upload", 1, mb(body.bytesReceived));
+      followImports();
       pollJob(body, button);
     });
     request.addEventListener("error", () => {
@@ -205,7 +209,37 @@ function importForm() {
   });
 }
 
+/**
+ * Recent imports, live: while one is running, the section is fetched again every second and put in
+ * place (not while the keyboard is inside it, which would lose its focus), until none runs.
+ */
+let following = false;
+async function followImports() {
+  if (following) return;
+  following = true;
+  try {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const section = $("#recent-imports");
+      if (!section) return;
+      const response = await fetch("/import/recent", { headers: { "X-Requested-With": "mnemo" } });
+      if (!response.ok) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("recent-imports");
+      if (!fresh) return;
+      if (!section.contains(document.activeElement)) section.replaceWith(document.adoptNode(fresh));
+      if (!fresh.hasAttribute("data-running")) return;
+    }
+  } finally {
+    following = false;
+  }
+}
+
+function liveImports() {
+  if ($("#recent-imports[data-running]")) followImports();
+}
+
 selectAll();
 copyButtons();
 focusHit();
 importForm();
+liveImports();

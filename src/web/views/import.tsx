@@ -1,7 +1,7 @@
 import { FORMATS, fileTypes } from "../../core/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
-import { megabytes, shortDate } from "../format.js";
 import { CsrfField, Layout, type PageContext } from "./layout.js";
+import { RecentImports } from "./recent-imports.js";
 
 function Step(props: { id: string; label: string }) {
   return (
@@ -61,71 +61,7 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
         <p id="import-status" role="status" aria-live="polite"></p>
         <div id="import-result"></div>
       </section>
-      <h2>Recent imports</h2>
-      {props.jobs.length === 0 ? (
-        <p class="empty">None since the server started.</p>
-      ) : (
-        <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Started</th>
-              <th scope="col">State</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.jobs.map((job) => (
-              <tr>
-                <td class="title" data-label="File">
-                  {job.filename} <span class="meta">({megabytes(job.bytesReceived)})</span>
-                </td>
-                <td data-label="Started">{shortDate(job.createdAt)}</td>
-                <td data-label="State">
-                  <span
-                    class={`badge ${unreadable(job) || job.state === "failed" ? "failed" : job.state === "done" ? "ready" : "processing"}`}
-                  >
-                    {unreadable(job) ? "not read" : job.state}
-                  </span>
-                </td>
-                <td data-label="Result">
-                  {job.error ? job.error.message : job.summary ? <SummaryLine summary={job.summary} /> : ""}
-                  {job.summary?.problems.length ? (
-                    <ul class="problems">
-                      {job.summary.problems.map((problem) => (
-                        <li>{`${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RecentImports jobs={props.jobs} />
     </Layout>
-  );
-}
-
-/** A finished job whose file could not be read at all: "done" would say it was imported. */
-const unreadable = (job: ImportJob) =>
-  job.state === "done" && job.summary !== undefined && job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
-
-function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
-  const s = props.summary;
-  const ids = s.importIds;
-  return (
-    <>
-      {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
-      {s.repaired.length > 0 ? `, ${s.repaired.length} repaired (text not valid Unicode, kept with �)` : ""}
-      {ids.length > 0 ? (
-        <>
-          {" · "}
-          {ids.map((id) => (
-            <a href={`/conversations?import=${encodeURIComponent(id)}`}>{id}</a>
-          ))}
-        </>
-      ) : null}
-    </>
   );
 }

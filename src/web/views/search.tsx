@@ -2,6 +2,7 @@ import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
 import { messageLink, plural, shortDate } from "../format.js";
+import { markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
 
 type Platforms = { id: string; displayName?: string | undefined }[];
@@ -20,11 +21,6 @@ function PlatformSelect(props: { id: string; name: string; platforms: Platforms;
       </select>
     </div>
   );
-}
-
-/** Text with the query's words marked: elements, never markup built from the text. */
-function Highlighted(props: { text: string; split: (text: string) => { text: string; marked: boolean }[] }) {
-  return <>{props.split(props.text).map((segment) => (segment.marked ? <mark>{segment.text}</mark> : segment.text))}</>;
 }
 
 export function SearchPage(props: {
@@ -75,15 +71,13 @@ export function SearchPage(props: {
                 {hit.context
                   .filter((near) => near.position === "before")
                   .map((near) => (
-                    <p class="context text">{near.text}</p>
+                    <div class="context md">{markdown(near.text)}</div>
                   ))}
-                <p class="text">
-                  <Highlighted text={hit.text} split={split} />
-                </p>
+                <div class="md">{markdown(hit.text, { mark: split })}</div>
                 {hit.context
                   .filter((near) => near.position === "after")
                   .map((near) => (
-                    <p class="context text">{near.text}</p>
+                    <div class="context md">{markdown(near.text)}</div>
                   ))}
               </li>
             ))}
@@ -94,30 +88,14 @@ export function SearchPage(props: {
   );
 }
 
-const CITATION = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
-
-/** The narrative with each [n] a link to the message it cites. */
+/** The summary, its markdown rendered, with each [n] a link to the message it cites. */
 function Narrative(props: { result: RecallResponse }) {
-  const { content, sources } = props.result;
-  const parts: unknown[] = [];
-  let at = 0;
-  for (const match of content.matchAll(CITATION)) {
-    parts.push(content.slice(at, match.index));
-    const numbers = match[1]!.split(",").map((n) => Number(n.trim()));
-    const links = numbers.map((n) => {
-      const source = sources[n - 1];
-      if (!source) return `[${n}]`;
-      return (
-        <a class="cite" href={messageLink(source.conversationId, source.messageId)} aria-label={`Source ${n}: ${source.conversationTitle}`}>
-          [{n}]
-        </a>
-      );
-    });
-    parts.push(...links);
-    at = match.index + match[0].length;
-  }
-  parts.push(content.slice(at));
-  return <div class="narrative">{parts}</div>;
+  const { sources } = props.result;
+  const cite = (n: number) => {
+    const source = sources[n - 1];
+    return source && { href: messageLink(source.conversationId, source.messageId), label: `Source ${n}: ${source.conversationTitle}` };
+  };
+  return <div class="narrative md">{markdown(props.result.content, { cite })}</div>;
 }
 
 export function RecallPage(props: {

@@ -1,6 +1,7 @@
 import type { StoreInfo } from "../../schemas/account.js";
 import type { Snippet } from "../mcp-snippets.js";
 import { megabytes } from "../format.js";
+import { BackupSection } from "./backup.js";
 import { ActionForm, Layout, type PageContext } from "./layout.js";
 
 export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippets: Snippet[]; newToken: string | undefined }) {
@@ -115,6 +116,7 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <dt>Platforms</dt>
         <dd>{s.platforms.length === 0 ? "none yet" : s.platforms.map((p) => `${p.displayName ?? p.id}: ${p.conversations}`).join(", ")}</dd>
       </dl>
+      <BackupSection />
     </Layout>
   );
 }
