@@ -106,6 +106,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "odd/claude-utf16.json": "unreadable",
   "odd/gemini-fr-mixed.json": "gemini",
   "open-webui/chat-export-1715000100000.json": "open-webui",
+  "open-webui/ollama-webui-2024.json": "open-webui",
   "open-webui/chat-export-1738400000000.json": {
     format: "open-webui",
     conversations: 4,

@@ -92,6 +92,14 @@ describe("one chat's Export chat (.json)", () => {
   });
 });
 
+describe("an early version's export", () => {
+  it("reads a list of bare chats (no record around them)", async () => {
+    const [docker] = await collect(join(fixtures, "open-webui", "ollama-webui-2024.json"));
+    expect(docker!.conversation).toMatchObject({ id: "f3c1a9e2-4b7d-4e0a-9c21-7d5e8f0a1b2c", createdAt: "2024-01-01T10:00:00.000Z" });
+    expect(docker!.conversation.messages.map((m) => m.id)).toEqual(["m1", "m2"]);
+  });
+});
+
 describe("odd chats", () => {
   const message = (id: string, parentId: string | null, role: string, content: string, timestamp?: number) => ({
     id,

@@ -1,6 +1,6 @@
 // Grok (xAI): one conversation of the data export's prod-grok-backend.json to the upload shape. What
-// each rule is based on (field notes from real exports: the PAM importer's field mappings, Feb 2026;
-// codeface-io/mac-stack's grok/export_conversations; the web app's response object in Grok3API):
+// each rule is based on (field notes from real exports: portable-ai-memory.org/providers/grok, Feb
+// 2026; codeface-io/mac-stack's grok/export_conversations; the web app's response object in Grok3API):
 // - The file is `{ "conversations": [...], "projects", "tasks", "media_posts" }`; each conversation
 //   is `{ conversation: { id, title, create_time, modify_time, … }, responses: [{ response, share_link }] }`.
 //   Conversation times are ISO 8601; a response's `create_time` is MongoDB's extended JSON

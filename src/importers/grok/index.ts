@@ -7,7 +7,7 @@ export const grok: Importer = {
   name: "Grok",
   chatApp: true,
   accepts: "the data export's zip, or its prod-grok-backend.json",
-  howToGet: "accounts.x.ai/data (grok.com: Settings → Data Controls) → Download your data; pass the zip it gives.",
+  howToGet: "grok.com → account settings → Download your data (accounts.x.ai/data); pass the zip it gives.",
   extensions: [".json"],
   // Each element of the file's `conversations` list is a conversation and its responses.
   detect: ({ keys }) => (keys.has("conversation") && keys.has("responses") ? {} : undefined),

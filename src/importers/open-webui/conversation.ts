@@ -5,7 +5,8 @@
 //   front end's "Export chats" (Settings → Data Controls) saves a list of them, and a chat's menu
 //   (Download → Export chat (.json)) saves a list of one (src/lib/components/layout/Navbar/Menu.svelte).
 //   A record whose `chat` is a JSON string (the database column before it was JSON) is parsed; a
-//   bare `chat` object (title, models, history) is read the same.
+//   bare chat object (title, models, history: the chats early versions kept in the browser and
+//   exported as they were) is read the same.
 // - `chat.history.messages` maps ids to messages that name `parentId` and `childrenIds`; a
 //   regenerated answer, another model's answer or an edited prompt is a sibling, and
 //   `chat.history.currentId` is the message the chat shows last (createMessagesList in

@@ -12,7 +12,8 @@ export const openWebUi: Importer = {
   accepts: "the file Export Chats saves (chat-export-….json), or one chat's Export chat (.json)",
   howToGet: "Settings → Data Controls → Export Chats saves every chat; a chat's ⋯ menu → Download → Export chat (.json) saves one.",
   extensions: [".json"],
-  // A chat record holds the chat under `chat`; a bare chat (the record's `chat` alone) has `history` and `models`.
+  // A chat record holds the chat under `chat`; a bare chat (as early versions, which kept chats in
+  // the browser, exported them) has `history` and `models`.
   detect: ({ keys }) =>
     (keys.has("chat") && RECORD_KEYS.some((key) => keys.has(key))) || (keys.has("history") && keys.has("models")) ? {} : undefined,
   convert: loaded(async () => perRecord((await import("./conversation.js")).openWebUiConversation)),
