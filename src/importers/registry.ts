@@ -3,14 +3,22 @@
 // detection does not depend on it (each detector accepts only its own format's files).
 import { chatgpt } from "./chatgpt/index.js";
 import { claude } from "./claude/index.js";
+import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
+import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
+import { libreChat } from "./librechat/index.js";
+import { openWebUi } from "./open-webui/index.js";
 import { upload } from "./upload/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
   chatgpt,
   claude,
   gemini,
+  openWebUi,
+  libreChat,
+  grok,
+  deepSeek,
   upload, // mnemo's own shape, after the apps
 ];
 

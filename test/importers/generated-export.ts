@@ -1,7 +1,8 @@
-// A generated export of small ChatGPT or Claude conversations, written as the apps write theirs
-// (one minified list), with where each record's bytes are: for tests that damage one record.
+// A generated export of small ChatGPT, Claude, Open WebUI or DeepSeek conversations, written as the
+// apps write theirs (one minified list), with where each record's bytes are: for tests that damage
+// one record.
 
-export type Format = "chatgpt" | "claude";
+export type Format = "chatgpt" | "claude" | "open-webui" | "deepseek";
 type JsonRecord = Record<string, unknown>;
 
 const WORDS = ["sourdough", "Grüße", "日本語", "tram", "café", "Ελληνικά", "naïve", "kanji"];
@@ -50,12 +51,59 @@ function claudeRecord(i: number): JsonRecord {
   };
 }
 
+function openWebUiRecord(i: number): JsonRecord {
+  const message = (mid: string, parentId: string | null, role: string, content: string, step: number) => ({
+    id: mid,
+    parentId,
+    childrenIds: [],
+    role,
+    content,
+    timestamp: time(i, step),
+  });
+  const q = `${id(i)}-q`;
+  const a = `${id(i)}-a`;
+  return {
+    id: id(i),
+    user_id: "u-1",
+    title: title(i),
+    chat: {
+      title: title(i),
+      models: ["llama3.1:8b"],
+      history: { currentId: a, messages: { [q]: message(q, null, "user", question(i), 1), [a]: message(a, q, "assistant", answer(i), 2) } },
+    },
+    updated_at: time(i, 2),
+    created_at: time(i),
+  };
+}
+
+function deepSeekRecord(i: number): JsonRecord {
+  const node = (nid: string, parent: string, type: string, text: string, step: number) => ({
+    id: nid,
+    parent,
+    children: [],
+    message: { files: [], model: "deepseek-chat", inserted_at: iso(time(i, step)), fragments: [{ type, content: text }] },
+  });
+  return {
+    id: id(i),
+    title: title(i),
+    inserted_at: iso(time(i)),
+    updated_at: iso(time(i, 2)),
+    mapping: {
+      root: { id: "root", parent: null, children: ["1"], message: null },
+      "1": node("1", "root", "REQUEST", question(i), 1),
+      "2": node("2", "1", "RESPONSE", answer(i), 2),
+    },
+  };
+}
+
 /** How many conversations each generated export holds. */
 export const GENERATED = 1_000;
 
 export const RECORDS: Record<Format, JsonRecord[]> = {
   chatgpt: Array.from({ length: GENERATED }, (_, i) => chatgptRecord(i)),
   claude: Array.from({ length: GENERATED }, (_, i) => claudeRecord(i)),
+  "open-webui": Array.from({ length: GENERATED }, (_, i) => openWebUiRecord(i)),
+  deepseek: Array.from({ length: GENERATED }, (_, i) => deepSeekRecord(i)),
 };
 
 /** The export as written (a minified list, as ChatGPT and Claude write it), and where each record's bytes are. */

@@ -15,73 +15,8 @@ import { IMPORTERS } from "../../src/importers/registry.js";
 import { fileSource } from "../../src/importers/source.js";
 import { chatAppNames, FORMATS, formatLines, formatNames, formatsTable, supportedFormats } from "../../src/importers/words.js";
 import { ROOT } from "../paths.js";
-import { fixtures } from "./collect.js";
-
-/**
- * Every JSON file of the fixtures and the format it is: a format's id, "aside" (its shape without its
- * data), none (an export's other file, or no export) or "unreadable" (detection refuses it). A new
- * fixture must be added here, so that every detector is shown it.
- */
-const EXPECTED: Record<string, string | null> = {
-  "chatgpt-2026/ads.json": null,
-  "chatgpt-2026/conversation_asset_file_names.json": null,
-  "chatgpt-2026/conversations-000.json": "chatgpt",
-  "chatgpt-2026/conversations-001.json": "chatgpt",
-  "chatgpt-2026/export_manifest.json": null,
-  "chatgpt-2026/user.json": null,
-  "chatgpt-sharded/conversations-000.json": "chatgpt",
-  "chatgpt-sharded/conversations-001.json": "chatgpt",
-  "chatgpt-sharded/export_manifest.json": null,
-  "chatgpt-sharded/user.json": null,
-  "chatgpt/conversations.json": "chatgpt",
-  "chatgpt/message_feedback.json": "upload", // []
-  "chatgpt/shared_conversations.json": null,
-  "chatgpt/user.json": null,
-  "claude-2026/conversations.json": "claude",
-  "claude-2026/memories.json": null,
-  "claude-2026/users.json": null,
-  "claude/conversations.json": "claude",
-  "claude/projects.json": null,
-  "claude/users.json": null,
-  "gemini-2026/My Activity.json": "gemini",
-  "gemini-ja/Takeout/マイ アクティビティ/Gemini アプリ/マイアクティビティ.json": "gemini",
-  "gemini-ja/Takeout/マイ アクティビティ/検索/マイアクティビティ.json": "aside",
-  "gemini-locales/de.json": "gemini",
-  "gemini-locales/el.json": "gemini",
-  "gemini-locales/es.json": "gemini",
-  "gemini-locales/fr.json": "gemini",
-  "gemini-locales/it.json": "gemini",
-  "gemini-locales/ko.json": "gemini",
-  "gemini-locales/pt.json": "gemini",
-  "gemini-locales/zh.json": "gemini",
-  "gemini/My Activity.json": "gemini",
-  "gemini/Search/My Activity.json": "aside",
-  "malformed/chatgpt-truncated.json": "chatgpt",
-  "malformed/claude-truncated.json": "claude",
-  "malformed/cut-in-escape.json": "claude",
-  "malformed/empty.json": "unreadable",
-  "malformed/gemini-truncated.json": "gemini",
-  "malformed/not-an-export.json": null,
-  "malformed/upload-bad-line.ndjson": "upload",
-  "malformed/upload-truncated.json": "upload",
-  "odd/chatgpt-2023-code.json": "chatgpt",
-  "odd/chatgpt-analysis-channel.json": "chatgpt",
-  "odd/chatgpt-empty/conversations.json": "upload", // an empty list: no conversations, whoever wrote it
-  "odd/chatgpt-empty/message_feedback.json": "upload",
-  "odd/chatgpt-empty/user.json": null,
-  "odd/chatgpt-times.json": "chatgpt",
-  "odd/chatgpt-wrapped.json": "chatgpt",
-  "odd/chatgpt-writing.json": "chatgpt",
-  "odd/claude-2024-artifacts.json": "claude",
-  "odd/claude-files-v2.json": "claude",
-  "odd/claude-partly-linked.json": "claude",
-  "odd/claude-repeated-ids.json": "claude",
-  "odd/claude-utf16.json": "unreadable",
-  "odd/gemini-fr-mixed.json": "gemini",
-  "upload/array.json": "upload",
-  "upload/conversations.ndjson": "upload",
-  "upload/single.json": "upload",
-};
+import { collect, fixtures } from "./collect.js";
+import { FIXTURES, formatOf, importedFixtures } from "./fixture-table.js";
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -91,7 +26,7 @@ function jsonFiles(dir: string): string[] {
   });
 }
 
-/** What detection makes of a fixture, in the words of EXPECTED. */
+/** What detection makes of a fixture, in the words of FIXTURES. */
 async function detected(file: string): Promise<string | null> {
   const detection = await detect(await fileSource(join(fixtures, file))).catch(() => "unreadable" as const);
   if (detection === "unreadable") return detection;
@@ -100,11 +35,11 @@ async function detected(file: string): Promise<string | null> {
 
 describe("detection", () => {
   it("knows every fixture: a new one is listed above, and so shown to every detector", () => {
-    expect(jsonFiles(fixtures).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(jsonFiles(fixtures).sort()).toEqual(Object.keys(FIXTURES).sort());
   });
 
   it("no two detectors take one file, in any way it is read", async () => {
-    for (const file of Object.keys(EXPECTED)) {
+    for (const file of Object.keys(FIXTURES)) {
       const shown = await samples(await fileSource(join(fixtures, file))).catch(() => []);
       for (const sample of shown) {
         const takers = IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id);
@@ -114,15 +49,36 @@ describe("detection", () => {
   });
 
   it("each fixture is read as the format it is", async () => {
-    for (const [file, format] of Object.entries(EXPECTED)) expect(await detected(file), file).toBe(format);
+    for (const [file, row] of Object.entries(FIXTURES)) expect(await detected(file), file).toBe(formatOf(row));
   });
+});
+
+describe("the fixtures imported through every face (every-format.int.test.ts)", () => {
+  it("include a file of every format", () => {
+    const imported = new Set(importedFixtures().map(([, row]) => row.format));
+    const missing = IMPORTERS.map((importer) => importer.id).filter((id) => !imported.has(id));
+    expect(missing, "give a fixture of each of these formats its counts in test/importers/fixture-table.ts").toEqual([]);
+  });
+
+  it.each(importedFixtures())(
+    "%s gives the conversations and messages its row says, and holds the words search must find",
+    async (file, row) => {
+      const conversations = await collect(join(fixtures, file));
+      expect(conversations.length).toBe(row.conversations);
+      const messages = conversations.flatMap((conversation) => conversation.conversation.messages);
+      expect(messages.length).toBe(row.messages);
+      const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const holder = messages.find((message) => words(row.finds).every((word) => words(message.content).includes(word)));
+      expect(holder, `no message of ${file} holds every word of "${row.finds}"`).toBeDefined();
+    },
+  );
 });
 
 describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
-    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini or mnemo's upload shape");
-    expect(chatAppNames("and")).toBe("ChatGPT, Claude and Gemini");
+    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek or mnemo's upload shape");
+    expect(chatAppNames("and")).toBe("ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok and DeepSeek");
     for (const text of [supportedFormats(), formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
     }

@@ -23,7 +23,7 @@ export function registerService(program: Command): void {
     .command("install")
     .description("install and start the service (a systemd user unit, a launchd agent); running it again updates it")
     .option("-p, --port <port>", "port of the server (default 7411, or server.port in config.json)")
-    .addOption(new Option("-w, --watch <folder...>", "also import each new ChatGPT, Claude or Gemini export that appears in <folder>"))
+    .addOption(new Option("-w, --watch <folder...>", "also import each new chat export that appears in <folder>"))
     .action(action(async (session, options: { port?: string; watch?: string[] }) => install(session, options)));
 
   service

@@ -9,7 +9,7 @@ export function registerWatch(program: Command): void {
   program
     .command("watch")
     .description(
-      "import each new ChatGPT, Claude or Gemini export that appears in a folder such as ~/Downloads, once it has finished downloading, until Ctrl-C (`mnemo service install --watch` does it at every login)",
+      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, until Ctrl-C (`mnemo service install --watch` does it at every login)",
     )
     .argument("<folders...>", "folders to watch")
     .action(

@@ -11,7 +11,8 @@ export const chatgpt: Importer = {
   accepts: "the export zip, its conversations.json, or the sharded conversations-NNN.json files with export_manifest.json",
   howToGet: "Settings → Data controls → Export data; the link in the email downloads the zip.",
   extensions: [".json"],
-  detect: (sample) => (sample.keys.has("mapping") ? {} : undefined),
+  // DeepSeek's export has a `mapping` too, beside `inserted_at` where ChatGPT has `create_time`.
+  detect: ({ keys }) => (keys.has("mapping") && !keys.has("inserted_at") ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./conversation.js")).chatgptConversation)),
   sideFiles: [
     { keys: ["email", "chatgpt_plus_user"], what: "ChatGPT's user.json (the account's details)", instead: INSTEAD },

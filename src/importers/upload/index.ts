@@ -11,8 +11,9 @@ export const upload: Importer = {
   accepts: "a JSON object, a JSON array of them, or NDJSON (one per line)",
   howToGet: "Written by a script or another tool, one conversation per object: see POST /api/chat-history/ingest/custom-online.",
   extensions: [".json", ".jsonl", ".ndjson"],
-  // An empty list is an upload of no conversations, whichever app wrote it.
-  detect: (sample) => (sample.keys.has("conversation") || sample.emptyList ? {} : undefined),
+  // An empty list is an upload of no conversations, whichever app wrote it. Grok's records have a
+  // `conversation` too, beside their `responses`.
+  detect: ({ keys, emptyList }) => ((keys.has("conversation") && !keys.has("responses")) || emptyList ? {} : undefined),
   convert: perRecord((record) => record as UploadConversation),
   keepsRepeats: true,
 };
