@@ -134,16 +134,16 @@ async function* records(format: ExportFormat, parts: ExportPart[], reading: Read
     if (!reading.onUnreadable) throw problem;
     reading.onUnreadable(problem);
   };
-  for (const { source, layout } of parts) {
+  for (const { source, layout, wrapper } of parts) {
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const raw: AsyncGenerator<RawRecord> =
       layout === "lines"
         ? jsonLines(source, reading.tally, reading.onUnreadable)
-        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable });
+        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
-      yield { value, context: { label: source.label, index, byte, fallbackDate: source.mtime, skip, unreadable } };
+      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };
     }
   }
 }

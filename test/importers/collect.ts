@@ -18,6 +18,7 @@ export function recordContext(label = "conversations.json"): RecordContext & { s
   const skipped = new Map<string, number>();
   return {
     label,
+    path: label,
     index: 0,
     byte: 0,
     fallbackDate: new Date(),
