@@ -43,6 +43,24 @@ const EXPECTED: Record<string, string | null> = {
   "claude/conversations.json": "claude",
   "claude/projects.json": null,
   "claude/users.json": null,
+  "aistudio/Google AI Studio/Branch of Tides in Brest": "aistudio",
+  "aistudio/Google AI Studio/Dr. Lee's notes v1.2": "aistudio",
+  "aistudio/Google AI Studio/Tides in Brest": "aistudio",
+  "aistudio/Google AI Studio/Untitled prompt": "aistudio",
+  "chatbot-ui/chatbot-ui-data.json": "chatbot-ui",
+  "chatbot-ui/chatbot_ui_history_3-14.json": "chatbot-ui",
+  "chatbot-ui/chatbot_ui_history_v1.json": "chatbot-ui",
+  "lmstudio/conversations/1730000000000.conversation.json": "lmstudio",
+  "lmstudio/conversations/1731000000000.conversation.json": "lmstudio",
+  "lmstudio/conversations/Work/1730500000000.conversation.json": "lmstudio",
+  "sillytavern/chats/Mirela/Branch #3 - 2024-05-02@09h00m00s.jsonl": "sillytavern",
+  "sillytavern/chats/Mirela/Mirela - 2024-05-01@12h30m15s.jsonl": "sillytavern",
+  "sillytavern/chats/Mirela/Mirela - 2024-06-01@08h00m00s.jsonl": "sillytavern",
+  "sillytavern/group chats/1717171717171.jsonl": "sillytavern",
+  "typingmind/data.json": "typingmind",
+  "typingmind-chunked/chunks/chats_part_1.json": "typingmind",
+  "typingmind-chunked/data.json": null, // names the chunk files
+  "typingmind-chunked/metadata.json": null,
   "gemini-2026/My Activity.json": "gemini",
   "gemini-ja/Takeout/マイ アクティビティ/Gemini アプリ/マイアクティビティ.json": "gemini",
   "gemini-ja/Takeout/マイ アクティビティ/検索/マイアクティビティ.json": "aside",
@@ -83,11 +101,12 @@ const EXPECTED: Record<string, string | null> = {
   "upload/single.json": "upload",
 };
 
+/** The fixtures a detector may be shown: JSON files, and files named without a type (Google Drive's). */
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return jsonFiles(path);
-    return /\.(?:json|jsonl|ndjson)$/.test(name) ? [relative(fixtures, path)] : [];
+    return /\.(?:json|jsonl|ndjson)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name) ? [relative(fixtures, path)] : [];
   });
 }
 
@@ -121,8 +140,10 @@ describe("detection", () => {
 describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
-    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini or mnemo's upload shape");
-    expect(chatAppNames("and")).toBe("ChatGPT, Claude and Gemini");
+    expect(formatNames("or")).toBe(
+      "ChatGPT, Claude, Gemini, TypingMind, Chatbot UI, SillyTavern, LM Studio, Google AI Studio or mnemo's upload shape",
+    );
+    expect(chatAppNames("and")).toBe("ChatGPT, Claude, Gemini, TypingMind, Chatbot UI, SillyTavern, LM Studio and Google AI Studio");
     for (const text of [supportedFormats(), formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
     }
