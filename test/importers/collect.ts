@@ -39,3 +39,12 @@ export async function collectWithSkips(path: string): Promise<{ conversations: U
   for (const { reason, count } of reader.skipped()) skipped[reason] = (skipped[reason] ?? 0) + count;
   return { conversations, skipped };
 }
+
+/** Every conversation an export yields when each record that cannot be read is skipped, and those records' problems. */
+export async function collectReporting(path: string): Promise<{ conversations: UploadConversation[]; problems: string[] }> {
+  const problems: string[] = [];
+  const reader = await openExport(path, { onUnreadable: (problem) => problems.push(problem.message) });
+  const conversations: UploadConversation[] = [];
+  for await (const conversation of reader.conversations()) conversations.push(conversation);
+  return { conversations, problems };
+}
