@@ -1,5 +1,6 @@
 // What stands in a message for what is not text (the conventions of importers/index.ts): a file by
-// its name, a tool the assistant called by its name, the text a user wrote as the model's instructions.
+// its name, a tool the assistant called by its name, an image written into the text as `[image]`, the
+// text a user wrote as the model's instructions.
 import type { UploadMessage } from "../schemas/chat-history.js";
 import { cutText, nonEmptyString } from "./json-values.js";
 
@@ -15,12 +16,20 @@ export function toolPlaceholder(name: unknown): string {
   return named === undefined ? "[tool]" : `[tool: ${named}]`;
 }
 
-/** Pieces of a message's text that are not blank, one paragraph each. */
+/** Pieces of a message's text that are not blank, one paragraph each, images written into the text as `[image]`. */
 export function joinPieces(pieces: readonly (string | undefined)[]): string {
   return pieces
     .filter((piece): piece is string => piece !== undefined && piece.trim() !== "")
-    .map((piece) => piece.trim())
+    .map((piece) => withoutInlineImages(piece.trim()))
     .join("\n\n");
+}
+
+/** A markdown or HTML image whose bytes are in the text (`data:` URLs: a generated image, a paste). */
+const INLINE_IMAGE = /!\[[^\]\n]*\]\(\s*data:[^)]*\)|<img\b[^>]*?\bsrc\s*=\s*["']data:[^"']*["'][^>]*>/gi;
+
+/** The text with each image written into it as `[image]`: base64 is no text to search, and one image is megabytes. */
+function withoutInlineImages(text: string): string {
+  return text.includes("data:") ? text.replace(INLINE_IMAGE, "[image]") : text;
 }
 
 /**

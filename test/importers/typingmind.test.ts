@@ -119,3 +119,24 @@ describe("TypingMind exports", () => {
     expect(converted?.conversation.messages[0]?.id).toBe("message-1");
   });
 });
+
+describe("images written into a message's text", () => {
+  it("a markdown or HTML image whose bytes are in the text becomes [image]; a linked one stays", () => {
+    const png = `data:image/png;base64,${"A".repeat(50_000)}`;
+    const chat = {
+      chatID: "img",
+      chatTitle: "Generated",
+      messages: [
+        { role: "user", content: "Draw a heron", createdAt: "2025-01-01T00:00:00Z" },
+        {
+          role: "assistant",
+          content: `Here it is:\n\n![heron](${png})\n\n<img alt="again" src="${png}">\n\n![linked](https://example.com/heron.png)`,
+          createdAt: "2025-01-01T00:00:05Z",
+        },
+      ],
+    };
+    expect(typingMindChat(chat, recordContext())?.conversation.messages[1]?.content).toBe(
+      "Here it is:\n\n[image]\n\n[image]\n\n![linked](https://example.com/heron.png)",
+    );
+  });
+});
