@@ -13,6 +13,7 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
+import { basename } from "node:path";
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isRecordOf } from "./detect.js";
@@ -37,6 +38,11 @@ export interface OpenExportOptions {
    * the rest of the file read. Without it the first such record ends the read, with its error.
    */
   onUnreadable?: UnreadableRecord | undefined;
+  /**
+   * The name a lone file had where it came from, when `path` is a copy under another name (an upload,
+   * which the server stores as `<id>.upload`): SillyTavern and AI Studio keep a chat's name in it.
+   */
+  name?: string | undefined;
 }
 
 /**
@@ -47,15 +53,16 @@ export interface OpenExportOptions {
  */
 export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
   const platform = checkPlatform(options.platform);
-  return createReader(await planFor(path), platform, options.onUnreadable);
+  return createReader(await planFor(path, options.name), platform, options.onUnreadable);
 }
 
-async function planFor(path: string): Promise<ExportPlan> {
+async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) return planContainer(await directorySources(path), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
-  return planFile(await fileSource(path));
+  const source = await fileSource(path);
+  return planFile(name === undefined ? source : { ...source, path: basename(name) });
 }
 
 /**

@@ -4,7 +4,7 @@
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
+import { isolatedEnv, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const FILES = ["typingmind-export.zip", "chatbot-ui", "sillytavern", "lmstudio/conversations", "aistudio-drive.zip"].map((file) =>
@@ -65,5 +65,29 @@ describe("mnemo import of TypingMind, Chatbot UI, SillyTavern, LM Studio and Goo
     );
     expect(result.content).toMatch(/5\.5 bar/);
     expect(result.sources[0]).toMatchObject({ conversationTitle: "Tyre pressure" });
+  });
+});
+
+describe("a lone chat file through a server's upload endpoint", () => {
+  it("keeps the name it was uploaded under (SillyTavern and AI Studio name a chat by its file): the chat read from the folder is found again", async () => {
+    const served = await serveStore();
+    try {
+      const mnemo = (args: string[]) => runCli(args, { env: served.env });
+      const folders = [path.join(EXPORTS, "sillytavern"), path.join(EXPORTS, "aistudio", "Google AI Studio")];
+      expect(JSON.parse((await mnemo(["--json", "import", ...folders])).stdout)).toMatchObject({ new: 6, failed: 0 });
+      const files = [
+        path.join(EXPORTS, "sillytavern", "chats", "Mirela", "Mirela - 2024-05-01@12h30m15s.jsonl"),
+        path.join(EXPORTS, "aistudio", "Google AI Studio", "Tides in Brest"),
+      ];
+      const uploaded = JSON.parse((await mnemo(["--json", "import", ...files])).stdout) as Summary;
+      expect(uploaded).toMatchObject({ new: 0, unchanged: 2, failed: 0 });
+      const titles = JSON.parse((await mnemo(["--json", "chats", "list", "--page-size", "50"])).stdout).items.map(
+        (i: { title: string }) => i.title,
+      );
+      expect(titles).toEqual(expect.arrayContaining(["Mirela - 2024-05-01@12h30m15s", "Tides in Brest"]));
+      expect(titles).toHaveLength(6);
+    } finally {
+      await served.stop();
+    }
   });
 });
