@@ -1,4 +1,4 @@
-import { stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
@@ -61,6 +61,13 @@ describe("Chatbot UI exports", () => {
     const v3 = join(tmp, "v3.json");
     await writeFile(v3, JSON.stringify({ version: 3, history: [conversation], folders: [] }));
     expect((await collect(v3)).map((c) => c.conversation.title)).toEqual(["Tea"]);
+  });
+
+  it("an export written on one line reads the same", async () => {
+    const file = join(tmp, "minified.json");
+    await writeFile(file, JSON.stringify(JSON.parse(await readFile(v4, "utf8"))));
+    const said = (conversations: UploadConversation[]) => conversations.map((c) => c.conversation.messages.map((m) => [m.role, m.content]));
+    expect(said(await collect(file))).toEqual(said(await collect(v4))); // dated by each file
   });
 
   it("the 2024 app's chatbot-ui-data.json: the conversations it holds as text, never the API key beside them", async () => {

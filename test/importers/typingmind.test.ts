@@ -111,6 +111,12 @@ describe("TypingMind exports", () => {
     expect((await collect(file)).map((c) => c.conversation.title)).toEqual(["Allotment water budget", "Pasta water salt"]);
   });
 
+  it("data.json written on one line reads the same", async () => {
+    const file = join(tmp, "minified.json");
+    await writeFile(file, JSON.stringify(JSON.parse(await readFile(flat, "utf8"))));
+    expect(await collect(file)).toEqual(await collect(flat));
+  });
+
   it("a chat without ids gets one from what it holds", () => {
     const chat = { chatTitle: "No id", messages: [{ role: "user", content: "hi", createdAt: "2025-01-01T00:00:00Z" }] };
     const converted = typingMindChat(chat, recordContext());
