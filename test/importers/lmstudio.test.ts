@@ -1,9 +1,9 @@
-import { copyFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lmStudioConversation } from "../../src/importers/lmstudio/conversation.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
-import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
+import { collect, collectReporting, collectWithSkips, fixtures, recordContext } from "./collect.js";
 import { tempDir } from "../temp-dirs.js";
 
 const folder = join(fixtures, "lmstudio/conversations");
@@ -83,6 +83,17 @@ describe("LM Studio conversations", () => {
     const [again] = await collect(copy);
     expect(first?.conversation.id).toMatch(/^lmstudio-[0-9a-f]{32}$/);
     expect(again?.conversation.id).toBe(first?.conversation.id);
+  });
+
+  it("in a folder, a file cut short costs that chat alone, named", async () => {
+    const dir = join(tmp, "conversations");
+    await mkdir(dir);
+    await copyFile(rust, join(dir, "1730000000000.conversation.json"));
+    const text = await readFile(join(folder, "Work/1730500000000.conversation.json"), "utf8");
+    await writeFile(join(dir, "1730500000000.conversation.json"), text.slice(0, Math.floor(text.length / 2)));
+    const { conversations, problems } = await collectReporting(dir);
+    expect(conversations.map((c) => c.conversation.id)).toEqual(["lmstudio-1730000000000"]);
+    expect(problems).toEqual([expect.stringMatching(/1730500000000\.conversation\.json.*unexpected end of file/)]);
   });
 
   it("a chat of only its system prompt is an empty chat", () => {
