@@ -9,11 +9,14 @@ import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import { supportedFormats } from "./words.js";
 import { ZIP_NAME } from "./zip.js";
+import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
 export interface ExportPart {
   source: ByteSource;
   layout: Layout;
+  /** Where a wrapped file's records are (Detection.wrapper). */
+  wrapper?: WrapperPath | undefined;
   format: ExportFormat;
 }
 
@@ -44,17 +47,25 @@ export function unsupported(label: string, reason: string): AppError {
   });
 }
 
-/** Whether an importer reads files of this name (inside a zip or folder, the others are not looked at). */
+/**
+ * Whether an importer reads files of this name (inside a zip or folder, the others are not looked at).
+ * The ending "" is a name without one (Google Drive's files, as AI Studio saves its prompts, named
+ * for their title: "Notes on Dr. Lee's paper" or "Gemini 2.5 test" end in no file type).
+ */
 function readable(path: string): boolean {
-  const name = path.toLowerCase();
-  return IMPORTERS.some((importer) => importer.extensions.some((extension) => name.endsWith(extension)));
+  const name = baseName(path).toLowerCase();
+  const typed = FILE_TYPE.test(name);
+  return IMPORTERS.some((importer) => importer.extensions.some((extension) => (extension === "" ? !typed : name.endsWith(extension))));
 }
+
+/** A name's file type: a dot, a letter, at most four more letters or digits, at its end. */
+const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys } = await inspect(source);
   if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
   const skipped = detection.empty ? [emptyList(source)] : [];
-  return { format: detection.format, parts: [{ source, layout: detection.layout, format: detection.format }], skipped };
+  return { format: detection.format, parts: [partOf({ source, detection })], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
@@ -83,9 +94,13 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   }
   return {
     format: formats[0] ?? first.detection.format,
-    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout, format: detection.format })),
+    parts: chosen.map(partOf),
     skipped,
   };
+}
+
+function partOf({ source, detection }: Found): ExportPart {
+  return { source, layout: detection.layout, wrapper: detection.wrapper, format: detection.format };
 }
 
 /** The ChatGPT shard files the manifest names that are not in the export (a download cut short, a file lost in copying). */

@@ -6,9 +6,9 @@ import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { jsonRecords, WRAPPER_KEY } from "./json-records.js";
+import { DEFAULT_WRAPPER, jsonRecords, type WrapperPath } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
-import { recognise } from "./registry.js";
+import { IMPORTERS, recognise } from "./registry.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import type { ExportFormat, Layout } from "./types.js";
 
@@ -24,6 +24,8 @@ const SLICE_BYTES = 4 * 1024;
 export interface Detection {
   format: ExportFormat;
   layout: Layout;
+  /** Where a wrapped file's records are: DEFAULT_WRAPPER unless a format says otherwise (Importer.wrappers). */
+  wrapper?: WrapperPath | undefined;
   /** The format's shape without its data: inside a zip or folder the file is not read, for this reason (Match.aside). */
   aside?: string | undefined;
   /** The file is an empty top-level array: nothing to import. */
@@ -61,8 +63,8 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
   for (const size of SNIFF_BYTES) {
     const { readings, failed, complete } = await readingsOf(source, size);
     const last = complete || size === SNIFF_BYTES.at(-1);
-    for (const { shape, layout } of readings) {
-      const detection = classify(shape, layout);
+    for (const { shape, layout, wrapper } of readings) {
+      const detection = classify(shape, layout, wrapper);
       if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
     }
     if (!last) continue;
@@ -81,8 +83,12 @@ export async function samples(source: ByteSource): Promise<Sample[]> {
 /** A way the file may be laid out, and the shape its records have read so. */
 interface Reading {
   layout: Layout;
+  wrapper?: WrapperPath | undefined;
   shape: Shape;
 }
+
+/** The paths of the lists a top-level object may hold its records in: `conversations`, then the formats' own. */
+const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap((importer) => importer.wrappers ?? [])];
 
 /**
  * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
@@ -100,8 +106,10 @@ async function readingsOf(source: ByteSource, size: number): Promise<{ readings:
   if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
   const { tokens, failed } = await tokenize(prefix, complete);
   const shape = shapeOf(tokens);
-  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedShape(tokens) : undefined;
-  if (wrapped !== undefined) readings.push({ layout: "wrapped", shape: wrapped });
+  for (const wrapper of shape.topLevel === "object" ? WRAPPERS.filter((path) => shape.keys.has(path[0]!)) : []) {
+    const wrapped = wrappedShape(tokens, wrapper);
+    if (wrapped !== undefined) readings.push({ layout: "wrapped", wrapper, shape: wrapped });
+  }
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
   if (failed) readings.push(await salvaged(source, prefix));
   return { readings, failed, complete };
@@ -110,7 +118,7 @@ async function readingsOf(source: ByteSource, size: number): Promise<{ readings:
 /**
  * The prefix read record by record as the importer reads a file (json-records.ts), for a file whose
  * tokens stop at damage: the records after a damaged one still tell the format. A top-level object
- * is a wrapped list when it holds one under WRAPPER_KEY, else values.
+ * is a wrapped list when it holds one under the last key of a wrapper path, else values.
  */
 async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
   const head = prefix.toString("latin1");
@@ -118,18 +126,23 @@ async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
     .replace(/^\xef\xbb\xbf/, "")
     .trimStart()
     .startsWith("[");
-  const wraps = new RegExp(`"${WRAPPER_KEY}"\\s*:\\s*\\[`).test(head);
-  const layout = list ? "array" : wraps ? "wrapped" : "values";
-  return { layout, shape: await recordsShape(source, prefix, layout) };
+  const wrapper = WRAPPERS.find((path) => new RegExp(`"${path.at(-1)}"\\s*:\\s*\\[`).test(head));
+  const layout = list ? "array" : wrapper !== undefined ? "wrapped" : "values";
+  return { layout, wrapper, shape: await recordsShape(source, prefix, layout, wrapper) };
 }
 
 /** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
-async function recordsShape(source: ByteSource, prefix: Buffer, layout: Exclude<Layout, "lines">): Promise<Shape> {
+async function recordsShape(
+  source: ByteSource,
+  prefix: Buffer,
+  layout: Exclude<Layout, "lines">,
+  wrapper: WrapperPath | undefined,
+): Promise<Shape> {
   const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
   const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
   const topLevel = layout === "array" ? "array" : "object";
   const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
-  const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined });
+  const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined, wrapper });
   for await (const { value } of records) {
     if (!isObject(value)) continue;
     const record = shapeOfRecord(value);
@@ -279,19 +292,37 @@ function shapeOf(tokens: Token[]): Shape {
   return shape;
 }
 
-/** The records of the array a top-level object holds under `conversations` (`{ "conversations": [...] }`). */
-function wrappedShape(tokens: Token[]): Shape | undefined {
-  let depth = 0;
-  let start = -1;
+/**
+ * The records of the array a top-level object holds at `wrapper` (`{ "conversations": [...] }`,
+ * `{ "data": { "chats": [...] } }`): the tokens of that array alone, to its end or the prefix's.
+ */
+function wrappedShape(tokens: Token[], wrapper: WrapperPath): Shape | undefined {
+  const keys: string[] = []; // the last key read in each open object, by depth
+  const containers: string[] = [];
   for (const [i, token] of tokens.entries()) {
-    if (depth === 1 && token.name === "keyValue" && token.value === WRAPPER_KEY && tokens[i + 1]?.name === "startArray") {
-      start = i + 1;
-      break;
+    if (token.name === "keyValue") keys[containers.length - 1] = String(token.value);
+    if (token.name === "startArray" && containers.length === wrapper.length && onPath(containers, keys, wrapper)) {
+      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)));
     }
-    depth +=
-      token.name === "startObject" || token.name === "startArray" ? 1 : token.name === "endObject" || token.name === "endArray" ? -1 : 0;
+    if (token.name === "startObject" || token.name === "startArray") containers.push(token.name);
+    if (token.name === "endObject" || token.name === "endArray") containers.pop();
   }
-  return start === -1 ? undefined : shapeOf(tokens.slice(start));
+  return undefined;
+}
+
+function onPath(containers: string[], keys: string[], wrapper: WrapperPath): boolean {
+  return wrapper.every((key, depth) => containers[depth] === "startObject" && keys[depth] === key);
+}
+
+/** The index after the token that closes the array opened at `start` (the tokens' end when the prefix stops first). */
+function arrayEnd(tokens: Token[], start: number): number {
+  let depth = 0;
+  for (let i = start; i < tokens.length; i++) {
+    const name = tokens[i]!.name;
+    depth += name === "startObject" || name === "startArray" ? 1 : name === "endObject" || name === "endArray" ? -1 : 0;
+    if (depth === 0) return i + 1;
+  }
+  return tokens.length;
 }
 
 /** Keeps a string of a record's field, a few hundred of each key at most. */
@@ -352,12 +383,12 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
  * What the importers' detectors make of a shape, in the layout given: the format of its first
  * record they know (a damaged first record costs that record, not the file); undefined when none.
  */
-function classify(shape: Shape, layout: Layout): Detection | undefined {
+function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detection | undefined {
   const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
   for (const keys of candidates) {
     const sample = sampleOf(shape, keys);
     const found = recognise(sample);
-    if (found !== undefined) return { format: found.importer.id, layout, aside: found.match.aside, empty: sample.emptyList };
+    if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
   }
   return undefined;
 }

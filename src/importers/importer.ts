@@ -21,8 +21,16 @@ export interface Importer {
   accepts: string;
   /** How to get the export from the app, one sentence (the README's table). */
   howToGet: string;
-  /** The endings of the files it reads: files inside a zip or folder are looked at by them, and the web's file picker offers them. */
+  /**
+   * The endings of the files it reads: files inside a zip or folder are looked at by them, and the web's
+   * file picker offers them. "" is a name without one (Google Drive's files).
+   */
   extensions: readonly string[];
+  /**
+   * Where a top-level object holds the format's records, when not in a list under `conversations`:
+   * the keys down to the list (`[["data", "chats"]]`). Each record is then read on its own, as in a list.
+   */
+  wrappers?: readonly (readonly string[])[];
   /**
    * Whether a file is of this format, from a sample of it (its first records); undefined when it is not.
    * Never true of another format's file, whatever the registry's order: test/importers/registry.test.ts
@@ -104,6 +112,32 @@ export function grouped<Item>(
       if (item !== undefined) items.push(item);
     }
     yield* group(items);
+  };
+}
+
+/**
+ * A converter of formats whose every file is one conversation, one record a line (SillyTavern's
+ * chats): the records of each file, in order, once its last is read. A folder of such files is
+ * read as one run of records, so a file ends where the next file's records begin.
+ */
+export function perFile(convert: (records: readonly SourcedRecord[]) => UploadConversation | undefined): Importer["convert"] {
+  return async function* (records) {
+    let file: SourcedRecord[] = [];
+    const finish = () => {
+      const conversation = file.length === 0 ? undefined : isolated(() => convert(file), file, file[0]!.context);
+      file = [];
+      return conversation;
+    };
+    for await (const record of records) {
+      const last = file.at(-1)?.context;
+      if (last !== undefined && (last.label !== record.context.label || record.context.index <= last.index)) {
+        const conversation = finish();
+        if (conversation !== undefined) yield conversation;
+      }
+      file.push(record);
+    }
+    const conversation = finish();
+    if (conversation !== undefined) yield conversation;
   };
 }
 

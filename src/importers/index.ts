@@ -13,6 +13,7 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
+import { basename } from "node:path";
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isRecordOf } from "./detect.js";
@@ -37,6 +38,11 @@ export interface OpenExportOptions {
    * the rest of the file read. Without it the first such record ends the read, with its error.
    */
   onUnreadable?: UnreadableRecord | undefined;
+  /**
+   * The name a lone file had where it came from, when `path` is a copy under another name (an upload,
+   * which the server stores as `<id>.upload`): SillyTavern and AI Studio keep a chat's name in it.
+   */
+  name?: string | undefined;
 }
 
 /**
@@ -47,15 +53,16 @@ export interface OpenExportOptions {
  */
 export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
   const platform = checkPlatform(options.platform);
-  return createReader(await planFor(path), platform, options.onUnreadable);
+  return createReader(await planFor(path, options.name), platform, options.onUnreadable);
 }
 
-async function planFor(path: string): Promise<ExportPlan> {
+async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) return planContainer(await directorySources(path), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
-  return planFile(await fileSource(path));
+  const source = await fileSource(path);
+  return planFile(name === undefined ? source : { ...source, path: basename(name) });
 }
 
 /**
@@ -134,16 +141,16 @@ async function* records(format: ExportFormat, parts: ExportPart[], reading: Read
     if (!reading.onUnreadable) throw problem;
     reading.onUnreadable(problem);
   };
-  for (const { source, layout } of parts) {
+  for (const { source, layout, wrapper } of parts) {
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const raw: AsyncGenerator<RawRecord> =
       layout === "lines"
         ? jsonLines(source, reading.tally, reading.onUnreadable)
-        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable });
+        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
-      yield { value, context: { label: source.label, index, byte, fallbackDate: source.mtime, skip, unreadable } };
+      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };
     }
   }
 }

@@ -13,6 +13,14 @@ import type { Layout } from "./types.js";
 /** The key under which a wrapped file holds its records (`{ "conversations": [...] }`). */
 export const WRAPPER_KEY = "conversations";
 
+/**
+ * The keys, from the top-level object down, of the list a wrapped file holds its records in:
+ * `["conversations"]` unless a format says otherwise (`{ "data": { "chats": [...] } }` is `["data", "chats"]`).
+ */
+export type WrapperPath = readonly string[];
+
+export const DEFAULT_WRAPPER: WrapperPath = [WRAPPER_KEY];
+
 /** A record as read, before its format's converter sees it. */
 export interface RawRecord {
   value: unknown;
@@ -29,6 +37,8 @@ export interface RecordReading {
   isRecord(value: unknown): boolean;
   /** Takes a record that cannot be read, which is then skipped. Without it, the first one ends the read. */
   onUnreadable?: ((problem: AppError) => void) | undefined;
+  /** Where a wrapped file's records are (DEFAULT_WRAPPER when not said). */
+  wrapper?: WrapperPath | undefined;
 }
 
 type Parsed = { value: unknown; repair: Repair | undefined } | { failure: string; at: number };
@@ -52,7 +62,7 @@ export async function* jsonRecords(
 ): AsyncGenerator<RawRecord> {
   const input = await source.open();
   const window = new ByteWindow(input[Symbol.asyncIterator](), tally, source);
-  const scanner = new RecordScanner(window, layout, (value) => reading.isRecord(value));
+  const scanner = new RecordScanner(window, layout, (value) => reading.isRecord(value), reading.wrapper ?? DEFAULT_WRAPPER);
   let index = 0;
   let problems = 0;
   const unreadable = async (at: number, start: number, reason: string) => {
@@ -186,14 +196,15 @@ class RecordScanner {
   private stringIsKey = false;
   private escaped = false;
   private inScalar = false;
-  /** The depth of the containers a record sits in: 1 in a list, 2 in a wrapped list, 0 for top-level values. */
+  /** The depth of the containers a record sits in: 1 in a list, one more than the wrapper's keys in a wrapped list, 0 for top-level values. */
   private readonly recordDepth: number;
-  /** Records are being read (a wrapped file's records only once its list under WRAPPER_KEY has opened). */
+  /** Records are being read (a wrapped file's records only once the list at its wrapper path has opened). */
   private inRecords: boolean;
   /** The wrapped list has closed: nothing after it is read. */
   private finished = false;
   private keyStart = -1;
-  private lastTopKey = "";
+  /** In a wrapped file, the last key read in each of the objects open on the way to the records (by depth, from 0). */
+  private readonly pathKeys: string[] = [];
   /** The first backslash in `backslashChunk` at or after `backslashFrom` (the chunk's length: none). */
   private backslashChunk: Buffer | undefined;
   private backslashFrom = 0;
@@ -205,8 +216,9 @@ class RecordScanner {
     private readonly window: ByteWindow,
     private readonly layout: Exclude<Layout, "lines">,
     private readonly isRecord: (value: unknown) => boolean,
+    private readonly wrapper: WrapperPath,
   ) {
-    this.recordDepth = layout === "values" ? 0 : layout === "array" ? 1 : 2;
+    this.recordDepth = layout === "values" ? 0 : layout === "array" ? 1 : wrapper.length + 1;
     this.inRecords = layout === "values";
   }
 
@@ -311,7 +323,7 @@ class RecordScanner {
 
   /** The containers a record sits in. */
   private recordContext(): number[] {
-    return this.layout === "values" ? [] : this.layout === "array" ? [LIST] : [OBJECT, LIST];
+    return this.layout === "values" ? [] : this.layout === "array" ? [LIST] : [...this.wrapper.map(() => OBJECT), LIST];
   }
 
   /**
@@ -385,7 +397,7 @@ class RecordScanner {
   private stringEnded(quote: number): Event | undefined {
     if (!this.stringIsKey) return this.valueEnded(quote + 1);
     if (this.keyStart >= 0) {
-      this.lastTopKey = this.window.slice(this.keyStart + 1, quote).toString("utf8");
+      this.pathKeys[this.stack.length - 1] = this.window.slice(this.keyStart + 1, quote).toString("utf8");
       this.keyStart = -1;
     }
     this.expect = Expect.Colon;
@@ -456,19 +468,24 @@ class RecordScanner {
     return damage(at, byte, "a value");
   }
 
-  /** A list opened: the records are the top-level list's, or a wrapped file's under WRAPPER_KEY. */
+  /** A list opened: the records are the top-level list's, or a wrapped file's at its wrapper path. */
   private opened(): void {
     if (this.layout === "array" && this.stack.length === 1) this.inRecords = true;
-    if (this.layout === "wrapped" && this.stack.length === 2 && this.stack[1] === LIST && this.lastTopKey === WRAPPER_KEY) {
+    if (this.layout === "wrapped" && this.stack.length === this.recordDepth && this.stack.at(-1) === LIST && this.onWrapperPath()) {
       this.inRecords = true;
     }
+  }
+
+  /** The containers open around the list that just opened are the wrapper path's objects, under its keys. */
+  private onWrapperPath(): boolean {
+    return this.wrapper.every((key, depth) => this.stack[depth] === OBJECT && this.pathKeys[depth] === key);
   }
 
   private startKey(byte: number, at: number): Event | undefined {
     if (byte !== 0x22) return damage(at, byte, "a field name");
     this.inString = true;
     this.stringIsKey = true;
-    this.keyStart = this.layout === "wrapped" && this.stack.length === 1 ? at : -1;
+    this.keyStart = this.layout === "wrapped" && !this.inRecords && this.stack.length <= this.wrapper.length ? at : -1;
     return undefined;
   }
 
@@ -493,7 +510,7 @@ class RecordScanner {
       const found = this.nestedRecord(start, at + 1);
       if (found !== undefined) return found;
     }
-    if (this.layout === "wrapped" && this.inRecords && this.stack.length === 1) {
+    if (this.layout === "wrapped" && this.inRecords && this.stack.length === this.wrapper.length) {
       this.finished = true;
       return END;
     }

@@ -1,6 +1,8 @@
 // Every export format mnemo reads, one line each: adding a format is a folder beside these and a
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
+import { aistudio } from "./aistudio/index.js";
+import { chatbotUi } from "./chatbot-ui/index.js";
 import { chatgpt } from "./chatgpt/index.js";
 import { claude } from "./claude/index.js";
 import { deepSeek } from "./deepseek/index.js";
@@ -9,6 +11,9 @@ import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { libreChat } from "./librechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
+import { lmstudio } from "./lmstudio/index.js";
+import { sillytavern } from "./sillytavern/index.js";
+import { typingmind } from "./typingmind/index.js";
 import { upload } from "./upload/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
@@ -19,6 +24,11 @@ export const IMPORTERS: readonly Importer[] = [
   libreChat,
   grok,
   deepSeek,
+  typingmind,
+  chatbotUi,
+  sillytavern,
+  lmstudio,
+  aistudio,
   upload, // mnemo's own shape, after the apps
 ];
 

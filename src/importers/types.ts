@@ -60,6 +60,8 @@ export type UnreadableRecord = (problem: AppError) => void;
 export interface RecordContext {
   /** The file as messages name it, e.g. `conversations.json (in export.zip)`. */
   label: string;
+  /** The file's path inside the export ("/"-separated), or its base name for a lone file: where a format keeps a chat's name in it. */
+  path: string;
   /** Zero-based position of the record in its file. */
   index: number;
   /** Where the record starts in its file. */

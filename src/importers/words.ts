@@ -50,9 +50,9 @@ export function formatLines(width = 100): string {
   return FORMATS.map((format) => wrap(`  ${format.name.padEnd(column - 2)}${format.accepts}`, width, column)).join("\n");
 }
 
-/** The file endings the importers read, and zip archives: the web's file picker offers these. */
+/** The file endings the importers read, and zip archives: the web's file picker offers these (a name without one it cannot say). */
 export function fileTypes(): string[] {
-  return [".zip", ...new Set(IMPORTERS.flatMap((importer) => importer.extensions))];
+  return [".zip", ...new Set(IMPORTERS.flatMap((importer) => importer.extensions).filter((extension) => extension !== ""))];
 }
 
 /** The README's table of formats (between its `formats` markers). */

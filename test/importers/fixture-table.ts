@@ -20,6 +20,39 @@ export interface Imported {
  * that every detector is shown it; a new format needs a row with its counts.
  */
 export const FIXTURES: Record<string, string | null | Imported> = {
+  "aistudio/Google AI Studio/Branch of Tides in Brest": "aistudio",
+  "aistudio/Google AI Studio/Dr. Lee's notes v1.2": "aistudio",
+  "aistudio/Google AI Studio/Tides in Brest": { format: "aistudio", conversations: 1, messages: 9, finds: "Is leaving at 05:30 sensible" },
+  "aistudio/Google AI Studio/Untitled prompt": "aistudio",
+  "chatbot-ui/chatbot-ui-data.json": "chatbot-ui",
+  "chatbot-ui/chatbot_ui_history_3-14.json": {
+    format: "chatbot-ui",
+    conversations: 2,
+    messages: 7,
+    finds: "Give me a regex for UK postcodes",
+  },
+  "chatbot-ui/chatbot_ui_history_v1.json": "chatbot-ui",
+  "lmstudio/conversations/1730000000000.conversation.json": {
+    format: "lmstudio",
+    conversations: 1,
+    messages: 5,
+    finds: "the closure only runs when the key is missing",
+  },
+  "lmstudio/conversations/1731000000000.conversation.json": "lmstudio",
+  "lmstudio/conversations/Work/1730500000000.conversation.json": "lmstudio",
+  "sillytavern/chats/Mirela/Branch #3 - 2024-05-02@09h00m00s.jsonl": "sillytavern",
+  "sillytavern/chats/Mirela/Mirela - 2024-05-01@12h30m15s.jsonl": {
+    format: "sillytavern",
+    conversations: 1,
+    messages: 8,
+    finds: "the lamp went dark on the night the Albatross sank",
+  },
+  "sillytavern/chats/Mirela/Mirela - 2024-06-01@08h00m00s.jsonl": "sillytavern",
+  "sillytavern/group chats/1717171717171.jsonl": "sillytavern",
+  "typingmind/data.json": { format: "typingmind", conversations: 2, messages: 10, finds: "Would a 200 L water butt cover that" },
+  "typingmind-chunked/chunks/chats_part_1.json": "typingmind",
+  "typingmind-chunked/data.json": null, // names the chunk files
+  "typingmind-chunked/metadata.json": null,
   "chatgpt-2026/ads.json": null,
   "chatgpt-2026/conversation_asset_file_names.json": null,
   "chatgpt-2026/conversations-000.json": "chatgpt",
@@ -73,6 +106,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini/My Activity.json": { format: "gemini", conversations: 4, messages: 12, finds: "difference between a list and a tuple in Python" },
   "gemini/Search/My Activity.json": "aside",
   "grok/prod-grok-backend.json": { format: "grok", conversations: 3, messages: 11, finds: "Kafka consumer lag alert fires every night" },
+  "grok/prod-mc-asset-server/3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f/content": "unreadable", // an uploaded file, named without a type
   "grok/prod-mc-auth-mgmt-api.json": null,
   "grok/prod-mc-billing.json": null,
   "librechat/bash-strict-mode.json": "librechat",

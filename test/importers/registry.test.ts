@@ -18,11 +18,12 @@ import { ROOT } from "../paths.js";
 import { collect, fixtures } from "./collect.js";
 import { FIXTURES, formatOf, importedFixtures } from "./fixture-table.js";
 
+/** The fixtures a detector may be shown: JSON files, and files named without a type (Google Drive's). */
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return jsonFiles(path);
-    return /\.(?:json|jsonl|ndjson)$/.test(name) ? [relative(fixtures, path)] : [];
+    return /\.(?:json|jsonl|ndjson)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name) ? [relative(fixtures, path)] : [];
   });
 }
 
@@ -77,8 +78,12 @@ describe("the fixtures imported through every face (every-format.int.test.ts)", 
 describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
-    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek or mnemo's upload shape");
-    expect(chatAppNames("and")).toBe("ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok and DeepSeek");
+    expect(formatNames("or")).toBe(
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, Google AI Studio or mnemo's upload shape",
+    );
+    expect(chatAppNames("and")).toBe(
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio and Google AI Studio",
+    );
     for (const text of [supportedFormats(), formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
     }

@@ -74,6 +74,8 @@ export interface ImportSummary {
 
 export interface ImportOptions {
   platform?: string | undefined;
+  /** The name the one file passed had before it was stored under another (an upload's): openExport's `name`. */
+  name?: string | undefined;
   dryRun?: boolean;
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -151,6 +153,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   try {
     reader = await openExport(path, {
       platform: options.platform,
+      name: options.name,
       // A record that cannot be read is one failed conversation, not the end of the file.
       onUnreadable: (problem) => {
         file.conversations++;

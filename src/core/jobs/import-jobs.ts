@@ -82,6 +82,7 @@ export class ImportJobs {
       view.state = "reading";
       const summary = await importExports(service, [job.file], {
         platform: options.platform,
+        name: view.filename,
         dryRun: options.dryRun,
         onProgress: (p) => {
           view.reading = { bytesRead: p.bytesRead, totalBytes: p.totalBytes, conversations: p.conversations, format: p.format };
