@@ -7,7 +7,8 @@ export const aistudio: Importer = {
   name: "Google AI Studio",
   chatApp: true,
   accepts: "a prompt file from Google Drive's Google AI Studio folder, the folder, or its zip (as Drive downloads it)",
-  howToGet: "With AI Studio's history saved to Drive: in Google Drive, the Google AI Studio folder → Download (a zip of every saved prompt).",
+  howToGet:
+    "With AI Studio's history saved to Drive: in Google Drive, the Google AI Studio folder → Download (a zip of every saved prompt).",
   extensions: ["", ".json"],
   detect: (sample) =>
     sample.keys.has("chunkedPrompt") || (sample.keys.has("runSettings") && sample.keys.has("systemInstruction")) ? {} : undefined,
