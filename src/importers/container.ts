@@ -51,7 +51,9 @@ function readable(path: string): boolean {
 }
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const { detection, keys } = await inspect(source);
+  const { detection, keys, text } = await inspect(source);
+  if (detection === undefined && text)
+    throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found");
   if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
   const skipped = detection.empty ? [emptyList(source)] : [];
   return { format: detection.format, parts: [{ source, layout: detection.layout, format: detection.format }], skipped };

@@ -6,10 +6,11 @@ import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { jsonRecords, WRAPPER_KEY } from "./json-records.js";
+import { jsonRecords, WRAPPER_KEY, type JsonLayout } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
 import { recognise } from "./registry.js";
 import { ByteTally, type ByteSource } from "./source.js";
+import { normalised } from "./text-records.js";
 import type { ExportFormat, Layout } from "./types.js";
 
 /**
@@ -46,6 +47,8 @@ interface Shape {
   recordKeys: Set<string>[];
   /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
   strings: Map<string, string[]>;
+  /** The prefix as text, when the file is read as text (a Markdown transcript). */
+  text?: string;
 }
 
 /**
@@ -56,17 +59,21 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
   return (await inspect(source)).detection;
 }
 
-/** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
-export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
+/**
+ * What `detect` sees: the format, and the first record's keys (to say what a file that is none of
+ * them is); `text` when the file is no JSON but text that no text format takes (a Markdown note).
+ */
+export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string>; text?: boolean }> {
   for (const size of SNIFF_BYTES) {
-    const { readings, failed, complete } = await readingsOf(source, size);
+    const { readings, failed, complete, json } = await readingsOf(source, size);
     const last = complete || size === SNIFF_BYTES.at(-1);
     for (const { shape, layout } of readings) {
       const detection = classify(shape, layout);
       if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
     }
     if (!last) continue;
-    if (!failed) return { detection: undefined, keys: readings.at(-1)?.shape.keys ?? new Set() };
+    if (!failed) return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
+    if (!json) return { detection: undefined, keys: new Set(), text: true };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
@@ -86,9 +93,13 @@ interface Reading {
 
 /**
  * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
- * minified record), the array a top-level object wraps, the whole prefix. `failed`: the prefix is not JSON.
+ * minified record), the array a top-level object wraps, the whole prefix, and last its text.
+ * `failed`: the prefix is not JSON; `json`: it starts as JSON does (a fault in it is a fault of JSON).
  */
-async function readingsOf(source: ByteSource, size: number): Promise<{ readings: Reading[]; failed: boolean; complete: boolean }> {
+async function readingsOf(
+  source: ByteSource,
+  size: number,
+): Promise<{ readings: Reading[]; failed: boolean; complete: boolean; json: boolean }> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
@@ -104,7 +115,29 @@ async function readingsOf(source: ByteSource, size: number): Promise<{ readings:
   if (wrapped !== undefined) readings.push({ layout: "wrapped", shape: wrapped });
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
   if (failed) readings.push(await salvaged(source, prefix));
-  return { readings, failed, complete };
+  readings.push({ layout: "text", shape: textShape(prefix) });
+  return { readings, failed, complete, json: startsAsJson(prefix) };
+}
+
+/** The prefix as text, for the text formats' detectors: no keys or strings of JSON records. */
+function textShape(prefix: Buffer): Shape {
+  return {
+    topLevel: undefined,
+    emptyArray: false,
+    keys: new Set(),
+    recordKeys: [],
+    strings: new Map(),
+    text: normalised(prefix.toString("utf8")),
+  };
+}
+
+/**
+ * Whether the text starts as a JSON document does: an object, or a list of values. Text that does
+ * not (a Markdown note) is not called invalid JSON when no format takes it.
+ */
+function startsAsJson(prefix: Buffer): boolean {
+  const head = normalised(prefix.subarray(0, 64).toString("utf8")).trimStart();
+  return /^(?:\{|\[\s*(?:[{["\]\d-]|true|false|null|$))/.test(head);
 }
 
 /**
@@ -124,7 +157,7 @@ async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
 }
 
 /** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
-async function recordsShape(source: ByteSource, prefix: Buffer, layout: Exclude<Layout, "lines">): Promise<Shape> {
+async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayout): Promise<Shape> {
   const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
   const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
   const topLevel = layout === "array" ? "array" : "object";
@@ -345,7 +378,12 @@ export function isRecordOf(format: ExportFormat): (value: unknown) => boolean {
 }
 
 function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
-  return { keys, strings: (key) => shape.strings.get(key) ?? [], emptyList: shape.topLevel === "array" && shape.emptyArray };
+  return {
+    keys,
+    strings: (key) => shape.strings.get(key) ?? [],
+    emptyList: shape.topLevel === "array" && shape.emptyArray,
+    text: shape.text ?? "",
+  };
 }
 
 /**

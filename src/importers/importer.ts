@@ -40,7 +40,12 @@ export interface Importer {
   sideFiles?: readonly SideFile[];
 }
 
-/** What a detector sees of a file: the shape of its first records, within the first 256 KB. */
+/**
+ * What a detector sees of a file: the shape of its first records, within the first 256 KB, for the
+ * JSON formats; its text, for a text format (Markdown). A file is shown each way it may be read, one
+ * at a time: as JSON (`text` is "") and as text (no keys, no strings), so each detector looks only
+ * at what its format is.
+ */
 export interface Sample {
   /** The keys of the first record (those within the sample when the record is longer). */
   keys: ReadonlySet<string>;
@@ -48,6 +53,11 @@ export interface Sample {
   strings(key: string): readonly string[];
   /** The file is an empty list (`[]`). */
   emptyList: boolean;
+  /**
+   * The file's first characters (to 256 KB) when it is shown as text: byte-order mark gone, `\n`
+   * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
+   */
+  text: string;
 }
 
 export interface Match {

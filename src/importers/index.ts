@@ -23,6 +23,7 @@ import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
+import { textRecords } from "./text-records.js";
 import type { ExportFormat, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
 
@@ -41,7 +42,8 @@ export interface OpenExportOptions {
 
 /**
  * Detects the format by STRUCTURE (never by file name) and returns a reader. `path` may be a
- * .zip, a .json file, an NDJSON file, or a directory containing an unzipped export.
+ * .zip, a .json file, an NDJSON file, a text file of a text format (a Markdown transcript), or a
+ * directory containing an unzipped export.
  * Throws AppError("invalid_input") for a missing path, a damaged archive, invalid JSON or an
  * unsupported structure.
  */
@@ -138,9 +140,11 @@ async function* records(format: ExportFormat, parts: ExportPart[], reading: Read
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const raw: AsyncGenerator<RawRecord> =
-      layout === "lines"
-        ? jsonLines(source, reading.tally, reading.onUnreadable)
-        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable });
+      layout === "text"
+        ? textRecords(source, reading.tally)
+        : layout === "lines"
+          ? jsonLines(source, reading.tally, reading.onUnreadable)
+          : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
       yield { value, context: { label: source.label, index, byte, fallbackDate: source.mtime, skip, unreadable } };

@@ -10,6 +10,9 @@ import { repairRecord, type Repair } from "./repair.js";
 import type { ByteSource, ByteTally } from "./source.js";
 import type { Layout } from "./types.js";
 
+/** The layouts of a JSON document read value by value (NDJSON is read line by line, json-lines.ts). */
+export type JsonLayout = Exclude<Layout, "lines" | "text">;
+
 /** The key under which a wrapped file holds its records (`{ "conversations": [...] }`). */
 export const WRAPPER_KEY = "conversations";
 
@@ -46,7 +49,7 @@ const LOCATED_PROBLEMS = 10;
 
 export async function* jsonRecords(
   source: ByteSource,
-  layout: Exclude<Layout, "lines">,
+  layout: JsonLayout,
   tally: ByteTally,
   reading: RecordReading,
 ): AsyncGenerator<RawRecord> {
@@ -203,7 +206,7 @@ class RecordScanner {
 
   constructor(
     private readonly window: ByteWindow,
-    private readonly layout: Exclude<Layout, "lines">,
+    private readonly layout: JsonLayout,
     private readonly isRecord: (value: unknown) => boolean,
   ) {
     this.recordDepth = layout === "values" ? 0 : layout === "array" ? 1 : 2;

@@ -9,8 +9,9 @@ export type ExportFormat = string;
  * line (`lines`: NDJSON), one or more top-level values of any layout (`values`: a single
  * pretty-printed object, concatenated JSON), or the elements of the array a top-level object
  * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
+ * A file of a text format (a Markdown transcript) is one record, its text (`text`, text-records.ts).
  */
-export type Layout = "array" | "lines" | "values" | "wrapped";
+export type Layout = "array" | "lines" | "values" | "wrapped" | "text";
 
 export interface ExportReader {
   /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
