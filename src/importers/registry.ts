@@ -2,15 +2,19 @@
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
 import { chatgpt } from "./chatgpt/index.js";
+import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
 import { gemini } from "./gemini/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
+import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
   chatgpt,
   claude,
   gemini,
+  chatgptExporter,
+  markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps
 ];
 

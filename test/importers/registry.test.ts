@@ -18,9 +18,9 @@ import { ROOT } from "../paths.js";
 import { fixtures } from "./collect.js";
 
 /**
- * Every JSON file of the fixtures and the format it is: a format's id, "aside" (its shape without its
- * data), none (an export's other file, or no export) or "unreadable" (detection refuses it). A new
- * fixture must be added here, so that every detector is shown it.
+ * Every JSON and text file of the fixtures and the format it is: a format's id, "aside" (its shape
+ * without its data), none (an export's other file, no export, a note that is no transcript) or
+ * "unreadable" (detection refuses it). A new fixture must be added here, so that every detector is shown it.
  */
 const EXPECTED: Record<string, string | null> = {
   "chatgpt-2026/ads.json": null,
@@ -33,6 +33,11 @@ const EXPECTED: Record<string, string | null> = {
   "chatgpt-sharded/conversations-001.json": "chatgpt",
   "chatgpt-sharded/export_manifest.json": null,
   "chatgpt-sharded/user.json": null,
+  "chatgpt-exporter-all/ChatGPT-Cacilhas ferry.json": "chatgpt", // Export All → JSON: the API's conversation
+  "chatgpt-exporter-all/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Sourdough Starter Rescue.md": "chatgpt-exporter",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.md": "chatgpt-exporter",
   "chatgpt/conversations.json": "chatgpt",
   "chatgpt/message_feedback.json": "upload", // []
   "chatgpt/shared_conversations.json": null,
@@ -56,6 +61,13 @@ const EXPECTED: Record<string, string | null> = {
   "gemini-locales/zh.json": "gemini",
   "gemini/My Activity.json": "gemini",
   "gemini/Search/My Activity.json": "aside",
+  "markdown/claude-converted.md": "markdown",
+  "markdown/copied-page.txt": "markdown",
+  "markdown/notes-headings.md": null,
+  "markdown/notes-not-a-chat.md": null,
+  "markdown/pasted-bold.txt": "markdown",
+  "markdown/prompt-response.md": "markdown",
+  "markdown/user-assistant.md": "markdown",
   "malformed/chatgpt-truncated.json": "chatgpt",
   "malformed/claude-truncated.json": "claude",
   "malformed/cut-in-escape.json": "claude",
@@ -64,6 +76,7 @@ const EXPECTED: Record<string, string | null> = {
   "malformed/not-an-export.json": null,
   "malformed/upload-bad-line.ndjson": "upload",
   "malformed/upload-truncated.json": "upload",
+  "README.md": null, // a note about the fixtures, no transcript
   "odd/chatgpt-2023-code.json": "chatgpt",
   "odd/chatgpt-analysis-channel.json": "chatgpt",
   "odd/chatgpt-empty/conversations.json": "upload", // an empty list: no conversations, whoever wrote it
@@ -83,11 +96,11 @@ const EXPECTED: Record<string, string | null> = {
   "upload/single.json": "upload",
 };
 
-function jsonFiles(dir: string): string[] {
+function exportFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return jsonFiles(path);
-    return /\.(?:json|jsonl|ndjson)$/.test(name) ? [relative(fixtures, path)] : [];
+    if (statSync(path).isDirectory()) return exportFiles(path);
+    return /\.(?:json|jsonl|ndjson|md|markdown|txt)$/.test(name) ? [relative(fixtures, path)] : [];
   });
 }
 
@@ -100,7 +113,7 @@ async function detected(file: string): Promise<string | null> {
 
 describe("detection", () => {
   it("knows every fixture: a new one is listed above, and so shown to every detector", () => {
-    expect(jsonFiles(fixtures).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(exportFiles(fixtures).sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
   it("no two detectors take one file, in any way it is read", async () => {
@@ -121,7 +134,7 @@ describe("detection", () => {
 describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
-    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini or mnemo's upload shape");
+    expect(formatNames("or")).toBe("ChatGPT, Claude, Gemini, ChatGPT Exporter, Markdown transcript or mnemo's upload shape");
     expect(chatAppNames("and")).toBe("ChatGPT, Claude and Gemini");
     for (const text of [supportedFormats(), formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
