@@ -8,7 +8,7 @@ import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
 import { jsonRecords, WRAPPER_KEY, type JsonLayout } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
-import { recognise } from "./registry.js";
+import { recognise, recogniseMemories } from "./registry.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
 import type { ExportFormat, Layout } from "./types.js";
@@ -29,6 +29,8 @@ export interface Detection {
   aside?: string | undefined;
   /** The file is an empty top-level array: nothing to import. */
   empty: boolean;
+  /** The file is one of the format's memory files (Importer.memories), not its conversations. */
+  memories?: boolean;
 }
 
 interface Token {
@@ -159,7 +161,10 @@ async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
 /** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
 async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayout): Promise<Shape> {
   const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
-  const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
+  const known = (value: unknown) => {
+    const sample = isObject(value) ? sampleOf(shapeOfRecord(value)) : undefined;
+    return sample !== undefined && (recognise(sample) !== undefined || recogniseMemories(sample) !== undefined);
+  };
   const topLevel = layout === "array" ? "array" : "object";
   const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined });
@@ -377,6 +382,11 @@ export function isRecordOf(format: ExportFormat): (value: unknown) => boolean {
   return (value) => isObject(value) && recognise(sampleOf(shapeOfRecord(value)))?.importer.id === format;
 }
 
+/** Whether a value read from a memory file of `format` is a record of one. */
+export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => boolean {
+  return (value) => isObject(value) && recogniseMemories(sampleOf(shapeOfRecord(value)))?.id === format;
+}
+
 function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
   return {
     keys,
@@ -388,7 +398,8 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
 
 /**
  * What the importers' detectors make of a shape, in the layout given: the format of its first
- * record they know (a damaged first record costs that record, not the file); undefined when none.
+ * record they know (a damaged first record costs that record, not the file), or the format whose
+ * memory file it is; undefined when none.
  */
 function classify(shape: Shape, layout: Layout): Detection | undefined {
   const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
@@ -396,6 +407,8 @@ function classify(shape: Shape, layout: Layout): Detection | undefined {
     const sample = sampleOf(shape, keys);
     const found = recognise(sample);
     if (found !== undefined) return { format: found.importer.id, layout, aside: found.match.aside, empty: sample.emptyList };
+    const memories = recogniseMemories(sample);
+    if (memories !== undefined) return { format: memories.id, layout, empty: sample.emptyList, memories: true };
   }
   return undefined;
 }

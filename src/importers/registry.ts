@@ -33,3 +33,8 @@ export function recognise(sample: Sample): { importer: Importer; match: Match } 
   }
   return undefined;
 }
+
+/** The format whose memory files (Importer.memories) a sample is one of; undefined when none. */
+export function recogniseMemories(sample: Sample): Importer | undefined {
+  return IMPORTERS.find((importer) => importer.memories?.detect(sample));
+}

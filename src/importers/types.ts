@@ -22,10 +22,39 @@ export interface ExportReader {
   bytesRead(): number;
   /** Conversations in the upload shape. Streaming: bounded memory whatever the file size. */
   conversations(): AsyncGenerator<UploadConversation>;
+  /**
+   * The memories the export's memory files hold (Importer.memories), read after the conversations:
+   * what they leave out or repair is added to what `conversations()` counted.
+   */
+  memories(): AsyncGenerator<ExportMemory>;
+  /** How many of the export's files hold memories (0: `memories()` yields none). */
+  memoryFiles: number;
   /** What the last `conversations()` left out and why, counted per file and reason (complete once it has ended). */
   skipped(): SkippedCount[];
   /** The records of the last `conversations()` whose text was not valid Unicode, repaired. */
   repaired(): RepairedRecord[];
+}
+
+/**
+ * A memory an export holds (Claude's memory of the user, a project's instructions), stored as a mnemo
+ * memory: `<day> <label> (<aside>): <text>`, in the bucket named.
+ */
+export interface ExportMemory {
+  /** The bucket it goes to, named for its source ("Claude memories"), and what that bucket is for, should the import create it. */
+  bucket: { name: string; description: string };
+  /**
+   * What it is among its source's memories, the same in every export of it (`Claude's memory, "Work
+   * context"`): written before its text, it is how an import finds the memory an earlier one stored.
+   */
+  label: string;
+  /**
+   * Words in parentheses after the label that an export may not give, or give otherwise (a project's
+   * name, which only its projects file holds): shown, but not what finds the memory again.
+   */
+  aside?: string | undefined;
+  text: string;
+  /** When it was written or last changed (ISO 8601), or the export's date when the export does not say. */
+  date: string;
 }
 
 /** A record whose text was not valid Unicode (half an emoji, bytes that are not UTF-8), repaired to U+FFFD and imported. */

@@ -109,7 +109,9 @@ describe("malformed files", () => {
     await writeFile(path, "Remember to export the chats on Friday.\n");
     const error = await failure(path);
     expect(error.message).toMatch(
-      new RegExp(`^${path}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)`),
+      new RegExp(
+        `^${path}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)`,
+      ),
     );
     const broken = join(tmp, "broken.json");
     await writeFile(broken, '{"conversations": [}');

@@ -11,16 +11,19 @@ import { TOOLS } from "../../src/mcp/tools.js";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { ImportPage } from "../../src/web/views/import.js";
 import { detect, samples } from "../../src/importers/detect.js";
+import { openExport } from "../../src/importers/index.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
 import { fileSource } from "../../src/importers/source.js";
 import { chatAppNames, FORMATS, formatLines, formatNames, formatsTable, supportedFormats } from "../../src/importers/words.js";
 import { ROOT } from "../paths.js";
 import { fixtures } from "./collect.js";
+import { COUNTS } from "./fixture-counts.js";
 
 /**
- * Every JSON and text file of the fixtures and the format it is: a format's id, "aside" (its shape
- * without its data), none (an export's other file, no export, a note that is no transcript) or
- * "unreadable" (detection refuses it). A new fixture must be added here, so that every detector is shown it.
+ * Every JSON and text file of the fixtures and the format it is: a format's id, "<id>:memories" (one
+ * of its memory files), "aside" (its shape without its data), none (an export's other file, no
+ * export, a note that is no transcript) or "unreadable" (detection refuses it). A new fixture must be
+ * added here, so that every detector is shown it.
  */
 const EXPECTED: Record<string, string | null> = {
   "chatgpt-2026/ads.json": null,
@@ -43,10 +46,16 @@ const EXPECTED: Record<string, string | null> = {
   "chatgpt/shared_conversations.json": null,
   "chatgpt/user.json": null,
   "claude-2026/conversations.json": "claude",
-  "claude-2026/memories.json": null,
+  "claude-2026/memories.json": "claude:memories",
   "claude-2026/users.json": null,
+  "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
+  "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
+  "claude-memories/conversations.json": "claude",
+  "claude-memories/memories.json": "claude:memories",
+  "claude-memories/projects.json": "claude:memories",
+  "claude-memories/users.json": null,
   "claude/conversations.json": "claude",
-  "claude/projects.json": null,
+  "claude/projects.json": "claude:memories",
   "claude/users.json": null,
   "gemini-2026/My Activity.json": "gemini",
   "gemini-ja/Takeout/マイ アクティビティ/Gemini アプリ/マイアクティビティ.json": "gemini",
@@ -108,7 +117,8 @@ function exportFiles(dir: string): string[] {
 async function detected(file: string): Promise<string | null> {
   const detection = await detect(await fileSource(join(fixtures, file))).catch(() => "unreadable" as const);
   if (detection === "unreadable") return detection;
-  return detection === undefined ? null : detection.aside ? "aside" : detection.format;
+  if (detection === undefined) return null;
+  return detection.aside ? "aside" : detection.memories ? `${detection.format}:memories` : detection.format;
 }
 
 describe("detection", () => {
@@ -120,9 +130,25 @@ describe("detection", () => {
     for (const file of Object.keys(EXPECTED)) {
       const shown = await samples(await fileSource(join(fixtures, file))).catch(() => []);
       for (const sample of shown) {
-        const takers = IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id);
+        const takers = [
+          ...IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id),
+          ...IMPORTERS.filter((importer) => importer.memories?.detect(sample)).map((importer) => `${importer.id}:memories`),
+        ];
         expect(takers.length, `${file}: ${takers.join(", ")}`).toBeLessThanOrEqual(1);
       }
+    }
+  });
+
+  it("each fixture of COUNTS gives the conversations, messages and memories it says", async () => {
+    for (const [fixture, expected] of Object.entries(COUNTS)) {
+      const reader = await openExport(join(fixtures, fixture));
+      const counted = { conversations: 0, messages: 0, memories: 0 };
+      for await (const { conversation } of reader.conversations()) {
+        counted.conversations++;
+        counted.messages += conversation.messages.length;
+      }
+      for await (const _ of reader.memories()) counted.memories++;
+      expect(counted, fixture).toEqual(expected);
     }
   });
 

@@ -95,6 +95,15 @@ function Progress(props: { job: ImportJob }) {
 const unreadable = (job: ImportJob) =>
   job.state === "done" && job.summary !== undefined && job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
 
+/** The memories the export held (Claude's memory, its projects), when it held some, and the buckets they went to. */
+function MemoriesLine(props: { memories: NonNullable<ImportJob["summary"]>["memories"] }) {
+  const m = props.memories;
+  const total = m.new + m.updated + m.unchanged;
+  if (total === 0) return null;
+  const where = m.buckets.map((bucket) => `“${bucket}”`).join(" and ");
+  return <>{`; ${plural(total, "memory", "memories")}: ${m.new} new, ${m.updated} updated, ${m.unchanged} unchanged, in ${where}`}</>;
+}
+
 function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
   const s = props.summary;
   const ids = s.importIds;
@@ -102,6 +111,7 @@ function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
     <>
       {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
       {s.repaired.length > 0 ? `, ${s.repaired.length} repaired (text not valid Unicode, kept with �)` : ""}
+      <MemoriesLine memories={s.memories} />
       {ids.length > 0 ? (
         <>
           {" · "}
