@@ -201,6 +201,16 @@ describe("a Markdown transcript of any app", () => {
   });
 });
 
+describe("hostile transcripts", () => {
+  it("unclosed comments and folds repeated through a large message are kept as text, and read in one pass", async () => {
+    const noise = "<!-- <details><summary>Thinking</summary>\n".repeat(50_000);
+    const [chat] = await collect(textFile(`## User\nHi\n## Assistant\n${noise}Done.`));
+    const answer = chat!.conversation.messages[1]!.content;
+    expect(answer.endsWith("Done.")).toBe(true);
+    expect(answer.length).toBeGreaterThan(noise.length - 100);
+  });
+});
+
 describe("what is no transcript", () => {
   it("an ordinary note is refused, naming it text with no speakers, and the formats there are", async () => {
     for (const note of ["notes-not-a-chat.md", "notes-headings.md"]) {

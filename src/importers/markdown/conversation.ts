@@ -114,24 +114,44 @@ function timed(body: string): { text: string; time?: string | undefined } {
   return time === undefined ? { text: body } : { text: body.slice(match[0].length), time };
 }
 
-/** Folded reasoning: `<details>` whose summary says it is thinking. */
-const REASONING = /<details>\s*<summary>[^<]*(?:thought|thinking|reasoning)[^<]*<\/summary>[\s\S]*?<\/details>/gi;
 const IMAGE = /!\[[^\]\n]*\]\([^)\n]*\)/g;
-const COMMENT = /<!--[\s\S]*?-->/g;
-/** An exporter's credit after a rule at the end of the file ("Powered by [ChatGPT Exporter](…)"). */
-const FOOTER = /\n\s*(?:-{3,}|\*{3,}|_{3,})\s*\n+\s*(?:powered|exported|generated|saved|created|made) (?:by|with|using) [^\n]*\s*$/i;
-/** Rules and blank lines at the start or end: the separators between messages. */
-const EDGE_RULES = /^(?:\s*(?:-{3,}|\*{3,}|_{3,})\s*\n)+|(?:\n\s*(?:-{3,}|\*{3,}|_{3,})\s*)+$/g;
+/** A `<summary>` that says its `<details>` fold the model's reasoning ("Thought for 12 seconds"). */
+const REASONING_SUMMARY = /^\s*<summary>[^<]*(?:thought|thinking|reasoning)[^<]*<\/summary>/i;
+const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
+/** An exporter's credit on the last line, after a rule ("Powered by [ChatGPT Exporter](…)"). */
+const CREDIT = /^\s*(?:powered|exported|generated|saved|created|made) (?:by|with|using) /i;
 
+/**
+ * The message without folded reasoning, comments, rules at its edges and an exporter's credit,
+ * images as `[image]`. Blocks are found with indexOf, not a lazy regex, which an unclosed `<!--`
+ * repeated through a large file would make quadratic.
+ */
 function cleaned(text: string): string {
-  return text
-    .replace(REASONING, "")
-    .replace(COMMENT, "")
-    .replace(FOOTER, "")
+  const folded = withoutBlocks(text, "<details>", "</details>", (inside) => REASONING_SUMMARY.test(inside));
+  const lines = withoutBlocks(folded, "<!--", "-->", () => true)
     .replace(IMAGE, "[image]")
-    .trim()
-    .replace(EDGE_RULES, "")
-    .trim();
+    .split("\n");
+  const blank = (line: string | undefined) => line !== undefined && (line.trim() === "" || RULE.test(line));
+  while (blank(lines[0])) lines.shift();
+  while (blank(lines.at(-1))) lines.pop();
+  const ruleBefore = lines.findLastIndex((line, index) => index < lines.length - 1 && line.trim() !== "");
+  if (CREDIT.test(lines.at(-1) ?? "") && RULE.test(lines[ruleBefore] ?? "")) lines.splice(ruleBefore);
+  while (blank(lines.at(-1))) lines.pop();
+  return lines.join("\n").trim();
+}
+
+/** The text without the blocks from `open` to `close` whose inside `drop` says to drop. */
+function withoutBlocks(text: string, open: string, close: string, drop: (inside: string) => boolean): string {
+  let out = "";
+  let at = 0;
+  for (let start = text.indexOf(open); start !== -1; start = text.indexOf(open, at)) {
+    const end = text.indexOf(close, start + open.length);
+    if (end === -1) break;
+    const next = end + close.length;
+    out += text.slice(at, start) + (drop(text.slice(start + open.length, end)) ? "" : text.slice(start, next));
+    at = next;
+  }
+  return out + text.slice(at);
 }
 
 /** The app the transcript is of, and its id there when a link gives it. */

@@ -70,8 +70,12 @@ const BOLD = /^ {0,3}(?:\*\*|__)([^*_\n]{1,80}?)(?:\*\*|__)(.*)$/;
 /** A line that is only "You said:", as a ChatGPT page copied as text has it before each message. */
 const SAID = new RegExp(`^ {0,3}((?:${NAME_PATTERN})\\s+said:)\\s*$`, "iu");
 
+/** A speaker's line is short: longer lines are not matched at all (their patterns would cost more). */
+const MAX_MARKER_CHARS = 200;
+
 /** The marker this line is, or undefined. */
 export function markerOf(text: string, line: number): Marker | undefined {
+  if (text.length > MAX_MARKER_CHARS) return undefined;
   const said = SAID.exec(text);
   if (said) return { line, style: "said", label: said[1]!.trim(), rest: "", ...labelled(said[1]!)! };
   const heading = HEADING.exec(text);
