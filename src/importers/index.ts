@@ -91,8 +91,8 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
         }
       }
     },
-    async *memories(): AsyncGenerator<ExportMemory> {
-      const reading: Reading = { label: "", tally: new ByteTally(), skips, repairs, onUnreadable };
+    async *memories(onMemoryUnreadable = onUnreadable): AsyncGenerator<ExportMemory> {
+      const reading: Reading = { label: "", tally: new ByteTally(), skips, repairs, onUnreadable: onMemoryUnreadable };
       for (const run of formatRuns(plan.memoryParts)) {
         const read = importerOf(run.format).memories?.read;
         if (read !== undefined) yield* read(records(run.parts, reading, isMemoryRecordOf(run.format)));

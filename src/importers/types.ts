@@ -24,9 +24,10 @@ export interface ExportReader {
   conversations(): AsyncGenerator<UploadConversation>;
   /**
    * The memories the export's memory files hold (Importer.memories), read after the conversations:
-   * what they leave out or repair is added to what `conversations()` counted.
+   * what they leave out or repair is added to what `conversations()` counted. `onUnreadable` takes a
+   * record that cannot be read instead of openExport's (it is no conversation that failed).
    */
-  memories(): AsyncGenerator<ExportMemory>;
+  memories(onUnreadable?: UnreadableRecord): AsyncGenerator<ExportMemory>;
   /** How many of the export's files hold memories (0: `memories()` yields none). */
   memoryFiles: number;
   /** What the last `conversations()` left out and why, counted per file and reason (complete once it has ended). */

@@ -68,11 +68,18 @@ export const ImportSummary = z.object({
     .default([]),
   /**
    * The memories the export holds, stored as memories: new, updated (the export words one otherwise
-   * now: a new version) and unchanged (imported before), and the buckets they are in by name.
+   * now: a new version), unchanged (imported before) and failed, and the buckets they are in by name.
    */
   memories: z
-    .object({ new: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), buckets: z.array(z.string()) })
-    .default({ new: 0, updated: 0, unchanged: 0, buckets: [] }),
+    .object({
+      new: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      /** Records of the memory files that could not be read, each named in `problems`. */
+      failed: z.number().int(),
+      buckets: z.array(z.string()),
+    })
+    .default({ new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] }),
   conversationIds: z.array(z.string()),
   importIds: z.array(z.string()),
   dryRun: z.boolean(),

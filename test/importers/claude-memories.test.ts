@@ -1,10 +1,11 @@
 // Claude's memory files (memories.json, projects.json, and the 2026 memories/ and projects/ folders)
 // read into memories: a memory per section, the projects' instructions and knowledge, their dates.
-import { statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PART_CHARS, parts, sections } from "../../src/importers/claude/memories.js";
 import { openExport, type ExportMemory } from "../../src/importers/index.js";
+import { tempDir } from "../temp-dirs.js";
 import { fixtures } from "./collect.js";
 
 /** What an export holds: its conversations' titles, its memories, and what it left out. */
@@ -88,6 +89,18 @@ describe("Claude's memories and projects", () => {
   it("a project with a description alone (its caption) holds no memory", async () => {
     const { format, memories } = await read(join(fixtures, "claude", "projects.json"));
     expect([format, memories]).toEqual(["claude", []]);
+  });
+
+  it("a projects.json cut short: the projects before the cut are read, the one cut named", async () => {
+    const whole = readFileSync(join(folder, "projects.json"), "utf8");
+    const cut = join(tempDir(), "projects.json");
+    writeFileSync(cut, whole.slice(0, whole.indexOf('"filename": "opening-checklist.md"')));
+    const problems: string[] = [];
+    const reader = await openExport(cut, { onUnreadable: (problem) => problems.push(problem.message) });
+    const memories: ExportMemory[] = [];
+    for await (const memory of reader.memories()) memories.push(memory);
+    expect(memories).toEqual([]); // the starter project, then the cut one
+    expect(problems).toEqual([expect.stringMatching(/projects\.json, record 2: invalid JSON at byte \d+ .*unexpected end of file/)]);
   });
 
   it("users.json alone is still named, with what to pass instead", async () => {

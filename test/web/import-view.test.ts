@@ -17,7 +17,7 @@ describe("the Import page's recent imports", () => {
       problems: [],
       skipped: [],
       repaired: [{ file: "conversations.json", record: 42, fields: ["title"], count: 1, text: "Plans \uFFFD" }],
-      memories: { new: 0, updated: 0, unchanged: 0, buckets: [] },
+      memories: { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] },
       conversationIds: [],
       importIds: [],
       dryRun: false,
@@ -39,7 +39,7 @@ describe("the Import page's recent imports", () => {
     expect(page).not.toMatch(/\d memories: /); // none held, none said
     const withMemories = {
       ...job,
-      summary: { ...summary, memories: { new: 12, updated: 1, unchanged: 2, buckets: ["Claude memories", "Claude projects"] } },
+      summary: { ...summary, memories: { new: 12, updated: 1, unchanged: 2, failed: 0, buckets: ["Claude memories", "Claude projects"] } },
     };
     expect(await html(ImportPage({ ctx, jobs: [withMemories] }))).toContain(
       "; 15 memories: 12 new, 1 updated, 2 unchanged, in “Claude memories” and “Claude projects”",

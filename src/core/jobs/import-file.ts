@@ -208,9 +208,14 @@ async function importMemories(
   summary: ImportSummary,
 ): Promise<void> {
   const memories: ExportMemory[] = [];
-  for await (const memory of reader.memories()) memories.push(memory);
-  if (memories.length > 0) file.memories = memories.length;
-  addMemoryCounts(summary.memories, await storeExportMemories(service, memories, summary.dryRun));
+  let failed = 0;
+  const unreadable = (problem: AppError) => {
+    failed++;
+    summary.problems.push({ file: file.path, reason: problem.message, suggestion: problem.suggestion });
+  };
+  for await (const memory of reader.memories(unreadable)) memories.push(memory);
+  if (memories.length + failed > 0) file.memories = memories.length;
+  addMemoryCounts(summary.memories, { ...(await storeExportMemories(service, memories, summary.dryRun)), failed });
 }
 
 /** Adds one import's memory counts to a total. */
@@ -218,6 +223,7 @@ export function addMemoryCounts(total: MemoryCounts, counts: MemoryCounts): void
   total.new += counts.new;
   total.updated += counts.updated;
   total.unchanged += counts.unchanged;
+  total.failed += counts.failed;
   for (const bucket of counts.buckets) if (!total.buckets.includes(bucket)) total.buckets.push(bucket);
 }
 

@@ -21,6 +21,8 @@ export interface MemoryCounts {
   new: number;
   updated: number;
   unchanged: number;
+  /** Records of the memory files that could not be read (damaged JSON), each named in the summary's problems. */
+  failed: number;
   /** The buckets they are in, by name, in the order first met. */
   buckets: string[];
 }
@@ -30,7 +32,7 @@ const BATCH = 100;
 const LEADING_DAY = /^\d{4}-\d{2}-\d{2} /;
 
 export function noMemories(): MemoryCounts {
-  return { new: 0, updated: 0, unchanged: 0, buckets: [] };
+  return { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
 }
 
 /** Stores the memories, or (`dryRun`) counts what storing them would do. */

@@ -17,7 +17,7 @@
 // memories of a project often come without its name, and a project can be renamed. Text longer
 // than PART_CHARS is cut at paragraphs into parts. The memory files carry no date: their memories
 // take the export's (the file's time).
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
 import { notAConversation } from "../record-errors.js";
 import type { ExportMemory, RecordContext } from "../types.js";
 import { isClaudeMemoryRecord } from "./memory-files.js";
@@ -35,6 +35,8 @@ export const PROJECT_BUCKET = {
 /** The longest part of a memory: a knowledge file of 100 pages is many memories, each one a reader can take in. */
 export const PART_CHARS = 4_000;
 const STARTER_SKIPPED = "Claude's starter project (its example, not yours)";
+/** The longest name (a project's, a file's) written in a memory's label: a memory's text is at most 20,000 characters. */
+const NAME_CHARS = 200;
 
 /** A record of a memory file, read: the memories it holds, once the projects' names are known. */
 type Item =
@@ -51,7 +53,7 @@ export function readMemoryRecord(record: unknown, context: RecordContext): Item 
     return undefined;
   }
   const uuid = stringOf(record.uuid) ?? "";
-  const name = nonEmptyString(record.name)?.trim();
+  const name = nameOf(record.name);
   return { kind: "project", uuid, name, memories: projectMemories(record, uuid, name, date) };
 }
 
@@ -79,7 +81,7 @@ function memoriesOf(record: JsonObject, date: string, projects: Map<string, stri
   );
   const files = arrayOf(record.memory_files).flatMap((file) => {
     if (!isObject(file)) return [];
-    const path = nonEmptyString(file.path)?.trim() ?? "memory";
+    const path = nameOf(file.path) ?? "memory";
     const at = isoFromTime(file.updated_at) ?? date;
     return parts(stringOf(file.content)?.trim() ?? "").map((part, index, all) =>
       memory(`${base}, file ${path}${partLabel(index, all)}`, part, at),
@@ -98,7 +100,7 @@ function projectMemories(project: JsonObject, uuid: string, name: string | undef
   const own = parts(about).map((part, index, all) => memory(`Claude ${projectLabel(uuid)}${partLabel(index, all)}`, part, date));
   const knowledge = arrayOf(project.docs).flatMap((doc) => {
     if (!isObject(doc)) return [];
-    const file = nonEmptyString(doc.filename)?.trim() ?? "untitled";
+    const file = nameOf(doc.filename) ?? "untitled";
     const at = isoFromTime(doc.created_at) ?? date;
     return parts(stringOf(doc.content)?.trim() ?? "").map((part, index, all) =>
       memory(`Claude ${projectLabel(uuid)}, knowledge file "${file}"${partLabel(index, all)}`, part, at),
@@ -194,6 +196,12 @@ function cut(line: string): string[] {
     at = end;
   }
   return pieces;
+}
+
+/** A name as a label shows it: on one line, cut to NAME_CHARS. */
+function nameOf(value: unknown): string | undefined {
+  const name = nonEmptyString(value)?.replace(/\s+/g, " ").trim();
+  return name === undefined ? undefined : cutText(name, NAME_CHARS);
 }
 
 /** A project by the first 8 characters of its uuid, which no rename or missing projects file changes. */

@@ -77,7 +77,7 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
-  const memories = summary.memories ?? { new: 0, updated: 0, unchanged: 0, buckets: [] };
+  const memories = summary.memories ?? { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
   const remembered = memories.new + memories.updated + memories.unchanged;
   const heading =
     job.reading.conversations > 0
@@ -93,7 +93,9 @@ function showSummary(job) {
     line.append(
       document.createTextNode(`Memories, in ${where}: `),
       element("strong", String(memories.new)),
-      document.createTextNode(` new, ${memories.updated} updated, ${memories.unchanged} unchanged.`),
+      document.createTextNode(
+        ` new, ${memories.updated} updated, ${memories.unchanged} unchanged${memories.failed ? `, ${memories.failed} not read (see Problems)` : ""}.`,
+      ),
     );
     const link = element("a", "See them");
     link.href = "/memories";

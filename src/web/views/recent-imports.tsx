@@ -99,9 +99,10 @@ const unreadable = (job: ImportJob) =>
 function MemoriesLine(props: { memories: NonNullable<ImportJob["summary"]>["memories"] }) {
   const m = props.memories;
   const total = m.new + m.updated + m.unchanged;
-  if (total === 0) return null;
-  const where = m.buckets.map((bucket) => `“${bucket}”`).join(" and ");
-  return <>{`; ${plural(total, "memory", "memories")}: ${m.new} new, ${m.updated} updated, ${m.unchanged} unchanged, in ${where}`}</>;
+  if (total + m.failed === 0) return null;
+  const where = m.buckets.length === 0 ? "" : `, in ${m.buckets.map((bucket) => `“${bucket}”`).join(" and ")}`;
+  const failed = m.failed > 0 ? `, ${m.failed} not read` : "";
+  return <>{`; ${plural(total, "memory", "memories")}: ${m.new} new, ${m.updated} updated, ${m.unchanged} unchanged${failed}${where}`}</>;
 }
 
 function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {

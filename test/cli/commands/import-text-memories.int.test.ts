@@ -1,9 +1,10 @@
 // `mnemo import` of the text formats (the ChatGPT Exporter's Markdown, Markdown transcripts) and of
 // the memories an export holds (Claude's), on this machine's store and through a server (whose
 // upload endpoint then reads the file): the summary, search and recall, and a second import.
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliTarget, ROOT, runCli } from "../../helpers.js";
+import { cliTarget, ROOT, runCli, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 
@@ -85,10 +86,24 @@ describe.each(["embedded", "remote"] as const)("mnemo import of the memories in 
   it("importing it again adds nothing, and --json counts them", async () => {
     const again = await mnemo(["--json", "import", zip]);
     const summary = JSON.parse(again.stdout);
-    expect(summary.memories).toEqual({ new: 0, updated: 0, unchanged: 13, buckets: ["Claude memories", "Claude projects"] });
+    expect(summary.memories).toEqual({ new: 0, updated: 0, unchanged: 13, failed: 0, buckets: ["Claude memories", "Claude projects"] });
     expect(summary.files).toMatchObject([{ format: "claude", conversations: 1, memories: 13 }]);
     const all = JSON.parse((await mnemo(["--json", "memories", "--all", "--count", "1000"])).stdout);
     expect(all.memories).toHaveLength(13);
+  });
+
+  it("a memory file cut short: what it holds before the cut is stored, the record cut named, and the exit code says so", async () => {
+    const whole = fs.readFileSync(
+      path.join(EXPORTS, "claude-memories-2026", "projects", "019a0b1c-2d3e-7f40-8152-63748596a7b8.json"),
+      "utf8",
+    );
+    const cut = path.join(tempDir(), "projects.json");
+    fs.writeFileSync(cut, `[${whole.trim()}, ${whole.slice(0, 200)}`);
+    const result = await mnemo(["import", cut]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Imported 2 memories: 2 new, 0 updated, 0 unchanged, 1 not read, in "Claude projects"');
+    expect(result.stderr).toMatch(/projects\.json, record 2: invalid JSON at byte \d+ .*unexpected end of file/);
+    expect(result.stderr).not.toMatch(/conversation/);
   });
 
   it("memories.json alone: its memories, and no line about conversations it never held", async () => {

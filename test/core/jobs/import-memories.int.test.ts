@@ -43,14 +43,14 @@ function changedMemories(from: string, to: string): string {
 describe("memories from a Claude export", () => {
   it("a dry run counts them and stores nothing", async () => {
     const summary = await importExports(service, [path.join(EXPORTS, "claude-memories-export.zip")], { dryRun: true });
-    expect(summary.memories).toEqual({ new: 13, updated: 0, unchanged: 0, buckets: ["Claude memories", "Claude projects"] });
+    expect(summary.memories).toEqual({ new: 13, updated: 0, unchanged: 0, failed: 0, buckets: ["Claude memories", "Claude projects"] });
     expect(await memories()).toEqual([]);
     expect((await service.buckets.list()).map((bucket) => bucket.name)).toEqual(["General"]);
   });
 
   it("stores each in the bucket named for its source, its day first, with the conversations", async () => {
     const summary = await importExports(service, [path.join(EXPORTS, "claude-memories-export.zip")]);
-    expect(summary.memories).toEqual({ new: 13, updated: 0, unchanged: 0, buckets: ["Claude memories", "Claude projects"] });
+    expect(summary.memories).toEqual({ new: 13, updated: 0, unchanged: 0, failed: 0, buckets: ["Claude memories", "Claude projects"] });
     expect(summary.files).toMatchObject([{ format: "claude", conversations: 1, memories: 13 }]);
     expect(summary.new).toBe(1);
     const buckets = await service.buckets.list();
@@ -73,7 +73,7 @@ describe("memories from a Claude export", () => {
   it("importing the same export again adds nothing", async () => {
     const before = (await memories()).length;
     const again = await importExports(service, [path.join(EXPORTS, "claude-memories-export.zip")]);
-    expect(again.memories).toEqual({ new: 0, updated: 0, unchanged: 13, buckets: ["Claude memories", "Claude projects"] });
+    expect(again.memories).toEqual({ new: 0, updated: 0, unchanged: 13, failed: 0, buckets: ["Claude memories", "Claude projects"] });
     expect(again.unchanged).toBe(1);
     expect((await memories()).length).toBe(before);
   });
@@ -110,7 +110,7 @@ describe("memories from a Claude export", () => {
 
   it("another account's memories (the 2026 layout) are its own, in the same buckets", async () => {
     const summary = await importExports(service, [path.join(EXPORTS, "claude-memories-2026")]);
-    expect(summary.memories).toEqual({ new: 7, updated: 0, unchanged: 0, buckets: ["Claude memories", "Claude projects"] });
+    expect(summary.memories).toEqual({ new: 7, updated: 0, unchanged: 0, failed: 0, buckets: ["Claude memories", "Claude projects"] });
     expect(summary.files).toMatchObject([{ format: "claude", conversations: 0, memories: 7 }]);
     const names = (await service.buckets.list()).map((bucket) => bucket.name);
     expect(names.filter((name) => name.startsWith("Claude"))).toEqual(["Claude memories", "Claude projects"]);
