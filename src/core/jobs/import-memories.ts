@@ -1,8 +1,8 @@
 // The memories an export holds (Claude's memory of the user, its projects' instructions and
 // knowledge: importers/claude/memories.ts) stored as mnemo memories, through the service as
 // `mnemo remember` stores them (the same validation, embedding and history), so it works on the
-// embedded store and through a server alike. Each is `<day> <label>: <text>`, the day first as every
-// memory's (text/memory-date.ts), in the bucket named for its source, created when missing.
+// embedded store and through a server alike. Each is `<day> <label> (<aside>): <text>`, the day first
+// as every memory's (text/memory-date.ts), in the bucket named for its source, created when missing.
 //
 // Importing again adds nothing: a memory is found again by its label, in any bucket (it may have been
 // moved). One whose text the export now words otherwise (Claude rewrites its memory as chats go on),
@@ -23,7 +23,7 @@ export interface MemoryCounts {
   unchanged: number;
   /** Records of the memory files that could not be read (damaged JSON), each named in the summary's problems. */
   failed: number;
-  /** The buckets they are in, by name, in the order first met. */
+  /** The buckets they go to, by name, in the order first met (one the user moved stays where it is). */
   buckets: string[];
 }
 
