@@ -24,6 +24,8 @@ export interface ExportPlan {
   /** The format of the first part: a folder or zip may hold exports of several formats, each part says its own. */
   format: ExportFormat;
   parts: ExportPart[];
+  /** The files that hold memories (Importer.memories), read after the conversations. */
+  memoryParts: ExportPart[];
   /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
   skipped: SkippedCount[];
 }
@@ -62,20 +64,28 @@ function readable(path: string): boolean {
 const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const { detection, keys } = await inspect(source);
+  const { detection, keys, text } = await inspect(source);
+  if (detection === undefined && text)
+    throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found");
   if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
+  const part = partOf({ source, detection });
+  if (detection.memories) return { format: detection.format, parts: [], memoryParts: [part], skipped: [] };
   const skipped = detection.empty ? [emptyList(source)] : [];
-  return { format: detection.format, parts: [partOf({ source, detection })], skipped };
+  return { format: detection.format, parts: [part], memoryParts: [], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
   const candidates = sources.filter((source) => !isJunkPath(source.path) && readable(source.path));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
-  const { found, aside, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const detected = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const { aside, failure } = detected;
+  const found = detected.found.filter((entry) => !entry.detection.memories);
+  const memoryParts = detected.found.filter((entry) => entry.detection.memories && !entry.detection.empty).map(partOf);
   const withData = found.filter((entry) => !entry.detection.empty);
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
+  if (first === undefined && memoryParts.length > 0) return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: aside };
   if (first === undefined) {
     throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
   }
@@ -92,11 +102,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
-  return {
-    format: formats[0] ?? first.detection.format,
-    parts: chosen.map(partOf),
-    skipped,
-  };
+  return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped };
 }
 
 function partOf({ source, detection }: Found): ExportPart {

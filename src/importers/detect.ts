@@ -6,10 +6,11 @@ import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { DEFAULT_WRAPPER, jsonRecords, type WrapperPath } from "./json-records.js";
+import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
-import { IMPORTERS, recognise } from "./registry.js";
+import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
 import { ByteTally, type ByteSource } from "./source.js";
+import { normalised } from "./text-records.js";
 import type { ExportFormat, Layout } from "./types.js";
 
 /**
@@ -30,6 +31,8 @@ export interface Detection {
   aside?: string | undefined;
   /** The file is an empty top-level array: nothing to import. */
   empty: boolean;
+  /** The file is one of the format's memory files (Importer.memories), not its conversations. */
+  memories?: boolean;
 }
 
 interface Token {
@@ -48,6 +51,8 @@ interface Shape {
   recordKeys: Set<string>[];
   /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
   strings: Map<string, string[]>;
+  /** The prefix as text, when the file is read as text (a Markdown transcript). */
+  text?: string;
 }
 
 /**
@@ -58,17 +63,21 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
   return (await inspect(source)).detection;
 }
 
-/** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
-export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
+/**
+ * What `detect` sees: the format, and the first record's keys (to say what a file that is none of
+ * them is); `text` when the file is no JSON but text that no text format takes (a Markdown note).
+ */
+export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string>; text?: boolean }> {
   for (const size of SNIFF_BYTES) {
-    const { readings, failed, complete } = await readingsOf(source, size);
+    const { readings, failed, complete, json } = await readingsOf(source, size);
     const last = complete || size === SNIFF_BYTES.at(-1);
     for (const { shape, layout, wrapper } of readings) {
       const detection = classify(shape, layout, wrapper);
       if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
     }
     if (!last) continue;
-    if (!failed) return { detection: undefined, keys: readings.at(-1)?.shape.keys ?? new Set() };
+    if (!failed) return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
+    if (!json) return { detection: undefined, keys: new Set(), text: true };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
@@ -92,9 +101,13 @@ const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap(
 
 /**
  * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
- * minified record), the array a top-level object wraps, the whole prefix. `failed`: the prefix is not JSON.
+ * minified record), the array a top-level object wraps, the whole prefix, and last its text.
+ * `failed`: the prefix is not JSON; `json`: it starts as JSON does (a fault in it is a fault of JSON).
  */
-async function readingsOf(source: ByteSource, size: number): Promise<{ readings: Reading[]; failed: boolean; complete: boolean }> {
+async function readingsOf(
+  source: ByteSource,
+  size: number,
+): Promise<{ readings: Reading[]; failed: boolean; complete: boolean; json: boolean }> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
@@ -112,7 +125,29 @@ async function readingsOf(source: ByteSource, size: number): Promise<{ readings:
   }
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
   if (failed) readings.push(await salvaged(source, prefix));
-  return { readings, failed, complete };
+  readings.push({ layout: "text", shape: textShape(prefix) });
+  return { readings, failed, complete, json: startsAsJson(prefix) };
+}
+
+/** The prefix as text, for the text formats' detectors: no keys or strings of JSON records. */
+function textShape(prefix: Buffer): Shape {
+  return {
+    topLevel: undefined,
+    emptyArray: false,
+    keys: new Set(),
+    recordKeys: [],
+    strings: new Map(),
+    text: normalised(prefix.toString("utf8")),
+  };
+}
+
+/**
+ * Whether the text starts as a JSON document does: an object, or a list of values. Text that does
+ * not (a Markdown note) is not called invalid JSON when no format takes it.
+ */
+function startsAsJson(prefix: Buffer): boolean {
+  const head = normalised(prefix.subarray(0, 64).toString("utf8")).trimStart();
+  return /^(?:\{|\[\s*(?:[{["\]\d-]|true|false|null|$))/.test(head);
 }
 
 /**
@@ -132,14 +167,12 @@ async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
 }
 
 /** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
-async function recordsShape(
-  source: ByteSource,
-  prefix: Buffer,
-  layout: Exclude<Layout, "lines">,
-  wrapper: WrapperPath | undefined,
-): Promise<Shape> {
+async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayout, wrapper: WrapperPath | undefined): Promise<Shape> {
   const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
-  const known = (value: unknown) => isObject(value) && recognise(sampleOf(shapeOfRecord(value))) !== undefined;
+  const known = (value: unknown) => {
+    const sample = isObject(value) ? sampleOf(shapeOfRecord(value)) : undefined;
+    return sample !== undefined && (recognise(sample) !== undefined || recogniseMemories(sample) !== undefined);
+  };
   const topLevel = layout === "array" ? "array" : "object";
   const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined, wrapper });
@@ -375,13 +408,24 @@ export function isRecordOf(format: ExportFormat): (value: unknown) => boolean {
   return (value) => isObject(value) && recognise(sampleOf(shapeOfRecord(value)))?.importer.id === format;
 }
 
+/** Whether a value read from a memory file of `format` is a record of one. */
+export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => boolean {
+  return (value) => isObject(value) && recogniseMemories(sampleOf(shapeOfRecord(value)))?.id === format;
+}
+
 function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
-  return { keys, strings: (key) => shape.strings.get(key) ?? [], emptyList: shape.topLevel === "array" && shape.emptyArray };
+  return {
+    keys,
+    strings: (key) => shape.strings.get(key) ?? [],
+    emptyList: shape.topLevel === "array" && shape.emptyArray,
+    text: shape.text ?? "",
+  };
 }
 
 /**
  * What the importers' detectors make of a shape, in the layout given: the format of its first
- * record they know (a damaged first record costs that record, not the file); undefined when none.
+ * record they know (a damaged first record costs that record, not the file), or the format whose
+ * memory file it is; undefined when none.
  */
 function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detection | undefined {
   const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
@@ -389,6 +433,8 @@ function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detectio
     const sample = sampleOf(shape, keys);
     const found = recognise(sample);
     if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
+    const memories = recogniseMemories(sample);
+    if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };
   }
   return undefined;
 }

@@ -4,7 +4,10 @@
 // (words.ts). src/README.md, "How to add an importer", shows the steps.
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { unreadableRecord } from "./record-errors.js";
-import type { RecordContext, SourcedRecord } from "./types.js";
+import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
+
+/** Reads records of a file into what they hold: conversations, or memories. */
+export type Converter<Out> = (records: AsyncIterable<SourcedRecord>) => AsyncIterable<Out>;
 
 export interface Importer {
   /** The format's id, as the import summary and `--json` give it: "chatgpt". */
@@ -38,7 +41,7 @@ export interface Importer {
    */
   detect(sample: Sample): Match | undefined;
   /** The file's records to conversations: `perRecord` or `grouped` below, `loaded` when first used. */
-  convert(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation>;
+  convert: Converter<UploadConversation>;
   /**
    * Whether a conversation met twice in one read is read each time (mnemo's upload shape: without
    * `complete`, a repeat adds messages). Otherwise the newest is read once (repeats.ts).
@@ -46,9 +49,26 @@ export interface Importer {
   keepsRepeats?: boolean;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
+  /**
+   * The export's files that hold memories (what the app remembers of the user, a project's
+   * instructions): read with the conversations, or alone, into mnemo memories (core/jobs/import-memories.ts).
+   */
+  memories?: MemoryFiles;
 }
 
-/** What a detector sees of a file: the shape of its first records, within the first 256 KB. */
+export interface MemoryFiles {
+  /** Whether a file is one of them, from a sample of it; never true of a file of conversations. */
+  detect(sample: Sample): boolean;
+  /** The records of every memory file of the export, in one read (a file may name what another holds), to memories. */
+  read: Converter<ExportMemory>;
+}
+
+/**
+ * What a detector sees of a file: the shape of its first records, within the first 256 KB, for the
+ * JSON formats; its text, for a text format (Markdown). A file is shown each way it may be read, one
+ * at a time: as JSON (`text` is "") and as text (no keys, no strings), so each detector looks only
+ * at what its format is.
+ */
 export interface Sample {
   /** The keys of the first record (those within the sample when the record is longer). */
   keys: ReadonlySet<string>;
@@ -56,6 +76,11 @@ export interface Sample {
   strings(key: string): readonly string[];
   /** The file is an empty list (`[]`). */
   emptyList: boolean;
+  /**
+   * The file's first characters (to 256 KB) when it is shown as text: byte-order mark gone, `\n`
+   * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
+   */
+  text: string;
 }
 
 export interface Match {
@@ -79,8 +104,8 @@ export interface SideFile {
  * A converter loaded when first used, so that what only reads the registry's words (`--help`, the
  * MCP tool list) does not load every format's code: `loaded(async () => perRecord((await import("./x.js")).convert))`.
  */
-export function loaded(load: () => Promise<Importer["convert"]>): Importer["convert"] {
-  let converter: Promise<Importer["convert"]> | undefined;
+export function loaded<Out = UploadConversation>(load: () => Promise<Converter<Out>>): Converter<Out> {
+  let converter: Promise<Converter<Out>> | undefined;
   return async function* (records) {
     converter ??= load();
     yield* (await converter)(records);
@@ -98,13 +123,13 @@ export function perRecord(convert: (record: unknown, context: RecordContext) => 
 }
 
 /**
- * A converter of formats whose conversations are made of several records (Gemini's activity): each
- * record is read on its own into an item, then all of them are grouped once the last is read.
+ * A converter of formats whose conversations (or memories) are made of several records (Gemini's
+ * activity): each record is read on its own into an item, then all of them are grouped once the last is read.
  */
-export function grouped<Item>(
+export function grouped<Item, Out = UploadConversation>(
   read: (record: unknown, context: RecordContext) => Item | undefined,
-  group: (items: Item[]) => UploadConversation[],
-): Importer["convert"] {
+  group: (items: Item[]) => Out[],
+): Converter<Out> {
   return async function* (records) {
     const items: Item[] = [];
     for await (const { value, context } of records) {

@@ -16,7 +16,7 @@
 import { basename } from "node:path";
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
-import { isRecordOf } from "./detect.js";
+import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
 import { isObject } from "./json-values.js";
@@ -24,10 +24,11 @@ import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
-import type { ExportFormat, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
+import { textRecords } from "./text-records.js";
+import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
 
-export type { ExportFormat, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
+export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
 export { checkPlatform } from "./platform.js";
 
 export interface OpenExportOptions {
@@ -47,7 +48,8 @@ export interface OpenExportOptions {
 
 /**
  * Detects the format by STRUCTURE (never by file name) and returns a reader. `path` may be a
- * .zip, a .json file, an NDJSON file, or a directory containing an unzipped export.
+ * .zip, a .json file, an NDJSON file, a text file of a text format (a Markdown transcript), or a
+ * directory containing an unzipped export.
  * Throws AppError("invalid_input") for a missing path, a damaged archive, invalid JSON or an
  * unsupported structure.
  */
@@ -79,6 +81,7 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
     bytesRead: () => tally.value,
     skipped: () => skips.counts(),
     repaired: () => repairs.map((repair) => ({ ...repair })),
+    memoryFiles: plan.memoryParts.length,
     async *conversations(): AsyncGenerator<UploadConversation> {
       tally = new ByteTally();
       skips = new SkipTally();
@@ -88,11 +91,18 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
       const repeats = new RepeatFilter();
       for (const run of formatRuns(plan.parts)) {
         const importer = importerOf(run.format);
-        for await (const converted of importer.convert(records(run.format, run.parts, reading))) {
+        for await (const converted of importer.convert(records(run.parts, reading, isRecordOf(run.format)))) {
           const conversation = importer.chatApp ? { platform: importer.id, platformDisplayName: importer.name, ...converted } : converted;
           if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(conversation, platform);
           else skips.add(reading.label, REPEATED);
         }
+      }
+    },
+    async *memories(onMemoryUnreadable = onUnreadable): AsyncGenerator<ExportMemory> {
+      const reading: Reading = { label: "", tally: new ByteTally(), skips, repairs, onUnreadable: onMemoryUnreadable };
+      for (const run of formatRuns(plan.memoryParts)) {
+        const read = importerOf(run.format).memories?.read;
+        if (read !== undefined) yield* read(records(run.parts, reading, isMemoryRecordOf(run.format)));
       }
     },
   };
@@ -135,8 +145,11 @@ interface Reading {
   onUnreadable: UnreadableRecord | undefined;
 }
 
-/** The records of the parts, each with where it came from; repairs noted, unreadable ones reported (or thrown). */
-async function* records(format: ExportFormat, parts: ExportPart[], reading: Reading): AsyncGenerator<SourcedRecord> {
+/**
+ * The records of the parts, each with where it came from; repairs noted, unreadable ones reported (or
+ * thrown). `isRecord`: what a record of the parts is, to find the next one after damage.
+ */
+async function* records(parts: ExportPart[], reading: Reading, isRecord: (value: unknown) => boolean): AsyncGenerator<SourcedRecord> {
   const unreadable: UnreadableRecord = (problem) => {
     if (!reading.onUnreadable) throw problem;
     reading.onUnreadable(problem);
@@ -145,9 +158,11 @@ async function* records(format: ExportFormat, parts: ExportPart[], reading: Read
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const raw: AsyncGenerator<RawRecord> =
-      layout === "lines"
-        ? jsonLines(source, reading.tally, reading.onUnreadable)
-        : jsonRecords(source, layout, reading.tally, { isRecord: isRecordOf(format), onUnreadable: reading.onUnreadable, wrapper });
+      layout === "text"
+        ? textRecords(source, reading.tally)
+        : layout === "lines"
+          ? jsonLines(source, reading.tally, reading.onUnreadable)
+          : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
       yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };

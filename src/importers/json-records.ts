@@ -10,6 +10,9 @@ import { repairRecord, type Repair } from "./repair.js";
 import type { ByteSource, ByteTally } from "./source.js";
 import type { Layout } from "./types.js";
 
+/** The layouts of a JSON document read value by value (NDJSON is read line by line, json-lines.ts). */
+export type JsonLayout = Exclude<Layout, "lines" | "text">;
+
 /** The key under which a wrapped file holds its records (`{ "conversations": [...] }`). */
 export const WRAPPER_KEY = "conversations";
 
@@ -56,7 +59,7 @@ const LOCATED_PROBLEMS = 10;
 
 export async function* jsonRecords(
   source: ByteSource,
-  layout: Exclude<Layout, "lines">,
+  layout: JsonLayout,
   tally: ByteTally,
   reading: RecordReading,
 ): AsyncGenerator<RawRecord> {
@@ -214,7 +217,7 @@ class RecordScanner {
 
   constructor(
     private readonly window: ByteWindow,
-    private readonly layout: Exclude<Layout, "lines">,
+    private readonly layout: JsonLayout,
     private readonly isRecord: (value: unknown) => boolean,
     private readonly wrapper: WrapperPath,
   ) {

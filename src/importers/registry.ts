@@ -4,6 +4,7 @@
 import { aistudio } from "./aistudio/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
 import { chatgpt } from "./chatgpt/index.js";
+import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
@@ -14,6 +15,7 @@ import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
+import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
@@ -29,6 +31,8 @@ export const IMPORTERS: readonly Importer[] = [
   sillytavern,
   lmstudio,
   aistudio,
+  chatgptExporter,
+  markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps
 ];
 
@@ -46,4 +50,9 @@ export function recognise(sample: Sample): { importer: Importer; match: Match } 
     if (match !== undefined) return { importer, match };
   }
   return undefined;
+}
+
+/** The format whose memory files (Importer.memories) a sample is one of; undefined when none. */
+export function recogniseMemories(sample: Sample): Importer | undefined {
+  return IMPORTERS.find((importer) => importer.memories?.detect(sample));
 }

@@ -9,8 +9,9 @@ export type ExportFormat = string;
  * line (`lines`: NDJSON), one or more top-level values of any layout (`values`: a single
  * pretty-printed object, concatenated JSON), or the elements of the array a top-level object
  * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
+ * A file of a text format (a Markdown transcript) is one record, its text (`text`, text-records.ts).
  */
-export type Layout = "array" | "lines" | "values" | "wrapped";
+export type Layout = "array" | "lines" | "values" | "wrapped" | "text";
 
 export interface ExportReader {
   /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
@@ -21,10 +22,40 @@ export interface ExportReader {
   bytesRead(): number;
   /** Conversations in the upload shape. Streaming: bounded memory whatever the file size. */
   conversations(): AsyncGenerator<UploadConversation>;
+  /**
+   * The memories the export's memory files hold (Importer.memories), read after the conversations:
+   * what they leave out or repair is added to what `conversations()` counted. `onUnreadable` takes a
+   * record that cannot be read instead of openExport's (it is no conversation that failed).
+   */
+  memories(onUnreadable?: UnreadableRecord): AsyncGenerator<ExportMemory>;
+  /** How many of the export's files hold memories (0: `memories()` yields none). */
+  memoryFiles: number;
   /** What the last `conversations()` left out and why, counted per file and reason (complete once it has ended). */
   skipped(): SkippedCount[];
   /** The records of the last `conversations()` whose text was not valid Unicode, repaired. */
   repaired(): RepairedRecord[];
+}
+
+/**
+ * A memory an export holds (Claude's memory of the user, a project's instructions), stored as a mnemo
+ * memory: `<day> <label> (<aside>): <text>`, in the bucket named.
+ */
+export interface ExportMemory {
+  /** The bucket it goes to, named for its source ("Claude memories"), and what that bucket is for, should the import create it. */
+  bucket: { name: string; description: string };
+  /**
+   * What it is among its source's memories, the same in every export of it (`Claude's memory, "Work
+   * context"`): written before its text, it is how an import finds the memory an earlier one stored.
+   */
+  label: string;
+  /**
+   * Words in parentheses after the label that an export may not give, or give otherwise (a project's
+   * name, which only its projects file holds): shown, but not what finds the memory again.
+   */
+  aside?: string | undefined;
+  text: string;
+  /** When it was written or last changed (ISO 8601), or the export's date when the export does not say. */
+  date: string;
 }
 
 /** A record whose text was not valid Unicode (half an emoji, bytes that are not UTF-8), repaired to U+FFFD and imported. */

@@ -12,6 +12,14 @@ export const UploadImportQuery = z.object({
   /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
   dryRun: queryBool(z.boolean().default(false)),
   /**
+   * When the file was last changed, in milliseconds since 1970 (a browser's `File.lastModified`):
+   * a conversation that carries no date at all takes it, as `mnemo import` of the file gives it the
+   * file's time, so uploading the same file again changes nothing.
+   */
+  lastModified: queryInt(
+    z.number("must be a time in milliseconds").int("must be a time in milliseconds").min(0, "must not be negative"),
+  ).optional(),
+  /**
    * The file's size in bytes, when the client knows it: one over the limit is refused before a byte
    * is stored, and a body that ends short of it is refused as cut off rather than imported in part.
    */
@@ -27,7 +35,14 @@ export type UploadImportQuery = z.input<typeof UploadImportQuery>;
 
 export const ImportSummary = z.object({
   files: z.array(
-    z.object({ path: z.string(), format: z.string().nullable(), conversations: z.number().int(), error: z.string().optional() }),
+    z.object({
+      path: z.string(),
+      format: z.string().nullable(),
+      conversations: z.number().int(),
+      /** The memories the file holds (Claude's memories.json, projects.json), when it holds some. */
+      memories: z.number().int().optional(),
+      error: z.string().optional(),
+    }),
   ),
   new: z.number().int(),
   updated: z.number().int(),
@@ -51,6 +66,20 @@ export const ImportSummary = z.object({
       }),
     )
     .default([]),
+  /**
+   * The memories the export holds, stored as memories: new, updated (the export words one otherwise
+   * now: a new version), unchanged (imported before) and failed, and the buckets they are in by name.
+   */
+  memories: z
+    .object({
+      new: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      /** Records of the memory files that could not be read, each named in `problems`. */
+      failed: z.number().int(),
+      buckets: z.array(z.string()),
+    })
+    .default({ new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] }),
   conversationIds: z.array(z.string()),
   importIds: z.array(z.string()),
   dryRun: z.boolean(),

@@ -104,11 +104,18 @@ describe("malformed files", () => {
     expect(error.message).toContain("invalid JSON at byte 47 (line 1, column 42)");
   });
 
-  it("not JSON at all", async () => {
+  it("not JSON at all: text that is no chat transcript is called so, not invalid JSON", async () => {
     const path = join(tmp, "notes.txt");
     await writeFile(path, "Remember to export the chats on Friday.\n");
     const error = await failure(path);
-    expect(error.message).toBe(`${path}: invalid JSON at byte 0 (line 1, column 1): expected a value`);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${path}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)`,
+      ),
+    );
+    const broken = join(tmp, "broken.json");
+    await writeFile(broken, '{"conversations": [}');
+    expect((await failure(broken)).message).toMatch(/invalid JSON at byte/);
   });
 
   it("an HTML page says it is one and what to pass instead; ChatGPT's chat.html, to use conversations.json or the zip", async () => {

@@ -20,6 +20,35 @@ export interface Imported {
  * that every detector is shown it; a new format needs a row with its counts.
  */
 export const FIXTURES: Record<string, string | null | Imported> = {
+  "chatgpt-exporter-all/ChatGPT-Cacilhas ferry.json": "chatgpt", // Export All → JSON: the API's conversation
+  "chatgpt-exporter-all/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Sourdough Starter Rescue.md": "chatgpt-exporter",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.md": {
+    format: "chatgpt-exporter",
+    conversations: 1,
+    messages: 4,
+    finds: "Is it covered by the Viva Viagem card",
+  },
+  "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
+  "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
+  "claude-memories/conversations.json": "claude",
+  "claude-memories/memories.json": "claude:memories",
+  "claude-memories/projects.json": "claude:memories",
+  "claude-memories/users.json": null,
+  "markdown/claude-converted.md": "markdown",
+  "markdown/copied-page.txt": "markdown",
+  "markdown/notes-headings.md": null,
+  "markdown/notes-not-a-chat.md": null,
+  "markdown/pasted-bold.txt": "markdown",
+  "markdown/prompt-response.md": "markdown",
+  "markdown/user-assistant.md": {
+    format: "markdown",
+    conversations: 1,
+    messages: 4,
+    finds: "What humidity does a ball python terrarium need",
+  },
+  "README.md": null, // a note about the fixtures, no transcript
   "aistudio/Google AI Studio/Branch of Tides in Brest": "aistudio",
   "aistudio/Google AI Studio/Dr. Lee's notes v1.2": "aistudio",
   "aistudio/Google AI Studio/Tides in Brest": { format: "aistudio", conversations: 1, messages: 9, finds: "Is leaving at 05:30 sensible" },
@@ -73,10 +102,10 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "chatgpt/shared_conversations.json": null,
   "chatgpt/user.json": null,
   "claude-2026/conversations.json": "claude",
-  "claude-2026/memories.json": null,
+  "claude-2026/memories.json": "claude:memories",
   "claude-2026/users.json": null,
   "claude/conversations.json": { format: "claude", conversations: 3, messages: 8, finds: "how many kanji a day for the JLPT N4" },
-  "claude/projects.json": null,
+  "claude/projects.json": "claude:memories",
   "claude/users.json": null,
   "deepseek/conversations.json": {
     format: "deepseek",
@@ -106,7 +135,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini/My Activity.json": { format: "gemini", conversations: 4, messages: 12, finds: "difference between a list and a tuple in Python" },
   "gemini/Search/My Activity.json": "aside",
   "grok/prod-grok-backend.json": { format: "grok", conversations: 3, messages: 11, finds: "Kafka consumer lag alert fires every night" },
-  "grok/prod-mc-asset-server/3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f/content": "unreadable", // an uploaded file, named without a type
+  "grok/prod-mc-asset-server/3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f/content": null, // an uploaded file, named without a type
   "grok/prod-mc-auth-mgmt-api.json": null,
   "grok/prod-mc-billing.json": null,
   "librechat/bash-strict-mode.json": "librechat",

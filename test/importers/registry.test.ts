@@ -11,6 +11,7 @@ import { TOOLS } from "../../src/mcp/tools.js";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { ImportPage } from "../../src/web/views/import.js";
 import { detect, samples } from "../../src/importers/detect.js";
+import { openExport } from "../../src/importers/index.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
 import { fileSource } from "../../src/importers/source.js";
 import { chatAppNames, FORMATS, formatLines, formatNames, formatsTable, supportedFormats } from "../../src/importers/words.js";
@@ -18,12 +19,14 @@ import { ROOT } from "../paths.js";
 import { collect, fixtures } from "./collect.js";
 import { FIXTURES, formatOf, importedFixtures } from "./fixture-table.js";
 
-/** The fixtures a detector may be shown: JSON files, and files named without a type (Google Drive's). */
-function jsonFiles(dir: string): string[] {
+import { COUNTS } from "./fixture-counts.js";
+
+/** The fixtures a detector may be shown: JSON and text files, and files named without a type (Google Drive's). */
+function exportFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return jsonFiles(path);
-    return /\.(?:json|jsonl|ndjson)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name) ? [relative(fixtures, path)] : [];
+    if (statSync(path).isDirectory()) return exportFiles(path);
+    return /\.(?:json|jsonl|ndjson|md|markdown|txt)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name) ? [relative(fixtures, path)] : [];
   });
 }
 
@@ -31,21 +34,38 @@ function jsonFiles(dir: string): string[] {
 async function detected(file: string): Promise<string | null> {
   const detection = await detect(await fileSource(join(fixtures, file))).catch(() => "unreadable" as const);
   if (detection === "unreadable") return detection;
-  return detection === undefined ? null : detection.aside ? "aside" : detection.format;
+  if (detection === undefined) return null;
+  return detection.aside ? "aside" : detection.memories ? `${detection.format}:memories` : detection.format;
 }
 
 describe("detection", () => {
   it("knows every fixture: a new one is listed above, and so shown to every detector", () => {
-    expect(jsonFiles(fixtures).sort()).toEqual(Object.keys(FIXTURES).sort());
+    expect(exportFiles(fixtures).sort()).toEqual(Object.keys(FIXTURES).sort());
   });
 
   it("no two detectors take one file, in any way it is read", async () => {
     for (const file of Object.keys(FIXTURES)) {
       const shown = await samples(await fileSource(join(fixtures, file))).catch(() => []);
       for (const sample of shown) {
-        const takers = IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id);
+        const takers = [
+          ...IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id),
+          ...IMPORTERS.filter((importer) => importer.memories?.detect(sample)).map((importer) => `${importer.id}:memories`),
+        ];
         expect(takers.length, `${file}: ${takers.join(", ")}`).toBeLessThanOrEqual(1);
       }
+    }
+  });
+
+  it("each fixture of COUNTS gives the conversations, messages and memories it says", async () => {
+    for (const [fixture, expected] of Object.entries(COUNTS)) {
+      const reader = await openExport(join(fixtures, fixture));
+      const counted = { conversations: 0, messages: 0, memories: 0 };
+      for await (const { conversation } of reader.conversations()) {
+        counted.conversations++;
+        counted.messages += conversation.messages.length;
+      }
+      for await (const _ of reader.memories()) counted.memories++;
+      expect(counted, fixture).toEqual(expected);
     }
   });
 
@@ -79,7 +99,7 @@ describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
     expect(formatNames("or")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, Google AI Studio or mnemo's upload shape",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, Google AI Studio, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
     );
     expect(chatAppNames("and")).toBe(
       "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio and Google AI Studio",

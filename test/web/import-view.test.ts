@@ -6,7 +6,7 @@ const ctx = { userName: "default", csrf: "x", flash: undefined };
 const html = async (element: unknown) => String(await (element as { toString(): string | Promise<string> }).toString());
 
 describe("the Import page's recent imports", () => {
-  it("say how many records were repaired (text that was not valid Unicode), beside the counts", async () => {
+  it("say how many records were repaired (text that was not valid Unicode), beside the counts, and the memories an export held", async () => {
     const summary = {
       files: [{ path: "conversations.json", format: "chatgpt", conversations: 60 }],
       new: 60,
@@ -17,6 +17,7 @@ describe("the Import page's recent imports", () => {
       problems: [],
       skipped: [],
       repaired: [{ file: "conversations.json", record: 42, fields: ["title"], count: 1, text: "Plans \uFFFD" }],
+      memories: { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] },
       conversationIds: [],
       importIds: [],
       dryRun: false,
@@ -35,5 +36,13 @@ describe("the Import page's recent imports", () => {
     };
     const page = await html(ImportPage({ ctx, jobs: [job] }));
     expect(page).toContain("60 new, 0 updated, 0 unchanged, 0 rejected, 0 failed, 1 repaired (text not valid Unicode, kept with \uFFFD)");
+    expect(page).not.toMatch(/\d memories: /); // none held, none said
+    const withMemories = {
+      ...job,
+      summary: { ...summary, memories: { new: 12, updated: 1, unchanged: 2, failed: 0, buckets: ["Claude memories", "Claude projects"] } },
+    };
+    expect(await html(ImportPage({ ctx, jobs: [withMemories] }))).toContain(
+      "; 15 memories: 12 new, 1 updated, 2 unchanged, in “Claude memories” and “Claude projects”",
+    );
   });
 });

@@ -53,7 +53,8 @@ export function registerImport(program: Command): void {
             spinner.stop();
             report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
-            if (summary.files.some((file) => file.error) || summary.failed > 0 || restoreProblems) process.exitCode = 1;
+            if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
+              process.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;
@@ -67,7 +68,8 @@ export function registerImport(program: Command): void {
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
-  if (summary.files.length > 0 || summary.restored.length === 0) reportTotals(out, summary);
+  if ((summary.files.length > 0 || summary.restored.length === 0) && !onlyMemories(summary)) reportTotals(out, summary);
+  reportMemories(out, summary);
   reportSkipped(out, summary);
   reportRepaired(out, summary);
   reportImportIds(out, summary.importIds);
@@ -118,6 +120,26 @@ function reportTotals(out: Output, summary: ImportSummary): void {
   const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${outcome(summary)}`;
   if (unreadable > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
+}
+
+/** The memories an export held (Claude's memory, its projects): how many, what became of them, and where they are. */
+function reportMemories(out: Output, summary: ImportSummary): void {
+  const { memories } = summary;
+  const total = memories.new + memories.updated + memories.unchanged;
+  if (total + memories.failed === 0) return;
+  const verb = summary.dryRun ? "Checked" : "Imported";
+  const where = memories.buckets.length === 0 ? "" : `, in ${memories.buckets.map((bucket) => `"${bucket}"`).join(" and ")}`;
+  const failed = memories.failed > 0 ? `, ${memories.failed} not read` : "";
+  const line = `${verb} ${counted(total, "memory", "memories")}: ${memories.new} new, ${memories.updated} updated, ${memories.unchanged} unchanged${failed}${where}`;
+  if (memories.failed > 0) out.warn(line);
+  else out.success(line);
+  if (memories.updated > 0 && !summary.dryRun)
+    out.notice("An updated memory keeps what it said before in its history: `mnemo memories history <id>`.");
+}
+
+/** Files that held memories and no conversations (Claude's memories.json alone): no "0 conversations" line. */
+function onlyMemories(summary: ImportSummary): boolean {
+  return summary.files.length > 0 && summary.files.every((file) => file.conversations === 0 && file.memories !== undefined && !file.error);
 }
 
 /** What was left out on purpose, and why: an import never drops records without a word. */

@@ -2,6 +2,7 @@ import {
   checkPlatform,
   openExport,
   type ExportFormat,
+  type ExportMemory,
   type ExportReader,
   type RepairedRecord,
   type SkippedCount,
@@ -10,6 +11,7 @@ import { UploadConversation, type IngestResponse, type QueueStatus } from "../..
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
+import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
 
 /**
@@ -40,7 +42,8 @@ export interface ImportProblem {
 }
 
 export interface ImportSummary {
-  files: { path: string; format: ExportFormat | null; conversations: number; error?: string }[];
+  /** Each path: its format, the conversations read from it, and the memories when it holds some. */
+  files: { path: string; format: ExportFormat | null; conversations: number; memories?: number; error?: string }[];
   new: number;
   updated: number;
   unchanged: number;
@@ -70,6 +73,11 @@ export interface ImportSummary {
   comparedWithStore: boolean;
   /** mnemo's own exports among the paths, restored rather than imported (core/jobs/restore.ts). */
   restored: RestoreSummary[];
+  /**
+   * The memories the exports hold (Claude's memories, its projects' instructions and knowledge):
+   * new, updated (the export words one otherwise now) and unchanged, and the buckets they are in.
+   */
+  memories: MemoryCounts;
 }
 
 export interface ImportOptions {
@@ -114,6 +122,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     skipped: [],
     repaired: [],
     restored: [],
+    memories: noMemories(),
     conversationIds: [],
     importIds: [],
     dryRun,
@@ -182,6 +191,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       options.onProgress?.(progress(path, format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
     await flush();
+    if (reader.memoryFiles > 0) await importMemories(service, reader, file, summary);
   } catch (error) {
     await flush();
     if (!isAppError(error) || error.code !== "invalid_input") throw error;
@@ -191,6 +201,33 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     summary.skipped.push(...(reader?.skipped() ?? []));
     summary.repaired.push(...(reader?.repaired() ?? []));
   }
+}
+
+/** The export's memories, stored (or, in a dry run, compared) and counted in the summary. */
+async function importMemories(
+  service: MnemoService,
+  reader: ExportReader,
+  file: ImportSummary["files"][number],
+  summary: ImportSummary,
+): Promise<void> {
+  const memories: ExportMemory[] = [];
+  let failed = 0;
+  const unreadable = (problem: AppError) => {
+    failed++;
+    summary.problems.push({ file: file.path, reason: problem.message, suggestion: problem.suggestion });
+  };
+  for await (const memory of reader.memories(unreadable)) memories.push(memory);
+  if (memories.length + failed > 0) file.memories = memories.length;
+  addMemoryCounts(summary.memories, { ...(await storeExportMemories(service, memories, summary.dryRun)), failed });
+}
+
+/** Adds one import's memory counts to a total. */
+export function addMemoryCounts(total: MemoryCounts, counts: MemoryCounts): void {
+  total.new += counts.new;
+  total.updated += counts.updated;
+  total.unchanged += counts.unchanged;
+  total.failed += counts.failed;
+  for (const bucket of counts.buckets) if (!total.buckets.includes(bucket)) total.buckets.push(bucket);
 }
 
 /** An upload the server refused while it stored the others (client/remote.ts). */

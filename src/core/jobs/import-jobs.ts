@@ -47,6 +47,7 @@ export class ImportJobs {
     this.remember(job);
     try {
       await receive(body, job, options.size);
+      if (options.lastModified !== undefined) fs.utimesSync(job.file, new Date(options.lastModified), new Date(options.lastModified));
     } catch (error) {
       fs.rmSync(job.file, { force: true });
       this.jobs.delete(id);

@@ -161,7 +161,10 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
   state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
   writeState(options.stateFile, state);
   const problems = summary.rejected + summary.failed;
-  const line = `Imported ${file} (${format}): ${conversations} conversations, ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged${problems > 0 ? `, ${summary.rejected} rejected, ${summary.failed} failed` : ""}`;
+  const { memories } = summary;
+  const remembered = memories.new + memories.updated + memories.unchanged;
+  const memoryLine = remembered > 0 ? `; ${remembered} memories, ${memories.new} new, ${memories.updated} updated` : "";
+  const line = `Imported ${file} (${format}): ${conversations} conversations, ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged${problems > 0 ? `, ${summary.rejected} rejected, ${summary.failed} failed` : ""}${memoryLine}`;
   if (problems > 0) options.log.warn(line);
   else options.log.notice(line);
 }

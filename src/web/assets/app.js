@@ -77,11 +77,31 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
+  const memories = summary.memories ?? { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
+  const remembered = memories.new + memories.updated + memories.unchanged;
   const heading =
-    job.reading.conversations === 0
-      ? `No conversations read from ${job.filename}`
-      : `Imported ${job.reading.conversations} conversations from ${job.filename}`;
-  result.append(element("h3", heading), counts);
+    job.reading.conversations > 0
+      ? `Imported ${job.reading.conversations} conversations from ${job.filename}`
+      : remembered > 0
+        ? `Imported ${remembered} memories from ${job.filename}`
+        : `No conversations read from ${job.filename}`;
+  result.append(element("h3", heading));
+  if (job.reading.conversations > 0 || remembered === 0) result.append(counts);
+  if (remembered > 0) {
+    const where = memories.buckets.map((bucket) => `“${bucket}”`).join(" and ");
+    const line = element("p", undefined, "summary-memories");
+    line.append(
+      document.createTextNode(`Memories, in ${where}: `),
+      element("strong", String(memories.new)),
+      document.createTextNode(
+        ` new, ${memories.updated} updated, ${memories.unchanged} unchanged${memories.failed ? `, ${memories.failed} not read (see Problems)` : ""}.`,
+      ),
+    );
+    const link = element("a", "See them");
+    link.href = "/memories";
+    line.append(" ", link);
+    result.append(line);
+  }
   if (summary.problems.length > 0) {
     const list = element("ul");
     for (const problem of summary.problems) {
@@ -174,7 +194,8 @@ function importForm() {
     for (const step of ["upload", "reading", "indexing"]) setStep(step, 0, "");
     status(`Uploading ${file.name}…`);
     // The size too: a file over the server's limit is refused before it is sent, and one cut short is not imported in part.
-    const params = new URLSearchParams({ filename: file.name, size: String(file.size) });
+    // Its time too: a conversation without a date takes it, so the same file uploaded again changes nothing.
+    const params = new URLSearchParams({ filename: file.name, size: String(file.size), lastModified: String(file.lastModified) });
     const platform = form.elements.platform.value.trim();
     if (platform) params.set("platform", platform);
     const request = new XMLHttpRequest();
