@@ -9,7 +9,7 @@ import { isAppError } from "../../shared/errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
-import type { SearchMode } from "../../store/search.js";
+import type { SearchMode } from "./hybrid-search.js";
 
 /** Chunks retrieved per query before filtering. */
 const CANDIDATES = 40;

@@ -2,7 +2,7 @@ import { PLATFORM_PATTERN } from "../../schemas/chat-history.js";
 import { parseInput } from "../../schemas/parse.js";
 import { SearchRequest, type SearchResponse, type SearchResult } from "../../schemas/recall.js";
 import type { ChunkRow } from "../../store/rows.js";
-import { hybridSearch, type SearchMode } from "../../store/search.js";
+import { hybridSearch, type SearchMode } from "./hybrid-search.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
 import type { CoreContext } from "../context.js";
