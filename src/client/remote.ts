@@ -76,7 +76,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
         return allStored(settled);
       },
       list: (params) => http.get("/api/chat-history/chats", query(params)),
-      get: (conversationId) => http.get("/api/chat-history/conversation", { conversationId }),
+      get: (conversationId, page) => http.get("/api/chat-history/conversation", { ...query(page ?? {}), conversationId }),
       delete: (body) => http.delete("/api/chat-history/chats", body),
       count: () => http.get("/api/chat-history/count"),
       pin: (body) => http.post("/api/chat-history/chats/pin", body),

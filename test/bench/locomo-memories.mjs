@@ -24,7 +24,7 @@ import { ROOT, benchEnv, fmt, heading, percentile, table, tempDir, writeResults 
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { searchMemories, storeMemories } from "../../dist/core/memories/memories.js";
-import { unrelatedSimilarity } from "../../dist/core/memories/unrelated-similarity.js";
+import { unrelatedSimilarity } from "../../dist/core/retrieval/unrelated-similarity.js";
 import { ofUser } from "../../dist/store/sql.js";
 
 const { values: args } = parseArgs({

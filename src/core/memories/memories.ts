@@ -17,7 +17,7 @@ import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from ".
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
-import { unrelatedSimilarity } from "./unrelated-similarity.js";
+import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */

@@ -28,7 +28,10 @@ export interface HybridQuery<C extends string = string> {
    * a row must be more similar than this for its meaning to count.
    */
   unrelatedSimilarity?: number;
-  /** Exact similarities for the vector leg's candidates (always so with "relevance"). */
+  /**
+   * Exact similarities for every hit: the vector leg's measured exactly (always so with
+   * "relevance"), and a hit the text leg alone found gets its own, from its vector.
+   */
   exact?: boolean;
   /** Also return each row's vector (for a second-stage comparison). */
   withVectors?: boolean;
@@ -50,6 +53,36 @@ export interface Hit<Row> {
   textMatched: boolean;
   /** The row's vector, with `withVectors`. */
   vector: Float32Array | undefined;
+}
+
+/**
+ * The candidates with the similarity of those the vector leg did not find worked out from their
+ * vectors (read for those rows alone; a row that could not be read keeps none).
+ */
+async function withSimilarities(
+  top: Candidate[],
+  query: Float32Array,
+  readVectors: (rowIds: bigint[]) => Promise<Map<bigint, Record<string, unknown>>>,
+): Promise<Candidate[]> {
+  const lacking = top.filter((hit) => hit.similarity === undefined).map((hit) => hit.rowId);
+  if (lacking.length === 0) return top;
+  const vectors = await readVectors(lacking);
+  return top.map((hit) => {
+    const vector = vectors.get(hit.rowId)?.["vector"];
+    return hit.similarity === undefined && vector instanceof Float32Array ? { ...hit, similarity: cosine(query, vector) } : hit;
+  });
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  return dot / (Math.sqrt(normA * normB) || 1);
 }
 
 /** How often a search runs again when a commit moved its hits' rows before they were read. */
@@ -117,6 +150,7 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
       top.map((hit) => hit.rowId),
       columns,
     );
+    if (query.exact) top = await withSimilarities(top, query.vector, (rowIds) => read(rowIds, ["vector"]));
   }
   const hits = top.flatMap(({ rowId, score, similarity, textMatched }) => {
     const row = rows.get(rowId);

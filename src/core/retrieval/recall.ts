@@ -7,16 +7,15 @@ import { applyCitations, mergeCited, type Cited } from "../../providers/synthesi
 import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { PASSAGE_THRESHOLD } from "./passage-relevance.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import type { SearchMode } from "./hybrid-search.js";
 
 /** Chunks retrieved per query before filtering. */
 const CANDIDATES = 40;
-/** Hits scoring under this share of the best one are dropped. */
-const SCORE_FLOOR = 0.3;
-/** A hit sharing no term with the query must be at most this far below the best cosine similarity. */
-const SIMILARITY_MARGIN = 0.15;
+/** What recall answers when no passage is relevant: said plainly, so an assistant repeats no invented history. */
+export const NOTHING_FOUND = "Nothing in your chat history is about this.";
 /** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
@@ -25,6 +24,12 @@ const LEXICAL_WEIGHT = 0.4;
 const PER_CONVERSATION = 10;
 /** Weight of the conversation context in the query vector (the query itself weighs 1). */
 const CONTEXT_WEIGHT = 0.35;
+
+/** For the benchmark: one search leg alone, another conversation margin. */
+export interface RecallTuning {
+  mode?: SearchMode;
+  conversationMargin?: number;
+}
 
 export interface RecallTimings extends SearchTimings {
   synthesisMs: number;
@@ -37,14 +42,16 @@ interface MessagePassage extends Passage {
 }
 
 /**
- * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter →
- * rank → synthesize within `maxTokens`, with [n] citations that map one to one onto `sources`.
+ * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter (only
+ * passages above PASSAGE_THRESHOLD; none: NOTHING_FOUND, and no synthesizer runs) → rank → synthesize
+ * within `maxTokens`, with [n] citations that map one to one onto `sources`, numbered from the most
+ * relevant conversation.
  */
 export async function recall(
   ctx: CoreContext,
   userId: string,
   input: RecallRequest,
-  tuning: { mode?: SearchMode } = {},
+  tuning: RecallTuning = {},
 ): Promise<RecallResponse & { timings: RecallTimings }> {
   const started = performance.now();
   const request = parseInput(RecallRequest, input);
@@ -57,7 +64,7 @@ export async function recall(
   );
   const tokenizer = await loadTokenizer();
   const timings = sumTimings(answers.map((a) => a.timings));
-  const model = modelOf(answers, ctx.synthesizer.id);
+  const model = modelOf(answers);
   const processingTime = `${Math.round(performance.now() - started)}ms`;
   if (!request.queries) {
     const [only] = answers;
@@ -95,7 +102,7 @@ async function recallOne(
   ctx: CoreContext,
   userId: string,
   q: OneQuery,
-  tuning: { mode?: SearchMode },
+  tuning: RecallTuning,
 ): Promise<Cited & { model: string; timings: RecallTimings }> {
   const embedding = performance.now();
   const { vector, context } = await queryVectors(ctx, q.query, q.context);
@@ -109,15 +116,19 @@ async function recallOne(
     // Like the synthesizer, a reranker that fails leaves recall to do without it, and `model` says so.
     keepOrderIfRerankFails: true,
     withVectors: context !== undefined,
-    ...tuning,
+    ...(tuning.mode ? { mode: tuning.mode } : {}),
   });
-  const { hits } = found;
+  const relevant = nearTheBest(
+    found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD),
+    tuning.conversationMargin ?? CONVERSATION_MARGIN,
+  );
   const timings = { ...found.timings, embeddingMs };
+  if (relevant.length === 0) return { ...(await nothingFound(q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
   const resemblance = resemblanceTo(context);
   const ranked = diversify(
-    rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
+    rankByQuery(q.query, await toPassages(ctx, relevant), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
   );
-  const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
+  const passages = numberInReadingOrder(ranked);
   const started = performance.now();
   const cited = await citedSynthesis(ctx.synthesizer, {
     query: q.query,
@@ -175,13 +186,48 @@ function contextText(conversationContext: string | undefined, history: { content
   return [conversationContext ?? "", ...recent].join("\n").trim().slice(0, 2000);
 }
 
-/** Drops hits far below the best, and hits that share no word with the query and are not close in meaning either. */
-function floor(hits: ChunkHit[]): ChunkHit[] {
-  const best = hits[0]?.score ?? 0;
-  const bestSimilarity = Math.max(...hits.map((hit) => hit.similarity ?? -1));
-  return hits.filter(
-    (hit) => hit.score >= best * SCORE_FLOOR && (hit.textMatched || (hit.similarity ?? -1) >= bestSimilarity - SIMILARITY_MARGIN),
+/**
+ * How far below the best conversation another may be to be cited, in log-odds of relevance: a
+ * passage far less likely to be relevant than the best answer would fill the budget, not answer.
+ * On LoCoMo (per-sample stores, logistic weights of passage-relevance.ts) a margin of 1, 2, 3 or
+ * none kept 0.75, 0.88, 0.95, 0.98 of the evidence chunks; test/bench/README.md has recall's figures.
+ */
+const CONVERSATION_MARGIN = 2;
+
+/** The hits of conversations whose best hit is within CONVERSATION_MARGIN of the best one's log-odds. */
+function nearTheBest(hits: ChunkHit[], margin: number): ChunkHit[] {
+  const logOdds = (score: number) => Math.log(score / (1 - score || Number.MIN_VALUE));
+  const best = new Map<string, number>();
+  for (const hit of hits) best.set(hit.chunk.conversationId, Math.max(best.get(hit.chunk.conversationId) ?? 0, hit.score));
+  const top = Math.max(0, ...best.values());
+  return hits.filter((hit) => logOdds(best.get(hit.chunk.conversationId)!) >= logOdds(top) - margin);
+}
+
+/** The answer when nothing is relevant: no source, no synthesizer called. */
+async function nothingFound(maxTokens: number): Promise<Cited & { model: string }> {
+  const tokenizer = await loadTokenizer();
+  const content = tokenizer.within(NOTHING_FOUND, maxTokens) ? NOTHING_FOUND : "";
+  return { content, marked: content, sources: [], tokenCount: tokenizer.count(content), model: NO_MODEL };
+}
+
+/** `model` when no answer needed one. */
+const NO_MODEL = "none";
+
+/**
+ * The passages, most relevant first, numbered as a reader meets them: conversations in the order
+ * of their most relevant passage, and within one its passages in time order. The synthesizers
+ * cite by these numbers, so [1] is in the conversation that answers best.
+ */
+function numberInReadingOrder(ranked: MessagePassage[]): MessagePassage[] {
+  const conversations = [...new Set(ranked.map((passage) => passage.conversationId))];
+  const reading = [...ranked].sort(
+    (a, b) =>
+      conversations.indexOf(a.conversationId) - conversations.indexOf(b.conversationId) ||
+      (a.date ?? "").localeCompare(b.date ?? "") ||
+      (a.order ?? 0) - (b.order ?? 0),
   );
+  const numbers = new Map(reading.map((passage, i) => [passage, i + 1]));
+  return ranked.map((passage) => ({ ...passage, n: numbers.get(passage)! }));
 }
 
 /** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
@@ -276,9 +322,9 @@ async function synthesize(synthesizer: Synthesizer, request: SynthesisRequest): 
  * What wrote the answers: one name, or each distinct one, so a fallback for one of several queries
  * is not hidden behind the others' model. Answers with nothing to synthesize used no model.
  */
-function modelOf(answers: { model: string; sources: unknown[] }[], configured: string): string {
+function modelOf(answers: { model: string; sources: unknown[] }[]): string {
   const used = new Set(answers.filter((a) => a.sources.length > 0).map((a) => a.model));
-  return used.size > 0 ? [...used].join("; ") : configured;
+  return used.size > 0 ? [...used].join("; ") : NO_MODEL;
 }
 
 function sumTimings(all: RecallTimings[]): RecallTimings {

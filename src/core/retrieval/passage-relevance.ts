@@ -1,0 +1,70 @@
+import { holds, queryTerms, textWords, weightedShare, type QueryTerm, type TextWords } from "../../text/word-rarity.js";
+
+/**
+ * How relevant a chat passage (a search hit's chunk) is to a query, in [0, 1], on one scale for
+ * every query and store: the probability, fitted by logistic regression on LoCoMo, that a passage
+ * scoring so holds what a question asks (test/bench/README.md, "Relevance"). From four signs:
+ * - its meaning: the cosine similarity to the query above what the embedder gives unrelated texts;
+ * - its words: the share of the query's words it holds, each weighted by its self-information
+ *   (text/word-rarity.ts), so "stent" counts for more than "say";
+ * - the store's words: the share of that weight found in any passage retrieved, which a question
+ *   about something never discussed lacks whatever passage comes first;
+ * - a name the query holds (a capitalised word inside it) that no passage retrieved holds.
+ * BM25 is not among them: its scale moves with the text index's state (recall-signals.md).
+ */
+export const PASSAGE_WEIGHTS = {
+  similarity: 6.13,
+  words: 6.28,
+  storeWords: 3.71,
+  absentName: -3.66,
+  bias: -5.25,
+  /** The unrelated similarity of the bundled model, which the fit saw: other embedders are shifted onto it. */
+  fittedUnrelated: 0.215,
+} as const;
+
+/**
+ * Under this a search hit or a recall passage is probably unrelated: recall leaves it out, search
+ * leaves it out unless asked for everything, and the faces say "nothing found" when none is above.
+ */
+export const PASSAGE_THRESHOLD = 0.5;
+
+export interface ScoredPassage {
+  text: string;
+  /** Cosine similarity of its chunk to the query. */
+  similarity: number;
+}
+
+/** The query's terms and what the retrieved passages hold of them: what every passage's score shares. */
+export interface QueryEvidence {
+  terms: QueryTerm[];
+  storeWords: number;
+  absentName: boolean;
+}
+
+/** What the retrieved passages say about the query as a whole (the store's words, absent names). */
+export function queryEvidence(query: string, passages: readonly TextWords[]): QueryEvidence {
+  const terms = queryTerms(query);
+  const found = (term: QueryTerm) => passages.some((words) => holds(words, term));
+  return {
+    terms,
+    storeWords: weightedShare(terms, found),
+    absentName: terms.some((term) => term.name && !found(term)),
+  };
+}
+
+/** One passage's relevance, given the query's evidence and the embedder's unrelated similarity. */
+export function passageRelevance(evidence: QueryEvidence, words: TextWords, similarity: number, unrelatedSimilarity: number): number {
+  const w = PASSAGE_WEIGHTS;
+  const meaning = similarity - unrelatedSimilarity + w.fittedUnrelated;
+  const share = weightedShare(evidence.terms, (term) => holds(words, term));
+  const logit =
+    w.similarity * meaning + w.words * share + w.storeWords * evidence.storeWords + (evidence.absentName ? w.absentName : 0) + w.bias;
+  return 1 / (1 + Math.exp(-logit));
+}
+
+/** Each passage's relevance, in their order. */
+export function scorePassages(query: string, passages: readonly ScoredPassage[], unrelatedSimilarity: number): number[] {
+  const words = passages.map((passage) => textWords(passage.text));
+  const evidence = queryEvidence(query, words);
+  return passages.map((passage, i) => passageRelevance(evidence, words[i]!, passage.similarity, unrelatedSimilarity));
+}
