@@ -61,9 +61,15 @@ function segment(word: string): number {
 export interface QueryTerm {
   stem: string;
   weight: number;
-  /** Written with a capital inside the sentence: a name ("Lisbon", "Caroline"), seldom a common word. */
+  /** Written as a name (see NAME) inside the sentence: "Lisbon", "Caroline", seldom a common word. */
   name: boolean;
 }
+
+/**
+ * A name is written with a capital and then small letters ("Lisbon", "Priya"): an acronym or a
+ * word in camel case ("CSV", "KeyError") is as often a common term that a passage spells otherwise.
+ */
+const NAME = /^\p{Lu}\p{Ll}+$/u;
 
 /** Days and months are capitalised without being names; "I" too. */
 const NOT_NAMES = new Set(
@@ -84,7 +90,7 @@ export function queryTerms(query: string): QueryTerm[] {
     if (UNSPACED_SCRIPT.test(word)) return;
     const stem = contentWords(word)[0];
     if (stem === undefined || terms.has(stem)) return;
-    const name = i > 0 && /^\p{Lu}/u.test(word) && !NOT_NAMES.has(word.toLowerCase());
+    const name = i > 0 && NAME.test(word) && !NOT_NAMES.has(word.toLowerCase());
     terms.set(stem, { stem, weight: selfInformation(word), name });
   });
   for (const word of unspacedTerms(query)) terms.set(word, { stem: word, weight: selfInformation(word), name: false });

@@ -297,6 +297,14 @@ describe("answers sized for a model's context", () => {
       const recall = await callTool(clients["remote"]!, "recall_chat_history", { query });
       expect(textOf(recall)).toBe("Nothing in your chat history is about this.");
       expect(recall.structuredContent).toMatchObject({ sources: [], model: "none" });
+      // The REST twins, as a plugin reads them.
+      const rest = (await api("POST", "/api/chat-history/search", { query })).body;
+      expect(rest).toMatchObject({ results: [], totalResults: 0, unrelatedResults: expect.any(Number) });
+      expect(rest.unrelatedResults).toBeGreaterThan(0);
+      expect((await api("POST", "/api/chat-history/inject", { query })).body).toMatchObject({
+        content: "Nothing in your chat history is about this.",
+        sources: [],
+      });
     }
   });
 });

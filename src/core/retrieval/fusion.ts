@@ -1,5 +1,6 @@
 import type { LegCandidates, TextCandidate, VectorCandidate } from "../../store/search.js";
 import { queryCoverage, relevance } from "../../text/relevance.js";
+import { holds, queryTerms, textWords } from "../../text/word-rarity.js";
 
 // How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
 // candidates best first, with a score in [0, 1].
@@ -81,8 +82,19 @@ export function fuseScores(legs: LegCandidates): Candidate[] {
   return ranked.map((hit) => ({ ...hit, score: hit.score / best }));
 }
 
-/** The candidate whose similarity is the reference: what an ordinary memory scores for this query. */
+/**
+ * The candidate whose similarity is the reference: what an ordinary memory scores for this query.
+ * With fewer candidates than that the store is too small to say, and the embedder's unrelated
+ * level alone is the reference: with two memories, the other one had been it, and "what kind of
+ * pet do I have?" scored the dog 0.29 because the allergy was nearly as like the question.
+ */
 const REFERENCE_RANK = 5;
+/**
+ * A query that names someone or something (a capitalised word inside it) that no candidate holds
+ * is about what the store does not have: its scores are multiplied by this. LoCoMo: questions of
+ * another user's conversations name people that user never spoke of (test/bench/README.md).
+ */
+const ABSENT_NAME_FACTOR = 0.5;
 
 /**
  * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
@@ -103,10 +115,16 @@ export function fuseRelevance(
   const similarities = candidates.flatMap((candidate) => (candidate.similarity === undefined ? [] : [candidate.similarity]));
   similarities.sort((a, b) => b - a);
   const reference = Math.max(
-    similarities[Math.min(REFERENCE_RANK, similarities.length - 1)] ?? 1,
+    similarities[REFERENCE_RANK] ?? (unrelatedSimilarity === undefined ? (similarities.at(-1) ?? 1) : Number.NEGATIVE_INFINITY),
     unrelatedSimilarity ?? Number.NEGATIVE_INFINITY,
   );
-  const scored = candidates.map((candidate, i) => ({ ...candidate, score: relevance(words[i]!, candidate.similarity, reference) }));
+  const held = texts.map(textWords);
+  const absentName = queryTerms(query).some((term) => term.name && !held.some((words) => holds(words, term)));
+  const factor = absentName ? ABSENT_NAME_FACTOR : 1;
+  const scored = candidates.map((candidate, i) => ({
+    ...candidate,
+    score: factor * relevance(words[i]!, candidate.similarity, reference),
+  }));
   // Ties (often 0) keep the legs' order: the vector leg's first.
   return scored.sort((a, b) => b.score - a.score);
 }

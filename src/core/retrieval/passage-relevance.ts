@@ -3,7 +3,10 @@ import { holds, queryTerms, textWords, weightedShare, type QueryTerm, type TextW
 /**
  * How relevant a chat passage (a search hit's chunk) is to a query, in [0, 1], on one scale for
  * every query and store: the probability, fitted by logistic regression on LoCoMo, that a passage
- * scoring so holds what a question asks (test/bench/README.md, "Relevance"). From four signs:
+ * scoring so holds what a question asks (test/bench/README.md, "Relevance"). Fitted on two store
+ * sizes at once (each sample its own store, ~120 chunks; five samples in one, ~600): evidence
+ * chunks of the questions against the top passages of other samples' questions and of questions
+ * on absent topics. From four signs:
  * - its meaning: the cosine similarity to the query above what the embedder gives unrelated texts;
  * - its words: the share of the query's words it holds, each weighted by its self-information
  *   (text/word-rarity.ts), so "stent" counts for more than "say";
@@ -13,11 +16,11 @@ import { holds, queryTerms, textWords, weightedShare, type QueryTerm, type TextW
  * BM25 is not among them: its scale moves with the text index's state (recall-signals.md).
  */
 export const PASSAGE_WEIGHTS = {
-  similarity: 6.13,
-  words: 6.28,
-  storeWords: 3.71,
-  absentName: -3.66,
-  bias: -5.25,
+  similarity: 5.18,
+  words: 6.8,
+  storeWords: 2.44,
+  absentName: -4.01,
+  bias: -4.75,
   /** The unrelated similarity of the bundled model, which the fit saw: other embedders are shifted onto it. */
   fittedUnrelated: 0.215,
 } as const;
