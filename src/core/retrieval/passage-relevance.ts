@@ -13,7 +13,8 @@ import { holds, queryTerms, textWords, weightedShare, type QueryTerm, type TextW
  * - the store's words: the share of that weight found in any passage retrieved, which a question
  *   about something never discussed lacks whatever passage comes first;
  * - a name the query holds (a capitalised word inside it) that no passage retrieved holds.
- * BM25 is not among them: its scale moves with the text index's state (recall-signals.md).
+ * BM25 is not among them: its scale moves with the text index's state (recall-signals.md). A
+ * passage close enough in meaning alone counts too (MEANING_ALONE).
  */
 export const PASSAGE_WEIGHTS = {
   similarity: 5.18,
@@ -24,6 +25,16 @@ export const PASSAGE_WEIGHTS = {
   /** The unrelated similarity of the bundled model, which the fit saw: other embedders are shifted onto it. */
   fittedUnrelated: 0.215,
 } as const;
+
+/**
+ * A passage whose meaning alone is close enough counts without the query's words: "why is my
+ * snake not eating?" shares none with "My ball python Monty has not eaten" (cosine 0.49 with the
+ * bundled model, 0.28 above its unrelated level). LoCoMo's questions share words with their
+ * evidence, so the fit above gives meaning little say, and it cannot find a paraphrase: this path
+ * is set by hand above every hand-written absent-topic question's best passage (at most 0.26 above
+ * the unrelated level on LoCoMo's stores), steep, and held back like the fit by an absent name.
+ */
+export const MEANING_ALONE = { margin: 0.27, slope: 20 } as const;
 
 /**
  * Under this a search hit or a recall passage is probably unrelated: recall leaves it out, search
@@ -60,9 +71,10 @@ export function passageRelevance(evidence: QueryEvidence, words: TextWords, simi
   const w = PASSAGE_WEIGHTS;
   const meaning = similarity - unrelatedSimilarity + w.fittedUnrelated;
   const share = weightedShare(evidence.terms, (term) => holds(words, term));
-  const logit =
-    w.similarity * meaning + w.words * share + w.storeWords * evidence.storeWords + (evidence.absentName ? w.absentName : 0) + w.bias;
-  return 1 / (1 + Math.exp(-logit));
+  const name = evidence.absentName ? w.absentName : 0;
+  const fitted = w.similarity * meaning + w.words * share + w.storeWords * evidence.storeWords + name + w.bias;
+  const alone = MEANING_ALONE.slope * (similarity - unrelatedSimilarity - MEANING_ALONE.margin) + name;
+  return 1 / (1 + Math.exp(-Math.max(fitted, alone)));
 }
 
 /** Each passage's relevance, in their order. */

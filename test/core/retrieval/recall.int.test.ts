@@ -221,7 +221,7 @@ describe("recall and search that an assistant can repeat", () => {
     expect(times).toEqual([...times].sort());
     expect(result.content.indexOf("[1]")).toBeLessThan(result.content.indexOf("[2]"));
     await own.close();
-  });
+  }, 180_000);
 
   it("numbers sources from the most relevant conversation, not the oldest", async () => {
     const { own, svc } = await appWithChats([
@@ -237,7 +237,7 @@ describe("recall and search that an assistant can repeat", () => {
     const older = titles.indexOf("Balcony herbs");
     if (older >= 0) expect(titles.slice(older).every((title) => title === "Balcony herbs")).toBe(true);
     await own.close();
-  });
+  }, 180_000);
 });
 
 describe("search", () => {
@@ -264,7 +264,7 @@ describe("search", () => {
   });
 
   it("returns the spec's result shape with neighbouring chunks as context", async () => {
-    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2 });
+    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2, includeUnrelated: true });
     expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
     expect(result.results[0]).toMatchObject({ title: "Caring for my ball python", sender: "human", context: [] });
     expect(result.results[0]!.text).toContain("heat mat");
@@ -546,13 +546,15 @@ describe("recall of text with brackets in it", () => {
 });
 
 describe("reranking", () => {
-  it("reorders with a cross-encoder unless skipRerank", async () => {
+  it("reorders with a cross-encoder unless skipRerank, each hit keeping its score on the one scale", async () => {
     const { app: own, service: svc } = await openAppWithChats(CHATS, { reranker: `cross-encoder:${CROSS_ENCODER}` });
-    const reranked = await svc.search({ query: "maple leaves Kyoto November", limit: 3 });
-    const fused = await svc.search({ query: "maple leaves Kyoto November", limit: 3, skipRerank: true });
+    const query = { query: "maple leaves Kyoto November", limit: 3, includeUnrelated: true };
+    const reranked = await svc.search(query);
+    const fused = await svc.search({ ...query, skipRerank: true });
     expect(reranked.results[0]!.title).toBe("Kyoto in autumn");
-    expect(reranked.results.map((r) => r.score)).not.toEqual(fused.results.map((r) => r.score));
+    const scoreOf = (results: typeof fused.results) => new Map(results.map((r) => [r.text, r.score]));
+    expect(scoreOf(reranked.results)).toEqual(scoreOf(fused.results));
     for (const r of reranked.results) expect(r.score).toBeGreaterThan(0);
     await own.close();
-  });
+  }, 180_000);
 });
