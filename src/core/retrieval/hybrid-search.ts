@@ -28,10 +28,7 @@ export interface HybridQuery<C extends string = string> {
    * a row must be more similar than this for its meaning to count.
    */
   unrelatedSimilarity?: number;
-  /**
-   * Exact similarities for every hit: the vector leg's measured exactly (always so with
-   * "relevance"), and a hit the text leg alone found gets its own, from its vector.
-   */
+  /** Exact similarities for every hit, worked out from its vector (always so with "relevance"). */
   exact?: boolean;
   /** Also return each row's vector (for a second-stage comparison). */
   withVectors?: boolean;
@@ -56,20 +53,14 @@ export interface Hit<Row> {
 }
 
 /**
- * The candidates with the similarity of those the vector leg did not find worked out from their
- * vectors (read for those rows alone; a row that could not be read keeps none).
+ * The candidates with their exact similarity, from their vectors: the vector leg's index keeps the
+ * order but not the value (0.11 for a cosine of 0.55), and the text leg's rows have none. A row
+ * that could not be read keeps what it had.
  */
-async function withSimilarities(
-  top: Candidate[],
-  query: Float32Array,
-  readVectors: (rowIds: bigint[]) => Promise<Map<bigint, Record<string, unknown>>>,
-): Promise<Candidate[]> {
-  const lacking = top.filter((hit) => hit.similarity === undefined).map((hit) => hit.rowId);
-  if (lacking.length === 0) return top;
-  const vectors = await readVectors(lacking);
+function withSimilarities(top: Candidate[], query: Float32Array, rows: Map<bigint, Record<string, unknown>>): Candidate[] {
   return top.map((hit) => {
-    const vector = vectors.get(hit.rowId)?.["vector"];
-    return hit.similarity === undefined && vector instanceof Float32Array ? { ...hit, similarity: cosine(query, vector) } : hit;
+    const vector = rows.get(hit.rowId)?.["vector"];
+    return vector instanceof Float32Array ? { ...hit, similarity: cosine(query, vector) } : hit;
   });
 }
 
@@ -122,7 +113,9 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     where: query.where,
     candidates: Math.max(query.candidates ?? Math.max(query.limit * 3, MIN_CANDIDATES), query.limit),
     mode: query.mode ?? "hybrid",
-    exact: query.fusion === "relevance" || query.exact === true,
+    // "relevance" reads every candidate's similarity; otherwise the top hits' are worked out from
+    // their vectors, read with them (cheaper than refining all the leg's candidates).
+    exact: query.fusion === "relevance",
   });
   const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
   const read = (rowIds: bigint[], names: string[]) =>
@@ -148,22 +141,23 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     top = (query.fusion === "scores" ? fuseScores : fuseRanks)(legs).slice(0, query.limit);
     rows = await read(
       top.map((hit) => hit.rowId),
-      columns,
+      query.exact && !columns.includes("vector") ? [...columns, "vector"] : columns,
     );
-    if (query.exact) top = await withSimilarities(top, query.vector, (rowIds) => read(rowIds, ["vector"]));
+    if (query.exact) top = withSimilarities(top, query.vector, rows);
   }
   const hits = top.flatMap(({ rowId, score, similarity, textMatched }) => {
     const row = rows.get(rowId);
     if (!row) return [];
     const { vector, ...rest } = row;
     if (!columns.includes("text")) delete rest["text"];
+    const withVector = query.withVectors && vector instanceof Float32Array;
     return [
       {
         row: rest as Pick<TableRows[K], C>,
         score,
         similarity,
         textMatched,
-        vector: vector instanceof Float32Array ? vector : undefined,
+        vector: withVector ? vector : undefined,
       },
     ];
   });

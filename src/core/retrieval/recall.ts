@@ -8,6 +8,7 @@ import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
 import { PASSAGE_THRESHOLD } from "./passage-relevance.js";
+import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import type { SearchMode } from "./hybrid-search.js";
@@ -121,6 +122,7 @@ async function recallOne(
   const relevant = nearTheBest(
     found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD),
     tuning.conversationMargin ?? CONVERSATION_MARGIN,
+    await unrelatedSimilarity(ctx.embedder),
   );
   const timings = { ...found.timings, embeddingMs };
   if (relevant.length === 0) return { ...(await nothingFound(q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
@@ -128,7 +130,7 @@ async function recallOne(
   const ranked = diversify(
     rankByQuery(q.query, await toPassages(ctx, relevant), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
   );
-  const passages = numberInReadingOrder(ranked);
+  const passages = numberInReadingOrder(ranked, relevant);
   const started = performance.now();
   const cited = await citedSynthesis(ctx.synthesizer, {
     query: q.query,
@@ -187,20 +189,34 @@ function contextText(conversationContext: string | undefined, history: { content
 }
 
 /**
- * How far below the best conversation another may be to be cited, in log-odds of relevance: a
- * passage far less likely to be relevant than the best answer would fill the budget, not answer.
- * On LoCoMo (per-sample stores, logistic weights of passage-relevance.ts) a margin of 1, 2, 3 or
- * none kept 0.75, 0.88, 0.95, 0.98 of the evidence chunks; test/bench/README.md has recall's figures.
+ * How far below the best conversation another may be to be cited, in log-odds of relevance, unless
+ * its meaning is close on its own (its best cosine MEANING_FLOOR above the embedder's unrelated
+ * level): a conversation that only shares the question's words, far less likely to answer than the
+ * best, fills the budget without answering. On a store with generated word salad mentioning
+ * "lisbon" (cosine 0.02–0.07 above the unrelated level) "what did we plan for Lisbon?" then cites
+ * the Lisbon conversation alone. On LoCoMo (offline, fitted weights) the threshold alone kept 0.97
+ * of the evidence chunks, a margin of 2 alone 0.87, the margin or the meaning 0.95
+ * (test/bench/README.md has recall's figures).
  */
 const CONVERSATION_MARGIN = 2;
+const MEANING_FLOOR = 0.1;
 
-/** The hits of conversations whose best hit is within CONVERSATION_MARGIN of the best one's log-odds. */
-function nearTheBest(hits: ChunkHit[], margin: number): ChunkHit[] {
+/** The hits of conversations near the best one's log-odds, or close in meaning on their own. */
+function nearTheBest(hits: ChunkHit[], margin: number, unrelated: number): ChunkHit[] {
   const logOdds = (score: number) => Math.log(score / (1 - score || Number.MIN_VALUE));
-  const best = new Map<string, number>();
-  for (const hit of hits) best.set(hit.chunk.conversationId, Math.max(best.get(hit.chunk.conversationId) ?? 0, hit.score));
-  const top = Math.max(0, ...best.values());
-  return hits.filter((hit) => logOdds(best.get(hit.chunk.conversationId)!) >= logOdds(top) - margin);
+  const best = new Map<string, { score: number; similarity: number }>();
+  for (const hit of hits) {
+    const known = best.get(hit.chunk.conversationId);
+    best.set(hit.chunk.conversationId, {
+      score: Math.max(known?.score ?? 0, hit.score),
+      similarity: Math.max(known?.similarity ?? -1, hit.similarity),
+    });
+  }
+  const top = logOdds(Math.max(0, ...[...best.values()].map((conversation) => conversation.score)));
+  return hits.filter((hit) => {
+    const conversation = best.get(hit.chunk.conversationId)!;
+    return logOdds(conversation.score) >= top - margin || conversation.similarity >= unrelated + MEANING_FLOOR;
+  });
 }
 
 /** The answer when nothing is relevant: no source, no synthesizer called. */
@@ -215,11 +231,12 @@ const NO_MODEL = "none";
 
 /**
  * The passages, most relevant first, numbered as a reader meets them: conversations in the order
- * of their most relevant passage, and within one its passages in time order. The synthesizers
- * cite by these numbers, so [1] is in the conversation that answers best.
+ * of their most relevant hit (search's order, so the first cited conversation is search's first),
+ * and within one its passages in time order. The synthesizers cite by these numbers, so [1] is in
+ * the conversation that answers best.
  */
-function numberInReadingOrder(ranked: MessagePassage[]): MessagePassage[] {
-  const conversations = [...new Set(ranked.map((passage) => passage.conversationId))];
+function numberInReadingOrder(ranked: MessagePassage[], hits: ChunkHit[]): MessagePassage[] {
+  const conversations = [...new Set(hits.map((hit) => hit.chunk.conversationId))];
   const reading = [...ranked].sort(
     (a, b) =>
       conversations.indexOf(a.conversationId) - conversations.indexOf(b.conversationId) ||
