@@ -38,6 +38,8 @@ export interface RecallTimings extends SearchTimings {
 
 interface MessagePassage extends Passage {
   messageId: string;
+  /** Its chunk's relevance on the one scale (`score` ranks it). */
+  relevance: number;
   /** Its chunk's vector, when recall has a conversation context to compare with. */
   vector: Float32Array | undefined;
 }
@@ -275,7 +277,7 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
   );
   const texts = new Set<string>();
   const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
-  for (const { chunk, score, vector } of hits) {
+  for (const { chunk, score, fused, vector } of hits) {
     for (const [i, message] of messagesOf(chunk).entries()) {
       const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
       const idKey = `${chunk.conversationId}\u0000${message.id}`;
@@ -296,7 +298,10 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         sender: message.sender,
         order: chunk.chunkIndex * MESSAGES_PER_CHUNK_BOUND + i,
         text: message.text,
-        score,
+        // Messages are ranked on the fused score, which keeps the spread between strong hits that
+        // relevance (a probability, 0.99 for many) flattens; the source shows the relevance.
+        score: fused,
+        relevance: score,
         vector,
       };
       byMessage.set(idKey, { passage, pieces: new Map([[chunk.chunkIndex, message.text]]) });
@@ -317,7 +322,7 @@ function toSource(passage: MessagePassage): RecallSource {
     conversationTitle: passage.conversationTitle,
     messageId: passage.messageId,
     date: passage.date ?? "",
-    relevanceScore: Math.round(passage.score * 1000) / 1000,
+    relevanceScore: Math.round(passage.relevance * 100) / 100,
     sender: passage.sender,
   };
 }

@@ -34,6 +34,8 @@ export interface ChunkHit {
   score: number;
   /** Cosine similarity to the query vector. */
   similarity: number;
+  /** The legs' fused score (this query's own scale, best 1): an order, where relevance saturates. */
+  fused: number;
   vector: Float32Array | undefined;
 }
 
@@ -131,21 +133,26 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   return { hits: hits.slice(0, query.limit), timings, ...(rerankFailure ? { rerankFailure } : {}) };
 }
 
-/** The fused hits scored on the one scale, most relevant first (ties keep the fused order). */
+/**
+ * The fused hits scored on the one scale, most relevant first; hits within a hundredth of each
+ * other keep the fused order, which tells strong hits apart where a probability near 1 does not
+ * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike).
+ */
 function scoreHits(query: string, found: Hit<ChunkSummary>[], unrelated: number): ChunkHit[] {
   const evidence = queryEvidence(
     query,
     found.slice(0, SCORED_CANDIDATES).map((hit) => textWords(hit.row.text)),
   );
   return found
-    .map(({ row, similarity, vector }) => ({
+    .map(({ row, similarity, vector, score }) => ({
       chunk: row,
+      fused: score,
       // A hit whose vector could not be read (it moved) counts as unrelated in meaning.
       similarity: similarity ?? unrelated,
       score: passageRelevance(evidence, textWords(row.text), similarity ?? unrelated, unrelated),
       vector,
     }))
-    .sort((a, b) => b.score - a.score);
+    .sort((a, b) => Math.round(b.score * 100) - Math.round(a.score * 100));
 }
 
 /** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */
@@ -212,7 +219,8 @@ export async function searchChats(
       messageId: lead.id,
       title: conversation?.title ?? "",
       text: chunk.text,
-      score: Math.round(score * 1000) / 1000,
+      // To the hundredth: hits that close are in the fused order (scoreHits).
+      score: Math.round(score * 100) / 100,
       probablyUnrelated: score < PASSAGE_THRESHOLD,
       timestamp: when(lead.timestamp),
       sender: lead.sender,
