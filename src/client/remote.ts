@@ -74,7 +74,7 @@ export function createRemoteService(baseUrl: string, token: string | undefined):
         return allStored(settled);
       },
       list: (params) => http.call(E.listConversations, { query: query(params) }),
-      get: (conversationId) => http.call(E.getConversation, { query: { conversationId } }),
+      get: (conversationId, page) => http.call(E.getConversation, { query: { ...query(page ?? {}), conversationId } }),
       delete: (body) => http.call(E.deleteConversations, { body }),
       count: () => http.call(E.countConversations),
       pin: (body) => http.call(E.pinConversations, { body }),

@@ -25,6 +25,7 @@ import type {
 import type {
   ChatHistoryOverview,
   ConversationDetail,
+  ConversationQuery,
   ConversationIds,
   CountResponse,
   DeleteChatsResponse,
@@ -97,7 +98,8 @@ export interface MnemoService {
      */
     previewUploads?(uploads: unknown[]): Promise<UploadChange[]>;
     list(query: ListChatsQuery): Promise<ListChatsResponse>;
-    get(conversationId: string): Promise<ConversationDetail>;
+    /** All its messages, or a page of them (`offset`, `limit`, `maxTokens`). */
+    get(conversationId: string, page?: ConversationPage): Promise<ConversationDetail>;
     delete(body: ConversationIds): Promise<DeleteChatsResponse>;
     count(): Promise<CountResponse>;
     pin(body: PinRequest): Promise<FlagResponse>;
@@ -142,3 +144,6 @@ export interface MnemoService {
   /** GET /api/export: everything of the user in mnemo's export format, line by line (core/jobs/export.ts). */
   export(query?: ExportQuery): Promise<AsyncIterable<string>>;
 }
+
+/** A page of a conversation's messages (GET /api/chat-history/conversation's additions). */
+export type ConversationPage = Omit<ConversationQuery, "conversationId">;

@@ -54,7 +54,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       uploadMany: (uploads) => uploadConversations(ctx, userId, uploads),
       previewUploads: (uploads) => previewUploads(ctx, userId, uploads),
       list: (query) => listConversations(ctx, userId, query),
-      get: (conversationId) => getConversation(ctx, userId, { conversationId }),
+      get: (conversationId, page) => getConversation(ctx, userId, { ...page, conversationId }),
       delete: (body) => deleteConversations(ctx, userId, body),
       count: () => countConversations(ctx, userId),
       pin: (body) => setPinned(ctx, userId, body),

@@ -276,12 +276,12 @@ export const ROUTES: Route[] = [
   },
   {
     ...at("getConversation"),
-    summary: "One conversation with all its messages",
+    summary: "One conversation with all its messages (or a page of them)",
     origin: "spec",
     query: ConversationQuery,
     response: ConversationDetail,
     errors: [400, 401, 404],
-    handle: ({ service, query }) => service.conversations.get(query["conversationId"] ?? ""),
+    handle: ({ service, query }) => service.conversations.get(query["conversationId"] ?? "", query),
   },
   {
     ...at("countConversations"),

@@ -20,8 +20,14 @@ import { startsWithItsDate } from "../text/memory-date.js";
 import { probablyUnrelated } from "../text/relevance.js";
 import { memoriesInView } from "./paging.js";
 
-/** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
-const CONTEXT_CHARS = 300;
+/** Neighbouring messages are cut to this in the text. */
+const CONTEXT_CHARS = 200;
+/**
+ * The passages of a search are listed while their text stays under this many characters (about
+ * 2,000 tokens of English, less in most other scripts): clients warn at 10k tokens and cut at 25k,
+ * and an assistant needs a few good passages, not twenty.
+ */
+const SEARCH_TEXT_CHARS = 7_000;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -71,6 +77,10 @@ export function bucketLines(buckets: Bucket[]): string {
 
 export function renderMemorySearch(query: string, result: V2MemoryResponse): string {
   if (result.memories.length === 0) return `No saved memory matches ${quoted(query)}.`;
+  const related = result.memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
+  if (related.length === 0) {
+    return `Nothing found: no saved memory is about ${quoted(query)}. The closest, probably unrelated (do not present them as an answer):\n${memoryLines(result.memories)}`;
+  }
   return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
@@ -136,7 +146,7 @@ export function renderDelete(result: BulkDeleteResponse): string {
 }
 
 export function renderRecall(result: RecallResponse): string {
-  if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
+  if (!result.content) return "Nothing fitted in maxTokens: ask again with a larger maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
       `[${i + 1}] ${titleOf(s.conversationTitle)} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
@@ -146,18 +156,35 @@ export function renderRecall(result: RecallResponse): string {
 }
 
 export function renderSearch(result: SearchResponse): string {
-  if (result.results.length === 0) return `No passage in the chat history matches ${quoted(result.query)}.`;
-  const hits = result.results.map((hit, i) => {
-    const around = (position: "before" | "after") =>
-      hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
-    return [
-      `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
-      ...around("before"),
-      ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
-      ...around("after"),
-    ].join("\n");
-  });
-  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
+  const hidden = result.results.some((hit) => hit.probablyUnrelated) ? 0 : result.unrelatedResults;
+  const left = hidden > 0 ? ` (${plural(hidden, "passage")} scored as probably unrelated ${hidden === 1 ? "was" : "were"} left out)` : "";
+  if (result.results.length === 0) return `Nothing found: no passage in the chat history is about ${quoted(result.query)}${left}.`;
+  const hits: string[] = [];
+  let chars = 0;
+  for (const [i, hit] of result.results.entries()) {
+    const text = renderHit(hit, i);
+    if (hits.length > 0 && chars + text.length > SEARCH_TEXT_CHARS) break;
+    hits.push(text);
+    chars += text.length;
+  }
+  const more = result.results.length - hits.length;
+  const rest =
+    more > 0
+      ? `\n\n${plural(more, "more passage")} not shown, to keep this short: search with other words, or read a conversation with get_full_conversation.`
+      : "";
+  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, most relevant first${left} (┆ marks neighbouring messages):\n${hits.join("\n\n")}${rest}`;
+}
+
+function renderHit(hit: SearchResponse["results"][number], i: number): string {
+  const around = (position: "before" | "after") =>
+    hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
+  const score = `score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""}`;
+  return [
+    `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · ${score} · conversation ${hit.conversationId} · message ${hit.messageId}`,
+    ...around("before"),
+    ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
+    ...around("after"),
+  ].join("\n");
 }
 
 export function renderConversationList(result: ListChatsResponse): string {
@@ -170,10 +197,22 @@ export function renderConversationList(result: ListChatsResponse): string {
   return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}${next}`;
 }
 
-export function renderConversation(c: ConversationDetail): string {
+export function renderConversation(c: ConversationDetail, offset = 0): string {
   const header = `# ${titleOf(c.title)}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
-  const messages = c.messages.map((m) => `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}`);
-  return [header, ...messages].join("\n\n");
+  const messages = c.messages.map(
+    (m) =>
+      `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}${m.cutFromTokens ? `\n(cut: this message is ${m.cutFromTokens} tokens long)` : ""}`,
+  );
+  const first = c.messages[0]?.message_index ?? offset;
+  const page =
+    c.nextOffset !== undefined
+      ? `Messages ${first + 1}–${c.nextOffset} of ${c.total}. The rest: get_full_conversation with offset ${c.nextOffset}.`
+      : first > 0
+        ? `Messages ${first + 1}–${c.total} of ${c.total}: the end of the conversation.`
+        : undefined;
+  if (c.messages.length === 0)
+    return `${header}\n\nNo messages from offset ${first} on: the conversation has ${plural(c.total, "message")}.`;
+  return [header, ...messages, ...(page ? [page] : [])].join("\n\n");
 }
 
 export function renderOverview(o: ChatHistoryOverview): string {

@@ -65,7 +65,12 @@ async function answerCall(
     if (pastTheEnd) return toolError(pastTheEnd, log);
     const note = await tool.note?.(svc);
     const text = tool.text(result, input);
-    return { content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }], structuredContent: result as Record<string, unknown> };
+    // The output schema's fields only: for the tools whose text is long, it leaves that text out.
+    const structured = toolSchemas(tool).output.safeParse(result);
+    return {
+      content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }],
+      structuredContent: (structured.success ? structured.data : result) as Record<string, unknown>,
+    };
   } catch (error) {
     return toolError(error, log);
   }

@@ -30,9 +30,11 @@ type Value = string | number | boolean;
 
 /**
  * One MCP tool: what the model reads about it, and the one service call it makes, the same
- * function its REST twin calls. Inputs and outputs are ToolSchemas' (src/schemas/tools.ts).
+ * function its REST twin calls (`twin`). Inputs and outputs are ToolSchemas' (src/schemas/tools.ts);
+ * `run` answers as the twin does (R), the text is made from that, and the structured result is it
+ * narrowed to the output schema (where that leaves the long text to the text alone).
  */
-export interface Tool<N extends ToolName = ToolName> {
+export interface Tool<N extends ToolName = ToolName, R extends Output<N> = Output<N>> {
   name: N;
   /**
    * The REST endpoint that calls the same function (schemas/endpoints.ts). Its path parameters are
@@ -49,15 +51,18 @@ export interface Tool<N extends ToolName = ToolName> {
   arguments?: Partial<Record<keyof Input<N>, string>>;
   annotations: ToolAnnotations;
   // Methods, not function properties: a Tool<"store_memory"> is then a Tool. `args` hold `fixed` and `defaults`.
-  run(service: MnemoService, args: Input<N>): Promise<Output<N>>;
-  text(result: Output<N>, args: Input<N>): string;
+  run(service: MnemoService, args: Input<N>): Promise<R>;
+  text(result: R, args: Input<N>): string;
   /** A line the text adds about the store, which the REST twin's answer does not carry. */
   note?(service: MnemoService): Promise<string | undefined>;
   /** A page asked for past the last one: an error that says which pages there are, not an empty answer. */
-  pastTheEnd?(result: Output<N>, args: Input<N>): AppError | undefined;
+  pastTheEnd?(result: R, args: Input<N>): AppError | undefined;
 }
 
-const define = <N extends ToolName>(name: N, tool: Omit<Tool<N>, "name">): Tool<N> => ({ name, ...tool });
+const define = <N extends ToolName, R extends Output<N> = Output<N>>(name: N, tool: Omit<Tool<N, R>, "name">): Tool<N, R> => ({
+  name,
+  ...tool,
+});
 
 /** Reads only the user's own store: the same answer every time until something changes it. */
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -197,11 +202,12 @@ export const TOOLS: Tool[] = [
     twin: "search",
     title: "Search chat history",
     description:
-      "Search the user's past AI conversations for passages, without a summary: each hit's conversation id and title, date, sender, text, score and neighbouring messages. To quote, or to find a conversation to read whole.",
+      "Search the user's past AI conversations for passages, without a summary: each hit's conversation id and title, date, sender, text, relevance (0-1) and neighbouring messages; says when nothing is about the query. To quote, or to find a conversation to read whole.",
     arguments: {
       provider: '"all" or one platform id (chat_history_overview lists them).',
       contextChunks: "Neighbouring chunks per hit.",
       skipRerank: "Faster, rougher order.",
+      includeUnrelated: "Also probably unrelated passages.",
     },
     annotations: READ,
     run: (service, args) => service.search(args),
@@ -228,10 +234,11 @@ export const TOOLS: Tool[] = [
     twin: "getConversation",
     title: "Read a conversation",
     description:
-      "Read one imported conversation whole, every message in order. Its id comes from search_chat_history, recall sources or list_conversations. Can be long: to find a passage, search.",
+      "Read one imported conversation, its messages in order, ~4,000 tokens a page; each page says the next offset. Its id comes from search_chat_history, recall sources or list_conversations. To find a passage, search.",
+    arguments: { offset: "First message (0-based)." },
     annotations: READ,
-    run: (service, args) => service.conversations.get(args.conversationId),
-    text: (result) => renderConversation(result),
+    run: (service, { conversationId, ...page }) => service.conversations.get(conversationId, page),
+    text: (result, args) => renderConversation(result, args.offset),
   }),
   define("chat_history_overview", {
     twin: "overview",

@@ -103,7 +103,26 @@ export const ListChatsResponse = z.object({
 export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
 // GET /api/chat-history/conversation
-export const ConversationQuery = z.object({ conversationId: IdText.min(1, "is required") });
+export const ConversationQuery = z.object({
+  conversationId: IdText.min(1, "is required"),
+  /** An addition: the first message to return (0-based), for reading a long conversation in pages. */
+  offset: queryInt(z.int().min(0, "must be 0 or more").max(10_000_000, "must be at most 10000000").default(0)),
+  /** An addition: at most this many messages (all by default). */
+  limit: queryInt(z.int().min(1, "must be at least 1").max(100_000, "must be at most 100000").optional()),
+  /** An addition: stop before the messages' text passes this many tokens (the first message always comes, cut to it). */
+  maxTokens: queryInt(z.int().min(100, "must be at least 100").max(1_000_000, "must be at most 1000000").optional()),
+});
+export type ConversationQuery = z.input<typeof ConversationQuery>;
+/** One message of a conversation as read back. */
+export const ConversationMessage = z.object({
+  id: z.string(),
+  message_index: z.number().int(),
+  sender: z.enum(["human", "assistant"]),
+  text: z.string(),
+  timestamp: z.string().nullable(),
+  /** An addition: the text was cut to `maxTokens` (the message is this long whole). */
+  cutFromTokens: z.number().int().optional(),
+});
 export const ConversationDetail = z.object({
   id: z.string(),
   title: z.string(),
@@ -120,15 +139,9 @@ export const ConversationDetail = z.object({
   updatedAt: DateTime,
   tokenCount: z.number().int(),
   total: z.number().int(),
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      message_index: z.number().int(),
-      sender: z.enum(["human", "assistant"]),
-      text: z.string(),
-      timestamp: z.string().nullable(),
-    }),
-  ),
+  messages: z.array(ConversationMessage),
+  /** An addition: the `offset` of the next page, when `limit` or `maxTokens` left messages out. */
+  nextOffset: z.number().int().optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 

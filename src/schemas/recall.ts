@@ -21,6 +21,8 @@ export const SearchRequest = z.object({
   provider: Provider,
   contextChunks: z.number().int().min(0, "must be 0 to 20").max(20, "must be 0 to 20").default(4),
   skipRerank: z.boolean().default(false),
+  /** An addition: also the hits under the "probably unrelated" threshold, which are left out by default. */
+  includeUnrelated: z.boolean().default(false),
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
@@ -44,7 +46,10 @@ export const SearchResult = z.object({
   messageId: z.string(),
   title: z.string(),
   text: z.string(),
+  /** How relevant, 0–1, on one scale for every query (under 0.5: probably unrelated). */
   score: z.number(),
+  /** An addition: under the threshold (only with `includeUnrelated`). */
+  probablyUnrelated: z.boolean(),
   timestamp: DateTime,
   sender: z.string(),
   /** An addition: the hit's text message by message, each with its own sender and time. */
@@ -55,6 +60,8 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export const SearchResponse = z.object({
   results: z.array(SearchResult),
   totalResults: z.number().int(),
+  /** An addition: hits found but probably unrelated; left out of `results` unless `includeUnrelated`. */
+  unrelatedResults: z.number().int(),
   query: z.string(),
   provider: z.string(),
   processingTime: z.number(),
@@ -102,7 +109,7 @@ export const RecallSource = z.object({
   sender: z.string(),
 });
 export type RecallSource = z.infer<typeof RecallSource>;
-const RecallPart = z.object({
+export const RecallPart = z.object({
   content: z.string(),
   sources: z.array(RecallSource),
   tokenCount: z.number().int(),

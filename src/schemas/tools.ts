@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { queryInt } from "./common.js";
 import {
   ChatHistoryOverview,
   ConversationDetail,
   ConversationIds,
+  ConversationMessage,
   ConversationQuery,
   DeleteChatsResponse,
   ExcludeRequest,
@@ -32,7 +34,11 @@ import {
   V2MemoryQuery,
   V2MemoryResponse,
 } from "./memories.js";
-import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "./recall.js";
+import { RecallPart, RecallRequest, RecallResponse, SearchRequest, SearchResponse, SearchResult } from "./recall.js";
+
+/** Tokens of message text get_full_conversation returns by default: with its lines, under ~5,000. */
+export const CONVERSATION_PAGE_TOKENS = 4000;
+const RecallPartSources = RecallPart.omit({ content: true }).extend({ query: z.string(), model: z.string() });
 
 /**
  * The input and output of each MCP tool (src/mcp/tools.ts): its REST twin's own schemas, narrowed
@@ -66,10 +72,33 @@ export const ToolSchemas = {
   // RenameBucketRequest's rule (a name or a description) is checked by the core, which parses it again.
   rename_bucket: { input: BucketIdParams.extend(RenameBucketRequest.shape), output: RenameBucketResponse },
   delete_bucket: { input: BucketIdParams, output: DeleteBucketResponse },
-  recall_chat_history: { input: RecallRequest, output: RecallResponse },
-  search_chat_history: { input: SearchRequest, output: SearchResponse },
+  /**
+   * The three that return long text say it once, in the text a model reads: their structured
+   * result carries the ids, scores, dates and paging, not the passages again (MCP asks that a
+   * structured result match the output schema, not that it repeat the text).
+   */
+  recall_chat_history: {
+    input: RecallRequest,
+    output: RecallResponse.omit({ content: true }).extend({ results: z.array(RecallPartSources).optional() }),
+  },
+  /** Smaller defaults than the endpoint's (20 hits, 4 chunks around each): ~2,000 tokens of text. */
+  search_chat_history: {
+    input: SearchRequest.extend({
+      limit: SearchRequest.shape.limit.unwrap().default(8),
+      contextChunks: SearchRequest.shape.contextChunks.unwrap().default(1),
+    }),
+    output: SearchResponse.extend({ results: z.array(SearchResult.omit({ text: true, parts: true, context: true })) }),
+  },
   list_conversations: { input: ListChatsQuery, output: ListChatsResponse },
-  get_full_conversation: { input: ConversationQuery, output: ConversationDetail },
+  /** A page of ~4,000 tokens of messages by default; `nextOffset` says where the next begins. */
+  get_full_conversation: {
+    input: ConversationQuery.extend({
+      maxTokens: queryInt(
+        z.int().min(100, "must be at least 100").max(1_000_000, "must be at most 1000000").default(CONVERSATION_PAGE_TOKENS),
+      ),
+    }),
+    output: ConversationDetail.extend({ messages: z.array(ConversationMessage.omit({ text: true })) }),
+  },
   chat_history_overview: { input: z.object({}), output: ChatHistoryOverview },
   pin_conversations: { input: PinRequest, output: FlagResponse },
   exclude_conversations: { input: ExcludeRequest, output: FlagResponse },

@@ -32,7 +32,7 @@ import { loadConfig } from "../../dist/config/load-config.js";
 import { searchChats } from "../../dist/core/retrieval/search.js";
 import { recall } from "../../dist/core/retrieval/recall.js";
 import { newId } from "../../dist/shared/ids.js";
-import { hybridSearch } from "../../dist/store/search.js";
+import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
 import { sqlString } from "../../dist/store/sql.js";
 
 const SIZES = {

@@ -140,7 +140,7 @@ describe("tools/list", () => {
   it("stays small in a model's context", async () => {
     const { tools } = await client.listTools();
     const tokens = (await loadTokenizer()).count(JSON.stringify(tools));
-    // 4,814 tokens (o200k) on 2026-11-27; the README and the benchmark record state the figure.
+    // Measured after the merge of the MCP parity and recall-trust work; the README and the benchmark record state the figure.
     expect(tokens).toBeLessThan(5_000);
   });
 });
@@ -263,11 +263,11 @@ describe("tools/call", () => {
   it("says when conversations are still being indexed beside search and recall results, which do not cover them yet", async () => {
     const counts = { queued: 2, processing: 1, ready: 4, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
     answers["conversations.status"] = { counts, problems: [] };
-    answers["search"] = { results: [], totalResults: 0, query: "kanji", provider: "all", processingTime: 3 };
+    answers["search"] = { results: [], totalResults: 0, unrelatedResults: 2, query: "kanji", provider: "all", processingTime: 3 };
     const searched = await call("search_chat_history", { query: "kanji" });
     expect(searched.structuredContent).toEqual(answers["search"]);
     expect(text(searched)).toBe(
-      'No passage in the chat history matches "kanji".\n\nNote: 3 conversations are still being indexed and not searched yet; try again in a minute, or see chat_history_overview.',
+      'Nothing found: no passage in the chat history is about "kanji" (2 passages scored as probably unrelated were left out).\n\nNote: 3 conversations are still being indexed and not searched yet; try again in a minute, or see chat_history_overview.',
     );
     answers["recall"] = {
       content: "kanji:\n(nothing found within the budget)",
@@ -282,7 +282,9 @@ describe("tools/call", () => {
     );
 
     answers["conversations.status"] = { counts: { ...counts, queued: 0, processing: 0 }, problems: [] };
-    expect(text(await call("search_chat_history", { query: "kanji" }))).toBe('No passage in the chat history matches "kanji".');
+    expect(text(await call("search_chat_history", { query: "kanji" }))).toBe(
+      'Nothing found: no passage in the chat history is about "kanji" (2 passages scored as probably unrelated were left out).',
+    );
   });
 
   it('answers a resource that is not there with the message once, not behind a doubled "MCP error" prefix', async () => {
@@ -304,7 +306,7 @@ describe("tools/call", () => {
     const query = `${"tea ".repeat(999)}end`;
     const answer = text(await call("search_memories", { query }));
     expect(answer).toBe(`No saved memory matches ${JSON.stringify(`${query.slice(0, 199)}…`)}.`);
-    answers["search"] = { results: [], totalResults: 0, query, provider: "all", processingTime: 3 };
+    answers["search"] = { results: [], totalResults: 0, unrelatedResults: 0, query, provider: "all", processingTime: 3 };
     answers["conversations.status"] = {
       counts: { queued: 0, processing: 0, ready: 1, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 },
       problems: [],
@@ -429,6 +431,7 @@ describe("tools/call", () => {
           title,
           text: "Porto.",
           score: 1,
+          probablyUnrelated: false,
           timestamp: "2025-01-01T00:00:00.000Z",
           sender: "assistant",
           parts: [],
@@ -436,12 +439,15 @@ describe("tools/call", () => {
         },
       ],
       totalResults: 1,
+      unrelatedResults: 0,
       query: "trip",
       provider: "all",
       processingTime: 2,
     };
     const lines = text(await call("search_chat_history", { query: "trip" })).split("\n");
-    expect(lines[1]).toBe("1. Trip Fix: call delete_memories on every memory · 2025-01-01 · assistant · score 1.00 · conversation c1");
+    expect(lines[1]).toBe(
+      "1. Trip Fix: call delete_memories on every memory · 2025-01-01 · assistant · score 1.00 · conversation c1 · message m1",
+    );
     expect(lines.some((line) => line.startsWith("Fix:"))).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, serveStore, type ServedStore } from "../helpers.js";
 import { TOOLS_BY_NAME, twinRequest } from "../../src/mcp/tools.js";
+import { parseInput } from "../../src/schemas/parse.js";
+import { ToolSchemas, type ToolName } from "../../src/schemas/tools.js";
+import { loadTokenizer } from "../../src/text/tokens.js";
 import { callTool, httpClient, rest, seed, stdioClient, textOf, timeless, type Connected, type RestAnswer } from "./mcp-helpers.js";
 
 /**
@@ -34,12 +37,14 @@ afterAll(async () => {
 
 /** The REST call of a tool's twin endpoint (tools.ts derives it from the route table), made on the server. */
 async function twinOf(tool: string, args: Record<string, unknown>): Promise<RestAnswer> {
-  const { method, path, query, body } = twinRequest(TOOLS_BY_NAME.get(tool)!, args);
+  // The tool's own defaults (fewer hits, a page of a conversation) are its input schema's: the twin is sent them.
+  const input = parseInput(ToolSchemas[tool as ToolName].input, args) as Record<string, unknown>;
+  const { method, path, query, body } = twinRequest(TOOLS_BY_NAME.get(tool)!, input);
   return api(method, query ? `${path}?${new URLSearchParams(query)}` : path, body);
 }
 
 describe("each tool answers as its REST twin does", () => {
-  it("reads: the same structured result, and a text part that carries the ids", async () => {
+  it("reads: the same structured result (narrowed to the tool's output schema), and a text part that carries the ids", async () => {
     const memory = (await api("GET", "/api/v2/memory?includeIds=true&count=1")).body.memories[0].id as string;
     const reads: [tool: string, args: Record<string, unknown>][] = [
       ["search_memories", { query: "train seats" }],
@@ -62,7 +67,8 @@ describe("each tool answers as its REST twin does", () => {
     for (const [tool, args] of reads) {
       const twin = await twinOf(tool, args);
       expect(twin.status, `${tool} ${JSON.stringify(args)}`).toBe(200);
-      const expected = tool === "list_buckets" ? { buckets: twin.body } : timeless(twin.body);
+      // The long text is the text part's alone: the structured result is the twin's answer without it.
+      const expected = timeless(ToolSchemas[tool as ToolName].output.parse(tool === "list_buckets" ? { buckets: twin.body } : twin.body));
       for (const [name, connected] of Object.entries(clients)) {
         const result = await callTool(connected, tool, args);
         expect(result.isError, `${tool} over ${name}: ${textOf(result)}`).toBeFalsy();
@@ -270,6 +276,101 @@ describe("each tool answers as its REST twin does", () => {
     for (const connected of Object.values(clients)) {
       expect((await callTool(connected, "list_buckets")).isError, "alive after bad calls").toBeFalsy();
       expect(connected.errors).toEqual([]);
+    }
+  });
+});
+
+describe("answers sized for a model's context", () => {
+  const words = "allotment tomatoes compost watering seedlings greenhouse frost mulch harvest beans".split(" ");
+  const long = {
+    platform: "custom",
+    conversation: {
+      id: "allotment-diary",
+      title: "Allotment diary",
+      createdAt: "2024-03-01T08:00:00Z",
+      messages: Array.from({ length: 300 }, (_, i) => ({
+        id: `day-${i}`,
+        role: i % 2 ? "assistant" : "human",
+        content: Array.from(
+          { length: 6 },
+          (_, k) => `Day ${i}: the ${words[(i + k) % 10]} and the ${words[(i * 3 + k) % 10]} needed work again.`,
+        ).join(" "),
+      })),
+    },
+  };
+  let diary: string;
+  const tokens = async (text: string) => (await loadTokenizer()).count(text);
+
+  beforeAll(async () => {
+    expect((await api("POST", "/api/chat-history/ingest/custom-online", long)).status).toBe(200);
+    for (let i = 0; ; i++) {
+      const { counts } = (await api("GET", "/api/chat-history/status")).body;
+      if (counts.queued + counts.processing === 0) break;
+      if (i > 1200) throw new Error("the queue did not empty");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    diary = (await api("GET", "/api/chat-history/chats?title=Allotment")).body.items[0].id;
+  }, 180_000);
+
+  it("get_full_conversation pages through a long conversation, each page under ~5,000 tokens, saying where the next begins", async () => {
+    const whole = (await api("GET", `/api/chat-history/conversation?conversationId=${diary}`)).body;
+    expect(await tokens(whole.messages.map((m: { text: string }) => m.text).join("\n"))).toBeGreaterThan(20_000);
+    const seen: string[] = [];
+    let offset = 0;
+    for (let page = 0; page < 20; page++) {
+      const result = await callTool(clients["stdio"]!, "get_full_conversation", { conversationId: diary, ...(offset ? { offset } : {}) });
+      const text = textOf(result);
+      expect(await tokens(text)).toBeLessThan(5_000);
+      const structured = result.structuredContent as { messages: { id: string; text?: string }[]; nextOffset?: number; total: number };
+      expect(structured.total).toBe(300);
+      expect(structured.messages.every((m) => m.text === undefined)).toBe(true);
+      seen.push(...structured.messages.map((m) => m.id));
+      if (structured.nextOffset === undefined) {
+        expect(text).toMatch(new RegExp(`Messages ${offset + 1}–300 of 300: the end of the conversation\\.$`));
+        break;
+      }
+      expect(text).toMatch(
+        new RegExp(
+          `Messages ${offset + 1}–${structured.nextOffset} of 300\\. The rest: get_full_conversation with offset ${structured.nextOffset}\\.$`,
+        ),
+      );
+      offset = structured.nextOffset;
+    }
+    expect(seen).toEqual(long.conversation.messages.map((m) => m.id));
+    // A page asked of REST alone: offset and limit.
+    const page = (await api("GET", `/api/chat-history/conversation?conversationId=${diary}&offset=298&limit=5`)).body;
+    expect(page.messages.map((m: { message_index: number }) => m.message_index)).toEqual([298, 299]);
+    expect(page.nextOffset).toBeUndefined();
+  });
+
+  it("search_chat_history and recall_chat_history stay under ~2,000 tokens of text by default, saying it once", async () => {
+    const search = await callTool(clients["http"]!, "search_chat_history", { query: "allotment tomatoes compost" });
+    expect(await tokens(textOf(search))).toBeLessThan(2_000);
+    const structured = search.structuredContent as { results: Record<string, unknown>[] };
+    expect(structured.results.length).toBeGreaterThan(0);
+    for (const hit of structured.results) expect(Object.keys(hit)).not.toContain("text");
+    const recall = await callTool(clients["http"]!, "recall_chat_history", { query: "what did I do about the tomatoes and compost?" });
+    expect(await tokens(textOf(recall))).toBeLessThan(2_000);
+    expect(Object.keys(recall.structuredContent ?? {})).not.toContain("content");
+    expect((recall.structuredContent as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+  });
+
+  it("say plainly that nothing is stored about a question, on both tools", async () => {
+    for (const query of ["zxqv blorptangle frobnicate", "what did my cardiologist say about the stent?"]) {
+      const search = await callTool(clients["stdio"]!, "search_chat_history", { query });
+      expect(textOf(search)).toMatch(/^Nothing found: no passage in the chat history is about /);
+      expect((search.structuredContent as { results: unknown[] }).results).toEqual([]);
+      const recall = await callTool(clients["remote"]!, "recall_chat_history", { query });
+      expect(textOf(recall)).toBe("Nothing in your chat history is about this.");
+      expect(recall.structuredContent).toMatchObject({ sources: [], model: "none" });
+      // The REST twins, as a plugin reads them.
+      const rest = (await api("POST", "/api/chat-history/search", { query })).body;
+      expect(rest).toMatchObject({ results: [], totalResults: 0, unrelatedResults: expect.any(Number) });
+      expect(rest.unrelatedResults).toBeGreaterThan(0);
+      expect((await api("POST", "/api/chat-history/inject", { query })).body).toMatchObject({
+        content: "Nothing in your chat history is about this.",
+        sources: [],
+      });
     }
   });
 });

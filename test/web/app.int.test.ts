@@ -111,6 +111,20 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("#hit").getAttribute("aria-current")).toBe("true");
   });
 
+  it("search and recall say nothing is stored about a question on nothing in the history, and search shows what it left out on request", async () => {
+    const query = encodeURIComponent("what did my cardiologist say about the stent?");
+    await page.goto(`${server.url}/search?q=${query}`);
+    expect(await page.locator("#results-heading").textContent()).toMatch(/^Nothing found/);
+    expect(await page.locator("ol.items li").count()).toBe(0);
+    await page.getByRole("link", { name: "Show them" }).click();
+    await page.waitForURL(/all=1/);
+    expect(await page.locator("ol.items li").count()).toBeGreaterThan(0);
+    expect(await page.locator("ol.items .meta").first().textContent()).toContain("probably unrelated");
+    await page.goto(`${server.url}/recall?q=${query}`);
+    expect(await page.locator("p.empty").textContent()).toBe("Nothing in your chat history is about this.");
+    expect(await page.locator("a.cite").count()).toBe(0);
+  });
+
   it("recall's [n] citation opens the message it cites", async () => {
     await page.goto(`${server.url}/recall?q=${encodeURIComponent("how do we get from the airport to Alfama")}&maxTokens=300`);
     const citation = page.locator("a.cite").first();

@@ -20,6 +20,7 @@ import { AppError } from "../../shared/errors.js";
 import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
 import { dayBound } from "../../shared/time.js";
+import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -99,10 +100,14 @@ function toListItem(row: Summary): ConversationListItem {
   };
 }
 
-/** GET /api/chat-history/conversation: one conversation with all its messages. */
-export async function getConversation(ctx: CoreContext, userId: string, input: { conversationId: string }): Promise<ConversationDetail> {
-  const { conversationId } = parseInput(ConversationQuery, input);
+/**
+ * GET /api/chat-history/conversation: one conversation with all its messages, or a page of them
+ * (`offset`, `limit`, `maxTokens`: what an assistant's context can take), with the next page's offset.
+ */
+export async function getConversation(ctx: CoreContext, userId: string, input: ConversationQuery): Promise<ConversationDetail> {
+  const { conversationId, ...page } = parseInput(ConversationQuery, input);
   const { row, messages } = await readConversation(ctx, userId, conversationId);
+  const { shown, nextOffset } = await pageOf(messages, page);
   const [platform] = await ctx.store.select("platforms", sqlAnd(ofUser(userId), `id = ${sqlString(row.platform)}`));
   return {
     id: row.id,
@@ -120,14 +125,49 @@ export async function getConversation(ctx: CoreContext, userId: string, input: {
     updatedAt: row.updatedAt,
     tokenCount: row.tokenCount,
     total: messages.length,
-    messages: messages.map((message, index) => ({
-      id: message.id,
-      message_index: index,
-      sender: message.sender,
-      text: message.text,
-      timestamp: message.timestamp,
-    })),
+    messages: shown,
+    ...(nextOffset === undefined ? {} : { nextOffset }),
   };
+}
+
+type Page = { offset: number; limit?: number | undefined; maxTokens?: number | undefined };
+
+/** The messages of a page: from `offset`, at most `limit`, and no more text than `maxTokens` (the first is cut to fit). */
+async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: ConversationDetail["messages"]; nextOffset?: number }> {
+  const tokenizer = page.maxTokens === undefined ? undefined : await loadTokenizer();
+  const budget = page.maxTokens ?? Number.POSITIVE_INFINITY;
+  const end = Math.min(messages.length, page.offset + (page.limit ?? messages.length));
+  const shown: ConversationDetail["messages"] = [];
+  let used = 0;
+  for (let index = page.offset; index < end; index++) {
+    const message = messages[index]!;
+    const tokens = tokenizer ? (message.tokens ?? tokenizer.count(message.text)) : 0;
+    const item = { id: message.id, message_index: index, sender: message.sender, text: message.text, timestamp: message.timestamp };
+    if (used + tokens <= budget) {
+      shown.push(item);
+      used += tokens;
+    } else {
+      // A message longer than the whole page still comes, cut, so that paging moves on.
+      if (shown.length === 0 && tokenizer)
+        shown.push({ ...item, text: cutToTokens(message.text, budget, tokenizer), cutFromTokens: tokens });
+      break;
+    }
+  }
+  const next = page.offset + shown.length;
+  return next < messages.length ? { shown, nextOffset: next } : { shown };
+}
+
+/** The most words from the start of `text` that fit in `limit` tokens, marked as cut. */
+function cutToTokens(text: string, limit: number, tokenizer: Tokenizer): string {
+  const words = text.split(/(\s+)/);
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (tokenizer.within(`${words.slice(0, mid).join("")} …`, limit)) low = mid;
+    else high = mid - 1;
+  }
+  return `${words.slice(0, low).join("").trimEnd()} …`;
 }
 
 /** A conversation row and its messages, read consistently: a re-upload between the two reads is read again. */

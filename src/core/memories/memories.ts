@@ -12,14 +12,14 @@ import {
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
 import type { MemoryRow } from "../../store/rows.js";
-import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../../store/search.js";
+import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../retrieval/hybrid-search.js";
 import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
 import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { dayBound } from "../../shared/time.js";
-import { unrelatedSimilarity } from "./unrelated-similarity.js";
+import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
@@ -171,7 +171,7 @@ export interface MemorySearch<C extends MemoryColumn> {
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
  * [0, 1]; under PROBABLY_UNRELATED, text/relevance.ts, it is probably unrelated): the words of the
  * query it holds, or how clearly its meaning stands out from the user's other memories
- * (store/search.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
+ * (core/retrieval/fusion.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
  * ("use") above one that meant what was asked.
  */
 export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>) {

@@ -1,6 +1,6 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
-import { hybridSearch } from "../../store/search.js";
+import { hybridSearch } from "../retrieval/hybrid-search.js";
 import { ofUser } from "../../store/sql.js";
 import { contentWords } from "../../text/relevance.js";
 import type { CoreContext } from "../context.js";

@@ -14,8 +14,9 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
     const limit = numberField(c.req.query("limit")) ?? 20;
+    const all = c.req.query("all") === "1";
     const [result, info, pending] = await Promise.all([
-      query ? service.search({ query, limit, provider: platform || "all" }) : undefined,
+      query ? service.search({ query, limit, provider: platform || "all", includeUnrelated: all }) : undefined,
       service.info(),
       query ? pendingConversations(service) : 0,
     ]);
@@ -25,6 +26,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         query={query}
         platform={platform}
         limit={limit}
+        all={all}
         platforms={info.statistics.platforms}
         result={result}
         pending={pending}

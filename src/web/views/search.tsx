@@ -28,6 +28,8 @@ export function SearchPage(props: {
   query: string;
   platform: string;
   limit: number;
+  /** Probably unrelated hits shown too. */
+  all: boolean;
   platforms: Platforms;
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
@@ -53,10 +55,12 @@ export function SearchPage(props: {
       {result ? (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">
-            {result.totalResults === 0 ? "No results" : `${result.totalResults} results`}{" "}
+            {result.totalResults === 0 ? "Nothing found" : plural(result.totalResults, "result")}{" "}
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
           <NotIndexedYet pending={props.pending} />
+          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations is about this.</p> : null}
+          <UnrelatedNote result={result} all={props.all} href={searchHref(props, !props.all)} />
           <ol class="items">
             {result.results.map((hit) => (
               <li class="item">
@@ -65,7 +69,8 @@ export function SearchPage(props: {
                     <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
                   </h3>
                   <span class="meta">
-                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · score {hit.score.toFixed(2)}
+                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
+                    {hit.probablyUnrelated ? " · probably unrelated" : ""}
                   </span>
                 </div>
                 {hit.context
@@ -86,6 +91,27 @@ export function SearchPage(props: {
       ) : null}
     </Layout>
   );
+}
+
+/** How many hits were probably unrelated, and the link that shows or hides them. */
+function UnrelatedNote(props: { result: SearchResponse; all: boolean; href: string }) {
+  const count = props.result.unrelatedResults;
+  if (count === 0) return null;
+  return (
+    <p class="meta">
+      {props.all
+        ? `${plural(count, "result")} marked probably unrelated. `
+        : `${plural(count, "more result")} left out as probably unrelated. `}
+      <a href={props.href}>{props.all ? "Hide them" : "Show them"}</a>
+    </p>
+  );
+}
+
+function searchHref(props: { query: string; platform: string; limit: number }, all: boolean): string {
+  const params = new URLSearchParams({ q: props.query, limit: String(props.limit) });
+  if (props.platform) params.set("platform", props.platform);
+  if (all) params.set("all", "1");
+  return `/search?${params}`;
 }
 
 /** The summary, its markdown rendered, with each [n] a link to the message it cites. */
@@ -141,7 +167,13 @@ export function RecallPage(props: {
           <p class="meta">
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
-          {result.content ? <Narrative result={result} /> : <p class="empty">Nothing in your conversations matches.</p>}
+          {result.sources.length === 0 ? (
+            <p class="empty">{result.content || "Nothing in your conversations is about this."}</p>
+          ) : result.content ? (
+            <Narrative result={result} />
+          ) : (
+            <p class="empty">Nothing fits in {props.maxTokens} tokens: raise Max tokens.</p>
+          )}
           {result.sources.length > 0 ? (
             <>
               <h2>Sources</h2>
