@@ -26,6 +26,7 @@ const BENCHES = [
     file: "peers.mjs",
     needs: () => (hasCommand("npm") ? undefined : "needs npm, to install the MCP memory servers it compares with from the registry"),
   },
+  { name: "cli", file: "cli.mjs", needs: () => undefined },
   { name: "object-storage", file: "object-storage.mjs", needs: () => undefined },
   {
     name: "http",
