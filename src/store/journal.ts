@@ -38,6 +38,13 @@ interface OwnSegment {
   sealed: boolean;
 }
 
+interface ParsedSegment {
+  start: number;
+  end: number;
+  records: { value: unknown; offset: number }[];
+  decode: (record: unknown) => unknown;
+}
+
 interface Waiting {
   line: Buffer;
   resolve(): void;
@@ -62,6 +69,8 @@ export class Journal {
   /** The absorbed offsets last read or written, so that most checks need no read of the progress file. */
   private known: Record<string, number> = {};
   private readonly host = hostTag(os.hostname());
+  /** The records `pending` has parsed, per segment, from `start` (absorbed) to `end` (read). */
+  private readonly parsed = new Map<string, ParsedSegment>();
 
   constructor(private readonly dir: string) {}
 
@@ -156,6 +165,51 @@ export class Journal {
     return absorbed;
   }
 
+  /**
+   * Every record not absorbed yet, in any process's segment, in the order of each segment: what a
+   * read shows beside the tables. The segments' sizes are read before the progress file, so a
+   * record absorbed meanwhile is shown (and in the table too), never in neither. `stamp` is that
+   * progress file's text, for `progressStamp` to tell whether any was absorbed since; `interrupted`
+   * says an absorb stopped midway (its records may be in the table already). Each record is parsed
+   * once (`decode`) and kept until absorbed.
+   */
+  pending<T>(decode: (record: unknown) => T): { records: T[]; stamp: string; interrupted: boolean } {
+    const sizes = this.segmentSizes();
+    if (!sizes.some(([name, size]) => size > (this.known[name] ?? 0))) return { records: [], stamp: "", interrupted: false };
+    const stamp = this.progressStamp();
+    const progress = parseProgress(stamp);
+    this.known = progress.offsets;
+    const records: T[] = [];
+    const live = new Set<string>();
+    for (const [name, size] of sizes) {
+      const from = this.known[name] ?? 0;
+      if (size <= from) continue;
+      live.add(name);
+      let read = this.parsed.get(name);
+      if (!read || read.start > from || read.decode !== decode) read = { start: from, end: from, records: [], decode };
+      read.records = read.records.filter((record) => record.offset >= from);
+      if (read.end < size) {
+        const more = readRecords(path.join(this.dir, name), read.end, size);
+        for (const { record, offset } of more.records) read.records.push({ value: decode(record), offset });
+        read.end = more.end;
+      }
+      this.parsed.set(name, read);
+      for (const record of read.records) records.push(record.value as T);
+    }
+    for (const name of this.parsed.keys()) if (!live.has(name)) this.parsed.delete(name);
+    return { records, stamp, interrupted: Object.keys(progress.absorbing).length > 0 };
+  }
+
+  /** What changes whenever a record is absorbed, by any process (the progress file's text). */
+  progressStamp(): string {
+    try {
+      return fs.readFileSync(path.join(this.dir, PROGRESS_FILE), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+      throw error;
+    }
+  }
+
   /** Whether this process has sealed segments to delete once absorbed. */
   hasSealed(): boolean {
     return this.sealed.size > 0;
@@ -237,13 +291,7 @@ export class Journal {
   }
 
   private readProgress(): Progress {
-    try {
-      const progress = JSON.parse(fs.readFileSync(path.join(this.dir, PROGRESS_FILE), "utf8")) as Partial<Progress>;
-      return { offsets: progress.offsets ?? {}, absorbing: progress.absorbing ?? {} };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { offsets: {}, absorbing: {} };
-      throw error;
-    }
+    return parseProgress(this.progressStamp());
   }
 
   /** Replaces the progress file in one rename: a reader sees the old one or the new one. */
@@ -253,6 +301,12 @@ export class Journal {
     fs.renameSync(`${file}.tmp`, file);
     this.known = { ...progress.offsets };
   }
+}
+
+function parseProgress(text: string): Progress {
+  if (text === "") return { offsets: {}, absorbing: {} };
+  const progress = JSON.parse(text) as Partial<Progress>;
+  return { offsets: progress.offsets ?? {}, absorbing: progress.absorbing ?? {} };
 }
 
 /** One record: its JSON behind the CRC-32 of that JSON (8 hex digits), and a newline. */

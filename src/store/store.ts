@@ -67,12 +67,20 @@ function closeConnection(connection: Connection): void {
 /** Set while a write section runs: its reads see the journal absorbed at its start, and must not wait for the lock it holds. */
 const inWrite = new AsyncLocalStorage<true>();
 
+/** Set while a read shows the journal's pending records itself (besideJournal): its reads of the journal's tables do not absorb first. */
+const besideJournalScope = new AsyncLocalStorage<true>();
+
 /**
- * When the journal is absorbed without being asked: once appends pause this long, or as soon as
- * this many records wait. A read asks at once (it must see every acknowledged write).
+ * When the journal is absorbed without being asked: once its oldest record has waited this long,
+ * or as soon as this many records wait; and by a write section, and by a read of the journal's
+ * tables that does not show the pending records itself. Each absorb is two commits (a fragment
+ * each), and every few a compaction rewrites the memories: absorbed 200 ms after each store, an
+ * assistant storing a memory every few seconds made a commit per memory.
  */
-const ABSORB_IDLE_MS = 200;
+const ABSORB_AFTER_MS = 30_000;
 const ABSORB_BATCH = 256;
+/** Pending records a read shows beside the tables at most; past it, the read absorbs them first. */
+const PENDING_LIMIT = 2_048;
 
 export function vectorTableName(key: VectorTableKey, generation: number): string {
   return generation === 0 ? TABLE[key] : `${TABLE[key]}_g${generation}`;
@@ -133,12 +141,33 @@ export class Store {
     await this.journal.append(records);
     this.unabsorbed += records.length;
     if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
-    if (this.absorbTimer) clearTimeout(this.absorbTimer);
+    if (this.absorbTimer) return;
     this.absorbTimer = setTimeout(() => {
       this.absorbTimer = undefined;
       void this.settle().catch(() => undefined);
-    }, ABSORB_IDLE_MS);
+    }, ABSORB_AFTER_MS);
     this.absorbTimer.unref();
+  }
+
+  /**
+   * Runs `read` with the journal's records that are not absorbed yet (in any process), each
+   * decoded once; reads of the journal's tables inside it do not absorb first, so `read` shows
+   * those records itself, beside the tables' rows. The records are listed before the tables are
+   * read: one absorbed meanwhile is then in both (the table's row counts), never in neither;
+   * `moved()` says whether any may have been. Past PENDING_LIMIT records, the journal is absorbed first.
+   */
+  async besideJournal<P, T>(decode: (record: unknown) => P, read: (pending: P[], moved: () => boolean) => Promise<T>): Promise<T> {
+    const journal = this.journal;
+    if (!journal || !this.absorber || inWrite.getStore()) return read([], () => false);
+    let pending = journal.pending(decode);
+    // An absorb that stopped midway may have stored some of its records: the next one sorts them out.
+    // What cannot be absorbed now (a full disk) is shown as it is; the next write section reports it.
+    if (pending.records.length > PENDING_LIMIT || pending.interrupted) {
+      await this.settle().catch(() => undefined);
+      pending = journal.pending(decode);
+    }
+    const { records, stamp } = pending;
+    return besideJournalScope.run(true, () => read(records, () => records.length > 0 && journal.progressStamp() !== stamp));
   }
 
   /**
@@ -150,6 +179,7 @@ export class Store {
     if (!this.journal || !this.absorber || this.closed) return Promise.resolve();
     if (!this.journal.hasPending() && !this.journal.hasSealed()) return Promise.resolve();
     if (this.nextRound) return this.nextRound;
+
     const round = this.lastRound.then(() => {
       this.nextRound = undefined;
       this.unabsorbed = 0;
@@ -333,7 +363,7 @@ export class Store {
    * its version changes, as a repair from another process changes it.
    */
   async guard<T>(key: TableKey, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
-    if (this.journalTables.has(key) && !inWrite.getStore()) {
+    if (this.journalTables.has(key) && !inWrite.getStore() && !besideJournalScope.getStore()) {
       // What cannot be absorbed now (a full disk) stays in the journal; the read shows the rest, and
       // the next write section reports the failure.
       await this.settle().catch(() => undefined);

@@ -14,12 +14,13 @@ import { BIN, isolatedEnv, openTestApp, runCli, serveStore, tempDir } from "../h
  * a CLI command beside a running server, and a process started after one that was killed.
  */
 describe("memories acknowledged through the journal", () => {
-  it("a CLI remember while a server runs is in the server's answers at once, and the server's in the CLI's", async () => {
+  it("a CLI remember beside a running server is in the server's answers at once, and the server's in the CLI's", async () => {
     const served = await serveStore();
+    // --local: the CLI opens the store itself, in a process of its own, rather than asking the server.
     const local = isolatedEnv({ MNEMO_STORE: served.dataDir, MNEMO_EMBEDDER: "bundled" });
     const auth = { authorization: `Bearer ${served.token}`, "content-type": "application/json" };
     try {
-      expect((await runCli(["remember", "The bike lock code is 4471"], { env: local })).code).toBe(0);
+      expect((await runCli(["--local", "remember", "The bike lock code is 4471"], { env: local })).code).toBe(0);
       const listed = await request(`${served.url}/api/memory?all=true&v=1`, { headers: auth });
       expect(await listed.body.json()).toEqual([expect.stringContaining("The bike lock code is 4471")]);
 
@@ -31,10 +32,10 @@ describe("memories acknowledged through the journal", () => {
       expect(posted.statusCode).toBe(200);
       const { memoryId } = (await posted.body.json()) as { memoryId: string };
       // No pause: the server has just appended it to its journal.
-      const found = await runCli(["--json", "memories", "--query", "when does the plumber come"], { env: local });
+      const found = await runCli(["--local", "--json", "memories", "--query", "when does the plumber come"], { env: local });
       expect(found.code).toBe(0);
       expect(found.stdout).toContain(memoryId);
-      const history = await runCli(["--json", "memories", "history", memoryId], { env: local });
+      const history = await runCli(["--local", "--json", "memories", "history", memoryId], { env: local });
       expect(JSON.parse(history.stdout).versions).toHaveLength(1);
     } finally {
       await served.stop();

@@ -133,4 +133,24 @@ describe("the write-ahead journal", () => {
     await mine.append([{ n: 3 }]); // a new segment
     expect((await absorbAll(other)).map((entry) => entry.record)).toEqual([{ n: 3 }]);
   });
+
+  it("lists the records not absorbed yet, any process's, and tells when an absorb has moved some or stopped midway", async () => {
+    const dir = tempDir();
+    const writer = new Journal(dir);
+    const reader = new Journal(dir);
+    const decode = (record: unknown) => (record as { n: number }).n;
+    expect(reader.pending(decode).records).toEqual([]);
+    await writer.append([{ n: 1 }, { n: 2 }]);
+    const first = reader.pending(decode);
+    expect(first.records).toEqual([1, 2]);
+    expect(first.interrupted).toBe(false);
+    await absorbAll(writer);
+    expect(reader.progressStamp()).not.toBe(first.stamp); // what was listed may be in the table now
+    await writer.append([{ n: 3 }]);
+    expect(reader.pending(decode).records).toEqual([3]);
+    await expect(writer.absorb(async () => Promise.reject(new Error("killed")))).rejects.toThrow("killed");
+    expect(reader.pending(decode)).toMatchObject({ records: [3], interrupted: true });
+    await absorbAll(reader);
+    expect(reader.pending(decode)).toMatchObject({ records: [], interrupted: false });
+  });
 });

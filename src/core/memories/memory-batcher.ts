@@ -16,6 +16,8 @@ const IN_FLIGHT = 2;
 interface Pending {
   userId: string;
   request: ReturnType<typeof StoreMemoryRequest.parse>;
+  /** The text's vector, when the caller has embedded it already (the near-duplicate check). */
+  vector: Float32Array | undefined;
 }
 
 const batcherOf = groupCommitPer(
@@ -37,9 +39,14 @@ const batcherOf = groupCommitPer(
  * and took the store's write lock for two commits of its own. Validation comes first, and a bucket
  * that does not exist fails its own requests only.
  */
-export async function storeMemoryBatched(ctx: CoreContext, userId: string, input: unknown): Promise<StoreMemoryResponse> {
+export async function storeMemoryBatched(
+  ctx: CoreContext,
+  userId: string,
+  input: unknown,
+  vector?: Float32Array,
+): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
-  return batcherOf(ctx).add({ userId, request });
+  return batcherOf(ctx).add({ userId, request, vector });
 }
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): Promise<Outcome<StoreMemoryResponse>[]> {
@@ -47,6 +54,7 @@ async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): P
     ctx,
     userId,
     items.map((item) => item.request),
+    items.map((item) => item.vector),
   );
   const refused = ctx.store.journal ? await journalWhereBucketsExist(ctx, userId, rows) : await insertWhereBucketsExist(ctx, userId, rows);
   return rows.map((row) => {

@@ -1,20 +1,9 @@
 import type { JournalEntry } from "../../store/journal.js";
 import type { MemoryRow } from "../../store/rows.js";
-import { sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
-import { cachedBucketRows, DEFAULT_BUCKET } from "./buckets.js";
+import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
 import { historySnapshot } from "./memories.js";
-
-/**
- * A text memory as the journal keeps it until it is absorbed: the row's own fields (the others
- * are those of any new text memory) and the embedder its vector came from.
- */
-interface MemoryRecord {
-  memory: Pick<MemoryRow, "id" | "userId" | "bucketId" | "text" | "source" | "createdAt">;
-  embedderId: string;
-  /** The vector's float32 bytes, base64. */
-  vector: string;
-}
+import { rowOf, storedIds, toRecord, type MemoryRecord } from "./pending-memories.js";
 
 /**
  * Stores new text memories through the store's journal: acknowledged once appended and synced,
@@ -82,38 +71,5 @@ async function reembedStale(ctx: CoreContext, placed: { record: Absorbing; bucke
   const stale = placed.filter(({ record }) => record.embedderId !== current);
   const vectors = stale.length === 0 ? [] : await ctx.embedder.embedDocuments(stale.map(({ record }) => record.memory.text));
   const fresh = new Map(stale.map(({ record }, i) => [record.memory.id, vectors[i]!]));
-  return placed.map(({ record, bucketId }) => ({
-    ...record.memory,
-    bucketId,
-    contentType: "text",
-    imageFile: null,
-    imageDescription: null,
-    version: 1,
-    updatedAt: record.memory.createdAt,
-    vector: fresh.get(record.memory.id) ?? decodeVector(record.vector),
-  }));
-}
-
-/** Which of these memories `key` already holds (memories by id, history by the memory's id). */
-async function storedIds(ctx: CoreContext, key: "memories" | "memoryHistory", ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const column = key === "memories" ? "id" : "memoryId";
-  const rows = await ctx.store.select(key, sqlAnd(sqlIn(column, ids), key === "memoryHistory" && "version = 1"), { columns: [column] });
-  return new Set(rows.map((row) => ("memoryId" in row ? row.memoryId : row.id)));
-}
-
-function toRecord(row: MemoryRow, embedderId: string): MemoryRecord {
-  const { id, userId, bucketId, text, source, createdAt } = row;
-  return { memory: { id, userId, bucketId, text, source, createdAt }, embedderId, vector: encodeVector(row.vector) };
-}
-
-function encodeVector(vector: Float32Array): string {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
-}
-
-function decodeVector(base64: string): Float32Array {
-  const bytes = Buffer.from(base64, "base64");
-  const vector = new Float32Array(bytes.length / 4);
-  new Uint8Array(vector.buffer).set(bytes);
-  return vector;
+  return placed.map(({ record, bucketId }) => rowOf(record, bucketId, fresh.get(record.memory.id)));
 }

@@ -73,7 +73,7 @@ describe("a write cut between its two tables", () => {
     const own = await openTestApp();
     const mine = await own.service();
     const kept = await mine.memories.store({ text: "The spare key is under the blue pot" });
-    await mine.memories.listV2({ all: true }); // absorbed from the journal
+    await own.context.store.settle(); // absorbed from the journal
     const store = own.context.store;
     const upsert = store.upsert.bind(store);
     // As if the process died after the history commit: the memories table's write never happens.
