@@ -13,14 +13,14 @@ const FRAGMENT_LIMIT = 32;
 const UNINDEXED_FLOOR = 500;
 const UNINDEXED_SHARE = 0.05;
 /**
- * Below this many rows a table's vectors are scanned, not indexed. Chunks: a flat scan is fast
- * enough (a few ms) below 5,000, and HNSW keeps queries at ~4 ms above. Memories: every
- * maintenance run that folds new rows in gives HNSW one more segment and keeps the fragments of
- * each apart, so a store written one memory at a time searched 1.5 times slower after four runs,
- * and a rebuild cost 4.2 s of CPU at 10k rows; a scan of 10k costs 1.25-1.33 times a fresh
- * index's CPU and stays the same after any number of runs (test/bench/README.md).
+ * Below this many rows a table's vectors are scanned, not indexed: a scan reads every vector, and
+ * LanceDB's scan costs ~1.2 ms of CPU per 1,000 rows of 512 dims (12 ms at 10k memories, 4 at 2k),
+ * against ~2.8 ms for HNSW at 10k and 2.9 at 2k (+2 for the exact similarities fusion reads).
+ * Each maintenance run that folds rows in gives HNSW a segment: at 10k, 4–7 ms after six runs, still
+ * under a scan, and maintenance rebuilds it past VECTOR_SEGMENT_LIMIT (3.5 s of CPU at 10k, in its
+ * own process). In process, a memory search of 10k compacted memories cost 28 ms of CPU scanned, 16 indexed.
  */
-export const VECTOR_INDEX_MIN_ROWS: Record<VectorTableKey, number> = { memories: 20_000, chunks: 5_000 };
+export const VECTOR_INDEX_MIN_ROWS: Record<VectorTableKey, number> = { memories: 5_000, chunks: 5_000 };
 /**
  * When a table written in many small commits (the journal's: memories and their history) is
  * compacted by the process that writes it, between the runs of `mnemo maintain`: past this many
