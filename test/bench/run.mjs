@@ -21,6 +21,7 @@ const BENCHES = [
   { name: "export", file: "export.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
+  { name: "memory-costs", file: "memory-costs.mjs", needs: () => undefined },
   {
     name: "peers",
     file: "peers.mjs",
