@@ -25,6 +25,8 @@ export function registerMemories(program: Command): void {
   const memories = program
     .command("memories")
     .description("list memories: the latest by default, --all, or the most relevant with --query")
+    // `memories move --to <bucket>` and the listing's `--to <date>` share a name: after a subcommand, options are its own
+    .enablePositionalOptions()
     .addOption(new Option("-a, --all", "every memory").conflicts("query"))
     .option("-q, --query <text>", "the memories most relevant to <text>")
     .option("-b, --bucket <name|id>", "only this bucket")
