@@ -84,7 +84,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   const remoteStore = isRemoteUri(location);
   // A remote store keeps its local state (models, lock, images, config) in the default data dir.
   const dataDir = remoteStore ? defaultDataDir(env) : location;
-  const paths = dataPaths(dataDir);
+  const paths = dataPaths(dataDir, env["MNEMO_MODELS"] || undefined);
   const file = parseFileConfig(paths.config, readJsonFile(paths.config));
   const merged = parseMerged(paths.config, {
     ...file,

@@ -34,11 +34,12 @@ export function registerExport(program: Command): void {
         if (target !== "-" && fs.existsSync(target) && !session.options.yes) {
           throw AppError.invalid("file", `${target} exists`, "Pass another name, or --yes to replace it.");
         }
-        const spinner = await startSpinner("Exporting", { json: session.out.json });
+        const spinner = await startSpinner("Exporting", session);
         try {
           const records = await exportInThread(
             { globals: session.options, target, allUsers: Boolean(options.allUsers), vectors: options.vectors },
             { status: (text) => spinner.text(text), notice: (text) => session.out.notice(text) },
+            session.io,
           );
           spinner.stop();
           report(session, target, records);

@@ -37,16 +37,17 @@ export function registerImport(program: Command): void {
           // Before the thread opens (or creates) the store.
           (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
-          const spinner = await startSpinner("Reading exports", { json: out.json });
+          const spinner = await startSpinner("Reading exports", session);
           try {
             const summary = await importInThread(
               { globals: session.options, paths, options },
               { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
+              session.io,
             );
             spinner.stop();
-            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
+            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
-            if (summary.files.some((file) => file.error) || summary.failed > 0 || restoreProblems) process.exitCode = 1;
+            if (summary.files.some((file) => file.error) || summary.failed > 0 || restoreProblems) session.io.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;

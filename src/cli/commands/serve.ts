@@ -46,7 +46,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     import("../../web/index.js"),
   ]);
   const { out } = session;
-  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
   const host = options.host ?? config.server.host;
   const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
   if (!isLoopback(host)) {
@@ -60,7 +60,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     if (!isAppError(error) || error.code !== "unavailable") throw error;
     out.warn(`${error.message}. ${error.suggestion ?? ""}`);
   });
-  const log = batchedLog(process.stderr);
+  const log = batchedLog(session.io.stderr);
   const web = createWebApp(app, { log: log.write });
   const server = await startServer(app, { host, port, log: log.write, mount: web.mount }).catch(async (error: unknown) => {
     await app.close();
