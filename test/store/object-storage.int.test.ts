@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
+import { BIN, isolatedEnv, ROOT, spawnCli, tempDir, type CliResult } from "../helpers.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
 // s3rver checks the key id only, so each machine's secret is a marker no output may contain.
@@ -50,7 +50,8 @@ function fileMachine(s3: S3Server, store = STORE, extra: Record<string, string> 
 const outputs: string[] = [];
 
 async function cli(machine: Machine, args: string[]): Promise<CliResult> {
-  const result = await runCli(args, { env: machine.env });
+  // A process of its own: LanceDB reads the AWS_* variables from its environment.
+  const result = await spawnCli(args, { env: machine.env });
   outputs.push(result.stdout, result.stderr);
   return result;
 }
