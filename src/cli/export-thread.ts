@@ -46,7 +46,7 @@ export function exportInThread(job: ExportJob, on: ThreadListener, io: CliIo): P
 
 /** The export as the thread runs it: the lines from the store (or a server) into the file. */
 async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<string, number>> {
-  // The thread's process.env and stdio are the run's (runInThread).
+  // This thread's environment and stdio are the run's (runInThread).
   const io = processIo();
   const out = { ...createOutput({ json: Boolean(job.globals.json), io }), notice: on.notice };
   const session = { out, options: job.globals, io };

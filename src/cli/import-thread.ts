@@ -74,7 +74,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
   const status = on.status;
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
-  // The thread's process.env and stdio are the run's (runInThread).
+  // This thread's environment and stdio are the run's (runInThread).
   const io = processIo();
   const out = { ...createOutput({ json: Boolean(globals.json), io }), notice: on.notice };
   const session = { out, options: globals, io };
