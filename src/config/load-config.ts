@@ -68,6 +68,8 @@ export interface Config extends Omit<FileConfig, "embedderWorkers"> {
   paths: DataPaths;
   user: string;
   remote: { url: string; token: string | undefined } | undefined;
+  /** The environment the settings were read from: the processes mnemo starts (maintenance, doctor's reader) get it too. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Values given on the command line; each one wins over the file and the environment. */
@@ -108,6 +110,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     paths,
     user: flags.user ?? env["MNEMO_USER"] ?? DEFAULT_USER,
     remote: remoteUrl ? { url: remoteUrl, token: flags.token ?? env["MNEMO_TOKEN"] } : undefined,
+    env,
   };
 }
 
