@@ -29,18 +29,20 @@ export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
     LANCEDB_LOG: "error",
     NO_COLOR: "1",
     TZ: "UTC",
-    ...modelsFolder(),
+    ...(inject("modelsDir") ? { MNEMO_MODELS: modelsFolder() } : {}),
   };
   return { ...env, ...extra };
 }
 
-/** A fresh models folder whose bundled model is the run's (a link); none in the unit project, which opens no store. */
-function modelsFolder(): { MNEMO_MODELS?: string } {
-  const shared = inject("modelsDir");
-  if (!shared) return {};
+/**
+ * A fresh models folder whose bundled model is the one the run converted (a link), where a
+ * test may add others; without the global setup (the unit project), an empty one.
+ */
+export function modelsFolder(): string {
   const dir = tempDir("mnemo-models-");
-  fs.symlinkSync(path.join(shared, "bundled"), path.join(dir, "bundled"));
-  return { MNEMO_MODELS: dir };
+  const shared = inject("modelsDir");
+  if (shared) fs.symlinkSync(path.join(shared, "bundled"), path.join(dir, "bundled"));
+  return dir;
 }
 
 /** An App on a real LanceDB store in a temp dir, with the bundled embedder unless told otherwise. */
