@@ -24,15 +24,19 @@ function srcToDist(): Plugin {
 }
 
 const INTEGRATION = "test/**/*.int.test.ts";
+const PACKAGE = "test/**/*.pack.test.ts";
 
 /**
  * Integration tests whose subject needs more than this process: a browser (Chromium), a bucket
- * (s3rver), several mnemo processes at once, signals, a terminal, or what only a process of its
- * own shows (LanceDB's panics on fd 2, glibc's allocator): a project of their own, `npm run test:system`.
+ * (s3rver), several mnemo processes at once, signals, a terminal, a service manager, or what only a
+ * process of its own shows (LanceDB's panics on fd 2, glibc's allocator): a project of their own,
+ * `npm run test:system`.
  */
 const SYSTEM = [
   "test/web/app.int.test.ts",
   "test/web/accessibility.int.test.ts",
+  "test/web/features.int.test.ts",
+  "test/web/import-text-memories.int.test.ts",
   "test/store/object-storage.int.test.ts",
   "test/store/multi-machine.int.test.ts",
   "test/store/store-lease.int.test.ts",
@@ -41,6 +45,9 @@ const SYSTEM = [
   "test/store/damage.int.test.ts",
   "test/http/crash.int.test.ts",
   "test/mcp/stdio.int.test.ts",
+  "test/mcp/inspector.int.test.ts",
+  "test/cli/service.int.test.ts",
+  "test/cli/watch.int.test.ts",
   "test/cli/terminal.int.test.ts",
   "test/shared/lean-allocator.int.test.ts",
 ];
@@ -78,10 +85,12 @@ export default defineConfig({
     env: { LANCEDB_LOG: "error" },
     projects: [
       // Pure functions on src/: no store, no child process, no dist/; runs before `tsc`, in seconds.
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [INTEGRATION], ...shared } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [INTEGRATION, PACKAGE], ...shared } },
       // A real store, the CLI's own program, HTTP: after `tsc`.
       { extends: true, ...onDist, test: { ...onDist.test, name: "integration", include: [INTEGRATION], exclude: SYSTEM, ...shared } },
       { extends: true, ...onDist, test: { ...onDist.test, name: "system", include: SYSTEM } },
+      // `npm pack`, installed with `npm install -g` into a prefix of its own and run from there: minutes.
+      { extends: true, test: { name: "package", include: [PACKAGE], testTimeout: 300_000, hookTimeout: 900_000 } },
     ],
   },
 });

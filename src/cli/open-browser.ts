@@ -8,7 +8,7 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolea
   const [command, args] = opener(url, env);
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args, { detached: true, stdio: "ignore", windowsHide: true });
+      const child = spawn(command, args, { env, detached: true, stdio: "ignore", windowsHide: true });
       child.once("error", () => resolve(false));
       child.once("spawn", () => {
         child.unref();

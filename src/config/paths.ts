@@ -29,6 +29,8 @@ export function dataPaths(dataDir: string, modelsDir?: string) {
     maintenanceLock: path.join(dataDir, "maintenance"),
     reindexLock: path.join(dataDir, "reindex"),
     serverInfo: path.join(dataDir, "server.json"),
+    /** What watched folders hold and what was imported from them (core/jobs/watch-folder.ts). */
+    watchState: path.join(dataDir, "watch.json"),
     tokenFile: path.join(dataDir, "token"),
     secret: path.join(dataDir, "secret"),
   };

@@ -6,7 +6,7 @@ import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
 import type { InStream } from "../io.js";
-import { localTime } from "../local-time.js";
+import { withDate } from "../../text/memory-date.js";
 import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
 
@@ -42,7 +42,7 @@ export function registerRemember(program: Command): void {
         await withService(session, async (service) => {
           const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
           const requests = texts.map(({ text }) => ({
-            text: options.date ? withDate(text, out.timeZone) : text,
+            text: options.date ? withDate(text, new Date(), out.timeZone) : text,
             ...(bucketId === undefined ? {} : { bucketId }),
             ...(options.source ? { source: options.source } : {}),
           }));
@@ -127,7 +127,7 @@ async function rememberImage(session: Session, file: string, description: string
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const { checkImage } = await import("../../core/index.js");
-  const { problem } = checkImage(data);
+  const { problem } = await checkImage(data);
   if (problem !== undefined) throw AppError.invalid("--image", `${file} ${problem}`);
   await withService(session, async (service) => {
     const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
@@ -141,12 +141,6 @@ async function rememberImage(session: Session, file: string, description: string
     if (session.out.json) session.out.data(result);
     else session.out.created([result.memoryId], `Remembered image ${session.out.style.dim(result.memoryId)}`);
   });
-}
-
-/** Today's date in the user's time zone, as the spec asks memories to start with. */
-function withDate(text: string, timeZone: string | undefined): string {
-  if (/^\d{4}-\d{2}-\d{2}\b/.test(text)) return text;
-  return `${localTime(new Date(), timeZone).day} ${text}`;
 }
 
 /** A bucket given by name or by id (core/bucket-reference.ts says which wins) → its id. */
