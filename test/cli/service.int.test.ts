@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freePort, isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
+import { freePort, isolatedEnv, ROOT, runCli, spawnCli, tempDir } from "../helpers.js";
 
 const SYSTEMD = "/lib/systemd/systemd";
 
@@ -59,7 +59,8 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
   let env: NodeJS.ProcessEnv;
   let store: string;
   let port: number;
-  const mnemo = (args: string[]) => runCli(args, { env });
+  // The binary in a process of its own, as a user's shell and the service manager run it.
+  const mnemo = (args: string[]) => spawnCli(args, { env });
 
   beforeAll(async () => {
     manager = await startUserManager();

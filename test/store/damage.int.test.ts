@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { request } from "undici";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, openTestApp, settled, spawnCli, tempDir } from "../helpers.js";
 
 /**
  * A store's files damaged as a disk or a careless copy damages them: cut short, zeroed, a version
@@ -70,49 +70,49 @@ function expectExplained(result: { code: number; stderr: string }, table: string
 describe("a damaged store explains itself", () => {
   it("a data file cut short: the conversations table is named, memories still work", async () => {
     const env = damagedCopy("conversations", "truncate");
-    const list = await runCli(["chats", "list"], { env });
+    const list = await spawnCli(["chats", "list"], { env });
     expectExplained(list, "conversations");
     expect(list.stderr).toMatch(/a file of it is cut short\. It holds conversations/);
-    const memories = await runCli(["memories"], { env });
+    const memories = await spawnCli(["memories"], { env });
     expect(memories.code, memories.stderr).toBe(0);
     expect(memories.stdout).toContain("Graça");
   });
 
   it("a zeroed data file: the memories table is named", async () => {
     const env = damagedCopy("memories", "zero");
-    const result = await runCli(["memories", "--query", "tram"], { env });
+    const result = await spawnCli(["memories", "--query", "tram"], { env });
     expectExplained(result, "memories");
     expect(result.stderr).toMatch(/zeroed or overwritten/);
   });
 
   it("a zeroed version file (manifest): the buckets table is named", async () => {
     const env = damagedCopy("buckets", "zero-manifest");
-    const result = await runCli(["buckets"], { env });
+    const result = await spawnCli(["buckets"], { env });
     expectExplained(result, "buckets");
     expect(result.stderr).toMatch(/version file \(manifest\)/);
   });
 
   it("a zeroed meta manifest is damage, not a new store: nothing is recreated over the data", async () => {
     const env = damagedCopy("meta", "zero-manifest");
-    const result = await runCli(["memories"], { env });
+    const result = await spawnCli(["memories"], { env });
     expectExplained(result, "meta");
-    expect((await runCli(["memories"], { env })).code).toBe(1); // still refused: no new meta was written
+    expect((await spawnCli(["memories"], { env })).code).toBe(1); // still refused: no new meta was written
   });
 
   it("a zeroed index: the chunks table is named, and `mnemo doctor --repair` makes search work again", async () => {
     const env = damagedCopy("chunks", "zero-index");
-    const search = await runCli(["search", "Lisbon"], { env });
+    const search = await spawnCli(["search", "Lisbon"], { env });
     expectExplained(search, "chunks");
     expect(search.stderr).toMatch(/an index of it is damaged/);
-    const doctor = await runCli(["doctor"], { env });
+    const doctor = await spawnCli(["doctor"], { env });
     expect(doctor.code).toBe(1);
     expect(doctor.stderr).toMatch(/chunks: one of its indexes is damaged/);
     expect(doctor.stderr).toMatch(/→ `mnemo doctor --repair` builds it again from the rows/);
-    const repair = await runCli(["doctor", "--repair"], { env });
+    const repair = await spawnCli(["doctor", "--repair"], { env });
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr).toMatch(/chunks: its indexes dropped and built again/);
     expect(repair.stderr).toMatch(/Nothing is wrong with the store/);
-    const again = await runCli(["search", "Lisbon"], { env });
+    const again = await spawnCli(["search", "Lisbon"], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("Lisbon");
   });
@@ -160,7 +160,7 @@ describe("a damaged store explains itself", () => {
       ["memories", "zero", /zeroed or overwritten/],
       ["conversation_messages", "zero-manifest", /version file \(manifest\) does not describe its columns/],
     ] as const) {
-      const doctor = await runCli(["doctor"], { env: damagedCopy(table, damage) });
+      const doctor = await spawnCli(["doctor"], { env: damagedCopy(table, damage) });
       expect(doctor.code).toBe(1);
       expect(doctor.stdout).toMatch(new RegExp(`✖ ${table}\\s`));
       expect(doctor.stderr).toMatch(new RegExp(`✖ ${table}: `));
