@@ -90,8 +90,12 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
 
     const listed = await mnemo(["memories"]);
     expect(listed.stdout).toMatch(/My dog Biscuit/);
-    const log = await mnemo(["service", "logs", "-n", "20"]);
-    expect(log.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m);
+    // The server writes its request lines in batches, a tenth of a second apart.
+    await vi.waitFor(
+      async () =>
+        expect((await mnemo(["service", "logs", "-n", "20"])).stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m),
+      { timeout: 10_000, interval: 200 },
+    );
 
     const again = await mnemo(["service", "install", "--port", String(port)]);
     expect([again.code, again.stderr]).toEqual([0, expect.stringMatching(/Already installed: mnemo serves/)]);

@@ -86,11 +86,15 @@ export function registerMemories(program: Command): void {
     .command("move")
     .description("move memories to a bucket (a bucket name that does not exist is created)")
     .argument("<ids...>", "memory ids (up to 100)")
-    .requiredOption("-t, --to <name|id>", "target bucket (a new name that is not a number is created)")
+    .option("-t, --to <name|id>", "target bucket (a new name that is not a number is created)")
     .action(
-      action(async (session, ids: string[], options: { to: string }) => {
+      action(async (session, ids: string[], options: { to?: string }) => {
+        // `memories move … --to X` reaches the listing's own --to <date> first: the bucket is whichever was given.
+        const to = options.to ?? (memories.opts() as ListOptions).to;
+        if (to === undefined)
+          throw AppError.invalid("--to", "name the bucket to move them to", "mnemo memories move <ids...> --to <bucket>");
         await withService(session, async (service) => {
-          const target = moveTarget(await service.buckets.list(), options.to);
+          const target = moveTarget(await service.buckets.list(), to);
           const result = await service.memories.update(ids.length === 1 ? { memoryId: ids[0]!, ...target } : { memoryIds: ids, ...target });
           if (session.out.json) return session.out.data(result);
           if ("memory" in result) session.out.success(`Moved ${result.memory.id} to bucket ${result.memory.bucketId}`);
