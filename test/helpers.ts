@@ -189,6 +189,27 @@ export async function openAppWithChats(
   return { app, service };
 }
 
+/**
+ * A ChatGPT conversation of `turns` messages of ~25 tokens, the fifth telling "The <topic> secret
+ * is patience.": two chunks at 192 tokens a chunk, one message a chunk at 48.
+ */
+export function chatAbout(id: string, topic: string, turns = 8) {
+  return {
+    platform: "chatgpt",
+    conversation: {
+      id,
+      title: `About ${topic}`,
+      createdAt: "2024-03-01T09:00:00Z",
+      messages: Array.from({ length: turns }, (_, i) => ({
+        id: `${id}-${i}`,
+        role: i % 2 ? ("assistant" as const) : ("human" as const),
+        content: `Turn ${i} on ${topic}: we talked it through step by step, weighing every option and what each would cost. ${i === 5 ? `The ${topic} secret is patience.` : ""}`,
+        createdAt: `2024-03-01T09:${String(10 + i).padStart(2, "0")}:00Z`,
+      })),
+    },
+  };
+}
+
 export interface CliTarget {
   env: NodeJS.ProcessEnv;
   /** The data dir of the store that does the work. */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { App } from "../core/index.js";
+import type { App, AppOptions } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/index.js";
 import { handleError } from "./handle-error.js";
@@ -60,8 +60,12 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 }
 
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */
-export async function withApp<T>(session: Session, work: (app: App) => Promise<T>): Promise<T> {
-  const app = await openApp(session, "detached");
+export async function withApp<T>(
+  session: Session,
+  work: (app: App) => Promise<T>,
+  appOptions: Pick<AppOptions, "reindexing"> = {},
+): Promise<T> {
+  const app = await openApp(session, "detached", appOptions);
   try {
     return await work(app);
   } finally {
@@ -70,7 +74,11 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
 }
 
 /** The embedded store: `detached` maintenance for a command that ends, `background` for one that runs on (mcp). */
-async function openApp(session: Session, maintenance: "detached" | "background"): Promise<App> {
+async function openApp(
+  session: Session,
+  maintenance: "detached" | "background",
+  appOptions: Pick<AppOptions, "reindexing"> = {},
+): Promise<App> {
   const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
     import("../core/index.js"),
     import("../config/load-config.js"),
@@ -88,6 +96,7 @@ async function openApp(session: Session, maintenance: "detached" | "background")
   if (config.remote) out.notice(`This command works on the store at ${config.paths.dataDir}, not on the server at $MNEMO_URL.`);
   let download: Awaited<ReturnType<typeof startSpinner>> | undefined;
   const app = await createApp(config, {
+    ...appOptions,
     maintenance,
     onNotice: (message) => out.notice(message),
     onProgress: async ({ file, loaded, total }) => {

@@ -30,6 +30,8 @@ export interface AppOptions {
   onNotice?: (message: string) => void;
   imageUrl?: ImageUrlSigner;
   now?: () => Date;
+  /** Open a store made with another embedder than the config names: for `mnemo reindex`, which moves it to that one. */
+  reindexing?: boolean;
 }
 
 export interface App {
@@ -124,7 +126,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
   const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options);
   if (existing) {
     const { embedderId, embedderSpec, dims } = existing.meta;
-    if (config.embedder !== "auto" && config.embedder !== embedderSpec) {
+    if (!options.reindexing && config.embedder !== "auto" && config.embedder !== embedderSpec) {
       existing.close();
       throw embedderMismatch(embedderSpec, config.embedder);
     }
@@ -135,7 +137,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
   const store = await Store.create(
     config.storeUri,
     config.paths.writeLock,
-    { id: embedder.id, spec: choice.spec, dims: embedder.dims },
+    { embedderId: embedder.id, embedderSpec: choice.spec, dims: embedder.dims, chunkTokens: config.chunkTokens },
     config.storage.options,
   );
   if (store.meta.embedderId !== embedder.id) {

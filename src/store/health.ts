@@ -1,7 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+import { CHUNK_TOKENS_UNRECORDED, TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
 /**
  * What `mnemo doctor` finds in a store, read through a connection of its own: every table opened,
@@ -61,7 +61,14 @@ export interface Relations {
 }
 
 export interface StoreHealth {
-  meta: { problem?: Problem; dims: number | undefined; embedderId: string | undefined; generation: number };
+  meta: {
+    problem?: Problem;
+    dims: number | undefined;
+    embedderId: string | undefined;
+    /** Undefined when the record is gone. */
+    chunkTokens: number | undefined;
+    generation: number;
+  };
   tables: TableHealth[];
   /** Undefined when a table they need could not be read whole. */
   relations: Relations | undefined;
@@ -142,7 +149,13 @@ async function checkMeta(db: lancedb.Connection): Promise<StoreHealth["meta"]> {
     problem = problemOf(error);
   }
   const dims = Number(values.get("embedderDims")) || (await vectorDims(db));
-  return { ...(problem ? { problem } : {}), dims, embedderId: values.get("embedderId"), generation: Number(values.get("generation") ?? 0) };
+  return {
+    ...(problem ? { problem } : {}),
+    dims,
+    embedderId: values.get("embedderId"),
+    chunkTokens: Number(values.get("chunkTokens")) || (values.has("schemaVersion") ? CHUNK_TOKENS_UNRECORDED : undefined),
+    generation: Number(values.get("generation") ?? 0),
+  };
 }
 
 async function vectorDims(db: lancedb.Connection): Promise<number | undefined> {

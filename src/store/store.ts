@@ -3,10 +3,19 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
+import { createTextIndex, metaEntries, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
+import {
+  CHUNK_TOKENS_UNRECORDED,
+  TABLE,
+  tableSchema,
+  VECTOR_TABLES,
+  type StoreMade,
+  type StoreMeta,
+  type TableKey,
+  type VectorTableKey,
+} from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
 import { StoreLease } from "./store-lease.js";
@@ -153,34 +162,18 @@ export class Store {
     return store;
   }
 
-  /** Creates a new store whose vectors are made by `embedder`. */
-  static create(
-    uri: string,
-    lockPath: string,
-    embedder: { id: string; spec: string; dims: number },
-    storageOptions: StorageOptions = {},
-  ): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions)).catch((error: unknown) => {
+  /** Creates a new store whose vectors and chunks are `made` so. */
+  static create(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions = {}): Promise<Store> {
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions)).catch((error: unknown) => {
       throw objectStoreError(error, uri) ?? error;
     });
   }
 
-  private static async createUnredacted(
-    uri: string,
-    lockPath: string,
-    embedder: { id: string; spec: string; dims: number },
-    storageOptions: StorageOptions,
-  ): Promise<Store> {
+  private static async createUnredacted(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions): Promise<Store> {
     const live = await connect(uri, storageOptions);
     const { db } = live;
     const lock = new WriteLock(lockPath);
-    const meta: StoreMeta = {
-      schemaVersion: 0,
-      embedderId: embedder.id,
-      embedderSpec: embedder.spec,
-      dims: embedder.dims,
-      generation: 0,
-    };
+    const meta: StoreMeta = { schemaVersion: 0, ...made, generation: 0 };
     await lock.run(async () => {
       // Another process may have created it while we waited for the lock.
       if (await finishedMeta(db)) return;
@@ -203,13 +196,7 @@ export class Store {
       await new WriteLock(lockPath).run(async () => {
         await db.dropTable(TABLE.meta).catch(() => undefined);
         await db.createEmptyTable(TABLE.meta, tableSchema("meta", meta.dims));
-        await writeMeta(db, {
-          schemaVersion: String(SCHEMA_VERSION),
-          embedderId: meta.embedderId,
-          embedderSpec: meta.embedderSpec,
-          embedderDims: String(meta.dims),
-          generation: String(meta.generation),
-        });
+        await writeMeta(db, { schemaVersion: String(SCHEMA_VERSION), ...metaEntries(meta) });
       });
     } finally {
       db.close();
@@ -363,14 +350,9 @@ export class Store {
     }
   }
 
-  /** Call only inside `write`: makes `generation` the live one, made by `embedder`. */
-  async switchGeneration(generation: number, embedder: { embedderId: string; embedderSpec: string; dims: number }): Promise<void> {
-    await this.setMeta({
-      generation: String(generation),
-      embedderId: embedder.embedderId,
-      embedderSpec: embedder.embedderSpec,
-      embedderDims: String(embedder.dims),
-    });
+  /** Call only inside `write`: makes `generation` the live one, `made` so. */
+  async switchGeneration(generation: number, made: StoreMade): Promise<void> {
+    await this.setMeta(metaEntries({ ...made, generation }));
     this.currentMeta = await this.readMeta();
   }
 
@@ -584,6 +566,7 @@ function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
     embedderId: values.get("embedderId") ?? "",
     embedderSpec: values.get("embedderSpec") ?? "",
     dims: number("embedderDims"),
+    chunkTokens: number("chunkTokens") || CHUNK_TOKENS_UNRECORDED,
     generation: number("generation"),
   };
 }

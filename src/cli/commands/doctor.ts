@@ -71,7 +71,7 @@ function storeLocation(config: Config): string {
   return isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
 }
 
-function render(out: Output, location: string, { health, findings }: Diagnosis, note?: string): void {
+function render(out: Output, location: string, { health, findings, notes }: Diagnosis, note?: string): void {
   out.line(`Store at ${location}`);
   const width = Math.max(...health.tables.map((table) => table.table.length), 4) + 2;
   const damaged = new Set(findings.map((finding) => finding.table));
@@ -80,17 +80,18 @@ function render(out: Output, location: string, { health, findings }: Diagnosis, 
     const mark = problem ? "✖" : damaged.has(table.table) ? "!" : "✔";
     const rows = table.rows === undefined ? "rows unknown" : counted(table.rows, "row");
     const fragments = table.fragments === undefined ? "" : `, ${counted(table.fragments, "fragment")}`;
-    const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions` : "";
+    const chunks = health.meta.chunkTokens === undefined ? "" : `, chunks of up to ${health.meta.chunkTokens} tokens`;
+    const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions${chunks}` : "";
     out.line(`  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}`);
   }
   if (!health.relations) out.line("  (the tables were not checked against each other: one of them cannot be read whole)");
-  if (findings.length === 0) {
-    out.success("Nothing is wrong with the store");
-    return;
+  if (findings.length === 0) out.success("Nothing is wrong with the store");
+  else {
+    out.line();
+    for (const finding of findings) printFinding(out, finding);
+    if (note) out.notice(note);
   }
-  out.line();
-  for (const finding of findings) printFinding(out, finding);
-  if (note) out.notice(note);
+  for (const said of notes) out.notice(said);
 }
 
 function printFinding(out: Output, finding: Finding): void {

@@ -104,8 +104,12 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
     : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}`;
   if (restored.problems.length > 0) out.warn(line);
   else out.success(line);
-  if (!dryRun && restored.vectors === "recomputed" && restored.queued > 0) {
-    out.notice(`${counted(restored.queued, "conversation")} to index again (the file's vectors are another embedder's, or it has none).`);
+  if (!dryRun && restored.chunks === "recomputed" && restored.queued > 0) {
+    const why =
+      restored.vectors === "carried"
+        ? "the file's chunks were cut at another size"
+        : "the file's vectors are another embedder's, or it has none";
+    out.notice(`${counted(restored.queued, "conversation")} to index again (${why}).`);
   }
   for (const problem of restored.problems) out.warn(problem);
 }

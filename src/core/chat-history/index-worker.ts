@@ -6,7 +6,7 @@ import { sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { DamagedTableError } from "../../store/damage.js";
 import { DiskFullError } from "../../store/write-lock.js";
 import type { Store } from "../../store/store.js";
-import { chunkConversation, type ChunkDraft } from "./chunking.js";
+import { chunkConversation, chunkRow, type ChunkDraft } from "./chunking.js";
 import { processRuns } from "../../shared/processes.js";
 import type { CoreContext } from "../context.js";
 import { readMessages } from "./conversations.js";
@@ -233,7 +233,9 @@ export class IndexWorker {
     const tokenizer = await loadTokenizer();
     const rejected = batch.filter((row) => row.tokenCount > MAX_CONVERSATION_TOKENS);
     const accepted = batch.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS);
-    const drafts = accepted.map((row) => chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer));
+    const drafts = accepted.map((row) =>
+      chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer, { maxTokens: this.ctx.store.meta.chunkTokens }),
+    );
     const vectorOf = await this.embedChunks(accepted, drafts.flat());
 
     await this.ctx.store.write(async () => {
@@ -242,7 +244,7 @@ export class IndexWorker {
       const done = accepted.filter((row) => current.has(row.id));
       const draftsOf = new Map(accepted.map((row, i) => [row.id, drafts[i]!]));
       await this.writeChunks(done, (row) =>
-        draftsOf.get(row.id)!.map((draft) => toChunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))),
+        draftsOf.get(row.id)!.map((draft) => chunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))),
       );
       await this.setStatus(
         done.map((row) => row.id),
@@ -365,26 +367,6 @@ export function nextBatchTokens(current: number, embeddedTokens: number, embedMs
   if (embeddedTokens < MIN_BATCH_TOKENS / 4 || embedMs <= 0) return current;
   const perSecond = embeddedTokens / (embedMs / 1000);
   return Math.round(Math.min(MAX_BATCH_TOKENS, Math.max(MIN_BATCH_TOKENS, perSecond * BATCH_SECONDS)));
-}
-
-function toChunkRow(conversation: Claimed, active: boolean, draft: ChunkDraft, vector: Float32Array): ChunkRow {
-  return {
-    id: `${conversation.id}:${conversation.revision}:${draft.chunkIndex}`,
-    userId: conversation.userId,
-    conversationId: conversation.id,
-    platform: conversation.platform,
-    chunkIndex: draft.chunkIndex,
-    text: draft.text,
-    sender: draft.sender,
-    messageIds: draft.messageIds,
-    messageOffsets: draft.messageOffsets,
-    messageTimes: draft.messageTimes,
-    messageSenders: draft.messageSenders,
-    timestamp: draft.timestamp,
-    tokenCount: draft.tokenCount,
-    active,
-    vector,
-  };
 }
 
 /** A processing claim whose owner is gone (same host, dead pid) or whose lease ran out. */

@@ -18,6 +18,7 @@ import {
   type MessagesRow,
   type UserRow,
 } from "../../store/rows.js";
+import { CHUNK_TOKENS_UNRECORDED } from "../../store/schema.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
@@ -60,7 +61,9 @@ export interface RestoreSummary {
   present: Record<Kind, number>;
   /** Whether the vectors in the file were used (same embedder) or everything is embedded again. */
   vectors: "carried" | "recomputed";
-  /** Conversations queued to be chunked and embedded again (the file had no vectors for them, or another embedder's). */
+  /** Whether the file's chunks were used (its vectors are, and they were cut at the store's chunk size) or are cut again. */
+  chunks: "carried" | "recomputed";
+  /** Conversations queued to be chunked and embedded again (the file had no vectors for them, another embedder's, or chunks of another size). */
   queued: number;
   /** Lines that could not be read, records that could not be placed, a file cut short. */
   problems: string[];
@@ -90,13 +93,16 @@ export async function restoreExport(
 ): Promise<RestoreSummary> {
   if (options.dryRun) return checkExport(file, reader, options);
   const { header } = reader;
-  const carry = header.vectors && header.embedder.id === ctx.store.meta.embedderId && header.embedder.dims === ctx.store.meta.dims;
+  const { meta } = ctx.store;
+  const vectors = header.vectors && header.embedder.id === meta.embedderId && header.embedder.dims === meta.dims;
+  const carry = { memories: vectors, chunks: vectors && (header.chunkTokens ?? CHUNK_TOKENS_UNRECORDED) === meta.chunkTokens };
   const summary: RestoreSummary = {
     file,
     users: [],
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
-    vectors: carry ? "carried" : "recomputed",
+    vectors: carry.memories ? "carried" : "recomputed",
+    chunks: carry.chunks ? "carried" : "recomputed",
     queued: 0,
     problems: [],
     complete: false,
@@ -124,6 +130,7 @@ async function checkExport(file: string, reader: MnemoExportReader, options: Res
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     vectors: reader.header.vectors ? "carried" : "recomputed",
+    chunks: reader.header.vectors ? "carried" : "recomputed",
     queued: 0,
     problems: [],
     complete: false,
@@ -148,7 +155,8 @@ class Restorer {
   constructor(
     private readonly ctx: CoreContext,
     private readonly header: ExportHeader,
-    private readonly carry: boolean,
+    /** Whether the file's vectors of memories, and its chunks with theirs, are stored as they are. */
+    private readonly carry: { memories: boolean; chunks: boolean },
     private readonly summary: RestoreSummary,
   ) {}
 
@@ -286,7 +294,7 @@ class Restorer {
   private async memoryVectors(records: ExportMemory[]): Promise<Float32Array[]> {
     const { dims } = this.header.embedder;
     const vectors = records.map((record) =>
-      this.carry && record.vector ? decodeVector(record.vector, dims, `memory ${record.id}`) : undefined,
+      this.carry.memories && record.vector ? decodeVector(record.vector, dims, `memory ${record.id}`) : undefined,
     );
     const needed = records.filter((_, i) => !vectors[i]);
     const embedded = needed.length > 0 ? await this.ctx.embedder.embedDocuments(needed.map((record) => record.text)) : [];
@@ -386,14 +394,15 @@ class Restorer {
   }
 
   /**
-   * A conversation's rows. Its chunks come with it when their vectors can be used; otherwise a
-   * conversation that was ready is queued, and the index worker chunks and embeds it again.
+   * A conversation's rows. Its chunks come with it when their vectors can be used and they were cut
+   * at the store's chunk size; otherwise a conversation that was ready is queued, and the index
+   * worker chunks and embeds it again.
    */
   private conversationParts(
     target: Target,
     record: ExportConversation,
   ): { row: ConversationRow; messages: MessagesRow; chunks: ChunkRow[] } {
-    const carried = this.carry && record.chunks !== undefined;
+    const carried = this.carry.chunks && record.chunks !== undefined;
     const status = record.status === "processing" || (record.status === "ready" && !carried) ? "queued" : record.status;
     const row: ConversationRow = {
       id: record.id,

@@ -92,6 +92,8 @@ async function repairMeta(config: Config, health: StoreHealth): Promise<string> 
     embedderId: id,
     embedderSpec: config.embedder,
     dims,
+    // When the record is gone, so is the size: the chunks keep theirs, and new ones take this one.
+    chunkTokens: health.meta.chunkTokens ?? config.chunkTokens,
     generation: health.meta.generation,
   });
   return `meta: written again for ${config.embedder} (${dims} dimensions)`;

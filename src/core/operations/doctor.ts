@@ -5,6 +5,7 @@ import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import { ANY_INDEX, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { AppError } from "../../shared/errors.js";
+import { chunkSizes } from "../chat-history/chunking.js";
 
 /**
  * `mnemo doctor`: what is wrong with a store, and the way out of each thing. The store is read in a
@@ -31,6 +32,8 @@ export interface Finding {
 export interface Diagnosis {
   health: StoreHealth;
   findings: Finding[];
+  /** Nothing wrong, but worth knowing: the store made otherwise than the settings now ask. */
+  notes: string[];
 }
 
 export type DoctorProgress = (text: string) => void;
@@ -52,7 +55,8 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
   const health = await inChild<StoreHealth>(config, ["check", config.storeUri], (line) => {
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
-  return { health, findings: findingsOf(health) };
+  const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
+  return { health, findings: findingsOf(health), notes: chunks ? [chunks] : [] };
 }
 
 /** Rows kept and rows the table said it had, after a salvage (doctor-repair.ts). */

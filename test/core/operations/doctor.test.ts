@@ -15,7 +15,7 @@ const table = (key: TableHealth["key"], name: string, extra: Partial<TableHealth
 });
 
 const healthy: StoreHealth = {
-  meta: { dims: 512, embedderId: "bundled", generation: 0 },
+  meta: { dims: 512, embedderId: "bundled", chunkTokens: 192, generation: 0 },
   tables: [table("meta", "meta"), table("conversations", "conversations"), table("chunks", "chunks")],
   relations: {
     orphanChunks: [],
@@ -54,7 +54,13 @@ describe("findingsOf", () => {
   it("a damaged meta record is told once, with the embedder to name", () => {
     const findings = findingsOf({
       ...healthy,
-      meta: { dims: 384, embedderId: undefined, generation: 0, problem: { what: "it holds no record of the store" } },
+      meta: {
+        dims: 384,
+        embedderId: undefined,
+        chunkTokens: undefined,
+        generation: 0,
+        problem: { what: "it holds no record of the store" },
+      },
       tables: [table("meta", "meta", { problem: { what: "its version file (manifest) does not describe its columns" } })],
     });
     expect(findings).toHaveLength(1);
