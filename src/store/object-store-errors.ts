@@ -1,4 +1,4 @@
-import { AppError } from "../shared/errors.js";
+import { StorageFaultError } from "./storage-faults.js";
 
 const SETTINGS =
   "the endpoint (AWS_ENDPOINT, or aws_endpoint in config.json's storage.options), the region and the keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)";
@@ -7,7 +7,7 @@ const SETTINGS =
  * An object store's refusal or silence, said in a sentence, from the text LanceDB wraps it in
  * (a Rust debug dump of several hundred characters); undefined for any other error.
  */
-export function objectStoreError(error: unknown, uri: string): AppError | undefined {
+export function objectStoreError(error: unknown, uri: string): StorageFaultError | undefined {
   if (!(error instanceof Error) || !/store: "\w+"|object_store|ObjectStore/.test(error.message)) return undefined;
   const text = error.message;
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
@@ -15,22 +15,22 @@ export function objectStoreError(error: unknown, uri: string): AppError | undefi
   const status = /status: (\d{3})/.exec(text)?.[1];
   if (code || status) {
     const answer = [code, message].filter(Boolean).join(": ") || `status ${status}`;
-    return new AppError("unavailable", `The object store refused ${uri}: ${answer}`, {
-      suggestion: refusalFix(code, status),
-      cause: error,
-    });
+    return new StorageFaultError(`The object store refused ${uri}: ${answer}`, refusalFix(code, status), error);
   }
   if (/Connect|connection|dns error|timed out|tcp connect/i.test(text)) {
-    return new AppError("unavailable", `The object store behind ${uri} cannot be reached`, {
-      suggestion: `Check ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true.`,
-      cause: error,
-    });
+    return new StorageFaultError(
+      `The object store behind ${uri} cannot be reached`,
+      `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
+      error,
+    );
   }
   return undefined;
 }
 
 function refusalFix(code: string | undefined, status: string | undefined): string {
   if (code === "NoSuchBucket" || status === "404") return "Create the bucket first, or fix its name in --store (or MNEMO_STORE).";
+  if (status?.startsWith("5") || /InternalError|ServiceUnavailable|SlowDown/.test(code ?? ""))
+    return "The object store failed on its side: what was stored before stays stored; run the command again once it works (its own logs say why).";
   if (status === "403" || status === "401" || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(code ?? "")) {
     return "Check the keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, or storage.options in config.json) and that they may read and write the bucket.";
   }

@@ -6,7 +6,7 @@ import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGME
 import type { TableKey } from "../../store/schema.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
 import type { Store } from "../../store/store.js";
-import { diskFullOr } from "../../store/write-lock.js";
+import { diskFullOr, storageFaultOr } from "../../store/write-lock.js";
 import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
@@ -120,7 +120,7 @@ export class Maintenance {
       await this.dropStaleGenerations()
         .then(() => optimizeStore(this.store, keys, limit))
         .catch((error: unknown) => {
-          throw diskFullOr(error, path.dirname(this.lockPath));
+          throw storageFaultOr(error, path.dirname(this.lockPath));
         });
       return true;
     } finally {
