@@ -14,6 +14,12 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 /** Bytes looked at to tell an export from anything else: its header line is a few hundred. */
 const SNIFF_BYTES = 64 * 1024;
 
+/** The line after which the file could not be read any more (a gzip stream cut or damaged there), for an error of `records`. */
+export function unreadableAfter(error: unknown): number | undefined {
+  const line = error instanceof AppError ? error.details["unreadableAfterLine"] : undefined;
+  return typeof line === "number" ? line : undefined;
+}
+
 export interface MnemoExportReader {
   header: ExportHeader;
   /** Bytes of the file (compressed, for a .gz), and how many were read: for progress. */
@@ -88,6 +94,7 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
     } catch (error) {
       throw new AppError("invalid_input", `${path}: the file stops being readable after line ${line} (${(error as Error).message})`, {
         suggestion: "The file is damaged or was cut short; what came before is restored. Use another copy of the export if you have one.",
+        details: { unreadableAfterLine: line },
         cause: error,
       });
     } finally {

@@ -1,4 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
+import type { Table as ArrowTable } from "apache-arrow";
 import { TABLE } from "./schema.js";
 
 /** Rows asked for at once; a range that fails is halved until the rows that cannot be read are found alone. */
@@ -37,18 +38,9 @@ export async function salvageTable(
     const damaged = await db.openTable(name);
     const rows = await damaged.countRows().catch(() => undefined);
     const kept = await db.createEmptyTable(keep, await damaged.schema());
-    const readRange = async (from: number, to: number): Promise<void> => {
-      try {
-        const found = await damaged.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
-        if (found.numRows > 0) await kept.add(found);
-      } catch {
-        if (to - from === 1) return;
-        const middle = (from + to) >> 1;
-        await readRange(from, middle);
-        await readRange(middle, to);
-      }
-    };
-    for (let from = 0; from < (rows ?? 0); from += RANGE) await readRange(from, Math.min(rows!, from + RANGE));
+    await readableRows(damaged, rows ?? 0, RANGE, async (found) => {
+      if (found.numRows > 0) await kept.add(found);
+    });
     damaged.close();
     kept.close();
     await mark(db, name, true);
@@ -56,6 +48,40 @@ export async function salvageTable(
   } finally {
     db.close();
   }
+}
+
+/**
+ * Every row of `table` (of `count`) that can be read, `step` rows at a time by position, handed to
+ * `take` in order; a range that fails is halved until each row that cannot be read is found alone
+ * (LanceDB loses a damaged page's rows; the rest of the fragment reads). Returns how many could not
+ * be read, and the first error met.
+ */
+export async function readableRows(
+  table: lancedb.Table,
+  count: number,
+  step: number,
+  take: (batch: ArrowTable) => Promise<void> | void,
+): Promise<{ unreadable: number; error?: unknown }> {
+  const result: { unreadable: number; error?: unknown } = { unreadable: 0 };
+  const readRange = async (from: number, to: number): Promise<void> => {
+    let batch: ArrowTable;
+    try {
+      batch = await table.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
+    } catch (error) {
+      result.error ??= error;
+      if (to - from === 1) {
+        result.unreadable++;
+        return;
+      }
+      const middle = (from + to) >> 1;
+      await readRange(from, middle);
+      await readRange(middle, to);
+      return;
+    }
+    await take(batch);
+  };
+  for (let from = 0; from < count; from += step) await readRange(from, Math.min(count, from + step));
+  return result;
 }
 
 /** Makes `name` again from the rows kept in `keep` (all of them, checked), then drops `keep`. */

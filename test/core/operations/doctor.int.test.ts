@@ -52,8 +52,8 @@ describe("mnemo doctor", () => {
       expect.arrayContaining([
         "memories: 1 memories have a vector that is not finite, is all zero or has another dimension",
         "memories: 1 rows are stored twice (the same id)",
-        "chunks: 1 conversations that are gone still have chunks",
-        "conversation_messages: 1 messages rows are of a conversation's earlier revision",
+        "chunks: 1 conversations are gone, their messages too, but their chunks hold their text",
+        "conversation_messages: 1 messages rows are of a conversation's earlier revision (its current one is stored)",
         "chunks: 1 conversations are not in the search index (no chunks)",
         "memories: 1 memories are in a bucket that does not exist",
       ]),

@@ -21,11 +21,12 @@ const healthy: StoreHealth = {
     orphanChunks: [],
     orphanMessages: [],
     lostConversations: [],
-    withoutMessages: [],
+    withoutMessages: { fromChunks: [], fromEarlier: [], lost: [] },
     readyWithoutChunks: [],
     missingBuckets: [],
     orphanHistory: [],
     withoutUser: [],
+    images: [],
   },
 };
 
@@ -41,23 +42,24 @@ describe("findingsOf", () => {
         table("conversations", "conversations", { read: 4, problem: { what: "a file of it is cut short" } }),
         table("chunks", "chunks", { read: 0, problem: { what: "a file of it is missing" } }),
       ],
-      relations: undefined,
     });
     expect(findings).toEqual([
       expect.objectContaining({ table: "conversations", severity: "damaged", what: "a file of it is cut short (4 of 10 rows read)" }),
       expect.objectContaining({ table: "chunks", severity: "repairable", what: "a file of it is missing (0 of 10 rows read)" }),
     ]);
-    expect(findings[0]!.fix).toMatch(/keeps the rows that can still be read .* then `mnemo import <your latest export>`/);
+    expect(findings[0]!.fix).toMatch(
+      /keeps the rows that can still be read, rebuilds .* keeps a copy of the damaged files; then `mnemo import <your latest export>`/,
+    );
     expect(findings[1]!.fix).toMatch(/rebuilds the rest from the conversations' messages/);
   });
 
-  it("a damaged meta record is told once, with the embedder to name", () => {
+  it("a damaged meta record is told once, with the embedder to name when the data dir recorded none", () => {
     const findings = findingsOf({
       ...healthy,
       meta: { dims: 384, embedderId: undefined, generation: 0, problem: { what: "it holds no record of the store" } },
       tables: [table("meta", "meta", { problem: { what: "its version file (manifest) does not describe its columns" } })],
     });
     expect(findings).toHaveLength(1);
-    expect(findings[0]!.fix).toMatch(/--embedder <spec>.*its vectors have 384 dimensions/);
+    expect(findings[0]!.fix).toMatch(/recorded in the data dir, or the one named with --embedder <spec>.*its vectors have 384 dimensions/);
   });
 });
