@@ -82,12 +82,11 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
     tally = new ByteTally();
     const gzip = isGzip(await readRaw(path, 2));
     const raw = createReadStream(path).pipe(tally.counter());
-    const input: Readable = gzip ? raw.pipe(createGunzip()) : raw;
     let line = 0;
     try {
       // Chunk by chunk, so that reading waits for the restore (readline's iterator reads ahead
       // without bound: a 64 MB export held 430 MB of lines while the first batches were stored).
-      for await (const text of splitLines(input)) {
+      for await (const text of splitLines(gzip ? gunzipped(path, raw, tally) : raw)) {
         line++;
         if (text.trim() !== "") yield { text, line };
       }
@@ -98,7 +97,6 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
         cause: error,
       });
     } finally {
-      input.destroy();
       raw.destroy();
     }
   };
@@ -131,10 +129,76 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
   };
 }
 
+/** Compressed bytes fed at once while looking for where a damaged gzip stream stops. */
+const FINE_PIECE = 64;
+/** How far before the point the first read failed at the damage may lie (what streams read ahead). */
+const FINE_WINDOW = 1024 * 1024;
+
+/**
+ * The decompressed bytes of a gzip file, as read. zlib drops what it inflated in the call that hit
+ * the damage (a whole small file's worth), so on an error the file is inflated again: once in pieces
+ * of 64 bytes near where it failed, to find the piece with the damage, then byte by byte through
+ * that piece, handing on what comes before the damage; then the error.
+ */
+async function* gunzipped(path: string, raw: Readable, tally: ByteTally): AsyncGenerator<Buffer> {
+  const input = raw.pipe(createGunzip());
+  let delivered = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      delivered += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    const search = { failedAt: Number.POSITIVE_INFINITY };
+    for await (const _ of inflateUntilDamage(path, tally.value - FINE_WINDOW, FINE_PIECE, search));
+    const exact = { failedAt: Number.POSITIVE_INFINITY };
+    let produced = 0;
+    for await (const inflated of inflateUntilDamage(path, search.failedAt, 1, exact)) {
+      const from = Math.max(0, delivered - produced);
+      produced += inflated.length;
+      if (from < inflated.length) yield inflated.subarray(from);
+    }
+    throw error;
+  } finally {
+    input.destroy();
+  }
+}
+
+/**
+ * What `path` inflates to, fed whole up to `fineFrom` and in pieces of `piece` bytes after it,
+ * until the damage; `found.failedAt` is then where the piece that met it starts.
+ */
+async function* inflateUntilDamage(path: string, fineFrom: number, piece: number, found: { failedAt: number }): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip();
+  const out: Buffer[] = [];
+  gunzip.on("data", (chunk: Buffer) => out.push(chunk));
+  // A write that meets the damage never calls back: the error ends the wait instead.
+  let failed = false;
+  const damage = new Promise<void>((resolve) => gunzip.once("error", () => resolve(void (failed = true))));
+  let offset = 0;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length; ) {
+        const next = chunk.subarray(at, offset + at < fineFrom ? Math.min(chunk.length, fineFrom - offset) : at + piece);
+        await Promise.race([new Promise<void>((resolve) => gunzip.write(next, () => resolve())), damage]);
+        yield* out.splice(0);
+        if (failed) {
+          found.failedAt = offset + at;
+          return;
+        }
+        at += next.length;
+      }
+      offset += chunk.length;
+    }
+  } finally {
+    gunzip.destroy();
+  }
+}
+
 /** The stream's lines (UTF-8, without their `\n`), read no faster than they are taken. */
-async function* splitLines(input: Readable): AsyncGenerator<string> {
+async function* splitLines(input: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let pending: Buffer[] = [];
-  for await (const chunk of input as AsyncIterable<Buffer>) {
+  for await (const chunk of input) {
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
       pending.push(chunk.subarray(start, end));
