@@ -66,6 +66,8 @@ export interface Relations {
   orphanHistory: string[];
   /** Rows of users the users table does not hold, by table. */
   withoutUser: { table: string; userIds: string[]; rows: number }[];
+  /** Platforms a user has conversations on but no import record for (`mnemo chats list --import-id` finds them by it). */
+  missingPlatforms: { userId: string; platform: string; importId: string }[];
   /** Image memories, for checking their bytes: memory id and the image's name. */
   images: { memoryId: string; file: string }[];
 }
@@ -96,7 +98,7 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
   memories: { columns: ["id", "userId", "bucketId", "contentType", "imageFile"], key: (row) => row.id as string },
   memoryHistory: { columns: ["id", "userId", "memoryId"], key: (row) => row.id as string },
   platforms: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
-  conversations: { columns: ["id", "userId", "revision", "status", "tokenCount"], key: (row) => row.id as string },
+  conversations: { columns: ["id", "userId", "revision", "status", "tokenCount", "platform", "importId"], key: (row) => row.id as string },
   messages: { columns: ["id", "userId", "conversationId", "revision"], key: (row) => row.id as string },
   chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   images: { columns: ["file", "userId"], key: (row) => row.file as string },
@@ -339,10 +341,22 @@ function relationsOf(keys: Map<TableKey, Row[]>): Relations {
     missingBuckets: missingBucketsOf(rows("memories"), rows("buckets")),
     orphanHistory: [...new Set(rows("memoryHistory").map((row) => row.memoryId as string))].filter((id) => !memories.has(id)),
     withoutUser,
+    missingPlatforms: missingPlatformsOf(rows("conversations"), rows("platforms")),
     images: rows("memories")
       .filter((row) => row.contentType === "image" && typeof row.imageFile === "string")
       .map((row) => ({ memoryId: row.id as string, file: row.imageFile as string })),
   };
+}
+
+function missingPlatformsOf(conversations: Row[], platformRows: Row[]): Relations["missingPlatforms"] {
+  const known = new Set(platformRows.map((row) => `${row.userId}/${row.id}`));
+  const missing = new Map<string, Relations["missingPlatforms"][number]>();
+  for (const row of conversations) {
+    const key = `${row.userId}/${row.platform}`;
+    if (!known.has(key) && !missing.has(key))
+      missing.set(key, { userId: row.userId as string, platform: row.platform as string, importId: row.importId as string });
+  }
+  return [...missing.values()];
 }
 
 function missingBucketsOf(memories: Row[], bucketRows: Row[]): Relations["missingBuckets"] {

@@ -327,6 +327,7 @@ export class Store {
 
   /** Runs `work` as the only writer of the store (in this process and across processes). */
   write<T>(work: () => Promise<T>): Promise<T> {
+    if (this.metaDamage) return Promise.reject(this.metaDamage);
     return this.lock
       .run(async () => {
         const current = await this.readMeta();

@@ -34,11 +34,12 @@ beforeAll(async () => {
     })),
   );
   await settled(me);
+  await app.users.rotateToken("default"); // the token file a server's clients read
   await app.close();
 });
 
 /** A copy of the pristine store, with `damage` done to the files of one table. */
-function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest" | "zero-index"): NodeJS.ProcessEnv {
+function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest" | "truncate-manifest" | "zero-index"): NodeJS.ProcessEnv {
   const store = path.join(tempDir(), "store");
   fs.cpSync(pristine, store, { recursive: true });
   const dir = path.join(store, "db", `${table}.lance`);
@@ -50,11 +51,12 @@ function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest
     truncate: files("data"),
     zero: files("data"),
     "zero-manifest": files("_versions").filter((f) => f.endsWith(".manifest")),
+    "truncate-manifest": files("_versions").filter((f) => f.endsWith(".manifest")),
     "zero-index": files("_indices"),
   }[damage].filter((f) => fs.statSync(f).isFile());
   expect(targets.length, `${table} has files to damage`).toBeGreaterThan(0);
   for (const file of targets) {
-    if (damage === "truncate") fs.truncateSync(file, 100);
+    if (damage === "truncate" || damage === "truncate-manifest") fs.truncateSync(file, 100);
     else fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size));
   }
   return isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled", RUST_BACKTRACE: "1" });
@@ -92,11 +94,37 @@ describe("a damaged store explains itself", () => {
     expect(result.stderr).toMatch(/version file \(manifest\)/);
   });
 
-  it("a zeroed meta manifest is damage, not a new store: nothing is recreated over the data", async () => {
+  it("a zeroed meta manifest is damage, not a new store: what the other tables hold reads, nothing is stored or recreated over the data", async () => {
     const env = damagedCopy("meta", "zero-manifest");
-    const result = await runCli(["memories"], { env });
-    expectExplained(result, "meta");
-    expect((await runCli(["memories"], { env })).code).toBe(1); // still refused: no new meta was written
+    const read = await runCli(["memories"], { env });
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toContain("Graça");
+    expect(read.stderr).toMatch(
+      /The store's "meta" table is damaged: .*what the other tables hold can be read, nothing can be stored\. Run `mnemo doctor`/,
+    );
+    expectExplained(await runCli(["remember", "a new memory"], { env }), "meta");
+    expectExplained(await runCli(["remember", "a new memory"], { env }), "meta"); // still refused: no new meta was written
+  });
+
+  it("a meta manifest cut short: every command names it in plain words, serve starts and answers reads, and --repair writes it again from the data dir's record", async () => {
+    const env = damagedCopy("meta", "truncate-manifest");
+    for (const args of [["memories"], ["chats", "list"], ["search", "Lisbon"], ["info"]]) {
+      const result = await runCli(args, { env });
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+      expect(result.stderr).toMatch(/The store's "meta" table is damaged: a file of it is cut short/);
+      expect(result.stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
+    }
+    await withServer(env, async (get, post) => {
+      expect((await get("/api/v2/memory")).status).toBe(200);
+      expect((await get("/api/chat-history/chats")).status).toBe(200);
+      const write = await post("/api/memory", { text: "Stored while the meta table is damaged" });
+      expect(write.status).toBe(503);
+      expect(write.body.error).toMatch(/^The store's "meta" table is damaged/);
+    });
+    const repair = await runCli(["doctor", "--repair"], { env });
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(repair.stderr).toMatch(/meta: written again for bundled \(512 dimensions\)/);
+    expect((await runCli(["remember", "a new memory"], { env })).code).toBe(0);
   });
 
   it("a zeroed index: the chunks table is named, and `mnemo doctor --repair` makes search work again", async () => {
@@ -119,39 +147,13 @@ describe("a damaged store explains itself", () => {
 
   it("serve starts on a store whose conversations table is damaged: memories answer 200, conversations 503 with the way out", async () => {
     const env = damagedCopy("conversations", "truncate");
-    const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    try {
-      const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
-        let stdout = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          stdout += chunk.toString();
-          try {
-            resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
-          } catch {
-            // not whole yet
-          }
-        });
-        child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-      });
-      const token = fs.readFileSync(started.tokenFile, "utf8").trim();
-      const get = async (url: string) => {
-        const response = await request(`${started.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-        return { status: response.statusCode, body: (await response.body.json()) as { error?: string; suggestion?: string } };
-      };
+    await withServer(env, async (get) => {
       expect((await get("/api/v2/memory")).status).toBe(200);
       const chats = await get("/api/chat-history/chats");
       expect(chats.status).toBe(503);
       expect(chats.body.error).toMatch(/^The store's "conversations" table is damaged: a file of it is cut short/);
       expect(chats.body.suggestion).toMatch(/mnemo doctor/);
-      expect(stderr).not.toMatch(/\/rustc\/|stack backtrace/);
-    } finally {
-      await new Promise<void>((resolve) => {
-        child.on("close", () => resolve());
-        child.kill("SIGTERM");
-      });
-    }
+    });
   });
 
   it("doctor names every damaged table without LanceDB's panics, and says how to recover", async () => {
@@ -166,9 +168,51 @@ describe("a damaged store explains itself", () => {
       expect(doctor.stderr).toMatch(new RegExp(`✖ ${table}: `));
       expect(doctor.stderr).toMatch(words);
       expect(doctor.stderr).toMatch(
-        /→ `mnemo doctor --repair` keeps the rows that can still be read and drops the rest; then `mnemo import <your latest export>`/,
+        /→ `mnemo doctor --repair` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; then `mnemo import <your latest export>`/,
       );
       expect(doctor.stderr).not.toMatch(/panicked|stack backtrace|\/rustc\//);
     }
   });
 });
+
+type Answer = { status: number; body: { error?: string; suggestion?: string } };
+
+/** `mnemo serve` on the store of `env`, its stderr free of LanceDB's Rust text, while `work` sends requests with its token. */
+async function withServer(
+  env: NodeJS.ProcessEnv,
+  work: (get: (url: string) => Promise<Answer>, post: (url: string, body: unknown) => Promise<Answer>) => Promise<void>,
+): Promise<void> {
+  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        try {
+          resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
+        } catch {
+          // not whole yet
+        }
+      });
+      child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+    const token = fs.readFileSync(started.tokenFile, "utf8").trim();
+    const send = async (url: string, body?: unknown): Promise<Answer> => {
+      const response = await request(`${started.url}${url}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.statusCode, body: (await response.body.json()) as Answer["body"] };
+    };
+    await work(send, send);
+    expect(stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
+  } finally {
+    await new Promise<void>((resolve) => {
+      child.on("close", () => resolve());
+      child.kill("SIGTERM");
+    });
+  }
+}

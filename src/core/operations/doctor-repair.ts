@@ -84,6 +84,7 @@ export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
   for (const table of health.tables) count(table.duplicates.length, `rows of ${table.table} stored twice: the newest of each kept`);
   const strays = [...new Set(relations.withoutUser.flatMap((entry) => entry.userIds))];
   count(strays.length, "users made again from their rows' ids (names and tokens as the data dir recorded them)");
+  count(relations.missingPlatforms.length, "platforms' import records made again from their conversations");
   count(relations.lostConversations.length, `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}")`);
   count(relations.orphanChunks.length, "conversations rebuilt with their messages from their chunks' text");
   const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
@@ -195,12 +196,13 @@ async function repairTables(app: App, config: Config, health: StoreHealth, onPro
     onProgress(`Salvaging ${table.table}`);
     const copied = keepDamagedFiles(config, table.table, time);
     if (table.key === "memories") await store.write(() => store.setMeta({ [MEMORIES_LOST]: time }));
+    // A table whose rows cannot even be counted (a version file that does not open, or that lost
+    // its columns) is made again empty: its rows are not there to read in the columns they had.
     const result = await store.write(async () => {
       try {
-        return await salvageInChild(config, table.table);
-      } catch {
-        await store.recreate(table.key);
-        return undefined;
+        const salvaged = table.rows === undefined ? undefined : await salvageInChild(config, table.table).catch(() => undefined);
+        if (!salvaged) await store.recreate(table.key);
+        return salvaged;
       } finally {
         store.reopen(table.key);
       }
@@ -265,6 +267,17 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
     const names = await store.write(() => rebuildUsers(app, strays));
     actions.push(`${counted(names.length, "user")} made again from their rows' ids: ${names.join(", ")}`);
   }
+  // Before the conversations are rebuilt: those find their platform's import record.
+  const now = app.context.now().toISOString();
+  const platforms = relations.missingPlatforms.map(({ userId, platform, importId }) => ({
+    userId,
+    id: platform,
+    displayName: null,
+    importId,
+    createdAt: now,
+  }));
+  if (platforms.length > 0) await store.write(() => store.add("platforms", platforms));
+  did(platforms.length, "platforms' import records made again from their conversations");
   onProgress("Rebuilding conversations");
   await inWrite(relations.lostConversations, (ids) => conversationsFromMessages(app, ids));
   did(
@@ -305,6 +318,7 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
     await store.write(() => store.add("buckets", [row]));
   }
   did(missingBuckets.length, "missing buckets made again (named Recovered <id>)");
+
   const memories = vectorsOf(health, "memories");
   await inSteps(memories, (ids) => reembedMemories(app, ids));
   did(memories.length, "memories embedded again");

@@ -226,6 +226,13 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Fi
       ? "`mnemo doctor --repair` rebuilds each memory from its newest version (embedding it again)"
       : "`mnemo doctor --repair` deletes them (a delete stopped between its two commits)",
   );
+  add(
+    "platforms",
+    "repairable",
+    relations.missingPlatforms.length,
+    "platforms hold conversations but have no import record",
+    "`mnemo doctor --repair` makes each again from its conversations",
+  );
   const strays = new Set(relations.withoutUser.flatMap((entry) => entry.userIds));
   for (const { table, rows } of relations.withoutUser) {
     add(

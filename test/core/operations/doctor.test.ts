@@ -26,6 +26,7 @@ const healthy: StoreHealth = {
     missingBuckets: [],
     orphanHistory: [],
     withoutUser: [],
+    missingPlatforms: [],
     images: [],
   },
 };
