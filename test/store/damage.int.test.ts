@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { request } from "undici";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+import { isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+import { withServer } from "../server-process.js";
 
 /**
  * A store's files damaged as a disk or a careless copy damages them: cut short, zeroed, a version
@@ -62,11 +61,13 @@ function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest
   return isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled", RUST_BACKTRACE: "1" });
 }
 
+const RAW = /\/rustc\/|stack backtrace|LanceError|cargo\/registry/;
+
 function expectExplained(result: { code: number; stderr: string }, table: string): void {
   expect(result.code, result.stderr).toBe(1);
   expect(result.stderr).toContain(`The store's "${table}" table is damaged`);
   expect(result.stderr).toContain("Run `mnemo doctor`");
-  expect(result.stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
+  expect(result.stderr).not.toMatch(RAW);
 }
 
 describe("a damaged store explains itself", () => {
@@ -112,15 +113,16 @@ describe("a damaged store explains itself", () => {
       const result = await runCli(args, { env });
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
       expect(result.stderr).toMatch(/The store's "meta" table is damaged: a file of it is cut short/);
-      expect(result.stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
+      expect(result.stderr).not.toMatch(RAW);
     }
-    await withServer(env, async (get, post) => {
-      expect((await get("/api/v2/memory")).status).toBe(200);
-      expect((await get("/api/chat-history/chats")).status).toBe(200);
-      const write = await post("/api/memory", { text: "Stored while the meta table is damaged" });
+    const log = await withServer(env, async (send) => {
+      expect((await send("/api/v2/memory")).status).toBe(200);
+      expect((await send("/api/chat-history/chats")).status).toBe(200);
+      const write = await send("/api/memory", { text: "Stored while the meta table is damaged" });
       expect(write.status).toBe(503);
       expect(write.body.error).toMatch(/^The store's "meta" table is damaged/);
     });
+    expect(log).not.toMatch(RAW);
     const repair = await runCli(["doctor", "--repair"], { env });
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr).toMatch(/meta: written again for bundled \(512 dimensions\)/);
@@ -147,13 +149,14 @@ describe("a damaged store explains itself", () => {
 
   it("serve starts on a store whose conversations table is damaged: memories answer 200, conversations 503 with the way out", async () => {
     const env = damagedCopy("conversations", "truncate");
-    await withServer(env, async (get) => {
-      expect((await get("/api/v2/memory")).status).toBe(200);
-      const chats = await get("/api/chat-history/chats");
+    const log = await withServer(env, async (send) => {
+      expect((await send("/api/v2/memory")).status).toBe(200);
+      const chats = await send("/api/chat-history/chats");
       expect(chats.status).toBe(503);
       expect(chats.body.error).toMatch(/^The store's "conversations" table is damaged: a file of it is cut short/);
       expect(chats.body.suggestion).toMatch(/mnemo doctor/);
     });
+    expect(log).not.toMatch(RAW);
   });
 
   it("doctor names every damaged table without LanceDB's panics, and says how to recover", async () => {
@@ -174,45 +177,3 @@ describe("a damaged store explains itself", () => {
     }
   });
 });
-
-type Answer = { status: number; body: { error?: string; suggestion?: string } };
-
-/** `mnemo serve` on the store of `env`, its stderr free of LanceDB's Rust text, while `work` sends requests with its token. */
-async function withServer(
-  env: NodeJS.ProcessEnv,
-  work: (get: (url: string) => Promise<Answer>, post: (url: string, body: unknown) => Promise<Answer>) => Promise<void>,
-): Promise<void> {
-  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  try {
-    const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
-      let stdout = "";
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        try {
-          resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
-        } catch {
-          // not whole yet
-        }
-      });
-      child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
-    const token = fs.readFileSync(started.tokenFile, "utf8").trim();
-    const send = async (url: string, body?: unknown): Promise<Answer> => {
-      const response = await request(`${started.url}${url}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.statusCode, body: (await response.body.json()) as Answer["body"] };
-    };
-    await work(send, send);
-    expect(stderr).not.toMatch(/\/rustc\/|stack backtrace|LanceError|cargo\/registry/);
-  } finally {
-    await new Promise<void>((resolve) => {
-      child.on("close", () => resolve());
-      child.kill("SIGTERM");
-    });
-  }
-}

@@ -193,6 +193,52 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     expect(refused.stderr).toContain("AWS_ALLOW_HTTP");
   });
 
+  it("an object store lost mid-import: the same clear message as at the start, and the import run again finishes it", async () => {
+    // Two retries over 5 s, not LanceDB's 10 over 3 minutes: the outage outlasts them either way.
+    const machine = fileMachine(s3, "s3://mnemo/outage", { client_max_retries: "2", client_retry_timeout: "5" });
+    await ok(machine, ["remember", "Written before the outage"]);
+    const file = path.join(tempDir(), "chats.json");
+    const chats = Array.from({ length: 300 }, (_, i) => ({
+      conversation: {
+        id: `k${i}`,
+        title: `Topic ${i}`,
+        createdAt: "2024-05-01T10:00:00Z",
+        messages: [
+          { id: "m1", role: "human", content: `Tell me about subject number ${i}` },
+          { id: "m2", role: "assistant", content: `Subject ${i}: ${"a sentence worth keeping. ".repeat(30)}` },
+        ],
+      },
+    }));
+    fs.writeFileSync(file, JSON.stringify(chats));
+    const seen = s3.requests.length;
+    const importing = new Promise<CliResult>((resolve) => {
+      const child = spawn(process.execPath, [BIN, "import", file], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    // Down once the import has committed its first conversations.
+    while (!s3.requests.slice(seen).some((r) => r.method === "PUT" && /outage\/conversations\.lance\/_versions\//.test(r.path)))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    s3.setDown(true);
+    const cut = await importing;
+    s3.setDown(false);
+    outputs.push(cut.stdout, cut.stderr);
+    expect(cut.code, cut.stderr).toBe(1);
+    expect(cut.stderr).toContain("The object store behind s3://mnemo/outage cannot be reached");
+    expect(cut.stderr).toMatch(/run the command again once it answers/);
+    expect(cut.stderr).not.toMatch(/LanceError|cargo|Caused by/);
+
+    await ok(machine, ["import", file]);
+    const counts = (JSON.parse(await ok(machine, ["--json", "chats", "status"])) as { counts: Record<string, number> }).counts;
+    expect(counts).toMatchObject({ ready: 300, queued: 0, processing: 0, failed: 0 });
+    expect(await queried(machine, "outage")).toContain("Written before the outage");
+    const doctor = await cli(machine, ["doctor"]);
+    expect(doctor.code, doctor.stderr).toBe(0);
+  }, 240_000);
+
   it("blanks out an option's value that LanceDB quotes in an error", async () => {
     // The object store's parser quotes a bad value whole: here the secret, given where it does not belong.
     const misconfigured = fileMachine(s3, "s3://mnemo/other", { aws_conditional_put: FILE_SECRET });
