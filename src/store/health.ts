@@ -99,7 +99,7 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
   memoryHistory: { columns: ["id", "userId", "memoryId"], key: (row) => row.id as string },
   platforms: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
   conversations: { columns: ["id", "userId", "revision", "status", "tokenCount", "platform", "importId"], key: (row) => row.id as string },
-  messages: { columns: ["id", "userId", "conversationId", "revision"], key: (row) => row.id as string },
+  messages: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   images: { columns: ["file", "userId"], key: (row) => row.file as string },
 };

@@ -4,6 +4,7 @@ import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBinary, withFault } from "../fault-fs.js";
+import { writeChatsFile } from "../generated-chats.js";
 import { BIN, isolatedEnv, tempDir } from "../helpers.js";
 import { withServer } from "../server-process.js";
 
@@ -17,28 +18,6 @@ import { withServer } from "../server-process.js";
 
 const RAW = /LanceError|\/rustc\/|cargo\/registry|panicked at|Caused by/;
 const IO_FAULT = /The store at .* could not be written: its file system answered "Input\/output error"/;
-
-/** An export of `count` conversations in mnemo's upload shape, each with a phrase of its own. */
-function chatsFile(count: number, words = 60): string {
-  const file = path.join(tempDir(), "chats.json");
-  const chats = Array.from({ length: count }, (_, i) => ({
-    conversation: {
-      id: `k${i}`,
-      title: `Topic ${i}`,
-      createdAt: "2024-05-01T10:00:00Z",
-      messages: [
-        { id: "m1", role: "human", content: `Tell me about subject number ${i}` },
-        {
-          id: "m2",
-          role: "assistant",
-          content: `Subject ${i} is worth a word. ${"Many sides of it deserve a sentence of their own. ".repeat(words / 10)}`,
-        },
-      ],
-    },
-  }));
-  fs.writeFileSync(file, JSON.stringify(chats));
-  return file;
-}
 
 function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
   const store = path.join(tempDir(), "store");
@@ -82,7 +61,7 @@ describe("a file system that fails", () => {
   it("an import whose messages cannot be written stops at once with the fault; what was stored stays; run again, it finishes", async () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
-    const file = chatsFile(40);
+    const file = writeChatsFile(40);
     expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/conversation_messages.lance/" })));
     expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
     await ok(["import", file], env);
@@ -93,7 +72,7 @@ describe("a file system that fails", () => {
   it("an import whose chunks cannot be written keeps every conversation it stored, queued, not failed; run again, they are indexed", async () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env); // the store made first: its making writes the chunks table too
-    const file = chatsFile(40);
+    const file = writeChatsFile(40);
     expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/chunks.lance/" })));
     expect(await queue(env)).toMatchObject({ ready: 0, queued: 40, failed: 0 });
     const again = await runBinary(["import", file], env);
@@ -126,7 +105,7 @@ describe("a file system that fails", () => {
     const { env } = storeEnv();
     for (const text of ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"])
       await ok(["remember", "--no-date", text], env);
-    await ok(["import", chatsFile(20)], env);
+    await ok(["import", writeChatsFile(20)], env);
     const before = await memories(env);
     for (const after of [0, 5]) expectClearFault(await runBinary(["maintain"], withFault(env, { path: "/db/", after })));
     expect(await memories(env)).toEqual(before);
@@ -140,7 +119,7 @@ describe("kill -9", () => {
   it("in the middle of an import's indexing: the import run again indexes the rest, each conversation once", async () => {
     const { env, store } = storeEnv();
     // Enough conversations for several index batches (each ~24k tokens at the least).
-    const file = chatsFile(600, 120);
+    const file = writeChatsFile(600, 12);
     const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
     const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
     await untilIndexing(path.join(store, "db"));

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, isolatedEnv, ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
+import { writeChatsFile } from "../generated-chats.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
 // s3rver checks the key id only, so each machine's secret is a marker no output may contain.
@@ -197,19 +198,7 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     // Two retries over 5 s, not LanceDB's 10 over 3 minutes: the outage outlasts them either way.
     const machine = fileMachine(s3, "s3://mnemo/outage", { client_max_retries: "2", client_retry_timeout: "5" });
     await ok(machine, ["remember", "Written before the outage"]);
-    const file = path.join(tempDir(), "chats.json");
-    const chats = Array.from({ length: 300 }, (_, i) => ({
-      conversation: {
-        id: `k${i}`,
-        title: `Topic ${i}`,
-        createdAt: "2024-05-01T10:00:00Z",
-        messages: [
-          { id: "m1", role: "human", content: `Tell me about subject number ${i}` },
-          { id: "m2", role: "assistant", content: `Subject ${i}: ${"a sentence worth keeping. ".repeat(30)}` },
-        ],
-      },
-    }));
-    fs.writeFileSync(file, JSON.stringify(chats));
+    const file = writeChatsFile(300, 8);
     const seen = s3.requests.length;
     const importing = new Promise<CliResult>((resolve) => {
       const child = spawn(process.execPath, [BIN, "import", file], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });

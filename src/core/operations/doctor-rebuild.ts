@@ -262,7 +262,7 @@ async function importIdFor(app: App, userId: string, platform: string): Promise<
  * embedded again. The embedding runs first, outside the write lock: call it outside `write`.
  */
 export async function memoriesFromHistory(app: App, ids: string[]): Promise<void> {
-  const { store, embedder, images } = app.context;
+  const { store, images } = app.context;
   const versions = new Map<string, TableRows["memoryHistory"][]>();
   for (const row of await store.select("memoryHistory", sqlIn("memoryId", ids)))
     versions.set(row.memoryId, [...(versions.get(row.memoryId) ?? []), row]);
@@ -285,6 +285,12 @@ export async function memoriesFromHistory(app: App, ids: string[]): Promise<void
       updatedAt: newest.changedAt,
     });
   }
+  await embedAndStore(app, rows);
+}
+
+/** Memory rows embedded (outside the write lock, which a server's writes share) and stored by id. */
+export async function embedAndStore(app: App, rows: Omit<MemoryRow, "vector">[]): Promise<void> {
+  const { store, embedder } = app.context;
   const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
   await store.write(() =>
     store.upsert(

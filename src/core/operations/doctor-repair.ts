@@ -17,6 +17,7 @@ import { indexPending } from "../chat-history/index-worker.js";
 import {
   conversationsFromChunks,
   conversationsFromMessages,
+  embedAndStore,
   keepTextless,
   memoriesFromHistory,
   messagesRowsFromChunks,
@@ -376,16 +377,7 @@ function keyPredicate(key: TableKey, value: string): string {
 }
 
 async function reembedMemories(app: App, ids: string[]): Promise<void> {
-  const { store, embedder } = app.context;
-  const rows = await store.select("memories", sqlIn("id", ids));
-  const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
-  await store.write(() =>
-    store.upsert(
-      "memories",
-      "id",
-      rows.map((row, i) => ({ ...row, vector: vectors[i]! })),
-    ),
-  );
+  await embedAndStore(app, await app.context.store.select("memories", sqlIn("id", ids)));
 }
 
 /** Runs the index worker until nothing is queued, telling how many are left. */
