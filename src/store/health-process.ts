@@ -6,10 +6,14 @@
  *   node health-process.js check <uri>              {"checking":t} {"table":…} … {"done":StoreHealth}
  *   node health-process.js salvage <uri> <table>    {"done":{"rows":n,"kept":k}}
  *
+ * or, when it cannot: {"failed":{"what", "detail"?}}, with "fault":true and a "suggestion" for a
+ * failing disk or object store.
+ *
  * A store on object storage: its storage options in MNEMO_STORAGE_OPTIONS (JSON), not in the
  * arguments, which any user of the machine can read.
  */
 import { checkStore, problemOf } from "./health.js";
+import { storageFaultOf } from "./object-store-errors.js";
 import { salvageTable } from "./salvage.js";
 import { withoutSecrets } from "./store.js";
 
@@ -29,5 +33,6 @@ try {
     }
   });
 } catch (error) {
-  say({ failed: problemOf(error) });
+  const fault = storageFaultOf(error, uri ?? "the store");
+  say({ failed: fault ? { what: fault.message, suggestion: fault.suggestion, fault: true } : problemOf(error) });
 }

@@ -1,6 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { storageFaultOf } from "./object-store-errors.js";
 import { readableRows } from "./salvage.js";
 import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
@@ -372,6 +373,13 @@ function missingBucketsOf(memories: Row[], bucketRows: Row[]): Relations["missin
   return [...missing.values()];
 }
 
+/**
+ * What is wrong with a table, from LanceDB's error. A failing disk or object store is no fault of
+ * the table: it is thrown, and the check stops with it (a repair must not rebuild a table that a
+ * network outage made unreadable for a moment).
+ */
 export function problemOf(error: unknown): Problem {
-  return { what: damageOf(error) ?? "LanceDB cannot read it", detail: lanceText(error) };
+  const what = damageOf(error);
+  if (what === undefined && storageFaultOf(error, "")) throw error;
+  return { what: what ?? "LanceDB cannot read it", detail: lanceText(error) };
 }

@@ -1,14 +1,20 @@
-import { StorageFaultError } from "./storage-faults.js";
+import { fileSystemFault, StorageFaultError } from "./storage-faults.js";
 
 const SETTINGS =
   "the endpoint (AWS_ENDPOINT, or aws_endpoint in config.json's storage.options), the region and the keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)";
+
+/**
+ * The marks of an object store's error in LanceDB's text: its debug form (`store: "S3"`) or its
+ * display form ("Generic S3 error: …", which a failed commit's PUT gives), for the remote stores only.
+ */
+const OBJECT_STORE = /store: "\w+"|object_store|ObjectStore|Generic (S3|GCS|MicrosoftAzure|HTTP) error/;
 
 /**
  * An object store's refusal or silence, said in a sentence, from the text LanceDB wraps it in
  * (a Rust debug dump of several hundred characters); undefined for any other error.
  */
 export function objectStoreError(error: unknown, uri: string): StorageFaultError | undefined {
-  if (!(error instanceof Error) || !/store: "\w+"|object_store|ObjectStore/.test(error.message)) return undefined;
+  if (!(error instanceof Error) || !OBJECT_STORE.test(error.message)) return undefined;
   const text = error.message;
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
   const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
@@ -17,7 +23,7 @@ export function objectStoreError(error: unknown, uri: string): StorageFaultError
     const answer = [code, message].filter(Boolean).join(": ") || `status ${status}`;
     return new StorageFaultError(`The object store refused ${uri}: ${answer}`, refusalFix(code, status), error);
   }
-  if (/Connect|connection|dns error|timed out|tcp connect/i.test(text)) {
+  if (/Connect|connection|dns error|timed out|tcp connect|error sending request/i.test(text)) {
     return new StorageFaultError(
       `The object store behind ${uri} cannot be reached`,
       `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
@@ -35,4 +41,12 @@ function refusalFix(code: string | undefined, status: string | undefined): strin
     return "Check the keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, or storage.options in config.json) and that they may read and write the bucket.";
   }
   return `Check ${SETTINGS}.`;
+}
+
+/**
+ * A failing object store or file system under the store at `uri`, read from, as one error; undefined
+ * for any other error (a damaged file among them: that is the store's, not the disk's).
+ */
+export function storageFaultOf(error: unknown, uri: string): StorageFaultError | undefined {
+  return objectStoreError(error, uri) ?? fileSystemFault(error, uri, "read");
 }

@@ -1,5 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
+import { damageOf } from "./damage.js";
+import { storageFaultOf } from "./object-store-errors.js";
 import { TABLE } from "./schema.js";
 
 /** Rows asked for at once; a range that fails is halved until the rows that cannot be read are found alone. */
@@ -68,6 +70,8 @@ export async function readableRows(
     try {
       batch = await table.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
     } catch (error) {
+      // A failing disk or object store fails every range alike: it stops the read, as no damage does.
+      if (damageOf(error) === undefined && storageFaultOf(error, "")) throw error;
       result.error ??= error;
       if (to - from === 1) {
         result.unreadable++;

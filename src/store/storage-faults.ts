@@ -25,13 +25,13 @@ const FAULTS: { code: string; os: number; words: string }[] = [
  * A local store's file system refusing a read or write (Node's errno, or LanceDB's "(os error N)"),
  * as one error naming the folder; undefined for any other error.
  */
-export function fileSystemFault(error: unknown, dir: string): StorageFaultError | undefined {
+export function fileSystemFault(error: unknown, dir: string, doing: "read" | "written" = "written"): StorageFaultError | undefined {
   if (!(error instanceof Error) || error instanceof AppError) return undefined;
   const code = (error as NodeJS.ErrnoException).code;
   const fault = FAULTS.find((f) => f.code === code || new RegExp(`\\(os error ${f.os}\\)`).test(error.message));
   if (!fault) return undefined;
   return new StorageFaultError(
-    `The store at ${dir} could not be written: its file system answered "${fault.words}"`,
+    `The store at ${dir} could not be ${doing}: its file system answered "${fault.words}"`,
     "What was stored before stays stored. Check the disk: that it is mounted and writable, that you own the folder, and that the system log (`dmesg`) shows no I/O errors; then run the command again (`mnemo doctor` checks the store).",
     error,
   );

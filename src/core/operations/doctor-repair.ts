@@ -10,6 +10,7 @@ import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { TableRows } from "../../store/rows.js";
 import type { StoreMeta, TableKey } from "../../store/schema.js";
 import { sqlIn, sqlString } from "../../store/sql.js";
+import { StorageFaultError } from "../../store/storage-faults.js";
 import { Store } from "../../store/store.js";
 import { AppError } from "../../shared/errors.js";
 import { createApp, type App } from "../app.js";
@@ -201,7 +202,14 @@ async function repairTables(app: App, config: Config, health: StoreHealth, onPro
     // its columns) is made again empty: its rows are not there to read in the columns they had.
     const result = await store.write(async () => {
       try {
-        const salvaged = table.rows === undefined ? undefined : await salvageInChild(config, table.table).catch(() => undefined);
+        // A failing disk or object store stops the repair: the table is not remade for an outage.
+        const salvaged =
+          table.rows === undefined
+            ? undefined
+            : await salvageInChild(config, table.table).catch((error: unknown) => {
+                if (error instanceof StorageFaultError) throw error;
+                return undefined;
+              });
         if (!salvaged) await store.recreate(table.key);
         return salvaged;
       } finally {

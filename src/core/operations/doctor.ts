@@ -6,6 +6,7 @@ import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
 import { ANY_INDEX, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
+import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
 
 /**
@@ -113,7 +114,7 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
     });
     let pending = "";
     let last = "";
-    let answer: { done?: T; failed?: Problem } | undefined;
+    let answer: { done?: T; failed?: Problem & { fault?: boolean; suggestion?: string } } | undefined;
     child.stderr.resume();
     child.stdout.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
@@ -128,6 +129,8 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (answer?.done !== undefined) return resolve(answer.done);
+      // The disk or the object store failed, not the store's files: nothing to repair, the check to run again.
+      if (answer?.failed?.fault) return reject(new StorageFaultError(answer.failed.what, answer.failed.suggestion ?? ""));
       const why = answer?.failed
         ? `${answer.failed.what}${answer.failed.detail ? ` (${answer.failed.detail})` : ""}`
         : `LanceDB stopped the process (${signal ?? `exit ${code}`})${last ? ` while reading the "${last}" table, which is damaged` : ""}`;
