@@ -2,8 +2,9 @@
  * A file system that fails on cue, for the fault tests (test/fault-fs.ts compiles it with the
  * system's C compiler and preloads it into a mnemo process): libc's write, rename, link and fsync
  * calls on matching paths fail with an errno, as a failing disk or a full one fails them. LanceDB's
- * Rust I/O goes through these libc calls (its local object store writes a temporary file, renames
- * it into place, and links a version file to commit), and so does Node's.
+ * local object store writes a file through libc's write() and commits a version by link(), so those
+ * fail; it renames by raw system calls (rustix), which no preload sees, and calls no fsync. Node's
+ * file calls go through libc too.
  *
  *   FAULT_FS_PATH   a substring of the paths whose calls may fail (required; e.g. "/db/")
  *   FAULT_FS_OPS    the calls that fail, comma-separated: write, rename, link, fsync (default: write)

@@ -62,6 +62,8 @@ export const DOCTOR_SUGGESTION =
 /** A table of the store cannot be read (503 from the server, exit 1 from the CLI). */
 export class DamagedTableError extends AppError {
   readonly table: string;
+  readonly key: TableKey;
+  readonly what: string;
 
   constructor(key: TableKey, what: string, cause?: unknown) {
     super(
@@ -74,6 +76,8 @@ export class DamagedTableError extends AppError {
       },
     );
     this.table = TABLE[key];
+    this.key = key;
+    this.what = what;
   }
 }
 

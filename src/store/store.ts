@@ -1,8 +1,10 @@
 import * as lancedb from "@lancedb/lancedb";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { DamageRecord, versionStamp } from "./damage-record.js";
 import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
@@ -71,8 +73,13 @@ export class Store {
   private readonly retired = new Set<Connection>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
-  /** Tables found damaged, with the version they had then: asked again only once that changes (a repair). */
-  private readonly damaged = new Map<string, { version: number | undefined; error: DamagedTableError }>();
+  /**
+   * Tables found damaged, with the stamp of their versions then (store/damage-record.ts; the version
+   * on object storage): asked again only once that changes (a repair). A local store's are shared
+   * with every process on its data dir.
+   */
+  private readonly damaged = new Map<string, { stamp: string | number | undefined; error: DamagedTableError }>();
+  private readonly damageRecord: DamageRecord | undefined;
   private closed = false;
   private readonly lock: WriteLock;
 
@@ -91,6 +98,9 @@ export class Store {
   ) {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
+    this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
+    for (const [name, seen] of this.damageRecord?.read() ?? [])
+      this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
   }
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
@@ -259,7 +269,7 @@ export class Store {
   reopen(key: TableKey): void {
     const name = this.liveName(key);
     this.forget(name);
-    this.damaged.delete(name);
+    this.forgetDamage(name);
   }
 
   async table(key: TableKey): Promise<lancedb.Table> {
@@ -283,11 +293,8 @@ export class Store {
   private async guardNamed<T>(key: TableKey, name: string, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
     const known = this.damaged.get(name);
     if (known) {
-      const version = await this.open(name)
-        .then((table) => table.version())
-        .catch(() => undefined);
-      if (version === undefined || version === known.version) throw known.error;
-      this.damaged.delete(name);
+      if ((await this.versionStampOf(name)) === known.stamp) throw known.error;
+      this.forgetDamage(name);
     }
     let table: lancedb.Table | undefined;
     try {
@@ -296,9 +303,21 @@ export class Store {
     } catch (error) {
       const damage = await this.damage(key, table, error);
       if (!damage) throw this.objectStoreFault(error);
-      this.damaged.set(name, { version: await table?.version().catch(() => undefined), error: damage });
+      const stamp = await this.versionStampOf(name, table);
+      this.damaged.set(name, { stamp, error: damage });
+      if (typeof stamp === "string") this.damageRecord?.set(name, { key, what: damage.what, stamp });
       throw damage;
     }
+  }
+
+  /** What tells a damaged table's repair: a local table's version files, read without LanceDB; the version on object storage. */
+  private async versionStampOf(name: string, table?: lancedb.Table): Promise<string | number | undefined> {
+    if (!this.damageRecord) return (table ?? (await this.open(name).catch(() => undefined)))?.version().catch(() => undefined);
+    return versionStamp(this.uri, name);
+  }
+
+  private forgetDamage(name: string): void {
+    if (this.damaged.delete(name)) this.damageRecord?.set(name, undefined);
   }
 
   private async damage(key: TableKey, table: lancedb.Table | undefined, error: unknown): Promise<DamagedTableError | undefined> {

@@ -38,7 +38,10 @@ beforeAll(async () => {
 });
 
 /** A copy of the pristine store, with `damage` done to the files of one table. */
-function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest" | "truncate-manifest" | "zero-index"): NodeJS.ProcessEnv {
+function damagedCopy(
+  table: string,
+  damage: "truncate" | "zero" | "zero-manifest" | "truncate-manifest" | "unknown-type" | "zero-index",
+): NodeJS.ProcessEnv {
   const store = path.join(tempDir(), "store");
   fs.cpSync(pristine, store, { recursive: true });
   const dir = path.join(store, "db", `${table}.lance`);
@@ -51,12 +54,22 @@ function damagedCopy(table: string, damage: "truncate" | "zero" | "zero-manifest
     zero: files("data"),
     "zero-manifest": files("_versions").filter((f) => f.endsWith(".manifest")),
     "truncate-manifest": files("_versions").filter((f) => f.endsWith(".manifest")),
+    // The newest: v2 names count down.
+    "unknown-type": files("_versions")
+      .filter((f) => f.endsWith(".manifest"))
+      .sort()
+      .slice(0, 1),
     "zero-index": files("_indices"),
   }[damage].filter((f) => fs.statSync(f).isFile());
   expect(targets.length, `${table} has files to damage`).toBeGreaterThan(0);
   for (const file of targets) {
     if (damage === "truncate" || damage === "truncate-manifest") fs.truncateSync(file, 100);
-    else fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size));
+    else if (damage === "unknown-type") {
+      const bytes = fs.readFileSync(file);
+      expect(bytes.indexOf("bool")).toBeGreaterThan(0);
+      bytes.write("boo|", bytes.indexOf("bool"));
+      fs.writeFileSync(file, bytes);
+    } else fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size));
   }
   return isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled", RUST_BACKTRACE: "1" });
 }
@@ -127,6 +140,22 @@ describe("a damaged store explains itself", () => {
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr).toMatch(/meta: written again for bundled \(512 dimensions\)/);
     expect((await runCli(["remember", "a new memory"], { env })).code).toBe(0);
+  });
+
+  it("a version file that makes LanceDB panic: named every time, its panic printed by the first command only", async () => {
+    // "bool" become "boo|" in the conversations' newest manifest: LanceDB panics on the unknown type.
+    const env = damagedCopy("conversations", "unknown-type");
+    const first = await runCli(["chats", "list"], { env });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/The store's "conversations" table is damaged: .*Run `mnemo doctor`/s);
+    for (const args of [["chats", "list"], ["search", "Lisbon"], ["info"]]) {
+      const again = await runCli(args, { env });
+      expect(again.code, args.join(" ")).toBe(1);
+      expect(again.stderr).toMatch(/The store's "conversations" table is damaged/);
+      expect(again.stderr, args.join(" ")).not.toMatch(/panicked|cargo\/registry/);
+    }
+    const memories = await runCli(["memories"], { env });
+    expect(memories.code, memories.stderr).toBe(0);
   });
 
   it("a zeroed index: the chunks table is named, and `mnemo doctor --repair` makes search work again", async () => {

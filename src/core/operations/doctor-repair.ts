@@ -131,6 +131,8 @@ export async function repairStore(
   if (diagnosis.health.meta.problem) actions.push(await repairMeta(config, diagnosis.health));
   const app = await createApp(config, { maintenance: "off" });
   try {
+    // This process is the one to open what others found damaged and kept away from (store.ts).
+    for (const table of diagnosis.health.tables) app.context.store.reopen(table.key);
     actions.push(...(await repairTables(app, config, diagnosis.health, onProgress)));
     onProgress("Checking the store again");
     const fresh = await diagnose(config, onProgress);
