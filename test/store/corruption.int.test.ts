@@ -19,8 +19,8 @@ import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
  * a Lance data file is not told: Lance keeps no checksums, so a value changes unseen (an honest
  * gap; the check reads every row, so a flip in a page's framing is found).
  *
- * Needs a few minutes: 40 cases, each a copy of a store opened, checked in a child process, and
- * repaired (another two checks and an index build), 5 to 15 s each.
+ * Needs about two minutes on a quiet 2-core machine: 40 cases, each a copy of a store opened,
+ * checked in a child process, and repaired (another two checks and an index build).
  */
 
 const IMAGE = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png"));

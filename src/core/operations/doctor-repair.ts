@@ -343,7 +343,6 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
     did(reindex.length, "conversations chunked and embedded again");
   }
   if (lostMark) await store.write(() => store.delete("meta", `key = ${sqlString(MEMORIES_LOST)}`));
-  did(diagnosis.images.length, "image memories' pictures are damaged or missing: kept as they are (an export restores them)");
   return actions;
 }
 

@@ -220,6 +220,25 @@ describe("export and restore", () => {
     }
   });
 
+  it("puts back the picture of an image memory the store holds with its file cut short or gone", async () => {
+    const target = await openTestApp();
+    try {
+      await restore(target, exported);
+      const root = target.config.paths.images;
+      const [file] = (fs.readdirSync(root, { recursive: true }) as string[]).filter((name) => name.endsWith(".png"));
+      fs.truncateSync(path.join(root, file!), 40);
+      const summary = await restore(target, exported);
+      expect(summary.pictures).toBe(1);
+      expect(summary.added).toEqual({ bucket: 0, memory: 0, platform: 0, conversation: 0 });
+      expect(fs.readFileSync(path.join(root, file!))).toEqual(IMAGE);
+      fs.rmSync(path.join(root, file!));
+      expect((await restore(target, exported)).pictures).toBe(1);
+      expect((await restore(target, exported)).pictures).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
   it("without vectors, rebuilds the chunks and ends where the original was", async () => {
     const file = path.join(tempDir(), "novectors.jsonl");
     const me = await source.service();
