@@ -73,8 +73,24 @@ export interface Relations {
   images: { memoryId: string; file: string }[];
 }
 
+/**
+ * The tables whose rows a repair found lost (it salvaged them), marked in the meta table until it is
+ * done: what refers to those rows (a memory's versions, a conversation's messages) is their text to
+ * rebuild them from, where with the table whole it is what a write cut short left. A repair cut
+ * short still knows it when run again.
+ */
+export type LostRowsTable = "memories" | "conversations";
+export const lostRowsKey = (table: LostRowsTable) => `repair:lost:${table}`;
+
 export interface StoreHealth {
-  meta: { problem?: Problem; dims: number | undefined; embedderId: string | undefined; generation: number };
+  meta: {
+    problem?: Problem;
+    dims: number | undefined;
+    embedderId: string | undefined;
+    generation: number;
+    /** Tables a repair cut short had salvaged (lostRowsKey). */
+    lostRows?: LostRowsTable[];
+  };
   tables: TableHealth[];
   /** Over the rows that could be read: those a damaged table lost count as gone. */
   relations: Relations;
@@ -153,7 +169,14 @@ async function checkMeta(db: lancedb.Connection): Promise<StoreHealth["meta"]> {
     problem = problemOf(error);
   }
   const dims = Number(values.get("embedderDims")) || (await vectorDims(db));
-  return { ...(problem ? { problem } : {}), dims, embedderId: values.get("embedderId"), generation: Number(values.get("generation") ?? 0) };
+  const lostRows = (["memories", "conversations"] as const).filter((table) => values.has(lostRowsKey(table)));
+  return {
+    ...(problem ? { problem } : {}),
+    dims,
+    embedderId: values.get("embedderId"),
+    generation: Number(values.get("generation") ?? 0),
+    ...(lostRows.length > 0 ? { lostRows } : {}),
+  };
 }
 
 async function vectorDims(db: lancedb.Connection): Promise<number | undefined> {

@@ -82,6 +82,44 @@ describe("a file system that fails", () => {
     await expectHealthy(env);
   }, 180_000);
 
+  it("an import cut between its messages' and its conversations' commits, run again, stores each conversation once; --repair moves the rows the first left to a file instead of bringing them back twice", async () => {
+    const { env, store } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const file = writeChatsFile(40);
+    expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/conversations.lance/" })));
+    await ok(["import", file], env);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    const doctor = await runBinary(["doctor"], env);
+    expect(doctor.stderr).toMatch(/40 messages rows belong to no conversation \(an upload or a delete cut short/);
+    const repair = await runBinary(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /40 conversations' messages rows of no conversation moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    const kept = fs
+      .readFileSync(moved!, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { messagesJson: string });
+    expect(kept).toHaveLength(40);
+    expect(kept.map((row) => row.messagesJson).join()).toMatch(/subject number 39/);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("a remember cut between its version's commit and its memory's: --repair moves the version to a file, the memory stays unstored as it was refused", async () => {
+    const { env, store } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    expectClearFault(await runBinary(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" })));
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    const repair = await runBinary(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /1 memories' versions of no memory moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    expect(fs.readFileSync(moved!, "utf8")).toMatch(/My dentist is Dr Silva/);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    await expectHealthy(env);
+  }, 180_000);
+
   it("memory writes to a server whose disk fails answer 503 with the fault; every memory acknowledged before stays, and writes work once it is back", async () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import { createEmbedder } from "../../providers/create-providers.js";
-import { ANY_INDEX, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { ANY_INDEX, lostRowsKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
@@ -25,7 +25,7 @@ import {
   messagesRowsFromEarlier,
   rebuildUsers,
 } from "./doctor-rebuild.js";
-import { diagnose, RECOVERED_PLATFORM, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
+import { diagnose, LEFTOVERS_DIR, RECOVERED_PLATFORM, rowsLost, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
 import { runningServer } from "./server-info.js";
 
 /**
@@ -41,9 +41,12 @@ import { runningServer } from "./server-info.js";
  *    messages; conversations whose text is gone kept with their titles; memories lost with their
  *    table rebuilt from their newest version; buckets that memories are in made again; vectors that
  *    are not finite, zero or of another dimension embedded again; conversations missing from the
- *    search index chunked again. Deleted: only what nothing reads, with a newer copy stored (a
- *    conversation's earlier revision) or left by a delete that stopped half-way (the versions of a
- *    deleted memory, while the memories table is whole).
+ *    search index chunked again. Deleted: only what nothing reads and a newer copy is stored of (a
+ *    conversation's earlier revision). Rows that refer to a conversation or memory that is gone,
+ *    while its table is whole, were left by a write cut short between two commits (a delete the
+ *    user asked for, an upload or remember that failed and was run again): they are moved to a file
+ *    in <data dir>/recovered/<time>/, not rebuilt, which would bring back a deleted thing or store
+ *    an uploaded one twice.
  * It refuses while `mnemo serve` runs on the store: replacing a table under a server's open
  * handles would give its requests errors.
  */
@@ -63,13 +66,6 @@ const OUR_INDEXES = [TEXT_INDEX, "vector_idx", "userId_idx", "conversationId_idx
 /** Ids per delete or update: a predicate of a few hundred ids stays short. */
 const IDS_PER_STEP = 500;
 
-/**
- * The meta key a repair sets before it salvages the memories table, and clears once it is done: a
- * repair cut short in between still knows, when run again, that memories without a row were lost
- * with it rather than deleted, and rebuilds them from their versions.
- */
-const MEMORIES_LOST = "repair:memories-lost";
-
 /** What `repairStore` will do with this diagnosis, one line each, in order: what `--dry-run` prints. */
 export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
   const { health } = diagnosis;
@@ -87,17 +83,23 @@ export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
   const strays = [...new Set(relations.withoutUser.flatMap((entry) => entry.userIds))];
   count(strays.length, "users made again from their rows' ids (names and tokens as the data dir recorded them)");
   count(relations.missingPlatforms.length, "platforms' import records made again from their conversations");
-  count(relations.lostConversations.length, `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}")`);
+  count(
+    relations.lostConversations.length,
+    rowsLost(health, "conversations")
+      ? `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}")`
+      : `messages rows of no conversation (an upload or a delete cut short) moved to a file in ${LEFTOVERS_DIR}`,
+  );
   count(relations.orphanChunks.length, "conversations rebuilt with their messages from their chunks' text");
   const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
   count(fromChunks.length, "conversations' messages rebuilt from their chunks' text");
   count(fromEarlier.length, "conversations' messages taken from their previous revision, to be indexed again");
   count(lost.length, "conversations whose text is gone kept with their titles, marked failed (an export restores them)");
   count(relations.orphanMessages.length, "messages rows of an earlier revision deleted (the current one is stored)");
-  const memoriesLost = health.tables.some((table) => table.key === "memories" && table.problem);
   count(
     relations.orphanHistory.length,
-    memoriesLost ? "memories rebuilt from their newest version (embedded again)" : "deleted memories' leftover versions deleted",
+    rowsLost(health, "memories")
+      ? "memories rebuilt from their newest version (embedded again)"
+      : `versions of no memory (a delete or a remember cut short) moved to a file in ${LEFTOVERS_DIR}`,
   );
   count(relations.missingBuckets.length, "missing buckets made again (named Recovered <id>)");
   count(vectorsOf(health, "memories").length, "memories embedded again");
@@ -133,10 +135,11 @@ export async function repairStore(
   try {
     // This process is the one to open what others found damaged and kept away from (store.ts).
     for (const table of diagnosis.health.tables) app.context.store.reopen(table.key);
-    actions.push(...(await repairTables(app, config, diagnosis.health, onProgress)));
+    const recovered = recoveredDir(config, new Date().toISOString().replaceAll(":", "-"));
+    actions.push(...(await repairTables(app, config, diagnosis.health, recovered, onProgress)));
     onProgress("Checking the store again");
     const fresh = await diagnose(config, onProgress);
-    actions.push(...(await repairRows(app, fresh, onProgress)));
+    actions.push(...(await repairRows(app, fresh, recovered, onProgress)));
   } finally {
     await app.close();
   }
@@ -191,15 +194,21 @@ function recoveredDir(config: Config, time: string): string {
 }
 
 /** Damaged tables salvaged (their files copied aside first) or made again, and damaged indexes built again. */
-async function repairTables(app: App, config: Config, health: StoreHealth, onProgress: DoctorProgress): Promise<string[]> {
+async function repairTables(
+  app: App,
+  config: Config,
+  health: StoreHealth,
+  recovered: string,
+  onProgress: DoctorProgress,
+): Promise<string[]> {
   const { store } = app.context;
   const actions: string[] = [];
   const rebuild = new Set<TableKey>();
-  const time = new Date().toISOString().replaceAll(":", "-");
   for (const table of damagedTables(health)) {
     onProgress(`Salvaging ${table.table}`);
-    const copied = keepDamagedFiles(config, table.table, time);
-    if (table.key === "memories") await store.write(() => store.setMeta({ [MEMORIES_LOST]: time }));
+    const copied = keepDamagedFiles(config, table.table, recovered);
+    const key = table.key;
+    if (key === "memories" || key === "conversations") await store.write(() => store.setMeta({ [lostRowsKey(key)]: recovered }));
     // A table whose rows cannot even be counted (a version file that does not open, or that lost
     // its columns) is made again empty: its rows are not there to read in the columns they had.
     const result = await store.write(async () => {
@@ -249,17 +258,17 @@ async function repairTables(app: App, config: Config, health: StoreHealth, onPro
 }
 
 /** A copy of a damaged table's folder, for what no repair can read: undefined on object storage. */
-function keepDamagedFiles(config: Config, table: string, time: string): string | undefined {
+function keepDamagedFiles(config: Config, table: string, recovered: string): string | undefined {
   if (isRemoteUri(config.storeUri)) return undefined;
   const from = path.join(config.paths.database, `${table}.lance`);
   if (!fs.existsSync(from)) return undefined;
-  const to = path.join(recoveredDir(config, time), `${table}.lance`);
+  const to = path.join(recovered, `${table}.lance`);
   fs.cpSync(from, to, { recursive: true });
   return to;
 }
 
 /** From a fresh check: what the rows that are left can rebuild, in the order the plan says it. */
-async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProgress): Promise<string[]> {
+async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onProgress: DoctorProgress): Promise<string[]> {
   const { store } = app.context;
   const { health } = diagnosis;
   const relations = health.relations;
@@ -290,11 +299,22 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
   if (platforms.length > 0) await store.write(() => store.add("platforms", platforms));
   did(platforms.length, "platforms' import records made again from their conversations");
   onProgress("Rebuilding conversations");
-  await inWrite(relations.lostConversations, (ids) => conversationsFromMessages(app, ids));
-  did(
-    relations.lostConversations.length,
-    `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}"), to be indexed again`,
-  );
+  const conversationsLost = rowsLost(health, "conversations");
+  if (conversationsLost) {
+    await inWrite(relations.lostConversations, (ids) => conversationsFromMessages(app, ids));
+    did(
+      relations.lostConversations.length,
+      `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}"), to be indexed again`,
+    );
+  } else {
+    const file = path.join(recovered, "conversation_messages-of-no-conversation.jsonl");
+    await inWrite(relations.lostConversations, async (ids) => {
+      await keepRows(file, await store.select("messages", sqlIn("conversationId", ids)));
+      await store.delete("messages", sqlIn("conversationId", ids));
+      await store.delete("chunks", sqlIn("conversationId", ids));
+    });
+    did(relations.lostConversations.length, `conversations' messages rows of no conversation moved to ${file}`);
+  }
   await inWrite(relations.orphanChunks, (ids) => conversationsFromChunks(app, ids));
   did(relations.orphanChunks.length, "conversations rebuilt with their messages from their chunks' text");
   const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
@@ -307,17 +327,21 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
   await inWrite(relations.orphanMessages, (ids) => store.delete("messages", sqlIn("id", ids)));
   did(relations.orphanMessages.length, "messages rows of an earlier revision deleted (the current one is stored)");
 
-  const [lostMark] = await store.select("meta", `key = ${sqlString(MEMORIES_LOST)}`);
-  if (lostMark) {
+  const memoriesLost = rowsLost(health, "memories");
+  if (memoriesLost) {
     onProgress("Rebuilding memories from their versions");
     await inSteps(relations.orphanHistory, (ids) => memoriesFromHistory(app, ids));
     did(relations.orphanHistory.length, "memories rebuilt from their newest version (embedded again)");
   } else {
-    await inWrite(relations.orphanHistory, (ids) => store.delete("memoryHistory", sqlIn("memoryId", ids)));
-    did(relations.orphanHistory.length, "deleted memories' leftover versions deleted");
+    const file = path.join(recovered, "memory_history-of-no-memory.jsonl");
+    await inWrite(relations.orphanHistory, async (ids) => {
+      await keepRows(file, await store.select("memoryHistory", sqlIn("memoryId", ids)));
+      await store.delete("memoryHistory", sqlIn("memoryId", ids));
+    });
+    did(relations.orphanHistory.length, `memories' versions of no memory moved to ${file}`);
   }
   // Memories rebuilt just now may be in buckets that are gone too: from the rows as they are now.
-  const missingBuckets = lostMark ? (await diagnose(app.config)).health.relations.missingBuckets : relations.missingBuckets;
+  const missingBuckets = memoriesLost ? (await diagnose(app.config)).health.relations.missingBuckets : relations.missingBuckets;
   for (const { userId, bucketId } of missingBuckets) {
     const row = {
       userId,
@@ -334,7 +358,7 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
   await inSteps(memories, (ids) => reembedMemories(app, ids));
   did(memories.length, "memories embedded again");
   const reindex = reindexed(health);
-  if (reindex.length > 0 || relations.lostConversations.length > 0 || fromEarlier.length > 0) {
+  if (reindex.length > 0 || (conversationsLost && relations.lostConversations.length > 0) || fromEarlier.length > 0) {
     await inWrite(reindex, async (ids) => {
       await store.delete("chunks", sqlIn("conversationId", ids));
       await store.update("conversations", sqlIn("id", ids), { status: sqlString("queued"), statusReason: "NULL" });
@@ -342,8 +366,15 @@ async function repairRows(app: App, diagnosis: Diagnosis, onProgress: DoctorProg
     await indexAll(app, onProgress);
     did(reindex.length, "conversations chunked and embedded again");
   }
-  if (lostMark) await store.write(() => store.delete("meta", `key = ${sqlString(MEMORIES_LOST)}`));
+  await store.write(() => store.delete("meta", sqlIn("key", [lostRowsKey("memories"), lostRowsKey("conversations")])));
   return actions;
+}
+
+/** Rows taken out of the store, appended to `file` as JSON lines before they are deleted. */
+async function keepRows(file: string, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.appendFile(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
 }
 
 function vectorsOf(health: StoreHealth, key: "memories" | "chunks"): string[] {

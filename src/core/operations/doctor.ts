@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
-import { ANY_INDEX, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { ANY_INDEX, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
@@ -58,6 +58,9 @@ export const RECOVERED_PLATFORM = "recovered";
  * conversation replaces it, and a restore replaces it by the export's.
  */
 export const REBUILT_HASH = "rebuilt-by-mnemo-doctor";
+
+/** Where a repair keeps what it takes out of the store: a damaged table's files, the rows nothing refers to. */
+export const LEFTOVERS_DIR = "<data dir>/recovered/";
 
 const RESTORE = "then `mnemo import <your latest export>` puts back what the export holds (what the store has is left as it is)";
 
@@ -143,6 +146,14 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
   });
 }
 
+/**
+ * Whether `table`'s rows are lost (it is damaged, or a repair cut short had salvaged it): what refers
+ * to them is then their text to rebuild them from, rather than what a write cut short left.
+ */
+export function rowsLost(health: StoreHealth, table: LostRowsTable): boolean {
+  return health.tables.some((t) => t.key === table && t.problem) || (health.meta.lostRows ?? []).includes(table);
+}
+
 /** What each problem means for the user, and what to do about it. */
 export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Finding[] {
   const findings: Finding[] = [];
@@ -175,12 +186,17 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Fi
     "messages rows are of a conversation's earlier revision (its current one is stored)",
     "`mnemo doctor --repair` deletes them",
   );
+  const conversationsDamaged = rowsLost(health, "conversations");
   add(
     "conversations",
     "repairable",
     relations.lostConversations.length,
-    "conversations are gone but their messages are still stored",
-    `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); ${REPLACED}`,
+    conversationsDamaged
+      ? "conversations cannot be read but their messages are still stored"
+      : "messages rows belong to no conversation (an upload or a delete cut short between its commits)",
+    conversationsDamaged
+      ? `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); ${REPLACED}`
+      : `\`mnemo doctor --repair\` moves them to a file in ${LEFTOVERS_DIR}: running the upload again stores its conversations anew`,
   );
   const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
   add(
@@ -219,15 +235,17 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Fi
     "memories are in a bucket that does not exist",
     "`mnemo doctor --repair` makes the bucket again (named Recovered <id>)",
   );
-  const memoriesDamaged = health.tables.some((table) => table.key === "memories" && table.problem);
+  const memoriesDamaged = rowsLost(health, "memories");
   add(
     "memory_history",
     "repairable",
     relations.orphanHistory.length,
-    memoriesDamaged ? "memories cannot be read but have versions" : "deleted memories still have versions",
+    memoriesDamaged
+      ? "memories cannot be read but have versions"
+      : "memories are gone but have versions (a delete, or a remember, stopped between its two commits)",
     memoriesDamaged
       ? "`mnemo doctor --repair` rebuilds each memory from its newest version (embedding it again)"
-      : "`mnemo doctor --repair` deletes them (a delete stopped between its two commits)",
+      : `\`mnemo doctor --repair\` moves the versions to a file in ${LEFTOVERS_DIR}`,
   );
   add(
     "platforms",

@@ -63,4 +63,21 @@ describe("findingsOf", () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]!.fix).toMatch(/recorded in the data dir, or the one named with --embedder <spec>.*its vectors have 384 dimensions/);
   });
+
+  it("rows of a conversation or memory that is gone are rebuilt from when its table lost them, else moved aside as a write cut short left them", () => {
+    const leftovers = { ...healthy.relations, lostConversations: ["conv_a"], orphanHistory: ["mem_a", "mem_b"] };
+    const whole = findingsOf({ ...healthy, relations: leftovers });
+    expect(whole.map((finding) => finding.what)).toEqual([
+      "1 messages rows belong to no conversation (an upload or a delete cut short between its commits)",
+      "2 memories are gone but have versions (a delete, or a remember, stopped between its two commits)",
+    ]);
+    expect(whole.every((finding) => /moves (them|the versions) to a file in <data dir>\/recovered\//.test(finding.fix))).toBe(true);
+    // A repair cut short after it salvaged both tables: the mark it left says the rows were lost.
+    const salvaged = findingsOf({ ...healthy, meta: { ...healthy.meta, lostRows: ["conversations", "memories"] }, relations: leftovers });
+    expect(salvaged.map((finding) => finding.what)).toEqual([
+      "1 conversations cannot be read but their messages are still stored",
+      "2 memories cannot be read but have versions",
+    ]);
+    expect(salvaged.map((finding) => finding.fix).join("\n")).toMatch(/rebuilds them from their messages[\s\S]*rebuilds each memory/);
+  });
 });
