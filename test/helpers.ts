@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
@@ -60,6 +61,8 @@ export interface ServedStore {
   token: string;
   tokenFile: string;
   env: NodeJS.ProcessEnv;
+  /** What the server has written to stderr so far: a line per request. */
+  log(): string;
   stop(): Promise<void>;
   /** kill -9: no shutdown at all, as a crash or the OOM killer. */
   kill(): Promise<void>;
@@ -95,6 +98,7 @@ export async function serveStore(options: { store?: string } = {}): Promise<Serv
     tokenFile: started.tokenFile,
     // A different (empty) store for the client proves every call goes over HTTP.
     env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
+    log: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         child.on("close", () => resolve());
@@ -140,4 +144,13 @@ export async function cliTarget(mode: "embedded" | "remote"): Promise<{ env: Nod
   }
   const store = path.join(tempDir(), "store");
   return { env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }), dataDir: store, stop: async () => undefined };
+}
+
+/** A port on 127.0.0.1 that nothing listens on now (one just given out by the system, and closed). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -23,6 +23,7 @@ function srcToDist(): Plugin {
 }
 
 const INTEGRATION = "test/**/*.int.test.ts";
+const PACKAGE = "test/**/*.pack.test.ts";
 
 // Lives in test/ because the project's top level holds only what the brief allows.
 export default defineConfig({
@@ -36,9 +37,11 @@ export default defineConfig({
     env: { LANCEDB_LOG: "error" },
     projects: [
       // Pure functions on src/: no store, no child process, no dist/; runs before `tsc`, in seconds.
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [INTEGRATION] } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [INTEGRATION, PACKAGE] } },
       // A real store, the built binary, HTTP: after `tsc`.
       { extends: true, plugins: [srcToDist()], test: { name: "integration", include: [INTEGRATION] } },
+      // `npm pack`, installed with `npm install -g` into a prefix of its own and run from there: minutes.
+      { extends: true, test: { name: "package", include: [PACKAGE], testTimeout: 300_000, hookTimeout: 900_000 } },
     ],
   },
 });

@@ -1,4 +1,4 @@
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import type { ImportProgress, ImportSummary } from "../core/index.js";
 import { counted, createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions } from "./session.js";
@@ -77,13 +77,14 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
-  const remote = Boolean(globals.remote ?? process.env["MNEMO_URL"]);
   return withService(
     session,
-    async (service) => {
+    async (service, via) => {
       // Through a server, each file goes whole to its upload endpoint, imported (and indexed) there.
-      if (remote) {
-        return uploadExports(service, paths, {
+      // One found running on the store that stops meanwhile leaves the import to this process: run
+      // again, it adds only what the server had not stored.
+      if (via === "server") {
+        const uploaded = uploadExports(service, paths, {
           platform: options.platform,
           dryRun: Boolean(options.dryRun),
           wait: options.wait,
@@ -94,6 +95,11 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
             ),
           onIndexing: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`),
         });
+        const summary = await uploaded.catch((error: unknown) => {
+          if (isAppError(error) && error.details["fellBack"] === true) return undefined;
+          throw error;
+        });
+        if (summary) return summary;
       }
       const result = await importExports(service, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
       if (options.wait && !options.dryRun) {

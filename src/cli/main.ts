@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
+import { registerCompletion } from "./commands/completion.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerExport } from "./commands/export.js";
 import { registerImport } from "./commands/import.js";
@@ -13,8 +14,11 @@ import { registerReindex } from "./commands/reindex.js";
 import { registerRemember } from "./commands/remember.js";
 import { registerSearch } from "./commands/search.js";
 import { registerServe } from "./commands/serve.js";
+import { registerService } from "./commands/service.js";
+import { registerTrash } from "./commands/trash.js";
 import { registerUi } from "./commands/ui.js";
 import { registerUsers } from "./commands/users.js";
+import { registerWatch } from "./commands/watch.js";
 import { checkArgumentsAreUtf8 } from "./arguments.js";
 import { EXIT, handleError } from "./handle-error.js";
 
@@ -31,6 +35,7 @@ export function buildProgram(): Command {
     .option("--embedder <spec>", "auto, bundled, or transformers:<model id or folder>")
     .option("--remote <url>", "use a running `mnemo serve` instead of the store (or $MNEMO_URL)")
     .option("--token <token>", "API token for --remote (or $MNEMO_TOKEN)")
+    .option("--local", "work on the store directly, even when a `mnemo serve` runs on it", false)
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
@@ -40,8 +45,11 @@ export function buildProgram(): Command {
   registerImport(program);
   registerExport(program);
   registerChats(program);
+  registerTrash(program);
   registerSearch(program);
   registerServe(program);
+  registerService(program);
+  registerWatch(program);
   registerMcp(program);
   registerUi(program);
   registerInfo(program);
@@ -49,6 +57,7 @@ export function buildProgram(): Command {
   registerReindex(program);
   registerMaintain(program);
   registerDoctor(program);
+  registerCompletion(program);
   return program;
 }
 

@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/index.js";
 import { handleError } from "./handle-error.js";
 import { createOutput, type Output } from "./output.js";
+import { readTokenFile } from "./server-route.js";
 
 /** The options every command takes (declared once on the root program). */
 export interface GlobalOptions {
@@ -15,6 +15,8 @@ export interface GlobalOptions {
   embedder?: string;
   remote?: string;
   token?: string;
+  /** Work on the store even when a `mnemo serve` runs on it. */
+  local?: boolean;
 }
 
 export interface Session {
@@ -95,30 +97,39 @@ async function openApp(session: Session, maintenance: "detached" | "background")
 }
 
 /**
- * The service for this command: the embedded store, or a running server with --remote / MNEMO_URL.
- * With `index`, an embedded store also processes queued conversations while `work` runs.
+ * The service for this command: a running server with --remote / MNEMO_URL; else the `mnemo serve`
+ * that runs on the store, when there is one (cli/server-route.ts); else the embedded store. With
+ * `index`, an embedded store also processes queued conversations while `work` runs.
  */
 export async function withService<T>(
   session: Session,
-  work: (service: MnemoService) => Promise<T>,
+  work: (service: MnemoService, via: Via) => Promise<T>,
   options: { index?: boolean } = {},
 ): Promise<T> {
   const opened = await openService(session, { ...options, maintenance: "detached" });
   try {
-    return await work(opened.service);
+    return await work(opened.service, opened.via);
   } finally {
     await opened.close();
   }
 }
 
+/** How a command reaches the store: through a server (named, or found running on it) or directly. */
+export type Via = "server" | "store";
+
 /** What withService hands its work, for a command that holds it open itself (mcp); `close` ends it. */
 export async function openService(
   session: Session,
   options: { index?: boolean; maintenance: "detached" | "background" },
-): Promise<{ service: MnemoService; close(): Promise<void> }> {
-  const { loadConfig } = await import("../config/load-config.js");
-  const config = loadConfig({ store: session.options.store, remote: session.options.remote, token: session.options.token });
-  if (config.remote) {
+): Promise<{ service: MnemoService; via: Via; close(): Promise<void> }> {
+  const [{ locateStore }, { runningServer }] = await Promise.all([import("../config/location.js"), import("../core/index.js")]);
+  const location = locateStore({
+    store: session.options.store,
+    remote: session.options.remote,
+    token: session.options.token,
+    user: session.options.user,
+  });
+  if (location.remote) {
     if (session.options.user) {
       throw AppError.invalid(
         "--user",
@@ -127,9 +138,28 @@ export async function openService(
       );
     }
     const { createRemoteService } = await import("../client/remote.js");
-    const service = createRemoteService(config.remote.url, config.remote.token ?? readTokenFile(config.paths.tokenFile));
-    return { service, close: async () => undefined };
+    const service = createRemoteService(location.remote.url, location.remote.token ?? readTokenFile(location.paths.tokenFile));
+    return { service, via: "server", close: async () => undefined };
   }
+  const { serverForCommand, routedService } = await import("./server-route.js");
+  const server = serverForCommand(session.options, location, runningServer(location.paths.serverInfo));
+  if (server) {
+    const { createRemoteService } = await import("../client/remote.js");
+    let fallback: { service: MnemoService; close(): Promise<void> } | undefined;
+    const service = routedService(
+      createRemoteService(server.url, server.token),
+      async () => (fallback ??= await openLocal(session, options)).service,
+      (reason) => session.out.notice(`The mnemo server at ${server.url} ${reason}; this command works on the store directly.`),
+    );
+    return { service, via: "server", close: async () => fallback?.close() };
+  }
+  return { ...(await openLocal(session, options)), via: "store" };
+}
+
+async function openLocal(
+  session: Session,
+  options: { index?: boolean; maintenance: "detached" | "background" },
+): Promise<{ service: MnemoService; close(): Promise<void> }> {
   const app = await openApp(session, options.maintenance);
   try {
     if (options.index) await app.indexer.start();
@@ -137,14 +167,5 @@ export async function openService(
   } catch (error) {
     await app.close();
     throw error;
-  }
-}
-
-/** The token `mnemo serve` left for local clients, when no token was given. */
-function readTokenFile(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -1,5 +1,8 @@
+import http from "node:http";
+import https from "node:https";
 import { Readable } from "node:stream";
-import { Agent, request } from "undici";
+import { pipeline } from "node:stream/promises";
+import { endpointPath, type Endpoint } from "../schemas/endpoints.js";
 import { AppError, type ErrorCode } from "../shared/errors.js";
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -24,99 +27,157 @@ class StreamBody {
 
 export type QueryValue = string | number | boolean | undefined;
 
-/** JSON over HTTP to a mnemo server: a bearer token, timeouts, and error bodies turned back into AppErrors. */
+export interface EndpointRequest {
+  params?: Record<string, string | number>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+type Method = "GET" | "POST" | "DELETE" | "PATCH";
+const methodOf = (endpoint: Endpoint) => endpoint.method.toUpperCase() as Method;
+
+interface Answer {
+  statusCode: number;
+  body: http.IncomingMessage;
+}
+
+/** How long connecting may take: a server that is not there should not hold a command up. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Errors of a connection that was never made: the request did not reach the server, so sending it
+ * elsewhere cannot do anything twice.
+ */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENOTFOUND", "ECONNECTTIMEOUT"]);
+
+/**
+ * JSON over HTTP to a mnemo server: a bearer token, timeouts, and error bodies turned back into
+ * AppErrors. Node's own http client: undici cost a command sent to a server ~230 ms of CPU to load,
+ * more than the rest of the command (test/bench/README.md, "A command through a server").
+ */
 export class HttpClient {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 5_000 } });
+  private readonly agent: http.Agent;
 
   constructor(
     private readonly baseUrl: string,
     private readonly token: string | undefined,
-  ) {}
-
-  get<T>(path: string, query: Record<string, QueryValue> = {}): Promise<T> {
-    return this.send<T>("GET", path, query, undefined);
+  ) {
+    const options = { keepAlive: true, keepAliveMsecs: 10_000 };
+    this.agent = baseUrl.startsWith("https:") ? new https.Agent(options) : new http.Agent(options);
   }
 
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>("POST", path, {}, body);
-  }
-
-  delete<T>(path: string, body?: unknown): Promise<T> {
-    return this.send<T>("DELETE", path, {}, body);
+  /**
+   * One call to an endpoint: `params` fill its path, `query` its query string, and `body` is sent
+   * as JSON.
+   */
+  call<T>(endpoint: Endpoint, request: EndpointRequest = {}): Promise<T> {
+    return this.send<T>(methodOf(endpoint), endpointPath(endpoint, request.params), request.query ?? {}, request.body);
   }
 
   /**
    * A streamed answer (GET /api/export), line by line as it arrives, each with its `\n`. The answer
    * may take as long as the export does: only a stall of 5 minutes between chunks ends it.
    */
-  async lines(path: string, query: Record<string, QueryValue> = {}): Promise<AsyncIterable<string>> {
-    const response = await this.request("GET", path, query, undefined, { headersTimeout: 300_000, bodyTimeout: 300_000 });
+  async lines(endpoint: Endpoint, query: Record<string, QueryValue> = {}): Promise<AsyncIterable<string>> {
+    const timeouts = { headersTimeout: 300_000, bodyTimeout: 300_000 };
+    const response = await this.request(methodOf(endpoint), endpointPath(endpoint), query, undefined, timeouts);
     if (response.statusCode >= 400) {
-      const text = await response.body.text();
+      const text = await readText(response.body);
       throw toAppError(response.statusCode, text ? safeJson(text) : undefined, this.baseUrl);
     }
     return splitLines(response.body);
   }
 
-  patch<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>("PATCH", path, {}, body);
-  }
-
   /** A request whose body is streamed as it is read (an export file), never held whole. */
-  upload<T>(path: string, query: Record<string, QueryValue>, body: AsyncIterable<Uint8Array>, size?: number): Promise<T> {
-    return this.send<T>("POST", path, query, new StreamBody(body, size));
+  upload<T>(endpoint: Endpoint, query: Record<string, QueryValue>, body: AsyncIterable<Uint8Array>, size?: number): Promise<T> {
+    return this.send<T>(methodOf(endpoint), endpointPath(endpoint), query, new StreamBody(body, size));
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    this.agent.destroy();
   }
 
-  private async send<T>(
-    method: "GET" | "POST" | "DELETE" | "PATCH",
-    path: string,
-    query: Record<string, QueryValue>,
-    body: unknown,
-  ): Promise<T> {
+  private async send<T>(method: Method, path: string, query: Record<string, QueryValue>, body: unknown): Promise<T> {
     const response = await this.request(method, path, query, body, { headersTimeout: 120_000, bodyTimeout: 120_000 });
-    const text = await response.body.text();
+    const text = await readText(response.body);
     const parsed = text ? safeJson(text) : undefined;
     if (response.statusCode >= 400) throw toAppError(response.statusCode, parsed, this.baseUrl);
     return parsed as T;
   }
 
-  private async request(
-    method: "GET" | "POST" | "DELETE" | "PATCH",
+  private request(
+    method: Method,
     path: string,
     query: Record<string, QueryValue>,
     body: unknown,
     timeouts: { headersTimeout: number; bodyTimeout: number },
-  ): Promise<Awaited<ReturnType<typeof request>>> {
+  ): Promise<Answer> {
     const url = new URL(path.replace(/^\//, ""), this.baseUrl.endsWith("/") ? this.baseUrl : `${this.baseUrl}/`);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token) headers["authorization"] = `Bearer ${this.token}`;
     const stream = body instanceof StreamBody ? body : undefined;
+    const json = stream || body === undefined ? undefined : JSON.stringify(body);
     if (stream) {
       headers["content-type"] = "application/octet-stream";
       if (stream.size !== undefined) headers["content-length"] = String(stream.size);
-    } else if (body !== undefined) headers["content-type"] = "application/json";
-    let response: Awaited<ReturnType<typeof request>>;
-    try {
-      response = await request(url, {
-        method,
-        headers,
-        body: stream ? Readable.from(stream.stream) : body === undefined ? null : JSON.stringify(body),
-        dispatcher: this.agent,
-        ...timeouts,
-      });
-    } catch (error) {
-      throw new AppError("unavailable", `Cannot reach the mnemo server at ${this.baseUrl}: ${(error as Error).message}`, {
-        suggestion: "Start it with `mnemo serve`, or check --remote / MNEMO_URL.",
-        cause: error,
-      });
+    } else if (json !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = String(Buffer.byteLength(json));
     }
-    return response;
+    const transport = url.protocol === "https:" ? https : http;
+    return new Promise<Answer>((resolve, reject) => {
+      let connected = false;
+      const fail = (error: Error & { code?: string }) => reject(this.unreachable(error, connected));
+      const request = transport.request(url, { method, headers, agent: this.agent });
+      const answerTimer = setTimeout(
+        () => request.destroy(Object.assign(new Error(`no answer within ${timeouts.headersTimeout / 1000} s`), { code: "ETIMEDOUT" })),
+        timeouts.headersTimeout,
+      );
+      request.on("socket", (socket) => {
+        if (!socket.connecting) return void (connected = true);
+        const connectTimer = setTimeout(
+          () => request.destroy(Object.assign(new Error("could not connect within 5 s"), { code: "ECONNECTTIMEOUT" })),
+          CONNECT_TIMEOUT_MS,
+        );
+        socket.once("connect", () => {
+          connected = true;
+          clearTimeout(connectTimer);
+        });
+        socket.once("close", () => clearTimeout(connectTimer));
+      });
+      request.on("error", (error) => {
+        clearTimeout(answerTimer);
+        fail(error);
+      });
+      request.on("response", (response) => {
+        clearTimeout(answerTimer);
+        response.setTimeout(timeouts.bodyTimeout, () =>
+          response.destroy(new Error(`the answer stalled for ${timeouts.bodyTimeout / 1000} s`)),
+        );
+        resolve({ statusCode: response.statusCode ?? 0, body: response });
+      });
+      if (stream) pipeline(Readable.from(stream.stream), request).catch((error: Error) => request.destroy(error));
+      else request.end(json);
+    });
   }
+
+  /** A request that failed before an answer came: `details.delivered` says whether the server may have acted on it. */
+  private unreachable(error: Error & { code?: string }, connected: boolean): AppError {
+    if (error instanceof AppError) return error; // the body's own failure (an export file that could not be read)
+    return new AppError("unavailable", `Cannot reach the mnemo server at ${this.baseUrl}: ${error.message}`, {
+      suggestion: "Start it with `mnemo serve`, or check --remote / MNEMO_URL.",
+      details: { delivered: connected && !NOT_CONNECTED.has(error.code ?? "") },
+      cause: error,
+    });
+  }
+}
+
+/** A whole answer as text (UTF-8). */
+async function readText(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A byte stream cut into its lines (UTF-8; each keeps its `\n`; a last line without one is kept too). */

@@ -1,5 +1,6 @@
 import type { MnemoService } from "../core/index.js";
 import type { IngestResponse } from "../schemas/chat-history.js";
+import { ENDPOINTS } from "../schemas/endpoints.js";
 import { AppError } from "../shared/errors.js";
 import { HttpClient, type QueryValue } from "./http-client.js";
 
@@ -38,63 +39,66 @@ function allStored(settled: PromiseSettledResult<IngestResponse>[]): IngestRespo
 export function createRemoteService(baseUrl: string, token: string | undefined): MnemoService {
   const http = new HttpClient(baseUrl, token);
   const query = (value: object) => value as Record<string, QueryValue>;
+  const E = ENDPOINTS;
   return {
     memories: {
-      store: (input) => http.post("/api/memory", input),
-      storeImage: (input) => http.post("/api/v2/memory/image", input),
+      store: (body) => http.call(E.storeMemory, { body }),
+      storeImage: (body) => http.call(E.storeImageMemory, { body }),
       storeMany: async (inputs) => {
         const memoryIds: string[] = [];
-        for (const input of inputs) memoryIds.push((await http.post<{ memoryId: string }>("/api/memory", input)).memoryId);
+        for (const body of inputs) memoryIds.push((await http.call<{ memoryId: string }>(E.storeMemory, { body })).memoryId);
         return { memoryIds };
       },
-      list: (params) => http.get("/api/memory", query(params)),
-      listV2: (params) => http.get("/api/v2/memory", query(params)),
-      update: (body) => http.post("/api/v2/memory/update", body),
-      delete: (memoryId) => http.delete(`/api/memories/${encodeURIComponent(memoryId)}`),
-      bulkDelete: (body) => http.post("/api/memories/bulk-delete", body),
-      history: (memoryId) => http.get(`/api/v2/memory/${encodeURIComponent(memoryId)}/history`),
+      list: (params) => http.call(E.listMemories, { query: query(params) }),
+      listV2: (params) => http.call(E.listMemoriesV2, { query: query(params) }),
+      update: (body) => http.call(E.updateMemories, { body }),
+      delete: (memoryId) => http.call(E.deleteMemory, { params: { memoryId } }),
+      bulkDelete: (body) => http.call(E.bulkDeleteMemories, { body }),
+      history: (memoryId, params = {}) => http.call(E.memoryHistory, { params: { memoryId }, query: query(params) }),
     },
     buckets: {
-      list: (params = {}) => http.get("/api/buckets", query(params)),
-      create: (body) => http.post("/api/buckets", body),
-      rename: (bucketId, body) => http.patch(`/api/buckets/${bucketId}`, body),
-      delete: (bucketId) => http.delete(`/api/buckets/${bucketId}`),
+      list: (params = {}) => http.call(E.listBuckets, { query: query(params) }),
+      create: (body) => http.call(E.createBucket, { body }),
+      rename: (bucketId, body) => http.call(E.renameBucket, { params: { bucketId }, body }),
+      delete: (bucketId) => http.call(E.deleteBucket, { params: { bucketId } }),
     },
     conversations: {
-      upload: (upload) => http.post("/api/chat-history/ingest/custom-online", upload),
+      upload: (body) => http.call(E.uploadConversation, { body }),
       // The endpoint takes one conversation per request; several in flight are stored in one commit.
       uploadMany: async (uploads) => {
         const settled: PromiseSettledResult<IngestResponse>[] = [];
         for (let i = 0; i < uploads.length; i += UPLOADS_IN_FLIGHT) {
           const slice = uploads.slice(i, i + UPLOADS_IN_FLIGHT);
-          settled.push(
-            ...(await Promise.allSettled(
-              slice.map((upload) => http.post<IngestResponse>("/api/chat-history/ingest/custom-online", upload)),
-            )),
-          );
+          settled.push(...(await Promise.allSettled(slice.map((body) => http.call<IngestResponse>(E.uploadConversation, { body })))));
         }
         return allStored(settled);
       },
-      list: (params) => http.get("/api/chat-history/chats", query(params)),
-      get: (conversationId) => http.get("/api/chat-history/conversation", { conversationId }),
-      delete: (body) => http.delete("/api/chat-history/chats", body),
-      count: () => http.get("/api/chat-history/count"),
-      pin: (body) => http.post("/api/chat-history/chats/pin", body),
-      exclude: (body) => http.post("/api/chat-history/chats/exclude", body),
-      status: () => http.get("/api/chat-history/status"),
-      overview: () => http.get("/api/chat-history/overview"),
+      list: (params) => http.call(E.listConversations, { query: query(params) }),
+      get: (conversationId, page) => http.call(E.getConversation, { query: { ...query(page ?? {}), conversationId } }),
+      delete: (body) => http.call(E.deleteConversations, { body }),
+      count: () => http.call(E.countConversations),
+      pin: (body) => http.call(E.pinConversations, { body }),
+      exclude: (body) => http.call(E.excludeConversations, { body }),
+      status: () => http.call(E.queueStatus),
+      overview: () => http.call(E.overview),
     },
     imports: {
-      upload: (body, { size, ...options }) => http.upload("/api/chat-history/imports", query(options), body, size),
-      get: (jobId) => http.get(`/api/chat-history/imports/${encodeURIComponent(jobId)}`),
-      list: () => http.get("/api/chat-history/imports"),
+      upload: (body, options) => http.upload(E.uploadImport, query(options), body, options.size),
+      get: (jobId) => http.call(E.getImport, { params: { jobId } }),
+      list: () => http.call(E.listImports),
+    },
+    trash: {
+      move: (body) => http.call(E.moveToTrash, { body }),
+      list: (params = {}) => http.call(E.listTrash, { query: query(params) }),
+      restore: (body) => http.call(E.restoreTrash, { body }),
+      empty: (body = {}) => http.call(E.emptyTrash, { body }),
     },
     token: {
-      rotate: () => http.post("/api/token/rotate", {}),
+      rotate: () => http.call(E.rotateToken, { body: {} }),
     },
-    info: () => http.get("/api/info"),
-    search: (body) => http.post("/api/chat-history/search", body),
-    recall: (body) => http.post("/api/chat-history/inject", body),
-    export: (params = {}) => http.lines("/api/export", query(params)),
+    info: () => http.call(E.info),
+    search: (body) => http.call(E.search, { body }),
+    recall: (body) => http.call(E.recall, { body }),
+    export: (params = {}) => http.lines(E.export, query(params)),
   };
 }

@@ -2,8 +2,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
 import "../schemas/messages.js";
-import { DEFAULT_USER } from "./default-user.js";
-import { dataPaths, defaultDataDir, isRemoteUri, type DataPaths } from "./paths.js";
+import { locateStore, type LocationFlags, type StoreLocation } from "./location.js";
 
 const EmbedderSpec = z.string().regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
 const RerankerSpec = z
@@ -61,30 +60,18 @@ export const FileConfig = Settings.superRefine((config, issues) => {
 });
 export type FileConfig = z.infer<typeof Settings>;
 
-export interface Config extends Omit<FileConfig, "embedderWorkers"> {
+export interface Config extends Omit<FileConfig, "embedderWorkers">, StoreLocation {
   embedderWorkers: number;
-  /** Where LanceDB lives: a local folder or a URI LanceDB understands (s3://…). */
-  storeUri: string;
-  paths: DataPaths;
-  user: string;
-  remote: { url: string; token: string | undefined } | undefined;
 }
 
 /** Values given on the command line; each one wins over the file and the environment. */
-export interface ConfigFlags {
-  store?: string | undefined;
-  user?: string | undefined;
+export interface ConfigFlags extends LocationFlags {
   embedder?: string | undefined;
-  remote?: string | undefined;
-  token?: string | undefined;
 }
 
 export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const location = nonEmpty("--store", flags.store) ?? (env["MNEMO_STORE"] || undefined) ?? defaultDataDir(env);
-  const remoteStore = isRemoteUri(location);
-  // A remote store keeps its local state (models, lock, images, config) in the default data dir.
-  const dataDir = remoteStore ? defaultDataDir(env) : location;
-  const paths = dataPaths(dataDir);
+  const location = locateStore(flags, env);
+  const { paths } = location;
   const file = parseFileConfig(paths.config, readJsonFile(paths.config));
   const merged = parseMerged(paths.config, {
     ...file,
@@ -99,40 +86,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     },
     ...(flags.embedder ? { embedder: flags.embedder } : {}),
   });
-  const remoteUrl = serverUrl(flags.remote !== undefined ? "--remote" : "MNEMO_URL", flags.remote ?? (env["MNEMO_URL"] || undefined));
   return {
     ...merged,
     // One model on every core: two copies embedded a 5 MB export 25% faster but peaked 150 MB higher.
     embedderWorkers: merged.embedderWorkers ?? 1,
-    storeUri: remoteStore ? location : paths.database,
-    paths,
-    user: flags.user ?? env["MNEMO_USER"] ?? DEFAULT_USER,
-    remote: remoteUrl ? { url: remoteUrl, token: flags.token ?? env["MNEMO_TOKEN"] } : undefined,
+    ...location,
   };
-}
-
-function nonEmpty(flag: string, value: string | undefined): string | undefined {
-  if (value !== undefined && value.trim() === "") throw AppError.invalid(flag, "must not be empty");
-  return value;
-}
-
-/** A server's address as given, checked: `new URL` deep in the HTTP client said only "Invalid URL". */
-function serverUrl(source: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    throw AppError.invalid(
-      source,
-      `${JSON.stringify(value)} is not a server address`,
-      "Give the URL `mnemo serve` prints, such as http://127.0.0.1:7411.",
-    );
-  }
-  return value;
 }
 
 function readJsonFile(file: string): unknown {

@@ -25,6 +25,8 @@ export function dataPaths(dataDir: string) {
     maintenanceLock: path.join(dataDir, "maintenance"),
     reindexLock: path.join(dataDir, "reindex"),
     serverInfo: path.join(dataDir, "server.json"),
+    /** What watched folders hold and what was imported from them (core/jobs/watch-folder.ts). */
+    watchState: path.join(dataDir, "watch.json"),
     tokenFile: path.join(dataDir, "token"),
     secret: path.join(dataDir, "secret"),
     /** The meta record and users, kept for a repair of those tables (store/recovery-record.ts). */

@@ -19,7 +19,7 @@ import { AppError } from "../shared/errors.js";
 import { IndexWorker } from "./chat-history/index-worker.js";
 import { Maintenance } from "./operations/maintenance.js";
 import { createService, type MnemoService } from "./service.js";
-import { addUser, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
+import { addUser, credentialStamp, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 
@@ -49,6 +49,8 @@ export interface App {
     remove(name: string): Promise<void>;
     resolve(name: string): Promise<UserInfo>;
     rotateToken(name: string): Promise<string>;
+    /** What a signed-in session of the user rests on: changes when their token is rotated; undefined once they are removed. */
+    credentialStamp(userId: string): Promise<string | undefined>;
   };
   close(): Promise<void>;
 }
@@ -104,6 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       remove: (name) => removeUser(context, name),
       resolve: (name) => resolveUser(context, name),
       rotateToken: (name) => rotateToken(context, name),
+      credentialStamp: (userId) => credentialStamp(context, userId),
     },
     close: async () => {
       await indexer.stop();

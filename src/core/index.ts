@@ -1,17 +1,24 @@
 /**
  * The core's one door: the faces (cli, http, client, mcp, web) import the core from here only.
  *
- * Importing it is cheap. What reaches LanceDB or a model (the App, reindex, the users table) is
- * loaded when one of the functions below is first called, so `mnemo --help`, a command sent to a
- * server and an MCP client's first request do not pay for the store.
+ * Importing it is cheap. What reaches LanceDB, a model, the importers or the schemas (the App,
+ * reindex, the users table, import jobs) is loaded when one of the functions below is first called,
+ * so `mnemo --help`, a command sent to a server and an MCP client's first request do not pay for it.
  */
 import type { Config } from "../config/load-config.js";
+import type { MnemoService } from "./service-types.js";
 import type { App, AppOptions } from "./app.js";
+import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
 import type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
 import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
 import type { RepairResult } from "./operations/doctor-repair.js";
 import type { ExportQuery } from "../schemas/export.js";
+import type { QueueStatus } from "../schemas/chat-history.js";
+import type { ImageCheck } from "./memories/image-types.js";
+import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
+import type { ReleaseLock } from "../store/process-lock.js";
 
 export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
@@ -21,14 +28,54 @@ export type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
 export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/restore.js";
 export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
-export { checkPlatform } from "../importers/index.js";
-export { importExports, waitForProcessing, waitForQueue } from "./jobs/import-file.js";
-export { uploadExports, type UploadExportsOptions } from "./jobs/upload-exports.js";
-export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress } from "./jobs/import-file.js";
-export { checkImage } from "./memories/image-types.js";
+export { checkPlatform } from "../importers/platform.js";
+export { chatAppNames, FORMATS, fileTypes, formatLines, formatNames, type FormatWords } from "../importers/words.js";
+export type { UploadExportsOptions } from "./jobs/upload-exports.js";
+export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";
+export type { ImageCheck } from "./memories/image-types.js";
+export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
-export { lockOutReindexToServe } from "./operations/reindex-lock.js";
 export { removeServerInfo, runningServer, writeServerInfo, type ServerInfo } from "./operations/server-info.js";
+
+/** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
+export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
+  return (await import("./jobs/import-file.js")).importExports(service, paths, options);
+}
+
+/** `mnemo import` through a server: each export file streamed whole to it, which imports it (core/jobs/upload-exports.ts). */
+export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
+  return (await import("./jobs/upload-exports.js")).uploadExports(service, paths, options);
+}
+
+/** Waits until none of the user's conversations is queued or processing; the queue's final status. */
+export async function waitForQueue(service: MnemoService, wait?: QueueWait): Promise<QueueStatus> {
+  return (await import("./jobs/import-file.js")).waitForQueue(service, wait);
+}
+
+/** Waits for the queue, then counts how an import's conversations ended (rejected or failed, with reasons). */
+export async function waitForProcessing(service: MnemoService, summary: ImportSummary, wait?: QueueWait): Promise<void> {
+  return (await import("./jobs/import-file.js")).waitForProcessing(service, summary, wait);
+}
+
+/** Whether the bytes are a whole image of a kind mnemo keeps (core/memories/image-types.ts). */
+export async function checkImage(data: Uint8Array): Promise<ImageCheck> {
+  return (await import("./memories/image-types.js")).checkImage(data);
+}
+
+/** Imports each new chat export that appears in a folder (core/jobs/watch-folder.ts); `stop` ends it. */
+export async function watchFolder(options: WatchOptions): Promise<{ stop(): Promise<void> }> {
+  return (await import("./jobs/watch-folder.js")).watchFolder(options);
+}
+
+/** What watched folders imported, newest last. */
+export async function watchedImports(stateFile: string): Promise<WatchedImport[]> {
+  return (await import("./jobs/watch-folder.js")).watchedImports(stateFile);
+}
+
+/** Keeps `mnemo reindex` out while a server runs on the store (core/operations/reindex-lock.ts). */
+export async function lockOutReindexToServe(lockPath: string): Promise<ReleaseLock> {
+  return (await import("./operations/reindex-lock.js")).lockOutReindexToServe(lockPath);
+}
 
 /** Opens the store (creating it on first use) with its embedder and the rest of the service. */
 export async function createApp(config: Config, options?: AppOptions): Promise<App> {
@@ -91,6 +138,11 @@ export async function imageBytes(app: App, memoryId: string): Promise<{ data: Bu
 /** An upload's JSON body read as it arrives, refused once its messages pass the token limit (chat-history/upload-reader.ts). */
 export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: number): Promise<unknown> {
   return (await import("./chat-history/upload-reader.js")).readUploadBody(body, length);
+}
+
+/** Deletes for good what has been in any user's trash over 30 days (core/trash/); a running server does it every few hours. */
+export async function purgeExpiredTrash(app: App): Promise<number> {
+  return (await import("./trash/trash.js")).purgeExpiredTrash(app.context);
 }
 
 /** LanceDB with fewer I/O threads, for maintenance: call before the process's first read. */

@@ -10,6 +10,7 @@ import type {
   LegacyMemoryQuery,
   LegacyMemoryResponse,
   ListBucketsQuery,
+  MemoryHistoryQuery,
   MemoryHistoryResponse,
   RenameBucketRequest,
   RenameBucketResponse,
@@ -24,6 +25,7 @@ import type {
 import type {
   ChatHistoryOverview,
   ConversationDetail,
+  ConversationQuery,
   ConversationIds,
   CountResponse,
   DeleteChatsResponse,
@@ -40,6 +42,16 @@ import type { UploadChange } from "./chat-history/uploads.js";
 import type { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.js";
 import type { RotateTokenResponse, StoreInfo } from "../schemas/account.js";
 import type { ExportQuery } from "../schemas/export.js";
+import type {
+  EmptyTrashRequest,
+  EmptyTrashResponse,
+  MoveToTrashRequest,
+  MoveToTrashResponse,
+  RestoreTrashResponse,
+  TrashIds,
+  TrashList,
+  TrashQuery,
+} from "../schemas/trash.js";
 
 /**
  * Everything one user can do, in the request and response shapes of the API spec. The embedded
@@ -59,7 +71,8 @@ export interface MnemoService {
     update(body: UpdateMemoryRequest): Promise<UpdateSingleResponse | BulkMoveResponse>;
     delete(memoryId: string): Promise<DeleteMemoryResponse>;
     bulkDelete(body: BulkDeleteRequest): Promise<BulkDeleteResponse>;
-    history(memoryId: string): Promise<MemoryHistoryResponse>;
+    /** Every version, oldest first, or a page of them. */
+    history(memoryId: string, query?: MemoryHistoryQuery): Promise<MemoryHistoryResponse>;
   };
   buckets: {
     /** `v` and `source` (GET /api/buckets) are checked, and change nothing. */
@@ -85,7 +98,8 @@ export interface MnemoService {
      */
     previewUploads?(uploads: unknown[]): Promise<UploadChange[]>;
     list(query: ListChatsQuery): Promise<ListChatsResponse>;
-    get(conversationId: string): Promise<ConversationDetail>;
+    /** All its messages, or a page of them (`offset`, `limit`, `maxTokens`). */
+    get(conversationId: string, page?: ConversationPage): Promise<ConversationDetail>;
     delete(body: ConversationIds): Promise<DeleteChatsResponse>;
     count(): Promise<CountResponse>;
     pin(body: PinRequest): Promise<FlagResponse>;
@@ -103,6 +117,20 @@ export interface MnemoService {
     get(jobId: string): Promise<ImportJob>;
     list(): Promise<ImportJobList>;
   };
+  /**
+   * The trash (core/trash/): memories and conversations moved out of the store for 30 days, which
+   * can be put back as they were. The web app's deletes go there; DELETE endpoints remove at once.
+   */
+  trash: {
+    /** Moves them there (POST /api/trash): gone from every list, search and count, as after a delete. */
+    move(body: MoveToTrashRequest): Promise<MoveToTrashResponse>;
+    /** Newest first (GET /api/trash). */
+    list(query?: TrashQuery): Promise<TrashList>;
+    /** Puts entries back, with their ids, versions and dates (POST /api/trash/restore). */
+    restore(body: TrashIds): Promise<RestoreTrashResponse>;
+    /** Deletes the listed entries for good, or all of them (POST /api/trash/empty). */
+    empty(body?: EmptyTrashRequest): Promise<EmptyTrashResponse>;
+  };
   /** The caller's own token (POST /api/token/rotate): a new one, shown once; the old one stops working. */
   token: {
     rotate(): Promise<RotateTokenResponse>;
@@ -116,3 +144,6 @@ export interface MnemoService {
   /** GET /api/export: everything of the user in mnemo's export format, line by line (core/jobs/export.ts). */
   export(query?: ExportQuery): Promise<AsyncIterable<string>>;
 }
+
+/** A page of a conversation's messages (GET /api/chat-history/conversation's additions). */
+export type ConversationPage = Omit<ConversationQuery, "conversationId">;

@@ -16,12 +16,13 @@ import {
 } from "./chat-history/conversations.js";
 import { chatHistoryOverview } from "./chat-history/overview.js";
 import type { CoreContext } from "./context.js";
-import { storeMemoryBatched } from "./memories/memory-batcher.js";
+import { storeMemory } from "./memories/similar-memory.js";
 import { listMemoriesLegacy, listMemoriesV2, memoryHistory, storeMemories } from "./memories/memories.js";
 import { bulkDeleteMemories, deleteMemory, updateMemories } from "./memories/memory-edits.js";
 import { deleteBucket, renameBucket } from "./memories/bucket-edits.js";
 import { importJobs } from "./jobs/import-jobs.js";
 import { storeInfo } from "./operations/store-info.js";
+import { emptyTrash, listTrash, moveToTrash, restoreFromTrash } from "./trash/trash.js";
 import type { MnemoService } from "./service-types.js";
 import { rotateTokenOf, type UserInfo } from "./users.js";
 
@@ -32,7 +33,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
   const userId = user.id;
   const service: MnemoService = {
     memories: {
-      store: (input) => storeMemoryBatched(ctx, userId, input),
+      store: (input) => storeMemory(ctx, userId, input),
       storeImage: (input) => storeImageMemory(ctx, userId, input),
       storeMany: async (inputs) => ({ memoryIds: await storeMemories(ctx, userId, inputs) }),
       list: (query) => listMemoriesLegacy(ctx, userId, query),
@@ -40,7 +41,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       update: (body) => updateMemories(ctx, userId, body),
       delete: (memoryId) => deleteMemory(ctx, userId, memoryId),
       bulkDelete: (body) => bulkDeleteMemories(ctx, userId, body),
-      history: (memoryId) => memoryHistory(ctx, userId, memoryId),
+      history: (memoryId, query) => memoryHistory(ctx, userId, memoryId, query),
     },
     buckets: {
       list: (query) => listBuckets(ctx, userId, query),
@@ -53,7 +54,7 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       uploadMany: (uploads) => uploadConversations(ctx, userId, uploads),
       previewUploads: (uploads) => previewUploads(ctx, userId, uploads),
       list: (query) => listConversations(ctx, userId, query),
-      get: (conversationId) => getConversation(ctx, userId, { conversationId }),
+      get: (conversationId, page) => getConversation(ctx, userId, { ...page, conversationId }),
       delete: (body) => deleteConversations(ctx, userId, body),
       count: () => countConversations(ctx, userId),
       pin: (body) => setPinned(ctx, userId, body),
@@ -65,6 +66,12 @@ export function createService(ctx: CoreContext, user: Pick<UserInfo, "id" | "nam
       upload: (body, options) => importJobs(ctx).upload(userId, service, body, options),
       get: async (jobId) => importJobs(ctx).get(userId, jobId),
       list: async () => ({ jobs: importJobs(ctx).list(userId) }),
+    },
+    trash: {
+      move: (body) => moveToTrash(ctx, userId, body),
+      list: (query) => listTrash(ctx, userId, query),
+      restore: (body) => restoreFromTrash(ctx, user, body),
+      empty: (body) => emptyTrash(ctx, userId, body),
     },
     token: {
       rotate: async () => ({ user: user.name, token: await rotateTokenOf(ctx, user) }),

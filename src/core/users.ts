@@ -155,6 +155,15 @@ function writeTokenFile(file: string, token: string): void {
   fs.chmodSync(file, 0o600);
 }
 
+/**
+ * What a web session of the user rests on: their token's hash ("" for a user without one), or
+ * undefined once the user is removed. A session ends when it changes (web/sessions.ts).
+ */
+export async function credentialStamp(ctx: CoreContext, userId: string): Promise<string | undefined> {
+  const [row] = await ctx.store.select("users", `id = ${sqlString(userId)}`, { columns: ["tokenHash"] });
+  return row ? (row.tokenHash ?? "") : undefined;
+}
+
 /** The user a bearer token belongs to; every stored hash is compared in constant time. */
 export async function userForToken(ctx: CoreContext, token: string): Promise<UserInfo | undefined> {
   const presented = hashToken(token);

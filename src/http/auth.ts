@@ -4,6 +4,7 @@ import type { App } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/index.js";
 import type { UserInfo } from "../core/index.js";
+import { bearerChallenge } from "./resource-metadata.js";
 
 export interface AuthVariables {
   service: MnemoService;
@@ -107,7 +108,10 @@ export function bearerAuth(
   };
   return async (c, next) => {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    if (!token) throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
+    if (!token) {
+      c.header("WWW-Authenticate", bearerChallenge(c, false));
+      throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
+    }
     const result = await authenticate(token);
     if (result) {
       c.set("service", result.service);
@@ -117,7 +121,10 @@ export function bearerAuth(
     const client = clientKey(clientAddress(c));
     limiter.fail(client);
     const wait = limiter.retryAfter(client);
-    if (wait === 0) throw new AppError("unauthorized", "Invalid API token");
+    if (wait === 0) {
+      c.header("WWW-Authenticate", bearerChallenge(c, true));
+      throw new AppError("unauthorized", "Invalid API token");
+    }
     const holding = held.get(client) ?? 0;
     if (holding < MAX_HELD) {
       held.set(client, holding + 1);

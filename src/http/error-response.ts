@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isAppError, type ErrorCode } from "../shared/errors.js";
 import { loggable } from "./loggable.js";
+import { clientGoneLine } from "./request-input.js";
 
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_input: 400,
@@ -28,6 +29,8 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
  */
 export function errorResponse(c: Context, error: unknown, log: (line: string) => void): Response {
   if (isAppError(error)) {
+    const gone = clientGoneLine(error, c.req.method, loggable(c.req.path));
+    if (gone) log(gone);
     const rejectedIds = error.details["rejectedIds"];
     const { field } = error.details;
     const body = {

@@ -86,7 +86,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
   const url = `http://${urlHost}:${port}`;
   app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
   try {
-    writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString() });
+    writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString(), store: config.storeUri });
   } catch (error) {
     server.close();
     throw error;

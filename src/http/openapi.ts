@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { ErrorBody } from "../schemas/common.js";
 import { BulkMoveNotFound } from "../schemas/memories.js";
+import { TOOLS } from "../mcp/tools.js";
+import { METADATA_PATH } from "./resource-metadata.js";
 import type { Route } from "./routes.js";
 
 const DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; `error` names the field",
-  401: "Missing or wrong bearer token",
+  401: "Missing or wrong bearer token; WWW-Authenticate points at the resource metadata",
   403: "Forbidden: a Host header this server does not answer to (DNS rebinding)",
   404: "Not found",
   409: "Conflict",
@@ -53,8 +55,10 @@ export function buildOpenApi(routes: Route[]): object {
         },
       ]),
     );
+    const tools = TOOLS.filter((tool) => tool.twin === route.name).map((tool) => tool.name);
     (paths[route.path] ??= {})[route.method] = {
       summary: route.summary,
+      ...(tools.length ? { "x-mcp-tools": tools } : {}),
       ...(route.origin === "mnemo" ? { tags: ["mnemo additions"] } : {}),
       security: [{ bearer: [] }],
       ...(parameters.length ? { parameters } : {}),
@@ -75,6 +79,19 @@ export function buildOpenApi(routes: Route[]): object {
     get: { summary: "This document (no token needed)", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
   };
   paths["/healthz"] = { get: { summary: "Liveness (no token needed)", security: [], responses: { "200": { description: "OK" } } } };
+  const metadata: [string, string][] = [
+    [METADATA_PATH, "the API"],
+    [`${METADATA_PATH}/mcp`, "/mcp"],
+  ];
+  for (const [path, what] of metadata) {
+    paths[path] = {
+      get: {
+        summary: `OAuth protected resource metadata (RFC 9728) of ${what}, where a 401's WWW-Authenticate points: a bearer token in the Authorization header, and no authorization server (no token needed)`,
+        security: [],
+        responses: { "200": { description: "The metadata" } },
+      },
+    };
+  }
   paths["/images/{memoryId}"] = {
     get: {
       summary: "An image memory's file, by the signed URL in image_url (valid 4 hours)",

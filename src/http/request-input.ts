@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import type { Context } from "hono";
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import { NOT_UNICODE } from "../schemas/parse.js";
 import { decodeUtf8 } from "../text/utf8.js";
 
@@ -21,9 +21,29 @@ export async function jsonBody(c: Context): Promise<unknown> {
 
 /** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
 export function clientGoneOr(error: unknown): never {
+  throw isAbort(error) ? clientGone() : error;
+}
+
+/** Whether the error is a request body's read ending because its client went away. */
+export function isAbort(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const gone = error instanceof Error && (error.message === "aborted" || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE");
-  throw gone ? AppError.invalid("body", "ended before it was complete: the client closed the connection") : error;
+  return (
+    error instanceof Error &&
+    (error.message === "aborted" || error.name === "AbortError" || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE")
+  );
+}
+
+/** The client closed the connection before its body was complete: said so, and logged as that, not as a fault of ours. */
+export function clientGone(): AppError {
+  const problem = "ended before it was complete: the client closed the connection";
+  return new AppError("invalid_input", `body: ${problem}`, { details: { field: "body", problem, clientGone: true } });
+}
+
+/** The log's line for an error that is the client's leaving, or undefined for any other. */
+export function clientGoneLine(error: unknown, method: string, path: string): string | undefined {
+  return isAppError(error) && error.details["clientGone"] === true
+    ? `${method} ${path}: the client closed the connection before its body was complete`
+    : undefined;
 }
 
 /**
@@ -56,4 +76,23 @@ function isUtf8Component(component: string): boolean {
     .split(/(%[0-9a-f]{2})/i)
     .flatMap((part) => (/^%[0-9a-f]{2}$/i.test(part) ? [Number.parseInt(part.slice(1), 16)] : [...Buffer.from(part)]));
   return isUtf8(Uint8Array.from(bytes));
+}
+
+/**
+ * A request's body as the bytes arrive, for the core to write to disk (never read whole into
+ * memory). A client that goes away mid-body is said to have (clientGone), not logged as our fault.
+ */
+export async function* bodyStream(c: Context): AsyncIterable<Uint8Array> {
+  const body = c.req.raw.body;
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch(clientGoneOr);
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }

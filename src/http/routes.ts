@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
-import { readUploadBody, type MnemoService } from "../core/index.js";
+import { formatNames, readUploadBody, type MnemoService } from "../core/index.js";
 import {
   ChatHistoryOverview,
   ConversationDetail,
@@ -31,6 +31,7 @@ import {
   LegacyMemoryQuery,
   LegacyMemoryResponse,
   ListBucketsQuery,
+  MemoryHistoryQuery,
   MemoryHistoryResponse,
   RenameBucketRequest,
   RenameBucketResponse,
@@ -45,6 +46,17 @@ import { RotateTokenResponse, StoreInfo } from "../schemas/account.js";
 import { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.js";
 import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { ExportLine, ExportQuery } from "../schemas/export.js";
+import { ENDPOINTS, type Endpoint, type EndpointName } from "../schemas/endpoints.js";
+import {
+  EmptyTrashRequest,
+  EmptyTrashResponse,
+  MoveToTrashRequest,
+  MoveToTrashResponse,
+  RestoreTrashResponse,
+  TrashIds,
+  TrashList,
+  TrashQuery,
+} from "../schemas/trash.js";
 
 export const MB = 1024 * 1024;
 
@@ -60,12 +72,12 @@ export interface RouteInput {
 /**
  * Every authenticated endpoint, once: the server registers these, and /openapi.json is generated
  * from the same list, so the two cannot drift apart. The core validates every input itself;
- * the schemas here document it.
+ * the schemas here document it. Each route's method and path are its endpoint's (`at`), which the
+ * HTTP client and the MCP tools name too.
  */
-export interface Route {
-  method: "get" | "post" | "delete" | "patch";
-  /** OpenAPI-style path: `{param}` for parameters. */
-  path: string;
+export interface Route extends Endpoint {
+  /** The endpoint's name in ENDPOINTS (schemas/endpoints.ts), where its method and path are written. */
+  name: EndpointName;
   summary: string;
   /** `spec` for the endpoints of the API spec; `mnemo` for our additions. */
   origin: "spec" | "mnemo";
@@ -88,6 +100,8 @@ export interface Route {
   handle(input: RouteInput): Promise<unknown>;
 }
 
+const at = <N extends EndpointName>(name: N) => ({ name, ...ENDPOINTS[name] });
+
 const memoryIdParam = (params: Record<string, string>) => params["memoryId"] ?? "";
 /** A bucket id from the path, as a number when it reads as one (the core names a bad one). */
 const bucketIdParam = (params: Record<string, string>) => {
@@ -97,8 +111,7 @@ const bucketIdParam = (params: Record<string, string>) => {
 
 export const ROUTES: Route[] = [
   {
-    method: "post",
-    path: "/api/memory",
+    ...at("storeMemory"),
     summary: "Store a memory",
     origin: "spec",
     body: StoreMemoryRequest,
@@ -107,8 +120,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.memories.store(body as StoreMemoryRequest),
   },
   {
-    method: "get",
-    path: "/api/memory",
+    ...at("listMemories"),
     summary: "Query memories, fetch all, or the latest (v=1 strings, v=2 objects)",
     origin: "spec",
     query: LegacyMemoryQuery,
@@ -117,8 +129,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query }) => service.memories.list(query),
   },
   {
-    method: "get",
-    path: "/api/v2/memory",
+    ...at("listMemoriesV2"),
     summary: "Memories and buckets in one request",
     origin: "spec",
     query: V2MemoryQuery,
@@ -127,8 +138,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query }) => service.memories.listV2(query),
   },
   {
-    method: "post",
-    path: "/api/v2/memory/update",
+    ...at("updateMemories"),
     summary: "Edit one memory's text and/or bucket, or move 1–100 memories",
     origin: "spec",
     body: UpdateMemoryRequest,
@@ -137,8 +147,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.memories.update(body as UpdateMemoryRequest),
   },
   {
-    method: "post",
-    path: "/api/v2/memory/image",
+    ...at("storeImageMemory"),
     summary: "Store an image memory (base64 PNG, JPEG, WebP or GIF, at most 10 MB)",
     origin: "mnemo",
     body: ImageMemoryRequest,
@@ -148,17 +157,16 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.memories.storeImage(body as ImageMemoryRequest),
   },
   {
-    method: "get",
-    path: "/api/v2/memory/{memoryId}/history",
-    summary: "Every version of a memory",
+    ...at("memoryHistory"),
+    summary: "A memory's versions, oldest first: every one, or a page (skip, count)",
     origin: "mnemo",
+    query: MemoryHistoryQuery,
     response: MemoryHistoryResponse,
     errors: [400, 401, 404],
-    handle: ({ service, params }) => service.memories.history(memoryIdParam(params)),
+    handle: ({ service, params, query }) => service.memories.history(memoryIdParam(params), query),
   },
   {
-    method: "delete",
-    path: "/api/memories",
+    ...at("deleteMemoryWithoutId"),
     summary: "Delete one memory, without its id: always 400 (the spec's status for a missing memoryId)",
     origin: "spec",
     response: ErrorBody,
@@ -168,8 +176,7 @@ export const ROUTES: Route[] = [
     },
   },
   {
-    method: "delete",
-    path: "/api/memories/{memoryId}",
+    ...at("deleteMemory"),
     summary: "Delete one memory",
     origin: "spec",
     response: DeleteMemoryResponse,
@@ -177,8 +184,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, params }) => service.memories.delete(memoryIdParam(params)),
   },
   {
-    method: "post",
-    path: "/api/memories/bulk-delete",
+    ...at("bulkDeleteMemories"),
     summary: "Delete several memories",
     origin: "spec",
     body: BulkDeleteRequest,
@@ -187,8 +193,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.memories.bulkDelete(body as BulkDeleteRequest),
   },
   {
-    method: "get",
-    path: "/api/buckets",
+    ...at("listBuckets"),
     summary: "List buckets",
     origin: "spec",
     query: ListBucketsQuery,
@@ -197,8 +202,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query }) => service.buckets.list(query),
   },
   {
-    method: "post",
-    path: "/api/buckets",
+    ...at("createBucket"),
     summary: "Create a bucket",
     origin: "spec",
     body: CreateBucketRequest,
@@ -207,8 +211,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.buckets.create(body as CreateBucketRequest),
   },
   {
-    method: "patch",
-    path: "/api/buckets/{bucketId}",
+    ...at("renameBucket"),
     summary: "Rename a bucket or change its description (bucket 1, General, too)",
     origin: "mnemo",
     body: RenameBucketRequest,
@@ -217,8 +220,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, params, body }) => service.buckets.rename(bucketIdParam(params) as number, body as RenameBucketRequest),
   },
   {
-    method: "delete",
-    path: "/api/buckets/{bucketId}",
+    ...at("deleteBucket"),
     summary: "Delete a bucket; its memories move to General (bucket 1, which cannot be deleted)",
     origin: "mnemo",
     response: DeleteBucketResponse,
@@ -226,8 +228,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, params }) => service.buckets.delete(bucketIdParam(params) as number),
   },
   {
-    method: "post",
-    path: "/api/chat-history/ingest/custom-online",
+    ...at("uploadConversation"),
     summary: "Upload one conversation (processed in the background)",
     origin: "spec",
     body: UploadConversation,
@@ -238,8 +239,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.conversations.upload(body),
   },
   {
-    method: "post",
-    path: "/api/chat-history/inject",
+    ...at("recall"),
     summary: "Recall chat history: hybrid search and a cited summary",
     origin: "spec",
     body: RecallRequest,
@@ -248,8 +248,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.recall(body as RecallRequest),
   },
   {
-    method: "post",
-    path: "/api/chat-history/search",
+    ...at("search"),
     summary: "Raw hybrid search over conversation chunks",
     origin: "spec",
     body: SearchRequest,
@@ -258,8 +257,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.search(body as SearchRequest),
   },
   {
-    method: "get",
-    path: "/api/chat-history/chats",
+    ...at("listConversations"),
     summary: "List conversations, paginated",
     origin: "spec",
     query: ListChatsQuery,
@@ -268,8 +266,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query }) => service.conversations.list(query),
   },
   {
-    method: "delete",
-    path: "/api/chat-history/chats",
+    ...at("deleteConversations"),
     summary: "Delete conversations with their messages, chunks and vectors",
     origin: "spec",
     body: ConversationIds,
@@ -278,18 +275,16 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.conversations.delete(body as ConversationIds),
   },
   {
-    method: "get",
-    path: "/api/chat-history/conversation",
-    summary: "One conversation with all its messages",
+    ...at("getConversation"),
+    summary: "One conversation with all its messages (or a page of them)",
     origin: "spec",
     query: ConversationQuery,
     response: ConversationDetail,
     errors: [400, 401, 404],
-    handle: ({ service, query }) => service.conversations.get(query["conversationId"] ?? ""),
+    handle: ({ service, query }) => service.conversations.get(query["conversationId"] ?? "", query),
   },
   {
-    method: "get",
-    path: "/api/chat-history/count",
+    ...at("countConversations"),
     summary: "How many conversations (excluded and quota-blocked ones are not counted)",
     origin: "spec",
     response: CountResponse,
@@ -297,8 +292,7 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.conversations.count(),
   },
   {
-    method: "post",
-    path: "/api/chat-history/chats/pin",
+    ...at("pinConversations"),
     summary: "Pin or unpin conversations",
     origin: "mnemo",
     body: PinRequest,
@@ -307,8 +301,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.conversations.pin(body as PinRequest),
   },
   {
-    method: "post",
-    path: "/api/chat-history/chats/exclude",
+    ...at("excludeConversations"),
     summary: "Exclude conversations from search, recall and count, or include them again",
     origin: "mnemo",
     body: ExcludeRequest,
@@ -317,10 +310,8 @@ export const ROUTES: Route[] = [
     handle: ({ service, body }) => service.conversations.exclude(body as ExcludeRequest),
   },
   {
-    method: "post",
-    path: "/api/chat-history/imports",
-    summary:
-      "Upload an export file (ChatGPT or Claude zip, Gemini Takeout, the upload shape; at most 4 GB) as the request body: streamed to the data dir and imported in the background as `mnemo import` does",
+    ...at("uploadImport"),
+    summary: `Upload an export file (${formatNames("or")}; at most 4 GB) as the request body: streamed to the data dir and imported in the background as \`mnemo import\` does`,
     origin: "mnemo",
     query: UploadImportQuery,
     response: ImportJob,
@@ -329,8 +320,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, query, stream }) => service.imports.upload(stream ?? emptyBody(), query),
   },
   {
-    method: "get",
-    path: "/api/chat-history/imports",
+    ...at("listImports"),
     summary: "The caller's uploaded imports, newest first (kept for a day, and until the server restarts)",
     origin: "mnemo",
     response: ImportJobList,
@@ -338,8 +328,7 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.imports.list(),
   },
   {
-    method: "get",
-    path: "/api/chat-history/imports/{jobId}",
+    ...at("getImport"),
     summary: "An uploaded import's progress: receiving, waiting, reading, indexing, then done (with the summary) or failed",
     origin: "mnemo",
     response: ImportJob,
@@ -347,8 +336,7 @@ export const ROUTES: Route[] = [
     handle: ({ service, params }) => service.imports.get(params["jobId"] ?? ""),
   },
   {
-    method: "post",
-    path: "/api/token/rotate",
+    ...at("rotateToken"),
     summary: "A new API token for the caller, shown once; the old one stops working",
     origin: "mnemo",
     response: RotateTokenResponse,
@@ -356,8 +344,7 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.token.rotate(),
   },
   {
-    method: "get",
-    path: "/api/info",
+    ...at("info"),
     summary: "The embedder, reranker and synthesizer in use, the data dir, and statistics of the caller's data",
     origin: "mnemo",
     response: StoreInfo,
@@ -365,8 +352,7 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.info(),
   },
   {
-    method: "get",
-    path: "/api/chat-history/status",
+    ...at("queueStatus"),
     summary: "The processing queue: counts by state and why any failed",
     origin: "mnemo",
     response: QueueStatus,
@@ -374,8 +360,7 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.conversations.status(),
   },
   {
-    method: "get",
-    path: "/api/chat-history/overview",
+    ...at("overview"),
     summary: "The chat history at a glance: conversations and messages per platform, their span, and the queue",
     origin: "mnemo",
     response: ChatHistoryOverview,
@@ -383,8 +368,44 @@ export const ROUTES: Route[] = [
     handle: ({ service }) => service.conversations.overview(),
   },
   {
-    method: "get",
-    path: "/api/export",
+    ...at("moveToTrash"),
+    summary:
+      "Move memories and conversations to the trash, where they are kept 30 days and can be restored as they were (the web app's delete); gone from every list, search and count meanwhile. DELETE endpoints remove at once",
+    origin: "mnemo",
+    body: MoveToTrashRequest,
+    response: MoveToTrashResponse,
+    errors: [400, 401, 503],
+    handle: ({ service, body }) => service.trash.move(body as MoveToTrashRequest),
+  },
+  {
+    ...at("listTrash"),
+    summary: "What the caller's trash holds, newest first, each with when it is deleted for good",
+    origin: "mnemo",
+    query: TrashQuery,
+    response: TrashList,
+    errors: [400, 401],
+    handle: ({ service, query }) => service.trash.list(query),
+  },
+  {
+    ...at("restoreTrash"),
+    summary: "Put trash entries back as they were: the same ids, versions, dates, bucket and flags",
+    origin: "mnemo",
+    body: TrashIds,
+    response: RestoreTrashResponse,
+    errors: [400, 401, 404, 503],
+    handle: ({ service, body }) => service.trash.restore(body as TrashIds),
+  },
+  {
+    ...at("emptyTrash"),
+    summary: "Delete trash entries for good: those listed in `ids`, or the whole trash",
+    origin: "mnemo",
+    body: EmptyTrashRequest,
+    response: EmptyTrashResponse,
+    errors: [400, 401, 503],
+    handle: ({ service, body }) => service.trash.empty((body ?? {}) as EmptyTrashRequest),
+  },
+  {
+    ...at("export"),
     summary:
       "Everything of the token's user (memories with history and images, buckets, conversations with messages, import records) in mnemo's export format: a header line, then one record a line; `mnemo import` restores it. Gzip with Accept-Encoding: gzip",
     origin: "mnemo",

@@ -12,8 +12,9 @@ import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import { bodyStream, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
 import { buildOpenApi } from "./openapi.js";
+import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
 import { MB, ROUTES, type Route } from "./routes.js";
 
 export interface HttpOptions {
@@ -33,10 +34,12 @@ export type HttpEnv = { Variables: AuthVariables };
 type Env = HttpEnv;
 
 /** The routes the server answers beside the API's (openapi.ts documents them too). */
-const SERVER_ROUTES = [
+export const SERVER_ROUTES = [
   { method: "get", path: "/healthz" },
   { method: "get", path: "/openapi.json" },
   { method: "get", path: "/images/{memoryId}" },
+  { method: "get", path: METADATA_PATH },
+  { method: "get", path: `${METADATA_PATH}/mcp` },
 ];
 
 /** The whole REST API on one App, as a Hono app (testable in memory with `app.request()`). */
@@ -64,6 +67,9 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   });
 
   http.get("/healthz", (c) => c.json({ ok: true }));
+  // Where a 401's challenge points: the API's metadata, and /mcp's (RFC 9728), without a token.
+  http.get(METADATA_PATH, (c) => c.json(resourceMetadata(new URL(c.req.url).origin, "")));
+  http.get(`${METADATA_PATH}/mcp`, (c) => c.json(resourceMetadata(new URL(c.req.url).origin, "/mcp")));
   let openapi: object | undefined;
   http.get("/openapi.json", (c) => c.json((openapi ??= buildOpenApi(ROUTES))));
   http.get("/images/:memoryId", async (c) => {
@@ -127,7 +133,7 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
       query: c.req.query(),
       params: c.req.param() as Record<string, string>,
       body: route.body ? await readBody(c, route) : undefined,
-      stream: route.stream ? (c.req.raw.body ?? undefined) : undefined,
+      stream: route.stream ? bodyStream(c) : undefined,
     });
     if (route.produces) return streamLines(c, result as AsyncIterable<string>);
     return c.json(result as object);

@@ -4,14 +4,19 @@
 import { AppError, isAppError } from "../shared/errors.js";
 import { noExportInside } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
+import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { supportedFormats } from "./words.js";
 import { ZIP_NAME } from "./zip.js";
+import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
 export interface ExportPart {
   source: ByteSource;
   layout: Layout;
+  /** Where a wrapped file's records are (Detection.wrapper). */
+  wrapper?: WrapperPath | undefined;
   format: ExportFormat;
 }
 
@@ -19,6 +24,8 @@ export interface ExportPlan {
   /** The format of the first part: a folder or zip may hold exports of several formats, each part says its own. */
   format: ExportFormat;
   parts: ExportPart[];
+  /** The files that hold memories (Importer.memories), read after the conversations. */
+  memoryParts: ExportPart[];
   /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
   skipped: SkippedCount[];
 }
@@ -28,41 +35,57 @@ interface Found {
   detection: Detection;
 }
 
-/** Which entries of a container are looked at at all (images, HTML and the like are not). */
-const JSON_FILE = /\.(?:json|jsonl|ndjson)$/i;
+/** The file names the ChatGPT manifest lists. */
+const JSON_FILE = /\.json$/i;
 /** The sharded ChatGPT layout lists its conversations-NNN.json files here. */
 const MANIFEST_FILE = "export_manifest.json";
 /** A shard of the sharded ChatGPT layout. */
 const SHARD_FILE = /^conversations-\d+\.json$/;
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-export const SUPPORTED_FORMATS =
-  "ChatGPT export (.zip, conversations.json, or sharded conversations-NNN.json with export_manifest.json), " +
-  "Claude export (.zip or conversations.json), Gemini activity from Google Takeout (My Activity.json), " +
-  "and mnemo's upload shape (a JSON object, a JSON array of them, or NDJSON)";
-
 export function unsupported(label: string, reason: string): AppError {
-  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${SUPPORTED_FORMATS}.`, {
-    suggestion:
-      "Pass the export as downloaded (zip), its conversations.json, or the unzipped folder; for Google Takeout, choose the JSON format for My Activity.",
+  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${supportedFormats()}.`, {
+    suggestion: "Pass the export as downloaded (its zip), or the unzipped folder, of one of the formats listed.",
   });
 }
 
+/**
+ * Whether an importer reads files of this name (inside a zip or folder, the others are not looked at).
+ * The ending "" is a name without one (Google Drive's files, as AI Studio saves its prompts, named
+ * for their title: "Notes on Dr. Lee's paper" or "Gemini 2.5 test" end in no file type).
+ */
+function readable(path: string): boolean {
+  const name = baseName(path).toLowerCase();
+  const typed = FILE_TYPE.test(name);
+  return IMPORTERS.some((importer) => importer.extensions.some((extension) => (extension === "" ? !typed : name.endsWith(extension))));
+}
+
+/** A name's file type: a dot, a letter, at most four more letters or digits, at its end. */
+const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
+
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const { detection, keys } = await inspect(source);
+  const { detection, keys, text } = await inspect(source);
+  if (detection === undefined && text)
+    throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found");
   if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
+  const part = partOf({ source, detection });
+  if (detection.memories) return { format: detection.format, parts: [], memoryParts: [part], skipped: [] };
   const skipped = detection.empty ? [emptyList(source)] : [];
-  return { format: detection.format, parts: [{ source, layout: detection.layout, format: detection.format }], skipped };
+  return { format: detection.format, parts: [part], memoryParts: [], skipped };
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
-  const candidates = sources.filter((source) => !isJunkPath(source.path) && JSON_FILE.test(source.path));
+  const candidates = sources.filter((source) => !isJunkPath(source.path) && readable(source.path));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
-  const { found, otherProducts, failure } = await detectAll(candidates.filter((source) => !isManifest(source)));
-  const withData = found.filter((entry) => !isEmptyArray(entry.detection));
+  const detected = await detectAll(candidates.filter((source) => !isManifest(source)));
+  const { aside, failure } = detected;
+  const found = detected.found.filter((entry) => !entry.detection.memories);
+  const memoryParts = detected.found.filter((entry) => entry.detection.memories && !entry.detection.empty).map(partOf);
+  const withData = found.filter((entry) => !entry.detection.empty);
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
+  if (first === undefined && memoryParts.length > 0) return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: aside };
   if (first === undefined) {
     throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
   }
@@ -70,11 +93,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
   const formats = [...new Set(chosen.map(({ detection }) => detection.format))];
   chosen.sort((a, b) => formats.indexOf(a.detection.format) - formats.indexOf(b.detection.format));
-  const skipped: SkippedCount[] = otherProducts.map((source) => ({
-    file: source.label,
-    reason: "files of another Google product's activity, not read",
-    count: 1,
-  }));
+  const skipped: SkippedCount[] = [...aside];
   for (const archive of sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path))) {
     skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
   }
@@ -83,11 +102,11 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
-  return {
-    format: formats[0] ?? first.detection.format,
-    parts: chosen.map(({ source, detection }) => ({ source, layout: detection.layout, format: detection.format })),
-    skipped,
-  };
+  return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped };
+}
+
+function partOf({ source, detection }: Found): ExportPart {
+  return { source, layout: detection.layout, wrapper: detection.wrapper, format: detection.format };
 }
 
 /** The ChatGPT shard files the manifest names that are not in the export (a download cut short, a file lost in copying). */
@@ -98,19 +117,19 @@ function missingShards(listed: string[], present: ByteSource[]): string[] {
 
 interface Detected {
   found: Found[];
-  /** Takeout activity files of other Google products (Search, YouTube…). */
-  otherProducts: ByteSource[];
+  /** Files of a format's shape without its data (Takeout activity of other Google products), with the reason. */
+  aside: SkippedCount[];
   /** The first file that could not be read, in case nothing else is found. */
   failure: AppError | undefined;
 }
 
 /** Detects every candidate. */
 async function detectAll(candidates: ByteSource[]): Promise<Detected> {
-  const detected: Detected = { found: [], otherProducts: [], failure: undefined };
+  const detected: Detected = { found: [], aside: [], failure: undefined };
   for (const source of candidates) {
     try {
       const detection = await detect(source);
-      if (detection?.format === "gemini" && !detection.geminiProduct) detected.otherProducts.push(source);
+      if (detection?.aside !== undefined) detected.aside.push({ file: source.label, reason: detection.aside, count: 1 });
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
@@ -130,10 +149,6 @@ function emptyConversationFiles(empty: Found[]): ByteSource[] {
   const sources = empty.map(({ source }) => source);
   const named = sources.filter((source) => /^conversations/i.test(baseName(source.path)));
   return named.length > 0 ? named : sources;
-}
-
-function isEmptyArray(detection: Detection): boolean {
-  return detection.format === "upload" && detection.empty;
 }
 
 function isManifest(source: ByteSource): boolean {

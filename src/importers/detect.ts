@@ -1,28 +1,38 @@
-// Format detection by structure: tokenise the first bytes of a file and look at the shape of
-// its first record (the keys it has), never at the file's name.
+// Format detection by structure: tokenise the first bytes of a file and show the shape of its first
+// records (a Sample) to each importer's detector (registry.ts), never looking at the file's name.
 import parser from "stream-json/parser.js";
-import type { Duplex } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
-import { namesGeminiProduct } from "./gemini.js";
+import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { WRAPPER_KEY } from "./json-stream.js";
-import { arrayOf, isObject, type JsonObject } from "./json-values.js";
-import type { ByteSource } from "./source.js";
+import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
+import { isObject, type JsonObject } from "./json-values.js";
+import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
+import { ByteTally, type ByteSource } from "./source.js";
+import { normalised } from "./text-records.js";
 import type { ExportFormat, Layout } from "./types.js";
 
-/** How much of a file is looked at. A ChatGPT record shows `mapping` within its first few keys. */
-const SNIFF_BYTES = 256 * 1024;
+/**
+ * How much of a file is looked at: 64 KB, then 256 KB when that tells no format or a format's shape
+ * without its data (a Takeout file whose first records are another product's). A ChatGPT record
+ * shows `mapping` within its first few keys.
+ */
+const SNIFF_BYTES = [64 * 1024, 256 * 1024] as const;
 /** The prefix is fed in slices so that tokens before a fault are still seen. */
 const SLICE_BYTES = 4 * 1024;
 
 export interface Detection {
   format: ExportFormat;
   layout: Layout;
-  /** Gemini only: a record in the prefix is from Gemini Apps (or Bard), not only other Google products. */
-  geminiProduct: boolean;
-  /** The file is an empty top-level array: nothing to import (reported as the upload format). */
+  /** Where a wrapped file's records are: DEFAULT_WRAPPER unless a format says otherwise (Importer.wrappers). */
+  wrapper?: WrapperPath | undefined;
+  /** The format's shape without its data: inside a zip or folder the file is not read, for this reason (Match.aside). */
+  aside?: string | undefined;
+  /** The file is an empty top-level array: nothing to import. */
   empty: boolean;
+  /** The file is one of the format's memory files (Importer.memories), not its conversations. */
+  memories?: boolean;
 }
 
 interface Token {
@@ -30,15 +40,19 @@ interface Token {
   value?: unknown;
 }
 
-/** What the prefix reveals: the shape of the first record, and the products named by any record. */
+/** What the prefix reveals: the shape of the first record, and the strings of every record's fields. */
 interface Shape {
   topLevel: "array" | "object" | "other" | undefined;
   /** The top-level array has no element. */
   emptyArray: boolean;
   /** Keys of the first record. */
   keys: Set<string>;
-  /** Values of the `header` and `products` fields of every record in the prefix (activity records). */
-  products: Set<string>;
+  /** Keys of each record in the prefix, in order (a damaged first record does not hide the format of the rest). */
+  recordKeys: Set<string>[];
+  /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
+  strings: Map<string, string[]>;
+  /** The prefix as text, when the file is read as text (a Markdown transcript). */
+  text?: string;
 }
 
 /**
@@ -49,26 +63,128 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
   return (await inspect(source)).detection;
 }
 
-/** What `detect` sees: the format, and the first record's keys (to say what a file that is none of them is). */
-export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string> }> {
-  const { prefix, complete } = await readPrefix(source);
-  assertNotEmpty(source, prefix, complete);
-  assertNotUtf16(source, prefix);
-  assertNotHtml(source, prefix);
-  const firstLine = firstLineObject(prefix, complete);
-  // A first line that is a record of no known format may still be a whole file of another layout
-  // (a minified `{ "conversations": [...] }`): the tokens below tell.
-  const lineDetection = firstLine === undefined ? undefined : classify(shapeOfRecord(firstLine), "lines");
-  if (lineDetection !== undefined) return { detection: lineDetection, keys: shapeOfRecord(firstLine!).keys };
-  const { tokens, failed } = await tokenize(prefix, complete);
-  const shape = shapeOf(tokens);
-  const wrapped = shape.topLevel === "object" && shape.keys.has(WRAPPER_KEY) ? wrappedDetection(tokens) : undefined;
-  const detection = wrapped ?? classify(shape, shape.topLevel === "array" ? "array" : "values");
-  if (detection === undefined && failed) {
+/**
+ * What `detect` sees: the format, and the first record's keys (to say what a file that is none of
+ * them is); `text` when the file is no JSON but text that no text format takes (a Markdown note).
+ */
+export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string>; text?: boolean }> {
+  for (const size of SNIFF_BYTES) {
+    const { readings, failed, complete, json } = await readingsOf(source, size);
+    const last = complete || size === SNIFF_BYTES.at(-1);
+    for (const { shape, layout, wrapper } of readings) {
+      const detection = classify(shape, layout, wrapper);
+      if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
+    }
+    if (!last) continue;
+    if (!failed) return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
+    if (!json) return { detection: undefined, keys: new Set(), text: true };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
   }
-  return { detection, keys: shape.keys };
+  throw new Error("unreachable: the last sniff decides");
+}
+
+/** What the importers' detectors are shown of a file, each way it may be laid out (registry.test.ts shows each to every one). */
+export async function samples(source: ByteSource): Promise<Sample[]> {
+  return (await readingsOf(source, SNIFF_BYTES.at(-1)!)).readings.map(({ shape }) => sampleOf(shape));
+}
+
+/** A way the file may be laid out, and the shape its records have read so. */
+interface Reading {
+  layout: Layout;
+  wrapper?: WrapperPath | undefined;
+  shape: Shape;
+}
+
+/** The paths of the lists a top-level object may hold its records in: `conversations`, then the formats' own. */
+const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap((importer) => importer.wrappers ?? [])];
+
+/**
+ * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
+ * minified record), the array a top-level object wraps, the whole prefix, and last its text.
+ * `failed`: the prefix is not JSON; `json`: it starts as JSON does (a fault in it is a fault of JSON).
+ */
+async function readingsOf(
+  source: ByteSource,
+  size: number,
+): Promise<{ readings: Reading[]; failed: boolean; complete: boolean; json: boolean }> {
+  const { prefix, complete } = await readPrefix(source, size);
+  assertNotEmpty(source, prefix, complete);
+  assertNotUtf16(source, prefix);
+  assertNotHtml(source, prefix);
+  const readings: Reading[] = [];
+  const firstLine = firstLineObject(prefix, complete);
+  // A first line that is a record of no known format may still be a whole file of another layout
+  // (a minified `{ "conversations": [...] }`): the tokens below tell.
+  if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
+  const { tokens, failed } = await tokenize(prefix, complete);
+  const shape = shapeOf(tokens);
+  for (const wrapper of shape.topLevel === "object" ? WRAPPERS.filter((path) => shape.keys.has(path[0]!)) : []) {
+    const wrapped = wrappedShape(tokens, wrapper);
+    if (wrapped !== undefined) readings.push({ layout: "wrapped", wrapper, shape: wrapped });
+  }
+  readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
+  if (failed) readings.push(await salvaged(source, prefix));
+  readings.push({ layout: "text", shape: textShape(prefix) });
+  return { readings, failed, complete, json: startsAsJson(prefix) };
+}
+
+/** The prefix as text, for the text formats' detectors: no keys or strings of JSON records. */
+function textShape(prefix: Buffer): Shape {
+  return {
+    topLevel: undefined,
+    emptyArray: false,
+    keys: new Set(),
+    recordKeys: [],
+    strings: new Map(),
+    text: normalised(prefix.toString("utf8")),
+  };
+}
+
+/**
+ * Whether the text starts as a JSON document does: an object, or a list of values. Text that does
+ * not (a Markdown note) is not called invalid JSON when no format takes it.
+ */
+function startsAsJson(prefix: Buffer): boolean {
+  const head = normalised(prefix.subarray(0, 64).toString("utf8")).trimStart();
+  return /^(?:\{|\[\s*(?:[{["\]\d-]|true|false|null|$))/.test(head);
+}
+
+/**
+ * The prefix read record by record as the importer reads a file (json-records.ts), for a file whose
+ * tokens stop at damage: the records after a damaged one still tell the format. A top-level object
+ * is a wrapped list when it holds one under the last key of a wrapper path, else values.
+ */
+async function salvaged(source: ByteSource, prefix: Buffer): Promise<Reading> {
+  const head = prefix.toString("latin1");
+  const list = head
+    .replace(/^\xef\xbb\xbf/, "")
+    .trimStart()
+    .startsWith("[");
+  const wrapper = WRAPPERS.find((path) => new RegExp(`"${path.at(-1)}"\\s*:\\s*\\[`).test(head));
+  const layout = list ? "array" : wrapper !== undefined ? "wrapped" : "values";
+  return { layout, wrapper, shape: await recordsShape(source, prefix, layout, wrapper) };
+}
+
+/** The shape of the records the importer's own reader finds in the prefix, read in `layout`. */
+async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayout, wrapper: WrapperPath | undefined): Promise<Shape> {
+  const inPrefix: ByteSource = { ...source, size: prefix.length, open: async () => Readable.from([prefix]) };
+  const known = (value: unknown) => {
+    const sample = isObject(value) ? sampleOf(shapeOfRecord(value)) : undefined;
+    return sample !== undefined && (recognise(sample) !== undefined || recogniseMemories(sample) !== undefined);
+  };
+  const topLevel = layout === "array" ? "array" : "object";
+  const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
+  const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined, wrapper });
+  for await (const { value } of records) {
+    if (!isObject(value)) continue;
+    const record = shapeOfRecord(value);
+    if (shape.recordKeys.length === 0) shape.keys = record.keys;
+    shape.recordKeys.push(record.keys);
+    for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
+    if (shape.recordKeys.length >= MAX_RECORDS) break;
+  }
+  return shape;
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
@@ -130,8 +246,8 @@ function assertNotHtml(source: ByteSource, prefix: Buffer): void {
   });
 }
 
-/** The first SNIFF_BYTES of the file; `complete` when that is the whole file. */
-async function readPrefix(source: ByteSource): Promise<{ prefix: Buffer; complete: boolean }> {
+/** The first `size` bytes of the file; `complete` when that is the whole file. */
+async function readPrefix(source: ByteSource, size: number): Promise<{ prefix: Buffer; complete: boolean }> {
   const input = await source.open();
   const chunks: Buffer[] = [];
   let length = 0;
@@ -139,7 +255,7 @@ async function readPrefix(source: ByteSource): Promise<{ prefix: Buffer; complet
     for await (const chunk of input) {
       chunks.push(chunk as Buffer);
       length += (chunk as Buffer).length;
-      if (length >= SNIFF_BYTES) return { prefix: Buffer.concat(chunks).subarray(0, SNIFF_BYTES), complete: false };
+      if (length >= size) return { prefix: Buffer.concat(chunks).subarray(0, size), complete: false };
     }
   } catch (error) {
     throw await readFailure(error, source, true); // e.g. a damaged zip entry
@@ -176,9 +292,12 @@ function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
   return new Promise((resolve) => stream.write(slice, () => resolve()));
 }
 
-/** Walks the tokens record by record: the first record's keys, every record's products. */
+/** Records of the prefix whose keys are kept, to recognise the format by. */
+const MAX_RECORDS = 20;
+
+/** Walks the tokens record by record: the first records' keys, every record's strings. */
 function shapeOf(tokens: Token[]): Shape {
-  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), products: new Set() };
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
@@ -195,9 +314,11 @@ function shapeOf(tokens: Token[]): Shape {
     if (token.name === "keyValue" && depth === recordDepth) {
       currentKey = String(token.value);
       if (recordIndex === 0) shape.keys.add(currentKey);
+      if (recordIndex < MAX_RECORDS) (shape.recordKeys[recordIndex] ??= new Set()).add(currentKey);
     }
-    const inProductField = currentKey === "header" || currentKey === "products";
-    if (token.name === "stringValue" && inProductField && depth <= recordDepth + 1) shape.products.add(String(token.value));
+    if (token.name === "stringValue" && currentKey !== undefined && depth <= recordDepth + 1) {
+      addString(shape, currentKey, String(token.value));
+    }
     if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
     depth += opens ? 1 : closes ? -1 : 0;
   }
@@ -205,24 +326,46 @@ function shapeOf(tokens: Token[]): Shape {
 }
 
 /**
- * A top-level object holding the records in an array under `conversations` (`{ "conversations": [...] }`):
- * the array's first element tells the format. Undefined when that array holds no known record.
+ * The records of the array a top-level object holds at `wrapper` (`{ "conversations": [...] }`,
+ * `{ "data": { "chats": [...] } }`): the tokens of that array alone, to its end or the prefix's.
  */
-function wrappedDetection(tokens: Token[]): Detection | undefined {
-  let depth = 0;
-  let start = -1;
+function wrappedShape(tokens: Token[], wrapper: WrapperPath): Shape | undefined {
+  const keys: string[] = []; // the last key read in each open object, by depth
+  const containers: string[] = [];
   for (const [i, token] of tokens.entries()) {
-    if (depth === 1 && token.name === "keyValue" && token.value === WRAPPER_KEY && tokens[i + 1]?.name === "startArray") {
-      start = i + 1;
-      break;
+    if (token.name === "keyValue") keys[containers.length - 1] = String(token.value);
+    if (token.name === "startArray" && containers.length === wrapper.length && onPath(containers, keys, wrapper)) {
+      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)));
     }
-    depth +=
-      token.name === "startObject" || token.name === "startArray" ? 1 : token.name === "endObject" || token.name === "endArray" ? -1 : 0;
+    if (token.name === "startObject" || token.name === "startArray") containers.push(token.name);
+    if (token.name === "endObject" || token.name === "endArray") containers.pop();
   }
-  if (start === -1) return undefined;
-  const detection = classify(shapeOf(tokens.slice(start)), "wrapped");
-  return detection && { ...detection, layout: "wrapped" };
+  return undefined;
 }
+
+function onPath(containers: string[], keys: string[], wrapper: WrapperPath): boolean {
+  return wrapper.every((key, depth) => containers[depth] === "startObject" && keys[depth] === key);
+}
+
+/** The index after the token that closes the array opened at `start` (the tokens' end when the prefix stops first). */
+function arrayEnd(tokens: Token[], start: number): number {
+  let depth = 0;
+  for (let i = start; i < tokens.length; i++) {
+    const name = tokens[i]!.name;
+    depth += name === "startObject" || name === "startArray" ? 1 : name === "endObject" || name === "endArray" ? -1 : 0;
+    if (depth === 0) return i + 1;
+  }
+  return tokens.length;
+}
+
+/** Keeps a string of a record's field, a few hundred of each key at most. */
+function addString(shape: Shape, key: string, value: string): void {
+  const values = shape.strings.get(key) ?? [];
+  if (values.length < MAX_STRINGS_PER_KEY) values.push(value);
+  shape.strings.set(key, values);
+}
+
+const MAX_STRINGS_PER_KEY = 500;
 
 function topLevelKind(name: string): Shape["topLevel"] {
   return name === "startArray" ? "array" : name === "startObject" ? "object" : "other";
@@ -252,22 +395,46 @@ function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefi
 }
 
 function shapeOfRecord(record: JsonObject): Shape {
-  const products = [record.header, ...arrayOf(record.products)].filter((value): value is string => typeof value === "string");
-  return { topLevel: "object", emptyArray: false, keys: new Set(Object.keys(record)), products: new Set(products) };
+  const keys = new Set(Object.keys(record));
+  const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map() };
+  for (const [key, value] of Object.entries(record)) {
+    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === "string") addString(shape, key, item);
+  }
+  return shape;
 }
 
-function classify(shape: Shape, layout: Layout): Detection | undefined {
-  if (shape.topLevel === "array" && shape.emptyArray) return { format: "upload", layout: "array", geminiProduct: false, empty: true };
-  const format = formatOfKeys(shape.keys);
-  if (format === undefined) return undefined;
-  const geminiProduct = format === "gemini" && [...shape.products].some(namesGeminiProduct);
-  return { format, layout, geminiProduct, empty: false };
+/** Whether a value read from a file of `format` is a record of it, as its detector would judge the file by it. */
+export function isRecordOf(format: ExportFormat): (value: unknown) => boolean {
+  return (value) => isObject(value) && recognise(sampleOf(shapeOfRecord(value)))?.importer.id === format;
 }
 
-function formatOfKeys(keys: Set<string>): ExportFormat | undefined {
-  if (keys.has("mapping")) return "chatgpt";
-  if (keys.has("chat_messages")) return "claude";
-  if (keys.has("conversation")) return "upload";
-  if (keys.has("header") && keys.has("time")) return "gemini";
+/** Whether a value read from a memory file of `format` is a record of one. */
+export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => boolean {
+  return (value) => isObject(value) && recogniseMemories(sampleOf(shapeOfRecord(value)))?.id === format;
+}
+
+function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
+  return {
+    keys,
+    strings: (key) => shape.strings.get(key) ?? [],
+    emptyList: shape.topLevel === "array" && shape.emptyArray,
+    text: shape.text ?? "",
+  };
+}
+
+/**
+ * What the importers' detectors make of a shape, in the layout given: the format of its first
+ * record they know (a damaged first record costs that record, not the file), or the format whose
+ * memory file it is; undefined when none.
+ */
+function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detection | undefined {
+  const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
+  for (const keys of candidates) {
+    const sample = sampleOf(shape, keys);
+    const found = recognise(sample);
+    if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
+    const memories = recogniseMemories(sample);
+    if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };
+  }
   return undefined;
 }

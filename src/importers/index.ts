@@ -1,5 +1,5 @@
-// Importers: streaming readers of chat exports (ChatGPT, Claude, Gemini, mnemo's upload shape)
-// that yield conversations in the upload shape.
+// Importers: streaming readers of chat exports that yield conversations in the upload shape, one
+// importer per format (registry.ts), each in a folder of its own.
 //
 // Conventions shared by the importers:
 // - Dates are normalised to ISO 8601 UTC (`toISOString()`). A conversation without any date
@@ -7,85 +7,102 @@
 //   (of the archive, for a zip).
 // - Non-text content becomes short placeholders: `[image]`, `[audio]`, `[video]`, `[file: name]`,
 //   `[attachment: name]` (Claude attachments also keep the first 500 characters of their text).
-// - Messages or conversations left empty are skipped; records that are not objects are invalid input.
+// - Messages or conversations left empty are skipped (counted); a record that cannot be read (damaged
+//   JSON, not an object, a converter's failure) is skipped and reported, and the rest read; text that
+//   is not valid Unicode is repaired to U+FFFD and reported (json-records.ts, repair.ts).
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
-import { AppError } from "../shared/errors.js";
-import { PLATFORM_PATTERN, type UploadConversation } from "../schemas/chat-history.js";
-import { chatgptConversation } from "./chatgpt.js";
-import { claudeConversation } from "./claude.js";
+import { basename } from "node:path";
+import type { UploadConversation } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
+import { isMemoryRecordOf, isRecordOf } from "./detect.js";
+import { jsonLines } from "./json-lines.js";
+import { jsonRecords, type RawRecord } from "./json-records.js";
+import { isObject } from "./json-values.js";
+import { checkPlatform } from "./platform.js";
+import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
-import { geminiConversations } from "./gemini.js";
-import { jsonRecords } from "./json-stream.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
-import type { ExportFormat, ExportReader, RecordContext, SkippedCount, SkippedRecord, SourcedRecord } from "./types.js";
-import { uploadConversation, withPlatform } from "./upload-shape.js";
+import { textRecords } from "./text-records.js";
+import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
 
-export type { ExportFormat, ExportReader, SkippedCount } from "./types.js";
-export { SUPPORTED_FORMATS } from "./container.js";
+export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
+export { checkPlatform } from "./platform.js";
 
 export interface OpenExportOptions {
   /** Replaces the platform of every conversation (any format). */
   platform?: string | undefined;
   /**
-   * Takes a record that cannot be read on its own (an NDJSON line that is not JSON), which is
-   * then skipped. Without it such a record ends the read, like any malformed file.
+   * Takes a record that cannot be read (damaged JSON, not a conversation), which is then skipped and
+   * the rest of the file read. Without it the first such record ends the read, with its error.
    */
-  onSkipped?: SkippedRecord | undefined;
+  onUnreadable?: UnreadableRecord | undefined;
+  /**
+   * The name a lone file had where it came from, when `path` is a copy under another name (an upload,
+   * which the server stores as `<id>.upload`): SillyTavern and AI Studio keep a chat's name in it.
+   */
+  name?: string | undefined;
 }
 
 /**
  * Detects the format by STRUCTURE (never by file name) and returns a reader. `path` may be a
- * .zip, a .json file, an NDJSON file, or a directory containing an unzipped export.
+ * .zip, a .json file, an NDJSON file, a text file of a text format (a Markdown transcript), or a
+ * directory containing an unzipped export.
  * Throws AppError("invalid_input") for a missing path, a damaged archive, invalid JSON or an
  * unsupported structure.
  */
 export async function openExport(path: string, options: OpenExportOptions = {}): Promise<ExportReader> {
   const platform = checkPlatform(options.platform);
-  return createReader(await planFor(path), platform, options.onSkipped);
+  return createReader(await planFor(path, options.name), platform, options.onUnreadable);
 }
 
-async function planFor(path: string): Promise<ExportPlan> {
+async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) return planContainer(await directorySources(path), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
-  return planFile(await fileSource(path));
-}
-
-/** The platform id to record conversations under, checked: invalid input (field `platform`) otherwise. */
-export function checkPlatform(platform: string | undefined): string | undefined {
-  if (platform === undefined || PLATFORM_PATTERN.test(platform)) return platform;
-  throw AppError.invalid("platform", "must be 1 to 100 letters, digits, hyphens, underscores or dots", "Use a name such as chatgpt-work.");
+  const source = await fileSource(path);
+  return planFile(name === undefined ? source : { ...source, path: basename(name) });
 }
 
 /**
  * A reader over the plan. Each call to `conversations()` reads the files again from the start
  * and restarts the `bytesRead()` count.
  */
-function createReader(plan: ExportPlan, platform: string | undefined, onSkipped: SkippedRecord | undefined): ExportReader {
+function createReader(plan: ExportPlan, platform: string | undefined, onUnreadable: UnreadableRecord | undefined): ExportReader {
   let tally = new ByteTally();
   let skips = new SkipTally();
+  let repairs: RepairedRecord[] = [];
   return {
     format: plan.format,
     totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
     bytesRead: () => tally.value,
     skipped: () => skips.counts(),
+    repaired: () => repairs.map((repair) => ({ ...repair })),
+    memoryFiles: plan.memoryParts.length,
     async *conversations(): AsyncGenerator<UploadConversation> {
       tally = new ByteTally();
       skips = new SkipTally();
+      repairs = [];
+      const reading: Reading = { label: "", tally, skips, repairs, onUnreadable };
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
       const repeats = new RepeatFilter();
-      const reading = { label: "" };
       for (const run of formatRuns(plan.parts)) {
-        for await (const conversation of convert(run.format, records(run.parts, tally, skips, onSkipped, reading))) {
-          // Upload-shape records may repeat a conversation on purpose: without `complete`, a repeat adds messages.
-          if (run.format === "upload" || repeats.keep(conversation)) yield withPlatform(conversation, platform);
+        const importer = importerOf(run.format);
+        for await (const converted of importer.convert(records(run.parts, reading, isRecordOf(run.format)))) {
+          const conversation = importer.chatApp ? { platform: importer.id, platformDisplayName: importer.name, ...converted } : converted;
+          if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(conversation, platform);
           else skips.add(reading.label, REPEATED);
         }
+      }
+    },
+    async *memories(onMemoryUnreadable = onUnreadable): AsyncGenerator<ExportMemory> {
+      const reading: Reading = { label: "", tally: new ByteTally(), skips, repairs, onUnreadable: onMemoryUnreadable };
+      for (const run of formatRuns(plan.memoryParts)) {
+        const read = importerOf(run.format).memories?.read;
+        if (read !== undefined) yield* read(records(run.parts, reading, isMemoryRecordOf(run.format)));
       }
     },
   };
@@ -118,42 +135,43 @@ function formatRuns(parts: ExportPart[]): { format: ExportFormat; parts: ExportP
   return runs;
 }
 
-async function* records(
-  parts: ExportPart[],
-  tally: ByteTally,
-  skips: SkipTally,
-  onSkipped: SkippedRecord | undefined,
-  reading: { label: string },
-): AsyncGenerator<SourcedRecord> {
-  for (const { source, layout } of parts) {
-    reading.label = source.label; // the file the next conversation comes from, to name it when it is a repeat
-    let index = 0;
-    const skip = (reason: string, count = 1) => skips.add(source.label, reason, count);
-    for await (const value of jsonRecords(source, layout, tally, onSkipped)) {
-      yield { value, context: { label: source.label, index: index++, fallbackDate: source.mtime, skip } };
+/** What one read of the export keeps track of as it goes. */
+interface Reading {
+  /** The file the next conversation comes from, to name it when it is a repeat. */
+  label: string;
+  tally: ByteTally;
+  skips: SkipTally;
+  repairs: RepairedRecord[];
+  onUnreadable: UnreadableRecord | undefined;
+}
+
+/**
+ * The records of the parts, each with where it came from; repairs noted, unreadable ones reported (or
+ * thrown). `isRecord`: what a record of the parts is, to find the next one after damage.
+ */
+async function* records(parts: ExportPart[], reading: Reading, isRecord: (value: unknown) => boolean): AsyncGenerator<SourcedRecord> {
+  const unreadable: UnreadableRecord = (problem) => {
+    if (!reading.onUnreadable) throw problem;
+    reading.onUnreadable(problem);
+  };
+  for (const { source, layout, wrapper } of parts) {
+    reading.label = source.label;
+    const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
+    const raw: AsyncGenerator<RawRecord> =
+      layout === "text"
+        ? textRecords(source, reading.tally)
+        : layout === "lines"
+          ? jsonLines(source, reading.tally, reading.onUnreadable)
+          : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
+    for await (const { value, index, byte, repair } of raw) {
+      if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
+      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };
     }
   }
 }
 
-function convert(format: ExportFormat, input: AsyncIterable<SourcedRecord>): AsyncGenerator<UploadConversation> {
-  switch (format) {
-    case "chatgpt":
-      return eachRecord(input, chatgptConversation);
-    case "claude":
-      return eachRecord(input, claudeConversation);
-    case "gemini":
-      return geminiConversations(input);
-    case "upload":
-      return eachRecord(input, uploadConversation);
-  }
-}
-
-type RecordConverter = (value: unknown, context: RecordContext) => UploadConversation | undefined;
-
-/** One conversation per record; records with nothing importable (undefined) are skipped. */
-async function* eachRecord(input: AsyncIterable<SourcedRecord>, toConversation: RecordConverter): AsyncGenerator<UploadConversation> {
-  for await (const { value, context } of input) {
-    const conversation = toConversation(value, context);
-    if (conversation !== undefined) yield conversation;
-  }
+/** The conversation with `platform` replaced; non-objects are left for the core to reject. */
+function withPlatform(conversation: UploadConversation, platform: string | undefined): UploadConversation {
+  if (platform === undefined || !isObject(conversation)) return conversation;
+  return { ...conversation, platform };
 }

@@ -1,7 +1,7 @@
-// Turns a JSON parse failure into an AppError that names the file and the position.
-// stream-json's parser does not report positions, so on failure the file is read once more
-// through stream-json's verifier, which does (line, column, character offset); the
-// character offset is converted to a byte offset here.
+// Turns a JSON parse failure into an AppError that names the file, the record and the position.
+// Where only the byte is known (json-records.ts), the file is read again to its line and column; a
+// file that is not JSON at all (detect.ts) is read once more through stream-json's verifier, which
+// gives line, column and character offset, the offset converted to a byte here.
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -12,10 +12,16 @@ import type { ByteSource } from "./source.js";
 export interface JsonPosition {
   /** Zero-based byte offset of the problem (undefined if it could not be mapped). */
   byte: number | undefined;
-  /** One-based line and column (column counted in characters). */
-  line: number;
-  column: number;
+  /** One-based line and column (column counted in characters), when known. */
+  line?: number | undefined;
+  column?: number | undefined;
   problem: string;
+}
+
+/** The record a problem is in: its number (one-based) and where it starts. */
+export interface RecordAt {
+  record: number;
+  start: number;
 }
 
 interface DecodedChunk {
@@ -87,19 +93,53 @@ function byteOffset(charOffset: number, window: DecodedChunk[]): number | undefi
   return undefined;
 }
 
-/** The error to throw for a file that is not valid JSON (or is cut short). */
-export function malformedJson(source: ByteSource, found: JsonPosition | undefined, fallbackProblem: string): AppError {
+/**
+ * The error for a file that is not valid JSON (or is cut short); with `record`, for that record of
+ * it, which is left out while the rest is read.
+ */
+export function malformedJson(source: ByteSource, found: JsonPosition | undefined, fallbackProblem: string, record?: RecordAt): AppError {
   // A file cut inside a multi-byte character decodes to U+FFFD (3 bytes): keep the offset in the file.
   const position = found?.byte === undefined ? found : { ...found, byte: Math.min(found.byte, source.size) };
   const truncated = position !== undefined && looksTruncated(position, source.size);
   const where = position === undefined ? "" : ` at ${describePosition(position)}`;
   const problem = truncated ? "unexpected end of file (the file looks truncated)" : (position?.problem ?? fallbackProblem);
-  return new AppError("invalid_input", `${source.label}: invalid JSON${where}: ${problem}`, {
+  const name = record === undefined ? source.label : `${source.label}, record ${record.record}`;
+  return new AppError("invalid_input", `${name}: invalid JSON${where}: ${problem}`, {
     suggestion: truncated
       ? "The export looks incomplete: download it again, or re-extract it from the original zip."
-      : "The file is not valid JSON: check that it is an unmodified export (or valid upload-shape JSON / NDJSON).",
-    details: position === undefined ? {} : { line: position.line, column: position.column, byte: position.byte },
+      : record !== undefined
+        ? "That record is damaged and left out; the rest of the file is read. Download the export again to have it too."
+        : "The file is not valid JSON: check that it is an unmodified export (or valid upload-shape JSON / NDJSON).",
+    details: {
+      ...(position === undefined ? {} : { line: position.line, column: position.column, byte: position.byte }),
+      ...(record === undefined ? {} : { record: record.record, recordByte: record.start }),
+    },
   });
+}
+
+/** The line and column (one-based, the column in characters) of a byte of the file, read again to it. */
+export async function locateByte(source: ByteSource, byte: number): Promise<{ line: number; column: number }> {
+  const input = await source.open();
+  let line = 1;
+  let column = 1;
+  let read = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      const end = Math.min(chunk.length, byte - read);
+      for (let i = 0; i < end; i++) {
+        const value = chunk[i]!;
+        if (value === 0x0a) {
+          line += 1;
+          column = 1;
+        } else if ((value & 0xc0) !== 0x80) column += 1; // a character's first byte
+      }
+      read += chunk.length;
+      if (read >= byte) break;
+    }
+  } finally {
+    input.destroy();
+  }
+  return { line, column };
 }
 
 /** A `\uXXXX` escape takes 6 bytes: one that the end of the file cuts is a cut, not a bad escape. */
@@ -116,8 +156,9 @@ function looksTruncated(position: JsonPosition, size: number): boolean {
 }
 
 function describePosition(position: JsonPosition): string {
-  const lineColumn = `line ${position.line}, column ${position.column}`;
-  return position.byte === undefined ? lineColumn : `byte ${position.byte} (${lineColumn})`;
+  const lineColumn = position.line === undefined ? undefined : `line ${position.line}, column ${position.column}`;
+  if (position.byte === undefined) return lineColumn ?? "an unknown position";
+  return lineColumn === undefined ? `byte ${position.byte}` : `byte ${position.byte} (${lineColumn})`;
 }
 
 /** Maps any failure while reading `source` as JSON to an AppError (parse errors get a position). */

@@ -9,6 +9,7 @@ import { formatPath } from "../schemas/parse.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, ExportRecord } from "../schemas/export.js";
 import { AppError } from "../shared/errors.js";
 import { ByteTally, statPath } from "./source.js";
+import { chatAppNames } from "./words.js";
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** Bytes looked at to tell an export from anything else: its header line is a few hundred. */
@@ -216,7 +217,7 @@ async function readHeader(path: string, lines: AsyncGenerator<{ text: string }>)
   await lines.return(undefined);
   const notExport = (why: string) =>
     new AppError("invalid_input", `${path}: not a mnemo export (${why})`, {
-      suggestion: "Pass a file written by `mnemo export`, or a chat export (ChatGPT, Claude, Gemini).",
+      suggestion: `Pass a file written by \`mnemo export\`, or a chat export (${chatAppNames("or")}).`,
     });
   if (first.done) throw notExport("the file is empty");
   let value: unknown;

@@ -1,9 +1,20 @@
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import type { RecordContext } from "./types.js";
 
 /** A record of a recognised export that is not an object (the file was altered or is not an export). */
 export function notAConversation(context: RecordContext): AppError {
-  return new AppError("invalid_input", `${context.label}: element ${context.index} is not a conversation object`, {
-    suggestion: "The file does not look like an unmodified export: download the export again.",
+  return unreadable(context, "not a conversation object");
+}
+
+/** A record its converter failed on: the error, or one naming the record around what went wrong. */
+export function unreadableRecord(context: RecordContext, error: unknown): AppError {
+  if (isAppError(error) && error.code === "invalid_input") return error;
+  return unreadable(context, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+}
+
+function unreadable(context: RecordContext, problem: string): AppError {
+  return new AppError("invalid_input", `${context.label}, record ${context.index + 1} (at byte ${context.byte}): ${problem}`, {
+    suggestion: "That record is left out and the rest of the file is read: check that the file is an unmodified export.",
+    details: { record: context.index + 1, recordByte: context.byte },
   });
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isAppError, type AppError } from "../shared/errors.js";
 
 /**
@@ -28,20 +28,23 @@ function describe(error: unknown): string | undefined {
   return `${error.message}${ids}${fix ? `\nFix: ${fix}` : ""}`;
 }
 
+/** A line for the log, at a level of the protocol's (RFC 5424's); `error` unless said (mcp/server.ts sends it). */
+export type McpLog = (line: string, level?: LoggingLevel) => void;
+
 const INTERNAL = "mnemo failed unexpectedly; the details are in its log. Try again, or tell the user.";
 
 /**
  * The one place an error becomes an MCP answer. A tool's failure is a result with isError, which
  * the model reads and can act on: never a protocol error, never a crashed server.
  */
-export function toolError(error: unknown, log: (line: string) => void): CallToolResult {
+export function toolError(error: unknown, log: McpLog): CallToolResult {
   const text = describe(error);
   if (text === undefined) logInternal(error, log);
   return { isError: true, content: [{ type: "text", text: text ?? INTERNAL }] };
 }
 
 /** For resources and prompts, whose failures the protocol answers as JSON-RPC errors. */
-export function protocolError(error: unknown, log: (line: string) => void): McpError {
+export function protocolError(error: unknown, log: McpLog): McpError {
   const text = describe(error);
   if (text === undefined) {
     logInternal(error, log);
@@ -65,6 +68,6 @@ function plain(error: McpError, text: string): McpError {
   return error;
 }
 
-function logInternal(error: unknown, log: (line: string) => void): void {
+function logInternal(error: unknown, log: McpLog): void {
   log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 }

@@ -13,6 +13,7 @@ export type JsonSchema = { type: "object"; properties?: Record<string, Record<st
  * - the ±2^53 bounds of an integer without real ones,
  * - `$schema` on every schema, and on every output object `additionalProperties: false` and the
  *   list of its required fields (a client checks results against the rest; 425 of 3,840 tokens).
+ * And a nullable value is an `anyOf` of its types, which every validator reads.
  * `describe` adds what an argument means, where its name and limits do not say it.
  */
 export function toolJsonSchema(schema: z.ZodObject, io: "input" | "output", describe: Record<string, string> = {}): JsonSchema {
@@ -35,10 +36,28 @@ export function toolJsonSchema(schema: z.ZodObject, io: "input" | "output", desc
     },
   }) as JsonSchema;
   delete json["$schema"];
+  oneTypeEach(json);
   for (const [name, text] of Object.entries(describe)) {
     const property = json.properties?.[name];
     if (!property) throw new Error(`describe: ${name} is not a property of this schema`);
     property["description"] = text;
   }
   return json;
+}
+
+/**
+ * A list of types (`"type": ["string", "null"]`, zod's nullable) as an `anyOf` of one type each:
+ * the list is valid draft-7, but not every client's validator takes it (the MCP Inspector flags it
+ * as less portable). zod writes the list after `override` has run, so this walks the result.
+ */
+function oneTypeEach(schema: unknown): void {
+  if (Array.isArray(schema)) return schema.forEach(oneTypeEach);
+  if (schema === null || typeof schema !== "object") return;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(node["type"])) {
+    const types = node["type"] as string[];
+    delete node["type"];
+    node["anyOf"] = types.map((type) => ({ type }));
+  }
+  for (const value of Object.values(node)) oneTypeEach(value);
 }

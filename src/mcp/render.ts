@@ -2,13 +2,32 @@
  * Tool results as a model reads them best: plain lines that carry every id a follow-up call needs,
  * beside the structured result. Many clients hand the model only this text part.
  */
-import type { Bucket, BulkDeleteResponse, MemoryObject, UpdateMemoryResponse, V2MemoryResponse } from "../schemas/memories.js";
+import type {
+  Bucket,
+  BulkDeleteResponse,
+  DeleteBucketResponse,
+  MemoryHistoryResponse,
+  MemoryObject,
+  RenameBucketResponse,
+  StoreMemoryResponse,
+  UpdateMemoryResponse,
+  V2MemoryResponse,
+} from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
+import { chatAppNames } from "../core/index.js";
+import { startsWithItsDate } from "../text/memory-date.js";
 import { probablyUnrelated } from "../text/relevance.js";
+import { memoriesInView } from "./paging.js";
 
-/** Neighbouring chunks are cut to this in the text (the structured result has them whole). */
-const CONTEXT_CHARS = 300;
+/** Neighbouring messages are cut to this in the text. */
+const CONTEXT_CHARS = 200;
+/**
+ * The passages of a search are listed while their text stays under this many characters (about
+ * 2,000 tokens of English, less in most other scripts): clients warn at 10k tokens and cut at 25k,
+ * and an assistant needs a few good passages, not twenty.
+ */
+const SEARCH_TEXT_CHARS = 7_000;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -21,11 +40,12 @@ const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s
 /** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
 const quoted = (query: string) => JSON.stringify(clip(query, 200));
 
-export function memoryLines(memories: V2MemoryResponse["memories"]): string {
+/** Numbered from `first` (a page's first memory is not the first memory). */
+export function memoryLines(memories: V2MemoryResponse["memories"], first = 1): string {
   return memories
     .map((memory, i) => {
-      if (typeof memory === "string") return `${i + 1}. ${memory}`;
-      return `${i + 1}. ${memoryHeader(memory)}\n   ${memoryBody(memory)}`;
+      if (typeof memory === "string") return `${first + i}. ${memory}`;
+      return `${first + i}. ${memoryHeader(memory)}\n   ${memoryBody(memory)}`;
     })
     .join("\n");
 }
@@ -36,7 +56,9 @@ function memoryHeader(memory: MemoryObject): string {
     memory.score === undefined
       ? ""
       : ` · score ${memory.score.toFixed(2)}${probablyUnrelated(memory.score) ? " (probably unrelated)" : ""}`;
-  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)} · ${day(metadata.createdAt)}${score}`;
+  // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
+  const date = startsWithItsDate(memory.text, metadata.createdAt) ? "" : ` · ${day(metadata.createdAt)}`;
+  return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)}${date}${score}`;
 }
 
 function memoryBody(memory: MemoryObject): string {
@@ -55,15 +77,59 @@ export function bucketLines(buckets: Bucket[]): string {
 
 export function renderMemorySearch(query: string, result: V2MemoryResponse): string {
   if (result.memories.length === 0) return `No saved memory matches ${quoted(query)}.`;
+  const related = result.memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
+  if (related.length === 0) {
+    return `Nothing found: no saved memory is about ${quoted(query)}. The closest, probably unrelated (do not present them as an answer):\n${memoryLines(result.memories)}`;
+  }
   return `${plural(result.memories.length, "memory", "memories")} for ${quoted(query)}, best first:\n${memoryLines(result.memories)}`;
 }
 
-export function renderMemoriesAndBuckets(result: V2MemoryResponse, skip = 0): string {
-  const stored = result.buckets.reduce((sum, bucket) => sum + bucket.memoryCount, 0);
-  // Paged past the end, "No memories here" would read as an empty store.
-  const none = skip > 0 && stored > 0 ? `No memories after skipping ${skip}.` : "No memories here.";
-  const memories = result.memories.length === 0 ? none : `Memories, newest first:\n${memoryLines(result.memories)}`;
-  return `${memories}\n\nBuckets:\n${bucketLines(result.buckets)}`;
+/** A page of memories (a page past the end is the tool's error, paging.ts), and where the next one starts. */
+export function renderMemoriesAndBuckets(result: V2MemoryResponse, args: Parameters<typeof memoriesInView>[1] & { skip: number }): string {
+  const buckets = `Buckets:\n${bucketLines(result.buckets)}`;
+  if (result.memories.length === 0) return `No memories here.\n\n${buckets}`;
+  const total = memoriesInView(result, args);
+  const last = args.skip + result.memories.length;
+  const range = `${args.skip + 1}–${last}${total === undefined ? "" : ` of ${total}`}`;
+  const more = total === undefined ? "" : last < total ? `\nMore: skip ${last}.` : "";
+  return `Memories ${range}, newest first:\n${memoryLines(result.memories, args.skip + 1)}${more}\n\n${buckets}`;
+}
+
+export function renderStored(result: StoreMemoryResponse): string {
+  if (result.done === "ok" || !result.similar) return `Stored as ${result.memoryId}.`;
+  const { text, bucketId, createdAt, similarity } = result.similar;
+  return [
+    `Not stored: ${result.memoryId} (bucket ${bucketId}, ${day(createdAt)}) already says nearly the same (similarity ${similarity.toFixed(2)}):`,
+    `   ${text.replace(/\n/g, "\n   ")}`,
+    `To change it, call update_or_move_memories with memoryId ${result.memoryId} and the new text (its old version is kept); to keep both, call store_memory again with ifSimilar "store".`,
+  ].join("\n");
+}
+
+export function renderHistory(result: MemoryHistoryResponse, skip = 0): string {
+  const versions = result.versions.map(
+    (v) =>
+      `- version ${v.version} · ${v.changedAt.slice(0, 16).replace("T", " ")} · bucket ${v.bucketId}\n   ${v.text.replace(/\n/g, "\n   ")}`,
+  );
+  const last = skip + result.versions.length;
+  const range =
+    result.versions.length === result.total ? plural(result.total, "version") : `versions ${skip + 1}–${last} of ${result.total}`;
+  const more = last < result.total ? `\nMore: skip ${last}.` : "";
+  return `${result.memoryId}: ${range}, oldest first:\n${versions.join("\n")}${more}`;
+}
+
+export function renderBucketRenamed(result: RenameBucketResponse): string {
+  const { id, name, description } = result.bucket;
+  return `Bucket ${id} is now ${JSON.stringify(name)}${description ? ` · ${description}` : ""}.`;
+}
+
+export function renderBucketDeleted(result: DeleteBucketResponse): string {
+  return `Deleted bucket ${result.bucketId}; ${plural(result.movedMemories, "memory", "memories")} moved to bucket ${result.movedTo}.`;
+}
+
+/** What pin_conversations, exclude_conversations and delete_conversations did, and the ids that are no conversation of the user's. */
+export function renderConversationChange(done: string, changed: string[], asked: string[]): string {
+  const unknown = [...new Set(asked)].filter((id) => !changed.includes(id));
+  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.join(", ")}.` : ""}`;
 }
 
 export function renderUpdate(result: UpdateMemoryResponse): string {
@@ -80,7 +146,7 @@ export function renderDelete(result: BulkDeleteResponse): string {
 }
 
 export function renderRecall(result: RecallResponse): string {
-  if (!result.content) return "Nothing in the chat history answers this, or nothing fitted in maxTokens.";
+  if (!result.content) return "Nothing fitted in maxTokens: ask again with a larger maxTokens.";
   const sources = result.sources.map(
     (s, i) =>
       `[${i + 1}] ${titleOf(s.conversationTitle)} · ${day(s.date)} · ${s.sender} · conversation ${s.conversationId} · message ${s.messageId}`,
@@ -90,18 +156,35 @@ export function renderRecall(result: RecallResponse): string {
 }
 
 export function renderSearch(result: SearchResponse): string {
-  if (result.results.length === 0) return `No passage in the chat history matches ${quoted(result.query)}.`;
-  const hits = result.results.map((hit, i) => {
-    const around = (position: "before" | "after") =>
-      hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
-    return [
-      `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · score ${hit.score.toFixed(2)} · conversation ${hit.conversationId}`,
-      ...around("before"),
-      ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
-      ...around("after"),
-    ].join("\n");
-  });
-  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, best first (┆ marks neighbouring messages):\n${hits.join("\n\n")}`;
+  const hidden = result.results.some((hit) => hit.probablyUnrelated) ? 0 : result.unrelatedResults;
+  const left = hidden > 0 ? ` (${plural(hidden, "passage")} scored as probably unrelated ${hidden === 1 ? "was" : "were"} left out)` : "";
+  if (result.results.length === 0) return `Nothing found: no passage in the chat history is about ${quoted(result.query)}${left}.`;
+  const hits: string[] = [];
+  let chars = 0;
+  for (const [i, hit] of result.results.entries()) {
+    const text = renderHit(hit, i);
+    if (hits.length > 0 && chars + text.length > SEARCH_TEXT_CHARS) break;
+    hits.push(text);
+    chars += text.length;
+  }
+  const more = result.results.length - hits.length;
+  const rest =
+    more > 0
+      ? `\n\n${plural(more, "more passage")} not shown, to keep this short: search with other words, or read a conversation with get_full_conversation.`
+      : "";
+  return `${plural(result.totalResults, "passage")} for ${quoted(result.query)}, most relevant first${left} (┆ marks neighbouring messages):\n${hits.join("\n\n")}${rest}`;
+}
+
+function renderHit(hit: SearchResponse["results"][number], i: number): string {
+  const around = (position: "before" | "after") =>
+    hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
+  const score = `score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""}`;
+  return [
+    `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · ${score} · conversation ${hit.conversationId} · message ${hit.messageId}`,
+    ...around("before"),
+    ...hit.parts.map((part) => `   ${part.sender}: ${part.text.replace(/\n/g, "\n   ")}`),
+    ...around("after"),
+  ].join("\n");
 }
 
 export function renderConversationList(result: ListChatsResponse): string {
@@ -110,19 +193,32 @@ export function renderConversationList(result: ListChatsResponse): string {
     (c) =>
       `- ${c.id} · ${JSON.stringify(c.title)} · ${c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.messageCount, "message")}${c.pinned ? " · pinned" : ""}${c.status === "ready" ? "" : ` · ${c.status}`}${c.excluded ? " · excluded" : ""}`,
   );
-  return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}`;
+  const next = result.page < result.totalPages ? `\nNext: page ${result.page + 1}.` : "";
+  return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}${next}`;
 }
 
-export function renderConversation(c: ConversationDetail): string {
+export function renderConversation(c: ConversationDetail, offset = 0): string {
   const header = `# ${titleOf(c.title)}\n${c.id} · ${c.platformDisplayName ?? c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.total, "message")} · ${c.status}`;
-  const messages = c.messages.map((m) => `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}`);
-  return [header, ...messages].join("\n\n");
+  const messages = c.messages.map(
+    (m) =>
+      `[${m.message_index + 1}] ${m.sender}${m.timestamp ? ` · ${m.timestamp}` : ""}\n${m.text}${m.cutFromTokens ? `\n(cut: this message is ${m.cutFromTokens} tokens long)` : ""}`,
+  );
+  const first = c.messages[0]?.message_index ?? offset;
+  const page =
+    c.nextOffset !== undefined
+      ? `Messages ${first + 1}–${c.nextOffset} of ${c.total}. The rest: get_full_conversation with offset ${c.nextOffset}.`
+      : first > 0
+        ? `Messages ${first + 1}–${c.total} of ${c.total}: the end of the conversation.`
+        : undefined;
+  if (c.messages.length === 0)
+    return `${header}\n\nNo messages from offset ${first} on: the conversation has ${plural(c.total, "message")}.`;
+  return [header, ...messages, ...(page ? [page] : [])].join("\n\n");
 }
 
 export function renderOverview(o: ChatHistoryOverview): string {
   // Nothing to search yet: what would change that is the user's to do, outside the conversation.
   if (o.conversations === 0) {
-    return "No chat history yet: nothing to search or recall. The user can import exports from ChatGPT, Claude or Gemini (Takeout) on the Import page of mnemo's web app, or with `mnemo import <file>`.";
+    return `No chat history yet: nothing to search or recall. The user can import exports from ${chatAppNames("or")} on the Import page of mnemo's web app, or with \`mnemo import <file>\`.`;
   }
   const span = o.firstAt && o.lastAt ? `, from ${day(o.firstAt)} to ${day(o.lastAt)}` : "";
   const platforms = o.platforms.map(

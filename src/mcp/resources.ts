@@ -1,23 +1,25 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ListResourcesRequestSchema, type ListResourcesResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+import { AppError } from "../shared/errors.js";
 import { probablyUnrelated } from "../text/relevance.js";
-import { protocolError } from "./errors.js";
+import { protocolError, type McpLog } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 
-/** Conversations resources/list offers: the most recent (pinned first); the template reads any. */
+/** Conversations a page of resources/list holds (pinned first, then the most recently updated); `nextCursor` leads to the next. */
 const LISTED_CONVERSATIONS = 50;
 /** A bucket's memories a resource holds, newest first: a client reads a resource whole. */
 const BUCKET_MEMORIES = 500;
 
 type Service = () => Promise<MnemoService>;
-type Log = (line: string) => void;
+type Log = McpLog;
 
 /**
  * The user's data as resources a client can attach to a conversation: the buckets, each bucket's
  * memories (`mnemo://buckets/{bucketId}`) and each conversation (`mnemo://conversations/{id}`),
- * all read through the same service calls as the tools.
+ * all read through the same service calls as the tools. resources/list is ours (listResources):
+ * McpServer's lists what the templates' callbacks give in one answer, without a cursor.
  */
 export function registerResources(server: McpServer, service: Service, log: Log): void {
   const guard =
@@ -33,22 +35,14 @@ export function registerResources(server: McpServer, service: Service, log: Log)
   server.registerResource(
     "buckets",
     "mnemo://buckets",
-    { title: "Memory buckets", description: "Every bucket: id, name, memory count.", mimeType: "text/plain" },
+    BUCKETS,
     guard(async (uri) => text(uri, bucketLines(await (await service()).buckets.list()))),
   );
 
   server.registerResource(
     "bucket",
-    new ResourceTemplate("mnemo://buckets/{bucketId}", {
-      list: guard(async () => ({
-        resources: (await (await service()).buckets.list()).map((bucket) => ({
-          uri: `mnemo://buckets/${bucket.id}`,
-          name: bucket.name,
-          description: `${bucket.memoryCount} ${bucket.memoryCount === 1 ? "memory" : "memories"}${bucket.description ? `: ${bucket.description}` : ""}`,
-        })),
-      })),
-    }),
-    { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" },
+    new ResourceTemplate("mnemo://buckets/{bucketId}", { list: undefined }),
+    BUCKET,
     guard(async (uri, { bucketId }) => {
       const id = await bucketIdOf(bucketId);
       const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
@@ -58,20 +52,63 @@ export function registerResources(server: McpServer, service: Service, log: Log)
 
   server.registerResource(
     "conversation",
-    new ResourceTemplate("mnemo://conversations/{conversationId}", {
-      list: guard(async () => ({
-        resources: (await (await service()).conversations.list({ pageSize: LISTED_CONVERSATIONS })).items.map((c) => ({
-          uri: `mnemo://conversations/${c.id}`,
-          name: c.title || "Untitled",
-          description: `${c.platform}, ${c.messageCount} messages, ${c.updatedAt.slice(0, 10)}`,
-        })),
-      })),
-    }),
-    { title: "Conversation", description: "An imported conversation, every message in order.", mimeType: "text/markdown" },
+    new ResourceTemplate("mnemo://conversations/{conversationId}", { list: undefined }),
+    CONVERSATION,
     guard(async (uri, { conversationId }) =>
       text(uri, renderConversation(await (await service()).conversations.get(String(conversationId))), "text/markdown"),
     ),
   );
+  server.server.setRequestHandler(
+    ListResourcesRequestSchema,
+    guard((request) => listResources(service, request.params?.cursor)),
+  );
+}
+
+const BUCKETS = { title: "Memory buckets", description: "Every bucket: id, name, memory count.", mimeType: "text/plain" };
+const BUCKET = { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" };
+const CONVERSATION = { title: "Conversation", description: "An imported conversation, every message in order.", mimeType: "text/markdown" };
+
+/**
+ * One page of resources/list: the buckets and the first conversations, then the next
+ * conversations for each `nextCursor` (`conversations:<page>`), until none are left.
+ */
+async function listResources(service: Service, cursor: string | undefined): Promise<ListResourcesResult> {
+  const page = cursor === undefined ? 1 : pageOf(cursor);
+  const svc = await service();
+  const list = await svc.conversations.list({ page, pageSize: LISTED_CONVERSATIONS });
+  const conversations = list.items.map((c) => ({
+    ...CONVERSATION,
+    uri: `mnemo://conversations/${c.id}`,
+    name: c.title || "Untitled",
+    description: `${c.platform}, ${c.messageCount} messages, ${c.updatedAt.slice(0, 10)}`,
+  }));
+  const buckets =
+    page > 1
+      ? []
+      : [
+          { uri: "mnemo://buckets", name: "buckets", ...BUCKETS },
+          ...(await svc.buckets.list()).map((bucket) => ({
+            ...BUCKET,
+            uri: `mnemo://buckets/${bucket.id}`,
+            name: bucket.name,
+            description: `${bucket.memoryCount} ${bucket.memoryCount === 1 ? "memory" : "memories"}${bucket.description ? `: ${bucket.description}` : ""}`,
+          })),
+        ];
+  return {
+    resources: [...buckets, ...conversations],
+    ...(page < list.totalPages ? { nextCursor: `conversations:${page + 1}` } : {}),
+  };
+}
+
+function pageOf(cursor: string): number {
+  const page = /^conversations:([1-9]\d{0,8})$/.exec(cursor)?.[1];
+  if (!page)
+    throw AppError.invalid(
+      "cursor",
+      `${JSON.stringify(cursor)} is not a cursor of this server`,
+      "Use the nextCursor of the answer before, or none for the first page.",
+    );
+  return Number(page);
 }
 
 /** The template's `{bucketId}`, checked as the API checks a bucketId in a query string. */

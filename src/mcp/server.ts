@@ -1,6 +1,10 @@
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+import { AppError } from "../shared/errors.js";
+import { protocolError, type McpLog } from "./errors.js";
 import { registerPrompts, registerResources } from "./resources.js";
 import { registerTools } from "./tool-handlers.js";
 
@@ -10,21 +14,59 @@ export interface McpServerOptions {
    * store (LanceDB, the model), so `initialize` is answered without either.
    */
   service: () => Promise<MnemoService>;
-  /** Where errors the client cannot see go: stderr, or the server's log. */
+  /** Where warnings and errors go besides the client: stderr, or the server's log. */
   log: (line: string) => void;
 }
+
+const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+const severity = (level: LoggingLevel) => SEVERITY.get(level) ?? 0;
+/** What a client is sent before it asks for a level (logging/setLevel): not each call's debug line. */
+const DEFAULT_LEVEL: LoggingLevel = "info";
 
 /** Read by every client at `initialize`; a model sees it beside the tools. Short, as they are. */
 const INSTRUCTIONS =
   "mnemo holds the user's saved memories (short facts, in buckets) and their imported AI chat history. Search them before answering questions about the user's past, preferences or earlier conversations; store a memory when the user asks you to remember something.";
 
-/** One MCP server on one user's service: the twelve tools, the resources and the prompt. */
+/** One MCP server on one user's service: the tools, the resources, the prompt and logging. */
 export function createMcpServer({ service, log }: McpServerOptions): McpServer {
-  const server = new McpServer({ name: "mnemo", title: "mnemo", version: packageVersion() }, { instructions: INSTRUCTIONS });
-  registerTools(server.server, service, log);
-  registerResources(server, service, log);
-  registerPrompts(server, service, log);
+  const server = new McpServer(
+    { name: "mnemo", title: "mnemo", version: packageVersion() },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
+  );
+  const report = logging(server, log);
+  // A line that is not JSON-RPC gets no answer; the client's log should still say why.
+  server.server.onerror = (error) => report(`protocol error: ${error.message}`, "warning");
+  registerTools(server.server, service, report);
+  registerResources(server, service, report);
+  registerPrompts(server, service, report);
   return server;
+}
+
+/**
+ * Logging as the protocol has it: each line goes to the client as notifications/message at or
+ * above the level it asked for (logging/setLevel; `info` until it does), and warnings and errors
+ * to `log` too. Over /mcp, whose answers are plain JSON, there is nowhere to send them: the level
+ * is taken, and lines go to the server's log alone.
+ */
+function logging(server: McpServer, log: (line: string) => void): McpLog {
+  let minimum = DEFAULT_LEVEL;
+  // Parsed loosely, then checked: a level the protocol does not have is the caller's error
+  // (-32602), where the SDK's own parse made it an internal one (-32603).
+  server.server.setRequestHandler(SetLevelRequestSchema.extend({ params: z.looseObject({}) }), async (request) => {
+    const level = LoggingLevelSchema.safeParse(request.params["level"]);
+    if (!level.success) {
+      const problem = `must be one of ${LoggingLevelSchema.options.join(", ")}, not ${JSON.stringify(request.params["level"])}`;
+      throw protocolError(AppError.invalid("level", problem), log);
+    }
+    minimum = level.data;
+    return {};
+  });
+  return (line, level = "error") => {
+    if (severity(level) >= severity("warning")) log(line);
+    if (severity(level) < severity(minimum) || !server.isConnected()) return;
+    // The first line: a stack trace is for the log on this machine, not for the client.
+    server.server.sendLoggingMessage({ level, logger: "mnemo", data: line.split("\n")[0] }).catch(() => undefined);
+  };
 }
 
 let version: string | undefined;

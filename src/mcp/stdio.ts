@@ -12,16 +12,21 @@ export interface StdioOptions {
 }
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin (or a signal comes). stdout carries
- * the protocol and nothing else: whatever else writes to it (console.log in a dependency, a model
- * worker's output) goes to stderr.
+ * Serves MCP on stdin/stdout until the client goes: it closes stdin, stops reading stdout (a write
+ * fails with EPIPE), or a signal comes. Either way the server closes what it opened and the
+ * process can end with 0: a client that goes away mid-call is not a failure of the server, and
+ * an unhandled EPIPE had ended it with a stack trace and exit 1. stdout carries the protocol and
+ * nothing else: whatever else writes to it (console.log in a dependency, a model worker's output)
+ * goes to stderr.
  */
 export async function serveStdio({ service, close, log }: StdioOptions): Promise<void> {
+  // Nowhere left to report a failed log line to: a client that closed stderr does not read it.
+  process.stderr.on("error", () => undefined);
   const protocol = claimStdout();
   const server = createMcpServer({ service, log });
-  // A line that is not JSON-RPC gets no answer; the client's log should still say why.
-  server.server.onerror = (error) => log(`protocol error: ${error.message}`);
-  await server.connect(new StdioServerTransport(process.stdin, protocol));
+  const transport = new StdioServerTransport(process.stdin, protocol);
+  await server.connect(transport);
+  const calls = trackCalls(transport);
   // The transport does not watch for the end of stdin, and the open store would keep the process
   // alive until the client gives up and kills it (2 s with the SDK's client).
   await new Promise<void>((resolve) => {
@@ -29,25 +34,80 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
       process.stdin.off("end", stop);
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
+      protocol.off("error", gone);
       resolve();
+    };
+    const gone = (error: NodeJS.ErrnoException) => {
+      log(`the client stopped reading (${error.code ?? error.message}): closing`);
+      stop();
     };
     process.stdin.once("end", stop);
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    protocol.once("error", gone);
   });
+  // A call the client made is finished, its write stored, though no one may read the answer.
+  await calls.settled(SETTLE_MS);
   await server.close();
-  // Every answer written out before the caller may end the process.
-  await new Promise<void>((resolve) => protocol.end(resolve));
+  // Every answer written out before the caller may end the process, unless no one reads them.
+  if (!protocol.destroyed) await new Promise<void>((resolve) => protocol.end(resolve));
   await close();
 }
 
-/** A stream that alone reaches the real stdout; process.stdout's own writes go to stderr from now on. */
+/**
+ * A stream that alone reaches the real stdout; process.stdout's own writes go to stderr from now
+ * on. A failed write (EPIPE: the client closed its end) is this stream's error, which serveStdio
+ * takes as the client gone; process.stdout's own error event is then expected, not a crash.
+ */
 function claimStdout(): Writable {
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  return new Writable({
+  // The CLI ends the process on EPIPE (`mnemo search … | head`); here the protocol stream's error
+  // says the client has gone, and the server closes what it opened first.
+  process.stdout.removeAllListeners("error");
+  process.stdout.on("error", () => undefined);
+  const protocol = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
       write(chunk, (error) => done(error ?? null));
     },
   });
+  // Once stopped, later answers (calls still running when the client went) fail quietly.
+  protocol.on("error", () => undefined);
+  return protocol;
+}
+
+/** How long calls still running when the client goes may take to finish before the store is closed under them. */
+const SETTLE_MS = 10_000;
+
+/**
+ * Counts the requests the client made that have no answer yet, by watching the transport: a
+ * request has an id and a method, its answer the same id and none. `settled` waits for none to be
+ * left (or `ms`).
+ */
+function trackCalls(transport: StdioServerTransport): { settled(ms: number): Promise<void> } {
+  const open = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const received = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ("method" in message && "id" in message) open.add(message.id);
+    received?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    if (!("method" in message) && "id" in message && message.id !== undefined) open.delete(message.id);
+    if (open.size === 0) idle?.();
+    return send(message);
+  };
+  return {
+    settled: (ms) =>
+      open.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            idle = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+  };
 }

@@ -2,9 +2,9 @@ import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/s
 import type { MnemoService } from "../core/index.js";
 import { parseInput } from "../schemas/parse.js";
 import { AppError } from "../shared/errors.js";
-import { toolError } from "./errors.js";
+import { toolError, type McpLog } from "./errors.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { TOOLS, TOOLS_BY_NAME, toolSchemas } from "./tools.js";
+import { TOOLS, TOOLS_BY_NAME, toolSchemas, type Tool } from "./tools.js";
 
 let listed: ListedTool[] | undefined;
 
@@ -12,11 +12,14 @@ let listed: ListedTool[] | undefined;
 export function listTools(): ListedTool[] {
   listed ??= TOOLS.map((tool) => {
     const { input, output } = toolSchemas(tool);
+    const inputSchema = toolJsonSchema(input, "input", tool.arguments as Record<string, string> | undefined);
+    // The tool's own defaults, where they are not the endpoint's, shown where a client looks for them.
+    for (const [name, value] of Object.entries(tool.defaults ?? {})) inputSchema.properties![name]!["default"] = value;
     return {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: toolJsonSchema(input, "input", tool.arguments as Record<string, string> | undefined),
+      inputSchema,
       outputSchema: toolJsonSchema(output, "output"),
       annotations: tool.annotations,
     };
@@ -33,7 +36,7 @@ export async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
   service: () => Promise<MnemoService>,
-  log: (line: string) => void,
+  log: McpLog,
 ): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) {
@@ -42,13 +45,32 @@ export async function callTool(
       log,
     );
   }
+  const started = performance.now();
+  const answer = await answerCall(tool, args, service, log);
+  log(`${name}: ${answer.isError ? "refused" : "answered"} in ${Math.round(performance.now() - started)} ms`, "debug");
+  return answer;
+}
+
+async function answerCall(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  service: () => Promise<MnemoService>,
+  log: McpLog,
+): Promise<CallToolResult> {
   try {
-    const input = parseInput(toolSchemas(tool).input, args ?? {});
+    const input = { ...tool.defaults, ...parseInput(toolSchemas(tool).input, args ?? {}), ...tool.fixed };
     const svc = await service();
     const result = await tool.run(svc, input);
+    const pastTheEnd = tool.pastTheEnd?.(result, input);
+    if (pastTheEnd) return toolError(pastTheEnd, log);
     const note = await tool.note?.(svc);
     const text = tool.text(result, input);
-    return { content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }], structuredContent: result as Record<string, unknown> };
+    // The output schema's fields only: for the tools whose text is long, it leaves that text out.
+    const structured = toolSchemas(tool).output.safeParse(result);
+    return {
+      content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }],
+      structuredContent: (structured.success ? structured.data : result) as Record<string, unknown>,
+    };
   } catch (error) {
     return toolError(error, log);
   }

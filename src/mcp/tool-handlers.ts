@@ -2,6 +2,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+import type { McpLog } from "./errors.js";
 
 /**
  * tools/list and tools/call are ours, not McpServer's: its tools/list spends tokens on boilerplate
@@ -10,7 +11,7 @@ import type { MnemoService } from "../core/index.js";
  * behind an "MCP error -32602" prefix, where the REST API names the field and the problem. The
  * tools and their schemas load with the first call for them, after `initialize` is answered.
  */
-export function registerTools(server: Server, service: () => Promise<MnemoService>, log: (line: string) => void): void {
+export function registerTools(server: Server, service: () => Promise<MnemoService>, log: McpLog): void {
   const calls = () => import("./tool-calls.js");
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await calls()).listTools() }));

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { DateTime, queryBool, queryInt } from "./common.js";
+import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
-export const PLATFORM_PATTERN = /^[a-zA-Z0-9\-_.]{1,100}$/;
+export { PLATFORM_PATTERN } from "./platform.js";
+/** Which platform's conversations: `all`, or a platform id (the core refuses one the user has none from, naming theirs). */
+export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
 export const MAX_CONVERSATION_TOKENS = 100_000;
 /** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
 export const MAX_TITLE_CHARS = 1_000;
@@ -16,7 +19,7 @@ export type UploadMessage = z.infer<typeof UploadMessage>;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   platformDisplayName: z.string().max(200).optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an
@@ -58,19 +61,17 @@ export type IngestResponse = z.infer<typeof IngestResponse>;
 
 const Page = queryInt(z.int().min(1, "must be 1 or more").default(1));
 const PageSize = queryInt(z.int().min(1, "must be at least 1").max(100, "must be at most 100").default(25));
-/** A calendar date (the whole day) or a date-time; either must be a real one (not 2026-02-30). */
-const DateOnly = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
 
 // GET /api/chat-history/chats
 export const ListChatsQuery = z.object({
   page: Page,
   pageSize: PageSize,
-  provider: z.string().default("all"),
-  title: z.string().optional(),
-  dateFrom: DateOnly.optional(),
-  dateTo: DateOnly.optional(),
+  provider: Provider,
+  title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters").optional(),
+  dateFrom: DateFilter.optional(),
+  dateTo: DateFilter.optional(),
   pinnedOnly: queryBool(z.boolean().default(false)),
-  importId: z.string().optional(),
+  importId: IdText.optional(),
 });
 export type ListChatsQuery = z.input<typeof ListChatsQuery>;
 export const ConversationListItem = z.object({
@@ -102,7 +103,26 @@ export const ListChatsResponse = z.object({
 export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
 // GET /api/chat-history/conversation
-export const ConversationQuery = z.object({ conversationId: z.string().min(1, "is required") });
+export const ConversationQuery = z.object({
+  conversationId: IdText.min(1, "is required"),
+  /** An addition: the first message to return (0-based), for reading a long conversation in pages. */
+  offset: queryInt(z.int().min(0, "must be 0 or more").max(10_000_000, "must be at most 10000000").default(0)),
+  /** An addition: at most this many messages (all by default). */
+  limit: queryInt(z.int().min(1, "must be at least 1").max(100_000, "must be at most 100000").optional()),
+  /** An addition: stop before the messages' text passes this many tokens (the first message always comes, cut to it). */
+  maxTokens: queryInt(z.int().min(100, "must be at least 100").max(1_000_000, "must be at most 1000000").optional()),
+});
+export type ConversationQuery = z.input<typeof ConversationQuery>;
+/** One message of a conversation as read back. */
+export const ConversationMessage = z.object({
+  id: z.string(),
+  message_index: z.number().int(),
+  sender: z.enum(["human", "assistant"]),
+  text: z.string(),
+  timestamp: z.string().nullable(),
+  /** An addition: the text was cut to `maxTokens` (the message is this long whole). */
+  cutFromTokens: z.number().int().optional(),
+});
 export const ConversationDetail = z.object({
   id: z.string(),
   title: z.string(),
@@ -119,21 +139,15 @@ export const ConversationDetail = z.object({
   updatedAt: DateTime,
   tokenCount: z.number().int(),
   total: z.number().int(),
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      message_index: z.number().int(),
-      sender: z.enum(["human", "assistant"]),
-      text: z.string(),
-      timestamp: z.string().nullable(),
-    }),
-  ),
+  messages: z.array(ConversationMessage),
+  /** An addition: the `offset` of the next page, when `limit` or `maxTokens` left messages out. */
+  nextOffset: z.number().int().optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 
 // DELETE /api/chat-history/chats
 export const ConversationIds = z.object({
-  ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
+  ids: z.array(IdText.min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type ConversationIds = z.input<typeof ConversationIds>;
 export const DeleteChatsResponse = z.object({ deleted: z.array(z.string()), count: z.number().int() });

@@ -3,6 +3,15 @@ import { z } from "zod";
 /** ISO 8601 date-time; an offset is optional (a time without one is read as UTC). */
 export const DateTime = z.iso.datetime({ offset: true, local: true });
 
+/** A calendar date (the whole day) or a date-time, to filter by; either must be a real one (not 2026-02-30). */
+export const DateFilter = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
+
+/** The longest query a search takes, memories and chat history alike. */
+export const MAX_QUERY_CHARS = 4000;
+export const QUERY_TOO_LONG = `must be at most ${MAX_QUERY_CHARS} characters`;
+/** An id the caller sends back (a memory's, a conversation's, an import's): ours are far shorter. */
+export const IdText = z.string().max(200, "must be at most 200 characters");
+
 /**
  * The spellings of a boolean that clients send in a query string: `true`/`false` in any case (Python
  * sends `True`) and `1`/`0` (PHP sends those). Anything else stays a string, which the boolean refuses.

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DateTime, queryBool } from "./common.js";
-import { PLATFORM_PATTERN } from "./chat-history.js";
+import { DateTime, queryBool, queryInt } from "./common.js";
+import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 /** The largest export file the upload endpoint takes: a whole ChatGPT export of many years is ~1 GB. */
 export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
@@ -8,15 +8,41 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 // Ours: POST /api/chat-history/imports — an export file streamed to the server, imported as `mnemo import` does
 export const UploadImportQuery = z.object({
   filename: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").default("export"),
-  platform: z.string().regex(PLATFORM_PATTERN, "must be 1 to 100 letters, digits, hyphens, underscores or dots").optional(),
+  platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
   /** Read and compare with the store, store nothing (as `mnemo import --dry-run`). */
   dryRun: queryBool(z.boolean().default(false)),
+  /**
+   * When the file was last changed, in milliseconds since 1970 (a browser's `File.lastModified`):
+   * a conversation that carries no date at all takes it, as `mnemo import` of the file gives it the
+   * file's time, so uploading the same file again changes nothing.
+   */
+  lastModified: queryInt(
+    z.number("must be a time in milliseconds").int("must be a time in milliseconds").min(0, "must not be negative"),
+  ).optional(),
+  /**
+   * The file's size in bytes, when the client knows it: one over the limit is refused before a byte
+   * is stored, and a body that ends short of it is refused as cut off rather than imported in part.
+   */
+  size: queryInt(
+    z
+      .number("must be a whole number of bytes")
+      .int("must be a whole number of bytes")
+      .min(1, "must be at least 1 byte: an empty file is no export")
+      .max(MAX_UPLOAD_BYTES, `must be at most ${MAX_UPLOAD_BYTES} bytes (4 GB), the limit of an export file`),
+  ).optional(),
 });
 export type UploadImportQuery = z.input<typeof UploadImportQuery>;
 
 export const ImportSummary = z.object({
   files: z.array(
-    z.object({ path: z.string(), format: z.string().nullable(), conversations: z.number().int(), error: z.string().optional() }),
+    z.object({
+      path: z.string(),
+      format: z.string().nullable(),
+      conversations: z.number().int(),
+      /** The memories the file holds (Claude's memories.json, projects.json), when it holds some. */
+      memories: z.number().int().optional(),
+      error: z.string().optional(),
+    }),
   ),
   new: z.number().int(),
   updated: z.number().int(),
@@ -28,6 +54,32 @@ export const ImportSummary = z.object({
   ),
   /** Records left out on purpose, counted per file and reason (empty conversations, other products' activity…). */
   skipped: z.array(z.object({ file: z.string(), reason: z.string(), count: z.number().int() })).default([]),
+  /** Records whose text was not valid Unicode, imported with U+FFFD in its place: the file, the record (from 1), the fields. */
+  repaired: z
+    .array(
+      z.object({
+        file: z.string(),
+        record: z.number().int(),
+        fields: z.array(z.string()),
+        count: z.number().int(),
+        text: z.string(),
+      }),
+    )
+    .default([]),
+  /**
+   * The memories the export holds, stored as memories: new, updated (the export words one otherwise
+   * now: a new version), unchanged (imported before) and failed, and the buckets they are in by name.
+   */
+  memories: z
+    .object({
+      new: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      /** Records of the memory files that could not be read, each named in `problems`. */
+      failed: z.number().int(),
+      buckets: z.array(z.string()),
+    })
+    .default({ new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] }),
   conversationIds: z.array(z.string()),
   importIds: z.array(z.string()),
   dryRun: z.boolean(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiVersion, DateTime, queryBool, queryInt } from "./common.js";
+import { ApiVersion, DateFilter, DateTime, IdText, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -17,17 +17,38 @@ export const StoreMemoryRequest = z.object({
   text: MemoryText,
   bucketId: BucketId.optional(),
   source: Source,
+  /**
+   * Ours: what to do when a memory of the user already says nearly the same (core/memories/
+   * similar-memory.ts). `store` (the default, the spec's behaviour) stores it anyway; `skip` stores
+   * nothing and answers with that memory.
+   */
+  ifSimilar: z.enum(["store", "skip"]).optional(),
 });
 export type StoreMemoryRequest = z.input<typeof StoreMemoryRequest>;
-export const StoreMemoryResponse = z.object({ done: z.literal("ok"), memoryId: z.string() });
+export const SimilarMemory = z.object({
+  text: z.string(),
+  bucketId: z.number().int(),
+  createdAt: DateTime,
+  /** Cosine similarity of the two texts' vectors. */
+  similarity: z.number(),
+});
+export type SimilarMemory = z.infer<typeof SimilarMemory>;
+export const StoreMemoryResponse = z.object({
+  /** `ok`: stored as `memoryId`. `exists` (with `ifSimilar: "skip"` only): nothing stored; `memoryId` already says nearly the same. */
+  done: z.enum(["ok", "exists"]),
+  memoryId: z.string(),
+  /** With `exists`: the memory that already says it. */
+  similar: SimilarMemory.optional(),
+});
 export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 
+const Query = z.string().max(MAX_QUERY_CHARS, QUERY_TOO_LONG).optional();
 const Count = queryInt(z.int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(10));
 const Skip = queryInt(z.int().min(0, "must be 0 or more").default(0));
 
 // GET /api/memory
 export const LegacyMemoryQuery = z.object({
-  query: z.string().optional(),
+  query: Query,
   all: queryBool(z.boolean()).optional(),
   latest: queryBool(z.boolean()).optional(),
   count: Count,
@@ -50,11 +71,14 @@ export const V2MemoryQuery = z.object({
   count: Count,
   all: queryBool(z.boolean()).optional(),
   latest: queryBool(z.boolean()).optional(),
-  query: z.string().optional(),
+  query: Query,
   source: Source,
   skip: Skip,
   includeIds: queryBool(z.boolean().default(false)),
   contentType: z.enum(["text", "image"]).optional(),
+  /** Ours: memories stored on or after, on or before (a date is the whole day). */
+  dateFrom: DateFilter.optional(),
+  dateTo: DateFilter.optional(),
 });
 export type V2MemoryQuery = z.input<typeof V2MemoryQuery>;
 export const MemoryObject = z.object({
@@ -90,15 +114,11 @@ export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
 export const UpdateMemoryRequest = z.object({
-  memoryId: z.string().optional(),
-  memoryIds: z
-    .array(z.string())
-    .min(1, "must list at least one id")
-    .max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`)
-    .optional(),
-  text: z.string().optional(),
+  memoryId: IdText.optional(),
+  memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
+  text: z.string().max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`).optional(),
   bucketId: BucketId.optional(),
-  bucketName: z.string().trim().min(1, "must not be empty").max(100).optional(),
+  bucketName: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
 });
 export type UpdateMemoryRequest = z.input<typeof UpdateMemoryRequest>;
 export const UpdatedMemory = z.object({
@@ -132,7 +152,7 @@ export type DeleteMemoryResponse = z.infer<typeof DeleteMemoryResponse>;
 
 // POST /api/memories/bulk-delete
 export const BulkDeleteRequest = z.object({
-  memoryIds: z.array(z.string()).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
+  memoryIds: z.array(IdText).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type BulkDeleteRequest = z.input<typeof BulkDeleteRequest>;
 export const BulkDeleteResponse = z.object({
@@ -143,8 +163,16 @@ export const BulkDeleteResponse = z.object({
 export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponse>;
 
 // GET /api/v2/memory/{memoryId}/history (ours: the spec leaves history out of the interface)
+export const MemoryHistoryQuery = z.object({
+  skip: Skip,
+  /** Every version when absent. */
+  count: queryInt(z.int().min(1, "must be at least 1").max(1000, "must be at most 1000")).optional(),
+});
+export type MemoryHistoryQuery = z.input<typeof MemoryHistoryQuery>;
 export const MemoryHistoryResponse = z.object({
   memoryId: z.string(),
+  /** How many versions there are in all (`versions` holds those of the page asked for). */
+  total: z.number().int(),
   versions: z.array(z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime })),
 });
 export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
@@ -170,6 +198,9 @@ export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
 
 // Ours: PATCH /api/buckets/{bucketId} (rename, or change the description) and DELETE /api/buckets/{bucketId}
 export const BucketIdParam = queryInt(BucketId);
+/** The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as an object. */
+export const BucketIdParams = z.object({ bucketId: BucketId });
+export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
 export const RenameBucketRequest = z
   .object({
     name: CreateBucketRequest.shape.name.optional(),

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { DateTime } from "./common.js";
+import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
+import { Provider } from "./chat-history.js";
+import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG } from "./common.js";
 
 export const MAX_RECALL_TOKENS = 2000;
 export const MAX_PARALLEL_QUERIES = 15;
 export const DEFAULT_RECALL_TOKENS = 1000;
 
-const QueryText = z.string().trim().min(1, "must not be empty").max(4000, "must be at most 4000 characters");
+const QueryText = z.string().trim().min(1, "must not be empty").max(MAX_QUERY_CHARS, QUERY_TOO_LONG);
 const MaxTokens = z
   .number()
   .int("must be a whole number")
@@ -16,9 +18,11 @@ const MaxTokens = z
 export const SearchRequest = z.object({
   query: QueryText,
   limit: z.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
-  provider: z.string().default("all"),
+  provider: Provider,
   contextChunks: z.number().int().min(0, "must be 0 to 20").max(20, "must be 0 to 20").default(4),
   skipRerank: z.boolean().default(false),
+  /** An addition: also the hits under the "probably unrelated" threshold, which are left out by default. */
+  includeUnrelated: z.boolean().default(false),
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
@@ -42,7 +46,10 @@ export const SearchResult = z.object({
   messageId: z.string(),
   title: z.string(),
   text: z.string(),
+  /** How relevant, 0–1, on one scale for every query (under 0.5: probably unrelated). */
   score: z.number(),
+  /** An addition: under the threshold (only with `includeUnrelated`). */
+  probablyUnrelated: z.boolean(),
   timestamp: DateTime,
   sender: z.string(),
   /** An addition: the hit's text message by message, each with its own sender and time. */
@@ -53,6 +60,8 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export const SearchResponse = z.object({
   results: z.array(SearchResult),
   totalResults: z.number().int(),
+  /** An addition: hits found but probably unrelated; left out of `results` unless `includeUnrelated`. */
+  unrelatedResults: z.number().int(),
   query: z.string(),
   provider: z.string(),
   processingTime: z.number(),
@@ -64,10 +73,10 @@ export const RecallRequest = z
   .object({
     query: QueryText.optional(),
     maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
-    platform: z.enum(["chatgpt", "claude", "typingmind"]).optional(),
+    platform: z.enum(CHAT_PLATFORM_IDS).optional(),
     conversationContext: z.string().max(8000, "must be at most 8000 characters").optional(),
     conversationHistory: z
-      .array(z.object({ content: z.string(), role: z.string().optional() }))
+      .array(z.object({ content: z.string().max(8000, "must be at most 8000 characters"), role: z.string().max(100).optional() }))
       .max(100, "must have at most 100 turns")
       .optional(),
     queries: z
@@ -100,7 +109,7 @@ export const RecallSource = z.object({
   sender: z.string(),
 });
 export type RecallSource = z.infer<typeof RecallSource>;
-const RecallPart = z.object({
+export const RecallPart = z.object({
   content: z.string(),
   sources: z.array(RecallSource),
   tokenCount: z.number().int(),

@@ -54,6 +54,7 @@ const HOLDS: Record<TableKey, string> = {
   messages: "conversations' messages",
   chunks: "the search index of conversations (rebuilt from their messages by `mnemo doctor --repair`)",
   images: "the pictures of image memories",
+  trash: "what was moved to the trash",
 };
 
 export const DOCTOR_SUGGESTION =

@@ -119,6 +119,7 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
   messages: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   images: { columns: ["file", "userId"], key: (row) => row.file as string },
+  trash: { columns: ["id", "userId"], key: (row) => row.id as string },
 };
 
 type Row = Record<string, unknown>;

@@ -48,6 +48,10 @@ const MIGRATIONS: ((db: lancedb.Connection, meta: StoreMeta) => Promise<void>)[]
   async (db, meta) => {
     if (!(await tableExists(db, TABLE.images))) await db.createEmptyTable(TABLE.images, tableSchema("images", meta.dims));
   },
+  // 4: the trash, where the web app's deletes go for 30 days (core/trash/).
+  async (db, meta) => {
+    if (!(await tableExists(db, TABLE.trash))) await db.createEmptyTable(TABLE.trash, tableSchema("trash", meta.dims));
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -138,6 +138,26 @@ export interface ImageRow {
   data: Uint8Array;
 }
 
+/**
+ * An item moved to the trash: a memory or a conversation as its export record (core/jobs/export.ts)
+ * with what restoring it needs, kept until restored, deleted for good, or 30 days old.
+ */
+export interface TrashRow {
+  /** `trs_…` */
+  id: string;
+  userId: string;
+  kind: "memory" | "conversation";
+  /** The memory's or conversation's own id, which a restore gives it back. */
+  itemId: string;
+  /** What the trash lists it by: the conversation's title, the memory's text (cut short). */
+  title: string;
+  /** A line beside it: the bucket, or the platform and message count. */
+  detail: string;
+  deletedAt: string;
+  /** JSON of core/trash's TrashEntry. */
+  entryJson: string;
+}
+
 export interface TableRows {
   meta: { key: string; value: string };
   users: UserRow;
@@ -149,4 +169,5 @@ export interface TableRows {
   messages: MessagesRow;
   chunks: ChunkRow;
   images: ImageRow;
+  trash: TrashRow;
 }

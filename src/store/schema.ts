@@ -32,6 +32,8 @@ export const TABLE = {
   chunks: "chunks",
   /** The bytes of image memories, for a store on object storage (store/image-bytes.ts). */
   images: "images",
+  /** What was moved to the trash, each item as its export record, kept 30 days (core/trash/). */
+  trash: "trash",
 } as const;
 export type TableKey = keyof typeof TABLE;
 export const VECTOR_TABLES = ["memories", "chunks"] as const satisfies readonly TableKey[];
@@ -67,6 +69,7 @@ const plainSchemas: Record<Exclude<TableKey, VectorTableKey>, Field<DataType>[]>
   ],
   messages: [text("id"), text("userId"), text("conversationId"), int("revision"), text("messagesJson")],
   images: [text("file"), text("userId"), bytes("data")],
+  trash: [text("id"), text("userId"), text("kind"), text("itemId"), text("title"), text("detail"), text("deletedAt"), text("entryJson")],
 };
 
 function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {

@@ -2,7 +2,7 @@
 // (stop words out, Porter-stemmed, as the full-text index stems them), each weighted by how rare it
 // is among the texts compared, and the share of that weight a text contains. Words of scripts
 // written without spaces count when the text contains them. Memory search scores with it
-// (store/search.ts): unlike BM25 it is comparable across queries, so 0.2 means "one minor word of
+// (core/retrieval/fusion.ts): unlike BM25 it is comparable across queries, so 0.2 means "one minor word of
 // the query", whatever the store holds.
 import { stemmer } from "stemmer";
 import { UNSPACED_SCRIPT, unspacedTerms } from "./unspaced-terms.js";

@@ -1,9 +1,10 @@
 import type { Context } from "hono";
 import { statusOf } from "../http/error-response.js";
+import { loggable } from "../http/loggable.js";
+import { clientGoneLine } from "../http/request-input.js";
 import { type AppError, isAppError } from "../shared/errors.js";
 import { field, readForm } from "./forms.js";
-import type { WebEnv } from "./guard.js";
-import { localPath } from "./guard.js";
+import { localPath, type WebEnv } from "./guard.js";
 import { ErrorPage } from "./views/error.js";
 
 /**
@@ -23,6 +24,7 @@ const FIXES: Record<string, string> = {
  */
 const LABELS: Record<string, string> = {
   data: "Image",
+  image: "Image",
   text: "Text",
   name: "Name",
   description: "Description",
@@ -59,7 +61,12 @@ function suggestionFor(error: AppError): string | undefined {
 export function webErrorHandler(log: (line: string) => void) {
   return async (error: Error, c: Context<WebEnv>): Promise<Response> => {
     const known = isAppError(error) ? error : undefined;
-    if (!known) log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    const path = loggable(c.req.path);
+    if (!known) log(`internal error on ${c.req.method} ${path}: ${error.stack ?? error.message}`);
+    else {
+      const gone = clientGoneLine(known, c.req.method, path);
+      if (gone) log(gone);
+    }
     const status = known ? statusOf(known.code) : 500;
     const message = known ? messageFor(known) : "Internal error: see the server's log";
     const suggestion = known ? suggestionFor(known) : undefined;
@@ -68,7 +75,8 @@ export function webErrorHandler(log: (line: string) => void) {
     if (c.req.method === "POST" && session && status !== 401) {
       session.flash = { kind: "error", text: suggestion ? `${message}. ${suggestion}` : message };
       const back = field(await readForm(c).catch(() => ({})), "back");
-      return c.redirect(localPath(back, c.req.path), 303);
+      // The request's own path as the URL parser serialises it: a decoded one may hold a line break.
+      return c.redirect(localPath(back, localPath(new URL(c.req.url).pathname, "/memories")), 303);
     }
     if (status === 401) return c.redirect("/login", 303);
     const ctx = session ? { userName: session.user.name, csrf: session.csrf } : undefined;

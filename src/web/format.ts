@@ -11,6 +11,14 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 }
 
+/** Memories and conversations counted in words: "2 memories and 1 conversation". */
+export function countedItems(items: { kind: "memory" | "conversation" }[]): string {
+  const memories = items.filter((item) => item.kind === "memory").length;
+  const conversations = items.length - memories;
+  const parts = [memories ? plural(memories, "memory", "memories") : "", conversations ? plural(conversations, "conversation") : ""];
+  return parts.filter(Boolean).join(" and ") || "nothing";
+}
+
 export function megabytes(bytes: number): string {
   // Under a megabyte in KB, as the import page's progress shows it: a 6 KB export is not "0.0 MB".
   return bytes < 1024 ** 2 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;

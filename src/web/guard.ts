@@ -42,7 +42,7 @@ export function cookieName(c: Context): string {
  */
 export function signedIn(sessions: Sessions): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
-    const session = sessions.get(getCookie(c, cookieName(c)));
+    const session = await sessions.get(getCookie(c, cookieName(c)));
     const changes = c.req.method !== "GET" && c.req.method !== "HEAD";
     if (!session) {
       if (changes || c.req.header("x-requested-with") === "mnemo") {
@@ -53,7 +53,14 @@ export function signedIn(sessions: Sessions): MiddlewareHandler<WebEnv> {
     }
     if (changes) {
       checkOrigin(c);
-      const given = c.req.header("x-csrf-token") ?? (await formField(c, "_csrf"));
+      // A form that cannot be read (too large, not Unicode, malformed) is said on the page it came
+      // from, as any refused form is: the session is known, and nothing was changed.
+      const given =
+        c.req.header("x-csrf-token") ??
+        (await formField(c, "_csrf").catch((error: unknown) => {
+          c.set("session", session);
+          throw error;
+        }));
       if (!csrfMatches(session, given)) {
         throw new AppError("forbidden", "This form has expired: go back, reload the page and try again");
       }
@@ -81,8 +88,25 @@ async function formField(c: Context, name: string): Promise<string | undefined> 
   return field(await readForm(c), name);
 }
 
-/** A path on this server to go back to after an action: never another site (`//evil.example`). */
+/** A base that no request has: a path resolved against it and still on it is a path of this server. */
+const HERE = "http://mnemo.invalid";
+
+/**
+ * A path on this server to go back to after an action (a form's `back`, the login's `next`), or
+ * `fallback`. Never another site: the value is resolved as a browser resolves a Location, which
+ * drops tabs and line breaks and reads `\\` as `/` (so `/\t/evil.example` and `/\\evil.example`
+ * are `//evil.example`), and what comes out must be a path on this origin that does not itself
+ * start with `//`. A value holding a control character is refused outright: no page of ours sends
+ * one, and it must never reach a header. What is returned is the URL parser's own serialisation.
+ */
 export function localPath(value: unknown, fallback: string): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
+  if (typeof value !== "string" || !value.startsWith("/") || /[\u0000-\u001f\u007f]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, HERE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== HERE || url.pathname.startsWith("//") || url.username || url.password) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

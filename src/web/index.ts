@@ -8,14 +8,18 @@ import { every } from "hono/combine";
 import type { App } from "../core/index.js";
 import type { HttpEnv } from "../http/server.js";
 import { serveAsset } from "./assets.js";
+import { checkUrlEncoding } from "../http/request-input.js";
+import { bodyLimits } from "./body-limits.js";
 import { webErrorHandler } from "./errors.js";
 import { securityHeaders, signedIn, type WebEnv } from "./guard.js";
 import { registerAuth } from "./routes/auth.js";
+import { registerBackup } from "./routes/backup.js";
 import { registerBuckets } from "./routes/buckets.js";
 import { registerConversations } from "./routes/conversations.js";
 import { registerMemories } from "./routes/memories.js";
 import { registerSearch } from "./routes/search.js";
 import { registerImportAndSettings } from "./routes/settings.js";
+import { registerTrash } from "./routes/trash.js";
 import { Sessions } from "./sessions.js";
 
 export interface WebApp {
@@ -29,6 +33,14 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   const sessions = new Sessions(app);
   const web = new Hono<WebEnv>({ strict: false });
   web.onError(webErrorHandler(options.log));
+  // Every request of the app's, before anything reads it: its body's size, and a query or path
+  // whose escapes are not UTF-8, refused as the API refuses it (not searched as "%FF"). Mounted
+  // beside the API, these see its unknown paths too, which keep the API's answers.
+  web.use("*", async (c, next) => {
+    if (c.req.path.startsWith("/api/") || c.req.path === "/mcp") return next();
+    checkUrlEncoding(c.req.url, "");
+    return bodyLimits(c, next);
+  });
   const page = every(securityHeaders, signedIn(sessions));
 
   web.get("/assets/:name", serveAsset);
@@ -40,6 +52,8 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   registerConversations(web, page);
   registerSearch(web, page);
   registerImportAndSettings(web, page);
+  registerTrash(web, page);
+  registerBackup(web, page);
 
   return {
     mount: (http) => {

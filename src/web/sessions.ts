@@ -5,10 +5,14 @@ import type { App, MnemoService, UserInfo } from "../core/index.js";
 const CODE_TTL_MS = 2 * 60 * 1000;
 /** A session ends after this long unused (each request renews it). */
 const IDLE_MS = 24 * 60 * 60 * 1000;
+/** How long a session's user and token are taken as unchanged, as the API remembers a good token (http/auth.ts). */
+const RECHECK_MS = 2_000;
 
 export interface Flash {
   kind: "success" | "error";
   text: string;
+  /** What was just moved to the trash: an Undo button puts it back (trash entry ids), then goes to `back`. */
+  undo?: { ids: string[]; back: string } | undefined;
 }
 
 /** A browser signed in as one user: the cookie names it; the service is that user's, as a bearer token's would be. */
@@ -19,10 +23,15 @@ export interface WebSession {
   /** Sent back with every form and script request that changes something (CSRF). */
   readonly csrf: string;
   expires: number;
+  /** The user's credential when signed in (core's credentialStamp), and when it was last found unchanged. */
+  stamp: string;
+  checkedAt: number;
   /** A message for the next page shown (after a redirect). */
   flash?: Flash | undefined;
   /** A token just rotated, shown once on the next Settings page, then forgotten. */
   newToken?: string | undefined;
+  /** After its user rotated their token here: this session stays signed in (their others end). */
+  renew(): Promise<void>;
 }
 
 /**
@@ -59,15 +68,24 @@ export class Sessions {
     return found && this.open(found.user, found.service);
   }
 
-  get(id: string | undefined): WebSession | undefined {
+  /** The signed-in session of that id; undefined when there is none, it expired, or its user or token changed. */
+  async get(id: string | undefined): Promise<WebSession | undefined> {
     if (!id) return undefined;
     const session = this.sessions.get(id);
     if (!session) return undefined;
-    if (session.expires < Date.now()) {
+    const now = Date.now();
+    if (session.expires < now) {
       this.sessions.delete(id);
       return undefined;
     }
-    session.expires = Date.now() + IDLE_MS;
+    if (now - session.checkedAt > RECHECK_MS) {
+      if ((await this.app.users.credentialStamp(session.user.id)) !== session.stamp) {
+        this.sessions.delete(id);
+        return undefined;
+      }
+      session.checkedAt = now;
+    }
+    session.expires = now + IDLE_MS;
     return session;
   }
 
@@ -75,14 +93,22 @@ export class Sessions {
     this.sessions.delete(id);
   }
 
-  private open(user: UserInfo, service: MnemoService): WebSession {
+  private async open(user: UserInfo, service: MnemoService): Promise<WebSession | undefined> {
     this.prune();
+    const stamp = await this.app.users.credentialStamp(user.id);
+    if (stamp === undefined) return undefined;
     const session: WebSession = {
       id: randomBytes(32).toString("base64url"),
       user,
       service,
       csrf: randomBytes(24).toString("base64url"),
       expires: Date.now() + IDLE_MS,
+      stamp,
+      checkedAt: Date.now(),
+      renew: async () => {
+        session.stamp = (await this.app.users.credentialStamp(user.id)) ?? session.stamp;
+        session.checkedAt = Date.now();
+      },
     };
     this.sessions.set(session.id, session);
     return session;

@@ -2,19 +2,22 @@
 // Writes a realistic ChatGPT `conversations.json` of about <sizeMB> megabytes, streaming
 // (one conversation at a time, honouring backpressure), for memory/throughput benchmarks.
 //
-//   node test/bench/generate-chatgpt-export.mjs /tmp/conversations.json 600
+//   node test/bench/generate-chatgpt-export.mjs /tmp/conversations.json 600 [--cut-emoji]
 //
 // The output is deterministic (seeded PRNG). Each conversation has a system root, hidden
 // context messages, branched (regenerated) answers with `current_node` on one branch,
-// tool calls, multimodal parts, code blocks and non-ASCII text, like real exports.
+// tool calls, multimodal parts, code blocks and non-ASCII text, like real exports. Titles are cut
+// to 60 characters between characters; `--cut-emoji` cuts them as some exports do, through an
+// emoji's surrogate pair (a lone surrogate, which the importer repairs).
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 
-const [outPath, sizeArg] = process.argv.slice(2);
-if (!outPath || !sizeArg || !(Number(sizeArg) > 0)) {
-  console.error("usage: node generate-chatgpt-export.mjs <outPath> <sizeMB>");
+const [outPath, sizeArg, ...flags] = process.argv.slice(2);
+if (!outPath || !sizeArg || !(Number(sizeArg) > 0) || flags.some((flag) => flag !== "--cut-emoji")) {
+  console.error("usage: node generate-chatgpt-export.mjs <outPath> <sizeMB> [--cut-emoji]");
   process.exit(2);
 }
+const cutEmoji = flags.includes("--cut-emoji");
 const targetBytes = Math.round(Number(sizeArg) * 1024 * 1024);
 
 let seed = 0x9e3779b9;
@@ -55,6 +58,12 @@ function answerText() {
   for (let i = int(1, 5); i > 0; i--) paragraphs.push(paragraph(int(2, 6)));
   if (random() < 0.25) paragraphs.push(`\`\`\`python\nfor i in range(10):\n    print(i * ${int(2, 9)})\n\`\`\``);
   return paragraphs.join("\n\n");
+}
+
+/** The first 60 UTF-16 units of a title: a whole character less where that would split one, unless asked to. */
+function cutTitle(text) {
+  const cut = text.slice(0, 60);
+  return cutEmoji ? cut : cut.replace(/[\ud800-\udbff]$/, "");
 }
 
 let idCounter = 0;
@@ -160,7 +169,7 @@ function conversation(index) {
     current = add(message(uuid(), "assistant", time + 5, { content_type: "text", parts: [answerText()] }), current);
   }
   return {
-    title: sentence().slice(0, 60),
+    title: cutTitle(sentence()),
     create_time: start,
     update_time: time + 5,
     mapping,

@@ -37,7 +37,7 @@ import {
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { newId } from "../../dist/shared/ids.js";
-import { hybridSearch } from "../../dist/store/search.js";
+import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
 import { sqlString } from "../../dist/store/sql.js";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, tool: { type: "string" } } });

@@ -833,6 +833,49 @@ export function conversationRow(userId, id, title, createdAt, chunkCount) {
 }
 
 /** Fragment counts of a table (LanceDB's table.stats()). */
+/**
+ * Inserts conversations of `perConversation` chunks each (2–3 generated messages of one topic a
+ * chunk, vectors near `bases`) until the store holds `target` chunks, from `from`. Returns seconds.
+ */
+export async function insertConversations(app, { newId, userId, from = 0, target, bases, text, perConversation = 10, batch = 5_000 }) {
+  const r = rng(from + 3);
+  const per = perConversation;
+  const started = performance.now();
+  for (let start = from; start < target; start += batch) {
+    const end = Math.min(target, start + batch);
+    const conversations = [];
+    const chunks = [];
+    for (let c = start / per; c < end / per; c++) {
+      const id = newId("conv");
+      const created = new Date(Date.UTC(2023, 0, 1) + c * 3_600_000);
+      const topic = text.topic();
+      const title = text.sentence(topic).split(" ").slice(0, 8).join(" ");
+      conversations.push(conversationRow(userId, id, title, created.toISOString(), per));
+      let m = 0;
+      for (let k = 0; k < per; k++) {
+        const messages = [];
+        for (let j = 0, n = r.int(2, 3); j < n; j++, m++) {
+          const sender = m % 2 === 0 ? "human" : "assistant";
+          const words = sender === "human" ? r.int(15, 35) : r.int(60, 110);
+          messages.push({
+            id: `${id}-m${m}`,
+            sender,
+            text: text.passage(words, topic),
+            time: new Date(created.getTime() + m * 45_000).toISOString(),
+          });
+        }
+        const i = start + (c - start / per) * per + k;
+        chunks.push(chunkRow(userId, id, k, messages, perturbed(bases[i % bases.length], r)));
+      }
+    }
+    await app.context.store.write(async () => {
+      await app.context.store.add("conversations", conversations);
+      await app.context.store.add("chunks", chunks);
+    });
+  }
+  return (performance.now() - started) / 1000;
+}
+
 export async function fragments(app, key) {
   const stats = await (await app.context.store.table(key)).stats();
   return { fragments: stats.fragmentStats.numFragments, small: stats.fragmentStats.numSmallFragments, rows: stats.numRows };

@@ -24,7 +24,7 @@ import { ROOT, benchEnv, fmt, heading, percentile, table, tempDir, writeResults 
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { searchMemories, storeMemories } from "../../dist/core/memories/memories.js";
-import { unrelatedSimilarity } from "../../dist/core/memories/unrelated-similarity.js";
+import { unrelatedSimilarity } from "../../dist/core/retrieval/unrelated-similarity.js";
 import { ofUser } from "../../dist/store/sql.js";
 
 const { values: args } = parseArgs({
@@ -33,20 +33,25 @@ const { values: args } = parseArgs({
     store: { type: "string" },
     limit: { type: "string" },
     quick: { type: "boolean" },
+    modes: { type: "string" },
   },
 });
 
 const CATEGORIES = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
 /** The rankings compared: how each asks memory search. */
-const MODES = {
+const ALL_MODES = {
   vector: { mode: "vector", fusion: "rrf" },
   text: { mode: "bm25", fusion: "rrf" },
   "weighted RRF (before)": { mode: "hybrid", fusion: "rrf" },
   "words only (no vectors)": { mode: "bm25", fusion: "relevance" },
   hybrid: {},
 };
+/** `--modes hybrid` runs the hybrid alone (the scores' table needs it). */
+const MODES = args.modes
+  ? Object.fromEntries(Object.entries(ALL_MODES).filter(([name]) => args.modes.split(",").includes(name)))
+  : ALL_MODES;
 const DEPTH = 10;
-const THRESHOLDS = [0.3, 0.5, 0.7];
+const THRESHOLDS = [0.2, 0.25, 0.3, 0.4, 0.5, 0.7];
 
 const turnText = (turn) => `${turn.speaker}: ${turn.text}${turn.blip_caption ? ` [shares ${turn.blip_caption}]` : ""}`;
 

@@ -21,6 +21,7 @@ const BENCHES = [
   { name: "export", file: "export.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
+  { name: "cli", file: "cli.mjs", needs: () => undefined },
   { name: "object-storage", file: "object-storage.mjs", needs: () => undefined },
   {
     name: "http",

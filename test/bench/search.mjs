@@ -14,15 +14,12 @@
 import {
   QUICK,
   benchEnv,
-  chunkRow,
-  conversationRow,
   embedBase,
   fmt,
   heading,
+  insertConversations,
   indexNames,
-  perturbed,
   removeDir,
-  rng,
   summary,
   table,
   tempDir,
@@ -35,7 +32,7 @@ import { loadConfig } from "../../dist/config/load-config.js";
 import { searchChats } from "../../dist/core/retrieval/search.js";
 import { recall } from "../../dist/core/retrieval/recall.js";
 import { newId } from "../../dist/shared/ids.js";
-import { hybridSearch } from "../../dist/store/search.js";
+import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
 import { sqlString } from "../../dist/store/sql.js";
 
 const SIZES = {
@@ -46,46 +43,6 @@ const SIZES = {
   warmupQueries: 10,
   batch: 5_000,
 };
-
-/** Inserts conversations with `chunksPerConversation` chunks each until the store holds `target` chunks. */
-async function fill(app, userId, from, target, bases, text) {
-  const r = rng(from + 3);
-  const per = SIZES.chunksPerConversation;
-  const started = performance.now();
-  for (let start = from; start < target; start += SIZES.batch) {
-    const end = Math.min(target, start + SIZES.batch);
-    const conversations = [];
-    const chunks = [];
-    for (let c = start / per; c < end / per; c++) {
-      const id = newId("conv");
-      const created = new Date(Date.UTC(2023, 0, 1) + c * 3_600_000);
-      const topic = text.topic();
-      const title = text.sentence(topic).split(" ").slice(0, 8).join(" ");
-      conversations.push(conversationRow(userId, id, title, created.toISOString(), per));
-      let m = 0;
-      for (let k = 0; k < per; k++) {
-        const messages = [];
-        for (let j = 0, n = r.int(2, 3); j < n; j++, m++) {
-          const sender = m % 2 === 0 ? "human" : "assistant";
-          const words = sender === "human" ? r.int(15, 35) : r.int(60, 110);
-          messages.push({
-            id: `${id}-m${m}`,
-            sender,
-            text: text.passage(words, topic),
-            time: new Date(created.getTime() + m * 45_000).toISOString(),
-          });
-        }
-        const i = start + (c - start / per) * per + k;
-        chunks.push(chunkRow(userId, id, k, messages, perturbed(bases[i % bases.length], r)));
-      }
-    }
-    await app.context.store.write(async () => {
-      await app.context.store.add("conversations", conversations);
-      await app.context.store.add("chunks", chunks);
-    });
-  }
-  return (performance.now() - started) / 1000;
-}
 
 const split = (samples, key) => summary(samples.map((s) => s[key]));
 
@@ -106,7 +63,16 @@ async function main() {
   const levels = [];
   let chunks = 0;
   for (const level of SIZES.levels) {
-    const insertSeconds = await fill(app, user.id, chunks, level, bases, text);
+    const insertSeconds = await insertConversations(app, {
+      newId,
+      userId: user.id,
+      from: chunks,
+      target: level,
+      bases,
+      text,
+      perConversation: SIZES.chunksPerConversation,
+      batch: SIZES.batch,
+    });
     chunks = level;
     const maintenance = await timed(() => app.maintenance.run());
     console.error(`  ${level} chunks: inserted in ${fmt(insertSeconds)} s, maintenance ${fmt(maintenance.ms / 1000)} s`);

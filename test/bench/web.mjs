@@ -1,4 +1,4 @@
-// The web app (issue 29): with 20,000 conversations and 10,000 memories in the store, each page's
+// The web app (issues 29, 39): with 20,000 conversations and 10,000 memories in the store, each page's
 // time to first byte (p50 target ≤ 50 ms, the conversation list ≤ 100 ms), the app's own script
 // and style gzipped (≤ 100 KB), and a conversation of 2,000 messages in Chromium: how long the
 // page takes to show and whether it freezes (long tasks, measured with Playwright).
@@ -131,6 +131,13 @@ async function prepareStore(store) {
     limit: 1,
     columns: ["id"],
   });
+  // A trash with something in it, as the web app's deletes leave it: 200 memories and 50 conversations.
+  const trashed = async (key, count) =>
+    (await app.context.store.select(key, `userId = '${user.id}'`, { limit: count + 1, columns: ["id"] }))
+      .map((row) => row.id)
+      .filter((id) => id !== short.id && id !== longId && id !== memoryId)
+      .slice(0, count);
+  await service.trash.move({ memoryIds: await trashed("memories", 200), conversationIds: await trashed("conversations", 50) });
   console.error(`  store filled in ${fmt((performance.now() - started) / 1000)} s`);
   await app.close();
   return { longId, memoryId, shortId: short.id };
@@ -277,6 +284,7 @@ async function main() {
       ["Recall, a query", "/recall?q=what+did+we+plan+for+the+garden"],
       ["Import", "/import"],
       ["Settings", "/settings"],
+      ["Trash (250 items)", "/trash"],
     ];
     const firstBytes = [];
     for (const [name, route] of pages) {

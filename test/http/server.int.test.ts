@@ -9,6 +9,7 @@ import { imageSecret, signedImageUrl } from "../../src/core/memories/image-urls.
 import { clientKey } from "../../src/http/auth.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { ROUTES } from "../../src/http/routes.js";
+import { SERVER_ROUTES } from "../../src/http/server.js";
 import { openTestApp, ROOT, tempDir } from "../helpers.js";
 
 let app: App;
@@ -122,9 +123,7 @@ describe("service basics", () => {
     );
     const registered = [
       ...ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`),
-      "GET /healthz",
-      "GET /openapi.json",
-      "GET /images/{memoryId}",
+      ...SERVER_ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`),
     ];
     expect(documented.sort()).toEqual(registered.sort());
     // Rotating its token is a route too: a user of its own takes that call, so alice's token lives on.

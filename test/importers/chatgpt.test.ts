@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatgptConversation } from "../../src/importers/chatgpt.js";
+import { chatgptConversation } from "../../src/importers/chatgpt/conversation.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
@@ -334,7 +334,7 @@ describe("ChatGPT fallbacks", () => {
     expect(conversation?.conversation.messages.map((m) => m.content)).toEqual(["Question", "New answer"]);
   });
 
-  it("a non-object element is invalid input naming the file and element", async () => {
+  it("a non-object element is invalid input naming the file and record", async () => {
     const path = join(tmp, "bad-element.json");
     const valid = {
       title: "Fine",
@@ -352,7 +352,7 @@ describe("ChatGPT fallbacks", () => {
       })(),
     ).rejects.toMatchObject({
       code: "invalid_input",
-      message: expect.stringContaining("bad-element.json: element 1 is not a conversation object"),
+      message: expect.stringMatching(/bad-element\.json, record 2 \(at byte \d+\): not a conversation object/),
     });
     expect(seen).toEqual(["fine"]);
   });

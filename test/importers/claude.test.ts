@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ATTACHMENT_EXCERPT_CHARS, claudeConversation } from "../../src/importers/claude.js";
+import { ATTACHMENT_EXCERPT_CHARS, claudeConversation } from "../../src/importers/claude/conversation.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 

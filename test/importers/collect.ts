@@ -18,8 +18,13 @@ export function recordContext(label = "conversations.json"): RecordContext & { s
   const skipped = new Map<string, number>();
   return {
     label,
+    path: label,
     index: 0,
+    byte: 0,
     fallbackDate: new Date(),
+    unreadable: (problem) => {
+      throw problem;
+    },
     skip: (reason, count = 1) => void skipped.set(reason, (skipped.get(reason) ?? 0) + count),
     skipped,
   };
@@ -33,4 +38,13 @@ export async function collectWithSkips(path: string): Promise<{ conversations: U
   const skipped: Record<string, number> = {};
   for (const { reason, count } of reader.skipped()) skipped[reason] = (skipped[reason] ?? 0) + count;
   return { conversations, skipped };
+}
+
+/** Every conversation an export yields when each record that cannot be read is skipped, and those records' problems. */
+export async function collectReporting(path: string): Promise<{ conversations: UploadConversation[]; problems: string[] }> {
+  const problems: string[] = [];
+  const reader = await openExport(path, { onUnreadable: (problem) => problems.push(problem.message) });
+  const conversations: UploadConversation[] = [];
+  for await (const conversation of reader.conversations()) conversations.push(conversation);
+  return { conversations, problems };
 }

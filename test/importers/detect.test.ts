@@ -66,8 +66,11 @@ describe("detection by structure", () => {
   it("tells Gemini activity from other Google products, even when another product comes first", async () => {
     const search = { header: "Search", title: "Searched for x", time: "2025-01-01T00:00:00Z", products: ["Search"] };
     const gemini = { header: "Gemini Apps", title: "Prompted y", time: "2024-12-31T00:00:00Z", products: ["Gemini Apps"] };
-    expect(await detectText("mixed.json", JSON.stringify([search, gemini]))).toMatchObject({ format: "gemini", geminiProduct: true });
-    expect(await detectText("search-only.json", JSON.stringify([search]))).toMatchObject({ format: "gemini", geminiProduct: false });
+    expect(await detectText("mixed.json", JSON.stringify([search, gemini]))).toMatchObject({ format: "gemini", aside: undefined });
+    expect(await detectText("search-only.json", JSON.stringify([search]))).toMatchObject({
+      format: "gemini",
+      aside: "files of another Google product's activity, not read",
+    });
   });
 
   it("finds a record's keys even when the first record is larger than the sniffed prefix", async () => {

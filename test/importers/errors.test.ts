@@ -40,21 +40,21 @@ afterAll(async () => {
 });
 
 describe("malformed files", () => {
-  it("a truncated ChatGPT file: complete conversations are yielded, then the error names file and position", async () => {
+  it("a truncated ChatGPT file: complete conversations are yielded, then the error names file, record and position", async () => {
     const { ids, error } = await drain(malformed("chatgpt-truncated.json"));
     expect(ids).toEqual(["6633a1f0-5b1c-8005-9e51-1c2a7b4f0a11", "67a0c3d2-2f40-800a-b7d1-55e3f6a0c2b9"]);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toBe(
-      `${malformed("chatgpt-truncated.json")}: invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)`,
+      `${malformed("chatgpt-truncated.json")}, record 3: invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)`,
     );
-    expect((error as AppError).details).toEqual({ line: 755, column: 36, byte: 21355 });
+    expect((error as AppError).details).toEqual({ line: 755, column: 36, byte: 21355, record: 3, recordByte: 20709 });
   });
 
   it("a truncated Claude file", async () => {
     const { ids, error } = await drain(malformed("claude-truncated.json"));
     expect(ids).toEqual(["8f3a4c2e-1b7d-4e9a-b6c5-2d0e9f8a7b61"]);
     expect((error as AppError).message).toMatch(
-      /claude-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
+      /claude-truncated\.json, record 2: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
     );
   });
 
@@ -62,13 +62,15 @@ describe("malformed files", () => {
     const { ids, error } = await drain(malformed("gemini-truncated.json"));
     expect(ids).toEqual([]);
     expect((error as AppError).message).toMatch(
-      /gemini-truncated\.json: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
+      /gemini-truncated\.json, record 4: invalid JSON at byte \d+ \(line \d+, column \d+\): unexpected end of file/,
     );
   });
 
   it("a truncated upload object", async () => {
     const error = await failure(malformed("upload-truncated.json"));
-    expect(error.message).toMatch(/upload-truncated\.json: invalid JSON at byte \d+ \(line 25, column \d+\): unexpected end of file/);
+    expect(error.message).toMatch(
+      /upload-truncated\.json, record 1: invalid JSON at byte \d+ \(line 25, column \d+\): unexpected end of file/,
+    );
   });
 
   it("a bad NDJSON line: earlier lines are yielded, the error gives the line", async () => {
@@ -76,20 +78,22 @@ describe("malformed files", () => {
     expect(ids).toEqual(["standup-2025-01-13"]);
     // The problem text after the position comes from V8's JSON.parse and varies by Node version.
     expect(
-      (error as AppError).message.startsWith(`${malformed("upload-bad-line.ndjson")}: invalid JSON at byte 674 (line 2, column 52): `),
+      (error as AppError).message.startsWith(
+        `${malformed("upload-bad-line.ndjson")}, record 2: invalid JSON at byte 674 (line 2, column 52): `,
+      ),
     ).toBe(true);
-    expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674 });
+    expect((error as AppError).details).toEqual({ line: 2, column: 52, byte: 674, record: 2, recordByte: 623 });
   });
 
-  it("a bad NDJSON line taken by onSkipped is skipped alone: the lines after it are yielded", async () => {
+  it("a bad NDJSON line taken by onUnreadable is skipped alone: the lines after it are yielded", async () => {
     const skipped: AppError[] = [];
-    const reader = await openExport(malformed("upload-bad-line.ndjson"), { onSkipped: (problem) => skipped.push(problem) });
+    const reader = await openExport(malformed("upload-bad-line.ndjson"), { onUnreadable: (problem) => skipped.push(problem) });
     const ids: string[] = [];
     for await (const c of reader.conversations()) ids.push(c.conversation.id);
     expect(ids).toEqual(["standup-2025-01-13", "pplx-lisbon-fado"]);
     expect(skipped).toHaveLength(1);
     expect(skipped[0]!.message).toContain("(line 2, column 52)");
-    expect(skipped[0]!.details).toEqual({ line: 2, column: 52, byte: 674 });
+    expect(skipped[0]!.details).toEqual({ line: 2, column: 52, byte: 674, record: 2, recordByte: 623 });
   });
 
   it("byte offsets count bytes, not characters (multi-byte text before the fault)", async () => {
@@ -100,11 +104,18 @@ describe("malformed files", () => {
     expect(error.message).toContain("invalid JSON at byte 47 (line 1, column 42)");
   });
 
-  it("not JSON at all", async () => {
+  it("not JSON at all: text that is no chat transcript is called so, not invalid JSON", async () => {
     const path = join(tmp, "notes.txt");
     await writeFile(path, "Remember to export the chats on Friday.\n");
     const error = await failure(path);
-    expect(error.message).toBe(`${path}: invalid JSON at byte 0 (line 1, column 1): expected a value`);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${path}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)`,
+      ),
+    );
+    const broken = join(tmp, "broken.json");
+    await writeFile(broken, '{"conversations": [}');
+    expect((await failure(broken)).message).toMatch(/invalid JSON at byte/);
   });
 
   it("an HTML page says it is one and what to pass instead; ChatGPT's chat.html, to use conversations.json or the zip", async () => {
@@ -128,7 +139,7 @@ describe("malformed files", () => {
   it("a file cut inside a \\u escape is reported as truncated, like any other cut", async () => {
     const error = await failure(malformed("cut-in-escape.json"));
     expect(error.message).toMatch(
-      /cut-in-escape\.json: invalid JSON at byte \d+ \(line 1, column \d+\): unexpected end of file \(the file looks truncated\)/,
+      /cut-in-escape\.json, record 1: invalid JSON at byte \d+ \(line 1, column \d+\): unexpected end of file \(the file looks truncated\)/,
     );
     expect(error.suggestion).toMatch(/looks incomplete/);
   });
@@ -165,7 +176,7 @@ describe("malformed files", () => {
     const { ids, error } = await drain(zipPath);
     expect(ids).toHaveLength(2);
     expect((error as AppError).message).toBe(
-      "conversations.json (in broken-export.zip): invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)",
+      "conversations.json (in broken-export.zip), record 3: invalid JSON at byte 21355 (line 755, column 36): unexpected end of file (the file looks truncated)",
     );
   });
 

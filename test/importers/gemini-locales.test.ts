@@ -19,8 +19,7 @@ const humans = (conversations: Awaited<ReturnType<typeof collect>>) =>
 const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
-  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used)",
-  drafts: "alternative drafts of an answer (Takeout keeps every draft and does not mark the one shown; the first is kept)",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
 };
 
 describe("a Japanese Takeout", () => {
@@ -88,8 +87,7 @@ describe("Gemini records of 2026", () => {
     expect(skipped).toEqual({
       [SKIPPED.otherProduct]: raw.filter((r) => !/gemini|bard/i.test(r.header)).length,
       [SKIPPED.undated]: raw.filter((r) => r.time === "").length,
-      [SKIPPED.notAPrompt]: raw.filter((r) => /^(Used|Gave|Created) /.test(r.title)).length,
-      [SKIPPED.drafts]: 2,
+      [SKIPPED.notAPrompt]: raw.filter((r) => /^(Used|Gave|Created|Selected) /.test(r.title)).length,
     });
     expect(conversations.map((c) => c.conversation.id)).toEqual([
       "gemini-day-2023-06-01",
@@ -98,7 +96,6 @@ describe("Gemini records of 2026", () => {
       "gemini-day-2026-01-12",
       "gemini-app-9a9a9a9a3b3b3b3b",
       "gemini-app-5c5c5c5c1d1d1d1d",
-      "gemini-app-7e7e7e7e2f2f2f2f",
       "gemini-day-2026-01-17",
     ]);
   });
@@ -113,17 +110,18 @@ describe("Gemini records of 2026", () => {
     );
   });
 
-  it("gives a record merged across two chats one turn in each, and keeps one draft of an answer", async () => {
-    const byId = new Map((await collect(path)).map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)]));
+  it("reads an answer written as several HTML items whole, in order; nothing is a draft unless Takeout says so", async () => {
+    const { conversations, skipped } = await collectWithSkips(path);
+    const byId = new Map(conversations.map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)]));
     expect(byId.get("gemini-app-5c5c5c5c1d1d1d1d")).toEqual([
       "What's a good stretch for tight calves?",
-      "Wall calf stretch: 30 seconds each side, knee straight.",
+      "Wall calf stretch: 30 seconds each side, knee straight.\n\nThen a downward dog, pedalling the heels, for a minute.",
     ]);
-    expect(byId.get("gemini-app-7e7e7e7e2f2f2f2f")).toEqual([
-      "What's a good stretch for tight calves?",
-      "Try a downward dog, pedalling the heels.",
+    expect(byId.get("gemini-app-9a9a9a9a3b3b3b3b")).toEqual([
+      "Give me a name for a hiking club",
+      "Three that fit a club:\n\n- Trail Blazers of the North\n- The Summit Seekers\n\nBoots and Views is the friendliest of them.",
     ]);
-    expect(byId.get("gemini-app-9a9a9a9a3b3b3b3b")).toEqual(["Give me a name for a hiking club", "Trail Blazers of the North."]);
+    expect(Object.keys(skipped).filter((reason) => /draft/.test(reason) && reason !== SKIPPED.notAPrompt)).toEqual([]);
   });
 
   it("does not take a Search record for Gemini's because its words or link mention gemini", async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeEntities, htmlToText } from "../../src/importers/html-text.js";
+import { decodeEntities, htmlToText } from "../../src/importers/gemini/html-text.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 

@@ -4,8 +4,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatgptConversation } from "../../src/importers/chatgpt.js";
-import { claudeConversation } from "../../src/importers/claude.js";
+import { chatgptConversation } from "../../src/importers/chatgpt/conversation.js";
+import { claudeConversation } from "../../src/importers/claude/conversation.js";
 import { openExport } from "../../src/importers/index.js";
 import { AppError } from "../../src/shared/errors.js";
 import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
@@ -202,8 +202,6 @@ describe("an export's other file passed instead of its conversations", () => {
     ["chatgpt/shared_conversations.json", "ChatGPT's shared_conversations.json (the links you shared)", /conversations\.json/],
     ["chatgpt-2026/export_manifest.json", "ChatGPT's export_manifest.json (the list of the export's files)", /conversations-NNN\.json/],
     ["claude/users.json", "Claude's users.json (the account's details)", /conversations\.json .*or the zip/],
-    ["claude/projects.json", "Claude's projects.json (projects and their documents, not chats)", /conversations\.json/],
-    ["claude-2026/memories.json", "Claude's memories.json (what Claude remembers, not chats)", /conversations\.json/],
   ])("%s is named, with the file to pass instead", async (file, what, instead) => {
     const path = join(fixtures, file);
     const error = await openExport(path).then(

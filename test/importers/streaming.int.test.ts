@@ -1,6 +1,7 @@
 // The bench generator's output goes through the importer end to end (a small size here; the
 // 600 MB memory check is run by hand, see test/bench/generate-chatgpt-export.mjs).
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,5 +39,28 @@ describe("generated ChatGPT export", () => {
     expect(count).toBe(generated);
     expect(count).toBeGreaterThan(100);
     expect(reader.bytesRead()).toBe(reader.totalBytes);
+  });
+
+  it("writes only valid Unicode unless asked to cut an emoji in half, which the importer then repairs", async () => {
+    // 30 MB each: the seeded generator's first title that ends mid-emoji is conversation 993's.
+    const clean = join(tmp, "clean.json");
+    const cut = join(tmp, "cut.json");
+    for (const [path, flags] of [
+      [clean, []],
+      [cut, ["--cut-emoji"]],
+    ] as const) {
+      expect(spawnSync(process.execPath, [generator, path, "30", ...flags], { encoding: "utf8" }).status).toBe(0);
+    }
+    const titles = (path: string) => (JSON.parse(readFileSync(path, "utf8")) as { title: string }[]).map((record) => record.title);
+    const [whole, halved] = [titles(clean), titles(cut)];
+    expect(whole.filter((title) => !title.isWellFormed())).toEqual([]);
+    const broken = halved.flatMap((title, i) => (title.isWellFormed() ? [] : [i]));
+    expect(broken.length).toBeGreaterThan(0);
+    for (const i of broken) expect(halved[i]!.slice(0, -1)).toBe(whole[i]);
+    const reader = await openExport(cut);
+    let count = 0;
+    for await (const _ of reader.conversations()) count += 1;
+    expect(count).toBe(halved.length);
+    expect(reader.repaired().map((repair) => repair.record)).toEqual(broken.map((i) => i + 1));
   });
 });

@@ -2,6 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, serveStore, type ServedStore } from "../helpers.js";
+import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { callTool, httpClient, rest, textOf, type Connected } from "./mcp-helpers.js";
 
 /** /mcp of `mnemo serve`: the same token, Host guard and per-user isolation as the REST API. */
@@ -113,5 +114,104 @@ describe("/mcp", () => {
       const [memory] = (result.structuredContent as { memories: { text: string }[] }).memories;
       expect(memory?.text).toMatch(i % 2 ? /Bob/ : /Alice/);
     });
+  });
+
+  it("answers 401 with a Bearer challenge whose metadata says: a bearer token in the header, no authorization server to get one from", async () => {
+    const missing = await post({});
+    expect(missing.headers["www-authenticate"]).toBe(
+      `Bearer realm="mnemo", resource_metadata="${served.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    const wrong = await post({ authorization: "Bearer nope" });
+    expect(wrong.headers["www-authenticate"]).toMatch(
+      /^Bearer realm="mnemo", resource_metadata="[^"]+\/mcp", error="invalid_token", error_description="/,
+    );
+    const api = await fetch(`${served.url}/api/buckets`);
+    expect(api.headers.get("www-authenticate")).toBe(
+      `Bearer realm="mnemo", resource_metadata="${served.url}/.well-known/oauth-protected-resource"`,
+    );
+
+    // What an MCP client does with it, through the SDK's own discovery: the metadata, and in it no authorization server.
+    const params = extractWWWAuthenticateParams(await fetch(`${served.url}/mcp`, { method: "POST", body: "{}" }));
+    expect(params.resourceMetadataUrl?.href).toBe(`${served.url}/.well-known/oauth-protected-resource/mcp`);
+    const metadata = await discoverOAuthProtectedResourceMetadata(new URL("/mcp", served.url), {
+      resourceMetadataUrl: params.resourceMetadataUrl!,
+    });
+    expect(metadata).toEqual({
+      resource: `${served.url}/mcp`,
+      resource_name: "mnemo (MCP)",
+      bearer_methods_supported: ["header"],
+      resource_documentation: `${served.url}/openapi.json`,
+    });
+    expect(metadata.authorization_servers).toBeUndefined();
+    const root = await (await fetch(`${served.url}/.well-known/oauth-protected-resource`)).json();
+    expect(root).toMatchObject({ resource: served.url, bearer_methods_supported: ["header"] });
+    // There is no authorization server here to find.
+    expect((await fetch(`${served.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    // And the SDK's client, given no token, stops at the 401 instead of going anywhere else.
+    await expect(httpClient(served.url, "")).rejects.toThrow(/401|Unauthorized|Missing API token/);
+  });
+
+  it("lives on when a client goes away in the middle of a call", async () => {
+    const call = (signal?: AbortSignal) =>
+      fetch(`${served.url}/mcp`, {
+        method: "POST",
+        signal,
+        headers: {
+          authorization: `Bearer ${served.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "recall_chat_history", arguments: { query: "tram 28 Lisbon" } },
+        }),
+      });
+    for (let i = 0; i < 5; i++) {
+      const controller = new AbortController();
+      const pending = call(controller.signal).catch((error: Error) => error);
+      setTimeout(() => controller.abort(), 5 * i);
+      await pending;
+    }
+    const answer = await call();
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+    expect(await (await fetch(`${served.url}/healthz`)).json()).toEqual({ ok: true });
+  });
+
+  it("lists resources a page at a time, with a cursor to the next until none is left", async () => {
+    const added = await runCli(["--json", "users", "add", "carol"], { env: isolatedEnv({ MNEMO_STORE: served.dataDir }) });
+    const carolToken = JSON.parse(added.stdout).token as string;
+    // Uploaded together, they are stored together (group commit): one at a time took ~1 s each on a busy machine.
+    const uploads = Array.from({ length: 55 }, (_, i) => ({
+      platform: "notes",
+      conversation: {
+        id: `n${i}`,
+        title: `Note ${i}`,
+        createdAt: `2025-01-01T00:00:${String(i).padStart(2, "0")}Z`,
+        messages: [{ id: "m1", role: "human", content: `note number ${i}` }],
+      },
+    }));
+    const answers = await Promise.all(
+      uploads.map((upload) => rest(served, carolToken, "POST", "/api/chat-history/ingest/custom-online", upload)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(uploads.map(() => 200));
+    const carol = await httpClient(served.url, carolToken);
+    try {
+      const first = await carol.client.listResources();
+      const conversations = (page: typeof first) => page.resources.filter((r) => r.uri.startsWith("mnemo://conversations/"));
+      expect(first.resources.slice(0, 2).map((r) => r.uri)).toEqual(["mnemo://buckets", "mnemo://buckets/1"]);
+      expect(conversations(first)).toHaveLength(50);
+      expect(first.nextCursor).toBe("conversations:2");
+      const second = await carol.client.listResources({ cursor: first.nextCursor! });
+      expect(second.resources.every((r) => r.uri.startsWith("mnemo://conversations/"))).toBe(true);
+      expect(conversations(second)).toHaveLength(5);
+      expect(second.nextCursor).toBeUndefined();
+      const all = new Set([...conversations(first), ...conversations(second)].map((r) => r.name));
+      expect(all.size).toBe(55);
+    } finally {
+      await carol.close();
+    }
   });
 });

@@ -4,6 +4,8 @@ import path from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
+import { LoggingMessageNotificationSchema, type LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
+import { TOOLS } from "../../src/mcp/tools.js";
 import { BIN, isolatedEnv, tempDir } from "../helpers.js";
 
 /** The native libraries a process has loaded, from /proc/<pid>/maps. */
@@ -21,7 +23,7 @@ describe("mnemo mcp over stdio", () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "mnemo" });
       expect(client.getInstructions()).toMatch(/memories/);
-      expect((await client.listTools()).tools).toHaveLength(12);
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["memories_about"]);
       expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(2);
       expect(fs.existsSync(store)).toBe(false);
@@ -37,29 +39,8 @@ describe("mnemo mcp over stdio", () => {
   });
 
   it("writes nothing but JSON-RPC on stdout, logs to stderr, and exits when stdin ends", async () => {
-    const store = path.join(tempDir(), "store");
-    const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
-      env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const answers = async (count: number) => {
-      for (let i = 0; stdout.split("\n").filter(Boolean).length < count; i++) {
-        if (i > 600) throw new Error(`no answers: ${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
-    const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
+    send(INITIALIZE);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send("this is not JSON");
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
@@ -72,7 +53,7 @@ describe("mnemo mcp over stdio", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
 
-    const lines = stdout.split("\n").filter(Boolean);
+    const lines = out.stdout.split("\n").filter(Boolean);
     const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result?: never; error?: { code: number } });
     expect(messages.every((m) => m.jsonrpc === "2.0")).toBe(true);
     const byId = new Map(messages.map((m) => [m.id, m]));
@@ -80,7 +61,13 @@ describe("mnemo mcp over stdio", () => {
     expect(byId.get(3)).toMatchObject({ result: { structuredContent: { done: "ok" } } });
     expect(byId.get(4)).toMatchObject({ result: { structuredContent: { memories: [{ text: "2025-05-01 Raw call" }] } } });
     expect(byId.get(5)).toMatchObject({ error: { code: -32601 } });
-    expect(stderr).toMatch(/mnemo mcp: protocol error/);
+    // The line that was not JSON: in the log, and sent to the client as a warning.
+    expect(messages).toContainEqual({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", logger: "mnemo", data: expect.stringMatching(/^protocol error: /) },
+    });
+    expect(out.stderr).toMatch(/mnemo mcp: protocol error/);
   });
 
   it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {
@@ -100,9 +87,98 @@ describe("mnemo mcp over stdio", () => {
         isError: true,
         content: [{ text: expect.stringMatching(/is not a mnemo store: it is a file\nFix: Pass --store/) }],
       });
-      expect((await client.listTools()).tools).toHaveLength(12);
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("ends cleanly when the client stops reading mid-call: the call it made finishes, the store is closed, exit 0, no stack", async () => {
+    const store = path.join(tempDir(), "store");
+    const { child, out, exited, answers, send } = rawMcp(store);
+    send(INITIALIZE);
+    await answers(1);
+    // The client closes its end of stdout and goes on writing: the answers to these have nowhere to go.
+    child.stdout.destroy();
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "store_memory", arguments: { text: "2025-05-01 Said to no one" } },
+    });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect(await exited).toBe(0);
+    expect(out.stderr).toMatch(/mnemo mcp: the client stopped reading \(EPIPE\): closing/);
+    expect(out.stderr).not.toMatch(/Error:| {4}at /);
+    // The store was closed as it is when stdin ends: a new process opens it and finds the memory.
+    const again = await connect(["mcp", "--store", store]);
+    try {
+      const found = await again.callTool({ name: "search_memories", arguments: { query: "said to no one" } });
+      expect((found.structuredContent as { memories: unknown[] }).memories).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("declares logging and sends the client its lines at the level it sets", async () => {
+    const client = await connect(["mcp", "--store", path.join(tempDir(), "store")]);
+    const received: LoggingMessageNotification["params"][] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void received.push(notification.params));
+    try {
+      expect(client.getServerCapabilities()?.logging).toEqual({});
+      await client.callTool({ name: "list_buckets", arguments: {} });
+      await client.setLoggingLevel("debug");
+      await client.callTool({ name: "list_buckets", arguments: {} });
+      await client.callTool({ name: "store_memory", arguments: { text: "" } });
+      await client.setLoggingLevel("warning");
+      await client.callTool({ name: "list_buckets", arguments: {} });
+      expect(received.map(({ level, data }) => `${level} ${String(data).replace(/\d+ ms/, "N ms")}`)).toEqual([
+        "debug list_buckets: answered in N ms",
+        "debug store_memory: refused in N ms",
+      ]);
     } finally {
       await client.close();
     }
   });
 });
+
+async function connect(args: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args],
+    env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }) as Record<string, string>,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mnemo-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+/** `mnemo mcp --store` spoken to line by line, as a client with no SDK would. */
+function rawMcp(store: string) {
+  const child = spawn(process.execPath, [BIN, "mcp", "--store", store], {
+    env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  /** Waits for `count` answers, not notifications (a log line the client is sent has no id). */
+  const answers = async (count: number) => {
+    for (let i = 0; out.stdout.split("\n").filter((line) => line.includes('"id":')).length < count; i++) {
+      if (i > 600) throw new Error(`no answers: ${out.stdout}\n${out.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const send = (message: object | string) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  return { child, out, exited, answers, send };
+}

@@ -3,7 +3,7 @@ import axe from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const IMAGE = path.join(ROOT, "fixtures", "images", "red-square.png");
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
@@ -90,14 +90,6 @@ async function sideways(target: Page): Promise<string[]> {
 interface DocumentLike {
   documentElement: { scrollWidth: number; clientWidth: number };
   querySelectorAll(selector: string): Iterable<ElementLike & { getBoundingClientRect(): { right: number } }>;
-}
-
-async function waitUntilIndexed(): Promise<void> {
-  for (;;) {
-    const { body } = await api<{ counts: { queued: number; processing: number } }>(server, "GET", "/api/chat-history/status");
-    if (body.counts.queued + body.counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 interface Focused {
@@ -280,7 +272,7 @@ describe("the web app's accessibility", () => {
     await page.getByRole("button", { name: "Upload and import" }).click();
     await page.getByText("is imported and searchable").waitFor({ timeout: 60_000 });
     await check(page, "/import after an import");
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
 
     const { body: listed } = await api<{ memories: { id: string }[] }>(server, "GET", "/api/v2/memory?includeIds=true");
     const routes = [
@@ -295,13 +287,29 @@ describe("the web app's accessibility", () => {
       "/recall?q=how+do+we+get+to+Alfama&maxTokens=300",
       "/import",
       "/settings",
+      "/trash",
       "/conversations/conv_00000000000000000000000000", // the error page
+      "/conversations?title=Lisbon&from=2025-13-45", // a filter refused at its field
     ];
     for (const route of routes) {
       const response = await page.goto(`${server.url}${route}`);
-      expect(response?.status(), route).toBe(route.includes("conv_000") ? 404 : 200);
+      expect(response?.status(), route).toBe(route.includes("conv_000") ? 404 : route.includes("2025-13-45") ? 400 : 200);
       await check(page, route);
     }
+
+    // A delete's message with its Undo, and the trash holding it, with its confirmations.
+    await api(server, "POST", "/api/memory", { text: "A memory for the trash" });
+    await page.goto(`${server.url}/memories`);
+    await page.locator("li.item", { hasText: "A memory for the trash" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Moved 1 memory to the trash.").waitFor();
+    await check(page, "/memories after a delete, with Undo");
+    await page.goto(`${server.url}/trash`);
+    await check(page, "/trash holding a memory");
+    await page.getByRole("button", { name: "Delete for good" }).click();
+    await check(page, "the confirmation of deleting for good");
+    await page.goto(`${server.url}/trash`);
+    await page.getByRole("button", { name: "Empty the trash" }).click();
+    await check(page, "the confirmation of emptying the trash");
 
     // A message after an action, and a confirmation page.
     await page.goto(`${server.url}/buckets`);

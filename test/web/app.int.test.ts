@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
@@ -34,20 +34,6 @@ async function onScreen(target: Page, selector: string): Promise<boolean> {
     const box = (element as unknown as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
     return box.top >= 0 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight && box.height > 0;
   });
-}
-
-async function waitUntilIndexed(token = server.token()): Promise<void> {
-  for (;;) {
-    const { body } = await api<{ counts: { queued: number; processing: number } }>(
-      server,
-      "GET",
-      "/api/chat-history/status",
-      undefined,
-      token,
-    );
-    if (body.counts.queued + body.counts.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe("the web app in a real browser", () => {
@@ -125,6 +111,20 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("#hit").getAttribute("aria-current")).toBe("true");
   });
 
+  it("search and recall say nothing is stored about a question on nothing in the history, and search shows what it left out on request", async () => {
+    const query = encodeURIComponent("what did my cardiologist say about the stent?");
+    await page.goto(`${server.url}/search?q=${query}`);
+    expect(await page.locator("#results-heading").textContent()).toMatch(/^Nothing found/);
+    expect(await page.locator("ol.items li").count()).toBe(0);
+    await page.getByRole("link", { name: "Show them" }).click();
+    await page.waitForURL(/all=1/);
+    expect(await page.locator("ol.items li").count()).toBeGreaterThan(0);
+    expect(await page.locator("ol.items .meta").first().textContent()).toContain("probably unrelated");
+    await page.goto(`${server.url}/recall?q=${query}`);
+    expect(await page.locator("p.empty").textContent()).toBe("Nothing in your chat history is about this.");
+    expect(await page.locator("a.cite").count()).toBe(0);
+  });
+
   it("recall's [n] citation opens the message it cites", async () => {
     await page.goto(`${server.url}/recall?q=${encodeURIComponent("how do we get from the airport to Alfama")}&maxTokens=300`);
     const citation = page.locator("a.cite").first();
@@ -166,11 +166,16 @@ describe("the web app in a real browser", () => {
     await page.getByText("Moved 1 memory.").waitFor();
     expect(await page.locator("li.item", { hasText: "4-year-old" }).locator(".item-head").textContent()).toContain("General");
 
+    // Delete moves it to the trash at once, and the message offers to undo it.
     await page.locator("li.item", { hasText: "4-year-old" }).locator("button", { hasText: "Delete" }).click();
-    await page.getByText("Delete this memory and its history?").waitFor();
-    await page.locator("main button", { hasText: "Delete" }).click();
-    await page.getByText("Memory deleted.").waitFor();
+    await page.getByText("Moved 1 memory to the trash.").waitFor();
     expect(await page.locator("li.item", { hasText: "4-year-old" }).count()).toBe(0);
+    await page.locator(".flash").getByRole("button", { name: "Undo" }).click();
+    await page.getByText("Restored 1 memory.").waitFor();
+    const restored = page.locator("li.item", { hasText: "4-year-old" });
+    expect(await restored.count()).toBe(1);
+    await restored.locator("a", { hasText: "History" }).click();
+    expect(await page.locator("ol.items li").count()).toBe(3); // added, edited, moved: its history came back with it
   });
 
   it("says to select a memory first when Delete or Move selected is pressed with none selected", async () => {
@@ -259,6 +264,7 @@ describe("the web app in a real browser", () => {
 
     await page.reload();
     expect(await page.locator("#new-token").count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe("/settings"); // still signed in: rotating here renews this session
   });
 
   it("says what to do about something not found in the app's words, not with a CLI command or an endpoint", async () => {
@@ -285,7 +291,7 @@ describe("the web app in a real browser", () => {
         ],
       },
     });
-    await waitUntilIndexed();
+    await waitUntilIndexed(server);
     const pages = [
       "/memories",
       "/memories?q=Memo",

@@ -26,6 +26,9 @@ export interface UiServer {
   loginUrl: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** The server's process, and what it wrote to stderr so far (its request and error log). */
+  pid: number;
+  log(): string;
   token(): string;
   stop(): Promise<void>;
 }
@@ -53,6 +56,8 @@ export async function startUi(): Promise<UiServer> {
     ...printed,
     dataDir,
     env,
+    pid: child.pid!,
+    log: () => stderr,
     token: () => fs.readFileSync(path.join(dataDir, "token"), "utf8").trim(),
     stop: () =>
       new Promise((resolve) => {
@@ -76,4 +81,19 @@ export async function api<T = unknown>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Waits until none of the user's conversations is queued or processing (the test's timeout bounds it). */
+export async function waitUntilIndexed(server: UiServer, token = server.token()): Promise<void> {
+  for (;;) {
+    const { body } = await api<{ counts: { queued: number; processing: number } }>(
+      server,
+      "GET",
+      "/api/chat-history/status",
+      undefined,
+      token,
+    );
+    if (body.counts.queued + body.counts.processing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -39,6 +39,7 @@ cli("remember", "--bucket", "Travel", "Lisbon in May: stay in Alfama, take tram 
 cli("remember", "--bucket", "Health", "Allergic to peanuts");
 cli("remember", "My dog Biscuit is a 4-year-old golden retriever");
 cli("remember", "Prefers window seats on trains");
+cli("memories", "delete", "--trash", cli("remember", "The old flat's door code was 4471").trim());
 
 const server = spawn(process.execPath, [BIN, "--json", "ui", "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "ignore"] });
 const { url, loginUrl } = await new Promise((resolve, reject) => {
@@ -83,6 +84,7 @@ try {
     ["recall", "/recall?q=what+did+we+plan+for+Lisbon&maxTokens=400"],
     ["buckets", "/buckets"],
     ["settings", "/settings"],
+    ["trash", "/trash"],
   ];
   fs.mkdirSync(OUT, { recursive: true });
   for (const scheme of ["light", "dark"]) {

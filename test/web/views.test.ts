@@ -1,16 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { MemoriesPage } from "../../src/web/views/memories.js";
+import type { ImportJob } from "../../src/schemas/imports.js";
+import { RecentImports } from "../../src/web/views/recent-imports.js";
+import type { SearchResponse } from "../../src/schemas/recall.js";
 import { RecallPage, SearchPage } from "../../src/web/views/search.js";
 
 const ctx = { userName: "default", csrf: "x", flash: undefined };
 const html = async (element: unknown) => String(await (element as { toString(): string | Promise<string> }).toString());
-const search = { results: [], totalResults: 0, query: "kanji", provider: "all", processingTime: 3 };
+const search: SearchResponse = { results: [], totalResults: 0, unrelatedResults: 0, query: "kanji", provider: "all", processingTime: 3 };
 const recall = { content: "", sources: [], tokenCount: 0, processingTime: "4ms", model: "extractive" };
 
 describe("search and recall pages while conversations wait to be indexed", () => {
   it("say how many are not searched yet, so that no results does not read as never discussed", async () => {
-    const page = (pending: number) => SearchPage({ ctx, query: "kanji", platform: "", limit: 20, platforms: [], result: search, pending });
+    const page = (pending: number) =>
+      SearchPage({ ctx, query: "kanji", platform: "", limit: 20, all: false, platforms: [], result: search, pending });
     expect(await html(page(3))).toContain("3 conversations are still being indexed and not searched yet");
     expect(await html(page(1))).toContain("1 conversation is still being indexed");
     expect(await html(page(0))).not.toContain("still being indexed");
@@ -21,11 +25,56 @@ describe("search and recall pages while conversations wait to be indexed", () =>
   });
 });
 
+describe("search and recall pages when nothing is about the question", () => {
+  const hit = {
+    conversationId: "conv_1",
+    messageId: "m1",
+    title: "Kyoto",
+    text: "maple leaves",
+    score: 0.12,
+    probablyUnrelated: true,
+    timestamp: "2024-01-01T00:00:00Z",
+    sender: "human",
+    parts: [],
+    context: [],
+  };
+  const page = (result: typeof search, all = false) =>
+    html(SearchPage({ ctx, query: "stent & cardiologist", platform: "", limit: 20, all, platforms: [], result, pending: 0 }));
+
+  it("search says nothing was found, how many were left out as probably unrelated, and links to them", async () => {
+    const none = await page({ ...search, unrelatedResults: 3 });
+    expect(none).toContain("Nothing found");
+    expect(none).toContain("Nothing in your conversations is about this.");
+    expect(none).toContain("3 more results left out as probably unrelated.");
+    expect(none).toContain('<a href="/search?q=stent+%26+cardiologist&amp;limit=20&amp;all=1">Show them</a>');
+    expect(none).not.toContain("0 results");
+    const shown = await page({ ...search, results: [hit], totalResults: 1, unrelatedResults: 1 }, true);
+    expect(shown).toContain("relevance 0.12 · probably unrelated");
+    expect(shown).toContain("1 result marked probably unrelated.");
+    expect(shown).toContain(">Hide them</a>");
+  });
+
+  it("recall shows its plain answer and no sources", async () => {
+    const said = await html(
+      RecallPage({
+        ctx,
+        query: "stent",
+        maxTokens: 1000,
+        platform: "",
+        pending: 0,
+        result: { ...recall, content: "Nothing in your chat history is about this.", model: "none" },
+      }),
+    );
+    expect(said).toContain('<p class="empty">Nothing in your chat history is about this.</p>');
+    expect(said).not.toContain("<h2>Sources</h2>");
+  });
+});
+
 describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
   const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
   const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
-    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [] }));
+    html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [], back: "/conversations" }));
 
   it("offers an import only when there is nothing at all; past the last page, that page; with filters, clearing them", async () => {
     expect(await page({ total: 0, page: 1, totalPages: 0 })).toContain('No conversations yet. <a href="/import">Import an export</a>');
@@ -71,5 +120,30 @@ describe("an empty memory list", () => {
     );
     expect(page).toContain("score 0.90</span>");
     expect(page).toContain("score 0.10 · probably unrelated</span>");
+  });
+});
+
+describe("Recent imports", () => {
+  const job = (state: ImportJob["state"]): ImportJob => ({
+    id: `job_${state}`,
+    filename: "export.zip",
+    state,
+    dryRun: false,
+    bytesReceived: 4096,
+    reading: { bytesRead: 1024, totalBytes: 4096, conversations: 12, format: "chatgpt" },
+    indexing: { ready: 3, pending: 9 },
+    createdAt: "2025-05-01T10:00:00.000Z",
+  });
+
+  it("says where a running import is, and marks the section for the page's script to follow until none runs", async () => {
+    const running = await html(RecentImports({ jobs: [job("reading"), job("indexing"), job("waiting")] }));
+    expect(running).toContain('data-running=""');
+    expect(running).toContain("Reading: 12 conversations so far");
+    expect(running).toContain('<progress max="100" value="25" aria-labelledby="progress-job_reading">');
+    expect(running).toContain("Indexing: 3 ready, 9 to go");
+    expect(running).toContain("Waiting for another import to finish");
+    const done = await html(RecentImports({ jobs: [{ ...job("failed"), error: { message: "The import failed" } }] }));
+    expect(done).not.toContain("data-running");
+    expect(done).toContain("The import failed");
   });
 });

@@ -3,6 +3,7 @@ import type { MnemoService } from "../../core/index.js";
 import type { ConversationDetail, FlagResponse, ListChatsResponse } from "../../schemas/chat-history.js";
 import { idList } from "../id-list.js";
 import type { Output } from "../output.js";
+import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
 import { parseCount, shortDate } from "./memories.js";
@@ -79,10 +80,12 @@ export function registerChats(program: Command): void {
 
   chats
     .command("delete")
-    .description("delete conversations with their chunks and vectors (asks first unless --yes)")
+    .description("delete conversations with their chunks and vectors (asks first unless --yes), or move them to the trash with --trash")
     .argument("<ids...>", "conversation ids")
+    .option("--trash", "move them to the trash instead, where they are kept 30 days (`mnemo trash restore` puts them back)")
     .action(
-      action(async (session, ids: string[]) => {
+      action(async (session, ids: string[], options: { trash?: boolean }) => {
+        if (options.trash) return moveToTrash(session, { conversationIds: ids });
         await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session.options);
         await withService(session, async (service) => {
           const result = await service.conversations.delete({ ids });

@@ -5,7 +5,6 @@ import type { Diagnosis, Finding } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import { counted, type Output } from "../output.js";
 import { action } from "../session.js";
-import { startSpinner } from "../spinner.js";
 
 const DOCTOR_HELP = `
 Checks every table: opens it, counts and reads all its rows, checks vectors (finite, not zero, of
@@ -47,6 +46,7 @@ export function registerDoctor(program: Command): void {
         ]);
         const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
         if (process.env["MNEMO_URL"]) out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
+        const { startSpinner } = await import("../spinner.js");
         const spinner = await startSpinner("Checking the store", { json: out.json });
         try {
           const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
-import { exportInThread } from "../export-thread.js";
 import { counted } from "../output.js";
 import { action, type Session } from "../session.js";
-import { startSpinner } from "../spinner.js";
 
 interface ExportOptions {
   allUsers?: boolean;
@@ -34,6 +32,8 @@ export function registerExport(program: Command): void {
         if (target !== "-" && fs.existsSync(target) && !session.options.yes) {
           throw AppError.invalid("file", `${target} exists`, "Pass another name, or --yes to replace it.");
         }
+        // Loaded when run: a command sent to a server loads only what it needs (src/README.md).
+        const [{ exportInThread }, { startSpinner }] = await Promise.all([import("../export-thread.js"), import("../spinner.js")]);
         const spinner = await startSpinner("Exporting", { json: session.out.json });
         try {
           const records = await exportInThread(

@@ -2,19 +2,20 @@ import type { Command } from "commander";
 import type { ImportSummary, RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
-import { importInThread, type ImportCommandOptions } from "../import-thread.js";
+import type { ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
-import { startSpinner } from "../spinner.js";
 
-const IMPORT_HELP = `
+/**
+ * `mnemo import --help` after the options: the formats (from the importers' registry), backups, and
+ * what to expect. `mnemo help import` shows help without loading anything first, so it points there.
+ */
+const importHelp = (formats: string | undefined) => `
 Formats (recognised from the content, not the name):
-  ChatGPT   the export zip, conversations.json, or the sharded conversations-000.json … layout
-  Claude    the export zip or conversations.json
-  Gemini    Google Takeout: the zip, its folder, or My Activity.json of Gemini Apps
-  mnemo     the upload shape: one conversation, an array of them, or NDJSON (one per line)
-  backup    a file of \`mnemo export\` (.jsonl or .jsonl.gz): restored with its ids, versions, times,
-            pins and images; what the store already holds is left as it is, so running it twice adds
-            nothing. --user restores a one-user export into that user. This machine's store only.
+${formats ?? "  `mnemo import --help` lists them."}
+
+A backup (a file of \`mnemo export\`, .jsonl or .jsonl.gz) is restored with its ids, versions, times,
+pins and images; what the store already holds is left as it is, so running it twice adds nothing.
+--user restores a one-user export into that user. This machine's store only.
 
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
@@ -22,14 +23,19 @@ Prints the import id of what it stored (one per platform); \`mnemo chats list --
 through --remote it cannot compare, and says so.`;
 
 export function registerImport(program: Command): void {
+  // The formats come from the core, which --help alone does not load: only help for this command does.
+  let formats: string | undefined;
+  program.hook("preSubcommand", async (_program, command) => {
+    if (command.name() === "import") formats = (await import("../../core/index.js")).formatLines();
+  });
   program
     .command("import")
-    .description("import chat exports: ChatGPT or Claude (zip or conversations.json), Gemini Takeout, or mnemo's upload shape")
+    .description("import chat exports (`mnemo import --help` lists the formats), or restore a backup of `mnemo export`")
     .argument("<paths...>", "export files, zips or folders")
     .option("--platform <id>", "record the conversations under this platform id")
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
-    .addHelpText("after", IMPORT_HELP)
+    .addHelpText("after", () => importHelp(formats))
     .action(
       action(
         async (session, paths: string[], options: ImportCommandOptions) => {
@@ -37,6 +43,7 @@ export function registerImport(program: Command): void {
           // Before the thread opens (or creates) the store.
           (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
+          const [{ importInThread }, { startSpinner }] = await Promise.all([import("../import-thread.js"), import("../spinner.js")]);
           const spinner = await startSpinner("Reading exports", { json: out.json });
           try {
             const summary = await importInThread(
@@ -46,7 +53,8 @@ export function registerImport(program: Command): void {
             spinner.stop();
             report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
-            if (summary.files.some((file) => file.error) || summary.failed > 0 || restoreProblems) process.exitCode = 1;
+            if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
+              process.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;
@@ -60,8 +68,10 @@ export function registerImport(program: Command): void {
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
   if (out.json) return out.data(summary);
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
-  if (summary.files.length > 0 || summary.restored.length === 0) reportTotals(out, summary);
+  if ((summary.files.length > 0 || summary.restored.length === 0) && !onlyMemories(summary)) reportTotals(out, summary);
+  reportMemories(out, summary);
   reportSkipped(out, summary);
+  reportRepaired(out, summary);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
@@ -112,11 +122,48 @@ function reportTotals(out: Output, summary: ImportSummary): void {
   else out.success(line);
 }
 
+/** The memories an export held (Claude's memory, its projects): how many, what became of them, and where they are. */
+function reportMemories(out: Output, summary: ImportSummary): void {
+  const { memories } = summary;
+  const total = memories.new + memories.updated + memories.unchanged;
+  if (total + memories.failed === 0) return;
+  const verb = summary.dryRun ? "Checked" : "Imported";
+  const where = memories.buckets.length === 0 ? "" : `, in ${memories.buckets.map((bucket) => `"${bucket}"`).join(" and ")}`;
+  const failed = memories.failed > 0 ? `, ${memories.failed} not read` : "";
+  const line = `${verb} ${counted(total, "memory", "memories")}: ${memories.new} new, ${memories.updated} updated, ${memories.unchanged} unchanged${failed}${where}`;
+  if (memories.failed > 0) out.warn(line);
+  else out.success(line);
+  if (memories.updated > 0 && !summary.dryRun)
+    out.notice("An updated memory keeps what it said before in its history: `mnemo memories history <id>`.");
+}
+
+/** Files that held memories and no conversations (Claude's memories.json alone): no "0 conversations" line. */
+function onlyMemories(summary: ImportSummary): boolean {
+  return summary.files.length > 0 && summary.files.every((file) => file.conversations === 0 && file.memories !== undefined && !file.error);
+}
+
 /** What was left out on purpose, and why: an import never drops records without a word. */
 function reportSkipped(out: Output, summary: ImportSummary): void {
   if (summary.skipped.length === 0) return;
   out.notice("Not imported, on purpose:");
   for (const skip of summary.skipped) out.notice(`  ${skip.count.toLocaleString("en-US")} × ${skip.reason} (in ${skip.file})`);
+}
+
+/** Records shown in full among those repaired; the rest are counted. */
+const SHOWN_REPAIRS = 10;
+
+/** What was imported with its text repaired: the user's own words, so never refused, and never changed without a word. */
+function reportRepaired(out: Output, summary: ImportSummary): void {
+  if (summary.repaired.length === 0) return;
+  out.notice(
+    `Repaired and imported: ${counted(summary.repaired.length, "record")} held text that is not valid Unicode (half an emoji, bytes that are not UTF-8), now shown as \uFFFD:`,
+  );
+  for (const repair of summary.repaired.slice(0, SHOWN_REPAIRS)) {
+    out.notice(
+      `  ${repair.file}, record ${repair.record}: ${repair.fields.join(", ")}${repair.count > repair.fields.length ? ` and ${repair.count - repair.fields.length} more` : ""} (${JSON.stringify(repair.text)})`,
+    );
+  }
+  if (summary.repaired.length > SHOWN_REPAIRS) out.notice(`  and ${summary.repaired.length - SHOWN_REPAIRS} more (--json lists them all)`);
 }
 
 /** Where to find what was imported; the ids on stdout too when it is not a terminal, as a command that creates prints them. */

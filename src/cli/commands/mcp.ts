@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { MnemoService } from "../../core/index.js";
+import { CLIENT_IDS, clientById, clientConfig, mcpUrl, stdioServer } from "../../mcp/client-config.js";
 import { AppError } from "../../shared/errors.js";
 import { action, openService, type Session } from "../session.js";
 
@@ -10,7 +11,7 @@ export function registerMcp(program: Command): void {
   program
     .command("mcp")
     .description("serve memories and chat history to an MCP client (Claude, Cursor, VS Code…) on stdin/stdout")
-    .option("--print-config <client>", "print what claude-desktop, cursor, vscode or claude-code needs to start it, and exit")
+    .option("--print-config <client>", `print what a client needs to start it, and exit: ${CLIENT_IDS.join(", ")}`)
     .action(
       action(async (session, options: { printConfig?: string }) => {
         if (options.printConfig !== undefined) return printConfig(session, options.printConfig);
@@ -39,12 +40,9 @@ export function registerMcp(program: Command): void {
 }
 
 async function printConfig(session: Session, client: string): Promise<void> {
-  const [{ MCP_CLIENTS, clientConfig, mcpUrl, stdioServer }, { loadConfig }] = await Promise.all([
-    import("../../mcp/client-config.js"),
-    import("../../config/load-config.js"),
-  ]);
-  const known = MCP_CLIENTS.find((name) => name === client);
-  if (!known) throw AppError.invalid("--print-config", `must be one of ${MCP_CLIENTS.join(", ")}, not ${JSON.stringify(client)}`);
+  const { loadConfig } = await import("../../config/load-config.js");
+  const entry = clientById(client);
+  if (!entry) throw AppError.invalid("--print-config", `must be one of ${CLIENT_IDS.join(", ")}, not ${JSON.stringify(client)}`);
   const { options, out } = session;
   const config = loadConfig({ store: options.store, user: options.user, remote: options.remote, token: options.token });
   const launch = {
@@ -54,19 +52,17 @@ async function printConfig(session: Session, client: string): Promise<void> {
     store: config.storeUri === config.paths.database ? path.resolve(config.paths.dataDir) : config.storeUri,
     user: options.user,
   };
-  let snippet: ReturnType<typeof clientConfig>;
-  if (config.remote) {
-    const remote = { url: config.remote.url, token: config.remote.token ?? readToken(config.paths.tokenFile) };
-    // Claude Desktop only starts local servers: it gets `mnemo mcp --remote` as a bridge; the others reach /mcp directly.
-    snippet =
-      known === "claude-desktop"
-        ? clientConfig(known, stdioServer({ ...launch, remote }))
-        : clientConfig(known, { url: mcpUrl(remote.url), token: remote.token });
-  } else {
-    snippet = clientConfig(known, stdioServer(launch));
-  }
+  const snippet = config.remote
+    ? clientConfig(entry, {
+        remote: {
+          url: mcpUrl(config.remote.url),
+          token: () => config.remote?.token ?? readToken(config.paths.tokenFile),
+          bridge: stdioServer({ ...launch, remote: config.remote.url }),
+        },
+      })
+    : clientConfig(entry, { local: stdioServer(launch) });
   if (out.json) return out.data(snippet);
-  out.notice(snippet.where);
+  out.notice(`${snippet.where} (${snippet.docs})`);
   out.line(snippet.text);
 }
 

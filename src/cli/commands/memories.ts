@@ -2,7 +2,9 @@ import { Option, type Command } from "commander";
 import { moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
+import { startsWithItsDate } from "../../text/memory-date.js";
 import type { Output } from "../output.js";
+import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
 import { argumentText } from "../stdin.js";
@@ -15,18 +17,24 @@ interface ListOptions {
   count: string;
   skip: string;
   type?: "text" | "image";
+  from?: string;
+  to?: string;
 }
 
 export function registerMemories(program: Command): void {
   const memories = program
     .command("memories")
     .description("list memories: the latest by default, --all, or the most relevant with --query")
+    // `memories move --to <bucket>` and the listing's `--to <date>` share a name: after a subcommand, options are its own
+    .enablePositionalOptions()
     .addOption(new Option("-a, --all", "every memory").conflicts("query"))
     .option("-q, --query <text>", "the memories most relevant to <text>")
     .option("-b, --bucket <name|id>", "only this bucket")
     .option("-n, --count <n>", "how many (1–1000)", "10")
     .option("--skip <n>", "skip the first n (for paging)", "0")
     .option("--type <text|image>", "only text or only image memories")
+    .option("--from <date>", "only memories stored on or after this day (YYYY-MM-DD) or time")
+    .option("--to <date>", "only memories stored on or before this day or time")
     .action(
       action(
         async (session, options: ListOptions) => {
@@ -40,13 +48,23 @@ export function registerMemories(program: Command): void {
               ...(options.query !== undefined ? { query: options.query } : {}),
               ...(bucketId !== undefined ? { bucketId } : {}),
               ...(options.type ? { contentType: options.type } : {}),
+              ...(options.from !== undefined ? { dateFrom: options.from } : {}),
+              ...(options.to !== undefined ? { dateTo: options.to } : {}),
             });
             if (session.out.json) return session.out.data(result);
             const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
             printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
           });
         },
-        { count: "--count", skip: "--skip", contentType: "--type", bucketId: "--bucket", query: "--query" },
+        {
+          count: "--count",
+          skip: "--skip",
+          contentType: "--type",
+          bucketId: "--bucket",
+          query: "--query",
+          dateFrom: "--from",
+          dateTo: "--to",
+        },
       ),
     );
 
@@ -85,10 +103,12 @@ export function registerMemories(program: Command): void {
 
   memories
     .command("delete")
-    .description("delete memories (asks first unless --yes)")
+    .description("delete memories (asks first unless --yes), or move them to the trash with --trash")
     .argument("<ids...>", "memory ids")
+    .option("--trash", "move them to the trash instead, where they are kept 30 days (`mnemo trash restore` puts them back)")
     .action(
-      action(async (session, ids: string[]) => {
+      action(async (session, ids: string[], options: { trash?: boolean }) => {
+        if (options.trash) return moveToTrash(session, { memoryIds: ids });
         await confirmOrAbort(`Delete ${ids.length === 1 ? "this memory" : `${ids.length} memories`}?`, session.options);
         await withService(session, async (service) => {
           if (ids.length === 1) {
@@ -149,7 +169,8 @@ function printMemories(out: Output, memories: MemoryObject[], options: ListOptio
     ],
     memories.map((memory) => ({
       id: memory.id ?? "",
-      date: shortDate(memory.metadata.createdAt),
+      // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
+      date: startsWithItsDate(memory.text, memory.metadata.createdAt) ? "" : shortDate(memory.metadata.createdAt),
       bucket: memory.metadata.bucketName,
       score: memory.score === undefined ? "" : memory.score.toFixed(2),
       text: memory.content_type === "image" ? `[image] ${memory.text}` : memory.text,

@@ -5,6 +5,7 @@ import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
+import { withDate } from "../../text/memory-date.js";
 import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
 
@@ -125,7 +126,7 @@ async function rememberImage(session: Session, file: string, description: string
     throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const { checkImage } = await import("../../core/index.js");
-  const { problem } = checkImage(data);
+  const { problem } = await checkImage(data);
   if (problem !== undefined) throw AppError.invalid("--image", `${file} ${problem}`);
   await withService(session, async (service) => {
     const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
@@ -139,13 +140,6 @@ async function rememberImage(session: Session, file: string, description: string
     if (session.out.json) session.out.data(result);
     else session.out.created([result.memoryId], `Remembered image ${session.out.style.dim(result.memoryId)}`);
   });
-}
-
-/** Today's date in the local time zone, as the spec asks memories to start with. */
-export function withDate(text: string, now = new Date()): string {
-  if (/^\d{4}-\d{2}-\d{2}\b/.test(text)) return text;
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${text}`;
 }
 
 /** A bucket given by name or by id (core/bucket-reference.ts says which wins) → its id. */

@@ -1,9 +1,13 @@
 import type { Command } from "commander";
+import { CHAT_PLATFORM_IDS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
-import { highlighter } from "../../text/highlight.js";
 import type { Output } from "../output.js";
+
+type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
 import { parseCount, shortDate } from "./memories.js";
+
+const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 export function registerSearch(program: Command): void {
   program
@@ -14,9 +18,14 @@ export function registerSearch(program: Command): void {
     .option("--provider <platform>", "only this platform (default: all)")
     .option("-c, --context <n>", "neighbouring chunks shown around each hit", "2")
     .option("--no-rerank", "keep the fused order (faster)")
+    .option("-a, --all", "also show passages that are probably unrelated")
     .action(
       action(
-        async (session, words: string[], options: { limit: string; provider?: string; context: string; rerank: boolean }) => {
+        async (
+          session,
+          words: string[],
+          options: { limit: string; provider?: string; context: string; rerank: boolean; all?: boolean },
+        ) => {
           const query = words.join(" ");
           await withService(session, async (service) => {
             const result = await service.search({
@@ -24,10 +33,12 @@ export function registerSearch(program: Command): void {
               limit: parseCount("--limit", options.limit),
               contextChunks: parseCount("--context", options.context, 0),
               skipRerank: !options.rerank,
+              includeUnrelated: options.all === true,
               ...(options.provider ? { provider: options.provider } : {}),
             });
             if (session.out.json) return session.out.data(result);
-            printSearch(session.out, result);
+            const { highlighter } = await import("../../text/highlight.js");
+            printSearch(session.out, result, highlighter);
           });
         },
         { limit: "--limit", contextChunks: "--context", provider: "--provider" },
@@ -39,7 +50,7 @@ export function registerSearch(program: Command): void {
     .description("a short cited summary of what your conversations say about something")
     .argument("<query...>", "what to recall")
     .option("-t, --max-tokens <n>", "longest summary, in tokens (at most 2000)", "1000")
-    .option("--platform <name>", "format for chatgpt, claude or typingmind")
+    .option("--platform <name>", `format for ${CHAT_PLATFORM_IDS.join(", ")}`)
     // Not --context: in `search` that is a number of chunks.
     .option("--about <text>", 'what you are talking about now, to disambiguate ("python" --about "my terrarium")')
     .action(
@@ -54,14 +65,8 @@ export function registerSearch(program: Command): void {
             });
             if (session.out.json) return session.out.data(result);
             if (result.content) return printRecall(session.out, result);
-            // Nothing came back: say whether nothing matched or nothing fitted the budget.
-            const matched =
-              (await service.search({ query: words.join(" "), limit: 1, contextChunks: 0, skipRerank: true })).totalResults > 0;
-            session.out.notice(
-              matched
-                ? `Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`
-                : "Nothing in your conversations matches that yet. Import some with `mnemo import <export>`.",
-            );
+            // Relevant passages were found, but none fitted the budget.
+            session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
           });
         },
         { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about" },
@@ -69,28 +74,31 @@ export function registerSearch(program: Command): void {
     );
 }
 
-function printSearch(out: Output, result: SearchResponse): void {
+function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter): void {
   const { style } = out;
+  const hidden = result.unrelatedResults > 0 && !result.results.some((hit) => hit.probablyUnrelated);
+  const unrelated = hidden ? ` (${plural(result.unrelatedResults, "passage")} probably unrelated, not shown: --all shows them)` : "";
   if (result.results.length === 0) {
-    out.notice("Nothing found. Import conversations with `mnemo import <export>`, or try other words.");
+    out.line(`Nothing found about that in your conversations${unrelated}.`);
     return;
   }
   const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
   result.results.forEach((hit, i) => {
     out.line(
-      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(3)} · ${hit.conversationId}`)}`,
+      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""} · ${hit.conversationId}`)}`,
     );
     for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(said(near, CONTEXT_MARGIN)));
     for (const part of hit.parts) out.line(said({ ...part, text: highlight(part.text) }, HIT_MARGIN));
     for (const near of hit.context.filter((c) => c.position === "after")) out.line(style.dim(said(near, CONTEXT_MARGIN)));
     out.line();
   });
-  out.notice(`${result.totalResults} results in ${result.processingTime} ms`);
+  out.notice(`${plural(result.totalResults, "result")} in ${result.processingTime} ms${unrelated}`);
 }
 
 function printRecall(out: Output, result: RecallResponse): void {
   const { style } = out;
   out.line(result.content);
+  if (result.sources.length === 0) return;
   out.line();
   result.sources.forEach((source, i) => {
     out.line(

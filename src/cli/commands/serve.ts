@@ -3,12 +3,15 @@ import type { Command } from "commander";
 import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { isAppError } from "../../shared/errors.js";
+import { handleError } from "../handle-error.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 
 export interface ServeOptions {
   port?: string;
   host?: string;
+  logFile?: string;
+  watch?: string[];
 }
 
 export function registerServe(program: Command): void {
@@ -19,12 +22,24 @@ export function registerServe(program: Command): void {
     )
     .option("-p, --port <port>", "port (default 7411; 0 picks a free one)")
     .option("--host <address>", "address to listen on (default 127.0.0.1)")
+    .option("-w, --watch <folder...>", "import each new chat export that appears in <folder> (as the default user)")
+    .option("--log-file <file>", "write what it logs to <file>, each line with its time, instead of to stderr (as `mnemo service` runs it)")
     .action(
       action(async (session, options: ServeOptions) => {
-        await serve(session, options, async ({ url, tokenFile }) => {
-          if (session.out.json) session.out.data({ url, tokenFile });
-          else session.out.success(`mnemo is serving ${url} (the web app: \`mnemo ui\`; token in ${tokenFile}); Ctrl-C stops it`);
-        });
+        const { logStderrTo } = await import("../log-file.js");
+        const restoreStderr = options.logFile ? logStderrTo(options.logFile) : undefined;
+        try {
+          await serve(session, options, async ({ url, tokenFile }) => {
+            if (session.out.json) session.out.data({ url, tokenFile });
+            else session.out.success(`mnemo is serving ${url} (the web app: \`mnemo ui\`; token in ${tokenFile}); Ctrl-C stops it`);
+          });
+        } catch (error) {
+          if (!restoreStderr) throw error;
+          // Said in the log, with its time, where `mnemo service status` looks for it.
+          process.exitCode = handleError(error, session.out);
+        } finally {
+          restoreStderr?.();
+        }
       }),
     );
 }
@@ -38,7 +53,13 @@ export interface Serving {
 
 /** Opens the store and serves it (API and web app) until Ctrl-C; `started` runs once it listens. */
 export async function serve(session: Session, options: ServeOptions, started: (serving: Serving) => Promise<void>): Promise<void> {
-  const [{ createApp }, { loadConfig }, { startServer, SHUTDOWN_GRACE_MS }, { isLoopback }, { createWebApp }] = await Promise.all([
+  const [
+    { createApp, importExports, purgeExpiredTrash, watchFolder },
+    { loadConfig },
+    { startServer, SHUTDOWN_GRACE_MS },
+    { isLoopback },
+    { createWebApp },
+  ] = await Promise.all([
     import("../../core/index.js"),
     import("../../config/load-config.js"),
     import("../../http/listen.js"),
@@ -67,7 +88,24 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     throw error;
   });
   await started({ url: server.url, tokenFile: config.paths.tokenFile, loginUrl: (userName) => `${server.url}${web.loginPath(userName)}` });
+  const service = options.watch?.length ? await app.service(DEFAULT_USER) : undefined;
+  const watchers = await Promise.all(
+    (options.watch ?? []).map((folder) =>
+      watchFolder({
+        folder,
+        stateFile: config.paths.watchState,
+        importFile: (file) => importExports(service!, [file]),
+        log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },
+      }),
+    ),
+  );
+  // The trash keeps 30 days whether or not anyone looks at it: what is older goes at start and every 6 hours.
+  const purge = () => void purgeExpiredTrash(app).catch(() => undefined);
+  purge();
+  const purging = setInterval(purge, 6 * 60 * 60 * 1000).unref();
   await untilSignal();
+  clearInterval(purging);
+  for (const watcher of watchers) await watcher.stop();
   out.notice(
     `Stopping: requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish, then open connections are closed; queued imports stay queued.`,
   );
@@ -120,7 +158,7 @@ function batchedLog(stream: NodeJS.WritableStream): { write: (line: string) => v
   };
 }
 
-function untilSignal(): Promise<void> {
+export function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
-import { openBrowser } from "../open-browser.js";
 import { action, type Session } from "../session.js";
 import { serve, type ServeOptions } from "./serve.js";
 
@@ -67,6 +66,7 @@ async function codeFromServer(url: string, session: Session, tokenFile: string):
 
 async function show(session: Session, link: { url: string; loginUrl: string; started: boolean }, open: boolean): Promise<void> {
   const { out } = session;
+  const { openBrowser } = await import("../open-browser.js");
   const opened = open && (await openBrowser(link.loginUrl));
   if (out.json) return out.data({ url: link.url, loginUrl: opened ? undefined : link.loginUrl, opened, started: link.started });
   if (opened) out.success(`Opened ${link.url} in your browser, signed in`);

@@ -5,7 +5,6 @@ import {
   ExcludeRequest,
   ListChatsQuery,
   PinRequest,
-  PLATFORM_PATTERN,
   type ConversationDetail,
   type ConversationListItem,
   type CountResponse,
@@ -18,8 +17,10 @@ import { messagesRowId, type ConversationRow, type StoredMessage } from "../../s
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
+import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
-import { toUtcIso } from "../../shared/time.js";
+import { dayBound } from "../../shared/time.js";
+import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -45,15 +46,13 @@ type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | 
 /** GET /api/chat-history/chats: pinned first, then the most recently updated. */
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
   const query = parseInput(ListChatsQuery, input);
-  if (query.provider !== "all" && !PLATFORM_PATTERN.test(query.provider)) {
-    throw AppError.invalid("provider", 'must be "all" or a platform id');
-  }
+  await checkProvider(ctx, userId, query.provider);
   const where = sqlAnd(
     ofUser(userId),
     query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
     query.title !== undefined && query.title !== "" && `title ILIKE ${sqlString(`%${escapeLike(query.title)}%`)}`,
-    query.dateFrom !== undefined && `createdAt >= ${sqlString(dateBound(query.dateFrom, "from"))}`,
-    query.dateTo !== undefined && `createdAt <= ${sqlString(dateBound(query.dateTo, "to"))}`,
+    query.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(query.dateFrom, "from"))}`,
+    query.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(query.dateTo, "to"))}`,
     query.pinnedOnly && "pinned = true",
     query.importId !== undefined && `importId = ${sqlString(query.importId)}`,
   );
@@ -83,12 +82,6 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
 
-/** `YYYY-MM-DD` bounds the whole day: from its first millisecond, to its last. */
-function dateBound(value: string, side: "from" | "to"): string {
-  if (value.length > 10) return toUtcIso(value);
-  return side === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
-}
-
 function toListItem(row: Summary): ConversationListItem {
   return {
     id: row.id,
@@ -107,10 +100,14 @@ function toListItem(row: Summary): ConversationListItem {
   };
 }
 
-/** GET /api/chat-history/conversation: one conversation with all its messages. */
-export async function getConversation(ctx: CoreContext, userId: string, input: { conversationId: string }): Promise<ConversationDetail> {
-  const { conversationId } = parseInput(ConversationQuery, input);
+/**
+ * GET /api/chat-history/conversation: one conversation with all its messages, or a page of them
+ * (`offset`, `limit`, `maxTokens`: what an assistant's context can take), with the next page's offset.
+ */
+export async function getConversation(ctx: CoreContext, userId: string, input: ConversationQuery): Promise<ConversationDetail> {
+  const { conversationId, ...page } = parseInput(ConversationQuery, input);
   const { row, messages } = await readConversation(ctx, userId, conversationId);
+  const { shown, nextOffset } = await pageOf(messages, page);
   const [platform] = await ctx.store.select("platforms", sqlAnd(ofUser(userId), `id = ${sqlString(row.platform)}`));
   return {
     id: row.id,
@@ -128,14 +125,49 @@ export async function getConversation(ctx: CoreContext, userId: string, input: {
     updatedAt: row.updatedAt,
     tokenCount: row.tokenCount,
     total: messages.length,
-    messages: messages.map((message, index) => ({
-      id: message.id,
-      message_index: index,
-      sender: message.sender,
-      text: message.text,
-      timestamp: message.timestamp,
-    })),
+    messages: shown,
+    ...(nextOffset === undefined ? {} : { nextOffset }),
   };
+}
+
+type Page = { offset: number; limit?: number | undefined; maxTokens?: number | undefined };
+
+/** The messages of a page: from `offset`, at most `limit`, and no more text than `maxTokens` (the first is cut to fit). */
+async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: ConversationDetail["messages"]; nextOffset?: number }> {
+  const tokenizer = page.maxTokens === undefined ? undefined : await loadTokenizer();
+  const budget = page.maxTokens ?? Number.POSITIVE_INFINITY;
+  const end = Math.min(messages.length, page.offset + (page.limit ?? messages.length));
+  const shown: ConversationDetail["messages"] = [];
+  let used = 0;
+  for (let index = page.offset; index < end; index++) {
+    const message = messages[index]!;
+    const tokens = tokenizer ? (message.tokens ?? tokenizer.count(message.text)) : 0;
+    const item = { id: message.id, message_index: index, sender: message.sender, text: message.text, timestamp: message.timestamp };
+    if (used + tokens <= budget) {
+      shown.push(item);
+      used += tokens;
+    } else {
+      // A message longer than the whole page still comes, cut, so that paging moves on.
+      if (shown.length === 0 && tokenizer)
+        shown.push({ ...item, text: cutToTokens(message.text, budget, tokenizer), cutFromTokens: tokens });
+      break;
+    }
+  }
+  const next = page.offset + shown.length;
+  return next < messages.length ? { shown, nextOffset: next } : { shown };
+}
+
+/** The most words from the start of `text` that fit in `limit` tokens, marked as cut. */
+function cutToTokens(text: string, limit: number, tokenizer: Tokenizer): string {
+  const words = text.split(/(\s+)/);
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (tokenizer.within(`${words.slice(0, mid).join("")} …`, limit)) low = mid;
+    else high = mid - 1;
+  }
+  return `${words.slice(0, low).join("").trimEnd()} …`;
 }
 
 /** A conversation row and its messages, read consistently: a re-upload between the two reads is read again. */
@@ -169,23 +201,29 @@ export function conversationNotFound(conversationId: string): AppError {
 /** DELETE /api/chat-history/chats: conversations with their chunks and vectors. Unknown ids are skipped. */
 export async function deleteConversations(ctx: CoreContext, userId: string, input: ConversationIds): Promise<DeleteChatsResponse> {
   const { ids } = parseInput(ConversationIds, input);
-  const deleted = await ctx.store.write(async () => {
-    const found = await ownedIds(ctx, userId, ids);
-    if (found.length === 0) return found;
-    // Chunks first: a crash in between leaves a listed conversation to delete again, never
-    // search hits pointing at a conversation that is gone. Messages last: without their row
-    // nothing reads them.
-    await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
-    await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
-    await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
-    await releaseQuota(ctx, userId);
-    return found;
-  });
+  const deleted = await ctx.store.write(() => removeConversations(ctx, userId, ids));
   if (deleted.length > 0) {
     ctx.afterWrite();
     ctx.onQueued();
   }
   return { deleted, count: deleted.length };
+}
+
+/**
+ * Removes the user's conversations of these ids with their chunks and messages, and releases what
+ * the quota held back; inside `store.write`. The ids that were theirs (unknown ones are skipped).
+ */
+export async function removeConversations(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {
+  const found = await ownedIds(ctx, userId, ids);
+  if (found.length === 0) return found;
+  // Chunks first: a crash in between leaves a listed conversation to delete again, never
+  // search hits pointing at a conversation that is gone. Messages last: without their row
+  // nothing reads them.
+  await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+  await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
+  await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+  await releaseQuota(ctx, userId);
+  return found;
 }
 
 async function ownedIds(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {

@@ -73,7 +73,9 @@ import {
   EXPORT_VERSION,
   ExportQuery,
   type ExportChunk,
+  type ExportConversation,
   type ExportHeader,
+  type ExportMemory,
   type ExportRecord,
 } from "../../schemas/export.js";
 import { parseInput } from "../../schemas/parse.js";
@@ -155,11 +157,11 @@ async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean
   };
 }
 
-/** Every memory of the user with its history, image bytes and (optionally) vector. */
-async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean): AsyncGenerator<ExportRecord> {
+/** Every memory of the user (or those `where` picks) with its history, image bytes and (optionally) vector. */
+export async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean, where?: string): AsyncGenerator<ExportMemory> {
   const columns = await ctx.store.columns("memories");
   for await (const batch of steps(
-    ctx.store.scan("memories", ofUser(userId), { columns: vectors ? [...columns, "vector"] : columns }),
+    ctx.store.scan("memories", sqlAnd(ofUser(userId), where), { columns: vectors ? [...columns, "vector"] : columns }),
     MEMORIES_PER_STEP,
   )) {
     const history = await ctx.store.select(
@@ -201,9 +203,14 @@ async function imageOf(ctx: CoreContext, row: MemoryRow): Promise<{ name: string
   return data ? { name: path.basename(row.imageFile), data: data.toString("base64") } : null;
 }
 
-/** Every conversation of the user with its messages and (optionally) its chunks and their vectors. */
-async function* conversationRecords(ctx: CoreContext, userId: string, vectors: boolean): AsyncGenerator<ExportRecord> {
-  for await (const batch of steps(ctx.store.scan("conversations", ofUser(userId)), CONVERSATIONS_PER_STEP)) {
+/** Every conversation of the user (or those `where` picks) with its messages and (optionally) its chunks and their vectors. */
+export async function* conversationRecords(
+  ctx: CoreContext,
+  userId: string,
+  vectors: boolean,
+  where?: string,
+): AsyncGenerator<ExportConversation> {
+  for await (const batch of steps(ctx.store.scan("conversations", sqlAnd(ofUser(userId), where)), CONVERSATIONS_PER_STEP)) {
     const messages = await readMessages(ctx, batch);
     const chunks = vectors ? groupBy(await chunksOf(ctx, userId, batch), (chunk) => chunk.conversationId) : undefined;
     for (const row of batch) {

@@ -1,8 +1,17 @@
-import { checkPlatform, openExport, type ExportFormat, type ExportReader, type SkippedCount } from "../../importers/index.js";
+import {
+  checkPlatform,
+  openExport,
+  type ExportFormat,
+  type ExportMemory,
+  type ExportReader,
+  type RepairedRecord,
+  type SkippedCount,
+} from "../../importers/index.js";
 import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
+import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
 
 /**
@@ -33,7 +42,8 @@ export interface ImportProblem {
 }
 
 export interface ImportSummary {
-  files: { path: string; format: ExportFormat | null; conversations: number; error?: string }[];
+  /** Each path: its format, the conversations read from it, and the memories when it holds some. */
+  files: { path: string; format: ExportFormat | null; conversations: number; memories?: number; error?: string }[];
   new: number;
   updated: number;
   unchanged: number;
@@ -45,6 +55,12 @@ export interface ImportSummary {
    * products' activity, a draft left out, a shard the manifest lists that is missing. Not failures.
    */
   skipped: SkippedCount[];
+  /**
+   * Records whose text was not valid Unicode (a title cut in the middle of an emoji, bytes that are
+   * not UTF-8): imported with U+FFFD in its place, since the text is the user's own and cannot be
+   * exported again. Not failures.
+   */
+  repaired: RepairedRecord[];
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
   /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
@@ -57,19 +73,27 @@ export interface ImportSummary {
   comparedWithStore: boolean;
   /** mnemo's own exports among the paths, restored rather than imported (core/jobs/restore.ts). */
   restored: RestoreSummary[];
+  /**
+   * The memories the exports hold (Claude's memories, its projects' instructions and knowledge):
+   * new, updated (the export words one otherwise now) and unchanged, and the buckets they are in.
+   */
+  memories: MemoryCounts;
 }
 
 export interface ImportOptions {
   platform?: string | undefined;
+  /** The name the one file passed had before it was stored under another (an upload's): openExport's `name`. */
+  name?: string | undefined;
   dryRun?: boolean;
   onProgress?: (progress: ImportProgress) => void;
 }
 
 /**
  * Reads chat exports and stores their conversations through a service (embedded or remote).
- * A conversation that fails validation, or an NDJSON line that is not JSON, is reported and
- * skipped; a file that turns out to be malformed keeps everything read before the fault, and the
- * next file is still imported.
+ * Damage costs the record it is in: a record that cannot be read, or a conversation that fails
+ * validation, is reported (naming it) and skipped, and the rest of the file is imported; text that is
+ * not valid Unicode is repaired and said so. A file that cannot be read at all is reported, and the
+ * next file still imported.
  */
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
@@ -96,7 +120,9 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     failed: 0,
     problems: [],
     skipped: [],
+    repaired: [],
     restored: [],
+    memories: noMemories(),
     conversationIds: [],
     importIds: [],
     dryRun,
@@ -136,8 +162,9 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   try {
     reader = await openExport(path, {
       platform: options.platform,
-      // A bad record alone (an NDJSON line) is one failed conversation, not the end of the file.
-      onSkipped: (problem) => {
+      name: options.name,
+      // A record that cannot be read is one failed conversation, not the end of the file.
+      onUnreadable: (problem) => {
         file.conversations++;
         summary.failed++;
         summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
@@ -164,6 +191,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
       options.onProgress?.(progress(path, format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
     await flush();
+    if (reader.memoryFiles > 0) await importMemories(service, reader, file, summary);
   } catch (error) {
     await flush();
     if (!isAppError(error) || error.code !== "invalid_input") throw error;
@@ -171,7 +199,35 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
     summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
   } finally {
     summary.skipped.push(...(reader?.skipped() ?? []));
+    summary.repaired.push(...(reader?.repaired() ?? []));
   }
+}
+
+/** The export's memories, stored (or, in a dry run, compared) and counted in the summary. */
+async function importMemories(
+  service: MnemoService,
+  reader: ExportReader,
+  file: ImportSummary["files"][number],
+  summary: ImportSummary,
+): Promise<void> {
+  const memories: ExportMemory[] = [];
+  let failed = 0;
+  const unreadable = (problem: AppError) => {
+    failed++;
+    summary.problems.push({ file: file.path, reason: problem.message, suggestion: problem.suggestion });
+  };
+  for await (const memory of reader.memories(unreadable)) memories.push(memory);
+  if (memories.length + failed > 0) file.memories = memories.length;
+  addMemoryCounts(summary.memories, { ...(await storeExportMemories(service, memories, summary.dryRun)), failed });
+}
+
+/** Adds one import's memory counts to a total. */
+export function addMemoryCounts(total: MemoryCounts, counts: MemoryCounts): void {
+  total.new += counts.new;
+  total.updated += counts.updated;
+  total.unchanged += counts.unchanged;
+  total.failed += counts.failed;
+  for (const bucket of counts.buckets) if (!total.buckets.includes(bucket)) total.buckets.push(bucket);
 }
 
 /** An upload the server refused while it stored the others (client/remote.ts). */

@@ -46,7 +46,8 @@ export class ImportJobs {
     const job: Job = { userId, file: path.join(this.folder(), `${id}.upload`), view: newView(id, options, this.ctx.now()) };
     this.remember(job);
     try {
-      await receive(body, job);
+      await receive(body, job, options.size);
+      if (options.lastModified !== undefined) fs.utimesSync(job.file, new Date(options.lastModified), new Date(options.lastModified));
     } catch (error) {
       fs.rmSync(job.file, { force: true });
       this.jobs.delete(id);
@@ -82,6 +83,7 @@ export class ImportJobs {
       view.state = "reading";
       const summary = await importExports(service, [job.file], {
         platform: options.platform,
+        name: view.filename,
         dryRun: options.dryRun,
         onProgress: (p) => {
           view.reading = { bytesRead: p.bytesRead, totalBytes: p.totalBytes, conversations: p.conversations, format: p.format };
@@ -148,12 +150,15 @@ function newView(id: string, options: ReturnType<typeof UploadImportQuery.parse>
   };
 }
 
-/** Streams the body to the job's file, counting bytes, and refuses one over the limit. */
-async function receive(body: AsyncIterable<Uint8Array>, job: Job): Promise<void> {
+/** Streams the body to the job's file, counting bytes, and refuses one over the limit or other than its declared size. */
+async function receive(body: AsyncIterable<Uint8Array>, job: Job, size: number | undefined): Promise<void> {
   fs.mkdirSync(path.dirname(job.file), { recursive: true, mode: 0o700 });
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       job.view.bytesReceived += chunk.length;
+      if (size !== undefined && job.view.bytesReceived > size) {
+        return done(AppError.invalid("body", `is longer than the ${size} bytes its size parameter gives`));
+      }
       if (job.view.bytesReceived > MAX_UPLOAD_BYTES) {
         return done(
           new AppError("payload_too_large", `The upload is over the ${MAX_UPLOAD_BYTES / 1024 ** 3} GB limit of an export file`, {
@@ -166,6 +171,13 @@ async function receive(body: AsyncIterable<Uint8Array>, job: Job): Promise<void>
   });
   await pipeline(body, count, fs.createWriteStream(job.file, { mode: 0o600 }));
   if (job.view.bytesReceived === 0) throw AppError.invalid("body", "is empty: send the export file as the request body");
+  if (size !== undefined && job.view.bytesReceived < size) {
+    throw AppError.invalid(
+      "body",
+      `ended after ${job.view.bytesReceived} of the ${size} bytes its size parameter gives: the upload was cut short`,
+      "Send the file again.",
+    );
+  }
 }
 
 /**
@@ -189,6 +201,7 @@ function named(summary: ImportSummary, file: string, filename: string): ImportSu
       ...(problem.conversation !== undefined ? { conversation: reword(problem.conversation) } : {}),
     })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: reword(entry.file) })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file: reword(entry.file) })),
   };
 }
 

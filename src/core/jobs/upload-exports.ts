@@ -4,7 +4,7 @@ import { checkPlatform } from "../../importers/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
 import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
-import { emptySummary, importExports, type ImportSummary, type ProcessingProgress } from "./import-file.js";
+import { addMemoryCounts, emptySummary, importExports, type ImportSummary, type ProcessingProgress } from "./import-file.js";
 
 export interface UploadExportsOptions {
   platform?: string | undefined;
@@ -37,7 +37,7 @@ export async function uploadExports(service: MnemoService, paths: string[], opti
 }
 
 async function uploadOne(service: MnemoService, file: string, options: UploadExportsOptions): Promise<ImportSummary> {
-  const size = fs.statSync(file).size;
+  const { size, mtimeMs } = fs.statSync(file);
   let sent = 0;
   async function* read(): AsyncIterable<Uint8Array> {
     for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
@@ -49,6 +49,7 @@ async function uploadOne(service: MnemoService, file: string, options: UploadExp
   let job = await service.imports.upload(read(), {
     filename: file,
     size,
+    lastModified: Math.floor(mtimeMs), // a conversation without a date takes the file's, as it would here
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
   });
@@ -77,6 +78,7 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
     files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file })),
     restored: [],
   };
 }
@@ -91,7 +93,9 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
     for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];
     total.problems.push(...summary.problems);
     total.skipped.push(...summary.skipped);
+    total.repaired.push(...summary.repaired);
     total.conversationIds.push(...summary.conversationIds);
+    addMemoryCounts(total.memories, summary.memories);
     for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);
   }
   return total;

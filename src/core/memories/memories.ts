@@ -6,18 +6,20 @@ import {
   StoreMemoryRequest,
   V2MemoryQuery,
   type LegacyMemoryResponse,
+  MemoryHistoryQuery,
   type MemoryHistoryResponse,
   type MemoryObject,
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
 import type { MemoryRow } from "../../store/rows.js";
-import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../../store/search.js";
+import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../retrieval/hybrid-search.js";
 import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
 import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
-import { unrelatedSimilarity } from "./unrelated-similarity.js";
+import { dayBound } from "../../shared/time.js";
+import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
@@ -169,7 +171,7 @@ export interface MemorySearch<C extends MemoryColumn> {
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
  * [0, 1]; under PROBABLY_UNRELATED, text/relevance.ts, it is probably unrelated): the words of the
  * query it holds, or how clearly its meaning stands out from the user's other memories
- * (store/search.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
+ * (core/retrieval/fusion.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
  * ("use") above one that meant what was asked.
  */
 export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>) {
@@ -245,6 +247,8 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
     ofUser(userId),
     request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
     request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
+    request.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(request.dateFrom, "from"))}`,
+    request.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(request.dateTo, "to"))}`,
   );
   const [memories, buckets] = await Promise.all([
     findMemories(
@@ -292,15 +296,23 @@ async function toMemoryObject(
   return { id: memory.id, text: memory.text, content_type: "text", ...score, metadata };
 }
 
-/** Every version of a memory, oldest first. */
-export async function memoryHistory(ctx: CoreContext, userId: string, memoryId: string): Promise<MemoryHistoryResponse> {
+/** A memory's versions, oldest first: every one, or a page of them (`skip`, `count`). */
+export async function memoryHistory(
+  ctx: CoreContext,
+  userId: string,
+  memoryId: string,
+  input: MemoryHistoryQuery = {},
+): Promise<MemoryHistoryResponse> {
   const id = parseInput(MemoryId, memoryId, "memoryId");
+  const { skip, count } = parseInput(MemoryHistoryQuery, input);
   const rows = await ctx.store.select("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(id)}`));
   if (rows.length === 0) throw memoryNotFound(id);
   rows.sort((a, b) => a.version - b.version);
+  const page = rows.slice(skip, count === undefined ? undefined : skip + count);
   return {
     memoryId: id,
-    versions: rows.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
+    total: rows.length,
+    versions: page.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type UpdateSingleResponse,
 } from "../../schemas/memories.js";
 import type { BucketRow, MemoryRow } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import { ofUser, sqlAnd, sqlIn } from "../../store/sql.js";
 import { resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
@@ -130,17 +130,20 @@ async function findOwned(ctx: CoreContext, userId: string, ids: string[]): Promi
 /** DELETE /api/memories/{memoryId}: the memory, its vector and its history go. */
 export async function deleteMemory(ctx: CoreContext, userId: string, rawId: string): Promise<DeleteMemoryResponse> {
   const memoryId = parseInput(MemoryId, rawId, "memoryId");
-  const scope = sqlAnd(ofUser(userId), `id = ${sqlString(memoryId)}`);
-  const deleted = await ctx.store.write(async () => {
-    const files = await imageFilesOf(ctx, scope);
-    const count = await ctx.store.delete("memories", scope);
-    if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(memoryId)}`));
-    await removeImageFiles(ctx, files);
-    return count;
-  });
+  const deleted = await ctx.store.write(() => removeMemories(ctx, userId, [memoryId]));
   if (deleted === 0) throw memoryNotFound(memoryId);
   ctx.afterWrite();
   return { message: "Memory deleted" };
+}
+
+/** Removes the user's memories of these ids, their history and image files; inside `store.write`. How many went. */
+export async function removeMemories(ctx: CoreContext, userId: string, ids: string[]): Promise<number> {
+  const scope = sqlAnd(ofUser(userId), sqlIn("id", ids));
+  const files = await imageFilesOf(ctx, scope);
+  const count = await ctx.store.delete("memories", scope);
+  if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", ids)));
+  await removeImageFiles(ctx, files);
+  return count;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface ServerInfo {
   pid: number;
   url: string;
   startedAt: string;
+  /** The store it serves (a data dir's database, or a URI): the default data dir keeps the record of a server on object storage. Absent in a record written before it was kept. */
+  store?: string;
 }
 
 export function writeServerInfo(file: string, info: ServerInfo): void {

@@ -7,16 +7,16 @@ import { applyCitations, mergeCited, type Cited } from "../../providers/synthesi
 import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { PASSAGE_THRESHOLD } from "./passage-relevance.js";
+import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
-import type { SearchMode } from "../../store/search.js";
+import type { SearchMode } from "./hybrid-search.js";
 
 /** Chunks retrieved per query before filtering. */
 const CANDIDATES = 40;
-/** Hits scoring under this share of the best one are dropped. */
-const SCORE_FLOOR = 0.3;
-/** A hit sharing no term with the query must be at most this far below the best cosine similarity. */
-const SIMILARITY_MARGIN = 0.15;
+/** What recall answers when no passage is relevant: said plainly, so an assistant repeats no invented history. */
+export const NOTHING_FOUND = "Nothing in your chat history is about this.";
 /** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
@@ -26,25 +26,35 @@ const PER_CONVERSATION = 10;
 /** Weight of the conversation context in the query vector (the query itself weighs 1). */
 const CONTEXT_WEIGHT = 0.35;
 
+/** For the benchmark: one search leg alone, another conversation margin. */
+export interface RecallTuning {
+  mode?: SearchMode;
+  conversationMargin?: number;
+}
+
 export interface RecallTimings extends SearchTimings {
   synthesisMs: number;
 }
 
 interface MessagePassage extends Passage {
   messageId: string;
+  /** Its chunk's relevance on the one scale (`score` ranks it). */
+  relevance: number;
   /** Its chunk's vector, when recall has a conversation context to compare with. */
   vector: Float32Array | undefined;
 }
 
 /**
- * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter →
- * rank → synthesize within `maxTokens`, with [n] citations that map one to one onto `sources`.
+ * POST /api/chat-history/inject (and the recall_chat_history tool): hybrid search → filter (only
+ * passages above PASSAGE_THRESHOLD; none: NOTHING_FOUND, and no synthesizer runs) → rank → synthesize
+ * within `maxTokens`, with [n] citations that map one to one onto `sources`, numbered from the most
+ * relevant conversation.
  */
 export async function recall(
   ctx: CoreContext,
   userId: string,
   input: RecallRequest,
-  tuning: { mode?: SearchMode } = {},
+  tuning: RecallTuning = {},
 ): Promise<RecallResponse & { timings: RecallTimings }> {
   const started = performance.now();
   const request = parseInput(RecallRequest, input);
@@ -57,7 +67,7 @@ export async function recall(
   );
   const tokenizer = await loadTokenizer();
   const timings = sumTimings(answers.map((a) => a.timings));
-  const model = modelOf(answers, ctx.synthesizer.id);
+  const model = modelOf(answers);
   const processingTime = `${Math.round(performance.now() - started)}ms`;
   if (!request.queries) {
     const [only] = answers;
@@ -95,7 +105,7 @@ async function recallOne(
   ctx: CoreContext,
   userId: string,
   q: OneQuery,
-  tuning: { mode?: SearchMode },
+  tuning: RecallTuning,
 ): Promise<Cited & { model: string; timings: RecallTimings }> {
   const embedding = performance.now();
   const { vector, context } = await queryVectors(ctx, q.query, q.context);
@@ -109,15 +119,20 @@ async function recallOne(
     // Like the synthesizer, a reranker that fails leaves recall to do without it, and `model` says so.
     keepOrderIfRerankFails: true,
     withVectors: context !== undefined,
-    ...tuning,
+    ...(tuning.mode ? { mode: tuning.mode } : {}),
   });
-  const { hits } = found;
+  const relevant = nearTheBest(
+    found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD),
+    tuning.conversationMargin ?? CONVERSATION_MARGIN,
+    await unrelatedSimilarity(ctx.embedder),
+  );
   const timings = { ...found.timings, embeddingMs };
+  if (relevant.length === 0) return { ...(await nothingFound(q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
   const resemblance = resemblanceTo(context);
   const ranked = diversify(
-    rankByQuery(q.query, await toPassages(ctx, floor(hits)), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
+    rankByQuery(q.query, await toPassages(ctx, relevant), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
   );
-  const passages = ranked.map((passage, i) => ({ ...passage, n: i + 1 }));
+  const passages = numberInReadingOrder(ranked, relevant);
   const started = performance.now();
   const cited = await citedSynthesis(ctx.synthesizer, {
     query: q.query,
@@ -175,13 +190,63 @@ function contextText(conversationContext: string | undefined, history: { content
   return [conversationContext ?? "", ...recent].join("\n").trim().slice(0, 2000);
 }
 
-/** Drops hits far below the best, and hits that share no word with the query and are not close in meaning either. */
-function floor(hits: ChunkHit[]): ChunkHit[] {
-  const best = hits[0]?.score ?? 0;
-  const bestSimilarity = Math.max(...hits.map((hit) => hit.similarity ?? -1));
-  return hits.filter(
-    (hit) => hit.score >= best * SCORE_FLOOR && (hit.textMatched || (hit.similarity ?? -1) >= bestSimilarity - SIMILARITY_MARGIN),
+/**
+ * How far below the best conversation another may be to be cited, in log-odds of relevance, unless
+ * its meaning is close on its own (its best cosine MEANING_FLOOR above the embedder's unrelated
+ * level): a conversation that only shares the question's words, far less likely to answer than the
+ * best, fills the budget without answering. On a store with generated word salad mentioning
+ * "lisbon" (cosine 0.02–0.07 above the unrelated level) "what did we plan for Lisbon?" then cites
+ * the Lisbon conversation alone. On LoCoMo (offline, fitted weights) the threshold alone kept 0.97
+ * of the evidence chunks, a margin of 2 alone 0.87, the margin or the meaning 0.95
+ * (test/bench/README.md has recall's figures).
+ */
+const CONVERSATION_MARGIN = 2;
+const MEANING_FLOOR = 0.1;
+
+/** The hits of conversations near the best one's log-odds, or close in meaning on their own. */
+function nearTheBest(hits: ChunkHit[], margin: number, unrelated: number): ChunkHit[] {
+  const logOdds = (score: number) => Math.log(score / (1 - score || Number.MIN_VALUE));
+  const best = new Map<string, { score: number; similarity: number }>();
+  for (const hit of hits) {
+    const known = best.get(hit.chunk.conversationId);
+    best.set(hit.chunk.conversationId, {
+      score: Math.max(known?.score ?? 0, hit.score),
+      similarity: Math.max(known?.similarity ?? -1, hit.similarity),
+    });
+  }
+  const top = logOdds(Math.max(0, ...[...best.values()].map((conversation) => conversation.score)));
+  return hits.filter((hit) => {
+    const conversation = best.get(hit.chunk.conversationId)!;
+    return logOdds(conversation.score) >= top - margin || conversation.similarity >= unrelated + MEANING_FLOOR;
+  });
+}
+
+/** The answer when nothing is relevant: no source, no synthesizer called. */
+async function nothingFound(maxTokens: number): Promise<Cited & { model: string }> {
+  const tokenizer = await loadTokenizer();
+  const content = tokenizer.within(NOTHING_FOUND, maxTokens) ? NOTHING_FOUND : "";
+  return { content, marked: content, sources: [], tokenCount: tokenizer.count(content), model: NO_MODEL };
+}
+
+/** `model` when no answer needed one. */
+const NO_MODEL = "none";
+
+/**
+ * The passages, most relevant first, numbered as a reader meets them: conversations in the order
+ * of their most relevant hit (search's order, so the first cited conversation is search's first),
+ * and within one its passages in time order. The synthesizers cite by these numbers, so [1] is in
+ * the conversation that answers best.
+ */
+function numberInReadingOrder(ranked: MessagePassage[], hits: ChunkHit[]): MessagePassage[] {
+  const conversations = [...new Set(hits.map((hit) => hit.chunk.conversationId))];
+  const reading = [...ranked].sort(
+    (a, b) =>
+      conversations.indexOf(a.conversationId) - conversations.indexOf(b.conversationId) ||
+      (a.date ?? "").localeCompare(b.date ?? "") ||
+      (a.order ?? 0) - (b.order ?? 0),
   );
+  const numbers = new Map(reading.map((passage, i) => [passage, i + 1]));
+  return ranked.map((passage) => ({ ...passage, n: numbers.get(passage)! }));
 }
 
 /** Rank order, but no conversation takes more than PER_CONVERSATION places before every other has had its turn. */
@@ -212,7 +277,7 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
   );
   const texts = new Set<string>();
   const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
-  for (const { chunk, score, vector } of hits) {
+  for (const { chunk, score, fused, vector } of hits) {
     for (const [i, message] of messagesOf(chunk).entries()) {
       const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
       const idKey = `${chunk.conversationId}\u0000${message.id}`;
@@ -233,7 +298,10 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         sender: message.sender,
         order: chunk.chunkIndex * MESSAGES_PER_CHUNK_BOUND + i,
         text: message.text,
-        score,
+        // Messages are ranked on the fused score, which keeps the spread between strong hits that
+        // relevance (a probability, 0.99 for many) flattens; the source shows the relevance.
+        score: fused,
+        relevance: score,
         vector,
       };
       byMessage.set(idKey, { passage, pieces: new Map([[chunk.chunkIndex, message.text]]) });
@@ -254,7 +322,7 @@ function toSource(passage: MessagePassage): RecallSource {
     conversationTitle: passage.conversationTitle,
     messageId: passage.messageId,
     date: passage.date ?? "",
-    relevanceScore: Math.round(passage.score * 1000) / 1000,
+    relevanceScore: Math.round(passage.relevance * 100) / 100,
     sender: passage.sender,
   };
 }
@@ -276,9 +344,9 @@ async function synthesize(synthesizer: Synthesizer, request: SynthesisRequest): 
  * What wrote the answers: one name, or each distinct one, so a fallback for one of several queries
  * is not hidden behind the others' model. Answers with nothing to synthesize used no model.
  */
-function modelOf(answers: { model: string; sources: unknown[] }[], configured: string): string {
+function modelOf(answers: { model: string; sources: unknown[] }[]): string {
   const used = new Set(answers.filter((a) => a.sources.length > 0).map((a) => a.model));
-  return used.size > 0 ? [...used].join("; ") : configured;
+  return used.size > 0 ? [...used].join("; ") : NO_MODEL;
 }
 
 function sumTimings(all: RecallTimings[]): RecallTimings {

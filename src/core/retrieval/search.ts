@@ -1,12 +1,15 @@
-import { PLATFORM_PATTERN } from "../../schemas/chat-history.js";
 import { parseInput } from "../../schemas/parse.js";
 import { SearchRequest, type SearchResponse, type SearchResult } from "../../schemas/recall.js";
 import type { ChunkRow } from "../../store/rows.js";
-import { hybridSearch, type SearchMode } from "../../store/search.js";
+import { hybridSearch, type Hit, type SearchMode } from "./hybrid-search.js";
+import { PASSAGE_THRESHOLD, passageRelevance, queryEvidence } from "./passage-relevance.js";
+import { unrelatedSimilarity } from "./unrelated-similarity.js";
+import { textWords } from "../../text/word-rarity.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
 import type { CoreContext } from "../context.js";
-import { AppError, isAppError } from "../../shared/errors.js";
+import { isAppError } from "../../shared/errors.js";
+import { checkProvider } from "../chat-history/provider.js";
 import { rankByQuery } from "../../text/passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
@@ -27,12 +30,12 @@ export type ChunkSummary = Pick<ChunkRow, (typeof CHUNK_COLUMNS)[number]>;
 
 export interface ChunkHit {
   chunk: ChunkSummary;
-  /** In [0, 1]: the fused rank score, or the reranker's score when one ran. */
+  /** How relevant it is, in [0, 1], on passage-relevance.ts's one scale (under PASSAGE_THRESHOLD: probably unrelated). */
   score: number;
-  /** Cosine similarity to the query vector, when the vector leg found it. */
-  similarity: number | undefined;
-  /** Whether it shares a term with the query (the full-text leg found it). */
-  textMatched: boolean;
+  /** Cosine similarity to the query vector. */
+  similarity: number;
+  /** The legs' fused score (this query's own scale, best 1): an order, where relevance saturates. */
+  fused: number;
   vector: Float32Array | undefined;
 }
 
@@ -56,6 +59,7 @@ export interface ChunkQuery {
 }
 
 export interface ChunkSearch {
+  /** Most relevant first (in the reranker's order when one ran). */
   hits: ChunkHit[];
   timings: SearchTimings;
   /** Why the reranker did not run, with `keepOrderIfRerankFails`: e.g. its endpoint could not be reached. */
@@ -64,20 +68,31 @@ export interface ChunkSearch {
 
 /** How many fused candidates a reranker gets to reorder. */
 const RERANK_CANDIDATES = 50;
+/**
+ * The fused candidates every search scores, whatever its limit: the query's evidence (the words
+ * and names found in the store, passage-relevance.ts) comes from them, so a hit scores the same
+ * in a search for 1 as in a search for 100.
+ */
+const SCORED_CANDIDATES = 20;
 
-/** Hybrid (vector + BM25, RRF) search over the user's active chunks, optionally reranked. */
+/**
+ * Hybrid (vector + BM25) search over the user's active chunks: the legs fused on their scores
+ * pick the candidates, each scored by how relevant it is (passage-relevance.ts) and ranked by that
+ * score; optionally reranked.
+ */
 export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<ChunkSearch> {
   const timings: SearchTimings = { embeddingMs: 0, storeMs: 0, rerankMs: 0 };
   let started = performance.now();
-  const [vector, , reranker] = await Promise.all([
+  const [vector, , reranker, unrelated] = await Promise.all([
     query.vector ?? ctx.embedder.embedQuery(query.query),
     checkProvider(ctx, userId, query.provider),
     query.rerank ? ctx.reranker() : undefined,
+    unrelatedSimilarity(ctx.embedder),
   ]);
   timings.embeddingMs = performance.now() - started;
 
   started = performance.now();
-  const fetch = reranker ? Math.max(query.limit, RERANK_CANDIDATES) : query.limit;
+  const fetch = Math.max(query.limit, SCORED_CANDIDATES, reranker ? RERANK_CANDIDATES : 0);
   const found = await hybridSearch(ctx.store, "chunks", {
     vector,
     text: query.query,
@@ -89,12 +104,13 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     limit: fetch,
     // LoCoMo, all questions: R@5 0.61 → 0.66 over RRF, and more evidence in recall's budget.
     fusion: "scores",
+    exact: true,
     ...(query.mode ? { mode: query.mode } : {}),
     ...(query.withVectors ? { withVectors: true } : {}),
     columns: CHUNK_COLUMNS,
   });
   timings.storeMs = performance.now() - started;
-  let hits: ChunkHit[] = found.map(({ row, ...rest }) => ({ chunk: row, ...rest }));
+  let hits = scoreHits(query.query, found, unrelated);
   if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings };
 
   started = performance.now();
@@ -104,13 +120,39 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
       query.query,
       hits.map((hit) => hit.chunk.text),
     );
-    hits = hits.map((hit, i) => ({ ...hit, score: scores[i]! })).sort((a, b) => b.score - a.score);
+    // The reranker orders; the score stays on the one scale, which its own does not share.
+    hits = hits
+      .map((hit, i) => ({ hit, order: scores[i]! }))
+      .sort((a, b) => b.order - a.order)
+      .map(({ hit }) => hit);
   } catch (error) {
     if (!query.keepOrderIfRerankFails || !isAppError(error)) throw error;
     rerankFailure = { reranker: reranker.id, reason: error.message };
   }
   timings.rerankMs = performance.now() - started;
   return { hits: hits.slice(0, query.limit), timings, ...(rerankFailure ? { rerankFailure } : {}) };
+}
+
+/**
+ * The fused hits scored on the one scale, most relevant first; hits within a hundredth of each
+ * other keep the fused order, which tells strong hits apart where a probability near 1 does not
+ * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike).
+ */
+function scoreHits(query: string, found: Hit<ChunkSummary>[], unrelated: number): ChunkHit[] {
+  const evidence = queryEvidence(
+    query,
+    found.slice(0, SCORED_CANDIDATES).map((hit) => textWords(hit.row.text)),
+  );
+  return found
+    .map(({ row, similarity, vector, score }) => ({
+      chunk: row,
+      fused: score,
+      // A hit whose vector could not be read (it moved) counts as unrelated in meaning.
+      similarity: similarity ?? unrelated,
+      score: passageRelevance(evidence, textWords(row.text), similarity ?? unrelated, unrelated),
+      vector,
+    }))
+    .sort((a, b) => Math.round(b.score * 100) - Math.round(a.score * 100));
 }
 
 /** Whether the user has excluded any conversation: the `active` filter costs a few ms at 100k chunks. */
@@ -122,21 +164,10 @@ function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
   );
 }
 
-async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {
-  if (provider === "all") return;
-  if (!PLATFORM_PATTERN.test(provider)) throw AppError.invalid("provider", 'must be "all" or a platform id');
-  const platforms = await ctx.store.select("platforms", ofUser(userId), { columns: ["id"] });
-  if (!platforms.some((row) => row.id === provider)) {
-    const known = platforms.map((row) => row.id).sort();
-    throw AppError.invalid(
-      "provider",
-      `no conversations from platform "${provider}"`,
-      known.length ? `Use "all" or one of: ${known.join(", ")}.` : "Import some conversations first (`mnemo import`).",
-    );
-  }
-}
-
-/** POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring chunks. */
+/**
+ * POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring
+ * chunks; those probably unrelated (under PASSAGE_THRESHOLD) are counted and left out unless asked for.
+ */
 export async function searchChats(
   ctx: CoreContext,
   userId: string,
@@ -144,12 +175,15 @@ export async function searchChats(
 ): Promise<SearchResponse & { timings: SearchTimings }> {
   const started = performance.now();
   const request = parseInput(SearchRequest, input);
-  const { hits, timings } = await findChunks(ctx, userId, {
+  const found = await findChunks(ctx, userId, {
     query: request.query,
     limit: request.limit,
     provider: request.provider,
     rerank: !request.skipRerank,
   });
+  const { timings } = found;
+  const unrelated = found.hits.filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
+  const hits = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
   const [titles, context] = await Promise.all([
     conversationTitles(
       ctx,
@@ -171,7 +205,9 @@ export async function searchChats(
       messageId: lead.id,
       title: conversation?.title ?? "",
       text: chunk.text,
-      score,
+      // To the hundredth: hits that close are in the fused order (scoreHits).
+      score: Math.round(score * 100) / 100,
+      probablyUnrelated: score < PASSAGE_THRESHOLD,
       timestamp: when(lead.timestamp),
       sender: lead.sender,
       parts,
@@ -186,6 +222,7 @@ export async function searchChats(
   return {
     results,
     totalResults: results.length,
+    unrelatedResults: unrelated,
     query: request.query,
     provider: request.provider,
     processingTime: Math.round(performance.now() - started),

@@ -13,7 +13,7 @@ const LONG_PASSAGE_SHARE = 0.3;
 /**
  * The offline synthesizer: deterministic, no model. It takes the most relevant passages whole
  * (the most relevant sentences of a long one) while they fit in the budget, then writes them in
- * time order, grouped by conversation, each cited as [n].
+ * their numbered order, grouped by conversation, each cited as [n].
  */
 export function createExtractiveSynthesizer(): Synthesizer {
   return {
@@ -150,18 +150,18 @@ function flat(text: string): string {
     .trim();
 }
 
-/** Grouped under a header per conversation and day; groups and the lines in them in time order. */
+/**
+ * In the passages' numbered order (the most relevant conversation first, time order within one:
+ * recall numbers them so), under a header per conversation and day.
+ */
 function render(chosen: Chosen[], platform: ChatPlatform | undefined): string {
-  const byTime = (a: Chosen, b: Chosen) =>
-    (a.passage.date ?? "").localeCompare(b.passage.date ?? "") ||
-    (a.passage.order ?? 0) - (b.passage.order ?? 0) ||
-    a.passage.n - b.passage.n;
-  const groups = new Map<string, Chosen[]>();
-  for (const item of [...chosen].sort(byTime)) {
-    const key = groupKey(item.passage);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+  const groups: Chosen[][] = [];
+  for (const item of [...chosen].sort((a, b) => a.passage.n - b.passage.n)) {
+    const last = groups.at(-1);
+    if (last && groupKey(last[0]!.passage) === groupKey(item.passage)) last.push(item);
+    else groups.push([item]);
   }
-  return [...groups.values()]
+  return groups
     .map((items) => [renderHeader(items[0]!.passage, platform), ...items.map((item) => renderLine(item, platform))].join("\n"))
     .join("\n\n");
 }

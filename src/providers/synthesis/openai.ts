@@ -49,7 +49,8 @@ export function buildMessages(request: SynthesisRequest): ChatMessage[] {
 
   const lines = ["Passages:"];
   if (request.passages.length === 0) lines.push("(none)");
-  for (const passage of request.passages) lines.push(formatPassage(passage));
+  // In their numbered order: the most relevant conversation first, as the answer should read.
+  for (const passage of [...request.passages].sort((a, b) => a.n - b.n)) lines.push(formatPassage(passage));
   lines.push("");
   const context = request.conversationContext?.trim();
   if (context) {

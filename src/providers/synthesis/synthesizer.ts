@@ -5,10 +5,15 @@ export interface Synthesizer {
   synthesize(request: SynthesisRequest): Promise<Synthesis>;
 }
 
-export type ChatPlatform = "chatgpt" | "claude" | "typingmind";
+import type { ChatPlatform } from "../../schemas/chat-platforms.js";
+
+export type { ChatPlatform };
 
 export interface Passage {
-  /** The citation number: the synthesis cites this passage as `cite(n)`. */
+  /**
+   * The citation number: the synthesis cites this passage as `cite(n)`. Numbers run in reading
+   * order (the most relevant conversation first, time order within one), not in `passages`' order.
+   */
   n: number;
   /** The conversation it is from: passages are grouped by it (two conversations may share a title). */
   conversationId: string;
@@ -19,7 +24,7 @@ export interface Passage {
   /** The message's place in its conversation: breaks ties in `date` (a prompt and its answer often share one). */
   order?: number;
   text: string;
-  /** Fused relevance in [0, 1]. */
+  /** Relevance in [0, 1] (core/retrieval/passage-relevance.ts). */
   score: number;
 }
 

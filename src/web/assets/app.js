@@ -1,5 +1,7 @@
 // mnemo's web app: the little a form cannot do. Every page works without it except the upload's
-// progress. Text from the server is only ever set as textContent, never as HTML.
+// progress. Text from the server is set as textContent, never as HTML; the one exception is the
+// Import page's Recent imports, a section the server renders (escaped, as every page) and the script
+// puts in place, parsed inert: the page's Content-Security-Policy runs no script but the app's own.
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
@@ -75,11 +77,31 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
+  const memories = summary.memories ?? { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
+  const remembered = memories.new + memories.updated + memories.unchanged;
   const heading =
-    job.reading.conversations === 0
-      ? `No conversations read from ${job.filename}`
-      : `Imported ${job.reading.conversations} conversations from ${job.filename}`;
-  result.append(element("h3", heading), counts);
+    job.reading.conversations > 0
+      ? `Imported ${job.reading.conversations} conversations from ${job.filename}`
+      : remembered > 0
+        ? `Imported ${remembered} memories from ${job.filename}`
+        : `No conversations read from ${job.filename}`;
+  result.append(element("h3", heading));
+  if (job.reading.conversations > 0 || remembered === 0) result.append(counts);
+  if (remembered > 0) {
+    const where = memories.buckets.map((bucket) => `“${bucket}”`).join(" and ");
+    const line = element("p", undefined, "summary-memories");
+    line.append(
+      document.createTextNode(`Memories, in ${where}: `),
+      element("strong", String(memories.new)),
+      document.createTextNode(
+        ` new, ${memories.updated} updated, ${memories.unchanged} unchanged${memories.failed ? `, ${memories.failed} not read (see Problems)` : ""}.`,
+      ),
+    );
+    const link = element("a", "See them");
+    link.href = "/memories";
+    line.append(" ", link);
+    result.append(line);
+  }
   if (summary.problems.length > 0) {
     const list = element("ul");
     for (const problem of summary.problems) {
@@ -88,6 +110,17 @@ function showSummary(job) {
       list.append(item);
     }
     result.append(element("h3", "Problems"), list);
+  }
+  if (summary.repaired.length > 0) {
+    const list = element("ul");
+    for (const repair of summary.repaired)
+      list.append(element("li", `${repair.file}, record ${repair.record}: ${repair.fields.join(", ")} (“${repair.text}”)`));
+    const note = element(
+      "p",
+      "Their text was not valid Unicode (half an emoji, bytes that are not UTF-8): imported with � in its place.",
+      "hint",
+    );
+    result.append(element("h3", "Repaired"), note, list);
   }
   for (const id of summary.importIds) {
     const link = element("a", `See the conversations of import ${id}`);
@@ -160,7 +193,9 @@ function importForm() {
     $("#import-result").replaceChildren();
     for (const step of ["upload", "reading", "indexing"]) setStep(step, 0, "");
     status(`Uploading ${file.name}…`);
-    const params = new URLSearchParams({ filename: file.name });
+    // The size too: a file over the server's limit is refused before it is sent, and one cut short is not imported in part.
+    // Its time too: a conversation without a date takes it, so the same file uploaded again changes nothing.
+    const params = new URLSearchParams({ filename: file.name, size: String(file.size), lastModified: String(file.lastModified) });
     const platform = form.elements.platform.value.trim();
     if (platform) params.set("platform", platform);
     const request = new XMLHttpRequest();
@@ -184,6 +219,7 @@ function importForm() {
         return;
       }
       setStep("upload", 1, mb(body.bytesReceived));
+      followImports();
       pollJob(body, button);
     });
     request.addEventListener("error", () => {
@@ -194,7 +230,37 @@ function importForm() {
   });
 }
 
+/**
+ * Recent imports, live: while one is running, the section is fetched again every second and put in
+ * place (not while the keyboard is inside it, which would lose its focus), until none runs.
+ */
+let following = false;
+async function followImports() {
+  if (following) return;
+  following = true;
+  try {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const section = $("#recent-imports");
+      if (!section) return;
+      const response = await fetch("/import/recent", { headers: { "X-Requested-With": "mnemo" } });
+      if (!response.ok) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("recent-imports");
+      if (!fresh) return;
+      if (!section.contains(document.activeElement)) section.replaceWith(document.adoptNode(fresh));
+      if (!fresh.hasAttribute("data-running")) return;
+    }
+  } finally {
+    following = false;
+  }
+}
+
+function liveImports() {
+  if ($("#recent-imports[data-running]")) followImports();
+}
+
 selectAll();
 copyButtons();
 focusHit();
 importForm();
+liveImports();

@@ -15,9 +15,9 @@ export function registerAuth(web: Hono<WebEnv>, app: App, sessions: Sessions): v
   const limiter = new FailureLimiter();
   const address = (c: Context) => clientKey(getConnInfo(c).remote.address ?? "unknown");
 
-  web.get("/login", securityHeaders, (c) => {
+  web.get("/login", securityHeaders, async (c) => {
     const next = localPath(c.req.query("next"), HOME);
-    if (sessions.get(getCookie(c, cookieName(c)))) return c.redirect(next, 303);
+    if (await sessions.get(getCookie(c, cookieName(c)))) return c.redirect(next, 303);
     return c.html(<LoginPage next={next} />);
   });
 

@@ -1,10 +1,19 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { raw } from "hono/html";
-import { field, numberField, readForm } from "../forms.js";
-import type { WebEnv } from "../guard.js";
-import { done, pageContext } from "../page-context.js";
-import { ConfirmPage } from "../views/confirm.js";
-import { ConversationPage, ConversationsPage, MessageItem, type ConversationFilters } from "../views/conversations.js";
+import type { MnemoService } from "../../core/index.js";
+import { AppError, isAppError } from "../../shared/errors.js";
+import { plural } from "../format.js";
+import { field, fields, numberField, readForm } from "../forms.js";
+import { localPath, type WebEnv } from "../guard.js";
+import { done, pageContext, trashed } from "../page-context.js";
+import {
+  ConversationPage,
+  ConversationsPage,
+  FILTER_LABELS,
+  MessageItem,
+  type ConversationFilters,
+  type FilterError,
+} from "../views/conversations.js";
 
 const PAGE_SIZE = 50;
 /** Messages rendered per piece of a streamed conversation. */
@@ -24,20 +33,50 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
       pinned: q("pinned") === "1",
       importId: q("import"),
     };
-    const [list, info] = await Promise.all([
-      service.conversations.list({
-        page: numberField(q("page")) ?? 1,
-        pageSize: PAGE_SIZE,
-        provider: filters.platform || "all",
-        ...(filters.title ? { title: filters.title } : {}),
-        ...(filters.from ? { dateFrom: filters.from } : {}),
-        ...(filters.to ? { dateTo: filters.to } : {}),
-        ...(filters.pinned ? { pinnedOnly: true } : {}),
-        ...(filters.importId ? { importId: filters.importId } : {}),
-      }),
+    // The list's failure is kept apart, so the page and its platforms are asked for at the same time.
+    const [info, listed] = await Promise.all([
       service.info(),
+      service.conversations
+        .list({
+          page: numberField(q("page")) ?? 1,
+          pageSize: PAGE_SIZE,
+          provider: filters.platform || "all",
+          ...(filters.title ? { title: filters.title } : {}),
+          ...(filters.from ? { dateFrom: filters.from } : {}),
+          ...(filters.to ? { dateTo: filters.to } : {}),
+          ...(filters.pinned ? { pinnedOnly: true } : {}),
+          ...(filters.importId ? { importId: filters.importId } : {}),
+        })
+        .then(
+          (list) => ({ list }),
+          (error: unknown) => ({ error }),
+        ),
     ]);
-    return c.html(<ConversationsPage ctx={pageContext(c)} list={list} filters={filters} platforms={info.statistics.platforms} />);
+    const view = {
+      ctx: pageContext(c),
+      filters,
+      platforms: info.statistics.platforms,
+      back: c.req.path + (new URL(c.req.url).search || ""),
+    };
+    if ("list" in listed) return c.html(<ConversationsPage {...view} list={listed.list} />);
+    // A filter the list refuses (a date that is none) is shown at its field, the others kept.
+    const invalid = filterError(listed.error, filters);
+    if (!invalid) throw listed.error;
+    return c.html(<ConversationsPage {...view} list={undefined} invalid={invalid} />, 400);
+  });
+
+  web.post("/conversations/bulk", page, async (c) => {
+    const { service } = c.get("session");
+    const form = await readForm(c);
+    const ids = fields(form, "ids");
+    if (ids.length === 0) throw AppError.invalid("ids", "Select at least one conversation first");
+    const back = localPath(field(form, "back"), "/conversations");
+    const action = field(form, "action") ?? "";
+    if (action === "delete") return trashed(c, await service.trash.move({ conversationIds: ids }), back);
+    const flag = BULK_FLAGS[action];
+    if (!flag) throw AppError.invalid("action", `must be one of ${[...Object.keys(BULK_FLAGS), "delete"].join(", ")}`);
+    const { count } = await flag.apply(service, ids);
+    return done(c, form, `${flag.done} ${plural(count, "conversation")}.`, "/conversations");
   });
 
   // Streamed: the page up to its messages at once, then the messages in batches, so a conversation
@@ -83,27 +122,41 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
     return done(c, form, excluded ? "Excluded from search, recall and count." : "Included in search again.", "/conversations");
   });
 
+  // Delete is a move to the trash, undone from the message it leaves (or the Trash page for 30 days): no question first.
   web.post("/conversations/:id/delete", page, async (c) => {
-    const { service } = c.get("session");
-    const form = await readForm(c);
     const id = c.req.param("id");
-    if (field(form, "confirmed") === "yes") {
-      await service.conversations.delete({ ids: [id] });
-      c.get("session").flash = { kind: "success", text: "Conversation deleted." };
-      return c.redirect("/conversations", 303);
-    }
-    const conversation = await service.conversations.get(id);
-    return c.html(
-      <ConfirmPage
-        ctx={pageContext(c)}
-        page="conversations"
-        title="Delete this conversation?"
-        message={`“${conversation.title || "Untitled"}” and its ${conversation.total} messages will be deleted from mnemo (not from ${conversation.platformDisplayName ?? conversation.platform}). Importing the export again brings it back.`}
-        action={`/conversations/${encodeURIComponent(id)}/delete`}
-        fields={{}}
-        confirmLabel="Delete conversation"
-        back={`/conversations/${encodeURIComponent(id)}`}
-      />,
-    );
+    const moved = await c.get("session").service.trash.move({ conversationIds: [id] });
+    return trashed(c, moved, "/conversations", `/conversations/${encodeURIComponent(id)}`);
   });
+}
+
+/** The list's bulk actions besides delete: each flag set on every selected conversation. */
+const BULK_FLAGS: Record<string, { done: string; apply(service: MnemoService, ids: string[]): Promise<{ count: number }> }> = {
+  pin: { done: "Pinned", apply: (service, ids) => service.conversations.pin({ ids, pinned: true }) },
+  unpin: { done: "Unpinned", apply: (service, ids) => service.conversations.pin({ ids, pinned: false }) },
+  exclude: {
+    done: "Excluded from search, recall and count:",
+    apply: (service, ids) => service.conversations.exclude({ ids, excluded: true }),
+  },
+  include: { done: "Included in search again:", apply: (service, ids) => service.conversations.exclude({ ids, excluded: false }) },
+};
+
+/** The list's fields as the filter form names them. */
+const FILTER_FIELDS: Record<string, keyof ConversationFilters | "page"> = {
+  dateFrom: "from",
+  dateTo: "to",
+  provider: "platform",
+  title: "title",
+  importId: "importId",
+  page: "page",
+};
+
+/** A refused filter as the form shows it: which field, and why in the page's words. */
+function filterError(error: unknown, filters: ConversationFilters): FilterError | undefined {
+  if (!isAppError(error) || error.code !== "invalid_input") return undefined;
+  const name = FILTER_FIELDS[String(error.details["field"])];
+  if (!name) return undefined;
+  const problem = String(error.details["problem"] ?? error.message);
+  const given = name === "page" || name === "pinned" ? "" : String(filters[name]);
+  return { field: name, message: `${FILTER_LABELS[name]}: ${problem}${given ? `, not “${given}”` : ""}` };
 }

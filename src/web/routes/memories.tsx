@@ -1,16 +1,14 @@
-import type { Context, Hono, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Hono, MiddlewareHandler } from "hono";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { AppError } from "../../shared/errors.js";
+import { withDate } from "../../text/memory-date.js";
 import { plural } from "../format.js";
 import { field, fields, fileField, numberField, rawField, readForm } from "../forms.js";
 import { localPath, type WebEnv } from "../guard.js";
-import { done, pageContext } from "../page-context.js";
-import { ConfirmPage } from "../views/confirm.js";
+import { done, pageContext, trashed } from "../page-context.js";
 import { HistoryPage, MemoriesPage } from "../views/memories.js";
 
 const PAGE_SIZE = 50;
-const MB = 1024 * 1024;
 
 /** Memories: by bucket, newest first, or the hybrid query's hits; add, edit, move, delete; history. */
 export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
@@ -46,11 +44,14 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const session = c.get("session");
     const form = await readForm(c);
     const bucketId = numberField(field(form, "bucketId"));
-    await session.service.memories.store({ text: rawField(form, "text") ?? "", ...(bucketId !== undefined ? { bucketId } : {}) });
+    // Dated as `mnemo remember` dates it, unless unticked (text/memory-date.ts); an empty text stays empty, for the core to refuse.
+    const text = rawField(form, "text") ?? "";
+    const dated = field(form, "date") === "1" && text.trim() !== "" ? withDate(text) : text;
+    await session.service.memories.store({ text: dated, ...(bucketId !== undefined ? { bucketId } : {}) });
     return done(c, form, "Memory added.");
   });
 
-  web.post("/memories/image", bodyLimit({ maxSize: 15 * MB, onError: tooLarge }), page, async (c) => {
+  web.post("/memories/image", page, async (c) => {
     const session = c.get("session");
     const form = await readForm(c);
     const image = fileField(form, "image");
@@ -84,24 +85,19 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const form = await readForm(c);
     const ids = fields(form, "ids");
     if (ids.length === 0) throw nothingChosen("ids", "Select at least one memory first");
-    if (field(form, "action") === "delete") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
+    const back = localPath(field(form, "back"), "/memories");
+    if (field(form, "action") === "delete") return trashed(c, await session.service.trash.move({ memoryIds: ids }), back);
     const bucketId = numberField(field(form, "bucketId"));
     const result = await session.service.memories.update({ memoryIds: ids, ...(bucketId !== undefined ? { bucketId } : {}) });
     return done(c, form, "updated" in result ? `Moved ${plural(result.updated, "memory", "memories")}.` : "Moved.");
   });
 
+  // Delete is a move to the trash, undone from the message it leaves (or the Trash page for 30 days): no question first.
   web.post("/memories/delete", page, async (c) => {
-    const session = c.get("session");
     const form = await readForm(c);
     const ids = fields(form, "ids");
     if (ids.length === 0) throw nothingChosen("ids", "Select at least one memory first");
-    if (field(form, "confirmed") !== "yes") return confirmDelete(c, ids, localPath(field(form, "back"), "/memories"));
-    if (ids.length === 1) {
-      await session.service.memories.delete(ids[0]!);
-      return done(c, form, "Memory deleted.");
-    }
-    const result = await session.service.memories.bulkDelete({ memoryIds: ids });
-    return done(c, form, `Deleted ${plural(result.deletedCount, "memory", "memories")}.`);
+    return trashed(c, await c.get("session").service.trash.move({ memoryIds: ids }), localPath(field(form, "back"), "/memories"));
   });
 
   web.get("/memories/:id/history", page, async (c) => {
@@ -111,27 +107,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
   });
 }
 
-function confirmDelete(c: Context<WebEnv>, ids: string[], back: string) {
-  const what = ids.length === 1 ? "this memory" : `these ${ids.length} memories`;
-  return c.html(
-    <ConfirmPage
-      ctx={pageContext(c)}
-      page="memories"
-      title={ids.length === 1 ? "Delete a memory?" : `Delete ${ids.length} memories?`}
-      message={`Delete ${what} and ${ids.length === 1 ? "its" : "their"} history? This cannot be undone.`}
-      action="/memories/delete"
-      fields={{ ids }}
-      confirmLabel="Delete"
-      back={back}
-    />,
-  );
-}
-
 /** A form sent without its choice: said as a sentence, without the form field's name ("ids: …") that the page does not show. */
 function nothingChosen(field: string, message: string): AppError {
   return new AppError("invalid_input", message, { details: { field } });
-}
-
-function tooLarge(): never {
-  throw new AppError("payload_too_large", "The image is over the 10 MB limit");
 }

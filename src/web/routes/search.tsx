@@ -1,5 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { MnemoService } from "../../core/index.js";
+import type { ChatPlatform } from "../../schemas/chat-platforms.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
@@ -13,8 +14,9 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
     const limit = numberField(c.req.query("limit")) ?? 20;
+    const all = c.req.query("all") === "1";
     const [result, info, pending] = await Promise.all([
-      query ? service.search({ query, limit, provider: platform || "all" }) : undefined,
+      query ? service.search({ query, limit, provider: platform || "all", includeUnrelated: all }) : undefined,
       service.info(),
       query ? pendingConversations(service) : 0,
     ]);
@@ -24,6 +26,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         query={query}
         platform={platform}
         limit={limit}
+        all={all}
         platforms={info.statistics.platforms}
         result={result}
         pending={pending}
@@ -37,9 +40,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
     const [result, pending] = await Promise.all([
-      query
-        ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as "chatgpt" | "claude" | "typingmind" } : {}) })
-        : undefined,
+      query ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}) }) : undefined,
       query ? pendingConversations(service) : 0,
     ]);
     return c.html(

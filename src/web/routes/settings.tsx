@@ -1,11 +1,12 @@
 import type { Hono, MiddlewareHandler } from "hono";
-import { streamBody } from "../stream-body.js";
+import { bodyStream } from "../../http/request-input.js";
 import { field, readForm } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { mcpSnippets } from "../mcp-snippets.js";
 import { pageContext } from "../page-context.js";
 import { ConfirmPage } from "../views/confirm.js";
 import { ImportPage } from "../views/import.js";
+import { RecentImports } from "../views/recent-imports.js";
 import { SettingsPage } from "../views/settings.js";
 
 /** Import (an upload with progress, through the same importer as `mnemo import`) and Settings → Integrations. */
@@ -17,8 +18,14 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
 
   // The page's script sends the file as the body (X-CSRF-Token header): streamed to the data dir, as the API's upload.
   web.post("/import/upload", page, async (c) => {
-    const job = await c.get("session").service.imports.upload(streamBody(c), c.req.query());
+    const job = await c.get("session").service.imports.upload(bodyStream(c), c.req.query());
     return c.json(job);
+  });
+
+  // The Recent imports section alone, which the page's script puts in place while an import runs.
+  web.get("/import/recent", page, async (c) => {
+    const { jobs } = await c.get("session").service.imports.list();
+    return c.html(<RecentImports jobs={jobs} />);
   });
 
   web.get("/import/jobs/:id", page, async (c) => c.json(await c.get("session").service.imports.get(c.req.param("id"))));
@@ -50,6 +57,7 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
       );
     }
     const { token } = await session.service.token.rotate();
+    await session.renew();
     session.newToken = token;
     session.flash = { kind: "success", text: "New token made. The old one no longer works." };
     return c.redirect("/settings#token", 303);

@@ -1,8 +1,9 @@
 import type { Child } from "hono/jsx";
+import { chatAppNames } from "../../core/index.js";
 import type { ConversationDetail, ConversationListItem, ListChatsResponse } from "../../schemas/chat-history.js";
 import { markdown } from "../markdown.js";
 import { plural, shortDate, withQuery } from "../format.js";
-import { ActionForm, Layout, type PageContext, PastLastPage } from "./layout.js";
+import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage } from "./layout.js";
 
 export interface ConversationFilters {
   platform: string;
@@ -29,16 +30,37 @@ function EmptyList(props: { list: ListChatsResponse; filtered: boolean; lastPage
   }
   return (
     <p class="empty">
-      No conversations yet. <a href="/import">Import an export</a> from ChatGPT, Claude or Gemini.
+      No conversations yet. <a href="/import">Import an export</a> from {chatAppNames("or")}.
     </p>
   );
 }
 
+/** The filter form's labels, by field: a refused filter is named by the label it is shown under. */
+export const FILTER_LABELS: Record<keyof ConversationFilters | "page", string> = {
+  title: "Title contains",
+  platform: "Platform",
+  from: "From",
+  to: "To",
+  importId: "Import id",
+  pinned: "Pinned only",
+  page: "Page",
+};
+
+/** A filter the list refused, shown at its field. */
+export interface FilterError {
+  field: keyof ConversationFilters | "page";
+  message: string;
+}
+
 export function ConversationsPage(props: {
   ctx: PageContext;
-  list: ListChatsResponse;
+  /** Undefined when a filter was refused (`invalid`). */
+  list: ListChatsResponse | undefined;
   filters: ConversationFilters;
   platforms: { id: string; displayName?: string | undefined }[];
+  invalid?: FilterError | undefined;
+  /** This page's URL, where its actions come back to. */
+  back: string;
 }) {
   const { list, filters } = props;
   const pageLink = (page: number) =>
@@ -54,95 +76,161 @@ export function ConversationsPage(props: {
   return (
     <Layout title="Conversations" page="conversations" ctx={props.ctx}>
       <h1>Conversations</h1>
-      <form method="get" action="/conversations" class="panel" aria-label="Filter conversations">
-        <div class="row">
-          <div class="field grow">
-            <label for="f-title">Title contains</label>
-            <input id="f-title" type="search" name="title" value={filters.title} />
-          </div>
-          <div class="field">
-            <label for="f-platform">Platform</label>
-            <select id="f-platform" name="platform">
-              <option value="">All</option>
-              {props.platforms.map((platform) => (
-                <option value={platform.id} selected={platform.id === filters.platform}>
-                  {platform.displayName ?? platform.id}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="f-from">From</label>
-            <input id="f-from" type="date" name="from" value={filters.from} />
-          </div>
-          <div class="field">
-            <label for="f-to">To</label>
-            <input id="f-to" type="date" name="to" value={filters.to} />
-          </div>
-          <div class="field">
-            <label for="f-import">Import id</label>
-            <input id="f-import" type="text" name="import" value={filters.importId} size={14} />
-          </div>
-          <label class="row">
-            <input type="checkbox" name="pinned" value="1" checked={filters.pinned} /> Pinned only
-          </label>
-          <button type="submit">Filter</button>
-          <a class="button secondary" href="/conversations">
-            Clear
-          </a>
-        </div>
-      </form>
-      <p class="meta" role="status">
-        {plural(list.total, "conversation")}
-        {list.totalPages > 1 ? ` · page ${list.page} of ${list.totalPages}` : ""}
-      </p>
-      {list.items.length === 0 ? (
-        <EmptyList list={list} filtered={filtered(filters)} lastPage={pageLink(Math.max(1, list.totalPages))} />
-      ) : (
-        <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Platform</th>
-              <th scope="col" class="num">
-                Messages
-              </th>
-              <th scope="col">Updated</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((item) => (
-              <tr>
-                <td class="title" data-label="Title">
-                  {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
-                  <a href={`/conversations/${encodeURIComponent(item.id)}`}>{item.title || "Untitled"}</a>
-                </td>
-                <td data-label="Platform">{item.platform}</td>
-                <td class="num" data-label="Messages">
-                  {item.messageCount}
-                </td>
-                <td data-label="Updated">
-                  <time datetime={item.updatedAt}>{shortDate(item.updatedAt)}</time>
-                </td>
-                <td data-label="Status">
-                  <Status item={item} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {list.totalPages > 1 ? (
-        <nav class="pager" aria-label="Pages">
-          {list.page > 1 ? <a href={pageLink(list.page - 1)}>← Previous</a> : null}
-          <span>
-            Page {list.page} of {list.totalPages}
-          </span>
-          {list.page < list.totalPages ? <a href={pageLink(list.page + 1)}>Next →</a> : null}
-        </nav>
+      <FilterForm filters={filters} platforms={props.platforms} invalid={props.invalid} />
+      {list ? (
+        <>
+          <p class="meta" role="status">
+            {plural(list.total, "conversation")}
+            {list.totalPages > 1 ? ` · page ${list.page} of ${list.totalPages}` : ""}
+          </p>
+          {list.items.length === 0 ? (
+            <EmptyList list={list} filtered={filtered(filters)} lastPage={pageLink(Math.max(1, list.totalPages))} />
+          ) : (
+            <ConversationTable ctx={props.ctx} items={list.items} back={props.back} />
+          )}
+          {list.totalPages > 1 ? (
+            <nav class="pager" aria-label="Pages">
+              {list.page > 1 ? <a href={pageLink(list.page - 1)}>← Previous</a> : null}
+              <span>
+                Page {list.page} of {list.totalPages}
+              </span>
+              {list.page < list.totalPages ? <a href={pageLink(list.page + 1)}>Next →</a> : null}
+            </nav>
+          ) : null}
+        </>
       ) : null}
     </Layout>
+  );
+}
+
+function FilterForm(props: {
+  filters: ConversationFilters;
+  platforms: { id: string; displayName?: string | undefined }[];
+  invalid: FilterError | undefined;
+}) {
+  const { filters, invalid } = props;
+  /** The attributes that tie a refused field to the message saying why. */
+  const marked = (name: FilterError["field"]) =>
+    invalid?.field === name ? { "aria-invalid": "true" as const, "aria-describedby": "filter-error" } : {};
+  return (
+    <form method="get" action="/conversations" class="panel" aria-label="Filter conversations">
+      {invalid ? (
+        <p id="filter-error" role="alert" class="flash error">
+          {invalid.message}
+        </p>
+      ) : null}
+      <div class="row">
+        <div class="field grow">
+          <label for="f-title">{FILTER_LABELS.title}</label>
+          <input id="f-title" type="search" name="title" value={filters.title} {...marked("title")} />
+        </div>
+        <div class="field">
+          <label for="f-platform">{FILTER_LABELS.platform}</label>
+          <select id="f-platform" name="platform" {...marked("platform")}>
+            <option value="">All</option>
+            {props.platforms.map((platform) => (
+              <option value={platform.id} selected={platform.id === filters.platform}>
+                {platform.displayName ?? platform.id}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-from">{FILTER_LABELS.from}</label>
+          <input id="f-from" type="date" name="from" value={filters.from} {...marked("from")} autofocus={invalid?.field === "from"} />
+        </div>
+        <div class="field">
+          <label for="f-to">{FILTER_LABELS.to}</label>
+          <input id="f-to" type="date" name="to" value={filters.to} {...marked("to")} autofocus={invalid?.field === "to"} />
+        </div>
+        <div class="field">
+          <label for="f-import">{FILTER_LABELS.importId}</label>
+          <input id="f-import" type="text" name="import" value={filters.importId} size={14} {...marked("importId")} />
+        </div>
+        <label class="row">
+          <input type="checkbox" name="pinned" value="1" checked={filters.pinned} /> {FILTER_LABELS.pinned}
+        </label>
+        <button type="submit">Filter</button>
+        <a class="button secondary" href="/conversations">
+          Clear
+        </a>
+      </div>
+    </form>
+  );
+}
+
+/** The list, with a checkbox on each row for the bulk actions above it. */
+function ConversationTable(props: { ctx: PageContext; items: ConversationListItem[]; back: string }) {
+  return (
+    <>
+      <form id="bulk-conversations" method="post" action="/conversations/bulk" class="toolbar" aria-label="Selected conversations">
+        <CsrfField ctx={props.ctx} />
+        <input type="hidden" name="back" value={props.back} />
+        <label class="row">
+          <input type="checkbox" data-select-all="ids" /> Select all on this page
+        </label>
+        {(
+          [
+            ["pin", "Pin"],
+            ["unpin", "Unpin"],
+            ["exclude", "Exclude from search"],
+            ["include", "Include in search"],
+          ] as const
+        ).map(([action, label]) => (
+          <button type="submit" name="action" value={action} class="secondary">
+            {label}
+          </button>
+        ))}
+        <button type="submit" name="action" value="delete" class="danger">
+          Delete selected
+        </button>
+      </form>
+      <table class="cards">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span class="visually-hidden">Select</span>
+            </th>
+            <th scope="col">Title</th>
+            <th scope="col">Platform</th>
+            <th scope="col" class="num">
+              Messages
+            </th>
+            <th scope="col">Updated</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map((item) => (
+            <tr>
+              <td class="select">
+                <input
+                  type="checkbox"
+                  name="ids"
+                  value={item.id}
+                  form="bulk-conversations"
+                  aria-label={`Select: ${item.title || "Untitled"}`}
+                />
+              </td>
+              <td class="title" data-label="Title">
+                {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
+                <a href={`/conversations/${encodeURIComponent(item.id)}`}>{item.title || "Untitled"}</a>
+              </td>
+              <td data-label="Platform">{item.platform}</td>
+              <td class="num" data-label="Messages">
+                {item.messageCount}
+              </td>
+              <td data-label="Updated">
+                <time datetime={item.updatedAt}>{shortDate(item.updatedAt)}</time>
+              </td>
+              <td data-label="Status">
+                <Status item={item} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 

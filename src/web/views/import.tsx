@@ -1,6 +1,7 @@
+import { FORMATS, fileTypes } from "../../core/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
-import { megabytes, shortDate } from "../format.js";
 import { CsrfField, Layout, type PageContext } from "./layout.js";
+import { RecentImports } from "./recent-imports.js";
 
 function Step(props: { id: string; label: string }) {
   return (
@@ -16,10 +17,16 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
   return (
     <Layout title="Import" page="import" ctx={props.ctx}>
       <h1>Import an export</h1>
+      <ul>
+        {FORMATS.map((format) => (
+          <li>
+            <strong>{format.name}</strong>: {format.accepts}
+          </li>
+        ))}
+      </ul>
       <p>
-        ChatGPT or Claude (the export's zip, or its <code>conversations.json</code>), Google Takeout's Gemini activity (zip), or mnemo's
-        upload shape (JSON or NDJSON). The file streams to the server and is read there as <code>mnemo import</code> reads it; importing the
-        same export again updates what changed.
+        The file streams to the server and is read there as <code>mnemo import</code> reads it; importing the same export again updates what
+        changed.
       </p>
       <noscript>
         <p class="flash error">Uploading needs JavaScript. Without it, run mnemo import with the file on the server's machine.</p>
@@ -29,7 +36,13 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
         <div class="row">
           <div class="field grow">
             <label for="import-file">Export file</label>
-            <input id="import-file" type="file" name="file" accept=".zip,.json,.jsonl,.ndjson,application/zip,application/json" required />
+            <input
+              id="import-file"
+              type="file"
+              name="file"
+              accept={[...fileTypes(), "application/zip", "application/json"].join(",")}
+              required
+            />
           </div>
           <div class="field">
             <label for="import-platform">
@@ -48,70 +61,7 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
         <p id="import-status" role="status" aria-live="polite"></p>
         <div id="import-result"></div>
       </section>
-      <h2>Recent imports</h2>
-      {props.jobs.length === 0 ? (
-        <p class="empty">None since the server started.</p>
-      ) : (
-        <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Started</th>
-              <th scope="col">State</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.jobs.map((job) => (
-              <tr>
-                <td class="title" data-label="File">
-                  {job.filename} <span class="meta">({megabytes(job.bytesReceived)})</span>
-                </td>
-                <td data-label="Started">{shortDate(job.createdAt)}</td>
-                <td data-label="State">
-                  <span
-                    class={`badge ${unreadable(job) || job.state === "failed" ? "failed" : job.state === "done" ? "ready" : "processing"}`}
-                  >
-                    {unreadable(job) ? "not read" : job.state}
-                  </span>
-                </td>
-                <td data-label="Result">
-                  {job.error ? job.error.message : job.summary ? <SummaryLine summary={job.summary} /> : ""}
-                  {job.summary?.problems.length ? (
-                    <ul class="problems">
-                      {job.summary.problems.map((problem) => (
-                        <li>{`${problem.conversation ? `${problem.conversation}: ` : ""}${problem.reason}`}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RecentImports jobs={props.jobs} />
     </Layout>
-  );
-}
-
-/** A finished job whose file could not be read at all: "done" would say it was imported. */
-const unreadable = (job: ImportJob) =>
-  job.state === "done" && job.summary !== undefined && job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
-
-function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
-  const s = props.summary;
-  const ids = s.importIds;
-  return (
-    <>
-      {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
-      {ids.length > 0 ? (
-        <>
-          {" · "}
-          {ids.map((id) => (
-            <a href={`/conversations?import=${encodeURIComponent(id)}`}>{id}</a>
-          ))}
-        </>
-      ) : null}
-    </>
   );
 }

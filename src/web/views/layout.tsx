@@ -3,7 +3,7 @@ import type { Child } from "hono/jsx";
 import { assetUrl } from "../assets.js";
 import type { Flash } from "../sessions.js";
 
-export type PageKey = "memories" | "buckets" | "conversations" | "search" | "recall" | "import" | "settings";
+export type PageKey = "memories" | "buckets" | "conversations" | "search" | "recall" | "import" | "trash" | "settings";
 
 const NAV: { key: PageKey; href: string; label: string }[] = [
   { key: "memories", href: "/memories", label: "Memories" },
@@ -12,6 +12,7 @@ const NAV: { key: PageKey; href: string; label: string }[] = [
   { key: "search", href: "/search", label: "Search" },
   { key: "recall", href: "/recall", label: "Recall" },
   { key: "import", href: "/import", label: "Import" },
+  { key: "trash", href: "/trash", label: "Trash" },
   { key: "settings", href: "/settings", label: "Settings" },
 ];
 
@@ -76,7 +77,7 @@ export function Layout(props: { title: string; page: PageKey | undefined; ctx: P
         </div>
       </header>
       <main id="main" tabindex={-1}>
-        <FlashMessage flash={ctx.flash} />
+        <FlashMessage flash={ctx.flash} ctx={ctx} />
         {props.children}
       </main>
     </Document>
@@ -87,11 +88,22 @@ export function CsrfField(props: { ctx: PageContext }) {
   return <input type="hidden" name="_csrf" value={props.ctx.csrf} />;
 }
 
-export function FlashMessage(props: { flash: Flash | undefined }) {
-  if (!props.flash) return <div role="status" aria-live="polite"></div>;
+export function FlashMessage(props: { flash: Flash | undefined; ctx: PageContext }) {
+  const { flash } = props;
+  if (!flash) return <div role="status" aria-live="polite"></div>;
   return (
-    <div role={props.flash.kind === "error" ? "alert" : "status"} class={`flash ${props.flash.kind}`}>
-      {props.flash.text}
+    <div role={flash.kind === "error" ? "alert" : "status"} class={`flash ${flash.kind}`}>
+      {flash.text}
+      {flash.undo ? (
+        <ActionForm ctx={props.ctx} action="/trash/restore" back={flash.undo.back} class="undo">
+          {flash.undo.ids.map((id) => (
+            <input type="hidden" name="ids" value={id} />
+          ))}
+          <button type="submit" class="link">
+            Undo
+          </button>
+        </ActionForm>
+      ) : null}
     </div>
   );
 }

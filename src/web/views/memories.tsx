@@ -1,4 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { startsWithItsDate } from "../../text/memory-date.js";
 import { probablyUnrelated } from "../../text/relevance.js";
 import { plural, shortDate, withQuery } from "../format.js";
 import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage } from "./layout.js";
@@ -71,6 +72,9 @@ function AddMemory(props: { ctx: PageContext; buckets: Bucket[]; bucketId: numbe
         </div>
         <div class="row">
           <BucketSelect id="new-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
+          <label class="row">
+            <input type="checkbox" name="date" value="1" checked /> Start it with today's date
+          </label>
           <button type="submit">Add memory</button>
         </div>
       </ActionForm>
@@ -166,7 +170,8 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
       <input type="checkbox" name="ids" value={id} form="bulk" aria-label={`Select: ${excerpt}`} />
       <div class="body">
         <div class="item-head meta">
-          <span>{shortDate(memory.metadata.createdAt)}</span>
+          {/* The date once (text/memory-date.ts): a text that starts with its day needs no second one. */}
+          {startsWithItsDate(memory.text, memory.metadata.createdAt) ? null : <span>{shortDate(memory.metadata.createdAt)}</span>}
           <span>{memory.metadata.bucketName}</span>
           {memory.score !== undefined ? (
             <span>

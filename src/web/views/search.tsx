@@ -1,6 +1,8 @@
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
 import { messageLink, plural, shortDate } from "../format.js";
+import { markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
 
 type Platforms = { id: string; displayName?: string | undefined }[];
@@ -21,16 +23,13 @@ function PlatformSelect(props: { id: string; name: string; platforms: Platforms;
   );
 }
 
-/** Text with the query's words marked: elements, never markup built from the text. */
-function Highlighted(props: { text: string; split: (text: string) => { text: string; marked: boolean }[] }) {
-  return <>{props.split(props.text).map((segment) => (segment.marked ? <mark>{segment.text}</mark> : segment.text))}</>;
-}
-
 export function SearchPage(props: {
   ctx: PageContext;
   query: string;
   platform: string;
   limit: number;
+  /** Probably unrelated hits shown too. */
+  all: boolean;
   platforms: Platforms;
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
@@ -56,10 +55,12 @@ export function SearchPage(props: {
       {result ? (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">
-            {result.totalResults === 0 ? "No results" : `${result.totalResults} results`}{" "}
+            {result.totalResults === 0 ? "Nothing found" : plural(result.totalResults, "result")}{" "}
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
           <NotIndexedYet pending={props.pending} />
+          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations is about this.</p> : null}
+          <UnrelatedNote result={result} all={props.all} href={searchHref(props, !props.all)} />
           <ol class="items">
             {result.results.map((hit) => (
               <li class="item">
@@ -68,21 +69,20 @@ export function SearchPage(props: {
                     <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
                   </h3>
                   <span class="meta">
-                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · score {hit.score.toFixed(2)}
+                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
+                    {hit.probablyUnrelated ? " · probably unrelated" : ""}
                   </span>
                 </div>
                 {hit.context
                   .filter((near) => near.position === "before")
                   .map((near) => (
-                    <p class="context text">{near.text}</p>
+                    <div class="context md">{markdown(near.text)}</div>
                   ))}
-                <p class="text">
-                  <Highlighted text={hit.text} split={split} />
-                </p>
+                <div class="md">{markdown(hit.text, { mark: split })}</div>
                 {hit.context
                   .filter((near) => near.position === "after")
                   .map((near) => (
-                    <p class="context text">{near.text}</p>
+                    <div class="context md">{markdown(near.text)}</div>
                   ))}
               </li>
             ))}
@@ -93,30 +93,35 @@ export function SearchPage(props: {
   );
 }
 
-const CITATION = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+/** How many hits were probably unrelated, and the link that shows or hides them. */
+function UnrelatedNote(props: { result: SearchResponse; all: boolean; href: string }) {
+  const count = props.result.unrelatedResults;
+  if (count === 0) return null;
+  return (
+    <p class="meta">
+      {props.all
+        ? `${plural(count, "result")} marked probably unrelated. `
+        : `${plural(count, "more result")} left out as probably unrelated. `}
+      <a href={props.href}>{props.all ? "Hide them" : "Show them"}</a>
+    </p>
+  );
+}
 
-/** The narrative with each [n] a link to the message it cites. */
+function searchHref(props: { query: string; platform: string; limit: number }, all: boolean): string {
+  const params = new URLSearchParams({ q: props.query, limit: String(props.limit) });
+  if (props.platform) params.set("platform", props.platform);
+  if (all) params.set("all", "1");
+  return `/search?${params}`;
+}
+
+/** The summary, its markdown rendered, with each [n] a link to the message it cites. */
 function Narrative(props: { result: RecallResponse }) {
-  const { content, sources } = props.result;
-  const parts: unknown[] = [];
-  let at = 0;
-  for (const match of content.matchAll(CITATION)) {
-    parts.push(content.slice(at, match.index));
-    const numbers = match[1]!.split(",").map((n) => Number(n.trim()));
-    const links = numbers.map((n) => {
-      const source = sources[n - 1];
-      if (!source) return `[${n}]`;
-      return (
-        <a class="cite" href={messageLink(source.conversationId, source.messageId)} aria-label={`Source ${n}: ${source.conversationTitle}`}>
-          [{n}]
-        </a>
-      );
-    });
-    parts.push(...links);
-    at = match.index + match[0].length;
-  }
-  parts.push(content.slice(at));
-  return <div class="narrative">{parts}</div>;
+  const { sources } = props.result;
+  const cite = (n: number) => {
+    const source = sources[n - 1];
+    return source && { href: messageLink(source.conversationId, source.messageId), label: `Source ${n}: ${source.conversationTitle}` };
+  };
+  return <div class="narrative md">{markdown(props.result.content, { cite })}</div>;
 }
 
 export function RecallPage(props: {
@@ -146,9 +151,9 @@ export function RecallPage(props: {
           <label for="recall-platform">Format for</label>
           <select id="recall-platform" name="platform">
             <option value="">Any</option>
-            {(["chatgpt", "claude", "typingmind"] as const).map((platform) => (
+            {CHAT_PLATFORM_IDS.map((platform) => (
               <option value={platform} selected={platform === props.platform}>
-                {{ chatgpt: "ChatGPT", claude: "Claude", typingmind: "TypingMind" }[platform]}
+                {CHAT_PLATFORMS[platform]}
               </option>
             ))}
           </select>
@@ -162,7 +167,13 @@ export function RecallPage(props: {
           <p class="meta">
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
-          {result.content ? <Narrative result={result} /> : <p class="empty">Nothing in your conversations matches.</p>}
+          {result.sources.length === 0 ? (
+            <p class="empty">{result.content || "Nothing in your conversations is about this."}</p>
+          ) : result.content ? (
+            <Narrative result={result} />
+          ) : (
+            <p class="empty">Nothing fits in {props.maxTokens} tokens: raise Max tokens.</p>
+          )}
           {result.sources.length > 0 ? (
             <>
               <h2>Sources</h2>

@@ -1,6 +1,7 @@
 import type { StoreInfo } from "../../schemas/account.js";
 import type { Snippet } from "../mcp-snippets.js";
 import { megabytes } from "../format.js";
+import { BackupSection } from "./backup.js";
 import { ActionForm, Layout, type PageContext } from "./layout.js";
 
 export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippets: Snippet[]; newToken: string | undefined }) {
@@ -48,7 +49,17 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         {props.snippets.map((snippet, i) => (
           <div class="snippet">
             <h4 id={`snippet-${i}`}>{snippet.client}</h4>
-            <p class="hint">{snippet.where}</p>
+            <p class="hint">
+              {snippet.where}
+              {snippet.docs ? (
+                <>
+                  {" "}
+                  <a href={snippet.docs} rel="noreferrer">
+                    {snippet.client}'s documentation
+                  </a>
+                </>
+              ) : null}
+            </p>
             {/* Focusable: a snippet wider than a phone scrolls, and the keyboard must be able to scroll it. */}
             <pre id={`snippet-text-${i}`} tabindex={0}>
               <code>{snippet.text}</code>
@@ -105,6 +116,7 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <dt>Platforms</dt>
         <dd>{s.platforms.length === 0 ? "none yet" : s.platforms.map((p) => `${p.displayName ?? p.id}: ${p.conversations}`).join(", ")}</dd>
       </dl>
+      <BackupSection />
     </Layout>
   );
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
+import { RECORDS, serialise } from "../../importers/generated-export.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 
@@ -16,6 +17,7 @@ interface Summary {
   importIds: string[];
   files: { path: string; format: string | null; conversations: number; error?: string }[];
   problems: { reason: string }[];
+  repaired: { file: string; record: number; fields: string[]; count: number; text: string }[];
 }
 
 describe("mnemo import", () => {
@@ -75,16 +77,44 @@ describe("mnemo import", () => {
     expect(missing.stderr).toMatch(/not found/);
   });
 
-  it("a malformed file fails with its name and position; what came before is kept", async () => {
+  it("a truncated file: what came before the cut is imported, the record cut short is named with its position", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const good = path.join(EXPORTS, "upload", "array.json");
     const bad = path.join(EXPORTS, "malformed", "chatgpt-truncated.json");
     const result = await runCli(["--json", "import", good, bad], { env: own });
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Summary;
-    expect(summary.files[1]!.error).toMatch(/chatgpt-truncated\.json.*byte \d+/);
-    expect(summary.new).toBeGreaterThan(0);
+    expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", conversations: 3 });
+    expect(summary.failed).toBe(1);
+    expect(summary.problems.map((p) => p.reason)).toEqual([
+      expect.stringMatching(/chatgpt-truncated\.json, record 3: invalid JSON at byte 21355 .*the file looks truncated/),
+    ]);
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new);
+  });
+
+  it("one title cut mid-emoji among 60 is repaired and said so, and a damaged record costs itself alone", async () => {
+    // The export that imported 0 (one bad title), and one that stopped at the damage and named the wrong record.
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const records = RECORDS.chatgpt.slice(0, 60).map((value, i) => (i === 41 ? { ...value, title: "Plans for Lisbon \ud83d" } : value));
+    const { bytes, spans } = serialise(records);
+    const damaged = Buffer.concat([bytes.subarray(0, spans[17]!.start + 5), bytes.subarray(spans[17]!.start + 9)]);
+    const file = path.join(tempDir(), "conversations.json");
+    fs.writeFileSync(file, damaged);
+    const result = await runCli(["--json", "import", "--no-wait", file], { env: own });
+    expect(result.code).toBe(1); // one record could not be read
+    const summary = JSON.parse(result.stdout) as Summary;
+    expect(summary).toMatchObject({ new: 59, failed: 1 });
+    expect(summary.files[0]!.error).toBeUndefined();
+    expect(summary.problems.map((p) => p.reason)).toEqual([
+      expect.stringMatching(/conversations\.json, record 18: invalid JSON at byte \d+/),
+    ]);
+    expect(summary.repaired).toEqual([{ file, record: 42, fields: ["title"], count: 1, text: "Plans for Lisbon \uFFFD" }]);
+    const list = JSON.parse((await runCli(["--json", "chats", "list", "--title", "Plans for Lisbon"], { env: own })).stdout);
+    expect(list.items.map((item: { title: string }) => item.title)).toEqual(["Plans for Lisbon \uFFFD"]);
+    const human = await runCli(["import", "--dry-run", file], { env: own });
+    expect(human.stderr).toContain("Repaired and imported: 1 record held text that is not valid Unicode");
+    expect(human.stderr).toContain(`${file}, record 42: title ("Plans for Lisbon \uFFFD")`);
+    expect(human.stderr).toMatch(/conversations\.json, record 18: invalid JSON at byte \d+/);
   });
 
   it("a bad NDJSON line is skipped and reported with its line number; the lines after it are imported", async () => {
@@ -95,7 +125,7 @@ describe("mnemo import", () => {
     expect(summary).toMatchObject({ new: 2, failed: 1 });
     expect(summary.files[0]!.error).toBeUndefined();
     expect(summary.problems.map((p) => p.reason)).toEqual([
-      expect.stringMatching(/upload-bad-line\.ndjson: invalid JSON at byte 674 \(line 2, column 52\)/),
+      expect.stringMatching(/upload-bad-line\.ndjson, record 2: invalid JSON at byte 674 \(line 2, column 52\)/),
     ]);
     const list = JSON.parse((await runCli(["--json", "chats", "list"], { env: own })).stdout);
     expect(list.items.map((item: { title: string }) => item.title).sort()).toEqual([
@@ -233,6 +263,11 @@ describe("mnemo import", () => {
         "done",
         "done",
       ]);
+      // The upload endpoint's summary says what it repaired, as mnemo import does.
+      const cut = path.join(tempDir(), "cut-title.json");
+      fs.writeFileSync(cut, serialise([{ ...RECORDS.chatgpt[0]!, title: "Cut \ud83d" }]).bytes);
+      const repaired = JSON.parse((await runCli(["--json", "import", "--no-wait", cut], { env: served.env })).stdout) as Summary;
+      expect(repaired).toMatchObject({ new: 1, failed: 0, repaired: [{ file: cut, record: 1, fields: ["title"], text: "Cut \uFFFD" }] });
     } finally {
       await served.stop();
     }

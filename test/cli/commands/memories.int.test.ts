@@ -78,16 +78,15 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(json.memories[0].text).toBe("clear\u001b[2J me \u202ereversed\u0007"); // stored and given to programs as it was
   });
 
-  it("shows times in the user's time zone, the one remember dates memories by", async () => {
+  it("dates a memory by the user's time zone, and shows that date once, in its text", async () => {
     // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
     for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
       const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
       expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
-      const row = /(\d{4}-\d\d-\d\d) \d\d:\d\d +General +(\d{4}-\d\d-\d\d) zone test/.exec(
-        (await runCli(["memories"], { env: own })).stdout,
-      );
-      expect(row, TZ).not.toBeNull();
-      expect(row![1], TZ).toBe(row![2]);
+      const day = new Intl.DateTimeFormat("sv", { timeZone: TZ }).format(new Date());
+      const line = (await runCli(["memories"], { env: own })).stdout.split("\n").find((shown) => shown.includes("zone test"));
+      // No CREATED date beside it: the text starts with the day it was stored, in the user's zone.
+      expect(line, TZ).toMatch(new RegExp(`^mem_\\w+ +General +${day} zone test`));
     }
   });
 
@@ -103,6 +102,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(listed.memories[1]!.id).toBe(memoryId);
     // stdout is a pipe here, as in id=$(mnemo remember …): it gets the id alone.
     expect(plain.stdout).toBe(`${listed.memories[0]!.id}\n`);
+    // The date once: in the text when it starts with it, else in the CREATED column.
+    const table = (await mnemo(["memories", "--count", "2"])).stdout.split("\n");
+    expect(table.find((line) => line.includes("allergic"))!.split(stamp)).toHaveLength(2);
+    expect(table.find((line) => line.includes("Rent is due"))!).toContain(stamp);
   });
 
   it("reads stdin with -, one memory or one per line", async () => {
@@ -134,6 +137,14 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(result.memories[0]!.score).toBeGreaterThan(0);
     const table = await mnemo(["memories", "--query", "where does my sibling live"]);
     expect(table.stdout.split("\n")[1]).toMatch(/sister lives in Porto/);
+  });
+
+  it("lists the memories stored between two dates (--from, --to), as the API and MCP filter them", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await json<Listed>(["memories", "--from", today])).memories.length).toBeGreaterThan(0);
+    expect((await json<Listed>(["memories", "--to", "2025-12-31"])).memories).toEqual([]);
+    const bad = await mnemo(["memories", "--from", "2025-02-30"]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--from: must be an ISO 8601 date/)]);
   });
 
   it("rejects bad input with a message naming the problem and exit 2", async () => {

@@ -37,7 +37,22 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(human.stdout).toMatch(/^ {3}(you|assistant): \S/m);
     expect(human.stdout).toMatch(/^ {3}┆ (you|assistant): \S/m);
     expect(result.results[0].parts[0]).toMatchObject({ sender: expect.stringMatching(/^(human|assistant)$/) });
-    expect(human.stderr).toMatch(/1 results in \d+ ms/);
+    expect(human.stderr).toMatch(/1 result in \d+ ms/);
+  });
+
+  it("says nothing is stored on a question about nothing in the history, on search and recall", async () => {
+    for (const query of ["zxqv blorptangle frobnicate", "what did my cardiologist say about the stent?"]) {
+      const recalled = await mnemo(["recall", query]);
+      expect([recalled.code, recalled.stdout]).toEqual([0, "Nothing in your chat history is about this.\n"]);
+      expect(JSON.parse((await mnemo(["--json", "recall", query])).stdout)).toMatchObject({ sources: [], model: "none" });
+      const searched = await mnemo(["search", query]);
+      expect(searched.code).toBe(0);
+      expect(searched.stdout).toMatch(
+        /^Nothing found about that in your conversations \(\d+ passages? probably unrelated, not shown: --all shows them\)\.\n$/,
+      );
+      const all = await mnemo(["search", query, "--all", "-n", "2", "-c", "0"]);
+      expect(all.stdout).toMatch(/^1\. .* · score 0\.\d\d \(probably unrelated\) · conv_/m);
+    }
   });
 
   it("recall prints a cited summary and its numbered sources", async () => {

@@ -390,7 +390,6 @@ describe("conversations", () => {
     const titles = async (query: Parameters<MnemoService["conversations"]["list"]>[0]) =>
       (await svc.conversations.list(query)).items.map((i) => i.title).sort();
     expect(await titles({ provider: "claude" })).toEqual(["Kanji study plan", "Sourdough 100% hydration"]);
-    expect(await titles({ provider: "gemini" })).toEqual([]);
     expect(await titles({ title: "keyerror" })).toEqual(["Fix KeyError in CSV report"]);
     expect(await titles({ title: "100%" })).toEqual(["Sourdough 100% hydration"]);
     expect(await titles({ dateFrom: "2024-06-10", dateTo: "2024-07-01" })).toEqual([
@@ -412,6 +411,12 @@ describe("conversations", () => {
     expect((await failure(svc.conversations.list({ page: 0 }))).message).toMatch(/^page:/);
     expect((await failure(svc.conversations.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
     expect((await failure(svc.conversations.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
+    // A platform with nothing from it is refused as search refuses it, naming those there are: an empty list read as "no such conversation".
+    const none = await failure(svc.conversations.list({ provider: "gemini" }));
+    expect([none.message, none.suggestion]).toEqual([
+      'provider: no conversations from platform "gemini"',
+      expect.stringMatching(/^Use "all" or one of: .*claude/),
+    ]);
   });
 
   it("excluded conversations stay stored but are not counted or searchable", async () => {

@@ -68,3 +68,19 @@ describe("memory search", () => {
     for (const score of [...answered, ...unrelated]) expect(score).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe("memory search on a store of a few memories", () => {
+  it("finds the dog for a pet question beside one other memory, and does not call it probably unrelated", async () => {
+    const own = await openTestApp();
+    const service = await own.service();
+    await service.memories.store({ text: "2025-05-01 My dog Biscuit is a golden retriever" });
+    await service.memories.store({ text: "2025-05-01 I'm allergic to peanuts" });
+    const found = (await service.memories.list({ query: "what kind of pet do I have?" })) as { text: string; score: number }[];
+    expect(found[0]!.text).toContain("Biscuit");
+    expect(found[0]!.score).toBeGreaterThanOrEqual(PROBABLY_UNRELATED);
+    // A question naming someone the memories never mention stays under the threshold.
+    const named = (await service.memories.list({ query: "what does Priya think of my dog?" })) as { score: number }[];
+    expect(named[0]!.score).toBeLessThan(PROBABLY_UNRELATED);
+    await own.close();
+  });
+});

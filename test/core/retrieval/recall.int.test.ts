@@ -161,6 +161,85 @@ describe("recall (extractive)", () => {
   });
 });
 
+describe("recall and search that an assistant can repeat", () => {
+  const nothing = [
+    "zxqv blorptangle frobnicate",
+    "what did my cardiologist say about the stent?",
+    "What did Priya say about the visa interview?",
+  ];
+
+  it("says plainly that the history holds nothing on a question about nothing stored, with no source", async () => {
+    for (const query of nothing) {
+      const result = await service.recall({ query, maxTokens: 500 });
+      expect(result, query).toMatchObject({ content: "Nothing in your chat history is about this.", sources: [], model: "none" });
+      expect(result.tokenCount).toBe((await loadTokenizer()).count(result.content));
+      const searched = await service.search({ query });
+      expect(searched, query).toMatchObject({ results: [], totalResults: 0 });
+      expect(searched.unrelatedResults).toBeGreaterThan(0);
+    }
+    const several = await service.recall({ queries: [{ query: nothing[0]! }, { query: "why is my snake not eating?" }] });
+    expect(several.results![0]).toMatchObject({ content: "Nothing in your chat history is about this.", sources: [] });
+    expect(several.results![1]!.sources.length).toBeGreaterThan(0);
+    expect(several.content).toMatch(/^zxqv blorptangle frobnicate:\nNothing in your chat history is about this\.\n\n/);
+  });
+
+  it("search marks what it left out, and shows it on request with scores on one scale", async () => {
+    const all = await service.search({ query: nothing[1]!, includeUnrelated: true });
+    expect(all.results.length).toBe(all.unrelatedResults);
+    for (const hit of all.results) expect(hit).toMatchObject({ probablyUnrelated: true, score: expect.any(Number) });
+    expect(Math.max(...all.results.map((hit) => hit.score))).toBeLessThan(0.5);
+    // No rescaling per query: the best hit of an answered question is not 1 by construction, and scores fall.
+    const answered = await service.search({ query: "heat mat for the ball python enclosure" });
+    expect(answered.results[0]!.score).toBeGreaterThanOrEqual(0.5);
+    const scores = answered.results.map((hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const hit of answered.results) expect(hit.probablyUnrelated).toBe(false);
+  });
+
+  it("cites the conversation that answers first and leaves the one that shares a word out", async () => {
+    const { own, svc } = await appWithChats([
+      chat("goals", "Daily tasks for goal-setting", "2024-01-05T08:00:00Z", [
+        ["human", "Help me plan my daily tasks so I reach my goals."],
+        ["assistant", "Plan three tasks each morning, review them at night, and keep a weekly plan for bigger goals."],
+      ]),
+      chat("meals", "High-protein meal plan", "2024-02-05T08:00:00Z", [
+        ["human", "Can you plan a high-protein meal plan for the week?"],
+        ["assistant", "Here is a plan: eggs and yoghurt for breakfast, chicken and lentils for lunch, fish for dinner."],
+      ]),
+      chat("lisbon", "Lisbon long weekend", "2024-05-02T08:00:00Z", [
+        ["human", "We're spending four days in Lisbon in May. Can you sketch an itinerary?"],
+        ["assistant", "Day 1 Alfama, Day 2 Belém and pastéis de nata, Day 3 Sintra, Day 4 Bairro Alto and fado."],
+        ["human", "Is tram 28 worth it?"],
+        ["assistant", "Tram 28 is worth it once: board at Martim Moniz before 9:00."],
+      ]),
+    ]);
+    const result = await svc.recall({ query: "what did we plan for Lisbon?", maxTokens: 1000 });
+    expect(result.sources[0]!.conversationTitle).toBe("Lisbon long weekend");
+    expect(new Set(result.sources.map((s) => s.conversationTitle))).toEqual(new Set(["Lisbon long weekend"]));
+    // Within the conversation, time order; [1] is its first cited message.
+    const times = result.sources.map((s) => s.date);
+    expect(times).toEqual([...times].sort());
+    expect(result.content.indexOf("[1]")).toBeLessThan(result.content.indexOf("[2]"));
+    await own.close();
+  }, 180_000);
+
+  it("numbers sources from the most relevant conversation, not the oldest", async () => {
+    const { own, svc } = await appWithChats([
+      chat("old", "Balcony herbs", "2023-03-01T08:00:00Z", [["human", "The basil on the balcony needs more sun; I moved it."]]),
+      chat("new", "Basil pesto and balcony basil", "2024-07-01T08:00:00Z", [
+        ["human", "My balcony basil is flowering: should I pinch the flowers off before making pesto?"],
+        ["assistant", "Yes, pinch the basil flowers off so the leaves stay sweet for pesto."],
+      ]),
+    ]);
+    const result = await svc.recall({ query: "should I pinch the basil flowers before making pesto?", maxTokens: 1000 });
+    expect(result.sources[0]!.conversationTitle).toBe("Basil pesto and balcony basil");
+    const titles = result.sources.map((s) => s.conversationTitle);
+    const older = titles.indexOf("Balcony herbs");
+    if (older >= 0) expect(titles.slice(older).every((title) => title === "Balcony herbs")).toBe(true);
+    await own.close();
+  }, 180_000);
+});
+
 describe("search", () => {
   it("finds words of scripts written without spaces, which the text index keeps as whole runs", async () => {
     const { own, svc } = await appWithChats([
@@ -185,7 +264,7 @@ describe("search", () => {
   });
 
   it("returns the spec's result shape with neighbouring chunks as context", async () => {
-    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2 });
+    const result = await service.search({ query: "heat mat temperature", limit: 2, contextChunks: 2, includeUnrelated: true });
     expect(result).toMatchObject({ query: "heat mat temperature", provider: "all", totalResults: 2 });
     expect(result.results[0]).toMatchObject({ title: "Caring for my ball python", sender: "human", context: [] });
     expect(result.results[0]!.text).toContain("heat mat");
@@ -336,6 +415,20 @@ describe("recall with an OpenAI-compatible LLM", () => {
     await own.close();
   });
 
+  it("passes its passages numbered from the most relevant conversation, and is not called when nothing is relevant", async () => {
+    const own = await appWithLlm(llmUrl);
+    requests = [];
+    answer = "Tofuku-ji [1].";
+    await (await own.service()).recall({ query: "which temples for autumn colours in Kyoto?", maxTokens: 300 });
+    const listed = requests[0]!.messages[1]!.content;
+    expect(listed).toMatch(/^Passages:\n\[1\] \(Kyoto in autumn, /);
+    requests = [];
+    const none = await (await own.service()).recall({ query: "what did my cardiologist say about the stent?", maxTokens: 300 });
+    expect(requests).toHaveLength(0);
+    expect(none).toMatchObject({ content: "Nothing in your chat history is about this.", sources: [], model: "none" });
+    await own.close();
+  });
+
   it("cuts a long answer without a sentence end between words, and replaces one that cites nothing it was given", async () => {
     const own = await appWithLlm(llmUrl);
     answer = `Monty stopped eating [1] because ${"the enclosure was cold and ".repeat(400)}so on [2].`;
@@ -453,13 +546,15 @@ describe("recall of text with brackets in it", () => {
 });
 
 describe("reranking", () => {
-  it("reorders with a cross-encoder unless skipRerank", async () => {
+  it("reorders with a cross-encoder unless skipRerank, each hit keeping its score on the one scale", async () => {
     const { app: own, service: svc } = await openAppWithChats(CHATS, { reranker: `cross-encoder:${CROSS_ENCODER}` });
-    const reranked = await svc.search({ query: "maple leaves Kyoto November", limit: 3 });
-    const fused = await svc.search({ query: "maple leaves Kyoto November", limit: 3, skipRerank: true });
+    const query = { query: "maple leaves Kyoto November", limit: 3, includeUnrelated: true };
+    const reranked = await svc.search(query);
+    const fused = await svc.search({ ...query, skipRerank: true });
     expect(reranked.results[0]!.title).toBe("Kyoto in autumn");
-    expect(reranked.results.map((r) => r.score)).not.toEqual(fused.results.map((r) => r.score));
+    const scoreOf = (results: typeof fused.results) => new Map(results.map((r) => [r.text, r.score]));
+    expect(scoreOf(reranked.results)).toEqual(scoreOf(fused.results));
     for (const r of reranked.results) expect(r.score).toBeGreaterThan(0);
     await own.close();
-  });
+  }, 180_000);
 });

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { AppError } from "../../shared/errors.js";
+import { action, openService } from "../session.js";
+import { untilSignal } from "./serve.js";
+
+export function registerWatch(program: Command): void {
+  program
+    .command("watch")
+    .description(
+      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, until Ctrl-C (`mnemo service install --watch` does it at every login)",
+    )
+    .argument("<folders...>", "folders to watch")
+    .action(
+      action(async (session, folders: string[]) => {
+        const watched = folders.map((folder) => {
+          const absolute = path.resolve(folder);
+          if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
+            throw AppError.invalid("folders", `${absolute} is not a folder`, "Give a folder that exists, such as ~/Downloads.");
+          }
+          return absolute;
+        });
+        const [{ watchFolder, importExports, uploadExports }, { locateStore }] = await Promise.all([
+          import("../../core/index.js"),
+          import("../../config/location.js"),
+        ]);
+        const { store, user, remote, token } = session.options;
+        const { paths } = locateStore({ store, user, remote, token });
+        // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
+        const { service, via, close } = await openService(session, { index: true, maintenance: "background" });
+        const { out } = session;
+        try {
+          const watchers = await Promise.all(
+            watched.map((folder) =>
+              watchFolder({
+                folder,
+                stateFile: paths.watchState,
+                importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),
+                log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },
+              }),
+            ),
+          );
+          out.notice("Ctrl-C stops watching.");
+          await untilSignal();
+          for (const watcher of watchers) await watcher.stop();
+        } finally {
+          await close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,14 @@
+import type { MoveToTrashRequest } from "../schemas/trash.js";
+import { type Session, withService } from "./session.js";
+
+/** `memories delete --trash`, `chats delete --trash`: moved there, no question asked (it can be undone). */
+export async function moveToTrash(session: Session, body: MoveToTrashRequest): Promise<void> {
+  await withService(session, async (service) => {
+    const result = await service.trash.move(body);
+    if (result.notFound.length > 0) process.exitCode = 1;
+    if (session.out.json) return session.out.data(result);
+    for (const item of result.items) session.out.success(`Moved ${item.kind} ${item.itemId} to the trash as ${item.id}`);
+    if (result.items.length > 0) session.out.notice("Kept 30 days: `mnemo trash restore <id>` puts it back.");
+    if (result.notFound.length > 0) session.out.warn(`Not found: ${result.notFound.join(", ")}`);
+  });
+}

@@ -1,0 +1,221 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { openExport, type ExportFormat } from "../../importers/index.js";
+import { isAppError } from "../../shared/errors.js";
+import type { ImportSummary } from "./import-file.js";
+
+/**
+ * Watching a folder (~/Downloads) for chat exports: each new file that is a ChatGPT, Claude or
+ * Gemini export is imported once it has finished downloading, and at most once per content.
+ *
+ * - Finished: browsers download under another name (.crdownload, .part) and rename at the end, and
+ *   some write in place; so a file is looked at once its size and time have not changed for
+ *   `stableMs`. A zip whose download stalled is not complete (its directory is at its end): the
+ *   importer cannot open it, and it is looked at again when it changes.
+ * - What is an export is the importers' word (openExport), not the name: the rest is left alone,
+ *   silently. mnemo's own upload shape and backups are not imported from a folder.
+ * - New: the files a folder holds when it is first watched are left alone (an old export imported
+ *   over newer data would replace conversations with their older state); later ones are imported,
+ *   also those that arrived while nothing watched.
+ * - Once per content: the SHA-256 of each imported file is kept in the data dir (`watch.json`), so a
+ *   second download of the same export ("export (1).zip") is not imported again.
+ */
+
+/** The export formats a watched folder imports. */
+const WATCHED_FORMATS: ReadonlySet<ExportFormat> = new Set(["chatgpt", "claude", "gemini"]);
+/** Files looked at: exports come as zips, or as a conversations.json. */
+const CANDIDATE = /^[^.].*\.(?:zip|json)$/i;
+/** Imports remembered for `mnemo service status`, newest last. */
+const KEEP_IMPORTS = 1_000;
+
+export interface WatchOptions {
+  folder: string;
+  /** The data dir's watch.json. */
+  stateFile: string;
+  /** Imports one export file (into the store, or through a server) and says what it stored. */
+  importFile(file: string): Promise<ImportSummary>;
+  /** Lines for the log: what was imported (notice), and what could not be (warn). */
+  log: { notice(text: string): void; warn(text: string): void };
+  intervalMs?: number;
+  stableMs?: number;
+}
+
+/** One import of a watched folder, as watch.json keeps it. */
+export interface WatchedImport {
+  file: string;
+  sha256: string;
+  format: ExportFormat;
+  importedAt: string;
+  conversations: number;
+  new: number;
+  updated: number;
+  importIds: string[];
+}
+
+interface WatchState {
+  /** Per folder: when watching began, and the files it held then ("name size mtime"). */
+  folders: Record<string, { since: string; present: string[] }>;
+  imports: WatchedImport[];
+}
+
+/** Starts watching; `stop` ends it after the file being imported, if any. */
+export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
+  const folder = path.resolve(options.folder);
+  const intervalMs = options.intervalMs ?? 2_000;
+  const stableMs = options.stableMs ?? 3_000;
+  /** Files seen changing: their signature and since when it has not changed. */
+  const seen = new Map<string, { signature: string; since: number }>();
+  /** Files dealt with (imported, not an export, failed), by signature: looked at again only when they change. */
+  const done = new Map<string, string>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const state = readState(options.stateFile);
+  let present: Set<string> | undefined;
+  /** What the folder held when it was first watched; undefined while it cannot be read (a disk not plugged in). */
+  const startingPoint = (): Set<string> | undefined => {
+    if (present) return present;
+    const listed = listCandidates(folder);
+    if (!listed) return undefined;
+    let known = state.folders[folder];
+    if (!known) {
+      known = state.folders[folder] = {
+        since: new Date().toISOString(),
+        present: listed.map(({ name, signature }) => `${name} ${signature}`),
+      };
+      writeState(options.stateFile, state);
+    }
+    const held = known.present.length;
+    options.log.notice(
+      `Watching ${folder} for chat exports${held > 0 ? ` (the ${held} zip and JSON files it held at first are left alone)` : ""}`,
+    );
+    present = new Set(known.present);
+    return present;
+  };
+
+  const tick = async () => {
+    const skip = startingPoint();
+    if (!skip) return;
+    const now = Date.now();
+    for (const { name, signature } of listCandidates(folder) ?? []) {
+      if (stopped) return;
+      if (skip.has(`${name} ${signature}`) || done.get(name) === signature) continue;
+      const known = seen.get(name);
+      if (known?.signature !== signature) {
+        seen.set(name, { signature, since: now });
+        continue;
+      }
+      if (now - known.since < stableMs) continue;
+      seen.delete(name);
+      done.set(name, signature);
+      await consider(path.join(folder, name), state, options);
+    }
+  };
+  const loop = () => {
+    current = tick()
+      .catch((error: unknown) => options.log.warn(`Watching ${folder}: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, intervalMs);
+      });
+  };
+  loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+/** Imports the file if it is an export of a watched format whose content was never imported. */
+async function consider(file: string, state: WatchState, options: WatchOptions): Promise<void> {
+  const format = await exportFormat(file);
+  if (!format || !WATCHED_FORMATS.has(format)) return;
+  const sha256 = await hashOf(file);
+  const before = state.imports.find((entry) => entry.sha256 === sha256);
+  if (before) {
+    options.log.notice(`${path.basename(file)} is ${before.file} again, imported on ${before.importedAt}: left alone`);
+    return;
+  }
+  let summary: ImportSummary;
+  try {
+    summary = await options.importFile(file);
+  } catch (error) {
+    options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const conversations = summary.files.reduce((sum, entry) => sum + entry.conversations, 0);
+  state.imports.push({
+    file,
+    sha256,
+    format,
+    importedAt: new Date().toISOString(),
+    conversations,
+    new: summary.new,
+    updated: summary.updated,
+    importIds: summary.importIds,
+  });
+  state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
+  writeState(options.stateFile, state);
+  const problems = summary.rejected + summary.failed;
+  const { memories } = summary;
+  const remembered = memories.new + memories.updated + memories.unchanged;
+  const memoryLine = remembered > 0 ? `; ${remembered} memories, ${memories.new} new, ${memories.updated} updated` : "";
+  const line = `Imported ${file} (${format}): ${conversations} conversations, ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged${problems > 0 ? `, ${summary.rejected} rejected, ${summary.failed} failed` : ""}${memoryLine}`;
+  if (problems > 0) options.log.warn(line);
+  else options.log.notice(line);
+}
+
+/** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
+async function exportFormat(file: string): Promise<ExportFormat | undefined> {
+  try {
+    return (await openExport(file)).format;
+  } catch (error) {
+    if (isAppError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The zip and JSON files in the folder, with their size and time; undefined when it cannot be read (it is looked at again). */
+function listCandidates(folder: string): { name: string; signature: string }[] | undefined {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  return entries.flatMap((entry) => {
+    if (!entry.isFile() || !CANDIDATE.test(entry.name)) return [];
+    const info = fs.statSync(path.join(folder, entry.name), { throwIfNoEntry: false });
+    return info ? [{ name: entry.name, signature: `${info.size}:${Math.round(info.mtimeMs)}` }] : [];
+  });
+}
+
+async function hashOf(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** The imports of watched folders, newest last (`mnemo service status`). */
+export function watchedImports(stateFile: string): WatchedImport[] {
+  return readState(stateFile).imports;
+}
+
+function readState(file: string): WatchState {
+  try {
+    const state = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<WatchState>;
+    return { folders: state.folders ?? {}, imports: state.imports ?? [] };
+  } catch {
+    return { folders: {}, imports: [] };
+  }
+}
+
+function writeState(file: string, state: WatchState): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+  fs.renameSync(temporary, file);
+}

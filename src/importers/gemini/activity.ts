@@ -1,0 +1,264 @@
+// Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
+// Each record is one prompt and its response; records are grouped into conversations by their
+// conversation URL when they carry one, otherwise by calendar day (UTC), split where an hour passes
+// without a record.
+//
+// Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
+// and the verb before each prompt ("Prompted …", "送信したメッセージ: …"). A record is recognised by
+// what does not change with the language: the brand in its product names, or its link to
+// gemini.google.com. The verb is stripped when it is one we know (gemini-prompt-verbs.ts), or when
+// the file shows it: the same words open nearly every title.
+//
+// A record's answer is every item of its `safeHtmlItem`, in order: a long answer arrives as several
+// items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
+// ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
+import { createHash } from "node:crypto";
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
+import { htmlToText } from "./html-text.js";
+import { uniqueIds } from "../message-ids.js";
+import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
+import { GEMINI_HOST, namesGeminiProduct } from "./names.js";
+
+/** A conversation's link: /app/<id>, /app/c/<id> (newer), /chat/<id> (Bard), optionally under /u/<n>/. */
+const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/(?:c\/)?([A-Za-z0-9_-]{6,})/;
+const TITLE_CHARS = 80;
+/** Records of one day without a conversation URL are one conversation until this long a pause. */
+const SESSION_GAP_MS = 60 * 60 * 1000;
+
+const SKIPPED = {
+  otherProduct: "activity of other Google products",
+  undated: "Gemini records without a readable time",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
+  repeated: "Gemini records met again in another activity file (read once)",
+} as const;
+
+/** A Gemini record as read, before the file's prompt verb is known. */
+export interface Activity {
+  time: string;
+  /** Position in the file, to keep records with equal times in a stable order. */
+  order: number;
+  title: string;
+  /** Gemini's answer: the text of every `safeHtmlItem`, in order ("" when there is none). */
+  answer: string;
+  /** The conversation the record links to, when it does. */
+  group: string | undefined;
+  attachments: string[];
+  context: RecordContext;
+}
+
+interface Turn {
+  time: string;
+  order: number;
+  group: string;
+  prompt: string;
+  attachments: string[];
+  response: string;
+  /** Short hash of the raw title: with the time, a stable message id. */
+  fingerprint: string;
+}
+
+/**
+ * One record of Gemini activity, as read: only its extracted text is kept (not the raw JSON), and
+ * nothing of other products' records, since grouping needs every record before anything is yielded.
+ */
+export function readActivity(record: unknown, context: RecordContext): Activity | undefined {
+  if (!isObject(record)) throw notAConversation(context);
+  return toActivity(record, context);
+}
+
+/** The activities of a read grouped into conversations: by the conversation they link to, else by day and session. */
+export function geminiConversations(activities: Activity[]): UploadConversation[] {
+  const byFile = new Map<string, Activity[]>();
+  for (const activity of activities) {
+    const inFile = byFile.get(activity.context.label) ?? [];
+    inFile.push(activity);
+    byFile.set(activity.context.label, inFile);
+  }
+  const groups = new Map<string, Turn[]>();
+  // A record in two files (two Takeouts of one account side by side) is one turn, not two.
+  const firstFile = new Map<string, string>();
+  for (const [label, activities] of byFile) {
+    const verb = learnedPromptVerb(promptTitles(activities));
+    for (const activity of activities) {
+      const turn = toTurn(activity, verb);
+      if (turn === undefined) continue;
+      const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+      const seenIn = firstFile.get(key) ?? label;
+      firstFile.set(key, seenIn);
+      if (seenIn !== label) {
+        activity.context.skip(SKIPPED.repeated);
+        continue;
+      }
+      const turns = groups.get(turn.group) ?? [];
+      turns.push(turn);
+      groups.set(turn.group, turns);
+    }
+  }
+  const conversations = [...groups.entries()]
+    .flatMap(([group, turns]) => sessionsOf(group, turns))
+    .map(([group, turns]) => toConversation(group, turns));
+  return conversations.sort(
+    (a, b) => compare(a.conversation.createdAt, b.conversation.createdAt) || compare(a.conversation.id, b.conversation.id),
+  );
+}
+
+/**
+ * The titles to learn the file's prompt verb from: those of records Gemini answered, which are
+ * prompts in any language, so feedback, "Used Gemini Apps" and the like do not dilute the verb's
+ * share; all titles when too few were answered to learn from.
+ */
+function promptTitles(activities: Activity[]): string[] {
+  const answered = activities.filter((activity) => activity.answer !== "").map((activity) => activity.title);
+  return answered.length >= MIN_VERB_TITLES ? answered : activities.map((activity) => activity.title);
+}
+
+/** A Gemini Apps (or Bard) record: by its product names, or by a link to gemini.google.com. */
+export function isGeminiRecord(record: JsonObject): boolean {
+  const names = [record.header, ...arrayOf(record.products)].filter((name): name is string => typeof name === "string");
+  if (names.some(namesGeminiProduct)) return true;
+  const links = [record.titleUrl, ...arrayOf(record.details).map((detail) => (isObject(detail) ? detail.url : undefined))];
+  return links.some((link) => typeof link === "string" && GEMINI_HOST.test(hostOf(link)));
+}
+
+function hostOf(link: string): string {
+  try {
+    return new URL(link).hostname;
+  } catch {
+    return "";
+  }
+}
+
+function toActivity(record: JsonObject, context: RecordContext): Activity | undefined {
+  const time = isoFromTime(record.time);
+  const problem = !isGeminiRecord(record) ? SKIPPED.otherProduct : time === undefined ? SKIPPED.undated : undefined;
+  if (problem !== undefined || time === undefined) {
+    context.skip(problem ?? SKIPPED.undated);
+    return undefined;
+  }
+  const answer = arrayOf(record.safeHtmlItem)
+    .filter(isObject)
+    .map((item) => htmlToText(stringOf(item.html) ?? ""))
+    .filter((text) => text !== "")
+    .join("\n\n");
+  return {
+    time,
+    order: context.index,
+    title: stringOf(record.title) ?? "",
+    answer,
+    group: conversationLink(record),
+    attachments: attachmentNames(record),
+    context,
+  };
+}
+
+/** The record's turn: its prompt and answer; none for activity that is not a prompt. */
+function toTurn(activity: Activity, learned: PromptVerb | undefined): Turn | undefined {
+  const verb = knownPromptVerb(activity.title) ?? learned;
+  const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
+  const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
+  const empty = prompt === "" && activity.attachments.length === 0 && activity.answer === "";
+  if ((!isPrompt && activity.answer === "") || empty) {
+    activity.context.skip(SKIPPED.notAPrompt);
+    return undefined;
+  }
+  return {
+    time: activity.time,
+    order: activity.order,
+    group: activity.group ? `app-${activity.group}` : `day-${activity.time.slice(0, 10)}`,
+    prompt,
+    attachments: activity.attachments,
+    response: activity.answer,
+    fingerprint: fingerprintOf(activity.title),
+  };
+}
+
+/** The id of the conversation the record links to (titleUrl, then details), if it does. */
+function conversationLink(record: JsonObject): string | undefined {
+  for (const text of stringsIn([record.titleUrl, record.details, record.subtitles], 0)) {
+    const id = CONVERSATION_URL.exec(text)?.[1];
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/** Names of the files given with a prompt: strings or objects ({name}, {file}, {path}), in any of the fields Takeout has used. */
+function attachmentNames(record: JsonObject): string[] {
+  const listed = [...arrayOf(record.attachedFiles), ...arrayOf(record.attachmentInfo)];
+  // `imageFile` repeats one of the attached files: it counts only when nothing else names one.
+  const entries = listed.length > 0 ? listed : [record.imageFile];
+  const names = entries.flatMap((entry) => {
+    const name = isObject(entry)
+      ? (nonEmptyString(entry.name) ?? nonEmptyString(entry.file) ?? nonEmptyString(entry.path) ?? nonEmptyString(entry.url))
+      : nonEmptyString(entry);
+    return name === undefined ? [] : [name.trim()];
+  });
+  return [...new Set(names)];
+}
+
+/**
+ * A day's records split where an hour passes between two of them: a morning's question about Python
+ * and an evening's about bread are two conversations. The first keeps the day's id, the later ones
+ * add `-2`, `-3`, so an export imported before the split replaces its day with the first.
+ */
+function sessionsOf(group: string, turns: Turn[]): [string, Turn[]][] {
+  turns.sort((a, b) => compare(a.time, b.time) || a.order - b.order);
+  if (!group.startsWith("day-")) return [[group, turns]];
+  const sessions: Turn[][] = [];
+  for (const [i, turn] of turns.entries()) {
+    const previous = turns[i - 1];
+    if (previous === undefined || Date.parse(turn.time) - Date.parse(previous.time) > SESSION_GAP_MS) sessions.push([]);
+    sessions.at(-1)!.push(turn);
+  }
+  return sessions.map((session, i) => [i === 0 ? group : `${group}-${i + 1}`, session]);
+}
+
+function stringsIn(value: unknown, depth: number): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 4) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsIn(item, depth + 1));
+  if (isObject(value)) return Object.values(value).flatMap((item) => stringsIn(item, depth + 1));
+  return [];
+}
+
+function fingerprintOf(title: string): string {
+  return createHash("sha256").update(title).digest("hex").slice(0, 10);
+}
+
+/** A conversation of turns in time order. */
+function toConversation(group: string, turns: Turn[]): UploadConversation {
+  const messages = uniqueIds(turns.flatMap(turnMessages));
+  const first = turns[0];
+  const last = turns.at(-1);
+  const createdAt = first?.time ?? "";
+  return {
+    complete: true, // an export holds the whole conversation as it stands
+    conversation: {
+      id: `gemini-${group}`,
+      title: titleOf(turns),
+      createdAt,
+      ...(last === undefined || last.time === createdAt ? {} : { updatedAt: last.time }),
+      messages,
+    },
+  };
+}
+
+function turnMessages(turn: Turn): UploadMessage[] {
+  const base = `gemini-${turn.time}-${turn.fingerprint}`;
+  const promptText = [turn.prompt, ...turn.attachments.map((name) => `[file: ${name}]`)].filter((piece) => piece !== "").join("\n");
+  const messages: UploadMessage[] = [];
+  if (promptText !== "") messages.push({ id: `${base}-prompt`, role: "human", content: promptText, createdAt: turn.time });
+  if (turn.response !== "") messages.push({ id: `${base}-response`, role: "assistant", content: turn.response, createdAt: turn.time });
+  return messages;
+}
+
+function titleOf(turns: Turn[]): string {
+  const prompt = turns.find((turn) => turn.prompt !== "")?.prompt.replace(/\s+/g, " ");
+  return prompt === undefined ? "Untitled" : cutText(prompt, TITLE_CHARS);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

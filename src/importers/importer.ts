@@ -1,0 +1,181 @@
+// What an importer is: one entry per export format, holding everything said and done about it (its
+// detection, its converter, its name and the words about it). registry.ts lists them; every list of
+// formats a user reads (help, errors, the web app, MCP, the README) is generated from that list
+// (words.ts). src/README.md, "How to add an importer", shows the steps.
+import type { UploadConversation } from "../schemas/chat-history.js";
+import { unreadableRecord } from "./record-errors.js";
+import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
+
+/** Reads records of a file into what they hold: conversations, or memories. */
+export type Converter<Out> = (records: AsyncIterable<SourcedRecord>) => AsyncIterable<Out>;
+
+export interface Importer {
+  /** The format's id, as the import summary and `--json` give it: "chatgpt". */
+  id: string;
+  /** Its name as people say it: "ChatGPT". */
+  name: string;
+  /**
+   * A chat app's export: its conversations are that app's (platform `id`, shown as `name`), and it is
+   * named wherever mnemo says which apps it imports from. Otherwise (mnemo's upload shape) each record
+   * names its own platform.
+   */
+  chatApp: boolean;
+  /** What to pass, after the name in help and errors: "the export zip, or its conversations.json". */
+  accepts: string;
+  /** How to get the export from the app, one sentence (the README's table). */
+  howToGet: string;
+  /**
+   * The endings of the files it reads: files inside a zip or folder are looked at by them, and the web's
+   * file picker offers them. "" is a name without one (Google Drive's files).
+   */
+  extensions: readonly string[];
+  /**
+   * Where a top-level object holds the format's records, when not in a list under `conversations`:
+   * the keys down to the list (`[["data", "chats"]]`). Each record is then read on its own, as in a list.
+   */
+  wrappers?: readonly (readonly string[])[];
+  /**
+   * Whether a file is of this format, from a sample of it (its first records); undefined when it is not.
+   * Never true of another format's file, whatever the registry's order: test/importers/registry.test.ts
+   * runs every fixture through every detector.
+   */
+  detect(sample: Sample): Match | undefined;
+  /** The file's records to conversations: `perRecord` or `grouped` below, `loaded` when first used. */
+  convert: Converter<UploadConversation>;
+  /**
+   * Whether a conversation met twice in one read is read each time (mnemo's upload shape: without
+   * `complete`, a repeat adds messages). Otherwise the newest is read once (repeats.ts).
+   */
+  keepsRepeats?: boolean;
+  /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
+  sideFiles?: readonly SideFile[];
+  /**
+   * The export's files that hold memories (what the app remembers of the user, a project's
+   * instructions): read with the conversations, or alone, into mnemo memories (core/jobs/import-memories.ts).
+   */
+  memories?: MemoryFiles;
+}
+
+export interface MemoryFiles {
+  /** Whether a file is one of them, from a sample of it; never true of a file of conversations. */
+  detect(sample: Sample): boolean;
+  /** The records of every memory file of the export, in one read (a file may name what another holds), to memories. */
+  read: Converter<ExportMemory>;
+}
+
+/**
+ * What a detector sees of a file: the shape of its first records, within the first 256 KB, for the
+ * JSON formats; its text, for a text format (Markdown). A file is shown each way it may be read, one
+ * at a time: as JSON (`text` is "") and as text (no keys, no strings), so each detector looks only
+ * at what its format is.
+ */
+export interface Sample {
+  /** The keys of the first record (those within the sample when the record is longer). */
+  keys: ReadonlySet<string>;
+  /** The string values under `key` in the records of the sample (a string, or the strings of an array). */
+  strings(key: string): readonly string[];
+  /** The file is an empty list (`[]`). */
+  emptyList: boolean;
+  /**
+   * The file's first characters (to 256 KB) when it is shown as text: byte-order mark gone, `\n`
+   * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
+   */
+  text: string;
+}
+
+export interface Match {
+  /**
+   * The file has the format's shape but none of its data (Takeout's activity of another Google
+   * product): inside a zip or folder it is not read, and the summary says so with this reason.
+   */
+  aside?: string;
+}
+
+export interface SideFile {
+  /** Keys the file's first record (or the file's object) has, all of them. */
+  keys: readonly string[];
+  /** What it is: "ChatGPT's user.json (the account's details)". */
+  what: string;
+  /** What to pass instead. */
+  instead: string;
+}
+
+/**
+ * A converter loaded when first used, so that what only reads the registry's words (`--help`, the
+ * MCP tool list) does not load every format's code: `loaded(async () => perRecord((await import("./x.js")).convert))`.
+ */
+export function loaded<Out = UploadConversation>(load: () => Promise<Converter<Out>>): Converter<Out> {
+  let converter: Promise<Converter<Out>> | undefined;
+  return async function* (records) {
+    converter ??= load();
+    yield* (await converter)(records);
+  };
+}
+
+/** A converter of formats whose every record is one conversation (undefined: nothing in it to import). */
+export function perRecord(convert: (record: unknown, context: RecordContext) => UploadConversation | undefined): Importer["convert"] {
+  return async function* (records) {
+    for await (const { value, context } of records) {
+      const conversation = isolated(convert, value, context);
+      if (conversation !== undefined) yield conversation;
+    }
+  };
+}
+
+/**
+ * A converter of formats whose conversations (or memories) are made of several records (Gemini's
+ * activity): each record is read on its own into an item, then all of them are grouped once the last is read.
+ */
+export function grouped<Item, Out = UploadConversation>(
+  read: (record: unknown, context: RecordContext) => Item | undefined,
+  group: (items: Item[]) => Out[],
+): Converter<Out> {
+  return async function* (records) {
+    const items: Item[] = [];
+    for await (const { value, context } of records) {
+      const item = isolated(read, value, context);
+      if (item !== undefined) items.push(item);
+    }
+    yield* group(items);
+  };
+}
+
+/**
+ * A converter of formats whose every file is one conversation, one record a line (SillyTavern's
+ * chats): the records of each file, in order, once its last is read. A folder of such files is
+ * read as one run of records, so a file ends where the next file's records begin.
+ */
+export function perFile(convert: (records: readonly SourcedRecord[]) => UploadConversation | undefined): Importer["convert"] {
+  return async function* (records) {
+    let file: SourcedRecord[] = [];
+    const finish = () => {
+      const conversation = file.length === 0 ? undefined : isolated(() => convert(file), file, file[0]!.context);
+      file = [];
+      return conversation;
+    };
+    for await (const record of records) {
+      const last = file.at(-1)?.context;
+      if (last !== undefined && (last.label !== record.context.label || record.context.index <= last.index)) {
+        const conversation = finish();
+        if (conversation !== undefined) yield conversation;
+      }
+      file.push(record);
+    }
+    const conversation = finish();
+    if (conversation !== undefined) yield conversation;
+  };
+}
+
+/** A record its converter fails on is skipped and the failure reported: it costs that record, not the file. */
+function isolated<T>(
+  convert: (record: unknown, context: RecordContext) => T | undefined,
+  value: unknown,
+  context: RecordContext,
+): T | undefined {
+  try {
+    return convert(value, context);
+  } catch (error) {
+    context.unreadable(unreadableRecord(context, error));
+    return undefined;
+  }
+}

@@ -1,0 +1,195 @@
+// A Markdown transcript (transcript.ts) to the upload shape. What each rule is based on:
+// - The app is the one its link names (`source: https://chatgpt.com/c/<id>` in the front matter of
+//   pionxzh/chatgpt-exporter's Markdown when its metadata is on; "**Link:**" in other exporters'
+//   headers), whose id is then the conversation's, so the same chat from the app's own export is one
+//   conversation; else the app the assistant's name names ("ChatGPT", "Claude"); else `markdown`.
+// - Without a link, the id is a hash of the title and the first prompt: the same file imported
+//   again, or the chat saved again after it went on, is the same conversation.
+// - A message's time is the one its speaker's line gives, or the line after it when that line is
+//   only a time (`<time datetime="…">` of chatgpt-exporter, `*Jun 1, 2025, 10:00 AM*`).
+// - Left out: a system prompt (counted, as the app exports leave theirs out) and reasoning folded in
+//   `<details>` whose summary says so ("Thought for 12 seconds", chatgpt-exporter's thinking option);
+//   a tool's turn ("Plugin (…)") is the assistant's, as what it did for the answer; images become
+//   `[image]`; HTML comments, the rules between messages and an exporter's credit at the end
+//   ("Powered by …") go.
+import { createHash } from "node:crypto";
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { cutText, earliestIso, titleFrom } from "../json-values.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
+import { isoTimeIn, timeOf } from "./times.js";
+import { readTranscript, type Transcript, type Turn } from "./transcript.js";
+
+interface App {
+  platform: string;
+  name: string;
+  /** Its conversation's link, the id captured. */
+  link?: RegExp;
+  /** The assistant's name in a transcript of it. */
+  assistant: RegExp;
+}
+
+const APPS: readonly App[] = [
+  {
+    platform: "chatgpt",
+    name: "ChatGPT",
+    link: /(?:chatgpt\.com|chat\.openai\.com)\/(?:g\/[^/\s]+\/)?c\/([\w-]+)/,
+    assistant: /^(?:chat\s*gpt|gpt)/i,
+  },
+  { platform: "claude", name: "Claude", link: /claude\.ai\/chat\/([\w-]+)/, assistant: /^claude/i },
+  { platform: "gemini", name: "Gemini", link: /gemini\.google\.com\/app\/([\w-]+)/, assistant: /^(?:gemini|bard)/i },
+  { platform: "copilot", name: "Copilot", assistant: /^copilot/i },
+  { platform: "deepseek", name: "DeepSeek", assistant: /^deepseek/i },
+  { platform: "grok", name: "Grok", assistant: /^grok/i },
+  { platform: "mistral", name: "Le Chat", assistant: /^(?:mistral|le\s+chat)/i },
+  { platform: "perplexity", name: "Perplexity", assistant: /^perplexity/i },
+];
+/** A transcript that names no app. */
+const NO_APP = { platform: "markdown", name: "Markdown transcript" };
+
+const SYSTEM_SKIPPED = "system prompts in transcripts (not the conversation)";
+const TITLE_CHARS = 80;
+
+/** The conversation a transcript file holds; undefined when it holds no message text. */
+export function transcriptConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
+  const transcript = typeof record === "string" ? readTranscript(record) : undefined;
+  if (transcript === undefined) throw notAConversation(context);
+  const skipped = transcript.turns.filter((turn) => turn.speaker === "system").length;
+  if (skipped > 0) context.skip(SYSTEM_SKIPPED, skipped);
+  const messages = transcript.turns.flatMap((turn, index) => messageOf(turn, index));
+  if (messages.length === 0) {
+    context.skip("transcripts without any message text");
+    return undefined;
+  }
+  const { platform, name, id } = appOf(transcript);
+  const times = messages.map((message) => message.createdAt);
+  const createdAt =
+    metadataTime(transcript, /^(?:created?|create[_ ]?time|created[_ ]?at|date[_ ]?created|started)$/) ??
+    earliestIso(times) ??
+    metadataTime(transcript, /^(?:date|time|timestamp|exported|export[_ ]?date|saved)$/) ??
+    context.fallbackDate.toISOString();
+  const updatedAt = metadataTime(transcript, /^(?:updated?|update[_ ]?time|updated[_ ]?at|last[_ ]?updated|modified)$/) ?? latest(times);
+  const title = titleFrom(transcript.title ?? firstPrompt(messages));
+  return {
+    platform,
+    platformDisplayName: name,
+    complete: true, // the file holds the conversation as it stood when saved
+    conversation: {
+      id: id ?? derivedId(title, messages),
+      title,
+      createdAt,
+      ...(updatedAt !== undefined && updatedAt > createdAt ? { updatedAt } : {}),
+      messages,
+    },
+  };
+}
+
+function messageOf(turn: Turn, index: number): UploadMessage[] {
+  if (turn.speaker === "system") return [];
+  const { text, time } = timed(turn.body);
+  const content = cleaned(text);
+  if (content === "") return [];
+  const createdAt = turn.time ?? time;
+  return [
+    {
+      id: `m${index + 1}`,
+      role: turn.speaker === "human" ? "human" : "assistant",
+      content,
+      ...(createdAt === undefined ? {} : { createdAt }),
+    },
+  ];
+}
+
+/** The body without its first line when that line is only a time, and the time. */
+function timed(body: string): { text: string; time?: string | undefined } {
+  const match = /^\s*(\S[^\n]*)(?:\n|$)/.exec(body);
+  if (!match) return { text: body };
+  const line = match[1]!.trim();
+  const datetime = /^<time\b[^>]*\bdatetime="([^"]+)"[^>]*>.*<\/time>$/i.exec(line)?.[1];
+  const bare = line
+    .replace(/^[*_]+|[*_]+$/g, "")
+    .replace(/^[^\p{L}\p{N}]*(?:time|date|sent)\s*:?\s*(?:\*\*|__)?\s*/iu, "")
+    .trim();
+  const time = datetime !== undefined ? (timeOf(datetime) ?? isoTimeIn(datetime)) : line.length <= 60 ? timeOf(bare) : undefined;
+  return time === undefined ? { text: body } : { text: body.slice(match[0].length), time };
+}
+
+const IMAGE = /!\[[^\]\n]*\]\([^)\n]*\)/g;
+/** A `<summary>` that says its `<details>` fold the model's reasoning ("Thought for 12 seconds"). */
+const REASONING_SUMMARY = /^\s*<summary>[^<]*(?:thought|thinking|reasoning)[^<]*<\/summary>/i;
+const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
+/** An exporter's credit on the last line, after a rule ("Powered by [ChatGPT Exporter](…)"). */
+const CREDIT = /^\s*(?:powered|exported|generated|saved|created|made) (?:by|with|using) /i;
+
+/**
+ * The message without folded reasoning, comments, rules at its edges and an exporter's credit,
+ * images as `[image]`. Blocks are found with indexOf, not a lazy regex, which an unclosed `<!--`
+ * repeated through a large file would make quadratic.
+ */
+function cleaned(text: string): string {
+  const folded = withoutBlocks(text, "<details>", "</details>", (inside) => REASONING_SUMMARY.test(inside));
+  const lines = withoutBlocks(folded, "<!--", "-->", () => true)
+    .replace(IMAGE, "[image]")
+    .split("\n");
+  const blank = (line: string | undefined) => line !== undefined && (line.trim() === "" || RULE.test(line));
+  while (blank(lines[0])) lines.shift();
+  while (blank(lines.at(-1))) lines.pop();
+  const ruleBefore = lines.findLastIndex((line, index) => index < lines.length - 1 && line.trim() !== "");
+  if (CREDIT.test(lines.at(-1) ?? "") && RULE.test(lines[ruleBefore] ?? "")) lines.splice(ruleBefore);
+  while (blank(lines.at(-1))) lines.pop();
+  return lines.join("\n").trim();
+}
+
+/** The text without the blocks from `open` to `close` whose inside `drop` says to drop. */
+function withoutBlocks(text: string, open: string, close: string, drop: (inside: string) => boolean): string {
+  let out = "";
+  let at = 0;
+  for (let start = text.indexOf(open); start !== -1; start = text.indexOf(open, at)) {
+    const end = text.indexOf(close, start + open.length);
+    if (end === -1) break;
+    const next = end + close.length;
+    out += text.slice(at, start) + (drop(text.slice(start + open.length, end)) ? "" : text.slice(start, next));
+    at = next;
+  }
+  return out + text.slice(at);
+}
+
+/** The app the transcript is of, and its id there when a link gives it. */
+function appOf(transcript: Transcript): { platform: string; name: string; id?: string | undefined } {
+  const links = [...transcript.metadata.values()].join("\n");
+  for (const app of APPS) {
+    const id = app.link?.exec(links)?.[1];
+    if (id !== undefined) return { platform: app.platform, name: app.name, id };
+  }
+  const assistant = transcript.turns.find((turn) => turn.speaker === "assistant")?.name ?? "";
+  const app = APPS.find((candidate) => candidate.assistant.test(assistant));
+  return app ? { platform: app.platform, name: app.name } : NO_APP;
+}
+
+function metadataTime(transcript: Transcript, key: RegExp): string | undefined {
+  for (const [name, value] of transcript.metadata) {
+    if (!key.test(name)) continue;
+    const time = timeOf(value) ?? isoTimeIn(value);
+    if (time !== undefined) return time;
+  }
+  return undefined;
+}
+
+function latest(times: (string | undefined)[]): string | undefined {
+  return times.reduce<string | undefined>(
+    (last, time) => (time !== undefined && (last === undefined || time > last) ? time : last),
+    undefined,
+  );
+}
+
+/** The first prompt's first line, as a title for a transcript without one. */
+function firstPrompt(messages: UploadMessage[]): string | undefined {
+  const prompt = messages.find((message) => message.role === "human") ?? messages[0];
+  const line = prompt?.content.split("\n").find((text) => text.trim() !== "");
+  return line === undefined ? undefined : cutText(line.replace(/^[#>*\-\s]+/, "").trim(), TITLE_CHARS);
+}
+
+function derivedId(title: string, messages: UploadMessage[]): string {
+  const prompt = messages.find((message) => message.role === "human")?.content ?? messages[0]!.content;
+  return `md-${createHash("sha256").update(`${title}\u0000${prompt}`).digest("hex").slice(0, 24)}`;
+}

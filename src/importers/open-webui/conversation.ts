@@ -1,0 +1,116 @@
+// Open WebUI: one chat (an element of the "Export chats" list, or of a single chat's export) to the
+// upload shape. What each rule is based on:
+// - The record is the API's ChatResponse (backend/open_webui/models/chats.py): `id`, `title`,
+//   `chat`, `created_at` / `updated_at` in Unix seconds, `archived`, `pinned`, `folder_id`. The
+//   front end's "Export chats" (Settings → Data Controls) saves a list of them, and a chat's menu
+//   (Download → Export chat (.json)) saves a list of one (src/lib/components/layout/Navbar/Menu.svelte).
+//   A record whose `chat` is a JSON string (the database column before it was JSON) is parsed; a
+//   bare chat object (title, models, history: the chats early versions kept in the browser and
+//   exported as they were) is read the same.
+// - `chat.history.messages` maps ids to messages that name `parentId` and `childrenIds`; a
+//   regenerated answer, another model's answer or an edited prompt is a sibling, and
+//   `chat.history.currentId` is the message the chat shows last (createMessagesList in
+//   src/lib/utils walks up from it): its branch is the one kept. Without it, the newest message
+//   nothing answers. A chat with only `chat.messages` (older versions) is read as that list.
+// - A message's `timestamp` is in Unix seconds; `role` is user, assistant or system. A system
+//   message is the chat's instructions to the model, not said by either speaker: left out.
+// - An answer's `content` holds Open WebUI's own blocks (the sample in LibreChat's
+//   api/server/utils/import/__data__/openwebui-export.json, and the app's output parsing):
+//   `<details type="reasoning">` (the model's thinking, shown folded) and `<details
+//   type="tool_calls">` (a tool's call and result) are left out, as they are for ChatGPT and Claude;
+//   `<details type="code_interpreter">` keeps the code it ran; a raw `<think>` block (before the app
+//   parsed reasoning) is left out. An answer that failed (`error`, no content) is left out.
+// - `files` on a message are what the user attached (or an image the model made): `[image]` for
+//   `type: "image"`, `[file: name]` for the others.
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { branchTo, compareTimes, newestBranch, type Linked } from "../branch.js";
+import { exportedConversation } from "../exported-conversation.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { notAConversation } from "../record-errors.js";
+import type { RecordContext } from "../types.js";
+
+interface Node extends Linked {
+  raw: JsonObject;
+  time: string | undefined;
+}
+
+export function openWebUiConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
+  if (!isObject(record)) throw notAConversation(context);
+  const chat = chatOf(record);
+  const found = {
+    id: nonEmptyString(record.id) ?? nonEmptyString(chat.id),
+    title: nonEmptyString(record.title) ?? chat.title,
+    createdAt: isoFromTime(record.created_at) ?? isoFromTime(chat.timestamp),
+    updatedAt: isoFromTime(record.updated_at),
+    messages: shownBranch(chat).flatMap((node) => toMessage(node) ?? []),
+  };
+  return exportedConversation("open-webui", found, context);
+}
+
+/** The chat itself: the record's `chat` (an object, or JSON text in older databases), or the record when it is one. */
+function chatOf(record: JsonObject): JsonObject {
+  if (isObject(record.chat)) return record.chat;
+  if (typeof record.chat === "string") {
+    try {
+      const parsed: unknown = JSON.parse(record.chat);
+      if (isObject(parsed)) return parsed;
+    } catch {
+      // not JSON: the record holds no readable chat
+    }
+    return {};
+  }
+  return record;
+}
+
+/** The messages on the branch the chat shows: up from `history.currentId`, else from the newest leaf; else `messages` as listed. */
+function shownBranch(chat: JsonObject): Node[] {
+  const history = isObject(chat.history) ? chat.history : {};
+  const map = isObject(history.messages) ? history.messages : {};
+  const nodes = Object.entries(map).flatMap(([key, raw]) => (isObject(raw) ? [node(raw, key)] : []));
+  if (nodes.length === 0) return arrayOf(chat.messages).flatMap((raw, i) => (isObject(raw) ? [node(raw, `${i}`)] : []));
+  const current = nodes.find((candidate) => candidate.id === stringOf(history.currentId));
+  if (current !== undefined) return branchTo(nodes, current);
+  return newestBranch(nodes, (a, b) => compareTimes(a.time, b.time));
+}
+
+function node(raw: JsonObject, key: string): Node {
+  return { id: nonEmptyString(raw.id) ?? key, parent: nonEmptyString(raw.parentId), raw, time: isoFromTime(raw.timestamp) };
+}
+
+function toMessage({ id, raw, time }: Node): UploadMessage | undefined {
+  const role = raw.role === "user" ? "human" : raw.role === "assistant" ? "assistant" : undefined;
+  if (role === undefined) return undefined;
+  const written = stringOf(raw.content) ?? "";
+  const body = role === "assistant" ? answerText(written) : written.trim();
+  const content = [body, ...filePlaceholders(raw)].filter((piece) => piece !== "").join("\n\n");
+  if (content === "") return undefined;
+  return { id, role, content, ...(time === undefined ? {} : { createdAt: time }) };
+}
+
+/** A `<details type="…">` block Open WebUI writes into an answer, with its attributes and inside. */
+const DETAILS_BLOCK = /<details\s+type="([\w-]+)"[^>]*>([\s\S]*?)<\/details>\s*/g;
+/** A reasoning block as models write it, before Open WebUI folded it into a `<details>`. */
+const THINK_BLOCK = /^\s*<think>[\s\S]*?(?:<\/think>|$)\s*/;
+
+/** An answer as the user reads it: the reasoning and tool blocks out, the code the interpreter ran kept. */
+function answerText(content: string): string {
+  return content
+    .replace(THINK_BLOCK, "")
+    .replace(DETAILS_BLOCK, (_, type: string, inside: string) =>
+      type === "code_interpreter" ? `${inside.replace(/<summary>[\s\S]*?<\/summary>/, "").trim()}\n\n` : "",
+    )
+    .trim();
+}
+
+/** `[image]` or `[file: name]` for what the message carries: an attachment, an image the model made. */
+function filePlaceholders(raw: JsonObject): string[] {
+  return arrayOf(raw.files)
+    .filter(isObject)
+    .map((file) => {
+      if (file.type === "image" || stringOf(file.content_type)?.startsWith("image/")) return "[image]";
+      const inner = isObject(file.file) ? file.file : {};
+      const meta = isObject(inner.meta) ? inner.meta : {};
+      const name = nonEmptyString(file.name) ?? nonEmptyString(inner.filename) ?? nonEmptyString(meta.name);
+      return name === undefined ? "[file]" : `[file: ${name}]`;
+    });
+}

@@ -1,0 +1,58 @@
+// Every export format mnemo reads, one line each: adding a format is a folder beside these and a
+// line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
+// detection does not depend on it (each detector accepts only its own format's files).
+import { aistudio } from "./aistudio/index.js";
+import { chatbotUi } from "./chatbot-ui/index.js";
+import { chatgpt } from "./chatgpt/index.js";
+import { chatgptExporter } from "./chatgpt-exporter/index.js";
+import { claude } from "./claude/index.js";
+import { deepSeek } from "./deepseek/index.js";
+import { gemini } from "./gemini/index.js";
+import { grok } from "./grok/index.js";
+import type { Importer, Match, Sample } from "./importer.js";
+import { libreChat } from "./librechat/index.js";
+import { openWebUi } from "./open-webui/index.js";
+import { lmstudio } from "./lmstudio/index.js";
+import { sillytavern } from "./sillytavern/index.js";
+import { typingmind } from "./typingmind/index.js";
+import { markdown } from "./markdown/index.js";
+import { upload } from "./upload/index.js";
+
+export const IMPORTERS: readonly Importer[] = [
+  chatgpt,
+  claude,
+  gemini,
+  openWebUi,
+  libreChat,
+  grok,
+  deepSeek,
+  typingmind,
+  chatbotUi,
+  sillytavern,
+  lmstudio,
+  aistudio,
+  chatgptExporter,
+  markdown, // transcripts of any app, after the exporters of one
+  upload, // mnemo's own shape, after the apps
+];
+
+/** The importer of a format id the registry gave. */
+export function importerOf(format: string): Importer {
+  const importer = IMPORTERS.find((entry) => entry.id === format);
+  if (importer === undefined) throw new Error(`no importer for the format "${format}"`);
+  return importer;
+}
+
+/** The format a sample is of, and what its detector said; undefined when none recognises it. */
+export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
+  for (const importer of IMPORTERS) {
+    const match = importer.detect(sample);
+    if (match !== undefined) return { importer, match };
+  }
+  return undefined;
+}
+
+/** The format whose memory files (Importer.memories) a sample is one of; undefined when none. */
+export function recogniseMemories(sample: Sample): Importer | undefined {
+  return IMPORTERS.find((importer) => importer.memories?.detect(sample));
+}

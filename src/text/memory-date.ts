@@ -1,0 +1,33 @@
+/**
+ * The one date convention for memories, on every face: a memory's text starts with the day it was
+ * told, `YYYY-MM-DD ` in the user's time zone, as the spec asks clients to write it (§4.1) — the date
+ * is then in the text wherever a memory goes: the legacy API's plain strings, a plugin's prompt,
+ * an export. The faces that take a memory from a person (`mnemo remember`, the web's Add) put it
+ * there unless the text starts with a date already; the MCP tool asks the agent to; the API stores
+ * what it is sent. And every face shows the date once: beside the text only when the text does not
+ * start with the day it was stored.
+ */
+
+const LEADING_DATE = /^(\d{4}-\d{2}-\d{2})\b/;
+
+/** A time's day in this machine's time zone (a server's is its user's), as YYYY-MM-DD. */
+export function localDay(time: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())}`;
+}
+
+/** The text with today's date before it, unless it starts with a date already. */
+export function withDate(text: string, now = new Date()): string {
+  return LEADING_DATE.test(text) ? text : `${localDay(now)} ${text}`;
+}
+
+/**
+ * Whether the text starts with the day it was stored (`createdAt`, local or UTC, as a client without
+ * the user's time zone writes it): its date is then shown by the text, and not again beside it.
+ */
+export function startsWithItsDate(text: string, createdAt: string): boolean {
+  const day = LEADING_DATE.exec(text)?.[1];
+  const created = new Date(createdAt);
+  if (!day || Number.isNaN(created.getTime())) return false;
+  return day === localDay(created) || day === createdAt.slice(0, 10);
+}

@@ -1,0 +1,81 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import { AppError } from "../../shared/errors.js";
+import { countedItems, plural } from "../format.js";
+import { field, fields, numberField, readForm } from "../forms.js";
+import type { WebEnv } from "../guard.js";
+import { done, pageContext } from "../page-context.js";
+import { ConfirmPage } from "../views/confirm.js";
+import { TrashPage } from "../views/trash.js";
+
+const PAGE_SIZE = 50;
+
+/** The trash (core/trash/): what the app's deletes moved there, put back or deleted for good. */
+export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
+  web.get("/trash", page, async (c) => {
+    const pageNumber = Math.max(1, numberField(c.req.query("page")) || 1);
+    const list = await c.get("session").service.trash.list({ page: pageNumber, pageSize: PAGE_SIZE });
+    return c.html(<TrashPage ctx={pageContext(c)} list={list} />);
+  });
+
+  // Undo (the message after a delete) and Restore: the entries back where they were.
+  web.post("/trash/restore", page, async (c) => {
+    const form = await readForm(c);
+    const ids = chosen(fields(form, "ids"));
+    const result = await c.get("session").service.trash.restore({ ids });
+    const back = [...result.restored, ...result.present];
+    const text = [
+      `Restored ${countedItems(result.restored)}.`,
+      result.present.length > 0 ? `${countedItems(result.present)} ${result.present.length === 1 ? "was" : "were"} back already.` : "",
+      ...result.problems,
+    ];
+    return done(c, form, back.length > 0 ? text.filter(Boolean).join(" ") : "Nothing to restore.", "/trash");
+  });
+
+  // Deleting for good cannot be undone: asked first, on a page of its own.
+  web.post("/trash/delete", page, async (c) => {
+    const form = await readForm(c);
+    const ids = chosen(fields(form, "ids"));
+    if (field(form, "confirmed") !== "yes") {
+      return c.html(
+        <ConfirmPage
+          ctx={pageContext(c)}
+          page="trash"
+          title={ids.length === 1 ? "Delete this for good?" : `Delete these ${ids.length} for good?`}
+          message="They are deleted from the trash now, instead of in 30 days. This cannot be undone."
+          action="/trash/delete"
+          fields={{ ids }}
+          confirmLabel="Delete for good"
+          back="/trash"
+        />,
+      );
+    }
+    const { deleted } = await c.get("session").service.trash.empty({ ids });
+    return done(c, form, `Deleted ${plural(deleted, "item")} for good.`, "/trash");
+  });
+
+  web.post("/trash/empty", page, async (c) => {
+    const form = await readForm(c);
+    if (field(form, "confirmed") !== "yes") {
+      const { total } = await c.get("session").service.trash.list({ pageSize: 1 });
+      return c.html(
+        <ConfirmPage
+          ctx={pageContext(c)}
+          page="trash"
+          title="Empty the trash?"
+          message={`The ${plural(total, "item")} in the trash will be deleted for good. This cannot be undone.`}
+          action="/trash/empty"
+          fields={{}}
+          confirmLabel="Empty the trash"
+          back="/trash"
+        />,
+      );
+    }
+    const { deleted } = await c.get("session").service.trash.empty();
+    return done(c, form, `The trash is empty: ${plural(deleted, "item")} deleted for good.`, "/trash");
+  });
+}
+
+function chosen(ids: string[]): string[] {
+  if (ids.length === 0) throw new AppError("invalid_input", "Select at least one item first", { details: { field: "ids" } });
+  return ids;
+}

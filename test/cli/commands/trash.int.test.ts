@@ -1,0 +1,56 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliTarget, ROOT, runCli } from "../../helpers.js";
+
+/** `mnemo trash`, and `--trash` on the deletes — on the store, and through a server (POST /api/trash and its kin). */
+describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
+  let target: Awaited<ReturnType<typeof cliTarget>>;
+  const cli = (...args: string[]) => runCli(args, { env: target.env });
+  const json = async (...args: string[]) => {
+    const result = await cli("--json", ...args);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  beforeAll(async () => {
+    target = await cliTarget(mode);
+  });
+  afterAll(() => target.stop());
+
+  it("moves a memory to the trash without asking, lists it, and restores it as it was", async () => {
+    const { memoryId } = await json("remember", "--no-date", "Tram 28 goes up to Graça");
+    const moved = await cli("memories", "delete", "--trash", memoryId, "mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ");
+    expect(moved.code).toBe(1);
+    expect(moved.stdout + moved.stderr).toContain(`Moved memory ${memoryId} to the trash as trs_`);
+    expect(moved.stderr).toContain("Not found: mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ");
+    expect((await json("memories")).memories).toEqual([]);
+
+    const listed = await cli("trash");
+    expect(listed.stdout).toMatch(/trs_\w+ +memory .* Tram 28 goes up to Graça \(General\)/);
+    const [entry] = (await json("trash")).items;
+    const restored = await cli("trash", "restore", entry.id);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout + restored.stderr).toContain(`Restored memory ${memoryId}: Tram 28 goes up to Graça`);
+    const history = await json("memories", "history", memoryId);
+    expect(history.versions).toHaveLength(1);
+    const empty = await cli("trash");
+    expect(empty.stdout + empty.stderr).toContain("The trash is empty.");
+  });
+
+  it("moves conversations there, and empties the trash for good only when told to", async () => {
+    const imported = await json("import", path.join(ROOT, "fixtures", "exports", "upload", "array.json"));
+    const ids: string[] = imported.conversationIds.slice(0, 2);
+    expect(ids).toHaveLength(2);
+    const moved = await json("chats", "delete", "--trash", ...ids);
+    expect(moved.items.map((item: { itemId: string }) => item.itemId)).toEqual(ids);
+    expect((await json("chats", "list")).items.map((item: { id: string }) => item.id)).not.toContain(ids[0]);
+    const unasked = await cli("trash", "empty");
+    expect(unasked.code).toBe(2);
+    expect((await json("trash")).total).toBe(2);
+    const [one] = (await json("trash")).items;
+    expect(await json("--yes", "trash", "empty", one.id)).toEqual({ deleted: 1 });
+    expect(await json("--yes", "trash", "empty")).toEqual({ deleted: 1 });
+    const missing = await cli("trash", "restore", one.id);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/is in the trash|not in the trash|none of these/);
+  });
+});

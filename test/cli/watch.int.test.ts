@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BIN, isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
+
+const EXPORTS = path.join(ROOT, "fixtures", "exports");
+const CHATGPT = path.join(EXPORTS, "chatgpt-export.zip");
+const CLAUDE = path.join(EXPORTS, "claude-export.zip");
+
+/** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
+function startWatch(folder: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
+  const child = spawn(process.execPath, [BIN, "watch", folder], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  return { child, log: () => log };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.kill("SIGINT");
+  return exited;
+}
+
+/** A download as a browser may write it in place: the first half, a pause, then the rest. */
+async function download(source: string, target: string): Promise<void> {
+  const bytes = fs.readFileSync(source);
+  fs.writeFileSync(target, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  fs.appendFileSync(target, bytes.subarray(Math.floor(bytes.length / 2)));
+}
+
+async function conversationCount(env: NodeJS.ProcessEnv): Promise<number> {
+  const counted = await runCli(["--json", "chats", "count"], { env });
+  return (JSON.parse(counted.stdout) as { count: number }).count;
+}
+
+describe.each(["embedded", "through the server on the store"] as const)("mnemo watch (%s)", (mode) => {
+  let folder: string;
+  let env: NodeJS.ProcessEnv;
+  let served: ServedStore | undefined;
+  let watch: ReturnType<typeof startWatch>;
+
+  beforeAll(async () => {
+    folder = tempDir("mnemo-downloads-");
+    const store = path.join(tempDir(), "store");
+    env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
+    if (mode !== "embedded") served = await serveStore({ store });
+    // Already there when watching begins: left alone.
+    fs.copyFileSync(CHATGPT, path.join(folder, "old-chatgpt-export.zip"));
+    watch = startWatch(folder, env);
+    await vi.waitFor(
+      () => expect(watch.log()).toMatch(/Watching .* for chat exports \(the 1 zip and JSON files it held at first are left alone\)/),
+      {
+        timeout: 30_000,
+      },
+    );
+  });
+  afterAll(async () => {
+    if (watch) expect(await stop(watch.child)).toBe(0);
+    await served?.stop();
+  });
+
+  it("imports a new export once it has finished downloading, and says so in its log", async () => {
+    await download(CHATGPT, path.join(folder, "chatgpt-export.zip"));
+    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*chatgpt-export\.zip \(chatgpt\): 4 conversations, 4 new, 0 updated/), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    expect(watch.log()).not.toMatch(/old-chatgpt-export/);
+    expect(await conversationCount(env)).toBe(4);
+  });
+
+  it("the same content again, under another name, is not imported twice", async () => {
+    fs.copyFileSync(CHATGPT, path.join(folder, "chatgpt-export (1).zip"));
+    await vi.waitFor(
+      () => expect(watch.log()).toMatch(/chatgpt-export \(1\)\.zip is .*chatgpt-export\.zip again, imported on .*: left alone/),
+      {
+        timeout: 60_000,
+      },
+    );
+    expect(watch.log().match(/Imported /g)).toHaveLength(1);
+  });
+
+  it("leaves files that are not exports alone, silently, and imports the next export", async () => {
+    fs.writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "not-an-export", version: "1.0.0" }));
+    fs.writeFileSync(path.join(folder, "photos.zip"), Buffer.from("PK\u0003\u0004 not a whole archive"));
+    fs.writeFileSync(path.join(folder, "notes.txt"), "hello");
+    fs.copyFileSync(CLAUDE, path.join(folder, "claude-export.zip"));
+    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*claude-export\.zip \(claude\): \d+ conversations/), { timeout: 60_000 });
+    expect(watch.log()).not.toMatch(/package\.json|photos\.zip|notes\.txt/);
+    expect(await conversationCount(env)).toBeGreaterThan(4);
+  });
+});

@@ -1,0 +1,22 @@
+// The counts of the fixtures, beside the registry test's table of their formats (registry.test.ts).
+
+/**
+ * What importing a fixture (a file, a zip or a folder) gives: the conversations, their messages on
+ * the branch last seen, and the memories, as a person would count them. The import of every format
+ * through each face can take its expectations from here; registry.test.ts holds each to the importers.
+ */
+export const COUNTS: Record<string, { conversations: number; messages: number; memories: number }> = {
+  "chatgpt-exporter/ChatGPT-Sourdough Starter Rescue.md": { conversations: 1, messages: 6, memories: 0 },
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.md": { conversations: 1, messages: 4, memories: 0 },
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": { conversations: 1, messages: 4, memories: 0 },
+  "chatgpt-exporter-json.zip": { conversations: 2, messages: 6, memories: 0 },
+  "chatgpt-exporter-markdown.zip": { conversations: 2, messages: 10, memories: 0 },
+  "markdown/user-assistant.md": { conversations: 1, messages: 4, memories: 0 },
+  "markdown/claude-converted.md": { conversations: 1, messages: 4, memories: 0 },
+  "markdown/prompt-response.md": { conversations: 1, messages: 4, memories: 0 },
+  "markdown/pasted-bold.txt": { conversations: 1, messages: 4, memories: 0 },
+  "markdown/copied-page.txt": { conversations: 1, messages: 4, memories: 0 },
+  "claude-memories-export.zip": { conversations: 1, messages: 2, memories: 13 },
+  "claude-memories-2026": { conversations: 0, messages: 0, memories: 7 },
+  "claude-2026/memories.json": { conversations: 0, messages: 0, memories: 1 },
+};

@@ -1,0 +1,194 @@
+// The fixtures of fixtures/exports/ and what each is: every JSON file is shown to every detector
+// (test/importers/registry.test.ts), and the rows that say what a person expects of an import are
+// imported through every face (test/importers/every-format.int.test.ts).
+
+/** A fixture imported through the CLI, the REST upload and the web import page, and what that gives. */
+export interface Imported {
+  format: string;
+  /** The conversations it holds that have any text (what the import summary counts). */
+  conversations: number;
+  /** Their messages on the branches the user last saw, in all. */
+  messages: number;
+  /** Words of one of its messages: search finds them there, and recall cites it. */
+  finds: string;
+}
+
+/**
+ * Every JSON file of the fixtures and the format it is: a format's id, "aside" (its shape without its
+ * data), none (an export's other file, or no export) or "unreadable" (detection refuses it); or, for
+ * at least one file of each format, what importing it gives. A new fixture must be added here, so
+ * that every detector is shown it; a new format needs a row with its counts.
+ */
+export const FIXTURES: Record<string, string | null | Imported> = {
+  "chatgpt-exporter-all/ChatGPT-Cacilhas ferry.json": "chatgpt", // Export All → JSON: the API's conversation
+  "chatgpt-exporter-all/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Sourdough Starter Rescue.md": "chatgpt-exporter",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": "chatgpt",
+  "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.md": {
+    format: "chatgpt-exporter",
+    conversations: 1,
+    messages: 4,
+    finds: "Is it covered by the Viva Viagem card",
+  },
+  "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
+  "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
+  "claude-memories/conversations.json": "claude",
+  "claude-memories/memories.json": "claude:memories",
+  "claude-memories/projects.json": "claude:memories",
+  "claude-memories/users.json": null,
+  "markdown/claude-converted.md": "markdown",
+  "markdown/copied-page.txt": "markdown",
+  "markdown/notes-headings.md": null,
+  "markdown/notes-not-a-chat.md": null,
+  "markdown/pasted-bold.txt": "markdown",
+  "markdown/prompt-response.md": "markdown",
+  "markdown/user-assistant.md": {
+    format: "markdown",
+    conversations: 1,
+    messages: 4,
+    finds: "What humidity does a ball python terrarium need",
+  },
+  "README.md": null, // a note about the fixtures, no transcript
+  "aistudio/Google AI Studio/Branch of Tides in Brest": "aistudio",
+  "aistudio/Google AI Studio/Dr. Lee's notes v1.2": "aistudio",
+  "aistudio/Google AI Studio/Tides in Brest": { format: "aistudio", conversations: 1, messages: 9, finds: "Is leaving at 05:30 sensible" },
+  "aistudio/Google AI Studio/Untitled prompt": "aistudio",
+  "chatbot-ui/chatbot-ui-data.json": "chatbot-ui",
+  "chatbot-ui/chatbot_ui_history_3-14.json": {
+    format: "chatbot-ui",
+    conversations: 2,
+    messages: 7,
+    finds: "Give me a regex for UK postcodes",
+  },
+  "chatbot-ui/chatbot_ui_history_v1.json": "chatbot-ui",
+  "lmstudio/conversations/1730000000000.conversation.json": {
+    format: "lmstudio",
+    conversations: 1,
+    messages: 5,
+    finds: "the closure only runs when the key is missing",
+  },
+  "lmstudio/conversations/1731000000000.conversation.json": "lmstudio",
+  "lmstudio/conversations/Work/1730500000000.conversation.json": "lmstudio",
+  "sillytavern/chats/Mirela/Branch #3 - 2024-05-02@09h00m00s.jsonl": "sillytavern",
+  "sillytavern/chats/Mirela/Mirela - 2024-05-01@12h30m15s.jsonl": {
+    format: "sillytavern",
+    conversations: 1,
+    messages: 8,
+    finds: "the lamp went dark on the night the Albatross sank",
+  },
+  "sillytavern/chats/Mirela/Mirela - 2024-06-01@08h00m00s.jsonl": "sillytavern",
+  "sillytavern/group chats/1717171717171.jsonl": "sillytavern",
+  "typingmind/data.json": { format: "typingmind", conversations: 2, messages: 10, finds: "Would a 200 L water butt cover that" },
+  "typingmind-chunked/chunks/chats_part_1.json": "typingmind",
+  "typingmind-chunked/data.json": null, // names the chunk files
+  "typingmind-chunked/metadata.json": null,
+  "chatgpt-2026/ads.json": null,
+  "chatgpt-2026/conversation_asset_file_names.json": null,
+  "chatgpt-2026/conversations-000.json": "chatgpt",
+  "chatgpt-2026/conversations-001.json": "chatgpt",
+  "chatgpt-2026/export_manifest.json": null,
+  "chatgpt-2026/user.json": null,
+  "chatgpt-sharded/conversations-000.json": "chatgpt",
+  "chatgpt-sharded/conversations-001.json": "chatgpt",
+  "chatgpt-sharded/export_manifest.json": null,
+  "chatgpt-sharded/user.json": null,
+  "chatgpt/conversations.json": {
+    format: "chatgpt",
+    conversations: 4,
+    messages: 20,
+    finds: "fails the first time a region appears, use a defaultdict",
+  },
+  "chatgpt/message_feedback.json": "upload", // []
+  "chatgpt/shared_conversations.json": null,
+  "chatgpt/user.json": null,
+  "claude-2026/conversations.json": "claude",
+  "claude-2026/memories.json": "claude:memories",
+  "claude-2026/users.json": null,
+  "claude/conversations.json": { format: "claude", conversations: 3, messages: 8, finds: "how many kanji a day for the JLPT N4" },
+  "claude/projects.json": "claude:memories",
+  "claude/users.json": null,
+  "deepseek/conversations.json": {
+    format: "deepseek",
+    conversations: 2,
+    messages: 6,
+    finds: "why does the borrow checker reject my async closure",
+  },
+  "deepseek/history_messages-flat.json": "deepseek",
+  "deepseek/history_messages.json": {
+    format: "deepseek",
+    conversations: 1,
+    messages: 3,
+    finds: "nginx 502 Bad Gateway after upgrading PHP",
+  },
+  "deepseek/user.json": null,
+  "gemini-2026/My Activity.json": "gemini",
+  "gemini-ja/Takeout/マイ アクティビティ/Gemini アプリ/マイアクティビティ.json": "gemini",
+  "gemini-ja/Takeout/マイ アクティビティ/検索/マイアクティビティ.json": "aside",
+  "gemini-locales/de.json": "gemini",
+  "gemini-locales/el.json": "gemini",
+  "gemini-locales/es.json": "gemini",
+  "gemini-locales/fr.json": "gemini",
+  "gemini-locales/it.json": "gemini",
+  "gemini-locales/ko.json": "gemini",
+  "gemini-locales/pt.json": "gemini",
+  "gemini-locales/zh.json": "gemini",
+  "gemini/My Activity.json": { format: "gemini", conversations: 4, messages: 12, finds: "difference between a list and a tuple in Python" },
+  "gemini/Search/My Activity.json": "aside",
+  "grok/prod-grok-backend.json": { format: "grok", conversations: 3, messages: 11, finds: "Kafka consumer lag alert fires every night" },
+  "grok/prod-mc-asset-server/3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f/content": null, // an uploaded file, named without a type
+  "grok/prod-mc-auth-mgmt-api.json": null,
+  "grok/prod-mc-billing.json": null,
+  "librechat/bash-strict-mode.json": "librechat",
+  "librechat/cron-haiku-branches.json": "librechat",
+  "librechat/proxmox-zfs-tree.json": {
+    format: "librechat",
+    conversations: 1,
+    messages: 4,
+    finds: "Proxmox host keeps dropping its ZFS pool after reboot",
+  },
+  "malformed/chatgpt-truncated.json": "chatgpt",
+  "malformed/claude-truncated.json": "claude",
+  "malformed/cut-in-escape.json": "claude",
+  "malformed/empty.json": "unreadable",
+  "malformed/gemini-truncated.json": "gemini",
+  "malformed/not-an-export.json": null,
+  "malformed/upload-bad-line.ndjson": "upload",
+  "malformed/upload-truncated.json": "upload",
+  "odd/chatgpt-2023-code.json": "chatgpt",
+  "odd/chatgpt-analysis-channel.json": "chatgpt",
+  "odd/chatgpt-empty/conversations.json": "upload", // an empty list: no conversations, whoever wrote it
+  "odd/chatgpt-empty/message_feedback.json": "upload",
+  "odd/chatgpt-empty/user.json": null,
+  "odd/chatgpt-times.json": "chatgpt",
+  "odd/chatgpt-wrapped.json": "chatgpt",
+  "odd/chatgpt-writing.json": "chatgpt",
+  "odd/claude-2024-artifacts.json": "claude",
+  "odd/claude-files-v2.json": "claude",
+  "odd/claude-partly-linked.json": "claude",
+  "odd/claude-repeated-ids.json": "claude",
+  "odd/claude-utf16.json": "unreadable",
+  "odd/gemini-fr-mixed.json": "gemini",
+  "open-webui/chat-export-1715000100000.json": "open-webui",
+  "open-webui/ollama-webui-2024.json": "open-webui",
+  "open-webui/chat-export-1738400000000.json": {
+    format: "open-webui",
+    conversations: 4,
+    messages: 13,
+    finds: "levain hydration water for a 75% loaf",
+  },
+  "upload/array.json": { format: "upload", conversations: 2, messages: 4, finds: "ready for a half marathon in 10 weeks" },
+  "upload/conversations.ndjson": "upload",
+  "upload/single.json": "upload",
+};
+
+/** A row's format (or what detection makes of the file), in the words of FIXTURES. */
+export function formatOf(row: string | null | Imported): string | null {
+  return row === null || typeof row === "string" ? row : row.format;
+}
+
+/** The fixtures imported through every face, with what each gives. */
+export function importedFixtures(): [file: string, expected: Imported][] {
+  return Object.entries(FIXTURES).flatMap(([file, row]) =>
+    row !== null && typeof row === "object" ? [[file, row] as [string, Imported]] : [],
+  );
+}

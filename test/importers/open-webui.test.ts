@@ -1,0 +1,145 @@
+// Open WebUI's exports (fixtures/exports/open-webui): the branch `currentId` names, whichever sibling
+// is newer; Open WebUI's own blocks out of the answers; files as placeholders.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
+import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
+
+const all = join(fixtures, "open-webui", "chat-export-1738400000000.json");
+const single = join(fixtures, "open-webui", "chat-export-1715000100000.json");
+
+const byTitle = async (title: string) => (await collect(all)).find((c) => c.conversation.title === title)!.conversation;
+
+describe("Open WebUI's Export chats", () => {
+  it("reads every chat with text, as Open WebUI's, and says the empty one was left out", async () => {
+    const { conversations, skipped } = await collectWithSkips(all);
+    expect(conversations.map((c) => [c.platform, c.platformDisplayName, c.conversation.title, c.conversation.messages.length])).toEqual([
+      ["open-webui", "Open WebUI", "Levain hydration maths", 4],
+      ["open-webui", "Open WebUI", "Undo last commit", 2],
+      ["open-webui", "Open WebUI", "Porto weather and Euler", 5],
+      ["open-webui", "Open WebUI", "Portuguese greetings", 2],
+    ]);
+    expect(skipped).toEqual({ "conversations without any message text": 1 });
+    expect(conversations.every((c) => c.complete)).toBe(true);
+  });
+
+  it("keeps the branch currentId ends on, though a regenerated answer beside it is newer", async () => {
+    const levain = await byTitle("Levain hydration maths");
+    expect(levain.messages.map((m) => m.id.split("-")[1])).toEqual(["0001", "0002", "0004", "0005"]);
+    expect(levain.messages.map((m) => m.content).join("\n")).not.toContain("forgets the levain");
+    expect(levain).toMatchObject({ id: "1b5e6c3a-5b0d-4d3e-9a8f-0c1d2e3f4a50", createdAt: "2025-01-20T08:35:01.000Z" });
+    expect(levain.updatedAt).toBe("2025-01-20T08:38:08.000Z");
+  });
+
+  it("keeps the answer of the model the chat shows when several answered side by side", async () => {
+    const git = await byTitle("Undo last commit");
+    expect(git.messages.map((m) => m.content)).toEqual([
+      "Give me a one-line git command to undo the last commit but keep the changes.",
+      "`git reset --soft HEAD~1` moves the branch back one commit and leaves your changes staged.",
+    ]);
+  });
+
+  it("leaves reasoning and tool calls out of the answers, keeps the code the interpreter ran, and drops a failed answer", async () => {
+    const levain = await byTitle("Levain hydration maths");
+    expect(levain.messages[1]!.content).toBe(
+      "With 100 g of levain (50 g flour, 50 g water) the dough holds 550 g of flour, so 75% hydration needs 412 g of water in all: add 362 g to the mix.",
+    );
+    const porto = await byTitle("Porto weather and Euler");
+    expect(porto.messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "Is it raining in Porto right now?"],
+      ["assistant", "Yes: 19 °C with light rain in Porto, so take an umbrella to the Ribeira."],
+      ["human", "Compute Euler's number in Python."],
+      ["assistant", "```python\nimport math\nprint(math.e)\n```\n\nEuler's number e is about 2.71828."],
+      ["human", "Now plot it."],
+    ]);
+  });
+
+  it("keeps the edited first prompt's tree, without the system message or a raw <think> block", async () => {
+    const greetings = await byTitle("Portuguese greetings");
+    expect(greetings.messages.map((m) => m.content)).toEqual([
+      "Translate 'good evening, neighbour' to European Portuguese",
+      "Boa noite, vizinho.",
+    ]);
+  });
+
+  it("shows attachments as placeholders and leaves a message without a time undated", async () => {
+    const levain = await byTitle("Levain hydration maths");
+    expect(levain.messages[0]!.content).toBe(
+      "My levain is 100% hydration. How much water for a 75% hydration loaf with 500 g of flour?\n\n[image]\n\n[file: starter-log.pdf]",
+    );
+    expect(levain.messages[2]).toEqual({ id: "a1f0c7d2-0004-4c55-9a10-1d2e3f4a5b61", role: "human", content: "And the salt?" });
+  });
+});
+
+describe("one chat's Export chat (.json)", () => {
+  it("reads an older install's chat, stored as JSON text with only its messages list", async () => {
+    const [chat] = await collect(single);
+    expect(chat!.conversation).toEqual({
+      id: "6a0d1b8f-0a5c-4c8d-8fde-5b6c7d8e9fa5",
+      title: "Ollama on a Raspberry Pi",
+      createdAt: "2024-05-06T12:53:20.000Z",
+      updatedAt: "2024-05-06T12:53:32.000Z",
+      messages: [
+        { id: "e5b4", role: "human", content: "Can a Raspberry Pi 5 run phi3:mini with Ollama?", createdAt: "2024-05-06T12:53:20.000Z" },
+        {
+          id: "e5b5",
+          role: "assistant",
+          content: "Yes. With 8 GB of RAM phi3:mini (3.8B, 4-bit) runs at a few tokens per second on the CPU.",
+          createdAt: "2024-05-06T12:53:32.000Z",
+        },
+      ],
+    });
+  });
+});
+
+describe("an early version's export", () => {
+  it("reads a list of bare chats (no record around them)", async () => {
+    const [docker] = await collect(join(fixtures, "open-webui", "ollama-webui-2024.json"));
+    expect(docker!.conversation).toMatchObject({ id: "f3c1a9e2-4b7d-4e0a-9c21-7d5e8f0a1b2c", createdAt: "2024-01-01T10:00:00.000Z" });
+    expect(docker!.conversation.messages.map((m) => m.id)).toEqual(["m1", "m2"]);
+  });
+});
+
+describe("odd chats", () => {
+  const message = (id: string, parentId: string | null, role: string, content: string, timestamp?: number) => ({
+    id,
+    parentId,
+    role,
+    content,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  });
+
+  it("without currentId, ends on the newest message nothing answers", () => {
+    const chat = {
+      title: "no current",
+      models: ["m"],
+      history: {
+        messages: {
+          q: message("q", null, "user", "question", 100),
+          a1: message("a1", "q", "assistant", "first answer", 110),
+          a2: message("a2", "q", "assistant", "second answer", 120),
+        },
+      },
+    };
+    const converted = openWebUiConversation(chat, recordContext());
+    expect(converted!.conversation.messages.map((m) => m.content)).toEqual(["question", "second answer"]);
+    expect(converted!.conversation.id).toMatch(/^open-webui-[0-9a-f]{32}$/); // stable, from what it holds
+    expect(openWebUiConversation(chat, recordContext())!.conversation.id).toBe(converted!.conversation.id);
+  });
+
+  it("survives a cycle of parents and a chat that is unreadable JSON text", () => {
+    const looped = {
+      id: "loop",
+      chat: {
+        history: {
+          currentId: "b",
+          messages: { a: message("a", "b", "user", "one", 1), b: message("b", "a", "assistant", "two", 2) },
+        },
+      },
+    };
+    expect(openWebUiConversation(looped, recordContext())!.conversation.messages.map((m) => m.content)).toEqual(["one", "two"]);
+    const context = recordContext();
+    expect(openWebUiConversation({ id: "x", title: "t", chat: "{not json" }, context)).toBeUndefined();
+    expect(context.skipped.get("conversations without any message text")).toBe(1);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { startsWithItsDate, withDate } from "../../src/text/memory-date.js";
+
+describe("the one date convention for memories", () => {
+  it("starts a memory with today's local date, unless it starts with a date already", () => {
+    const now = new Date(2025, 2, 9, 23, 30); // 9 March, late evening where the machine is
+    expect(withDate("My dog is called Biscuit", now)).toBe("2025-03-09 My dog is called Biscuit");
+    expect(withDate("2024-12-25 Christmas at my mother's", now)).toBe("2024-12-25 Christmas at my mother's");
+  });
+
+  it("shows the date once: a text that starts with the day it was stored needs none beside it", () => {
+    const stored = new Date(2025, 2, 9, 10, 0).toISOString();
+    expect(startsWithItsDate("2025-03-09 Biscuit", stored)).toBe(true);
+    expect(startsWithItsDate("Biscuit", stored)).toBe(false);
+    // About another day: the day it was stored is news, and shown.
+    expect(startsWithItsDate("2024-12-25 Christmas", stored)).toBe(false);
+    // A client without the user's time zone writes the UTC day (spec §4.1).
+    expect(startsWithItsDate(`${stored.slice(0, 10)} Biscuit`, stored)).toBe(true);
+    expect(startsWithItsDate("2025-03-09 Biscuit", "not a time")).toBe(false);
+  });
+});
