@@ -14,11 +14,21 @@ import { chatAppNames } from "./words.js";
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** Bytes looked at to tell an export from anything else: its header line is a few hundred. */
 const SNIFF_BYTES = 64 * 1024;
+/** The fewest compressed bytes tried for the header line when the first ones are damaged. */
+const SHORTEST_HEAD = 256;
 
-/** The line after which the file could not be read any more (a gzip stream cut or damaged there), for an error of `records`. */
-export function unreadableAfter(error: unknown): number | undefined {
+/**
+ * For an error of `records` where the file stops being readable (a gzip stream cut or damaged
+ * there), what a restore of it says: what it kept and where it stopped. Undefined for another error.
+ */
+export function breakNote(error: unknown, dryRun = false): string | undefined {
   const line = error instanceof AppError ? error.details["unreadableAfterLine"] : undefined;
-  return typeof line === "number" ? line : undefined;
+  if (typeof line !== "number") return undefined;
+  const { message } = error as AppError;
+  const restored = dryRun ? "would be restored" : "is restored";
+  if ((error as AppError).details["afterEnd"] === true)
+    return `${message}: every record was read and ${restored}, but a value in one of them may differ from what was exported; use another copy of the export if you have one`;
+  return `${message}: what could be read before line ${line + 1} ${restored}, nothing after it`;
 }
 
 export interface MnemoExportReader {
@@ -55,8 +65,17 @@ export async function isMnemoExport(path: string): Promise<boolean> {
 async function readHead(path: string): Promise<Buffer> {
   const head = await readRaw(path, SNIFF_BYTES);
   if (!isGzip(head)) return head;
-  // A prefix of the stream: decompress what it holds rather than fail for the missing rest.
-  return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+  // A prefix of the stream: decompress what it holds rather than fail for the missing rest, and
+  // a shorter one where the bytes read are damaged (a small export's damage is in them): the
+  // header line is its first few hundred bytes.
+  for (let length = head.length; length >= SHORTEST_HEAD; length = Math.floor(length / 2)) {
+    try {
+      return gunzipSync(head.subarray(0, length), { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      // damaged within these bytes
+    }
+  }
+  return Buffer.alloc(0);
 }
 
 async function readRaw(path: string, length: number): Promise<Buffer> {
@@ -92,9 +111,13 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
         if (text.trim() !== "") yield { text, line };
       }
     } catch (error) {
-      throw new AppError("invalid_input", `${path}: the file stops being readable after line ${line} (${(error as Error).message})`, {
+      // Past the end record only gzip's checksum is left to fail: a byte changed, the stream still whole.
+      const what = sawEnd
+        ? "its gzip checksum does not match what it holds: a byte of it was changed after it was written"
+        : `the file stops being readable after line ${line}`;
+      throw new AppError("invalid_input", `${path}: ${what} (${(error as Error).message})`, {
         suggestion: "The file is damaged or was cut short; what came before is restored. Use another copy of the export if you have one.",
-        details: { unreadableAfterLine: line },
+        details: { unreadableAfterLine: line, afterEnd: sawEnd },
         cause: error,
       });
     } finally {
@@ -111,7 +134,8 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
       sawEnd = false;
       let first = true;
       for await (const { text, line } of lines()) {
-        if (first) {
+        // Read on past the end record to the stream's end, where gzip checks its checksum.
+        if (first || sawEnd) {
           first = false; // the header, read above
           continue;
         }
@@ -120,11 +144,8 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
           onBadLine(record);
           continue;
         }
-        if (record.type === "end") {
-          sawEnd = true;
-          return;
-        }
-        yield { record, line };
+        if (record.type === "end") sawEnd = true;
+        else yield { record, line };
       }
     },
   };

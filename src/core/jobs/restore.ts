@@ -1,5 +1,5 @@
 import path from "node:path";
-import { unreadableAfter, type MnemoExportReader } from "../../importers/mnemo-export.js";
+import { breakNote, type MnemoExportReader } from "../../importers/mnemo-export.js";
 import type {
   ExportBucket,
   ExportConversation,
@@ -117,10 +117,10 @@ export async function restoreExport(
     }
   } catch (error) {
     // A gzip stream cut or damaged: what was read before it is stored below, like a plain file cut short.
-    const after = unreadableAfter(error);
-    if (after === undefined) throw error;
+    const note = breakNote(error);
+    if (note === undefined) throw error;
     broken = true;
-    summary.problems.push(`${(error as Error).message}: everything before line ${after + 1} is restored, nothing after it`);
+    summary.problems.push(note);
   }
   await restorer.flush();
   summary.complete = reader.complete();
@@ -147,13 +147,21 @@ async function checkExport(file: string, reader: MnemoExportReader, options: Res
     complete: false,
   };
   let records = 0;
-  for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
-    if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
-    else if (record.type !== "end") summary.added[record.type]++;
-    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  let broken = false;
+  try {
+    for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
+      if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
+      else if (record.type !== "end") summary.added[record.type]++;
+      options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+    }
+  } catch (error) {
+    const note = breakNote(error, true);
+    if (note === undefined) throw error;
+    broken = true;
+    summary.problems.push(note);
   }
   summary.complete = reader.complete();
-  if (!summary.complete) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
+  if (!summary.complete && !broken) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
   return summary;
 }
 

@@ -328,7 +328,7 @@ describe("export and restore", () => {
         expect(summary.added, damaged).toMatchObject({ memory: 3, bucket: 2, platform: 2, conversation: 0 });
         expect(summary.complete).toBe(false);
         expect(summary.problems.join("\n")).toMatch(
-          /stops being readable after line \d+ \(.+\): everything before line \d+ is restored, nothing after it/,
+          /stops being readable after line \d+ \(.+\): what could be read before line \d+ is restored, nothing after it/,
         );
         const me = await target.service();
         expect(((await me.memories.listV2({ all: true })).memories as string[]).length).toBe(3);
