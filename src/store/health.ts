@@ -248,7 +248,8 @@ async function checkTable(
 }
 
 /** A version file that lost its columns reads as a table without them (a zeroed manifest does). */
-function missingColumns(schema: Schema, key: TableKey, dims: number | undefined): Problem | undefined {
+/** What a table's schema lacks of what its key's table must have (store/schema.ts), when anything. */
+export function missingColumns(schema: Schema, key: TableKey, dims: number | undefined): Problem | undefined {
   const have = new Map(schema.fields.map((field) => [field.name, field]));
   const lost = tableSchema(key, dims ?? 1).fields.filter((field) => !have.has(field.name));
   if (lost.length > 0) return { what: SCHEMA_LOSS_WHAT, detail: `missing columns: ${lost.map((field) => field.name).join(", ")}` };

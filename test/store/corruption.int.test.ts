@@ -28,7 +28,14 @@ const TOPICS = ["Lisbon trams", "Snake care", "Sourdough starters", "Tax returns
 
 let pristine: string;
 /** What the store held: memory texts by id, conversation ids with a phrase of theirs, users by name. */
-let truth: { memories: Map<string, string>; conversations: Map<string, string>; users: Map<string, string>; image: string };
+let truth: {
+  memories: Map<string, string>;
+  conversations: Map<string, string>;
+  users: Map<string, string>;
+  image: string;
+  /** The titles of what was moved to the trash. */
+  trash: string[];
+};
 
 beforeAll(async () => {
   pristine = path.join(tempDir(), "store");
@@ -53,6 +60,20 @@ beforeAll(async () => {
     })),
   );
   await settled(me);
+  // A memory and a conversation in the trash, so that the trash table has data files to damage.
+  const { memoryId: old } = await me.memories.store({ text: "The old locker code was 4512" });
+  const [drafts] = await me.conversations.uploadMany([
+    {
+      conversation: {
+        id: "c-old",
+        title: "Old drafts",
+        createdAt: "2024-04-01T10:00:00Z",
+        messages: [{ id: "m1", role: "human", content: "Keep these drafts for a while" }],
+      },
+    },
+  ]);
+  await settled(me);
+  await me.trash.move({ memoryIds: [old], conversationIds: [drafts!.conversationId] });
   await app.users.add("alice");
   await (await app.service("alice")).memories.store({ text: "Alice likes green tea" });
   await app.users.rotateToken("default");
@@ -65,7 +86,9 @@ beforeAll(async () => {
     conversations: new Map(conversations.map((item) => [item.id, `topic number ${TOPICS.indexOf(item.title)}`])),
     users: new Map((await app.users.list()).map((user) => [user.name, user.id])),
     image,
+    trash: await trashTitles(app),
   };
+  expect(truth.trash).toEqual(["Old drafts", "The old locker code was 4512"]);
   await app.close();
 }, 120_000);
 
@@ -125,6 +148,10 @@ function damagedCopy({ target, damage }: Case): string {
   return store;
 }
 
+async function trashTitles(app: App): Promise<string[]> {
+  return (await (await app.service()).trash.list()).items.map((item) => item.title).sort();
+}
+
 async function memoryTexts(app: App, user: string): Promise<[string, string][]> {
   const listed = (await (await app.service(user)).memories.listV2({ all: true, includeIds: true })).memories as {
     id: string;
@@ -160,6 +187,7 @@ describe("the corruption probe", () => {
         await readsOrNamesDamage("search", async () => (await app.service()).search({ query: "Lisbon", skipRerank: true }));
         await readsOrNamesDamage("info", async () => (await app.service()).info());
         await readsOrNamesDamage("image", () => imageBytes(app, truth.image));
+        await readsOrNamesDamage("trash", () => trashTitles(app));
       } finally {
         await app.close();
       }
@@ -201,6 +229,14 @@ async function expectEverythingBack(probe: Case, store: string): Promise<void> {
       expect(text, `${probe.name}: ${id}`).toContain(phrase);
     }
     expect((await me.search({ query: "Sourdough starters", skipRerank: true })).results.length, probe.name).toBeGreaterThan(0);
+    // The trash is the one table nothing else holds a copy of: a damaged one keeps the rows that
+    // can be read, and with its newest version file damaged, its previous version (the memory
+    // moved there first; the conversation, moved last, is lost with that version).
+    const trash = await trashTitles(app);
+    if (probe.name.startsWith(`${TABLE.trash} manifest`)) expect(trash, probe.name).toEqual(["The old locker code was 4512"]);
+    else if (probe.name.startsWith(`${TABLE.trash} data truncate`)) expect(truth.trash, probe.name).toEqual(expect.arrayContaining(trash));
+    else if (probe.damage === "bitflip" && probe.name.includes("data")) expect(trash.length, probe.name).toBe(truth.trash.length);
+    else expect(trash, probe.name).toEqual(truth.trash);
   } finally {
     await app.close();
   }

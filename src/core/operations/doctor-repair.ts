@@ -7,6 +7,7 @@ import { ANY_INDEX, lostRowsKey, type StoreHealth, type TableHealth } from "../.
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
+import type { Salvaged } from "../../store/salvage.js";
 import type { TableRows } from "../../store/rows.js";
 import type { StoreMeta, TableKey } from "../../store/schema.js";
 import { sqlIn, sqlString } from "../../store/sql.js";
@@ -63,6 +64,14 @@ export interface RepairResult {
 /** The names LanceDB gives the indexes maintenance builds (`<column>_idx`), and the text index's. */
 const OUR_INDEXES = [TEXT_INDEX, "vector_idx", "userId_idx", "conversationId_idx", "id_idx"];
 
+/**
+ * Tables salvaged at an earlier version when their newest version file is damaged: those nothing
+ * else holds a copy of. Every other table is rebuilt from the others instead: an earlier version
+ * brings back what the newest change deleted (in the corruption probe, a conversation moved to the
+ * trash came back as a failed one from an earlier conversations table, and from its chunks).
+ */
+const FROM_EARLIER_VERSION: TableKey[] = ["trash"];
+
 /** Ids per delete or update: a predicate of a few hundred ids stays short. */
 const IDS_PER_STEP = 500;
 
@@ -112,6 +121,8 @@ function salvagePlan(config: Config, table: TableHealth): string {
   const copy = isRemoteUri(config.storeUri)
     ? "(its damaged files are not kept: the store is on object storage)"
     : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
+  if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
+    return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
   const lost = table.rows - table.read;
   return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
@@ -209,18 +220,16 @@ async function repairTables(
     const copied = keepDamagedFiles(config, table.table, recovered);
     const key = table.key;
     if (key === "memories" || key === "conversations") await store.write(() => store.setMeta({ [lostRowsKey(key)]: recovered }));
-    // A table whose rows cannot even be counted (a version file that does not open, or that lost
-    // its columns) is made again empty: its rows are not there to read in the columns they had.
+    // A table no version of which opens with its columns is made again empty: its rows are not
+    // there to read in the columns they had.
     const result = await store.write(async () => {
       try {
         // A failing disk or object store stops the repair: the table is not remade for an outage.
-        const salvaged =
-          table.rows === undefined
-            ? undefined
-            : await salvageInChild(config, table.table).catch((error: unknown) => {
-                if (error instanceof StorageFaultError) throw error;
-                return undefined;
-              });
+        const earlier = FROM_EARLIER_VERSION.includes(table.key);
+        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier).catch((error: unknown) => {
+          if (error instanceof StorageFaultError) throw error;
+          return undefined;
+        });
         if (!salvaged) await store.recreate(table.key);
         return salvaged;
       } finally {
@@ -231,7 +240,7 @@ async function repairTables(
     const kept = copied ? `; its damaged files are in ${copied}` : "";
     actions.push(
       result
-        ? `${table.table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`}${kept}`
+        ? salvaged(table.table, result, kept)
         : `${table.table}: could not be opened at all; made again, empty, for what the other tables hold of it${kept}`,
     );
   }
@@ -255,6 +264,18 @@ async function repairTables(
     await optimizeStore(store, [...rebuild]);
   }
   return actions;
+}
+
+function salvaged(table: string, result: Salvaged, kept: string): string {
+  const of = result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`;
+  const n = result.olderBy;
+  const older =
+    n === 0
+      ? ""
+      : n === 1
+        ? " at its previous version (its newest version file is damaged: the last change to it is undone, unless the other tables hold it)"
+        : ` at its version ${n} before the newest (its ${n} newest version files are damaged: their changes are undone, unless the other tables hold them)`;
+  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${kept}`;
 }
 
 /** A copy of a damaged table's folder, for what no repair can read: undefined on object storage. */

@@ -6,6 +6,7 @@ import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
 import { ANY_INDEX, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
+import type { Salvaged } from "../../store/salvage.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
 
@@ -93,9 +94,12 @@ function imageProblems(dir: string, images: StoreHealth["relations"]["images"]):
   });
 }
 
-/** Rows kept and rows the table said it had, after a salvage (doctor-repair.ts). */
-export function salvageInChild(config: Config, table: string): Promise<{ rows: number | undefined; kept: number }> {
-  return inChild(config, ["salvage", config.storeUri, table]);
+/**
+ * A damaged table salvaged (store/salvage.ts) in a child process: rows kept, of how many, and, with
+ * `earlier`, at how many versions before the newest (whose version files do not open).
+ */
+export function salvageInChild(config: Config, table: TableHealth, dims: number | undefined, earlier: boolean): Promise<Salvaged> {
+  return inChild(config, ["salvage", config.storeUri, table.table, table.key, String(dims ?? ""), earlier ? "earlier" : "newest"]);
 }
 
 /**
