@@ -8,6 +8,8 @@ export interface S3Server {
   bucket: string;
   /** While down, every request's connection is cut as it arrives, as a server lost mid-command cuts them. */
   setDown(down: boolean): void;
+  /** Down once `count` more requests have come (each one answered): an outage at a chosen point of a command. */
+  downAfter(count: number): void;
   /** The method and path of each request, in order. */
   requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -33,9 +35,13 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
   });
   const { port: backendPort } = await backend.run();
   let down = false;
+  let downAt = Number.POSITIVE_INFINITY;
   const requests: S3Server["requests"] = [];
   const front = http.createServer((request, response) => {
-    if (down) return void request.socket.destroy();
+    if (down || requests.length >= downAt) {
+      down = true;
+      return void request.socket.destroy();
+    }
     requests.push({ method: request.method ?? "", path: request.url ?? "" });
     frontRequest(backendPort, request, response).catch((error: unknown) => {
       response.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -48,7 +54,11 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
     bucket,
     setDown: (value) => {
       down = value;
+      downAt = Number.POSITIVE_INFINITY;
       if (value) front.closeAllConnections();
+    },
+    downAfter: (count) => {
+      downAt = requests.length + count;
     },
     requests,
     close: async () => {
