@@ -8,10 +8,10 @@ export type Send = (url: string, body?: unknown) => Promise<Answer>;
 
 /**
  * `mnemo serve` in a child process on the store of `env` (and with its preloads), while `work`
- * sends it requests with the token file's token (a POST when given a body); stopped after. Returns
- * the server's stderr.
+ * sends it requests with the token file's token (a POST when given a body), or its own to `url`;
+ * stopped after. Returns the server's stderr.
  */
-export async function withServer(env: NodeJS.ProcessEnv, work: (send: Send) => Promise<void>): Promise<string> {
+export async function withServer(env: NodeJS.ProcessEnv, work: (send: Send, url: string) => Promise<void>): Promise<string> {
   const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -36,7 +36,7 @@ export async function withServer(env: NodeJS.ProcessEnv, work: (send: Send) => P
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: response.statusCode, body: (await response.body.json()) as Answer["body"] };
-    });
+    }, started.url);
     return stderr;
   } finally {
     await new Promise<void>((resolve) => {

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+import { request } from "undici";
+import { callTool, stdioClient, textOf } from "../mcp/mcp-helpers.js";
 import { withServer } from "../server-process.js";
 
 /**
@@ -176,16 +178,45 @@ describe("a damaged store explains itself", () => {
     expect(again.stdout).toContain("Lisbon");
   });
 
-  it("serve starts on a store whose conversations table is damaged: memories answer 200, conversations 503 with the way out", async () => {
+  it("serve starts on a store whose conversations table is damaged: memories answer 200, conversations 503 with the way out, in the API and the web app", async () => {
     const env = damagedCopy("conversations", "truncate");
-    const log = await withServer(env, async (send) => {
+    const log = await withServer(env, async (send, url) => {
       expect((await send("/api/v2/memory")).status).toBe(200);
       const chats = await send("/api/chat-history/chats");
       expect(chats.status).toBe(503);
       expect(chats.body.error).toMatch(/^The store's "conversations" table is damaged: a file of it is cut short/);
       expect(chats.body.suggestion).toMatch(/mnemo doctor/);
+      // A browser signed in through a one-time link, as `mnemo ui` opens it.
+      const { path: link } = (await send("/auth/code", {})).body as { path?: string };
+      const signedIn = await request(`${url}${link}`);
+      await signedIn.body.dump();
+      const cookie = String(signedIn.headers["set-cookie"] ?? "").split(";")[0]!;
+      const page = (path: string) => request(`${url}${path}`, { headers: { cookie } });
+      expect((await page("/memories")).statusCode).toBe(200);
+      const conversations = await page("/conversations");
+      expect(conversations.statusCode).toBe(503);
+      const html = await conversations.body.text();
+      expect(html).toContain("The store&#39;s &quot;conversations&quot; table is damaged");
+      expect(html).toMatch(/mnemo doctor/);
+      expect(html).not.toMatch(RAW);
     });
     expect(log).not.toMatch(RAW);
+  });
+
+  it("mcp on a store whose conversations table is damaged: the conversation tools answer an error naming it and the way out, the memory tools work", async () => {
+    const connected = await stdioClient(["mcp"], damagedCopy("conversations", "truncate"));
+    try {
+      const memories = await callTool(connected, "get_memories_and_buckets", {});
+      expect(memories.isError, textOf(memories)).toBeFalsy();
+      expect(textOf(memories)).toContain("The tram 28 goes up to Graça");
+      const chats = await callTool(connected, "list_conversations", {});
+      expect(chats.isError).toBe(true);
+      expect(textOf(chats)).toMatch(/The store's "conversations" table is damaged: a file of it is cut short[\s\S]*mnemo doctor/);
+      expect(textOf(chats)).not.toMatch(RAW);
+    } finally {
+      await connected.close();
+    }
+    expect(connected.stderr()).not.toMatch(RAW);
   });
 
   it("doctor names every damaged table without LanceDB's panics, and says how to recover", async () => {
