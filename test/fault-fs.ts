@@ -1,7 +1,6 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { CliResult } from "./helpers.js";
-import { BIN, ROOT } from "./paths.js";
+import { ROOT } from "./paths.js";
 import { tempDir } from "./temp-dirs.js";
 
 /**
@@ -42,17 +41,4 @@ export function withFault(env: NodeJS.ProcessEnv, fault: Fault): NodeJS.ProcessE
     FAULT_FS_ERRNO: fault.errno ?? "EIO",
     ...(fault.arm ? { FAULT_FS_ARM: fault.arm } : {}),
   };
-}
-
-/** The built `mnemo` in a child process of its own, as a preload needs (runCli may run the CLI in this process). */
-export function runBinary(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runBinary, withFault } from "../fault-fs.js";
+import { withFault } from "../fault-fs.js";
 import { writeChatsFile } from "../generated-chats.js";
-import { BIN, isolatedEnv, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, runCli, tempDir } from "../helpers.js";
 import { withServer } from "../server-process.js";
 
 /**
@@ -19,13 +19,16 @@ import { withServer } from "../server-process.js";
 const RAW = /LanceError|\/rustc\/|cargo\/registry|panicked at|Caused by/;
 const IO_FAULT = /The store at .* could not be written: its file system answered "Input\/output error"/;
 
+/** The built CLI in a child process of its own, as a preload needs. */
+const run = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { env });
+
 function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
   const store = path.join(tempDir(), "store");
   return { store, env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }) };
 }
 
 async function ok(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const result = await runBinary(args, env);
+  const result = await run(args, env);
   expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
   return result.stdout;
 }
@@ -48,7 +51,7 @@ async function queue(env: NodeJS.ProcessEnv): Promise<Record<string, number>> {
 
 /** `mnemo doctor` finds nothing wrong: no rows twice, none lost, no conversation out of the index. */
 async function expectHealthy(env: NodeJS.ProcessEnv): Promise<void> {
-  const doctor = await runBinary(["doctor"], env);
+  const doctor = await run(["doctor"], env);
   expect(doctor.code, doctor.stderr).toBe(0);
 }
 
@@ -62,7 +65,7 @@ describe("a file system that fails", () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
     const file = writeChatsFile(40);
-    expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/conversation_messages.lance/" })));
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversation_messages.lance/" })));
     expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
     await ok(["import", file], env);
     expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
@@ -73,9 +76,9 @@ describe("a file system that fails", () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env); // the store made first: its making writes the chunks table too
     const file = writeChatsFile(40);
-    expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/chunks.lance/" })));
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/chunks.lance/" })));
     expect(await queue(env)).toMatchObject({ ready: 0, queued: 40, failed: 0 });
-    const again = await runBinary(["import", file], env);
+    const again = await run(["import", file], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/40 unchanged/);
     expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
@@ -86,12 +89,12 @@ describe("a file system that fails", () => {
     const { env, store } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
     const file = writeChatsFile(40);
-    expectClearFault(await runBinary(["import", file], withFault(env, { path: "/db/conversations.lance/" })));
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversations.lance/" })));
     await ok(["import", file], env);
     expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
-    const doctor = await runBinary(["doctor"], env);
+    const doctor = await run(["doctor"], env);
     expect(doctor.stderr).toMatch(/40 messages rows belong to no conversation \(an upload or a delete cut short/);
-    const repair = await runBinary(["doctor", "--repair"], env);
+    const repair = await run(["doctor", "--repair"], env);
     expect(repair.code, repair.stderr).toBe(0);
     const moved = /40 conversations' messages rows of no conversation moved to (\S+)/.exec(repair.stderr)?.[1];
     expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
@@ -109,9 +112,9 @@ describe("a file system that fails", () => {
   it("a remember cut between its version's commit and its memory's: --repair moves the version to a file, the memory stays unstored as it was refused", async () => {
     const { env, store } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
-    expectClearFault(await runBinary(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" })));
+    expectClearFault(await run(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" })));
     expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
-    const repair = await runBinary(["doctor", "--repair"], env);
+    const repair = await run(["doctor", "--repair"], env);
     expect(repair.code, repair.stderr).toBe(0);
     const moved = /1 memories' versions of no memory moved to (\S+)/.exec(repair.stderr)?.[1];
     expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
@@ -145,7 +148,7 @@ describe("a file system that fails", () => {
       await ok(["remember", "--no-date", text], env);
     await ok(["import", writeChatsFile(20)], env);
     const before = await memories(env);
-    for (const after of [0, 5]) expectClearFault(await runBinary(["maintain"], withFault(env, { path: "/db/", after })));
+    for (const after of [0, 5]) expectClearFault(await run(["maintain"], withFault(env, { path: "/db/", after })));
     expect(await memories(env)).toEqual(before);
     expect(await queue(env)).toMatchObject({ ready: 20 });
     await ok(["maintain"], env);
