@@ -62,6 +62,8 @@ export type FileConfig = z.infer<typeof Settings>;
 
 export interface Config extends Omit<FileConfig, "embedderWorkers">, StoreLocation {
   embedderWorkers: number;
+  /** The environment the settings were read from: the processes mnemo starts (maintenance, doctor's reader) get it too. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Values given on the command line; each one wins over the file and the environment. */
@@ -91,6 +93,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     // One model on every core: two copies embedded a 5 MB export 25% faster but peaked 150 MB higher.
     embedderWorkers: merged.embedderWorkers ?? 1,
     ...location,
+    env,
   };
 }
 

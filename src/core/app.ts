@@ -64,6 +64,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config.paths.reindexLock,
     options.maintenance ?? "off",
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
+    config.env,
   );
   maintenance.lookSoon();
   let indexer: IndexWorker | undefined;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
+import { isolatedEnv, openTestApp, settled, spawnCli, tempDir } from "../helpers.js";
 import { request } from "undici";
 import { callTool, stdioClient, textOf } from "../mcp/mcp-helpers.js";
 import { withServer } from "../server-process.js";
@@ -88,44 +88,44 @@ function expectExplained(result: { code: number; stderr: string }, table: string
 describe("a damaged store explains itself", () => {
   it("a data file cut short: the conversations table is named, memories still work", async () => {
     const env = damagedCopy("conversations", "truncate");
-    const list = await runCli(["chats", "list"], { env });
+    const list = await spawnCli(["chats", "list"], { env });
     expectExplained(list, "conversations");
     expect(list.stderr).toMatch(/a file of it is cut short\. It holds conversations/);
-    const memories = await runCli(["memories"], { env });
+    const memories = await spawnCli(["memories"], { env });
     expect(memories.code, memories.stderr).toBe(0);
     expect(memories.stdout).toContain("Graça");
   });
 
   it("a zeroed data file: the memories table is named", async () => {
     const env = damagedCopy("memories", "zero");
-    const result = await runCli(["memories", "--query", "tram"], { env });
+    const result = await spawnCli(["memories", "--query", "tram"], { env });
     expectExplained(result, "memories");
     expect(result.stderr).toMatch(/zeroed or overwritten/);
   });
 
   it("a zeroed version file (manifest): the buckets table is named", async () => {
     const env = damagedCopy("buckets", "zero-manifest");
-    const result = await runCli(["buckets"], { env });
+    const result = await spawnCli(["buckets"], { env });
     expectExplained(result, "buckets");
     expect(result.stderr).toMatch(/version file \(manifest\)/);
   });
 
   it("a zeroed meta manifest is damage, not a new store: what the other tables hold reads, nothing is stored or recreated over the data", async () => {
     const env = damagedCopy("meta", "zero-manifest");
-    const read = await runCli(["memories"], { env });
+    const read = await spawnCli(["memories"], { env });
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain("Graça");
     expect(read.stderr).toMatch(
       /The store's "meta" table is damaged: .*what the other tables hold can be read, nothing can be stored\. Run `mnemo doctor`/,
     );
-    expectExplained(await runCli(["remember", "a new memory"], { env }), "meta");
-    expectExplained(await runCli(["remember", "a new memory"], { env }), "meta"); // still refused: no new meta was written
+    expectExplained(await spawnCli(["remember", "a new memory"], { env }), "meta");
+    expectExplained(await spawnCli(["remember", "a new memory"], { env }), "meta"); // still refused: no new meta was written
   });
 
   it("a meta manifest cut short: every command names it in plain words, serve starts and answers reads, and --repair writes it again from the data dir's record", async () => {
     const env = damagedCopy("meta", "truncate-manifest");
     for (const args of [["memories"], ["chats", "list"], ["search", "Lisbon"], ["info"]]) {
-      const result = await runCli(args, { env });
+      const result = await spawnCli(args, { env });
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
       expect(result.stderr).toMatch(/The store's "meta" table is damaged: a file of it is cut short/);
       expect(result.stderr).not.toMatch(RAW);
@@ -138,42 +138,42 @@ describe("a damaged store explains itself", () => {
       expect(write.body.error).toMatch(/^The store's "meta" table is damaged/);
     });
     expect(log).not.toMatch(RAW);
-    const repair = await runCli(["doctor", "--repair"], { env });
+    const repair = await spawnCli(["doctor", "--repair"], { env });
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr).toMatch(/meta: written again for bundled \(512 dimensions\)/);
-    expect((await runCli(["remember", "a new memory"], { env })).code).toBe(0);
+    expect((await spawnCli(["remember", "a new memory"], { env })).code).toBe(0);
   });
 
   it("a version file that makes LanceDB panic: named every time, its panic printed by the first command only", async () => {
     // "bool" become "boo|" in the conversations' newest manifest: LanceDB panics on the unknown type.
     const env = damagedCopy("conversations", "unknown-type");
-    const first = await runCli(["chats", "list"], { env });
+    const first = await spawnCli(["chats", "list"], { env });
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/The store's "conversations" table is damaged: .*Run `mnemo doctor`/s);
     for (const args of [["chats", "list"], ["search", "Lisbon"], ["info"]]) {
-      const again = await runCli(args, { env });
+      const again = await spawnCli(args, { env });
       expect(again.code, args.join(" ")).toBe(1);
       expect(again.stderr).toMatch(/The store's "conversations" table is damaged/);
       expect(again.stderr, args.join(" ")).not.toMatch(/panicked|cargo\/registry/);
     }
-    const memories = await runCli(["memories"], { env });
+    const memories = await spawnCli(["memories"], { env });
     expect(memories.code, memories.stderr).toBe(0);
   });
 
   it("a zeroed index: the chunks table is named, and `mnemo doctor --repair` makes search work again", async () => {
     const env = damagedCopy("chunks", "zero-index");
-    const search = await runCli(["search", "Lisbon"], { env });
+    const search = await spawnCli(["search", "Lisbon"], { env });
     expectExplained(search, "chunks");
     expect(search.stderr).toMatch(/an index of it is damaged/);
-    const doctor = await runCli(["doctor"], { env });
+    const doctor = await spawnCli(["doctor"], { env });
     expect(doctor.code).toBe(1);
     expect(doctor.stderr).toMatch(/chunks: one of its indexes is damaged/);
     expect(doctor.stderr).toMatch(/→ `mnemo doctor --repair` builds it again from the rows/);
-    const repair = await runCli(["doctor", "--repair"], { env });
+    const repair = await spawnCli(["doctor", "--repair"], { env });
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr).toMatch(/chunks: its indexes dropped and built again/);
     expect(repair.stderr).toMatch(/Nothing is wrong with the store/);
-    const again = await runCli(["search", "Lisbon"], { env });
+    const again = await spawnCli(["search", "Lisbon"], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("Lisbon");
   });
@@ -225,7 +225,7 @@ describe("a damaged store explains itself", () => {
       ["memories", "zero", /zeroed or overwritten/],
       ["conversation_messages", "zero-manifest", /version file \(manifest\) does not describe its columns/],
     ] as const) {
-      const doctor = await runCli(["doctor"], { env: damagedCopy(table, damage) });
+      const doctor = await spawnCli(["doctor"], { env: damagedCopy(table, damage) });
       expect(doctor.code).toBe(1);
       expect(doctor.stdout).toMatch(new RegExp(`✖ ${table}\\s`));
       expect(doctor.stderr).toMatch(new RegExp(`✖ ${table}: `));

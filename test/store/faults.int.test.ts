@@ -5,7 +5,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withFault } from "../fault-fs.js";
 import { writeChatsFile } from "../generated-chats.js";
-import { BIN, isolatedEnv, runCli, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, spawnCli, tempDir } from "../helpers.js";
 import { withServer } from "../server-process.js";
 
 /**
@@ -20,7 +20,7 @@ const RAW = /LanceError|\/rustc\/|cargo\/registry|panicked at|Caused by/;
 const IO_FAULT = /The store at .* could not be written: its file system answered "Input\/output error"/;
 
 /** The built CLI in a child process of its own, as a preload needs. */
-const run = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { env });
+const run = (args: string[], env: NodeJS.ProcessEnv) => spawnCli(args, { env });
 
 function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
   const store = path.join(tempDir(), "store");

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
+import { BIN, isolatedEnv, ROOT, runCli, spawnCli, tempDir, type CliResult } from "../helpers.js";
 import { writeChatsFile } from "../generated-chats.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
@@ -15,6 +15,11 @@ const STORE = "s3://mnemo/db";
 interface Machine {
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /**
+   * How its commands run: in a process of their own when the credentials are in AWS_* variables
+   * (LanceDB reads its process's environment), else the CLI's program in this process.
+   */
+  run: typeof runCli;
 }
 
 /** Credentials from the standard AWS_* variables, as LanceDB reads them. */
@@ -28,7 +33,7 @@ function envMachine(s3: S3Server): Machine {
     AWS_ACCESS_KEY_ID: "S3RVER",
     AWS_SECRET_ACCESS_KEY: ENV_SECRET,
   });
-  return { env, dataDir: path.join(env["HOME"]!, ".mnemo") };
+  return { env, dataDir: path.join(env["HOME"]!, ".mnemo"), run: spawnCli };
 }
 
 /** Credentials from `storage.options` in the local data dir's config.json. */
@@ -45,13 +50,13 @@ function fileMachine(s3: S3Server, store = STORE, extra: Record<string, string> 
     ...extra,
   };
   fs.writeFileSync(path.join(dataDir, "config.json"), JSON.stringify({ storage: { options } }));
-  return { env, dataDir };
+  return { env, dataDir, run: runCli };
 }
 
 const outputs: string[] = [];
 
 async function cli(machine: Machine, args: string[]): Promise<CliResult> {
-  const result = await runCli(args, { env: machine.env });
+  const result = await machine.run(args, { env: machine.env });
   outputs.push(result.stdout, result.stderr);
   return result;
 }
@@ -114,8 +119,10 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
         .length;
     const before = await listed(laptop);
     // Each command commits its memory, and a first write starts a maintenance process that commits too.
+    // Every command a process of its own: six writers at once.
     const texts = ["laptop", "desktop"].flatMap((name) => [1, 2, 3].map((n) => `Note ${n} written on the ${name}`));
-    await Promise.all(texts.map((text) => ok(text.endsWith("laptop") ? laptop : desktop, ["remember", text])));
+    const machine = (text: string) => ({ ...(text.endsWith("laptop") ? laptop : desktop), run: spawnCli });
+    await Promise.all(texts.map((text) => ok(machine(text), ["remember", text])));
     expect(await listed(desktop)).toBe(before + texts.length);
     expect(await listed(laptop)).toBe(before + texts.length);
   });
@@ -135,7 +142,11 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
 
     const server = await serve(desktop);
     try {
-      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      const client = {
+        env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }),
+        dataDir: "",
+        run: runCli,
+      };
       const served = JSON.parse(await ok(client, ["--json", "memories", "--type", "image"])) as Listed;
       const response = await fetch(served.memories.find((memory) => memory.id === memoryId)!.image_url!);
       expect(response.status).toBe(200);
@@ -172,7 +183,11 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
   it("serves it: what a client stores through `mnemo serve` another machine reads from the bucket", async () => {
     const server = await serve(desktop);
     try {
-      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      const client = {
+        env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }),
+        dataDir: "",
+        run: runCli,
+      };
       await ok(client, ["remember", "The spare key is under the blue flowerpot"]);
       expect(await queried(laptop, "spare key")).toContain("The spare key is under the blue flowerpot");
     } finally {

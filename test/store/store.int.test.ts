@@ -18,7 +18,7 @@ import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/operations/maintenance.js";
 import { takeProcessLock } from "../../src/store/process-lock.js";
-import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
+import { isolatedEnv, openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   const error = await work.then(
@@ -95,7 +95,8 @@ describe("the store", () => {
     const cached = path.join(tempDir(), "store");
     fs.cpSync(TINY_BERT, path.join(cached, "models", "Xenova", "all-MiniLM-L6-v2"), { recursive: true });
     fs.writeFileSync(path.join(cached, "config.json"), JSON.stringify({ allowDownload: false }));
-    const second = await openTestApp({ store: cached, embedder: "auto" });
+    // Without $MNEMO_MODELS: in the data dir's own models folder, where a store keeps them by default.
+    const second = await openTestApp({ store: cached, embedder: "auto" }, {}, isolatedEnv({ MNEMO_MODELS: "" }));
     expect(second.context.store.meta).toMatchObject({
       embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2",
       embedderId: "transformers:Xenova/all-MiniLM-L6-v2",

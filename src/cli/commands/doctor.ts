@@ -44,17 +44,18 @@ export function registerDoctor(program: Command): void {
           import("../../core/index.js"),
           import("../../config/load-config.js"),
         ]);
-        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
-        if (process.env["MNEMO_URL"]) out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
+        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
+        if (session.io.env["MNEMO_URL"])
+          out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
         const { startSpinner } = await import("../spinner.js");
-        const spinner = await startSpinner("Checking the store", { json: out.json });
+        const spinner = await startSpinner("Checking the store", session);
         try {
           const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));
           if (!options.repair || diagnosis.findings.length === 0) {
             spinner.stop();
             if (out.json) out.data(diagnosis);
             else render(out, storeLocation(config), diagnosis, options.repair ? "Nothing to repair." : undefined);
-            if (diagnosis.findings.length > 0) process.exitCode = 1;
+            if (diagnosis.findings.length > 0) session.io.exitCode = 1;
             return;
           }
           const plan = await repairPlan(config, diagnosis);
@@ -77,7 +78,7 @@ export function registerDoctor(program: Command): void {
             for (const done of result.actions) out.success(done);
             render(out, storeLocation(config), result.after);
           }
-          if (result.after.findings.length > 0) process.exitCode = 1;
+          if (result.after.findings.length > 0) session.io.exitCode = 1;
         } finally {
           spinner.stop();
         }

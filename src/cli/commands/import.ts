@@ -44,17 +44,18 @@ export function registerImport(program: Command): void {
           (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
           const [{ importInThread }, { startSpinner }] = await Promise.all([import("../import-thread.js"), import("../spinner.js")]);
-          const spinner = await startSpinner("Reading exports", { json: out.json });
+          const spinner = await startSpinner("Reading exports", session);
           try {
             const summary = await importInThread(
               { globals: session.options, paths, options },
               { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
+              session.io,
             );
             spinner.stop();
-            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
+            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
             if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
-              process.exitCode = 1;
+              session.io.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;

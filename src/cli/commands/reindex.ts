@@ -12,7 +12,7 @@ export function registerReindex(program: Command): void {
         const opened = { ...session, options: { ...session.options, embedder: undefined } };
         await withApp(opened, async (app) => {
           const [{ reindexApp }, { startSpinner }] = await Promise.all([import("../../core/index.js"), import("../spinner.js")]);
-          const spinner = await startSpinner("Loading the embedder", { json: session.out.json });
+          const spinner = await startSpinner("Loading the embedder", session);
           const stopped = () => {
             spinner.stop();
             session.out.warn("Reindex stopped; the store still uses its previous vectors.");

@@ -112,7 +112,7 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
       // Three I/O threads, as for maintenance: LanceDB's reads ahead take memory, not time, from a whole-table read.
       env: {
         LANCE_IO_THREADS: "3",
-        ...process.env,
+        ...config.env,
         RUST_BACKTRACE: "0",
         LANCEDB_LOG: "error",
         MNEMO_STORAGE_OPTIONS: JSON.stringify(config.storage.options),

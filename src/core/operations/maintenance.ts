@@ -40,6 +40,8 @@ export class Maintenance {
     private readonly reindexLockPath: string,
     private readonly mode: "background" | "detached" | "off",
     private readonly storeLocation: string,
+    /** The environment of the maintenance process it starts (the config's). */
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   afterWrite(): void {
@@ -77,7 +79,7 @@ export class Maintenance {
   private async startIfNeeded(): Promise<void> {
     if (!(await this.hasWork(await tablesNeedingMaintenance(this.store, await this.segmentLimit())))) return;
     this.writes = 0;
-    const child = startMaintenanceProcess(this.storeLocation);
+    const child = startMaintenanceProcess(this.storeLocation, this.env);
     this.child = child;
     child.unref(); // a server that stops does not wait for it
     child.once("exit", () => {
@@ -160,7 +162,7 @@ export class Maintenance {
     if (this.trimTimer) clearTimeout(this.trimTimer);
     await this.looking;
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
-      startMaintenanceProcess(this.storeLocation).unref();
+      startMaintenanceProcess(this.storeLocation, this.env).unref();
     }
   }
 }
@@ -183,12 +185,12 @@ export function useFewerIoThreads(): void {
  * parent does not cut it short. glibc reads its allocator settings when a process starts, and this
  * one is ours to start.
  */
-function startMaintenanceProcess(storeLocation: string): ChildProcess {
+function startMaintenanceProcess(storeLocation: string, env: NodeJS.ProcessEnv): ChildProcess {
   const bin = fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url));
   const child = spawn(process.execPath, [bin, "maintain", "--if-needed", "--quiet", "--store", storeLocation], {
     detached: true,
     stdio: "ignore",
-    env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...process.env },
+    env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...env },
   });
   child.on("error", () => undefined);
   return child;
