@@ -66,7 +66,7 @@ export function registerDoctor(program: Command): void {
               render(out, storeLocation(config), diagnosis);
               printPlan(out, plan, "would");
             }
-            process.exitCode = 1;
+            session.io.exitCode = 1;
             return;
           }
           if (!out.json) printPlan(out, plan, "will");
