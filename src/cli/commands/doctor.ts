@@ -16,8 +16,9 @@ damaged and what to do. Exits 1 when something is wrong.
 read: a damaged table keeps the rows that can still be read (a copy of its files goes to
 <data dir>/recovered/); conversations are rebuilt from their messages or their chunks' text, memories
 from their newest version, users from their rows' ids, indexes and chunks from the rows, vectors by
-embedding again, missing buckets under a new name. It says first what it will do; --dry-run says only
-that. \`mnemo import <export>\` then puts back what your latest export holds of the rest (and replaces
+embedding again, missing buckets under a new name. Rows a command cut short left behind (messages of
+no conversation, versions of no memory) go to a file in the same folder. It says first what it will
+do; --dry-run says only that. \`mnemo import <export>\` then puts back what your latest export holds of the rest (and replaces
 what was rebuilt by the export's). Stop \`mnemo serve\` first. A damaged meta record is written again
 for the embedder the data dir recorded, or the one named with --embedder <spec>.`;
 
