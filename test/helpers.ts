@@ -124,12 +124,12 @@ export interface ServedStore {
 }
 
 /**
- * `mnemo serve` in a child process, on a fresh store unless given one, and the env that points the
- * CLI at it with --remote.
+ * `mnemo serve` in a child process, on a fresh store unless given one (or given the server's whole
+ * env, with its store and preloads), and the env that points the CLI at it with --remote.
  */
-export async function serveStore(options: { store?: string } = {}): Promise<ServedStore> {
-  const store = options.store ?? path.join(tempDir(), "store");
-  const serverEnv = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+export async function serveStore(options: { store?: string; serverEnv?: NodeJS.ProcessEnv } = {}): Promise<ServedStore> {
+  const store = options.serverEnv?.["MNEMO_STORE"] ?? options.store ?? path.join(tempDir(), "store");
+  const serverEnv = options.serverEnv ?? isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

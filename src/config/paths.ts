@@ -33,6 +33,8 @@ export function dataPaths(dataDir: string, modelsDir?: string) {
     watchState: path.join(dataDir, "watch.json"),
     tokenFile: path.join(dataDir, "token"),
     secret: path.join(dataDir, "secret"),
+    /** The meta record and users, kept for a repair of those tables (store/recovery-record.ts). */
+    recoveryRecord: path.join(dataDir, "recovery.json"),
   };
 }
 export type DataPaths = ReturnType<typeof dataPaths>;

@@ -115,6 +115,11 @@ export async function diagnoseStore(config: Config, onProgress?: DoctorProgress)
   return (await import("./operations/doctor.js")).diagnose(config, onProgress);
 }
 
+/** What `mnemo doctor --repair` would do with this diagnosis, one line each (`--dry-run`). */
+export async function repairPlan(config: Config, diagnosis: Diagnosis): Promise<string[]> {
+  return (await import("./operations/doctor-repair.js")).repairPlan(config, diagnosis);
+}
+
 /** `mnemo doctor --repair`: rebuilds what the store can rebuild, then checks it again. */
 export async function repairStore(config: Config, diagnosis: Diagnosis, onProgress?: DoctorProgress): Promise<RepairResult> {
   return (await import("./operations/doctor-repair.js")).repairStore(config, diagnosis, onProgress);

@@ -101,7 +101,7 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
   const users = restored.users.map((user) => `${user.name}${user.created ? " (new)" : ""}`).join(", ");
   const line = dryRun
     ? `Checked ${restored.file}: ${added} for ${users || "no user"}`
-    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}`;
+    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}${restored.pictures > 0 ? `; ${counted(restored.pictures, "missing or damaged picture")} put back` : ""}`;
   if (restored.problems.length > 0) out.warn(line);
   else out.success(line);
   if (!dryRun && restored.chunks === "recomputed" && restored.queued > 0) {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { MnemoExportReader } from "../../importers/mnemo-export.js";
+import { breakNote, type MnemoExportReader } from "../../importers/mnemo-export.js";
 import type {
   ExportBucket,
   ExportConversation,
@@ -25,7 +25,8 @@ import { newId } from "../../shared/ids.js";
 import { sameBucketName } from "../../text/bucket-names.js";
 import type { CoreContext } from "../context.js";
 import { DEFAULT_BUCKET, ensureDefaultBucket, listBucketRows } from "../memories/buckets.js";
-import { RECOVERED_PLATFORM } from "../operations/doctor.js";
+import { storedImageProblem } from "../memories/image-types.js";
+import { REBUILT_HASH, RECOVERED_PLATFORM } from "../operations/doctor.js";
 import { decodeVector } from "./vectors.js";
 
 /**
@@ -59,6 +60,8 @@ export interface RestoreSummary {
   added: Record<Kind, number>;
   /** Records the store already held, left as they were. */
   present: Record<Kind, number>;
+  /** Pictures of image memories the store held without them (missing or damaged files), put back from the file. */
+  pictures: number;
   /** Whether the vectors in the file were used (same embedder) or everything is embedded again. */
   vectors: "carried" | "recomputed";
   /** Whether the file's chunks were used (its vectors are, and they were cut at the store's chunk size) or are cut again. */
@@ -101,6 +104,7 @@ export async function restoreExport(
     users: [],
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    pictures: 0,
     vectors: carry.memories ? "carried" : "recomputed",
     chunks: carry.chunks ? "carried" : "recomputed",
     queued: 0,
@@ -109,14 +113,27 @@ export async function restoreExport(
   };
   const restorer = new Restorer(ctx, header, carry, summary);
   let records = 0;
-  for await (const { record, line } of reader.records((problem) => summary.problems.push(problem.message))) {
-    await restorer.take(record, line, options.intoUser);
-    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  let lastLine = 1;
+  let broken = false;
+  try {
+    for await (const { record, line } of reader.records((problem) => summary.problems.push(problem.message))) {
+      await restorer.take(record, line, options.intoUser);
+      lastLine = line;
+      options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+    }
+  } catch (error) {
+    // A gzip stream cut or damaged: what was read before it is stored below, like a plain file cut short.
+    const note = breakNote(error);
+    if (note === undefined) throw error;
+    broken = true;
+    summary.problems.push(note);
   }
   await restorer.flush();
   summary.complete = reader.complete();
-  if (!summary.complete) {
-    summary.problems.push(`${file}: the file ends without its "end" record: it was cut short, and what it held up to there is restored`);
+  if (!summary.complete && !broken) {
+    summary.problems.push(
+      `${file}: the file ends without its "end" record after line ${lastLine}: it was cut short, and the records up to there are restored`,
+    );
   }
   if (summary.queued > 0) ctx.onQueued();
   return summary;
@@ -129,6 +146,7 @@ async function checkExport(file: string, reader: MnemoExportReader, options: Res
     users: [],
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    pictures: 0,
     vectors: reader.header.vectors ? "carried" : "recomputed",
     chunks: reader.header.vectors ? "carried" : "recomputed",
     queued: 0,
@@ -136,13 +154,21 @@ async function checkExport(file: string, reader: MnemoExportReader, options: Res
     complete: false,
   };
   let records = 0;
-  for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
-    if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
-    else if (record.type !== "end") summary.added[record.type]++;
-    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  let broken = false;
+  try {
+    for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
+      if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
+      else if (record.type !== "end") summary.added[record.type]++;
+      options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+    }
+  } catch (error) {
+    const note = breakNote(error, true);
+    if (note === undefined) throw error;
+    broken = true;
+    summary.problems.push(note);
   }
   summary.complete = reader.complete();
-  if (!summary.complete) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
+  if (!summary.complete && !broken) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
   return summary;
 }
 
@@ -270,6 +296,8 @@ class Restorer {
     if (batch.length === 0) return;
     const fresh = await this.missing("memories", batch);
     this.summary.present.memory += batch.length - fresh.length;
+    const freshIds = new Set(fresh.map((record) => record.id));
+    await this.putBackPictures(batch.filter((record) => record.image && !freshIds.has(record.id)));
     if (fresh.length === 0) return;
     // Embedded before the write lock is taken: a server on the store keeps writing meanwhile.
     const vectors = await this.memoryVectors(fresh);
@@ -289,6 +317,34 @@ class Restorer {
     this.summary.added.memory += written;
     this.summary.present.memory += rows.length - written;
     this.ctx.afterWrite();
+  }
+
+  /** The file's pictures of image memories the store holds, where the store's own are missing or damaged. */
+  private async putBackPictures(records: ExportMemory[]): Promise<void> {
+    if (records.length === 0) return;
+    const { store, images } = this.ctx;
+    const held = await store.select(
+      "memories",
+      sqlAnd(
+        sqlIn(
+          "id",
+          records.map((record) => record.id),
+        ),
+        "contentType = 'image'",
+      ),
+      {
+        columns: ["id", "imageFile"],
+      },
+    );
+    const files = new Map(held.map((row) => [row.id, row.imageFile]));
+    for (const record of records) {
+      const file = files.get(record.id);
+      if (!file || !record.image) continue;
+      const stored = await images.read(file);
+      if (stored && !storedImageProblem(stored)) continue;
+      await store.write(() => images.write(file, Buffer.from(record.image!.data, "base64")));
+      this.summary.pictures++;
+    }
   }
 
   private async memoryVectors(records: ExportMemory[]): Promise<Float32Array[]> {
@@ -448,16 +504,19 @@ class Restorer {
 
   /**
    * The conversations the store holds neither by id nor by platform and platform conversation id.
-   * One that `mnemo doctor --repair` rebuilt from its messages (platform `recovered`) is replaced by
-   * the export's, which has its title, platform and dates: its row is deleted here. Inside `write`.
+   * One that `mnemo doctor --repair` rebuilt from what was left (platform `recovered`, or marked
+   * REBUILT_HASH) is replaced by the export's, which has all its text, its title and dates: its row
+   * is deleted here. Inside `write`.
    */
   private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
     const { store } = this.ctx;
     const ids = parts.map(({ row }) => row.id);
-    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform"] });
-    const rebuilt = held.filter((row) => row.platform === RECOVERED_PLATFORM).map((row) => row.id);
+    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform", "contentHash"] });
+    const wasRebuilt = (row: { platform: string; contentHash: string }) =>
+      row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH;
+    const rebuilt = held.filter(wasRebuilt).map((row) => row.id);
     if (rebuilt.length > 0) await store.delete("conversations", sqlIn("id", rebuilt));
-    const byId = new Set(held.filter((row) => row.platform !== RECOVERED_PLATFORM).map((row) => row.id));
+    const byId = new Set(held.filter((row) => !wasRebuilt(row)).map((row) => row.id));
     const key = (platform: string, id: string) => `${platform}\u0000${id}`;
     const byPlatform = new Set(
       (

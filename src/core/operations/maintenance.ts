@@ -4,9 +4,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../../store/maintenance.js";
 import type { TableKey } from "../../store/schema.js";
+import { objectStoreError } from "../../store/object-store-errors.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
 import type { Store } from "../../store/store.js";
-import { diskFullOr } from "../../store/write-lock.js";
+import { diskFullOr, storageFaultOr } from "../../store/write-lock.js";
 import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
@@ -122,7 +123,7 @@ export class Maintenance {
       await this.dropStaleGenerations()
         .then(() => optimizeStore(this.store, keys, limit))
         .catch((error: unknown) => {
-          throw diskFullOr(error, path.dirname(this.lockPath));
+          throw objectStoreError(error, this.storeLocation) ?? storageFaultOr(error, path.dirname(this.lockPath));
         });
       return true;
     } finally {
