@@ -65,6 +65,19 @@ describe("the shape of src/", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("the CLI reads and writes the run's io, not the process's (so that tests run it in process)", () => {
+    // cli/io.ts makes the process's io; cli/main.ts is the process's entry.
+    const own = new Set([path.join("cli", "io.ts"), path.join("cli", "main.ts")]);
+    const wrong = files
+      .filter(({ file }) => folderOf(file) === "cli" && !own.has(file))
+      .flatMap(({ file }) =>
+        [...fs.readFileSync(path.join(SRC, file), "utf8").matchAll(/process\.(env|stdin|stdout|stderr|exitCode)\b/g)].map(
+          (match) => `${file}: ${match[0]}`,
+        ),
+      );
+    expect(wrong).toEqual([]);
+  });
+
   it("has no import cycle", () => {
     const graph = new Map(files.map(({ file, imports }) => [file, imports]));
     const state = new Map<string, "open" | "done">();

@@ -2,6 +2,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { inject } from "vitest";
+import { runProgram } from "../src/cli/main.js";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
 import { waitForQueue } from "../src/core/jobs/import-file.js";
@@ -15,7 +18,11 @@ export { BIN, ROOT } from "./paths.js";
 export const TINY_BERT = path.join(ROOT, "fixtures", "models", "tiny-bert");
 export const TINY_CAPTIONER = path.join(ROOT, "fixtures", "models", "tiny-captioner");
 
-/** Environment for child processes and configs: nothing leaks in from the developer's machine. */
+/**
+ * Environment for the CLI, child processes and configs: nothing leaks in from the developer's
+ * machine. Its models folder ($MNEMO_MODELS) is its own, with the bundled model the run converted
+ * once (test/global-setup.ts); a test adds other models to it.
+ */
 export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],
@@ -23,14 +30,26 @@ export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
     LANCEDB_LOG: "error",
     NO_COLOR: "1",
     TZ: "UTC",
+    ...(inject("modelsDir") ? { MNEMO_MODELS: modelsFolder() } : {}),
   };
   return { ...env, ...extra };
 }
 
+/**
+ * A fresh models folder whose bundled model is the one the run converted (a link), where a
+ * test may add others; without the global setup (the unit project), an empty one.
+ */
+export function modelsFolder(): string {
+  const dir = tempDir("mnemo-models-");
+  const shared = inject("modelsDir");
+  if (shared) fs.symlinkSync(path.join(shared, "bundled"), path.join(dir, "bundled"));
+  return dir;
+}
+
 /** An App on a real LanceDB store in a temp dir, with the bundled embedder unless told otherwise. */
-export async function openTestApp(flags: ConfigFlags = {}, options: AppOptions = {}): Promise<App> {
+export async function openTestApp(flags: ConfigFlags = {}, options: AppOptions = {}, env = isolatedEnv()): Promise<App> {
   const store = flags.store ?? path.join(tempDir(), "store");
-  const config = loadConfig({ embedder: "bundled", ...flags, store }, isolatedEnv());
+  const config = loadConfig({ embedder: "bundled", ...flags, store }, env);
   return createApp(config, options);
 }
 
@@ -40,8 +59,42 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `mnemo` binary in a child process. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  /** All of stdin; none by default. */
+  input?: string;
+}
+
+/**
+ * Runs `mnemo <args>` in this process: the CLI's own program (runProgram) with this env, `input` as
+ * stdin, and stdout and stderr captured, none of them a terminal. What only a process of its own
+ * shows (a signal, the bytes of its command line, LanceDB's own messages on fd 2, a terminal,
+ * memory) is for spawnCli; so are the commands that hold the process (serve, ui, mcp on stdio).
+ */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const code = await runProgram(args, { env: options.env ?? isolatedEnv(), stdin, stdout, stderr, exitCode: 0 });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** A stream that keeps what is written to it. */
+class Captured extends Writable {
+  private readonly chunks: Buffer[] = [];
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    done();
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** Runs the built `mnemo` binary in a child process of its own. */
+export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: options.env ?? isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -56,8 +109,10 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
 
 export interface ServedStore {
   url: string;
-  /** The server's data dir (its store, models, images). */
+  /** The server's data dir (its store, images). */
   dataDir: string;
+  /** The server's models folder ($MNEMO_MODELS). */
+  modelsDir: string;
   token: string;
   tokenFile: string;
   env: NodeJS.ProcessEnv;
@@ -69,12 +124,12 @@ export interface ServedStore {
 }
 
 /**
- * `mnemo serve` in a child process, on a fresh store unless given one, and the env that points the
- * CLI at it with --remote.
+ * `mnemo serve` in a child process, on a fresh store unless given one (or given the server's whole
+ * env, with its store and preloads), and the env that points the CLI at it with --remote.
  */
-export async function serveStore(options: { store?: string } = {}): Promise<ServedStore> {
-  const store = options.store ?? path.join(tempDir(), "store");
-  const serverEnv = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+export async function serveStore(options: { store?: string; serverEnv?: NodeJS.ProcessEnv } = {}): Promise<ServedStore> {
+  const store = options.serverEnv?.["MNEMO_STORE"] ?? options.store ?? path.join(tempDir(), "store");
+  const serverEnv = options.serverEnv ?? isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -94,6 +149,7 @@ export async function serveStore(options: { store?: string } = {}): Promise<Serv
   return {
     url: started.url,
     dataDir: store,
+    modelsDir: serverEnv["MNEMO_MODELS"]!,
     token,
     tokenFile: started.tokenFile,
     // A different (empty) store for the client proves every call goes over HTTP.
@@ -134,16 +190,44 @@ export async function openAppWithChats(
 }
 
 /**
- * Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote.
- * `dataDir` is the data dir of the process that does the work (its models folder, say).
+ * A ChatGPT conversation of `turns` messages of ~25 tokens, the fifth telling "The <topic> secret
+ * is patience.": two chunks at 192 tokens a chunk, one message a chunk at 48.
  */
-export async function cliTarget(mode: "embedded" | "remote"): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; stop(): Promise<void> }> {
+export function chatAbout(id: string, topic: string, turns = 8) {
+  return {
+    platform: "chatgpt",
+    conversation: {
+      id,
+      title: `About ${topic}`,
+      createdAt: "2024-03-01T09:00:00Z",
+      messages: Array.from({ length: turns }, (_, i) => ({
+        id: `${id}-${i}`,
+        role: i % 2 ? ("assistant" as const) : ("human" as const),
+        content: `Turn ${i} on ${topic}: we talked it through step by step, weighing every option and what each would cost. ${i === 5 ? `The ${topic} secret is patience.` : ""}`,
+        createdAt: `2024-03-01T09:${String(10 + i).padStart(2, "0")}:00Z`,
+      })),
+    },
+  };
+}
+
+export interface CliTarget {
+  env: NodeJS.ProcessEnv;
+  /** The data dir of the store that does the work. */
+  dataDir: string;
+  /** The models folder of whatever does the work (the CLI, or the server): a model put there is used. */
+  modelsDir: string;
+  stop(): Promise<void>;
+}
+
+/** Where a CLI test's commands go: an embedded store of its own, or `mnemo serve` over --remote. */
+export async function cliTarget(mode: "embedded" | "remote"): Promise<CliTarget> {
   if (mode === "remote") {
     const served = await serveStore();
-    return { env: served.env, dataDir: served.dataDir, stop: () => served.stop() };
+    return { env: served.env, dataDir: served.dataDir, modelsDir: served.modelsDir, stop: () => served.stop() };
   }
   const store = path.join(tempDir(), "store");
-  return { env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }), dataDir: store, stop: async () => undefined };
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  return { env, dataDir: store, modelsDir: env["MNEMO_MODELS"]!, stop: async () => undefined };
 }
 
 /** A port on 127.0.0.1 that nothing listens on now (one just given out by the system, and closed). */

@@ -6,6 +6,12 @@ import { tempDir } from "./temp-dirs.js";
 export interface S3Server {
   endpoint: string;
   bucket: string;
+  /** While down, every request's connection is cut as it arrives, as a server lost mid-command cuts them. */
+  setDown(down: boolean): void;
+  /** Down once `count` more requests have come (each one answered): an outage at a chosen point of a command. */
+  downAfter(count: number): void;
+  /** The method and path of each request, in order. */
+  requests: { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -28,7 +34,15 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
     configureBuckets: [{ name: bucket }],
   });
   const { port: backendPort } = await backend.run();
+  let down = false;
+  let downAt = Number.POSITIVE_INFINITY;
+  const requests: S3Server["requests"] = [];
   const front = http.createServer((request, response) => {
+    if (down || requests.length >= downAt) {
+      down = true;
+      return void request.socket.destroy();
+    }
+    requests.push({ method: request.method ?? "", path: request.url ?? "" });
     frontRequest(backendPort, request, response).catch((error: unknown) => {
       response.destroy(error instanceof Error ? error : new Error(String(error)));
     });
@@ -38,6 +52,15 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
+    setDown: (value) => {
+      down = value;
+      downAt = Number.POSITIVE_INFINITY;
+      if (value) front.closeAllConnections();
+    },
+    downAfter: (count) => {
+      downAt = requests.length + count;
+    },
+    requests,
     close: async () => {
       front.closeAllConnections();
       await new Promise((resolve) => front.close(resolve));

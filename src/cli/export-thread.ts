@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { AppError } from "../shared/errors.js";
+import { processIo, type CliIo, type OutStream } from "./io.js";
 import { createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions } from "./session.js";
 import { runInThread, serveThread, type ThreadListener } from "./thread.js";
@@ -27,7 +28,7 @@ const EXPORT_HEAP_MB = 256;
 const EXPORT_YOUNG_MB = 16;
 
 /** Runs `mnemo export` in a worker thread with a heap limit of its own; the records written, by type. */
-export function exportInThread(job: ExportJob, on: ThreadListener): Promise<Record<string, number>> {
+export function exportInThread(job: ExportJob, on: ThreadListener, io: CliIo): Promise<Record<string, number>> {
   return runInThread(
     {
       module: new URL(import.meta.url),
@@ -39,14 +40,17 @@ export function exportInThread(job: ExportJob, on: ThreadListener): Promise<Reco
       what: "the export",
     },
     on,
+    io,
   );
 }
 
 /** The export as the thread runs it: the lines from the store (or a server) into the file. */
 async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<string, number>> {
-  const out = { ...createOutput({ json: Boolean(job.globals.json) }), notice: on.notice };
-  const session = { out, options: job.globals };
-  const write = (lines: AsyncIterable<string>) => writeLines(lines, job.target, on.status);
+  // This thread's environment and stdio are the run's (runInThread).
+  const io = processIo();
+  const out = { ...createOutput({ json: Boolean(job.globals.json), io }), notice: on.notice };
+  const session = { out, options: job.globals, io };
+  const write = (lines: AsyncIterable<string>) => writeLines(lines, job.target, on.status, io.stdout);
   const query = { vectors: job.vectors };
   if (job.allUsers) {
     const { exportAllUsers } = await import("../core/index.js");
@@ -59,11 +63,16 @@ async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<str
  * Streams the lines into the file (through gzip for a .gz name); the file appears under its name
  * only once whole, readable by its owner only. Returns the records written, by type.
  */
-async function writeLines(lines: AsyncIterable<string>, target: string, status: (text: string) => void): Promise<Record<string, number>> {
+async function writeLines(
+  lines: AsyncIterable<string>,
+  target: string,
+  status: (text: string) => void,
+  stdout: OutStream,
+): Promise<Record<string, number>> {
   const tally = new LineTally(status);
   const source = Readable.from(tally.count(lines));
   if (target === "-") {
-    await pipeline(source, process.stdout, { end: false });
+    await pipeline(source, stdout, { end: false });
     return tally.records;
   }
   const partial = `${target}.partial`;

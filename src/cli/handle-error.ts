@@ -23,14 +23,6 @@ export function handleError(error: unknown, output: Output): number {
     output.notice(error.message);
     return error.how === "interrupted" ? EXIT.interrupted : EXIT.failure;
   }
-  if (output.json) {
-    const body = isAppError(error)
-      ? { error: error.message, code: error.code, ...(error.suggestion ? { suggestion: error.suggestion } : {}), ...error.details }
-      : { error: error instanceof Error ? error.message : String(error), code: "internal" };
-    process.stderr.write(`${JSON.stringify(body)}\n`);
-  } else {
-    output.error(error);
-    if (!isAppError(error) && process.env["MNEMO_DEBUG"] && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-  }
+  output.error(error);
   return isAppError(error) ? EXIT_CODES[error.code] : EXIT.failure;
 }

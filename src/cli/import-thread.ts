@@ -1,7 +1,8 @@
 import { AppError, isAppError } from "../shared/errors.js";
 import type { ImportProgress, ImportSummary } from "../core/index.js";
+import { processIo, type CliIo } from "./io.js";
 import { counted, createOutput } from "./output.js";
-import { withApp, withService, type GlobalOptions } from "./session.js";
+import { withApp, withService, type GlobalOptions, type Session } from "./session.js";
 import { runInThread, serveThread, type ThreadListener } from "./thread.js";
 
 export interface ImportCommandOptions {
@@ -48,8 +49,8 @@ const IMPORT_YOUNG_MB = 8;
  * the model pool opened there. A thread is the one documented way to give that work its own heap
  * limit without starting a second process. Progress comes back as status lines.
  */
-export function importInThread(job: Job, on: ThreadListener): Promise<ImportSummary> {
-  const heapMb = importHeapMb(process.env);
+export function importInThread(job: Job, on: ThreadListener, io: CliIo): Promise<ImportSummary> {
+  const heapMb = importHeapMb(io.env);
   return runInThread(
     {
       module: new URL(import.meta.url),
@@ -63,6 +64,7 @@ export function importInThread(job: Job, on: ThreadListener): Promise<ImportSumm
       what: "the import",
     },
     on,
+    io,
   );
 }
 
@@ -72,8 +74,10 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
   const status = on.status;
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
-  const out = { ...createOutput({ json: Boolean(globals.json) }), notice: on.notice };
-  const session = { out, options: globals };
+  // This thread's environment and stdio are the run's (runInThread).
+  const io = processIo();
+  const out = { ...createOutput({ json: Boolean(globals.json), io }), notice: on.notice };
+  const session = { out, options: globals, io };
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
@@ -128,19 +132,19 @@ function importStatus(p: ImportProgress): string {
  */
 async function runRestore(
   { globals, paths, options }: Job,
-  session: { out: ReturnType<typeof createOutput>; options: GlobalOptions },
+  session: Session,
   backups: string[],
   status: (text: string) => void,
 ): Promise<ImportSummary> {
   const { importExports, restoreExport, waitForProcessing, waitForQueue } = await import("../core/index.js");
-  if (globals.remote ?? process.env["MNEMO_URL"]) {
+  if (globals.remote ?? session.io.env["MNEMO_URL"]) {
     throw AppError.invalid(
       "--remote",
       "restoring a mnemo export works on the store of this machine, not through a server",
       "Run `mnemo import <file>` on the server's machine, without --remote (a running `mnemo serve` there carries on meanwhile).",
     );
   }
-  const intoUser = globals.user ?? (process.env["MNEMO_USER"] || undefined);
+  const intoUser = globals.user ?? (session.io.env["MNEMO_USER"] || undefined);
   return withApp(session, async (app) => {
     const wait = options.wait && !options.dryRun;
     if (wait) await app.indexer.start();

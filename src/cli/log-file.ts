@@ -1,22 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { OutStream } from "./io.js";
 
 /** A log file past this size is moved to `<file>.1` (the one before is dropped): a server logs a line per request. */
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 
 /**
- * `mnemo serve --log-file`: everything the process writes to stderr goes to the file instead, a
+ * `mnemo serve --log-file`: everything written to the run's stderr goes to the file instead, a
  * line at a time with its time (UTC), so `mnemo service status` can say when an error happened.
  * The file is opened for appending, and shared with the service manager, which appends what Node
  * itself writes when the process dies; so a rotation copies the file and empties it in place, rather
  * than renaming it from under the manager. Returns what puts stderr back.
  */
-export function logStderrTo(file: string): () => void {
+export function logStderrTo(file: string, stderr: OutStream): () => void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   let fd = fs.openSync(file, "a", 0o600);
   let size = fs.fstatSync(fd).size;
   let pending = "";
-  const original = process.stderr.write.bind(process.stderr);
+  const original = stderr.write;
   const writeLines = (text: string) => {
     pending += text;
     const end = pending.lastIndexOf("\n");
@@ -35,15 +36,15 @@ export function logStderrTo(file: string): () => void {
     fs.writeSync(fd, lines);
     size += Buffer.byteLength(lines);
   };
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     writeLines(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
     const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
     done?.();
     return true;
-  }) as typeof process.stderr.write;
+  }) as typeof stderr.write;
   return () => {
     if (pending) writeLines("\n");
-    process.stderr.write = original;
+    stderr.write = original;
     fs.closeSync(fd);
     fd = -1;
   };

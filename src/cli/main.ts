@@ -21,11 +21,14 @@ import { registerUsers } from "./commands/users.js";
 import { registerWatch } from "./commands/watch.js";
 import { checkArgumentsAreUtf8 } from "./arguments.js";
 import { EXIT, handleError } from "./handle-error.js";
+import { bindIo, processIo, type CliIo } from "./io.js";
 
 // Command modules only declare their commands; what they run is imported when they run, so
 // `mnemo --help` never loads LanceDB or a model.
-export function buildProgram(): Command {
+export function buildProgram(io: CliIo = processIo()): Command {
   const program = new Command("mnemo")
+    // Before the commands are added: each copies its parent's settings.
+    .configureOutput(commanderOutput(io))
     .description("Local-first memory and chat history for people who live in AI chats")
     .version(packageVersion(), "-V, --version")
     .option("--json", "print machine-readable JSON on stdout", false)
@@ -58,7 +61,22 @@ export function buildProgram(): Command {
   registerMaintain(program);
   registerDoctor(program);
   registerCompletion(program);
+  bindIo(program, io);
   return program;
+}
+
+/** Help, usage errors and --version on the run's streams, in colour only on a terminal and without NO_COLOR. */
+function commanderOutput(io: CliIo) {
+  const colour = (stream: CliIo["stdout"]) => Boolean(stream.isTTY) && !io.env["NO_COLOR"];
+  return {
+    writeOut: (text: string) => void io.stdout.write(text),
+    writeErr: (text: string) => void io.stderr.write(text),
+    // Commander's own default: the terminal's width, else 80.
+    getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+    getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+    getOutHasColors: () => colour(io.stdout),
+    getErrHasColors: () => colour(io.stderr),
+  };
 }
 
 /** Our own package.json's version: npm_package_version is the version of whatever project `npm run` runs in. */
@@ -67,31 +85,36 @@ function packageVersion(): string {
   return version;
 }
 
+/** The process's entry (bin/mnemo.js): what only a process of its own does, then the program on its stdio. */
 export async function main(argv: string[]): Promise<void> {
   process.env["LANCEDB_LOG"] ??= "error";
   // A damaged store's file can make LanceDB panic; the error that follows names the table (store/damage.ts).
   // Its backtrace is for LanceDB's developers, not for a user's terminal, whatever their RUST_BACKTRACE.
   if (!process.env["MNEMO_DEBUG"]) process.env["RUST_BACKTRACE"] = "0";
+  const io = processIo();
   // `mnemo search … | head`: the reader has gone; stop quietly, as other Unix tools do.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
-    process.exit(process.exitCode ?? EXIT.ok);
+    process.exit(io.exitCode);
   });
   try {
     checkArgumentsAreUtf8(argv);
   } catch (error) {
     const { createOutput } = await import("./output.js");
-    process.exitCode = handleError(error, createOutput({ json: argv.includes("--json") }));
+    process.exitCode = handleError(error, createOutput({ json: argv.includes("--json"), io }));
     return;
   }
+  process.exitCode = await runProgram(argv.slice(2), io);
+}
+
+/** Runs the program on `args` (the words after `mnemo`) with this io; the exit code it ends with. Tests call it in process. */
+export async function runProgram(args: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(io).parseAsync(args, { from: "user" });
+    return io.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version exit 0; every usage error exits 2.
-      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-      return;
-    }
+    // Help and version exit 0; every usage error exits 2.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     throw error;
   }
 }

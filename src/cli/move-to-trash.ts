@@ -5,7 +5,7 @@ import { type Session, withService } from "./session.js";
 export async function moveToTrash(session: Session, body: MoveToTrashRequest): Promise<void> {
   await withService(session, async (service) => {
     const result = await service.trash.move(body);
-    if (result.notFound.length > 0) process.exitCode = 1;
+    if (result.notFound.length > 0) session.io.exitCode = 1;
     if (session.out.json) return session.out.data(result);
     for (const item of result.items) session.out.success(`Moved ${item.kind} ${item.itemId} to the trash as ${item.id}`);
     if (result.items.length > 0) session.out.notice("Kept 30 days: `mnemo trash restore <id>` puts it back.");

@@ -4,11 +4,11 @@ import { spawn } from "node:child_process";
  * Opens `url` in the user's browser: $BROWSER when set, else the system's opener. Resolves false
  * when none could be started (a server without a desktop): the caller prints the link instead.
  */
-export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const [command, args] = opener(url, env);
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args, { detached: true, stdio: "ignore", windowsHide: true });
+      const child = spawn(command, args, { env, detached: true, stdio: "ignore", windowsHide: true });
       child.once("error", () => resolve(false));
       child.once("spawn", () => {
         child.unref();

@@ -1,11 +1,14 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import { isAppError } from "../shared/errors.js";
 import { idList } from "./id-list.js";
+import type { CliIo } from "./io.js";
 
 /** Everything the CLI prints goes through here: data to stdout, messages and colour to stderr. */
 export interface Output {
   readonly json: boolean;
   readonly style: ChalkInstance;
+  /** The user's time zone ($TZ), for times shown on their clock; undefined: the system's. */
+  readonly timeZone: string | undefined;
   /** Machine-readable result on stdout (with --json). */
   data(value: unknown): void;
   /** Human-readable result lines on stdout. */
@@ -21,6 +24,7 @@ export interface Output {
   ids(ids: string[]): void;
   notice(text: string): void;
   warn(text: string): void;
+  /** A failure on stderr: a line and its suggestion, or with --json the error as JSON. */
   error(error: unknown): void;
 }
 
@@ -32,21 +36,22 @@ export interface Column {
   align?: "left" | "right";
 }
 
-export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }): Output {
-  const env = options.env ?? process.env;
-  const colour = !options.json && !env["NO_COLOR"] && Boolean(process.stderr.isTTY);
+export function createOutput(options: { json: boolean; io: CliIo }): Output {
+  const { env, stdout, stderr } = options.io;
+  const colour = !options.json && !env["NO_COLOR"] && Boolean(stderr.isTTY);
   const style = new Chalk({ level: colour ? 1 : 0 });
-  const stdoutStyle = new Chalk({ level: colour && process.stdout.isTTY ? 1 : 0 });
-  const toStderr = (text: string) => process.stderr.write(`${forTerminal(text)}\n`);
+  const stdoutStyle = new Chalk({ level: colour && stdout.isTTY ? 1 : 0 });
+  const toStderr = (text: string) => stderr.write(`${forTerminal(text)}\n`);
   const printIds = (ids: string[]) => {
-    if (!process.stdout.isTTY) process.stdout.write(ids.map((id) => `${id}\n`).join(""));
+    if (!stdout.isTTY) stdout.write(ids.map((id) => `${id}\n`).join(""));
   };
   return {
     json: options.json,
     style: stdoutStyle,
-    data: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    line: (text = "") => process.stdout.write(`${forTerminal(text)}\n`),
-    table: (columns, rows) => process.stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle))),
+    timeZone: timeZoneOf(env),
+    data: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    line: (text = "") => stdout.write(`${forTerminal(text)}\n`),
+    table: (columns, rows) => stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle, stdout.columns || 120))),
     success: (text) => toStderr(`${style.green("✔")} ${text}`),
     created: (ids, message) => {
       toStderr(`${style.green("✔")} ${message}`);
@@ -56,14 +61,34 @@ export function createOutput(options: { json: boolean; env?: NodeJS.ProcessEnv }
     notice: (text) => toStderr(style.dim(text)),
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
     error: (error) => {
-      if (isAppError(error)) {
+      if (options.json) {
+        stderr.write(`${JSON.stringify(errorBody(error))}\n`);
+      } else if (isAppError(error)) {
         toStderr(`${style.red("✖")} ${error.message}${rejectedIds(error.details)}`);
         if (error.suggestion) toStderr(`  ${style.dim("→")} ${error.suggestion}`);
       } else {
         toStderr(`${style.red("✖")} ${error instanceof Error ? error.message : String(error)}`);
+        if (env["MNEMO_DEBUG"] && error instanceof Error) stderr.write(`${error.stack}\n`);
       }
     },
   };
+}
+
+/** A failure as --json prints it on stderr: the message, its code, and what the error knows. */
+function errorBody(error: unknown): Record<string, unknown> {
+  if (!isAppError(error)) return { error: error instanceof Error ? error.message : String(error), code: "internal" };
+  return { error: error.message, code: error.code, ...(error.suggestion ? { suggestion: error.suggestion } : {}), ...error.details };
+}
+
+/** $TZ when it names a zone Intl knows; otherwise the system's (which is $TZ's reading of it in a process of its own). */
+function timeZoneOf(env: NodeJS.ProcessEnv): string | undefined {
+  const zone = env["TZ"]?.replace(/^:/, "");
+  if (!zone) return undefined;
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `1 conversation`, `2 conversations`: a count and its noun, plural but for one. */
@@ -90,9 +115,8 @@ export function forTerminal(text: string): string {
 }
 
 /** Pads columns to their widest cell; the flexible column gives way so lines fit the terminal. */
-export function renderTable(columns: Column[], rows: Record<string, string>[], style: ChalkInstance): string {
+export function renderTable(columns: Column[], rows: Record<string, string>[], style: ChalkInstance, width: number): string {
   if (rows.length === 0) return "";
-  const width = process.stdout.columns || 120;
   const widths = columns.map((column) => Math.max(column.title.length, ...rows.map((row) => visible(row[column.key] ?? "").length)));
   const gap = 2;
   const fixed = widths.reduce((sum, w, i) => sum + (columns[i]!.flexible ? 0 : w + gap), 0);

@@ -1,18 +1,19 @@
 import { AppError } from "../shared/errors.js";
+import type { CliIo } from "./io.js";
 
 /**
  * Asks before something destructive. `--yes` skips the question; without a terminal to ask on,
  * and without `--yes`, it refuses rather than guessing.
  */
-export async function confirmOrAbort(question: string, options: { yes: boolean }): Promise<void> {
+export async function confirmOrAbort(question: string, { options, io }: { options: { yes: boolean }; io: CliIo }): Promise<void> {
   if (options.yes) return;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+  if (!io.stdin.isTTY || !io.stderr.isTTY) {
     throw new AppError("invalid_input", `Refusing to ${asClause(question)} without confirmation`, {
       suggestion: "Pass --yes to confirm when not running in a terminal.",
     });
   }
   const { confirm } = await import("@inquirer/prompts");
-  const answer = await confirm({ message: question, default: false }, { output: process.stderr }).catch((error: unknown) => {
+  const answer = await confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr }).catch((error: unknown) => {
     if (error instanceof Error && error.name === "ExitPromptError") throw new AbortedByUser("interrupted");
     throw error;
   });

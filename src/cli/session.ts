@@ -1,8 +1,9 @@
 import type { Command } from "commander";
-import type { App } from "../core/index.js";
+import type { App, AppOptions } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "../core/index.js";
 import { handleError } from "./handle-error.js";
+import { ioOf, type CliIo } from "./io.js";
 import { createOutput, type Output } from "./output.js";
 import { readTokenFile } from "./server-route.js";
 
@@ -22,6 +23,7 @@ export interface GlobalOptions {
 export interface Session {
   out: Output;
   options: GlobalOptions;
+  io: CliIo;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
@@ -40,11 +42,12 @@ export function action<A extends unknown[]>(
   return async (...args) => {
     const command = args[args.length - 1] as Command;
     const options = globalOptions(command);
-    const out = createOutput({ json: Boolean(options.json) });
+    const io = ioOf(command);
+    const out = createOutput({ json: Boolean(options.json), io });
     try {
-      await run({ out, options }, ...(args.slice(0, -1) as A));
+      await run({ out, options, io }, ...(args.slice(0, -1) as A));
     } catch (error) {
-      process.exitCode = handleError(asFlagError(error, flags), out);
+      io.exitCode = handleError(asFlagError(error, flags), out);
     }
   };
 }
@@ -57,8 +60,12 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 }
 
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */
-export async function withApp<T>(session: Session, work: (app: App) => Promise<T>): Promise<T> {
-  const app = await openApp(session, "detached");
+export async function withApp<T>(
+  session: Session,
+  work: (app: App) => Promise<T>,
+  appOptions: Pick<AppOptions, "reindexing"> = {},
+): Promise<T> {
+  const app = await openApp(session, "detached", appOptions);
   try {
     return await work(app);
   } finally {
@@ -67,7 +74,11 @@ export async function withApp<T>(session: Session, work: (app: App) => Promise<T
 }
 
 /** The embedded store: `detached` maintenance for a command that ends, `background` for one that runs on (mcp). */
-async function openApp(session: Session, maintenance: "detached" | "background"): Promise<App> {
+async function openApp(
+  session: Session,
+  maintenance: "detached" | "background",
+  appOptions: Pick<AppOptions, "reindexing"> = {},
+): Promise<App> {
   const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
     import("../core/index.js"),
     import("../config/load-config.js"),
@@ -81,14 +92,15 @@ async function openApp(session: Session, maintenance: "detached" | "background")
       "Run it on the server's machine, without --remote.",
     );
   }
-  const config = loadConfig({ store: options.store, user: options.user, embedder: options.embedder });
+  const config = loadConfig({ store: options.store, user: options.user, embedder: options.embedder }, session.io.env);
   if (config.remote) out.notice(`This command works on the store at ${config.paths.dataDir}, not on the server at $MNEMO_URL.`);
   let download: Awaited<ReturnType<typeof startSpinner>> | undefined;
   const app = await createApp(config, {
+    ...appOptions,
     maintenance,
     onNotice: (message) => out.notice(message),
     onProgress: async ({ file, loaded, total }) => {
-      download ??= await startSpinner(`Downloading ${file}`, { json: out.json });
+      download ??= await startSpinner(`Downloading ${file}`, session);
       download.text(`Downloading ${file} ${total > 0 ? Math.round((loaded / total) * 100) : 0}%`);
     },
   });
@@ -123,12 +135,15 @@ export async function openService(
   options: { index?: boolean; maintenance: "detached" | "background" },
 ): Promise<{ service: MnemoService; via: Via; close(): Promise<void> }> {
   const [{ locateStore }, { runningServer }] = await Promise.all([import("../config/location.js"), import("../core/index.js")]);
-  const location = locateStore({
-    store: session.options.store,
-    remote: session.options.remote,
-    token: session.options.token,
-    user: session.options.user,
-  });
+  const location = locateStore(
+    {
+      store: session.options.store,
+      remote: session.options.remote,
+      token: session.options.token,
+      user: session.options.user,
+    },
+    session.io.env,
+  );
   if (location.remote) {
     if (session.options.user) {
       throw AppError.invalid(

@@ -1,4 +1,5 @@
 import type { Ora } from "ora";
+import type { CliIo } from "./io.js";
 
 export interface Spinner {
   text(message: string): void;
@@ -12,10 +13,11 @@ const silent: Spinner = { text: () => undefined, stop: () => undefined };
  * terminal that reports no width (some CI and editor shells) gets none either: ora divides by it,
  * and each redraw then erased lines without end.
  */
-export async function startSpinner(message: string, options: { json: boolean }): Promise<Spinner> {
-  if (options.json || !process.stderr.isTTY || process.env["NO_COLOR"] || !(process.stderr.columns > 0)) return silent;
+export async function startSpinner(message: string, { out, io }: { out: { json: boolean }; io: CliIo }): Promise<Spinner> {
+  const { stderr } = io;
+  if (out.json || !stderr.isTTY || io.env["NO_COLOR"] || !((stderr.columns ?? 0) > 0)) return silent;
   const { default: ora } = await import("ora");
-  const spinner: Ora = ora({ text: message, stream: process.stderr }).start();
+  const spinner: Ora = ora({ text: message, stream: stderr }).start();
   return {
     text: (next) => {
       spinner.text = next;

@@ -1,9 +1,10 @@
 import { stdinText } from "./arguments.js";
+import type { InStream } from "./io.js";
 
 /** All of stdin as text (for `-` arguments); refused when it is not UTF-8. */
-export async function readStdin(): Promise<string> {
+export async function readStdin(stdin: InStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
   return stdinText(Buffer.concat(chunks));
 }
 
@@ -13,6 +14,6 @@ export function asksForStdin(words: readonly string[]): boolean {
 }
 
 /** A command's text: its arguments joined, or all of stdin when they are `-`. */
-export async function argumentText(words: readonly string[]): Promise<string> {
-  return asksForStdin(words) ? readStdin() : words.join(" ");
+export async function argumentText(words: readonly string[], stdin: InStream): Promise<string> {
+  return asksForStdin(words) ? readStdin(stdin) : words.join(" ");
 }

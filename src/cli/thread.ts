@@ -1,5 +1,8 @@
+import type { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import type { CliIo, OutStream } from "./io.js";
 
 /**
  * A command's work in a worker thread of its own, for a heap limit of its own (the one documented
@@ -29,29 +32,44 @@ export interface ThreadOptions<J> {
   what: string;
 }
 
-/** Starts the thread and waits for its result. */
-export function runInThread<J, T>(options: ThreadOptions<J>, on: ThreadListener): Promise<T> {
+/**
+ * Starts the thread and waits for its result, and for its end: nothing it started outlives the
+ * command. The thread's environment is the run's, and what it writes goes to the run's stdout and stderr.
+ */
+export function runInThread<J, T>(options: ThreadOptions<J>, on: ThreadListener, io: CliIo): Promise<T> {
+  const worker = new Worker(options.module, {
+    workerData: { threadJob: options.job },
+    env: Object.fromEntries(Object.entries(io.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: options.oldGenerationMb, maxYoungGenerationSizeMb: options.youngGenerationMb },
+  });
+  const written = Promise.all([copied(worker.stdout, io.stdout), copied(worker.stderr, io.stderr)]);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(options.module, {
-      workerData: { threadJob: options.job },
-      resourceLimits: { maxOldGenerationSizeMb: options.oldGenerationMb, maxYoungGenerationSizeMb: options.youngGenerationMb },
-    });
-    let settled = false;
+    let outcome: { value: T } | { error: Error } | undefined;
     worker.on("message", (report: Report<T>) => {
       if (report.kind === "status") return on.status(report.text);
       if (report.kind === "notice") return on.notice(report.text);
-      settled = true;
-      if (report.kind === "done") resolve(report.value);
-      else reject(revive(report.error));
+      outcome ??= report.kind === "done" ? { value: report.value } : { error: revive(report.error) };
     });
     worker.on("error", (error: Error & { code?: string }) => {
-      settled = true;
-      reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? options.outOfMemory() : error);
+      outcome ??= { error: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? options.outOfMemory() : error };
     });
     worker.on("exit", (code) => {
-      if (!settled) reject(new AppError("internal", `${capitalised(options.what)} stopped unexpectedly (exit code ${code})`));
+      void written.then(() => {
+        if (outcome === undefined)
+          reject(new AppError("internal", `${capitalised(options.what)} stopped unexpectedly (exit code ${code})`));
+        else if ("value" in outcome) resolve(outcome.value);
+        else reject(outcome.error);
+      });
     });
   });
+}
+
+/** Everything the thread writes to one of its streams, passed on; resolves when the thread has closed it. */
+function copied(from: Readable, to: OutStream): Promise<void> {
+  from.pipe(to, { end: false });
+  return finished(from).catch(() => undefined);
 }
 
 /** In the thread: runs `work` on the job `runInThread` passed, if this is such a thread. */

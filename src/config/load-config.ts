@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { AppError } from "../shared/errors.js";
 import "../schemas/messages.js";
+import { CHUNK_TOKENS } from "./chunk-size.js";
 import { locateStore, type LocationFlags, type StoreLocation } from "./location.js";
 
 const EmbedderSpec = z.string().regex(/^(auto|bundled|transformers:.+)$/, "expected auto, bundled or transformers:<model id or folder>");
@@ -16,6 +17,16 @@ const Settings = z
     embedderWorkers: z.number().int().min(1).max(16).optional(),
     /** Threads each embedding worker runs its model on; by default the cores shared out among the workers. */
     embedderThreads: z.number().int().min(1).max(256).optional(),
+    /**
+     * Most tokens in one chunk of chat history, for a new store and for `mnemo reindex --rechunk`;
+     * a store keeps the size it was chunked at (its meta records it) until it is re-chunked.
+     */
+    chunkTokens: z
+      .number()
+      .int()
+      .min(CHUNK_TOKENS.min, CHUNK_TOKENS.range)
+      .max(CHUNK_TOKENS.max, CHUNK_TOKENS.range)
+      .default(CHUNK_TOKENS.default),
     reranker: RerankerSpec.default("auto"),
     synthesizer: z.enum(["extractive", "openai"]).default("extractive"),
     llm: z
@@ -62,6 +73,8 @@ export type FileConfig = z.infer<typeof Settings>;
 
 export interface Config extends Omit<FileConfig, "embedderWorkers">, StoreLocation {
   embedderWorkers: number;
+  /** The environment the settings were read from: the processes mnemo starts (maintenance, doctor's reader) get it too. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Values given on the command line; each one wins over the file and the environment. */
@@ -91,6 +104,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     // One model on every core: two copies embedded a 5 MB export 25% faster but peaked 150 MB higher.
     embedderWorkers: merged.embedderWorkers ?? 1,
     ...location,
+    env,
   };
 }
 

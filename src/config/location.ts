@@ -27,7 +27,7 @@ export function locateStore(flags: LocationFlags = {}, env: NodeJS.ProcessEnv = 
   const location = nonEmpty("--store", flags.store) ?? (env["MNEMO_STORE"] || undefined) ?? defaultDataDir(env);
   const remoteStore = isRemoteUri(location);
   // A remote store keeps its local state (models, lock, images, config) in the default data dir.
-  const paths = dataPaths(remoteStore ? defaultDataDir(env) : location);
+  const paths = dataPaths(remoteStore ? defaultDataDir(env) : location, env["MNEMO_MODELS"] || undefined);
   const remoteUrl = serverUrl(flags.remote !== undefined ? "--remote" : "MNEMO_URL", flags.remote ?? (env["MNEMO_URL"] || undefined));
   return {
     storeUri: remoteStore ? location : paths.database,

@@ -10,16 +10,20 @@ export function isRemoteUri(location: string): boolean {
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env["XDG_DATA_HOME"];
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mnemo");
-  return path.join(os.homedir(), ".mnemo");
+  // $HOME as os.homedir() reads it, but from this environment (the CLI runs in process in tests).
+  return path.join(env["HOME"] || os.homedir(), ".mnemo");
 }
 
-/** Files and folders kept in the local data dir next to (or, for a remote store, instead of) the database. */
-export function dataPaths(dataDir: string) {
+/**
+ * Files and folders kept in the local data dir next to (or, for a remote store, instead of) the
+ * database; the models in `modelsDir` when given ($MNEMO_MODELS: one folder for several stores).
+ */
+export function dataPaths(dataDir: string, modelsDir?: string) {
   return {
     dataDir,
     database: path.join(dataDir, "db"),
     config: path.join(dataDir, "config.json"),
-    models: path.join(dataDir, "models"),
+    models: modelsDir ? path.resolve(modelsDir) : path.join(dataDir, "models"),
     images: path.join(dataDir, "images"),
     writeLock: path.join(dataDir, "write"),
     /** The write-ahead journal of memory writes, absorbed into the database (store/journal.ts). */
@@ -31,6 +35,8 @@ export function dataPaths(dataDir: string) {
     watchState: path.join(dataDir, "watch.json"),
     tokenFile: path.join(dataDir, "token"),
     secret: path.join(dataDir, "secret"),
+    /** The meta record and users, kept for a repair of those tables (store/recovery-record.ts). */
+    recoveryRecord: path.join(dataDir, "recovery.json"),
   };
 }
 export type DataPaths = ReturnType<typeof dataPaths>;

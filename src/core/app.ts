@@ -12,6 +12,7 @@ import {
 } from "../providers/create-providers.js";
 import type { Reranker } from "../providers/reranker.js";
 import { ImageFolder, ImageTable, type ImageBytes } from "../store/image-bytes.js";
+import { readRecoveryRecord, updateRecoveryRecord } from "../store/recovery-record.js";
 import { Store } from "../store/store.js";
 import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "../shared/errors.js";
@@ -31,6 +32,8 @@ export interface AppOptions {
   onNotice?: (message: string) => void;
   imageUrl?: ImageUrlSigner;
   now?: () => Date;
+  /** Open a store made with another embedder than the config names: for `mnemo reindex`, which moves it to that one. */
+  reindexing?: boolean;
 }
 
 export interface App {
@@ -64,6 +67,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config.paths.reindexLock,
     options.maintenance ?? "off",
     isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir,
+    config.env,
   );
   maintenance.lookSoon();
   let indexer: IndexWorker | undefined;
@@ -124,13 +128,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
 /** Opens the store (creating it, and choosing its embedder, on first use) and its embedder. */
 async function openStore(config: Config, options: AppOptions): Promise<{ store: Store; embedder: Embedder }> {
-  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options, config.paths.journal);
+  const recorded = readRecoveryRecord(config.paths.recoveryRecord).meta;
+  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options, recorded, config.paths.journal);
+  if (existing?.metaDamage) return openOnDamagedMeta(existing, config, options);
   if (existing) {
     const { embedderId, embedderSpec, dims } = existing.meta;
-    if (config.embedder !== "auto" && config.embedder !== embedderSpec) {
+    if (!options.reindexing && config.embedder !== "auto" && config.embedder !== embedderSpec) {
       existing.close();
       throw embedderMismatch(embedderSpec, config.embedder);
     }
+    await recordForRecovery(config, existing);
     return { store: existing, embedder: lazyEmbedder({ id: embedderId, spec: embedderSpec, dims }, config) };
   }
   const choice = await chooseEmbedder(config, options.onProgress);
@@ -138,10 +145,11 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
   const store = await Store.create(
     config.storeUri,
     config.paths.writeLock,
-    { id: embedder.id, spec: choice.spec, dims: embedder.dims },
+    { embedderId: embedder.id, embedderSpec: choice.spec, dims: embedder.dims, chunkTokens: config.chunkTokens },
     config.storage.options,
     config.paths.journal,
   );
+  await recordForRecovery(config, store);
   if (store.meta.embedderId !== embedder.id) {
     // Another process created the store first, with another embedder.
     await embedder.close();
@@ -152,6 +160,32 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
       `New store at ${isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir} uses the ${choice.spec} embedder (${choice.reason}).`,
     );
   return { store, embedder };
+}
+
+/**
+ * A store whose meta table is damaged serves what its other tables hold, and says so: writes
+ * refuse with the damage (Store.write reads the meta), as does embedding when not even the
+ * recovery record knows the embedder.
+ */
+function openOnDamagedMeta(store: Store, config: Config, options: AppOptions): { store: Store; embedder: Embedder } {
+  const damage = store.metaDamage!;
+  options.onNotice?.(`${damage.message}; what the other tables hold can be read, nothing can be stored. ${damage.suggestion}`);
+  const { embedderId: id, embedderSpec: spec, dims } = store.meta;
+  if (spec) return { store, embedder: lazyEmbedder({ id, spec, dims }, config) };
+  const refuse = async (): Promise<never> => {
+    throw damage;
+  };
+  return { store, embedder: { id: "unknown", dims, embedDocuments: refuse, embedQuery: refuse, close: async () => undefined } };
+}
+
+/** The meta record and the users, copied for a repair of those tables (store/recovery-record.ts); never in the way. */
+async function recordForRecovery(config: Config, store: Store): Promise<void> {
+  const users = await store.select("users", "true").catch(() => undefined);
+  try {
+    updateRecoveryRecord(config.paths.recoveryRecord, { meta: store.meta, ...(users ? { users } : {}) });
+  } catch {
+    // A data dir that cannot be written fails the command's own writes, with their own message.
+  }
 }
 
 /**

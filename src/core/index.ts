@@ -9,7 +9,7 @@ import type { Config } from "../config/load-config.js";
 import type { MnemoService } from "./service-types.js";
 import type { App, AppOptions } from "./app.js";
 import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
-import type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+import type { ReindexProgress, ReindexRequest, ReindexResult } from "./jobs/reindex.js";
 import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
 import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
@@ -24,7 +24,7 @@ export type { App, AppOptions } from "./app.js";
 export type { CoreContext } from "./context.js";
 export type { MnemoService } from "./service.js";
 export type { UserInfo } from "./users.js";
-export type { ReindexProgress, ReindexResult } from "./jobs/reindex.js";
+export type { ReindexProgress, ReindexRequest, ReindexResult } from "./jobs/reindex.js";
 export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/restore.js";
 export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
@@ -82,13 +82,13 @@ export async function createApp(config: Config, options?: AppOptions): Promise<A
   return (await import("./app.js")).createApp(config, options);
 }
 
-/** Re-embeds every stored vector with `target` (or the store's own embedder). */
+/** Re-embeds every stored vector with the configured embedder (or the store's own), re-chunking the chat history if asked. */
 export async function reindexApp(
   app: App,
-  target: string | undefined,
+  request: ReindexRequest,
   onProgress?: (progress: ReindexProgress) => void,
 ): Promise<ReindexResult> {
-  return (await import("./jobs/reindex.js")).reindexApp(app, target, onProgress);
+  return (await import("./jobs/reindex.js")).reindexApp(app, request, onProgress);
 }
 
 /** `mnemo export --all-users`: every user of the store in mnemo's export format, line by line. */
@@ -113,6 +113,11 @@ export async function restoreExport(app: App, path: string, options?: RestoreOpt
 /** `mnemo doctor`: every table of the store checked (in a child process), with what is wrong and how to recover. */
 export async function diagnoseStore(config: Config, onProgress?: DoctorProgress): Promise<Diagnosis> {
   return (await import("./operations/doctor.js")).diagnose(config, onProgress);
+}
+
+/** What `mnemo doctor --repair` would do with this diagnosis, one line each (`--dry-run`). */
+export async function repairPlan(config: Config, diagnosis: Diagnosis): Promise<string[]> {
+  return (await import("./operations/doctor-repair.js")).repairPlan(config, diagnosis);
 }
 
 /** `mnemo doctor --repair`: rebuilds what the store can rebuild, then checks it again. */

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
+import { DamagedTableError } from "../store/damage.js";
 import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
 import { TABLE, type TableKey } from "../store/schema.js";
 import { ensureDefaultBucket } from "./memories/buckets.js";
@@ -36,12 +37,27 @@ async function findByName(ctx: CoreContext, name: string): Promise<UserRow | und
 export async function resolveUser(ctx: CoreContext, name: string): Promise<UserInfo> {
   const row = await findByName(ctx, name);
   if (row) return toInfo(row);
+  await refuseIfUsersLost(ctx);
   if (name !== DEFAULT_USER) {
     throw new AppError("not_found", `user "${name}" does not exist`, {
       suggestion: `Add it with \`mnemo users add ${name}\`, or leave out --user to use the default user.`,
     });
   }
   return addUser(ctx, name, { ifMissing: true });
+}
+
+/**
+ * A users table that lost its rows (cut short, made again) still reads: a user not found is then a
+ * user lost, not one to make. Every user has a bucket, so buckets of users the table does not hold
+ * tell it; a fresh default user would make the store look empty, and a repair could no longer give
+ * the rows back to the user they belong to.
+ */
+async function refuseIfUsersLost(ctx: CoreContext): Promise<void> {
+  const owners = new Set((await ctx.store.select("buckets", "true", { columns: ["userId"] })).map((row) => row.userId));
+  if (owners.size === 0) return;
+  const users = new Set((await ctx.store.select("users", "true", { columns: ["id"] })).map((row) => row.id));
+  const lost = [...owners].filter((id) => !users.has(id)).length;
+  if (lost > 0) throw new DamagedTableError("users", `it does not hold ${lost === 1 ? "a user" : `${lost} users`} whose data is stored`);
 }
 
 export async function addUser(ctx: CoreContext, name: string, options: { ifMissing?: boolean } = {}): Promise<UserInfo> {

@@ -14,6 +14,22 @@ import { chatAppNames } from "./words.js";
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** Bytes looked at to tell an export from anything else: its header line is a few hundred. */
 const SNIFF_BYTES = 64 * 1024;
+/** The fewest compressed bytes tried for the header line when the first ones are damaged. */
+const SHORTEST_HEAD = 256;
+
+/**
+ * For an error of `records` where the file stops being readable (a gzip stream cut or damaged
+ * there), what a restore of it says: what it kept and where it stopped. Undefined for another error.
+ */
+export function breakNote(error: unknown, dryRun = false): string | undefined {
+  const line = error instanceof AppError ? error.details["unreadableAfterLine"] : undefined;
+  if (typeof line !== "number") return undefined;
+  const { message } = error as AppError;
+  const restored = dryRun ? "would be restored" : "is restored";
+  if ((error as AppError).details["afterEnd"] === true)
+    return `${message}: every record was read and ${restored}, but a value in one of them may differ from what was exported; use another copy of the export if you have one`;
+  return `${message}: what could be read before line ${line + 1} ${restored}, nothing after it`;
+}
 
 export interface MnemoExportReader {
   header: ExportHeader;
@@ -49,8 +65,17 @@ export async function isMnemoExport(path: string): Promise<boolean> {
 async function readHead(path: string): Promise<Buffer> {
   const head = await readRaw(path, SNIFF_BYTES);
   if (!isGzip(head)) return head;
-  // A prefix of the stream: decompress what it holds rather than fail for the missing rest.
-  return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+  // A prefix of the stream: decompress what it holds rather than fail for the missing rest, and
+  // a shorter one where the bytes read are damaged (a small export's damage is in them): the
+  // header line is its first few hundred bytes.
+  for (let length = head.length; length >= SHORTEST_HEAD; length = Math.floor(length / 2)) {
+    try {
+      return gunzipSync(head.subarray(0, length), { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      // damaged within these bytes
+    }
+  }
+  return Buffer.alloc(0);
 }
 
 async function readRaw(path: string, length: number): Promise<Buffer> {
@@ -77,22 +102,25 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
     tally = new ByteTally();
     const gzip = isGzip(await readRaw(path, 2));
     const raw = createReadStream(path).pipe(tally.counter());
-    const input: Readable = gzip ? raw.pipe(createGunzip()) : raw;
     let line = 0;
     try {
       // Chunk by chunk, so that reading waits for the restore (readline's iterator reads ahead
       // without bound: a 64 MB export held 430 MB of lines while the first batches were stored).
-      for await (const text of splitLines(input)) {
+      for await (const text of splitLines(gzip ? gunzipped(path, raw, tally) : raw)) {
         line++;
         if (text.trim() !== "") yield { text, line };
       }
     } catch (error) {
-      throw new AppError("invalid_input", `${path}: the file stops being readable after line ${line} (${(error as Error).message})`, {
+      // Past the end record only gzip's checksum is left to fail: a byte changed, the stream still whole.
+      const what = sawEnd
+        ? "its gzip checksum does not match what it holds: a byte of it was changed after it was written"
+        : `the file stops being readable after line ${line}`;
+      throw new AppError("invalid_input", `${path}: ${what} (${(error as Error).message})`, {
         suggestion: "The file is damaged or was cut short; what came before is restored. Use another copy of the export if you have one.",
+        details: { unreadableAfterLine: line, afterEnd: sawEnd },
         cause: error,
       });
     } finally {
-      input.destroy();
       raw.destroy();
     }
   };
@@ -106,7 +134,8 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
       sawEnd = false;
       let first = true;
       for await (const { text, line } of lines()) {
-        if (first) {
+        // Read on past the end record to the stream's end, where gzip checks its checksum.
+        if (first || sawEnd) {
           first = false; // the header, read above
           continue;
         }
@@ -115,20 +144,83 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
           onBadLine(record);
           continue;
         }
-        if (record.type === "end") {
-          sawEnd = true;
-          return;
-        }
-        yield { record, line };
+        if (record.type === "end") sawEnd = true;
+        else yield { record, line };
       }
     },
   };
 }
 
+/** Compressed bytes fed at once while looking for where a damaged gzip stream stops. */
+const FINE_PIECE = 64;
+/** How far before the point the first read failed at the damage may lie (what streams read ahead). */
+const FINE_WINDOW = 1024 * 1024;
+
+/**
+ * The decompressed bytes of a gzip file, as read. zlib drops what it inflated in the call that hit
+ * the damage (a whole small file's worth), so on an error the file is inflated again: once in pieces
+ * of 64 bytes near where it failed, to find the piece with the damage, then byte by byte through
+ * that piece, handing on what comes before the damage; then the error.
+ */
+async function* gunzipped(path: string, raw: Readable, tally: ByteTally): AsyncGenerator<Buffer> {
+  const input = raw.pipe(createGunzip());
+  let delivered = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      delivered += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    const search = { failedAt: Number.POSITIVE_INFINITY };
+    for await (const _ of inflateUntilDamage(path, tally.value - FINE_WINDOW, FINE_PIECE, search));
+    const exact = { failedAt: Number.POSITIVE_INFINITY };
+    let produced = 0;
+    for await (const inflated of inflateUntilDamage(path, search.failedAt, 1, exact)) {
+      const from = Math.max(0, delivered - produced);
+      produced += inflated.length;
+      if (from < inflated.length) yield inflated.subarray(from);
+    }
+    throw error;
+  } finally {
+    input.destroy();
+  }
+}
+
+/**
+ * What `path` inflates to, fed whole up to `fineFrom` and in pieces of `piece` bytes after it,
+ * until the damage; `found.failedAt` is then where the piece that met it starts.
+ */
+async function* inflateUntilDamage(path: string, fineFrom: number, piece: number, found: { failedAt: number }): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip();
+  const out: Buffer[] = [];
+  gunzip.on("data", (chunk: Buffer) => out.push(chunk));
+  // A write that meets the damage never calls back: the error ends the wait instead.
+  let failed = false;
+  const damage = new Promise<void>((resolve) => gunzip.once("error", () => resolve(void (failed = true))));
+  let offset = 0;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length; ) {
+        const next = chunk.subarray(at, offset + at < fineFrom ? Math.min(chunk.length, fineFrom - offset) : at + piece);
+        await Promise.race([new Promise<void>((resolve) => gunzip.write(next, () => resolve())), damage]);
+        yield* out.splice(0);
+        if (failed) {
+          found.failedAt = offset + at;
+          return;
+        }
+        at += next.length;
+      }
+      offset += chunk.length;
+    }
+  } finally {
+    gunzip.destroy();
+  }
+}
+
 /** The stream's lines (UTF-8, without their `\n`), read no faster than they are taken. */
-async function* splitLines(input: Readable): AsyncGenerator<string> {
+async function* splitLines(input: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let pending: Buffer[] = [];
-  for await (const chunk of input as AsyncIterable<Buffer>) {
+  for await (const chunk of input) {
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
       pending.push(chunk.subarray(start, end));

@@ -43,11 +43,22 @@ const APP_DEFAULT = /^\s*You are ChatGPT, a large language model trained by Open
  * instructions), as its first message: the user wrote them, so they are the human's, headed
  * `[system prompt]` to tell them from what was said. Undefined when blank or an app's default.
  */
+const SYSTEM_PROMPT_HEADING = "[system prompt]\n";
+
 export function systemPromptMessage(text: unknown, id = "system-prompt", createdAt?: string): UploadMessage | undefined {
   const prompt = nonEmptyString(text)?.trim();
   if (prompt === undefined || APP_DEFAULT.test(prompt)) return undefined;
-  return { id, role: "human", content: `[system prompt]\n${prompt}`, ...(createdAt === undefined ? {} : { createdAt }) };
+  return { id, role: "human", content: `${SYSTEM_PROMPT_HEADING}${prompt}`, ...(createdAt === undefined ? {} : { createdAt }) };
 }
+
+/** A conversation's messages with its system prompt first (systemPromptMessage); none added to a conversation that has no message. */
+export function withSystemPrompt(text: unknown, messages: UploadMessage[], createdAt?: string): UploadMessage[] {
+  const prompt = messages.length === 0 ? undefined : systemPromptMessage(text, "system-prompt", createdAt);
+  return prompt === undefined ? messages : [prompt, ...messages];
+}
+
+/** Whether a message is a system prompt systemPromptMessage made (not something said in the conversation). */
+export const isSystemPrompt = (message: UploadMessage): boolean => message.content.startsWith(SYSTEM_PROMPT_HEADING);
 
 /** How much of a code cell's output is kept (as the ChatGPT importer keeps it): a printed table can run to megabytes. */
 const OUTPUT_CHARS = 2_000;

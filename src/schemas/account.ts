@@ -16,6 +16,15 @@ export const StoreInfo = z.object({
   /** The LanceDB location: the data dir's `db` folder, or a URI such as s3://… */
   storeUri: z.string(),
   embedder: z.object({ id: z.string(), spec: z.string(), dims: z.number().int() }),
+  /** How the chat history is cut into chunks for search. */
+  chunks: z.object({
+    /** Most tokens in one chunk: the size the store's conversations were cut at. */
+    tokens: z.number().int(),
+    /** The size config.json's `chunkTokens` sets; `mnemo reindex --rechunk` makes the store's so. */
+    setting: z.number().int(),
+    /** When they differ: what that means, and the fix. */
+    note: z.string().optional(),
+  }),
   reranker: z.string(),
   synthesizer: z.string(),
   statistics: z.object({

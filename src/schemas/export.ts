@@ -24,6 +24,8 @@ export const ExportHeader = z.object({
   generator: z.string(),
   /** The model the vectors were made with; a restore carries them over only into a store of the same one. */
   embedder: z.object({ id: z.string(), spec: z.string(), dims: z.number().int().positive() }),
+  /** Most tokens in one chunk (the store's `chunkTokens`); a file without it was cut at 192. A restore carries chunks only into a store of the same size. */
+  chunkTokens: z.number().int().positive().optional(),
   /** Whether memories and chunks carry their vectors (`mnemo export --no-vectors` leaves them out). */
   vectors: z.boolean(),
   /** `user`: one user's data (what GET /api/export gives); `store`: every user of the store. */

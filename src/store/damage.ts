@@ -19,8 +19,13 @@ const DAMAGE: { pattern: RegExp; what: string }[] = [
   },
   {
     pattern:
-      /failed to decode Protobuf|Encountered corrupt file|corrupt file|Empty buffers but expected|panicked with message|out of range for slice|out of bounds/i,
+      /failed to decode Protobuf|Encountered corrupt file|corrupt file|Empty buffers but expected|panicked with message|Panic in async function|out of range for slice|out of bounds/i,
     what: "a file of it holds bytes that cannot be decoded (zeroed or overwritten)",
+  },
+  // A version file (manifest) with a flipped bit can still decode, into a schema that makes no sense.
+  {
+    pattern: /references parent id -?\d+|Unsupported logical type|projection specified the column index \d+ more than once/,
+    what: "its version file (manifest) holds bytes that cannot be decoded (overwritten)",
   },
   {
     pattern: /Not found: \S+\.(lance|manifest|txn|idx)\b|Not found: \S+_versions|exists but could not be loaded/,
@@ -58,6 +63,8 @@ export const DOCTOR_SUGGESTION =
 /** A table of the store cannot be read (503 from the server, exit 1 from the CLI). */
 export class DamagedTableError extends AppError {
   readonly table: string;
+  readonly key: TableKey;
+  readonly what: string;
 
   constructor(key: TableKey, what: string, cause?: unknown) {
     super(
@@ -70,6 +77,8 @@ export class DamagedTableError extends AppError {
       },
     );
     this.table = TABLE[key];
+    this.key = key;
+    this.what = what;
   }
 }
 
@@ -84,7 +93,11 @@ export function lanceText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message
     .split(/\s+Caused by:\s+/)[0]!
-    .replace(/,\s*\/(rustc|usr|root|home)\/\S+:\d+:\d+/g, "")
+    .replace(/,?\s*\/(rustc|usr|root|home)\/\S+:\d+:\d+/g, "")
+    .replace(/^Failed to get next batch from stream: /, "")
     .replace(/^(lance error: )?LanceError\(\w+\): /, "")
+    .replace(/^Generic [\w/]+ error: /, "")
+    .replace(/Wrapped error: /g, "")
+    .replace(/(Not found: )+/, "Not found: ")
     .trim();
 }

@@ -4,16 +4,23 @@
  * the doctor keeps to itself. Writes one JSON object a line on stdout.
  *
  *   node health-process.js check <uri>              {"checking":t} {"table":…} … {"done":StoreHealth}
- *   node health-process.js salvage <uri> <table>    {"done":{"rows":n,"kept":k}}
+ *   node health-process.js salvage <uri> <table> <key> <dims> newest|earlier
+ *                                                   {"done":{"rows":n,"kept":k,"olderBy":v}}
+ *
+ * or, when it cannot: {"failed":{"what", "detail"?}}, with "fault":true and a "suggestion" for a
+ * failing disk or object store.
  *
  * A store on object storage: its storage options in MNEMO_STORAGE_OPTIONS (JSON), not in the
  * arguments, which any user of the machine can read.
  */
-import { checkStore, problemOf } from "./health.js";
+import type { Schema } from "apache-arrow";
+import { checkStore, missingColumns, problemOf } from "./health.js";
+import { storageFaultOf } from "./object-store-errors.js";
 import { salvageTable } from "./salvage.js";
+import type { TableKey } from "./schema.js";
 import { withoutSecrets } from "./store.js";
 
-const [command, uri, table] = process.argv.slice(2);
+const [command, uri, table, key, dims, versions] = process.argv.slice(2);
 const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -22,12 +29,14 @@ try {
     if (command === "check" && uri) {
       const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
       say({ done: await checkStore(uri, options, on) });
-    } else if (command === "salvage" && uri && table) {
-      say({ done: await salvageTable(uri, table, options) });
+    } else if (command === "salvage" && uri && table && key) {
+      const usable = (schema: Schema) => !missingColumns(schema, key as TableKey, Number(dims) || undefined);
+      say({ done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier" }) });
     } else {
-      say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table>` } });
+      say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table> <key> <dims> newest|earlier` } });
     }
   });
 } catch (error) {
-  say({ failed: problemOf(error) });
+  const fault = storageFaultOf(error, uri ?? "the store");
+  say({ failed: fault ? { what: fault.message, suggestion: fault.suggestion, fault: true } : problemOf(error) });
 }

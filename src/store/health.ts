@@ -1,7 +1,9 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+import { storageFaultOf } from "./object-store-errors.js";
+import { readableRows } from "./salvage.js";
+import { CHUNK_TOKENS_UNRECORDED, TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 
 /**
  * What `mnemo doctor` finds in a store, read through a connection of its own: every table opened,
@@ -28,7 +30,7 @@ export interface IndexHealth {
 export interface TableHealth {
   key: TableKey;
   table: string;
-  /** Rows the table says it has (undefined when it cannot say), and rows read before any failure. */
+  /** Rows the table says it has (undefined when it cannot say), and the rows of them that could be read. */
   rows: number | undefined;
   read: number;
   fragments: number | undefined;
@@ -41,30 +43,59 @@ export interface TableHealth {
   duplicates: string[];
 }
 
+/**
+ * How the tables' rows stand to each other, over the rows that could be read: what a repair
+ * rebuilds, and from what.
+ */
 export interface Relations {
-  /** Conversations that chunks belong to but the conversations table does not hold. */
+  /** Conversations that are gone, whose messages are too, but whose chunks hold their text: rebuilt from those. */
   orphanChunks: string[];
-  /** Messages rows of a conversation's earlier revision (left by a crash between two commits). */
+  /** Messages rows of a conversation's earlier revision, its current one stored (left by a crash between two commits). */
   orphanMessages: string[];
   /** Conversations that are gone but whose messages are still stored: a repair rebuilds them from those. */
   lostConversations: string[];
-  /** Conversations whose messages row is missing: their text is gone (an export restores it). */
-  withoutMessages: string[];
+  /**
+   * Conversations whose current messages row is missing, by what their text can be rebuilt from:
+   * their chunks, a messages row of an earlier revision, or nothing (an export restores it).
+   */
+  withoutMessages: { fromChunks: string[]; fromEarlier: string[]; lost: string[] };
   /** Conversations marked ready that have no chunks: search cannot find them until they are indexed again. */
   readyWithoutChunks: string[];
   /** Memories in a bucket their user does not have. */
   missingBuckets: { userId: string; bucketId: number; memories: number }[];
-  /** Memory versions whose memory is gone. */
+  /** Memories that are gone but have versions: deleted (a delete's second commit missed) or lost with their table. */
   orphanHistory: string[];
   /** Rows of users the users table does not hold, by table. */
   withoutUser: { table: string; userIds: string[]; rows: number }[];
+  /** Platforms a user has conversations on but no import record for (`mnemo chats list --import-id` finds them by it). */
+  missingPlatforms: { userId: string; platform: string; importId: string }[];
+  /** Image memories, for checking their bytes: memory id and the image's name. */
+  images: { memoryId: string; file: string }[];
 }
 
+/**
+ * The tables whose rows a repair found lost (it salvaged them), marked in the meta table until it is
+ * done: what refers to those rows (a memory's versions, a conversation's messages) is their text to
+ * rebuild them from, where with the table whole it is what a write cut short left. A repair cut
+ * short still knows it when run again.
+ */
+export type LostRowsTable = "memories" | "conversations";
+export const lostRowsKey = (table: LostRowsTable) => `repair:lost:${table}`;
+
 export interface StoreHealth {
-  meta: { problem?: Problem; dims: number | undefined; embedderId: string | undefined; generation: number };
+  meta: {
+    problem?: Problem;
+    dims: number | undefined;
+    embedderId: string | undefined;
+    /** Undefined when the record is gone. */
+    chunkTokens: number | undefined;
+    generation: number;
+    /** Tables a repair cut short had salvaged (lostRowsKey). */
+    lostRows?: LostRowsTable[];
+  };
   tables: TableHealth[];
-  /** Undefined when a table they need could not be read whole. */
-  relations: Relations | undefined;
+  /** Over the rows that could be read: those a damaged table lost count as gone. */
+  relations: Relations;
 }
 
 /**
@@ -83,10 +114,10 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
   meta: { columns: ["key"], key: (row) => row.key as string },
   users: { columns: ["id", "name"], key: (row) => row.id as string },
   buckets: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
-  memories: { columns: ["id", "userId", "bucketId"], key: (row) => row.id as string },
+  memories: { columns: ["id", "userId", "bucketId", "contentType", "imageFile"], key: (row) => row.id as string },
   memoryHistory: { columns: ["id", "userId", "memoryId"], key: (row) => row.id as string },
   platforms: { columns: ["userId", "id"], key: (row) => `${row.userId}/${row.id}` },
-  conversations: { columns: ["id", "userId", "revision", "status", "tokenCount"], key: (row) => row.id as string },
+  conversations: { columns: ["id", "userId", "revision", "status", "tokenCount", "platform", "importId"], key: (row) => row.id as string },
   messages: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   chunks: { columns: ["id", "userId", "conversationId"], key: (row) => row.id as string },
   images: { columns: ["file", "userId"], key: (row) => row.file as string },
@@ -113,11 +144,10 @@ export async function checkStore(
       on.checking?.(name);
       const { health, rows } = await checkTable(db, key, name, meta.dims);
       tables.push(health);
-      if (!health.problem) keys.set(key, rows);
+      keys.set(key, rows);
       on.table?.(health);
     }
-    const whole = tables.every((table) => !table.problem);
-    return { meta, tables, relations: whole ? relationsOf(keys) : undefined };
+    return { meta, tables, relations: relationsOf(keys) };
   } finally {
     db.close();
   }
@@ -142,7 +172,15 @@ async function checkMeta(db: lancedb.Connection): Promise<StoreHealth["meta"]> {
     problem = problemOf(error);
   }
   const dims = Number(values.get("embedderDims")) || (await vectorDims(db));
-  return { ...(problem ? { problem } : {}), dims, embedderId: values.get("embedderId"), generation: Number(values.get("generation") ?? 0) };
+  const lostRows = (["memories", "conversations"] as const).filter((table) => values.has(lostRowsKey(table)));
+  return {
+    ...(problem ? { problem } : {}),
+    dims,
+    embedderId: values.get("embedderId"),
+    chunkTokens: Number(values.get("chunkTokens")) || (values.has("schemaVersion") ? CHUNK_TOKENS_UNRECORDED : undefined),
+    generation: Number(values.get("generation") ?? 0),
+    ...(lostRows.length > 0 ? { lostRows } : {}),
+  };
 }
 
 async function vectorDims(db: lancedb.Connection): Promise<number | undefined> {
@@ -193,16 +231,15 @@ async function checkTable(
       .then((stats) => stats.fragmentStats.numFragments)
       .catch(() => undefined);
     const vector = (VECTOR_TABLES as readonly string[]).includes(key);
-    // Every row, every column, a range of rows at a time: a plain scan of the messages table took the
-    // check's process to 487 MB on the 600 MB-export store.
+    // Every row, every column, a range of rows at a time (a plain scan of the messages table took the
+    // check's process to 487 MB on the 600 MB-export store), and past a damaged page, as a salvage reads.
     const step = key === "messages" ? READ_MESSAGES_ROWS : READ_ROWS;
-    for (let from = 0; from < health.rows; from += step) {
-      const offsets = Array.from({ length: Math.min(step, health.rows - from) }, (_, i) => from + i);
-      const batch = await table.takeOffsets(offsets).toArrow();
+    const { unreadable, error } = await readableRows(table, health.rows, step, (batch) => {
       readBatch(batch, key, vector ? dims : undefined, rows, health);
       health.read += batch.numRows;
-    }
-    if (health.read !== health.rows) health.problem = { what: `${health.rows} rows counted but ${health.read} read` };
+    });
+    if (unreadable > 0) health.problem = problemOf(error);
+    else if (health.read !== health.rows) health.problem = { what: `${health.rows} rows counted but ${health.read} read` };
     health.indexes = await checkIndexes(table, dims);
     health.duplicates = duplicatesOf(rows, KEYS[key].key);
   } catch (error) {
@@ -214,7 +251,8 @@ async function checkTable(
 }
 
 /** A version file that lost its columns reads as a table without them (a zeroed manifest does). */
-function missingColumns(schema: Schema, key: TableKey, dims: number | undefined): Problem | undefined {
+/** What a table's schema lacks of what its key's table must have (store/schema.ts), when anything. */
+export function missingColumns(schema: Schema, key: TableKey, dims: number | undefined): Problem | undefined {
   const have = new Map(schema.fields.map((field) => [field.name, field]));
   const lost = tableSchema(key, dims ?? 1).fields.filter((field) => !have.has(field.name));
   if (lost.length > 0) return { what: SCHEMA_LOSS_WHAT, detail: `missing columns: ${lost.map((field) => field.name).join(", ")}` };
@@ -298,17 +336,12 @@ function relationsOf(keys: Map<TableKey, Row[]>): Relations {
   const conversations = new Map(rows("conversations").map((row) => [row.id as string, row]));
   const chunked = new Set(rows("chunks").map((row) => row.conversationId as string));
   const messageIds = new Set(rows("messages").map((row) => row.id as string));
+  const messagesOf = new Set(rows("messages").map((row) => row.conversationId as string));
   const current = (row: Row) => `${row.id}:${row.revision}`;
-  const currentIds = new Set([...conversations.values()].map(current));
-  const buckets = new Set(rows("buckets").map((row) => `${row.userId}/${row.id}`));
-  const missingBuckets = new Map<string, { userId: string; bucketId: number; memories: number }>();
-  for (const memory of rows("memories")) {
-    const key = `${memory.userId}/${memory.bucketId}`;
-    if (buckets.has(key)) continue;
-    const entry = missingBuckets.get(key) ?? { userId: memory.userId as string, bucketId: memory.bucketId as number, memories: 0 };
-    entry.memories++;
-    missingBuckets.set(key, entry);
-  }
+  const whole = [...conversations.values()].filter((row) => messageIds.has(current(row)));
+  const wholeIds = new Set(whole.map((row) => row.id as string));
+  const currentIds = new Set(whole.map(current));
+  const withoutMessages = [...conversations.values()].filter((row) => !wholeIds.has(row.id as string)).map((row) => row.id as string);
   const memories = new Set(rows("memories").map((row) => row.id as string));
   const users = new Set(rows("users").map((row) => row.id as string));
   const withoutUser = (["buckets", "memories", "memoryHistory", "platforms", "conversations", "messages", "chunks"] as TableKey[]).flatMap(
@@ -319,25 +352,62 @@ function relationsOf(keys: Map<TableKey, Row[]>): Relations {
         : [{ table: TABLE[key], userIds: [...new Set(strays.map((row) => row.userId as string))], rows: strays.length }];
     },
   );
-  const messagesOf = new Set(rows("messages").map((row) => row.conversationId as string));
-  const lostConversations = [...messagesOf].filter((id) => !conversations.has(id));
   return {
     orphanChunks: [...chunked].filter((id) => !conversations.has(id) && !messagesOf.has(id)),
     orphanMessages: rows("messages")
-      .filter((row) => conversations.has(row.conversationId as string) && !currentIds.has(row.id as string))
+      .filter((row) => wholeIds.has(row.conversationId as string) && !currentIds.has(row.id as string))
       .map((row) => row.id as string),
-    lostConversations,
-    withoutMessages: [...conversations.values()].filter((row) => !messageIds.has(current(row))).map((row) => row.id as string),
+    lostConversations: [...messagesOf].filter((id) => !conversations.has(id)),
+    withoutMessages: {
+      fromChunks: withoutMessages.filter((id) => chunked.has(id)),
+      fromEarlier: withoutMessages.filter((id) => !chunked.has(id) && messagesOf.has(id)),
+      lost: withoutMessages.filter((id) => !chunked.has(id) && !messagesOf.has(id)),
+    },
     // A conversation without text (tokenCount 0) has no chunks by right.
-    readyWithoutChunks: [...conversations.values()]
+    readyWithoutChunks: whole
       .filter((row) => row.status === "ready" && (row.tokenCount as number) > 0 && !chunked.has(row.id as string))
       .map((row) => row.id as string),
-    missingBuckets: [...missingBuckets.values()],
+    missingBuckets: missingBucketsOf(rows("memories"), rows("buckets")),
     orphanHistory: [...new Set(rows("memoryHistory").map((row) => row.memoryId as string))].filter((id) => !memories.has(id)),
     withoutUser,
+    missingPlatforms: missingPlatformsOf(rows("conversations"), rows("platforms")),
+    images: rows("memories")
+      .filter((row) => row.contentType === "image" && typeof row.imageFile === "string")
+      .map((row) => ({ memoryId: row.id as string, file: row.imageFile as string })),
   };
 }
 
+function missingPlatformsOf(conversations: Row[], platformRows: Row[]): Relations["missingPlatforms"] {
+  const known = new Set(platformRows.map((row) => `${row.userId}/${row.id}`));
+  const missing = new Map<string, Relations["missingPlatforms"][number]>();
+  for (const row of conversations) {
+    const key = `${row.userId}/${row.platform}`;
+    if (!known.has(key) && !missing.has(key))
+      missing.set(key, { userId: row.userId as string, platform: row.platform as string, importId: row.importId as string });
+  }
+  return [...missing.values()];
+}
+
+function missingBucketsOf(memories: Row[], bucketRows: Row[]): Relations["missingBuckets"] {
+  const buckets = new Set(bucketRows.map((row) => `${row.userId}/${row.id}`));
+  const missing = new Map<string, { userId: string; bucketId: number; memories: number }>();
+  for (const memory of memories) {
+    const key = `${memory.userId}/${memory.bucketId}`;
+    if (buckets.has(key)) continue;
+    const entry = missing.get(key) ?? { userId: memory.userId as string, bucketId: memory.bucketId as number, memories: 0 };
+    entry.memories++;
+    missing.set(key, entry);
+  }
+  return [...missing.values()];
+}
+
+/**
+ * What is wrong with a table, from LanceDB's error. A failing disk or object store is no fault of
+ * the table: it is thrown, and the check stops with it (a repair must not rebuild a table that a
+ * network outage made unreadable for a moment).
+ */
 export function problemOf(error: unknown): Problem {
-  return { what: damageOf(error) ?? "LanceDB cannot read it", detail: lanceText(error) };
+  const what = damageOf(error);
+  if (what === undefined && storageFaultOf(error, "")) throw error;
+  return { what: what ?? "LanceDB cannot read it", detail: lanceText(error) };
 }

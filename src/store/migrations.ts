@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { toArrowRows } from "./convert.js";
 import { messagesRowId, type MessagesRow } from "./rows.js";
 import { tableExists } from "./probe.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey } from "./schema.js";
+import { TABLE, tableSchema, VECTOR_TABLES, type StoreMade, type StoreMeta, type TableKey } from "./schema.js";
 
 /**
  * Numbered migrations. Each runs once, in order, under the write lock; the meta table records the
@@ -59,14 +59,19 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export async function runMigrations(db: lancedb.Connection, meta: StoreMeta): Promise<void> {
   for (let version = meta.schemaVersion + 1; version <= SCHEMA_VERSION; version++) {
     await MIGRATIONS[version - 1]!(db, meta);
-    await writeMeta(db, {
-      schemaVersion: String(version),
-      embedderId: meta.embedderId,
-      embedderSpec: meta.embedderSpec,
-      embedderDims: String(meta.dims),
-      generation: String(meta.generation),
-    });
+    await writeMeta(db, { schemaVersion: String(version), ...metaEntries(meta) });
   }
+}
+
+/** The meta table's rows for what the live tables were made with, and which generation they are. */
+export function metaEntries(meta: StoreMade & Pick<StoreMeta, "generation">): Record<string, string> {
+  return {
+    embedderId: meta.embedderId,
+    embedderSpec: meta.embedderSpec,
+    embedderDims: String(meta.dims),
+    chunkTokens: String(meta.chunkTokens),
+    generation: String(meta.generation),
+  };
 }
 
 /** The text index's name: LanceDB's own default for the column, so stores made before it was named match. */

@@ -1,4 +1,10 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
+import type { Schema, Table as ArrowTable } from "apache-arrow";
+import { isRemoteUri } from "../config/paths.js";
+import { damageOf } from "./damage.js";
+import { storageFaultOf } from "./object-store-errors.js";
 import { TABLE } from "./schema.js";
 
 /** Rows asked for at once; a range that fails is halved until the rows that cannot be read are found alone. */
@@ -22,40 +28,128 @@ const markKey = (name: string) => `salvaged:${name}`;
  * made again from them. A salvage cut short before that mark starts again; one cut short after it
  * finishes the copy. Run it in a child process (a damaged page can make LanceDB panic) while holding
  * the store's write lock, with the meta table readable.
+ *
+ * A table whose newest version file (manifest) does not open, count its rows or describe the
+ * columns `usable` wants fails, or with `earlier`, on a local store, is read at the newest version
+ * that does: the damaged version files are set aside (the repair has copied the table's files
+ * first), and what their changes did is undone (`olderBy` versions).
  */
 export async function salvageTable(
   uri: string,
   name: string,
   storageOptions: Record<string, string>,
-): Promise<{ rows: number | undefined; kept: number }> {
+  versions: { usable?: (schema: Schema) => boolean; earlier?: boolean } = {},
+): Promise<Salvaged> {
   const db = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
   try {
     const keep = salvageName(name);
     const names = await db.tableNames();
-    if (names.includes(keep) && (await marked(db, name))) return { rows: undefined, kept: await copyBack(db, keep, name) };
+    if (names.includes(keep) && (await marked(db, name))) return { rows: undefined, kept: await copyBack(db, keep, name), olderBy: 0 };
     if (names.includes(keep)) await db.dropTable(keep);
-    const damaged = await db.openTable(name);
-    const rows = await damaged.countRows().catch(() => undefined);
+    const {
+      table: damaged,
+      rows,
+      olderBy,
+    } = await newestWholeVersion(db, uri, name, versions.usable ?? (() => true), versions.earlier === true);
     const kept = await db.createEmptyTable(keep, await damaged.schema());
-    const readRange = async (from: number, to: number): Promise<void> => {
-      try {
-        const found = await damaged.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
-        if (found.numRows > 0) await kept.add(found);
-      } catch {
-        if (to - from === 1) return;
-        const middle = (from + to) >> 1;
-        await readRange(from, middle);
-        await readRange(middle, to);
-      }
-    };
-    for (let from = 0; from < (rows ?? 0); from += RANGE) await readRange(from, Math.min(rows!, from + RANGE));
+    await readableRows(damaged, rows, RANGE, async (found) => {
+      if (found.numRows > 0) await kept.add(found);
+    });
     damaged.close();
     kept.close();
     await mark(db, name, true);
-    return { rows, kept: await copyBack(db, keep, name) };
+    return { rows, kept: await copyBack(db, keep, name), olderBy };
   } finally {
     db.close();
   }
+}
+
+export interface Salvaged {
+  /** Rows the version read said it had (undefined when a salvage cut short was finished). */
+  rows: number | undefined;
+  kept: number;
+  /** Versions stepped back because their version files were damaged. */
+  olderBy: number;
+}
+
+/**
+ * The table at its newest version that opens, counts its rows and has the columns wanted: with
+ * `earlier`, on a local store, each newest version file that does not is set aside
+ * (`_versions/*.manifest.damaged`) until one does. The error of the newest when none does.
+ */
+async function newestWholeVersion(
+  db: lancedb.Connection,
+  uri: string,
+  name: string,
+  usable: (schema: Schema) => boolean,
+  earlier: boolean,
+): Promise<{ table: lancedb.Table; rows: number; olderBy: number }> {
+  let first: unknown;
+  for (let olderBy = 0; ; olderBy++) {
+    let table: lancedb.Table | undefined;
+    try {
+      table = await db.openTable(name);
+      const rows = await table.countRows();
+      if (usable(await table.schema())) return { table, rows, olderBy };
+      throw new Error(`version file does not describe the table's columns`);
+    } catch (error) {
+      table?.close();
+      if (damageOf(error) === undefined && storageFaultOf(error, "")) throw error;
+      first ??= error;
+      if (!earlier || isRemoteUri(uri) || !(await setNewestVersionAside(path.join(uri, `${name}.lance`, "_versions")))) throw first;
+    }
+  }
+}
+
+/** Renames the newest version file of a table, when an older one is left; whether it did. */
+async function setNewestVersionAside(versions: string): Promise<boolean> {
+  const manifests = (await fs.readdir(versions).catch(() => [])).filter((file) => /^\d+\.manifest$/.test(file));
+  if (manifests.length < 2) return false;
+  const newest = manifests.reduce((a, b) => (versionOf(a) > versionOf(b) ? a : b));
+  await fs.rename(path.join(versions, newest), path.join(versions, `${newest}.damaged`));
+  return true;
+}
+
+/** The version a version file's name stands for: Lance's newer naming counts down from 2^64 - 1, in 20 digits. */
+function versionOf(file: string): bigint {
+  const stem = file.slice(0, -".manifest".length);
+  return stem.length === 20 ? 2n ** 64n - 1n - BigInt(stem) : BigInt(stem);
+}
+
+/**
+ * Every row of `table` (of `count`) that can be read, `step` rows at a time by position, handed to
+ * `take` in order; a range that fails is halved until each row that cannot be read is found alone
+ * (LanceDB loses a damaged page's rows; the rest of the fragment reads). Returns how many could not
+ * be read, and the first error met.
+ */
+export async function readableRows(
+  table: lancedb.Table,
+  count: number,
+  step: number,
+  take: (batch: ArrowTable) => Promise<void> | void,
+): Promise<{ unreadable: number; error?: unknown }> {
+  const result: { unreadable: number; error?: unknown } = { unreadable: 0 };
+  const readRange = async (from: number, to: number): Promise<void> => {
+    let batch: ArrowTable;
+    try {
+      batch = await table.takeOffsets(Array.from({ length: to - from }, (_, i) => from + i)).toArrow();
+    } catch (error) {
+      // A failing disk or object store fails every range alike: it stops the read, as no damage does.
+      if (damageOf(error) === undefined && storageFaultOf(error, "")) throw error;
+      result.error ??= error;
+      if (to - from === 1) {
+        result.unreadable++;
+        return;
+      }
+      const middle = (from + to) >> 1;
+      await readRange(from, middle);
+      await readRange(middle, to);
+      return;
+    }
+    await take(batch);
+  };
+  for (let from = 0; from < count; from += step) await readRange(from, Math.min(count, from + step));
+  return result;
 }
 
 /** Makes `name` again from the rows kept in `keep` (all of them, checked), then drops `keep`. */

@@ -15,9 +15,17 @@ export interface StoreMeta {
   /** How to load that model again (`bundled`, `transformers:<id or folder>`). */
   embedderSpec: string;
   dims: number;
+  /** Most tokens in one chunk of chat history: the chunk size the store's conversations were cut at. */
+  chunkTokens: number;
   /** Which set of vector tables is live; `mnemo reindex` builds the next one beside it. */
   generation: number;
 }
+
+/** Every store made before its meta recorded the chunk size was chunked at this many tokens. */
+export const CHUNK_TOKENS_UNRECORDED = 192;
+
+/** What the live vector tables were made with: the embedder, and the chunk size of the chat history. */
+export type StoreMade = Pick<StoreMeta, "embedderId" | "embedderSpec" | "dims" | "chunkTokens">;
 
 /** Table names as they are on disk. Vector tables get a suffix per embedding generation (see reindex). */
 export const TABLE = {

@@ -1,13 +1,24 @@
 import * as lancedb from "@lancedb/lancedb";
+import path from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { createTextIndex, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
+import { DamageRecord, versionStamp } from "./damage-record.js";
+import { createTextIndex, metaEntries, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
-import { TABLE, tableSchema, VECTOR_TABLES, type StoreMeta, type TableKey, type VectorTableKey } from "./schema.js";
+import {
+  CHUNK_TOKENS_UNRECORDED,
+  TABLE,
+  tableSchema,
+  VECTOR_TABLES,
+  type StoreMade,
+  type StoreMeta,
+  type TableKey,
+  type VectorTableKey,
+} from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
@@ -91,8 +102,13 @@ export class Store {
   private readonly retired = new Set<Connection>();
   private readonly memos = new Map<string, { stamp: string; value: Promise<unknown> }>();
   private readonly columnLists = new Map<string, string[]>();
-  /** Tables found damaged, with the version they had then: asked again only once that changes (a repair). */
-  private readonly damaged = new Map<string, { version: number | undefined; error: DamagedTableError }>();
+  /**
+   * Tables found damaged, with the stamp of their versions then (store/damage-record.ts; the version
+   * on object storage): asked again only once that changes (a repair). A local store's are shared
+   * with every process on its data dir.
+   */
+  private readonly damaged = new Map<string, { stamp: string | number | undefined; error: DamagedTableError }>();
+  private readonly damageRecord: DamageRecord | undefined;
   private closed = false;
   private readonly lock: WriteLock;
   /** The meta table's version when `currentMeta` was read: a write section reads it again only once it changes. */
@@ -111,6 +127,12 @@ export class Store {
   private nextRound: Promise<void> | undefined;
   private lastRound: Promise<void> = Promise.resolve();
 
+  /**
+   * Why the meta table cannot be read, when it cannot: the store is open on the recorded meta (or
+   * what its vector tables say), for reading; every write refuses with this error (`write` reads the meta).
+   */
+  metaDamage: DamagedTableError | undefined;
+
   private constructor(
     private live: Connection,
     private readonly uri: string,
@@ -122,6 +144,9 @@ export class Store {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
+    this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
+    for (const [name, seen] of this.damageRecord?.read() ?? [])
+      this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
   }
 
   /**
@@ -221,9 +246,18 @@ export class Store {
     return this.currentMeta;
   }
 
-  /** Opens an existing store; `undefined` when the database holds no mnemo tables yet. */
-  static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}, journalDir?: string): Promise<Store | undefined> {
-    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, journalDir)).catch((error: unknown) => {
+  /**
+   * Opens an existing store; `undefined` when the database holds no mnemo tables yet. A store whose
+   * meta table is damaged opens for reading on `recorded` (store/recovery-record.ts), with `metaDamage` set.
+   */
+  static open(
+    uri: string,
+    lockPath: string,
+    storageOptions: StorageOptions = {},
+    recorded?: StoreMeta,
+    journalDir?: string,
+  ): Promise<Store | undefined> {
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, recorded, journalDir)).catch((error: unknown) => {
       throw objectStoreError(error, uri) ?? error;
     });
   }
@@ -232,32 +266,43 @@ export class Store {
     uri: string,
     lockPath: string,
     storageOptions: StorageOptions,
+    recorded: StoreMeta | undefined,
     journalDir: string | undefined,
   ): Promise<Store | undefined> {
     const live = await connect(uri, storageOptions);
-    // The meta table is opened, not looked for in `tableNames()`: an S3-compatible server may answer
-    // that listing with nothing (s3rver does), and the store would then be created again on top of itself.
-    if (!(await tableExists(live.db, TABLE.meta))) {
-      const names = await live.db.tableNames();
-      closeConnection(live);
-      // Empty, or a creation cut short before the meta table committed (its folder is listed):
-      // Store.create finishes it.
-      if (names.length === 0 || names.includes(TABLE.meta)) return undefined;
-      throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
-        suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
-      });
-    }
-    // A creation cut short (a full disk, a crash) wrote no meta rows: Store.create finishes it.
-    // A store whose other tables hold rows was finished: its meta table is damaged, not unfinished.
-    const meta = await finishedMeta(live.db).catch((error: unknown) => {
-      closeConnection(live);
-      throw damageOf(error) ? new DamagedTableError("meta", damageOf(error)!, error) : error;
-    });
-    if (!meta) {
-      const holdsRows = await anyTableHoldsRows(live.db);
-      closeConnection(live);
-      if (holdsRows)
+    let meta: StoreMeta | undefined;
+    try {
+      // The meta table is opened, not looked for in `tableNames()`: an S3-compatible server may answer
+      // that listing with nothing (s3rver does), and the store would then be created again on top of itself.
+      if (!(await tableExists(live.db, TABLE.meta))) {
+        const names = await live.db.tableNames();
+        // Empty, or a creation cut short before the meta table committed (its folder is listed):
+        // Store.create finishes it.
+        if (names.length === 0 || names.includes(TABLE.meta)) {
+          closeConnection(live);
+          return undefined;
+        }
+        throw new AppError("store_mismatch", `${uri} holds tables but is not a mnemo store (no meta table)`, {
+          suggestion: "Point --store (or MNEMO_STORE) at an empty folder or at an existing mnemo store.",
+        });
+      }
+      // A creation cut short (a full disk, a crash) wrote no meta rows: Store.create finishes it.
+      // A store whose other tables hold rows was finished: its meta table is damaged, not unfinished.
+      meta = await finishedMeta(live.db);
+      if (!meta && (await anyTableHoldsRows(live.db)))
         throw new DamagedTableError("meta", "it holds no record of the store (schema version, embedder) though other tables hold data");
+    } catch (error) {
+      const damage = error instanceof DamagedTableError ? error : metaDamageOf(error);
+      if (!damage) {
+        closeConnection(live);
+        throw error;
+      }
+      const store = new Store(live, uri, lockPath, await fallbackMeta(live.db, recorded), storageOptions, journalDir);
+      store.metaDamage = damage;
+      return store;
+    }
+    if (!meta) {
+      closeConnection(live);
       return undefined;
     }
     const store = new Store(live, uri, lockPath, meta, storageOptions, journalDir);
@@ -268,38 +313,24 @@ export class Store {
     return store;
   }
 
-  /** Creates a new store whose vectors are made by `embedder`. */
-  static create(
-    uri: string,
-    lockPath: string,
-    embedder: { id: string; spec: string; dims: number },
-    storageOptions: StorageOptions = {},
-    journalDir?: string,
-  ): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, embedder, storageOptions, journalDir)).catch(
-      (error: unknown) => {
-        throw objectStoreError(error, uri) ?? error;
-      },
-    );
+  /** Creates a new store whose vectors and chunks are `made` so. */
+  static create(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions = {}, journalDir?: string): Promise<Store> {
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions, journalDir)).catch((error: unknown) => {
+      throw objectStoreError(error, uri) ?? error;
+    });
   }
 
   private static async createUnredacted(
     uri: string,
     lockPath: string,
-    embedder: { id: string; spec: string; dims: number },
+    made: StoreMade,
     storageOptions: StorageOptions,
     journalDir: string | undefined,
   ): Promise<Store> {
     const live = await connect(uri, storageOptions);
     const { db } = live;
     const lock = new WriteLock(lockPath);
-    const meta: StoreMeta = {
-      schemaVersion: 0,
-      embedderId: embedder.id,
-      embedderSpec: embedder.spec,
-      dims: embedder.dims,
-      generation: 0,
-    };
+    const meta: StoreMeta = { schemaVersion: 0, ...made, generation: 0 };
     await lock.run(async () => {
       // Another process may have created it while we waited for the lock.
       if (await finishedMeta(db)) return;
@@ -316,19 +347,18 @@ export class Store {
    * Writes the meta record of a store whose meta table is damaged (`mnemo doctor --repair`): the
    * table made again, with the current schema version and the embedder the user names.
    */
-  static async rewriteMeta(uri: string, lockPath: string, meta: Omit<StoreMeta, "schemaVersion">): Promise<void> {
-    const { db } = await connect(uri);
+  static async rewriteMeta(
+    uri: string,
+    lockPath: string,
+    meta: Omit<StoreMeta, "schemaVersion">,
+    storageOptions: StorageOptions = {},
+  ): Promise<void> {
+    const { db } = await connect(uri, storageOptions);
     try {
       await new WriteLock(lockPath).run(async () => {
         await db.dropTable(TABLE.meta).catch(() => undefined);
         await db.createEmptyTable(TABLE.meta, tableSchema("meta", meta.dims));
-        await writeMeta(db, {
-          schemaVersion: String(SCHEMA_VERSION),
-          embedderId: meta.embedderId,
-          embedderSpec: meta.embedderSpec,
-          embedderDims: String(meta.dims),
-          generation: String(meta.generation),
-        });
+        await writeMeta(db, { schemaVersion: String(SCHEMA_VERSION), ...metaEntries(meta) });
       });
     } finally {
       db.close();
@@ -349,7 +379,7 @@ export class Store {
   reopen(key: TableKey): void {
     const name = this.liveName(key);
     this.forget(name);
-    this.damaged.delete(name);
+    this.forgetDamage(name);
   }
 
   async table(key: TableKey): Promise<lancedb.Table> {
@@ -378,11 +408,8 @@ export class Store {
   private async guardNamed<T>(key: TableKey, name: string, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
     const known = this.damaged.get(name);
     if (known) {
-      const version = await this.open(name)
-        .then((table) => table.version())
-        .catch(() => undefined);
-      if (version === undefined || version === known.version) throw known.error;
-      this.damaged.delete(name);
+      if ((await this.versionStampOf(name)) === known.stamp) throw known.error;
+      this.forgetDamage(name);
     }
     let table: lancedb.Table | undefined;
     try {
@@ -390,10 +417,22 @@ export class Store {
       return await work(table);
     } catch (error) {
       const damage = await this.damage(key, table, error);
-      if (!damage) throw error;
-      this.damaged.set(name, { version: await table?.version().catch(() => undefined), error: damage });
+      if (!damage) throw this.objectStoreFault(error);
+      const stamp = await this.versionStampOf(name, table);
+      this.damaged.set(name, { stamp, error: damage });
+      if (typeof stamp === "string") this.damageRecord?.set(name, { key, what: damage.what, stamp });
       throw damage;
     }
+  }
+
+  /** What tells a damaged table's repair: a local table's version files, read without LanceDB; the version on object storage. */
+  private async versionStampOf(name: string, table?: lancedb.Table): Promise<string | number | undefined> {
+    if (!this.damageRecord) return (table ?? (await this.open(name).catch(() => undefined)))?.version().catch(() => undefined);
+    return versionStamp(this.uri, name);
+  }
+
+  private forgetDamage(name: string): void {
+    if (this.damaged.delete(name)) this.damageRecord?.set(name, undefined);
   }
 
   private async damage(key: TableKey, table: lancedb.Table | undefined, error: unknown): Promise<DamagedTableError | undefined> {
@@ -422,6 +461,7 @@ export class Store {
 
   /** Runs `work` as the only writer of the store (in this process and across processes). */
   async write<T>(work: () => Promise<T>): Promise<T> {
+    if (this.metaDamage) throw this.metaDamage;
     let absorbed = 0;
     try {
       return await this.lock.run(() =>
@@ -433,9 +473,16 @@ export class Store {
           return work();
         }),
       );
+    } catch (error) {
+      throw this.objectStoreFault(error);
     } finally {
       if (absorbed > 0) this.afterAbsorb?.();
     }
+  }
+
+  /** An object store's failure at any point (the lease, a read, a commit), said once with the URI and what to check. */
+  private objectStoreFault(error: unknown): unknown {
+    return isRemoteUri(this.uri) ? (objectStoreError(error, this.uri) ?? error) : error;
   }
 
   /** Refuses to write once another process has re-indexed the store; the meta rows are read again only when they change. */
@@ -505,14 +552,9 @@ export class Store {
     }
   }
 
-  /** Call only inside `write`: makes `generation` the live one, made by `embedder`. */
-  async switchGeneration(generation: number, embedder: { embedderId: string; embedderSpec: string; dims: number }): Promise<void> {
-    await this.setMeta({
-      generation: String(generation),
-      embedderId: embedder.embedderId,
-      embedderSpec: embedder.embedderSpec,
-      embedderDims: String(embedder.dims),
-    });
+  /** Call only inside `write`: makes `generation` the live one, `made` so. */
+  async switchGeneration(generation: number, made: StoreMade): Promise<void> {
+    await this.setMeta(metaEntries({ ...made, generation }));
     this.currentMeta = await this.readMeta();
   }
 
@@ -666,6 +708,46 @@ async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefin
   }
 }
 
+/** A damaged meta table's error as one naming it; undefined for an error that is not damage. */
+function metaDamageOf(error: unknown): DamagedTableError | undefined {
+  const what = damageOf(error) ?? (error instanceof Error && SCHEMA_LOSS.test(error.message) ? SCHEMA_LOSS_WHAT : undefined);
+  return what === undefined ? undefined : new DamagedTableError("meta", what, error);
+}
+
+/**
+ * The meta of a store whose meta table is damaged: the recorded one when the vector tables agree
+ * with it, else the generation and dimension the vector tables show, with the embedder unknown
+ * (spec ""): what needs it then refuses with the damage.
+ */
+async function fallbackMeta(db: lancedb.Connection, recorded: StoreMeta | undefined): Promise<StoreMeta> {
+  const names = await db.tableNames().catch(() => [] as string[]);
+  const generations = [...new Set(names.map(generationOf).filter((generation) => generation !== undefined))];
+  const generation =
+    recorded && (generations.length === 0 || generations.includes(recorded.generation))
+      ? recorded.generation
+      : generations.length === 1
+        ? generations[0]!
+        : 0;
+  const dims = await db
+    .openTable(vectorTableName("memories", generation))
+    .then(async (table) => {
+      const field = (await table.schema()).fields.find((f) => f.name === "vector");
+      table.close();
+      return (field?.type as { listSize?: number } | undefined)?.listSize;
+    })
+    .catch(() => undefined);
+  if (recorded && recorded.generation === generation && (dims === undefined || dims === recorded.dims))
+    return { ...recorded, chunkTokens: recorded.chunkTokens || CHUNK_TOKENS_UNRECORDED, schemaVersion: SCHEMA_VERSION };
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    embedderId: "",
+    embedderSpec: "",
+    dims: dims ?? 0,
+    generation,
+    chunkTokens: CHUNK_TOKENS_UNRECORDED,
+  };
+}
+
 /**
  * What a creation cut short left: table folders with no committed version (LanceDB makes the folder,
  * then fails to write the manifest) and empty tables. None holds a row; they go, and the migrations
@@ -727,6 +809,7 @@ function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
     embedderId: values.get("embedderId") ?? "",
     embedderSpec: values.get("embedderSpec") ?? "",
     dims: number("embedderDims"),
+    chunkTokens: number("chunkTokens") || CHUNK_TOKENS_UNRECORDED,
     generation: number("generation"),
   };
 }

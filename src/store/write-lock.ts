@@ -3,6 +3,7 @@ import path from "node:path";
 import pRetry from "p-retry";
 import { AppError } from "../shared/errors.js";
 import { takeProcessLock, type ReleaseLock } from "./process-lock.js";
+import { fileSystemFault, StorageFaultError } from "./storage-faults.js";
 
 /** A lock held beyond this machine: the writer lease of a store on object storage (store-lease.ts). */
 export interface SharedLock {
@@ -39,8 +40,8 @@ export class WriteLock {
         await releaseShared?.();
       }
     } catch (error) {
-      // LanceDB reports a full disk as a generic IO error: say what it is, once, for every writer.
-      throw diskFullOr(error, path.dirname(this.lockPath));
+      // LanceDB reports a full disk or a failing one as a generic IO error: say what it is, once, for every writer.
+      throw storageFaultOr(error, path.dirname(this.lockPath));
     } finally {
       await release().catch(() => undefined);
     }
@@ -80,17 +81,20 @@ function lockError(error: unknown, dir: string): unknown {
       suggestion: "Check the folder's owner and permissions, or pass another --store.",
     });
   }
-  return diskFullOr(error, dir);
+  return storageFaultOr(error, dir);
 }
 
 /** The disk holding the store is full: what was stored before stays stored. */
-export class DiskFullError extends AppError {
+export class DiskFullError extends StorageFaultError {
   constructor(dir: string, cause?: unknown) {
-    super("unavailable", `The disk holding ${dir} is full`, {
-      suggestion: "Free some space and run the command again: what was stored before stays stored.",
-      cause,
-    });
+    super(`The disk holding ${dir} is full`, "Free some space and run the command again: what was stored before stays stored.", cause);
   }
+}
+
+/** A DiskFullError or another fault of the file system (store/storage-faults.ts) for `error`; any other error as it is. */
+export function storageFaultOr(error: unknown, dir: string): unknown {
+  const full = diskFullOr(error, dir);
+  return full !== error ? full : (fileSystemFault(error, dir) ?? error);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { localTime } from "./local-time.js";
+
 /**
  * The one date convention for memories, on every face: a memory's text starts with the day it was
  * told, `YYYY-MM-DD ` in the user's time zone, as the spec asks clients to write it (§4.1) — the date
@@ -10,24 +12,26 @@
 
 const LEADING_DATE = /^(\d{4}-\d{2}-\d{2})\b/;
 
-/** A time's day in this machine's time zone (a server's is its user's), as YYYY-MM-DD. */
-export function localDay(time: Date): string {
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())}`;
+/**
+ * A time's day as YYYY-MM-DD in `timeZone` (the CLI's run's $TZ), or in this machine's when that is
+ * undefined (a server's is its user's).
+ */
+export function localDay(time: Date, timeZone?: string): string {
+  return localTime(time, timeZone).day;
 }
 
 /** The text with today's date before it, unless it starts with a date already. */
-export function withDate(text: string, now = new Date()): string {
-  return LEADING_DATE.test(text) ? text : `${localDay(now)} ${text}`;
+export function withDate(text: string, now = new Date(), timeZone?: string): string {
+  return LEADING_DATE.test(text) ? text : `${localDay(now, timeZone)} ${text}`;
 }
 
 /**
  * Whether the text starts with the day it was stored (`createdAt`, local or UTC, as a client without
  * the user's time zone writes it): its date is then shown by the text, and not again beside it.
  */
-export function startsWithItsDate(text: string, createdAt: string): boolean {
+export function startsWithItsDate(text: string, createdAt: string, timeZone?: string): boolean {
   const day = LEADING_DATE.exec(text)?.[1];
   const created = new Date(createdAt);
   if (!day || Number.isNaN(created.getTime())) return false;
-  return day === localDay(created) || day === createdAt.slice(0, 10);
+  return day === localDay(created, timeZone) || day === createdAt.slice(0, 10);
 }

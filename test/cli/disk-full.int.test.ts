@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
 
 // A real full disk: a 16 MB tmpfs, which only root can mount (the suite skips this file otherwise).
@@ -31,25 +31,15 @@ function fillDisk(): void {
   }
 }
 
-/** The bundled model converted (~30 MB) for every data dir here, off the small disk. */
-const MODELS = tempDir("mnemo-models-");
-
-function dataDirWithSharedModels(parent: string, name: string): string {
+/** A data dir set up ahead (not somebody's folder); its models are off the small disk ($MNEMO_MODELS). */
+function newDataDir(parent: string, name: string): string {
   const dir = path.join(parent, name);
   fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, "config.json"), "{}\n"); // a data dir set up ahead: not somebody's folder
-  fs.symlinkSync(MODELS, path.join(dir, "models"));
+  fs.writeFileSync(path.join(dir, "config.json"), "{}\n");
   return dir;
 }
 
 const env = isolatedEnv({ MNEMO_EMBEDDER: "bundled" });
-
-beforeAll(async () => {
-  if (!mounted) return;
-  // Convert the bundled model once, for the data dirs on the small disk to share.
-  const warm = dataDirWithSharedModels(tempDir(), "store");
-  expect((await runCli(["--store", warm, "remember", "warm up"], { env })).code).toBe(0);
-});
 
 afterEach(() => fs.rmSync(FILLER, { force: true }));
 
@@ -59,7 +49,7 @@ afterAll(() => {
 
 describe.skipIf(!mounted)("on a full disk", () => {
   it("creating a store fails with what to do, and works once there is room", async () => {
-    const store = dataDirWithSharedModels(disk, "new-store");
+    const store = newDataDir(disk, "new-store");
     fillDisk();
     const full = await runCli(["--store", store, "remember", "--no-date", "first memory"], { env });
     expect(full.code).toBe(1);
@@ -74,7 +64,7 @@ describe.skipIf(!mounted)("on a full disk", () => {
   });
 
   it("writes to a store that has filled its disk fail with what to do, and what it held stays", async () => {
-    const store = dataDirWithSharedModels(disk, "full-store");
+    const store = newDataDir(disk, "full-store");
     expect((await runCli(["--store", store, "remember", "--no-date", "stored with room"], { env })).code).toBe(0);
     fillDisk();
     const text = await runCli(["--store", store, "remember", "--no-date", "one too many"], { env });
@@ -91,7 +81,7 @@ describe.skipIf(!mounted)("on a full disk", () => {
   });
 
   it("indexing that fills the disk stops with what to do, keeps the queue, and finishes once there is room", async () => {
-    const store = dataDirWithSharedModels(disk, "import-store");
+    const store = newDataDir(disk, "import-store");
     const file = path.join(ROOT, "fixtures", "exports", "chatgpt", "conversations.json");
     const queued = await runCli(["--store", store, "--json", "import", "--no-wait", file], { env });
     expect(queued.code, queued.stderr).toBe(0);

@@ -116,7 +116,7 @@ describe("a server that is gone, or refuses the token file", () => {
     fs.writeFileSync(
       path.join(store, "server.json"),
       JSON.stringify({
-        pid: process.pid,
+        pid: process.ppid, // alive, and not the CLI's own (it runs in this process)
         url: `http://127.0.0.1:${port}`,
         startedAt: new Date().toISOString(),
         store: path.join(store, "db"),
@@ -146,7 +146,7 @@ describe("a server that is gone, or refuses the token file", () => {
   it("ignores the record of a server on another store", async () => {
     fs.writeFileSync(
       path.join(store, "server.json"),
-      JSON.stringify({ pid: process.pid, url: "http://127.0.0.1:9", startedAt: new Date().toISOString(), store: "s3://elsewhere/store" }),
+      JSON.stringify({ pid: process.ppid, url: "http://127.0.0.1:9", startedAt: new Date().toISOString(), store: "s3://elsewhere/store" }),
     );
     const result = await runCli(["memories", "--query", "dog"], { env });
     expect([result.code, result.stdout, result.stderr]).toEqual([0, expected, ""]);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freePort, isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
+import { freePort, isolatedEnv, ROOT, runCli, spawnCli, tempDir } from "../helpers.js";
 
 const SYSTEMD = "/lib/systemd/systemd";
 
@@ -59,7 +59,8 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
   let env: NodeJS.ProcessEnv;
   let store: string;
   let port: number;
-  const mnemo = (args: string[]) => runCli(args, { env });
+  // The binary in a process of its own, as a user's shell and the service manager run it.
+  const mnemo = (args: string[]) => spawnCli(args, { env });
 
   beforeAll(async () => {
     manager = await startUserManager();
@@ -90,8 +91,12 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
 
     const listed = await mnemo(["memories"]);
     expect(listed.stdout).toMatch(/My dog Biscuit/);
-    const log = await mnemo(["service", "logs", "-n", "20"]);
-    expect(log.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m);
+    // The server writes its request lines in batches, a tenth of a second apart.
+    await vi.waitFor(
+      async () =>
+        expect((await mnemo(["service", "logs", "-n", "20"])).stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m),
+      { timeout: 10_000, interval: 200 },
+    );
 
     const again = await mnemo(["service", "install", "--port", String(port)]);
     expect([again.code, again.stderr]).toEqual([0, expect.stringMatching(/Already installed: mnemo serves/)]);

@@ -93,4 +93,14 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
     expect(watch.log()).not.toMatch(/package\.json|photos\.zip|notes\.txt/);
     expect(await conversationCount(env)).toBeGreaterThan(4);
   });
+
+  it("imports the other apps' exports as well (an Open WebUI download)", async () => {
+    fs.copyFileSync(
+      path.join(EXPORTS, "open-webui", "chat-export-1738400000000.json"),
+      path.join(folder, "chat-export-1738400000000.json"),
+    );
+    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*chat-export-1738400000000\.json \(open-webui\): 4 conversations/), {
+      timeout: 60_000,
+    });
+  });
 });

@@ -35,6 +35,18 @@ describe("config.json", () => {
     );
   });
 
+  it("keeps models in the data dir, or in $MNEMO_MODELS for several stores to share; the default data dir is under $HOME", () => {
+    const store = tempDir();
+    expect(loadConfig({ store }, {}).paths.models).toBe(path.join(store, "models"));
+    const shared = tempDir();
+    expect(loadConfig({ store }, { MNEMO_MODELS: shared }).paths.models).toBe(shared);
+    const home = tempDir();
+    expect(loadConfig({}, { HOME: home }).paths).toMatchObject({
+      dataDir: path.join(home, ".mnemo"),
+      models: path.join(home, ".mnemo", "models"),
+    });
+  });
+
   it("refuses a bad setting, naming the file and the setting", () => {
     expect(configFrom({ embedderThreads: 0 })).toThrow(/config\.json: embedderThreads: /);
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);

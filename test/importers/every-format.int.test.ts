@@ -5,8 +5,8 @@
 // checked the same way on each face: its format, its conversations and their messages as stored,
 // the app's platform id, and search finding its words in it; recall cites it.
 //
-// It needs seconds, not minutes, for what cannot be shared: one `mnemo import` of every file (a CLI
-// process costs ~3 s to start and open the store, so one run for all), two `users add`, one `mnemo
+// It needs seconds, not minutes, for what cannot be shared: one `mnemo import` of every file (each
+// run opens the store and loads the model, so one run for all), two `users add`, one `mnemo
 // serve` for all formats and all faces (the bundled model loads once), and the indexing of every
 // conversation three times over (each face imports into a user of its own, so each import stores
 // its conversations anew).

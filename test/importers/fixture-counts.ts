@@ -11,7 +11,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": { conversations: 1, messages: 4, memories: 0 },
   "chatgpt-exporter-json.zip": { conversations: 2, messages: 6, memories: 0 },
   "chatgpt-exporter-markdown.zip": { conversations: 2, messages: 10, memories: 0 },
-  "markdown/user-assistant.md": { conversations: 1, messages: 4, memories: 0 },
+  "markdown/user-assistant.md": { conversations: 1, messages: 5, memories: 0 },
   "markdown/claude-converted.md": { conversations: 1, messages: 4, memories: 0 },
   "markdown/prompt-response.md": { conversations: 1, messages: 4, memories: 0 },
   "markdown/pasted-bold.txt": { conversations: 1, messages: 4, memories: 0 },

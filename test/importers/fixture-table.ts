@@ -45,7 +45,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "markdown/user-assistant.md": {
     format: "markdown",
     conversations: 1,
-    messages: 4,
+    messages: 5,
     finds: "What humidity does a ball python terrarium need",
   },
   "README.md": null, // a note about the fixtures, no transcript
@@ -143,7 +143,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "librechat/proxmox-zfs-tree.json": {
     format: "librechat",
     conversations: 1,
-    messages: 4,
+    messages: 5,
     finds: "Proxmox host keeps dropping its ZFS pool after reboot",
   },
   "malformed/chatgpt-truncated.json": "chatgpt",
@@ -173,7 +173,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "open-webui/chat-export-1738400000000.json": {
     format: "open-webui",
     conversations: 4,
-    messages: 13,
+    messages: 15,
     finds: "levain hydration water for a 75% loaf",
   },
   "upload/array.json": { format: "upload", conversations: 2, messages: 4, finds: "ready for a half marathon in 10 weeks" },

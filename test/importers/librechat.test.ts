@@ -8,7 +8,7 @@ import { collect, fixtures, recordContext } from "./collect.js";
 const file = (name: string) => join(fixtures, "librechat", name);
 
 describe("LibreChat's JSON export", () => {
-  it("recursive (messagesTree): the answer regenerated last, an agent's text without its reasoning or tool call, files as placeholders", async () => {
+  it("recursive (messagesTree): the chat's promptPrefix first, the answer regenerated last, an agent's text without its reasoning or tool call, files as placeholders", async () => {
     const [proxmox] = await collect(file("proxmox-zfs-tree.json"));
     expect(proxmox).toMatchObject({ platform: "librechat", platformDisplayName: "LibreChat", complete: true });
     expect(proxmox!.conversation).toMatchObject({
@@ -16,13 +16,15 @@ describe("LibreChat's JSON export", () => {
       title: "Proxmox ZFS pool missing after reboot",
       createdAt: "2025-02-11T19:04:05.120Z",
     });
+    expect(proxmox!.conversation.messages[0]!.content).toBe("[system prompt]\nYou are a patient Linux sysadmin.");
     expect(proxmox!.conversation.messages.map((m) => [m.id, m.role])).toEqual([
+      ["system-prompt", "human"],
       ["lc-q1", "human"],
       ["lc-a1b", "assistant"],
       ["lc-q2", "human"],
       ["lc-a2", "assistant"],
     ]);
-    const [question, answer, , scrub] = proxmox!.conversation.messages.map((m) => m.content);
+    const [, question, answer, , scrub] = proxmox!.conversation.messages.map((m) => m.content);
     expect(question).toBe("My Proxmox host keeps dropping its ZFS pool after reboot. Where do I start?\n\n[image]\n\n[file: dmesg.txt]");
     expect(answer).toMatch(/^Your pool was created with \/dev\/sdX names\./);
     expect(answer).not.toMatch(/cachefile or by-id paths are the usual causes|web_search/);

@@ -96,7 +96,7 @@ describe("the ChatGPT Exporter's Markdown", () => {
 });
 
 describe("a Markdown transcript of any app", () => {
-  it("## User / ## Assistant with times in the headings: the system prompt counted out, the answer's own headings kept", async () => {
+  it("## User / ## Assistant with times in the headings: the system prompt first (the user wrote it), the answer's own headings kept", async () => {
     expect((await openExport(md("user-assistant.md"))).format).toBe("markdown");
     const { conversations, skipped } = await collectWithSkips(md("user-assistant.md"));
     const [chat] = conversations;
@@ -104,17 +104,19 @@ describe("a Markdown transcript of any app", () => {
     expect(chat!.conversation.title).toBe("Terrarium humidity for a ball python");
     expect(chat!.conversation.createdAt).toBe("2025-03-02T09:15:00.000Z");
     expect(chat!.conversation.updatedAt).toBe("2025-03-02T09:22:00.000Z");
-    expect(chat!.conversation.messages.map((m) => [m.role, m.createdAt])).toEqual([
+    const [prompt, ...said] = chat!.conversation.messages;
+    expect(prompt).toMatchObject({ role: "human", content: expect.stringMatching(/^\[system prompt\]\n\S/) });
+    expect(said.map((m) => [m.role, m.createdAt])).toEqual([
       ["human", "2025-03-02T09:15:00.000Z"],
       ["assistant", "2025-03-02T09:15:00.000Z"],
       ["human", "2025-03-02T09:21:00.000Z"],
       ["assistant", "2025-03-02T09:22:00.000Z"],
     ]);
-    const answer = chat!.conversation.messages[1]!.content;
+    const answer = said[1]!.content;
     expect(answer).toContain("## Step 1: measure");
     expect(answer).toContain("## User\n(a heading in a code block");
     expect(answer).not.toMatch(/---$/); // the rule between messages is no part of one
-    expect(skipped).toEqual({ "system prompts in transcripts (not the conversation)": 1 });
+    expect(skipped).toEqual({});
   });
 
   it("emoji headings with the time on the next line, between rules (converters of Claude's export)", async () => {

@@ -14,10 +14,10 @@ describe("Open WebUI's Export chats", () => {
   it("reads every chat with text, as Open WebUI's, and says the empty one was left out", async () => {
     const { conversations, skipped } = await collectWithSkips(all);
     expect(conversations.map((c) => [c.platform, c.platformDisplayName, c.conversation.title, c.conversation.messages.length])).toEqual([
-      ["open-webui", "Open WebUI", "Levain hydration maths", 4],
+      ["open-webui", "Open WebUI", "Levain hydration maths", 5],
       ["open-webui", "Open WebUI", "Undo last commit", 2],
       ["open-webui", "Open WebUI", "Porto weather and Euler", 5],
-      ["open-webui", "Open WebUI", "Portuguese greetings", 2],
+      ["open-webui", "Open WebUI", "Portuguese greetings", 3],
     ]);
     expect(skipped).toEqual({ "conversations without any message text": 1 });
     expect(conversations.every((c) => c.complete)).toBe(true);
@@ -25,7 +25,7 @@ describe("Open WebUI's Export chats", () => {
 
   it("keeps the branch currentId ends on, though a regenerated answer beside it is newer", async () => {
     const levain = await byTitle("Levain hydration maths");
-    expect(levain.messages.map((m) => m.id.split("-")[1])).toEqual(["0001", "0002", "0004", "0005"]);
+    expect(levain.messages.map((m) => m.id.split("-")[1])).toEqual(["prompt", "0001", "0002", "0004", "0005"]);
     expect(levain.messages.map((m) => m.content).join("\n")).not.toContain("forgets the levain");
     expect(levain).toMatchObject({ id: "1b5e6c3a-5b0d-4d3e-9a8f-0c1d2e3f4a50", createdAt: "2025-01-20T08:35:01.000Z" });
     expect(levain.updatedAt).toBe("2025-01-20T08:38:08.000Z");
@@ -41,7 +41,7 @@ describe("Open WebUI's Export chats", () => {
 
   it("leaves reasoning and tool calls out of the answers, keeps the code the interpreter ran, and drops a failed answer", async () => {
     const levain = await byTitle("Levain hydration maths");
-    expect(levain.messages[1]!.content).toBe(
+    expect(levain.messages[2]!.content).toBe(
       "With 100 g of levain (50 g flour, 50 g water) the dough holds 550 g of flour, so 75% hydration needs 412 g of water in all: add 362 g to the mix.",
     );
     const porto = await byTitle("Porto weather and Euler");
@@ -54,20 +54,22 @@ describe("Open WebUI's Export chats", () => {
     ]);
   });
 
-  it("keeps the edited first prompt's tree, without the system message or a raw <think> block", async () => {
+  it("keeps the edited first prompt's tree, its system message first (what the user wrote for the model), without a raw <think> block", async () => {
     const greetings = await byTitle("Portuguese greetings");
     expect(greetings.messages.map((m) => m.content)).toEqual([
+      "[system prompt]\nYou are a terse assistant.",
       "Translate 'good evening, neighbour' to European Portuguese",
       "Boa noite, vizinho.",
     ]);
   });
 
-  it("shows attachments as placeholders and leaves a message without a time undated", async () => {
+  it("shows attachments as placeholders and leaves a message without a time undated; the chat's own system prompt first", async () => {
     const levain = await byTitle("Levain hydration maths");
-    expect(levain.messages[0]!.content).toBe(
+    expect(levain.messages[0]).toEqual({ id: "system-prompt", role: "human", content: "[system prompt]\nAnswer in grams." });
+    expect(levain.messages[1]!.content).toBe(
       "My levain is 100% hydration. How much water for a 75% hydration loaf with 500 g of flour?\n\n[image]\n\n[file: starter-log.pdf]",
     );
-    expect(levain.messages[2]).toEqual({ id: "a1f0c7d2-0004-4c55-9a10-1d2e3f4a5b61", role: "human", content: "And the salt?" });
+    expect(levain.messages[3]).toEqual({ id: "a1f0c7d2-0004-4c55-9a10-1d2e3f4a5b61", role: "human", content: "And the salt?" });
   });
 });
 

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
+import { BIN, isolatedEnv, ROOT, runCli, spawnCli, tempDir, type CliResult } from "../helpers.js";
+import { writeChatsFile } from "../generated-chats.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
 // s3rver checks the key id only, so each machine's secret is a marker no output may contain.
@@ -14,6 +15,11 @@ const STORE = "s3://mnemo/db";
 interface Machine {
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /**
+   * How its commands run: in a process of their own when the credentials are in AWS_* variables
+   * (LanceDB reads its process's environment), else the CLI's program in this process.
+   */
+  run: typeof runCli;
 }
 
 /** Credentials from the standard AWS_* variables, as LanceDB reads them. */
@@ -27,7 +33,7 @@ function envMachine(s3: S3Server): Machine {
     AWS_ACCESS_KEY_ID: "S3RVER",
     AWS_SECRET_ACCESS_KEY: ENV_SECRET,
   });
-  return { env, dataDir: path.join(env["HOME"]!, ".mnemo") };
+  return { env, dataDir: path.join(env["HOME"]!, ".mnemo"), run: spawnCli };
 }
 
 /** Credentials from `storage.options` in the local data dir's config.json. */
@@ -44,13 +50,13 @@ function fileMachine(s3: S3Server, store = STORE, extra: Record<string, string> 
     ...extra,
   };
   fs.writeFileSync(path.join(dataDir, "config.json"), JSON.stringify({ storage: { options } }));
-  return { env, dataDir };
+  return { env, dataDir, run: runCli };
 }
 
 const outputs: string[] = [];
 
 async function cli(machine: Machine, args: string[]): Promise<CliResult> {
-  const result = await runCli(args, { env: machine.env });
+  const result = await machine.run(args, { env: machine.env });
   outputs.push(result.stdout, result.stderr);
   return result;
 }
@@ -113,8 +119,10 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
         .length;
     const before = await listed(laptop);
     // Each command commits its memory, and a first write starts a maintenance process that commits too.
+    // Every command a process of its own: six writers at once.
     const texts = ["laptop", "desktop"].flatMap((name) => [1, 2, 3].map((n) => `Note ${n} written on the ${name}`));
-    await Promise.all(texts.map((text) => ok(text.endsWith("laptop") ? laptop : desktop, ["remember", text])));
+    const machine = (text: string) => ({ ...(text.endsWith("laptop") ? laptop : desktop), run: spawnCli });
+    await Promise.all(texts.map((text) => ok(machine(text), ["remember", text])));
     expect(await listed(desktop)).toBe(before + texts.length);
     expect(await listed(laptop)).toBe(before + texts.length);
   });
@@ -134,7 +142,11 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
 
     const server = await serve(desktop);
     try {
-      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      const client = {
+        env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }),
+        dataDir: "",
+        run: runCli,
+      };
       const served = JSON.parse(await ok(client, ["--json", "memories", "--type", "image"])) as Listed;
       const response = await fetch(served.memories.find((memory) => memory.id === memoryId)!.image_url!);
       expect(response.status).toBe(200);
@@ -171,7 +183,11 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
   it("serves it: what a client stores through `mnemo serve` another machine reads from the bucket", async () => {
     const server = await serve(desktop);
     try {
-      const client = { env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }), dataDir: "" };
+      const client = {
+        env: isolatedEnv({ MNEMO_URL: server.url, MNEMO_TOKEN: server.token, MNEMO_STORE: tempDir() }),
+        dataDir: "",
+        run: runCli,
+      };
       await ok(client, ["remember", "The spare key is under the blue flowerpot"]);
       expect(await queried(laptop, "spare key")).toContain("The spare key is under the blue flowerpot");
     } finally {
@@ -192,6 +208,97 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     expect(refused.stderr).toContain("The object store behind s3://mnemo/db cannot be reached");
     expect(refused.stderr).toContain("AWS_ALLOW_HTTP");
   });
+
+  it("an object store lost mid-import: the same clear message as at the start, and the import run again finishes it", async () => {
+    // Two retries over 5 s, not LanceDB's 10 over 3 minutes: the outage outlasts them either way.
+    const machine = fileMachine(s3, "s3://mnemo/outage", { client_max_retries: "2", client_retry_timeout: "5" });
+    await ok(machine, ["remember", "Written before the outage"]);
+    const file = writeChatsFile(300, 8);
+    const seen = s3.requests.length;
+    const importing = new Promise<CliResult>((resolve) => {
+      const child = spawn(process.execPath, [BIN, "import", file], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    // Down once the import has committed its first conversations.
+    while (!s3.requests.slice(seen).some((r) => r.method === "PUT" && /outage\/conversations\.lance\/_versions\//.test(r.path)))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    s3.setDown(true);
+    const cut = await importing;
+    // A check, or a repair, in the outage says so: an unreachable table is not a damaged one to remake.
+    const repair = await cli(machine, ["doctor", "--repair"]);
+    expect(repair.code).toBe(1);
+    expect(repair.stderr).toContain("The object store behind s3://mnemo/outage cannot be reached");
+    expect(repair.stderr).not.toMatch(/damaged|made again|LanceError/);
+    s3.setDown(false);
+    outputs.push(cut.stdout, cut.stderr);
+    expect(cut.code, cut.stderr).toBe(1);
+    expect(cut.stderr).toContain("The object store behind s3://mnemo/outage cannot be reached");
+    expect(cut.stderr).toMatch(/run the command again once it answers/);
+    expect(cut.stderr).not.toMatch(/LanceError|cargo|Caused by/);
+
+    await ok(machine, ["import", file]);
+    const counts = (JSON.parse(await ok(machine, ["--json", "chats", "status"])) as { counts: Record<string, number> }).counts;
+    expect(counts).toMatchObject({ ready: 300, queued: 0, processing: 0, failed: 0 });
+    expect(await queried(machine, "outage")).toContain("Written before the outage");
+    const doctor = await cli(machine, ["doctor"]);
+    expect(doctor.code, doctor.stderr).toBe(0);
+  }, 240_000);
+
+  it("an object store lost at any point of a remember or an import: the same clear message, and the command run again finishes, each thing stored once", async () => {
+    const machine = fileMachine(s3, "s3://mnemo/sweep", { client_max_retries: "1", client_retry_timeout: "2" });
+    await ok(machine, ["remember", "--no-date", "Written before the outages"]);
+    const file = writeChatsFile(20);
+    const requestsOf = async (args: string[]) => {
+      const seen = s3.requests.length;
+      await ok(machine, args);
+      return s3.requests.length - seen;
+    };
+    // How many requests each command makes on this store, then an outage at points through it (a
+    // command may end before it, its last requests being housekeeping whose failure it can take).
+    const commands = [
+      {
+        args: (i: number) => ["remember", "--no-date", `Remembered through outage ${i}`],
+        requests: await requestsOf(["remember", "--no-date", "A measure"]),
+      },
+      { args: () => ["import", file], requests: await requestsOf(["import", writeChatsFile(1)]) },
+    ];
+    const remembered = ["A measure", "Written before the outages"];
+    let point = 0;
+    for (const command of commands) {
+      let failed = 0;
+      for (const share of [0.02, 0.1, 0.3, 0.5]) {
+        const args = command.args(++point);
+        s3.downAfter(Math.floor(command.requests * share));
+        const cut = await cli(machine, args);
+        s3.setDown(false);
+        expect(cut.stderr, `${args.join(" ")}, down after ${share} of its requests`).not.toMatch(/LanceError|cargo|Caused by|panicked/);
+        // The outage may come after the command's last request: then it has nothing to say.
+        if (cut.code !== 0) {
+          failed++;
+          expect(cut.code, cut.stderr).toBe(1);
+          expect(cut.stderr).toContain("The object store behind s3://mnemo/sweep cannot be reached");
+          await ok(machine, args);
+        }
+        if (args[0] === "remember") remembered.push(args.at(-1)!);
+      }
+      expect(failed, "outages that met the command").toBeGreaterThanOrEqual(1);
+    }
+    const listed = JSON.parse(await ok(machine, ["--json", "memories", "--all"])) as { memories: { text: string }[] };
+    expect(listed.memories.map((memory) => memory.text).sort()).toEqual(remembered.sort());
+    const counts = (JSON.parse(await ok(machine, ["--json", "chats", "status"])) as { counts: Record<string, number> }).counts;
+    expect(counts).toMatchObject({ ready: 20, queued: 0, processing: 0, failed: 0 });
+    // An outage between a write's two commits leaves rows nothing refers to, which nobody sees
+    // and only the doctor finds: --repair moves them aside.
+    const found = JSON.parse((await cli(machine, ["--json", "doctor"])).stdout) as { findings: { what: string }[] };
+    for (const finding of found.findings) expect(finding.what).toMatch(/belong to no conversation|are gone but have versions/);
+    if (found.findings.length > 0) await ok(machine, ["doctor", "--repair"]);
+    const doctor = await cli(machine, ["doctor"]);
+    expect(doctor.code, doctor.stderr).toBe(0);
+  }, 400_000); // some twenty commands, eight of them waiting out a client's retries
 
   it("blanks out an option's value that LanceDB quotes in an error", async () => {
     // The object store's parser quotes a bad value whole: here the secret, given where it does not belong.

@@ -6,6 +6,7 @@ import { Field, Schema, Utf8 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/shared/errors.js";
 import { reindexStore } from "../../src/core/jobs/reindex.js";
+import { CHUNK_TOKENS } from "../../src/config/chunk-size.js";
 import type { Embedder } from "../../src/providers/embedder.js";
 import { createEmbedder } from "../../src/providers/create-providers.js";
 import { fromArrowTable } from "../../src/store/convert.js";
@@ -18,7 +19,7 @@ import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/operations/maintenance.js";
 import { takeProcessLock } from "../../src/store/process-lock.js";
-import { openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
+import { isolatedEnv, openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   const error = await work.then(
@@ -37,6 +38,7 @@ describe("the store", () => {
       embedderId: "bundled",
       embedderSpec: "bundled",
       dims: 512,
+      chunkTokens: CHUNK_TOKENS.default,
       generation: 0,
     });
     await app.close();
@@ -95,7 +97,8 @@ describe("the store", () => {
     const cached = path.join(tempDir(), "store");
     fs.cpSync(TINY_BERT, path.join(cached, "models", "Xenova", "all-MiniLM-L6-v2"), { recursive: true });
     fs.writeFileSync(path.join(cached, "config.json"), JSON.stringify({ allowDownload: false }));
-    const second = await openTestApp({ store: cached, embedder: "auto" });
+    // Without $MNEMO_MODELS: in the data dir's own models folder, where a store keeps them by default.
+    const second = await openTestApp({ store: cached, embedder: "auto" }, {}, isolatedEnv({ MNEMO_MODELS: "" }));
     expect(second.context.store.meta).toMatchObject({
       embedderSpec: "transformers:Xenova/all-MiniLM-L6-v2",
       embedderId: "transformers:Xenova/all-MiniLM-L6-v2",
@@ -222,7 +225,7 @@ describe("reindex", () => {
     });
     await settled(service);
     const embedder = await createEmbedder(`transformers:${TINY_BERT}`, app.config);
-    const result = await reindexStore(app.context.store, embedder, `transformers:${TINY_BERT}`);
+    const result = await reindexStore(app.context.store, { embedder, spec: `transformers:${TINY_BERT}` });
     await embedder.close();
     expect(result.rows).toEqual({ memories: 2, chunks: 1 });
     expect(app.context.store.meta).toMatchObject({ generation: 1, dims: 32, embedderSpec: `transformers:${TINY_BERT}` });
@@ -251,12 +254,12 @@ describe("reindex", () => {
         return real.embedDocuments(texts);
       },
     };
-    await expect(reindexStore(app.context.store, crashing, `transformers:${TINY_BERT}`)).rejects.toThrow("power cut");
+    await expect(reindexStore(app.context.store, { embedder: crashing, spec: `transformers:${TINY_BERT}` })).rejects.toThrow("power cut");
     expect(app.context.store.meta).toMatchObject({ generation: 0, embedderId: "bundled" });
     expect(await service.memories.list({ query: "memory 7 about gardening", v: 1 })).toHaveLength(5);
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
     // A later run starts the half-built tables afresh and completes.
-    const result = await reindexStore(app.context.store, real, `transformers:${TINY_BERT}`);
+    const result = await reindexStore(app.context.store, { embedder: real, spec: `transformers:${TINY_BERT}` });
     expect(result.rows.memories).toBe(300);
     expect((await service.memories.list({ all: true, v: 1 })).length).toBe(300);
     await real.close();

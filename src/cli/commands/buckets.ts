@@ -73,7 +73,7 @@ export function registerBuckets(program: Command): void {
             bucket.memoryCount === 0
               ? `Delete the empty bucket "${bucket.name}"?`
               : `Delete bucket "${bucket.name}" and move its ${bucket.memoryCount === 1 ? "memory" : `${bucket.memoryCount} memories`} to General?`;
-          if (bucket.id !== "1") await confirmOrAbort(question, session.options);
+          if (bucket.id !== "1") await confirmOrAbort(question, session);
           const result = await service.buckets.delete(Number(bucket.id));
           if (session.out.json) return session.out.data(result);
           session.out.success(

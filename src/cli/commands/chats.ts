@@ -6,7 +6,8 @@ import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
-import { parseCount, shortDate } from "./memories.js";
+import { parseCount } from "./memories.js";
+import { shortDate } from "../../text/local-time.js";
 
 interface ListOptions {
   page: string;
@@ -86,10 +87,10 @@ export function registerChats(program: Command): void {
     .action(
       action(async (session, ids: string[], options: { trash?: boolean }) => {
         if (options.trash) return moveToTrash(session, { conversationIds: ids });
-        await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session.options);
+        await confirmOrAbort(`Delete ${ids.length === 1 ? "this conversation" : `${ids.length} conversations`}?`, session);
         await withService(session, async (service) => {
           const result = await service.conversations.delete({ ids });
-          reportDone(session.out, "Deleted", ids, result.deleted, result);
+          reportDone(session, "Deleted", ids, result.deleted, result);
         });
       }),
     );
@@ -157,7 +158,7 @@ function flagCommand(
       action(async (session: Session, ids: string[]) => {
         await withService(session, async (service) => {
           const result = await run(service, ids);
-          reportDone(session.out, done, ids, result.updated, result);
+          reportDone(session, done, ids, result.updated, result);
         });
       }),
     );
@@ -167,10 +168,10 @@ function flagCommand(
  * What a command did to the ids it was given: a success only when it did it to all of them; the
  * ids it did not find are named, and exit code 1, with --json too.
  */
-function reportDone(out: Output, what: string, ids: string[], done: string[], result: unknown): void {
+function reportDone({ out, io }: Session, what: string, ids: string[], done: string[], result: unknown): void {
   const given = [...new Set(ids)];
   const missing = given.filter((id) => !done.includes(id));
-  if (missing.length > 0) process.exitCode = 1;
+  if (missing.length > 0) io.exitCode = 1;
   if (out.json) return out.data(result);
   if (missing.length === 0) return out.success(`${what} ${done.length} of ${given.length}`);
   out.warn(`${what} ${done.length} of ${given.length}. Not found: ${idList(missing)}`);
@@ -194,7 +195,7 @@ function printList(out: Output, result: ListChatsResponse, filtered: boolean): v
     ],
     result.items.map((item) => ({
       id: item.id,
-      updated: shortDate(item.updatedAt),
+      updated: shortDate(item.updatedAt, out.timeZone),
       platform: item.platform,
       messages: String(item.messageCount),
       state:
@@ -221,13 +222,13 @@ function printConversation(out: Output, detail: ConversationDetail): void {
   out.line(style.bold(detail.title));
   out.line(
     style.dim(
-      `${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status} · import ${detail.importId}`,
+      `${detail.id} · ${detail.platform} · ${shortDate(detail.createdAt, out.timeZone)} · ${detail.total} messages · ${detail.tokenCount} tokens · ${detail.status} · import ${detail.importId}`,
     ),
   );
   for (const message of detail.messages) {
     out.line();
     const who = message.sender === "human" ? style.cyan("you") : style.magenta("assistant");
-    out.line(`${who}${message.timestamp ? style.dim(`  ${shortDate(message.timestamp)}`) : ""}`);
+    out.line(`${who}${message.timestamp ? style.dim(`  ${shortDate(message.timestamp, out.timeZone)}`) : ""}`);
     out.line(message.text);
   }
 }

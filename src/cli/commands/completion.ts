@@ -29,20 +29,20 @@ Load it:
               "Run `mnemo completion bash` (or zsh, fish).",
             );
           }
-          return void process.stdout.write(completionScript(shell as (typeof SHELLS)[number]));
+          return void session.io.stdout.write(completionScript(shell as (typeof SHELLS)[number]));
         }
         // With --complete, commander reads the first word as the shell.
         const typed = shell === undefined ? words : [shell, ...words];
         const found = complete(program, typed.length === 0 ? [""] : typed);
-        if ("candidates" in found) return void process.stdout.write(completionLines(found.candidates, Boolean(options.describe)));
+        if ("candidates" in found) return void session.io.stdout.write(completionLines(found.candidates, Boolean(options.describe)));
         const { runningServer } = await import("../../core/index.js");
         const { locateStore } = await import("../../config/location.js");
         // The store and server the typed command names (--store, --remote…), over those of this one.
         const named = { ...session.options, ...found.globals };
-        const location = locateStore({ store: named.store, user: named.user, remote: named.remote, token: named.token });
+        const location = locateStore({ store: named.store, user: named.user, remote: named.remote, token: named.token }, session.io.env);
         if (!location.remote && !runningServer(location.paths.serverInfo)) return;
         await withService({ ...session, options: named }, async (service) => {
-          process.stdout.write(completionLines(await storedValues(service, found.kind), Boolean(options.describe)));
+          session.io.stdout.write(completionLines(await storedValues(service, found.kind), Boolean(options.describe)));
         });
       }),
     );

@@ -12,19 +12,25 @@ the store's dimension) and indexes, and checks the tables against each other (ro
 or users that are gone, memories in a bucket that is gone, rows stored twice). Says which table is
 damaged and what to do. Exits 1 when something is wrong.
 
---repair rebuilds what the store itself can rebuild: indexes; the search chunks, from the
-conversations' messages (embedding them again); vectors, by embedding again; missing buckets. A
-damaged table keeps the rows that can still be read; \`mnemo import <export>\` then puts back what
-your latest export holds. Stop \`mnemo serve\` first. A damaged meta record needs --embedder <spec>.`;
+--repair rebuilds what is missing from what the store still holds, and deletes nothing that can be
+read: a damaged table keeps the rows that can still be read (a copy of its files goes to
+<data dir>/recovered/); conversations are rebuilt from their messages or their chunks' text, memories
+from their newest version, users from their rows' ids, indexes and chunks from the rows, vectors by
+embedding again, missing buckets under a new name. Rows a command cut short left behind (messages of
+no conversation, versions of no memory) go to a file in the same folder. It says first what it will
+do; --dry-run says only that. \`mnemo import <export>\` then puts back what your latest export holds of the rest (and replaces
+what was rebuilt by the export's). Stop \`mnemo serve\` first. A damaged meta record is written again
+for the embedder the data dir recorded, or the one named with --embedder <spec>.`;
 
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
     .description("check every table of the store, say what is damaged and how to recover; --repair rebuilds what can be")
-    .option("--repair", "rebuild what can be rebuilt (indexes, chunks, vectors), keep what can be read of a damaged table")
+    .option("--repair", "rebuild what is missing from what the store still holds; nothing that can be read is deleted")
+    .option("--dry-run", "with --repair: say what it would do, and do nothing")
     .addHelpText("after", DOCTOR_HELP)
     .action(
-      action(async (session, options: { repair?: boolean }) => {
+      action(async (session, options: { repair?: boolean; dryRun?: boolean }) => {
         const { out } = session;
         if (session.options.remote) {
           throw AppError.invalid(
@@ -33,31 +39,47 @@ export function registerDoctor(program: Command): void {
             "Run it on the server's machine.",
           );
         }
-        const [{ diagnoseStore, repairStore }, { loadConfig }] = await Promise.all([
+        if (options.dryRun && !options.repair)
+          throw AppError.invalid("--dry-run", "goes with --repair", "Run `mnemo doctor --repair --dry-run`.");
+        const [{ diagnoseStore, repairPlan, repairStore }, { loadConfig }] = await Promise.all([
           import("../../core/index.js"),
           import("../../config/load-config.js"),
         ]);
-        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
-        if (process.env["MNEMO_URL"]) out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
+        const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
+        if (session.io.env["MNEMO_URL"])
+          out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
         const { startSpinner } = await import("../spinner.js");
-        const spinner = await startSpinner("Checking the store", { json: out.json });
+        const spinner = await startSpinner("Checking the store", session);
         try {
           const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));
           if (!options.repair || diagnosis.findings.length === 0) {
             spinner.stop();
             if (out.json) out.data(diagnosis);
             else render(out, storeLocation(config), diagnosis, options.repair ? "Nothing to repair." : undefined);
-            if (diagnosis.findings.length > 0) process.exitCode = 1;
+            if (diagnosis.findings.length > 0) session.io.exitCode = 1;
             return;
           }
+          const plan = await repairPlan(config, diagnosis);
+          spinner.stop();
+          if (options.dryRun) {
+            if (out.json) out.data({ before: diagnosis, plan });
+            else {
+              render(out, storeLocation(config), diagnosis);
+              printPlan(out, plan, "would");
+            }
+            session.io.exitCode = 1;
+            return;
+          }
+          if (!out.json) printPlan(out, plan, "will");
+          spinner.text("Repairing");
           const result = await repairStore(config, diagnosis, (text) => spinner.text(text));
           spinner.stop();
-          if (out.json) out.data({ before: diagnosis, actions: result.actions, after: result.after });
+          if (out.json) out.data({ before: diagnosis, plan: result.plan, actions: result.actions, after: result.after });
           else {
             for (const done of result.actions) out.success(done);
             render(out, storeLocation(config), result.after);
           }
-          if (result.after.findings.length > 0) process.exitCode = 1;
+          if (result.after.findings.length > 0) session.io.exitCode = 1;
         } finally {
           spinner.stop();
         }
@@ -70,7 +92,7 @@ function storeLocation(config: Config): string {
   return isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
 }
 
-function render(out: Output, location: string, { health, findings }: Diagnosis, note?: string): void {
+function render(out: Output, location: string, { health, findings, notes }: Diagnosis, note?: string): void {
   out.line(`Store at ${location}`);
   const width = Math.max(...health.tables.map((table) => table.table.length), 4) + 2;
   const damaged = new Set(findings.map((finding) => finding.table));
@@ -79,17 +101,25 @@ function render(out: Output, location: string, { health, findings }: Diagnosis, 
     const mark = problem ? "✖" : damaged.has(table.table) ? "!" : "✔";
     const rows = table.rows === undefined ? "rows unknown" : counted(table.rows, "row");
     const fragments = table.fragments === undefined ? "" : `, ${counted(table.fragments, "fragment")}`;
-    const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions` : "";
+    const chunks = health.meta.chunkTokens === undefined ? "" : `, chunks of up to ${health.meta.chunkTokens} tokens`;
+    const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions${chunks}` : "";
     out.line(`  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}`);
   }
-  if (!health.relations) out.line("  (the tables were not checked against each other: one of them cannot be read whole)");
-  if (findings.length === 0) {
-    out.success("Nothing is wrong with the store");
-    return;
+  if (health.tables.some((table) => table.problem))
+    out.line("  (the tables were checked against each other over the rows that could be read)");
+  if (findings.length === 0) out.success("Nothing is wrong with the store");
+  else {
+    out.line();
+    for (const finding of findings) printFinding(out, finding);
+    if (note) out.notice(note);
   }
-  out.line();
-  for (const finding of findings) printFinding(out, finding);
-  if (note) out.notice(note);
+  for (const said of notes) out.notice(said);
+}
+
+function printPlan(out: Output, plan: string[], mood: "will" | "would"): void {
+  if (plan.length === 0) return;
+  out.notice(`mnemo doctor --repair ${mood}, in this order:`);
+  for (const step of plan) out.notice(`  • ${step}`);
 }
 
 function printFinding(out: Output, finding: Finding): void {

@@ -34,11 +34,12 @@ export function registerExport(program: Command): void {
         }
         // Loaded when run: a command sent to a server loads only what it needs (src/README.md).
         const [{ exportInThread }, { startSpinner }] = await Promise.all([import("../export-thread.js"), import("../spinner.js")]);
-        const spinner = await startSpinner("Exporting", { json: session.out.json });
+        const spinner = await startSpinner("Exporting", session);
         try {
           const records = await exportInThread(
             { globals: session.options, target, allUsers: Boolean(options.allUsers), vectors: options.vectors },
             { status: (text) => spinner.text(text), notice: (text) => session.out.notice(text) },
+            session.io,
           );
           spinner.stop();
           report(session, target, records);

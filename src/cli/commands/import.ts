@@ -44,17 +44,18 @@ export function registerImport(program: Command): void {
           (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
           const [{ importInThread }, { startSpinner }] = await Promise.all([import("../import-thread.js"), import("../spinner.js")]);
-          const spinner = await startSpinner("Reading exports", { json: out.json });
+          const spinner = await startSpinner("Reading exports", session);
           try {
             const summary = await importInThread(
               { globals: session.options, paths, options },
               { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
+              session.io,
             );
             spinner.stop();
-            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? process.env["MNEMO_URL"]) });
+            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
             if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
-              process.exitCode = 1;
+              session.io.exitCode = 1;
           } catch (error) {
             spinner.stop();
             throw error;
@@ -100,11 +101,15 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
   const users = restored.users.map((user) => `${user.name}${user.created ? " (new)" : ""}`).join(", ");
   const line = dryRun
     ? `Checked ${restored.file}: ${added} for ${users || "no user"}`
-    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}`;
+    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}${restored.pictures > 0 ? `; ${counted(restored.pictures, "missing or damaged picture")} put back` : ""}`;
   if (restored.problems.length > 0) out.warn(line);
   else out.success(line);
-  if (!dryRun && restored.vectors === "recomputed" && restored.queued > 0) {
-    out.notice(`${counted(restored.queued, "conversation")} to index again (the file's vectors are another embedder's, or it has none).`);
+  if (!dryRun && restored.chunks === "recomputed" && restored.queued > 0) {
+    const why =
+      restored.vectors === "carried"
+        ? "the file's chunks were cut at another size"
+        : "the file's vectors are another embedder's, or it has none";
+    out.notice(`${counted(restored.queued, "conversation")} to index again (${why}).`);
   }
   for (const problem of restored.problems) out.warn(problem);
 }

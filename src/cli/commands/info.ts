@@ -18,6 +18,7 @@ export function registerInfo(program: Command): void {
             ["Data dir", info.dataDir],
             ["Store", info.storeUri],
             ["Embedder", `${info.embedder.spec} (${info.embedder.id}, ${info.embedder.dims} dimensions)`],
+            ["Chunks", `up to ${info.chunks.tokens} tokens`],
             ["Reranker", info.reranker],
             ["Synthesizer", info.synthesizer],
             ["Memories", `${s.memories} (${s.imageMemories} images) in ${counted(s.buckets, "bucket")}`],
@@ -30,6 +31,7 @@ export function registerInfo(program: Command): void {
             ["On disk", s.diskBytes === null ? "(object storage)" : `${(s.diskBytes / 1024 ** 2).toFixed(1)} MB`],
           ];
           for (const [label, value] of rows) session.out.line(`${`${label}:`.padEnd(15)}${value}`);
+          if (info.chunks.note) session.out.notice(info.chunks.note);
         });
       }),
     );

@@ -17,7 +17,7 @@ export function registerMcp(program: Command): void {
         if (options.printConfig !== undefined) return printConfig(session, options.printConfig);
         const { serveStdio } = await import("../../mcp/stdio.js");
         let opened: ReturnType<typeof openService> | undefined;
-        const log = (line: string) => void process.stderr.write(`mnemo mcp: ${line}\n`);
+        const log = (line: string) => void session.io.stderr.write(`mnemo mcp: ${line}\n`);
         // The store (LanceDB, the model) opens with the first call that needs it, not before `initialize`;
         // if it cannot, the next call tries again (the lock may be free by then, the disk less full).
         const open = () =>
@@ -34,7 +34,7 @@ export function registerMcp(program: Command): void {
         });
         // The client has gone and the store is closed: nothing may keep the process (a server's
         // keep-alive socket in --remote mode would for 10 s, past the client's patience).
-        process.exit(process.exitCode ?? 0);
+        process.exit(session.io.exitCode);
       }),
     );
 }
@@ -44,7 +44,7 @@ async function printConfig(session: Session, client: string): Promise<void> {
   const entry = clientById(client);
   if (!entry) throw AppError.invalid("--print-config", `must be one of ${CLIENT_IDS.join(", ")}, not ${JSON.stringify(client)}`);
   const { options, out } = session;
-  const config = loadConfig({ store: options.store, user: options.user, remote: options.remote, token: options.token });
+  const config = loadConfig({ store: options.store, user: options.user, remote: options.remote, token: options.token }, session.io.env);
   const launch = {
     node: process.execPath,
     bin: fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url)),

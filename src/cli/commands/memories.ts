@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
+import { shortDate } from "../../text/local-time.js";
 import { startsWithItsDate } from "../../text/memory-date.js";
 import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
@@ -73,7 +74,7 @@ export function registerMemories(program: Command): void {
     .argument("<text...>", "the new text, or -")
     .action(
       action(async (session, id: string, words: string[]) => {
-        const text = await argumentText(words);
+        const text = await argumentText(words, session.io.stdin);
         await withService(session, async (service) => {
           const result = await service.memories.update({ memoryId: id, text });
           if (session.out.json) return session.out.data(result);
@@ -86,11 +87,15 @@ export function registerMemories(program: Command): void {
     .command("move")
     .description("move memories to a bucket (a bucket name that does not exist is created)")
     .argument("<ids...>", "memory ids (up to 100)")
-    .requiredOption("-t, --to <name|id>", "target bucket (a new name that is not a number is created)")
+    .option("-t, --to <name|id>", "target bucket (a new name that is not a number is created)")
     .action(
-      action(async (session, ids: string[], options: { to: string }) => {
+      action(async (session, ids: string[], options: { to?: string }) => {
+        // `memories move … --to X` reaches the listing's own --to <date> first: the bucket is whichever was given.
+        const to = options.to ?? (memories.opts() as ListOptions).to;
+        if (to === undefined)
+          throw AppError.invalid("--to", "name the bucket to move them to", "mnemo memories move <ids...> --to <bucket>");
         await withService(session, async (service) => {
-          const target = moveTarget(await service.buckets.list(), options.to);
+          const target = moveTarget(await service.buckets.list(), to);
           const result = await service.memories.update(ids.length === 1 ? { memoryId: ids[0]!, ...target } : { memoryIds: ids, ...target });
           if (session.out.json) return session.out.data(result);
           if ("memory" in result) session.out.success(`Moved ${result.memory.id} to bucket ${result.memory.bucketId}`);
@@ -107,14 +112,14 @@ export function registerMemories(program: Command): void {
     .action(
       action(async (session, ids: string[], options: { trash?: boolean }) => {
         if (options.trash) return moveToTrash(session, { memoryIds: ids });
-        await confirmOrAbort(`Delete ${ids.length === 1 ? "this memory" : `${ids.length} memories`}?`, session.options);
+        await confirmOrAbort(`Delete ${ids.length === 1 ? "this memory" : `${ids.length} memories`}?`, session);
         await withService(session, async (service) => {
           if (ids.length === 1) {
             const result = await service.memories.delete(ids[0]!);
             return session.out.json ? session.out.data(result) : session.out.success(`Deleted ${ids[0]}`);
           }
           const result = await service.memories.bulkDelete({ memoryIds: ids });
-          if (result.deletedCount < ids.length) process.exitCode = 1;
+          if (result.deletedCount < ids.length) session.io.exitCode = 1;
           if (session.out.json) return session.out.data(result);
           const report = `Deleted ${result.deletedCount} of ${ids.length}`;
           if (result.deletedCount === ids.length) session.out.success(report);
@@ -146,7 +151,7 @@ export function registerMemories(program: Command): void {
               ...v,
               version: String(v.version),
               bucketId: String(v.bucketId),
-              changedAt: shortDate(v.changedAt),
+              changedAt: shortDate(v.changedAt, session.out.timeZone),
             })),
           );
         });
@@ -168,7 +173,9 @@ function printMemories(out: Output, memories: MemoryObject[], options: ListOptio
     memories.map((memory) => ({
       id: memory.id ?? "",
       // The date once (text/memory-date.ts): a text that starts with its day needs no second one.
-      date: startsWithItsDate(memory.text, memory.metadata.createdAt) ? "" : shortDate(memory.metadata.createdAt),
+      date: startsWithItsDate(memory.text, memory.metadata.createdAt, out.timeZone)
+        ? ""
+        : shortDate(memory.metadata.createdAt, out.timeZone),
       bucket: memory.metadata.bucketName,
       score: memory.score === undefined ? "" : memory.score.toFixed(2),
       text: memory.content_type === "image" ? `[image] ${memory.text}` : memory.text,
@@ -183,14 +190,6 @@ function noMemories(options: ListOptions, bucketName: string | undefined): strin
   if (options.skip !== "0") return `No ${kind} past the first ${options.skip}.`;
   if (bucketName !== undefined) return options.type ? `No ${kind} in bucket "${bucketName}".` : `Bucket "${bucketName}" is empty.`;
   return options.type ? `No ${kind}.` : 'No memories yet. Add one with `mnemo remember "…"`.';
-}
-
-/** A stored time (UTC) as the user's local "YYYY-MM-DD HH:MM", the clock `remember` dates memories by. */
-export function shortDate(iso: string): string {
-  const time = new Date(iso);
-  if (iso.length <= 10 || Number.isNaN(time.getTime())) return iso.slice(0, 16).replace("T", " ");
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
 export function parseCount(flag: string, value: string, min = 1, max = Number.POSITIVE_INFINITY): number {

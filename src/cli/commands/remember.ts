@@ -5,6 +5,7 @@ import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
+import type { InStream } from "../io.js";
 import { withDate } from "../../text/memory-date.js";
 import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
@@ -35,13 +36,13 @@ export function registerRemember(program: Command): void {
     .action(
       action(async (session, words: string[], options: RememberOptions) => {
         const { out } = session;
-        if (options.image) return rememberImage(session, options.image, await imageDescription(words, options), options);
+        if (options.image) return rememberImage(session, options.image, await imageDescription(words, options, session.io.stdin), options);
         if (options.description !== undefined) throw AppError.invalid("--description", "describes an image: use it with --image <file>");
-        const texts = await memoryTexts(words, options);
+        const texts = await memoryTexts(words, options, session.io.stdin);
         await withService(session, async (service) => {
           const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
           const requests = texts.map(({ text }) => ({
-            text: options.date ? withDate(text) : text,
+            text: options.date ? withDate(text, new Date(), out.timeZone) : text,
             ...(bucketId === undefined ? {} : { bucketId }),
             ...(options.source ? { source: options.source } : {}),
           }));
@@ -66,9 +67,9 @@ interface MemoryText {
   line?: number;
 }
 
-async function memoryTexts(words: string[], options: RememberOptions): Promise<MemoryText[]> {
+async function memoryTexts(words: string[], options: RememberOptions, stdin: InStream): Promise<MemoryText[]> {
   const fromStdin = asksForStdin(words);
-  const text = await argumentText(words);
+  const text = await argumentText(words, stdin);
   if (options.lines) {
     if (!fromStdin) throw AppError.invalid("--lines", "reads stdin: pass - as the text");
     const lines = text
@@ -104,9 +105,9 @@ async function checkLines(requests: StoreMemoryRequest[], texts: MemoryText[]): 
 }
 
 /** An image's description: the text, or --description; both at once would leave one of them unused. */
-async function imageDescription(words: string[], options: RememberOptions): Promise<string | undefined> {
+async function imageDescription(words: string[], options: RememberOptions, stdin: InStream): Promise<string | undefined> {
   if (options.lines) throw AppError.invalid("--lines", "reads text memories from stdin: it cannot be used with --image");
-  const text = await argumentText(words);
+  const text = await argumentText(words, stdin);
   if (text.trim() === "") return options.description;
   if (options.description !== undefined) {
     throw AppError.invalid(

@@ -5,7 +5,8 @@ import type { Output } from "../output.js";
 
 type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
-import { parseCount, shortDate } from "./memories.js";
+import { parseCount } from "./memories.js";
+import { shortDate } from "../../text/local-time.js";
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
@@ -85,7 +86,7 @@ function printSearch(out: Output, result: SearchResponse, highlighter: Highlight
   const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
   result.results.forEach((hit, i) => {
     out.line(
-      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""} · ${hit.conversationId}`)}`,
+      `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp, out.timeZone)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""} · ${hit.conversationId}`)}`,
     );
     for (const near of hit.context.filter((c) => c.position === "before")) out.line(style.dim(said(near, CONTEXT_MARGIN)));
     for (const part of hit.parts) out.line(said({ ...part, text: highlight(part.text) }, HIT_MARGIN));
@@ -103,7 +104,7 @@ function printRecall(out: Output, result: RecallResponse): void {
   result.sources.forEach((source, i) => {
     out.line(
       style.dim(
-        `[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date)} · ${speaker(source.sender)} · ${source.conversationId} · message ${source.messageId}`,
+        `[${i + 1}] ${source.conversationTitle} · ${shortDate(source.date, out.timeZone)} · ${speaker(source.sender)} · ${source.conversationId} · message ${source.messageId}`,
       ),
     );
   });

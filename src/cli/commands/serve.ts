@@ -27,7 +27,7 @@ export function registerServe(program: Command): void {
     .action(
       action(async (session, options: ServeOptions) => {
         const { logStderrTo } = await import("../log-file.js");
-        const restoreStderr = options.logFile ? logStderrTo(options.logFile) : undefined;
+        const restoreStderr = options.logFile ? logStderrTo(options.logFile, session.io.stderr) : undefined;
         try {
           await serve(session, options, async ({ url, tokenFile }) => {
             if (session.out.json) session.out.data({ url, tokenFile });
@@ -36,7 +36,7 @@ export function registerServe(program: Command): void {
         } catch (error) {
           if (!restoreStderr) throw error;
           // Said in the log, with its time, where `mnemo service status` looks for it.
-          process.exitCode = handleError(error, session.out);
+          session.io.exitCode = handleError(error, session.out);
         } finally {
           restoreStderr?.();
         }
@@ -67,7 +67,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     import("../../web/index.js"),
   ]);
   const { out } = session;
-  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder });
+  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
   const host = options.host ?? config.server.host;
   const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
   if (!isLoopback(host)) {
@@ -81,7 +81,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     if (!isAppError(error) || error.code !== "unavailable") throw error;
     out.warn(`${error.message}. ${error.suggestion ?? ""}`);
   });
-  const log = batchedLog(process.stderr);
+  const log = batchedLog(session.io.stderr);
   const web = createWebApp(app, { log: log.write });
   const server = await startServer(app, { host, port, log: log.write, mount: web.mount }).catch(async (error: unknown) => {
     await app.close();

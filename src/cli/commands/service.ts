@@ -7,7 +7,8 @@ import { AppError } from "../../shared/errors.js";
 import type { ServiceManager, ManagerState } from "../service/managers.js";
 import type { ServiceSpec } from "../service/units.js";
 import { action, type Session } from "../session.js";
-import { parseCount, shortDate } from "./memories.js";
+import { shortDate } from "../../text/local-time.js";
+import { parseCount } from "./memories.js";
 
 /** bin/mnemo.js of this installation, which the service runs. */
 const BIN = fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url));
@@ -160,7 +161,7 @@ async function status(session: Session): Promise<void> {
   const { isRemoteUri } = await import("../../config/paths.js");
   const installed = readInstalled(manager);
   const store = installed?.spec.store ?? (isRemoteUri(location.storeUri) ? location.storeUri : location.paths.dataDir);
-  const served = installed ? locateStore({ store: installed.spec.store }) : location;
+  const served = installed ? locateStore({ store: installed.spec.store }, session.io.env) : location;
   let state: ManagerState = { enabled: false, running: false };
   let managerError: string | null = null;
   if (installed) {
@@ -198,7 +199,12 @@ function printStatus(session: Session, report: ServiceStatus): void {
     : `not installed${report.running ? ", but a mnemo serve runs on this store" : ""} (\`mnemo service install\` sets it up)`;
   const rows: [string, string | undefined][] = [
     ["Service", headline],
-    ["Serving", report.server ? `${report.server.url} (pid ${report.server.pid}, since ${shortDate(report.server.startedAt)})` : undefined],
+    [
+      "Serving",
+      report.server
+        ? `${report.server.url} (pid ${report.server.pid}, since ${shortDate(report.server.startedAt, out.timeZone)})`
+        : undefined,
+    ],
     ["Store", report.store],
     ["Watching", report.watching.join(", ") || undefined],
     ["Log", report.logFile ? `${report.logFile} (\`mnemo service logs\`)` : undefined],
@@ -211,7 +217,7 @@ function printStatus(session: Session, report: ServiceStatus): void {
     out.line("Imported from watched folders:");
     for (const entry of report.recentImports) {
       out.line(
-        `  ${shortDate(entry.importedAt)}  ${entry.file} (${entry.format}): ${entry.conversations} conversations, ${entry.new} new, ${entry.updated} updated`,
+        `  ${shortDate(entry.importedAt, out.timeZone)}  ${entry.file} (${entry.format}): ${entry.conversations} conversations, ${entry.new} new, ${entry.updated} updated`,
       );
     }
   }
@@ -238,7 +244,7 @@ async function logs(session: Session, options: { lines: string; follow?: boolean
   }
   const { lastLogLines } = await import("../log-file.js");
   for (const line of lastLogLines(logFile, count)) session.out.line(line);
-  if (options.follow) await follow(logFile, (text) => process.stdout.write(text));
+  if (options.follow) await follow(logFile, (text) => session.io.stdout.write(text));
 }
 
 /** Prints what is appended to the file until Ctrl-C; a rotation (the file emptied) starts it from the top. */
@@ -264,7 +270,7 @@ async function follow(file: string, write: (text: string) => void): Promise<void
 async function context(session: Session) {
   const [{ locateStore }, { serviceManager }] = await Promise.all([import("../../config/location.js"), import("../service/managers.js")]);
   const { store, user, remote, token } = session.options;
-  return { manager: serviceManager(), location: locateStore({ store, user, remote, token }), locateStore };
+  return { manager: serviceManager(session.io.env), location: locateStore({ store, user, remote, token }, session.io.env), locateStore };
 }
 
 async function runningServer(file: string): Promise<ServerInfo | undefined> {

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
-import { parseCount, shortDate } from "./memories.js";
+import { shortDate } from "../../text/local-time.js";
+import { parseCount } from "./memories.js";
 
 /**
  * The trash the web app's deletes go to (core/trash/): what it holds, putting entries back, and
@@ -29,7 +30,7 @@ export function registerTrash(program: Command): void {
             result.items.map((item) => ({
               id: item.id,
               kind: item.kind,
-              deleted: shortDate(item.deletedAt),
+              deleted: shortDate(item.deletedAt, session.out.timeZone),
               until: item.expiresAt.slice(0, 10),
               title: `${item.title} (${item.detail})`,
             })),
@@ -66,7 +67,7 @@ export function registerTrash(program: Command): void {
       action(async (session, ids: string[]) => {
         const what =
           ids.length === 0 ? "everything in the trash" : ids.length === 1 ? "this trash entry" : `these ${ids.length} trash entries`;
-        await confirmOrAbort(`Delete ${what} for good?`, session.options);
+        await confirmOrAbort(`Delete ${what} for good?`, session);
         await withService(session, async (service) => {
           const result = await service.trash.empty(ids.length === 0 ? {} : { ids });
           if (session.out.json) return session.out.data(result);

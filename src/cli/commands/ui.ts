@@ -21,7 +21,7 @@ export function registerUi(program: Command): void {
           import("../../config/load-config.js"),
           import("../../core/index.js"),
         ]);
-        const config = loadConfig({ store: session.options.store, user: session.options.user });
+        const config = loadConfig({ store: session.options.store, user: session.options.user }, session.io.env);
         const running = runningServer(config.paths.serverInfo);
         if (running) {
           const loginUrl = await codeFromServer(running.url, session, config.paths.tokenFile);
@@ -36,7 +36,7 @@ export function registerUi(program: Command): void {
 
 /** A one-time link from the server already running on the store, bought with the token (the token file's by default). */
 async function codeFromServer(url: string, session: Session, tokenFile: string): Promise<string> {
-  const token = session.options.token ?? process.env["MNEMO_TOKEN"] ?? readToken(tokenFile);
+  const token = session.options.token ?? session.io.env["MNEMO_TOKEN"] ?? readToken(tokenFile);
   if (!token) {
     throw new AppError("unauthorized", `The server at ${url} needs your token, and there is no token file at ${tokenFile}`, {
       suggestion: "Pass it with --token (or $MNEMO_TOKEN), or make one with `mnemo token --rotate` on this machine.",
@@ -67,7 +67,7 @@ async function codeFromServer(url: string, session: Session, tokenFile: string):
 async function show(session: Session, link: { url: string; loginUrl: string; started: boolean }, open: boolean): Promise<void> {
   const { out } = session;
   const { openBrowser } = await import("../open-browser.js");
-  const opened = open && (await openBrowser(link.loginUrl));
+  const opened = open && (await openBrowser(link.loginUrl, session.io.env));
   if (out.json) return out.data({ url: link.url, loginUrl: opened ? undefined : link.loginUrl, opened, started: link.started });
   if (opened) out.success(`Opened ${link.url} in your browser, signed in`);
   else {

@@ -82,7 +82,7 @@ export function registerUsers(program: Command): void {
       action(async (session, name: string) => {
         const { checkRemovable } = await import("../../core/index.js");
         await checkRemovable(name); // before asking: the answer could not change it
-        await confirmOrAbort(`Remove user ${name} and all their memories and conversations?`, session.options);
+        await confirmOrAbort(`Remove user ${name} and all their memories and conversations?`, session);
         await withApp(session, async (app) => {
           await app.users.remove(name);
           if (session.out.json) return session.out.data({ removed: name });

@@ -26,7 +26,7 @@ export function registerWatch(program: Command): void {
           import("../../config/location.js"),
         ]);
         const { store, user, remote, token } = session.options;
-        const { paths } = locateStore({ store, user, remote, token });
+        const { paths } = locateStore({ store, user, remote, token }, session.io.env);
         // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
         const { service, via, close } = await openService(session, { index: true, maintenance: "background" });
         const { out } = session;

@@ -36,9 +36,9 @@ export interface ServiceManager {
   state(): Promise<ManagerState>;
 }
 
-export function serviceManager(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): ServiceManager {
+export function serviceManager(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ServiceManager {
   const home = env["HOME"] || os.homedir();
-  if (platform === "darwin") return launchd(home);
+  if (platform === "darwin") return launchd(home, env);
   if (platform === "win32") return windows(env);
   return systemd(home, env);
 }
@@ -93,11 +93,11 @@ function systemdMissing(output: string): AppError {
 }
 
 /** Written for macOS and tested for its content only: launchctl could not be run where mnemo is tested. */
-function launchd(home: string): ServiceManager {
+function launchd(home: string, env: NodeJS.ProcessEnv): ServiceManager {
   const domain = `gui/${process.getuid?.() ?? 501}`;
   const target = `${domain}/${LAUNCHD_LABEL}`;
   const unitFile = path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`);
-  const launchctl = (...args: string[]) => run("launchctl", args, process.env, launchdFailed);
+  const launchctl = (...args: string[]) => run("launchctl", args, env, launchdFailed);
   return {
     name: `launchd agent ${LAUNCHD_LABEL}`,
     folder: path.join(home, "Library", "Logs", "mnemo"),

@@ -1,4 +1,4 @@
-import type { ChunkRow, Sender, StoredMessage } from "../../store/rows.js";
+import type { ChunkRow, ConversationRow, Sender, StoredMessage } from "../../store/rows.js";
 import { breakLongRuns, type Tokenizer } from "../../text/tokens.js";
 
 /** A chunk before it has a vector and an owner. */
@@ -8,12 +8,18 @@ export type ChunkDraft = Pick<
 >;
 
 export interface ChunkingOptions {
-  /** Most tokens in one chunk. */
+  /** Most tokens in one chunk: the store's chunk size (its meta's `chunkTokens`). */
   maxTokens: number;
 }
 
-/** Measured on LoCoMo: 192-token chunks beat 64 and 96 per token of context, and single messages. */
-export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 192 };
+/** The store's chunk size beside the setting's, and what to do when they differ (`mnemo info`, `mnemo doctor`). */
+export function chunkSizes(tokens: number, setting: number): { tokens: number; setting: number; note?: string } {
+  if (tokens === setting) return { tokens, setting };
+  const note =
+    `The chat history is cut into chunks of up to ${tokens} tokens, but config.json's chunkTokens is ${setting}: ` +
+    `\`mnemo reindex --rechunk\` cuts it again (until then new conversations are cut at ${tokens} too)`;
+  return { tokens, setting, note };
+}
 
 interface Piece {
   message: StoredMessage;
@@ -28,7 +34,7 @@ const SEPARATOR = "\n";
  * message never straddles two chunks unless it alone is too long, in which case it is split at
  * sentence (then word) boundaries. Every chunk knows which messages it holds and where each starts.
  */
-export function chunkConversation(messages: StoredMessage[], tokenizer: Tokenizer, options = DEFAULT_CHUNKING): ChunkDraft[] {
+export function chunkConversation(messages: StoredMessage[], tokenizer: Tokenizer, options: ChunkingOptions): ChunkDraft[] {
   const pieces = messages.flatMap((message) => splitMessage(message, tokenizer, options.maxTokens));
   const chunks: ChunkDraft[] = [];
   let current: Piece[] = [];
@@ -73,6 +79,29 @@ function toChunk(chunkIndex: number, pieces: Piece[], tokenCount: number): Chunk
     messageSenders,
     timestamp: pieces.find((piece) => piece.message.timestamp)?.message.timestamp ?? null,
     tokenCount,
+  };
+}
+
+/** A chunk's id: its conversation's, the revision chunked, and its place. */
+export function chunkId(conversation: Pick<ConversationRow, "id" | "revision">, chunkIndex: number): string {
+  return `${conversation.id}:${conversation.revision}:${chunkIndex}`;
+}
+
+/** A chunk as the chunks table holds it. `active` is false while its conversation is excluded. */
+export function chunkRow(
+  conversation: Pick<ConversationRow, "id" | "userId" | "platform" | "revision">,
+  active: boolean,
+  draft: ChunkDraft,
+  vector: Float32Array,
+): ChunkRow {
+  return {
+    id: chunkId(conversation, draft.chunkIndex),
+    userId: conversation.userId,
+    conversationId: conversation.id,
+    platform: conversation.platform,
+    ...draft,
+    active,
+    vector,
   };
 }
 

@@ -185,7 +185,10 @@ async function readConversation(
 }
 
 /** The messages (JSON of StoredMessage[]) of each conversation at its current revision, by conversation id. */
-export async function readMessages(ctx: CoreContext, rows: Pick<ConversationRow, "id" | "revision">[]): Promise<Map<string, string>> {
+export async function readMessages(
+  ctx: Pick<CoreContext, "store">,
+  rows: Pick<ConversationRow, "id" | "revision">[],
+): Promise<Map<string, string>> {
   if (rows.length === 0) return new Map();
   const found = await ctx.store.select("messages", sqlIn("id", rows.map(messagesRowId)), { columns: ["conversationId", "messagesJson"] });
   return new Map(found.map((row) => [row.conversationId, row.messagesJson]));

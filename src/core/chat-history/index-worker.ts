@@ -4,9 +4,9 @@ import type { ChunkRow, ConversationRow, StoredMessage } from "../../store/rows.
 import { optimizeTable } from "../../store/maintenance.js";
 import { sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { DamagedTableError } from "../../store/damage.js";
-import { DiskFullError } from "../../store/write-lock.js";
+import { StorageFaultError } from "../../store/storage-faults.js";
 import type { Store } from "../../store/store.js";
-import { chunkConversation, type ChunkDraft } from "./chunking.js";
+import { chunkConversation, chunkRow, type ChunkDraft } from "./chunking.js";
 import { processRuns } from "../../shared/processes.js";
 import type { CoreContext } from "../context.js";
 import { readMessages } from "./conversations.js";
@@ -17,7 +17,7 @@ import { loadTokenizer } from "../../text/tokens.js";
 const LEASE_MS = 10 * 60_000;
 /** How often an idle worker looks for work queued by other processes. */
 const POLL_MS = 1_000;
-/** How often a worker stalled on a full disk tries again: each try embeds a batch for nothing. */
+/** How often a worker stalled on a full or failing disk (or object store) tries again: each try embeds a batch for nothing. */
 const STALLED_RETRY_MS = 10_000;
 /** Conversations per batch, at most. */
 const BATCH_CONVERSATIONS = 1_000;
@@ -74,7 +74,7 @@ export class IndexWorker {
   private batchesSinceCompaction = 0;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
-  private stalledBy: DiskFullError | DamagedTableError | undefined;
+  private stalledBy: StorageFaultError | DamagedTableError | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -105,7 +105,7 @@ export class IndexWorker {
    * succeeds again. It keeps trying (a server carries on once space is freed or the table repaired);
    * a command waiting on it gives up.
    */
-  get stalled(): DiskFullError | DamagedTableError | undefined {
+  get stalled(): StorageFaultError | DamagedTableError | undefined {
     return this.stalledBy;
   }
 
@@ -128,9 +128,9 @@ export class IndexWorker {
         }
         this.stalledBy = undefined;
       } catch (error) {
-        if (error instanceof DiskFullError || error instanceof DamagedTableError) this.stalledBy = error;
+        if (error instanceof StorageFaultError || error instanceof DamagedTableError) this.stalledBy = error;
         await this.fail(batch, error).catch((failure: unknown) => {
-          if (failure instanceof DiskFullError || failure instanceof DamagedTableError) this.stalledBy = failure;
+          if (failure instanceof StorageFaultError || failure instanceof DamagedTableError) this.stalledBy = failure;
         });
       }
       if (this.running && (batch.length === 0 || this.stalledBy)) await this.idle(this.stalledBy ? STALLED_RETRY_MS : POLL_MS);
@@ -233,7 +233,9 @@ export class IndexWorker {
     const tokenizer = await loadTokenizer();
     const rejected = batch.filter((row) => row.tokenCount > MAX_CONVERSATION_TOKENS);
     const accepted = batch.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS);
-    const drafts = accepted.map((row) => chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer));
+    const drafts = accepted.map((row) =>
+      chunkConversation(JSON.parse(row.messagesJson) as StoredMessage[], tokenizer, { maxTokens: this.ctx.store.meta.chunkTokens }),
+    );
     const vectorOf = await this.embedChunks(accepted, drafts.flat());
 
     await this.ctx.store.write(async () => {
@@ -242,7 +244,7 @@ export class IndexWorker {
       const done = accepted.filter((row) => current.has(row.id));
       const draftsOf = new Map(accepted.map((row, i) => [row.id, drafts[i]!]));
       await this.writeChunks(done, (row) =>
-        draftsOf.get(row.id)!.map((draft) => toChunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))),
+        draftsOf.get(row.id)!.map((draft) => chunkRow(row, !current.get(row.id)!.excluded, draft, vectorOf(draft))),
       );
       await this.setStatus(
         done.map((row) => row.id),
@@ -309,7 +311,7 @@ export class IndexWorker {
   }
 
   /**
-   * Marks the batch failed, with the reason. A full disk is no fault of the conversations: they go
+   * Marks the batch failed, with the reason. A full or failing disk (or object store) is no fault of the conversations: they go
    * back to the queue to wait for room (if even that cannot be written, their lease runs out).
    */
   private async fail(batch: Claimed[], error: unknown): Promise<void> {
@@ -317,7 +319,7 @@ export class IndexWorker {
     const reason = error instanceof Error ? error.message : String(error);
     await this.ctx.store.write(async () => {
       const current = await this.stillClaimed(batch);
-      if (error instanceof DiskFullError) await this.setStatus([...current.keys()], "queued", null);
+      if (error instanceof StorageFaultError) await this.setStatus([...current.keys()], "queued", null);
       else await this.setStatus([...current.keys()], "failed", reason);
     });
   }
@@ -365,26 +367,6 @@ export function nextBatchTokens(current: number, embeddedTokens: number, embedMs
   if (embeddedTokens < MIN_BATCH_TOKENS / 4 || embedMs <= 0) return current;
   const perSecond = embeddedTokens / (embedMs / 1000);
   return Math.round(Math.min(MAX_BATCH_TOKENS, Math.max(MIN_BATCH_TOKENS, perSecond * BATCH_SECONDS)));
-}
-
-function toChunkRow(conversation: Claimed, active: boolean, draft: ChunkDraft, vector: Float32Array): ChunkRow {
-  return {
-    id: `${conversation.id}:${conversation.revision}:${draft.chunkIndex}`,
-    userId: conversation.userId,
-    conversationId: conversation.id,
-    platform: conversation.platform,
-    chunkIndex: draft.chunkIndex,
-    text: draft.text,
-    sender: draft.sender,
-    messageIds: draft.messageIds,
-    messageOffsets: draft.messageOffsets,
-    messageTimes: draft.messageTimes,
-    messageSenders: draft.messageSenders,
-    timestamp: draft.timestamp,
-    tokenCount: draft.tokenCount,
-    active,
-    vector,
-  };
 }
 
 /** A processing claim whose owner is gone (same host, dead pid) or whose lease ran out. */

@@ -12,11 +12,12 @@
  *
  * Line 1, the header:
  *   {"format":"mnemo-export","version":1,"exportedAt":"<ISO time>","generator":"mnemo 0.1.0",
- *    "embedder":{"id":…,"spec":…,"dims":512},"vectors":true,"scope":"user"|"store",
+ *    "embedder":{"id":…,"spec":…,"dims":512},"chunkTokens":192,"vectors":true,"scope":"user"|"store",
  *    "expected":{"memory":120,…}}
  *   `version` changes only for a change an older reader would get wrong; a reader refuses a version
  *   above its own and ignores fields it does not know. `embedder` is the model the vectors were made
- *   with; `expected` counts records at the start, for a progress bar only.
+ *   with; `chunkTokens` the size the chunks were cut at (absent: 192); `expected` counts records at
+ *   the start, for a progress bar only.
  *
  * Then, for each user, a `user` record followed by everything that user owns, in this order:
  *   {"type":"user","id","name","createdAt","tokenHash"}
@@ -42,7 +43,7 @@
  * dimensions).
  *
  * Vectors. Carried by default: a restore that may use them (the target store's embedder is the
- * header's) stores the chunks as they are, where one without them chunks and embeds every
+ * header's, and for chunks its chunk size too) stores the chunks as they are, where one without them chunks and embeds every
  * conversation again, as the import did (22 minutes for the 600 MB-export store with the bundled
  * model on an idle machine, far longer with a transformers model). Measured in test/bench/export.mjs
  * on that store: 33 × faster carried, for a file 11 × larger (720 against 65 MB; vectors do not
@@ -61,7 +62,8 @@
  * buckets by name, memories by id, import records by platform, conversations by id or by platform
  * and platform conversation id; one that `mnemo doctor --repair` rebuilt from its messages (platform
  * `recovered`) is replaced by the export's. A conversation that was `processing` is restored
- * `queued`, and so is a `ready` one whose chunks are not used (no vectors, another embedder).
+ * `queued`, and so is a `ready` one whose chunks are not used (no vectors, another embedder, another
+ * chunk size).
  *
  * Consistency. Each table is read as it stands when its turn comes: an export taken while a server
  * writes holds every record whole, and writes that land during the export may or may not be in it.
@@ -136,7 +138,7 @@ export async function* exportLines(ctx: CoreContext, options: ExportOptions): As
 }
 
 async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean): Promise<ExportHeader> {
-  const { embedderId, embedderSpec, dims } = ctx.store.meta;
+  const { embedderId, embedderSpec, dims, chunkTokens } = ctx.store.meta;
   const expected: Record<string, number> = { user: options.users.length, bucket: 0, memory: 0, platform: 0, conversation: 0 };
   for (const user of options.users) {
     const where = ofUser(user.id);
@@ -151,6 +153,7 @@ async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean
     exportedAt: ctx.now().toISOString(),
     generator: `mnemo ${packageVersion()}`,
     embedder: { id: embedderId, spec: embedderSpec, dims },
+    chunkTokens,
     vectors,
     scope: options.scope,
     expected,

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { MnemoExportReader } from "../../importers/mnemo-export.js";
+import { breakNote, type MnemoExportReader } from "../../importers/mnemo-export.js";
 import type {
   ExportBucket,
   ExportConversation,
@@ -18,13 +18,15 @@ import {
   type MessagesRow,
   type UserRow,
 } from "../../store/rows.js";
+import { CHUNK_TOKENS_UNRECORDED } from "../../store/schema.js";
 import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { sameBucketName } from "../../text/bucket-names.js";
 import type { CoreContext } from "../context.js";
 import { DEFAULT_BUCKET, ensureDefaultBucket, listBucketRows } from "../memories/buckets.js";
-import { RECOVERED_PLATFORM } from "../operations/doctor.js";
+import { storedImageProblem } from "../memories/image-types.js";
+import { REBUILT_HASH, RECOVERED_PLATFORM } from "../operations/doctor.js";
 import { decodeVector } from "./vectors.js";
 
 /**
@@ -58,9 +60,13 @@ export interface RestoreSummary {
   added: Record<Kind, number>;
   /** Records the store already held, left as they were. */
   present: Record<Kind, number>;
+  /** Pictures of image memories the store held without them (missing or damaged files), put back from the file. */
+  pictures: number;
   /** Whether the vectors in the file were used (same embedder) or everything is embedded again. */
   vectors: "carried" | "recomputed";
-  /** Conversations queued to be chunked and embedded again (the file had no vectors for them, or another embedder's). */
+  /** Whether the file's chunks were used (its vectors are, and they were cut at the store's chunk size) or are cut again. */
+  chunks: "carried" | "recomputed";
+  /** Conversations queued to be chunked and embedded again (the file had no vectors for them, another embedder's, or chunks of another size). */
   queued: number;
   /** Lines that could not be read, records that could not be placed, a file cut short. */
   problems: string[];
@@ -90,27 +96,44 @@ export async function restoreExport(
 ): Promise<RestoreSummary> {
   if (options.dryRun) return checkExport(file, reader, options);
   const { header } = reader;
-  const carry = header.vectors && header.embedder.id === ctx.store.meta.embedderId && header.embedder.dims === ctx.store.meta.dims;
+  const { meta } = ctx.store;
+  const vectors = header.vectors && header.embedder.id === meta.embedderId && header.embedder.dims === meta.dims;
+  const carry = { memories: vectors, chunks: vectors && (header.chunkTokens ?? CHUNK_TOKENS_UNRECORDED) === meta.chunkTokens };
   const summary: RestoreSummary = {
     file,
     users: [],
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
-    vectors: carry ? "carried" : "recomputed",
+    pictures: 0,
+    vectors: carry.memories ? "carried" : "recomputed",
+    chunks: carry.chunks ? "carried" : "recomputed",
     queued: 0,
     problems: [],
     complete: false,
   };
   const restorer = new Restorer(ctx, header, carry, summary);
   let records = 0;
-  for await (const { record, line } of reader.records((problem) => summary.problems.push(problem.message))) {
-    await restorer.take(record, line, options.intoUser);
-    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  let lastLine = 1;
+  let broken = false;
+  try {
+    for await (const { record, line } of reader.records((problem) => summary.problems.push(problem.message))) {
+      await restorer.take(record, line, options.intoUser);
+      lastLine = line;
+      options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+    }
+  } catch (error) {
+    // A gzip stream cut or damaged: what was read before it is stored below, like a plain file cut short.
+    const note = breakNote(error);
+    if (note === undefined) throw error;
+    broken = true;
+    summary.problems.push(note);
   }
   await restorer.flush();
   summary.complete = reader.complete();
-  if (!summary.complete) {
-    summary.problems.push(`${file}: the file ends without its "end" record: it was cut short, and what it held up to there is restored`);
+  if (!summary.complete && !broken) {
+    summary.problems.push(
+      `${file}: the file ends without its "end" record after line ${lastLine}: it was cut short, and the records up to there are restored`,
+    );
   }
   if (summary.queued > 0) ctx.onQueued();
   return summary;
@@ -123,19 +146,29 @@ async function checkExport(file: string, reader: MnemoExportReader, options: Res
     users: [],
     added: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
     present: { bucket: 0, memory: 0, platform: 0, conversation: 0 },
+    pictures: 0,
     vectors: reader.header.vectors ? "carried" : "recomputed",
+    chunks: reader.header.vectors ? "carried" : "recomputed",
     queued: 0,
     problems: [],
     complete: false,
   };
   let records = 0;
-  for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
-    if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
-    else if (record.type !== "end") summary.added[record.type]++;
-    options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+  let broken = false;
+  try {
+    for await (const { record } of reader.records((problem) => summary.problems.push(problem.message))) {
+      if (record.type === "user") summary.users.push({ name: options.intoUser ?? record.name, created: false });
+      else if (record.type !== "end") summary.added[record.type]++;
+      options.onProgress?.({ records: ++records, bytesRead: reader.bytesRead(), totalBytes: reader.totalBytes });
+    }
+  } catch (error) {
+    const note = breakNote(error, true);
+    if (note === undefined) throw error;
+    broken = true;
+    summary.problems.push(note);
   }
   summary.complete = reader.complete();
-  if (!summary.complete) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
+  if (!summary.complete && !broken) summary.problems.push(`${file}: the file ends without its "end" record: it was cut short`);
   return summary;
 }
 
@@ -148,7 +181,8 @@ class Restorer {
   constructor(
     private readonly ctx: CoreContext,
     private readonly header: ExportHeader,
-    private readonly carry: boolean,
+    /** Whether the file's vectors of memories, and its chunks with theirs, are stored as they are. */
+    private readonly carry: { memories: boolean; chunks: boolean },
     private readonly summary: RestoreSummary,
   ) {}
 
@@ -262,6 +296,8 @@ class Restorer {
     if (batch.length === 0) return;
     const fresh = await this.missing("memories", batch);
     this.summary.present.memory += batch.length - fresh.length;
+    const freshIds = new Set(fresh.map((record) => record.id));
+    await this.putBackPictures(batch.filter((record) => record.image && !freshIds.has(record.id)));
     if (fresh.length === 0) return;
     // Embedded before the write lock is taken: a server on the store keeps writing meanwhile.
     const vectors = await this.memoryVectors(fresh);
@@ -283,10 +319,38 @@ class Restorer {
     this.ctx.afterWrite();
   }
 
+  /** The file's pictures of image memories the store holds, where the store's own are missing or damaged. */
+  private async putBackPictures(records: ExportMemory[]): Promise<void> {
+    if (records.length === 0) return;
+    const { store, images } = this.ctx;
+    const held = await store.select(
+      "memories",
+      sqlAnd(
+        sqlIn(
+          "id",
+          records.map((record) => record.id),
+        ),
+        "contentType = 'image'",
+      ),
+      {
+        columns: ["id", "imageFile"],
+      },
+    );
+    const files = new Map(held.map((row) => [row.id, row.imageFile]));
+    for (const record of records) {
+      const file = files.get(record.id);
+      if (!file || !record.image) continue;
+      const stored = await images.read(file);
+      if (stored && !storedImageProblem(stored)) continue;
+      await store.write(() => images.write(file, Buffer.from(record.image!.data, "base64")));
+      this.summary.pictures++;
+    }
+  }
+
   private async memoryVectors(records: ExportMemory[]): Promise<Float32Array[]> {
     const { dims } = this.header.embedder;
     const vectors = records.map((record) =>
-      this.carry && record.vector ? decodeVector(record.vector, dims, `memory ${record.id}`) : undefined,
+      this.carry.memories && record.vector ? decodeVector(record.vector, dims, `memory ${record.id}`) : undefined,
     );
     const needed = records.filter((_, i) => !vectors[i]);
     const embedded = needed.length > 0 ? await this.ctx.embedder.embedDocuments(needed.map((record) => record.text)) : [];
@@ -386,14 +450,15 @@ class Restorer {
   }
 
   /**
-   * A conversation's rows. Its chunks come with it when their vectors can be used; otherwise a
-   * conversation that was ready is queued, and the index worker chunks and embeds it again.
+   * A conversation's rows. Its chunks come with it when their vectors can be used and they were cut
+   * at the store's chunk size; otherwise a conversation that was ready is queued, and the index
+   * worker chunks and embeds it again.
    */
   private conversationParts(
     target: Target,
     record: ExportConversation,
   ): { row: ConversationRow; messages: MessagesRow; chunks: ChunkRow[] } {
-    const carried = this.carry && record.chunks !== undefined;
+    const carried = this.carry.chunks && record.chunks !== undefined;
     const status = record.status === "processing" || (record.status === "ready" && !carried) ? "queued" : record.status;
     const row: ConversationRow = {
       id: record.id,
@@ -439,16 +504,19 @@ class Restorer {
 
   /**
    * The conversations the store holds neither by id nor by platform and platform conversation id.
-   * One that `mnemo doctor --repair` rebuilt from its messages (platform `recovered`) is replaced by
-   * the export's, which has its title, platform and dates: its row is deleted here. Inside `write`.
+   * One that `mnemo doctor --repair` rebuilt from what was left (platform `recovered`, or marked
+   * REBUILT_HASH) is replaced by the export's, which has all its text, its title and dates: its row
+   * is deleted here. Inside `write`.
    */
   private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
     const { store } = this.ctx;
     const ids = parts.map(({ row }) => row.id);
-    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform"] });
-    const rebuilt = held.filter((row) => row.platform === RECOVERED_PLATFORM).map((row) => row.id);
+    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform", "contentHash"] });
+    const wasRebuilt = (row: { platform: string; contentHash: string }) =>
+      row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH;
+    const rebuilt = held.filter(wasRebuilt).map((row) => row.id);
     if (rebuilt.length > 0) await store.delete("conversations", sqlIn("id", rebuilt));
-    const byId = new Set(held.filter((row) => row.platform !== RECOVERED_PLATFORM).map((row) => row.id));
+    const byId = new Set(held.filter((row) => !wasRebuilt(row)).map((row) => row.id));
     const key = (platform: string, id: string) => `${platform}\u0000${id}`;
     const byPlatform = new Set(
       (

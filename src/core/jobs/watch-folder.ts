@@ -6,8 +6,8 @@ import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 
 /**
- * Watching a folder (~/Downloads) for chat exports: each new file that is a ChatGPT, Claude or
- * Gemini export is imported once it has finished downloading, and at most once per content.
+ * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
+ * export is imported once it has finished downloading, and at most once per content.
  *
  * - Finished: browsers download under another name (.crdownload, .part) and rename at the end, and
  *   some write in place; so a file is looked at once its size and time have not changed for
@@ -22,8 +22,8 @@ import type { ImportSummary } from "./import-file.js";
  *   second download of the same export ("export (1).zip") is not imported again.
  */
 
-/** The export formats a watched folder imports. */
-const WATCHED_FORMATS: ReadonlySet<ExportFormat> = new Set(["chatgpt", "claude", "gemini"]);
+/** The one format a watched folder does not import: mnemo's own upload shape is written by a program, not downloaded. */
+const UNWATCHED_FORMATS: ReadonlySet<ExportFormat> = new Set(["upload"]);
 /** Files looked at: exports come as zips, or as a conversations.json. */
 const CANDIDATE = /^[^.].*\.(?:zip|json)$/i;
 /** Imports remembered for `mnemo service status`, newest last. */
@@ -133,7 +133,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
 /** Imports the file if it is an export of a watched format whose content was never imported. */
 async function consider(file: string, state: WatchState, options: WatchOptions): Promise<void> {
   const format = await exportFormat(file);
-  if (!format || !WATCHED_FORMATS.has(format)) return;
+  if (!format || UNWATCHED_FORMATS.has(format)) return;
   const sha256 = await hashOf(file);
   const before = state.imports.find((entry) => entry.sha256 === sha256);
   if (before) {

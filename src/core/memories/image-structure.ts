@@ -4,6 +4,8 @@
  * image-size but is not an image. Bytes after a whole image are let be: phones append motion-photo
  * videos and vendor trailers to JPEGs, and images are served with `nosniff` as their own type.
  */
+import { crc32 } from "node:zlib";
+
 export type ImageFormat = "png" | "jpg" | "gif" | "webp";
 
 const WHOLE: Record<ImageFormat, { name: string; ends: (data: Uint8Array) => boolean; end: string }> = {
@@ -37,6 +39,24 @@ function pngChunksEndWithIend(data: Uint8Array): boolean {
     offset = next;
   }
   return false;
+}
+
+/**
+ * The first PNG chunk whose CRC does not match its type and data: a byte changed on disk since the
+ * image was stored. PNG is the one format mnemo keeps that checks its own bytes; a changed byte
+ * inside a JPEG's, GIF's or WebP's coded data cannot be told from the framing.
+ */
+export function pngChecksumProblem(data: Uint8Array): string | undefined {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let offset = PNG_SIGNATURE_BYTES; offset + PNG_CHUNK_FRAME_BYTES <= data.length; ) {
+    const length = view.getUint32(offset);
+    const end = offset + 8 + length;
+    if (end + 4 > data.length) return undefined; // the framing check tells a cut file
+    if (crc32(data.subarray(offset + 4, end)) !== view.getUint32(end))
+      return `holds bytes changed since it was stored (the CRC of its ${String.fromCharCode(...data.subarray(offset + 4, offset + 8))} chunk does not match)`;
+    offset = end + 4;
+  }
+  return undefined;
 }
 
 /** The RIFF header's size counts every byte after its first 8: that many must be there. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { imageSize } from "image-size";
-import { structureProblem } from "./image-structure.js";
+import { pngChecksumProblem, structureProblem } from "./image-structure.js";
 
 /** The image formats mnemo keeps, by the extension image-size names them with. */
 const MIME = { png: "image/png", jpg: "image/jpeg", gif: "image/gif", webp: "image/webp" } as const;
@@ -36,6 +36,12 @@ export function checkImage(data: Uint8Array): ImageCheck {
   if (!type) return { problem: "is not a PNG, JPEG, WebP or GIF image" };
   const problem = structureProblem(data, type.ext);
   return problem === undefined ? { type } : { problem };
+}
+
+/** Why stored bytes are no longer the image that was stored (cut short, overwritten, a PNG's checksum off); undefined when they are whole. */
+export function storedImageProblem(data: Uint8Array): string | undefined {
+  const { type, problem } = checkImage(data);
+  return problem ?? (type.ext === "png" ? pngChecksumProblem(data) : undefined);
 }
 
 export function mimeOf(file: string): string {

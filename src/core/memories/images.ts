@@ -2,12 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseInput } from "../../schemas/parse.js";
 import { ImageMemoryRequest, MAX_IMAGE_BYTES, type StoreMemoryResponse } from "../../schemas/memories.js";
+import { DOCTOR_SUGGESTION } from "../../store/damage.js";
 import type { MemoryRow } from "../../store/rows.js";
 import { sqlAnd, sqlString } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
-import { checkImage, mimeOf } from "./image-types.js";
+import { checkImage, mimeOf, storedImageProblem } from "./image-types.js";
 import { insertMemoryRows } from "./memories.js";
 
 /**
@@ -75,6 +76,13 @@ export function removeUserImages(ctx: CoreContext, userId: string): void {
   fs.rmSync(path.join(ctx.config.paths.images, userId), { recursive: true, force: true });
 }
 
+/** The stored bytes of an image memory are not the image any more (a damaged disk or copy). */
+export function damagedImage(memoryId: string, problem: string): AppError {
+  return new AppError("unavailable", `The picture of image memory ${memoryId} is damaged: its file ${problem}`, {
+    suggestion: DOCTOR_SUGGESTION,
+  });
+}
+
 /** The bytes behind an image memory, for the image route (the signature already checked). */
 export async function imageBytes(ctx: CoreContext, memoryId: string): Promise<{ data: Buffer; mime: string }> {
   const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), {
@@ -84,5 +92,7 @@ export async function imageBytes(ctx: CoreContext, memoryId: string): Promise<{ 
   const data = await ctx.images.read(row.imageFile);
   // Removed by hand from the images folder: a 404, not a 200 whose body breaks off.
   if (!data) throw new AppError("not_found", "image not found: its file is gone from the data dir");
+  const problem = storedImageProblem(data);
+  if (problem) throw damagedImage(memoryId, problem);
   return { data, mime: mimeOf(row.imageFile) };
 }

@@ -1,35 +1,60 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Config } from "../../config/load-config.js";
+import { isRemoteUri } from "../../config/paths.js";
 import { createEmbedder } from "../../providers/create-providers.js";
-import { ANY_INDEX, type StoreHealth } from "../../store/health.js";
+import { ANY_INDEX, lostRowsKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
-import type { ConversationRow, StoredMessage, TableRows } from "../../store/rows.js";
-import type { TableKey } from "../../store/schema.js";
+import { readRecoveryRecord } from "../../store/recovery-record.js";
+import type { Salvaged } from "../../store/salvage.js";
+import type { TableRows } from "../../store/rows.js";
+import type { StoreMeta, TableKey } from "../../store/schema.js";
 import { sqlIn, sqlString } from "../../store/sql.js";
+import { StorageFaultError } from "../../store/storage-faults.js";
 import { Store } from "../../store/store.js";
 import { AppError } from "../../shared/errors.js";
-import { newId } from "../../shared/ids.js";
 import { createApp, type App } from "../app.js";
 import { indexPending } from "../chat-history/index-worker.js";
-import { diagnose, RECOVERED_PLATFORM, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
+import {
+  conversationsFromChunks,
+  conversationsFromMessages,
+  embedAndStore,
+  keepTextless,
+  memoriesFromHistory,
+  messagesRowsFromChunks,
+  messagesRowsFromEarlier,
+  rebuildUsers,
+} from "./doctor-rebuild.js";
+import { diagnose, LEFTOVERS_DIR, RECOVERED_PLATFORM, rowsLost, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
 import { runningServer } from "./server-info.js";
 
 /**
- * `mnemo doctor --repair`: rebuilds what the store itself can rebuild, in this order:
- * 1. a damaged meta record, written again for the embedder the user names;
- * 2. damaged tables, replaced by the rows of them that can still be read (store/salvage.ts), or
- *    made again empty when they cannot be opened at all; what is lost, an export restores;
+ * `mnemo doctor --repair`: rebuilds what is missing from what the store still holds, and deletes
+ * nothing that can be read. It says first what it will do (`repairPlan`, all that `--dry-run` does),
+ * then, in this order:
+ * 1. a damaged meta record, written again for the embedder named with --embedder or recorded in the data dir;
+ * 2. damaged tables: their files copied to <data dir>/recovered/<time>/ (a local store), then each
+ *    table made again from the rows of it that can still be read (store/salvage.ts);
  * 3. damaged indexes, dropped and built again from the rows;
- * 4. then, from a fresh check: rows stored twice (one kept), conversations whose row is gone but
- *    whose messages are not (rebuilt from those), rows nothing points at (deleted),
- *    buckets that memories are in but that are gone (made again), vectors that are not finite,
- *    zero or of another dimension (embedded again), conversations missing from the search index
- *    (their chunks rebuilt from their messages and embedded).
+ * 4. then, from a fresh check (doctor-rebuild.ts): users made again from their rows' ids; rows stored
+ *    twice (the newest kept); conversations and their messages rebuilt from their chunks or their
+ *    messages; conversations whose text is gone kept with their titles; memories lost with their
+ *    table rebuilt from their newest version; buckets that memories are in made again; vectors that
+ *    are not finite, zero or of another dimension embedded again; conversations missing from the
+ *    search index chunked again. Deleted: only what nothing reads and a newer copy is stored of (a
+ *    conversation's earlier revision). Rows that refer to a conversation or memory that is gone,
+ *    while its table is whole, were left by a write cut short between two commits (a delete the
+ *    user asked for, an upload or remember that failed and was run again): they are moved to a file
+ *    in <data dir>/recovered/<time>/, not rebuilt, which would bring back a deleted thing or store
+ *    an uploaded one twice.
  * It refuses while `mnemo serve` runs on the store: replacing a table under a server's open
  * handles would give its requests errors.
  */
 
 export interface RepairResult {
+  /** What the repair was to do, one line each, said before it started. */
+  plan: string[];
   /** What was done, one line each. */
   actions: string[];
   /** The check after the repair: what is still wrong needs an export. */
@@ -39,8 +64,69 @@ export interface RepairResult {
 /** The names LanceDB gives the indexes maintenance builds (`<column>_idx`), and the text index's. */
 const OUR_INDEXES = [TEXT_INDEX, "vector_idx", "userId_idx", "conversationId_idx", "id_idx"];
 
+/**
+ * Tables salvaged at an earlier version when their newest version file is damaged: those nothing
+ * else holds a copy of. Every other table is rebuilt from the others instead: an earlier version
+ * brings back what the newest change deleted (in the corruption probe, a conversation moved to the
+ * trash came back as a failed one from an earlier conversations table, and from its chunks).
+ */
+const FROM_EARLIER_VERSION: TableKey[] = ["trash"];
+
 /** Ids per delete or update: a predicate of a few hundred ids stays short. */
 const IDS_PER_STEP = 500;
+
+/** What `repairStore` will do with this diagnosis, one line each, in order: what `--dry-run` prints. */
+export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
+  const { health } = diagnosis;
+  const plan: string[] = [];
+  const count = (n: number, text: string) => n > 0 && plan.push(`${n.toLocaleString("en")} ${text}`);
+  if (health.meta.problem) plan.push(`meta: written again for the ${metaFor(config, health).embedderSpec} embedder`);
+  for (const table of damagedTables(health)) plan.push(salvagePlan(config, table));
+  for (const table of health.tables.filter((t) => !damagedTables(health).includes(t)))
+    for (const index of table.indexes.filter((i) => i.problem))
+      plan.push(
+        `${table.table}: ${index.name === ANY_INDEX ? "its indexes" : `index ${index.name}`} dropped and built again from the rows`,
+      );
+  const relations = health.relations;
+  for (const table of health.tables) count(table.duplicates.length, `rows of ${table.table} stored twice: the newest of each kept`);
+  const strays = [...new Set(relations.withoutUser.flatMap((entry) => entry.userIds))];
+  count(strays.length, "users made again from their rows' ids (names and tokens as the data dir recorded them)");
+  count(relations.missingPlatforms.length, "platforms' import records made again from their conversations");
+  count(
+    relations.lostConversations.length,
+    rowsLost(health, "conversations")
+      ? `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}")`
+      : `messages rows of no conversation (an upload or a delete cut short) moved to a file in ${LEFTOVERS_DIR}`,
+  );
+  count(relations.orphanChunks.length, "conversations rebuilt with their messages from their chunks' text");
+  const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
+  count(fromChunks.length, "conversations' messages rebuilt from their chunks' text");
+  count(fromEarlier.length, "conversations' messages taken from their previous revision, to be indexed again");
+  count(lost.length, "conversations whose text is gone kept with their titles, marked failed (an export restores them)");
+  count(relations.orphanMessages.length, "messages rows of an earlier revision deleted (the current one is stored)");
+  count(
+    relations.orphanHistory.length,
+    rowsLost(health, "memories")
+      ? "memories rebuilt from their newest version (embedded again)"
+      : `versions of no memory (a delete or a remember cut short) moved to a file in ${LEFTOVERS_DIR}`,
+  );
+  count(relations.missingBuckets.length, "missing buckets made again (named Recovered <id>)");
+  count(vectorsOf(health, "memories").length, "memories embedded again");
+  count(reindexed(health).length, "conversations chunked and embedded again");
+  count(diagnosis.images.length, "image memories' pictures are damaged or missing: kept as they are (an export restores them)");
+  return plan;
+}
+
+function salvagePlan(config: Config, table: TableHealth): string {
+  const copy = isRemoteUri(config.storeUri)
+    ? "(its damaged files are not kept: the store is on object storage)"
+    : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
+  if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
+    return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
+  if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
+  const lost = table.rows - table.read;
+  return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
+}
 
 export async function repairStore(
   config: Config,
@@ -53,76 +139,122 @@ export async function repairStore(
       suggestion: "Stop it, run `mnemo doctor --repair`, then start it again.",
     });
   }
+  const plan = repairPlan(config, diagnosis);
   const actions: string[] = [];
   if (diagnosis.health.meta.problem) actions.push(await repairMeta(config, diagnosis.health));
   const app = await createApp(config, { maintenance: "off" });
   try {
-    actions.push(...(await repairTables(app, config, diagnosis.health, onProgress)));
+    // This process is the one to open what others found damaged and kept away from (store.ts).
+    for (const table of diagnosis.health.tables) app.context.store.reopen(table.key);
+    const recovered = recoveredDir(config, new Date().toISOString().replaceAll(":", "-"));
+    actions.push(...(await repairTables(app, config, diagnosis.health, recovered, onProgress)));
     onProgress("Checking the store again");
     const fresh = await diagnose(config, onProgress);
-    if (!fresh.health.relations) return { actions, after: fresh };
-    actions.push(...(await repairRows(app, fresh.health, onProgress)));
+    actions.push(...(await repairRows(app, fresh, recovered, onProgress)));
   } finally {
     await app.close();
   }
   onProgress("Checking the repaired store");
-  return { actions, after: await diagnose(config, onProgress) };
+  return { plan, actions, after: await diagnose(config, onProgress) };
 }
 
-/** The meta record written again, for the embedder named with --embedder (its dimension checked against the vectors). */
+function damagedTables(health: StoreHealth): TableHealth[] {
+  // The meta table is written again (repairMeta), never salvaged: a salvage records its progress there.
+  return health.tables.filter((table) => table.problem && table.key !== "meta");
+}
+
+/** The meta record to write: for the embedder named with --embedder, else the one the data dir recorded. */
+function metaFor(config: Config, health: StoreHealth): Omit<StoreMeta, "schemaVersion" | "embedderId"> & { embedderId?: string } {
+  const recorded = readRecoveryRecord(config.paths.recoveryRecord).meta;
+  // When the record is gone, so is the size: the chunks keep theirs, and new ones take the setting's.
+  const chunkTokens = health.meta.chunkTokens ?? recorded?.chunkTokens ?? config.chunkTokens;
+  if (config.embedder !== "auto")
+    return { embedderSpec: config.embedder, dims: health.meta.dims ?? 0, generation: health.meta.generation, chunkTokens };
+  if (recorded && (health.meta.dims === undefined || recorded.dims === health.meta.dims)) return { ...recorded, chunkTokens };
+  throw AppError.invalid(
+    "--embedder",
+    "the store's meta record is damaged and the data dir holds no record of its embedder: name the embedder the store was made with",
+    `Run \`mnemo doctor --repair --embedder bundled\` (or transformers:<model>, the one you chose)${health.meta.dims ? `; its vectors have ${health.meta.dims} dimensions` : ""}.`,
+  );
+}
+
+/** The meta record written again, its embedder's dimension checked against the vectors. */
 async function repairMeta(config: Config, health: StoreHealth): Promise<string> {
-  if (config.embedder === "auto") {
-    throw AppError.invalid(
-      "--embedder",
-      "the store's meta record is damaged: name the embedder the store was made with",
-      "Run `mnemo doctor --repair --embedder bundled` (or transformers:<model>, the one you chose); `mnemo doctor` says how many dimensions its vectors have.",
-    );
+  const wanted = metaFor(config, health);
+  let { embedderId, dims } = wanted;
+  if (embedderId === undefined) {
+    const embedder = await createEmbedder(wanted.embedderSpec, config);
+    ({ id: embedderId, dims } = embedder);
+    await embedder.close();
   }
-  const embedder = await createEmbedder(config.embedder, config);
-  const { id, dims } = embedder;
-  await embedder.close();
   if (health.meta.dims !== undefined && health.meta.dims !== dims) {
     throw AppError.invalid(
       "--embedder",
-      `${config.embedder} makes ${dims} dimensions; the store's vectors have ${health.meta.dims}`,
+      `${wanted.embedderSpec} makes ${dims} dimensions; the store's vectors have ${health.meta.dims}`,
       "Name the embedder the store was made with.",
     );
   }
-  await Store.rewriteMeta(config.storeUri, config.paths.writeLock, {
-    embedderId: id,
-    embedderSpec: config.embedder,
-    dims,
-    generation: health.meta.generation,
-  });
-  return `meta: written again for ${config.embedder} (${dims} dimensions)`;
+  await Store.rewriteMeta(
+    config.storeUri,
+    config.paths.writeLock,
+    {
+      embedderId,
+      embedderSpec: wanted.embedderSpec,
+      dims,
+      chunkTokens: wanted.chunkTokens,
+      generation: wanted.generation,
+    },
+    config.storage.options,
+  );
+  return `meta: written again for ${wanted.embedderSpec} (${dims} dimensions)`;
 }
 
-/** Damaged tables salvaged or made again, and damaged indexes built again. */
-async function repairTables(app: App, config: Config, health: StoreHealth, onProgress: DoctorProgress): Promise<string[]> {
+function recoveredDir(config: Config, time: string): string {
+  return path.join(config.paths.dataDir, "recovered", time);
+}
+
+/** Damaged tables salvaged (their files copied aside first) or made again, and damaged indexes built again. */
+async function repairTables(
+  app: App,
+  config: Config,
+  health: StoreHealth,
+  recovered: string,
+  onProgress: DoctorProgress,
+): Promise<string[]> {
   const { store } = app.context;
   const actions: string[] = [];
   const rebuild = new Set<TableKey>();
-  // The meta table was written again above (repairMeta), never salvaged: a salvage records its progress there.
-  for (const table of health.tables.filter((t) => t.problem && t.key !== "meta")) {
+  for (const table of damagedTables(health)) {
     onProgress(`Salvaging ${table.table}`);
+    const copied = keepDamagedFiles(config, table.table, recovered);
+    const key = table.key;
+    if (key === "memories" || key === "conversations") await store.write(() => store.setMeta({ [lostRowsKey(key)]: recovered }));
+    // A table no version of which opens with its columns is made again empty: its rows are not
+    // there to read in the columns they had.
     const result = await store.write(async () => {
       try {
-        return await salvageInChild(config, table.table);
-      } catch {
-        await store.recreate(table.key);
-        return undefined;
+        // A failing disk or object store stops the repair: the table is not remade for an outage.
+        const earlier = FROM_EARLIER_VERSION.includes(table.key);
+        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier).catch((error: unknown) => {
+          if (error instanceof StorageFaultError) throw error;
+          return undefined;
+        });
+        if (!salvaged) await store.recreate(table.key);
+        return salvaged;
       } finally {
         store.reopen(table.key);
       }
     });
     rebuild.add(table.key);
+    const kept = copied ? `; its damaged files are in ${copied}` : "";
     actions.push(
       result
-        ? `${table.table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`}`
-        : `${table.table}: could not be opened at all; made again, empty`,
+        ? salvaged(table.table, result, kept)
+        : `${table.table}: could not be opened at all; made again, empty, for what the other tables hold of it${kept}`,
     );
   }
-  for (const table of health.tables) {
+  // A salvaged table was made again without indexes: optimizeStore below builds them.
+  for (const table of health.tables.filter((t) => !damagedTables(health).includes(t))) {
     for (const index of table.indexes.filter((i) => i.problem)) {
       onProgress(`Dropping the damaged index ${index.name} of ${table.table}`);
       const names = index.name === ANY_INDEX ? OUR_INDEXES : [index.name];
@@ -143,36 +275,104 @@ async function repairTables(app: App, config: Config, health: StoreHealth, onPro
   return actions;
 }
 
-/** From a check whose tables all read: duplicates, orphans, missing buckets, bad vectors, unindexed conversations. */
-async function repairRows(app: App, health: StoreHealth, onProgress: DoctorProgress): Promise<string[]> {
+function salvaged(table: string, result: Salvaged, kept: string): string {
+  const of = result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`;
+  const n = result.olderBy;
+  const older =
+    n === 0
+      ? ""
+      : n === 1
+        ? " at its previous version (its newest version file is damaged: the last change to it is undone, unless the other tables hold it)"
+        : ` at its version ${n} before the newest (its ${n} newest version files are damaged: their changes are undone, unless the other tables hold them)`;
+  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${kept}`;
+}
+
+/** A copy of a damaged table's folder, for what no repair can read: undefined on object storage. */
+function keepDamagedFiles(config: Config, table: string, recovered: string): string | undefined {
+  if (isRemoteUri(config.storeUri)) return undefined;
+  const from = path.join(config.paths.database, `${table}.lance`);
+  if (!fs.existsSync(from)) return undefined;
+  const to = path.join(recovered, `${table}.lance`);
+  fs.cpSync(from, to, { recursive: true });
+  return to;
+}
+
+/** From a fresh check: what the rows that are left can rebuild, in the order the plan says it. */
+async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onProgress: DoctorProgress): Promise<string[]> {
   const { store } = app.context;
-  const relations = health.relations!;
+  const { health } = diagnosis;
+  const relations = health.relations;
   const actions: string[] = [];
   const did = (count: number, text: string) => count > 0 && actions.push(`${count.toLocaleString("en")} ${text}`);
+  const inWrite = (ids: string[], work: (ids: string[]) => Promise<unknown>) => inSteps(ids, (step) => store.write(() => work(step)));
+
   for (const table of health.tables.filter((t) => t.duplicates.length > 0)) {
     onProgress(`Removing duplicates from ${table.table}`);
-    await store.write(() => keepOneOfEach(app, table.key, table.duplicates));
-    did(table.duplicates.length, `rows of ${table.table} stored twice: one of each kept`);
+    await store.write(() => keepNewestOfEach(app, table.key, table.duplicates));
+    did(table.duplicates.length, `rows of ${table.table} stored twice: the newest of each kept`);
   }
-  await inSteps(relations.orphanChunks, (ids) => store.write(() => store.delete("chunks", sqlIn("conversationId", ids))));
-  did(relations.orphanChunks.length, "gone conversations' chunks deleted");
-  await inSteps(relations.orphanMessages, (ids) => store.write(() => store.delete("messages", sqlIn("id", ids))));
-  did(relations.orphanMessages.length, "messages rows of no conversation deleted");
-  await inSteps(relations.lostConversations, (ids) => store.write(() => recoverConversations(app, ids)));
-  did(
-    relations.lostConversations.length,
-    `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}"), to be indexed again`,
-  );
-  await inSteps(relations.withoutMessages, (ids) =>
-    store.write(async () => {
+  const strays = [...new Set(relations.withoutUser.flatMap((entry) => entry.userIds))];
+  if (strays.length > 0) {
+    onProgress("Making users again");
+    const names = await store.write(() => rebuildUsers(app, strays));
+    actions.push(`${counted(names.length, "user")} made again from their rows' ids: ${names.join(", ")}`);
+  }
+  // Before the conversations are rebuilt: those find their platform's import record.
+  const now = app.context.now().toISOString();
+  const platforms = relations.missingPlatforms.map(({ userId, platform, importId }) => ({
+    userId,
+    id: platform,
+    displayName: null,
+    importId,
+    createdAt: now,
+  }));
+  if (platforms.length > 0) await store.write(() => store.add("platforms", platforms));
+  did(platforms.length, "platforms' import records made again from their conversations");
+  onProgress("Rebuilding conversations");
+  const conversationsLost = rowsLost(health, "conversations");
+  if (conversationsLost) {
+    await inWrite(relations.lostConversations, (ids) => conversationsFromMessages(app, ids));
+    did(
+      relations.lostConversations.length,
+      `conversations rebuilt from their messages (platform "${RECOVERED_PLATFORM}"), to be indexed again`,
+    );
+  } else {
+    const file = path.join(recovered, "conversation_messages-of-no-conversation.jsonl");
+    await inWrite(relations.lostConversations, async (ids) => {
+      await keepRows(file, await store.select("messages", sqlIn("conversationId", ids)));
+      await store.delete("messages", sqlIn("conversationId", ids));
       await store.delete("chunks", sqlIn("conversationId", ids));
-      await store.delete("conversations", sqlIn("id", ids));
-    }),
-  );
-  did(relations.withoutMessages.length, "conversations without their messages removed (an export restores them)");
-  await inSteps(relations.orphanHistory, (ids) => store.write(() => store.delete("memoryHistory", sqlIn("memoryId", ids))));
-  did(relations.orphanHistory.length, "deleted memories' versions deleted");
-  for (const { userId, bucketId } of relations.missingBuckets) {
+    });
+    did(relations.lostConversations.length, `conversations' messages rows of no conversation moved to ${file}`);
+  }
+  await inWrite(relations.orphanChunks, (ids) => conversationsFromChunks(app, ids));
+  did(relations.orphanChunks.length, "conversations rebuilt with their messages from their chunks' text");
+  const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
+  await inWrite(fromChunks, (ids) => messagesRowsFromChunks(app, ids));
+  did(fromChunks.length, "conversations' messages rebuilt from their chunks' text");
+  await inWrite(fromEarlier, (ids) => messagesRowsFromEarlier(app, ids));
+  did(fromEarlier.length, "conversations' messages taken from their previous revision, to be indexed again");
+  await inWrite(lost, (ids) => keepTextless(app, ids));
+  did(lost.length, "conversations whose text is gone kept with their titles, marked failed (an export restores them)");
+  await inWrite(relations.orphanMessages, (ids) => store.delete("messages", sqlIn("id", ids)));
+  did(relations.orphanMessages.length, "messages rows of an earlier revision deleted (the current one is stored)");
+
+  const memoriesLost = rowsLost(health, "memories");
+  if (memoriesLost) {
+    onProgress("Rebuilding memories from their versions");
+    await inSteps(relations.orphanHistory, (ids) => memoriesFromHistory(app, ids));
+    did(relations.orphanHistory.length, "memories rebuilt from their newest version (embedded again)");
+  } else {
+    const file = path.join(recovered, "memory_history-of-no-memory.jsonl");
+    await inWrite(relations.orphanHistory, async (ids) => {
+      await keepRows(file, await store.select("memoryHistory", sqlIn("memoryId", ids)));
+      await store.delete("memoryHistory", sqlIn("memoryId", ids));
+    });
+    did(relations.orphanHistory.length, `memories' versions of no memory moved to ${file}`);
+  }
+  // Memories rebuilt just now may be in buckets that are gone too: from the rows as they are now.
+  const missingBuckets = memoriesLost ? (await diagnose(app.config)).health.relations.missingBuckets : relations.missingBuckets;
+  for (const { userId, bucketId } of missingBuckets) {
     const row = {
       userId,
       id: bucketId,
@@ -182,104 +382,62 @@ async function repairRows(app: App, health: StoreHealth, onProgress: DoctorProgr
     };
     await store.write(() => store.add("buckets", [row]));
   }
-  did(relations.missingBuckets.length, "missing buckets made again (named Recovered <id>)");
-  const memories = health.tables.find((t) => t.key === "memories")!.badVectors;
+  did(missingBuckets.length, "missing buckets made again (named Recovered <id>)");
+
+  const memories = vectorsOf(health, "memories");
   await inSteps(memories, (ids) => reembedMemories(app, ids));
   did(memories.length, "memories embedded again");
-  const chunks = health.tables.find((t) => t.key === "chunks")!.badVectors;
-  const reindex = [...new Set([...chunks, ...relations.readyWithoutChunks])];
-  if (reindex.length > 0 || relations.lostConversations.length > 0) {
-    await inSteps(reindex, (ids) =>
-      store.write(async () => {
-        await store.delete("chunks", sqlIn("conversationId", ids));
-        await store.update("conversations", sqlIn("id", ids), { status: sqlString("queued"), statusReason: "NULL" });
-      }),
-    );
+  const reindex = reindexed(health);
+  if (reindex.length > 0 || (conversationsLost && relations.lostConversations.length > 0) || fromEarlier.length > 0) {
+    await inWrite(reindex, async (ids) => {
+      await store.delete("chunks", sqlIn("conversationId", ids));
+      await store.update("conversations", sqlIn("id", ids), { status: sqlString("queued"), statusReason: "NULL" });
+    });
     await indexAll(app, onProgress);
-    did(reindex.length, "conversations' chunks rebuilt from their messages and embedded");
+    did(reindex.length, "conversations chunked and embedded again");
   }
+  await store.write(() => store.delete("meta", sqlIn("key", [lostRowsKey("memories"), lostRowsKey("conversations")])));
   return actions;
 }
 
-/**
- * Conversations rebuilt from the messages rows they left (their row lost with a damaged table): the
- * latest revision's messages, the title from the first message, the dates from the messages, on the
- * platform `recovered`; queued, so the index worker makes their chunks again. A restore of an export
- * replaces each by the export's (core/jobs/restore.ts). Inside `write`.
- */
-async function recoverConversations(app: App, ids: string[]): Promise<void> {
-  const { store } = app.context;
-  const now = app.context.now().toISOString();
-  const latest = new Map<string, TableRows["messages"]>();
-  for (const row of await store.select("messages", sqlIn("conversationId", ids))) {
-    const known = latest.get(row.conversationId);
-    if (!known || row.revision > known.revision) latest.set(row.conversationId, row);
-  }
-  const conversations: ConversationRow[] = [];
-  for (const { conversationId, userId, revision, messagesJson } of latest.values()) {
-    const messages = JSON.parse(messagesJson) as StoredMessage[];
-    const times = messages.map((message) => message.timestamp).filter((time): time is string => Boolean(time));
-    const first = messages.find((message) => message.text.trim() !== "")?.text.trim() ?? "";
-    conversations.push({
-      id: conversationId,
-      userId,
-      platform: RECOVERED_PLATFORM,
-      platformConversationId: conversationId,
-      importId: await recoveredImportId(app, userId),
-      title: first.length > 80 ? `${first.slice(0, 79)}…` : first || "Recovered conversation",
-      createdAt: times[0] ?? now,
-      updatedAt: times.at(-1) ?? now,
-      status: "queued",
-      statusReason: null,
-      pinned: false,
-      excluded: false,
-      quotaBlocked: false,
-      messageCount: messages.length,
-      tokenCount: messages.reduce((sum, message) => sum + (message.tokens ?? 0), 0),
-      contentHash: "",
-      revision,
-      claimedAt: null,
-      claimedBy: null,
-      uploadedAt: now,
-    });
-  }
-  const current = conversations.map((row) => `${row.id}:${row.revision}`);
-  await store.delete("messages", `${sqlIn("conversationId", ids)} AND NOT (${sqlIn("id", current)})`);
-  await store.delete("chunks", sqlIn("conversationId", ids));
-  await store.add("conversations", conversations);
+/** Rows taken out of the store, appended to `file` as JSON lines before they are deleted. */
+async function keepRows(file: string, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.appendFile(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
 }
 
-/** The import record of a user's rebuilt conversations, made on first use. Inside `write`. */
-async function recoveredImportId(app: App, userId: string): Promise<string> {
-  const { store } = app.context;
-  const [found] = await store.select("platforms", `userId = ${sqlString(userId)} AND id = ${sqlString(RECOVERED_PLATFORM)}`);
-  if (found) return found.importId;
-  const row = {
-    userId,
-    id: RECOVERED_PLATFORM,
-    displayName: "Rebuilt by mnemo doctor",
-    importId: newId("imp"),
-    createdAt: app.context.now().toISOString(),
-  };
-  await store.add("platforms", [row]);
-  return row.importId;
+function vectorsOf(health: StoreHealth, key: "memories" | "chunks"): string[] {
+  return health.tables.find((t) => t.key === key)?.badVectors ?? [];
 }
 
-/** One row of each duplicated key: the rows read, all deleted, one of each written back. Inside `write`. */
-async function keepOneOfEach(app: App, key: TableKey, keys: string[]): Promise<void> {
+/** Conversations whose chunks are built again: those with bad vectors, and ready ones with none. */
+function reindexed(health: StoreHealth): string[] {
+  return [...new Set([...vectorsOf(health, "chunks"), ...health.relations.readyWithoutChunks])];
+}
+
+function counted(count: number, noun: string): string {
+  return `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The newest row of each duplicated key (by version or revision): all deleted, that one written back. Inside `write`. */
+async function keepNewestOfEach(app: App, key: TableKey, keys: string[]): Promise<void> {
   const { store } = app.context;
+  const age = (row: object) => (row as { version?: number }).version ?? (row as { revision?: number }).revision ?? 0;
   for (const one of keys) {
     const where = keyPredicate(key, one);
-    const [first] = (await store.select(key, where)) as TableRows[TableKey][];
-    if (!first) continue;
+    const rows = (await store.select(key, where)) as TableRows[TableKey][];
+    const newest = rows.reduce<TableRows[TableKey] | undefined>((best, row) => (!best || age(row) > age(best) ? row : best), undefined);
+    if (!newest) continue;
     await store.delete(key, where);
-    await store.add(key, [first] as never[]);
+    await store.add(key, [newest] as never[]);
   }
 }
 
 /** The predicate of one key as health.ts builds it: `userId/id` for buckets and platforms, `key` for meta, `id` else. */
 function keyPredicate(key: TableKey, value: string): string {
   if (key === "meta") return `key = ${sqlString(value)}`;
+  if (key === "images") return `file = ${sqlString(value)}`;
   if (key === "buckets" || key === "platforms") {
     const slash = value.indexOf("/");
     const id = value.slice(slash + 1);
@@ -289,16 +447,7 @@ function keyPredicate(key: TableKey, value: string): string {
 }
 
 async function reembedMemories(app: App, ids: string[]): Promise<void> {
-  const { store, embedder } = app.context;
-  const rows = await store.select("memories", sqlIn("id", ids));
-  const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
-  await store.write(() =>
-    store.upsert(
-      "memories",
-      "id",
-      rows.map((row, i) => ({ ...row, vector: vectors[i]! })),
-    ),
-  );
+  await embedAndStore(app, await app.context.store.select("memories", sqlIn("id", ids)));
 }
 
 /** Runs the index worker until nothing is queued, telling how many are left. */

@@ -3,8 +3,13 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
-import { ANY_INDEX, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import path from "node:path";
+import { ANY_INDEX, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { storedImageProblem } from "../memories/image-types.js";
+import type { Salvaged } from "../../store/salvage.js";
+import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
+import { chunkSizes } from "../chat-history/chunking.js";
 
 /**
  * `mnemo doctor`: what is wrong with a store, and the way out of each thing. The store is read in a
@@ -28,9 +33,20 @@ export interface Finding {
   detail?: string | undefined;
 }
 
+/** An image memory whose picture is gone or is not the image that was stored. */
+export interface ImageProblem {
+  memoryId: string;
+  file: string;
+  what: string;
+}
+
 export interface Diagnosis {
   health: StoreHealth;
+  /** Checked on a local store, whose pictures are files; a store on object storage keeps them in its `images` table. */
+  images: ImageProblem[];
   findings: Finding[];
+  /** Nothing wrong, but worth knowing: the store made otherwise than the settings now ask. */
+  notes: string[];
 }
 
 export type DoctorProgress = (text: string) => void;
@@ -39,6 +55,16 @@ const HEALTH_PROCESS = fileURLToPath(new URL("../../store/health-process.js", im
 
 /** The platform of conversations `mnemo doctor --repair` rebuilt from their messages: a restore replaces them. */
 export const RECOVERED_PLATFORM = "recovered";
+
+/**
+ * The content hash of a conversation `mnemo doctor --repair` rebuilt from what was left (its chunks'
+ * text, an earlier revision) or kept without its text: no upload has it, so a new import of the
+ * conversation replaces it, and a restore replaces it by the export's.
+ */
+export const REBUILT_HASH = "rebuilt-by-mnemo-doctor";
+
+/** Where a repair keeps what it takes out of the store: a damaged table's files, the rows nothing refers to. */
+export const LEFTOVERS_DIR = "<data dir>/recovered/";
 
 const RESTORE = "then `mnemo import <your latest export>` puts back what the export holds (what the store has is left as it is)";
 
@@ -52,12 +78,32 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
   const health = await inChild<StoreHealth>(config, ["check", config.storeUri], (line) => {
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
-  return { health, findings: findingsOf(health) };
+  const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
+  const images = isRemoteUri(config.storeUri) ? [] : imageProblems(config.paths.images, health.relations.images);
+  return { health, images, findings: findingsOf(health, images), notes: chunks ? [chunks] : [] };
 }
 
-/** Rows kept and rows the table said it had, after a salvage (doctor-repair.ts). */
-export function salvageInChild(config: Config, table: string): Promise<{ rows: number | undefined; kept: number }> {
-  return inChild(config, ["salvage", config.storeUri, table]);
+/** Each image memory's file read and checked to its end (and a PNG's checksums). */
+function imageProblems(dir: string, images: StoreHealth["relations"]["images"]): ImageProblem[] {
+  return images.flatMap(({ memoryId, file }) => {
+    let data: Buffer;
+    try {
+      data = fs.readFileSync(path.join(dir, file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return [{ memoryId, file, what: code === "ENOENT" ? "is missing" : `cannot be read (${code})` }];
+    }
+    const what = storedImageProblem(data);
+    return what ? [{ memoryId, file, what }] : [];
+  });
+}
+
+/**
+ * A damaged table salvaged (store/salvage.ts) in a child process: rows kept, of how many, and, with
+ * `earlier`, at how many versions before the newest (whose version files do not open).
+ */
+export function salvageInChild(config: Config, table: TableHealth, dims: number | undefined, earlier: boolean): Promise<Salvaged> {
+  return inChild(config, ["salvage", config.storeUri, table.table, table.key, String(dims ?? ""), earlier ? "earlier" : "newest"]);
 }
 
 /**
@@ -70,7 +116,7 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
       // Three I/O threads, as for maintenance: LanceDB's reads ahead take memory, not time, from a whole-table read.
       env: {
         LANCE_IO_THREADS: "3",
-        ...process.env,
+        ...config.env,
         RUST_BACKTRACE: "0",
         LANCEDB_LOG: "error",
         MNEMO_STORAGE_OPTIONS: JSON.stringify(config.storage.options),
@@ -79,7 +125,7 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
     });
     let pending = "";
     let last = "";
-    let answer: { done?: T; failed?: Problem } | undefined;
+    let answer: { done?: T; failed?: Problem & { fault?: boolean; suggestion?: string } } | undefined;
     child.stderr.resume();
     child.stdout.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
@@ -94,6 +140,8 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (answer?.done !== undefined) return resolve(answer.done);
+      // The disk or the object store failed, not the store's files: nothing to repair, the check to run again.
+      if (answer?.failed?.fault) return reject(new StorageFaultError(answer.failed.what, answer.failed.suggestion ?? ""));
       const why = answer?.failed
         ? `${answer.failed.what}${answer.failed.detail ? ` (${answer.failed.detail})` : ""}`
         : `LanceDB stopped the process (${signal ?? `exit ${code}`})${last ? ` while reading the "${last}" table, which is damaged` : ""}`;
@@ -106,8 +154,16 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
   });
 }
 
+/**
+ * Whether `table`'s rows are lost (it is damaged, or a repair cut short had salvaged it): what refers
+ * to them is then their text to rebuild them from, rather than what a write cut short left.
+ */
+export function rowsLost(health: StoreHealth, table: LostRowsTable): boolean {
+  return health.tables.some((t) => t.key === table && t.problem) || (health.meta.lostRows ?? []).includes(table);
+}
+
 /** What each problem means for the user, and what to do about it. */
-export function findingsOf(health: StoreHealth): Finding[] {
+export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Finding[] {
   const findings: Finding[] = [];
   if (health.meta.problem) {
     findings.push({
@@ -115,13 +171,12 @@ export function findingsOf(health: StoreHealth): Finding[] {
       severity: "damaged",
       what: health.meta.problem.what,
       detail: health.meta.problem.detail,
-      fix: `\`mnemo doctor --repair --embedder <spec>\` writes it again, naming the embedder the store was made with (bundled, or transformers:<model>${health.meta.dims ? `; its vectors have ${health.meta.dims} dimensions` : ""}); or restore an export into a new store`,
+      fix: `\`mnemo doctor --repair\` writes it again for the embedder recorded in the data dir, or the one named with --embedder <spec> (bundled, or transformers:<model>${health.meta.dims ? `; its vectors have ${health.meta.dims} dimensions` : ""})`,
     });
   }
   // A damaged meta table is told once, above, with its own way out.
   for (const table of health.tables.filter((t) => !(t.key === "meta" && health.meta.problem))) findings.push(...tableFindings(table));
   const relations = health.relations;
-  if (!relations) return findings;
   const add = (table: string, severity: Severity, count: number, what: string, fix: string) => {
     if (count > 0) findings.push({ table, severity, what: `${count.toLocaleString("en")} ${what}`, fix });
   };
@@ -129,29 +184,49 @@ export function findingsOf(health: StoreHealth): Finding[] {
     "chunks",
     "repairable",
     relations.orphanChunks.length,
-    "conversations that are gone still have chunks",
-    "`mnemo doctor --repair` deletes them",
+    "conversations are gone, their messages too, but their chunks hold their text",
+    `\`mnemo doctor --repair\` rebuilds them and their messages from the chunks; ${REPLACED}`,
   );
   add(
     "conversation_messages",
     "repairable",
     relations.orphanMessages.length,
-    "messages rows are of a conversation's earlier revision",
+    "messages rows are of a conversation's earlier revision (its current one is stored)",
     "`mnemo doctor --repair` deletes them",
   );
+  const conversationsDamaged = rowsLost(health, "conversations");
   add(
     "conversations",
     "repairable",
     relations.lostConversations.length,
-    "conversations are gone but their messages are still stored",
-    `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); then \`mnemo import <your latest export>\` replaces each rebuilt one by the export's`,
+    conversationsDamaged
+      ? "conversations cannot be read but their messages are still stored"
+      : "messages rows belong to no conversation (an upload or a delete cut short between its commits)",
+    conversationsDamaged
+      ? `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); ${REPLACED}`
+      : `\`mnemo doctor --repair\` moves them to a file in ${LEFTOVERS_DIR}: running the upload again stores its conversations anew`,
+  );
+  const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
+  add(
+    "conversation_messages",
+    "repairable",
+    fromChunks.length,
+    "conversations have lost their messages, which their chunks still hold",
+    `\`mnemo doctor --repair\` rebuilds the messages from the chunks' text; ${REPLACED}`,
+  );
+  add(
+    "conversation_messages",
+    "repairable",
+    fromEarlier.length,
+    "conversations have lost their messages but not those of their previous revision",
+    `\`mnemo doctor --repair\` puts the previous revision's messages back and indexes them; ${REPLACED}`,
   );
   add(
     "conversations",
     "damaged",
-    relations.withoutMessages.length,
-    "conversations have lost their messages",
-    `\`mnemo doctor --repair\` removes them; ${RESTORE}`,
+    lost.length,
+    "conversations have lost their messages and chunks: their titles are all that is left",
+    `\`mnemo doctor --repair\` keeps them, marked failed with the reason; ${RESTORE}`,
   );
   add(
     "chunks",
@@ -168,24 +243,47 @@ export function findingsOf(health: StoreHealth): Finding[] {
     "memories are in a bucket that does not exist",
     "`mnemo doctor --repair` makes the bucket again (named Recovered <id>)",
   );
+  const memoriesDamaged = rowsLost(health, "memories");
   add(
     "memory_history",
     "repairable",
     relations.orphanHistory.length,
-    "deleted memories still have versions",
-    "`mnemo doctor --repair` deletes them",
+    memoriesDamaged
+      ? "memories cannot be read but have versions"
+      : "memories are gone but have versions (a delete, or a remember, stopped between its two commits)",
+    memoriesDamaged
+      ? "`mnemo doctor --repair` rebuilds each memory from its newest version (embedding it again)"
+      : `\`mnemo doctor --repair\` moves the versions to a file in ${LEFTOVERS_DIR}`,
   );
-  for (const { table, userIds, rows } of relations.withoutUser) {
+  add(
+    "platforms",
+    "repairable",
+    relations.missingPlatforms.length,
+    "platforms hold conversations but have no import record",
+    "`mnemo doctor --repair` makes each again from its conversations",
+  );
+  const strays = new Set(relations.withoutUser.flatMap((entry) => entry.userIds));
+  for (const { table, rows } of relations.withoutUser) {
     add(
       table,
-      "damaged",
+      "repairable",
       rows,
-      `rows belong to ${userIds.length === 1 ? "a user" : `${userIds.length} users`} the users table does not hold`,
-      "restore the users from an export of the whole store (`mnemo import <export --all-users>`): their rows here join them again",
+      `rows belong to ${strays.size === 1 ? "a user" : `${strays.size} users`} the users table does not hold`,
+      "`mnemo doctor --repair` makes those users again from their ids (with their names and tokens where the data dir recorded them)",
     );
+  }
+  for (const image of images) {
+    findings.push({
+      table: "images",
+      severity: "damaged",
+      what: `the picture of image memory ${image.memoryId} (${image.file}) ${image.what}`,
+      fix: `the memory and its description are kept; \`mnemo import <your latest export>\` puts its picture back`,
+    });
   }
   return findings;
 }
+
+const REPLACED = "`mnemo import <your latest export>` then replaces each rebuilt one by the export's";
 
 function tableFindings(table: TableHealth): Finding[] {
   const findings: Finding[] = [];
@@ -199,7 +297,7 @@ function tableFindings(table: TableHealth): Finding[] {
       fix:
         table.key === "chunks"
           ? "`mnemo doctor --repair` keeps the chunks that can be read and rebuilds the rest from the conversations' messages (re-embedding them)"
-          : `\`mnemo doctor --repair\` keeps the rows that can still be read and drops the rest; ${RESTORE}`,
+          : `\`mnemo doctor --repair\` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; ${RESTORE}`,
     });
   }
   for (const index of table.indexes.filter((i) => i.problem)) {

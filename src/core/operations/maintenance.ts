@@ -11,9 +11,10 @@ import {
   VECTOR_SEGMENT_LIMIT,
 } from "../../store/maintenance.js";
 import type { TableKey } from "../../store/schema.js";
+import { objectStoreError } from "../../store/object-store-errors.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
 import type { Store } from "../../store/store.js";
-import { diskFullOr } from "../../store/write-lock.js";
+import { diskFullOr, storageFaultOr } from "../../store/write-lock.js";
 import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
 import { giveBackFreeMemory, giveBackWhenIdle, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
@@ -65,6 +66,8 @@ export class Maintenance {
     private readonly reindexLockPath: string,
     private readonly mode: "background" | "detached" | "off",
     private readonly storeLocation: string,
+    /** The environment of the maintenance process it starts (the config's). */
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     if (mode === "background") this.stopTrimming = giveBackWhenIdle();
   }
@@ -161,7 +164,7 @@ export class Maintenance {
   private async startIfNeeded(): Promise<void> {
     if (!(await this.hasWork(await tablesNeedingMaintenance(this.store, await this.segmentLimit())))) return;
     this.writes = 0;
-    const child = startMaintenanceProcess(this.storeLocation);
+    const child = startMaintenanceProcess(this.storeLocation, this.env);
     this.child = child;
     child.unref(); // a server that stops does not wait for it
     child.once("exit", () => {
@@ -205,7 +208,7 @@ export class Maintenance {
       await this.dropStaleGenerations()
         .then(() => optimizeStore(this.store, keys, limit))
         .catch((error: unknown) => {
-          throw diskFullOr(error, path.dirname(this.lockPath));
+          throw objectStoreError(error, this.storeLocation) ?? storageFaultOr(error, path.dirname(this.lockPath));
         });
       return true;
     } finally {
@@ -246,7 +249,7 @@ export class Maintenance {
     this.stopTrimming?.();
     await Promise.all([this.looking, this.compacting]);
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
-      startMaintenanceProcess(this.storeLocation).unref();
+      startMaintenanceProcess(this.storeLocation, this.env).unref();
     }
   }
 }
@@ -269,12 +272,12 @@ export function useFewerIoThreads(): void {
  * parent does not cut it short. glibc reads its allocator settings when a process starts, and this
  * one is ours to start.
  */
-function startMaintenanceProcess(storeLocation: string): ChildProcess {
+function startMaintenanceProcess(storeLocation: string, env: NodeJS.ProcessEnv): ChildProcess {
   const bin = fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url));
   const child = spawn(process.execPath, [bin, "maintain", "--if-needed", "--quiet", "--store", storeLocation], {
     detached: true,
     stdio: "ignore",
-    env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...process.env },
+    env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...env },
   });
   child.on("error", () => undefined);
   return child;

@@ -6,6 +6,7 @@ import type { ConversationRow } from "../../store/rows.js";
 import { ofUser, sqlAnd } from "../../store/sql.js";
 import { isRemoteUri } from "../../config/paths.js";
 import type { CoreContext } from "../context.js";
+import { chunkSizes } from "../chat-history/chunking.js";
 
 type Statistics = StoreInfo["statistics"];
 
@@ -18,6 +19,7 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
     dataDir: config.paths.dataDir,
     storeUri: config.storeUri,
     embedder: { id: store.meta.embedderId, spec: store.meta.embedderSpec, dims: store.meta.dims },
+    chunks: chunkSizes(store.meta.chunkTokens, config.chunkTokens),
     reranker: config.reranker,
     synthesizer: ctx.synthesizer.id,
     statistics: await store.memo(`statistics:${userId}`, ["memories", "buckets", "conversations", "platforms"], () =>

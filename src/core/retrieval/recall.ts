@@ -262,9 +262,6 @@ function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
   return [...first, ...later];
 }
 
-/** More messages than a chunk of 192 tokens can hold: chunk and message index make one order. */
-const MESSAGES_PER_CHUNK_BOUND = 1_000;
-
 /**
  * Chunks → one passage per message, numbered in rank order, without repeating a message or a text.
  * A long message split over several of the chunks is one passage of its pieces in their order;
@@ -296,7 +293,8 @@ async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePa
         conversationTitle: conversation?.title ?? "",
         date: message.timestamp || conversation?.createdAt || null,
         sender: message.sender,
-        order: chunk.chunkIndex * MESSAGES_PER_CHUNK_BOUND + i,
+        // Its chunk, then its place in it: a fraction, so no chunk size is assumed.
+        order: chunk.chunkIndex + i / chunk.messageIds.length,
         text: message.text,
         // Messages are ranked on the fused score, which keeps the spread between strong hits that
         // relevance (a probability, 0.99 for many) flattens; the source shows the relevance.

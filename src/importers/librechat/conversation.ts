@@ -20,12 +20,13 @@
 //   Without `content`, the answer is `text`. A failed answer (`error: true`: LibreChat's error
 //   notice) is left out, and one nothing follows is not where the branch ends: its sibling is.
 // - `files` on a message are `[image]` (an image type, or a width) or `[file: filename]`.
-// - `options.promptPrefix` (the chat's instructions to the model) is not said by either speaker, so it
-//   is not a message; `options.title` names a chat without `title`.
+// - `options.promptPrefix` (the instructions the user set for the chat) is its first message,
+//   `[system prompt]` (placeholders.ts); `options.title` names a chat without `title`.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { lastChildBranch, withoutFailedLeaves, type Linked } from "../branch.js";
 import { exportedConversation } from "../exported-conversation.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -45,7 +46,10 @@ export function libreChatConversation(record: unknown, context: RecordContext): 
     id: nonEmptyString(record.conversationId),
     title: nonEmptyString(record.title) ?? options.title,
     createdAt: undefined, // the export's `exportAt` is a time of day only: the first message dates it
-    messages: lastChildBranch(nodes).flatMap((node) => toMessage(node) ?? []),
+    messages: withSystemPrompt(
+      options.promptPrefix,
+      lastChildBranch(nodes).flatMap((node) => toMessage(node) ?? []),
+    ),
   };
   return exportedConversation("librechat", found, context);
 }

@@ -7,7 +7,9 @@
 //   again, or the chat saved again after it went on, is the same conversation.
 // - A message's time is the one its speaker's line gives, or the line after it when that line is
 //   only a time (`<time datetime="…">` of chatgpt-exporter, `*Jun 1, 2025, 10:00 AM*`).
-// - Left out: a system prompt (counted, as the app exports leave theirs out) and reasoning folded in
+// - A system prompt (`#### system:`) is what the user wrote for the model: the first message,
+//   `[system prompt]` (placeholders.ts), as for the apps' exports that record one.
+// - Left out: reasoning folded in
 //   `<details>` whose summary says so ("Thought for 12 seconds", chatgpt-exporter's thinking option);
 //   a tool's turn ("Plugin (…)") is the assistant's, as what it did for the answer; images become
 //   `[image]`; HTML comments, the rules between messages and an exporter's credit at the end
@@ -15,6 +17,7 @@
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { cutText, earliestIso, titleFrom } from "../json-values.js";
+import { isSystemPrompt, systemPromptMessage } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 import { isoTimeIn, timeOf } from "./times.js";
@@ -47,17 +50,14 @@ const APPS: readonly App[] = [
 /** A transcript that names no app. */
 const NO_APP = { platform: "markdown", name: "Markdown transcript" };
 
-const SYSTEM_SKIPPED = "system prompts in transcripts (not the conversation)";
 const TITLE_CHARS = 80;
 
 /** The conversation a transcript file holds; undefined when it holds no message text. */
 export function transcriptConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   const transcript = typeof record === "string" ? readTranscript(record) : undefined;
   if (transcript === undefined) throw notAConversation(context);
-  const skipped = transcript.turns.filter((turn) => turn.speaker === "system").length;
-  if (skipped > 0) context.skip(SYSTEM_SKIPPED, skipped);
   const messages = transcript.turns.flatMap((turn, index) => messageOf(turn, index));
-  if (messages.length === 0) {
+  if (!messages.some((message) => !isSystemPrompt(message))) {
     context.skip("transcripts without any message text");
     return undefined;
   }
@@ -85,11 +85,11 @@ export function transcriptConversation(record: unknown, context: RecordContext):
 }
 
 function messageOf(turn: Turn, index: number): UploadMessage[] {
-  if (turn.speaker === "system") return [];
   const { text, time } = timed(turn.body);
   const content = cleaned(text);
-  if (content === "") return [];
   const createdAt = turn.time ?? time;
+  if (turn.speaker === "system") return [systemPromptMessage(content, `m${index + 1}`, createdAt) ?? []].flat();
+  if (content === "") return [];
   return [
     {
       id: `m${index + 1}`,
@@ -184,12 +184,14 @@ function latest(times: (string | undefined)[]): string | undefined {
 
 /** The first prompt's first line, as a title for a transcript without one. */
 function firstPrompt(messages: UploadMessage[]): string | undefined {
-  const prompt = messages.find((message) => message.role === "human") ?? messages[0];
+  const said = messages.filter((message) => !isSystemPrompt(message));
+  const prompt = said.find((message) => message.role === "human") ?? said[0];
   const line = prompt?.content.split("\n").find((text) => text.trim() !== "");
   return line === undefined ? undefined : cutText(line.replace(/^[#>*\-\s]+/, "").trim(), TITLE_CHARS);
 }
 
 function derivedId(title: string, messages: UploadMessage[]): string {
-  const prompt = messages.find((message) => message.role === "human")?.content ?? messages[0]!.content;
+  const said = messages.filter((message) => !isSystemPrompt(message));
+  const prompt = said.find((message) => message.role === "human")?.content ?? said[0]!.content;
   return `md-${createHash("sha256").update(`${title}\u0000${prompt}`).digest("hex").slice(0, 24)}`;
 }

@@ -12,8 +12,9 @@
 //   `chat.history.currentId` is the message the chat shows last (createMessagesList in
 //   src/lib/utils walks up from it): its branch is the one kept. Without it, the newest message
 //   nothing answers. A chat with only `chat.messages` (older versions) is read as that list.
-// - A message's `timestamp` is in Unix seconds; `role` is user, assistant or system. A system
-//   message is the chat's instructions to the model, not said by either speaker: left out.
+// - A message's `timestamp` is in Unix seconds; `role` is user, assistant or system. The chat's own
+//   system prompt (a `system` message, or `params.system` set in the chat's controls) is what the
+//   user wrote for the model: its first message, `[system prompt]` (placeholders.ts).
 // - An answer's `content` holds Open WebUI's own blocks (the sample in LibreChat's
 //   api/server/utils/import/__data__/openwebui-export.json, and the app's output parsing):
 //   `<details type="reasoning">` (the model's thinking, shown folded) and `<details
@@ -26,6 +27,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { branchTo, compareTimes, newestBranch, type Linked } from "../branch.js";
 import { exportedConversation } from "../exported-conversation.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -37,12 +39,17 @@ interface Node extends Linked {
 export function openWebUiConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const chat = chatOf(record);
+  const prompt = systemPromptOf(chat);
   const found = {
     id: nonEmptyString(record.id) ?? nonEmptyString(chat.id),
     title: nonEmptyString(record.title) ?? chat.title,
     createdAt: isoFromTime(record.created_at) ?? isoFromTime(chat.timestamp),
     updatedAt: isoFromTime(record.updated_at),
-    messages: shownBranch(chat).flatMap((node) => toMessage(node) ?? []),
+    messages: withSystemPrompt(
+      prompt.text,
+      shownBranch(chat).flatMap((node) => toMessage(node) ?? []),
+      prompt.createdAt,
+    ),
   };
   return exportedConversation("open-webui", found, context);
 }
@@ -71,6 +78,15 @@ function shownBranch(chat: JsonObject): Node[] {
   const current = nodes.find((candidate) => candidate.id === stringOf(history.currentId));
   if (current !== undefined) return branchTo(nodes, current);
   return newestBranch(nodes, (a, b) => compareTimes(a.time, b.time));
+}
+
+/** The chat's system prompt: a `system` message in its history (on any branch), else the one set in its controls. */
+function systemPromptOf(chat: JsonObject): { text: unknown; createdAt?: string } {
+  const history = isObject(chat.history) && isObject(chat.history.messages) ? Object.values(chat.history.messages) : arrayOf(chat.messages);
+  const system = history.find((raw): raw is JsonObject => isObject(raw) && raw.role === "system");
+  const params = isObject(chat.params) ? chat.params : {};
+  const createdAt = isoFromTime(system?.timestamp);
+  return { text: system?.content ?? params.system, ...(createdAt === undefined ? {} : { createdAt }) };
 }
 
 function node(raw: JsonObject, key: string): Node {

@@ -289,7 +289,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 /** The text on one line, its whitespace runs as single spaces, cut to `maxChars` with a mark of the cut. */
-export function oneLine(text: string, maxChars: number): string {
+export function oneLine(text: string, maxChars = Number.POSITIVE_INFINITY): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
 }

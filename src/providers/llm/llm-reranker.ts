@@ -1,14 +1,18 @@
 import { AppError } from "../../shared/errors.js";
+import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 import { createChatCompletions, oneLine, type ChatCompletionsOptions, type ChatMessage } from "./chat-completions.js";
 import type { Reranker } from "../reranker.js";
 
-/** A chunk holds up to 192 tokens (~800 characters); the rest of a longer text adds cost, not judgement. */
-const PASSAGE_CHARS = 800;
+/**
+ * Passage tokens per request: with the rules and the query, a prompt of ~2,000 tokens. Passages are
+ * chunks, so how many go in a request follows from the chunk size the store was made with.
+ */
+const PASSAGE_TOKENS = 1_900;
+/** Passages per request, at most: a longer list of ratings is answered less reliably. */
+const BATCH = 10;
 /** Room for one "n: rating" line per passage, and a little slack. */
 const TOKENS_PER_RATING = 8;
 const MAX_RATING = 10;
-/** Passages per request. */
-const BATCH = 10;
 
 const FALLBACK = "search without reranking (`--no-rerank`, or skipRerank: true), or set reranker: none";
 
@@ -16,8 +20,9 @@ const FALLBACK = "search without reranking (`--no-rerank`, or skipRerank: true),
  * A reranker that asks an OpenAI-compatible chat model (the `llm` settings) to rate every candidate
  * against the query. Slower than a cross-encoder and paid per token, but it needs no local model and
  * can judge a passage that shares no word with the query. Candidates go in batches, side by side,
- * so that each prompt stays short (~2,000 tokens): a local server's default context (Ollama's
- * 2,048 or 4,096 tokens) would otherwise cut the first passages off without saying so.
+ * filled up to PASSAGE_TOKENS so that each prompt stays short (~2,000 tokens): a local server's
+ * default context (Ollama's 2,048 or 4,096 tokens) would otherwise cut the first passages off
+ * without saying so.
  */
 export function createLlmReranker(options: ChatCompletionsOptions): Reranker {
   const client = createChatCompletions(options, FALLBACK);
@@ -41,8 +46,7 @@ export function createLlmReranker(options: ChatCompletionsOptions): Reranker {
   return {
     id: `llm:${options.model}`,
     async rerank(query: string, passages: string[]): Promise<number[]> {
-      const batches: string[][] = [];
-      for (let start = 0; start < passages.length; start += BATCH) batches.push(passages.slice(start, start + BATCH));
+      const batches = inBatches(passages, await loadTokenizer());
       return (await Promise.all(batches.map((batch) => rateBatch(query, batch)))).flat();
     },
     close: async () => {},
@@ -58,11 +62,35 @@ export function ratingMessages(query: string, passages: string[]): ChatMessage[]
     "Reply with one line per passage, in the passages' order, exactly in the form `n: rating`, and nothing else.",
   ].join("\n");
   const lines = [`Query: ${query.trim()}`, "", "Passages:"];
-  passages.forEach((text, i) => lines.push(`[${i + 1}] ${oneLine(text, PASSAGE_CHARS)}`));
+  passages.forEach((text, i) => lines.push(`[${i + 1}] ${oneLine(text)}`));
   return [
     { role: "system", content: system },
     { role: "user", content: lines.join("\n") },
   ];
+}
+
+/**
+ * Consecutive passages in requests of at most BATCH passages and PASSAGE_TOKENS tokens. A passage
+ * longer than a whole request (no chunk is) is cut to fit one: its start is what the model rates.
+ */
+export function inBatches(passages: string[], tokenizer: Tokenizer): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let tokens = 0;
+  for (const passage of passages) {
+    const count = tokenizer.count(passage);
+    const text = count > PASSAGE_TOKENS ? `${passage.slice(0, Math.floor((passage.length * PASSAGE_TOKENS) / count))}…` : passage;
+    const cost = Math.min(count, PASSAGE_TOKENS);
+    if (batch.length === BATCH || (batch.length > 0 && tokens + cost > PASSAGE_TOKENS)) {
+      batches.push(batch);
+      batch = [];
+      tokens = 0;
+    }
+    batch.push(text);
+    tokens += cost;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /**

@@ -80,6 +80,11 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <dd>
           {info.embedder.spec} ({info.embedder.id}, {info.embedder.dims} dimensions)
         </dd>
+        <dt>Chunks</dt>
+        <dd>
+          up to {info.chunks.tokens} tokens of a conversation
+          {info.chunks.note ? <p class="hint">{info.chunks.note}</p> : null}
+        </dd>
         <dt>Reranker</dt>
         <dd>{info.reranker}</dd>
         <dt>Synthesizer</dt>

@@ -83,6 +83,38 @@ describe("mnemo export and mnemo import of its file", () => {
     expect(short.stderr).toMatch(/cut short/);
   });
 
+  it("a .jsonl.gz export cut or with a byte changed is still restored: every memory before the break, exit 1, saying where it stopped", async () => {
+    const env = storeEnv();
+    const texts = ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"];
+    for (const text of texts) expect((await runCli(["remember", "--no-date", text], { env })).code).toBe(0);
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "backup.jsonl.gz");
+    expect((await runCli(["export", file], { env })).code).toBe(0);
+    const bytes = fs.readFileSync(file);
+    // Past the memories (the first lines), inside the conversations: a small export is one gzip
+    // block, whose damage once made the file unrecognised ("not a supported chat export").
+    for (const at of [0.5, 0.75].map((share) => Math.floor(bytes.length * share))) {
+      const flipped = Buffer.from(bytes);
+      flipped[at]! ^= 0xff;
+      for (const [name, damaged] of [
+        ["cut", bytes.subarray(0, at)],
+        ["flipped", flipped],
+      ] as const) {
+        const copy = path.join(tempDir(), `${name}.jsonl.gz`);
+        fs.writeFileSync(copy, damaged);
+        const target = storeEnv();
+        const restored = await runCli(["import", copy], { env: target });
+        expect(restored.code, `${name} at ${at}: ${restored.stderr}`).toBe(1);
+        expect(restored.stderr).toMatch(/Restored .* into default \(new\): 3 memories, 1 bucket, \d conversations?/);
+        expect(restored.stderr).toMatch(
+          /stops being readable after line \d+ .*: what could be read before line \d+ is restored, nothing after it|gzip checksum does not match .*: every record was read and is restored, but a value in one of them may differ/,
+        );
+        const memories = JSON.parse((await runCli(["--json", "memories", "--all"], { env: target })).stdout).memories as { text: string }[];
+        expect(memories.map((memory) => memory.text).sort()).toEqual([...texts].sort());
+      }
+    }
+  }, 120_000); // a dozen runs of the CLI
+
   it("exports through a server (GET /api/export); restoring is refused through one, with what to do", async () => {
     const server = await serveStore();
     try {

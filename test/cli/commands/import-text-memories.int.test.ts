@@ -27,11 +27,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import of Markdown transcr
       ["chatgpt-exporter", 2],
       ["markdown", 1],
     ]);
-    expect(summary).toMatchObject({
-      new: 3,
-      failed: 0,
-      skipped: [{ reason: "system prompts in transcripts (not the conversation)", count: 1 }],
-    });
+    expect(summary).toMatchObject({ new: 3, failed: 0, skipped: [] });
     const chatgpt = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", "chatgpt"])).stdout);
     expect(chatgpt.items.map((item: { title: string }) => item.title).sort()).toEqual(["Sourdough Starter Rescue", "Tram 28 in Lisbon"]);
     const markdown = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", "markdown"])).stdout);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CAPTIONER } from "../../../src/providers/workers/local-models.js";
 import { hubModelDir } from "../../../src/providers/transformers/model-files.js";
-import { cliTarget, isolatedEnv, ROOT, runCli, tempDir, TINY_BERT, TINY_CAPTIONER } from "../../helpers.js";
+import { cliTarget, isolatedEnv, openTestApp, ROOT, runCli, spawnCli, tempDir, TINY_BERT, TINY_CAPTIONER } from "../../helpers.js";
 
 interface Listed {
   memories: {
@@ -21,7 +21,7 @@ interface Listed {
 // (MNEMO_URL), against a running `mnemo serve`.
 describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode) => {
   let env: NodeJS.ProcessEnv;
-  let dataDir: string;
+  let modelsDir: string;
   let stop: () => Promise<void>;
   const mnemo = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
   const json = async <T>(args: string[], input?: string): Promise<T> => {
@@ -31,7 +31,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   };
 
   beforeAll(async () => {
-    ({ env, dataDir, stop } = await cliTarget(mode));
+    ({ env, modelsDir, stop } = await cliTarget(mode));
     const first = await mnemo(["remember", "My dog Biscuit loves swimming at the beach"]);
     expect(first.code, first.stderr).toBe(0);
   });
@@ -56,7 +56,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     )}`;
     const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
     for (const flag of ["--help", "--version"]) {
-      const result = await runCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
+      const result = await spawnCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
       expect(result.code, result.stderr).toBe(0);
     }
     expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
@@ -221,7 +221,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     ]);
     const named = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
     // The tiny captioner (fixtures/models/build-tiny-captioner.py) names the image's dominant colour.
-    fs.cpSync(TINY_CAPTIONER, hubModelDir(path.join(dataDir, "models"), DEFAULT_CAPTIONER), { recursive: true });
+    fs.cpSync(TINY_CAPTIONER, hubModelDir(modelsDir, DEFAULT_CAPTIONER), { recursive: true });
     const captioned = await json<{ memoryId: string }>(["remember", "--image", image("blue-square.jpg")]);
 
     const listed = await json<Listed>(["memories", "--type", "image", "--count", "4"]);
@@ -300,10 +300,14 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
 });
 
 describe("mnemo CLI: stores", () => {
-  const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   const mnemo = (args: string[]) => runCli(args, { env });
   beforeAll(async () => {
-    expect((await mnemo(["remember", "a first memory"])).code).toBe(0);
+    // Stored without a command, which would start a maintenance process of its own on closing.
+    const app = await openTestApp({ store }, {}, env);
+    await (await app.service()).memories.store({ text: "a first memory" });
+    await app.close();
   });
 
   it("refuses a folder that is not a store, and a store of another embedder", async () => {
@@ -318,12 +322,12 @@ describe("mnemo CLI: stores", () => {
   });
 
   it("maintain optimizes every table; with --if-needed only what is due, here nothing", async () => {
-    const due = await mnemo(["--json", "maintain", "--if-needed"]);
-    expect(due.code, due.stderr).toBe(0);
-    expect(JSON.parse(due.stdout)).toEqual({ optimized: false });
     const all = await mnemo(["maintain"]);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout + all.stderr).toMatch(/Store compacted and indexed/);
+    const due = await mnemo(["--json", "maintain", "--if-needed"]);
+    expect(due.code, due.stderr).toBe(0);
+    expect(JSON.parse(due.stdout)).toEqual({ optimized: false });
   });
 
   it("reindex moves a store to another embedder and keeps every memory", async () => {

@@ -45,8 +45,8 @@ describe("chunkConversation", () => {
     const text = "  The ridge trail above the lake is lovely in spring.  ";
     const counted = { ...message("m1", text), tokens: messageTokens(text, tokenizer) };
     expect(counted.tokens).toBe(tokenizer.count(text.trim()));
-    expect(chunkConversation([counted], tokenizer)[0]!.tokenCount).toBe(counted.tokens);
-    expect(chunkConversation([{ ...counted, tokens: 7 }], tokenizer)[0]!.tokenCount).toBe(7);
+    expect(chunkConversation([counted], tokenizer, { maxTokens: 192 })[0]!.tokenCount).toBe(counted.tokens);
+    expect(chunkConversation([{ ...counted, tokens: 7 }], tokenizer, { maxTokens: 192 })[0]!.tokenCount).toBe(7);
   });
 
   it("splits an over-long message at sentences into pieces that fit, keeping every word in order", () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import { createGzip } from "node:zlib";
+import { constants, crc32, createGzip, deflateRawSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
 import { exportAllUsers, exportUser } from "../../../src/core/jobs/export.js";
@@ -40,6 +40,29 @@ async function writeExport(lines: AsyncIterable<string>, file: string): Promise<
   const source = Readable.from(lines);
   if (file.endsWith(".gz")) await pipeline(source, createGzip(), fs.createWriteStream(file));
   else await pipeline(source, fs.createWriteStream(file));
+}
+
+/** The export of every user, plain. */
+async function plainExport(): Promise<string> {
+  const file = path.join(tempDir(), "plain.jsonl");
+  await writeExport(await exportAllUsers(source.context), file);
+  return file;
+}
+
+/**
+ * A gzip file of `head` then `tail`, the head's deflate blocks ending at `flushedAt` (a sync flush:
+ * everything before it decompresses whole, whatever happens to the bytes after it).
+ */
+function gzipWithBreak(head: string[], tail: string[]): { file: string; flushedAt: number } {
+  const [first, rest] = [`${head.join("\n")}\n`, `${tail.join("\n")}\n`].map((text) => Buffer.from(text));
+  const header = gzipSync(Buffer.alloc(0)).subarray(0, 10);
+  const body = deflateRawSync(first!, { finishFlush: constants.Z_SYNC_FLUSH });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(Buffer.concat([first!, rest!])), 0);
+  trailer.writeUInt32LE(first!.length + rest!.length, 4);
+  const file = path.join(tempDir(), "export.jsonl.gz");
+  fs.writeFileSync(file, Buffer.concat([header, body, deflateRawSync(rest!), trailer]));
+  return { file, flushedAt: header.length + body.length };
 }
 
 async function restore(app: App, file: string, intoUser?: string): Promise<RestoreSummary> {
@@ -197,6 +220,25 @@ describe("export and restore", () => {
     }
   });
 
+  it("puts back the picture of an image memory the store holds with its file cut short or gone", async () => {
+    const target = await openTestApp();
+    try {
+      await restore(target, exported);
+      const root = target.config.paths.images;
+      const [file] = (fs.readdirSync(root, { recursive: true }) as string[]).filter((name) => name.endsWith(".png"));
+      fs.truncateSync(path.join(root, file!), 40);
+      const summary = await restore(target, exported);
+      expect(summary.pictures).toBe(1);
+      expect(summary.added).toEqual({ bucket: 0, memory: 0, platform: 0, conversation: 0 });
+      expect(fs.readFileSync(path.join(root, file!))).toEqual(IMAGE);
+      fs.rmSync(path.join(root, file!));
+      expect((await restore(target, exported)).pictures).toBe(1);
+      expect((await restore(target, exported)).pictures).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
   it("without vectors, rebuilds the chunks and ends where the original was", async () => {
     const file = path.join(tempDir(), "novectors.jsonl");
     const me = await source.service();
@@ -258,6 +300,41 @@ describe("export and restore", () => {
       expect(skipped.problems).toEqual([expect.stringMatching(/line 4: not JSON/)]);
     } finally {
       await target.close();
+    }
+  });
+
+  it("a .gz cut or bit-flipped after the memories restores every record before the break, in every table, and says where it stopped", async () => {
+    const lines = fs
+      .readFileSync(await plainExport(), "utf8")
+      .split("\n")
+      .filter(Boolean);
+    // The break lands after the first user's memories and platforms, before their conversations:
+    // everything up to there is flushed into the gzip stream, so it decompresses whole.
+    const whole = lines.findIndex((line) => line.startsWith('{"type":"conversation"'));
+    const before = lines.slice(0, whole);
+    const { file, flushedAt } = gzipWithBreak(before, lines.slice(whole));
+    const cut = path.join(tempDir(), "cut.jsonl.gz");
+    fs.writeFileSync(cut, fs.readFileSync(file).subarray(0, flushedAt + 20));
+    const flipped = path.join(tempDir(), "flipped.jsonl.gz");
+    const bytes = fs.readFileSync(file);
+    bytes[flushedAt + 40]! ^= 0xff;
+    fs.writeFileSync(flipped, bytes);
+    const memories = before.filter((line) => line.startsWith('{"type":"memory"')).length;
+    expect(memories).toBe(3);
+    for (const damaged of [cut, flipped]) {
+      const target = await openTestApp();
+      try {
+        const summary = await restore(target, damaged);
+        expect(summary.added, damaged).toMatchObject({ memory: 3, bucket: 2, platform: 2, conversation: 0 });
+        expect(summary.complete).toBe(false);
+        expect(summary.problems.join("\n")).toMatch(
+          /stops being readable after line \d+ \(.+\): what could be read before line \d+ is restored, nothing after it/,
+        );
+        const me = await target.service();
+        expect(((await me.memories.listV2({ all: true })).memories as string[]).length).toBe(3);
+      } finally {
+        await target.close();
+      }
     }
   });
 

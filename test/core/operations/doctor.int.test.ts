@@ -52,8 +52,8 @@ describe("mnemo doctor", () => {
       expect.arrayContaining([
         "memories: 1 memories have a vector that is not finite, is all zero or has another dimension",
         "memories: 1 rows are stored twice (the same id)",
-        "chunks: 1 conversations that are gone still have chunks",
-        "conversation_messages: 1 messages rows are of a conversation's earlier revision",
+        "chunks: 1 conversations are gone, their messages too, but their chunks hold their text",
+        "conversation_messages: 1 messages rows are of a conversation's earlier revision (its current one is stored)",
         "chunks: 1 conversations are not in the search index (no chunks)",
         "memories: 1 memories are in a bucket that does not exist",
       ]),
@@ -109,6 +109,95 @@ describe("mnemo doctor", () => {
     expect((await runCli(["doctor"], { env })).code).toBe(0);
   });
 });
+
+describe("mnemo doctor --repair keeps what can be read", () => {
+  it("a lost messages table: every conversation stays, its messages rebuilt from its chunks; the plan comes first, --dry-run changes nothing, a restore puts the originals back", async () => {
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const upload = path.join(tempDir(), "chats.json");
+    fs.writeFileSync(upload, JSON.stringify([chat("c1", "Lisbon"), chat("c2", "Sourdough"), chat("c3", "Snakes")]));
+    expect((await runCli(["import", upload], { env })).code).toBe(0);
+    const before = await listed(env);
+    const texts = await messageTexts(env, before);
+    const backup = path.join(tempDir(), "backup.jsonl.gz");
+    expect((await runCli(["export", backup], { env })).code).toBe(0);
+    const data = path.join(store, "db", "conversation_messages.lance", "data");
+    for (const file of fs.readdirSync(data)) fs.truncateSync(path.join(data, file), 100);
+
+    const untouched = filesOf(path.join(store, "db"));
+    const dry = await runCli(["doctor", "--repair", "--dry-run"], { env });
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(
+      /mnemo doctor --repair would, in this order:\n {2}• conversation_messages: made again from the 0 of its 3 rows/,
+    );
+    expect(dry.stderr).toMatch(/• 3 conversations' messages rebuilt from their chunks' text/);
+    expect(filesOf(path.join(store, "db"))).toEqual(untouched);
+
+    const repair = await runCli(["doctor", "--repair"], { env });
+    expect(repair.code, repair.stderr).toBe(0);
+    const plan = repair.stderr.indexOf("mnemo doctor --repair will, in this order:");
+    expect(plan).toBeGreaterThanOrEqual(0);
+    expect(repair.stderr.indexOf("✔ 3 conversations' messages rebuilt from their chunks' text")).toBeGreaterThan(plan);
+    expect(repair.stderr).toMatch(/its damaged files are in .*recovered\/.*conversation_messages\.lance/);
+    expect(await listed(env)).toEqual(before);
+    expect(await messageTexts(env, before)).toEqual(texts);
+
+    expect((await runCli(["import", backup], { env })).code).toBe(0);
+    expect(await listed(env)).toEqual(before);
+    expect((await runCli(["doctor"], { env })).code).toBe(0);
+  }, 180_000); // a dozen runs of the CLI, three of them checks in a child process
+
+  it("a users table that lost its rows: the next command refuses to start an empty default user; --repair makes the users again with their names and tokens", async () => {
+    const app = await openTestApp();
+    const me = await app.service();
+    await me.memories.store({ text: "The tram 28 goes up to Graça" });
+    await app.users.add("alice");
+    const token = await app.users.rotateToken("alice");
+    await app.users.rotateToken("default");
+    const config = app.config;
+    await app.close();
+    let reopened = await openTestApp({ store: config.paths.dataDir }); // the data dir records the users as a store opens
+    await reopened.context.store.write(() => reopened.context.store.delete("users", "true"));
+    await expect(reopened.service()).rejects.toThrow(/The store's "users" table is damaged: it does not hold 2 users whose data is stored/);
+    await reopened.close();
+
+    const diagnosis = await diagnose(config);
+    expect(diagnosis.findings.map((finding) => finding.what)).toContain("1 rows belong to 2 users the users table does not hold");
+    const repaired = await repairStore(config, diagnosis);
+    expect(repaired.actions).toContain("2 users made again from their rows' ids: default, alice");
+    expect(repaired.after.findings).toEqual([]);
+    reopened = await openTestApp({ store: config.paths.dataDir });
+    try {
+      const memories = (await (await reopened.service()).memories.listV2({ all: true })).memories as string[];
+      expect(memories.join()).toContain("Graça");
+      expect((await reopened.authenticate(token))?.user.name).toBe("alice");
+      const defaultToken = fs.readFileSync(config.paths.tokenFile, "utf8").trim();
+      expect((await reopened.authenticate(defaultToken))?.user.name).toBe("default");
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+/** Every file under `dir` with its size and modification time. */
+function filesOf(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .map((file) => path.join(dir, file))
+    .filter((file) => fs.statSync(file).isFile())
+    .map((file) => `${file} ${fs.statSync(file).size} ${fs.statSync(file).mtimeMs}`)
+    .sort();
+}
+
+/** Each conversation's messages' text, as `mnemo chats show` gives them. */
+async function messageTexts(env: NodeJS.ProcessEnv, conversations: { id: string }[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const { id } of conversations) {
+    const shown = await runCli(["--json", "chats", "show", id], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    texts.push((JSON.parse(shown.stdout) as { messages: { text: string }[] }).messages.map((message) => message.text).join("\n"));
+  }
+  return texts;
+}
 
 async function listed(env: NodeJS.ProcessEnv): Promise<{ id: string; title: string; platform: string; pinned: boolean }[]> {
   const result = await runCli(["--json", "chats", "list"], { env });

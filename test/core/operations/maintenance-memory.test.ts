@@ -5,6 +5,8 @@ import { tempDir } from "../../temp-dirs.js";
 
 const giveBack = vi.hoisted(() => vi.fn(async () => true));
 vi.mock("../../../src/shared/lean-allocator.js", async (original) => ({ ...(await original<object>()), giveBackFreeMemory: giveBack }));
+// The unit project shares its modules between files: load maintenance.js afresh, with the mock.
+vi.resetModules();
 const { Maintenance } = await import("../../../src/core/operations/maintenance.js");
 
 /** A store whose every read fails: the maintenance looks that writes trigger find nothing to do. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBundledEmbedder } from "../../../src/providers/bundled/bundled-embedder.js";
 import { tfjsToOnnx, type TfjsModelJson } from "../../../src/providers/bundled/tfjs-to-onnx.js";
-import { tempDir } from "../../helpers.js";
+import { modelsFolder, tempDir } from "../../helpers.js";
 
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let dot = 0;
@@ -29,7 +29,8 @@ const TEXTS = [
 
 describe("bundled embedder (Universal Sentence Encoder lite on ONNX Runtime)", () => {
   it("gives the vectors the package's own TensorFlow.js run gives, for every kind of text", async () => {
-    const embedder = await createBundledEmbedder({ cacheDir: tempDir(), threads: 1 });
+    // Converted once for the run (test/global-setup.ts); the next test converts one of its own.
+    const embedder = await createBundledEmbedder({ cacheDir: modelsFolder(), threads: 1 });
     const ours = await embedder.embedDocuments(TEXTS);
     await embedder.close();
 

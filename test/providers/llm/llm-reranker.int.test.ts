@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../../../src/shared/errors.js";
-import { createLlmReranker, parseRatings, ratingMessages } from "../../../src/providers/llm/llm-reranker.js";
+import { createLlmReranker, inBatches, parseRatings, ratingMessages } from "../../../src/providers/llm/llm-reranker.js";
+import { loadTokenizer } from "../../../src/text/tokens.js";
 import { openAppWithChats } from "../../helpers.js";
 
 /**
@@ -100,12 +101,28 @@ describe("parseRatings", () => {
   });
 });
 
-describe("ratingMessages", () => {
-  it("numbers the passages on one line each, cut to a bounded length, after the query", () => {
-    const [system, user] = ratingMessages(" snake food ", ["Monty\nate a mouse.", "x".repeat(5_000)]);
+describe("ratingMessages and inBatches", () => {
+  it("numbers the passages on one line each, after the query", () => {
+    const [system, user] = ratingMessages(" snake food ", ["Monty\nate a mouse.", "It  was\tthawed."]);
     expect(system!.content).toContain("`n: rating`");
-    expect(user!.content).toMatch(/^Query: snake food\n\nPassages:\n\[1\] Monty ate a mouse\.\n\[2\] x+…$/);
-    expect(user!.content.length).toBeLessThan(1_000);
+    expect(user!.content).toBe("Query: snake food\n\nPassages:\n[1] Monty ate a mouse.\n[2] It was thawed.");
+  });
+
+  it("fills each request up to ~1,900 passage tokens and 10 passages, whatever size the chunks are", async () => {
+    const tokenizer = await loadTokenizer();
+    const sizes = (passages: string[]) => inBatches(passages, tokenizer).map((batch) => batch.length);
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 50}`).join(" ");
+    expect(sizes(Array.from({ length: 25 }, (_, i) => `filler ${i}`))).toEqual([10, 10, 5]);
+    const chunk192 = words(95); // a full chunk of today's size: ~190 tokens
+    expect(tokenizer.count(chunk192)).toBeLessThanOrEqual(192);
+    expect(sizes(Array(25).fill(chunk192))).toEqual([10, 10, 5]);
+    const chunk512 = words(255);
+    expect(sizes(Array(7).fill(chunk512))).toEqual([3, 3, 1]);
+    // One text longer than a whole request goes alone, cut so that it fits.
+    const [[alone], [next]] = inBatches([words(3_000), "short"], tokenizer) as [[string], [string]];
+    expect(tokenizer.count(alone)).toBeLessThanOrEqual(1_901);
+    expect(alone.endsWith("…")).toBe(true);
+    expect(next).toBe("short");
   });
 });
 
@@ -177,13 +194,17 @@ describe("search and recall with reranker: llm", () => {
   it("orders search results by the model's ratings, ties in the fused order; skipRerank does not ask it", async () => {
     const { app, service } = await appRerankingWith(server.baseUrl);
     server.favourite = "Tofuku-ji";
-    const fused = (await service.search({ query: "python", skipRerank: true })).results.map((r) => r.title);
-    expect(fused[0]).not.toBe("Kyoto in autumn");
+    // The Kyoto chat is probably unrelated to "python" on the relevance scale: asked for, so that the model can put it first.
+    const fused = (await service.search({ query: "python", skipRerank: true, includeUnrelated: true })).results;
+    expect(fused[0]!.title).not.toBe("Kyoto in autumn");
     expect(server.prompts).toHaveLength(0);
 
-    const reranked = await service.search({ query: "python" });
-    expect(reranked.results.map((r) => r.title)).toEqual(["Kyoto in autumn", ...fused.filter((title) => title !== "Kyoto in autumn")]);
-    expect(reranked.results.map((r) => r.score)).toEqual([0.9, 0.1, 0.1]);
+    const reranked = await service.search({ query: "python", includeUnrelated: true });
+    const titles = fused.map((r) => r.title);
+    expect(reranked.results.map((r) => r.title)).toEqual(["Kyoto in autumn", ...titles.filter((title) => title !== "Kyoto in autumn")]);
+    // The model orders; each hit keeps its score on the one relevance scale.
+    const scoreOf = new Map(fused.map((r) => [r.title, r.score]));
+    expect(reranked.results.map((r) => r.score)).toEqual(reranked.results.map((r) => scoreOf.get(r.title)));
     expect(server.prompts).toHaveLength(1);
     expect(server.prompts[0]).toContain("Query: python");
     await app.close();

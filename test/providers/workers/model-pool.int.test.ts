@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../../src/providers/embedder.js";
 import { createEmbedderPool } from "../../../src/providers/workers/model-pool.js";
-import { tempDir } from "../../helpers.js";
+import { modelsFolder } from "../../helpers.js";
 import { ROOT } from "../../paths.js";
 
 const tinyBert = path.join(ROOT, "fixtures/models/tiny-bert");
@@ -17,7 +17,7 @@ describe.each([
   afterAll(async () => Promise.all(pools.map((pool) => pool.close())));
 
   it("embeds queries that wait together in one call, each getting its own vector", async () => {
-    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: tempDir(), allowDownload: false });
+    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: modelsFolder(), allowDownload: false });
     pools.push(pool);
     const queries = Array.from({ length: 12 }, (_, i) => `what did we plan for trip number ${i} to Lisbon`);
     const alone: Float32Array[] = [];
@@ -34,7 +34,7 @@ describe.each([
   });
 
   it("embeds an urgent batch ahead of the bulk batches queued before it, with its own vectors", async () => {
-    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: tempDir(), allowDownload: false });
+    const pool = await createEmbedderPool(spec, { workers: 1, cacheDir: modelsFolder(), allowDownload: false });
     pools.push(pool);
     const notes = ["the tram to Alfama", "sourdough starter", "marathon tempo run"];
     const alone = await pool.embedDocuments(notes);

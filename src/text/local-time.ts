@@ -1,0 +1,25 @@
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A time on the user's clock: its day (YYYY-MM-DD) and minute (HH:MM) in `timeZone` (the output's,
+ * from $TZ), or in the system's when that is undefined.
+ */
+export function localTime(time: Date, timeZone: string | undefined): { day: string; minute: string } {
+  const key = timeZone ?? "";
+  let format = formats.get(key);
+  if (!format) {
+    const fields = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" } as const;
+    format = new Intl.DateTimeFormat("en-US", { ...fields, hourCycle: "h23", ...(timeZone ? { timeZone } : {}) });
+    formats.set(key, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(time).map(({ type, value }) => [type, value]));
+  return { day: `${part["year"]}-${part["month"]}-${part["day"]}`, minute: `${part["hour"]}:${part["minute"]}` };
+}
+
+/** A stored time (UTC) as the user's local "YYYY-MM-DD HH:MM", the clock `remember` dates memories by. */
+export function shortDate(iso: string, timeZone: string | undefined): string {
+  const time = new Date(iso);
+  if (iso.length <= 10 || Number.isNaN(time.getTime())) return iso.slice(0, 16).replace("T", " ");
+  const { day, minute } = localTime(time, timeZone);
+  return `${day} ${minute}`;
+}

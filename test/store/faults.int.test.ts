@@ -1,0 +1,196 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import * as lancedb from "@lancedb/lancedb";
+import { beforeAll, describe, expect, it } from "vitest";
+import { withFault } from "../fault-fs.js";
+import { writeChatsFile } from "../generated-chats.js";
+import { BIN, isolatedEnv, spawnCli, tempDir } from "../helpers.js";
+import { withServer } from "../server-process.js";
+
+/**
+ * Faults beyond kill -9: a file system that fails writes and commits at chosen points (test/fault-fs.c,
+ * preloaded), under an import, memory writes and maintenance; and a kill -9 in the middle of an
+ * import's indexing. Each ends in one clear error, nothing acknowledged is lost, and running the
+ * command again finishes the work. Seconds each: every step is the built CLI or a server in a
+ * process of its own (a preload holds from a process's start), and the kill waits for indexing.
+ */
+
+const RAW = /LanceError|\/rustc\/|cargo\/registry|panicked at|Caused by/;
+const IO_FAULT = /The store at .* could not be written: its file system answered "Input\/output error"/;
+
+/** The built CLI in a child process of its own, as a preload needs. */
+const run = (args: string[], env: NodeJS.ProcessEnv) => spawnCli(args, { env });
+
+function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
+  const store = path.join(tempDir(), "store");
+  return { store, env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }) };
+}
+
+async function ok(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const result = await run(args, env);
+  expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
+function expectClearFault(result: { code: number; stderr: string }): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr).toMatch(IO_FAULT);
+  expect(result.stderr).toMatch(/What was stored before stays stored/);
+  expect(result.stderr).not.toMatch(RAW);
+}
+
+async function memories(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const listed = JSON.parse(await ok(["--json", "memories", "--all"], env)) as { memories: { text: string }[] };
+  return listed.memories.map((memory) => memory.text).sort();
+}
+
+async function queue(env: NodeJS.ProcessEnv): Promise<Record<string, number>> {
+  return (JSON.parse(await ok(["--json", "chats", "status"], env)) as { counts: Record<string, number> }).counts;
+}
+
+/** `mnemo doctor` finds nothing wrong: no rows twice, none lost, no conversation out of the index. */
+async function expectHealthy(env: NodeJS.ProcessEnv): Promise<void> {
+  const doctor = await run(["doctor"], env);
+  expect(doctor.code, doctor.stderr).toBe(0);
+}
+
+beforeAll(() => {
+  // Compiled before the first test, so that its time is not a test's.
+  withFault({}, { path: "/nothing/" });
+});
+
+describe("a file system that fails", () => {
+  it("an import whose messages cannot be written stops at once with the fault; what was stored stays; run again, it finishes", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const file = writeChatsFile(40);
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversation_messages.lance/" })));
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    await ok(["import", file], env);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("an import whose chunks cannot be written keeps every conversation it stored, queued, not failed; run again, they are indexed", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env); // the store made first: its making writes the chunks table too
+    const file = writeChatsFile(40);
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/chunks.lance/" })));
+    expect(await queue(env)).toMatchObject({ ready: 0, queued: 40, failed: 0 });
+    const again = await run(["import", file], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/40 unchanged/);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("an import cut between its messages' and its conversations' commits, run again, stores each conversation once; --repair moves the rows the first left to a file instead of bringing them back twice", async () => {
+    const { env, store } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const file = writeChatsFile(40);
+    expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversations.lance/" })));
+    await ok(["import", file], env);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    const doctor = await run(["doctor"], env);
+    expect(doctor.stderr).toMatch(/40 messages rows belong to no conversation \(an upload or a delete cut short/);
+    const repair = await run(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /40 conversations' messages rows of no conversation moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    const kept = fs
+      .readFileSync(moved!, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { messagesJson: string });
+    expect(kept).toHaveLength(40);
+    expect(kept.map((row) => row.messagesJson).join()).toMatch(/subject number 39/);
+    expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("a remember cut between its version's commit and its memory's: --repair moves the version to a file, the memory stays unstored as it was refused", async () => {
+    const { env, store } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    expectClearFault(await run(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" })));
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    const repair = await run(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /1 memories' versions of no memory moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    expect(fs.readFileSync(moved!, "utf8")).toMatch(/My dentist is Dr Silva/);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("memory writes to a server whose disk fails answer 503 with the fault; every memory acknowledged before stays, and writes work once it is back", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    await ok(["token", "--rotate"], env);
+    const arm = path.join(tempDir(), "armed");
+    const log = await withServer(withFault(env, { path: "/db/", arm }), async (send) => {
+      expect((await send("/api/memory", { text: "My dentist is Dr Silva" })).status).toBe(200);
+      fs.writeFileSync(arm, "");
+      const failed = await send("/api/memory", { text: "Written while the disk fails" });
+      expect(failed.status).toBe(503);
+      expect(failed.body.error).toMatch(IO_FAULT);
+      expect((await send("/api/v2/memory?all=true")).status).toBe(200);
+      fs.rmSync(arm);
+      expect((await send("/api/memory", { text: "Written once it is back" })).status).toBe(200);
+    });
+    expect(log).not.toMatch(RAW);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "The tram 28 goes up to Graça", "Written once it is back"]);
+  }, 180_000);
+
+  it("maintenance that cannot write its compacted files stops with the fault and leaves the store as it was; run again, it finishes", async () => {
+    const { env } = storeEnv();
+    for (const text of ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"])
+      await ok(["remember", "--no-date", text], env);
+    await ok(["import", writeChatsFile(20)], env);
+    const before = await memories(env);
+    for (const after of [0, 5]) expectClearFault(await run(["maintain"], withFault(env, { path: "/db/", after })));
+    expect(await memories(env)).toEqual(before);
+    expect(await queue(env)).toMatchObject({ ready: 20 });
+    await ok(["maintain"], env);
+    await expectHealthy(env);
+  }, 180_000);
+});
+
+describe("kill -9", () => {
+  it("in the middle of an import's indexing: the import run again indexes the rest, each conversation once", async () => {
+    const { env, store } = storeEnv();
+    // Enough conversations for several index batches (each ~24k tokens at the least).
+    const file = writeChatsFile(600, 12);
+    const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    await untilIndexing(path.join(store, "db"));
+    child.kill("SIGKILL");
+    await exited;
+    const counts = await queue(env);
+    expect(counts.ready!, "killed while indexing").toBeGreaterThan(0);
+    expect(counts.ready!, "killed while indexing").toBeLessThan(600);
+    await ok(["import", file], env);
+    expect(await queue(env)).toMatchObject({ ready: 600, queued: 0, processing: 0, failed: 0 });
+    await expectHealthy(env);
+  }, 180_000);
+});
+
+/** Waits until some conversations are indexed and others are still waiting for it. */
+async function untilIndexing(database: string): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const db = await lancedb.connect(database).catch(() => undefined);
+    if (!db) continue;
+    try {
+      const conversations = await db.openTable("conversations");
+      const indexed = await conversations.countRows("status = 'ready'");
+      const waiting = await conversations.countRows("status IN ('queued', 'processing')");
+      conversations.close();
+      if (indexed > 0 && waiting > 0) return;
+    } catch {
+      // not made yet
+    } finally {
+      db.close();
+    }
+  }
+}
