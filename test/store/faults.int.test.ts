@@ -109,26 +109,28 @@ describe("a file system that fails", () => {
     await expectHealthy(env);
   }, 180_000);
 
-  it("a remember cut between its version's commit and its memory's: --repair moves the version to a file, the memory stays unstored as it was refused", async () => {
-    const { env, store } = storeEnv();
+  it("a remember whose absorb is cut between its version's commit and its memory's stays acknowledged in the journal; the next command stores the memory once, with its one version", async () => {
+    const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
-    expectClearFault(await run(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" })));
-    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
-    const repair = await run(["doctor", "--repair"], env);
-    expect(repair.code, repair.stderr).toBe(0);
-    const moved = /1 memories' versions of no memory moved to (\S+)/.exec(repair.stderr)?.[1];
-    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
-    expect(fs.readFileSync(moved!, "utf8")).toMatch(/My dentist is Dr Silva/);
-    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    // Acknowledged once appended to the journal (not under /db/); the absorb as it closes fails between its two commits.
+    const cut = await run(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" }));
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(cut.stderr).not.toMatch(RAW);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "The tram 28 goes up to Graça"]);
+    const listed = JSON.parse(await ok(["--json", "memories", "--all"], env)) as { memories: { id: string; text: string }[] };
+    const dentist = listed.memories.find((memory) => memory.text === "My dentist is Dr Silva")!;
+    const history = JSON.parse(await ok(["--json", "memories", "history", dentist.id], env)) as { versions: unknown[] };
+    expect(history.versions).toHaveLength(1);
     await expectHealthy(env);
   }, 180_000);
 
   it("memory writes to a server whose disk fails answer 503 with the fault; every memory acknowledged before stays, and writes work once it is back", async () => {
-    const { env } = storeEnv();
+    const { env, store } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
     await ok(["token", "--rotate"], env);
     const arm = path.join(tempDir(), "armed");
-    const log = await withServer(withFault(env, { path: "/db/", arm }), async (send) => {
+    // The whole data dir: the journal a memory is acknowledged from, and the database.
+    const log = await withServer(withFault(env, { path: store, arm }), async (send) => {
       expect((await send("/api/memory", { text: "My dentist is Dr Silva" })).status).toBe(200);
       fs.writeFileSync(arm, "");
       const failed = await send("/api/memory", { text: "Written while the disk fails" });
@@ -140,6 +142,24 @@ describe("a file system that fails", () => {
     });
     expect(log).not.toMatch(RAW);
     expect(await memories(env)).toEqual(["My dentist is Dr Silva", "The tram 28 goes up to Graça", "Written once it is back"]);
+  }, 180_000);
+
+  it("memory writes to a server whose database cannot be written are acknowledged from the journal, listed at once, and stored once it can be", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    await ok(["token", "--rotate"], env);
+    const arm = path.join(tempDir(), "armed");
+    const log = await withServer(withFault(env, { path: "/db/", arm }), async (send) => {
+      fs.writeFileSync(arm, "");
+      expect((await send("/api/memory", { text: "Written while the database fails" })).status).toBe(200);
+      const listed = await send("/api/v2/memory?all=true");
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body)).toContain("Written while the database fails");
+      fs.rmSync(arm);
+    });
+    expect(log).not.toMatch(RAW);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça", "Written while the database fails"]);
+    await expectHealthy(env);
   }, 180_000);
 
   it("maintenance that cannot write its compacted files stops with the fault and leaves the store as it was; run again, it finishes", async () => {
