@@ -138,6 +138,28 @@ describe("a file system that fails", () => {
     await expectHealthy(env);
   }, 180_000);
 
+  it("a journal record whose bytes changed on disk is named by doctor, and --repair moves its line to recovered/ instead of dropping it unsaid", async () => {
+    const { env, store } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    // Kept in the journal: the tables cannot take it as the command ends.
+    await ok(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/" }));
+    const journal = path.join(store, "journal");
+    const [segment] = fs.readdirSync(journal).filter((name) => name.endsWith(".log"));
+    const bytes = fs.readFileSync(path.join(journal, segment!));
+    bytes[bytes.indexOf("Dr Silva")]! ^= 0x20;
+    fs.writeFileSync(path.join(journal, segment!), bytes);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    const doctor = await run(["doctor"], env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stderr).toMatch(/journal: 1 memory writes in the journal cannot be read \(their bytes changed on disk\)/);
+    const repair = await run(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /1 memory write the journal could not read: their lines moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    expect(fs.readFileSync(path.join(moved!, segment!), "utf8")).toContain("My dentist is dr Silva");
+    await expectHealthy(env);
+  }, 180_000);
+
   it("memory writes to a server whose journal fails answer 503 with the fault, and to one whose tables fail 200 (journaled); every memory acknowledged stays, once", async () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
