@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { processRuns } from "../shared/processes.js";
+import { storageFaultOr } from "./write-lock.js";
 
 /** A record read back from the journal, and whether an absorb that stopped midway may have stored it already. */
 export interface JournalEntry {
@@ -94,7 +95,9 @@ export class Journal {
         await this.write(Buffer.concat(batch.map((waiting) => waiting.line)));
         for (const waiting of batch) waiting.resolve();
       } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
+        // A full disk or a failing one is said as every write of the store says it.
+        const fault = storageFaultOr(error, path.dirname(this.dir));
+        for (const waiting of batch) waiting.reject(fault);
       }
     }
     this.flushing = false;
