@@ -20,7 +20,7 @@ import {
   type VectorTableKey,
 } from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
-import { storageFaultOr, WriteLock } from "./write-lock.js";
+import { WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
@@ -118,8 +118,6 @@ export class Store {
    * a journal on one machine's disk would hide its writes from the others.
    */
   readonly journal: Journal | undefined;
-  /** The data dir, which the write lock and the journal are in: what a fault of its disk names. */
-  private readonly dataDir: string;
   private absorber: Absorber | undefined;
   private afterAbsorb: (() => void) | undefined;
   private readonly journalTables = new Set<TableKey>();
@@ -146,7 +144,6 @@ export class Store {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
-    this.dataDir = path.dirname(lockPath);
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
     for (const [name, seen] of this.damageRecord?.read() ?? [])
       this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
@@ -166,8 +163,7 @@ export class Store {
   /** Appends records to the journal (durable when it resolves); they are absorbed soon after, or by the next read. */
   async appendToJournal(records: unknown[]): Promise<void> {
     if (!this.journal) throw new Error("This store has no journal");
-    // A disk that fails the append or its sync is said as a failing store is: nothing was acknowledged.
-    await this.journal.append(records).catch((error: unknown) => Promise.reject(storageFaultOr(error, this.dataDir)));
+    await this.journal.append(records);
     this.unabsorbed += records.length;
     if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
     if (this.absorbTimer) return;
