@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // glibc's arena cap is set before anything else runs: it holds only for arenas made after it, and
 // loading the CLI alone starts threads that make six (src/core/lean-allocator.ts).
-const { useFewerArenas } = await import("../dist/shared/lean-allocator.js");
+// A server's young generation is kept small the same way, before its heap grows.
+const { keepYoungGenerationSmall, useFewerArenas } = await import("../dist/shared/lean-allocator.js");
 await useFewerArenas();
+keepYoungGenerationSmall(process.argv.slice(2));
 const { main } = await import("../dist/cli/main.js");
 await main(process.argv);

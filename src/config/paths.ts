@@ -26,6 +26,8 @@ export function dataPaths(dataDir: string, modelsDir?: string) {
     models: modelsDir ? path.resolve(modelsDir) : path.join(dataDir, "models"),
     images: path.join(dataDir, "images"),
     writeLock: path.join(dataDir, "write"),
+    /** The write-ahead journal of memory writes, absorbed into the database (store/journal.ts). */
+    journal: path.join(dataDir, "journal"),
     maintenanceLock: path.join(dataDir, "maintenance"),
     reindexLock: path.join(dataDir, "reindex"),
     serverInfo: path.join(dataDir, "server.json"),

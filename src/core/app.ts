@@ -18,6 +18,7 @@ import type { CoreContext, ImageUrlSigner } from "./context.js";
 import { AppError } from "../shared/errors.js";
 import { IndexWorker } from "./chat-history/index-worker.js";
 import { Maintenance } from "./operations/maintenance.js";
+import { absorbMemoryJournal } from "./memories/memory-journal.js";
 import { createService, type MnemoService } from "./service.js";
 import { addUser, credentialStamp, listUsers, removeUser, resolveUser, rotateToken, userForToken, type UserInfo } from "./users.js";
 import { pathToFileURL } from "node:url";
@@ -90,6 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => indexer?.notify(),
     indexStalled: () => indexer?.stalled,
   };
+  absorbMemoryJournal(context);
   indexer = new IndexWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user);
 
@@ -113,6 +115,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     close: async () => {
       await indexer.stop();
+      // Acknowledged memories go into the tables now, and this process's journal segment with them.
+      await store.flushJournal().catch(() => undefined);
       await maintenance.close();
       await embedder.close();
       await (await reranker?.catch(() => undefined))?.close();
@@ -125,7 +129,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 /** Opens the store (creating it, and choosing its embedder, on first use) and its embedder. */
 async function openStore(config: Config, options: AppOptions): Promise<{ store: Store; embedder: Embedder }> {
   const recorded = readRecoveryRecord(config.paths.recoveryRecord).meta;
-  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options, recorded);
+  const existing = await Store.open(config.storeUri, config.paths.writeLock, config.storage.options, recorded, config.paths.journal);
   if (existing?.metaDamage) return openOnDamagedMeta(existing, config, options);
   if (existing) {
     const { embedderId, embedderSpec, dims } = existing.meta;
@@ -143,6 +147,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
     config.paths.writeLock,
     { embedderId: embedder.id, embedderSpec: choice.spec, dims: embedder.dims, chunkTokens: config.chunkTokens },
     config.storage.options,
+    config.paths.journal,
   );
   await recordForRecovery(config, store);
   if (store.meta.embedderId !== embedder.id) {

@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { createTextIndex } from "./migrations.js";
-import { TABLE, VECTOR_TABLES, type TableKey } from "./schema.js";
+import { TABLE, VECTOR_TABLES, type TableKey, type VectorTableKey } from "./schema.js";
 import type { Store } from "./store.js";
 import { retryOnCommitConflict } from "./write-lock.js";
 
@@ -12,8 +12,22 @@ const FRAGMENT_LIMIT = 32;
  */
 const UNINDEXED_FLOOR = 500;
 const UNINDEXED_SHARE = 0.05;
-/** Below this many rows a flat scan is fast enough (a few ms); above it HNSW keeps queries at ~4 ms. */
-export const VECTOR_INDEX_MIN_ROWS = 5_000;
+/**
+ * Below this many rows a table's vectors are scanned, not indexed: a scan reads every vector, and
+ * LanceDB's scan costs ~1.2 ms of CPU per 1,000 rows of 512 dims (12 ms at 10k memories, 4 at 2k),
+ * against ~2.8 ms for HNSW at 10k and 2.9 at 2k (+2 for the exact similarities fusion reads).
+ * Each maintenance run that folds rows in gives HNSW a segment: at 10k, 4–7 ms after six runs, still
+ * under a scan, and maintenance rebuilds it past VECTOR_SEGMENT_LIMIT (3.5 s of CPU at 10k, in its
+ * own process). In process, a memory search of 10k compacted memories cost 28 ms of CPU scanned, 16 indexed.
+ */
+export const VECTOR_INDEX_MIN_ROWS: Record<VectorTableKey, number> = { memories: 5_000, chunks: 5_000 };
+/**
+ * When a table written in many small commits (the journal's: memories and their history) is
+ * compacted by the process that writes it, between the runs of `mnemo maintain`: past this many
+ * fragments, or rows the text index does not cover. At 10k memories, 2 small commits made a
+ * search cost 1.25 times as much, 16 twice; a run of these costs ~0.1-0.2 s of CPU.
+ */
+const COMPACT_SOON = { fragments: 4, unindexedRows: 64 } as const;
 /**
  * Rows per HNSW graph when the vector index is built. One graph over a whole 600 MB import (290k
  * chunks of 512 dims) took 744 MB to build; graphs of ~32k rows took 375 MB, in half the time.
@@ -62,13 +76,34 @@ export async function tablesNeedingMaintenance(store: Store, segmentLimit: numbe
   return due;
 }
 
+/**
+ * Whether a table that takes many small commits is due for `compactTable`: cheap enough to run in
+ * the process that writes it, right after its writes.
+ */
+export async function compactionDue(store: Store, key: TableKey): Promise<boolean> {
+  const table = await store.table(key);
+  if ((await table.stats()).fragmentStats.numSmallFragments > COMPACT_SOON.fragments) return true;
+  if (!isVectorTable(key)) return false;
+  return (await textIndexCoverage(table)).unindexed >= COMPACT_SOON.unindexedRows;
+}
+
+/**
+ * Compacts a table, folds new rows into its indexes and drops its old versions, as a maintenance
+ * run does, and creates any scalar or text index it lacks, but never a vector index: building one
+ * takes seconds and hundreds of MB, for `mnemo maintain` in a process of its own.
+ */
+export async function compactTable(store: Store, key: TableKey): Promise<void> {
+  await optimizeTable(store, key);
+  await ensureIndexes(key, await store.table(key), { vector: false });
+}
+
 async function tableNeedsMaintenance(table: lancedb.Table, key: TableKey, segmentLimit: number): Promise<boolean> {
   const stats = await table.stats();
   if (stats.fragmentStats.numSmallFragments > FRAGMENT_LIMIT) return true;
   if (!isVectorTable(key)) return false;
   const segments = await segmentsOf(table, await indexOn(table, "vector"));
   if (segments > segmentLimit) return true;
-  if (segments === 0 && stats.numRows >= VECTOR_INDEX_MIN_ROWS) return true;
+  if (segments === 0 && stats.numRows >= VECTOR_INDEX_MIN_ROWS[key]) return true;
   const { indexed, unindexed } = await textIndexCoverage(table);
   return unindexed > 0 && (indexed === 0 || unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE));
 }
@@ -122,12 +157,12 @@ async function dropSegmentedVectorIndex(store: Store, key: TableKey, segmentLimi
   await retryOnCommitConflict(() => table.dropIndex(index.name));
 }
 
-async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void> {
+async function ensureIndexes(key: TableKey, table: lancedb.Table, { vector = true } = {}): Promise<void> {
   const existing = new Set((await table.listIndices()).flatMap((index) => index.columns));
   const rows = await table.countRows();
   if (isVectorTable(key)) {
     if (!existing.has("text")) await retryOnCommitConflict(() => createTextIndex(table));
-    if (!existing.has("vector") && rows >= VECTOR_INDEX_MIN_ROWS) {
+    if (vector && !existing.has("vector") && rows >= VECTOR_INDEX_MIN_ROWS[key]) {
       await retryOnCommitConflict(() =>
         table.createIndex("vector", {
           config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: Math.ceil(rows / ROWS_PER_VECTOR_PARTITION) }),
@@ -143,7 +178,7 @@ async function ensureIndexes(key: TableKey, table: lancedb.Table): Promise<void>
   }
 }
 
-function isVectorTable(key: TableKey): boolean {
+function isVectorTable(key: TableKey): key is VectorTableKey {
   return (VECTOR_TABLES as readonly string[]).includes(key);
 }
 

@@ -1,5 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import path from "node:path";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
@@ -20,6 +21,7 @@ import {
 } from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
 import { WriteLock } from "./write-lock.js";
+import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
 
@@ -73,6 +75,24 @@ function closeConnection(connection: Connection): void {
   connection.db.close();
 }
 
+/** Set while a write section runs: its reads see the journal absorbed at its start, and must not wait for the lock it holds. */
+const inWrite = new AsyncLocalStorage<true>();
+
+/** Set while a read shows the journal's pending records itself (besideJournal): its reads of the journal's tables do not absorb first. */
+const besideJournalScope = new AsyncLocalStorage<true>();
+
+/**
+ * When the journal is absorbed without being asked: once its oldest record has waited this long,
+ * or as soon as this many records wait; and by a write section, and by a read of the journal's
+ * tables that does not show the pending records itself. Each absorb is two commits (a fragment
+ * each), and every few a compaction rewrites the memories: absorbed 200 ms after each store, an
+ * assistant storing a memory every few seconds made a commit per memory.
+ */
+const ABSORB_AFTER_MS = 30_000;
+const ABSORB_BATCH = 256;
+/** Pending records a read shows beside the tables at most; past it, the read absorbs them first. */
+const PENDING_LIMIT = 2_048;
+
 export function vectorTableName(key: VectorTableKey, generation: number): string {
   return generation === 0 ? TABLE[key] : `${TABLE[key]}_g${generation}`;
 }
@@ -91,6 +111,21 @@ export class Store {
   private readonly damageRecord: DamageRecord | undefined;
   private closed = false;
   private readonly lock: WriteLock;
+  /** The meta table's version when `currentMeta` was read: a write section reads it again only once it changes. */
+  private metaVersion: number | undefined;
+  /**
+   * The write-ahead journal of a local store (store/journal.ts); a store on object storage has none:
+   * a journal on one machine's disk would hide its writes from the others.
+   */
+  readonly journal: Journal | undefined;
+  private absorber: Absorber | undefined;
+  private afterAbsorb: (() => void) | undefined;
+  private readonly journalTables = new Set<TableKey>();
+  private absorbTimer: NodeJS.Timeout | undefined;
+  private unabsorbed = 0;
+  /** The absorb round that has not started yet, which every caller until it starts joins. */
+  private nextRound: Promise<void> | undefined;
+  private lastRound: Promise<void> = Promise.resolve();
 
   /**
    * Why the meta table cannot be read, when it cannot: the store is open on the recorded meta (or
@@ -104,12 +139,87 @@ export class Store {
     lockPath: string,
     private currentMeta: StoreMeta,
     private readonly storageOptions: StorageOptions,
+    journalDir: string | undefined,
   ) {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
+    this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
     for (const [name, seen] of this.damageRecord?.read() ?? [])
       this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
+  }
+
+  /**
+   * Has `absorber` store the journal's records, into `tables`: a read of those tables first waits
+   * for every record appended before it, and every write section absorbs what is there as it starts.
+   * `afterAbsorb` is called once a write section that absorbed records is over.
+   */
+  absorbJournalWith(tables: TableKey[], absorber: Absorber, afterAbsorb?: () => void): void {
+    this.absorber = absorber;
+    this.afterAbsorb = afterAbsorb;
+    for (const key of tables) this.journalTables.add(key);
+  }
+
+  /** Appends records to the journal (durable when it resolves); they are absorbed soon after, or by the next read. */
+  async appendToJournal(records: unknown[]): Promise<void> {
+    if (!this.journal) throw new Error("This store has no journal");
+    await this.journal.append(records);
+    this.unabsorbed += records.length;
+    if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
+    if (this.absorbTimer) return;
+    this.absorbTimer = setTimeout(() => {
+      this.absorbTimer = undefined;
+      void this.settle().catch(() => undefined);
+    }, ABSORB_AFTER_MS);
+    this.absorbTimer.unref();
+  }
+
+  /**
+   * Runs `read` with the journal's records that are not absorbed yet (in any process), each
+   * decoded once; reads of the journal's tables inside it do not absorb first, so `read` shows
+   * those records itself, beside the tables' rows. The records are listed before the tables are
+   * read: one absorbed meanwhile is then in both (the table's row counts), never in neither;
+   * `moved()` says whether any may have been. Past PENDING_LIMIT records, the journal is absorbed first.
+   */
+  async besideJournal<P, T>(decode: (record: unknown) => P, read: (pending: P[], moved: () => boolean) => Promise<T>): Promise<T> {
+    const journal = this.journal;
+    if (!journal || !this.absorber || inWrite.getStore()) return read([], () => false);
+    let pending = journal.pending(decode);
+    // An absorb that stopped midway may have stored some of its records: the next one sorts them out.
+    // What cannot be absorbed now (a full disk) is shown as it is; the next write section reports it.
+    if (pending.records.length > PENDING_LIMIT || pending.interrupted) {
+      await this.settle().catch(() => undefined);
+      pending = journal.pending(decode);
+    }
+    const { records, stamp } = pending;
+    return besideJournalScope.run(true, () => read(records, () => records.length > 0 && journal.progressStamp() !== stamp));
+  }
+
+  /**
+   * Absorbs every journal record appended before this call (in any process). Callers that arrive
+   * together share one round; a round under way may have started before their record was written,
+   * so they wait for the next one.
+   */
+  settle(): Promise<void> {
+    if (!this.journal || !this.absorber || this.closed) return Promise.resolve();
+    if (!this.journal.hasPending() && !this.journal.hasSealed()) return Promise.resolve();
+    if (this.nextRound) return this.nextRound;
+
+    const round = this.lastRound.then(() => {
+      this.nextRound = undefined;
+      this.unabsorbed = 0;
+      return this.write(async () => undefined);
+    });
+    this.nextRound = round;
+    this.lastRound = round.catch(() => undefined);
+    return round;
+  }
+
+  /** Seals this process's journal segment and absorbs it, so that it is deleted (before `close`). */
+  async flushJournal(): Promise<void> {
+    if (this.absorbTimer) clearTimeout(this.absorbTimer);
+    this.journal?.seal();
+    await this.settle();
   }
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */
@@ -140,10 +250,18 @@ export class Store {
    * Opens an existing store; `undefined` when the database holds no mnemo tables yet. A store whose
    * meta table is damaged opens for reading on `recorded` (store/recovery-record.ts), with `metaDamage` set.
    */
-  static open(uri: string, lockPath: string, storageOptions: StorageOptions = {}, recorded?: StoreMeta): Promise<Store | undefined> {
-    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, recorded)).catch((error: unknown) => {
-      throw objectStoreError(error, uri) ?? error;
-    });
+  static open(
+    uri: string,
+    lockPath: string,
+    storageOptions: StorageOptions = {},
+    recorded?: StoreMeta,
+    journalDir?: string,
+  ): Promise<Store | undefined> {
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, recorded, journalDir)).catch(
+      (error: unknown) => {
+        throw objectStoreError(error, uri) ?? error;
+      },
+    );
   }
 
   private static async openUnredacted(
@@ -151,6 +269,7 @@ export class Store {
     lockPath: string,
     storageOptions: StorageOptions,
     recorded: StoreMeta | undefined,
+    journalDir: string | undefined,
   ): Promise<Store | undefined> {
     const live = await connect(uri, storageOptions);
     let meta: StoreMeta | undefined;
@@ -180,7 +299,7 @@ export class Store {
         closeConnection(live);
         throw error;
       }
-      const store = new Store(live, uri, lockPath, await fallbackMeta(live.db, recorded), storageOptions);
+      const store = new Store(live, uri, lockPath, await fallbackMeta(live.db, recorded), storageOptions, journalDir);
       store.metaDamage = damage;
       return store;
     }
@@ -188,7 +307,7 @@ export class Store {
       closeConnection(live);
       return undefined;
     }
-    const store = new Store(live, uri, lockPath, meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions, journalDir);
     if (store.meta.schemaVersion < SCHEMA_VERSION) {
       await store.write(() => runMigrations(live.db, store.meta));
       store.currentMeta = await store.readMeta();
@@ -197,13 +316,21 @@ export class Store {
   }
 
   /** Creates a new store whose vectors and chunks are `made` so. */
-  static create(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions = {}): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions)).catch((error: unknown) => {
-      throw objectStoreError(error, uri) ?? error;
-    });
+  static create(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions = {}, journalDir?: string): Promise<Store> {
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions, journalDir)).catch(
+      (error: unknown) => {
+        throw objectStoreError(error, uri) ?? error;
+      },
+    );
   }
 
-  private static async createUnredacted(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions): Promise<Store> {
+  private static async createUnredacted(
+    uri: string,
+    lockPath: string,
+    made: StoreMade,
+    storageOptions: StorageOptions,
+    journalDir: string | undefined,
+  ): Promise<Store> {
     const live = await connect(uri, storageOptions);
     const { db } = live;
     const lock = new WriteLock(lockPath);
@@ -214,7 +341,7 @@ export class Store {
       await dropUnfinishedTables(db);
       await runMigrations(db, meta);
     });
-    const store = new Store(live, uri, lockPath, meta, storageOptions);
+    const store = new Store(live, uri, lockPath, meta, storageOptions, journalDir);
     store.currentMeta = await store.readMeta();
     return store;
   }
@@ -270,6 +397,11 @@ export class Store {
    * its version changes, as a repair from another process changes it.
    */
   async guard<T>(key: TableKey, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    if (this.journalTables.has(key) && !inWrite.getStore() && !besideJournalScope.getStore()) {
+      // What cannot be absorbed now (a full disk) stays in the journal; the read shows the rest, and
+      // the next write section reports the failure.
+      await this.settle().catch(() => undefined);
+    }
     return this.guardNamed(key, this.liveName(key), work);
   }
 
@@ -332,26 +464,42 @@ export class Store {
   }
 
   /** Runs `work` as the only writer of the store (in this process and across processes). */
-  write<T>(work: () => Promise<T>): Promise<T> {
-    if (this.metaDamage) return Promise.reject(this.metaDamage);
-    return this.lock
-      .run(async () => {
-        const current = await this.readMeta();
-        if (current.generation !== this.meta.generation) {
-          throw new AppError("store_mismatch", "The store was re-indexed by another process while this one had it open", {
-            suggestion: "Run the command again (restart `mnemo serve` if it is running).",
-          });
-        }
-        return work();
-      })
-      .catch((error: unknown) => {
-        throw this.objectStoreFault(error);
-      });
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    if (this.metaDamage) throw this.metaDamage;
+    let absorbed = 0;
+    try {
+      return await this.lock.run(() =>
+        inWrite.run(true, async () => {
+          await this.checkGeneration();
+          // Writes acknowledged before this section go first, in the order they were acknowledged.
+          if (this.absorber && (this.journal?.hasPending() || this.journal?.hasSealed()))
+            absorbed = await this.journal!.absorb(this.absorber);
+          return work();
+        }),
+      );
+    } catch (error) {
+      throw this.objectStoreFault(error);
+    } finally {
+      if (absorbed > 0) this.afterAbsorb?.();
+    }
   }
 
   /** An object store's failure at any point (the lease, a read, a commit), said once with the URI and what to check. */
   private objectStoreFault(error: unknown): unknown {
     return isRemoteUri(this.uri) ? (objectStoreError(error, this.uri) ?? error) : error;
+  }
+
+  /** Refuses to write once another process has re-indexed the store; the meta rows are read again only when they change. */
+  private async checkGeneration(): Promise<void> {
+    const version = await this.guard("meta", (table) => table.version());
+    if (version === this.metaVersion) return;
+    const current = await this.readMeta();
+    if (current.generation !== this.meta.generation) {
+      throw new AppError("store_mismatch", "The store was re-indexed by another process while this one had it open", {
+        suggestion: "Run the command again (restart `mnemo serve` if it is running).",
+      });
+    }
+    this.metaVersion = version;
   }
 
   async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
@@ -526,6 +674,7 @@ export class Store {
 
   close(): void {
     this.closed = true;
+    if (this.absorbTimer) clearTimeout(this.absorbTimer);
     for (const connection of [...this.retired, this.live]) closeConnection(connection);
     this.retired.clear();
   }

@@ -21,6 +21,12 @@ const BENCHES = [
   { name: "export", file: "export.mjs", needs: () => undefined },
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
+  { name: "memory-costs", file: "memory-costs.mjs", needs: () => undefined },
+  {
+    name: "peers",
+    file: "peers.mjs",
+    needs: () => (hasCommand("npm") ? undefined : "needs npm, to install the MCP memory servers it compares with from the registry"),
+  },
   { name: "cli", file: "cli.mjs", needs: () => undefined },
   { name: "object-storage", file: "object-storage.mjs", needs: () => undefined },
   {

@@ -11,9 +11,11 @@
 // built by app.maintenance.run(), as a running server's background maintenance would. The
 // bundled embedder, no reranker (search skips it; recall has none configured), the extractive
 // synthesizer.
+import path from "node:path";
 import {
   QUICK,
   benchEnv,
+  dirSizeMB,
   embedBase,
   fmt,
   heading,
@@ -46,6 +48,21 @@ const SIZES = {
 
 const split = (samples, key) => summary(samples.map((s) => s[key]));
 
+/**
+ * The chunks table on disk once maintenance has run: as it leaves it (versions of the last minute
+ * kept for readers), and with every old version dropped; bytes per chunk, beside the chunks' text
+ * and vectors alone.
+ */
+async function chunksOnDisk(app, store, chunks) {
+  const folder = path.join(store, "db", "chunks.lance");
+  const afterMaintenance = dirSizeMB(folder) * 1024 * 1024;
+  await (await app.context.store.table("chunks")).optimize({ cleanupOlderThan: new Date() });
+  const bytes = dirSizeMB(folder) * 1024 * 1024;
+  const texts = await app.context.store.select("chunks", "true", { columns: ["text"] });
+  const data = texts.reduce((sum, row) => sum + Buffer.byteLength(row.text), 0) + chunks * 512 * 4;
+  return { afterMaintenance, bytes, bytesPerChunk: bytes / chunks, dataBytes: data, overData: bytes / data };
+}
+
 async function main() {
   console.log(`## Search and recall bench${QUICK ? " (quick)" : ""}`);
   const started = performance.now();
@@ -76,6 +93,7 @@ async function main() {
     chunks = level;
     const maintenance = await timed(() => app.maintenance.run());
     console.error(`  ${level} chunks: inserted in ${fmt(insertSeconds)} s, maintenance ${fmt(maintenance.ms / 1000)} s`);
+    const disk = await chunksOnDisk(app, store, level);
 
     const search = [];
     const recalled = [];
@@ -108,6 +126,7 @@ async function main() {
       conversations: await app.context.store.count("conversations", "true"),
       insertSeconds,
       maintenanceSeconds: maintenance.ms / 1000,
+      disk,
       indexes: await indexNames(app, "chunks"),
       search: {
         embedding: split(search, "embeddingMs"),
@@ -178,6 +197,8 @@ async function main() {
         ["conversations", (r) => fmt(r.conversations, 0)],
         ["insert s", (r) => fmt(r.insertSeconds)],
         ["maintenance s", (r) => fmt(r.maintenanceSeconds)],
+        ["chunks table MiB (old versions dropped)", (r) => `${fmt(r.disk.afterMaintenance / 1048576)} (${fmt(r.disk.bytes / 1048576)})`],
+        ["bytes per chunk; ÷ text and vectors", (r) => `${fmt(r.disk.bytesPerChunk, 0)}; ${fmt(r.disk.overData, 2)}×`],
         ["indexes", (r) => r.indexes.join(" "), "l"],
         ["search: vector leg alone p50 / p95 ms", (r) => `${fmt(r.search.vectorLegAlone.p50)} / ${fmt(r.search.vectorLegAlone.p95)}`],
         ["search: BM25 leg alone p50 / p95 ms", (r) => `${fmt(r.search.bm25LegAlone.p50)} / ${fmt(r.search.bm25LegAlone.p95)}`],

@@ -3,6 +3,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { giveBackFreeMemory, useFewerArenas, useLeanAllocator } from "../../src/shared/lean-allocator.js";
 
 const ARENA_COUNT = new URL("./arena-count.mjs", import.meta.url).pathname;
+const V8_HEAP = new URL("./v8-heap.mjs", import.meta.url).pathname;
+
+function v8Heap(...args: string[]): Record<string, number> {
+  const run = spawnSync(process.execPath, [V8_HEAP, ...args], { encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Record<string, number>;
+}
 const glibc =
   process.platform === "linux" &&
   Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
@@ -44,5 +51,18 @@ describe("useLeanAllocator", () => {
     vi.stubEnv("GLIBC_TUNABLES", "glibc.malloc.arena_max=4");
     expect(await useLeanAllocator()).toBe(false);
     expect(await useFewerArenas()).toBe(false);
+  });
+});
+
+describe("a service's V8 heap", () => {
+  it("keeps its young generation small after a worker thread starts, which sets V8's flags back", () => {
+    expect(v8Heap("young").newSpaceMb).toBeLessThanOrEqual(4);
+    expect(v8Heap("young", "unkept").newSpaceMb).toBeGreaterThan(8);
+  });
+
+  it("gives the pages a full collection empties back", () => {
+    const { before = 0, after } = v8Heap("collect");
+    expect(before).toBeGreaterThan(40);
+    expect(after).toBeLessThan(before / 4);
   });
 });

@@ -307,10 +307,10 @@ async function appWithNotes(count: number) {
 }
 
 describe("maintenance", () => {
-  it("compacts a store that took many single writes", async () => {
+  it("compacts a store that took many single commits", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 120; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 120; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const table = await app.context.store.table("memories");
     expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(120);
     expect(await app.maintenance.runIfNeeded()).toBe(true);
@@ -325,7 +325,7 @@ describe("maintenance", () => {
     const store = path.join(tempDir(), "store");
     const writer = await openTestApp({ store });
     const service = await writer.service();
-    for (let i = 0; i < 40; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 40; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     await writer.close();
     const server = await openTestApp({ store }, { maintenance: "background" });
     const table = await server.context.store.table("memories");
@@ -345,6 +345,29 @@ describe("maintenance", () => {
     await server.close();
   });
 
+  it("a server compacts the memory tables itself as small commits pile up, long before a maintenance run is due", async () => {
+    const app = await openTestApp({}, { maintenance: "background" });
+    const service = await app.service();
+    const { store } = app.context;
+    await service.memories.storeMany(Array.from({ length: 50 }, (_, i) => ({ text: `indexed note ${i}` })));
+    await app.maintenance.run();
+    for (let i = 0; i < 8; i++) await service.memories.storeMany([{ text: `small commit ${i}` }]);
+    // Nowhere near what starts a `mnemo maintain` (32 fragments, 500 rows the text index misses).
+    expect(await tablesNeedingMaintenance(store)).toEqual([]);
+    // Without it each table would hold 9 fragments; it compacts once more than 4 pile up.
+    const fragments = async (key: "memories" | "memoryHistory") => (await (await store.table(key)).stats()).fragmentStats.numFragments;
+    const deadline = Date.now() + 30_000;
+    while (((await fragments("memories")) > 5 || (await fragments("memoryHistory")) > 5) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await fragments("memories")).toBeLessThanOrEqual(5);
+    expect(await fragments("memoryHistory")).toBeLessThanOrEqual(5);
+    const text = await (await store.table("memories")).indexStats("text_idx");
+    expect(text?.numUnindexedRows).toBeLessThanOrEqual(4);
+    expect((await service.memories.list({ query: "small commit 5", v: 1 }))[0]).toBe("small commit 5");
+    await app.close();
+  });
+
   it("optimizes only the tables that need it", async () => {
     const app = await openTestApp();
     const service = await app.service();
@@ -354,7 +377,7 @@ describe("maintenance", () => {
         conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] },
       });
     }
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const due = await tablesNeedingMaintenance(store);
     expect(due).toContain("memories");
@@ -371,7 +394,7 @@ describe("maintenance", () => {
   });
 
   it("compacts a table that has grown past the threshold, then gives it a vector index that search goes through", async () => {
-    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 200);
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS.memories + 200);
     const table = await app.context.store.table("memories");
     expect((await table.listIndices()).map((index) => index.indexType)).not.toContain("IvfHnswSq");
     expect(await app.maintenance.runIfNeeded()).toBe(true);
@@ -382,10 +405,11 @@ describe("maintenance", () => {
     const [top] = await service.memories.list({ query: "note 4321 about topic 53", v: 1 });
     expect(top).toBe("note 4321 about topic 53");
     await app.close();
-  });
+    // 20,200 memories: a vector index on memories starts at 20,000 rows.
+  }, 180_000);
 
   it("rebuilds a vector index that maintenance runs split into too many segments, and compacts the fragments they kept apart", async () => {
-    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS + 100);
+    const { app, service, texts } = await appWithNotes(VECTOR_INDEX_MIN_ROWS.memories + 100);
     const { store } = app.context;
     const table = await store.table("memories");
     const segments = async () => (await table.indexStats("vector_idx"))?.numIndices ?? 0;
@@ -393,7 +417,7 @@ describe("maintenance", () => {
     expect(await segments()).toBe(1);
     // Each round of small writes makes the table due, and its run adds a segment for the new rows.
     for (let round = 1; round <= VECTOR_SEGMENT_LIMIT.idle; round++) {
-      for (let i = 0; i < 33; i++) await service.memories.store({ text: `round ${round} write ${i}` });
+      for (let i = 0; i < 33; i++) await service.memories.storeMany([{ text: `round ${round} write ${i}` }]);
       expect(await app.maintenance.runIfNeeded()).toBe(true);
       expect(await segments()).toBe(round + 1);
     }
@@ -407,12 +431,13 @@ describe("maintenance", () => {
     const [top] = await service.memories.list({ query: "round 3 write 17", v: 1 });
     expect(top).toBe("round 3 write 17");
     await app.close();
-  });
+    // 20,100 memories (a vector index on memories starts at 20,000 rows) and nine maintenance runs.
+  }, 240_000);
 
   it("a row that a compaction moved is not read at its old address", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const table = await store.table("memories");
     const found = await table.query().select(["id"]).withRowId().limit(5).toArray();
@@ -426,7 +451,7 @@ describe("maintenance", () => {
   it("a search that straddles a compaction searches again and reads its rows where they are now", async () => {
     const app = await openTestApp();
     const service = await app.service();
-    for (let i = 0; i < 60; i++) await service.memories.store({ text: `single write ${i}` });
+    for (let i = 0; i < 60; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const user = await app.users.resolve("default");
     // The compaction commits after the legs found their rows and before the rows are read.

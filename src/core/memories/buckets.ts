@@ -5,25 +5,32 @@ import { sameBucketName } from "../../text/bucket-names.js";
 import { ofUser, sqlAnd } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
+import { cachedBucketRows, DEFAULT_BUCKET, listBucketRows } from "./bucket-rows.js";
+import { besideMemoryJournal, storedIds } from "./pending-memories.js";
 
-export const DEFAULT_BUCKET = { id: 1, name: "General" } as const;
+export { cachedBucketRows, DEFAULT_BUCKET, listBucketRows };
 
-export async function listBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
-  const rows = await ctx.store.select("buckets", ofUser(userId));
-  return rows.sort((a, b) => a.id - b.id);
-}
-
-/** The same, reused until the buckets table changes: for read paths (inside `write`, read afresh). */
-export function cachedBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
-  return ctx.store.memo(`bucket-rows:${userId}`, ["buckets"], () => listBucketRows(ctx, userId));
-}
-
+/** The user's buckets with their memory counts, those still in the store's journal counted in. */
 export async function listBuckets(ctx: CoreContext, userId: string, query: unknown = {}): Promise<Bucket[]> {
   parseInput(ListBucketsQuery, query);
-  return ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
-    const rows = await listBucketRows(ctx, userId);
-    const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))));
-    return rows.map((row, index) => toBucket(row, counts[index] ?? 0));
+  return besideMemoryJournal(ctx, userId, async (pending, moved) => {
+    const stored = await ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
+      const rows = await listBucketRows(ctx, userId);
+      const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))));
+      return rows.map((row, index) => ({ row, count: counts[index] ?? 0 }));
+    });
+    // A memory absorbed while this ran is counted in the table already.
+    const ids = moved()
+      ? await storedIds(
+          ctx,
+          "memories",
+          pending.map((memory) => memory.id),
+        )
+      : new Set<string>();
+    return stored.map(({ row, count }) => {
+      const journalled = pending.filter((memory) => memory.bucketId === row.id && !ids.has(memory.id)).length;
+      return toBucket(row, count + journalled);
+    });
   });
 }
 

@@ -20,6 +20,7 @@ import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { dayBound } from "../../shared/time.js";
 import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
+import { besideMemoryJournal } from "./pending-memories.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
@@ -49,12 +50,16 @@ export async function storeMemories(ctx: CoreContext, userId: string, inputs: St
   return rows.map((row) => row.id);
 }
 
-/** New memory rows for validated requests, their texts embedded in one batch. */
-export async function memoryRows(ctx: CoreContext, userId: string, requests: z.output<typeof StoreMemoryRequest>[]): Promise<MemoryRow[]> {
-  const vectors = await ctx.embedder.embedDocuments(
-    requests.map((request) => request.text),
-    { urgent: true },
-  );
+/** New memory rows for validated requests, their texts embedded in one batch (but those whose vector is `given`). */
+export async function memoryRows(
+  ctx: CoreContext,
+  userId: string,
+  requests: z.output<typeof StoreMemoryRequest>[],
+  given: (Float32Array | undefined)[] = [],
+): Promise<MemoryRow[]> {
+  const missing = requests.flatMap((request, index) => (given[index] ? [] : [request.text]));
+  const embedded = missing.length === 0 ? [] : await ctx.embedder.embedDocuments(missing, { urgent: true });
+  const vectors = requests.map((_, index) => given[index] ?? embedded.shift()!);
   const now = ctx.now().toISOString();
   return requests.map<MemoryRow>((request, index) => ({
     id: newId("mem"),
@@ -122,38 +127,87 @@ interface ListRequest {
   query: string;
   limit: number;
   skip: number;
-  where: string;
+  filter: MemoryFilter;
 }
 
-/** Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the default). */
+/** Which of a user's memories a listing covers: the table reads it as SQL, the journal's rows as a test. */
+interface MemoryFilter {
+  userId: string;
+  bucketId?: number | undefined;
+  contentType?: string | undefined;
+  /** Stored at or after / before these times (ISO). */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function filterSql(filter: MemoryFilter): string {
+  return sqlAnd(
+    ofUser(filter.userId),
+    filter.bucketId !== undefined && `bucketId = ${filter.bucketId}`,
+    filter.contentType !== undefined && `contentType = ${sqlString(filter.contentType)}`,
+    filter.from !== undefined && `createdAt >= ${sqlString(filter.from)}`,
+    filter.to !== undefined && `createdAt <= ${sqlString(filter.to)}`,
+  );
+}
+
+function filterTest(filter: MemoryFilter): (row: MemoryRow) => boolean {
+  return (row) =>
+    row.userId === filter.userId &&
+    (filter.bucketId === undefined || row.bucketId === filter.bucketId) &&
+    (filter.contentType === undefined || row.contentType === filter.contentType) &&
+    (filter.from === undefined || row.createdAt >= filter.from) &&
+    (filter.to === undefined || row.createdAt <= filter.to);
+}
+
+/**
+ * Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the
+ * default). Memories still in the store's journal are searched and listed beside the table's
+ * (besideMemoryJournal): a read right after a store does not wait for it to be absorbed.
+ */
 async function findMemories<C extends MemoryColumn>(
   ctx: CoreContext,
   request: ListRequest,
   columns: readonly C[],
 ): Promise<FoundMemory<C>[]> {
-  if (request.mode === "query") {
-    const hits = await searchMemories(ctx, {
-      query: request.query,
-      where: request.where,
-      limit: request.limit + request.skip,
-      // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
-      candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
-      columns,
-    });
-    return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
-  }
-  const key = `memories:${request.where}:${request.mode}:${request.limit}:${request.skip}`;
-  return ctx.store.memo(key, ["memories"], () =>
-    ctx.store.select("memories", request.where, {
-      columns: MEMORY_COLUMNS,
-      orderBy: [
-        { column: "createdAt", ascending: false },
-        { column: "id", ascending: false },
-      ],
-      offset: request.skip,
-      ...(request.mode === "latest" ? { limit: request.limit } : {}),
-    }),
-  );
+  return besideMemoryJournal(ctx, request.filter.userId, async (journal) => {
+    const pending = journal.filter(filterTest(request.filter));
+    const where = filterSql(request.filter);
+    if (request.mode === "query") {
+      const hits = await searchMemories(ctx, {
+        query: request.query,
+        where,
+        limit: request.limit + request.skip,
+        // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
+        candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
+        columns,
+        pending,
+      });
+      return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
+    }
+    // The first skip + limit of the table's, with the journal's: those of the page are among them.
+    const end = request.mode === "latest" ? request.skip + request.limit : undefined;
+    const key = `memories:${where}:${request.mode}:${end}`;
+    const stored = await ctx.store.memo(key, ["memories"], () =>
+      ctx.store.select("memories", where, {
+        columns: MEMORY_COLUMNS,
+        orderBy: [
+          { column: "createdAt", ascending: false },
+          { column: "id", ascending: false },
+        ],
+        ...(end === undefined ? {} : { limit: end }),
+      }),
+    );
+    return newestFirst(stored, pending).slice(request.skip, end);
+  });
+}
+
+/** The table's rows and the journal's (without their vectors), newest first; a memory in both is the table's. */
+function newestFirst(stored: MemoryRow[], pending: MemoryRow[]): MemoryRow[] {
+  if (pending.length === 0) return stored;
+  const ids = new Set(stored.map((row) => row.id));
+  const fresh = pending.filter((row) => !ids.has(row.id)).map(({ vector: _, ...row }) => row as MemoryRow);
+  const newer = (a: MemoryRow, b: MemoryRow) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
+  return [...stored, ...fresh].sort(newer);
 }
 
 export interface MemorySearch<C extends MemoryColumn> {
@@ -165,6 +219,8 @@ export interface MemorySearch<C extends MemoryColumn> {
   /** For the benchmark: one leg alone, or another fusion. */
   mode?: SearchMode;
   fusion?: HybridQuery["fusion"];
+  /** Memories still in the journal that `where` covers, searched beside the table's (besideMemoryJournal). */
+  pending?: MemoryRow[];
 }
 
 /**
@@ -186,6 +242,7 @@ export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, s
     fusion: search.fusion ?? "relevance",
     unrelatedSimilarity: unrelated,
     ...(search.mode === undefined ? {} : { mode: search.mode }),
+    ...(search.pending === undefined ? {} : { pending: search.pending }),
   });
 }
 
@@ -224,7 +281,7 @@ export async function listMemoriesLegacy(ctx: CoreContext, userId: string, input
       query: checkQueryText(request.query),
       limit: mode === "query" ? LEGACY_QUERY_LIMIT : request.count,
       skip: request.skip,
-      where: ofUser(userId),
+      filter: { userId },
     },
     LEGACY_COLUMNS,
   );
@@ -243,13 +300,13 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
   if (request.bucketId !== undefined && !bucketRows.some((row) => row.id === request.bucketId)) {
     throw bucketNotFound(request.bucketId);
   }
-  const where = sqlAnd(
-    ofUser(userId),
-    request.bucketId !== undefined && `bucketId = ${request.bucketId}`,
-    request.contentType !== undefined && `contentType = ${sqlString(request.contentType)}`,
-    request.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(request.dateFrom, "from"))}`,
-    request.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(request.dateTo, "to"))}`,
-  );
+  const filter: MemoryFilter = {
+    userId,
+    bucketId: request.bucketId,
+    contentType: request.contentType,
+    from: request.dateFrom === undefined ? undefined : dayBound(request.dateFrom, "from"),
+    to: request.dateTo === undefined ? undefined : dayBound(request.dateTo, "to"),
+  };
   const [memories, buckets] = await Promise.all([
     findMemories(
       ctx,
@@ -258,7 +315,7 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
         query: checkQueryText(request.query),
         limit: request.count,
         skip: request.skip,
-        where,
+        filter,
       },
       V2_COLUMNS,
     ),

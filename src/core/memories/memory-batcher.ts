@@ -3,6 +3,10 @@ import { StoreMemoryRequest, type StoreMemoryResponse } from "../../schemas/memo
 import { GroupCommit, groupCommitPer, type Outcome } from "../../shared/group-commit.js";
 import type { CoreContext } from "../context.js";
 import { insertWhereBucketsExist, memoryRows } from "./memories.js";
+import { bucketNotFound, cachedBucketRows } from "./buckets.js";
+import { journalMemories } from "./memory-journal.js";
+import type { AppError } from "../../shared/errors.js";
+import type { MemoryRow } from "../../store/rows.js";
 
 /** Memories stored together at most: one embedding batch of 64 short texts takes ~50 ms. */
 const MAX_BATCH = 64;
@@ -12,6 +16,8 @@ const IN_FLIGHT = 2;
 interface Pending {
   userId: string;
   request: ReturnType<typeof StoreMemoryRequest.parse>;
+  /** The text's vector, when the caller has embedded it already (the near-duplicate check). */
+  vector: Float32Array | undefined;
 }
 
 const batcherOf = groupCommitPer(
@@ -25,15 +31,22 @@ const batcherOf = groupCommitPer(
 );
 
 /**
- * One memory (POST /api/memory), stored with group commit (shared/group-commit.ts): requests that
- * arrive while a write is under way are embedded in one batch and written in one commit. One per
- * request, 200 connections wrote ~23 memories/s with a median wait of 5.4 s: each write embedded
- * one text and took the store's write lock for two commits of its own. Validation comes first,
- * and a bucket that does not exist fails its own requests only.
+ * One memory (POST /api/memory, store_memory, remember), stored with group commit
+ * (shared/group-commit.ts): requests that arrive while a write is under way are embedded in one
+ * batch and written together. A local store takes them into its journal (one append and sync,
+ * memory-journal.ts), a store on object storage into its tables in one commit. One per request,
+ * 200 connections wrote ~23 memories/s with a median wait of 5.4 s: each write embedded one text
+ * and took the store's write lock for two commits of its own. Validation comes first, and a bucket
+ * that does not exist fails its own requests only.
  */
-export async function storeMemoryBatched(ctx: CoreContext, userId: string, input: unknown): Promise<StoreMemoryResponse> {
+export async function storeMemoryBatched(
+  ctx: CoreContext,
+  userId: string,
+  input: unknown,
+  vector?: Float32Array,
+): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
-  return batcherOf(ctx).add({ userId, request });
+  return batcherOf(ctx).add({ userId, request, vector });
 }
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): Promise<Outcome<StoreMemoryResponse>[]> {
@@ -41,10 +54,26 @@ async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): P
     ctx,
     userId,
     items.map((item) => item.request),
+    items.map((item) => item.vector),
   );
-  const refused = await insertWhereBucketsExist(ctx, userId, rows);
+  const refused = ctx.store.journal ? await journalWhereBucketsExist(ctx, userId, rows) : await insertWhereBucketsExist(ctx, userId, rows);
   return rows.map((row) => {
     const error = refused.get(row.bucketId);
     return error ? { ok: false, error } : { ok: true, value: { done: "ok", memoryId: row.id } };
   });
+}
+
+/**
+ * Appends the rows whose bucket exists to the store's journal, and says why each bucket that does
+ * not exist was refused. A bucket deleted after this check is handled as the journal is absorbed.
+ */
+async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<Map<number, AppError>> {
+  const buckets = new Set((await cachedBucketRows(ctx, userId)).map((bucket) => bucket.id));
+  const missing = new Map<number, AppError>();
+  for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
+  await journalMemories(
+    ctx,
+    rows.filter((row) => !missing.has(row.bucketId)),
+  );
+  return missing;
 }

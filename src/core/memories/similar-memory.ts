@@ -5,6 +5,7 @@ import { ofUser } from "../../store/sql.js";
 import { contentWords } from "../../text/relevance.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
+import { besideMemoryJournal } from "./pending-memories.js";
 
 /**
  * Two memories say nearly the same when they share at least this share of their content words
@@ -42,18 +43,24 @@ export async function findSimilarMemory(
   ctx: CoreContext,
   userId: string,
   text: string,
+  vector?: Float32Array,
 ): Promise<(SimilarMemory & { memoryId: string }) | undefined> {
-  const hits = await hybridSearch(ctx.store, "memories", {
-    vector: (await ctx.embedder.embedDocuments([text]))[0]!,
-    text,
-    where: ofUser(userId),
-    limit: CANDIDATES,
-    candidates: CANDIDATES,
-    mode: "vector",
-    // "relevance" reads exact similarities (an HNSW_SQ index keeps the order, not the value).
-    fusion: "relevance",
-    columns: ["id", "text", "bucketId", "createdAt"],
-  });
+  const query = vector ?? (await ctx.embedder.embedDocuments([text]))[0]!;
+  // The memories still in the journal too: the same fact stored twice in a row is caught.
+  const hits = await besideMemoryJournal(ctx, userId, (pending) =>
+    hybridSearch(ctx.store, "memories", {
+      vector: query,
+      text,
+      where: ofUser(userId),
+      limit: CANDIDATES,
+      candidates: CANDIDATES,
+      mode: "vector",
+      // "relevance" reads exact similarities (an HNSW_SQ index keeps the order, not the value).
+      fusion: "relevance",
+      columns: ["id", "text", "bucketId", "createdAt"],
+      pending,
+    }),
+  );
   const [similar] = hits
     .filter((hit) => hit.similarity !== undefined && nearlySame(sharedWords(text, hit.row.text), hit.similarity))
     .sort((a, b) => b.similarity! - a.similarity!);
@@ -69,11 +76,14 @@ export async function findSimilarMemory(
 export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
   if (request.ifSimilar === "skip") {
-    const found = await findSimilarMemory(ctx, userId, request.text);
+    // Embedded once, for the check and the memory.
+    const [vector] = await ctx.embedder.embedDocuments([request.text], { urgent: true });
+    const found = await findSimilarMemory(ctx, userId, request.text, vector);
     if (found) {
       const { memoryId, ...similar } = found;
       return { done: "exists", memoryId, similar };
     }
+    return storeMemoryBatched(ctx, userId, request, vector);
   }
   return storeMemoryBatched(ctx, userId, request);
 }

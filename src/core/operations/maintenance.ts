@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { needsMaintenance, optimizeStore, tablesNeedingMaintenance, VECTOR_SEGMENT_LIMIT } from "../../store/maintenance.js";
+import {
+  compactionDue,
+  compactTable,
+  needsMaintenance,
+  optimizeStore,
+  tablesNeedingMaintenance,
+  VECTOR_SEGMENT_LIMIT,
+} from "../../store/maintenance.js";
 import type { TableKey } from "../../store/schema.js";
 import { objectStoreError } from "../../store/object-store-errors.js";
 import { lockHolder, tryProcessLock } from "../../store/process-lock.js";
@@ -10,9 +17,19 @@ import type { Store } from "../../store/store.js";
 import { diskFullOr, storageFaultOr } from "../../store/write-lock.js";
 import { indexPending } from "../chat-history/index-worker.js";
 import { lockOutReindex } from "./reindex-lock.js";
-import { giveBackFreeMemory, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
+import { giveBackFreeMemory, giveBackWhenIdle, LEAN_ALLOCATOR } from "../../shared/lean-allocator.js";
 
 const GIVE_BACK_EVERY_MS = 60_000;
+/** Tables a server keeps compact itself: the journal's, which take one small commit per absorb. */
+const COMPACTED_HERE: TableKey[] = ["memories", "memoryHistory"];
+/** After the last compaction here, one more run once the versions it left behind are old enough to drop. */
+const CLEANUP_AFTER_MS = 65_000;
+/**
+ * How much LanceDB's caches may grow across compactions here before the store moves to fresh ones:
+ * each run gives the tables a new text index, and the cache keeps the old ones, which no query reads
+ * again, until its 512 MB bound. Single writes to 2k memories with a search every 20 grew it by 35 MB.
+ */
+const CACHE_GROWTH_BYTES = 32 * 1024 * 1024;
 
 /**
  * Keeps the store compact without ever making a request wait for it. The work runs in a process of
@@ -24,7 +41,10 @@ const GIVE_BACK_EVERY_MS = 60_000;
  * - `detached` (a one-shot CLI command): on close, if this process wrote and the store needs it,
  *   starts that process and exits at once.
  * The process outlives its parent; a lock file in the data dir keeps two runs from overlapping.
- * In the background mode it also hands the memory that writes leave free back to the system.
+ * In the background mode it also hands the memory that writes leave free back to the system (once a
+ * minute while they go on, and whenever the process goes quiet after work), and
+ * compacts the memory tables itself as their small commits pile up (compactSoon): a search slows
+ * down with every fragment, and starting a process for a run of ~0.1 s would cost more than the run.
  */
 export class Maintenance {
   private writes = 0;
@@ -32,6 +52,12 @@ export class Maintenance {
   private child: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
   private trimTimer: NodeJS.Timeout | undefined;
+  private compacting: Promise<void> | undefined;
+  private compactAgain = false;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+  /** LanceDB's cache size after the first compaction here since the caches were last renewed. */
+  private cacheBase: number | undefined;
+  private readonly stopTrimming: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -42,12 +68,71 @@ export class Maintenance {
     private readonly storeLocation: string,
     /** The environment of the maintenance process it starts (the config's). */
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+  ) {
+    if (mode === "background") this.stopTrimming = giveBackWhenIdle();
+  }
 
   afterWrite(): void {
     this.writes++;
     this.lookSoon();
+    this.compactSoon();
     this.giveBackMemorySoon();
+  }
+
+  /**
+   * In the background mode, right after a write: compacts the memory tables in this process once
+   * they are due (compactionDue), one run at a time, unless a `mnemo maintain` holds the lock; and
+   * a while after the last run, once more, to drop the versions it kept for readers.
+   */
+  private compactSoon(): void {
+    if (this.mode !== "background" || this.closed) return;
+    if (this.compacting) {
+      this.compactAgain = true;
+      return;
+    }
+    this.compacting = this.compactDue()
+      .catch(() => undefined) // a store that cannot be compacted now is looked at after the next write
+      .finally(() => {
+        this.compacting = undefined;
+        if (this.compactAgain) {
+          this.compactAgain = false;
+          this.compactSoon();
+        }
+      });
+  }
+
+  private async compactDue(force = false): Promise<void> {
+    const due: TableKey[] = [];
+    for (const key of COMPACTED_HERE) if (force || (await compactionDue(this.store, key))) due.push(key);
+    if (due.length === 0) return;
+    const release = await tryProcessLock(this.lockPath, { stale: 60_000, update: 10_000 });
+    if (!release) return; // a `mnemo maintain` is on it
+    try {
+      for (const key of due) await compactTable(this.store, key);
+    } finally {
+      await release().catch(() => undefined);
+    }
+    this.dropStaleCaches();
+    if (force) return;
+    if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    this.cleanupTimer = setTimeout(() => {
+      this.cleanupTimer = undefined;
+      if (!this.closed && !this.compacting)
+        this.compacting = this.compactDue(true)
+          .catch(() => undefined)
+          .finally(() => (this.compacting = undefined));
+    }, CLEANUP_AFTER_MS);
+    this.cleanupTimer.unref();
+  }
+
+  /** A fresh connection once the caches have grown by CACHE_GROWTH_BYTES over compactions here. */
+  private dropStaleCaches(): void {
+    const bytes = this.store.cacheBytes();
+    if (this.cacheBase === undefined || bytes < this.cacheBase) this.cacheBase = bytes;
+    else if (bytes - this.cacheBase > CACHE_GROWTH_BYTES) {
+      this.cacheBase = undefined;
+      void this.store.renewCaches().catch(() => undefined);
+    }
   }
 
   /** While writes go on, once a minute: glibc keeps what LanceDB frees (see giveBackFreeMemory). */
@@ -160,7 +245,9 @@ export class Maintenance {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.trimTimer) clearTimeout(this.trimTimer);
-    await this.looking;
+    if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    this.stopTrimming?.();
+    await Promise.all([this.looking, this.compacting]);
     if (this.mode === "detached" && this.writes > 0 && (await needsMaintenance(this.store).catch(() => false))) {
       startMaintenanceProcess(this.storeLocation, this.env).unref();
     }

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { BUNDLED_OUTPUT, bundledModelDir, bundledModelFile } from "./bundled-model-file.js";
 import type { Embedder } from "../embedder.js";
+import { onnxSessionOptions } from "../onnx-session.js";
 import { UseTokenizer } from "./use-tokenizer.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
@@ -34,7 +35,7 @@ export async function createBundledEmbedder(options: BundledEmbedderOptions): Pr
     loadTokenizer(bundledModelDir()),
     bundledModelFile(options.cacheDir),
   ]);
-  const sessionOptions = { intraOpNumThreads: options.threads, interOpNumThreads: 1, logSeverityLevel: 3 } as const;
+  const sessionOptions = { ...onnxSessionOptions(options.threads), logSeverityLevel: 3 } as const;
   const session = await (typeof model === "string"
     ? ort.InferenceSession.create(model, sessionOptions)
     : ort.InferenceSession.create(model, sessionOptions));

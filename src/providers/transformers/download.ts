@@ -8,6 +8,7 @@
 import path from "node:path";
 import { AppError } from "../../shared/errors.js";
 import type { ProgressReporter } from "../embedder.js";
+import { onnxSessionOptions } from "../onnx-session.js";
 import { loadTransformers, type TjsPretrainedOptions, type TransformersLib } from "./library.js";
 import { expandHome, missingModelFiles, pickLocalDtype, resolveModelSource, type ModelDtype, type ModelSource } from "./model-files.js";
 
@@ -161,8 +162,7 @@ export async function prepareModel(
 ): Promise<PreparedModel> {
   const source = await resolveModelSource(spec.model, spec.cacheDir);
   const dtype = source.kind === "local" ? await pickLocalDtype(source.dir, spec.dtype) : (spec.dtype ?? "fp32");
-  const sessionOptions: Record<string, unknown> =
-    spec.threads && spec.threads > 0 ? { intraOpNumThreads: spec.threads, interOpNumThreads: 1 } : {};
+  const sessionOptions = onnxSessionOptions(spec.threads);
   const missing = await missingModelFiles(source.dir, dtype);
 
   if (source.kind === "local" || missing.length === 0) {

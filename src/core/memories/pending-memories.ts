@@ -1,0 +1,90 @@
+import type { MemoryRow } from "../../store/rows.js";
+import { sqlAnd, sqlIn } from "../../store/sql.js";
+import type { CoreContext } from "../context.js";
+import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
+
+// The memories in the store's journal: the record each is kept as until absorbed (memory-journal.ts),
+// and reads that show them beside the tables' rows.
+
+/**
+ * A text memory as the journal keeps it until it is absorbed: the row's own fields (the others
+ * are those of any new text memory) and the embedder its vector came from.
+ */
+export interface MemoryRecord {
+  memory: Pick<MemoryRow, "id" | "userId" | "bucketId" | "text" | "source" | "createdAt">;
+  embedderId: string;
+  /** The vector's float32 bytes, base64. */
+  vector: string;
+}
+
+/**
+ * Runs `read` with the user's memories still in the journal, as rows (in the bucket they will be
+ * absorbed into): a read of the memory tables that shows them itself, beside the tables' rows,
+ * does not wait for them to be absorbed (store.besideJournal). A row found in both is the table's.
+ * A record embedded by a model the store has since been re-indexed away from cannot be compared:
+ * then the journal is absorbed first (re-embedding it). `moved()` says whether any record was
+ * absorbed since they were listed (a count of the table's rows may then hold some of them).
+ */
+export async function besideMemoryJournal<T>(
+  ctx: CoreContext,
+  userId: string,
+  read: (pending: MemoryRow[], moved: () => boolean) => Promise<T>,
+): Promise<T> {
+  return ctx.store.besideJournal(decodeRecord, async (records, moved) => {
+    const mine = records.filter((record) => record.memory.userId === userId);
+    if (mine.length === 0) return read([], moved);
+    if (mine.some((record) => record.embedderId !== ctx.store.meta.embedderId)) {
+      await ctx.store.settle();
+      return read([], moved);
+    }
+    const buckets = new Set((await cachedBucketRows(ctx, userId)).map((row) => row.id));
+    const rows = mine.map((record) => rowOf(record, buckets.has(record.memory.bucketId) ? record.memory.bucketId : DEFAULT_BUCKET.id));
+    return read(rows, moved);
+  });
+}
+
+/** A journal record with its vector decoded (once per record: the journal keeps what this returns). */
+type DecodedRecord = Omit<MemoryRecord, "vector"> & { vector: Float32Array };
+
+function decodeRecord(record: unknown): DecodedRecord {
+  const { memory, embedderId, vector } = record as MemoryRecord;
+  return { memory, embedderId, vector: decodeVector(vector) };
+}
+
+/** The memory row a record becomes, in `bucketId`, with its own vector unless given another. */
+export function rowOf(record: MemoryRecord | DecodedRecord, bucketId: number, vector?: Float32Array): MemoryRow {
+  return {
+    ...record.memory,
+    bucketId,
+    contentType: "text",
+    imageFile: null,
+    imageDescription: null,
+    version: 1,
+    updatedAt: record.memory.createdAt,
+    vector: vector ?? (typeof record.vector === "string" ? decodeVector(record.vector) : record.vector),
+  };
+}
+
+/** Which of these memories `key` already holds (memories by id, history by the memory's id). */
+export async function storedIds(ctx: CoreContext, key: "memories" | "memoryHistory", ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const column = key === "memories" ? "id" : "memoryId";
+  const rows = await ctx.store.select(key, sqlAnd(sqlIn(column, ids), key === "memoryHistory" && "version = 1"), { columns: [column] });
+  return new Set(rows.map((row) => ("memoryId" in row ? row.memoryId : row.id)));
+}
+
+export function toRecord(row: MemoryRow, embedderId: string): MemoryRecord {
+  const { id, userId, bucketId, text, source, createdAt } = row;
+  return { memory: { id, userId, bucketId, text, source, createdAt }, embedderId, vector: encodeVector(row.vector) };
+}
+
+function encodeVector(vector: Float32Array): string {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
+}
+
+function decodeVector(base64: string): Float32Array {
+  const bytes = Buffer.from(base64, "base64");
+  const vector = new Float32Array(bytes.length / 4);
+  new Uint8Array(vector.buffer).set(bytes);
+  return vector;
+}

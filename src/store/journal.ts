@@ -1,0 +1,362 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { crc32 } from "node:zlib";
+import { processRuns } from "../shared/processes.js";
+
+/** A record read back from the journal, and whether an absorb that stopped midway may have stored it already. */
+export interface JournalEntry {
+  record: unknown;
+  uncertain: boolean;
+}
+
+/** What absorbs records into the store's tables: called under the store's write lock, once per round. */
+export type Absorber = (entries: JournalEntry[]) => Promise<void>;
+
+/** A segment past this size is sealed once absorbed, and the next append starts a new one. */
+const ROTATE_BYTES = 4 * 1024 * 1024;
+/** Bytes read per absorb round, so that a journal left long unabsorbed is stored in commits of bounded size. */
+const ROUND_BYTES = 8 * 1024 * 1024;
+const PROGRESS_FILE = "absorbed.json";
+const SEGMENT = /^([0-9a-f]{8})-(\d+)-[0-9a-z]+\.log$/;
+
+/** How far each segment has been absorbed, and the ranges an absorb was storing when it stopped. */
+interface Progress {
+  offsets: Record<string, number>;
+  /** Set before a round stores its records and cleared after: found set, those records may be stored already. */
+  absorbing: Record<string, [number, number]>;
+}
+
+/** A segment this process appends to. */
+interface OwnSegment {
+  name: string;
+  handle: fs.promises.FileHandle;
+  size: number;
+  /** Appends under way on it: it is deleted only once none is. */
+  writing: number;
+  sealed: boolean;
+}
+
+interface ParsedSegment {
+  start: number;
+  end: number;
+  records: { value: unknown; offset: number }[];
+  decode: (record: unknown) => unknown;
+}
+
+interface Waiting {
+  line: Buffer;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A write-ahead journal in front of some of the store's tables: a write is acknowledged once its
+ * record is appended and `fdatasync`ed here (a third of a millisecond), and the records are
+ * absorbed into LanceDB later, many per commit, under the store's write lock. Each process appends
+ * to segments of its own (`<host>-<pid>-<id>.log`, one JSON record a line behind its CRC-32), so
+ * appends take no lock between processes; any process may absorb any segment, and `absorbed.json`,
+ * written under the write lock, says how far. A round writes the ranges it is about to store into
+ * that file first, so that the round after a crash knows which records to look for before storing
+ * them again. A segment is deleted once absorbed and sealed (its owner rotates it, or has exited).
+ */
+export class Journal {
+  private own: OwnSegment | undefined;
+  private readonly sealed = new Set<OwnSegment>();
+  private queue: Waiting[] = [];
+  private flushing = false;
+  /** The absorbed offsets last read or written, so that most checks need no read of the progress file. */
+  private known: Record<string, number> = {};
+  private readonly host = hostTag(os.hostname());
+  /** The records `pending` has parsed, per segment, from `start` (absorbed) to `end` (read). */
+  private readonly parsed = new Map<string, ParsedSegment>();
+
+  constructor(private readonly dir: string) {}
+
+  /** Appends records durably; those that arrive while an append is under way share the next write and sync. */
+  append(records: unknown[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    const line = Buffer.from(records.map(encodeLine).join(""));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ line, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      try {
+        await this.write(Buffer.concat(batch.map((waiting) => waiting.line)));
+        for (const waiting of batch) waiting.resolve();
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+
+  private async write(bytes: Buffer): Promise<void> {
+    const segment = await this.ownSegment();
+    segment.writing++;
+    try {
+      for (let at = 0; at < bytes.length; ) at += (await segment.handle.write(bytes, at, bytes.length - at)).bytesWritten;
+      await segment.handle.datasync();
+      segment.size += bytes.length;
+    } catch (error) {
+      // A partial line (a full disk) must not stay at the end of the segment, and its place must not
+      // be taken by the next append: another process may have read past it already. So the segment
+      // is cut back to what was acknowledged and sealed; the next append starts a new one.
+      await segment.handle.truncate(segment.size).catch(() => undefined);
+      this.seal();
+      throw error;
+    } finally {
+      segment.writing--;
+    }
+  }
+
+  private async ownSegment(): Promise<OwnSegment> {
+    if (this.own && !this.own.sealed) return this.own;
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const name = `${this.host}-${process.pid}-${Date.now().toString(36)}${randomBytes(4).toString("hex")}.log`;
+    const handle = await fs.promises.open(path.join(this.dir, name), "a", 0o600);
+    syncDir(this.dir); // the new file's name is as durable as what is written to it
+    this.own = { name, handle, size: 0, writing: 0, sealed: false };
+    return this.own;
+  }
+
+  /**
+   * Whether any segment may hold records not absorbed yet: one directory listing, and a look at
+   * the progress file only when a segment has grown past what was last known absorbed.
+   */
+  hasPending(): boolean {
+    const sizes = this.segmentSizes();
+    if (!sizes.some(([name, size]) => size > (this.known[name] ?? 0))) return false;
+    this.known = this.readProgress().offsets;
+    return sizes.some(([name, size]) => size > (this.known[name] ?? 0));
+  }
+
+  /**
+   * Call under the store's write lock. Hands every record not absorbed yet to `absorber`, a round
+   * of at most ROUND_BYTES at a time, then deletes the segments that are absorbed and sealed.
+   * Records appended while it runs are left for the next call. Returns how many it handed over.
+   */
+  async absorb(absorber: Absorber): Promise<number> {
+    const progress = this.readProgress();
+    const targets = new Map(this.segmentSizes());
+    let absorbed = 0;
+    for (;;) {
+      const round = this.readRound(progress, targets);
+      if (round.entries.length === 0) break;
+      absorbed += round.entries.length;
+      progress.absorbing = { ...progress.absorbing, ...round.ranges };
+      this.writeProgress(progress);
+      await absorber(round.entries);
+      for (const [name, [, end]] of Object.entries(round.ranges)) progress.offsets[name] = end;
+      // Ranges of a crashed round are settled once every segment they cover has been read past them.
+      progress.absorbing = Object.fromEntries(
+        Object.entries(progress.absorbing).filter(([name, [, end]]) => (progress.offsets[name] ?? 0) < end),
+      );
+      this.writeProgress(progress);
+    }
+    await this.removeAbsorbed(progress);
+    return absorbed;
+  }
+
+  /**
+   * Every record not absorbed yet, in any process's segment, in the order of each segment: what a
+   * read shows beside the tables. The segments' sizes are read before the progress file, so a
+   * record absorbed meanwhile is shown (and in the table too), never in neither. `stamp` is that
+   * progress file's text, for `progressStamp` to tell whether any was absorbed since; `interrupted`
+   * says an absorb stopped midway (its records may be in the table already). Each record is parsed
+   * once (`decode`) and kept until absorbed.
+   */
+  pending<T>(decode: (record: unknown) => T): { records: T[]; stamp: string; interrupted: boolean } {
+    const sizes = this.segmentSizes();
+    if (!sizes.some(([name, size]) => size > (this.known[name] ?? 0))) return { records: [], stamp: "", interrupted: false };
+    const stamp = this.progressStamp();
+    const progress = parseProgress(stamp);
+    this.known = progress.offsets;
+    const records: T[] = [];
+    const live = new Set<string>();
+    for (const [name, size] of sizes) {
+      const from = this.known[name] ?? 0;
+      if (size <= from) continue;
+      live.add(name);
+      let read = this.parsed.get(name);
+      if (!read || read.start > from || read.decode !== decode) read = { start: from, end: from, records: [], decode };
+      read.records = read.records.filter((record) => record.offset >= from);
+      if (read.end < size) {
+        const more = readRecords(path.join(this.dir, name), read.end, size);
+        for (const { record, offset } of more.records) read.records.push({ value: decode(record), offset });
+        read.end = more.end;
+      }
+      this.parsed.set(name, read);
+      for (const record of read.records) records.push(record.value as T);
+    }
+    for (const name of this.parsed.keys()) if (!live.has(name)) this.parsed.delete(name);
+    return { records, stamp, interrupted: Object.keys(progress.absorbing).length > 0 };
+  }
+
+  /** What changes whenever a record is absorbed, by any process (the progress file's text). */
+  progressStamp(): string {
+    try {
+      return fs.readFileSync(path.join(this.dir, PROGRESS_FILE), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+      throw error;
+    }
+  }
+
+  /** Whether this process has sealed segments to delete once absorbed. */
+  hasSealed(): boolean {
+    return this.sealed.size > 0;
+  }
+
+  /** Seals this process's segment, so that the next absorb deletes it once absorbed (call before closing the store). */
+  seal(): void {
+    if (!this.own) return;
+    this.own.sealed = true;
+    this.sealed.add(this.own);
+    this.own = undefined;
+  }
+
+  /** Records past each segment's absorbed offset, up to the sizes seen when the absorb began. */
+  private readRound(progress: Progress, targets: Map<string, number>): { entries: JournalEntry[]; ranges: Progress["absorbing"] } {
+    const entries: JournalEntry[] = [];
+    const ranges: Progress["absorbing"] = {};
+    let budget = ROUND_BYTES;
+    for (const [name, target] of targets) {
+      const from = progress.offsets[name] ?? 0;
+      if (from >= target || budget <= 0) continue;
+      const read = readRecords(path.join(this.dir, name), from, Math.min(target, from + budget));
+      const uncertain = progress.absorbing[name];
+      for (const { record, offset } of read.records) {
+        entries.push({ record, uncertain: uncertain !== undefined && offset < uncertain[1] && offset >= uncertain[0] });
+      }
+      // A line cut short by an owner that has exited will never be finished: it was never acknowledged.
+      const end = read.end < target && this.ownerExited(name) && target <= from + budget ? target : read.end;
+      if (end > from) ranges[name] = [from, end];
+      budget -= end - from;
+    }
+    return { entries, ranges };
+  }
+
+  /** Deletes the absorbed segments nobody appends to any more: this process's sealed ones, and those of exited processes. */
+  private async removeAbsorbed(progress: Progress): Promise<void> {
+    for (const [name, size] of this.segmentSizes()) {
+      const own = this.own?.name === name ? this.own : [...this.sealed].find((segment) => segment.name === name);
+      if ((progress.offsets[name] ?? 0) < size) continue;
+      if (own && !own.sealed && own.size >= ROTATE_BYTES && own.writing === 0) this.seal();
+      const gone = own ? own.sealed && own.writing === 0 : this.ownerExited(name);
+      if (!gone) continue;
+      if (own) {
+        this.sealed.delete(own);
+        await own.handle.close().catch(() => undefined);
+      }
+      // The file first: an offset dropped before its file would have the file absorbed again.
+      fs.rmSync(path.join(this.dir, name), { force: true });
+      delete progress.offsets[name];
+    }
+    const present = new Set(this.segmentSizes().map(([name]) => name));
+    for (const name of Object.keys(progress.offsets)) if (!present.has(name)) delete progress.offsets[name];
+    this.writeProgress(progress);
+  }
+
+  private ownerExited(name: string): boolean {
+    const match = SEGMENT.exec(name);
+    return match !== null && match[1] === this.host && !processRuns(Number(match[2]));
+  }
+
+  /** Each segment's name and size; this process's own from memory. */
+  private segmentSizes(): [string, number][] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return names.flatMap((name): [string, number][] => {
+      if (!SEGMENT.test(name)) return [];
+      if (this.own?.name === name) return [[name, this.own.size]];
+      try {
+        return [[name, fs.statSync(path.join(this.dir, name)).size]];
+      } catch {
+        return []; // deleted meanwhile
+      }
+    });
+  }
+
+  private readProgress(): Progress {
+    return parseProgress(this.progressStamp());
+  }
+
+  /** Replaces the progress file in one rename: a reader sees the old one or the new one. */
+  private writeProgress(progress: Progress): void {
+    const file = path.join(this.dir, PROGRESS_FILE);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(progress), { mode: 0o600 });
+    fs.renameSync(`${file}.tmp`, file);
+    this.known = { ...progress.offsets };
+  }
+}
+
+function parseProgress(text: string): Progress {
+  if (text === "") return { offsets: {}, absorbing: {} };
+  const progress = JSON.parse(text) as Partial<Progress>;
+  return { offsets: progress.offsets ?? {}, absorbing: progress.absorbing ?? {} };
+}
+
+/** One record: its JSON behind the CRC-32 of that JSON (8 hex digits), and a newline. */
+function encodeLine(record: unknown): string {
+  const json = JSON.stringify(record);
+  return `${crc32(json).toString(16).padStart(8, "0")}${json}\n`;
+}
+
+/**
+ * The whole lines between `from` and `to` (a line cut short at the end is an append under way, or
+ * one a crash cut: left for later, or for ever). A line whose checksum fails is skipped.
+ */
+function readRecords(file: string, from: number, to: number): { records: { record: unknown; offset: number }[]; end: number } {
+  let bytes: Buffer;
+  try {
+    const fd = fs.openSync(file, "r");
+    try {
+      bytes = Buffer.alloc(to - from);
+      bytes = bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, from));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], end: from };
+    throw error;
+  }
+  const records: { record: unknown; offset: number }[] = [];
+  let start = 0;
+  for (let newline = bytes.indexOf(10); newline >= 0; start = newline + 1, newline = bytes.indexOf(10, start)) {
+    const json = bytes.subarray(start + 8, newline);
+    if (bytes.toString("latin1", start, start + 8) !== crc32(json).toString(16).padStart(8, "0")) continue;
+    records.push({ record: JSON.parse(json.toString("utf8")), offset: from + start });
+  }
+  return { records, end: from + start };
+}
+
+function hostTag(host: string): string {
+  return crc32(host).toString(16).padStart(8, "0");
+}
+
+/** fsync of a folder, so that a file just created in it is found after a crash (not every platform allows it). */
+function syncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, "r");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Windows cannot open a folder for fsync; its file system orders the creation itself.
+  }
+}
