@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { processRuns } from "../shared/processes.js";
+import { storageFaultOr } from "./write-lock.js";
 
 /** A record read back from the journal, and whether an absorb that stopped midway may have stored it already. */
 export interface JournalEntry {
@@ -19,6 +20,8 @@ const ROTATE_BYTES = 4 * 1024 * 1024;
 /** Bytes read per absorb round, so that a journal left long unabsorbed is stored in commits of bounded size. */
 const ROUND_BYTES = 8 * 1024 * 1024;
 const PROGRESS_FILE = "absorbed.json";
+/** Where lines whose checksum fails are kept, as they were, once an absorb has read past them. */
+const DAMAGED_DIR = "damaged";
 const SEGMENT = /^([0-9a-f]{8})-(\d+)-[0-9a-z]+\.log$/;
 
 /** How far each segment has been absorbed, and the ranges an absorb was storing when it stopped. */
@@ -92,7 +95,9 @@ export class Journal {
         await this.write(Buffer.concat(batch.map((waiting) => waiting.line)));
         for (const waiting of batch) waiting.resolve();
       } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
+        // A full disk or a failing one is said as every write of the store says it.
+        const fault = storageFaultOr(error, path.dirname(this.dir));
+        for (const waiting of batch) waiting.reject(fault);
       }
     }
     this.flushing = false;
@@ -149,11 +154,12 @@ export class Journal {
     let absorbed = 0;
     for (;;) {
       const round = this.readRound(progress, targets);
-      if (round.entries.length === 0) break;
+      // A range of damaged lines alone is read past too (they are kept aside): else it stays pending.
+      if (Object.keys(round.ranges).length === 0) break;
       absorbed += round.entries.length;
       progress.absorbing = { ...progress.absorbing, ...round.ranges };
       this.writeProgress(progress);
-      await absorber(round.entries);
+      if (round.entries.length > 0) await absorber(round.entries);
       for (const [name, [, end]] of Object.entries(round.ranges)) progress.offsets[name] = end;
       // Ranges of a crashed round are settled once every segment they cover has been read past them.
       progress.absorbing = Object.fromEntries(
@@ -232,6 +238,7 @@ export class Journal {
       const from = progress.offsets[name] ?? 0;
       if (from >= target || budget <= 0) continue;
       const read = readRecords(path.join(this.dir, name), from, Math.min(target, from + budget));
+      this.keepDamaged(name, read.damaged);
       const uncertain = progress.absorbing[name];
       for (const { record, offset } of read.records) {
         entries.push({ record, uncertain: uncertain !== undefined && offset < uncertain[1] && offset >= uncertain[0] });
@@ -242,6 +249,21 @@ export class Journal {
       budget -= end - from;
     }
     return { entries, ranges };
+  }
+
+  /**
+   * Lines of `segment` whose checksum fails (a disk that changed them), kept as they were in
+   * `damaged/<segment>` before the absorb moves past them: `mnemo doctor` tells them (journalDamage).
+   */
+  private keepDamaged(segment: string, lines: Buffer[]): void {
+    if (lines.length === 0) return;
+    const kept = path.join(this.dir, DAMAGED_DIR);
+    fs.mkdirSync(kept, { recursive: true, mode: 0o700 });
+    const file = path.join(kept, segment);
+    // A round that stopped midway reads them again: each is kept once.
+    const known = new Set(fs.existsSync(file) ? fs.readFileSync(file, "latin1").split("\n") : []);
+    const fresh = lines.filter((line) => !known.has(line.toString("latin1")));
+    if (fresh.length > 0) fs.appendFileSync(file, Buffer.concat(fresh.flatMap((line) => [line, Buffer.from("\n")])), { mode: 0o600 });
   }
 
   /** Deletes the absorbed segments nobody appends to any more: this process's sealed ones, and those of exited processes. */
@@ -317,9 +339,14 @@ function encodeLine(record: unknown): string {
 
 /**
  * The whole lines between `from` and `to` (a line cut short at the end is an append under way, or
- * one a crash cut: left for later, or for ever). A line whose checksum fails is skipped.
+ * one a crash cut: left for later, or for ever). A line whose checksum fails is skipped, and handed
+ * back in `damaged`.
  */
-function readRecords(file: string, from: number, to: number): { records: { record: unknown; offset: number }[]; end: number } {
+function readRecords(
+  file: string,
+  from: number,
+  to: number,
+): { records: { record: unknown; offset: number }[]; damaged: Buffer[]; end: number } {
   let bytes: Buffer;
   try {
     const fd = fs.openSync(file, "r");
@@ -330,17 +357,40 @@ function readRecords(file: string, from: number, to: number): { records: { recor
       fs.closeSync(fd);
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], end: from };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], damaged: [], end: from };
     throw error;
   }
   const records: { record: unknown; offset: number }[] = [];
+  const damaged: Buffer[] = [];
   let start = 0;
   for (let newline = bytes.indexOf(10); newline >= 0; start = newline + 1, newline = bytes.indexOf(10, start)) {
     const json = bytes.subarray(start + 8, newline);
-    if (bytes.toString("latin1", start, start + 8) !== crc32(json).toString(16).padStart(8, "0")) continue;
-    records.push({ record: JSON.parse(json.toString("utf8")), offset: from + start });
+    if (bytes.toString("latin1", start, start + 8) !== crc32(json).toString(16).padStart(8, "0"))
+      damaged.push(bytes.subarray(start, newline));
+    else records.push({ record: JSON.parse(json.toString("utf8")), offset: from + start });
   }
-  return { records, end: from + start };
+  return { records, damaged, end: from + start };
+}
+
+/**
+ * The journal's records that cannot be read: lines of its segments whose checksum fails, and those
+ * kept in `damaged/` by an absorb that read past them. What `mnemo doctor` reports; the folder they
+ * are kept in.
+ */
+export function journalDamage(dir: string): { lines: number; folder: string } {
+  const folder = path.join(dir, DAMAGED_DIR);
+  let lines = 0;
+  const names = (where: string) => (fs.existsSync(where) ? fs.readdirSync(where).filter((name) => SEGMENT.test(name)) : []);
+  for (const name of names(folder)) lines += fs.readFileSync(path.join(folder, name), "latin1").split("\n").filter(Boolean).length;
+  // Past what was absorbed: what an absorb read past is in the folder already.
+  const { offsets } = parseProgress(
+    fs.existsSync(path.join(dir, PROGRESS_FILE)) ? fs.readFileSync(path.join(dir, PROGRESS_FILE), "utf8") : "",
+  );
+  for (const name of names(dir)) {
+    const file = path.join(dir, name);
+    lines += readRecords(file, offsets[name] ?? 0, fs.statSync(file).size).damaged.length;
+  }
+  return { lines, folder };
 }
 
 function hostTag(host: string): string {

@@ -273,9 +273,11 @@ export class Store {
     recorded?: StoreMeta,
     journalDir?: string,
   ): Promise<Store | undefined> {
-    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, recorded, journalDir)).catch((error: unknown) => {
-      throw objectStoreError(error, uri) ?? error;
-    });
+    return withoutSecrets(storageOptions, () => Store.openUnredacted(uri, lockPath, storageOptions, recorded, journalDir)).catch(
+      (error: unknown) => {
+        throw objectStoreError(error, uri) ?? error;
+      },
+    );
   }
 
   private static async openUnredacted(
@@ -331,9 +333,11 @@ export class Store {
 
   /** Creates a new store whose vectors and chunks are `made` so. */
   static create(uri: string, lockPath: string, made: StoreMade, storageOptions: StorageOptions = {}, journalDir?: string): Promise<Store> {
-    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions, journalDir)).catch((error: unknown) => {
-      throw objectStoreError(error, uri) ?? error;
-    });
+    return withoutSecrets(storageOptions, () => Store.createUnredacted(uri, lockPath, made, storageOptions, journalDir)).catch(
+      (error: unknown) => {
+        throw objectStoreError(error, uri) ?? error;
+      },
+    );
   }
 
   private static async createUnredacted(

@@ -109,39 +109,89 @@ describe("a file system that fails", () => {
     await expectHealthy(env);
   }, 180_000);
 
-  it("a remember whose absorb is cut between its version's commit and its memory's stays acknowledged in the journal; the next command stores the memory once, with its one version", async () => {
+  it("a remember whose journal cannot be written, or synced, fails with the fault and acknowledges nothing; run again, it stores the memory once", async () => {
     const { env } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
-    // Acknowledged once appended to the journal (not under /db/); the absorb as it closes fails between its two commits.
-    const cut = await run(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" }));
-    expect(cut.code, cut.stderr).toBe(0);
-    expect(cut.stderr).not.toMatch(RAW);
-    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "The tram 28 goes up to Graça"]);
-    const listed = JSON.parse(await ok(["--json", "memories", "--all"], env)) as { memories: { id: string; text: string }[] };
-    const dentist = listed.memories.find((memory) => memory.text === "My dentist is Dr Silva")!;
-    const history = JSON.parse(await ok(["--json", "memories", "history", dentist.id], env)) as { versions: unknown[] };
-    expect(history.versions).toHaveLength(1);
+    for (const ops of [["write"], ["fsync"]] as const) {
+      const text = `My dentist is Dr Silva (${ops[0]})`;
+      expectClearFault(await run(["remember", "--no-date", text], withFault(env, { path: "/journal/", ops: [...ops] })));
+      expect(await memories(env), `after a failed ${ops[0]}`).not.toContain(text);
+      await ok(["remember", "--no-date", text], env);
+    }
+    expect(await memories(env)).toEqual([
+      "My dentist is Dr Silva (fsync)",
+      "My dentist is Dr Silva (write)",
+      "The tram 28 goes up to Graça",
+    ]);
     await expectHealthy(env);
   }, 180_000);
 
-  it("memory writes to a server whose disk fails answer 503 with the fault; every memory acknowledged before stays, and writes work once it is back", async () => {
+  it("memories absorbed from the journal into a store whose tables cannot be written stay in the journal, listed; the next absorb stores each once", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    // Acknowledged once journaled: the absorb as the command ends fails after the versions' commit, before the memories'.
+    await ok(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" }));
+    await ok(["remember", "--no-date", "Sourdough wants 75% water"], withFault(env, { path: "/db/memory_history.lance/" }));
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", "The tram 28 goes up to Graça"]);
+    await ok(["maintain"], env);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", "The tram 28 goes up to Graça"]);
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("a journal record whose bytes changed on disk is named by doctor, and --repair moves its line to recovered/ instead of dropping it unsaid", async () => {
     const { env, store } = storeEnv();
     await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    // Kept in the journal: the tables cannot take it as the command ends.
+    await ok(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/" }));
+    const journal = path.join(store, "journal");
+    const [segment] = fs.readdirSync(journal).filter((name) => name.endsWith(".log"));
+    const bytes = fs.readFileSync(path.join(journal, segment!));
+    bytes[bytes.indexOf("Dr Silva")]! ^= 0x20;
+    fs.writeFileSync(path.join(journal, segment!), bytes);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    const doctor = await run(["doctor"], env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stderr).toMatch(/journal: 1 memory writes in the journal cannot be read \(their bytes changed on disk\)/);
+    const repair = await run(["doctor", "--repair"], env);
+    expect(repair.code, repair.stderr).toBe(0);
+    const moved = /1 memory write the journal could not read: their lines moved to (\S+)/.exec(repair.stderr)?.[1];
+    expect(moved, repair.stderr).toContain(path.join(store, "recovered"));
+    expect(fs.readFileSync(path.join(moved!, segment!), "utf8")).toContain("My dentist is dr Silva");
+    await expectHealthy(env);
+  }, 180_000);
+
+  it("memory writes to a server whose journal fails answer 503 with the fault, and to one whose tables fail 200 (journaled); every memory acknowledged stays, once", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
     await ok(["token", "--rotate"], env);
-    const arm = path.join(tempDir(), "armed");
-    // The whole data dir: the journal a memory is acknowledged from, and the database.
-    const log = await withServer(withFault(env, { path: store, arm }), async (send) => {
-      expect((await send("/api/memory", { text: "My dentist is Dr Silva" })).status).toBe(200);
-      fs.writeFileSync(arm, "");
-      const failed = await send("/api/memory", { text: "Written while the disk fails" });
-      expect(failed.status).toBe(503);
-      expect(failed.body.error).toMatch(IO_FAULT);
-      expect((await send("/api/v2/memory?all=true")).status).toBe(200);
-      fs.rmSync(arm);
-      expect((await send("/api/memory", { text: "Written once it is back" })).status).toBe(200);
-    });
-    expect(log).not.toMatch(RAW);
-    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "The tram 28 goes up to Graça", "Written once it is back"]);
+    for (const [where, status] of [
+      ["/journal/", 503],
+      ["/db/", 200],
+    ] as const) {
+      const arm = path.join(tempDir(), "armed");
+      const log = await withServer(withFault(env, { path: where, ops: ["write", "link", "fsync"], arm }), async (send) => {
+        expect((await send("/api/memory", { text: `Before the fault in ${where}` })).status).toBe(200);
+        fs.writeFileSync(arm, "");
+        const during = await send("/api/memory", { text: `During the fault in ${where}` });
+        expect(during.status, JSON.stringify(during.body)).toBe(status);
+        if (status === 503) expect(during.body.error).toMatch(IO_FAULT);
+        const listed = await send("/api/v2/memory?all=true");
+        expect(listed.status).toBe(200);
+        expect(JSON.stringify(listed.body)).toContain(`Before the fault in ${where}`);
+        fs.rmSync(arm);
+        expect((await send("/api/memory", { text: `After the fault in ${where}` })).status).toBe(200);
+      });
+      expect(log).not.toMatch(RAW);
+    }
+    expect(await memories(env)).toEqual([
+      "After the fault in /db/",
+      "After the fault in /journal/",
+      "Before the fault in /db/",
+      "Before the fault in /journal/",
+      "During the fault in /db/",
+      "The tram 28 goes up to Graça",
+    ]);
+    await expectHealthy(env);
   }, 180_000);
 
   it("memory writes to a server whose database cannot be written are acknowledged from the journal, listed at once, and stored once it can be", async () => {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { Journal, type JournalEntry } from "../../src/store/journal.js";
+import { Journal, journalDamage, type JournalEntry } from "../../src/store/journal.js";
 import { tempDir } from "../temp-dirs.js";
 
 /** Absorbs everything pending, returning what the absorber was given. */
@@ -100,7 +100,7 @@ describe("the write-ahead journal", () => {
     const datasync = handles.datasync;
     handles.datasync = () => Promise.reject(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
     try {
-      await expect(journal.append([{ n: 2 }])).rejects.toThrow("EIO");
+      await expect(journal.append([{ n: 2 }])).rejects.toThrow(/Input\/output error/);
     } finally {
       handles.datasync = datasync;
     }
@@ -115,6 +115,30 @@ describe("the write-ahead journal", () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, segmentOf(exitedPid())), `${line({ n: 1 })}00000000{"n":"garbled"}\n${line({ n: 3 })}`);
     expect((await absorbAll(new Journal(dir))).map((entry) => entry.record)).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it("keeps a line whose checksum fails in damaged/, once, where journalDamage counts it before and after the absorb", async () => {
+    const dir = tempDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const segment = segmentOf(exitedPid());
+    fs.writeFileSync(path.join(dir, segment), `${line({ n: 1 })}00000000{"n":"garbled"}\n${line({ n: 3 })}`);
+    expect(journalDamage(dir).lines).toBe(1);
+    const journal = new Journal(dir);
+    let fail = true;
+    // A round that stops midway reads the line again: it is kept once.
+    await expect(journal.absorb(async () => (fail ? Promise.reject(new Error("disk gone")) : undefined))).rejects.toThrow("disk gone");
+    fail = false;
+    await absorbAll(journal);
+    expect(segments(dir)).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, "damaged", segment), "utf8")).toBe('00000000{"n":"garbled"}\n');
+    expect(journalDamage(dir)).toEqual({ lines: 1, folder: path.join(dir, "damaged") });
+    // A segment whose lines left are damaged ones alone is read past, and goes.
+    const only = segmentOf(exitedPid());
+    fs.writeFileSync(path.join(dir, only), '00000000{"n":"garbled"}\n');
+    await absorbAll(journal);
+    expect(segments(dir)).toEqual([]);
+    expect(journal.hasPending()).toBe(false);
+    expect(journalDamage(dir).lines).toBe(2);
   });
 
   it("deletes this process's segment once sealed and absorbed, and never a live writer's", async () => {

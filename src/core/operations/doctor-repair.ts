@@ -6,6 +6,7 @@ import { createEmbedder } from "../../providers/create-providers.js";
 import { ANY_INDEX, lostRowsKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
+import { journalDamage } from "../../store/journal.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
 import type { TableRows } from "../../store/rows.js";
@@ -113,6 +114,7 @@ export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
   count(relations.missingBuckets.length, "missing buckets made again (named Recovered <id>)");
   count(vectorsOf(health, "memories").length, "memories embedded again");
   count(reindexed(health).length, "conversations chunked and embedded again");
+  count(diagnosis.journal, `memory writes the journal cannot read: their lines moved to ${LEFTOVERS_DIR} (an export restores them)`);
   count(diagnosis.images.length, "image memories' pictures are damaged or missing: kept as they are (an export restores them)");
   return plan;
 }
@@ -151,6 +153,7 @@ export async function repairStore(
     onProgress("Checking the store again");
     const fresh = await diagnose(config, onProgress);
     actions.push(...(await repairRows(app, fresh, recovered, onProgress)));
+    actions.push(...(await keepJournalDamage(app, recovered)));
   } finally {
     await app.close();
   }
@@ -398,6 +401,21 @@ async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onP
   }
   await store.write(() => store.delete("meta", sqlIn("key", [lostRowsKey("memories"), lostRowsKey("conversations")])));
   return actions;
+}
+
+/**
+ * The journal's lines that cannot be read, moved to `recovered` once every record that can be read
+ * is absorbed (which keeps the others in the journal's `damaged/` folder): the store has no more of them.
+ */
+async function keepJournalDamage(app: App, recovered: string): Promise<string[]> {
+  const { store, config } = app.context;
+  await store.settle();
+  const { lines, folder } = journalDamage(config.paths.journal);
+  if (lines === 0 || !fs.existsSync(folder)) return [];
+  const to = path.join(recovered, "journal-damaged");
+  fs.mkdirSync(recovered, { recursive: true });
+  fs.renameSync(folder, to);
+  return [`${counted(lines, "memory write")} the journal could not read: their lines moved to ${to} (an export restores them)`];
 }
 
 /** Rows taken out of the store, appended to `file` as JSON lines before they are deleted. */

@@ -6,6 +6,7 @@ import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
 import { ANY_INDEX, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
+import { journalDamage } from "../../store/journal.js";
 import type { Salvaged } from "../../store/salvage.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
@@ -44,6 +45,8 @@ export interface Diagnosis {
   health: StoreHealth;
   /** Checked on a local store, whose pictures are files; a store on object storage keeps them in its `images` table. */
   images: ImageProblem[];
+  /** Memory writes in the journal (store/journal.ts) whose lines cannot be read: a disk changed them. */
+  journal: number;
   findings: Finding[];
   /** Nothing wrong, but worth knowing: the store made otherwise than the settings now ask. */
   notes: string[];
@@ -80,7 +83,8 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
   });
   const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
   const images = isRemoteUri(config.storeUri) ? [] : imageProblems(config.paths.images, health.relations.images);
-  return { health, images, findings: findingsOf(health, images), notes: chunks ? [chunks] : [] };
+  const journal = isRemoteUri(config.storeUri) ? 0 : journalDamage(config.paths.journal).lines;
+  return { health, images, journal, findings: findingsOf(health, images, journal), notes: chunks ? [chunks] : [] };
 }
 
 /** Each image memory's file read and checked to its end (and a PNG's checksums). */
@@ -163,7 +167,7 @@ export function rowsLost(health: StoreHealth, table: LostRowsTable): boolean {
 }
 
 /** What each problem means for the user, and what to do about it. */
-export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Finding[] {
+export function findingsOf(health: StoreHealth, images: ImageProblem[] = [], journal = 0): Finding[] {
   const findings: Finding[] = [];
   if (health.meta.problem) {
     findings.push({
@@ -271,6 +275,14 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = []): Fi
       `rows belong to ${strays.size === 1 ? "a user" : `${strays.size} users`} the users table does not hold`,
       "`mnemo doctor --repair` makes those users again from their ids (with their names and tokens where the data dir recorded them)",
     );
+  }
+  if (journal > 0) {
+    findings.push({
+      table: "journal",
+      severity: "damaged",
+      what: `${journal.toLocaleString("en")} memory writes in the journal cannot be read (their bytes changed on disk): they are not in the store`,
+      fix: `\`mnemo doctor --repair\` moves their lines, as they are, to ${LEFTOVERS_DIR}; \`mnemo import <your latest export>\` puts back what it holds of them`,
+    });
   }
   for (const image of images) {
     findings.push({
