@@ -163,6 +163,8 @@ export class Store {
   /** Appends records to the journal (durable when it resolves); they are absorbed soon after, or by the next read. */
   async appendToJournal(records: unknown[]): Promise<void> {
     if (!this.journal) throw new Error("This store has no journal");
+    // A store open for reading on a damaged meta table stores nothing, as `write` refuses.
+    if (this.metaDamage) throw this.metaDamage;
     await this.journal.append(records);
     this.unabsorbed += records.length;
     if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
