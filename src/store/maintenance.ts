@@ -5,12 +5,12 @@ import type { Store } from "./store.js";
 import { retryOnCommitConflict } from "./write-lock.js";
 
 /** Small fragments a table may gather before compaction is due. */
-const FRAGMENT_LIMIT = 32;
+export const FRAGMENT_LIMIT = 32;
 /**
  * Rows the text index may leave uncovered before it is due again: a few hundred, or 5% of the
  * table. Uncovered rows are searched by a slower scan whose BM25 statistics are poorer.
  */
-const UNINDEXED_FLOOR = 500;
+export const UNINDEXED_FLOOR = 500;
 const UNINDEXED_SHARE = 0.05;
 /**
  * Below this many rows a table's vectors are scanned, not indexed: a scan reads every vector, and

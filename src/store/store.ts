@@ -20,7 +20,7 @@ import {
   type VectorTableKey,
 } from "./schema.js";
 import { openCommitted, tableExists } from "./probe.js";
-import { WriteLock } from "./write-lock.js";
+import { storageFaultOr, WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
@@ -136,7 +136,7 @@ export class Store {
   private constructor(
     private live: Connection,
     private readonly uri: string,
-    lockPath: string,
+    private readonly lockPath: string,
     private currentMeta: StoreMeta,
     private readonly storageOptions: StorageOptions,
     journalDir: string | undefined,
@@ -163,9 +163,10 @@ export class Store {
   /** Appends records to the journal (durable when it resolves); they are absorbed soon after, or by the next read. */
   async appendToJournal(records: unknown[]): Promise<void> {
     if (!this.journal) throw new Error("This store has no journal");
-    // A store open for reading on a damaged meta table stores nothing, as `write` refuses.
-    if (this.metaDamage) throw this.metaDamage;
-    await this.journal.append(records);
+    await this.refuseIfJournalTablesDamaged();
+    await this.journal.append(records).catch((error: unknown) => {
+      throw storageFaultOr(error, path.dirname(this.lockPath));
+    });
     this.unabsorbed += records.length;
     if (this.unabsorbed >= ABSORB_BATCH) return void this.settle().catch(() => undefined);
     if (this.absorbTimer) return;
@@ -174,6 +175,19 @@ export class Store {
       void this.settle().catch(() => undefined);
     }, ABSORB_AFTER_MS);
     this.absorbTimer.unref();
+  }
+
+  /**
+   * A record appended while the meta table or a table it goes into is damaged could not be
+   * absorbed until a repair: the append is refused, as a write section is (a table's damage is
+   * asked again only if it was seen, and holds until its version files change).
+   */
+  private async refuseIfJournalTablesDamaged(): Promise<void> {
+    if (this.metaDamage) throw this.metaDamage;
+    for (const key of this.journalTables) {
+      const name = this.liveName(key);
+      if (this.damaged.has(name)) await this.guardNamed(key, name, async () => undefined);
+    }
   }
 
   /**

@@ -14,7 +14,8 @@
 // whose passage scores at least that, and the share of negatives whose best passage does.
 // Vector-only and BM25-only run beside the hybrid with --modes.
 //
-// --chunk-tokens N makes a new store's chunks of at most N tokens (its config.json's chunkTokens).
+// --chunk-tokens N makes a new store's chunks of at most N tokens (its config.json's chunkTokens);
+// the share of chunks the bundled model reads whole (it reads the first 128 of its own tokens) is printed.
 //
 //   node test/bench/locomo.mjs [--store DIR] [--modes hybrid,vector,bm25] [--limit N] [--negatives N]
 //                              [--margins 2,3] [--chunk-tokens N] [--json FILE]
@@ -28,6 +29,8 @@ import { loadConfig } from "../../dist/config/load-config.js";
 import { findChunks } from "../../dist/core/retrieval/search.js";
 import { recall } from "../../dist/core/retrieval/recall.js";
 import { PASSAGE_THRESHOLD } from "../../dist/core/retrieval/passage-relevance.js";
+import { UseTokenizer } from "../../dist/providers/bundled/use-tokenizer.js";
+import { bundledModelDir } from "../../dist/providers/bundled/bundled-model-file.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const { values: args } = parseArgs({
@@ -123,6 +126,9 @@ async function main() {
   const importSeconds = (performance.now() - started) / 1000;
   const chunkCount = await app.context.store.count("chunks", "true");
   const { chunkTokens } = app.context.store.meta;
+  const modelTokenizer = new UseTokenizer(JSON.parse(fs.readFileSync(path.join(bundledModelDir(), "vocab.json"), "utf8")));
+  const chunkTexts = await app.context.store.select("chunks", "true", { columns: ["text"] });
+  const readWhole = chunkTexts.filter((chunk) => modelTokenizer.encode(chunk.text).length <= 128).length / chunkTexts.length;
 
   const modes = args.modes.split(",");
   const margins = args.margins ? args.margins.split(",").map(Number) : [undefined];
@@ -267,6 +273,7 @@ async function main() {
     store,
     chunks: chunkCount,
     chunkTokens,
+    readWhole,
     importSeconds: fresh ? importSeconds : null,
     budget,
     threshold: PASSAGE_THRESHOLD,
@@ -277,7 +284,7 @@ async function main() {
   };
   if (args.json) fs.writeFileSync(args.json, JSON.stringify(result, null, 2));
   console.log(
-    `LoCoMo: ${asked} questions, ${chunkCount} chunks of up to ${chunkTokens} tokens, store ${store}${fresh ? `, imported in ${importSeconds.toFixed(0)} s` : ""}`,
+    `LoCoMo: ${asked} questions, ${chunkCount} chunks of up to ${chunkTokens} tokens (${(readWhole * 100).toFixed(0)}% within the bundled model's 128 tokens), store ${store}${fresh ? `, imported in ${importSeconds.toFixed(0)} s` : ""}`,
   );
   console.log(
     "| mode | category | questions | R@5 | R@10 | evidence in 2,000-token recall | first cited conversation holds evidence | search's first hit does | recall ms/q |",

@@ -8,7 +8,7 @@
 //    among the first k results.
 //  - cost: N generated memories (10,000; 1,000 with --quick) stored one call at a time; the call's
 //    latency and CPU around 1k and N; 50 searches at 1k and at N; the store's size on disk; the
-//    server's RSS after N memories and 50 searches, and after a minute idle. mnemo also gets 20
+//    server's RSS after N memories and 50 searches, and after 110 s idle. mnemo also gets 20
 //    searches every N/10 memories (the long session) and, at the end, 50 on the same store freshly
 //    compacted by `mnemo maintain`: no checkpoint should be over 1.5 times that.
 // The peers are installed with npm into a folder under the OS temp dir (not a dependency of mnemo),
@@ -39,7 +39,11 @@ const { values: args } = parseArgs({
 const N = Number(args.memories ?? (QUICK ? 1_000 : 10_000));
 const SEARCHES = 50;
 const CHECKPOINTS = 10;
-const IDLE_MS = 70_000;
+/**
+ * How long a server is left idle before its RSS and disk are read: mnemo absorbs its journal 30 s
+ * after the oldest record, compacts, and drops the versions it kept for readers 65 s after that.
+ */
+const IDLE_MS = 110_000;
 const ALTERNATIONS = 100;
 const LOCOMO_CONVERSATIONS = QUICK ? 3 : 10;
 const loadBefore = os.loadavg();
@@ -315,7 +319,7 @@ async function cost(system) {
     window = [];
     windowCpu = cpuMs(server.pid);
   }
-  // A minute idle: what a server that waits between calls holds, and the store once its own upkeep has run.
+  // Idle: what a server that waits between calls holds, and the store once its own upkeep has run.
   await sleep(IDLE_MS);
   result.idle = { rssMB: rssMB(server.pid), diskBytes: system.diskOf(dir) };
   // As an assistant uses it: a store, then at once a search, again and again.
@@ -438,14 +442,14 @@ function printTables(results) {
     ],
     [`memories stored of ${at1k} / ${atN} store calls`, (r) => r.cost.at1k.stored, (r) => r.cost.atN.stored, "high", (v) => fmt(v, 0)],
     [
-      `disk at ${at1k} / ${atN} memories, then a minute idle (MiB)`,
+      `disk at ${at1k} / ${atN} memories, then 110 s idle (MiB)`,
       (r) => r.cost.at1k.diskBytes / MiB,
       (r) => r.cost.idle.diskBytes / MiB,
       "low",
       (v) => fmt(v, 1),
     ],
     [
-      `RSS after ${atN} memories and ${SEARCHES} searches / a minute idle (MiB)`,
+      `RSS after ${atN} memories and ${SEARCHES} searches / 110 s idle (MiB)`,
       (r) => r.cost.atN.rssMB,
       (r) => r.cost.idle.rssMB,
       "low",
@@ -507,7 +511,7 @@ function printTables(results) {
     const worst = Math.max(...mnemo.checkpoints.map((p) => p.search.p50)) / reference;
     console.log(
       `\nFreshly compacted: search p50 ${fmt(reference, 1)} ms (CPU ${fmt(mnemo.compacted.search.cpuMs, 1)} ms); the slowest checkpoint ${fmt(worst, 2)}× that. ` +
-        `After a minute idle: the store (without the 32 MB model) ${fmt(mnemo.idle.diskBytes / MiB, 1)} MiB, ${fmt(perMemory, 0)} bytes per memory, ` +
+        `After 110 s idle: the store (without the 32 MB model) ${fmt(mnemo.idle.diskBytes / MiB, 1)} MiB, ${fmt(perMemory, 0)} bytes per memory, ` +
         `${fmt(mnemo.idle.diskBytes / data, 2)}× the memories' text and vectors (${fmt(data / MiB, 1)} MiB); freshly compacted ${fmt(mnemo.compacted.diskBytes / MiB, 1)} MiB. ` +
         `RSS ${fmt(mnemo.idle.rssMB, 0)} MiB idle (${fmt(mnemo.rssAtStartMB, 0)} MiB before the first call). ` +
         `Of the ${fmt(N, 0)} store calls, ${fmt(mnemo.held, 0)} found a memory that said nearly the same and stored nothing (store_memory's default); ` +

@@ -87,6 +87,8 @@ describe("commands go through the mnemo serve that runs on their store", () => {
   });
 
   it("another user, or an explicit embedder, stays on the store", async () => {
+    // The server logs its requests in batches a tenth of a second apart: the tests before have theirs logged first.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const before = requests(served).length;
     expect((await mnemo(["users", "add", "bob"])).code).toBe(0);
     const bob = await mnemo(["--user", "bob", "memories"]);

@@ -139,23 +139,25 @@ async function webImports(token: string): Promise<Map<string, FileImport>> {
   return finished(jobs, (id) => fetch(`${served.url}/import/jobs/${encodeURIComponent(id)}`, { headers: browser }), token);
 }
 
-/** The jobs (one per row, in the rows' order) polled until each is done, as what each file gave. */
+/**
+ * The jobs (one per row, in the rows' order) polled until each is done, as what each file gave. One
+ * at a time, in order, as the server runs them: polling all of them at once asked hundreds of times
+ * a second about jobs still waiting their turn.
+ */
 async function finished(ids: string[], get: (id: string) => Promise<Response>, token: string): Promise<Map<string, FileImport>> {
   const out = new Map<string, FileImport>();
-  await Promise.all(
-    ids.map(async (id, i) => {
-      let job: Job;
-      do {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        job = (await (await get(id)).json()) as Job;
-      } while (job.state !== "done" && job.state !== "failed");
-      const [file] = ROWS[i]!;
-      const summary = job.summary!;
-      expect(summary.failed + summary.rejected, file).toBe(0);
-      expect(summary.new + summary.updated + summary.unchanged, file).toBe(summary.files[0]!.conversations);
-      out.set(file, { ...summary.files[0]!, conversationIds: summary.conversationIds, token });
-    }),
-  );
+  for (const [i, id] of ids.entries()) {
+    let job = (await (await get(id)).json()) as Job;
+    while (job.state !== "done" && job.state !== "failed") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await (await get(id)).json()) as Job;
+    }
+    const [file] = ROWS[i]!;
+    const summary = job.summary!;
+    expect(summary.failed + summary.rejected, file).toBe(0);
+    expect(summary.new + summary.updated + summary.unchanged, file).toBe(summary.files[0]!.conversations);
+    out.set(file, { ...summary.files[0]!, conversationIds: summary.conversationIds, token });
+  }
   return out;
 }
 

@@ -194,6 +194,24 @@ describe("a file system that fails", () => {
     await expectHealthy(env);
   }, 180_000);
 
+  it("memory writes to a server whose database cannot be written are acknowledged from the journal, listed at once, and stored once it can be", async () => {
+    const { env } = storeEnv();
+    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    await ok(["token", "--rotate"], env);
+    const arm = path.join(tempDir(), "armed");
+    const log = await withServer(withFault(env, { path: "/db/", arm }), async (send) => {
+      fs.writeFileSync(arm, "");
+      expect((await send("/api/memory", { text: "Written while the database fails" })).status).toBe(200);
+      const listed = await send("/api/v2/memory?all=true");
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body)).toContain("Written while the database fails");
+      fs.rmSync(arm);
+    });
+    expect(log).not.toMatch(RAW);
+    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça", "Written while the database fails"]);
+    await expectHealthy(env);
+  }, 180_000);
+
   it("maintenance that cannot write its compacted files stops with the fault and leaves the store as it was; run again, it finishes", async () => {
     const { env } = storeEnv();
     for (const text of ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"])

@@ -257,7 +257,17 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     const counts = (JSON.parse(await ok(machine, ["--json", "chats", "status"])) as { counts: Record<string, number> }).counts;
     expect(counts).toMatchObject({ ready: 300, queued: 0, processing: 0, failed: 0 });
     expect(await queried(machine, "outage")).toContain("Written before the outage");
-    await expectHealthyButLeftovers(machine);
+    // A known gap (issue 36, open): an outage that falls between an upload's messages commit and its
+    // conversation's leaves that batch's message rows without a conversation. The rerun stores every
+    // conversation anew (nothing acknowledged is lost); doctor names the leftovers and --repair moves
+    // them to a file. When the outage fell elsewhere, doctor finds nothing.
+    const doctor = await cli(machine, ["doctor"]);
+    if (doctor.code !== 0) {
+      expect(doctor.stderr).toMatch(/^! conversations: \d+ messages rows belong to no conversation/m);
+      expect(doctor.stderr.match(/^[!✖] /gm), doctor.stderr).toHaveLength(1);
+      expect((await cli(machine, ["doctor", "--repair"])).code).toBe(0);
+      expect((await cli(machine, ["doctor"])).code).toBe(0);
+    }
   }, 240_000);
 
   it("an object store lost at any point of a remember or an import: the same clear message, and the command run again finishes, each thing stored once", async () => {

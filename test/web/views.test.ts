@@ -5,6 +5,8 @@ import type { ImportJob } from "../../src/schemas/imports.js";
 import { RecentImports } from "../../src/web/views/recent-imports.js";
 import type { SearchResponse } from "../../src/schemas/recall.js";
 import { RecallPage, SearchPage } from "../../src/web/views/search.js";
+import { SettingsPage } from "../../src/web/views/settings.js";
+import type { StoreInfo } from "../../src/schemas/account.js";
 
 const ctx = { userName: "default", csrf: "x", flash: undefined };
 const html = async (element: unknown) => String(await (element as { toString(): string | Promise<string> }).toString());
@@ -145,5 +147,41 @@ describe("Recent imports", () => {
     const done = await html(RecentImports({ jobs: [{ ...job("failed"), error: { message: "The import failed" } }] }));
     expect(done).not.toContain("data-running");
     expect(done).toContain("The import failed");
+  });
+});
+
+describe("the settings page", () => {
+  const info: StoreInfo = {
+    user: "default",
+    version: "0.1.0",
+    dataDir: "/data",
+    storeUri: "/data/db",
+    embedder: { id: "bundled", spec: "bundled", dims: 512 },
+    chunks: { tokens: 192, setting: 192 },
+    reranker: "auto",
+    synthesizer: "extractive",
+    statistics: {
+      memories: 0,
+      imageMemories: 0,
+      buckets: 1,
+      conversations: 0,
+      messages: 0,
+      tokens: 0,
+      byStatus: { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0 },
+      excluded: 0,
+      pinned: 0,
+      platforms: [],
+      diskBytes: 0,
+    },
+    cacheBytes: 0,
+  };
+  const page = (chunks: StoreInfo["chunks"]) => html(SettingsPage({ ctx, info: { ...info, chunks }, snippets: [], newToken: undefined }));
+
+  it("gives the store's chunk size, and when config.json sets another, what to run", async () => {
+    expect(await page({ tokens: 192, setting: 192 })).toContain("up to 192 tokens of a conversation");
+    expect(await page({ tokens: 192, setting: 192 })).not.toContain("reindex");
+    const differs = await page({ tokens: 192, setting: 96, note: "… `mnemo reindex --rechunk` cuts it again" });
+    expect(differs).toContain("up to 192 tokens of a conversation");
+    expect(differs).toContain('<p class="hint">… `mnemo reindex --rechunk` cuts it again</p>');
   });
 });

@@ -1,8 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { BIN, isolatedEnv, openTestApp, runCli, serveStore, tempDir } from "../../helpers.js";
+import { BIN, isolatedEnv, openTestApp, runCli, serveStore, tempDir, type ServedStore } from "../../helpers.js";
+
+/** One `mnemo serve` on a fresh store, for the tests that need a server running: each is a process (~1 s of CPU). */
+let served: ServedStore;
+beforeAll(async () => {
+  served = await serveStore();
+});
+afterAll(async () => served?.stop());
 
 describe("mnemo token and users", () => {
   const store = path.join(tempDir(), "store");
@@ -77,16 +84,13 @@ describe("mnemo token and users", () => {
   });
 
   it("the first mnemo serve writes a token file only its owner can read", async () => {
-    const served = await serveStore();
     expect(served.token).toMatch(/^mnemo_/);
     expect(fs.statSync(served.tokenFile).mode & 0o777).toBe(0o600);
-    await served.stop();
   });
 });
 
 describe("flags that cannot work say so, with exit code 2", () => {
   it("refuses --remote for commands that administer this machine's store, and --user with a server", async () => {
-    const served = await serveStore();
     const local = path.join(tempDir(), "local");
     const env = isolatedEnv({ MNEMO_STORE: local, MNEMO_EMBEDDER: "bundled" });
     for (const args of [["users", "add", "carol"], ["token"], ["maintain"], ["reindex"]]) {
@@ -103,7 +107,6 @@ describe("flags that cannot work say so, with exit code 2", () => {
     const asUser = await runCli(["--user", "alice", "memories"], { env: served.env });
     expect(asUser.code).toBe(2);
     expect(asUser.stderr).toMatch(/--user: cannot be used with a server/);
-    await served.stop();
   });
 
   it("names a bad --store, --remote or --port, and a port in use", async () => {
@@ -121,7 +124,6 @@ describe("flags that cannot work say so, with exit code 2", () => {
       code: 2,
       stderr: expect.stringMatching(/--port: must be at most 65535/),
     });
-    const served = await serveStore();
     const port = new URL(served.url).port;
     const taken = await runCli(["--store", store, "serve", "--port", port], { env });
     expect(taken.code).toBe(1);
@@ -129,6 +131,5 @@ describe("flags that cannot work say so, with exit code 2", () => {
     const second = await runCli(["--store", served.dataDir, "serve", "--port", "0"], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(new RegExp(`mnemo serve \\(pid \\d+\\) already serves this store at ${served.url}`));
-    await served.stop();
   });
 });

@@ -368,6 +368,7 @@ describe("recall with an OpenAI-compatible LLM", () => {
   let requests: { messages: { role: string; content: string }[] }[] = [];
   /** A request whose body contains this gets a 503. */
   let failFor: string | undefined;
+  let own: App;
 
   beforeAll(async () => {
     llm = http.createServer((req, res) => {
@@ -392,8 +393,14 @@ describe("recall with an OpenAI-compatible LLM", () => {
     });
     await new Promise<void>((resolve) => llm.listen(0, "127.0.0.1", resolve));
     llmUrl = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
+    // One store with these settings for the tests that only recall from it: each store of its own
+    // indexed CHATS again (~1 s of CPU).
+    own = await appWithLlm(llmUrl);
   });
-  afterAll(() => new Promise<void>((resolve) => llm.close(() => resolve())));
+  afterAll(async () => {
+    await own?.close();
+    await new Promise<void>((resolve) => llm.close(() => resolve()));
+  });
 
   async function appWithLlm(baseUrl: string): Promise<App> {
     const settings = { synthesizer: "openai", llm: { baseUrl, model: "fake-model-1", timeoutMs: 2000, retries: 0 } };
@@ -401,7 +408,6 @@ describe("recall with an OpenAI-compatible LLM", () => {
   }
 
   it("keeps the model's valid citations, renumbered onto the sources, and drops invented ones", async () => {
-    const own = await appWithLlm(llmUrl);
     requests = [];
     answer = "Monty the ball python stopped eating [1][9]. The warm side was too cold [3, 1] and you bought a heat mat [2].";
     const result = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 300 });
@@ -412,11 +418,9 @@ describe("recall with an OpenAI-compatible LLM", () => {
     const cited = [...result.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(cited).toEqual([1, 2, 1, 3]);
     expect(result.sources).toHaveLength(3);
-    await own.close();
   });
 
   it("passes its passages numbered from the most relevant conversation, and is not called when nothing is relevant", async () => {
-    const own = await appWithLlm(llmUrl);
     requests = [];
     answer = "Tofuku-ji [1].";
     await (await own.service()).recall({ query: "which temples for autumn colours in Kyoto?", maxTokens: 300 });
@@ -426,11 +430,9 @@ describe("recall with an OpenAI-compatible LLM", () => {
     const none = await (await own.service()).recall({ query: "what did my cardiologist say about the stent?", maxTokens: 300 });
     expect(requests).toHaveLength(0);
     expect(none).toMatchObject({ content: "Nothing in your chat history is about this.", sources: [], model: "none" });
-    await own.close();
   });
 
   it("cuts a long answer without a sentence end between words, and replaces one that cites nothing it was given", async () => {
-    const own = await appWithLlm(llmUrl);
     answer = `Monty stopped eating [1] because ${"the enclosure was cold and ".repeat(400)}so on [2].`;
     const long = await (await own.service()).recall({ query: "why is my snake not eating?", maxTokens: 50 });
     expect(long.model).toBe("openai:fake-model-1");
@@ -443,7 +445,6 @@ describe("recall with an OpenAI-compatible LLM", () => {
     expect(uncited.model).toBe("extractive (fallback: openai:fake-model-1 cited none of the passages within 200 tokens)");
     expect(uncited.content).toContain("Monty");
     expect(uncited.sources.length).toBeGreaterThan(0);
-    await own.close();
   });
 
   it("falls back to extractive when the endpoint is unreachable, and says so in model", async () => {
@@ -451,17 +452,16 @@ describe("recall with an OpenAI-compatible LLM", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const own = await appWithLlm(`http://127.0.0.1:${port}/v1`);
-    const result = await (await own.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
+    const unreachable = await appWithLlm(`http://127.0.0.1:${port}/v1`);
+    const result = await (await unreachable.service()).recall({ query: "Kyoto temples", maxTokens: 200 });
     expect(result.model).toMatch(
       /^extractive \(fallback: openai:fake-model-1 failed: Cannot reach the LLM endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(result.content).toContain("Tofuku-ji");
-    await own.close();
+    await unreachable.close();
   });
 
   it("says in model when one of several queries fell back, and which one in its result", async () => {
-    const own = await appWithLlm(llmUrl);
     answer = "It is about [1].";
     failFor = "Kyoto temples";
     const result = await (await own.service()).recall({
@@ -475,7 +475,6 @@ describe("recall with an OpenAI-compatible LLM", () => {
     ]);
     expect(result.model).toMatch(/^openai:fake-model-1; extractive \(fallback: openai:fake-model-1 failed: /);
     expect(result.results![1]!.content).toContain("Tofuku-ji");
-    await own.close();
   });
 });
 
