@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { StoreLocation } from "../config/location.js";
-import type { MnemoService, ServerInfo } from "../core/index.js";
+import type { ServerInfo } from "../config/server-info.js";
+import type { MnemoService } from "../core/index.js";
 import { DEFAULT_USER } from "../config/default-user.js";
 import { isRemoteUri } from "../config/paths.js";
 import { AppError, isAppError } from "../shared/errors.js";
@@ -9,7 +10,7 @@ import { AppError, isAppError } from "../shared/errors.js";
  * A command sent to the `mnemo serve` that runs on its store: the server has the store open and the
  * model loaded, so the command spends its time on the request rather than on opening them (test/bench/README.md,
  * "A command through a server"). The server's record in the data dir says where it listens
- * (core/operations/server-info.ts); the token file is the default user's, so another user, an
+ * (config/server-info.ts); the token file is the default user's, so another user, an
  * explicit embedder or --local keep the command on the store.
  */
 export function serverForCommand(

@@ -134,7 +134,7 @@ export async function openService(
   session: Session,
   options: { index?: boolean; maintenance: "detached" | "background" },
 ): Promise<{ service: MnemoService; via: Via; close(): Promise<void> }> {
-  const [{ locateStore }, { runningServer }] = await Promise.all([import("../config/location.js"), import("../core/index.js")]);
+  const [{ locateStore }, { runningServer }] = await Promise.all([import("../config/location.js"), import("../config/server-info.js")]);
   const location = locateStore(
     {
       store: session.options.store,

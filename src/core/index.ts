@@ -35,7 +35,6 @@ export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, Proce
 export type { ImageCheck } from "./memories/image-types.js";
 export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
-export { removeServerInfo, runningServer, writeServerInfo, type ServerInfo } from "./operations/server-info.js";
 
 /** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
 export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {

@@ -4,12 +4,10 @@ import { serve, type ServerType } from "@hono/node-server";
 import {
   imageSecret,
   lockOutReindexToServe,
-  removeServerInfo,
-  runningServer,
   signedImageUrl,
-  writeServerInfo,
   type App,
 } from "../core/index.js";
+import { removeServerInfo, runningServer, writeServerInfo } from "../config/server-info.js";
 import { AppError } from "../shared/errors.js";
 import { answerClientErrors } from "./client-errors.js";
 import { createHttpApp, type HttpOptions } from "./server.js";

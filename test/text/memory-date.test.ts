@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { localTime, shortDate } from "../../src/text/local-time.js";
 import { startsWithItsDate, withDate } from "../../src/text/memory-date.js";
 
 describe("the one date convention for memories", () => {
@@ -17,5 +18,20 @@ describe("the one date convention for memories", () => {
     // A client without the user's time zone writes the UTC day (spec §4.1).
     expect(startsWithItsDate(`${stored.slice(0, 10)} Biscuit`, stored)).toBe(true);
     expect(startsWithItsDate("2025-03-09 Biscuit", "not a time")).toBe(false);
+  });
+});
+
+describe("a stored time on the user's clock", () => {
+  it("reads the process's own zone without Intl and another zone with it, alike", () => {
+    const times = ["2025-03-09T23:30:00Z", "2024-12-31T23:59:00Z", "2026-07-01T00:05:00Z"];
+    for (const iso of times) {
+      const own = localTime(new Date(iso), process.env["TZ"]);
+      const format = new Intl.DateTimeFormat("sv-SE", { dateStyle: "short", timeStyle: "short" });
+      expect(`${own.day} ${own.minute}`).toBe(format.format(new Date(iso)));
+      expect(shortDate(iso, "Asia/Tokyo")).toBe(
+        new Intl.DateTimeFormat("sv-SE", { dateStyle: "short", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(new Date(iso)),
+      );
+    }
+    expect(shortDate("2025-03-09", "Asia/Tokyo")).toBe("2025-03-09");
   });
 });

@@ -35,7 +35,7 @@ Load it:
         const typed = shell === undefined ? words : [shell, ...words];
         const found = complete(program, typed.length === 0 ? [""] : typed);
         if ("candidates" in found) return void session.io.stdout.write(completionLines(found.candidates, Boolean(options.describe)));
-        const { runningServer } = await import("../../core/index.js");
+        const { runningServer } = await import("../../config/server-info.js");
         const { locateStore } = await import("../../config/location.js");
         // The store and server the typed command names (--store, --remote…), over those of this one.
         const named = { ...session.options, ...found.globals };

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
-import type { ServerInfo, WatchedImport } from "../../core/index.js";
+import type { ServerInfo } from "../../config/server-info.js";
+import type { WatchedImport } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { ServiceManager, ManagerState } from "../service/managers.js";
 import type { ServiceSpec } from "../service/units.js";
@@ -274,7 +275,7 @@ async function context(session: Session) {
 }
 
 async function runningServer(file: string): Promise<ServerInfo | undefined> {
-  return (await import("../../core/index.js")).runningServer(file);
+  return (await import("../../config/server-info.js")).runningServer(file);
 }
 
 function installedFile(manager: ServiceManager): string {

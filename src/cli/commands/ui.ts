@@ -19,7 +19,7 @@ export function registerUi(program: Command): void {
       action(async (session, options: UiOptions) => {
         const [{ loadConfig }, { runningServer }] = await Promise.all([
           import("../../config/load-config.js"),
-          import("../../core/index.js"),
+          import("../../config/server-info.js"),
         ]);
         const config = loadConfig({ store: session.options.store, user: session.options.user }, session.io.env);
         const running = runningServer(config.paths.serverInfo);

@@ -7,7 +7,7 @@ import type { Store } from "../../store/store.js";
 import type { App } from "../app.js";
 import { AppError } from "../../shared/errors.js";
 import { takeReindexLock } from "../operations/reindex-lock.js";
-import { runningServer } from "../operations/server-info.js";
+import { runningServer } from "../../config/server-info.js";
 import { Rechunker } from "./rechunk.js";
 
 const PAGE = 256;

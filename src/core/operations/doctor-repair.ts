@@ -28,7 +28,7 @@ import {
   rebuildUsers,
 } from "./doctor-rebuild.js";
 import { diagnose, LEFTOVERS_DIR, RECOVERED_PLATFORM, rowsLost, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
-import { runningServer } from "./server-info.js";
+import { runningServer } from "../../config/server-info.js";
 
 /**
  * `mnemo doctor --repair`: rebuilds what is missing from what the store still holds, and deletes

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { processRuns } from "../../shared/processes.js";
+import { processRuns } from "../shared/processes.js";
 
 /** What a running `mnemo serve` leaves in the data dir, so other processes can find (or avoid) it. */
 export interface ServerInfo {
