@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// glibc's arena cap is set before anything else runs: it holds only for arenas made after it, and
-// loading the CLI alone starts threads that make six (src/core/lean-allocator.ts).
+// glibc's arena cap is set for a long-running command before anything else runs: it holds only for
+// arenas made after it, and loading the CLI alone starts threads that make six (src/shared/lean-allocator.ts).
 // A server's young generation is kept small the same way, before its heap grows.
-const { keepYoungGenerationSmall, useFewerArenas } = await import("../dist/shared/lean-allocator.js");
-await useFewerArenas();
+const { keepYoungGenerationSmall, useFewerArenasForLongRuns } = await import("../dist/shared/lean-allocator.js");
+await useFewerArenasForLongRuns(process.argv.slice(2));
 keepYoungGenerationSmall(process.argv.slice(2));
 const { main } = await import("../dist/cli/main.js");
 await main(process.argv);

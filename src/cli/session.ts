@@ -79,11 +79,13 @@ async function openApp(
   maintenance: "detached" | "background",
   appOptions: Pick<AppOptions, "reindexing"> = {},
 ): Promise<App> {
-  const [{ createApp }, { loadConfig }, { startSpinner }] = await Promise.all([
+  const [{ createApp }, { loadConfig }, { startSpinner }, { useFewerArenas }] = await Promise.all([
     import("../core/index.js"),
     import("../config/load-config.js"),
     import("./spinner.js"),
+    import("../shared/lean-allocator.js"),
   ]);
+  await useFewerArenas(); // before LanceDB's and the model's threads (bin/mnemo.js sets it earlier for long runs)
   const { options, out } = session;
   if (options.remote) {
     throw AppError.invalid(
