@@ -1,12 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import {
-  imageSecret,
-  lockOutReindexToServe,
-  signedImageUrl,
-  type App,
-} from "../core/index.js";
+import { imageSecret, lockOutReindexToServe, signedImageUrl, type App } from "../core/index.js";
 import { removeServerInfo, runningServer, writeServerInfo } from "../config/server-info.js";
 import { AppError } from "../shared/errors.js";
 import { answerClientErrors } from "./client-errors.js";
