@@ -5,5 +5,5 @@
 const { keepYoungGenerationSmall, useFewerArenasForLongRuns } = await import("../dist/shared/lean-allocator.js");
 await useFewerArenasForLongRuns(process.argv.slice(2));
 keepYoungGenerationSmall(process.argv.slice(2));
-const { main } = await import("../dist/cli/main.js");
+const { main } = await import("../dist/cli/main.bundle.js"); // dist/cli/ in one file (src/cli/bundle.mjs)
 await main(process.argv);

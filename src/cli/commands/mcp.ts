@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { MnemoService } from "../../core/index.js";
 import { CLIENT_IDS, clientById, clientConfig, mcpUrl, stdioServer } from "../../mcp/client-config.js";
 import { AppError } from "../../shared/errors.js";
+import { BIN } from "../bin-path.js";
 import { action, openService, type Session } from "../session.js";
 
 export function registerMcp(program: Command): void {
@@ -47,7 +47,7 @@ async function printConfig(session: Session, client: string): Promise<void> {
   const config = loadConfig({ store: options.store, user: options.user, remote: options.remote, token: options.token }, session.io.env);
   const launch = {
     node: process.execPath,
-    bin: fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url)),
+    bin: BIN,
     // A remote store's URI as given; a folder made absolute, since a client starts mnemo from anywhere.
     store: config.storeUri === config.paths.database ? path.resolve(config.paths.dataDir) : config.storeUri,
     user: options.user,

@@ -1,18 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { ServerInfo } from "../../config/server-info.js";
 import type { WatchedImport } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { ServiceManager, ManagerState } from "../service/managers.js";
 import type { ServiceSpec } from "../service/units.js";
+import { BIN } from "../bin-path.js";
 import { action, type Session } from "../session.js";
 import { shortDate } from "../../text/local-time.js";
 import { parseCount } from "./memories.js";
 
-/** bin/mnemo.js of this installation, which the service runs. */
-const BIN = fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url));
 /** How long `install` waits for the server to answer before it says what went wrong. */
 const START_TIMEOUT_MS = 60_000;
 
