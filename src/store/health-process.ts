@@ -12,6 +12,10 @@
  *
  * A store on object storage: its storage options in MNEMO_STORAGE_OPTIONS (JSON), not in the
  * arguments, which any user of the machine can read.
+ *
+ * It ends when the doctor that started it ends (its IPC channel closes), even by kill -9: a salvage
+ * left working would race the repair the user runs next on the same table. A salvage cut short is
+ * taken up again by that repair (store/salvage.ts).
  */
 import type { Schema } from "apache-arrow";
 import { checkStore, missingColumns, problemOf } from "./health.js";
@@ -19,6 +23,11 @@ import { storageFaultOf } from "./object-store-errors.js";
 import { salvageTable } from "./salvage.js";
 import type { TableKey } from "./schema.js";
 import { withoutSecrets } from "./store.js";
+
+// A doctor gone before this process had started leaves it no channel at all.
+if (!process.connected) process.exit(1);
+process.channel?.unref(); // the channel alone does not keep this process running once its work is done
+process.on("disconnect", () => process.exit(1));
 
 const [command, uri, table, key, dims, versions] = process.argv.slice(2);
 const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;

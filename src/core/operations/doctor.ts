@@ -125,13 +125,14 @@ function inChild<T>(config: Config, args: string[], onLine?: (line: Record<strin
         LANCEDB_LOG: "error",
         MNEMO_STORAGE_OPTIONS: JSON.stringify(config.storage.options),
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      // The channel closes when this process ends, however it ends: the child then stops (health-process.ts).
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     let pending = "";
     let last = "";
     let answer: { done?: T; failed?: Problem & { fault?: boolean; suggestion?: string } } | undefined;
-    child.stderr.resume();
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stderr!.resume();
+    child.stdout!.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
       for (let end = pending.indexOf("\n"); end !== -1; end = pending.indexOf("\n")) {
         const line = JSON.parse(pending.slice(0, end)) as Record<string, unknown>;
