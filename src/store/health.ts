@@ -411,3 +411,39 @@ export function problemOf(error: unknown): Problem {
   if (what === undefined && storageFaultOf(error, "")) throw error;
   return { what: what ?? "LanceDB cannot read it", detail: lanceText(error) };
 }
+
+/** Images read at once for a check: each row holds a whole picture. */
+const READ_IMAGES = 20;
+
+/**
+ * Each picture of a store on object storage (its `images` table), with its name, read a few at a
+ * time so that a check of every picture holds few in memory: for `mnemo doctor`, which checks the
+ * bytes as it checks a local store's files.
+ */
+export async function eachStoredImage(
+  uri: string,
+  storageOptions: Record<string, string>,
+  visit: (file: string, data: Uint8Array) => void,
+): Promise<void> {
+  const db = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
+  try {
+    // Opened without asking tableNames(), which an S3-compatible server may answer with none.
+    const table = await db.openTable(TABLE.images).catch(() => undefined);
+    if (!table) return; // no image stored yet, or damage the check has named
+    try {
+      await table.checkout(await table.version()); // one version throughout: writes meanwhile do not move the offsets
+      const rows = await table.countRows();
+      for (let offset = 0; offset < rows; offset += READ_IMAGES) {
+        const batch = (await table.query().select(["file", "data"]).offset(offset).limit(READ_IMAGES).toArray()) as {
+          file: string;
+          data: Uint8Array;
+        }[];
+        for (const row of batch) visit(row.file, row.data);
+      }
+    } finally {
+      table.close();
+    }
+  } finally {
+    db.close();
+  }
+}

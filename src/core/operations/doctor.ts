@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
-import { ANY_INDEX, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { ANY_INDEX, eachStoredImage, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
 import { journalDamage } from "../../store/journal.js";
 import type { Salvaged } from "../../store/salvage.js";
@@ -43,7 +43,7 @@ export interface ImageProblem {
 
 export interface Diagnosis {
   health: StoreHealth;
-  /** Checked on a local store, whose pictures are files; a store on object storage keeps them in its `images` table. */
+  /** Pictures are files of a local store's data dir, rows of the `images` table of one on object storage. */
   images: ImageProblem[];
   /** Memory writes in the journal (store/journal.ts) whose lines cannot be read: a disk changed them. */
   journal: number;
@@ -82,7 +82,9 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
   const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
-  const images = isRemoteUri(config.storeUri) ? [] : imageProblems(config.paths.images, health.relations.images);
+  const images = isRemoteUri(config.storeUri)
+    ? await storedImageProblems(config, health)
+    : imageProblems(config.paths.images, health.relations.images);
   const journal = isRemoteUri(config.storeUri) ? 0 : journalDamage(config.paths.journal).lines;
   return { health, images, journal, findings: findingsOf(health, images, journal), notes: chunks ? [chunks] : [] };
 }
@@ -100,6 +102,26 @@ function imageProblems(dir: string, images: StoreHealth["relations"]["images"]):
     const what = storedImageProblem(data);
     return what ? [{ memoryId, file, what }] : [];
   });
+}
+
+/**
+ * The same check of a store on object storage, whose pictures are rows of its `images` table. A
+ * picture the table lacks may be a file on the machine that stored it (before schema 3); a damaged
+ * table is a finding of its own, not read again here.
+ */
+async function storedImageProblems(config: Config, health: StoreHealth): Promise<ImageProblem[]> {
+  if (health.tables.some((table) => table.key === "images" && table.problem)) return [];
+  const found = new Map<string, string | undefined>();
+  await eachStoredImage(config.storeUri, config.storage.options, (file, data) => found.set(file, storedImageProblem(data)));
+  const local = imageProblems(
+    config.paths.images,
+    health.relations.images.filter(({ file }) => !found.has(file)),
+  );
+  const stored = health.relations.images.flatMap(({ memoryId, file }) => {
+    const what = found.get(file);
+    return what ? [{ memoryId, file, what }] : [];
+  });
+  return [...stored, ...local];
 }
 
 /**
