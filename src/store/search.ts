@@ -4,6 +4,7 @@ import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
+import { type Filter, predicate } from "./where.js";
 import type { Store } from "./store.js";
 import { unspacedTerms } from "../text/unspaced-terms.js";
 
@@ -15,11 +16,11 @@ export type SearchMode = "hybrid" | "vector" | "bm25";
 /** The columns of a vector table a search can return (the vector comes with `withVectors`). */
 export type HitColumn<K extends VectorTableKey> = Exclude<keyof TableRows[K], "vector"> & string;
 
-export interface LegQuery {
+export interface LegQuery<K extends VectorTableKey> {
   vector: Float32Array;
   text: string;
   /** Prefilter applied to both legs (user scope, provider, active…). */
-  where: string;
+  where: Filter<K>;
   /** Candidates each leg returns at most. */
   candidates: number;
   mode: SearchMode;
@@ -63,7 +64,8 @@ export const MIN_CANDIDATES = 60;
  * Running the legs ourselves (rather than LanceDB's hybrid query) lets the core weight them and
  * run either alone, which the retrieval benchmark compares.
  */
-export async function searchLegs(store: Store, key: VectorTableKey, query: LegQuery): Promise<LegCandidates> {
+export async function searchLegs<K extends VectorTableKey>(store: Store, key: K, legQuery: LegQuery<K>): Promise<LegCandidates> {
+  const query = { ...legQuery, where: predicate(legQuery.where) };
   return store.guard(key, async (table) => {
     const runVector = query.mode !== "bm25";
     const runText = query.mode !== "vector" && query.text.trim().length > 0;
@@ -83,9 +85,10 @@ export async function searchLegs(store: Store, key: VectorTableKey, query: LegQu
 }
 
 type LegRow = Record<string, unknown>;
+type PredicateQuery = Omit<LegQuery<VectorTableKey>, "where"> & { where: string };
 
 /** The vector leg: the nearest rows' addresses and cosine distances. */
-async function vectorLeg(table: lancedb.Table, query: LegQuery): Promise<LegRow[]> {
+async function vectorLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
   const nearest = table.vectorSearch(query.vector).distanceType("cosine");
   const search = query.exact ? nearest.refineFactor(1) : nearest;
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
@@ -105,7 +108,7 @@ const UNINDEXED_TEXT_ROWS = 20_000;
  * which reads a query in double quotes (`"tram 28"`, `""`) as a phrase and fails on an index
  * without positions. A MatchQuery tokenizes the text as the index did and matches any of its words.
  */
-async function textLeg(table: lancedb.Table, query: LegQuery): Promise<LegRow[]> {
+async function textLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
   const unindexed = (await table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
   const limit = query.candidates + Math.min(unindexed, UNINDEXED_TEXT_ROWS);
   const words = new lancedb.MatchQuery(query.text, "text");
