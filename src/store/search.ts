@@ -9,7 +9,7 @@ import type { Store } from "./store.js";
 import { unspacedTerms } from "../text/unspaced-terms.js";
 
 // The store's half of search: each leg's candidates with their raw scores, and the rows at given
-// addresses. How candidates are fused, scored and ranked is core/retrieval's (hybrid-search.ts).
+// addresses. How candidates are fused, scored and ranked is core/retrieval's (legs.ts, fusion.ts).
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
 
@@ -34,28 +34,29 @@ export interface LegQuery<K extends VectorTableKey> {
 /** A row a leg found, by its address in the table version the leg searched. */
 export interface VectorCandidate {
   rowId: bigint;
-  /** Cosine similarity to the query vector. */
-  similarity: number;
+  /** Cosine distance to the query vector. */
+  distance: number;
 }
 export interface TextCandidate {
   rowId: bigint;
   /** BM25 (its scale moves with the text index's statistics: rank by it, never compare it across searches). */
   score: number;
 }
-export interface LegCandidates {
-  /** Most similar first. */
-  vector: VectorCandidate[];
-  /** Best BM25 first. */
-  text: TextCandidate[];
+export interface SubstringCandidate {
+  rowId: bigint;
+  /** How many of the query's unspaced-script words its text holds. */
+  found: number;
 }
-
-/**
- * The fewest candidates a leg fetches. Fusion ranks what the legs found, so the depth shapes the
- * order: at three per hit, the top 5 of 95 in 100 queries (10k memories) differed between limit 5
- * and limit 10, and pages of one query repeated or skipped hits. At a fixed depth they agree (0 in
- * 100), at no measurable cost (50 candidates cost what 15 did).
- */
-export const MIN_CANDIDATES = 60;
+export interface LegResults {
+  /** Nearest first, `candidates` at most. */
+  vector: VectorCandidate[];
+  /** The candidates by BM25, and the rows the text index does not cover yet (the core ranks them). */
+  text: TextCandidate[];
+  /** The substring scan's rows, most words found first, `candidates` at most. */
+  substring: SubstringCandidate[];
+  /** The unspaced-script words the substring scan looked for (none: it did not run). */
+  substringWords: number;
+}
 
 /**
  * Vector and full-text (BM25) search run side by side on the same prefilter. The legs return row
@@ -64,7 +65,7 @@ export const MIN_CANDIDATES = 60;
  * Running the legs ourselves (rather than LanceDB's hybrid query) lets the core weight them and
  * run either alone, which the retrieval benchmark compares.
  */
-export async function searchLegs<K extends VectorTableKey>(store: Store, key: K, legQuery: LegQuery<K>): Promise<LegCandidates> {
+export async function searchLegs<K extends VectorTableKey>(store: Store, key: K, legQuery: LegQuery<K>): Promise<LegResults> {
   const query = { ...legQuery, where: predicate(legQuery.where) };
   return store.guard(key, async (table) => {
     const runVector = query.mode !== "bm25";
@@ -76,10 +77,10 @@ export async function searchLegs<K extends VectorTableKey>(store: Store, key: K,
       substringLeg(table, query.where, words, query.candidates),
     ]);
     return {
-      vector: vectorRows.map((row) => ({ rowId: rowIdOf(row), similarity: 1 - Number(row["_distance"]) })),
-      text: withSubstringRows(indexedRows, substringRows, words.length)
-        .slice(0, query.candidates)
-        .map((row) => ({ rowId: rowIdOf(row), score: Number(row["_score"]) })),
+      vector: vectorRows.map((row) => ({ rowId: rowIdOf(row), distance: Number(row["_distance"]) })),
+      text: indexedRows.map((row) => ({ rowId: rowIdOf(row), score: Number(row["_score"]) })),
+      substring: substringRows.map((row) => ({ rowId: rowIdOf(row), found: Number(row["_score"]) })),
+      substringWords: words.length,
     };
   });
 }
@@ -102,7 +103,7 @@ const UNINDEXED_TEXT_ROWS = 20_000;
  * The full-text (BM25) leg. LanceDB searches the rows its index does not cover yet (those written
  * since the last maintenance) one by one and cuts them to the limit in storage order before it
  * ranks them: with a limit of 3, a new row that holds every word of the query lost to three older
- * ones that hold one. So the leg asks for its candidates plus those rows, and ranks them itself.
+ * ones that hold one. So the leg asks for its candidates plus those rows (the core ranks them).
  *
  * The query is words, never query syntax: a plain string goes through LanceDB's query parser,
  * which reads a query in double quotes (`"tram 28"`, `""`) as a phrase and fails on an index
@@ -132,19 +133,6 @@ async function substringLeg(table: lancedb.Table, where: string, words: string[]
     .map((row) => ({ _rowid: row["_rowid"], _score: words.filter((word) => String(row["text"]).includes(word)).length }))
     .sort((a, b) => b._score - a._score)
     .slice(0, limit);
-}
-
-/**
- * The full-text leg's rows and the substring scan's rows it missed, ranked by score: the scan's
- * on the index's scale (all the words found scores as its best hit).
- */
-function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
-  const known = new Set(indexed.map(rowIdOf));
-  const best = Math.max(0, ...indexed.map((row) => Number(row["_score"]))) || 1;
-  const missed = substring
-    .filter((row) => !known.has(rowIdOf(row)))
-    .map((row) => ({ ...row, _score: (best * Number(row["_score"])) / words }));
-  return [...indexed, ...missed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
 }
 
 const rowIdOf = (row: LegRow) => BigInt(row["_rowid"] as bigint | number);

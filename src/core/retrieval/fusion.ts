@@ -1,4 +1,4 @@
-import type { LegCandidates, TextCandidate, VectorCandidate } from "../../store/search.js";
+import type { LegCandidates, TextCandidate, VectorCandidate } from "./legs.js";
 import { queryCoverage, relevance } from "../../text/relevance.js";
 import { holds, queryTerms, textWords } from "../../text/word-rarity.js";
 

@@ -1,10 +1,10 @@
 import type { TableRows } from "../../store/rows.js";
 import type { VectorTableKey } from "../../store/schema.js";
-import { MIN_CANDIDATES, readRows, searchLegs, type HitColumn, type SearchMode } from "../../store/search.js";
+import { readRows, searchLegs, type HitColumn, type SearchMode } from "../../store/search.js";
 import type { Store } from "../../store/store.js";
 import type { Filter } from "../../store/where.js";
 import { fuseRanks, fuseRelevance, fuseScores, merge, type Candidate } from "./fusion.js";
-import type { LegCandidates } from "../../store/search.js";
+import { type LegCandidates, MIN_CANDIDATES, rankedLegs } from "./legs.js";
 import { queryCoverage } from "../../text/relevance.js";
 
 export type { HitColumn, SearchMode };
@@ -180,7 +180,7 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
 ): Promise<{ hits: Hit<Pick<TableRows[K], C>>[]; complete: boolean }> {
   const candidates = Math.max(query.candidates ?? Math.max(query.limit * 3, MIN_CANDIDATES), query.limit);
   const mode = query.mode ?? "hybrid";
-  const stored = await searchLegs(store, key, {
+  const results = await searchLegs(store, key, {
     vector: query.vector,
     text: query.text,
     where: query.where,
@@ -190,6 +190,7 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     // their vectors, read with them (cheaper than refining all the leg's candidates).
     exact: query.fusion === "relevance",
   });
+  const stored = rankedLegs(results, candidates);
   const { legs, pendingRows } = withPending(stored, query.pending ?? [], query, mode, candidates);
   const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
   const read = async (rowIds: bigint[], names: string[]) => {
