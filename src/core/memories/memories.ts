@@ -224,7 +224,7 @@ export interface MemorySearch<C extends MemoryColumn> {
 
 /**
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
- * [0, 1]; under PROBABLY_UNRELATED, text/relevance.ts, it is probably unrelated): the words of the
+ * [0, 1]; under PROBABLY_UNRELATED, core/retrieval/relevance.ts, it is probably unrelated): the words of the
  * query it holds, or how clearly its meaning stands out from the user's other memories
  * (core/retrieval/fusion.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
  * ("use") above one that meant what was asked.

@@ -1,7 +1,7 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
 import { hybridSearch } from "../retrieval/hybrid-search.js";
-import { contentWords } from "../../text/relevance.js";
+import { contentWords } from "../../text/content-words.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
 import { besideMemoryJournal } from "./pending-memories.js";

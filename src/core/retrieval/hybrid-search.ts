@@ -5,7 +5,7 @@ import type { Store } from "../../store/store.js";
 import type { Filter } from "../../store/where.js";
 import { fuseRanks, fuseRelevance, fuseScores, merge, type Candidate } from "./fusion.js";
 import { type LegCandidates, MIN_CANDIDATES, rankedLegs } from "./legs.js";
-import { queryCoverage } from "../../text/relevance.js";
+import { queryCoverage } from "./relevance.js";
 
 export type { HitColumn, SearchMode };
 export { MIN_CANDIDATES };

@@ -9,7 +9,7 @@ import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
 import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { checkProvider } from "../chat-history/provider.js";
-import { rankByQuery } from "../../text/passage-ranking.js";
+import { rankByQuery } from "./passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
 const CHUNK_COLUMNS = [

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
 import { searchMemories } from "../../../src/core/memories/memories.js";
 import { ofUser } from "../../../src/store/sql.js";
-import { PROBABLY_UNRELATED } from "../../../src/text/relevance.js";
+import { PROBABLY_UNRELATED } from "../../../src/core/retrieval/relevance.js";
 import { openTestApp, ROOT } from "../../helpers.js";
 
 interface Fixture {
