@@ -24,13 +24,14 @@ import { storageFaultOr, WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
-import { type Filter, predicate, type Values, valuesSql } from "./where.js";
+import { type Column, type Filter, predicate, type Values, valuesSql } from "./where.js";
 
-export interface SelectOptions {
+/** Which columns of the rows a select reads, in what order, and which page of them. */
+export interface SelectOptions<K extends TableKey = TableKey> {
   limit?: number;
   offset?: number;
   columns?: string[];
-  orderBy?: { column: string; ascending: boolean }[];
+  orderBy?: { column: Column<K>; ascending: boolean }[];
 }
 
 /**
@@ -519,7 +520,7 @@ export class Store {
     this.metaVersion = version;
   }
 
-  async select<K extends TableKey>(key: K, where: Filter<K>, options: SelectOptions = {}): Promise<TableRows[K][]> {
+  async select<K extends TableKey>(key: K, where: Filter<K>, options: SelectOptions<K> = {}): Promise<TableRows[K][]> {
     return this.guard(key, (table) => selectFrom(table, predicate(where), options));
   }
 
@@ -545,7 +546,7 @@ export class Store {
     key: K,
     generation: number,
     where: Filter<K>,
-    options: SelectOptions = {},
+    options: SelectOptions<K> = {},
   ): Promise<TableRows[K][]> {
     return this.guardNamed(key, vectorTableName(key, generation), (table) => selectFrom(table, predicate(where), options));
   }
@@ -722,7 +723,7 @@ async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefin
   const table = await openCommitted(db, TABLE.meta);
   if (!table) return undefined;
   try {
-    const meta = parseMeta(await selectFrom<{ key: string; value: string }>(table, "true", {}));
+    const meta = parseMeta(await selectFrom<{ key: string; value: string }, "meta">(table, "true", {}));
     return meta.schemaVersion > 0 ? meta : undefined;
   } finally {
     table.close();
@@ -835,7 +836,7 @@ function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
   };
 }
 
-async function selectFrom<R>(table: lancedb.Table, where: string, options: SelectOptions): Promise<R[]> {
+async function selectFrom<R, K extends TableKey>(table: lancedb.Table, where: string, options: SelectOptions<K>): Promise<R[]> {
   let query = table.query().where(where);
   if (options.columns) query = query.select(options.columns);
   if (options.orderBy) {
