@@ -92,4 +92,75 @@ describe("the shape of src/", () => {
     for (const file of graph.keys()) visit(file, []);
     expect(cycles).toEqual([]);
   });
+
+  it("only store/ builds SQL: it alone imports store/sql.ts, and core/ holds no SQL-looking string", () => {
+    const sql = path.join("store", "sql.ts");
+    const importers = files.filter(({ file, imports }) => folderOf(file) !== "store" && imports.includes(sql)).map(({ file }) => file);
+    expect(importers).toEqual([]);
+    const literals = files
+      .filter(({ file }) => folderOf(file) === "core")
+      .flatMap(({ file }) => stringLiterals(path.join(SRC, file)).map((text) => `${file}: ${text}`));
+    expect(literals.filter((literal) => SQL_LOOKING.test(literal.slice(literal.indexOf(": ") + 2)))).toEqual([]);
+  });
 });
+
+/** A predicate's shape: `column = '…'`, `= ${…}`, `= 3`, `= true`, `IN (`, `IS NULL`, `LIKE '…'`; or a bare "true". */
+const SQL_LOOKING =
+  /\b[a-z][A-Za-z]* (?:(?:=|!=|<>|>=|<=|<|>) (?:'|\$\{|\d|true\b|false\b|NULL\b)|(?:NOT )?IN \(|IS (?:NOT )?NULL\b|I?LIKE ['$])|^(?:true|false)$/;
+
+/**
+ * The text of every string literal in a file, each `${…}` of a template as `${}`; comments skipped.
+ * (A small scanner: TypeScript 7 has no compiler API in JavaScript.) Regex literals are not told
+ * from division, so a quote inside one would throw it off; core/ has none.
+ */
+function stringLiterals(file: string): string[] {
+  const code = fs.readFileSync(file, "utf8");
+  const found: string[] = [];
+  const templates: number[] = []; // the brace depth at which each open template's `${` began
+  let depth = 0;
+  let i = 0;
+  /** From inside a template to its end or its next `${`. */
+  const readTemplate = (): void => {
+    let text = "";
+    while (i < code.length && code[i] !== "`" && !code.startsWith("${", i)) {
+      const length = code[i] === "\\" ? 2 : 1;
+      text += code.slice(i, i + length);
+      i += length;
+    }
+    if (code[i] === "`") {
+      found.push(text);
+      i += 1;
+    } else {
+      found.push(`${text}\${}`);
+      templates.push(depth);
+      depth += 1;
+      i += 2;
+    }
+  };
+  while (i < code.length) {
+    const c = code[i]!;
+    if (code.startsWith("//", i)) {
+      const end = code.indexOf("\n", i);
+      i = end === -1 ? code.length : end;
+    } else if (code.startsWith("/*", i)) {
+      i = code.indexOf("*/", i) + 2;
+    } else if (c === '"' || c === "'") {
+      let end = i + 1;
+      while (end < code.length && code[end] !== c && code[end] !== "\n") end += code[end] === "\\" ? 2 : 1;
+      found.push(code.slice(i + 1, end));
+      i = end + 1;
+    } else {
+      i += 1;
+      if (c === "`") readTemplate();
+      else if (c === "{") depth += 1;
+      else if (c === "}") {
+        depth -= 1;
+        if (templates.at(-1) === depth) {
+          templates.pop();
+          readTemplate();
+        }
+      }
+    }
+  }
+  return found;
+}

@@ -180,7 +180,7 @@ function openOnDamagedMeta(store: Store, config: Config, options: AppOptions): {
 
 /** The meta record and the users, copied for a repair of those tables (store/recovery-record.ts); never in the way. */
 async function recordForRecovery(config: Config, store: Store): Promise<void> {
-  const users = await store.select("users", "true").catch(() => undefined);
+  const users = await store.select("users", {}).catch(() => undefined);
   try {
     updateRecoveryRecord(config.paths.recoveryRecord, { meta: store.meta, ...(users ? { users } : {}) });
   } catch {

@@ -3,7 +3,6 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { DEFAULT_USER } from "../config/default-user.js";
 import type { UserRow } from "../store/rows.js";
 import { DamagedTableError } from "../store/damage.js";
-import { ofUser, sqlAnd, sqlString } from "../store/sql.js";
 import { TABLE, type TableKey } from "../store/schema.js";
 import { ensureDefaultBucket } from "./memories/buckets.js";
 import type { CoreContext } from "./context.js";
@@ -29,7 +28,7 @@ function toInfo(row: UserRow): UserInfo {
 }
 
 async function findByName(ctx: CoreContext, name: string): Promise<UserRow | undefined> {
-  const [row] = await ctx.store.select("users", `name = ${sqlString(name)}`);
+  const [row] = await ctx.store.select("users", { name });
   return row;
 }
 
@@ -53,9 +52,9 @@ export async function resolveUser(ctx: CoreContext, name: string): Promise<UserI
  * the rows back to the user they belong to.
  */
 async function refuseIfUsersLost(ctx: CoreContext): Promise<void> {
-  const owners = new Set((await ctx.store.select("buckets", "true", { columns: ["userId"] })).map((row) => row.userId));
+  const owners = new Set((await ctx.store.select("buckets", {}, { columns: ["userId"] })).map((row) => row.userId));
   if (owners.size === 0) return;
-  const users = new Set((await ctx.store.select("users", "true", { columns: ["id"] })).map((row) => row.id));
+  const users = new Set((await ctx.store.select("users", {}, { columns: ["id"] })).map((row) => row.id));
   const lost = [...owners].filter((id) => !users.has(id)).length;
   if (lost > 0) throw new DamagedTableError("users", `it does not hold ${lost === 1 ? "a user" : `${lost} users`} whose data is stored`);
 }
@@ -80,7 +79,7 @@ export async function addUser(ctx: CoreContext, name: string, options: { ifMissi
 }
 
 export async function listUsers(ctx: CoreContext): Promise<UserInfo[]> {
-  const rows = await ctx.store.select("users", "true");
+  const rows = await ctx.store.select("users", {});
   return rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(toInfo);
 }
 
@@ -106,8 +105,8 @@ export async function removeUser(ctx: CoreContext, name: string): Promise<void> 
   checkRemovable(name);
   const user = await resolveExisting(ctx, name);
   await ctx.store.write(async () => {
-    for (const key of OWNED) await ctx.store.delete(key, ofUser(user.id));
-    await ctx.store.delete("users", `id = ${sqlString(user.id)}`);
+    for (const key of OWNED) await ctx.store.delete(key, { userId: user.id });
+    await ctx.store.delete("users", { id: user.id });
   });
   removeUserImages(ctx, user.id);
   ctx.afterWrite();
@@ -129,12 +128,9 @@ export async function rotateToken(ctx: CoreContext, name: string): Promise<strin
  */
 export async function rotateTokenOf(ctx: CoreContext, user: Pick<UserInfo, "id" | "name">): Promise<string> {
   const token = `mnemo_${randomBytes(32).toString("base64url")}`;
-  const ofThisUser = `id = ${sqlString(user.id)}`;
-  const [before] = await ctx.store.select("users", ofThisUser, { columns: ["tokenHash"] });
-  const unchanged = before?.tokenHash ? `tokenHash = ${sqlString(before.tokenHash)}` : "tokenHash IS NULL";
-  const rotated = await ctx.store.write(() =>
-    ctx.store.update("users", sqlAnd(ofThisUser, unchanged), { tokenHash: sqlString(hashToken(token).toString("hex")) }),
-  );
+  const [before] = await ctx.store.select("users", { id: user.id }, { columns: ["tokenHash"] });
+  const unchanged = { id: user.id, tokenHash: before?.tokenHash ? before.tokenHash : null };
+  const rotated = await ctx.store.write(() => ctx.store.update("users", unchanged, { tokenHash: hashToken(token).toString("hex") }));
   if (rotated === 0) {
     throw new AppError(
       "conflict",
@@ -160,7 +156,7 @@ function writeTokenFile(file: string, token: string): void {
  * undefined once the user is removed. A session ends when it changes (web/sessions.ts).
  */
 export async function credentialStamp(ctx: CoreContext, userId: string): Promise<string | undefined> {
-  const [row] = await ctx.store.select("users", `id = ${sqlString(userId)}`, { columns: ["tokenHash"] });
+  const [row] = await ctx.store.select("users", { id: userId }, { columns: ["tokenHash"] });
   return row ? (row.tokenHash ?? "") : undefined;
 }
 
@@ -168,7 +164,7 @@ export async function credentialStamp(ctx: CoreContext, userId: string): Promise
 export async function userForToken(ctx: CoreContext, token: string): Promise<UserInfo | undefined> {
   const presented = hashToken(token);
   let match: UserRow | undefined;
-  for (const row of await ctx.store.select("users", "tokenHash IS NOT NULL")) {
+  for (const row of await ctx.store.select("users", { tokenHash: { not: null } })) {
     const stored = Buffer.from(row.tokenHash ?? "", "hex");
     if (stored.length === presented.length && timingSafeEqual(stored, presented)) match = row;
   }

@@ -15,9 +15,8 @@ import type {
 } from "../schemas/memories.js";
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
-import { chatAppNames } from "../core/index.js";
+import { chatAppNames, probablyUnrelated } from "../core/index.js";
 import { startsWithItsDate } from "../text/memory-date.js";
-import { probablyUnrelated } from "../text/relevance.js";
 import { memoriesInView } from "./paging.js";
 
 /** Neighbouring messages are cut to this in the text. */

@@ -3,7 +3,7 @@ import { ListResourcesRequestSchema, type ListResourcesResult, type ReadResource
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
-import { probablyUnrelated } from "../text/relevance.js";
+import { probablyUnrelated } from "../core/index.js";
 import { protocolError, type McpLog } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 

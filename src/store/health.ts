@@ -4,6 +4,7 @@ import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
 import { readableRows } from "./salvage.js";
 import { CHUNK_TOKENS_UNRECORDED, TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
+import { predicate } from "./where.js";
 
 /**
  * What `mnemo doctor` finds in a store, read through a connection of its own: every table opened,
@@ -125,6 +126,18 @@ const KEYS: Record<TableKey, { columns: string[]; key: (row: Row) => string }> =
 };
 
 type Row = Record<string, unknown>;
+
+/** The rows of a table that one of its keys (as KEYS makes them) names. */
+export function rowsOfKey(key: TableKey, value: string): string {
+  if (key === "meta") return predicate<"meta">({ key: value });
+  if (key === "images") return predicate<"images">({ file: value });
+  if (key === "buckets" || key === "platforms") {
+    const slash = value.indexOf("/");
+    const [userId, id] = [value.slice(0, slash), value.slice(slash + 1)];
+    return key === "buckets" ? predicate<"buckets">({ userId, id: Number(id) }) : predicate<"platforms">({ userId, id });
+  }
+  return predicate<"users">({ id: value });
+}
 
 /** Checks the store at `uri`, table by table (`onTable` hears each as it is done). */
 export async function checkStore(

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sqlIn, sqlString } from "./sql.js";
 import type { Store } from "./store.js";
 import { diskFullOr } from "./write-lock.js";
 
@@ -67,7 +66,7 @@ export class ImageTable implements ImageBytes {
   }
 
   async read(file: string): Promise<Buffer | undefined> {
-    const [row] = await this.store.select("images", `file = ${sqlString(file)}`, { columns: ["data"] });
+    const [row] = await this.store.select("images", { file }, { columns: ["data"] });
     // An image stored before images went to the bucket (schema 3) is a file on the machine that stored it.
     return row ? Buffer.from(row.data) : this.cache.read(file);
   }
@@ -83,7 +82,7 @@ export class ImageTable implements ImageBytes {
 
   async remove(files: readonly string[]): Promise<void> {
     if (files.length === 0) return;
-    await this.store.delete("images", sqlIn("file", files));
+    await this.store.delete("images", { file: files });
     await this.cache.remove(files);
   }
 }

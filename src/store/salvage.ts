@@ -6,6 +6,7 @@ import { isRemoteUri } from "../config/paths.js";
 import { damageOf } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
 import { TABLE } from "./schema.js";
+import { predicate } from "./where.js";
 
 /** Rows asked for at once; a range that fails is halved until the rows that cannot be read are found alone. */
 const RANGE = 256;
@@ -173,14 +174,14 @@ async function copyBack(db: lancedb.Connection, keep: string, name: string): Pro
 
 async function marked(db: lancedb.Connection, name: string): Promise<boolean> {
   const meta = await db.openTable(TABLE.meta);
-  const found = await meta.countRows(`key = '${markKey(name).replaceAll("'", "''")}'`);
+  const found = await meta.countRows(predicate<"meta">({ key: markKey(name) }));
   meta.close();
   return found > 0;
 }
 
 async function mark(db: lancedb.Connection, name: string, on: boolean): Promise<void> {
   const meta = await db.openTable(TABLE.meta);
-  const key = `key = '${markKey(name).replaceAll("'", "''")}'`;
+  const key = predicate<"meta">({ key: markKey(name) });
   if (on)
     await meta
       .mergeInsert("key")

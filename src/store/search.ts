@@ -4,22 +4,23 @@ import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
+import { type Filter, predicate } from "./where.js";
 import type { Store } from "./store.js";
 import { unspacedTerms } from "../text/unspaced-terms.js";
 
 // The store's half of search: each leg's candidates with their raw scores, and the rows at given
-// addresses. How candidates are fused, scored and ranked is core/retrieval's (hybrid-search.ts).
+// addresses. How candidates are fused, scored and ranked is core/retrieval's (legs.ts, fusion.ts).
 
 export type SearchMode = "hybrid" | "vector" | "bm25";
 
 /** The columns of a vector table a search can return (the vector comes with `withVectors`). */
 export type HitColumn<K extends VectorTableKey> = Exclude<keyof TableRows[K], "vector"> & string;
 
-export interface LegQuery {
+export interface LegQuery<K extends VectorTableKey> {
   vector: Float32Array;
   text: string;
   /** Prefilter applied to both legs (user scope, provider, active…). */
-  where: string;
+  where: Filter<K>;
   /** Candidates each leg returns at most. */
   candidates: number;
   mode: SearchMode;
@@ -33,28 +34,29 @@ export interface LegQuery {
 /** A row a leg found, by its address in the table version the leg searched. */
 export interface VectorCandidate {
   rowId: bigint;
-  /** Cosine similarity to the query vector. */
-  similarity: number;
+  /** Cosine distance to the query vector. */
+  distance: number;
 }
 export interface TextCandidate {
   rowId: bigint;
   /** BM25 (its scale moves with the text index's statistics: rank by it, never compare it across searches). */
   score: number;
 }
-export interface LegCandidates {
-  /** Most similar first. */
-  vector: VectorCandidate[];
-  /** Best BM25 first. */
-  text: TextCandidate[];
+export interface SubstringCandidate {
+  rowId: bigint;
+  /** How many of the query's unspaced-script words its text holds. */
+  found: number;
 }
-
-/**
- * The fewest candidates a leg fetches. Fusion ranks what the legs found, so the depth shapes the
- * order: at three per hit, the top 5 of 95 in 100 queries (10k memories) differed between limit 5
- * and limit 10, and pages of one query repeated or skipped hits. At a fixed depth they agree (0 in
- * 100), at no measurable cost (50 candidates cost what 15 did).
- */
-export const MIN_CANDIDATES = 60;
+export interface LegResults {
+  /** Nearest first, `candidates` at most. */
+  vector: VectorCandidate[];
+  /** The candidates by BM25, and the rows the text index does not cover yet (the core ranks them). */
+  text: TextCandidate[];
+  /** The substring scan's rows, most words found first, `candidates` at most. */
+  substring: SubstringCandidate[];
+  /** The unspaced-script words the substring scan looked for (none: it did not run). */
+  substringWords: number;
+}
 
 /**
  * Vector and full-text (BM25) search run side by side on the same prefilter. The legs return row
@@ -63,7 +65,8 @@ export const MIN_CANDIDATES = 60;
  * Running the legs ourselves (rather than LanceDB's hybrid query) lets the core weight them and
  * run either alone, which the retrieval benchmark compares.
  */
-export async function searchLegs(store: Store, key: VectorTableKey, query: LegQuery): Promise<LegCandidates> {
+export async function searchLegs<K extends VectorTableKey>(store: Store, key: K, legQuery: LegQuery<K>): Promise<LegResults> {
+  const query = { ...legQuery, where: predicate(legQuery.where) };
   return store.guard(key, async (table) => {
     const runVector = query.mode !== "bm25";
     const runText = query.mode !== "vector" && query.text.trim().length > 0;
@@ -74,18 +77,19 @@ export async function searchLegs(store: Store, key: VectorTableKey, query: LegQu
       substringLeg(table, query.where, words, query.candidates),
     ]);
     return {
-      vector: vectorRows.map((row) => ({ rowId: rowIdOf(row), similarity: 1 - Number(row["_distance"]) })),
-      text: withSubstringRows(indexedRows, substringRows, words.length)
-        .slice(0, query.candidates)
-        .map((row) => ({ rowId: rowIdOf(row), score: Number(row["_score"]) })),
+      vector: vectorRows.map((row) => ({ rowId: rowIdOf(row), distance: Number(row["_distance"]) })),
+      text: indexedRows.map((row) => ({ rowId: rowIdOf(row), score: Number(row["_score"]) })),
+      substring: substringRows.map((row) => ({ rowId: rowIdOf(row), found: Number(row["_score"]) })),
+      substringWords: words.length,
     };
   });
 }
 
 type LegRow = Record<string, unknown>;
+type PredicateQuery = Omit<LegQuery<VectorTableKey>, "where"> & { where: string };
 
 /** The vector leg: the nearest rows' addresses and cosine distances. */
-async function vectorLeg(table: lancedb.Table, query: LegQuery): Promise<LegRow[]> {
+async function vectorLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
   const nearest = table.vectorSearch(query.vector).distanceType("cosine");
   const search = query.exact ? nearest.refineFactor(1) : nearest;
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
@@ -99,13 +103,13 @@ const UNINDEXED_TEXT_ROWS = 20_000;
  * The full-text (BM25) leg. LanceDB searches the rows its index does not cover yet (those written
  * since the last maintenance) one by one and cuts them to the limit in storage order before it
  * ranks them: with a limit of 3, a new row that holds every word of the query lost to three older
- * ones that hold one. So the leg asks for its candidates plus those rows, and ranks them itself.
+ * ones that hold one. So the leg asks for its candidates plus those rows (the core ranks them).
  *
  * The query is words, never query syntax: a plain string goes through LanceDB's query parser,
  * which reads a query in double quotes (`"tram 28"`, `""`) as a phrase and fails on an index
  * without positions. A MatchQuery tokenizes the text as the index did and matches any of its words.
  */
-async function textLeg(table: lancedb.Table, query: LegQuery): Promise<LegRow[]> {
+async function textLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
   const unindexed = (await table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
   const limit = query.candidates + Math.min(unindexed, UNINDEXED_TEXT_ROWS);
   const words = new lancedb.MatchQuery(query.text, "text");
@@ -129,19 +133,6 @@ async function substringLeg(table: lancedb.Table, where: string, words: string[]
     .map((row) => ({ _rowid: row["_rowid"], _score: words.filter((word) => String(row["text"]).includes(word)).length }))
     .sort((a, b) => b._score - a._score)
     .slice(0, limit);
-}
-
-/**
- * The full-text leg's rows and the substring scan's rows it missed, ranked by score: the scan's
- * on the index's scale (all the words found scores as its best hit).
- */
-function withSubstringRows(indexed: LegRow[], substring: LegRow[], words: number): LegRow[] {
-  const known = new Set(indexed.map(rowIdOf));
-  const best = Math.max(0, ...indexed.map((row) => Number(row["_score"]))) || 1;
-  const missed = substring
-    .filter((row) => !known.has(rowIdOf(row)))
-    .map((row) => ({ ...row, _score: (best * Number(row["_score"])) / words }));
-  return [...indexed, ...missed].sort((a, b) => Number(b["_score"]) - Number(a["_score"]));
 }
 
 const rowIdOf = (row: LegRow) => BigInt(row["_rowid"] as bigint | number);

@@ -1,4 +1,4 @@
-/** Quoting for the SQL predicates LanceDB takes as strings. Every value that reaches a predicate goes through here. */
+/** Quoting for the SQL predicates LanceDB takes as strings (store/ only: core says what it asks as a Where, where.ts). */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
@@ -10,9 +10,4 @@ export function sqlIn(column: string, values: readonly string[]): string {
 
 export function sqlAnd(...predicates: (string | undefined | false)[]): string {
   return predicates.filter((p): p is string => typeof p === "string" && p.length > 0).join(" AND ");
-}
-
-/** The predicate every user-scoped query starts with. */
-export function ofUser(userId: string): string {
-  return `userId = ${sqlString(userId)}`;
 }

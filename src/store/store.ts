@@ -24,12 +24,14 @@ import { storageFaultOr, WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { isRemoteUri } from "../config/paths.js";
+import { type Column, type Filter, predicate, type Values, valuesSql } from "./where.js";
 
-export interface SelectOptions {
+/** Which columns of the rows a select reads, in what order, and which page of them. */
+export interface SelectOptions<K extends TableKey = TableKey> {
   limit?: number;
   offset?: number;
   columns?: string[];
-  orderBy?: { column: string; ascending: boolean }[];
+  orderBy?: { column: Column<K>; ascending: boolean }[];
 }
 
 /**
@@ -518,17 +520,17 @@ export class Store {
     this.metaVersion = version;
   }
 
-  async select<K extends TableKey>(key: K, where: string, options: SelectOptions = {}): Promise<TableRows[K][]> {
-    return this.guard(key, (table) => selectFrom(table, where, options));
+  async select<K extends TableKey>(key: K, where: Filter<K>, options: SelectOptions<K> = {}): Promise<TableRows[K][]> {
+    return this.guard(key, (table) => selectFrom(table, predicate(where), options));
   }
 
   /**
    * The rows matching `where`, a batch at a time as LanceDB reads them: for reading a whole table
    * (an export, a check) in bounded memory. A batch is one of LanceDB's (up to ~1,000 rows).
    */
-  async *scan<K extends TableKey>(key: K, where: string, options: { columns?: string[] } = {}): AsyncGenerator<TableRows[K][]> {
+  async *scan<K extends TableKey>(key: K, where: Filter<K>, options: { columns?: string[] } = {}): AsyncGenerator<TableRows[K][]> {
     const batches = await this.guard(key, async (table) => {
-      const query = table.query().where(where);
+      const query = table.query().where(predicate(where));
       return (options.columns ? query.select(options.columns) : query)[Symbol.asyncIterator]();
     });
     for (;;) {
@@ -543,22 +545,22 @@ export class Store {
   async selectIn<K extends VectorTableKey>(
     key: K,
     generation: number,
-    where: string,
-    options: SelectOptions = {},
+    where: Filter<K>,
+    options: SelectOptions<K> = {},
   ): Promise<TableRows[K][]> {
-    return this.guardNamed(key, vectorTableName(key, generation), (table) => selectFrom(table, where, options));
+    return this.guardNamed(key, vectorTableName(key, generation), (table) => selectFrom(table, predicate(where), options));
   }
 
-  async countIn(key: VectorTableKey, generation: number, where: string): Promise<number> {
-    return this.guardNamed(key, vectorTableName(key, generation), (table) => table.countRows(where));
+  async countIn<K extends VectorTableKey>(key: K, generation: number, where: Filter<K>): Promise<number> {
+    return this.guardNamed(key, vectorTableName(key, generation), (table) => table.countRows(predicate(where)));
   }
 
   async addIn<K extends VectorTableKey>(key: K, generation: number, rows: TableRows[K][]): Promise<void> {
     await this.guardNamed(key, vectorTableName(key, generation), (table) => insert(table, rows));
   }
 
-  async deleteIn(key: VectorTableKey, generation: number, where: string): Promise<void> {
-    await this.guardNamed(key, vectorTableName(key, generation), (table) => table.delete(where));
+  async deleteIn<K extends VectorTableKey>(key: K, generation: number, where: Filter<K>): Promise<void> {
+    await this.guardNamed(key, vectorTableName(key, generation), (table) => table.delete(predicate(where)));
   }
 
   /** Empty vector tables for `generation` (any half-built ones from an interrupted run are replaced). */
@@ -637,8 +639,8 @@ export class Store {
     return value;
   }
 
-  async count(key: TableKey, where: string): Promise<number> {
-    return this.guard(key, (table) => table.countRows(where));
+  async count<K extends TableKey>(key: K, where: Filter<K>): Promise<number> {
+    return this.guard(key, (table) => table.countRows(predicate(where)));
   }
 
   /** Call only inside `write`. */
@@ -657,22 +659,22 @@ export class Store {
    * (matched ones updated, new ones inserted, the others in scope deleted), so a reader sees the
    * old set or the new one, never a mix.
    */
-  async replaceScope<K extends TableKey>(key: K, on: string, scope: string, rows: TableRows[K][]): Promise<void> {
+  async replaceScope<K extends TableKey>(key: K, on: string, scope: Filter<K>, rows: TableRows[K][]): Promise<void> {
     await this.guard(key, async (table) => {
-      if (rows.length === 0) await table.delete(scope);
-      else await merge(table, on, rows, scope);
+      if (rows.length === 0) await table.delete(predicate(scope));
+      else await merge(table, on, rows, predicate(scope));
     });
   }
 
   /** Call only inside `write`. Returns the number of rows deleted. */
-  async delete(key: TableKey, where: string): Promise<number> {
-    const result = await this.guard(key, (table) => table.delete(where));
+  async delete<K extends TableKey>(key: K, where: Filter<K>): Promise<number> {
+    const result = await this.guard(key, (table) => table.delete(predicate(where)));
     return Number(result.numDeletedRows ?? 0);
   }
 
-  /** Call only inside `write`. `values` are SQL expressions per column. */
-  async update(key: TableKey, where: string, values: Record<string, string>): Promise<number> {
-    const result = await this.guard(key, (table) => table.update({ where, valuesSql: values }));
+  /** Call only inside `write`. Sets these columns of the rows matching `where`. */
+  async update<K extends TableKey>(key: K, where: Filter<K>, values: Values<K>): Promise<number> {
+    const result = await this.guard(key, (table) => table.update({ where: predicate(where), valuesSql: valuesSql(values) }));
     return Number(result.rowsUpdated ?? 0);
   }
 
@@ -721,7 +723,7 @@ async function finishedMeta(db: lancedb.Connection): Promise<StoreMeta | undefin
   const table = await openCommitted(db, TABLE.meta);
   if (!table) return undefined;
   try {
-    const meta = parseMeta(await selectFrom<{ key: string; value: string }>(table, "true", {}));
+    const meta = parseMeta(await selectFrom<{ key: string; value: string }, "meta">(table, "true", {}));
     return meta.schemaVersion > 0 ? meta : undefined;
   } finally {
     table.close();
@@ -834,7 +836,7 @@ function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
   };
 }
 
-async function selectFrom<R>(table: lancedb.Table, where: string, options: SelectOptions): Promise<R[]> {
+async function selectFrom<R, K extends TableKey>(table: lancedb.Table, where: string, options: SelectOptions<K>): Promise<R[]> {
   let query = table.query().where(where);
   if (options.columns) query = query.select(options.columns);
   if (options.orderBy) {

@@ -1,4 +1,4 @@
-import { terms } from "./passage-ranking.js";
+import { terms } from "./terms.js";
 import { UNSPACED_SCRIPT as UNSPACED, unspacedTerms } from "./unspaced-terms.js";
 
 /** A piece of a text, and whether it matches the query (a search face shows it marked). */

@@ -6,7 +6,7 @@
 // every store and every day (core/retrieval/passage-relevance.ts).
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { contentWords } from "./relevance.js";
+import { contentWords } from "./content-words.js";
 import { UNSPACED_SCRIPT, unspacedTerms } from "./unspaced-terms.js";
 
 /** Self-information of a character no piece starts with (the model's unknown symbol). */

@@ -38,7 +38,6 @@ import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { newId } from "../../dist/shared/ids.js";
 import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
-import { sqlString } from "../../dist/store/sql.js";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, tool: { type: "string" } } });
 const SIZES = {
@@ -93,7 +92,7 @@ async function prepareStore(store) {
   // with a precomputed vector, as GET /api/memory?query= runs it), and the whole service call.
   const service = await app.service();
   const vectors = await embedder.embedDocuments(queries);
-  const where = `userId = ${sqlString(user.id)}`;
+  const where = { userId: user.id };
   const rate = async (n, total, work) => {
     let next = 0;
     const t = performance.now();

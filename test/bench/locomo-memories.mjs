@@ -25,7 +25,6 @@ import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { searchMemories, storeMemories } from "../../dist/core/memories/memories.js";
 import { unrelatedSimilarity } from "../../dist/core/retrieval/unrelated-similarity.js";
-import { ofUser } from "../../dist/store/sql.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -116,7 +115,7 @@ class Scores {
 
 async function ask(app, userId, query, tuning, columns = ["source"]) {
   const started = performance.now();
-  const hits = await searchMemories(app.context, { query, where: ofUser(userId), limit: DEPTH, columns, ...tuning });
+  const hits = await searchMemories(app.context, { query, where: { userId }, limit: DEPTH, columns, ...tuning });
   return { hits, ms: performance.now() - started };
 }
 

@@ -48,7 +48,6 @@ import { createEmbedder } from "../../dist/providers/create-providers.js";
 import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
 import { insertMemoryRows } from "../../dist/core/memories/memories.js";
 import { newId } from "../../dist/shared/ids.js";
-import { sqlString } from "../../dist/store/sql.js";
 import { VECTOR_INDEX_MIN_ROWS } from "../../dist/store/maintenance.js";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, "single-writes": { type: "string" } } });
@@ -280,7 +279,7 @@ async function queryLatency() {
   const store = tempDir("query");
   const app = await openApp(store);
   const user = await app.users.resolve("default");
-  const where = `userId = ${sqlString(user.id)}`;
+  const where = { userId: user.id };
   const text = textSource(31);
   const baseTexts = Array.from({ length: SIZES.baseTexts }, () => text.memory());
   const { vectors: bases, ms: baseMs } = await embedBase(app, baseTexts);

@@ -35,7 +35,6 @@ import { searchChats } from "../../dist/core/retrieval/search.js";
 import { recall } from "../../dist/core/retrieval/recall.js";
 import { newId } from "../../dist/shared/ids.js";
 import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
-import { sqlString } from "../../dist/store/sql.js";
 
 const SIZES = {
   levels: QUICK ? [30_000] : [10_000, 100_000],
@@ -99,7 +98,7 @@ async function main() {
     const recalled = [];
     const legs = { vector: [], bm25: [] };
     // The store part of search as findChunks runs it, with each leg alone, to see which one costs.
-    const where = `userId = ${sqlString(user.id)} AND active = true`;
+    const where = { userId: user.id, active: true };
     for (const [i, query] of queries.entries()) {
       const s = await timed(() => searchChats(app.context, user.id, { query, limit: 20, skipRerank: true }));
       const r = await timed(() => recall(app.context, user.id, { query, maxTokens: 1000 }));

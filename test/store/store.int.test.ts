@@ -21,7 +21,6 @@ import {
 } from "../../src/store/maintenance.js";
 import { hybridSearch } from "../../src/core/retrieval/hybrid-search.js";
 import { readRows } from "../../src/store/search.js";
-import { ofUser } from "../../src/store/sql.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/operations/maintenance.js";
 import { takeProcessLock } from "../../src/store/process-lock.js";
@@ -485,7 +484,7 @@ describe("maintenance", () => {
       return columns(key);
     };
     const vector = await app.context.embedder.embedQuery("single write 27");
-    const hits = await hybridSearch(store, "memories", { vector, text: "single write 27", where: ofUser(user.id), limit: 5 });
+    const hits = await hybridSearch(store, "memories", { vector, text: "single write 27", where: { userId: user.id }, limit: 5 });
     expect(compactions).toBe(1);
     expect(hits).toHaveLength(5);
     expect(hits[0]?.row.text).toBe("single write 27");

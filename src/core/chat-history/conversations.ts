@@ -14,7 +14,7 @@ import {
   type QueueStatus,
 } from "../../schemas/chat-history.js";
 import { messagesRowId, type ConversationRow, type StoredMessage } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import type { Where } from "../../store/where.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { checkProvider } from "./provider.js";
@@ -47,15 +47,17 @@ type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | 
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
   const query = parseInput(ListChatsQuery, input);
   await checkProvider(ctx, userId, query.provider);
-  const where = sqlAnd(
-    ofUser(userId),
-    query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
-    query.title !== undefined && query.title !== "" && `title ILIKE ${sqlString(`%${escapeLike(query.title)}%`)}`,
-    query.dateFrom !== undefined && `createdAt >= ${sqlString(dayBound(query.dateFrom, "from"))}`,
-    query.dateTo !== undefined && `createdAt <= ${sqlString(dayBound(query.dateTo, "to"))}`,
-    query.pinnedOnly && "pinned = true",
-    query.importId !== undefined && `importId = ${sqlString(query.importId)}`,
-  );
+  const where: Where<"conversations"> = {
+    userId,
+    platform: query.provider === "all" ? undefined : query.provider,
+    title: query.title ? { contains: query.title } : undefined,
+    createdAt: {
+      from: query.dateFrom === undefined ? undefined : dayBound(query.dateFrom, "from"),
+      to: query.dateTo === undefined ? undefined : dayBound(query.dateTo, "to"),
+    },
+    pinned: query.pinnedOnly ? true : undefined,
+    importId: query.importId,
+  };
   const [total, rows] = await Promise.all([
     ctx.store.count("conversations", where),
     ctx.store.select("conversations", where, {
@@ -76,10 +78,6 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
     total,
     totalPages: Math.ceil(total / query.pageSize),
   };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, "\\$&");
 }
 
 function toListItem(row: Summary): ConversationListItem {
@@ -108,7 +106,7 @@ export async function getConversation(ctx: CoreContext, userId: string, input: C
   const { conversationId, ...page } = parseInput(ConversationQuery, input);
   const { row, messages } = await readConversation(ctx, userId, conversationId);
   const { shown, nextOffset } = await pageOf(messages, page);
-  const [platform] = await ctx.store.select("platforms", sqlAnd(ofUser(userId), `id = ${sqlString(row.platform)}`));
+  const [platform] = await ctx.store.select("platforms", { userId, id: row.platform });
   return {
     id: row.id,
     title: row.title,
@@ -177,7 +175,7 @@ async function readConversation(
   conversationId: string,
 ): Promise<{ row: ConversationRow; messages: StoredMessage[] }> {
   for (let attempt = 1; ; attempt++) {
-    const [row] = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `id = ${sqlString(conversationId)}`));
+    const [row] = await ctx.store.select("conversations", { userId, id: conversationId });
     if (!row) throw conversationNotFound(conversationId);
     const json = (await readMessages(ctx, [row])).get(row.id);
     if (json !== undefined || attempt === 3) return { row, messages: JSON.parse(json ?? "[]") as StoredMessage[] };
@@ -190,7 +188,7 @@ export async function readMessages(
   rows: Pick<ConversationRow, "id" | "revision">[],
 ): Promise<Map<string, string>> {
   if (rows.length === 0) return new Map();
-  const found = await ctx.store.select("messages", sqlIn("id", rows.map(messagesRowId)), { columns: ["conversationId", "messagesJson"] });
+  const found = await ctx.store.select("messages", { id: rows.map(messagesRowId) }, { columns: ["conversationId", "messagesJson"] });
   return new Map(found.map((row) => [row.conversationId, row.messagesJson]));
 }
 
@@ -222,28 +220,28 @@ export async function removeConversations(ctx: CoreContext, userId: string, ids:
   // Chunks first: a crash in between leaves a listed conversation to delete again, never
   // search hits pointing at a conversation that is gone. Messages last: without their row
   // nothing reads them.
-  await ctx.store.delete("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
-  await ctx.store.delete("conversations", sqlAnd(ofUser(userId), sqlIn("id", found)));
-  await ctx.store.delete("messages", sqlAnd(ofUser(userId), sqlIn("conversationId", found)));
+  await ctx.store.delete("chunks", { userId, conversationId: found });
+  await ctx.store.delete("conversations", { userId, id: found });
+  await ctx.store.delete("messages", { userId, conversationId: found });
   await releaseQuota(ctx, userId);
   return found;
 }
 
 async function ownedIds(ctx: CoreContext, userId: string, ids: string[]): Promise<string[]> {
-  const rows = await ctx.store.select("conversations", sqlAnd(ofUser(userId), sqlIn("id", [...new Set(ids)])), { columns: ["id"] });
+  const rows = await ctx.store.select("conversations", { userId, id: [...new Set(ids)] }, { columns: ["id"] });
   return rows.map((row) => row.id);
 }
 
 /** GET /api/chat-history/count: excluded and quota-blocked conversations are not counted. */
 export async function countConversations(ctx: CoreContext, userId: string): Promise<CountResponse> {
-  return { count: await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = false", "quotaBlocked = false")) };
+  return { count: await ctx.store.count("conversations", { userId, excluded: false, quotaBlocked: false }) };
 }
 
 export async function setPinned(ctx: CoreContext, userId: string, input: PinRequest): Promise<FlagResponse> {
   const { ids, pinned } = parseInput(PinRequest, input);
   const updated = await ctx.store.write(async () => {
     const found = await ownedIds(ctx, userId, ids);
-    if (found.length > 0) await ctx.store.update("conversations", sqlIn("id", found), { pinned: String(pinned) });
+    if (found.length > 0) await ctx.store.update("conversations", { id: found }, { pinned });
     return found;
   });
   ctx.afterWrite();
@@ -256,8 +254,8 @@ export async function setExcluded(ctx: CoreContext, userId: string, input: Exclu
   const updated = await ctx.store.write(async () => {
     const found = await ownedIds(ctx, userId, ids);
     if (found.length === 0) return found;
-    await ctx.store.update("conversations", sqlIn("id", found), { excluded: String(excluded) });
-    await ctx.store.update("chunks", sqlAnd(ofUser(userId), sqlIn("conversationId", found)), { active: String(!excluded) });
+    await ctx.store.update("conversations", { id: found }, { excluded });
+    await ctx.store.update("chunks", { userId, conversationId: found }, { active: !excluded });
     return found;
   });
   ctx.afterWrite();
@@ -266,9 +264,13 @@ export async function setExcluded(ctx: CoreContext, userId: string, input: Exclu
 
 /** The processing queue: how many conversations are in each state, and why any failed. */
 export async function queueStatus(ctx: CoreContext, userId: string): Promise<QueueStatus> {
-  const rows = (await ctx.store.select("conversations", ofUser(userId), {
-    columns: ["id", "title", "status", "statusReason", "quotaBlocked", "excluded"],
-  })) as Pick<ConversationRow, "id" | "title" | "status" | "statusReason" | "quotaBlocked" | "excluded">[];
+  const rows = (await ctx.store.select(
+    "conversations",
+    { userId },
+    {
+      columns: ["id", "title", "status", "statusReason", "quotaBlocked", "excluded"],
+    },
+  )) as Pick<ConversationRow, "id" | "title" | "status" | "statusReason" | "quotaBlocked" | "excluded">[];
   const problems = rows
     .filter((row) => row.status === "failed" || row.status === "rejected")
     .map((row) => ({ id: row.id, title: row.title, status: row.status, reason: row.statusReason ?? "" }));

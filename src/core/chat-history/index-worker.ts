@@ -2,7 +2,7 @@ import os from "node:os";
 import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../../store/rows.js";
 import { optimizeTable } from "../../store/maintenance.js";
-import { sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
+import type { Where } from "../../store/where.js";
 import { DamagedTableError } from "../../store/damage.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import type { Store } from "../../store/store.js";
@@ -41,7 +41,7 @@ const COMPACT_EVERY = 10;
 
 const OWNER = `${os.hostname()}:${process.pid}`;
 /** Conversations waiting for a worker (quota-blocked ones wait for room, not for a worker). */
-const PENDING = sqlAnd("quotaBlocked = false", sqlIn("status", ["queued", "processing"]));
+const PENDING: Where<"conversations"> = { quotaBlocked: false, status: ["queued", "processing"] };
 
 /** The `claimedAt` a worker wrote when it claimed a conversation: while the row still holds it (and OWNER), the claim is its. */
 type ClaimStamp = { claim: string };
@@ -201,18 +201,10 @@ export class IndexWorker {
     const { store } = this.ctx;
     const ids = chosen.map((row) => row.id);
     const heldBefore = chosen.flatMap((row) => (row.status === "processing" && row.claimedAt ? [row.claimedAt] : []));
-    const abandoned = `claimedAt IS NULL${heldBefore.length > 0 ? ` OR ${sqlIn("claimedAt", heldBefore)}` : ""}`;
-    const unchanged = `(status = 'queued' OR (status = 'processing' AND (${abandoned})))`;
-    const claim = { claimedAt: sqlString(claimedAt), claimedBy: sqlString(OWNER) };
-    if ((await store.update("conversations", sqlAnd(sqlIn("id", ids), unchanged), { status: sqlString("processing"), ...claim })) === 0)
-      return [];
-    const ours = await store.select(
-      "conversations",
-      sqlAnd(sqlIn("id", ids), ...Object.entries(claim).map(([column, value]) => `${column} = ${value}`)),
-      {
-        columns: ["id", "revision", "tokenCount"],
-      },
-    );
+    const unchanged = { anyOf: [{ status: "queued" }, { status: "processing", claimedAt: [null, ...heldBefore] }] } as const;
+    const claim = { claimedAt, claimedBy: OWNER };
+    if ((await store.update("conversations", { id: ids, ...unchanged }, { status: "processing", ...claim })) === 0) return [];
+    const ours = await store.select("conversations", { id: ids, ...claim }, { columns: ["id", "revision", "tokenCount"] });
     const before = new Map(chosen.map((row) => [row.id, row]));
     return ours.map((row) => ({ ...before.get(row.id)!, revision: row.revision, tokenCount: row.tokenCount, claim: claimedAt }));
   }
@@ -224,7 +216,7 @@ export class IndexWorker {
   private async withoutChunks(rows: Pick<ConversationRow, "id">[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const ids = rows.map((row) => row.id);
-    const chunked = await this.ctx.store.select("chunks", sqlIn("conversationId", ids), { columns: ["conversationId"] });
+    const chunked = await this.ctx.store.select("chunks", { conversationId: ids }, { columns: ["conversationId"] });
     const has = new Set(chunked.map((row) => row.conversationId));
     return new Set(ids.filter((id) => !has.has(id)));
   }
@@ -268,15 +260,7 @@ export class IndexWorker {
     const replaced = done.filter((row) => !row.firstIndexing);
     await this.ctx.store.add("chunks", done.filter((row) => row.firstIndexing).flatMap(chunksOf));
     if (replaced.length === 0) return;
-    await this.ctx.store.replaceScope(
-      "chunks",
-      "id",
-      sqlIn(
-        "conversationId",
-        replaced.map((row) => row.id),
-      ),
-      replaced.flatMap(chunksOf),
-    );
+    await this.ctx.store.replaceScope("chunks", "id", { conversationId: replaced.map((row) => row.id) }, replaced.flatMap(chunksOf));
   }
 
   /**
@@ -299,7 +283,7 @@ export class IndexWorker {
   private async currentVectors(conversations: Claimed[]): Promise<Map<string, Float32Array>> {
     const reuploaded = conversations.filter((row) => row.revision > 1).map((row) => row.id);
     if (reuploaded.length === 0) return new Map();
-    const rows = await this.ctx.store.select("chunks", sqlIn("conversationId", reuploaded), { columns: ["text", "vector"] });
+    const rows = await this.ctx.store.select("chunks", { conversationId: reuploaded }, { columns: ["text", "vector"] });
     return new Map(rows.map((row) => [row.text, row.vector]));
   }
 
@@ -328,13 +312,8 @@ export class IndexWorker {
   private async stillClaimed(batch: Claimed[]): Promise<Map<string, { excluded: boolean }>> {
     const rows = await this.ctx.store.select(
       "conversations",
-      sqlIn(
-        "id",
-        batch.map((row) => row.id),
-      ),
-      {
-        columns: ["id", "revision", "status", "excluded", "claimedAt", "claimedBy"],
-      },
+      { id: batch.map((row) => row.id) },
+      { columns: ["id", "revision", "status", "excluded", "claimedAt", "claimedBy"] },
     );
     const claims = new Map(batch.map((row) => [row.id, row]));
     const ours = (row: (typeof rows)[number]) =>
@@ -347,12 +326,7 @@ export class IndexWorker {
 
   private async setStatus(ids: string[], status: ConversationRow["status"], reason: string | null): Promise<void> {
     if (ids.length === 0) return;
-    await this.ctx.store.update("conversations", sqlIn("id", ids), {
-      status: sqlString(status),
-      statusReason: reason === null ? "NULL" : sqlString(reason),
-      claimedAt: "NULL",
-      claimedBy: "NULL",
-    });
+    await this.ctx.store.update("conversations", { id: ids }, { status, statusReason: reason, claimedAt: null, claimedBy: null });
   }
 }
 

@@ -1,6 +1,5 @@
 import type { ChatHistoryOverview } from "../../schemas/chat-history.js";
 import type { ConversationRow } from "../../store/rows.js";
-import { ofUser } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { queueStall, stateCounts } from "./conversations.js";
 
@@ -14,10 +13,14 @@ type PlatformOverview = ChatHistoryOverview["platforms"][number];
  */
 export async function chatHistoryOverview(ctx: CoreContext, userId: string): Promise<ChatHistoryOverview> {
   const [rows, platformRows] = await Promise.all([
-    ctx.store.select("conversations", ofUser(userId), {
-      columns: ["platform", "createdAt", "updatedAt", "messageCount", "status", "quotaBlocked", "excluded"],
-    }) as Promise<Row[]>,
-    ctx.store.select("platforms", ofUser(userId), { columns: ["id", "displayName"] }),
+    ctx.store.select(
+      "conversations",
+      { userId },
+      {
+        columns: ["platform", "createdAt", "updatedAt", "messageCount", "status", "quotaBlocked", "excluded"],
+      },
+    ) as Promise<Row[]>,
+    ctx.store.select("platforms", { userId }, { columns: ["id", "displayName"] }),
   ]);
   const names = new Map(platformRows.map((row) => [row.id, row.displayName]));
   const platforms = new Map<string, PlatformOverview>();

@@ -1,6 +1,5 @@
 import { PLATFORM_PATTERN } from "../../schemas/chat-history.js";
 import { AppError } from "../../shared/errors.js";
-import { ofUser } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 
 /**
@@ -11,7 +10,7 @@ import type { CoreContext } from "../context.js";
 export async function checkProvider(ctx: CoreContext, userId: string, provider: string): Promise<void> {
   if (provider === "all") return;
   if (!PLATFORM_PATTERN.test(provider)) throw AppError.invalid("provider", 'must be "all" or a platform id');
-  const platforms = await ctx.store.select("platforms", ofUser(userId), { columns: ["id"] });
+  const platforms = await ctx.store.select("platforms", { userId }, { columns: ["id"] });
   if (!platforms.some((row) => row.id === provider)) {
     const known = platforms.map((row) => row.id).sort();
     throw AppError.invalid(

@@ -1,11 +1,10 @@
-import { ofUser, sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 
 /** How many more conversations the user may have indexed; null when there is no quota. Inside `write`. */
 export async function quotaRoom(ctx: CoreContext, userId: string): Promise<number | null> {
   const quota = ctx.config.conversationQuota;
   if (quota === null) return null;
-  const active = await ctx.store.count("conversations", sqlAnd(ofUser(userId), "quotaBlocked = false"));
+  const active = await ctx.store.count("conversations", { userId, quotaBlocked: false });
   return quota - active;
 }
 
@@ -14,19 +13,23 @@ export async function quotaRoom(ctx: CoreContext, userId: string): Promise<numbe
  * `write`. `room` is what is left after them (null: no quota).
  */
 export async function releaseQuota(ctx: CoreContext, userId: string): Promise<{ released: number; room: number | null }> {
-  const blocked = await ctx.store.select("conversations", sqlAnd(ofUser(userId), "quotaBlocked = true"), {
-    columns: ["id", "uploadedAt"],
-    orderBy: [{ column: "uploadedAt", ascending: true }],
-  });
+  const blocked = await ctx.store.select(
+    "conversations",
+    { userId, quotaBlocked: true },
+    {
+      columns: ["id", "uploadedAt"],
+      orderBy: [{ column: "uploadedAt", ascending: true }],
+    },
+  );
   const room = await quotaRoom(ctx, userId);
   const freed = blocked.slice(0, room === null ? blocked.length : Math.max(0, room)).map((row) => row.id);
-  if (freed.length > 0) await ctx.store.update("conversations", sqlIn("id", freed), { quotaBlocked: "false" });
+  if (freed.length > 0) await ctx.store.update("conversations", { id: freed }, { quotaBlocked: false });
   return { released: freed.length, room: room === null ? null : room - freed.length };
 }
 
 /** `releaseQuota` for every user who has quota-blocked conversations; how many were released. */
 export async function releaseQuotas(ctx: CoreContext): Promise<number> {
-  const blocked = await ctx.store.select("conversations", "quotaBlocked = true", { columns: ["userId"] });
+  const blocked = await ctx.store.select("conversations", { quotaBlocked: true }, { columns: ["userId"] });
   if (blocked.length === 0) return 0;
   return ctx.store.write(async () => {
     let released = 0;

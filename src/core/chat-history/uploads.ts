@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { parseInput } from "../../schemas/parse.js";
 import { UploadConversation, type IngestResponse } from "../../schemas/chat-history.js";
 import { messagesRowId, type ConversationRow, type PlatformRow, type StoredMessage } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { messageTokens } from "./chunking.js";
 import { readMessages } from "./conversations.js";
@@ -165,26 +164,17 @@ async function storeConversations(ctx: CoreContext, userId: string, conversation
     updated.map(({ row }) => row),
   );
   if (updated.length > 0) {
-    await ctx.store.delete(
-      "messages",
-      sqlAnd(
-        ofUser(userId),
-        sqlIn(
-          "conversationId",
-          updated.map(({ row }) => row.id),
-        ),
-        `NOT (${sqlIn(
-          "id",
-          updated.map(({ row }) => messagesRowId(row)),
-        )})`,
-      ),
-    );
+    await ctx.store.delete("messages", {
+      userId,
+      conversationId: updated.map(({ row }) => row.id),
+      id: { not: updated.map(({ row }) => messagesRowId(row)) },
+    });
   }
 }
 
 /** The platform rows (with their import record id) for every platform in the uploads. Inside `write`. */
 async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, PlatformRow>> {
-  const rows = await ctx.store.select("platforms", ofUser(userId));
+  const rows = await ctx.store.select("platforms", { userId });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const changed = new Map<string, PlatformRow>();
   for (const upload of uploads) {
@@ -199,7 +189,7 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
     changed.set(id, row);
   }
   if (changed.size > 0) {
-    await ctx.store.replaceScope("platforms", "importId", sqlAnd(ofUser(userId), sqlIn("id", [...changed.keys()])), [...changed.values()]);
+    await ctx.store.replaceScope("platforms", "importId", { userId, id: [...changed.keys()] }, [...changed.values()]);
   }
   return byId;
 }
@@ -207,10 +197,7 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
 async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, Stored>> {
   const ids = [...new Set(uploads.map((upload) => upload.conversation.id))];
   const platforms = [...new Set(uploads.map((upload) => upload.platform ?? DEFAULT_PLATFORM))];
-  const rows = await ctx.store.select(
-    "conversations",
-    sqlAnd(ofUser(userId), sqlIn("platform", platforms), sqlIn("platformConversationId", ids)),
-  );
+  const rows = await ctx.store.select("conversations", { userId, platform: platforms, platformConversationId: ids });
   const messages = await readMessages(ctx, rows);
   return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), { row, messagesJson: messages.get(row.id) ?? "[]" }]));
 }

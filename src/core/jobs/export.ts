@@ -82,7 +82,6 @@ import {
 } from "../../schemas/export.js";
 import { parseInput } from "../../schemas/parse.js";
 import type { ChunkRow, ConversationRow, MemoryRow, UserRow } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { readMessages } from "../chat-history/conversations.js";
 import { encodeVector } from "./vectors.js";
@@ -98,14 +97,14 @@ export interface ExportOptions {
 /** GET /api/export and `mnemo export`: one user's export (ExportQuery: `vectors`). */
 export async function exportUser(ctx: CoreContext, userId: string, input: ExportQuery = {}): Promise<AsyncIterable<string>> {
   const { vectors } = parseInput(ExportQuery, input);
-  const users = await ctx.store.select("users", `id = ${sqlString(userId)}`);
+  const users = await ctx.store.select("users", { id: userId });
   return exportLines(ctx, { users, scope: "user", vectors });
 }
 
 /** `mnemo export --all-users`: every user of the store, oldest first. */
 export async function exportAllUsers(ctx: CoreContext, input: ExportQuery = {}): Promise<AsyncIterable<string>> {
   const { vectors } = parseInput(ExportQuery, input);
-  const users = (await ctx.store.select("users", "true")).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const users = (await ctx.store.select("users", {})).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return exportLines(ctx, { users, scope: "store", vectors });
 }
 
@@ -124,11 +123,13 @@ export async function* exportLines(ctx: CoreContext, options: ExportOptions): As
   yield `${JSON.stringify(await header(ctx, options, vectors))}\n`;
   for (const user of options.users) {
     yield line({ type: "user", id: user.id, name: user.name, createdAt: user.createdAt, tokenHash: user.tokenHash });
-    for (const bucket of (await ctx.store.select("buckets", ofUser(user.id))).sort((a, b) => a.id - b.id)) {
+    for (const bucket of (await ctx.store.select("buckets", { userId: user.id })).sort((a, b) => a.id - b.id)) {
       yield line({ type: "bucket", id: bucket.id, name: bucket.name, description: bucket.description, createdAt: bucket.createdAt });
     }
     for await (const record of memoryRecords(ctx, user.id, vectors)) yield line(record);
-    for (const platform of (await ctx.store.select("platforms", ofUser(user.id))).sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+    for (const platform of (await ctx.store.select("platforms", { userId: user.id })).sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    )) {
       const { id, displayName, importId, createdAt } = platform;
       yield line({ type: "platform", id, displayName, importId, createdAt });
     }
@@ -141,7 +142,7 @@ async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean
   const { embedderId, embedderSpec, dims, chunkTokens } = ctx.store.meta;
   const expected: Record<string, number> = { user: options.users.length, bucket: 0, memory: 0, platform: 0, conversation: 0 };
   for (const user of options.users) {
-    const where = ofUser(user.id);
+    const where = { userId: user.id };
     expected["bucket"]! += await ctx.store.count("buckets", where);
     expected["memory"]! += await ctx.store.count("memories", where);
     expected["platform"]! += await ctx.store.count("platforms", where);
@@ -160,23 +161,14 @@ async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean
   };
 }
 
-/** Every memory of the user (or those `where` picks) with its history, image bytes and (optionally) vector. */
-export async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean, where?: string): AsyncGenerator<ExportMemory> {
+/** Every memory of the user (or those of these ids) with its history, image bytes and (optionally) vector. */
+export async function* memoryRecords(ctx: CoreContext, userId: string, vectors: boolean, ids?: string[]): AsyncGenerator<ExportMemory> {
   const columns = await ctx.store.columns("memories");
   for await (const batch of steps(
-    ctx.store.scan("memories", sqlAnd(ofUser(userId), where), { columns: vectors ? [...columns, "vector"] : columns }),
+    ctx.store.scan("memories", { userId, id: ids }, { columns: vectors ? [...columns, "vector"] : columns }),
     MEMORIES_PER_STEP,
   )) {
-    const history = await ctx.store.select(
-      "memoryHistory",
-      sqlAnd(
-        ofUser(userId),
-        sqlIn(
-          "memoryId",
-          batch.map((row) => row.id),
-        ),
-      ),
-    );
+    const history = await ctx.store.select("memoryHistory", { userId, memoryId: batch.map((row) => row.id) });
     const historyOf = groupBy(history, (row) => row.memoryId);
     for (const row of batch) {
       const versions = (historyOf.get(row.id) ?? []).sort((a, b) => a.version - b.version);
@@ -206,14 +198,14 @@ async function imageOf(ctx: CoreContext, row: MemoryRow): Promise<{ name: string
   return data ? { name: path.basename(row.imageFile), data: data.toString("base64") } : null;
 }
 
-/** Every conversation of the user (or those `where` picks) with its messages and (optionally) its chunks and their vectors. */
+/** Every conversation of the user (or those of these ids) with its messages and (optionally) its chunks and their vectors. */
 export async function* conversationRecords(
   ctx: CoreContext,
   userId: string,
   vectors: boolean,
-  where?: string,
+  ids?: string[],
 ): AsyncGenerator<ExportConversation> {
-  for await (const batch of steps(ctx.store.scan("conversations", sqlAnd(ofUser(userId), where)), CONVERSATIONS_PER_STEP)) {
+  for await (const batch of steps(ctx.store.scan("conversations", { userId, id: ids }), CONVERSATIONS_PER_STEP)) {
     const messages = await readMessages(ctx, batch);
     const chunks = vectors ? groupBy(await chunksOf(ctx, userId, batch), (chunk) => chunk.conversationId) : undefined;
     for (const row of batch) {
@@ -251,19 +243,7 @@ function conversationFields(row: ConversationRow): Omit<Extract<ExportRecord, { 
 
 async function chunksOf(ctx: CoreContext, userId: string, conversations: ConversationRow[]): Promise<ChunkRow[]> {
   const columns = await ctx.store.columns("chunks");
-  return ctx.store.select(
-    "chunks",
-    sqlAnd(
-      ofUser(userId),
-      sqlIn(
-        "conversationId",
-        conversations.map((row) => row.id),
-      ),
-    ),
-    {
-      columns: [...columns, "vector"],
-    },
-  );
+  return ctx.store.select("chunks", { userId, conversationId: conversations.map((row) => row.id) }, { columns: [...columns, "vector"] });
 }
 
 function toExportChunk(chunk: ChunkRow): ExportChunk {

@@ -1,6 +1,5 @@
 import type { Embedder } from "../../providers/embedder.js";
 import type { ChunkRow, ConversationRow, StoredMessage } from "../../store/rows.js";
-import { sqlIn, sqlString } from "../../store/sql.js";
 import type { Store } from "../../store/store.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import { chunkConversation, chunkId, chunkRow } from "../chat-history/chunking.js";
@@ -43,15 +42,19 @@ export class Rechunker {
 
   /** Re-chunks every conversation that has chunks, reporting conversations done of all. */
   async copyAll(onProgress: (done: number, total: number) => void): Promise<void> {
-    const total = await this.store.count("conversations", "true");
+    const total = await this.store.count("conversations", {});
     let done = 0;
     let after = "";
     for (;;) {
-      const page = (await this.store.select("conversations", after ? `id > ${sqlString(after)}` : "true", {
-        columns: CONVERSATION_COLUMNS,
-        orderBy: [{ column: "id", ascending: true }],
-        limit: PAGE,
-      })) as Conversation[];
+      const page = (await this.store.select(
+        "conversations",
+        { id: { after: after || undefined } },
+        {
+          columns: CONVERSATION_COLUMNS,
+          orderBy: [{ column: "id", ascending: true }],
+          limit: PAGE,
+        },
+      )) as Conversation[];
       if (page.length === 0) return;
       for (const group of byTokens(page)) await this.redo(group);
       done += page.length;
@@ -66,12 +69,12 @@ export class Rechunker {
    */
   async catchUp(): Promise<void> {
     const { store, options } = this;
-    const live = stampsOf(await store.selectIn("chunks", options.from, "true", { columns: ["id", "conversationId", "active"] }));
+    const live = stampsOf(await store.selectIn("chunks", options.from, {}, { columns: ["id", "conversationId", "active"] }));
     const changed = [...new Set([...live.keys(), ...this.stamps.keys()])].filter((id) => live.get(id) !== this.stamps.get(id));
     for (let start = 0; start < changed.length; start += PAGE) {
       const ids = changed.slice(start, start + PAGE);
-      await store.deleteIn("chunks", options.to, sqlIn("conversationId", ids));
-      const conversations = (await store.select("conversations", sqlIn("id", ids), { columns: CONVERSATION_COLUMNS })) as Conversation[];
+      await store.deleteIn("chunks", options.to, { conversationId: ids });
+      const conversations = (await store.select("conversations", { id: ids }, { columns: CONVERSATION_COLUMNS })) as Conversation[];
       for (const group of byTokens(conversations)) await this.redo(group);
     }
   }
@@ -81,7 +84,7 @@ export class Rechunker {
     const { store, options } = this;
     if (conversations.length === 0) return;
     const ids = conversations.map((c) => c.id);
-    const old = byConversation(await store.selectIn("chunks", options.from, sqlIn("conversationId", ids)));
+    const old = byConversation(await store.selectIn("chunks", options.from, { conversationId: ids }));
     const chunked = conversations.filter((c) => old.has(c.id));
     for (const c of chunked) this.stamps.set(c.id, stampOf(old.get(c.id)!));
     // Chunks of the revision stored now are cut again from its messages; others are carried.

@@ -2,7 +2,6 @@ import { createEmbedder } from "../../providers/create-providers.js";
 import type { Embedder } from "../../providers/embedder.js";
 import type { TableRows } from "../../store/rows.js";
 import type { VectorTableKey } from "../../store/schema.js";
-import { sqlIn, sqlString } from "../../store/sql.js";
 import type { Store } from "../../store/store.js";
 import type { App } from "../app.js";
 import { AppError } from "../../shared/errors.js";
@@ -71,7 +70,7 @@ export async function reindexStore(
     await catchUp(store, "memories", from, to, vectors);
     if (rechunker) await rechunker.catchUp();
     else await catchUp(store, "chunks", from, to, vectors);
-    const counts = { memories: await store.countIn("memories", to, "true"), chunks: await store.countIn("chunks", to, "true") };
+    const counts = { memories: await store.countIn("memories", to, {}), chunks: await store.countIn("chunks", to, {}) };
     await store.switchGeneration(to, made);
     return counts;
   });
@@ -90,14 +89,19 @@ async function copyTable(
   vectors: Revector,
   onProgress: (progress: ReindexProgress) => void,
 ): Promise<void> {
-  const total = await store.countIn(key, from, "true");
+  const total = await store.countIn(key, from, {});
   let done = 0;
   let after = "";
   for (;;) {
-    const page = await store.selectIn(key, from, after ? `id > ${sqlString(after)}` : "true", {
-      orderBy: [{ column: "id", ascending: true }],
-      limit: PAGE,
-    });
+    const page = await store.selectIn(
+      key,
+      from,
+      { id: { after: after || undefined } },
+      {
+        orderBy: [{ column: "id", ascending: true }],
+        limit: PAGE,
+      },
+    );
     if (page.length === 0) return;
     await store.addIn(key, to, await vectors(page));
     done += page.length;
@@ -109,17 +113,14 @@ async function copyTable(
 async function catchUp(store: Store, key: VectorTableKey, from: number, to: number, vectors: Revector): Promise<void> {
   const stamp = (row: { id: string; updatedAt?: string }) => `${row.id}@${row.updatedAt ?? ""}`;
   const columns = key === "memories" ? ["id", "updatedAt"] : ["id"];
-  const [oldRows, newRows] = await Promise.all([
-    store.selectIn(key, from, "true", { columns }),
-    store.selectIn(key, to, "true", { columns }),
-  ]);
+  const [oldRows, newRows] = await Promise.all([store.selectIn(key, from, {}, { columns }), store.selectIn(key, to, {}, { columns })]);
   const oldStamps = new Set(oldRows.map(stamp));
   const newStamps = new Set(newRows.map(stamp));
   const stale = newRows.filter((row) => !oldStamps.has(stamp(row))).map((row) => row.id);
   const missing = oldRows.filter((row) => !newStamps.has(stamp(row))).map((row) => row.id);
-  if (stale.length > 0) await store.deleteIn(key, to, sqlIn("id", stale));
+  if (stale.length > 0) await store.deleteIn(key, to, { id: stale });
   for (let start = 0; start < missing.length; start += PAGE) {
-    const page = await store.selectIn(key, from, sqlIn("id", missing.slice(start, start + PAGE)));
+    const page = await store.selectIn(key, from, { id: missing.slice(start, start + PAGE) });
     await store.addIn(key, to, await vectors(page));
   }
 }

@@ -19,7 +19,6 @@ import {
   type UserRow,
 } from "../../store/rows.js";
 import { CHUNK_TOKENS_UNRECORDED } from "../../store/schema.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { sameBucketName } from "../../text/bucket-names.js";
@@ -236,10 +235,10 @@ class Restorer {
     const name = intoUser ?? record.name;
     const { store } = this.ctx;
     const result = await store.write(async () => {
-      const [existing] = await store.select("users", `name = ${sqlString(name)}`);
+      const [existing] = await store.select("users", { name });
       if (existing) {
         if (!existing.tokenHash && record.tokenHash && intoUser === undefined) {
-          await store.update("users", `id = ${sqlString(existing.id)}`, { tokenHash: sqlString(record.tokenHash) });
+          await store.update("users", { id: existing.id }, { tokenHash: record.tokenHash });
         }
         return { userId: existing.id, created: false };
       }
@@ -248,14 +247,14 @@ class Restorer {
           suggestion: `Add it first with \`mnemo users add ${intoUser}\`.`,
         });
       }
-      const idTaken = (await store.count("users", `id = ${sqlString(record.id)}`)) > 0;
+      const idTaken = (await store.count("users", { id: record.id })) > 0;
       const row: UserRow = { id: idTaken ? newId("usr") : record.id, name, tokenHash: record.tokenHash, createdAt: record.createdAt };
       // Its buckets, the default one too, come from the file (finishUser makes the default one if not).
       await store.add("users", [row]);
       return { userId: row.id, created: true };
     });
     this.summary.users.push({ name, created: result.created });
-    const platforms = await store.select("platforms", ofUser(result.userId));
+    const platforms = await store.select("platforms", { userId: result.userId });
     return { userId: result.userId, buckets: new Map(), importIds: new Map(platforms.map((row) => [row.id, row.importId])) };
   }
 
@@ -307,7 +306,7 @@ class Restorer {
       const mine = rows.filter((row) => still.has(row.id));
       const history = fresh.filter((record) => still.has(record.id)).flatMap((record) => this.historyRows(target, record));
       // The history first, as a new memory's is: a crash in between leaves versions nobody sees.
-      await this.ctx.store.delete("memoryHistory", sqlIn("memoryId", [...still]));
+      await this.ctx.store.delete("memoryHistory", { memoryId: [...still] });
       await this.ctx.store.add("memoryHistory", history);
       // Its image before the row, as a new image memory's: no row names bytes that are not stored.
       for (const record of fresh) if (still.has(record.id) && record.image) await this.writeImage(target, record.image);
@@ -325,16 +324,8 @@ class Restorer {
     const { store, images } = this.ctx;
     const held = await store.select(
       "memories",
-      sqlAnd(
-        sqlIn(
-          "id",
-          records.map((record) => record.id),
-        ),
-        "contentType = 'image'",
-      ),
-      {
-        columns: ["id", "imageFile"],
-      },
+      { id: records.map((record) => record.id), contentType: "image" },
+      { columns: ["id", "imageFile"] },
     );
     const files = new Map(held.map((row) => [row.id, row.imageFile]));
     for (const record of records) {
@@ -412,8 +403,8 @@ class Restorer {
       const ids = fresh.map(({ row }) => row.id);
       if (ids.length === 0) return fresh;
       // Left by a restore that stopped between its commits: replaced, never doubled.
-      await this.ctx.store.delete("messages", sqlIn("conversationId", ids));
-      await this.ctx.store.delete("chunks", sqlIn("conversationId", ids));
+      await this.ctx.store.delete("messages", { conversationId: ids });
+      await this.ctx.store.delete("chunks", { conversationId: ids });
       // The messages and chunks first: a crash in between leaves rows nothing points at, never a
       // conversation without its messages.
       await this.ctx.store.add(
@@ -511,24 +502,18 @@ class Restorer {
   private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
     const { store } = this.ctx;
     const ids = parts.map(({ row }) => row.id);
-    const held = await store.select("conversations", sqlIn("id", ids), { columns: ["id", "platform", "contentHash"] });
+    const held = await store.select("conversations", { id: ids }, { columns: ["id", "platform", "contentHash"] });
     const wasRebuilt = (row: { platform: string; contentHash: string }) =>
       row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH;
     const rebuilt = held.filter(wasRebuilt).map((row) => row.id);
-    if (rebuilt.length > 0) await store.delete("conversations", sqlIn("id", rebuilt));
+    if (rebuilt.length > 0) await store.delete("conversations", { id: rebuilt });
     const byId = new Set(held.filter((row) => !wasRebuilt(row)).map((row) => row.id));
     const key = (platform: string, id: string) => `${platform}\u0000${id}`;
     const byPlatform = new Set(
       (
         await store.select(
           "conversations",
-          sqlAnd(
-            ofUser(target.userId),
-            sqlIn(
-              "platformConversationId",
-              parts.map(({ row }) => row.platformConversationId),
-            ),
-          ),
+          { userId: target.userId, platformConversationId: parts.map(({ row }) => row.platformConversationId) },
           { columns: ["platform", "platformConversationId"] },
         )
       ).map((row) => key(row.platform, row.platformConversationId)),
@@ -545,16 +530,7 @@ class Restorer {
   /** The records whose id the table does not hold yet. */
   private async missing<T extends { id: string }>(key: "memories", records: T[]): Promise<T[]> {
     const found = new Set(
-      (
-        await this.ctx.store.select(
-          key,
-          sqlIn(
-            "id",
-            records.map((record) => record.id),
-          ),
-          { columns: ["id"] },
-        )
-      ).map((row) => row.id),
+      (await this.ctx.store.select(key, { id: records.map((record) => record.id) }, { columns: ["id"] })).map((row) => row.id),
     );
     return records.filter((record) => !found.has(record.id));
   }

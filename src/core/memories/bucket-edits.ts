@@ -1,6 +1,5 @@
 import { parseInput } from "../../schemas/parse.js";
 import { BucketIdParam, RenameBucketRequest, type DeleteBucketResponse, type RenameBucketResponse } from "../../schemas/memories.js";
-import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
 import { AppError } from "../../shared/errors.js";
 import type { CoreContext } from "../context.js";
 import { bucketNotFound, DEFAULT_BUCKET, findByName, listBucketRows, toBucket } from "./buckets.js";
@@ -31,11 +30,8 @@ export async function renameBucket(ctx: CoreContext, userId: string, rawId: unkn
       ...(request.name !== undefined ? { name: request.name.trim() } : {}),
       ...(request.description !== undefined ? { description: request.description.trim() || null } : {}),
     };
-    await ctx.store.update("buckets", sqlAnd(ofUser(userId), `id = ${id}`), {
-      name: sqlString(next.name),
-      description: next.description === null ? "NULL" : sqlString(next.description),
-    });
-    return { row: next, count: await ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${id}`)) };
+    await ctx.store.update("buckets", { userId, id }, { name: next.name, description: next.description });
+    return { row: next, count: await ctx.store.count("memories", { userId, bucketId: id }) };
   });
   ctx.afterWrite();
   return { success: true, bucket: toBucket(row, count) };
@@ -56,7 +52,7 @@ export async function deleteBucket(ctx: CoreContext, userId: string, rawId: unkn
   const moved = await ctx.store.write(async () => {
     const rows = await listBucketRows(ctx, userId);
     if (!rows.some((bucket) => bucket.id === id)) throw bucketNotFound(id);
-    const memories = await ctx.store.select("memories", sqlAnd(ofUser(userId), `bucketId = ${id}`));
+    const memories = await ctx.store.select("memories", { userId, bucketId: id });
     // The memories first: a crash in between leaves an empty bucket to delete again, never
     // memories in a bucket that is gone.
     if (memories.length > 0)
@@ -64,7 +60,7 @@ export async function deleteBucket(ctx: CoreContext, userId: string, rawId: unkn
         ctx,
         memories.map((row) => applyChange(ctx, row, { bucketId: DEFAULT_BUCKET.id })),
       );
-    await ctx.store.delete("buckets", sqlAnd(ofUser(userId), `id = ${id}`));
+    await ctx.store.delete("buckets", { userId, id });
     return memories.length;
   });
   ctx.afterWrite();

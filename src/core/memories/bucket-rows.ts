@@ -1,11 +1,10 @@
 import type { BucketRow } from "../../store/rows.js";
-import { ofUser } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 
 export const DEFAULT_BUCKET = { id: 1, name: "General" } as const;
 
 export async function listBucketRows(ctx: CoreContext, userId: string): Promise<BucketRow[]> {
-  const rows = await ctx.store.select("buckets", ofUser(userId));
+  const rows = await ctx.store.select("buckets", { userId });
   return rows.sort((a, b) => a.id - b.id);
 }
 

@@ -2,7 +2,6 @@ import { parseInput } from "../../schemas/parse.js";
 import { CreateBucketRequest, ListBucketsQuery, type Bucket, type CreateBucketResponse } from "../../schemas/memories.js";
 import type { BucketRow } from "../../store/rows.js";
 import { sameBucketName } from "../../text/bucket-names.js";
-import { ofUser, sqlAnd } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { cachedBucketRows, DEFAULT_BUCKET, listBucketRows } from "./bucket-rows.js";
@@ -16,7 +15,7 @@ export async function listBuckets(ctx: CoreContext, userId: string, query: unkno
   return besideMemoryJournal(ctx, userId, async (pending, moved) => {
     const stored = await ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
       const rows = await listBucketRows(ctx, userId);
-      const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", sqlAnd(ofUser(userId), `bucketId = ${row.id}`))));
+      const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", { userId, bucketId: row.id })));
       return rows.map((row, index) => ({ row, count: counts[index] ?? 0 }));
     });
     // A memory absorbed while this ran is counted in the table already.

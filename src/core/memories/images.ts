@@ -4,7 +4,6 @@ import { parseInput } from "../../schemas/parse.js";
 import { ImageMemoryRequest, MAX_IMAGE_BYTES, type StoreMemoryResponse } from "../../schemas/memories.js";
 import { DOCTOR_SUGGESTION } from "../../store/damage.js";
 import type { MemoryRow } from "../../store/rows.js";
-import { sqlAnd, sqlString } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
@@ -85,9 +84,13 @@ export function damagedImage(memoryId: string, problem: string): AppError {
 
 /** The bytes behind an image memory, for the image route (the signature already checked). */
 export async function imageBytes(ctx: CoreContext, memoryId: string): Promise<{ data: Buffer; mime: string }> {
-  const [row] = await ctx.store.select("memories", sqlAnd(`id = ${sqlString(memoryId)}`, "contentType = 'image'"), {
-    columns: ["imageFile"],
-  });
+  const [row] = await ctx.store.select(
+    "memories",
+    { id: memoryId, contentType: "image" },
+    {
+      columns: ["imageFile"],
+    },
+  );
   if (!row?.imageFile) throw new AppError("not_found", "image not found");
   const data = await ctx.images.read(row.imageFile);
   // Removed by hand from the images folder: a 404, not a 200 whose body breaks off.

@@ -11,9 +11,9 @@ import {
   type MemoryObject,
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
-import type { MemoryRow } from "../../store/rows.js";
+import type { ContentType, MemoryRow } from "../../store/rows.js";
 import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../retrieval/hybrid-search.js";
-import { ofUser, sqlAnd, sqlString } from "../../store/sql.js";
+import type { Filter, Where } from "../../store/where.js";
 import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
@@ -134,20 +134,19 @@ interface ListRequest {
 interface MemoryFilter {
   userId: string;
   bucketId?: number | undefined;
-  contentType?: string | undefined;
+  contentType?: ContentType | undefined;
   /** Stored at or after / before these times (ISO). */
   from?: string | undefined;
   to?: string | undefined;
 }
 
-function filterSql(filter: MemoryFilter): string {
-  return sqlAnd(
-    ofUser(filter.userId),
-    filter.bucketId !== undefined && `bucketId = ${filter.bucketId}`,
-    filter.contentType !== undefined && `contentType = ${sqlString(filter.contentType)}`,
-    filter.from !== undefined && `createdAt >= ${sqlString(filter.from)}`,
-    filter.to !== undefined && `createdAt <= ${sqlString(filter.to)}`,
-  );
+function filterWhere(filter: MemoryFilter): Where<"memories"> {
+  return {
+    userId: filter.userId,
+    bucketId: filter.bucketId,
+    contentType: filter.contentType,
+    createdAt: { from: filter.from, to: filter.to },
+  };
 }
 
 function filterTest(filter: MemoryFilter): (row: MemoryRow) => boolean {
@@ -171,7 +170,7 @@ async function findMemories<C extends MemoryColumn>(
 ): Promise<FoundMemory<C>[]> {
   return besideMemoryJournal(ctx, request.filter.userId, async (journal) => {
     const pending = journal.filter(filterTest(request.filter));
-    const where = filterSql(request.filter);
+    const where = filterWhere(request.filter);
     if (request.mode === "query") {
       const hits = await searchMemories(ctx, {
         query: request.query,
@@ -186,7 +185,7 @@ async function findMemories<C extends MemoryColumn>(
     }
     // The first skip + limit of the table's, with the journal's: those of the page are among them.
     const end = request.mode === "latest" ? request.skip + request.limit : undefined;
-    const key = `memories:${where}:${request.mode}:${end}`;
+    const key = `memories:${JSON.stringify(where)}:${request.mode}:${end}`;
     const stored = await ctx.store.memo(key, ["memories"], () =>
       ctx.store.select("memories", where, {
         columns: MEMORY_COLUMNS,
@@ -212,7 +211,7 @@ function newestFirst(stored: MemoryRow[], pending: MemoryRow[]): MemoryRow[] {
 
 export interface MemorySearch<C extends MemoryColumn> {
   query: string;
-  where: string;
+  where: Filter<"memories">;
   limit: number;
   candidates?: number;
   columns: readonly C[];
@@ -225,7 +224,7 @@ export interface MemorySearch<C extends MemoryColumn> {
 
 /**
  * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
- * [0, 1]; under PROBABLY_UNRELATED, text/relevance.ts, it is probably unrelated): the words of the
+ * [0, 1]; under PROBABLY_UNRELATED, core/retrieval/relevance.ts, it is probably unrelated): the words of the
  * query it holds, or how clearly its meaning stands out from the user's other memories
  * (core/retrieval/fusion.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
  * ("use") above one that meant what was asked.
@@ -362,7 +361,7 @@ export async function memoryHistory(
 ): Promise<MemoryHistoryResponse> {
   const id = parseInput(MemoryId, memoryId, "memoryId");
   const { skip, count } = parseInput(MemoryHistoryQuery, input);
-  const rows = await ctx.store.select("memoryHistory", sqlAnd(ofUser(userId), `memoryId = ${sqlString(id)}`));
+  const rows = await ctx.store.select("memoryHistory", { userId, memoryId: id });
   if (rows.length === 0) throw memoryNotFound(id);
   rows.sort((a, b) => a.version - b.version);
   const page = rows.slice(skip, count === undefined ? undefined : skip + count);

@@ -12,7 +12,7 @@ import {
   type UpdateSingleResponse,
 } from "../../schemas/memories.js";
 import type { BucketRow, MemoryRow } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn } from "../../store/sql.js";
+import type { Where } from "../../store/where.js";
 import { resolveTargetBucket } from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
@@ -117,14 +117,14 @@ export async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise
   await ctx.store.upsert("memories", "id", rows);
 }
 
-async function imageFilesOf(ctx: CoreContext, scope: string): Promise<(string | null)[]> {
-  const rows = await ctx.store.select("memories", sqlAnd(scope, "contentType = 'image'"), { columns: ["imageFile"] });
+async function imageFilesOf(ctx: CoreContext, scope: Where<"memories">): Promise<(string | null)[]> {
+  const rows = await ctx.store.select("memories", { ...scope, contentType: "image" }, { columns: ["imageFile"] });
   return rows.map((row) => row.imageFile);
 }
 
 async function findOwned(ctx: CoreContext, userId: string, ids: string[]): Promise<MemoryRow[]> {
   if (ids.length === 0) return [];
-  return ctx.store.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)));
+  return ctx.store.select("memories", { userId, id: ids });
 }
 
 /** DELETE /api/memories/{memoryId}: the memory, its vector and its history go. */
@@ -138,10 +138,10 @@ export async function deleteMemory(ctx: CoreContext, userId: string, rawId: stri
 
 /** Removes the user's memories of these ids, their history and image files; inside `store.write`. How many went. */
 export async function removeMemories(ctx: CoreContext, userId: string, ids: string[]): Promise<number> {
-  const scope = sqlAnd(ofUser(userId), sqlIn("id", ids));
+  const scope = { userId, id: ids };
   const files = await imageFilesOf(ctx, scope);
   const count = await ctx.store.delete("memories", scope);
-  if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", ids)));
+  if (count > 0) await ctx.store.delete("memoryHistory", { userId, memoryId: ids });
   await removeImageFiles(ctx, files);
   return count;
 }
@@ -157,7 +157,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
   const errors: BulkDeleteResponse["errors"] = ids
     .filter((id) => !MEMORY_ID_PATTERN.test(id))
     .map((memoryId) => ({ memoryId, error: "not a memory id" }));
-  const scope = sqlAnd(ofUser(userId), sqlIn("id", valid));
+  const scope = { userId, id: valid };
   const deletedCount = await ctx.store.write(async () => {
     let count = 0;
     try {
@@ -170,7 +170,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
       return 0;
     }
     try {
-      await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", valid)));
+      await ctx.store.delete("memoryHistory", { userId, memoryId: valid });
     } catch {
       errors.push({ memoryId: "database_bulk", error: "The memories were deleted, but their version history could not be" });
     }

@@ -52,7 +52,7 @@ async function placed(ctx: CoreContext, records: Absorbing[]): Promise<{ record:
   const existing = await ctx.store.memo(
     "user-ids",
     ["users"],
-    async () => new Set((await ctx.store.select("users", "true", { columns: ["id"] })).map((row) => row.id)),
+    async () => new Set((await ctx.store.select("users", {}, { columns: ["id"] })).map((row) => row.id)),
   );
   const buckets = new Map<string, Set<number>>();
   for (const userId of users) {

@@ -1,5 +1,4 @@
 import type { MemoryRow } from "../../store/rows.js";
-import { sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
 
@@ -68,9 +67,9 @@ export function rowOf(record: MemoryRecord | DecodedRecord, bucketId: number, ve
 /** Which of these memories `key` already holds (memories by id, history by the memory's id). */
 export async function storedIds(ctx: CoreContext, key: "memories" | "memoryHistory", ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const column = key === "memories" ? "id" : "memoryId";
-  const rows = await ctx.store.select(key, sqlAnd(sqlIn(column, ids), key === "memoryHistory" && "version = 1"), { columns: [column] });
-  return new Set(rows.map((row) => ("memoryId" in row ? row.memoryId : row.id)));
+  if (key === "memories") return new Set((await ctx.store.select(key, { id: ids }, { columns: ["id"] })).map((row) => row.id));
+  const rows = await ctx.store.select(key, { memoryId: ids, version: 1 }, { columns: ["memoryId"] });
+  return new Set(rows.map((row) => row.memoryId));
 }
 
 export function toRecord(row: MemoryRow, embedderId: string): MemoryRecord {

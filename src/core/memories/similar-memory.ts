@@ -1,8 +1,7 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
 import { hybridSearch } from "../retrieval/hybrid-search.js";
-import { ofUser } from "../../store/sql.js";
-import { contentWords } from "../../text/relevance.js";
+import { contentWords } from "../../text/content-words.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
 import { besideMemoryJournal } from "./pending-memories.js";
@@ -51,7 +50,7 @@ export async function findSimilarMemory(
     hybridSearch(ctx.store, "memories", {
       vector: query,
       text,
-      where: ofUser(userId),
+      where: { userId },
       limit: CANDIDATES,
       candidates: CANDIDATES,
       mode: "vector",

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { ChunkRow, ConversationRow, MemoryRow, StoredMessage, TableRows, UserRow } from "../../store/rows.js";
-import { ofUser, sqlIn, sqlString } from "../../store/sql.js";
 import { newId } from "../../shared/ids.js";
 import type { App } from "../app.js";
 import { messagesOf } from "../chat-history/chunking.js";
@@ -38,7 +37,7 @@ type ChunkText = Pick<
 export async function rebuildUsers(app: App, ids: string[]): Promise<string[]> {
   const { store, config } = app.context;
   const recorded = new Map(readRecoveryRecord(config.paths.recoveryRecord).users.map((user) => [user.id, user]));
-  const taken = new Set((await store.select("users", "true", { columns: ["name"] })).map((row) => row.name));
+  const taken = new Set((await store.select("users", {}, { columns: ["name"] })).map((row) => row.name));
   const oldest = await oldestOwner(
     app,
     ids.filter((id) => !recorded.has(id)),
@@ -60,7 +59,7 @@ export async function rebuildUsers(app: App, ids: string[]): Promise<string[]> {
 /** Of `ids`, the one whose first bucket is the oldest: the default user is made on first use, before any other. */
 async function oldestOwner(app: App, ids: string[]): Promise<string | undefined> {
   if (ids.length <= 1) return ids[0];
-  const buckets = await app.context.store.select("buckets", sqlIn("userId", ids), { columns: ["userId", "createdAt"] });
+  const buckets = await app.context.store.select("buckets", { userId: ids }, { columns: ["userId", "createdAt"] });
   return buckets.sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]?.userId ?? ids[0];
 }
 
@@ -86,7 +85,7 @@ export function messagesFromChunks(chunks: ChunkText[]): StoredMessage[] {
 }
 
 async function chunksOf(app: App, ids: string[]): Promise<Map<string, ChunkRow[]>> {
-  const rows = (await app.context.store.select("chunks", sqlIn("conversationId", ids), { columns: CHUNK_TEXT })) as ChunkRow[];
+  const rows = (await app.context.store.select("chunks", { conversationId: ids }, { columns: CHUNK_TEXT })) as ChunkRow[];
   const byConversation = new Map<string, ChunkRow[]>();
   for (const row of rows) byConversation.set(row.conversationId, [...(byConversation.get(row.conversationId) ?? []), row]);
   return byConversation;
@@ -122,47 +121,43 @@ export async function conversationsFromChunks(app: App, ids: string[]): Promise<
 /** Conversations whose current messages row is lost: rebuilt from their chunks' text. */
 export async function messagesRowsFromChunks(app: App, ids: string[]): Promise<void> {
   const { store } = app.context;
-  const rows = await store.select("conversations", sqlIn("id", ids));
+  const rows = await store.select("conversations", { id: ids });
   const chunks = await chunksOf(app, ids);
   await store.add(
     "messages",
     rows.map((row) => messagesRow(row, messagesFromChunks(chunks.get(row.id) ?? []))),
   );
-  await store.update("conversations", sqlIn("id", ids), { contentHash: sqlString(REBUILT_HASH) });
+  await store.update("conversations", { id: ids }, { contentHash: REBUILT_HASH });
 }
 
 /** Conversations whose current messages row is lost: their latest earlier revision's row becomes the current one, to be indexed again. */
 export async function messagesRowsFromEarlier(app: App, ids: string[]): Promise<void> {
   const { store } = app.context;
-  const current = new Map((await store.select("conversations", sqlIn("id", ids), { columns: ["id", "revision"] })).map((r) => [r.id, r]));
+  const current = new Map((await store.select("conversations", { id: ids }, { columns: ["id", "revision"] })).map((r) => [r.id, r]));
   const latest = new Map<string, { id: string; revision: number }>();
-  for (const row of await store.select("messages", sqlIn("conversationId", ids), { columns: ["id", "conversationId", "revision"] })) {
+  for (const row of await store.select("messages", { conversationId: ids }, { columns: ["id", "conversationId", "revision"] })) {
     const known = latest.get(row.conversationId);
     if (!known || row.revision > known.revision) latest.set(row.conversationId, row);
   }
   for (const [conversationId, row] of latest) {
     const revision = current.get(conversationId)!.revision;
-    await store.update("messages", `id = ${sqlString(row.id)}`, {
-      id: sqlString(`${conversationId}:${revision}`),
-      revision: String(revision),
-    });
+    await store.update("messages", { id: row.id }, { id: `${conversationId}:${revision}`, revision });
   }
-  await store.update("conversations", sqlIn("id", [...latest.keys()]), {
-    contentHash: sqlString(REBUILT_HASH),
-    status: sqlString("queued"),
-    statusReason: "NULL",
-  });
+  await store.update("conversations", { id: [...latest.keys()] }, { contentHash: REBUILT_HASH, status: "queued", statusReason: null });
 }
 
 /** Conversations nothing holds the text of any more: kept with their titles, marked failed with the reason. */
 export async function keepTextless(app: App, ids: string[]): Promise<void> {
-  await app.context.store.update("conversations", sqlIn("id", ids), {
-    contentHash: sqlString(REBUILT_HASH),
-    status: sqlString("failed"),
-    statusReason: sqlString(
-      "Its messages were lost with a damaged table; `mnemo import <your latest export>` restores them (mnemo doctor kept the rest)",
-    ),
-  });
+  await app.context.store.update(
+    "conversations",
+    { id: ids },
+    {
+      contentHash: REBUILT_HASH,
+      status: "failed",
+      statusReason:
+        "Its messages were lost with a damaged table; `mnemo import <your latest export>` restores them (mnemo doctor kept the rest)",
+    },
+  );
 }
 
 /**
@@ -173,7 +168,7 @@ export async function keepTextless(app: App, ids: string[]): Promise<void> {
 export async function conversationsFromMessages(app: App, ids: string[]): Promise<void> {
   const { store } = app.context;
   const latest = new Map<string, TableRows["messages"]>();
-  for (const row of await store.select("messages", sqlIn("conversationId", ids))) {
+  for (const row of await store.select("messages", { conversationId: ids })) {
     const known = latest.get(row.conversationId);
     if (!known || row.revision > known.revision) latest.set(row.conversationId, row);
   }
@@ -194,8 +189,8 @@ export async function conversationsFromMessages(app: App, ids: string[]): Promis
     conversations.push(row);
   }
   const current = conversations.map((row) => `${row.id}:${row.revision}`);
-  await store.delete("messages", `${sqlIn("conversationId", ids)} AND NOT (${sqlIn("id", current)})`);
-  await store.delete("chunks", sqlIn("conversationId", ids));
+  await store.delete("messages", { conversationId: ids, id: { not: current } });
+  await store.delete("chunks", { conversationId: ids });
   await store.add("conversations", conversations);
 }
 
@@ -243,7 +238,7 @@ function messagesRow(row: Pick<ConversationRow, "id" | "userId" | "revision">, m
 /** The user's import record for `platform`, made on first use when the platforms table has none. */
 async function importIdFor(app: App, userId: string, platform: string): Promise<string> {
   const { store } = app.context;
-  const [found] = await store.select("platforms", `${ofUser(userId)} AND id = ${sqlString(platform)}`);
+  const [found] = await store.select("platforms", { userId, id: platform });
   if (found) return found.importId;
   const row = {
     userId,
@@ -264,7 +259,7 @@ async function importIdFor(app: App, userId: string, platform: string): Promise<
 export async function memoriesFromHistory(app: App, ids: string[]): Promise<void> {
   const { store, images } = app.context;
   const versions = new Map<string, TableRows["memoryHistory"][]>();
-  for (const row of await store.select("memoryHistory", sqlIn("memoryId", ids)))
+  for (const row of await store.select("memoryHistory", { memoryId: ids }))
     versions.set(row.memoryId, [...(versions.get(row.memoryId) ?? []), row]);
   const rows: Omit<MemoryRow, "vector">[] = [];
   for (const [id, all] of versions) {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import { createEmbedder } from "../../providers/create-providers.js";
-import { ANY_INDEX, lostRowsKey, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
 import { journalDamage } from "../../store/journal.js";
@@ -11,7 +11,6 @@ import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
 import type { TableRows } from "../../store/rows.js";
 import type { StoreMeta, TableKey } from "../../store/schema.js";
-import { sqlIn, sqlString } from "../../store/sql.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { Store } from "../../store/store.js";
 import { AppError } from "../../shared/errors.js";
@@ -342,9 +341,9 @@ async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onP
   } else {
     const file = path.join(recovered, "conversation_messages-of-no-conversation.jsonl");
     await inWrite(relations.lostConversations, async (ids) => {
-      await keepRows(file, await store.select("messages", sqlIn("conversationId", ids)));
-      await store.delete("messages", sqlIn("conversationId", ids));
-      await store.delete("chunks", sqlIn("conversationId", ids));
+      await keepRows(file, await store.select("messages", { conversationId: ids }));
+      await store.delete("messages", { conversationId: ids });
+      await store.delete("chunks", { conversationId: ids });
     });
     did(relations.lostConversations.length, `conversations' messages rows of no conversation moved to ${file}`);
   }
@@ -357,7 +356,7 @@ async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onP
   did(fromEarlier.length, "conversations' messages taken from their previous revision, to be indexed again");
   await inWrite(lost, (ids) => keepTextless(app, ids));
   did(lost.length, "conversations whose text is gone kept with their titles, marked failed (an export restores them)");
-  await inWrite(relations.orphanMessages, (ids) => store.delete("messages", sqlIn("id", ids)));
+  await inWrite(relations.orphanMessages, (ids) => store.delete("messages", { id: ids }));
   did(relations.orphanMessages.length, "messages rows of an earlier revision deleted (the current one is stored)");
 
   const memoriesLost = rowsLost(health, "memories");
@@ -368,8 +367,8 @@ async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onP
   } else {
     const file = path.join(recovered, "memory_history-of-no-memory.jsonl");
     await inWrite(relations.orphanHistory, async (ids) => {
-      await keepRows(file, await store.select("memoryHistory", sqlIn("memoryId", ids)));
-      await store.delete("memoryHistory", sqlIn("memoryId", ids));
+      await keepRows(file, await store.select("memoryHistory", { memoryId: ids }));
+      await store.delete("memoryHistory", { memoryId: ids });
     });
     did(relations.orphanHistory.length, `memories' versions of no memory moved to ${file}`);
   }
@@ -393,13 +392,13 @@ async function repairRows(app: App, diagnosis: Diagnosis, recovered: string, onP
   const reindex = reindexed(health);
   if (reindex.length > 0 || (conversationsLost && relations.lostConversations.length > 0) || fromEarlier.length > 0) {
     await inWrite(reindex, async (ids) => {
-      await store.delete("chunks", sqlIn("conversationId", ids));
-      await store.update("conversations", sqlIn("id", ids), { status: sqlString("queued"), statusReason: "NULL" });
+      await store.delete("chunks", { conversationId: ids });
+      await store.update("conversations", { id: ids }, { status: "queued", statusReason: null });
     });
     await indexAll(app, onProgress);
     did(reindex.length, "conversations chunked and embedded again");
   }
-  await store.write(() => store.delete("meta", sqlIn("key", [lostRowsKey("memories"), lostRowsKey("conversations")])));
+  await store.write(() => store.delete("meta", { key: [lostRowsKey("memories"), lostRowsKey("conversations")] }));
   return actions;
 }
 
@@ -443,7 +442,7 @@ async function keepNewestOfEach(app: App, key: TableKey, keys: string[]): Promis
   const { store } = app.context;
   const age = (row: object) => (row as { version?: number }).version ?? (row as { revision?: number }).revision ?? 0;
   for (const one of keys) {
-    const where = keyPredicate(key, one);
+    const where = rowsOfKey(key, one);
     const rows = (await store.select(key, where)) as TableRows[TableKey][];
     const newest = rows.reduce<TableRows[TableKey] | undefined>((best, row) => (!best || age(row) > age(best) ? row : best), undefined);
     if (!newest) continue;
@@ -452,20 +451,8 @@ async function keepNewestOfEach(app: App, key: TableKey, keys: string[]): Promis
   }
 }
 
-/** The predicate of one key as health.ts builds it: `userId/id` for buckets and platforms, `key` for meta, `id` else. */
-function keyPredicate(key: TableKey, value: string): string {
-  if (key === "meta") return `key = ${sqlString(value)}`;
-  if (key === "images") return `file = ${sqlString(value)}`;
-  if (key === "buckets" || key === "platforms") {
-    const slash = value.indexOf("/");
-    const id = value.slice(slash + 1);
-    return `userId = ${sqlString(value.slice(0, slash))} AND id = ${key === "buckets" ? Number(id) : sqlString(id)}`;
-  }
-  return `id = ${sqlString(value)}`;
-}
-
 async function reembedMemories(app: App, ids: string[]): Promise<void> {
-  await embedAndStore(app, await app.context.store.select("memories", sqlIn("id", ids)));
+  await embedAndStore(app, await app.context.store.select("memories", { id: ids }));
 }
 
 /** Runs the index worker until nothing is queued, telling how many are left. */
@@ -475,7 +462,7 @@ async function indexAll(app: App, onProgress: DoctorProgress): Promise<void> {
   while (await indexPending(store)) {
     if (app.indexer.stalled) throw app.indexer.stalled;
     onProgress(
-      `Indexing: ${(await store.count("conversations", "status IN ('queued', 'processing') AND quotaBlocked = false")).toLocaleString("en")} conversations to go`,
+      `Indexing: ${(await store.count("conversations", { status: ["queued", "processing"], quotaBlocked: false })).toLocaleString("en")} conversations to go`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -3,7 +3,6 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { StoreInfo } from "../../schemas/account.js";
 import type { ConversationRow } from "../../store/rows.js";
-import { ofUser, sqlAnd } from "../../store/sql.js";
 import { isRemoteUri } from "../../config/paths.js";
 import type { CoreContext } from "../context.js";
 import { chunkSizes } from "../chat-history/chunking.js";
@@ -31,11 +30,11 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
 
 async function statistics(ctx: CoreContext, userId: string): Promise<Statistics> {
   const { store } = ctx;
-  const mine = ofUser(userId);
+  const mine = { userId };
   // One column scan of the conversations (20,000 rows: a few ms) gives every count but the memories'.
   const [memories, imageMemories, buckets, rows, platforms, diskBytes] = await Promise.all([
     store.count("memories", mine),
-    store.count("memories", sqlAnd(mine, "contentType = 'image'")),
+    store.count("memories", { userId, contentType: "image" }),
     store.count("buckets", mine),
     store.select("conversations", mine, { columns: ["platform", "status", "excluded", "pinned", "messageCount", "tokenCount"] }) as Promise<
       Pick<ConversationRow, "platform" | "status" | "excluded" | "pinned" | "messageCount" | "tokenCount">[]

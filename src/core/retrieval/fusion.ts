@@ -1,5 +1,5 @@
-import type { LegCandidates, TextCandidate, VectorCandidate } from "../../store/search.js";
-import { queryCoverage, relevance } from "../../text/relevance.js";
+import type { LegCandidates, TextCandidate, VectorCandidate } from "./legs.js";
+import { queryCoverage, relevance } from "./relevance.js";
 import { holds, queryTerms, textWords } from "../../text/word-rarity.js";
 
 // How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
@@ -100,7 +100,7 @@ const ABSENT_NAME_FACTOR = 0.5;
  * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
  * words it holds, and how far its meaning stands out from the user's other rows: its similarity
  * above a reference, the sixth-best similarity or the embedder's unrelated level when that is
- * higher. The stronger of the two counts (text/relevance.ts, relevance). So one shared common word
+ * higher. The stronger of the two counts (relevance.ts). So one shared common word
  * (0.2) does not beat a memory that clearly means what was asked (0.8), and a query about nothing
  * stored scores low whatever its rank. Measured on LoCoMo and on paraphrased questions
  * (test/bench/README.md).

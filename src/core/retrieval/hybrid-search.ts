@@ -1,19 +1,20 @@
 import type { TableRows } from "../../store/rows.js";
 import type { VectorTableKey } from "../../store/schema.js";
-import { MIN_CANDIDATES, readRows, searchLegs, type HitColumn, type SearchMode } from "../../store/search.js";
+import { readRows, searchLegs, type HitColumn, type SearchMode } from "../../store/search.js";
 import type { Store } from "../../store/store.js";
+import type { Filter } from "../../store/where.js";
 import { fuseRanks, fuseRelevance, fuseScores, merge, type Candidate } from "./fusion.js";
-import type { LegCandidates } from "../../store/search.js";
-import { queryCoverage } from "../../text/relevance.js";
+import { type LegCandidates, MIN_CANDIDATES, rankedLegs } from "./legs.js";
+import { queryCoverage } from "./relevance.js";
 
 export type { HitColumn, SearchMode };
 export { MIN_CANDIDATES };
 
-export interface HybridQuery<C extends string = string> {
+export interface HybridQuery<C extends string = string, K extends VectorTableKey = VectorTableKey> {
   vector: Float32Array;
   text: string;
   /** Prefilter applied to both legs (user scope, provider, active…). */
-  where: string;
+  where: Filter<K>;
   limit: number;
   /** Candidates fetched per leg before fusion; by default three per hit, and at least MIN_CANDIDATES. */
   candidates?: number;
@@ -156,7 +157,7 @@ const ATTEMPTS = 2;
 export async function hybridSearch<K extends VectorTableKey, C extends HitColumn<K> = HitColumn<K>>(
   store: Store,
   key: K,
-  query: HybridQuery<C>,
+  query: HybridQuery<C, K>,
 ): Promise<Hit<Pick<TableRows[K], C>>[]> {
   for (let attempt = 1; ; attempt++) {
     const last = attempt === ATTEMPTS;
@@ -174,12 +175,12 @@ export async function hybridSearch<K extends VectorTableKey, C extends HitColumn
 async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
   store: Store,
   key: K,
-  query: HybridQuery<C>,
+  query: HybridQuery<C, K>,
   last: boolean,
 ): Promise<{ hits: Hit<Pick<TableRows[K], C>>[]; complete: boolean }> {
   const candidates = Math.max(query.candidates ?? Math.max(query.limit * 3, MIN_CANDIDATES), query.limit);
   const mode = query.mode ?? "hybrid";
-  const stored = await searchLegs(store, key, {
+  const results = await searchLegs(store, key, {
     vector: query.vector,
     text: query.text,
     where: query.where,
@@ -189,6 +190,7 @@ async function searchOnce<K extends VectorTableKey, C extends HitColumn<K>>(
     // their vectors, read with them (cheaper than refining all the leg's candidates).
     exact: query.fusion === "relevance",
   });
+  const stored = rankedLegs(results, candidates);
   const { legs, pendingRows } = withPending(stored, query.pending ?? [], query, mode, candidates);
   const columns = [...(query.columns ?? (await store.columns(key))), ...(query.withVectors ? ["vector"] : [])];
   const read = async (rowIds: bigint[], names: string[]) => {

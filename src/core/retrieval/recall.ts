@@ -9,7 +9,7 @@ import { isAppError } from "../../shared/errors.js";
 import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
 import { PASSAGE_THRESHOLD } from "./passage-relevance.js";
 import { unrelatedSimilarity } from "./unrelated-similarity.js";
-import { rankByQuery } from "../../text/passage-ranking.js";
+import { rankByQuery } from "./passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import type { SearchMode } from "./hybrid-search.js";
 

@@ -5,12 +5,11 @@ import { hybridSearch, type Hit, type SearchMode } from "./hybrid-search.js";
 import { PASSAGE_THRESHOLD, passageRelevance, queryEvidence } from "./passage-relevance.js";
 import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { textWords } from "../../text/word-rarity.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
 import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { checkProvider } from "../chat-history/provider.js";
-import { rankByQuery } from "../../text/passage-ranking.js";
+import { rankByQuery } from "./passage-ranking.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
 const CHUNK_COLUMNS = [
@@ -96,11 +95,11 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   const found = await hybridSearch(ctx.store, "chunks", {
     vector,
     text: query.query,
-    where: sqlAnd(
-      ofUser(userId),
-      (await hasExcluded(ctx, userId)) && "active = true",
-      query.provider !== "all" && `platform = ${sqlString(query.provider)}`,
-    ),
+    where: {
+      userId,
+      active: (await hasExcluded(ctx, userId)) ? true : undefined,
+      platform: query.provider === "all" ? undefined : query.provider,
+    },
     limit: fetch,
     // LoCoMo, all questions: R@5 0.61 → 0.66 over RRF, and more evidence in recall's budget.
     fusion: "scores",
@@ -160,7 +159,7 @@ function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
   return ctx.store.memo(
     `excluded:${userId}`,
     ["conversations"],
-    async () => (await ctx.store.count("conversations", sqlAnd(ofUser(userId), "excluded = true"))) > 0,
+    async () => (await ctx.store.count("conversations", { userId, excluded: true })) > 0,
   );
 }
 
@@ -261,7 +260,7 @@ function contextMessages(hit: ChunkSummary, near: ChunkSummary[]): ContextMessag
 
 export async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, { title: string; createdAt: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await ctx.store.select("conversations", sqlIn("id", [...new Set(ids)]), { columns: ["id", "title", "createdAt"] });
+  const rows = await ctx.store.select("conversations", { id: [...new Set(ids)] }, { columns: ["id", "title", "createdAt"] });
   return new Map(rows.map((row) => [row.id, { title: row.title, createdAt: row.createdAt }]));
 }
 
@@ -272,14 +271,14 @@ export async function conversationTitles(ctx: CoreContext, ids: string[]): Promi
 export async function neighbours(ctx: CoreContext, chunks: ChunkSummary[], count: number): Promise<Map<string, ChunkSummary[]>> {
   const result = new Map<string, ChunkSummary[]>();
   if (count === 0 || chunks.length === 0) return result;
-  const ranges = chunks.map(
-    (chunk) =>
-      `(conversationId = ${sqlString(chunk.conversationId)} AND chunkIndex >= ${chunk.chunkIndex - count} AND chunkIndex <= ${chunk.chunkIndex + count})`,
-  );
-  // The IN goes first so that LanceDB narrows the rows through the conversationId index before
-  // it tests the ranges (a scan of every chunk otherwise: 100k chunks, ~20 → ~8 ms).
-  const conversations = sqlIn("conversationId", [...new Set(chunks.map((chunk) => chunk.conversationId))]);
-  const rows = await ctx.store.select("chunks", `${conversations} AND (${ranges.join(" OR ")})`, { columns: [...CHUNK_COLUMNS] });
+  const ranges = chunks.map((chunk) => ({
+    conversationId: chunk.conversationId,
+    chunkIndex: { from: chunk.chunkIndex - count, to: chunk.chunkIndex + count },
+  }));
+  // The conversations go first so that LanceDB narrows the rows through the conversationId index
+  // before it tests the ranges (a scan of every chunk otherwise: 100k chunks, ~20 → ~8 ms).
+  const conversationId = [...new Set(chunks.map((chunk) => chunk.conversationId))];
+  const rows = await ctx.store.select("chunks", { conversationId, anyOf: ranges }, { columns: [...CHUNK_COLUMNS] });
   for (const chunk of chunks) {
     const own = rows.filter((row) => row.conversationId === chunk.conversationId);
     const before = own.filter((row) => row.chunkIndex < chunk.chunkIndex).sort((a, b) => b.chunkIndex - a.chunkIndex);

@@ -10,7 +10,6 @@ import {
   type ExportRecord,
 } from "../../schemas/export.js";
 import type { TrashRow } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn } from "../../store/sql.js";
 import type { CoreContext } from "../context.js";
 
 /** What a trash row's `entryJson` holds: the item's export record and what restoring it needs besides. */
@@ -79,24 +78,20 @@ export async function presentItems(ctx: CoreContext, userId: string, entries: He
   const present = new Set<string>();
   if (memories.length > 0) {
     const ids = memories.map(({ entry }) => entry.record.id);
-    const found = new Set(
-      (await ctx.store.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id"] })).map((row) => row.id),
-    );
+    const found = new Set((await ctx.store.select("memories", { userId, id: ids }, { columns: ["id"] })).map((row) => row.id));
     for (const { row, entry } of memories) if (found.has(entry.record.id)) present.add(row.id);
   }
   if (conversations.length > 0) {
     const records = conversations.map(({ entry }) => entry.record);
-    const byId = sqlIn(
-      "id",
-      records.map((record) => record.id),
+    const byId = { id: records.map((record) => record.id) };
+    const byPlatformId = { platformConversationId: records.map((record) => record.platformConversationId) };
+    const rows = await ctx.store.select(
+      "conversations",
+      { userId, anyOf: [byId, byPlatformId] },
+      {
+        columns: ["id", "platform", "platformConversationId"],
+      },
     );
-    const byPlatformId = sqlIn(
-      "platformConversationId",
-      records.map((record) => record.platformConversationId),
-    );
-    const rows = await ctx.store.select("conversations", sqlAnd(ofUser(userId), `(${byId} OR ${byPlatformId})`), {
-      columns: ["id", "platform", "platformConversationId"],
-    });
     const ids = new Set(rows.map((row) => row.id));
     const keys = new Set(rows.map((row) => `${row.platform}\u0000${row.platformConversationId}`));
     for (const { row, entry } of conversations) {

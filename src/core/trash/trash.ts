@@ -28,7 +28,6 @@ import {
   TrashQuery,
 } from "../../schemas/trash.js";
 import type { TrashRow } from "../../store/rows.js";
-import { ofUser, sqlAnd, sqlIn, sqlString } from "../../store/sql.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import type { CoreContext } from "../context.js";
@@ -76,7 +75,7 @@ export async function moveToTrash(ctx: CoreContext, userId: string, input: unkno
 
 /** Inside `store.write`: the memories' records into the trash, then the memories out of the store. */
 async function moveMemories(ctx: CoreContext, userId: string, ids: string[]): Promise<TrashRow[]> {
-  const records = await collect(memoryRecords(ctx, userId, true, sqlIn("id", ids)));
+  const records = await collect(memoryRecords(ctx, userId, true, ids));
   if (records.length === 0) return [];
   const buckets = new Map((await listBucketRows(ctx, userId)).map((row) => [row.id, row]));
   const rows = records.map((record) => {
@@ -101,9 +100,9 @@ async function moveMemories(ctx: CoreContext, userId: string, ids: string[]): Pr
 
 /** Inside `store.write`: the conversations' records into the trash, then the conversations out of the store. */
 async function moveConversations(ctx: CoreContext, userId: string, ids: string[]): Promise<TrashRow[]> {
-  const records = await collect(conversationRecords(ctx, userId, true, sqlIn("id", ids)));
+  const records = await collect(conversationRecords(ctx, userId, true, ids));
   if (records.length === 0) return [];
-  const platforms = await ctx.store.select("platforms", sqlAnd(ofUser(userId), sqlIn("id", [...new Set(records.map((r) => r.platform))])));
+  const platforms = await ctx.store.select("platforms", { userId, id: [...new Set(records.map((r) => r.platform))] });
   const rows = records.map((record) => {
     const platform = platforms.find((row) => row.id === record.platform);
     const entry: Entry = {
@@ -158,7 +157,7 @@ function embedderOf(ctx: CoreContext): ExportHeader["embedder"] {
  */
 export async function listTrash(ctx: CoreContext, userId: string, input: unknown = {}): Promise<TrashList> {
   const { page, pageSize } = parseInput(TrashQuery, input);
-  const held = await ctx.store.memo(`trash:${userId}`, ["trash"], () => ctx.store.select("trash", ofUser(userId), { columns: LISTED }));
+  const held = await ctx.store.memo(`trash:${userId}`, ["trash"], () => ctx.store.select("trash", { userId }, { columns: LISTED }));
   const since = cutoff(ctx);
   const rows = held
     .filter((row) => row.deletedAt >= since)
@@ -173,7 +172,7 @@ export async function listTrash(ctx: CoreContext, userId: string, input: unknown
  */
 export async function restoreFromTrash(ctx: CoreContext, user: TrashUser, input: unknown): Promise<RestoreTrashResponse> {
   const { ids } = parseInput(TrashIds, input);
-  const rows = await ctx.store.select("trash", sqlAnd(ofUser(user.id), sqlIn("id", [...new Set(ids)]), unexpired(ctx)));
+  const rows = await ctx.store.select("trash", { userId: user.id, id: [...new Set(ids)], deletedAt: { from: cutoff(ctx) } });
   if (rows.length === 0) throw notInTrash(ids);
   const entries = rows.map((row) => ({ row, entry: JSON.parse(row.entryJson) as Entry }));
   const before = await presentItems(ctx, user.id, entries);
@@ -187,22 +186,21 @@ export async function restoreFromTrash(ctx: CoreContext, user: TrashUser, input:
   const restored = missing.filter(({ row }) => after.has(row.id)).map(({ row }) => row);
   const present = entries.filter(({ row }) => before.has(row.id)).map(({ row }) => row);
   const done = [...restored, ...present].map((row) => row.id);
-  if (done.length > 0) await ctx.store.write(() => ctx.store.delete("trash", sqlAnd(ofUser(user.id), sqlIn("id", done))));
+  if (done.length > 0) await ctx.store.write(() => ctx.store.delete("trash", { userId: user.id, id: done }));
   return { restored: restored.map((row) => itemOf(row)), present: present.map((row) => itemOf(row)), problems };
 }
 
 /** POST /api/trash/empty: the listed entries (or the whole trash) deleted for good. */
 export async function emptyTrash(ctx: CoreContext, userId: string, input: unknown = {}): Promise<EmptyTrashResponse> {
   const { ids } = parseInput(EmptyTrashRequest, input);
-  const where = sqlAnd(ofUser(userId), ids === undefined ? undefined : sqlIn("id", ids));
-  const deleted = await ctx.store.write(() => ctx.store.delete("trash", where));
+  const deleted = await ctx.store.write(() => ctx.store.delete("trash", { userId, id: ids }));
   if (deleted > 0) ctx.afterWrite();
   return { deleted };
 }
 
 /** Deletes for good every user's entries past their 30 days (a write only when there are some). */
 export async function purgeExpiredTrash(ctx: CoreContext): Promise<number> {
-  const expired = `deletedAt < ${sqlString(cutoff(ctx))}`;
+  const expired = { deletedAt: { before: cutoff(ctx) } };
   if ((await ctx.store.count("trash", expired)) === 0) return 0;
   const deleted = await ctx.store.write(() => ctx.store.delete("trash", expired));
   ctx.afterWrite();
@@ -210,7 +208,6 @@ export async function purgeExpiredTrash(ctx: CoreContext): Promise<number> {
 }
 
 const cutoff = (ctx: CoreContext) => new Date(ctx.now().getTime() - TRASH_DAYS * DAY_MS).toISOString();
-const unexpired = (ctx: CoreContext) => `deletedAt >= ${sqlString(cutoff(ctx))}`;
 
 function itemOf(row: Pick<TrashRow, "id" | "kind" | "itemId" | "title" | "detail" | "deletedAt">): TrashItem {
   const { id, kind, itemId, title, detail, deletedAt } = row;

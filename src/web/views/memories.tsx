@@ -1,6 +1,6 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
 import { startsWithItsDate } from "../../text/memory-date.js";
-import { probablyUnrelated } from "../../text/relevance.js";
+import { probablyUnrelated } from "../../core/index.js";
 import { plural, shortDate, withQuery } from "../format.js";
 import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage } from "./layout.js";
 

@@ -316,9 +316,9 @@ describe("ingest (upload shape)", () => {
     // As if the process had died between appending the chunks and marking the conversation ready.
     await app.context.store.write(() =>
       app.context.store.update("conversations", `id = '${conversationId}'`, {
-        status: "'processing'",
-        claimedAt: `'${new Date().toISOString()}'`,
-        claimedBy: `'${os.hostname()}:2147483646'`,
+        status: "processing",
+        claimedAt: new Date().toISOString(),
+        claimedBy: `${os.hostname()}:2147483646`,
       }),
     );
     await settled(service);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentWords, MEANING_RANGE, queryCoverage, relevance } from "../../src/text/relevance.js";
+import { MEANING_RANGE, queryCoverage, relevance } from "../../../src/core/retrieval/relevance.js";
+import { contentWords } from "../../../src/text/content-words.js";
 
 describe("contentWords", () => {
   it("drops stop words, keeps digits, and stems as the text index does", () => {

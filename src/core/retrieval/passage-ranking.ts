@@ -1,3 +1,5 @@
+import { terms } from "../../text/terms.js";
+
 /**
  * Ranks the messages of the retrieved chunks against the query, so a token budget is filled
  * with the messages that answer it rather than with whole chunks in rank order. Each message's
@@ -21,22 +23,6 @@ const B = 0.75;
  */
 const SUBSTANCE_WORDS = 32;
 const SUBSTANCE_EXPONENT = 0.2;
-
-const STOP = new Set(
-  "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(
-    " ",
-  ),
-);
-
-export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
-}
-
-/** A light English stemmer: enough for "painted" to meet "painting" and "paint". */
-function stem(word: string): string {
-  if (word.length <= 4) return word;
-  return word.replace(/(ations?|ings?|edly|ed|ies|es|s|ly)$/, "") || word;
-}
 
 /** How much a message's length in content words lets it keep of its score: short small talk less. */
 function substance(words: number): number {

@@ -2,10 +2,10 @@
 // (stop words out, Porter-stemmed, as the full-text index stems them), each weighted by how rare it
 // is among the texts compared, and the share of that weight a text contains. Words of scripts
 // written without spaces count when the text contains them. Memory search scores with it
-// (core/retrieval/fusion.ts): unlike BM25 it is comparable across queries, so 0.2 means "one minor word of
+// (fusion.ts): unlike BM25 it is comparable across queries, so 0.2 means "one minor word of
 // the query", whatever the store holds.
-import { stemmer } from "stemmer";
-import { UNSPACED_SCRIPT, unspacedTerms } from "./unspaced-terms.js";
+import { contentWords } from "../../text/content-words.js";
+import { UNSPACED_SCRIPT, unspacedTerms } from "../../text/unspaced-terms.js";
 
 /**
  * Memory scores below this mean "probably unrelated" (README; test/bench/README.md has the
@@ -43,43 +43,6 @@ export function relevance(words: number, similarity: number | undefined, referen
  * R@5 0.444 with idf as it is, 0.458 damped (test/bench/README.md).
  */
 const RARITY_DAMPING = 0.5;
-
-/**
- * English words that say nothing of what a text is about: the usual list of pronouns, auxiliaries,
- * articles, prepositions and question words (NLTK's, less its contractions). "am" alone matched
- * "I am allergic…" and "runs at 2 am" to "which app am I studying with".
- */
-const STOP_WORDS = new Set(
-  (
-    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its " +
-    "itself they them their theirs themselves what which who whom this that these those am is are was were be been being " +
-    "have has had having do does did doing a an the and but if or because as until while of at by for with about against " +
-    "between into through during before after above below to from up down in out on off over under again further then " +
-    "once here there when where why how all any both each few more most other some such no nor not only own same so than " +
-    "too very can will just should now would could shall may might must also us"
-  ).split(" "),
-);
-
-/** The words a text is searched for by: lower case, no stop words, stemmed. */
-export function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
-    .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word)) // "note 7" is not "note 12"
-    .map(stemOf);
-}
-
-/** Stems already worked out: a query scores ~100 candidates of ~20 words, mostly the same words again. */
-const stems = new Map<string, string>();
-const MAX_STEMS = 50_000;
-
-function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= MAX_STEMS) stems.clear();
-    stem = stemmer(word);
-    stems.set(word, stem);
-  }
-  return stem;
-}
 
 /** For each text, the weighted share of the query's words it holds (0 when the query has none). */
 export function queryCoverage(query: string, texts: readonly string[]): number[] {

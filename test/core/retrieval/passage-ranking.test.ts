@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankByQuery } from "../../src/text/passage-ranking.js";
+import { rankByQuery } from "../../../src/core/retrieval/passage-ranking.js";
 
 const rank = (query: string, items: { text: string; score: number }[], lexicalWeight = 0.4) =>
   rankByQuery(query, items, lexicalWeight).map((item) => item.text);

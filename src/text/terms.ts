@@ -1,0 +1,17 @@
+// A text's words as message ranking (core/retrieval/passage-ranking.ts) and highlighting compare them.
+const STOP = new Set(
+  "a an and are as at be but by did do does for from had has have he her him his how i if in into is it its me my of on or our she so than that the their them then there these they this those to was we were what when where which who whom why will with would you your".split(
+    " ",
+  ),
+);
+
+/** A text's words for ranking messages and highlighting: lower case, no common words, lightly stemmed. */
+export function terms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
+}
+
+/** A light English stemmer: enough for "painted" to meet "painting" and "paint". */
+function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(ations?|ings?|edly|ed|ies|es|s|ly)$/, "") || word;
+}
