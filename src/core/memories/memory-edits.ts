@@ -140,8 +140,10 @@ export async function deleteMemory(ctx: CoreContext, userId: string, rawId: stri
 export async function removeMemories(ctx: CoreContext, userId: string, ids: string[]): Promise<number> {
   const scope = sqlAnd(ofUser(userId), sqlIn("id", ids));
   const files = await imageFilesOf(ctx, scope);
+  const done = ctx.store.intend({ rows: "memories", userId, ids });
   const count = await ctx.store.delete("memories", scope);
   if (count > 0) await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", ids)));
+  done();
   await removeImageFiles(ctx, files);
   return count;
 }
@@ -160,6 +162,8 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
   const scope = sqlAnd(ofUser(userId), sqlIn("id", valid));
   const deletedCount = await ctx.store.write(async () => {
     let count = 0;
+    // Not cleared when the history is not deleted: the next write deletes it.
+    const done = ctx.store.intend({ rows: "memories", userId, ids: valid });
     try {
       const files = await imageFilesOf(ctx, scope);
       count = await ctx.store.delete("memories", scope);
@@ -171,6 +175,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
     }
     try {
       await ctx.store.delete("memoryHistory", sqlAnd(ofUser(userId), sqlIn("memoryId", valid)));
+      done();
     } catch {
       errors.push({ memoryId: "database_bulk", error: "The memories were deleted, but their version history could not be" });
     }

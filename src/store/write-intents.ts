@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { syncDir } from "./journal.js";
+import { messagesRowId, type TableRows } from "./rows.js";
+import { ofUser, sqlAnd, sqlIn } from "./sql.js";
+import type { TableKey } from "./schema.js";
+import { storageFaultOr } from "./write-lock.js";
+
+/**
+ * A write about to commit more than one table for these rows: a conversation's messages and its
+ * row, or a memory's versions and its row. Until every commit is in, a table may hold rows the
+ * other does not point at (messages of no conversation, versions of no memory).
+ */
+export interface WriteIntent {
+  rows: "conversations" | "memories";
+  userId: string;
+  ids: string[];
+}
+
+/** What settling needs of the store. */
+export interface IntentTables {
+  select<K extends TableKey>(key: K, where: string, options?: { columns?: string[] }): Promise<TableRows[K][]>;
+  delete(key: TableKey, where: string): Promise<number>;
+}
+
+/**
+ * The intents of this data dir's writes, one file each, written and fsynced before a write's first
+ * commit and deleted after its last. They are read under the data dir's write lock, which every
+ * writer on it holds from before its intent to after its last commit: an intent found there is one a
+ * write cut short left (an outage, kill -9, a full disk), never one another writer is living through.
+ * Only this machine's own writes are recorded, so settling one deletes nothing another machine wrote.
+ */
+export class WriteIntents {
+  constructor(private readonly dir: string) {}
+
+  /** Records `intent` durably; the path returned is given to `done`. */
+  record(intent: WriteIntent): string {
+    const file = path.join(this.dir, `${process.pid}-${randomBytes(4).toString("hex")}.json`);
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      const fd = fs.openSync(file, "w");
+      try {
+        fs.writeSync(fd, JSON.stringify(intent));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      syncDir(this.dir);
+    } catch (error) {
+      fs.rmSync(file, { force: true });
+      throw storageFaultOr(error, this.dir);
+    }
+    return file;
+  }
+
+  done(file: string): void {
+    fs.rmSync(file, { force: true });
+  }
+
+  /**
+   * Finishes what the writes cut short left: each recorded row whose other table did not get its
+   * commit has what it wrote there deleted (it was never acknowledged). An intent that cannot be
+   * settled now (the store unreachable, a damaged table) waits for the next write.
+   */
+  async settle(tables: IntentTables): Promise<void> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir).filter((name) => name.endsWith(".json"));
+    } catch {
+      return; // none recorded yet
+    }
+    for (const name of names) {
+      const file = path.join(this.dir, name);
+      try {
+        const intent = readIntent(file);
+        if (intent) await settleIntent(tables, intent);
+        this.done(file);
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+/** The intent in `file`, or undefined when the write was cut before its record was whole (nothing was committed then). */
+function readIntent(file: string): WriteIntent | undefined {
+  try {
+    const intent = JSON.parse(fs.readFileSync(file, "utf8")) as WriteIntent;
+    return Array.isArray(intent.ids) && typeof intent.userId === "string" ? intent : undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+async function settleIntent(tables: IntentTables, intent: WriteIntent): Promise<void> {
+  if (intent.ids.length === 0) return;
+  const stray = intent.rows === "conversations" ? await strayMessages(tables, intent) : await strayVersions(tables, intent);
+  if (stray) await tables.delete(stray.key, stray.where);
+}
+
+/** Messages rows of these conversations that are not a stored conversation's current revision. */
+async function strayMessages(tables: IntentTables, { userId, ids }: WriteIntent): Promise<{ key: TableKey; where: string } | undefined> {
+  const stored = await tables.select("conversations", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id", "revision"] });
+  const where = sqlAnd(
+    ofUser(userId),
+    sqlIn("conversationId", ids),
+    stored.length > 0 && `NOT (${sqlIn("id", stored.map(messagesRowId))})`,
+  );
+  const found = await tables.select("messages", where, { columns: ["id"] });
+  return found.length > 0 ? { key: "messages", where } : undefined;
+}
+
+/** Versions of these memories once the memory is not stored. */
+async function strayVersions(tables: IntentTables, { userId, ids }: WriteIntent): Promise<{ key: TableKey; where: string } | undefined> {
+  const stored = await tables.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id"] });
+  const gone = ids.filter((id) => !stored.some((row) => row.id === id));
+  const where = sqlAnd(ofUser(userId), sqlIn("memoryId", gone));
+  const found = gone.length > 0 ? await tables.select("memoryHistory", where, { columns: ["id"] }) : [];
+  return found.length > 0 ? { key: "memoryHistory", where } : undefined;
+}
