@@ -9,11 +9,12 @@ import { storageFaultOr } from "./write-lock.js";
 
 /**
  * A write about to commit more than one table for these rows: a conversation's messages and its
- * row, or a memory's versions and its row. Until every commit is in, a table may hold rows the
- * other does not point at (messages of no conversation, versions of no memory).
+ * row, a memory's versions and its row, or trash rows (ids) and the removal of what they hold. Until
+ * every commit is in, a table may hold rows the other does not point at (messages of no conversation,
+ * versions of no memory, a trash entry of a conversation or memory still stored).
  */
 export interface WriteIntent {
-  rows: "conversations" | "memories";
+  rows: "conversations" | "memories" | "trash";
   userId: string;
   ids: string[];
 }
@@ -96,12 +97,12 @@ function readIntent(file: string): WriteIntent | undefined {
 
 async function settleIntent(tables: IntentTables, intent: WriteIntent): Promise<void> {
   if (intent.ids.length === 0) return;
-  const stray = intent.rows === "conversations" ? await strayMessages(tables, intent) : await strayVersions(tables, intent);
+  const stray = await STRAY[intent.rows](tables, intent);
   if (stray) await tables.delete(stray.key, stray.where);
 }
 
 /** Messages rows of these conversations that are not a stored conversation's current revision. */
-async function strayMessages(tables: IntentTables, { userId, ids }: WriteIntent): Promise<{ key: TableKey; where: string } | undefined> {
+async function strayMessages(tables: IntentTables, { userId, ids }: WriteIntent): Promise<Stray | undefined> {
   const stored = await tables.select("conversations", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id", "revision"] });
   const where = sqlAnd(
     ofUser(userId),
@@ -113,10 +114,35 @@ async function strayMessages(tables: IntentTables, { userId, ids }: WriteIntent)
 }
 
 /** Versions of these memories once the memory is not stored. */
-async function strayVersions(tables: IntentTables, { userId, ids }: WriteIntent): Promise<{ key: TableKey; where: string } | undefined> {
+async function strayVersions(tables: IntentTables, { userId, ids }: WriteIntent): Promise<Stray | undefined> {
   const stored = await tables.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id"] });
   const gone = ids.filter((id) => !stored.some((row) => row.id === id));
   const where = sqlAnd(ofUser(userId), sqlIn("memoryId", gone));
   const found = gone.length > 0 ? await tables.select("memoryHistory", where, { columns: ["id"] }) : [];
   return found.length > 0 ? { key: "memoryHistory", where } : undefined;
 }
+
+/** Trash entries whose conversation or memory is still stored: the move is undone, and run again it moves them once. */
+async function strayTrash(tables: IntentTables, { userId, ids }: WriteIntent): Promise<Stray | undefined> {
+  const entries = await tables.select("trash", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id", "kind", "itemId"] });
+  const stored = async (key: "conversations" | "memories", kind: string) => {
+    const itemIds = entries.filter((entry) => entry.kind === kind).map((entry) => entry.itemId);
+    const rows = itemIds.length > 0 ? await tables.select(key, sqlAnd(ofUser(userId), sqlIn("id", itemIds)), { columns: ["id"] }) : [];
+    return rows.map((row) => row.id);
+  };
+  const live = new Set([...(await stored("conversations", "conversation")), ...(await stored("memories", "memory"))]);
+  const undone = entries.filter((entry) => live.has(entry.itemId)).map((entry) => entry.id);
+  return undone.length > 0 ? { key: "trash", where: sqlAnd(ofUser(userId), sqlIn("id", undone)) } : undefined;
+}
+
+/** What a cut write left, as the rows of one table to delete. */
+interface Stray {
+  key: TableKey;
+  where: string;
+}
+
+const STRAY: Record<WriteIntent["rows"], (tables: IntentTables, intent: WriteIntent) => Promise<Stray | undefined>> = {
+  conversations: strayMessages,
+  memories: strayVersions,
+  trash: strayTrash,
+};

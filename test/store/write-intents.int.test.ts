@@ -86,6 +86,27 @@ describe("a write's intent", () => {
     expect(intentFiles()).toEqual([]);
   });
 
+  it("left by a cut move to the trash: the next write deletes the trash entries of what is still stored", async () => {
+    const [kept] = await store.select("conversations", "platformConversationId = 'kept'");
+    const entry = (id: string, itemId: string) => ({
+      id,
+      userId,
+      kind: "conversation" as const,
+      itemId,
+      title: "Kept",
+      detail: "custom · 1 message",
+      deletedAt: "2024-05-02T10:00:00.000Z",
+      entryJson: "{}",
+    });
+    await store.write(async () => {
+      store.intend({ rows: "trash", userId, ids: ["trs_cut", "trs_moved"] });
+      await store.add("trash", [entry("trs_cut", kept!.id), entry("trs_moved", "conv_moved")]);
+    });
+    await store.write(async () => undefined);
+    expect((await store.select("trash", "true", { columns: ["id"] })).map((row) => row.id)).toEqual(["trs_moved"]);
+    expect(intentFiles()).toEqual([]);
+  });
+
   it("cut before its record was whole is dropped: nothing was committed after it", async () => {
     fs.writeFileSync(path.join(dataDir, "unfinished-writes", "1-cut.json"), '{"rows":"conversations","userId":"u');
     await store.write(async () => undefined);
