@@ -113,12 +113,15 @@ async function strayMessages(tables: IntentTables, { userId, ids }: WriteIntent)
   return found.length > 0 ? { key: "messages", where } : undefined;
 }
 
-/** Versions of these memories once the memory is not stored. */
+/** Versions of these memories past the stored memory's version, or all of them once the memory is not stored. */
 async function strayVersions(tables: IntentTables, { userId, ids }: WriteIntent): Promise<Stray | undefined> {
-  const stored = await tables.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id"] });
+  const stored = await tables.select("memories", sqlAnd(ofUser(userId), sqlIn("id", ids)), { columns: ["id", "version"] });
+  const byVersion = new Map<number, string[]>();
+  for (const row of stored) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row.id]);
   const gone = ids.filter((id) => !stored.some((row) => row.id === id));
-  const where = sqlAnd(ofUser(userId), sqlIn("memoryId", gone));
-  const found = gone.length > 0 ? await tables.select("memoryHistory", where, { columns: ["id"] }) : [];
+  const ahead = [...byVersion].map(([version, memoryIds]) => `(${sqlIn("memoryId", memoryIds)} AND version > ${version})`);
+  const where = sqlAnd(ofUser(userId), `(${[sqlIn("memoryId", gone), ...ahead].join(" OR ")})`);
+  const found = await tables.select("memoryHistory", where, { columns: ["id"] });
   return found.length > 0 ? { key: "memoryHistory", where } : undefined;
 }
 

@@ -113,8 +113,12 @@ function descriptionOf(row: MemoryRow, text: string): Pick<MemoryRow, "imageDesc
 
 /** The history first, as when a memory is stored: a crash between the commits loses no text. */
 export async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  // A version past its memory's, which a cut between the commits leaves, is deleted by the next write.
+  const done = ctx.store.intend({ rows: "memories", userId: rows[0]!.userId, ids: rows.map((row) => row.id) });
   await ctx.store.add("memoryHistory", rows.map(historySnapshot));
   await ctx.store.upsert("memories", "id", rows);
+  done();
 }
 
 async function imageFilesOf(ctx: CoreContext, scope: string): Promise<(string | null)[]> {
