@@ -30,7 +30,8 @@ export interface IntentTables {
  * commit and deleted after its last. They are read under the data dir's write lock, which every
  * writer on it holds from before its intent to after its last commit: an intent found there is one a
  * write cut short left (an outage, kill -9, a full disk), never one another writer is living through.
- * Only this machine's own writes are recorded, so settling one deletes nothing another machine wrote.
+ * Settling one deletes only rows of the ids it names that the other table does not point at: rows a
+ * write of this data dir made, or named (a delete, an update), never the rest of another machine's.
  */
 export class WriteIntents {
   constructor(private readonly dir: string) {}
@@ -55,8 +56,11 @@ export class WriteIntents {
     return file;
   }
 
+  /** The write is whole. A record that cannot be deleted is settled by the next write, which then finds nothing to delete. */
   done(file: string): void {
-    fs.rmSync(file, { force: true });
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {}
   }
 
   /**
