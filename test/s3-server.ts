@@ -10,6 +10,8 @@ export interface S3Server {
   setDown(down: boolean): void;
   /** Down once `count` more requests have come (each one answered): an outage at a chosen point of a command. */
   downAfter(count: number): void;
+  /** Down once the `nth` request from now whose method and path match has come (it is answered): an outage right after a chosen commit. */
+  downAfterMatching(pattern: RegExp, nth?: number): void;
   /** The method and path of each request, in order. */
   requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
   const { port: backendPort } = await backend.run();
   let down = false;
   let downAt = Number.POSITIVE_INFINITY;
+  let downAfterMatch: { pattern: RegExp; left: number } | undefined;
   const requests: S3Server["requests"] = [];
   const front = http.createServer((request, response) => {
     if (down || requests.length >= downAt) {
@@ -43,6 +46,10 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
       return void request.socket.destroy();
     }
     requests.push({ method: request.method ?? "", path: request.url ?? "" });
+    if (downAfterMatch?.pattern.test(`${request.method} ${request.url}`) && --downAfterMatch.left === 0) {
+      downAfterMatch = undefined;
+      downAt = requests.length;
+    }
     frontRequest(backendPort, request, response).catch((error: unknown) => {
       response.destroy(error instanceof Error ? error : new Error(String(error)));
     });
@@ -55,10 +62,14 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
     setDown: (value) => {
       down = value;
       downAt = Number.POSITIVE_INFINITY;
+      downAfterMatch = undefined;
       if (value) front.closeAllConnections();
     },
     downAfter: (count) => {
       downAt = requests.length + count;
+    },
+    downAfterMatching: (pattern, nth = 1) => {
+      downAfterMatch = { pattern, left: nth };
     },
     requests,
     close: async () => {

@@ -398,7 +398,7 @@ function hostTag(host: string): string {
 }
 
 /** fsync of a folder, so that a file just created in it is found after a crash (not every platform allows it). */
-function syncDir(dir: string): void {
+export function syncDir(dir: string): void {
   try {
     const fd = fs.openSync(dir, "r");
     try {

@@ -23,6 +23,7 @@ import { openCommitted, tableExists } from "./probe.js";
 import { storageFaultOr, WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
+import { WriteIntents, type WriteIntent } from "./write-intents.js";
 import { isRemoteUri } from "../config/paths.js";
 import { type Column, type Filter, predicate, type Values, valuesSql } from "./where.js";
 
@@ -113,6 +114,8 @@ export class Store {
   private readonly damageRecord: DamageRecord | undefined;
   private closed = false;
   private readonly lock: WriteLock;
+  /** This data dir's writes that commit more than one table, until their last commit (store/write-intents.ts). */
+  private readonly intents: WriteIntents;
   /** The meta table's version when `currentMeta` was read: a write section reads it again only once it changes. */
   private metaVersion: number | undefined;
   /**
@@ -146,6 +149,7 @@ export class Store {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
     this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
+    this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
     for (const [name, seen] of this.damageRecord?.read() ?? [])
       this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
@@ -489,6 +493,8 @@ export class Store {
       return await this.lock.run(() =>
         inWrite.run(true, async () => {
           await this.checkGeneration();
+          // What a write of this data dir cut short between its commits left is finished first.
+          await this.intents.settle(this);
           // Writes acknowledged before this section go first, in the order they were acknowledged.
           if (this.absorber && (this.journal?.hasPending() || this.journal?.hasSealed()))
             absorbed = await this.journal!.absorb(this.absorber);
@@ -500,6 +506,16 @@ export class Store {
     } finally {
       if (absorbed > 0) this.afterAbsorb?.();
     }
+  }
+
+  /**
+   * Records, before a write commits more than one table for `intent`'s rows, what a cut in between
+   * would leave; the function returned, called after its last commit, clears the record. A record
+   * not cleared is settled by the next write on this data dir (store/write-intents.ts). Inside `write`.
+   */
+  intend(intent: WriteIntent): () => void {
+    const file = this.intents.record(intent);
+    return () => this.intents.done(file);
   }
 
   /** An object store's failure at any point (the lease, a read, a commit), said once with the URI and what to check. */

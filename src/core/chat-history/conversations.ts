@@ -219,10 +219,12 @@ export async function removeConversations(ctx: CoreContext, userId: string, ids:
   if (found.length === 0) return found;
   // Chunks first: a crash in between leaves a listed conversation to delete again, never
   // search hits pointing at a conversation that is gone. Messages last: without their row
-  // nothing reads them.
+  // nothing reads them, and the intent has the next write delete them if this one is cut short.
+  const done = ctx.store.intend({ rows: "conversations", userId, ids: found });
   await ctx.store.delete("chunks", { userId, conversationId: found });
   await ctx.store.delete("conversations", { userId, id: found });
   await ctx.store.delete("messages", { userId, conversationId: found });
+  done();
   await releaseQuota(ctx, userId);
   return found;
 }

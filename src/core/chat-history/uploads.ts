@@ -133,9 +133,10 @@ interface Stored {
 }
 
 /**
- * The messages first, under the new revision's id, then the rows that point at them: a crash in
- * between leaves an unreferenced messages row, never a conversation without its messages. Then
- * the earlier revisions' messages go. Inside `write`.
+ * The messages first, under the new revision's id, then the rows that point at them: a cut in
+ * between leaves an unreferenced messages row, never a conversation without its messages, and the
+ * intent recorded first has the next write delete that row. Then the earlier revisions' messages
+ * go. Inside `write`.
  *
  * A new conversation's rows are appended: its id was just made, so nothing can hold it. An upsert
  * scans the whole table, and an import is mostly new conversations.
@@ -151,6 +152,7 @@ async function storeConversations(ctx: CoreContext, userId: string, conversation
     revision: row.revision,
     messagesJson,
   });
+  const done = ctx.store.intend({ rows: "conversations", userId, ids: conversations.map(({ row }) => row.id) });
   await ctx.store.add("messages", fresh.map(messagesRow));
   // A crash after this write and before the conversation's can have left a row with the same id.
   await ctx.store.upsert("messages", "id", updated.map(messagesRow));
@@ -170,6 +172,7 @@ async function storeConversations(ctx: CoreContext, userId: string, conversation
       id: { not: updated.map(({ row }) => messagesRowId(row)) },
     });
   }
+  done();
 }
 
 /** The platform rows (with their import record id) for every platform in the uploads. Inside `write`. */

@@ -101,9 +101,12 @@ export async function insertWhereBucketsExist(
     const kept = rows.filter((row) => !missing.has(row.bucketId));
     if (kept.length === 0 || (allOrNothing && missing.size > 0)) return { missing, wrote: false };
     // Two tables, two commits: the history first, so a process killed between them leaves a
-    // version nobody can see rather than a memory without its first version.
+    // version nobody can see rather than a memory without its first version; the intent has the
+    // next write delete it.
+    const done = ctx.store.intend({ rows: "memories", userId, ids: kept.map((row) => row.id) });
     await ctx.store.add("memoryHistory", kept.map(historySnapshot));
     await ctx.store.add("memories", kept);
+    done();
     return { missing, wrote: true };
   });
   if (wrote) ctx.afterWrite();

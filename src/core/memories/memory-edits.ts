@@ -113,8 +113,12 @@ function descriptionOf(row: MemoryRow, text: string): Pick<MemoryRow, "imageDesc
 
 /** The history first, as when a memory is stored: a crash between the commits loses no text. */
 export async function saveVersions(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  // A version past its memory's, which a cut between the commits leaves, is deleted by the next write.
+  const done = ctx.store.intend({ rows: "memories", userId: rows[0]!.userId, ids: rows.map((row) => row.id) });
   await ctx.store.add("memoryHistory", rows.map(historySnapshot));
   await ctx.store.upsert("memories", "id", rows);
+  done();
 }
 
 async function imageFilesOf(ctx: CoreContext, scope: Where<"memories">): Promise<(string | null)[]> {
@@ -140,8 +144,10 @@ export async function deleteMemory(ctx: CoreContext, userId: string, rawId: stri
 export async function removeMemories(ctx: CoreContext, userId: string, ids: string[]): Promise<number> {
   const scope = { userId, id: ids };
   const files = await imageFilesOf(ctx, scope);
+  const done = ctx.store.intend({ rows: "memories", userId, ids });
   const count = await ctx.store.delete("memories", scope);
   if (count > 0) await ctx.store.delete("memoryHistory", { userId, memoryId: ids });
+  done();
   await removeImageFiles(ctx, files);
   return count;
 }
@@ -160,6 +166,8 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
   const scope = { userId, id: valid };
   const deletedCount = await ctx.store.write(async () => {
     let count = 0;
+    // Not cleared when the history is not deleted: the next write deletes it.
+    const done = ctx.store.intend({ rows: "memories", userId, ids: valid });
     try {
       const files = await imageFilesOf(ctx, scope);
       count = await ctx.store.delete("memories", scope);
@@ -171,6 +179,7 @@ export async function bulkDeleteMemories(ctx: CoreContext, userId: string, input
     }
     try {
       await ctx.store.delete("memoryHistory", { userId, memoryId: valid });
+      done();
     } catch {
       errors.push({ memoryId: "database_bulk", error: "The memories were deleted, but their version history could not be" });
     }

@@ -68,6 +68,8 @@ export const REBUILT_HASH = "rebuilt-by-mnemo-doctor";
 
 /** Where a repair keeps what it takes out of the store: a damaged table's files, the rows nothing refers to. */
 export const LEFTOVERS_DIR = "<data dir>/recovered/";
+/** What finishes a write cut short between its commits by itself (store/write-intents.ts). */
+const NEXT_WRITE_SETTLES = "the next command that writes to the store from the machine where it was cut short deletes them";
 
 const RESTORE = "then `mnemo import <your latest export>` puts back what the export holds (what the store has is left as it is)";
 
@@ -231,7 +233,7 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = [], jou
       : "messages rows belong to no conversation (an upload or a delete cut short between its commits)",
     conversationsDamaged
       ? `\`mnemo doctor --repair\` rebuilds them from their messages (platform "${RECOVERED_PLATFORM}", titled by the first message); ${REPLACED}`
-      : `\`mnemo doctor --repair\` moves them to a file in ${LEFTOVERS_DIR}: running the upload again stores its conversations anew`,
+      : `${NEXT_WRITE_SETTLES}; \`mnemo doctor --repair\` moves them to a file in ${LEFTOVERS_DIR}: running the upload again stores its conversations anew`,
   );
   const { fromChunks, fromEarlier, lost } = relations.withoutMessages;
   add(
@@ -280,7 +282,7 @@ export function findingsOf(health: StoreHealth, images: ImageProblem[] = [], jou
       : "memories are gone but have versions (a delete, or a remember, stopped between its two commits)",
     memoriesDamaged
       ? "`mnemo doctor --repair` rebuilds each memory from its newest version (embedding it again)"
-      : `\`mnemo doctor --repair\` moves the versions to a file in ${LEFTOVERS_DIR}`,
+      : `${NEXT_WRITE_SETTLES}; \`mnemo doctor --repair\` moves the versions to a file in ${LEFTOVERS_DIR}`,
   );
   add(
     "platforms",

@@ -89,12 +89,15 @@ async function moveMemories(ctx: CoreContext, userId: string, ids: string[]): Pr
     const title = record.text.length > TITLE_CHARACTERS ? `${record.text.slice(0, TITLE_CHARACTERS)}…` : record.text;
     return trashRow(ctx, userId, entry, title, record.contentType === "image" ? `Image · ${name}` : name);
   });
+  // Undone by the next write if cut before the memories are removed (store/write-intents.ts).
+  const done = ctx.store.intend({ rows: "trash", userId, ids: rows.map((row) => row.id) });
   await ctx.store.add("trash", rows);
   await removeMemories(
     ctx,
     userId,
     records.map((record) => record.id),
   );
+  done();
   return rows;
 }
 
@@ -123,12 +126,15 @@ async function moveConversations(ctx: CoreContext, userId: string, ids: string[]
     const messages = `${record.messageCount} message${record.messageCount === 1 ? "" : "s"}`;
     return trashRow(ctx, userId, entry, record.title || "Untitled", `${platform?.displayName ?? record.platform} · ${messages}`);
   });
+  // Undone by the next write if cut before the conversations are removed (store/write-intents.ts).
+  const done = ctx.store.intend({ rows: "trash", userId, ids: rows.map((row) => row.id) });
   await ctx.store.add("trash", rows);
   await removeConversations(
     ctx,
     userId,
     records.map((record) => record.id),
   );
+  done();
   return rows;
 }
 
