@@ -25,7 +25,7 @@ import { Journal, type Absorber } from "./journal.js";
 import { StoreLease } from "./store-lease.js";
 import { WriteIntents, type WriteIntent } from "./write-intents.js";
 import { isRemoteUri } from "../config/paths.js";
-import { type Column, type Filter, predicate, type Values, valuesSql } from "./where.js";
+import { type Column, type Filter, predicate, type Values, valuesSql, type Where } from "./where.js";
 
 /** Which columns of the rows a select reads, in what order, and which page of them. */
 export interface SelectOptions<K extends TableKey = TableKey> {
@@ -538,6 +538,35 @@ export class Store {
 
   async select<K extends TableKey>(key: K, where: Filter<K>, options: SelectOptions<K> = {}): Promise<TableRows[K][]> {
     return this.guard(key, (table) => selectFrom(table, predicate(where), options));
+  }
+
+  /**
+   * Every row of a table with ids, `size` at a time in id order: a page starts after the last id of
+   * the one before (keyset paging), so rows written meanwhile move no page. With `generation`, the
+   * vector table of that generation (reindex).
+   */
+  async *pagesById<K extends "conversations" | VectorTableKey>(
+    key: K,
+    options: { size: number; columns?: string[]; generation?: number },
+  ): AsyncGenerator<TableRows[K][]> {
+    let after: string | undefined;
+    for (;;) {
+      const where = { id: { after } } as Where<K>;
+      const select: SelectOptions<K> = { orderBy: [{ column: "id" as Column<K>, ascending: true }], limit: options.size };
+      if (options.columns) select.columns = options.columns;
+      const page =
+        options.generation === undefined
+          ? await this.select(key, where, select)
+          : ((await this.selectIn(
+              key as VectorTableKey,
+              options.generation,
+              where as Where<VectorTableKey>,
+              select as SelectOptions<VectorTableKey>,
+            )) as TableRows[K][]);
+      if (page.length === 0) return;
+      yield page;
+      after = (page[page.length - 1] as { id: string }).id;
+    }
   }
 
   /**

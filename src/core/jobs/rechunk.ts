@@ -44,21 +44,10 @@ export class Rechunker {
   async copyAll(onProgress: (done: number, total: number) => void): Promise<void> {
     const total = await this.store.count("conversations", {});
     let done = 0;
-    let after = "";
-    for (;;) {
-      const page = (await this.store.select(
-        "conversations",
-        { id: { after: after || undefined } },
-        {
-          columns: CONVERSATION_COLUMNS,
-          orderBy: [{ column: "id", ascending: true }],
-          limit: PAGE,
-        },
-      )) as Conversation[];
-      if (page.length === 0) return;
+    for await (const rows of this.store.pagesById("conversations", { size: PAGE, columns: CONVERSATION_COLUMNS })) {
+      const page = rows as Conversation[];
       for (const group of byTokens(page)) await this.redo(group);
       done += page.length;
-      after = page[page.length - 1]!.id;
       onProgress(done, total);
     }
   }

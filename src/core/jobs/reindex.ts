@@ -91,21 +91,9 @@ async function copyTable(
 ): Promise<void> {
   const total = await store.countIn(key, from, {});
   let done = 0;
-  let after = "";
-  for (;;) {
-    const page = await store.selectIn(
-      key,
-      from,
-      { id: { after: after || undefined } },
-      {
-        orderBy: [{ column: "id", ascending: true }],
-        limit: PAGE,
-      },
-    );
-    if (page.length === 0) return;
+  for await (const page of store.pagesById(key, { size: PAGE, generation: from })) {
     await store.addIn(key, to, await vectors(page));
     done += page.length;
-    after = page[page.length - 1]!.id;
     onProgress({ what: key, done, total });
   }
 }
