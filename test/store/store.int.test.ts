@@ -385,7 +385,8 @@ describe("maintenance", () => {
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const writer = await openTestApp({ store }, {}, env);
     const service = await writer.service();
-    for (let i = 0; i < FRAGMENT_LIMIT; i++) await service.memories.store({ text: `single write ${i}` });
+    // As many single commits as a table may gather before it is due: the command's write is one more.
+    for (let i = 0; i < FRAGMENT_LIMIT; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     expect(await tablesNeedingMaintenance(writer.context.store)).toEqual([]);
     await writer.close();
     const remembered = await runCli(["remember", "--no-date", "the write that makes it due"], { env });
