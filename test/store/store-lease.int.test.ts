@@ -88,4 +88,31 @@ describe("the writer lease of a store on object storage", () => {
     expect((await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value)).toEqual([""]);
     close();
   });
+
+  it("left behind by this process (its release cut by an outage) is taken again at once; another process's is waited out", async () => {
+    const { meta, close } = await machines(s3, "s3://mnemo/left-here");
+    const hour = 3_600_000;
+    let reachable = true;
+    const cut = new StoreLease(async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))), hour);
+    const release = await cut.acquire();
+    reachable = false;
+    await release();
+    reachable = true;
+    const [left] = (await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value as string);
+    expect(left).toMatch(new RegExp(`:${process.pid}:`));
+    const soon = <T>(work: Promise<T>) =>
+      Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 5_000))]);
+    // Not an hour: nobody holds it, and this process knows.
+    const next = new StoreLease(async () => meta, hour);
+    const taking = next.acquire();
+    expect(await soon(taking)).toBe("taken");
+    await (await taking)();
+    // Another process's stamp (this host, another pid) may be held: it is waited out.
+    await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${left!.replace(`:${process.pid}:`, ":1:")}'` } });
+    const waiting = next.acquire();
+    expect(await soon(waiting)).toBe("waiting");
+    await meta.update({ where: "key = 'writer'", valuesSql: { value: "''" } });
+    await (await waiting)();
+    close();
+  });
 });
