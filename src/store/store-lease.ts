@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { threadId } from "node:worker_threads";
 import type * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../shared/errors.js";
 import { sqlString } from "./sql.js";
@@ -14,9 +15,10 @@ export const LEASE_MS = 30_000;
 const WAIT_MS = 3 * 60_000;
 
 /**
- * The stamps this process's leases hold, or may hold (a renewal whose answer an outage cut). A
- * stamp of this process's that is not among them was left by a lease whose release failed (the
- * object store went away mid-command): nobody holds it, so it is taken at once, not after LEASE_MS.
+ * The stamps this thread's leases hold, or may hold (a renewal whose answer an outage cut). A stamp
+ * of this thread's that is not among them was left by a lease whose release failed (the object
+ * store went away mid-command): nobody holds it, so it is taken at once, not after LEASE_MS. Per
+ * thread, as this set is: an import's worker thread shares the process id, not the set.
  */
 const heldHere = new Set<string>();
 
@@ -34,6 +36,8 @@ const heldHere = new Set<string>();
  */
 export class StoreLease {
   private readonly owner = `${os.hostname()}:${process.pid}`;
+  /** How this thread's stamps begin: the owner, then the thread. */
+  private readonly here = `${this.owner}:t${threadId}:`;
 
   constructor(
     private readonly metaTable: () => Promise<lancedb.Table>,
@@ -112,13 +116,13 @@ export class StoreLease {
     };
   }
 
-  /** A stamp of this process's that no lease of it holds. */
+  /** A stamp of this thread's that no lease of it holds. */
   private leftHere(stamp: string): boolean {
-    return stamp.startsWith(`${this.owner}:`) && !heldHere.has(stamp);
+    return stamp.startsWith(this.here) && !heldHere.has(stamp);
   }
 
   private stamp(): string {
-    return `${this.owner}:${randomUUID()}`;
+    return `${this.here}${randomUUID()}`;
   }
 
   private async read(): Promise<string[]> {

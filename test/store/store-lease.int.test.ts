@@ -1,4 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
+import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
 import { StoreLease } from "../../src/store/store-lease.js";
@@ -82,7 +83,7 @@ describe("the writer lease of a store on object storage", () => {
     await meta.add([{ key: "writer", value: "gone-host:1234:0" }]);
     const release = await leases[0]!.acquire();
     const [row] = await meta.query().where("key = 'writer'").toArray();
-    expect(row.value).toMatch(/^[^:]+:\d+:[0-9a-f-]{36}$/);
+    expect(row.value).toMatch(/^[^:]+:\d+:t\d+:[0-9a-f-]{36}$/);
     expect(row.value.startsWith("gone-host")).toBe(false);
     await release();
     expect((await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value)).toEqual([""]);
@@ -107,12 +108,15 @@ describe("the writer lease of a store on object storage", () => {
     const taking = next.acquire();
     expect(await soon(taking)).toBe("taken");
     await (await taking)();
-    // Another process's stamp (this host, another pid) may be held: it is waited out.
-    await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${left!.replace(`:${process.pid}:`, ":1:")}'` } });
-    const waiting = next.acquire();
-    expect(await soon(waiting)).toBe("waiting");
-    await meta.update({ where: "key = 'writer'", valuesSql: { value: "''" } });
-    await (await waiting)();
+    // Another process's stamp (this host, another pid), or another thread's of this process (an
+    // import's worker thread), may be held: it is waited out.
+    for (const other of [left!.replace(`:${process.pid}:`, ":1:"), left!.replace(`:t${threadId}:`, `:t${threadId + 1}:`)]) {
+      await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${other}'` } });
+      const waiting = next.acquire();
+      expect(await soon(waiting), other).toBe("waiting");
+      await meta.update({ where: "key = 'writer'", valuesSql: { value: "''" } });
+      await (await waiting)();
+    }
     close();
   });
 });
