@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
+import { SlowestFirst } from "./sequencer.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SRC = `${ROOT}src/`;
@@ -84,6 +85,7 @@ export default defineConfig({
     // A test file per core. Vitest's default, one core fewer, ran one file at a time on 2 cores,
     // while a file waits on its servers, child processes and disk part of the time.
     maxWorkers: availableParallelism(),
+    sequence: { sequencer: SlowestFirst },
     // Tests that open stores in their own process: Lance's warnings ("No existing dataset …") are noise.
     env: { LANCEDB_LOG: "error" },
     projects: [

@@ -113,7 +113,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
       }
       return result;
     },
-    { index: options.wait },
+    { index: options.wait && !options.dryRun },
   );
 }
 

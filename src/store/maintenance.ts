@@ -8,7 +8,8 @@ import { retryOnCommitConflict } from "./write-lock.js";
 export const FRAGMENT_LIMIT = 32;
 /**
  * Rows the text index may leave uncovered before it is due again: a few hundred, or 5% of the
- * table. Uncovered rows are searched by a slower scan whose BM25 statistics are poorer.
+ * table, a new table's first rows too. Uncovered rows are searched by a slower scan whose BM25
+ * statistics are poorer, and the text leg ranks them itself (search.ts).
  */
 export const UNINDEXED_FLOOR = 500;
 const UNINDEXED_SHARE = 0.05;
@@ -105,7 +106,7 @@ async function tableNeedsMaintenance(table: lancedb.Table, key: TableKey, segmen
   if (segments > segmentLimit) return true;
   if (segments === 0 && stats.numRows >= VECTOR_INDEX_MIN_ROWS[key]) return true;
   const { indexed, unindexed } = await textIndexCoverage(table);
-  return unindexed > 0 && (indexed === 0 || unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE));
+  return unindexed > Math.max(UNINDEXED_FLOOR, indexed * UNINDEXED_SHARE);
 }
 
 /**

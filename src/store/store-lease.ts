@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { threadId } from "node:worker_threads";
 import type * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../shared/errors.js";
 import { sqlString } from "./sql.js";
@@ -12,6 +13,14 @@ const LEASE_KEY = "writer";
 export const LEASE_MS = 30_000;
 /** How long a writer waits for the lease before giving up: a busy store, or one whose holder hangs. */
 const WAIT_MS = 3 * 60_000;
+
+/**
+ * The stamps this thread's leases hold, or may hold (a renewal whose answer an outage cut). A stamp
+ * of this thread's that is not among them was left by a lease whose release failed (the object
+ * store went away mid-command): nobody holds it, so it is taken at once, not after LEASE_MS. Per
+ * thread, as this set is: an import's worker thread shares the process id, not the set.
+ */
+const heldHere = new Set<string>();
 
 /**
  * The store-wide writer lease of a store on object storage, so that writers on several machines
@@ -27,6 +36,8 @@ const WAIT_MS = 3 * 60_000;
  */
 export class StoreLease {
   private readonly owner = `${os.hostname()}:${process.pid}`;
+  /** How this thread's stamps begin: the owner, then the thread. */
+  private readonly here = `${this.owner}:t${threadId}:`;
 
   constructor(
     private readonly metaTable: () => Promise<lancedb.Table>,
@@ -46,7 +57,7 @@ export class StoreLease {
       const state = values.join("\n");
       seen = seen?.state === state ? seen : { state, since: Date.now() };
       const same = values.every((value) => value === values[0]);
-      const expired = Date.now() - seen.since >= this.leaseMs;
+      const expired = Date.now() - seen.since >= this.leaseMs || values.every((value) => this.leftHere(value));
       // Unchanged for a whole lease, its holder is gone; rows that disagree so long are made again.
       if (expired && !same) await this.clear();
       const taken = same && (values[0] === "" || expired) ? await this.take(values[0]!) : undefined;
@@ -59,10 +70,17 @@ export class StoreLease {
   /** Swaps `from` for a stamp of ours, kept (and returned) only if every lease row then holds it. */
   private async take(from: string): Promise<string | undefined> {
     const mine = this.stamp();
-    if (!(await this.swap(from, mine))) return undefined;
-    if ((await this.read()).every((value) => value === mine)) return mine;
-    await this.swap(mine, "");
-    return undefined;
+    // Counted as held before it is written: no other lease of this process may take it for a leftover.
+    heldHere.add(mine);
+    let taken = false;
+    try {
+      if (!(await this.swap(from, mine))) return undefined;
+      taken = (await this.read()).every((value) => value === mine);
+      if (!taken) await this.swap(mine, "");
+      return taken ? mine : undefined;
+    } finally {
+      if (!taken) heldHere.delete(mine);
+    }
   }
 
   private async clear(): Promise<void> {
@@ -72,11 +90,17 @@ export class StoreLease {
   /** Renews the lease while the work runs; the returned function releases it. */
   private held(first: string): () => Promise<void> {
     let stamp = first;
+    const stamps = new Set([first]);
     let renewing = Promise.resolve();
     const timer = setInterval(() => {
       const next = this.stamp();
+      stamps.add(next);
+      heldHere.add(next);
       renewing = this.swap(stamp, next).then(
         (renewed) => {
+          const dropped = renewed ? stamp : next;
+          stamps.delete(dropped);
+          heldHere.delete(dropped);
           if (renewed) stamp = next;
         },
         () => undefined, // tried again at the next tick; the work itself is not stopped
@@ -86,12 +110,19 @@ export class StoreLease {
     return async () => {
       clearInterval(timer);
       await renewing;
-      await this.swap(stamp, "").catch(() => undefined); // not let go: the next writer takes it over after LEASE_MS
+      // Not let go when the object store cannot be reached: another machine takes it over after LEASE_MS, this process at once.
+      await this.swap(stamp, "").catch(() => undefined);
+      for (const held of stamps) heldHere.delete(held);
     };
   }
 
+  /** A stamp of this thread's that no lease of it holds. */
+  private leftHere(stamp: string): boolean {
+    return stamp.startsWith(this.here) && !heldHere.has(stamp);
+  }
+
   private stamp(): string {
-    return `${this.owner}:${randomUUID()}`;
+    return `${this.here}${randomUUID()}`;
   }
 
   private async read(): Promise<string[]> {

@@ -95,7 +95,8 @@ describe("commands go through the mnemo serve that runs on their store", () => {
     expect([bob.code, bob.stderr]).toEqual([0, expect.stringMatching(/No memories yet/)]);
     expect((await mnemo(["--embedder", "bundled", "memories"])).code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(requests(served).length).toBe(before);
+    // Named, should one come: a request logged late belongs to the test before.
+    expect(requests(served).slice(before)).toEqual([]);
   });
 });
 

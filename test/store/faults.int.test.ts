@@ -5,22 +5,24 @@ import * as lancedb from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withFault } from "../fault-fs.js";
 import { writeChatsFile } from "../generated-chats.js";
-import { BIN, isolatedEnv, spawnCli, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, runCli, spawnCli, tempDir } from "../helpers.js";
 import { withServer } from "../server-process.js";
 
 /**
  * Faults beyond kill -9: a file system that fails writes and commits at chosen points (test/fault-fs.c,
  * preloaded), under an import, memory writes and maintenance; and a kill -9 in the middle of an
  * import's indexing. Each ends in one clear error, nothing acknowledged is lost, and running the
- * command again finishes the work. Seconds each: every step is the built CLI or a server in a
- * process of its own (a preload holds from a process's start), and the kill waits for indexing.
+ * command again finishes the work. Seconds each: every command under a fault is the built CLI or a
+ * server in a process of its own (a preload holds from a process's start), and the kill waits for
+ * indexing; the commands around them (setting up, checking, running again) are the CLI's program
+ * in this process.
  */
 
 const RAW = /LanceError|\/rustc\/|cargo\/registry|panicked at|Caused by/;
 const IO_FAULT = /The store at .* could not be written: its file system answered "Input\/output error"/;
 
-/** The built CLI in a child process of its own, as a preload needs. */
-const run = (args: string[], env: NodeJS.ProcessEnv) => spawnCli(args, { env });
+/** The built CLI in a child process of its own when a fault is preloaded, as a preload needs; else in this process. */
+const run = (args: string[], env: NodeJS.ProcessEnv) => (env["LD_PRELOAD"] ? spawnCli : runCli)(args, { env });
 
 function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
   const store = path.join(tempDir(), "store");

@@ -125,11 +125,11 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
       (JSON.parse(await ok(machine, ["--json", "memories", "--all", "--count", "1000"])) as { memories: { text: string }[] }).memories
         .length;
     const before = await listed(laptop);
-    // Each command commits its memory, and a first write starts a maintenance process that commits too.
-    // Every command a process of its own: six writers at once.
+    // Each command commits its memory while `mnemo maintain` commits its compaction and indexes.
+    // Every command a process of its own: six writers and a maintenance run at once.
     const texts = ["laptop", "desktop"].flatMap((name) => [1, 2, 3].map((n) => `Note ${n} written on the ${name}`));
     const machine = (text: string) => ({ ...(text.endsWith("laptop") ? laptop : desktop), run: spawnCli });
-    await Promise.all(texts.map((text) => ok(machine(text), ["remember", text])));
+    await Promise.all([...texts.map((text) => ok(machine(text), ["remember", text])), ok({ ...desktop, run: spawnCli }, ["maintain"])]);
     expect(await listed(desktop)).toBe(before + texts.length);
     expect(await listed(laptop)).toBe(before + texts.length);
   });

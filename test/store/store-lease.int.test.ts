@@ -1,4 +1,5 @@
 import * as lancedb from "@lancedb/lancedb";
+import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
 import { StoreLease } from "../../src/store/store-lease.js";
@@ -82,10 +83,40 @@ describe("the writer lease of a store on object storage", () => {
     await meta.add([{ key: "writer", value: "gone-host:1234:0" }]);
     const release = await leases[0]!.acquire();
     const [row] = await meta.query().where("key = 'writer'").toArray();
-    expect(row.value).toMatch(/^[^:]+:\d+:[0-9a-f-]{36}$/);
+    expect(row.value).toMatch(/^[^:]+:\d+:t\d+:[0-9a-f-]{36}$/);
     expect(row.value.startsWith("gone-host")).toBe(false);
     await release();
     expect((await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value)).toEqual([""]);
+    close();
+  });
+
+  it("left behind by this process (its release cut by an outage) is taken again at once; another process's is waited out", async () => {
+    const { meta, close } = await machines(s3, "s3://mnemo/left-here");
+    const hour = 3_600_000;
+    let reachable = true;
+    const cut = new StoreLease(async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))), hour);
+    const release = await cut.acquire();
+    reachable = false;
+    await release();
+    reachable = true;
+    const [left] = (await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value as string);
+    expect(left).toMatch(new RegExp(`:${process.pid}:`));
+    const soon = <T>(work: Promise<T>) =>
+      Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 5_000))]);
+    // Not an hour: nobody holds it, and this process knows.
+    const next = new StoreLease(async () => meta, hour);
+    const taking = next.acquire();
+    expect(await soon(taking)).toBe("taken");
+    await (await taking)();
+    // Another process's stamp (this host, another pid), or another thread's of this process (an
+    // import's worker thread), may be held: it is waited out.
+    for (const other of [left!.replace(`:${process.pid}:`, ":1:"), left!.replace(`:t${threadId}:`, `:t${threadId + 1}:`)]) {
+      await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${other}'` } });
+      const waiting = next.acquire();
+      expect(await soon(waiting), other).toBe("waiting");
+      await meta.update({ where: "key = 'writer'", valuesSql: { value: "''" } });
+      await (await waiting)();
+    }
     close();
   });
 });

@@ -24,7 +24,7 @@ import { readRows } from "../../src/store/search.js";
 import type { Store } from "../../src/store/store.js";
 import { Maintenance } from "../../src/core/operations/maintenance.js";
 import { takeProcessLock } from "../../src/store/process-lock.js";
-import { isolatedEnv, openTestApp, settled, tempDir, TINY_BERT } from "../helpers.js";
+import { isolatedEnv, openTestApp, runCli, settled, tempDir, TINY_BERT } from "../helpers.js";
 
 /**
  * Writes one at a time, each a small fragment of its own: more than a table may gather before it is
@@ -377,6 +377,29 @@ describe("maintenance", () => {
     expect(text?.numUnindexedRows).toBeLessThanOrEqual(4);
     expect((await service.memories.list({ query: "small commit 5", v: 1 }))[0]).toBe("small commit 5");
     await app.close();
+  });
+
+  it("a command that leaves its store due starts `mnemo maintain --if-needed` in a process of its own as it closes", async () => {
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const writer = await openTestApp({ store }, {}, env);
+    const service = await writer.service();
+    // As many single commits as a table may gather before it is due: the command's write is one more.
+    for (let i = 0; i < FRAGMENT_LIMIT; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
+    expect(await tablesNeedingMaintenance(writer.context.store)).toEqual([]);
+    await writer.close();
+    const remembered = await runCli(["remember", "--no-date", "the write that makes it due"], { env });
+    expect(remembered.code, remembered.stderr).toBe(0);
+    const reader = await openTestApp({ store }, {}, env);
+    const table = await reader.context.store.table("memories");
+    // The process compacts one table after another: memories, then its history.
+    const done = async () =>
+      (await table.stats()).fragmentStats.numFragments === 1 && (await tablesNeedingMaintenance(reader.context.store)).length === 0;
+    const deadline = Date.now() + 30_000;
+    while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    expect(await tablesNeedingMaintenance(reader.context.store)).toEqual([]);
+    await reader.close();
   });
 
   it("optimizes only the tables that need it", async () => {

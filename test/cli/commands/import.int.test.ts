@@ -81,7 +81,8 @@ describe("mnemo import", () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const good = path.join(EXPORTS, "upload", "array.json");
     const bad = path.join(EXPORTS, "malformed", "chatgpt-truncated.json");
-    const result = await runCli(["--json", "import", good, bad], { env: own });
+    // Indexing is not this test's subject: --no-wait leaves it to the queue.
+    const result = await runCli(["--json", "import", "--no-wait", good, bad], { env: own });
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Summary;
     expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", conversations: 3 });
@@ -219,7 +220,7 @@ describe("mnemo import", () => {
     const bad = await runCli(["import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "lots" } });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/MNEMO_IMPORT_HEAP_MB must be a whole number/);
-    const summary = JSON.parse((await runCli(["--json", "import", file], { env: own })).stdout) as Summary;
+    const summary = JSON.parse((await runCli(["--json", "import", "--no-wait", file], { env: own })).stdout) as Summary;
     expect(summary.failed).toBe(0);
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new + summary.unchanged);
   });
