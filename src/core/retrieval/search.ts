@@ -138,17 +138,15 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
  * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike).
  */
 function scoreHits(query: string, found: Hit<ChunkSummary>[], unrelated: number): ChunkHit[] {
-  const evidence = queryEvidence(
-    query,
-    found.slice(0, SCORED_CANDIDATES).map((hit) => textWords(hit.row.text)),
-  );
+  const words = found.map((hit) => textWords(hit.row.text));
+  const evidence = queryEvidence(query, words.slice(0, SCORED_CANDIDATES));
   return found
-    .map(({ row, similarity, vector, score }) => ({
+    .map(({ row, similarity, vector, score }, i) => ({
       chunk: row,
       fused: score,
       // A hit whose vector could not be read (it moved) counts as unrelated in meaning.
       similarity: similarity ?? unrelated,
-      score: passageRelevance(evidence, textWords(row.text), similarity ?? unrelated, unrelated),
+      score: passageRelevance(evidence, words[i]!, similarity ?? unrelated, unrelated),
       vector,
     }))
     .sort((a, b) => Math.round(b.score * 100) - Math.round(a.score * 100));
