@@ -1,5 +1,5 @@
 import type { LegCandidates, TextCandidate, VectorCandidate } from "./legs.js";
-import { queryCoverage, relevance } from "./relevance.js";
+import { queryCoverageOf, relevance } from "./relevance.js";
 import { holds, queryTerms, textWords } from "../../text/word-rarity.js";
 
 // How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
@@ -111,14 +111,14 @@ export function fuseRelevance(
   query: string,
   unrelatedSimilarity: number | undefined,
 ): Candidate[] {
-  const words = queryCoverage(query, texts);
+  const held = texts.map(textWords);
+  const words = queryCoverageOf(query, held);
   const similarities = candidates.flatMap((candidate) => (candidate.similarity === undefined ? [] : [candidate.similarity]));
   similarities.sort((a, b) => b - a);
   const reference = Math.max(
     similarities[REFERENCE_RANK] ?? (unrelatedSimilarity === undefined ? (similarities.at(-1) ?? 1) : Number.NEGATIVE_INFINITY),
     unrelatedSimilarity ?? Number.NEGATIVE_INFINITY,
   );
-  const held = texts.map(textWords);
   const absentName = queryTerms(query).some((term) => term.name && !held.some((words) => holds(words, term)));
   const factor = absentName ? ABSENT_NAME_FACTOR : 1;
   const scored = candidates.map((candidate, i) => ({

@@ -6,6 +6,7 @@
 // the query", whatever the store holds.
 import { contentWords } from "../../text/content-words.js";
 import { UNSPACED_SCRIPT, unspacedTerms } from "../../text/unspaced-terms.js";
+import { textWords, type TextWords } from "../../text/word-rarity.js";
 
 /**
  * Memory scores below this mean "probably unrelated" (README; test/bench/README.md has the
@@ -46,14 +47,16 @@ const RARITY_DAMPING = 0.5;
 
 /** For each text, the weighted share of the query's words it holds (0 when the query has none). */
 export function queryCoverage(query: string, texts: readonly string[]): number[] {
+  return queryCoverageOf(query, texts.map(textWords));
+}
+
+/** queryCoverage of texts whose words the caller has already read (textWords), for its own use too. */
+export function queryCoverageOf(query: string, texts: readonly TextWords[]): number[] {
   // A run of an unspaced script is one "word" here; its own words come from unspacedTerms.
   const spaced = [...new Set(contentWords(query))].filter((word) => !UNSPACED_SCRIPT.test(word));
   const unspaced = unspacedTerms(query);
   if (spaced.length + unspaced.length === 0) return texts.map(() => 0);
-  const holds = texts.map((text) => {
-    const words = new Set(contentWords(text));
-    return [...spaced.map((word) => words.has(word)), ...unspaced.map((word) => text.includes(word))];
-  });
+  const holds = texts.map(({ stems, text }) => [...spaced.map((word) => stems.has(word)), ...unspaced.map((word) => text.includes(word))]);
   const weights = [...spaced, ...unspaced].map((_, i) => {
     const containing = holds.filter((held) => held[i]).length;
     return Math.log(1 + (texts.length - containing + 0.5) / (containing + 0.5)) ** RARITY_DAMPING;
