@@ -9,8 +9,9 @@ export interface Segment {
 
 /** Lower case without accents, so "BELEM" and "pasteis" mark "Belém" and "pastéis". */
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
+const ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * Splits `text` into the words the query's words begin (stemmed, without stop words: "painted"
@@ -37,11 +38,13 @@ export function highlightSegments(query: string): (text: string) => Segment[] {
       push(text.slice(at, match.index), false);
       at = match.index + word.length;
       if (UNSPACED.test(word)) splitRuns(word, runs, push);
-      else
+      else {
+        const folded = fold(word);
         push(
           word,
-          spaced.some((term) => fold(word).startsWith(term)),
+          spaced.some((term) => folded.startsWith(term)),
         );
+      }
     }
     push(text.slice(at), false);
     return segments;

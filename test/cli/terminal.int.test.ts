@@ -65,5 +65,10 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     expect(run.code).toBe(0);
     expect(run.screen).toMatch(/Imported 4 conversations/);
     expect(run.screen).not.toContain("\u001b[1A"); // a spinner's redraw moves the cursor up
+
+    // In colour, search marks the words of the query in each hit (piped, it runs no highlighter).
+    const search = await onTerminal(mnemo(store, "search tram -n 1"), env);
+    expect(search.code).toBe(0);
+    expect(search.screen).toMatch(/\u001b\[1m\u001b\[33m[Tt]ram\u001b\[39m\u001b\[22m/);
   });
 });

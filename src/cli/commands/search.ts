@@ -38,7 +38,8 @@ export function registerSearch(program: Command): void {
               ...(options.provider ? { provider: options.provider } : {}),
             });
             if (session.out.json) return session.out.data(result);
-            const { highlighter } = await import("../../text/highlight.js");
+            // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
+            const highlighter = session.out.style.level > 0 ? (await import("../../text/highlight.js")).highlighter : undefined;
             printSearch(session.out, result, highlighter);
           });
         },
@@ -75,7 +76,7 @@ export function registerSearch(program: Command): void {
     );
 }
 
-function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter): void {
+function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter | undefined): void {
   const { style } = out;
   const hidden = result.unrelatedResults > 0 && !result.results.some((hit) => hit.probablyUnrelated);
   const unrelated = hidden ? ` (${plural(result.unrelatedResults, "passage")} probably unrelated, not shown: --all shows them)` : "";
@@ -83,7 +84,7 @@ function printSearch(out: Output, result: SearchResponse, highlighter: Highlight
     out.line(`Nothing found about that in your conversations${unrelated}.`);
     return;
   }
-  const highlight = highlighter(result.query, (word) => style.bold.yellow(word));
+  const highlight = highlighter ? highlighter(result.query, (word) => style.bold.yellow(word)) : (text: string) => text;
   result.results.forEach((hit, i) => {
     out.line(
       `${style.bold(`${i + 1}. ${hit.title || "Untitled"}`)}  ${style.dim(`${shortDate(hit.timestamp, out.timeZone)} · ${speaker(hit.sender)} · score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""} · ${hit.conversationId}`)}`,
