@@ -26,3 +26,18 @@ export function writeChatsFile(count: number, sentences = 6): string {
   fs.writeFileSync(file, JSON.stringify(chats));
   return file;
 }
+
+/** Uploads of two-message conversations, `c<i>` titled as given: "Tell me about <title>" and its answer. */
+export function titledChats(titles: string[]) {
+  return titles.map((title, i) => ({
+    conversation: {
+      id: `c${i}`,
+      title,
+      createdAt: "2024-05-01T10:00:00Z",
+      messages: [
+        { id: "m1", role: "human" as const, content: `Tell me about ${title}` },
+        { id: "m2", role: "assistant" as const, content: `${title} is a fine subject for a conversation.` },
+      ],
+    },
+  }));
+}

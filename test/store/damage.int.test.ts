@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { titledChats } from "../generated-chats.js";
 import { isolatedEnv, openTestApp, settled, spawnCli, tempDir } from "../helpers.js";
 import { request } from "undici";
 import { callTool, stdioClient, textOf } from "../mcp/mcp-helpers.js";
@@ -21,19 +22,7 @@ beforeAll(async () => {
   const me = await app.service();
   await me.memories.store({ text: "The tram 28 goes up to Graça" });
   await me.memories.store({ text: "My dentist is Dr Silva" });
-  await me.conversations.uploadMany(
-    ["Lisbon", "Snakes", "Bread"].map((title, i) => ({
-      conversation: {
-        id: `c${i}`,
-        title,
-        createdAt: "2024-05-01T10:00:00Z",
-        messages: [
-          { id: "m1", role: "human", content: `Tell me about ${title}` },
-          { id: "m2", role: "assistant", content: `${title} is a fine subject for a conversation.` },
-        ],
-      },
-    })),
-  );
+  await me.conversations.uploadMany(titledChats(["Lisbon", "Snakes", "Bread"]));
   await settled(me);
   await app.users.rotateToken("default"); // the token file a server's clients read
   await app.close();

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { titledChats } from "../generated-chats.js";
 import { BIN, isolatedEnv, openTestApp, runCli, settled, tempDir } from "../helpers.js";
 
 /**
@@ -18,19 +19,7 @@ beforeAll(async () => {
   const app = await openTestApp({ store: pristine });
   const me = await app.service();
   await me.memories.store({ text: "The tram 28 goes up to Graça" });
-  await me.conversations.uploadMany(
-    ["Lisbon", "Snakes", "Bread", "Tiles", "Fado"].map((title, i) => ({
-      conversation: {
-        id: `c${i}`,
-        title,
-        createdAt: "2024-05-01T10:00:00Z",
-        messages: [
-          { id: "m1", role: "human", content: `Tell me about ${title}` },
-          { id: "m2", role: "assistant", content: `${title} is a fine subject for a conversation.` },
-        ],
-      },
-    })),
-  );
+  await me.conversations.uploadMany(titledChats(["Lisbon", "Snakes", "Bread", "Tiles", "Fado"]));
   await app.indexer.start();
   await settled(me);
   await app.close();
