@@ -60,6 +60,7 @@ const LONG_RUNNING = new Set([...SERVICES, "import", "maintain", "reindex", "wat
 export async function useFewerArenasForLongRuns(argv: string[]): Promise<void> {
   if (argv.some((arg) => LONG_RUNNING.has(arg))) await useFewerArenas();
 }
+
 const SMALL_YOUNG_GENERATION = "--semi-space-growth-factor=1";
 let youngGenerationKeptSmall = false;
 

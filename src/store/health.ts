@@ -2,6 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
+import { fromArrowTable } from "./convert.js";
 import { readableRows } from "./salvage.js";
 import { CHUNK_TOKENS_UNRECORDED, TABLE, tableSchema, VECTOR_TABLES, type TableKey } from "./schema.js";
 import { predicate } from "./where.js";
@@ -445,14 +446,10 @@ export async function eachStoredImage(
     if (!table) return; // no image stored yet, or damage the check has named
     try {
       await table.checkout(await table.version()); // one version throughout: writes meanwhile do not move the offsets
-      const rows = await table.countRows();
-      for (let offset = 0; offset < rows; offset += READ_IMAGES) {
-        const batch = (await table.query().select(["file", "data"]).offset(offset).limit(READ_IMAGES).toArray()) as {
-          file: string;
-          data: Uint8Array;
-        }[];
-        for (const row of batch) visit(row.file, row.data);
-      }
+      // By position, a few rows at a time, as the check reads every table (readableRows).
+      await readableRows(table, await table.countRows(), READ_IMAGES, (batch) => {
+        for (const row of fromArrowTable(batch)) visit(row["file"] as string, row["data"] as Uint8Array);
+      });
     } finally {
       table.close();
     }
