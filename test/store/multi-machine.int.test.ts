@@ -8,6 +8,8 @@ import { BIN, isolatedEnv } from "../helpers.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
 const STORE = "s3://mnemo/shared";
+/** Long enough for a write that waits for the other machine's lease on a loaded machine. */
+const CALL_MS = 90_000;
 
 /** A "machine": its own home and local data dir, the store in the one bucket. */
 interface Machine {
@@ -17,6 +19,8 @@ interface Machine {
 
 interface Server {
   url: string;
+  /** What the server has written to stderr so far: said when a call to it fails. */
+  log(): string;
   stop(): Promise<string>;
 }
 
@@ -52,6 +56,7 @@ async function serve(on: Machine): Promise<Server> {
   });
   return {
     url: started.url,
+    log: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         child.on("close", () => resolve(stdout + stderr));
@@ -71,12 +76,17 @@ async function call(
   route: string,
   body?: unknown,
 ): Promise<{ status: number; body: Answer }> {
-  const response = await fetch(`${server.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: await response.json().catch(() => undefined) };
+  try {
+    const response = await fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(CALL_MS),
+    });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  } catch (error) {
+    throw new Error(`${method} ${route} on ${server.url} failed: ${String(error)}\nits stderr: ${server.log().slice(-4000)}`);
+  }
 }
 
 function upload(id: string, messages: number) {
@@ -187,7 +197,7 @@ describe("two machines serving one store in a bucket at once", () => {
     db.close();
   });
 
-  it("rotates the token once when both machines are asked at once; the old one stops working on both", { timeout: 120_000 }, async () => {
+  it("rotates the token once when both machines are asked at once; the old one stops working on both", { timeout: 200_000 }, async () => {
     const [a, b] = servers as [Server, Server];
     const tokenFile = fs.readdirSync(laptop.dataDir).find((name) => name === "token")!;
     const old = fs.readFileSync(path.join(laptop.dataDir, tokenFile), "utf8").trim();
@@ -198,7 +208,11 @@ describe("two machines serving one store in a bucket at once", () => {
     // Whatever the order, one token is in effect on both machines, and no other.
     const works = async (token: string) =>
       (await Promise.all([a, b].map((server) => call(server, token, "GET", "/api/buckets")))).map((answer) => answer.status);
-    await until(async () => (await works(old)).every((status) => status === 401));
+    let statuses: number[] = [];
+    await until(
+      async () => (statuses = await works(old)).every((status) => status === 401),
+      () => `the old token still answered ${statuses.join(", ")}`,
+    );
     const inEffect = [];
     for (const token of issued) if ((await works(token)).every((status) => status === 200)) inEffect.push(token);
     expect(inEffect).toHaveLength(1);
@@ -207,16 +221,20 @@ describe("two machines serving one store in a bucket at once", () => {
 
 /** Until no conversation waits for or is in the hands of an index worker. */
 async function waitForQueue(server: Server, token: string): Promise<void> {
-  await until(async () => {
-    const { counts } = (await call(server, token, "GET", "/api/chat-history/status")).body as { counts: Record<string, number> };
-    return counts["queued"] === 0 && counts["processing"] === 0;
-  });
+  await until(
+    async () => {
+      const { counts } = (await call(server, token, "GET", "/api/chat-history/status")).body as { counts: Record<string, number> };
+      return counts["queued"] === 0 && counts["processing"] === 0;
+    },
+    () => "the index queue drained",
+  );
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
+async function until(check: () => Promise<boolean>, what: () => string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await sleep(100);
   }
-  throw new Error("never happened");
+  throw new Error(`${what()}: not so after ${ms / 1000} s`);
 }
