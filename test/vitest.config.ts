@@ -86,8 +86,9 @@ export default defineConfig({
     // while a file waits on its servers, child processes and disk part of the time.
     maxWorkers: availableParallelism(),
     sequence: { sequencer: SlowestFirst },
-    // Tests that open stores in their own process: Lance's warnings ("No existing dataset …") are noise.
-    env: { LANCEDB_LOG: "error" },
+    // Tests that open stores in their own process: Lance's warnings ("No existing dataset …") are
+    // noise, and so is the backtrace of a panic on a store damaged on purpose (main() sets the same).
+    env: { LANCEDB_LOG: "error", RUST_BACKTRACE: "0" },
     projects: [
       // Pure functions on src/: no store, no child process, no dist/; runs before `tsc`, in seconds.
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [INTEGRATION, PACKAGE], ...shared } },
