@@ -1,11 +1,14 @@
 // Build step (`npm run build`, after tsc), not part of the CLI: bundles dist/cli/ and the two
 // libraries only it uses (commander, chalk) into dist/cli/main.bundle.js, which bin/mnemo.js runs.
 // Node 20 resolves, reads and links each ES module on its own: for a command sent to a running server
-// that was ~40 of its 55 modules and a fifth of its CPU (src/README.md, CLI). Everything outside
-// dist/cli/ stays the module it is, imported from where it lies, so the core, store and faces keep one
-// copy each and load only when a command needs them. The import and export threads are entry points
-// of their own (a worker runs its own file), sharing chunks with the main bundle; every output lies in
-// dist/cli/, so a path a CLI module takes from import.meta.url means the same bundled as not.
+// that was ~40 of its 55 modules and a fifth of its CPU (src/README.md, CLI). The small modules the
+// CLI imports from beside it (text, config, the HTTP client: LEAVES) come into the bundle
+// too; everything else outside dist/cli/ stays the module it is, imported from where it lies, so the
+// core, store and faces keep one copy each and load only when a command needs them, and so does
+// shared/errors.js, whose classes the core's errors must be instances of. The import and export
+// threads are entry points of their own (a worker runs its own file), sharing chunks with the main
+// bundle; every output lies in dist/cli/, so a path a CLI module takes from import.meta.url means
+// the same bundled as not (LEAVES take none but to require a built-in).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +16,10 @@ import { build } from "esbuild";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/", import.meta.url));
 const ENTRIES = ["main", "import-thread", "export-thread"];
+const DIST = path.dirname(CLI.replace(/[\\/]$/, ""));
 const BUNDLED_LIBRARIES = /^(commander|chalk)(\/|$)/;
+/** Folders (under dist/) whose modules the CLI imports statically and may carry a copy of: no state, no class the core shares. */
+const LEAVES = /^(text|config|client|schemas)[\\/]|^mcp[\\/]client-config\.js$|^shared[\\/]processes\.js$/;
 
 /** Keeps a module outside dist/cli/ (and any library but the two) out of the bundle, imported from the bundle's folder. */
 const onlyTheCli = {
@@ -28,11 +34,21 @@ const onlyTheCli = {
       const lazy = "const childProcess = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
       return { contents: source.replace(eager, lazy), loader: "js" };
     });
+    // Node's modules through require, not import: an import makes an ES module facade of each, all
+    // of its exports copied (~9 ms of a command's start for fs, http, stream and the rest).
+    bundler.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === "require-call" ? { path: args.path, external: true } : { path: args.path, namespace: "node-builtin" },
+    );
+    bundler.onLoad({ filter: /.*/, namespace: "node-builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
     bundler.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === "entry-point" || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       if (!args.path.startsWith(".")) return BUNDLED_LIBRARIES.test(args.path) ? undefined : { path: args.path, external: true };
       const target = path.resolve(args.resolveDir, args.path);
       if (target.startsWith(CLI)) return undefined;
+      if (args.kind !== "require-call" && LEAVES.test(path.relative(DIST, target))) return undefined;
       const relative = path.relative(CLI, target);
       return { path: relative.startsWith(".") ? relative : `./${relative}`, external: true };
     });
@@ -41,7 +57,8 @@ const onlyTheCli = {
 
 for (const file of fs.readdirSync(CLI)) if (file.endsWith(".bundle.js")) fs.rmSync(path.join(CLI, file)); // an earlier build's chunks
 
-await build({
+const { metafile } = await build({
+  metafile: true,
   entryPoints: ENTRIES.map((name) => ({ in: path.join(CLI, `${name}.js`), out: `${name}.bundle` })),
   outdir: CLI,
   chunkNames: "chunk-[hash].bundle",
@@ -55,3 +72,10 @@ await build({
   banner: { js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);' },
   logLevel: "warning",
 });
+
+// The bundle's copies are of leaves alone: a copy of the core, the store or shared/errors.js would be a second one.
+const copied = Object.keys(metafile.inputs).filter(
+  (input) => !input.includes("node_modules") && !input.startsWith("node-builtin:") && !path.resolve(input).startsWith(CLI),
+);
+const strays = copied.filter((input) => !LEAVES.test(path.relative(DIST, path.resolve(input))));
+if (strays.length > 0) throw new Error(`the CLI bundle would copy modules it must import: ${strays.join(", ")}`);
