@@ -23,9 +23,38 @@ import { checkArgumentsAreUtf8 } from "./arguments.js";
 import { EXIT, handleError } from "./handle-error.js";
 import { bindIo, processIo, type CliIo } from "./io.js";
 
-// Command modules only declare their commands; what they run is imported when they run, so
-// `mnemo --help` never loads LanceDB or a model.
-export function buildProgram(io: CliIo = processIo()): Command {
+/**
+ * Every command, in the order help lists them, with what declares it (search and recall together).
+ * Command modules only declare their commands; what they run is imported when they run, so
+ * `mnemo --help` never loads LanceDB or a model.
+ */
+const COMMANDS: [names: string[], register: (program: Command) => void][] = [
+  [["remember"], registerRemember],
+  [["memories"], registerMemories],
+  [["buckets"], registerBuckets],
+  [["import"], registerImport],
+  [["export"], registerExport],
+  [["chats"], registerChats],
+  [["trash"], registerTrash],
+  [["search", "recall"], registerSearch],
+  [["serve"], registerServe],
+  [["service"], registerService],
+  [["watch"], registerWatch],
+  [["mcp"], registerMcp],
+  [["ui"], registerUi],
+  [["info"], registerInfo],
+  [["users"], registerUsers],
+  [["reindex"], registerReindex],
+  [["maintain"], registerMaintain],
+  [["doctor"], registerDoctor],
+];
+
+/**
+ * The program, with every command, or with `args` (a run's words) with only the command they name:
+ * declaring all of them is ~3 ms of each command's start. Help, completion, and words that name no
+ * command (a typo, to which commander suggests a name) get them all.
+ */
+export function buildProgram(io: CliIo = processIo(), args?: string[]): Command {
   const program = new Command("mnemo")
     // Before the commands are added: each copies its parent's settings.
     .configureOutput(commanderOutput(io))
@@ -42,27 +71,25 @@ export function buildProgram(io: CliIo = processIo()): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  registerRemember(program);
-  registerMemories(program);
-  registerBuckets(program);
-  registerImport(program);
-  registerExport(program);
-  registerChats(program);
-  registerTrash(program);
-  registerSearch(program);
-  registerServe(program);
-  registerService(program);
-  registerWatch(program);
-  registerMcp(program);
-  registerUi(program);
-  registerInfo(program);
-  registerUsers(program);
-  registerReindex(program);
-  registerMaintain(program);
-  registerDoctor(program);
-  registerCompletion(program);
+  const named = args && commandNamed(program, args);
+  for (const [names, register] of COMMANDS) if (!named || names.includes(named)) register(program);
+  if (!named) registerCompletion(program);
   bindIo(program, io);
   return program;
+}
+
+/** The command `args` name, when it is one of COMMANDS: the first word that is not a global option or its value. */
+function commandNamed(program: Command, args: string[]): string | undefined {
+  const takesValue = new Set(
+    program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short]),
+  );
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === "--") return undefined;
+    if (!word.startsWith("-")) return COMMANDS.some(([names]) => names.includes(word)) ? word : undefined;
+    if (takesValue.has(word)) i++;
+  }
+  return undefined;
 }
 
 /** Help, usage errors and --version on the run's streams, in colour only on a terminal and without NO_COLOR. */
@@ -110,7 +137,7 @@ export async function main(argv: string[]): Promise<void> {
 /** Runs the program on `args` (the words after `mnemo`) with this io; the exit code it ends with. Tests call it in process. */
 export async function runProgram(args: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram(io).parseAsync(args, { from: "user" });
+    await buildProgram(io, args).parseAsync(args, { from: "user" });
     return io.exitCode;
   } catch (error) {
     // Help and version exit 0; every usage error exits 2.

@@ -1,0 +1,46 @@
+import { Readable, Writable } from "node:stream";
+import { type Command, CommanderError } from "commander";
+import { describe, expect, it } from "vitest";
+import { buildProgram } from "../../src/cli/main.js";
+
+/** What a run that ends in commander (help, a usage error) prints, with the program given all commands or only the one named. */
+async function printed(args: string[], whole: boolean): Promise<{ out: string; err: string; code: number }> {
+  let out = "";
+  let err = "";
+  const sink = (add: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        add(chunk.toString());
+        done();
+      },
+    });
+  const io = { env: {}, stdin: Readable.from([]), stdout: sink((text) => (out += text)), stderr: sink((text) => (err += text)), exitCode: 0 };
+  let code = 0;
+  try {
+    await buildProgram(io, whole ? undefined : args).parseAsync(args, { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    code = error.exitCode;
+  }
+  return { out, err, code };
+}
+
+function commandPaths(command: Command, prefix: string[] = []): string[][] {
+  return command.commands.flatMap((sub) => [[...prefix, sub.name()], ...commandPaths(sub, [...prefix, sub.name()])]);
+}
+
+describe("a run's program", () => {
+  it("declares only the command it names, and says the same as the whole program would", async () => {
+    expect(buildProgram(undefined, ["--store", "search", "recall", "x"]).commands.map((command) => command.name())).toEqual(["search", "recall"]);
+    expect(buildProgram(undefined, ["--json", "memories", "edit"]).commands.map((command) => command.name())).toEqual(["memories"]);
+    // Help and completion list every command; a word that names none gets commander's suggestion among them all.
+    for (const args of [["--help"], ["help", "search"], ["completion", "bash"], ["serach"], ["--", "search"]]) {
+      expect(buildProgram(undefined, args).commands.length).toBe(buildProgram().commands.length);
+    }
+    for (const path of commandPaths(buildProgram())) {
+      for (const args of [[...path, "--help"], [...path, "--no-such-option"], ["--store", "/tmp/x", ...path, "--help"]]) {
+        expect(await printed(args, false), args.join(" ")).toEqual(await printed(args, true));
+      }
+    }
+  });
+});
