@@ -20,7 +20,16 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, exitCode: 0 };
+  return {
+    env: process.env,
+    // Made when first read: setting up the process's stdin is ~1 ms that most commands never need.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    exitCode: 0,
+  };
 }
 
 const bound = new WeakMap<Command, CliIo>();
