@@ -82,11 +82,12 @@ const SCORED_CANDIDATES = 20;
 export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<ChunkSearch> {
   const timings: SearchTimings = { embeddingMs: 0, storeMs: 0, rerankMs: 0 };
   let started = performance.now();
-  const [vector, , reranker, unrelated] = await Promise.all([
+  const [vector, , reranker, unrelated, excluded] = await Promise.all([
     query.vector ?? ctx.embedder.embedQuery(query.query),
     checkProvider(ctx, userId, query.provider),
     query.rerank ? ctx.reranker() : undefined,
     unrelatedSimilarity(ctx.embedder),
+    hasExcluded(ctx, userId),
   ]);
   timings.embeddingMs = performance.now() - started;
 
@@ -97,7 +98,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     text: query.query,
     where: {
       userId,
-      active: (await hasExcluded(ctx, userId)) ? true : undefined,
+      active: excluded ? true : undefined,
       platform: query.provider === "all" ? undefined : query.provider,
     },
     limit: fetch,
