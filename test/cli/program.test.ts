@@ -14,7 +14,13 @@ async function printed(args: string[], whole: boolean): Promise<{ out: string; e
         done();
       },
     });
-  const io = { env: {}, stdin: Readable.from([]), stdout: sink((text) => (out += text)), stderr: sink((text) => (err += text)), exitCode: 0 };
+  const io = {
+    env: {},
+    stdin: Readable.from([]),
+    stdout: sink((text) => (out += text)),
+    stderr: sink((text) => (err += text)),
+    exitCode: 0,
+  };
   let code = 0;
   try {
     await buildProgram(io, whole ? undefined : args).parseAsync(args, { from: "user" });
@@ -31,14 +37,21 @@ function commandPaths(command: Command, prefix: string[] = []): string[][] {
 
 describe("a run's program", () => {
   it("declares only the command it names, and says the same as the whole program would", async () => {
-    expect(buildProgram(undefined, ["--store", "search", "recall", "x"]).commands.map((command) => command.name())).toEqual(["search", "recall"]);
+    expect(buildProgram(undefined, ["--store", "search", "recall", "x"]).commands.map((command) => command.name())).toEqual([
+      "search",
+      "recall",
+    ]);
     expect(buildProgram(undefined, ["--json", "memories", "edit"]).commands.map((command) => command.name())).toEqual(["memories"]);
     // Help and completion list every command; a word that names none gets commander's suggestion among them all.
     for (const args of [["--help"], ["help", "search"], ["completion", "bash"], ["serach"], ["--", "search"]]) {
       expect(buildProgram(undefined, args).commands.length).toBe(buildProgram().commands.length);
     }
     for (const path of commandPaths(buildProgram())) {
-      for (const args of [[...path, "--help"], [...path, "--no-such-option"], ["--store", "/tmp/x", ...path, "--help"]]) {
+      for (const args of [
+        [...path, "--help"],
+        [...path, "--no-such-option"],
+        ["--store", "/tmp/x", ...path, "--help"],
+      ]) {
         expect(await printed(args, false), args.join(" ")).toEqual(await printed(args, true));
       }
     }
