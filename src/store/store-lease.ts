@@ -1,9 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import type * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../shared/errors.js";
+import { processRuns } from "../shared/processes.js";
 import { sqlString } from "./sql.js";
 import { isCommitConflict } from "./write-lock.js";
 
@@ -31,18 +34,22 @@ const heldHere = new Set<string>();
  * Rows of a key inserted for the first time by two machines at once are not merged by LanceDB,
  * so a taker checks afterwards that every lease row holds its stamp, and lets go if not.
  * Expiry needs no shared clock: a stamp seen unchanged for LEASE_MS of the waiter's own time is
- * taken over. A holder frozen longer than that (a suspended laptop) can overlap the next writer's
+ * taken over, and one of this machine's (its id in the data dir) whose process has ended at once. A
+ * holder frozen longer than that (a suspended laptop) can overlap the next writer's
  * commits; the index queue's claims and token rotation are conditional on what they read besides.
  */
 export class StoreLease {
-  private readonly owner = `${os.hostname()}:${process.pid}`;
-  /** How this thread's stamps begin: the owner, then the thread. */
-  private readonly here = `${this.owner}:t${threadId}:`;
+  /** How this thread's stamps begin: `host@machine:pid:t<thread>:` (a stamp ends with a random id). */
+  private readonly here: string;
 
+  /** `machine`: this machine's id (machineId), which tells its own stamps from those of a machine of the same host name. */
   constructor(
     private readonly metaTable: () => Promise<lancedb.Table>,
+    private readonly machine: string,
     private readonly leaseMs = LEASE_MS,
-  ) {}
+  ) {
+    this.here = `${os.hostname()}@${machine}:${process.pid}:t${threadId}:`;
+  }
 
   /** Waits for the lease and takes it; the function returned lets it go. */
   async acquire(): Promise<() => Promise<void>> {
@@ -57,12 +64,12 @@ export class StoreLease {
       const state = values.join("\n");
       seen = seen?.state === state ? seen : { state, since: Date.now() };
       const same = values.every((value) => value === values[0]);
-      const expired = Date.now() - seen.since >= this.leaseMs || values.every((value) => this.leftHere(value));
+      const expired = Date.now() - seen.since >= this.leaseMs || values.every((value) => this.leftHere(value) || this.holderGone(value));
       // Unchanged for a whole lease, its holder is gone; rows that disagree so long are made again.
       if (expired && !same) await this.clear();
       const taken = same && (values[0] === "" || expired) ? await this.take(values[0]!) : undefined;
       if (taken) return this.held(taken);
-      if (Date.now() > deadline) throw stayedBusy(values.find((value) => value !== "") ?? "");
+      if (Date.now() > deadline) throw stayedBusy(values.find((value) => value !== "") ?? "", this.machine);
       await sleep(20 + Math.random() * 80);
     }
   }
@@ -110,7 +117,7 @@ export class StoreLease {
     return async () => {
       clearInterval(timer);
       await renewing;
-      // Not let go when the object store cannot be reached: another machine takes it over after LEASE_MS, this process at once.
+      // Not let go when the object store cannot be reached: another machine takes it over after LEASE_MS, this machine once the process has ended.
       await this.swap(stamp, "").catch(() => undefined);
       for (const held of stamps) heldHere.delete(held);
     };
@@ -119,6 +126,15 @@ export class StoreLease {
   /** A stamp of this thread's that no lease of it holds. */
   private leftHere(stamp: string): boolean {
     return stamp.startsWith(this.here) && !heldHere.has(stamp);
+  }
+
+  /**
+   * A stamp of another process of this machine that has ended: its release was cut (an outage, kill
+   * -9), so nobody holds it, and the command run again takes it at once rather than after LEASE_MS.
+   */
+  private holderGone(stamp: string): boolean {
+    const holder = parseStamp(stamp);
+    return holder?.machine === this.machine && holder.pid !== process.pid && !processRuns(holder.pid);
   }
 
   private stamp(): string {
@@ -151,9 +167,36 @@ export class StoreLease {
   }
 }
 
-function stayedBusy(holder: string): AppError {
-  const who = holder.split(":").slice(0, 2).join(":");
-  return new AppError("unavailable", `The store stayed busy: another machine (${who}) held its writer lease for over 3 minutes`, {
+/** Who a stamp is of; undefined for a stamp of another form (an older mnemo's, without the machine). */
+function parseStamp(stamp: string): { host: string; machine: string; pid: number } | undefined {
+  const found = /^(.*)@([0-9a-f]+):(\d+):t\d+:/.exec(stamp);
+  return found ? { host: found[1]!, machine: found[2]!, pid: Number(found[3]) } : undefined;
+}
+
+/**
+ * This machine's id for the lease, kept in its data dir (`machine-id`) and made on first use: two
+ * machines may share a host name, never a data dir.
+ */
+export function machineId(dataDir: string): string {
+  const file = path.join(dataDir, "machine-id");
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(8).toString("hex"), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const id = fs.readFileSync(file, "utf8").trim();
+  if (!/^[0-9a-f]+$/.test(id)) throw new Error(`${file} holds no machine id: delete it, and mnemo makes another`);
+  return id;
+}
+
+function stayedBusy(stamp: string, machine: string): AppError {
+  const holder = parseStamp(stamp);
+  const who =
+    holder?.machine === machine
+      ? `process ${holder.pid} of this machine`
+      : `another machine (${holder ? `${holder.host}, process ${holder.pid}` : stamp.split(":").slice(0, 2).join(":")})`;
+  return new AppError("unavailable", `The store stayed busy: ${who} held its writer lease for over 3 minutes`, {
     suggestion: "Try again once that machine's import or maintenance has finished.",
   });
 }

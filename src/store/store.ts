@@ -22,7 +22,7 @@ import {
 import { openCommitted, tableExists } from "./probe.js";
 import { storageFaultOr, WriteLock } from "./write-lock.js";
 import { Journal, type Absorber } from "./journal.js";
-import { StoreLease } from "./store-lease.js";
+import { machineId, StoreLease } from "./store-lease.js";
 import { WriteIntents, type WriteIntent } from "./write-intents.js";
 import { isRemoteUri } from "../config/paths.js";
 import { type Column, type Filter, predicate, type Values, valuesSql, type Where } from "./where.js";
@@ -147,7 +147,8 @@ export class Store {
     journalDir: string | undefined,
   ) {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
-    this.lock = new WriteLock(lockPath, isRemoteUri(uri) ? new StoreLease(() => this.table("meta")) : undefined);
+    const shared = isRemoteUri(uri) ? new StoreLease(() => this.table("meta"), machineId(path.dirname(lockPath))) : undefined;
+    this.lock = new WriteLock(lockPath, shared);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));

@@ -1,8 +1,12 @@
 import * as lancedb from "@lancedb/lancedb";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
-import { StoreLease } from "../../src/store/store-lease.js";
+import { machineId, StoreLease } from "../../src/store/store-lease.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
 /** Two "machines": two connections to one meta table in the bucket, each with its lease. */
@@ -21,7 +25,7 @@ async function machines(s3: S3Server, uri: string, leaseMs?: number) {
   const tables = [meta, await second.openTable("meta")];
   return {
     meta,
-    leases: tables.map((table) => new StoreLease(async () => table, leaseMs)),
+    leases: tables.map((table, i) => new StoreLease(async () => table, `${i}a`, leaseMs)),
     close: () => [first, second].forEach((db) => db.close()),
   };
 }
@@ -83,40 +87,62 @@ describe("the writer lease of a store on object storage", () => {
     await meta.add([{ key: "writer", value: "gone-host:1234:0" }]);
     const release = await leases[0]!.acquire();
     const [row] = await meta.query().where("key = 'writer'").toArray();
-    expect(row.value).toMatch(/^[^:]+:\d+:t\d+:[0-9a-f-]{36}$/);
+    expect(row.value).toMatch(/^[^:@]+@0a:\d+:t\d+:[0-9a-f-]{36}$/);
     expect(row.value.startsWith("gone-host")).toBe(false);
     await release();
     expect((await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value)).toEqual([""]);
     close();
   });
 
-  it("left behind by this process (its release cut by an outage) is taken again at once; another process's is waited out", async () => {
+  it("left behind by this process, or a process of this machine that has ended (its release cut by an outage), is taken again at once; another's is waited out", async () => {
     const { meta, close } = await machines(s3, "s3://mnemo/left-here");
     const hour = 3_600_000;
     let reachable = true;
-    const cut = new StoreLease(async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))), hour);
+    const cut = new StoreLease(
+      async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))),
+      "0b",
+      hour,
+    );
     const release = await cut.acquire();
     reachable = false;
     await release();
     reachable = true;
     const [left] = (await meta.query().where("key = 'writer'").toArray()).map((lease) => lease.value as string);
-    expect(left).toMatch(new RegExp(`:${process.pid}:`));
+    expect(left).toMatch(new RegExp(`@0b:${process.pid}:`));
     const soon = <T>(work: Promise<T>) =>
-      Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 5_000))]);
+      Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 3_000))]);
     // Not an hour: nobody holds it, and this process knows.
-    const next = new StoreLease(async () => meta, hour);
+    const next = new StoreLease(async () => meta, "0b", hour);
     const taking = next.acquire();
     expect(await soon(taking)).toBe("taken");
     await (await taking)();
-    // Another process's stamp (this host, another pid), or another thread's of this process (an
-    // import's worker thread), may be held: it is waited out.
-    for (const other of [left!.replace(`:${process.pid}:`, ":1:"), left!.replace(`:t${threadId}:`, `:t${threadId + 1}:`)]) {
-      await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${other}'` } });
-      const waiting = next.acquire();
-      expect(await soon(waiting), other).toBe("waiting");
+    const ended = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const stampOf = (machine: string, pid: number, thread = threadId) =>
+      left!.replace(`@0b:${process.pid}:t${threadId}:`, `@${machine}:${pid}:t${thread}:`);
+    const held = async (stamp: string) => {
+      await meta.update({ where: "key = 'writer'", valuesSql: { value: `'${stamp}'` } });
+      const acquiring = next.acquire();
+      const state = await soon(acquiring);
       await meta.update({ where: "key = 'writer'", valuesSql: { value: "''" } });
-      await (await waiting)();
+      await (await acquiring)();
+      return state;
+    };
+    // A process of this machine that has ended holds nothing.
+    expect(await held(stampOf("0b", ended))).toBe("taken");
+    // Another process of this machine that runs, another thread of this process (an import's worker
+    // thread), or another machine's process may hold it (a pid here says nothing of a process there).
+    for (const other of [stampOf("0b", process.ppid), stampOf("0b", process.pid, threadId + 1), stampOf("1c", ended)]) {
+      expect(await held(other), other).toBe("waiting");
     }
     close();
+  });
+
+  it("keeps the machine's id in its data dir, readable by its owner only", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mnemo-machine-"));
+    const id = machineId(dir);
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(machineId(dir)).toBe(id);
+    expect(fs.statSync(path.join(dir, "machine-id")).mode & 0o777).toBe(0o600);
+    fs.rmSync(dir, { recursive: true });
   });
 });
