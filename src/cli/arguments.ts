@@ -8,10 +8,14 @@ const HOW_TO_FIX = "Give the text as UTF-8: convert it with `iconv -f latin1 -t 
 /**
  * Refuses an argument that is not UTF-8 (a Latin-1 "café" pasted into a terminal): Node turns such
  * bytes into U+FFFD before mnemo sees them, which would be stored as text nobody wrote. So the
- * command line is read again as the kernel holds it, from /proc (Linux; elsewhere the check is skipped).
+ * command line is read again as the kernel holds it, from /proc (Linux; elsewhere the check is skipped),
+ * when an argument holds a U+FFFD: Node makes one of every byte that is not UTF-8.
  * `argv` is process.argv; its last entries are the kernel's last ones (Node's own flags come first).
  */
-export function checkArgumentsAreUtf8(argv: readonly string[], cmdline = readCmdline()): void {
+export function checkArgumentsAreUtf8(argv: readonly string[], cmdline?: Buffer[]): void {
+  // Without a U+FFFD, every byte was UTF-8: /proc is read (~1 ms) only when one may not have been.
+  if (!cmdline && !argv.some((arg) => arg.includes("\uFFFD"))) return;
+  cmdline ??= readCmdline();
   if (!cmdline) return;
   const userArgs = cmdline.slice(-(argv.length - 2));
   if (argv.length <= 2 || userArgs.length !== argv.length - 2) return;
