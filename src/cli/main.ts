@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import fs from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
@@ -108,7 +108,8 @@ function commanderOutput(io: CliIo) {
 
 /** Our own package.json's version: npm_package_version is the version of whatever project `npm run` runs in. */
 function packageVersion(): string {
-  const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+  // Read, not required: require's JSON loading is ~1.5 ms of every command's start.
+  const { version } = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   return version;
 }
 
