@@ -34,6 +34,13 @@ const onlyTheCli = {
       const lazy = "const childProcess = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
       return { contents: source.replace(eager, lazy), loader: "js" };
     });
+    // chalk works out a terminal's colours as it loads (node:tty, which loads node:net: ~5 ms of every
+    // start); mnemo gives every Chalk its level (cli/output.ts), so the answer is never read.
+    bundler.onResolve({ filter: /^#supports-color$/ }, () => ({ path: "supports-color", namespace: "no-colour-detection" }));
+    bundler.onLoad({ filter: /.*/, namespace: "no-colour-detection" }, () => ({
+      contents: "export default { stdout: false, stderr: false };",
+      loader: "js",
+    }));
     // Node's modules through require, not import: an import makes an ES module facade of each, all
     // of its exports copied (~9 ms of a command's start for fs, http, stream and the rest).
     bundler.onResolve({ filter: /^node:/ }, (args) =>
@@ -75,7 +82,7 @@ const { metafile } = await build({
 
 // The bundle's copies are of leaves alone: a copy of the core, the store or shared/errors.js would be a second one.
 const copied = Object.keys(metafile.inputs).filter(
-  (input) => !input.includes("node_modules") && !input.startsWith("node-builtin:") && !path.resolve(input).startsWith(CLI),
+  (input) => !input.includes("node_modules") && !/^[a-z-]+:/.test(input) && !path.resolve(input).startsWith(CLI),
 );
 const strays = copied.filter((input) => !LEAVES.test(path.relative(DIST, path.resolve(input))));
 if (strays.length > 0) throw new Error(`the CLI bundle would copy modules it must import: ${strays.join(", ")}`);
