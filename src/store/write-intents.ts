@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { syncDir } from "./journal.js";
 import { messagesRowId, type TableRows } from "./rows.js";
-import { predicate, type Where } from "./where.js";
+import { predicate, type Values, type Where } from "./where.js";
 import type { TableKey } from "./schema.js";
 import { storageFaultOr } from "./write-lock.js";
 
@@ -23,6 +23,7 @@ export interface WriteIntent {
 export interface IntentTables {
   select<K extends TableKey>(key: K, where: Where<K>, options?: { columns?: string[] }): Promise<TableRows[K][]>;
   delete(key: TableKey, where: string): Promise<number>;
+  update<K extends TableKey>(key: K, where: Where<K>, values: Values<K>): Promise<number>;
 }
 
 /**
@@ -103,6 +104,22 @@ async function settleIntent(tables: IntentTables, intent: WriteIntent): Promise<
   if (intent.ids.length === 0) return;
   const stray = await STRAY[intent.rows](tables, intent);
   if (stray) await tables.delete(stray.key, stray.where);
+  if (intent.rows === "conversations") await requeueUnchunked(tables, intent);
+}
+
+/**
+ * Conversations a cut removal left listed without their chunks (they go first, messages last; a
+ * move to the trash cut there is undone): queued, so the index worker chunks them again from their
+ * messages instead of search never finding them. A ready conversation that had no text to chunk is
+ * only indexed again, to the same nothing.
+ */
+async function requeueUnchunked(tables: IntentTables, { userId, ids }: WriteIntent): Promise<void> {
+  const ready = await tables.select("conversations", { userId, id: ids, status: "ready" }, { columns: ["id"] });
+  if (ready.length === 0) return;
+  const readyIds = ready.map((row) => row.id);
+  const chunked = await tables.select("chunks", { userId, conversationId: readyIds }, { columns: ["conversationId"] });
+  const bare = readyIds.filter((id) => !chunked.some((chunk) => chunk.conversationId === id));
+  if (bare.length > 0) await tables.update("conversations", { userId, id: bare }, { status: "queued", statusReason: null });
 }
 
 /** Messages rows of these conversations that are not a stored conversation's current revision. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import type { MnemoService } from "../../src/core/service.js";
 import type { Store } from "../../src/store/store.js";
-import { openTestApp, tempDir } from "../helpers.js";
+import { openTestApp, settled, tempDir } from "../helpers.js";
 
 /**
  * A write cut between its commits (simulated: its intent recorded and never cleared, its first
@@ -108,10 +108,50 @@ describe("a write's intent", () => {
     expect(intentFiles()).toEqual([]);
   });
 
+  it("left by a move to the trash cut after the chunks went: the move is undone and the conversation indexed again, found by search", async () => {
+    app.indexer.start();
+    const { conversationId } = await service.conversations.upload({
+      conversation: {
+        id: "moved-half",
+        title: "Boiler service",
+        createdAt: "2024-05-01T10:00:00Z",
+        messages: [{ id: "m1", role: "human", content: "The boiler is serviced every October by Mr Okafor" }],
+      },
+    });
+    await settled(service);
+    const found = async () => (await service.search({ query: "boiler serviced October" })).results.map((hit) => hit.conversationId);
+    expect(await found()).toContain(conversationId);
+    // moveConversations up to its first deletion: the trash entry in, the chunks out, then cut.
+    await store.write(async () => {
+      store.intend({ rows: "trash", userId, ids: ["trs_half"] });
+      await store.add("trash", [
+        {
+          id: "trs_half",
+          userId,
+          kind: "conversation",
+          itemId: conversationId,
+          title: "Boiler service",
+          detail: "custom · 1 message",
+          deletedAt: "2024-05-02T10:00:00.000Z",
+          entryJson: "{}",
+        },
+      ]);
+      store.intend({ rows: "conversations", userId, ids: [conversationId] });
+      await store.delete("chunks", { conversationId });
+    });
+    expect(await found()).not.toContain(conversationId);
+    await store.write(async () => undefined);
+    expect(await store.count("trash", { id: "trs_half" })).toBe(0);
+    await settled(service);
+    expect(await found()).toContain(conversationId);
+    expect(intentFiles()).toEqual([]);
+    await app.indexer.stop();
+  });
+
   it("cut before its record was whole is dropped: nothing was committed after it", async () => {
     fs.writeFileSync(path.join(dataDir, "unfinished-writes", "1-cut.json"), '{"rows":"conversations","userId":"u');
     await store.write(async () => undefined);
     expect(intentFiles()).toEqual([]);
-    expect(await store.count("conversations", "true")).toBe(1);
+    expect(await store.count("conversations", "true")).toBe(2);
   });
 });
