@@ -41,15 +41,6 @@ const onlyTheCli = {
       contents: "export default { stdout: false, stderr: false };",
       loader: "js",
     }));
-    // Node's modules through require, not import: an import makes an ES module facade of each, all
-    // of its exports copied (~9 ms of a command's start for fs, http, stream and the rest).
-    bundler.onResolve({ filter: /^node:/ }, (args) =>
-      args.kind === "require-call" ? { path: args.path, external: true } : { path: args.path, namespace: "node-builtin" },
-    );
-    bundler.onLoad({ filter: /.*/, namespace: "node-builtin" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
     bundler.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === "entry-point" || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       if (!args.path.startsWith(".")) return BUNDLED_LIBRARIES.test(args.path) ? undefined : { path: args.path, external: true };
@@ -64,24 +55,31 @@ const onlyTheCli = {
 
 for (const file of fs.readdirSync(CLI)) if (file.endsWith(".bundle.js")) fs.rmSync(path.join(CLI, file)); // an earlier build's chunks
 
-const { metafile } = await build({
-  metafile: true,
-  entryPoints: ENTRIES.map((name) => ({ in: path.join(CLI, `${name}.js`), out: `${name}.bundle` })),
-  outdir: CLI,
-  chunkNames: "chunk-[hash].bundle",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  plugins: [onlyTheCli],
-  // commander is CommonJS: its require() of Node's own modules needs a require in an ES module.
-  banner: { js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);' },
-  logLevel: "warning",
-});
+// Each entry a build of its own: sharing chunks with the threads split the main bundle's modules
+// into chunks by which entries reach them, each one more module for a command to load (a worker
+// thread loads its modules afresh anyway).
+const inputs = [];
+for (const name of ENTRIES) {
+  const { metafile } = await build({
+    metafile: true,
+    entryPoints: [{ in: path.join(CLI, `${name}.js`), out: `${name}.bundle` }],
+    outdir: CLI,
+    chunkNames: "chunk-[hash].bundle",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    plugins: [onlyTheCli],
+    // commander is CommonJS: its require() of Node's own modules needs a require in an ES module.
+    banner: { js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);' },
+    logLevel: "warning",
+  });
+  inputs.push(...Object.keys(metafile.inputs));
+}
 
 // The bundle's copies are of leaves alone: a copy of the core, the store or shared/errors.js would be a second one.
-const copied = Object.keys(metafile.inputs).filter(
+const copied = inputs.filter(
   (input) => !input.includes("node_modules") && !/^[a-z-]+:/.test(input) && !path.resolve(input).startsWith(CLI),
 );
 const strays = copied.filter((input) => !LEAVES.test(path.relative(DIST, path.resolve(input))));

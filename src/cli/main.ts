@@ -22,6 +22,7 @@ import { registerWatch } from "./commands/watch.js";
 import { checkArgumentsAreUtf8 } from "./arguments.js";
 import { EXIT, handleError } from "./handle-error.js";
 import { bindIo, processIo, type CliIo } from "./io.js";
+import { createOutput } from "./output.js";
 
 /**
  * Every command, in the order help lists them, with what declares it (search and recall together).
@@ -128,7 +129,6 @@ export async function main(argv: string[]): Promise<void> {
   try {
     checkArgumentsAreUtf8(argv);
   } catch (error) {
-    const { createOutput } = await import("./output.js");
     process.exitCode = handleError(error, createOutput({ json: argv.includes("--json"), io }));
     return;
   }

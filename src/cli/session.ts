@@ -5,7 +5,10 @@ import type { MnemoService } from "../core/index.js";
 import { handleError } from "./handle-error.js";
 import { ioOf, type CliIo } from "./io.js";
 import { createOutput, type Output } from "./output.js";
-import { readTokenFile } from "./server-route.js";
+import { locateStore } from "../config/location.js";
+import { runningServer } from "../config/server-info.js";
+import { readTokenFile, routedService, serverForCommand } from "./server-route.js";
+import { startSpinner } from "./spinner.js";
 
 /** The options every command takes (declared once on the root program). */
 export interface GlobalOptions {
@@ -79,10 +82,9 @@ async function openApp(
   maintenance: "detached" | "background",
   appOptions: Pick<AppOptions, "reindexing"> = {},
 ): Promise<App> {
-  const [{ createApp }, { loadConfig }, { startSpinner }, { useFewerArenas }] = await Promise.all([
+  const [{ createApp }, { loadConfig }, { useFewerArenas }] = await Promise.all([
     import("../core/index.js"),
     import("../config/load-config.js"),
-    import("./spinner.js"),
     import("../shared/lean-allocator.js"),
   ]);
   await useFewerArenas(); // before LanceDB's and the model's threads (bin/mnemo.js sets it earlier for long runs)
@@ -136,7 +138,6 @@ export async function openService(
   session: Session,
   options: { index?: boolean; maintenance: "detached" | "background" },
 ): Promise<{ service: MnemoService; via: Via; close(): Promise<void> }> {
-  const [{ locateStore }, { runningServer }] = await Promise.all([import("../config/location.js"), import("../config/server-info.js")]);
   const location = locateStore(
     {
       store: session.options.store,
@@ -158,7 +159,6 @@ export async function openService(
     const service = createRemoteService(location.remote.url, location.remote.token ?? readTokenFile(location.paths.tokenFile));
     return { service, via: "server", close: async () => undefined };
   }
-  const { serverForCommand, routedService } = await import("./server-route.js");
   const server = serverForCommand(session.options, location, runningServer(location.paths.serverInfo));
   if (server) {
     const { createRemoteService } = await import("../client/remote.js");

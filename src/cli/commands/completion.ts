@@ -1,6 +1,9 @@
 import { Option, type Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { action, withService } from "../session.js";
+import { locateStore } from "../../config/location.js";
+import { runningServer } from "../../config/server-info.js";
+import { SHELLS, complete, completionLines, completionScript, storedValues } from "../completion.js";
 
 export function registerCompletion(program: Command): void {
   program
@@ -20,7 +23,6 @@ Load it:
     )
     .action(
       action(async (session, shell: string | undefined, words: string[], options: { complete?: boolean; describe?: boolean }) => {
-        const { SHELLS, complete, completionLines, completionScript, storedValues } = await import("../completion.js");
         if (!options.complete) {
           if (!SHELLS.includes(shell as (typeof SHELLS)[number])) {
             throw AppError.invalid(
@@ -35,8 +37,6 @@ Load it:
         const typed = shell === undefined ? words : [shell, ...words];
         const found = complete(program, typed.length === 0 ? [""] : typed);
         if ("candidates" in found) return void session.io.stdout.write(completionLines(found.candidates, Boolean(options.describe)));
-        const { runningServer } = await import("../../config/server-info.js");
-        const { locateStore } = await import("../../config/location.js");
         // The store and server the typed command names (--store, --remote…), over those of this one.
         const named = { ...session.options, ...found.globals };
         const location = locateStore({ store: named.store, user: named.user, remote: named.remote, token: named.token }, session.io.env);

@@ -5,6 +5,7 @@ import type { Diagnosis, Finding } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import { counted, type Output } from "../output.js";
 import { action } from "../session.js";
+import { startSpinner } from "../spinner.js";
 
 const DOCTOR_HELP = `
 Checks every table: opens it, counts and reads all its rows, checks vectors (finite, not zero, of
@@ -48,7 +49,6 @@ export function registerDoctor(program: Command): void {
         const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
         if (session.io.env["MNEMO_URL"])
           out.notice(`This command checks the store at ${config.paths.dataDir}, not the server at $MNEMO_URL.`);
-        const { startSpinner } = await import("../spinner.js");
         const spinner = await startSpinner("Checking the store", session);
         try {
           const diagnosis = await diagnoseStore(config, (text) => spinner.text(text));

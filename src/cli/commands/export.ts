@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { counted } from "../output.js";
 import { action, type Session } from "../session.js";
+import { startSpinner } from "../spinner.js";
 
 interface ExportOptions {
   allUsers?: boolean;
@@ -33,7 +34,7 @@ export function registerExport(program: Command): void {
           throw AppError.invalid("file", `${target} exists`, "Pass another name, or --yes to replace it.");
         }
         // Loaded when run: a command sent to a server loads only what it needs (src/README.md).
-        const [{ exportInThread }, { startSpinner }] = await Promise.all([import("../export-thread.js"), import("../spinner.js")]);
+        const { exportInThread } = await import("../export-thread.js");
         const spinner = await startSpinner("Exporting", session);
         try {
           const records = await exportInThread(

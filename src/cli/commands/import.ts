@@ -4,6 +4,7 @@ import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { action } from "../session.js";
+import { startSpinner } from "../spinner.js";
 
 /**
  * `mnemo import --help` after the options: the formats (from the importers' registry), backups, and
@@ -43,7 +44,7 @@ export function registerImport(program: Command): void {
           // Before the thread opens (or creates) the store.
           (await import("../../core/index.js")).checkPlatform(options.platform);
           await useLeanAllocator();
-          const [{ importInThread }, { startSpinner }] = await Promise.all([import("../import-thread.js"), import("../spinner.js")]);
+          const { importInThread } = await import("../import-thread.js");
           const spinner = await startSpinner("Reading exports", session);
           try {
             const summary = await importInThread(

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { CHUNK_TOKENS } from "../../config/chunk-size.js";
 import type { ReindexProgress, ReindexResult } from "../../core/index.js";
 import { action, withApp } from "../session.js";
+import { startSpinner } from "../spinner.js";
 
 export function registerReindex(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function registerReindex(program: Command): void {
         await withApp(
           session,
           async (app) => {
-            const [{ reindexApp }, { startSpinner }] = await Promise.all([import("../../core/index.js"), import("../spinner.js")]);
+            const { reindexApp } = await import("../../core/index.js");
             const spinner = await startSpinner("Loading the embedder", session);
             const stopped = () => {
               spinner.stop();

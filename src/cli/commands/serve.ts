@@ -6,6 +6,7 @@ import { isAppError } from "../../shared/errors.js";
 import { handleError } from "../handle-error.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
+import { logStderrTo } from "../log-file.js";
 
 export interface ServeOptions {
   port?: string;
@@ -26,7 +27,6 @@ export function registerServe(program: Command): void {
     .option("--log-file <file>", "write what it logs to <file>, each line with its time, instead of to stderr (as `mnemo service` runs it)")
     .action(
       action(async (session, options: ServeOptions) => {
-        const { logStderrTo } = await import("../log-file.js");
         const restoreStderr = options.logFile ? logStderrTo(options.logFile, session.io.stderr) : undefined;
         try {
           await serve(session, options, async ({ url, tokenFile }) => {

@@ -10,6 +10,10 @@ import { BIN } from "../bin-path.js";
 import { action, type Session } from "../session.js";
 import { shortDate } from "../../text/local-time.js";
 import { parseCount } from "./memories.js";
+import { isRemoteUri } from "../../config/paths.js";
+import { locateStore } from "../../config/location.js";
+import { runningServer } from "../../config/server-info.js";
+import { lastLogLines } from "../log-file.js";
 
 /** How long `install` waits for the server to answer before it says what went wrong. */
 const START_TIMEOUT_MS = 60_000;
@@ -56,7 +60,6 @@ async function install(session: Session, options: { port?: string; watch?: strin
   if (location.remote) {
     throw AppError.invalid("--remote", "the service serves this machine's store", "Run it without --remote (and without $MNEMO_URL).");
   }
-  const { isRemoteUri } = await import("../../config/paths.js");
   const spec: ServiceSpec = {
     node: process.execPath,
     bin: BIN,
@@ -67,7 +70,7 @@ async function install(session: Session, options: { port?: string; watch?: strin
   };
   await manager.check(spec);
   const before = await manager.state().catch(() => undefined);
-  const other = await runningServer(location.paths.serverInfo);
+  const other = runningServer(location.paths.serverInfo);
   if (other && other.pid !== before?.pid) {
     throw new AppError("conflict", `mnemo serve (pid ${other.pid}) already serves this store at ${other.url}`, {
       suggestion: "Stop it (Ctrl-C where it runs), then run `mnemo service install` again: the service takes its place.",
@@ -105,12 +108,11 @@ async function started(manager: ServiceManager, serverInfo: string, logFile: str
   let state: ManagerState | undefined;
   while (Date.now() < deadline) {
     state = await manager.state();
-    const server = await runningServer(serverInfo);
+    const server = runningServer(serverInfo);
     if (server && state.pid === server.pid) return server;
     if (!state.running && state.failure) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const { lastLogLines } = await import("../log-file.js");
   const tail = lastLogLines(logFile, 5).join("\n  ");
   throw new AppError(
     "unavailable",
@@ -157,7 +159,6 @@ interface ServiceStatus {
 
 async function status(session: Session): Promise<void> {
   const { manager, location, locateStore } = await context(session);
-  const { isRemoteUri } = await import("../../config/paths.js");
   const installed = readInstalled(manager);
   const store = installed?.spec.store ?? (isRemoteUri(location.storeUri) ? location.storeUri : location.paths.dataDir);
   const served = installed ? locateStore({ store: installed.spec.store }, session.io.env) : location;
@@ -169,7 +170,7 @@ async function status(session: Session): Promise<void> {
       return state;
     });
   }
-  const server = (await runningServer(served.paths.serverInfo)) ?? null;
+  const server = runningServer(served.paths.serverInfo) ?? null;
   const logFile = installed?.spec.logFile ?? null;
   const report: ServiceStatus = {
     installed: installed !== undefined,
@@ -228,7 +229,6 @@ function printStatus(session: Session, report: ServiceStatus): void {
 
 /** The log's lines that report a problem: warnings (!), errors (✖), and what the server could not answer. */
 async function errorLines(logFile: string): Promise<string[]> {
-  const { lastLogLines } = await import("../log-file.js");
   return lastLogLines(logFile, 2_000)
     .filter((line) => /^\S+ (! |✖ |internal error)/.test(line))
     .slice(-5);
@@ -241,7 +241,6 @@ async function logs(session: Session, options: { lines: string; follow?: boolean
   if (!fs.existsSync(logFile) && !options.follow) {
     throw new AppError("not_found", `No log at ${logFile}`, { suggestion: "Install the service first: `mnemo service install`." });
   }
-  const { lastLogLines } = await import("../log-file.js");
   for (const line of lastLogLines(logFile, count)) session.out.line(line);
   if (options.follow) await follow(logFile, (text) => session.io.stdout.write(text));
 }
@@ -267,13 +266,9 @@ async function follow(file: string, write: (text: string) => void): Promise<void
 }
 
 async function context(session: Session) {
-  const [{ locateStore }, { serviceManager }] = await Promise.all([import("../../config/location.js"), import("../service/managers.js")]);
+  const { serviceManager } = await import("../service/managers.js");
   const { store, user, remote, token } = session.options;
   return { manager: serviceManager(session.io.env), location: locateStore({ store, user, remote, token }, session.io.env), locateStore };
-}
-
-async function runningServer(file: string): Promise<ServerInfo | undefined> {
-  return (await import("../../config/server-info.js")).runningServer(file);
 }
 
 function installedFile(manager: ServiceManager): string {

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { action, type Session } from "../session.js";
 import { serve, type ServeOptions } from "./serve.js";
+import { runningServer } from "../../config/server-info.js";
 
 interface UiOptions extends ServeOptions {
   open: boolean;
@@ -17,10 +18,7 @@ export function registerUi(program: Command): void {
     .option("--host <address>", "address of a server this starts (default 127.0.0.1)")
     .action(
       action(async (session, options: UiOptions) => {
-        const [{ loadConfig }, { runningServer }] = await Promise.all([
-          import("../../config/load-config.js"),
-          import("../../config/server-info.js"),
-        ]);
+        const { loadConfig } = await import("../../config/load-config.js");
         const config = loadConfig({ store: session.options.store, user: session.options.user }, session.io.env);
         const running = runningServer(config.paths.serverInfo);
         if (running) {

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
+import { locateStore } from "../../config/location.js";
 
 export function registerWatch(program: Command): void {
   program
@@ -21,10 +22,7 @@ export function registerWatch(program: Command): void {
           }
           return absolute;
         });
-        const [{ watchFolder, importExports, uploadExports }, { locateStore }] = await Promise.all([
-          import("../../core/index.js"),
-          import("../../config/location.js"),
-        ]);
+        const { watchFolder, importExports, uploadExports } = await import("../../core/index.js");
         const { store, user, remote, token } = session.options;
         const { paths } = locateStore({ store, user, remote, token }, session.io.env);
         // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
