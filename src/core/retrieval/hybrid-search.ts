@@ -79,7 +79,7 @@ function withSimilarities(top: Candidate[], query: Float32Array, rows: Map<bigin
   });
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
+export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let normA = 0;
   let normB = 0;
