@@ -179,15 +179,24 @@ function parseStamp(stamp: string): { host: string; machine: string; pid: number
  */
 export function machineId(dataDir: string): string {
   const file = path.join(dataDir, "machine-id");
-  try {
+  if (!fs.existsSync(file)) {
+    // Written whole, then linked into place: two processes starting at once agree on the first one linked.
+    const draft = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
     fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, randomBytes(8).toString("hex"), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    fs.writeFileSync(draft, randomBytes(8).toString("hex"), { mode: 0o600 });
+    try {
+      fs.linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
   }
   const id = fs.readFileSync(file, "utf8").trim();
-  if (!/^[0-9a-f]+$/.test(id)) throw new Error(`${file} holds no machine id: delete it, and mnemo makes another`);
-  return id;
+  if (/^[0-9a-f]+$/.test(id)) return id;
+  throw new AppError("store_mismatch", `${file} holds no machine id`, {
+    suggestion: "Delete that file: mnemo makes another (it only tells this machine's writers from another's).",
+  });
 }
 
 function stayedBusy(stamp: string, machine: string): AppError {
