@@ -8,9 +8,13 @@ const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const CHATGPT = path.join(EXPORTS, "chatgpt-export.zip");
 const CLAUDE = path.join(EXPORTS, "claude-export.zip");
 
+/** A file is imported once it has held for this long (`--settle`, 3 s by default): the tests wait for each import. */
+const SETTLE_SECONDS = 1;
+
 /** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
 function startWatch(folder: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
-  const child = spawn(process.execPath, [BIN, "watch", folder], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), folder];
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   return { child, log: () => log };
@@ -23,11 +27,11 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-/** A download as a browser may write it in place: the first half, a pause, then the rest. */
+/** A download as a browser may write it in place: the first half, a pause shorter than the settling, then the rest. */
 async function download(source: string, target: string): Promise<void> {
   const bytes = fs.readFileSync(source);
   fs.writeFileSync(target, bytes.subarray(0, Math.floor(bytes.length / 2)));
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  await new Promise((resolve) => setTimeout(resolve, (SETTLE_SECONDS * 1000) / 2));
   fs.appendFileSync(target, bytes.subarray(Math.floor(bytes.length / 2)));
 }
 
@@ -35,6 +39,14 @@ async function conversationCount(env: NodeJS.ProcessEnv): Promise<number> {
   const counted = await runCli(["--json", "chats", "count"], { env });
   return (JSON.parse(counted.stdout) as { count: number }).count;
 }
+
+it("refuses a settling time that is not a number of seconds from 0.1 to an hour", async () => {
+  for (const settle of ["0", "-1", "soon", "3601"]) {
+    const result = await runCli(["watch", "--settle", settle, tempDir("mnemo-downloads-")], { env: isolatedEnv() });
+    expect(result.code, settle).toBe(2);
+    expect(result.stderr).toContain(`--settle: must be a number of seconds from 0.1 to 3600, not "${settle}"`);
+  }
+});
 
 describe.each(["embedded", "through the server on the store"] as const)("mnemo watch (%s)", (mode) => {
   let folder: string;

@@ -13,8 +13,14 @@ export function registerWatch(program: Command): void {
       "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, until Ctrl-C (`mnemo service install --watch` does it at every login)",
     )
     .argument("<folders...>", "folders to watch")
+    .option(
+      "--settle <seconds>",
+      "how long a file's size and time must hold before it is imported (a slow network share may need more)",
+      "3",
+    )
     .action(
-      action(async (session, folders: string[]) => {
+      action(async (session, folders: string[], options: { settle: string }) => {
+        const stableMs = parseSeconds("--settle", options.settle) * 1000;
         const watched = folders.map((folder) => {
           const absolute = path.resolve(folder);
           if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
@@ -34,6 +40,9 @@ export function registerWatch(program: Command): void {
               watchFolder({
                 folder,
                 stateFile: paths.watchState,
+                stableMs,
+                // Looked at as often as a file must hold, up to every 2 s.
+                intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),
                 log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },
               }),
@@ -47,4 +56,11 @@ export function registerWatch(program: Command): void {
         }
       }),
     );
+}
+
+/** A number of seconds from 0.1 to an hour, as typed. */
+function parseSeconds(flag: string, value: string): number {
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds >= 0.1 && seconds <= 3600)) throw AppError.invalid(flag, `must be a number of seconds from 0.1 to 3600, not "${value}"`);
+  return seconds;
 }
