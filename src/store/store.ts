@@ -685,6 +685,14 @@ export class Store {
     return value;
   }
 
+  /** Which of these conversations have no chunk at all. */
+  async unchunked(conversationIds: readonly string[]): Promise<Set<string>> {
+    if (conversationIds.length === 0) return new Set();
+    const chunked = await this.select("chunks", { conversationId: conversationIds }, { columns: ["conversationId"] });
+    const has = new Set(chunked.map((row) => row.conversationId));
+    return new Set(conversationIds.filter((id) => !has.has(id)));
+  }
+
   async count<K extends TableKey>(key: K, where: Filter<K>): Promise<number> {
     return this.guard(key, (table) => table.countRows(predicate(where)));
   }

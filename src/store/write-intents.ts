@@ -24,6 +24,7 @@ export interface IntentTables {
   select<K extends TableKey>(key: K, where: Where<K>, options?: { columns?: string[] }): Promise<TableRows[K][]>;
   delete(key: TableKey, where: string): Promise<number>;
   update<K extends TableKey>(key: K, where: Where<K>, values: Values<K>): Promise<number>;
+  unchunked(conversationIds: readonly string[]): Promise<Set<string>>;
 }
 
 /**
@@ -115,10 +116,7 @@ async function settleIntent(tables: IntentTables, intent: WriteIntent): Promise<
  */
 async function requeueUnchunked(tables: IntentTables, { userId, ids }: WriteIntent): Promise<void> {
   const ready = await tables.select("conversations", { userId, id: ids, status: "ready" }, { columns: ["id"] });
-  if (ready.length === 0) return;
-  const readyIds = ready.map((row) => row.id);
-  const chunked = await tables.select("chunks", { userId, conversationId: readyIds }, { columns: ["conversationId"] });
-  const bare = readyIds.filter((id) => !chunked.some((chunk) => chunk.conversationId === id));
+  const bare = [...(await tables.unchunked(ready.map((row) => row.id)))];
   if (bare.length > 0) await tables.update("conversations", { userId, id: bare }, { status: "queued", statusReason: null });
 }
 

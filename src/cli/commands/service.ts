@@ -185,7 +185,7 @@ async function status(session: Session): Promise<void> {
     logFile,
     restarts: state.restarts ?? null,
     failure: state.failure ?? null,
-    lastErrors: logFile ? await errorLines(logFile) : [],
+    lastErrors: logFile ? errorLines(logFile) : [],
     managerError,
   };
   if (session.out.json) return session.out.data(report);
@@ -228,7 +228,7 @@ function printStatus(session: Session, report: ServiceStatus): void {
 }
 
 /** The log's lines that report a problem: warnings (!), errors (✖), and what the server could not answer. */
-async function errorLines(logFile: string): Promise<string[]> {
+function errorLines(logFile: string): string[] {
   return lastLogLines(logFile, 2_000)
     .filter((line) => /^\S+ (! |✖ |internal error)/.test(line))
     .slice(-5);

@@ -178,7 +178,11 @@ export class IndexWorker {
         this.ctx,
         claimed.filter((row) => row.tokenCount <= MAX_CONVERSATION_TOKENS),
       );
-      const unchunked = await this.withoutChunks(claimed.filter((row) => row.status === "queued" && row.revision > 1));
+      // Re-queued without chunks (restored without vectors, `mnemo doctor --repair`, a removal cut short):
+      // theirs are appended too, sparing a merge that scans the whole table.
+      const unchunked = await this.ctx.store.unchunked(
+        claimed.filter((row) => row.status === "queued" && row.revision > 1).map((row) => row.id),
+      );
       return claimed.map((row) => ({
         ...row,
         messagesJson: messages.get(row.id) ?? "[]",
@@ -207,18 +211,6 @@ export class IndexWorker {
     const ours = await store.select("conversations", { id: ids, ...claim }, { columns: ["id", "revision", "tokenCount"] });
     const before = new Map(chosen.map((row) => [row.id, row]));
     return ours.map((row) => ({ ...before.get(row.id)!, revision: row.revision, tokenCount: row.tokenCount, claim: claimedAt }));
-  }
-
-  /**
-   * Which of these conversations have no chunks at all (restored without vectors, or re-queued by
-   * `mnemo doctor --repair`): theirs are appended too, sparing a merge that scans the whole table.
-   */
-  private async withoutChunks(rows: Pick<ConversationRow, "id">[]): Promise<Set<string>> {
-    if (rows.length === 0) return new Set();
-    const ids = rows.map((row) => row.id);
-    const chunked = await this.ctx.store.select("chunks", { conversationId: ids }, { columns: ["conversationId"] });
-    const has = new Set(chunked.map((row) => row.conversationId));
-    return new Set(ids.filter((id) => !has.has(id)));
   }
 
   private async process(batch: Claimed[]): Promise<void> {
