@@ -69,13 +69,3 @@ export class GroupCommit<I, R> {
     return groups;
   }
 }
-
-/** One GroupCommit per owner (a service's context), made on first use by `make`. */
-export function groupCommitPer<O extends object, I, R>(make: (owner: O) => GroupCommit<I, R>): (owner: O) => GroupCommit<I, R> {
-  const made = new WeakMap<O, GroupCommit<I, R>>();
-  return (owner) => {
-    let batcher = made.get(owner);
-    if (!batcher) made.set(owner, (batcher = make(owner)));
-    return batcher;
-  };
-}

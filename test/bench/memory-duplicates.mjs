@@ -67,10 +67,10 @@ const ids = await storeMemories(
 const keyOf = new Map(ids.map((id, i) => [id, keys[i]]));
 const checked = { caught: 0, wrong: 0, merged: [] };
 for (const key of keys) {
-  const found = await findSimilarMemory(app.context, user.id, restated[key]);
+  const { similar: found } = await findSimilarMemory(app.context, user.id, restated[key]);
   if (found && keyOf.get(found.memoryId) === key) checked.caught++;
   else if (found) checked.wrong++;
-  const merged = await findSimilarMemory(app.context, user.id, different[key]);
+  const { similar: merged } = await findSimilarMemory(app.context, user.id, different[key]);
   if (merged) checked.merged.push(`${different[key]} → ${merged.text}`);
 }
 

@@ -1,6 +1,7 @@
 import { parseInput } from "../../schemas/parse.js";
 import { UploadConversation, type IngestResponse } from "../../schemas/chat-history.js";
-import { GroupCommit, groupCommitPer } from "../../shared/group-commit.js";
+import { onePer } from "../../shared/one-per.js";
+import { GroupCommit } from "../../shared/group-commit.js";
 import { storeUploads, type Upload } from "./uploads.js";
 import type { CoreContext } from "../context.js";
 
@@ -12,7 +13,7 @@ interface Pending {
   upload: Upload;
 }
 
-const batcherOf = groupCommitPer(
+const batcherOf = onePer(
   (ctx: CoreContext) =>
     new GroupCommit<Pending, IngestResponse>(
       (userId, items) => storeBatch(ctx, userId, items),

@@ -20,7 +20,7 @@ import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { dayBound } from "../../shared/time.js";
 import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
-import { besideMemoryJournal } from "./pending-memories.js";
+import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
 type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
@@ -59,9 +59,13 @@ export async function memoryRows(
 ): Promise<MemoryRow[]> {
   const missing = requests.flatMap((request, index) => (given[index] ? [] : [request.text]));
   const embedded = missing.length === 0 ? [] : await ctx.embedder.embedDocuments(missing, { urgent: true });
-  const vectors = requests.map((_, index) => given[index] ?? embedded.shift()!);
+  return unembeddedRows(ctx, userId, requests).map((row, index) => ({ ...row, vector: given[index] ?? embedded.shift()! }));
+}
+
+/** New memory rows for validated requests, their texts not embedded yet (the journal takes them so). */
+export function unembeddedRows(ctx: CoreContext, userId: string, requests: z.output<typeof StoreMemoryRequest>[]): PendingMemory[] {
   const now = ctx.now().toISOString();
-  return requests.map<MemoryRow>((request, index) => ({
+  return requests.map((request) => ({
     id: newId("mem"),
     userId,
     bucketId: request.bucketId ?? 1,
@@ -73,7 +77,6 @@ export async function memoryRows(
     version: 1,
     createdAt: now,
     updatedAt: now,
-    vector: vectors[index]!,
   }));
 }
 
@@ -152,7 +155,7 @@ function filterWhere(filter: MemoryFilter): Where<"memories"> {
   };
 }
 
-function filterTest(filter: MemoryFilter): (row: MemoryRow) => boolean {
+function filterTest(filter: MemoryFilter): (row: PendingMemory) => boolean {
   return (row) =>
     row.userId === filter.userId &&
     (filter.bucketId === undefined || row.bucketId === filter.bucketId) &&
@@ -182,7 +185,7 @@ async function findMemories<C extends MemoryColumn>(
         // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
         candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
         columns,
-        pending,
+        pending: await withVectors(ctx, pending),
       });
       return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
     }
@@ -204,7 +207,7 @@ async function findMemories<C extends MemoryColumn>(
 }
 
 /** The table's rows and the journal's (without their vectors), newest first; a memory in both is the table's. */
-function newestFirst(stored: MemoryRow[], pending: MemoryRow[]): MemoryRow[] {
+function newestFirst(stored: MemoryRow[], pending: PendingMemory[]): MemoryRow[] {
   if (pending.length === 0) return stored;
   const ids = new Set(stored.map((row) => row.id));
   const fresh = pending.filter((row) => !ids.has(row.id)).map(({ vector: _, ...row }) => row as MemoryRow);

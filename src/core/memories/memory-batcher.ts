@@ -1,12 +1,14 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type StoreMemoryResponse } from "../../schemas/memories.js";
-import { GroupCommit, groupCommitPer, type Outcome } from "../../shared/group-commit.js";
+import { onePer } from "../../shared/one-per.js";
+import { GroupCommit, type Outcome } from "../../shared/group-commit.js";
 import type { CoreContext } from "../context.js";
-import { insertWhereBucketsExist, memoryRows } from "./memories.js";
+import { insertWhereBucketsExist, memoryRows, unembeddedRows } from "./memories.js";
+import { journalVectors } from "./journal-vectors.js";
+import type { PendingMemory } from "./pending-memories.js";
 import { bucketNotFound, cachedBucketRows } from "./buckets.js";
 import { journalMemories } from "./memory-journal.js";
 import type { AppError } from "../../shared/errors.js";
-import type { MemoryRow } from "../../store/rows.js";
 
 /** Memories stored together at most: one embedding batch of 64 short texts takes ~50 ms. */
 const MAX_BATCH = 64;
@@ -16,11 +18,11 @@ const IN_FLIGHT = 2;
 interface Pending {
   userId: string;
   request: ReturnType<typeof StoreMemoryRequest.parse>;
-  /** The text's vector, when the caller has embedded it already (the near-duplicate check). */
+  /** The text's vector, when the near-duplicate check embedded it. */
   vector: Float32Array | undefined;
 }
 
-const batcherOf = groupCommitPer(
+const batcherOf = onePer(
   (ctx: CoreContext) =>
     new GroupCommit<Pending, StoreMemoryResponse>(
       (userId, items) => storeBatch(ctx, userId, items),
@@ -50,13 +52,24 @@ export async function storeMemoryBatched(
 }
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): Promise<Outcome<StoreMemoryResponse>[]> {
-  const rows = await memoryRows(
-    ctx,
-    userId,
-    items.map((item) => item.request),
-    items.map((item) => item.vector),
-  );
-  const refused = ctx.store.journal ? await journalWhereBucketsExist(ctx, userId, rows) : await insertWhereBucketsExist(ctx, userId, rows);
+  const requests = items.map((item) => item.request);
+  let rows: PendingMemory[];
+  let refused: Map<number, AppError>;
+  if (ctx.store.journal) {
+    rows = unembeddedRows(ctx, userId, requests).map((row, index) => {
+      const vector = items[index]!.vector;
+      return vector ? { ...row, vector } : row;
+    });
+    refused = await journalWhereBucketsExist(ctx, userId, rows);
+  } else {
+    const embedded = await memoryRows(
+      ctx,
+      userId,
+      requests,
+      items.map((item) => item.vector),
+    );
+    [rows, refused] = [embedded, await insertWhereBucketsExist(ctx, userId, embedded)];
+  }
   return rows.map((row) => {
     const error = refused.get(row.bucketId);
     return error ? { ok: false, error } : { ok: true, value: { done: "ok", memoryId: row.id } };
@@ -66,14 +79,15 @@ async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): P
 /**
  * Appends the rows whose bucket exists to the store's journal, and says why each bucket that does
  * not exist was refused. A bucket deleted after this check is handled as the journal is absorbed.
+ * Their texts embed once they are acknowledged (journal-vectors.ts).
  */
-async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: MemoryRow[]): Promise<Map<number, AppError>> {
+async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: PendingMemory[]): Promise<Map<number, AppError>> {
   const buckets = new Set((await cachedBucketRows(ctx, userId)).map((bucket) => bucket.id));
   const missing = new Map<number, AppError>();
   for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
-  await journalMemories(
-    ctx,
-    rows.filter((row) => !missing.has(row.bucketId)),
-  );
+  const kept = rows.filter((row) => !missing.has(row.bucketId));
+  await journalMemories(ctx, kept);
+  const unembedded = kept.filter((row) => row.vector === undefined);
+  if (unembedded.length > 0) journalVectors(ctx).embed(unembedded);
   return missing;
 }

@@ -3,15 +3,17 @@ import type { MemoryRow } from "../../store/rows.js";
 import type { CoreContext } from "../context.js";
 import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
 import { historySnapshot } from "./memories.js";
-import { rowOf, storedIds, toRecord, type MemoryRecord } from "./pending-memories.js";
+import { journalVectors } from "./journal-vectors.js";
+import { refreshWordIndexes } from "./memory-words.js";
+import { rowOf, storedIds, toRecord, withVectors, type MemoryRecord, type PendingMemory } from "./pending-memories.js";
 
 /**
  * Stores new text memories through the store's journal: acknowledged once appended and synced,
  * absorbed into the memories and memory_history tables later, many per commit (absorbMemories).
+ * A row without its vector is embedded after (journal-vectors.ts).
  */
-export async function journalMemories(ctx: CoreContext, rows: MemoryRow[]): Promise<void> {
-  const embedderId = ctx.store.meta.embedderId;
-  await ctx.store.appendToJournal(rows.map((row) => toRecord(row, embedderId)));
+export async function journalMemories(ctx: CoreContext, rows: PendingMemory[]): Promise<void> {
+  await ctx.store.appendToJournal(rows.map((row) => toRecord(row, ctx.embedder.id)));
 }
 
 /** Has the store absorb journalled memories with absorbMemories. Call once, as the app starts. */
@@ -19,7 +21,10 @@ export function absorbMemoryJournal(ctx: CoreContext): void {
   ctx.store.absorbJournalWith(
     ["memories", "memoryHistory"],
     (entries) => absorbMemories(ctx, entries),
-    () => ctx.afterWrite(),
+    () => {
+      ctx.afterWrite();
+      refreshWordIndexes(ctx);
+    },
   );
 }
 
@@ -41,6 +46,7 @@ async function absorbMemories(ctx: CoreContext, entries: JournalEntry[]): Promis
     "memories",
     rows.filter((row) => !inTable.has(row.id)),
   );
+  journalVectors(ctx).forget(rows.map((row) => row.id));
 }
 
 type Absorbing = MemoryRecord & { uncertain: boolean };
@@ -66,10 +72,15 @@ async function placed(ctx: CoreContext, records: Absorbing[]): Promise<{ record:
   });
 }
 
+/** The rows, each with a vector of the store's embedder: those acknowledged before embedding take theirs from journalVectors. */
 async function reembedStale(ctx: CoreContext, placed: { record: Absorbing; bucketId: number }[]): Promise<MemoryRow[]> {
   const current = ctx.store.meta.embedderId;
-  const stale = placed.filter(({ record }) => record.embedderId !== current);
-  const vectors = stale.length === 0 ? [] : await ctx.embedder.embedDocuments(stale.map(({ record }) => record.memory.text));
-  const fresh = new Map(stale.map(({ record }, i) => [record.memory.id, vectors[i]!]));
-  return placed.map(({ record, bucketId }) => rowOf(record, bucketId, fresh.get(record.memory.id)));
+  return withVectors(
+    ctx,
+    placed.map(({ record, bucketId }) => {
+      const { vector, ...row } = rowOf(record, bucketId);
+      // One made by the model the store has since been re-indexed away from is made again.
+      return vector && record.embedderId === current ? { ...row, vector } : row;
+    }),
+  );
 }

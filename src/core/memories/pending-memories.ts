@@ -1,20 +1,27 @@
 import type { MemoryRow } from "../../store/rows.js";
 import type { CoreContext } from "../context.js";
 import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
+import { journalVectors } from "./journal-vectors.js";
 
 // The memories in the store's journal: the record each is kept as until absorbed (memory-journal.ts),
 // and reads that show them beside the tables' rows.
 
 /**
  * A text memory as the journal keeps it until it is absorbed: the row's own fields (the others
- * are those of any new text memory) and the embedder its vector came from.
+ * are those of any new text memory) and the embedder its vector came from, or is to come from.
  */
 export interface MemoryRecord {
   memory: Pick<MemoryRow, "id" | "userId" | "bucketId" | "text" | "source" | "createdAt">;
   embedderId: string;
-  /** The vector's float32 bytes, base64. */
-  vector: string;
+  /**
+   * The vector's float32 bytes, base64; none when the memory was acknowledged before its text
+   * was embedded (it embeds right after: journal-vectors.ts).
+   */
+  vector?: string;
 }
+
+/** A memory still in the journal, as a row: its vector only when the record holds one (withVectors adds the others). */
+export type PendingMemory = Omit<MemoryRow, "vector"> & { vector?: Float32Array };
 
 /**
  * Runs `read` with the user's memories still in the journal, as rows (in the bucket they will be
@@ -27,7 +34,7 @@ export interface MemoryRecord {
 export async function besideMemoryJournal<T>(
   ctx: CoreContext,
   userId: string,
-  read: (pending: MemoryRow[], moved: () => boolean) => Promise<T>,
+  read: (pending: PendingMemory[], moved: () => boolean) => Promise<T>,
 ): Promise<T> {
   return ctx.store.besideJournal(decodeRecord, async (records, moved) => {
     const mine = records.filter((record) => record.memory.userId === userId);
@@ -43,15 +50,16 @@ export async function besideMemoryJournal<T>(
 }
 
 /** A journal record with its vector decoded (once per record: the journal keeps what this returns). */
-type DecodedRecord = Omit<MemoryRecord, "vector"> & { vector: Float32Array };
+type DecodedRecord = Omit<MemoryRecord, "vector"> & { vector?: Float32Array };
 
 function decodeRecord(record: unknown): DecodedRecord {
   const { memory, embedderId, vector } = record as MemoryRecord;
-  return { memory, embedderId, vector: decodeVector(vector) };
+  return { memory, embedderId, ...(vector === undefined ? {} : { vector: decodeVector(vector) }) };
 }
 
-/** The memory row a record becomes, in `bucketId`, with its own vector unless given another. */
-export function rowOf(record: MemoryRecord | DecodedRecord, bucketId: number, vector?: Float32Array): MemoryRow {
+/** The memory row a record becomes, in `bucketId`, with its own vector (if it holds one). */
+export function rowOf(record: MemoryRecord | DecodedRecord, bucketId: number): PendingMemory {
+  const vector = typeof record.vector === "string" ? decodeVector(record.vector) : record.vector;
   return {
     ...record.memory,
     bucketId,
@@ -60,8 +68,17 @@ export function rowOf(record: MemoryRecord | DecodedRecord, bucketId: number, ve
     imageDescription: null,
     version: 1,
     updatedAt: record.memory.createdAt,
-    vector: vector ?? (typeof record.vector === "string" ? decodeVector(record.vector) : record.vector),
+    ...(vector === undefined ? {} : { vector }),
   };
+}
+
+/** Journalled memories with their vectors: those acknowledged before embedding take theirs from journalVectors. */
+export async function withVectors(ctx: CoreContext, rows: PendingMemory[]): Promise<MemoryRow[]> {
+  const unembedded = rows.filter((row) => row.vector === undefined);
+  if (unembedded.length === 0) return rows as MemoryRow[];
+  const vectors = await journalVectors(ctx).of(unembedded);
+  const made = new Map(unembedded.map((row, index) => [row.id, vectors[index]!]));
+  return rows.map((row) => ({ ...row, vector: row.vector ?? made.get(row.id)! }));
 }
 
 /** Which of these memories `key` already holds (memories by id, history by the memory's id). */
@@ -72,9 +89,9 @@ export async function storedIds(ctx: CoreContext, key: "memories" | "memoryHisto
   return new Set(rows.map((row) => row.memoryId));
 }
 
-export function toRecord(row: MemoryRow, embedderId: string): MemoryRecord {
-  const { id, userId, bucketId, text, source, createdAt } = row;
-  return { memory: { id, userId, bucketId, text, source, createdAt }, embedderId, vector: encodeVector(row.vector) };
+export function toRecord(row: PendingMemory, embedderId: string): MemoryRecord {
+  const { id, userId, bucketId, text, source, createdAt, vector } = row;
+  return { memory: { id, userId, bucketId, text, source, createdAt }, embedderId, ...(vector ? { vector: encodeVector(vector) } : {}) };
 }
 
 function encodeVector(vector: Float32Array): string {

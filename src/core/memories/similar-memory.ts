@@ -1,10 +1,11 @@
 import { parseInput } from "../../schemas/parse.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
 import { cosine, hybridSearch } from "../retrieval/hybrid-search.js";
-import { contentWords } from "../../text/content-words.js";
+import type { MemoryRow } from "../../store/rows.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
-import { besideMemoryJournal } from "./pending-memories.js";
+import { DATE_PREFIX, memoryWordIndex, memoryWords, sharedShare } from "./memory-words.js";
+import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
 /**
  * Two memories say nearly the same when they share at least this share of their content words
@@ -18,60 +19,60 @@ import { besideMemoryJournal } from "./pending-memories.js";
  */
 export const SIMILAR_WORDS = 0.75;
 export const SIMILAR_COSINE = 0.84;
-/** Memories whose words are compared: those that share the most words with the text (BM25). */
-const CANDIDATES = 10;
+/** What the check reads of a memory that shares the words. */
+const COLUMNS = ["id", "text", "bucketId", "createdAt"] as const;
 
-/** The date a memory starts with (the spec asks callers to prefix one): the same fact told again has another. */
-const DATE_PREFIX = /^\s*\d{4}-\d{2}-\d{2}\b[\s:,-]*/;
-
-/** The share of content words two texts have in common, of the larger one's. */
+/** The share of content words two texts have in common, of the larger one's (their date prefixes left out). */
 export function sharedWords(a: string, b: string): number {
-  const wordsA = new Set(contentWords(a.replace(DATE_PREFIX, "")));
-  const wordsB = new Set(contentWords(b.replace(DATE_PREFIX, "")));
-  const larger = Math.max(wordsA.size, wordsB.size);
-  if (larger === 0) return a.replace(DATE_PREFIX, "").trim() === b.replace(DATE_PREFIX, "").trim() ? 1 : 0;
-  let shared = 0;
-  for (const word of wordsA) if (wordsB.has(word)) shared++;
-  return shared / larger;
+  const [wordsA, wordsB] = [memoryWords(a), memoryWords(b)];
+  if (wordsA.size === 0 && wordsB.size === 0) return undated(a) === undated(b) ? 1 : 0;
+  return sharedShare(wordsA, wordsB);
 }
+
+const undated = (text: string) => text.replace(DATE_PREFIX, "").trim();
 
 export const nearlySame = (words: number, cosine: number): boolean => words >= SIMILAR_WORDS && cosine >= SIMILAR_COSINE;
 
+type Similar = SimilarMemory & { memoryId: string };
+
+/** What the check found, and the text's vector when it had to embed it (the store then keeps it). */
+interface Checked {
+  similar?: Similar | undefined;
+  vector?: Float32Array;
+}
+
 /**
  * The user's memory that says nearly what `text` says, if one does (the most similar of those that
- * do). Words first: a memory shares ≥ 0.75 of its content words only with the few that BM25 ranks
- * first, and the vector is read for those alone, while the text embeds. A nearest-neighbour search
- * made the check 8.6 ms of a store's ~14 (test/bench/README.md). A text without content words is
- * the same only as itself, which the nearest by meaning finds.
+ * do). Words first: only a memory that shares ≥ 0.75 of the content words can be one, and the word
+ * index (memory-words.ts) names those in well under a millisecond, so a text that shares them with
+ * none is told apart without being embedded (most texts: a store is then acknowledged in ~3 ms,
+ * test/bench/README.md); the text is embedded, and the vectors read, only for those few. A text
+ * without content words is the same only as itself, which the nearest by meaning finds.
  */
-export async function findSimilarMemory(
-  ctx: CoreContext,
-  userId: string,
-  text: string,
-  /** The text's vector, or its embedding under way: the words are looked up meanwhile. */
-  vector?: Float32Array | Promise<Float32Array>,
-): Promise<(SimilarMemory & { memoryId: string }) | undefined> {
-  const embedding = vector ? Promise.resolve(vector) : ctx.embedder.embedDocuments([text]).then(([embedded]) => embedded!);
-  const byWords = contentWords(text.replace(DATE_PREFIX, "")).length > 0;
-  const [query, hits] = await Promise.all([
-    embedding,
-    // The memories still in the journal too: the same fact stored twice in a row is caught.
-    besideMemoryJournal(ctx, userId, async (pending) =>
-      hybridSearch(ctx.store, "memories", {
-        vector: byWords ? NO_VECTOR : await embedding,
-        text,
-        where: { userId },
-        limit: CANDIDATES,
-        candidates: CANDIDATES,
-        mode: byWords ? "bm25" : "vector",
-        columns: ["id", "text", "bucketId", "createdAt"],
-        withVectors: true,
-        pending,
-      }),
-    ),
-  ]);
-  const [similar] = hits
-    .map(({ row, vector: stored }) => ({ row, similarity: stored ? cosine(query, stored) : -1 }))
+export async function findSimilarMemory(ctx: CoreContext, userId: string, text: string): Promise<Checked> {
+  const words = memoryWords(text);
+  if (words.size === 0) return nearestByMeaning(ctx, userId, text);
+  // The memories still in the journal too: the same fact stored twice in a row is caught.
+  return besideMemoryJournal(ctx, userId, async (pending) => {
+    const journalled = pending.filter((row) => sharedShare(words, wordsOf(row)) >= SIMILAR_WORDS);
+    const index = await memoryWordIndex(ctx, userId);
+    const inTable = index.sharing(words, SIMILAR_WORDS).filter((id) => !journalled.some((row) => row.id === id));
+    if (journalled.length + inTable.length === 0) return {};
+    const [query, rows] = await Promise.all([
+      ctx.embedder.embedDocuments([text], { urgent: true }).then(([vector]) => vector!),
+      Promise.all([
+        withVectors(ctx, journalled),
+        inTable.length === 0 ? [] : ctx.store.select("memories", { id: inTable }, { columns: [...COLUMNS, "vector"] }),
+      ]),
+    ]);
+    return { similar: mostSimilar(query, rows.flat(), text), vector: query };
+  });
+}
+
+/** Of memories found with their vectors, the one that says nearly what `text` says, the most similar. */
+function mostSimilar(query: Float32Array, rows: (Pick<MemoryRow, (typeof COLUMNS)[number]> & { vector?: Float32Array })[], text: string) {
+  const [similar] = rows
+    .map((row) => ({ row, similarity: row.vector ? cosine(query, row.vector) : -1 }))
     .filter(({ row, similarity }) => nearlySame(sharedWords(text, row.text), similarity))
     .sort((a, b) => b.similarity - a.similarity);
   if (!similar) return undefined;
@@ -79,8 +80,47 @@ export async function findSimilarMemory(
   return { memoryId: id, text: existing, bucketId, createdAt, similarity: similar.similarity };
 }
 
-/** The text leg alone reads no query vector. */
-const NO_VECTOR = new Float32Array(0);
+/** A text without content words: the nearest memories by meaning, compared as any others. */
+async function nearestByMeaning(ctx: CoreContext, userId: string, text: string): Promise<Checked> {
+  const [query] = await ctx.embedder.embedDocuments([text], { urgent: true });
+  return besideMemoryJournal(ctx, userId, async (pending) => {
+    const hits = await hybridSearch(ctx.store, "memories", {
+      vector: query!,
+      text,
+      where: { userId },
+      limit: NEAREST,
+      candidates: NEAREST,
+      mode: "vector",
+      columns: COLUMNS,
+      withVectors: true,
+      pending: await withVectors(ctx, pending),
+    });
+    return {
+      similar: mostSimilar(
+        query!,
+        hits.map(({ row, vector }) => ({ ...row, ...(vector ? { vector } : {}) })),
+        text,
+      ),
+      vector: query!,
+    };
+  });
+}
+
+/** Memories compared by meaning alone: the nearest few. */
+const NEAREST = 10;
+
+/** Content words of journalled memories, worked out once each (a check compares the text with each of them). */
+const journalWords = new Map<string, Set<string>>();
+const JOURNAL_WORDS_LIMIT = 4_096;
+
+function wordsOf(row: PendingMemory): Set<string> {
+  let words = journalWords.get(row.id);
+  if (!words) {
+    if (journalWords.size >= JOURNAL_WORDS_LIMIT) journalWords.delete(journalWords.keys().next().value!);
+    journalWords.set(row.id, (words = memoryWords(row.text)));
+  }
+  return words;
+}
 
 /**
  * POST /api/memory: stores the memory, or with `ifSimilar: "skip"` answers with the memory that
@@ -88,16 +128,9 @@ const NO_VECTOR = new Float32Array(0);
  */
 export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
-  if (request.ifSimilar === "skip") {
-    // Embedded once, for the check and the memory, while the check looks up the words.
-    const embedding = ctx.embedder.embedDocuments([request.text], { urgent: true }).then(([vector]) => vector!);
-    const found = await findSimilarMemory(ctx, userId, request.text, embedding);
-    const vector = await embedding;
-    if (found) {
-      const { memoryId, ...similar } = found;
-      return { done: "exists", memoryId, similar };
-    }
-    return storeMemoryBatched(ctx, userId, request, vector);
-  }
-  return storeMemoryBatched(ctx, userId, request);
+  if (request.ifSimilar !== "skip") return storeMemoryBatched(ctx, userId, request);
+  const { similar: found, vector } = await findSimilarMemory(ctx, userId, request.text);
+  if (!found) return storeMemoryBatched(ctx, userId, request, vector);
+  const { memoryId, ...similar } = found;
+  return { done: "exists", memoryId, similar };
 }

@@ -16,11 +16,12 @@ import { openTestApp, tempDir } from "../../helpers.js";
 let app: App;
 let service: MnemoService;
 let journal: Journal;
+let store: string;
 
 const ids = (memories: unknown[]) => (memories as MemoryObject[]).map((memory) => memory.id);
 
 beforeAll(async () => {
-  const store = path.join(tempDir(), "store");
+  store = path.join(tempDir(), "store");
   app = await openTestApp({ store });
   service = await app.service();
   journal = new Journal(path.join(store, "journal"));
@@ -75,6 +76,24 @@ describe("memories still in the journal", () => {
     const scores = (memories: unknown[]) => (memories as MemoryObject[]).map((memory) => memory.score!);
     scores(after.memories).forEach((score, i) => expect(score).toBeCloseTo(scores(before.memories)[i]!, 6));
     expect(after.buckets).toEqual(latest.buckets);
+  });
+
+  it("are acknowledged before their text is embedded when no memory shares their words, and embedded by whoever absorbs them", async () => {
+    const { memoryId } = await service.memories.store({ text: "Klara serviced the boiler in October", ifSimilar: "skip" });
+    const records = journal.pending((record) => record as { memory: { id: string }; vector?: string }).records;
+    const record = records.find((pending) => pending.memory.id === memoryId);
+    expect(record).toBeDefined();
+    expect(record!.vector).toBeUndefined();
+    // Another process absorbs it (as after a kill -9 of this one): it embeds the text itself.
+    const other = await openTestApp({ store });
+    try {
+      await other.context.store.settle();
+      expect(journal.hasPending()).toBe(false);
+      const found = await (await other.service()).memories.listV2({ query: "when was the boiler serviced", count: 1, includeIds: true });
+      expect(ids(found.memories)).toEqual([memoryId]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("are absorbed first by the reads that do not show them themselves, and by every write", async () => {

@@ -1,0 +1,53 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../../src/core/app.js";
+import type { MnemoService } from "../../../src/core/service.js";
+import { openTestApp, tempDir } from "../../helpers.js";
+
+/**
+ * store_memory's near-duplicate check ("ifSimilar": "skip") keeps the content words of the user's
+ * memories in memory (core/memories/memory-words.ts): whatever changes the memories table, in
+ * this process or another, must reach it before the next check.
+ */
+let app: App;
+let service: MnemoService;
+let store: string;
+
+const skip = (text: string) => service.memories.store({ text, ifSimilar: "skip" });
+const LOCKER = "My gym locker code is 4512";
+
+beforeAll(async () => {
+  store = path.join(tempDir(), "store");
+  app = await openTestApp({ store });
+  service = await app.service();
+  for (const text of ["I take the 8:15 train to work", "The wifi password is on the fridge", "My bike is a blue Brompton"])
+    await service.memories.store({ text });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("the near-duplicate check", () => {
+  it("follows edits, deletions and other processes' stores", async () => {
+    const first = await skip(`2025-06-01 ${LOCKER}`);
+    expect(first.done).toBe("ok");
+    expect(await skip(`2025-07-01 ${LOCKER}`)).toMatchObject({ done: "exists", memoryId: first.memoryId });
+    await app.context.store.settle();
+    expect(await skip(`2025-08-01 ${LOCKER}`)).toMatchObject({ done: "exists", memoryId: first.memoryId });
+
+    await service.memories.update({ memoryId: first.memoryId, text: "My bike lock code is 9921" });
+    const again = await skip(`2025-09-01 ${LOCKER}`);
+    expect(again.done).toBe("ok");
+    await app.context.store.settle();
+    expect((await service.memories.bulkDelete({ memoryIds: [again.memoryId] })).deletedCount).toBe(1);
+    expect((await skip(`2025-10-01 ${LOCKER}`)).done).toBe("ok");
+
+    const other = await openTestApp({ store });
+    try {
+      await (await other.service()).memories.store({ text: "2025-08-01 The plumber Tomasz comes on Tuesday mornings" });
+    } finally {
+      await other.close();
+    }
+    expect((await skip("2025-08-02 The plumber Tomasz comes on Tuesday mornings")).done).toBe("exists");
+  });
+});
