@@ -2,8 +2,8 @@ import type { Embedder } from "../../providers/embedder.js";
 import { onePer } from "../../shared/one-per.js";
 import type { CoreContext } from "../context.js";
 
-/** Vectors kept at most: a memory absorbed by another process is forgotten with the oldest. */
-const LIMIT = 4_096;
+/** Vectors kept at most (2 KiB each at 512 dimensions): one absorbed by another process is forgotten with the oldest; one forgotten before its absorb is embedded again. */
+const LIMIT = 1_024;
 
 interface Text {
   id: string;

@@ -111,7 +111,7 @@ const NEAREST = 10;
 
 /** Content words of journalled memories, worked out once each (a check compares the text with each of them). */
 const journalWords = new Map<string, Set<string>>();
-const JOURNAL_WORDS_LIMIT = 4_096;
+const JOURNAL_WORDS_LIMIT = 1_024;
 
 function wordsOf(row: PendingMemory): Set<string> {
   let words = journalWords.get(row.id);
