@@ -2,7 +2,10 @@ import type { Embedder } from "../../providers/embedder.js";
 import { onePer } from "../../shared/one-per.js";
 import type { CoreContext } from "../context.js";
 
-/** Vectors kept at most (2 KiB each at 512 dimensions): one absorbed by another process is forgotten with the oldest; one forgotten before its absorb is embedded again. */
+/**
+ * Vectors kept at most (2 KiB each at 512 dimensions): one absorbed by another process is forgotten
+ * with the oldest, and one forgotten before its absorb is embedded again.
+ */
 const LIMIT = 1_024;
 
 interface Text {
