@@ -117,6 +117,26 @@ describe("doctor --repair on a store on object storage (s3rver)", () => {
     expect(await contents()).toEqual({ memories: ["My dentist is Dr Silva"], trash: ["The old locker code was 4512"] });
   }, 120_000);
 
+  it("says no keys were found, naming the settings, when there are none anywhere", async () => {
+    // The SDK's chain reads this process's environment: no keys, no profile file, no instance to ask.
+    const saved = { ...process.env };
+    const names = Object.keys(process.env).filter((name) => name.startsWith("AWS_") && !name.includes("WARNING"));
+    for (const name of names) delete process.env[name];
+    const unset = { AWS_EC2_METADATA_DISABLED: "true", AWS_SHARED_CREDENTIALS_FILE: "/nonexistent", AWS_CONFIG_FILE: "/nonexistent" };
+    Object.assign(process.env, unset);
+    const bucket = await BucketObjects.open("s3://mnemo/db", { aws_endpoint: s3.endpoint, region: "us-east-1" }, {});
+    try {
+      const refused = await bucket!.list("trash.lance/").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(StorageFaultError);
+      expect((refused as StorageFaultError).message).toBe("No keys were found for the object store behind s3://mnemo/db");
+      expect((refused as StorageFaultError).suggestion).toContain("AWS_ACCESS_KEY_ID");
+    } finally {
+      bucket?.close();
+      for (const name of Object.keys(unset)) delete process.env[name];
+      for (const name of [...names, ...Object.keys(unset)]) if (saved[name] !== undefined) process.env[name] = saved[name];
+    }
+  });
+
   it("says the object store refused, naming the keys, when its keys are wrong", async () => {
     const bucket = await BucketObjects.open("s3://mnemo/db", { ...options(), aws_access_key_id: "NOBODY" }, {});
     try {
