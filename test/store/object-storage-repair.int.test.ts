@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BucketObjects } from "../../src/store/bucket-objects.js";
 import { StorageFaultError } from "../../src/store/storage-faults.js";
 import { isolatedEnv, openTestApp, runCli } from "../helpers.js";
-import { startS3Server, type S3Server } from "../s3-server.js";
+import { startS3Server, storageOptionsFor, type S3Server } from "../s3-server.js";
 
 // The SDK's notice that its versions from 2027 need Node 22, which the repair's client leaves out too (store/bucket-objects.ts).
 process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] = "true";
@@ -20,13 +20,7 @@ describe("doctor --repair on a store on object storage (s3rver)", () => {
   let s3: S3Server;
   let env: NodeJS.ProcessEnv;
   let client: S3Client;
-  const options = () => ({
-    aws_endpoint: s3.endpoint,
-    allow_http: "true",
-    region: "us-east-1",
-    aws_access_key_id: "S3RVER",
-    aws_secret_access_key: "any-secret",
-  });
+  const options = () => storageOptionsFor(s3);
   /** Every object of the damaged tables as the repair found them, by key below the store's prefix. */
   const damaged = new Map<string, Buffer>();
 
