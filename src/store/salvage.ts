@@ -105,7 +105,8 @@ async function newestWholeVersion(
 
 /**
  * Renames the newest version file of a table, when an older one is left; whether it did. On S3 a
- * copy and a delete; on other object stores (gs://, az://) it cannot.
+ * copy and a delete; not on s3+ddb://, where DynamoDB names the newest version (each older one
+ * would be set aside in turn), nor on other object stores (gs://, az://).
  */
 async function setNewestVersionAside(uri: string, name: string, storageOptions: Record<string, string>): Promise<boolean> {
   const folder = `${name}.lance/_versions/`;
@@ -114,7 +115,7 @@ async function setNewestVersionAside(uri: string, name: string, storageOptions: 
     if (newest) await fs.rename(path.join(uri, folder, newest), path.join(uri, folder, `${newest}.damaged`));
     return newest !== undefined;
   }
-  const bucket = await BucketObjects.open(uri, storageOptions, process.env);
+  const bucket = /^s3\+ddb:/i.test(uri) ? undefined : await BucketObjects.open(uri, storageOptions, process.env);
   if (!bucket) return false;
   try {
     const newest = newestOfSeveral(await bucket.list(folder));
