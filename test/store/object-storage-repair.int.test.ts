@@ -111,6 +111,16 @@ describe("doctor --repair on a store on object storage (s3rver)", () => {
     expect(await contents()).toEqual({ memories: ["My dentist is Dr Silva"], trash: ["The old locker code was 4512"] });
   }, 120_000);
 
+  it("finds the bucket through the AWS_* variables LanceDB reads, when config.json gives no options", async () => {
+    const variables = { AWS_ENDPOINT: s3.endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "x" };
+    const bucket = await BucketObjects.open("s3://mnemo/db/", {}, variables);
+    try {
+      expect(await bucket!.list("meta.lance/_versions/")).toContainEqual(expect.stringMatching(/^\d+\.manifest$/));
+    } finally {
+      bucket?.close();
+    }
+  });
+
   it("says no keys were found, naming the settings, when there are none anywhere", async () => {
     // The SDK's chain reads this process's environment: no keys, no profile file, no instance to ask.
     const saved = { ...process.env };
