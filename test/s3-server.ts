@@ -80,6 +80,17 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
   };
 }
 
+/** The storage options that reach `s3` with its one key id, as config.json's `storage.options` gives them. */
+export function storageOptionsFor(s3: S3Server): Record<string, string> {
+  return {
+    aws_endpoint: s3.endpoint,
+    allow_http: "true",
+    region: "us-east-1",
+    aws_access_key_id: "S3RVER",
+    aws_secret_access_key: "any-secret",
+  };
+}
+
 /** Writes under way, by object path: a later write of the key waits for them, a read too. */
 const writing = new Map<string, Promise<void>>();
 

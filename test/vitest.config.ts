@@ -47,6 +47,7 @@ const SYSTEM = [
   "test/store/faults.int.test.ts",
   "test/store/repair-crash.int.test.ts",
   "test/store/object-storage-doctor.int.test.ts",
+  "test/store/object-storage-repair.int.test.ts",
   "test/http/crash.int.test.ts",
   "test/mcp/stdio.int.test.ts",
   "test/mcp/inspector.int.test.ts",

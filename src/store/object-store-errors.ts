@@ -19,18 +19,36 @@ export function objectStoreError(error: unknown, uri: string): StorageFaultError
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
   const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
   const status = /status: (\d{3})/.exec(text)?.[1];
-  if (code || status) {
-    const answer = [code, message].filter(Boolean).join(": ") || `status ${status}`;
-    return new StorageFaultError(`The object store refused ${uri}: ${answer}`, refusalFix(code, status), error);
-  }
-  if (/Connect|connection|dns error|timed out|tcp connect|error sending request/i.test(text)) {
-    return new StorageFaultError(
-      `The object store behind ${uri} cannot be reached`,
-      `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
-      error,
-    );
-  }
+  if (code || status) return refused(uri, code, message, status, error);
+  if (/Connect|connection|dns error|timed out|tcp connect|error sending request/i.test(text)) return unreachable(uri, error);
   return undefined;
+}
+
+/**
+ * A failed request of the AWS SDK's S3 client (store/bucket-objects.ts) in the same words: the
+ * server's answer when there was one, else (a connection refused or cut, a timeout, no keys found)
+ * the store cannot be reached. Every error of the client is one: none reaches the user raw.
+ */
+export function objectStoreClientError(error: unknown, uri: string): StorageFaultError {
+  const failed = error instanceof Error ? error : new Error(String(error));
+  const status = (failed as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (status !== undefined) return refused(uri, failed.name, failed.message, String(status), failed);
+  if (failed.name === "CredentialsProviderError")
+    return new StorageFaultError(`No keys were found for the object store behind ${uri}`, `Check ${SETTINGS}.`, failed);
+  return unreachable(uri, failed);
+}
+
+function refused(uri: string, code: string | undefined, message: string | undefined, status: string | undefined, error: Error) {
+  const answer = [code, message].filter(Boolean).join(": ") || `status ${status}`;
+  return new StorageFaultError(`The object store refused ${uri}: ${answer}`, refusalFix(code, status), error);
+}
+
+function unreachable(uri: string, error: Error): StorageFaultError {
+  return new StorageFaultError(
+    `The object store behind ${uri} cannot be reached`,
+    `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
+    error,
+  );
 }
 
 function refusalFix(code: string | undefined, status: string | undefined): string {
@@ -48,5 +66,6 @@ function refusalFix(code: string | undefined, status: string | undefined): strin
  * for any other error (a damaged file among them: that is the store's, not the disk's).
  */
 export function storageFaultOf(error: unknown, uri: string): StorageFaultError | undefined {
+  if (error instanceof StorageFaultError) return error;
   return objectStoreError(error, uri) ?? fileSystemFault(error, uri, "read");
 }

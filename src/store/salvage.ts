@@ -3,6 +3,7 @@ import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { isRemoteUri } from "../config/paths.js";
+import { BucketObjects } from "./bucket-objects.js";
 import { damageOf } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
 import { TABLE } from "./schema.js";
@@ -31,9 +32,9 @@ const markKey = (name: string) => `salvaged:${name}`;
  * the store's write lock, with the meta table readable.
  *
  * A table whose newest version file (manifest) does not open, count its rows or describe the
- * columns `usable` wants fails, or with `earlier`, on a local store, is read at the newest version
- * that does: the damaged version files are set aside (the repair has copied the table's files
- * first), and what their changes did is undone (`olderBy` versions).
+ * columns `usable` wants fails, or with `earlier`, on a local store or one on S3, is read at the
+ * newest version that does: the damaged version files are set aside (the repair has copied the
+ * table's files first), and what their changes did is undone (`olderBy` versions).
  */
 export async function salvageTable(
   uri: string,
@@ -51,7 +52,7 @@ export async function salvageTable(
       table: damaged,
       rows,
       olderBy,
-    } = await newestWholeVersion(db, uri, name, versions.usable ?? (() => true), versions.earlier === true);
+    } = await newestWholeVersion(db, uri, name, versions.usable ?? (() => true), versions.earlier ? storageOptions : undefined);
     const kept = await db.createEmptyTable(keep, await damaged.schema());
     await readableRows(damaged, rows, RANGE, async (found) => {
       if (found.numRows > 0) await kept.add(found);
@@ -75,7 +76,7 @@ export interface Salvaged {
 
 /**
  * The table at its newest version that opens, counts its rows and has the columns wanted: with
- * `earlier`, on a local store, each newest version file that does not is set aside
+ * `earlier` (the store's storage options), each newest version file that does not is set aside
  * (`_versions/*.manifest.damaged`) until one does. The error of the newest when none does.
  */
 async function newestWholeVersion(
@@ -83,7 +84,7 @@ async function newestWholeVersion(
   uri: string,
   name: string,
   usable: (schema: Schema) => boolean,
-  earlier: boolean,
+  earlier: Record<string, string> | undefined,
 ): Promise<{ table: lancedb.Table; rows: number; olderBy: number }> {
   let first: unknown;
   for (let olderBy = 0; ; olderBy++) {
@@ -97,18 +98,39 @@ async function newestWholeVersion(
       table?.close();
       if (damageOf(error) === undefined && storageFaultOf(error, "")) throw error;
       first ??= error;
-      if (!earlier || isRemoteUri(uri) || !(await setNewestVersionAside(path.join(uri, `${name}.lance`, "_versions")))) throw first;
+      if (!earlier || !(await setNewestVersionAside(uri, name, earlier))) throw first;
     }
   }
 }
 
-/** Renames the newest version file of a table, when an older one is left; whether it did. */
-async function setNewestVersionAside(versions: string): Promise<boolean> {
-  const manifests = (await fs.readdir(versions).catch(() => [])).filter((file) => /^\d+\.manifest$/.test(file));
-  if (manifests.length < 2) return false;
-  const newest = manifests.reduce((a, b) => (versionOf(a) > versionOf(b) ? a : b));
-  await fs.rename(path.join(versions, newest), path.join(versions, `${newest}.damaged`));
-  return true;
+/**
+ * Renames the newest version file of a table, when an older one is left; whether it did. On S3 a
+ * copy and a delete; not on s3+ddb://, where DynamoDB names the newest version (each older one
+ * would be set aside in turn), nor on other object stores (gs://, az://).
+ */
+async function setNewestVersionAside(uri: string, name: string, storageOptions: Record<string, string>): Promise<boolean> {
+  const folder = `${name}.lance/_versions/`;
+  if (!isRemoteUri(uri)) {
+    const newest = newestOfSeveral(await fs.readdir(path.join(uri, folder)).catch(() => []));
+    if (newest) await fs.rename(path.join(uri, folder, newest), path.join(uri, folder, `${newest}.damaged`));
+    return newest !== undefined;
+  }
+  const bucket = /^s3\+ddb:/i.test(uri) ? undefined : await BucketObjects.open(uri, storageOptions, process.env);
+  if (!bucket) return false;
+  try {
+    const newest = newestOfSeveral(await bucket.list(folder));
+    if (newest) await bucket.move(folder + newest, `${folder + newest}.damaged`);
+    return newest !== undefined;
+  } finally {
+    bucket.close();
+  }
+}
+
+/** The newest of a table's version files, when there is an older one too. */
+function newestOfSeveral(files: string[]): string | undefined {
+  const manifests = files.filter((file) => /^\d+\.manifest$/.test(file));
+  if (manifests.length < 2) return undefined;
+  return manifests.reduce((a, b) => (versionOf(a) > versionOf(b) ? a : b));
 }
 
 /** The version a version file's name stands for: Lance's newer naming counts down from 2^64 - 1, in 20 digits. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli } from "../helpers.js";
-import { startS3Server, type S3Server } from "../s3-server.js";
+import { startS3Server, storageOptionsFor, type S3Server } from "../s3-server.js";
 
 /**
  * `mnemo doctor` on a store in a bucket checks the pictures of image memories, which are rows of
@@ -12,13 +12,7 @@ import { startS3Server, type S3Server } from "../s3-server.js";
 describe("doctor on a store on object storage (s3rver)", () => {
   let s3: S3Server;
   let env: NodeJS.ProcessEnv;
-  const options = () => ({
-    aws_endpoint: s3.endpoint,
-    allow_http: "true",
-    region: "us-east-1",
-    aws_access_key_id: "S3RVER",
-    aws_secret_access_key: "any-secret",
-  });
+  const options = () => storageOptionsFor(s3);
 
   beforeAll(async () => {
     s3 = await startS3Server();

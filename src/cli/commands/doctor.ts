@@ -15,7 +15,7 @@ damaged and what to do. Exits 1 when something is wrong.
 
 --repair rebuilds what is missing from what the store still holds, and deletes nothing that can be
 read: a damaged table keeps the rows that can still be read (a copy of its files goes to
-<data dir>/recovered/); conversations are rebuilt from their messages or their chunks' text, memories
+<data dir>/recovered/, or on S3 to recovered/ below the store's prefix in the bucket); conversations are rebuilt from their messages or their chunks' text, memories
 from their newest version, users from their rows' ids, indexes and chunks from the rows, vectors by
 embedding again, missing buckets under a new name. Rows a command cut short left behind (messages of
 no conversation, versions of no memory) go to a file in the same folder. It says first what it will

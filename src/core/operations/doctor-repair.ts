@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import { createEmbedder } from "../../providers/create-providers.js";
+import { BucketObjects, s3Location, s3Uri } from "../../store/bucket-objects.js";
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
@@ -34,8 +35,9 @@ import { runningServer } from "../../config/server-info.js";
  * nothing that can be read. It says first what it will do (`repairPlan`, all that `--dry-run` does),
  * then, in this order:
  * 1. a damaged meta record, written again for the embedder named with --embedder or recorded in the data dir;
- * 2. damaged tables: their files copied to <data dir>/recovered/<time>/ (a local store), then each
- *    table made again from the rows of it that can still be read (store/salvage.ts);
+ * 2. damaged tables: their files copied to <data dir>/recovered/<time>/ (a local store; on S3 their
+ *    objects to recovered/<time>/ below the store's prefix), then each table made again from the rows
+ *    of it that can still be read (store/salvage.ts);
  * 3. damaged indexes, dropped and built again from the rows;
  * 4. then, from a fresh check (doctor-rebuild.ts): users made again from their rows' ids; rows stored
  *    twice (the newest kept); conversations and their messages rebuilt from their chunks or their
@@ -119,9 +121,12 @@ export function repairPlan(config: Config, diagnosis: Diagnosis): string[] {
 }
 
 function salvagePlan(config: Config, table: TableHealth): string {
-  const copy = isRemoteUri(config.storeUri)
-    ? "(its damaged files are not kept: the store is on object storage)"
-    : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
+  const bucket = s3Location(config.storeUri);
+  const copy = bucket
+    ? `(its objects copied to ${s3Uri(bucket, `${BUCKET_RECOVERED}/<time>/`)} first)`
+    : isRemoteUri(config.storeUri)
+      ? "(its damaged files are not kept: mnemo copies them aside on S3 only)"
+      : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
@@ -147,8 +152,9 @@ export async function repairStore(
   try {
     // This process is the one to open what others found damaged and kept away from (store.ts).
     for (const table of diagnosis.health.tables) app.context.store.reopen(table.key);
-    const recovered = recoveredDir(config, new Date().toISOString().replaceAll(":", "-"));
-    actions.push(...(await repairTables(app, config, diagnosis.health, recovered, onProgress)));
+    const time = new Date().toISOString().replaceAll(":", "-");
+    const recovered = recoveredDir(config, time);
+    actions.push(...(await repairTables(app, config, diagnosis.health, time, onProgress)));
     onProgress("Checking the store again");
     const fresh = await diagnose(config, onProgress);
     actions.push(...(await repairRows(app, fresh, recovered, onProgress)));
@@ -215,20 +221,18 @@ function recoveredDir(config: Config, time: string): string {
   return path.join(config.paths.dataDir, "recovered", time);
 }
 
+/** Where, below a store's prefix on S3, the copies of its damaged tables go: beside the tables, which LanceDB takes for none (no `.lance`). */
+const BUCKET_RECOVERED = "recovered";
+
 /** Damaged tables salvaged (their files copied aside first) or made again, and damaged indexes built again. */
-async function repairTables(
-  app: App,
-  config: Config,
-  health: StoreHealth,
-  recovered: string,
-  onProgress: DoctorProgress,
-): Promise<string[]> {
+async function repairTables(app: App, config: Config, health: StoreHealth, time: string, onProgress: DoctorProgress): Promise<string[]> {
   const { store } = app.context;
+  const recovered = recoveredDir(config, time);
   const actions: string[] = [];
   const rebuild = new Set<TableKey>();
   for (const table of damagedTables(health)) {
     onProgress(`Salvaging ${table.table}`);
-    const copied = keepDamagedFiles(config, table.table, recovered);
+    const copied = await keepDamagedFiles(config, table.table, time);
     const key = table.key;
     if (key === "memories" || key === "conversations") await store.write(() => store.setMeta({ [lostRowsKey(key)]: recovered }));
     // A table no version of which opens with its columns is made again empty: its rows are not
@@ -289,12 +293,27 @@ function salvaged(table: string, result: Salvaged, kept: string): string {
   return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${kept}`;
 }
 
-/** A copy of a damaged table's folder, for what no repair can read: undefined on object storage. */
-function keepDamagedFiles(config: Config, table: string, recovered: string): string | undefined {
-  if (isRemoteUri(config.storeUri)) return undefined;
-  const from = path.join(config.paths.database, `${table}.lance`);
+/**
+ * A copy of a damaged table's folder, for what no repair can read: where it is, or undefined with
+ * none to copy or on an object store other than S3. On S3 a copy in the bucket, server-side: the
+ * bytes never pass through this machine, a table larger than its disk is kept too, and the copy
+ * stays with the store, under the store's own access.
+ */
+async function keepDamagedFiles(config: Config, table: string, time: string): Promise<string | undefined> {
+  const folder = `${table}.lance`;
+  if (isRemoteUri(config.storeUri)) {
+    const bucket = await BucketObjects.open(config.storeUri, config.storage.options, config.env);
+    if (!bucket) return undefined;
+    try {
+      const to = `${BUCKET_RECOVERED}/${time}/${folder}/`;
+      return (await bucket.copyFolder(`${folder}/`, to)) > 0 ? bucket.uriOf(to) : undefined;
+    } finally {
+      bucket.close();
+    }
+  }
+  const from = path.join(config.paths.database, folder);
   if (!fs.existsSync(from)) return undefined;
-  const to = path.join(recovered, `${table}.lance`);
+  const to = path.join(recoveredDir(config, time), folder);
   fs.cpSync(from, to, { recursive: true });
   return to;
 }
