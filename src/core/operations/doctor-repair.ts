@@ -6,6 +6,7 @@ import { createEmbedder } from "../../providers/create-providers.js";
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
+import { ChecksumRecord } from "../../store/checksums.js";
 import { journalDamage } from "../../store/journal.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
@@ -125,6 +126,8 @@ function salvagePlan(config: Config, table: TableHealth): string {
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
+  if (table.changedFiles?.length)
+    return `${table.table}: made again from the rows of its files that have not changed; the rows of the ${table.changedFiles.length} changed ones are moved to a file in ${LEFTOVERS_DIR} as they read, and what the other tables hold of them is rebuilt ${copy}`;
   const lost = table.rows - table.read;
   return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
 }
@@ -237,10 +240,12 @@ async function repairTables(
       try {
         // A failing disk or object store stops the repair: the table is not remade for an outage.
         const earlier = FROM_EARLIER_VERSION.includes(table.key);
-        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier).catch((error: unknown) => {
-          if (error instanceof StorageFaultError) throw error;
-          return undefined;
-        });
+        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier, changedRowsFile(recovered, table.table)).catch(
+          (error: unknown) => {
+            if (error instanceof StorageFaultError) throw error;
+            return undefined;
+          },
+        );
         if (!salvaged) await store.recreate(table.key);
         return salvaged;
       } finally {
@@ -251,7 +256,7 @@ async function repairTables(
     const kept = copied ? `; its damaged files are in ${copied}` : "";
     actions.push(
       result
-        ? salvaged(table.table, result, kept)
+        ? salvaged(table.table, result, kept, recovered)
         : `${table.table}: could not be opened at all; made again, empty, for what the other tables hold of it${kept}`,
     );
   }
@@ -274,10 +279,18 @@ async function repairTables(
     onProgress("Building indexes");
     await optimizeStore(store, [...rebuild]);
   }
+  // Replaced, or no longer read (a dropped index's files stay until old versions are cleaned up).
+  if (!isRemoteUri(config.storeUri))
+    new ChecksumRecord(config.paths.database, config.paths.checksums).forget(health.tables.flatMap((t) => t.changedFiles ?? []));
   return actions;
 }
 
-function salvaged(table: string, result: Salvaged, kept: string): string {
+/** Where a salvage writes the rows of a table's changed data files (store/salvage.ts). */
+function changedRowsFile(recovered: string, table: string): string {
+  return path.join(recovered, `${table}-rows-of-changed-files.jsonl`);
+}
+
+function salvaged(table: string, result: Salvaged, kept: string, recovered: string): string {
   const of = result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`;
   const n = result.olderBy;
   const older =
@@ -286,7 +299,11 @@ function salvaged(table: string, result: Salvaged, kept: string): string {
       : n === 1
         ? " at its previous version (its newest version file is damaged: the last change to it is undone, unless the other tables hold it)"
         : ` at its version ${n} before the newest (its ${n} newest version files are damaged: their changes are undone, unless the other tables hold them)`;
-  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${kept}`;
+  const aside =
+    result.setAside > 0
+      ? `; the ${result.setAside.toLocaleString("en")} rows of its changed data files, which a flipped bit may have altered, moved to ${changedRowsFile(recovered, table)} as they read (what the other tables hold of them is rebuilt)`
+      : "";
+  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${aside}${kept}`;
 }
 
 /** A copy of a damaged table's folder, for what no repair can read: undefined on object storage. */

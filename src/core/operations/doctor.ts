@@ -80,7 +80,8 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
       suggestion: "Pass the store to check with --store (or MNEMO_STORE).",
     });
   }
-  const health = await inChild<StoreHealth>(config, ["check", config.storeUri], (line) => {
+  const checksums = isRemoteUri(config.storeUri) ? [] : [config.paths.checksums];
+  const health = await inChild<StoreHealth>(config, ["check", config.storeUri, ...checksums], (line) => {
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
   const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
@@ -128,10 +129,26 @@ async function storedImageProblems(config: Config, health: StoreHealth): Promise
 
 /**
  * A damaged table salvaged (store/salvage.ts) in a child process: rows kept, of how many, and, with
- * `earlier`, at how many versions before the newest (whose version files do not open).
+ * `earlier`, at how many versions before the newest (whose version files do not open). The rows of
+ * its changed data files are written to `rowsFile` instead.
  */
-export function salvageInChild(config: Config, table: TableHealth, dims: number | undefined, earlier: boolean): Promise<Salvaged> {
-  return inChild(config, ["salvage", config.storeUri, table.table, table.key, String(dims ?? ""), earlier ? "earlier" : "newest"]);
+export function salvageInChild(
+  config: Config,
+  table: TableHealth,
+  dims: number | undefined,
+  earlier: boolean,
+  rowsFile: string,
+): Promise<Salvaged> {
+  const setAside = table.changedFiles?.length ? [JSON.stringify(table.changedFiles), rowsFile] : [];
+  return inChild(config, [
+    "salvage",
+    config.storeUri,
+    table.table,
+    table.key,
+    String(dims ?? ""),
+    earlier ? "earlier" : "newest",
+    ...setAside,
+  ]);
 }
 
 /**
