@@ -34,6 +34,11 @@ export interface ChangedFile {
   /** Its path under the database folder. */
   file: string;
   kind: "data" | "deletions" | "index";
+  /**
+   * Its size changed too: cut short or grown, which LanceDB's read finds as well (the bytes of a
+   * cut file before the cut are those written; a file of the same size has values changed in place).
+   */
+  resized: boolean;
 }
 
 /** The folders of a table whose files are never rewritten, by the kind of file they hold. */
@@ -90,7 +95,7 @@ export class ChecksumRecord {
     const changed: ChangedFile[] = [];
     for (const [file, sum] of Object.entries(this.read())) {
       const now = await checksumOf(path.join(this.dbDir, file));
-      if (now && (now.size !== sum.size || now.crc32 !== sum.crc32)) changed.push(changedFile(file));
+      if (now && (now.size !== sum.size || now.crc32 !== sum.crc32)) changed.push(changedFile(file, now.size !== sum.size));
     }
     return changed;
   }
@@ -107,9 +112,14 @@ export class ChecksumRecord {
   }
 }
 
-function changedFile(file: string): ChangedFile {
+function changedFile(file: string, resized: boolean): ChangedFile {
   const [folder = "", kind = ""] = file.split("/");
-  return { table: folder.replace(/\.lance$/, ""), file, kind: IMMUTABLE[kind as keyof typeof IMMUTABLE] ?? "data" };
+  return { table: folder.replace(/\.lance$/, ""), file, kind: IMMUTABLE[kind as keyof typeof IMMUTABLE] ?? "data", resized };
+}
+
+/** The data files of `files` whose values changed in place: the rows read from them are not to be trusted. */
+export function alteredDataFiles(files: ChangedFile[] = []): string[] {
+  return files.filter((file) => file.kind === "data" && !file.resized).map((file) => file.file);
 }
 
 /**

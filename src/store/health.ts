@@ -43,10 +43,10 @@ export interface TableHealth {
   /** The table's files cannot all be read, or one has changed since it was written. */
   problem?: Problem;
   /**
-   * Its files whose bytes are not those recorded (paths under the database folder, store/checksums.ts):
-   * the rows of its data files are not to be trusted, its indexes are built again.
+   * Its files whose bytes are not those recorded (store/checksums.ts): the rows of its data files
+   * changed in place are not to be trusted, its indexes are built again.
    */
-  changedFiles?: string[];
+  changedFiles?: ChangedFile[];
   indexes: IndexHealth[];
   /** Vectors that are not finite, all zero, or of another dimension: memory ids, or the conversations of such chunks. */
   badVectors: string[];
@@ -205,7 +205,7 @@ function changedProblem(files: ChangedFile[]): Problem {
  */
 function markChanged(health: TableHealth, files: ChangedFile[]): void {
   if (files.length === 0) return;
-  health.changedFiles = files.map((file) => file.file);
+  health.changedFiles = files;
   const rows = [...files.filter((file) => file.kind === "data"), ...files.filter((file) => file.kind === "deletions")];
   if (rows.length > 0) health.problem ??= changedProblem(rows);
   const indexes = files.filter((file) => file.kind === "index");

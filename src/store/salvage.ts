@@ -55,7 +55,7 @@ export async function salvageTable(
       return { rows: undefined, kept: await copyBack(db, keep, name), olderBy: 0, setAside: 0 };
     if (names.includes(keep)) await db.dropTable(keep);
     const aside = versions.setAside && !isRemoteUri(uri) ? versions.setAside : undefined;
-    const moved = aside ? await renameAll(uri, aside.files.filter(isDataFile), ".changed") : [];
+    const moved = aside ? await renameAll(uri, aside.files, ".changed") : [];
     const {
       table: damaged,
       rows,
@@ -93,27 +93,22 @@ export interface Salvaged {
   setAside: number;
 }
 
-/** Changed files (paths under the database folder): the rows of the data files among them are not kept, but written to `rowsFile`. */
+/** Data files changed in place (paths under the database folder): their rows are not kept, but written to `rowsFile`. */
 export interface SetAside {
   files: string[];
   rowsFile: string;
 }
-
-/** A table's data file (`<table>.lance/data/…`), not a deletion or index file. */
-const isDataFile = (file: string) => file.split("/")[1] === "data";
 
 /** Each of `files` (under the database folder) renamed to end in `suffix`: those that were there, as they were named. */
 async function renameAll(uri: string, files: string[], suffix: string): Promise<string[]> {
   const moved: string[] = [];
   for (const file of files) {
     const from = path.join(uri, file);
-    if (
-      await fs.rename(from, `${from}${suffix}`).then(
-        () => true,
-        () => false,
-      )
-    )
-      moved.push(file);
+    const renamed = await fs.rename(from, `${from}${suffix}`).then(
+      () => true,
+      () => false, // gone, or set aside by a salvage cut short
+    );
+    if (renamed) moved.push(file);
   }
   return moved;
 }
@@ -138,14 +133,15 @@ async function keepRowsSetAside(
   try {
     await table.checkout(version);
     await fs.mkdir(path.dirname(rowsFile), { recursive: true });
-    for (let from = 0; from < offsets.length; from += RANGE) {
-      // Rows of a cut file do not read with it in place either: those are skipped here too.
-      const batch = await table
-        .takeOffsets(offsets.slice(from, from + RANGE))
+    const take = (some: number[]) =>
+      table
+        .takeOffsets(some)
         .toArrow()
-        .catch(() => undefined);
-      if (!batch) continue;
-      const rows = fromArrowTable(batch);
+        .then(fromArrowTable, () => undefined);
+    for (let from = 0; from < offsets.length; from += RANGE) {
+      const some = offsets.slice(from, from + RANGE);
+      // A flip in a page's framing loses its rows with the file in place too: then row by row, past them.
+      const rows = (await take(some)) ?? (await Promise.all(some.map((offset) => take([offset])))).flatMap((row) => row ?? []);
       await fs.appendFile(rowsFile, rows.map((row) => `${JSON.stringify(row, plainJson)}\n`).join(""));
       written += rows.length;
     }

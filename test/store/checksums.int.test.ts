@@ -54,6 +54,9 @@ describe("a bit flipped in a file of the store", () => {
     ]);
 
     const repaired = await repairStore(app.config, diagnosis);
+    expect(repaired.plan[0]).toMatch(
+      /^memories: made again from the rows of its files that have not changed; the rows of the 1 changed ones/,
+    );
     expect(repaired.after.findings, repaired.actions.join("; ")).toEqual([]);
     const aside = repaired.actions.find((action) => action.includes("changed data files"));
     expect(aside, repaired.actions.join("; ")).toMatch(/the 1 rows of its changed data files/);

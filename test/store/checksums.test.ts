@@ -35,12 +35,18 @@ describe("the checksums of a store's files", () => {
       fs.writeFileSync(file(name), bytes);
     }
     expect(await record.verify()).toEqual([
-      { table: "memories", file: "memories.lance/data/a.lance", kind: "data" },
-      { table: "memories", file: "memories.lance/_indices/0b1e/metadata.lance", kind: "index" },
+      { table: "memories", file: "memories.lance/data/a.lance", kind: "data", resized: false },
+      { table: "memories", file: "memories.lance/_indices/0b1e/metadata.lance", kind: "index", resized: false },
+    ]);
+    fs.truncateSync(file("memories.lance/_deletions/0-1-2.arrow"), 4);
+    expect((await record.verify()).map((changed) => [changed.kind, changed.resized])).toEqual([
+      ["data", false],
+      ["deletions", true],
+      ["index", false],
     ]);
     // Recording again keeps what was recorded: a changed file stays found until it is replaced.
     expect(await record.record()).toBe(0);
-    expect((await record.verify()).length).toBe(2);
+    expect((await record.verify()).length).toBe(3);
   });
 
   it("a file gone (compacted) or new (written since) is not damage: the one is forgotten, the other recorded", async () => {

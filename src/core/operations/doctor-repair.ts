@@ -6,7 +6,7 @@ import { createEmbedder } from "../../providers/create-providers.js";
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
-import { ChecksumRecord } from "../../store/checksums.js";
+import { alteredDataFiles, ChecksumRecord } from "../../store/checksums.js";
 import { journalDamage } from "../../store/journal.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
@@ -126,8 +126,9 @@ function salvagePlan(config: Config, table: TableHealth): string {
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
-  if (table.changedFiles?.length)
-    return `${table.table}: made again from the rows of its files that have not changed; the rows of the ${table.changedFiles.length} changed ones are moved to a file in ${LEFTOVERS_DIR} as they read, and what the other tables hold of them is rebuilt ${copy}`;
+  const altered = alteredDataFiles(table.changedFiles).length;
+  if (altered > 0)
+    return `${table.table}: made again from the rows of its files that have not changed; the rows of the ${altered} changed ones are moved to a file in ${LEFTOVERS_DIR} as they read, and what the other tables hold of them is rebuilt ${copy}`;
   const lost = table.rows - table.read;
   return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
 }
@@ -281,7 +282,9 @@ async function repairTables(
   }
   // Replaced, or no longer read (a dropped index's files stay until old versions are cleaned up).
   if (!isRemoteUri(config.storeUri))
-    new ChecksumRecord(config.paths.database, config.paths.checksums).forget(health.tables.flatMap((t) => t.changedFiles ?? []));
+    new ChecksumRecord(config.paths.database, config.paths.checksums).forget(
+      health.tables.flatMap((t) => (t.changedFiles ?? []).map((changed) => changed.file)),
+    );
   return actions;
 }
 

@@ -8,6 +8,7 @@ import { ANY_INDEX, eachStoredImage, type LostRowsTable, type Problem, type Stor
 import { storedImageProblem } from "../memories/image-types.js";
 import { journalDamage } from "../../store/journal.js";
 import type { Salvaged } from "../../store/salvage.js";
+import { alteredDataFiles } from "../../store/checksums.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
 import { chunkSizes } from "../chat-history/chunking.js";
@@ -139,7 +140,8 @@ export function salvageInChild(
   earlier: boolean,
   rowsFile: string,
 ): Promise<Salvaged> {
-  const setAside = table.changedFiles?.length ? [JSON.stringify(table.changedFiles), rowsFile] : [];
+  const altered = alteredDataFiles(table.changedFiles);
+  const setAside = altered.length > 0 ? [JSON.stringify(altered), rowsFile] : [];
   return inChild(config, [
     "salvage",
     config.storeUri,
