@@ -30,6 +30,33 @@ function flipBit(file: string, at: (bytes: Buffer) => number): void {
   fs.writeFileSync(file, bytes);
 }
 
+/** The data files of the store's tables, as the record names them. */
+function dataFiles(store: string): string[] {
+  const db = path.join(store, "db");
+  return fs
+    .readdirSync(db)
+    .filter((table) => fs.existsSync(path.join(db, table, "data")))
+    .flatMap((table) => fs.readdirSync(path.join(db, table, "data")).map((file) => `${table}/data/${file}`));
+}
+
+describe("the store's checksums", () => {
+  // Needs a second: the files of a write section are recorded a second after it ends.
+  it("are recorded soon after a write, by a process that stays open", async () => {
+    const store = path.join(tempDir(), "store");
+    const app = await openTestApp({ store });
+    try {
+      await (await app.service()).memories.store({ text: TEXT });
+      await app.context.store.settle(); // the journal absorbed: a write section committed the memory
+      const record = path.join(store, "checksums.json");
+      const recorded = () => (fs.existsSync(record) ? Object.keys(JSON.parse(fs.readFileSync(record, "utf8")) as object) : []);
+      await expect.poll(recorded, { timeout: 10_000, interval: 200 }).toEqual(expect.arrayContaining(dataFiles(store)));
+      expect(dataFiles(store).some((file) => file.startsWith("memories.lance/"))).toBe(true);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
 describe("a bit flipped in a file of the store", () => {
   it("is named by mnemo doctor, and --repair rebuilds the row from the other tables", async () => {
     const store = await storeOfOneMemory();
