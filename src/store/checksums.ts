@@ -131,8 +131,8 @@ function immutableFiles(dbDir: string): string[] {
   for (const table of listing(dbDir).filter((entry) => entry.name.endsWith(".lance"))) {
     for (const folder of Object.keys(IMMUTABLE)) {
       for (const entry of listing(path.join(dbDir, table.name, folder), true)) {
-        // A name with '#' is a file LanceDB is still writing (renamed to its own name when whole).
-        if (!entry.isFile() || entry.name.includes("#")) continue;
+        // A file LanceDB is still writing: `.tmp…` (strace: renamed to its own name when whole), or `…#n` (object_store's staging).
+        if (!entry.isFile() || entry.name.startsWith(".") || entry.name.includes("#")) continue;
         files.push(path.relative(dbDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
       }
     }

@@ -31,6 +31,7 @@ process.channel?.unref(); // the channel alone does not keep this process runnin
 process.on("disconnect", () => process.exit(1));
 
 const [command, uri, table, key, dims, versions, changed, rowsFile] = process.argv.slice(2);
+const checksums = command === "check" ? table : undefined; // the check's second argument
 const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -38,7 +39,7 @@ try {
   await withoutSecrets(options, async () => {
     if (command === "check" && uri) {
       const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
-      say({ done: await checkStore(uri, options, on, table) });
+      say({ done: await checkStore(uri, options, on, checksums) });
     } else if (command === "salvage" && uri && table && key) {
       const usable = (schema: Schema) => !missingColumns(schema, key as TableKey, Number(dims) || undefined);
       const setAside = changed && rowsFile ? { files: JSON.parse(changed) as string[], rowsFile } : undefined;
@@ -46,7 +47,11 @@ try {
         done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier", ...(setAside ? { setAside } : {}) }),
       });
     } else {
-      say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table> <key> <dims> newest|earlier` } });
+      say({
+        failed: {
+          what: `usage: health-process.js check <uri> [<checksums file>] | salvage <uri> <table> <key> <dims> newest|earlier [<changed files JSON> <rows file>]`,
+        },
+      });
     }
   });
 } catch (error) {

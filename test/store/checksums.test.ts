@@ -55,6 +55,7 @@ describe("the checksums of a store's files", () => {
     fs.rmSync(file("memories.lance/data/a.lance"));
     fs.writeFileSync(file("memories.lance/data/b.lance"), "My dentist is Dr Silva");
     // LanceDB writes a file under a staging name and renames it once whole.
+    fs.writeFileSync(file("memories.lance/data/.tmpem922E"), "half of it");
     fs.writeFileSync(file("memories.lance/data/c.lance#1"), "half of it");
     expect(await record.verify()).toEqual([]);
     expect(await record.record()).toBe(1);
