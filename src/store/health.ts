@@ -195,8 +195,10 @@ async function changedFiles(uri: string, file: string): Promise<ChangedFile[]> {
   return changed;
 }
 
+/** Named in `what`, the files under their table's folder: `detail` is LanceDB's own words, and this is not. */
 function changedProblem(files: ChangedFile[]): Problem {
-  return { what: changedFileWhat(files[0]!.kind), detail: `changed since written: ${files.map((file) => file.file).join(", ")}` };
+  const names = files.map((file) => file.file.slice(file.file.indexOf("/") + 1));
+  return { what: `${changedFileWhat(files[0]!.kind)}: ${names.join(", ")}` };
 }
 
 /**

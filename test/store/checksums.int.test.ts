@@ -74,9 +74,8 @@ describe("a bit flipped in a file of the store", () => {
     expect(diagnosis.findings).toEqual([
       expect.objectContaining({
         table: "memories",
-        what: expect.stringMatching(/^a data file of it has changed since it was written \(a bit flipped on disk\?\)/),
-        fix: expect.stringContaining("`mnemo doctor --repair`"),
-        detail: expect.stringContaining(flipped!),
+        what: `a data file of it has changed since it was written (a bit flipped on disk?): data/${flipped} (1 of 1 rows read)`,
+        fix: expect.stringMatching(/^`mnemo doctor --repair` moves the rows of the changed files, as they read, to a file in/),
       }),
     ]);
 
@@ -112,7 +111,7 @@ describe("a bit flipped in a file of the store", () => {
     expect(diagnosis.findings).toEqual([
       expect.objectContaining({
         table: "memories",
-        what: "one of its indexes is damaged: an index file of it has changed since it was written (a bit flipped on disk?)",
+        what: `one of its indexes is damaged: an index file of it has changed since it was written (a bit flipped on disk?): _indices/${files[0]}`,
         fix: "`mnemo doctor --repair` builds it again from the rows",
       }),
     ]);

@@ -353,7 +353,9 @@ function tableFindings(table: TableHealth): Finding[] {
       fix:
         table.key === "chunks"
           ? "`mnemo doctor --repair` keeps the chunks that can be read and rebuilds the rest from the conversations' messages (re-embedding them)"
-          : `\`mnemo doctor --repair\` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; ${RESTORE}`,
+          : alteredDataFiles(table.changedFiles).length > 0
+            ? `\`mnemo doctor --repair\` moves the rows of the changed files, as they read, to a file in ${LEFTOVERS_DIR}, keeps the others, rebuilds what the other tables hold of the moved ones, and keeps a copy of the damaged files; ${RESTORE}`
+            : `\`mnemo doctor --repair\` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; ${RESTORE}`,
     });
   }
   for (const index of table.indexes.filter((i) => i.problem)) {
