@@ -531,13 +531,22 @@ export class Store {
   recordChecksums(): Promise<void> {
     if (this.checksumTimer) clearTimeout(this.checksumTimer);
     this.checksumTimer = undefined;
+    return this.withChecksums((record) => record.record());
+  }
+
+  /** Forgets the checksums of `files` (a repair replaced them), after any record under way in this process. */
+  forgetChecksums(files: string[]): Promise<void> {
+    return this.withChecksums((record) => record.forget(files));
+  }
+
+  private withChecksums(work: (record: ChecksumRecord) => unknown): Promise<void> {
     const record = this.checksums;
     if (!record) return Promise.resolve();
     this.checksumming = this.checksumming
-      .then(() => record.record())
+      .then(() => work(record))
       .then(
         () => undefined,
-        () => undefined, // a data dir that cannot be read now: the next write or check records them
+        () => undefined, // a data dir that cannot be read or written now: the next write or check records them
       );
     return this.checksumming;
   }

@@ -6,7 +6,7 @@ import { createEmbedder } from "../../providers/create-providers.js";
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
-import { alteredDataFiles, ChecksumRecord } from "../../store/checksums.js";
+import { alteredDataFiles } from "../../store/checksums.js";
 import { journalDamage } from "../../store/journal.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
@@ -281,10 +281,7 @@ async function repairTables(
     await optimizeStore(store, [...rebuild]);
   }
   // Replaced, or no longer read (a dropped index's files stay until old versions are cleaned up).
-  if (!isRemoteUri(config.storeUri))
-    new ChecksumRecord(config.paths.database, config.paths.checksums).forget(
-      health.tables.flatMap((t) => (t.changedFiles ?? []).map((changed) => changed.file)),
-    );
+  await store.forgetChecksums(health.tables.flatMap((t) => (t.changedFiles ?? []).map((changed) => changed.file)));
   return actions;
 }
 
