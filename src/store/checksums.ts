@@ -8,13 +8,14 @@ import zlib from "node:zlib";
  * keeps no checksums of its data pages, so a bit flipped inside a value reads as another value;
  * with the file's CRC-32 recorded, the health check (store/health.ts) finds it.
  *
- * Recorded after the store writes (store.ts: a second after the last write section, and as the
+ * Recorded after the store writes (store.ts: within a second of a write section's end, and as the
  * process closes) and by every health check, for the files not recorded yet: only new files are
  * read, never the old ones again. A file flipped before it is recorded is recorded as it then is:
  * the window is that second, or until the next command or check for a process killed first. A
  * store on object storage has none (reading its files back would cost a download each).
  *
- * Kept in one JSON file in the data dir, written whole (a draft renamed over it). A file recorded
+ * Kept in one JSON file in the data dir, written whole (a draft renamed over it); two processes
+ * recording at once can lose one's additions, which the next record adds again. A file recorded
  * but gone was removed by compaction or a repair (one still referenced reads as missing in the
  * check); one present but not recorded was written since. Neither is damage by itself.
  */
