@@ -27,7 +27,16 @@ import {
   messagesRowsFromEarlier,
   rebuildUsers,
 } from "./doctor-rebuild.js";
-import { diagnose, LEFTOVERS_DIR, RECOVERED_PLATFORM, rowsLost, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
+import {
+  diagnose,
+  filesToRebuild,
+  LEFTOVERS_DIR,
+  RECOVERED_PLATFORM,
+  rowsLost,
+  salvageInChild,
+  type Diagnosis,
+  type DoctorProgress,
+} from "./doctor.js";
 import { runningServer } from "../../config/server-info.js";
 
 /**
@@ -126,11 +135,13 @@ function salvagePlan(config: Config, table: TableHealth): string {
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
-  const altered = alteredDataFiles(table.changedFiles).length;
+  const altered = filesToRebuild(table).length;
   if (altered > 0)
     return `${table.table}: made again from the rows of its files that have not changed; the rows of the ${altered} changed ones are moved to a file in ${LEFTOVERS_DIR} as they read, and what the other tables hold of them is rebuilt ${copy}`;
   const lost = table.rows - table.read;
-  return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
+  const asRead =
+    alteredDataFiles(table.changedFiles).length > 0 ? " (those of its changed files as they read: nothing else holds them)" : "";
+  return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${asRead}${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
 }
 
 export async function repairStore(
@@ -254,7 +265,11 @@ async function repairTables(
       }
     });
     rebuild.add(table.key);
-    const kept = copied ? `; its damaged files are in ${copied}` : "";
+    const asRead =
+      filesToRebuild(table).length < alteredDataFiles(table.changedFiles).length
+        ? "; those of its changed data files as they read (nothing else holds them: a value may differ from what was written)"
+        : "";
+    const kept = `${asRead}${copied ? `; its damaged files are in ${copied}` : ""}`;
     actions.push(
       result
         ? salvaged(table.table, result, kept, recovered)
