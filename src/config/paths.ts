@@ -37,6 +37,8 @@ export function dataPaths(dataDir: string, modelsDir?: string) {
     secret: path.join(dataDir, "secret"),
     /** The meta record and users, kept for a repair of those tables (store/recovery-record.ts). */
     recoveryRecord: path.join(dataDir, "recovery.json"),
+    /** CRC-32s of the store's files that never change once written, for the health check (store/checksums.ts). */
+    checksums: path.join(dataDir, "checksums.json"),
   };
 }
 export type DataPaths = ReturnType<typeof dataPaths>;

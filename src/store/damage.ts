@@ -35,6 +35,13 @@ const DAMAGE: { pattern: RegExp; what: string }[] = [
 ];
 
 /**
+ * A file that never changes once written whose bytes are not those recorded (store/checksums.ts):
+ * Lance keeps no checksums of its pages, so a flipped bit in a value reads as another value.
+ */
+export const changedFileWhat = (kind: "data" | "deletions" | "index") =>
+  `${{ data: "a data", deletions: "a deletion", index: "an index" }[kind]} file of it has changed since it was written (a bit flipped on disk?)`;
+
+/**
  * Errors that mean a column the table always has is missing: what a zeroed version file (manifest)
  * gives, since LanceDB then reads a table with no columns. Confirmed against the table's schema
  * before they are called damage: the same words could come from a query of ours that is wrong.

@@ -3,9 +3,10 @@
  * whatever LanceDB prints when a damaged page makes it panic lands on this process's stderr, which
  * the doctor keeps to itself. Writes one JSON object a line on stdout.
  *
- *   node health-process.js check <uri>              {"checking":t} {"table":…} … {"done":StoreHealth}
- *   node health-process.js salvage <uri> <table> <key> <dims> newest|earlier
- *                                                   {"done":{"rows":n,"kept":k,"olderBy":v}}
+ *   node health-process.js check <uri> [<checksums file>]
+ *                                                   {"checking":t} {"table":…} … {"done":StoreHealth}
+ *   node health-process.js salvage <uri> <table> <key> <dims> newest|earlier [<changed files JSON> <rows file>]
+ *                                                   {"done":{"rows":n,"kept":k,"olderBy":v,"setAside":s}}
  *
  * or, when it cannot: {"failed":{"what", "detail"?}}, with "fault":true and a "suggestion" for a
  * failing disk or object store.
@@ -29,7 +30,8 @@ if (!process.connected) process.exit(1);
 process.channel?.unref(); // the channel alone does not keep this process running once its work is done
 process.on("disconnect", () => process.exit(1));
 
-const [command, uri, table, key, dims, versions] = process.argv.slice(2);
+const [command, uri, table, key, dims, versions, changed, rowsFile] = process.argv.slice(2);
+const checksums = command === "check" ? table : undefined; // the check's second argument
 const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -37,12 +39,19 @@ try {
   await withoutSecrets(options, async () => {
     if (command === "check" && uri) {
       const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
-      say({ done: await checkStore(uri, options, on) });
+      say({ done: await checkStore(uri, options, on, checksums) });
     } else if (command === "salvage" && uri && table && key) {
       const usable = (schema: Schema) => !missingColumns(schema, key as TableKey, Number(dims) || undefined);
-      say({ done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier" }) });
+      const setAside = changed && rowsFile ? { files: JSON.parse(changed) as string[], rowsFile } : undefined;
+      say({
+        done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier", ...(setAside ? { setAside } : {}) }),
+      });
     } else {
-      say({ failed: { what: `usage: health-process.js check <uri> | salvage <uri> <table> <key> <dims> newest|earlier` } });
+      say({
+        failed: {
+          what: `usage: health-process.js check <uri> [<checksums file>] | salvage <uri> <table> <key> <dims> newest|earlier [<changed files JSON> <rows file>]`,
+        },
+      });
     }
   });
 } catch (error) {

@@ -1,6 +1,8 @@
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
-import { damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { isRemoteUri } from "../config/paths.js";
+import { ChecksumRecord, type ChangedFile } from "./checksums.js";
+import { changedFileWhat, damageOf, lanceText, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
 import { fromArrowTable } from "./convert.js";
 import { readableRows } from "./salvage.js";
@@ -10,7 +12,9 @@ import { predicate } from "./where.js";
 /**
  * What `mnemo doctor` finds in a store, read through a connection of its own: every table opened,
  * counted and read whole (every fragment, every column), vectors checked, every index asked once,
- * and the tables checked against each other (orphans, duplicates). Run in a child process
+ * and the tables checked against each other (orphans, duplicates); on a local store, every file
+ * that never changes once written checked against its recorded checksum (store/checksums.ts),
+ * which finds a bit flipped inside a value. Run in a child process
  * (health-process.ts): a damaged page can make LanceDB panic, and its panic is printed on the
  * process's stderr, which the doctor keeps from the user's terminal.
  */
@@ -36,8 +40,13 @@ export interface TableHealth {
   rows: number | undefined;
   read: number;
   fragments: number | undefined;
-  /** The table's files cannot all be read. */
+  /** The table's files cannot all be read, or one has changed since it was written. */
   problem?: Problem;
+  /**
+   * Its files whose bytes are not those recorded (store/checksums.ts): the rows of its data files
+   * changed in place are not to be trusted, its indexes are built again.
+   */
+  changedFiles?: ChangedFile[];
   indexes: IndexHealth[];
   /** Vectors that are not finite, all zero, or of another dimension: memory ids, or the conversations of such chunks. */
   badVectors: string[];
@@ -140,23 +149,34 @@ export function rowsOfKey(key: TableKey, value: string): string {
   return predicate<"users">({ id: value });
 }
 
-/** Checks the store at `uri`, table by table (`onTable` hears each as it is done). */
+/**
+ * Checks the store at `uri`, table by table (`onTable` hears each as it is done), and a local
+ * store's files against the checksums recorded in `checksums` (recording those not recorded yet).
+ */
 export async function checkStore(
   uri: string,
   storageOptions: Record<string, string>,
   on: { checking?(table: string): void; table?(health: TableHealth): void } = {},
+  checksums?: string,
 ): Promise<StoreHealth> {
+  const changed = checksums && !isRemoteUri(uri) ? await changedFiles(uri, checksums) : [];
   // Small caches: every index is asked once, and a whole-table read caches nothing worth keeping.
   const session = new lancedb.Session(CACHE_BYTES, CACHE_BYTES);
   const db = await lancedb.connect(uri, { readConsistencyInterval: 0, session, storageOptions });
   try {
     const meta = await checkMeta(db);
+    if (!meta.problem && changed.some((file) => file.table === TABLE.meta && file.kind === "data"))
+      meta.problem = changedProblem(changed.filter((file) => file.table === TABLE.meta));
     const keys = new Map<TableKey, Row[]>();
     const tables: TableHealth[] = [];
     for (const key of Object.keys(TABLE) as TableKey[]) {
       const name = liveName(key, meta.generation);
       on.checking?.(name);
       const { health, rows } = await checkTable(db, key, name, meta.dims);
+      markChanged(
+        health,
+        changed.filter((file) => file.table === name),
+      );
       tables.push(health);
       keys.set(key, rows);
       on.table?.(health);
@@ -165,6 +185,34 @@ export async function checkStore(
   } finally {
     db.close();
   }
+}
+
+/** The recorded files whose bytes changed; then the files not recorded yet are recorded. */
+async function changedFiles(uri: string, file: string): Promise<ChangedFile[]> {
+  const record = new ChecksumRecord(uri.replace(/^file:\/\//, ""), file);
+  const changed = await record.verify();
+  await record.record();
+  return changed;
+}
+
+/** Named in `what`, the files under their table's folder: `detail` is LanceDB's own words, and this is not. */
+function changedProblem(files: ChangedFile[]): Problem {
+  const names = files.map((file) => file.file.slice(file.file.indexOf("/") + 1));
+  return { what: `${changedFileWhat(files[0]!.kind)}: ${names.join(", ")}` };
+}
+
+/**
+ * A table's changed files as its damage (a data or deletion file) or its indexes' (an index file:
+ * which index cannot be told, as when they cannot be listed). Damage LanceDB found first is told first.
+ */
+function markChanged(health: TableHealth, files: ChangedFile[]): void {
+  if (files.length === 0) return;
+  health.changedFiles = files;
+  const rows = [...files.filter((file) => file.kind === "data"), ...files.filter((file) => file.kind === "deletions")];
+  if (rows.length > 0) health.problem ??= changedProblem(rows);
+  const indexes = files.filter((file) => file.kind === "index");
+  if (indexes.length > 0 && !health.indexes.some((index) => index.problem))
+    health.indexes.push({ name: ANY_INDEX, columns: [], type: "unknown", problem: changedProblem(indexes) });
 }
 
 export function liveName(key: TableKey, generation: number): string {

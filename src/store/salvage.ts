@@ -4,6 +4,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Schema, Table as ArrowTable } from "apache-arrow";
 import { isRemoteUri } from "../config/paths.js";
 import { BucketObjects } from "./bucket-objects.js";
+import { fromArrowTable } from "./convert.js";
 import { damageOf } from "./damage.js";
 import { storageFaultOf } from "./object-store-errors.js";
 import { TABLE } from "./schema.js";
@@ -35,32 +36,49 @@ const markKey = (name: string) => `salvaged:${name}`;
  * columns `usable` wants fails, or with `earlier`, on a local store or one on S3, is read at the
  * newest version that does: the damaged version files are set aside (the repair has copied the
  * table's files first), and what their changes did is undone (`olderBy` versions).
+ *
+ * Data files whose bytes changed since they were written (`setAside`, store/checksums.ts), on a
+ * local store, are read as a cut file is: their rows are not kept, and the repair rebuilds them from
+ * the other tables. They are read once more, as they are, into `rowsFile` (JSON lines), so
+ * that no row that reads is lost: nothing tells which of their values a flipped bit changed.
  */
 export async function salvageTable(
   uri: string,
   name: string,
   storageOptions: Record<string, string>,
-  versions: { usable?: (schema: Schema) => boolean; earlier?: boolean } = {},
+  versions: { usable?: (schema: Schema) => boolean; earlier?: boolean; setAside?: SetAside } = {},
 ): Promise<Salvaged> {
   const db = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions });
   try {
     const keep = salvageName(name);
     const names = await db.tableNames();
-    if (names.includes(keep) && (await marked(db, name))) return { rows: undefined, kept: await copyBack(db, keep, name), olderBy: 0 };
+    if (names.includes(keep) && (await marked(db, name)))
+      return { rows: undefined, kept: await copyBack(db, keep, name), olderBy: 0, setAside: 0 };
     if (names.includes(keep)) await db.dropTable(keep);
+    const aside = versions.setAside && !isRemoteUri(uri) ? versions.setAside : undefined;
+    const moved = aside ? await renameAll(uri, aside.files, ".changed") : [];
     const {
       table: damaged,
       rows,
       olderBy,
     } = await newestWholeVersion(db, uri, name, versions.usable ?? (() => true), versions.earlier ? storageOptions : undefined);
     const kept = await db.createEmptyTable(keep, await damaged.schema());
-    await readableRows(damaged, rows, RANGE, async (found) => {
-      if (found.numRows > 0) await kept.add(found);
-    });
+    const unread: number[] = [];
+    await readableRows(
+      damaged,
+      rows,
+      RANGE,
+      async (found) => {
+        if (found.numRows > 0) await kept.add(found);
+      },
+      (offset) => unread.push(offset),
+    );
+    const version = await damaged.version();
     damaged.close();
     kept.close();
+    const setAside = aside && moved.length > 0 ? await keepRowsSetAside(db, uri, name, version, moved, unread, aside.rowsFile) : 0;
     await mark(db, name, true);
-    return { rows, kept: await copyBack(db, keep, name), olderBy };
+    return { rows, kept: await copyBack(db, keep, name), olderBy, setAside };
   } finally {
     db.close();
   }
@@ -72,6 +90,73 @@ export interface Salvaged {
   kept: number;
   /** Versions stepped back because their version files were damaged. */
   olderBy: number;
+  /** Rows of changed data files written to the rows file, not kept in the table. */
+  setAside: number;
+}
+
+/** Data files changed in place (paths under the database folder): their rows are not kept, but written to `rowsFile`. */
+export interface SetAside {
+  files: string[];
+  rowsFile: string;
+}
+
+/** Each of `files` (under the database folder) renamed to end in `suffix`: those that were there, as they were named. */
+async function renameAll(uri: string, files: string[], suffix: string): Promise<string[]> {
+  const moved: string[] = [];
+  for (const file of files) {
+    const from = path.join(uri, file);
+    const renamed = await fs.rename(from, `${from}${suffix}`).then(
+      () => true,
+      () => false, // gone, or set aside by a salvage cut short
+    );
+    if (renamed) moved.push(file);
+  }
+  return moved;
+}
+
+/**
+ * The rows that did not read while the changed files were set aside, read with those files back in
+ * place at the salvaged version, appended to `rowsFile`; the files are then set aside again (the
+ * table is made again without them). How many rows were written.
+ */
+async function keepRowsSetAside(
+  db: lancedb.Connection,
+  uri: string,
+  name: string,
+  version: number,
+  moved: string[],
+  offsets: number[],
+  rowsFile: string,
+): Promise<number> {
+  for (const file of moved) await fs.rename(path.join(uri, `${file}.changed`), path.join(uri, file));
+  let written = 0;
+  const table = await db.openTable(name);
+  try {
+    await table.checkout(version);
+    await fs.mkdir(path.dirname(rowsFile), { recursive: true });
+    const take = (some: number[]) =>
+      table
+        .takeOffsets(some)
+        .toArrow()
+        .then(fromArrowTable, () => undefined);
+    for (let from = 0; from < offsets.length; from += RANGE) {
+      const some = offsets.slice(from, from + RANGE);
+      // A flip in a page's framing loses its rows with the file in place too: then row by row, past them.
+      const rows = (await take(some)) ?? (await Promise.all(some.map((offset) => take([offset])))).flatMap((row) => row ?? []);
+      await fs.appendFile(rowsFile, rows.map((row) => `${JSON.stringify(row, plainJson)}\n`).join(""));
+      written += rows.length;
+    }
+  } finally {
+    table.close();
+    await renameAll(uri, moved, ".changed");
+  }
+  return written;
+}
+
+/** Vectors as arrays of numbers, 64-bit integers as numbers: what JSON can hold. */
+function plainJson(_key: string, value: unknown): unknown {
+  if (value instanceof Float32Array) return Array.from(value);
+  return typeof value === "bigint" ? Number(value) : value;
 }
 
 /**
@@ -142,14 +227,15 @@ function versionOf(file: string): bigint {
 /**
  * Every row of `table` (of `count`) that can be read, `step` rows at a time by position, handed to
  * `take` in order; a range that fails is halved until each row that cannot be read is found alone
- * (LanceDB loses a damaged page's rows; the rest of the fragment reads). Returns how many could not
- * be read, and the first error met.
+ * (LanceDB loses a damaged page's rows; the rest of the fragment reads), and told to `skipped`.
+ * Returns how many could not be read, and the first error met.
  */
 export async function readableRows(
   table: lancedb.Table,
   count: number,
   step: number,
   take: (batch: ArrowTable) => Promise<void> | void,
+  skipped?: (offset: number) => void,
 ): Promise<{ unreadable: number; error?: unknown }> {
   const result: { unreadable: number; error?: unknown } = { unreadable: 0 };
   const readRange = async (from: number, to: number): Promise<void> => {
@@ -162,6 +248,7 @@ export async function readableRows(
       result.error ??= error;
       if (to - from === 1) {
         result.unreadable++;
+        skipped?.(from);
         return;
       }
       const middle = (from + to) >> 1;

@@ -6,6 +6,7 @@ import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { DamageRecord, versionStamp } from "./damage-record.js";
+import { ChecksumRecord } from "./checksums.js";
 import { createTextIndex, metaEntries, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
 import type { TableRows } from "./rows.js";
@@ -92,6 +93,8 @@ const besideJournalScope = new AsyncLocalStorage<true>();
  * assistant storing a memory every few seconds made a commit per memory.
  */
 const ABSORB_AFTER_MS = 30_000;
+/** The files written are checksummed this long after a write section ends (store/checksums.ts), off its path. */
+const CHECKSUM_AFTER_MS = 1_000;
 const ABSORB_BATCH = 256;
 /** Pending records a read shows beside the tables at most; past it, the read absorbs them first. */
 const PENDING_LIMIT = 2_048;
@@ -112,6 +115,10 @@ export class Store {
    */
   private readonly damaged = new Map<string, { stamp: string | number | undefined; error: DamagedTableError }>();
   private readonly damageRecord: DamageRecord | undefined;
+  /** A local store's checksums of its files (store/checksums.ts), recorded soon after each write section. */
+  private readonly checksums: ChecksumRecord | undefined;
+  private checksumTimer: NodeJS.Timeout | undefined;
+  private checksumming: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly lock: WriteLock;
   /** This data dir's writes that commit more than one table, until their last commit (store/write-intents.ts). */
@@ -152,6 +159,9 @@ export class Store {
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
+    this.checksums = isRemoteUri(uri)
+      ? undefined
+      : new ChecksumRecord(uri.replace(/^file:\/\//, ""), path.join(path.dirname(lockPath), "checksums.json"));
     for (const [name, seen] of this.damageRecord?.read() ?? [])
       this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
   }
@@ -506,7 +516,39 @@ export class Store {
       throw this.objectStoreFault(error);
     } finally {
       if (absorbed > 0) this.afterAbsorb?.();
+      this.checksumSoon();
     }
+  }
+
+  /** The files the last write sections made, checksummed a moment later: the first section since the last record starts the timer. */
+  private checksumSoon(): void {
+    if (!this.checksums || this.closed || this.checksumTimer) return;
+    this.checksumTimer = setTimeout(() => void this.recordChecksums(), CHECKSUM_AFTER_MS);
+    this.checksumTimer.unref();
+  }
+
+  /** Records the checksums of the store's files not recorded yet (a closing process calls it, to leave none behind). */
+  recordChecksums(): Promise<void> {
+    if (this.checksumTimer) clearTimeout(this.checksumTimer);
+    this.checksumTimer = undefined;
+    return this.withChecksums((record) => record.record());
+  }
+
+  /** Forgets the checksums of `files` (a repair replaced them), after any record under way in this process. */
+  forgetChecksums(files: string[]): Promise<void> {
+    return this.withChecksums((record) => record.forget(files));
+  }
+
+  private withChecksums(work: (record: ChecksumRecord) => unknown): Promise<void> {
+    const record = this.checksums;
+    if (!record) return Promise.resolve();
+    this.checksumming = this.checksumming
+      .then(() => work(record))
+      .then(
+        () => undefined,
+        () => undefined, // a data dir that cannot be read or written now: the next write or check records them
+      );
+    return this.checksumming;
   }
 
   /**
@@ -747,6 +789,7 @@ export class Store {
   close(): void {
     this.closed = true;
     if (this.absorbTimer) clearTimeout(this.absorbTimer);
+    if (this.checksumTimer) clearTimeout(this.checksumTimer);
     for (const connection of [...this.retired, this.live]) closeConnection(connection);
     this.retired.clear();
   }

@@ -351,7 +351,9 @@ async function cost(system) {
  * near-duplicate check must embed them to compare), where 0.9% of LoCoMo's observations do with those before.
  */
 async function distinctFacts(server, first) {
-  const texts = locomoSets()?.flatMap((set) => set.texts).slice(0, FACTS);
+  const texts = locomoSets()
+    ?.flatMap((set) => set.texts)
+    .slice(0, FACTS);
   if (!texts) return undefined;
   const ms = [];
   for (const [i, text] of texts.entries()) {

@@ -7,6 +7,7 @@ import { BucketObjects, s3Location, s3Uri } from "../../store/bucket-objects.js"
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
 import { optimizeStore } from "../../store/maintenance.js";
+import { alteredDataFiles } from "../../store/checksums.js";
 import { journalDamage } from "../../store/journal.js";
 import { readRecoveryRecord } from "../../store/recovery-record.js";
 import type { Salvaged } from "../../store/salvage.js";
@@ -27,7 +28,16 @@ import {
   messagesRowsFromEarlier,
   rebuildUsers,
 } from "./doctor-rebuild.js";
-import { diagnose, LEFTOVERS_DIR, RECOVERED_PLATFORM, rowsLost, salvageInChild, type Diagnosis, type DoctorProgress } from "./doctor.js";
+import {
+  diagnose,
+  filesToRebuild,
+  LEFTOVERS_DIR,
+  RECOVERED_PLATFORM,
+  rowsLost,
+  salvageInChild,
+  type Diagnosis,
+  type DoctorProgress,
+} from "./doctor.js";
 import { runningServer } from "../../config/server-info.js";
 
 /**
@@ -130,8 +140,13 @@ function salvagePlan(config: Config, table: TableHealth): string {
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
   if (table.rows === undefined) return `${table.table}: cannot be opened; made again empty, its rows rebuilt from the other tables ${copy}`;
+  const altered = filesToRebuild(table).length;
+  if (altered > 0)
+    return `${table.table}: made again from the rows of its files that have not changed; the rows of the ${altered} changed ones are moved to a file in ${LEFTOVERS_DIR} as they read, and what the other tables hold of them is rebuilt ${copy}`;
   const lost = table.rows - table.read;
-  return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
+  const asRead =
+    alteredDataFiles(table.changedFiles).length > 0 ? " (those of its changed files as they read: nothing else holds them)" : "";
+  return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${asRead}${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
 }
 
 export async function repairStore(
@@ -241,10 +256,12 @@ async function repairTables(app: App, config: Config, health: StoreHealth, time:
       try {
         // A failing disk or object store stops the repair: the table is not remade for an outage.
         const earlier = FROM_EARLIER_VERSION.includes(table.key);
-        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier).catch((error: unknown) => {
-          if (error instanceof StorageFaultError) throw error;
-          return undefined;
-        });
+        const salvaged = await salvageInChild(config, table, health.meta.dims, earlier, changedRowsFile(recovered, table.table)).catch(
+          (error: unknown) => {
+            if (error instanceof StorageFaultError) throw error;
+            return undefined;
+          },
+        );
         if (!salvaged) await store.recreate(table.key);
         return salvaged;
       } finally {
@@ -252,10 +269,14 @@ async function repairTables(app: App, config: Config, health: StoreHealth, time:
       }
     });
     rebuild.add(table.key);
-    const kept = copied ? `; its damaged files are in ${copied}` : "";
+    const asRead =
+      filesToRebuild(table).length < alteredDataFiles(table.changedFiles).length
+        ? "; those of its changed data files as they read (nothing else holds them: a value may differ from what was written)"
+        : "";
+    const kept = `${asRead}${copied ? `; its damaged files are in ${copied}` : ""}`;
     actions.push(
       result
-        ? salvaged(table.table, result, kept)
+        ? salvaged(table.table, result, kept, recovered)
         : `${table.table}: could not be opened at all; made again, empty, for what the other tables hold of it${kept}`,
     );
   }
@@ -278,10 +299,17 @@ async function repairTables(app: App, config: Config, health: StoreHealth, time:
     onProgress("Building indexes");
     await optimizeStore(store, [...rebuild]);
   }
+  // Replaced, or no longer read (a dropped index's files stay until old versions are cleaned up).
+  await store.forgetChecksums(health.tables.flatMap((t) => (t.changedFiles ?? []).map((changed) => changed.file)));
   return actions;
 }
 
-function salvaged(table: string, result: Salvaged, kept: string): string {
+/** Where a salvage writes the rows of a table's changed data files (store/salvage.ts). */
+function changedRowsFile(recovered: string, table: string): string {
+  return path.join(recovered, `${table}-rows-of-changed-files.jsonl`);
+}
+
+function salvaged(table: string, result: Salvaged, kept: string, recovered: string): string {
   const of = result.rows === undefined ? "" : ` of ${result.rows.toLocaleString("en")}`;
   const n = result.olderBy;
   const older =
@@ -290,7 +318,11 @@ function salvaged(table: string, result: Salvaged, kept: string): string {
       : n === 1
         ? " at its previous version (its newest version file is damaged: the last change to it is undone, unless the other tables hold it)"
         : ` at its version ${n} before the newest (its ${n} newest version files are damaged: their changes are undone, unless the other tables hold them)`;
-  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${kept}`;
+  const aside =
+    result.setAside > 0
+      ? `; the ${result.setAside.toLocaleString("en")} rows of its changed data files, which a flipped bit may have altered, moved to ${changedRowsFile(recovered, table)} as they read (what the other tables hold of them is rebuilt)`
+      : "";
+  return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${aside}${kept}`;
 }
 
 /**

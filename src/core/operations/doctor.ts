@@ -8,6 +8,8 @@ import { ANY_INDEX, eachStoredImage, type LostRowsTable, type Problem, type Stor
 import { storedImageProblem } from "../memories/image-types.js";
 import { journalDamage } from "../../store/journal.js";
 import type { Salvaged } from "../../store/salvage.js";
+import type { TableKey } from "../../store/schema.js";
+import { alteredDataFiles } from "../../store/checksums.js";
 import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
 import { chunkSizes } from "../chat-history/chunking.js";
@@ -80,7 +82,8 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
       suggestion: "Pass the store to check with --store (or MNEMO_STORE).",
     });
   }
-  const health = await inChild<StoreHealth>(config, ["check", config.storeUri], (line) => {
+  const checksums = isRemoteUri(config.storeUri) ? [] : [config.paths.checksums];
+  const health = await inChild<StoreHealth>(config, ["check", config.storeUri, ...checksums], (line) => {
     if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
   });
   const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
@@ -127,11 +130,40 @@ async function storedImageProblems(config: Config, health: StoreHealth): Promise
 }
 
 /**
- * A damaged table salvaged (store/salvage.ts) in a child process: rows kept, of how many, and, with
- * `earlier`, at how many versions before the newest (whose version files do not open).
+ * Tables whose rows nothing else can bring back (a memory's earlier versions, what is in the trash):
+ * the rows of their data files changed in place are kept as they read, one value possibly other than
+ * was written, rather than moved out of the store.
  */
-export function salvageInChild(config: Config, table: TableHealth, dims: number | undefined, earlier: boolean): Promise<Salvaged> {
-  return inChild(config, ["salvage", config.storeUri, table.table, table.key, String(dims ?? ""), earlier ? "earlier" : "newest"]);
+const NOTHING_ELSE_HOLDS: TableKey[] = ["memoryHistory", "trash"];
+
+/** The table's data files changed in place whose rows a repair moves to a file and rebuilds from the other tables. */
+export function filesToRebuild(table: TableHealth): string[] {
+  return NOTHING_ELSE_HOLDS.includes(table.key) ? [] : alteredDataFiles(table.changedFiles);
+}
+
+/**
+ * A damaged table salvaged (store/salvage.ts) in a child process: rows kept, of how many, and, with
+ * `earlier`, at how many versions before the newest (whose version files do not open). The rows of
+ * its changed data files are written to `rowsFile` instead.
+ */
+export function salvageInChild(
+  config: Config,
+  table: TableHealth,
+  dims: number | undefined,
+  earlier: boolean,
+  rowsFile: string,
+): Promise<Salvaged> {
+  const altered = filesToRebuild(table);
+  const setAside = altered.length > 0 ? [JSON.stringify(altered), rowsFile] : [];
+  return inChild(config, [
+    "salvage",
+    config.storeUri,
+    table.table,
+    table.key,
+    String(dims ?? ""),
+    earlier ? "earlier" : "newest",
+    ...setAside,
+  ]);
 }
 
 /**
@@ -334,7 +366,9 @@ function tableFindings(table: TableHealth): Finding[] {
       fix:
         table.key === "chunks"
           ? "`mnemo doctor --repair` keeps the chunks that can be read and rebuilds the rest from the conversations' messages (re-embedding them)"
-          : `\`mnemo doctor --repair\` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; ${RESTORE}`,
+          : filesToRebuild(table).length > 0
+            ? `\`mnemo doctor --repair\` moves the rows of the changed files, as they read, to a file in ${LEFTOVERS_DIR}, keeps the others, rebuilds what the other tables hold of the moved ones, and keeps a copy of the damaged files; ${RESTORE}`
+            : `\`mnemo doctor --repair\` keeps the rows that can still be read${alteredDataFiles(table.changedFiles).length > 0 ? " (those of the changed files as they read: nothing else holds them)" : ""}, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; ${RESTORE}`,
     });
   }
   for (const index of table.indexes.filter((i) => i.problem)) {
