@@ -121,7 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await embedder.close();
       await (await reranker?.catch(() => undefined))?.close();
       await captioner.close();
-      await store.recordChecksums();
+      await store.flushChecksums();
       store.close();
     },
   };
