@@ -292,7 +292,7 @@ describe("crash recovery", () => {
     const store = path.join(dir, "store");
     const file = path.join(dir, "many.ndjson");
     // One batch of what the import stores at once (200) and part of a second, which the kill comes
-    // before; not more, as the second run indexes every one (~30 ms of CPU each).
+    // before; not more, and two short messages each, as the second run indexes every one.
     const total = 250;
     const lines = Array.from({ length: total }, (_, c) =>
       JSON.stringify({
@@ -301,7 +301,7 @@ describe("crash recovery", () => {
           id: `bulk-${c}`,
           title: `Bulk conversation ${c}`,
           createdAt: "2024-01-01T00:00:00Z",
-          messages: Array.from({ length: 8 }, (_, m) => ({
+          messages: Array.from({ length: 2 }, (_, m) => ({
             id: `m${m}`,
             role: m % 2 ? "assistant" : "human",
             content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,
