@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -155,17 +155,18 @@ export async function serveStore(options: { store?: string; serverEnv?: NodeJS.P
     // A different (empty) store for the client proves every call goes over HTTP.
     env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
     log: () => stderr,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on("close", () => resolve());
-        child.kill("SIGTERM");
-      }),
-    kill: () =>
-      new Promise((resolve) => {
-        child.on("close", () => resolve());
-        child.kill("SIGKILL");
-      }),
+    stop: () => ended(child, "SIGTERM"),
+    kill: () => ended(child, "SIGKILL"),
   };
+}
+
+/** Sends `signal` to the child and waits for its end; at once if it has ended already (stopped before). */
+function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.on("close", () => resolve());
+    child.kill(signal);
+  });
 }
 
 /** Waits until none of the user's conversations is queued or processing (the test's timeout bounds it). */

@@ -2,8 +2,8 @@ import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The files that took longest in a full run from a fresh clone (2026-11-27), slowest first: on a
- * fresh clone vitest knows no durations and would order each project's files by size.
+ * The files that took longest in a full run from a fresh clone (2026-11-27, 509 s in all), slowest
+ * first: on a fresh clone vitest knows no durations and would order each project's files by size.
  */
 const SLOWEST = [
   "test/store/object-storage.int.test.ts",
@@ -12,17 +12,24 @@ const SLOWEST = [
   "test/cli/commands/import.int.test.ts",
   "test/web/accessibility.int.test.ts",
   "test/store/store.int.test.ts",
-  "test/cli/commands/memories.int.test.ts",
   "test/store/damage.int.test.ts",
+  "test/cli/service.int.test.ts",
+  "test/cli/commands/export.int.test.ts",
   "test/importers/every-format.int.test.ts",
   "test/cli/watch.int.test.ts",
-  "test/store/multi-machine.int.test.ts",
-  "test/cli/commands/export.int.test.ts",
-  "test/core/operations/doctor.int.test.ts",
-  "test/http/hostile-input.int.test.ts",
-  "test/web/features.int.test.ts",
-  "test/mcp/tools.int.test.ts",
+  "test/cli/commands/recall.int.test.ts",
   "test/web/app.int.test.ts",
+  "test/cli/commands/import-text-memories.int.test.ts",
+  "test/core/operations/doctor.int.test.ts",
+  "test/cli/commands/memories.int.test.ts",
+  "test/cli/server-route.int.test.ts",
+  "test/web/features.int.test.ts",
+  "test/store/store-lease.int.test.ts",
+  "test/http/server.int.test.ts",
+  "test/store/multi-machine.int.test.ts",
+  "test/mcp/inspector.int.test.ts",
+  "test/http/hostile-input.int.test.ts",
+  "test/mcp/tools.int.test.ts",
 ];
 
 /**

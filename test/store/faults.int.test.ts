@@ -24,8 +24,18 @@ const IO_FAULT = /The store at .* could not be written: its file system answered
 /** The built CLI in a child process of its own when a fault is preloaded, as a preload needs; else in this process. */
 const run = (args: string[], env: NodeJS.ProcessEnv) => (env["LD_PRELOAD"] ? spawnCli : runCli)(args, { env });
 
-function storeEnv(): { env: NodeJS.ProcessEnv; store: string } {
+const TRAM = "The tram 28 goes up to Graça";
+
+/**
+ * A store that holds one memory, TRAM, as `mnemo remember` left it: made once (a new store and its
+ * model loaded, ~1 s of CPU), and copied for each test that starts from it.
+ */
+let withTram: string;
+
+/** A fresh store, or a copy of `from`. */
+function storeEnv(from?: string): { env: NodeJS.ProcessEnv; store: string } {
   const store = path.join(tempDir(), "store");
+  if (from) fs.cpSync(from, store, { recursive: true });
   return { store, env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }) };
 }
 
@@ -68,26 +78,27 @@ async function rowCount(store: string, table: string): Promise<number> {
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   // Compiled before the first test, so that its time is not a test's.
   withFault({}, { path: "/nothing/" });
+  const { env, store } = storeEnv();
+  await ok(["remember", "--no-date", TRAM], env);
+  withTram = store;
 });
 
 describe("a file system that fails", () => {
   it("an import whose messages cannot be written stops at once with the fault; what was stored stays; run again, it finishes", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env } = storeEnv(withTram);
     const file = writeChatsFile(40);
     expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversation_messages.lance/" })));
-    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    expect(await memories(env)).toEqual([TRAM]);
     await ok(["import", file], env);
     expect(await queue(env)).toMatchObject({ ready: 40, queued: 0, failed: 0 });
     await expectHealthy(env);
   }, 180_000);
 
   it("an import whose chunks cannot be written keeps every conversation it stored, queued, not failed; run again, they are indexed", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env); // the store made first: its making writes the chunks table too
+    const { env } = storeEnv(withTram); // the store made first: its making writes the chunks table too
     const file = writeChatsFile(40);
     expectClearFault(await run(["import", file], withFault(env, { path: "/db/chunks.lance/" })));
     expect(await queue(env)).toMatchObject({ ready: 0, queued: 40, failed: 0 });
@@ -99,8 +110,7 @@ describe("a file system that fails", () => {
   }, 180_000);
 
   it("an import cut between its messages' and its conversations' commits, run again, stores each conversation once and leaves no messages row behind", async () => {
-    const { env, store } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env, store } = storeEnv(withTram);
     const file = writeChatsFile(40);
     expectClearFault(await run(["import", file], withFault(env, { path: "/db/conversations.lance/" })));
     // Until a write runs again, the messages the cut import committed are there, named.
@@ -125,37 +135,30 @@ describe("a file system that fails", () => {
   }, 180_000);
 
   it("a remember whose journal cannot be written, or synced, fails with the fault and acknowledges nothing; run again, it stores the memory once", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env } = storeEnv(withTram);
     for (const ops of [["write"], ["fsync"]] as const) {
       const text = `My dentist is Dr Silva (${ops[0]})`;
       expectClearFault(await run(["remember", "--no-date", text], withFault(env, { path: "/journal/", ops: [...ops] })));
       expect(await memories(env), `after a failed ${ops[0]}`).not.toContain(text);
       await ok(["remember", "--no-date", text], env);
     }
-    expect(await memories(env)).toEqual([
-      "My dentist is Dr Silva (fsync)",
-      "My dentist is Dr Silva (write)",
-      "The tram 28 goes up to Graça",
-    ]);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva (fsync)", "My dentist is Dr Silva (write)", TRAM]);
     await expectHealthy(env);
   }, 180_000);
 
   it("memories absorbed from the journal into a store whose tables cannot be written stay in the journal, listed; the next absorb stores each once", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env } = storeEnv(withTram);
     // Acknowledged once journaled: the absorb as the command ends fails after the versions' commit, before the memories'.
     await ok(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/memories.lance/" }));
     await ok(["remember", "--no-date", "Sourdough wants 75% water"], withFault(env, { path: "/db/memory_history.lance/" }));
-    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", "The tram 28 goes up to Graça"]);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", TRAM]);
     await ok(["maintain"], env);
-    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", "The tram 28 goes up to Graça"]);
+    expect(await memories(env)).toEqual(["My dentist is Dr Silva", "Sourdough wants 75% water", TRAM]);
     await expectHealthy(env);
   }, 180_000);
 
   it("a journal record whose bytes changed on disk is named by doctor, and --repair moves its line to recovered/ instead of dropping it unsaid", async () => {
-    const { env, store } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env, store } = storeEnv(withTram);
     // Kept in the journal: the tables cannot take it as the command ends.
     await ok(["remember", "--no-date", "My dentist is Dr Silva"], withFault(env, { path: "/db/" }));
     const journal = path.join(store, "journal");
@@ -163,7 +166,7 @@ describe("a file system that fails", () => {
     const bytes = fs.readFileSync(path.join(journal, segment!));
     bytes[bytes.indexOf("Dr Silva")]! ^= 0x20;
     fs.writeFileSync(path.join(journal, segment!), bytes);
-    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça"]);
+    expect(await memories(env)).toEqual([TRAM]);
     const doctor = await run(["doctor"], env);
     expect(doctor.code).toBe(1);
     expect(doctor.stderr).toMatch(/journal: 1 memory writes in the journal cannot be read \(their bytes changed on disk\)/);
@@ -176,8 +179,7 @@ describe("a file system that fails", () => {
   }, 180_000);
 
   it("memory writes to a server whose journal fails answer 503 with the fault, and to one whose tables fail 200 (journaled); every memory acknowledged stays, once", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env } = storeEnv(withTram);
     await ok(["token", "--rotate"], env);
     for (const [where, status] of [
       ["/journal/", 503],
@@ -204,14 +206,13 @@ describe("a file system that fails", () => {
       "Before the fault in /db/",
       "Before the fault in /journal/",
       "During the fault in /db/",
-      "The tram 28 goes up to Graça",
+      TRAM,
     ]);
     await expectHealthy(env);
   }, 180_000);
 
   it("memory writes to a server whose database cannot be written are acknowledged from the journal, listed at once, and stored once it can be", async () => {
-    const { env } = storeEnv();
-    await ok(["remember", "--no-date", "The tram 28 goes up to Graça"], env);
+    const { env } = storeEnv(withTram);
     await ok(["token", "--rotate"], env);
     const arm = path.join(tempDir(), "armed");
     const log = await withServer(withFault(env, { path: "/db/", arm }), async (send) => {
@@ -223,14 +224,13 @@ describe("a file system that fails", () => {
       fs.rmSync(arm);
     });
     expect(log).not.toMatch(RAW);
-    expect(await memories(env)).toEqual(["The tram 28 goes up to Graça", "Written while the database fails"]);
+    expect(await memories(env)).toEqual([TRAM, "Written while the database fails"]);
     await expectHealthy(env);
   }, 180_000);
 
   it("maintenance that cannot write its compacted files stops with the fault and leaves the store as it was; run again, it finishes", async () => {
-    const { env } = storeEnv();
-    for (const text of ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"])
-      await ok(["remember", "--no-date", text], env);
+    const { env } = storeEnv(withTram);
+    for (const text of ["My dentist is Dr Silva", "Sourdough wants 75% water"]) await ok(["remember", "--no-date", text], env);
     await ok(["import", writeChatsFile(20)], env);
     const before = await memories(env);
     for (const after of [0, 5]) expectClearFault(await run(["maintain"], withFault(env, { path: "/db/", after })));
@@ -244,8 +244,10 @@ describe("a file system that fails", () => {
 describe("kill -9", () => {
   it("in the middle of an import's indexing: the import run again indexes the rest, each conversation once", async () => {
     const { env, store } = storeEnv();
-    // Enough conversations for several index batches (each ~24k tokens at the least).
-    const file = writeChatsFile(600, 12);
+    // ~150 tokens each: the first index batch (~24k tokens) holds ~160, so the kill comes while the
+    // rest are embedded, seconds of work; not more, as the import run again embeds them all.
+    const count = 300;
+    const file = writeChatsFile(count, 12);
     const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
     const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
     await untilIndexing(path.join(store, "db"));
@@ -253,9 +255,9 @@ describe("kill -9", () => {
     await exited;
     const counts = await queue(env);
     expect(counts.ready!, "killed while indexing").toBeGreaterThan(0);
-    expect(counts.ready!, "killed while indexing").toBeLessThan(600);
+    expect(counts.ready!, "killed while indexing").toBeLessThan(count);
     await ok(["import", file], env);
-    expect(await queue(env)).toMatchObject({ ready: 600, queued: 0, processing: 0, failed: 0 });
+    expect(await queue(env)).toMatchObject({ ready: count, queued: 0, processing: 0, failed: 0 });
     await expectHealthy(env);
   }, 180_000);
 });

@@ -317,11 +317,38 @@ async function appWithNotes(count: number) {
   return { app, service, texts };
 }
 
+/**
+ * Stores that took single writes, `single write <i>` each a commit of its own: FRAGMENT_LIMIT of them
+ * (one short of due), and MANY_WRITES (due). Written once for the tests below (~50 ms of CPU a
+ * commit), each test opening a copy of its own.
+ */
+const singleWrites = { almostDue: "", due: "" };
+
+async function writeSingly(store: string, from: number, to: number): Promise<void> {
+  const writer = await openTestApp({ store });
+  const service = await writer.service();
+  for (let i = from; i < to; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
+  await writer.close();
+}
+
+/** A copy of one of the singleWrites stores, closed as it is. */
+function copyOf(fixture: string): string {
+  const store = path.join(tempDir(), "store");
+  fs.cpSync(fixture, store, { recursive: true });
+  return store;
+}
+
 describe("maintenance", () => {
+  beforeAll(async () => {
+    singleWrites.almostDue = path.join(tempDir(), "store");
+    await writeSingly(singleWrites.almostDue, 0, FRAGMENT_LIMIT);
+    singleWrites.due = copyOf(singleWrites.almostDue);
+    await writeSingly(singleWrites.due, FRAGMENT_LIMIT, MANY_WRITES);
+  });
+
   it("compacts a store that took many single commits", async () => {
-    const app = await openTestApp();
+    const app = await openTestApp({ store: copyOf(singleWrites.due) });
     const service = await app.service();
-    for (let i = 0; i < MANY_WRITES; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const table = await app.context.store.table("memories");
     expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(MANY_WRITES);
     expect(await app.maintenance.runIfNeeded()).toBe(true);
@@ -333,12 +360,7 @@ describe("maintenance", () => {
   });
 
   it("a server that starts on a store left due has it maintained without waiting for a write", async () => {
-    const store = path.join(tempDir(), "store");
-    const writer = await openTestApp({ store });
-    const service = await writer.service();
-    for (let i = 0; i < MANY_WRITES; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
-    await writer.close();
-    const server = await openTestApp({ store }, { maintenance: "background" });
+    const server = await openTestApp({ store: copyOf(singleWrites.due) }, { maintenance: "background" });
     const table = await server.context.store.table("memories");
     expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(MANY_WRITES);
     // It looks 2 s after it opens, and a `mnemo maintain` process of its own does the work.
@@ -380,12 +402,10 @@ describe("maintenance", () => {
   });
 
   it("a command that leaves its store due starts `mnemo maintain --if-needed` in a process of its own as it closes", async () => {
-    const store = path.join(tempDir(), "store");
+    // As many single commits as a table may gather before it is due: the command's write is one more.
+    const store = copyOf(singleWrites.almostDue);
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const writer = await openTestApp({ store }, {}, env);
-    const service = await writer.service();
-    // As many single commits as a table may gather before it is due: the command's write is one more.
-    for (let i = 0; i < FRAGMENT_LIMIT; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     expect(await tablesNeedingMaintenance(writer.context.store)).toEqual([]);
     await writer.close();
     const remembered = await runCli(["remember", "--no-date", "the write that makes it due"], { env });
@@ -403,7 +423,7 @@ describe("maintenance", () => {
   });
 
   it("optimizes only the tables that need it", async () => {
-    const app = await openTestApp();
+    const app = await openTestApp({ store: copyOf(singleWrites.due) });
     const service = await app.service();
     // A few uploads: a few small fragments in the conversations table, not enough to be due.
     for (const id of ["a", "b", "c", "d"]) {
@@ -411,7 +431,6 @@ describe("maintenance", () => {
         conversation: { id, title: id, createdAt: "2024-05-01T10:00:00Z", messages: [{ id: "1", role: "human", content: "hello" }] },
       });
     }
-    for (let i = 0; i < MANY_WRITES; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
     const { store } = app.context;
     const due = await tablesNeedingMaintenance(store);
     expect(due).toContain("memories");
@@ -480,9 +499,7 @@ describe("maintenance", () => {
   });
 
   it("a row that a compaction moved is not read at its old address", async () => {
-    const app = await openTestApp();
-    const service = await app.service();
-    for (let i = 0; i < MANY_WRITES; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
+    const app = await openTestApp({ store: copyOf(singleWrites.due) });
     const { store } = app.context;
     const table = await store.table("memories");
     const found = await table.query().select(["id"]).withRowId().limit(5).toArray();
@@ -494,9 +511,7 @@ describe("maintenance", () => {
   });
 
   it("a search that straddles a compaction searches again and reads its rows where they are now", async () => {
-    const app = await openTestApp();
-    const service = await app.service();
-    for (let i = 0; i < MANY_WRITES; i++) await service.memories.storeMany([{ text: `single write ${i}` }]);
+    const app = await openTestApp({ store: copyOf(singleWrites.due) });
     const { store } = app.context;
     const user = await app.users.resolve("default");
     // The compaction commits after the legs found their rows and before the rows are read.

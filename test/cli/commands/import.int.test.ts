@@ -135,17 +135,12 @@ describe("mnemo import", () => {
     ]);
   });
 
-  it("the summary counts one conversation in the singular", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const result = await runCli(["import", "--no-wait", path.join(EXPORTS, "upload", "single.json")], { env: own });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
-  });
-
-  it("prints its import id (on stdout too when stdout is not a terminal), which lists and shows carry", async () => {
+  it("prints its import id (on stdout too when stdout is not a terminal), which lists and shows carry; its summary counts one conversation in the singular", async () => {
     const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const file = path.join(EXPORTS, "upload", "single.json");
     const human = await runCli(["import", "--no-wait", file], { env: own });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
     expect(human.stdout).toMatch(/^imp_\w+\n$/);
     const importId = human.stdout.trim();
     expect(human.stderr).toContain(`Import id ${importId}: \`mnemo chats list --import-id ${importId}\``);
@@ -158,29 +153,29 @@ describe("mnemo import", () => {
   });
 
   it("says what it left out and why, in its summary and in --json; a page that is not an export says what to pass", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    // Dry runs and a refused page: the store of the tests above, which they leave as it was.
     const claude = path.join(EXPORTS, "claude-2026-export.zip");
-    const json = JSON.parse((await runCli(["--json", "import", "--dry-run", claude], { env: own })).stdout) as Summary & {
+    const json = JSON.parse((await runCli(["--json", "import", "--dry-run", claude], { env })).stdout) as Summary & {
       skipped: { file: string; reason: string; count: number }[];
     };
     expect(json.skipped).toEqual([
       { file: "conversations.json (in claude-2026-export.zip)", reason: "conversations without any message text", count: 2 },
     ]);
-    const human = await runCli(["import", "--dry-run", path.join(EXPORTS, "chatgpt-2026-export.zip")], { env: own });
+    const human = await runCli(["import", "--dry-run", path.join(EXPORTS, "chatgpt-2026-export.zip")], { env });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stderr).toContain("Not imported, on purpose:");
     expect(human.stderr).toMatch(/ 1 × shards it lists that the export lacks \(conversations-002\.json\) \(in export_manifest\.json/);
     expect(human.stderr).toMatch(/ 1 × conversations without any message text \(an empty New chat\)/);
-    const page = await runCli(["import", path.join(EXPORTS, "chatgpt", "chat.html")], { env: own });
+    const page = await runCli(["import", path.join(EXPORTS, "chatgpt", "chat.html")], { env });
     expect(page.code).toBe(1);
     expect(page.stderr).toMatch(/chat\.html: this is ChatGPT's chat\.html, a page for reading the export, not its data/);
     expect(page.stderr).toMatch(/Use conversations\.json .* or the zip as downloaded/);
   });
 
   it("an import of nothing readable says so, without a success line", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    // It stores nothing: the store of the tests above.
     const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], {
-      env: own,
+      env,
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✖ Nothing imported: 2 exports could not be read\./);
@@ -297,7 +292,7 @@ describe("crash recovery", () => {
     const store = path.join(dir, "store");
     const file = path.join(dir, "many.ndjson");
     // One batch of what the import stores at once (200) and part of a second, which the kill comes
-    // before; not more, as the second run indexes every one (~30 ms of CPU each).
+    // before; not more, and two short messages each, as the second run indexes every one.
     const total = 250;
     const lines = Array.from({ length: total }, (_, c) =>
       JSON.stringify({
@@ -306,7 +301,7 @@ describe("crash recovery", () => {
           id: `bulk-${c}`,
           title: `Bulk conversation ${c}`,
           createdAt: "2024-01-01T00:00:00Z",
-          messages: Array.from({ length: 8 }, (_, m) => ({
+          messages: Array.from({ length: 2 }, (_, m) => ({
             id: `m${m}`,
             role: m % 2 ? "assistant" : "human",
             content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliTarget, ROOT, runCli, serveStore, spawnCli } from "../../helpers.js";
+import { cliTarget, ROOT, runCli, spawnCli } from "../../helpers.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 
@@ -97,22 +97,20 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
       expect(result.code, result.stderr).toBe(2);
     }
   });
-});
 
-describe("mnemo serve and its token", () => {
-  it("serves with the token it wrote; a wrong token and a stopped server are clear errors", async () => {
-    const served = await serveStore();
-    const store = served.env["MNEMO_STORE"];
-    const ok = await runCli(["--json", "buckets"], { env: served.env });
-    expect(ok.code, ok.stderr).toBe(0);
-    const wrong = await runCli(["buckets"], { env: { ...served.env, MNEMO_TOKEN: "mnemo_wrong" } });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/Invalid API token/);
-    expect(wrong.stderr).toMatch(/--token or MNEMO_TOKEN/);
-    expect(store).toBeDefined();
-    await served.stop();
-    const down = await runCli(["buckets"], { env: served.env });
-    expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/Cannot reach the mnemo server/);
-  });
+  // Last, as it stops the server: through the remote mode's, rather than one more.
+  if (mode === "remote") {
+    it("serve serves with the token it wrote; a wrong token and a stopped server are clear errors", async () => {
+      const ok = await mnemo(["--json", "buckets"]);
+      expect(ok.code, ok.stderr).toBe(0);
+      const wrong = await runCli(["buckets"], { env: { ...env, MNEMO_TOKEN: "mnemo_wrong" } });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/Invalid API token/);
+      expect(wrong.stderr).toMatch(/--token or MNEMO_TOKEN/);
+      await stop();
+      const down = await mnemo(["buckets"]);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/Cannot reach the mnemo server/);
+    });
+  }
 });
