@@ -13,6 +13,7 @@ const SLOWEST = [
   "test/web/accessibility.int.test.ts",
   "test/store/store.int.test.ts",
   "test/store/damage.int.test.ts",
+  "test/store/object-storage-repair.int.test.ts",
   "test/cli/service.int.test.ts",
   "test/cli/commands/export.int.test.ts",
   "test/importers/every-format.int.test.ts",
