@@ -174,6 +174,7 @@ async function main() {
   }
   await client.close();
   fs.rmSync(PROBE, { force: true });
+  fs.rmSync(probeOut(pid), { force: true });
   const result = {
     env: extra,
     rows,
