@@ -60,6 +60,13 @@ describe("a service's V8 heap", () => {
     expect(v8Heap("young", "unkept").newSpaceMb).toBeGreaterThan(8);
   });
 
+  it("grows its old generation by half what lives in it, after a worker thread starts too", () => {
+    // V8's own factor let this churn's heap reach 90–180 MB over ~20 MB alive; the setting, ~48.
+    const kept = v8Heap("old").peakMb!;
+    expect(kept).toBeLessThan(v8Heap("old", "unset").peakMb! * 0.7);
+    expect(kept).toBeLessThan(v8Heap("old", "unkept").peakMb! * 0.7);
+  });
+
   it("gives the pages a full collection empties back", () => {
     const { before = 0, after } = v8Heap("collect");
     expect(before).toBeGreaterThan(40);

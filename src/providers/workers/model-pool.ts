@@ -1,7 +1,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../../shared/errors.js";
-import { keepYoungGenerationSmallAfter } from "../../shared/lean-allocator.js";
+import { keepHeapSmallAfter } from "../../shared/lean-allocator.js";
 import type { Embedder } from "../embedder.js";
 import type { LocalModelOptions } from "./local-models.js";
 import type { ModelWorkerData, WorkerError, WorkerReply, WorkerRequest } from "./model-protocol.js";
@@ -158,7 +158,7 @@ class ModelPool {
       workerData,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: STACK_MB },
     });
-    keepYoungGenerationSmallAfter(worker);
+    keepHeapSmallAfter(worker);
     this.workers.add(worker);
     worker.once("exit", () => this.workers.delete(worker));
     return new Promise((resolve, reject) => {
