@@ -209,19 +209,22 @@ describe("a damaged store explains itself", () => {
   });
 
   it("doctor names every damaged table without LanceDB's panics, and says how to recover", async () => {
-    for (const [table, damage, words] of [
-      ["conversations", "truncate", /a file of it is cut short \(\d+ of 3 rows read\)/],
-      ["memories", "zero", /zeroed or overwritten/],
-      ["conversation_messages", "zero-manifest", /version file \(manifest\) does not describe its columns/],
+    const KEEPS = /→ `mnemo doctor --repair` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables/;
+    // A file overwritten in place is one whose checksum changed (store/checksums.ts): its rows, as they read, are set aside.
+    const SETS_ASIDE =
+      /→ `mnemo doctor --repair` moves the rows of the changed files, as they read, to a file in <data dir>\/recovered\/, keeps the others, rebuilds what the other tables hold of the moved ones/;
+    for (const [table, damage, words, fix] of [
+      ["conversations", "truncate", /a file of it is cut short \(\d+ of 3 rows read\)/, KEEPS],
+      ["memories", "zero", /zeroed or overwritten/, SETS_ASIDE],
+      ["conversation_messages", "zero-manifest", /version file \(manifest\) does not describe its columns/, KEEPS],
     ] as const) {
       const doctor = await spawnCli(["doctor"], { env: damagedCopy(table, damage) });
       expect(doctor.code).toBe(1);
       expect(doctor.stdout).toMatch(new RegExp(`✖ ${table}\\s`));
       expect(doctor.stderr).toMatch(new RegExp(`✖ ${table}: `));
       expect(doctor.stderr).toMatch(words);
-      expect(doctor.stderr).toMatch(
-        /→ `mnemo doctor --repair` keeps the rows that can still be read, rebuilds what it can of the rest from the other tables, and keeps a copy of the damaged files; then `mnemo import <your latest export>`/,
-      );
+      expect(doctor.stderr).toMatch(fix);
+      expect(doctor.stderr).toMatch(/and keeps a copy of the damaged files; then `mnemo import <your latest export>`/);
       expect(doctor.stderr).not.toMatch(/panicked|stack backtrace|\/rustc\//);
     }
   });
