@@ -62,10 +62,18 @@ export async function memoryRows(
   return unembeddedRows(ctx, userId, requests).map((row, index) => ({ ...row, vector: given[index] ?? embedded.shift()! }));
 }
 
-/** New memory rows for validated requests, their texts not embedded yet (the journal takes them so). */
-export function unembeddedRows(ctx: CoreContext, userId: string, requests: z.output<typeof StoreMemoryRequest>[]): PendingMemory[] {
+/**
+ * New memory rows for validated requests, with the vectors `given`; the others are not embedded
+ * yet (the journal takes them so).
+ */
+export function unembeddedRows(
+  ctx: CoreContext,
+  userId: string,
+  requests: z.output<typeof StoreMemoryRequest>[],
+  given: (Float32Array | undefined)[] = [],
+): PendingMemory[] {
   const now = ctx.now().toISOString();
-  return requests.map((request) => ({
+  return requests.map((request, index) => ({
     id: newId("mem"),
     userId,
     bucketId: request.bucketId ?? 1,
@@ -77,6 +85,7 @@ export function unembeddedRows(ctx: CoreContext, userId: string, requests: z.out
     version: 1,
     createdAt: now,
     updatedAt: now,
+    ...(given[index] ? { vector: given[index] } : {}),
   }));
 }
 

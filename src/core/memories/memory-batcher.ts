@@ -54,23 +54,17 @@ export async function storeMemoryBatched(
 
 async function storeBatch(ctx: CoreContext, userId: string, items: Pending[]): Promise<Outcome<StoreMemoryResponse>[]> {
   const requests = items.map((item) => item.request);
-  let rows: PendingMemory[];
-  let refused: Map<number, AppError>;
+  const vectors = items.map((item) => item.vector);
   if (ctx.store.journal) {
-    rows = unembeddedRows(ctx, userId, requests).map((row, index) => {
-      const vector = items[index]!.vector;
-      return vector ? { ...row, vector } : row;
-    });
-    refused = await journalWhereBucketsExist(ctx, userId, rows);
-  } else {
-    const embedded = await memoryRows(
-      ctx,
-      userId,
-      requests,
-      items.map((item) => item.vector),
-    );
-    [rows, refused] = [embedded, await insertWhereBucketsExist(ctx, userId, embedded)];
+    const rows = unembeddedRows(ctx, userId, requests, vectors);
+    return outcomes(rows, await journalWhereBucketsExist(ctx, userId, rows));
   }
+  const rows = await memoryRows(ctx, userId, requests, vectors);
+  return outcomes(rows, await insertWhereBucketsExist(ctx, userId, rows));
+}
+
+/** Each row's answer: stored, or its bucket's refusal. */
+function outcomes(rows: PendingMemory[], refused: Map<number, AppError>): Outcome<StoreMemoryResponse>[] {
   return rows.map((row) => {
     const error = refused.get(row.bucketId);
     return error ? { ok: false, error } : { ok: true, value: { done: "ok", memoryId: row.id } };

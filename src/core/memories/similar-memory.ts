@@ -24,9 +24,17 @@ const COLUMNS = ["id", "text", "bucketId", "createdAt"] as const;
 
 /** The share of content words two texts have in common, of the larger one's (their date prefixes left out). */
 export function sharedWords(a: string, b: string): number {
-  const [wordsA, wordsB] = [memoryWords(a), memoryWords(b)];
-  if (wordsA.size === 0 && wordsB.size === 0) return undated(a) === undated(b) ? 1 : 0;
-  return sharedShare(wordsA, wordsB);
+  return wordsShared(a)(b);
+}
+
+/** How much of its content words another text shares with `text`, whose words are worked out once. */
+function wordsShared(text: string): (other: string) => number {
+  const words = memoryWords(text);
+  return (other) => {
+    const theirs = memoryWords(other);
+    if (words.size === 0 && theirs.size === 0) return undated(text) === undated(other) ? 1 : 0;
+    return sharedShare(words, theirs);
+  };
 }
 
 const undated = (text: string) => text.replace(DATE_PREFIX, "").trim();
@@ -71,9 +79,10 @@ export async function findSimilarMemory(ctx: CoreContext, userId: string, text: 
 
 /** Of memories found with their vectors, the one that says nearly what `text` says, the most similar. */
 function mostSimilar(query: Float32Array, rows: (Pick<MemoryRow, (typeof COLUMNS)[number]> & { vector?: Float32Array })[], text: string) {
+  const shared = wordsShared(text);
   const [similar] = rows
     .map((row) => ({ row, similarity: row.vector ? cosine(query, row.vector) : -1 }))
-    .filter(({ row, similarity }) => nearlySame(sharedWords(text, row.text), similarity))
+    .filter(({ row, similarity }) => nearlySame(shared(row.text), similarity))
     .sort((a, b) => b.similarity - a.similarity);
   if (!similar) return undefined;
   const { id, text: existing, bucketId, createdAt } = similar.row;
