@@ -49,10 +49,15 @@ const IMMUTABLE = { data: "data", _deletions: "deletions", _indices: "index" } a
 const READ_BYTES = 1 << 20;
 
 export class ChecksumRecord {
+  private readonly dbDir: string;
+
+  /** For the local store at `storeUri` (a path, or a file:// URI), kept in `file`. */
   constructor(
-    private readonly dbDir: string,
+    storeUri: string,
     private readonly file: string,
-  ) {}
+  ) {
+    this.dbDir = storeUri.replace(/^file:\/\//, "");
+  }
 
   read(): Checksums {
     try {

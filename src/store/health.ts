@@ -189,7 +189,7 @@ export async function checkStore(
 
 /** The recorded files whose bytes changed; then the files not recorded yet are recorded. */
 async function changedFiles(uri: string, file: string): Promise<ChangedFile[]> {
-  const record = new ChecksumRecord(uri.replace(/^file:\/\//, ""), file);
+  const record = new ChecksumRecord(uri, file);
   const changed = await record.verify();
   await record.record();
   return changed;

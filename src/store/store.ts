@@ -159,9 +159,7 @@ export class Store {
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
     this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
-    this.checksums = isRemoteUri(uri)
-      ? undefined
-      : new ChecksumRecord(uri.replace(/^file:\/\//, ""), path.join(path.dirname(lockPath), "checksums.json"));
+    this.checksums = isRemoteUri(uri) ? undefined : new ChecksumRecord(uri, path.join(path.dirname(lockPath), "checksums.json"));
     for (const [name, seen] of this.damageRecord?.read() ?? [])
       this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
   }
