@@ -38,7 +38,8 @@ export interface MnemoExportReader {
   bytesRead(): number;
   /**
    * The records after the header, each with its line number. A line that cannot be read is told to
-   * `onBadLine` and skipped. `complete()` says, once they are all read, whether the `end` record came.
+   * `onBadLine` and skipped; a record with a damaged vector is told and given without its vectors
+   * (a restore makes them again). `complete()` says, once they are all read, whether the `end` record came.
    */
   records(onBadLine: (problem: AppError) => void): AsyncGenerator<{ record: ExportRecord; line: number }>;
   complete(): boolean;
@@ -144,8 +145,10 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
           onBadLine(record);
           continue;
         }
+        const damaged = damagedVector(record, header.embedder.dims);
+        if (damaged) onBadLine(new AppError("invalid_input", `${path} line ${line} (${record.type}): ${damaged}`));
         if (record.type === "end") sawEnd = true;
-        else yield { record, line };
+        else yield { record: damaged ? withoutVectors(record) : record, line };
       }
     },
   };
@@ -280,4 +283,35 @@ function parseRecord(path: string, text: string, line: number): ExportRecord | A
     "invalid_input",
     `${path} line ${line}${type}: ${formatPath(issue.path) || "record"}: ${issue.message}; the line is skipped`,
   );
+}
+
+/** Base64 of `bytes` bytes, by how many "=" it ends with: its alphabet and padding exactly. */
+const BASE64_PADDED = [/^[A-Za-z0-9+/]*$/, /^[A-Za-z0-9+/]*=$/, /^[A-Za-z0-9+/]*==$/];
+
+/**
+ * Where a record's vectors are not `dims` float32 values in base64, said for the user: a byte changed
+ * in a damaged file can leave a line JSON of the right shape, and such a vector stopped the whole
+ * restore where its text alone is enough to make it again.
+ */
+function damagedVector(record: ExportRecord, dims: number): string | undefined {
+  const bytes = dims * 4;
+  const whole = (vector: string) => vector.length === Math.ceil(bytes / 3) * 4 && BASE64_PADDED[(3 - (bytes % 3)) % 3]!.test(vector);
+  if (record.type === "memory" && record.vector !== undefined && !whole(record.vector))
+    return "vector: not the embedder's values (the file is damaged there); the memory is restored and embedded again";
+  if (record.type === "conversation" && record.chunks?.some((chunk) => !whole(chunk.vector)))
+    return "a chunk's vector is not the embedder's values (the file is damaged there); the conversation is restored and chunked and embedded again";
+  return undefined;
+}
+
+/** The record without its vectors: a memory's, or a conversation's chunks (cut again from its messages). */
+function withoutVectors(record: ExportRecord): ExportRecord {
+  if (record.type === "memory") {
+    const { vector: _, ...memory } = record;
+    return memory;
+  }
+  if (record.type === "conversation") {
+    const { chunks: _, ...conversation } = record;
+    return conversation;
+  }
+  return record;
 }

@@ -115,6 +115,38 @@ describe("mnemo export and mnemo import of its file", () => {
     }
   }, 120_000); // a dozen runs of the CLI
 
+  it("a record whose vector a damaged file changed is restored without it, and its vectors made again", async () => {
+    const env = storeEnv();
+    expect((await runCli(["remember", "--no-date", "The tram 28 goes up to Graça"], { env })).code).toBe(0);
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "backup.jsonl");
+    expect((await runCli(["export", file], { env })).code).toBe(0);
+    // A byte that base64 does not have, in a memory's vector and in a conversation's first chunk's:
+    // each line is still JSON of the right shape (Buffer.from drops the byte: 511.75 values).
+    const damage = (vector: string) => `${vector.slice(0, 100)}!${vector.slice(101)}`;
+    const lines = fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const memory = lines.find((record) => record.type === "memory");
+    const conversation = lines.find((record) => record.type === "conversation" && record.chunks?.length > 0);
+    memory.vector = damage(memory.vector);
+    conversation.chunks[0].vector = damage(conversation.chunks[0].vector);
+    fs.writeFileSync(file, `${lines.map((record) => JSON.stringify(record)).join("\n")}\n`);
+
+    const target = storeEnv();
+    const restored = await runCli(["import", file], { env: target });
+    expect(restored.code, restored.stderr).toBe(1);
+    expect(restored.stderr).toMatch(/line \d+ \(memory\): vector: not the embedder's values .* the memory is restored and embedded again/);
+    expect(restored.stderr).toMatch(
+      /line \d+ \(conversation\): a chunk's vector .* the conversation is restored and chunked and embedded again/,
+    );
+    const found = JSON.parse((await runCli(["--json", "memories", "--query", "which tram goes up to Graça"], { env: target })).stdout);
+    expect(found.memories[0].text).toBe("The tram 28 goes up to Graça");
+    expect(await contents(target)).toEqual(await contents(env));
+  });
+
   it("exports through a server (GET /api/export); restoring is refused through one, with what to do", async () => {
     const server = await serveStore();
     try {
