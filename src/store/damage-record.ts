@@ -24,6 +24,11 @@ export function versionStamp(dbDir: string, name: string): string {
   }
 }
 
+/** Where a data dir keeps its DamageRecord. */
+export function damageRecordFile(dataDir: string): string {
+  return path.join(dataDir, "damaged-tables.json");
+}
+
 export interface DamageSeen {
   key: TableKey;
   what: string;
@@ -35,7 +40,22 @@ export interface DamageSeen {
  * server that starts then does not open them again to find out (and print LanceDB's panic again).
  */
 export class DamageRecord {
+  /** The file's size and time when last read by `changed`. */
+  private seen = "";
+
   constructor(private readonly file: string) {}
+
+  /** What the file holds when another process (`mnemo doctor`) has changed it since this one last looked; else undefined. */
+  changed(): Map<string, DamageSeen> | undefined {
+    let now = "missing";
+    try {
+      const { size, mtimeMs } = fs.statSync(this.file);
+      now = `${size}:${mtimeMs}`;
+    } catch {}
+    if (now === this.seen) return undefined;
+    this.seen = now;
+    return this.read();
+  }
 
   read(): Map<string, DamageSeen> {
     try {
@@ -60,4 +80,22 @@ export class DamageRecord {
       // A data dir that cannot be written: the damage is found again by the next process.
     }
   }
+}
+
+/**
+ * What `mnemo doctor` found of a local store's tables, kept for every command: a table whose data
+ * files changed since they were written (a flipped bit LanceDB reads as another value, unseen) is
+ * refused, naming the damage and the doctor, as one LanceDB could not read is, until a repair (or
+ * a good copy put back) changes its version files; a table the check read whole and found sound
+ * is forgotten.
+ */
+export function recordCheckedTables(
+  dbDir: string,
+  dataDir: string,
+  found: (Omit<DamageSeen, "stamp"> & { name: string })[],
+  sound: string[],
+): void {
+  const record = new DamageRecord(damageRecordFile(dataDir));
+  for (const { name, key, what } of found) record.set(name, { key, what, stamp: versionStamp(dbDir, name) });
+  for (const name of sound) record.set(name, undefined);
 }

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
-import { DamageRecord, versionStamp } from "./damage-record.js";
+import { DamageRecord, damageRecordFile, versionStamp } from "./damage-record.js";
 import { ChecksumRecord } from "./checksums.js";
 import { createTextIndex, metaEntries, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
 import { fromArrowTable, toArrowRows } from "./convert.js";
@@ -158,10 +158,17 @@ export class Store {
     this.lock = new WriteLock(lockPath, shared);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
-    this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(path.join(path.dirname(lockPath), "damaged-tables.json"));
+    this.damageRecord = isRemoteUri(uri) ? undefined : new DamageRecord(damageRecordFile(path.dirname(lockPath)));
     this.checksums = isRemoteUri(uri) ? undefined : new ChecksumRecord(uri, path.join(path.dirname(lockPath), "checksums.json"));
-    for (const [name, seen] of this.damageRecord?.read() ?? [])
-      this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
+    this.followDamageRecord();
+  }
+
+  /** The damage other processes recorded (a doctor's check, a command that met it): what this one knows, when the file changed. */
+  private followDamageRecord(): void {
+    const recorded = this.damageRecord?.changed();
+    if (!recorded) return;
+    this.damaged.clear();
+    for (const [name, seen] of recorded) this.damaged.set(name, { stamp: seen.stamp, error: new DamagedTableError(seen.key, seen.what) });
   }
 
   /**
@@ -199,6 +206,7 @@ export class Store {
    */
   private async refuseIfJournalTablesDamaged(): Promise<void> {
     if (this.metaDamage) throw this.metaDamage;
+    this.followDamageRecord();
     for (const key of this.journalTables) {
       const name = this.liveName(key);
       if (this.damaged.has(name)) await this.guardNamed(key, name, async () => undefined);
@@ -441,6 +449,7 @@ export class Store {
   }
 
   private async guardNamed<T>(key: TableKey, name: string, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    this.followDamageRecord();
     const known = this.damaged.get(name);
     if (known) {
       if ((await this.versionStampOf(name)) === known.stamp) throw known.error;

@@ -65,12 +65,12 @@ describe("a bit flipped in a file of the store", () => {
     expect(flipped, "the data file holding the memory's text").toBeDefined();
     flipBit(path.join(data, flipped!), (bytes) => bytes.indexOf("tram 28")); // "tram" becomes "uram"
 
-    let app = await openTestApp({ store });
-    const read = await (await app.service()).memories.listV2({ all: true, includeIds: true });
-    await app.close();
+    // A process that stays open, as `mnemo serve` does, while the doctor runs.
+    const running = await openTestApp({ store });
+    const read = await (await running.service()).memories.listV2({ all: true, includeIds: true });
     expect((read.memories as { text: string }[]).map((memory) => memory.text)).toEqual(["The uram 28 goes up to Graça"]);
 
-    const diagnosis = await diagnose(app.config);
+    const diagnosis = await diagnose(running.config);
     expect(diagnosis.findings).toEqual([
       expect.objectContaining({
         table: "memories",
@@ -78,6 +78,21 @@ describe("a bit flipped in a file of the store", () => {
         fix: expect.stringMatching(/^`mnemo doctor --repair` moves the rows of the changed files, as they read, to a file in/),
       }),
     ]);
+
+    // Found, it is refused from then on, by the process that was open and by every command after, as a
+    // table LanceDB cannot read is; the rest is served.
+    let app = await openTestApp({ store });
+    try {
+      for (const me of [await running.service(), await app.service()]) {
+        await expect(me.memories.listV2({ all: true })).rejects.toThrow(
+          /"memories" table is damaged: a data file of it has changed since it was written/,
+        );
+        await expect(me.memories.store({ text: "A new one" })).rejects.toMatchObject({ suggestion: expect.stringMatching(/mnemo doctor/) });
+        expect((await me.conversations.list({})).items).toEqual([]);
+      }
+    } finally {
+      await Promise.all([running.close(), app.close()]);
+    }
 
     const repaired = await repairStore(app.config, diagnosis);
     expect(repaired.plan[0]).toMatch(

@@ -7,6 +7,7 @@ import path from "node:path";
 import { ANY_INDEX, eachStoredImage, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
 import { journalDamage } from "../../store/journal.js";
+import { recordCheckedTables } from "../../store/damage-record.js";
 import type { Salvaged } from "../../store/salvage.js";
 import type { TableKey } from "../../store/schema.js";
 import { alteredDataFiles } from "../../store/checksums.js";
@@ -91,7 +92,22 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
     ? await storedImageProblems(config, health)
     : imageProblems(config.paths.images, health.relations.images);
   const journal = isRemoteUri(config.storeUri) ? 0 : journalDamage(config.paths.journal).lines;
+  if (!isRemoteUri(config.storeUri)) keepChangedTables(config, health);
   return { health, images, journal, findings: findingsOf(health, images, journal), notes: chunks ? [chunks] : [] };
+}
+
+/**
+ * Tables whose data or deletion files changed since they were written are refused by every command
+ * from now on, naming the damage and the doctor (their rows may read as other values); those
+ * found sound are read again.
+ */
+function keepChangedTables(config: Config, health: StoreHealth): void {
+  const rowsChanged = (table: TableHealth) => table.changedFiles?.some((file) => file.kind !== "index") ?? false;
+  const found = health.tables.flatMap((table) =>
+    rowsChanged(table) && table.problem ? [{ name: table.table, key: table.key, what: table.problem.what }] : [],
+  );
+  const sound = health.tables.filter((table) => !table.problem).map((table) => table.table);
+  recordCheckedTables(config.paths.database, config.paths.dataDir, found, sound);
 }
 
 /** Each image memory's file read and checked to its end (and a PNG's checksums). */
