@@ -135,7 +135,7 @@ function salvagePlan(config: Config, table: TableHealth): string {
   const copy = bucket
     ? `(its objects copied to ${s3Uri(bucket, `${BUCKET_RECOVERED}/<time>/`)} first)`
     : isRemoteUri(config.storeUri)
-      ? "(its damaged files are not kept: mnemo copies them aside on S3 only)"
+      ? `(its damaged files are not kept: mnemo copies them aside on S3 only; to keep them, copy ${config.storeUri.replace(/\/$/, "")}/${table.table}.lance/ first, with your object store's own tool, and run --repair after)`
       : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
