@@ -38,7 +38,7 @@ const SLOWEST = [
  * integration, then unit: a project's files one after another, so that a worker that keeps its
  * modules (isolate: false) goes on to the next file of its project. Within a project, the slowest
  * first (by the last run's durations when vitest has them, else SLOWEST, else size), so that the
- * two workers end together rather than one running the longest file alone at the end.
+ * workers end together rather than one running the longest file alone at the end.
  */
 const PROJECTS = ["system", "integration", "unit", "package"];
 
