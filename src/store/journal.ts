@@ -121,7 +121,8 @@ export class Journal {
     const bytes = Buffer.from(lines.join(""));
     segment.writing++;
     try {
-      for (let at = 0; at < bytes.length; ) at += (await segment.handle.write(bytes, at, bytes.length - at)).bytesWritten;
+      // Written from here (into the page cache: microseconds), synced on the thread pool: one trip there per append, not two.
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(segment.handle.fd, bytes, at, bytes.length - at);
       await segment.handle.datasync();
       let offset = segment.size;
       for (const [index, line] of lines.entries()) {
