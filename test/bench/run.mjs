@@ -22,6 +22,7 @@ const BENCHES = [
   { name: "search", file: "search.mjs", needs: () => undefined },
   { name: "mcp", file: "mcp.mjs", needs: () => undefined },
   { name: "memory-costs", file: "memory-costs.mjs", needs: () => undefined },
+  { name: "store-latency", file: "store-latency.mjs", needs: () => (fs.existsSync(LOCOMO) ? undefined : `needs ${LOCOMO} (LOCOMO_PATH)`) },
   {
     name: "peers",
     file: "peers.mjs",

@@ -177,4 +177,38 @@ describe("the write-ahead journal", () => {
     await absorbAll(reader);
     expect(reader.pending(decode)).toMatchObject({ records: [], interrupted: false });
   });
+  it("lists its own records and another process's as each is appended, however the progress file moved meanwhile", async () => {
+    const dir = tempDir();
+    const mine = new Journal(dir);
+    const other = new Journal(dir);
+    const decode = (record: unknown) => (record as { n: number }).n;
+    /** What `mine` lists, checked against what no absorb has stored: each such record is listed; one listed that was stored is told by the stamp. */
+    const listed = (unabsorbed: number[]) => {
+      const { records, stamp } = mine.pending(decode);
+      expect(records).toEqual(expect.arrayContaining(unabsorbed));
+      if (records.some((n) => !unabsorbed.includes(n))) expect(mine.progressStamp()).not.toBe(stamp);
+      return records;
+    };
+    await mine.append([{ n: 1 }]);
+    expect(listed([1])).toEqual([1]);
+    await mine.append([{ n: 2 }]);
+    expect(listed([1, 2])).toEqual([1, 2]); // its own second record, listed after the first listing
+    await other.append([{ n: 3 }]);
+    expect(listed([1, 2, 3])).toEqual([1, 2, 3]);
+    await absorbAll(other); // another process absorbs all three
+    await mine.append([{ n: 4 }]);
+    listed([4]);
+    await absorbAll(other);
+    await mine.append([{ n: 5 }]); // only its own segment grew since: 4 may be listed, then the stamp says so
+    listed([5]);
+    await absorbAll(mine);
+    await other.append([{ n: 6 }]);
+    await mine.append([{ n: 7 }]);
+    expect(listed([6, 7]).sort()).toEqual([6, 7]);
+    mine.seal(); // a sealed segment of its own is still listed until absorbed, beside the next one
+    await mine.append([{ n: 8 }]);
+    expect(listed([6, 7, 8]).sort()).toEqual([6, 7, 8]);
+    await absorbAll(mine);
+    expect(mine.pending(decode).records).toEqual([]);
+  });
 });

@@ -1,5 +1,4 @@
-import { parseInput } from "../../schemas/parse.js";
-import { StoreMemoryRequest, type StoreMemoryResponse } from "../../schemas/memories.js";
+import type { StoreMemoryRequest, StoreMemoryResponse } from "../../schemas/memories.js";
 import { onePer } from "../../shared/one-per.js";
 import { GroupCommit, type Outcome } from "../../shared/group-commit.js";
 import type { CoreContext } from "../context.js";
@@ -39,16 +38,15 @@ const batcherOf = onePer(
  * embedded after the acknowledgement in one batch (journal-vectors.ts); a store on object storage
  * embeds them in one batch and writes them into its tables in one commit. One per request,
  * 200 connections wrote ~23 memories/s with a median wait of 5.4 s: each write embedded one text
- * and took the store's write lock for two commits of its own. Validation comes first, and a bucket
+ * and took the store's write lock for two commits of its own. Validation comes first (storeMemory), and a bucket
  * that does not exist fails its own requests only.
  */
 export async function storeMemoryBatched(
   ctx: CoreContext,
   userId: string,
-  input: unknown,
+  request: Pending["request"],
   vector?: Float32Array,
 ): Promise<StoreMemoryResponse> {
-  const request = parseInput(StoreMemoryRequest, input);
   return batcherOf(ctx).add({ userId, request, vector });
 }
 
@@ -83,6 +81,17 @@ async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: 
   const kept = rows.filter((row) => !missing.has(row.bucketId));
   await journalMemories(ctx, kept);
   const unembedded = kept.filter((row) => row.vector === undefined);
-  if (unembedded.length > 0) journalVectors(ctx).embed(unembedded);
+  if (unembedded.length > 0) setImmediate(embedJournalled, ctx, unembedded);
   return missing;
+}
+
+/**
+ * Embeds rows just journalled, once their acknowledgement is on its way: started before it, the
+ * model's worker took the CPU from it (2.0–2.2 ms against 1.0 of the batch's, stores 50 ms apart on
+ * 2 cores). A read meanwhile embeds what it needs itself; this then embeds only the rest.
+ */
+function embedJournalled(ctx: CoreContext, rows: PendingMemory[]): void {
+  journalVectors(ctx)
+    .of(rows)
+    .catch(() => undefined);
 }

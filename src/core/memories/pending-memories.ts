@@ -43,8 +43,10 @@ export async function besideMemoryJournal<T>(
       await ctx.store.settle();
       return read([], moved);
     }
-    const buckets = new Set((await cachedBucketRows(ctx, userId)).map((row) => row.id));
-    const rows = mine.map((record) => rowOf(record, buckets.has(record.memory.bucketId) ? record.memory.bucketId : DEFAULT_BUCKET.id));
+    // The default bucket cannot be deleted: records kept there need no look at the buckets.
+    const elsewhere = mine.some((record) => record.memory.bucketId !== DEFAULT_BUCKET.id);
+    const buckets = elsewhere ? new Set((await cachedBucketRows(ctx, userId)).map((row) => row.id)) : undefined;
+    const rows = mine.map((record) => pendingRow(record, buckets?.has(record.memory.bucketId) === false ? DEFAULT_BUCKET.id : record.memory.bucketId));
     return read(rows, moved);
   });
 }
@@ -55,6 +57,18 @@ type DecodedRecord = Omit<MemoryRecord, "vector"> & { vector?: Float32Array };
 function decodeRecord(record: unknown): DecodedRecord {
   const { memory, embedderId, vector } = record as MemoryRecord;
   return { memory, embedderId, ...(vector === undefined ? {} : { vector: decodeVector(vector) }) };
+}
+
+/** The rows made of decoded records, kept with them: a store reads every pending record of its user. */
+const rowsMade = new WeakMap<DecodedRecord, PendingMemory>();
+
+/** rowOf for a record the journal keeps, made once per bucket it is shown in (frozen: every read shares it). */
+function pendingRow(record: DecodedRecord, bucketId: number): PendingMemory {
+  const made = rowsMade.get(record);
+  if (made?.bucketId === bucketId) return made;
+  const row = Object.freeze(rowOf(record, bucketId));
+  rowsMade.set(record, row);
+  return row;
 }
 
 /** The memory row a record becomes, in `bucketId`, with its own vector (if it holds one). */

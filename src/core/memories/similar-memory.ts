@@ -53,8 +53,8 @@ interface Checked {
  * The user's memory that says nearly what `text` says, if one does (the most similar of those that
  * do). Words first: only a memory that shares ≥ 0.75 of the content words can be one, and the word
  * index (memory-words.ts) names those in well under a millisecond, so a text that shares them with
- * none is told apart without being embedded (most texts: the store is then acknowledged in ~2 ms
- * in process, test/bench/README.md); the text is embedded, and the vectors read, only for those few. A text
+ * none is told apart without being embedded (most texts: the store is then acknowledged once
+ * appended, test/bench/README.md); the text is embedded, and the vectors read, only for those few. A text
  * without content words is the same only as itself, which the nearest by meaning finds.
  */
 export async function findSimilarMemory(ctx: CoreContext, userId: string, text: string): Promise<Checked> {
