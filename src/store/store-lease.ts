@@ -42,9 +42,13 @@ export class StoreLease {
   /** How this thread's stamps begin: `host@machine:pid:t<thread>:` (a stamp ends with a random id). */
   private readonly here: string;
 
-  /** `machine`: this machine's id (machineId), which tells its own stamps from those of a machine of the same host name. */
+  /**
+   * `onMeta`: runs a request on the meta table as the store's other requests run (its errors said
+   * the same way, an unreachable object store not asked again at once). `machine`: this machine's id
+   * (machineId), which tells its own stamps from those of a machine of the same host name.
+   */
   constructor(
-    private readonly metaTable: () => Promise<lancedb.Table>,
+    private readonly onMeta: <T>(work: (table: lancedb.Table) => Promise<T>) => Promise<T>,
     private readonly machine: string,
     private readonly leaseMs = LEASE_MS,
   ) {
@@ -58,7 +62,7 @@ export class StoreLease {
     for (;;) {
       const values = await this.read();
       if (values.length === 0) {
-        await (await this.metaTable()).add([{ key: LEASE_KEY, value: "" }]);
+        await this.onMeta((table) => table.add([{ key: LEASE_KEY, value: "" }]));
         continue;
       }
       const state = values.join("\n");
@@ -91,7 +95,7 @@ export class StoreLease {
   }
 
   private async clear(): Promise<void> {
-    await (await this.metaTable()).delete(`key = ${sqlString(LEASE_KEY)}`);
+    await this.onMeta((table) => table.delete(`key = ${sqlString(LEASE_KEY)}`));
   }
 
   /** Renews the lease while the work runs; the returned function releases it. */
@@ -142,11 +146,13 @@ export class StoreLease {
   }
 
   private async read(): Promise<string[]> {
-    const rows = await (await this.metaTable())
-      .query()
-      .where(`key = ${sqlString(LEASE_KEY)}`)
-      .select(["value"])
-      .toArray();
+    const rows = await this.onMeta((table) =>
+      table
+        .query()
+        .where(`key = ${sqlString(LEASE_KEY)}`)
+        .select(["value"])
+        .toArray(),
+    );
     return rows.map((row: { value: string }) => row.value);
   }
 
@@ -154,11 +160,12 @@ export class StoreLease {
   private async swap(from: string, to: string): Promise<boolean> {
     for (;;) {
       try {
-        const table = await this.metaTable();
-        const result = await table.update({
-          where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`,
-          valuesSql: { value: sqlString(to) },
-        });
+        const result = await this.onMeta((table) =>
+          table.update({
+            where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`,
+            valuesSql: { value: sqlString(to) },
+          }),
+        );
         return Number(result.rowsUpdated ?? 0) > 0;
       } catch (error) {
         if (!isCommitConflict(error)) throw error;

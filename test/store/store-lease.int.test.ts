@@ -25,7 +25,7 @@ async function machines(s3: S3Server, uri: string, leaseMs?: number) {
   const tables = [meta, await second.openTable("meta")];
   return {
     meta,
-    leases: tables.map((table, i) => new StoreLease(async () => table, `${i}a`, leaseMs)),
+    leases: tables.map((table, i) => new StoreLease((work) => work(table), `${i}a`, leaseMs)),
     close: () => [first, second].forEach((db) => db.close()),
   };
 }
@@ -99,7 +99,7 @@ describe("the writer lease of a store on object storage", () => {
     const hour = 3_600_000;
     let reachable = true;
     const cut = new StoreLease(
-      async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))),
+      (work) => (reachable ? work(meta) : Promise.reject(new Error("the object store cannot be reached"))),
       "0b",
       hour,
     );
@@ -112,7 +112,7 @@ describe("the writer lease of a store on object storage", () => {
     const soon = <T>(work: Promise<T>) =>
       Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 3_000))]);
     // Not an hour: nobody holds it, and this process knows.
-    const next = new StoreLease(async () => meta, "0b", hour);
+    const next = new StoreLease((work) => work(meta), "0b", hour);
     const taking = next.acquire();
     expect(await soon(taking)).toBe("taken");
     await (await taking)();
