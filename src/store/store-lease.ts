@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import type * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../shared/errors.js";
-import { processRuns } from "../shared/processes.js";
+import { processRuns, threadEnded } from "../shared/processes.js";
 import { sqlString } from "./sql.js";
 import { isCommitConflict } from "./write-lock.js";
 
@@ -21,7 +21,8 @@ const WAIT_MS = 3 * 60_000;
  * The stamps this thread's leases hold, or may hold (a renewal whose answer an outage cut). A stamp
  * of this thread's that is not among them was left by a lease whose release failed (the object
  * store went away mid-command): nobody holds it, so it is taken at once, not after LEASE_MS. Per
- * thread, as this set is: an import's worker thread shares the process id, not the set.
+ * thread, as this set is: an import's worker thread shares the process id, not the set (that a
+ * thread has ended its starter records: `holderGone`).
  */
 const heldHere = new Set<string>();
 
@@ -133,12 +134,14 @@ export class StoreLease {
   }
 
   /**
-   * A stamp of another process of this machine that has ended: its release was cut (an outage, kill
-   * -9), so nobody holds it, and the command run again takes it at once rather than after LEASE_MS.
+   * A stamp of another process of this machine that has ended, or of another thread of this process
+   * known to have ended (an import's worker thread): its release was cut (an outage, kill -9), so
+   * nobody holds it, and the command run again takes it at once rather than after LEASE_MS.
    */
   private holderGone(stamp: string): boolean {
     const holder = parseStamp(stamp);
-    return holder?.machine === this.machine && holder.pid !== process.pid && !processRuns(holder.pid);
+    if (holder?.machine !== this.machine) return false;
+    return holder.pid === process.pid ? holder.thread !== threadId && threadEnded(holder.thread) : !processRuns(holder.pid);
   }
 
   private stamp(): string {
@@ -175,9 +178,9 @@ export class StoreLease {
 }
 
 /** Who a stamp is of; undefined for a stamp of another form (an older mnemo's, without the machine). */
-function parseStamp(stamp: string): { host: string; machine: string; pid: number } | undefined {
-  const found = /^(.*)@([0-9a-f]+):(\d+):t\d+:/.exec(stamp);
-  return found ? { host: found[1]!, machine: found[2]!, pid: Number(found[3]) } : undefined;
+function parseStamp(stamp: string): { host: string; machine: string; pid: number; thread: number } | undefined {
+  const found = /^(.*)@([0-9a-f]+):(\d+):t(\d+):/.exec(stamp);
+  return found ? { host: found[1]!, machine: found[2]!, pid: Number(found[3]), thread: Number(found[4]) } : undefined;
 }
 
 /**

@@ -3,9 +3,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { threadId } from "node:worker_threads";
+import { once } from "node:events";
+import { threadId, Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
+import { recordThreadEnded } from "../../src/shared/processes.js";
 import { machineId, StoreLease } from "../../src/store/store-lease.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
@@ -127,11 +129,17 @@ describe("the writer lease of a store on object storage", () => {
       await (await acquiring)();
       return state;
     };
-    // A process of this machine that has ended holds nothing.
+    // A process of this machine that has ended holds nothing, nor a thread of this process that has
+    // ended (an import's worker thread, recorded as the CLI's runInThread records it).
     expect(await held(stampOf("0b", ended))).toBe("taken");
-    // Another process of this machine that runs, another thread of this process (an import's worker
-    // thread), or another machine's process may hold it (a pid here says nothing of a process there).
-    for (const other of [stampOf("0b", process.ppid), stampOf("0b", process.pid, threadId + 1), stampOf("1c", ended)]) {
+    const worker = new Worker("", { eval: true });
+    const endedThread = worker.threadId;
+    await once(worker, "exit");
+    recordThreadEnded(endedThread);
+    expect(await held(stampOf("0b", process.pid, endedThread))).toBe("taken");
+    // Another process of this machine that runs, another thread of this process that may run, or
+    // another machine's process may hold it (a pid here says nothing of a process there).
+    for (const other of [stampOf("0b", process.ppid), stampOf("0b", process.pid, endedThread + 1), stampOf("1c", ended)]) {
       expect(await held(other), other).toBe("waiting");
     }
     close();
