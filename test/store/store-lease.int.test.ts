@@ -3,11 +3,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { once } from "node:events";
-import { threadId, Worker } from "node:worker_threads";
+import { PassThrough } from "node:stream";
+import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
-import { recordThreadEnded } from "../../src/shared/processes.js";
+import { runInThread } from "../../src/cli/thread.js";
+import { AppError } from "../../src/shared/errors.js";
 import { machineId, StoreLease } from "../../src/store/store-lease.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
@@ -30,6 +31,26 @@ async function machines(s3: S3Server, uri: string, leaseMs?: number) {
     leases: tables.map((table, i) => new StoreLease((work) => work(table), `${i}a`, leaseMs)),
     close: () => [first, second].forEach((db) => db.close()),
   };
+}
+
+/** The id of a worker thread the CLI's runInThread ran (one that says its id and ends), once it has ended. */
+async function threadThatEnded(): Promise<number> {
+  const stdout = new PassThrough();
+  const io = { env: {}, stdin: new PassThrough(), stdout, stderr: new PassThrough(), exitCode: 0 };
+  const module = new URL(
+    `data:text/javascript,${encodeURIComponent('import { threadId } from "node:worker_threads"; console.log(threadId);')}`,
+  );
+  const options = {
+    module,
+    job: {},
+    oldGenerationMb: 64,
+    youngGenerationMb: 16,
+    outOfMemory: () => new AppError("internal", "out of memory"),
+    what: "the thread",
+  };
+  // It sends no result: runInThread says it stopped unexpectedly, after its exit.
+  await expect(runInThread(options, { status: () => undefined, notice: () => undefined }, io)).rejects.toThrow(/stopped unexpectedly/);
+  return Number(String(stdout.read()).trim());
 }
 
 /** A read-then-write no other writer may interleave with: the counter goes up by one, unconditionally. */
@@ -132,10 +153,7 @@ describe("the writer lease of a store on object storage", () => {
     // A process of this machine that has ended holds nothing, nor a thread of this process that has
     // ended (an import's worker thread, recorded as the CLI's runInThread records it).
     expect(await held(stampOf("0b", ended))).toBe("taken");
-    const worker = new Worker("", { eval: true });
-    const endedThread = worker.threadId;
-    await once(worker, "exit");
-    recordThreadEnded(endedThread);
+    const endedThread = await threadThatEnded();
     expect(await held(stampOf("0b", process.pid, endedThread))).toBe("taken");
     // Another process of this machine that runs, another thread of this process that may run, or
     // another machine's process may hold it (a pid here says nothing of a process there).
