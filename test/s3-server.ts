@@ -14,6 +14,8 @@ export interface S3Server {
   downAfterMatching(pattern: RegExp, nth?: number): void;
   /** The method and path of each request, in order. */
   requests: { method: string; path: string }[];
+  /** Those of each request cut while down, in order. */
+  cut: { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -40,9 +42,11 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
   let downAt = Number.POSITIVE_INFINITY;
   let downAfterMatch: { pattern: RegExp; left: number } | undefined;
   const requests: S3Server["requests"] = [];
+  const cut: S3Server["cut"] = [];
   const front = http.createServer((request, response) => {
     if (down || requests.length >= downAt) {
       down = true;
+      cut.push({ method: request.method ?? "", path: request.url ?? "" });
       return void request.socket.destroy();
     }
     requests.push({ method: request.method ?? "", path: request.url ?? "" });
@@ -72,6 +76,7 @@ export async function startS3Server(bucket = "mnemo"): Promise<S3Server> {
       downAfterMatch = { pattern, left: nth };
     },
     requests,
+    cut,
     close: async () => {
       front.closeAllConnections();
       await new Promise((resolve) => front.close(resolve));

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import { recordThreadEnded } from "../shared/processes.js";
 import type { CliIo, OutStream } from "./io.js";
 
 /**
@@ -45,6 +46,7 @@ export function runInThread<J, T>(options: ThreadOptions<J>, on: ThreadListener,
     resourceLimits: { maxOldGenerationSizeMb: options.oldGenerationMb, maxYoungGenerationSizeMb: options.youngGenerationMb },
   });
   const written = Promise.all([copied(worker.stdout, io.stdout), copied(worker.stderr, io.stderr)]);
+  const thread = worker.threadId;
   return new Promise((resolve, reject) => {
     let outcome: { value: T } | { error: Error } | undefined;
     worker.on("message", (report: Report<T>) => {
@@ -56,6 +58,8 @@ export function runInThread<J, T>(options: ThreadOptions<J>, on: ThreadListener,
       outcome ??= { error: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? options.outOfMemory() : error };
     });
     worker.on("exit", (code) => {
+      // A store lease its release could not give back (an outage) is then known to be nobody's.
+      recordThreadEnded(thread);
       void written.then(() => {
         if (outcome === undefined)
           reject(new AppError("internal", `${capitalised(options.what)} stopped unexpectedly (exit code ${code})`));

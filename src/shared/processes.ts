@@ -1,4 +1,25 @@
 import fs from "node:fs";
+import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+
+/** The worker_threads environment key under which the ids of this process's ended threads are kept. */
+const ENDED_THREADS = "mnemo:ended-threads";
+
+/**
+ * Records that a worker thread this thread started has ended (once its exit event came): this
+ * thread and the threads it starts later know it, as environment data is copied into new threads.
+ */
+export function recordThreadEnded(id: number): void {
+  setEnvironmentData(ENDED_THREADS, [...endedThreads(), id]);
+}
+
+/** Whether a thread of this process is known to have ended (recordThreadEnded): a thread still running, or one not recorded, is not. */
+export function threadEnded(id: number): boolean {
+  return endedThreads().includes(id);
+}
+
+function endedThreads(): number[] {
+  return (getEnvironmentData(ENDED_THREADS) as number[] | undefined) ?? [];
+}
 
 /**
  * Whether a process with this pid runs on this machine; only "no such process" or a process that

@@ -1,5 +1,8 @@
 import { makeArrowTable } from "@lancedb/lancedb";
-import { type Data, type DataType, type Schema, type Table as ArrowTable, Type } from "apache-arrow";
+import type { Data, DataType, Schema, Table as ArrowTable } from "apache-arrow";
+import { arrow } from "./arrow.js";
+
+const { Type } = arrow;
 
 interface ArrowValue {
   toArray(): ArrayLike<unknown>;

@@ -20,7 +20,8 @@ export function objectStoreError(error: unknown, uri: string): StorageFaultError
   const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
   const status = /status: (\d{3})/.exec(text)?.[1];
   if (code || status) return refused(uri, code, message, status, error);
-  if (/Connect|connection|dns error|timed out|tcp connect|error sending request/i.test(text)) return unreachable(uri, error);
+  if (/Connect|connection|dns error|timed out|tcp connect|error sending request/i.test(text))
+    return new ObjectStoreUnreachableError(uri, error);
   return undefined;
 }
 
@@ -35,7 +36,7 @@ export function objectStoreClientError(error: unknown, uri: string): StorageFaul
   if (status !== undefined) return refused(uri, failed.name, failed.message, String(status), failed);
   if (failed.name === "CredentialsProviderError")
     return new StorageFaultError(`No keys were found for the object store behind ${uri}`, `Check ${SETTINGS}.`, failed);
-  return unreachable(uri, failed);
+  return new ObjectStoreUnreachableError(uri, failed);
 }
 
 function refused(uri: string, code: string | undefined, message: string | undefined, status: string | undefined, error: Error) {
@@ -43,12 +44,15 @@ function refused(uri: string, code: string | undefined, message: string | undefi
   return new StorageFaultError(`The object store refused ${uri}: ${answer}`, refusalFix(code, status), error);
 }
 
-function unreachable(uri: string, error: Error): StorageFaultError {
-  return new StorageFaultError(
-    `The object store behind ${uri} cannot be reached`,
-    `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
-    error,
-  );
+/** The object store did not answer at all (a connection refused or cut, a timeout): unlike a refusal, its other requests just now would not either. */
+export class ObjectStoreUnreachableError extends StorageFaultError {
+  constructor(uri: string, cause: Error) {
+    super(
+      `The object store behind ${uri} cannot be reached`,
+      `Check that it runs and answers, and ${SETTINGS}; for an http:// endpoint set AWS_ALLOW_HTTP=true. What was stored before stays stored: run the command again once it answers.`,
+      cause,
+    );
+  }
 }
 
 function refusalFix(code: string | undefined, status: string | undefined): string {

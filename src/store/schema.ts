@@ -1,12 +1,15 @@
-import { Binary, Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8, type DataType } from "apache-arrow";
+import type { DataType, Field, Schema } from "apache-arrow";
+import { arrow } from "./arrow.js";
 
-const text = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
-const int = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
-const bool = (name: string) => new Field(name, new Bool(), false);
-const bytes = (name: string) => new Field(name, new Binary(), false);
-const vector = (dims: number) => new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false);
-const strings = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), false);
-const ints = (name: string) => new Field(name, new List(new Field("item", new Int32(), true)), false);
+const { Binary, Bool, FixedSizeList, Float32, Int32, List, Utf8 } = arrow;
+
+const text = (name: string, nullable = false) => new arrow.Field(name, new Utf8(), nullable);
+const int = (name: string, nullable = false) => new arrow.Field(name, new Int32(), nullable);
+const bool = (name: string) => new arrow.Field(name, new Bool(), false);
+const bytes = (name: string) => new arrow.Field(name, new Binary(), false);
+const vector = (dims: number) => new arrow.Field("vector", new FixedSizeList(dims, new arrow.Field("item", new Float32(), true)), false);
+const strings = (name: string) => new arrow.Field(name, new List(new arrow.Field("item", new Utf8(), true)), false);
+const ints = (name: string) => new arrow.Field(name, new List(new arrow.Field("item", new Int32(), true)), false);
 
 export interface StoreMeta {
   schemaVersion: number;
@@ -118,5 +121,5 @@ function vectorSchema(key: VectorTableKey, dims: number): Field<DataType>[] {
 
 export function tableSchema(key: TableKey, dims: number): Schema {
   const fields = key === "memories" || key === "chunks" ? vectorSchema(key, dims) : plainSchemas[key];
-  return new Schema(fields);
+  return new arrow.Schema(fields);
 }

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
 import type * as lancedb from "@lancedb/lancedb";
 import { AppError } from "../shared/errors.js";
-import { processRuns } from "../shared/processes.js";
+import { processRuns, threadEnded } from "../shared/processes.js";
 import { sqlString } from "./sql.js";
 import { isCommitConflict } from "./write-lock.js";
 
@@ -21,7 +21,8 @@ const WAIT_MS = 3 * 60_000;
  * The stamps this thread's leases hold, or may hold (a renewal whose answer an outage cut). A stamp
  * of this thread's that is not among them was left by a lease whose release failed (the object
  * store went away mid-command): nobody holds it, so it is taken at once, not after LEASE_MS. Per
- * thread, as this set is: an import's worker thread shares the process id, not the set.
+ * thread, as this set is: an import's worker thread shares the process id, not the set (that a
+ * thread has ended its starter records: `holderGone`).
  */
 const heldHere = new Set<string>();
 
@@ -42,9 +43,13 @@ export class StoreLease {
   /** How this thread's stamps begin: `host@machine:pid:t<thread>:` (a stamp ends with a random id). */
   private readonly here: string;
 
-  /** `machine`: this machine's id (machineId), which tells its own stamps from those of a machine of the same host name. */
+  /**
+   * `onMeta`: runs a request on the meta table as the store's other requests run (its errors said
+   * the same way, an unreachable object store not asked again at once). `machine`: this machine's id
+   * (machineId), which tells its own stamps from those of a machine of the same host name.
+   */
   constructor(
-    private readonly metaTable: () => Promise<lancedb.Table>,
+    private readonly onMeta: <T>(work: (table: lancedb.Table) => Promise<T>) => Promise<T>,
     private readonly machine: string,
     private readonly leaseMs = LEASE_MS,
   ) {
@@ -58,7 +63,7 @@ export class StoreLease {
     for (;;) {
       const values = await this.read();
       if (values.length === 0) {
-        await (await this.metaTable()).add([{ key: LEASE_KEY, value: "" }]);
+        await this.onMeta((table) => table.add([{ key: LEASE_KEY, value: "" }]));
         continue;
       }
       const state = values.join("\n");
@@ -91,7 +96,7 @@ export class StoreLease {
   }
 
   private async clear(): Promise<void> {
-    await (await this.metaTable()).delete(`key = ${sqlString(LEASE_KEY)}`);
+    await this.onMeta((table) => table.delete(`key = ${sqlString(LEASE_KEY)}`));
   }
 
   /** Renews the lease while the work runs; the returned function releases it. */
@@ -129,12 +134,14 @@ export class StoreLease {
   }
 
   /**
-   * A stamp of another process of this machine that has ended: its release was cut (an outage, kill
-   * -9), so nobody holds it, and the command run again takes it at once rather than after LEASE_MS.
+   * A stamp of another process of this machine that has ended, or of another thread of this process
+   * known to have ended (an import's worker thread): its release was cut (an outage, kill -9), so
+   * nobody holds it, and the command run again takes it at once rather than after LEASE_MS.
    */
   private holderGone(stamp: string): boolean {
     const holder = parseStamp(stamp);
-    return holder?.machine === this.machine && holder.pid !== process.pid && !processRuns(holder.pid);
+    if (holder?.machine !== this.machine) return false;
+    return holder.pid === process.pid ? holder.thread !== threadId && threadEnded(holder.thread) : !processRuns(holder.pid);
   }
 
   private stamp(): string {
@@ -142,11 +149,13 @@ export class StoreLease {
   }
 
   private async read(): Promise<string[]> {
-    const rows = await (await this.metaTable())
-      .query()
-      .where(`key = ${sqlString(LEASE_KEY)}`)
-      .select(["value"])
-      .toArray();
+    const rows = await this.onMeta((table) =>
+      table
+        .query()
+        .where(`key = ${sqlString(LEASE_KEY)}`)
+        .select(["value"])
+        .toArray(),
+    );
     return rows.map((row: { value: string }) => row.value);
   }
 
@@ -154,11 +163,12 @@ export class StoreLease {
   private async swap(from: string, to: string): Promise<boolean> {
     for (;;) {
       try {
-        const table = await this.metaTable();
-        const result = await table.update({
-          where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`,
-          valuesSql: { value: sqlString(to) },
-        });
+        const result = await this.onMeta((table) =>
+          table.update({
+            where: `key = ${sqlString(LEASE_KEY)} AND value = ${sqlString(from)}`,
+            valuesSql: { value: sqlString(to) },
+          }),
+        );
         return Number(result.rowsUpdated ?? 0) > 0;
       } catch (error) {
         if (!isCommitConflict(error)) throw error;
@@ -168,9 +178,9 @@ export class StoreLease {
 }
 
 /** Who a stamp is of; undefined for a stamp of another form (an older mnemo's, without the machine). */
-function parseStamp(stamp: string): { host: string; machine: string; pid: number } | undefined {
-  const found = /^(.*)@([0-9a-f]+):(\d+):t\d+:/.exec(stamp);
-  return found ? { host: found[1]!, machine: found[2]!, pid: Number(found[3]) } : undefined;
+function parseStamp(stamp: string): { host: string; machine: string; pid: number; thread: number } | undefined {
+  const found = /^(.*)@([0-9a-f]+):(\d+):t(\d+):/.exec(stamp);
+  return found ? { host: found[1]!, machine: found[2]!, pid: Number(found[3]), thread: Number(found[4]) } : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import path from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { objectStoreError } from "./object-store-errors.js";
+import { ObjectStoreUnreachableError, objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
 import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { DamageRecord, damageRecordFile, versionStamp } from "./damage-record.js";
@@ -48,6 +48,12 @@ const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
  * (a search takes milliseconds, a few seconds at worst while an index is rebuilt).
  */
 const RETIRE_AFTER_MS = 30_000;
+/**
+ * How long after a request found the object store unreachable the store's next requests fail at
+ * once with that error: each would wait out the client's retries again (a cut import spent 17 s
+ * on its lease's release, another write and the closing maintenance after its first failure).
+ */
+const OUTAGE_HOLD_MS = 10_000;
 
 /** A LanceDB connection with its caches (the session) and the table handles opened through it. */
 interface Connection {
@@ -145,6 +151,9 @@ export class Store {
    */
   metaDamage: DamagedTableError | undefined;
 
+  /** The object store found unreachable, and until when requests are not sent to it (OUTAGE_HOLD_MS). */
+  private outage: { error: ObjectStoreUnreachableError; until: number } | undefined;
+
   private constructor(
     private live: Connection,
     private readonly uri: string,
@@ -154,7 +163,7 @@ export class Store {
     journalDir: string | undefined,
   ) {
     // The lock file serialises one machine's writers; a store in a bucket is shared with others.
-    const shared = isRemoteUri(uri) ? new StoreLease(() => this.table("meta"), machineId(path.dirname(lockPath))) : undefined;
+    const shared = isRemoteUri(uri) ? new StoreLease((work) => this.guard("meta", work), machineId(path.dirname(lockPath))) : undefined;
     this.lock = new WriteLock(lockPath, shared);
     this.journal = journalDir && !isRemoteUri(uri) ? new Journal(journalDir) : undefined;
     this.intents = new WriteIntents(path.join(path.dirname(lockPath), "unfinished-writes"));
@@ -449,6 +458,7 @@ export class Store {
   }
 
   private async guardNamed<T>(key: TableKey, name: string, work: (table: lancedb.Table) => Promise<T>): Promise<T> {
+    if (this.outage && Date.now() < this.outage.until) throw this.outage.error;
     this.followDamageRecord();
     const known = this.damaged.get(name);
     if (known) {
@@ -575,7 +585,11 @@ export class Store {
 
   /** An object store's failure at any point (the lease, a read, a commit), said once with the URI and what to check. */
   private objectStoreFault(error: unknown): unknown {
-    return isRemoteUri(this.uri) ? (objectStoreError(error, this.uri) ?? error) : error;
+    const fault = isRemoteUri(this.uri) ? (objectStoreError(error, this.uri) ?? error) : error;
+    // Only a new finding starts the hold: the held error passing out again does not prolong it.
+    if (fault instanceof ObjectStoreUnreachableError && fault !== this.outage?.error)
+      this.outage = { error: fault, until: Date.now() + OUTAGE_HOLD_MS };
+    return fault;
   }
 
   /** Refuses to write once another process has re-indexed the store; the meta rows are read again only when they change. */

@@ -3,9 +3,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSchema } from "../../src/store/schema.js";
+import { runInThread } from "../../src/cli/thread.js";
+import { AppError } from "../../src/shared/errors.js";
 import { machineId, StoreLease } from "../../src/store/store-lease.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
@@ -25,9 +28,29 @@ async function machines(s3: S3Server, uri: string, leaseMs?: number) {
   const tables = [meta, await second.openTable("meta")];
   return {
     meta,
-    leases: tables.map((table, i) => new StoreLease(async () => table, `${i}a`, leaseMs)),
+    leases: tables.map((table, i) => new StoreLease((work) => work(table), `${i}a`, leaseMs)),
     close: () => [first, second].forEach((db) => db.close()),
   };
+}
+
+/** The id of a worker thread the CLI's runInThread ran (one that says its id and ends), once it has ended. */
+async function threadThatEnded(): Promise<number> {
+  const stdout = new PassThrough();
+  const io = { env: {}, stdin: new PassThrough(), stdout, stderr: new PassThrough(), exitCode: 0 };
+  const module = new URL(
+    `data:text/javascript,${encodeURIComponent('import { threadId } from "node:worker_threads"; console.log(threadId);')}`,
+  );
+  const options = {
+    module,
+    job: {},
+    oldGenerationMb: 64,
+    youngGenerationMb: 16,
+    outOfMemory: () => new AppError("internal", "out of memory"),
+    what: "the thread",
+  };
+  // It sends no result: runInThread says it stopped unexpectedly, after its exit.
+  await expect(runInThread(options, { status: () => undefined, notice: () => undefined }, io)).rejects.toThrow(/stopped unexpectedly/);
+  return Number(String(stdout.read()).trim());
 }
 
 /** A read-then-write no other writer may interleave with: the counter goes up by one, unconditionally. */
@@ -99,7 +122,7 @@ describe("the writer lease of a store on object storage", () => {
     const hour = 3_600_000;
     let reachable = true;
     const cut = new StoreLease(
-      async () => (reachable ? meta : Promise.reject(new Error("the object store cannot be reached"))),
+      (work) => (reachable ? work(meta) : Promise.reject(new Error("the object store cannot be reached"))),
       "0b",
       hour,
     );
@@ -112,7 +135,7 @@ describe("the writer lease of a store on object storage", () => {
     const soon = <T>(work: Promise<T>) =>
       Promise.race([work.then(() => "taken"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 3_000))]);
     // Not an hour: nobody holds it, and this process knows.
-    const next = new StoreLease(async () => meta, "0b", hour);
+    const next = new StoreLease((work) => work(meta), "0b", hour);
     const taking = next.acquire();
     expect(await soon(taking)).toBe("taken");
     await (await taking)();
@@ -127,11 +150,14 @@ describe("the writer lease of a store on object storage", () => {
       await (await acquiring)();
       return state;
     };
-    // A process of this machine that has ended holds nothing.
+    // A process of this machine that has ended holds nothing, nor a thread of this process that has
+    // ended (an import's worker thread, recorded as the CLI's runInThread records it).
     expect(await held(stampOf("0b", ended))).toBe("taken");
-    // Another process of this machine that runs, another thread of this process (an import's worker
-    // thread), or another machine's process may hold it (a pid here says nothing of a process there).
-    for (const other of [stampOf("0b", process.ppid), stampOf("0b", process.pid, threadId + 1), stampOf("1c", ended)]) {
+    const endedThread = await threadThatEnded();
+    expect(await held(stampOf("0b", process.pid, endedThread))).toBe("taken");
+    // Another process of this machine that runs, another thread of this process that may run, or
+    // another machine's process may hold it (a pid here says nothing of a process there).
+    for (const other of [stampOf("0b", process.ppid), stampOf("0b", process.pid, endedThread + 1), stampOf("1c", ended)]) {
       expect(await held(other), other).toBe("waiting");
     }
     close();
