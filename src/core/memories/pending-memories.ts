@@ -46,7 +46,9 @@ export async function besideMemoryJournal<T>(
     // The default bucket cannot be deleted: records kept there need no look at the buckets.
     const elsewhere = mine.some((record) => record.memory.bucketId !== DEFAULT_BUCKET.id);
     const buckets = elsewhere ? new Set((await cachedBucketRows(ctx, userId)).map((row) => row.id)) : undefined;
-    const rows = mine.map((record) => pendingRow(record, buckets?.has(record.memory.bucketId) === false ? DEFAULT_BUCKET.id : record.memory.bucketId));
+    const rows = mine.map((record) =>
+      pendingRow(record, buckets?.has(record.memory.bucketId) === false ? DEFAULT_BUCKET.id : record.memory.bucketId),
+    );
     return read(rows, moved);
   });
 }
