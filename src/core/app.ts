@@ -201,7 +201,7 @@ function prepareDataDir(config: Config): void {
     entries = fs.readdirSync(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return void fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (code === "ENOENT") return makeDataDir(dataDir);
     if (code === "ENOTDIR") throw notAStore(dataDir, "it is a file");
     throw error;
   }
@@ -212,6 +212,23 @@ function prepareDataDir(config: Config): void {
   if (entries.length > 0 && !isStore) throw notAStore(dataDir, "it holds other files and no mnemo database");
   // An empty folder becomes a store now: as private as one mnemo makes.
   if (entries.length === 0) fs.chmodSync(dataDir, 0o700);
+}
+
+/**
+ * The data dir and its missing parents, one folder at a time: Node's `recursive` retries for ever
+ * where a file system answers ENOENT for a parent that exists (`--store /proc/x` spun a core).
+ */
+function makeDataDir(dataDir: string): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(dataDir); !fs.existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.unshift(at);
+  try {
+    for (const dir of missing) fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const { code, path: failed = dataDir } = error as NodeJS.ErrnoException;
+    throw new AppError("invalid_input", `Cannot make the store's folder ${dataDir}: ${failed} cannot be created (${code})`, {
+      suggestion: "Pass --store (or set MNEMO_STORE) to a folder you can write, or to an existing mnemo store.",
+    });
+  }
 }
 
 function notAStore(dir: string, why: string): AppError {

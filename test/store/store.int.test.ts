@@ -65,6 +65,12 @@ describe("the store", () => {
     expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);
   });
 
+  it("says which folder it cannot make, where a file system answers ENOENT for a parent that exists (Node's recursive mkdir spun there)", async () => {
+    const error = await failure(openTestApp({ store: "/proc/mnemo-no-store/here" }));
+    expect(error.message).toBe("Cannot make the store's folder /proc/mnemo-no-store/here: /proc/mnemo-no-store cannot be created (ENOENT)");
+    expect(error.suggestion).toMatch(/--store/);
+  });
+
   it("makes a new data dir readable by its owner only", async () => {
     const store = path.join(tempDir(), "new", "store");
     const app = await openTestApp({ store });
