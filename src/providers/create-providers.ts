@@ -56,7 +56,8 @@ export async function chooseEmbedder(config: Config, onProgress?: ProgressReport
 
 /** Why `auto` did not take the default transformers model, and how to have it after all. */
 function whyNotTransformers(config: Config): string {
-  if (config.allowDownload) return `${DEFAULT_TRANSFORMERS_MODEL} is not cached and could not be downloaded`;
+  if (config.allowDownload)
+    return `the model that ships with mnemo; ${DEFAULT_TRANSFORMERS_MODEL}, taken instead when the Hugging Face hub answers, could not be fetched`;
   const dir = hubModelDir(config.paths.models, DEFAULT_TRANSFORMERS_MODEL);
   return (
     `${DEFAULT_TRANSFORMERS_MODEL} is not in ${dir} and downloads are off (allowDownload: false in config.json); ` +
