@@ -124,7 +124,13 @@ async function rememberImage(session: Session, file: string, description: string
   try {
     data = fs.readFileSync(file);
   } catch (error) {
-    throw AppError.invalid("--image", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = { ENOENT: "there is no such file", EACCES: "you may not read it", EISDIR: "it is a folder" }[code ?? ""];
+    throw AppError.invalid(
+      "--image",
+      `cannot read ${file}: ${why ?? code ?? (error as Error).message}`,
+      "Pass the path of a PNG, JPEG, GIF or WebP file.",
+    );
   }
   const { checkImage } = await import("../../core/index.js");
   const { problem } = await checkImage(data);

@@ -239,6 +239,11 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const notImage = await mnemo(["remember", "--image", path.join(ROOT, "README.md")]);
     expect(notImage.code).toBe(2);
     expect(notImage.stderr).toMatch(/--image: .*README\.md is not a PNG, JPEG, WebP or GIF image/);
+    const missing = await mnemo(["remember", "--image", image("no-such.png")]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--image: cannot read .*no-such\.png: there is no such file\n.*Pass the path of a PNG/),
+    ]);
     const signatureOnly = path.join(tempDir(), "cut.png");
     fs.writeFileSync(signatureOnly, fs.readFileSync(image("red-square.png")).subarray(0, 8));
     expect((await mnemo(["remember", "--image", signatureOnly])).code).toBe(2);
