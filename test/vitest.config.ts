@@ -84,8 +84,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // A test file per core and one more: a file waits on its servers, child processes, disk and
-    // leases part of the time. On 2 cores (2026-11-28): 3 workers kept 1.54 of them busy, 488 s wall
-    // for the three projects against 578 s with one per core; 4 workers were no faster (505 s).
+    // leases part of the time (measured: test/bench/README.md, "The test suite").
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: SlowestFirst },
     // Tests that open stores in their own process: Lance's warnings ("No existing dataset …") are
