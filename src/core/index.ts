@@ -121,8 +121,13 @@ export async function repairPlan(config: Config, diagnosis: Diagnosis): Promise<
 }
 
 /** `mnemo doctor --repair`: rebuilds what the store can rebuild, then checks it again. */
-export async function repairStore(config: Config, diagnosis: Diagnosis, onProgress?: DoctorProgress): Promise<RepairResult> {
-  return (await import("./operations/doctor-repair.js")).repairStore(config, diagnosis, onProgress);
+export async function repairStore(
+  config: Config,
+  diagnosis: Diagnosis,
+  onProgress?: DoctorProgress,
+  options?: { withoutCopies?: boolean },
+): Promise<RepairResult> {
+  return (await import("./operations/doctor-repair.js")).repairStore(config, diagnosis, onProgress, options);
 }
 
 /** Refuses to remove the default user. */

@@ -135,7 +135,7 @@ function salvagePlan(config: Config, table: TableHealth): string {
   const copy = bucket
     ? `(its objects copied to ${s3Uri(bucket, `${BUCKET_RECOVERED}/<time>/`)} first)`
     : isRemoteUri(config.storeUri)
-      ? `(its damaged files are not kept: mnemo copies them aside on S3 only; to keep them, copy ${config.storeUri.replace(/\/$/, "")}/${table.table}.lance/ first, with your object store's own tool, and run --repair after)`
+      ? "(its damaged files are not kept: mnemo copies them aside on S3 only, and replaces them here only with --yes)"
       : `(its files copied to ${recoveredDir(config, "<time>")} first)`;
   if (table.rows === undefined && FROM_EARLIER_VERSION.includes(table.key))
     return `${table.table}: cannot be opened; made again from its newest version that opens (else empty) ${copy}`;
@@ -149,10 +149,12 @@ function salvagePlan(config: Config, table: TableHealth): string {
   return `${table.table}: made again from the ${table.read.toLocaleString("en")} of its ${table.rows.toLocaleString("en")} rows that can be read${asRead}${lost > 0 ? `; what the other tables hold of the ${lost.toLocaleString("en")} others is rebuilt` : ""} ${copy}`;
 }
 
+/** `withoutCopies`: the user has said (`--yes`) to go on where a damaged table's files cannot be copied aside (gs://, az://). */
 export async function repairStore(
   config: Config,
   diagnosis: Diagnosis,
   onProgress: DoctorProgress = () => undefined,
+  options: { withoutCopies?: boolean } = {},
 ): Promise<RepairResult> {
   const server = runningServer(config.paths.serverInfo);
   if (server) {
@@ -160,6 +162,7 @@ export async function repairStore(
       suggestion: "Stop it, run `mnemo doctor --repair`, then start it again.",
     });
   }
+  if (!options.withoutCopies) refuseToReplaceUncopied(config, diagnosis.health);
   const plan = repairPlan(config, diagnosis);
   const actions: string[] = [];
   if (diagnosis.health.meta.problem) actions.push(await repairMeta(config, diagnosis.health));
@@ -323,6 +326,23 @@ function salvaged(table: string, result: Salvaged, kept: string, recovered: stri
       ? `; the ${result.setAside.toLocaleString("en")} rows of its changed data files, which a flipped bit may have altered, moved to ${changedRowsFile(recovered, table)} as they read (what the other tables hold of them is rebuilt)`
       : "";
   return `${table}: kept the ${result.kept.toLocaleString("en")} rows that could be read${of}${older}${aside}${kept}`;
+}
+
+/**
+ * A repair replaces a damaged table's files, which it copies aside first, on a local store and on
+ * S3 only: on another object store it goes on only once told to, the files copied by the user's own tool.
+ */
+function refuseToReplaceUncopied(config: Config, health: StoreHealth): void {
+  if (!isRemoteUri(config.storeUri) || s3Location(config.storeUri)) return;
+  const folders = damagedTables(health).map((table) => `${config.storeUri.replace(/\/$/, "")}/${table.table}.lance/`);
+  if (folders.length === 0) return;
+  throw new AppError(
+    "conflict",
+    `The repair would replace damaged files that mnemo cannot copy aside on this object store: ${folders.join(", ")}`,
+    {
+      suggestion: "To keep them, copy those folders with your object store's own tool first; then run `mnemo --yes doctor --repair`.",
+    },
+  );
 }
 
 /**

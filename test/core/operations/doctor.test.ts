@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findingsOf } from "../../../src/core/operations/doctor.js";
 import type { StoreHealth, TableHealth } from "../../../src/store/health.js";
@@ -85,5 +88,25 @@ describe("findingsOf", () => {
       "2 memories cannot be read but have versions",
     ]);
     expect(salvaged.map((finding) => finding.fix).join("\n")).toMatch(/rebuilds them from their messages[\s\S]*rebuilds each memory/);
+  });
+});
+
+describe("repairStore on an object store other than S3", () => {
+  it("refuses to replace a damaged table's files it cannot copy aside, unless told to, naming the folders to copy", async () => {
+    const { loadConfig } = await import("../../../src/config/load-config.js");
+    const { repairStore } = await import("../../../src/core/operations/doctor-repair.js");
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "mnemo-gs-"));
+    const config = loadConfig({ store: "gs://photos-bucket/mnemo" }, { HOME: home });
+    const health = {
+      ...healthy,
+      tables: [table("meta", "meta"), table("conversations", "conversations", { problem: { what: "a file of it is cut short" } })],
+    };
+    const diagnosis = { health, images: [], journal: 0, findings: findingsOf(health), notes: [] };
+    await expect(repairStore(config, diagnosis)).rejects.toMatchObject({
+      message:
+        "The repair would replace damaged files that mnemo cannot copy aside on this object store: gs://photos-bucket/mnemo/conversations.lance/",
+      suggestion: expect.stringContaining("`mnemo --yes doctor --repair`"),
+    });
+    fs.rmSync(home, { recursive: true, force: true });
   });
 });
