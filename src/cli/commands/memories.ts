@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { moveTarget } from "../bucket-reference.js";
+import { findBucket, moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { shortDate } from "../../text/local-time.js";
@@ -95,11 +95,13 @@ export function registerMemories(program: Command): void {
         if (to === undefined)
           throw AppError.invalid("--to", "name the bucket to move them to", "mnemo memories move <ids...> --to <bucket>");
         await withService(session, async (service) => {
-          const target = moveTarget(await service.buckets.list(), to);
+          const buckets = await service.buckets.list();
+          const target = moveTarget(buckets, to);
           const result = await service.memories.update(ids.length === 1 ? { memoryId: ids[0]!, ...target } : { memoryIds: ids, ...target });
           if (session.out.json) return session.out.data(result);
-          if ("memory" in result) session.out.success(`Moved ${result.memory.id} to bucket ${result.memory.bucketId}`);
-          else session.out.success(`Moved ${result.updated} of ${ids.length} to bucket ${result.bucketId}`);
+          const where = "bucketName" in target ? `a new bucket, "${target.bucketName}"` : `"${findBucket(buckets, to)!.name}"`;
+          if ("memory" in result) session.out.success(`Moved ${result.memory.id} to ${where}`);
+          else session.out.success(`Moved ${result.updated} of ${ids.length} to ${where}`);
         });
       }),
     );

@@ -194,6 +194,11 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const b = await json<{ memoryId: string }>(["remember", "second to move"]);
     const moved = await json<{ updated: number }>(["memories", "move", a.memoryId, b.memoryId, "--to", "Boxed"]);
     expect(moved.updated).toBe(2);
+    // Said by name (b is in Boxed already: 1 of 2 moved), and a bucket made by the move is said to be new.
+    expect((await mnemo(["memories", "move", a.memoryId, "--to", "Shelved"])).stderr).toMatch(
+      `Moved ${a.memoryId} to a new bucket, "Shelved"\n`,
+    );
+    expect((await mnemo(["memories", "move", a.memoryId, b.memoryId, "--to", "boxed"])).stderr).toMatch('Moved 1 of 2 to "Boxed"\n');
     const failed = await mnemo(["--json", "memories", "move", a.memoryId, "mem_00000000000000000000000000", "--to", "General"]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stderr)).toMatchObject({
