@@ -25,7 +25,7 @@ export class JournalVectors {
   constructor(private readonly embedder: Embedder) {}
 
   /** Starts embedding these memories' texts, in one batch. */
-  embed(memories: Text[]): Map<string, Promise<Float32Array>> {
+  private embed(memories: Text[]): Map<string, Promise<Float32Array>> {
     const batch = this.embedder.embedDocuments(memories.map((memory) => memory.text));
     const started = new Map(memories.map((memory, index) => [memory.id, batch.then((vectors) => vectors[index]!)]));
     for (const [id, vector] of started) {
