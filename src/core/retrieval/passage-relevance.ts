@@ -8,8 +8,8 @@ import { holds, queryTerms, textWords, weightedShare, type QueryTerm, type TextW
  * chunks of the questions against the top passages of other samples' questions and of questions
  * on absent topics. From four signs:
  * - its meaning: the cosine similarity to the query above what the embedder gives unrelated texts;
- * - its words: the share of the query's words it holds, each weighted by its self-information
- *   (text/word-rarity.ts), so "stent" counts for more than "say";
+ * - its words: the share of the query's words it (or its conversation's title) holds, each weighted
+ *   by its self-information (text/word-rarity.ts), so "stent" counts for more than "say";
  * - the store's words: the share of that weight found in any passage retrieved, which a question
  *   about something never discussed lacks whatever passage comes first;
  * - a name the query holds (a capitalised word inside it) that no passage retrieved holds.

@@ -109,8 +109,12 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     ...(query.withVectors ? { withVectors: true } : {}),
     columns: CHUNK_COLUMNS,
   });
+  const titles = await conversationTitles(
+    ctx,
+    found.map((hit) => hit.row.conversationId),
+  );
   timings.storeMs = performance.now() - started;
-  let hits = scoreHits(query.query, found, unrelated);
+  let hits = scoreHits(query.query, found, titles, unrelated);
   if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings };
 
   started = performance.now();
@@ -136,10 +140,12 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
 /**
  * The fused hits scored on the one scale, most relevant first; hits within a hundredth of each
  * other keep the fused order, which tells strong hits apart where a probability near 1 does not
- * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike).
+ * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike). A
+ * passage's words include its conversation's title, which names what the whole conversation is
+ * about: "My rye starter went quiet" is about a sourdough starter when its title says so.
  */
-function scoreHits(query: string, found: Hit<ChunkSummary>[], unrelated: number): ChunkHit[] {
-  const words = found.map((hit) => textWords(hit.row.text));
+function scoreHits(query: string, found: Hit<ChunkSummary>[], titles: Map<string, TitleRow>, unrelated: number): ChunkHit[] {
+  const words = found.map((hit) => textWords(`${titles.get(hit.row.conversationId)?.title ?? ""}\n${hit.row.text}`));
   const evidence = queryEvidence(query, words.slice(0, SCORED_CANDIDATES));
   return found
     .map(({ row, similarity, vector, score }, i) => ({

@@ -4,7 +4,8 @@ import type { MnemoService } from "../../../src/core/service.js";
 import { openAppWithChats, settled } from "../../helpers.js";
 
 // Search keeps conversation titles between calls (core/retrieval/search.ts, conversationTitles):
-// a title changed by a new import must show in the next search.
+// a title changed by a new import must show in the next search, and a title's words count for
+// each passage of its conversation.
 
 const trip = (title: string, turns: string[]) => ({
   platform: "chatgpt",
@@ -41,4 +42,35 @@ it("shows a conversation's new title once an import renames it", async () => {
   await service.conversations.uploadMany([trip("Kyoto temples", [...TURNS, "Thanks, we will go at 7 am."])]);
   await settled(service);
   expect(await titleOf("maple leaves in Kyoto")).toBe("Kyoto temples");
+});
+
+it("counts a conversation's title among the words of each of its passages", async () => {
+  // No message says "sourdough": the title names what the whole conversation is about.
+  const bread = {
+    platform: "chatgpt",
+    conversation: {
+      id: "bread",
+      title: "Sourdough starter rescue",
+      createdAt: "2024-05-01T08:00:00Z",
+      messages: [
+        {
+          id: "bread-0",
+          role: "human" as const,
+          content: "My starter went quiet after day two. What am I doing wrong?",
+          createdAt: "2024-05-01T08:00:00Z",
+        },
+        {
+          id: "bread-1",
+          role: "assistant" as const,
+          content: "Keep it at 25 degrees and feed it once a day with rye flour.",
+          createdAt: "2024-05-01T08:01:00Z",
+        },
+      ],
+    },
+  };
+  await service.conversations.uploadMany([bread]);
+  await settled(service);
+  const [hit] = (await service.search({ query: "sourdough tips", limit: 3, skipRerank: true })).results;
+  expect(hit?.title).toBe("Sourdough starter rescue");
+  expect(hit?.probablyUnrelated).toBe(false);
 });
