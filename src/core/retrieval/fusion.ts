@@ -1,6 +1,6 @@
 import type { LegCandidates, TextCandidate, VectorCandidate } from "./legs.js";
 import { queryCoverageOf, relevance } from "./relevance.js";
-import { holds, queryTerms, textWords } from "../../text/word-rarity.js";
+import { holds, queryTerms, textWords, weightedShare, type QueryTerm } from "../../text/word-rarity.js";
 
 // How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
 // candidates best first, with a score in [0, 1].
@@ -95,6 +95,15 @@ const REFERENCE_RANK = 5;
  * another user's conversations name people that user never spoke of (test/bench/README.md).
  */
 const ABSENT_NAME_FACTOR = 0.5;
+/**
+ * The share of the query's information (its words' self-information, text/word-rarity.ts) that
+ * the candidates must hold between them for a shared word to count in full; below it the words'
+ * sign shrinks in proportion. "how does a transistor work" against a store that never mentions a
+ * transistor is not about "My work laptop…" ("work" was half the query by the store's own
+ * rarity), while "what do I put on while working" still finds "I listen to jazz while I work".
+ * Meaning is untouched: a paraphrase shares no word with the store by nature.
+ */
+const STORE_WORDS_KNEE = 0.5;
 
 /**
  * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
@@ -119,11 +128,13 @@ export function fuseRelevance(
     similarities[REFERENCE_RANK] ?? (unrelatedSimilarity === undefined ? (similarities.at(-1) ?? 1) : Number.NEGATIVE_INFINITY),
     unrelatedSimilarity ?? Number.NEGATIVE_INFINITY,
   );
-  const absentName = queryTerms(query).some((term) => term.name && !held.some((words) => holds(words, term)));
-  const factor = absentName ? ABSENT_NAME_FACTOR : 1;
+  const terms = queryTerms(query);
+  const inStore = (term: QueryTerm) => held.some((words) => holds(words, term));
+  const factor = terms.some((term) => term.name && !inStore(term)) ? ABSENT_NAME_FACTOR : 1;
+  const wordsFactor = Math.min(1, weightedShare(terms, inStore) / STORE_WORDS_KNEE);
   const scored = candidates.map((candidate, i) => ({
     ...candidate,
-    score: factor * relevance(words[i]!, candidate.similarity, reference),
+    score: factor * relevance(wordsFactor * words[i]!, candidate.similarity, reference),
   }));
   // Ties (often 0) keep the legs' order: the vector leg's first.
   return scored.sort((a, b) => b.score - a.score);

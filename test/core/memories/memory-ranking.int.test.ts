@@ -66,6 +66,15 @@ describe("memory search", () => {
     expect(median(answered)).toBeGreaterThan(0.5);
     for (const score of [...answered, ...unrelated]) expect(score).toBeGreaterThanOrEqual(0);
   });
+
+  it("does not count one shared common word when the store lacks what the question is about", async () => {
+    // "work" is in two memories, "transistor" in none: the store holds little of the question.
+    const [transistor] = await ranked("how does a transistor work");
+    expect(transistor!.score).toBeLessThan(PROBABLY_UNRELATED);
+    // The same word, when the rest of the question is as common, still counts.
+    const jazz = (await ranked("what do I put on while working")).find((hit) => hit.key === "music");
+    expect(jazz!.score).toBeGreaterThanOrEqual(PROBABLY_UNRELATED);
+  });
 });
 
 describe("memory search on a store of a few memories", () => {
