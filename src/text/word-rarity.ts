@@ -63,6 +63,8 @@ export interface QueryTerm {
   weight: number;
   /** Written as a name (see NAME) inside the sentence: "Lisbon", "Caroline", seldom a common word. */
   name: boolean;
+  /** A date's word ("October", "2023", "8th"): stored texts keep their time beside them, seldom in their words. */
+  date: boolean;
 }
 
 /**
@@ -72,11 +74,12 @@ export interface QueryTerm {
 const NAME = /^\p{Lu}\p{Ll}+$/u;
 
 /** Days and months are capitalised without being names; "I" too. */
-const NOT_NAMES = new Set(
-  "i january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split(
+const CALENDAR = new Set(
+  "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split(
     " ",
   ),
 );
+const NUMBER_OR_ORDINAL = /^\d+(?:st|nd|rd|th)?$/u;
 
 /**
  * The query's content words, once each, weighted by their self-information; words of scripts
@@ -90,10 +93,12 @@ export function queryTerms(query: string): QueryTerm[] {
     if (UNSPACED_SCRIPT.test(word)) return;
     const stem = contentWords(word)[0];
     if (stem === undefined || terms.has(stem)) return;
-    const name = i > 0 && NAME.test(word) && !NOT_NAMES.has(word.toLowerCase());
-    terms.set(stem, { stem, weight: selfInformation(word), name });
+    const lower = word.toLowerCase();
+    const date = CALENDAR.has(lower) || NUMBER_OR_ORDINAL.test(lower);
+    const name = i > 0 && NAME.test(word) && !date && lower !== "i";
+    terms.set(stem, { stem, weight: selfInformation(word), name, date });
   });
-  for (const word of unspacedTerms(query)) terms.set(word, { stem: word, weight: selfInformation(word), name: false });
+  for (const word of unspacedTerms(query)) terms.set(word, { stem: word, weight: selfInformation(word), name: false, date: false });
   return [...terms.values()];
 }
 

@@ -25,6 +25,12 @@ describe("word rarity from a general vocabulary", () => {
     expect(queryTerms("ケーキを食べました").map((term) => term.stem)).toContain("ケーキ");
   });
 
+  it("tells a date's words, which stored texts keep beside them rather than in their words", () => {
+    const dates = queryTerms("Which state was Sam in on the 8th of October 2023?").filter((term) => term.date);
+    expect(dates.map((term) => term.stem)).toEqual(["8th", "octob", "2023"]);
+    expect(queryTerms("Which state was Sam in?").some((term) => term.date)).toBe(false);
+  });
+
   it("measures the share of the query's weight a text holds", () => {
     const terms = queryTerms("what did we plan for Lisbon?");
     const share = (text: string) => weightedShare(terms, (term) => holds(textWords(text), term));

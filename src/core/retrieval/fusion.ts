@@ -101,7 +101,8 @@ const ABSENT_NAME_FACTOR = 0.5;
  * sign shrinks in proportion. "how does a transistor work" against a store that never mentions a
  * transistor is not about "My work laptop…" ("work" was half the query by the store's own
  * rarity), while "what do I put on while working" still finds "I listen to jazz while I work".
- * Meaning is untouched: a paraphrase shares no word with the store by nature.
+ * Meaning is untouched: a paraphrase shares no word with the store by nature. A date's words do not
+ * count: memories keep their time beside their text ("which state was Sam in during October 2023?").
  */
 const STORE_WORDS_KNEE = 0.5;
 
@@ -131,7 +132,8 @@ export function fuseRelevance(
   const terms = queryTerms(query);
   const inStore = (term: QueryTerm) => held.some((words) => holds(words, term));
   const factor = terms.some((term) => term.name && !inStore(term)) ? ABSENT_NAME_FACTOR : 1;
-  const wordsFactor = Math.min(1, weightedShare(terms, inStore) / STORE_WORDS_KNEE);
+  const topical = terms.filter((term) => !term.date);
+  const wordsFactor = topical.length === 0 ? 1 : Math.min(1, weightedShare(topical, inStore) / STORE_WORDS_KNEE);
   const scored = candidates.map((candidate, i) => ({
     ...candidate,
     score: factor * relevance(wordsFactor * words[i]!, candidate.similarity, reference),
