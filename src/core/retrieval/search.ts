@@ -170,7 +170,8 @@ function hasExcluded(ctx: CoreContext, userId: string): Promise<boolean> {
 
 /**
  * POST /api/chat-history/search: ranked chunks with their conversation title and neighbouring
- * chunks; those probably unrelated (under PASSAGE_THRESHOLD) are counted and left out unless asked for.
+ * chunks; those probably unrelated (under PASSAGE_THRESHOLD) are counted and left out unless asked
+ * for, and a hit that a better one shows as context is not repeated.
  */
 export async function searchChats(
   ctx: CoreContext,
@@ -187,18 +188,19 @@ export async function searchChats(
   });
   const { timings } = found;
   const unrelated = found.hits.filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
-  const hits = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
+  const shown = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
   const [titles, context] = await Promise.all([
     conversationTitles(
       ctx,
-      hits.map((hit) => hit.chunk.conversationId),
+      shown.map((hit) => hit.chunk.conversationId),
     ),
     neighbours(
       ctx,
-      hits.map((hit) => hit.chunk),
+      shown.map((hit) => hit.chunk),
       request.contextChunks,
     ),
   ]);
+  const hits = withoutShownContext(shown, context);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);
     const when = (timestamp: string | null) => timestamp ?? conversation?.createdAt ?? new Date(0).toISOString();
@@ -232,6 +234,22 @@ export async function searchChats(
     processingTime: Math.round(performance.now() - started),
     timings,
   };
+}
+
+/**
+ * The hits without those a better hit already shows as its context: two neighbouring chunks that
+ * both match would otherwise print the same messages twice, which costs an assistant's context
+ * window and tells the reader nothing more.
+ */
+function withoutShownContext(hits: ChunkHit[], context: Map<string, NeighbourChunk[]>): ChunkHit[] {
+  const seen = new Set<string>();
+  const key = (conversationId: string, chunkIndex: number) => `${conversationId}\u0000${chunkIndex}`;
+  return hits.filter(({ chunk }) => {
+    if (seen.has(key(chunk.conversationId, chunk.chunkIndex))) return false;
+    seen.add(key(chunk.conversationId, chunk.chunkIndex));
+    for (const near of context.get(chunk.id) ?? []) seen.add(key(near.conversationId, near.chunkIndex));
+    return true;
+  });
 }
 
 /**

@@ -328,6 +328,25 @@ describe("search", () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
+  it("does not repeat a hit that a better hit already shows as its context", async () => {
+    const filler = "We checked the tide tables, the wind and the forecast again before deciding anything at all.";
+    const turns = Array.from({ length: 10 }, (_, i): [string, string] => [
+      i % 2 === 0 ? "human" : "assistant",
+      `Leg ${i}. ${i === 4 || i === 5 ? "The catamaran mooring in Porto Santo costs forty euros a night." : ""} ${filler.repeat(8)}`,
+    ]);
+    await service.conversations.upload(chat("sail", "Sailing to Madeira", "2024-06-01T08:00:00Z", turns));
+    await settled(service);
+    const search = (contextChunks: number) => service.search({ query: "catamaran mooring Porto Santo", limit: 5, contextChunks });
+    const legs = (text: string) => [...text.matchAll(/Leg (\d+)\./g)].map((m) => Number(m[1]));
+    // Without context both matching chunks are hits; with it, the second is the first's context.
+    const alone = (await search(0)).results.filter((hit) => hit.title === "Sailing to Madeira");
+    expect(alone.length).toBeGreaterThanOrEqual(2);
+    const shown = (await search(2)).results.filter((hit) => hit.title === "Sailing to Madeira");
+    expect(shown).toHaveLength(1);
+    const everything = [shown[0]!.text, ...shown[0]!.context.map((near) => near.text)].flatMap(legs);
+    expect(everything).toEqual(expect.arrayContaining([4, 5]));
+  });
+
   it("says who said each part of a passage and its context, with the part's own time", async () => {
     // Short turns: a chunk holds several of them, so a context chunk holds both speakers.
     const turns = Array.from({ length: 30 }, (_, i): [string, string] => [
