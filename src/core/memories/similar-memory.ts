@@ -54,8 +54,9 @@ interface Checked {
  * do). Words first: only a memory that shares ≥ 0.75 of the content words can be one, and the word
  * index (memory-words.ts) names those in well under a millisecond, so a text that shares them with
  * none is told apart without being embedded (most texts: the store is then acknowledged once
- * appended, test/bench/README.md); the text is embedded, and the vectors read, only for those few. A text
- * without content words is the same only as itself, which the nearest by meaning finds.
+ * appended, test/bench/README.md); the text is embedded only for those few, and compared with the
+ * vectors the index keeps (a journalled memory's, its record's). A text without content words is
+ * the same only as itself, which the nearest by meaning finds.
  */
 export async function findSimilarMemory(ctx: CoreContext, userId: string, text: string): Promise<Checked> {
   const words = memoryWords(text);
@@ -64,16 +65,13 @@ export async function findSimilarMemory(ctx: CoreContext, userId: string, text: 
   return besideMemoryJournal(ctx, userId, async (pending) => {
     const journalled = pending.filter((row) => sharedShare(words, wordsOf(row)) >= SIMILAR_WORDS);
     const index = await memoryWordIndex(ctx, userId);
-    const inTable = index.sharing(words, SIMILAR_WORDS).filter((id) => !journalled.some((row) => row.id === id));
+    const inTable = index.sharing(words, SIMILAR_WORDS).filter(({ id }) => !journalled.some((row) => row.id === id));
     if (journalled.length + inTable.length === 0) return {};
-    const [query, rows] = await Promise.all([
+    const [query, journalRows] = await Promise.all([
       ctx.embedder.embedDocuments([text], { urgent: true }).then(([vector]) => vector!),
-      Promise.all([
-        withVectors(ctx, journalled),
-        inTable.length === 0 ? [] : ctx.store.select("memories", { id: inTable }, { columns: [...COLUMNS, "vector"] }),
-      ]),
+      withVectors(ctx, journalled),
     ]);
-    return { similar: mostSimilar(query, rows.flat(), text), vector: query };
+    return { similar: mostSimilar(query, [...journalRows, ...inTable], text), vector: query };
   });
 }
 
