@@ -50,4 +50,17 @@ describe("the near-duplicate check", () => {
     }
     expect((await skip("2025-08-02 The plumber Tomasz comes on Tuesday mornings")).done).toBe("exists");
   });
+
+  it("answers with the memory as it is now: moved to another bucket, and its text as edited", async () => {
+    const fact = "2025-06-01 Our landlord Ingrid collects the rent on the third";
+    const first = await skip(fact);
+    await app.context.store.settle();
+    expect(await skip(fact)).toMatchObject({ done: "exists", similar: { bucketId: 1 } });
+    const { bucket: home } = await service.buckets.create({ name: "Home" });
+    await service.memories.update({ memoryId: first.memoryId, bucketName: "Home" });
+    expect(await skip(fact)).toMatchObject({ done: "exists", memoryId: first.memoryId, similar: { bucketId: Number(home.id) } });
+    const edited = "2025-06-01 Our landlord Ingrid collects the rent on the third of each month";
+    await service.memories.update({ memoryId: first.memoryId, text: edited });
+    expect(await skip(fact)).toMatchObject({ done: "exists", memoryId: first.memoryId, similar: { text: edited } });
+  });
 });
