@@ -37,7 +37,7 @@ class HealthProcess {
   private pending = "";
   private exchange: Exchange | undefined;
   private idle: NodeJS.Timeout | undefined;
-  ended = false;
+  private ended = false;
 
   /** `kept`: answers each command sent over its channel (`serve`), else the one its arguments name, and ends. */
   constructor(
@@ -58,6 +58,11 @@ class HealthProcess {
 
   get busy(): boolean {
     return this.exchange !== undefined;
+  }
+
+  /** Whether it can take a command: its channel closes (let go, or ended) before it is reported closed. */
+  get open(): boolean {
+    return !this.ended && this.child.connected;
   }
 
   ask<T>(args: string[], onLine?: OnLine): Promise<T> {
@@ -147,7 +152,7 @@ export function inHealthProcess<T>(config: Config, args: string[], options: { on
   };
   if (!options.kept) return new HealthProcess(env, args, false).ask(args, options.onLine);
   const key = JSON.stringify(env);
-  if (kept && (kept.process.ended || kept.process.busy || kept.env !== key)) {
+  if (kept && (!kept.process.open || kept.process.busy || kept.env !== key)) {
     if (!kept.process.busy) kept.process.stop();
     kept = undefined;
   }
