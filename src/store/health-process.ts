@@ -11,6 +11,11 @@
  * or, when it cannot: {"failed":{"what", "detail"?}}, with "fault":true and a "suggestion" for a
  * failing disk or object store.
  *
+ *   node health-process.js serve                   the same commands, each sent as {"args":[…]} over
+ *                                                   the IPC channel once the one before is answered
+ *
+ * The doctor keeps a `serve` process for its checks: a repair checks the store three times.
+ *
  * A store on object storage: its storage options in MNEMO_STORAGE_OPTIONS (JSON), not in the
  * arguments, which any user of the machine can read.
  *
@@ -27,34 +32,42 @@ import { withoutSecrets } from "./store.js";
 
 // A doctor gone before this process had started leaves it no channel at all.
 if (!process.connected) process.exit(1);
-process.channel?.unref(); // the channel alone does not keep this process running once its work is done
 process.on("disconnect", () => process.exit(1));
 
-const [command, uri, table, key, dims, versions, changed, rowsFile] = process.argv.slice(2);
-const checksums = command === "check" ? table : undefined; // the check's second argument
 const options = JSON.parse(process.env["MNEMO_STORAGE_OPTIONS"] || "{}") as Record<string, string>;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-try {
-  await withoutSecrets(options, async () => {
-    if (command === "check" && uri) {
-      const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
-      say({ done: await checkStore(uri, options, on, checksums) });
-    } else if (command === "salvage" && uri && table && key) {
-      const usable = (schema: Schema) => !missingColumns(schema, key as TableKey, Number(dims) || undefined);
-      const setAside = changed && rowsFile ? { files: JSON.parse(changed) as string[], rowsFile } : undefined;
-      say({
-        done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier", ...(setAside ? { setAside } : {}) }),
-      });
-    } else {
-      say({
-        failed: {
-          what: `usage: health-process.js check <uri> [<checksums file>] | salvage <uri> <table> <key> <dims> newest|earlier [<changed files JSON> <rows file>]`,
-        },
-      });
-    }
-  });
-} catch (error) {
-  const fault = storageFaultOf(error, uri ?? "the store");
-  say({ failed: fault ? { what: fault.message, suggestion: fault.suggestion, fault: true } : problemOf(error) });
+async function run([command, uri, table, key, dims, versions, changed, rowsFile]: string[]): Promise<void> {
+  const checksums = command === "check" ? table : undefined; // the check's second argument
+  try {
+    await withoutSecrets(options, async () => {
+      if (command === "check" && uri) {
+        const on = { checking: (name: string) => say({ checking: name }), table: (health: unknown) => say({ table: health }) };
+        say({ done: await checkStore(uri, options, on, checksums) });
+      } else if (command === "salvage" && uri && table && key) {
+        const usable = (schema: Schema) => !missingColumns(schema, key as TableKey, Number(dims) || undefined);
+        const setAside = changed && rowsFile ? { files: JSON.parse(changed) as string[], rowsFile } : undefined;
+        say({
+          done: await salvageTable(uri, table, options, { usable, earlier: versions === "earlier", ...(setAside ? { setAside } : {}) }),
+        });
+      } else {
+        say({
+          failed: {
+            what: `usage: health-process.js check <uri> [<checksums file>] | salvage <uri> <table> <key> <dims> newest|earlier [<changed files JSON> <rows file>] | serve`,
+          },
+        });
+      }
+    });
+  } catch (error) {
+    const fault = storageFaultOf(error, uri ?? "the store");
+    say({ failed: fault ? { what: fault.message, suggestion: fault.suggestion, fault: true } : problemOf(error) });
+  }
+}
+
+if (process.argv[2] === "serve") {
+  // Listening on the channel keeps this process running until the doctor lets it go (disconnects).
+  process.on("message", (message) => void run((message as { args: string[] }).args));
+} else {
+  process.channel?.unref(); // the channel alone does not keep this process running once its work is done
+  await run(process.argv.slice(2));
 }

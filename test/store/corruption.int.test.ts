@@ -7,7 +7,7 @@ import { diagnose } from "../../src/core/operations/doctor.js";
 import { repairStore } from "../../src/core/operations/doctor-repair.js";
 import { TABLE } from "../../src/store/schema.js";
 import { AppError } from "../../src/shared/errors.js";
-import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
+import { isolatedEnv, openTestApp, ROOT, settled, tempDir } from "../helpers.js";
 
 /**
  * The corruption probe, case by case: each table's data files and its latest version file
@@ -19,14 +19,19 @@ import { openTestApp, ROOT, settled, tempDir } from "../helpers.js";
  * a Lance data file is told by the checksums the store records of its files (store/checksums.ts):
  * Lance keeps none of its own, and a flipped value would read unseen.
  *
- * Needs about two minutes on a quiet 2-core machine: 40 cases, each a copy of a store opened,
- * checked in a child process, and repaired (another two checks and an index build).
+ * Needs about a minute on a 2-core machine (load 1.5–3): 44 cases, each a copy of a store opened,
+ * checked in a child process, and repaired (a salvage, another two checks and an index build).
  */
 
 const IMAGE = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png"));
 const TOPICS = ["Lisbon trams", "Snake care", "Sourdough starters", "Tax returns"];
 
 let pristine: string;
+/**
+ * One environment for every case (each store's data dir is its own folder): a repair's checks go to
+ * a health process kept for that environment, so that the cases share one.
+ */
+let env: NodeJS.ProcessEnv;
 /** What the store held: memory texts by id, conversation ids with a phrase of theirs, users by name. */
 let truth: {
   memories: Map<string, string>;
@@ -39,7 +44,8 @@ let truth: {
 
 beforeAll(async () => {
   pristine = path.join(tempDir(), "store");
-  let app = await openTestApp({ store: pristine });
+  env = isolatedEnv();
+  let app = await openTestApp({ store: pristine }, {}, env);
   await app.indexer.start();
   const me = await app.service();
   const { memoryId } = await me.memories.store({ text: "The tram 28 goes up to Graça" });
@@ -79,7 +85,7 @@ beforeAll(async () => {
   await app.users.rotateToken("default");
   await app.close();
   // Opened once more, as any next command does: the data dir records the users (recovery.json).
-  app = await openTestApp({ store: pristine });
+  app = await openTestApp({ store: pristine }, {}, env);
   const conversations = (await (await app.service()).conversations.list({})).items;
   truth = {
     memories: new Map(await memoryTexts(app, "default")),
@@ -179,7 +185,7 @@ describe("the corruption probe", () => {
     "$name: named where it is read, told by doctor, nothing that could be read lost by --repair",
     async (probe) => {
       const store = damagedCopy(probe);
-      const app = await openTestApp({ store });
+      const app = await openTestApp({ store }, {}, env);
       try {
         await readsOrNamesDamage("memories", async () => memoryTexts(app, "default"));
         await readsOrNamesDamage("conversations", async () => (await app.service()).conversations.list({}));
@@ -209,7 +215,7 @@ describe("the corruption probe", () => {
 });
 
 async function expectEverythingBack(probe: Case, store: string): Promise<void> {
-  const app = await openTestApp({ store });
+  const app = await openTestApp({ store }, {}, env);
   try {
     const users = new Map((await app.users.list()).map((user) => [user.name, user.id]));
     expect(users, probe.name).toEqual(truth.users);

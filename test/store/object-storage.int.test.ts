@@ -53,6 +53,25 @@ function fileMachine(s3: S3Server, store = STORE, extra: Record<string, string> 
   return { env, dataDir, run: runCli };
 }
 
+/**
+ * `work`, the commands an outage meets, without the client's retries (`client_max_retries` 0, a
+ * setting a user may choose): the outage outlasts any, and each cut command waited out the retries
+ * of its first failed request (~4 s at one retry). The commands before and after keep their retry,
+ * in case the server closes an idle connection as a request goes out on it.
+ */
+async function withoutRetries<T>(machine: Machine, work: () => Promise<T>): Promise<T> {
+  const file = path.join(machine.dataDir, "config.json");
+  const kept = fs.readFileSync(file, "utf8");
+  const config = JSON.parse(kept) as { storage: { options: Record<string, string> } };
+  config.storage.options["client_max_retries"] = "0";
+  fs.writeFileSync(file, JSON.stringify(config));
+  try {
+    return await work();
+  } finally {
+    fs.writeFileSync(file, kept);
+  }
+}
+
 const outputs: string[] = [];
 
 async function cli(machine: Machine, args: string[]): Promise<CliResult> {
@@ -217,26 +236,27 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
   });
 
   it("an object store lost mid-import: the same clear message as at the start, and the import run again finishes it", async () => {
-    // Two retries over 5 s, not LanceDB's 10 over 3 minutes: the outage outlasts them either way.
+    // Two retries over 5 s, not LanceDB's 10 over 3 minutes, for the commands before and after the outage.
     const machine = fileMachine(s3, "s3://mnemo/outage", { client_max_retries: "2", client_retry_timeout: "5" });
     await ok(machine, ["remember", "Written before the outage"]);
     const file = writeChatsFile(300, 8);
     // Down right after the second batch's messages commit: its messages stored, its conversations not.
     s3.downAfterMatching(/^PUT \S*outage\/conversation_messages\.lance\/_versions\//, 2);
-    const importing = new Promise<CliResult>((resolve) => {
-      const child = spawn(process.execPath, [BIN, "import", file], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    const { cut, repair } = await withoutRetries(machine, async () => {
+      const cut = await new Promise<CliResult>((resolve) => {
+        const child = spawn(process.execPath, [BIN, "import", file], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      });
+      // Once a request found the store unreachable, the import asked it nothing more (its lease's
+      // release, another write, the closing maintenance each waited out the client's retries again).
+      expect(s3.cut.filter((request) => /outage(%2F|\/)meta\.lance/.test(request.path))).toEqual([]);
+      // A check, or a repair, in the outage says so: an unreachable table is not a damaged one to remake.
+      return { cut, repair: await cli(machine, ["doctor", "--repair"]) };
     });
-    const cut = await importing;
-    // Once a request found the store unreachable, the import asked it nothing more (its lease's
-    // release, another write, the closing maintenance each waited out the client's retries again).
-    expect(s3.cut.filter((request) => /outage(%2F|\/)meta\.lance/.test(request.path))).toEqual([]);
-    // A check, or a repair, in the outage says so: an unreachable table is not a damaged one to remake.
-    const repair = await cli(machine, ["doctor", "--repair"]);
     expect(repair.code).toBe(1);
     expect(repair.stderr).toContain("The object store behind s3://mnemo/outage cannot be reached");
     expect(repair.stderr).not.toMatch(/damaged|made again|LanceError/);
@@ -263,7 +283,7 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     await ok(machine, ["remember", "--no-date", "Written before the outage"]);
     // Down right after the version's commit, before the memory's.
     s3.downAfterMatching(/^PUT \S*gap\/memory_history\.lance\/_versions\//);
-    const cut = await cli(machine, ["remember", "--no-date", "The boiler is serviced in October"]);
+    const cut = await withoutRetries(machine, () => cli(machine, ["remember", "--no-date", "The boiler is serviced in October"]));
     s3.setDown(false);
     expect(cut.code, cut.stderr).toBe(1);
     expect(cut.stderr).toContain("The object store behind s3://mnemo/gap cannot be reached");
@@ -302,7 +322,7 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
         // A process of its own, as a user's command is: a lease stamp its cut release leaves is then
         // of an ended process, which the next command takes at once. Left by this process's main
         // thread, an import's worker thread here could not tell it from a held one (30 s).
-        const cut = await cli({ ...machine, run: spawnCli }, args);
+        const cut = await withoutRetries(machine, () => cli({ ...machine, run: spawnCli }, args));
         s3.setDown(false);
         expect(cut.stderr, `${args.join(" ")}, down after ${share} of its requests`).not.toMatch(/LanceError|cargo|Caused by|panicked/);
         // The outage may come after the command's last request: then it has nothing to say.

@@ -1,23 +1,21 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import path from "node:path";
-import { ANY_INDEX, eachStoredImage, type LostRowsTable, type Problem, type StoreHealth, type TableHealth } from "../../store/health.js";
+import { ANY_INDEX, eachStoredImage, type LostRowsTable, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { storedImageProblem } from "../memories/image-types.js";
 import { journalDamage } from "../../store/journal.js";
 import { recordCheckedTables } from "../../store/damage-record.js";
 import type { Salvaged } from "../../store/salvage.js";
 import type { TableKey } from "../../store/schema.js";
 import { alteredDataFiles } from "../../store/checksums.js";
-import { StorageFaultError } from "../../store/storage-faults.js";
 import { AppError } from "../../shared/errors.js";
 import { chunkSizes } from "../chat-history/chunking.js";
+import { inHealthProcess } from "./health-child.js";
 
 /**
  * `mnemo doctor`: what is wrong with a store, and the way out of each thing. The store is read in a
- * child process (store/health-process.ts), so that nothing LanceDB prints when a damaged page
+ * child process (store/health-process.ts, started by health-child.ts), so that nothing LanceDB prints when a damaged page
  * makes it panic reaches the user; only the findings do. The repair is doctor-repair.ts.
  */
 
@@ -57,8 +55,6 @@ export interface Diagnosis {
 
 export type DoctorProgress = (text: string) => void;
 
-const HEALTH_PROCESS = fileURLToPath(new URL("../../store/health-process.js", import.meta.url));
-
 /** The platform of conversations `mnemo doctor --repair` rebuilt from their messages: a restore replaces them. */
 export const RECOVERED_PLATFORM = "recovered";
 
@@ -84,8 +80,11 @@ export async function diagnose(config: Config, onProgress?: DoctorProgress): Pro
     });
   }
   const checksums = isRemoteUri(config.storeUri) ? [] : [config.paths.checksums];
-  const health = await inChild<StoreHealth>(config, ["check", config.storeUri, ...checksums], (line) => {
-    if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
+  const health = await inHealthProcess<StoreHealth>(config, ["check", config.storeUri, ...checksums], {
+    kept: true,
+    onLine: (line) => {
+      if (typeof line["checking"] === "string") onProgress?.(`Checking ${line["checking"]}`);
+    },
   });
   const chunks = health.meta.chunkTokens === undefined ? undefined : chunkSizes(health.meta.chunkTokens, config.chunkTokens).note;
   const images = isRemoteUri(config.storeUri)
@@ -171,7 +170,7 @@ export function salvageInChild(
 ): Promise<Salvaged> {
   const altered = filesToRebuild(table);
   const setAside = altered.length > 0 ? [JSON.stringify(altered), rowsFile] : [];
-  return inChild(config, [
+  return inHealthProcess(config, [
     "salvage",
     config.storeUri,
     table.table,
@@ -180,55 +179,6 @@ export function salvageInChild(
     earlier ? "earlier" : "newest",
     ...setAside,
   ]);
-}
-
-/**
- * Runs the health process and returns its `done` value. Its stderr (LanceDB's panics) is kept; a
- * process that ends without an answer (LanceDB crashed on a page) is reported with the last table.
- */
-function inChild<T>(config: Config, args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEALTH_PROCESS, ...args], {
-      // Three I/O threads, as for maintenance: LanceDB's reads ahead take memory, not time, from a whole-table read.
-      env: {
-        LANCE_IO_THREADS: "3",
-        ...config.env,
-        RUST_BACKTRACE: "0",
-        LANCEDB_LOG: "error",
-        MNEMO_STORAGE_OPTIONS: JSON.stringify(config.storage.options),
-      },
-      // The channel closes when this process ends, however it ends: the child then stops (health-process.ts).
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-    });
-    let pending = "";
-    let last = "";
-    let answer: { done?: T; failed?: Problem & { fault?: boolean; suggestion?: string } } | undefined;
-    child.stderr!.resume();
-    child.stdout!.on("data", (chunk: Buffer) => {
-      pending += chunk.toString("utf8");
-      for (let end = pending.indexOf("\n"); end !== -1; end = pending.indexOf("\n")) {
-        const line = JSON.parse(pending.slice(0, end)) as Record<string, unknown>;
-        pending = pending.slice(end + 1);
-        if (typeof line["checking"] === "string") last = line["checking"];
-        if ("done" in line || "failed" in line) answer = line as typeof answer;
-        onLine?.(line);
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (answer?.done !== undefined) return resolve(answer.done);
-      // The disk or the object store failed, not the store's files: nothing to repair, the check to run again.
-      if (answer?.failed?.fault) return reject(new StorageFaultError(answer.failed.what, answer.failed.suggestion ?? ""));
-      const why = answer?.failed
-        ? `${answer.failed.what}${answer.failed.detail ? ` (${answer.failed.detail})` : ""}`
-        : `LanceDB stopped the process (${signal ?? `exit ${code}`})${last ? ` while reading the "${last}" table, which is damaged` : ""}`;
-      reject(
-        new AppError("unavailable", `The store could not be checked: ${why}`, {
-          suggestion: "Restore it from an export into a new store: `mnemo --store <new dir> import <export>`.",
-        }),
-      );
-    });
-  });
 }
 
 /**
