@@ -57,7 +57,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
       const note = await mnemo(["import", path.join(EXPORTS, "markdown", "notes-not-a-chat.md")]);
       expect(note.code).toBe(1);
       expect(note.stderr).toMatch(/notes-not-a-chat\.md: not a supported chat export \(it is text, not JSON, and no chat transcript/);
-      expect(note.stderr).toMatch(/Markdown transcript \(a \.md or \.txt file of one chat, its speakers as headings/);
+      expect(note.stderr).toMatch(/A Markdown transcript is a \.md or \.txt file of one chat, its speakers as headings/);
     });
   });
 
