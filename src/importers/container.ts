@@ -7,7 +7,7 @@ import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
-import { supportedFormats } from "./words.js";
+import { FORMATS, formatNames } from "./words.js";
 import { ZIP_NAME } from "./zip.js";
 import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
@@ -43,11 +43,23 @@ const MANIFEST_FILE = "export_manifest.json";
 const SHARD_FILE = /^conversations-\d+\.json$/;
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-export function unsupported(label: string, reason: string): AppError {
-  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). Supported formats: ${supportedFormats()}.`, {
-    suggestion: "Pass the export as downloaded (its zip), or the unzipped folder, of one of the formats listed.",
+/**
+ * A file of no format mnemo reads: the formats by name (what to pass for each is the help's and the
+ * README's table, generated from the same registry: every format's whole text made a line of ~2,000
+ * characters), and what to do.
+ */
+export function unsupported(label: string, reason: string, fix = HOW_TO_GET): AppError {
+  return new AppError("invalid_input", `${label}: not a supported chat export (${reason}). mnemo reads: ${formatNames("and")}.`, {
+    suggestion: fix,
   });
 }
+
+const HOW_TO_GET =
+  "Pass the export as downloaded (its zip), or the unzipped folder. What to pass for each app: " +
+  "`mnemo import --help`; where to download it: “Chat exports mnemo reads” in the README.";
+
+/** What a Markdown transcript is, for a text file that is none: the registry's own words for it. */
+const TRANSCRIPT = `A Markdown transcript is ${FORMATS.find((format) => format.id === "markdown")?.accepts}.`;
 
 /**
  * Whether an importer reads files of this name (inside a zip or folder, the others are not looked at).
@@ -66,8 +78,8 @@ const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys, text } = await inspect(source);
   if (detection === undefined && text)
-    throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found");
-  if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "its structure matches none of them");
+    throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
+  if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "no format's structure matches it");
   const part = partOf({ source, detection });
   if (detection.memories) return { format: detection.format, parts: [], memoryParts: [part], skipped: [] };
   const skipped = detection.empty ? [emptyList(source)] : [];

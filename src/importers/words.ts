@@ -36,14 +36,6 @@ export function formatNames(last: "and" | "or"): string {
   );
 }
 
-/** Every format with what to pass, in one sentence: "ChatGPT (the export zip…), Claude (…) and mnemo's upload shape (…)". */
-export function supportedFormats(): string {
-  return listing(
-    FORMATS.map((format) => `${format.name} (${format.accepts})`),
-    "and",
-  );
-}
-
 /** A line per format, its name then what to pass, wrapped at `width` columns: the CLI's help. */
 export function formatLines(width = 100): string {
   const column = Math.max(...FORMATS.map((format) => format.name.length)) + 4;

@@ -84,6 +84,11 @@ export const ImportSummary = z.object({
   importIds: z.array(z.string()),
   dryRun: z.boolean(),
   comparedWithStore: z.boolean(),
+  /**
+   * What the import did, in the words `mnemo import` says it: of the conversations (unless the file
+   * held memories alone), and of the memories when it held some, with their buckets.
+   */
+  outcome: z.object({ conversations: z.string().optional(), memories: z.string().optional() }).optional(),
 });
 
 export const ImportJobState = z.enum(["receiving", "waiting", "reading", "indexing", "done", "failed"]);

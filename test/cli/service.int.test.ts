@@ -145,9 +145,9 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
       },
       { timeout: 60_000, interval: 500 },
     );
-    expect((await mnemo(["service", "logs"])).stdout).toMatch(/Z Imported .*chatgpt-export\.zip \(chatgpt\): 4 conversations, 4 new/);
+    expect((await mnemo(["service", "logs"])).stdout).toMatch(/Z From .*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m);
     expect((await mnemo(["service", "status"])).stdout).toMatch(
-      /^Imported from watched folders:\n {2}.*chatgpt-export\.zip \(chatgpt\): 4 conversations, 4 new, 0 updated$/m,
+      /^Imported from watched folders:\n {2}.*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m,
     );
   });
 

@@ -63,7 +63,7 @@ describe.skipIf(!hasScript)("on a terminal", () => {
 
     const run = await onTerminal(`stty cols 0 rows 0; ${mnemo(store, `import ${JSON.stringify(file)}`)}`, env);
     expect(run.code).toBe(0);
-    expect(run.screen).toMatch(/Imported 4 conversations/);
+    expect(run.screen).toMatch(/Imported 4 new conversations/);
     expect(run.screen).not.toContain("\u001b[1A"); // a spinner's redraw moves the cursor up
 
     // In colour, search marks the words of the query in each hit (piped, it runs no highlighter).

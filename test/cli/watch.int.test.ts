@@ -77,7 +77,7 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
 
   it("imports a new export once it has finished downloading, and says so in its log", async () => {
     await download(CHATGPT, path.join(folder, "chatgpt-export.zip"));
-    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*chatgpt-export\.zip \(chatgpt\): 4 conversations, 4 new, 0 updated/), {
+    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m), {
       timeout: 60_000,
       interval: 250,
     });
@@ -93,7 +93,7 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
         timeout: 60_000,
       },
     );
-    expect(watch.log().match(/Imported /g)).toHaveLength(1);
+    expect(watch.log().match(/From .*: (Imported|Nothing new)/g)).toHaveLength(1);
   });
 
   it("leaves files that are not exports alone, silently, and imports the next export", async () => {
@@ -101,7 +101,9 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
     fs.writeFileSync(path.join(folder, "photos.zip"), Buffer.from("PK\u0003\u0004 not a whole archive"));
     fs.writeFileSync(path.join(folder, "notes.txt"), "hello");
     fs.copyFileSync(CLAUDE, path.join(folder, "claude-export.zip"));
-    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*claude-export\.zip \(claude\): \d+ conversations/), { timeout: 60_000 });
+    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*claude-export\.zip \(claude\): Imported \d+ new conversations/), {
+      timeout: 60_000,
+    });
     expect(watch.log()).not.toMatch(/package\.json|photos\.zip|notes\.txt/);
     expect(await conversationCount(env)).toBeGreaterThan(4);
   });
@@ -111,8 +113,11 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
       path.join(EXPORTS, "open-webui", "chat-export-1738400000000.json"),
       path.join(folder, "chat-export-1738400000000.json"),
     );
-    await vi.waitFor(() => expect(watch.log()).toMatch(/Imported .*chat-export-1738400000000\.json \(open-webui\): 4 conversations/), {
-      timeout: 60_000,
-    });
+    await vi.waitFor(
+      () => expect(watch.log()).toMatch(/From .*chat-export-1738400000000\.json \(open-webui\): Imported 4 new conversations$/m),
+      {
+        timeout: 60_000,
+      },
+    );
   });
 });

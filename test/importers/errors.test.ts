@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/shared/errors.js";
 import { openExport } from "../../src/importers/index.js";
+import { FORMATS } from "../../src/importers/words.js";
 import type { UploadConversation } from "../../src/schemas/chat-history.js";
 
 const malformed = (name: string): string => join(fixtures, "malformed", name);
@@ -144,10 +145,15 @@ describe("malformed files", () => {
     expect(error.suggestion).toMatch(/looks incomplete/);
   });
 
-  it("valid JSON of an unknown structure lists the supported formats", async () => {
+  it("valid JSON of an unknown structure names the formats mnemo reads, short enough to read, and where to get an export", async () => {
     const error = await failure(malformed("not-an-export.json"));
-    expect(error.message).toContain("not-an-export.json: not a supported chat export");
-    for (const format of ["ChatGPT", "Claude", "Gemini", "upload shape", "NDJSON"]) expect(error.message).toContain(format);
+    expect(error.message).toContain("not-an-export.json: not a supported chat export (no format's structure matches it). mnemo reads: ");
+    for (const format of FORMATS) expect(error.message).toContain(format.name);
+    // The names alone, from the registry: what to pass for each is the help's and the README's (it made a line of ~2,000 characters).
+    expect(error.message.length - malformed("not-an-export.json").length).toBeLessThan(400);
+    expect(error.suggestion).toBe(
+      "Pass the export as downloaded (its zip), or the unzipped folder. What to pass for each app: `mnemo import --help`; where to download it: “Chat exports mnemo reads” in the README.",
+    );
   });
 
   it("a truncated zip", async () => {

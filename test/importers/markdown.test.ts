@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
+import type { AppError } from "../../src/shared/errors.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
@@ -214,13 +215,18 @@ describe("hostile transcripts", () => {
 });
 
 describe("what is no transcript", () => {
-  it("an ordinary note is refused, naming it text with no speakers, and the formats there are", async () => {
+  it("an ordinary note is refused, naming it text with no speakers, the formats there are, and what a transcript is", async () => {
     for (const note of ["notes-not-a-chat.md", "notes-headings.md"]) {
-      await expect(openExport(md(note))).rejects.toThrow(
+      const refused = await openExport(md(note)).then(
+        () => undefined,
+        (error: unknown) => error as AppError,
+      );
+      expect(refused?.message).toMatch(
         new RegExp(
-          `${note}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)\\. Supported formats: .*Markdown transcript \\(`,
+          `${note}: not a supported chat export \\(it is text, not JSON, and no chat transcript: no speaker headings were found\\)\\. mnemo reads: .*Markdown transcript`,
         ),
       );
+      expect(refused?.suggestion).toMatch(/^A Markdown transcript is a \.md or \.txt file of one chat, its speakers as headings \(## User/);
     }
   });
 
@@ -236,6 +242,6 @@ describe("what is no transcript", () => {
 
   it("a JSON file that is not an export is still called invalid or unknown JSON, not text", async () => {
     await expect(openExport(textFile('{"a": 1,', "broken.json"))).rejects.toThrow(/invalid JSON/);
-    await expect(openExport(textFile('["## User", "## Assistant"]', "list.json"))).rejects.toThrow(/its structure matches none of them/);
+    await expect(openExport(textFile('["## User", "## Assistant"]', "list.json"))).rejects.toThrow(/no format's structure matches it/);
   });
 });

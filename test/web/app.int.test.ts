@@ -74,6 +74,7 @@ describe("the web app in a real browser", () => {
     await page.getByText("is imported and searchable").waitFor({ timeout: 60_000 });
     const counts = await page.locator(".summary-counts li").allTextContents();
     expect(counts).toEqual(["4new", "0updated", "0unchanged", "0rejected", "0failed"]);
+    expect(await page.locator(".summary-outcome").textContent()).toBe("Imported 4 new conversations");
     expect(await page.locator("#progress-indexing").getAttribute("value")).toBe("100");
 
     await page.goto(`${server.url}/conversations`);
@@ -88,7 +89,8 @@ describe("the web app in a real browser", () => {
     await page.setInputFiles("#import-file", notAnExport);
     await page.getByRole("button", { name: "Upload and import" }).click();
     await page.getByText("Nothing was imported: notes.json could not be read").waitFor({ timeout: 60_000 });
-    expect(await page.locator("#import-result h3").first().textContent()).toBe("No conversations read from notes.json");
+    expect(await page.locator("#import-result h3").first().textContent()).toBe("notes.json");
+    expect(await page.locator(".summary-outcome").textContent()).toBe("Nothing imported: the file could not be read");
     const problems = await page.locator("#import-result ul:not(.summary-counts) li").allTextContents();
     expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
     expect(problems.join("\n")).toContain("Pass the export as downloaded");

@@ -36,22 +36,24 @@ describe("the Import page, for transcripts and memories", () => {
     await page.goto(`${server.url}/import`);
     expect(await page.locator("#import-file").getAttribute("accept")).toMatch(/\.md,.*\.txt/);
     await upload(path.join(EXPORTS, "markdown", "user-assistant.md"));
-    expect(await page.locator("#import-result h3").first().textContent()).toBe("Imported 1 conversations from user-assistant.md");
+    expect(await page.locator("#import-result h3").first().textContent()).toBe("user-assistant.md");
+    expect(await page.locator(".summary-outcome").textContent()).toBe("Imported 1 new conversation");
     expect(await page.locator(".summary-counts li").allTextContents()).toEqual(["1new", "0updated", "0unchanged", "0rejected", "0failed"]);
   });
 
   it("says how many memories a Claude export held and where they went; uploading it again adds none", async () => {
     const memories = path.join(EXPORTS, "claude-memories", "memories.json");
     await upload(memories);
-    expect(await page.locator("#import-result h3").first().textContent()).toBe("Imported 9 memories from memories.json");
-    expect(await page.locator(".summary-memories").textContent()).toBe(
-      "Memories, in “Claude memories”: 9 new, 0 updated, 0 unchanged. See them",
-    );
+    expect(await page.locator("#import-result h3").first().textContent()).toBe("memories.json");
+    expect(await page.locator(".summary-outcome").count()).toBe(0); // it held no conversations: no line about them
+    expect(await page.locator(".summary-memories").textContent()).toBe("Imported 9 new memories, in “Claude memories”. See them");
     await upload(memories);
-    expect(await page.locator(".summary-memories").textContent()).toContain("0 new, 0 updated, 9 unchanged");
+    expect(await page.locator(".summary-memories").textContent()).toBe(
+      "Nothing new: all 9 memories were already imported, in “Claude memories”. See them",
+    );
     await page.reload();
     expect(await page.locator("tbody tr", { hasText: "memories.json" }).first().textContent()).toContain(
-      "; 9 memories: 0 new, 0 updated, 9 unchanged, in “Claude memories”",
+      "Nothing new: all 9 memories were already imported, in “Claude memories”",
     );
     await page.goto(`${server.url}/memories`);
     expect(await page.locator("main").textContent()).toContain("Claude memories");

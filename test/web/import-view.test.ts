@@ -22,6 +22,7 @@ describe("the Import page's recent imports", () => {
       importIds: [],
       dryRun: false,
       comparedWithStore: true,
+      outcome: { conversations: "Imported 60 new conversations" },
     };
     const job: ImportJob = {
       id: "job_1",
@@ -35,14 +36,14 @@ describe("the Import page's recent imports", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
     };
     const page = await html(ImportPage({ ctx, jobs: [job] }));
-    expect(page).toContain("60 new, 0 updated, 0 unchanged, 0 rejected, 0 failed, 1 repaired (text not valid Unicode, kept with \uFFFD)");
-    expect(page).not.toMatch(/\d memories: /); // none held, none said
+    expect(page).toContain("Imported 60 new conversations, 1 repaired (text not valid Unicode, kept with \uFFFD)");
+    expect(page).toContain("kept with \uFFFD)</td>"); // no memories held, none said
     const withMemories = {
       ...job,
-      summary: { ...summary, memories: { new: 12, updated: 1, unchanged: 2, failed: 0, buckets: ["Claude memories", "Claude projects"] } },
+      summary: { ...summary, outcome: { ...summary.outcome, memories: "Imported 12 new memories, 1 updated; 2 unchanged" } },
     };
     expect(await html(ImportPage({ ctx, jobs: [withMemories] }))).toContain(
-      "; 15 memories: 12 new, 1 updated, 2 unchanged, in “Claude memories” and “Claude projects”",
+      "Imported 60 new conversations, 1 repaired (text not valid Unicode, kept with \uFFFD). Imported 12 new memories, 1 updated; 2 unchanged",
     );
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ImportSummary, RestoreSummary } from "../../core/index.js";
+import { importOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
@@ -116,14 +116,14 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
 }
 
 function reportTotals(out: Output, summary: ImportSummary): void {
-  // Read, not new + updated + …: a conversation that failed processing was new (or updated) as well.
-  const total = summary.files.reduce((sum, file) => sum + file.conversations, 0);
   const unreadable = summary.files.filter((file) => file.error).length;
-  const verb = summary.dryRun ? "Checked" : "Imported";
-  if (total === 0 && unreadable > 0) {
-    return out.error(`Nothing ${verb.toLowerCase()}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`);
+  const read = summary.files.reduce((sum, file) => sum + file.conversations, 0);
+  if (read === 0 && unreadable > 0) {
+    return out.error(
+      `Nothing ${summary.dryRun ? "checked" : "imported"}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`,
+    );
   }
-  const line = `${verb} ${counted(total, "conversation")}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}: ${outcome(summary)}`;
+  const line = `${outcome(summary, read)}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}`;
   if (unreadable > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
 }
@@ -131,12 +131,9 @@ function reportTotals(out: Output, summary: ImportSummary): void {
 /** The memories an export held (Claude's memory, its projects): how many, what became of them, and where they are. */
 function reportMemories(out: Output, summary: ImportSummary): void {
   const { memories } = summary;
-  const total = memories.new + memories.updated + memories.unchanged;
-  if (total + memories.failed === 0) return;
-  const verb = summary.dryRun ? "Checked" : "Imported";
+  if (memories.new + memories.updated + memories.unchanged + memories.failed === 0) return;
   const where = memories.buckets.length === 0 ? "" : `, in ${memories.buckets.map((bucket) => `"${bucket}"`).join(" and ")}`;
-  const failed = memories.failed > 0 ? `, ${memories.failed} not read` : "";
-  const line = `${verb} ${counted(total, "memory", "memories")}: ${memories.new} new, ${memories.updated} updated, ${memories.unchanged} unchanged${failed}${where}`;
+  const line = importOutcome(memories, { noun: ["memory", "memories"], dryRun: summary.dryRun, failed: "not read", where });
   if (memories.failed > 0) out.warn(line);
   else out.success(line);
   if (memories.updated > 0 && !summary.dryRun)
@@ -183,9 +180,12 @@ function reportImportIds(out: Output, importIds: string[]): void {
 }
 
 /** What became of the conversations read (or would, in a dry run). */
-function outcome(summary: ImportSummary): string {
-  const problems = `${summary.rejected} rejected, ${summary.failed} failed`;
-  if (!summary.comparedWithStore)
-    return `${problems}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
-  return `${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${problems}`;
+function outcome(summary: ImportSummary, read: number): string {
+  if (!summary.comparedWithStore) {
+    const problems = [summary.rejected ? `${summary.rejected} rejected` : "", summary.failed ? `${summary.failed} failed` : ""].filter(
+      Boolean,
+    );
+    return `Checked ${counted(read, "conversation")}${problems.length > 0 ? `; ${problems.join(", ")}` : ""}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
+  }
+  return importOutcome(summary, { noun: ["conversation", "conversations"], dryRun: summary.dryRun });
 }

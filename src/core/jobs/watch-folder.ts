@@ -4,6 +4,7 @@ import path from "node:path";
 import { openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
+import { importOutcome } from "./import-outcome.js";
 
 /**
  * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
@@ -50,6 +51,8 @@ export interface WatchedImport {
   conversations: number;
   new: number;
   updated: number;
+  /** Absent in the records of versions before it was kept: read as those neither new nor updated. */
+  unchanged?: number;
   importIds: string[];
 }
 
@@ -156,16 +159,16 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
     conversations,
     new: summary.new,
     updated: summary.updated,
+    unchanged: summary.unchanged,
     importIds: summary.importIds,
   });
   state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
   writeState(options.stateFile, state);
-  const problems = summary.rejected + summary.failed;
   const { memories } = summary;
-  const remembered = memories.new + memories.updated + memories.unchanged;
-  const memoryLine = remembered > 0 ? `; ${remembered} memories, ${memories.new} new, ${memories.updated} updated` : "";
-  const line = `Imported ${file} (${format}): ${conversations} conversations, ${summary.new} new, ${summary.updated} updated, ${summary.unchanged} unchanged${problems > 0 ? `, ${summary.rejected} rejected, ${summary.failed} failed` : ""}${memoryLine}`;
-  if (problems > 0) options.log.warn(line);
+  const remembered = memories.new + memories.updated + memories.unchanged + memories.failed;
+  const memoryLine = remembered > 0 ? `; memories: ${importOutcome(memories, { noun: ["memory", "memories"], failed: "not read" })}` : "";
+  const line = `From ${file} (${format}): ${importOutcome(summary, { noun: ["conversation", "conversations"] })}${memoryLine}`;
+  if (summary.rejected + summary.failed + memories.failed > 0) options.log.warn(line);
   else options.log.notice(line);
 }
 

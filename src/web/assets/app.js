@@ -77,29 +77,15 @@ function showSummary(job) {
     item.append(element("strong", String(summary[key])), document.createTextNode(key));
     counts.append(item);
   }
-  const memories = summary.memories ?? { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
-  const remembered = memories.new + memories.updated + memories.unchanged;
-  const heading =
-    job.reading.conversations > 0
-      ? `Imported ${job.reading.conversations} conversations from ${job.filename}`
-      : remembered > 0
-        ? `Imported ${remembered} memories from ${job.filename}`
-        : `No conversations read from ${job.filename}`;
-  result.append(element("h3", heading));
-  if (job.reading.conversations > 0 || remembered === 0) result.append(counts);
-  if (remembered > 0) {
-    const where = memories.buckets.map((bucket) => `“${bucket}”`).join(" and ");
-    const line = element("p", undefined, "summary-memories");
-    line.append(
-      document.createTextNode(`Memories, in ${where}: `),
-      element("strong", String(memories.new)),
-      document.createTextNode(
-        ` new, ${memories.updated} updated, ${memories.unchanged} unchanged${memories.failed ? `, ${memories.failed} not read (see Problems)` : ""}.`,
-      ),
-    );
+  // The sentences are the server's (core/jobs/import-outcome.ts), the same `mnemo import` prints.
+  const outcome = summary.outcome ?? {};
+  result.append(element("h3", job.filename));
+  if (outcome.conversations) result.append(element("p", outcome.conversations, "summary-outcome"), counts);
+  if (outcome.memories) {
+    const line = element("p", outcome.memories, "summary-memories");
     const link = element("a", "See them");
     link.href = "/memories";
-    line.append(" ", link);
+    line.append(". ", link);
     result.append(line);
   }
   if (summary.problems.length > 0) {

@@ -95,24 +95,16 @@ function Progress(props: { job: ImportJob }) {
 const unreadable = (job: ImportJob) =>
   job.state === "done" && job.summary !== undefined && job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
 
-/** The memories the export held (Claude's memory, its projects), when it held some, and the buckets they went to. */
-function MemoriesLine(props: { memories: NonNullable<ImportJob["summary"]>["memories"] }) {
-  const m = props.memories;
-  const total = m.new + m.updated + m.unchanged;
-  if (total + m.failed === 0) return null;
-  const where = m.buckets.length === 0 ? "" : `, in ${m.buckets.map((bucket) => `“${bucket}”`).join(" and ")}`;
-  const failed = m.failed > 0 ? `, ${m.failed} not read` : "";
-  return <>{`; ${plural(total, "memory", "memories")}: ${m.new} new, ${m.updated} updated, ${m.unchanged} unchanged${failed}${where}`}</>;
-}
-
 function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
   const s = props.summary;
   const ids = s.importIds;
   return (
     <>
-      {`${s.new} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected, ${s.failed} failed`}
+      {/* The sentences `mnemo import` prints, worded once by the core (core/jobs/import-outcome.ts). */}
+      {s.outcome?.conversations}
       {s.repaired.length > 0 ? `, ${s.repaired.length} repaired (text not valid Unicode, kept with �)` : ""}
-      <MemoriesLine memories={s.memories} />
+      {s.outcome?.conversations && s.outcome.memories ? ". " : ""}
+      {s.outcome?.memories}
       {ids.length > 0 ? (
         <>
           {" · "}

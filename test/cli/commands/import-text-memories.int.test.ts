@@ -57,7 +57,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
       const note = await mnemo(["import", path.join(EXPORTS, "markdown", "notes-not-a-chat.md")]);
       expect(note.code).toBe(1);
       expect(note.stderr).toMatch(/notes-not-a-chat\.md: not a supported chat export \(it is text, not JSON, and no chat transcript/);
-      expect(note.stderr).toMatch(/Markdown transcript \(a \.md or \.txt file of one chat, its speakers as headings/);
+      expect(note.stderr).toMatch(/A Markdown transcript is a \.md or \.txt file of one chat, its speakers as headings/);
     });
   });
 
@@ -67,8 +67,8 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
     it("says how many memories the export held and where they went, beside its conversations", async () => {
       const first = await mnemo(["import", zip]);
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr).toContain("Imported 1 conversation: 1 new, 0 updated, 0 unchanged, 0 rejected, 0 failed");
-      expect(first.stderr).toContain('Imported 13 memories: 13 new, 0 updated, 0 unchanged, in "Claude memories" and "Claude projects"');
+      expect(first.stderr).toContain("Imported 1 new conversation\n");
+      expect(first.stderr).toContain('Imported 13 new memories, in "Claude memories" and "Claude projects"');
       expect(first.stderr).toContain("1 × Claude's starter project (its example, not yours)");
       const listed = JSON.parse((await mnemo(["--json", "memories", "--bucket", "Claude memories", "--all"])).stdout);
       expect(listed.memories).toHaveLength(9);
@@ -78,6 +78,8 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
     });
 
     it("importing it again adds nothing, and --json counts them", async () => {
+      const human = await mnemo(["import", zip]);
+      expect(human.stderr).toContain('Nothing new: all 13 memories were already imported, in "Claude memories" and "Claude projects"');
       const again = await mnemo(["--json", "import", zip]);
       const summary = JSON.parse(again.stdout);
       expect(summary.memories).toEqual({ new: 0, updated: 0, unchanged: 13, failed: 0, buckets: ["Claude memories", "Claude projects"] });
@@ -95,7 +97,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
       fs.writeFileSync(cut, `[${whole.trim()}, ${whole.slice(0, 200)}`);
       const result = await mnemo(["import", cut]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('Imported 2 memories: 2 new, 0 updated, 0 unchanged, 1 not read, in "Claude projects"');
+      expect(result.stderr).toContain('Imported 2 new memories, in "Claude projects"; 1 not read');
       expect(result.stderr).toMatch(/projects\.json, record 2: invalid JSON at byte \d+ .*unexpected end of file/);
       expect(result.stderr).not.toMatch(/conversation/);
     });
@@ -103,7 +105,7 @@ describe.each(["embedded", "remote"] as const)("mnemo import of transcripts and 
     it("memories.json alone: its memories, and no line about conversations it never held", async () => {
       const alone = await mnemo(["import", path.join(EXPORTS, "claude-2026", "memories.json")]);
       expect(alone.code, alone.stderr).toBe(0);
-      expect(alone.stderr).toContain('Imported 1 memory: 1 new, 0 updated, 0 unchanged, in "Claude memories"');
+      expect(alone.stderr).toContain('Imported 1 new memory, in "Claude memories"');
       expect(alone.stderr).not.toMatch(/conversation/);
     });
   });

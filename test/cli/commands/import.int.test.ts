@@ -140,7 +140,7 @@ describe("mnemo import", () => {
     const file = path.join(EXPORTS, "upload", "single.json");
     const human = await runCli(["import", "--no-wait", file], { env: own });
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stderr).toMatch(/^✔ Imported 1 conversation: 1 new,/m);
+    expect(human.stderr).toMatch(/^✔ Imported 1 new conversation$/m);
     expect(human.stdout).toMatch(/^imp_\w+\n$/);
     const importId = human.stdout.trim();
     expect(human.stderr).toContain(`Import id ${importId}: \`mnemo chats list --import-id ${importId}\``);
@@ -232,7 +232,7 @@ describe("mnemo import", () => {
     expect(waited.counts).toMatchObject({ queued: 0, processing: 0, ready: dry.new });
     // Compared with the store, as a real import would be.
     const again = await runCli(["import", "--dry-run", file], { env: own });
-    expect(again.stderr).toMatch(/^✔ Checked 3 conversations: 0 new, 0 updated, 3 unchanged,/m);
+    expect(again.stderr).toMatch(/^✔ Nothing new: all 3 conversations are already imported$/m);
   });
 
   it("--remote sends each export whole to the server's upload endpoint, which imports it as mnemo import does", async () => {
@@ -249,15 +249,19 @@ describe("mnemo import", () => {
       const status = JSON.parse((await runCli(["--json", "chats", "status"], { env: served.env })).stdout);
       expect(status.counts).toMatchObject({ queued: 0, processing: 0, ready: 3 });
       const human = await runCli(["import", file], { env: served.env });
-      expect(human.stderr).toMatch(/Imported 3 conversations: 0 new, 0 updated, 3 unchanged, 0 rejected, 0 failed/);
+      // Run again, it says nothing was imported, not "Imported 3 conversations: 0 new".
+      expect(human.stderr).toMatch(/^✔ Nothing new: all 3 conversations were already imported$/m);
       // A folder is not one file: its conversations still go one request each.
       const folder = await runCli(["--json", "import", path.join(EXPORTS, "claude")], { env: served.env });
       expect(JSON.parse(folder.stdout)).toMatchObject({ new: 0, unchanged: 3 });
       const jobs = await fetch(`${served.url}/api/chat-history/imports`, { headers: { authorization: `Bearer ${served.token}` } });
-      expect(((await jobs.json()) as { jobs: { filename: string; state: string }[] }).jobs.map((job) => job.state)).toEqual([
-        "done",
-        "done",
-        "done",
+      const listed = ((await jobs.json()) as { jobs: { state: string; summary: { outcome: { conversations: string } } }[] }).jobs;
+      expect(listed.map((job) => job.state)).toEqual(["done", "done", "done"]);
+      // Its words for the web app, newest first: the same sentences mnemo import prints.
+      expect(listed.map((job) => job.summary.outcome.conversations)).toEqual([
+        "Nothing new: all 3 conversations were already imported",
+        "Imported 3 new conversations",
+        "Would import 3 new conversations",
       ]);
       // The upload endpoint's summary says what it repaired, as mnemo import does.
       const cut = path.join(tempDir(), "cut-title.json");

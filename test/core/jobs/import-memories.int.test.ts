@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
 import { importExports } from "../../../src/core/jobs/import-file.js";
+import { importOutcome } from "../../../src/core/jobs/import-outcome.js";
 import type { MnemoService } from "../../../src/core/service.js";
 import type { MemoryObject } from "../../../src/schemas/memories.js";
 import { openTestApp, ROOT, tempDir } from "../../helpers.js";
@@ -82,6 +83,15 @@ describe("memories from a Claude export", () => {
     const file = changedMemories("and bakes every loaf himself", "and now has an apprentice, Joana, who bakes the morning loaves");
     const summary = await importExports(service, [file]);
     expect(summary.memories).toMatchObject({ new: 0, updated: 1, unchanged: 8 });
+    // Said by what changed, as every face says it; a new one besides leads the sentence.
+    const words = { noun: ["memory", "memories"], failed: "not read" } as const;
+    expect(importOutcome(summary.memories, words)).toBe("Imported 1 updated memory; 8 unchanged");
+    expect(importOutcome({ ...summary.memories, new: 2, failed: 1 }, { ...words, where: ", in “Work”" })).toBe(
+      "Imported 2 new memories, 1 updated, in “Work”; 8 unchanged; 1 not read",
+    );
+    expect(importOutcome({ new: 0, updated: 0, unchanged: 1 }, { ...words, dryRun: true })).toBe(
+      "Nothing new: the memory is already imported",
+    );
     const [work] = await labelled(WORK);
     expect(work!.text).toContain("an apprentice, Joana");
     const history = await service.memories.history(work!.id!);

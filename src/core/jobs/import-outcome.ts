@@ -1,0 +1,56 @@
+/**
+ * What an import did, in words: the one sentence every face prints for it (`mnemo import`, the watch
+ * log, `mnemo service status`, the web app's import page and its recent imports). It leads with what
+ * changed: a run again over the same files says "Nothing new: all 4 conversations were already
+ * imported", not "Imported 4 conversations: 0 new", which reads as if 4 were imported.
+ */
+
+/** An import's counts of one kind of thing (conversations, memories); those not known are left out. */
+export interface ImportCounts {
+  new: number;
+  updated: number;
+  unchanged: number;
+  rejected?: number;
+  failed?: number;
+}
+
+export interface OutcomeWords {
+  /** The thing counted, one and many: ["conversation", "conversations"]. */
+  noun: readonly [string, string];
+  /** A dry run: what the import would do. */
+  dryRun?: boolean;
+  /** The word for `failed` ("not read" for memories); "failed" when not given. */
+  failed?: string;
+  /** Where they went, after what became of them: `, in "Claude memories"`. */
+  where?: string;
+}
+
+/** "Imported 2 new conversations, 1 updated; 1 unchanged", "Nothing new: all 4 conversations were already imported". */
+export function importOutcome(counts: ImportCounts, words: OutcomeWords): string {
+  const noun = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? words.noun[0] : words.noun[1]}`;
+  const problems = [
+    counts.rejected ? `${counts.rejected.toLocaleString("en-US")} rejected` : "",
+    counts.failed ? `${counts.failed.toLocaleString("en-US")} ${words.failed ?? "failed"}` : "",
+  ].filter(Boolean);
+  const tail = problems.length > 0 ? `; ${problems.join(", ")}` : "";
+  const changed = [
+    counts.new ? `${counts.new.toLocaleString("en-US")} new` : "",
+    counts.updated ? `${counts.updated.toLocaleString("en-US")} updated` : "",
+  ];
+  const said = changed.filter(Boolean);
+  const where = words.where ?? "";
+  if (said.length === 0) return `${nothingNew(counts.unchanged, problems.length > 0, noun, words)}${where}${tail}`;
+  // The noun goes after the first count: "2 new conversations, 1 updated", "1 updated conversation".
+  const first = counts.new || counts.updated;
+  said[0] = `${said[0]} ${first === 1 ? words.noun[0] : words.noun[1]}`;
+  const unchanged = counts.unchanged ? `; ${counts.unchanged.toLocaleString("en-US")} unchanged` : "";
+  return `${words.dryRun ? "Would import" : "Imported"} ${said.join(", ")}${where}${unchanged}${tail}`;
+}
+
+/** Nothing new or updated: those read were imported before (all of them, without problems), or there were none. */
+function nothingNew(unchanged: number, problems: boolean, noun: (count: number) => string, words: OutcomeWords): string {
+  if (unchanged === 0) return problems ? "Nothing imported" : `Nothing imported: no ${words.noun[1]} to import`;
+  const were = words.dryRun ? (unchanged === 1 ? "is" : "are") : unchanged === 1 ? "was" : "were";
+  const which = problems ? noun(unchanged) : unchanged === 1 ? `the ${words.noun[0]}` : `all ${noun(unchanged)}`;
+  return `Nothing new: ${which} ${were} already imported`;
+}
