@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
 import { RECORDS, serialise } from "../../importers/generated-export.js";
 
@@ -18,6 +18,24 @@ interface Summary {
   files: { path: string; format: string | null; conversations: number; error?: string }[];
   problems: { reason: string }[];
   repaired: { file: string; record: number; fields: string[]; count: number; text: string }[];
+}
+
+/**
+ * An empty store as a first command leaves it (its tables made, ~0.5 s), made once and copied for
+ * each test that needs a store of its own.
+ */
+let empty: string;
+
+beforeAll(async () => {
+  empty = path.join(tempDir(), "store");
+  await (await openTestApp({ store: empty })).close();
+});
+
+/** A store of its own, empty: a copy of `empty`, and the env that points the CLI at it. */
+function ownStore(): { store: string; env: NodeJS.ProcessEnv } {
+  const store = path.join(tempDir(), "store");
+  fs.cpSync(empty, store, { recursive: true });
+  return { store, env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }) };
 }
 
 describe("mnemo import", () => {
@@ -78,7 +96,7 @@ describe("mnemo import", () => {
   });
 
   it("a truncated file: what came before the cut is imported, the record cut short is named with its position", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const good = path.join(EXPORTS, "upload", "array.json");
     const bad = path.join(EXPORTS, "malformed", "chatgpt-truncated.json");
     // Indexing is not this test's subject: --no-wait leaves it to the queue.
@@ -95,7 +113,7 @@ describe("mnemo import", () => {
 
   it("one title cut mid-emoji among 60 is repaired and said so, and a damaged record costs itself alone", async () => {
     // The export that imported 0 (one bad title), and one that stopped at the damage and named the wrong record.
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const records = RECORDS.chatgpt.slice(0, 60).map((value, i) => (i === 41 ? { ...value, title: "Plans for Lisbon \ud83d" } : value));
     const { bytes, spans } = serialise(records);
     const damaged = Buffer.concat([bytes.subarray(0, spans[17]!.start + 5), bytes.subarray(spans[17]!.start + 9)]);
@@ -119,7 +137,7 @@ describe("mnemo import", () => {
   });
 
   it("a bad NDJSON line is skipped and reported with its line number; the lines after it are imported", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const result = await runCli(["--json", "import", "--no-wait", path.join(EXPORTS, "malformed", "upload-bad-line.ndjson")], { env: own });
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Summary;
@@ -136,7 +154,7 @@ describe("mnemo import", () => {
   });
 
   it("prints its import id (on stdout too when stdout is not a terminal), which lists and shows carry; its summary counts one conversation in the singular", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const file = path.join(EXPORTS, "upload", "single.json");
     const human = await runCli(["import", "--no-wait", file], { env: own });
     expect(human.code, human.stderr).toBe(0);
@@ -205,7 +223,7 @@ describe("mnemo import", () => {
   });
 
   it("an import that runs out of memory stops with a clear error and the way to raise its limit", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const file = path.join(EXPORTS, "chatgpt-export.zip");
     const starved = await runCli(["--json", "import", file], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "16" } });
     expect(starved.code).toBe(1);
@@ -221,7 +239,7 @@ describe("mnemo import", () => {
   });
 
   it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const own = ownStore().env;
     const file = path.join(EXPORTS, "claude-export.zip");
     const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: own })).stdout) as Summary;
     expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true });
@@ -276,10 +294,8 @@ describe("mnemo import", () => {
 
 describe("conversation quota", () => {
   it("a quota taken out of config.json lets `chats status --wait` index what it blocked, nothing deleted", async () => {
-    const store = path.join(tempDir(), "store");
-    fs.mkdirSync(store, { recursive: true });
+    const { store, env } = ownStore();
     fs.writeFileSync(path.join(store, "config.json"), JSON.stringify({ conversationQuota: 1 }));
-    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const imported = await runCli(["--json", "import", path.join(EXPORTS, "claude-export.zip")], { env });
     expect(imported.code, imported.stderr).toBe(0);
     const blocked = JSON.parse((await runCli(["--json", "chats", "status"], { env })).stdout);
@@ -292,9 +308,8 @@ describe("conversation quota", () => {
 
 describe("crash recovery", () => {
   it("an import killed mid-way, run again, leaves every conversation once and all ready", async () => {
-    const dir = tempDir();
-    const store = path.join(dir, "store");
-    const file = path.join(dir, "many.ndjson");
+    const { store, env } = ownStore();
+    const file = path.join(tempDir(), "many.ndjson");
     // One batch of what the import stores at once (200) and part of a second, which the kill comes
     // before; not more, and two short messages each, as the second run indexes every one.
     const total = 250;
@@ -314,8 +329,6 @@ describe("crash recovery", () => {
       }),
     );
     fs.writeFileSync(file, `${lines.join("\n")}\n`);
-    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    await (await openTestApp({ store })).close();
 
     const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
     const watcher = await openTestApp({ store });
