@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
@@ -23,7 +22,7 @@ import {
 import { hybridSearch } from "../../src/core/retrieval/hybrid-search.js";
 import { readRows } from "../../src/store/search.js";
 import type { Store } from "../../src/store/store.js";
-import { Maintenance, startMaintenanceProcess } from "../../src/core/operations/maintenance.js";
+import { Maintenance } from "../../src/core/operations/maintenance.js";
 import { takeProcessLock } from "../../src/store/process-lock.js";
 import { isolatedEnv, openTestApp, runCli, settled, tempDir, TINY_BERT } from "../helpers.js";
 
@@ -427,14 +426,6 @@ describe("maintenance", () => {
     expect((await table.stats()).fragmentStats.numFragments).toBe(1);
     expect(await tablesNeedingMaintenance(reader.context.store)).toEqual([]);
     await reader.close();
-  });
-
-  it("runs that process below normal CPU priority, so requests a user waits for go first", async () => {
-    const store = copyOf(singleWrites.almostDue);
-    const child = startMaintenanceProcess(store, isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }));
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    expect(os.getPriority(child.pid)).toBe(os.constants.priority.PRIORITY_BELOW_NORMAL);
-    await exited;
   });
 
   it("optimizes only the tables that need it", async () => {

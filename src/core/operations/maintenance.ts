@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -270,13 +269,10 @@ export function useFewerIoThreads(): void {
 
 /**
  * Starts `mnemo maintain --if-needed` in a process group of its own, so a Ctrl-C meant for its
- * parent does not cut it short, at a lower CPU priority (nice 10 on Unix, below normal on
- * Windows), so that on a laptop's few cores a search or a store that a user waits for runs before
- * a compaction or an index build that nobody waits for. Set before the child's runtime starts its
- * threads, which take it over (LanceDB's, where the work is, start much later). glibc reads its
- * allocator settings when a process starts, and this one is ours to start.
+ * parent does not cut it short. glibc reads its allocator settings when a process starts, and this
+ * one is ours to start.
  */
-export function startMaintenanceProcess(storeLocation: string, env: NodeJS.ProcessEnv): ChildProcess {
+function startMaintenanceProcess(storeLocation: string, env: NodeJS.ProcessEnv): ChildProcess {
   const bin = fileURLToPath(new URL("../../../bin/mnemo.js", import.meta.url));
   const child = spawn(process.execPath, [bin, "maintain", "--if-needed", "--quiet", "--store", storeLocation], {
     detached: true,
@@ -284,10 +280,5 @@ export function startMaintenanceProcess(storeLocation: string, env: NodeJS.Proce
     env: { GLIBC_TUNABLES: LEAN_ALLOCATOR, ...env },
   });
   child.on("error", () => undefined);
-  try {
-    if (child.pid !== undefined) os.setPriority(child.pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch {
-    // Not allowed here (a sandbox): it runs at its parent's priority, as before.
-  }
   return child;
 }
