@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { importOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
+import { conversationsOutcome, memoriesOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
@@ -131,9 +131,8 @@ function reportTotals(out: Output, summary: ImportSummary): void {
 /** The memories an export held (Claude's memory, its projects): how many, what became of them, and where they are. */
 function reportMemories(out: Output, summary: ImportSummary): void {
   const { memories } = summary;
-  if (memories.new + memories.updated + memories.unchanged + memories.failed === 0) return;
-  const where = memories.buckets.length === 0 ? "" : `, in ${memories.buckets.map((bucket) => `"${bucket}"`).join(" and ")}`;
-  const line = importOutcome(memories, { noun: ["memory", "memories"], dryRun: summary.dryRun, failed: "not read", where });
+  const line = memoriesOutcome(memories, { dryRun: summary.dryRun, quotes: ['"', '"'] });
+  if (line === undefined) return;
   if (memories.failed > 0) out.warn(line);
   else out.success(line);
   if (memories.updated > 0 && !summary.dryRun)
@@ -187,5 +186,5 @@ function outcome(summary: ImportSummary, read: number): string {
     );
     return `Checked ${counted(read, "conversation")}${problems.length > 0 ? `; ${problems.join(", ")}` : ""}; not compared with the server's store (a dry run through --remote cannot tell new from unchanged)`;
   }
-  return importOutcome(summary, { noun: ["conversation", "conversations"], dryRun: summary.dryRun });
+  return conversationsOutcome(summary, summary.dryRun);
 }

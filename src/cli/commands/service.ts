@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import type { ServerInfo } from "../../config/server-info.js";
-import { importOutcome, type WatchedImport } from "../../core/index.js";
+import { conversationsOutcome, type WatchedImport } from "../../core/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { ServiceManager, ManagerState } from "../service/managers.js";
 import type { ServiceSpec } from "../service/units.js";
@@ -217,7 +217,7 @@ function printStatus(session: Session, report: ServiceStatus): void {
     out.line("Imported from watched folders:");
     for (const entry of report.recentImports) {
       out.line(
-        `  ${shortDate(entry.importedAt, out.timeZone)}  ${entry.file} (${entry.format}): ${importOutcome({ ...entry, unchanged: entry.unchanged ?? Math.max(0, entry.conversations - entry.new - entry.updated) }, { noun: ["conversation", "conversations"] })}`,
+        `  ${shortDate(entry.importedAt, out.timeZone)}  ${entry.file} (${entry.format}): ${conversationsOutcome({ ...entry, unchanged: entry.unchanged ?? Math.max(0, entry.conversations - entry.new - entry.updated) })}`,
       );
     }
   }

@@ -10,7 +10,7 @@ import { diskFullOr } from "../../store/write-lock.js";
 import type { CoreContext } from "../context.js";
 import type { MnemoService } from "../service-types.js";
 import { importExports, waitForProcessing, type ImportSummary } from "./import-file.js";
-import { importOutcome } from "./import-outcome.js";
+import { conversationsOutcome, memoriesOutcome } from "./import-outcome.js";
 
 /** Finished jobs are kept this long for their summary, then forgotten. */
 const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
@@ -209,16 +209,13 @@ function named(summary: ImportSummary, file: string, filename: string): NonNulla
 
 /** The sentences the web app shows (its script cannot import the helper that words them). */
 function outcomeOf(summary: ImportSummary): NonNullable<ImportJob["summary"]>["outcome"] {
-  const { memories: m, dryRun } = summary;
   const read = summary.files.reduce((sum, file) => sum + file.conversations, 0);
   if (read === 0 && summary.files.some((file) => file.error)) return { conversations: "Nothing imported: the file could not be read" };
-  if (m.new + m.updated + m.unchanged + m.failed === 0) return { conversations: importOutcome(summary, { noun: CONVERSATION, dryRun }) };
-  const where = m.buckets.length === 0 ? "" : `, in ${m.buckets.map((bucket) => `“${bucket}”`).join(" and ")}`;
-  const memories = importOutcome(m, { noun: ["memory", "memories"], dryRun, failed: "not read", where });
-  return read > 0 ? { conversations: importOutcome(summary, { noun: CONVERSATION, dryRun }), memories } : { memories };
+  const conversations = conversationsOutcome(summary, summary.dryRun);
+  const memories = memoriesOutcome(summary.memories, { dryRun: summary.dryRun, quotes: ["“", "”"] });
+  if (memories === undefined) return { conversations };
+  return read > 0 ? { conversations, memories } : { memories };
 }
-
-const CONVERSATION = ["conversation", "conversations"] as const;
 
 function snapshot(view: ImportJob): ImportJob {
   return structuredClone(view);

@@ -47,6 +47,29 @@ export function importOutcome(counts: ImportCounts, words: OutcomeWords): string
   return `${words.dryRun ? "Would import" : "Imported"} ${said.join(", ")}${where}${unchanged}${tail}`;
 }
 
+const CONVERSATIONS = ["conversation", "conversations"] as const;
+const MEMORIES = ["memory", "memories"] as const;
+
+/** What became of an import's conversations. */
+export function conversationsOutcome(counts: ImportCounts, dryRun?: boolean): string {
+  return importOutcome(counts, { noun: CONVERSATIONS, dryRun });
+}
+
+/**
+ * What became of the memories an export held (Claude's memory, its projects), or undefined when it
+ * held none; with `quotes`, the buckets they went to, each between them.
+ */
+export function memoriesOutcome(
+  memories: ImportCounts & { buckets: readonly string[] },
+  options: { dryRun?: boolean; quotes?: readonly [string, string] } = {},
+): string | undefined {
+  if (memories.new + memories.updated + memories.unchanged + (memories.failed ?? 0) === 0) return undefined;
+  const [open, close] = options.quotes ?? ["", ""];
+  const named = options.quotes !== undefined && memories.buckets.length > 0;
+  const where = named ? `, in ${memories.buckets.map((bucket) => `${open}${bucket}${close}`).join(" and ")}` : "";
+  return importOutcome(memories, { noun: MEMORIES, dryRun: options.dryRun, failed: "not read", where });
+}
+
 /** Nothing new or updated: those read were imported before (all of them, without problems), or there were none. */
 function nothingNew(unchanged: number, problems: boolean, noun: (count: number) => string, words: OutcomeWords): string {
   if (unchanged === 0) return problems ? "Nothing imported" : `Nothing imported: no ${words.noun[1]} to import`;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
-import { importOutcome } from "./import-outcome.js";
+import { conversationsOutcome, memoriesOutcome } from "./import-outcome.js";
 
 /**
  * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
@@ -165,9 +165,9 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
   state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
   writeState(options.stateFile, state);
   const { memories } = summary;
-  const remembered = memories.new + memories.updated + memories.unchanged + memories.failed;
-  const memoryLine = remembered > 0 ? `; memories: ${importOutcome(memories, { noun: ["memory", "memories"], failed: "not read" })}` : "";
-  const line = `From ${file} (${format}): ${importOutcome(summary, { noun: ["conversation", "conversations"] })}${memoryLine}`;
+  const remembered = memoriesOutcome(memories);
+  const memoryLine = remembered === undefined ? "" : `; memories: ${remembered}`;
+  const line = `From ${file} (${format}): ${conversationsOutcome(summary)}${memoryLine}`;
   if (summary.rejected + summary.failed + memories.failed > 0) options.log.warn(line);
   else options.log.notice(line);
 }
