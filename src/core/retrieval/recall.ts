@@ -6,7 +6,7 @@ import { messagesOf } from "../chat-history/chunking.js";
 import { applyCitations, mergeCited, type Cited } from "../../providers/synthesis/citations.js";
 import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
-import { conversationTitles, findChunks, type ChunkHit, type SearchTimings } from "./search.js";
+import { findChunks, type ChunkHit, type ChunkSearch, type SearchTimings } from "./search.js";
 import { PASSAGE_THRESHOLD } from "./passage-relevance.js";
 import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { rankByQuery } from "./passage-ranking.js";
@@ -130,7 +130,7 @@ async function recallOne(
   if (relevant.length === 0) return { ...(await nothingFound(q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
   const resemblance = resemblanceTo(context);
   const ranked = diversify(
-    rankByQuery(q.query, await toPassages(ctx, relevant), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
+    rankByQuery(q.query, toPassages(relevant, found.titles), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
   );
   const passages = numberInReadingOrder(ranked, relevant);
   const started = performance.now();
@@ -267,11 +267,7 @@ function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
  * A long message split over several of the chunks is one passage of its pieces in their order;
  * a message without a letter or a digit ("👍", ".") is none: it answers nothing.
  */
-async function toPassages(ctx: CoreContext, hits: ChunkHit[]): Promise<MessagePassage[]> {
-  const titles = await conversationTitles(
-    ctx,
-    hits.map((hit) => hit.chunk.conversationId),
-  );
+function toPassages(hits: ChunkHit[], titles: ChunkSearch["titles"]): MessagePassage[] {
   const texts = new Set<string>();
   const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
   for (const { chunk, score, fused, vector } of hits) {

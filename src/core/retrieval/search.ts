@@ -63,6 +63,8 @@ export interface ChunkSearch {
   timings: SearchTimings;
   /** Why the reranker did not run, with `keepOrderIfRerankFails`: e.g. its endpoint could not be reached. */
   rerankFailure?: { reranker: string; reason: string };
+  /** The title and start of each hit's conversation (read to score the hits, which count a title's words). */
+  titles: Map<string, TitleRow>;
 }
 
 /** How many fused candidates a reranker gets to reorder. */
@@ -115,7 +117,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
   );
   timings.storeMs = performance.now() - started;
   let hits = scoreHits(query.query, found, titles, unrelated);
-  if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings };
+  if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings, titles };
 
   started = performance.now();
   let rerankFailure: ChunkSearch["rerankFailure"];
@@ -134,7 +136,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     rerankFailure = { reranker: reranker.id, reason: error.message };
   }
   timings.rerankMs = performance.now() - started;
-  return { hits: hits.slice(0, query.limit), timings, ...(rerankFailure ? { rerankFailure } : {}) };
+  return { hits: hits.slice(0, query.limit), timings, titles, ...(rerankFailure ? { rerankFailure } : {}) };
 }
 
 /**
@@ -189,17 +191,12 @@ export async function searchChats(
   const { timings } = found;
   const unrelated = found.hits.filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
   const shown = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
-  const [titles, context] = await Promise.all([
-    conversationTitles(
-      ctx,
-      shown.map((hit) => hit.chunk.conversationId),
-    ),
-    neighbours(
-      ctx,
-      shown.map((hit) => hit.chunk),
-      request.contextChunks,
-    ),
-  ]);
+  const { titles } = found;
+  const context = await neighbours(
+    ctx,
+    shown.map((hit) => hit.chunk),
+    request.contextChunks,
+  );
   const hits = withoutShownContext(shown, context);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);
@@ -291,7 +288,7 @@ const TITLES_KEPT = 20_000;
  * changes: the query cost ~2 of a chat search's ~30 ms of CPU (10k chunks), and a user's searches
  * keep landing in the same conversations.
  */
-export async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, TitleRow>> {
+async function conversationTitles(ctx: CoreContext, ids: string[]): Promise<Map<string, TitleRow>> {
   if (ids.length === 0) return new Map();
   const known = await ctx.store.memo("conversation-titles", ["conversations"], async () => new Map<string, TitleRow>());
   const found = new Map(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id)!]] : [])));
