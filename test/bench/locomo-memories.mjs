@@ -50,7 +50,7 @@ const MODES = args.modes
   ? Object.fromEntries(Object.entries(ALL_MODES).filter(([name]) => args.modes.split(",").includes(name)))
   : ALL_MODES;
 const DEPTH = 10;
-const THRESHOLDS = [0.2, 0.25, 0.3, 0.4, 0.5, 0.7];
+const THRESHOLDS = [0.2, 0.25, 0.3, 0.325, 0.35, 0.375, 0.4, 0.5, 0.7];
 
 const turnText = (turn) => `${turn.speaker}: ${turn.text}${turn.blip_caption ? ` [shares ${turn.blip_caption}]` : ""}`;
 
