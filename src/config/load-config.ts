@@ -18,6 +18,11 @@ const Settings = z
     /** Threads each embedding worker runs its model on; by default the cores shared out among the workers. */
     embedderThreads: z.number().int().min(1).max(256).optional(),
     /**
+     * How long a loaded model may go unused before it is released and loaded again on the next call
+     * (src/README.md, Models); null keeps it loaded. 5 minutes, as Ollama's keep_alive: a conversation's calls keep it.
+     */
+    modelIdleSeconds: z.number().int().min(1).nullable().default(300),
+    /**
      * Most tokens in one chunk of chat history, for a new store and for `mnemo reindex --rechunk`;
      * a store keeps the size it was chunked at (its meta records it) until it is re-chunked.
      */

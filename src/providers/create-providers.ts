@@ -24,6 +24,10 @@ export interface EmbedderChoice {
   reason?: string;
 }
 
+/** How long a loaded model may sit unused (config's `modelIdleSeconds`; null: for ever). */
+const idleOf = (config: Config): { idleMs?: number } =>
+  config.modelIdleSeconds === null ? {} : { idleMs: config.modelIdleSeconds * 1000 };
+
 export function createEmbedder(spec: string, config: Config, onProgress?: ProgressReporter): Promise<Embedder> {
   parseEmbedderSpec(spec); // a bad spec fails here, before a worker starts
   return createEmbedderPool(spec, {
@@ -31,6 +35,7 @@ export function createEmbedder(spec: string, config: Config, onProgress?: Progre
     ...(config.embedderThreads ? { threads: config.embedderThreads } : {}),
     cacheDir: config.paths.models,
     allowDownload: config.allowDownload,
+    ...idleOf(config),
     ...(onProgress ? { onProgress } : {}),
   });
 }
@@ -114,7 +119,7 @@ export async function createReranker(config: Config): Promise<Reranker | undefin
     spec = `cross-encoder:${DEFAULT_CROSS_ENCODER}`;
   }
   parseRerankerSpec(spec);
-  return createRerankerPool(spec, { cacheDir: config.paths.models, allowDownload: config.allowDownload });
+  return createRerankerPool(spec, { cacheDir: config.paths.models, allowDownload: config.allowDownload, ...idleOf(config) });
 }
 
 /** The synthesizer recall uses: extractive (offline, the default) or an OpenAI-compatible endpoint. */
@@ -141,9 +146,11 @@ export function createCaptioner(config: Config): { caption(image: Buffer): Promi
   const onDisk = () => fs.existsSync(hubModelDir(config.paths.models, DEFAULT_CAPTIONER));
   const load = () => {
     if (!loading && !onDisk()) return Promise.resolve(undefined);
-    return (loading ??= createCaptionerPool(DEFAULT_CAPTIONER, { cacheDir: config.paths.models, allowDownload: false }).catch(
-      () => undefined,
-    ));
+    return (loading ??= createCaptionerPool(DEFAULT_CAPTIONER, {
+      cacheDir: config.paths.models,
+      allowDownload: false,
+      ...idleOf(config),
+    }).catch(() => undefined));
   };
   return {
     caption: async (image) => {

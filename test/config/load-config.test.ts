@@ -19,6 +19,12 @@ describe("config.json", () => {
     expect(defaults.embedderThreads).toBeUndefined();
   });
 
+  it("releases an unused model after 5 minutes by default; null keeps it, 0 is refused", () => {
+    expect(configFrom({})().modelIdleSeconds).toBe(300);
+    expect(configFrom({ modelIdleSeconds: null })().modelIdleSeconds).toBeNull();
+    expect(configFrom({ modelIdleSeconds: 0 })).toThrow(/config\.json: modelIdleSeconds: /);
+  });
+
   it("takes an object store's options from the default data dir's config.json, and refuses one that is not a string without quoting it", () => {
     const home = tempDir();
     const dataDir = path.join(home, "mnemo");

@@ -17,6 +17,11 @@ export interface LocalModelOptions {
   onProgress?: ProgressReporter;
   /** Threads one model may use for a batch (the bundled model; transformers.js sets its own). */
   threads?: number;
+  /**
+   * How long a loaded model may go unused before its worker stops and its memory goes back to the
+   * system; the next call loads it again. Unset: kept loaded while the process runs.
+   */
+  idleMs?: number;
 }
 
 export function parseEmbedderSpec(spec: string): EmbedderSpec {

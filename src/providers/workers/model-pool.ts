@@ -1,7 +1,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "../../shared/errors.js";
-import { keepHeapSmallAfter } from "../../shared/lean-allocator.js";
+import { giveBackFreeMemory, keepHeapSmallAfter } from "../../shared/lean-allocator.js";
 import type { Embedder } from "../embedder.js";
 import type { LocalModelOptions } from "./local-models.js";
 import type { ModelWorkerData, WorkerError, WorkerReply, WorkerRequest } from "./model-protocol.js";
@@ -94,6 +94,7 @@ class ModelPool {
   private readonly workers = new Set<Worker>();
   private spawning = false;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly data: Omit<ModelWorkerData, "threads">,
@@ -106,6 +107,7 @@ class ModelPool {
 
   submit(request: Job["request"], urgent: boolean): Promise<Float32Array[] | number[] | string> {
     if (this.closed) return Promise.reject(new AppError("internal", "The model was closed"));
+    clearTimeout(this.idleTimer);
     return new Promise((resolve, reject) => {
       const job = { request, urgent, resolve, reject };
       // Urgent jobs (queries) go ahead of document batches, but in arrival order among themselves.
@@ -118,6 +120,7 @@ class ModelPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     for (const job of this.waiting.splice(0)) job.reject(new AppError("internal", "The model was closed"));
     await Promise.all([...this.workers].map(stopWorker));
     this.slots.length = 0;
@@ -131,8 +134,26 @@ class ModelPool {
       slot.worker.postMessage(slot.jobs.length === 1 ? slot.jobs[0]!.request : mergedQueries(slot.jobs));
     }
     if (this.waiting.length > 0 && !this.spawning && this.slots.length < this.options.workers) {
-      this.spawn().catch(() => undefined); // the workers we already have carry on
+      this.spawn().catch((error: unknown) => {
+        // The workers we already have carry on; with none (the model unloaded while idle, and now
+        // failing to load again) the waiting jobs would wait for ever.
+        if (this.slots.length === 0) for (const job of this.waiting.splice(0)) job.reject(asError(error));
+      });
     }
+    if (this.options.idleMs !== undefined && this.waiting.length === 0 && this.slots.every((slot) => slot.jobs.length === 0)) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => this.unload(), this.options.idleMs).unref();
+    }
+  }
+
+  /**
+   * Stops the idle workers, which release their models, then gives the freed memory back to the
+   * system (glibc keeps it otherwise). A job that comes meanwhile starts a new worker.
+   */
+  private unload(): void {
+    if (this.closed || this.spawning || this.waiting.length > 0 || this.slots.some((slot) => slot.jobs.length > 0)) return;
+    const idle = this.slots.splice(0);
+    void Promise.all(idle.map((slot) => stopWorker(slot.worker))).then(giveBackFreeMemory);
   }
 
   /** The next job, or the queries waiting at the head of the queue (up to QUERY_BATCH). */
@@ -230,6 +251,8 @@ const isQuery = (job: Job) => job.urgent && job.request.type === "embed" && job.
 function mergedQueries(jobs: Job[]): WorkerRequest {
   return { type: "embed", texts: jobs.flatMap((job) => (job.request.type === "embed" ? job.request.texts : [])) };
 }
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new AppError("internal", String(error)));
 
 function toAppError(error: WorkerError): AppError {
   return new AppError(error.code, error.message, error.suggestion === undefined ? {} : { suggestion: error.suggestion });

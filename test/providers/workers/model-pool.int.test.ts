@@ -1,9 +1,11 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../../src/providers/embedder.js";
 import { createEmbedderPool } from "../../../src/providers/workers/model-pool.js";
 import { modelsFolder } from "../../helpers.js";
 import { ROOT } from "../../paths.js";
+import { tempDir } from "../../temp-dirs.js";
 
 const tinyBert = path.join(ROOT, "fixtures/models/tiny-bert");
 
@@ -50,5 +52,41 @@ describe.each([
     await bulk;
     expect(finished).toEqual(["urgent", "bulk"]);
     vectors.forEach((vector, i) => expect(cosine(vector, alone[i]!)).toBeGreaterThan(0.9999));
+  });
+});
+
+describe("a model left unused", () => {
+  const threads = () => fs.readdirSync("/proc/self/task").length;
+  const until = async (done: () => boolean) => {
+    for (const deadline = Date.now() + 10_000; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it.runIf(fs.existsSync("/proc/self/task"))("is released after its idle time and loads again on the next call", async () => {
+    const loaded = threads();
+    const pool = await createEmbedderPool("bundled", { workers: 1, cacheDir: modelsFolder(), allowDownload: false, idleMs: 200 });
+    const before = await pool.embedQuery("the tram to Alfama");
+    const running = threads();
+    expect(running).toBeGreaterThan(loaded);
+    await until(() => threads() < running);
+    expect(threads()).toBeLessThan(running);
+    const again = await pool.embedQuery("the tram to Alfama");
+    expect(cosine(again, before)).toBeGreaterThan(0.9999);
+    await pool.close();
+  });
+
+  it("fails the call that finds it gone from disk, rather than leaving the call waiting", async () => {
+    const folder = path.join(tempDir("mnemo-model-"), "tiny-bert");
+    fs.cpSync(tinyBert, folder, { recursive: true });
+    const pool = await createEmbedderPool(`transformers:${folder}`, {
+      workers: 1,
+      cacheDir: modelsFolder(),
+      allowDownload: false,
+      idleMs: 100,
+    });
+    await pool.embedQuery("sourdough starter");
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the worker stops, its model released
+    fs.rmSync(folder, { recursive: true });
+    await expect(pool.embedQuery("sourdough starter")).rejects.toThrow();
+    await pool.close();
   });
 });
