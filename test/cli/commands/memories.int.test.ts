@@ -247,7 +247,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const missing = await mnemo(["remember", "--image", image("no-such.png")]);
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      expect.stringMatching(/--image: cannot read .*no-such\.png: there is no such file\n.*Pass the path of a PNG/),
+      expect.stringMatching(/--image: cannot read .*no-such\.png: there is no such file or folder\n.*Pass the path of a PNG/),
     ]);
     const signatureOnly = path.join(tempDir(), "cut.png");
     fs.writeFileSync(signatureOnly, fs.readFileSync(image("red-square.png")).subarray(0, 8));
