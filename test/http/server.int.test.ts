@@ -247,6 +247,14 @@ describe("memories over HTTP", () => {
     expect(stored).toMatchObject({ status: 200, body: { done: "ok", memoryId: expect.stringMatching(/^mem_/) } });
     first = stored.body.memoryId;
     expect(await a("POST", "/api/memory", { text: "   " })).toMatchObject({ status: 400, body: { error: "text: must not be empty" } });
+    expect(await a("POST", "/api/memory", { text: "x".repeat(20_001) })).toMatchObject({
+      status: 400,
+      body: {
+        error: "text: must be at most 20000 characters",
+        field: "text",
+        suggestion: expect.stringMatching(/^Split the text into several memories/),
+      },
+    });
     const missing = await a("POST", "/api/memory", { text: "x", bucketId: 77 });
     expect(missing).toMatchObject({
       status: 404,

@@ -282,6 +282,8 @@ describe("each tool answers as its REST twin does", () => {
     for (const args of [{ text: { nested: [1, [2, { deep: null }]] } }, { text: "x".repeat(20_001) }, { text: ["a"], bucketId: "1" }]) {
       expect((await callTool(clients["stdio"]!, "store_memory", args)).isError).toBe(true);
     }
+    const tooLong = await callTool(clients["stdio"]!, "store_memory", { text: "x".repeat(20_001) });
+    expect(textOf(tooLong)).toMatch(/^text: must be at most 20000 characters\nFix: Split the text into several memories/);
     for (const connected of Object.values(clients)) {
       expect((await callTool(connected, "list_buckets")).isError, "alive after bad calls").toBeFalsy();
       expect(connected.errors).toEqual([]);

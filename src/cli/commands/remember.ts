@@ -100,7 +100,7 @@ async function checkLines(requests: StoreMemoryRequest[], texts: MemoryText[]): 
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "invalid_input") throw error;
       const { field, problem } = error.details as { field: string; problem: string };
-      throw AppError.invalid(`line ${texts[index]!.line}`, field === "text" ? problem : `${field}: ${problem}`);
+      throw AppError.invalid(`line ${texts[index]!.line}`, field === "text" ? problem : `${field}: ${problem}`, error.suggestion);
     }
   });
 }

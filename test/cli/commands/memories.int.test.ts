@@ -127,7 +127,15 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     ]);
     // A bad line is named by its line of the input (blank lines count), and none of the lines is stored.
     const tooLong = await mnemo(["remember", "--no-date", "--lines", "-"], `one\n\ntwo\n${"x".repeat(20_001)}\nthree\n`);
-    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining("line 4: must be at most 20000 characters")]);
+    expect([tooLong.code, tooLong.stderr]).toEqual([
+      2,
+      expect.stringMatching(/line 4: must be at most 20000 characters\n.*Split the text into several memories/),
+    ]);
+    const one = await mnemo(["remember", "x".repeat(20_001)]);
+    expect([one.code, one.stderr]).toEqual([
+      2,
+      expect.stringMatching(/text: must be at most 20000 characters\n.*Split the text into several memories/),
+    ]);
     expect((await json<Listed>(["memories", "-n", "1"])).memories.map((m) => m.text)).toEqual(["no cilantro"]);
   });
 
