@@ -179,7 +179,16 @@ export const MemoryHistoryResponse = z.object({
   memoryId: z.string(),
   /** How many versions there are in all (`versions` holds those of the page asked for). */
   total: z.number().int(),
-  versions: z.array(z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime })),
+  versions: z.array(
+    z.object({
+      version: z.number().int(),
+      text: z.string(),
+      bucketId: z.number().int(),
+      /** The bucket's name now; absent when the bucket has since been deleted. */
+      bucketName: z.string().optional(),
+      changedAt: DateTime,
+    }),
+  ),
 });
 export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
 

@@ -346,7 +346,12 @@ describe("memories over HTTP", () => {
       },
     });
     expect((await a("POST", "/api/v2/memory/update", { memoryId: first, bucketId: 55 })).status).toBe(404);
-    expect((await a("GET", `/api/v2/memory/${first}/history`)).body.versions).toHaveLength(3);
+    const { versions } = (await a("GET", `/api/v2/memory/${first}/history`)).body;
+    expect(versions.map((v: { bucketId: number; bucketName: string }) => [v.bucketId, v.bucketName])).toEqual([
+      [1, "General"],
+      [1, "General"],
+      [2, "Drinks"],
+    ]);
   });
 
   it("DELETE /api/memories/{id} and POST /api/memories/bulk-delete", async () => {

@@ -481,10 +481,10 @@ describe("the tools CLI parity brought", () => {
     answers["memories.history"] = {
       memoryId: "mem_1",
       total: 3,
-      versions: [{ version: 2, text: "Likes aisle seats", bucketId: 1, changedAt: "2025-02-01T09:30:00.000Z" }],
+      versions: [{ version: 2, text: "Likes aisle seats", bucketId: 1, bucketName: "General", changedAt: "2025-02-01T09:30:00.000Z" }],
     };
     expect(text(await call("memory_history", { memoryId: "mem_1", skip: 1, count: 1 }))).toBe(
-      "mem_1: versions 2–2 of 3, oldest first:\n- version 2 · 2025-02-01 09:30 · bucket 1\n   Likes aisle seats\nMore: skip 2.",
+      'mem_1: versions 2–2 of 3, oldest first:\n- version 2 · 2025-02-01 09:30 · bucket 1 "General"\n   Likes aisle seats\nMore: skip 2.',
     );
     answers["conversations.pin"] = { updated: ["c1"], count: 1 };
     expect(text(await call("pin_conversations", { ids: ["c1", "c9"], pinned: true }))).toBe("Pinned 1 conversation: c1. Not found: c9.");

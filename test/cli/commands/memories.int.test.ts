@@ -188,6 +188,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
       "Flight to Lisbon on June 4",
       "Flight to Lisbon on June 4",
     ]);
+    expect((await mnemo(["memories", "history", memoryId])).stdout).toMatch(/^\s*3 .* Travel +Flight to Lisbon on June 4$/m);
 
     const refused = await mnemo(["memories", "delete", memoryId]);
     expect(refused.code).toBe(2);
