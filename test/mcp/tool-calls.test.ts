@@ -176,6 +176,26 @@ describe("tools/call", () => {
     expect(text(await call("no_such_tool"))).toMatch(/^name: there is no tool "no_such_tool"\nFix: Call one of: store_memory, /);
   });
 
+  it("refuses an argument a tool does not take, naming it and the tool's arguments, for every tool alike", async () => {
+    calls.length = 0;
+    const unknown: [string, Record<string, unknown>, string][] = [
+      ["list_buckets", { verbose: true }, "verbose: is not an argument of list_buckets\nFix: Call list_buckets without arguments."],
+      [
+        "search_memories",
+        { query: "tea", limit: 3 },
+        "limit: is not an argument of search_memories\nFix: Use its arguments: query, count, bucketId, contentType, dateFrom, dateTo.",
+      ],
+      // What a tool fixes for the model (search_memories always asks for ids) is not an argument of it either.
+      ["search_memories", { query: "tea", includeIds: false, source: "x" }, "includeIds, source: are not arguments of search_memories"],
+    ];
+    for (const [name, args, message] of unknown) {
+      const result = await call(name, args);
+      expect(result.isError, name).toBe(true);
+      expect(text(result).slice(0, message.length), name).toBe(message);
+    }
+    expect(calls).toEqual([]);
+  });
+
   it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params, not as an internal error", async () => {
     calls.length = 0;
     const raw = (params: Record<string, unknown>) => client.request({ method: "tools/call", params } as never, CallToolResultSchema);

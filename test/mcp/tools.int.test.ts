@@ -284,6 +284,11 @@ describe("each tool answers as its REST twin does", () => {
     for (const args of [{ text: { nested: [1, [2, { deep: null }]] } }, { text: "x".repeat(20_001) }, { text: ["a"], bucketId: "1" }]) {
       expect((await callTool(clients["stdio"]!, "store_memory", args)).isError).toBe(true);
     }
+    const unknown = await callTool(clients["stdio"]!, "list_buckets", { bucketId: 1 });
+    expect([unknown.isError, textOf(unknown)]).toEqual([
+      true,
+      "bucketId: is not an argument of list_buckets\nFix: Call list_buckets without arguments.",
+    ]);
     const tooLong = await callTool(clients["stdio"]!, "store_memory", { text: "x".repeat(20_001) });
     expect(textOf(tooLong)).toMatch(/^text: must be at most 20000 characters\nFix: Split the text into several memories/);
     for (const connected of Object.values(clients)) {
