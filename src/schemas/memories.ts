@@ -7,6 +7,7 @@ export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** mnemo has no path for long documents (an import reads chats, not prose), so whoever holds a longer text splits it. */
 const MEMORY_TOO_LONG = withFix(
+  "text",
   `must be at most ${MAX_MEMORY_CHARS} characters`,
   "Split the text into several memories, each at most 20,000 characters.",
 );

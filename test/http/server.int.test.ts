@@ -209,6 +209,20 @@ describe("service basics", () => {
       status: 400,
       body: { error: 'maxTokens: must be a number, not "5"' },
     });
+    const lookFor = expect.stringMatching(/^Say what to look for: /);
+    for (const [path, body] of [
+      ["/api/chat-history/search", { query: "" }],
+      ["/api/chat-history/inject", { query: "  " }],
+    ] as const) {
+      expect(await a("POST", path, body)).toMatchObject({
+        status: 400,
+        body: { error: "query: must not be empty", field: "query", suggestion: lookFor },
+      });
+    }
+    expect(await a("POST", "/api/chat-history/inject", { queries: [{ query: "x" }, { query: " " }] })).toMatchObject({
+      status: 400,
+      body: { error: "queries[1].query: must not be empty", suggestion: lookFor },
+    });
     expect(await a("POST", "/api/chat-history/search", [1])).toMatchObject({
       status: 400,
       body: { error: "body: must be an object, not an array" },

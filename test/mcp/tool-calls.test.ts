@@ -159,6 +159,16 @@ describe("tools/call", () => {
       ["update_or_move_memories", { memoryIds: [] }, "memoryIds: must list at least one id"],
       ["delete_memories", { memoryIds: "mem_x" }, 'memoryIds: must be an array, not "mem_x"'],
       ["recall_chat_history", {}, "query: is required (or give queries)"],
+      [
+        "recall_chat_history",
+        { query: " " },
+        'query: must not be empty\nFix: Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
+      ],
+      [
+        "search_chat_history",
+        { query: "" },
+        'query: must not be empty\nFix: Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
+      ],
       ["recall_chat_history", { query: "x", maxTokens: 2001 }, "maxTokens: must be at most 2000"],
       ["search_chat_history", { query: "x", limit: 0 }, "limit: must be 1 to 100"],
       ["list_conversations", { pageSize: 101 }, "pageSize: must be at most 100"],
