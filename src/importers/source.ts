@@ -4,6 +4,7 @@ import { open, readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
+import { unreadableReason } from "../shared/file-errors.js";
 
 /** A byte stream that can be opened again: a plain file or an entry of a zip archive. */
 export interface ByteSource {
@@ -46,9 +47,7 @@ export async function statPath(path: string): Promise<Stats> {
   try {
     return await stat(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === "ENOENT" ? "no such file or directory" : `cannot be read (${code ?? String(error)})`;
-    throw new AppError("invalid_input", `${path}: ${problem}`, {
+    throw new AppError("invalid_input", `cannot read ${path}: ${unreadableReason(error)}`, {
       suggestion: "Check the path: pass the export .zip as downloaded, its conversations.json, or the unzipped folder.",
       cause: error,
     });

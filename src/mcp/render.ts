@@ -107,7 +107,7 @@ export function renderStored(result: StoreMemoryResponse): string {
 export function renderHistory(result: MemoryHistoryResponse, skip = 0): string {
   const versions = result.versions.map(
     (v) =>
-      `- version ${v.version} · ${v.changedAt.slice(0, 16).replace("T", " ")} · bucket ${v.bucketId}\n   ${v.text.replace(/\n/g, "\n   ")}`,
+      `- version ${v.version} · ${v.changedAt.slice(0, 16).replace("T", " ")} · bucket ${v.bucketId} ${v.bucketName === undefined ? "(deleted)" : JSON.stringify(v.bucketName)}\n   ${v.text.replace(/\n/g, "\n   ")}`,
   );
   const last = skip + result.versions.length;
   const range =

@@ -1,10 +1,17 @@
 import { z } from "zod";
+import { withFix } from "./fixes.js";
 import { ApiVersion, DateFilter, DateTime, IdText, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`);
+/** mnemo has no path for long documents (an import reads chats, not prose), so whoever holds a longer text splits it. */
+const MEMORY_TOO_LONG = withFix(
+  "text",
+  `must be at most ${MAX_MEMORY_CHARS} characters`,
+  "Split the text into several memories, each at most 20,000 characters.",
+);
+const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 const Source = z.string().max(200).optional();
 export const MemoryId = z
@@ -116,7 +123,7 @@ const MAX_BULK_MOVE = 100;
 export const UpdateMemoryRequest = z.object({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
-  text: z.string().max(MAX_MEMORY_CHARS, `must be at most ${MAX_MEMORY_CHARS} characters`).optional(),
+  text: z.string().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
   bucketId: BucketId.optional(),
   bucketName: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
 });
@@ -173,7 +180,16 @@ export const MemoryHistoryResponse = z.object({
   memoryId: z.string(),
   /** How many versions there are in all (`versions` holds those of the page asked for). */
   total: z.number().int(),
-  versions: z.array(z.object({ version: z.number().int(), text: z.string(), bucketId: z.number().int(), changedAt: DateTime })),
+  versions: z.array(
+    z.object({
+      version: z.number().int(),
+      text: z.string(),
+      bucketId: z.number().int(),
+      /** The bucket's name now; absent when the bucket has since been deleted. */
+      bucketName: z.string().optional(),
+      changedAt: DateTime,
+    }),
+  ),
 });
 export type MemoryHistoryResponse = z.infer<typeof MemoryHistoryResponse>;
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../shared/errors.js";
+import { fixOf } from "./fixes.js";
 import "./messages.js";
 
 /** Validates input against a schema; the first problem becomes an AppError naming the field. */
@@ -9,7 +10,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?
   if (result.success) return result.data;
   const issue = result.error.issues.find((found) => !isSafeIntegerBound(found)) ?? result.error.issues[0]!;
   const field = formatPath([...(root ? [root] : []), ...issue.path]) || "body";
-  throw AppError.invalid(field, issue.message);
+  throw AppError.invalid(field, issue.message, fixOf(field, issue.message));
 }
 
 /**

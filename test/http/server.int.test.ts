@@ -209,6 +209,20 @@ describe("service basics", () => {
       status: 400,
       body: { error: 'maxTokens: must be a number, not "5"' },
     });
+    const lookFor = expect.stringMatching(/^Say what to look for: /);
+    for (const [path, body] of [
+      ["/api/chat-history/search", { query: "" }],
+      ["/api/chat-history/inject", { query: "  " }],
+    ] as const) {
+      expect(await a("POST", path, body)).toMatchObject({
+        status: 400,
+        body: { error: "query: must not be empty", field: "query", suggestion: lookFor },
+      });
+    }
+    expect(await a("POST", "/api/chat-history/inject", { queries: [{ query: "x" }, { query: " " }] })).toMatchObject({
+      status: 400,
+      body: { error: "queries[1].query: must not be empty", suggestion: lookFor },
+    });
     expect(await a("POST", "/api/chat-history/search", [1])).toMatchObject({
       status: 400,
       body: { error: "body: must be an object, not an array" },
@@ -247,6 +261,14 @@ describe("memories over HTTP", () => {
     expect(stored).toMatchObject({ status: 200, body: { done: "ok", memoryId: expect.stringMatching(/^mem_/) } });
     first = stored.body.memoryId;
     expect(await a("POST", "/api/memory", { text: "   " })).toMatchObject({ status: 400, body: { error: "text: must not be empty" } });
+    expect(await a("POST", "/api/memory", { text: "x".repeat(20_001) })).toMatchObject({
+      status: 400,
+      body: {
+        error: "text: must be at most 20000 characters",
+        field: "text",
+        suggestion: expect.stringMatching(/^Split the text into several memories/),
+      },
+    });
     const missing = await a("POST", "/api/memory", { text: "x", bucketId: 77 });
     expect(missing).toMatchObject({
       status: 404,
@@ -338,7 +360,12 @@ describe("memories over HTTP", () => {
       },
     });
     expect((await a("POST", "/api/v2/memory/update", { memoryId: first, bucketId: 55 })).status).toBe(404);
-    expect((await a("GET", `/api/v2/memory/${first}/history`)).body.versions).toHaveLength(3);
+    const { versions } = (await a("GET", `/api/v2/memory/${first}/history`)).body;
+    expect(versions.map((v: { bucketId: number; bucketName: string }) => [v.bucketId, v.bucketName])).toEqual([
+      [1, "General"],
+      [1, "General"],
+      [2, "Drinks"],
+    ]);
   });
 
   it("DELETE /api/memories/{id} and POST /api/memories/bulk-delete", async () => {

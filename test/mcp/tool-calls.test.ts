@@ -159,6 +159,16 @@ describe("tools/call", () => {
       ["update_or_move_memories", { memoryIds: [] }, "memoryIds: must list at least one id"],
       ["delete_memories", { memoryIds: "mem_x" }, 'memoryIds: must be an array, not "mem_x"'],
       ["recall_chat_history", {}, "query: is required (or give queries)"],
+      [
+        "recall_chat_history",
+        { query: " " },
+        'query: must not be empty\nFix: Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
+      ],
+      [
+        "search_chat_history",
+        { query: "" },
+        'query: must not be empty\nFix: Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
+      ],
       ["recall_chat_history", { query: "x", maxTokens: 2001 }, "maxTokens: must be at most 2000"],
       ["search_chat_history", { query: "x", limit: 0 }, "limit: must be 1 to 100"],
       ["list_conversations", { pageSize: 101 }, "pageSize: must be at most 100"],
@@ -174,6 +184,26 @@ describe("tools/call", () => {
     }
     expect(calls).toEqual([]);
     expect(text(await call("no_such_tool"))).toMatch(/^name: there is no tool "no_such_tool"\nFix: Call one of: store_memory, /);
+  });
+
+  it("refuses an argument a tool does not take, naming it and the tool's arguments, for every tool alike", async () => {
+    calls.length = 0;
+    const unknown: [string, Record<string, unknown>, string][] = [
+      ["list_buckets", { verbose: true }, "verbose: is not an argument of list_buckets\nFix: Call list_buckets without arguments."],
+      [
+        "search_memories",
+        { query: "tea", limit: 3 },
+        "limit: is not an argument of search_memories\nFix: Use its arguments: query, count, bucketId, contentType, dateFrom, dateTo.",
+      ],
+      // What a tool fixes for the model (search_memories always asks for ids) is not an argument of it either.
+      ["search_memories", { query: "tea", includeIds: false, source: "x" }, "includeIds, source: are not arguments of search_memories"],
+    ];
+    for (const [name, args, message] of unknown) {
+      const result = await call(name, args);
+      expect(result.isError, name).toBe(true);
+      expect(text(result).slice(0, message.length), name).toBe(message);
+    }
+    expect(calls).toEqual([]);
   });
 
   it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params, not as an internal error", async () => {
@@ -481,10 +511,10 @@ describe("the tools CLI parity brought", () => {
     answers["memories.history"] = {
       memoryId: "mem_1",
       total: 3,
-      versions: [{ version: 2, text: "Likes aisle seats", bucketId: 1, changedAt: "2025-02-01T09:30:00.000Z" }],
+      versions: [{ version: 2, text: "Likes aisle seats", bucketId: 1, bucketName: "General", changedAt: "2025-02-01T09:30:00.000Z" }],
     };
     expect(text(await call("memory_history", { memoryId: "mem_1", skip: 1, count: 1 }))).toBe(
-      "mem_1: versions 2–2 of 3, oldest first:\n- version 2 · 2025-02-01 09:30 · bucket 1\n   Likes aisle seats\nMore: skip 2.",
+      'mem_1: versions 2–2 of 3, oldest first:\n- version 2 · 2025-02-01 09:30 · bucket 1 "General"\n   Likes aisle seats\nMore: skip 2.',
     );
     answers["conversations.pin"] = { updated: ["c1"], count: 1 };
     expect(text(await call("pin_conversations", { ids: ["c1", "c9"], pinned: true }))).toBe("Pinned 1 conversation: c1. Not found: c9.");

@@ -168,8 +168,10 @@ describe("each tool answers as its REST twin does", () => {
 
     const moved = (await api("GET", "/api/v2/memory?includeIds=true&count=1")).body.memories[0].id as string;
     const history = await same("memory_history", { memoryId: moved, skip: 1 }, { memoryId: moved, skip: 1 });
-    expect(history.structuredContent).toMatchObject({ total: 2, versions: [{ version: 2, bucketId: 1 }] });
-    expect(textOf(history)).toMatch(new RegExp(`^${moved}: versions 2–2 of 2, oldest first:\\n- version 2 · `));
+    expect(history.structuredContent).toMatchObject({ total: 2, versions: [{ version: 2, bucketId: 1, bucketName: "General" }] });
+    expect(textOf(history)).toMatch(new RegExp(`^${moved}: versions 2–2 of 2, oldest first:\\n- version 2 · .* · bucket 1 "General"\\n`));
+    const oldest = await callTool(remote, "memory_history", { memoryId: moved, count: 1 });
+    expect(textOf(oldest)).toMatch(/- version 1 · .* · bucket \d+ \(deleted\)\n/);
     expect(textOf(await callTool(remote, "memory_history", { memoryId: moved, skip: 5 }))).toBe(
       "skip: is past the last version: the memory has 2 versions\nFix: Ask with skip 0 to 1.",
     );
@@ -282,6 +284,13 @@ describe("each tool answers as its REST twin does", () => {
     for (const args of [{ text: { nested: [1, [2, { deep: null }]] } }, { text: "x".repeat(20_001) }, { text: ["a"], bucketId: "1" }]) {
       expect((await callTool(clients["stdio"]!, "store_memory", args)).isError).toBe(true);
     }
+    const unknown = await callTool(clients["stdio"]!, "list_buckets", { bucketId: 1 });
+    expect([unknown.isError, textOf(unknown)]).toEqual([
+      true,
+      "bucketId: is not an argument of list_buckets\nFix: Call list_buckets without arguments.",
+    ]);
+    const tooLong = await callTool(clients["stdio"]!, "store_memory", { text: "x".repeat(20_001) });
+    expect(textOf(tooLong)).toMatch(/^text: must be at most 20000 characters\nFix: Split the text into several memories/);
     for (const connected of Object.values(clients)) {
       expect((await callTool(connected, "list_buckets")).isError, "alive after bad calls").toBeFalsy();
       expect(connected.errors).toEqual([]);

@@ -146,13 +146,13 @@ export function registerMemories(program: Command): void {
             [
               { key: "version", title: "VERSION", align: "right" },
               { key: "changedAt", title: "CHANGED" },
-              { key: "bucketId", title: "BUCKET", align: "right" },
+              { key: "bucket", title: "BUCKET" },
               { key: "text", title: "TEXT", flexible: true },
             ],
             result.versions.map((v) => ({
-              ...v,
+              text: v.text,
               version: String(v.version),
-              bucketId: String(v.bucketId),
+              bucket: v.bucketName ?? `bucket ${v.bucketId} (deleted)`,
               changedAt: shortDate(v.changedAt, session.out.timeZone),
             })),
           );

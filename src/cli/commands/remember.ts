@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
+import { unreadableReason } from "../../shared/file-errors.js";
 import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
 import type { InStream } from "../io.js";
@@ -99,7 +100,7 @@ async function checkLines(requests: StoreMemoryRequest[], texts: MemoryText[]): 
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "invalid_input") throw error;
       const { field, problem } = error.details as { field: string; problem: string };
-      throw AppError.invalid(`line ${texts[index]!.line}`, field === "text" ? problem : `${field}: ${problem}`);
+      throw AppError.invalid(`line ${texts[index]!.line}`, field === "text" ? problem : `${field}: ${problem}`, error.suggestion);
     }
   });
 }
@@ -124,13 +125,7 @@ async function rememberImage(session: Session, file: string, description: string
   try {
     data = fs.readFileSync(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = { ENOENT: "there is no such file", EACCES: "you may not read it", EISDIR: "it is a folder" }[code ?? ""];
-    throw AppError.invalid(
-      "--image",
-      `cannot read ${file}: ${why ?? code ?? (error as Error).message}`,
-      "Pass the path of a PNG, JPEG, GIF or WebP file.",
-    );
+    throw AppError.invalid("--image", `cannot read ${file}: ${unreadableReason(error)}`, "Pass the path of a PNG, JPEG, GIF or WebP file.");
   }
   const { checkImage } = await import("../../core/index.js");
   const { problem } = await checkImage(data);

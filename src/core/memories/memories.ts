@@ -380,10 +380,14 @@ export async function memoryHistory(
   if (rows.length === 0) throw memoryNotFound(id);
   rows.sort((a, b) => a.version - b.version);
   const page = rows.slice(skip, count === undefined ? undefined : skip + count);
+  const names = new Map((await cachedBucketRows(ctx, userId)).map((row) => [row.id, row.name]));
   return {
     memoryId: id,
     total: rows.length,
-    versions: page.map(({ version, text, bucketId, changedAt }) => ({ version, text, bucketId, changedAt })),
+    versions: page.map(({ version, text, bucketId, changedAt }) => {
+      const bucketName = names.get(bucketId);
+      return { version, text, bucketId, ...(bucketName === undefined ? {} : { bucketName }), changedAt };
+    }),
   };
 }
 

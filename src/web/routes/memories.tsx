@@ -102,8 +102,8 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
 
   web.get("/memories/:id/history", page, async (c) => {
     const { service } = c.get("session");
-    const [history, buckets] = await Promise.all([service.memories.history(c.req.param("id")), service.buckets.list()]);
-    return c.html(<HistoryPage ctx={pageContext(c)} history={history} buckets={buckets} />);
+    const history = await service.memories.history(c.req.param("id"));
+    return c.html(<HistoryPage ctx={pageContext(c)} history={history} />);
   });
 }
 

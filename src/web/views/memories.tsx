@@ -224,8 +224,7 @@ function sameOrigin(url: string): string {
   }
 }
 
-export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryResponse; buckets: Bucket[] }) {
-  const names = new Map(props.buckets.map((bucket) => [Number(bucket.id), bucket.name]));
+export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryResponse }) {
   const versions = [...props.history.versions].reverse();
   return (
     <Layout title="Memory history" page="memories" ctx={props.ctx}>
@@ -239,7 +238,7 @@ export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryRes
             <div class="item-head meta">
               <strong>Version {version.version}</strong>
               <span>{shortDate(version.changedAt)}</span>
-              <span>{names.get(version.bucketId) ?? `bucket ${version.bucketId} (deleted)`}</span>
+              <span>{version.bucketName ?? `bucket ${version.bucketId} (deleted)`}</span>
             </div>
             <p class="text">{version.text}</p>
           </li>

@@ -37,6 +37,9 @@ describe.each(["embedded", "remote"] as const)("mnemo buckets rename|delete, inf
     expect(JSON.parse(deleted.stdout)).toEqual({ message: "Bucket deleted", bucketId: 2, movedMemories: 1, movedTo: 1 });
     const history = JSON.parse((await cli("--json", "memories", "history", memory)).stdout);
     expect(history.versions.map((v: { bucketId: number }) => v.bucketId)).toEqual([2, 1]);
+    const shown = (await cli("memories", "history", memory)).stdout;
+    expect(shown).toMatch(/^\s*1 .* bucket 2 \(deleted\) +Lisbon in May$/m);
+    expect(shown).toMatch(/^\s*2 .* General +Lisbon in May$/m);
     const general = await cli("--yes", "buckets", "delete", "General");
     expect(general.code).toBe(2);
     expect(general.stderr).toMatch(/bucketId: bucket 1 is the default bucket, .* it can be renamed but not deleted/);

@@ -127,7 +127,15 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     ]);
     // A bad line is named by its line of the input (blank lines count), and none of the lines is stored.
     const tooLong = await mnemo(["remember", "--no-date", "--lines", "-"], `one\n\ntwo\n${"x".repeat(20_001)}\nthree\n`);
-    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining("line 4: must be at most 20000 characters")]);
+    expect([tooLong.code, tooLong.stderr]).toEqual([
+      2,
+      expect.stringMatching(/line 4: must be at most 20000 characters\n.*Split the text into several memories/),
+    ]);
+    const one = await mnemo(["remember", "x".repeat(20_001)]);
+    expect([one.code, one.stderr]).toEqual([
+      2,
+      expect.stringMatching(/text: must be at most 20000 characters\n.*Split the text into several memories/),
+    ]);
     expect((await json<Listed>(["memories", "-n", "1"])).memories.map((m) => m.text)).toEqual(["no cilantro"]);
   });
 
@@ -180,6 +188,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
       "Flight to Lisbon on June 4",
       "Flight to Lisbon on June 4",
     ]);
+    expect((await mnemo(["memories", "history", memoryId])).stdout).toMatch(/^\s*3 .* Travel +Flight to Lisbon on June 4$/m);
 
     const refused = await mnemo(["memories", "delete", memoryId]);
     expect(refused.code).toBe(2);
@@ -247,7 +256,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const missing = await mnemo(["remember", "--image", image("no-such.png")]);
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      expect.stringMatching(/--image: cannot read .*no-such\.png: there is no such file\n.*Pass the path of a PNG/),
+      expect.stringMatching(/--image: cannot read .*no-such\.png: there is no such file or folder\n.*Pass the path of a PNG/),
     ]);
     const signatureOnly = path.join(tempDir(), "cut.png");
     fs.writeFileSync(signatureOnly, fs.readFileSync(image("red-square.png")).subarray(0, 8));

@@ -85,6 +85,16 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect(limit.code).toBe(2);
     expect(limit.stderr).toMatch(/--limit: must be 1 to 100/);
     expect((await mnemo(["chats", "list", "--page-size", "101"])).stderr).toMatch(/^✖ --page-size: must be at most 100/m);
+    for (const args of [
+      ["recall", ""],
+      ["search", "   "],
+    ]) {
+      const empty = await mnemo(args);
+      expect([empty.code, empty.stderr], args.join(" ")).toEqual([
+        2,
+        expect.stringMatching(/^✖ query: must not be empty\n\s*→ Say what to look for: a few words or a question/m),
+      ]);
+    }
   });
 
   it("a command that fails while its model is still loading exits with its own code, every time", async () => {
