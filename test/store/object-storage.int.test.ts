@@ -15,25 +15,33 @@ const STORE = "s3://mnemo/db";
 interface Machine {
   env: NodeJS.ProcessEnv;
   dataDir: string;
-  /**
-   * How its commands run: in a process of their own when the credentials are in AWS_* variables
-   * (LanceDB reads its process's environment), else the CLI's program in this process.
-   */
+  /** How its commands run: the CLI's program in this process, unless a test needs processes of their own. */
   run: typeof runCli;
 }
 
-/** Credentials from the standard AWS_* variables, as LanceDB reads them. */
+/**
+ * Credentials from the standard AWS_* variables, as LanceDB reads them: from its process's
+ * environment, so that they are this process's while each of the machine's commands runs here
+ * (a command spawned gets them in its own, as a user's shell gives them).
+ */
 function envMachine(s3: S3Server): Machine {
-  const env = isolatedEnv({
-    MNEMO_STORE: STORE,
-    MNEMO_EMBEDDER: "bundled",
+  const aws = {
     AWS_ENDPOINT: s3.endpoint,
     AWS_ALLOW_HTTP: "true",
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "S3RVER",
     AWS_SECRET_ACCESS_KEY: ENV_SECRET,
-  });
-  return { env, dataDir: path.join(env["HOME"]!, ".mnemo"), run: spawnCli };
+  };
+  const env = isolatedEnv({ MNEMO_STORE: STORE, MNEMO_EMBEDDER: "bundled", ...aws });
+  const run: typeof runCli = async (args, options) => {
+    Object.assign(process.env, aws);
+    try {
+      return await runCli(args, options);
+    } finally {
+      for (const name of Object.keys(aws)) delete process.env[name];
+    }
+  };
+  return { env, dataDir: path.join(env["HOME"]!, ".mnemo"), run };
 }
 
 /** Credentials from `storage.options` in the local data dir's config.json. */
