@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
+import type { Embedder } from "../../src/providers/embedder.js";
+import { createEmbedder } from "../../src/providers/create-providers.js";
 import { imageBytes } from "../../src/core/index.js";
 import { diagnose } from "../../src/core/operations/doctor.js";
 import { repairStore } from "../../src/core/operations/doctor-repair.js";
@@ -32,6 +34,11 @@ let pristine: string;
  * a health process kept for that environment, so that the cases share one.
  */
 let env: NodeJS.ProcessEnv;
+/**
+ * The bundled embedder, loaded once: every case opens a copy of the store twice (its damage is
+ * the subject, not the model's loading, ~0.2 s of CPU each of 88 times).
+ */
+let embedder: Embedder;
 /** What the store held: memory texts by id, conversation ids with a phrase of theirs, users by name. */
 let truth: {
   memories: Map<string, string>;
@@ -95,8 +102,11 @@ beforeAll(async () => {
     trash: await trashTitles(app),
   };
   expect(truth.trash).toEqual(["Old drafts", "The old locker code was 4512"]);
+  embedder = await createEmbedder(app.config.embedder, app.config);
   await app.close();
 }, 120_000);
+
+afterAll(() => embedder?.close());
 
 type Damage = "truncate" | "bitflip";
 interface Case {
@@ -185,7 +195,7 @@ describe("the corruption probe", () => {
     "$name: named where it is read, told by doctor, nothing that could be read lost by --repair",
     async (probe) => {
       const store = damagedCopy(probe);
-      const app = await openTestApp({ store }, {}, env);
+      const app = await openTestApp({ store }, { embedder }, env);
       try {
         await readsOrNamesDamage("memories", async () => memoryTexts(app, "default"));
         await readsOrNamesDamage("conversations", async () => (await app.service()).conversations.list({}));
@@ -215,7 +225,7 @@ describe("the corruption probe", () => {
 });
 
 async function expectEverythingBack(probe: Case, store: string): Promise<void> {
-  const app = await openTestApp({ store }, {}, env);
+  const app = await openTestApp({ store }, { embedder }, env);
   try {
     const users = new Map((await app.users.list()).map((user) => [user.name, user.id]));
     expect(users, probe.name).toEqual(truth.users);
