@@ -9,7 +9,7 @@ export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 const MEMORY_TOO_LONG = withFix(
   "text",
   `must be at most ${MAX_MEMORY_CHARS} characters`,
-  "Split the text into several memories, each at most 20,000 characters.",
+  `Split the text into several memories, each at most ${MAX_MEMORY_CHARS.toLocaleString("en")} characters.`,
 );
 const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
