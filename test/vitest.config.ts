@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
@@ -24,23 +23,6 @@ function srcToDist(): Plugin {
     },
   };
 }
-
-/**
- * The run's temp dirs (its stores, servers' data dirs, exports) in memory, on /dev/shm's tmpfs when
- * the machine has one with room: each is still a real store, LanceDB's files and fsyncs on a file
- * system, without the disk's journal under them. Set here, in the process that starts the workers,
- * so that every worker, child process and global setup gets it.
- */
-function tempDirsInMemory(): void {
-  const shm = "/dev/shm";
-  if (process.env["TMPDIR"]?.startsWith(shm) || !fs.existsSync(shm)) return;
-  const { bavail, bsize } = fs.statfsSync(shm);
-  if (bavail * bsize < 4 * 2 ** 30) return;
-  const dir = fs.mkdtempSync(`${shm}/mnemo-tests-`);
-  process.env["TMPDIR"] = dir;
-  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
-}
-tempDirsInMemory();
 
 const INTEGRATION = "test/**/*.int.test.ts";
 const PACKAGE = "test/**/*.pack.test.ts";
