@@ -36,7 +36,7 @@ export type { ImageCheck } from "./memories/image-types.js";
 export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
 export { probablyUnrelated } from "./retrieval/relevance.js";
-export { conversationsOutcome, memoriesOutcome } from "./jobs/import-outcome.js";
+export { conversationsOutcome, conversationsRead, memoriesOutcome } from "./jobs/import-outcome.js";
 
 /** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
 export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { conversationsOutcome, memoriesOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
+import { conversationsOutcome, conversationsRead, memoriesOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
@@ -117,7 +117,7 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
 
 function reportTotals(out: Output, summary: ImportSummary): void {
   const unreadable = summary.files.filter((file) => file.error).length;
-  const read = summary.files.reduce((sum, file) => sum + file.conversations, 0);
+  const read = conversationsRead(summary.files);
   if (read === 0 && unreadable > 0) {
     return out.error(
       `Nothing ${summary.dryRun ? "checked" : "imported"}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`,

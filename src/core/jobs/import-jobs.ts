@@ -10,7 +10,7 @@ import { diskFullOr } from "../../store/write-lock.js";
 import type { CoreContext } from "../context.js";
 import type { MnemoService } from "../service-types.js";
 import { importExports, waitForProcessing, type ImportSummary } from "./import-file.js";
-import { conversationsOutcome, memoriesOutcome } from "./import-outcome.js";
+import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
 
 /** Finished jobs are kept this long for their summary, then forgotten. */
 const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
@@ -209,7 +209,7 @@ function named(summary: ImportSummary, file: string, filename: string): NonNulla
 
 /** The sentences the web app shows (its script cannot import the helper that words them). */
 function outcomeOf(summary: ImportSummary): NonNullable<ImportJob["summary"]>["outcome"] {
-  const read = summary.files.reduce((sum, file) => sum + file.conversations, 0);
+  const read = conversationsRead(summary.files);
   if (read === 0 && summary.files.some((file) => file.error)) return { conversations: "Nothing imported: the file could not be read" };
   const conversations = conversationsOutcome(summary, summary.dryRun);
   const memories = memoriesOutcome(summary.memories, { dryRun: summary.dryRun, quotes: ["“", "”"] });

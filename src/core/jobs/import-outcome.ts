@@ -27,24 +27,30 @@ export interface OutcomeWords {
 
 /** "Imported 2 new conversations, 1 updated; 1 unchanged", "Nothing new: all 4 conversations were already imported". */
 export function importOutcome(counts: ImportCounts, words: OutcomeWords): string {
-  const noun = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? words.noun[0] : words.noun[1]}`;
+  const noun = (count: number) => `${number(count)} ${count === 1 ? words.noun[0] : words.noun[1]}`;
   const problems = [
-    counts.rejected ? `${counts.rejected.toLocaleString("en-US")} rejected` : "",
-    counts.failed ? `${counts.failed.toLocaleString("en-US")} ${words.failed ?? "failed"}` : "",
+    counts.rejected ? `${number(counts.rejected)} rejected` : "",
+    counts.failed ? `${number(counts.failed)} ${words.failed ?? "failed"}` : "",
   ].filter(Boolean);
   const tail = problems.length > 0 ? `; ${problems.join(", ")}` : "";
-  const changed = [
-    counts.new ? `${counts.new.toLocaleString("en-US")} new` : "",
-    counts.updated ? `${counts.updated.toLocaleString("en-US")} updated` : "",
-  ];
-  const said = changed.filter(Boolean);
+  const said = [counts.new ? `${number(counts.new)} new` : "", counts.updated ? `${number(counts.updated)} updated` : ""].filter(Boolean);
   const where = words.where ?? "";
   if (said.length === 0) return `${nothingNew(counts.unchanged, problems.length > 0, noun, words)}${where}${tail}`;
   // The noun goes after the first count: "2 new conversations, 1 updated", "1 updated conversation".
   const first = counts.new || counts.updated;
   said[0] = `${said[0]} ${first === 1 ? words.noun[0] : words.noun[1]}`;
-  const unchanged = counts.unchanged ? `; ${counts.unchanged.toLocaleString("en-US")} unchanged` : "";
+  const unchanged = counts.unchanged ? `; ${number(counts.unchanged)} unchanged` : "";
   return `${words.dryRun ? "Would import" : "Imported"} ${said.join(", ")}${where}${unchanged}${tail}`;
+}
+
+const number = (count: number) => count.toLocaleString("en-US");
+
+/**
+ * The conversations an import read from its files: not new + updated + …, since a conversation
+ * that failed processing was new (or updated) as well.
+ */
+export function conversationsRead(files: readonly { conversations: number }[]): number {
+  return files.reduce((sum, file) => sum + file.conversations, 0);
 }
 
 const CONVERSATIONS = ["conversation", "conversations"] as const;

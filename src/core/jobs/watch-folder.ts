@@ -4,7 +4,7 @@ import path from "node:path";
 import { openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
-import { conversationsOutcome, memoriesOutcome } from "./import-outcome.js";
+import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
 
 /**
  * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
@@ -150,7 +150,7 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return;
   }
-  const conversations = summary.files.reduce((sum, entry) => sum + entry.conversations, 0);
+  const conversations = conversationsRead(summary.files);
   state.imports.push({
     file,
     sha256,
