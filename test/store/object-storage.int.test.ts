@@ -34,11 +34,15 @@ function envMachine(s3: S3Server): Machine {
   };
   const env = isolatedEnv({ MNEMO_STORE: STORE, MNEMO_EMBEDDER: "bundled", ...aws });
   const run: typeof runCli = async (args, options) => {
+    const before = Object.fromEntries(Object.keys(aws).map((name) => [name, process.env[name]]));
     Object.assign(process.env, aws);
     try {
       return await runCli(args, options);
     } finally {
-      for (const name of Object.keys(aws)) delete process.env[name];
+      for (const [name, value] of Object.entries(before)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   };
   return { env, dataDir: path.join(env["HOME"]!, ".mnemo"), run };
