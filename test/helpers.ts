@@ -6,6 +6,7 @@ import { Readable, Writable } from "node:stream";
 import { inject } from "vitest";
 import { runProgram } from "../src/cli/main.js";
 import { createApp, type App, type AppOptions } from "../src/core/app.js";
+import type { Embedder } from "../src/providers/embedder.js";
 import { loadConfig, type ConfigFlags } from "../src/config/load-config.js";
 import { waitForQueue } from "../src/core/jobs/import-file.js";
 import type { MnemoService } from "../src/core/service.js";
@@ -75,8 +76,46 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   const stdout = new Captured();
   const stderr = new Captured();
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
-  const code = await runProgram(args, { env: options.env ?? isolatedEnv(), stdin, stdout, stderr, exitCode: 0 });
+  const env = options.env ?? isolatedEnv();
+  const embedder = usesSharedModel(args, env) ? await sharedBundledEmbedder() : undefined;
+  const code = await runProgram(args, { env, stdin, stdout, stderr, exitCode: 0, embedder });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * Whether a command runs on the run's bundled model untouched: its models folder's `bundled` is
+ * still the link modelsFolder made, and neither the env nor --embedder names another embedder. A
+ * test of a missing, damaged or other model fails one of these and loads its own, as users do.
+ */
+function usesSharedModel(args: string[], env: NodeJS.ProcessEnv): boolean {
+  const shared = inject("modelsDir");
+  const models = env["MNEMO_MODELS"];
+  if (!shared || !models || !["", undefined, "bundled"].includes(env["MNEMO_EMBEDDER"])) return false;
+  const flag = args.findIndex((arg) => arg === "--embedder" || arg.startsWith("--embedder="));
+  const named = flag < 0 ? undefined : (args[flag]!.split("=")[1] ?? args[flag + 1]);
+  if (named !== undefined && named !== "bundled") return false;
+  try {
+    return fs.readlinkSync(path.join(models, "bundled")) === path.join(shared, "bundled");
+  } catch {
+    return false; // not a link (removed, or a folder of its own)
+  }
+}
+
+let sharedBundled: Promise<Embedder> | undefined;
+
+/**
+ * The bundled embedder, loaded once for this test process (isolate: false runs file after file in
+ * one) from the run's models folder, and lent to every in-process command that uses that model:
+ * each command's app loaded it anew, ~0.2 s of CPU apiece (memories.int.test.ts ran 36). Never
+ * closed: idle, its worker holds nothing open and ends with the process.
+ */
+function sharedBundledEmbedder(): Promise<Embedder> {
+  sharedBundled ??= (async () => {
+    const { createEmbedder } = await import("../src/providers/create-providers.js");
+    const config = loadConfig({ store: path.join(tempDir(), "unused"), embedder: "bundled" }, { MNEMO_MODELS: inject("modelsDir") });
+    return createEmbedder("bundled", config);
+  })();
+  return sharedBundled;
 }
 
 /** A stream that keeps what is written to it. */

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
+import type { Embedder } from "../core/index.js";
 
 /** A stream the CLI writes to, and whether a terminal (of what width) is on the other end. */
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -17,6 +18,11 @@ export interface CliIo {
   readonly stderr: OutStream;
   /** The code the run ends with, as `process.exitCode`: a command that partly failed sets it and carries on. */
   exitCode: number;
+  /**
+   * An embedder already loaded, for the stores this run opens when they use that one (AppOptions.embedder):
+   * tests running many commands in one process load the bundled model once. A user's run has none.
+   */
+  readonly embedder?: Embedder;
 }
 
 export function processIo(): CliIo {

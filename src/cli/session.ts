@@ -102,6 +102,7 @@ async function openApp(
   const app = await createApp(config, {
     ...appOptions,
     maintenance,
+    embedder: session.io.embedder,
     onNotice: (message) => out.notice(message),
     onProgress: async ({ file, loaded, total }) => {
       download ??= await startSpinner(`Downloading ${file}`, session);

@@ -3,6 +3,7 @@ import type { Config } from "../config/load-config.js";
 import { isRemoteUri } from "../config/paths.js";
 import type { Embedder, ProgressReporter } from "../providers/embedder.js";
 import {
+  borrowed,
   chooseEmbedder,
   createCaptioner,
   createReranker,
@@ -35,9 +36,10 @@ export interface AppOptions {
   /** Open a store made with another embedder than the config names: for `mnemo reindex`, which moves it to that one. */
   reindexing?: boolean;
   /**
-   * An embedder already loaded, used for an existing store that records it (same id and dims) and
-   * left open by the app: for a process that opens many stores one after another (the corruption
-   * tests open 88), where loading the model again took ~0.2 s of CPU each time.
+   * An embedder already loaded, used for an existing store that records it (same id and dims), or
+   * for a new store whose config chooses it (the spec equal to its id), and left open by the app:
+   * for a process that opens many stores one after another (the corruption tests open 88, the
+   * in-process CLI tests one a command), where loading the model again took ~0.2 s of CPU each time.
    */
   embedder?: Embedder;
 }
@@ -147,7 +149,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
     await recordForRecovery(config, existing);
     return { store: existing, embedder: recordedEmbedder({ id: embedderId, spec: embedderSpec, dims }, config, options) };
   }
-  const choice = await chooseEmbedder(config, options.onProgress);
+  const choice = await chooseEmbedder(config, options.onProgress, options.embedder);
   const { embedder } = choice;
   const store = await Store.create(
     config.storeUri,
@@ -172,7 +174,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
 /** The embedder a store records: the one given, if it is that one (the app does not close it), else loaded when first used. */
 function recordedEmbedder(expected: { id: string; spec: string; dims: number }, config: Config, options: AppOptions): Embedder {
   const given = options.embedder;
-  if (given?.id === expected.id && given.dims === expected.dims) return { ...given, close: async () => undefined };
+  if (given?.id === expected.id && given.dims === expected.dims) return borrowed(given);
   return lazyEmbedder(expected, config);
 }
 

@@ -21,6 +21,7 @@ import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 import type { ReleaseLock } from "../store/process-lock.js";
 
 export type { App, AppOptions } from "./app.js";
+export type { Embedder } from "../providers/embedder.js";
 export type { CoreContext } from "./context.js";
 export type { MnemoService } from "./service.js";
 export type { UserInfo } from "./users.js";

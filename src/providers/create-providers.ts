@@ -42,21 +42,26 @@ export function createEmbedder(spec: string, config: Config, onProgress?: Progre
 
 /**
  * The embedder for a new store. `auto` means the default transformers model when it is cached or
- * can be downloaded, else the bundled model that ships in npm.
+ * can be downloaded, else the bundled model that ships in npm. A `loaded` embedder stands for the
+ * spec equal to its id (the bundled one's is "bundled"), and is borrowed rather than loaded again.
  */
-export async function chooseEmbedder(config: Config, onProgress?: ProgressReporter): Promise<EmbedderChoice> {
-  if (config.embedder !== "auto") {
-    return { embedder: await createEmbedder(config.embedder, config, onProgress), spec: config.embedder };
-  }
+export async function chooseEmbedder(config: Config, onProgress?: ProgressReporter, loaded?: Embedder): Promise<EmbedderChoice> {
+  const create = (spec: string) => (loaded?.id === spec ? Promise.resolve(borrowed(loaded)) : createEmbedder(spec, config, onProgress));
+  if (config.embedder !== "auto") return { embedder: await create(config.embedder), spec: config.embedder };
   const transformersSpec = `transformers:${DEFAULT_TRANSFORMERS_MODEL}`;
   try {
-    const embedder = await createEmbedder(transformersSpec, config, onProgress);
+    const embedder = await create(transformersSpec);
     return { embedder, spec: transformersSpec, reason: `${DEFAULT_TRANSFORMERS_MODEL} is available` };
   } catch (error) {
     if (!isAppError(error) || error.code !== "unavailable") throw error;
-    const embedder = await createEmbedder(BUNDLED_EMBEDDER_ID, config, onProgress);
+    const embedder = await create(BUNDLED_EMBEDDER_ID);
     return { embedder, spec: BUNDLED_EMBEDDER_ID, reason: whyNotTransformers(config) };
   }
+}
+
+/** An embedder loaded by somebody else, used here and left open by `close` (its owner closes it). */
+export function borrowed(embedder: Embedder): Embedder {
+  return { ...embedder, close: async () => undefined };
 }
 
 /** Why `auto` did not take the default transformers model, and how to have it after all. */

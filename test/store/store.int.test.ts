@@ -134,6 +134,31 @@ describe("the store", () => {
     expect(top).toBe("the cat sat on the mat");
     await app.close();
   });
+
+  it("a loaded embedder given to the app serves a new store that chooses it and outlives the app; another choice loads its own", async () => {
+    const probe = await openTestApp();
+    const loaded = await createEmbedder("bundled", probe.config);
+    await probe.close();
+    try {
+      // auto, offline: the bundled model it falls back to is the one given.
+      const offline = path.join(tempDir(), "store");
+      fs.mkdirSync(offline, { recursive: true });
+      fs.writeFileSync(path.join(offline, "config.json"), JSON.stringify({ allowDownload: false }));
+      const app = await openTestApp({ store: offline, embedder: "auto" }, { embedder: loaded });
+      expect(app.context.store.meta.embedderSpec).toBe("bundled");
+      expect(app.context.embedder.embedQuery).toBe(loaded.embedQuery);
+      await (await app.service()).memories.store({ text: "the cat sat on the mat" });
+      await app.close();
+      expect(await loaded.embedQuery("still open")).toHaveLength(512);
+
+      const other = await openTestApp({ embedder: `transformers:${TINY_BERT}` }, { embedder: loaded });
+      expect(other.context.store.meta.dims).toBe(32);
+      expect(other.context.embedder.embedQuery).not.toBe(loaded.embedQuery);
+      await other.close();
+    } finally {
+      await loaded.close();
+    }
+  });
 });
 
 describe("LanceDB's caches", () => {
