@@ -71,14 +71,15 @@ function finished(job: ImportJob, wait: boolean): boolean {
   return job.summary !== undefined && (job.state === "done" || (!wait && job.state === "indexing"));
 }
 
-/** The summary with the path the user gave (the server knows only the file's name). */
+/**
+ * The summary with the path the user gave (the server knows only the file's name). What was skipped
+ * or repaired keeps the server's label, "conversations.json (in export.zip)", as an import here words it.
+ */
 function withPath(summary: ImportJob["summary"] & object, file: string): ImportSummary {
   return {
     ...summary,
     files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
-    skipped: summary.skipped.map((entry) => ({ ...entry, file })),
-    repaired: summary.repaired.map((entry) => ({ ...entry, file })),
     restored: [],
   };
 }
