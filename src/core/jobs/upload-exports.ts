@@ -26,13 +26,16 @@ export interface UploadExportsOptions {
  */
 export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
   checkPlatform(options.platform);
-  // A folder, or a path that is not there (which importExports reports as the CLI always has).
-  const files = paths.filter(isFile);
-  const folders = paths.filter((path) => !isFile(path));
   const summaries: ImportSummary[] = [];
-  for (const file of files) summaries.push(await uploadOne(service, file, options));
-  if (folders.length > 0)
-    summaries.push(await importExports(service, folders, { platform: options.platform, dryRun: Boolean(options.dryRun) }));
+  // A folder, a path that is not there, or an empty file (which the upload endpoint refuses as a
+  // request, ending the whole import): importExports reports each as the CLI always has.
+  for (const path of paths) {
+    summaries.push(
+      isUploadable(path)
+        ? await uploadOne(service, path, options)
+        : await importExports(service, [path], { platform: options.platform, dryRun: Boolean(options.dryRun) }),
+    );
+  }
   return merge(summaries, Boolean(options.dryRun));
 }
 
@@ -102,9 +105,10 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
   return total;
 }
 
-function isFile(path: string): boolean {
+function isUploadable(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    const stat = fs.statSync(path);
+    return stat.isFile() && stat.size > 0;
   } catch {
     return false;
   }
