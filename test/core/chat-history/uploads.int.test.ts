@@ -117,6 +117,13 @@ describe("ingest (upload shape)", () => {
         { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } },
         /^conversation\.messages\[0\]\.role: must be one of "human", "assistant", not "system"$/,
       ],
+      [
+        {
+          ...ok,
+          conversation: { ...ok.conversation, messages: [msg("1", "human", "a"), msg("2", "assistant", "b"), msg("1", "assistant", "c")] },
+        },
+        /^conversation\.messages\[2\]\.id: repeats the id of messages\[0\]: each message needs its own id/,
+      ],
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
       [
         { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } },
