@@ -417,6 +417,13 @@ describe("conversations", () => {
     expect((await failure(svc.conversations.list({ pageSize: 101 }))).message).toMatch(/^pageSize:/);
     expect((await failure(svc.conversations.list({ page: 0 }))).message).toMatch(/^page:/);
     expect((await failure(svc.conversations.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
+    const swapped = await failure(svc.conversations.list({ dateFrom: "2024-07-01", dateTo: "2024-06-10T12:00:00Z" }));
+    expect([swapped.message, swapped.suggestion]).toEqual([
+      "dateFrom: 2024-07-01 is after the range's end, 2024-06-10T12:00:00Z: nothing lies between them",
+      "Swap the two dates.",
+    ]);
+    // One day, from its first millisecond to its last, is a range.
+    expect((await svc.conversations.list({ dateFrom: "2024-06-10", dateTo: "2024-06-10" })).items).toBeDefined();
     expect((await failure(svc.conversations.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
     // A platform with nothing from it is refused as search refuses it, naming those there are: an empty list read as "no such conversation".
     const none = await failure(svc.conversations.list({ provider: "gemini" }));
