@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { checkPlatform } from "../../importers/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
@@ -75,14 +76,17 @@ function finished(job: ImportJob, wait: boolean): boolean {
 }
 
 /**
- * The summary with the path the user gave (the server knows only the file's name). What was skipped
- * or repaired keeps the server's label, "conversations.json (in export.zip)", as an import here words it.
+ * The summary with the path the user gave (the server knows only the file's name), as an import
+ * here words it: the file itself by that path, an entry of a zip as "conversations.json (in export.zip)".
  */
 function withPath(summary: ImportJob["summary"] & object, file: string): ImportSummary {
+  const label = (name: string) => (name === basename(file) ? file : name);
   return {
     ...summary,
     files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
+    skipped: summary.skipped.map((entry) => ({ ...entry, file: label(entry.file) })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file: label(entry.file) })),
     restored: [],
   };
 }
