@@ -339,7 +339,9 @@ describe("ingest (upload shape)", () => {
     await settled(service);
     const detail = await service.conversations.get(conversationId);
     expect(detail.status).toBe("rejected");
-    expect(detail.statusReason).toMatch(/over the limit of 100000/);
+    expect(detail.statusReason).toBe(
+      "120,000 tokens, over the limit of 100,000 a conversation may have: it is kept and listed, but not searched or recalled",
+    );
     expect((await service.conversations.status()).problems).toContainEqual(
       expect.objectContaining({ id: conversationId, status: "rejected" }),
     );
