@@ -90,6 +90,7 @@ export interface ConfigFlags extends LocationFlags {
 }
 
 export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  checkLanceIoThreads(env["LANCE_IO_THREADS"]);
   const location = locateStore(flags, env);
   const { paths } = location;
   const file = parseFileConfig(paths.config, readJsonFile(paths.config));
@@ -113,6 +114,17 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     ...location,
     env,
   };
+}
+
+/**
+ * LanceDB reads LANCE_IO_THREADS itself and panics on a value that is not a count of threads, which
+ * reads as every table damaged: a bad one is named here, before the store is opened.
+ */
+function checkLanceIoThreads(value: string | undefined): void {
+  if (value === undefined || /^[1-9]\d{0,3}$/.test(value)) return;
+  throw new AppError("invalid_input", `LANCE_IO_THREADS must be a whole number of threads, 1 or more (got "${value}")`, {
+    suggestion: "Unset it to use LanceDB's default (mnemo maintain takes 3), or set a number such as 3.",
+  });
 }
 
 function readJsonFile(file: string): unknown {

@@ -72,6 +72,16 @@ describe("config.json", () => {
     expect(configFrom({ llm: { model: "llama3" }, server: { port: 7412, corsOrigins: [] } })().llm.model).toBe("llama3");
   });
 
+  it("refuses a LANCE_IO_THREADS that LanceDB would panic on, which read as every table damaged, before the store is opened", () => {
+    const store = tempDir();
+    for (const value of ["abc", "0", "-1", "1.5", ""]) {
+      expect(() => loadConfig({ store }, { LANCE_IO_THREADS: value })).toThrow(
+        `LANCE_IO_THREADS must be a whole number of threads, 1 or more (got "${value}")`,
+      );
+    }
+    expect(loadConfig({ store }, { LANCE_IO_THREADS: "3" }).env["LANCE_IO_THREADS"]).toBe("3");
+  });
+
   it("refuses a bad setting from the environment as an AppError naming the setting and the variable", () => {
     const store = tempDir();
     let error: unknown;
