@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, type Option } from "commander";
 import { registerBuckets } from "./commands/buckets.js";
 import { registerChats } from "./commands/chats.js";
 import { registerCompletion } from "./commands/completion.js";
@@ -69,7 +69,7 @@ export function buildProgram(io: CliIo = processIo(), args?: string[]): Command 
     .option("--remote <url>", "use a running `mnemo serve` instead of the store (or $MNEMO_URL)")
     .option("--token <token>", "API token for --remote (or $MNEMO_TOKEN)")
     .option("--local", "work on the store directly, even when a `mnemo serve` runs on it", false)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: programOptions })
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   const named = args && commandNamed(program, args);
@@ -77,6 +77,16 @@ export function buildProgram(io: CliIo = processIo(), args?: string[]): Command 
   if (!named) registerCompletion(program);
   bindIo(program, io);
   return program;
+}
+
+/**
+ * The global options a subcommand's help lists: mnemo's own, not its parent command's (`memories
+ * edit --help` listed --query and --to <date>, which `memories` lists by and edit never reads).
+ */
+function programOptions(command: Command): Option[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root === command ? [] : root.options.filter((option) => !option.hidden);
 }
 
 /** The command `args` name, when it is one of COMMANDS: the first word that is not a global option or its value. */

@@ -44,6 +44,7 @@ const Settings = z
         timeoutMs: z.number().int().positive().default(30_000),
         retries: z.number().int().min(0).max(10).default(2),
       })
+      .strict()
       .prefault({}),
     server: z
       .object({
@@ -52,6 +53,7 @@ const Settings = z
         allowedHosts: z.array(z.string()).default([]),
         corsOrigins: z.array(z.string()).default([]),
       })
+      .strict()
       .prefault({}),
     /** Conversations per user that are indexed; the rest are kept but quota-blocked. */
     conversationQuota: z.number().int().positive().nullable().default(null),
@@ -88,6 +90,7 @@ export interface ConfigFlags extends LocationFlags {
 }
 
 export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  checkLanceIoThreads(env["LANCE_IO_THREADS"]);
   const location = locateStore(flags, env);
   const { paths } = location;
   const file = parseFileConfig(paths.config, readJsonFile(paths.config));
@@ -111,6 +114,17 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     ...location,
     env,
   };
+}
+
+/**
+ * LanceDB reads LANCE_IO_THREADS itself and panics on a value that is not a count of threads, which
+ * reads as every table damaged: a bad one is named here, before the store is opened.
+ */
+function checkLanceIoThreads(value: string | undefined): void {
+  if (value === undefined || /^[1-9]\d{0,3}$/.test(value)) return;
+  throw new AppError("invalid_input", `LANCE_IO_THREADS must be a whole number of threads, 1 or more (got "${value}")`, {
+    suggestion: "Unset it to use LanceDB's default (mnemo maintain takes 3), or set a number such as 3.",
+  });
 }
 
 function readJsonFile(file: string): unknown {
@@ -165,5 +179,25 @@ function parseSettings<S extends z.ZodType>(schema: S, value: unknown, problem: 
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
+  if (issue?.code === "unrecognized_keys") {
+    const known = fieldsAt(schema, issue.path);
+    throw problem(
+      [...issue.path, issue.keys[0]].join("."),
+      `is not a setting${known.length > 0 ? ` (those here: ${known.join(", ")})` : ""}`,
+    );
+  }
   throw problem(issue?.path.join(".") || "(root)", issue?.message ?? "invalid");
+}
+
+/** The names of the settings an object of the schema takes at `path` (the root's, or llm's…), for a misspelt one. */
+function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let node: z.core.$ZodType | undefined = schema;
+  for (let depth = 0; node !== undefined; depth++) {
+    while (node !== undefined && "innerType" in node._zod.def) node = node._zod.def.innerType as z.core.$ZodType;
+    if (node === undefined || node._zod.def.type !== "object") return [];
+    const shape: Record<string, z.core.$ZodType> = (node._zod.def as z.core.$ZodObjectDef).shape;
+    if (depth === path.length) return Object.keys(shape);
+    node = shape[String(path[depth])];
+  }
+  return [];
 }

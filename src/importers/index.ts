@@ -14,12 +14,13 @@
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
 import { basename } from "node:path";
-import type { UploadConversation } from "../schemas/chat-history.js";
+import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
 import { isObject } from "./json-values.js";
+import { uniqueIds } from "./message-ids.js";
 import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
@@ -93,7 +94,7 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
         const importer = importerOf(run.format);
         for await (const converted of importer.convert(records(run.parts, reading, isRecordOf(run.format)))) {
           const conversation = importer.chatApp ? { platform: importer.id, platformDisplayName: importer.name, ...converted } : converted;
-          if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(conversation, platform);
+          if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(withUniqueMessageIds(conversation), platform);
           else skips.add(reading.label, REPEATED);
         }
       }
@@ -168,6 +169,16 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
       yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };
     }
   }
+}
+
+/**
+ * A file's messages that share an id numbered apart (m1, m1-2), as the chat importers do, rather than
+ * the record refused: an upload-shape file is an export too. Anything malformed is left for the core.
+ */
+function withUniqueMessageIds(upload: UploadConversation): UploadConversation {
+  const messages: unknown = isObject(upload) && isObject(upload.conversation) ? upload.conversation.messages : undefined;
+  if (!Array.isArray(messages) || !messages.every((message) => isObject(message) && typeof message.id === "string")) return upload;
+  return { ...upload, conversation: { ...upload.conversation, messages: uniqueIds(messages as UploadMessage[]) } };
 }
 
 /** The conversation with `platform` replaced; non-objects are left for the core to reject. */

@@ -83,11 +83,21 @@ async function openZip(zipPath: string): Promise<yauzl.ZipFile> {
   }
 }
 
+/** yauzl's words for an entry whose name leads outside the archive ("../../x", "/etc/x", "C:\\x"). */
+const UNSAFE_ENTRY_NAME = /^(invalid relative path|absolute path|invalid characters in fileName): /;
+
 /** A damaged or unsupported archive (truncated download, encryption, bad entry names...). */
 export function corruptZip(zipPath: string, error: unknown): AppError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new AppError("invalid_input", `${basename(zipPath)}: not a readable zip archive (${reason})`, {
-    suggestion: "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
-    cause: error,
-  });
+  const unsafe = UNSAFE_ENTRY_NAME.test(reason);
+  return new AppError(
+    "invalid_input",
+    `${basename(zipPath)}: ${unsafe ? "not read: an entry's name leads outside the archive" : "not a readable zip archive"} (${reason})`,
+    {
+      suggestion: unsafe
+        ? "No app's export names its files so: this archive was made by hand or tampered with. Unzip it yourself, check what it holds, and pass the folder."
+        : "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
+      cause: error,
+    },
+  );
 }

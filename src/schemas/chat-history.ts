@@ -17,6 +17,24 @@ export const UploadMessage = z.object({
 });
 export type UploadMessage = z.infer<typeof UploadMessage>;
 
+/**
+ * A message's id says which message a re-upload replaces, so a second message with an id the upload
+ * already gave would replace the first one there and then, losing it without a word.
+ */
+function eachIdOnce(messages: UploadMessage[], ctx: z.RefinementCtx): void {
+  const first = new Map<string, number>();
+  messages.forEach((message, index) => {
+    const earlier = first.get(message.id);
+    if (earlier === undefined) first.set(message.id, index);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: [index, "id"],
+        message: `repeats the id of messages[${earlier}]: each message needs its own id, or one of the two is lost`,
+      });
+  });
+}
+
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
   platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
@@ -32,7 +50,7 @@ export const UploadConversation = z.object({
     title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
     createdAt: DateTime,
     updatedAt: DateTime.optional(),
-    messages: z.array(UploadMessage).min(1),
+    messages: z.array(UploadMessage).min(1).superRefine(eachIdOnce),
   }),
 });
 export type UploadConversation = z.infer<typeof UploadConversation>;

@@ -1,3 +1,5 @@
+import { AppError } from "./errors.js";
+
 /** ISO 8601 in UTC; a date-time without an offset is read as UTC, not local time. */
 export function toUtcIso(value: string): string {
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
@@ -8,4 +10,16 @@ export function toUtcIso(value: string): string {
 export function dayBound(value: string, side: "from" | "to"): string {
   if (value.length > 10) return toUtcIso(value);
   return side === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
+}
+
+/**
+ * A date filter's two bounds (dateFrom, dateTo). A range that ends before it starts is refused: it
+ * can hold nothing, and an empty answer would read as "nothing stored" to someone who swapped them.
+ */
+export function dayRange(from: string | undefined, to: string | undefined): { from: string | undefined; to: string | undefined } {
+  const range = { from: from === undefined ? undefined : dayBound(from, "from"), to: to === undefined ? undefined : dayBound(to, "to") };
+  if (range.from !== undefined && range.to !== undefined && range.from > range.to) {
+    throw AppError.invalid("dateFrom", `${from} is after the range's end, ${to}: nothing lies between them`, "Swap the two dates.");
+  }
+  return range;
 }

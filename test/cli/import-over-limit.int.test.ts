@@ -49,7 +49,7 @@ describe("import of an export with a conversation over 100,000 tokens", () => {
       const byTitle = new Map(listed.items.map((item: { title: string }) => [item.title, item]));
       expect(byTitle.get("Chat huge")).toMatchObject({
         status: "rejected",
-        statusReason: expect.stringMatching(/over the limit of 100000/),
+        statusReason: expect.stringMatching(/over the limit of 100,000 /),
       });
       expect(byTitle.get("Chat before")).toMatchObject({ status: "ready" });
       expect(byTitle.get("Chat after")).toMatchObject({ status: "ready" });

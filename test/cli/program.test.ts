@@ -57,3 +57,15 @@ describe("a run's program", () => {
     }
   });
 });
+
+describe("help", () => {
+  it("a subcommand's global options are mnemo's own, not the options its parent command lists by", async () => {
+    const { out } = await printed(["memories", "move", "--help"], true);
+    const [own, global] = out.split("Global Options:");
+    expect(own).toMatch(/-t, --to <name\|id>/);
+    expect(global).toMatch(/--store <dir\|uri>/);
+    // `memories` lists by --query and --to <date>; move reads neither.
+    expect(global).not.toMatch(/--query|--to <date>|--count/);
+    expect((await printed(["memories", "--help"], true)).out).toMatch(/--to <date>[\s\S]*Global Options:[\s\S]*--store/);
+  });
+});

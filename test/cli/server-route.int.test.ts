@@ -86,6 +86,29 @@ describe("commands go through the mnemo serve that runs on their store", () => {
     expect(JSON.parse(local.stdout).items.length).toBeGreaterThan(0);
   });
 
+  it("an empty file or a damaged zip among the exports costs only itself, named as an import here names it", async () => {
+    const dir = tempDir();
+    const empty = path.join(dir, "empty.json");
+    const cut = path.join(dir, "cut.zip");
+    fs.writeFileSync(empty, "");
+    fs.writeFileSync(cut, fs.readFileSync(EXPORT).subarray(0, 3000));
+    const grok = path.join(ROOT, "fixtures", "exports", "grok-export.zip");
+    const routed = await mnemo(["--json", "import", empty, cut, grok]);
+    expect(routed.code, routed.stderr).toBe(1);
+    const summary = JSON.parse(routed.stdout);
+    expect(summary.files).toEqual([
+      expect.objectContaining({ path: empty, error: expect.stringMatching(/the file is empty/) }),
+      expect.objectContaining({ path: cut, error: expect.stringMatching(/^cut\.zip: not a readable zip archive/) }),
+      expect.objectContaining({ path: grok, format: "grok" }),
+    ]);
+    expect(summary.new).toBeGreaterThan(0);
+    expect(summary.skipped).toEqual([expect.objectContaining({ file: expect.stringMatching(/\.json \(in grok-export\.zip\)$/) })]);
+    // What --local says of the same files, word for word (a dry run: the server stored the Grok export).
+    const local = JSON.parse((await mnemo(["--local", "--json", "import", "--dry-run", empty, cut, grok])).stdout);
+    expect(summary.files.map((file: { error?: string }) => file.error)).toEqual(local.files.map((file: { error?: string }) => file.error));
+    expect(summary.skipped).toEqual(local.skipped);
+  });
+
   it("another user, or an explicit embedder, stays on the store", async () => {
     // The server logs its requests in batches a tenth of a second apart: the tests before have theirs logged first.
     await new Promise((resolve) => setTimeout(resolve, 300));

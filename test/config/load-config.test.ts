@@ -58,6 +58,30 @@ describe("config.json", () => {
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
   });
 
+  it("refuses a misspelt setting at any depth, naming it and those it may have meant, never ignoring it", () => {
+    expect(configFrom({ embeder: "bundled" })).toThrow(
+      /config\.json: embeder: is not a setting \(those here: embedder, embedderWorkers, .*allowDownload, storage\)$/,
+    );
+    // An API key under the wrong name left recall failing against OpenAI for no reason it named.
+    expect(configFrom({ llm: { apikey: "sk-…" } })).toThrow(
+      /config\.json: llm\.apikey: is not a setting \(those here: baseUrl, apiKey, model, timeoutMs, retries\)$/,
+    );
+    expect(configFrom({ server: { cors: ["https://example.org"] } })).toThrow(
+      /config\.json: server\.cors: is not a setting \(those here: .*corsOrigins\)$/,
+    );
+    expect(configFrom({ llm: { model: "llama3" }, server: { port: 7412, corsOrigins: [] } })().llm.model).toBe("llama3");
+  });
+
+  it("refuses a LANCE_IO_THREADS that LanceDB would panic on, which read as every table damaged, before the store is opened", () => {
+    const store = tempDir();
+    for (const value of ["abc", "0", "-1", "1.5", ""]) {
+      expect(() => loadConfig({ store }, { LANCE_IO_THREADS: value })).toThrow(
+        `LANCE_IO_THREADS must be a whole number of threads, 1 or more (got "${value}")`,
+      );
+    }
+    expect(loadConfig({ store }, { LANCE_IO_THREADS: "3" }).env["LANCE_IO_THREADS"]).toBe("3");
+  });
+
   it("refuses a bad setting from the environment as an AppError naming the setting and the variable", () => {
     const store = tempDir();
     let error: unknown;

@@ -1,6 +1,6 @@
 import { collect, fixtures } from "./collect.js";
 import { execFileSync } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -159,6 +159,22 @@ describe("malformed files", () => {
   it("a truncated zip", async () => {
     const error = await failure(malformed("truncated.zip"));
     expect(error.message).toMatch(/^truncated\.zip: not a readable zip archive/);
+  });
+
+  it("a zip whose entry's name leads outside it (../) is refused as made by hand, not as a truncated download", async () => {
+    const dir = join(tmp, "traversal-src");
+    await mkdir(join(dir, "up"), { recursive: true });
+    await copyFile(join(fixtures, "chatgpt", "conversations.json"), join(dir, "up", "conversations.json"));
+    const zipPath = join(tmp, "traversal.zip");
+    execFileSync("zip", ["-q", "-X", zipPath, "up/conversations.json"], { cwd: dir });
+    // The same length of name in the local header and the central directory: "../conversations.json".
+    const bytes = await readFile(zipPath);
+    await writeFile(zipPath, Buffer.from(bytes.toString("latin1").replaceAll("up/conversations.json", "../conversations.json"), "latin1"));
+    const error = await failure(zipPath);
+    expect(error.message).toBe(
+      "traversal.zip: not read: an entry's name leads outside the archive (invalid relative path: ../conversations.json)",
+    );
+    expect(error.suggestion).toMatch(/^No app's export names its files so: .* pass the folder\.$/);
   });
 
   it("a file named .zip that is no zip archive (another file renamed) says so, not 'invalid JSON'; JSON named .zip still imports", async () => {

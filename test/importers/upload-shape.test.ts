@@ -67,6 +67,27 @@ describe("upload shape", () => {
     expect(await collect(path)).toEqual([invalid]);
   });
 
+  it("numbers apart the messages of a conversation that share an id, as the chat importers do, rather than lose one", async () => {
+    const path = join(tmp, "repeated-ids.json");
+    const message = (id: string, content: string) => ({ id, role: "human", content });
+    const record = {
+      conversation: {
+        id: "r",
+        title: "T",
+        createdAt: "2024-01-01T00:00:00Z",
+        messages: [message("m1", "a"), message("m1", "b"), message("m2", "c")],
+      },
+    };
+    await writeFile(path, JSON.stringify(record));
+    const [conversation] = (await collect(path)) as UploadConversation[];
+    expect(conversation?.conversation.messages.map((m) => [m.id, m.content])).toEqual([
+      ["m1", "a"],
+      ["m1-2", "b"],
+      ["m2", "c"],
+    ]);
+    UploadConversation.parse(conversation);
+  });
+
   it("the platform option overrides the data's platform", async () => {
     const conversations = (await collect(join(uploads, "array.json"), { platform: "imported" })) as UploadConversation[];
     expect(conversations.map((c) => c.platform)).toEqual(["imported", "imported"]);

@@ -170,6 +170,10 @@ describe("conversations", () => {
     expect(response?.status()).toBe(400);
     const error = page.locator("#filter-error");
     expect(await error.textContent()).toBe("From: must be an ISO 8601 date (YYYY-MM-DD) or date-time, not “2025-13-45”");
+    // A range that ends before it starts: said at From, the value not quoted a second time.
+    await page.goto(`${server.url}/conversations?from=2026-01-01&to=2025-01-01`);
+    expect(await error.textContent()).toBe("From: 2026-01-01 is after the range's end, 2025-01-01: nothing lies between them");
+    await page.goto(`${server.url}/conversations?title=Bulk&from=2025-13-45&pinned=1`);
     expect(await page.locator("#f-from").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-from").getAttribute("aria-describedby")).toBe("filter-error");
     expect(await page.inputValue("#f-title")).toBe("Bulk");

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { MnemoService } from "../../core/index.js";
 import type { ConversationDetail, FlagResponse, ListChatsResponse } from "../../schemas/chat-history.js";
 import { idList } from "../id-list.js";
-import type { Output } from "../output.js";
+import { counted, type Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
@@ -210,7 +210,7 @@ function printList(out: Output, result: ListChatsResponse, filtered: boolean): v
       title: item.title,
     })),
   );
-  out.notice(`page ${result.page} of ${result.totalPages} · ${result.total} conversations`);
+  out.notice(`page ${result.page} of ${result.totalPages} · ${counted(result.total, "conversation")}`);
 }
 
 function pages(count: number): string {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { counted } from "../output.js";
@@ -30,9 +31,7 @@ export function registerExport(program: Command): void {
     .action(
       action(async (session, file: string | undefined, options: ExportOptions) => {
         const target = file ?? defaultName(Boolean(options.allUsers));
-        if (target !== "-" && fs.existsSync(target) && !session.options.yes) {
-          throw AppError.invalid("file", `${target} exists`, "Pass another name, or --yes to replace it.");
-        }
+        if (target !== "-") checkTarget(target, session.options.yes);
         // Loaded when run: a command sent to a server loads only what it needs (src/README.md).
         const { exportInThread } = await import("../export-thread.js");
         const spinner = await startSpinner("Exporting", session);
@@ -49,6 +48,31 @@ export function registerExport(program: Command): void {
         }
       }),
     );
+}
+
+/** The file can be written, before the store is opened: not over a file unasked, nor into a folder that is not there. */
+function checkTarget(target: string, replace: boolean | undefined): void {
+  if (fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
+    throw AppError.invalid("file", `${target} is a folder`, "Pass a file name, such as backup.jsonl.gz, in it or elsewhere.");
+  }
+  if (fs.existsSync(target) && !replace) throw AppError.invalid("file", `${target} exists`, "Pass another name, or --yes to replace it.");
+  const folder = path.dirname(path.resolve(target));
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw AppError.invalid(
+      "file",
+      `cannot write ${target}: there is no folder ${folder}`,
+      "Create the folder first, or pass a file in one that exists.",
+    );
+  }
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+  } catch {
+    throw AppError.invalid(
+      "file",
+      `cannot write ${target}: you may not write in ${folder}`,
+      "Pass a file in a folder of your own, such as your home folder.",
+    );
+  }
 }
 
 function defaultName(allUsers: boolean): string {

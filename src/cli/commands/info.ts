@@ -21,7 +21,7 @@ export function registerInfo(program: Command): void {
             ["Chunks", `up to ${info.chunks.tokens} tokens`],
             ["Reranker", info.reranker],
             ["Synthesizer", info.synthesizer],
-            ["Memories", `${s.memories} (${s.imageMemories} images) in ${counted(s.buckets, "bucket")}`],
+            ["Memories", `${s.memories} (${counted(s.imageMemories, "image")}) in ${counted(s.buckets, "bucket")}`],
             [
               "Conversations",
               `${s.conversations}: ${s.byStatus.ready} ready, ${s.byStatus.queued + s.byStatus.processing} to process, ${s.byStatus.failed} failed, ${s.byStatus.rejected} rejected; ${s.excluded} excluded, ${s.pinned} pinned`,

@@ -190,8 +190,16 @@ function noMemories(options: ListOptions, bucketName: string | undefined): strin
   if (options.query !== undefined) return "No memories match.";
   const kind = options.type ? `${options.type} memories` : "memories";
   if (options.skip !== "0") return `No ${kind} past the first ${options.skip}.`;
+  const stored = storedWhen(options);
+  if (stored !== undefined) return `No ${kind}${bucketName === undefined ? "" : ` in bucket "${bucketName}"`} stored ${stored}.`;
   if (bucketName !== undefined) return options.type ? `No ${kind} in bucket "${bucketName}".` : `Bucket "${bucketName}" is empty.`;
   return options.type ? `No ${kind}.` : 'No memories yet. Add one with `mnemo remember "…"`.';
+}
+
+function storedWhen({ from, to }: ListOptions): string | undefined {
+  if (from !== undefined && to !== undefined) return `from ${from} to ${to}`;
+  if (from !== undefined) return `on or after ${from}`;
+  return to === undefined ? undefined : `on or before ${to}`;
 }
 
 export function parseCount(flag: string, value: string, min = 1, max = Number.POSITIVE_INFINITY): number {

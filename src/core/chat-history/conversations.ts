@@ -19,7 +19,7 @@ import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
-import { dayBound } from "../../shared/time.js";
+import { dayRange } from "../../shared/time.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 
 /** What listing needs. */
@@ -51,10 +51,7 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
     userId,
     platform: query.provider === "all" ? undefined : query.provider,
     title: query.title ? { contains: query.title } : undefined,
-    createdAt: {
-      from: query.dateFrom === undefined ? undefined : dayBound(query.dateFrom, "from"),
-      to: query.dateTo === undefined ? undefined : dayBound(query.dateTo, "to"),
-    },
+    createdAt: dayRange(query.dateFrom, query.dateTo),
     pinned: query.pinnedOnly ? true : undefined,
     importId: query.importId,
   };

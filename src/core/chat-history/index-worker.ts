@@ -236,7 +236,7 @@ export class IndexWorker {
         null,
       );
       for (const row of rejected.filter((r) => current.has(r.id))) {
-        await this.setStatus([row.id], "rejected", `${row.tokenCount} tokens is over the limit of ${MAX_CONVERSATION_TOKENS}`);
+        await this.setStatus([row.id], "rejected", overLimitReason(row.tokenCount));
       }
     });
     this.ctx.afterWrite();
@@ -342,4 +342,10 @@ function isAbandoned(claimedAt: string | null, claimedBy: string | null, now: Da
   const [host, pid] = claimedBy.split(":");
   if (host !== os.hostname() || claimedBy === OWNER) return false;
   return !processRuns(Number(pid));
+}
+
+/** Why a conversation was rejected, and what becomes of it: the user cannot shorten an app's export. */
+function overLimitReason(tokens: number): string {
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `${count(tokens)} tokens, over the limit of ${count(MAX_CONVERSATION_TOKENS)} a conversation may have: it is kept and listed, but not searched or recalled`;
 }

@@ -183,11 +183,12 @@ async function receive(body: AsyncIterable<Uint8Array>, job: Job, size: number |
 
 /**
  * The summary as the user knows the file: by the name they uploaded, not the server's temporary
- * path, which the reader's messages also start with ("…/uploads/job_….upload: invalid JSON…").
+ * path, which the reader's messages also start with ("…/uploads/job_….upload: invalid JSON…"), or
+ * name by its base name alone ("job_….upload: not a readable zip archive", "x.json (in job_….upload)").
  */
 function named(summary: ImportSummary, file: string, filename: string): NonNullable<ImportJob["summary"]> {
   const rename = (value: string) => (value === file ? filename : value);
-  const reword = (text: string) => text.split(file).join(filename);
+  const reword = (text: string) => text.split(file).join(filename).split(path.basename(file)).join(filename);
   return {
     ...summary,
     files: summary.files.map((entry) => ({

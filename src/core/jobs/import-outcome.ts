@@ -78,7 +78,8 @@ export function memoriesOutcome(
 
 /** Nothing new or updated: those read were imported before (all of them, without problems), or there were none. */
 function nothingNew(unchanged: number, problems: boolean, noun: (count: number) => string, words: OutcomeWords): string {
-  if (unchanged === 0) return problems ? "Nothing imported" : `Nothing imported: no ${words.noun[1]} to import`;
+  const nothing = words.dryRun ? "Nothing would be imported" : "Nothing imported";
+  if (unchanged === 0) return problems ? nothing : `${nothing}: no ${words.noun[1]} to import`;
   const were = words.dryRun ? (unchanged === 1 ? "is" : "are") : unchanged === 1 ? "was" : "were";
   const which = problems ? noun(unchanged) : unchanged === 1 ? `the ${words.noun[0]}` : `all ${noun(unchanged)}`;
   return `Nothing new: ${which} ${were} already imported`;

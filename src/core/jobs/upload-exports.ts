@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { checkPlatform } from "../../importers/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
@@ -26,13 +27,16 @@ export interface UploadExportsOptions {
  */
 export async function uploadExports(service: MnemoService, paths: string[], options: UploadExportsOptions): Promise<ImportSummary> {
   checkPlatform(options.platform);
-  // A folder, or a path that is not there (which importExports reports as the CLI always has).
-  const files = paths.filter(isFile);
-  const folders = paths.filter((path) => !isFile(path));
   const summaries: ImportSummary[] = [];
-  for (const file of files) summaries.push(await uploadOne(service, file, options));
-  if (folders.length > 0)
-    summaries.push(await importExports(service, folders, { platform: options.platform, dryRun: Boolean(options.dryRun) }));
+  // A folder, a path that is not there, or an empty file (which the upload endpoint refuses as a
+  // request, ending the whole import): importExports reports each as the CLI always has.
+  for (const path of paths) {
+    summaries.push(
+      isUploadable(path)
+        ? await uploadOne(service, path, options)
+        : await importExports(service, [path], { platform: options.platform, dryRun: Boolean(options.dryRun) }),
+    );
+  }
   return merge(summaries, Boolean(options.dryRun));
 }
 
@@ -71,14 +75,18 @@ function finished(job: ImportJob, wait: boolean): boolean {
   return job.summary !== undefined && (job.state === "done" || (!wait && job.state === "indexing"));
 }
 
-/** The summary with the path the user gave (the server knows only the file's name). */
+/**
+ * The summary with the path the user gave (the server knows only the file's name), as an import
+ * here words it: the file itself by that path, an entry of a zip as "conversations.json (in export.zip)".
+ */
 function withPath(summary: ImportJob["summary"] & object, file: string): ImportSummary {
+  const label = (name: string) => (name === basename(file) ? file : name);
   return {
     ...summary,
     files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
-    skipped: summary.skipped.map((entry) => ({ ...entry, file })),
-    repaired: summary.repaired.map((entry) => ({ ...entry, file })),
+    skipped: summary.skipped.map((entry) => ({ ...entry, file: label(entry.file) })),
+    repaired: summary.repaired.map((entry) => ({ ...entry, file: label(entry.file) })),
     restored: [],
   };
 }
@@ -101,9 +109,10 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
   return total;
 }
 
-function isFile(path: string): boolean {
+function isUploadable(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    const stat = fs.statSync(path);
+    return stat.isFile() && stat.size > 0;
   } catch {
     return false;
   }

@@ -18,7 +18,7 @@ import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from ".
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
-import { dayBound } from "../../shared/time.js";
+import { dayRange } from "../../shared/time.js";
 import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
 import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
@@ -318,8 +318,7 @@ export async function listMemoriesV2(ctx: CoreContext, userId: string, input: V2
     userId,
     bucketId: request.bucketId,
     contentType: request.contentType,
-    from: request.dateFrom === undefined ? undefined : dayBound(request.dateFrom, "from"),
-    to: request.dateTo === undefined ? undefined : dayBound(request.dateTo, "to"),
+    ...dayRange(request.dateFrom, request.dateTo),
   };
   const [memories, buckets] = await Promise.all([
     findMemories(

@@ -221,7 +221,7 @@ function itemOf(row: Pick<TrashRow, "id" | "kind" | "itemId" | "title" | "detail
 }
 
 function notInTrash(ids: string[]): AppError {
-  return new AppError("not_found", `${ids.length === 1 ? `${ids[0]} is` : "none of these is"} in the trash`, {
+  return new AppError("not_found", ids.length === 1 ? `${ids[0]} is not in the trash` : "none of these is in the trash", {
     details: { field: "ids" },
     suggestion: `It was restored or deleted for good already, or it was deleted over ${TRASH_DAYS} days ago.`,
   });

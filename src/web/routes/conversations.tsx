@@ -158,5 +158,7 @@ function filterError(error: unknown, filters: ConversationFilters): FilterError 
   if (!name) return undefined;
   const problem = String(error.details["problem"] ?? error.message);
   const given = name === "page" || name === "pinned" ? "" : String(filters[name]);
-  return { field: name, message: `${FILTER_LABELS[name]}: ${problem}${given ? `, not “${given}”` : ""}` };
+  // A problem that quotes the value already ("2026-01-01 is after the range's end…") is not given it twice.
+  const value = given && !problem.includes(given) ? `, not “${given}”` : "";
+  return { field: name, message: `${FILTER_LABELS[name]}: ${problem}${value}` };
 }

@@ -41,6 +41,18 @@ describe("mnemo export and mnemo import of its file", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/file: .*backup\.jsonl\.gz exists/);
     expect(again.stderr).toMatch(/--yes to replace it/);
+    // A folder that is not there, or a folder for a file: said before the store is read, with the fix, not as an errno.
+    const nowhere = path.join(tempDir(), "no-such-folder", "backup.jsonl.gz");
+    expect(await runCli(["export", nowhere], { env })).toMatchObject({
+      code: 2,
+      stderr: `✖ file: cannot write ${nowhere}: there is no folder ${path.dirname(nowhere)}\n  → Create the folder first, or pass a file in one that exists.\n`,
+    });
+    const folder = tempDir();
+    expect(await runCli(["export", folder], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^✖ file: .* is a folder\n/),
+    });
+    expect(fs.readdirSync(folder)).toEqual([]);
 
     const stdout = await runCli(["export", "-", "--no-vectors"], { env });
     expect(stdout.code, stdout.stderr).toBe(0);

@@ -65,6 +65,7 @@ describe("mnemo import", () => {
     const lisbon = list.items.find((item: { title: string }) => item.title.includes("Lisbon"));
     expect(lisbon).toBeDefined();
     expect((await runCli(["chats", "list", "--page", "99"], { env })).stderr).toBe("No conversations on page 99: there is 1 page.\n");
+    expect((await runCli(["chats", "list", "--title", "Kanji"], { env })).stderr).toBe("page 1 of 1 · 1 conversation\n");
     const total = JSON.parse((await runCli(["--json", "chats", "count"], { env })).stdout).count;
     expect((await runCli(["chats", "list", "--page", "99", "--page-size", "1"], { env })).stderr).toBe(
       `No conversations on page 99: there are ${total} pages.\n`,

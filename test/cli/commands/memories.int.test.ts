@@ -153,6 +153,14 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await json<Listed>(["memories", "--to", "2025-12-31"])).memories).toEqual([]);
     const bad = await mnemo(["memories", "--from", "2025-02-30"]);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--from: must be an ISO 8601 date/)]);
+    // None in the range is said as such, not "No memories yet" of a store that holds some.
+    expect((await mnemo(["memories", "--to", "2025-12-31"])).stderr).toMatch(/^No memories stored on or before 2025-12-31\.$/m);
+    // A range that ends before it starts holds nothing: refused, with the fix, rather than answered empty.
+    const swapped = await mnemo(["memories", "--from", today, "--to", "2025-12-31"]);
+    expect([swapped.code, swapped.stderr]).toEqual([
+      2,
+      expect.stringContaining(`--from: ${today} is after the range's end, 2025-12-31: nothing lies between them\n  → Swap the two dates.`),
+    ]);
   });
 
   it("rejects bad input with a message naming the problem and exit 2", async () => {

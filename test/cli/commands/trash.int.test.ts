@@ -51,6 +51,8 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
     expect(await json("--yes", "trash", "empty")).toEqual({ deleted: 1 });
     const missing = await cli("trash", "restore", one.id);
     expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/is in the trash|not in the trash|none of these/);
+    expect(missing.stderr).toMatch(new RegExp(`^✖ ${one.id} is not in the trash\n  → It was restored or deleted for good already`));
+    const several = await cli("trash", "restore", one.id, "trs_nothing");
+    expect(several.stderr).toMatch(/^✖ none of these is in the trash\n/);
   });
 });

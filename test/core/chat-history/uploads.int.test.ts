@@ -117,6 +117,13 @@ describe("ingest (upload shape)", () => {
         { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "system", content: "x" }] } },
         /^conversation\.messages\[0\]\.role: must be one of "human", "assistant", not "system"$/,
       ],
+      [
+        {
+          ...ok,
+          conversation: { ...ok.conversation, messages: [msg("1", "human", "a"), msg("2", "assistant", "b"), msg("1", "assistant", "c")] },
+        },
+        /^conversation\.messages\[2\]\.id: repeats the id of messages\[0\]: each message needs its own id/,
+      ],
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
       [
         { ...ok, conversation: { ...ok.conversation, messages: [{ id: "1", role: "human", content: "x", createdAt: "2024-13-45" }] } },
@@ -332,7 +339,9 @@ describe("ingest (upload shape)", () => {
     await settled(service);
     const detail = await service.conversations.get(conversationId);
     expect(detail.status).toBe("rejected");
-    expect(detail.statusReason).toMatch(/over the limit of 100000/);
+    expect(detail.statusReason).toBe(
+      "120,000 tokens, over the limit of 100,000 a conversation may have: it is kept and listed, but not searched or recalled",
+    );
     expect((await service.conversations.status()).problems).toContainEqual(
       expect.objectContaining({ id: conversationId, status: "rejected" }),
     );
@@ -410,6 +419,13 @@ describe("conversations", () => {
     expect((await failure(svc.conversations.list({ pageSize: 101 }))).message).toMatch(/^pageSize:/);
     expect((await failure(svc.conversations.list({ page: 0 }))).message).toMatch(/^page:/);
     expect((await failure(svc.conversations.list({ dateFrom: "last week" }))).message).toMatch(/^dateFrom:/);
+    const swapped = await failure(svc.conversations.list({ dateFrom: "2024-07-01", dateTo: "2024-06-10T12:00:00Z" }));
+    expect([swapped.message, swapped.suggestion]).toEqual([
+      "dateFrom: 2024-07-01 is after the range's end, 2024-06-10T12:00:00Z: nothing lies between them",
+      "Swap the two dates.",
+    ]);
+    // One day, from its first millisecond to its last, is a range.
+    expect((await svc.conversations.list({ dateFrom: "2024-06-10", dateTo: "2024-06-10" })).items).toBeDefined();
     expect((await failure(svc.conversations.list({ provider: "no way!" }))).message).toMatch(/^provider:/);
     // A platform with nothing from it is refused as search refuses it, naming those there are: an empty list read as "no such conversation".
     const none = await failure(svc.conversations.list({ provider: "gemini" }));

@@ -92,6 +92,13 @@ describe("memories from a Claude export", () => {
     expect(importOutcome({ new: 0, updated: 0, unchanged: 1 }, { ...words, dryRun: true })).toBe(
       "Nothing new: the memory is already imported",
     );
+    // A dry run that read nothing it could import says what an import would do, as "Would import 2 …" does.
+    expect(importOutcome({ new: 0, updated: 0, unchanged: 0, failed: 1 }, { ...words, dryRun: true })).toBe(
+      "Nothing would be imported; 1 not read",
+    );
+    expect(importOutcome({ new: 0, updated: 0, unchanged: 0 }, { ...words, dryRun: true })).toBe(
+      "Nothing would be imported: no memories to import",
+    );
     const [work] = await labelled(WORK);
     expect(work!.text).toContain("an apprentice, Joana");
     const history = await service.memories.history(work!.id!);
