@@ -18,22 +18,27 @@ export const UploadMessage = z.object({
 export type UploadMessage = z.infer<typeof UploadMessage>;
 
 /**
- * A message's id says which message a re-upload replaces, so a second message with an id the upload
- * already gave would replace the first one there and then, losing it without a word.
+ * A message's id says which message a re-upload replaces (spec §2: "used for deduplication"), so a
+ * second message with an id the upload already gave replaces the first there and then: the same
+ * message sent twice is kept once, and another message under that id is refused, since one of the two
+ * would be lost without a word.
  */
 function eachIdOnce(messages: UploadMessage[], ctx: z.RefinementCtx): void {
   const first = new Map<string, number>();
   messages.forEach((message, index) => {
     const earlier = first.get(message.id);
     if (earlier === undefined) first.set(message.id, index);
-    else
+    else if (!sameMessage(messages[earlier]!, message))
       ctx.addIssue({
         code: "custom",
         path: [index, "id"],
-        message: `repeats the id of messages[${earlier}]: each message needs its own id, or one of the two is lost`,
+        message: `repeats the id of messages[${earlier}] with another message: each message needs its own id, or one of the two is lost`,
       });
   });
 }
+
+const sameMessage = (a: UploadMessage, b: UploadMessage): boolean =>
+  a.role === b.role && a.content === b.content && a.createdAt === b.createdAt;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({

@@ -122,7 +122,7 @@ describe("ingest (upload shape)", () => {
           ...ok,
           conversation: { ...ok.conversation, messages: [msg("1", "human", "a"), msg("2", "assistant", "b"), msg("1", "assistant", "c")] },
         },
-        /^conversation\.messages\[2\]\.id: repeats the id of messages\[0\]: each message needs its own id/,
+        /^conversation\.messages\[2\]\.id: repeats the id of messages\[0\] with another message: each message needs its own id/,
       ],
       [{ ...ok, conversation: { ...ok.conversation, createdAt: "yesterday" } }, /^conversation\.createdAt:/],
       [
@@ -179,6 +179,17 @@ describe("ingest (upload shape)", () => {
     expect(again.conversation.status).toBe("queued"); // as the spec fixes it; `change` says nothing was queued
     const listed = await service.conversations.list({ pageSize: 100 });
     expect(listed.items.filter((item) => item.id === first.conversationId)).toHaveLength(1);
+  });
+
+  it("keeps a message sent twice in one upload once (its id deduplicates, as on a re-upload)", async () => {
+    const twice = msg("t1", "human", "Book the ryokan in Kyoto", "2024-05-01T10:00:00Z");
+    const result = await service.conversations.upload(upload("up-twice", [twice, msg("t2", "assistant", "Done"), { ...twice }]));
+    expect(result.conversation.messageCount).toBe(2);
+    const detail = await service.conversations.get(result.conversationId);
+    expect(detail.messages.map((m) => [m.id, m.text])).toEqual([
+      ["t1", "Book the ryokan in Kyoto"],
+      ["t2", "Done"],
+    ]);
   });
 
   it("previews what an upload would do (new, updated, unchanged) without storing anything", async () => {
