@@ -127,6 +127,18 @@ export async function createReranker(config: Config): Promise<Reranker | undefin
   return createRerankerPool(spec, { cacheDir: config.paths.models, allowDownload: config.allowDownload, ...idleOf(config) });
 }
 
+/**
+ * What reranks search results, as `info` says it, without loading a model: `auto` is the
+ * cross-encoder when its model is on disk, else nothing.
+ */
+export async function rerankerInUse(config: Config): Promise<string> {
+  if (config.reranker !== "auto") return config.reranker;
+  const { isCrossEncoderModelCached } = await import("./transformers/cross-encoder-reranker.js");
+  return (await isCrossEncoderModelCached(DEFAULT_CROSS_ENCODER, config.paths.models))
+    ? `cross-encoder:${DEFAULT_CROSS_ENCODER} (auto)`
+    : "none (auto: the cross-encoder's model is not downloaded)";
+}
+
 /** The synthesizer recall uses: extractive (offline, the default) or an OpenAI-compatible endpoint. */
 export function createSynthesizer(config: Config): Synthesizer {
   if (config.synthesizer === "extractive") return createExtractiveSynthesizer();

@@ -823,6 +823,8 @@ describe("additions for the web app: bucket rename and delete, uploaded imports,
   it("tells the caller about the store, and rotates the caller's own token", async () => {
     const info = await call("GET", "/api/info", { token: tokenA });
     expect(info.body).toMatchObject({ user: "alice", embedder: { spec: "bundled" }, synthesizer: "extractive" });
+    // reranker auto, offline: what reranks is said, not the setting.
+    expect(info.body.reranker).toBe("none (auto: the cross-encoder's model is not downloaded)");
     expect(info.body.statistics.platforms).toContainEqual({ id: "claude", displayName: "Claude", conversations: 3 });
     // The server's LanceDB caches hold what its searches opened, within their bound.
     expect(info.body.cacheBytes).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import type { ConversationRow } from "../../store/rows.js";
 import { isRemoteUri } from "../../config/paths.js";
 import type { CoreContext } from "../context.js";
 import { chunkSizes } from "../chat-history/chunking.js";
+import { rerankerInUse } from "../../providers/create-providers.js";
 
 type Statistics = StoreInfo["statistics"];
 
@@ -19,7 +20,7 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
     storeUri: config.storeUri,
     embedder: { id: store.meta.embedderId, spec: store.meta.embedderSpec, dims: store.meta.dims },
     chunks: chunkSizes(store.meta.chunkTokens, config.chunkTokens),
-    reranker: config.reranker,
+    reranker: await rerankerInUse(config),
     synthesizer: ctx.synthesizer.id,
     statistics: await store.memo(`statistics:${userId}`, ["memories", "buckets", "conversations", "platforms"], () =>
       statistics(ctx, userId),
