@@ -25,6 +25,12 @@ export function withDate(text: string, now = new Date(), timeZone?: string): str
   return LEADING_DATE.test(text) ? text : `${localDay(now, timeZone)} ${text}`;
 }
 
+/** New text for a memory that keeps the day the old text started with, unless the new one starts with a date. */
+export function keepingDate(previous: string, text: string): string {
+  const day = LEADING_DATE.exec(previous)?.[1];
+  return day && !LEADING_DATE.test(text) ? `${day} ${text}` : text;
+}
+
 /**
  * Whether the text starts with the day it was stored (`createdAt`, local or UTC, as a client without
  * the user's time zone writes it): its date is then shown by the text, and not again beside it.

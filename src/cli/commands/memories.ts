@@ -3,7 +3,8 @@ import { findBucket, moveTarget } from "../bucket-reference.js";
 import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { shortDate } from "../../text/local-time.js";
-import { startsWithItsDate } from "../../text/memory-date.js";
+import { keepingDate, startsWithItsDate } from "../../text/memory-date.js";
+import type { MnemoService } from "../../core/index.js";
 import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
@@ -72,10 +73,12 @@ export function registerMemories(program: Command): void {
     .description("replace a memory's text (use - to read it from stdin)")
     .argument("<id>", "memory id")
     .argument("<text...>", "the new text, or -")
+    .option("--no-date", "do not keep the date the old text started with")
     .action(
-      action(async (session, id: string, words: string[]) => {
-        const text = await argumentText(words, session.io.stdin);
+      action(async (session, id: string, words: string[], options: { date: boolean }) => {
+        const given = await argumentText(words, session.io.stdin);
         await withService(session, async (service) => {
+          const text = options.date ? keepingDate(await currentText(service, id), given) : given;
           const result = await service.memories.update({ memoryId: id, text });
           if (session.out.json) return session.out.data(result);
           if ("memory" in result) session.out.success(`Updated ${result.memory.id} (version ${result.memory.version})`);
@@ -210,4 +213,10 @@ export function parseCount(flag: string, value: string, min = 1, max = Number.PO
   }
   if (number > max) throw AppError.invalid(flag, `must be at most ${max}, not ${number}`);
   return number;
+}
+
+/** A memory's text now: its latest version. */
+async function currentText(service: MnemoService, memoryId: string): Promise<string> {
+  const { versions } = await service.memories.history(memoryId);
+  return versions.at(-1)?.text ?? "";
 }

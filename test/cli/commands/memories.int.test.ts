@@ -203,6 +203,18 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(refused.stderr).toMatch(/--yes/);
     expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(1);
     expect((await mnemo(["--yes", "memories", "delete", memoryId])).code).toBe(0);
+
+    // A dated memory edited keeps its date, unless the new text has one or --no-date says not to.
+    const dated = await json<{ memoryId: string }>(["remember", "My dog Biscuit is a golden retriever"]);
+    const day = /^\d{4}-\d{2}-\d{2} /;
+    const textOf = async () => (await json<{ versions: { text: string }[] }>(["memories", "history", dated.memoryId])).versions.at(-1)!.text;
+    const [today] = (await textOf()).match(day)!;
+    expect((await mnemo(["memories", "edit", dated.memoryId, "My dog Biscuit is a 4-year-old golden retriever"])).code).toBe(0);
+    expect(await textOf()).toBe(`${today}My dog Biscuit is a 4-year-old golden retriever`);
+    expect((await mnemo(["memories", "edit", dated.memoryId, "2020-01-01 Biscuit was a puppy"])).code).toBe(0);
+    expect(await textOf()).toBe("2020-01-01 Biscuit was a puppy");
+    expect((await mnemo(["memories", "edit", "--no-date", dated.memoryId, "Biscuit is a dog"])).code).toBe(0);
+    expect(await textOf()).toBe("Biscuit is a dog");
     expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(0);
   });
 
