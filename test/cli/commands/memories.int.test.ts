@@ -207,7 +207,8 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     // A dated memory edited keeps its date, unless the new text has one or --no-date says not to.
     const dated = await json<{ memoryId: string }>(["remember", "My dog Biscuit is a golden retriever"]);
     const day = /^\d{4}-\d{2}-\d{2} /;
-    const textOf = async () => (await json<{ versions: { text: string }[] }>(["memories", "history", dated.memoryId])).versions.at(-1)!.text;
+    const textOf = async () =>
+      (await json<{ versions: { text: string }[] }>(["memories", "history", dated.memoryId])).versions.at(-1)!.text;
     const [today] = (await textOf()).match(day)!;
     expect((await mnemo(["memories", "edit", dated.memoryId, "My dog Biscuit is a 4-year-old golden retriever"])).code).toBe(0);
     expect(await textOf()).toBe(`${today}My dog Biscuit is a 4-year-old golden retriever`);
