@@ -59,6 +59,15 @@ export async function ensureDefaultBucket(ctx: CoreContext, userId: string): Pro
 }
 
 /**
+ * Whether a memory of `rows` goes to the default bucket and `ids` (the user's buckets) lack it. Every
+ * user has one, but another process adding the user commits its row first and the bucket just after
+ * (two writers on a new store refused a memory in between), and a process killed between the two
+ * leaves it out: the writer then makes it (ensureDefaultBucket) rather than refuse.
+ */
+export const lacksDefaultBucket = (ids: Set<number>, rows: readonly { bucketId: number }[]): boolean =>
+  !ids.has(DEFAULT_BUCKET.id) && rows.some((row) => row.bucketId === DEFAULT_BUCKET.id);
+
+/**
  * The bucket a memory goes to: `bucketId` must exist; `bucketName` is created when missing.
  * Call inside `store.write` (it may create a bucket).
  */

@@ -14,7 +14,15 @@ import {
 import type { ContentType, MemoryRow } from "../../store/rows.js";
 import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../retrieval/hybrid-search.js";
 import type { Filter, Where } from "../../store/where.js";
-import { bucketNotFound, cachedBucketRows, listBucketRows, listBuckets } from "./buckets.js";
+import {
+  bucketNotFound,
+  cachedBucketRows,
+  DEFAULT_BUCKET,
+  ensureDefaultBucket,
+  lacksDefaultBucket,
+  listBucketRows,
+  listBuckets,
+} from "./buckets.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
@@ -108,6 +116,10 @@ export async function insertWhereBucketsExist(
 ): Promise<Map<number, AppError>> {
   const { missing, wrote } = await ctx.store.write(async () => {
     const buckets = new Set((await listBucketRows(ctx, userId)).map((bucket) => bucket.id));
+    if (lacksDefaultBucket(buckets, rows)) {
+      await ensureDefaultBucket(ctx, userId);
+      buckets.add(DEFAULT_BUCKET.id);
+    }
     const missing = new Map<number, AppError>();
     for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
     const kept = rows.filter((row) => !missing.has(row.bucketId));

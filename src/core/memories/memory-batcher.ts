@@ -5,7 +5,7 @@ import type { CoreContext } from "../context.js";
 import { insertWhereBucketsExist, memoryRows, unembeddedRows } from "./memories.js";
 import { journalVectors } from "./journal-vectors.js";
 import type { PendingMemory } from "./pending-memories.js";
-import { bucketNotFound, cachedBucketRows } from "./buckets.js";
+import { bucketNotFound, cachedBucketRows, DEFAULT_BUCKET, ensureDefaultBucket, lacksDefaultBucket } from "./buckets.js";
 import { journalMemories } from "./memory-journal.js";
 import type { AppError } from "../../shared/errors.js";
 
@@ -76,6 +76,10 @@ function outcomes(rows: PendingMemory[], refused: Map<number, AppError>): Outcom
  */
 async function journalWhereBucketsExist(ctx: CoreContext, userId: string, rows: PendingMemory[]): Promise<Map<number, AppError>> {
   const buckets = new Set((await cachedBucketRows(ctx, userId)).map((bucket) => bucket.id));
+  if (lacksDefaultBucket(buckets, rows)) {
+    await ctx.store.write(() => ensureDefaultBucket(ctx, userId));
+    buckets.add(DEFAULT_BUCKET.id);
+  }
   const missing = new Map<number, AppError>();
   for (const row of rows) if (!buckets.has(row.bucketId)) missing.set(row.bucketId, bucketNotFound(row.bucketId, { create: "first" }));
   const kept = rows.filter((row) => !missing.has(row.bucketId));

@@ -50,6 +50,19 @@ describe("storing memories", () => {
     await expectError(service.memories.store({ text: "lost", bucketId: 999 }), "not_found", /bucketId/);
   });
 
+  it("a user whose default bucket is not there yet (added by another process, or cut between its two commits) gets it with the first memory", async () => {
+    const users = await app.users.add("halfway");
+    const halfway = await app.service("halfway");
+    await app.context.store.write(() => app.context.store.delete("buckets", { userId: users.id }));
+    const single = await halfway.memories.store({ text: "the first memory" });
+    expect(single.done).toBe("ok");
+    await app.context.store.write(() => app.context.store.delete("buckets", { userId: users.id }));
+    const batch = await halfway.memories.storeMany([{ text: "a batch" }, { text: "of two" }]);
+    expect(batch.memoryIds).toHaveLength(2);
+    expect((await halfway.buckets.list()).map((bucket) => [bucket.id, bucket.name])).toEqual([["1", "General"]]);
+    expect((await halfway.memories.listV2({ all: true })).memories).toHaveLength(3);
+  });
+
   it("rejects empty and whitespace text, naming the field", async () => {
     const before = (await service.memories.listV2({ all: true })).memories.length;
     await expectError(service.memories.store({ text: "" }), "invalid_input", /^text:/);
