@@ -118,6 +118,15 @@ export const V2MemoryResponse = z.object({
 });
 export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 
+/** A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line break). */
+const BucketName = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters")
+  // A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
+  .refine((name) => !/\p{Cc}/u.test(name), "must not hold control characters (such as NUL, a tab or a line break)");
+
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
 export const UpdateMemoryRequest = z.object({
@@ -125,7 +134,7 @@ export const UpdateMemoryRequest = z.object({
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
   text: z.string().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
   bucketId: BucketId.optional(),
-  bucketName: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
+  bucketName: BucketName.optional(),
 });
 export type UpdateMemoryRequest = z.input<typeof UpdateMemoryRequest>;
 export const UpdatedMemory = z.object({
@@ -200,7 +209,7 @@ export const ListBucketsQuery = z.object({
 });
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
 export const CreateBucketRequest = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  name: BucketName,
   description: z.string().max(500).optional(),
   source: Source,
 });

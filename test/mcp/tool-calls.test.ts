@@ -156,6 +156,7 @@ describe("tools/call", () => {
       ["search_memories", { query: "x", count: 5000 }, "count: must be at most 1000"],
       ["get_memories_and_buckets", { contentType: "video" }, 'contentType: must be one of "text", "image", not "video"'],
       ["create_bucket", { name: " " }, "name: must not be empty"],
+      ["create_bucket", { name: "Work\u0000" }, "name: must not hold control characters (such as NUL, a tab or a line break)"],
       ["update_or_move_memories", { memoryIds: [] }, "memoryIds: must list at least one id"],
       ["delete_memories", { memoryIds: "mem_x" }, 'memoryIds: must be an array, not "mem_x"'],
       ["recall_chat_history", {}, "query: is required (or give queries)"],
