@@ -16,7 +16,7 @@ const QUERY_EMPTY = withFix(
 const QueryText = z.string().trim().min(1, QUERY_EMPTY).max(MAX_QUERY_CHARS, QUERY_TOO_LONG);
 const MaxTokens = z
   .number()
-  .int("must be a whole number")
+  .int()
   .min(1, "must be at least 1")
   .max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
 

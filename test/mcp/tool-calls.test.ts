@@ -171,6 +171,7 @@ describe("tools/call", () => {
         'query: must not be empty\nFix: Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
       ],
       ["recall_chat_history", { query: "x", maxTokens: 2001 }, "maxTokens: must be at most 2000"],
+      ["recall_chat_history", { query: "x", maxTokens: 2.5 }, "maxTokens: must be a whole number, not 2.5"],
       ["search_chat_history", { query: "x", limit: 0 }, "limit: must be 1 to 100"],
       ["list_conversations", { pageSize: 101 }, "pageSize: must be at most 100"],
       ["list_conversations", { dateFrom: "2024-02-30" }, "dateFrom: must be an ISO 8601 date (YYYY-MM-DD) or date-time"],
