@@ -14,11 +14,7 @@ const QUERY_EMPTY = withFix(
   'Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
 );
 const QueryText = z.string().trim().min(1, QUERY_EMPTY).max(MAX_QUERY_CHARS, QUERY_TOO_LONG);
-const MaxTokens = z
-  .number()
-  .int()
-  .min(1, "must be at least 1")
-  .max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
+const MaxTokens = z.number().int().min(1, "must be at least 1").max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
 
 // POST /api/chat-history/search
 export const SearchRequest = z.object({
