@@ -17,3 +17,13 @@ export function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
     return { ...message, id };
   });
 }
+
+/** The messages without a repeat of one before it (the same id, sender, text and time): sent twice, kept once. */
+export function withoutRepeats(messages: UploadMessage[]): UploadMessage[] {
+  const first = new Map<string, UploadMessage>();
+  return messages.filter((message) => {
+    const earlier = first.get(message.id);
+    if (!earlier) first.set(message.id, message);
+    return !earlier || earlier.role !== message.role || earlier.content !== message.content || earlier.createdAt !== message.createdAt;
+  });
+}

@@ -67,7 +67,7 @@ describe("upload shape", () => {
     expect(await collect(path)).toEqual([invalid]);
   });
 
-  it("numbers apart the messages of a conversation that share an id, as the chat importers do, rather than lose one", async () => {
+  it("numbers apart the messages of a conversation that share an id, as the chat importers do, rather than lose one; one sent twice is kept once", async () => {
     const path = join(tmp, "repeated-ids.json");
     const message = (id: string, content: string) => ({ id, role: "human", content });
     const record = {
@@ -75,7 +75,7 @@ describe("upload shape", () => {
         id: "r",
         title: "T",
         createdAt: "2024-01-01T00:00:00Z",
-        messages: [message("m1", "a"), message("m1", "b"), message("m2", "c")],
+        messages: [message("m1", "a"), message("m1", "b"), message("m2", "c"), message("m2", "c")],
       },
     };
     await writeFile(path, JSON.stringify(record));
