@@ -1,6 +1,6 @@
 // Message ids must be unique within a conversation: the store keys messages by them, so a repeat
 // replaces the message before it and that message is lost without a word.
-import type { UploadMessage } from "../schemas/chat-history.js";
+import { sameMessage, type UploadMessage } from "../schemas/chat-history.js";
 
 /** The messages with repeated ids numbered: the second `m1` becomes `m1-2`, the third `m1-3`. */
 export function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
@@ -24,6 +24,6 @@ export function withoutRepeats(messages: UploadMessage[]): UploadMessage[] {
   return messages.filter((message) => {
     const earlier = first.get(message.id);
     if (!earlier) first.set(message.id, message);
-    return !earlier || earlier.role !== message.role || earlier.content !== message.content || earlier.createdAt !== message.createdAt;
+    return !earlier || !sameMessage(earlier, message);
   });
 }

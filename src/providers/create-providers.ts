@@ -117,12 +117,8 @@ export async function createReranker(config: Config): Promise<Reranker | undefin
     const { createLlmReranker } = await import("./llm/llm-reranker.js");
     return createLlmReranker(config.llm);
   }
-  let spec = config.reranker;
-  if (spec === "auto") {
-    const { isCrossEncoderModelCached } = await import("./transformers/cross-encoder-reranker.js");
-    if (!(await isCrossEncoderModelCached(DEFAULT_CROSS_ENCODER, config.paths.models))) return undefined;
-    spec = `cross-encoder:${DEFAULT_CROSS_ENCODER}`;
-  }
+  const spec = config.reranker === "auto" ? await autoReranker(config) : config.reranker;
+  if (spec === undefined) return undefined;
   parseRerankerSpec(spec);
   return createRerankerPool(spec, { cacheDir: config.paths.models, allowDownload: config.allowDownload, ...idleOf(config) });
 }
@@ -133,10 +129,16 @@ export async function createReranker(config: Config): Promise<Reranker | undefin
  */
 export async function rerankerInUse(config: Config): Promise<string> {
   if (config.reranker !== "auto") return config.reranker;
+  const spec = await autoReranker(config);
+  return spec === undefined ? "none (auto: the cross-encoder's model is not downloaded)" : `${spec} (auto)`;
+}
+
+/** What `auto` reranks with: the default cross-encoder when it is on disk, else nothing (createReranker says why). */
+async function autoReranker(config: Config): Promise<string | undefined> {
   const { isCrossEncoderModelCached } = await import("./transformers/cross-encoder-reranker.js");
   return (await isCrossEncoderModelCached(DEFAULT_CROSS_ENCODER, config.paths.models))
-    ? `cross-encoder:${DEFAULT_CROSS_ENCODER} (auto)`
-    : "none (auto: the cross-encoder's model is not downloaded)";
+    ? `cross-encoder:${DEFAULT_CROSS_ENCODER}`
+    : undefined;
 }
 
 /** The synthesizer recall uses: extractive (offline, the default) or an OpenAI-compatible endpoint. */

@@ -37,7 +37,8 @@ function eachIdOnce(messages: UploadMessage[], ctx: z.RefinementCtx): void {
   });
 }
 
-const sameMessage = (a: UploadMessage, b: UploadMessage): boolean =>
+/** Whether two messages under one id are the same message sent twice (same sender, text and time). */
+export const sameMessage = (a: UploadMessage, b: UploadMessage): boolean =>
   a.role === b.role && a.content === b.content && a.createdAt === b.createdAt;
 
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
