@@ -125,10 +125,27 @@ class Captured extends Writable {
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
     this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     done();
+    this.emit("written");
   }
 
   text(): string {
     return Buffer.concat(this.chunks).toString("utf8");
+  }
+
+  /** The first JSON document written, once it is whole. */
+  firstJson<T>(): Promise<T> {
+    return new Promise((resolve) => {
+      const look = () => {
+        try {
+          resolve(JSON.parse(this.text()) as T);
+          this.off("written", look);
+        } catch {
+          // not complete yet
+        }
+      };
+      this.on("written", look);
+      look();
+    });
   }
 }
 
@@ -163,36 +180,94 @@ export interface ServedStore {
 }
 
 /**
- * `mnemo serve` in a child process, on a fresh store unless given one (or given the server's whole
- * env, with its store and preloads), and the env that points the CLI at it with --remote.
+ * `mnemo serve` on a fresh store unless given one (or given the server's whole env, with its store
+ * and preloads), and the env that points the CLI at it with --remote. It runs in this process (the
+ * CLI's own program, lent the run's model as runCli lends it) unless `spawn`: a child process of its
+ * own is for what only a process shows (kill -9, preloaded faults, a client that blocks this
+ * process), and costs ~1 s of CPU to start.
  */
-export async function serveStore(options: { store?: string; serverEnv?: NodeJS.ProcessEnv } = {}): Promise<ServedStore> {
+export async function serveStore(options: { store?: string; serverEnv?: NodeJS.ProcessEnv; spawn?: boolean } = {}): Promise<ServedStore> {
   const store = options.serverEnv?.["MNEMO_STORE"] ?? options.store ?? path.join(tempDir(), "store");
   const serverEnv = options.serverEnv ?? isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const server = await startCommand<{ url: string; tokenFile: string }>(["--json", "serve", "--port", "0"], serverEnv, options);
+  const { url, tokenFile } = server.printed;
+  const token = fs.readFileSync(tokenFile, "utf8").trim();
+  return {
+    url,
+    tokenFile,
+    dataDir: store,
+    modelsDir: serverEnv["MNEMO_MODELS"]!,
+    token,
+    // A different (empty) store for the client proves every call goes over HTTP.
+    env: isolatedEnv({ MNEMO_URL: url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
+    log: server.log,
+    stop: server.stop,
+    kill: server.kill,
+  };
+}
+
+/** A command that runs until stopped (serve, ui), once it has printed its JSON document (--json). */
+export interface Started<T> {
+  printed: T;
+  /** The process it runs in: this one unless spawned. */
+  pid: number;
+  /** What it has written to stderr so far. */
+  log(): string;
+  /** As SIGTERM does: it finishes and closes its store. */
+  stop(): Promise<void>;
+  /** kill -9 (spawned only). */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts `mnemo <args>` in this process (the CLI's own program on `env`, lent the run's model as
+ * runCli lends it, stopped through its io) or, with `spawn`, in a child process of its own: for
+ * what only a process shows (kill -9, preloaded faults, its memory, a client that blocks this
+ * process), at ~1 s of CPU to start.
+ */
+export function startCommand<T>(args: string[], env: NodeJS.ProcessEnv, options: { spawn?: boolean } = {}): Promise<Started<T>> {
+  return options.spawn ? startProcess<T>(args, env) : startHere<T>(args, env);
+}
+
+async function startHere<T>(args: string[], env: NodeJS.ProcessEnv): Promise<Started<T>> {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const embedder = usesSharedModel(args, env) ? await sharedBundledEmbedder() : undefined;
+  const running = runProgram(args, { env, stdin: Readable.from([]), stdout, stderr, exitCode: 0, embedder, stopped });
+  const exited = running.then((code) => Promise.reject(new Error(`mnemo ${args.join(" ")} ended with ${code}: ${stderr.text()}`)));
+  return {
+    printed: await Promise.race([stdout.firstJson<T>(), exited]),
+    pid: process.pid,
+    log: () => stderr.text(),
+    stop: async () => {
+      stop();
+      await running;
+    },
+    kill: () => Promise.reject(new Error("a command in this process cannot be killed: start it with { spawn: true }")),
+  };
+}
+
+async function startProcess<T>(args: string[], env: NodeJS.ProcessEnv): Promise<Started<T>> {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+  const printed = await new Promise<T>((resolve, reject) => {
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       try {
-        resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
+        resolve(JSON.parse(stdout) as T);
       } catch {
         // not complete yet
       }
     });
-    child.on("exit", (code) => reject(new Error(`mnemo serve exited with ${code}: ${stderr}`)));
+    child.on("exit", (code) => reject(new Error(`mnemo ${args.join(" ")} exited with ${code}: ${stderr}`)));
   });
-  const token = fs.readFileSync(started.tokenFile, "utf8").trim();
   return {
-    url: started.url,
-    dataDir: store,
-    modelsDir: serverEnv["MNEMO_MODELS"]!,
-    token,
-    tokenFile: started.tokenFile,
-    // A different (empty) store for the client proves every call goes over HTTP.
-    env: isolatedEnv({ MNEMO_URL: started.url, MNEMO_TOKEN: token, MNEMO_STORE: path.join(tempDir(), "unused") }),
+    printed,
+    pid: child.pid!,
     log: () => stderr,
     stop: () => ended(child, "SIGTERM"),
     kill: () => ended(child, "SIGKILL"),

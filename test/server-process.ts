@@ -10,7 +10,7 @@ export type Send = (url: string, body?: unknown) => Promise<Answer>;
  * stopped after. Returns the server's stderr.
  */
 export async function withServer(env: NodeJS.ProcessEnv, work: (send: Send, url: string) => Promise<void>): Promise<string> {
-  const served = await serveStore({ serverEnv: env });
+  const served = await serveStore({ serverEnv: env, spawn: true });
   try {
     await work(async (url, body) => {
       const response = await request(`${served.url}${url}`, {

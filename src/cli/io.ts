@@ -23,6 +23,11 @@ export interface CliIo {
    * tests running many commands in one process load the bundled model once. A user's run has none.
    */
   readonly embedder?: Embedder;
+  /**
+   * Settles when a command that runs until stopped (serve, ui, watch) should stop, as SIGINT and
+   * SIGTERM do: tests serve a store in their own process and stop it with this.
+   */
+  readonly stopped?: Promise<void>;
 }
 
 export function processIo(): CliIo {

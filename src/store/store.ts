@@ -812,6 +812,11 @@ export class Store {
     return parseMeta(await this.select("meta", "true"));
   }
 
+  /** Whether close() has run: what fails after it is the shutdown, not a fault. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   close(): void {
     this.closed = true;
     if (this.absorbTimer) clearTimeout(this.absorbTimer);

@@ -31,7 +31,7 @@ describe("mnemo completion", () => {
     env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "other"), PATH: pathWithMnemo() });
     const storeEnv = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["buckets", "create", "Travel plans"], { env: storeEnv })).code).toBe(0);
-    served = await serveStore({ store });
+    served = await serveStore({ store, spawn: true });
     scripts = tempDir();
     for (const shell of ["bash", "zsh", "fish"]) {
       const printed = await runCli(["completion", shell], { env });

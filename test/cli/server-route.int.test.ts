@@ -33,7 +33,7 @@ describe("commands go through the mnemo serve that runs on their store", () => {
       expect((await mnemo(["remember", text])).code).toBe(0);
     }
     expect((await mnemo(["import", EXPORT])).code).toBe(0);
-    served = await serveStore({ store });
+    served = await serveStore({ store, spawn: true }); // a command finds a server of another process only
   });
   afterAll(async () => served?.stop());
 
@@ -158,7 +158,7 @@ describe("a server that is gone, or refuses the token file", () => {
   });
 
   it("falls back when the server refuses the token in the token file", async () => {
-    const served = await serveStore({ store });
+    const served = await serveStore({ store, spawn: true }); // a command finds a server of another process only
     try {
       fs.writeFileSync(path.join(store, "token"), "not-the-token");
       const result = await runCli(["memories", "--query", "dog"], { env });

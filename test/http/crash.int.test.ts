@@ -25,7 +25,7 @@ async function get<T>(served: ServedStore, path: string): Promise<T> {
 
 describe("kill -9 under load", () => {
   it("keeps every acknowledged write exactly once, and the acknowledged upload once and indexed", async () => {
-    const first = await serveStore();
+    const first = await serveStore({ spawn: true });
     const upload = await post(first, "/api/chat-history/ingest/custom-online", {
       conversation: {
         id: "before-the-crash",

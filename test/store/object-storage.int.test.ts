@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, spawnCli, tempDir, type CliResult } from "../helpers.js";
+import { BIN, isolatedEnv, ROOT, runCli, spawnCli, startCommand, tempDir, type CliResult } from "../helpers.js";
 import { writeChatsFile } from "../generated-chats.js";
 import { startS3Server, type S3Server } from "../s3-server.js";
 
@@ -368,32 +368,18 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
   });
 });
 
-/** `mnemo serve` on the machine's store, in a child process (asynchronous: s3rver runs in this one). */
+/** `mnemo serve` on the machine's store, in this process (s3rver answers here too, asynchronously). */
 async function serve(machine: Machine): Promise<{ url: string; token: string; stop(): Promise<string> }> {
-  const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env: machine.env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const started = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      try {
-        resolve(JSON.parse(stdout) as { url: string; tokenFile: string });
-      } catch {
-        // not complete yet
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`mnemo serve exited with ${code}: ${stderr}`)));
-  });
+  const server = await startCommand<{ url: string; tokenFile: string }>(["--json", "serve", "--port", "0"], machine.env);
+  const { url, tokenFile } = server.printed;
   // The token file is local state: in the machine's data dir, not in the bucket.
-  expect(path.dirname(started.tokenFile)).toBe(machine.dataDir);
+  expect(path.dirname(tokenFile)).toBe(machine.dataDir);
   return {
-    url: started.url,
-    token: fs.readFileSync(started.tokenFile, "utf8").trim(),
-    stop: () =>
-      new Promise((resolve) => {
-        child.on("close", () => resolve(stdout + stderr));
-        child.kill("SIGTERM");
-      }),
+    url,
+    token: fs.readFileSync(tokenFile, "utf8").trim(),
+    stop: async () => {
+      await server.stop();
+      return server.log();
+    },
   };
 }

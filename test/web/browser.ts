@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { BIN, isolatedEnv, tempDir } from "../helpers.js";
+import { isolatedEnv, startCommand, tempDir } from "../helpers.js";
 
 /** Debian's Chromium (`apt-get install chromium`): no browser can be downloaded here. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -26,44 +25,29 @@ export interface UiServer {
   loginUrl: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  /** The server's process, and what it wrote to stderr so far (its request and error log). */
+  /** The server's process (this one unless spawned), and what it wrote to stderr so far (its request and error log). */
   pid: number;
   log(): string;
   token(): string;
   stop(): Promise<void>;
 }
 
-/** `mnemo ui --no-open` on a fresh store: it starts the server and prints the sign-in link. */
-export async function startUi(): Promise<UiServer> {
+/**
+ * `mnemo ui --no-open` on a fresh store: it starts the server and prints the sign-in link. In this
+ * process unless `spawn` (a test of the server's own process: its memory).
+ */
+export async function startUi(options: { spawn?: boolean } = {}): Promise<UiServer> {
   const dataDir = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: dataDir, MNEMO_EMBEDDER: "bundled", MNEMO_RERANKER: "none" });
-  const child = spawn(process.execPath, [BIN, "--json", "ui", "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const printed = await new Promise<{ url: string; loginUrl: string }>((resolve, reject) => {
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      try {
-        resolve(JSON.parse(stdout) as { url: string; loginUrl: string });
-      } catch {
-        // not complete yet
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`mnemo ui exited with ${code}: ${stderr}`)));
-  });
+  const ui = await startCommand<{ url: string; loginUrl: string }>(["--json", "ui", "--no-open", "--port", "0"], env, options);
   return {
-    ...printed,
+    ...ui.printed,
     dataDir,
     env,
-    pid: child.pid!,
-    log: () => stderr,
+    pid: ui.pid,
+    log: ui.log,
     token: () => fs.readFileSync(path.join(dataDir, "token"), "utf8").trim(),
-    stop: () =>
-      new Promise((resolve) => {
-        child.on("close", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: ui.stop,
   };
 }
 

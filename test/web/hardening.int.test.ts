@@ -14,7 +14,7 @@ let server: UiServer;
 let origin: URL;
 
 beforeAll(async () => {
-  server = await startUi();
+  server = await startUi({ spawn: true });
   origin = new URL(server.url);
 }, 120_000);
 

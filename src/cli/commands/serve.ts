@@ -7,6 +7,7 @@ import { handleError } from "../handle-error.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 import { logStderrTo } from "../log-file.js";
+import type { CliIo } from "../io.js";
 
 export interface ServeOptions {
   port?: string;
@@ -75,7 +76,11 @@ export async function serve(session: Session, options: ServeOptions, started: (s
       `Listening on ${host}: other machines can reach this server. Anyone with a token can read everything in it. It answers to this machine's addresses; add the names others reach it by to server.allowedHosts in config.json.`,
     );
   }
-  const app = await createApp(config, { maintenance: "background", onNotice: (message) => out.notice(message) });
+  const app = await createApp(config, {
+    maintenance: "background",
+    embedder: session.io.embedder,
+    onNotice: (message) => out.notice(message),
+  });
   // A damaged users table leaves every request a 503 that says so; the server still starts.
   await ensureLocalToken(app, session).catch((error: unknown) => {
     if (!isAppError(error) || error.code !== "unavailable") throw error;
@@ -103,7 +108,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
   const purge = () => void purgeExpiredTrash(app).catch(() => undefined);
   purge();
   const purging = setInterval(purge, 6 * 60 * 60 * 1000).unref();
-  await untilSignal();
+  await untilSignal(session.io);
   clearInterval(purging);
   for (const watcher of watchers) await watcher.stop();
   out.notice(
@@ -158,7 +163,8 @@ function batchedLog(stream: NodeJS.WritableStream): { write: (line: string) => v
   };
 }
 
-export function untilSignal(): Promise<void> {
+/** Until SIGINT or SIGTERM, or the run's io says stop. */
+export function untilSignal(io: CliIo): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
@@ -167,5 +173,6 @@ export function untilSignal(): Promise<void> {
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    void io.stopped?.then(stop);
   });
 }

@@ -49,7 +49,7 @@ export function registerWatch(program: Command): void {
             ),
           );
           out.notice("Ctrl-C stops watching.");
-          await untilSignal();
+          await untilSignal(session.io);
           for (const watcher of watchers) await watcher.stop();
         } finally {
           await close();

@@ -107,7 +107,8 @@ export class ImportJobs {
       view.error = isAppError(error)
         ? { message: error.message, ...(error.suggestion ? { suggestion: error.suggestion } : {}) }
         : { message: "The import failed: see the server's log" };
-      if (!isAppError(error)) console.error(error);
+      // A job still waiting for the index when the server stops ends with the store's close: no fault.
+      if (!isAppError(error) && !this.ctx.store.isClosed) console.error(error);
     } finally {
       fs.rmSync(job.file, { force: true });
       view.finishedAt = this.ctx.now().toISOString();

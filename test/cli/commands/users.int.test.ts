@@ -1,13 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { BIN, isolatedEnv, openTestApp, runCli, serveStore, tempDir, type ServedStore } from "../../helpers.js";
+import { isolatedEnv, openTestApp, runCli, serveStore, startCommand, tempDir, type ServedStore } from "../../helpers.js";
 
-/** One `mnemo serve` on a fresh store, for the tests that need a server running: each is a process (~1 s of CPU). */
+/** One `mnemo serve` on a fresh store, in a process of its own: "already serves this store" is said of another process. */
 let served: ServedStore;
 beforeAll(async () => {
-  served = await serveStore();
+  served = await serveStore({ spawn: true });
 });
 afterAll(async () => served?.stop());
 
@@ -71,16 +70,9 @@ describe("mnemo token and users", () => {
   });
 
   it("mnemo serve warns when it listens beyond this machine", async () => {
-    const child = spawn(process.execPath, [BIN, "--json", "serve", "--host", "0.0.0.0", "--port", "0"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.on("close", resolve));
-    expect(stderr).toMatch(/Listening on 0\.0\.0\.0: other machines can reach this server/);
+    const server = await startCommand(["--json", "serve", "--host", "0.0.0.0", "--port", "0"], env);
+    await server.stop();
+    expect(server.log()).toMatch(/Listening on 0\.0\.0\.0: other machines can reach this server/);
   });
 
   it("the first mnemo serve writes a token file only its owner can read", async () => {
