@@ -89,6 +89,11 @@ export class DamagedTableError extends AppError {
   }
 }
 
+/** A panic inside LanceDB: damaged pages cause them, and so may a fault that passes. */
+export function isPanic(error: unknown): boolean {
+  return error instanceof Error && /panicked with message|Panic in async function/i.test(error.message);
+}
+
 /** What is wrong with a table, from LanceDB's error; undefined for an error that is not damage. */
 export function damageOf(error: unknown): string | undefined {
   if (!(error instanceof Error) || error instanceof AppError) return undefined;

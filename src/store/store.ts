@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ObjectStoreUnreachableError, objectStoreError } from "./object-store-errors.js";
 import { AppError } from "../shared/errors.js";
-import { DamagedTableError, damageOf, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
+import { DamagedTableError, damageOf, isPanic, SCHEMA_LOSS, SCHEMA_LOSS_WHAT } from "./damage.js";
 import { DamageRecord, damageRecordFile, versionStamp } from "./damage-record.js";
 import { ChecksumRecord } from "./checksums.js";
 import { createTextIndex, metaEntries, runMigrations, SCHEMA_VERSION, writeMeta } from "./migrations.js";
@@ -469,7 +469,19 @@ export class Store {
     try {
       table = await this.open(name);
       return await work(table);
-    } catch (error) {
+    } catch (first) {
+      let error = first;
+      if (isPanic(first) && !inWrite.getStore()) {
+        // A read that made LanceDB panic is read once more before the table is called damaged: a
+        // damaged page panics every time, a fault that passes does not. (Writes run in write
+        // sections and are not tried twice.)
+        try {
+          table ??= await this.open(name);
+          return await work(table);
+        } catch (again) {
+          error = again;
+        }
+      }
       const damage = await this.damage(key, table, error);
       if (!damage) throw this.objectStoreFault(error);
       const stamp = await this.versionStampOf(name, table);

@@ -197,6 +197,42 @@ describe("LanceDB's caches", () => {
   });
 });
 
+describe("a panic inside LanceDB", () => {
+  const PANIC = 'Failed to get next batch from stream: task 7 panicked with message "a fault that passes"';
+
+  it("on a read is tried once more before the table is called damaged, and a panic every time is damage", async () => {
+    const app = await openTestApp();
+    const { store } = app.context;
+    let calls = 0;
+    const count = await store.guard("memories", async (table) => {
+      if (++calls === 1) throw new Error(PANIC);
+      return table.countRows();
+    });
+    expect([count, calls]).toEqual([0, 2]);
+    expect(await store.guard("memories", (table) => table.countRows())).toBe(0); // not recorded as damage
+    const always = store.guard("memories", async () => {
+      throw new Error(PANIC);
+    });
+    await expect(always).rejects.toMatchObject({ table: "memories", what: expect.stringMatching(/cannot be decoded/) });
+    await app.close();
+  });
+
+  it("in a write section is not tried twice: what it wrote may have been written", async () => {
+    const app = await openTestApp();
+    const { store } = app.context;
+    let calls = 0;
+    const write = store.write(() =>
+      store.guard("memories", async () => {
+        calls++;
+        throw new Error(PANIC);
+      }),
+    );
+    await expect(write).rejects.toMatchObject({ what: expect.stringMatching(/cannot be decoded/) });
+    expect(calls).toBe(1);
+    await app.close();
+  });
+});
+
 describe("migrations", () => {
   /** Rewrites a current store into schema 1's shape: each conversation's messages in its own row. */
   async function downgradeToSchema1(store: string): Promise<void> {
