@@ -105,6 +105,36 @@ describe("Claude conversations.json", () => {
     ]);
   });
 
+  it("keeps a voice note's transcript (a `voice_note` block), not a `token_budget` block", () => {
+    // The block's shape as public readers of real exports have it (osteele/claude-chat-viewer's
+    // schema, echomine's Claude adapter): `{ type: "voice_note", title?, text }`.
+    const record = {
+      uuid: "c-voice",
+      name: "Lisbon in May",
+      chat_messages: [
+        {
+          uuid: "h1",
+          sender: "human",
+          created_at: "2025-10-05T10:00:00Z",
+          text: "",
+          content: [{ type: "voice_note", title: "Voice note", text: "What's the weather like in Lisbon in May?" }],
+        },
+        {
+          uuid: "a1",
+          sender: "assistant",
+          created_at: "2025-10-05T10:00:04Z",
+          text: "",
+          content: [{ type: "token_budget" }, { type: "text", text: "Mild: around 20 °C, with little rain." }],
+        },
+      ],
+    };
+    const messages = claudeConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "What's the weather like in Lisbon in May?"],
+      ["assistant", "Mild: around 20 °C, with little rain."],
+    ]);
+  });
+
   it("keeps the current branch where messages link to their parents (an edited prompt, a regenerated answer)", () => {
     const ROOT = "00000000-0000-4000-8000-000000000000";
     const message = (uuid: string, parent: string, sender: string, minute: number, text: string) => ({

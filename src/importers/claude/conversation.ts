@@ -186,15 +186,16 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
 }
 
 /**
- * The text of the `text` blocks, and the documents the assistant wrote with a tool (an artifact,
- * a created file) and the text their edits put in, which the user reads as part of the answer; thinking, other tool_use,
- * tool_result and unknown blocks are skipped.
+ * The text of the `text` blocks and of `voice_note` blocks (a message spoken rather than typed, as
+ * its transcript), and the documents the assistant wrote with a tool (an artifact, a created file)
+ * and the text their edits put in, which the user reads as part of the answer; thinking, other
+ * tool_use, tool_result and unknown blocks (`token_budget`) are skipped.
  */
 function textBlocks(content: unknown[]): string {
   return content
     .filter(isObject)
     .map((block) =>
-      block.type === "text"
+      block.type === "text" || block.type === "voice_note"
         ? (stringOf(block.text) ?? "")
         : block.type === "tool_use"
           ? (writtenDocument(block) ?? documentEdit(block) ?? "")
