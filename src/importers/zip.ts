@@ -86,18 +86,35 @@ async function openZip(zipPath: string): Promise<yauzl.ZipFile> {
 /** yauzl's words for an entry whose name leads outside the archive ("../../x", "/etc/x", "C:\\x"). */
 const UNSAFE_ENTRY_NAME = /^(invalid relative path|absolute path|invalid characters in fileName): /;
 
+/**
+ * yauzl's words for an archive that is whole but that it cannot unpack: a password-protected one,
+ * or one packed with a method other than deflate (7-Zip's LZMA, Windows' Deflate64), as an export
+ * zipped again by hand can be. Downloading it again would not help.
+ */
+const ENCRYPTED_ENTRY = /^entry is encrypted\b/;
+const UNSUPPORTED_METHOD = /^unsupported compression method: (\d+)/;
+
 /** A damaged or unsupported archive (truncated download, encryption, bad entry names...). */
 export function corruptZip(zipPath: string, error: unknown): AppError {
   const reason = error instanceof Error ? error.message : String(error);
-  const unsafe = UNSAFE_ENTRY_NAME.test(reason);
-  return new AppError(
-    "invalid_input",
-    `${basename(zipPath)}: ${unsafe ? "not read: an entry's name leads outside the archive" : "not a readable zip archive"} (${reason})`,
-    {
-      suggestion: unsafe
-        ? "No app's export names its files so: this archive was made by hand or tampered with. Unzip it yourself, check what it holds, and pass the folder."
-        : "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
+  const name = basename(zipPath);
+  if (UNSAFE_ENTRY_NAME.test(reason)) {
+    return new AppError("invalid_input", `${name}: not read: an entry's name leads outside the archive (${reason})`, {
+      suggestion:
+        "No app's export names its files so: this archive was made by hand or tampered with. Unzip it yourself, check what it holds, and pass the folder.",
       cause: error,
-    },
-  );
+    });
+  }
+  const method = UNSUPPORTED_METHOD.exec(reason)?.[1];
+  if (ENCRYPTED_ENTRY.test(reason) || method !== undefined) {
+    const what = method === undefined ? "is password-protected" : `is packed with a method mnemo cannot unpack (method ${method})`;
+    return new AppError("invalid_input", `${name}: not read: the archive ${what}`, {
+      suggestion: "Unzip it with the tool that made it and pass the folder, or pass the export's zip as downloaded.",
+      cause: error,
+    });
+  }
+  return new AppError("invalid_input", `${name}: not a readable zip archive (${reason})`, {
+    suggestion: "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
+    cause: error,
+  });
 }

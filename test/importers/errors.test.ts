@@ -177,6 +177,20 @@ describe("malformed files", () => {
     expect(error.suggestion).toMatch(/^No app's export names its files so: .* pass the folder\.$/);
   });
 
+  it("a zip made again by hand that cannot be unpacked (a password, bzip2) says so, not 'download again'", async () => {
+    const dir = join(tmp, "rezipped-src");
+    await mkdir(dir, { recursive: true });
+    await copyFile(join(fixtures, "chatgpt", "conversations.json"), join(dir, "conversations.json"));
+    const locked = join(tmp, "locked.zip");
+    execFileSync("zip", ["-q", "-X", "-P", "secret", locked, "conversations.json"], { cwd: dir });
+    const lockedError = await failure(locked);
+    expect(lockedError.message).toBe("locked.zip: not read: the archive is password-protected");
+    expect(lockedError.suggestion).toBe("Unzip it with the tool that made it and pass the folder, or pass the export's zip as downloaded.");
+    const bzip2 = join(tmp, "bzip2.zip");
+    execFileSync("zip", ["-q", "-X", "-Z", "bzip2", bzip2, "conversations.json"], { cwd: dir });
+    expect((await failure(bzip2)).message).toBe("bzip2.zip: not read: the archive is packed with a method mnemo cannot unpack (method 12)");
+  });
+
   it("a file named .zip that is no zip archive (another file renamed) says so, not 'invalid JSON'; JSON named .zip still imports", async () => {
     const fake = join(tmp, "chatgpt-export.zip");
     await writeFile(fake, Buffer.from("%PDF-1.7 this is no export"));
