@@ -135,6 +135,52 @@ describe("Gemini My Activity.json", () => {
     ]);
   });
 
+  it("puts a turn from before a branch point in the original chat and in each branch (a record linking to several)", async () => {
+    // The shape of a real Takeout (mposition/Tomverse's docs/policy/external-import-gemini-a2.md measured
+    // one: 231 of 819 records linked to 2-4 chats, titled "Branched …"): `details` lists every chat
+    // the turn is in, as `{ name: url, url }`.
+    const chat = (id: string) => ({ name: `https://gemini.google.com/app/${id}`, url: `https://gemini.google.com/app/${id}` });
+    const record = (time: string, title: string, answer: string, chats: string[]) => ({
+      header: "Gemini Apps",
+      title,
+      time,
+      products: ["Gemini Apps"],
+      details: chats.map(chat),
+      safeHtmlItem: [{ html: `<p>${answer}</p>` }],
+    });
+    const path = join(tmp, "branched.json");
+    const records = [
+      record("2026-03-02T10:00:00Z", "Branched Plan a weekly report format", "Decide where it lives first.", [
+        "aaaa1111bbbb2222",
+        "cccc3333dddd4444",
+      ]),
+      record("2026-03-02T10:05:00Z", "Prompted Compare the two in a table", "A is simpler; B is easier to undo.", ["aaaa1111bbbb2222"]),
+      record("2026-03-02T10:06:00Z", "Prompted Make it shorter", "Three lines: where, when, what if it fails.", ["cccc3333dddd4444"]),
+    ];
+    await writeFile(path, JSON.stringify(records.reverse()));
+    const conversations = await collect(path);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages.map((m) => [m.role, m.content])])).toEqual([
+      [
+        "gemini-app-aaaa1111bbbb2222",
+        [
+          ["human", "Plan a weekly report format"],
+          ["assistant", "Decide where it lives first."],
+          ["human", "Compare the two in a table"],
+          ["assistant", "A is simpler; B is easier to undo."],
+        ],
+      ],
+      [
+        "gemini-app-cccc3333dddd4444",
+        [
+          ["human", "Plan a weekly report format"],
+          ["assistant", "Decide where it lives first."],
+          ["human", "Make it shorter"],
+          ["assistant", "Three lines: where, when, what if it fails."],
+        ],
+      ],
+    ]);
+  });
+
   it("gives the same ids on every import (re-import de-duplicates)", async () => {
     expect(await collect(activityFile)).toEqual(await collect(activityFile));
   });

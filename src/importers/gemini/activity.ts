@@ -1,7 +1,9 @@
 // Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
 // Each record is one prompt and its response; records are grouped into conversations by their
 // conversation URL when they carry one, otherwise by calendar day (UTC), split where an hour passes
-// without a record.
+// without a record. A turn from before the point where the user branched a chat links to the
+// original and to each branch (the title then opens with "Branched "): it is a turn of each, as
+// Gemini shows it in each.
 //
 // Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
 // and the verb before each prompt ("Prompted …", "送信したメッセージ: …"). A record is recognised by
@@ -43,8 +45,8 @@ export interface Activity {
   title: string;
   /** Gemini's answer: the text of every `safeHtmlItem`, in order ("" when there is none). */
   answer: string;
-  /** The conversation the record links to, when it does. */
-  group: string | undefined;
+  /** The conversations the record links to (several for a turn a branch shares), none when it links to none. */
+  groups: string[];
   attachments: string[];
   context: RecordContext;
 }
@@ -83,18 +85,19 @@ export function geminiConversations(activities: Activity[]): UploadConversation[
   for (const [label, activities] of byFile) {
     const verb = learnedPromptVerb(promptTitles(activities));
     for (const activity of activities) {
-      const turn = toTurn(activity, verb);
-      if (turn === undefined) continue;
-      const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
-      const seenIn = firstFile.get(key) ?? label;
-      firstFile.set(key, seenIn);
-      if (seenIn !== label) {
-        activity.context.skip(SKIPPED.repeated);
-        continue;
+      const turns = toTurns(activity, verb)?.filter((turn) => {
+        const key = `${turn.time}\u0000${turn.fingerprint}\u0000${turn.group}\u0000${turn.response}`;
+        const seenIn = firstFile.get(key) ?? label;
+        firstFile.set(key, seenIn);
+        return seenIn === label;
+      });
+      if (turns === undefined) continue;
+      if (turns.length === 0) activity.context.skip(SKIPPED.repeated);
+      for (const turn of turns) {
+        const inGroup = groups.get(turn.group) ?? [];
+        inGroup.push(turn);
+        groups.set(turn.group, inGroup);
       }
-      const turns = groups.get(turn.group) ?? [];
-      turns.push(turn);
-      groups.set(turn.group, turns);
     }
   }
   const conversations = [...groups.entries()]
@@ -148,14 +151,14 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     order: context.index,
     title: stringOf(record.title) ?? "",
     answer,
-    group: conversationLink(record),
+    groups: conversationLinks(record),
     attachments: attachmentNames(record),
     context,
   };
 }
 
-/** The record's turn: its prompt and answer; none for activity that is not a prompt. */
-function toTurn(activity: Activity, learned: PromptVerb | undefined): Turn | undefined {
+/** The record's turn in each conversation it belongs to: its prompt and answer; undefined for activity that is not a prompt. */
+function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] | undefined {
   const verb = knownPromptVerb(activity.title) ?? learned;
   const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
   const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
@@ -164,24 +167,26 @@ function toTurn(activity: Activity, learned: PromptVerb | undefined): Turn | und
     activity.context.skip(SKIPPED.notAPrompt);
     return undefined;
   }
-  return {
+  const groups = activity.groups.length > 0 ? activity.groups.map((id) => `app-${id}`) : [`day-${activity.time.slice(0, 10)}`];
+  const fingerprint = fingerprintOf(activity.title);
+  return groups.map((group) => ({
     time: activity.time,
     order: activity.order,
-    group: activity.group ? `app-${activity.group}` : `day-${activity.time.slice(0, 10)}`,
+    group,
     prompt,
     attachments: activity.attachments,
     response: activity.answer,
-    fingerprint: fingerprintOf(activity.title),
-  };
+    fingerprint,
+  }));
 }
 
-/** The id of the conversation the record links to (titleUrl, then details), if it does. */
-function conversationLink(record: JsonObject): string | undefined {
-  for (const text of stringsIn([record.titleUrl, record.details, record.subtitles], 0)) {
-    const id = CONVERSATION_URL.exec(text)?.[1];
-    if (id !== undefined) return id;
-  }
-  return undefined;
+/**
+ * The ids of the conversations the record links to (titleUrl, then details), in order: one, or
+ * several for a turn from before a branch point (the original chat's and each branch's).
+ */
+function conversationLinks(record: JsonObject): string[] {
+  const ids = stringsIn([record.titleUrl, record.details, record.subtitles], 0).map((text) => CONVERSATION_URL.exec(text)?.[1]);
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }
 
 /** Names of the files given with a prompt: strings or objects ({name}, {file}, {path}), in any of the fields Takeout has used. */
