@@ -1,6 +1,7 @@
 // Gemini Takeout in other languages and the 2026 record shapes (fixtures/exports/gemini-ja,
 // gemini-locales, gemini-2026), checked against what the raw records say, read here on their own.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
@@ -45,6 +46,42 @@ describe("a Japanese Takeout", () => {
     const zip = join(fixtures, "gemini-ja-takeout.zip");
     expect((await openExport(zip)).format).toBe("gemini");
     expect(await collect(zip)).toEqual(await collect(folder));
+  });
+});
+
+describe("a Korean Takeout", () => {
+  it("keeps prompts written without a verb whole, and strips 'branched' (분기된) from a turn a branch shares", async () => {
+    // As mposition/Tomverse measured a real one: header "Gemini 앱", a prompt's title is the prompt
+    // alone, and a turn from before a branch point opens with "분기된 " and links to both chats.
+    const record = (time: string, title: string, answer: string, chats: string[]) => ({
+      header: "Gemini 앱",
+      title,
+      time,
+      products: ["Gemini 앱"],
+      details: chats.map((id) => ({ name: `https://gemini.google.com/app/${id}`, url: `https://gemini.google.com/app/${id}` })),
+      safeHtmlItem: [{ html: `<p>${answer}</p>` }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), "mnemo-gemini-ko-"));
+    try {
+      const path = join(dir, "내활동.json");
+      writeFileSync(
+        path,
+        JSON.stringify([
+          record("2026-03-02T10:05:00Z", "표로 비교해 줘", "A가 더 단순합니다.", ["aaaa1111bbbb2222"]),
+          record("2026-03-02T10:00:00Z", "분기된 주간 보고서 형식을 정하고 싶어", "보관 위치부터 정하세요.", [
+            "aaaa1111bbbb2222",
+            "cccc3333dddd4444",
+          ]),
+        ]),
+      );
+      const conversations = await collect(path);
+      expect(conversations.map((c) => [c.conversation.id, humans([c])])).toEqual([
+        ["gemini-app-aaaa1111bbbb2222", ["주간 보고서 형식을 정하고 싶어", "표로 비교해 줘"]],
+        ["gemini-app-cccc3333dddd4444", ["주간 보고서 형식을 정하고 싶어"]],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

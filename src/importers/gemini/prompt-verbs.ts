@@ -25,6 +25,9 @@ const KNOWN_PREFIXES = [
   "送信したメッセージ: ",
   "送信したメッセージ：",
   "プロンプト: ",
+  // Korean: a turn from before a branch point ("Branched "); other prompts have no verb in a Korean
+  // Takeout (mposition/Tomverse's measured export)
+  "분기된 ",
   // German
   "Eingegebener Prompt: ",
   // Greek
