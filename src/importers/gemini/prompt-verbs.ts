@@ -1,8 +1,8 @@
 // The words Takeout puts before each Gemini prompt in a record's title, in the account's language:
 // "Prompted how do I…", "送信したメッセージ: こんにちは". The ones below were seen in real exports or in
-// parsers that read them; for the other languages (French, Italian, Portuguese, Korean and Chinese
-// among them) the exact words are not known to us, so none are guessed: the verb is learned from
-// the file instead, as the words that open nearly every title.
+// parsers that read them (a Korean Takeout writes its prompts without one); for the other languages
+// (French, Italian, Portuguese and Chinese among them) the exact words are not known to us, so none
+// are guessed: the verb is learned from the file instead, as the words that open nearly every title.
 import { UNSPACED_SCRIPT } from "../../text/unspaced-terms.js";
 
 export interface PromptVerb {
