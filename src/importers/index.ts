@@ -27,7 +27,7 @@ import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
 import { textRecords } from "./text-records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
-import { corruptZip, isZipFile, namedZipButNotJson, zipSources } from "./zip.js";
+import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipSources } from "./zip.js";
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
 export { checkPlatform } from "./platform.js";
@@ -61,7 +61,7 @@ export async function openExport(path: string, options: OpenExportOptions = {}):
 
 async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
-  if (info.isDirectory()) return planContainer(await directorySources(path), path);
+  if (info.isDirectory()) return planContainer(await withPartArchivesOpened(path, await directorySources(path)), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
   const source = await fileSource(path);

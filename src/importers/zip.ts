@@ -1,9 +1,9 @@
 // Zip archives read entry by entry as streams (yauzl): the archive is never loaded into memory.
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { AppError } from "../shared/errors.js";
-import { readFileHead, statPath, type ByteSource } from "./source.js";
+import { isJunkPath, readFileHead, statPath, type ByteSource } from "./source.js";
 
 const ZIP_SIGNATURES = ["504b0304", "504b0506"]; // local file header; end of central directory (empty archive)
 
@@ -45,6 +45,30 @@ export async function zipSources(zipPath: string): Promise<ByteSource[]> {
     zip.close();
   }
   return sources;
+}
+
+/**
+ * An archive of an export downloaded in parts, one archive per kind of data: Claude's since 2026
+ * (conversations-000.zip, projects-000.zip, memories-000.zip, light_metadata-000.zip… beside the
+ * manifest that linked them), Takeout's split archives (takeout-20260101T101500Z-001.zip), a
+ * browser's second copy of one ("conversations-000 (1).zip").
+ */
+const PART_ARCHIVE = /^(?:[a-z][a-z_]*|takeout-\d{8}T\d{6}Z)-\d{3}(?: ?\(\d+\))?\.zip$/i;
+
+/**
+ * A folder's files with the archives in it opened in their place, as if unzipped there, when every
+ * archive directly in it is a part of an export (PART_ARCHIVE): the parts are one export. A folder
+ * holding any other archive (a Downloads folder of whole exports) is left as it is.
+ */
+export async function withPartArchivesOpened(dir: string, sources: ByteSource[]): Promise<ByteSource[]> {
+  const archives = sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path));
+  if (archives.length === 0 || !archives.every((archive) => PART_ARCHIVE.test(archive.path))) return sources;
+  const opened = await Promise.all(
+    archives.map(async (archive) =>
+      (await zipSources(join(dir, archive.path))).map((entry) => ({ ...entry, path: `${archive.path}/${entry.path}` })),
+    ),
+  );
+  return [...sources.filter((source) => !archives.includes(source)), ...opened.flat()];
 }
 
 function entrySource(zipPath: string, fileName: string, size: number, mtime: Date): ByteSource {

@@ -1,5 +1,6 @@
 // Exports as they turn up in the wild rather than as documented: times written several ways,
 // containers that hold no JSON export, and the like (fixtures/exports/odd/).
+import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -87,6 +88,62 @@ describe("a zip or folder without an export's JSON says what it holds instead", 
   it("a folder with nothing of the kind keeps the general message", async () => {
     const dir = await folderWith("notes", { "notes.txt": "hello" });
     expect((await failure(dir)).message).toContain("no chat export file found inside");
+  });
+});
+
+describe("an export downloaded in parts, one archive each, in one folder", () => {
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), "mnemo-parts-"));
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  /** Zips `files` (name in the archive → file to copy) into `dir`/`archive`. */
+  async function zipped(dir: string, archive: string, files: Record<string, string>): Promise<void> {
+    const src = join(tmp, `src-${archive}`);
+    for (const [name, from] of Object.entries(files)) {
+      await mkdir(dirname(join(src, name)), { recursive: true });
+      await copyFile(from, join(src, name));
+    }
+    execFileSync("zip", ["-q", "-r", "-X", join(dir, archive), ...Object.keys(files)], { cwd: src });
+  }
+
+  it("Claude's (since 2026: a manifest and conversations-000.zip, projects-000.zip…) is read as one export", async () => {
+    // The layout as public readers of real exports describe it (ukogan/claude-migration-assistant
+    // issue 4, Superkikim/nexus-ai-chat-importer issue 72): the manifest holds only download links.
+    const dir = join(tmp, "claude");
+    await mkdir(dir, { recursive: true });
+    const memories = join(fixtures, "claude-memories-2026");
+    await zipped(dir, "conversations-000.zip", { "conversations.json": join(fixtures, "claude/conversations.json") });
+    await zipped(dir, "projects-000.zip", {
+      "projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": join(memories, "projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json"),
+    });
+    await zipped(dir, "memories-000.zip", {
+      "memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": join(memories, "memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json"),
+    });
+    await zipped(dir, "light_metadata-000.zip", { "users.json": join(fixtures, "claude/users.json") });
+    await writeFile(
+      join(dir, "manifest-5d78e277-2026-09-01-10-00-00.json"),
+      '{"files":[{"name":"conversations-000.zip","url":"https://claude.ai/export/x/1"}]}',
+    );
+    const reader = await openExport(dir);
+    const ids = [];
+    for await (const conversation of reader.conversations()) ids.push(conversation.conversation.id);
+    expect(ids).toEqual((await collect(join(fixtures, "claude/conversations.json"))).map((c) => c.conversation.id));
+    const labels = [];
+    for await (const memory of reader.memories()) labels.push(memory.bucket.name);
+    expect(new Set(labels)).toEqual(new Set(["Claude memories", "Claude projects"]));
+  });
+
+  it("Takeout's split archives (takeout-…-001.zip, -002.zip) are read as one export", async () => {
+    const dir = join(tmp, "takeout");
+    await mkdir(dir, { recursive: true });
+    await copyFile(join(fixtures, "gemini-takeout.zip"), join(dir, "takeout-20260101T101500Z-001.zip"));
+    await zipped(dir, "takeout-20260101T101500Z-002.zip", { "Takeout/archive_browser.html": join(fixtures, "chatgpt/chat.html") });
+    const ids = (await collect(dir)).map((c) => c.conversation.id);
+    expect(ids).toEqual((await collect(join(fixtures, "gemini-takeout.zip"))).map((c) => c.conversation.id));
   });
 });
 

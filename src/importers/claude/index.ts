@@ -12,8 +12,10 @@ export const claude: Importer = {
   id: "claude",
   name: "Claude",
   chatApp: true,
-  accepts: "the export zip, or its conversations.json; its memories.json and projects.json become memories",
-  howToGet: "Settings → Privacy → Export data; the link in the email downloads the zip.",
+  accepts:
+    "the export zip (or the folder of its part archives, conversations-000.zip…), or its conversations.json; its memories and projects become memories",
+  howToGet:
+    "Settings → Privacy → Export data; the link in the email downloads the zip, or a manifest whose links download its parts: save them in one folder.",
   extensions: [".json"],
   detect: (sample) => (sample.keys.has("chat_messages") ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./conversation.js")).claudeConversation)),
