@@ -1,10 +1,10 @@
 // What to tell the user when a zip or folder holds no chat export file that can be read: the
 // files it does hold often say what went wrong (an archive of archives, Takeout's HTML default,
-// a ChatGPT export missing its data). Names are looked at here only to word the message; the
+// a ChatGPT export missing its data, one part of an export downloaded in parts). Names are looked at here only to word the message; the
 // format itself is always recognised from content (detect.ts).
 import { AppError } from "../shared/errors.js";
 import { isJunkPath, type ByteSource } from "./source.js";
-import { ZIP_NAME } from "./zip.js";
+import { PART_ARCHIVE, ZIP_NAME } from "./zip.js";
 
 const HTML = /\.html?$/i;
 /** Takeout's index page, in every Takeout whatever was chosen: it says nothing of the format. */
@@ -18,7 +18,8 @@ export function noExportInside(sources: ByteSource[], containerLabel: string): A
     .filter((source) => !isJunkPath(source.path))
     .map((source) => ({ path: source.path, base: source.path.split(/[\\/]/).at(-1) ?? source.path }));
   const archives = names.filter(({ base }) => ZIP_NAME.test(base)).map(({ path }) => path);
-  if (archives.length > 0) {
+  const isPart = PART_ARCHIVE.test(containerLabel.split(/[\\/]/).at(-1) ?? containerLabel);
+  if (archives.length > 0 && !isPart) {
     return new AppError("invalid_input", `${containerLabel}: holds zip archives (${listing(archives)}), not an export's own files`, {
       suggestion: "Import each archive on its own (mnemo import <archive>.zip), or unzip them and pass the folder of each.",
     });
@@ -35,6 +36,16 @@ export function noExportInside(sources: ByteSource[], containerLabel: string): A
       suggestion:
         "Google Takeout writes My Activity as HTML unless told otherwise: export it again, choosing JSON under My Activity's format options.",
     });
+  }
+  if (isPart) {
+    return new AppError(
+      "invalid_input",
+      `${containerLabel}: one part of an export downloaded in parts, holding no chats (${listing(names.map(({ path }) => path))})`,
+      {
+        suggestion:
+          "Save every part of the export in one folder (the archives Claude's manifest links to, conversations-000.zip among them; each takeout-…-NNN.zip) and import the folder.",
+      },
+    );
   }
   return undefined;
 }

@@ -53,7 +53,7 @@ export async function zipSources(zipPath: string): Promise<ByteSource[]> {
  * manifest that linked them), Takeout's split archives (takeout-20260101T101500Z-001.zip), a
  * browser's second copy of one ("conversations-000 (1).zip").
  */
-const PART_ARCHIVE = /^(?:[a-z][a-z_]*|takeout-\d{8}T\d{6}Z)-\d{3}(?: ?\(\d+\))?\.zip$/i;
+export const PART_ARCHIVE = /^(?:[a-z][a-z_]*|takeout-\d{8}T\d{6}Z)-\d{3}(?: ?\(\d+\))?\.zip$/i;
 
 /**
  * A folder's files with the archives in it opened in their place, as if unzipped there, when every

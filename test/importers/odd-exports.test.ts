@@ -137,6 +137,20 @@ describe("an export downloaded in parts, one archive each, in one folder", () =>
     expect(new Set(labels)).toEqual(new Set(["Claude memories", "Claude projects"]));
   });
 
+  it("a part holding no chats, imported alone, says to import the folder of all the parts", async () => {
+    const dir = join(tmp, "one-part");
+    await mkdir(dir, { recursive: true });
+    await zipped(dir, "light_metadata-000.zip", { "users.json": join(fixtures, "claude/users.json") });
+    const error = await openExport(join(dir, "light_metadata-000.zip")).then(
+      () => undefined,
+      (thrown: unknown) => thrown as AppError,
+    );
+    expect(error?.message).toBe(
+      `${join(dir, "light_metadata-000.zip")}: one part of an export downloaded in parts, holding no chats (users.json)`,
+    );
+    expect(error?.suggestion).toMatch(/^Save every part of the export in one folder .* and import the folder\.$/);
+  });
+
   it("Takeout's split archives (takeout-…-001.zip, -002.zip) are read as one export", async () => {
     const dir = join(tmp, "takeout");
     await mkdir(dir, { recursive: true });
