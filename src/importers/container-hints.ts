@@ -54,3 +54,21 @@ function listing(paths: string[]): string {
   const shown = paths.slice(0, MAX_LISTED).join(", ");
   return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
 }
+
+/**
+ * Claude's export as it comes since 2026: a manifest (manifest-<ids>-<date>.json) whose one-time
+ * links download the export's part archives. Its name is all that tells it: it holds no chats.
+ */
+const PARTS_MANIFEST = /^manifest-[\w-]+\.json$/i;
+
+/** The error for a lone file that is such a manifest, or undefined when it is not one. */
+export function partsManifestError(label: string, path: string): AppError | undefined {
+  if (!PARTS_MANIFEST.test(path.split(/[\\/]/).at(-1) ?? path)) return undefined;
+  return new AppError(
+    "invalid_input",
+    `${label}: this is the manifest of an export downloaded in parts (its download links), not the chats`,
+    {
+      suggestion: "Download every archive it links to (conversations-000.zip and the others) into one folder and import the folder.",
+    },
+  );
+}

@@ -2,7 +2,7 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
-import { noExportInside } from "./container-hints.js";
+import { noExportInside, partsManifestError } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
@@ -79,7 +79,13 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys, text } = await inspect(source);
   if (detection === undefined && text)
     throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
-  if (detection === undefined) throw sideFileError(source.label, keys) ?? unsupported(source.label, "no format's structure matches it");
+  if (detection === undefined) {
+    throw (
+      sideFileError(source.label, keys) ??
+      partsManifestError(source.label, source.path) ??
+      unsupported(source.label, "no format's structure matches it")
+    );
+  }
   const part = partOf({ source, detection });
   if (detection.memories) return { format: detection.format, parts: [], memoryParts: [part], skipped: [] };
   const skipped = detection.empty ? [emptyList(source)] : [];

@@ -151,6 +151,17 @@ describe("an export downloaded in parts, one archive each, in one folder", () =>
     expect(error?.suggestion).toMatch(/^Save every part of the export in one folder .* and import the folder\.$/);
   });
 
+  it("Claude's manifest passed alone says to download the archives it links to and import their folder", async () => {
+    const manifest = join(tmp, "manifest-9d86139e-bac4-2026-09-10-21-25-17.json");
+    await writeFile(manifest, '{"files":[{"name":"conversations-000.zip","url":"https://claude.ai/export/x/1"}]}');
+    const error = await openExport(manifest).then(
+      () => undefined,
+      (thrown: unknown) => thrown as AppError,
+    );
+    expect(error?.message).toBe(`${manifest}: this is the manifest of an export downloaded in parts (its download links), not the chats`);
+    expect(error?.suggestion).toMatch(/^Download every archive it links to .* import the folder\.$/);
+  });
+
   it("Takeout's split archives (takeout-…-001.zip, -002.zip) are read as one export", async () => {
     const dir = join(tmp, "takeout");
     await mkdir(dir, { recursive: true });
