@@ -61,7 +61,8 @@ export const PART_ARCHIVE = /^(?:[a-z][a-z_]*|takeout-\d{8}T\d{6}Z)-\d{3}(?: ?\(
  * holding any other archive (a Downloads folder of whole exports) is left as it is.
  */
 export async function withPartArchivesOpened(dir: string, sources: ByteSource[]): Promise<ByteSource[]> {
-  const archives = sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path));
+  // Only the folder's own: an archive deeper in it is a file of the export (one a user attached to a chat).
+  const archives = sources.filter((source) => !isJunkPath(source.path) && !source.path.includes("/") && ZIP_NAME.test(source.path));
   if (archives.length === 0 || !archives.every((archive) => PART_ARCHIVE.test(archive.path))) return sources;
   const opened = await Promise.all(
     archives.map(async (archive) =>
