@@ -321,6 +321,20 @@ describe("memories over HTTP", () => {
         body: { field, error: expect.stringMatching(new RegExp(`^${field}: must be true or false, not `)) },
       });
     }
+    // An integer parameter is a decimal number: Number() would read hex, binary, octal and Infinity too.
+    expect((await a("GET", "/api/memory?count=2.0&v=1")).body).toHaveLength(2);
+    for (const [path, field, value] of [
+      ["/api/memory?count=0x2", "count", "0x2"],
+      ["/api/v2/memory?skip=0b1", "skip", "0b1"],
+      ["/api/chat-history/chats?pageSize=0o7", "pageSize", "0o7"],
+      ["/api/memory?v=0x1", "v", "0x1"],
+      ["/api/chat-history/chats?page=Infinity", "page", "Infinity"],
+    ]) {
+      const answer = await a("GET", path!);
+      expect(answer).toMatchObject({ status: 400, body: { field } });
+      expect(answer.body.error).toMatch(new RegExp(`^${field}: must be `));
+      if (field !== "v") expect(answer.body.error).toContain(`"${value}"`);
+    }
     for (const path of ["/api/memory", "/api/buckets"]) {
       expect((await a("GET", `${path}?v=1`)).status).toBe(200);
       expect((await a("GET", `${path}?v=2`)).status).toBe(200);
