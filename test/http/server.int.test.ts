@@ -458,6 +458,16 @@ describe("image memories", () => {
     expect((await request(`${server.url}/images/${memory.id}`)).statusCode).toBe(403);
   });
 
+  it("gives image_url at the address the client used, so it opens from another machine too", async () => {
+    // A server on 0.0.0.0 listed http://127.0.0.1:… to a client that reached it as 192.0.2.2.
+    const { port } = new URL(server.url);
+    const host = `localhost:${port}`;
+    const { body } = await call("GET", "/api/v2/memory?contentType=image", { token: tokenA, host });
+    const url = new URL(body.memories[0].image_url);
+    expect(url.host).toBe(host);
+    expect((await request(`${server.url}${url.pathname}${url.search}`)).statusCode).toBe(200);
+  });
+
   it("signs with a secret of 32 bytes, made anew when its file is missing or too short to trust", () => {
     const file = path.join(tempDir(), "secret");
     const made = imageSecret(file);
