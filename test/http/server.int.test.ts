@@ -147,7 +147,10 @@ describe("service basics", () => {
       expect(responses, `${route.method} ${route.path}`).toEqual(
         expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]),
       );
+      // Every route that takes a query, a body or a path parameter checks it (spec §7: 400).
+      if (route.query || route.body || route.path.includes("{")) expect(responses, `${route.method} ${route.path}`).toContain("400");
     }
+    expect(await call("GET", "/api/buckets?v=3", { token: tokenA })).toMatchObject({ status: 400, body: { field: "v" } });
     const move = doc.paths["/api/v2/memory/update"].post.requestBody.content["application/json"].schema.properties.memoryIds;
     expect(move).toMatchObject({ minItems: 1, maxItems: 100 });
     const query = (path: string) =>
