@@ -5,6 +5,7 @@ import { imageSecret, lockOutReindexToServe, signedImageUrl, type App } from "..
 import { removeServerInfo, runningServer, writeServerInfo } from "../config/server-info.js";
 import { AppError } from "../shared/errors.js";
 import { answerClientErrors } from "./client-errors.js";
+import { requestOrigin } from "./request-origin.js";
 import { createHttpApp, type HttpOptions } from "./server.js";
 
 export interface RunningServer {
@@ -77,7 +78,7 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
   const urlHost =
     options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${urlHost}:${port}`;
-  app.context.imageUrl = (memoryId) => signedImageUrl(secret, url, memoryId);
+  app.context.imageUrl = (memoryId) => signedImageUrl(secret, requestOrigin() ?? url, memoryId);
   try {
     writeServerInfo(config.paths.serverInfo, { pid: process.pid, url, startedAt: new Date().toISOString(), store: config.storeUri });
   } catch (error) {

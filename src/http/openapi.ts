@@ -25,8 +25,12 @@ function schema(type: z.ZodType): object {
 /** What every authenticated route can answer, whatever it does: the token, the Host guard, the lockout, a fault, a damaged table. */
 const EVERY_ROUTE = [401, 403, 429, 500, 503];
 
+/** A route that takes input checks it, and answers 400 naming the field: GET /api/buckets?v=3 did, undocumented. */
+const takesInput = (route: Route) => Boolean(route.query || route.body || route.stream || route.path.includes("{"));
+
 function statusesOf(route: Route): number[] {
-  return [...new Set([...route.errors, ...EVERY_ROUTE, ...(route.body || route.stream ? [413] : [])])].sort((a, b) => a - b);
+  const input = [...(takesInput(route) ? [400] : []), ...(route.body || route.stream ? [413] : [])];
+  return [...new Set([...route.errors, ...EVERY_ROUTE, ...input])].sort((a, b) => a - b);
 }
 
 /** OpenAPI 3.1, generated from the same route list and zod schemas the server uses. */

@@ -13,6 +13,7 @@ import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
 import { bodyStream, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import { rememberOrigin } from "./request-origin.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
 import { MB, ROUTES, type Route } from "./routes.js";
@@ -55,6 +56,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     if (!check.ok) return c.json({ error: `Forbidden: ${check.reason}` }, 403);
     await next();
   });
+  http.use(rememberOrigin);
   if (options.corsOrigins.length > 0)
     http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));

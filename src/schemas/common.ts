@@ -30,9 +30,15 @@ const QUERY_BOOLEANS = new Map([
 export const queryBool = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" ? (QUERY_BOOLEANS.get(v.toLowerCase()) ?? v) : v), schema);
 
+/**
+ * A number written in decimal (`10`, `2.0`, `1e3`). Number() also reads `0x10`, `0b11`, `0o7` and
+ * `Infinity`, which no client means as a count: `count=0x10` was answered with 16 memories.
+ */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 /** Query-string integer: the string "10" as well as the number 10; limits and default go on `schema`, as for queryBool. */
 export const queryInt = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v), schema);
+  z.preprocess((v) => (typeof v === "string" && DECIMAL.test(v) ? Number(v) : v), schema);
 
 /** The API version (`v`, spec §9) of `GET /api/memory` and `GET /api/buckets`: 1 or 2, the current one by default. */
 export const ApiVersion = queryInt(z.union([z.literal(1), z.literal(2)], "must be 1 or 2").default(2));

@@ -147,7 +147,10 @@ describe("service basics", () => {
       expect(responses, `${route.method} ${route.path}`).toEqual(
         expect.arrayContaining(["401", "403", "429", "500", ...(route.body ? ["413"] : [])]),
       );
+      // Every route that takes a query, a body or a path parameter checks it (spec §7: 400).
+      if (route.query || route.body || route.path.includes("{")) expect(responses, `${route.method} ${route.path}`).toContain("400");
     }
+    expect(await call("GET", "/api/buckets?v=3", { token: tokenA })).toMatchObject({ status: 400, body: { field: "v" } });
     const move = doc.paths["/api/v2/memory/update"].post.requestBody.content["application/json"].schema.properties.memoryIds;
     expect(move).toMatchObject({ minItems: 1, maxItems: 100 });
     const query = (path: string) =>
@@ -321,6 +324,20 @@ describe("memories over HTTP", () => {
         body: { field, error: expect.stringMatching(new RegExp(`^${field}: must be true or false, not `)) },
       });
     }
+    // An integer parameter is a decimal number: Number() would read hex, binary, octal and Infinity too.
+    expect((await a("GET", "/api/memory?count=2.0&v=1")).body).toHaveLength(2);
+    for (const [path, field, value] of [
+      ["/api/memory?count=0x2", "count", "0x2"],
+      ["/api/v2/memory?skip=0b1", "skip", "0b1"],
+      ["/api/chat-history/chats?pageSize=0o7", "pageSize", "0o7"],
+      ["/api/memory?v=0x1", "v", "0x1"],
+      ["/api/chat-history/chats?page=Infinity", "page", "Infinity"],
+    ]) {
+      const answer = await a("GET", path!);
+      expect(answer).toMatchObject({ status: 400, body: { field } });
+      expect(answer.body.error).toMatch(new RegExp(`^${field}: must be `));
+      if (field !== "v") expect(answer.body.error).toContain(`"${value}"`);
+    }
     for (const path of ["/api/memory", "/api/buckets"]) {
       expect((await a("GET", `${path}?v=1`)).status).toBe(200);
       expect((await a("GET", `${path}?v=2`)).status).toBe(200);
@@ -442,6 +459,16 @@ describe("image memories", () => {
     expect(late.statusCode).toBe(403);
     expect(JSON.parse(await late.body.text()).error).toMatch(/expired/);
     expect((await request(`${server.url}/images/${memory.id}`)).statusCode).toBe(403);
+  });
+
+  it("gives image_url at the address the client used, so it opens from another machine too", async () => {
+    // A server on 0.0.0.0 listed http://127.0.0.1:… to a client that reached it as 192.0.2.2.
+    const { port } = new URL(server.url);
+    const host = `localhost:${port}`;
+    const { body } = await call("GET", "/api/v2/memory?contentType=image", { token: tokenA, host });
+    const url = new URL(body.memories[0].image_url);
+    expect(url.host).toBe(host);
+    expect((await request(`${server.url}${url.pathname}${url.search}`)).statusCode).toBe(200);
   });
 
   it("signs with a secret of 32 bytes, made anew when its file is missing or too short to trust", () => {
