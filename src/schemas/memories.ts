@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
+import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { ApiVersion, DateFilter, DateTime, IdText, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
@@ -11,7 +12,12 @@ const MEMORY_TOO_LONG = withFix(
   `must be at most ${MAX_MEMORY_CHARS} characters`,
   `Split the text into several memories, each at most ${MAX_MEMORY_CHARS.toLocaleString("en")} characters.`,
 );
-const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG);
+const MemoryText = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG)
+  .refine((text) => text === "" || hasVisibleText(text), ONLY_INVISIBLE);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 const Source = z.string().max(200).optional();
 export const MemoryId = z
@@ -49,7 +55,12 @@ export const StoreMemoryResponse = z.object({
 });
 export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 
-const Query = z.string().max(MAX_QUERY_CHARS, QUERY_TOO_LONG).optional();
+// An empty query is refused by the core (core/memories/memories.ts), which names the mode it asks for.
+const Query = z
+  .string()
+  .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
+  .refine((query) => query.trim() === "" || hasVisibleText(query), ONLY_INVISIBLE)
+  .optional();
 const Count = queryInt(z.int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(10));
 const Skip = queryInt(z.int().min(0, "must be 0 or more").default(0));
 
@@ -124,6 +135,7 @@ const BucketName = z
   .trim()
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters")
+  .refine((name) => name === "" || hasVisibleText(name), ONLY_INVISIBLE)
   // A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
   .refine((name) => !/\p{Cc}/u.test(name), "must not hold control characters (such as NUL, a tab or a line break)");
 
