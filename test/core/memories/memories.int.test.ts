@@ -347,6 +347,18 @@ describe("buckets", () => {
     await expectError(service.buckets.create({ name: "  " }), "invalid_input", /^name:/);
   });
 
+  it("names that read the same are the same bucket: composed or decomposed accents, full-width letters, a zero-width space", async () => {
+    const { bucket } = await service.buckets.create({ name: "Café" });
+    for (const name of ["Cafe\u0301", "ＣＡＦÉ", "Ca\u200bfé"]) {
+      await expectError(service.buckets.create({ name }), "conflict", /^A bucket named "Café" already exists/);
+      await expectError(service.buckets.rename(1, { name }), "conflict", /^A bucket named "Café" already exists/);
+    }
+    const { memoryId } = await service.memories.store({ text: "flat white" });
+    const moved = await service.memories.update({ memoryId, bucketName: "Cafe\u0301" });
+    expect("memory" in moved && moved.memory.bucketId).toBe(Number(bucket.id));
+    expect((await service.buckets.list()).filter((b) => b.name.normalize("NFKC").toLowerCase() === "café")).toHaveLength(1);
+  });
+
   it("keeps users apart", async () => {
     await app.users.add("alice");
     const alice = await app.service("alice");
