@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 import { AppError } from "../shared/errors.js";
 import { probablyUnrelated } from "../core/index.js";
-import { protocolError, type McpLog } from "./errors.js";
+import { protocolError, quoted, type McpLog } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 
 /** Conversations a page of resources/list holds (pinned first, then the most recently updated); `nextCursor` leads to the next. */
@@ -105,7 +105,7 @@ function pageOf(cursor: string): number {
   if (!page)
     throw AppError.invalid(
       "cursor",
-      `${JSON.stringify(cursor)} is not a cursor of this server`,
+      `${quoted(cursor)} is not a cursor of this server`,
       "Use the nextCursor of the answer before, or none for the first page.",
     );
   return Number(page);
