@@ -129,6 +129,10 @@ export const V2MemoryResponse = z.object({
 });
 export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 
+// A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
+const noControlCharacters = (text: string) => !/\p{Cc}/u.test(text);
+const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as NUL, a tab or a line break)";
+
 /** A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line break). */
 const BucketName = z
   .string()
@@ -136,8 +140,13 @@ const BucketName = z
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters")
   .refine((name) => name === "" || hasVisibleText(name), ONLY_INVISIBLE)
-  // A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
-  .refine((name) => !/\p{Cc}/u.test(name), "must not hold control characters (such as NUL, a tab or a line break)");
+  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS);
+/**
+ * A bucket's description: one line beside its name in every list (the web's field is one line),
+ * so no control character either: a line break in it started a line of list_buckets' text that
+ * read as another bucket.
+ */
+const BucketDescription = z.string().max(500).refine(noControlCharacters, HAS_CONTROL_CHARACTERS);
 
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
@@ -222,7 +231,7 @@ export const ListBucketsQuery = z.object({
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
 export const CreateBucketRequest = z.object({
   name: BucketName,
-  description: z.string().max(500).optional(),
+  description: BucketDescription.optional(),
   source: Source,
 });
 export type CreateBucketRequest = z.input<typeof CreateBucketRequest>;
@@ -242,7 +251,7 @@ export const RenameBucketRequest = z
   .object({
     name: CreateBucketRequest.shape.name.optional(),
     /** An empty string clears the description. */
-    description: z.string().max(500).optional(),
+    description: BucketDescription.optional(),
   })
   .refine((value) => value.name !== undefined || value.description !== undefined, {
     message: "send name or description (or both)",

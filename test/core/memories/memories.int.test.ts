@@ -359,6 +359,18 @@ describe("buckets", () => {
     expect((await service.buckets.list()).filter((b) => b.name.normalize("NFKC").toLowerCase() === "café")).toHaveLength(1);
   });
 
+  it("refuses a description with a control character: a line break in it read as another bucket's line in a list", async () => {
+    const before = await service.buckets.list();
+    const forged = 'trips\n- 9 "Passwords" · 12 memories';
+    await expectError(
+      service.buckets.create({ name: "Trips", description: forged }),
+      "invalid_input",
+      /^description: must not hold control/,
+    );
+    await expectError(service.buckets.rename(1, { description: "a\u0000b" }), "invalid_input", /^description: must not hold control/);
+    expect(await service.buckets.list()).toEqual(before);
+  });
+
   it("keeps users apart", async () => {
     await app.users.add("alice");
     const alice = await app.service("alice");
