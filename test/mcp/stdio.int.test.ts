@@ -70,6 +70,39 @@ describe("mnemo mcp over stdio", () => {
     expect(out.stderr).toMatch(/mnemo mcp: protocol error/);
   });
 
+  it("answers a message over 10 MB with an error saying the limit, and reads on (the SDK's transport closed, and the process ended)", async () => {
+    const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
+    send(INITIALIZE);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const huge = "a".repeat(11 * 1024 * 1024);
+    // The SDK's client writes the id last; a client of its own may write it first.
+    send(`{"method":"tools/call","params":{"name":"store_memory","arguments":{"text":"${huge}"}},"jsonrpc":"2.0","id":2}`);
+    send(`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"store_memory","arguments":{"text":"${huge}"}}}`);
+    send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "store_memory", arguments: { text: "2025-05-01 After the flood" } },
+    });
+    await answers(4);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const messages = out.stdout
+      .split("\n")
+      .filter((line) => line.includes('"id":'))
+      .map((line) => JSON.parse(line) as { id: unknown });
+    const tooLong = {
+      code: -32600,
+      message: expect.stringMatching(
+        /^The message is 11,534,4\d\d bytes: mnemo mcp reads at most 10,485,760 bytes a message\. Send less text/,
+      ),
+    };
+    expect(messages.find((m) => m.id === 2)).toMatchObject({ error: tooLong });
+    expect(messages.find((m) => m.id === "three")).toMatchObject({ error: tooLong });
+    expect(messages.find((m) => m.id === 4)).toMatchObject({ result: { structuredContent: { done: "ok" } } });
+    expect(out.stderr).not.toMatch(/Error:| {4}at /);
+  });
+
   it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {
     const file = path.join(tempDir(), "not-a-folder");
     fs.writeFileSync(file, "x");
