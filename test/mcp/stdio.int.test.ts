@@ -43,6 +43,7 @@ describe("mnemo mcp over stdio", () => {
     send(INITIALIZE);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send("this is not JSON");
+    send({ jsonrpc: "2.0", id: {}, method: "tools/list" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "store_memory", arguments: { text: "2025-05-01 Raw call" } } });
     // Calls run side by side: the search goes once the memory is stored.
@@ -68,6 +69,13 @@ describe("mnemo mcp over stdio", () => {
       params: { level: "warning", logger: "mnemo", data: expect.stringMatching(/^protocol error: /) },
     });
     expect(out.stderr).toMatch(/mnemo mcp: protocol error/);
+    // JSON that is not JSON-RPC: said in a line, where the SDK's schema error was 40 lines of JSON, and the client got "[".
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        params: expect.objectContaining({ data: expect.stringMatching(/^protocol error: a message that is JSON but not JSON-RPC: /) }),
+      }),
+    );
+    expect(out.stderr.split("\n").filter((line) => line && !line.startsWith("mnemo mcp: "))).toEqual([]);
   });
 
   it("answers a message over 10 MB with an error saying the limit, and reads on (the SDK's transport closed, and the process ended)", async () => {
