@@ -140,7 +140,11 @@ function readJsonFile(file: string): unknown {
         suggestion: "Remove the folder (mnemo makes no folder there), or put the settings file in its place.",
       });
     }
-    throw error;
+    // ELOOP (a link to itself), EACCES…: Node's own words alone named neither the setting nor a fix.
+    throw new AppError("invalid_input", `cannot read ${file}: ${(error as Error).message.replace(/^\w+: /, "")}`, {
+      suggestion:
+        "Check the data dir (--store or MNEMO_STORE) and its config.json: a link must lead to a file, and the file must be readable.",
+    });
   }
   try {
     return JSON.parse(text);

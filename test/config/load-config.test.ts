@@ -58,7 +58,7 @@ describe("config.json", () => {
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
   });
 
-  it("reads a file saved with a byte-order mark (Notepad's UTF-8, PowerShell's UTF-16), and names a folder in its place", () => {
+  it("reads a file saved with a byte-order mark (Notepad's UTF-8, PowerShell's UTF-16), and names a folder or a looped link in its place", () => {
     const settings = Buffer.from(JSON.stringify({ chunkTokens: 300 }));
     const utf16 = Buffer.from(JSON.stringify({ chunkTokens: 300 }), "utf16le");
     for (const bytes of [
@@ -70,6 +70,14 @@ describe("config.json", () => {
       fs.writeFileSync(path.join(store, "config.json"), bytes);
       expect(loadConfig({ store }, {}).chunkTokens).toBe(300);
     }
+    const looped = tempDir();
+    fs.symlinkSync(path.join(looped, "config.json"), path.join(looped, "config.json"));
+    expect(() => loadConfig({ store: looped }, {})).toThrow(
+      expect.objectContaining({
+        code: "invalid_input",
+        message: expect.stringMatching(/^cannot read .*config\.json: too many symbolic links/),
+      }),
+    );
     const store = tempDir();
     fs.mkdirSync(path.join(store, "config.json"));
     expect(() => loadConfig({ store }, {})).toThrow(
