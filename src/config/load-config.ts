@@ -130,11 +130,21 @@ function checkLanceIoThreads(value: string | undefined): void {
 function readJsonFile(file: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = decodeText(fs.readFileSync(file));
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
     // ENOTDIR: the data dir is a file, which opening the store then reports.
-    if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return {};
-    throw error;
+    if (["ENOENT", "ENOTDIR"].includes(code)) return {};
+    if (code === "EISDIR") {
+      throw new AppError("invalid_input", `${file} is a folder, not a settings file`, {
+        suggestion: "Remove the folder (mnemo makes no folder there), or put the settings file in its place.",
+      });
+    }
+    // ELOOP (a link to itself), EACCES…: Node's own words alone named neither the setting nor a fix.
+    throw new AppError("invalid_input", `cannot read ${file}: ${(error as Error).message.replace(/^\w+: /, "")}`, {
+      suggestion:
+        "Check the data dir (--store or MNEMO_STORE) and its config.json: a link must lead to a file, and the file must be readable.",
+    });
   }
   try {
     return JSON.parse(text);
@@ -143,6 +153,20 @@ function readJsonFile(file: string): unknown {
       suggestion: "Fix the file or delete it to go back to the defaults.",
     });
   }
+}
+
+/**
+ * The file's text, UTF-8 with or without a byte-order mark, or UTF-16 with one: Notepad saves the
+ * first, and Windows PowerShell's `>` writes the last. Either BOM read as JSON's "Unexpected token
+ * '\uFEFF'", a character the message showed as nothing.
+ */
+function decodeText(bytes: Buffer): string {
+  // A last odd byte is no character of UTF-16 (and swap16 throws on it): JSON.parse then says what is wrong.
+  const utf16 = () => Buffer.from(bytes.subarray(2, bytes.length - (bytes.length % 2)));
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return utf16().toString("utf16le");
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return utf16().swap16().toString("utf16le");
+  const text = bytes.toString("utf8");
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
 /** Where a setting can come from besides config.json, for the error that names it. */

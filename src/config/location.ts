@@ -33,7 +33,9 @@ export function locateStore(flags: LocationFlags = {}, env: NodeJS.ProcessEnv = 
     storeUri: remoteStore ? location : paths.database,
     paths,
     user: flags.user ?? env["MNEMO_USER"] ?? DEFAULT_USER,
-    remote: remoteUrl ? { url: remoteUrl, token: flags.token ?? env["MNEMO_TOKEN"] } : undefined,
+    remote: remoteUrl
+      ? { url: remoteUrl, token: apiToken(flags.token !== undefined ? "--token" : "MNEMO_TOKEN", flags.token ?? env["MNEMO_TOKEN"]) }
+      : undefined,
   };
 }
 
@@ -59,4 +61,22 @@ function serverUrl(source: string, value: string | undefined): string | undefine
     );
   }
   return value;
+}
+
+/**
+ * A token as given, without the spaces and line ends around it, as the token file is read: one set
+ * with `$(cat token)` from a file saved on Windows ended in "\r", and every command failed with
+ * Node's "Invalid character in header content". A character no token has inside it is named here.
+ */
+function apiToken(source: string, value: string | undefined): string | undefined {
+  const token = value?.trim();
+  if (!token) return undefined;
+  if (/[^\x21-\x7e]/.test(token)) {
+    throw AppError.invalid(
+      source,
+      "holds a character no token has (a space, a control character or a letter outside ASCII)",
+      "Copy the token again: the line `mnemo token --rotate` printed, or the file `token` in the server's data dir.",
+    );
+  }
+  return token;
 }

@@ -28,6 +28,14 @@ function describe(error: unknown): string | undefined {
   return `${error.message}${ids}${fix ? `\nFix: ${fix}` : ""}`;
 }
 
+/**
+ * A name the caller sent (a tool's, an argument's, a cursor), as an error quotes it: cut, since a
+ * model or a broken client may send megabytes, and the error goes back into its context whole.
+ */
+export function quoted(name: string, max = 60): string {
+  return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
+}
+
 /** A line for the log, at a level of the protocol's (RFC 5424's); `error` unless said (mcp/server.ts sends it). */
 export type McpLog = (line: string, level?: LoggingLevel) => void;
 

@@ -3,7 +3,7 @@
  * (the spec's list does), but "Page 999 of 14" or "no memories here" reads to a model as an empty
  * store. The tool answers an error that names the argument and the pages there are.
  */
-import type { ListChatsResponse } from "../schemas/chat-history.js";
+import type { ConversationDetail, ListChatsResponse } from "../schemas/chat-history.js";
 import type { MemoryHistoryResponse, V2MemoryResponse } from "../schemas/memories.js";
 import { AppError } from "../shared/errors.js";
 
@@ -53,5 +53,14 @@ export function historyPastTheEnd(result: MemoryHistoryResponse, args: { skip: n
     "skip",
     `is past the last version: the memory has ${plural(result.total, "version")}`,
     `Ask with skip 0 to ${result.total - 1}.`,
+  );
+}
+
+export function conversationPastTheEnd(result: ConversationDetail, args: { offset: number }): AppError | undefined {
+  if (result.messages.length > 0 || args.offset === 0 || result.total === 0) return undefined;
+  return AppError.invalid(
+    "offset",
+    `is past the last message: the conversation has ${plural(result.total, "message")}`,
+    `Ask with offset 0 to ${result.total - 1}.`,
   );
 }

@@ -2,9 +2,9 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import { ListResourcesRequestSchema, type ListResourcesResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import { probablyUnrelated } from "../core/index.js";
-import { protocolError, type McpLog } from "./errors.js";
+import { protocolError, quoted, type McpLog } from "./errors.js";
 import { bucketLines, memoryLines, renderConversation } from "./render.js";
 
 /** Conversations a page of resources/list holds (pinned first, then the most recently updated); `nextCursor` leads to the next. */
@@ -105,7 +105,7 @@ function pageOf(cursor: string): number {
   if (!page)
     throw AppError.invalid(
       "cursor",
-      `${JSON.stringify(cursor)} is not a cursor of this server`,
+      `${quoted(cursor)} is not a cursor of this server`,
       "Use the nextCursor of the answer before, or none for the first page.",
     );
   return Number(page);
@@ -145,10 +145,16 @@ export function registerPrompts(server: McpServer, service: Service, log: Log): 
         const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
         return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
       } catch (error) {
-        throw protocolError(error, log);
+        throw protocolError(asTopic(error), log);
       }
     },
   );
+}
+
+/** The search's complaint about its query is about the prompt's `topic`, which is what the client sent. */
+function asTopic(error: unknown): unknown {
+  if (!isAppError(error) || error.details["field"] !== "query" || typeof error.details["problem"] !== "string") return error;
+  return AppError.invalid("topic", error.details["problem"], error.suggestion);
 }
 
 function primer(topic: string, lines: string): string {

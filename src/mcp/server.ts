@@ -35,7 +35,7 @@ export function createMcpServer({ service, log }: McpServerOptions): McpServer {
   );
   const report = logging(server, log);
   // A line that is not JSON-RPC gets no answer; the client's log should still say why.
-  server.server.onerror = (error) => report(`protocol error: ${error.message}`, "warning");
+  server.server.onerror = (error) => report(`protocol error: ${protocolProblem(error)}`, "warning");
   registerTools(server.server, service, report);
   registerResources(server, service, report);
   registerPrompts(server, service, report);
@@ -67,6 +67,16 @@ function logging(server: McpServer, log: (line: string) => void): McpLog {
     // The first line: a stack trace is for the log on this machine, not for the client.
     server.server.sendLoggingMessage({ level, logger: "mnemo", data: line.split("\n")[0] }).catch(() => undefined);
   };
+}
+
+/**
+ * What was wrong with a message the protocol layer could not take. JSON that is not a JSON-RPC
+ * message (`"id": {}`, an array) failed the SDK's schema, whose message is its issues as JSON: 40
+ * lines on stderr for one `[`-deep array, and the client was sent their first line, "[".
+ */
+function protocolProblem(error: Error): string {
+  if (error.name !== "ZodError") return error.message;
+  return 'a message that is JSON but not JSON-RPC: it must be an object with "jsonrpc": "2.0", a "method", and an "id" that is a string or a number (none for a notification)';
 }
 
 let version: string | undefined;

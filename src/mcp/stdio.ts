@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { MnemoService } from "../core/index.js";
+import { LineLimit, MAX_MESSAGE_BYTES, type OverLongLine } from "./line-limit.js";
 import { createMcpServer } from "./server.js";
 
 export interface StdioOptions {
@@ -24,7 +25,8 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
   process.stderr.on("error", () => undefined);
   const protocol = claimStdout();
   const server = createMcpServer({ service, log });
-  const transport = new StdioServerTransport(process.stdin, protocol);
+  const lines = new LineLimit((line) => void refuseOverLong(transport, line, log));
+  const transport = new StdioServerTransport(process.stdin.pipe(lines), protocol, { maxBufferSize: MAX_MESSAGE_BYTES });
   await server.connect(transport);
   const calls = trackCalls(transport);
   // The transport does not watch for the end of stdin, and the open store would keep the process
@@ -74,6 +76,16 @@ function claimStdout(): Writable {
   // Once stopped, later answers (calls still running when the client went) fail quietly.
   protocol.on("error", () => undefined);
   return protocol;
+}
+
+/**
+ * A message too long to read is answered, when its id shows, as a request the server cannot take
+ * (-32600), saying the limit; the server reads on. Without an id there is no one to answer: the log says it.
+ */
+async function refuseOverLong(transport: StdioServerTransport, { bytes, id }: OverLongLine, log: (line: string) => void): Promise<void> {
+  const message = `The message is ${bytes.toLocaleString("en")} bytes: mnemo mcp reads at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} bytes a message. Send less text (a memory holds at most 20,000 characters, a query 4,000).`;
+  log(`protocol error: ${message}`);
+  if (id !== undefined) await transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
 }
 
 /** How long calls still running when the client goes may take to finish before the store is closed under them. */

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/s
 import type { MnemoService } from "../core/index.js";
 import { parseInput } from "../schemas/parse.js";
 import { AppError } from "../shared/errors.js";
-import { toolError, type McpLog } from "./errors.js";
+import { quoted, toolError, type McpLog } from "./errors.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { TOOLS, TOOLS_BY_NAME, toolSchemas, type Tool } from "./tools.js";
 
@@ -41,7 +41,7 @@ export async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) {
     return toolError(
-      AppError.invalid("name", `there is no tool ${JSON.stringify(name)}`, `Call one of: ${[...TOOLS_BY_NAME.keys()].join(", ")}.`),
+      AppError.invalid("name", `there is no tool ${quoted(name)}`, `Call one of: ${[...TOOLS_BY_NAME.keys()].join(", ")}.`),
       log,
     );
   }
@@ -89,8 +89,17 @@ function checkArgumentNames(tool: Tool, args: Record<string, unknown>): void {
   const unknown = Object.keys(args).filter((name) => !accepted.includes(name));
   if (unknown.length === 0) return;
   throw AppError.invalid(
-    unknown.join(", "),
+    namesOf(unknown),
     `${unknown.length === 1 ? "is not an argument" : "are not arguments"} of ${tool.name}`,
     accepted.length === 0 ? `Call ${tool.name} without arguments.` : `Use its arguments: ${accepted.join(", ")}.`,
   );
+}
+
+/** How many unknown arguments an error names: a client that sends thousands needs to hear of a few. */
+const NAMED_ARGUMENTS = 5;
+
+/** The names as they are when short and few (`limit, pinned`), else a few of them, each cut. */
+function namesOf(names: string[]): string {
+  const shown = names.slice(0, NAMED_ARGUMENTS).map((name) => (name.length > 60 || !/^[\w.-]+$/.test(name) ? quoted(name) : name));
+  return names.length > NAMED_ARGUMENTS ? `${shown.join(", ")} and ${names.length - NAMED_ARGUMENTS} more` : shown.join(", ");
 }

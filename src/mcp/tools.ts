@@ -4,7 +4,7 @@ import { chatAppNames, type MnemoService } from "../core/index.js";
 import { ENDPOINTS, endpointPath, pathParams, type EndpointName } from "../schemas/endpoints.js";
 import { ToolSchemas, type ToolName } from "../schemas/tools.js";
 import type { AppError } from "../shared/errors.js";
-import { historyPastTheEnd, listPastTheEnd, memoriesPastTheEnd } from "./paging.js";
+import { conversationPastTheEnd, historyPastTheEnd, listPastTheEnd, memoriesPastTheEnd } from "./paging.js";
 import {
   bucketLines,
   pendingNote,
@@ -239,6 +239,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: (service, { conversationId, ...page }) => service.conversations.get(conversationId, page),
     text: (result, args) => renderConversation(result, args.offset),
+    pastTheEnd: conversationPastTheEnd,
   }),
   define("chat_history_overview", {
     twin: "overview",

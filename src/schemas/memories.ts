@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
+import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { ApiVersion, DateFilter, DateTime, IdText, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
@@ -11,7 +12,12 @@ const MEMORY_TOO_LONG = withFix(
   `must be at most ${MAX_MEMORY_CHARS} characters`,
   `Split the text into several memories, each at most ${MAX_MEMORY_CHARS.toLocaleString("en")} characters.`,
 );
-const MemoryText = z.string().trim().min(1, "must not be empty").max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG);
+const MemoryText = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG)
+  .refine((text) => text === "" || hasVisibleText(text), ONLY_INVISIBLE);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 const Source = z.string().max(200).optional();
 export const MemoryId = z
@@ -49,7 +55,12 @@ export const StoreMemoryResponse = z.object({
 });
 export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 
-const Query = z.string().max(MAX_QUERY_CHARS, QUERY_TOO_LONG).optional();
+// An empty query is refused by the core (core/memories/memories.ts), which names the mode it asks for.
+const Query = z
+  .string()
+  .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
+  .refine((query) => query.trim() === "" || hasVisibleText(query), ONLY_INVISIBLE)
+  .optional();
 const Count = queryInt(z.int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(10));
 const Skip = queryInt(z.int().min(0, "must be 0 or more").default(0));
 
@@ -118,14 +129,24 @@ export const V2MemoryResponse = z.object({
 });
 export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 
+// A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
+const noControlCharacters = (text: string) => !/\p{Cc}/u.test(text);
+const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as NUL, a tab or a line break)";
+
 /** A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line break). */
 const BucketName = z
   .string()
   .trim()
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters")
-  // A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
-  .refine((name) => !/\p{Cc}/u.test(name), "must not hold control characters (such as NUL, a tab or a line break)");
+  .refine((name) => name === "" || hasVisibleText(name), ONLY_INVISIBLE)
+  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS);
+/**
+ * A bucket's description: one line beside its name in every list (the web's field is one line),
+ * so no control character either: a line break in it started a line of list_buckets' text that
+ * read as another bucket.
+ */
+const BucketDescription = z.string().max(500).refine(noControlCharacters, HAS_CONTROL_CHARACTERS);
 
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
@@ -210,7 +231,7 @@ export const ListBucketsQuery = z.object({
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
 export const CreateBucketRequest = z.object({
   name: BucketName,
-  description: z.string().max(500).optional(),
+  description: BucketDescription.optional(),
   source: Source,
 });
 export type CreateBucketRequest = z.input<typeof CreateBucketRequest>;
@@ -230,7 +251,7 @@ export const RenameBucketRequest = z
   .object({
     name: CreateBucketRequest.shape.name.optional(),
     /** An empty string clears the description. */
-    description: z.string().max(500).optional(),
+    description: BucketDescription.optional(),
   })
   .refine((value) => value.name !== undefined || value.description !== undefined, {
     message: "send name or description (or both)",

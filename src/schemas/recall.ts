@@ -2,18 +2,21 @@ import { z } from "zod";
 import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
 import { Provider } from "./chat-history.js";
 import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG } from "./common.js";
+import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { withFix } from "./fixes.js";
 
 export const MAX_RECALL_TOKENS = 2000;
 export const MAX_PARALLEL_QUERIES = 15;
 export const DEFAULT_RECALL_TOKENS = 1000;
 
-const QUERY_EMPTY = withFix(
-  "query",
-  "must not be empty",
-  'Say what to look for: a few words or a question, such as "where did we stay in Lisbon".',
-);
-const QueryText = z.string().trim().min(1, QUERY_EMPTY).max(MAX_QUERY_CHARS, QUERY_TOO_LONG);
+const QUERY_EMPTY_FIX = 'Say what to look for: a few words or a question, such as "where did we stay in Lisbon".';
+const QUERY_EMPTY = withFix("query", "must not be empty", QUERY_EMPTY_FIX);
+const QueryText = z
+  .string()
+  .trim()
+  .min(1, QUERY_EMPTY)
+  .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
+  .refine((query) => query === "" || hasVisibleText(query), withFix("query", ONLY_INVISIBLE, QUERY_EMPTY_FIX));
 const MaxTokens = z.number().int().min(1, "must be at least 1").max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
 
 // POST /api/chat-history/search

@@ -1,4 +1,5 @@
 import { localTime } from "./local-time.js";
+import { hasVisibleText } from "./visible.js";
 
 /**
  * The one date convention for memories, on every face: a memory's text starts with the day it was
@@ -20,15 +21,19 @@ export function localDay(time: Date, timeZone?: string): string {
   return localTime(time, timeZone).day;
 }
 
-/** The text with today's date before it, unless it starts with a date already. */
+/**
+ * The text with today's date before it, unless it starts with a date already. Text that shows
+ * nothing stays as it is, for the store to refuse as empty: dated, it passed as a memory that
+ * said only the day (`mnemo memories edit <id> ""` replaced a memory with "2026-11-28").
+ */
 export function withDate(text: string, now = new Date(), timeZone?: string): string {
-  return LEADING_DATE.test(text) ? text : `${localDay(now, timeZone)} ${text}`;
+  return LEADING_DATE.test(text) || !hasVisibleText(text) ? text : `${localDay(now, timeZone)} ${text}`;
 }
 
-/** New text for a memory that keeps the day the old text started with, unless the new one starts with a date. */
+/** New text for a memory that keeps the day the old text started with, unless the new one starts with a date (or shows nothing, as above). */
 export function keepingDate(previous: string, text: string): string {
   const day = LEADING_DATE.exec(previous)?.[1];
-  return day && !LEADING_DATE.test(text) ? `${day} ${text}` : text;
+  return day && !LEADING_DATE.test(text) && hasVisibleText(text) ? `${day} ${text}` : text;
 }
 
 /**

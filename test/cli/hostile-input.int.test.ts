@@ -50,4 +50,36 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: hostile input (%s)", 
     const listed = JSON.parse((await mnemo(["--json", "memories", "--all"])).stdout);
     expect(listed.memories.map((m: { text: string }) => m.text).join()).not.toMatch(/caf/);
   });
+
+  it("refuses stdin over 64 MB before holding it all, naming the limit, and stores nothing", async () => {
+    const before = (await mnemo(["--json", "memories", "--all"])).stdout;
+    for (const args of [
+      ["remember", "-"],
+      ["remember", "--lines", "-"],
+    ]) {
+      const huge = await mnemo(args, "a\n".repeat(32 * 1024 * 1024 + 1));
+      expect(huge.code, args.join(" ")).toBe(2);
+      expect(huge.stderr).toContain("stdin: is over 64 MB, more than mnemo reads");
+    }
+    expect((await mnemo(["--json", "memories", "--all"])).stdout).toBe(before);
+  });
+
+  if (mode === "remote") {
+    it("takes a token with a line end around it (a token file saved on Windows), and names a token that holds a space or control character", async () => {
+      const token = env["MNEMO_TOKEN"]!;
+      for (const given of [`${token}\r`, ` ${token}\r\n`]) {
+        const listed = await runCli(["buckets"], { env: { ...env, MNEMO_TOKEN: given } });
+        expect(listed.code, listed.stderr).toBe(0);
+      }
+      for (const [flags, tokenEnv, source] of [
+        [[], `${token.slice(0, 10)}\r${token.slice(10)}`, "MNEMO_TOKEN"],
+        [["--token", `${token} x`], token, "--token"],
+      ] as const) {
+        const refused = await runCli([...flags, "buckets"], { env: { ...env, MNEMO_TOKEN: tokenEnv } });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`${source}: holds a character no token has`);
+        expect(refused.stderr).toContain("Copy the token again");
+      }
+    });
+  }
 });

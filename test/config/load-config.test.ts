@@ -58,6 +58,33 @@ describe("config.json", () => {
     expect(configFrom({ embedderWorker: 2 })).toThrow(/config\.json: .*embedderWorker/);
   });
 
+  it("reads a file saved with a byte-order mark (Notepad's UTF-8, PowerShell's UTF-16), and names a folder or a looped link in its place", () => {
+    const settings = Buffer.from(JSON.stringify({ chunkTokens: 300 }));
+    const utf16 = Buffer.from(JSON.stringify({ chunkTokens: 300 }), "utf16le");
+    for (const bytes of [
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), settings]),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), utf16]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(utf16).swap16()]),
+    ]) {
+      const store = tempDir();
+      fs.writeFileSync(path.join(store, "config.json"), bytes);
+      expect(loadConfig({ store }, {}).chunkTokens).toBe(300);
+    }
+    const looped = tempDir();
+    fs.symlinkSync(path.join(looped, "config.json"), path.join(looped, "config.json"));
+    expect(() => loadConfig({ store: looped }, {})).toThrow(
+      expect.objectContaining({
+        code: "invalid_input",
+        message: expect.stringMatching(/^cannot read .*config\.json: too many symbolic links/),
+      }),
+    );
+    const store = tempDir();
+    fs.mkdirSync(path.join(store, "config.json"));
+    expect(() => loadConfig({ store }, {})).toThrow(
+      expect.objectContaining({ code: "invalid_input", message: expect.stringMatching(/config\.json is a folder, not a settings file$/) }),
+    );
+  });
+
   it("refuses a misspelt setting at any depth, naming it and those it may have meant, never ignoring it", () => {
     expect(configFrom({ embeder: "bundled" })).toThrow(
       /config\.json: embeder: is not a setting \(those here: embedder, embedderWorkers, .*allowDownload, storage\)$/,

@@ -43,6 +43,7 @@ describe("mnemo mcp over stdio", () => {
     send(INITIALIZE);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send("this is not JSON");
+    send({ jsonrpc: "2.0", id: {}, method: "tools/list" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "store_memory", arguments: { text: "2025-05-01 Raw call" } } });
     // Calls run side by side: the search goes once the memory is stored.
@@ -68,6 +69,46 @@ describe("mnemo mcp over stdio", () => {
       params: { level: "warning", logger: "mnemo", data: expect.stringMatching(/^protocol error: /) },
     });
     expect(out.stderr).toMatch(/mnemo mcp: protocol error/);
+    // JSON that is not JSON-RPC: said in a line, where the SDK's schema error was 40 lines of JSON, and the client got "[".
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        params: expect.objectContaining({ data: expect.stringMatching(/^protocol error: a message that is JSON but not JSON-RPC: /) }),
+      }),
+    );
+    expect(out.stderr.split("\n").filter((line) => line && !line.startsWith("mnemo mcp: "))).toEqual([]);
+  });
+
+  it("answers a message over 10 MB with an error saying the limit, and reads on (the SDK's transport closed, and the process ended)", async () => {
+    const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
+    send(INITIALIZE);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const huge = "a".repeat(11 * 1024 * 1024);
+    // The SDK's client writes the id last; a client of its own may write it first.
+    send(`{"method":"tools/call","params":{"name":"store_memory","arguments":{"text":"${huge}"}},"jsonrpc":"2.0","id":2}`);
+    send(`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"store_memory","arguments":{"text":"${huge}"}}}`);
+    send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "store_memory", arguments: { text: "2025-05-01 After the flood" } },
+    });
+    await answers(4);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const messages = out.stdout
+      .split("\n")
+      .filter((line) => line.includes('"id":'))
+      .map((line) => JSON.parse(line) as { id: unknown });
+    const tooLong = {
+      code: -32600,
+      message: expect.stringMatching(
+        /^The message is 11,534,4\d\d bytes: mnemo mcp reads at most 10,485,760 bytes a message\. Send less text/,
+      ),
+    };
+    expect(messages.find((m) => m.id === 2)).toMatchObject({ error: tooLong });
+    expect(messages.find((m) => m.id === "three")).toMatchObject({ error: tooLong });
+    expect(messages.find((m) => m.id === 4)).toMatchObject({ result: { structuredContent: { done: "ok" } } });
+    expect(out.stderr).not.toMatch(/Error:| {4}at /);
   });
 
   it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {

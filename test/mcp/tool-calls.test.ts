@@ -208,6 +208,21 @@ describe("tools/call", () => {
     expect(calls).toEqual([]);
   });
 
+  it("quotes a name it refuses cut short, and a few of many: a megabyte of tool name or argument names does not come back whole", async () => {
+    calls.length = 0;
+    const huge = "x".repeat(1_000_000);
+    const noTool = text(await call(huge));
+    expect(noTool).toMatch(/^name: there is no tool "x{59}…"\nFix: Call one of: store_memory, /);
+    const longName = text(await call("store_memory", { text: "tea", [huge]: 1 }));
+    expect(longName).toMatch(/^"x{59}…": is not an argument of store_memory\nFix: Use its arguments: text, bucketId, ifSimilar\.$/);
+    const many = text(await call("list_buckets", Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`a${i}`, 1]))));
+    expect(many).toBe("a0, a1, a2, a3, a4 and 4995 more: are not arguments of list_buckets\nFix: Call list_buckets without arguments.");
+    // A name that is not a word is quoted, so that a space, a line break or nothing at all shows.
+    expect(text(await call("list_buckets", { "": 1, "a\nb": 2 }))).toMatch(/^"", "a\\nb": are not arguments of list_buckets/);
+    await expect(client.listResources({ cursor: huge })).rejects.toThrow(/cursor: "x{59}…" is not a cursor of this server/);
+    expect(calls).toEqual([]);
+  });
+
   it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params, not as an internal error", async () => {
     calls.length = 0;
     const raw = (params: Record<string, unknown>) => client.request({ method: "tools/call", params } as never, CallToolResultSchema);

@@ -423,5 +423,15 @@ describe("resources and the prompt", () => {
       type: "text",
       text: expect.stringMatching(/We are going to talk about my sister\.[\s\S]*Aiko lives in Osaka/),
     });
+    // A topic the search refuses is named as the prompt's argument, not as the search's.
+    for (const [topic, problem] of [
+      [" ", "topic: must not be empty"],
+      ["x".repeat(4001), "topic: must be at most 4000 characters"],
+    ]) {
+      await expect(clients["stdio"]!.client.getPrompt({ name: "memories_about", arguments: { topic: topic! } })).rejects.toMatchObject({
+        code: -32602,
+        message: `MCP error -32602: ${problem}`,
+      });
+    }
   });
 });

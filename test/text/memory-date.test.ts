@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { localTime, shortDate } from "../../src/text/local-time.js";
-import { startsWithItsDate, withDate } from "../../src/text/memory-date.js";
+import { keepingDate, startsWithItsDate, withDate } from "../../src/text/memory-date.js";
 
 describe("the one date convention for memories", () => {
   it("starts a memory with today's local date, unless it starts with a date already", () => {
     const now = new Date(2025, 2, 9, 23, 30); // 9 March, late evening where the machine is
     expect(withDate("My dog is called Biscuit", now)).toBe("2025-03-09 My dog is called Biscuit");
     expect(withDate("2024-12-25 Christmas at my mother's", now)).toBe("2024-12-25 Christmas at my mother's");
+  });
+
+  it("dates nothing that shows nothing, so that the store refuses it as empty rather than keep a bare date", () => {
+    const now = new Date(2025, 2, 9, 12, 0);
+    for (const blank of ["", "  ", "\u200b", "\n\u200f"]) {
+      expect(withDate(blank, now)).toBe(blank);
+      expect(keepingDate("2024-12-25 Christmas", blank)).toBe(blank);
+    }
+    expect(keepingDate("2024-12-25 Christmas", "Christmas at home")).toBe("2024-12-25 Christmas at home");
   });
 
   it("shows the date once: a text that starts with the day it was stored needs none beside it", () => {

@@ -37,8 +37,10 @@ export async function createBucket(ctx: CoreContext, userId: string, input: Crea
   const request = parseInput(CreateBucketRequest, input);
   const row = await ctx.store.write(async () => {
     const existing = await listBucketRows(ctx, userId);
-    if (findByName(existing, request.name)) {
-      throw new AppError("conflict", `A bucket named "${request.name}" already exists`, {
+    const clash = findByName(existing, request.name);
+    if (clash) {
+      // The one that exists, by its own name: it may differ in case or in how its letters are encoded.
+      throw new AppError("conflict", `A bucket named "${clash.name}" already exists`, {
         details: { field: "name" },
         suggestion: "Choose another name, or use the existing bucket.",
       });

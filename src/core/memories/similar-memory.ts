@@ -144,8 +144,34 @@ function wordsOf(row: PendingMemory): Set<string> {
 export async function storeMemory(ctx: CoreContext, userId: string, input: StoreMemoryRequest): Promise<StoreMemoryResponse> {
   const request = parseInput(StoreMemoryRequest, input);
   if (request.ifSimilar !== "skip") return storeMemoryBatched(ctx, userId, request);
-  const { similar: found, vector } = await findSimilarMemory(ctx, userId, request.text);
-  if (!found) return storeMemoryBatched(ctx, userId, request, vector);
-  const { memoryId, ...similar } = found;
-  return { done: "exists", memoryId, similar };
+  return inTurn(ctx, userId, async () => {
+    const { similar: found, vector } = await findSimilarMemory(ctx, userId, request.text);
+    if (!found) return storeMemoryBatched(ctx, userId, request, vector);
+    const { memoryId, ...similar } = found;
+    return { done: "exists", memoryId, similar };
+  });
+}
+
+/**
+ * A "skip" store checks, then stores: the same fact sent several times at once (a client that
+ * retries, or a model calling store_memory side by side) was checked by each call before any was
+ * stored, and stored six times for six calls. A user's "skip" stores take turns in this process, so
+ * each check sees the memory stored before it (in the journal at once). Other processes on the
+ * store are not waited for.
+ */
+const turns = new WeakMap<CoreContext, Map<string, Promise<void>>>();
+
+function inTurn<T>(ctx: CoreContext, userId: string, work: () => Promise<T>): Promise<T> {
+  let users = turns.get(ctx);
+  if (!users) turns.set(ctx, (users = new Map()));
+  const result = (users.get(userId) ?? Promise.resolve()).then(work);
+  const done = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  users.set(userId, done);
+  void done.then(() => {
+    if (users.get(userId) === done) users.delete(userId);
+  });
+  return result;
 }

@@ -138,8 +138,17 @@ export function mergeCited(parts: (Cited & { heading: string })[], markdown: boo
       return index.get(key)!;
     });
     const body = brackets(part.marked.replace(MARKER, (_, n: string) => cite(local[Number(n) - 1]!)));
-    const heading = plain(part.heading);
+    const heading = headingOf(part.heading);
     return `${markdown ? `### ${heading}` : `${heading}:`}\n${body || "(nothing found within the budget)"}`;
   });
   return { content: blocks.join("\n\n"), sources };
+}
+
+/** The longest query a heading repeats whole: the caller sent it, and 15 queries of 4,000 characters made 60 KB of headings. */
+const HEADING_CHARS = 200;
+
+/** A query as its answer's heading: one line (a line break in it started a line of its own), cut. */
+function headingOf(query: string): string {
+  const line = plain(query).replace(/\s+/g, " ");
+  return line.length > HEADING_CHARS ? `${line.slice(0, HEADING_CHARS - 1)}…` : line;
 }

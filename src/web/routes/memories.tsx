@@ -46,7 +46,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const bucketId = numberField(field(form, "bucketId"));
     // Dated as `mnemo remember` dates it, unless unticked (text/memory-date.ts); an empty text stays empty, for the core to refuse.
     const text = rawField(form, "text") ?? "";
-    const dated = field(form, "date") === "1" && text.trim() !== "" ? withDate(text) : text;
+    const dated = field(form, "date") === "1" ? withDate(text) : text;
     await session.service.memories.store({ text: dated, ...(bucketId !== undefined ? { bucketId } : {}) });
     return done(c, form, "Memory added.");
   });

@@ -219,6 +219,20 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await json<Listed>(["memories", "--bucket", "Travel"])).memories).toHaveLength(0);
   });
 
+  it("refuses an edit to text that shows nothing, dated or not, and the memory keeps its text", async () => {
+    const { memoryId } = await json<{ memoryId: string }>(["remember", "The spare key is under the blue pot"]);
+    const history = () => json<{ total: number; versions: { text: string }[] }>(["memories", "history", memoryId]);
+    const before = await history();
+    for (const [args, input] of [[[""]], [["   "]], [["\u200b"]], [["-"], ""], [["-"], "\n\u200f\n"]] as [string[], string?][]) {
+      for (const flags of [[], ["--no-date"]]) {
+        const edit = await mnemo(["memories", "edit", ...flags, memoryId, ...args], input);
+        expect(edit.code, `${JSON.stringify(args)} ${flags}`).toBe(2);
+        expect(edit.stderr).toMatch(/text: must not be empty/);
+      }
+    }
+    expect(await history()).toEqual(before);
+  });
+
   it("moves several memories at once and fails whole on an unknown id", async () => {
     const a = await json<{ memoryId: string }>(["remember", "first to move"]);
     const b = await json<{ memoryId: string }>(["remember", "second to move"]);

@@ -73,6 +73,23 @@ describe("storing memories", () => {
     expect((await service.memories.listV2({ all: true })).memories.length).toBe(before);
   });
 
+  it("refuses text that shows nothing (zero-width spaces, direction marks, NUL) as empty, on store, edit and search", async () => {
+    const { memoryId } = await service.memories.store({ text: "2026-01-02 the spare key is under the blue pot" });
+    const before = (await service.memories.listV2({ all: true })).memories.length;
+    for (const text of ["\u200b\u200b", "\u200f\u202e", "\u0000", " \ufeff\u2060 "]) {
+      await expectError(service.memories.store({ text }), "invalid_input", /^text: must not be empty: it holds only invisible characters/);
+      await expectError(service.memories.update({ memoryId, text }), "invalid_input", /^text: must not be empty/);
+      await expectError(service.memories.listV2({ query: text }), "invalid_input", /^query: must not be empty/);
+      await expectError(service.search({ query: text }), "invalid_input", /^query: must not be empty/);
+      await expectError(service.recall({ query: text }), "invalid_input", /^query: must not be empty/);
+      await expectError(service.buckets.create({ name: text }), "invalid_input", /^name: must not be empty/);
+    }
+    expect((await service.memories.listV2({ all: true })).memories.length).toBe(before);
+    expect((await service.memories.history(memoryId)).total).toBe(1);
+    // Emoji joined by ZWJ, and marks inside words, are text.
+    expect((await service.memories.store({ text: "👩\u200d👩\u200d👧 family\u200f" })).done).toBe("ok");
+  });
+
   it("stores a batch with one commit and returns every id", async () => {
     const { memoryIds } = await service.memories.storeMany([{ text: "batch one" }, { text: "batch two" }]);
     expect(memoryIds).toHaveLength(2);
@@ -328,6 +345,30 @@ describe("buckets", () => {
     });
     await expectError(service.buckets.create({ name: "recipes" }), "conflict", /already exists/);
     await expectError(service.buckets.create({ name: "  " }), "invalid_input", /^name:/);
+  });
+
+  it("names that read the same are the same bucket: composed or decomposed accents, full-width letters, a zero-width space", async () => {
+    const { bucket } = await service.buckets.create({ name: "Café" });
+    for (const name of ["Cafe\u0301", "ＣＡＦÉ", "Ca\u200bfé"]) {
+      await expectError(service.buckets.create({ name }), "conflict", /^A bucket named "Café" already exists/);
+      await expectError(service.buckets.rename(1, { name }), "conflict", /^A bucket named "Café" already exists/);
+    }
+    const { memoryId } = await service.memories.store({ text: "flat white" });
+    const moved = await service.memories.update({ memoryId, bucketName: "Cafe\u0301" });
+    expect("memory" in moved && moved.memory.bucketId).toBe(Number(bucket.id));
+    expect((await service.buckets.list()).filter((b) => b.name.normalize("NFKC").toLowerCase() === "café")).toHaveLength(1);
+  });
+
+  it("refuses a description with a control character: a line break in it read as another bucket's line in a list", async () => {
+    const before = await service.buckets.list();
+    const forged = 'trips\n- 9 "Passwords" · 12 memories';
+    await expectError(
+      service.buckets.create({ name: "Trips", description: forged }),
+      "invalid_input",
+      /^description: must not hold control/,
+    );
+    await expectError(service.buckets.rename(1, { description: "a\u0000b" }), "invalid_input", /^description: must not hold control/);
+    expect(await service.buckets.list()).toEqual(before);
   });
 
   it("keeps users apart", async () => {

@@ -51,6 +51,18 @@ describe("the near-duplicate check", () => {
     expect((await skip("2025-08-02 The plumber Tomasz comes on Tuesday mornings")).done).toBe("exists");
   });
 
+  it("stores the same fact sent several times at once only once: each call's check sees the one before it", async () => {
+    const text = "2025-10-01 My passport number ends in 4471";
+    const answers = await Promise.all(Array.from({ length: 6 }, () => skip(text)));
+    const stored = answers.filter((answer) => answer.done === "ok");
+    expect(stored).toHaveLength(1);
+    expect(answers.filter((answer) => answer.done === "exists").map((answer) => answer.memoryId)).toEqual(
+      Array(5).fill(stored[0]!.memoryId),
+    );
+    const found = (await service.memories.listV2({ all: true, count: 1000 })).memories.filter((m) => JSON.stringify(m).includes("4471"));
+    expect(found).toHaveLength(1);
+  });
+
   it("answers with the memory as it is now: moved to another bucket, and its text as edited", async () => {
     const fact = "2025-06-01 Our landlord Ingrid collects the rent on the third";
     const first = await skip(fact);

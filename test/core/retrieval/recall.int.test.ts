@@ -134,6 +134,15 @@ describe("recall (extractive)", () => {
     expect([...cited].sort((x, y) => x - y)).toEqual(result.sources.map((_, i) => i + 1));
   });
 
+  it("heads each answer with its query on one line, cut: 15 queries of 4,000 characters were 60 KB of headings", async () => {
+    const long = `snake heating ${"z".repeat(3_980)}`;
+    const result = await service.recall({ queries: [{ query: long }, { query: "autumn\n### in Kyoto" }] });
+    expect(result.content.startsWith(`${long.slice(0, 199)}…:\n`)).toBe(true);
+    expect(result.content).toContain("\n\nautumn ### in Kyoto:\n");
+    expect(result.content).not.toContain("z".repeat(200));
+    expect(result.results!.map((r) => r.query)).toEqual([long, "autumn\n### in Kyoto"]);
+  });
+
   it("refuses bad parameters, naming the field", async () => {
     const error = async (body: unknown) => {
       const e = await service.recall(body as never).then(
