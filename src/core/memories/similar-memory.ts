@@ -1,4 +1,5 @@
 import { parseInput } from "../../schemas/parse.js";
+import { onePer } from "../../shared/one-per.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
 import { cosine, hybridSearch } from "../retrieval/hybrid-search.js";
 import type { MemoryRow } from "../../store/rows.js";
@@ -159,11 +160,10 @@ export async function storeMemory(ctx: CoreContext, userId: string, input: Store
  * each check sees the memory stored before it (in the journal at once). Other processes on the
  * store are not waited for.
  */
-const turns = new WeakMap<CoreContext, Map<string, Promise<void>>>();
+const turnsOf = onePer((_ctx: CoreContext) => new Map<string, Promise<void>>());
 
 function inTurn<T>(ctx: CoreContext, userId: string, work: () => Promise<T>): Promise<T> {
-  let users = turns.get(ctx);
-  if (!users) turns.set(ctx, (users = new Map()));
+  const users = turnsOf(ctx);
   const result = (users.get(userId) ?? Promise.resolve()).then(work);
   const done = result.then(
     () => undefined,
