@@ -19,6 +19,8 @@ const MemoryText = z
   .max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG)
   .refine((text) => text === "" || hasVisibleText(text), ONLY_INVISIBLE);
 export const BucketId = z.number().int().min(1, "must be a positive integer");
+/** A bucket id in a request body: written as a string ("3") it is read too, as models send it. */
+const BodyBucketId = queryInt(BucketId);
 const Source = z.string().max(200).optional();
 export const MemoryId = z
   .string()
@@ -28,7 +30,7 @@ export const MemoryId = z
 // POST /api/memory
 export const StoreMemoryRequest = z.object({
   text: MemoryText,
-  bucketId: BucketId.optional(),
+  bucketId: BodyBucketId.optional(),
   source: Source,
   /**
    * Ours: what to do when a memory of the user already says nearly the same (core/memories/
@@ -154,7 +156,7 @@ export const UpdateMemoryRequest = z.object({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
   text: z.string().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
-  bucketId: BucketId.optional(),
+  bucketId: BodyBucketId.optional(),
   bucketName: BucketName.optional(),
 });
 export type UpdateMemoryRequest = z.input<typeof UpdateMemoryRequest>;
@@ -276,7 +278,7 @@ export const ImageMemoryRequest = z.object({
   data: z.string().min(1, "must not be empty"),
   filename: z.string().max(255).optional(),
   description: z.string().trim().min(1, "must not be empty").max(2000).optional(),
-  bucketId: BucketId.optional(),
+  bucketId: BodyBucketId.optional(),
   source: Source,
 });
 export type ImageMemoryRequest = z.input<typeof ImageMemoryRequest>;

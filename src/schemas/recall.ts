@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
 import { Provider } from "./chat-history.js";
-import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG } from "./common.js";
+import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryInt } from "./common.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { withFix } from "./fixes.js";
 
@@ -17,14 +17,18 @@ const QueryText = z
   .min(1, QUERY_EMPTY)
   .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
   .refine((query) => query === "" || hasVisibleText(query), withFix("query", ONLY_INVISIBLE, QUERY_EMPTY_FIX));
-const MaxTokens = z.number().int().min(1, "must be at least 1").max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`);
+// Numbers written as strings ("5") are read too, as in every query string: models send them so.
+const MaxTokens = queryInt(z.int().min(1, "must be at least 1").max(MAX_RECALL_TOKENS, `must be at most ${MAX_RECALL_TOKENS}`));
+
+export const SearchLimit = z.int().min(1, "must be 1 to 100").max(100, "must be 1 to 100");
+export const ContextChunks = z.int().min(0, "must be 0 to 20").max(20, "must be 0 to 20");
 
 // POST /api/chat-history/search
 export const SearchRequest = z.object({
   query: QueryText,
-  limit: z.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
+  limit: queryInt(SearchLimit.default(20)),
   provider: Provider,
-  contextChunks: z.number().int().min(0, "must be 0 to 20").max(20, "must be 0 to 20").default(4),
+  contextChunks: queryInt(ContextChunks.default(4)),
   skipRerank: z.boolean().default(false),
   /** An addition: also the hits under the "probably unrelated" threshold, which are left out by default. */
   includeUnrelated: z.boolean().default(false),

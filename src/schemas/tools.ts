@@ -34,7 +34,16 @@ import {
   V2MemoryQuery,
   V2MemoryResponse,
 } from "./memories.js";
-import { RecallPart, RecallRequest, RecallResponse, SearchRequest, SearchResponse, SearchResult } from "./recall.js";
+import {
+  ContextChunks,
+  RecallPart,
+  RecallRequest,
+  RecallResponse,
+  SearchLimit,
+  SearchRequest,
+  SearchResponse,
+  SearchResult,
+} from "./recall.js";
 
 /** Tokens of message text get_full_conversation returns by default: with its lines, under ~5,000. */
 export const CONVERSATION_PAGE_TOKENS = 4000;
@@ -84,8 +93,8 @@ export const ToolSchemas = {
   /** Smaller defaults than the endpoint's (20 hits, 4 chunks around each): ~2,000 tokens of text. */
   search_chat_history: {
     input: SearchRequest.extend({
-      limit: SearchRequest.shape.limit.unwrap().default(8),
-      contextChunks: SearchRequest.shape.contextChunks.unwrap().default(1),
+      limit: queryInt(SearchLimit.default(8)),
+      contextChunks: queryInt(ContextChunks.default(1)),
     }),
     output: SearchResponse.extend({ results: z.array(SearchResult.omit({ text: true, parts: true, context: true })) }),
   },

@@ -208,9 +208,10 @@ describe("service basics", () => {
       status: 400,
       body: { error: "limit: must be a whole number, not 1.5" },
     });
-    expect(await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: "5" })).toMatchObject({
+    // A number written as a string ("5") is read as the number, as models send it; a word is not.
+    expect(await a("POST", "/api/chat-history/inject", { query: "x", maxTokens: "five" })).toMatchObject({
       status: 400,
-      body: { error: 'maxTokens: must be a number, not "5"' },
+      body: { error: 'maxTokens: must be a number, not "five"' },
     });
     const lookFor = expect.stringMatching(/^Say what to look for: /);
     for (const [path, body] of [

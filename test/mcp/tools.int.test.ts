@@ -296,6 +296,19 @@ describe("each tool answers as its REST twin does", () => {
       expect(connected.errors).toEqual([]);
     }
   });
+
+  it("numbers written as strings, as models send them, are read as numbers by every tool", async () => {
+    const stdio = clients["stdio"]!;
+    const search = await callTool(stdio, "search_chat_history", { query: "tram 28 Lisbon", limit: "2", contextChunks: "0" });
+    expect(search.isError, textOf(search)).toBeFalsy();
+    expect((search.structuredContent as { results: unknown[] }).results.length).toBeLessThanOrEqual(2);
+    const recall = await callTool(stdio, "recall_chat_history", { query: "how do I get from the airport to Alfama?", maxTokens: "300" });
+    expect(recall.isError, textOf(recall)).toBeFalsy();
+    const stored = await callTool(stdio, "store_memory", { text: "The bike lock code is 4471", bucketId: "1" });
+    expect(stored.isError, textOf(stored)).toBeFalsy();
+    const { memoryId } = stored.structuredContent as { memoryId: string };
+    expect((await callTool(stdio, "delete_memories", { memoryIds: [memoryId] })).isError).toBeFalsy();
+  });
 });
 
 describe("answers sized for a model's context", () => {
