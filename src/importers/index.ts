@@ -6,7 +6,7 @@
 //   (neither its own nor its messages') gets the modification time of the file it came from
 //   (of the archive, for a zip).
 // - Non-text content becomes short placeholders: `[image]`, `[audio]`, `[video]`, `[file: name]`,
-//   `[attachment: name]` (Claude attachments also keep the first 500 characters of their text).
+//   `[attachment: name]` (Claude attachments also keep their text: a long paste is one, up to 20,000 characters).
 // - Messages or conversations left empty are skipped (counted); a record that cannot be read (damaged
 //   JSON, not an object, a converter's failure) is skipped and reported, and the rest read; text that
 //   is not valid Unicode is repaired to U+FFFD and reported (json-records.ts, repair.ts).

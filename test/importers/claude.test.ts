@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ATTACHMENT_EXCERPT_CHARS, claudeConversation } from "../../src/importers/claude/conversation.js";
+import { ATTACHMENT_TEXT_CHARS, claudeConversation } from "../../src/importers/claude/conversation.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 
@@ -200,19 +200,42 @@ describe("Claude conversations.json", () => {
     expect(conversations.map((c) => c.conversation.id)).not.toContain("9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d");
   });
 
-  it("turns attachments into a placeholder plus a bounded excerpt, and files into placeholders", async () => {
+  it("turns attachments into a placeholder and their text (a long paste whole), and files into placeholders", async () => {
     const [sourdough, kanji] = await collect(plainFile);
     const question = sourdough?.conversation.messages[0]?.content ?? "";
     const [text, attachment] = question.split("\n\n");
     expect(text).toBe("My rye starter went quiet after day 2. Here's my log — what am I doing wrong?");
     expect(attachment?.startsWith("[attachment: starter-log.txt]\nStarter log — rye, 100% hydration\nDay 1 (Sat):")).toBe(true);
-    const excerpt = attachment?.slice("[attachment: starter-log.txt]\n".length) ?? "";
-    expect(excerpt.endsWith("…")).toBe(true);
-    expect(excerpt.length).toBeLessThanOrEqual(ATTACHMENT_EXCERPT_CHARS + 1);
-    expect(question).not.toContain("jar washed with hot water");
+    // The log's last line: a paste Claude made an attachment is the user's own words, kept whole.
+    expect(question).toContain("jar washed with hot water");
     expect(kanji?.conversation.messages[0]?.content).toBe(
       "I'm preparing for the JLPT N4 in July. Here's a photo of my textbook's kanji list. How many kanji a day should I learn? 頑張ります！\n\n[file: genki-kanji-list.jpg]",
     );
+  });
+
+  it("cuts an attachment's text past ATTACHMENT_TEXT_CHARS (a document's), not a long paste", () => {
+    const paste = `${"a line of the pasted build log\n".repeat(300)}the last line`;
+    const book = `${"A page of the contract. ".repeat(2_000)}THE END`;
+    const record = {
+      uuid: "c",
+      chat_messages: [
+        {
+          uuid: "m",
+          sender: "human",
+          text: "Look at these",
+          attachments: [
+            { file_name: "paste.txt", extracted_content: paste },
+            { file_name: "contract.pdf", extracted_content: book },
+          ],
+        },
+      ],
+    };
+    const [content] = claudeConversation(record, recordContext())!.conversation.messages.map((m) => m.content);
+    expect(content).toContain(`[attachment: paste.txt]\n${paste}`);
+    const kept = content!.slice(content!.indexOf("[attachment: contract.pdf]\n") + "[attachment: contract.pdf]\n".length);
+    expect(kept.endsWith("…")).toBe(true);
+    expect(kept.length).toBeLessThanOrEqual(ATTACHMENT_TEXT_CHARS + 1);
+    expect(kept).not.toContain("THE END");
   });
 
   it("falls back to the top-level text when a message has no content array", async () => {

@@ -7,8 +7,13 @@ import { uniqueIds } from "../message-ids.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
-/** How much of an attachment's extracted text is kept under its placeholder. */
-export const ATTACHMENT_EXCERPT_CHARS = 500;
+/**
+ * How much of an attachment's extracted text is kept under its placeholder. Claude's web app turns
+ * a long paste (a hundred lines or so) into an attachment, so this is often the user's own words,
+ * the substance of the question: kept whole up to ~5,000 tokens, where a document's text (a PDF's)
+ * is cut so that one file does not fill the conversation's 100,000 tokens.
+ */
+export const ATTACHMENT_TEXT_CHARS = 20_000;
 
 /**
  * The parent of a conversation's first messages in real exports (claude.ai sends it as the first
@@ -232,8 +237,8 @@ function documentEdit(block: JsonObject): string | undefined {
 }
 
 /**
- * `[attachment: name]` followed by the first ATTACHMENT_EXCERPT_CHARS characters of its
- * extracted text (pasted text is often the substance of the question); `[file: name]` for
+ * `[attachment: name]` followed by its extracted text, up to ATTACHMENT_TEXT_CHARS (pasted text
+ * is often the substance of the question); `[file: name]` for
  * uploaded files, whose content is not in the export.
  */
 function attachmentPieces(raw: JsonObject): string[] {
@@ -273,8 +278,8 @@ function uploadedFiles(raw: JsonObject): string[] {
 
 function excerptOf(text: string): string {
   const trimmed = text.trim();
-  if (trimmed.length <= ATTACHMENT_EXCERPT_CHARS) return trimmed;
-  const cut = trimmed.slice(0, ATTACHMENT_EXCERPT_CHARS).replace(/[\ud800-\udbff]$/, ""); // no half emoji
+  if (trimmed.length <= ATTACHMENT_TEXT_CHARS) return trimmed;
+  const cut = trimmed.slice(0, ATTACHMENT_TEXT_CHARS).replace(/[\ud800-\udbff]$/, ""); // no half emoji
   return `${cut.trimEnd()}…`;
 }
 
