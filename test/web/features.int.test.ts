@@ -278,3 +278,20 @@ describe("a memory's date", () => {
     expect(await page.locator("li.item", { hasText: "Undated on purpose" }).locator("p.text").textContent()).toBe("Undated on purpose");
   });
 });
+
+describe("a refused form", () => {
+  it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
+    await page.goto(`${server.url}/buckets`);
+    await page.fill("#bucket-name", "Recipes");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    await page.getByText("Created bucket “Recipes”.").waitFor();
+    await page.fill("#bucket-name", "recipes");
+    await page.fill("#bucket-description", "Dinners my family liked, with the changes I made");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    await page.getByText('A bucket named "recipes" already exists').waitFor();
+    expect(await page.inputValue("#bucket-name")).toBe("recipes");
+    expect(await page.inputValue("#bucket-description")).toBe("Dinners my family liked, with the changes I made");
+    await page.reload();
+    expect(await page.inputValue("#bucket-description")).toBe("");
+  });
+});

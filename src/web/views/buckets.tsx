@@ -1,9 +1,10 @@
 import type { Bucket } from "../../schemas/memories.js";
 import { withQuery } from "../format.js";
-import { ActionForm, Layout, type PageContext } from "./layout.js";
+import { ActionForm, Layout, type PageContext, typedInto } from "./layout.js";
 
 export function BucketsPage(props: { ctx: PageContext; buckets: Bucket[] }) {
   const { ctx } = props;
+  const typed = typedInto(ctx, "/buckets");
   return (
     <Layout title="Buckets" page="buckets" ctx={ctx}>
       <h1>Buckets</h1>
@@ -11,13 +12,13 @@ export function BucketsPage(props: { ctx: PageContext; buckets: Bucket[] }) {
         <div class="row">
           <div class="field grow">
             <label for="bucket-name">New bucket</label>
-            <input id="bucket-name" type="text" name="name" required maxlength={100} />
+            <input id="bucket-name" type="text" name="name" value={typed.name} required maxlength={100} />
           </div>
           <div class="field grow">
             <label for="bucket-description">
               Description <span class="hint">(optional)</span>
             </label>
-            <input id="bucket-description" type="text" name="description" maxlength={500} />
+            <input id="bucket-description" type="text" name="description" value={typed.description} maxlength={500} />
           </div>
           <button type="submit">Create bucket</button>
         </div>
