@@ -293,5 +293,17 @@ describe("a refused form", () => {
     expect(await page.inputValue("#bucket-description")).toBe("Dinners my family liked, with the changes I made");
     await page.reload();
     expect(await page.inputValue("#bucket-description")).toBe("");
+
+    await page.fill("#bucket-name", "Cooking");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    const cooking = page.locator("tr", { hasText: "Cooking" });
+    await cooking.getByText("Rename").click();
+    await cooking.locator("input[name=name]").fill("Recipes");
+    await cooking.locator("input[name=description]").fill("Weeknight dinners");
+    await cooking.getByRole("button", { name: "Save" }).click();
+    await page.getByText('A bucket named "Recipes" already exists').waitFor();
+    expect(await cooking.locator("input[name=name]").isVisible()).toBe(true);
+    expect(await cooking.locator("input[name=name]").inputValue()).toBe("Recipes");
+    expect(await cooking.locator("input[name=description]").inputValue()).toBe("Weeknight dinners");
   });
 });
