@@ -280,6 +280,18 @@ describe("a memory's date", () => {
 });
 
 describe("a refused form", () => {
+  it("editing a memory another tab deleted says where it went: the Trash, not only that it may be gone", async () => {
+    const stored = await api<{ memoryId: string }>(server, "POST", "/api/memory", { text: "Another tab deletes this one" });
+    await page.goto(`${server.url}/memories`);
+    await api(server, "POST", "/api/trash", { memoryIds: [stored.body.memoryId] });
+    const item = page.locator("li.item", { hasText: "Another tab deletes this one" });
+    await item.getByText("Edit or move").click();
+    await item.locator("textarea").fill("Edited after it was deleted");
+    await item.getByRole("button", { name: "Save" }).click();
+    await page.getByText("not found").waitFor();
+    expect(await page.locator("main").textContent()).toContain("the Trash keeps it 30 days, and Restore puts it back");
+  });
+
   it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
     await page.goto(`${server.url}/buckets`);
     await page.fill("#bucket-name", "Recipes");
