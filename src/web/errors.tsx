@@ -12,10 +12,11 @@ import { ErrorPage } from "./views/error.js";
  * it: the core's suggestion names a CLI command and an endpoint, which mean nothing on a page.
  */
 const FIXES: Record<string, string> = {
-  memoryId: "It may have been deleted (in another tab?): the Trash keeps it 30 days, and Restore puts it back.",
+  memoryId: "It may have been deleted (in another tab?): what is deleted here waits 30 days in the Trash, where Restore puts it back.",
   memoryIds: "Some may have been deleted: reload Memories and select again.",
   bucketId: "It may have been deleted: Buckets lists what is there.",
-  conversationId: "It may have been deleted (in another tab?): the Trash keeps it 30 days; or find it under Conversations, or with Search.",
+  conversationId:
+    "It may have been deleted (in another tab?): what is deleted here waits 30 days in the Trash; or find it under Conversations, or with Search.",
 };
 
 /**

@@ -289,7 +289,9 @@ describe("a refused form", () => {
     await item.locator("textarea").fill("Edited after it was deleted");
     await item.getByRole("button", { name: "Save" }).click();
     await page.getByText("not found").waitFor();
-    expect(await page.locator("main").textContent()).toContain("the Trash keeps it 30 days, and Restore puts it back");
+    expect(await page.locator("main").textContent()).toContain(
+      "what is deleted here waits 30 days in the Trash, where Restore puts it back",
+    );
   });
 
   it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
