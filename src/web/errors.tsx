@@ -3,7 +3,7 @@ import { statusOf } from "../http/error-response.js";
 import { loggable } from "../http/loggable.js";
 import { clientGoneLine } from "../http/request-input.js";
 import { type AppError, isAppError } from "../shared/errors.js";
-import { field, readForm } from "./forms.js";
+import { type Form, field, readForm } from "./forms.js";
 import { localPath, type WebEnv } from "./guard.js";
 import { ErrorPage } from "./views/error.js";
 
@@ -12,10 +12,11 @@ import { ErrorPage } from "./views/error.js";
  * it: the core's suggestion names a CLI command and an endpoint, which mean nothing on a page.
  */
 const FIXES: Record<string, string> = {
-  memoryId: "It may have been deleted: Memories lists what is there.",
+  memoryId: "It may have been deleted (in another tab?): what is deleted here waits 30 days in the Trash, where Restore puts it back.",
   memoryIds: "Some may have been deleted: reload Memories and select again.",
   bucketId: "It may have been deleted: Buckets lists what is there.",
-  conversationId: "It may have been deleted: find it under Conversations, or with Search.",
+  conversationId:
+    "It may have been deleted (in another tab?): what is deleted here waits 30 days in the Trash; or find it under Conversations, or with Search.",
 };
 
 /**
@@ -73,8 +74,10 @@ export function webErrorHandler(log: (line: string) => void) {
     if (c.req.header("x-requested-with") === "mnemo") return c.json({ error: message, ...(suggestion ? { suggestion } : {}) }, status);
     const session = c.get("session");
     if (c.req.method === "POST" && session && status !== 401) {
-      session.flash = { kind: "error", text: suggestion ? `${message}. ${suggestion}` : message };
-      const back = field(await readForm(c).catch(() => ({})), "back");
+      const form: Form = await readForm(c).catch(() => ({}));
+      const typed = { action: c.req.path, fields: typedFields(form) };
+      session.flash = { kind: "error", text: suggestion ? `${message}. ${suggestion}` : message, typed };
+      const back = field(form, "back");
       // The request's own path as the URL parser serialises it: a decoded one may hold a line break.
       return c.redirect(localPath(back, localPath(new URL(c.req.url).pathname, "/memories")), 303);
     }
@@ -82,4 +85,11 @@ export function webErrorHandler(log: (line: string) => void) {
     const ctx = session ? { userName: session.user.name, csrf: session.csrf } : undefined;
     return c.html(<ErrorPage status={status} message={message} suggestion={suggestion} ctx={ctx} />, status);
   };
+}
+
+/** A form's text fields, without the CSRF token: what the user typed. */
+function typedFields(form: Form): Record<string, string> {
+  const typed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(form)) if (typeof value === "string" && name !== "_csrf") typed[name] = value;
+  return typed;
 }

@@ -278,3 +278,46 @@ describe("a memory's date", () => {
     expect(await page.locator("li.item", { hasText: "Undated on purpose" }).locator("p.text").textContent()).toBe("Undated on purpose");
   });
 });
+
+describe("a refused form", () => {
+  it("editing a memory another tab deleted says where it went: the Trash, not only that it may be gone", async () => {
+    const stored = await api<{ memoryId: string }>(server, "POST", "/api/memory", { text: "Another tab deletes this one" });
+    await page.goto(`${server.url}/memories`);
+    await api(server, "POST", "/api/trash", { memoryIds: [stored.body.memoryId] });
+    const item = page.locator("li.item", { hasText: "Another tab deletes this one" });
+    await item.getByText("Edit or move").click();
+    await item.locator("textarea").fill("Edited after it was deleted");
+    await item.getByRole("button", { name: "Save" }).click();
+    await page.getByText("not found").waitFor();
+    expect(await page.locator("main").textContent()).toContain(
+      "what is deleted here waits 30 days in the Trash, where Restore puts it back",
+    );
+  });
+
+  it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
+    await page.goto(`${server.url}/buckets`);
+    await page.fill("#bucket-name", "Recipes");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    await page.getByText("Created bucket “Recipes”.").waitFor();
+    await page.fill("#bucket-name", "recipes");
+    await page.fill("#bucket-description", "Dinners my family liked, with the changes I made");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    await page.getByText('A bucket named "recipes" already exists').waitFor();
+    expect(await page.inputValue("#bucket-name")).toBe("recipes");
+    expect(await page.inputValue("#bucket-description")).toBe("Dinners my family liked, with the changes I made");
+    await page.reload();
+    expect(await page.inputValue("#bucket-description")).toBe("");
+
+    await page.fill("#bucket-name", "Cooking");
+    await page.getByRole("button", { name: "Create bucket" }).click();
+    const cooking = page.locator("tr", { hasText: "Cooking" });
+    await cooking.getByText("Rename").click();
+    await cooking.locator("input[name=name]").fill("Recipes");
+    await cooking.locator("input[name=description]").fill("Weeknight dinners");
+    await cooking.getByRole("button", { name: "Save" }).click();
+    await page.getByText('A bucket named "Recipes" already exists').waitFor();
+    expect(await cooking.locator("input[name=name]").isVisible()).toBe(true);
+    expect(await cooking.locator("input[name=name]").inputValue()).toBe("Recipes");
+    expect(await cooking.locator("input[name=description]").inputValue()).toBe("Weeknight dinners");
+  });
+});

@@ -23,6 +23,12 @@ export interface PageContext {
   flash?: Flash | undefined;
 }
 
+/** What was typed in the form posting to `action` when it was refused, to fill it in again; nothing otherwise. */
+export function typedInto(ctx: PageContext, action: string): Record<string, string> {
+  const typed = ctx.flash?.typed;
+  return typed && typed.action === action ? typed.fields : {};
+}
+
 export function Document(props: { title: string; children: Child }) {
   return (
     <>

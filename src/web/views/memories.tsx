@@ -2,7 +2,7 @@ import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/
 import { startsWithItsDate } from "../../text/memory-date.js";
 import { probablyUnrelated } from "../../core/index.js";
 import { plural, shortDate, withQuery } from "../format.js";
-import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage } from "./layout.js";
+import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage, typedInto } from "./layout.js";
 
 export interface MemoriesView {
   ctx: PageContext;
@@ -62,13 +62,16 @@ export function MemoriesPage(view: MemoriesView) {
 }
 
 function AddMemory(props: { ctx: PageContext; buckets: Bucket[]; bucketId: number | undefined; back: string }) {
+  const typed = typedInto(props.ctx, "/memories").text;
   return (
-    <details class="panel">
+    <details class="panel" open={typed !== undefined}>
       <summary>Add a memory</summary>
       <ActionForm ctx={props.ctx} action="/memories" back={props.back}>
         <div class="field">
           <label for="new-text">Text</label>
-          <textarea id="new-text" name="text" required maxlength={20000}></textarea>
+          <textarea id="new-text" name="text" required maxlength={20000}>
+            {typed ?? ""}
+          </textarea>
         </div>
         <div class="row">
           <BucketSelect id="new-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
