@@ -93,6 +93,16 @@ describe("mnemo export and mnemo import of its file", () => {
     const short = await runCli(["import", cut], { env: storeEnv() });
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/cut short/);
+
+    // Saved again by a Windows editor: a byte order mark before the header and CRLF line ends.
+    const edited = path.join(tempDir(), "edited.jsonl");
+    fs.writeFileSync(edited, `\uFEFF${fs.readFileSync(file, "utf8").replaceAll("\n", "\r\n")}`);
+    const fromEdited = storeEnv();
+    const restoredEdited = await runCli(["import", edited], { env: fromEdited });
+    expect(restoredEdited.code, restoredEdited.stderr).toBe(0);
+    expect(restoredEdited.stderr).toMatch(/Restored .* 2 memories/);
+    const aliceEdited = await runCli(["--json", "--user", "alice", "memories"], { env: fromEdited });
+    expect(JSON.parse(aliceEdited.stdout).memories).toMatchObject([{ text: expect.stringMatching(/alice's memory$/) }]);
   });
 
   it("a .jsonl.gz export cut or with a byte changed is still restored: every memory before the break, exit 1, saying where it stopped", async () => {
