@@ -105,6 +105,23 @@ describe("mnemo export and mnemo import of its file", () => {
     expect(JSON.parse(aliceEdited.stdout).memories).toMatchObject([{ text: expect.stringMatching(/alice's memory$/) }]);
   });
 
+  it("restoring a user's export with --user into another user of the same store says what it could not copy", async () => {
+    const env = storeEnv();
+    expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "default.jsonl");
+    expect((await runCli(["export", file], { env })).code).toBe(0);
+    expect((await runCli(["users", "add", "carol"], { env })).code).toBe(0);
+
+    const copied = await runCli(["--user", "carol", "import", file], { env });
+    // The ids are the store's own and held by default: not stored again, and not passed off as carol's.
+    expect(copied.code).toBe(1);
+    expect(copied.stderr).toMatch(/1 memory of the file is another user's in this store \(ids are store-wide\): not restored into carol/);
+    expect(copied.stderr).toMatch(/\d+ conversations of the file are another user's in this store/);
+    const defaults = await runCli(["--json", "memories"], { env });
+    expect(JSON.parse(defaults.stdout).memories).toMatchObject([{ text: expect.stringMatching(/default's memory$/) }]);
+  });
+
   it("a .jsonl.gz export cut or with a byte changed is still restored: every memory before the break, exit 1, saying where it stopped", async () => {
     const env = storeEnv();
     const texts = ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"];
