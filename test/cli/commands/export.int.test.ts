@@ -105,6 +105,22 @@ describe("mnemo export and mnemo import of its file", () => {
     expect(JSON.parse(aliceEdited.stdout).memories).toMatchObject([{ text: expect.stringMatching(/alice's memory$/) }]);
   });
 
+  it("a store whose chunks table is damaged: the export refuses, naming it, and says --no-vectors backs up the rest", async () => {
+    const env = storeEnv();
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const data = path.join(env["MNEMO_STORE"]!, "db", "chunks.lance", "data");
+    for (const file of fs.readdirSync(data)) fs.truncateSync(path.join(data, file), 100);
+    const file = path.join(tempDir(), "backup.jsonl");
+
+    const refused = await runCli(["export", file], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/"chunks" table is damaged/);
+    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` .* leaves the search index out/);
+    const without = await runCli(["export", "--no-vectors", file], { env });
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stderr).toMatch(/Exported 1 user, 0 memories, 1 bucket, \d+ conversations/);
+  });
+
   it("restoring a user's export with --user into another user of the same store says what it could not copy", async () => {
     const env = storeEnv();
     expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
