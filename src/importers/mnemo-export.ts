@@ -55,7 +55,7 @@ export async function isMnemoExport(path: string): Promise<boolean> {
   }
   const end = head.indexOf(0x0a);
   try {
-    const first = JSON.parse(head.subarray(0, end === -1 ? head.length : end).toString("utf8")) as { format?: unknown };
+    const first = JSON.parse(withoutBom(head.subarray(0, end === -1 ? head.length : end).toString("utf8"))) as { format?: unknown };
     return first.format === EXPORT_FORMAT;
   } catch {
     return false;
@@ -90,6 +90,11 @@ async function readRaw(path: string, length: number): Promise<Buffer> {
   }
 }
 
+/** Text without the UTF-8 byte order mark an editor on Windows may put before a file's first line. */
+function withoutBom(text: string): string {
+  return text.replace(/^\uFEFF/, "");
+}
+
 function isGzip(bytes: Buffer): boolean {
   return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
 }
@@ -109,7 +114,7 @@ export async function openMnemoExport(path: string): Promise<MnemoExportReader> 
       // without bound: a 64 MB export held 430 MB of lines while the first batches were stored).
       for await (const text of splitLines(gzip ? gunzipped(path, raw, tally) : raw)) {
         line++;
-        if (text.trim() !== "") yield { text, line };
+        if (text.trim() !== "") yield { text: line === 1 ? withoutBom(text) : text, line };
       }
     } catch (error) {
       // Past the end record only gzip's checksum is left to fail: a byte changed, the stream still whole.

@@ -81,7 +81,9 @@ import {
   type ExportRecord,
 } from "../../schemas/export.js";
 import { parseInput } from "../../schemas/parse.js";
+import { DamagedTableError } from "../../store/damage.js";
 import type { ChunkRow, ConversationRow, MemoryRow, UserRow } from "../../store/rows.js";
+import { AppError } from "../../shared/errors.js";
 import type { CoreContext } from "../context.js";
 import { readMessages } from "../chat-history/conversations.js";
 import { encodeVector } from "./vectors.js";
@@ -133,9 +135,26 @@ export async function* exportLines(ctx: CoreContext, options: ExportOptions): As
       const { id, displayName, importId, createdAt } = platform;
       yield line({ type: "platform", id, displayName, importId, createdAt });
     }
-    for await (const record of conversationRecords(ctx, user.id, vectors)) yield line(record);
+    for await (const record of withChunksAdvice(conversationRecords(ctx, user.id, vectors))) yield line(record);
   }
   yield `${JSON.stringify({ type: "end", records: counts })}\n`;
+}
+
+/**
+ * The records, where a damaged chunks table also says that an export without vectors leaves it out:
+ * the chunks are only the search index, made again from the messages by the restore.
+ */
+async function* withChunksAdvice<T>(records: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* records;
+  } catch (error) {
+    if (!(error instanceof DamagedTableError) || error.key !== "chunks") throw error;
+    throw new AppError(error.code, error.message, {
+      suggestion: `${error.suggestion} To back up now, \`mnemo export --no-vectors\` (GET /api/export?vectors=false) leaves the search index out: a restore makes it again from the messages.`,
+      details: error.details,
+      cause: error,
+    });
+  }
 }
 
 async function header(ctx: CoreContext, options: ExportOptions, vectors: boolean): Promise<ExportHeader> {

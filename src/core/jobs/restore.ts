@@ -295,6 +295,7 @@ class Restorer {
     if (batch.length === 0) return;
     const fresh = await this.missing("memories", batch);
     this.summary.present.memory += batch.length - fresh.length;
+    await this.noteHeldByOthers(target, "memory", batch);
     const freshIds = new Set(fresh.map((record) => record.id));
     await this.putBackPictures(batch.filter((record) => record.image && !freshIds.has(record.id)));
     if (fresh.length === 0) return;
@@ -398,6 +399,7 @@ class Restorer {
     if (batch.length === 0) return;
     await this.ensurePlatforms(target, batch);
     const parts = batch.map((record) => this.conversationParts(target, record));
+    await this.noteHeldByOthers(target, "conversation", batch);
     const written = await this.ctx.store.write(async () => {
       const fresh = await this.newConversations(target, parts);
       const ids = fresh.map(({ row }) => row.id);
@@ -502,9 +504,10 @@ class Restorer {
   private async newConversations<T extends { row: ConversationRow }>(target: Target, parts: T[]): Promise<T[]> {
     const { store } = this.ctx;
     const ids = parts.map(({ row }) => row.id);
-    const held = await store.select("conversations", { id: ids }, { columns: ["id", "platform", "contentHash"] });
-    const wasRebuilt = (row: { platform: string; contentHash: string }) =>
-      row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH;
+    const held = await store.select("conversations", { id: ids }, { columns: ["id", "userId", "platform", "contentHash"] });
+    // Only the target user's own: another user's rebuilt conversation is theirs, not to be replaced.
+    const wasRebuilt = (row: { userId: string; platform: string; contentHash: string }) =>
+      row.userId === target.userId && (row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH);
     const rebuilt = held.filter(wasRebuilt).map((row) => row.id);
     if (rebuilt.length > 0) await store.delete("conversations", { id: rebuilt });
     const byId = new Set(held.filter((row) => !wasRebuilt(row)).map((row) => row.id));
@@ -525,6 +528,22 @@ class Restorer {
       seen.add(both);
       return true;
     });
+  }
+
+  /**
+   * Ids are store-wide: a record held by another user of the store (a one-user export restored with
+   * `--user` into the store it came from) is not restored, and the summary must not pass it off as
+   * the target user's.
+   */
+  private async noteHeldByOthers(target: Target, kind: "memory" | "conversation", records: { id: string }[]): Promise<void> {
+    const table = kind === "memory" ? "memories" : "conversations";
+    const held = await this.ctx.store.select(table, { id: records.map((record) => record.id) }, { columns: ["id", "userId"] });
+    const others = held.filter((row) => row.userId !== target.userId).length;
+    if (others === 0) return;
+    const user = this.summary.users.at(-1)?.name ?? "this user";
+    this.summary.problems.push(
+      `${others} ${others === 1 ? kind : kind === "memory" ? "memories" : "conversations"} of the file ${others === 1 ? "is" : "are"} another user's in this store (ids are store-wide): not restored into ${user}; restore the file into another store to copy them`,
+    );
   }
 
   /** The records whose id the table does not hold yet. */

@@ -93,6 +93,49 @@ describe("mnemo export and mnemo import of its file", () => {
     const short = await runCli(["import", cut], { env: storeEnv() });
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/cut short/);
+
+    // Saved again by a Windows editor: a byte order mark before the header and CRLF line ends.
+    const edited = path.join(tempDir(), "edited.jsonl");
+    fs.writeFileSync(edited, `\uFEFF${fs.readFileSync(file, "utf8").replaceAll("\n", "\r\n")}`);
+    const fromEdited = storeEnv();
+    const restoredEdited = await runCli(["import", edited], { env: fromEdited });
+    expect(restoredEdited.code, restoredEdited.stderr).toBe(0);
+    expect(restoredEdited.stderr).toMatch(/Restored .* 2 memories/);
+    const aliceEdited = await runCli(["--json", "--user", "alice", "memories"], { env: fromEdited });
+    expect(JSON.parse(aliceEdited.stdout).memories).toMatchObject([{ text: expect.stringMatching(/alice's memory$/) }]);
+  });
+
+  it("a store whose chunks table is damaged: the export refuses, naming it, and says --no-vectors backs up the rest", async () => {
+    const env = storeEnv();
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const data = path.join(env["MNEMO_STORE"]!, "db", "chunks.lance", "data");
+    for (const file of fs.readdirSync(data)) fs.truncateSync(path.join(data, file), 100);
+    const file = path.join(tempDir(), "backup.jsonl");
+
+    const refused = await runCli(["export", file], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/"chunks" table is damaged/);
+    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` .* leaves the search index out/);
+    const without = await runCli(["export", "--no-vectors", file], { env });
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stderr).toMatch(/Exported 1 user, 0 memories, 1 bucket, \d+ conversations/);
+  });
+
+  it("restoring a user's export with --user into another user of the same store says what it could not copy", async () => {
+    const env = storeEnv();
+    expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
+    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "default.jsonl");
+    expect((await runCli(["export", file], { env })).code).toBe(0);
+    expect((await runCli(["users", "add", "carol"], { env })).code).toBe(0);
+
+    const copied = await runCli(["--user", "carol", "import", file], { env });
+    // The ids are the store's own and held by default: not stored again, and not passed off as carol's.
+    expect(copied.code).toBe(1);
+    expect(copied.stderr).toMatch(/1 memory of the file is another user's in this store \(ids are store-wide\): not restored into carol/);
+    expect(copied.stderr).toMatch(/\d+ conversations of the file are another user's in this store/);
+    const defaults = await runCli(["--json", "memories"], { env });
+    expect(JSON.parse(defaults.stdout).memories).toMatchObject([{ text: expect.stringMatching(/default's memory$/) }]);
   });
 
   it("a .jsonl.gz export cut or with a byte changed is still restored: every memory before the break, exit 1, saying where it stopped", async () => {

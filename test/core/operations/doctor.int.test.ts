@@ -103,6 +103,11 @@ describe("mnemo doctor", () => {
     const search = await runCli(["--json", "search", "Sourdough"], { env });
     expect(JSON.parse(search.stdout).results.length).toBeGreaterThan(0);
 
+    // Into another user of the store: the rebuilt conversations are default's, not to be taken from them.
+    expect((await runCli(["users", "add", "carol"], { env })).code).toBe(0);
+    expect((await runCli(["--user", "carol", "import", backup], { env })).code).toBe(1);
+    expect(await listed(env)).toEqual(rebuilt);
+
     const restored = await runCli(["import", backup], { env });
     expect(restored.code, restored.stderr).toBe(0);
     expect(await listed(env)).toEqual(before);
