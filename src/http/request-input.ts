@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import type { Context } from "hono";
 import { AppError, isAppError } from "../shared/errors.js";
 import { NOT_UNICODE } from "../schemas/parse.js";
-import { decodeUtf8 } from "../text/utf8.js";
+import { decodeUtf8, withoutBom } from "../text/utf8.js";
 
 /**
  * A request's JSON body, or undefined when it is empty. Bytes that are not UTF-8 are kept visible
@@ -10,7 +10,7 @@ import { decodeUtf8 } from "../text/utf8.js";
  */
 export async function jsonBody(c: Context): Promise<unknown> {
   const bytes = await c.req.arrayBuffer().catch(clientGoneOr);
-  const text = decodeUtf8(new Uint8Array(bytes)).replace(/^\uFEFF/, "");
+  const text = withoutBom(decodeUtf8(new Uint8Array(bytes)));
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

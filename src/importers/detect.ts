@@ -4,6 +4,7 @@ import parser from "stream-json/parser.js";
 import { Readable, type Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
 import { AppError } from "../shared/errors.js";
+import { withoutBom } from "../text/utf8.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
 import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
@@ -189,14 +190,7 @@ async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayo
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
 function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): void {
-  if (
-    !complete ||
-    prefix
-      .toString("utf8")
-      .replace(/^\uFEFF/, "")
-      .trim() !== ""
-  )
-    return;
+  if (!complete || withoutBom(prefix.toString("utf8")).trim() !== "") return;
   throw new AppError("invalid_input", `${source.label}: the file is empty`, {
     suggestion: "Download the export again, or re-extract the file from the original zip.",
   });
@@ -223,11 +217,7 @@ function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
  * of its cells, whatever the language, and before ChatGPT's name, which a prompt may hold) are the ones met.
  */
 function assertNotHtml(source: ByteSource, prefix: Buffer): void {
-  const head = prefix
-    .subarray(0, 4096)
-    .toString("utf8")
-    .replace(/^\uFEFF/, "")
-    .trimStart();
+  const head = withoutBom(prefix.subarray(0, 4096).toString("utf8")).trimStart();
   if (!/^<(?:!doctype|html|head|body|meta|div|!--)/i.test(head)) return;
   if (/class="[^"]*\b(?:outer-cell|header-cell|content-cell)\b/.test(prefix.toString("utf8"))) {
     throw new AppError("invalid_input", `${source.label}: this is Google Takeout's My Activity page (HTML), not its JSON`, {
@@ -382,10 +372,7 @@ function isScalar(name: string): boolean {
 function firstLineObject(prefix: Buffer, complete: boolean): JsonObject | undefined {
   const end = prefix.indexOf(0x0a);
   if (end === -1 && !complete) return undefined;
-  const line = prefix
-    .subarray(0, end === -1 ? prefix.length : end)
-    .toString("utf8")
-    .replace(/^\uFEFF/, "");
+  const line = withoutBom(prefix.subarray(0, end === -1 ? prefix.length : end).toString("utf8"));
   try {
     const value = JSON.parse(line) as unknown;
     return isObject(value) ? value : undefined;

@@ -8,6 +8,7 @@ import { constants, createGunzip, gunzipSync } from "node:zlib";
 import { formatPath } from "../schemas/parse.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, ExportRecord } from "../schemas/export.js";
 import { AppError } from "../shared/errors.js";
+import { withoutBom } from "../text/utf8.js";
 import { ByteTally, statPath } from "./source.js";
 import { chatAppNames } from "./words.js";
 
@@ -88,11 +89,6 @@ async function readRaw(path: string, length: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-/** Text without the UTF-8 byte order mark an editor on Windows may put before a file's first line. */
-function withoutBom(text: string): string {
-  return text.replace(/^\uFEFF/, "");
 }
 
 function isGzip(bytes: Buffer): boolean {

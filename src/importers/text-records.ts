@@ -3,6 +3,7 @@
 // goes, and Windows line ends become \n, so a converter sees one kind of text.
 import { isUtf8 } from "node:buffer";
 import { AppError } from "../shared/errors.js";
+import { withoutBom } from "../text/utf8.js";
 import { readFailure } from "./json-error.js";
 import type { RawRecord } from "./json-records.js";
 import { cutText } from "./json-values.js";
@@ -34,7 +35,7 @@ export async function* textRecords(source: ByteSource, tally: ByteTally): AsyncG
 
 /** The text as detectors and converters see it: no byte-order mark, `\n` line ends. */
 export function normalised(text: string): string {
-  return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  return withoutBom(text).replace(/\r\n?/g, "\n");
 }
 
 /** The line holding the first character repaired, to tell the user where it was. */

@@ -7,6 +7,11 @@ import { isUtf8 } from "node:buffer";
  * does), which no well-formed text holds, so the one check for lone surrogates
  * (schemas/parse.ts) refuses it and names the field it sits in.
  */
+/** Text without the byte order mark an editor on Windows may put before a file's first character. */
+export function withoutBom(text: string): string {
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
+
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** `bytes` as text, each byte of an ill-formed sequence as a lone surrogate (see above). */

@@ -4,7 +4,7 @@ import parser from "stream-json/parser.js";
 import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
 import { AppError } from "../../shared/errors.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
-import { decodeUtf8, Utf8StreamDecoder } from "../../text/utf8.js";
+import { decodeUtf8, Utf8StreamDecoder, withoutBom } from "../../text/utf8.js";
 import { messageTokens } from "./chunking.js";
 
 const LIMIT = MAX_CONVERSATION_TOKENS.toLocaleString("en-US");
@@ -60,7 +60,7 @@ function tokenCounter(tokenizer: Tokenizer): (content: string) => void {
 async function parseWhole(body: AsyncIterable<Uint8Array>): Promise<unknown> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  const text = decodeUtf8(Buffer.concat(chunks)).replace(/^\uFEFF/, "");
+  const text = withoutBom(decodeUtf8(Buffer.concat(chunks)));
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -132,7 +132,7 @@ async function* decoded(body: AsyncIterable<Uint8Array>, blank: { only: boolean 
   const decoder = new Utf8StreamDecoder();
   let first = true;
   const text = (chunk: string) => {
-    const out = first ? chunk.replace(/^\uFEFF/, "") : chunk;
+    const out = first ? withoutBom(chunk) : chunk;
     first = false;
     if (blank.only && out.trim() !== "") blank.only = false;
     return out;
