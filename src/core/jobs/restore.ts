@@ -293,9 +293,11 @@ class Restorer {
     const batch = this.memories;
     this.memories = [];
     if (batch.length === 0) return;
-    const fresh = await this.missing("memories", batch);
+    const held = await this.ctx.store.select("memories", { id: batch.map((record) => record.id) }, { columns: ["id", "userId"] });
+    const heldIds = new Set(held.map((row) => row.id));
+    const fresh = batch.filter((record) => !heldIds.has(record.id));
     this.summary.present.memory += batch.length - fresh.length;
-    await this.noteHeldByOthers(target, "memory", batch);
+    this.noteHeldByOthers(target, "memory", held);
     const freshIds = new Set(fresh.map((record) => record.id));
     await this.putBackPictures(batch.filter((record) => record.image && !freshIds.has(record.id)));
     if (fresh.length === 0) return;
@@ -399,7 +401,6 @@ class Restorer {
     if (batch.length === 0) return;
     await this.ensurePlatforms(target, batch);
     const parts = batch.map((record) => this.conversationParts(target, record));
-    await this.noteHeldByOthers(target, "conversation", batch);
     const written = await this.ctx.store.write(async () => {
       const fresh = await this.newConversations(target, parts);
       const ids = fresh.map(({ row }) => row.id);
@@ -505,6 +506,7 @@ class Restorer {
     const { store } = this.ctx;
     const ids = parts.map(({ row }) => row.id);
     const held = await store.select("conversations", { id: ids }, { columns: ["id", "userId", "platform", "contentHash"] });
+    this.noteHeldByOthers(target, "conversation", held);
     // Only the target user's own: another user's rebuilt conversation is theirs, not to be replaced.
     const wasRebuilt = (row: { userId: string; platform: string; contentHash: string }) =>
       row.userId === target.userId && (row.platform === RECOVERED_PLATFORM || row.contentHash === REBUILT_HASH);
@@ -535,9 +537,7 @@ class Restorer {
    * `--user` into the store it came from) is not restored, and the summary must not pass it off as
    * the target user's.
    */
-  private async noteHeldByOthers(target: Target, kind: "memory" | "conversation", records: { id: string }[]): Promise<void> {
-    const table = kind === "memory" ? "memories" : "conversations";
-    const held = await this.ctx.store.select(table, { id: records.map((record) => record.id) }, { columns: ["id", "userId"] });
+  private noteHeldByOthers(target: Target, kind: "memory" | "conversation", held: { userId: string }[]): void {
     const others = held.filter((row) => row.userId !== target.userId).length;
     if (others === 0) return;
     const user = this.summary.users.at(-1)?.name ?? "this user";
