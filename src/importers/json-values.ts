@@ -1,6 +1,7 @@
 // Safe readers for untyped JSON values (exports are data from elsewhere: trust nothing).
 
 import { MAX_TITLE_CHARS } from "../schemas/chat-history.js";
+import { cutText } from "../text/cut-text.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -64,13 +65,4 @@ export function earliestIso(values: Array<string | undefined>): string | undefin
 export function titleFrom(value: unknown): string {
   const title = nonEmptyString(value)?.trim();
   return title ? cutText(title, MAX_TITLE_CHARS) : "Untitled";
-}
-
-/** `text` whole when it has at most `max` characters, else cut to `max` with "…" (never half an emoji). */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text
-    .slice(0, max - 1)
-    .replace(/[\ud800-\udbff]$/, "")
-    .trimEnd()}…`;
 }

@@ -2,7 +2,8 @@
 // its name, a tool the assistant called by its name, an image written into the text as `[image]`, the
 // text a user wrote as the model's instructions.
 import type { UploadMessage } from "../schemas/chat-history.js";
-import { cutText, nonEmptyString } from "./json-values.js";
+import { nonEmptyString } from "./json-values.js";
+import { cutText } from "../text/cut-text.js";
 
 /** `[file: name]`, or `[file]` without a name. */
 export function filePlaceholder(name: unknown): string {

@@ -3,7 +3,7 @@
 // and said so, never refused. The API refuses such text (schemas/parse.ts): a client can send it
 // again, an export cannot be made again.
 import { isUtf8 } from "node:buffer";
-import { cutText } from "./json-values.js";
+import { cutText } from "../text/cut-text.js";
 
 /** What a record held that was not valid Unicode, once repaired. */
 export interface Repair {

@@ -6,7 +6,7 @@ import { AppError } from "../shared/errors.js";
 import { withoutBom } from "../text/utf8.js";
 import { readFailure } from "./json-error.js";
 import type { RawRecord } from "./json-records.js";
-import { cutText } from "./json-values.js";
+import { cutText } from "../text/cut-text.js";
 import type { ByteSource, ByteTally } from "./source.js";
 
 /**

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isAppError, type AppError } from "../shared/errors.js";
+import { cutText } from "../text/cut-text.js";
 
 /**
  * The fix for the MCP face when something named is not found, by the field that named it: the
@@ -33,7 +34,7 @@ function describe(error: unknown): string | undefined {
  * model or a broken client may send megabytes, and the error goes back into its context whole.
  */
 export function quoted(name: string, max = 60): string {
-  return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
+  return JSON.stringify(cutText(name, max));
 }
 
 /** A line for the log, at a level of the protocol's (RFC 5424's); `error` unless said (mcp/server.ts sends it). */

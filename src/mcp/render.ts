@@ -16,6 +16,7 @@ import type {
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames, probablyUnrelated } from "../core/index.js";
+import { cutText } from "../text/cut-text.js";
 import { startsWithItsDate } from "../text/memory-date.js";
 import { memoriesInView } from "./paging.js";
 
@@ -30,14 +31,13 @@ const SEARCH_TEXT_CHARS = 7_000;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no date");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const clip = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
 /**
  * A conversation's title on one line: it comes from the imported export, and a line break in it
  * would start what reads as a line of mnemo's own ("Fix: …", "[2] …").
  */
 const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s+/g, " ").trim() || "Untitled" : "Untitled");
 /** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
-const quoted = (query: string) => JSON.stringify(clip(query, 200));
+const quoted = (query: string) => JSON.stringify(cutText(query, 200));
 
 /** Numbered from `first` (a page's first memory is not the first memory). */
 export function memoryLines(memories: V2MemoryResponse["memories"], first = 1): string {
@@ -176,7 +176,9 @@ export function renderSearch(result: SearchResponse): string {
 
 function renderHit(hit: SearchResponse["results"][number], i: number): string {
   const around = (position: "before" | "after") =>
-    hit.context.filter((c) => c.position === position).map((c) => `   ┆ ${c.sender}: ${clip(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
+    hit.context
+      .filter((c) => c.position === position)
+      .map((c) => `   ┆ ${c.sender}: ${cutText(c.text, CONTEXT_CHARS).replace(/\n/g, " ")}`);
   const score = `score ${hit.score.toFixed(2)}${hit.probablyUnrelated ? " (probably unrelated)" : ""}`;
   return [
     `${i + 1}. ${titleOf(hit.title)} · ${day(hit.timestamp)} · ${hit.sender} · ${score} · conversation ${hit.conversationId} · message ${hit.messageId}`,

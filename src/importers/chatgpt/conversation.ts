@@ -1,17 +1,8 @@
 // ChatGPT export: one conversation record (an element of conversations.json) to the upload shape.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import {
-  arrayOf,
-  cutText,
-  earliestIso,
-  isObject,
-  isoFromTime,
-  nonEmptyString,
-  stringOf,
-  titleFrom,
-  type JsonObject,
-} from "../json-values.js";
+import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { cutText } from "../../text/cut-text.js";
 import { uniqueIds } from "../message-ids.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { cutText } from "../../text/cut-text.js";
 import { answerText } from "./markup.js";
 import { uniqueIds } from "../message-ids.js";
 import { notAConversation } from "../record-errors.js";
@@ -247,7 +248,7 @@ function attachmentPieces(raw: JsonObject): string[] {
     .map((attachment) => {
       const name = nonEmptyString(attachment.file_name);
       const header = name === undefined ? "[attachment]" : `[attachment: ${name}]`;
-      const excerpt = excerptOf(stringOf(attachment.extracted_content) ?? "");
+      const excerpt = cutText((stringOf(attachment.extracted_content) ?? "").trim(), ATTACHMENT_TEXT_CHARS);
       return excerpt === "" ? header : `${header}\n${excerpt}`;
     });
   return [...attachments, ...uploadedFiles(raw)];
@@ -274,13 +275,6 @@ function uploadedFiles(raw: JsonObject): string[] {
     pieces.push(name === undefined ? "[file]" : `[file: ${name}]`);
   }
   return pieces;
-}
-
-function excerptOf(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed.length <= ATTACHMENT_TEXT_CHARS) return trimmed;
-  const cut = trimmed.slice(0, ATTACHMENT_TEXT_CHARS).replace(/[\ud800-\udbff]$/, ""); // no half emoji
-  return `${cut.trimEnd()}…`;
 }
 
 /**

@@ -17,7 +17,8 @@
 // memories of a project often come without its name, and a project can be renamed. Text longer
 // than PART_CHARS is cut at paragraphs into parts. The memory files carry no date: their memories
 // take the export's (the file's time).
-import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { cutText } from "../../text/cut-text.js";
 import { notAConversation } from "../record-errors.js";
 import type { ExportMemory, RecordContext } from "../types.js";
 import { isClaudeMemoryRecord } from "./memory-files.js";

@@ -19,7 +19,8 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
 import { htmlToText } from "./html-text.js";
 import { uniqueIds } from "../message-ids.js";
-import { arrayOf, cutText, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { cutText } from "../../text/cut-text.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 import { GEMINI_HOST, namesGeminiProduct } from "./names.js";

@@ -16,7 +16,8 @@
 //   ("Powered by …") go.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { cutText, earliestIso, titleFrom } from "../json-values.js";
+import { earliestIso, titleFrom } from "../json-values.js";
+import { cutText } from "../../text/cut-text.js";
 import { isSystemPrompt, systemPromptMessage } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";

@@ -1,6 +1,7 @@
 import type { RecallSource } from "../../schemas/recall.js";
 import type { Passage } from "./synthesizer.js";
 import type { Tokenizer } from "../../text/tokens.js";
+import { cutText } from "../../text/cut-text.js";
 
 export interface Cited {
   /** The answer, citing its sources as [1]…[k]. */
@@ -149,6 +150,5 @@ const HEADING_CHARS = 200;
 
 /** A query as its answer's heading: one line (a line break in it started a line of its own), cut. */
 function headingOf(query: string): string {
-  const line = plain(query).replace(/\s+/g, " ");
-  return line.length > HEADING_CHARS ? `${line.slice(0, HEADING_CHARS - 1)}…` : line;
+  return cutText(plain(query).replace(/\s+/g, " "), HEADING_CHARS);
 }
