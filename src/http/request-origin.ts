@@ -7,10 +7,13 @@ import type { MiddlewareHandler } from "hono";
  * open for the caller, and the server's own address (127.0.0.1 when it listens on every
  * interface) does not for a client on another machine.
  */
-const origins = new AsyncLocalStorage<string>();
+const urls = new AsyncLocalStorage<string>();
 
-/** Runs the rest of the request with its origin known to `requestOrigin`. */
-export const rememberOrigin: MiddlewareHandler = (c, next) => origins.run(new URL(c.req.url).origin, next);
+/** Runs the rest of the request with its URL known to `requestOrigin` (parsed only when a link needs it). */
+export const rememberOrigin: MiddlewareHandler = (c, next) => urls.run(c.req.url, next);
 
 /** The origin of the request being answered, or undefined outside one (the CLI, a background job). */
-export const requestOrigin = (): string | undefined => origins.getStore();
+export const requestOrigin = (): string | undefined => {
+  const url = urls.getStore();
+  return url === undefined ? undefined : new URL(url).origin;
+};
