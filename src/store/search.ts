@@ -24,11 +24,6 @@ export interface LegQuery<K extends VectorTableKey> {
   /** Candidates each leg returns at most. */
   candidates: number;
   mode: SearchMode;
-  /**
-   * Exact similarities: the index's quantised distances keep the order but not the value (0.11
-   * for a cosine of 0.55), so a caller that reads the value asks for them (+0.7 ms at 60).
-   */
-  exact: boolean;
 }
 
 /** A row a leg found, by its address in the table version the leg searched. */
@@ -88,12 +83,45 @@ export async function searchLegs<K extends VectorTableKey>(store: Store, key: K,
 type LegRow = Record<string, unknown>;
 type PredicateQuery = Omit<LegQuery<VectorTableKey>, "where"> & { where: string };
 
-/** The vector leg: the nearest rows' addresses and cosine distances. */
+/**
+ * The vector leg: the nearest rows' addresses and cosine distances. The index's quantised
+ * distances keep the order but not the value (0.11 for a cosine of 0.55): a caller that reads the
+ * value works it out from the rows' vectors.
+ */
 async function vectorLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
-  const nearest = table.vectorSearch(query.vector).distanceType("cosine");
-  const search = query.exact ? nearest.refineFactor(1) : nearest;
+  const nearest = table.vectorSearch(query.vector).distanceType("cosine").where(query.where);
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
-  return fromArrowTable(await search.where(query.where).select(["_distance"]).withRowId().limit(query.candidates).toArrow());
+  return fromArrowTable(await nearest.select(["_distance"]).withRowId().limit(query.candidates).toArrow());
+}
+
+/**
+ * How many of a table's rows its vector index does not cover (every row, without one): LanceDB
+ * compares each of those with the query. Read again when the table changes.
+ */
+export async function unindexedVectors(store: Store, key: VectorTableKey): Promise<number> {
+  return store.memo(`unindexed-vectors:${key}`, [key], () =>
+    store.guard(key, async (table) => {
+      const index = (await table.listIndices()).find((config) => config.columns.includes("vector"));
+      const stats = index && (await table.indexStats(index.name));
+      return stats ? stats.numUnindexedRows : await table.countRows();
+    }),
+  );
+}
+
+/**
+ * The ids of the rows nearest to a vector, nearest first, `limit` at most (the vector leg alone,
+ * for a caller that holds the rows themselves: the memory search, core/memories/memory-search.ts).
+ */
+export async function nearestIds<K extends VectorTableKey>(
+  store: Store,
+  key: K,
+  query: { vector: Float32Array; where: Filter<K>; limit: number },
+): Promise<string[]> {
+  return store.guard(key, async (table) => {
+    const nearest = table.vectorSearch(query.vector).distanceType("cosine").where(predicate(query.where));
+    const rows = fromArrowTable(await nearest.select(["id", "_distance"]).limit(query.limit).toArrow());
+    return rows.map((row) => String(row["id"]));
+  });
 }
 
 /** Most rows the full-text leg reads beyond its candidates to rank the rows its index does not cover yet. */

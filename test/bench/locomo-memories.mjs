@@ -23,7 +23,8 @@ import { parseArgs } from "node:util";
 import { ROOT, benchEnv, fmt, heading, percentile, table, tempDir, writeResults } from "./lib.mjs";
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
-import { searchMemories, storeMemories } from "../../dist/core/memories/memories.js";
+import { storeMemories } from "../../dist/core/memories/memories.js";
+import { searchMemories } from "../../dist/core/memories/memory-search.js";
 import { unrelatedSimilarity } from "../../dist/core/retrieval/unrelated-similarity.js";
 
 const { values: args } = parseArgs({
@@ -115,7 +116,7 @@ class Scores {
 
 async function ask(app, userId, query, tuning, columns = ["source"]) {
   const started = performance.now();
-  const hits = await searchMemories(app.context, { query, where: { userId }, limit: DEPTH, columns, ...tuning });
+  const hits = await searchMemories(app.context, { query, filter: { userId }, limit: DEPTH, columns, ...tuning });
   return { hits, ms: performance.now() - started };
 }
 

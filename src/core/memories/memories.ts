@@ -11,9 +11,8 @@ import {
   type MemoryObject,
   type V2MemoryResponse,
 } from "../../schemas/memories.js";
-import type { ContentType, MemoryRow } from "../../store/rows.js";
-import { hybridSearch, MIN_CANDIDATES, type HitColumn, type HybridQuery, type SearchMode } from "../retrieval/hybrid-search.js";
-import type { Filter, Where } from "../../store/where.js";
+import type { MemoryRow } from "../../store/rows.js";
+import { MIN_CANDIDATES } from "../retrieval/legs.js";
 import {
   bucketNotFound,
   cachedBucketRows,
@@ -27,10 +26,10 @@ import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { dayRange } from "../../shared/time.js";
-import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
+import { filterTest, filterWhere, type MemoryFilter } from "./memory-filter.js";
+import { searchMemories, type MemoryColumn } from "./memory-search.js";
 import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
-type MemoryColumn = HitColumn<"memories">;
 /** A memory as read back: at least the columns asked for, plus a score in query mode. */
 type FoundMemory<C extends MemoryColumn> = Pick<MemoryRow, C> & { score?: number };
 
@@ -157,34 +156,6 @@ interface ListRequest {
   filter: MemoryFilter;
 }
 
-/** Which of a user's memories a listing covers: the table reads it as SQL, the journal's rows as a test. */
-interface MemoryFilter {
-  userId: string;
-  bucketId?: number | undefined;
-  contentType?: ContentType | undefined;
-  /** Stored at or after / before these times (ISO). */
-  from?: string | undefined;
-  to?: string | undefined;
-}
-
-function filterWhere(filter: MemoryFilter): Where<"memories"> {
-  return {
-    userId: filter.userId,
-    bucketId: filter.bucketId,
-    contentType: filter.contentType,
-    createdAt: { from: filter.from, to: filter.to },
-  };
-}
-
-function filterTest(filter: MemoryFilter): (row: PendingMemory) => boolean {
-  return (row) =>
-    row.userId === filter.userId &&
-    (filter.bucketId === undefined || row.bucketId === filter.bucketId) &&
-    (filter.contentType === undefined || row.contentType === filter.contentType) &&
-    (filter.from === undefined || row.createdAt >= filter.from) &&
-    (filter.to === undefined || row.createdAt <= filter.to);
-}
-
 /**
  * Which memories a request asks for. `query` wins over `all`, which wins over `latest` (the
  * default). Memories still in the store's journal are searched and listed beside the table's
@@ -197,11 +168,10 @@ async function findMemories<C extends MemoryColumn>(
 ): Promise<FoundMemory<C>[]> {
   return besideMemoryJournal(ctx, request.filter.userId, async (journal) => {
     const pending = journal.filter(filterTest(request.filter));
-    const where = filterWhere(request.filter);
     if (request.mode === "query") {
       const hits = await searchMemories(ctx, {
         query: request.query,
-        where,
+        filter: request.filter,
         limit: request.limit + request.skip,
         // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
         candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
@@ -212,6 +182,7 @@ async function findMemories<C extends MemoryColumn>(
     }
     // The first skip + limit of the table's, with the journal's: those of the page are among them.
     const end = request.mode === "latest" ? request.skip + request.limit : undefined;
+    const where = filterWhere(request.filter);
     const key = `memories:${JSON.stringify(where)}:${request.mode}:${end}`;
     const stored = await ctx.store.memo(key, ["memories"], () =>
       ctx.store.select("memories", where, {
@@ -234,42 +205,6 @@ function newestFirst(stored: MemoryRow[], pending: PendingMemory[]): MemoryRow[]
   const fresh = pending.filter((row) => !ids.has(row.id)).map(({ vector: _, ...row }) => row as MemoryRow);
   const newer = (a: MemoryRow, b: MemoryRow) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
   return [...stored, ...fresh].sort(newer);
-}
-
-export interface MemorySearch<C extends MemoryColumn> {
-  query: string;
-  where: Filter<"memories">;
-  limit: number;
-  candidates?: number;
-  columns: readonly C[];
-  /** For the benchmark: one leg alone, or another fusion. */
-  mode?: SearchMode;
-  fusion?: HybridQuery["fusion"];
-  /** Memories still in the journal that `where` covers, searched beside the table's (besideMemoryJournal). */
-  pending?: MemoryRow[];
-}
-
-/**
- * Memories ranked by relevance to a query, each with a score that says how relevant it is (in
- * [0, 1]; under PROBABLY_UNRELATED, core/retrieval/relevance.ts, it is probably unrelated): the words of the
- * query it holds, or how clearly its meaning stands out from the user's other memories
- * (core/retrieval/fusion.ts, fuseRelevance). Weighted RRF ranked a memory that shared one common word
- * ("use") above one that meant what was asked.
- */
-export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>) {
-  const [vector, unrelated] = await Promise.all([ctx.embedder.embedQuery(search.query), unrelatedSimilarity(ctx.embedder)]);
-  return hybridSearch(ctx.store, "memories", {
-    vector,
-    text: search.query,
-    where: search.where,
-    limit: search.limit,
-    ...(search.candidates === undefined ? {} : { candidates: search.candidates }),
-    columns: search.columns,
-    fusion: search.fusion ?? "relevance",
-    unrelatedSimilarity: unrelated,
-    ...(search.mode === undefined ? {} : { mode: search.mode }),
-    ...(search.pending === undefined ? {} : { pending: search.pending }),
-  });
 }
 
 const MEMORY_COLUMNS = [

@@ -4,7 +4,7 @@ import type { CoreContext } from "../context.js";
 import { cachedBucketRows, DEFAULT_BUCKET } from "./bucket-rows.js";
 import { historySnapshot } from "./memories.js";
 import { journalVectors } from "./journal-vectors.js";
-import { refreshWordIndexes } from "./memory-words.js";
+import { refreshMemoryIndexes } from "./memory-index.js";
 import { rowOf, storedIds, toRecord, withVectors, type MemoryRecord, type PendingMemory } from "./pending-memories.js";
 
 /**
@@ -23,7 +23,7 @@ export function absorbMemoryJournal(ctx: CoreContext): void {
     (entries) => absorbMemories(ctx, entries),
     () => {
       ctx.afterWrite();
-      refreshWordIndexes(ctx);
+      refreshMemoryIndexes(ctx);
     },
   );
 }

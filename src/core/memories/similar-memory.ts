@@ -1,11 +1,12 @@
 import { parseInput } from "../../schemas/parse.js";
 import { onePer } from "../../shared/one-per.js";
 import { StoreMemoryRequest, type SimilarMemory, type StoreMemoryResponse } from "../../schemas/memories.js";
-import { cosine, hybridSearch } from "../retrieval/hybrid-search.js";
+import { cosine } from "../retrieval/hybrid-search.js";
+import { searchMemories } from "./memory-search.js";
 import type { MemoryRow } from "../../store/rows.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
-import { DATE_PREFIX, lastWordIndex, memoryWordIndex, memoryWords, sharedShare } from "./memory-words.js";
+import { DATE_PREFIX, lastMemoryIndex, memoryIndex, memoryWords, sharedShare } from "./memory-index.js";
 import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
 /**
@@ -53,7 +54,7 @@ interface Checked {
 /**
  * The user's memory that says nearly what `text` says, if one does (the most similar of those that
  * do). Words first: only a memory that shares ≥ 0.75 of the content words can be one, and the word
- * index (memory-words.ts) names those in well under a millisecond, so a text that shares them with
+ * index (memory-index.ts) names those in well under a millisecond, so a text that shares them with
  * none is told apart without being embedded (most texts: the store is then acknowledged once
  * appended, test/bench/README.md); the text is embedded only for those few, and compared with the
  * vectors the index keeps (a journalled memory's, its record's). A text without content words is
@@ -67,9 +68,9 @@ export async function findSimilarMemory(ctx: CoreContext, userId: string, text: 
     const journalled = pending.filter((row) => sharedShare(words, wordsOf(row)) >= SIMILAR_WORDS);
     // Embedding while the index is checked for changes, when it already names one that shares the
     // words, saved the check's time (≥ 0.3 ms, all of an update's) on most calls that need the vector.
-    const likely = journalled.length > 0 || (lastWordIndex(ctx, userId)?.sharing(words, SIMILAR_WORDS).length ?? 0) > 0;
+    const likely = journalled.length > 0 || (lastMemoryIndex(ctx, userId)?.sharing(words, SIMILAR_WORDS).length ?? 0) > 0;
     let embedding = likely ? embed(ctx, text) : undefined;
-    const index = await memoryWordIndex(ctx, userId);
+    const index = await memoryIndex(ctx, userId);
     const inTable = index.sharing(words, SIMILAR_WORDS).filter(({ id }) => !journalled.some((row) => row.id === id));
     if (journalled.length + inTable.length === 0) {
       embedding?.catch(() => undefined);
@@ -100,21 +101,20 @@ function mostSimilar(query: Float32Array, rows: (Pick<MemoryRow, (typeof COLUMNS
 async function nearestByMeaning(ctx: CoreContext, userId: string, text: string): Promise<Checked> {
   const query = await embed(ctx, text);
   return besideMemoryJournal(ctx, userId, async (pending) => {
-    const hits = await hybridSearch(ctx.store, "memories", {
+    const hits = await searchMemories(ctx, {
+      query: text,
       vector: query,
-      text,
-      where: { userId },
+      filter: { userId },
       limit: NEAREST,
       candidates: NEAREST,
       mode: "vector",
       columns: COLUMNS,
-      withVectors: true,
       pending: await withVectors(ctx, pending),
     });
     return {
       similar: mostSimilar(
         query,
-        hits.map(({ row, vector }) => ({ ...row, ...(vector ? { vector } : {}) })),
+        hits.map(({ row, vector }) => ({ ...row, vector })),
         text,
       ),
       vector: query,

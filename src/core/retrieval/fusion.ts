@@ -5,9 +5,9 @@ import { holds, queryTerms, textWords, weightedShare, type QueryTerm } from "../
 // How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
 // candidates best first, with a score in [0, 1].
 
-export interface Candidate {
-  /** The row's address in the table version the legs searched. */
-  rowId: bigint;
+export interface Candidate<Key = bigint> {
+  /** The row's address in the table version the legs searched, or (memories) its id. */
+  key: Key;
   score: number;
   /** Cosine similarity to the query, when the vector leg found the row. */
   similarity: number | undefined;
@@ -27,29 +27,29 @@ const SCORES_VECTOR_SHARE = 0.3;
 type LegScore<R> = (row: R, rank: number) => number;
 
 /** The legs' rows as candidates: each leg scores its own rows, and a row both legs found adds up. */
-export function merge(
-  legs: LegCandidates,
-  vectorScore: LegScore<VectorCandidate> = () => 0,
-  textScore: LegScore<TextCandidate> = () => 0,
-): Candidate[] {
-  const fused = new Map<bigint, Candidate>();
+export function merge<Key>(
+  legs: LegCandidates<Key>,
+  vectorScore: LegScore<VectorCandidate<Key>> = () => 0,
+  textScore: LegScore<TextCandidate<Key>> = () => 0,
+): Candidate<Key>[] {
+  const fused = new Map<Key, Candidate<Key>>();
   legs.vector.forEach((row, rank) => {
-    fused.set(row.rowId, { rowId: row.rowId, score: vectorScore(row, rank), similarity: row.similarity, textMatched: false });
+    fused.set(row.key, { key: row.key, score: vectorScore(row, rank), similarity: row.similarity, textMatched: false });
   });
   legs.text.forEach((row, rank) => {
-    const existing = fused.get(row.rowId);
+    const existing = fused.get(row.key);
     if (existing) {
       existing.score += textScore(row, rank);
       existing.textMatched = true;
     } else {
-      fused.set(row.rowId, { rowId: row.rowId, score: textScore(row, rank), similarity: undefined, textMatched: true });
+      fused.set(row.key, { key: row.key, score: textScore(row, rank), similarity: undefined, textMatched: true });
     }
   });
   return [...fused.values()].sort((a, b) => b.score - a.score);
 }
 
 /** Reciprocal Rank Fusion, scored so that the top of every leg that found anything is 1. */
-export function fuseRanks(legs: LegCandidates): Candidate[] {
+export function fuseRanks<Key>(legs: LegCandidates<Key>): Candidate<Key>[] {
   const textWeight = legs.vector.length > 0 ? RRF_TEXT_WEIGHT : 1;
   const ranked = merge(
     legs,
@@ -65,7 +65,7 @@ export function fuseRanks(legs: LegCandidates): Candidate[] {
  * candidates, BM25 over the text leg's best. A leg that found nothing leaves its share to the
  * other; the best hit scores 1. The order only: the scale is this query's own.
  */
-export function fuseScores(legs: LegCandidates): Candidate[] {
+export function fuseScores<Key>(legs: LegCandidates<Key>): Candidate<Key>[] {
   const both = legs.vector.length > 0 && legs.text.length > 0;
   const vectorWeight = both ? SCORES_VECTOR_SHARE : 1;
   const textWeight = both ? 1 - SCORES_VECTOR_SHARE : 1;
@@ -115,12 +115,12 @@ const STORE_WORDS_KNEE = 0.5;
  * stored scores low whatever its rank. Measured on LoCoMo and on paraphrased questions
  * (test/bench/README.md).
  */
-export function fuseRelevance(
-  candidates: Candidate[],
+export function fuseRelevance<Key>(
+  candidates: Candidate<Key>[],
   texts: string[],
   query: string,
   unrelatedSimilarity: number | undefined,
-): Candidate[] {
+): Candidate<Key>[] {
   const held = texts.map(textWords);
   const words = queryCoverageOf(query, held);
   const similarities = candidates.flatMap((candidate) => (candidate.similarity === undefined ? [] : [candidate.similarity]));

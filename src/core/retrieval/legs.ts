@@ -2,22 +2,22 @@ import type { LegResults } from "../../store/search.js";
 
 // The store's raw candidates (store/search.ts) as the two ranked legs that fusion.ts combines.
 
-/** A row the vector leg found, by its address in the table version the leg searched. */
-export interface VectorCandidate {
-  rowId: bigint;
+/** A row the vector leg found: by its address in the table version the leg searched, or (memories) by its id. */
+export interface VectorCandidate<Key = bigint> {
+  key: Key;
   /** Cosine similarity to the query vector. */
   similarity: number;
 }
-export interface TextCandidate {
-  rowId: bigint;
+export interface TextCandidate<Key = bigint> {
+  key: Key;
   /** BM25, or a substring hit's share of the best BM25 (an order for this query only). */
   score: number;
 }
-export interface LegCandidates {
+export interface LegCandidates<Key = bigint> {
   /** Most similar first. */
-  vector: VectorCandidate[];
+  vector: VectorCandidate<Key>[];
   /** Best first. */
-  text: TextCandidate[];
+  text: TextCandidate<Key>[];
 }
 
 /**
@@ -40,7 +40,10 @@ export function rankedLegs(results: LegResults, candidates: number): LegCandidat
     .filter((row) => !known.has(row.rowId))
     .map((row) => ({ rowId: row.rowId, score: (best * row.found) / results.substringWords }));
   return {
-    vector: results.vector.map((row) => ({ rowId: row.rowId, similarity: 1 - row.distance })),
-    text: [...results.text, ...missed].sort((a, b) => b.score - a.score).slice(0, candidates),
+    vector: results.vector.map((row) => ({ key: row.rowId, similarity: 1 - row.distance })),
+    text: [...results.text, ...missed]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, candidates)
+      .map((row) => ({ key: row.rowId, score: row.score })),
   };
 }

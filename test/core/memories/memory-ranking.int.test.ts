@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
-import { searchMemories } from "../../../src/core/memories/memories.js";
+import { searchMemories } from "../../../src/core/memories/memory-search.js";
 import { PROBABLY_UNRELATED } from "../../../src/core/retrieval/relevance.js";
 import { openTestApp, ROOT } from "../../helpers.js";
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => app.close());
 
 async function ranked(query: string, tuning: { mode?: "vector" | "bm25"; fusion?: "rrf" } = {}) {
-  const hits = await searchMemories(app.context, { query, where: { userId }, limit: 5, columns: ["source"], ...tuning });
+  const hits = await searchMemories(app.context, { query, filter: { userId }, limit: 5, columns: ["source"], ...tuning });
   return hits.map((hit) => ({ key: hit.row.source, score: hit.score }));
 }
 

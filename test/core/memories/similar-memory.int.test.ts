@@ -6,7 +6,7 @@ import { openTestApp, tempDir } from "../../helpers.js";
 
 /**
  * store_memory's near-duplicate check ("ifSimilar": "skip") keeps the content words of the user's
- * memories in memory (core/memories/memory-words.ts): whatever changes the memories table, in
+ * memories in memory (core/memories/memory-index.ts): whatever changes the memories table, in
  * this process or another, must reach it before the next check.
  */
 let app: App;

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../../src/core/app.js";
+import type { MnemoService } from "../../../src/core/service.js";
+import type { MemoryObject } from "../../../src/schemas/memories.js";
+import { openTestApp, tempDir } from "../../helpers.js";
+
+// Memory search answers from the memory index this process keeps (core/memories/memory-search.ts):
+// what another process changes, the filters, and the words the index must find as the full-text
+// index did.
+
+let store: string;
+let app: App;
+let service: MnemoService;
+
+beforeAll(async () => {
+  store = tempDir();
+  app = await openTestApp({ store });
+  service = await app.service();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function found(svc: MnemoService, query: string, filter: Parameters<MnemoService["memories"]["listV2"]>[0] = {}): Promise<string[]> {
+  const { memories } = await svc.memories.listV2({ query, includeIds: true, count: 10, ...filter });
+  return (memories as MemoryObject[]).map((memory) => memory.text);
+}
+
+describe("memory search", () => {
+  it("sees what another process changed since it last searched: a deleted memory is gone, an edited one reads anew, a new one is found", async () => {
+    const { memoryIds } = await service.memories.storeMany([
+      { text: "The spare house key hangs behind the fuse box" },
+      { text: "My bicycle lock code is 4312" },
+    ]);
+    expect(await found(service, "spare key")).toContain("The spare house key hangs behind the fuse box");
+    const other = await openTestApp({ store });
+    try {
+      const elsewhere = await other.service();
+      await elsewhere.memories.delete(memoryIds[0]!);
+      await elsewhere.memories.update({ memoryId: memoryIds[1]!, text: "My bicycle lock code changed to 9021" });
+      await elsewhere.memories.store({ text: "The spare car key is in the kitchen drawer" });
+      await other.context.store.settle();
+    } finally {
+      await other.close();
+    }
+    const keys = await found(service, "spare key");
+    expect(keys).toContain("The spare car key is in the kitchen drawer");
+    expect(keys).not.toContain("The spare house key hangs behind the fuse box");
+    const locks = await found(service, "bicycle lock code");
+    expect(locks[0]).toBe("My bicycle lock code changed to 9021");
+    expect(locks).not.toContain("My bicycle lock code is 4312");
+  });
+
+  it("a memory outside the filters is not found by its words either: bucket, time and content type hold in both legs", async () => {
+    const { bucket } = await service.buckets.create({ name: "Garden" });
+    await service.memories.store({ text: "Tomato seedlings need repotting in April", bucketId: bucket.id });
+    await service.memories.store({ text: "Repotting the office fern is overdue" });
+    const inGarden = await found(service, "repotting", { bucketId: bucket.id });
+    expect(inGarden).toEqual(["Tomato seedlings need repotting in April"]);
+    expect(await found(service, "repotting", { dateTo: "2000-01-01" })).toEqual([]);
+    expect(await found(service, "repotting", { contentType: "image" })).toEqual([]);
+  });
+
+  it("finds a memory by a word of its date prefix and by a word inside a run of an unspaced script", async () => {
+    await service.memories.store({ text: "1999-12-31: fireworks over the harbour with the whole family" });
+    await service.memories.store({ text: "大阪でたこ焼きを食べた" });
+    await service.memories.store({ text: "I prefer window seats on long flights" });
+    expect((await found(service, "1999"))[0]).toBe("1999-12-31: fireworks over the harbour with the whole family");
+    expect((await found(service, "たこ焼き"))[0]).toBe("大阪でたこ焼きを食べた");
+  });
+
+  it("ranks by meaning when no word is shared, and says a question about nothing stored is probably unrelated", async () => {
+    const { memories } = await service.memories.listV2({ query: "where do I like to sit on a plane?", includeIds: true, count: 3 });
+    const [first] = memories as MemoryObject[];
+    expect(first?.text).toBe("I prefer window seats on long flights");
+    const unrelated = await service.memories.listV2({ query: "what did my cardiologist say about the stent?", includeIds: true, count: 3 });
+    for (const memory of unrelated.memories as MemoryObject[]) expect(memory.score).toBeLessThan(0.3);
+  });
+});
