@@ -37,7 +37,7 @@ import {
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { newId } from "../../dist/shared/ids.js";
-import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
+import { searchMemories } from "../../dist/core/memories/memory-search.js";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, tool: { type: "string" } } });
 const SIZES = {
@@ -108,7 +108,7 @@ async function prepareStore(store) {
     ceilings.push({
       inFlight: n,
       storeQueriesPerSecond: await rate(n, 200, (i) =>
-        hybridSearch(app.context.store, "memories", { vector: vectors[i], text: queries[i], where, limit: 5 }),
+        searchMemories(app.context, { query: queries[i], vector: vectors[i], filter: where, limit: 5, columns: ["id"] }),
       ),
       serviceQueriesPerSecond: await rate(n, 100, (i) => service.memories.list({ query: queries[i] })),
       bucketsPerSecond: await rate(n, 400, () => service.buckets.list()),
@@ -333,7 +333,7 @@ async function main() {
         ["in flight", (r) => r.inFlight],
         ["service.buckets.list", (r) => fmt(r.bucketsPerSecond)],
         ["service.memories.list (latest)", (r) => fmt(r.latestPerSecond)],
-        ["hybridSearch alone (query's store part)", (r) => fmt(r.storeQueriesPerSecond)],
+        ["searchMemories alone (the query given its vector)", (r) => fmt(r.storeQueriesPerSecond)],
         ["service.memories.list ({query})", (r) => fmt(r.serviceQueriesPerSecond)],
       ],
       embedder.ceilings,

@@ -45,7 +45,7 @@ import {
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { createEmbedder } from "../../dist/providers/create-providers.js";
-import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
+import { searchMemories } from "../../dist/core/memories/memory-search.js";
 import { insertMemoryRows } from "../../dist/core/memories/memories.js";
 import { newId } from "../../dist/shared/ids.js";
 import { VECTOR_INDEX_MIN_ROWS } from "../../dist/store/maintenance.js";
@@ -306,7 +306,9 @@ async function queryLatency() {
       const e = await timed(() => app.context.embedder.embedQuery(q));
       const s = {};
       for (const mode of ["hybrid", "vector", "bm25"]) {
-        s[mode] = (await timed(() => hybridSearch(app.context.store, "memories", { vector: e.value, text: q, where, limit: 10, mode }))).ms;
+        s[mode] = (
+          await timed(() => searchMemories(app.context, { query: q, vector: e.value, filter: where, limit: 10, mode, columns: ["id"] }))
+        ).ms;
       }
       if (i < SIZES.warmupQueries) continue;
       embedding.push(e.ms);

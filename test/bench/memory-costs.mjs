@@ -11,7 +11,7 @@ import { QUICK, benchEnv, embedBase, fmt, heading, insertMemories, removeDir, ta
 import { createApp } from "../../dist/core/app.js";
 import { loadConfig } from "../../dist/config/load-config.js";
 import { findSimilarMemory } from "../../dist/core/memories/similar-memory.js";
-import { hybridSearch } from "../../dist/core/retrieval/hybrid-search.js";
+import { searchMemories } from "../../dist/core/memories/memory-search.js";
 import { newId } from "../../dist/shared/ids.js";
 
 const MEMORIES = 10_000;
@@ -34,7 +34,6 @@ const fresh = textSource(99);
 let n = 0;
 /** A memory text no other call has used (the near-duplicate check would otherwise find it). */
 const newText = () => `${fresh.memory()} (note ${n++})`;
-const where = `userId = '${user.id}'`;
 const columns = ["id", "text", "bucketId", "createdAt", "source"];
 
 /** CPU (whole process) and wall time per call of `work`, after a few calls to warm up. */
@@ -53,14 +52,13 @@ async function measure() {
   const vectors = [];
   for (const q of questions) vectors.push(await ctx.embedder.embedQuery(q));
   const legs = (mode) => (i) =>
-    hybridSearch(ctx.store, "memories", {
+    searchMemories(ctx, {
+      query: questions[i],
       vector: vectors[i],
-      text: questions[i],
-      where,
+      filter: { userId: user.id },
       limit: 5,
       candidates: 60,
       mode,
-      fusion: "relevance",
       columns,
     });
   return {
