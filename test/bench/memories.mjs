@@ -332,7 +332,7 @@ async function queryLatency() {
   removeDir(store);
 
   heading(
-    `Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance; vector index from ${fmt(VECTOR_INDEX_MIN_ROWS, 0)} rows)`,
+    `Query latency (limit 10, ${SIZES.queries} queries after ${SIZES.warmupQueries} warm-up; rows inserted directly, indexes built by maintenance; vector index from ${fmt(VECTOR_INDEX_MIN_ROWS.memories, 0)} rows)`,
   );
   console.log(
     table(

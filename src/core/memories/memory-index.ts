@@ -85,21 +85,24 @@ class MemoryIndex {
     const live = this.slots.size;
     const averageSize = this.totalSize / Math.max(1, live) || 1;
     const scores = new Map<number, number>();
-    const add = (slots: Iterable<number>) => {
-      const holding = [...slots].filter((slot) => this.memories[slot] !== undefined);
-      const idf = Math.log(1 + (live - holding.length + 0.5) / (holding.length + 0.5));
-      for (const slot of holding) {
+    const add = (slots: readonly number[]) => {
+      let holding = 0;
+      for (const slot of slots) if (this.memories[slot] !== undefined) holding++;
+      const idf = Math.log(1 + (live - holding + 0.5) / (holding + 0.5));
+      for (const slot of slots) {
+        if (this.memories[slot] === undefined) continue;
         const norm = 1 - BM25_B + (BM25_B * this.sizes[slot]!) / averageSize;
         scores.set(slot, (scores.get(slot) ?? 0) + (idf * (BM25_K1 + 1)) / (1 + BM25_K1 * norm));
       }
     };
-    for (const stem of new Set(stems)) add(new Set([...(this.postings.get(stem) ?? []), ...(this.prefixPostings.get(stem) ?? [])]));
+    for (const stem of new Set(stems)) {
+      const [body, prefix] = [this.postings.get(stem) ?? [], this.prefixPostings.get(stem)];
+      add(prefix ? [...new Set([...body, ...prefix])] : body);
+    }
     for (const word of new Set(substrings)) add(this.memories.flatMap((memory, slot) => (memory?.text.includes(word) ? [slot] : [])));
-    return [...scores]
-      .filter(([slot]) => accept(this.memories[slot]!))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([slot, score]) => ({ memory: this.memories[slot]!, score }));
+    const best = new Best(limit);
+    for (const [slot, score] of scores) if (best.admits(score) && accept(this.memories[slot]!)) best.add(slot, score);
+    return best.kept().map(({ slot, score }) => ({ memory: this.memories[slot]!, score }));
   }
 
   /** The memories that share at least `least` of their words with `words` (of the larger set's). */
@@ -120,19 +123,14 @@ class MemoryIndex {
    */
   nearest(vector: Float32Array, accept: (memory: IndexedMemory) => boolean, limit: number) {
     const length = Math.sqrt(dot(vector, vector)) || 1;
-    // The best so far, least similar first: a memory must beat the first to enter.
-    const best: { slot: number; similarity: number }[] = [];
+    const best = new Best(limit);
     for (let slot = 0; slot < this.vectors.length; slot++) {
       const other = this.vectors[slot];
       if (other === undefined) continue;
       const similarity = dot(vector, other) / (length * this.norms[slot]! || 1);
-      if (best.length === limit && similarity <= best[0]!.similarity) continue;
-      if (!accept(this.memories[slot]!)) continue;
-      const at = best.findIndex((entry) => entry.similarity > similarity);
-      best.splice(at === -1 ? best.length : at, 0, { slot, similarity });
-      if (best.length > limit) best.shift();
+      if (best.admits(similarity) && accept(this.memories[slot]!)) best.add(slot, similarity);
     }
-    return best.reverse().map(({ slot, similarity }) => ({ memory: this.memories[slot]!, similarity }));
+    return best.kept().map(({ slot, score }) => ({ memory: this.memories[slot]!, similarity: score }));
   }
 
   /** How many memories it holds. */
@@ -220,6 +218,29 @@ function dot(a: Float32Array, b: Float32Array): number {
   }
   for (; i < a.length; i++) s0 += a[i]! * b[i]!;
   return s0 + s1 + s2 + s3;
+}
+
+/** The `limit` best-scored slots offered: one that cannot enter is turned away by one comparison. */
+class Best {
+  /** Least first. */
+  private readonly entries: { slot: number; score: number }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  admits(score: number): boolean {
+    return this.entries.length < this.limit || score > this.entries[0]!.score;
+  }
+
+  add(slot: number, score: number): void {
+    const at = this.entries.findIndex((entry) => entry.score >= score); // ties: the first offered first
+    this.entries.splice(at === -1 ? this.entries.length : at, 0, { slot, score });
+    if (this.entries.length > this.limit) this.entries.shift();
+  }
+
+  /** Best first. */
+  kept(): { slot: number; score: number }[] {
+    return [...this.entries].reverse();
+  }
 }
 
 function post(postings: Map<string, number[]>, word: string, slot: number): void {

@@ -49,8 +49,8 @@ export interface MemoryHit<C extends MemoryColumn> {
  * What the vector leg costs, in µs of one core: comparing a memory in memory (the index's scan);
  * LanceDB's query on its vector index, and each row the index does not cover yet, which LanceDB
  * compares one by one (a table has no index below VECTOR_INDEX_MIN_ROWS, and rows written since
- * the last maintenance are outside it). Measured at 3.9k and 10k memories (src/README.md). The
- * cheaper one runs.
+ * the last maintenance are outside it). Measured at 3.9k and 10k memories (test/bench/README.md,
+ * "Memory search from the memory index"). The cheaper one runs.
  */
 const SCAN_US_PER_MEMORY = 0.3;
 const LANCEDB_QUERY_US = 1_350;
@@ -76,28 +76,27 @@ type Nearest = { memory: MemoryRow; similarity: number };
  */
 export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, search: MemorySearch<C>): Promise<MemoryHit<C>[]> {
   const { userId } = search.filter;
-  const fusion = search.fusion ?? "relevance";
   const [vector, unrelated] = await Promise.all([
     search.vector ?? ctx.embedder.embedQuery(search.query),
-    fusion === "relevance" ? unrelatedSimilarity(ctx.embedder) : undefined,
+    search.fusion === undefined || search.fusion === "relevance" ? unrelatedSimilarity(ctx.embedder) : undefined,
     memoryIndex(ctx, userId), // brought up to date while the query is embedded
   ]);
   const candidates = Math.max(search.candidates ?? Math.max(search.limit * 3, MIN_CANDIDATES), search.limit);
   for (let attempt = 1; ; attempt++) {
     const index = await memoryIndex(ctx, userId);
-    const nearest = await nearestMemories(ctx, index, vector, search, candidates, attempt === ATTEMPTS);
+    const pending = (search.pending ?? []).filter((row) => index.get(row.id) === undefined); // else the table's
+    const searched = nearestMemories(ctx, index, vector, search, candidates, attempt === ATTEMPTS);
+    const text = textLeg(index, search, pending, candidates); // while LanceDB looks for the nearest
+    const nearest = await searched;
     if (!nearest) continue;
-    const { legs, rows } = memoryLegs(index, nearest, vector, search, candidates);
-    const texts = (candidates: Candidate<string>[]) => candidates.map((candidate) => rows.get(candidate.key)!.text);
-    const merged = fusion === "relevance" ? merge(legs) : [];
-    const ranked =
-      fusion === "relevance"
-        ? fuseRelevance(merged, texts(merged), search.query, unrelated)
-        : (fusion === "scores" ? fuseScores : fuseRanks)(legs);
-    return ranked.slice(0, search.limit).map(({ key, score, similarity }) => {
-      const row = rows.get(key)!;
-      return { row: pick(row, search.columns), score, similarity, vector: row.vector };
-    });
+    const similar = vectorLeg(nearest, pending, vector, search, candidates);
+    const rows = new Map([...nearest.map(({ memory }) => memory), ...pending, ...text.rows].map((row) => [row.id, row]));
+    return fuse({ vector: similar, text: text.leg }, rows, search, unrelated)
+      .slice(0, search.limit)
+      .map(({ key, score, similarity }) => {
+        const row = rows.get(key)!;
+        return { row: pick(row, search.columns), score, similarity, vector: row.vector };
+      });
   }
 }
 
@@ -126,41 +125,48 @@ async function nearestMemories(
   });
 }
 
-/**
- * Both legs' candidates, by memory id, and their rows. The vector leg: the table's nearest and the
- * journal's, the `candidates` most similar. The text leg: the index's best by BM25, then the
- * journal's memories holding a word of the query. A journal memory the index holds too (absorbed
- * meanwhile) is the table's.
- */
-function memoryLegs(
-  index: MemoryIndex,
+/** The vector leg: the table's nearest and the journal's memories, the `candidates` most similar. */
+function vectorLeg(
   nearest: Nearest[],
+  pending: MemoryRow[],
   vector: Float32Array,
   search: MemorySearch<MemoryColumn>,
   candidates: number,
-): { legs: LegCandidates<string>; rows: Map<string, MemoryRow> } {
-  const pending = (search.pending ?? []).filter((row) => index.get(row.id) === undefined);
-  const rows = new Map([...nearest.map(({ memory }) => memory), ...pending].map((row) => [row.id, row]));
-  const similar =
-    search.mode === "bm25"
-      ? []
-      : [...nearest, ...pending.map((memory) => ({ memory, similarity: cosine(vector, memory.vector) }))]
-          .sort((a, b) => b.similarity - a.similarity)
-          .slice(0, candidates)
-          .map(({ memory, similarity }) => ({ key: memory.id, similarity }));
-  if (search.mode === "vector" || search.query.trim() === "") return { legs: { vector: similar, text: [] }, rows };
+): LegCandidates<string>["vector"] {
+  if (search.mode === "bm25") return [];
+  return [...nearest, ...pending.map((memory) => ({ memory, similarity: cosine(vector, memory.vector) }))]
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, candidates)
+    .map(({ memory, similarity }) => ({ key: memory.id, similarity }));
+}
+
+/** The text leg: the index's best by BM25, then the journal's memories holding a word of the query; with their rows. */
+function textLeg(index: MemoryIndex, search: MemorySearch<MemoryColumn>, pending: MemoryRow[], candidates: number) {
+  if (search.mode === "vector" || search.query.trim() === "") return { leg: [], rows: [] };
   const stems = contentWords(search.query).filter((word) => !UNSPACED_SCRIPT.test(word));
   const found = index.ranked(stems, unspacedTerms(search.query), filterTest(search.filter), candidates);
-  for (const { memory } of found) rows.set(memory.id, memory);
   const coverage = queryCoverage(
     search.query,
     pending.map((row) => row.text),
   );
-  const text = [
-    ...found.map(({ memory, score }) => ({ key: memory.id, score })),
-    ...pending.filter((_, i) => coverage[i]! > 0).map((row) => ({ key: row.id, score: 0 })),
-  ];
-  return { legs: { vector: similar, text }, rows };
+  const holding = pending.filter((_, i) => coverage[i]! > 0);
+  return {
+    leg: [...found.map(({ memory, score }) => ({ key: memory.id, score })), ...holding.map((row) => ({ key: row.id, score: 0 }))],
+    rows: found.map(({ memory }) => memory),
+  };
+}
+
+function fuse(
+  legs: LegCandidates<string>,
+  rows: Map<string, MemoryRow>,
+  search: MemorySearch<MemoryColumn>,
+  unrelated: number | undefined,
+): Candidate<string>[] {
+  if (search.fusion === "rrf") return fuseRanks(legs);
+  if (search.fusion === "scores") return fuseScores(legs);
+  const candidates = merge(legs);
+  const texts = candidates.map((candidate) => rows.get(candidate.key)!.text);
+  return fuseRelevance(candidates, texts, search.query, unrelated);
 }
 
 function pick<C extends MemoryColumn>(row: MemoryRow, columns: readonly C[]): Pick<MemoryRow, C> {

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/core/app.js";
 import type { MnemoService } from "../../../src/core/service.js";
 import type { MemoryObject } from "../../../src/schemas/memories.js";
+import { insertMemoryRows, memoryRows } from "../../../src/core/memories/memories.js";
+import { StoreMemoryRequest } from "../../../src/schemas/memories.js";
+import { unindexedVectors } from "../../../src/store/search.js";
+import { VECTOR_INDEX_MIN_ROWS } from "../../../src/store/maintenance.js";
 import { openTestApp, tempDir } from "../../helpers.js";
 
 // Memory search answers from the memory index this process keeps (core/memories/memory-search.ts):
@@ -77,3 +81,45 @@ describe("memory search", () => {
     for (const memory of unrelated.memories as MemoryObject[]) expect(memory.score).toBeLessThan(0.3);
   });
 });
+
+describe("memory search on a table LanceDB has indexed", () => {
+  // LanceDB builds a vector index from VECTOR_INDEX_MIN_ROWS rows, and only then does memory search
+  // ask it for the nearest (below, the memory index compares every vector itself): 5,000 rows with
+  // vectors given (no embedding) and the index built take ~3 s.
+  it("takes the nearest from LanceDB's index and the rest from the memory index, and sees a delete made elsewhere", async () => {
+    const dir = tempDir();
+    const own = await openTestApp({ store: dir });
+    try {
+      const svc = await own.service();
+      const { userId } = await own.users.resolve("default").then((user) => ({ userId: user.id }));
+      const texts = ["Quarterly tax paperwork is filed in the grey cabinet", "I prefer window seats on long flights"];
+      const [filler, seat] = await own.context.embedder.embedDocuments(texts);
+      const count = VECTOR_INDEX_MIN_ROWS.memories;
+      const requests = Array.from({ length: count }, (_, i) => StoreMemoryRequest.parse({ text: i === 7 ? texts[1] : `${texts[0]}, folder ${i}` }));
+      const vectors = requests.map((_, i) => (i === 7 ? seat! : nudged(filler!, i)));
+      await insertMemoryRows(own.context, userId, await memoryRows(own.context, userId, requests, vectors));
+      await own.maintenance.run();
+      expect(await unindexedVectors(own.context.store, "memories")).toBe(0);
+
+      expect((await found(svc, "where do I like to sit on a plane?"))[0]).toBe(texts[1]);
+      expect((await found(svc, "folder 4321"))[0]).toBe(`${texts[0]}, folder 4321`);
+      const other = await openTestApp({ store: dir });
+      try {
+        const [seatMemory] = (await (await other.service()).memories.listV2({ query: "window seats", includeIds: true, count: 1 })).memories as MemoryObject[];
+        await (await other.service()).memories.delete(seatMemory!.id!);
+      } finally {
+        await other.close();
+      }
+      expect(await found(svc, "where do I like to sit on a plane?")).not.toContain(texts[1]);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+/** `base` moved a little, differently for each `i` (one vector per memory, all near one another). */
+function nudged(base: Float32Array, i: number): Float32Array {
+  const vector = Float32Array.from(base, (value, d) => value + 0.01 * Math.sin(i * 7.3 + d * 1.1));
+  const length = Math.hypot(...vector);
+  return vector.map((value) => value / length);
+}
