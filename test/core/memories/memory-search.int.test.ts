@@ -95,7 +95,9 @@ describe("memory search on a table LanceDB has indexed", () => {
       const texts = ["Quarterly tax paperwork is filed in the grey cabinet", "I prefer window seats on long flights"];
       const [filler, seat] = await own.context.embedder.embedDocuments(texts);
       const count = VECTOR_INDEX_MIN_ROWS.memories;
-      const requests = Array.from({ length: count }, (_, i) => StoreMemoryRequest.parse({ text: i === 7 ? texts[1] : `${texts[0]}, folder ${i}` }));
+      const requests = Array.from({ length: count }, (_, i) =>
+        StoreMemoryRequest.parse({ text: i === 7 ? texts[1] : `${texts[0]}, folder ${i}` }),
+      );
       const vectors = requests.map((_, i) => (i === 7 ? seat! : nudged(filler!, i)));
       await insertMemoryRows(own.context, userId, await memoryRows(own.context, userId, requests, vectors));
       await own.maintenance.run();
@@ -105,7 +107,8 @@ describe("memory search on a table LanceDB has indexed", () => {
       expect((await found(svc, "folder 4321"))[0]).toBe(`${texts[0]}, folder 4321`);
       const other = await openTestApp({ store: dir });
       try {
-        const [seatMemory] = (await (await other.service()).memories.listV2({ query: "window seats", includeIds: true, count: 1 })).memories as MemoryObject[];
+        const [seatMemory] = (await (await other.service()).memories.listV2({ query: "window seats", includeIds: true, count: 1 }))
+          .memories as MemoryObject[];
         await (await other.service()).memories.delete(seatMemory!.id!);
       } finally {
         await other.close();
