@@ -91,7 +91,7 @@ describe("memory search on a table LanceDB has indexed", () => {
     const own = await openTestApp({ store: dir });
     try {
       const svc = await own.service();
-      const { userId } = await own.users.resolve("default").then((user) => ({ userId: user.id }));
+      const userId = (await own.users.resolve("default")).id;
       const texts = ["Quarterly tax paperwork is filed in the grey cabinet", "I prefer window seats on long flights"];
       const [filler, seat] = await own.context.embedder.embedDocuments(texts);
       const count = VECTOR_INDEX_MIN_ROWS.memories;
