@@ -27,6 +27,7 @@ import { AppError } from "../../shared/errors.js";
 import { newId } from "../../shared/ids.js";
 import { dayRange } from "../../shared/time.js";
 import { filterTest, filterWhere, type MemoryFilter } from "./memory-filter.js";
+import { MEMORY_COLUMNS } from "./memory-index.js";
 import { searchMemories, type MemoryColumn } from "./memory-search.js";
 import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
@@ -186,7 +187,7 @@ async function findMemories<C extends MemoryColumn>(
     const key = `memories:${JSON.stringify(where)}:${request.mode}:${end}`;
     const stored = await ctx.store.memo(key, ["memories"], () =>
       ctx.store.select("memories", where, {
-        columns: MEMORY_COLUMNS,
+        columns: [...MEMORY_COLUMNS],
         orderBy: [
           { column: "createdAt", ascending: false },
           { column: "id", ascending: false },
@@ -206,20 +207,6 @@ function newestFirst(stored: MemoryRow[], pending: PendingMemory[]): MemoryRow[]
   const newer = (a: MemoryRow, b: MemoryRow) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
   return [...stored, ...fresh].sort(newer);
 }
-
-const MEMORY_COLUMNS = [
-  "id",
-  "userId",
-  "bucketId",
-  "text",
-  "contentType",
-  "imageFile",
-  "imageDescription",
-  "source",
-  "version",
-  "createdAt",
-  "updatedAt",
-];
 
 function listMode(query: { query?: string | undefined; all?: boolean | undefined }): ListRequest["mode"] {
   if (query.query !== undefined) return "query";

@@ -20,9 +20,8 @@ export function sharedShare(a: ReadonlySet<string>, b: ReadonlySet<string>): num
   return shared / larger;
 }
 
-/** A memory as the index keeps it: the whole row (a version of a memory never changes: an edit or a move makes a new one). */
-export type IndexedMemory = MemoryRow;
-const INDEXED = [
+/** A memory row's columns but its vector. */
+export const MEMORY_COLUMNS = [
   "id",
   "userId",
   "bucketId",
@@ -34,8 +33,11 @@ const INDEXED = [
   "version",
   "createdAt",
   "updatedAt",
-  "vector",
 ] as const satisfies readonly (keyof MemoryRow)[];
+
+/** A memory as the index keeps it: the whole row (a version of a memory never changes: an edit or a move makes a new one). */
+export type IndexedMemory = MemoryRow;
+const INDEXED = [...MEMORY_COLUMNS, "vector"] as const;
 
 type Versioned = { id: string; version: number } & Partial<IndexedMemory>;
 
