@@ -1,7 +1,14 @@
 import { z } from "zod";
 
 /** ISO 8601 date-time; an offset is optional (a time without one is read as UTC). */
-export const DateTime = z.iso.datetime({ offset: true, local: true });
+/**
+ * ISO 8601 date-time, with or without an offset. Minutes without seconds are read with an offset
+ * too (`10:00Z`, `10:00+02:00`), as zod reads them without one (`10:00`) but refused them so.
+ */
+export const DateTime = z.preprocess(
+  (value) => (typeof value === "string" ? value.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=(Z|[+-]\d{2}:\d{2})$)/, "$1:00") : value),
+  z.iso.datetime({ offset: true, local: true }),
+);
 
 /** A calendar date (the whole day) or a date-time, to filter by; either must be a real one (not 2026-02-30). */
 export const DateFilter = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
