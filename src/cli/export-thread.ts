@@ -5,6 +5,7 @@ import { createGzip } from "node:zlib";
 import { AppError } from "../shared/errors.js";
 import { processIo, type CliIo, type OutStream } from "./io.js";
 import { createOutput } from "./output.js";
+import type { MnemoService } from "../core/index.js";
 import { withApp, withService, type GlobalOptions } from "./session.js";
 import { runInThread, serveThread, type ThreadListener } from "./thread.js";
 
@@ -54,9 +55,32 @@ async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<str
   const query = { vectors: job.vectors };
   if (job.allUsers) {
     const { exportAllUsers } = await import("../core/index.js");
-    return withApp(session, async (app) => write(await exportAllUsers(app, query)));
+    return withApp(session, async (app) => {
+      const records = await write(await exportAllUsers(app, query));
+      const services = await Promise.all((await app.users.list()).map((user) => app.service(user.name)));
+      noteTrashLeftOut(session.out, await trashHeld(services));
+      return records;
+    });
   }
-  return withService(session, async (service) => write(await service.export(query)));
+  return withService(session, async (service) => {
+    const records = await write(await service.export(query));
+    noteTrashLeftOut(session.out, await trashHeld([service]));
+    return records;
+  });
+}
+
+/** How many entries the trash of these users holds (0 when it cannot be read: the file is written already). */
+async function trashHeld(services: Pick<MnemoService, "trash">[]): Promise<number> {
+  const lists = await Promise.all(services.map((service) => service.trash.list({ pageSize: 1 }))).catch(() => []);
+  return lists.reduce((sum, list) => sum + list.total, 0);
+}
+
+/** The trash is not exported (its entries are gone from the store until restored): a user told so can restore first. */
+function noteTrashLeftOut(out: { notice(text: string): void }, held: number): void {
+  if (held === 0) return;
+  out.notice(
+    `The trash's ${held === 1 ? "entry is" : `${held} entries are`} not in the file: \`mnemo trash\` shows ${held === 1 ? "it" : "them"}, \`mnemo trash restore <id>\` puts back what the backup should hold.`,
+  );
 }
 
 /**

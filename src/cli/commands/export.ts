@@ -15,7 +15,8 @@ const EXPORT_HELP = `
 The file holds everything of the user: memories with their versions and images, buckets,
 conversations with their messages, pins and exclusions, and import records, one record a line
 (JSON Lines, gzip when the name ends in .gz). \`mnemo import <file>\` restores it: into an empty
-store exactly as it was, into one that holds some of it by adding only what is missing.
+store exactly as it was, into one that holds some of it by adding only what is missing. The trash
+is not in it: restore from it first what the backup should hold.
 --all-users writes every user of this machine's store, with the hashes of their tokens (never
 the tokens), so that their plugins keep working after a restore. Keep the file as private as the
 store: it holds the whole history.`;

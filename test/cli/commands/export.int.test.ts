@@ -73,6 +73,23 @@ describe("mnemo export and mnemo import of its file", () => {
     expect(JSON.parse(twice.stdout).restored[0].added).toEqual({ bucket: 0, memory: 0, platform: 0, conversation: 0 });
   });
 
+  it("says when the trash holds what the file leaves out, and not when it is empty", async () => {
+    const env = storeEnv();
+    const kept = JSON.parse((await runCli(["--json", "remember", "--no-date", "Keep the receipts until April"], { env })).stdout).memoryId;
+    const binned = JSON.parse((await runCli(["--json", "remember", "--no-date", "An old note"], { env })).stdout).memoryId;
+    const before = await runCli(["export", path.join(tempDir(), "before.jsonl")], { env });
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stderr).not.toMatch(/trash/);
+    expect((await runCli(["memories", "delete", "--trash", binned], { env })).code).toBe(0);
+    const file = path.join(tempDir(), "after.jsonl");
+    const after = await runCli(["export", file], { env });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toMatch(/The trash's entry is not in the file: `mnemo trash` shows it, `mnemo trash restore <id>` puts back/);
+    const held = fs.readFileSync(file, "utf8");
+    expect(held).toContain(kept);
+    expect(held).not.toContain(binned);
+  });
+
   it("exports every user with --all-users, and a cut-short file restores what it holds with exit 1", async () => {
     const env = storeEnv();
     expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
