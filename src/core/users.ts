@@ -69,6 +69,15 @@ export async function addUser(ctx: CoreContext, name: string, options: { ifMissi
       if (options.ifMissing) return toInfo(existing);
       throw new AppError("conflict", `user "${name}" already exists`, { details: { field: "name" } });
     }
+    // "Alice" beside "alice" would be two stores of memories told apart by a capital letter.
+    const names = await ctx.store.select("users", {}, { columns: ["name"] });
+    const like = names.find((row) => row.name.toLowerCase() === name.toLowerCase());
+    if (like) {
+      throw new AppError("conflict", `user "${like.name}" already exists, and "${name}" differs from it only in case`, {
+        details: { field: "name" },
+        suggestion: `Use --user ${like.name}, or add the new user under another name.`,
+      });
+    }
     const row: UserRow = { id: newId("usr"), name, tokenHash: null, createdAt: ctx.now().toISOString() };
     await ctx.store.add("users", [row]);
     await ensureDefaultBucket(ctx, row.id);

@@ -48,14 +48,15 @@ describe("mnemo token and users", () => {
     expect(before).not.toContain(bobs);
     expect((await mnemo(["--user", "bob", "remember", "bob's note"])).code).toBe(0);
     expect((await mnemo(["users", "remove", "bob"])).code).toBe(2);
-    // Names are case-sensitive: the refusal names the user asked for, not its lower-case namesake.
-    expect((await mnemo(["users", "add", "Bob"])).code).toBe(0);
-    const unconfirmed = await mnemo(["users", "remove", "Bob"]);
+    // A name that differs from a user's only in case is refused, naming the user there is.
+    const cased = await mnemo(["users", "add", "Bob"]);
+    expect(cased.code).not.toBe(0);
+    expect(cased.stderr).toMatch(/user "bob" already exists, and "Bob" differs from it only in case\n.*--user bob/);
+    const unconfirmed = await mnemo(["users", "remove", "bob"]);
     expect([unconfirmed.code, unconfirmed.stderr]).toEqual([
       2,
-      expect.stringContaining("Refusing to remove user Bob and all their memories and conversations without confirmation"),
+      expect.stringContaining("Refusing to remove user bob and all their memories and conversations without confirmation"),
     ]);
-    expect((await mnemo(["--yes", "users", "remove", "Bob"])).code).toBe(0);
     expect((await mnemo(["--yes", "users", "remove", "bob"])).code).toBe(0);
     // The default user is the one the CLI and the token file act as: removing it is refused, and nothing changes.
     const tokenBefore = fs.readFileSync(tokenFile, "utf8");
