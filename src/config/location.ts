@@ -26,6 +26,7 @@ export interface LocationFlags {
 export function locateStore(flags: LocationFlags = {}, env: NodeJS.ProcessEnv = process.env): StoreLocation {
   const location = nonEmpty("--store", flags.store) ?? (env["MNEMO_STORE"] || undefined) ?? defaultDataDir(env);
   const remoteStore = isRemoteUri(location);
+  if (remoteStore) checkBucket(flags.store !== undefined ? "--store" : "MNEMO_STORE", location);
   // A remote store keeps its local state (models, lock, images, config) in the default data dir.
   const paths = dataPaths(remoteStore ? defaultDataDir(env) : location, env["MNEMO_MODELS"] || undefined);
   const remoteUrl = serverUrl(flags.remote !== undefined ? "--remote" : "MNEMO_URL", flags.remote ?? (env["MNEMO_URL"] || undefined));
@@ -37,6 +38,20 @@ export function locateStore(flags: LocationFlags = {}, env: NodeJS.ProcessEnv = 
       ? { url: remoteUrl, token: apiToken(flags.token !== undefined ? "--token" : "MNEMO_TOKEN", flags.token ?? env["MNEMO_TOKEN"]) }
       : undefined,
   };
+}
+
+/**
+ * An object store's URI names a bucket: `s3://` alone (a variable left empty in `s3://$BUCKET/db`)
+ * reached LanceDB, whose message named neither the setting nor the fix.
+ */
+function checkBucket(source: string, uri: string): void {
+  const [, scheme, bucket] = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)/i.exec(uri) ?? [];
+  if (bucket) return;
+  throw AppError.invalid(
+    source,
+    `${JSON.stringify(uri)} names no bucket`,
+    `Give the bucket and a folder in it, such as ${scheme}://my-bucket/mnemo.`,
+  );
 }
 
 function nonEmpty(flag: string, value: string | undefined): string | undefined {

@@ -41,6 +41,20 @@ describe("config.json", () => {
     );
   });
 
+  it("refuses an object store's URI that names no bucket, saying how one looks", () => {
+    for (const store of ["s3://", "s3:///db", "gs://"]) {
+      expect(() => loadConfig({ store }, {})).toThrow(
+        expect.objectContaining({ message: `--store: ${JSON.stringify(store)} names no bucket` }),
+      );
+    }
+    expect(() => loadConfig({}, { MNEMO_STORE: "s3://" })).toThrow(
+      expect.objectContaining({
+        message: 'MNEMO_STORE: "s3://" names no bucket',
+        suggestion: expect.stringContaining("s3://my-bucket/mnemo"),
+      }),
+    );
+  });
+
   it("keeps models in the data dir, or in $MNEMO_MODELS for several stores to share; the default data dir is under $HOME", () => {
     const store = tempDir();
     expect(loadConfig({ store }, {}).paths.models).toBe(path.join(store, "models"));
