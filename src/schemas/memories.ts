@@ -135,14 +135,28 @@ export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 const noControlCharacters = (text: string) => !/\p{Cc}/u.test(text);
 const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as NUL, a tab or a line break)";
 
-/** A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line break). */
+/**
+ * The characters that turn the direction text is shown in (embeddings, overrides, isolates): in a
+ * name, U+202E showed "Work\u202Etxt.sterces" as "Worksecrets.txt", and the rest of a list's line
+ * after it backwards. Right-to-left scripts do not need them: a name in Arabic or Hebrew shows as written.
+ */
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+/**
+ * A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line
+ * break) and nothing that turns the text around.
+ */
 const BucketName = z
   .string()
   .trim()
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters")
   .refine((name) => name === "" || hasVisibleText(name), ONLY_INVISIBLE)
-  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS);
+  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
+  .refine(
+    (name) => !DIRECTION_CONTROLS.test(name),
+    "must not hold characters that reverse how the text is shown (U+202A–U+202E, U+2066–U+2069)",
+  );
 /**
  * A bucket's description: one line beside its name in every list (the web's field is one line),
  * so no control character either: a line break in it started a line of list_buckets' text that

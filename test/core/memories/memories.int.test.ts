@@ -371,6 +371,18 @@ describe("buckets", () => {
     expect(await service.buckets.list()).toEqual(before);
   });
 
+  it("refuses a bucket name that turns the text around (U+202E), which showed another name than it held; Arabic and Hebrew names are taken", async () => {
+    const before = await service.buckets.list();
+    await expectError(
+      service.buckets.create({ name: "Work\u202Etxt.sterces" }),
+      "invalid_input",
+      /^name: must not hold characters that reverse/,
+    );
+    await expectError(service.buckets.rename(1, { name: "a\u2067b" }), "invalid_input", /^name: must not hold characters that reverse/);
+    expect(await service.buckets.list()).toEqual(before);
+    for (const name of ["عمل", "עבודה"]) expect((await service.buckets.create({ name })).bucket.name).toBe(name);
+  });
+
   it("keeps users apart", async () => {
     await app.users.add("alice");
     const alice = await app.service("alice");
