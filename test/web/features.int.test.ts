@@ -292,6 +292,24 @@ describe("a refused form", () => {
     expect(await page.locator("main").textContent()).toContain(
       "what is deleted here waits 30 days in the Trash, where Restore puts it back",
     );
+    // What was typed is not lost with the memory's form: it waits in "Add a memory".
+    expect(await page.inputValue("#new-text")).toBe("Edited after it was deleted");
+    await page.getByText("Your edit of a memory that is no longer here").waitFor();
+  });
+
+  it("a refused edit of a memory shows the text as typed again in its form, to change", async () => {
+    await api(server, "POST", "/api/memory", { text: "A memory edited with too much text" });
+    await page.goto(`${server.url}/memories`);
+    const item = page.locator("li.item", { hasText: "A memory edited with too much text" });
+    await item.getByText("Edit or move").click();
+    const tooLong = `${"word ".repeat(4_000)}and then some`; // over 20,000 characters: refused by the core
+    await item.locator("textarea").evaluate((area, text) => {
+      (area as HTMLTextAreaElement).removeAttribute("maxlength");
+      (area as HTMLTextAreaElement).value = text;
+    }, tooLong);
+    await item.getByRole("button", { name: "Save" }).click();
+    await page.getByText("at most 20000 characters").waitFor();
+    expect(await item.locator("textarea").inputValue()).toBe(tooLong);
   });
 
   it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {

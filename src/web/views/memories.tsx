@@ -55,17 +55,37 @@ export function MemoriesPage(view: MemoriesView) {
           </a>
         ) : null}
       </form>
-      <AddMemory ctx={ctx} buckets={buckets} bucketId={view.bucketId} back={view.back} />
+      <AddMemory ctx={ctx} buckets={buckets} bucketId={view.bucketId} back={view.back} lostEdit={lostEdit(ctx, view.memories)} />
       <MemoryList {...view} />
     </Layout>
   );
 }
 
-function AddMemory(props: { ctx: PageContext; buckets: Bucket[]; bucketId: number | undefined; back: string }) {
-  const typed = typedInto(props.ctx, "/memories").text;
+/**
+ * The text of an edit refused because its memory is not on the page any more (deleted in another
+ * tab): offered as a new memory rather than lost with the memory's form.
+ */
+function lostEdit(ctx: PageContext, shown: MemoryObject[]): string | undefined {
+  const typed = ctx.flash?.typed;
+  const id = typed ? /^\/memories\/([^/]+)\/edit$/.exec(typed.action)?.[1] : undefined;
+  if (id === undefined || shown.some((memory) => memory.id !== undefined && encodeURIComponent(memory.id) === id)) return undefined;
+  return typed?.fields["text"];
+}
+
+function AddMemory(props: {
+  ctx: PageContext;
+  buckets: Bucket[];
+  bucketId: number | undefined;
+  back: string;
+  lostEdit: string | undefined;
+}) {
+  const typed = typedInto(props.ctx, "/memories").text ?? props.lostEdit;
   return (
     <details class="panel" open={typed !== undefined}>
       <summary>Add a memory</summary>
+      {props.lostEdit !== undefined ? (
+        <p class="meta">Your edit of a memory that is no longer here: add it as a new memory, or put the memory back from the Trash.</p>
+      ) : null}
       <ActionForm ctx={props.ctx} action="/memories" back={props.back}>
         <div class="field">
           <label for="new-text">Text</label>
@@ -167,6 +187,7 @@ function MemoryList(view: MemoriesView) {
 function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bucket[]; back: string }) {
   const { memory, ctx } = props;
   const id = memory.id ?? "";
+  const editing = typedInto(ctx, `/memories/${encodeURIComponent(id)}/edit`); // a refused edit, filled in again
   const excerpt = memory.text.length > 60 ? `${memory.text.slice(0, 60)}…` : memory.text;
   return (
     <li class="item select-item" id={`memory-${id}`}>
@@ -189,17 +210,22 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         ) : null}
         <p class="text">{memory.text}</p>
         <div class="actions">
-          <details>
+          <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
             <ActionForm ctx={ctx} action={`/memories/${encodeURIComponent(id)}/edit`} back={props.back}>
               <div class="field">
                 <label for={`text-${id}`}>Text</label>
                 <textarea id={`text-${id}`} name="text" required maxlength={20000}>
-                  {memory.text}
+                  {editing.text ?? memory.text}
                 </textarea>
               </div>
               <div class="row">
-                <BucketSelect id={`bucket-${id}`} buckets={props.buckets} selected={memory.metadata.bucketId} label="Bucket" />
+                <BucketSelect
+                  id={`bucket-${id}`}
+                  buckets={props.buckets}
+                  selected={Number(editing.bucketId ?? memory.metadata.bucketId)}
+                  label="Bucket"
+                />
                 <button type="submit">Save</button>
               </div>
             </ActionForm>
