@@ -19,8 +19,10 @@ export function countedItems(items: { kind: "memory" | "conversation" }[]): stri
   return parts.filter(Boolean).join(" and ") || "nothing";
 }
 
+/** A size as people read it, the same as the page's script shows it (assets/app.js): "20 B", "6 KB", "1.4 MB". */
 export function megabytes(bytes: number): string {
-  // Under a megabyte in KB, as the import page's progress shows it: a 6 KB export is not "0.0 MB".
+  // Under a kilobyte in bytes (a 20-byte file was "1 KB"), under a megabyte in KB (a 6 KB export is not "0.0 MB").
+  if (bytes < 1024) return `${bytes} B`;
   return bytes < 1024 ** 2 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 

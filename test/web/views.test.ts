@@ -148,6 +148,13 @@ describe("Recent imports", () => {
     expect(done).not.toContain("data-running");
     expect(done).toContain("The import failed");
   });
+
+  it("shows a file's size in bytes under a kilobyte, in KB under a megabyte, in MB above", async () => {
+    const sized = async (bytesReceived: number) => html(RecentImports({ jobs: [{ ...job("done"), bytesReceived }] }));
+    expect(await sized(20)).toContain("(20 B)"); // was "1 KB"
+    expect(await sized(6_000)).toContain("(6 KB)");
+    expect(await sized(1_468_006)).toContain("(1.4 MB)");
+  });
 });
 
 describe("the settings page", () => {

@@ -46,7 +46,9 @@ function focusHit() {
   if (hit) hit.focus({ preventScroll: true });
 }
 
-const mb = (bytes) => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+/** A size as the server's pages show it (web/format.ts, megabytes). */
+const mb = (bytes) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function setStep(step, fraction, text) {
   const bar = document.getElementById(`progress-${step}`);
