@@ -2,8 +2,8 @@ import type { LegCandidates, TextCandidate, VectorCandidate } from "./legs.js";
 import { queryCoverageOf, relevance } from "./relevance.js";
 import { holds, queryTerms, textWords, weightedShare, type QueryTerm } from "../../text/word-rarity.js";
 
-// How the legs' candidates become one ranking (hybrid-search.ts runs them). Each returns the
-// candidates best first, with a score in [0, 1].
+// How the legs' candidates become one ranking (chat search: hybrid-search.ts; memories:
+// core/memories/memory-search.ts). Each returns the candidates best first, with a score in [0, 1].
 
 export interface Candidate<Key = bigint> {
   /** The row's address in the table version the legs searched, or (memories) its id. */
