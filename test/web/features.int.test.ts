@@ -303,10 +303,10 @@ describe("a refused form", () => {
     const item = page.locator("li.item", { hasText: "A memory edited with too much text" });
     await item.getByText("Edit or move").click();
     const tooLong = `${"word ".repeat(4_000)}and then some`; // over 20,000 characters: refused by the core
-    await item.locator("textarea").evaluate((area, text) => {
-      (area as HTMLTextAreaElement).removeAttribute("maxlength");
-      (area as HTMLTextAreaElement).value = text;
-    }, tooLong);
+    await item
+      .locator("textarea")
+      .evaluate((area) => (area as unknown as { removeAttribute(name: string): void }).removeAttribute("maxlength"));
+    await item.locator("textarea").fill(tooLong);
     await item.getByRole("button", { name: "Save" }).click();
     await page.getByText("at most 20000 characters").waitFor();
     expect(await item.locator("textarea").inputValue()).toBe(tooLong);
