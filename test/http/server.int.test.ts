@@ -640,7 +640,9 @@ describe("chat history over HTTP", () => {
     }
     expect((await a("GET", "/api/chat-history/chats?dateFrom=2000-01-01T00:00&dateTo=2999-12-31")).body.total).toBeGreaterThan(0);
     // Minutes with a zone, as ISO 8601 writes them: refused where the same without a zone was read.
-    expect((await a("GET", "/api/chat-history/chats?dateFrom=2000-01-01T00:00Z&dateTo=2999-12-31T23:59%2B02:00")).body.total).toBeGreaterThan(0);
+    expect(
+      (await a("GET", "/api/chat-history/chats?dateFrom=2000-01-01T00:00Z&dateTo=2999-12-31T23:59%2B02:00")).body.total,
+    ).toBeGreaterThan(0);
     const detail = await a("GET", `/api/chat-history/conversation?conversationId=${conversationId}`);
     expect(detail.body).toMatchObject({
       id: conversationId,
