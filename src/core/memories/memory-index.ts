@@ -251,8 +251,17 @@ function post(postings: Map<string, number[]>, word: string, slot: number): void
   else postings.set(word, [slot]);
 }
 
-/** Per user, the index, the vector table generation it holds vectors of, and its update under way (one at a time). */
-const indexes = onePer(() => new Map<string, { index: MemoryIndex; generation: number; updated: Promise<unknown> }>());
+/** Per user, the index, the vector table generation it holds vectors of, and its update under way (one at a time); least recently used first. */
+type Indexes = Map<string, { index: MemoryIndex; generation: number; updated: Promise<unknown> }>;
+const indexes = onePer((): Indexes => new Map());
+
+/**
+ * The users whose indexes a process keeps (a household's server keeps all): past them the least
+ * recently used index goes, and is built again at that user's next search (~60 ms at 10k memories).
+ */
+const KEPT_USERS = 16;
+
+const memoName = (generation: number, userId: string) => `memory-index:${generation}:${userId}`;
 
 /**
  * The memory index of a user's memories in the table, up to date with the table's version (checked
@@ -262,9 +271,17 @@ const indexes = onePer(() => new Map<string, { index: MemoryIndex; generation: n
 export function memoryIndex(ctx: CoreContext, userId: string): Promise<MemoryIndex> {
   const mine = indexes(ctx);
   const { generation } = ctx.store.meta;
-  return ctx.store.memo(`memory-index:${generation}:${userId}`, ["memories"], () => {
+  const used = mine.get(userId);
+  if (used) {
+    mine.delete(userId); // the most recently used last
+    mine.set(userId, used);
+  }
+  return ctx.store.memo(memoName(generation, userId), ["memories"], () => {
     let entry = mine.get(userId);
-    if (entry?.generation !== generation) mine.set(userId, (entry = { index: new MemoryIndex(), generation, updated: Promise.resolve() }));
+    if (entry?.generation !== generation) {
+      mine.set(userId, (entry = { index: new MemoryIndex(), generation, updated: Promise.resolve() }));
+      keepRecent(ctx, mine);
+    }
     const { index } = entry;
     const done = entry.updated
       .catch(() => undefined)
@@ -282,8 +299,17 @@ export function memoryIndex(ctx: CoreContext, userId: string): Promise<MemoryInd
   });
 }
 
+/** Lets the least recently used indexes go (their memoised answers too, which hold them) past KEPT_USERS. */
+function keepRecent(ctx: CoreContext, mine: Indexes): void {
+  for (const [userId, { generation }] of mine) {
+    if (mine.size <= KEPT_USERS) return;
+    mine.delete(userId);
+    ctx.store.forgetMemo(memoName(generation, userId));
+  }
+}
+
 /**
- * The user's word index as this process last brought it up to date, without asking the table
+ * The user's memory index as this process last brought it up to date, without asking the table
  * whether it changed since: a hint, for starting work that the up-to-date index then confirms.
  */
 export function lastMemoryIndex(ctx: CoreContext, userId: string): MemoryIndex | undefined {
@@ -293,7 +319,8 @@ export function lastMemoryIndex(ctx: CoreContext, userId: string): MemoryIndex |
 
 /** Brings the memory indexes this process keeps up to date, in the background (after the journal is absorbed). */
 export function refreshMemoryIndexes(ctx: CoreContext): void {
-  for (const userId of indexes(ctx).keys()) memoryIndex(ctx, userId).catch(() => undefined);
+  // A copy: each brought up to date moves to the end of the map, where a live iteration would meet it again.
+  for (const userId of [...indexes(ctx).keys()]) memoryIndex(ctx, userId).catch(() => undefined);
 }
 
 export type { MemoryIndex };

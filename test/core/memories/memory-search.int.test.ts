@@ -3,6 +3,7 @@ import type { App } from "../../../src/core/app.js";
 import type { MnemoService } from "../../../src/core/service.js";
 import type { MemoryObject } from "../../../src/schemas/memories.js";
 import { insertMemoryRows, memoryRows } from "../../../src/core/memories/memories.js";
+import { lastMemoryIndex } from "../../../src/core/memories/memory-index.js";
 import { StoreMemoryRequest } from "../../../src/schemas/memories.js";
 import { unindexedVectors } from "../../../src/store/search.js";
 import { VECTOR_INDEX_MIN_ROWS } from "../../../src/store/maintenance.js";
@@ -79,6 +80,28 @@ describe("memory search", () => {
     expect(first?.text).toBe("I prefer window seats on long flights");
     const unrelated = await service.memories.listV2({ query: "what did my cardiologist say about the stent?", includeIds: true, count: 3 });
     for (const memory of unrelated.memories as MemoryObject[]) expect(memory.score).toBeLessThan(0.3);
+  });
+});
+
+describe("the memory indexes a process keeps", () => {
+  it("keeps the 16 users who searched last: the one before them is let go, and searches as well after", async () => {
+    const own = await openTestApp({ store: tempDir() });
+    try {
+      const users = await Promise.all(Array.from({ length: 17 }, (_, i) => own.users.add(`user${i}`)));
+      for (const [i, user] of users.entries()) {
+        const svc = await own.service(user.name);
+        await svc.memories.store({ text: `User ${i} keeps the spare key under the blue flowerpot` });
+        expect((await found(svc, "where is the spare key?"))[0]).toBe(`User ${i} keeps the spare key under the blue flowerpot`);
+      }
+      expect(lastMemoryIndex(own.context, users[0]!.id)).toBeUndefined();
+      expect(lastMemoryIndex(own.context, users[1]!.id)).toBeDefined();
+      const first = await own.service(users[0]!.name);
+      expect(await found(first, "where is the spare key?")).toEqual(["User 0 keeps the spare key under the blue flowerpot"]);
+      expect(lastMemoryIndex(own.context, users[0]!.id)).toBeDefined();
+      expect(lastMemoryIndex(own.context, users[1]!.id)).toBeUndefined();
+    } finally {
+      await own.close();
+    }
   });
 });
 
