@@ -66,7 +66,7 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 export async function withApp<T>(
   session: Session,
   work: (app: App) => Promise<T>,
-  appOptions: Pick<AppOptions, "reindexing"> = {},
+  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal"> = {},
 ): Promise<T> {
   const app = await openApp(session, "detached", appOptions);
   try {
@@ -80,7 +80,7 @@ export async function withApp<T>(
 async function openApp(
   session: Session,
   maintenance: "detached" | "background",
-  appOptions: Pick<AppOptions, "reindexing"> = {},
+  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal"> = {},
 ): Promise<App> {
   const [{ createApp }, { loadConfig }, { useFewerArenas }] = await Promise.all([
     import("../core/index.js"),

@@ -36,6 +36,13 @@ export interface AppOptions {
   /** Open a store made with another embedder than the config names: for `mnemo reindex`, which moves it to that one. */
   reindexing?: boolean;
   /**
+   * Leave the journal's records to the processes that wrote them (`mnemo maintain`, which only
+   * compacts and indexes): absorbing another process's records means embedding those it
+   * acknowledged before their text was embedded, and during a server's burst of writes the
+   * maintenance process spent ~8 s on that and never indexed the table.
+   */
+  leaveJournal?: boolean;
+  /**
    * An embedder already loaded, used for an existing store that records it (same id and dims), or
    * for a new store whose config chooses it (the spec equal to its id), and left open by the app:
    * for a process that opens many stores one after another (the corruption tests open 88, the
@@ -99,7 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => indexer?.notify(),
     indexStalled: () => indexer?.stalled,
   };
-  absorbMemoryJournal(context);
+  if (!options.leaveJournal) absorbMemoryJournal(context);
   indexer = new IndexWorker(context);
   const serviceFor = (user: UserInfo) => createService(context, user);
 

@@ -13,14 +13,18 @@ export function registerMaintain(program: Command): void {
         await useLeanAllocator();
         const { useFewerIoThreads } = await import("../../core/index.js");
         await useFewerIoThreads();
-        await withApp(session, async (app) => {
-          const ran = options.ifNeeded ? await app.maintenance.runIfNeeded() : await app.maintenance.run();
-          if (options.quiet) return;
-          if (session.out.json) return session.out.data({ optimized: ran });
-          if (ran) session.out.success("Store compacted and indexed");
-          else if (options.ifNeeded) session.out.notice("Nothing needed it, or another process is maintaining the store right now.");
-          else session.out.notice(busyNotice(app.maintenance.runningElsewhere()));
-        });
+        await withApp(
+          session,
+          async (app) => {
+            const ran = options.ifNeeded ? await app.maintenance.runIfNeeded() : await app.maintenance.run();
+            if (options.quiet) return;
+            if (session.out.json) return session.out.data({ optimized: ran });
+            if (ran) session.out.success("Store compacted and indexed");
+            else if (options.ifNeeded) session.out.notice("Nothing needed it, or another process is maintaining the store right now.");
+            else session.out.notice(busyNotice(app.maintenance.runningElsewhere()));
+          },
+          { leaveJournal: true },
+        );
       }),
     );
 }

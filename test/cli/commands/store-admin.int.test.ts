@@ -5,7 +5,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockHolder as runningHolder } from "../../../src/store/process-lock.js";
-import { BIN, isolatedEnv, runCli, tempDir } from "../../helpers.js";
+import * as lancedb from "@lancedb/lancedb";
+import { BIN, isolatedEnv, openTestApp, runCli, tempDir } from "../../helpers.js";
 
 const PROCESS_LOCK = new URL("../../../dist/store/process-lock.js", import.meta.url).href;
 
@@ -41,6 +42,23 @@ describe("maintain, reindex and serve on one store", () => {
     const busy = await runCli(["maintain"], { env });
     expect(busy.code, busy.stderr).toBe(0);
     expect(busy.stderr).toMatch(new RegExp(`Another process \\(pid ${other.pid}\\) is maintaining the store right now`));
+  });
+
+  it("maintain leaves another process's journalled memories to it: it does not absorb (and embed) them", async () => {
+    const { dataDir, env } = await newStore();
+    const server = await openTestApp({ store: dataDir });
+    try {
+      await (await server.service()).memories.store({ text: "Journalled by the server, absorbed by it later", ifSimilar: "store" });
+      const maintained = await runCli(["maintain"], { env });
+      expect(maintained.code, maintained.stderr).toBe(0);
+      const db = await lancedb.connect(path.join(dataDir, "db"));
+      const memories = await db.openTable("memories");
+      expect(await memories.countRows()).toBe(1); // the first memory only: the server's is still its own to absorb
+      memories.close();
+      db.close();
+    } finally {
+      await server.close();
+    }
   });
 
   it("serve refuses to start while a reindex runs, and says to wait for it", async () => {
