@@ -64,14 +64,14 @@ export async function addUser(ctx: CoreContext, name: string, options: { ifMissi
     throw AppError.invalid("name", "must be 1 to 64 letters, digits, dots, hyphens or underscores");
   }
   const info = await ctx.store.write(async () => {
-    const existing = await findByName(ctx, name);
+    const users = await ctx.store.select("users", {});
+    const existing = users.find((row) => row.name === name);
     if (existing) {
       if (options.ifMissing) return toInfo(existing);
       throw new AppError("conflict", `user "${name}" already exists`, { details: { field: "name" } });
     }
     // "Alice" beside "alice" would be two stores of memories told apart by a capital letter.
-    const names = await ctx.store.select("users", {}, { columns: ["name"] });
-    const like = names.find((row) => row.name.toLowerCase() === name.toLowerCase());
+    const like = users.find((row) => row.name.toLowerCase() === name.toLowerCase());
     if (like) {
       throw new AppError("conflict", `user "${like.name}" already exists, and "${name}" differs from it only in case`, {
         details: { field: "name" },

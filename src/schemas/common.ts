@@ -1,9 +1,9 @@
 import { z } from "zod";
 
-/** ISO 8601 date-time; an offset is optional (a time without one is read as UTC). */
 /**
- * ISO 8601 date-time, with or without an offset. Minutes without seconds are read with an offset
- * too (`10:00Z`, `10:00+02:00`), as zod reads them without one (`10:00`) but refused them so.
+ * ISO 8601 date-time; an offset is optional (a time without one is read as UTC). Minutes without
+ * seconds are read with an offset too (`10:00Z`, `10:00+02:00`), as zod reads them without one
+ * (`10:00`) but refused them so.
  */
 export const DateTime = z.preprocess(
   (value) => (typeof value === "string" ? value.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=(Z|[+-]\d{2}:\d{2})$)/, "$1:00") : value),

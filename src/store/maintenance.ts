@@ -183,7 +183,8 @@ function isVectorTable(key: TableKey): key is VectorTableKey {
   return (VECTOR_TABLES as readonly string[]).includes(key);
 }
 
-async function indexOn(table: lancedb.Table, column: string): Promise<lancedb.IndexConfig | undefined> {
+/** The index on `column`, if the table has one. */
+export async function indexOn(table: lancedb.Table, column: string): Promise<lancedb.IndexConfig | undefined> {
   return (await table.listIndices()).find((index) => index.columns.includes(column));
 }
 

@@ -2,6 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { fromArrowTable } from "./convert.js";
 import type { TableRows } from "./rows.js";
 import type { VectorTableKey } from "./schema.js";
+import { indexOn } from "./maintenance.js";
 import { TEXT_INDEX } from "./migrations.js";
 import { sqlString } from "./sql.js";
 import { type Filter, predicate } from "./where.js";
@@ -89,7 +90,7 @@ type PredicateQuery = Omit<LegQuery<VectorTableKey>, "where"> & { where: string 
  * value works it out from the rows' vectors.
  */
 async function vectorLeg(table: lancedb.Table, query: PredicateQuery): Promise<LegRow[]> {
-  const nearest = table.vectorSearch(query.vector).distanceType("cosine").where(query.where);
+  const nearest = nearestTo(table, query.vector, query.where);
   // Asking for the score columns by name keeps Lance from warning that it adds them on its own.
   return fromArrowTable(await nearest.select(["_distance"]).withRowId().limit(query.candidates).toArrow());
 }
@@ -101,7 +102,7 @@ async function vectorLeg(table: lancedb.Table, query: PredicateQuery): Promise<L
 export async function unindexedVectors(store: Store, key: VectorTableKey): Promise<number> {
   return store.memo(`unindexed-vectors:${key}`, [key], () =>
     store.guard(key, async (table) => {
-      const index = (await table.listIndices()).find((config) => config.columns.includes("vector"));
+      const index = await indexOn(table, "vector");
       const stats = index && (await table.indexStats(index.name));
       return stats ? stats.numUnindexedRows : await table.countRows();
     }),
@@ -118,10 +119,15 @@ export async function nearestIds<K extends VectorTableKey>(
   query: { vector: Float32Array; where: Filter<K>; limit: number },
 ): Promise<string[]> {
   return store.guard(key, async (table) => {
-    const nearest = table.vectorSearch(query.vector).distanceType("cosine").where(predicate(query.where));
+    const nearest = nearestTo(table, query.vector, predicate(query.where));
     const rows = fromArrowTable(await nearest.select(["id", "_distance"]).limit(query.limit).toArrow());
     return rows.map((row) => String(row["id"]));
   });
+}
+
+/** The rows `where` takes, nearest to `vector` by cosine distance first. */
+function nearestTo(table: lancedb.Table, vector: Float32Array, where: string) {
+  return table.vectorSearch(vector).distanceType("cosine").where(where);
 }
 
 /** Most rows the full-text leg reads beyond its candidates to rank the rows its index does not cover yet. */

@@ -764,6 +764,7 @@ export class Store {
     value.catch(() => this.memos.delete(name));
     return value;
   }
+
   /** Drops a memoised answer (what it holds goes once no caller holds it either). */
   forgetMemo(name: string): void {
     this.memos.delete(name);
