@@ -1,0 +1,93 @@
+// The times of Google Takeout's My Activity HTML page, in the languages met in the wild, read by
+// activityTime alone (src/importers/activity-page/time.ts).
+import { describe, expect, it } from "vitest";
+import { activityTime } from "../../src/importers/activity-page/time.js";
+
+const iso = (line: string) => activityTime(line)?.iso;
+
+describe("activityTime reads a My Activity time", () => {
+  it.each([
+    ["Nov 27, 2024, 10:00:00 AM PST", "2024-11-27T18:00:00.000Z"],
+    ["Jul 3, 2026, 9:15:00 AM CEST", "2026-07-03T07:15:00.000Z"],
+    ["May 19, 2026, 7:07:02\u202fPM GMT-03:00", "2026-05-19T22:07:02.000Z"],
+    ["18 Sept 2025, 12:02:52 CET", "2025-09-18T11:02:52.000Z"],
+    ["Jan 25, 2019, 8:23:48 AM GMT", "2019-01-25T08:23:48.000Z"],
+    ["10 de mai. de 2026, 03:46:09 BRT", "2026-05-10T06:46:09.000Z"],
+    ["1. 1. 2026 10:00:00 SEČ", "2026-01-01T09:00:00.000Z"],
+    ["10.03.2025, 09:30:00 MEZ", "2025-03-10T08:30:00.000Z"],
+    ["4 juli 2026 09:15:00 CEST", "2026-07-04T07:15:00.000Z"],
+    ["2026年6月19日 12:23:08 JST", "2026-06-19T03:23:08.000Z"],
+    ["2024/11/27 10:00:00 JST", "2024-11-27T01:00:00.000Z"],
+    ["2024. 11. 27. 오후 3:00:00 GMT+9", "2024-11-27T06:00:00.000Z"],
+    ["2024. 11. 27. 오전 3:00:00 GMT+9", "2024-11-26T18:00:00.000Z"],
+    ["27 nov. 2024, 10:00:00 UTC+1", "2024-11-27T09:00:00.000Z"],
+    ["27.11.2024 klo 10.00.00 UTC+2", "2024-11-27T08:00:00.000Z"],
+    ["2024年11月27日 GMT+8 下午3:00:00", "2024-11-27T07:00:00.000Z"],
+    ["2024年11月27日 GMT+8 上午3:00:00", "2024-11-26T19:00:00.000Z"],
+  ])("%s", (line, expected) => {
+    expect(activityTime(line)).toEqual({ iso: expected });
+  });
+
+  it("reads a time with no zone, as old Takeouts wrote it, as UTC: the zone is not unknown but absent", () => {
+    expect(activityTime("Jun 23, 2015, 2:43:45 PM")).toEqual({ iso: "2015-06-23T14:43:45.000Z" });
+  });
+
+  it("reads offsets with minutes, a typographic minus and bare UTC or Z", () => {
+    expect(iso("Nov 27, 2024, 10:00:00 AM GMT+5:30")).toBe("2024-11-27T04:30:00.000Z");
+    expect(iso("Nov 27, 2024, 10:00:00 AM GMT\u221203:00")).toBe("2024-11-27T13:00:00.000Z");
+    expect(iso("Nov 27, 2024, 10:00:00 AM UTC")).toBe("2024-11-27T10:00:00.000Z");
+    expect(iso("Nov 27, 2024, 10:00:00 AM Z")).toBe("2024-11-27T10:00:00.000Z");
+  });
+
+  it("reads a name's offset from the name, so summer time moves the time by the hour the name says", () => {
+    expect(iso("Jul 3, 2026, 9:15:00 AM CEST")).toBe("2026-07-03T07:15:00.000Z");
+    expect(iso("Jan 3, 2026, 9:15:00 AM CET")).toBe("2026-01-03T08:15:00.000Z");
+    expect(iso("Jul 3, 2026, 9:15:00 AM PDT")).toBe("2026-07-03T16:15:00.000Z");
+  });
+
+  it("takes a name two places share as en-US writes it: CST is US Central", () => {
+    expect(iso("Nov 27, 2024, 10:00:00 AM CST")).toBe("2024-11-27T16:00:00.000Z");
+  });
+
+  it("reads 12 AM as midnight and 12 PM as noon, and refuses an hour past 12 with AM or PM", () => {
+    expect(iso("Nov 27, 2024, 12:00:00 AM GMT")).toBe("2024-11-27T00:00:00.000Z");
+    expect(iso("Nov 27, 2024, 12:30:00 PM GMT")).toBe("2024-11-27T12:30:00.000Z");
+    expect(iso("Nov 27, 2024, 11:59:59 PM GMT")).toBe("2024-11-27T23:59:59.000Z");
+    expect(activityTime("Nov 27, 2024, 13:00:00 PM GMT")).toBeUndefined();
+  });
+
+  it("reads other languages' day periods, with or without their dots", () => {
+    expect(iso("27 de nov. de 2024, 10:00:00 p. m. GMT-6")).toBe("2024-11-28T04:00:00.000Z");
+    expect(iso("27 de nov. de 2024, 10:00:00 pm GMT-6")).toBe("2024-11-28T04:00:00.000Z");
+    expect(iso("2024/11/27 午後3:00:00 JST")).toBe("2024-11-27T06:00:00.000Z");
+  });
+
+  it("reads numeric dates month first when only that order makes a date (en-US)", () => {
+    expect(iso("11/27/2024, 10:00:00 AM EST")).toBe("2024-11-27T15:00:00.000Z");
+    expect(iso("03/11/2024, 10:00:00 GMT")).toBe("2024-11-03T10:00:00.000Z");
+  });
+
+  it("reads a Buddhist-era year as the Gregorian year 543 before", () => {
+    expect(iso("27 พ.ย. 2567 10:00:00 GMT+7")).toBe("2024-11-27T03:00:00.000Z");
+  });
+
+  it("reads an unrecognised zone name as UTC and says so", () => {
+    expect(activityTime("Nov 27, 2024, 10:00:00 AM XYZT")).toEqual({ iso: "2024-11-27T10:00:00.000Z", unknownZone: "XYZT" });
+    expect(activityTime("Nov 28, 2024, 10:00:00 AM XYZT")).toEqual({ iso: "2024-11-28T10:00:00.000Z", unknownZone: "XYZT" });
+  });
+
+  it.each([
+    "Prompted what is 10:30?",
+    "Attached 1 file.",
+    "",
+    "meet at 10:30",
+    "Prompted meet on 27.11.2024 at 10:30",
+    "Nov 27, 2024",
+    "Feb 30, 2025, 10:00:00 AM GMT",
+    "13/13/2025 10:00:00 GMT",
+    "Nov 27, 2024, 25:00:00 GMT",
+    "Nov 27, 2024, 10:00:00 AM and then some",
+  ])("refuses %j, no date and time", (line) => {
+    expect(activityTime(line)).toBeUndefined();
+  });
+});
