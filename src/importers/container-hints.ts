@@ -1,12 +1,12 @@
 // What to tell the user when a zip or folder holds no chat export file that can be read: the
-// files it does hold often say what went wrong (an archive of archives, Takeout's HTML default,
+// files it does hold often say what went wrong (an archive of archives, pages that are no export,
 // a ChatGPT export missing its data, one part of an export downloaded in parts). Names are looked at here only to word the message; the
 // format itself is always recognised from content (detect.ts).
 import { AppError } from "../shared/errors.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import { PART_ARCHIVE, ZIP_NAME } from "./zip.js";
 
-const HTML = /\.html?$/i;
+export const HTML_NAME = /\.html?$/i;
 /** Takeout's index page, in every Takeout whatever was chosen: it says nothing of the format. */
 const TAKEOUT_INDEX = /^archive_browser\.html$/i;
 const CHATGPT_PAGE = /^chat\.html$/i;
@@ -30,11 +30,11 @@ export function noExportInside(sources: ByteSource[], containerLabel: string): A
         "The export is incomplete: download it again from ChatGPT (Settings → Data controls → Export data) and pass the zip as downloaded.",
     });
   }
-  const pages = names.filter(({ base }) => HTML.test(base) && !TAKEOUT_INDEX.test(base)).map(({ path }) => path);
+  const pages = names.filter(({ base }) => HTML_NAME.test(base) && !TAKEOUT_INDEX.test(base)).map(({ path }) => path);
   if (pages.length > 0) {
-    return new AppError("invalid_input", `${containerLabel}: holds HTML pages (${listing(pages)}), not a chat export's JSON`, {
+    return new AppError("invalid_input", `${containerLabel}: holds HTML pages (${listing(pages)}), none of them a chat export`, {
       suggestion:
-        "Google Takeout writes My Activity as HTML unless told otherwise: export it again, choosing JSON under My Activity's format options.",
+        "Of HTML, mnemo reads Google Takeout's My Activity page of Gemini Apps; of other apps, the data their export holds (conversations.json, or the zip as downloaded).",
     });
   }
   if (isPart) {

@@ -2,7 +2,7 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
-import { noExportInside, partsManifestError } from "./container-hints.js";
+import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
@@ -151,7 +151,9 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
-      detected.failure ??= error;
+      // A page that is no export (Takeout's index, ChatGPT's chat.html) is one of the export's other
+      // files: what the container holds is said of them all together (container-hints.ts).
+      if (!HTML_NAME.test(source.path)) detected.failure ??= error;
     }
   }
   return detected;

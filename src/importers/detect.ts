@@ -12,6 +12,7 @@ import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
+import { isActivityPage, recordsIn } from "./activity-page/records.js";
 import type { ExportFormat, Layout } from "./types.js";
 
 /**
@@ -112,6 +113,9 @@ async function readingsOf(
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
+  if (startsAsHtml(prefix) && isActivityPage(prefix)) {
+    return { readings: [{ layout: "page", shape: pageShape(prefix, complete) }], failed: false, complete, json: false };
+  }
   assertNotHtml(source, prefix);
   const readings: Reading[] = [];
   const firstLine = firstLineObject(prefix, complete);
@@ -178,14 +182,24 @@ async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayo
   const shape: Shape = { topLevel, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
   const records = jsonRecords(inPrefix, layout, new ByteTally(), { isRecord: known, onUnreadable: () => undefined, wrapper });
   for await (const { value } of records) {
-    if (!isObject(value)) continue;
-    const record = shapeOfRecord(value);
-    if (shape.recordKeys.length === 0) shape.keys = record.keys;
-    shape.recordKeys.push(record.keys);
-    for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
+    if (isObject(value)) addRecord(shape, value);
     if (shape.recordKeys.length >= MAX_RECORDS) break;
   }
   return shape;
+}
+
+/** The shape of the records of a Takeout activity page (HTML) in the prefix: those of its JSON. */
+function pageShape(prefix: Buffer, complete: boolean): Shape {
+  const shape: Shape = { topLevel: "array", emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
+  for (const value of recordsIn(prefix, complete).slice(0, MAX_RECORDS)) if (isObject(value)) addRecord(shape, value);
+  return shape;
+}
+
+function addRecord(shape: Shape, value: JsonObject): void {
+  const record = shapeOfRecord(value);
+  if (shape.recordKeys.length === 0) shape.keys = record.keys;
+  shape.recordKeys.push(record.keys);
+  for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */
@@ -211,20 +225,17 @@ function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
   });
 }
 
+/** Whether the file starts as an HTML page does. */
+function startsAsHtml(prefix: Buffer): boolean {
+  return /^<(?:!doctype|html|head|body|meta|div|!--)/i.test(withoutBom(prefix.subarray(0, 4096).toString("utf8")).trimStart());
+}
+
 /**
- * An HTML page is said to be one, with what to pass instead: ChatGPT's chat.html (a page for reading
- * the export, beside conversations.json) and Takeout's default My Activity.html (known by the classes
- * of its cells, whatever the language, and before ChatGPT's name, which a prompt may hold) are the ones met.
+ * An HTML page that is no Takeout activity page (those are read) is said to be one, with what to
+ * pass instead: ChatGPT's chat.html, a page for reading the export beside conversations.json, is the one met.
  */
 function assertNotHtml(source: ByteSource, prefix: Buffer): void {
-  const head = withoutBom(prefix.subarray(0, 4096).toString("utf8")).trimStart();
-  if (!/^<(?:!doctype|html|head|body|meta|div|!--)/i.test(head)) return;
-  if (/class="[^"]*\b(?:outer-cell|header-cell|content-cell)\b/.test(prefix.toString("utf8"))) {
-    throw new AppError("invalid_input", `${source.label}: this is Google Takeout's My Activity page (HTML), not its JSON`, {
-      suggestion:
-        "Export My Activity again from Google Takeout choosing JSON (in its format options; HTML is the default), and pass that My Activity.json or the zip.",
-    });
-  }
+  if (!startsAsHtml(prefix)) return;
   if (/chatgpt|jsonData/i.test(prefix.toString("utf8"))) {
     throw new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
       suggestion: "Use conversations.json (or the conversations-NNN.json files) from the same folder, or the zip as downloaded.",
@@ -232,7 +243,7 @@ function assertNotHtml(source: ByteSource, prefix: Buffer): void {
   }
   throw new AppError("invalid_input", `${source.label}: an HTML page, not a chat export`, {
     suggestion:
-      "Pass the export's JSON: conversations.json or the zip for ChatGPT and Claude; for Google Takeout, export My Activity in JSON format (HTML is its default).",
+      "Pass the export's data: conversations.json or the zip for ChatGPT and Claude; for Gemini, Google Takeout's zip or its My Activity page.",
   });
 }
 

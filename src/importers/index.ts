@@ -26,6 +26,7 @@ import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
 import { textRecords } from "./text-records.js";
+import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipSources } from "./zip.js";
 
@@ -161,9 +162,11 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
     const raw: AsyncGenerator<RawRecord> =
       layout === "text"
         ? textRecords(source, reading.tally)
-        : layout === "lines"
-          ? jsonLines(source, reading.tally, reading.onUnreadable)
-          : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
+        : layout === "page"
+          ? activityPageRecords(source, reading.tally)
+          : layout === "lines"
+            ? jsonLines(source, reading.tally, reading.onUnreadable)
+            : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
       yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };

@@ -11,7 +11,7 @@ import type { ByteSource, ByteTally } from "./source.js";
 import type { Layout } from "./types.js";
 
 /** The layouts of a JSON document read value by value (NDJSON is read line by line, json-lines.ts). */
-export type JsonLayout = Exclude<Layout, "lines" | "text">;
+export type JsonLayout = Exclude<Layout, "lines" | "text" | "page">;
 
 /** The key under which a wrapped file holds its records (`{ "conversations": [...] }`). */
 export const WRAPPER_KEY = "conversations";

@@ -10,8 +10,9 @@ export type ExportFormat = string;
  * pretty-printed object, concatenated JSON), or the elements of the array a top-level object
  * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
  * A file of a text format (a Markdown transcript) is one record, its text (`text`, text-records.ts).
+ * A Takeout activity page (HTML) is read record by record into the records of its JSON (`page`, activity-page/).
  */
-export type Layout = "array" | "lines" | "values" | "wrapped" | "text";
+export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page";
 
 export interface ExportReader {
   /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */

@@ -122,7 +122,7 @@ describe("malformed files", () => {
   it("an HTML page says it is one and what to pass instead; ChatGPT's chat.html, to use conversations.json or the zip", async () => {
     const page = await failure(malformed("chat.html"));
     expect(page.message).toBe(`${malformed("chat.html")}: an HTML page, not a chat export`);
-    expect(page.suggestion).toMatch(/conversations\.json or the zip .*export My Activity in JSON format/);
+    expect(page.suggestion).toMatch(/conversations\.json or the zip .*Takeout.s zip or its My Activity page/);
     const chatHtml = join(fixtures, "chatgpt", "chat.html");
     const chatgpt = await failure(chatHtml);
     expect(chatgpt.message).toBe(`${chatHtml}: this is ChatGPT's chat.html, a page for reading the export, not its data`);

@@ -134,6 +134,20 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini-locales/zh.json": "gemini",
   "gemini/My Activity.json": { format: "gemini", conversations: 4, messages: 12, finds: "difference between a list and a tuple in Python" },
   "gemini/Search/My Activity.json": "aside",
+  "gemini/archive_browser.html": "unreadable", // Takeout's index page
+  "gemini-html/Takeout/archive_browser.html": "unreadable",
+  "gemini-html/Takeout/My Activity/Gemini Apps/MyActivity.html": {
+    format: "gemini",
+    conversations: 3,
+    messages: 10,
+    finds: "How much water for a 70% hydration pizza dough",
+  },
+  "gemini-html/Takeout/My Activity/Search/MyActivity.html": "aside",
+  "gemini-ja/Takeout/アーカイブの概要.html": "unreadable",
+  "chatgpt/chat.html": "unreadable", // ChatGPT's page for reading the export
+  "chatgpt-2026/chat.html": "unreadable",
+  "malformed/chat.html": "unreadable",
+  "odd/MyActivity.html": "gemini",
   "grok/prod-grok-backend.json": { format: "grok", conversations: 3, messages: 11, finds: "Kafka consumer lag alert fires every night" },
   "grok/prod-mc-asset-server/3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f/content": null, // an uploaded file, named without a type
   "grok/prod-mc-auth-mgmt-api.json": null,

@@ -55,16 +55,16 @@ describe("a zip or folder without an export's JSON says what it holds instead", 
     return error;
   }
 
-  it("Takeout exported as HTML (its default): export again choosing JSON", async () => {
+  it("HTML pages that are no export: what mnemo reads of HTML, and of the others", async () => {
     const dir = await folderWith("takeout-html", {
       "Takeout/archive_browser.html": "<html><body>Takeout</body></html>",
       "Takeout/Meine Aktivitäten/Gemini-Apps/MeineAktivitäten.html": "<html><body><div class='outer-cell'>…</div></body></html>",
     });
     const error = await failure(dir);
     expect(error.message).toBe(
-      `${dir}: holds HTML pages (Takeout/Meine Aktivitäten/Gemini-Apps/MeineAktivitäten.html), not a chat export's JSON`,
+      `${dir}: holds HTML pages (Takeout/Meine Aktivitäten/Gemini-Apps/MeineAktivitäten.html), none of them a chat export`,
     );
-    expect(error.suggestion).toMatch(/choosing JSON/);
+    expect(error.suggestion).toMatch(/My Activity page of Gemini Apps/);
   });
 
   it("a ChatGPT export without its conversations.json: download again", async () => {
@@ -425,19 +425,6 @@ describe("Claude conversations without a uuid in two files", () => {
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
-  });
-});
-
-describe("Takeout's My Activity page (HTML, its default) passed alone", () => {
-  it("is named as such, whatever its language and even when a prompt names ChatGPT, with how to get the JSON", async () => {
-    const path = odd("MyActivity.html");
-    const error = await openExport(path).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).message).toBe(`${path}: this is Google Takeout's My Activity page (HTML), not its JSON`);
-    expect((error as AppError).suggestion).toMatch(/choosing JSON/);
   });
 });
 

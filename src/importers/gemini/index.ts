@@ -1,4 +1,5 @@
-// Gemini Apps (formerly Bard) activity from Google Takeout's My Activity, in JSON, in any language.
+// Gemini Apps (formerly Bard) activity from Google Takeout's My Activity, in JSON or as its HTML page
+// (Takeout's default, read into the same records: activity-page/), in any language.
 import { grouped, loaded, type Importer, type Match, type Sample } from "../importer.js";
 import { namesGeminiProduct } from "./names.js";
 
@@ -6,9 +7,9 @@ export const gemini: Importer = {
   id: "gemini",
   name: "Gemini",
   chatApp: true,
-  accepts: "Google Takeout's zip, its folder, or My Activity.json of Gemini Apps (exported as JSON, in any language)",
-  howToGet: "Google Takeout: select My Activity, narrow it to Gemini Apps, and choose JSON in its format options (HTML is the default).",
-  extensions: [".json"],
+  accepts: "Google Takeout's zip, its folder, or the My Activity file of Gemini Apps (HTML or JSON, in any language)",
+  howToGet: "Google Takeout: select My Activity and narrow it to Gemini Apps (HTML, the default, or JSON).",
+  extensions: [".json", ".html"],
   detect,
   convert: loaded(async () => {
     const { readActivity, geminiConversations } = await import("./activity.js");
