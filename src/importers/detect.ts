@@ -98,25 +98,30 @@ interface Reading {
   shape: Shape;
 }
 
+/**
+ * The ways to read a file. `failed`: the prefix is not JSON; `json`: it starts as JSON does (a fault
+ * in it is a fault of JSON).
+ */
+interface Readings {
+  readings: Reading[];
+  failed: boolean;
+  complete: boolean;
+  json: boolean;
+}
+
 /** The paths of the lists a top-level object may hold its records in: `conversations`, then the formats' own. */
 const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap((importer) => importer.wrappers ?? [])];
 
 /**
  * The ways to read the file, in the order they are tried: its first line alone (NDJSON, or one
- * minified record), the array a top-level object wraps, the whole prefix, and last its text.
- * `failed`: the prefix is not JSON; `json`: it starts as JSON does (a fault in it is a fault of JSON).
+ * minified record), the array a top-level object wraps, the whole prefix, and last its text; an
+ * HTML file only as a Takeout activity page.
  */
-async function readingsOf(
-  source: ByteSource,
-  size: number,
-): Promise<{ readings: Reading[]; failed: boolean; complete: boolean; json: boolean }> {
+async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   assertNotUtf16(source, prefix);
-  if (startsAsHtml(prefix) && isActivityPage(prefix)) {
-    return { readings: [{ layout: "page", shape: pageShape(prefix, complete) }], failed: false, complete, json: false };
-  }
-  assertNotHtml(source, prefix);
+  if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];
   const firstLine = firstLineObject(prefix, complete);
   // A first line that is a record of no known format may still be a whole file of another layout
@@ -188,6 +193,24 @@ async function recordsShape(source: ByteSource, prefix: Buffer, layout: JsonLayo
   return shape;
 }
 
+/**
+ * How far an HTML file is looked at for a Takeout activity page's first record: the page opens with
+ * its stylesheet, and a record can hold a long answer.
+ */
+const PAGE_SNIFF_BYTES = 2 * 1024 * 1024;
+
+/** A Takeout activity page read as its records; any other page refused, saying what it is. */
+async function pageReadings(source: ByteSource, prefix: Buffer, complete: boolean): Promise<Readings> {
+  const page = complete || recordsIn(prefix, complete).length > 0 ? { prefix, complete } : await readPrefix(source, PAGE_SNIFF_BYTES);
+  if (!isActivityPage(page.prefix)) throw notAnExport(source, page.prefix);
+  return {
+    readings: [{ layout: "page", shape: pageShape(page.prefix, page.complete) }],
+    failed: false,
+    complete: page.complete,
+    json: false,
+  };
+}
+
 /** The shape of the records of a Takeout activity page (HTML) in the prefix: those of its JSON. */
 function pageShape(prefix: Buffer, complete: boolean): Shape {
   const shape: Shape = { topLevel: "array", emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
@@ -231,17 +254,16 @@ function startsAsHtml(prefix: Buffer): boolean {
 }
 
 /**
- * An HTML page that is no Takeout activity page (those are read) is said to be one, with what to
- * pass instead: ChatGPT's chat.html, a page for reading the export beside conversations.json, is the one met.
+ * What an HTML page that is no Takeout activity page is, with what to pass instead: ChatGPT's
+ * chat.html, a page for reading the export beside conversations.json, is the one met.
  */
-function assertNotHtml(source: ByteSource, prefix: Buffer): void {
-  if (!startsAsHtml(prefix)) return;
+function notAnExport(source: ByteSource, prefix: Buffer): AppError {
   if (/chatgpt|jsonData/i.test(prefix.toString("utf8"))) {
-    throw new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
+    return new AppError("invalid_input", `${source.label}: this is ChatGPT's chat.html, a page for reading the export, not its data`, {
       suggestion: "Use conversations.json (or the conversations-NNN.json files) from the same folder, or the zip as downloaded.",
     });
   }
-  throw new AppError("invalid_input", `${source.label}: an HTML page, not a chat export`, {
+  return new AppError("invalid_input", `${source.label}: an HTML page, not a chat export`, {
     suggestion:
       "Pass the export's data: conversations.json or the zip for ChatGPT and Claude; for Gemini, Google Takeout's zip or its My Activity page.",
   });

@@ -1,3 +1,5 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { Readable } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -106,6 +108,22 @@ describe("the records of a page", () => {
     expect(whole).toHaveLength(41);
     expect(whole[0]!.value).toMatchObject({ safeHtmlItem: [{ html: "<p>Write &lt;div class=&quot;outer-cell&quot;&gt; like this.</p>" }] });
     for (const size of [1, 7, 100, 4096]) expect(await recordsOf(sourceOf(bytes, size))).toEqual(whole);
+  });
+
+  it("are found past a stylesheet longer than the first look at a file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
+    try {
+      const path = join(dir, "MyActivity.html");
+      const style = `.mdl-cell{margin:8px}${".x{color:red}".repeat(30_000)}`;
+      await writeFile(
+        path,
+        pageOf([cell("Prompted&nbsp;hello<br>Nov 27, 2024, 10:00:00 AM PST<br><p>hi</p>")]).replace("<style>", `<style>${style}`),
+      );
+      const [conversation] = await collect(path);
+      expect(conversation?.conversation.messages.map((message) => message.content)).toEqual(["hello", "hi"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("repair bytes that are not UTF-8 within their record and say so", async () => {
