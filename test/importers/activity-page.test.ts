@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { activityPageRecords } from "../../src/importers/activity-page/records.js";
 import { pageRecord } from "../../src/importers/activity-page/cell.js";
 import { ByteTally, type ByteSource } from "../../src/importers/source.js";
+import { openExport } from "../../src/importers/index.js";
+import type { AppError } from "../../src/shared/errors.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
 const page = join(fixtures, "gemini-html/Takeout/My Activity/Gemini Apps/MyActivity.html");
@@ -121,6 +123,25 @@ describe("the records of a page", () => {
       );
       const [conversation] = await collect(path);
       expect(conversation?.conversation.messages.map((message) => message.content)).toEqual(["hello", "hi"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a record nested past the stack's depth costs itself alone, reported", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
+    try {
+      const path = join(dir, "MyActivity.html");
+      const deep = cell(`Prompted&nbsp;deep<br>Nov 27, 2024, 10:00:00 AM PST<br>${"<div>".repeat(100_000)}x`);
+      const fine = (i: number) => cell(`Prompted&nbsp;fine ${i}<br>Nov 27, 2024, 9:0${i}:00 AM PST<br><p>ok</p>`);
+      await writeFile(path, pageOf([fine(1), deep, fine(2)]));
+      const problems: AppError[] = [];
+      const reader = await openExport(path, { onUnreadable: (problem) => problems.push(problem) });
+      const prompts: string[] = [];
+      for await (const { conversation } of reader.conversations())
+        prompts.push(...conversation.messages.filter((m) => m.role === "human").map((m) => m.content));
+      expect(prompts).toEqual(["fine 1", "fine 2"]);
+      expect(problems.map((problem) => problem.message)).toHaveLength(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -175,7 +175,7 @@ function fileName(url: string): string {
 
 /** Text as read: no-break and em spaces (Takeout's indents) as spaces, runs of space as one, line ends kept. */
 function textOf(nodes: ChildNode[]): string {
-  return DomUtils.textContent(nodes)
+  return DomUtils.textContent(nodes.filter((node) => node.type !== "script" && node.type !== "style"))
     .replace(/[^\S\n]+/g, " ")
     .replace(/ ?\n ?/g, "\n")
     .trim();

@@ -62,8 +62,18 @@ export function recordsIn(prefix: Buffer, complete: boolean): unknown[] {
 
 function recordOf(bytes: Buffer, index: number, byte: number): RawRecord {
   const text = bytes.toString("utf8");
-  const { value, repair } = repairRecord(pageRecord(text), bytes, text);
+  const { value, repair } = repairRecord(readCell(text), bytes, text);
   return { value, index, byte, repair };
+}
+
+/** A cell no page holds (elements nested past the stack's depth) is no record: its converter reports it, alone. */
+function readCell(html: string): unknown {
+  try {
+    return pageRecord(html);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /**
