@@ -67,6 +67,18 @@ export function checkUrlEncoding(url: string, template: string): void {
 }
 
 /**
+ * Refuses a query-string parameter given more than once (`?limit=5&limit=500`): every parameter of
+ * the API holds one value, and reading the first in silence would answer a request the client did not mean.
+ */
+export function checkQueryOnce(url: string): void {
+  const names = [...new URL(url).searchParams.keys()];
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) {
+    throw AppError.invalid(repeated, `is given ${names.filter((name) => name === repeated).length} times; give it once`);
+  }
+}
+
+/**
  * Whether the bytes a URL component's percent-escapes stand for are UTF-8. A "%" without two hex
  * digits after it is a literal one, as the router reads it.
  */

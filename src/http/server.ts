@@ -12,7 +12,7 @@ import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { bodyStream, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import { bodyStream, checkQueryOnce, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
 import { rememberOrigin } from "./request-origin.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
@@ -130,6 +130,7 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const limit = bodyLimitOf(route.bodyLimit ?? MB, route.path);
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
+    checkQueryOnce(c.req.url);
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),

@@ -329,6 +329,13 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(await stored()).toBe(before);
   });
 
+  it("a query parameter given twice is refused naming it, not read as its first value", async () => {
+    const twice = await send("get", "/api/memory?latest=true&count=1&count=50");
+    expect([twice.status, twice.body.field, twice.body.error]).toEqual([400, "count", "count: is given 2 times; give it once"]);
+    const once = await send("get", "/api/memory?latest=true&count=1");
+    expect(once.status).toBe(200);
+  });
+
   it("takes well-formed text of every plane, and a U+FFFD that was sent as one", async () => {
     const text = "café 🦊 \ufffd 日本語";
     const answer = await send("post", "/api/memory", JSON.stringify({ text }));
