@@ -258,11 +258,17 @@ class Restorer {
     return { userId: result.userId, buckets: new Map(), importIds: new Map(platforms.map((row) => [row.id, row.importId])) };
   }
 
-  /** A bucket of the same name is the same bucket; else it keeps its id when that is free. */
+  /**
+   * A bucket of the same name is the same bucket, and so is one of the same id made at the same
+   * moment (renamed since the file was written: restoring it had added an empty bucket of the old
+   * name); else it keeps its id when that is free.
+   */
   private async bucket(target: Target, record: ExportBucket): Promise<void> {
     const id = await this.ctx.store.write(async () => {
       const existing = await listBucketRows(this.ctx, target.userId);
-      const same = existing.find((row) => sameBucketName(row.name, record.name));
+      const same =
+        existing.find((row) => sameBucketName(row.name, record.name)) ??
+        existing.find((row) => row.id === record.id && row.createdAt === record.createdAt);
       if (same) {
         this.summary.present.bucket++;
         return same.id;

@@ -220,6 +220,22 @@ describe("export and restore", () => {
     }
   });
 
+  it("a bucket renamed since the file was written is the same bucket, not a second one of the old name", async () => {
+    const target = await openTestApp();
+    try {
+      await restore(target, exported);
+      const me = await target.service();
+      const travel = (await me.buckets.list()).find((bucket) => bucket.name === "Travel")!;
+      await me.buckets.rename(Number(travel.id), { name: "Journeys" });
+      const summary = await restore(target, exported);
+      expect(summary.added).toEqual({ bucket: 0, memory: 0, platform: 0, conversation: 0 });
+      const names = (await me.buckets.list()).map((bucket) => bucket.name).sort();
+      expect(names).toEqual(["General", "Journeys"]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it("puts back the picture of an image memory the store holds with its file cut short or gone", async () => {
     const target = await openTestApp();
     try {
