@@ -132,7 +132,7 @@ describe("the records of a page", () => {
     const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
     try {
       const path = join(dir, "MyActivity.html");
-      const deep = cell(`Prompted&nbsp;deep<br>Nov 27, 2024, 10:00:00 AM PST<br>${"<div>".repeat(100_000)}x`);
+      const deep = cell(`Prompted&nbsp;deep<br>Nov 27, 2024, 10:00:00 AM PST<br>${"<div>".repeat(10_000)}x`);
       const fine = (i: number) => cell(`Prompted&nbsp;fine ${i}<br>Nov 27, 2024, 9:0${i}:00 AM PST<br><p>ok</p>`);
       await writeFile(path, pageOf([fine(1), deep, fine(2)]));
       const problems: AppError[] = [];
