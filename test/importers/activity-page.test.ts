@@ -61,6 +61,7 @@ describe("a record of Takeout's My Activity page (HTML)", () => {
       subtitles: [{ name: "Attached 1 file." }, { name: "- IMG_0042 (1).jpg", url: "IMG_0042%20(1).jpg" }],
       attachedFiles: ["IMG_0042 (1).jpg"],
       time: "2024-11-27T04:15:03.000Z",
+      localDay: "2024-11-26",
       safeHtmlItem: [{ html: "<p>A <em>Monstera</em> &amp; more.</p><ul><li>Water weekly</li></ul>" }],
       products: ["Gemini Apps"],
       details: [
@@ -164,8 +165,8 @@ describe("Gemini's My Activity page imported", () => {
       conversations.map(({ conversation }) => [conversation.id, conversation.title, conversation.createdAt, conversation.messages.length]),
     ).toEqual([
       ["gemini-app-5f2c9a7e1b3d4a60", "What is the difference between a list and a tuple in Python?", "2024-07-03T16:15:00.000Z", 4],
-      ["gemini-day-2024-11-27", "What plant is this?", "2024-11-27T04:15:03.000Z", 2],
-      ["gemini-day-2024-11-27-2", "How much water for a 70% hydration pizza dough with 500 g of flour?", "2024-11-27T17:58:40.000Z", 4],
+      ["gemini-day-2024-11-26", "What plant is this?", "2024-11-27T04:15:03.000Z", 2],
+      ["gemini-day-2024-11-27", "How much water for a 70% hydration pizza dough with 500 g of flour?", "2024-11-27T17:58:40.000Z", 4],
     ]);
     const [python, plant, pizza] = conversations.map(({ conversation }) => conversation.messages.map((message) => message.content));
     expect(python![1]).toBe("A list can change; a tuple cannot:\n\npoint = (1, 2)\npoint[0] = 3  # TypeError");
@@ -174,6 +175,24 @@ describe("Gemini's My Activity page imported", () => {
     expect(skipped).toEqual({
       "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)": 2,
     });
+  });
+
+  it("groups records without a conversation by the day the page writes, so an afternoon in California is not cut at UTC's midnight", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
+    try {
+      const path = join(dir, "MyActivity.html");
+      const turn = (prompt: string, time: string) => cell(`Prompted&nbsp;${prompt}<br>${time}<br><p>ok</p>`);
+      await writeFile(
+        path,
+        pageOf([turn("and the second?", "Nov 26, 2024, 4:10:00 PM PST"), turn("first question", "Nov 26, 2024, 3:50:00 PM PST")]),
+      );
+      const conversations = await collect(path);
+      expect(conversations.map(({ conversation }) => [conversation.id, conversation.messages.length])).toEqual([
+        ["gemini-day-2024-11-26", 4],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("from Takeout's folder, leaving the Search page aside", async () => {

@@ -1,7 +1,7 @@
 // Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
 // Each record is one prompt and its response; records are grouped into conversations by their
-// conversation URL when they carry one, otherwise by calendar day (UTC), split where an hour passes
-// without a record. A turn from before the point where the user branched a chat links to the
+// conversation URL when they carry one, otherwise by calendar day (UTC in the JSON, which gives no
+// zone; the account's own from the HTML page, which writes it), split where an hour passes without a record. A turn from before the point where the user branched a chat links to the
 // original and to each branch (the title then opens with "Branched "): it is a turn of each, as
 // Gemini shows it in each.
 //
@@ -41,6 +41,8 @@ const SKIPPED = {
 /** A Gemini record as read, before the file's prompt verb is known. */
 export interface Activity {
   time: string;
+  /** The calendar day its records without a conversation are grouped by: the account's own when the page gives it, else UTC's. */
+  day: string;
   /** Position in the file, to keep records with equal times in a stable order. */
   order: number;
   title: string;
@@ -147,8 +149,10 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     .map((item) => htmlToText(stringOf(item.html) ?? ""))
     .filter((text) => text !== "")
     .join("\n\n");
+  const localDay = stringOf(record.localDay);
   return {
     time,
+    day: localDay !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(localDay) ? localDay : time.slice(0, 10),
     order: context.index,
     title: stringOf(record.title) ?? "",
     answer,
@@ -168,7 +172,7 @@ function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] | 
     activity.context.skip(SKIPPED.notAPrompt);
     return undefined;
   }
-  const groups = activity.groups.length > 0 ? activity.groups.map((id) => `app-${id}`) : [`day-${activity.time.slice(0, 10)}`];
+  const groups = activity.groups.length > 0 ? activity.groups.map((id) => `app-${id}`) : [`day-${activity.day}`];
   const fingerprint = fingerprintOf(activity.title);
   return groups.map((group) => ({
     time: activity.time,
