@@ -1,9 +1,9 @@
 // Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
 // Each record is one prompt and its response; records are grouped into conversations by their
 // conversation URL when they carry one, otherwise by calendar day (UTC in the JSON, which gives no
-// zone; the account's own from the HTML page, which writes it), split where an hour passes without a record. A turn from before the point where the user branched a chat links to the
-// original and to each branch (the title then opens with "Branched "): it is a turn of each, as
-// Gemini shows it in each.
+// zone; the account's own from the HTML page, which writes it), split where an hour passes without
+// a record. A turn from before the point where the user branched a chat links to the original and
+// to each branch (the title then opens with "Branched "): it is a turn of each, as Gemini shows it in each.
 //
 // Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
 // and the verb before each prompt ("Prompted …", "送信したメッセージ: …"). A record is recognised by
