@@ -28,6 +28,22 @@ describe("activityTime reads a My Activity time", () => {
     expect(activityTime(line)).toEqual({ iso: expected, day });
   });
 
+  it.each([
+    ["27. nov. 2024, 07:04:05 GMT -8", "sl: a spaced offset"],
+    ["27. nov 2024, 07:04:05 GMT \u22128", "et: a spaced typographic minus"],
+    ["2024年11月27日 清晨7:04:05 [PST]", "zh-TW: the zone in brackets"],
+    ["2024(e)ko aza. 27(a) (07:04:05 (PST))", "eu: the time and zone in brackets"],
+    ["27 \u05d1\u05e0\u05d5\u05d1\u05f3 2024, 7:04:05 GMT-8\u200e", "he: a month after its preposition, a direction mark"],
+    ["27 \u0928\u0935\u0970 2024, 7:04:05 am GMT-8", "hi: a month with its abbreviation mark"],
+    ["\u09e8\u09ed \u09a8\u09ad\u09c7, \u09e8\u09e6\u09e8\u09ea, \u09ed:\u09e6\u09ea:\u09e6\u09eb AM GMT -\u09ee", "bn: Bengali digits"],
+    [
+      "\u0968\u096d \u0928\u094b\u0935\u094d\u0939\u0947\u0902, \u0968\u0966\u0968\u096a, \u096d:\u0966\u096a:\u0966\u096b AM [GMT]-\u096e",
+      "mr: Devanagari digits, GMT in brackets",
+    ],
+  ])("reads %s (%s), as Intl writes it", (line) => {
+    expect(iso(line)).toBe("2024-11-27T15:04:05.000Z");
+  });
+
   it("reads a time with no zone, as old Takeouts wrote it, as UTC: the zone is not unknown but absent", () => {
     expect(activityTime("Jun 23, 2015, 2:43:45 PM")).toEqual({ iso: "2015-06-23T14:43:45.000Z", day: "2015-06-23" });
   });

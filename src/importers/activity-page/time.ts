@@ -41,10 +41,7 @@ interface CalendarDay {
 
 /** The time of a My Activity line such as "Nov 27, 2024, 10:00:00 AM PST"; undefined when the line is no date and time. */
 export function activityTime(line: string): ActivityTime | undefined {
-  const text = line
-    .replace(/[\u00a0\u202f\u2009]/g, " ")
-    .replace(/\u2212/g, "-")
-    .trim();
+  const text = normalised(line);
   const clock = clockTime(text);
   if (!clock) return undefined;
   let before = text.slice(0, clock.start);
@@ -60,6 +57,30 @@ export function activityTime(line: string): ActivityTime | undefined {
   const hour = period ? hourOfPeriod(clock.hour, period.pm) : clock.hour;
   if (!date || hour === undefined || hour > 23 || clock.minute > 59 || clock.second > 59) return undefined;
   return timeIn(date, { ...clock, hour }, zone.text);
+}
+
+/**
+ * The line as the readers below expect it: plain spaces, ASCII digits, no direction marks (Hebrew and
+ * Arabic lines carry them), no brackets around the zone ("[GMT+1]", "(PST)"), and an offset written
+ * whole ("GMT -8", "GMT–8" as "GMT-8"), as languages that Intl formats so write them.
+ */
+function normalised(line: string): string {
+  return asciiDigits(line)
+    .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/[()[\]]/g, " ")
+    .replace(/\b(GMT|UTC) ?[\u2212\u2013-] ?(?=\d)/g, "$1-")
+    .replace(/\b(GMT|UTC) ?\+ ?(?=\d)/g, "$1+")
+    .replace(/[\s\u00a0\u202f\u2009]+/g, " ")
+    .trim();
+}
+
+/** Digits of other scripts (Devanagari, Bengali, Arabic-Indic…) as ASCII: each script's run from 0 to 9. */
+function asciiDigits(text: string): string {
+  return text.replace(/(?![0-9])\p{Nd}/gu, (digit) => {
+    let zero = digit.codePointAt(0) ?? 0;
+    while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+    return String(((digit.codePointAt(0) ?? 0) - zero) % 10);
+  });
 }
 
 function timeIn(date: CalendarDay, clock: ClockTime, zoneText: string): ActivityTime | undefined {
@@ -257,13 +278,20 @@ function calendarDay(text: string): CalendarDay | undefined {
   const numbers = [...text.matchAll(NUMBER)].map((match) => match[0]);
   const years = [...text.matchAll(YEAR)];
   if (years.length !== 1) return undefined;
-  const words = [...text.matchAll(/[\p{L}\p{M}.]*[\p{L}\p{M}][\p{L}\p{M}.]*/gu)].map((match) => monthKey(match[0]));
-  const named = words.map((word) => monthNames().get(word)).find((month) => month !== undefined);
-  const others = words.filter((word) => !monthNames().has(word));
+  // A word runs to the next space, digit or comma, so "नव॰" and "בנוב׳" keep their abbreviation marks.
+  const words = [...text.matchAll(/[^\s\d,،]*\p{L}[^\s\d,،]*/gu)].map((match) => monthKey(match[0]));
+  const named = words.map(monthOf).find((month) => month !== undefined);
+  const others = words.filter((word) => monthOf(word) === undefined);
   if (others.some((word) => word.length > FILLER_WORD_LIMIT)) return undefined;
   const year = eraYear(Number(years[0]?.[0]));
   const day = named === undefined ? numericDay(numbers, year) : namedMonthDay(numbers, year, named);
   return day && day.month >= 1 && day.month <= 12 && day.day >= 1 && year >= 1970 ? day : undefined;
+}
+
+/** A month's name, also with a one-letter preposition in front, as Hebrew writes it in a date ("ב" + "נוב׳"). */
+function monthOf(word: string): number | undefined {
+  const rest = [...word].slice(1).join("");
+  return monthNames().get(word) ?? (rest.length >= 3 ? monthNames().get(rest) : undefined);
 }
 
 /** Thai Takeouts count years in the Buddhist era, 543 ahead. */
