@@ -201,20 +201,19 @@ const PAGE_SNIFF_BYTES = 2 * 1024 * 1024;
 
 /** A Takeout activity page read as its records; any other page refused, saying what it is. */
 async function pageReadings(source: ByteSource, prefix: Buffer, complete: boolean): Promise<Readings> {
-  const page = complete || recordsIn(prefix, complete).length > 0 ? { prefix, complete } : await readPrefix(source, PAGE_SNIFF_BYTES);
+  let page = { prefix, complete, records: recordsIn(prefix, complete, MAX_RECORDS) };
+  if (!complete && page.records.length === 0) {
+    const longer = await readPrefix(source, PAGE_SNIFF_BYTES);
+    page = { ...longer, records: recordsIn(longer.prefix, longer.complete, MAX_RECORDS) };
+  }
   if (!isActivityPage(page.prefix)) throw notAnExport(source, page.prefix);
-  return {
-    readings: [{ layout: "page", shape: pageShape(page.prefix, page.complete) }],
-    failed: false,
-    complete: page.complete,
-    json: false,
-  };
+  return { readings: [{ layout: "page", shape: pageShape(page.records) }], failed: false, complete: page.complete, json: false };
 }
 
-/** The shape of the records of a Takeout activity page (HTML) in the prefix: those of its JSON. */
-function pageShape(prefix: Buffer, complete: boolean): Shape {
+/** The shape of a Takeout activity page's first records (HTML): those of its JSON. */
+function pageShape(records: unknown[]): Shape {
   const shape: Shape = { topLevel: "array", emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
-  for (const value of recordsIn(prefix, complete).slice(0, MAX_RECORDS)) if (isObject(value)) addRecord(shape, value);
+  for (const value of records) if (isObject(value)) addRecord(shape, value);
   return shape;
 }
 

@@ -116,9 +116,10 @@ function captionFields(children: ChildNode[]): Pick<PageRecord, "products" | "de
   const details: Link[] = [];
   let heading = 0;
   for (const line of linesOf(children)) {
+    const links = linksIn(line.nodes);
     if (isHeading(line)) heading += 1;
-    else if (line.text !== "" && heading <= 1 && linksIn(line.nodes).length === 0) products.push(line.text);
-    else if (line.text !== "") details.push({ name: line.text, ...(linksIn(line.nodes)[0] ?? {}) });
+    else if (line.text !== "" && heading <= 1 && links.length === 0) products.push(line.text);
+    else if (line.text !== "") details.push({ name: line.text, ...(links[0] ?? {}) });
   }
   return { ...(products.length === 0 ? {} : { products }), ...(details.length === 0 ? {} : { details }) };
 }

@@ -47,11 +47,11 @@ export async function* activityPageRecords(source: ByteSource, tally: ByteTally)
   if (inCell) yield recordOf(pending, index, offset);
 }
 
-/** The complete records within a page's first bytes (what detection sees of it). */
-export function recordsIn(prefix: Buffer, complete: boolean): unknown[] {
+/** The first `limit` complete records within a page's first bytes (what detection sees of it). */
+export function recordsIn(prefix: Buffer, complete: boolean, limit: number): unknown[] {
   const records: unknown[] = [];
   let start = cellStart(prefix, 0);
-  while (start !== -1) {
+  while (start !== -1 && records.length < limit) {
     const next = cellStart(prefix, start + 1);
     if (next === -1 && !complete) break;
     records.push(recordOf(prefix.subarray(start, next === -1 ? undefined : next), 0, 0).value);
