@@ -273,6 +273,14 @@ export class Journal {
     }
   }
 
+  /** Whether records wait in a segment whose process has exited: nobody absorbs them unless asked. */
+  hasOrphaned(): boolean {
+    if (!this.hasPending()) return false;
+    return this.segmentSizes().some(
+      ([name, size]) => size > (this.known[name] ?? 0) && !this.ownSegmentNamed(name) && this.ownerExited(name),
+    );
+  }
+
   /** Whether this process has sealed segments to delete once absorbed. */
   hasSealed(): boolean {
     return this.sealed.size > 0;

@@ -102,7 +102,7 @@ const ABSORB_AFTER_MS = 30_000;
 /** The files written are checksummed this long after a write section ends (store/checksums.ts), off its path. */
 const CHECKSUM_AFTER_MS = 1_000;
 const ABSORB_BATCH = 256;
-/** Pending records a read shows beside the tables at most; past it, the read absorbs them first. */
+/** Pending records a read shows beside the tables at most, by default; past it, the read absorbs them first. */
 const PENDING_LIMIT = 2_048;
 
 export function vectorTableName(key: VectorTableKey, generation: number): string {
@@ -227,20 +227,26 @@ export class Store {
    * decoded once; reads of the journal's tables inside it do not absorb first, so `read` shows
    * those records itself, beside the tables' rows. The records are listed before the tables are
    * read: one absorbed meanwhile is then in both (the table's row counts), never in neither;
-   * `moved()` says whether any may have been. Past PENDING_LIMIT records, the journal is absorbed first.
+   * `moved()` says whether any may have been. Past `limit` records, the journal is absorbed first.
    */
-  async besideJournal<P, T>(decode: (record: unknown) => P, read: (pending: P[], moved: () => boolean) => Promise<T>): Promise<T> {
+  async besideJournal<P, T>(
+    decode: (record: unknown) => P,
+    read: (pending: P[], moved: () => boolean) => Promise<T>,
+    limit = PENDING_LIMIT,
+  ): Promise<T> {
     const journal = this.journal;
     if (!journal || !this.absorber || inWrite.getStore()) return read([], () => false);
     let pending = journal.pending(decode);
-    // An absorb that stopped midway may have stored some of its records: the next one sorts them out.
     // What cannot be absorbed now (a full disk) is shown as it is; the next write section reports it.
-    if (pending.records.length > PENDING_LIMIT || pending.interrupted) {
+    if (pending.records.length > limit) {
       await this.settle().catch(() => undefined);
       pending = journal.pending(decode);
     }
-    const { records, stamp } = pending;
-    return besideJournalScope.run(true, () => read(records, () => records.length > 0 && journal.progressStamp() !== stamp));
+    // An absorb under way in another process, or one that stopped midway, may have stored some of
+    // them already: the read then looks (waiting for it meant waiting for the other's whole burst).
+    const { records, stamp, interrupted } = pending;
+    const moved = () => records.length > 0 && (interrupted || journal.progressStamp() !== stamp);
+    return besideJournalScope.run(true, () => read(records, moved));
   }
 
   /**
@@ -263,11 +269,16 @@ export class Store {
     return round;
   }
 
-  /** Seals this process's journal segment and absorbs it, so that it is deleted (before `close`). */
+  /**
+   * Seals this process's journal segment and absorbs it, so that it is deleted (before `close`),
+   * with what processes that have exited left. A process that appended nothing leaves a running
+   * one's records to it: a command that only read waited for the write lock and embedded a server's
+   * records at its exit.
+   */
   async flushJournal(): Promise<void> {
     if (this.absorbTimer) clearTimeout(this.absorbTimer);
     this.journal?.seal();
-    await this.settle();
+    if (this.journal?.hasSealed() || this.journal?.hasOrphaned()) await this.settle();
   }
 
   /** What LanceDB's index and metadata caches hold now, in bytes (bounded by the sizes above). */

@@ -5,32 +5,31 @@ import { sameBucketName } from "../../text/bucket-names.js";
 import type { CoreContext } from "../context.js";
 import { AppError } from "../../shared/errors.js";
 import { cachedBucketRows, DEFAULT_BUCKET, listBucketRows } from "./bucket-rows.js";
-import { besideMemoryJournal, storedIds } from "./pending-memories.js";
+import { besideMemoryJournal, notYetStored } from "./pending-memories.js";
 
 export { cachedBucketRows, DEFAULT_BUCKET, listBucketRows };
 
 /** The user's buckets with their memory counts, those still in the store's journal counted in. */
 export async function listBuckets(ctx: CoreContext, userId: string, query: unknown = {}): Promise<Bucket[]> {
   parseInput(ListBucketsQuery, query);
-  return besideMemoryJournal(ctx, userId, async (pending, moved) => {
-    const stored = await ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
-      const rows = await listBucketRows(ctx, userId);
-      const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", { userId, bucketId: row.id })));
-      return rows.map((row, index) => ({ row, count: counts[index] ?? 0 }));
-    });
-    // A memory absorbed while this ran is counted in the table already.
-    const ids = moved()
-      ? await storedIds(
-          ctx,
-          "memories",
-          pending.map((memory) => memory.id),
-        )
-      : new Set<string>();
-    return stored.map(({ row, count }) => {
-      const journalled = pending.filter((memory) => memory.bucketId === row.id && !ids.has(memory.id)).length;
-      return toBucket(row, count + journalled);
-    });
-  });
+  return besideMemoryJournal(
+    ctx,
+    userId,
+    async (pending, moved) => {
+      const stored = await ctx.store.memo(`buckets:${userId}`, ["buckets", "memories"], async () => {
+        const rows = await listBucketRows(ctx, userId);
+        const counts = await Promise.all(rows.map((row) => ctx.store.count("memories", { userId, bucketId: row.id })));
+        return rows.map((row, index) => ({ row, count: counts[index] ?? 0 }));
+      });
+      // A memory absorbed while this ran is counted in the table already.
+      const journalled = await notYetStored(ctx, pending, moved);
+      return stored.map(({ row, count }) => {
+        const inJournal = journalled.filter((memory) => memory.bucketId === row.id).length;
+        return toBucket(row, count + inJournal);
+      });
+    },
+    "rows",
+  );
 }
 
 export async function createBucket(ctx: CoreContext, userId: string, input: CreateBucketRequest): Promise<CreateBucketResponse> {

@@ -167,36 +167,41 @@ async function findMemories<C extends MemoryColumn>(
   request: ListRequest,
   columns: readonly C[],
 ): Promise<FoundMemory<C>[]> {
-  return besideMemoryJournal(ctx, request.filter.userId, async (journal) => {
-    const pending = journal.filter(filterTest(request.filter));
-    if (request.mode === "query") {
-      const hits = await searchMemories(ctx, {
-        query: request.query,
-        filter: request.filter,
-        limit: request.limit + request.skip,
-        // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
-        candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
-        columns,
-        pending: await withVectors(ctx, pending),
-      });
-      return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
-    }
-    // The first skip + limit of the table's, with the journal's: those of the page are among them.
-    const end = request.mode === "latest" ? request.skip + request.limit : undefined;
-    const where = filterWhere(request.filter);
-    const key = `memories:${JSON.stringify(where)}:${request.mode}:${end}`;
-    const stored = await ctx.store.memo(key, ["memories"], () =>
-      ctx.store.select("memories", where, {
-        columns: [...MEMORY_COLUMNS],
-        orderBy: [
-          { column: "createdAt", ascending: false },
-          { column: "id", ascending: false },
-        ],
-        ...(end === undefined ? {} : { limit: end }),
-      }),
-    );
-    return newestFirst(stored, pending).slice(request.skip, end);
-  });
+  return besideMemoryJournal(
+    ctx,
+    request.filter.userId,
+    async (journal) => {
+      const pending = journal.filter(filterTest(request.filter));
+      if (request.mode === "query") {
+        const hits = await searchMemories(ctx, {
+          query: request.query,
+          filter: request.filter,
+          limit: request.limit + request.skip,
+          // The same depth for every page up to MIN_CANDIDATES hits, so that pages neither repeat nor skip one.
+          candidates: Math.max(MIN_CANDIDATES, request.limit + request.skip),
+          columns,
+          pending: await withVectors(ctx, pending),
+        });
+        return hits.slice(request.skip).map((hit) => ({ ...hit.row, score: hit.score }));
+      }
+      // The first skip + limit of the table's, with the journal's: those of the page are among them.
+      const end = request.mode === "latest" ? request.skip + request.limit : undefined;
+      const where = filterWhere(request.filter);
+      const key = `memories:${JSON.stringify(where)}:${request.mode}:${end}`;
+      const stored = await ctx.store.memo(key, ["memories"], () =>
+        ctx.store.select("memories", where, {
+          columns: [...MEMORY_COLUMNS],
+          orderBy: [
+            { column: "createdAt", ascending: false },
+            { column: "id", ascending: false },
+          ],
+          ...(end === undefined ? {} : { limit: end }),
+        }),
+      );
+      return newestFirst(stored, pending).slice(request.skip, end);
+    },
+    request.mode === "query" ? "vectors" : "rows",
+  );
 }
 
 /** The table's rows and the journal's (without their vectors), newest first; a memory in both is the table's. */

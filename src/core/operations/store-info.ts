@@ -6,6 +6,7 @@ import type { ConversationRow } from "../../store/rows.js";
 import { isRemoteUri } from "../../config/paths.js";
 import type { CoreContext } from "../context.js";
 import { chunkSizes } from "../chat-history/chunking.js";
+import { besideMemoryJournal, notYetStored } from "../memories/pending-memories.js";
 import { rerankerInUse } from "../../providers/create-providers.js";
 
 type Statistics = StoreInfo["statistics"];
@@ -22,11 +23,28 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
     chunks: chunkSizes(store.meta.chunkTokens, config.chunkTokens),
     reranker: await rerankerInUse(config),
     synthesizer: ctx.synthesizer.id,
-    statistics: await store.memo(`statistics:${userId}`, ["memories", "buckets", "conversations", "platforms"], () =>
-      statistics(ctx, userId),
-    ),
+    statistics: await statisticsWithJournal(ctx, userId),
     cacheBytes: store.cacheBytes(),
   };
+}
+
+/**
+ * The memories still in the journal are counted beside the table's rows, as the buckets' counts do:
+ * absorbing them first meant waiting for the write lock and embedding another process's records
+ * (`mnemo info` in the middle of a server's burst of stores waited 12–14 s).
+ */
+function statisticsWithJournal(ctx: CoreContext, userId: string): Promise<Statistics> {
+  return besideMemoryJournal(
+    ctx,
+    userId,
+    async (pending, moved) => {
+      const stored = await ctx.store.memo(`statistics:${userId}`, ["memories", "buckets", "conversations", "platforms"], () =>
+        statistics(ctx, userId),
+      );
+      return { ...stored, memories: stored.memories + (await notYetStored(ctx, pending, moved)).length };
+    },
+    "rows",
+  );
 }
 
 async function statistics(ctx: CoreContext, userId: string): Promise<Statistics> {

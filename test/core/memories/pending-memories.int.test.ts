@@ -96,6 +96,22 @@ describe("memories still in the journal", () => {
     }
   });
 
+  it("are counted by another process's `info`, which leaves them to the process that wrote them", async () => {
+    await app.context.store.settle();
+    const stored = (await service.info()).statistics.memories;
+    await service.memories.store({ text: "The plumber's number is on the green card" });
+    expect(journal.hasPending()).toBe(true);
+    const other = await openTestApp({ store });
+    try {
+      expect((await (await other.service()).info()).statistics.memories).toBe(stored + 1);
+    } finally {
+      await other.close();
+    }
+    expect(journal.hasPending()).toBe(true);
+    await app.context.store.settle();
+    expect((await service.info()).statistics.memories).toBe(stored + 1);
+  });
+
   it("are absorbed first by the reads that do not show them themselves, and by every write", async () => {
     const kept = await service.memories.store({ text: "The spare key is under the blue pot" });
     expect(journal.hasPending()).toBe(true);
