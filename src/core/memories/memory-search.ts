@@ -6,6 +6,7 @@ import type { CoreContext } from "../context.js";
 import { fuseRanks, fuseRelevance, fuseScores, merge, type Candidate } from "../retrieval/fusion.js";
 import { cosine } from "../retrieval/hybrid-search.js";
 import { MIN_CANDIDATES, type LegCandidates } from "../retrieval/legs.js";
+import { readByModel } from "../retrieval/read-by-model.js";
 import { queryCoverage } from "../retrieval/relevance.js";
 import { unrelatedSimilarity } from "../retrieval/unrelated-similarity.js";
 import { filterTest, filterWhere, type MemoryFilter } from "./memory-filter.js";
@@ -91,7 +92,7 @@ export async function searchMemories<C extends MemoryColumn>(ctx: CoreContext, s
     if (!nearest) continue;
     const similar = vectorLeg(nearest, pending, vector, search, candidates);
     const rows = new Map([...nearest.map(({ memory }) => memory), ...pending, ...text.rows].map((row) => [row.id, row]));
-    return fuse({ vector: similar, text: text.leg }, rows, search, unrelated)
+    return fuse({ vector: similar, text: text.leg }, rows, search, unrelated, readByModel(ctx.embedder.id))
       .slice(0, search.limit)
       .map(({ key, score, similarity }) => {
         const row = rows.get(key)!;
@@ -161,12 +162,13 @@ function fuse(
   rows: Map<string, MemoryRow>,
   search: MemorySearch<MemoryColumn>,
   unrelated: number | undefined,
+  reads: (text: string) => boolean,
 ): Candidate<string>[] {
   if (search.fusion === "rrf") return fuseRanks(legs);
   if (search.fusion === "scores") return fuseScores(legs);
   const candidates = merge(legs);
   const texts = candidates.map((candidate) => rows.get(candidate.key)!.text);
-  return fuseRelevance(candidates, texts, search.query, unrelated);
+  return fuseRelevance(candidates, texts, search.query, unrelated, reads);
 }
 
 function pick<C extends MemoryColumn>(row: MemoryRow, columns: readonly C[]): Pick<MemoryRow, C> {

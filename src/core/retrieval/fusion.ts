@@ -110,7 +110,8 @@ const STORE_WORDS_KNEE = 0.5;
  * An absolute relevance in [0, 1], from two readings of each candidate: how much of the query's
  * words it holds, and how far its meaning stands out from the user's other rows: its similarity
  * above a reference, the sixth-best similarity or the embedder's unrelated level when that is
- * higher. The stronger of the two counts (relevance.ts). So one shared common word
+ * higher; no meaning where the model cannot read the query or the candidate (read-by-model.ts).
+ * The stronger of the two counts (relevance.ts). So one shared common word
  * (0.2) does not beat a memory that clearly means what was asked (0.8), and a query about nothing
  * stored scores low whatever its rank. Measured on LoCoMo and on paraphrased questions
  * (test/bench/README.md).
@@ -120,10 +121,13 @@ export function fuseRelevance<Key>(
   texts: string[],
   query: string,
   unrelatedSimilarity: number | undefined,
+  readByModel: (text: string) => boolean = () => true,
 ): Candidate<Key>[] {
   const held = texts.map(textWords);
   const words = queryCoverageOf(query, held);
-  const similarities = candidates.flatMap((candidate) => (candidate.similarity === undefined ? [] : [candidate.similarity]));
+  const queryRead = readByModel(query);
+  const meant = candidates.map((candidate, i) => (queryRead && readByModel(texts[i]!) ? candidate.similarity : undefined));
+  const similarities = meant.flatMap((similarity) => (similarity === undefined ? [] : [similarity]));
   similarities.sort((a, b) => b - a);
   const reference = Math.max(
     similarities[REFERENCE_RANK] ?? (unrelatedSimilarity === undefined ? (similarities.at(-1) ?? 1) : Number.NEGATIVE_INFINITY),
@@ -136,7 +140,7 @@ export function fuseRelevance<Key>(
   const wordsFactor = topical.length === 0 ? 1 : Math.min(1, weightedShare(topical, inStore) / STORE_WORDS_KNEE);
   const scored = candidates.map((candidate, i) => ({
     ...candidate,
-    score: factor * relevance(wordsFactor * words[i]!, candidate.similarity, reference),
+    score: factor * relevance(wordsFactor * words[i]!, meant[i], reference),
   }));
   // Ties (often 0) keep the legs' order: the vector leg's first.
   return scored.sort((a, b) => b.score - a.score);

@@ -3,6 +3,7 @@ import { SearchRequest, type SearchResponse, type SearchResult } from "../../sch
 import type { ChunkRow } from "../../store/rows.js";
 import { hybridSearch, type Hit, type SearchMode } from "./hybrid-search.js";
 import { PASSAGE_THRESHOLD, passageRelevance, queryEvidence } from "./passage-relevance.js";
+import { readByModel } from "./read-by-model.js";
 import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { textWords } from "../../text/word-rarity.js";
 import { messagesOf, type ChunkMessage } from "../chat-history/chunking.js";
@@ -116,7 +117,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
     found.map((hit) => hit.row.conversationId),
   );
   timings.storeMs = performance.now() - started;
-  let hits = scoreHits(query.query, found, titles, unrelated);
+  let hits = scoreHits(query.query, found, titles, unrelated, readByModel(ctx.embedder.id));
   if (!reranker || hits.length < 2) return { hits: hits.slice(0, query.limit), timings, titles };
 
   started = performance.now();
@@ -141,22 +142,29 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
 
 /**
  * The fused hits scored on the one scale, most relevant first; hits within a hundredth of each
- * other keep the fused order, which tells strong hits apart where a probability near 1 does not
- * (and the bundled model, which reads no Chinese or Japanese, rates all such text alike). A
+ * other keep the fused order, which tells strong hits apart where a probability near 1 does not. A
  * passage's words include its conversation's title, which names what the whole conversation is
  * about: "My rye starter went quiet" is about a sourdough starter when its title says so.
  */
-function scoreHits(query: string, found: Hit<ChunkSummary>[], titles: Map<string, TitleRow>, unrelated: number): ChunkHit[] {
+function scoreHits(
+  query: string,
+  found: Hit<ChunkSummary>[],
+  titles: Map<string, TitleRow>,
+  unrelated: number,
+  readByModel: (text: string) => boolean,
+): ChunkHit[] {
   const words = found.map((hit) => textWords(`${titles.get(hit.row.conversationId)?.title ?? ""}\n${hit.row.text}`));
   const evidence = queryEvidence(query, words.slice(0, SCORED_CANDIDATES));
+  const queryRead = readByModel(query);
+  // A hit whose vector could not be read (it moved), or whose text the model cannot read, counts as unrelated in meaning.
+  const meant = (hit: Hit<ChunkSummary>) => (queryRead && readByModel(hit.row.text) ? (hit.similarity ?? unrelated) : unrelated);
   return found
-    .map(({ row, similarity, vector, score }, i) => ({
-      chunk: row,
-      fused: score,
-      // A hit whose vector could not be read (it moved) counts as unrelated in meaning.
-      similarity: similarity ?? unrelated,
-      score: passageRelevance(evidence, words[i]!, similarity ?? unrelated, unrelated),
-      vector,
+    .map((hit, i) => ({
+      chunk: hit.row,
+      fused: hit.score,
+      similarity: meant(hit),
+      score: passageRelevance(evidence, words[i]!, meant(hit), unrelated),
+      vector: hit.vector,
     }))
     .sort((a, b) => Math.round(b.score * 100) - Math.round(a.score * 100));
 }
