@@ -66,5 +66,7 @@ describe("texts in scripts the model does not read", () => {
     for (const memory of rest) expect(memory.score, memory.text).toBeLessThan(PROBABLY_UNRELATED);
     expect((await memories("где живёт брат"))[0]?.text).toContain("Мой брат живёт в Москве");
     expect((await memories("what breed is my dog"))[0]?.text).toContain("My dog Biscuit is a beagle");
+    const { results } = await service.search({ query: "我的猫叫什么名字", limit: 10 });
+    expect(results.filter((hit) => hit.score >= PASSAGE_THRESHOLD).map((hit) => hit.text)).toEqual([FOREIGN[0]]);
   });
 });
