@@ -5,8 +5,7 @@ import { DEFAULT_TRANSFORMERS_MODEL } from "./workers/local-models.js";
 /**
  * The models mnemo picks by itself read English only: the bundled model's vocabulary is English
  * word pieces, and all-MiniLM-L6-v2 was trained on English pairs. Texts in other scripts come out
- * nearly alike to them: a Russian memory scored 0.37 for "zxqv blorptangle frobnicate", a Korean
- * one 0.64 for a Chinese question about a cat (src/README.md, "Meaning only where the model reads").
+ * nearly alike to them, and close to nonsense (src/README.md, "Meaning only where the model reads").
  */
 const LATIN_ONLY = new Set([BUNDLED_EMBEDDER_ID, `transformers:${DEFAULT_TRANSFORMERS_MODEL}`]);
 

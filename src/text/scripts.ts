@@ -3,8 +3,9 @@
  * (Unicode script names, "Latin", "Cyrillic"…). A text without letters passes.
  */
 export function mostlyInScripts(scripts: readonly string[]): (text: string) => boolean {
-  const inScripts = new RegExp(`[${scripts.map((script) => `\\p{sc=${script}}`).join("")}]`, "gu");
-  const otherLetter = new RegExp(`[^${scripts.map((script) => `\\p{sc=${script}}`).join("")}\\P{L}]`, "u");
+  const classes = scripts.map((script) => `\\p{sc=${script}}`).join("");
+  const inScripts = new RegExp(`[${classes}]`, "gu");
+  const otherLetter = new RegExp(`[^${classes}\\P{L}]`, "u");
   return (text) => {
     if (!otherLetter.test(text)) return true;
     const letters = text.match(/\p{L}/gu)?.length ?? 0;

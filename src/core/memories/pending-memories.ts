@@ -26,8 +26,8 @@ export type PendingMemory = Omit<MemoryRow, "vector"> & { vector?: Float32Array 
 /**
  * Pending records a read that only lists or counts them shows beside the tables at most: such a read
  * costs a look-up of their ids, where one that searches embeds each record without a vector (another
- * process's, acknowledged before its text was embedded). Mid-burst a server leaves thousands pending
- * (3,435 at 5,000 stores of 10,000), and absorbing them first had `mnemo info` wait 17–21 s.
+ * process's, acknowledged before its text was embedded). Mid-burst a server leaves thousands pending,
+ * and absorbing them first had `mnemo info` wait for the whole burst (src/README.md).
  */
 const LISTED_LIMIT = 32_768;
 
@@ -112,7 +112,6 @@ export async function withVectors(ctx: CoreContext, rows: PendingMemory[]): Prom
   return rows.map((row) => ({ ...row, vector: row.vector ?? made.get(row.id)! }));
 }
 
-/** Which of these memories `key` already holds (memories by id, history by the memory's id). */
 /** The pending memories not in the table yet: once `moved()`, some may have been absorbed while a read ran. */
 export async function notYetStored(ctx: CoreContext, pending: PendingMemory[], moved: () => boolean): Promise<PendingMemory[]> {
   if (!moved()) return pending;
@@ -124,6 +123,7 @@ export async function notYetStored(ctx: CoreContext, pending: PendingMemory[], m
   return pending.filter((memory) => !stored.has(memory.id));
 }
 
+/** Which of these memories `key` already holds (memories by id, history by the memory's id). */
 export async function storedIds(ctx: CoreContext, key: "memories" | "memoryHistory", ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   if (key === "memories") return new Set((await ctx.store.select(key, { id: ids }, { columns: ["id"] })).map((row) => row.id));

@@ -31,7 +31,7 @@ export async function storeInfo(ctx: CoreContext, userId: string, userName: stri
 /**
  * The memories still in the journal are counted beside the table's rows, as the buckets' counts do:
  * absorbing them first meant waiting for the write lock and embedding another process's records
- * (`mnemo info` in the middle of a server's burst of stores waited 12–14 s).
+ * (`mnemo info` in the middle of a server's burst of stores waited for the burst's end).
  */
 function statisticsWithJournal(ctx: CoreContext, userId: string): Promise<Statistics> {
   return besideMemoryJournal(

@@ -159,13 +159,11 @@ function scoreHits(
   // A hit whose vector could not be read (it moved), or whose text the model cannot read, counts as unrelated in meaning.
   const meant = (hit: Hit<ChunkSummary>) => (queryRead && readByModel(hit.row.text) ? (hit.similarity ?? unrelated) : unrelated);
   return found
-    .map((hit, i) => ({
-      chunk: hit.row,
-      fused: hit.score,
-      similarity: meant(hit),
-      score: passageRelevance(evidence, words[i]!, meant(hit), unrelated),
-      vector: hit.vector,
-    }))
+    .map((hit, i) => {
+      const similarity = meant(hit);
+      const score = passageRelevance(evidence, words[i]!, similarity, unrelated);
+      return { chunk: hit.row, fused: hit.score, similarity, score, vector: hit.vector };
+    })
     .sort((a, b) => Math.round(b.score * 100) - Math.round(a.score * 100));
 }
 
