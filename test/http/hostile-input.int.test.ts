@@ -336,6 +336,31 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(once.status).toBe(200);
   });
 
+  it("counts a limit in characters as a person does: 200 emoji are a 200-character name, 201 are one too many", async () => {
+    const upload = (displayName: string, id: string) =>
+      JSON.stringify({
+        platform: "emoji-app",
+        platformDisplayName: displayName,
+        conversation: {
+          id,
+          title: "🦊".repeat(1000),
+          createdAt: "2025-01-01T00:00:00Z",
+          messages: [{ id: "m1", role: "human", content: "hi" }],
+        },
+      });
+    const ingest = "/api/chat-history/ingest/custom-online";
+    expect((await send("post", ingest, upload("🦊".repeat(200), "🦊".repeat(500)))).status).toBe(200);
+    const over = await send("post", ingest, upload("🦊".repeat(201), "fox"));
+    expect([over.status, over.body.error]).toEqual([400, "platformDisplayName: must be at most 200 characters"]);
+    const bucket = await send("post", "/api/buckets", JSON.stringify({ name: "🦊".repeat(100) }));
+    expect(bucket.status).toBe(200);
+    const memory = await send("post", "/api/memory", JSON.stringify({ text: "🦊".repeat(20_000) }));
+    expect(memory.status).toBe(200);
+    expect((await send("post", "/api/memory", JSON.stringify({ text: "🦊".repeat(20_001) }))).body.error).toBe(
+      "text: must be at most 20000 characters",
+    );
+  });
+
   it("takes well-formed text of every plane, and a U+FFFD that was sent as one", async () => {
     const text = "café 🦊 \ufffd 日本語";
     const answer = await send("post", "/api/memory", JSON.stringify({ text }));
