@@ -1,20 +1,16 @@
-import { scriptsRead } from "../../providers/embedder-scripts.js";
+import { readsOnlyEnglish } from "../../providers/embedder-languages.js";
+import { inAnotherLanguage } from "../../text/other-language.js";
 import { mostlyInScripts } from "../../text/scripts.js";
 
-const readers = new Map<string, (text: string) => boolean>();
+const mostlyLatin = mostlyInScripts(["Latin"]);
+const english = (text: string) => mostlyLatin(text) && !inAnotherLanguage(text);
 const anyText = () => true;
 
 /**
- * Whether the embedder's similarity to a text says anything: the text is written mostly in a script
- * its model reads. Where it does not (the query's text or the candidate's), relevance goes by the
- * words alone, as for a memory the vector leg did not find.
+ * Whether the embedder's similarity to a text says anything: a model that reads English only rates
+ * texts in other scripts and languages alike. Where it cannot read the query's text or the
+ * candidate's, relevance goes by the words alone, as for a memory the vector leg did not find.
  */
 export function readByModel(embedderId: string): (text: string) => boolean {
-  let reads = readers.get(embedderId);
-  if (!reads) {
-    const scripts = scriptsRead(embedderId);
-    reads = scripts ? mostlyInScripts(scripts) : anyText;
-    readers.set(embedderId, reads);
-  }
-  return reads;
+  return readsOnlyEnglish(embedderId) ? english : anyText;
 }

@@ -6,8 +6,8 @@ import { PASSAGE_THRESHOLD } from "../../../src/core/retrieval/passage-relevance
 import type { MemoryObject } from "../../../src/schemas/memories.js";
 import { openAppWithChats } from "../../helpers.js";
 
-// The bundled model reads English only: texts in other scripts come out nearly alike to it, so its
-// similarity between them, or between them and a nonsense query, is no sign of meaning
+// The bundled model reads English only: texts in other scripts and languages come out nearly alike
+// to it, so its similarity between them, or between them and a nonsense query, is no sign of meaning
 // (core/retrieval/read-by-model.ts). Those texts are found by their words alone.
 
 const FOREIGN = [
@@ -16,6 +16,8 @@ const FOREIGN = [
   "저는 매일 아침 커피를 마십니다",
   "Мой брат живёт в Москве",
   "مرحبا، اسمي أحمد وأعيش في القاهرة",
+  "Mon chien s'appelle Biscuit et il adore la plage",
+  "Ich trinke jeden Morgen zwei Tassen Kaffee",
 ];
 const chat = (id: string, text: string) => ({
   platform: "chatgpt",
@@ -39,7 +41,7 @@ afterAll(async () => app.close());
 const memories = async (query: string) =>
   (await service.memories.listV2({ query, count: 10, includeIds: true })).memories as MemoryObject[];
 
-describe("texts in scripts the model does not read", () => {
+describe("texts in scripts and languages the model does not read", () => {
   const NONSENSE = ["zxqv blorptangle frobnicate", "asdf qwer"];
 
   it("score nothing for a nonsense question in memories", async () => {
@@ -65,6 +67,9 @@ describe("texts in scripts the model does not read", () => {
     expect(first!.score).toBeGreaterThanOrEqual(PROBABLY_UNRELATED);
     for (const memory of rest) expect(memory.score, memory.text).toBeLessThan(PROBABLY_UNRELATED);
     expect((await memories("где живёт брат"))[0]?.text).toContain("Мой брат живёт в Москве");
+    const [coffee, ...others] = await memories("wie viel Kaffee trinke ich");
+    expect(coffee?.text).toContain("Ich trinke jeden Morgen zwei Tassen Kaffee");
+    for (const memory of others) expect(memory.score, memory.text).toBeLessThan(PROBABLY_UNRELATED);
     expect((await memories("what breed is my dog"))[0]?.text).toContain("My dog Biscuit is a beagle");
     const { results } = await service.search({ query: "我的猫叫什么名字", limit: 10 });
     expect(results.filter((hit) => hit.score >= PASSAGE_THRESHOLD).map((hit) => hit.text)).toEqual([FOREIGN[0]]);
