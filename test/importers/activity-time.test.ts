@@ -44,6 +44,32 @@ describe("activityTime reads a My Activity time", () => {
     expect(iso(line)).toBe("2024-11-27T15:04:05.000Z");
   });
 
+  it.each([
+    ["2024. 11. 27. \uc624\ud6c4 10\uc2dc 0\ubd84 0\ucd08 GMT-8", "ko: a time in words after its PM marker"],
+    ["2024. 11. 27. PM 10\uc2dc 0\ubd84 0\ucd08 GMT-8", "ko, as Node 20 writes it"],
+    [
+      "27 \u0e1e.\u0e22. 2567 22 \u0e19\u0e32\u0e2c\u0e34\u0e01\u0e32 00 \u0e19\u0e32\u0e17\u0e35 00 \u0e27\u0e34\u0e19\u0e32\u0e17\u0e35 GMT-8",
+      "th: a time in words",
+    ],
+    ["27 nov. 2024, 22 h 00 min 00 s HNP", "fr-CA: a time in words, a zone name of its own"],
+    ["27 nov. 2024, 22 h 00 HNP", "fr-CA: without seconds"],
+    ["2024\u5e7411\u670827\u65e5 \u665a\u4e0a10:00:00 [PST]", "zh-TW: in the evening, not PM"],
+  ])("reads %s (%s) as 10 PM in California", (line) => {
+    expect(activityTime(line)).toEqual({ iso: "2024-11-28T06:00:00.000Z", day: "2024-11-27" });
+  });
+
+  it("reads a Korean date in words, and a time without a zone as UTC", () => {
+    expect(activityTime("2024\ub144 11\uc6d4 27\uc77c \uc624\ud6c4 10\uc2dc 0\ubd84 0\ucd08")).toEqual({
+      iso: "2024-11-27T22:00:00.000Z",
+      day: "2024-11-27",
+    });
+  });
+
+  it("takes no offset's minutes for the time of day", () => {
+    expect(iso("2025\u5e741\u67081\u65e5 GMT+5:45 05:45:00")).toBe("2025-01-01T00:00:00.000Z");
+    expect(iso("1 janv. 2025, 05 h 45 min 00 s UTC+5:45")).toBe("2025-01-01T00:00:00.000Z");
+  });
+
   it("reads a time with no zone, as old Takeouts wrote it, as UTC: the zone is not unknown but absent", () => {
     expect(activityTime("Jun 23, 2015, 2:43:45 PM")).toEqual({ iso: "2015-06-23T14:43:45.000Z", day: "2015-06-23" });
   });
@@ -111,6 +137,8 @@ describe("activityTime reads a My Activity time", () => {
     "13/13/2025 10:00:00 GMT",
     "Nov 27, 2024, 25:00:00 GMT",
     "Nov 27, 2024, 10:00:00 AM and then some",
+    "Prompted plan for 2024: 10 h 30 min of reading",
+    "2024\ub144 \ud68c\uc758\ub294 \uc624\ud6c4 3\uc2dc 30\ubd84\uc5d0 \uc2dc\uc791\ud569\ub2c8\ub2e4",
   ])("refuses %j, no date and time", (line) => {
     expect(activityTime(line)).toBeUndefined();
   });
