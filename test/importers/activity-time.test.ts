@@ -53,6 +53,8 @@ describe("activityTime reads a My Activity time", () => {
     ],
     ["27 nov. 2024, 22 h 00 min 00 s HNP", "fr-CA: a time in words, a zone name of its own"],
     ["27 nov. 2024, 22 h 00 HNP", "fr-CA: without seconds"],
+    ["27.11.2024 \u0433., 22:00:00 \u0447. \u0413\u0440\u0438\u043d\u0443\u0438\u0447-8", "bg: the word for hour, GMT in Bulgarian"],
+    ["27\u200f/11\u200f/2024\u060c 10:00:00 \u0645 \u063a\u0631\u064a\u0646\u062a\u0634-8", "ar: GMT in Arabic"],
     ["2024\u5e7411\u670827\u65e5 \u665a\u4e0a10:00:00 [PST]", "zh-TW: in the evening, not PM"],
   ])("reads %s (%s) as 10 PM in California", (line) => {
     expect(activityTime(line)).toEqual({ iso: "2024-11-28T06:00:00.000Z", day: "2024-11-27" });
@@ -65,9 +67,39 @@ describe("activityTime reads a My Activity time", () => {
     });
   });
 
-  it("takes no offset's minutes for the time of day", () => {
+  it("reads GMT in a language's own word with an offset's minutes, or alone", () => {
+    expect(iso("27.11.2024 \u0433., 10:00:00 \u0447. \u0413\u0440\u0438\u043d\u0443\u0438\u0447+5:30")).toBe("2024-11-27T04:30:00.000Z");
+    expect(iso("27.11.2024 \u0433., 10:00:00 \u0447. \u0413\u0440\u0438\u043d\u0443\u0438\u0447")).toBe("2024-11-27T10:00:00.000Z");
+  });
+
+  it("reads an offset's minutes after a dot, and takes no offset's minutes for the time of day", () => {
+    expect(iso("1.1.2025 klo 5.45.00 UTC+5.45")).toBe("2025-01-01T00:00:00.000Z");
+    expect(iso("1 Jan 2025, 05.45.00 GMT+5.45")).toBe("2025-01-01T00:00:00.000Z");
     expect(iso("2025\u5e741\u67081\u65e5 GMT+5:45 05:45:00")).toBe("2025-01-01T00:00:00.000Z");
     expect(iso("1 janv. 2025, 05 h 45 min 00 s UTC+5:45")).toBe("2025-01-01T00:00:00.000Z");
+  });
+
+  it.each([
+    ["MSK", "2024-11-27T07:00:00.000Z"],
+    ["HKT", "2024-11-27T02:00:00.000Z"],
+    ["KST", "2024-11-27T01:00:00.000Z"],
+    ["PHT", "2024-11-27T02:00:00.000Z"],
+    ["ICT", "2024-11-27T03:00:00.000Z"],
+  ])("reads %s, a zone name no language of Intl gives", (zone, expected) => {
+    expect(activityTime(`Nov 27, 2024, 10:00:00 AM ${zone}`)).toEqual({ iso: expected, day: "2024-11-27" });
+  });
+
+  it.each([
+    ["SGT", "2024-11-27T02:00:00.000Z"],
+    ["WIB", "2024-11-27T03:00:00.000Z"],
+    ["WITA", "2024-11-27T02:00:00.000Z"],
+    ["WIT", "2024-11-27T01:00:00.000Z"],
+  ])("reads %s, a zone name Intl gives in Malay and Indonesian", (zone, expected) => {
+    expect(activityTime(`Nov 27, 2024, 10:00:00 AM ${zone}`)).toEqual({ iso: expected, day: "2024-11-27" });
+  });
+
+  it("takes IST, which India, Israel and Ireland share, as India's (en-IN's), as no language before it names another so", () => {
+    expect(iso("Nov 27, 2024, 10:00:00 AM IST")).toBe("2024-11-27T04:30:00.000Z");
   });
 
   it("reads a time with no zone, as old Takeouts wrote it, as UTC: the zone is not unknown but absent", () => {

@@ -5,7 +5,7 @@
 // tables kept by hand: a language Intl knows is read without a change here.
 import { type CalendarDay, calendarDay } from "./calendar.js";
 import { type ClockTime, clockTime, dayPeriodAround, hourOfPeriod } from "./clock.js";
-import { zoneBefore, zoneOffset, zoneWord } from "./zone.js";
+import { withGmt, zoneBefore, zoneOffset, zoneWord } from "./zone.js";
 
 /** A Takeout activity time read: `iso` in UTC (Date#toISOString); `unknownZone` set to the zone text when it was not recognised and the wall-clock time was read as UTC. */
 export interface ActivityTime {
@@ -37,13 +37,15 @@ export function activityTime(line: string): ActivityTime | undefined {
 
 /**
  * The line as the readers below expect it: plain spaces, ASCII digits, no direction marks (Hebrew and
- * Arabic lines carry them), no brackets around the zone ("[GMT+1]", "(PST)"), and an offset written
- * whole ("GMT -8", "GMT–8" as "GMT-8"), as languages that Intl formats so write them.
+ * Arabic lines carry them), no brackets around the zone ("[GMT+1]", "(PST)"), GMT in a language's
+ * own word as "GMT", and an offset written whole ("GMT -8", "GMT–8" as "GMT-8"), as languages that
+ * Intl formats so write them.
  */
 function normalised(line: string): string {
-  return asciiDigits(line)
+  const plain = asciiDigits(line)
     .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, "")
-    .replace(/[()[\]]/g, " ")
+    .replace(/[()[\]]/g, " ");
+  return withGmt(plain)
     .replace(/\b(GMT|UTC) ?[\u2212\u2013-] ?(?=\d)/g, "$1-")
     .replace(/\b(GMT|UTC) ?\+ ?(?=\d)/g, "$1+")
     .replace(/[\s\u00a0\u202f\u2009]+/g, " ")

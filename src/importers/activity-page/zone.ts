@@ -1,5 +1,6 @@
-// The zone of a Takeout time line: a short name ("PST", "JST"), an offset ("GMT-8", "UTC+1"), or none.
-import { LOCALES } from "./locales.js";
+// The zone of a Takeout time line: a short name ("PST", "HNP", "JST"), an offset ("GMT-8", "UTC+1"),
+// also in a language's own word for GMT ("Гринуич-8" bg, "−8 گرینویچ" fa), or none.
+import { escaped, LOCALES } from "./locales.js";
 
 export interface ZoneText {
   /** The zone as written; "" when the line has none (old Takeouts wrote UTC without saying so). */
@@ -7,8 +8,9 @@ export interface ZoneText {
   side: "before" | "after";
 }
 
-const OFFSET_ZONE = /^(?:GMT|UTC)(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/;
-const OFFSET_ZONE_AT_END = /(?<![\p{L}\p{M}])(?:GMT|UTC)[+-]\d{1,2}(?::?\d{2})?\s*$/u;
+// Languages that write times with dots write an offset's minutes after one too ("GMT+5.30": id, da, fi, sl).
+const OFFSET_ZONE = /^(?:GMT|UTC)(?:([+-])(\d{1,2})(?:[:.]?(\d{2}))?)?$/;
+const OFFSET_ZONE_AT_END = /(?<![\p{L}\p{M}])(?:GMT|UTC)[+-]\d{1,2}(?:[:.]?\d{2})?\s*$/u;
 const CAPITALS_AT_END = /(?<![\p{L}\p{M}])\p{Lu}{2,6}\s*$/u;
 
 /** What follows the time as its zone: one short word; undefined when it is more (prompt text, not a time). */
@@ -21,7 +23,7 @@ export function zoneBefore(before: string): ZoneText | undefined {
   const found = OFFSET_ZONE_AT_END.exec(before) ?? CAPITALS_AT_END.exec(before);
   if (!found) return undefined;
   const text = found[0].trim();
-  return OFFSET_ZONE.test(text) || shortZoneOffset(text) !== undefined ? { text: found[0], side: "before" } : undefined;
+  return zoneOffset(text) !== undefined ? { text: found[0], side: "before" } : undefined;
 }
 
 /** Minutes east of UTC of a zone as Takeout writes it; undefined when it is not known. */
@@ -29,10 +31,62 @@ export function zoneOffset(zone: string): number | undefined {
   const text = zone.trim();
   if (text === "Z") return 0;
   const offset = OFFSET_ZONE.exec(text);
-  if (!offset) return shortZoneOffset(text);
+  if (!offset) return ABBREVIATIONS_INTL_LACKS[text] ?? shortZoneOffset(text);
   const [, sign = "+", hours = "0", minutes = "0"] = offset;
   return (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
 }
+
+// Names Takeout has been seen to write that no language of Intl (CLDR 48) gives a zone, in minutes
+// east of UTC. None of these places keeps summer time (Moscow since 2014).
+const ABBREVIATIONS_INTL_LACKS: Record<string, number> = {
+  MSK: 180,
+  HKT: 480,
+  KST: 540,
+  PHT: 480,
+  ICT: 420,
+  PKT: 300,
+  NPT: 345,
+  TRT: 180,
+};
+
+// --- GMT in a language's own word
+
+let localGmt: { before: RegExp; after: RegExp; alone: RegExp } | undefined;
+
+/** The line with a language's own word for GMT, before or after its offset, written "GMT". */
+export function withGmt(text: string): string {
+  const { before, after, alone } = localGmtPatterns();
+  return text.replace(before, "GMT$1").replace(after, "GMT$1").replace(alone, "GMT");
+}
+
+function localGmtPatterns(): NonNullable<typeof localGmt> {
+  if (localGmt) return localGmt;
+  const words =
+    [...new Set(LOCALES.map(gmtWord))]
+      .filter((word) => word !== "" && !/^(?:GMT|UTC)$/.test(word))
+      .map(escaped)
+      .join("|") || "(?!)";
+  const offset = "([+\\u2212\\u2013-] ?\\d{1,2}(?::?\\d{2})?)";
+  const notLetter = (side: "<" | "") => `(?${side}![\\p{L}\\p{M}])`;
+  localGmt = {
+    before: new RegExp(`${notLetter("<")}(?:${words}) ?${offset}`, "gu"),
+    after: new RegExp(`${offset} ?(?:${words})${notLetter("")}`, "gu"),
+    alone: new RegExp(`${notLetter("<")}(?:${words})${notLetter("")}`, "gu"),
+  };
+  return localGmt;
+}
+
+/** A locale's word for GMT: its name of the zone 8 hours west of it, without the offset. */
+function gmtWord(locale: string): string {
+  const format = new Intl.DateTimeFormat(locale, { timeZone: "Etc/GMT+8", timeZoneName: "shortOffset" });
+  const name = format.formatToParts(Date.UTC(2025, 0, 1)).find((part) => part.type === "timeZoneName")?.value ?? "";
+  return name
+    .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069[\]()]/g, "")
+    .replace(/[+\u2212\u2013-]\s*\p{Nd}+/u, "")
+    .trim();
+}
+
+// --- short names
 
 // Short zone names of every language × zone cost 1.6 s to list (0.6 s with the grouping below), so
 // they are listed one language at a time, in LOCALES order, only until the name asked for is found. Zones are listed by their
