@@ -36,8 +36,9 @@ export function zoneOffset(zone: string): number | undefined {
   return (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
 }
 
-// Names Takeout has been seen to write that no language of Intl (CLDR 48) gives a zone, in minutes
-// east of UTC. None of these places keeps summer time (Moscow since 2014).
+// Common names that Takeout may write and no language of Intl (CLDR 48) gives a zone, so they
+// cannot be listed from it; in minutes east of UTC. None of these places keeps summer time
+// (Moscow since 2014, Turkey since 2016).
 const ABBREVIATIONS_INTL_LACKS: Record<string, number> = {
   MSK: 180,
   HKT: 480,
