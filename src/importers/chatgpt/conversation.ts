@@ -73,18 +73,20 @@ function currentBranch(mapping: JsonObject, currentNode: string | undefined): Js
 /** Fallback when `current_node` is missing: from the root, always follow the last (newest) child. */
 function latestLeaf(mapping: JsonObject): string | undefined {
   const ids = Object.keys(mapping);
-  let id = ids.find((candidate) => {
-    const node = mapping[candidate];
-    const parent = isObject(node) ? stringOf(node.parent) : undefined;
-    return parent === undefined || !isObject(mapping[parent]);
-  });
+  // A damaged mapping whose parents form a cycle has no root: its messages are read from the first node.
+  let id =
+    ids.find((candidate) => {
+      const node = mapping[candidate];
+      const parent = isObject(node) ? stringOf(node.parent) : undefined;
+      return parent === undefined || !isObject(mapping[parent]);
+    }) ?? ids[0];
   const seen = new Set<string>();
   while (id !== undefined && !seen.has(id)) {
     seen.add(id);
     const node = mapping[id];
     const children = isObject(node) ? arrayOf(node.children).filter((child) => typeof child === "string") : [];
     const next = children.at(-1);
-    if (next === undefined || !isObject(mapping[next])) return id;
+    if (next === undefined || !isObject(mapping[next]) || seen.has(next)) return id;
     id = next;
   }
   return id;
