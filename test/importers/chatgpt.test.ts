@@ -334,6 +334,34 @@ describe("ChatGPT fallbacks", () => {
     expect(conversation?.conversation.messages.map((m) => m.content)).toEqual(["Question", "New answer"]);
   });
 
+  it("a mapping whose parents form a cycle (no root, no current_node) keeps its messages, in order", () => {
+    const record = {
+      title: "Looped",
+      conversation_id: "looped",
+      current_node: null,
+      mapping: {
+        q: node("q", "a", ["a"], userMessage("q", "Question", 1_700_000_000)),
+        a: node("a", "q", ["q"], assistantMessage("a", "Answer")),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => m.content)).toEqual(["Question", "Answer"]);
+  });
+
+  it("a current_node or parent named like an object's built-ins (__proto__) is no node: the messages are kept", () => {
+    const record = {
+      title: "Hostile ids",
+      conversation_id: "hostile-ids",
+      current_node: "__proto__",
+      mapping: {
+        q: node("q", "constructor", ["a"], userMessage("q", "Question", 1_700_000_000)),
+        a: node("a", "q", [], assistantMessage("a", "Answer")),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => m.content)).toEqual(["Question", "Answer"]);
+  });
+
   it("a non-object element is invalid input naming the file and record", async () => {
     const path = join(tmp, "bad-element.json");
     const valid = {

@@ -249,6 +249,30 @@ describe("Claude conversations.json", () => {
     ]);
   });
 
+  it("reads the top-level text when the content blocks hold none, never its placeholder", () => {
+    const message = (uuid: string, text: string, content: unknown[]) => ({
+      uuid,
+      sender: "assistant",
+      created_at: "2025-03-01T09:00:00Z",
+      text,
+      content,
+    });
+    const record = {
+      uuid: "c-blank-blocks",
+      name: "Blank blocks",
+      chat_messages: [
+        { uuid: "h1", sender: "human", created_at: "2025-03-01T08:59:00Z", text: "Name a tern.", content: [{ type: "text", text: "" }] },
+        message("a1", "The Arctic tern.", [{ type: "text" }]),
+        message("a2", "This block is not supported on your current device yet.", [{ type: "thinking", thinking: "Hm." }]),
+      ],
+    };
+    const messages = claudeConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.content])).toEqual([
+      ["h1", "Name a tern."],
+      ["a1", "The Arctic tern."],
+    ]);
+  });
+
   it("the zip and the unzipped folder give exactly what the plain file gives", async () => {
     const plain = await collect(plainFile);
     const reader = await openExport(join(fixtures, "claude-export.zip"));

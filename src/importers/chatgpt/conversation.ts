@@ -57,34 +57,41 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
 
 /** Nodes from the root down to `current_node` (or, without one, down the latest children). */
 function currentBranch(mapping: JsonObject, currentNode: string | undefined): JsonObject[] {
-  const leaf = currentNode !== undefined && isObject(mapping[currentNode]) ? currentNode : latestLeaf(mapping);
+  const leaf = currentNode !== undefined && nodeOf(mapping, currentNode) !== undefined ? currentNode : latestLeaf(mapping);
   const branch: JsonObject[] = [];
   const seen = new Set<string>();
   for (let id = leaf; id !== undefined && !seen.has(id); ) {
     seen.add(id);
-    const node = mapping[id];
-    if (!isObject(node)) break;
+    const node = nodeOf(mapping, id);
+    if (node === undefined) break;
     branch.push(node);
     id = stringOf(node.parent);
   }
   return branch.reverse();
 }
 
+/** The mapping's own node of that id: an id such as `__proto__` must not reach Object.prototype. */
+function nodeOf(mapping: JsonObject, id: string): JsonObject | undefined {
+  const node = Object.hasOwn(mapping, id) ? mapping[id] : undefined;
+  return isObject(node) ? node : undefined;
+}
+
 /** Fallback when `current_node` is missing: from the root, always follow the last (newest) child. */
 function latestLeaf(mapping: JsonObject): string | undefined {
   const ids = Object.keys(mapping);
-  let id = ids.find((candidate) => {
-    const node = mapping[candidate];
-    const parent = isObject(node) ? stringOf(node.parent) : undefined;
-    return parent === undefined || !isObject(mapping[parent]);
-  });
+  // A damaged mapping whose parents form a cycle has no root: its messages are read from the first node.
+  let id =
+    ids.find((candidate) => {
+      const parent = stringOf(nodeOf(mapping, candidate)?.parent);
+      return parent === undefined || nodeOf(mapping, parent) === undefined;
+    }) ?? ids[0];
   const seen = new Set<string>();
   while (id !== undefined && !seen.has(id)) {
     seen.add(id);
-    const node = mapping[id];
-    const children = isObject(node) ? arrayOf(node.children).filter((child) => typeof child === "string") : [];
+    const node = nodeOf(mapping, id);
+    const children = node !== undefined ? arrayOf(node.children).filter((child) => typeof child === "string") : [];
     const next = children.at(-1);
-    if (next === undefined || !isObject(mapping[next])) return id;
+    if (next === undefined || nodeOf(mapping, next) === undefined || seen.has(next)) return id;
     id = next;
   }
   return id;

@@ -176,11 +176,10 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
   const role = raw.sender === "human" ? "human" : raw.sender === "assistant" ? "assistant" : undefined;
   if (role === undefined) return undefined;
   // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
-  // ("This block is not supported…") for the ones it cannot show, so it is not read then.
-  const written =
-    Array.isArray(raw.content) && raw.content.length > 0
-      ? textBlocks(raw.content)
-      : (stringOf(raw.text) ?? "").replace(UNSUPPORTED_BLOCK, "");
+  // ("This block is not supported…") for the ones it cannot show, so the blocks are read first; it
+  // is read too when they hold no text (a text block without its `text`), its placeholder removed.
+  const blocks = Array.isArray(raw.content) ? textBlocks(raw.content) : "";
+  const written = blocks.trim() !== "" ? blocks : (stringOf(raw.text) ?? "").replace(UNSUPPORTED_BLOCK, "");
   const body = role === "assistant" ? answerText(written) : written;
   const text = [body, ...attachmentPieces(raw)]
     .filter((piece) => piece.trim() !== "")
