@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../text/regexp.js";
 /** A route as the API lists it: a method and an OpenAPI path template (`/api/memories/{id}`). */
 export interface RouteTemplate {
   method: string;
@@ -16,7 +17,7 @@ export function allowedMethods(routes: RouteTemplate[]): (path: string) => strin
 function templatePattern(template: string): RegExp {
   const source = template
     .split(/(\{\w+\})/)
-    .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+" : escapeRegExp(part)))
     .join("");
   // Not strict about a trailing slash, as the router is not.
   return new RegExp(`^${source}/?$`);

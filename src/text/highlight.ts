@@ -1,5 +1,6 @@
 import { terms } from "./terms.js";
 import { UNSPACED_SCRIPT as UNSPACED, unspacedTerms } from "./unspaced-terms.js";
+import { escapeRegExp } from "./regexp.js";
 
 /** A piece of a text, and whether it matches the query (a search face shows it marked). */
 export interface Segment {
@@ -69,8 +70,4 @@ function splitRuns(word: string, runs: RegExp | undefined, push: (piece: string,
     at = match.index + match[0].length;
   }
   push(word.slice(at), false);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

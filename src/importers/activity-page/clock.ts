@@ -1,6 +1,7 @@
 // The time of day of a Takeout time line: "10:00:00", "klo 10.00.00" (fi), or in words, "10시 0분 0초"
 // (ko), "22 h 00 min 00 s" (fr-CA), "22 นาฬิกา 00 นาที 00 วินาที" (th); with its AM or PM marker.
-import { escaped, LOCALES } from "./locales.js";
+import { escapeRegExp } from "../../text/regexp.js";
+import { LOCALES } from "./locales.js";
 
 export interface ClockTime {
   hour: number;
@@ -88,7 +89,7 @@ function addUnitWords(
 function alternatives(words: Set<string>): string {
   return [...words]
     .sort((a, b) => b.length - a.length)
-    .map(escaped)
+    .map(escapeRegExp)
     .join("|");
 }
 
@@ -168,6 +169,6 @@ function markerKey(marker: string): string {
 
 /** A regex source matching `key` with any dots and spaces Takeout may put between its letters ("p. m."). */
 function markerPattern(key: string): string {
-  const letters = [...key].map((char) => escaped(char)).join("[.\\s]*");
+  const letters = [...key].map(escapeRegExp).join("[.\\s]*");
   return `${letters}\\.?`;
 }

@@ -10,8 +10,3 @@ export const LOCALES = `
 `
   .trim()
   .split(/\s+/);
-
-/** A regex source matching `text` as written (outside a character class, as "u" regexes allow no "\-" there). */
-export function escaped(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-}

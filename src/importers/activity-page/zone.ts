@@ -1,6 +1,7 @@
 // The zone of a Takeout time line: a short name ("PST", "HNP", "JST"), an offset ("GMT-8", "UTC+1"),
 // also in a language's own word for GMT ("Гринуич-8" bg, "−8 گرینویچ" fa), or none.
-import { escaped, LOCALES } from "./locales.js";
+import { escapeRegExp } from "../../text/regexp.js";
+import { LOCALES } from "./locales.js";
 
 export interface ZoneText {
   /** The zone as written; "" when the line has none (old Takeouts wrote UTC without saying so). */
@@ -65,7 +66,7 @@ function localGmtPatterns(): NonNullable<typeof localGmt> {
   const words =
     [...new Set(LOCALES.map(gmtWord))]
       .filter((word) => word !== "" && !/^(?:GMT|UTC)$/.test(word))
-      .map(escaped)
+      .map(escapeRegExp)
       .join("|") || "(?!)";
   const offset = "([+\\u2212\\u2013-] ?\\d{1,2}(?::?\\d{2})?)";
   const notLetter = (side: "<" | "") => `(?${side}![\\p{L}\\p{M}])`;
