@@ -121,7 +121,7 @@ export function fuseRelevance<Key>(
   texts: string[],
   query: string,
   unrelatedSimilarity: number | undefined,
-  readByModel: (text: string) => boolean = () => true,
+  readByModel: (text: string) => boolean,
 ): Candidate<Key>[] {
   const held = texts.map(textWords);
   const words = queryCoverageOf(query, held);
