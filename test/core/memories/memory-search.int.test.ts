@@ -4,6 +4,7 @@ import type { MnemoService } from "../../../src/core/service.js";
 import type { MemoryObject } from "../../../src/schemas/memories.js";
 import { insertMemoryRows, memoryRows } from "../../../src/core/memories/memories.js";
 import { lastMemoryIndex } from "../../../src/core/memories/memory-index.js";
+import { PROBABLY_UNRELATED } from "../../../src/core/retrieval/relevance.js";
 import { StoreMemoryRequest } from "../../../src/schemas/memories.js";
 import { unindexedVectors } from "../../../src/store/search.js";
 import { VECTOR_INDEX_MIN_ROWS } from "../../../src/store/maintenance.js";
@@ -72,6 +73,17 @@ describe("memory search", () => {
     await service.memories.store({ text: "I prefer window seats on long flights" });
     expect((await found(service, "1999"))[0]).toBe("1999-12-31: fireworks over the harbour with the whole family");
     expect((await found(service, "たこ焼き"))[0]).toBe("大阪でたこ焼きを食べた");
+  });
+
+  it("finds a Chinese memory by a character the segmenter joins into a longer word in the question", async () => {
+    // "我的猫叫什么名字" segments as 我的|猫叫|什么|名字: "猫叫" is in neither memory, 我的 and 什么 are in both kinds of question.
+    await service.memories.store({ text: "我养了一只猫，它的名字叫小白" });
+    await service.memories.store({ text: "我的狗叫旺财，是一只金毛" });
+    const { memories } = await service.memories.listV2({ query: "我的猫叫什么名字", includeIds: true, count: 2 });
+    const [cat, dog] = memories as MemoryObject[];
+    expect(cat?.text).toBe("我养了一只猫，它的名字叫小白");
+    expect(cat!.score).toBeGreaterThanOrEqual(PROBABLY_UNRELATED);
+    expect(dog!.score).toBeLessThan(PROBABLY_UNRELATED);
   });
 
   it("ranks by meaning when no word is shared, and says a question about nothing stored is probably unrelated", async () => {

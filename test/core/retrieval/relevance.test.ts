@@ -33,6 +33,13 @@ describe("queryCoverage", () => {
     expect(tower).toBeGreaterThan(0.9);
     expect(other).toBe(0);
   });
+
+  it("finds a Han character of a longer word, and leaves Chinese function words out while the query has others", () => {
+    const [cat, dog] = queryCoverage("我的猫叫什么名字", ["我养了一只猫，它的名字叫小白", "我的狗叫旺财"]);
+    expect(cat).toBeGreaterThan(0.6);
+    expect(dog).toBeLessThan(0.25);
+    expect(queryCoverage("我的什么", ["我的书是什么"])).toEqual([1]);
+  });
 });
 
 describe("relevance", () => {
