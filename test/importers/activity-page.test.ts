@@ -61,7 +61,6 @@ describe("a record of Takeout's My Activity page (HTML)", () => {
       subtitles: [{ name: "Attached 1 file." }, { name: "- IMG_0042 (1).jpg", url: "IMG_0042%20(1).jpg" }],
       attachedFiles: ["IMG_0042 (1).jpg"],
       time: "2024-11-27T04:15:03.000Z",
-      localDay: "2024-11-26",
       safeHtmlItem: [{ html: "<p>A <em>Monstera</em> &amp; more.</p><ul><li>Water weekly</li></ul>" }],
       products: ["Gemini Apps"],
       details: [
@@ -159,14 +158,14 @@ describe("the records of a page", () => {
 });
 
 describe("Gemini's My Activity page imported", () => {
-  it("gives the conversations its JSON would: by the conversation linked, else by day and pause, with files named", async () => {
+  it("gives the conversations its JSON would: by the conversation linked, else by pause, with files named", async () => {
     const { conversations, skipped } = await collectWithSkips(page);
     expect(
       conversations.map(({ conversation }) => [conversation.id, conversation.title, conversation.createdAt, conversation.messages.length]),
     ).toEqual([
       ["gemini-app-5f2c9a7e1b3d4a60", "What is the difference between a list and a tuple in Python?", "2024-07-03T16:15:00.000Z", 4],
-      ["gemini-day-2024-11-26", "What plant is this?", "2024-11-27T04:15:03.000Z", 2],
-      ["gemini-day-2024-11-27", "How much water for a 70% hydration pizza dough with 500 g of flour?", "2024-11-27T17:58:40.000Z", 4],
+      ["gemini-day-2024-11-27", "What plant is this?", "2024-11-27T04:15:03.000Z", 2],
+      ["gemini-day-2024-11-27-2", "How much water for a 70% hydration pizza dough with 500 g of flour?", "2024-11-27T17:58:40.000Z", 4],
     ]);
     const [python, plant, pizza] = conversations.map(({ conversation }) => conversation.messages.map((message) => message.content));
     expect(python![1]).toBe("A list can change; a tuple cannot:\n\npoint = (1, 2)\npoint[0] = 3  # TypeError");
@@ -177,19 +176,37 @@ describe("Gemini's My Activity page imported", () => {
     });
   });
 
-  it("groups records without a conversation by the day the page writes, so an afternoon in California is not cut at UTC's midnight", async () => {
+  it("gives the conversations and ids the same account's JSON gives, a session not cut at midnight (the page's nor UTC's)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
     try {
-      const path = join(dir, "MyActivity.html");
-      const turn = (prompt: string, time: string) => cell(`Prompted&nbsp;${prompt}<br>${time}<br><p>ok</p>`);
-      await writeFile(
-        path,
-        pageOf([turn("and the second?", "Nov 26, 2024, 4:10:00 PM PST"), turn("first question", "Nov 26, 2024, 3:50:00 PM PST")]),
-      );
-      const conversations = await collect(path);
-      expect(conversations.map(({ conversation }) => [conversation.id, conversation.messages.length])).toEqual([
+      // An afternoon in California that runs past UTC's midnight, an evening whose day is the 26th on
+      // the page and the 27th in the JSON, and the next morning.
+      const turns: [string, string, string][] = [
+        ["first question", "Nov 26, 2024, 3:50:00 PM PST", "2024-11-26T23:50:00Z"],
+        ["and the second?", "Nov 26, 2024, 4:10:00 PM PST", "2024-11-27T00:10:00Z"],
+        ["what plant is this?", "Nov 26, 2024, 8:15:00 PM PST", "2024-11-27T04:15:00Z"],
+        ["how much water for pizza dough?", "Nov 27, 2024, 9:58:40 AM PST", "2024-11-27T17:58:40Z"],
+      ];
+      const html = join(dir, "MyActivity.html");
+      const json = join(dir, "My Activity.json");
+      await writeFile(html, pageOf(turns.map(([prompt, written]) => cell(`Prompted&nbsp;${prompt}<br>${written}<br><p>ok</p>`))));
+      const records = turns.map(([prompt, , time]) => ({
+        header: "Gemini Apps",
+        title: `Prompted ${prompt}`,
+        time,
+        products: ["Gemini Apps"],
+        safeHtmlItem: [{ html: "<p>ok</p>" }],
+      }));
+      await writeFile(json, JSON.stringify(records.reverse()));
+      const shape = (conversations: Awaited<ReturnType<typeof collect>>) =>
+        conversations.map(({ conversation }) => ({ id: conversation.id, messages: conversation.messages.map((m) => [m.id, m.content]) }));
+      const fromPage = shape(await collect(html));
+      expect(fromPage.map(({ id, messages }) => [id, messages.length])).toEqual([
         ["gemini-day-2024-11-26", 4],
+        ["gemini-day-2024-11-27", 2],
+        ["gemini-day-2024-11-27-2", 2],
       ]);
+      expect(shape(await collect(json))).toEqual(fromPage);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -219,6 +219,49 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("keeps a GPT-5 answer, not its preambles (commentary channel) nor code sent to all (a tool call)", () => {
+    // A thinking turn as GPT-5 exports write it: public parsers of real exports (convoviz, the
+    // userscript exporters) show the final-channel text as the answer and fold the rest away.
+    const node = (id: string, parent: string | null, message: object) => ({
+      id,
+      parent,
+      children: [] as string[],
+      message: { id, create_time: 1_760_000_000, ...message },
+    });
+    const assistant = (id: string, parent: string, message: object) => node(id, parent, { author: { role: "assistant" }, ...message });
+    const text = (words: string) => ({ content_type: "text", parts: [words] });
+    const record = {
+      id: "c-gpt5",
+      title: "Ferry times",
+      current_node: "a6",
+      mapping: {
+        u1: node("u1", null, { author: { role: "user" }, content: text("When does the last ferry to Cacilhas leave?") }),
+        a1: assistant("a1", "u1", { recipient: "all", channel: "commentary", content: text("I'll check Transtejo's current timetable.") }),
+        a2: assistant("a2", "a1", {
+          recipient: "web.run",
+          channel: "commentary",
+          content: { content_type: "code", text: '{"search_query":[{"q":"Transtejo"}]}' },
+        }),
+        a3: assistant("a3", "a2", {
+          recipient: "all",
+          content: { content_type: "code", language: "unknown", text: 'search("Cais do Sodré Cacilhas last ferry")' },
+        }),
+        a4: assistant("a4", "a3", {
+          recipient: "all",
+          metadata: { is_thinking_preamble_message: true },
+          content: text("Now reading the timetable page."),
+        }),
+        a5: assistant("a5", "a4", { recipient: "all", channel: "analysis", content: text("The page lists 01:40.") }),
+        a6: assistant("a6", "a5", { recipient: "all", channel: "final", content: text("The last ferry leaves Cais do Sodré at 01:40.") }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.content])).toEqual([
+      ["u1", "When does the last ferry to Cacilhas leave?"],
+      ["a6", "The last ferry leaves Cais do Sodré at 01:40."],
+    ]);
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

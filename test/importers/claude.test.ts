@@ -135,6 +135,29 @@ describe("Claude conversations.json", () => {
     ]);
   });
 
+  it('reads a sender and a block type in any case ("Human", "Assistant", "Text"), as re-saved exports write them', () => {
+    const record = {
+      uuid: "c-capitals",
+      name: "Capitals",
+      chat_messages: [
+        { uuid: "h1", sender: "Human", created_at: "2025-04-01T09:00:00Z", text: "Name a tern.", content: [] },
+        {
+          uuid: "a1",
+          sender: "Assistant",
+          created_at: "2025-04-01T09:00:05Z",
+          text: "",
+          content: [{ type: "Text", text: "The Arctic tern." }],
+        },
+        { uuid: "s1", sender: "system", created_at: "2025-04-01T09:00:06Z", text: "Not a turn.", content: [] },
+      ],
+    };
+    const messages = claudeConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "Name a tern."],
+      ["assistant", "The Arctic tern."],
+    ]);
+  });
+
   it("keeps the current branch where messages link to their parents (an edited prompt, a regenerated answer)", () => {
     const ROOT = "00000000-0000-4000-8000-000000000000";
     const message = (uuid: string, parent: string, sender: string, minute: number, text: string) => ({

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe("Gemini My Activity.json", () => {
-  it("groups Gemini records into conversations (by URL, else by UTC day and pauses), oldest first", async () => {
+  it("groups Gemini records into conversations (by URL, else by pauses, named by UTC day), oldest first", async () => {
     const conversations = await collect(activityFile);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.createdAt, c.conversation.updatedAt])).toEqual(
       [

@@ -19,8 +19,6 @@ export interface PageRecord {
   subtitles?: Link[];
   /** UTC, ISO 8601 (a zone name Intl does not know: the wall clock read as UTC); absent when no line reads as a time. */
   time?: string;
-  /** The day of `time` as the page writes it, in the account's time zone (YYYY-MM-DD): the JSON has no such field. */
-  localDay?: string;
   safeHtmlItem?: { html: string }[];
   products?: string[];
   details?: Link[];
@@ -72,7 +70,7 @@ function bodyFields(children: ChildNode[]): PageRecord {
     ...(titleUrl === undefined ? {} : { titleUrl }),
     ...(subtitles.length === 0 ? {} : { subtitles }),
     ...(files.length === 0 ? {} : { attachedFiles: files }),
-    ...(time === undefined ? {} : { time: time.iso, localDay: time.day }),
+    ...(time === undefined ? {} : { time: time.iso }),
     ...(html === "" ? {} : { safeHtmlItem: [{ html }] }),
   };
 }

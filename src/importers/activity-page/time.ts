@@ -11,8 +11,6 @@ import { withGmt, type ZoneText, zoneBefore, zoneOffset, zoneWord } from "./zone
 /** A Takeout activity time read: `iso` in UTC (Date#toISOString); `unknownZone` set to the zone text when it was not recognised and the wall-clock time was read as UTC. */
 export interface ActivityTime {
   iso: string;
-  /** The day as written, in the account's time zone (YYYY-MM-DD). */
-  day: string;
   unknownZone?: string;
 }
 
@@ -85,6 +83,5 @@ function timeIn(date: CalendarDay, clock: ClockTime, zoneText: string): Activity
   if (new Date(wallClock).getUTCDate() !== date.day) return undefined;
   const offset = zoneText === "" ? 0 : zoneOffset(zoneText);
   const iso = new Date(wallClock - (offset ?? 0) * 60_000).toISOString();
-  const day = new Date(wallClock).toISOString().slice(0, 10);
-  return offset === undefined ? { iso, day, unknownZone: zoneText } : { iso, day };
+  return offset === undefined ? { iso, unknownZone: zoneText } : { iso };
 }

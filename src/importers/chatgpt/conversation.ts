@@ -1,4 +1,7 @@
 // ChatGPT export: one conversation record (an element of conversations.json) to the upload shape.
+// An assistant's answer is its text on the final channel (or none): ChatGPT shows commentary-channel
+// text (GPT-5's preambles before a tool call) in the folded thinking panel, and code sent to "all" is a
+// tool call it never shows; public converters and parsers of real exports leave both out of the answer.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -135,9 +138,19 @@ function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
     if (CODE_TOOLS.has(recipient)) return codeCell(content);
     return undefined;
   }
-  // The analysis channel is the model's reasoning, shown (if at all) folded away: not its answer.
-  if (role === "assistant" && message.channel === "analysis") return undefined;
+  if (role === "assistant" && !isAnswer(message, content)) return undefined;
   return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+}
+
+/**
+ * Whether an assistant message to the user is part of its answer: not the analysis channel (its
+ * reasoning), not the commentary channel nor a message flagged as a thinking preamble (what it says
+ * it is about to do, shown folded away with the reasoning), not code (a tool call without its tool).
+ */
+function isAnswer(message: JsonObject, content: JsonObject): boolean {
+  if (message.channel === "analysis" || message.channel === "commentary") return false;
+  if (isObject(message.metadata) && message.metadata.is_thinking_preamble_message === true) return false;
+  return content.content_type !== "code";
 }
 
 function roleOf(message: JsonObject): UploadMessage["role"] | "tool" | undefined {

@@ -173,7 +173,7 @@ function ordered(chatMessages: unknown[], conversationId: string): UploadMessage
 }
 
 function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefined {
-  const role = raw.sender === "human" ? "human" : raw.sender === "assistant" ? "assistant" : undefined;
+  const role = roleOf(raw.sender);
   if (role === undefined) return undefined;
   // Older exports have only `text` (or an empty `content`). Beside blocks, `text` is a placeholder
   // ("This block is not supported…") for the ones it cannot show, so the blocks are read first; it
@@ -191,6 +191,18 @@ function toMessage(raw: JsonObject, fallbackId: string): UploadMessage | undefin
 }
 
 /**
+ * "human" or "assistant" in any case: claude.ai writes them lower-case, but exports passed through
+ * other tools (browser exporters, scripts re-saving the JSON) write "Human" and "Assistant".
+ */
+function roleOf(sender: unknown): UploadMessage["role"] | undefined {
+  const name = stringOf(sender)?.trim().toLowerCase();
+  return name === "human" || name === "assistant" ? name : undefined;
+}
+
+/** A block's type in lower case ("Text" from a re-saved export is a text block). */
+const blockType = (block: JsonObject) => stringOf(block.type)?.trim().toLowerCase();
+
+/**
  * The text of the `text` blocks and of `voice_note` blocks (a message spoken rather than typed, as
  * its transcript), and the documents the assistant wrote with a tool (an artifact, a created file)
  * and the text their edits put in, which the user reads as part of the answer; thinking, other
@@ -200,9 +212,9 @@ function textBlocks(content: unknown[]): string {
   return content
     .filter(isObject)
     .map((block) =>
-      block.type === "text" || block.type === "voice_note"
+      blockType(block) === "text" || blockType(block) === "voice_note"
         ? (stringOf(block.text) ?? "")
-        : block.type === "tool_use"
+        : blockType(block) === "tool_use"
           ? (writtenDocument(block) ?? documentEdit(block) ?? "")
           : "",
     )

@@ -1,8 +1,8 @@
 // Gemini: Google Takeout "My Activity" records (Gemini Apps, formerly Bard) to conversations.
 // Each record is one prompt and its response; records are grouped into conversations by their
-// conversation URL when they carry one, otherwise by calendar day (UTC in the JSON, which gives no
-// zone; the account's own from the HTML page, which writes it), split where an hour passes without
-// a record. A turn from before the point where the user branched a chat links to the original and
+// conversation URL when they carry one, otherwise into sessions, split where an hour passes without
+// a record (never at midnight: the JSON gives no zone, and the HTML page's own day would make its
+// sessions and ids differ from the JSON's of the same account). A turn from before the point where the user branched a chat links to the original and
 // to each branch (the title then opens with "Branched "): it is a turn of each, as Gemini shows it in each.
 //
 // Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
@@ -28,7 +28,7 @@ import { GEMINI_HOST, namesGeminiProduct } from "./names.js";
 /** A conversation's link: /app/<id>, /app/c/<id> (newer), /chat/<id> (Bard), optionally under /u/<n>/. */
 const CONVERSATION_URL = /https?:\/\/(?:gemini|bard)\.google\.com\/(?:u\/\d+\/)?(?:app|chat)\/(?:c\/)?([A-Za-z0-9_-]{6,})/;
 const TITLE_CHARS = 80;
-/** Records of one day without a conversation URL are one conversation until this long a pause. */
+/** Records without a conversation URL are one conversation until this long a pause. */
 const SESSION_GAP_MS = 60 * 60 * 1000;
 
 const SKIPPED = {
@@ -38,11 +38,12 @@ const SKIPPED = {
   repeated: "Gemini records met again in another activity file (read once)",
 } as const;
 
+/** The group of the turns that link to no conversation, which sessionsOf splits and names. */
+const UNLINKED = "day";
+
 /** A Gemini record as read, before the file's prompt verb is known. */
 export interface Activity {
   time: string;
-  /** The calendar day its records without a conversation are grouped by: the account's own when the page gives it, else UTC's. */
-  day: string;
   /** Position in the file, to keep records with equal times in a stable order. */
   order: number;
   title: string;
@@ -74,7 +75,7 @@ export function readActivity(record: unknown, context: RecordContext): Activity 
   return toActivity(record, context);
 }
 
-/** The activities of a read grouped into conversations: by the conversation they link to, else by day and session. */
+/** The activities of a read grouped into conversations: by the conversation they link to, else by session. */
 export function geminiConversations(activities: Activity[]): UploadConversation[] {
   const byFile = new Map<string, Activity[]>();
   for (const activity of activities) {
@@ -149,10 +150,8 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     .map((item) => htmlToText(stringOf(item.html) ?? ""))
     .filter((text) => text !== "")
     .join("\n\n");
-  const localDay = stringOf(record.localDay);
   return {
     time,
-    day: localDay !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(localDay) ? localDay : time.slice(0, 10),
     order: context.index,
     title: stringOf(record.title) ?? "",
     answer,
@@ -172,7 +171,7 @@ function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] | 
     activity.context.skip(SKIPPED.notAPrompt);
     return undefined;
   }
-  const groups = activity.groups.length > 0 ? activity.groups.map((id) => `app-${id}`) : [`day-${activity.day}`];
+  const groups = activity.groups.length > 0 ? activity.groups.map((id) => `app-${id}`) : [UNLINKED];
   const fingerprint = fingerprintOf(activity.title);
   return groups.map((group) => ({
     time: activity.time,
@@ -209,20 +208,27 @@ function attachmentNames(record: JsonObject): string[] {
 }
 
 /**
- * A day's records split where an hour passes between two of them: a morning's question about Python
- * and an evening's about bread are two conversations. The first keeps the day's id, the later ones
- * add `-2`, `-3`, so an export imported before the split replaces its day with the first.
+ * The records without a conversation split where an hour passes between two of them: a morning's
+ * question about Python and an evening's about bread are two conversations, and a session that runs
+ * past midnight is one. A session is named by the UTC day it starts on, `day-2025-03-08`, the later
+ * ones starting that day adding `-2`, `-3`: the names a page and the JSON of one account both give.
  */
 function sessionsOf(group: string, turns: Turn[]): [string, Turn[]][] {
   turns.sort((a, b) => compare(a.time, b.time) || a.order - b.order);
-  if (!group.startsWith("day-")) return [[group, turns]];
+  if (group !== UNLINKED) return [[group, turns]];
   const sessions: Turn[][] = [];
   for (const [i, turn] of turns.entries()) {
     const previous = turns[i - 1];
     if (previous === undefined || Date.parse(turn.time) - Date.parse(previous.time) > SESSION_GAP_MS) sessions.push([]);
     sessions.at(-1)!.push(turn);
   }
-  return sessions.map((session, i) => [i === 0 ? group : `${group}-${i + 1}`, session]);
+  const startedOn = new Map<string, number>();
+  return sessions.map((session) => {
+    const day = `day-${session[0]!.time.slice(0, 10)}`;
+    const count = (startedOn.get(day) ?? 0) + 1;
+    startedOn.set(day, count);
+    return [count === 1 ? day : `${day}-${count}`, session];
+  });
 }
 
 function stringsIn(value: unknown, depth: number): string[] {
