@@ -66,6 +66,8 @@ export const ImportSummary = z.object({
       }),
     )
     .default([]),
+  /** Conversations over the 100,000-token limit, stored in parts that each hold at most that many: the file, the title, the parts. */
+  inParts: z.array(z.object({ file: z.string(), conversation: z.string(), parts: z.number().int() })).default([]),
   /**
    * The memories the export holds, stored as memories: new, updated (the export words one otherwise
    * now: a new version), unchanged (imported before) and failed, and the buckets they are in by name.

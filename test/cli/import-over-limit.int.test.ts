@@ -26,7 +26,57 @@ function exportWithOneOverLimit(): string {
   return file;
 }
 
+/** A Claude export holding one conversation of ~120,000 tokens: an export holds it whole, so mnemo may cut it. */
+function claudeExportOverLimit(): string {
+  const file = path.join(tempDir(), "conversations.json");
+  const messages = Array.from({ length: 40 }, (_, i) => ({
+    uuid: `m${i}`,
+    sender: i % 2 ? "assistant" : "human",
+    text: Array.from({ length: 1_000 }, (_, w) => `note ${i * 1_000 + w}`).join(" "),
+    created_at: new Date(Date.UTC(2024, 2, 1, 9, i)).toISOString(),
+  }));
+  const record = {
+    uuid: "huge",
+    name: "Refactoring day",
+    created_at: "2024-03-01T09:00:00Z",
+    updated_at: "2024-03-02T09:00:00Z",
+    chat_messages: messages,
+  };
+  fs.writeFileSync(file, JSON.stringify([record]));
+  return file;
+}
+
 describe("import of an export with a conversation over 100,000 tokens", () => {
+  it("an export's conversation is stored in parts under the limit, none rejected, and said so", async () => {
+    const store = tempDir();
+    const file = claudeExportOverLimit();
+    // ~4 s: four commands on a store of its own. --no-wait: the parts' ~600 chunks would take seconds more to
+    // embed; that each is under the limit is what the index worker checks.
+    const dry = await runCli(["--store", store, "import", "--dry-run", file]);
+    expect(dry.stderr).toMatch(/Would import 2 new conversations \(1 conversation over 100,000 tokens in 2 parts\)$/m);
+    const result = await runCli(["--json", "--store", store, "import", "--no-wait", file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      new: 2,
+      rejected: 0,
+      failed: 0,
+      inParts: [{ conversation: "Refactoring day", parts: 2 }],
+    });
+    const listed = JSON.parse((await runCli(["--json", "--store", store, "chats", "list"])).stdout);
+    const parts = listed.items.map((item: { title: string; tokenCount: number; messageCount: number }) => [
+      item.title,
+      item.tokenCount <= 100_000,
+    ]);
+    expect(new Map(parts)).toEqual(
+      new Map([
+        ["Refactoring day", true],
+        ["Refactoring day (part 2)", true],
+      ]),
+    );
+    const again = await runCli(["--store", store, "import", "--no-wait", file]);
+    expect(again.stderr).toMatch(/Nothing new: all 2 conversations were already imported$/m);
+  });
+
   it("on this machine's store: counts it once, as rejected, not also as new", async () => {
     const store = tempDir();
     const result = await runCli(["--json", "--store", store, "import", exportWithOneOverLimit()]);

@@ -17,6 +17,7 @@ describe("the Import page's recent imports", () => {
       problems: [],
       skipped: [],
       repaired: [{ file: "conversations.json", record: 42, fields: ["title"], count: 1, text: "Plans \uFFFD" }],
+      inParts: [],
       memories: { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] },
       conversationIds: [],
       importIds: [],

@@ -13,6 +13,8 @@ import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
+import { conversationParts } from "./conversation-parts.js";
+import { loadTokenizer } from "../../text/tokens.js";
 
 /**
  * Conversations sent per upload call, at most: each call costs ~20 ms of store work whatever its
@@ -61,6 +63,8 @@ export interface ImportSummary {
    * exported again. Not failures.
    */
   repaired: RepairedRecord[];
+  /** Conversations over the 100,000-token limit, stored in parts (conversation-parts.ts). Not failures. */
+  inParts: { file: string; conversation: string; parts: number }[];
   /** Internal ids of every conversation this import stored. */
   conversationIds: string[];
   /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
@@ -121,6 +125,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     problems: [],
     skipped: [],
     repaired: [],
+    inParts: [],
     restored: [],
     memories: noMemories(),
     conversationIds: [],
@@ -135,6 +140,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
   let reader: ExportReader | undefined;
   summary.files.push(file);
   const started = Date.now();
+  const tokenizer = await loadTokenizer();
   let batch: UploadConversation[] = [];
   let batchChars = 0;
   const flush = async () => {
@@ -185,9 +191,13 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
         });
         continue;
       }
-      batch.push(checked.data);
-      batchChars += checked.data.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
-      if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
+      const parts = conversationParts(checked.data, tokenizer);
+      if (parts.length > 1) summary.inParts.push({ file: path, conversation: checked.data.conversation.title, parts: parts.length });
+      for (const part of parts) {
+        batch.push(part);
+        batchChars += part.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
+        if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
+      }
       options.onProgress?.(progress(path, format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
     await flush();

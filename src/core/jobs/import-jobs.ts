@@ -205,6 +205,7 @@ function named(summary: ImportSummary, file: string, filename: string): NonNulla
     })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: reword(entry.file) })),
     repaired: summary.repaired.map((entry) => ({ ...entry, file: reword(entry.file) })),
+    inParts: summary.inParts.map((entry) => ({ ...entry, file: rename(entry.file), conversation: reword(entry.conversation) })),
     outcome: outcomeOf(summary),
   };
 }

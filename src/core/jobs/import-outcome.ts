@@ -4,6 +4,7 @@
  * changed: a run again over the same files says "Nothing new: all 4 conversations were already
  * imported", not "Imported 4 conversations: 0 new", which reads as if 4 were imported.
  */
+import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
 
 /** An import's counts of one kind of thing (conversations, memories); those not known are left out. */
 export interface ImportCounts {
@@ -12,6 +13,8 @@ export interface ImportCounts {
   unchanged: number;
   rejected?: number;
   failed?: number;
+  /** Conversations over the 100,000-token limit, stored in parts (core/jobs/conversation-parts.ts): each one's parts. */
+  inParts?: readonly { parts: number }[];
 }
 
 export interface OutcomeWords {
@@ -40,7 +43,16 @@ export function importOutcome(counts: ImportCounts, words: OutcomeWords): string
   const first = counts.new || counts.updated;
   said[0] = `${said[0]} ${first === 1 ? words.noun[0] : words.noun[1]}`;
   const unchanged = counts.unchanged ? `; ${number(counts.unchanged)} unchanged` : "";
-  return `${words.dryRun ? "Would import" : "Imported"} ${said.join(", ")}${where}${unchanged}${tail}`;
+  return `${words.dryRun ? "Would import" : "Imported"} ${said.join(", ")}${inParts(counts, words)}${where}${unchanged}${tail}`;
+}
+
+/** " (1 conversation over 100,000 tokens in 2 parts)": why more were stored than the export held. */
+function inParts(counts: ImportCounts, words: OutcomeWords): string {
+  const long = counts.inParts ?? [];
+  if (long.length === 0) return "";
+  const parts = long.reduce((sum, conversation) => sum + conversation.parts, 0);
+  const noun = long.length === 1 ? words.noun[0] : words.noun[1];
+  return ` (${number(long.length)} ${noun} over ${number(MAX_CONVERSATION_TOKENS)} tokens in ${number(parts)} parts)`;
 }
 
 const number = (count: number) => count.toLocaleString("en-US");

@@ -87,6 +87,7 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: label(entry.file) })),
     repaired: summary.repaired.map((entry) => ({ ...entry, file: label(entry.file) })),
+    inParts: summary.inParts.map((entry) => ({ ...entry, file })),
     restored: [],
   };
 }
@@ -102,6 +103,7 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
     total.problems.push(...summary.problems);
     total.skipped.push(...summary.skipped);
     total.repaired.push(...summary.repaired);
+    total.inParts.push(...summary.inParts);
     total.conversationIds.push(...summary.conversationIds);
     addMemoryCounts(total.memories, summary.memories);
     for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);
