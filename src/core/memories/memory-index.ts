@@ -60,7 +60,11 @@ class MemoryIndex {
   private ids: (string | undefined)[] = [];
   private versions: number[] = [];
   private sizes: number[] = [];
-  /** Each memory's vector apart, and its length, for cosines: the scan reads nothing else. */
+  /**
+   * Each memory's vector apart, and its length, for cosines: the scan reads nothing else. One
+   * Float32Array of every vector side by side, tried twice, was no better: at 10k memories its scan
+   * took 3.3 ms against 3.0, a search's CPU no less, RSS no less (V8's heap 1.8 MiB less).
+   */
   private vectors: (Float32Array | undefined)[] = [];
   private norms: number[] = [];
   private memories: (IndexedMemory | undefined)[] = [];
