@@ -2,8 +2,9 @@
 // Each record is one prompt and its response; records are grouped into conversations by their
 // conversation URL when they carry one, otherwise into sessions, split where an hour passes without
 // a record (never at midnight: the JSON gives no zone, and the HTML page's own day would make its
-// sessions and ids differ from the JSON's of the same account). A turn from before the point where the user branched a chat links to the original and
-// to each branch (the title then opens with "Branched "): it is a turn of each, as Gemini shows it in each.
+// sessions and ids differ from the JSON's of the same account). A turn from before the point where
+// the user branched a chat links to the original and to each branch (the title then opens with
+// "Branched "): it is a turn of each, as Gemini shows it in each.
 //
 // Takeout writes the account's language: the header ("Gemini Apps", "Gemini アプリ", "Gemini-Apps")
 // and the verb before each prompt ("Prompted …", "送信したメッセージ: …"). A record is recognised by
