@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import { MAX_TITLE_CHARS } from "./limits.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 export { PLATFORM_PATTERN } from "./platform.js";
 /** Which platform's conversations: `all`, or a platform id (the core refuses one the user has none from, naming theirs). */
 export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
-export const MAX_CONVERSATION_TOKENS = 100_000;
-/** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
-export const MAX_TITLE_CHARS = 1_000;
+export { MAX_CONVERSATION_TOKENS, MAX_TITLE_CHARS } from "./limits.js";
 
 export const UploadMessage = z.object({
   id: z.string().min(1).max(500),

@@ -4,7 +4,7 @@
  * changed: a run again over the same files says "Nothing new: all 4 conversations were already
  * imported", not "Imported 4 conversations: 0 new", which reads as if 4 were imported.
  */
-import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
+import { MAX_CONVERSATION_TOKENS } from "../../schemas/limits.js";
 
 /** An import's counts of one kind of thing (conversations, memories); those not known are left out. */
 export interface ImportCounts {
