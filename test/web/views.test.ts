@@ -72,6 +72,46 @@ describe("search and recall pages when nothing is about the question", () => {
   });
 });
 
+describe("a search hit that holds several messages", () => {
+  const table = "Here is the plan.\n\n| day | flour |\n|---|---|\n| 1 | 100 |";
+  const question = "Question 28: what next with the starter?";
+  const hit = {
+    conversationId: "conv_1",
+    messageId: "m27",
+    title: "Sourdough",
+    // As the chunker joins them: one line break between messages.
+    text: `${table}\n${question}`,
+    score: 0.8,
+    probablyUnrelated: false,
+    timestamp: "2024-01-01T00:00:00Z",
+    sender: "assistant",
+    parts: [
+      { text: table, sender: "assistant", timestamp: "2024-01-01T00:00:00Z" },
+      { text: question, sender: "human", timestamp: "2024-01-01T00:01:00Z" },
+    ],
+    context: [{ text: "Can you plan my week?", sender: "human", timestamp: "2023-12-31T23:59:00Z", position: "before" as const }],
+  };
+
+  it("shows each message on its own, under who said it: a message ending in a table does not swallow the next", async () => {
+    const page = await html(
+      SearchPage({
+        ctx,
+        query: "28",
+        platform: "",
+        limit: 20,
+        all: false,
+        platforms: [],
+        pending: 0,
+        result: { ...search, results: [hit], totalResults: 1 },
+      }),
+    );
+    const item = page.slice(page.indexOf('<li class="item">'));
+    expect(item).toMatch(/<\/table>[\s\S]*Question <mark>28<\/mark>/);
+    const speakers = [...item.matchAll(/<span class="speaker">(\w+)<\/span>/g)].map((m) => m[1]);
+    expect(speakers).toEqual(["You", "Assistant", "You"]);
+  });
+});
+
 describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
   const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
