@@ -279,6 +279,21 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).not.toMatch(/`mnemo|\/api\//);
   });
 
+  it("answers an address that is no page with the app's Not found page, and API clients still with JSON", async () => {
+    const typo = await page.goto(`${server.url}/memory`);
+    expect(typo?.status()).toBe(404);
+    expect(typo?.headers()["content-type"]).toContain("text/html");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Not found");
+    expect(await page.locator("main").textContent()).toContain("There is no page at /memory");
+    expect(await page.locator('nav[aria-label="Main"] a[href="/memories"]').count()).toBeGreaterThan(0);
+
+    const client = await fetch(`${server.url}/memory`);
+    expect(client.status).toBe(404);
+    expect(await client.json()).toEqual({ error: "No such endpoint: GET /memory" });
+    const apiPath = await page.goto(`${server.url}/api/nope`);
+    expect(apiPath?.headers()["content-type"]).toContain("application/json");
+  });
+
   it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {
     await api(server, "POST", "/api/memory", { text: `Memo ${XSS}` });
     const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
