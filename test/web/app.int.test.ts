@@ -229,6 +229,23 @@ describe("the web app in a real browser", () => {
     await phone.close();
   });
 
+  it("shows a long memory cut in the list, and whole on request", async () => {
+    const text = `2025-03-03 Kitchen renovation notes. ${"Tiles, grout and the budget again. ".repeat(300)}The end.`;
+    await api(server, "POST", "/api/memory", { text });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/memories`);
+    const item = phone.locator("li.item", { hasText: "Kitchen renovation notes" });
+    const whole = item.locator("p.text", { hasText: "The end." });
+    expect(await whole.isVisible()).toBe(false);
+    expect((await item.boundingBox())!.height).toBeLessThan(844); // the list goes on within a phone's screen
+    await item.getByText(`Show all ${text.length.toLocaleString("en")} characters`).click();
+    expect(await whole.isVisible()).toBe(true);
+    expect(await whole.textContent()).toBe(text);
+    expect(await item.locator("p.text.cut").isVisible()).toBe(false);
+    await phone.close();
+  });
+
   it("renames a bucket, and deletes one after saying how many memories move to General; General cannot be deleted", async () => {
     const created = await api<{ bucket: { id: string } }>(server, "POST", "/api/buckets", { name: "Trips" });
     await api(server, "POST", "/api/memory", { text: "Lisbon in May", bucketId: Number(created.body.bucket.id) });

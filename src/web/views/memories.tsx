@@ -1,4 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { cutText } from "../../text/cut-text.js";
 import { startsWithItsDate } from "../../text/memory-date.js";
 import { probablyUnrelated } from "../../core/index.js";
 import { plural, shortDate, withQuery } from "../format.js";
@@ -208,7 +209,7 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         {memory.content_type === "image" && memory.image_url ? (
           <img class="memory-image" src={sameOrigin(memory.image_url)} alt={memory.image_description ?? memory.text} loading="lazy" />
         ) : null}
-        <p class="text">{memory.text}</p>
+        <MemoryText text={memory.text} />
         <div class="actions">
           <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
@@ -240,6 +241,23 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         </div>
       </div>
     </li>
+  );
+}
+
+/** Longer memories are shown cut, whole on request: one of 20,000 characters filled a dozen phone screens of the list. */
+const WHOLE_UP_TO = 1000;
+const CUT_TO = 600;
+
+function MemoryText(props: { text: string }) {
+  if (props.text.length <= WHOLE_UP_TO) return <p class="text">{props.text}</p>;
+  return (
+    <>
+      <p class="text cut">{cutText(props.text, CUT_TO)}</p>
+      <details class="whole-text">
+        <summary>Show all {props.text.length.toLocaleString("en")} characters</summary>
+        <p class="text">{props.text}</p>
+      </details>
+    </>
   );
 }
 
