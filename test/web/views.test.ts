@@ -162,6 +162,23 @@ describe("an empty memory list", () => {
     );
     expect(page).toContain("score 0.90</span>");
     expect(page).toContain("score 0.10 · probably unrelated</span>");
+    expect(page).not.toContain("No memory seems to be about this");
+  });
+
+  it("says when no memory of a search is about it, above the closest ones it still lists", async () => {
+    const memory = (id: string, score: number) => ({
+      id,
+      text: id,
+      content_type: "text" as const,
+      score,
+      metadata: { text: id, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 1, bucketName: "General" },
+    });
+    const view = { ctx, buckets: [], bucketId: undefined, page: 1, pageSize: 50, total: undefined, back: "/memories" };
+    const far = await html(MemoriesPage({ ...view, query: "zxqv blorptangle", memories: [memory("a", 0.25), memory("b", 0)] }));
+    expect(far).toContain('<p class="empty">No memory seems to be about this: the closest ones are below, each probably unrelated.</p>');
+    expect(far).toContain("score 0.25 · probably unrelated");
+    const listed = await html(MemoriesPage({ ...view, query: "", memories: [memory("a", 0)] }));
+    expect(listed).not.toContain("No memory seems to be about this");
   });
 });
 

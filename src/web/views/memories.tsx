@@ -153,6 +153,9 @@ function MemoryList(view: MemoriesView) {
       <h2 id="list-heading" class="visually-hidden">
         List
       </h2>
+      {view.query && memories.every((memory) => memory.score !== undefined && probablyUnrelated(memory.score)) ? (
+        <p class="empty">No memory seems to be about this: the closest ones are below, each probably unrelated.</p>
+      ) : null}
       <form id="bulk" method="post" action="/memories/bulk" class="toolbar">
         <CsrfField ctx={ctx} />
         <input type="hidden" name="back" value={view.back} />
