@@ -95,6 +95,8 @@ describe("the web app in a real browser", () => {
     expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
     expect(problems.join("\n")).toContain("Pass the export as downloaded");
     expect(await page.locator("main").textContent()).not.toContain("uploads");
+    expect(await page.locator("#progress-indexing-text").textContent()).toBe("nothing to index");
+    expect(await page.locator("#progress-indexing").evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(0);
 
     await page.reload();
     const row = page.locator("tbody tr", { hasText: "notes.json" });
