@@ -196,9 +196,13 @@ describe("the web app in a real browser", () => {
     await page.goto(`${server.url}/memories`);
     await page.getByText("Add a memory").click();
     await page.setInputFiles("#new-image", notAnImage);
+    await page.fill("#new-image-description", "the whiteboard after the sprint review");
     await page.getByRole("button", { name: "Add image" }).click();
     await page.waitForURL(`${server.url}/memories`);
     expect((await page.locator(".flash").textContent())?.trim()).toBe("Image: is not a PNG, JPEG, WebP or GIF image");
+    // The form is still open with what was typed: only the file is to be chosen again.
+    expect(await page.locator("#new-image-description").isVisible()).toBe(true);
+    expect(await page.locator("#new-image-description").inputValue()).toBe("the whiteboard after the sprint review");
     await page.goto(`${server.url}/conversations?from=2025-13-45`);
     expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
     await page.goto(`${server.url}/search?q=tea&platform=myspace`);

@@ -81,8 +81,11 @@ function AddMemory(props: {
   lostEdit: string | undefined;
 }) {
   const typed = typedInto(props.ctx, "/memories").text ?? props.lostEdit;
+  // A refused image (not an image, too large): the panel stays open with its description and bucket.
+  const image = typedInto(props.ctx, "/memories/image");
+  const imageBucket = Number(image.bucketId ?? props.bucketId ?? 1);
   return (
-    <details class="panel" open={typed !== undefined}>
+    <details class="panel" open={typed !== undefined || image.bucketId !== undefined}>
       <summary>Add a memory</summary>
       {props.lostEdit !== undefined ? (
         <p class="meta">Your edit of a memory that is no longer here: add it as a new memory, or put the memory back from the Trash.</p>
@@ -113,9 +116,9 @@ function AddMemory(props: {
           </div>
           <div class="field grow">
             <label for="new-image-description">Description</label>
-            <input id="new-image-description" type="text" name="description" maxlength={2000} />
+            <input id="new-image-description" type="text" name="description" maxlength={2000} value={image.description ?? ""} />
           </div>
-          <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
+          <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={imageBucket} label="Bucket" />
           <button type="submit">Add image</button>
         </div>
       </form>
