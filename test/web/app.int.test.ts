@@ -211,11 +211,26 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
   });
 
+  it("folds each editor's setup under its name, so Settings reads to its backup in a few phone screens", async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/settings`);
+    const backup = await phone.getByRole("heading", { name: "Back up your data" }).boundingBox();
+    expect(backup!.y).toBeLessThan(4 * 844);
+    const cursor = phone.locator(".snippet", { hasText: "Cursor" });
+    expect(await cursor.locator("pre").isVisible()).toBe(false);
+    await cursor.locator("summary").click();
+    expect(await cursor.locator("pre").textContent()).toContain('"mcpServers"');
+    expect(await cursor.locator("pre").isVisible()).toBe(true);
+    await phone.close();
+  });
+
   it("a Copy button without a clipboard (a page neither on localhost nor https) selects the snippet for copying by hand", async () => {
     await page.goto(`${server.url}/settings`);
     await page.evaluate(() =>
       Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, "clipboard", { value: undefined }),
     );
+    await page.locator(".snippet summary").first().click();
     const copy = page.locator("button[data-copy]").first();
     await copy.click();
     await expect(copy.textContent()).resolves.toBe("Selected: copy it with Ctrl+C or ⌘C");
