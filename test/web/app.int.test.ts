@@ -82,6 +82,17 @@ describe("the web app in a real browser", () => {
     expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
   });
 
+  it("shows the upload on a phone's first screen, the exports it reads a click away", async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/import`);
+    const upload = await phone.getByRole("button", { name: "Upload and import" }).boundingBox();
+    expect(upload!.y + upload!.height).toBeLessThan(844);
+    await phone.getByText(/^Which exports mnemo reads/).click();
+    expect(await phone.getByText("Markdown transcript", { exact: true }).isVisible()).toBe(true);
+    await phone.close();
+  });
+
   it("says a file that is no export was not imported, naming it as uploaded (not the server's path), with the fix", async () => {
     const notAnExport = path.join(tempDir(), "notes.json");
     fs.writeFileSync(notAnExport, '{"hello": 1}');
