@@ -343,6 +343,46 @@ describe("the web app in a real browser", () => {
     expect(apiPath?.headers()["content-type"]).toContain("application/json");
   });
 
+  it("shows a wide table in a message on a phone with its words whole, scrolling sideways within the message", async () => {
+    const table = [
+      "| name | description | price | quantity | supplier | notes | link |",
+      "|---|---|---|---|---|---|---|",
+      "| Flour | strong white bread flour from the mill | 2.40 | 25 | Moulin de la Fontaine | order on Mondays | https://example.com/products/flour-t65 |",
+    ].join("\n");
+    const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
+      platform: "custom",
+      conversation: {
+        id: "wide-table",
+        title: "Supplies",
+        createdAt: "2025-01-01T10:00:00Z",
+        messages: [{ id: "a", role: "assistant", content: table }],
+      },
+    });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/conversations/${upload.body.conversationId}`);
+    const lines = await phone.locator(".msg th").evaluateAll((cells) =>
+      cells.map((cell) => {
+        const doc = (
+          globalThis as unknown as {
+            document: { createRange(): { selectNodeContents(n: unknown): void; getClientRects(): { length: number } } };
+          }
+        ).document;
+        const range = doc.createRange();
+        range.selectNodeContents(cell);
+        return range.getClientRects().length;
+      }),
+    );
+    expect(lines).toEqual([1, 1, 1, 1, 1, 1, 1]); // each heading on one line, not a letter a line
+    const pageWidth = await phone.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement;
+      return root.scrollWidth;
+    });
+    expect(pageWidth).toBeLessThanOrEqual(390); // the table scrolls, not the page
+    expect(await phone.locator(".msg table").getAttribute("tabindex")).toBe("0");
+    await phone.close();
+  });
+
   it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {
     await api(server, "POST", "/api/memory", { text: `Memo ${XSS}` });
     const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
