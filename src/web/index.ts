@@ -3,10 +3,12 @@
  * the API's handlers call, plus one small script of our own for what a form cannot do (an upload's
  * progress, copying, "select all"). Signed in by a session cookie, never by the token in a URL.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { every } from "hono/combine";
 import type { App } from "../core/index.js";
 import type { HttpEnv } from "../http/server.js";
+import { loggable } from "../http/loggable.js";
+import { AppError } from "../shared/errors.js";
 import { serveAsset } from "./assets.js";
 import { checkUrlEncoding } from "../http/request-input.js";
 import { bodyLimits } from "./body-limits.js";
@@ -27,6 +29,23 @@ export interface WebApp {
   mount(http: Hono<HttpEnv>): void;
   /** A one-time sign-in link's path for `userName` (what `mnemo ui` opens). */
   loginPath(userName: string): string;
+}
+
+/**
+ * An address a browser opens that is no page (a typo, an old bookmark): the app's "Not found"
+ * page, under its menu, where the API's JSON would read as a broken app. The API's paths and
+ * clients that do not ask for HTML fall through to the API's answer.
+ */
+function notAPage(page: MiddlewareHandler<WebEnv>): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    const api = c.req.path.startsWith("/api/") || c.req.path === "/mcp";
+    if (api || !c.req.header("accept")?.includes("text/html")) return next();
+    return page(c, async () => {
+      throw new AppError("not_found", `There is no page at ${loggable(c.req.path)}`, {
+        suggestion: "The menu above leads to every page of the app.",
+      });
+    });
+  };
 }
 
 export function createWebApp(app: App, options: { log: (line: string) => void }): WebApp {
@@ -54,6 +73,7 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   registerImportAndSettings(web, page);
   registerTrash(web, page);
   registerBackup(web, page);
+  web.get("*", notAPage(page));
 
   return {
     mount: (http) => {

@@ -30,6 +30,8 @@ for (const rule of ["fence", "code_block"] as const) {
   const render = md.renderer.rules[rule]!;
   md.renderer.rules[rule] = (...args) => render(...args).replace(/^<pre/, '<pre tabindex="0"');
 }
+// So does a table (app.css).
+md.renderer.rules["table_open"] = () => '<table tabindex="0">\n';
 
 const CITATION = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
 

@@ -82,6 +82,17 @@ describe("the web app in a real browser", () => {
     expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
   });
 
+  it("shows the upload on a phone's first screen, the exports it reads a click away", async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/import`);
+    const upload = await phone.getByRole("button", { name: "Upload and import" }).boundingBox();
+    expect(upload!.y + upload!.height).toBeLessThan(844);
+    await phone.getByText(/^Which exports mnemo reads/).click();
+    expect(await phone.getByText("Markdown transcript", { exact: true }).isVisible()).toBe(true);
+    await phone.close();
+  });
+
   it("says a file that is no export was not imported, naming it as uploaded (not the server's path), with the fix", async () => {
     const notAnExport = path.join(tempDir(), "notes.json");
     fs.writeFileSync(notAnExport, '{"hello": 1}');
@@ -95,6 +106,8 @@ describe("the web app in a real browser", () => {
     expect(problems.join("\n")).toMatch(/^notes\.json: not a supported chat export/);
     expect(problems.join("\n")).toContain("Pass the export as downloaded");
     expect(await page.locator("main").textContent()).not.toContain("uploads");
+    expect(await page.locator("#progress-indexing-text").textContent()).toBe("nothing to index");
+    expect(await page.locator("#progress-indexing").evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(0);
 
     await page.reload();
     const row = page.locator("tbody tr", { hasText: "notes.json" });
@@ -194,9 +207,13 @@ describe("the web app in a real browser", () => {
     await page.goto(`${server.url}/memories`);
     await page.getByText("Add a memory").click();
     await page.setInputFiles("#new-image", notAnImage);
+    await page.fill("#new-image-description", "the whiteboard after the sprint review");
     await page.getByRole("button", { name: "Add image" }).click();
     await page.waitForURL(`${server.url}/memories`);
     expect((await page.locator(".flash").textContent())?.trim()).toBe("Image: is not a PNG, JPEG, WebP or GIF image");
+    // The form is still open with what was typed: only the file is to be chosen again.
+    expect(await page.locator("#new-image-description").isVisible()).toBe(true);
+    expect(await page.locator("#new-image-description").inputValue()).toBe("the whiteboard after the sprint review");
     await page.goto(`${server.url}/conversations?from=2025-13-45`);
     expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
     await page.goto(`${server.url}/search?q=tea&platform=myspace`);
@@ -205,11 +222,26 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
   });
 
+  it("folds each editor's setup under its name, so Settings reads to its backup in a few phone screens", async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/settings`);
+    const backup = await phone.getByRole("heading", { name: "Back up your data" }).boundingBox();
+    expect(backup!.y).toBeLessThan(4 * 844);
+    const cursor = phone.locator(".snippet", { hasText: "Cursor" });
+    expect(await cursor.locator("pre").isVisible()).toBe(false);
+    await cursor.locator("summary").click();
+    expect(await cursor.locator("pre").textContent()).toContain('"mcpServers"');
+    expect(await cursor.locator("pre").isVisible()).toBe(true);
+    await phone.close();
+  });
+
   it("a Copy button without a clipboard (a page neither on localhost nor https) selects the snippet for copying by hand", async () => {
     await page.goto(`${server.url}/settings`);
     await page.evaluate(() =>
       Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, "clipboard", { value: undefined }),
     );
+    await page.locator(".snippet summary").first().click();
     const copy = page.locator("button[data-copy]").first();
     await copy.click();
     await expect(copy.textContent()).resolves.toBe("Selected: copy it with Ctrl+C or ⌘C");
@@ -226,6 +258,23 @@ describe("the web app in a real browser", () => {
     await item.getByText("Edit or move").click();
     const [text, body] = await Promise.all([item.locator("textarea").boundingBox(), item.locator(".body").boundingBox()]);
     expect(text!.width).toBeGreaterThan(body!.width - 2);
+    await phone.close();
+  });
+
+  it("shows a long memory cut in the list, and whole on request", async () => {
+    const text = `2025-03-03 Kitchen renovation notes. ${"Tiles, grout and the budget again. ".repeat(300)}The end.`;
+    await api(server, "POST", "/api/memory", { text });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/memories`);
+    const item = phone.locator("li.item", { hasText: "Kitchen renovation notes" });
+    const whole = item.locator("p.text", { hasText: "The end." });
+    expect(await whole.isVisible()).toBe(false);
+    expect((await item.boundingBox())!.height).toBeLessThan(844); // the list goes on within a phone's screen
+    await item.getByText(`Show all ${text.length.toLocaleString("en")} characters`).click();
+    expect(await whole.isVisible()).toBe(true);
+    expect(await whole.textContent()).toBe(text);
+    expect(await item.locator("p.text.cut").isVisible()).toBe(false);
     await phone.close();
   });
 
@@ -277,6 +326,61 @@ describe("the web app in a real browser", () => {
     expect(text).not.toMatch(/mnemo chats|\/api\//);
     await page.goto(`${server.url}/memories/mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ/history`);
     expect(await page.locator("main").textContent()).not.toMatch(/`mnemo|\/api\//);
+  });
+
+  it("answers an address that is no page with the app's Not found page, and API clients still with JSON", async () => {
+    const typo = await page.goto(`${server.url}/memory`);
+    expect(typo?.status()).toBe(404);
+    expect(typo?.headers()["content-type"]).toContain("text/html");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Not found");
+    expect(await page.locator("main").textContent()).toContain("There is no page at /memory");
+    expect(await page.locator('nav[aria-label="Main"] a[href="/memories"]').count()).toBeGreaterThan(0);
+
+    const client = await fetch(`${server.url}/memory`);
+    expect(client.status).toBe(404);
+    expect(await client.json()).toEqual({ error: "No such endpoint: GET /memory" });
+    const apiPath = await page.goto(`${server.url}/api/nope`);
+    expect(apiPath?.headers()["content-type"]).toContain("application/json");
+  });
+
+  it("shows a wide table in a message on a phone with its words whole, scrolling sideways within the message", async () => {
+    const table = [
+      "| name | description | price | quantity | supplier | notes | link |",
+      "|---|---|---|---|---|---|---|",
+      "| Flour | strong white bread flour from the mill | 2.40 | 25 | Moulin de la Fontaine | order on Mondays | https://example.com/products/flour-t65 |",
+    ].join("\n");
+    const upload = await api<{ conversationId: string }>(server, "POST", "/api/chat-history/ingest/custom-online", {
+      platform: "custom",
+      conversation: {
+        id: "wide-table",
+        title: "Supplies",
+        createdAt: "2025-01-01T10:00:00Z",
+        messages: [{ id: "a", role: "assistant", content: table }],
+      },
+    });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.url}/conversations/${upload.body.conversationId}`);
+    const lines = await phone.locator(".msg th").evaluateAll((cells) =>
+      cells.map((cell) => {
+        const doc = (
+          globalThis as unknown as {
+            document: { createRange(): { selectNodeContents(n: unknown): void; getClientRects(): { length: number } } };
+          }
+        ).document;
+        const range = doc.createRange();
+        range.selectNodeContents(cell);
+        return range.getClientRects().length;
+      }),
+    );
+    expect(lines).toEqual([1, 1, 1, 1, 1, 1, 1]); // each heading on one line, not a letter a line
+    const pageWidth = await phone.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement;
+      return root.scrollWidth;
+    });
+    expect(pageWidth).toBeLessThanOrEqual(390); // the table scrolls, not the page
+    expect(await phone.locator(".msg table").getAttribute("tabindex")).toBe("0");
+    await phone.close();
   });
 
   it("shows HTML or script in a memory, a title and a message as text, and runs none of it", async () => {

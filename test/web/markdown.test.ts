@@ -32,7 +32,7 @@ describe("markdown in search hits and recall", () => {
       }),
     );
     expect(html).toContain("<strong><mark>tram</mark> 28</strong>");
-    expect(html).toContain("<table>");
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain("<td>Graça</td>");
     expect(html).toContain("<code>tram &lt;28&gt;</code>");
     expect(html).not.toContain("**");

@@ -72,6 +72,46 @@ describe("search and recall pages when nothing is about the question", () => {
   });
 });
 
+describe("a search hit that holds several messages", () => {
+  const table = "Here is the plan.\n\n| day | flour |\n|---|---|\n| 1 | 100 |";
+  const question = "Question 28: what next with the starter?";
+  const hit = {
+    conversationId: "conv_1",
+    messageId: "m27",
+    title: "Sourdough",
+    // As the chunker joins them: one line break between messages.
+    text: `${table}\n${question}`,
+    score: 0.8,
+    probablyUnrelated: false,
+    timestamp: "2024-01-01T00:00:00Z",
+    sender: "assistant",
+    parts: [
+      { text: table, sender: "assistant", timestamp: "2024-01-01T00:00:00Z" },
+      { text: question, sender: "human", timestamp: "2024-01-01T00:01:00Z" },
+    ],
+    context: [{ text: "Can you plan my week?", sender: "human", timestamp: "2023-12-31T23:59:00Z", position: "before" as const }],
+  };
+
+  it("shows each message on its own, under who said it: a message ending in a table does not swallow the next", async () => {
+    const page = await html(
+      SearchPage({
+        ctx,
+        query: "28",
+        platform: "",
+        limit: 20,
+        all: false,
+        platforms: [],
+        pending: 0,
+        result: { ...search, results: [hit], totalResults: 1 },
+      }),
+    );
+    const item = page.slice(page.indexOf('<li class="item">'));
+    expect(item).toMatch(/<\/table>[\s\S]*Question <mark>28<\/mark>/);
+    const speakers = [...item.matchAll(/<span class="speaker">(\w+)<\/span>/g)].map((m) => m[1]);
+    expect(speakers).toEqual(["You", "Assistant", "You"]);
+  });
+});
+
 describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
   const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
@@ -122,6 +162,23 @@ describe("an empty memory list", () => {
     );
     expect(page).toContain("score 0.90</span>");
     expect(page).toContain("score 0.10 · probably unrelated</span>");
+    expect(page).not.toContain("No memory seems to be about this");
+  });
+
+  it("says when no memory of a search is about it, above the closest ones it still lists", async () => {
+    const memory = (id: string, score: number) => ({
+      id,
+      text: id,
+      content_type: "text" as const,
+      score,
+      metadata: { text: id, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 1, bucketName: "General" },
+    });
+    const view = { ctx, buckets: [], bucketId: undefined, page: 1, pageSize: 50, total: undefined, back: "/memories" };
+    const far = await html(MemoriesPage({ ...view, query: "zxqv blorptangle", memories: [memory("a", 0.25), memory("b", 0)] }));
+    expect(far).toContain('<p class="empty">No memory seems to be about this: the closest ones are below, each probably unrelated.</p>');
+    expect(far).toContain("score 0.25 · probably unrelated");
+    const listed = await html(MemoriesPage({ ...view, query: "", memories: [memory("a", 0)] }));
+    expect(listed).not.toContain("No memory seems to be about this");
   });
 });
 

@@ -119,10 +119,14 @@ function showSummary(job) {
   }
 }
 
+/** A finished import whose file could not be read: nothing of it was imported, or indexed. */
+function nothingRead(job) {
+  return job.reading.conversations === 0 && job.summary.files.some((file) => file.error);
+}
+
 /** What a finished import did: a file that could not be read is not "imported and searchable". */
 function doneStatus(job) {
-  const unreadable = job.summary.files.find((file) => file.error);
-  if (unreadable && job.reading.conversations === 0) return `Nothing was imported: ${job.filename} could not be read (see Problems).`;
+  if (nothingRead(job)) return `Nothing was imported: ${job.filename} could not be read (see Problems).`;
   if (job.summary.problems.length > 0)
     return `Done, with problems: what ${job.filename} holds is imported and searchable, except what Problems lists.`;
   return `Done: ${job.filename} is imported and searchable.`;
@@ -145,7 +149,8 @@ async function pollJob(job, button) {
     }
     if (job.state === "done") {
       setStep("reading", 1, `${job.reading.conversations} conversations`);
-      setStep("indexing", 1, "done");
+      if (nothingRead(job)) setStep("indexing", 0, "nothing to index");
+      else setStep("indexing", 1, "done");
       status(doneStatus(job));
       showSummary(job);
       button.disabled = false;

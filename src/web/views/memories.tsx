@@ -1,4 +1,5 @@
 import type { Bucket, MemoryHistoryResponse, MemoryObject } from "../../schemas/memories.js";
+import { cutText } from "../../text/cut-text.js";
 import { startsWithItsDate } from "../../text/memory-date.js";
 import { probablyUnrelated } from "../../core/index.js";
 import { plural, shortDate, withQuery } from "../format.js";
@@ -80,8 +81,11 @@ function AddMemory(props: {
   lostEdit: string | undefined;
 }) {
   const typed = typedInto(props.ctx, "/memories").text ?? props.lostEdit;
+  // A refused image (not an image, too large): the panel stays open with its description and bucket.
+  const image = typedInto(props.ctx, "/memories/image");
+  const imageBucket = Number(image.bucketId ?? props.bucketId ?? 1);
   return (
-    <details class="panel" open={typed !== undefined}>
+    <details class="panel" open={typed !== undefined || image.bucketId !== undefined}>
       <summary>Add a memory</summary>
       {props.lostEdit !== undefined ? (
         <p class="meta">Your edit of a memory that is no longer here: add it as a new memory, or put the memory back from the Trash.</p>
@@ -112,9 +116,9 @@ function AddMemory(props: {
           </div>
           <div class="field grow">
             <label for="new-image-description">Description</label>
-            <input id="new-image-description" type="text" name="description" maxlength={2000} />
+            <input id="new-image-description" type="text" name="description" maxlength={2000} value={image.description ?? ""} />
           </div>
-          <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
+          <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={imageBucket} label="Bucket" />
           <button type="submit">Add image</button>
         </div>
       </form>
@@ -152,6 +156,9 @@ function MemoryList(view: MemoriesView) {
       <h2 id="list-heading" class="visually-hidden">
         List
       </h2>
+      {view.query && memories.every((memory) => memory.score !== undefined && probablyUnrelated(memory.score)) ? (
+        <p class="empty">No memory seems to be about this: the closest ones are below, each probably unrelated.</p>
+      ) : null}
       <form id="bulk" method="post" action="/memories/bulk" class="toolbar">
         <CsrfField ctx={ctx} />
         <input type="hidden" name="back" value={view.back} />
@@ -208,7 +215,7 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         {memory.content_type === "image" && memory.image_url ? (
           <img class="memory-image" src={sameOrigin(memory.image_url)} alt={memory.image_description ?? memory.text} loading="lazy" />
         ) : null}
-        <p class="text">{memory.text}</p>
+        <MemoryText text={memory.text} />
         <div class="actions">
           <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
@@ -240,6 +247,23 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         </div>
       </div>
     </li>
+  );
+}
+
+/** Longer memories are shown cut, whole on request: one of 20,000 characters filled a dozen phone screens of the list. */
+const WHOLE_UP_TO = 1000;
+const CUT_TO = 600;
+
+function MemoryText(props: { text: string }) {
+  if (props.text.length <= WHOLE_UP_TO) return <p class="text">{props.text}</p>;
+  return (
+    <>
+      <p class="text cut">{cutText(props.text, CUT_TO)}</p>
+      <details class="whole-text">
+        <summary>Show all {props.text.length.toLocaleString("en")} characters</summary>
+        <p class="text">{props.text}</p>
+      </details>
+    </>
   );
 }
 

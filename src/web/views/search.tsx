@@ -1,8 +1,8 @@
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.js";
-import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
+import type { RecallResponse, SearchResponse, SearchResult } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
 import { messageLink, plural, shortDate } from "../format.js";
-import { markdown } from "../markdown.js";
+import { type MarkdownOptions, markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
 
 type Platforms = { id: string; displayName?: string | undefined }[];
@@ -69,20 +69,22 @@ export function SearchPage(props: {
                     <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
                   </h3>
                   <span class="meta">
-                    {hit.sender === "human" ? "You" : "Assistant"} · {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
+                    {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
                     {hit.probablyUnrelated ? " · probably unrelated" : ""}
                   </span>
                 </div>
                 {hit.context
                   .filter((near) => near.position === "before")
                   .map((near) => (
-                    <div class="context md">{markdown(near.text)}</div>
+                    <Said part={near} context />
                   ))}
-                <div class="md">{markdown(hit.text, { mark: split })}</div>
+                {partsOf(hit).map((part) => (
+                  <Said part={part} mark={split} />
+                ))}
                 {hit.context
                   .filter((near) => near.position === "after")
                   .map((near) => (
-                    <div class="context md">{markdown(near.text)}</div>
+                    <Said part={near} context />
                   ))}
               </li>
             ))}
@@ -90,6 +92,24 @@ export function SearchPage(props: {
         </section>
       ) : null}
     </Layout>
+  );
+}
+
+/**
+ * A hit's messages one by one: its text joins them with single line breaks, so rendered as one
+ * markdown document a message that ends in a table or a list swallows the next ones into it.
+ */
+function partsOf(hit: SearchResult): { text: string; sender: string }[] {
+  return hit.parts.length > 0 ? hit.parts : [{ text: hit.text, sender: hit.sender }];
+}
+
+/** One message of a passage, who said it above it; a context message dimmed. */
+function Said(props: { part: { text: string; sender: string }; context?: boolean; mark?: MarkdownOptions["mark"] }) {
+  return (
+    <div class={props.context ? "said context" : "said"}>
+      <span class="speaker">{props.part.sender === "human" ? "You" : "Assistant"}</span>
+      <div class="md">{markdown(props.part.text, { mark: props.mark })}</div>
+    </div>
   );
 }
 

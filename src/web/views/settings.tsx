@@ -46,9 +46,12 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <p class="hint">
           {props.newToken ? "With your new token filled in." : "Replace <your token> with your token (rotate it to see a new one here)."}
         </p>
+        {/* Folded, each under its editor's name: all of them open made a page of a dozen screens on a phone. */}
         {props.snippets.map((snippet, i) => (
-          <div class="snippet">
-            <h4 id={`snippet-${i}`}>{snippet.client}</h4>
+          <details class="snippet">
+            <summary>
+              <h4 id={`snippet-${i}`}>{snippet.client}</h4>
+            </summary>
             <p class="hint">
               {snippet.where}
               {snippet.docs ? (
@@ -67,7 +70,7 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
             <button type="button" class="secondary" data-copy={`snippet-text-${i}`}>
               Copy
             </button>
-          </div>
+          </details>
         ))}
       </section>
       <h2>This store</h2>
