@@ -190,20 +190,20 @@ export async function searchChats(
   const request = parseInput(SearchRequest, input);
   const found = await findChunks(ctx, userId, {
     query: request.query,
-    limit: request.limit,
+    limit: Math.max(request.limit, SCORED_CANDIDATES),
     provider: request.provider,
     rerank: !request.skipRerank,
   });
   const { timings } = found;
-  const unrelated = found.hits.filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
-  const shown = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
+  const unrelated = found.hits.slice(0, request.limit).filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
+  const relevant = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
+  const hits = apartFromShown(relevant, request.contextChunks).slice(0, request.limit);
   const { titles } = found;
   const context = await neighbours(
     ctx,
-    shown.map((hit) => hit.chunk),
+    hits.map((hit) => hit.chunk),
     request.contextChunks,
   );
-  const hits = withoutShownContext(shown, context);
   const results: SearchResult[] = hits.map(({ chunk, score }) => {
     const conversation = titles.get(chunk.conversationId);
     const when = (timestamp: string | null) => timestamp ?? conversation?.createdAt ?? new Date(0).toISOString();
@@ -240,19 +240,17 @@ export async function searchChats(
 }
 
 /**
- * The hits without those a better hit already shows as its context: two neighbouring chunks that
- * both match would otherwise print the same messages twice, which costs an assistant's context
- * window and tells the reader nothing more.
+ * The hits without those a better hit already shows as its context (the `contextChunks` chunks on
+ * each side of it): two neighbouring chunks that both match would otherwise print the same messages
+ * twice, which costs an assistant's context window and tells the reader nothing more. Taken from
+ * more candidates than the limit, so that a search for 2 still gives 2 when there are.
  */
-function withoutShownContext(hits: ChunkHit[], context: Map<string, NeighbourChunk[]>): ChunkHit[] {
-  const seen = new Set<string>();
-  const key = (conversationId: string, chunkIndex: number) => `${conversationId}\u0000${chunkIndex}`;
-  return hits.filter(({ chunk }) => {
-    if (seen.has(key(chunk.conversationId, chunk.chunkIndex))) return false;
-    seen.add(key(chunk.conversationId, chunk.chunkIndex));
-    for (const near of context.get(chunk.id) ?? []) seen.add(key(near.conversationId, near.chunkIndex));
-    return true;
-  });
+function apartFromShown(hits: ChunkHit[], contextChunks: number): ChunkHit[] {
+  const kept: ChunkHit[] = [];
+  const shows = (shown: ChunkSummary, chunk: ChunkSummary) =>
+    shown.conversationId === chunk.conversationId && Math.abs(shown.chunkIndex - chunk.chunkIndex) <= contextChunks;
+  for (const hit of hits) if (!kept.some((better) => shows(better.chunk, hit.chunk))) kept.push(hit);
+  return kept;
 }
 
 /**

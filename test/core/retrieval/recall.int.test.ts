@@ -309,6 +309,19 @@ describe("search", () => {
     ]);
   });
 
+  it("a hit that a better one shows as context is left out, and the limit is filled from the hits after it", async () => {
+    const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before the next part of the build.";
+    const said = (i: number) =>
+      i === 3 || i === 6 ? "The walnut frame and the walnut frame joints. " : i === 21 ? "Oil the walnut frame. " : "";
+    const turns = Array.from({ length: 24 }, (_, i): [string, string] => [i % 2 ? "assistant" : "human", `${said(i)}${filler} ${filler}`]);
+    const { own, svc } = await appWithChats([chat("frame", "Workshop", "2024-05-01T08:00:00Z", turns)]);
+    const { results } = await svc.search({ query: "walnut frame", limit: 2, contextChunks: 1 });
+    const shown = results.flatMap((hit) => [...hit.parts, ...hit.context].map((part) => part.text));
+    expect(results).toHaveLength(2);
+    expect(shown.filter((text) => text.includes("walnut frame"))).toHaveLength(3); // each once
+    await own.close();
+  });
+
   it("gives a hit the chunks around it in its own conversation, in order", async () => {
     const filler =
       "We compared the glue, the clamps, the sanding grit and the drying time once more before moving on to the next part of the build.";
