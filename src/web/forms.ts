@@ -125,8 +125,11 @@ export function fileField(form: Form, name: string): File | undefined {
   return first instanceof File && first.size > 0 ? first : undefined;
 }
 
-/** A whole number from a field or query parameter, or undefined (the core names a bad one). */
+/**
+ * A number from a field or query parameter, or undefined; the core names a bad one: "-5" is read as
+ * -5, so that it says "must be at least 1" rather than that NaN is not a number.
+ */
 export function numberField(value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
-  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  return /^-?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
 }

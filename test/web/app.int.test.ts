@@ -218,6 +218,8 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain("From: must be an ISO 8601 date");
     await page.goto(`${server.url}/search?q=tea&platform=myspace`);
     expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
+    await page.goto(`${server.url}/recall?q=tea&maxTokens=-5`);
+    expect(await page.locator("main").textContent()).toMatch(/Max tokens: must be at least 1/i);
     await page.goto(`${server.url}/memories?bucket=999`);
     expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
   });
