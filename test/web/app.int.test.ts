@@ -90,6 +90,9 @@ describe("the web app in a real browser", () => {
     expect(upload!.y + upload!.height).toBeLessThan(844);
     await phone.getByText(/^Which exports mnemo reads/).click();
     expect(await phone.getByText("Markdown transcript", { exact: true }).isVisible()).toBe(true);
+    // A bucket's card shows no bare "Description:" when it has none (General has none).
+    await phone.goto(`${server.url}/buckets`);
+    expect(await phone.locator("td[data-label=Description]").first().isVisible()).toBe(false);
     await phone.close();
   });
 
