@@ -82,7 +82,7 @@ describe("the web app in a real browser", () => {
     expect(statuses).toEqual(["ready", "ready", "ready", "ready"]);
   });
 
-  it("shows the upload on a phone's first screen, the exports it reads a click away", async () => {
+  it("on a phone: the upload on the first screen, the exports it reads a click away, a bucket card without bare labels", async () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${server.url}/import`);
