@@ -66,6 +66,8 @@ export const ImportSummary = z.object({
       }),
     )
     .default([]),
+  /** When many conversations are in languages the store's embedder does not read: what that means, and the fix. */
+  languageHint: z.string().optional(),
   /** Conversations over the 100,000-token limit, stored in parts that each hold at most that many: the file, the title, the parts. */
   inParts: z.array(z.object({ file: z.string(), conversation: z.string(), parts: z.number().int() })).default([]),
   /**

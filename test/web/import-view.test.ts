@@ -46,5 +46,8 @@ describe("the Import page's recent imports", () => {
     expect(await html(ImportPage({ ctx, jobs: [withMemories] }))).toContain(
       "Imported 60 new conversations, 1 repaired (text not valid Unicode, kept with \uFFFD). Imported 12 new memories, 1 updated; 2 unchanged",
     );
+    const hint = "3 of these 60 conversations are mostly in languages other than English";
+    const inOtherLanguages = { ...job, summary: { ...summary, languageHint: hint } };
+    expect(await html(ImportPage({ ctx, jobs: [inOtherLanguages] }))).toContain(`<p class="hint">${hint}</p>`);
   });
 });

@@ -74,6 +74,7 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
   reportMemories(out, summary);
   reportSkipped(out, summary);
   reportRepaired(out, summary);
+  if (summary.languageHint) out.notice(summary.languageHint);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
     out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);

@@ -14,6 +14,7 @@ import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
 import { conversationParts } from "./conversation-parts.js";
+import { countLanguage, languageHint, noLanguages, type LanguageCount } from "./language-hint.js";
 import { loadTokenizer } from "../../text/tokens.js";
 
 /**
@@ -63,6 +64,11 @@ export interface ImportSummary {
    * exported again. Not failures.
    */
   repaired: RepairedRecord[];
+  /**
+   * When many of the conversations are in languages the store's embedder does not read: what that
+   * means and how to re-embed with a model that does (language-hint.ts).
+   */
+  languageHint?: string;
   /** Conversations over the 100,000-token limit, stored in parts (conversation-parts.ts). Not failures. */
   inParts: { file: string; conversation: string; parts: number }[];
   /** Internal ids of every conversation this import stored. */
@@ -102,7 +108,10 @@ export interface ImportOptions {
 export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
   const summary = emptySummary(Boolean(options.dryRun), !options.dryRun || service.conversations.previewUploads !== undefined);
-  for (const path of paths) await importFile(service, path, options, summary);
+  const languages = noLanguages();
+  for (const path of paths) await importFile(service, path, options, summary, languages);
+  const hint = await languageHint(service, languages);
+  if (hint !== undefined) summary.languageHint = hint;
   return summary;
 }
 
@@ -135,7 +144,13 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
   };
 }
 
-async function importFile(service: MnemoService, path: string, options: ImportOptions, summary: ImportSummary): Promise<void> {
+async function importFile(
+  service: MnemoService,
+  path: string,
+  options: ImportOptions,
+  summary: ImportSummary,
+  languages: LanguageCount,
+): Promise<void> {
   const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
   let reader: ExportReader | undefined;
   summary.files.push(file);
@@ -191,6 +206,7 @@ async function importFile(service: MnemoService, path: string, options: ImportOp
         });
         continue;
       }
+      countLanguage(languages, checked.data);
       const parts = conversationParts(checked.data, tokenizer);
       if (parts.length > 1) summary.inParts.push({ file: path, conversation: checked.data.conversation.title, parts: parts.length });
       for (const part of parts) {

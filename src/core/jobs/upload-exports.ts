@@ -104,6 +104,7 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
     total.skipped.push(...summary.skipped);
     total.repaired.push(...summary.repaired);
     total.inParts.push(...summary.inParts);
+    total.languageHint ??= summary.languageHint;
     total.conversationIds.push(...summary.conversationIds);
     addMemoryCounts(total.memories, summary.memories);
     for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);

@@ -167,7 +167,8 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
   const { memories } = summary;
   const remembered = memoriesOutcome(memories);
   const memoryLine = remembered === undefined ? "" : `; memories: ${remembered}`;
-  const line = `From ${file} (${format}): ${conversationsOutcome(summary)}${memoryLine}`;
+  const hint = summary.languageHint ? `. ${summary.languageHint}` : "";
+  const line = `From ${file} (${format}): ${conversationsOutcome(summary)}${memoryLine}${hint}`;
   if (summary.rejected + summary.failed + memories.failed > 0) options.log.warn(line);
   else options.log.notice(line);
 }

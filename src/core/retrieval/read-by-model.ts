@@ -3,7 +3,8 @@ import { inAnotherLanguage } from "../../text/other-language.js";
 import { mostlyInScripts } from "../../text/scripts.js";
 
 const mostlyLatin = mostlyInScripts(["Latin"]);
-const english = (text: string) => mostlyLatin(text) && !inAnotherLanguage(text);
+/** Mostly in Latin letters, and not French, German, Spanish, Portuguese, Italian or Dutch by its common words. */
+export const inEnglish = (text: string): boolean => mostlyLatin(text) && !inAnotherLanguage(text);
 const anyText = () => true;
 
 /**
@@ -12,5 +13,5 @@ const anyText = () => true;
  * candidate's, relevance goes by the words alone, as for a memory the vector leg did not find.
  */
 export function readByModel(embedderId: string): (text: string) => boolean {
-  return readsOnlyEnglish(embedderId) ? english : anyText;
+  return readsOnlyEnglish(embedderId) ? inEnglish : anyText;
 }

@@ -90,6 +90,7 @@ function showSummary(job) {
     line.append(". ", link);
     result.append(line);
   }
+  if (summary.languageHint) result.append(element("p", summary.languageHint, "hint summary-language"));
   if (summary.problems.length > 0) {
     const list = element("ul");
     for (const problem of summary.problems) {

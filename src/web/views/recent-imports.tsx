@@ -113,6 +113,7 @@ function SummaryLine(props: { summary: NonNullable<ImportJob["summary"]> }) {
           ))}
         </>
       ) : null}
+      {s.languageHint ? <p class="hint">{s.languageHint}</p> : null}
     </>
   );
 }
