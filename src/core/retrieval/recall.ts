@@ -262,6 +262,19 @@ function diversify<P extends { conversationId: string }>(passages: P[]): P[] {
   return [...first, ...later];
 }
 
+/** A long text that differs from another only in its numbers is a repeat (a step list, a log pasted again). */
+const REPEAT_CHARS = 200;
+
+/**
+ * What tells one text from another: case and spacing aside, and, in a long one, its numbers: a
+ * conversation that went through step 13, 15, 27… of the same plan filled a recall's budget with
+ * the same paragraph a dozen times. A short one keeps them: "the flight is at 9:15" is not "at 10:40".
+ */
+function sameTextKey(text: string): string {
+  const key = text.toLowerCase().replace(/\s+/g, " ");
+  return key.length >= REPEAT_CHARS ? key.replace(/\d+/g, "0") : key;
+}
+
 /**
  * Chunks → one passage per message, numbered in rank order, without repeating a message or a text.
  * A long message split over several of the chunks is one passage of its pieces in their order;
@@ -272,7 +285,7 @@ function toPassages(hits: ChunkHit[], titles: ChunkSearch["titles"]): MessagePas
   const byMessage = new Map<string, { passage: MessagePassage; pieces: Map<number, string> }>();
   for (const { chunk, score, fused, vector } of hits) {
     for (const [i, message] of messagesOf(chunk).entries()) {
-      const textKey = message.text.toLowerCase().replace(/\s+/g, " ");
+      const textKey = sameTextKey(message.text);
       const idKey = `${chunk.conversationId}\u0000${message.id}`;
       if (!/[\p{L}\p{N}]/u.test(message.text) || texts.has(textKey)) continue;
       texts.add(textKey);

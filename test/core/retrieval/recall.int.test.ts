@@ -309,6 +309,27 @@ describe("search", () => {
     ]);
   });
 
+  it("cites a long paragraph repeated with other numbers once, where a short one that differs in its numbers is a fact of its own", async () => {
+    const plan = (step: number) =>
+      `Step ${step} of the rye starter plan: feed it ${step * 10} g of whole rye flour and the same weight of water, keep it at 24 °C near the radiator in the kitchen, and discard half of it before the next feeding so that it stays active.`;
+    const turns: [string, string][] = [
+      ["human", "What next with the rye starter?"],
+      ["assistant", plan(1)],
+      ["human", "And after that, for the rye starter?"],
+      ["assistant", plan(2)],
+      ["human", "The rye starter feeding is at 9:15 each morning."],
+      ["human", "The rye starter feeding is at 10:40 on Sundays."],
+    ];
+    const { own, svc } = await appWithChats([chat("rye", "Rye starter", "2024-05-01T08:00:00Z", turns)]);
+    const { content, sources } = await svc.recall({ query: "rye starter plan feeding", maxTokens: 2000 });
+    expect(plan(1).length).toBeGreaterThanOrEqual(200);
+    expect(content.match(/of the rye starter plan: feed it/g)).toHaveLength(1);
+    expect(content).toContain("9:15");
+    expect(content).toContain("10:40");
+    expect(new Set(sources.map((source) => source.messageId)).size).toBe(sources.length);
+    await own.close();
+  });
+
   it("a hit that a better one shows as context is left out, and the limit is filled from the hits after it", async () => {
     const filler = "We compared the glue, the clamps, the sanding grit and the drying time once more before the next part of the build.";
     const said = (i: number) =>
