@@ -266,7 +266,7 @@ describe("the web app in a real browser", () => {
     await phone.close();
   });
 
-  it("shows a long memory cut in the list, and whole on request", async () => {
+  it("shows a long memory cut in the list, and whole on request, and edits it in a tall box", async () => {
     const text = `2025-03-03 Kitchen renovation notes. ${"Tiles, grout and the budget again. ".repeat(300)}The end.`;
     await api(server, "POST", "/api/memory", { text });
     const phone = await context.newPage();
@@ -280,6 +280,8 @@ describe("the web app in a real browser", () => {
     expect(await whole.isVisible()).toBe(true);
     expect(await whole.textContent()).toBe(text);
     expect(await item.locator("p.text.cut").isVisible()).toBe(false);
+    // Its edit box opens tall enough to work in (16 lines), not the 3 of a short memory's.
+    expect(await item.locator("textarea").getAttribute("rows")).toBe("16");
     await phone.close();
   });
 

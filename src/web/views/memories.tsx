@@ -222,7 +222,7 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
             <ActionForm ctx={ctx} action={`/memories/${encodeURIComponent(id)}/edit`} back={props.back}>
               <div class="field">
                 <label for={`text-${id}`}>Text</label>
-                <textarea id={`text-${id}`} name="text" required maxlength={20000}>
+                <textarea id={`text-${id}`} name="text" required maxlength={20000} rows={editRows(editing.text ?? memory.text)}>
                   {editing.text ?? memory.text}
                 </textarea>
               </div>
@@ -248,6 +248,12 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
       </div>
     </li>
   );
+}
+
+/** The edit box's height: the text's lines at about 80 characters each, from 3 to 16 (it scrolls past that). */
+function editRows(text: string): number {
+  const lines = text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 80)), 0);
+  return Math.min(16, Math.max(3, lines));
 }
 
 /** Longer memories are shown cut, whole on request: one of 20,000 characters filled a dozen phone screens of the list. */
