@@ -13,6 +13,7 @@ import type { Importer, Match, Sample } from "./importer.js";
 import { libreChat } from "./librechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
+import { nextChat } from "./nextchat/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
@@ -30,6 +31,7 @@ export const IMPORTERS: readonly Importer[] = [
   chatbotUi,
   sillytavern,
   lmstudio,
+  nextChat,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
