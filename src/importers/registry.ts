@@ -3,6 +3,7 @@
 // detection does not depend on it (each detector accepts only its own format's files).
 import { aistudio } from "./aistudio/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
+import { chatbox } from "./chatbox/index.js";
 import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
@@ -32,6 +33,7 @@ export const IMPORTERS: readonly Importer[] = [
   sillytavern,
   lmstudio,
   nextChat,
+  chatbox,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
