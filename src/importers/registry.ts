@@ -3,6 +3,7 @@
 // detection does not depend on it (each detector accepts only its own format's files).
 import { aistudio } from "./aistudio/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
+import { chatbox } from "./chatbox/index.js";
 import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
@@ -13,6 +14,7 @@ import type { Importer, Match, Sample } from "./importer.js";
 import { libreChat } from "./librechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
+import { nextChat } from "./nextchat/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
@@ -30,6 +32,8 @@ export const IMPORTERS: readonly Importer[] = [
   chatbotUi,
   sillytavern,
   lmstudio,
+  nextChat,
+  chatbox,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -69,6 +69,18 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "lmstudio/conversations/1731000000000.conversation.json": "lmstudio",
   "lmstudio/conversations/Work/1730500000000.conversation.json": "lmstudio",
+  "chatbox/chatbox-exported-data-2025-3-5.json": {
+    format: "chatbox",
+    conversations: 2,
+    messages: 6,
+    finds: "add a readiness wait before the first request",
+  },
+  "nextchat/Backup-2026_3_14 09_12_40.json": {
+    format: "nextchat",
+    conversations: 2,
+    messages: 8,
+    finds: "take an umbrella",
+  },
   "sillytavern/chats/Mirela/Branch #3 - 2024-05-02@09h00m00s.jsonl": "sillytavern",
   "sillytavern/chats/Mirela/Mirela - 2024-05-01@12h30m15s.jsonl": {
     format: "sillytavern",
