@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libreChatConversation } from "../../src/importers/librechat/conversation.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { collect, fixtures, recordContext } from "./collect.js";
 
 const file = (name: string) => join(fixtures, "librechat", name);
@@ -65,5 +66,21 @@ describe("LibreChat's JSON export", () => {
     const context = recordContext();
     expect(libreChatConversation({ conversationId: "e", exportAt: "x", messages: [] }, context)).toBeUndefined();
     expect(context.skipped.get("conversations without any message text")).toBe(1);
+  });
+
+  it("a time past what ISO writes in four digits (JavaScript's first day, -271821) is no time: the conversation is still stored", () => {
+    const chat = {
+      conversationId: "c",
+      title: "t",
+      exportAt: "x",
+      messages: [
+        { messageId: "1", isCreatedByUser: true, text: "hi", createdAt: "-271821-04-20T00:00:00Z" },
+        { messageId: "2", isCreatedByUser: false, text: "hello", createdAt: "2024-01-01T00:00:01Z" },
+      ],
+    };
+    const upload = libreChatConversation(chat, recordContext())!;
+    expect(upload.conversation.createdAt).toBe("2024-01-01T00:00:01.000Z");
+    expect(upload.conversation.messages[0]!.createdAt).toBeUndefined();
+    expect(UploadConversation.safeParse(upload).success).toBe(true);
   });
 });
