@@ -182,14 +182,14 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
 function withUniqueMessageIds(upload: UploadConversation): UploadConversation {
   const messages: unknown = isObject(upload) && isObject(upload.conversation) ? upload.conversation.messages : undefined;
   if (!Array.isArray(messages) || !messages.every((message) => isObject(message) && typeof message.id === "string")) return upload;
-  const fitting = (messages as UploadMessage[]).map((message) => ({ ...message, id: fittingId(message.id) }));
   const id: unknown = upload.conversation.id;
   return {
     ...upload,
     conversation: {
       ...upload.conversation,
       ...(typeof id === "string" ? { id: fittingId(id) } : {}),
-      messages: uniqueIds(withoutRepeats(fitting)),
+      // After numbering: a 499-character id numbered apart (`-2`) is too long too.
+      messages: uniqueIds(withoutRepeats(messages as UploadMessage[])).map((message) => ({ ...message, id: fittingId(message.id) })),
     },
   };
 }
