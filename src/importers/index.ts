@@ -20,7 +20,7 @@ import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
 import { isObject } from "./json-values.js";
-import { uniqueIds, withoutRepeats } from "./message-ids.js";
+import { fittingId, uniqueIds, withoutRepeats } from "./message-ids.js";
 import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
@@ -177,12 +177,21 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
 /**
  * A file's messages that share an id numbered apart (m1, m1-2), as the chat importers do, rather than
  * the record refused: an upload-shape file is an export too. One sent twice is kept once, as the upload
- * endpoint keeps it. Anything malformed is left for the core.
+ * endpoint keeps it; ids too long for an upload are shortened (fittingId). Anything malformed is left for the core.
  */
 function withUniqueMessageIds(upload: UploadConversation): UploadConversation {
   const messages: unknown = isObject(upload) && isObject(upload.conversation) ? upload.conversation.messages : undefined;
   if (!Array.isArray(messages) || !messages.every((message) => isObject(message) && typeof message.id === "string")) return upload;
-  return { ...upload, conversation: { ...upload.conversation, messages: uniqueIds(withoutRepeats(messages as UploadMessage[])) } };
+  const id: unknown = upload.conversation.id;
+  return {
+    ...upload,
+    conversation: {
+      ...upload.conversation,
+      ...(typeof id === "string" ? { id: fittingId(id) } : {}),
+      // After numbering: a 499-character id numbered apart (`-2`) is too long too.
+      messages: uniqueIds(withoutRepeats(messages as UploadMessage[])).map((message) => ({ ...message, id: fittingId(message.id) })),
+    },
+  };
 }
 
 /** The conversation with `platform` replaced; non-objects are left for the core to reject. */

@@ -47,9 +47,12 @@ function isoFromNumber(value: number): string | undefined {
   return isoFromMillis(Math.round(value >= MILLISECONDS_FROM ? value : value * 1000));
 }
 
+/** Undefined past the year 9999 or before year 0 too: ISO writes those years in six digits, which no upload takes. */
 function isoFromMillis(millis: number): string | undefined {
   const date = new Date(millis);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  if (Number.isNaN(date.getTime())) return undefined;
+  const iso = date.toISOString();
+  return /^\d{4}-/.test(iso) ? iso : undefined;
 }
 
 /** The earliest of some ISO 8601 UTC strings (they sort lexically); undefined if none. */

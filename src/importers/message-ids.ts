@@ -1,6 +1,16 @@
 // Message ids must be unique within a conversation: the store keys messages by them, so a repeat
 // replaces the message before it and that message is lost without a word.
 import { sameMessage, type UploadMessage } from "../schemas/chat-history.js";
+import { MAX_ID_CHARS } from "../schemas/limits.js";
+import { derivedId } from "./derived-id.js";
+
+/**
+ * An id an upload takes: one longer than it allows (a damaged export's) becomes one derived from it,
+ * the same at every import, rather than the whole conversation refused for one message's id.
+ */
+export function fittingId(id: string): string {
+  return id.length <= MAX_ID_CHARS ? id : derivedId("id", [id]);
+}
 
 /** The messages with repeated ids numbered: the second `m1` becomes `m1-2`, the third `m1-3`. */
 export function uniqueIds(messages: UploadMessage[]): UploadMessage[] {

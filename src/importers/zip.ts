@@ -37,7 +37,7 @@ export async function zipSources(zipPath: string): Promise<ByteSource[]> {
   try {
     for await (const entry of zip.eachEntry()) {
       if (entry.fileName.endsWith("/")) continue;
-      sources.push(entrySource(zipPath, entry.fileName, entry.uncompressedSize, info.mtime));
+      sources.push(entrySource(zipPath, entry, info.mtime));
     }
   } catch (error) {
     throw corruptZip(zipPath, error);
@@ -72,32 +72,31 @@ export async function withPartArchivesOpened(dir: string, sources: ByteSource[])
   return [...sources.filter((source) => !archives.includes(source)), ...opened.flat()];
 }
 
-function entrySource(zipPath: string, fileName: string, size: number, mtime: Date): ByteSource {
+function entrySource(zipPath: string, entry: yauzl.Entry, mtime: Date): ByteSource {
   return {
-    label: `${fileName} (in ${basename(zipPath)})`,
-    path: fileName,
-    size,
+    label: `${entry.fileName} (in ${basename(zipPath)})`,
+    path: entry.fileName,
+    size: entry.uncompressedSize,
     mtime,
-    open: () => openEntry(zipPath, fileName),
+    open: () => openEntry(zipPath, entry),
   };
 }
 
 /**
- * Opens the archive afresh and streams one entry. Closing the zip right away is safe:
- * yauzl keeps the file descriptor open until the entry stream ends.
+ * Opens the archive afresh and streams one entry, found by where the listing met it: looking it up
+ * by name read the whole directory again for each entry (minutes for an archive of thousands of
+ * JSON files), and gave the first of two entries of one name for both. Closing the zip right away is
+ * safe: yauzl keeps the file descriptor open until the entry stream ends.
  */
-async function openEntry(zipPath: string, fileName: string): Promise<Readable> {
+async function openEntry(zipPath: string, entry: yauzl.Entry): Promise<Readable> {
   const zip = await openZip(zipPath);
   try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName === fileName) return await zip.openReadStreamPromise(entry);
-    }
+    return await zip.openReadStreamPromise(entry);
   } catch (error) {
     throw corruptZip(zipPath, error);
   } finally {
     zip.close();
   }
-  throw corruptZip(zipPath, new Error(`entry ${fileName} disappeared`));
 }
 
 async function openZip(zipPath: string): Promise<yauzl.ZipFile> {

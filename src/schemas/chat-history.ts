@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
-import { MAX_TITLE_CHARS } from "./limits.js";
+import { MAX_ID_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
 export { PLATFORM_PATTERN } from "./platform.js";
@@ -9,7 +9,7 @@ export const Provider = z.string().max(100, "must be at most 100 characters").de
 export { MAX_CONVERSATION_TOKENS, MAX_TITLE_CHARS } from "./limits.js";
 
 export const UploadMessage = z.object({
-  id: z.string().min(1).max(500),
+  id: z.string().min(1).max(MAX_ID_CHARS),
   role: z.enum(["human", "assistant"]),
   content: z.string(),
   createdAt: DateTime.optional(),
@@ -51,7 +51,7 @@ export const UploadConversation = z.object({
    */
   complete: z.boolean().optional(),
   conversation: z.object({
-    id: z.string().min(1).max(500),
+    id: z.string().min(1).max(MAX_ID_CHARS),
     title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
     createdAt: DateTime,
     updatedAt: DateTime.optional(),

@@ -3,5 +3,7 @@
 
 /** The most tokens a conversation may hold to be searched (spec: larger ones are rejected in processing). */
 export const MAX_CONVERSATION_TOKENS = 100_000;
+/** The longest id of a conversation or message an upload takes (importers shorten an export's longer ones). */
+export const MAX_ID_CHARS = 500;
 /** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
 export const MAX_TITLE_CHARS = 1_000;

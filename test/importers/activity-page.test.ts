@@ -93,6 +93,14 @@ describe("a record of Takeout's My Activity page (HTML)", () => {
     expect(record).toMatchObject({ header: "Gemini Apps", title: "Prompted meet at 10:30?" });
     expect(record.time).toBeUndefined();
   });
+
+  it("with a time line run on for 1 MB is read at once (the zone's pattern backtracked over it for minutes)", () => {
+    const record = pageRecord(
+      cell(`Prompted&nbsp;when is the tide?<br>Jul 3, 2024, 9:15:20\u202fA${"x".repeat(1_000_000)}M PDT<br><p>at noon</p>`),
+    );
+    expect(record).toMatchObject({ header: "Gemini Apps", title: "Prompted when is the tide?" });
+    expect(record.time).toBeUndefined();
+  });
 });
 
 describe("the records of a page", () => {

@@ -1,8 +1,11 @@
 // LibreChat's conversation exports (fixtures/exports/librechat), in each of its layouts: the branch
 // LibreChat opens on (the last answer of each message), an agent's parts, a failed answer passed over.
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libreChatConversation } from "../../src/importers/librechat/conversation.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { tempDir } from "../helpers.js";
 import { collect, fixtures, recordContext } from "./collect.js";
 
 const file = (name: string) => join(fixtures, "librechat", name);
@@ -65,5 +68,33 @@ describe("LibreChat's JSON export", () => {
     const context = recordContext();
     expect(libreChatConversation({ conversationId: "e", exportAt: "x", messages: [] }, context)).toBeUndefined();
     expect(context.skipped.get("conversations without any message text")).toBe(1);
+  });
+
+  it("a time past what ISO writes in four digits (JavaScript's first day, -271821) is no time: the conversation is still stored", () => {
+    const chat = {
+      conversationId: "c",
+      title: "t",
+      exportAt: "x",
+      messages: [
+        { messageId: "1", isCreatedByUser: true, text: "hi", createdAt: "-271821-04-20T00:00:00Z" },
+        { messageId: "2", isCreatedByUser: false, text: "hello", createdAt: "2024-01-01T00:00:01Z" },
+      ],
+    };
+    const upload = libreChatConversation(chat, recordContext())!;
+    expect(upload.conversation.createdAt).toBe("2024-01-01T00:00:01.000Z");
+    expect(upload.conversation.messages[0]!.createdAt).toBeUndefined();
+    expect(UploadConversation.safeParse(upload).success).toBe(true);
+  });
+
+  it("a message id longer than an upload takes is shortened, the same at every import: the conversation was refused for it (found by fuzzing)", async () => {
+    const long = "x".repeat(600);
+    const path = join(tempDir("mnemo-librechat-"), "long-id.json");
+    writeFileSync(path, readFileSync(file("cron-haiku-branches.json"), "utf8").replaceAll('"fb-a2"', JSON.stringify(long)));
+    const [upload] = await collect(path);
+    const ids = upload!.conversation.messages.map((m) => m.id);
+    expect(ids[0]).toBe("fb-q2");
+    expect(ids[1]).toMatch(/^id-[0-9a-f]{32}$/);
+    expect((await collect(path))[0]!.conversation.messages[1]!.id).toBe(ids[1]);
+    expect(UploadConversation.safeParse(upload).success).toBe(true);
   });
 });

@@ -311,6 +311,30 @@ describe("a zip holding several exports, each under its own folder", () => {
     expect(claude).toHaveLength(3);
     expect(both).toEqual([...chatgpt, ...claude]);
   });
+
+  it("reads two entries of one name each for itself (the second was read as the first, its conversations lost)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mnemo-same-name-"));
+    try {
+      for (const [folder, source] of [
+        ["a", "chatgpt/conversations.json"],
+        ["b", "claude-2026/conversations.json"],
+      ] as const) {
+        await mkdir(join(dir, folder));
+        await copyFile(join(fixtures, source), join(dir, folder, "conversations.json"));
+      }
+      const zipPath = join(dir, "same-name.zip");
+      execFileSync("zip", ["-q", "-X", zipPath, "a/conversations.json", "b/conversations.json"], { cwd: dir });
+      // Both entries named a/conversations.json, as an archive made by hand can have them.
+      const bytes = await readFile(zipPath);
+      await writeFile(zipPath, Buffer.from(bytes.toString("latin1").replaceAll("b/conversations.json", "a/conversations.json"), "latin1"));
+      const chatgpt = await collect(join(fixtures, "chatgpt/conversations.json"));
+      const claude = await collect(join(fixtures, "claude-2026/conversations.json"));
+      const both = await collect(zipPath);
+      expect(both.map((c) => c.conversation.id)).toEqual([...chatgpt, ...claude].map((c) => c.conversation.id));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('ChatGPT conversations wrapped in { "conversations": [...] }', () => {

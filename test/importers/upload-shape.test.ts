@@ -113,4 +113,15 @@ describe("upload shape", () => {
     expect(reader.format).toBe("upload");
     expect(await collect(path)).toEqual([]);
   });
+
+  it("a message id of 500 characters given to two messages is numbered apart and still fits an upload (found by fuzzing)", async () => {
+    const upload = (await readJson("single.json")) as UploadConversation;
+    const long = "m".repeat(500);
+    for (const message of upload.conversation.messages.slice(0, 2)) message.id = long;
+    const path = join(tmp, "repeated-long-id.json");
+    await writeFile(path, JSON.stringify(upload));
+    const [read] = await collect(path);
+    expect(read!.conversation.messages.map((m) => m.id.length)).toEqual([500, 35, 13, 13]);
+    expect(UploadConversation.safeParse(read).success).toBe(true);
+  });
 });

@@ -14,9 +14,13 @@ const OFFSET_ZONE = /^(?:GMT|UTC)(?:([+-])(\d{1,2})(?:[:.]?(\d{2}))?)?$/;
 const OFFSET_ZONE_AT_END = /(?<![\p{L}\p{M}])(?:GMT|UTC)[+-]\d{1,2}(?:[:.]?\d{2})?\s*$/u;
 const CAPITALS_AT_END = /(?<![\p{L}\p{M}])\p{Lu}{2,6}\s*$/u;
 
-/** What follows the time as its zone: one short word; undefined when it is more (prompt text, not a time). */
+/**
+ * What follows the time as its zone: one short word; undefined when it is more (prompt text, not a time).
+ * The length is checked first: the pattern backtracks over a long tail in quadratic time (a record
+ * whose time line ran on for 300 KB held its page for minutes).
+ */
 export function zoneWord(tail: string): ZoneText | undefined {
-  return /^\S*\p{L}\S*$/u.test(tail) && tail.length <= 10 ? { text: tail, side: "after" } : undefined;
+  return tail.length <= 10 && /^\S*\p{L}\S*$/u.test(tail) ? { text: tail, side: "after" } : undefined;
 }
 
 /** A zone some languages (zh) write between the date and the time: an offset, or a name Intl knows. */
