@@ -1,9 +1,7 @@
-import { MAX_CONVERSATION_TOKENS, MAX_TITLE_CHARS, type UploadConversation } from "../../schemas/chat-history.js";
+import type { UploadConversation } from "../../schemas/chat-history.js";
+import { MAX_CONVERSATION_TOKENS, MAX_ID_CHARS, MAX_TITLE_CHARS } from "../../schemas/limits.js";
 import type { Tokenizer } from "../../text/tokens.js";
 import { messageTokens } from "../chat-history/chunking.js";
-
-/** The longest conversation id an upload takes, in characters. */
-const MAX_ID_CHARS = 500;
 
 /**
  * An export's conversation as uploads that each hold at most the 100,000 tokens a conversation may
