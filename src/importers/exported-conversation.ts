@@ -1,7 +1,7 @@
 // A conversation as an app's export holds it, in the upload shape: what the converters of the apps
 // that keep a conversation in one record have in common.
-import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
+import { derivedId } from "./derived-id.js";
 import { earliestIso, titleFrom } from "./json-values.js";
 import { uniqueIds } from "./message-ids.js";
 import type { RecordContext } from "./types.js";
@@ -40,12 +40,4 @@ export function exportedConversation(format: string, found: FoundConversation, c
       messages,
     },
   };
-}
-
-/**
- * A stable id for a conversation an export gives none, from what it holds: its position in the file
- * would give two files' conversations one id, and a folder of two exports would keep only one of them.
- */
-function derivedId(format: string, seed: readonly unknown[]): string {
-  return `${format}-${createHash("sha256").update(JSON.stringify(seed)).digest("hex").slice(0, 32)}`;
 }
