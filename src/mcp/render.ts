@@ -17,6 +17,7 @@ import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueS
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames, probablyUnrelated } from "../core/index.js";
 import { cutText } from "../text/cut-text.js";
+import { periodWords } from "../shared/time.js";
 import { startsWithItsDate } from "../text/memory-date.js";
 import { memoriesInView } from "./paging.js";
 
@@ -154,10 +155,13 @@ export function renderRecall(result: RecallResponse): string {
   return sources.length ? `${result.content}\n\nSources:\n${sources.join("\n")}` : result.content;
 }
 
-export function renderSearch(result: SearchResponse): string {
+export function renderSearch(result: SearchResponse, period: { dateFrom?: string | undefined; dateTo?: string | undefined } = {}): string {
   const hidden = result.results.some((hit) => hit.probablyUnrelated) ? 0 : result.unrelatedResults;
   const left = hidden > 0 ? ` (${plural(hidden, "passage")} scored as probably unrelated ${hidden === 1 ? "was" : "were"} left out)` : "";
-  if (result.results.length === 0) return `Nothing found: no passage in the chat history is about ${quoted(result.query)}${left}.`;
+  const when = periodWords(period.dateFrom, period.dateTo);
+  if (result.results.length === 0) {
+    return `Nothing found: no passage in the chat history${when ? ` ${when}` : ""} is about ${quoted(result.query)}${left}.`;
+  }
   const hits: string[] = [];
   let chars = 0;
   for (const [i, hit] of result.results.entries()) {

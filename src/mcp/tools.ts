@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { chatAppNames, type MnemoService } from "../core/index.js";
+import type { MnemoService } from "../core/index.js";
 import { ENDPOINTS, endpointPath, pathParams, type EndpointName } from "../schemas/endpoints.js";
 import { ToolSchemas, type ToolName } from "../schemas/tools.js";
 import type { AppError } from "../shared/errors.js";
@@ -186,12 +186,16 @@ export const TOOLS: Tool[] = [
   define("recall_chat_history", {
     twin: "recall",
     title: "Recall chat history",
-    description: `Recall what the user's past AI conversations (imported from ${chatAppNames("and")}) say about something: a short summary citing [n], with numbered sources (conversation, message, date). Use when they refer to something discussed before. Several questions: queries instead of query.`,
+    // Not every app's name: the list grows with each importer, and chat_history_overview names the user's own.
+    description:
+      "Recall what the user's past AI conversations (imported from ChatGPT, Claude, Gemini and other chat apps) say about something: a short summary citing [n], with numbered sources (conversation, message, date). Use when they refer to something discussed before. Several questions: queries instead of query.",
     arguments: {
       conversationContext: "The current conversation in a line, to disambiguate.",
       conversationHistory: "Recent turns, for the same purpose.",
       platform: "Format the summary for this chat product.",
       queries: 'Several questions at once, instead of query: [{"query": "…"}, …], each with its own maxTokens if wanted.',
+      dateFrom: 'Said on or after ("last week" as dates).',
+      dateTo: "Said on or before.",
     },
     annotations: READ,
     run: (service, args) => service.recall(args),
@@ -208,10 +212,12 @@ export const TOOLS: Tool[] = [
       contextChunks: "Neighbouring chunks per hit.",
       skipRerank: "Faster, rougher order.",
       includeUnrelated: "Also probably unrelated passages.",
+      dateFrom: "Said on or after.",
+      dateTo: "Said on or before.",
     },
     annotations: READ,
     run: (service, args) => service.search(args),
-    text: (result) => renderSearch(result),
+    text: (result, args) => renderSearch(result, args),
     note: notIndexedYet,
   }),
   define("list_conversations", {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
 import { Provider } from "./chat-history.js";
-import { DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryInt } from "./common.js";
+import { DateFilter, DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryInt } from "./common.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { withFix } from "./fixes.js";
 
@@ -32,6 +32,10 @@ export const SearchRequest = z.object({
   skipRerank: z.boolean().default(false),
   /** An addition: also the hits under the "probably unrelated" threshold, which are left out by default. */
   includeUnrelated: z.boolean().default(false),
+  /** An addition: only passages said on or after this day (or date-time). */
+  dateFrom: DateFilter.optional(),
+  /** An addition: only passages said on or before this day (or date-time). */
+  dateTo: DateFilter.optional(),
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
@@ -93,6 +97,10 @@ export const RecallRequest = z
       .min(1, "must list at least one query")
       .max(MAX_PARALLEL_QUERIES, `must list at most ${MAX_PARALLEL_QUERIES} queries`)
       .optional(),
+    /** An addition: only what was said on or after this day (or date-time), for every query. */
+    dateFrom: DateFilter.optional(),
+    /** An addition: only what was said on or before this day (or date-time). */
+    dateTo: DateFilter.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.query === undefined && value.queries === undefined) {

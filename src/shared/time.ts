@@ -23,3 +23,8 @@ export function dayRange(from: string | undefined, to: string | undefined): { fr
   }
   return range;
 }
+
+/** A date filter said in words, as the user gave it: "from 2024-03-01 to 2024-03-31", "until 2024-03-31"; "" without one. */
+export function periodWords(from: string | undefined, to: string | undefined): string {
+  return [from && `from ${from}`, to && `${from ? "to" : "until"} ${to}`].filter(Boolean).join(" ");
+}

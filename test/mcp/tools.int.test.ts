@@ -260,6 +260,8 @@ describe("each tool answers as its REST twin does", () => {
       ["recall_chat_history", { query: "x", platform: "msn" }],
       ["search_chat_history", { query: "x", provider: "no such" }],
       ["search_chat_history", { query: "   " }],
+      ["search_chat_history", { query: "x", dateFrom: "2024-05-31", dateTo: "2024-05-01" }],
+      ["recall_chat_history", { query: "x", dateTo: "last week" }],
       // A misspelt platform: refused by the list as by search, naming the platforms there are.
       ["list_conversations", { provider: "chatgtp" }],
       ["list_conversations", { page: 0 }],
@@ -403,6 +405,18 @@ describe("answers sized for a model's context", () => {
         sources: [],
       });
     }
+  });
+
+  it("say which dates held nothing when asked about a time, on both tools and their REST twins", async () => {
+    const query = "is tram 28 worth it in Lisbon";
+    const dates = { dateFrom: "2030-01-01" };
+    const search = await callTool(clients["stdio"]!, "search_chat_history", { query, ...dates });
+    expect(textOf(search)).toMatch(/^Nothing found: no passage in the chat history from 2030-01-01 is about /);
+    const recall = await callTool(clients["http"]!, "recall_chat_history", { query, ...dates });
+    expect(textOf(recall)).toBe("Nothing in your chat history from 2030-01-01 is about this.");
+    expect((await api("POST", "/api/chat-history/inject", { query, ...dates })).body).toMatchObject({ sources: [] });
+    const within = await callTool(clients["stdio"]!, "search_chat_history", { query, dateFrom: "2024-05-01", dateTo: "2024-05-31" });
+    expect((within.structuredContent as { results: { title: string }[] }).results[0]?.title).toBe("Lisbon long weekend in May");
   });
 });
 

@@ -143,6 +143,19 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("a.cite").count()).toBe(0);
   });
 
+  it("search and recall between two days: the form keeps them, and says which days held nothing", async () => {
+    await page.goto(`${server.url}/search`);
+    await page.fill("#search-q", "tram 28");
+    await page.fill("#search-from", "2024-05-01");
+    await page.fill("#search-to", "2024-05-31");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/from=2024-05-01&to=2024-05-31/);
+    expect(await page.locator("ol.items h3").first().textContent()).toBe("Lisbon long weekend in May");
+    expect(await page.inputValue("#search-from")).toBe("2024-05-01");
+    await page.goto(`${server.url}/recall?q=${encodeURIComponent("is tram 28 worth it?")}&from=2030-01-01`);
+    expect(await page.locator("p.empty").textContent()).toBe("Nothing in your chat history from 2030-01-01 is about this.");
+  });
+
   it("recall's [n] citation opens the message it cites", async () => {
     await page.goto(`${server.url}/recall?q=${encodeURIComponent("how do we get from the airport to Alfama")}&maxTokens=300`);
     const citation = page.locator("a.cite").first();
@@ -223,6 +236,8 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
     await page.goto(`${server.url}/recall?q=tea&maxTokens=-5`);
     expect(await page.locator("main").textContent()).toMatch(/Max tokens: must be at least 1/i);
+    await page.goto(`${server.url}/search?q=tea&from=2024-05-31&to=2024-05-01`);
+    expect(await page.locator("main").textContent()).toContain("From: 2024-05-31 is after the range's end, 2024-05-01");
     await page.goto(`${server.url}/memories?bucket=999`);
     expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
   });

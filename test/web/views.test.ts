@@ -11,17 +11,19 @@ import type { StoreInfo } from "../../src/schemas/account.js";
 const ctx = { userName: "default", csrf: "x", flash: undefined };
 const html = async (element: unknown) => String(await (element as { toString(): string | Promise<string> }).toString());
 const search: SearchResponse = { results: [], totalResults: 0, unrelatedResults: 0, query: "kanji", provider: "all", processingTime: 3 };
+const OPEN = { from: "", to: "" };
 const recall = { content: "", sources: [], tokenCount: 0, processingTime: "4ms", model: "extractive" };
 
 describe("search and recall pages while conversations wait to be indexed", () => {
   it("say how many are not searched yet, so that no results does not read as never discussed", async () => {
     const page = (pending: number) =>
-      SearchPage({ ctx, query: "kanji", platform: "", limit: 20, all: false, platforms: [], result: search, pending });
+      SearchPage({ ctx, query: "kanji", platform: "", period: OPEN, limit: 20, all: false, platforms: [], result: search, pending });
     expect(await html(page(3))).toContain("3 conversations are still being indexed and not searched yet");
     expect(await html(page(1))).toContain("1 conversation is still being indexed");
     expect(await html(page(0))).not.toContain("still being indexed");
 
-    const recalled = (pending: number) => RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", result: recall, pending });
+    const recalled = (pending: number) =>
+      RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", period: OPEN, result: recall, pending });
     expect(await html(recalled(2))).toContain("2 conversations are still being indexed and not searched yet");
     expect(await html(recalled(0))).not.toContain("still being indexed");
   });
@@ -41,7 +43,7 @@ describe("search and recall pages when nothing is about the question", () => {
     context: [],
   };
   const page = (result: typeof search, all = false) =>
-    html(SearchPage({ ctx, query: "stent & cardiologist", platform: "", limit: 20, all, platforms: [], result, pending: 0 }));
+    html(SearchPage({ ctx, query: "stent & cardiologist", platform: "", period: OPEN, limit: 20, all, platforms: [], result, pending: 0 }));
 
   it("search says nothing was found, how many were left out as probably unrelated, and links to them", async () => {
     const none = await page({ ...search, unrelatedResults: 3 });
@@ -56,6 +58,25 @@ describe("search and recall pages when nothing is about the question", () => {
     expect(shown).toContain(">Hide them</a>");
   });
 
+  it("says the days a search was bounded to, and keeps them in the link to the hits left out", async () => {
+    const bounded = await html(
+      SearchPage({
+        ctx,
+        query: "stent",
+        platform: "",
+        period: { from: "2024-03-01", to: "2024-03-31" },
+        limit: 20,
+        all: false,
+        platforms: [],
+        result: { ...search, unrelatedResults: 2 },
+        pending: 0,
+      }),
+    );
+    expect(bounded).toContain("Nothing in your conversations from 2024-03-01 to 2024-03-31 is about this.");
+    expect(bounded).toContain('href="/search?q=stent&amp;limit=20&amp;from=2024-03-01&amp;to=2024-03-31&amp;all=1"');
+    expect(bounded).toContain('value="2024-03-01"');
+  });
+
   it("recall shows its plain answer and no sources", async () => {
     const said = await html(
       RecallPage({
@@ -63,6 +84,7 @@ describe("search and recall pages when nothing is about the question", () => {
         query: "stent",
         maxTokens: 1000,
         platform: "",
+        period: OPEN,
         pending: 0,
         result: { ...recall, content: "Nothing in your chat history is about this.", model: "none" },
       }),
@@ -98,6 +120,7 @@ describe("a search hit that holds several messages", () => {
         ctx,
         query: "28",
         platform: "",
+        period: OPEN,
         limit: 20,
         all: false,
         platforms: [],
@@ -114,7 +137,7 @@ describe("a search hit that holds several messages", () => {
 
 describe("an empty conversation list", () => {
   const empty = (page: string) => /<p class="empty">.*?<\/p>/.exec(page)?.[0] ?? "";
-  const none = { platform: "", title: "", from: "", to: "", pinned: false, importId: "" };
+  const none = { platform: "", period: OPEN, title: "", from: "", to: "", pinned: false, importId: "" };
   const page = (list: { total: number; page: number; totalPages: number }, filters = none) =>
     html(ConversationsPage({ ctx, list: { items: [], pageSize: 25, ...list }, filters, platforms: [], back: "/conversations" }));
 

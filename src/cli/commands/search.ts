@@ -7,6 +7,7 @@ type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
 import { parseCount } from "./memories.js";
 import { shortDate } from "../../text/local-time.js";
+import { periodWords } from "../../shared/time.js";
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
@@ -20,12 +21,14 @@ export function registerSearch(program: Command): void {
     .option("-c, --context <n>", "neighbouring chunks shown around each hit", "2")
     .option("--no-rerank", "keep the fused order (faster)")
     .option("-a, --all", "also show passages that are probably unrelated")
+    .option("--from <date>", "only what was said on or after this day (YYYY-MM-DD) or time")
+    .option("--to <date>", "only what was said on or before this day or time")
     .action(
       action(
         async (
           session,
           words: string[],
-          options: { limit: string; provider?: string; context: string; rerank: boolean; all?: boolean },
+          options: { limit: string; provider?: string; context: string; rerank: boolean; all?: boolean } & Period,
         ) => {
           const query = words.join(" ");
           await withService(session, async (service) => {
@@ -36,14 +39,15 @@ export function registerSearch(program: Command): void {
               skipRerank: !options.rerank,
               includeUnrelated: options.all === true,
               ...(options.provider ? { provider: options.provider } : {}),
+              ...periodOptions(options),
             });
             if (session.out.json) return session.out.data(result);
             // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
             const highlighter = session.out.style.level > 0 ? (await import("../../text/highlight.js")).highlighter : undefined;
-            printSearch(session.out, result, highlighter);
+            printSearch(session.out, result, highlighter, options);
           });
         },
-        { limit: "--limit", contextChunks: "--context", provider: "--provider" },
+        { limit: "--limit", contextChunks: "--context", provider: "--provider", ...PERIOD_FLAGS },
       ),
     );
 
@@ -55,15 +59,18 @@ export function registerSearch(program: Command): void {
     .option("--platform <name>", `format for ${CHAT_PLATFORM_IDS.join(", ")}`)
     // Not --context: in `search` that is a number of chunks.
     .option("--about <text>", 'what you are talking about now, to disambiguate ("python" --about "my terrarium")')
+    .option("--from <date>", "only what was said on or after this day (YYYY-MM-DD) or time")
+    .option("--to <date>", "only what was said on or before this day or time")
     .action(
       action(
-        async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string }) => {
+        async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string } & Period) => {
           await withService(session, async (service) => {
             const result = await service.recall({
               query: words.join(" "),
               maxTokens: parseCount("--max-tokens", options.maxTokens),
               ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
               ...(options.about ? { conversationContext: options.about } : {}),
+              ...periodOptions(options),
             });
             if (session.out.json) return session.out.data(result);
             if (result.content) return printRecall(session.out, result);
@@ -71,17 +78,33 @@ export function registerSearch(program: Command): void {
             session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
           });
         },
-        { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about" },
+        { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about", ...PERIOD_FLAGS },
       ),
     );
 }
 
-function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter | undefined): void {
+/** `--from` and `--to`: the time a search or recall is bounded to. */
+interface Period {
+  from?: string;
+  to?: string;
+}
+const PERIOD_FLAGS = { dateFrom: "--from", dateTo: "--to" };
+
+function periodOptions({ from, to }: Period): { dateFrom?: string; dateTo?: string } {
+  return { ...(from !== undefined ? { dateFrom: from } : {}), ...(to !== undefined ? { dateTo: to } : {}) };
+}
+
+function during({ from, to }: Period): string {
+  const words = periodWords(from, to);
+  return words ? ` ${words}` : "";
+}
+
+function printSearch(out: Output, result: SearchResponse, highlighter: Highlighter | undefined, period: Period): void {
   const { style } = out;
   const hidden = result.unrelatedResults > 0 && !result.results.some((hit) => hit.probablyUnrelated);
   const unrelated = hidden ? ` (${plural(result.unrelatedResults, "passage")} probably unrelated, not shown: --all shows them)` : "";
   if (result.results.length === 0) {
-    out.line(`Nothing found about that in your conversations${unrelated}.`);
+    out.line(`Nothing found about that in your conversations${during(period)}${unrelated}.`);
     return;
   }
   const highlight = highlighter ? highlighter(result.query, (word) => style.bold.yellow(word)) : (text: string) => text;

@@ -12,11 +12,19 @@ import { unrelatedSimilarity } from "./unrelated-similarity.js";
 import { rankByQuery } from "./passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import type { SearchMode } from "./hybrid-search.js";
+import { periodOf, type Period } from "./period.js";
+import { periodWords } from "../../shared/time.js";
 
 /** Chunks retrieved per query before filtering. */
 const CANDIDATES = 40;
-/** What recall answers when no passage is relevant: said plainly, so an assistant repeats no invented history. */
-export const NOTHING_FOUND = "Nothing in your chat history is about this.";
+/**
+ * What recall answers when no passage is relevant: said plainly, so an assistant repeats no invented
+ * history; with the dates it was bounded to, so that none reads it as "never discussed".
+ */
+function nothingFoundText(dateFrom: string | undefined, dateTo: string | undefined): string {
+  const when = periodWords(dateFrom, dateTo);
+  return `Nothing in your chat history${when ? ` ${when}` : ""} is about this.`;
+}
 /** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
@@ -60,9 +68,16 @@ export async function recall(
   const request = parseInput(RecallRequest, input);
   const context = contextText(request.conversationContext, request.conversationHistory);
   const questions = request.queries ?? [{ query: request.query!, maxTokens: request.maxTokens }];
+  const period = periodOf(request.dateFrom, request.dateTo);
+  const nothing = nothingFoundText(request.dateFrom, request.dateTo);
   const answers = await Promise.all(
     questions.map((q) =>
-      recallOne(ctx, userId, { query: q.query, maxTokens: q.maxTokens ?? request.maxTokens, platform: request.platform, context }, tuning),
+      recallOne(
+        ctx,
+        userId,
+        { query: q.query, maxTokens: q.maxTokens ?? request.maxTokens, platform: request.platform, context, period, nothing },
+        tuning,
+      ),
     ),
   );
   const tokenizer = await loadTokenizer();
@@ -99,6 +114,9 @@ interface OneQuery {
   maxTokens: number;
   platform: ChatPlatform | undefined;
   context: string;
+  period: Period | undefined;
+  /** The answer when nothing is relevant. */
+  nothing: string;
 }
 
 async function recallOne(
@@ -115,6 +133,7 @@ async function recallOne(
     vector,
     limit: CANDIDATES,
     provider: "all",
+    period: q.period,
     rerank: true,
     // Like the synthesizer, a reranker that fails leaves recall to do without it, and `model` says so.
     keepOrderIfRerankFails: true,
@@ -127,7 +146,7 @@ async function recallOne(
     await unrelatedSimilarity(ctx.embedder),
   );
   const timings = { ...found.timings, embeddingMs };
-  if (relevant.length === 0) return { ...(await nothingFound(q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
+  if (relevant.length === 0) return { ...(await nothingFound(q.nothing, q.maxTokens)), timings: { ...timings, synthesisMs: 0 } };
   const resemblance = resemblanceTo(context);
   const ranked = diversify(
     rankByQuery(q.query, toPassages(relevant, found.titles), LEXICAL_WEIGHT, (p) => CONTEXT_BONUS * resemblance(p.vector)),
@@ -222,9 +241,9 @@ function nearTheBest(hits: ChunkHit[], margin: number, unrelated: number): Chunk
 }
 
 /** The answer when nothing is relevant: no source, no synthesizer called. */
-async function nothingFound(maxTokens: number): Promise<Cited & { model: string }> {
+async function nothingFound(text: string, maxTokens: number): Promise<Cited & { model: string }> {
   const tokenizer = await loadTokenizer();
-  const content = tokenizer.within(NOTHING_FOUND, maxTokens) ? NOTHING_FOUND : "";
+  const content = tokenizer.within(text, maxTokens) ? text : "";
   return { content, marked: content, sources: [], tokenCount: tokenizer.count(content), model: NO_MODEL };
 }
 

@@ -11,6 +11,7 @@ import type { CoreContext } from "../context.js";
 import { isAppError } from "../../shared/errors.js";
 import { checkProvider } from "../chat-history/provider.js";
 import { rankByQuery } from "./passage-ranking.js";
+import { chunksWithin, periodOf, type Period } from "./period.js";
 
 /** What search and recall read of a chunk (a search reads each column of each hit on its own). */
 const CHUNK_COLUMNS = [
@@ -51,6 +52,8 @@ export interface ChunkQuery {
   vector?: Float32Array;
   limit: number;
   provider: string;
+  /** Only chunks said within it. */
+  period?: Period | undefined;
   rerank: boolean;
   mode?: SearchMode;
   withVectors?: boolean;
@@ -85,12 +88,13 @@ const SCORED_CANDIDATES = 20;
 export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQuery): Promise<ChunkSearch> {
   const timings: SearchTimings = { embeddingMs: 0, storeMs: 0, rerankMs: 0 };
   let started = performance.now();
-  const [vector, , reranker, unrelated, excluded] = await Promise.all([
+  const [vector, , reranker, unrelated, excluded, within] = await Promise.all([
     query.vector ?? ctx.embedder.embedQuery(query.query),
     checkProvider(ctx, userId, query.provider),
     query.rerank ? ctx.reranker() : undefined,
     unrelatedSimilarity(ctx.embedder),
     hasExcluded(ctx, userId),
+    query.period ? chunksWithin(ctx, userId, query.period) : {},
   ]);
   timings.embeddingMs = performance.now() - started;
 
@@ -103,6 +107,7 @@ export async function findChunks(ctx: CoreContext, userId: string, query: ChunkQ
       userId,
       active: excluded ? true : undefined,
       platform: query.provider === "all" ? undefined : query.provider,
+      ...within,
     },
     limit: fetch,
     // LoCoMo, all questions: R@5 0.61 → 0.66 over RRF, and more evidence in recall's budget.
@@ -192,6 +197,7 @@ export async function searchChats(
     query: request.query,
     limit: Math.max(request.limit, SCORED_CANDIDATES),
     provider: request.provider,
+    period: periodOf(request.dateFrom, request.dateTo),
     rerank: !request.skipRerank,
   });
   const { timings } = found;

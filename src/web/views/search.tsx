@@ -1,11 +1,40 @@
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse, SearchResult } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
+import { periodWords } from "../../shared/time.js";
 import { messageLink, plural, shortDate } from "../format.js";
 import { type MarkdownOptions, markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
 
 type Platforms = { id: string; displayName?: string | undefined }[];
+
+/** The days a search or a recall is bounded to, as typed ("" when open). */
+export interface Period {
+  from: string;
+  to: string;
+}
+
+/** From and To: only what was said between these days. */
+function PeriodFields(props: { id: string; period: Period }) {
+  return (
+    <>
+      <div class="field">
+        <label for={`${props.id}-from`}>From</label>
+        <input id={`${props.id}-from`} type="date" name="from" value={props.period.from} />
+      </div>
+      <div class="field">
+        <label for={`${props.id}-to`}>To</label>
+        <input id={`${props.id}-to`} type="date" name="to" value={props.period.to} />
+      </div>
+    </>
+  );
+}
+
+/** " from 2024-03-01 to 2024-03-31", or "" when the period is open. */
+function during(period: Period): string {
+  const words = periodWords(period.from || undefined, period.to || undefined);
+  return words ? ` ${words}` : "";
+}
 
 function PlatformSelect(props: { id: string; name: string; platforms: Platforms; selected: string; allLabel: string }) {
   return (
@@ -30,6 +59,7 @@ export function SearchPage(props: {
   limit: number;
   /** Probably unrelated hits shown too. */
   all: boolean;
+  period: Period;
   platforms: Platforms;
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
@@ -46,6 +76,7 @@ export function SearchPage(props: {
           <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
         </div>
         <PlatformSelect id="search-platform" name="platform" platforms={props.platforms} selected={props.platform} allLabel="All" />
+        <PeriodFields id="search" period={props.period} />
         <div class="field">
           <label for="search-limit">Results</label>
           <input id="search-limit" type="number" name="limit" min={1} max={100} value={String(props.limit)} />
@@ -59,7 +90,7 @@ export function SearchPage(props: {
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
           <NotIndexedYet pending={props.pending} />
-          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations is about this.</p> : null}
+          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations{during(props.period)} is about this.</p> : null}
           <UnrelatedNote result={result} all={props.all} href={searchHref(props, !props.all)} />
           <ol class="items">
             {result.results.map((hit) => (
@@ -127,9 +158,11 @@ function UnrelatedNote(props: { result: SearchResponse; all: boolean; href: stri
   );
 }
 
-function searchHref(props: { query: string; platform: string; limit: number }, all: boolean): string {
+function searchHref(props: { query: string; platform: string; limit: number; period: Period }, all: boolean): string {
   const params = new URLSearchParams({ q: props.query, limit: String(props.limit) });
   if (props.platform) params.set("platform", props.platform);
+  if (props.period.from) params.set("from", props.period.from);
+  if (props.period.to) params.set("to", props.period.to);
   if (all) params.set("all", "1");
   return `/search?${params}`;
 }
@@ -149,6 +182,7 @@ export function RecallPage(props: {
   query: string;
   maxTokens: number;
   platform: string;
+  period: Period;
   result: RecallResponse | undefined;
   /** Conversations imported but not indexed yet, which recall does not cover. */
   pending: number;
@@ -178,6 +212,7 @@ export function RecallPage(props: {
             ))}
           </select>
         </div>
+        <PeriodFields id="recall" period={props.period} />
         <button type="submit">Recall</button>
       </form>
       {result ? (
@@ -188,7 +223,7 @@ export function RecallPage(props: {
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
           {result.sources.length === 0 ? (
-            <p class="empty">{result.content || "Nothing in your conversations is about this."}</p>
+            <p class="empty">{result.content || `Nothing in your conversations${during(props.period)} is about this.`}</p>
           ) : result.content ? (
             <Narrative result={result} />
           ) : (

@@ -55,6 +55,19 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     }
   });
 
+  it("search and recall only what was said between --from and --to, and say which dates held nothing", async () => {
+    const may = JSON.parse((await mnemo(["--json", "search", "tram 28", "--from", "2024-05-01", "--to", "2024-05-31"])).stdout);
+    expect(may.results[0].title).toBe("Lisbon long weekend in May");
+    const june = await mnemo(["search", "tram 28", "--from", "2024-06-01", "--to", "2024-06-30"]);
+    expect(june.stdout).toMatch(/^Nothing found about that in your conversations from 2024-06-01 to 2024-06-30( \(.*\))?\.\n$/);
+    const recalled = await mnemo(["recall", "is tram 28 worth it?", "--to", "2024-04-30"]);
+    expect([recalled.code, recalled.stdout]).toEqual([0, "Nothing in your chat history until 2024-04-30 is about this.\n"]);
+    const swapped = await mnemo(["recall", "tram 28", "--from", "2024-05-31", "--to", "2024-05-01"]);
+    expect([swapped.code, swapped.stderr]).toEqual([2, expect.stringContaining("--from: 2024-05-31 is after the range's end, 2024-05-01")]);
+    const bad = await mnemo(["search", "tram 28", "--to", "May"]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--to: must be an ISO 8601 date/)]);
+  });
+
   it("recall prints a cited summary and its numbered sources", async () => {
     const result = JSON.parse(
       (await mnemo(["--json", "recall", "how", "do", "I", "get", "from", "the", "airport", "to", "Alfama?", "--max-tokens", "300"])).stdout,
