@@ -6,6 +6,7 @@ import { counted, type Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService, type Session } from "../session.js";
+import { DATE_HELP, dateOptions } from "../date-bound.js";
 import { parseCount } from "./memories.js";
 import { shortDate } from "../../text/local-time.js";
 
@@ -30,8 +31,8 @@ export function registerChats(program: Command): void {
     .option("-s, --page-size <n>", "conversations per page (at most 100)", "25")
     .option("--provider <platform>", "only this platform (chatgpt, claude, gemini, custom, …)")
     .option("-t, --title <text>", "title contains <text>")
-    .option("--from <date>", "created on or after (YYYY-MM-DD)")
-    .option("--to <date>", "created on or before (YYYY-MM-DD)")
+    .option("--from <date>", `created on or after ${DATE_HELP}`)
+    .option("--to <date>", "created on or before")
     .option("--pinned", "only pinned conversations")
     .option("--import-id <id>", "only conversations of this import record")
     .action(
@@ -43,8 +44,7 @@ export function registerChats(program: Command): void {
               pageSize: parseCount("--page-size", options.pageSize),
               ...(options.provider ? { provider: options.provider } : {}),
               ...(options.title ? { title: options.title } : {}),
-              ...(options.from ? { dateFrom: options.from } : {}),
-              ...(options.to ? { dateTo: options.to } : {}),
+              ...dateOptions(options),
               ...(options.pinned ? { pinnedOnly: true } : {}),
               ...(options.importId ? { importId: options.importId } : {}),
             });

@@ -9,6 +9,7 @@ import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
+import { DATE_HELP, dateOptions } from "../date-bound.js";
 import { argumentText } from "../stdin.js";
 import { resolveBucketId } from "./remember.js";
 
@@ -33,8 +34,8 @@ export function registerMemories(program: Command): void {
     .option("-n, --count <n>", "how many (1–1000)", "10")
     .option("--skip <n>", "skip the first n (for paging)", "0")
     .option("--type <text|image>", "only text or only image memories")
-    .option("--from <date>", "only memories stored on or after this day (YYYY-MM-DD) or time")
-    .option("--to <date>", "only memories stored on or before this day or time")
+    .option("--from <date>", `only memories stored on or after ${DATE_HELP}`)
+    .option("--to <date>", "only memories stored on or before")
     .action(
       action(
         async (session, options: ListOptions) => {
@@ -48,8 +49,7 @@ export function registerMemories(program: Command): void {
               ...(options.query !== undefined ? { query: options.query } : {}),
               ...(bucketId !== undefined ? { bucketId } : {}),
               ...(options.type ? { contentType: options.type } : {}),
-              ...(options.from !== undefined ? { dateFrom: options.from } : {}),
-              ...(options.to !== undefined ? { dateTo: options.to } : {}),
+              ...dateOptions(options),
             });
             if (session.out.json) return session.out.data(result);
             const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;

@@ -8,6 +8,7 @@ import { action, withService } from "../session.js";
 import { parseCount } from "./memories.js";
 import { shortDate } from "../../text/local-time.js";
 import { periodWords } from "../../shared/time.js";
+import { DATE_HELP, dateOptions } from "../date-bound.js";
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
@@ -21,8 +22,8 @@ export function registerSearch(program: Command): void {
     .option("-c, --context <n>", "neighbouring chunks shown around each hit", "2")
     .option("--no-rerank", "keep the fused order (faster)")
     .option("-a, --all", "also show passages that are probably unrelated")
-    .option("--from <date>", "only what was said on or after this day (YYYY-MM-DD) or time")
-    .option("--to <date>", "only what was said on or before this day or time")
+    .option("--from <date>", `only what was said on or after ${DATE_HELP}`)
+    .option("--to <date>", "only what was said on or before")
     .action(
       action(
         async (
@@ -39,7 +40,7 @@ export function registerSearch(program: Command): void {
               skipRerank: !options.rerank,
               includeUnrelated: options.all === true,
               ...(options.provider ? { provider: options.provider } : {}),
-              ...periodOptions(options),
+              ...dateOptions(options),
             });
             if (session.out.json) return session.out.data(result);
             // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
@@ -59,8 +60,8 @@ export function registerSearch(program: Command): void {
     .option("--platform <name>", `format for ${CHAT_PLATFORM_IDS.join(", ")}`)
     // Not --context: in `search` that is a number of chunks.
     .option("--about <text>", 'what you are talking about now, to disambiguate ("python" --about "my terrarium")')
-    .option("--from <date>", "only what was said on or after this day (YYYY-MM-DD) or time")
-    .option("--to <date>", "only what was said on or before this day or time")
+    .option("--from <date>", `only what was said on or after ${DATE_HELP}`)
+    .option("--to <date>", "only what was said on or before")
     .action(
       action(
         async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string } & Period) => {
@@ -70,7 +71,7 @@ export function registerSearch(program: Command): void {
               maxTokens: parseCount("--max-tokens", options.maxTokens),
               ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
               ...(options.about ? { conversationContext: options.about } : {}),
-              ...periodOptions(options),
+              ...dateOptions(options),
             });
             if (session.out.json) return session.out.data(result);
             if (result.content) return printRecall(session.out, result);
@@ -90,12 +91,9 @@ interface Period {
 }
 const PERIOD_FLAGS = { dateFrom: "--from", dateTo: "--to" };
 
-function periodOptions({ from, to }: Period): { dateFrom?: string; dateTo?: string } {
-  return { ...(from !== undefined ? { dateFrom: from } : {}), ...(to !== undefined ? { dateTo: to } : {}) };
-}
-
-function during({ from, to }: Period): string {
-  const words = periodWords(from, to);
+function during(period: Period): string {
+  const { dateFrom, dateTo } = dateOptions(period);
+  const words = periodWords(dateFrom, dateTo);
   return words ? ` ${words}` : "";
 }
 

@@ -58,7 +58,12 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
   it("search and recall only what was said between --from and --to, and say which dates held nothing", async () => {
     const may = JSON.parse((await mnemo(["--json", "search", "tram 28", "--from", "2024-05-01", "--to", "2024-05-31"])).stdout);
     expect(may.results[0].title).toBe("Lisbon long weekend in May");
-    const june = await mnemo(["search", "tram 28", "--from", "2024-06-01", "--to", "2024-06-30"]);
+    // A month given as YYYY-MM is all of it.
+    const month = JSON.parse((await mnemo(["--json", "search", "tram 28", "--from", "2024-05", "--to", "2024-05"])).stdout);
+    expect(month.results[0].title).toBe("Lisbon long weekend in May");
+    const listed = JSON.parse((await mnemo(["--json", "chats", "list", "--from", "2024-05", "--to", "2024-05"])).stdout);
+    expect(listed.items.map((item: { title: string }) => item.title)).toEqual(["Lisbon long weekend in May"]);
+    const june = await mnemo(["search", "tram 28", "--from", "2024-06", "--to", "2024-06"]);
     expect(june.stdout).toMatch(/^Nothing found about that in your conversations from 2024-06-01 to 2024-06-30( \(.*\))?\.\n$/);
     const recalled = await mnemo(["recall", "is tram 28 worth it?", "--to", "2024-04-30"]);
     expect([recalled.code, recalled.stdout]).toEqual([0, "Nothing in your chat history until 2024-04-30 is about this.\n"]);

@@ -1,0 +1,24 @@
+/**
+ * A `--from`/`--to` date as the API takes it: a month (`2024-03`) or a year (`2024`) becomes its
+ * first day for `--from` and its last for `--to`, so `--from 2024-03 --to 2024-03` is March. Any
+ * other value is passed on as it is, for the API to check.
+ */
+export function dateBound(value: string, side: "from" | "to"): string {
+  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
+  if (month) {
+    const [year, number] = [Number(month[1]), Number(month[2])];
+    return side === "from" ? `${value}-01` : `${value}-${String(new Date(Date.UTC(year, number, 0)).getUTCDate()).padStart(2, "0")}`;
+  }
+  if (/^\d{4}$/.test(value)) return side === "from" ? `${value}-01-01` : `${value}-12-31`;
+  return value;
+}
+
+/** `--from` and `--to` as the API's `dateFrom` and `dateTo`, each only when given. */
+export function dateOptions({ from, to }: { from?: string | undefined; to?: string | undefined }): { dateFrom?: string; dateTo?: string } {
+  return {
+    ...(from !== undefined ? { dateFrom: dateBound(from, "from") } : {}),
+    ...(to !== undefined ? { dateTo: dateBound(to, "to") } : {}),
+  };
+}
+
+export const DATE_HELP = "(YYYY-MM-DD or a time; a month YYYY-MM or a year YYYY for all of it)";
