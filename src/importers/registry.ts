@@ -7,6 +7,7 @@ import { chatbox } from "./chatbox/index.js";
 import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
+import { claudeCode } from "./claude-code/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { grok } from "./grok/index.js";
@@ -35,6 +36,7 @@ export const IMPORTERS: readonly Importer[] = [
   nextChat,
   chatbox,
   aistudio,
+  claudeCode,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

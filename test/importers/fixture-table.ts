@@ -30,6 +30,15 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 4,
     finds: "Is it covered by the Viva Viagem card",
   },
+  "claude-code/projects/-home-ana-bread/9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl": "claude-code", // a summary first (CLI 1.0)
+  "claude-code/projects/-home-ana-bread/e2d4f6a8-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl": "claude-code", // summaries alone
+  "claude-code/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl": {
+    format: "claude-code",
+    conversations: 1,
+    messages: 5,
+    finds: "The file is semicolon-separated (a French locale)",
+  },
+  "claude-code/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl": "claude-code",
   "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
   "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
   "claude-memories/conversations.json": "claude",

@@ -1,0 +1,30 @@
+// Claude Code's sessions: the coding assistant keeps each session as a file, one record a line,
+// ~/.claude/projects/<project folder, its / as ->/<session id>.jsonl (subagents' in <session id>/subagents/).
+import { grouped, loaded, type Importer } from "../importer.js";
+
+export const claudeCode: Importer = {
+  id: "claude-code",
+  name: "Claude Code",
+  chatApp: true,
+  accepts: "a session's .jsonl file, a project's folder of them, or ~/.claude/projects (every project)",
+  howToGet:
+    "Claude Code keeps every session on disk: pass ~/.claude/projects (on Windows, .claude\\projects in your user folder), or one project's folder in it.",
+  extensions: [".jsonl"],
+  detect: (sample) => (RECORDS.some((keys) => keys.every((key) => sample.keys.has(key))) ? {} : undefined),
+  convert: loaded(async () => {
+    const { sessionLine, sessions } = await import("./session.js");
+    return grouped(sessionLine, sessions);
+  }),
+};
+
+/**
+ * The keys of the records a session file starts with, any one of which tells it: a message (a user's
+ * or the assistant's, in a tree of `uuid`s), a file-history snapshot, a queued prompt, or the
+ * `summary` that titles a session (older versions wrote files of those alone).
+ */
+const RECORDS = [
+  ["sessionId", "uuid", "parentUuid", "message"],
+  ["snapshot", "isSnapshotUpdate", "messageId"],
+  ["operation", "sessionId", "timestamp", "type"],
+  ["summary", "leafUuid", "type"],
+];

@@ -1,0 +1,237 @@
+// Claude Code's session files (.jsonl) to the upload shape, one conversation per file. What each rule
+// rests on: the session schemas of CLI 2.0 to 2.1.144 in oneryalcin/agent-schemas (claude-code/, checked
+// on 100,000+ real lines), and how session viewers read them (simonw/claude-code-transcripts, ccusage):
+// - Every line is a record with `type`; those with a `uuid` form a tree by `parentUuid`. A rewind
+//   (Esc Esc) starts a branch from an earlier message, so the branch on screen is the one the last
+//   message is on; a compaction starts a chain whose first record names the old one in `logicalParentUuid`.
+// - Human: a `user` record's text (a string, or `text` blocks; images and documents as placeholders), a
+//   slash command as typed ("/model opus"). Left out: tool results (`user` records too), Claude Code's
+//   own lines (`isMeta`: caveats, an expanded command; `isCompactSummary`: its summary of what it
+//   compacted; a local command's output; `<system-reminder>` blocks; "[Request interrupted by user]").
+// - Assistant: every `assistant` record from one prompt to the next is one message (each content
+//   block is a record of its own): `text` blocks, and the tools it ran as `[tool: Bash]`, those in a
+//   row on one line. Left out: thinking, API error notices, Claude Code's stand-in answers (model
+//   `<synthetic>`), and subagents' sessions (`isSidechain`): the assistant's side work, as its thinking is.
+// - Title: the user's /rename (`custom-title`), else Claude Code's own (`ai-title`), the latest of
+//   each; else a `summary` of this session; else the first prompt's first line. Id: the session's.
+import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { cutText } from "../../text/cut-text.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { fittingId, uniqueIds } from "../message-ids.js";
+import { filePlaceholder, joinPieces, toolPlaceholder } from "../placeholders.js";
+import type { RecordContext, SkipReport } from "../types.js";
+
+/** What a record says, or only where it is in the tree (the records between messages: tools' progress, system notes). */
+export interface SessionLine {
+  file: string;
+  index: number;
+  session: string | undefined;
+  uuid: string | undefined;
+  /** `parentUuid`, or across a compaction `logicalParentUuid`. */
+  parent: string | undefined;
+  said?: Said;
+  title?: Title;
+  fallbackDate: Date;
+  skip: SkipReport;
+}
+
+interface Said {
+  role: UploadMessage["role"];
+  pieces: Piece[];
+  time: string | undefined;
+  sidechain: boolean;
+}
+
+/** A piece of a message: text, or a tool the assistant ran (those in a row share a line). */
+interface Piece {
+  text: string;
+  tool: boolean;
+}
+
+interface Title {
+  kind: "custom" | "ai" | "summary";
+  text: string;
+  /** A summary's last message: it titles the session that holds it. */
+  leaf?: string | undefined;
+}
+
+const TITLE_CHARS = 100;
+
+export function sessionLine(record: unknown, context: RecordContext): SessionLine | undefined {
+  if (!isObject(record)) return undefined;
+  const line: SessionLine = {
+    file: context.path,
+    index: context.index,
+    session: nonEmptyString(record.sessionId),
+    uuid: nonEmptyString(record.uuid),
+    parent: nonEmptyString(record.parentUuid) ?? nonEmptyString(record.logicalParentUuid),
+    fallbackDate: context.fallbackDate,
+    skip: context.skip,
+  };
+  const said = saidIn(record);
+  const title = titleIn(record);
+  // A record that neither says anything nor links two that do (a file-history snapshot) is not kept.
+  if (said === undefined && title === undefined && line.uuid === undefined) return undefined;
+  return { ...line, ...(said ? { said } : {}), ...(title ? { title } : {}) };
+}
+
+function saidIn(record: JsonObject): Said | undefined {
+  if (record.isMeta === true || record.isCompactSummary === true || record.isApiErrorMessage === true) return undefined;
+  const message = isObject(record.message) ? record.message : undefined;
+  if (message === undefined || message.model === "<synthetic>") return undefined;
+  const role = record.type === "user" ? "human" : record.type === "assistant" ? "assistant" : undefined;
+  if (role === undefined) return undefined;
+  const pieces = role === "human" ? humanPieces(message.content) : assistantPieces(message.content);
+  return { role, pieces, time: isoFromTime(record.timestamp), sidechain: record.isSidechain === true };
+}
+
+function humanPieces(content: unknown): Piece[] {
+  const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arrayOf(content).filter(isObject);
+  const pieces: (string | undefined)[] = blocks.map((block) => {
+    if (block.type === "text") return typedText(stringOf(block.text) ?? "");
+    if (block.type === "image") return "[image]";
+    if (block.type === "document") return filePlaceholder(isObject(block.source) ? block.source.name : undefined);
+    return undefined; // a tool's result: the model read it, not the user
+  });
+  return pieces.filter((text): text is string => text !== undefined && text.trim() !== "").map((text) => ({ text, tool: false }));
+}
+
+/** Text Claude Code writes into a prompt of its own, which the user did not type. */
+const APP_BLOCKS = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const APP_LINES =
+  /^(?:<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|Caveat: The messages below were generated)/;
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+
+/** What the user typed: a slash command as "/name args", a shell command (the ! prefix) as "! command"; undefined for Claude Code's own text. */
+function typedText(text: string): string | undefined {
+  const plain = text.replace(APP_BLOCKS, "").trim();
+  if (plain === "" || APP_LINES.test(plain) || INTERRUPTED.test(plain)) return undefined;
+  const command = tagged(plain, "command-name");
+  if (command !== undefined)
+    return [command.startsWith("/") ? command : `/${command}`, tagged(plain, "command-args")].filter(Boolean).join(" ");
+  const shell = tagged(plain, "bash-input");
+  return shell === undefined ? plain : `! ${shell}`;
+}
+
+function tagged(text: string, tag: string): string | undefined {
+  const found = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)?.[1]?.trim();
+  return found === "" ? undefined : found;
+}
+
+function assistantPieces(content: unknown): Piece[] {
+  const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arrayOf(content).filter(isObject);
+  const pieces: Piece[] = [];
+  for (const block of blocks) {
+    if (block.type === "text" && nonEmptyString(block.text) !== undefined) pieces.push({ text: String(block.text), tool: false });
+    else if (block.type === "tool_use" || block.type === "server_tool_use") pieces.push({ text: toolPlaceholder(block.name), tool: true });
+  }
+  return pieces;
+}
+
+function titleIn(record: JsonObject): Title | undefined {
+  const text = (value: unknown) => nonEmptyString(value)?.trim();
+  if (record.type === "custom-title" && text(record.customTitle)) return { kind: "custom", text: text(record.customTitle)! };
+  if (record.type === "ai-title" && text(record.aiTitle)) return { kind: "ai", text: text(record.aiTitle)! };
+  if (record.type === "summary" && text(record.summary))
+    return { kind: "summary", text: text(record.summary)!, leaf: stringOf(record.leafUuid) };
+  return undefined;
+}
+
+/** Every file's lines to its session's conversation, in the order the files came. */
+export function sessions(lines: SessionLine[]): UploadConversation[] {
+  const files = new Map<string, SessionLine[]>();
+  for (const line of lines) {
+    const file = files.get(line.file);
+    if (file === undefined) files.set(line.file, [line]);
+    else file.push(line);
+  }
+  return [...files.values()].map(session).filter((conversation) => conversation !== undefined);
+}
+
+function session(lines: SessionLine[]): UploadConversation | undefined {
+  const said = lines.filter((line) => line.said !== undefined);
+  const { skip, fallbackDate, file } = lines[0]!;
+  if (said.length > 0 && said.every((line) => line.said!.sidechain)) {
+    skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    return undefined;
+  }
+  const messages = turns(onScreen(lines));
+  if (messages.length === 0) {
+    skip(said.length === 0 ? "files of session titles alone (older versions wrote them apart)" : "sessions without any message text");
+    return undefined;
+  }
+  const times = messages.map((message) => message.createdAt).filter((time) => time !== undefined);
+  const createdAt = times[0] ?? fallbackDate.toISOString();
+  const updatedAt = times.at(-1);
+  const id = lines.find((line) => line.session !== undefined)?.session ?? file.replace(/^.*\//, "").replace(/\.jsonl$/i, "");
+  return {
+    complete: true, // the file holds the whole session as it stands
+    conversation: {
+      id: fittingId(id),
+      title: titleOf(lines, messages),
+      createdAt,
+      ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
+      messages: uniqueIds(messages),
+    },
+  };
+}
+
+/**
+ * The lines of the branch on screen, in order: back from the last message through its parents.
+ * Where the chain breaks on a record the file does not hold (a damaged line), the messages before
+ * the break are kept in file order rather than lost; a session resumed from another file starts
+ * on its own first line, so nothing comes before it.
+ */
+function onScreen(lines: SessionLine[]): SessionLine[] {
+  const said = lines.filter((line) => line.said !== undefined && !line.said.sidechain);
+  const leaf = said.at(-1);
+  if (leaf === undefined) return [];
+  const byUuid = new Map(lines.filter((line) => line.uuid !== undefined).map((line) => [line.uuid!, line]));
+  const chain = new Set<SessionLine>();
+  let at: SessionLine | undefined = leaf;
+  let broken = false;
+  while (at !== undefined && !chain.has(at)) {
+    chain.add(at);
+    const parent: SessionLine | undefined = at.parent === undefined ? undefined : byUuid.get(at.parent);
+    broken = at.parent !== undefined && parent === undefined;
+    at = parent;
+  }
+  const start = Math.min(...[...chain].map((line) => line.index));
+  return said.filter((line) => chain.has(line) || (broken && line.index < start));
+}
+
+/** Each prompt a human message; the assistant's records up to the next prompt one message. */
+function turns(lines: SessionLine[]): UploadMessage[] {
+  const runs: { role: UploadMessage["role"]; first: SessionLine; time: string | undefined; pieces: Piece[] }[] = [];
+  for (const line of lines) {
+    const { role, pieces, time } = line.said!;
+    if (pieces.length === 0) continue;
+    const last = runs.at(-1);
+    if (role === "assistant" && last?.role === "assistant") last.pieces.push(...pieces);
+    else runs.push({ role, first: line, time, pieces: [...pieces] });
+  }
+  return runs.map(({ role, first, time, pieces }) => ({
+    id: fittingId(first.uuid ?? `line-${first.index + 1}`),
+    role,
+    content: joinPieces(toolsOnOneLine(pieces)),
+    ...(time === undefined ? {} : { createdAt: time }),
+  }));
+}
+
+function toolsOnOneLine(pieces: Piece[]): string[] {
+  const texts: string[] = [];
+  pieces.forEach((piece, i) => {
+    if (piece.tool && pieces[i - 1]?.tool) texts[texts.length - 1] += ` ${piece.text}`;
+    else texts.push(piece.text);
+  });
+  return texts;
+}
+
+function titleOf(lines: SessionLine[], messages: UploadMessage[]): string {
+  const titles = lines.map((line) => line.title).filter((title) => title !== undefined);
+  const uuids = new Set(lines.map((line) => line.uuid));
+  const latest = (kind: Title["kind"]) => titles.filter((title) => title.kind === kind).at(-1)?.text;
+  const summary = titles.find((title) => title.kind === "summary" && title.leaf !== undefined && uuids.has(title.leaf))?.text;
+  const prompt = messages.find((message) => message.role === "human")?.content.split("\n")[0];
+  return titleFrom(latest("custom") ?? latest("ai") ?? summary ?? (prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS)));
+}
