@@ -61,6 +61,7 @@ describe("Claude Code sessions", () => {
     expect(tides?.conversation).toMatchObject({ createdAt: "2026-03-02T09:00:00.000Z", updatedAt: "2026-03-02T09:07:09.000Z" });
     expect(tides?.conversation.messages).toEqual([
       {
+        // The IDE's note of the file open beside it left out.
         id: "11a0e7c2-0001-4d1e-8a10-000000000001",
         role: "human",
         content: "Why does parse_tides() return an empty list for Brest? The CSV has 700 rows.",

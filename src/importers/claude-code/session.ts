@@ -7,7 +7,8 @@
 // - Human: a `user` record's text (a string, or `text` blocks; images and documents as placeholders), a
 //   slash command as typed ("/model opus"). Left out: tool results (`user` records too), Claude Code's
 //   own lines (`isMeta`: caveats, an expanded command; `isCompactSummary`: its summary of what it
-//   compacted; a local command's output; `<system-reminder>` blocks; "[Request interrupted by user]").
+//   compacted; a local command's output; the blocks it adds to a prompt, `<system-reminder>`, the
+//   IDE's `<ide_opened_file>` and `<ide_selection>`; "[Request interrupted by user]").
 // - Assistant: every `assistant` record from one prompt to the next is one message (each content
 //   block is a record of its own): `text` blocks, and the tools it ran as `[tool: Bash]`, those in a
 //   row on one line. Left out: thinking, API error notices, Claude Code's stand-in answers (model
@@ -97,7 +98,7 @@ function humanPieces(content: unknown): Piece[] {
 }
 
 /** Text Claude Code writes into a prompt of its own, which the user did not type. */
-const APP_BLOCKS = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const APP_BLOCKS = /<(system-reminder|ide_opened_file|ide_selection|task-notification|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
 const APP_LINES =
   /^(?:<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|Caveat: The messages below were generated)/;
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
