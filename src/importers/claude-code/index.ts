@@ -6,7 +6,7 @@ export const claudeCode: Importer = {
   id: "claude-code",
   name: "Claude Code",
   chatApp: true,
-  accepts: "a session's .jsonl file, a project's folder of them, or ~/.claude/projects (every project)",
+  accepts: "a session's .jsonl file, a project's folder of them, ~/.claude/projects (every project), or a zip of it",
   howToGet:
     "Claude Code keeps every session on disk: pass ~/.claude/projects (on Windows, .claude\\projects in your user folder), or one project's folder in it.",
   extensions: [".jsonl"],
