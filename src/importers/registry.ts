@@ -12,6 +12,7 @@ import { gemini } from "./gemini/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { libreChat } from "./librechat/index.js";
+import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
@@ -34,6 +35,7 @@ export const IMPORTERS: readonly Importer[] = [
   lmstudio,
   nextChat,
   chatbox,
+  lobeChat,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -75,6 +75,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "add a readiness wait before the first request",
   },
+  "lobechat/2025-06-14-09-12_LobeChat-data.json": {
+    format: "lobechat",
+    conversations: 4,
+    messages: 16,
+    finds: "le musée de Serralves, puis le marché do Bolhão",
+  },
+  "lobechat/LobeChat-sessions-v5.json": "lobechat",
   "nextchat/Backup-2026_3_14 09_12_40.json": {
     format: "nextchat",
     conversations: 2,
