@@ -11,6 +11,7 @@ import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
+import { jan } from "./jan/index.js";
 import { libreChat } from "./librechat/index.js";
 import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
@@ -36,6 +37,7 @@ export const IMPORTERS: readonly Importer[] = [
   nextChat,
   chatbox,
   lobeChat,
+  jan,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -82,6 +82,16 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "le musée de Serralves, puis le marché do Bolhão",
   },
   "lobechat/LobeChat-sessions-v5.json": "lobechat",
+  "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/messages.jsonl": "jan",
+  "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/thread.json": "jan",
+  "jan/threads/9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35/messages.jsonl": {
+    format: "jan",
+    conversations: 1,
+    messages: 7,
+    finds: "zweimal täglich, alle 12 Stunden",
+  },
+  "jan/threads/9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35/thread.json": "jan",
+  "jan/threads/c0a7e5d3-1b9f-4c2e-a8d6-3f7b9e1c5a20/thread.json": "jan",
   "nextchat/Backup-2026_3_14 09_12_40.json": {
     format: "nextchat",
     conversations: 2,
