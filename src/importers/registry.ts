@@ -2,6 +2,7 @@
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
 import { aistudio } from "./aistudio/index.js";
+import { bigAgi } from "./big-agi/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
 import { chatbox } from "./chatbox/index.js";
 import { chatgpt } from "./chatgpt/index.js";
@@ -38,6 +39,7 @@ export const IMPORTERS: readonly Importer[] = [
   chatbox,
   lobeChat,
   jan,
+  bigAgi,
   aistudio,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -82,6 +82,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "le musée de Serralves, puis le marché do Bolhão",
   },
   "lobechat/LobeChat-sessions-v5.json": "lobechat",
+  "big-agi/backup_chats_localhost_3_2025-04-12-1025.agi.json": {
+    format: "big-agi",
+    conversations: 2,
+    messages: 8,
+    finds: "lleva a un final sin damas donde las negras tienen la pareja de alfiles",
+  },
+  "big-agi/conversation_ingwer-lagern_2024-03-02-0920.agi.json": "big-agi",
   "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/messages.jsonl": "jan",
   "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/thread.json": "jan",
   "jan/threads/9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35/messages.jsonl": {

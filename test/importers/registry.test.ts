@@ -101,10 +101,10 @@ describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
     expect(formatNames("or")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, LobeChat, Jan, Google AI Studio, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, LobeChat, Jan, big-AGI, Google AI Studio, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
     );
     expect(chatAppNames("and")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, LobeChat, Jan and Google AI Studio",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, LobeChat, Jan, big-AGI and Google AI Studio",
     );
     for (const text of [formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);

@@ -1,0 +1,18 @@
+// big-AGI's (enricoros/big-AGI) chats at rest: Backup (backup_chats_<host>_<n>_<time>.agi.json,
+// `{ conversations, models, folders }`) or one chat's JSON download (conversation_<title>_<time>.agi.json,
+// the conversation alone), written by src/modules/trade/trade.client.ts (`downloadAllJsonV1B`,
+// `downloadSingleChat`) through src/common/stores/chat/chats.converters.ts `DataAtRestV1`.
+import { loaded, perRecord, type Importer } from "../importer.js";
+
+export const bigAgi: Importer = {
+  id: "big-agi",
+  name: "big-AGI",
+  chatApp: true,
+  accepts: "its chats backup (backup_chats_….agi.json) or a chat's JSON download (conversation_….agi.json)",
+  howToGet:
+    "Export in the chats menu → Backup All · JSON saves backup_chats_<host>_<count>_<date>.agi.json (Download · JSON saves one chat); pass it as it is.",
+  extensions: [".json"],
+  // A conversation names the persona it was held with; no other app's record has that key.
+  detect: (sample) => (sample.keys.has("systemPurposeId") && sample.keys.has("messages") ? {} : undefined),
+  convert: loaded(async () => perRecord((await import("./conversation.js")).bigAgiConversation)),
+};
