@@ -451,6 +451,7 @@ function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detectio
   for (const keys of candidates) {
     const sample = sampleOf(shape, keys);
     const found = recognise(sample);
+    if (found?.match.whole) return { format: found.importer.id, layout: "values", empty: false };
     if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
     const memories = recogniseMemories(sample);
     if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };

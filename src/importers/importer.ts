@@ -89,6 +89,12 @@ export interface Match {
    * product): inside a zip or folder it is not read, and the summary says so with this reason.
    */
   aside?: string;
+  /**
+   * Recognised by the records of a list the file's top-level object holds (a `wrappers` path), but the
+   * format's record is that whole object: the file is read as one value. For an export whose object
+   * opens with a table too long for its other keys to show within the sample (LobeChat's `data`).
+   */
+  whole?: boolean;
 }
 
 export interface SideFile {

@@ -133,6 +133,30 @@ describe("LobeChat's database export", () => {
     ]);
   });
 
+  it("an export whose tables outrun the first 256 KB, before schemaHash shows, is still LobeChat's, read whole", async () => {
+    const path = await changed((data) => {
+      for (let i = 0; i < 400; i++) {
+        data.messages!.push({
+          id: `msg_fill${i}`,
+          role: i % 2 ? "assistant" : "user",
+          content: `Note ${i}: ${"lorem ipsum ".repeat(90)}`,
+          topicId: "tpc_Fill",
+          parentId: i === 0 ? null : `msg_fill${i - 1}`,
+          createdAt: new Date(Date.UTC(2025, 5, 14, 9, 0, i)).toISOString(),
+        });
+      }
+    });
+    expect((await readFile(path)).indexOf("schemaHash")).toBeGreaterThan(256 * 1024);
+    const { conversations } = await collectWithSkips(path);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages.length])).toEqual([
+      ["lobechat-session-ssn_Tr1pK9xWq2", 3],
+      ["lobechat-tpc_Kef1r4Fm2zYx", 4],
+      ["lobechat-tpc_Pt0WkEnd8q3R", 6],
+      ["lobechat-thread-thd_G41aCv3sX9pL2mQe", 3],
+      ["lobechat-tpc_Fill", 400],
+    ]);
+  });
+
   it("a conversation of only a failed answer is counted, not imported; a file whose data is no tables is reported", async () => {
     const path = await changed((data) => {
       data.messages = data.messages!.filter((m) => m.topicId === "tpc_Kef1r4Fm2zYx" && m.id === "msg_K1eRr0r5Wd");

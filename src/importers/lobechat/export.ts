@@ -220,7 +220,9 @@ function shownBranch(messages: JsonObject[]): JsonObject[] {
   for (const message of messages) {
     const parent = stringOf(message.parentId);
     const key = parent !== undefined && parent !== message.id && byMessageId.has(parent) ? parent : undefined;
-    children.set(key, [...(children.get(key) ?? []), message]);
+    const siblings = children.get(key);
+    if (siblings === undefined) children.set(key, [message]);
+    else siblings.push(message);
   }
   const shown: JsonObject[] = [];
   const seen = new Set<JsonObject>();

@@ -16,13 +16,23 @@ export const lobeChat: Importer = {
   howToGet:
     "The menu under your avatar → Export (or Settings → Storage → Export) saves <date>_LobeChat-data.json; pass it as it is. An older version's Export → All or Sessions file works too.",
   extensions: [".json"],
+  // The database export opens with `data`, whose tables can outrun the sample before `schemaHash` shows:
+  // its agents table (every export has the inbox agent, and it comes early) tells it too.
+  wrappers: [["data", "agents"]],
   detect: (sample) => {
+    if (isAgentRow(sample)) return { whole: true };
     if (!isExport(sample)) return undefined;
     const chatless = sample.strings("exportType").some((type) => type === "agents" || type === "settings");
     return chatless ? { aside: "LobeChat's export of its agents or settings alone, without chats" } : {};
   },
   convert: loaded(async () => (await import("./export.js")).lobeChatExport),
 };
+
+/** A row of the agents table (packages/database/src/schemas/agent.ts): its prompt, opening questions, few-shot examples. */
+function isAgentRow(sample: Sample): boolean {
+  const { keys } = sample;
+  return keys.has("systemRole") && keys.has("openingQuestions") && keys.has("fewShots");
+}
 
 /** The database export's `data` beside its `schemaHash`, or the config file's `exportType` beside its `state`. */
 function isExport(sample: Sample): boolean {
