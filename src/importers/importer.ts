@@ -74,6 +74,11 @@ export interface Sample {
   keys: ReadonlySet<string>;
   /** The string values under `key` in the records of the sample (a string, or the strings of an array). */
   strings(key: string): readonly string[];
+  /**
+   * The keys of the first object in the list the first record holds under `key` (its first message's
+   * keys): a record longer than the sample shows only its first keys, and its list may tell it apart.
+   */
+  listKeys(key: string): ReadonlySet<string>;
   /** The file is an empty list (`[]`). */
   emptyList: boolean;
   /**

@@ -66,6 +66,24 @@ describe("big-AGI's chats backup", () => {
   });
 });
 
+describe("a big-AGI file longer than the detection sample", () => {
+  it("a backup whose first chat outruns the first 256 KB before its persona shows is known by that chat's first message", async () => {
+    const data = JSON.parse(await readFile(backup, "utf8")) as { conversations: { messages: { fragments: unknown[] }[] }[] };
+    const pasted = { ft: "attachment", fId: "fA9z8y7x", title: "notes.txt", caption: "Pasted", created: 1744450100000 };
+    const text = "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 ".repeat(12_000);
+    data.conversations[0]!.messages[1]!.fragments.push({
+      ...pasted,
+      part: { pt: "doc", vdt: "text/plain", data: { idt: "text", text }, ref: "notes.txt", l1Title: "notes.txt" },
+    });
+    const long = join(tempDir("mnemo-big-agi-"), "backup_chats_localhost_3_2025-04-12-1025.agi.json");
+    await writeFile(long, JSON.stringify(data));
+    expect((await readFile(long, "utf8")).indexOf("systemPurposeId")).toBeGreaterThan(256 * 1024);
+    const { conversations } = await collectWithSkips(long);
+    expect(conversations.map((c) => c.conversation.title)).toEqual(["Apertura española", "Flatten nested lists"]);
+    expect(conversations[0]?.conversation.messages[1]?.content).toContain("[file: notes.txt]");
+  });
+});
+
 describe("big-AGI's download of one chat", () => {
   it("from before May 2024, its messages' text; the Custom persona's default ChatGPT prompt left out", async () => {
     const { conversations } = await collectWithSkips(single);

@@ -2,7 +2,7 @@
 // `{ conversations, models, folders }`) or one chat's JSON download (conversation_<title>_<time>.agi.json,
 // the conversation alone), written by src/modules/trade/trade.client.ts (`downloadAllJsonV1B`,
 // `downloadSingleChat`) through src/common/stores/chat/chats.converters.ts `DataAtRestV1`.
-import { loaded, perRecord, type Importer } from "../importer.js";
+import { loaded, perRecord, type Importer, type Sample } from "../importer.js";
 
 export const bigAgi: Importer = {
   id: "big-agi",
@@ -12,7 +12,20 @@ export const bigAgi: Importer = {
   howToGet:
     "Export in the chats menu → Backup All · JSON saves backup_chats_<host>_<count>_<date>.agi.json (Download · JSON saves one chat); pass it as it is.",
   extensions: [".json"],
-  // A conversation names the persona it was held with; no other app's record has that key.
-  detect: (sample) => (sample.keys.has("systemPurposeId") && sample.keys.has("messages") ? {} : undefined),
+  detect: (sample) => (isConversation(sample) ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./conversation.js")).bigAgiConversation)),
 };
+
+/**
+ * A conversation names the persona it was held with (no other app's record has that key); one longer
+ * than the sample shows only `id` and `messages`, written first: then its first message tells, with its
+ * `fragments` (or before May 2024 `sender` and `typing`) beside `tokenCount`.
+ */
+function isConversation(sample: Sample): boolean {
+  const { keys } = sample;
+  if (!keys.has("messages")) return false;
+  if (keys.has("systemPurposeId")) return true;
+  const message = sample.listKeys("messages");
+  const parts = message.has("fragments") || (message.has("sender") && message.has("typing"));
+  return keys.has("id") && message.has("role") && message.has("tokenCount") && parts;
+}
