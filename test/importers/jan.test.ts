@@ -78,6 +78,25 @@ describe("Jan's threads folder", () => {
     ).toEqual([["01JGX7E7F8G9H0J1K2M3N4P5Q6", "Einmal am Tag reicht."]]);
   });
 
+  it("a messages.jsonl whose first line outruns the detection sample (an image pasted as a data URL) is still Jan's", async () => {
+    const folder = await copied();
+    const file = join(folder, sourdough, "messages.jsonl");
+    const lines = (await readFile(file, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const photo = { image_url: { detail: "auto", url: `data:image/jpeg;base64,${"/9j/4AAQ".repeat(40_000)}` }, type: "image_url" };
+    lines[0]!.content = [photo, ...(lines[0]!.content as unknown[])];
+    await rm(join(folder, sourdough, "thread.json"));
+    const alone = join(tempDir("mnemo-jan-"), "messages.jsonl");
+    await writeFile(alone, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    expect((await readFile(alone, "utf8")).indexOf("thread_id")).toBeGreaterThan(256 * 1024);
+    const { conversations } = await collectWithSkips(alone);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages[0]?.content])).toEqual([
+      [`jan-${sourdough}`, "[image]\n\nMein Starter riecht nach Aceton. Ist er tot?"],
+    ]);
+  });
+
   it("a damaged line costs only itself; a messages.jsonl alone is its thread, untitled", async () => {
     const folder = await copied();
     const file = join(folder, sourdough, "messages.jsonl");

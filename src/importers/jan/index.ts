@@ -20,7 +20,15 @@ function isThread(sample: Sample): boolean {
   return sample.keys.has("assistants") && sample.strings("object").includes("thread");
 }
 
-/** A line of messages.jsonl: a thread message, naming its thread. */
+/**
+ * A line of messages.jsonl: a thread message, naming its thread. The app writes its keys sorted (a
+ * serde_json map), so a line longer than the sample (an image pasted as a data URL) shows only those
+ * before its content: then `completed_at`, and its first content part's `text` or `image_url` (its
+ * `type` comes after them).
+ */
 function isMessages(sample: Sample): boolean {
-  return sample.keys.has("thread_id") && sample.strings("object").includes("thread.message");
+  const { keys } = sample;
+  if (keys.has("thread_id") && sample.strings("object").includes("thread.message")) return true;
+  const part = sample.listKeys("content");
+  return keys.has("completed_at") && keys.has("content") && (part.has("text") || part.has("image_url"));
 }
