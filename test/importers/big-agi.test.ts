@@ -84,6 +84,31 @@ describe("a big-AGI file longer than the detection sample", () => {
   });
 });
 
+describe("big-AGI's flash backup of the whole app", () => {
+  const flash = join(fixtures, "big-agi/Big-AGI-flash-2025-04-12.agi.json");
+
+  it("reads the chat store's conversations as the backup does, and nothing else of the app's storage (an API key)", async () => {
+    const { conversations } = await collectWithSkips(flash);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages.length])).toEqual([
+      ["big-agi-6f1c2e8a-4b3d-4e9f-a2c1-7d8e9f0a1b2c", 6],
+      ["big-agi-0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b", 2],
+    ]);
+    expect(JSON.stringify(conversations)).not.toContain("sk-placeholder");
+  });
+
+  it("a chat store whose text is damaged is reported, not taken for no chats", async () => {
+    const data = JSON.parse(await readFile(flash, "utf8")) as {
+      storage: { indexedDB: { "keyval-store": { keyval: { value: string }[] } } };
+    };
+    const item = data.storage.indexedDB["keyval-store"].keyval[0]!;
+    item.value = item.value.slice(0, 500);
+    const damaged = join(tempDir("mnemo-big-agi-"), "Big-AGI-flash-2025-04-12.agi.json");
+    await writeFile(damaged, JSON.stringify(data));
+    const { conversations, problems } = await collectReporting(damaged);
+    expect([conversations.length, problems.length]).toEqual([0, 1]);
+  });
+});
+
 describe("big-AGI's download of one chat", () => {
   it("from before May 2024, its messages' text; the Custom persona's default ChatGPT prompt left out", async () => {
     const { conversations } = await collectWithSkips(single);

@@ -89,6 +89,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "lleva a un final sin damas donde las negras tienen la pareja de alfiles",
   },
   "big-agi/conversation_ingwer-lagern_2024-03-02-0920.agi.json": "big-agi",
+  "big-agi/Big-AGI-flash-2025-04-12.agi.json": "big-agi",
   "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/messages.jsonl": "jan",
   "jan/threads/4e8d1c0b-7a2f-4b6e-8c3d-5f9a0e1b2c74/thread.json": "jan",
   "jan/threads/9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35/messages.jsonl": {

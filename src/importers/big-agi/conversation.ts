@@ -12,11 +12,46 @@
 // - System prompt: the `system` message, kept only for the Custom persona, whose prompt the user writes;
 //   the other personas' prompts are the app's (SystemPurposes).
 // - Times: milliseconds, `created` and `updated`. Title: `userTitle`, else `autoTitle`. Id: the conversation's.
+// - A flash backup (BackupRestore.tsx `DFlashSchema`) holds the app's storage: its chats are the
+//   `app-chats` item of IndexedDB's keyval-store (the chat store's persisted state as JSON text,
+//   `{ state: { conversations }, version }`: src/common/util/idbUtils.ts, the store named app-chats in
+//   src/common/stores/chat/store-chats.ts); the rest (settings, API keys) is not read.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import type { Importer } from "../importer.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { codeBlock, filePlaceholder, joinPieces, systemPromptMessage, toolPlaceholder } from "../placeholders.js";
-import { notAConversation } from "../record-errors.js";
+import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
+
+/** Each conversation of the file, each on its own: a damaged one costs only itself. */
+export const bigAgiRecords: Importer["convert"] = async function* (records) {
+  for await (const { value, context } of records) {
+    let conversations: unknown[];
+    try {
+      conversations = isObject(value) && value._t === "agi.flash-backup" ? flashChats(value) : [value];
+    } catch (error) {
+      context.unreadable(unreadableRecord(context, error));
+      continue;
+    }
+    for (const conversation of conversations) {
+      try {
+        const converted = bigAgiConversation(conversation, context);
+        if (converted !== undefined) yield converted;
+      } catch (error) {
+        context.unreadable(unreadableRecord(context, error));
+      }
+    }
+  }
+};
+
+/** The chats a flash backup holds, as the chat store persisted them. */
+function flashChats(flash: JsonObject): unknown[] {
+  const storage = isObject(flash.storage) && isObject(flash.storage.indexedDB) ? flash.storage.indexedDB : {};
+  const keyval = isObject(storage["keyval-store"]) ? arrayOf(storage["keyval-store"].keyval) : [];
+  const item = keyval.filter(isObject).find((entry) => entry.key === "app-chats")?.value;
+  const persisted: unknown = typeof item === "string" ? JSON.parse(item) : item; // damaged text: the file is reported
+  return isObject(persisted) && isObject(persisted.state) ? arrayOf(persisted.state.conversations) : [];
+}
 
 export function bigAgiConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
