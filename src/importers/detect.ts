@@ -55,6 +55,8 @@ interface Shape {
   strings: Map<string, string[]>;
   /** The prefix as text, when the file is read as text (a Markdown transcript). */
   text?: string;
+  /** The keys of the first object of each list the first record holds, by the record's key (Sample.listKeys). */
+  listKeys?: Map<string, Set<string>>;
 }
 
 /**
@@ -323,6 +325,7 @@ function shapeOf(tokens: Token[]): Shape {
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
+  let list: ListWalk | undefined; // the first record's list whose first object's keys are being read
   for (const token of tokens) {
     const opens = token.name === "startObject" || token.name === "startArray";
     const closes = token.name === "endObject" || token.name === "endArray";
@@ -341,10 +344,34 @@ function shapeOf(tokens: Token[]): Shape {
     if (token.name === "stringValue" && currentKey !== undefined && depth <= recordDepth + 1) {
       addString(shape, currentKey, String(token.value));
     }
+    if (recordIndex === 0 && currentKey !== undefined) list = listKeysOf(shape, list, token, depth - recordDepth, currentKey);
     if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
+}
+
+/** Where the walk is in a list of the first record: under which key, and how many of its objects have opened. */
+interface ListWalk {
+  key: string;
+  objects: number;
+}
+
+/**
+ * The walk through a list the first record holds, one token on (`below`: how deep the token is under
+ * the record's fields): the keys of its first object are added to the shape's listKeys.
+ */
+function listKeysOf(shape: Shape, list: ListWalk | undefined, token: Token, below: number, key: string): ListWalk | undefined {
+  if (below === 0) return token.name === "startArray" ? { key, objects: 0 } : undefined;
+  if (list === undefined) return undefined;
+  if (below === 1 && token.name === "startObject") return { ...list, objects: list.objects + 1 };
+  if (below === 1 && token.name === "endArray") return undefined;
+  if (below === 2 && list.objects === 1 && token.name === "keyValue") {
+    shape.listKeys ??= new Map();
+    const keys = shape.listKeys.get(list.key) ?? new Set();
+    shape.listKeys.set(list.key, keys.add(String(token.value)));
+  }
+  return list;
 }
 
 /**
@@ -418,6 +445,8 @@ function shapeOfRecord(record: JsonObject): Shape {
   const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map() };
   for (const [key, value] of Object.entries(record)) {
     for (const item of Array.isArray(value) ? value : [value]) if (typeof item === "string") addString(shape, key, item);
+    const first: unknown = Array.isArray(value) ? value[0] : undefined;
+    if (isObject(first)) (shape.listKeys ??= new Map()).set(key, new Set(Object.keys(first)));
   }
   return shape;
 }
@@ -436,6 +465,7 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
   return {
     keys,
     strings: (key) => shape.strings.get(key) ?? [],
+    listKeys: (key) => shape.listKeys?.get(key) ?? new Set(),
     emptyList: shape.topLevel === "array" && shape.emptyArray,
     text: shape.text ?? "",
   };
@@ -451,6 +481,7 @@ function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detectio
   for (const keys of candidates) {
     const sample = sampleOf(shape, keys);
     const found = recognise(sample);
+    if (found?.match.whole) return { format: found.importer.id, layout: "values", empty: false };
     if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
     const memories = recogniseMemories(sample);
     if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };

@@ -74,6 +74,11 @@ export interface Sample {
   keys: ReadonlySet<string>;
   /** The string values under `key` in the records of the sample (a string, or the strings of an array). */
   strings(key: string): readonly string[];
+  /**
+   * The keys of the first object in the list the first record holds under `key` (its first message's
+   * keys): a record longer than the sample shows only its first keys, and its list may tell it apart.
+   */
+  listKeys(key: string): ReadonlySet<string>;
   /** The file is an empty list (`[]`). */
   emptyList: boolean;
   /**
@@ -89,6 +94,12 @@ export interface Match {
    * product): inside a zip or folder it is not read, and the summary says so with this reason.
    */
   aside?: string;
+  /**
+   * Recognised by the records of a list the file's top-level object holds (a `wrappers` path), but the
+   * format's record is that whole object: the file is read as one value. For an export whose object
+   * opens with a table too long for its other keys to show within the sample (LobeChat's `data`).
+   */
+  whole?: boolean;
 }
 
 export interface SideFile {

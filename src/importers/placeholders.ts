@@ -33,6 +33,9 @@ function withoutInlineImages(text: string): string {
   return text.includes("data:") ? text.replace(INLINE_IMAGE, "[image]") : text;
 }
 
+/** A reasoning block a model writes at the start of its answer, which apps show folded: the model's thinking, left out. */
+export const THINK_BLOCK = /^\s*<think>[\s\S]*?(?:<\/think>|$)\s*/;
+
 /**
  * The apps' own default instructions ("You are ChatGPT, a large language model trained by OpenAI. …",
  * Chatbot UI's and TypingMind's): in every conversation alike, they would match every search.

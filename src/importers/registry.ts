@@ -2,6 +2,7 @@
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
 import { aistudio } from "./aistudio/index.js";
+import { bigAgi } from "./big-agi/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
 import { chatbox } from "./chatbox/index.js";
 import { chatgpt } from "./chatgpt/index.js";
@@ -12,7 +13,9 @@ import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
+import { jan } from "./jan/index.js";
 import { libreChat } from "./librechat/index.js";
+import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
@@ -35,6 +38,9 @@ export const IMPORTERS: readonly Importer[] = [
   lmstudio,
   nextChat,
   chatbox,
+  lobeChat,
+  jan,
+  bigAgi,
   aistudio,
   claudeCode,
   chatgptExporter,

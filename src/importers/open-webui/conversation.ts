@@ -27,7 +27,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { branchTo, compareTimes, newestBranch, type Linked } from "../branch.js";
 import { exportedConversation } from "../exported-conversation.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
-import { withSystemPrompt } from "../placeholders.js";
+import { THINK_BLOCK, withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -105,13 +105,11 @@ function toMessage({ id, raw, time }: Node): UploadMessage | undefined {
 
 /** A `<details type="…">` block Open WebUI writes into an answer, with its attributes and inside. */
 const DETAILS_BLOCK = /<details\s+type="([\w-]+)"[^>]*>([\s\S]*?)<\/details>\s*/g;
-/** A reasoning block as models write it, before Open WebUI folded it into a `<details>`. */
-const THINK_BLOCK = /^\s*<think>[\s\S]*?(?:<\/think>|$)\s*/;
 
 /** An answer as the user reads it: the reasoning and tool blocks out, the code the interpreter ran kept. */
 function answerText(content: string): string {
   return content
-    .replace(THINK_BLOCK, "")
+    .replace(THINK_BLOCK, "") // as models write it, before Open WebUI folded it into a `<details>`
     .replace(DETAILS_BLOCK, (_, type: string, inside: string) =>
       type === "code_interpreter" ? `${inside.replace(/<summary>[\s\S]*?<\/summary>/, "").trim()}\n\n` : "",
     )
