@@ -22,7 +22,17 @@
 //   the header alone would make a branch replace its chat.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { derivedId } from "../derived-id.js";
-import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import {
+  arrayOf,
+  earliestIso,
+  isObject,
+  isoFromTime,
+  nonEmptyString,
+  plausibleIso,
+  stringOf,
+  titleFrom,
+  type JsonObject,
+} from "../json-values.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { SourcedRecord } from "../types.js";
 
@@ -156,5 +166,5 @@ export function sillyTavernTime(value: unknown): string | undefined {
 
 function utc(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): string | undefined {
   const date = new Date(Date.UTC(year, month, day, hour, minute, second, millis));
-  return Number.isNaN(date.getTime()) || date.getUTCDate() !== day ? undefined : date.toISOString();
+  return date.getUTCDate() !== day ? undefined : plausibleIso(date.getTime());
 }
