@@ -92,8 +92,19 @@ export function sillyTavernChat(records: readonly SourcedRecord[]): UploadConver
   };
 }
 
+/**
+ * Keys one of which every message line has. A line with none (a number, another app's record) is
+ * left out and counted, so the summary says the file held lines it did not read; a message with no
+ * text is left out silently, as SillyTavern shows nothing of it.
+ */
+const MESSAGE_KEYS = ["mes", "swipes", "is_user", "name", "extra"];
+const NOT_A_MESSAGE = "lines that are no chat message";
+
 function lineOf({ value, context }: SourcedRecord): Line | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObject(value) || !MESSAGE_KEYS.some((key) => key in value)) {
+    context.skip(NOT_A_MESSAGE);
+    return undefined;
+  }
   const extra = isObject(value.extra) ? value.extra : {};
   if (APP_NOTICES.has(String(extra.type)) || Array.isArray(extra.tool_invocations)) return undefined;
   const content = joinPieces([shownText(value, extra), ...attachments(extra)]);
