@@ -84,7 +84,7 @@ describe("Chatbot UI exports", () => {
       "Sourdough starter",
       "Tyre pressure",
     ]);
-    expect(skipped["conversations met again in another file of the export, no newer (read once)"]).toBe(1);
+    expect(skipped["conversations met again in the export, no newer (read once)"]).toBe(1);
   });
 
   it("a damaged conversation in a format-4 export costs that conversation, named; the rest are read", async () => {
