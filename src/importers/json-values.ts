@@ -34,10 +34,18 @@ export function isoFromTime(value: unknown): string | undefined {
   if (typeof value === "string") {
     const text = value.trim();
     if (text === "") return undefined;
-    return NUMERIC.test(text) ? isoFromNumber(Number(text)) : plausibleIso(Date.parse(text));
+    if (NUMERIC.test(text)) return isoFromNumber(Number(text));
+    return plausibleIso(Date.parse(ZONELESS.test(text) ? `${text.replace(" ", "T")}Z` : text));
   }
   return typeof value === "number" ? isoFromNumber(value) : undefined;
 }
+
+/**
+ * A date and time without a zone (`2024-05-01T12:30:00`, Python's naive `isoformat()`, SQL's
+ * `2024-05-01 12:30:00`): read as UTC, as Markdown times are, not in the zone of the machine that
+ * imports it (Date.parse's rule), which would give one export other times on another machine.
+ */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
 const NUMERIC = /^\d+(?:\.\d+)?$/;
 /**

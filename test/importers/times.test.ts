@@ -33,6 +33,20 @@ describe("times in exports (isoFromTime)", () => {
     expect(isoFromTime(value)).toBeUndefined();
   });
 
+  it("a date and time without a zone is UTC whatever the zone of the machine importing it", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      expect(isoFromTime("2024-05-01T12:30:00")).toBe("2024-05-01T12:30:00.000Z");
+      expect(isoFromTime("2024-05-01 12:30:00.250")).toBe("2024-05-01T12:30:00.250Z");
+      expect(isoFromTime("2024-05-01T12:30:00+02:00")).toBe("2024-05-01T10:30:00.000Z");
+      expect(isoFromTime("2024-05-01")).toBe("2024-05-01T00:00:00.000Z"); // a date alone: UTC by Date.parse's own rule
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it("a conversation whose create_time is no time takes its first message's, not 1970's", () => {
     const record = {
       id: "c1",
