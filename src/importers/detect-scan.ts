@@ -13,6 +13,12 @@ export interface Token {
 
 /** How much of a string is kept: detectors look at a string's start (a header, a title's verb). */
 const STRING_CHARS = 4 * 1024;
+/**
+ * How many tokens are kept at most: a record of that many fields and values is read enough to tell
+ * its format (a ChatGPT conversation's `mapping` of 60,000 messages is past its format's keys), and a
+ * large file of no format (an object of a million keys) is not held whole.
+ */
+const MAX_TOKENS = 200_000;
 
 /** Where a top-level object may hold its records (detect.ts's WRAPPERS), and when enough is read. */
 export interface ScanPlan {
@@ -59,7 +65,7 @@ export async function scanTokens(source: ByteSource, plan: ScanPlan): Promise<To
       } else {
         const kept = scope.keeps(token);
         if (kept) tokens.push(token);
-        if (scope.move(token) && plan.enough(tokens)) return tokens;
+        if ((scope.move(token) && plan.enough(tokens)) || tokens.length >= MAX_TOKENS) return tokens;
       }
     }
     return tokens;
