@@ -276,7 +276,7 @@ describe("ChatGPT conversations.json", () => {
     const record = {
       id: "c-stopped",
       title: "Heimdall",
-      current_node: "b2",
+      current_node: "c2",
       mapping: {
         u1: node("u1", null, { author: { role: "user" }, content: text("Why does Heimdall fail with libusb error -12?") }),
         a1: assistant("a1", "u1", {
@@ -299,6 +299,18 @@ describe("ChatGPT conversations.json", () => {
         u2: node("u2", "a5", { author: { role: "user" }, content: text("Never mind, just tell me the short answer.") }),
         b1: assistant("b1", "u2", { recipient: "all", channel: "commentary", content: text("Answering from what I found.") }),
         b2: assistant("b2", "b1", { recipient: "all", channel: "final", content: text("Install WinUSB with Zadig.") }),
+        // A deep-research turn: its answer is the report a tool message holds, so its preamble stays out.
+        u3: node("u3", "b2", { author: { role: "user" }, content: text("Research Heimdall's driver history.") }),
+        c1: assistant("c1", "u3", { recipient: "all", channel: "commentary", content: text("Starting the research.") }),
+        c2: node("c2", "c1", {
+          author: { role: "tool", name: "research_kickoff_tool" },
+          content: text(""),
+          metadata: {
+            chatgpt_sdk: {
+              widget_state: JSON.stringify({ report_message: { content: { content_type: "text", parts: ["# Report\nUse WinUSB."] } } }),
+            },
+          },
+        }),
       },
     };
     const messages = chatgptConversation(record, recordContext())!.conversation.messages;
@@ -308,6 +320,8 @@ describe("ChatGPT conversations.json", () => {
       ["a5", "assistant", "Now reading Zadig's notes."],
       ["u2", "human", "Never mind, just tell me the short answer."],
       ["b2", "assistant", "Install WinUSB with Zadig."],
+      ["u3", "human", "Research Heimdall's driver history."],
+      ["c2", "assistant", "# Report\nUse WinUSB."],
     ]);
   });
 

@@ -128,10 +128,12 @@ function unansweredTurns(branch: JsonObject[]): Set<JsonObject> {
   return unanswered;
 }
 
-/** A node holding answer text of the assistant to the user. */
+/** A node holding answer text of the assistant to the user, or a deep-research report (the answer a tool wrote). */
 function isAnswerNode(node: JsonObject): boolean {
   const message = node.message;
-  if (!isObject(message) || isHidden(message) || roleOf(message) !== "assistant" || !toAll(message)) return false;
+  if (!isObject(message) || isHidden(message)) return false;
+  if (roleOf(message) === "tool") return researchReport(message) !== undefined;
+  if (roleOf(message) !== "assistant" || !toAll(message)) return false;
   const content = isObject(message.content) ? message.content : {};
   return isAnswer(message, content) && contentText(content, "assistant").trim() !== "";
 }
