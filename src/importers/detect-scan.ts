@@ -30,9 +30,10 @@ export interface ScanPlan {
 /**
  * The file's tokens at the depths detect.ts looks at: a record's fields and the strings in them,
  * for records that are the elements of a top-level list, the file's top-level object itself, or the
- * elements of a list at a wrapper path. Undefined when the file is not JSON (the prefix said so first).
+ * elements of a list at a wrapper path; `failed` when the JSON breaks off or is damaged, with the
+ * tokens before that.
  */
-export async function scanTokens(source: ByteSource, plan: ScanPlan): Promise<Token[] | undefined> {
+export async function scanTokens(source: ByteSource, plan: ScanPlan): Promise<{ tokens: Token[]; failed: boolean }> {
   const input = await source.open();
   const tokenizer = parser.asStream({
     jsonStreaming: true,
@@ -65,13 +66,13 @@ export async function scanTokens(source: ByteSource, plan: ScanPlan): Promise<To
       } else {
         const kept = scope.keeps(token);
         if (kept) tokens.push(token);
-        if ((scope.move(token) && plan.enough(tokens)) || tokens.length >= MAX_TOKENS) return tokens;
+        if ((scope.move(token) && plan.enough(tokens)) || tokens.length >= MAX_TOKENS) return { tokens, failed: false };
       }
     }
-    return tokens;
+    return { tokens, failed: false };
   } catch (error) {
     if (input.errored) throw await readFailure(error, source, true); // e.g. a damaged zip entry
-    return undefined;
+    return { tokens, failed: true };
   } finally {
     input.destroy();
     tokenizer.destroy();

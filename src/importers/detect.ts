@@ -77,8 +77,9 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
     }
     if (!last) continue;
     const scanned = failed || complete ? undefined : await scannedDetection(source);
-    if (scanned !== undefined) return scanned;
-    if (!failed) return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
+    if (scanned?.found !== undefined) return scanned.found;
+    if (!failed && !scanned?.failed)
+      return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
     if (!json) return { detection: undefined, keys: new Set(), text: true };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
@@ -150,8 +151,9 @@ function tokenReadings(tokens: Token[]): Reading[] {
  * The format of a file whose prefix shows none, from the tokens of the whole file streamed
  * (detect-scan.ts): its first record may hold a field longer than the prefix before the keys that
  * tell its format. Read until a format is known or MAX_RECORDS records are read, never held whole.
+ * `failed`: the JSON breaks off (a file cut short) or is damaged before a format shows.
  */
-async function scannedDetection(source: ByteSource): Promise<{ detection: Detection; keys: Set<string> } | undefined> {
+async function scannedDetection(source: ByteSource): Promise<{ found?: { detection: Detection; keys: Set<string> }; failed: boolean }> {
   let records = 0;
   let found: { detection: Detection; keys: Set<string> } | undefined;
   const enough = (tokens: Token[]) => {
@@ -159,8 +161,9 @@ async function scannedDetection(source: ByteSource): Promise<{ detection: Detect
     found = detectionIn(tokens);
     return found !== undefined || records >= MAX_RECORDS;
   };
-  const tokens = await scanTokens(source, { wrappers: WRAPPERS, enough });
-  return found ?? (tokens === undefined ? undefined : detectionIn(tokens));
+  const { tokens, failed } = await scanTokens(source, { wrappers: WRAPPERS, enough });
+  found ??= detectionIn(tokens);
+  return found === undefined ? { failed } : { found, failed };
 }
 
 function detectionIn(tokens: Token[]): { detection: Detection; keys: Set<string> } | undefined {

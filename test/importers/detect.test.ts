@@ -101,6 +101,10 @@ describe("detection by structure", () => {
     const wrapped = JSON.stringify({ conversations: [conversation("first", { note: "n".repeat(400_000) }), conversation("second", {})] });
     expect(await detectText("long-wrapped.json", wrapped)).toMatchObject({ format: "chatgpt", layout: "wrapped" });
     expect(await ids(join(tmp, "long-wrapped.json"))).toEqual(["first", "second"]);
+    // The same file cut short inside its long field: called truncated, not "no supported export".
+    await expect(detectText("long-cut.json", list.slice(0, 400_000))).rejects.toThrow(
+      /long-cut\.json: invalid JSON at byte 400000 .*truncated/,
+    );
   });
 
   it("streams past the prefix to a wrapped list of records that comes after a long field", async () => {
