@@ -76,7 +76,7 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
       if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
     }
     if (!last) continue;
-    const scanned = failed || complete ? undefined : await scannedDetection(source);
+    const scanned = failed || complete || !json ? undefined : await scannedDetection(source); // JSON alone: a page is read otherwise
     if (scanned?.found !== undefined) return scanned.found;
     if (!failed && !scanned?.failed)
       return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
