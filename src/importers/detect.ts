@@ -10,6 +10,7 @@ import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
 import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
+import { scanTokens, type Token } from "./detect-scan.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
 import { isActivityPage, recordsIn } from "./activity-page/records.js";
@@ -18,7 +19,9 @@ import type { ExportFormat, Layout } from "./types.js";
 /**
  * How much of a file is looked at: 64 KB, then 256 KB when that tells no format or a format's shape
  * without its data (a Takeout file whose first records are another product's). A ChatGPT record
- * shows `mapping` within its first few keys.
+ * shows `mapping` within its first few keys; a file whose first record holds a longer field before
+ * the keys that tell its format is then streamed whole (scannedDetection), so that normal files cost
+ * no more than their prefix.
  */
 const SNIFF_BYTES = [64 * 1024, 256 * 1024] as const;
 /** The prefix is fed in slices so that tokens before a fault are still seen. */
@@ -35,11 +38,6 @@ export interface Detection {
   empty: boolean;
   /** The file is one of the format's memory files (Importer.memories), not its conversations. */
   memories?: boolean;
-}
-
-interface Token {
-  name: string;
-  value?: unknown;
 }
 
 /** What the prefix reveals: the shape of the first record, and the strings of every record's fields. */
@@ -80,7 +78,10 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
       if (detection !== undefined && (detection.aside === undefined || last)) return { detection, keys: shape.keys };
     }
     if (!last) continue;
-    if (!failed) return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
+    const scanned = failed || complete || !json ? undefined : await scannedDetection(source); // JSON alone: a page is read otherwise
+    if (scanned?.found !== undefined) return scanned.found;
+    if (!failed && !scanned?.failed)
+      return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
     if (!json) return { detection: undefined, keys: new Set(), text: true };
     const position = await locateJsonError(source, true).catch(() => undefined);
     throw malformedJson(source, position, "not JSON");
@@ -130,15 +131,49 @@ async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   // (a minified `{ "conversations": [...] }`): the tokens below tell.
   if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
   const { tokens, failed } = await tokenize(prefix, complete);
+  readings.push(...tokenReadings(tokens));
+  if (failed) readings.push(await salvaged(source, prefix));
+  readings.push({ layout: "text", shape: textShape(prefix) });
+  return { readings, failed, complete, json: startsAsJson(prefix) };
+}
+
+/** The readings of a file's tokens: the arrays a top-level object wraps, then the file's values as they stand. */
+function tokenReadings(tokens: Token[]): Reading[] {
+  const readings: Reading[] = [];
   const shape = shapeOf(tokens);
   for (const wrapper of shape.topLevel === "object" ? WRAPPERS.filter((path) => shape.keys.has(path[0]!)) : []) {
     const wrapped = wrappedShape(tokens, wrapper);
     if (wrapped !== undefined) readings.push({ layout: "wrapped", wrapper, shape: wrapped });
   }
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
-  if (failed) readings.push(await salvaged(source, prefix));
-  readings.push({ layout: "text", shape: textShape(prefix) });
-  return { readings, failed, complete, json: startsAsJson(prefix) };
+  return readings;
+}
+
+/**
+ * The format of a file whose prefix shows none, from the tokens of the whole file streamed
+ * (detect-scan.ts): its first record may hold a field longer than the prefix before the keys that
+ * tell its format. Read until a format is known or MAX_RECORDS records are read, never held whole.
+ * `failed`: the JSON breaks off (a file cut short) or is damaged before a format shows.
+ */
+async function scannedDetection(source: ByteSource): Promise<{ found?: { detection: Detection; keys: Set<string> }; failed: boolean }> {
+  let records = 0;
+  let found: { detection: Detection; keys: Set<string> } | undefined;
+  const enough = (tokens: Token[]) => {
+    records += 1;
+    found = detectionIn(tokens);
+    return found !== undefined || records >= MAX_RECORDS;
+  };
+  const { tokens, failed } = await scanTokens(source, { wrappers: WRAPPERS, enough });
+  found ??= detectionIn(tokens);
+  return found === undefined ? { failed } : { found, failed };
+}
+
+function detectionIn(tokens: Token[]): { detection: Detection; keys: Set<string> } | undefined {
+  for (const { shape, layout, wrapper } of tokenReadings(tokens)) {
+    const detection = classify(shape, layout, wrapper);
+    if (detection !== undefined) return { detection, keys: shape.keys };
+  }
+  return undefined;
 }
 
 /** The prefix as text, for the text formats' detectors: no keys or strings of JSON records. */

@@ -64,8 +64,8 @@ export interface MemoryFiles {
 }
 
 /**
- * What a detector sees of a file: the shape of its first records, within the first 256 KB, for the
- * JSON formats; its text, for a text format (Markdown). A file is shown each way it may be read, one
+ * What a detector sees of a file: the shape of its first records, within the first 256 KB (past it,
+ * when no format shows there: their fields and the start of their strings), for the JSON formats; its text, for a text format (Markdown). A file is shown each way it may be read, one
  * at a time: as JSON (`text` is "") and as text (no keys, no strings), so each detector looks only
  * at what its format is.
  */

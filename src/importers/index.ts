@@ -19,12 +19,12 @@ import { planContainer, planFile, type ExportPart, type ExportPlan } from "./con
 import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
-import { isObject } from "./json-values.js";
+import { isObject, plausibleIso } from "./json-values.js";
 import { fittingId, uniqueIds, withoutRepeats } from "./message-ids.js";
 import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
-import { ByteTally, directorySources, fileSource, statPath } from "./source.js";
+import { ByteTally, directorySources, fileSource, statPath, type ByteSource } from "./source.js";
 import { textRecords } from "./text-records.js";
 import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
@@ -159,6 +159,7 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
   for (const { source, layout, wrapper } of parts) {
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
+    const fallbackDate = fileDate(source);
     const raw: AsyncGenerator<RawRecord> =
       layout === "text"
         ? textRecords(source, reading.tally)
@@ -169,9 +170,18 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
             : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
-      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate: source.mtime, skip, unreadable } };
+      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate, skip, unreadable } };
     }
   }
+}
+
+/**
+ * The date of a conversation that gives none: its file's, unless the file's is no plausible time of a
+ * chat (1970 or 1980, the zero times of Unix and of zip entries, as some tools extract files), then
+ * the import's own.
+ */
+function fileDate(source: ByteSource): Date {
+  return plausibleIso(source.mtime.getTime()) === undefined ? new Date() : source.mtime;
 }
 
 /**

@@ -27,32 +27,51 @@ export function arrayOf(value: unknown): unknown[] {
 /**
  * A time as exports write it, to an ISO 8601 UTC string: Unix seconds (possibly fractional, as
  * ChatGPT writes them), Unix milliseconds (a number too large to be seconds), either as a numeric
- * string, or a date-time string (as Claude and Takeout write them). Undefined when absent or invalid.
+ * string, or a date-time string (as Claude and Takeout write them). Undefined when absent, invalid
+ * or not a plausible time of a chat (see plausibleIso): a 1.5 or a 0 where a time belongs is no time.
  */
 export function isoFromTime(value: unknown): string | undefined {
   if (typeof value === "string") {
     const text = value.trim();
     if (text === "") return undefined;
-    return NUMERIC.test(text) ? isoFromNumber(Number(text)) : isoFromMillis(Date.parse(text));
+    if (NUMERIC.test(text)) return isoFromNumber(Number(text));
+    return plausibleIso(Date.parse(ZONELESS.test(text) ? `${text.replace(" ", "T")}Z` : text));
   }
   return typeof value === "number" ? isoFromNumber(value) : undefined;
 }
 
+/**
+ * A date and time without a zone (`2024-05-01T12:30:00`, Python's naive `isoformat()`, SQL's
+ * `2024-05-01 12:30:00`): read as UTC, as Markdown times are, not in the zone of the machine that
+ * imports it (Date.parse's rule), which would give one export other times on another machine.
+ */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
 const NUMERIC = /^\d+(?:\.\d+)?$/;
-/** 10^11 seconds is the year 5138; as milliseconds it is 1973: larger numbers are milliseconds. */
+/**
+ * 10^11 seconds is the year 5138; as milliseconds it is 1973: larger numbers are milliseconds. A
+ * number is read one way only: seconds that are no plausible time are not tried as milliseconds
+ * (nor the reverse), so a count or a duration in a time's place is never a date.
+ */
 const MILLISECONDS_FROM = 1e11;
 
 function isoFromNumber(value: number): string | undefined {
-  if (!Number.isFinite(value) || value <= 0) return undefined;
-  return isoFromMillis(Math.round(value >= MILLISECONDS_FROM ? value : value * 1000));
+  if (!Number.isFinite(value)) return undefined;
+  return plausibleIso(Math.round(value >= MILLISECONDS_FROM ? value : value * 1000));
 }
 
-/** Undefined past the year 9999 or before year 0 too: ISO writes those years in six digits, which no upload takes. */
-function isoFromMillis(millis: number): string | undefined {
-  const date = new Date(millis);
-  if (Number.isNaN(date.getTime())) return undefined;
-  const iso = date.toISOString();
-  return /^\d{4}-/.test(iso) ? iso : undefined;
+/**
+ * The times a chat can have been written at: from 1990, before any app an export comes from (and
+ * after the zero times programs write for "none": 0, 1970, 0001-01-01), to 2100. In seconds that is
+ * 631,152,000 to 4,102,444,800; in milliseconds 6.3e11 to 4.1e12.
+ */
+const EARLIEST_MILLIS = Date.UTC(1990, 0, 1);
+const LATEST_MILLIS = Date.UTC(2100, 0, 1);
+
+/** Milliseconds since 1970 as ISO 8601 UTC; undefined when NaN or not a plausible time of a chat. */
+export function plausibleIso(millis: number): string | undefined {
+  if (Number.isNaN(millis) || millis < EARLIEST_MILLIS || millis >= LATEST_MILLIS) return undefined;
+  return new Date(millis).toISOString();
 }
 
 /** The earliest of some ISO 8601 UTC strings (they sort lexically); undefined if none. */

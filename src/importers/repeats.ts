@@ -1,8 +1,9 @@
 // A conversation met twice in one read (two exports of one account zipped together, a shard and
-// the whole file side by side): the store would take both and the summary count it twice.
+// the whole file side by side, a file that lists it twice): the store would take both and the
+// summary count it twice.
 import type { UploadConversation } from "../schemas/chat-history.js";
 
-export const REPEATED = "conversations met again in another file of the export, no newer (read once)";
+export const REPEATED = "conversations met again in the export, no newer (read once)";
 
 /** Lets a conversation through the first time, and again only when it is newer (it then replaces the first). */
 export class RepeatFilter {

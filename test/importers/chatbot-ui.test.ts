@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { cp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openExport } from "../../src/importers/index.js";
@@ -12,6 +12,16 @@ const v4 = join(folder, "chatbot_ui_history_3-14.json");
 const tmp = tempDir("mnemo-chatbot-ui-");
 
 describe("Chatbot UI exports", () => {
+  it("a file whose time is a zero time (1970, as some tools extract files) dates its conversations by the import instead", async () => {
+    const copy = join(tmp, "zero-time.json");
+    await cp(v4, copy);
+    await utimes(copy, new Date(0), new Date(0));
+    const before = new Date().toISOString();
+    const conversations = await collect(copy);
+    expect(conversations).toHaveLength(2);
+    for (const conversation of conversations) expect(conversation.conversation.createdAt >= before).toBe(true);
+  });
+
   it("format 4: each conversation of its history, dated by the file (the export has no times); an empty one counted", async () => {
     const { conversations, skipped } = await collectWithSkips(v4);
     const date = (await stat(v4)).mtime.toISOString();
@@ -84,7 +94,7 @@ describe("Chatbot UI exports", () => {
       "Sourdough starter",
       "Tyre pressure",
     ]);
-    expect(skipped["conversations met again in another file of the export, no newer (read once)"]).toBe(1);
+    expect(skipped["conversations met again in the export, no newer (read once)"]).toBe(1);
   });
 
   it("a damaged conversation in a format-4 export costs that conversation, named; the rest are read", async () => {

@@ -262,6 +262,69 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("a GPT-5 turn stopped before its final answer keeps the preambles the user read, never its reasoning", () => {
+    // The user pressed stop while the model was working: the turn has preambles, tool calls and
+    // reasoning but no final-channel message. What the chat showed of it is its preambles.
+    const node = (id: string, parent: string | null, message: object) => ({
+      id,
+      parent,
+      children: [] as string[],
+      message: { id, create_time: 1_760_000_000, ...message },
+    });
+    const assistant = (id: string, parent: string, message: object) => node(id, parent, { author: { role: "assistant" }, ...message });
+    const text = (words: string) => ({ content_type: "text", parts: [words] });
+    const record = {
+      id: "c-stopped",
+      title: "Heimdall",
+      current_node: "c2",
+      mapping: {
+        u1: node("u1", null, { author: { role: "user" }, content: text("Why does Heimdall fail with libusb error -12?") }),
+        a1: assistant("a1", "u1", {
+          recipient: "all",
+          channel: "commentary",
+          metadata: { is_thinking_preamble_message: true },
+          content: text("I'm going to check the driver Heimdall needs on Windows."),
+        }),
+        a2: assistant("a2", "a1", { recipient: "all", content: { content_type: "thoughts", thoughts: [{ content: "Maybe WinUSB." }] } }),
+        a3: assistant("a3", "a2", {
+          recipient: "web.run",
+          content: { content_type: "code", text: '{"search_query":[{"q":"libusb -12"}]}' },
+        }),
+        a4: assistant("a4", "a3", { recipient: "all", channel: "analysis", content: text("Error -12 is LIBUSB_ERROR_NOT_SUPPORTED.") }),
+        a5: assistant("a5", "a4", {
+          recipient: "all",
+          metadata: { is_thinking_preamble_message: true },
+          content: text("Now reading Zadig's notes."),
+        }),
+        u2: node("u2", "a5", { author: { role: "user" }, content: text("Never mind, just tell me the short answer.") }),
+        b1: assistant("b1", "u2", { recipient: "all", channel: "commentary", content: text("Answering from what I found.") }),
+        b2: assistant("b2", "b1", { recipient: "all", channel: "final", content: text("Install WinUSB with Zadig.") }),
+        // A deep-research turn: its answer is the report a tool message holds, so its preamble stays out.
+        u3: node("u3", "b2", { author: { role: "user" }, content: text("Research Heimdall's driver history.") }),
+        c1: assistant("c1", "u3", { recipient: "all", channel: "commentary", content: text("Starting the research.") }),
+        c2: node("c2", "c1", {
+          author: { role: "tool", name: "research_kickoff_tool" },
+          content: text(""),
+          metadata: {
+            chatgpt_sdk: {
+              widget_state: JSON.stringify({ report_message: { content: { content_type: "text", parts: ["# Report\nUse WinUSB."] } } }),
+            },
+          },
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.role, m.content])).toEqual([
+      ["u1", "human", "Why does Heimdall fail with libusb error -12?"],
+      ["a1", "assistant", "I'm going to check the driver Heimdall needs on Windows."],
+      ["a5", "assistant", "Now reading Zadig's notes."],
+      ["u2", "human", "Never mind, just tell me the short answer."],
+      ["b2", "assistant", "Install WinUSB with Zadig."],
+      ["u3", "human", "Research Heimdall's driver history."],
+      ["c2", "assistant", "# Report\nUse WinUSB."],
+    ]);
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

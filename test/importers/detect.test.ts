@@ -82,6 +82,50 @@ describe("detection by structure", () => {
     expect(await detectText("big.json", JSON.stringify([big]))).toMatchObject({ format: "chatgpt", layout: "array" });
   });
 
+  it("streams past the prefix when the first record holds a field longer than it before the keys that tell its format", async () => {
+    // A field ChatGPT may add to a conversation, written before `mapping` and longer than 256 KB.
+    const conversation = (id: string, extra: object) => ({
+      ...extra,
+      id,
+      title: id,
+      create_time: 1_700_000_000,
+      current_node: "m",
+      mapping: { m: { id: "m", parent: null, children: [], message: text("m", `hello from ${id}`) } },
+    });
+    const text = (id: string, words: string) => ({ id, author: { role: "user" }, content: { content_type: "text", parts: [words] } });
+    const huge = { safe_urls: Array.from({ length: 20_000 }, (_, i) => `https://example.com/${i}/${"p".repeat(20)}`) };
+    const list = JSON.stringify([conversation("first", huge), conversation("second", {})]);
+    expect(list.length).toBeGreaterThan(600_000);
+    expect(await detectText("long-field.json", list)).toMatchObject({ format: "chatgpt", layout: "array" });
+    expect(await ids(join(tmp, "long-field.json"))).toEqual(["first", "second"]);
+    const wrapped = JSON.stringify({ conversations: [conversation("first", { note: "n".repeat(400_000) }), conversation("second", {})] });
+    expect(await detectText("long-wrapped.json", wrapped)).toMatchObject({ format: "chatgpt", layout: "wrapped" });
+    expect(await ids(join(tmp, "long-wrapped.json"))).toEqual(["first", "second"]);
+    // The same file cut short inside its long field: called truncated, not "no supported export".
+    await expect(detectText("long-cut.json", list.slice(0, 400_000))).rejects.toThrow(
+      /long-cut\.json: invalid JSON at byte 400000 .*truncated/,
+    );
+  });
+
+  it("streams past the prefix to a wrapped list of records that comes after a long field", async () => {
+    // A TypingMind export whose prompts library, written before the chats, is longer than the prefix.
+    const typingmind = JSON.parse(await readFile(join(fixtures, "typingmind/data.json"), "utf8")) as { data: Record<string, unknown> };
+    const { chats, ...rest } = typingmind.data;
+    const prompts = Array.from({ length: 3_000 }, (_, i) => ({ id: `p${i}`, title: `Prompt ${i}`, prompt: "q".repeat(100) }));
+    const path = join(tmp, "typingmind-long.json");
+    await writeFile(path, JSON.stringify({ data: { ...rest, userPrompts: prompts, chats } }));
+    expect(await detect(await fileSource(path))).toMatchObject({ format: "typingmind", layout: "wrapped" });
+    expect(await ids(path)).toEqual(await ids(join(fixtures, "typingmind/data.json")));
+  });
+
+  it("a long file of no known format is still not recognised", async () => {
+    const unknown = JSON.stringify([
+      { id: 1, blob: "b".repeat(400_000) },
+      { id: 2, email: "x@example.com" },
+    ]);
+    expect(await detectText("unknown-long.json", unknown)).toBeUndefined();
+  });
+
   it("a zip is recognised by its signature, and junk entries (__MACOSX, dotfiles) are ignored", async () => {
     const dir = join(tmp, "zip-with-junk");
     await mkdir(join(dir, "__MACOSX"), { recursive: true });

@@ -233,6 +233,10 @@ describe("htmlToText", () => {
     ).toBe("def f():\n    return 1\n\nDone");
   });
 
+  it("reads a page saved with Windows (CRLF) or old Mac (CR) line ends as a browser does: no \\r in <pre>", () => {
+    expect(htmlToText("<p>One\r\ntwo</p><pre>a = 1\r\nb = 2\rc = 3</pre>")).toBe("One two\n\na = 1\nb = 2\nc = 3");
+  });
+
   it("leaves a stray < that is not a tag", () => {
     expect(htmlToText("<p>3 < 4 &amp;&amp; 5 > 4</p>")).toBe("3 < 4 && 5 > 4");
   });

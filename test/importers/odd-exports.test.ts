@@ -391,7 +391,15 @@ describe("one conversation met in two files of an export", () => {
       expect(conversations.map((c) => c.conversation.id)).toEqual(
         (await collect(join(fixtures, "chatgpt/conversations.json"))).map((c) => c.conversation.id),
       );
-      expect(skipped["conversations met again in another file of the export, no newer (read once)"]).toBe(4);
+      expect(skipped["conversations met again in the export, no newer (read once)"]).toBe(4);
+
+      // A file that lists a conversation twice: read once, and the count does not send the user to another file.
+      await mkdir(join(tmp, "twice"));
+      const listed = JSON.parse(await readFile(join(fixtures, "chatgpt/conversations.json"), "utf8")) as unknown[];
+      await writeFile(join(tmp, "twice/conversations.json"), JSON.stringify([...listed, listed[0]]));
+      const twice = await collectWithSkips(join(tmp, "twice/conversations.json"));
+      expect(twice.conversations).toHaveLength(4);
+      expect(twice.skipped["conversations met again in the export, no newer (read once)"]).toBe(1);
 
       // A later export of one conversation, continued since: read after the older copy, so it replaces it.
       const [older] = JSON.parse(await readFile(odd("chatgpt-times.json"), "utf8")) as [Record<string, unknown>];

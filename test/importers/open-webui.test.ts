@@ -117,9 +117,9 @@ describe("odd chats", () => {
       models: ["m"],
       history: {
         messages: {
-          q: message("q", null, "user", "question", 100),
-          a1: message("a1", "q", "assistant", "first answer", 110),
-          a2: message("a2", "q", "assistant", "second answer", 120),
+          q: message("q", null, "user", "question", 1_717_000_100),
+          a1: message("a1", "q", "assistant", "first answer", 1_717_000_110),
+          a2: message("a2", "q", "assistant", "second answer", 1_717_000_120),
         },
       },
     };

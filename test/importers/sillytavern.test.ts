@@ -107,7 +107,7 @@ describe("SillyTavern chats", () => {
     expect((await collect(chat))[0]?.conversation.id).toBe(original?.conversation.id);
   });
 
-  it("a line that is not JSON costs that line; a line that is not a message is passed over", async () => {
+  it("a line that is not JSON costs that line; a line that is not a message is left out and counted", async () => {
     const damaged = join(tmp, "damaged.jsonl");
     const lines = [
       JSON.stringify({ user_name: "Ana", character_name: "Mirela", create_date: "2024-05-01@12h30m15s", chat_metadata: {} }),
@@ -115,12 +115,18 @@ describe("SillyTavern chats", () => {
       '{"name": "Mirela", "is_user": false, "mes": "cut off',
       "42",
       JSON.stringify({ name: "Mirela", is_user: false, mes: "Second answer", send_date: "2024-05-01T12:35:00Z" }),
+      JSON.stringify({ id: "x", role: "user", content: "a line of another app's chat" }),
+      JSON.stringify({ name: "Ana", is_user: true, mes: "" }), // an empty message: nothing to say, as in SillyTavern
     ];
     await writeFile(damaged, lines.join("\n"));
     const { conversations, problems } = await collectReporting(damaged);
     expect(conversations[0]?.conversation.messages.map((m) => m.content)).toEqual(["First question", "Second answer"]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/damaged\.jsonl, record 3: invalid JSON/);
+    await writeFile(damaged, lines.filter((_, i) => i !== 2).join("\n"));
+    const { conversations: read, skipped } = await collectWithSkips(damaged);
+    expect(read[0]?.conversation.messages.map((m) => m.content)).toEqual(["First question", "Second answer"]);
+    expect(skipped).toEqual({ "lines that are no chat message": 2 });
   });
 });
 

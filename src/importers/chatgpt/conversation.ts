@@ -2,6 +2,8 @@
 // An assistant's answer is its text on the final channel (or none): ChatGPT shows commentary-channel
 // text (GPT-5's preambles before a tool call) in the folded thinking panel, and code sent to "all" is a
 // tool call it never shows; public converters and parsers of real exports leave both out of the answer.
+// A turn the user stopped before its final answer has no final-channel text: its preambles, shown to
+// the user while it ran, are then its only words and are kept (its reasoning never is).
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -34,9 +36,11 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
   if (!isObject(record)) throw notAConversation(context);
   const mapping = isObject(record.mapping) ? record.mapping : {};
   const canvas: Canvas = {};
+  const branch = currentBranch(mapping, stringOf(record.current_node));
+  const unanswered = unansweredTurns(branch);
   const messages = uniqueIds(
-    currentBranch(mapping, stringOf(record.current_node))
-      .map((node) => toMessage(node, canvas))
+    branch
+      .map((node) => toMessage(node, canvas, unanswered.has(node)))
       .filter((message): message is UploadMessage => message !== undefined),
   );
   if (messages.length === 0) {
@@ -105,10 +109,45 @@ interface Canvas {
   name?: string | undefined;
 }
 
-function toMessage(node: JsonObject, canvas: Canvas): UploadMessage | undefined {
+/**
+ * The nodes of the turns (a user's message and what follows it) in which the assistant wrote no
+ * answer to the user: a turn stopped while it was thinking or calling tools.
+ */
+function unansweredTurns(branch: JsonObject[]): Set<JsonObject> {
+  const unanswered = new Set<JsonObject>();
+  let turn: JsonObject[] = [];
+  const close = () => {
+    if (!turn.some(isAnswerNode)) for (const node of turn) unanswered.add(node);
+    turn = [];
+  };
+  for (const node of branch) {
+    if (isObject(node.message) && roleOf(node.message) === "human") close();
+    turn.push(node);
+  }
+  close();
+  return unanswered;
+}
+
+/** A node holding answer text of the assistant to the user, or a deep-research report (the answer a tool wrote). */
+function isAnswerNode(node: JsonObject): boolean {
+  const message = node.message;
+  if (!isObject(message) || isHidden(message)) return false;
+  if (roleOf(message) === "tool") return researchReport(message) !== undefined;
+  if (roleOf(message) !== "assistant" || !toAll(message)) return false;
+  const content = isObject(message.content) ? message.content : {};
+  return isAnswer(message, content) && contentText(content, "assistant").trim() !== "";
+}
+
+function toAll(message: JsonObject): boolean {
+  const recipient = stringOf(message.recipient);
+  return recipient === undefined || recipient === "all";
+}
+
+/** `unanswered`: the node is of a turn without an answer, whose preambles are then what the user read. */
+function toMessage(node: JsonObject, canvas: Canvas, unanswered: boolean): UploadMessage | undefined {
   const message = node.message;
   if (!isObject(message) || isHidden(message)) return undefined;
-  const text = visibleText(message, canvas)?.trim();
+  const text = visibleText(message, canvas, unanswered)?.trim();
   const id = nonEmptyString(message.id) ?? nonEmptyString(node.id);
   if (!text || id === undefined) return undefined;
   const createdAt = isoFromTime(message.create_time);
@@ -126,7 +165,7 @@ function toMessage(node: JsonObject, canvas: Canvas): UploadMessage | undefined 
  * and its edits, a code cell and its output, a deep-research report. Other tool calls and results
  * (searches, browsing, memory writes) and system messages are not the conversation.
  */
-function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
+function visibleText(message: JsonObject, canvas: Canvas, unanswered: boolean): string | undefined {
   const role = roleOf(message);
   const content = isObject(message.content) ? message.content : {};
   if (role === "tool") return toolResult(message, content);
@@ -138,7 +177,7 @@ function visibleText(message: JsonObject, canvas: Canvas): string | undefined {
     if (CODE_TOOLS.has(recipient)) return codeCell(content);
     return undefined;
   }
-  if (role === "assistant" && !isAnswer(message, content)) return undefined;
+  if (role === "assistant" && !isAnswer(message, content) && !(unanswered && isPreamble(message, content))) return undefined;
   return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
 }
 
@@ -151,6 +190,12 @@ function isAnswer(message: JsonObject, content: JsonObject): boolean {
   if (message.channel === "analysis" || message.channel === "commentary") return false;
   if (isObject(message.metadata) && message.metadata.is_thinking_preamble_message === true) return false;
   return content.content_type !== "code";
+}
+
+/** Text the assistant wrote to the user while it worked (commentary channel, a thinking preamble): not its reasoning, not code. */
+function isPreamble(message: JsonObject, content: JsonObject): boolean {
+  const flagged = isObject(message.metadata) && message.metadata.is_thinking_preamble_message === true;
+  return (message.channel === "commentary" || flagged) && content.content_type !== "code";
 }
 
 function roleOf(message: JsonObject): UploadMessage["role"] | "tool" | undefined {

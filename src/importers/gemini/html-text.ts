@@ -47,7 +47,12 @@ export function decodeEntities(text: string): string {
 }
 
 export function htmlToText(html: string): string {
-  const withoutNoise = html.replace(/<!--[\s\S]*?-->/g, "").replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "");
+  // A browser reads CRLF and CR as LF before anything else (HTML's input stream): a page saved on
+  // Windows keeps no \r inside <pre>.
+  const withoutNoise = html
+    .replace(/\r\n?/g, "\n")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "");
   const pieces: string[] = [];
   const lists: Array<{ ordered: boolean; next: number }> = [];
   let preDepth = 0;

@@ -2,6 +2,7 @@
 // browser's `toLocaleString()` in English ("Jun 1, 2025, 10:00 AM", "6/1/2025, 10:00:00 AM").
 // V8's Date.parse reads "Claude 3.5" as 2001-03-05, so a time that is not ISO is taken only when it
 // holds a four-digit year, a month (by name or as d/m/y digits) and no other words.
+import { plausibleIso } from "../json-values.js";
 
 /** An ISO date, its time optional, its zone optional: `2025-06-01`, `2025-06-01 10:00`, `2025-06-01T10:00:00.123Z`. */
 const ISO = /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i;
@@ -11,8 +12,6 @@ const WEEKDAY = /\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?/gi;
 const NUMERIC_DATE = /\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d{2}\b/;
 /** Words a locale's date may hold besides its month and weekday. */
 const DATE_WORDS = /\b(?:am|pm|a\.m\.|p\.m\.|at|utc|gmt|z)\b/gi;
-const EARLIEST = Date.UTC(1990, 0, 1);
-const LATEST = Date.UTC(2100, 0, 1);
 
 /**
  * The time `text` holds as a whole (ignoring spaces and the punctuation around it), as ISO 8601
@@ -36,16 +35,12 @@ function isoTime(match: RegExpExecArray): string | undefined {
   const [, year, month, day, hour = "0", minute = "00", second = "00", fraction = "", zone = "Z"] = match;
   const offset = /^(?:Z|UTC|GMT)$/i.test(zone) ? "Z" : zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
   const text = `${year}-${month}-${day}T${hour.padStart(2, "0")}:${minute}:${second}${fraction}${offset}`;
-  return plausible(Date.parse(text));
+  return plausibleIso(Date.parse(text));
 }
 
 function localeTime(text: string): string | undefined {
   if (!YEAR.test(text) || !(text.search(MONTH) !== -1 || NUMERIC_DATE.test(text))) return undefined;
   const words = text.replace(MONTH, " ").replace(WEEKDAY, " ").replace(DATE_WORDS, " ");
   if (/\p{L}/u.test(words)) return undefined;
-  return plausible(Date.parse(text));
-}
-
-function plausible(millis: number): string | undefined {
-  return Number.isNaN(millis) || millis < EARLIEST || millis >= LATEST ? undefined : new Date(millis).toISOString();
+  return plausibleIso(Date.parse(text));
 }

@@ -22,7 +22,17 @@
 //   the header alone would make a branch replace its chat.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { derivedId } from "../derived-id.js";
-import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import {
+  arrayOf,
+  earliestIso,
+  isObject,
+  isoFromTime,
+  nonEmptyString,
+  plausibleIso,
+  stringOf,
+  titleFrom,
+  type JsonObject,
+} from "../json-values.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { SourcedRecord } from "../types.js";
 
@@ -82,8 +92,19 @@ export function sillyTavernChat(records: readonly SourcedRecord[]): UploadConver
   };
 }
 
+/**
+ * Keys one of which every message line has. A line with none (a number, another app's record) is
+ * left out and counted, so the summary says the file held lines it did not read; a message with no
+ * text is left out silently, as SillyTavern shows nothing of it.
+ */
+const MESSAGE_KEYS = ["mes", "swipes", "is_user", "name", "extra"];
+const NOT_A_MESSAGE = "lines that are no chat message";
+
 function lineOf({ value, context }: SourcedRecord): Line | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObject(value) || !MESSAGE_KEYS.some((key) => key in value)) {
+    context.skip(NOT_A_MESSAGE);
+    return undefined;
+  }
   const extra = isObject(value.extra) ? value.extra : {};
   if (APP_NOTICES.has(String(extra.type)) || Array.isArray(extra.tool_invocations)) return undefined;
   const content = joinPieces([shownText(value, extra), ...attachments(extra)]);
@@ -156,5 +177,5 @@ export function sillyTavernTime(value: unknown): string | undefined {
 
 function utc(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): string | undefined {
   const date = new Date(Date.UTC(year, month, day, hour, minute, second, millis));
-  return Number.isNaN(date.getTime()) || date.getUTCDate() !== day ? undefined : date.toISOString();
+  return date.getUTCDate() !== day ? undefined : plausibleIso(date.getTime());
 }
