@@ -16,10 +16,10 @@
 // - Title: the user's /rename (`custom-title`), else Claude Code's own (`ai-title`), the latest of
 //   each; else a `summary` of this session; else the first prompt's first line. Id: the session's.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { cutText } from "../../text/cut-text.js";
+import { agentTurns, byFile, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { fittingId, uniqueIds } from "../message-ids.js";
-import { filePlaceholder, joinPieces, toolPlaceholder } from "../placeholders.js";
+import { fittingId } from "../message-ids.js";
+import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
 
 /** What a record says, or only where it is in the tree (the records between messages: tools' progress, system notes). */
@@ -38,15 +38,9 @@ export interface SessionLine {
 
 interface Said {
   role: UploadMessage["role"];
-  pieces: Piece[];
+  pieces: TurnPiece[];
   time: string | undefined;
   sidechain: boolean;
-}
-
-/** A piece of a message: text, or a tool the assistant ran (those in a row share a line). */
-interface Piece {
-  text: string;
-  tool: boolean;
 }
 
 interface Title {
@@ -55,8 +49,6 @@ interface Title {
   /** A summary's last message: it titles the session that holds it. */
   leaf?: string | undefined;
 }
-
-const TITLE_CHARS = 100;
 
 export function sessionLine(record: unknown, context: RecordContext): SessionLine | undefined {
   if (!isObject(record)) return undefined;
@@ -86,7 +78,7 @@ function saidIn(record: JsonObject): Said | undefined {
   return { role, pieces, time: isoFromTime(record.timestamp), sidechain: record.isSidechain === true };
 }
 
-function humanPieces(content: unknown): Piece[] {
+function humanPieces(content: unknown): TurnPiece[] {
   const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arrayOf(content).filter(isObject);
   const pieces: (string | undefined)[] = blocks.map((block) => {
     if (block.type === "text") return typedText(stringOf(block.text) ?? "");
@@ -119,9 +111,9 @@ function tagged(text: string, tag: string): string | undefined {
   return found === "" ? undefined : found;
 }
 
-function assistantPieces(content: unknown): Piece[] {
+function assistantPieces(content: unknown): TurnPiece[] {
   const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arrayOf(content).filter(isObject);
-  const pieces: Piece[] = [];
+  const pieces: TurnPiece[] = [];
   for (const block of blocks) {
     if (block.type === "text" && nonEmptyString(block.text) !== undefined) pieces.push({ text: String(block.text), tool: false });
     else if (block.type === "tool_use" || block.type === "server_tool_use") pieces.push({ text: toolPlaceholder(block.name), tool: true });
@@ -140,13 +132,9 @@ function titleIn(record: JsonObject): Title | undefined {
 
 /** Every file's lines to its session's conversation, in the order the files came. */
 export function sessions(lines: SessionLine[]): UploadConversation[] {
-  const files = new Map<string, SessionLine[]>();
-  for (const line of lines) {
-    const file = files.get(line.file);
-    if (file === undefined) files.set(line.file, [line]);
-    else file.push(line);
-  }
-  return [...files.values()].map(session).filter((conversation) => conversation !== undefined);
+  return byFile(lines)
+    .map(session)
+    .filter((conversation) => conversation !== undefined);
 }
 
 function session(lines: SessionLine[]): UploadConversation | undefined {
@@ -156,25 +144,13 @@ function session(lines: SessionLine[]): UploadConversation | undefined {
     skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
     return undefined;
   }
-  const messages = turns(onScreen(lines));
+  const messages = agentTurns(onScreen(lines).map(utterance));
   if (messages.length === 0) {
     skip(said.length === 0 ? "files of session titles alone (older versions wrote them apart)" : "sessions without any message text");
     return undefined;
   }
-  const times = messages.map((message) => message.createdAt).filter((time) => time !== undefined);
-  const createdAt = times[0] ?? fallbackDate.toISOString();
-  const updatedAt = times.at(-1);
-  const id = lines.find((line) => line.session !== undefined)?.session ?? file.replace(/^.*\//, "").replace(/\.jsonl$/i, "");
-  return {
-    complete: true, // the file holds the whole session as it stands
-    conversation: {
-      id: fittingId(id),
-      title: titleOf(lines, messages),
-      createdAt,
-      ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
-      messages: uniqueIds(messages),
-    },
-  };
+  const id = lines.find((line) => line.session !== undefined)?.session ?? sessionFileId(file);
+  return sessionConversation({ id: fittingId(id), title: titleOf(lines, messages), messages, fallbackDate });
 }
 
 /**
@@ -201,31 +177,9 @@ function onScreen(lines: SessionLine[]): SessionLine[] {
   return said.filter((line) => chain.has(line) || (broken && line.index < start));
 }
 
-/** Each prompt a human message; the assistant's records up to the next prompt one message. */
-function turns(lines: SessionLine[]): UploadMessage[] {
-  const runs: { role: UploadMessage["role"]; first: SessionLine; time: string | undefined; pieces: Piece[] }[] = [];
-  for (const line of lines) {
-    const { role, pieces, time } = line.said!;
-    if (pieces.length === 0) continue;
-    const last = runs.at(-1);
-    if (role === "assistant" && last?.role === "assistant") last.pieces.push(...pieces);
-    else runs.push({ role, first: line, time, pieces: [...pieces] });
-  }
-  return runs.map(({ role, first, time, pieces }) => ({
-    id: fittingId(first.uuid ?? `line-${first.index + 1}`),
-    role,
-    content: joinPieces(toolsOnOneLine(pieces)),
-    ...(time === undefined ? {} : { createdAt: time }),
-  }));
-}
-
-function toolsOnOneLine(pieces: Piece[]): string[] {
-  const texts: string[] = [];
-  pieces.forEach((piece, i) => {
-    if (piece.tool && pieces[i - 1]?.tool) texts[texts.length - 1] += ` ${piece.text}`;
-    else texts.push(piece.text);
-  });
-  return texts;
+function utterance(line: SessionLine): Utterance {
+  const { role, pieces, time } = line.said!;
+  return { id: fittingId(line.uuid ?? `line-${line.index + 1}`), role, pieces, time };
 }
 
 function titleOf(lines: SessionLine[], messages: UploadMessage[]): string {
@@ -233,6 +187,5 @@ function titleOf(lines: SessionLine[], messages: UploadMessage[]): string {
   const uuids = new Set(lines.map((line) => line.uuid));
   const latest = (kind: Title["kind"]) => titles.filter((title) => title.kind === kind).at(-1)?.text;
   const summary = titles.find((title) => title.kind === "summary" && title.leaf !== undefined && uuids.has(title.leaf))?.text;
-  const prompt = messages.find((message) => message.role === "human")?.content.split("\n")[0];
-  return titleFrom(latest("custom") ?? latest("ai") ?? summary ?? (prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS)));
+  return titleFrom(latest("custom") ?? latest("ai") ?? summary ?? promptTitle(messages));
 }
