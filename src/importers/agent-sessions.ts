@@ -75,16 +75,25 @@ export function promptTitle(messages: readonly UploadMessage[]): string | undefi
   return prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS);
 }
 
-/** A session's conversation: dated by its first and last message (else the file's time), its messages' ids made unique. */
+/**
+ * A session's conversation, its messages' ids made unique: started at its first message (else the
+ * file's time), updated at the last thing said in it, the end of the agent's last answer rather
+ * than its start.
+ */
 export function sessionConversation(session: {
   id: string;
   title: string;
   messages: UploadMessage[];
+  said: readonly Utterance[];
   fallbackDate: Date;
 }): UploadConversation {
-  const times = session.messages.map((message) => message.createdAt).filter((time) => time !== undefined);
-  const createdAt = times[0] ?? session.fallbackDate.toISOString();
-  const updatedAt = times.at(-1);
+  const createdAt = session.messages.find((message) => message.createdAt !== undefined)?.createdAt ?? session.fallbackDate.toISOString();
+  const updatedAt = session.said
+    .filter((utterance) => utterance.pieces.length > 0)
+    .map((utterance) => utterance.time)
+    .filter((time) => time !== undefined)
+    .sort()
+    .at(-1);
   return {
     complete: true, // the file holds the whole session as it stands
     conversation: {

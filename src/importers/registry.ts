@@ -9,6 +9,7 @@ import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
+import { codex } from "./codex/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { grok } from "./grok/index.js";
@@ -43,6 +44,7 @@ export const IMPORTERS: readonly Importer[] = [
   bigAgi,
   aistudio,
   claudeCode,
+  codex,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

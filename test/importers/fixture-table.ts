@@ -39,6 +39,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "The file is semicolon-separated (a French locale)",
   },
   "claude-code/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl": "claude-code",
+  "codex/sessions/2025/08/14/rollout-2025-08-14T10-02-11-5c1e9a7b-2d3f-4e5a-9b8c-7d6e5f4a3b2c.jsonl": "codex", // no events (0.20)
+  "codex/sessions/2025/10/29/rollout-2025-10-29T09-12-03-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl": {
+    format: "codex",
+    conversations: 1,
+    messages: 4,
+    finds: "the feed now sends `24:10` for boats after midnight",
+  },
+  "codex/sessions/2025/10/29/rollout-2025-10-29T09-16-00-019a2d80-aaaa-7bbb-8ccc-0123456789ab.jsonl": "codex", // a sub-agent's review
   "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
   "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
   "claude-memories/conversations.json": "claude",

@@ -144,13 +144,14 @@ function session(lines: SessionLine[]): UploadConversation | undefined {
     skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
     return undefined;
   }
-  const messages = agentTurns(onScreen(lines).map(utterance));
+  const shown = onScreen(lines).map(utterance);
+  const messages = agentTurns(shown);
   if (messages.length === 0) {
     skip(said.length === 0 ? "files of session titles alone (older versions wrote them apart)" : "sessions without any message text");
     return undefined;
   }
   const id = lines.find((line) => line.session !== undefined)?.session ?? sessionFileId(file);
-  return sessionConversation({ id: fittingId(id), title: titleOf(lines, messages), messages, fallbackDate });
+  return sessionConversation({ id: fittingId(id), title: titleOf(lines, messages), messages, said: shown, fallbackDate });
 }
 
 /**

@@ -1,0 +1,24 @@
+// Codex's sessions (the CLI, its IDE extension and app): the coding agent writes each session as a file, one record a line,
+// ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl (archived_sessions/ for archived ones).
+import { grouped, loaded, type Importer } from "../importer.js";
+
+/** The record types of a rollout line, `{ timestamp, type, payload }` (codex-rs/protocol, RolloutItem). */
+const ROLLOUT_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+
+export const codex: Importer = {
+  id: "codex",
+  name: "Codex",
+  chatApp: true,
+  accepts: "a session's rollout-….jsonl file, or ~/.codex/sessions (every session), or a zip of it",
+  howToGet:
+    "Codex (the CLI and its IDE extension) keeps every session on disk: pass ~/.codex/sessions (on Windows, .codex\\sessions in your user folder).",
+  extensions: [".jsonl"],
+  detect: (sample) =>
+    ["timestamp", "type", "payload"].every((key) => sample.keys.has(key)) && sample.strings("type").some((type) => ROLLOUT_TYPES.has(type))
+      ? {}
+      : undefined,
+  convert: loaded(async () => {
+    const { rolloutLine, rollouts } = await import("./rollout.js");
+    return grouped(rolloutLine, rollouts);
+  }),
+};
