@@ -142,10 +142,15 @@ function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefine
   return `${platform === "typingmind" ? "" : "- "}${who}: ${flat(text)} ${cite(passage.n)}`;
 }
 
-/** A passage's text on one line. It holds no code block: its fences (one may be left unclosed by a cut) would only show as ```. */
+/**
+ * A passage's text on one line. It holds no code block: its fences (one may be left unclosed by a cut)
+ * would only show as ```; nor the tools an agent ran (`[tool: shell]`), which say nothing of what was
+ * discussed, so a message of tool calls alone is no line of the summary.
+ */
 function flat(text: string): string {
   return plain(text)
     .replace(/```[\w+#.-]*/g, " ")
+    .replace(/\[tool(?:: [^\]\n]*)?\]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -44,4 +44,12 @@ describe("extractive synthesizer", () => {
     expect(text).not.toMatch(/Assistant:\s+\[1\]/);
     expect(text).toContain("- Assistant: Convert the kilometres first. [2]");
   });
+
+  it("names no tool an agent ran: its words are the summary, and a passage of tool calls alone is no line", async () => {
+    const ran = "[tool: Read] [tool: Bash]\n\nThe file is semicolon-separated, so convert the kilometres column first.";
+    const text = await synthesize("convert kilometres", [passage(1, "[tool: Edit] [tool]"), passage(2, ran)], 400);
+    expect(text).not.toContain("[tool");
+    expect(text).not.toMatch(/Assistant:\s+\[1\]/);
+    expect(text).toContain("- Assistant: The file is semicolon-separated, so convert the kilometres column first. [2]");
+  });
 });
