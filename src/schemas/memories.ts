@@ -260,8 +260,11 @@ export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
 
 // Ours: PATCH /api/buckets/{bucketId} (rename, or change the description) and DELETE /api/buckets/{bucketId}
 export const BucketIdParam = queryInt(BucketId);
-/** The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as an object. */
-export const BucketIdParams = z.object({ bucketId: BucketId });
+/**
+ * The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as
+ * an object (the tools' arguments): a bucket id written as a string is read, as every other tool reads one.
+ */
+export const BucketIdParams = z.object({ bucketId: BucketIdParam });
 export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
 export const RenameBucketRequest = z
   .object({

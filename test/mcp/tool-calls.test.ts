@@ -549,6 +549,16 @@ describe("the tools CLI parity brought", () => {
     ]);
   });
 
+  it('reads a bucket id written as a string ("2") in rename_bucket and delete_bucket, as every other tool reads one', async () => {
+    calls.length = 0;
+    answers["buckets.rename"] = { success: true, bucket: { id: "2", name: "Trips", memoryCount: 3 } };
+    expect(text(await call("rename_bucket", { bucketId: "2", name: "Trips" }))).toBe('Bucket 2 is now "Trips".');
+    answers["buckets.delete"] = { message: "Bucket deleted", bucketId: 2, movedMemories: 0, movedTo: 1 };
+    expect((await call("delete_bucket", { bucketId: "2" })).isError).toBeFalsy();
+    expect(calls).toEqual(["buckets.rename 2", "buckets.delete 2"]);
+    expect(text(await call("delete_bucket", { bucketId: "two" }))).toBe('bucketId: must be a number, not "two"');
+  });
+
   it("derives each tool's REST request from its twin in the route table: path parameters, query or body, and what it fixes", async () => {
     const { TOOLS_BY_NAME, twinRequest } = await import("../../src/mcp/tools.js");
     const twin = (name: string, args: Record<string, unknown>) => twinRequest(TOOLS_BY_NAME.get(name)!, args);
