@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { utcMillis } from "../shared/time.js";
+import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import { withFix } from "./fixes.js";
 import { MAX_ID_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
@@ -8,8 +11,18 @@ export { PLATFORM_PATTERN } from "./platform.js";
 export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
 export { MAX_CONVERSATION_TOKENS, MAX_TITLE_CHARS } from "./limits.js";
 
+/**
+ * The caller's id of a conversation or message, the key an upsert or a re-upload's deduplication goes
+ * by: one of spaces alone ("   ", a template's empty variable) is refused as an empty one is.
+ */
+const UploadId = z
+  .string()
+  .min(1)
+  .max(MAX_ID_CHARS)
+  .refine((id) => id === "" || hasVisibleText(id), ONLY_INVISIBLE);
+
 export const UploadMessage = z.object({
-  id: z.string().min(1).max(MAX_ID_CHARS),
+  id: UploadId,
   role: z.enum(["human", "assistant"]),
   content: z.string(),
   createdAt: DateTime.optional(),
@@ -40,6 +53,23 @@ function eachIdOnce(messages: UploadMessage[], ctx: z.RefinementCtx): void {
 export const sameMessage = (a: UploadMessage, b: UploadMessage): boolean =>
   a.role === b.role && a.content === b.content && a.createdAt === b.createdAt;
 
+/**
+ * `updatedAt` before `createdAt` (the spec is silent): refused, since the list sorts by one and filters
+ * by the other, and shows "2025-03-01 to 2024-01-01". Importers drop such an `updatedAt` of an export
+ * instead (importers/index.ts), as they repair what an app wrote.
+ */
+const UPDATED_BEFORE_CREATED = withFix(
+  "updatedAt",
+  "is before conversation.createdAt: a conversation cannot be updated before it starts",
+  "Send an updatedAt at or after createdAt, or leave it out: it defaults to createdAt.",
+);
+
+function updatedAfterCreated(conversation: { createdAt: string; updatedAt?: string | undefined }, ctx: z.RefinementCtx): void {
+  const { createdAt, updatedAt } = conversation;
+  if (updatedAt !== undefined && utcMillis(updatedAt) < utcMillis(createdAt))
+    ctx.addIssue({ code: "custom", path: ["updatedAt"], message: UPDATED_BEFORE_CREATED });
+}
+
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
   platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
@@ -50,13 +80,15 @@ export const UploadConversation = z.object({
    * edited away. Without it, a re-upload adds to what was stored, as the spec describes.
    */
   complete: z.boolean().optional(),
-  conversation: z.object({
-    id: z.string().min(1).max(MAX_ID_CHARS),
-    title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
-    createdAt: DateTime,
-    updatedAt: DateTime.optional(),
-    messages: z.array(UploadMessage).min(1).superRefine(eachIdOnce),
-  }),
+  conversation: z
+    .object({
+      id: UploadId,
+      title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
+      createdAt: DateTime,
+      updatedAt: DateTime.optional(),
+      messages: z.array(UploadMessage).min(1).superRefine(eachIdOnce),
+    })
+    .superRefine(updatedAfterCreated),
 });
 export type UploadConversation = z.infer<typeof UploadConversation>;
 

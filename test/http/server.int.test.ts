@@ -675,6 +675,32 @@ describe("chat history over HTTP", () => {
   });
 });
 
+describe("uploads the spec leaves open", () => {
+  it("refuses an updatedAt before createdAt, and ids of spaces alone, naming the field; nothing is stored", async () => {
+    const before = (await a("GET", "/api/chat-history/count")).body.count;
+    const upload = (change: Record<string, unknown>) => {
+      const body = conversation("dates", "A note on dates");
+      return a("POST", "/api/chat-history/ingest/custom-online", { ...body, conversation: { ...body.conversation, ...change } });
+    };
+    expect(await upload({ updatedAt: "2024-02-01T09:00:00Z" })).toMatchObject({
+      status: 400,
+      body: {
+        error: "conversation.updatedAt: is before conversation.createdAt: a conversation cannot be updated before it starts",
+        field: "conversation.updatedAt",
+        suggestion: "Send an updatedAt at or after createdAt, or leave it out: it defaults to createdAt.",
+      },
+    });
+    expect(await upload({ id: "   " })).toMatchObject({ status: 400, body: { field: "conversation.id" } });
+    expect(await upload({ messages: [{ id: " ", role: "human", content: "x" }] })).toMatchObject({
+      status: 400,
+      body: { field: "conversation.messages[0].id" },
+    });
+    expect((await a("GET", "/api/chat-history/count")).body.count).toBe(before);
+    // The same instant written in another zone is not earlier.
+    expect((await upload({ updatedAt: "2024-03-01T11:00:00+02:00" })).status).toBe(200);
+  });
+});
+
 describe("CORS", () => {
   it("sends no CORS headers unless origins are configured, then only for those", async () => {
     const plain = await request(`${server.url}/healthz`, { headers: { origin: "https://app.example" } });
