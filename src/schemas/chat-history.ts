@@ -159,7 +159,8 @@ export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
 // GET /api/chat-history/conversation
 export const ConversationQuery = z.object({
-  conversationId: IdText.min(1, "is required"),
+  // Spaces alone are no id: answered "conversation    not found" (404), where an empty one is a 400.
+  conversationId: IdText.min(1, "is required").refine((id) => id === "" || hasVisibleText(id), ONLY_INVISIBLE),
   /** An addition: the first message to return (0-based), for reading a long conversation in pages. */
   offset: queryInt(z.int().min(0, "must be 0 or more").max(10_000_000, "must be at most 10000000").default(0)),
   /** An addition: at most this many messages (all by default). */

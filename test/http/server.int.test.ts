@@ -701,6 +701,25 @@ describe("uploads the spec leaves open", () => {
   });
 });
 
+describe("lookups the spec leaves open", () => {
+  it("refuses a conversation id of spaces alone as an empty one (400 naming it), not as an unknown one (404)", async () => {
+    for (const id of ["%20%20", "%09", "%E2%80%8B"]) {
+      expect(await a("GET", `/api/chat-history/conversation?conversationId=${id}`)).toMatchObject({
+        status: 400,
+        body: { field: "conversationId", error: expect.stringMatching(/^conversationId: must not be empty/) },
+      });
+    }
+  });
+
+  it("reads an empty importId as no filter, as an empty title is read", async () => {
+    await a("POST", "/api/chat-history/ingest/custom-online", conversation("listed", "A conversation to list"));
+    const all = (await a("GET", "/api/chat-history/chats")).body.total;
+    expect(all).toBeGreaterThan(0);
+    expect((await a("GET", "/api/chat-history/chats?title=")).body.total).toBe(all);
+    expect((await a("GET", "/api/chat-history/chats?importId=")).body.total).toBe(all);
+  });
+});
+
 describe("CORS", () => {
   it("sends no CORS headers unless origins are configured, then only for those", async () => {
     const plain = await request(`${server.url}/healthz`, { headers: { origin: "https://app.example" } });

@@ -53,7 +53,8 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
     title: query.title ? { contains: query.title } : undefined,
     createdAt: dayRange(query.dateFrom, query.dateTo),
     pinned: query.pinnedOnly ? true : undefined,
-    importId: query.importId,
+    // Empty, as a form sends a field left blank, it filters nothing, as an empty title does.
+    importId: query.importId || undefined,
   };
   const [total, rows] = await Promise.all([
     ctx.store.count("conversations", where),
