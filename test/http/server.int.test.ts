@@ -174,6 +174,23 @@ describe("service basics", () => {
     expect(await call("GET", "/api/buckets", { token: "nope" })).toMatchObject({ status: 401, body: { error: "Invalid API token" } });
   });
 
+  it("says so when an Authorization header is sent but holds no single Bearer token, rather than that none was sent", async () => {
+    const statusOf = async (headers: string[]) => {
+      const response = await request(`${server.url}/api/buckets`, { headers });
+      return { status: response.statusCode, body: await response.body.json() };
+    };
+    const unreadable = { status: 401, body: { error: expect.stringMatching(/^Authorization holds no single Bearer token/) } };
+    expect(await statusOf(["authorization", `Bearer ${tokenA}`, "authorization", `Bearer ${tokenA}`])).toMatchObject(unreadable);
+    expect(await statusOf(["authorization", "Basic YWxpY2U6c2VjcmV0"])).toMatchObject(unreadable);
+    expect(JSON.stringify(await statusOf(["authorization", "Basic YWxpY2U6c2VjcmV0"]))).not.toContain("YWxpY2U6c2VjcmV0");
+    for (const missing of ["  ", "Bearer", "Bearer  "]) {
+      expect(await statusOf(["authorization", missing])).toMatchObject({
+        status: 401,
+        body: { error: expect.stringMatching(/^Missing API token/) },
+      });
+    }
+  });
+
   it("refuses a Host header it does not own (DNS rebinding)", async () => {
     expect(await call("GET", "/healthz", { host: "attacker.example" })).toMatchObject({ status: 403 });
     expect((await call("GET", "/healthz", { host: `localhost:${new URL(server.url).port}` })).status).toBe(200);
