@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { utcMillis } from "../shared/time.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
-import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import {
+  DateFilter,
+  DateTime,
+  HAS_CONTROL_CHARACTERS,
+  HAS_DIRECTION_CONTROLS,
+  IdText,
+  noControlCharacters,
+  noDirectionControls,
+  queryBool,
+  queryInt,
+} from "./common.js";
 import { withFix } from "./fixes.js";
 import { MAX_ID_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
@@ -73,7 +83,17 @@ function updatedAfterCreated(conversation: { createdAt: string; updatedAt?: stri
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
   platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
-  platformDisplayName: z.string().max(200).optional(),
+  /**
+   * A name shown on a line of its own in lists (chat_history_overview's text, the CLI), as a bucket's
+   * is, so no control character nor direction control either: a line break in it started a line
+   * of the overview that read as mnemo's own.
+   */
+  platformDisplayName: z
+    .string()
+    .max(200)
+    .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
+    .refine(noDirectionControls, HAS_DIRECTION_CONTROLS)
+    .optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an
    * export does), so a re-upload drops the messages it no longer holds, such as the branch a user
