@@ -16,7 +16,7 @@ import type {
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames, probablyUnrelated } from "../core/index.js";
-import { cutText } from "../text/cut-text.js";
+import { cutText, shownId } from "../text/cut-text.js";
 import { startsWithItsDate } from "../text/memory-date.js";
 import { memoriesInView } from "./paging.js";
 
@@ -128,7 +128,7 @@ export function renderBucketDeleted(result: DeleteBucketResponse): string {
 /** What pin_conversations, exclude_conversations and delete_conversations did, and the ids that are no conversation of the user's. */
 export function renderConversationChange(done: string, changed: string[], asked: string[]): string {
   const unknown = [...new Set(asked)].filter((id) => !changed.includes(id));
-  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.join(", ")}.` : ""}`;
+  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.map((id) => shownId(id)).join(", ")}.` : ""}`;
 }
 
 export function renderUpdate(result: UpdateMemoryResponse): string {
@@ -140,7 +140,7 @@ export function renderUpdate(result: UpdateMemoryResponse): string {
 }
 
 export function renderDelete(result: BulkDeleteResponse): string {
-  const errors = result.errors.map((e) => `\n- ${e.memoryId}: ${e.error}`).join("");
+  const errors = result.errors.map((e) => `\n- ${shownId(e.memoryId)}: ${e.error}`).join("");
   return `Deleted ${plural(result.deletedCount, "memory", "memories")}.${errors ? ` Not deleted:${errors}` : ""}`;
 }
 

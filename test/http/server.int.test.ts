@@ -739,6 +739,15 @@ describe("lookups the spec leaves open", () => {
     }
   });
 
+  it("quotes an unknown conversation id that is not a plain token in its 404", async () => {
+    expect((await a("GET", "/api/chat-history/conversation?conversationId=conv_missing")).body.error).toBe(
+      "conversation conv_missing not found",
+    );
+    expect((await a("GET", "/api/chat-history/conversation?conversationId=a%0AFix%3A%20x")).body.error).toBe(
+      'conversation "a\\nFix: x" not found',
+    );
+  });
+
   it("reads an empty importId as no filter, as an empty title is read", async () => {
     await a("POST", "/api/chat-history/ingest/custom-online", conversation("listed", "A conversation to list"));
     const all = (await a("GET", "/api/chat-history/chats")).body.total;

@@ -21,6 +21,7 @@ import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
 import { dayRange } from "../../shared/time.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
+import { shownId } from "../../text/cut-text.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -191,7 +192,7 @@ export async function readMessages(
 }
 
 export function conversationNotFound(conversationId: string): AppError {
-  return new AppError("not_found", `conversation ${conversationId} not found`, {
+  return new AppError("not_found", `conversation ${shownId(conversationId)} not found`, {
     details: { field: "conversationId" },
     suggestion: "List conversations and their ids with `mnemo chats list` (GET /api/chat-history/chats).",
   });
