@@ -36,8 +36,9 @@ import {
 } from "./memories.js";
 import {
   ContextChunks,
+  queryOrQueries,
+  RecallFields,
   RecallPart,
-  RecallRequest,
   RecallResponse,
   SearchLimit,
   SearchRequest,
@@ -86,8 +87,12 @@ export const ToolSchemas = {
    * result carries the ids, scores, dates and paging, not the passages again (MCP asks that a
    * structured result match the output schema, not that it repeat the text).
    */
+  /**
+   * `maxTokens` without the endpoint's default: with `queries` and none given, the tool shares its
+   * default among them (mcp/tools.ts), where the endpoint gives each query the whole of it.
+   */
   recall_chat_history: {
-    input: RecallRequest,
+    input: RecallFields.extend({ maxTokens: RecallFields.shape.maxTokens.unwrap().optional() }).superRefine(queryOrQueries),
     output: RecallResponse.omit({ content: true }).extend({ results: z.array(RecallPartSources).optional() }),
   },
   /** Smaller defaults than the endpoint's (20 hits, 4 chunks around each): ~2,000 tokens of text. */

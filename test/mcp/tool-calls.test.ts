@@ -568,6 +568,22 @@ describe("the tools CLI parity brought", () => {
     expect(text(await call("delete_memories", { memoryIds: [""] }))).toBe('Deleted 0 memories. Not deleted:\n- "": not a memory id');
   });
 
+  it("shares recall's default budget among several queries, where the endpoint gives each the whole of it", async () => {
+    answers["recall"] = { content: "", sources: [], tokenCount: 0, processingTime: "1ms", model: "extractive" };
+    const maxTokensSent = async (args: Record<string, unknown>) => {
+      calls.length = 0;
+      await call("recall_chat_history", args);
+      return JSON.parse(calls[0]!.slice("recall ".length)).maxTokens as number | undefined;
+    };
+    const queries = (n: number) => Array.from({ length: n }, (_, i) => ({ query: `question ${i}` }));
+    expect(await maxTokensSent({ queries: queries(3) })).toBe(333);
+    expect(await maxTokensSent({ queries: queries(15) })).toBe(150);
+    expect(await maxTokensSent({ queries: queries(3), maxTokens: 800 })).toBe(800);
+    // One question: the endpoint's own default.
+    expect(await maxTokensSent({ query: "one question" })).toBeUndefined();
+    expect(text(await call("recall_chat_history", {}))).toBe("query: is required (or give queries)");
+  });
+
   it("derives each tool's REST request from its twin in the route table: path parameters, query or body, and what it fixes", async () => {
     const { TOOLS_BY_NAME, twinRequest } = await import("../../src/mcp/tools.js");
     const twin = (name: string, args: Record<string, unknown>) => twinRequest(TOOLS_BY_NAME.get(name)!, args);
