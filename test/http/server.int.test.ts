@@ -748,6 +748,18 @@ describe("lookups the spec leaves open", () => {
     );
   });
 
+  it("counts each message's fields in a page's maxTokens, not its text alone: a page of one-word messages stays near it", async () => {
+    const body = conversation("one-word", "ok");
+    const messages = Array.from({ length: 300 }, (_, i) => ({ id: `w${i}`, role: i % 2 ? "assistant" : "human", content: "ok" }));
+    const { conversationId } = (
+      await a("POST", "/api/chat-history/ingest/custom-online", { ...body, conversation: { ...body.conversation, messages } })
+    ).body;
+    const page = (await a("GET", `/api/chat-history/conversation?conversationId=${conversationId}&maxTokens=1000`)).body;
+    expect(page.messages.length).toBeGreaterThan(20);
+    expect(page.messages.length).toBeLessThanOrEqual(50);
+    expect(page.nextOffset).toBe(page.messages.length);
+  });
+
   it("reads an empty importId as no filter, as an empty title is read", async () => {
     await a("POST", "/api/chat-history/ingest/custom-online", conversation("listed", "A conversation to list"));
     const all = (await a("GET", "/api/chat-history/chats")).body.total;

@@ -129,7 +129,17 @@ export async function getConversation(ctx: CoreContext, userId: string, input: C
 
 type Page = { offset: number; limit?: number | undefined; maxTokens?: number | undefined };
 
-/** The messages of a page: from `offset`, at most `limit`, and no more text than `maxTokens` (the first is cut to fit). */
+/**
+ * What a message costs a page besides its text: its index, sender and time (a line of the tool's
+ * text, an object of the API's), ~20 tokens. Counted on its text alone, a page of 4,000 tokens held
+ * 4,000 one-word messages: ~99,000 tokens of get_full_conversation's text.
+ */
+const MESSAGE_FIELDS_TOKENS = 20;
+
+/**
+ * The messages of a page: from `offset`, at most `limit`, and no more than `maxTokens` of text and
+ * fields (the first is cut to fit).
+ */
 async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: ConversationDetail["messages"]; nextOffset?: number }> {
   const tokenizer = page.maxTokens === undefined ? undefined : await loadTokenizer();
   const budget = page.maxTokens ?? Number.POSITIVE_INFINITY;
@@ -140,13 +150,13 @@ async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: C
     const message = messages[index]!;
     const tokens = tokenizer ? (message.tokens ?? tokenizer.count(message.text)) : 0;
     const item = { id: message.id, message_index: index, sender: message.sender, text: message.text, timestamp: message.timestamp };
-    if (used + tokens <= budget) {
+    if (used + tokens + MESSAGE_FIELDS_TOKENS <= budget) {
       shown.push(item);
-      used += tokens;
+      used += tokens + MESSAGE_FIELDS_TOKENS;
     } else {
       // A message longer than the whole page still comes, cut, so that paging moves on.
       if (shown.length === 0 && tokenizer)
-        shown.push({ ...item, text: cutToTokens(message.text, budget, tokenizer), cutFromTokens: tokens });
+        shown.push({ ...item, text: cutToTokens(message.text, budget - MESSAGE_FIELDS_TOKENS, tokenizer), cutFromTokens: tokens });
       break;
     }
   }
