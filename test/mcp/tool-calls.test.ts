@@ -346,6 +346,16 @@ describe("tools/call", () => {
     });
     const zero = await client.readResource({ uri: "mnemo://buckets/zero" }).catch((error: Error) => error);
     expect(zero.message).toBe('MCP error -32602: bucketId: must be a number, not "zero"');
+    // A URI of no resource here, and one that is no URI: the caller's errors, said once.
+    const fix = "Fix: Use a URI of resources/list, or of a template of resources/templates/list (mnemo://buckets/1).";
+    expect(await client.readResource({ uri: "mnemo://memories/x" }).catch((error: Error) => error)).toMatchObject({
+      code: -32002,
+      message: `MCP error -32002: resource "mnemo://memories/x" not found\n${fix}`,
+    });
+    expect(await client.readResource({ uri: "not a uri" }).catch((error: Error) => error)).toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: uri: "not a uri" is not a URI\n${fix}`,
+    });
   });
 
   it("repeats a long query in the text cut to 200 characters: the model sent it, it need not read it back whole", async () => {
