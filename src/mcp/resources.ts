@@ -1,5 +1,7 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
+  GetPromptRequestSchema,
+  type GetPromptResult,
   ListResourcesRequestSchema,
   ReadResourceRequestSchema,
   type ListResourcesResult,
@@ -167,6 +169,19 @@ const PRIMING_MEMORIES = 10;
 
 /** A prompt the user picks to start a conversation with what they saved about a topic. */
 export function registerPrompts(server: McpServer, service: Service, log: Log): void {
+  const primeWith = async (topic: unknown): Promise<GetPromptResult> => {
+    try {
+      if (typeof topic !== "string") throw AppError.invalid("topic", topic === undefined ? "is required" : "must be a string");
+      const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
+      // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
+      const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
+      return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
+    } catch (error) {
+      throw protocolError(asTopic(error), log);
+    }
+  };
+  // Registered for prompts/list; got here: McpServer's own said a missing topic or an unknown prompt
+  // with its code twice ("MCP error -32602: MCP error -32602: Invalid arguments for prompt …").
   server.registerPrompt(
     "memories_about",
     {
@@ -174,17 +189,12 @@ export function registerPrompts(server: McpServer, service: Service, log: Log): 
       description: "Start with what you saved in mnemo about a topic.",
       argsSchema: { topic: z.string().describe("What the conversation is about") },
     },
-    async ({ topic }) => {
-      try {
-        const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
-        // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
-        const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
-        return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
-      } catch (error) {
-        throw protocolError(asTopic(error), log);
-      }
-    },
+    ({ topic }) => primeWith(topic),
   );
+  server.server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name === "memories_about") return primeWith(request.params.arguments?.["topic"]);
+    throw protocolError(AppError.invalid("name", `there is no prompt ${quoted(request.params.name)}`, "Use memories_about."), log);
+  });
 }
 
 /** The search's complaint about its query is about the prompt's `topic`, which is what the client sent. */

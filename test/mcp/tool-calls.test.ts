@@ -358,6 +358,16 @@ describe("tools/call", () => {
     });
   });
 
+  it("answers a prompt without its topic, or one that is not there, naming the argument once", async () => {
+    const failure = (args: { name: string; arguments?: Record<string, string> }) =>
+      client.getPrompt(args).catch((error: Error & { code: number }) => ({ code: error.code, message: error.message }));
+    expect(await failure({ name: "memories_about" })).toEqual({ code: -32602, message: "MCP error -32602: topic: is required" });
+    expect(await failure({ name: "memories_of" })).toEqual({
+      code: -32602,
+      message: 'MCP error -32602: name: there is no prompt "memories_of"\nFix: Use memories_about.',
+    });
+  });
+
   it("repeats a long query in the text cut to 200 characters: the model sent it, it need not read it back whole", async () => {
     answers["memories.listV2"] = { memories: [], buckets: [{ id: "1", name: "General", memoryCount: 0 }] };
     const query = `${"tea ".repeat(999)}end`;
