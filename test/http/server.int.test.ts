@@ -760,6 +760,14 @@ describe("lookups the spec leaves open", () => {
     expect(page.nextOffset).toBe(page.messages.length);
   });
 
+  it("answers a page far past the end with no conversations, not with an early page's", async () => {
+    await a("POST", "/api/chat-history/ingest/custom-online", conversation("far", "A conversation"));
+    for (const page of [2 ** 32 + 1, Math.ceil(2 ** 32 / 25) + 1, Number.MAX_SAFE_INTEGER]) {
+      const list = await a("GET", `/api/chat-history/chats?page=${page}`);
+      expect([list.status, list.body.items], JSON.stringify(list.body)).toEqual([200, []]);
+    }
+  });
+
   it("reads an empty importId as no filter, as an empty title is read", async () => {
     await a("POST", "/api/chat-history/ingest/custom-online", conversation("listed", "A conversation to list"));
     const all = (await a("GET", "/api/chat-history/chats")).body.total;
