@@ -25,6 +25,7 @@ import {
   MemoryHistoryQuery,
   MemoryHistoryResponse,
   MemoryIdParams,
+  MemoryObject,
   RenameBucketRequest,
   RenameBucketResponse,
   StoreMemoryRequest,
@@ -46,6 +47,15 @@ import {
   SearchResult,
 } from "./recall.js";
 
+/**
+ * A list of memories as the memory tools answer it: each memory's text once. The API's memory object
+ * repeats it in `metadata.text` (spec §2), which doubled a structured result: 12 long memories made
+ * ~25k tokens of text and ~50k of structure.
+ */
+const ToolMemoryList = V2MemoryResponse.extend({
+  memories: z.array(z.union([z.string(), MemoryObject.extend({ metadata: MemoryObject.shape.metadata.omit({ text: true }) })])),
+});
+
 /** Tokens of message text get_full_conversation returns by default: with its lines, under ~5,000. */
 export const CONVERSATION_PAGE_TOKENS = 4000;
 const RecallPartSources = RecallPart.omit({ content: true }).extend({ query: z.string(), model: z.string() });
@@ -63,7 +73,7 @@ export const ToolSchemas = {
     input: V2MemoryQuery.pick({ query: true, count: true, bucketId: true, contentType: true, dateFrom: true, dateTo: true }).required({
       query: true,
     }),
-    output: V2MemoryResponse,
+    output: ToolMemoryList,
   },
   /**
    * GET /api/v2/memory without a query (search_memories has it), ids always included, a page at a
@@ -72,7 +82,7 @@ export const ToolSchemas = {
   get_memories_and_buckets: {
     // `latest` is the default mode, a flag of the spec that changes nothing: one argument fewer for a model.
     input: V2MemoryQuery.omit({ query: true, source: true, includeIds: true, latest: true, all: true }),
-    output: V2MemoryResponse,
+    output: ToolMemoryList,
   },
   memory_history: { input: MemoryIdParams.extend(MemoryHistoryQuery.shape), output: MemoryHistoryResponse },
   update_or_move_memories: { input: UpdateMemoryRequest, output: UpdateMemoryResponse },

@@ -277,7 +277,9 @@ describe("tools/call", () => {
     answers["memories.listV2"] = memories;
     const result = await call("search_memories", { query: "seats" });
     expect(calls).toEqual([`memories.listV2 ${JSON.stringify({ query: "seats", count: 10, includeIds: true })}`]);
-    expect(result.structuredContent).toEqual(memories);
+    // The twin's answer, each memory's text once (not again as metadata.text).
+    const { text: _, ...metadata } = memories.memories[0]!.metadata;
+    expect(result.structuredContent).toEqual({ ...memories, memories: [{ ...memories.memories[0], metadata }] });
     expect(text(result)).toBe(
       '1 memory for "seats", best first:\n1. mem_1 · bucket 1 "General" · score 0.50\n   2025-01-02 Likes window seats', // the date once: in the text
     );
@@ -366,6 +368,29 @@ describe("tools/call", () => {
       code: -32602,
       message: 'MCP error -32602: name: there is no prompt "memories_of"\nFix: Use memories_about.',
     });
+  });
+
+  it("gives each memory's text once in the structured result, not again as metadata.text as the API's object does", async () => {
+    const said = "2025-03-01 The allotment is plot 14, by the north gate";
+    const memory = {
+      id: "mem_1",
+      text: said,
+      content_type: "text",
+      metadata: { text: said, createdAt: "2025-03-01T09:00:00.000Z", bucketId: 1, bucketName: "General" },
+    };
+    answers["memories.listV2"] = { memories: [memory], buckets: [{ id: "1", name: "General", memoryCount: 1 }] };
+    for (const [tool, args] of [
+      ["search_memories", { query: "allotment" }],
+      ["get_memories_and_buckets", {}],
+    ] as const) {
+      const result = await call(tool, args);
+      const { metadata, ...rest } = memory;
+      expect((result.structuredContent as { memories: unknown[] }).memories, tool).toEqual([
+        { ...rest, metadata: { createdAt: metadata.createdAt, bucketId: 1, bucketName: "General" } },
+      ]);
+      expect(JSON.stringify(result.structuredContent).split(said).length - 1, tool).toBe(1);
+      expect(text(result), tool).toContain(said);
+    }
   });
 
   it("repeats a long query in the text cut to 200 characters: the model sent it, it need not read it back whole", async () => {
