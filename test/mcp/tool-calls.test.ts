@@ -544,6 +544,53 @@ describe("tools/call", () => {
   });
 });
 
+describe("titles in a model's context", () => {
+  it("cuts a long title at 200 characters in the list and in search hits; the structured result keeps it whole", async () => {
+    const title = `${"A very long conversation title ".repeat(30)}end`;
+    const item = { id: "c1", title, platform: "claude", messageCount: 2, tokenCount: 9, createdAt: "2025-01-01T00:00:00.000Z" };
+    answers["conversations.list"] = {
+      items: [{ ...item, updatedAt: item.createdAt, pinned: false, status: "ready", excluded: false, quotaBlocked: false, importId: "i" }],
+      page: 1,
+      pageSize: 25,
+      total: 1,
+      totalPages: 1,
+    };
+    const list = await call("list_conversations", {});
+    expect(text(list).split("\n")[1]).toBe(
+      `- c1 · ${JSON.stringify(`${title.slice(0, 199).trimEnd()}…`)} · claude · 2025-01-01 to 2025-01-01 · 2 messages`,
+    );
+    expect((list.structuredContent as { items: { title: string }[] }).items[0]!.title).toBe(title);
+    answers["conversations.status"] = {
+      counts: { queued: 0, processing: 0, ready: 1, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 },
+      problems: [],
+    };
+    answers["search"] = {
+      results: [
+        {
+          conversationId: "c1",
+          messageId: "m1",
+          title,
+          text: "Porto.",
+          score: 1,
+          probablyUnrelated: false,
+          timestamp: "2025-01-01T00:00:00.000Z",
+          sender: "assistant",
+          parts: [],
+          context: [],
+        },
+      ],
+      totalResults: 1,
+      unrelatedResults: 0,
+      query: "trip",
+      provider: "all",
+      processingTime: 2,
+    };
+    expect(text(await call("search_chat_history", { query: "trip" })).split("\n")[1]).toMatch(
+      /^1\. A very long [^\n]{150,200}… · 2025-01-01 · /,
+    );
+  });
+});
+
 describe("the tools CLI parity brought", () => {
   it("store_memory asks the service to skip a near-identical memory, says which one, and how to update it instead", async () => {
     calls.length = 0;
