@@ -78,6 +78,14 @@ export const SLOW_ANSWER_MS = 1_000;
 const MAX_HELD = 16;
 
 /**
+ * An Authorization header sent, but not as one bearer token: another scheme (Basic), or several
+ * headers, which arrive joined by a comma. "Missing API token" sent its client looking for a header
+ * it had sent. The header itself is not repeated: it may hold a secret.
+ */
+const UNREADABLE =
+  "Authorization holds no single Bearer token (another scheme, or several Authorization headers): send Authorization: Bearer <token>, once";
+
+/**
  * Bearer-token authentication: the token picks the user, and every handler gets that user's
  * service, so no handler can reach another user's rows.
  *
@@ -107,10 +115,14 @@ export function bearerAuth(
     return result;
   };
   return async (c, next) => {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    const header = c.req.header("authorization") ?? "";
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
     if (!token) {
       c.header("WWW-Authenticate", bearerChallenge(c, false));
-      throw new AppError("unauthorized", "Missing API token: send Authorization: Bearer <token>");
+      throw new AppError(
+        "unauthorized",
+        header.replace(/^\s*Bearer\b/i, "").trim() === "" ? "Missing API token: send Authorization: Bearer <token>" : UNREADABLE,
+      );
     }
     const result = await authenticate(token);
     if (result) {

@@ -15,6 +15,7 @@
 //   its records), because grouping activity into conversations needs all of them.
 import { basename } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
+import { utcMillis } from "../shared/time.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
@@ -95,7 +96,8 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
         const importer = importerOf(run.format);
         for await (const converted of importer.convert(records(run.parts, reading, isRecordOf(run.format)))) {
           const conversation = importer.chatApp ? { platform: importer.id, platformDisplayName: importer.name, ...converted } : converted;
-          if (importer.keepsRepeats || repeats.keep(conversation)) yield withPlatform(withUniqueMessageIds(conversation), platform);
+          if (importer.keepsRepeats || repeats.keep(conversation))
+            yield withPlatform(withOrderedDates(withUniqueMessageIds(conversation)), platform);
           else skips.add(reading.label, REPEATED);
         }
       }
@@ -202,6 +204,18 @@ function withUniqueMessageIds(upload: UploadConversation): UploadConversation {
       messages: uniqueIds(withoutRepeats(messages as UploadMessage[])).map((message) => ({ ...message, id: fittingId(message.id) })),
     },
   };
+}
+
+/**
+ * An export's `updatedAt` earlier than its `createdAt` left out (it then defaults to `createdAt`), where
+ * the upload endpoint refuses it: the app wrote it so, and the conversation is worth more than the date.
+ */
+function withOrderedDates(upload: UploadConversation): UploadConversation {
+  const conversation: unknown = isObject(upload) ? upload.conversation : undefined;
+  if (!isObject(conversation) || typeof conversation.createdAt !== "string" || typeof conversation.updatedAt !== "string") return upload;
+  if (!(utcMillis(conversation.updatedAt) < utcMillis(conversation.createdAt))) return upload;
+  const { updatedAt: _, ...rest } = conversation;
+  return { ...upload, conversation: rest as UploadConversation["conversation"] };
 }
 
 /** The conversation with `platform` replaced; non-objects are left for the core to reject. */

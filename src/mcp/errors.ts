@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isAppError, type AppError } from "../shared/errors.js";
-import { cutText } from "../text/cut-text.js";
+import { cutText, shownId } from "../text/cut-text.js";
 
 /**
  * The fix for the MCP face when something named is not found, by the field that named it: the
@@ -24,7 +24,7 @@ function fixFor(error: AppError): string | undefined {
 function describe(error: unknown): string | undefined {
   if (!isAppError(error)) return undefined;
   const rejected = error.details["rejectedIds"];
-  const ids = Array.isArray(rejected) ? `: ${rejected.join(", ")}` : "";
+  const ids = Array.isArray(rejected) ? `: ${rejected.map((id) => shownId(String(id))).join(", ")}` : "";
   const fix = fixFor(error);
   return `${error.message}${ids}${fix ? `\nFix: ${fix}` : ""}`;
 }

@@ -16,7 +16,7 @@ import type {
 import type { ChatHistoryOverview, ConversationDetail, ListChatsResponse, QueueStatus } from "../schemas/chat-history.js";
 import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames, probablyUnrelated } from "../core/index.js";
-import { cutText } from "../text/cut-text.js";
+import { cutText, shownId } from "../text/cut-text.js";
 import { periodWords } from "../shared/time.js";
 import { startsWithItsDate } from "../text/memory-date.js";
 import { memoriesInView } from "./paging.js";
@@ -34,9 +34,12 @@ const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "no da
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /**
  * A conversation's title on one line: it comes from the imported export, and a line break in it
- * would start what reads as a line of mnemo's own ("Fix: …", "[2] …").
+ * would start what reads as a line of mnemo's own ("Fix: …", "[2] …"). Cut at TITLE_CHARS, as an
+ * upload takes up to 1,000: a list of 25 such titles was ~6,000 tokens (the structured result keeps it whole).
  */
-const titleOf = (title: string | null | undefined) => (title ? title.replace(/\s+/g, " ").trim() || "Untitled" : "Untitled");
+const TITLE_CHARS = 200;
+const titleOf = (title: string | null | undefined) =>
+  title ? cutText(title.replace(/\s+/g, " ").trim(), TITLE_CHARS) || "Untitled" : "Untitled";
 /** A query as the text repeats it: the model sent it, so a long one need not come back whole. */
 const quoted = (query: string) => JSON.stringify(cutText(query, 200));
 
@@ -129,7 +132,7 @@ export function renderBucketDeleted(result: DeleteBucketResponse): string {
 /** What pin_conversations, exclude_conversations and delete_conversations did, and the ids that are no conversation of the user's. */
 export function renderConversationChange(done: string, changed: string[], asked: string[]): string {
   const unknown = [...new Set(asked)].filter((id) => !changed.includes(id));
-  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.join(", ")}.` : ""}`;
+  return `${done} ${plural(changed.length, "conversation")}${changed.length ? `: ${changed.join(", ")}` : ""}.${unknown.length ? ` Not found: ${unknown.map((id) => shownId(id)).join(", ")}.` : ""}`;
 }
 
 export function renderUpdate(result: UpdateMemoryResponse): string {
@@ -141,7 +144,7 @@ export function renderUpdate(result: UpdateMemoryResponse): string {
 }
 
 export function renderDelete(result: BulkDeleteResponse): string {
-  const errors = result.errors.map((e) => `\n- ${e.memoryId}: ${e.error}`).join("");
+  const errors = result.errors.map((e) => `\n- ${shownId(e.memoryId)}: ${e.error}`).join("");
   return `Deleted ${plural(result.deletedCount, "memory", "memories")}.${errors ? ` Not deleted:${errors}` : ""}`;
 }
 
@@ -196,7 +199,7 @@ export function renderConversationList(result: ListChatsResponse): string {
   if (result.total === 0) return "No conversations match.";
   const items = result.items.map(
     (c) =>
-      `- ${c.id} · ${JSON.stringify(c.title)} · ${c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.messageCount, "message")}${c.pinned ? " · pinned" : ""}${c.status === "ready" ? "" : ` · ${c.status}`}${c.excluded ? " · excluded" : ""}`,
+      `- ${c.id} · ${JSON.stringify(cutText(c.title, TITLE_CHARS))} · ${c.platform} · ${day(c.createdAt)} to ${day(c.updatedAt)} · ${plural(c.messageCount, "message")}${c.pinned ? " · pinned" : ""}${c.status === "ready" ? "" : ` · ${c.status}`}${c.excluded ? " · excluded" : ""}`,
   );
   const next = result.page < result.totalPages ? `\nNext: page ${result.page + 1}.` : "";
   return `Page ${result.page} of ${result.totalPages} (${plural(result.total, "conversation")}):\n${items.join("\n")}${next}`;

@@ -1,5 +1,12 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListResourcesRequestSchema, type ListResourcesResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  GetPromptRequestSchema,
+  type GetPromptResult,
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 import { AppError, isAppError } from "../shared/errors.js";
@@ -32,36 +39,67 @@ export function registerResources(server: McpServer, service: Service, log: Log)
       }
     };
 
+  const reads = resourceReads(service);
   server.registerResource(
     "buckets",
     "mnemo://buckets",
     BUCKETS,
-    guard(async (uri) => text(uri, bucketLines(await (await service()).buckets.list()))),
+    guard((uri) => reads.buckets(uri)),
   );
-
   server.registerResource(
     "bucket",
     new ResourceTemplate("mnemo://buckets/{bucketId}", { list: undefined }),
     BUCKET,
-    guard(async (uri, { bucketId }) => {
-      const id = await bucketIdOf(bucketId);
-      const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
-      return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
-    }),
+    guard((uri, { bucketId }) => reads.bucket(uri, String(bucketId))),
   );
-
   server.registerResource(
     "conversation",
     new ResourceTemplate("mnemo://conversations/{conversationId}", { list: undefined }),
     CONVERSATION,
-    guard(async (uri, { conversationId }) =>
-      text(uri, renderConversation(await (await service()).conversations.get(String(conversationId))), "text/markdown"),
-    ),
+    guard((uri, { conversationId }) => reads.conversation(uri, String(conversationId))),
+  );
+  // Registered above for resources/templates/list; read here, where a bad URI is the caller's error.
+  server.server.setRequestHandler(
+    ReadResourceRequestSchema,
+    guard((request) => readResource(reads, request.params.uri)),
   );
   server.server.setRequestHandler(
     ListResourcesRequestSchema,
     guard((request) => listResources(service, request.params?.cursor)),
   );
+}
+
+type Reads = ReturnType<typeof resourceReads>;
+
+/** What each resource reads, through the same service calls as the tools. */
+function resourceReads(service: Service) {
+  return {
+    buckets: async (uri: URL) => text(uri, bucketLines(await (await service()).buckets.list())),
+    bucket: async (uri: URL, bucketId: string) => {
+      const id = await bucketIdOf(bucketId);
+      const { memories } = await (await service()).memories.listV2({ bucketId: id, count: BUCKET_MEMORIES, includeIds: true });
+      return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
+    },
+    conversation: async (uri: URL, conversationId: string) =>
+      text(uri, renderConversation(await (await service()).conversations.get(conversationId)), "text/markdown"),
+  };
+}
+
+const RESOURCE_URIS = "Use a URI of resources/list, or of a template of resources/templates/list (mnemo://buckets/1).";
+
+/**
+ * resources/read, by URI. McpServer's own answered a URI that is none ("not a uri") as an internal
+ * error (-32603 "Invalid URL"), and one that names no resource of this server with its code twice:
+ * "MCP error -32602: MCP error -32602: Resource mnemo://memories/x not found".
+ */
+async function readResource(reads: Reads, uri: string): Promise<ReadResourceResult> {
+  if (!URL.canParse(uri)) throw AppError.invalid("uri", `${quoted(uri)} is not a URI`, RESOURCE_URIS);
+  const url = new URL(uri);
+  if (url.href === "mnemo://buckets") return reads.buckets(url);
+  const [, kind, id] = /^mnemo:\/\/(buckets|conversations)\/([^/]+)$/.exec(url.href) ?? [];
+  if (kind === "buckets") return reads.bucket(url, id!);
+  if (kind === "conversations") return reads.conversation(url, id!);
+  throw new AppError("not_found", `resource ${quoted(uri)} not found`, { details: { field: "uri" }, suggestion: RESOURCE_URIS });
 }
 
 const BUCKETS = { title: "Memory buckets", description: "Every bucket: id, name, memory count.", mimeType: "text/plain" };
@@ -131,6 +169,19 @@ const PRIMING_MEMORIES = 10;
 
 /** A prompt the user picks to start a conversation with what they saved about a topic. */
 export function registerPrompts(server: McpServer, service: Service, log: Log): void {
+  const primeWith = async (topic: unknown): Promise<GetPromptResult> => {
+    try {
+      if (typeof topic !== "string") throw AppError.invalid("topic", topic === undefined ? "is required" : "must be a string");
+      const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
+      // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
+      const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
+      return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
+    } catch (error) {
+      throw protocolError(asTopic(error), log);
+    }
+  };
+  // Registered for prompts/list; got here: McpServer's own said a missing topic or an unknown prompt
+  // with its code twice ("MCP error -32602: MCP error -32602: Invalid arguments for prompt …").
   server.registerPrompt(
     "memories_about",
     {
@@ -138,17 +189,12 @@ export function registerPrompts(server: McpServer, service: Service, log: Log): 
       description: "Start with what you saved in mnemo about a topic.",
       argsSchema: { topic: z.string().describe("What the conversation is about") },
     },
-    async ({ topic }) => {
-      try {
-        const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
-        // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
-        const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
-        return { messages: [{ role: "user", content: { type: "text", text: primer(topic, memoryLines(related)) } }] };
-      } catch (error) {
-        throw protocolError(asTopic(error), log);
-      }
-    },
+    ({ topic }) => primeWith(topic),
   );
+  server.server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name === "memories_about") return primeWith(request.params.arguments?.["topic"]);
+    throw protocolError(AppError.invalid("name", `there is no prompt ${quoted(request.params.name)}`, "Use memories_about."), log);
+  });
 }
 
 /** The search's complaint about its query is about the prompt's `topic`, which is what the client sent. */

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/s
 import type { MnemoService } from "../core/index.js";
 import { parseInput } from "../schemas/parse.js";
 import { AppError } from "../shared/errors.js";
+import { shownId } from "../text/cut-text.js";
 import { quoted, toolError, type McpLog } from "./errors.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { TOOLS, TOOLS_BY_NAME, toolSchemas, type Tool } from "./tools.js";
@@ -100,6 +101,6 @@ const NAMED_ARGUMENTS = 5;
 
 /** The names as they are when short and few (`limit, pinned`), else a few of them, each cut. */
 function namesOf(names: string[]): string {
-  const shown = names.slice(0, NAMED_ARGUMENTS).map((name) => (name.length > 60 || !/^[\w.-]+$/.test(name) ? quoted(name) : name));
+  const shown = names.slice(0, NAMED_ARGUMENTS).map((name) => shownId(name));
   return names.length > NAMED_ARGUMENTS ? `${shown.join(", ")} and ${names.length - NAMED_ARGUMENTS} more` : shown.join(", ");
 }

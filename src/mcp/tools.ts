@@ -2,6 +2,7 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 import { ENDPOINTS, endpointPath, pathParams, type EndpointName } from "../schemas/endpoints.js";
+import { DEFAULT_RECALL_TOKENS } from "../schemas/recall.js";
 import { ToolSchemas, type ToolName } from "../schemas/tools.js";
 import type { AppError } from "../shared/errors.js";
 import { conversationPastTheEnd, historyPastTheEnd, listPastTheEnd, memoriesPastTheEnd } from "./paging.js";
@@ -76,6 +77,17 @@ const DESTROY: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, i
  * matches" right after an import reads as "the user never discussed it".
  */
 const notIndexedYet = async (service: MnemoService) => pendingNote((await service.conversations.status()).counts);
+
+/**
+ * Several questions share the default summary budget when the model sets none: the endpoint gives
+ * each query its whole default (1,000 tokens), and three questions came back as ~4,500 tokens of
+ * text. Each keeps enough for a cited sentence or two.
+ */
+const MIN_TOKENS_PER_QUERY = 150;
+function sharedBudget(args: Input<"recall_chat_history">): Input<"recall_chat_history"> {
+  if (args.queries === undefined || args.maxTokens !== undefined) return args;
+  return { ...args, maxTokens: Math.max(MIN_TOKENS_PER_QUERY, Math.floor(DEFAULT_RECALL_TOKENS / args.queries.length)) };
+}
 
 /** Where a memory's date goes: the spec asks callers to prefix it (§4.1). */
 const DATED = "Start with today's date as YYYY-MM-DD.";
@@ -198,7 +210,7 @@ export const TOOLS: Tool[] = [
       dateTo: "Said on or before.",
     },
     annotations: READ,
-    run: (service, args) => service.recall(args),
+    run: (service, args) => service.recall(sharedBudget(args)),
     text: (result) => renderRecall(result),
     note: notIndexedYet,
   }),

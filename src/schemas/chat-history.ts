@@ -1,5 +1,18 @@
 import { z } from "zod";
-import { DateFilter, DateTime, IdText, queryBool, queryInt } from "./common.js";
+import { utcMillis } from "../shared/time.js";
+import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
+import {
+  DateFilter,
+  DateTime,
+  HAS_CONTROL_CHARACTERS,
+  HAS_DIRECTION_CONTROLS,
+  IdText,
+  noControlCharacters,
+  noDirectionControls,
+  queryBool,
+  queryInt,
+} from "./common.js";
+import { withFix } from "./fixes.js";
 import { MAX_ID_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { PLATFORM_PATTERN, PLATFORM_RULE } from "./platform.js";
 
@@ -8,8 +21,18 @@ export { PLATFORM_PATTERN } from "./platform.js";
 export const Provider = z.string().max(100, "must be at most 100 characters").default("all");
 export { MAX_CONVERSATION_TOKENS, MAX_TITLE_CHARS } from "./limits.js";
 
+/**
+ * The caller's id of a conversation or message, the key an upsert or a re-upload's deduplication goes
+ * by: one of spaces alone ("   ", a template's empty variable) is refused as an empty one is.
+ */
+const UploadId = z
+  .string()
+  .min(1)
+  .max(MAX_ID_CHARS)
+  .refine((id) => id === "" || hasVisibleText(id), ONLY_INVISIBLE);
+
 export const UploadMessage = z.object({
-  id: z.string().min(1).max(MAX_ID_CHARS),
+  id: UploadId,
   role: z.enum(["human", "assistant"]),
   content: z.string(),
   createdAt: DateTime.optional(),
@@ -40,23 +63,52 @@ function eachIdOnce(messages: UploadMessage[], ctx: z.RefinementCtx): void {
 export const sameMessage = (a: UploadMessage, b: UploadMessage): boolean =>
   a.role === b.role && a.content === b.content && a.createdAt === b.createdAt;
 
+/**
+ * `updatedAt` before `createdAt` (the spec is silent): refused, since the list sorts by one and filters
+ * by the other, and shows "2025-03-01 to 2024-01-01". Importers drop such an `updatedAt` of an export
+ * instead (importers/index.ts), as they repair what an app wrote.
+ */
+const UPDATED_BEFORE_CREATED = withFix(
+  "updatedAt",
+  "is before conversation.createdAt: a conversation cannot be updated before it starts",
+  "Send an updatedAt at or after createdAt, or leave it out: it defaults to createdAt.",
+);
+
+function updatedAfterCreated(conversation: { createdAt: string; updatedAt?: string | undefined }, ctx: z.RefinementCtx): void {
+  const { createdAt, updatedAt } = conversation;
+  if (updatedAt !== undefined && utcMillis(updatedAt) < utcMillis(createdAt))
+    ctx.addIssue({ code: "custom", path: ["updatedAt"], message: UPDATED_BEFORE_CREATED });
+}
+
 /** The upload shape of spec §2: the body of POST /api/chat-history/ingest/custom-online. */
 export const UploadConversation = z.object({
   platform: z.string().regex(PLATFORM_PATTERN, PLATFORM_RULE).optional(),
-  platformDisplayName: z.string().max(200).optional(),
+  /**
+   * A name shown on a line of its own in lists (chat_history_overview's text, the CLI), as a bucket's
+   * is, so no control character nor direction control either: a line break in it started a line
+   * of the overview that read as mnemo's own.
+   */
+  platformDisplayName: z
+    .string()
+    .max(200)
+    .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
+    .refine(noDirectionControls, HAS_DIRECTION_CONTROLS)
+    .optional(),
   /**
    * An addition to the spec's shape: the upload holds the whole conversation as it stands now (an
    * export does), so a re-upload drops the messages it no longer holds, such as the branch a user
    * edited away. Without it, a re-upload adds to what was stored, as the spec describes.
    */
   complete: z.boolean().optional(),
-  conversation: z.object({
-    id: z.string().min(1).max(MAX_ID_CHARS),
-    title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
-    createdAt: DateTime,
-    updatedAt: DateTime.optional(),
-    messages: z.array(UploadMessage).min(1).superRefine(eachIdOnce),
-  }),
+  conversation: z
+    .object({
+      id: UploadId,
+      title: z.string().max(MAX_TITLE_CHARS, "must be at most 1,000 characters"),
+      createdAt: DateTime,
+      updatedAt: DateTime.optional(),
+      messages: z.array(UploadMessage).min(1).superRefine(eachIdOnce),
+    })
+    .superRefine(updatedAfterCreated),
 });
 export type UploadConversation = z.infer<typeof UploadConversation>;
 
@@ -127,7 +179,8 @@ export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
 // GET /api/chat-history/conversation
 export const ConversationQuery = z.object({
-  conversationId: IdText.min(1, "is required"),
+  // Spaces alone are no id: answered "conversation    not found" (404), where an empty one is a 400.
+  conversationId: IdText.min(1, "is required").refine((id) => id === "" || hasVisibleText(id), ONLY_INVISIBLE),
   /** An addition: the first message to return (0-based), for reading a long conversation in pages. */
   offset: queryInt(z.int().min(0, "must be 0 or more").max(10_000_000, "must be at most 10000000").default(0)),
   /** An addition: at most this many messages (all by default). */

@@ -13,6 +13,18 @@ export const DateTime = z.preprocess(
 /** A calendar date (the whole day) or a date-time, to filter by; either must be a real one (not 2026-02-30). */
 export const DateFilter = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
 
+// A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
+export const noControlCharacters = (text: string) => !/\p{Cc}/u.test(text);
+export const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as NUL, a tab or a line break)";
+
+/**
+ * The characters that turn the direction text is shown in (embeddings, overrides, isolates): in a
+ * name, U+202E showed "Work\u202Etxt.sterces" as "Worksecrets.txt", and the rest of a list's line
+ * after it backwards. Right-to-left scripts do not need them: a name in Arabic or Hebrew shows as written.
+ */
+export const noDirectionControls = (text: string) => !/[\u202A-\u202E\u2066-\u2069]/.test(text);
+export const HAS_DIRECTION_CONTROLS = "must not hold characters that reverse how the text is shown (U+202A–U+202E, U+2066–U+2069)";
+
 /** The longest query a search takes, memories and chat history alike. */
 export const MAX_QUERY_CHARS = 4000;
 export const QUERY_TOO_LONG = `must be at most ${MAX_QUERY_CHARS} characters`;

@@ -1,7 +1,20 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
-import { ApiVersion, DateFilter, DateTime, IdText, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
+import {
+  ApiVersion,
+  DateFilter,
+  DateTime,
+  HAS_CONTROL_CHARACTERS,
+  HAS_DIRECTION_CONTROLS,
+  IdText,
+  MAX_QUERY_CHARS,
+  noControlCharacters,
+  noDirectionControls,
+  QUERY_TOO_LONG,
+  queryBool,
+  queryInt,
+} from "./common.js";
 
 export const MAX_MEMORY_CHARS = 20_000;
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -131,17 +144,6 @@ export const V2MemoryResponse = z.object({
 });
 export type V2MemoryResponse = z.infer<typeof V2MemoryResponse>;
 
-// A check, not a `pattern`: tools/list carries no patterns (clients' regex dialects differ).
-const noControlCharacters = (text: string) => !/\p{Cc}/u.test(text);
-const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as NUL, a tab or a line break)";
-
-/**
- * The characters that turn the direction text is shown in (embeddings, overrides, isolates): in a
- * name, U+202E showed "Work\u202Etxt.sterces" as "Worksecrets.txt", and the rest of a list's line
- * after it backwards. Right-to-left scripts do not need them: a name in Arabic or Hebrew shows as written.
- */
-const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
-
 /**
  * A bucket's name: shown in lists, a terminal and file names, so no control character (NUL, a line
  * break) and nothing that turns the text around.
@@ -153,10 +155,7 @@ const BucketName = z
   .max(100, "must be at most 100 characters")
   .refine((name) => name === "" || hasVisibleText(name), ONLY_INVISIBLE)
   .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
-  .refine(
-    (name) => !DIRECTION_CONTROLS.test(name),
-    "must not hold characters that reverse how the text is shown (U+202A–U+202E, U+2066–U+2069)",
-  );
+  .refine(noDirectionControls, HAS_DIRECTION_CONTROLS);
 /**
  * A bucket's description: one line beside its name in every list (the web's field is one line),
  * so no control character either: a line break in it started a line of list_buckets' text that
@@ -260,8 +259,11 @@ export type CreateBucketResponse = z.infer<typeof CreateBucketResponse>;
 
 // Ours: PATCH /api/buckets/{bucketId} (rename, or change the description) and DELETE /api/buckets/{bucketId}
 export const BucketIdParam = queryInt(BucketId);
-/** The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as an object. */
-export const BucketIdParams = z.object({ bucketId: BucketId });
+/**
+ * The path parameters of the endpoints at /api/buckets/{bucketId} and /api/v2/memory/{memoryId}/…, as
+ * an object (the tools' arguments): a bucket id written as a string is read, as every other tool reads one.
+ */
+export const BucketIdParams = z.object({ bucketId: BucketIdParam });
 export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
 export const RenameBucketRequest = z
   .object({

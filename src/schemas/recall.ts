@@ -81,39 +81,43 @@ export const SearchResponse = z.object({
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
+/** The fields of a recall request; RecallRequest adds the rule between `query` and `queries`. */
+export const RecallFields = z.object({
+  query: QueryText.optional(),
+  maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
+  platform: z.enum(CHAT_PLATFORM_IDS).optional(),
+  conversationContext: z.string().max(8000, "must be at most 8000 characters").optional(),
+  conversationHistory: z
+    .array(z.object({ content: z.string().max(8000, "must be at most 8000 characters"), role: z.string().max(100).optional() }))
+    .max(100, "must have at most 100 turns")
+    .optional(),
+  queries: z
+    .array(z.object({ query: QueryText, maxTokens: MaxTokens.optional() }))
+    .min(1, "must list at least one query")
+    .max(MAX_PARALLEL_QUERIES, `must list at most ${MAX_PARALLEL_QUERIES} queries`)
+    .optional(),
+  /** An addition: only what was said on or after this day (or date-time), for every query. */
+  dateFrom: DateFilter.optional(),
+  /** An addition: only what was said on or before this day (or date-time). */
+  dateTo: DateFilter.optional(),
+});
+
+/** `query` or `queries`, one of the two. */
+export function queryOrQueries(value: { query?: string | undefined; queries?: unknown[] | undefined }, ctx: z.RefinementCtx): void {
+  if (value.query === undefined && value.queries === undefined) {
+    ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or give queries)" });
+  }
+  if (value.query !== undefined && value.queries !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["queries"],
+      message: "cannot be given with query: send one question as query, or every question in queries",
+    });
+  }
+}
+
 // POST /api/chat-history/inject
-export const RecallRequest = z
-  .object({
-    query: QueryText.optional(),
-    maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
-    platform: z.enum(CHAT_PLATFORM_IDS).optional(),
-    conversationContext: z.string().max(8000, "must be at most 8000 characters").optional(),
-    conversationHistory: z
-      .array(z.object({ content: z.string().max(8000, "must be at most 8000 characters"), role: z.string().max(100).optional() }))
-      .max(100, "must have at most 100 turns")
-      .optional(),
-    queries: z
-      .array(z.object({ query: QueryText, maxTokens: MaxTokens.optional() }))
-      .min(1, "must list at least one query")
-      .max(MAX_PARALLEL_QUERIES, `must list at most ${MAX_PARALLEL_QUERIES} queries`)
-      .optional(),
-    /** An addition: only what was said on or after this day (or date-time), for every query. */
-    dateFrom: DateFilter.optional(),
-    /** An addition: only what was said on or before this day (or date-time). */
-    dateTo: DateFilter.optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.query === undefined && value.queries === undefined) {
-      ctx.addIssue({ code: "custom", path: ["query"], message: "is required (or give queries)" });
-    }
-    if (value.query !== undefined && value.queries !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["queries"],
-        message: "cannot be given with query: send one question as query, or every question in queries",
-      });
-    }
-  });
+export const RecallRequest = RecallFields.superRefine(queryOrQueries);
 export type RecallRequest = z.input<typeof RecallRequest>;
 
 export const RecallSource = z.object({

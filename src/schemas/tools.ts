@@ -25,6 +25,7 @@ import {
   MemoryHistoryQuery,
   MemoryHistoryResponse,
   MemoryIdParams,
+  MemoryObject,
   RenameBucketRequest,
   RenameBucketResponse,
   StoreMemoryRequest,
@@ -36,14 +37,24 @@ import {
 } from "./memories.js";
 import {
   ContextChunks,
+  queryOrQueries,
+  RecallFields,
   RecallPart,
-  RecallRequest,
   RecallResponse,
   SearchLimit,
   SearchRequest,
   SearchResponse,
   SearchResult,
 } from "./recall.js";
+
+/**
+ * A list of memories as the memory tools answer it: each memory's text once. The API's memory object
+ * repeats it in `metadata.text` (spec §2), which doubled a structured result: 12 long memories made
+ * ~25k tokens of text and ~50k of structure.
+ */
+const ToolMemoryList = V2MemoryResponse.extend({
+  memories: z.array(z.union([z.string(), MemoryObject.extend({ metadata: MemoryObject.shape.metadata.omit({ text: true }) })])),
+});
 
 /** Tokens of message text get_full_conversation returns by default: with its lines, under ~5,000. */
 export const CONVERSATION_PAGE_TOKENS = 4000;
@@ -62,7 +73,7 @@ export const ToolSchemas = {
     input: V2MemoryQuery.pick({ query: true, count: true, bucketId: true, contentType: true, dateFrom: true, dateTo: true }).required({
       query: true,
     }),
-    output: V2MemoryResponse,
+    output: ToolMemoryList,
   },
   /**
    * GET /api/v2/memory without a query (search_memories has it), ids always included, a page at a
@@ -71,7 +82,7 @@ export const ToolSchemas = {
   get_memories_and_buckets: {
     // `latest` is the default mode, a flag of the spec that changes nothing: one argument fewer for a model.
     input: V2MemoryQuery.omit({ query: true, source: true, includeIds: true, latest: true, all: true }),
-    output: V2MemoryResponse,
+    output: ToolMemoryList,
   },
   memory_history: { input: MemoryIdParams.extend(MemoryHistoryQuery.shape), output: MemoryHistoryResponse },
   update_or_move_memories: { input: UpdateMemoryRequest, output: UpdateMemoryResponse },
@@ -86,8 +97,12 @@ export const ToolSchemas = {
    * result carries the ids, scores, dates and paging, not the passages again (MCP asks that a
    * structured result match the output schema, not that it repeat the text).
    */
+  /**
+   * `maxTokens` without the endpoint's default: with `queries` and none given, the tool shares its
+   * default among them (mcp/tools.ts), where the endpoint gives each query the whole of it.
+   */
   recall_chat_history: {
-    input: RecallRequest,
+    input: RecallFields.extend({ maxTokens: RecallFields.shape.maxTokens.unwrap().optional() }).superRefine(queryOrQueries),
     output: RecallResponse.omit({ content: true }).extend({ results: z.array(RecallPartSources).optional() }),
   },
   /** Smaller defaults than the endpoint's (20 hits, 4 chunks around each): ~2,000 tokens of text. */

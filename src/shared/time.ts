@@ -2,8 +2,13 @@ import { AppError } from "./errors.js";
 
 /** ISO 8601 in UTC; a date-time without an offset is read as UTC, not local time. */
 export function toUtcIso(value: string): string {
+  return new Date(utcMillis(value)).toISOString();
+}
+
+/** A date-time's milliseconds since the epoch, one without a zone read as UTC; NaN when it is not one. */
+export function utcMillis(value: string): number {
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
-  return new Date(hasZone ? value : `${value}Z`).toISOString();
+  return Date.parse(hasZone ? value : `${value}Z`);
 }
 
 /** A date filter's bound: a `YYYY-MM-DD` bounds the whole day (from its first millisecond, to its last); a date-time is itself, in UTC. */

@@ -992,7 +992,15 @@ function parseMeta(rows: { key: string; value: string }[]): StoreMeta {
   };
 }
 
+/**
+ * The largest offset LanceDB reads as it is: it takes an offset as a u32, so 2^32 + 25 read as 25,
+ * and page 4,294,967,297 of the conversation list answered with the rows of page 2. No table here
+ * holds that many rows for a user, so an offset past it selects nothing.
+ */
+const MAX_OFFSET = 2 ** 32 - 1;
+
 async function selectFrom<R, K extends TableKey>(table: lancedb.Table, where: string, options: SelectOptions<K>): Promise<R[]> {
+  if (options.offset !== undefined && options.offset > MAX_OFFSET) return [];
   let query = table.query().where(where);
   if (options.columns) query = query.select(options.columns);
   if (options.orderBy) {

@@ -6,3 +6,12 @@ export function cutText(text: string, max: number): string {
     .replace(/[\ud800-\udbff]$/, "")
     .trimEnd()}…`;
 }
+
+/**
+ * An id or name the caller sent, as a message shows it: as it is when it is a plain token of at most
+ * `max` characters (`conv_01J…`), else quoted and cut. Spaces alone, a line break or megabytes of it
+ * read back raw made "Not found:   ." or started a line of its own.
+ */
+export function shownId(id: string, max = 60): string {
+  return id.length <= max && /^[\w.-]+$/.test(id) ? id : JSON.stringify(cutText(id, max));
+}

@@ -57,6 +57,25 @@ describe("upload shape", () => {
     expect(ids).toEqual(["c1", "c2"]);
   });
 
+  it("leaves out an updatedAt earlier than createdAt, which the upload endpoint refuses: the conversation is kept, dated by createdAt", async () => {
+    const path = join(tmp, "backdated.json");
+    const conversation = (id: string, updatedAt: string) => ({
+      conversation: {
+        id,
+        title: "T",
+        createdAt: "2024-06-01T12:00:00+02:00",
+        updatedAt,
+        messages: [{ id: "m1", role: "human", content: "Hi" }],
+      },
+    });
+    await writeFile(path, JSON.stringify([conversation("c1", "2024-01-01T00:00:00Z"), conversation("c2", "2024-06-01T10:00:00Z")]));
+    const [backdated, same] = (await collect(path)) as UploadConversation[];
+    expect(backdated?.conversation).not.toHaveProperty("updatedAt");
+    UploadConversation.parse(backdated);
+    // The same instant in another zone is not earlier.
+    expect(same?.conversation.updatedAt).toBe("2024-06-01T10:00:00Z");
+  });
+
   it("passes objects through unvalidated: the core reports their field errors", async () => {
     const path = join(tmp, "invalid-fields.json");
     const invalid = {

@@ -21,6 +21,7 @@ import { checkProvider } from "./provider.js";
 import { releaseQuota } from "./quota.js";
 import { dayRange } from "../../shared/time.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
+import { shownId } from "../../text/cut-text.js";
 
 /** What listing needs. */
 const SUMMARY_COLUMNS = [
@@ -53,7 +54,8 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
     title: query.title ? { contains: query.title } : undefined,
     createdAt: dayRange(query.dateFrom, query.dateTo),
     pinned: query.pinnedOnly ? true : undefined,
-    importId: query.importId,
+    // Empty, as a form sends a field left blank, it filters nothing, as an empty title does.
+    importId: query.importId || undefined,
   };
   const [total, rows] = await Promise.all([
     ctx.store.count("conversations", where),
@@ -127,7 +129,17 @@ export async function getConversation(ctx: CoreContext, userId: string, input: C
 
 type Page = { offset: number; limit?: number | undefined; maxTokens?: number | undefined };
 
-/** The messages of a page: from `offset`, at most `limit`, and no more text than `maxTokens` (the first is cut to fit). */
+/**
+ * What a message costs a page besides its text: its index, sender and time (a line of the tool's
+ * text, an object of the API's), ~20 tokens. Counted on its text alone, a page of 4,000 tokens held
+ * 4,000 one-word messages: ~99,000 tokens of get_full_conversation's text.
+ */
+const MESSAGE_FIELDS_TOKENS = 20;
+
+/**
+ * The messages of a page: from `offset`, at most `limit`, and no more than `maxTokens` of text and
+ * fields (the first is cut to fit).
+ */
 async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: ConversationDetail["messages"]; nextOffset?: number }> {
   const tokenizer = page.maxTokens === undefined ? undefined : await loadTokenizer();
   const budget = page.maxTokens ?? Number.POSITIVE_INFINITY;
@@ -138,13 +150,13 @@ async function pageOf(messages: StoredMessage[], page: Page): Promise<{ shown: C
     const message = messages[index]!;
     const tokens = tokenizer ? (message.tokens ?? tokenizer.count(message.text)) : 0;
     const item = { id: message.id, message_index: index, sender: message.sender, text: message.text, timestamp: message.timestamp };
-    if (used + tokens <= budget) {
+    if (used + tokens + MESSAGE_FIELDS_TOKENS <= budget) {
       shown.push(item);
-      used += tokens;
+      used += tokens + MESSAGE_FIELDS_TOKENS;
     } else {
       // A message longer than the whole page still comes, cut, so that paging moves on.
       if (shown.length === 0 && tokenizer)
-        shown.push({ ...item, text: cutToTokens(message.text, budget, tokenizer), cutFromTokens: tokens });
+        shown.push({ ...item, text: cutToTokens(message.text, budget - MESSAGE_FIELDS_TOKENS, tokenizer), cutFromTokens: tokens });
       break;
     }
   }
@@ -190,7 +202,7 @@ export async function readMessages(
 }
 
 export function conversationNotFound(conversationId: string): AppError {
-  return new AppError("not_found", `conversation ${conversationId} not found`, {
+  return new AppError("not_found", `conversation ${shownId(conversationId)} not found`, {
     details: { field: "conversationId" },
     suggestion: "List conversations and their ids with `mnemo chats list` (GET /api/chat-history/chats).",
   });

@@ -6,6 +6,7 @@ import { searchMemories } from "./memory-search.js";
 import type { MemoryRow } from "../../store/rows.js";
 import type { CoreContext } from "../context.js";
 import { storeMemoryBatched } from "./memory-batcher.js";
+import { bucketNotFound, cachedBucketRows, DEFAULT_BUCKET } from "./buckets.js";
 import { DATE_PREFIX, lastMemoryIndex, memoryIndex, memoryWords, sharedShare } from "./memory-index.js";
 import { besideMemoryJournal, withVectors, type PendingMemory } from "./pending-memories.js";
 
@@ -146,11 +147,22 @@ export async function storeMemory(ctx: CoreContext, userId: string, input: Store
   const request = parseInput(StoreMemoryRequest, input);
   if (request.ifSimilar !== "skip") return storeMemoryBatched(ctx, userId, request);
   return inTurn(ctx, userId, async () => {
+    await checkBucketExists(ctx, userId, request.bucketId);
     const { similar: found, vector } = await findSimilarMemory(ctx, userId, request.text);
     if (!found) return storeMemoryBatched(ctx, userId, request, vector);
     const { memoryId, ...similar } = found;
     return { done: "exists", memoryId, similar };
   });
+}
+
+/**
+ * The bucket a "skip" store names, checked before the similar memory is looked for: a text that
+ * matched one answered "already says nearly the same", and the model never heard that its bucket
+ * does not exist. Bucket 1 is made with the first memory.
+ */
+async function checkBucketExists(ctx: CoreContext, userId: string, bucketId: number | undefined): Promise<void> {
+  if (bucketId === undefined || bucketId === DEFAULT_BUCKET.id) return;
+  if (!(await cachedBucketRows(ctx, userId)).some((bucket) => bucket.id === bucketId)) throw bucketNotFound(bucketId, { create: "first" });
 }
 
 /**

@@ -28,6 +28,17 @@ afterAll(async () => {
 });
 
 describe("the near-duplicate check", () => {
+  it("names a bucket that does not exist before it looks for a similar memory, as a plain store does", async () => {
+    const spareKey = "The spare house key hangs behind the blue door";
+    await skip(spareKey);
+    for (const ifSimilar of ["skip", "store"] as const) {
+      await expect(service.memories.store({ text: spareKey, bucketId: 99, ifSimilar })).rejects.toMatchObject({
+        code: "not_found",
+        message: "bucketId: bucket 99 does not exist",
+      });
+    }
+  });
+
   it("follows edits, deletions and other processes' stores", async () => {
     const first = await skip(`2025-06-01 ${LOCKER}`);
     expect(first.done).toBe("ok");
