@@ -64,9 +64,24 @@ function memoryHeader(memory: MemoryObject): string {
   return `${memory.id ?? "?"} · bucket ${metadata.bucketId} ${JSON.stringify(metadata.bucketName)}${date}${score}`;
 }
 
+/**
+ * A memory's text in a list is cut past this many characters: memories are short as a rule, but one
+ * may hold 20,000, and twelve such made a search ~25k tokens, past where clients cut. memory_history
+ * gives the text whole.
+ */
+const MEMORY_TEXT_CHARS = 1_500;
+
 function memoryBody(memory: MemoryObject): string {
-  if (memory.content_type !== "image") return memory.text.replace(/\n/g, "\n   ");
+  if (memory.content_type !== "image") return memoryText(memory).replace(/\n/g, "\n   ");
   return `[image] ${memory.image_description ?? memory.text}${memory.image_url ? ` (${memory.image_url})` : ""}`;
+}
+
+function memoryText(memory: MemoryObject): string {
+  const { text } = memory;
+  if (text.length <= MEMORY_TEXT_CHARS) return text;
+  const cut = cutText(text, MEMORY_TEXT_CHARS);
+  const rest = text.length - cut.length;
+  return `${cut}\n[${rest.toLocaleString("en")} more characters: memory_history ${memory.id ?? ""} gives the whole text, as its last version]`;
 }
 
 export function bucketLines(buckets: Bucket[]): string {

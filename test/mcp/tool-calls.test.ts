@@ -775,3 +775,18 @@ describe("a memory's date in the text a model reads", () => {
     );
   });
 });
+
+describe("a long memory in the text a model reads", () => {
+  it("is cut past 1,500 characters, saying how much is left and where to read it whole", () => {
+    const text = `2025-01-02 ${"The allotment plan, bed by bed. ".repeat(600)}`;
+    const memory = {
+      id: "mem_long",
+      text,
+      content_type: "text" as const,
+      metadata: { text, createdAt: "2025-01-02T10:00:00.000Z", bucketId: 1, bucketName: "General" },
+    };
+    const lines = memoryLines([memory]);
+    expect(lines.length).toBeLessThan(1_700);
+    expect(lines).toMatch(/\n {3}\[1\d,\d{3} more characters: memory_history mem_long gives the whole text, as its last version\]$/);
+  });
+});
