@@ -47,6 +47,11 @@ export interface Importer {
    * `complete`, a repeat adds messages). Otherwise the newest is read once (repeats.ts).
    */
   keepsRepeats?: boolean;
+  /**
+   * The app writes each session to a file of its own as the session goes on (a coding agent's log):
+   * a watched folder imports such a file again whenever it has changed and then stayed still.
+   */
+  sessionLogs?: boolean;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
   /**

@@ -57,6 +57,11 @@ export function importerOf(format: string): Importer {
   return importer;
 }
 
+/** Whether files of a format are an app's session logs, written as sessions go on (Importer.sessionLogs). */
+export function isSessionLog(format: string): boolean {
+  return IMPORTERS.find((entry) => entry.id === format)?.sessionLogs === true;
+}
+
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */
 export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
   for (const importer of IMPORTERS) {

@@ -121,3 +121,48 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
     );
   });
 });
+
+describe("mnemo watch on a coding agent's sessions", () => {
+  const SESSION = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+
+  it("imports the sessions already there, then each again once it has grown and paused; watch.json keeps where it stands", async () => {
+    const projects = tempDir("mnemo-claude-projects-");
+    const file = path.join(projects, "-home-ana-src-tideapp", path.basename(SESSION));
+    fs.mkdirSync(path.dirname(file));
+    fs.copyFileSync(SESSION, file);
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const args = [BIN, "watch", "--settle", "1", "--session-settle", "1", projects];
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    try {
+      // A session is imported once it has held still for a second, seen twice: a few seconds each.
+      await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      const prompt = {
+        parentUuid: "11a0e7c2-0022-4d1e-8a10-000000000022",
+        isSidechain: false,
+        type: "user",
+        sessionId: "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13",
+        uuid: "11a0e7c2-0030-4d1e-8a10-000000000030",
+        timestamp: "2026-03-02T10:00:00.000Z",
+        message: { role: "user", content: "Does the fix hold for Roscoff's tide table too?" },
+      };
+      fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
+      await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
+      expect(listed.items.map((item) => item.messageCount)).toEqual([6]);
+      const state = JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
+      const { size, mtimeMs } = fs.statSync(file);
+      expect(state.sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+});

@@ -24,7 +24,10 @@ export function registerServe(program: Command): void {
     )
     .option("-p, --port <port>", "port (default 7411; 0 picks a free one)")
     .option("--host <address>", "address to listen on (default 127.0.0.1)")
-    .option("-w, --watch <folder...>", "import each new chat export that appears in <folder> (as the default user)")
+    .option(
+      "-w, --watch <folder...>",
+      "import each new chat export that appears in <folder>, and coding agents' sessions below it as they go on (as the default user)",
+    )
     .option("--log-file <file>", "write what it logs to <file>, each line with its time, instead of to stderr (as `mnemo service` runs it)")
     .action(
       action(async (session, options: ServeOptions) => {

@@ -27,7 +27,12 @@ export function registerService(program: Command): void {
     .command("install")
     .description("install and start the service (a systemd user unit, a launchd agent); running it again updates it")
     .option("-p, --port <port>", "port of the server (default 7411, or server.port in config.json)")
-    .addOption(new Option("-w, --watch <folder...>", "also import each new chat export that appears in <folder>"))
+    .addOption(
+      new Option(
+        "-w, --watch <folder...>",
+        "also import each new chat export that appears in <folder>, and coding agents' sessions below it",
+      ),
+    )
     .action(action(async (session, options: { port?: string; watch?: string[] }) => install(session, options)));
 
   service

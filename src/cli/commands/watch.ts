@@ -10,7 +10,7 @@ export function registerWatch(program: Command): void {
   program
     .command("watch")
     .description(
-      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, until Ctrl-C (`mnemo service install --watch` does it at every login)",
+      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, and coding agents' sessions (~/.claude/projects, ~/.codex/sessions) as they go on, until Ctrl-C (`mnemo service install --watch` does it at every login)",
     )
     .argument("<folders...>", "folders to watch")
     .option(
@@ -18,9 +18,11 @@ export function registerWatch(program: Command): void {
       "how long a file's size and time must hold before it is imported (a slow network share may need more)",
       "3",
     )
+    .option("--session-settle <seconds>", "how long a coding agent's session must pause before it is imported again", "30")
     .action(
-      action(async (session, folders: string[], options: { settle: string }) => {
+      action(async (session, folders: string[], options: { settle: string; sessionSettle: string }) => {
         const stableMs = parseSeconds("--settle", options.settle) * 1000;
+        const sessionStableMs = parseSeconds("--session-settle", options.sessionSettle) * 1000;
         const watched = folders.map((folder) => {
           const absolute = path.resolve(folder);
           if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
@@ -41,6 +43,7 @@ export function registerWatch(program: Command): void {
                 folder,
                 stateFile: paths.watchState,
                 stableMs,
+                sessionStableMs,
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),

@@ -5,6 +5,7 @@ import { openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
+import { sessionWatch } from "./watch-sessions.js";
 
 /**
  * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
@@ -21,6 +22,7 @@ import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./impo
  *   also those that arrived while nothing watched.
  * - Once per content: the SHA-256 of each imported file is kept in the data dir (`watch.json`), so a
  *   second download of the same export ("export (1).zip") is not imported again.
+ * - Coding agents' session logs below the folder are imported as they change (watch-sessions.ts).
  */
 
 /** The one format a watched folder does not import: mnemo's own upload shape is written by a program, not downloaded. */
@@ -40,6 +42,8 @@ export interface WatchOptions {
   log: { notice(text: string): void; warn(text: string): void };
   intervalMs?: number;
   stableMs?: number;
+  /** How long a session log must hold still before it is imported again (a session paused). */
+  sessionStableMs?: number;
 }
 
 /** One import of a watched folder, as watch.json keeps it. */
@@ -60,7 +64,14 @@ interface WatchState {
   /** Per folder: when watching began, and the files it held then ("name size mtime"). */
   folders: Record<string, { since: string; present: string[] }>;
   imports: WatchedImport[];
+  /** Session logs imported, by path: their size and time then (watch-sessions.ts). */
+  sessions: Record<string, string>;
 }
+
+/** Session logs are looked for at most this often: that walks the whole tree below the folder. */
+const SESSION_LOOK_MS = 10_000;
+/** A session log is imported again once it has held still this long: a paused session, not one mid-answer. */
+const SESSION_STABLE_MS = 30_000;
 
 /** Starts watching; `stop` ends it after the file being imported, if any. */
 export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
@@ -75,7 +86,19 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
 
+  const sessionStableMs = options.sessionStableMs ?? SESSION_STABLE_MS;
+  // Looked at twice within the time a session must hold still (a test's second), every 10 s at most.
+  const sessionLookEvery = Math.max(1, Math.round(Math.min(sessionStableMs, SESSION_LOOK_MS) / intervalMs));
   const state = readState(options.stateFile);
+  const sessions = sessionWatch({
+    folder,
+    stableMs: sessionStableMs,
+    imported: state.sessions,
+    save: () => writeState(options.stateFile, state),
+    importFile: options.importFile,
+    log: options.log,
+  });
+  let looks = 0;
   let present: Set<string> | undefined;
   /** What the folder held when it was first watched; undefined while it cannot be read (a disk not plugged in). */
   const startingPoint = (): Set<string> | undefined => {
@@ -115,6 +138,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
       done.set(name, signature);
       await consider(path.join(folder, name), state, options);
     }
+    if (!stopped && looks++ % sessionLookEvery === 0) await sessions(now);
   };
   const loop = () => {
     current = tick()
@@ -212,9 +236,9 @@ export function watchedImports(stateFile: string): WatchedImport[] {
 function readState(file: string): WatchState {
   try {
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<WatchState>;
-    return { folders: state.folders ?? {}, imports: state.imports ?? [] };
+    return { folders: state.folders ?? {}, imports: state.imports ?? [], sessions: state.sessions ?? {} };
   } catch {
-    return { folders: {}, imports: [] };
+    return { folders: {}, imports: [], sessions: {} };
   }
 }
 

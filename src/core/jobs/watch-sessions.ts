@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import path from "node:path";
+import { isSessionLog, openExport, type ExportFormat } from "../../importers/index.js";
+import { isAppError } from "../../shared/errors.js";
+import type { ImportSummary } from "./import-file.js";
+import { conversationsOutcome } from "./import-outcome.js";
+
+/**
+ * Watching the session logs of coding agents (~/.claude/projects, ~/.codex/sessions): unlike an
+ * export, such a file is written as its session goes on, so it is imported again each time it has
+ * changed and then stayed still for `stableMs` (a session paused), and those already there when
+ * watching begins are imported too (each file is its session as it stands, never an older copy).
+ *
+ * - Files: `.jsonl` at any depth below the folder (hidden folders and node_modules aside), whose
+ *   format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
+ * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
+ *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
+ */
+
+/** How deep below the watched folder session logs are looked for (~/.codex/sessions/YYYY/MM/DD/file). */
+const MAX_DEPTH = 6;
+/** At most this many files are looked at in a folder tree: a watched ~/Downloads may hold a whole project. */
+const MAX_FILES = 100_000;
+
+export interface SessionWatchOptions {
+  folder: string;
+  stableMs: number;
+  /** Each file's signature ("size:mtime") when it was last imported; kept in watch.json by the caller. */
+  imported: Record<string, string>;
+  save(): void;
+  importFile(file: string): Promise<ImportSummary>;
+  log: { notice(text: string): void; warn(text: string): void };
+}
+
+/** One look at the folder's session logs: imports those that changed and have since held still. */
+export function sessionWatch(options: SessionWatchOptions): (now: number) => Promise<void> {
+  /** Files seen changing: their signature and since when it has held. */
+  const seen = new Map<string, { signature: string; since: number }>();
+  /** Files looked at and not imported (another format), by signature: looked at again when they change. */
+  const passed = new Map<string, string>();
+  return async (now) => {
+    for (const { file, signature } of sessionFiles(options.folder)) {
+      if (options.imported[file] === signature || passed.get(file) === signature) continue;
+      const known = seen.get(file);
+      if (known?.signature !== signature) {
+        seen.set(file, { signature, since: now });
+        continue;
+      }
+      if (now - known.since < options.stableMs) continue;
+      seen.delete(file);
+      const format = await sessionFormat(file);
+      if (format === undefined) passed.set(file, signature);
+      else await importSession(file, format, signature, options);
+    }
+  };
+}
+
+async function importSession(file: string, format: ExportFormat, signature: string, options: SessionWatchOptions): Promise<void> {
+  try {
+    const summary = await options.importFile(file);
+    options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
+  } catch (error) {
+    options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // A file that failed is tried again only once it changes, as an export is.
+  options.imported[file] = signature;
+  options.save();
+}
+
+/** The format of a file if it is a session log; undefined for anything else. */
+async function sessionFormat(file: string): Promise<ExportFormat | undefined> {
+  try {
+    const { format } = await openExport(file);
+    return isSessionLog(format) ? format : undefined;
+  } catch (error) {
+    if (isAppError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The `.jsonl` files below the folder, with their size and time. */
+function sessionFiles(folder: string): { file: string; signature: string }[] {
+  const found: { file: string; signature: string }[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (found.length >= MAX_FILES) return;
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(".jsonl")) {
+        const info = fs.statSync(at, { throwIfNoEntry: false });
+        if (info) found.push({ file: at, signature: `${info.size}:${Math.round(info.mtimeMs)}` });
+      }
+    }
+  };
+  walk(folder, 0);
+  return found;
+}
