@@ -8,6 +8,7 @@ import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
 import { FORMATS, formatNames } from "./words.js";
+import { asUtf8 } from "./utf16.js";
 import { ZIP_NAME } from "./zip.js";
 import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
@@ -93,7 +94,7 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
-  const candidates = sources.filter((source) => !isJunkPath(source.path) && readable(source.path));
+  const candidates = await utf8Sources(sources.filter((source) => !isJunkPath(source.path) && readable(source.path)));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
   const detected = await detectAll(candidates.filter((source) => !isManifest(source)));
@@ -121,6 +122,13 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
   return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped };
+}
+
+/** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */
+async function utf8Sources(sources: ByteSource[]): Promise<ByteSource[]> {
+  const read: ByteSource[] = [];
+  for (const source of sources) read.push(await asUtf8(source));
+  return read;
 }
 
 function partOf({ source, detection }: Found): ExportPart {

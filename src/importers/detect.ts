@@ -123,7 +123,7 @@ const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap(
 async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
-  assertNotUtf16(source, prefix);
+  assertNotWideText(source, prefix);
   if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];
   const firstLine = firstLineObject(prefix, complete);
@@ -270,18 +270,22 @@ function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): 
 }
 
 /**
- * A file saved again as UTF-16 (Windows editors call it "Unicode") is said to be one: read as
- * UTF-8 it is "not JSON at byte 0", which sends the user looking for the wrong fault. Known by its
- * byte-order mark, or by a NUL beside each of its first ASCII characters.
+ * Text of wide characters that is not read (UTF-16 is, utf16.ts: this is UTF-32, or UTF-16 without
+ * a byte-order mark whose first KB is not plainly so) is said to be such: read as UTF-8 it is "not
+ * JSON at byte 0", which sends the user looking for the wrong fault. Known by a NUL beside its first characters.
  */
-function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
-  const bom = prefix.length >= 2 && ((prefix[0] === 0xff && prefix[1] === 0xfe) || (prefix[0] === 0xfe && prefix[1] === 0xff));
+function assertNotWideText(source: ByteSource, prefix: Buffer): void {
   const head = prefix.subarray(0, 64);
   const nuls = head.filter((byte) => byte === 0).length;
-  if (!bom && !(head.length >= 8 && nuls >= head.length / 3)) return;
-  throw new AppError("invalid_input", `${source.label}: the file is UTF-16 text; exports are UTF-8`, {
-    suggestion: "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8.",
-  });
+  if (!(head.length >= 8 && nuls >= head.length / 3)) return;
+  throw new AppError(
+    "invalid_input",
+    `${source.label}: the file is text in an encoding mnemo does not read (UTF-32, or UTF-16 without a byte-order mark); exports are UTF-8`,
+    {
+      suggestion:
+        "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8 (or UTF-16 with a byte-order mark).",
+    },
+  );
 }
 
 /** Whether the file starts as an HTML page does. */

@@ -251,19 +251,6 @@ describe("Gemini Takeout in a language we know no verb for, mixed with other act
   });
 });
 
-describe("a file saved again as UTF-16", () => {
-  it("says so instead of 'invalid JSON at byte 0'", async () => {
-    const path = odd("claude-utf16.json");
-    const error = await openExport(path).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).message).toBe(`${path}: the file is UTF-16 text; exports are UTF-8`);
-    expect((error as AppError).suggestion).toMatch(/save it again as UTF-8/);
-  });
-});
-
 describe("Claude: a conversation begun before messages named their parent", () => {
   it("keeps its older, unlinked messages on the branch, and still drops the abandoned retry", async () => {
     const [conversation] = await collect(odd("claude-partly-linked.json"));
