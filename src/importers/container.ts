@@ -7,6 +7,7 @@ import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { normalised } from "./text-records.js";
 import { FORMATS, formatNames } from "./words.js";
 import { asUtf8 } from "./utf16.js";
 import { ZIP_NAME } from "./zip.js";
@@ -80,6 +81,7 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys, text } = await inspect(source);
   if (detection === undefined && text)
     throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
+  if (detection === undefined && keys.size === 0 && (await holdsOnlyEmptyObjects(source))) throw nothingToImport(source.label);
   if (detection === undefined) {
     throw (
       sideFileError(source.label, keys) ??
@@ -91,6 +93,27 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   if (detection.memories) return { format: detection.format, parts: [], memoryParts: [part], skipped: [] };
   const skipped = detection.empty ? [emptyList(source)] : [];
   return { format: detection.format, parts: [part], memoryParts: [], skipped };
+}
+
+/** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */
+const MAX_EMPTY_BYTES = 4096;
+
+/** `{}` (or a few, a line each, or a list of them): what an app with nothing to export may write. */
+const EMPTY_OBJECTS = /^(?:\{\s*\}\s*)+$|^\[\s*\{\s*\}(?:\s*,\s*\{\s*\})*\s*\]\s*$/;
+
+async function holdsOnlyEmptyObjects(source: ByteSource): Promise<boolean> {
+  if (source.size > MAX_EMPTY_BYTES) return false;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+  return EMPTY_OBJECTS.test(normalised(Buffer.concat(chunks).toString("utf8")).trim());
+}
+
+/** A file of empty objects is said to hold nothing, not to be of no format: it is what an app wrote when it had nothing. */
+function nothingToImport(label: string): AppError {
+  return new AppError("invalid_input", `${label}: the file holds nothing to import (an empty object, {})`, {
+    suggestion:
+      "The app wrote no conversations into it: check that it is the file that holds them (for ChatGPT and Claude, conversations.json), or export again after chatting.",
+  });
 }
 
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
