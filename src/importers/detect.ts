@@ -49,6 +49,8 @@ interface Shape {
   keys: Set<string>;
   /** Keys of each record in the prefix, in order (a damaged first record does not hide the format of the rest). */
   recordKeys: Set<string>[];
+  /** Whether each record of recordKeys ends within the prefix (all are, in a shape of records parsed whole). */
+  recordEnded?: boolean[];
   /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
   strings: Map<string, string[]>;
   /** The prefix as text, when the file is read as text (a Markdown transcript). */
@@ -131,18 +133,21 @@ async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   // (a minified `{ "conversations": [...] }`): the tokens below tell.
   if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
   const { tokens, failed } = await tokenize(prefix, complete);
-  readings.push(...tokenReadings(tokens));
+  readings.push(...tokenReadings(tokens, complete));
   if (failed) readings.push(await salvaged(source, prefix));
   readings.push({ layout: "text", shape: textShape(prefix) });
   return { readings, failed, complete, json: startsAsJson(prefix) };
 }
 
-/** The readings of a file's tokens: the arrays a top-level object wraps, then the file's values as they stand. */
-function tokenReadings(tokens: Token[]): Reading[] {
+/**
+ * The readings of a file's tokens: the arrays a top-level object wraps, then the file's values as they
+ * stand. `whole`: the tokens are the whole file's, so a record cut short (a truncated file) shows all the keys it has.
+ */
+function tokenReadings(tokens: Token[], whole = false): Reading[] {
   const readings: Reading[] = [];
-  const shape = shapeOf(tokens);
+  const shape = shapeOf(tokens, whole);
   for (const wrapper of shape.topLevel === "object" ? WRAPPERS.filter((path) => shape.keys.has(path[0]!)) : []) {
-    const wrapped = wrappedShape(tokens, wrapper);
+    const wrapped = wrappedShape(tokens, wrapper, whole);
     if (wrapped !== undefined) readings.push({ layout: "wrapped", wrapper, shape: wrapped });
   }
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
@@ -358,9 +363,10 @@ function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
 /** Records of the prefix whose keys are kept, to recognise the format by. */
 const MAX_RECORDS = 20;
 
-/** Walks the tokens record by record: the first records' keys, every record's strings. */
-function shapeOf(tokens: Token[]): Shape {
-  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
+/** Walks the tokens record by record: the first records' keys, every record's strings; `whole`: see tokenReadings. */
+function shapeOf(tokens: Token[], whole: boolean): Shape {
+  const recordEnded: boolean[] | undefined = whole ? undefined : [];
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], recordEnded, strings: new Map() };
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
@@ -385,6 +391,7 @@ function shapeOf(tokens: Token[]): Shape {
     }
     if (recordIndex === 0 && currentKey !== undefined) list = listKeysOf(shape, list, token, depth - recordDepth, currentKey);
     if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
+    if (closes && depth === recordDepth && recordIndex >= 0 && recordIndex < MAX_RECORDS && recordEnded) recordEnded[recordIndex] = true;
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
@@ -417,13 +424,13 @@ function listKeysOf(shape: Shape, list: ListWalk | undefined, token: Token, belo
  * The records of the array a top-level object holds at `wrapper` (`{ "conversations": [...] }`,
  * `{ "data": { "chats": [...] } }`): the tokens of that array alone, to its end or the prefix's.
  */
-function wrappedShape(tokens: Token[], wrapper: WrapperPath): Shape | undefined {
+function wrappedShape(tokens: Token[], wrapper: WrapperPath, whole: boolean): Shape | undefined {
   const keys: string[] = []; // the last key read in each open object, by depth
   const containers: string[] = [];
   for (const [i, token] of tokens.entries()) {
     if (token.name === "keyValue") keys[containers.length - 1] = String(token.value);
     if (token.name === "startArray" && containers.length === wrapper.length && onPath(containers, keys, wrapper)) {
-      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)));
+      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)), whole);
     }
     if (token.name === "startObject" || token.name === "startArray") containers.push(token.name);
     if (token.name === "endObject" || token.name === "endArray") containers.pop();
@@ -501,8 +508,10 @@ export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => bool
 }
 
 function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
+  const index = keys === shape.keys ? 0 : shape.recordKeys.indexOf(keys);
   return {
     keys,
+    ended: shape.recordEnded === undefined || shape.recordEnded[index] === true,
     strings: (key) => shape.strings.get(key) ?? [],
     listKeys: (key) => shape.listKeys?.get(key) ?? new Set(),
     emptyList: shape.topLevel === "array" && shape.emptyArray,
