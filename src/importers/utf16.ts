@@ -8,11 +8,30 @@ import type { ByteSource, TextEncoding } from "./source.js";
 /** How much of the file's start tells its encoding. */
 const SNIFF_BYTES = 1024;
 
-/** The source as UTF-8: itself unless its first bytes show UTF-16 (utf16Of). */
+/**
+ * The source as UTF-8: itself unless its first bytes show UTF-16 (utf16Of). Its size is that of its
+ * UTF-8 text, counted by a read of the file: the readers' offsets, the progress and the judgement that
+ * a file stops short (an offset at its end) are all in the text they read.
+ */
 export async function asUtf8(source: ByteSource): Promise<ByteSource> {
   const encoding = utf16Of(await headOf(source));
   if (encoding === undefined) return source;
-  return { ...source, encoding, open: async () => transcoded(await source.open(), encoding) };
+  const open = async () => transcoded(await source.open(), encoding);
+  return { ...source, encoding, open, size: await lengthOf(open) };
+}
+
+/** How many bytes the stream `open` gives has; what it gives before a failure, which its reader reports. */
+async function lengthOf(open: () => Promise<Readable>): Promise<number> {
+  const input = await open();
+  let length = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) length += chunk.length;
+  } catch {
+    // A damaged zip entry is reported by the reader that meets it.
+  } finally {
+    input.destroy();
+  }
+  return length;
 }
 
 /**

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openExport } from "../../src/importers/index.js";
+import { openExport, type ExportReader } from "../../src/importers/index.js";
 import { collect, collectReporting, fixtures } from "./collect.js";
 
 const BOM_LE = Buffer.from([0xff, 0xfe]);
@@ -17,6 +17,12 @@ function utf16le(text: string, bom = true): Buffer {
 
 function utf16be(text: string): Buffer {
   return Buffer.concat([BOM_BE, Buffer.from(text, "utf16le").swap16()]);
+}
+
+/** Reads every conversation: a failure is the reader's. */
+async function collectAll(reader: ExportReader): Promise<string> {
+  for await (const _ of reader.conversations());
+  return "read";
 }
 
 let tmp: string;
@@ -113,6 +119,30 @@ describe("a file saved as UTF-16 is read as the text it holds", () => {
     await expect(openExport(path)).rejects.toThrow(
       `${path}: the file is text in an encoding mnemo does not read (UTF-32, or UTF-16 without a byte-order mark); exports are UTF-8`,
     );
+  });
+
+  it("a file cut short says it looks truncated, as its UTF-8 twin does", async () => {
+    for (const name of ["chatgpt-truncated.json", "upload-truncated.json"]) {
+      const text = await readFile(join(fixtures, "malformed", name), "utf8");
+      const asUtf8 = await openExport(await saved(`utf8-${name}`, Buffer.from(text)))
+        .then(collectAll)
+        .catch((error: Error) => error.message);
+      const utf16 = await openExport(await saved(`utf16-${name}`, utf16le(text)))
+        .then(collectAll)
+        .catch((error: Error) => error.message);
+      expect(utf16).toMatch(/the file looks truncated/);
+      expect(utf16).toBe(
+        asUtf8.replace("utf8-", "utf16-").replace(/at byte (\d+)/, "at byte $1 of its text as UTF-8 (the file is UTF-16LE)"),
+      );
+    }
+  });
+
+  it("progress counts to the whole: the size is that of the text read", async () => {
+    const reader = await openExport(
+      await saved("progress.json", utf16le(await readFile(join(fixtures, "chatgpt", "conversations.json"), "utf8"))),
+    );
+    await collectAll(reader);
+    expect(reader.bytesRead()).toBe(reader.totalBytes);
   });
 
   it("a damaged record says its byte offset is of the text as UTF-8", async () => {
