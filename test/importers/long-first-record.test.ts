@@ -9,15 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detect } from "../../src/importers/detect.js";
 import { fileSource } from "../../src/importers/source.js";
 import { FORMATS } from "../../src/importers/words.js";
-import { fixtures } from "./collect.js";
+import { collect, fixtures } from "./collect.js";
 import { FIXTURES, formatOf } from "./fixture-table.js";
 
 /** Longer than detection's prefix many times over. */
 const LONG = 3 * 1024 * 1024;
 
-/** A string of a record's text, not a label, an id or a time: it is not short, and has words (or is not ASCII: Japanese has no spaces). */
+/**
+ * A string of a record's text, not a label, an id, a time or JSON kept as a string (Chatbot UI's
+ * conversationHistory): it is not short, and has words (or is not ASCII: Japanese has no spaces).
+ */
 function isText(value: string): boolean {
-  return value.length >= 20 && (value.includes(" ") || /[^\x00-\x7f]/.test(value)) && !value.startsWith("http");
+  return value.length >= 20 && (value.includes(" ") || /[^\x00-\x7f]/.test(value)) && !/^(?:http|[[{])/.test(value);
 }
 
 /** The value with its first text (in the order its JSON writes it) made `extra` longer. */
@@ -106,5 +109,12 @@ describe("a first record whose first text is megabytes long", () => {
       found.push(`${kind}: ${detection?.format}`);
     }
     expect(found).toEqual([`paste: ${format}`, `image: ${format}`]);
+    // And read as the file it came from: as many conversations (or the same refusal, for a file read with others).
+    const counted = (path: string) =>
+      collect(path).then(
+        (conversations) => conversations.length,
+        (error: Error) => error.message.replace(path, "…"),
+      );
+    expect(await counted(join(tmp, `paste-${basename(file)}`))).toEqual(await counted(join(fixtures, file)));
   });
 });
