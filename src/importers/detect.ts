@@ -163,8 +163,8 @@ function tokenReadings(tokens: Token[], whole = false): Reading[] {
 async function scannedDetection(source: ByteSource): Promise<{ found?: { detection: Detection; keys: Set<string> }; failed: boolean }> {
   let records = 0;
   let found: { detection: Detection; keys: Set<string> } | undefined;
-  const enough = (tokens: Token[]) => {
-    records += 1;
+  const enough = (tokens: Token[], ended: boolean) => {
+    if (ended) records += 1;
     found = detectionIn(tokens);
     return found !== undefined || records >= MAX_RECORDS;
   };

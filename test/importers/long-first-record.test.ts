@@ -118,3 +118,30 @@ describe("a first record whose first text is megabytes long", () => {
     expect(await counted(join(tmp, `paste-${basename(file)}`))).toEqual(await counted(join(fixtures, file)));
   });
 });
+
+describe("an export of one object whose first field is megabytes long", () => {
+  it("is known once the keys after that field are read, not at the file's end (Chatbox's settings with an image inline)", async () => {
+    const text = await readFile(join(fixtures, "chatbox", "chatbox-exported-data-2025-3-5.json"), "utf8");
+    const value = JSON.parse(text) as Record<string, unknown>;
+    const settings = { ...(value.settings as object), avatar: `data:image/png;base64,${"iVBORw0KGgo".repeat(LONG / 11)}` };
+    const sessions = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [`session:extra-${i}`, { id: `extra-${i}`, name: "x".repeat(4000), messages: [] }]),
+    );
+    const path = join(tmp, "chatbox-long-settings.json");
+    await writeFile(path, JSON.stringify({ ...value, settings, ...sessions }));
+    const file = await fileSource(path);
+    let read = 0;
+    const counted = {
+      ...file,
+      open: async () => {
+        const input = await file.open();
+        input.on("data", (chunk: Buffer) => (read += chunk.length));
+        return input;
+      },
+    };
+    expect((await detect(counted))?.format).toBe("chatbox");
+    // The settings and the first keys after them, not the 8 MB of sessions after those.
+    expect(read).toBeLessThan(LONG + 1024 * 1024);
+    expect(file.size).toBeGreaterThan(LONG + 7 * 1024 * 1024);
+  });
+});
