@@ -7,7 +7,9 @@ import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource } from "./source.js";
+import { normalised } from "./text-records.js";
 import { FORMATS, formatNames } from "./words.js";
+import { asUtf8 } from "./utf16.js";
 import { ZIP_NAME } from "./zip.js";
 import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
@@ -79,6 +81,7 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys, text } = await inspect(source);
   if (detection === undefined && text)
     throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
+  if (detection === undefined && keys.size === 0 && (await holdsOnlyEmptyObjects(source))) throw nothingToImport(source.label);
   if (detection === undefined) {
     throw (
       sideFileError(source.label, keys) ??
@@ -92,8 +95,29 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   return { format: detection.format, parts: [part], memoryParts: [], skipped };
 }
 
+/** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */
+const MAX_EMPTY_BYTES = 4096;
+
+/** `{}` (or a few, a line each, or a list of them): what an app with nothing to export may write. */
+const EMPTY_OBJECTS = /^(?:\{\s*\}\s*)+$|^\[\s*\{\s*\}(?:\s*,\s*\{\s*\})*\s*\]\s*$/;
+
+async function holdsOnlyEmptyObjects(source: ByteSource): Promise<boolean> {
+  if (source.size > MAX_EMPTY_BYTES) return false;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+  return EMPTY_OBJECTS.test(normalised(Buffer.concat(chunks).toString("utf8")).trim());
+}
+
+/** A file of empty objects is said to hold nothing, not to be of no format: it is what an app wrote when it had nothing. */
+function nothingToImport(label: string): AppError {
+  return new AppError("invalid_input", `${label}: the file holds nothing to import (an empty object, {})`, {
+    suggestion:
+      "The app wrote no conversations into it: check that it is the file that holds them (for ChatGPT and Claude, conversations.json), or export again after chatting.",
+  });
+}
+
 export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
-  const candidates = sources.filter((source) => !isJunkPath(source.path) && readable(source.path));
+  const candidates = await utf8Sources(sources.filter((source) => !isJunkPath(source.path) && readable(source.path)));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
   const detected = await detectAll(candidates.filter((source) => !isManifest(source)));
@@ -121,6 +145,13 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
   return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped };
+}
+
+/** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */
+async function utf8Sources(sources: ByteSource[]): Promise<ByteSource[]> {
+  const read: ByteSource[] = [];
+  for (const source of sources) read.push(await asUtf8(source));
+  return read;
 }
 
 function partOf({ source, detection }: Found): ExportPart {

@@ -23,9 +23,16 @@ const MAX_TOKENS = 200_000;
 /** Where a top-level object may hold its records (detect.ts's WRAPPERS), and when enough is read. */
 export interface ScanPlan {
   wrappers: readonly (readonly string[])[];
-  /** Told the tokens so far each time a record ends; true stops the scan. */
-  enough(tokens: Token[]): boolean;
+  /**
+   * Told the tokens so far each time a record ends (`ended`), and when one of the first fields of a
+   * file's one object has been read (a Chatbox export whose settings hold an image inline: its
+   * sessions' keys tell the format long before the object ends); true stops the scan.
+   */
+  enough(tokens: Token[], ended: boolean): boolean;
 }
+
+/** The fields of a file's one object after which the format is looked for: the keys that tell it come first. */
+const FIELDS_LOOKED_AFTER = 20;
 
 /**
  * The file's tokens at the depths detect.ts looks at: a record's fields and the strings in them,
@@ -66,7 +73,9 @@ export async function scanTokens(source: ByteSource, plan: ScanPlan): Promise<{ 
       } else {
         const kept = scope.keeps(token);
         if (kept) tokens.push(token);
-        if ((scope.move(token) && plan.enough(tokens)) || tokens.length >= MAX_TOKENS) return { tokens, failed: false };
+        const moved = scope.move(token);
+        if ((moved !== undefined && plan.enough(tokens, moved === "record")) || tokens.length >= MAX_TOKENS)
+          return { tokens, failed: false };
       }
     }
     return { tokens, failed: false };
@@ -88,6 +97,8 @@ class Scope {
   /** For each open container: whether it is a list, and the last key read in it. */
   private readonly open: { list: boolean; key?: string }[] = [];
   private topLevelList = false;
+  /** Keys read at the top level, of all the file's values: FIELDS_LOOKED_AFTER bounds the looks in all. */
+  private topLevelKeys = 0;
 
   constructor(private readonly wrappers: readonly (readonly string[])[]) {}
 
@@ -98,20 +109,28 @@ class Scope {
     return depth <= this.recordStart() + RECORD_FIELDS;
   }
 
-  /** Follows the token; true when it ends a record. */
-  move(token: Token): boolean {
-    if (token.name === "keyValue" && this.open.length > 0) this.open.at(-1)!.key = String(token.value);
+  /**
+   * Follows the token: "record" when it ends a record, "field" when it starts one of the file's first
+   * top-level fields after its first (the field before it is read).
+   */
+  move(token: Token): "record" | "field" | undefined {
+    if (token.name === "keyValue" && this.open.length > 0) {
+      this.open.at(-1)!.key = String(token.value);
+      if (this.open.length !== 1 || this.topLevelList) return undefined;
+      this.topLevelKeys += 1;
+      return this.topLevelKeys > 1 && this.topLevelKeys <= FIELDS_LOOKED_AFTER + 1 ? "field" : undefined;
+    }
     if (token.name === "startObject" || token.name === "startArray") {
       if (this.open.length === 0) this.topLevelList = token.name === "startArray";
       this.open.push({ list: token.name === "startArray" });
-      return false;
+      return undefined;
     }
     if (token.name === "endObject" || token.name === "endArray") {
       const ended = this.open.length - 1 === this.recordStart() || this.open.length === 1;
       this.open.pop();
-      return ended;
+      return ended ? "record" : undefined;
     }
-    return false;
+    return undefined;
   }
 
   /** The depth at which the records being read open: 1 in a top-level list, past the wrapper path when on one, else 0. */

@@ -49,6 +49,8 @@ interface Shape {
   keys: Set<string>;
   /** Keys of each record in the prefix, in order (a damaged first record does not hide the format of the rest). */
   recordKeys: Set<string>[];
+  /** Whether each record of recordKeys ends within the prefix (all are, in a shape of records parsed whole). */
+  recordEnded?: boolean[];
   /** The string values of every record's fields in the prefix (a string, or the strings of an array), by key. */
   strings: Map<string, string[]>;
   /** The prefix as text, when the file is read as text (a Markdown transcript). */
@@ -123,7 +125,7 @@ const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap(
 async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
-  assertNotUtf16(source, prefix);
+  assertNotWideText(source, prefix);
   if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];
   const firstLine = firstLineObject(prefix, complete);
@@ -131,18 +133,21 @@ async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   // (a minified `{ "conversations": [...] }`): the tokens below tell.
   if (firstLine !== undefined) readings.push({ layout: "lines", shape: shapeOfRecord(firstLine) });
   const { tokens, failed } = await tokenize(prefix, complete);
-  readings.push(...tokenReadings(tokens));
+  readings.push(...tokenReadings(tokens, complete));
   if (failed) readings.push(await salvaged(source, prefix));
   readings.push({ layout: "text", shape: textShape(prefix) });
   return { readings, failed, complete, json: startsAsJson(prefix) };
 }
 
-/** The readings of a file's tokens: the arrays a top-level object wraps, then the file's values as they stand. */
-function tokenReadings(tokens: Token[]): Reading[] {
+/**
+ * The readings of a file's tokens: the arrays a top-level object wraps, then the file's values as they
+ * stand. `whole`: the tokens are the whole file's, so a record cut short (a truncated file) shows all the keys it has.
+ */
+function tokenReadings(tokens: Token[], whole = false): Reading[] {
   const readings: Reading[] = [];
-  const shape = shapeOf(tokens);
+  const shape = shapeOf(tokens, whole);
   for (const wrapper of shape.topLevel === "object" ? WRAPPERS.filter((path) => shape.keys.has(path[0]!)) : []) {
-    const wrapped = wrappedShape(tokens, wrapper);
+    const wrapped = wrappedShape(tokens, wrapper, whole);
     if (wrapped !== undefined) readings.push({ layout: "wrapped", wrapper, shape: wrapped });
   }
   readings.push({ layout: shape.topLevel === "array" ? "array" : "values", shape });
@@ -158,8 +163,8 @@ function tokenReadings(tokens: Token[]): Reading[] {
 async function scannedDetection(source: ByteSource): Promise<{ found?: { detection: Detection; keys: Set<string> }; failed: boolean }> {
   let records = 0;
   let found: { detection: Detection; keys: Set<string> } | undefined;
-  const enough = (tokens: Token[]) => {
-    records += 1;
+  const enough = (tokens: Token[], ended: boolean) => {
+    if (ended) records += 1;
     found = detectionIn(tokens);
     return found !== undefined || records >= MAX_RECORDS;
   };
@@ -270,18 +275,22 @@ function assertNotEmpty(source: ByteSource, prefix: Buffer, complete: boolean): 
 }
 
 /**
- * A file saved again as UTF-16 (Windows editors call it "Unicode") is said to be one: read as
- * UTF-8 it is "not JSON at byte 0", which sends the user looking for the wrong fault. Known by its
- * byte-order mark, or by a NUL beside each of its first ASCII characters.
+ * Text of wide characters that is not read (UTF-16 is, utf16.ts: this is UTF-32, or UTF-16 without
+ * a byte-order mark whose first KB is not plainly so) is said to be such: read as UTF-8 it is "not
+ * JSON at byte 0", which sends the user looking for the wrong fault. Known by a NUL beside its first characters.
  */
-function assertNotUtf16(source: ByteSource, prefix: Buffer): void {
-  const bom = prefix.length >= 2 && ((prefix[0] === 0xff && prefix[1] === 0xfe) || (prefix[0] === 0xfe && prefix[1] === 0xff));
+function assertNotWideText(source: ByteSource, prefix: Buffer): void {
   const head = prefix.subarray(0, 64);
   const nuls = head.filter((byte) => byte === 0).length;
-  if (!bom && !(head.length >= 8 && nuls >= head.length / 3)) return;
-  throw new AppError("invalid_input", `${source.label}: the file is UTF-16 text; exports are UTF-8`, {
-    suggestion: "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8.",
-  });
+  if (!(head.length >= 8 && nuls >= head.length / 3)) return;
+  throw new AppError(
+    "invalid_input",
+    `${source.label}: the file is text in an encoding mnemo does not read (UTF-32, or UTF-16 without a byte-order mark); exports are UTF-8`,
+    {
+      suggestion:
+        "Use the file as downloaded (re-extract it from the original zip), or save it again as UTF-8 (or UTF-16 with a byte-order mark).",
+    },
+  );
 }
 
 /** Whether the file starts as an HTML page does. */
@@ -354,9 +363,10 @@ function writeSlice(stream: Duplex, slice: Buffer): Promise<void> {
 /** Records of the prefix whose keys are kept, to recognise the format by. */
 const MAX_RECORDS = 20;
 
-/** Walks the tokens record by record: the first records' keys, every record's strings. */
-function shapeOf(tokens: Token[]): Shape {
-  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], strings: new Map() };
+/** Walks the tokens record by record: the first records' keys, every record's strings; `whole`: see tokenReadings. */
+function shapeOf(tokens: Token[], whole: boolean): Shape {
+  const recordEnded: boolean[] | undefined = whole ? undefined : [];
+  const shape: Shape = { topLevel: undefined, emptyArray: false, keys: new Set(), recordKeys: [], recordEnded, strings: new Map() };
   let depth = 0;
   let recordIndex = -1;
   let currentKey: string | undefined; // the record-level key whose value is being read
@@ -381,6 +391,7 @@ function shapeOf(tokens: Token[]): Shape {
     }
     if (recordIndex === 0 && currentKey !== undefined) list = listKeysOf(shape, list, token, depth - recordDepth, currentKey);
     if (token.name === "endArray" && depth === 1 && shape.topLevel === "array" && recordIndex === -1) shape.emptyArray = true;
+    if (closes && depth === recordDepth && recordIndex >= 0 && recordIndex < MAX_RECORDS && recordEnded) recordEnded[recordIndex] = true;
     depth += opens ? 1 : closes ? -1 : 0;
   }
   return shape;
@@ -413,13 +424,13 @@ function listKeysOf(shape: Shape, list: ListWalk | undefined, token: Token, belo
  * The records of the array a top-level object holds at `wrapper` (`{ "conversations": [...] }`,
  * `{ "data": { "chats": [...] } }`): the tokens of that array alone, to its end or the prefix's.
  */
-function wrappedShape(tokens: Token[], wrapper: WrapperPath): Shape | undefined {
+function wrappedShape(tokens: Token[], wrapper: WrapperPath, whole: boolean): Shape | undefined {
   const keys: string[] = []; // the last key read in each open object, by depth
   const containers: string[] = [];
   for (const [i, token] of tokens.entries()) {
     if (token.name === "keyValue") keys[containers.length - 1] = String(token.value);
     if (token.name === "startArray" && containers.length === wrapper.length && onPath(containers, keys, wrapper)) {
-      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)));
+      return shapeOf(tokens.slice(i, arrayEnd(tokens, i)), whole);
     }
     if (token.name === "startObject" || token.name === "startArray") containers.push(token.name);
     if (token.name === "endObject" || token.name === "endArray") containers.pop();
@@ -497,8 +508,10 @@ export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => bool
 }
 
 function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
+  const index = keys === shape.keys ? 0 : shape.recordKeys.indexOf(keys);
   return {
     keys,
+    ended: shape.recordEnded === undefined || shape.recordEnded[index] === true,
     strings: (key) => shape.strings.get(key) ?? [],
     listKeys: (key) => shape.listKeys?.get(key) ?? new Set(),
     emptyList: shape.topLevel === "array" && shape.emptyArray,

@@ -87,6 +87,12 @@ export interface Sample {
   /** The file is an empty list (`[]`). */
   emptyList: boolean;
   /**
+   * The record whose keys these are ends within the sample, so its keys are all there: a detector that
+   * knows a record by a key it lacks (the upload shape: `conversation` without Grok's `responses`)
+   * waits for it, lest a first record longer than the sample be taken for another format's.
+   */
+  ended: boolean;
+  /**
    * The file's first characters (to 256 KB) when it is shown as text: byte-order mark gone, `\n`
    * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
    */

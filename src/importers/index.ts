@@ -27,6 +27,7 @@ import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath, type ByteSource } from "./source.js";
 import { textRecords } from "./text-records.js";
+import { asUtf8 } from "./utf16.js";
 import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipSources } from "./zip.js";
@@ -67,7 +68,7 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
   if (info.isDirectory()) return planContainer(await withPartArchivesOpened(path, await directorySources(path)), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
-  const source = await fileSource(path);
+  const source = await asUtf8(await fileSource(path));
   return planFile(name === undefined ? source : { ...source, path: basename(name) });
 }
 
@@ -173,7 +174,10 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
             : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
-      yield { value, context: { label: source.label, path: source.path, index, byte, fallbackDate, skip, unreadable } };
+      yield {
+        value,
+        context: { label: source.label, path: source.path, index, byte, encoding: source.encoding, fallbackDate, skip, unreadable },
+      };
     }
   }
 }

@@ -7,7 +7,7 @@ import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import verifier from "stream-json/utils/verifier.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import type { ByteSource } from "./source.js";
+import { byteAt, type ByteSource, type TextEncoding } from "./source.js";
 
 export interface JsonPosition {
   /** Zero-based byte offset of the problem (undefined if it could not be mapped). */
@@ -101,7 +101,7 @@ export function malformedJson(source: ByteSource, found: JsonPosition | undefine
   // A file cut inside a multi-byte character decodes to U+FFFD (3 bytes): keep the offset in the file.
   const position = found?.byte === undefined ? found : { ...found, byte: Math.min(found.byte, source.size) };
   const truncated = position !== undefined && looksTruncated(position, source.size);
-  const where = position === undefined ? "" : ` at ${describePosition(position)}`;
+  const where = position === undefined ? "" : ` at ${describePosition(position, source.encoding)}`;
   const problem = truncated ? "unexpected end of file (the file looks truncated)" : (position?.problem ?? fallbackProblem);
   const name = record === undefined ? source.label : `${source.label}, record ${record.record}`;
   return new AppError("invalid_input", `${name}: invalid JSON${where}: ${problem}`, {
@@ -155,10 +155,11 @@ function looksTruncated(position: JsonPosition, size: number): boolean {
   return position.problem.startsWith("has expected");
 }
 
-function describePosition(position: JsonPosition): string {
+function describePosition(position: JsonPosition, encoding: TextEncoding | undefined): string {
   const lineColumn = position.line === undefined ? undefined : `line ${position.line}, column ${position.column}`;
   if (position.byte === undefined) return lineColumn ?? "an unknown position";
-  return lineColumn === undefined ? `byte ${position.byte}` : `byte ${position.byte} (${lineColumn})`;
+  const byte = byteAt(position.byte, encoding);
+  return lineColumn === undefined ? byte : `${byte} (${lineColumn})`;
 }
 
 /** Maps any failure while reading `source` as JSON to an AppError (parse errors get a position). */

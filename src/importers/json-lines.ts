@@ -5,7 +5,7 @@ import { AppError } from "../shared/errors.js";
 import { readFailure } from "./json-error.js";
 import type { RawRecord } from "./json-records.js";
 import { repairRecord } from "./repair.js";
-import type { ByteSource, ByteTally } from "./source.js";
+import { byteAt, type ByteSource, type ByteTally } from "./source.js";
 
 const NEWLINE = 0x0a;
 
@@ -91,7 +91,7 @@ function badLine(error: unknown, text: string, bom: number, line: LineStart, ind
   const problem = message.replace(/ in JSON at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, "");
   return new AppError(
     "invalid_input",
-    `${source.label}, record ${index + 1}: invalid JSON at byte ${byte} (line ${line.number}, column ${at + 1}): ${problem}`,
+    `${source.label}, record ${index + 1}: invalid JSON at ${byteAt(byte, source.encoding)} (line ${line.number}, column ${at + 1}): ${problem}`,
     {
       suggestion: "Each line of an NDJSON file must be one complete JSON object: fix or remove that line.",
       details: { line: line.number, column: at + 1, byte, record: index + 1, recordByte: line.byte },

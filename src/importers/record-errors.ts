@@ -1,4 +1,5 @@
 import { AppError, isAppError } from "../shared/errors.js";
+import { byteAt } from "./source.js";
 import type { RecordContext } from "./types.js";
 
 /** A record of a recognised export that is not an object (the file was altered or is not an export). */
@@ -13,8 +14,12 @@ export function unreadableRecord(context: RecordContext, error: unknown): AppErr
 }
 
 function unreadable(context: RecordContext, problem: string): AppError {
-  return new AppError("invalid_input", `${context.label}, record ${context.index + 1} (at byte ${context.byte}): ${problem}`, {
-    suggestion: "That record is left out and the rest of the file is read: check that the file is an unmodified export.",
-    details: { record: context.index + 1, recordByte: context.byte },
-  });
+  return new AppError(
+    "invalid_input",
+    `${context.label}, record ${context.index + 1} (at ${byteAt(context.byte, context.encoding)}): ${problem}`,
+    {
+      suggestion: "That record is left out and the rest of the file is read: check that the file is an unmodified export.",
+      details: { record: context.index + 1, recordByte: context.byte },
+    },
+  );
 }

@@ -17,6 +17,16 @@ export interface ByteSource {
   /** Modification time of the file on disk (of the archive, for zip entries). */
   readonly mtime: Date;
   open(): Promise<Readable>;
+  /** The file is UTF-16, and `open` hands out its text as UTF-8 (utf16.ts): byte offsets are of that text. */
+  readonly encoding?: TextEncoding | undefined;
+}
+
+/** The encodings a file is read from besides UTF-8. */
+export type TextEncoding = "UTF-16LE" | "UTF-16BE";
+
+/** A byte offset as messages give it: of the file, or of its text as UTF-8 when it was read from UTF-16. */
+export function byteAt(byte: number, encoding: TextEncoding | undefined): string {
+  return encoding === undefined ? `byte ${byte}` : `byte ${byte} of its text as UTF-8 (the file is ${encoding})`;
 }
 
 /** Counts bytes as they are read, for progress reporting. Monotonic. */

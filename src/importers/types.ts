@@ -1,4 +1,5 @@
 import type { AppError } from "../shared/errors.js";
+import type { TextEncoding } from "./source.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
 /** An export format `openExport` recognises: the id of its importer (registry.ts). */
@@ -96,8 +97,10 @@ export interface RecordContext {
   path: string;
   /** Zero-based position of the record in its file. */
   index: number;
-  /** Where the record starts in its file. */
+  /** Where the record starts in its file (in its text as UTF-8, for a file read from `encoding`). */
   byte: number;
+  /** The file is UTF-16, read as UTF-8 (ByteSource.encoding). */
+  encoding?: TextEncoding | undefined;
   /** Used when a conversation carries no date at all: the file's modification time. */
   fallbackDate: Date;
   /** Counts what this record leaves out, with the reason. */

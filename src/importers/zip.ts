@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { AppError } from "../shared/errors.js";
 import { isJunkPath, readFileHead, statPath, type ByteSource } from "./source.js";
+import { utf16Of } from "./utf16.js";
 
 const ZIP_SIGNATURES = ["504b0304", "504b0506"]; // local file header; end of central directory (empty archive)
 
@@ -22,7 +23,10 @@ export const ZIP_NAME = /\.zip$/i;
  */
 export async function namedZipButNotJson(path: string): Promise<boolean> {
   if (!ZIP_NAME.test(path)) return false;
-  const head = (await readFileHead(path, 64))
+  const bytes = await readFileHead(path, 1024);
+  if (utf16Of(bytes) !== undefined) return false; // text saved as UTF-16 is read as the text it is
+  const head = bytes
+    .subarray(0, 64)
     .toString("latin1")
     .replace(/^\xef\xbb\xbf/, "")
     .trimStart(); // a UTF-8 BOM, as latin1

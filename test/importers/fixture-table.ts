@@ -234,7 +234,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "odd/claude-files-v2.json": "claude",
   "odd/claude-partly-linked.json": "claude",
   "odd/claude-repeated-ids.json": "claude",
-  "odd/claude-utf16.json": "unreadable",
+  "odd/claude-utf16.json": "claude", // read as the UTF-8 it holds
   "odd/gemini-fr-mixed.json": "gemini",
   "open-webui/chat-export-1715000100000.json": "open-webui",
   "open-webui/ollama-webui-2024.json": "open-webui",

@@ -199,6 +199,25 @@ describe("an export of no conversations", () => {
     expect(conversations).toEqual([]);
     expect(skipped).toEqual({ "files that hold no conversations (an empty list)": 1 });
   });
+
+  it("a file of an empty object ({}) says it holds nothing to import, not that it is of no format", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "mnemo-empty-"));
+    try {
+      for (const [name, text] of Object.entries({ "a.json": "{}", "b.json": "\uFEFF{ }\r\n", "c.ndjson": "{}\n{}\n", "d.json": "[{}]" })) {
+        const path = join(tmp, name);
+        await writeFile(path, text);
+        const error = await openExport(path).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).message).toBe(`${path}: the file holds nothing to import (an empty object, {})`);
+        expect((error as AppError).suggestion).toMatch(/export again/);
+      }
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("ChatGPT writing blocks as they come", () => {
@@ -251,19 +270,6 @@ describe("Gemini Takeout in a language we know no verb for, mixed with other act
   });
 });
 
-describe("a file saved again as UTF-16", () => {
-  it("says so instead of 'invalid JSON at byte 0'", async () => {
-    const path = odd("claude-utf16.json");
-    const error = await openExport(path).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).message).toBe(`${path}: the file is UTF-16 text; exports are UTF-8`);
-    expect((error as AppError).suggestion).toMatch(/save it again as UTF-8/);
-  });
-});
-
 describe("Claude: a conversation begun before messages named their parent", () => {
   it("keeps its older, unlinked messages on the branch, and still drops the abandoned retry", async () => {
     const [conversation] = await collect(odd("claude-partly-linked.json"));
@@ -296,8 +302,13 @@ describe("an export's other file passed instead of its conversations", () => {
   });
 
   it("a JSON file of no known kind keeps the general message", async () => {
-    const path = join(fixtures, "chatgpt-2026/ads.json");
+    const path = join(fixtures, "malformed/not-an-export.json");
     await expect(openExport(path)).rejects.toThrow(/not a supported chat export/);
+  });
+
+  it("ChatGPT's ads.json ({}) says it holds nothing to import", async () => {
+    const path = join(fixtures, "chatgpt-2026/ads.json");
+    await expect(openExport(path)).rejects.toThrow(`${path}: the file holds nothing to import (an empty object, {})`);
   });
 });
 

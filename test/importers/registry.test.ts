@@ -13,6 +13,7 @@ import { detect, samples } from "../../src/importers/detect.js";
 import { openExport } from "../../src/importers/index.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
 import { fileSource } from "../../src/importers/source.js";
+import { asUtf8 } from "../../src/importers/utf16.js";
 import { chatAppNames, FORMATS, formatLines, formatNames, formatsTable } from "../../src/importers/words.js";
 import { ROOT } from "../paths.js";
 import { collect, fixtures } from "./collect.js";
@@ -33,7 +34,7 @@ function exportFiles(dir: string): string[] {
 
 /** What detection makes of a fixture, in the words of FIXTURES. */
 async function detected(file: string): Promise<string | null> {
-  const detection = await detect(await fileSource(join(fixtures, file))).catch(() => "unreadable" as const);
+  const detection = await detect(await asUtf8(await fileSource(join(fixtures, file)))).catch(() => "unreadable" as const);
   if (detection === "unreadable") return detection;
   if (detection === undefined) return null;
   return detection.aside ? "aside" : detection.memories ? `${detection.format}:memories` : detection.format;
@@ -46,7 +47,7 @@ describe("detection", () => {
 
   it("no two detectors take one file, in any way it is read", async () => {
     for (const file of Object.keys(FIXTURES)) {
-      const shown = await samples(await fileSource(join(fixtures, file))).catch(() => []);
+      const shown = await samples(await asUtf8(await fileSource(join(fixtures, file)))).catch(() => []);
       for (const sample of shown) {
         const takers = [
           ...IMPORTERS.filter((importer) => importer.detect(sample) !== undefined).map((importer) => importer.id),

@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors.js";
 import { readFailure } from "../json-error.js";
 import type { RawRecord } from "../json-records.js";
 import { repairRecord } from "../repair.js";
-import type { ByteSource, ByteTally } from "../source.js";
+import { byteAt, type ByteSource, type ByteTally } from "../source.js";
 import { pageRecord } from "./cell.js";
 
 const CELL_CLASS = Buffer.from("outer-cell");
@@ -93,7 +93,11 @@ function cellStart(bytes: Buffer, minOpen: number, from = minOpen): number {
 const CELL_TAG = /^<div\s[^<>]*\bclass\s*=\s*["']?[^"'<>]*$/i;
 
 function tooLarge(source: ByteSource, byte: number): AppError {
-  return new AppError("invalid_input", `${source.label}: a record at byte ${byte} runs past ${MAX_CELL_BYTES / 1024 ** 2} MB`, {
-    suggestion: "This is no My Activity page as Takeout writes it: pass the page as downloaded, or export My Activity as JSON.",
-  });
+  return new AppError(
+    "invalid_input",
+    `${source.label}: a record at ${byteAt(byte, source.encoding)} runs past ${MAX_CELL_BYTES / 1024 ** 2} MB`,
+    {
+      suggestion: "This is no My Activity page as Takeout writes it: pass the page as downloaded, or export My Activity as JSON.",
+    },
+  );
 }

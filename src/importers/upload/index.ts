@@ -12,8 +12,9 @@ export const upload: Importer = {
   howToGet: "Written by a script or another tool, one conversation per object: see POST /api/chat-history/ingest/custom-online.",
   extensions: [".json", ".jsonl", ".ndjson"],
   // An empty list is an upload of no conversations, whichever app wrote it. Grok's records have a
-  // `conversation` too, beside their `responses`.
-  detect: ({ keys, emptyList }) => ((keys.has("conversation") && !keys.has("responses")) || emptyList ? {} : undefined),
+  // `conversation` too, beside their `responses`: a record is judged whole (ended), or a Grok
+  // conversation whose `conversation` runs past the sample would be taken for an upload.
+  detect: ({ keys, emptyList, ended }) => ((keys.has("conversation") && !keys.has("responses") && ended) || emptyList ? {} : undefined),
   convert: perRecord((record) => record as UploadConversation),
   keepsRepeats: true,
 };

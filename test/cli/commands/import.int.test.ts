@@ -254,6 +254,23 @@ describe("mnemo import", () => {
     expect(again.stderr).toMatch(/^✔ Nothing new: all 3 conversations are already imported$/m);
   });
 
+  it("a Claude export folder whose files were saved again as UTF-16 (PowerShell's Out-File) imports as the original does", async () => {
+    const dir = path.join(tempDir(), "claude-utf16");
+    fs.mkdirSync(dir);
+    for (const name of ["conversations.json", "users.json", "projects.json"]) {
+      const text = fs.readFileSync(path.join(EXPORTS, "claude", name), "utf8");
+      fs.writeFileSync(path.join(dir, name), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    }
+    const own = ownStore().env;
+    const original = JSON.parse(
+      (await runCli(["--json", "import", "--dry-run", path.join(EXPORTS, "claude")], { env: own })).stdout,
+    ) as Summary;
+    const saved = JSON.parse((await runCli(["--json", "import", "--dry-run", dir], { env: own })).stdout) as Summary;
+    expect(saved.files.map((file) => file.format)).toEqual(["claude"]);
+    expect(saved).toMatchObject({ new: original.new, rejected: 0, failed: 0 });
+    expect(original.new).toBe(3);
+  });
+
   it("--remote sends each export whole to the server's upload endpoint, which imports it as mnemo import does", async () => {
     const served = await serveStore();
     try {
