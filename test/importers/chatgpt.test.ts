@@ -21,6 +21,16 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+/** A node of a GPT-5 conversation's mapping, as its exports write one. */
+const gpt5Node = (id: string, parent: string | null, message: object) => ({
+  id,
+  parent,
+  children: [] as string[],
+  message: { id, create_time: 1_760_000_000, ...message },
+});
+const gpt5Answer = (id: string, parent: string, message: object) => gpt5Node(id, parent, { author: { role: "assistant" }, ...message });
+const gpt5Text = (words: string) => ({ content_type: "text", parts: [words] });
+
 describe("ChatGPT conversations.json", () => {
   it("reads the current branch of each conversation, in order, with exact fields", async () => {
     const conversations = await collect(plainFile);
@@ -222,37 +232,37 @@ describe("ChatGPT conversations.json", () => {
   it("keeps a GPT-5 answer, not its preambles (commentary channel) nor code sent to all (a tool call)", () => {
     // A thinking turn as GPT-5 exports write it: public parsers of real exports (convoviz, the
     // userscript exporters) show the final-channel text as the answer and fold the rest away.
-    const node = (id: string, parent: string | null, message: object) => ({
-      id,
-      parent,
-      children: [] as string[],
-      message: { id, create_time: 1_760_000_000, ...message },
-    });
-    const assistant = (id: string, parent: string, message: object) => node(id, parent, { author: { role: "assistant" }, ...message });
-    const text = (words: string) => ({ content_type: "text", parts: [words] });
     const record = {
       id: "c-gpt5",
       title: "Ferry times",
       current_node: "a6",
       mapping: {
-        u1: node("u1", null, { author: { role: "user" }, content: text("When does the last ferry to Cacilhas leave?") }),
-        a1: assistant("a1", "u1", { recipient: "all", channel: "commentary", content: text("I'll check Transtejo's current timetable.") }),
-        a2: assistant("a2", "a1", {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("When does the last ferry to Cacilhas leave?") }),
+        a1: gpt5Answer("a1", "u1", {
+          recipient: "all",
+          channel: "commentary",
+          content: gpt5Text("I'll check Transtejo's current timetable."),
+        }),
+        a2: gpt5Answer("a2", "a1", {
           recipient: "web.run",
           channel: "commentary",
           content: { content_type: "code", text: '{"search_query":[{"q":"Transtejo"}]}' },
         }),
-        a3: assistant("a3", "a2", {
+        a3: gpt5Answer("a3", "a2", {
           recipient: "all",
           content: { content_type: "code", language: "unknown", text: 'search("Cais do Sodré Cacilhas last ferry")' },
         }),
-        a4: assistant("a4", "a3", {
+        a4: gpt5Answer("a4", "a3", {
           recipient: "all",
           metadata: { is_thinking_preamble_message: true },
-          content: text("Now reading the timetable page."),
+          content: gpt5Text("Now reading the timetable page."),
         }),
-        a5: assistant("a5", "a4", { recipient: "all", channel: "analysis", content: text("The page lists 01:40.") }),
-        a6: assistant("a6", "a5", { recipient: "all", channel: "final", content: text("The last ferry leaves Cais do Sodré at 01:40.") }),
+        a5: gpt5Answer("a5", "a4", { recipient: "all", channel: "analysis", content: gpt5Text("The page lists 01:40.") }),
+        a6: gpt5Answer("a6", "a5", {
+          recipient: "all",
+          channel: "final",
+          content: gpt5Text("The last ferry leaves Cais do Sodré at 01:40."),
+        }),
       },
     };
     const messages = chatgptConversation(record, recordContext())!.conversation.messages;
@@ -265,46 +275,42 @@ describe("ChatGPT conversations.json", () => {
   it("a GPT-5 turn stopped before its final answer keeps the preambles the user read, never its reasoning", () => {
     // The user pressed stop while the model was working: the turn has preambles, tool calls and
     // reasoning but no final-channel message. What the chat showed of it is its preambles.
-    const node = (id: string, parent: string | null, message: object) => ({
-      id,
-      parent,
-      children: [] as string[],
-      message: { id, create_time: 1_760_000_000, ...message },
-    });
-    const assistant = (id: string, parent: string, message: object) => node(id, parent, { author: { role: "assistant" }, ...message });
-    const text = (words: string) => ({ content_type: "text", parts: [words] });
     const record = {
       id: "c-stopped",
       title: "Heimdall",
       current_node: "c2",
       mapping: {
-        u1: node("u1", null, { author: { role: "user" }, content: text("Why does Heimdall fail with libusb error -12?") }),
-        a1: assistant("a1", "u1", {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("Why does Heimdall fail with libusb error -12?") }),
+        a1: gpt5Answer("a1", "u1", {
           recipient: "all",
           channel: "commentary",
           metadata: { is_thinking_preamble_message: true },
-          content: text("I'm going to check the driver Heimdall needs on Windows."),
+          content: gpt5Text("I'm going to check the driver Heimdall needs on Windows."),
         }),
-        a2: assistant("a2", "a1", { recipient: "all", content: { content_type: "thoughts", thoughts: [{ content: "Maybe WinUSB." }] } }),
-        a3: assistant("a3", "a2", {
+        a2: gpt5Answer("a2", "a1", { recipient: "all", content: { content_type: "thoughts", thoughts: [{ content: "Maybe WinUSB." }] } }),
+        a3: gpt5Answer("a3", "a2", {
           recipient: "web.run",
           content: { content_type: "code", text: '{"search_query":[{"q":"libusb -12"}]}' },
         }),
-        a4: assistant("a4", "a3", { recipient: "all", channel: "analysis", content: text("Error -12 is LIBUSB_ERROR_NOT_SUPPORTED.") }),
-        a5: assistant("a5", "a4", {
+        a4: gpt5Answer("a4", "a3", {
+          recipient: "all",
+          channel: "analysis",
+          content: gpt5Text("Error -12 is LIBUSB_ERROR_NOT_SUPPORTED."),
+        }),
+        a5: gpt5Answer("a5", "a4", {
           recipient: "all",
           metadata: { is_thinking_preamble_message: true },
-          content: text("Now reading Zadig's notes."),
+          content: gpt5Text("Now reading Zadig's notes."),
         }),
-        u2: node("u2", "a5", { author: { role: "user" }, content: text("Never mind, just tell me the short answer.") }),
-        b1: assistant("b1", "u2", { recipient: "all", channel: "commentary", content: text("Answering from what I found.") }),
-        b2: assistant("b2", "b1", { recipient: "all", channel: "final", content: text("Install WinUSB with Zadig.") }),
+        u2: gpt5Node("u2", "a5", { author: { role: "user" }, content: gpt5Text("Never mind, just tell me the short answer.") }),
+        b1: gpt5Answer("b1", "u2", { recipient: "all", channel: "commentary", content: gpt5Text("Answering from what I found.") }),
+        b2: gpt5Answer("b2", "b1", { recipient: "all", channel: "final", content: gpt5Text("Install WinUSB with Zadig.") }),
         // A deep-research turn: its answer is the report a tool message holds, so its preamble stays out.
-        u3: node("u3", "b2", { author: { role: "user" }, content: text("Research Heimdall's driver history.") }),
-        c1: assistant("c1", "u3", { recipient: "all", channel: "commentary", content: text("Starting the research.") }),
-        c2: node("c2", "c1", {
+        u3: gpt5Node("u3", "b2", { author: { role: "user" }, content: gpt5Text("Research Heimdall's driver history.") }),
+        c1: gpt5Answer("c1", "u3", { recipient: "all", channel: "commentary", content: gpt5Text("Starting the research.") }),
+        c2: gpt5Node("c2", "c1", {
           author: { role: "tool", name: "research_kickoff_tool" },
-          content: text(""),
+          content: gpt5Text(""),
           metadata: {
             chatgpt_sdk: {
               widget_state: JSON.stringify({ report_message: { content: { content_type: "text", parts: ["# Report\nUse WinUSB."] } } }),
