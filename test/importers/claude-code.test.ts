@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { claudeCode } from "../../src/importers/claude-code/index.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
@@ -140,5 +141,36 @@ describe("Claude Code sessions", () => {
       said("user", "u1", null, text("[Request interrupted by user]")),
     ]);
     expect(await collectWithSkips(file)).toEqual({ conversations: [], skipped: { "sessions without any message text": 1 } });
+  });
+
+  it("gives each session's conversation once its file is read, before reading the next file: a folder is not held whole", async () => {
+    const context = (file: string, index: number) => ({
+      label: file,
+      path: file,
+      index,
+      byte: 0,
+      fallbackDate: new Date("2026-04-02T00:00:00Z"),
+      skip: () => {},
+      unreadable: () => {},
+    });
+    let read = 0;
+    async function* records() {
+      for (const file of ["a.jsonl", "b.jsonl"]) {
+        for (const [index, value] of [
+          said("user", `${file}-1`, null, `A question in ${file}`),
+          said("assistant", `${file}-2`, `${file}-1`, text("An answer")),
+        ].entries()) {
+          read += 1;
+          yield { value, context: context(file, index) };
+        }
+      }
+    }
+    const seen: [string, number][] = [];
+    for await (const { conversation } of claudeCode.convert(records())) seen.push([conversation.title, read]);
+    // The first session comes as soon as the next file's first record shows it has ended.
+    expect(seen).toEqual([
+      ["A question in a.jsonl", 3],
+      ["A question in b.jsonl", 4],
+    ]);
   });
 });
