@@ -33,3 +33,22 @@ export function shortDate(iso: string, timeZone: string | undefined): string {
   const { day, minute } = localTime(time, timeZone);
   return `${day} ${minute}`;
 }
+
+/**
+ * The first moment of a day (YYYY-MM-DD) on the clock of `timeZone` (the system's when undefined),
+ * as an instant: the day a person means when they type one, as the times shown them are on that clock.
+ */
+export function localDayStart(day: string, timeZone: string | undefined): Date {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const midnight = Date.UTC(year, month - 1, date);
+  const guess = midnight - offsetAt(midnight, timeZone);
+  // Again at the guess: the offset at UTC midnight is not the one at local midnight across a DST change.
+  return new Date(midnight - offsetAt(guess, timeZone));
+}
+
+/** How far `timeZone`'s clock is ahead of UTC at `time` (ms, to the minute). */
+function offsetAt(time: number, timeZone: string | undefined): number {
+  const { day, minute } = localTime(new Date(time), timeZone);
+  const clock = Date.parse(`${day}T${minute}:00Z`);
+  return clock - (time - (((time % 60_000) + 60_000) % 60_000));
+}
