@@ -1,3 +1,5 @@
+import { dayRange } from "../shared/time.js";
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -51,4 +53,34 @@ function offsetAt(time: number, timeZone: string | undefined): number {
   const { day, minute } = localTime(new Date(time), timeZone);
   const clock = Date.parse(`${day}T${minute}:00Z`);
   return clock - (time - (((time % 60_000) + 60_000) % 60_000));
+}
+
+/**
+ * A date filter's bounds as the person typing them means them: a day (YYYY-MM-DD) is theirs, on the
+ * clock of `timeZone` (the system's when undefined), from its first moment to its last, as instants;
+ * the API's day is UTC's, which in Auckland filed a chat shown at 06:25 on the 12th under the 11th.
+ * Swapped days are refused as typed. Anything else (a date-time, no date at all) is passed on as it
+ * is, for the API to check.
+ */
+export function localDayBounds(
+  from: string | undefined,
+  to: string | undefined,
+  timeZone: string | undefined,
+): { dateFrom?: string; dateTo?: string } {
+  if (from !== undefined && to !== undefined && isDay(from) && isDay(to)) dayRange(from, to);
+  const end = (day: string) => new Date(localDayStart(nextDay(day), timeZone).getTime() - 1).toISOString();
+  return {
+    ...(from !== undefined ? { dateFrom: isDay(from) ? localDayStart(from, timeZone).toISOString() : from } : {}),
+    ...(to !== undefined ? { dateTo: isDay(to) ? end(to) : to } : {}),
+  };
+}
+
+/** A real calendar day (not 2025-02-30, which is passed on for the API to refuse). */
+function isDay(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`); // NaN for 2025-13-45
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

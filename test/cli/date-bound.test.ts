@@ -15,7 +15,7 @@ it("reads a month or a year as all of it, and passes any other value on for the 
   });
   for (const value of ["2024-03-15", "2024-03-15T10:00:00Z", "2024-13", "March", ""]) expect(dateBound(value, "from")).toBe(value);
   expect(dateOptions({}, "UTC")).toEqual({});
-  for (const value of ["2024-03-15T10:00:00+02:00", "2025-02-30", "March", ""])
+  for (const value of ["2024-03-15T10:00:00+02:00", "2025-02-30", "2025-13-45", "March", ""])
     expect(dateOptions({ from: value }, "Pacific/Auckland")).toEqual({ dateFrom: value });
 });
 
