@@ -76,7 +76,7 @@ export function localDayBounds(
 }
 
 /** A real calendar day (not 2025-02-30, which is passed on for the API to refuse). */
-function isDay(value: string): boolean {
+export function isDay(value: string): boolean {
   const time = Date.parse(`${value}T00:00:00Z`); // NaN for 2025-13-45
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
 }

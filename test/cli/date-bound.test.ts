@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { dateBound, dateOptions } from "../../src/cli/date-bound.js";
 
-it("reads a month or a year as all of it, and passes any other value on for the API to check", () => {
+it("reads a month or a year as all of it, and passes a day or a date-time on for the API to check", () => {
   expect(dateOptions({ from: "2024-03", to: "2024-03" }, "UTC")).toEqual({
     dateFrom: "2024-03-01T00:00:00.000Z",
     dateTo: "2024-03-31T23:59:59.999Z",
@@ -13,10 +13,9 @@ it("reads a month or a year as all of it, and passes any other value on for the 
     dateFrom: "2024-01-01T00:00:00.000Z",
     dateTo: "2025-12-31T23:59:59.999Z",
   });
-  for (const value of ["2024-03-15", "2024-03-15T10:00:00Z", "2024-13", "March", ""]) expect(dateBound(value, "from")).toBe(value);
+  for (const value of ["2024-03-15", "2024-03-15T10:00:00Z", "2024-03-15T25:00"]) expect(dateBound(value, "from")).toBe(value);
   expect(dateOptions({}, "UTC")).toEqual({});
-  for (const value of ["2024-03-15T10:00:00+02:00", "2025-02-30", "2025-13-45", "March", ""])
-    expect(dateOptions({ from: value }, "Pacific/Auckland")).toEqual({ dateFrom: value });
+  expect(dateOptions({ from: "2024-03-15T10:00:00+02:00" }, "Pacific/Auckland")).toEqual({ dateFrom: "2024-03-15T10:00:00+02:00" });
 });
 
 it("bounds a day on the user's clock, the one the CLI shows times on, across a change to or from summer time", () => {
@@ -36,4 +35,12 @@ it("bounds a day on the user's clock, the one the CLI shows times on, across a c
   expect(() => dateOptions({ from: "2024-05-31", to: "2024-05-01" }, "Pacific/Auckland")).toThrow(
     "dateFrom: 2024-05-31 is after the range's end, 2024-05-01",
   );
+});
+
+it("refuses what is no date, naming every form --from and --to take, the month and the year too", () => {
+  for (const value of ["2024-13", "2025-02-30", "2025-13-45", "March", "", "15/03/2024"]) {
+    expect(() => dateBound(value, "to"), value).toThrow(
+      "dateTo: must be an ISO 8601 date (2024-03-15), a month (2024-03), a year (2024) or a date-time (2024-03-15T09:00+02:00)",
+    );
+  }
 });
