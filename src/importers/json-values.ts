@@ -1,6 +1,6 @@
 // Safe readers for untyped JSON values (exports are data from elsewhere: trust nothing).
 
-import { MAX_TITLE_CHARS } from "../schemas/chat-history.js";
+import { MAX_TITLE_CHARS } from "../schemas/limits.js";
 import { cutText } from "../text/cut-text.js";
 
 export type JsonObject = Record<string, unknown>;
