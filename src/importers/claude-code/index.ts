@@ -12,8 +12,9 @@ export const claudeCode: Importer = {
   extensions: [".jsonl"],
   detect: (sample) => (RECORDS.some((keys) => keys.every((key) => sample.keys.has(key))) ? {} : undefined),
   convert: loaded(async () => {
-    const { sessionLine, sessions } = await import("./session.js");
-    return groupedPerFile(sessionLine, sessions);
+    const { sessionLine, sessions, withoutResumed } = await import("./session.js");
+    const perFile = groupedPerFile(sessionLine, sessions);
+    return (records) => withoutResumed(perFile(records));
   }),
 };
 
