@@ -41,8 +41,11 @@ export function shortDate(iso: string, timeZone: string | undefined): string {
  * as an instant: the day a person means when they type one, as the times shown them are on that clock.
  */
 export function localDayStart(day: string, timeZone: string | undefined): Date {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  const midnight = Date.UTC(year, month - 1, date);
+  return startOfLocalDay(Date.parse(`${day}T00:00:00Z`), timeZone);
+}
+
+/** The local day's first moment, of the day whose UTC midnight is `midnight` (ms). */
+function startOfLocalDay(midnight: number, timeZone: string | undefined): Date {
   const guess = midnight - offsetAt(midnight, timeZone);
   // Again at the guess: the offset at UTC midnight is not the one at local midnight across a DST change.
   return new Date(midnight - offsetAt(guess, timeZone));
@@ -51,8 +54,13 @@ export function localDayStart(day: string, timeZone: string | undefined): Date {
 /** How far `timeZone`'s clock is ahead of UTC at `time` (ms, to the minute). */
 function offsetAt(time: number, timeZone: string | undefined): number {
   const { day, minute } = localTime(new Date(time), timeZone);
-  const clock = Date.parse(`${day}T${minute}:00Z`);
-  return clock - (time - (((time % 60_000) + 60_000) % 60_000));
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const [hour, min] = minute.split(":").map(Number) as [number, number];
+  // Not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const clock = new Date(0);
+  clock.setUTCFullYear(year, month - 1, date);
+  clock.setUTCHours(hour, min, 0, 0);
+  return clock.getTime() - (time - (((time % 60_000) + 60_000) % 60_000));
 }
 
 /**
@@ -68,7 +76,7 @@ export function localDayBounds(
   timeZone: string | undefined,
 ): { dateFrom?: string; dateTo?: string } {
   if (from !== undefined && to !== undefined && isDay(from) && isDay(to)) dayRange(from, to);
-  const end = (day: string) => new Date(localDayStart(nextDay(day), timeZone).getTime() - 1).toISOString();
+  const end = (day: string) => new Date(startOfLocalDay(Date.parse(`${day}T00:00:00Z`) + 86_400_000, timeZone).getTime() - 1).toISOString();
   return {
     ...(from !== undefined ? { dateFrom: isDay(from) ? localDayStart(from, timeZone).toISOString() : from } : {}),
     ...(to !== undefined ? { dateTo: isDay(to) ? end(to) : to } : {}),
@@ -79,8 +87,4 @@ export function localDayBounds(
 export function isDay(value: string): boolean {
   const time = Date.parse(`${value}T00:00:00Z`); // NaN for 2025-13-45
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
-}
-
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

@@ -32,6 +32,11 @@ it("bounds a day on the user's clock, the one the CLI shows times on, across a c
     dateFrom: "2024-02-29T18:30:00.000Z",
     dateTo: "2024-03-31T18:29:59.999Z",
   });
+  // The calendar's ends: no invalid time, no year read as 19xx.
+  expect(dateOptions({ from: "0050-01-01", to: "9999-12-31" }, "Pacific/Auckland")).toEqual({
+    dateFrom: "0049-12-31T12:21:00.000Z", // local mean time then, to the minute
+    dateTo: "9999-12-31T10:59:59.999Z",
+  });
   expect(() => dateOptions({ from: "2024-05-31", to: "2024-05-01" }, "Pacific/Auckland")).toThrow(
     "dateFrom: 2024-05-31 is after the range's end, 2024-05-01",
   );
