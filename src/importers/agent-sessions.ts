@@ -51,17 +51,6 @@ function toolsOnOneLine(pieces: TurnPiece[]): string[] {
   return texts;
 }
 
-/** Items of many files, file by file, in the order the files came. */
-export function byFile<T extends { file: string }>(items: T[]): T[][] {
-  const files = new Map<string, T[]>();
-  for (const item of items) {
-    const file = files.get(item.file);
-    if (file === undefined) files.set(item.file, [item]);
-    else file.push(item);
-  }
-  return [...files.values()];
-}
-
 /** The file's name without its folder and ending: a session id where the records name none. */
 export function sessionFileId(file: string): string {
   return file.replace(/^.*\//, "").replace(/\.jsonl$/i, "");

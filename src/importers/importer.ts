@@ -163,6 +163,31 @@ export function grouped<Item, Out = UploadConversation>(
 }
 
 /**
+ * `grouped` for formats whose conversations never span files (Claude Code's sessions): each file's
+ * items are grouped once its last record is read, so a folder of a gigabyte of sessions holds one
+ * file's items at a time, not the whole folder's. Files end as `perFile` tells.
+ */
+export function groupedPerFile<Item, Out = UploadConversation>(
+  read: (record: unknown, context: RecordContext) => Item | undefined,
+  group: (items: Item[]) => Out[],
+): Converter<Out> {
+  return async function* (records) {
+    let items: Item[] = [];
+    let last: RecordContext | undefined;
+    for await (const { value, context } of records) {
+      if (last !== undefined && (last.label !== context.label || context.index <= last.index)) {
+        yield* group(items);
+        items = [];
+      }
+      last = context;
+      const item = isolated(read, value, context);
+      if (item !== undefined) items.push(item);
+    }
+    yield* group(items);
+  };
+}
+
+/**
  * A converter of formats whose every file is one conversation, one record a line (SillyTavern's
  * chats): the records of each file, in order, once its last is read. A folder of such files is
  * read as one run of records, so a file ends where the next file's records begin.

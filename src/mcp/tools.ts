@@ -92,6 +92,13 @@ function sharedBudget(args: Input<"recall_chat_history">): Input<"recall_chat_hi
 /** Where a memory's date goes: the spec asks callers to prefix it (§4.1). */
 const DATED = "Start with today's date as YYYY-MM-DD.";
 const CONFIRM = "Confirm with the user first.";
+/**
+ * A chat search's bounds: a day is a whole day in UTC (`dateTo`'s included), so the user's own day
+ * is a time with their offset; "Said on or after" left an assistant to guess. The tool list's token
+ * budget keeps it this short.
+ */
+const SAID_FROM = 'A day (UTC) or time; "last week" as dates.';
+const SAID_TO = "A whole day (UTC) or time.";
 
 export const TOOLS: Tool[] = [
   define("store_memory", {
@@ -206,8 +213,8 @@ export const TOOLS: Tool[] = [
       conversationHistory: "Recent turns, for the same purpose.",
       platform: "Format the summary for this chat product.",
       queries: 'Several questions at once, instead of query: [{"query": "…"}, …], each with its own maxTokens if wanted.',
-      dateFrom: 'Said on or after ("last week" as dates).',
-      dateTo: "Said on or before.",
+      dateFrom: SAID_FROM,
+      dateTo: SAID_TO,
     },
     annotations: READ,
     run: (service, args) => service.recall(sharedBudget(args)),
@@ -224,8 +231,8 @@ export const TOOLS: Tool[] = [
       contextChunks: "Neighbouring chunks per hit.",
       skipRerank: "Faster, rougher order.",
       includeUnrelated: "Also probably unrelated passages.",
-      dateFrom: "Said on or after.",
-      dateTo: "Said on or before.",
+      dateFrom: SAID_FROM,
+      dateTo: SAID_TO,
     },
     annotations: READ,
     run: (service, args) => service.search(args),

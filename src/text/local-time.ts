@@ -1,3 +1,5 @@
+import { dayRange } from "../shared/time.js";
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -32,4 +34,57 @@ export function shortDate(iso: string, timeZone: string | undefined): string {
   if (iso.length <= 10 || Number.isNaN(time.getTime())) return iso.slice(0, 16).replace("T", " ");
   const { day, minute } = localTime(time, timeZone);
   return `${day} ${minute}`;
+}
+
+/**
+ * The first moment of a day (YYYY-MM-DD) on the clock of `timeZone` (the system's when undefined),
+ * as an instant: the day a person means when they type one, as the times shown them are on that clock.
+ */
+export function localDayStart(day: string, timeZone: string | undefined): Date {
+  return startOfLocalDay(Date.parse(`${day}T00:00:00Z`), timeZone);
+}
+
+/** The local day's first moment, of the day whose UTC midnight is `midnight` (ms). */
+function startOfLocalDay(midnight: number, timeZone: string | undefined): Date {
+  const guess = midnight - offsetAt(midnight, timeZone);
+  // Again at the guess: the offset at UTC midnight is not the one at local midnight across a DST change.
+  return new Date(midnight - offsetAt(guess, timeZone));
+}
+
+/** How far `timeZone`'s clock is ahead of UTC at `time` (ms, to the minute). */
+function offsetAt(time: number, timeZone: string | undefined): number {
+  const { day, minute } = localTime(new Date(time), timeZone);
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const [hour, min] = minute.split(":").map(Number) as [number, number];
+  // Not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const clock = new Date(0);
+  clock.setUTCFullYear(year, month - 1, date);
+  clock.setUTCHours(hour, min, 0, 0);
+  return clock.getTime() - (time - (((time % 60_000) + 60_000) % 60_000));
+}
+
+/**
+ * A date filter's bounds as the person typing them means them: a day (YYYY-MM-DD) is theirs, on the
+ * clock of `timeZone` (the system's when undefined), from its first moment to its last, as instants;
+ * the API's day is UTC's, which in Auckland filed a chat shown at 06:25 on the 12th under the 11th.
+ * Swapped days are refused as typed. Anything else (a date-time, no date at all) is passed on as it
+ * is, for the API to check.
+ */
+export function localDayBounds(
+  from: string | undefined,
+  to: string | undefined,
+  timeZone: string | undefined,
+): { dateFrom?: string; dateTo?: string } {
+  if (from !== undefined && to !== undefined && isDay(from) && isDay(to)) dayRange(from, to);
+  const end = (day: string) => new Date(startOfLocalDay(Date.parse(`${day}T00:00:00Z`) + 86_400_000, timeZone).getTime() - 1).toISOString();
+  return {
+    ...(from !== undefined ? { dateFrom: isDay(from) ? localDayStart(from, timeZone).toISOString() : from } : {}),
+    ...(to !== undefined ? { dateTo: isDay(to) ? end(to) : to } : {}),
+  };
+}
+
+/** A real calendar day (not 2025-02-30, which is passed on for the API to refuse). */
+export function isDay(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`); // NaN for 2025-13-45
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
 }

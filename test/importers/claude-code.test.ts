@@ -2,6 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { sessionLine, sessions } from "../../src/importers/claude-code/session.js";
+import { groupedPerFile } from "../../src/importers/importer.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
@@ -140,5 +142,61 @@ describe("Claude Code sessions", () => {
       said("user", "u1", null, text("[Request interrupted by user]")),
     ]);
     expect(await collectWithSkips(file)).toEqual({ conversations: [], skipped: { "sessions without any message text": 1 } });
+  });
+
+  it("reads each session's lines into its conversation once its file is read, before reading the next file: a folder's lines are not held whole", async () => {
+    const context = (file: string, index: number) => ({
+      label: file,
+      path: file,
+      index,
+      byte: 0,
+      fallbackDate: new Date("2026-04-02T00:00:00Z"),
+      skip: () => {},
+      unreadable: () => {},
+    });
+    let read = 0;
+    async function* records() {
+      for (const file of ["a.jsonl", "b.jsonl"]) {
+        for (const [index, value] of [
+          said("user", `${file}-1`, null, `A question in ${file}`),
+          said("assistant", `${file}-2`, `${file}-1`, text("An answer")),
+        ].entries()) {
+          read += 1;
+          yield { value, context: context(file, index) };
+        }
+      }
+    }
+    const seen: [string, number][] = [];
+    for await (const { upload } of groupedPerFile(sessionLine, sessions)(records())) seen.push([upload.conversation.title, read]);
+    // The first session comes as soon as the next file's first record shows it has ended.
+    expect(seen).toEqual([
+      ["A question in a.jsonl", 3],
+      ["A question in b.jsonl", 4],
+    ]);
+  });
+
+  it("imports a session resumed into a new file once, from that file: the old file is its beginning, whose passages came twice", async () => {
+    const folder = join(tmp, "resumed");
+    await mkdir(folder, { recursive: true });
+    const first = [
+      said("user", "r1", null, "How do I rotate the API keys?"),
+      said("assistant", "r2", "r1", text("Write a script that calls the rotate endpoint.")),
+    ];
+    const later = [
+      said("user", "r3", "r2", "Now schedule it weekly.", { sessionId: "resumed-2" }),
+      said("assistant", "r4", "r3", text("Add a cron entry."), { sessionId: "resumed-2" }),
+    ];
+    const lines = (records: object[]) => `${records.map((record) => JSON.stringify(record)).join("\n")}\n`;
+    // The new file's name sorts first: which file is read first does not matter.
+    await writeFile(join(folder, "b-old.jsonl"), lines(first));
+    await writeFile(join(folder, "a-new.jsonl"), lines([...first.map((record) => ({ ...record, sessionId: "resumed-2" })), ...later]));
+    const { conversations, skipped } = await collectWithSkips(folder);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.messages.map((m) => m.content)])).toEqual([
+      [
+        "resumed-2",
+        ["How do I rotate the API keys?", "Write a script that calls the rotate endpoint.", "Now schedule it weekly.", "Add a cron entry."],
+      ],
+    ]);
+    expect(skipped).toEqual({ "sessions resumed in another file (imported there, with what came after)": 1 });
   });
 });

@@ -137,6 +137,14 @@ describe("tools/list", () => {
     expect(TOOLS.filter((name) => !named.includes(name))).toEqual([]);
   });
 
+  it("tells an assistant what a chat search's dates mean: a day is a whole UTC day, dateTo's included, and 'last week' is dates it gives", async () => {
+    for (const name of ["search_chat_history", "recall_chat_history"]) {
+      const properties = (await listed(name)).inputSchema.properties as Record<string, { description?: string }>;
+      expect(properties["dateFrom"]?.description, name).toBe('A day (UTC) or time; "last week" as dates.');
+      expect(properties["dateTo"]?.description, name).toBe("A whole day (UTC) or time.");
+    }
+  });
+
   it("stays small in a model's context", async () => {
     const { tools } = await client.listTools();
     const tokens = (await loadTokenizer()).count(JSON.stringify(tools));

@@ -1,9 +1,11 @@
 // The web's Import page in a real browser, for what an export holds besides JSON conversations: a
 // Markdown transcript, and Claude's memories, counted on the page and found on the Memories page.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT, tempDir } from "../helpers.js";
 import { launchChromium, startUi, type UiServer } from "./browser.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
@@ -58,5 +60,22 @@ describe("the Import page, for transcripts and memories", () => {
     await page.goto(`${server.url}/memories`);
     expect(await page.locator("main").textContent()).toContain("Claude memories");
     expect(await page.locator("main").textContent()).toContain('"Top of mind": The opening is set for 14 June 2025');
+  });
+
+  it("says what an export left out on purpose, and why, as mnemo import does", async () => {
+    await upload(path.join(EXPORTS, "chatgpt-2026-export.zip"));
+    expect(await page.locator(".summary-skipped li").allTextContents()).toEqual([
+      "1 × shards it lists that the export lacks (conversations-002.json) (in export_manifest.json (in chatgpt-2026-export.zip))",
+      "1 × conversations without any message text (an empty New chat) (in conversations-001.json (in chatgpt-2026-export.zip))",
+    ]);
+    // A projects folder's subagent sessions, each a file left out: one line, naming three.
+    const folder = path.join(tempDir(), "claude");
+    fs.cpSync(path.join(EXPORTS, "claude-code", "projects"), path.join(folder, "projects"), { recursive: true });
+    const agents = path.join(folder, "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13", "subagents");
+    for (const n of [1, 2, 3, 4, 5]) fs.copyFileSync(path.join(agents, "agent-a1b2c3.jsonl"), path.join(agents, `agent-copy${n}.jsonl`));
+    execFileSync("zip", ["-q", "-r", "-X", "projects.zip", "projects"], { cwd: folder });
+    await upload(path.join(folder, "projects.zip"));
+    const subagents = (await page.locator(".summary-skipped li").allTextContents()).filter((line) => line.includes("subagents"));
+    expect(subagents).toEqual([expect.stringMatching(/^6 × subagents' sessions .* \(in 6 files: [^,]+, [^,]+, [^,]+ and 3 more\)$/)]);
   });
 });

@@ -44,7 +44,7 @@ export function registerChats(program: Command): void {
               pageSize: parseCount("--page-size", options.pageSize),
               ...(options.provider ? { provider: options.provider } : {}),
               ...(options.title ? { title: options.title } : {}),
-              ...dateOptions(options),
+              ...dateOptions(options, session.out.timeZone),
               ...(options.pinned ? { pinnedOnly: true } : {}),
               ...(options.importId ? { importId: options.importId } : {}),
             });

@@ -145,11 +145,29 @@ function onlyMemories(summary: ImportSummary): boolean {
   return summary.files.length > 0 && summary.files.every((file) => file.conversations === 0 && file.memories !== undefined && !file.error);
 }
 
-/** What was left out on purpose, and why: an import never drops records without a word. */
+/** Files named for one reason left out; the rest are counted (a folder of 300 subagent sessions is one line, not 300). */
+const SHOWN_SKIPPED_FILES = 3;
+
+/** What was left out on purpose, and why: an import never drops records without a word. One line a reason, however many files gave it. */
 function reportSkipped(out: Output, summary: ImportSummary): void {
   if (summary.skipped.length === 0) return;
   out.notice("Not imported, on purpose:");
-  for (const skip of summary.skipped) out.notice(`  ${skip.count.toLocaleString("en-US")} × ${skip.reason} (in ${skip.file})`);
+  const reasons = new Map<string, { count: number; files: string[] }>();
+  for (const { reason, count, file } of summary.skipped) {
+    const seen = reasons.get(reason) ?? { count: 0, files: [] };
+    seen.count += count;
+    seen.files.push(file);
+    reasons.set(reason, seen);
+  }
+  for (const [reason, { count, files }] of reasons) out.notice(`  ${count.toLocaleString("en-US")} × ${reason} (${inFiles(files)})`);
+}
+
+/** "in a.json", or "in 300 files: a.jsonl, b.jsonl, c.jsonl and 297 more (--json lists them all)". */
+function inFiles(files: string[]): string {
+  if (files.length === 1) return `in ${files[0]}`;
+  const shown = files.slice(0, SHOWN_SKIPPED_FILES).join(", ");
+  const more = files.length - SHOWN_SKIPPED_FILES;
+  return `in ${files.length.toLocaleString("en-US")} files: ${shown}${more > 0 ? ` and ${more.toLocaleString("en-US")} more (--json lists them all)` : ""}`;
 }
 
 /** Records shown in full among those repaired; the rest are counted. */

@@ -49,7 +49,7 @@ export function registerMemories(program: Command): void {
               ...(options.query !== undefined ? { query: options.query } : {}),
               ...(bucketId !== undefined ? { bucketId } : {}),
               ...(options.type ? { contentType: options.type } : {}),
-              ...dateOptions(options),
+              ...dateOptions(options, session.out.timeZone),
             });
             if (session.out.json) return session.out.data(result);
             const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;

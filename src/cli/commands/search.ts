@@ -8,7 +8,7 @@ import { action, withService } from "../session.js";
 import { parseCount } from "./memories.js";
 import { shortDate } from "../../text/local-time.js";
 import { periodWords } from "../../shared/time.js";
-import { DATE_HELP, dateOptions } from "../date-bound.js";
+import { DATE_HELP, dateBound, dateOptions } from "../date-bound.js";
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
@@ -40,7 +40,7 @@ export function registerSearch(program: Command): void {
               skipRerank: !options.rerank,
               includeUnrelated: options.all === true,
               ...(options.provider ? { provider: options.provider } : {}),
-              ...dateOptions(options),
+              ...dateOptions(options, session.out.timeZone),
             });
             if (session.out.json) return session.out.data(result);
             // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
@@ -71,9 +71,12 @@ export function registerSearch(program: Command): void {
               maxTokens: parseCount("--max-tokens", options.maxTokens),
               ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
               ...(options.about ? { conversationContext: options.about } : {}),
-              ...dateOptions(options),
+              ...dateOptions(options, session.out.timeZone),
             });
             if (session.out.json) return session.out.data(result);
+            // The core's "nothing" names the bounds as the instants it was given; the user typed days.
+            if (result.content && result.sources.length === 0)
+              return session.out.line(`Nothing in your chat history${during(options)} is about this.`);
             if (result.content) return printRecall(session.out, result);
             // Relevant passages were found, but none fitted the budget.
             session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
@@ -91,9 +94,8 @@ interface Period {
 }
 const PERIOD_FLAGS = { dateFrom: "--from", dateTo: "--to" };
 
-function during(period: Period): string {
-  const { dateFrom, dateTo } = dateOptions(period);
-  const words = periodWords(dateFrom, dateTo);
+function during({ from, to }: Period): string {
+  const words = periodWords(from === undefined ? undefined : dateBound(from, "from"), to === undefined ? undefined : dateBound(to, "to"));
   return words ? ` ${words}` : "";
 }
 

@@ -1,6 +1,6 @@
 // Claude Code's sessions: the coding assistant keeps each session as a file, one record a line,
 // ~/.claude/projects/<project folder, its / as ->/<session id>.jsonl (subagents' in <session id>/subagents/).
-import { grouped, loaded, type Importer } from "../importer.js";
+import { groupedPerFile, loaded, type Importer } from "../importer.js";
 
 export const claudeCode: Importer = {
   id: "claude-code",
@@ -13,8 +13,9 @@ export const claudeCode: Importer = {
   sessionLogs: true,
   detect: (sample) => (RECORDS.some((keys) => keys.every((key) => sample.keys.has(key))) ? {} : undefined),
   convert: loaded(async () => {
-    const { sessionLine, sessions } = await import("./session.js");
-    return grouped(sessionLine, sessions);
+    const { sessionLine, sessions, withoutResumed } = await import("./session.js");
+    const perFile = groupedPerFile(sessionLine, sessions);
+    return (records) => withoutResumed(perFile(records));
   }),
 };
 

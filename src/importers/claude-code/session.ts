@@ -15,8 +15,11 @@
 //   `<synthetic>`), and subagents' sessions (`isSidechain`): the assistant's side work, as its thinking is.
 // - Title: the user's /rename (`custom-title`), else Claude Code's own (`ai-title`), the latest of
 //   each; else a `summary` of this session; else the first prompt's first line. Id: the session's.
+// - A session resumed (--resume) goes on in a new file that starts with the old one's messages, their
+//   uuids kept (why ccusage counts a message once by its ids): a session another file holds whole is
+//   left out, counted, and imported there.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { agentTurns, byFile, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
@@ -130,11 +133,51 @@ function titleIn(record: JsonObject): Title | undefined {
   return undefined;
 }
 
-/** Every file's lines to its session's conversation, in the order the files came. */
-export function sessions(lines: SessionLine[]): UploadConversation[] {
-  return byFile(lines)
-    .map(session)
-    .filter((conversation) => conversation !== undefined);
+/** A session's conversation, and where to say it was left out (a session resumed in another file). */
+export interface Session {
+  upload: UploadConversation;
+  skip: SkipReport;
+}
+
+/** A session file's lines (groupedPerFile gives one file's at a time) to its conversation, if anything was said in it. */
+export function sessions(lines: SessionLine[]): Session[] {
+  const upload = lines.length === 0 ? undefined : session(lines);
+  return upload === undefined ? [] : [{ upload, skip: lines[0]!.skip }];
+}
+
+/**
+ * The sessions, less each one another file holds whole: a resumed session is written to a new file
+ * that starts with the old one's messages (their uuids kept) and goes on, so the old file is its
+ * beginning, and imported apart it gave every passage of it twice in search and recall. Sessions
+ * are held until the last is read (their text only, not their records' lines).
+ */
+export async function* withoutResumed(found: AsyncIterable<Session>): AsyncIterable<UploadConversation> {
+  const all: Session[] = [];
+  for await (const item of found) all.push(item);
+  const holders = new Map<string, Session[]>();
+  for (const item of all) {
+    for (const message of item.upload.conversation.messages) {
+      const list = holders.get(message.id);
+      if (list === undefined) holders.set(message.id, [item]);
+      else list.push(item);
+    }
+  }
+  for (const item of all) {
+    if (heldByAnother(item, holders)) item.skip("sessions resumed in another file (imported there, with what came after)");
+    else yield item.upload;
+  }
+}
+
+/** Whether a longer session holds every message of this one (two equal files are both kept: neither tells which is the session). */
+function heldByAnother(item: Session, holders: Map<string, Session[]>): boolean {
+  const { messages } = item.upload.conversation;
+  const ids = messages.map((message) => message.id);
+  const others = (holders.get(ids[0]!) ?? []).filter((other) => other !== item);
+  return others.some((other) => {
+    const theirs = new Set(other.upload.conversation.messages.map((message) => message.id));
+    const longer = theirs.size > ids.length;
+    return ids.every((id) => theirs.has(id)) && longer;
+  });
 }
 
 function session(lines: SessionLine[]): UploadConversation | undefined {

@@ -1,6 +1,6 @@
 // Codex's sessions (the CLI, its IDE extension and app): the coding agent writes each session as a file, one record a line,
 // ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl (archived_sessions/ for archived ones).
-import { grouped, loaded, type Importer } from "../importer.js";
+import { groupedPerFile, loaded, type Importer } from "../importer.js";
 
 /** The record types of a rollout line, `{ timestamp, type, payload }` (codex-rs/protocol, RolloutItem). */
 const ROLLOUT_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
@@ -20,6 +20,6 @@ export const codex: Importer = {
       : undefined,
   convert: loaded(async () => {
     const { rolloutLine, rollouts } = await import("./rollout.js");
-    return grouped(rolloutLine, rollouts);
+    return groupedPerFile(rolloutLine, rollouts);
   }),
 };

@@ -14,7 +14,7 @@
 // - Id: the session's (session_meta, else the file name's); message ids are line numbers, which stay
 //   as the file grows. Title: the first prompt's first line (the rollout holds no title).
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { agentTurns, byFile, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
@@ -88,11 +88,10 @@ function toolName(item: JsonObject): string | undefined {
   return undefined;
 }
 
-/** Every file's lines to its session's conversation, in the order the files came. */
+/** A session file's lines (groupedPerFile gives one file's at a time) to its conversation, if anything was said in it. */
 export function rollouts(lines: RolloutLine[]): UploadConversation[] {
-  return byFile(lines)
-    .map(rollout)
-    .filter((conversation) => conversation !== undefined);
+  const conversation = lines.length === 0 ? undefined : rollout(lines);
+  return conversation === undefined ? [] : [conversation];
 }
 
 function rollout(lines: RolloutLine[]): UploadConversation | undefined {

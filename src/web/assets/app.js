@@ -100,6 +100,7 @@ function showSummary(job) {
     }
     result.append(element("h3", "Problems"), list);
   }
+  if (summary.skipped.length > 0) result.append(element("h3", "Left out on purpose"), skippedList(summary.skipped));
   if (summary.repaired.length > 0) {
     const list = element("ul");
     for (const repair of summary.repaired)
@@ -118,6 +119,30 @@ function showSummary(job) {
     line.append(link);
     result.append(line);
   }
+}
+
+/** Files named for one reason left out; the rest are counted (300 subagent sessions are one line). */
+const SHOWN_SKIPPED_FILES = 3;
+
+/** What the import left out and why, one line a reason, as `mnemo import` prints it. */
+function skippedList(skipped) {
+  const reasons = new Map();
+  for (const { reason, count, file } of skipped) {
+    const seen = reasons.get(reason) ?? { count: 0, files: [] };
+    seen.count += count;
+    seen.files.push(file);
+    reasons.set(reason, seen);
+  }
+  const list = element("ul", undefined, "summary-skipped");
+  for (const [reason, { count, files }] of reasons) {
+    const more = files.length - SHOWN_SKIPPED_FILES;
+    const where =
+      files.length === 1
+        ? `in ${files[0]}`
+        : `in ${files.length.toLocaleString("en-US")} files: ${files.slice(0, SHOWN_SKIPPED_FILES).join(", ")}${more > 0 ? ` and ${more.toLocaleString("en-US")} more` : ""}`;
+    list.append(element("li", `${count.toLocaleString("en-US")} × ${reason} (${where})`));
+  }
+  return list;
 }
 
 /** A finished import whose file could not be read: nothing of it was imported, or indexed. */

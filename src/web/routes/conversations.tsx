@@ -2,6 +2,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import { raw } from "hono/html";
 import type { MnemoService } from "../../core/index.js";
 import { AppError, isAppError } from "../../shared/errors.js";
+import { localDayBounds } from "../../text/local-time.js";
 import { plural } from "../format.js";
 import { field, fields, numberField, readForm } from "../forms.js";
 import { localPath, type WebEnv } from "../guard.js";
@@ -34,19 +35,22 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
       importId: q("import"),
     };
     // The list's failure is kept apart, so the page and its platforms are asked for at the same time.
+    // Swapped days are refused before the list is asked for: inside the promise, so kept apart too.
     const [info, listed] = await Promise.all([
       service.info(),
-      service.conversations
-        .list({
-          page: numberField(q("page")) ?? 1,
-          pageSize: PAGE_SIZE,
-          provider: filters.platform || "all",
-          ...(filters.title ? { title: filters.title } : {}),
-          ...(filters.from ? { dateFrom: filters.from } : {}),
-          ...(filters.to ? { dateTo: filters.to } : {}),
-          ...(filters.pinned ? { pinnedOnly: true } : {}),
-          ...(filters.importId ? { importId: filters.importId } : {}),
-        })
+      Promise.resolve()
+        .then(() =>
+          service.conversations.list({
+            page: numberField(q("page")) ?? 1,
+            pageSize: PAGE_SIZE,
+            provider: filters.platform || "all",
+            ...(filters.title ? { title: filters.title } : {}),
+            // The days on the clock the page shows times on, not UTC's (text/local-time.ts).
+            ...localDayBounds(filters.from || undefined, filters.to || undefined, undefined),
+            ...(filters.pinned ? { pinnedOnly: true } : {}),
+            ...(filters.importId ? { importId: filters.importId } : {}),
+          }),
+        )
         .then(
           (list) => ({ list }),
           (error: unknown) => ({ error }),

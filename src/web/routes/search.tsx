@@ -2,6 +2,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import type { MnemoService } from "../../core/index.js";
 import type { ChatPlatform } from "../../schemas/chat-platforms.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
+import { localDayBounds } from "../../text/local-time.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { pageContext } from "../page-context.js";
@@ -62,10 +63,13 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
   });
 }
 
-/** The From and To fields (empty when not given) and what the request asks for. */
+/**
+ * The From and To fields (empty when not given) and what the request asks for: their days on the
+ * clock the pages show times on (the server's, web/format.ts), not UTC's.
+ */
 function periodOf(from: string | undefined, to: string | undefined): { shown: Period; request: { dateFrom?: string; dateTo?: string } } {
   const shown = { from: from?.trim() ?? "", to: to?.trim() ?? "" };
-  return { shown, request: { ...(shown.from ? { dateFrom: shown.from } : {}), ...(shown.to ? { dateTo: shown.to } : {}) } };
+  return { shown, request: localDayBounds(shown.from || undefined, shown.to || undefined, undefined) };
 }
 
 async function pendingConversations(service: MnemoService): Promise<number> {

@@ -223,7 +223,8 @@ export function RecallPage(props: {
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
           {result.sources.length === 0 ? (
-            <p class="empty">{result.content || `Nothing in your conversations${during(props.period)} is about this.`}</p>
+            // Not the core's words, which name the bounds as the times the days were turned into.
+            <p class="empty">{`Nothing in your chat history${during(props.period)} is about this.`}</p>
           ) : result.content ? (
             <Narrative result={result} />
           ) : (

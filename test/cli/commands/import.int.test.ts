@@ -191,6 +191,21 @@ describe("mnemo import", () => {
     expect(page.stderr).toMatch(/Use conversations\.json .* or the zip as downloaded/);
   });
 
+  it("left out for one reason in many files (a projects folder's subagent sessions), says it in one line naming a few files", async () => {
+    // A dry run on the store of the tests above, which it leaves as it was.
+    const projects = path.join(tempDir(), "projects");
+    fs.cpSync(path.join(EXPORTS, "claude-code", "projects"), projects, { recursive: true });
+    const agents = path.join(projects, "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13", "subagents");
+    for (const n of [1, 2, 3, 4, 5]) fs.copyFileSync(path.join(agents, "agent-a1b2c3.jsonl"), path.join(agents, `agent-copy${n}.jsonl`));
+    const human = await runCli(["import", "--dry-run", projects], { env });
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stderr.split("\n").filter((line) => line.includes("subagents' sessions"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ {2}6 × subagents' sessions .* \(in 6 files: [^,]+agent-[^,]+\.jsonl, [^,]+, [^,]+ and 3 more \(--json lists them all\)\)$/,
+    );
+  });
+
   it("an import of nothing readable says so, without a success line", async () => {
     // It stores nothing: the store of the tests above.
     const result = await runCli(["import", path.join(EXPORTS, "malformed", "not-an-export.json"), path.join(tempDir(), "missing.json")], {

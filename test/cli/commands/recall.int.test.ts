@@ -73,6 +73,15 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--to: must be an ISO 8601 date/)]);
   });
 
+  it("bounds --from and --to on the user's clock, the one it shows times on, not UTC's", async () => {
+    // Tram 28 was asked about at 18:25 UTC on 2024-05-02: 06:25 on 2024-05-03 in Auckland.
+    const auckland = (args: string[]) => runCli(args, { env: { ...env, TZ: "Pacific/Auckland" } });
+    const thatDay = await auckland(["search", "tram 28", "-n", "1", "-c", "0", "--from", "2024-05-03", "--to", "2024-05-03"]);
+    expect(thatDay.stdout).toMatch(/^1\. Lisbon long weekend in May {2}2024-05-03 06:2\d/);
+    const dayBefore = await auckland(["recall", "is tram 28 worth it?", "--from", "2024-05-02", "--to", "2024-05-02"]);
+    expect([dayBefore.code, dayBefore.stdout]).toEqual([0, "Nothing in your chat history from 2024-05-02 to 2024-05-02 is about this.\n"]);
+  });
+
   it("recall prints a cited summary and its numbered sources", async () => {
     const result = JSON.parse(
       (await mnemo(["--json", "recall", "how", "do", "I", "get", "from", "the", "airport", "to", "Alfama?", "--max-tokens", "300"])).stdout,
