@@ -11,6 +11,7 @@ import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
+import { geminiCli } from "./gemini-cli/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
@@ -43,6 +44,7 @@ export const IMPORTERS: readonly Importer[] = [
   bigAgi,
   aistudio,
   claudeCode,
+  geminiCli,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps
