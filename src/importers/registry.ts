@@ -24,6 +24,7 @@ import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
+import { vscodeChat } from "./vscode-chat/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
   chatgpt,
@@ -45,6 +46,7 @@ export const IMPORTERS: readonly Importer[] = [
   aistudio,
   claudeCode,
   geminiCli,
+  vscodeChat,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

@@ -1,0 +1,104 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { tempDir } from "../temp-dirs.js";
+import { collect, collectWithSkips, fixtures } from "./collect.js";
+
+const user = join(fixtures, "vscode-chat", "User");
+const sessions = join(user, "workspaceStorage", "3f9b2c1d8e7a6b5c4d3e2f1a0b9c8d7e", "chatSessions");
+const scratch = tempDir("mnemo-vscode-chat-");
+
+const SESSION = "1a2b3c4d-0000-4000-8000-000000000001";
+const empty = {
+  version: 3,
+  creationDate: 1780000000000,
+  initialLocation: "panel",
+  responderUsername: "GitHub Copilot",
+  sessionId: SESSION,
+  requests: [],
+};
+const request = (n: string, text: string, response: unknown[] = []) => ({
+  requestId: `request_${n}`,
+  timestamp: 1780000010000,
+  message: { text, parts: [{ kind: "text", text }] },
+  variableData: { variables: [] },
+  response,
+  responseId: `response_${n}`,
+});
+
+/** A .jsonl log of these entries, one a line. */
+async function logFile(name: string, entries: object[]): Promise<string> {
+  const folder = join(scratch, name, "chatSessions");
+  await mkdir(folder, { recursive: true });
+  const file = join(folder, `${SESSION}.jsonl`);
+  await writeFile(file, `${entries.map((entry) => JSON.stringify(entry)).join("\n")}\n`);
+  return file;
+}
+
+describe("VS Code chat sessions", () => {
+  it("workspaceStorage: a conversation per session, .json and .jsonl alike, titled with its custom title", async () => {
+    const { conversations, skipped } = await collectWithSkips(join(user, "workspaceStorage"));
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
+      ["5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f", "Brest tides CSV", 4],
+      ["9e4a7c21-3b5d-4f6e-8a9b-0c1d2e3f4a5b", "Flaky upload retry test", 4],
+    ]);
+    expect(skipped).toEqual({});
+    for (const conversation of conversations) {
+      expect(UploadConversation.parse(conversation)).toEqual(conversation);
+      expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual([
+        "vscode-chat",
+        "VS Code chat",
+        true,
+      ]);
+    }
+  });
+
+  it("a .json session: the prompt as typed, the answer's markdown with the file it names inline; a cancelled request without text left out", async () => {
+    const [session] = await collect(join(sessions, "5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f.json"));
+    expect(session?.conversation).toMatchObject({ createdAt: "2025-03-14T07:59:50.000Z", updatedAt: "2025-03-14T08:03:00.000Z" });
+    expect(session?.conversation.messages.slice(0, 2)).toEqual([
+      {
+        id: "request_6f1c2a3b-1d4e-4f5a-8b6c-7d8e9f0a1b2c",
+        role: "human",
+        content: "#file:tides.py why does parse_tides return [] for Brest?",
+        createdAt: "2025-03-14T08:00:00.000Z",
+      },
+      {
+        id: "response_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+        role: "assistant",
+        content:
+          'The CSV from the harbour is semicolon-separated, so tides.py reads one column per row and drops every row. Pass `delimiter=";"` to `csv.reader`.',
+        createdAt: "2025-03-14T08:00:00.000Z",
+      },
+    ]);
+  });
+
+  it("a .jsonl log replayed as VS Code does: parts appended, a response rewritten, a request cut off again; tools named on one line, thinking and progress left out", async () => {
+    const [session] = await collect(join(sessions, "9e4a7c21-3b5d-4f6e-8a9b-0c1d2e3f4a5b.jsonl"));
+    expect(session?.conversation.messages.map((message) => [message.id, message.role, message.content])).toEqual([
+      ["request_a1f0", "human", "Why does test_upload_retry fail one run in ten?"],
+      [
+        "response_a1f0",
+        "assistant",
+        "Let me look at the test and run it a few times.\n\n[tool: copilot_readFile] [tool: run_in_terminal]\n\nIt fails when the retry fires before the mock server has bound its port: wait for the `ready` event before the first upload.",
+      ],
+      ["request_b2e1", "human", "Use a fixture for that instead"],
+      ["response_b2e1", "assistant", "Done: a `server` fixture now yields once the port is bound; the test takes it as an argument."],
+    ]);
+  });
+
+  it("a title set and then deleted falls back to the first prompt; a session of no request is counted, not imported", async () => {
+    const file = await logFile("untitled", [
+      { kind: 0, v: { ...empty, customTitle: "Old name" } },
+      { kind: 2, k: ["requests"], v: [request("1", "Rename the build job\nto ci", [{ value: "Renamed in .github/workflows/ci.yml." }])] },
+      { kind: 3, k: ["customTitle"] },
+    ]);
+    const [session] = await collect(file);
+    expect(session?.conversation.title).toBe("Rename the build job");
+    expect(await collectWithSkips(await logFile("empty", [{ kind: 0, v: empty }]))).toEqual({
+      conversations: [],
+      skipped: { "sessions without any message text": 1 },
+    });
+  });
+});
