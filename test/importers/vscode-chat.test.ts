@@ -101,4 +101,25 @@ describe("VS Code chat sessions", () => {
       skipped: { "sessions without any message text": 1 },
     });
   });
+
+  it("a session begun before 1.109 keeps its .json beside the .jsonl VS Code reads since: same id, the log last, which the store keeps", async () => {
+    const folder = join(scratch, "both", "chatSessions");
+    await mkdir(folder, { recursive: true });
+    const first = request("1", "Why is CI red?", [{ value: "A flaky test." }]);
+    await writeFile(join(folder, `${SESSION}.json`), JSON.stringify({ ...empty, requests: [first] }, undefined, 2));
+    const later = { ...request("2", "Which one?", [{ value: "test_upload_retry." }]), timestamp: 1780000090000 };
+    const log = [
+      { kind: 0, v: { ...empty, requests: [first] } },
+      { kind: 2, k: ["requests"], v: [later] },
+    ];
+    await writeFile(join(folder, `${SESSION}.jsonl`), log.map((entry) => JSON.stringify(entry)).join("\n"));
+    const conversations = await collect(folder);
+    expect(new Set(conversations.map((c) => c.conversation.id))).toEqual(new Set([SESSION]));
+    expect(conversations.at(-1)?.conversation.messages.map((message) => message.content)).toEqual([
+      "Why is CI red?",
+      "A flaky test.",
+      "Which one?",
+      "test_upload_retry.",
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 // VS Code's chat (GitHub Copilot Chat, and the chat built into VS Code): each session a file in
 // <user dir>/workspaceStorage/<workspace id>/chatSessions/ (a window without a folder:
-// globalStorage/emptyWindowChatSessions/), <session id>.json (the whole session) or, in newer
-// versions, <session id>.jsonl (a log of the changes to it).
+// globalStorage/emptyWindowChatSessions/), <session id>.json (the whole session, before 1.109) or
+// <session id>.jsonl (a log of the changes to it, since: chatSessionStore.ts getStorageLocation).
 import { loaded, perFile, type Importer, type Sample } from "../importer.js";
 
 export const vscodeChat: Importer = {
