@@ -88,6 +88,24 @@ describe("VS Code chat sessions", () => {
     ]);
   });
 
+  it("an image attached to a prompt is written into it as [image]; a file attached is not repeated", async () => {
+    const attached = {
+      ...request("1", "Make the table look like this"),
+      variableData: {
+        variables: [
+          { id: "image", name: "board.png", kind: "image", value: {}, mimeType: "image/png", isPasted: true },
+          { id: "file", name: "tides.py", kind: "file", value: { $mid: 1, path: "/home/ana/tides.py", scheme: "file" } },
+        ],
+      },
+      response: [{ value: "Done." }],
+    };
+    const file = await logFile("image", [{ kind: 0, v: { ...empty, requests: [attached] } }]);
+    expect((await collect(file))[0]?.conversation.messages.map((message) => message.content)).toEqual([
+      "Make the table look like this\n\n[image]",
+      "Done.",
+    ]);
+  });
+
   it("a title set and then deleted falls back to the first prompt; a session of no request is counted, not imported", async () => {
     const file = await logFile("untitled", [
       { kind: 0, v: { ...empty, customTitle: "Old name" } },

@@ -6,7 +6,9 @@
 // sets, `{ kind: 2, k, v?, i? }` cuts an array to `i` and appends `v`, `{ kind: 3, k }` deletes);
 // chatService.ts (the response parts: IChatToolInvocationSerialized's `toolId`, IChatContentInlineReference).
 // - A .json file is the session; a .jsonl file is replayed line by line into it, as VS Code reads it.
-// - Human: each request's `message.text`, as typed (`@workspace /explain #file:a.ts …`).
+// - Human: each request's `message.text`, as typed (`@workspace /explain #file:a.ts …`), an image
+//   attached (a `variableData` entry of kind `image`, chatVariableEntries.ts) as `[image]`; files
+//   attached are named in the text already (`#file:`) or only context, so not repeated.
 // - Assistant: its response's markdown, the files and symbols it names inline (by `name`, else the
 //   file's name), and the tools it ran as `[tool: toolId]`, those in a row on one line. Left out:
 //   thinking, progress messages, edits shown as diffs (`textEditGroup`), code block links, buttons.
@@ -92,7 +94,10 @@ function turn(request: JsonObject): UploadMessage[] {
   const time = isoFromTime(request.timestamp);
   const at = time === undefined ? {} : { createdAt: time };
   const message = isObject(request.message) ? request.message.text : request.message;
-  const prompt = nonEmptyString(message)?.trim();
+  const images = arrayOf(isObject(request.variableData) ? request.variableData.variables : []).filter(
+    (entry) => isObject(entry) && entry.kind === "image",
+  );
+  const prompt = nonEmptyString(joinPieces([stringOf(message), ...images.map(() => "[image]")]));
   const answer = joinPieces(toolsOnOneLine(responsePieces(arrayOf(request.response))));
   return [
     ...(prompt === undefined ? [] : [{ id: fittingId(id), role: "human" as const, content: prompt, ...at }]),
