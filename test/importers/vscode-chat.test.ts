@@ -106,6 +106,21 @@ describe("VS Code chat sessions", () => {
     ]);
   });
 
+  it("sessions of versions 1 and 2 (no `version`; `computedTitle`) are read as VS Code reads them", async () => {
+    const folder = join(scratch, "old", "chatSessions");
+    await mkdir(folder, { recursive: true });
+    const asked = request("1", "Explain this regex", ["It matches UK postcodes."]);
+    const { version: _version, ...v1 } = { ...empty, requesterUsername: "ana", requests: [asked] };
+    await writeFile(join(folder, "v1.json"), JSON.stringify({ ...v1, sessionId: "v1" }, undefined, 2));
+    const v2 = { ...empty, version: 2, requesterUsername: "ana", computedTitle: "UK postcode regex", requests: [asked] };
+    await writeFile(join(folder, "v2.json"), JSON.stringify({ ...v2, sessionId: "v2" }, undefined, 2));
+    const conversations = await collect(folder);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.map((m) => m.content)])).toEqual([
+      ["v1", "Explain this regex", ["Explain this regex", "It matches UK postcodes."]],
+      ["v2", "UK postcode regex", ["Explain this regex", "It matches UK postcodes."]],
+    ]);
+  });
+
   it("a title set and then deleted falls back to the first prompt; a session of no request is counted, not imported", async () => {
     const file = await logFile("untitled", [
       { kind: 0, v: { ...empty, customTitle: "Old name" } },

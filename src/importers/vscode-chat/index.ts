@@ -17,10 +17,13 @@ export const vscodeChat: Importer = {
   convert: loaded(async () => perFile((await import("./session.js")).vscodeChatSession)),
 };
 
-/** A whole session (ISerializableChatData, any version): its fields before the requests. */
+/** A whole session (ISerializableChatData: versions 2 and 3 say so, version 1 has no `version`), by its fields before the requests. */
 function isSession(sample: Sample): boolean {
+  const { keys } = sample;
   return (
-    sample.keys.has("version") && sample.keys.has("responderUsername") && (sample.keys.has("requests") || sample.keys.has("sessionId"))
+    keys.has("responderUsername") &&
+    (keys.has("version") || keys.has("requesterUsername")) &&
+    (keys.has("requests") || keys.has("sessionId"))
   );
 }
 

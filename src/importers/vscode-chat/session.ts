@@ -12,7 +12,8 @@
 // - Assistant: its response's markdown, the files and symbols it names inline (by `name`, else the
 //   file's name), and the tools it ran as `[tool: toolId]`, those in a row on one line. Left out:
 //   thinking, progress messages, edits shown as diffs (`textEditGroup`), code block links, buttons.
-// - Title: the user's `customTitle`, else the first prompt's first line. Id: `sessionId`.
+// - Title: `customTitle` (version 2: `computedTitle`, which VS Code reads as it), else the first
+//   prompt's first line (normalizeSerializableChatData). Id: `sessionId`.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { cutText } from "../../text/cut-text.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -38,7 +39,11 @@ export function vscodeChatSession(records: readonly SourcedRecord[]): UploadConv
     complete: true, // the file holds the whole session as it stands
     conversation: {
       id: fittingId(stringOf(session.sessionId) ?? path.replace(/^.*\//, "").replace(/\.jsonl?$/i, "")),
-      title: titleFrom(nonEmptyString(session.customTitle) ?? (prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS))),
+      title: titleFrom(
+        nonEmptyString(session.customTitle) ??
+          nonEmptyString(session.computedTitle) ??
+          (prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS)),
+      ),
       createdAt,
       ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
       messages: uniqueIds(messages),
