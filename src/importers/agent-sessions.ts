@@ -1,4 +1,4 @@
-// What the session logs of coding agents (Claude Code, Codex) have in common: a file per session, in
+// What the session logs of coding agents (Claude Code, Codex, Gemini CLI, VS Code's chat) have in common: a file per session, in
 // which the user's prompts alternate with runs of the agent's records (words, tool calls, their
 // results), read as one conversation of prompts and answers.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
@@ -42,7 +42,8 @@ export function agentTurns(utterances: Utterance[]): UploadMessage[] {
   }));
 }
 
-function toolsOnOneLine(pieces: TurnPiece[]): string[] {
+/** The pieces as paragraphs, the tools run in a row on one line. */
+export function toolsOnOneLine(pieces: readonly TurnPiece[]): string[] {
   const texts: string[] = [];
   pieces.forEach((piece, i) => {
     if (piece.tool && pieces[i - 1]?.tool) texts[texts.length - 1] += ` ${piece.text}`;

@@ -12,6 +12,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
+import { geminiCli } from "./gemini-cli/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
@@ -24,6 +25,7 @@ import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
+import { vscodeChat } from "./vscode-chat/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
   chatgpt,
@@ -45,6 +47,8 @@ export const IMPORTERS: readonly Importer[] = [
   aistudio,
   claudeCode,
   codex,
+  geminiCli,
+  vscodeChat,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

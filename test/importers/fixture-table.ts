@@ -176,6 +176,20 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "deepseek/user.json": null,
   "gemini-2026/My Activity.json": "gemini",
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoints/2026-05-02T10-00-31_000Z-cli.py-replace.json":
+    null, // a file edit's restore point
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-tides.json": null, // /chat save: a copy of a session's history, not read
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/logs.json": null, // the prompts alone, not read
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f/b1e2c3d4-5f60-4a7b-8c9d-0e1f2a3b4c5d.jsonl":
+    "gemini-cli", // a subagent's
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/session-2026-03-14T09-12-5f0c2a1e.json":
+    "gemini-cli", // one JSON object (to April 2026)
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/session-2026-05-02T10-00-8b7e6d5c.jsonl": {
+    format: "gemini-cli",
+    conversations: 1,
+    messages: 4,
+    finds: "high tide at 06:41 with 7.1 m first",
+  },
   "gemini-ja/Takeout/マイ アクティビティ/Gemini アプリ/マイアクティビティ.json": "gemini",
   "gemini-ja/Takeout/マイ アクティビティ/検索/マイアクティビティ.json": "aside",
   "gemini-locales/de.json": "gemini",
@@ -247,6 +261,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "upload/array.json": { format: "upload", conversations: 2, messages: 4, finds: "ready for a half marathon in 10 weeks" },
   "upload/conversations.ndjson": "upload",
   "upload/single.json": "upload",
+  "vscode-chat/User/workspaceStorage/3f9b2c1d8e7a6b5c4d3e2f1a0b9c8d7e/chatSessions/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f.json":
+    "vscode-chat", // the whole session (older versions)
+  "vscode-chat/User/workspaceStorage/3f9b2c1d8e7a6b5c4d3e2f1a0b9c8d7e/chatSessions/9e4a7c21-3b5d-4f6e-8a9b-0c1d2e3f4a5b.jsonl": {
+    format: "vscode-chat",
+    conversations: 1,
+    messages: 4,
+    finds: "wait for the `ready` event before the first upload",
+  },
 };
 
 /** A row's format (or what detection makes of the file), in the words of FIXTURES. */
