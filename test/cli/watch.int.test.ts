@@ -166,3 +166,31 @@ describe("mnemo watch on a coding agent's sessions", () => {
     }
   });
 });
+
+it("two folders watched at once keep each other's records in watch.json", async () => {
+  const downloads = tempDir("mnemo-downloads-");
+  const projects = tempDir("mnemo-claude-projects-");
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");
+  fs.mkdirSync(path.join(projects, "bread"));
+  fs.copyFileSync(session, path.join(projects, "bread", path.basename(session)));
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const args = [BIN, "watch", "--settle", "1", "--session-settle", "1", projects, downloads];
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  try {
+    // The session first, then the export, so that the downloads' watcher saves last (seconds each).
+    await vi.waitFor(() => expect(log).toMatch(/\(claude-code\): Imported 1 new conversation$/m), { timeout: 60_000, interval: 250 });
+    fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
+    await vi.waitFor(() => expect(log).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
+    const state = JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
+      sessions: Record<string, string>;
+      imports: { format: string }[];
+    };
+    expect(Object.keys(state.sessions)).toEqual([path.join(projects, "bread", path.basename(session))]);
+    expect(state.imports.map((entry) => entry.format)).toEqual(["claude"]);
+  } finally {
+    expect(await stop(child)).toBe(0);
+  }
+});

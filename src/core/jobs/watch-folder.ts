@@ -89,7 +89,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   const sessionStableMs = options.sessionStableMs ?? SESSION_STABLE_MS;
   // Looked at twice within the time a session must hold still (a test's second), every 10 s at most.
   const sessionLookEvery = Math.max(1, Math.round(Math.min(sessionStableMs, SESSION_LOOK_MS) / intervalMs));
-  const state = readState(options.stateFile);
+  const state = sharedState(options.stateFile);
   const sessions = sessionWatch({
     folder,
     stableMs: sessionStableMs,
@@ -231,6 +231,19 @@ async function hashOf(file: string): Promise<string> {
 /** The imports of watched folders, newest last (`mnemo service status`). */
 export function watchedImports(stateFile: string): WatchedImport[] {
   return readState(stateFile).imports;
+}
+
+/**
+ * The state the watchers of one process share, one object per state file: each folder's watcher
+ * writing its own copy whole had dropped what another recorded meanwhile (an export imported from
+ * ~/Downloads lost when ~/.claude/projects' watcher next saved).
+ */
+const shared = new Map<string, WatchState>();
+
+function sharedState(file: string): WatchState {
+  let state = shared.get(file);
+  if (state === undefined) shared.set(file, (state = readState(file)));
+  return state;
 }
 
 function readState(file: string): WatchState {
