@@ -19,7 +19,7 @@
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import type { Importer } from "../importer.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { codeBlock, filePlaceholder, joinPieces, systemPromptMessage, toolPlaceholder } from "../placeholders.js";
+import { codeBlock, filePlaceholder, joinPieces, withSystemPrompt, toolPlaceholder } from "../placeholders.js";
 import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -68,7 +68,6 @@ export function bigAgiConversation(record: unknown, context: RecordContext): Upl
     .sort()
     .at(-1);
   const system = record.systemPurposeId === "Custom" ? messages.find((message) => message.role === "system") : undefined;
-  const prompt = systemPromptMessage(system === undefined ? undefined : textOf(system), "system-prompt", createdAt);
   return {
     complete: true, // the file holds the conversation as it stands
     conversation: {
@@ -76,7 +75,7 @@ export function bigAgiConversation(record: unknown, context: RecordContext): Upl
       title: titleFrom(nonEmptyString(record.userTitle) ?? record.autoTitle),
       createdAt,
       ...(updatedAt === undefined || updatedAt <= createdAt ? {} : { updatedAt }),
-      messages: prompt === undefined ? said : [prompt, ...said],
+      messages: withSystemPrompt(system === undefined ? undefined : textOf(system), said, createdAt),
     },
   };
 }

@@ -15,7 +15,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { derivedId } from "../derived-id.js";
 import type { Importer } from "../importer.js";
 import { arrayOf, isObject, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { joinPieces, systemPromptMessage } from "../placeholders.js";
+import { joinPieces, withSystemPrompt } from "../placeholders.js";
 import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -69,14 +69,13 @@ export function chatbotUiConversation(record: unknown, context: RecordContext): 
     return undefined;
   }
   const createdAt = context.fallbackDate.toISOString();
-  const prompt = systemPromptMessage(record.prompt, "system-prompt", createdAt);
   return {
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
       id: conversationId(record, said),
       title: titleFrom(record.name),
       createdAt,
-      messages: prompt === undefined ? said : [prompt, ...said],
+      messages: withSystemPrompt(record.prompt, said, createdAt),
     },
   };
 }

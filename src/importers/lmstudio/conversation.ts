@@ -18,7 +18,7 @@
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { derivedId } from "../derived-id.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { filePlaceholder, joinPieces, systemPromptMessage, toolPlaceholder } from "../placeholders.js";
+import { filePlaceholder, joinPieces, withSystemPrompt, toolPlaceholder } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -34,7 +34,6 @@ export function lmStudioConversation(record: unknown, context: RecordContext): U
     return undefined;
   }
   const createdAt = isoFromTime(record.createdAt) ?? context.fallbackDate.toISOString();
-  const prompt = systemPromptMessage(systemPromptOf(record), "system-prompt", createdAt);
   const updatedAt = [isoFromTime(record.userLastMessagedAt), isoFromTime(record.assistantLastMessagedAt)]
     .filter((time) => time !== undefined)
     .sort()
@@ -46,7 +45,7 @@ export function lmStudioConversation(record: unknown, context: RecordContext): U
       title: titleFrom(record.name),
       createdAt,
       ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
-      messages: prompt === undefined ? said : [prompt, ...said],
+      messages: withSystemPrompt(systemPromptOf(record), said, createdAt),
     },
   };
 }

@@ -14,7 +14,7 @@
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { derivedId } from "../derived-id.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { joinPieces, systemPromptMessage, toolPlaceholder } from "../placeholders.js";
+import { joinPieces, withSystemPrompt, toolPlaceholder } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -28,14 +28,13 @@ export function nextChatSession(record: unknown, context: RecordContext): Upload
     return undefined;
   }
   const createdAt = isoFromTime(record.lastUpdate) ?? context.fallbackDate.toISOString();
-  const prompt = systemPromptMessage(systemPromptOf(record), "system-prompt", createdAt);
   return {
     complete: true, // the backup holds the chat as it stands
     conversation: {
       id: sessionId(record, said),
       title: titleFrom(record.topic),
       createdAt,
-      messages: prompt === undefined ? said : [prompt, ...said],
+      messages: withSystemPrompt(systemPromptOf(record), said, createdAt),
     },
   };
 }

@@ -20,7 +20,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { derivedId } from "../derived-id.js";
 import { arrayOf, earliestIso, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { uniqueIds } from "../message-ids.js";
-import { filePlaceholder, joinPieces, systemPromptMessage, toolPlaceholder } from "../placeholders.js";
+import { filePlaceholder, joinPieces, withSystemPrompt, toolPlaceholder } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
 
@@ -45,7 +45,6 @@ export function typingMindChat(record: unknown, context: RecordContext): UploadC
   const updatedAt = isoFromTime(record.updatedAt);
   const system = raw.find((message) => message.role === "system");
   const chatParams = isObject(record.chatParams) ? record.chatParams : {};
-  const prompt = systemPromptMessage(partsText(system?.content) || chatParams.systemMessage, "system-prompt", createdAt);
   return {
     complete: true, // an export holds the whole chat as it stands
     conversation: {
@@ -54,7 +53,7 @@ export function typingMindChat(record: unknown, context: RecordContext): UploadC
       title: titleFrom(record.chatTitle ?? record.title),
       createdAt,
       ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
-      messages: prompt === undefined ? said : [prompt, ...said],
+      messages: withSystemPrompt(partsText(system?.content) || chatParams.systemMessage, said, createdAt),
     },
   };
 }
