@@ -52,9 +52,9 @@ export function toolsOnOneLine(pieces: readonly TurnPiece[]): string[] {
   return texts;
 }
 
-/** The file's name without its folder and ending: a session id where the records name none. */
+/** The file's name without its folder and its .json or .jsonl: a session id where the records name none. */
 export function sessionFileId(file: string): string {
-  return file.replace(/^.*\//, "").replace(/\.jsonl$/i, "");
+  return file.replace(/^.*\//, "").replace(/\.jsonl?$/i, "");
 }
 
 const TITLE_CHARS = 100;

@@ -21,7 +21,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId, uniqueIds } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
-import { agentTurns, promptTitle, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { agentTurns, promptTitle, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import type { SourcedRecord } from "../types.js";
 
 /** What an @path adds after the prompt typed: the files' text (core/src/utils/constants.ts). */
@@ -52,7 +52,7 @@ export function geminiCliSession(records: readonly SourcedRecord[]): UploadConve
   return {
     complete: true, // the file holds the whole session as it stands
     conversation: {
-      id: fittingId(stringOf(fields.sessionId) ?? records[0]!.context.path.replace(/^.*\//, "").replace(/\.jsonl?$/i, "")),
+      id: fittingId(stringOf(fields.sessionId) ?? sessionFileId(records[0]!.context.path)),
       title: titleFrom(nonEmptyString(fields.summary) ?? promptTitle(turns)),
       createdAt,
       ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),

@@ -18,7 +18,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId, uniqueIds } from "../message-ids.js";
 import { joinPieces, toolPlaceholder } from "../placeholders.js";
-import { promptTitle, toolsOnOneLine, type TurnPiece } from "../agent-sessions.js";
+import { promptTitle, sessionFileId, toolsOnOneLine, type TurnPiece } from "../agent-sessions.js";
 import type { SourcedRecord } from "../types.js";
 
 export function vscodeChatSession(records: readonly SourcedRecord[]): UploadConversation | undefined {
@@ -35,7 +35,7 @@ export function vscodeChatSession(records: readonly SourcedRecord[]): UploadConv
   return {
     complete: true, // the file holds the whole session as it stands
     conversation: {
-      id: fittingId(stringOf(session.sessionId) ?? path.replace(/^.*\//, "").replace(/\.jsonl?$/i, "")),
+      id: fittingId(stringOf(session.sessionId) ?? sessionFileId(path)),
       title: titleFrom(nonEmptyString(session.customTitle) ?? nonEmptyString(session.computedTitle) ?? promptTitle(messages)),
       createdAt,
       ...(updatedAt === undefined || updatedAt < createdAt ? {} : { updatedAt }),
