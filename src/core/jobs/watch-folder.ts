@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { openExport, type ExportFormat } from "../../importers/index.js";
-import { isAppError } from "../../shared/errors.js";
+import type { ExportFormat } from "../../importers/index.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
-import { sessionWatch } from "./watch-sessions.js";
+import { exportFormat, fileSignature, sessionWatch } from "./watch-sessions.js";
 
 /**
  * Watching a folder (~/Downloads) for chat exports: each new zip or JSON file that is an app's chat
@@ -197,16 +196,6 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
   else options.log.notice(line);
 }
 
-/** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
-async function exportFormat(file: string): Promise<ExportFormat | undefined> {
-  try {
-    return (await openExport(file)).format;
-  } catch (error) {
-    if (isAppError(error)) return undefined;
-    throw error;
-  }
-}
-
 /** The zip and JSON files in the folder, with their size and time; undefined when it cannot be read (it is looked at again). */
 function listCandidates(folder: string): { name: string; signature: string }[] | undefined {
   let entries: fs.Dirent[];
@@ -218,7 +207,7 @@ function listCandidates(folder: string): { name: string; signature: string }[] |
   return entries.flatMap((entry) => {
     if (!entry.isFile() || !CANDIDATE.test(entry.name)) return [];
     const info = fs.statSync(path.join(folder, entry.name), { throwIfNoEntry: false });
-    return info ? [{ name: entry.name, signature: `${info.size}:${Math.round(info.mtimeMs)}` }] : [];
+    return info ? [{ name: entry.name, signature: fileSignature(info) }] : [];
   });
 }
 

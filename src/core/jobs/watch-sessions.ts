@@ -48,8 +48,8 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
       }
       if (now - known.since < options.stableMs) continue;
       seen.delete(file);
-      const format = await sessionFormat(file);
-      if (format === undefined) passed.set(file, signature);
+      const format = await exportFormat(file);
+      if (format === undefined || !isSessionLog(format)) passed.set(file, signature);
       else await importSession(file, format, signature, options);
     }
   };
@@ -67,15 +67,19 @@ async function importSession(file: string, format: ExportFormat, signature: stri
   options.save();
 }
 
-/** The format of a file if it is a session log; undefined for anything else. */
-async function sessionFormat(file: string): Promise<ExportFormat | undefined> {
+/** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
+export async function exportFormat(file: string): Promise<ExportFormat | undefined> {
   try {
-    const { format } = await openExport(file);
-    return isSessionLog(format) ? format : undefined;
+    return (await openExport(file)).format;
   } catch (error) {
     if (isAppError(error)) return undefined;
     throw error;
   }
+}
+
+/** What tells a file's state apart: its size and time, "size:mtime". */
+export function fileSignature(info: fs.Stats): string {
+  return `${info.size}:${Math.round(info.mtimeMs)}`;
 }
 
 /** The `.jsonl` files below the folder, with their size and time. */
@@ -94,7 +98,7 @@ function sessionFiles(folder: string): { file: string; signature: string }[] {
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
       else if (entry.isFile() && entry.name.endsWith(".jsonl")) {
         const info = fs.statSync(at, { throwIfNoEntry: false });
-        if (info) found.push({ file: at, signature: `${info.size}:${Math.round(info.mtimeMs)}` });
+        if (info) found.push({ file: at, signature: fileSignature(info) });
       }
     }
   };
