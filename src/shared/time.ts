@@ -33,3 +33,13 @@ export function dayRange(from: string | undefined, to: string | undefined): { fr
 export function periodWords(from: string | undefined, to: string | undefined): string {
   return [from && `from ${from}`, to && `${from ? "to" : "until"} ${to}`].filter(Boolean).join(" ");
 }
+
+/**
+ * Recall's answer when nothing is relevant, said plainly so that an assistant repeats no invented
+ * history, with the dates it was bounded to, so that none reads it as "never discussed". The faces
+ * that turn the user's days into instants name the days as typed.
+ */
+export function nothingRecalled(from: string | undefined, to: string | undefined): string {
+  const when = periodWords(from, to);
+  return `Nothing in your chat history${when ? ` ${when}` : ""} is about this.`;
+}

@@ -7,7 +7,7 @@ type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
 import { parseCount } from "./memories.js";
 import { shortDate } from "../../text/local-time.js";
-import { periodWords } from "../../shared/time.js";
+import { nothingRecalled, periodWords } from "../../shared/time.js";
 import { DATE_HELP, dateBound, dateOptions } from "../date-bound.js";
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
@@ -75,8 +75,7 @@ export function registerSearch(program: Command): void {
             });
             if (session.out.json) return session.out.data(result);
             // The core's "nothing" names the bounds as the instants it was given; the user typed days.
-            if (result.content && result.sources.length === 0)
-              return session.out.line(`Nothing in your chat history${during(options)} is about this.`);
+            if (result.content && result.sources.length === 0) return session.out.line(nothingRecalled(...typedDays(options)));
             if (result.content) return printRecall(session.out, result);
             // Relevant passages were found, but none fitted the budget.
             session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
@@ -94,8 +93,13 @@ interface Period {
 }
 const PERIOD_FLAGS = { dateFrom: "--from", dateTo: "--to" };
 
-function during({ from, to }: Period): string {
-  const words = periodWords(from === undefined ? undefined : dateBound(from, "from"), to === undefined ? undefined : dateBound(to, "to"));
+/** The days `--from` and `--to` name, a month or a year as its first and last day. */
+function typedDays({ from, to }: Period): [string | undefined, string | undefined] {
+  return [from === undefined ? undefined : dateBound(from, "from"), to === undefined ? undefined : dateBound(to, "to")];
+}
+
+function during(period: Period): string {
+  const words = periodWords(...typedDays(period));
   return words ? ` ${words}` : "";
 }
 

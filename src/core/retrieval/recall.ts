@@ -13,18 +13,10 @@ import { rankByQuery } from "./passage-ranking.js";
 import { loadTokenizer } from "../../text/tokens.js";
 import type { SearchMode } from "./hybrid-search.js";
 import { periodOf, type Period } from "./period.js";
-import { periodWords } from "../../shared/time.js";
+import { nothingRecalled } from "../../shared/time.js";
 
 /** Chunks retrieved per query before filtering. */
 const CANDIDATES = 40;
-/**
- * What recall answers when no passage is relevant: said plainly, so an assistant repeats no invented
- * history; with the dates it was bounded to, so that none reads it as "never discussed".
- */
-function nothingFoundText(dateFrom: string | undefined, dateTo: string | undefined): string {
-  const when = periodWords(dateFrom, dateTo);
-  return `Nothing in your chat history${when ? ` ${when}` : ""} is about this.`;
-}
 /** How much resemblance to the current conversation (cosine, 0–1) adds to a hit's score. */
 const CONTEXT_BONUS = 0.5;
 /** Share of a message's rank that comes from its own match with the query (the rest from its chunk's). */
@@ -69,7 +61,7 @@ export async function recall(
   const context = contextText(request.conversationContext, request.conversationHistory);
   const questions = request.queries ?? [{ query: request.query!, maxTokens: request.maxTokens }];
   const period = periodOf(request.dateFrom, request.dateTo);
-  const nothing = nothingFoundText(request.dateFrom, request.dateTo);
+  const nothing = nothingRecalled(request.dateFrom, request.dateTo);
   const answers = await Promise.all(
     questions.map((q) =>
       recallOne(

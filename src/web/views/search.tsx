@@ -1,7 +1,7 @@
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse, SearchResult } from "../../schemas/recall.js";
 import { highlightSegments } from "../../text/highlight.js";
-import { periodWords } from "../../shared/time.js";
+import { nothingRecalled, periodWords } from "../../shared/time.js";
 import { messageLink, plural, shortDate } from "../format.js";
 import { type MarkdownOptions, markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
@@ -224,7 +224,7 @@ export function RecallPage(props: {
           </p>
           {result.sources.length === 0 ? (
             // Not the core's words, which name the bounds as the times the days were turned into.
-            <p class="empty">{`Nothing in your chat history${during(props.period)} is about this.`}</p>
+            <p class="empty">{nothingRecalled(props.period.from || undefined, props.period.to || undefined)}</p>
           ) : result.content ? (
             <Narrative result={result} />
           ) : (
