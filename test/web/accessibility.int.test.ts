@@ -302,6 +302,7 @@ describe("the web app's accessibility", () => {
       "/trash",
       "/conversations/conv_00000000000000000000000000", // the error page
       "/conversations?title=Lisbon&from=2025-13-45", // a filter refused at its field
+      "/recall?q=tram&from=2025-13-45", // a field of the form refused
     ];
     for (const route of routes) {
       const response = await page.goto(`${server.url}${route}`);

@@ -236,8 +236,13 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
     await page.goto(`${server.url}/recall?q=tea&maxTokens=-5`);
     expect(await page.locator("main").textContent()).toMatch(/Max tokens: must be at least 1/i);
-    await page.goto(`${server.url}/search?q=tea&from=2024-05-31&to=2024-05-01`);
+    const swapped = await page.goto(`${server.url}/search?q=tea&from=2024-05-31&to=2024-05-01`);
     expect(await page.locator("main").textContent()).toContain("From: 2024-05-31 is after the range's end, 2024-05-01");
+    // Said on the search page itself, at the field, with what was typed still there to change.
+    expect(swapped?.status()).toBe(400);
+    expect(await page.locator("#search-from").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#search-q").inputValue()).toBe("tea");
+    expect(await page.locator("#search-to").inputValue()).toBe("2024-05-01");
     await page.goto(`${server.url}/memories?bucket=999`);
     expect(await page.locator("main").textContent()).toContain("Bucket: bucket 999 does not exist");
   });

@@ -2,11 +2,12 @@ import type { Hono, MiddlewareHandler } from "hono";
 import type { MnemoService } from "../../core/index.js";
 import type { ChatPlatform } from "../../schemas/chat-platforms.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
+import { isAppError } from "../../shared/errors.js";
 import { localDayBounds } from "../../text/local-time.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { pageContext } from "../page-context.js";
-import { type Period, RecallPage, SearchPage } from "../views/search.js";
+import { type FieldError, type Period, RecallPage, SearchPage } from "../views/search.js";
 
 /** Search (hits with context, a hit opens its conversation at the message) and Recall (the cited narrative). */
 export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
@@ -17,8 +18,10 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const limit = numberField(c.req.query("limit")) ?? 20;
     const all = c.req.query("all") === "1";
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [result, info, pending] = await Promise.all([
-      query ? service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request }) : undefined,
+    const [asked, info, pending] = await Promise.all([
+      refusedAtField(
+        query ? () => service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request() }) : undefined,
+      ),
       service.info(),
       query ? pendingConversations(service) : 0,
     ]);
@@ -31,9 +34,11 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         all={all}
         period={period.shown}
         platforms={info.statistics.platforms}
-        result={result}
+        result={asked.result}
         pending={pending}
+        invalid={asked.invalid}
       />,
+      asked.invalid ? 400 : 200,
     );
   });
 
@@ -43,10 +48,12 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [result, pending] = await Promise.all([
-      query
-        ? service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request })
-        : undefined,
+    const [asked, pending] = await Promise.all([
+      refusedAtField(
+        query
+          ? () => service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request() })
+          : undefined,
+      ),
       query ? pendingConversations(service) : 0,
     ]);
     return c.html(
@@ -56,20 +63,58 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         maxTokens={maxTokens}
         platform={platform}
         period={period.shown}
-        result={result}
+        result={asked.result}
         pending={pending}
+        invalid={asked.invalid}
       />,
+      asked.invalid ? 400 : 200,
     );
   });
 }
 
 /**
  * The From and To fields (empty when not given) and what the request asks for: their days on the
- * clock the pages show times on (the server's, web/format.ts), not UTC's.
+ * clock the pages show times on (the server's, web/format.ts), not UTC's. A function, as swapped
+ * days are refused there, to be shown at the field like the API's own refusals.
  */
-function periodOf(from: string | undefined, to: string | undefined): { shown: Period; request: { dateFrom?: string; dateTo?: string } } {
+function periodOf(
+  from: string | undefined,
+  to: string | undefined,
+): { shown: Period; request: () => { dateFrom?: string; dateTo?: string } } {
   const shown = { from: from?.trim() ?? "", to: to?.trim() ?? "" };
-  return { shown, request: localDayBounds(shown.from || undefined, shown.to || undefined, undefined) };
+  return { shown, request: () => localDayBounds(shown.from || undefined, shown.to || undefined, undefined) };
+}
+
+/** The form's fields by the API's names for them. */
+const FORM_FIELDS: Record<string, FieldError["field"]> = {
+  dateFrom: "from",
+  dateTo: "to",
+  limit: "limit",
+  maxTokens: "maxTokens",
+  provider: "platform",
+};
+const FORM_LABELS: Record<FieldError["field"], string> = {
+  from: "From",
+  to: "To",
+  limit: "Results",
+  maxTokens: "Max tokens",
+  platform: "Platform",
+};
+
+/**
+ * The answer, or the field of the form it refused and why, shown on the page at that field (a day
+ * after the other, a number past the limit typed into the URL) rather than as an error page. Nothing
+ * when nothing is asked (no query yet).
+ */
+async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{ result?: T; invalid?: FieldError }> {
+  if (!ask) return {};
+  try {
+    return { result: await ask() };
+  } catch (error) {
+    const field = isAppError(error) && error.code === "invalid_input" ? FORM_FIELDS[String(error.details["field"])] : undefined;
+    if (!field || !isAppError(error)) throw error;
+    return { invalid: { field, message: `${FORM_LABELS[field]}: ${String(error.details["problem"] ?? error.message)}` } };
+  }
 }
 
 async function pendingConversations(service: MnemoService): Promise<number> {

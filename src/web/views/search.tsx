@@ -14,17 +14,37 @@ export interface Period {
   to: string;
 }
 
+/** A field of the Search or Recall form that the request refused (a swapped day, a limit past the API's), and why. */
+export interface FieldError {
+  field: "from" | "to" | "limit" | "maxTokens" | "platform";
+  message: string;
+}
+
+/** The attributes that tie a refused field to the message saying why, and bring the cursor to it. */
+function marked(invalid: FieldError | undefined, name: FieldError["field"]) {
+  return invalid?.field === name ? { "aria-invalid": "true" as const, "aria-describedby": "form-error", autofocus: true } : {};
+}
+
+function FormError(props: { invalid: FieldError | undefined }) {
+  if (!props.invalid) return null;
+  return (
+    <p id="form-error" role="alert" class="flash error">
+      {props.invalid.message}
+    </p>
+  );
+}
+
 /** From and To: only what was said between these days. */
-function PeriodFields(props: { id: string; period: Period }) {
+function PeriodFields(props: { id: string; period: Period; invalid: FieldError | undefined }) {
   return (
     <>
       <div class="field">
         <label for={`${props.id}-from`}>From</label>
-        <input id={`${props.id}-from`} type="date" name="from" value={props.period.from} />
+        <input id={`${props.id}-from`} type="date" name="from" value={props.period.from} {...marked(props.invalid, "from")} />
       </div>
       <div class="field">
         <label for={`${props.id}-to`}>To</label>
-        <input id={`${props.id}-to`} type="date" name="to" value={props.period.to} />
+        <input id={`${props.id}-to`} type="date" name="to" value={props.period.to} {...marked(props.invalid, "to")} />
       </div>
     </>
   );
@@ -36,11 +56,18 @@ function during(period: Period): string {
   return words ? ` ${words}` : "";
 }
 
-function PlatformSelect(props: { id: string; name: string; platforms: Platforms; selected: string; allLabel: string }) {
+function PlatformSelect(props: {
+  id: string;
+  name: string;
+  platforms: Platforms;
+  selected: string;
+  allLabel: string;
+  invalid: FieldError | undefined;
+}) {
   return (
     <div class="field">
       <label for={props.id}>Platform</label>
-      <select id={props.id} name={props.name}>
+      <select id={props.id} name={props.name} {...marked(props.invalid, "platform")}>
         <option value="">{props.allLabel}</option>
         {props.platforms.map((platform) => (
           <option value={platform.id} selected={platform.id === props.selected}>
@@ -64,22 +91,40 @@ export function SearchPage(props: {
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
   pending: number;
+  /** Undefined unless the request refused a field (then `result` is undefined). */
+  invalid?: FieldError | undefined;
 }) {
   const split = highlightSegments(props.query);
   const { result } = props;
   return (
     <Layout title={props.query ? `Search: ${props.query}` : "Search"} page="search" ctx={props.ctx}>
       <h1>Search your conversations</h1>
+      <FormError invalid={props.invalid} />
       <form method="get" action="/search" class="panel row" aria-label="Search conversations">
         <div class="field grow">
           <label for="search-q">Words or a question</label>
           <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
         </div>
-        <PlatformSelect id="search-platform" name="platform" platforms={props.platforms} selected={props.platform} allLabel="All" />
-        <PeriodFields id="search" period={props.period} />
+        <PlatformSelect
+          id="search-platform"
+          name="platform"
+          platforms={props.platforms}
+          selected={props.platform}
+          allLabel="All"
+          invalid={props.invalid}
+        />
+        <PeriodFields id="search" period={props.period} invalid={props.invalid} />
         <div class="field">
           <label for="search-limit">Results</label>
-          <input id="search-limit" type="number" name="limit" min={1} max={100} value={String(props.limit)} />
+          <input
+            id="search-limit"
+            type="number"
+            name="limit"
+            min={1}
+            max={100}
+            value={String(props.limit)}
+            {...marked(props.invalid, "limit")}
+          />
         </div>
         <button type="submit">Search</button>
       </form>
@@ -186,12 +231,15 @@ export function RecallPage(props: {
   result: RecallResponse | undefined;
   /** Conversations imported but not indexed yet, which recall does not cover. */
   pending: number;
+  /** Undefined unless the request refused a field (then `result` is undefined). */
+  invalid?: FieldError | undefined;
 }) {
   const { result } = props;
   return (
     <Layout title={props.query ? `Recall: ${props.query}` : "Recall"} page="recall" ctx={props.ctx}>
       <h1>Recall</h1>
       <p class="hint">A short summary of what your conversations say, citing each message it draws on.</p>
+      <FormError invalid={props.invalid} />
       <form method="get" action="/recall" class="panel row">
         <div class="field grow">
           <label for="recall-q">What do you want to remember?</label>
@@ -199,7 +247,15 @@ export function RecallPage(props: {
         </div>
         <div class="field">
           <label for="recall-tokens">Max tokens</label>
-          <input id="recall-tokens" type="number" name="maxTokens" min={1} max={2000} value={String(props.maxTokens)} />
+          <input
+            id="recall-tokens"
+            type="number"
+            name="maxTokens"
+            min={1}
+            max={2000}
+            value={String(props.maxTokens)}
+            {...marked(props.invalid, "maxTokens")}
+          />
         </div>
         <div class="field">
           <label for="recall-platform">Format for</label>
@@ -212,7 +268,7 @@ export function RecallPage(props: {
             ))}
           </select>
         </div>
-        <PeriodFields id="recall" period={props.period} />
+        <PeriodFields id="recall" period={props.period} invalid={props.invalid} />
         <button type="submit">Recall</button>
       </form>
       {result ? (
