@@ -41,14 +41,20 @@ export function shortDate(iso: string, timeZone: string | undefined): string {
  * as an instant: the day a person means when they type one, as the times shown them are on that clock.
  */
 export function localDayStart(day: string, timeZone: string | undefined): Date {
-  return startOfLocalDay(Date.parse(`${day}T00:00:00Z`), timeZone);
+  return localInstant(Date.parse(`${day}T00:00:00Z`), timeZone);
 }
 
-/** The local day's first moment, of the day whose UTC midnight is `midnight` (ms). */
-function startOfLocalDay(midnight: number, timeZone: string | undefined): Date {
-  const guess = midnight - offsetAt(midnight, timeZone);
-  // Again at the guess: the offset at UTC midnight is not the one at local midnight across a DST change.
-  return new Date(midnight - offsetAt(guess, timeZone));
+/** The instant `timeZone`'s clock shows the time `wall` (ms, that time read as if it were UTC's). */
+function localInstant(wall: number, timeZone: string | undefined): Date {
+  const guess = wall - offsetAt(wall, timeZone);
+  // Again at the guess: the offset at UTC's moment is not the one at the local one across a DST change.
+  return new Date(wall - offsetAt(guess, timeZone));
+}
+
+/** A date-time without a zone ("2024-03-15T09:00"), as typed on the clock of `timeZone`; anything else as it is. */
+function localDateTime(value: string, timeZone: string | undefined): string {
+  const wall = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value) ? Date.parse(`${value}Z`) : Number.NaN;
+  return Number.isNaN(wall) ? value : localInstant(wall, timeZone).toISOString();
 }
 
 /** How far `timeZone`'s clock is ahead of UTC at `time` (ms, to the minute). */
@@ -67,8 +73,8 @@ function offsetAt(time: number, timeZone: string | undefined): number {
  * A date filter's bounds as the person typing them means them: a day (YYYY-MM-DD) is theirs, on the
  * clock of `timeZone` (the system's when undefined), from its first moment to its last, as instants;
  * the API's day is UTC's, which in Auckland filed a chat shown at 06:25 on the 12th under the 11th.
- * Swapped days are refused as typed. Anything else (a date-time, no date at all) is passed on as it
- * is, for the API to check.
+ * A date-time without a zone is on that clock too. Swapped days are refused as typed. Anything else
+ * (a date-time with its zone, no date at all) is passed on as it is, for the API to check.
  */
 export function localDayBounds(
   from: string | undefined,
@@ -76,10 +82,10 @@ export function localDayBounds(
   timeZone: string | undefined,
 ): { dateFrom?: string; dateTo?: string } {
   if (from !== undefined && to !== undefined && isDay(from) && isDay(to)) dayRange(from, to);
-  const end = (day: string) => new Date(startOfLocalDay(Date.parse(`${day}T00:00:00Z`) + 86_400_000, timeZone).getTime() - 1).toISOString();
+  const end = (day: string) => new Date(localInstant(Date.parse(`${day}T00:00:00Z`) + 86_400_000, timeZone).getTime() - 1).toISOString();
   return {
-    ...(from !== undefined ? { dateFrom: isDay(from) ? localDayStart(from, timeZone).toISOString() : from } : {}),
-    ...(to !== undefined ? { dateTo: isDay(to) ? end(to) : to } : {}),
+    ...(from !== undefined ? { dateFrom: isDay(from) ? localDayStart(from, timeZone).toISOString() : localDateTime(from, timeZone) } : {}),
+    ...(to !== undefined ? { dateTo: isDay(to) ? end(to) : localDateTime(to, timeZone) } : {}),
   };
 }
 

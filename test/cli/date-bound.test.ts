@@ -37,6 +37,13 @@ it("bounds a day on the user's clock, the one the CLI shows times on, across a c
     dateFrom: "0049-12-31T12:21:00.000Z", // local mean time then, to the minute
     dateTo: "9999-12-31T10:59:59.999Z",
   });
+  // A time of day without a zone is on that clock too, as the times the CLI shows are; one with its zone is as it says.
+  expect(dateOptions({ from: "2024-07-12T09:00", to: "2024-07-12T17:30:15.5" }, "Pacific/Auckland")).toEqual({
+    dateFrom: "2024-07-11T21:00:00.000Z",
+    dateTo: "2024-07-12T05:30:15.500Z",
+  });
+  expect(dateOptions({ from: "2024-03-10T03:30" }, "America/New_York")).toEqual({ dateFrom: "2024-03-10T07:30:00.000Z" });
+  expect(dateOptions({ from: "2024-07-12T09:00Z" }, "Pacific/Auckland")).toEqual({ dateFrom: "2024-07-12T09:00Z" });
   expect(() => dateOptions({ from: "2024-05-31", to: "2024-05-01" }, "Pacific/Auckland")).toThrow(
     "dateFrom: 2024-05-31 is after the range's end, 2024-05-01",
   );
