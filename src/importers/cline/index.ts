@@ -44,7 +44,17 @@ function isUiMessages(sample: Sample): boolean {
 }
 
 /** Keys an Anthropic MessageParam of Cline's history has: Roo adds `ts` and a condensed history's marks. */
-const API_KEYS = new Set(["role", "content", "ts", "isSummary", "condenseId", "condenseParent", "truncationParent", "isTruncationMarker", "truncationId"]);
+const API_KEYS = new Set([
+  "role",
+  "content",
+  "ts",
+  "isSummary",
+  "condenseId",
+  "condenseParent",
+  "truncationParent",
+  "isTruncationMarker",
+  "truncationId",
+]);
 
 /**
  * The model's side of a task: a list of `{ role, content }` whose first message is the user's, of
