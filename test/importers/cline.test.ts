@@ -123,6 +123,23 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     expect(await contents(folder)).toEqual(["Rename the README's title", "Renamed it to mnemo."]);
   });
 
+  it("an image Roo Code generated is shown as [image]; a plan-mode answer by its response, the option clicked as the user's", async () => {
+    const folder = await task("plan", [
+      say(0, "text", "Draw the harbour's logo, then plan the tide widget"),
+      say(10, "image", JSON.stringify({ imageUri: "vscode-webview://logo.png", imagePath: "/home/ana/logo.png" })),
+      ask(
+        20,
+        "plan_mode_respond",
+        JSON.stringify({ response: "First the API, then the widget.", options: ["Go", "Wait"], selected: "Go" }),
+      ),
+    ]);
+    expect(await contents(folder)).toEqual([
+      "Draw the harbour's logo, then plan the tide widget",
+      "[image]\n\nFirst the API, then the widget.",
+      "Go",
+    ]);
+  });
+
   it("a damaged message (a quote lost) costs only itself", async () => {
     const good = [say(0, "task", "Why is the build slow?"), say(10, "text", "The tests run serially."), say(30, "text", "Pass --parallel.")]
       .map((message) => JSON.stringify(message))
@@ -141,6 +158,25 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
       "Why is the build slow?",
       "The tests run serially.\n\nPass --parallel.",
     ]);
+  });
+
+  it("the model's file is known with Cline's newer keys (id, ts, modelInfo, metrics) and a <task> string for content", async () => {
+    const folder = await task("model-side", [say(0, "task", "List the tide stations"), say(10, "text", "Brest, Roscoff, Le Conquet.")]);
+    const history = [
+      { role: "user", content: "<task>\nList the tide stations\n</task>", ts: T + 5 },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "Brest, Roscoff, Le Conquet." }],
+        id: "msg_01",
+        ts: T + 9,
+        modelInfo: {},
+        metrics: {},
+      },
+    ];
+    await writeFile(join(folder, "api_conversation_history.json"), JSON.stringify(history));
+    const { conversations, skipped } = await collectWithSkips(folder);
+    expect(conversations.map((c) => c.conversation.messages.length)).toEqual([2]);
+    expect(skipped).toEqual({ [MODEL_SIDE]: 1 });
   });
 
   it("a task with nothing said (stopped before any answer, its prompt empty) is counted, not imported", async () => {

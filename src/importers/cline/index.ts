@@ -43,22 +43,15 @@ function isUiMessages(sample: Sample): boolean {
   );
 }
 
-/** Keys an Anthropic MessageParam of Cline's history has: Roo adds `ts` and a condensed history's marks. */
+/** Keys a message of the model's history has: an Anthropic MessageParam, and what Cline and Roo add to it. */
 const API_KEYS = new Set([
-  "role",
-  "content",
-  "ts",
-  "isSummary",
-  "condenseId",
-  "condenseParent",
-  "truncationParent",
-  "isTruncationMarker",
-  "truncationId",
+  ...["role", "content", "ts", "id", "modelInfo", "metrics"], // Cline's ClineStorageMessage
+  ...["isSummary", "condenseId", "condenseParent", "truncationParent", "isTruncationMarker", "truncationId"], // Roo's
 ]);
 
 /**
- * The model's side of a task: a list of `{ role, content }` whose first message is the user's, of
- * content blocks (Cline sends a task as `[{ type: "text", text: "<task>…" }, …]`, never a bare string).
+ * The model's side of a task: a list of `{ role, content }` whose first message is the user's, its
+ * content blocks (Cline sends a task as `[{ type: "text", text: "<task>…" }, …]`) or a `<task>` string.
  */
 function isApiHistory(sample: Sample): boolean {
   const roles = sample.strings("role");
@@ -68,6 +61,6 @@ function isApiHistory(sample: Sample): boolean {
     [...sample.keys].every((key) => API_KEYS.has(key)) &&
     roles[0] === "user" &&
     roles.every((role) => role === "user" || role === "assistant") &&
-    sample.listKeys("content").has("type")
+    (sample.listKeys("content").has("type") || sample.strings("content")[0]?.startsWith("<task>") === true)
   );
 }

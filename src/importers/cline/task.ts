@@ -9,23 +9,25 @@
 // - Which file: ui_messages.json, what the chat showed, every message with its time (`ts`, ms). The
 //   api_conversation_history.json beside it is what the model was sent: the prompt inside `<task>`
 //   or `<feedback>` tags with `<environment_details>` after it, the tools' output as the user's
-//   messages, calls as XML in the text (older) or tool_use blocks (newer), and no time in Cline's.
-//   Both are rewritten whole at each step, so ui_messages.json is never behind; the model's file is
-//   counted as not read (index.ts, MODEL_SIDE).
+//   messages, calls as XML in the text (older) or tool_use blocks (newer), times only in newer
+//   versions (ClineStorageMessage.ts, Roo's `ts`). Both are rewritten whole at each step, so
+//   ui_messages.json is never behind; the model's file is counted as not read (index.ts, MODEL_SIDE).
 // - Human: the task (say "task"; Roo and Kilo say it as the file's first "text"), and what the user
 //   typed later (say "user_feedback": an answer, a follow-up, a rejected tool's reason), with its
 //   images as `[image]` and files as `[file: name]`; an option clicked in answer to a question (Cline
 //   writes no feedback then, but `selected` into the question's JSON).
 // - Assistant: from one human message to the next, one message: its text (say "text"), its questions
 //   (ask "followup": `question` of the JSON, or the text of versions that wrote it bare), a plan-mode
-//   answer (ask "plan_mode_respond": `response`), the result it ended on (say "completion_result",
-//   without Cline's HAS_CHANGES flag; an ask "completion_result" with text too, shown once when it repeats it), and the
-//   tools it ran as `[tool: readFile]` (say/ask "tool": the JSON's `tool`), `[tool: execute_command]`,
-//   an MCP server's tool by name, those in a row on one line. Left out: reasoning, the API requests
+//   answer (ask "plan_mode_respond": `response`), an image Roo generated (say "image") as `[image]`,
+//   the result it ended on (say "completion_result", without Cline's HAS_CHANGES flag; an ask
+//   "completion_result" with text too, once when it repeats the say), and the tools it ran as
+//   `[tool: readFile]` (say/ask "tool": the JSON's `tool`), `[tool: execute_command]`, an MCP
+//   server's tool by name, those in a row on one line. Left out: reasoning, the API requests
 //   (api_req_started: a JSON of the request and its cost), commands' and tools' output, errors,
 //   checkpoints, notices; a subtask is a task of its own (Roo's new_task), its result here not.
-// - Id: the first message's `ts`, what Cline names a task by (its id is the time it began) and the same
-//   whether a tasks folder, a task's folder or the file alone is imported. Title: the task's first line.
+// - Id: the first message's `ts`, when the task began (Cline's task id is that time too, a few ms
+//   before), the same whether a tasks folder, a task's folder or the file alone is imported: a
+//   folder's name is not seen in the last two. Title: the task's first line, as promptTitle cuts it.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -73,7 +75,8 @@ function utterancesOf(record: JsonObject, index: number, ts: number | undefined)
     return [human(promptPieces(record))];
   if (kind === "text" || kind === "completion_result" || kind === "plan_completion_result")
     return [assistant(textPieces(kind === "text" ? text : withoutChangesFlag(text)))];
-  if (kind === "followup" || kind === "plan_mode_respond") {
+  if (kind === "image" && record.type === "say") return [assistant([{ text: "[image]", tool: false }])]; // Roo's generate_image
+  if (kind === "followup" || kind === "plan_mode_respond" || kind === "act_mode_respond") {
     const json = parsed(text);
     const said = json === undefined ? text : (stringOf(json.question) ?? stringOf(json.response) ?? "");
     const selected = nonEmptyString(json?.selected);
