@@ -184,11 +184,17 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     expect(await collectWithSkips(folder)).toEqual({ conversations: [], skipped: { "tasks without any message text": 1 } });
   });
 
-  it("the model's file alone is counted as not read; task_metadata.json alone is named, with what to pass", async () => {
+  it("the model's file alone is counted as not read; task_metadata.json and taskHistory.json alone are named, with what to pass", async () => {
     const kilo = join(root, "kilocode.kilo-code", "tasks", "0b9e8d7c-6f5a-4b3c-9d2e-1f0a9b8c7d6e", "api_conversation_history.json");
     expect(await collectWithSkips(kilo)).toEqual({ conversations: [], skipped: { [MODEL_SIDE]: 1 } });
     await expect(openExport(join(clineTasks, "1748001234567", "task_metadata.json"))).rejects.toThrow(
       /Cline's task_metadata\.json \(the files and models a task used\), not the conversations/,
     );
+    const index = join(scratch, "taskHistory.json");
+    await writeFile(
+      index,
+      JSON.stringify([{ id: String(T), ts: T + 90_000, task: "Fix the parser", tokensIn: 120, tokensOut: 40, totalCost: 0.01 }]),
+    );
+    await expect(openExport(index)).rejects.toThrow(/Cline's taskHistory\.json \(the list of tasks, not what was said in them\)/);
   });
 });

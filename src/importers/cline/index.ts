@@ -21,6 +21,11 @@ export const cline: Importer = {
       what: "Cline's task_metadata.json (the files and models a task used)",
       instead: "Pass the task's folder, or the tasks folder that holds it (ui_messages.json is the task's chat).",
     },
+    {
+      keys: ["id", "ts", "task", "tokensIn", "tokensOut"],
+      what: "Cline's taskHistory.json (the list of tasks, not what was said in them)",
+      instead: "Pass the tasks folder instead: ~/.cline/data/tasks, beside the state folder that holds this file.",
+    },
   ],
   convert: loaded(async () => {
     const { taskMessage, tasks } = await import("./task.js");
