@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MODEL_SIDE } from "../../src/importers/cline/index.js";
+import { MODEL_SIDE } from "../../src/importers/cline/model-side.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";

@@ -3,6 +3,7 @@
 // ~/.cline/data/tasks/<task id>/), holding ui_messages.json (what the chat showed), api_conversation_history.json
 // (what the model was sent) and task_metadata.json. ui_messages.json is read (task.ts says why).
 import { groupedPerFile, loaded, type Importer, type Sample } from "../importer.js";
+import { MODEL_SIDE } from "./model-side.js";
 
 export const cline: Importer = {
   id: "cline",
@@ -32,10 +33,6 @@ export const cline: Importer = {
     return groupedPerFile(taskMessage, tasks);
   }),
 };
-
-/** Why a task's api_conversation_history.json is not read beside its ui_messages.json. */
-export const MODEL_SIDE =
-  "files of what Cline sent the model (api_conversation_history.json), not read: the task's ui_messages.json holds its chat";
 
 /** A ClineMessage list: `{ ts, type: "say" | "ask", say | ask, text }` (Cline's ExtensionMessage.ts, Roo's packages/types message.ts). */
 function isUiMessages(sample: Sample): boolean {
