@@ -11,7 +11,8 @@
 //   or `<feedback>` tags with `<environment_details>` after it, the tools' output as the user's
 //   messages, calls as XML in the text (older) or tool_use blocks (newer), times only in newer
 //   versions (ClineStorageMessage.ts, Roo's `ts`). Both are rewritten whole at each step, so
-//   ui_messages.json is never behind; the model's file is counted as not read (index.ts detects it aside, model-side.ts).
+//   ui_messages.json is never behind; the model's file is detected aside (index.ts), counted as not
+//   read, and needs no pairing with it: a task is its one file.
 // - Human: the task (say "task"; Roo and Kilo say it as the file's first "text"), and what the user
 //   typed later (say "user_feedback": an answer, a follow-up, a rejected tool's reason), with its
 //   images as `[image]` and files as `[file: name]`; an option clicked in answer to a question (Cline
