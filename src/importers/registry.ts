@@ -9,6 +9,7 @@ import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
+import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
@@ -49,6 +50,7 @@ export const IMPORTERS: readonly Importer[] = [
   codex,
   geminiCli,
   vscodeChat,
+  cline,
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

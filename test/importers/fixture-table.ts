@@ -39,6 +39,20 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "The file is semicolon-separated (a French locale)",
   },
   "claude-code/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl": "claude-code",
+  "cline/kilocode.kilo-code/tasks/0b9e8d7c-6f5a-4b3c-9d2e-1f0a9b8c7d6e/api_conversation_history.json": "aside", // its ui_messages.json missing
+  "cline/kilocode.kilo-code/tasks/6c1d7e2f-0a9b-4c8d-8e7f-5a4b3c2d1e0f/ui_messages.json": "cline", // Kilo Code: the task as a "text"
+  "cline/rooveterinaryinc.roo-cline/tasks/3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c/api_conversation_history.json": "aside", // what the model was sent, with ts
+  "cline/rooveterinaryinc.roo-cline/tasks/3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c/ui_messages.json": "cline", // Roo Code 3.x
+  "cline/saoudrizwan.claude-dev/tasks/1736942400000/api_conversation_history.json": "aside", // tool calls as XML in the text
+  "cline/saoudrizwan.claude-dev/tasks/1736942400000/ui_messages.json": "cline", // Cline 2.x: a bare follow-up, the result in the ask
+  "cline/saoudrizwan.claude-dev/tasks/1748001234567/api_conversation_history.json": "aside",
+  "cline/saoudrizwan.claude-dev/tasks/1748001234567/task_metadata.json": null, // the files and models the task used
+  "cline/saoudrizwan.claude-dev/tasks/1748001234567/ui_messages.json": {
+    format: "cline",
+    conversations: 1,
+    messages: 6,
+    finds: "The parser now reads 24:10 as 00:10 on the next day",
+  },
   "codex/sessions/2025/08/14/rollout-2025-08-14T10-02-11-5c1e9a7b-2d3f-4e5a-9b8c-7d6e5f4a3b2c.jsonl": "codex", // no events (0.20)
   "codex/sessions/2025/10/29/rollout-2025-10-29T09-12-03-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl": {
     format: "codex",
