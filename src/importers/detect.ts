@@ -520,19 +520,39 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
 }
 
 /**
- * What the importers' detectors make of a shape, in the layout given: the format of its first
- * record they know (a damaged first record costs that record, not the file), or the format whose
+ * What the importers' detectors make of a shape, in the layout given: the format most of its records
+ * are of (a damaged record, the first too, costs that record, not the file), or the format whose
  * memory file it is; undefined when none.
  */
 function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detection | undefined {
   const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
-  for (const keys of candidates) {
-    const sample = sampleOf(shape, keys);
-    const found = recognise(sample);
-    if (found?.match.whole) return { format: found.importer.id, layout: "values", empty: false };
-    if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
-    const memories = recogniseMemories(sample);
-    if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };
-  }
+  const verdicts = candidates.flatMap((keys) => {
+    const detection = recordDetection(sampleOf(shape, keys), layout, wrapper);
+    return detection === undefined ? [] : [detection];
+  });
+  return mostSaid(verdicts);
+}
+
+/** What one record of the prefix says the file is. */
+function recordDetection(sample: Sample, layout: Layout, wrapper: WrapperPath | undefined): Detection | undefined {
+  const found = recognise(sample);
+  if (found?.match.whole) return { format: found.importer.id, layout: "values", empty: false };
+  if (found !== undefined) return { format: found.importer.id, layout, wrapper, aside: found.match.aside, empty: sample.emptyList };
+  const memories = recogniseMemories(sample);
+  if (memories !== undefined) return { format: memories.id, layout, wrapper, empty: sample.emptyList, memories: true };
   return undefined;
+}
+
+/**
+ * The format most of the prefix's records say, the first record's on a tie: a byte lost from the
+ * first record's key (DeepSeek's `inserted_at`, which alone tells its records from ChatGPT's) had
+ * the whole file read as another format's, and every record in it left out.
+ */
+function mostSaid(verdicts: Detection[]): Detection | undefined {
+  const said = (detection: Detection) => `${detection.format}:${detection.memories === true}`;
+  const votes = new Map<string, number>();
+  for (const detection of verdicts) votes.set(said(detection), (votes.get(said(detection)) ?? 0) + 1);
+  let best: Detection | undefined;
+  for (const detection of verdicts) if (best === undefined || votes.get(said(detection))! > votes.get(said(best))!) best = detection;
+  return best;
 }

@@ -163,8 +163,17 @@ describe("damage to one record of 1,000", () => {
           expect(damaged.repaired).toEqual([expect.objectContaining({ record: k + 1, text: expect.stringContaining("\uFFFD") })]);
         }
       }),
-      // Found by this test: a cut that loses a record's closing brackets, so that the next records read as inside it.
-      { numRuns: 40, examples: [["claude", 997, { kind: "cut short", at: 1_825_243_379, length: 327_565_618 }]] },
+      {
+        numRuns: 40,
+        examples: [
+          // Found by this test: a cut that loses a record's closing brackets, so that the next records read as inside it.
+          ["claude", 997, { kind: "cut short", at: 1_825_243_379, length: 327_565_618 }],
+          // And a byte lost from or added to the first record's `inserted_at`, the key that tells DeepSeek's
+          // records from ChatGPT's: the whole file was read as ChatGPT's, and nothing imported.
+          ["deepseek", 0, { kind: "bytes lost", at: 2_147_483_636, length: 1 }],
+          ["deepseek", 0, { kind: "bytes added", at: 1_761_253_140, bytes: Uint8Array.from([32]) }],
+        ],
+      },
     );
   });
 });
