@@ -39,6 +39,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "The file is semicolon-separated (a French locale)",
   },
   "claude-code/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl": "claude-code",
+  "aider/copied/bus-cli.aider.chat.history.md": "aider", // aider 0.8 (2023), copied, trailing spaces trimmed, a mode line on top
+  "aider/tideapp/.aider.chat.history.md": {
+    format: "aider",
+    conversations: 2,
+    messages: 12,
+    finds: "Let's convert with zoneinfo, which knows the transitions",
+  },
   "codex/sessions/2025/08/14/rollout-2025-08-14T10-02-11-5c1e9a7b-2d3f-4e5a-9b8c-7d6e5f4a3b2c.jsonl": "codex", // no events (0.20)
   "codex/sessions/2025/10/29/rollout-2025-10-29T09-12-03-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl": {
     format: "codex",
