@@ -11,6 +11,7 @@ import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
+import { continueDev } from "./continue/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
@@ -50,6 +51,7 @@ export const IMPORTERS: readonly Importer[] = [
   codex,
   geminiCli,
   vscodeChat,
+  continueDev,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
