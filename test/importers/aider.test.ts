@@ -27,7 +27,7 @@ describe("Aider's chat history", () => {
       ["The tide table shows high water an hour late in summer.", "2024-11-12T09:14:03.000Z", 8],
       ["Add a function that lists the spring tides of a month.", "2024-11-14T17:40:22.000Z", 4],
     ]);
-    expect(skipped).toEqual({ "sessions without an answer (aider started, nothing asked of it)": 1 });
+    expect(skipped).toEqual({ "sessions without an answer (aider's output and commands alone)": 1 });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["aider", "Aider", true]);

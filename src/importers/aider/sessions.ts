@@ -90,7 +90,7 @@ function sessionConversation(section: Section, context: RecordContext): UploadCo
   const messages = agentTurns(said);
   const first = messages.find((message) => message.role === "human");
   if (first === undefined || !messages.some((message) => message.role === "assistant")) {
-    context.skip("sessions without an answer (aider started, nothing asked of it)");
+    context.skip("sessions without an answer (aider's output and commands alone)");
     return undefined;
   }
   const createdAt = isoFromTime(section.started) ?? context.fallbackDate.toISOString();
