@@ -23,12 +23,14 @@ describe("Continue sessions", () => {
   it("~/.continue/sessions: a conversation per session, dated by sessions.json, titled as Continue shows it", async () => {
     const { conversations } = await collectWithSkips(sessions);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
+      ["0b9a8c7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d", "Reading a CSV with a BOM", 4],
       ["3b8f0c1e-6a2d-4f7b-9c5e-1d2a3b4c5d6e", "Parsing the harbour's CSV feed", 4],
       ["7c2e9a4f-0b1d-4e6a-8f3c-5d4e3f2a1b0c", "Fix the DST offset in to_local", 4],
       // "New Session" is Continue's placeholder: the first prompt's first line instead.
       ["a1f0e2d3-c4b5-4a69-8788-796a5b4c3d2e", "What's a good name for a tide-table app?", 2],
     ]);
     expect(conversations.map((c) => c.conversation.createdAt.slice(0, 19))).toEqual([
+      "2023-11-14T16:00:00",
       "2024-05-13T09:10:00",
       "2025-05-22T07:45:12",
       expect.any(String), // not listed: the file's time
@@ -64,6 +66,35 @@ describe("Continue sessions", () => {
     expect(messages.map((message) => message.id)).toEqual(["item-1", "item-2", "item-3", "item-4"]);
     expect(messages[0]?.content.endsWith("```\nWhy does this break on the harbour's new CSV export?")).toBe(true);
     expect(messages.filter((message) => message.content.includes("def parse_feed(text):"))).toHaveLength(2); // the prompt's block, the answer's
+  });
+
+  it("a session of Continue's Python server (2023): the input typed, and what each step not hidden showed", async () => {
+    const [session] = await collect(join(sessions, "0b9a8c7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d.json"));
+    expect(session?.conversation.messages.map((message) => [message.id, message.role, message.content])).toEqual([
+      ["step-2", "human", "How do I read a CSV file with a BOM in Python?"],
+      ["step-3", "assistant", 'Open it with `encoding="utf-8-sig"`: Python drops the BOM, and the first column\'s name comes out clean.'],
+      ["step-4", "human", "/edit use utf-8-sig in parse_feed"],
+      ["step-5", "assistant", "Opened feed.py with utf-8-sig so the BOM is dropped."],
+    ]);
+    const dir = await folder("timeline", {
+      "old.json": {
+        active: false,
+        session_info: { session_id: "old", title: "Older still", date_created: "1690000000.5", workspace_directory: "/src" },
+        history: {
+          timeline: [
+            { step: { class_name: "UserInputStep", name: "User Input", description: "explain this regex", hide: false }, depth: 0 },
+            { step: { class_name: "SimpleChatStep", name: "Chat", description: "It matches UK postcodes.", hide: false }, depth: 1 },
+          ],
+          current_index: 1,
+        },
+      },
+    });
+    const [older] = await collect(dir);
+    expect([
+      older?.conversation.title,
+      older?.conversation.createdAt,
+      older?.conversation.messages.map((message) => message.content),
+    ]).toEqual(["Older still", "2023-07-22T04:26:40.500Z", ["explain this regex", "It matches UK postcodes."]]);
   });
 
   it("tools an answer ran are named from its toolCallStates when its message has no toolCalls", async () => {

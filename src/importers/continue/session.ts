@@ -22,8 +22,12 @@
 // - Dates: sessions.json's `dateCreated` (milliseconds as a string) is the session's start; a session
 //   file holds no time, so without the list it starts at the file's time, and it was last updated
 //   then. Nothing gives a message its time.
-// - Continue's Python server (before 0.8, 2023) wrote other files (`session_state`, `session_info`),
-//   which Continue itself no longer opens: not read.
+// - Continue's Python server (before 0.8, 2023; server/continuedev/core/main.py, server/sessions.py at
+//   2023-12) wrote PersistedSessionInfo `{ session_state: { history: [StepDescription] }, title,
+//   workspace_directory, session_id }` (before it `{ session_info, history: { timeline: [{ step }] } }`),
+//   listed in sessions.json as `{ session_id, title, date_created }` (seconds): Continue no longer
+//   opens them, but they stay on disk. Read as its GUI showed them: a UserInputStep's `description`
+//   (the input) the human's, every other step not hidden (a chat answer, an edit's summary) the assistant's.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
@@ -41,6 +45,8 @@ interface SessionRead {
   id: string;
   title: string | undefined;
   said: Utterance[];
+  /** When the file itself says (the oldest format's `session_info.date_created`). */
+  createdAt?: string | undefined;
   fileDate: Date;
   skip: SkipReport;
 }
@@ -54,9 +60,12 @@ interface Listed {
 export function continueRecord(record: unknown, context: RecordContext): ContinueItem | undefined {
   if (!isObject(record)) return undefined;
   if (Array.isArray(record.history)) return { session: sessionRead(record, context) };
-  const id = nonEmptyString(record.sessionId);
-  if (id === undefined) return undefined; // an entry of the old format (`session_id`): its file is not read either
-  return { listed: { id, title: shownTitle(record.title), createdAt: isoFromTime(record.dateCreated) }, skip: context.skip };
+  const steps = serverSteps(record);
+  if (steps !== undefined) return { session: serverSessionRead(record, steps, context) };
+  const id = nonEmptyString(record.sessionId) ?? nonEmptyString(record.session_id);
+  if (id === undefined) return undefined;
+  const createdAt = isoFromTime(record.dateCreated ?? record.date_created);
+  return { listed: { id, title: shownTitle(record.title), createdAt }, skip: context.skip };
 }
 
 function sessionRead(record: JsonObject, context: RecordContext): SessionRead {
@@ -65,6 +74,41 @@ function sessionRead(record: JsonObject, context: RecordContext): SessionRead {
     id: fittingId(nonEmptyString(record.sessionId) ?? sessionFileId(context.path)),
     title: shownTitle(record.title),
     said: said.filter((item) => item !== undefined),
+    fileDate: context.fallbackDate,
+    skip: context.skip,
+  };
+}
+
+/**
+ * The steps of a session the Python server wrote: PersistedSessionInfo's `session_state.history`
+ * (StepDescription), or before it `history.timeline`, each node's `step`.
+ */
+function serverSteps(record: JsonObject): JsonObject[] | undefined {
+  if (isObject(record.session_state)) return arrayOf(record.session_state.history).filter(isObject);
+  if (isObject(record.session_info) && isObject(record.history)) {
+    return arrayOf(record.history.timeline)
+      .map((node) => (isObject(node) ? node.step : undefined))
+      .filter(isObject);
+  }
+  return undefined;
+}
+
+/** A Python server's session: the user's input (UserInputStep) and what each step not hidden showed (its description). */
+function serverSessionRead(record: JsonObject, steps: JsonObject[], context: RecordContext): SessionRead {
+  const info = isObject(record.session_info) ? record.session_info : record;
+  const said = steps.flatMap((step, index): Utterance[] => {
+    const type = step.step_type ?? step.class_name;
+    const input = type === "UserInputStep";
+    const params = isObject(step.params) ? step.params : {};
+    const text = nonEmptyString(step.description) ?? (input ? nonEmptyString(params.user_input) : undefined);
+    if (text === undefined || (!input && step.hide === true)) return [];
+    return [{ id: `step-${index + 1}`, role: input ? "human" : "assistant", pieces: [{ text, tool: false }], time: undefined }];
+  });
+  return {
+    id: fittingId(nonEmptyString(info.session_id) ?? sessionFileId(context.path)),
+    title: shownTitle(info.title),
+    said,
+    createdAt: isoFromTime(info.date_created),
     fileDate: context.fallbackDate,
     skip: context.skip,
   };
@@ -127,7 +171,7 @@ function conversationOf(session: SessionRead, listed: Listed | undefined): Uploa
     return undefined;
   }
   const fileTime = session.fileDate.toISOString();
-  const createdAt = listed?.createdAt ?? fileTime;
+  const createdAt = listed?.createdAt ?? session.createdAt ?? fileTime;
   return {
     complete: true, // the file holds the whole session as it stands
     conversation: {
