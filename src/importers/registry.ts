@@ -1,6 +1,7 @@
 // Every export format mnemo reads, one line each: adding a format is a folder beside these and a
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
+import { aider } from "./aider/index.js";
 import { aistudio } from "./aistudio/index.js";
 import { bigAgi } from "./big-agi/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
@@ -11,6 +12,7 @@ import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
+import { continueDev } from "./continue/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
@@ -51,6 +53,8 @@ export const IMPORTERS: readonly Importer[] = [
   geminiCli,
   vscodeChat,
   cline,
+  continueDev,
+  aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
   upload, // mnemo's own shape, after the apps

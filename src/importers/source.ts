@@ -87,10 +87,18 @@ export async function readFileHead(path: string, length: number): Promise<Buffer
   }
 }
 
-/** Names of archive junk and hidden files that never hold an export (macOS resource forks, dotfiles). */
+/**
+ * Names of archive junk and hidden files that never hold an export (macOS resource forks, dotfiles),
+ * but for the hidden files an app keeps its chats in: Aider's .aider.chat.history.md in each repository.
+ */
 export function isJunkPath(path: string): boolean {
-  return path.split("/").some((part) => part.startsWith(".") || part === "__MACOSX");
+  const parts = path.split("/");
+  const name = parts.at(-1) ?? "";
+  const hidden = (part: string) => part.startsWith(".") && !(part === name && HIDDEN_CHATS.has(name));
+  return parts.some((part) => hidden(part) || part === "__MACOSX");
 }
+
+const HIDDEN_CHATS = new Set([".aider.chat.history.md"]);
 
 const MAX_DIRECTORY_DEPTH = 4; // Takeout nests files as Takeout/My Activity/Gemini Apps/My Activity.json
 

@@ -53,6 +53,25 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "The parser now reads 24:10 as 00:10 on the next day",
   },
+  "aider/copied/bus-cli.aider.chat.history.md": "aider", // aider 0.8 (2023), copied, trailing spaces trimmed, a mode line on top
+  "aider/tideapp/.aider.chat.history.md": {
+    format: "aider",
+    conversations: 2,
+    messages: 12,
+    finds: "Let's convert with zoneinfo, which knows the transitions",
+  },
+  "continue/sessions/0b9a8c7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d.json": "continue", // 2023: the Python server's PersistedSessionInfo
+  "continue/sessions/3b8f0c1e-6a2d-4f7b-9c5e-1d2a3b4c5d6e.json": "continue", // 2024: content a string, compact JSON, history first
+  "continue/sessions/7c2e9a4f-0b1d-4e6a-8f3c-5d4e3f2a1b0c.json": {
+    format: "continue",
+    conversations: 1,
+    messages: 4,
+    finds: "to_local adds a fixed offset, so daylight saving time is never applied",
+  },
+  "continue/sessions/a1f0e2d3-c4b5-4a69-8788-796a5b4c3d2e.json": "continue", // "New Session", not in sessions.json
+  // A session of no messages: its empty `history` is read as an empty list (Chatbot UI's wrapper), "files that hold no conversations".
+  "continue/sessions/e5d4c3b2-a190-4f8e-9d7c-6b5a49382716.json": "upload",
+  "continue/sessions/sessions.json": "continue", // the dates, the Python server's entry (session_id, seconds) first
   "codex/sessions/2025/08/14/rollout-2025-08-14T10-02-11-5c1e9a7b-2d3f-4e5a-9b8c-7d6e5f4a3b2c.jsonl": "codex", // no events (0.20)
   "codex/sessions/2025/10/29/rollout-2025-10-29T09-12-03-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl": {
     format: "codex",

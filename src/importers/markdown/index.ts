@@ -3,6 +3,7 @@
 // `## Assistant`, `### You` / `### ChatGPT`, `## Prompt:` / `## Response:`) or bold labels
 // (`**User:**`), one conversation a file (transcript.ts says what makes a text a transcript).
 import { loaded, perRecord, type Importer, type Sample } from "../importer.js";
+import { isAiderHistory } from "../aider/history.js";
 import { isChatgptExporterMarkdown } from "./dialects.js";
 import { readTranscript } from "./transcript.js";
 
@@ -19,9 +20,9 @@ export const markdown: Importer = {
   convert: loaded(async () => perRecord((await import("./conversation.js")).transcriptConversation)),
 };
 
-/** A transcript, and not one of a dialect with an entry of its own (chatgpt-exporter). */
+/** A transcript, and not one of a dialect with an entry of its own (chatgpt-exporter, Aider's chat history). */
 function isGenericTranscript(sample: Sample): boolean {
-  if (sample.text === "") return false;
+  if (sample.text === "" || isAiderHistory(sample.text)) return false;
   const transcript = readTranscript(sample.text);
   return transcript !== undefined && !isChatgptExporterMarkdown(transcript);
 }
