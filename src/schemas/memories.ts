@@ -168,7 +168,11 @@ const MAX_BULK_MOVE = 100;
 export const UpdateMemoryRequest = z.object({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
-  text: z.string().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
+  /**
+   * Trimmed before its length is counted, as a stored memory's text is: the text kept is the trimmed
+   * one. Not refused as empty here, so a bulk move with text says text cannot go there (memory-edits.ts).
+   */
+  text: z.string().trim().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
   bucketId: BodyBucketId.optional(),
   bucketName: BucketName.optional(),
 });
