@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
+import { MAX_MEMORY_CHARS } from "./limits.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import {
   ApiVersion,
@@ -16,7 +17,7 @@ import {
   queryInt,
 } from "./common.js";
 
-export const MAX_MEMORY_CHARS = 20_000;
+export { MAX_MEMORY_CHARS };
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** mnemo has no path for long documents (an import reads chats, not prose), so whoever holds a longer text splits it. */
