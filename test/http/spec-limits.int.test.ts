@@ -5,8 +5,9 @@ import { startServer, type RunningServer } from "../../src/http/listen.js";
 import { openTestApp } from "../helpers.js";
 
 /**
- * Limits of the API met exactly and passed by one, over HTTP, where two endpoints take the same
- * text: the same text is measured the same way by each.
+ * The API's edges as an outside client meets them, over HTTP: a limit met exactly and passed by
+ * one, measured alike by every endpoint that takes the same text, and text that can be spelt in
+ * more than one Unicode form.
  */
 
 let app: App;
@@ -49,5 +50,26 @@ describe("a memory's text limit", () => {
     expect([over.status, over.body.error]).toEqual([400, "text: must be at most 20000 characters"]);
     const spaces = await send("POST", "/api/v2/memory/update", { memoryId: stored.body.memoryId, text: "   " });
     expect([spaces.status, spaces.body.error]).toEqual([400, "text: must not be empty"]);
+  });
+});
+
+describe("the conversation list's title filter", () => {
+  it("is a partial match whichever way an accent is spelt, composed (é) or as e and a combining accent", async () => {
+    const upload = (id: string, title: string) =>
+      send("POST", "/api/chat-history/ingest/custom-online", {
+        platform: "accents",
+        conversation: { id, title, createdAt: "2025-01-01T00:00:00Z", messages: [{ id: "m1", role: "human", content: "hi" }] },
+      });
+    const composed = await upload("composed", "Café in Paris");
+    const decomposed = await upload("decomposed", "Cre\u0300me bru\u0302le\u0301e recipe");
+    expect([composed.status, decomposed.status]).toEqual([200, 200]);
+    const found = async (title: string) =>
+      (await send("GET", `/api/chat-history/chats?provider=accents&title=${encodeURIComponent(title)}`)).body.items.map(
+        (item: { id: string }) => item.id,
+      );
+    expect(await found("cafe\u0301")).toEqual([composed.body.conversationId]);
+    expect(await found("café")).toEqual([composed.body.conversationId]);
+    expect(await found("crème brûlée")).toEqual([decomposed.body.conversationId]);
+    expect(await found("CRE\u0300ME")).toEqual([decomposed.body.conversationId]);
   });
 });
