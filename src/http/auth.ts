@@ -93,10 +93,11 @@ const UNREADABLE =
  * client past the limit of wrong tokens (any local process: loopback is one client) used to get
  * 429 for every token, so it could lock a new user out. What makes guessing useless is the token:
  * 256 random bits. The limit protects the server instead: a client that keeps sending wrong
- * tokens has each answer held back (SLOW_ANSWER_MS, a few at a time) and gets 429 with
- * Retry-After. Only a wrong token counts: a request without one guesses nothing, and it is all a
- * web page can send (a cross-origin Authorization header needs CORS, which the server denies
- * unless configured).
+ * tokens has each answer held back (SLOW_ANSWER_MS, a few at a time), still a 401 with
+ * Retry-After: the spec answers a bad token with 401 (§5), and a client that asks its user for
+ * a new token on a 401 took a 429 for a busy server and kept sending the revoked one. Only a wrong
+ * token counts: a request without one guesses nothing, and it is all a web page can send (a
+ * cross-origin Authorization header needs CORS, which the server denies unless configured).
  */
 export function bearerAuth(
   app: App,
@@ -133,10 +134,8 @@ export function bearerAuth(
     const client = clientKey(clientAddress(c));
     limiter.fail(client);
     const wait = limiter.retryAfter(client);
-    if (wait === 0) {
-      c.header("WWW-Authenticate", bearerChallenge(c, true));
-      throw new AppError("unauthorized", "Invalid API token");
-    }
+    c.header("WWW-Authenticate", bearerChallenge(c, true));
+    if (wait === 0) throw new AppError("unauthorized", "Invalid API token");
     const holding = held.get(client) ?? 0;
     if (holding < MAX_HELD) {
       held.set(client, holding + 1);
@@ -145,6 +144,6 @@ export function bearerAuth(
       else held.set(client, held.get(client)! - 1);
     }
     c.header("Retry-After", String(wait));
-    throw new AppError("rate_limited", "Too many wrong API tokens from this machine: try again later with the right one");
+    throw new AppError("unauthorized", "Invalid API token (one of too many from this machine: each is now answered after a second)");
   };
 }

@@ -7,12 +7,11 @@ import type { Route } from "./routes.js";
 
 const DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; `error` names the field",
-  401: "Missing or wrong bearer token; WWW-Authenticate points at the resource metadata",
+  401: "Missing or wrong bearer token; WWW-Authenticate points at the resource metadata (past 10 wrong tokens a minute, answered after 1 s, with Retry-After)",
   403: "Forbidden: a Host header this server does not answer to (DNS rebinding)",
   404: "Not found",
   409: "Conflict",
   413: "Body too large",
-  429: "Too many failed authentication attempts",
   500: "Internal server error",
   503: "Unavailable: a table of the store is damaged (`error` names it; `mnemo doctor` on the server's machine repairs it), the disk is full, or a dependency cannot be reached",
 };
@@ -22,8 +21,8 @@ function schema(type: z.ZodType): object {
   return rest;
 }
 
-/** What every authenticated route can answer, whatever it does: the token, the Host guard, the lockout, a fault, a damaged table. */
-const EVERY_ROUTE = [401, 403, 429, 500, 503];
+/** What every authenticated route can answer, whatever it does: the token, the Host guard, a fault, a damaged table. */
+const EVERY_ROUTE = [401, 403, 500, 503];
 
 /** A route that takes input checks it, and answers 400 naming the field: GET /api/buckets?v=3 did, undocumented. */
 const takesInput = (route: Route) => Boolean(route.query || route.body || route.stream || route.path.includes("{"));

@@ -7,3 +7,6 @@ export const MAX_CONVERSATION_TOKENS = 100_000;
 export const MAX_ID_CHARS = 500;
 /** The longest conversation title an upload takes (importers cut an export's longer ones to it). */
 export const MAX_TITLE_CHARS = 1_000;
+
+/** The longest text a memory holds, its date included (the CLI words it before loading the schemas). */
+export const MAX_MEMORY_CHARS = 20_000;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
+import { MAX_MEMORY_CHARS } from "./limits.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import {
   ApiVersion,
@@ -16,7 +17,7 @@ import {
   queryInt,
 } from "./common.js";
 
-export const MAX_MEMORY_CHARS = 20_000;
+export { MAX_MEMORY_CHARS };
 export const MEMORY_ID_PATTERN = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** mnemo has no path for long documents (an import reads chats, not prose), so whoever holds a longer text splits it. */
@@ -168,7 +169,11 @@ const MAX_BULK_MOVE = 100;
 export const UpdateMemoryRequest = z.object({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
-  text: z.string().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
+  /**
+   * Trimmed before its length is counted, as a stored memory's text is: the text kept is the trimmed
+   * one. Not refused as empty here, so a bulk move with text says text cannot go there (memory-edits.ts).
+   */
+  text: z.string().trim().max(MAX_MEMORY_CHARS, MEMORY_TOO_LONG).optional(),
   bucketId: BodyBucketId.optional(),
   bucketName: BucketName.optional(),
 });

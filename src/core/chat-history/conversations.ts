@@ -44,6 +44,15 @@ const SUMMARY_COLUMNS = [
 ];
 type Summary = Omit<ConversationRow, "contentHash" | "revision" | "claimedAt" | "claimedBy">;
 
+/**
+ * The ways a title filter can be spelt in Unicode: composed (é) and decomposed (e and a combining
+ * accent), so "Café" typed on one device finds the title another stored, as a partial match (spec
+ * §4.3) should; titles are stored as they were sent.
+ */
+function titleSpellings(title: string): string[] {
+  return [...new Set([title, title.normalize("NFC"), title.normalize("NFD")])];
+}
+
 /** GET /api/chat-history/chats: pinned first, then the most recently updated. */
 export async function listConversations(ctx: CoreContext, userId: string, input: ListChatsQuery): Promise<ListChatsResponse> {
   const query = parseInput(ListChatsQuery, input);
@@ -51,7 +60,7 @@ export async function listConversations(ctx: CoreContext, userId: string, input:
   const where: Where<"conversations"> = {
     userId,
     platform: query.provider === "all" ? undefined : query.provider,
-    title: query.title ? { contains: query.title } : undefined,
+    anyOf: query.title ? titleSpellings(query.title).map((title) => ({ title: { contains: title } })) : undefined,
     createdAt: dayRange(query.dateFrom, query.dateTo),
     pinned: query.pinnedOnly ? true : undefined,
     // Empty, as a form sends a field left blank, it filters nothing, as an empty title does.

@@ -139,6 +139,22 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect((await json<Listed>(["memories", "-n", "1"])).memories.map((m) => m.text)).toEqual(["no cilantro"]);
   });
 
+  it("says when it is the date that takes a text past 20,000 characters, and stores one the date fits", async () => {
+    const over = await mnemo(["remember", "-"], "y".repeat(19_990));
+    expect([over.code, over.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /text: is 19,990 characters, and its date \(11 more\) takes it past the 20,000 a memory holds\n.*Shorten it to 19,989 characters, store it without the date \(--no-date\)/,
+      ),
+    ]);
+    const fits = await json<{ memoryId: string }>(["remember", "-"], "y".repeat(19_989));
+    const [stored] = (await json<Listed>(["memories", "-n", "1"])).memories;
+    expect([stored!.id, stored!.text.length]).toEqual([fits.memoryId, 20_000]);
+    const edited = await mnemo(["memories", "edit", fits.memoryId, "-"], "z".repeat(19_990));
+    expect([edited.code, edited.stderr]).toEqual([2, expect.stringMatching(/text: is 19,990 characters, and its date \(11 more\)/)]);
+    expect((await mnemo(["memories", "edit", "--no-date", fits.memoryId, "-"], "z".repeat(19_990))).code).toBe(0);
+  });
+
   it("finds a memory by meaning", async () => {
     const result = await json<Listed>(["memories", "--query", "what pet do I have?"]);
     expect(result.memories[0]!.text).toMatch(/dog Biscuit/);
