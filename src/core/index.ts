@@ -142,7 +142,7 @@ export async function imageBytes(app: App, memoryId: string): Promise<{ data: Bu
   return (await import("./memories/images.js")).imageBytes(app.context, memoryId);
 }
 
-/** An upload's JSON body read as it arrives, refused once its messages pass the token limit (chat-history/upload-reader.ts). */
+/** An upload's JSON body read as it arrives, its messages past the token limit not kept (chat-history/upload-reader.ts). */
 export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: number): Promise<unknown> {
   return (await import("./chat-history/upload-reader.js")).readUploadBody(body, length);
 }

@@ -1,9 +1,8 @@
-import http from "node:http";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/core/app.js";
 import { startServer, type RunningServer } from "../../src/http/listen.js";
-import { openTestApp } from "../helpers.js";
+import { openTestApp, settled } from "../helpers.js";
 
 let app: App;
 let server: RunningServer;
@@ -19,8 +18,8 @@ afterAll(async () => {
   await app.close();
 });
 
-/** An upload of `count` short messages (~3 tokens each, or none), as bytes. */
-const upload = (id: string, count: number, empty = false) =>
+/** An upload of `count` short messages (~3 tokens each), as bytes. */
+const upload = (id: string, count: number) =>
   Buffer.from(
     JSON.stringify({
       conversation: {
@@ -30,7 +29,7 @@ const upload = (id: string, count: number, empty = false) =>
         messages: Array.from({ length: count }, (_, i) => ({
           id: `m${i}`,
           role: i % 2 ? "assistant" : "human",
-          content: empty ? "" : `note ${i}`,
+          content: `note ${i}`,
         })),
       },
     }),
@@ -42,44 +41,39 @@ async function send(body: Buffer, headers: Record<string, string> = {}) {
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
     body,
   });
-  return { status: response.statusCode, body: (await response.body.json()) as { error?: string; field?: string } };
+  const answer = (await response.body.json()) as {
+    error?: string;
+    field?: string;
+    conversationId?: string;
+    conversation?: { status: string };
+  };
+  return { status: response.statusCode, body: answer };
 }
 
-describe("an upload over 100,000 tokens is refused as it arrives", () => {
-  it("answers 400 naming conversation.messages while the client has sent only part of the body, and stores nothing", async () => {
-    const bytes = upload("huge", 150_000); // ~8 MB, ~450,000 tokens; 100,000 are in its first ~2 MB
-    const part = bytes.subarray(0, 4 * 1024 * 1024);
-    // Half the body, then nothing: a server that needs all of it before answering never answers.
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/chat-history/ingest/custom-online`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": String(bytes.length) },
-      });
-      req.on("response", (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        res.on("end", () => {
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, body: text });
-        });
-      });
-      req.on("error", reject);
-      req.write(part);
-    });
-    expect(status).toBe(400);
-    expect(JSON.parse(body).field).toBe("conversation.messages");
-    expect(await app.context.store.count("conversations", "true")).toBe(0);
-  });
-
-  it("refuses one sent with its length the same, small or large, and takes one within the limit", async () => {
+describe("an upload over 100,000 tokens is taken and rejected in the background (spec §3, §4.3)", () => {
+  it("answers 200 queued, whatever its size; the index worker rejects it with the reason; one within the limit is ready", async () => {
+    // 60,000 tiny messages are ~3 MB, read as they arrive; 150,000 are ~8 MB, ~450,000 tokens.
+    const ids: string[] = [];
     for (const count of [60_000, 150_000]) {
       const answer = await send(upload(`c${count}`, count));
-      expect([answer.status, answer.body.field]).toEqual([400, "conversation.messages"]);
+      expect([answer.status, answer.body.conversation?.status]).toEqual([200, "queued"]);
+      ids.push(answer.body.conversationId!);
     }
-    const ok = await send(upload("fine", 20_000, true)); // over 1 MB, so read as it arrives; nothing to embed
-
+    const ok = await send(upload("fine", 2));
     expect(ok.status).toBe(200);
-    expect((await send(upload("fine-again", 2))).status).toBe(200);
-    expect(await app.context.store.count("conversations", "true")).toBe(2);
+    const service = await app.service();
+    await settled(service);
+    for (const id of ids) {
+      const detail = await service.conversations.get(id);
+      expect(detail.status).toBe("rejected");
+      expect(detail.statusReason).toMatch(/tokens, over the limit of 100,000 a conversation may have/);
+    }
+    expect((await service.conversations.get(ok.body.conversationId!)).status).toBe("ready");
+  });
+
+  it("still answers 400 naming the field when the body is no upload", async () => {
+    const bytes = Buffer.from(upload("robot", 60_000).toString().replace('"role":"human"', '"role":"robot"')); // read as it arrives
+    const answer = await send(bytes);
+    expect([answer.status, answer.body.field]).toEqual([400, "conversation.messages[0].role"]);
   });
 });

@@ -7,32 +7,40 @@ import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 import { decodeUtf8, Utf8StreamDecoder, withoutBom } from "../../text/utf8.js";
 import { messageTokens } from "./chunking.js";
 
-const LIMIT = MAX_CONVERSATION_TOKENS.toLocaleString("en-US");
-
 /** Bodies up to this size are parsed whole (JSON.parse is ~6× faster than parsing as the bytes arrive). */
 const WHOLE_BODY_BYTES = 1024 * 1024;
 
 /**
- * An upload's body (the spec's upload shape, JSON), refused when its messages hold more than the
- * 100,000-token limit. A large body (or one of unknown length) is parsed as its bytes arrive, its
- * messages' tokens counted on the way, and refused as soon as they pass the limit, without reading
- * the rest: read whole, a 42 MB upload of 300,000 tiny messages took a server from 315 MB to 1 GB
- * (four at once to 2.1 GB) before the index worker rejected it anyway. Counted as the index worker
- * counts (messageTokens), so what passes here is what it would accept; a re-upload that adds to
- * what was stored can still pass the limit there. Undefined for an empty body; bytes that are not
- * UTF-8 are kept visible (text/utf8.ts).
+ * An upload's body (the spec's upload shape, JSON). A conversation over the 100,000-token limit is
+ * taken, as the spec says (200, `queued`), for the index worker to reject: a large body (or one of
+ * unknown length) is parsed as its bytes arrive, its messages' tokens counted on the way (as the
+ * worker counts them, messageTokens), and the messages after the one that passes the limit are read
+ * past, not kept: read whole, a 42 MB upload of 300,000 tiny messages took a server from 315 MB to
+ * 1 GB (four at once to 2.1 GB), for a conversation the worker rejects unread. Undefined for an
+ * empty body; bytes that are not UTF-8 are kept visible (text/utf8.ts).
  */
 export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: number): Promise<unknown> {
+  if (length !== undefined && length <= WHOLE_BODY_BYTES) return await parseWhole(body);
   const tokenizer = await loadTokenizer();
-  if (length !== undefined && length <= WHOLE_BODY_BYTES) return withinLimit(await parseWhole(body), tokenizer);
   const assembler = new Assembler();
   const count = tokenCounter(tokenizer);
+  let over = false;
+  /** How deep the tokens of a message read past are: 0 when none is. */
+  let skipping = 0;
   let seen = false;
   const take = (token: Token) => {
     seen = true;
+    if (skipping > 0) {
+      skipping += OPENS.has(token.name) ? 1 : CLOSES.has(token.name) ? -1 : 0;
+      return;
+    }
+    if (over && startsMessage(assembler, token)) {
+      skipping = OPENS.has(token.name) ? 1 : 0;
+      return;
+    }
     if (token.name === "keyValue" && token.value === "__proto__")
       throw AppError.invalid(where(assembler) || "body", 'has a field named "__proto__"');
-    if (token.name === "stringValue" && assembler.key === "content" && isMessage(assembler.path)) count(token.value as string);
+    if (token.name === "stringValue" && assembler.key === "content" && isMessage(assembler.path)) over = count(token.value as string);
     assembler.consume(token);
   };
   const blank = { only: true };
@@ -46,14 +54,27 @@ export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: n
   return assembler.current;
 }
 
-/** Adds up messages' tokens, and throws once they pass the limit. */
-function tokenCounter(tokenizer: Tokenizer): (content: string) => void {
+const OPENS = new Set(["startObject", "startArray"]);
+const CLOSES = new Set(["endObject", "endArray"]);
+
+/** Whether a token starts an item of `conversation.messages`. */
+function startsMessage(assembler: Assembler, token: Token): boolean {
+  const { path } = assembler;
+  return (
+    path.length === 2 &&
+    path[0] === "conversation" &&
+    path[1] === "messages" &&
+    Array.isArray(assembler.current) &&
+    token.name !== "endArray"
+  );
+}
+
+/** Adds up messages' tokens; true once they are past the limit. */
+function tokenCounter(tokenizer: Tokenizer): (content: string) => boolean {
   let total = 0;
-  let messages = 0;
   return (content) => {
-    messages++;
     total += messageTokens(content, tokenizer);
-    if (total > MAX_CONVERSATION_TOKENS) throw overLimit(messages);
+    return total > MAX_CONVERSATION_TOKENS;
   };
 }
 
@@ -67,20 +88,6 @@ async function parseWhole(body: AsyncIterable<Uint8Array>): Promise<unknown> {
   } catch {
     throw notJson();
   }
-}
-
-/**
- * The parsed upload, once its messages are known to be within the limit. A token is at least one
- * byte of UTF-8, so messages of at most 100,000 bytes in all need no count.
- */
-function withinLimit(upload: unknown, tokenizer: Tokenizer): unknown {
-  const messages = (upload as { conversation?: { messages?: unknown } } | undefined)?.conversation?.messages;
-  if (!Array.isArray(messages)) return upload;
-  const contents = messages.map((message) => (message as { content?: unknown } | null)?.content).filter((c) => typeof c === "string");
-  if (contents.reduce((bytes, content) => bytes + Buffer.byteLength(content), 0) <= MAX_CONVERSATION_TOKENS) return upload;
-  const count = tokenCounter(tokenizer);
-  for (const content of contents) count(content);
-  return upload;
 }
 
 interface Token {
@@ -155,12 +162,4 @@ function where(assembler: Assembler): string {
     .map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`))
     .join("")
     .replace(/^\./, "");
-}
-
-function overLimit(messages: number): AppError {
-  return AppError.invalid(
-    "conversation.messages",
-    `hold more than ${LIMIT} tokens by message ${messages.toLocaleString("en-US")}: a conversation may have at most ${LIMIT}`,
-    "Split it into several conversations, each with its own conversation.id and under the limit.",
-  );
 }

@@ -35,20 +35,29 @@ async function failure(work: Promise<unknown>): Promise<AppError> {
 }
 
 describe("readUploadBody", () => {
-  // ~2 tokens per message: 60,000 of them pass the 100,000-token limit at about message 50,000.
+  // 3 MB of short messages, which pass the 100,000-token limit at about message 25,000.
   const over = upload(Array.from({ length: 60_000 }, (_, i) => `note ${i}`));
 
-  it("refuses a conversation over 100,000 tokens as soon as its messages pass the limit, without reading the rest", async () => {
-    const { chunks, read } = streamed(over);
-    const error = await failure(readUploadBody(chunks));
-    expect(error.details["field"]).toBe("conversation.messages");
-    expect(error.message).toMatch(/more than 100,000 tokens by message [\d,]+/);
-    expect(read.chunks).toBeLessThan(read.of);
+  it("takes a conversation over 100,000 tokens whole, for the index worker to reject, keeping its messages only until they pass the limit", async () => {
+    const { chunks, read } = streamed(`${over.slice(0, -2)}, "platform": "notes" }}`); // a field after the messages is still read
+    const value = (await readUploadBody(chunks)) as { conversation: { messages: { id: string }[]; platform: string } };
+    const kept = value.conversation.messages;
+    expect(kept.length).toBeGreaterThan(10_000);
+    expect(kept.length).toBeLessThan(60_000);
+    expect(kept.map((message) => message.id)).toEqual(Array.from({ length: kept.length }, (_, i) => `m${i}`));
+    expect(value.conversation.platform).toBe("notes");
+    expect(read.chunks).toBe(read.of);
   });
 
-  it("refuses the same when the body is small enough to be parsed whole", async () => {
-    const error = await failure(readUploadBody(streamed(over).chunks, Buffer.byteLength(over)));
-    expect(error.details["field"]).toBe("conversation.messages");
+  it("keeps every message of a body small enough to be parsed whole, for the worker to count", async () => {
+    const small = upload(Array.from({ length: 20 }, () => "word ".repeat(6_000))); // 600 KB, ~120,000 tokens
+    const value = (await readUploadBody(streamed(small).chunks, Buffer.byteLength(small))) as { conversation: { messages: unknown[] } };
+    expect(value.conversation.messages).toHaveLength(20);
+  });
+
+  it("still refuses a body that is not JSON past the limit", async () => {
+    const error = await failure(readUploadBody(streamed(`${over.slice(0, -3)}, ]}}`).chunks));
+    expect(error.details["field"]).toBe("body");
   });
 
   it("reads a body within the limit the same both ways, as JSON.parse does", async () => {
