@@ -236,6 +236,15 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toContain('Platform: no conversations from platform "myspace"');
     await page.goto(`${server.url}/recall?q=tea&maxTokens=-5`);
     expect(await page.locator("main").textContent()).toMatch(/Max tokens: must be at least 1/i);
+    // The date the Add form starts a memory with is what takes 19,995 characters past the limit: said so.
+    await page.goto(`${server.url}/memories`);
+    await page.click("text=Add a memory");
+    await page.fill("#new-text", "x".repeat(19_995));
+    await page.getByRole("button", { name: "Add memory" }).click();
+    await page.waitForURL(`${server.url}/memories`);
+    expect((await page.locator(".flash").textContent())?.trim()).toContain(
+      "Text: is 19,995 characters, and its date (11 more) takes it past the 20,000 a memory holds. Shorten it to 19,989 characters, store it without the date (untick “Start it with today's date”)",
+    );
     const swapped = await page.goto(`${server.url}/search?q=tea&from=2024-05-31&to=2024-05-01`);
     expect(await page.locator("main").textContent()).toContain("From: 2024-05-31 is after the range's end, 2024-05-01");
     // Said on the search page itself, at the field, with what was typed still there to change.

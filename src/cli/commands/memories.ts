@@ -4,7 +4,7 @@ import { AppError } from "../../shared/errors.js";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { shortDate } from "../../text/local-time.js";
 import { keepingDate, startsWithItsDate } from "../../text/memory-date.js";
-import { datedWithinLimit } from "../dated-text.js";
+import { datedWithinLimit } from "../../schemas/dated-text.js";
 import type { MnemoService } from "../../core/index.js";
 import type { Output } from "../output.js";
 import { moveToTrash } from "../move-to-trash.js";
@@ -79,7 +79,7 @@ export function registerMemories(program: Command): void {
       action(async (session, id: string, words: string[], options: { date: boolean }) => {
         const given = await argumentText(words, session.io.stdin);
         await withService(session, async (service) => {
-          const text = options.date ? datedWithinLimit(given, keepingDate(await currentText(service, id), given)) : given;
+          const text = options.date ? datedWithinLimit(given, keepingDate(await currentText(service, id), given), "--no-date") : given;
           const result = await service.memories.update({ memoryId: id, text });
           if (session.out.json) return session.out.data(result);
           if ("memory" in result) session.out.success(`Updated ${result.memory.id} (version ${result.memory.version})`);

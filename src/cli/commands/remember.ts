@@ -8,7 +8,7 @@ import type { MnemoService } from "../../core/index.js";
 import type { StoreMemoryRequest } from "../../schemas/memories.js";
 import type { InStream } from "../io.js";
 import { withDate } from "../../text/memory-date.js";
-import { datedWithinLimit } from "../dated-text.js";
+import { datedWithinLimit } from "../../schemas/dated-text.js";
 import { argumentText, asksForStdin } from "../stdin.js";
 import { action, withService, type Session } from "../session.js";
 
@@ -44,7 +44,9 @@ export function registerRemember(program: Command): void {
         await withService(session, async (service) => {
           const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
           const requests = texts.map(({ text, line }) => ({
-            text: options.date ? datedWithinLimit(text, withDate(text, new Date(), out.timeZone), line ? `line ${line}` : "text") : text,
+            text: options.date
+              ? datedWithinLimit(text, withDate(text, new Date(), out.timeZone), "--no-date", line ? `line ${line}` : "text")
+              : text,
             ...(bucketId === undefined ? {} : { bucketId }),
             ...(options.source ? { source: options.source } : {}),
           }));

@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { MemoryObject } from "../../schemas/memories.js";
 import { AppError } from "../../shared/errors.js";
+import { datedWithinLimit } from "../../schemas/dated-text.js";
 import { withDate } from "../../text/memory-date.js";
 import { plural } from "../format.js";
 import { field, fields, fileField, numberField, rawField, readForm } from "../forms.js";
@@ -46,7 +47,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const bucketId = numberField(field(form, "bucketId"));
     // Dated as `mnemo remember` dates it, unless unticked (text/memory-date.ts); an empty text stays empty, for the core to refuse.
     const text = rawField(form, "text") ?? "";
-    const dated = field(form, "date") === "1" ? withDate(text) : text;
+    const dated = field(form, "date") === "1" ? datedWithinLimit(text, withDate(text), "untick “Start it with today's date”") : text;
     await session.service.memories.store({ text: dated, ...(bucketId !== undefined ? { bucketId } : {}) });
     return done(c, form, "Memory added.");
   });
