@@ -12,8 +12,8 @@ const CLAUDE = path.join(EXPORTS, "claude-export.zip");
 const SETTLE_SECONDS = 1;
 
 /** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
-function startWatch(folder: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
-  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), folder];
+function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []): { child: ChildProcess; log(): string } {
+  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), ...flags, folder];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -33,6 +33,25 @@ async function download(source: string, target: string): Promise<void> {
   fs.writeFileSync(target, bytes.subarray(0, Math.floor(bytes.length / 2)));
   await new Promise((resolve) => setTimeout(resolve, (SETTLE_SECONDS * 1000) / 2));
   fs.appendFileSync(target, bytes.subarray(Math.floor(bytes.length / 2)));
+}
+
+/** The session goes on: a prompt after its last record, as Claude Code appends it. */
+function appendPrompt(file: string, content: string): void {
+  const last = JSON.parse(fs.readFileSync(file, "utf8").trim().split("\n").at(-1)!) as {
+    uuid: string;
+    sessionId: string;
+    timestamp: string;
+  };
+  const prompt = {
+    parentUuid: last.uuid,
+    isSidechain: false,
+    type: "user",
+    sessionId: last.sessionId,
+    uuid: `${last.uuid.slice(0, -4)}9999`,
+    timestamp: new Date(Date.parse(last.timestamp) + 60_000).toISOString(),
+    message: { role: "user", content },
+  };
+  fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
 }
 
 async function conversationCount(env: NodeJS.ProcessEnv): Promise<number> {
@@ -192,5 +211,51 @@ it("two folders watched at once keep each other's records in watch.json", async 
     expect(state.imports.map((entry) => entry.format)).toEqual(["claude"]);
   } finally {
     expect(await stop(child)).toBe(0);
+  }
+});
+
+it("two mnemo watch processes on one store (a terminal's beside the service's) keep each other's records in watch.json", async () => {
+  const downloads = tempDir("mnemo-downloads-");
+  const projects = tempDir("mnemo-claude-projects-");
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");
+  const file = path.join(projects, "bread", path.basename(session));
+  fs.mkdirSync(path.dirname(file));
+  fs.copyFileSync(session, file);
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
+  const state = () =>
+    JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
+      folders: Record<string, unknown>;
+      sessions: Record<string, string>;
+      imports: { format: string }[];
+    };
+  // The downloads' watcher first, so that what it holds from watch.json predates the sessions' watcher's record.
+  const terminal = startWatch(downloads, env);
+  let service: ReturnType<typeof startWatch> | undefined;
+  try {
+    await vi.waitFor(() => expect(terminal.log()).toMatch(/Watching .* for chat exports/), { timeout: 30_000 });
+    service = startWatch(projects, env, ["--session-settle", "1"]);
+    // Each import waits for its file to hold still, seen twice: seconds each.
+    await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
+    await vi.waitFor(() => expect(terminal.log()).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
+    expect(Object.keys(state().sessions)).toEqual([file]);
+    // And the other way: the session goes on, and its record is written beside the export's.
+    appendPrompt(file, "Et avec de la farine complète ?");
+    await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 updated conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    const { size, mtimeMs } = fs.statSync(file);
+    expect(state().sessions).toEqual({ [file]: `${size}:${Math.round(mtimeMs)}` });
+    expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]);
+    expect(Object.keys(state().folders).sort()).toEqual([downloads, projects].sort());
+  } finally {
+    expect(await stop(terminal.child)).toBe(0);
+    if (service) expect(await stop(service.child)).toBe(0);
   }
 });

@@ -25,9 +25,10 @@ const MAX_FILES = 100_000;
 export interface SessionWatchOptions {
   folder: string;
   stableMs: number;
-  /** Each file's signature ("size:mtime") when it was last imported; kept in watch.json by the caller. */
-  imported: Record<string, string>;
-  save(): void;
+  /** Each file's signature ("size:mtime") when it was last imported, as watch.json holds it now (the caller keeps it). */
+  imported(): Record<string, string>;
+  /** Keeps a file's signature as imported. */
+  record(file: string, signature: string): Promise<void>;
   importFile(file: string): Promise<ImportSummary>;
   log: { notice(text: string): void; warn(text: string): void };
 }
@@ -39,8 +40,9 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
   /** Files looked at and not imported (another format), by signature: looked at again when they change. */
   const passed = new Map<string, string>();
   return async (now) => {
+    const imported = options.imported();
     for (const { file, signature } of sessionFiles(options.folder)) {
-      if (options.imported[file] === signature || passed.get(file) === signature) continue;
+      if (imported[file] === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
       if (known?.signature !== signature) {
         seen.set(file, { signature, since: now });
@@ -63,8 +65,7 @@ async function importSession(file: string, format: ExportFormat, signature: stri
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   // A file that failed is tried again only once it changes, as an export is.
-  options.imported[file] = signature;
-  options.save();
+  await options.record(file, signature);
 }
 
 /** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
