@@ -259,3 +259,67 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
     if (service) expect(await stop(service.child)).toBe(0);
   }
 });
+
+it("imports the session logs that are one .json file rewritten as they go (Gemini CLI's before April 2026, VS Code's chat), and no other .json", async () => {
+  const watched = tempDir("mnemo-sessions-");
+  fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
+  fs.cpSync(path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage"), path.join(watched, "workspaceStorage"), { recursive: true });
+  // A project beside them: .json files by the hundred, none a session.
+  for (let index = 0; index < 200; index++) {
+    const dir = path.join(watched, "project", `package-${index}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `package-${index}`, version: "1.0.0" }));
+  }
+  const gemini = fs
+    .readdirSync(path.join(watched, "gemini-tmp"), { recursive: true, encoding: "utf8" })
+    .map((name) => path.join(watched, "gemini-tmp", name))
+    .find((file) => /session-.*\.json$/.test(file))!;
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const watch = startWatch(watched, env, ["--session-settle", "1"]);
+  try {
+    // Each is imported once it has held still for a second, seen twice: a few seconds.
+    await vi.waitFor(
+      () => {
+        expect(watch.log()).toMatch(/From .*chats\/session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(
+          /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
+        );
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const before = (
+      JSON.parse((await runCli(["--json", "chats", "list", "--page-size", "100"], { env })).stdout) as {
+        items: { title: string; messageCount: number }[];
+      }
+    ).items.find((item) => item.title === "Fix Brest tide CSV parsing")!.messageCount;
+    // Gemini CLI writes the whole file again with each message.
+    const session = JSON.parse(fs.readFileSync(gemini, "utf8")) as { lastUpdated: string; messages: unknown[] };
+    session.messages.push(
+      { id: "0a6f1c2e-1111-4a1b-8c1d-000000000007", timestamp: "2026-03-14T09:20:00.000Z", type: "user", content: "And for Roscoff?" },
+      {
+        id: "0a6f1c2e-1111-4a1b-8c1d-000000000008",
+        timestamp: "2026-03-14T09:20:05.000Z",
+        type: "gemini",
+        content: "Roscoff's table has the same columns: the fix holds.",
+        thoughts: [],
+        model: "gemini-2.5-flash",
+      },
+    );
+    session.lastUpdated = "2026-03-14T09:20:05.000Z";
+    fs.writeFileSync(gemini, JSON.stringify(session, null, 2));
+    await vi.waitFor(
+      () => expect(watch.log()).toMatch(/From .*session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 updated conversation$/m),
+      { timeout: 60_000, interval: 250 },
+    );
+    expect(watch.log()).not.toMatch(/package\.json|Could not import/);
+    const listed = JSON.parse((await runCli(["--json", "chats", "list", "--page-size", "100"], { env })).stdout) as {
+      items: { title: string; platform: string; messageCount: number }[];
+    };
+    // Updated in place: the session once, with the two new messages.
+    const brest = listed.items.filter((item) => item.title === "Fix Brest tide CSV parsing");
+    expect(brest.map((item) => [item.platform, item.messageCount])).toEqual([["gemini-cli", before + 2]]);
+  } finally {
+    expect(await stop(watch.child)).toBe(0);
+  }
+});

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ExportFormat } from "../../importers/index.js";
+import { isSessionLog, type ExportFormat } from "../../importers/index.js";
 import { waitForProcessLock } from "../../store/process-lock.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
@@ -168,7 +168,8 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
 /** Imports the file if it is an export of a watched format whose content was never imported. */
 async function consider(file: string, options: WatchOptions): Promise<void> {
   const format = await exportFormat(file);
-  if (!format || UNWATCHED_FORMATS.has(format)) return;
+  // A session log (a Gemini CLI session's .json) is the sessions' watcher's: imported as it goes on, not once.
+  if (!format || UNWATCHED_FORMATS.has(format) || isSessionLog(format)) return;
   const sha256 = await hashOf(file);
   const before = readState(options.stateFile).imports.find((entry) => entry.sha256 === sha256);
   if (before) {

@@ -11,8 +11,12 @@ import { conversationsOutcome } from "./import-outcome.js";
  * changed and then stayed still for `stableMs` (a session paused), and those already there when
  * watching begins are imported too (each file is its session as it stands, never an older copy).
  *
- * - Files: `.jsonl` at any depth below the folder (hidden folders and node_modules aside), whose
- *   format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
+ * - Files: `.jsonl` and `.json` at any depth below the folder (hidden folders and node_modules aside),
+ *   whose format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
+ *   `.json` too: Gemini CLI's sessions before April 2026 (chats/session-*.json) and VS Code's chat
+ *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
+ *   folder may hold thousands of other .json files: each is detected once per signature (`passed`,
+ *   from a sample of its start), and at most MAX_FILES are looked at.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
  */
@@ -83,7 +87,10 @@ export function fileSignature(info: fs.Stats): string {
   return `${info.size}:${Math.round(info.mtimeMs)}`;
 }
 
-/** The `.jsonl` files below the folder, with their size and time. */
+/** Session logs' extensions: a record a line, or one JSON object rewritten whole. */
+const SESSION_FILE = /\.jsonl?$/i;
+
+/** The `.jsonl` and `.json` files below the folder, with their size and time. */
 function sessionFiles(folder: string): { file: string; signature: string }[] {
   const found: { file: string; signature: string }[] = [];
   const walk = (dir: string, depth: number) => {
@@ -97,7 +104,7 @@ function sessionFiles(folder: string): { file: string; signature: string }[] {
       if (found.length >= MAX_FILES) return;
       const at = path.join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith(".jsonl")) {
+      else if (entry.isFile() && SESSION_FILE.test(entry.name)) {
         const info = fs.statSync(at, { throwIfNoEntry: false });
         if (info) found.push({ file: at, signature: fileSignature(info) });
       }
