@@ -243,6 +243,7 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
     });
     fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
     await vi.waitFor(() => expect(terminal.log()).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
+    await vi.waitFor(() => expect(state().imports).toHaveLength(1), { timeout: 10_000 });
     expect(Object.keys(state().sessions)).toEqual([file]);
     // And the other way: the session goes on, and its record is written beside the export's.
     appendPrompt(file, "Et avec de la farine complète ?");
@@ -251,7 +252,8 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
       interval: 250,
     });
     const { size, mtimeMs } = fs.statSync(file);
-    expect(state().sessions).toEqual({ [file]: `${size}:${Math.round(mtimeMs)}` });
+    // Written just after the log says so.
+    await vi.waitFor(() => expect(state().sessions).toEqual({ [file]: `${size}:${Math.round(mtimeMs)}` }), { timeout: 10_000 });
     expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]);
     expect(Object.keys(state().folders).sort()).toEqual([downloads, projects].sort());
   } finally {
@@ -319,6 +321,113 @@ it("imports the session logs that are one .json file rewritten as they go (Gemin
     // Updated in place: the session once, with the two new messages.
     const brest = listed.items.filter((item) => item.title === "Fix Brest tide CSV parsing");
     expect(brest.map((item) => [item.platform, item.messageCount])).toEqual([["gemini-cli", before + 2]]);
+  } finally {
+    expect(await stop(watch.child)).toBe(0);
+  }
+});
+
+/**
+ * `claude --resume`: a new file under a new session id, starting with the old session's lines (their
+ * uuids kept, their sessionId the new one), then the session goes on: two messages.
+ */
+function writeResumed(session: string, project: string): void {
+  const resumedId = "7a1d3c5e-2f4b-4a6c-8e9d-1b3c5d7e9f02";
+  const copied = fs
+    .readFileSync(session, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((record) => (record.sessionId === undefined ? record : { ...record, sessionId: resumedId }));
+  const later = [
+    {
+      parentUuid: "11a0e7c2-0022-4d1e-8a10-000000000022",
+      isSidechain: false,
+      type: "user",
+      sessionId: resumedId,
+      uuid: "11a0e7c2-0023-4d1e-8a10-000000000023",
+      timestamp: "2026-03-03T09:00:00.000Z",
+      message: { role: "user", content: "Back to it: does Roscoff's table parse now?" },
+    },
+    {
+      parentUuid: "11a0e7c2-0023-4d1e-8a10-000000000023",
+      isSidechain: false,
+      type: "assistant",
+      sessionId: resumedId,
+      uuid: "11a0e7c2-0024-4d1e-8a10-000000000024",
+      timestamp: "2026-03-03T09:00:06.000Z",
+      message: {
+        id: "msg_02A",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-20250514",
+        content: [{ type: "text", text: "Yes: same columns, same fix." }],
+      },
+    },
+  ];
+  fs.writeFileSync(
+    path.join(project, `${resumedId}.jsonl`),
+    `${[...copied, ...later].map((record) => JSON.stringify(record)).join("\n")}\n`,
+  );
+}
+
+it("a Claude Code session resumed into a new file while watching is stored once, with the old session's messages", async () => {
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+  const projects = tempDir("mnemo-claude-projects-");
+  const project = path.join(projects, "-home-ana-src-tideapp");
+  fs.mkdirSync(project);
+  fs.copyFileSync(session, path.join(project, path.basename(session)));
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const watch = startWatch(projects, env, ["--session-settle", "1"]);
+  const list = async () =>
+    (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
+  try {
+    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    const before = (await list()).map((item) => item.messageCount);
+    expect(before).toHaveLength(1);
+    writeResumed(session, project);
+    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    // The old session's conversation is the resumed one's beginning: one conversation, holding both.
+    await vi.waitFor(async () => expect((await list()).map((item) => item.messageCount)).toEqual([before[0]! + 2]), {
+      timeout: 30_000,
+      interval: 250,
+    });
+    // The old conversation is in the trash (kept 30 days), and watching goes on without importing the old file again.
+    expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/);
+    const trash = JSON.parse((await runCli(["--json", "trash"], { env })).stdout) as { items: { kind: string }[] };
+    expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
+    expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
+  } finally {
+    expect(await stop(watch.child)).toBe(0);
+  }
+});
+
+it("a resumed Claude Code session already there when watching begins is stored once, from the file that holds it whole", async () => {
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+  const projects = tempDir("mnemo-claude-projects-");
+  const project = path.join(projects, "-home-ana-src-tideapp");
+  fs.mkdirSync(project);
+  fs.copyFileSync(session, path.join(project, path.basename(session)));
+  writeResumed(session, project);
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const watch = startWatch(projects, env, ["--session-settle", "1"]);
+  try {
+    await vi.waitFor(
+      () => {
+        expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/5f0c2a1e.*\.jsonl is a session resumed in .*7a1d3c5e.*\.jsonl: left out, imported there/);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
+    expect(listed.items).toHaveLength(1);
   } finally {
     expect(await stop(watch.child)).toBe(0);
   }

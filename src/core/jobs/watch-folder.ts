@@ -41,6 +41,8 @@ export interface WatchOptions {
   stateFile: string;
   /** Imports one export file (into the store, or through a server) and says what it stored. */
   importFile(file: string): Promise<ImportSummary>;
+  /** Moves conversations to the trash: a Claude Code session's, once the file it was resumed in is stored (watch-sessions.ts). */
+  trash(conversationIds: string[]): Promise<void>;
   /** Lines for the log: what was imported (notice), and what could not be (warn). */
   log: { notice(text: string): void; warn(text: string): void };
   intervalMs?: number;
@@ -69,6 +71,8 @@ interface WatchState {
   imports: WatchedImport[];
   /** Session logs imported, by path: their size and time then (watch-sessions.ts). */
   sessions: Record<string, string>;
+  /** The conversations each session log's last import stored, by path (watch-sessions.ts). */
+  sessionConversations: Record<string, string[]>;
 }
 
 /** Session logs are looked for at most this often: that walks the whole tree below the folder. */
@@ -97,11 +101,16 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
     folder,
     stableMs: sessionStableMs,
     imported: () => readState(stateFile).sessions,
-    record: async (file, signature) => {
+    storedFrom: () => readState(stateFile).sessionConversations,
+    record: async (file, signature, conversationIds) => {
       await changeState(stateFile, (state) => {
         state.sessions[file] = signature;
+        if (conversationIds === undefined) return;
+        if (conversationIds.length > 0) state.sessionConversations[file] = conversationIds;
+        else delete state.sessionConversations[file];
       });
     },
+    trash: options.trash,
     importFile: options.importFile,
     log: options.log,
   });
@@ -259,9 +268,14 @@ async function changeState(file: string, change: (state: WatchState) => void): P
 function readState(file: string): WatchState {
   try {
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<WatchState>;
-    return { folders: state.folders ?? {}, imports: state.imports ?? [], sessions: state.sessions ?? {} };
+    return {
+      folders: state.folders ?? {},
+      imports: state.imports ?? [],
+      sessions: state.sessions ?? {},
+      sessionConversations: state.sessionConversations ?? {},
+    };
   } catch {
-    return { folders: {}, imports: [], sessions: {} };
+    return { folders: {}, imports: [], sessions: {}, sessionConversations: {} };
   }
 }
 
