@@ -4,6 +4,7 @@ import { isSessionLog, openExport, type ExportFormat } from "../../importers/ind
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome } from "./import-outcome.js";
+import { resumption } from "./resumed-sessions.js";
 
 /**
  * Watching the session logs of coding agents (~/.claude/projects, ~/.codex/sessions): unlike an
@@ -19,14 +20,11 @@ import { conversationsOutcome } from "./import-outcome.js";
  *   from a sample of its start), and at most MAX_FILES are looked at.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
- * - A Claude Code session resumed (--resume, --continue) goes on in a new file that starts with the
- *   old one's lines (their uuids kept, their sessionId the new one's): imported one file at a time,
- *   the old conversation was stored beside the new one that holds it whole. So, as an import of the
- *   whole folder does (claude-code withoutResumed), a file another in its folder holds whole is left
- *   out, and once the longer one is stored whole the shorter one's conversations (watch.json keeps each
- *   file's, `sessionConversations`) go to the trash (30 days): every message of theirs is in it. Only
- *   files of its folder starting with the same uuid are read to compare (each file's start read once
- *   per state). A session imported by a version that did not keep its conversations stays stored.
+ * - A Claude Code session resumed into a new file (resumed-sessions.ts): a file another in its folder
+ *   holds whole is left out, and once the longer one is stored whole the shorter one's conversations
+ *   (watch.json keeps each file's, `sessionConversations`) go to the trash (30 days), as an import of
+ *   the whole folder keeps only the longer. A session imported by a version that did not keep its
+ *   conversations stays stored.
  */
 
 /** How deep below the watched folder session logs are looked for (~/.codex/sessions/YYYY/MM/DD/file). */
@@ -74,7 +72,9 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
 }
 
 async function importSession(file: string, format: ExportFormat, signature: string, options: SessionWatchOptions): Promise<void> {
-  const resumed = format === "claude-code" ? await resumption(file) : { heldBy: undefined, holds: [] };
+  const none = { heldBy: undefined, holds: [] };
+  // A file that cannot be compared is imported as it is: at worst stored twice, never lost.
+  const resumed = format === "claude-code" ? await resumption(file).catch(() => none) : none;
   if (resumed.heldBy !== undefined) {
     // What was stored from it goes only once the longer file's import has stored that (above, as its `holds`).
     options.log.notice(`${file} is a session resumed in ${resumed.heldBy}: left out, imported there`);
@@ -113,92 +113,6 @@ async function trashStoredFrom(file: string, signature: string | undefined, opti
     options.log.notice(`The conversation imported from ${file} went to the trash: the session resumed from it holds every message of it`);
   }
   if (signature !== undefined) await options.record(file, signature, []);
-}
-
-/** A Claude Code session file and the others in its folder: the one that holds it whole (it was resumed there), or those it holds whole. */
-async function resumption(file: string): Promise<{ heldBy: string | undefined; holds: string[] }> {
-  const none = { heldBy: undefined, holds: [] };
-  const first = firstUuid(file);
-  if (first === undefined) return none;
-  const dir = path.dirname(file);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return none;
-  }
-  const siblings = names
-    .filter((name) => name.endsWith(".jsonl"))
-    .map((name) => path.join(dir, name))
-    .filter((other) => other !== file && firstUuid(other) === first);
-  if (siblings.length === 0) return none;
-  const own = await messageIds(file);
-  const holds: string[] = [];
-  for (const other of siblings) {
-    const theirs = await messageIds(other);
-    if (holdsWhole(theirs, own)) return { heldBy: other, holds: [] };
-    if (holdsWhole(own, theirs)) holds.push(other);
-  }
-  return { heldBy: undefined, holds };
-}
-
-/** The importer's rule (claude-code withoutResumed): every message of the shorter, and more; two equal files are both kept. */
-function holdsWhole(longer: Set<string>, shorter: Set<string>): boolean {
-  return shorter.size > 0 && longer.size > shorter.size && [...shorter].every((id) => longer.has(id));
-}
-
-/** The ids of the messages of a file's conversations, as the importer reads the file alone. */
-async function messageIds(file: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  try {
-    for await (const upload of (await openExport(file)).conversations()) {
-      for (const message of upload.conversation.messages) ids.add(message.id);
-    }
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-  }
-  return ids;
-}
-
-/** How far into a file its first `uuid` is looked for: a first prompt may hold a whole pasted log. */
-const FIRST_UUID_BYTES = 4 * 1024 * 1024;
-/** The first record's `uuid` (a key of its own, not one inside a string), by file, for the file's signature then. */
-const firstUuids = new Map<string, { signature: string; uuid: string | undefined }>();
-
-/** The first `uuid` a Claude Code session file holds: a resumed session's file starts with the old one's lines, their uuids kept. */
-function firstUuid(file: string): string | undefined {
-  const info = fs.statSync(file, { throwIfNoEntry: false });
-  if (!info) return undefined;
-  const signature = fileSignature(info);
-  const known = firstUuids.get(file);
-  if (known?.signature === signature) return known.uuid;
-  const uuid = readFirstUuid(file);
-  firstUuids.set(file, { signature, uuid });
-  return uuid;
-}
-
-function readFirstUuid(file: string): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    let text = "";
-    for (let at = 0; at < FIRST_UUID_BYTES; ) {
-      const read = fs.readSync(fd, buffer, 0, buffer.length, at);
-      if (read === 0) return undefined;
-      at += read;
-      text += buffer.toString("latin1", 0, read);
-      const found = /"uuid"\s*:\s*"([^"]+)"/.exec(text);
-      if (found) return found[1];
-    }
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
