@@ -370,43 +370,49 @@ function writeResumed(session: string, project: string): void {
   );
 }
 
-it("a Claude Code session resumed into a new file while watching is stored once, with the old session's messages", async () => {
-  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
-  const projects = tempDir("mnemo-claude-projects-");
-  const project = path.join(projects, "-home-ana-src-tideapp");
-  fs.mkdirSync(project);
-  fs.copyFileSync(session, path.join(project, path.basename(session)));
-  const store = path.join(tempDir(), "store");
-  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(projects, env, ["--session-settle", "1"]);
-  const list = async () =>
-    (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
-  try {
-    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
-      timeout: 60_000,
-      interval: 250,
-    });
-    const before = (await list()).map((item) => item.messageCount);
-    expect(before).toHaveLength(1);
-    writeResumed(session, project);
-    await vi.waitFor(() => expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation/m), {
-      timeout: 60_000,
-      interval: 250,
-    });
-    // The old session's conversation is the resumed one's beginning: one conversation, holding both.
-    await vi.waitFor(async () => expect((await list()).map((item) => item.messageCount)).toEqual([before[0]! + 2]), {
-      timeout: 30_000,
-      interval: 250,
-    });
-    // The old conversation is in the trash (kept 30 days), and watching goes on without importing the old file again.
-    expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/);
-    const trash = JSON.parse((await runCli(["--json", "trash"], { env })).stdout) as { items: { kind: string }[] };
-    expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
-    expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
-  } finally {
-    expect(await stop(watch.child)).toBe(0);
-  }
-});
+it.each(["embedded", "through the server on the store"] as const)(
+  "a Claude Code session resumed into a new file while watching is stored once, with the old session's messages (%s)",
+  async (mode) => {
+    const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+    const projects = tempDir("mnemo-claude-projects-");
+    const project = path.join(projects, "-home-ana-src-tideapp");
+    fs.mkdirSync(project);
+    fs.copyFileSync(session, path.join(project, path.basename(session)));
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
+    const served = mode === "embedded" ? undefined : await serveStore({ store });
+    const watch = startWatch(projects, env, ["--session-settle", "1"]);
+    const list = async () =>
+      (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
+    try {
+      await vi.waitFor(() => expect(watch.log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      const before = (await list()).map((item) => item.messageCount);
+      expect(before).toHaveLength(1);
+      writeResumed(session, project);
+      await vi.waitFor(() => expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      // The old session's conversation is the resumed one's beginning: one conversation, holding both.
+      await vi.waitFor(async () => expect((await list()).map((item) => item.messageCount)).toEqual([before[0]! + 2]), {
+        timeout: 30_000,
+        interval: 250,
+      });
+      // The old conversation is in the trash (kept 30 days), and watching goes on without importing the old file again.
+      expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/);
+      const trash = JSON.parse((await runCli(["--json", "trash"], { env })).stdout) as { items: { kind: string }[] };
+      expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
+      expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+      await served?.stop();
+    }
+  },
+);
 
 it("a resumed Claude Code session already there when watching begins is stored once, from the file that holds it whole", async () => {
   const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
