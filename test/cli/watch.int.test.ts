@@ -403,7 +403,9 @@ it.each(["embedded", "through the server on the store"] as const)(
         interval: 250,
       });
       // The old conversation is in the trash (kept 30 days), and watching goes on without importing the old file again.
-      expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/);
+      await vi.waitFor(() => expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/), {
+        timeout: 10_000,
+      });
       const trash = JSON.parse((await runCli(["--json", "trash"], { env })).stdout) as { items: { kind: string }[] };
       expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
       expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
