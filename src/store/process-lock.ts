@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import pRetry from "p-retry";
 import lockfile from "proper-lockfile";
 import { processRuns } from "../shared/processes.js";
 
@@ -28,6 +29,21 @@ export async function takeProcessLock(lockPath: string, timing: LockTiming): Pro
   const release = await lockfile.lock(lockPath, { realpath: false, ...timing });
   recordHolder(lockPath);
   return release;
+}
+
+/**
+ * The lock, waited for while another process holds it (~3 minutes at most); rejects with ELOCKED
+ * after that. Only a held lock is waited for: proper-lockfile's own retries retried a file that
+ * cannot be written just as long.
+ */
+export function waitForProcessLock(lockPath: string, timing: LockTiming): Promise<ReleaseLock> {
+  return pRetry(() => takeProcessLock(lockPath, timing), {
+    retries: 2_000,
+    minTimeout: 5,
+    maxTimeout: 100,
+    factor: 1.5,
+    shouldRetry: (error) => (error as NodeJS.ErrnoException).code === "ELOCKED",
+  });
 }
 
 /** The lock, or undefined while a live process holds it; other failures (permissions, a full disk) reject. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pRetry from "p-retry";
 import { AppError } from "../shared/errors.js";
-import { takeProcessLock, type ReleaseLock } from "./process-lock.js";
+import { waitForProcessLock, type ReleaseLock } from "./process-lock.js";
 import { fileSystemFault, StorageFaultError } from "./storage-faults.js";
 
 /** A lock held beyond this machine: the writer lease of a store on object storage (store-lease.ts). */
@@ -47,21 +47,12 @@ export class WriteLock {
     }
   }
 
-  /**
-   * The lock file, waited for while another process holds it (~3 minutes at most). Only that is
-   * waited for: proper-lockfile's own retries retried a store that cannot be written just as long.
-   */
+  /** The lock file, waited for while another process holds it (~3 minutes at most). */
   private async acquire(): Promise<ReleaseLock> {
     const dir = path.dirname(this.lockPath);
     try {
       fs.mkdirSync(dir, { recursive: true });
-      return await pRetry(() => takeProcessLock(this.lockPath, { stale: 15_000, update: 5_000 }), {
-        retries: 2_000,
-        minTimeout: 5,
-        maxTimeout: 100,
-        factor: 1.5,
-        shouldRetry: (error) => (error as NodeJS.ErrnoException).code === "ELOCKED",
-      });
+      return await waitForProcessLock(this.lockPath, { stale: 15_000, update: 5_000 });
     } catch (error) {
       throw lockError(error, dir);
     }

@@ -12,8 +12,8 @@ const CLAUDE = path.join(EXPORTS, "claude-export.zip");
 const SETTLE_SECONDS = 1;
 
 /** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
-function startWatch(folder: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
-  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), folder];
+function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []): { child: ChildProcess; log(): string } {
+  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), ...flags, folder];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -33,6 +33,25 @@ async function download(source: string, target: string): Promise<void> {
   fs.writeFileSync(target, bytes.subarray(0, Math.floor(bytes.length / 2)));
   await new Promise((resolve) => setTimeout(resolve, (SETTLE_SECONDS * 1000) / 2));
   fs.appendFileSync(target, bytes.subarray(Math.floor(bytes.length / 2)));
+}
+
+/** The session goes on: a prompt after its last record, as Claude Code appends it. */
+function appendPrompt(file: string, content: string): void {
+  const last = JSON.parse(fs.readFileSync(file, "utf8").trim().split("\n").at(-1)!) as {
+    uuid: string;
+    sessionId: string;
+    timestamp: string;
+  };
+  const prompt = {
+    parentUuid: last.uuid,
+    isSidechain: false,
+    type: "user",
+    sessionId: last.sessionId,
+    uuid: `${last.uuid.slice(0, -4)}9999`,
+    timestamp: new Date(Date.parse(last.timestamp) + 60_000).toISOString(),
+    message: { role: "user", content },
+  };
+  fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
 }
 
 async function conversationCount(env: NodeJS.ProcessEnv): Promise<number> {
@@ -192,5 +211,232 @@ it("two folders watched at once keep each other's records in watch.json", async 
     expect(state.imports.map((entry) => entry.format)).toEqual(["claude"]);
   } finally {
     expect(await stop(child)).toBe(0);
+  }
+});
+
+it("two mnemo watch processes on one store (a terminal's beside the service's) keep each other's records in watch.json", async () => {
+  const downloads = tempDir("mnemo-downloads-");
+  const projects = tempDir("mnemo-claude-projects-");
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");
+  const file = path.join(projects, "bread", path.basename(session));
+  fs.mkdirSync(path.dirname(file));
+  fs.copyFileSync(session, file);
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
+  const state = () =>
+    JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
+      folders: Record<string, unknown>;
+      sessions: Record<string, string>;
+      imports: { format: string }[];
+    };
+  // The downloads' watcher first, so that what it holds from watch.json predates the sessions' watcher's record.
+  const terminal = startWatch(downloads, env);
+  let service: ReturnType<typeof startWatch> | undefined;
+  try {
+    await vi.waitFor(() => expect(terminal.log()).toMatch(/Watching .* for chat exports/), { timeout: 30_000 });
+    service = startWatch(projects, env, ["--session-settle", "1"]);
+    // Each import waits for its file to hold still, seen twice: seconds each.
+    await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
+    await vi.waitFor(() => expect(terminal.log()).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
+    await vi.waitFor(() => expect(state().imports).toHaveLength(1), { timeout: 10_000 });
+    expect(Object.keys(state().sessions)).toEqual([file]);
+    // And the other way: the session goes on, and its record is written beside the export's.
+    appendPrompt(file, "Et avec de la farine complète ?");
+    await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 updated conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    const { size, mtimeMs } = fs.statSync(file);
+    // Written just after the log says so.
+    await vi.waitFor(() => expect(state().sessions).toEqual({ [file]: `${size}:${Math.round(mtimeMs)}` }), { timeout: 10_000 });
+    expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]);
+    expect(Object.keys(state().folders).sort()).toEqual([downloads, projects].sort());
+  } finally {
+    expect(await stop(terminal.child)).toBe(0);
+    if (service) expect(await stop(service.child)).toBe(0);
+  }
+});
+
+it("imports the session logs that are one .json file rewritten as they go (Gemini CLI's before April 2026, VS Code's chat), and no other .json", async () => {
+  const watched = tempDir("mnemo-sessions-");
+  fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
+  fs.cpSync(path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage"), path.join(watched, "workspaceStorage"), { recursive: true });
+  // A project beside them: .json files by the hundred, none a session.
+  for (let index = 0; index < 200; index++) {
+    const dir = path.join(watched, "project", `package-${index}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `package-${index}`, version: "1.0.0" }));
+  }
+  const gemini = fs
+    .readdirSync(path.join(watched, "gemini-tmp"), { recursive: true, encoding: "utf8" })
+    .map((name) => path.join(watched, "gemini-tmp", name))
+    .find((file) => /session-.*\.json$/.test(file))!;
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const watch = startWatch(watched, env, ["--session-settle", "1"]);
+  try {
+    // Each is imported once it has held still for a second, seen twice: a few seconds.
+    await vi.waitFor(
+      () => {
+        expect(watch.log()).toMatch(/From .*chats\/session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(
+          /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
+        );
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const before = (
+      JSON.parse((await runCli(["--json", "chats", "list", "--page-size", "100"], { env })).stdout) as {
+        items: { title: string; messageCount: number }[];
+      }
+    ).items.find((item) => item.title === "Fix Brest tide CSV parsing")!.messageCount;
+    // Gemini CLI writes the whole file again with each message.
+    const session = JSON.parse(fs.readFileSync(gemini, "utf8")) as { lastUpdated: string; messages: unknown[] };
+    session.messages.push(
+      { id: "0a6f1c2e-1111-4a1b-8c1d-000000000007", timestamp: "2026-03-14T09:20:00.000Z", type: "user", content: "And for Roscoff?" },
+      {
+        id: "0a6f1c2e-1111-4a1b-8c1d-000000000008",
+        timestamp: "2026-03-14T09:20:05.000Z",
+        type: "gemini",
+        content: "Roscoff's table has the same columns: the fix holds.",
+        thoughts: [],
+        model: "gemini-2.5-flash",
+      },
+    );
+    session.lastUpdated = "2026-03-14T09:20:05.000Z";
+    fs.writeFileSync(gemini, JSON.stringify(session, null, 2));
+    await vi.waitFor(
+      () => expect(watch.log()).toMatch(/From .*session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 updated conversation$/m),
+      { timeout: 60_000, interval: 250 },
+    );
+    expect(watch.log()).not.toMatch(/package\.json|Could not import/);
+    const listed = JSON.parse((await runCli(["--json", "chats", "list", "--page-size", "100"], { env })).stdout) as {
+      items: { title: string; platform: string; messageCount: number }[];
+    };
+    // Updated in place: the session once, with the two new messages.
+    const brest = listed.items.filter((item) => item.title === "Fix Brest tide CSV parsing");
+    expect(brest.map((item) => [item.platform, item.messageCount])).toEqual([["gemini-cli", before + 2]]);
+  } finally {
+    expect(await stop(watch.child)).toBe(0);
+  }
+});
+
+/**
+ * `claude --resume`: a new file under a new session id, starting with the old session's lines (their
+ * uuids kept, their sessionId the new one), then the session goes on: two messages.
+ */
+function writeResumed(session: string, project: string): void {
+  const resumedId = "7a1d3c5e-2f4b-4a6c-8e9d-1b3c5d7e9f02";
+  const copied = fs
+    .readFileSync(session, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((record) => (record.sessionId === undefined ? record : { ...record, sessionId: resumedId }));
+  const later = [
+    {
+      parentUuid: "11a0e7c2-0022-4d1e-8a10-000000000022",
+      isSidechain: false,
+      type: "user",
+      sessionId: resumedId,
+      uuid: "11a0e7c2-0023-4d1e-8a10-000000000023",
+      timestamp: "2026-03-03T09:00:00.000Z",
+      message: { role: "user", content: "Back to it: does Roscoff's table parse now?" },
+    },
+    {
+      parentUuid: "11a0e7c2-0023-4d1e-8a10-000000000023",
+      isSidechain: false,
+      type: "assistant",
+      sessionId: resumedId,
+      uuid: "11a0e7c2-0024-4d1e-8a10-000000000024",
+      timestamp: "2026-03-03T09:00:06.000Z",
+      message: {
+        id: "msg_02A",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-20250514",
+        content: [{ type: "text", text: "Yes: same columns, same fix." }],
+      },
+    },
+  ];
+  fs.writeFileSync(
+    path.join(project, `${resumedId}.jsonl`),
+    `${[...copied, ...later].map((record) => JSON.stringify(record)).join("\n")}\n`,
+  );
+}
+
+it.each(["embedded", "through the server on the store"] as const)(
+  "a Claude Code session resumed into a new file while watching is stored once, with the old session's messages (%s)",
+  async (mode) => {
+    const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+    const projects = tempDir("mnemo-claude-projects-");
+    const project = path.join(projects, "-home-ana-src-tideapp");
+    fs.mkdirSync(project);
+    fs.copyFileSync(session, path.join(project, path.basename(session)));
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
+    const served = mode === "embedded" ? undefined : await serveStore({ store });
+    const watch = startWatch(projects, env, ["--session-settle", "1"]);
+    const list = async () =>
+      (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
+    try {
+      await vi.waitFor(() => expect(watch.log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      const before = (await list()).map((item) => item.messageCount);
+      expect(before).toHaveLength(1);
+      writeResumed(session, project);
+      await vi.waitFor(() => expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      // The old session's conversation is the resumed one's beginning: one conversation, holding both.
+      await vi.waitFor(async () => expect((await list()).map((item) => item.messageCount)).toEqual([before[0]! + 2]), {
+        timeout: 30_000,
+        interval: 250,
+      });
+      // The old conversation is in the trash (kept 30 days), and watching goes on without importing the old file again.
+      await vi.waitFor(() => expect(watch.log()).toMatch(/The conversation imported from .*5f0c2a1e.*\.jsonl went to the trash/), {
+        timeout: 10_000,
+      });
+      const trash = JSON.parse((await runCli(["--json", "trash"], { env })).stdout) as { items: { kind: string }[] };
+      expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
+      expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+      await served?.stop();
+    }
+  },
+);
+
+it("a resumed Claude Code session already there when watching begins is stored once, from the file that holds it whole", async () => {
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+  const projects = tempDir("mnemo-claude-projects-");
+  const project = path.join(projects, "-home-ana-src-tideapp");
+  fs.mkdirSync(project);
+  fs.copyFileSync(session, path.join(project, path.basename(session)));
+  writeResumed(session, project);
+  const store = path.join(tempDir(), "store");
+  const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+  const watch = startWatch(projects, env, ["--session-settle", "1"]);
+  try {
+    await vi.waitFor(
+      () => {
+        expect(watch.log()).toMatch(/From .*7a1d3c5e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/5f0c2a1e.*\.jsonl is a session resumed in .*7a1d3c5e.*\.jsonl: left out, imported there/);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
+    expect(listed.items).toHaveLength(1);
+  } finally {
+    expect(await stop(watch.child)).toBe(0);
   }
 });

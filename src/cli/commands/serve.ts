@@ -103,6 +103,7 @@ export async function serve(session: Session, options: ServeOptions, started: (s
         folder,
         stateFile: config.paths.watchState,
         importFile: (file) => importExports(service!, [file]),
+        trash: async (conversationIds) => void (await service!.trash.move({ conversationIds })),
         log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },
       }),
     ),

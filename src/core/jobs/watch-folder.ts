@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ExportFormat } from "../../importers/index.js";
+import { isSessionLog, type ExportFormat } from "../../importers/index.js";
+import { waitForProcessLock } from "../../store/process-lock.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
 import { exportFormat, fileSignature, sessionWatch } from "./watch-sessions.js";
@@ -22,6 +23,9 @@ import { exportFormat, fileSignature, sessionWatch } from "./watch-sessions.js";
  * - Once per content: the SHA-256 of each imported file is kept in the data dir (`watch.json`), so a
  *   second download of the same export ("export (1).zip") is not imported again.
  * - Coding agents' session logs below the folder are imported as they change (watch-sessions.ts).
+ * - One watch.json for every watcher on the store, in this process or another (a terminal's `mnemo
+ *   watch` beside the service's): it is read as it stands when needed, and each change is written
+ *   under its lock into what the file holds then (changeState), never a copy kept in memory.
  */
 
 /** The one format a watched folder does not import: mnemo's own upload shape is written by a program, not downloaded. */
@@ -37,6 +41,8 @@ export interface WatchOptions {
   stateFile: string;
   /** Imports one export file (into the store, or through a server) and says what it stored. */
   importFile(file: string): Promise<ImportSummary>;
+  /** Moves conversations to the trash: a Claude Code session's, once the file it was resumed in is stored (watch-sessions.ts). */
+  trash(conversationIds: string[]): Promise<void>;
   /** Lines for the log: what was imported (notice), and what could not be (warn). */
   log: { notice(text: string): void; warn(text: string): void };
   intervalMs?: number;
@@ -65,6 +71,8 @@ interface WatchState {
   imports: WatchedImport[];
   /** Session logs imported, by path: their size and time then (watch-sessions.ts). */
   sessions: Record<string, string>;
+  /** The conversations each session log's last import stored, by path (watch-sessions.ts). */
+  sessionConversations: Record<string, string[]>;
 }
 
 /** Session logs are looked for at most this often: that walks the whole tree below the folder. */
@@ -88,29 +96,39 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   const sessionStableMs = options.sessionStableMs ?? SESSION_STABLE_MS;
   // Looked at twice within the time a session must hold still (a test's second), every 10 s at most.
   const sessionLookEvery = Math.max(1, Math.round(Math.min(sessionStableMs, SESSION_LOOK_MS) / intervalMs));
-  const state = sharedState(options.stateFile);
+  const { stateFile } = options;
   const sessions = sessionWatch({
     folder,
     stableMs: sessionStableMs,
-    imported: state.sessions,
-    save: () => writeState(options.stateFile, state),
+    imported: () => readState(stateFile).sessions,
+    storedFrom: () => readState(stateFile).sessionConversations,
+    record: async (file, signature, conversationIds) => {
+      await changeState(stateFile, (state) => {
+        state.sessions[file] = signature;
+        if (conversationIds === undefined) return;
+        if (conversationIds.length > 0) state.sessionConversations[file] = conversationIds;
+        else delete state.sessionConversations[file];
+      });
+    },
+    trash: options.trash,
     importFile: options.importFile,
     log: options.log,
   });
   let looks = 0;
   let present: Set<string> | undefined;
   /** What the folder held when it was first watched; undefined while it cannot be read (a disk not plugged in). */
-  const startingPoint = (): Set<string> | undefined => {
+  const startingPoint = async (): Promise<Set<string> | undefined> => {
     if (present) return present;
     const listed = listCandidates(folder);
     if (!listed) return undefined;
-    let known = state.folders[folder];
+    let known = readState(stateFile).folders[folder];
     if (!known) {
-      known = state.folders[folder] = {
-        since: new Date().toISOString(),
-        present: listed.map(({ name, signature }) => `${name} ${signature}`),
-      };
-      writeState(options.stateFile, state);
+      const first = { since: new Date().toISOString(), present: listed.map(({ name, signature }) => `${name} ${signature}`) };
+      // Another process may have begun watching the folder meanwhile: its starting point stands.
+      const merged = await changeState(stateFile, (state) => {
+        state.folders[folder] ??= first;
+      });
+      known = merged.folders[folder] ?? first;
     }
     const held = known.present.length;
     options.log.notice(
@@ -121,7 +139,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   };
 
   const tick = async () => {
-    const skip = startingPoint();
+    const skip = await startingPoint();
     if (!skip) return;
     const now = Date.now();
     for (const { name, signature } of listCandidates(folder) ?? []) {
@@ -135,7 +153,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
       if (now - known.since < stableMs) continue;
       seen.delete(name);
       done.set(name, signature);
-      await consider(path.join(folder, name), state, options);
+      await consider(path.join(folder, name), options);
     }
     if (!stopped && looks++ % sessionLookEvery === 0) await sessions(now);
   };
@@ -157,11 +175,12 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
 }
 
 /** Imports the file if it is an export of a watched format whose content was never imported. */
-async function consider(file: string, state: WatchState, options: WatchOptions): Promise<void> {
+async function consider(file: string, options: WatchOptions): Promise<void> {
   const format = await exportFormat(file);
-  if (!format || UNWATCHED_FORMATS.has(format)) return;
+  // A session log (a Gemini CLI session's .json) is the sessions' watcher's: imported as it goes on, not once.
+  if (!format || UNWATCHED_FORMATS.has(format) || isSessionLog(format)) return;
   const sha256 = await hashOf(file);
-  const before = state.imports.find((entry) => entry.sha256 === sha256);
+  const before = readState(options.stateFile).imports.find((entry) => entry.sha256 === sha256);
   if (before) {
     options.log.notice(`${path.basename(file)} is ${before.file} again, imported on ${before.importedAt}: left alone`);
     return;
@@ -173,20 +192,21 @@ async function consider(file: string, state: WatchState, options: WatchOptions):
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return;
   }
-  const conversations = conversationsRead(summary.files);
-  state.imports.push({
+  const record: WatchedImport = {
     file,
     sha256,
     format,
     importedAt: new Date().toISOString(),
-    conversations,
+    conversations: conversationsRead(summary.files),
     new: summary.new,
     updated: summary.updated,
     unchanged: summary.unchanged,
     importIds: summary.importIds,
+  };
+  await changeState(options.stateFile, (state) => {
+    state.imports.push(record);
+    state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
   });
-  state.imports.splice(0, Math.max(0, state.imports.length - KEEP_IMPORTS));
-  writeState(options.stateFile, state);
   const { memories } = summary;
   const remembered = memoriesOutcome(memories);
   const memoryLine = remembered === undefined ? "" : `; memories: ${remembered}`;
@@ -222,25 +242,40 @@ export function watchedImports(stateFile: string): WatchedImport[] {
   return readState(stateFile).imports;
 }
 
-/**
- * The state the watchers of one process share, one object per state file: each folder's watcher
- * writing its own copy whole had dropped what another recorded meanwhile (an export imported from
- * ~/Downloads lost when ~/.claude/projects' watcher next saved).
- */
-const shared = new Map<string, WatchState>();
+/** How long watch.json's lock lives unrenewed, and how often it is renewed (ms): a change takes milliseconds. */
+const STATE_LOCK = { stale: 10_000, update: 2_000 };
 
-function sharedState(file: string): WatchState {
-  let state = shared.get(file);
-  if (state === undefined) shared.set(file, (state = readState(file)));
-  return state;
+/**
+ * Changes watch.json as it stands on disk, under its lock, and returns what was written: every
+ * watcher (of this process or another: `mnemo watch ~/Downloads` beside the service watching
+ * ~/.claude/projects) writes only its own change into what the others wrote meanwhile, where each
+ * writing its own copy whole had dropped the others' records (a session log then imported again,
+ * an export's content no longer known).
+ */
+async function changeState(file: string, change: (state: WatchState) => void): Promise<WatchState> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const release = await waitForProcessLock(file, STATE_LOCK);
+  try {
+    const state = readState(file);
+    change(state);
+    writeState(file, state);
+    return state;
+  } finally {
+    await release().catch(() => undefined);
+  }
 }
 
 function readState(file: string): WatchState {
   try {
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<WatchState>;
-    return { folders: state.folders ?? {}, imports: state.imports ?? [], sessions: state.sessions ?? {} };
+    return {
+      folders: state.folders ?? {},
+      imports: state.imports ?? [],
+      sessions: state.sessions ?? {},
+      sessionConversations: state.sessionConversations ?? {},
+    };
   } catch {
-    return { folders: {}, imports: [], sessions: {} };
+    return { folders: {}, imports: [], sessions: {}, sessionConversations: {} };
   }
 }
 

@@ -4,6 +4,7 @@ import { isSessionLog, openExport, type ExportFormat } from "../../importers/ind
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome } from "./import-outcome.js";
+import { resumption } from "./resumed-sessions.js";
 
 /**
  * Watching the session logs of coding agents (~/.claude/projects, ~/.codex/sessions): unlike an
@@ -11,10 +12,19 @@ import { conversationsOutcome } from "./import-outcome.js";
  * changed and then stayed still for `stableMs` (a session paused), and those already there when
  * watching begins are imported too (each file is its session as it stands, never an older copy).
  *
- * - Files: `.jsonl` at any depth below the folder (hidden folders and node_modules aside), whose
- *   format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
+ * - Files: `.jsonl` and `.json` at any depth below the folder (hidden folders and node_modules aside),
+ *   whose format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
+ *   `.json` too: Gemini CLI's sessions before April 2026 (chats/session-*.json) and VS Code's chat
+ *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
+ *   folder may hold thousands of other .json files: each is detected once per signature (`passed`,
+ *   from a sample of its start), and at most MAX_FILES are looked at.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
+ * - A Claude Code session resumed into a new file (resumed-sessions.ts): a file another in its folder
+ *   holds whole is left out, and once the longer one is stored whole the shorter one's conversations
+ *   (watch.json keeps each file's, `sessionConversations`) go to the trash (30 days), as an import of
+ *   the whole folder keeps only the longer. A session imported by a version that did not keep its
+ *   conversations stays stored.
  */
 
 /** How deep below the watched folder session logs are looked for (~/.codex/sessions/YYYY/MM/DD/file). */
@@ -25,10 +35,15 @@ const MAX_FILES = 100_000;
 export interface SessionWatchOptions {
   folder: string;
   stableMs: number;
-  /** Each file's signature ("size:mtime") when it was last imported; kept in watch.json by the caller. */
-  imported: Record<string, string>;
-  save(): void;
+  /** Each file's signature ("size:mtime") when it was last imported, as watch.json holds it now (the caller keeps it). */
+  imported(): Record<string, string>;
+  /** The conversations each file's last import stored, as watch.json holds them now. */
+  storedFrom(): Record<string, string[]>;
+  /** Keeps a file's signature as imported, and the conversations stored from it (undefined: those kept before stand). */
+  record(file: string, signature: string, conversationIds: string[] | undefined): Promise<void>;
   importFile(file: string): Promise<ImportSummary>;
+  /** Moves conversations to the trash: those of a session now held whole by the file it was resumed in. */
+  trash(conversationIds: string[]): Promise<void>;
   log: { notice(text: string): void; warn(text: string): void };
 }
 
@@ -39,8 +54,9 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
   /** Files looked at and not imported (another format), by signature: looked at again when they change. */
   const passed = new Map<string, string>();
   return async (now) => {
+    const imported = options.imported();
     for (const { file, signature } of sessionFiles(options.folder)) {
-      if (options.imported[file] === signature || passed.get(file) === signature) continue;
+      if (imported[file] === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
       if (known?.signature !== signature) {
         seen.set(file, { signature, since: now });
@@ -56,15 +72,47 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
 }
 
 async function importSession(file: string, format: ExportFormat, signature: string, options: SessionWatchOptions): Promise<void> {
+  const none = { heldBy: undefined, holds: [] };
+  // A file that cannot be compared is imported as it is: at worst stored twice, never lost.
+  const resumed = format === "claude-code" ? await resumption(file).catch(() => none) : none;
+  if (resumed.heldBy !== undefined) {
+    // What was stored from it goes only once the longer file's import has stored that (above, as its `holds`).
+    options.log.notice(`${file} is a session resumed in ${resumed.heldBy}: left out, imported there`);
+    await options.record(file, signature, undefined);
+    return;
+  }
+  let stored: string[] | undefined;
+  let whole = false;
   try {
     const summary = await options.importFile(file);
     options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
+    stored = summary.conversationIds;
+    whole = summary.failed + summary.rejected === 0 && stored.length > 0;
   } catch (error) {
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   // A file that failed is tried again only once it changes, as an export is.
-  options.imported[file] = signature;
-  options.save();
+  await options.record(file, signature, stored);
+  // The older files' conversations go only once this one's are stored, every one of them.
+  if (!whole) return;
+  const imported = options.imported();
+  for (const older of resumed.holds) {
+    try {
+      await trashStoredFrom(older, imported[older], options);
+    } catch (error) {
+      options.log.warn(`Could not move ${older}'s conversation to the trash: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** The conversations stored from a session file now held whole by another, to the trash; the file is not imported again until it changes. */
+async function trashStoredFrom(file: string, signature: string | undefined, options: SessionWatchOptions): Promise<void> {
+  const ids = options.storedFrom()[file] ?? [];
+  if (ids.length > 0) {
+    await options.trash(ids);
+    options.log.notice(`The conversation imported from ${file} went to the trash: the session resumed from it holds every message of it`);
+  }
+  if (signature !== undefined) await options.record(file, signature, []);
 }
 
 /** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
@@ -82,7 +130,10 @@ export function fileSignature(info: fs.Stats): string {
   return `${info.size}:${Math.round(info.mtimeMs)}`;
 }
 
-/** The `.jsonl` files below the folder, with their size and time. */
+/** Session logs' extensions: a record a line, or one JSON object rewritten whole. */
+const SESSION_FILE = /\.jsonl?$/i;
+
+/** The `.jsonl` and `.json` files below the folder, with their size and time. */
 function sessionFiles(folder: string): { file: string; signature: string }[] {
   const found: { file: string; signature: string }[] = [];
   const walk = (dir: string, depth: number) => {
@@ -96,7 +147,7 @@ function sessionFiles(folder: string): { file: string; signature: string }[] {
       if (found.length >= MAX_FILES) return;
       const at = path.join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith(".jsonl")) {
+      else if (entry.isFile() && SESSION_FILE.test(entry.name)) {
         const info = fs.statSync(at, { throwIfNoEntry: false });
         if (info) found.push({ file: at, signature: fileSignature(info) });
       }
