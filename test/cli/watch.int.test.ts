@@ -177,9 +177,10 @@ describe("mnemo watch on a coding agent's sessions", () => {
       });
       const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
       expect(listed.items.map((item) => item.messageCount)).toEqual([6]);
-      const state = JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
+      const state = () => JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
       const { size, mtimeMs } = fs.statSync(file);
-      expect(state.sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`);
+      // Written just after the log says so.
+      await vi.waitFor(() => expect(state().sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`), { timeout: 10_000 });
     } finally {
       expect(await stop(child)).toBe(0);
     }
@@ -203,12 +204,14 @@ it("two folders watched at once keep each other's records in watch.json", async 
     await vi.waitFor(() => expect(log).toMatch(/\(claude-code\): Imported 1 new conversation$/m), { timeout: 60_000, interval: 250 });
     fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
     await vi.waitFor(() => expect(log).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
-    const state = JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
-      sessions: Record<string, string>;
-      imports: { format: string }[];
-    };
-    expect(Object.keys(state.sessions)).toEqual([path.join(projects, "bread", path.basename(session))]);
-    expect(state.imports.map((entry) => entry.format)).toEqual(["claude"]);
+    const state = () =>
+      JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
+        sessions: Record<string, string>;
+        imports: { format: string }[];
+      };
+    // Written just after the log says so.
+    await vi.waitFor(() => expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]), { timeout: 10_000 });
+    expect(Object.keys(state().sessions)).toEqual([path.join(projects, "bread", path.basename(session))]);
   } finally {
     expect(await stop(child)).toBe(0);
   }
