@@ -265,9 +265,11 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   }
 });
 
-it("imports the session logs that are one .json file rewritten as they go (Gemini CLI's before April 2026, VS Code's chat), and no other .json", async () => {
+it("imports the session logs that are one .json file rewritten as they go (Gemini CLI's before April 2026, VS Code's chat, Cline's), and no other .json", async () => {
   const watched = tempDir("mnemo-sessions-");
   fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
+  const task = path.join("saoudrizwan.claude-dev", "tasks", "1748001234567");
+  fs.cpSync(path.join(EXPORTS, "cline", task), path.join(watched, task), { recursive: true });
   fs.cpSync(path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage"), path.join(watched, "workspaceStorage"), { recursive: true });
   // A project beside them: .json files by the hundred, none a session.
   for (let index = 0; index < 200; index++) {
@@ -290,6 +292,7 @@ it("imports the session logs that are one .json file rewritten as they go (Gemin
         expect(watch.log()).toMatch(
           /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
         );
+        expect(watch.log()).toMatch(/From .*1748001234567\/ui_messages\.json \(cline\): Imported 1 new conversation$/m);
       },
       { timeout: 60_000, interval: 250 },
     );
@@ -317,7 +320,8 @@ it("imports the session logs that are one .json file rewritten as they go (Gemin
       () => expect(watch.log()).toMatch(/From .*session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 updated conversation$/m),
       { timeout: 60_000, interval: 250 },
     );
-    expect(watch.log()).not.toMatch(/package\.json|Could not import/);
+    // Nor what Cline sent the model, beside the task's chat: a file of its format that holds no chat.
+    expect(watch.log()).not.toMatch(/package\.json|api_conversation_history|task_metadata|Could not import/);
     const listed = JSON.parse((await runCli(["--json", "chats", "list", "--page-size", "100"], { env })).stdout) as {
       items: { title: string; platform: string; messageCount: number }[];
     };

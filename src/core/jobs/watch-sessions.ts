@@ -3,7 +3,7 @@ import path from "node:path";
 import { isSessionLog, openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
-import { conversationsOutcome } from "./import-outcome.js";
+import { conversationsOutcome, conversationsRead } from "./import-outcome.js";
 import { resumption } from "./resumed-sessions.js";
 
 /**
@@ -85,7 +85,10 @@ async function importSession(file: string, format: ExportFormat, signature: stri
   let whole = false;
   try {
     const summary = await options.importFile(file);
-    options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
+    // A file of a session-log format that holds no chat (Cline's api_conversation_history.json beside its
+    // ui_messages.json) is left alone silently, as the exports' watcher leaves files that are no export.
+    if (conversationsRead(summary.files) > 0 || summary.problems.length > 0)
+      options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
     stored = summary.conversationIds;
     whole = summary.failed + summary.rejected === 0 && stored.length > 0;
   } catch (error) {
