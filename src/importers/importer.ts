@@ -52,6 +52,8 @@ export interface Importer {
    * a watched folder imports such a file again whenever it has changed and then stayed still.
    */
   sessionLogs?: boolean;
+  /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
+  sessionFileName?: string;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
   /**

@@ -34,7 +34,7 @@ import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipS
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
 export { checkPlatform } from "./platform.js";
-export { isSessionLog } from "./registry.js";
+export { isSessionFileName, isSessionLog } from "./registry.js";
 
 export interface OpenExportOptions {
   /** Replaces the platform of every conversation (any format). */

@@ -72,6 +72,11 @@ export function isSessionLog(format: string): boolean {
   return IMPORTERS.find((entry) => entry.id === format)?.sessionLogs === true;
 }
 
+/** Whether a file by this name may be a session log to watch: `.json`, `.jsonl`, or the one name an app gives its log. */
+export function isSessionFileName(name: string): boolean {
+  return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName === name);
+}
+
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */
 export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
   for (const importer of IMPORTERS) {

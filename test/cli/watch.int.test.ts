@@ -265,11 +265,14 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   }
 });
 
-it("imports the session logs that are one .json file rewritten as they go (Gemini CLI's before April 2026, VS Code's chat, Cline's), and no other .json", async () => {
+it("imports the session logs that are one file rewritten as they go (Gemini CLI's .json before April 2026, VS Code's chat, Cline's, Aider's history), and no other .json", async () => {
   const watched = tempDir("mnemo-sessions-");
   fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
   const task = path.join("saoudrizwan.claude-dev", "tasks", "1748001234567");
   fs.cpSync(path.join(EXPORTS, "cline", task), path.join(watched, task), { recursive: true });
+  // And Aider's history, a Markdown file by its one name in a repository, appended to as sessions go on.
+  fs.cpSync(path.join(EXPORTS, "aider", "tideapp"), path.join(watched, "tideapp"), { recursive: true });
+  const aider = path.join(watched, "tideapp", ".aider.chat.history.md");
   fs.cpSync(path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage"), path.join(watched, "workspaceStorage"), { recursive: true });
   // A project beside them: .json files by the hundred, none a session.
   for (let index = 0; index < 200; index++) {
@@ -293,6 +296,7 @@ it("imports the session logs that are one .json file rewritten as they go (Gemin
           /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
         );
         expect(watch.log()).toMatch(/From .*1748001234567\/ui_messages\.json \(cline\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/From .*tideapp\/\.aider\.chat\.history\.md \(aider\): Imported 2 new conversations$/m);
       },
       { timeout: 60_000, interval: 250 },
     );
@@ -316,8 +320,15 @@ it("imports the session logs that are one .json file rewritten as they go (Gemin
     );
     session.lastUpdated = "2026-03-14T09:20:05.000Z";
     fs.writeFileSync(gemini, JSON.stringify(session, null, 2));
+    fs.appendFileSync(
+      aider,
+      "\n# aider chat started at 2026-03-20 10:00:00\n\n#### Does spring_tides handle leap years?  \n\nYes: astral counts the days itself.\n\n",
+    );
     await vi.waitFor(
-      () => expect(watch.log()).toMatch(/From .*session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 updated conversation$/m),
+      () => {
+        expect(watch.log()).toMatch(/From .*session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 updated conversation$/m);
+        expect(watch.log()).toMatch(/From .*\.aider\.chat\.history\.md \(aider\): Imported 1 new conversation; 2 unchanged$/m);
+      },
       { timeout: 60_000, interval: 250 },
     );
     // Nor what Cline sent the model, beside the task's chat: a file of its format that holds no chat.

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isSessionLog, openExport, type ExportFormat } from "../../importers/index.js";
+import { isSessionFileName, isSessionLog, openExport, type ExportFormat } from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead } from "./import-outcome.js";
@@ -13,6 +13,7 @@ import { resumption } from "./resumed-sessions.js";
  * watching begins are imported too (each file is its session as it stands, never an older copy).
  *
  * - Files: `.jsonl` and `.json` at any depth below the folder (hidden folders and node_modules aside),
+ *   and the one name an app gives its log (Aider's `.aider.chat.history.md` in each repository),
  *   whose format is one that writes session logs (Importer.sessionLogs); anything else is left alone.
  *   `.json` too: Gemini CLI's sessions before April 2026 (chats/session-*.json) and VS Code's chat
  *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
@@ -133,10 +134,7 @@ export function fileSignature(info: fs.Stats): string {
   return `${info.size}:${Math.round(info.mtimeMs)}`;
 }
 
-/** Session logs' extensions: a record a line, or one JSON object rewritten whole. */
-const SESSION_FILE = /\.jsonl?$/i;
-
-/** The `.jsonl` and `.json` files below the folder, with their size and time. */
+/** The files below the folder that may be session logs (`.jsonl`, `.json`, Aider's history), with their size and time. */
 function sessionFiles(folder: string): { file: string; signature: string }[] {
   const found: { file: string; signature: string }[] = [];
   const walk = (dir: string, depth: number) => {
@@ -150,7 +148,7 @@ function sessionFiles(folder: string): { file: string; signature: string }[] {
       if (found.length >= MAX_FILES) return;
       const at = path.join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
-      else if (entry.isFile() && SESSION_FILE.test(entry.name)) {
+      else if (entry.isFile() && isSessionFileName(entry.name)) {
         const info = fs.statSync(at, { throwIfNoEntry: false });
         if (info) found.push({ file: at, signature: fileSignature(info) });
       }
