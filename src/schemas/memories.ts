@@ -74,6 +74,7 @@ export type StoreMemoryResponse = z.infer<typeof StoreMemoryResponse>;
 // An empty query is refused by the core (core/memories/memories.ts), which names the mode it asks for.
 const Query = z
   .string()
+  .normalize("NFC") // accents composed, as the stored text has them (recall.ts QueryText)
   .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
   .refine((query) => query.trim() === "" || hasVisibleText(query), ONLY_INVISIBLE)
   .optional();

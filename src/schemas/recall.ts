@@ -11,9 +11,11 @@ export const DEFAULT_RECALL_TOKENS = 1000;
 
 const QUERY_EMPTY_FIX = 'Say what to look for: a few words or a question, such as "where did we stay in Lisbon".';
 const QUERY_EMPTY = withFix("query", "must not be empty", QUERY_EMPTY_FIX);
+// Accents composed (NFC): "café" typed as e and U+0301 (macOS, some keyboards) scored 0.92 against the composed text's 1.
 const QueryText = z
   .string()
   .trim()
+  .normalize("NFC")
   .min(1, QUERY_EMPTY)
   .max(MAX_QUERY_CHARS, QUERY_TOO_LONG)
   .refine((query) => query === "" || hasVisibleText(query), withFix("query", ONLY_INVISIBLE, QUERY_EMPTY_FIX));

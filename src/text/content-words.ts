@@ -17,9 +17,12 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** The words a text is searched for by: lower case, no stop words, stemmed. */
+/**
+ * The words a text is searched for by: lower case, no stop words, stemmed; an accent typed as a
+ * letter of its own (e and U+0301, as macOS writes file names) is the same word as the composed one.
+ */
 export function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  return (text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
     .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word)) // "note 7" is not "note 12"
     .map(stemOf);
 }

@@ -5,9 +5,9 @@ const STOP = new Set(
   ),
 );
 
-/** A text's words for ranking messages and highlighting: lower case, no common words, lightly stemmed. */
+/** A text's words for ranking messages and highlighting: lower case, no common words, lightly stemmed, accents composed. */
 export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
+  return (text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
 }
 
 /** A light English stemmer: enough for "painted" to meet "painting" and "paint". */
