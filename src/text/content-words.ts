@@ -1,5 +1,6 @@
 // The words a text is about, as the full-text index sees them: stop words out, Porter-stemmed.
 import { stemmer } from "stemmer";
+import { lowerCaseWords } from "./terms.js";
 
 /**
  * English words that say nothing of what a text is about: the usual list of pronouns, auxiliaries,
@@ -17,12 +18,9 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/**
- * The words a text is searched for by: lower case, no stop words, stemmed; an accent typed as a
- * letter of its own (e and U+0301, as macOS writes file names) is the same word as the composed one.
- */
+/** The words a text is searched for by: lower case, accents composed, no stop words, stemmed. */
 export function contentWords(text: string): string[] {
-  return (text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  return lowerCaseWords(text)
     .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word)) // "note 7" is not "note 12"
     .map(stemOf);
 }

@@ -5,9 +5,24 @@ const STOP = new Set(
   ),
 );
 
-/** A text's words for ranking messages and highlighting: lower case, no common words, lightly stemmed, accents composed. */
+/** A text's words for ranking messages and highlighting: lower case, no common words, lightly stemmed. */
 export function terms(text: string): string[] {
-  return (text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP.has(word)).map(stem);
+  return lowerCaseWords(text)
+    .filter((word) => word.length > 1 && !STOP.has(word))
+    .map(stem);
+}
+
+/**
+ * A text's runs of letters and digits, lower case, accents composed: "café" typed as e and U+0301
+ * (macOS, some keyboards) is the same word as the composed one, not "cafe".
+ */
+export function lowerCaseWords(text: string): string[] {
+  return (
+    text
+      .normalize("NFC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** A light English stemmer: enough for "painted" to meet "painting" and "paint". */
