@@ -6,9 +6,19 @@ import { z } from "zod";
  * (`10:00`) but refused them so.
  */
 export const DateTime = z.preprocess(
-  (value) => (typeof value === "string" ? value.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=(Z|[+-]\d{2}:\d{2})$)/, "$1:00") : value),
+  (value) => (typeof value === "string" ? withSecondsAndOffsetColon(value) : value),
   z.iso.datetime({ offset: true, local: true }),
 );
+
+/**
+ * What clients write besides RFC 3339 taken as they mean it: a time without seconds (09:00), and an
+ * offset without its colon (+0200, Python's `%z`, moment's `ZZ`).
+ */
+function withSecondsAndOffsetColon(value: string): string {
+  return value
+    .replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([+-]\d{2})(\d{2})$/, "$1$2:$3")
+    .replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=(Z|[+-]\d{2}:\d{2})$)/, "$1:00");
+}
 
 /** A calendar date (the whole day) or a date-time, to filter by; either must be a real one (not 2026-02-30). */
 export const DateFilter = z.union([z.iso.date(), DateTime], { error: "must be an ISO 8601 date (YYYY-MM-DD) or date-time" });
