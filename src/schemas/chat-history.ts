@@ -234,9 +234,10 @@ export const CountResponse = z.object({ count: z.number().int() });
 export type CountResponse = z.infer<typeof CountResponse>;
 
 // Ours: pin/unpin and exclude/include (POST /api/chat-history/chats/pin and /exclude)
-export const PinRequest = ConversationIds.extend({ pinned: z.boolean() });
+// Booleans written as strings ("true") are read too, as numbers are: models send them so.
+export const PinRequest = ConversationIds.extend({ pinned: queryBool(z.boolean()) });
 export type PinRequest = z.input<typeof PinRequest>;
-export const ExcludeRequest = ConversationIds.extend({ excluded: z.boolean() });
+export const ExcludeRequest = ConversationIds.extend({ excluded: queryBool(z.boolean()) });
 export type ExcludeRequest = z.input<typeof ExcludeRequest>;
 export const FlagResponse = z.object({ updated: z.array(z.string()), count: z.number().int() });
 export type FlagResponse = z.infer<typeof FlagResponse>;

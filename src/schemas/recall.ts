@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_PLATFORM_IDS } from "./chat-platforms.js";
 import { Provider } from "./chat-history.js";
-import { DateFilter, DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryInt } from "./common.js";
+import { DateFilter, DateTime, MAX_QUERY_CHARS, QUERY_TOO_LONG, queryBool, queryInt } from "./common.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import { withFix } from "./fixes.js";
 
@@ -31,9 +31,9 @@ export const SearchRequest = z.object({
   limit: queryInt(SearchLimit.default(20)),
   provider: Provider,
   contextChunks: queryInt(ContextChunks.default(4)),
-  skipRerank: z.boolean().default(false),
+  skipRerank: queryBool(z.boolean().default(false)),
   /** An addition: also the hits under the "probably unrelated" threshold, which are left out by default. */
-  includeUnrelated: z.boolean().default(false),
+  includeUnrelated: queryBool(z.boolean().default(false)),
   /** An addition: only passages said on or after this day (or date-time). */
   dateFrom: DateFilter.optional(),
   /** An addition: only passages said on or before this day (or date-time). */
