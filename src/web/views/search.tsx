@@ -34,6 +34,31 @@ function FormError(props: { invalid: FieldError | undefined }) {
   );
 }
 
+/** A count from 1 to `max`, marked when the request refused it. */
+function NumberField(props: {
+  id: string;
+  label: string;
+  name: "limit" | "maxTokens";
+  max: number;
+  value: number;
+  invalid: FieldError | undefined;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="number"
+        name={props.name}
+        min={1}
+        max={props.max}
+        value={String(props.value)}
+        {...marked(props.invalid, props.name)}
+      />
+    </div>
+  );
+}
+
 /** From and To: only what was said between these days. */
 function PeriodFields(props: { id: string; period: Period; invalid: FieldError | undefined }) {
   return (
@@ -114,18 +139,7 @@ export function SearchPage(props: {
           invalid={props.invalid}
         />
         <PeriodFields id="search" period={props.period} invalid={props.invalid} />
-        <div class="field">
-          <label for="search-limit">Results</label>
-          <input
-            id="search-limit"
-            type="number"
-            name="limit"
-            min={1}
-            max={100}
-            value={String(props.limit)}
-            {...marked(props.invalid, "limit")}
-          />
-        </div>
+        <NumberField id="search-limit" label="Results" name="limit" max={100} value={props.limit} invalid={props.invalid} />
         <button type="submit">Search</button>
       </form>
       {result ? (
@@ -245,18 +259,7 @@ export function RecallPage(props: {
           <label for="recall-q">What do you want to remember?</label>
           <input id="recall-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
         </div>
-        <div class="field">
-          <label for="recall-tokens">Max tokens</label>
-          <input
-            id="recall-tokens"
-            type="number"
-            name="maxTokens"
-            min={1}
-            max={2000}
-            value={String(props.maxTokens)}
-            {...marked(props.invalid, "maxTokens")}
-          />
-        </div>
+        <NumberField id="recall-tokens" label="Max tokens" name="maxTokens" max={2000} value={props.maxTokens} invalid={props.invalid} />
         <div class="field">
           <label for="recall-platform">Format for</label>
           <select id="recall-platform" name="platform">
