@@ -160,13 +160,13 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
     if (!reading.onUnreadable) throw problem;
     reading.onUnreadable(problem);
   };
-  for (const { source, layout, wrapper } of parts) {
+  for (const { source, layout, wrapper, format } of parts) {
     reading.label = source.label;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const fallbackDate = fileDate(source);
     const raw: AsyncGenerator<RawRecord> =
       layout === "text"
-        ? textRecords(source, reading.tally)
+        ? textRecords(source, reading.tally, importerOf(format).sectionHeading, reading.onUnreadable)
         : layout === "page"
           ? activityPageRecords(source, reading.tally)
           : layout === "lines"

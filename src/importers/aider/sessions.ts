@@ -32,7 +32,7 @@ import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext, SourcedRecord } from "../types.js";
 import { SESSION_HEADING } from "./history.js";
 
-/** Reads the file's one record (its text) into a conversation per session. */
+/** Reads the file's records, a session's text each (text-records.ts cuts it at the headings), into a conversation per session. */
 export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation> {
   for await (const { value, context } of records) {
     if (typeof value !== "string") {
@@ -44,15 +44,13 @@ export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): Asy
         const conversation = sessionConversation(section, context);
         if (conversation !== undefined) yield conversation;
       } catch (error) {
-        context.unreadable(unreadableRecord({ ...context, index: section.number - 1 }, error));
+        context.unreadable(unreadableRecord(context, error));
       }
     }
   }
 }
 
 interface Section {
-  /** Its place in the file, from 1. */
-  number: number;
   /** The heading's time; undefined for the lines before the first heading (a history trimmed at its start). */
   started: string | undefined;
   lines: string[];
@@ -63,11 +61,11 @@ const MODE_LINE = /^\s*-\*-.*-\*-\s*$/;
 
 /** The file cut at its sessions' headings. */
 function sectionsOf(text: string): Section[] {
-  const sections: Section[] = [{ number: 1, started: undefined, lines: [] }];
+  const sections: Section[] = [{ started: undefined, lines: [] }];
   for (const [index, line] of text.split("\n").entries()) {
     if (index === 0 && MODE_LINE.test(line)) continue;
     const started = SESSION_HEADING.exec(line)?.[1];
-    if (started !== undefined) sections.push({ number: sections.length + 1, started, lines: [] });
+    if (started !== undefined) sections.push({ started, lines: [] });
     else sections.at(-1)!.lines.push(line);
   }
   return sections[0]!.lines.some((line) => line.trim() !== "") ? sections : sections.slice(1);
