@@ -1,4 +1,4 @@
-import { appendFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detect } from "../../src/importers/detect.js";
@@ -207,5 +207,19 @@ describe("Aider's chat history", () => {
       ["第二个问题", "2025-04-01T10:00:00.000Z", "回答二。"],
     ]);
     expect(new Set(conversations.map((c) => c.conversation.id)).size).toBe(2);
+  });
+
+  it("a README quoting a history in fenced code is no history: a repository's folder gives its .aider.chat.history.md alone", async () => {
+    const repository = join(scratch, "quoting");
+    await mkdir(repository);
+    const readme = ["# tides", "", "Built with aider; a session's log reads:", "", "```", heading("2024-05-01 12:34:56"), ""];
+    readme.push("#### add a --verbose flag  ", "", "Sure, here is the change.", "```", "", "## Install", "", "pip install tides", "");
+    await writeFile(join(repository, "README.md"), readme.join("\n"));
+    await writeFile(
+      join(repository, ".aider.chat.history.md"),
+      [heading("2025-05-01 08:00:00"), "", "#### hello  ", "", "Hi.", ""].join("\n"),
+    );
+    expect(await detect(await fileSource(join(repository, "README.md")))).toBeUndefined();
+    expect((await collect(repository)).map((c) => c.conversation.title)).toEqual(["hello"]);
   });
 });

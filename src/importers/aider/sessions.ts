@@ -30,7 +30,7 @@ import { derivedId } from "../derived-id.js";
 import { isoFromTime, titleFrom } from "../json-values.js";
 import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext, SourcedRecord } from "../types.js";
-import { SESSION_HEADING } from "./history.js";
+import { FENCE, SESSION_HEADING } from "./history.js";
 
 /** Reads the file's records, a session's text each (text-records.ts cuts it at the headings), into a conversation per session. */
 export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation> {
@@ -79,7 +79,6 @@ const PROMPT = /^####(?: (.*))?$/;
 const AIDER = /^>(?: .*)?$/;
 /** What append_chat_history ends each line of a prompt or of aider's output with: a Markdown line break. */
 const BREAK = "  ";
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** What confirm_ask logs as typed when a group's answer is given for it. */
 const CONFIRMATION = /\(Y\)es\/\(N\)o.*\[[^\]\n]*\]: ?\S*$/;
 
