@@ -222,4 +222,12 @@ describe("Aider's chat history", () => {
     expect(await detect(await fileSource(join(repository, "README.md")))).toBeUndefined();
     expect((await collect(repository)).map((c) => c.conversation.title)).toEqual(["hello"]);
   });
+
+  it("sessions started in the same second with the same prompt are each a conversation; one written twice is one", async () => {
+    const session = (answer: string) => [heading("2024-06-01 10:00:00"), "", "#### fix the lint errors  ", "", answer, ""];
+    const file = await history("scripted.md", [...session("Fixed a.py."), ...session("Fixed b.py."), ...session("Fixed b.py.")]);
+    const conversations = await collect(file);
+    expect(conversations.map((c) => c.conversation.messages[1]?.content)).toEqual(["Fixed a.py.", "Fixed b.py."]);
+    expect(new Set(conversations.map((c) => c.conversation.id)).size).toBe(2);
+  });
 });

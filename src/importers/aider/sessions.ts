@@ -22,7 +22,7 @@
 // - Title: the first prompt that is not a command (or a chat command's words, /ask …), its first
 //   line; aider names no session. The repository's folder is not in it: Claude Code's and Codex's
 //   sessions are not titled by their project either. Id: a hash of the start time and the first
-//   prompt, which stay as the session goes on. Message ids: their line in the session.
+//   prompt, which stay as the session goes on (and their order among those that share both). Message ids: their line in the session.
 // - A session that cannot be read costs that session, not the file.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, type Utterance } from "../agent-sessions.js";
@@ -34,6 +34,7 @@ import { FENCE, SESSION_HEADING } from "./history.js";
 
 /** Reads the file's records, a session's text each (text-records.ts cuts it at the headings), into a conversation per session. */
 export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation> {
+  const met = new Map<string, string[]>();
   for await (const { value, context } of records) {
     if (typeof value !== "string") {
       context.unreadable(notAConversation(context));
@@ -42,7 +43,7 @@ export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): Asy
     for (const section of sectionsOf(value)) {
       try {
         const conversation = sessionConversation(section, context);
-        if (conversation !== undefined) yield conversation;
+        if (conversation !== undefined) yield toldApart(conversation, context.label, met);
       } catch (error) {
         context.unreadable(unreadableRecord(context, error));
       }
@@ -100,6 +101,25 @@ function sessionConversation(section: Section, context: RecordContext): UploadCo
       messages,
     },
   };
+}
+
+/**
+ * Sessions started in the same second with the same first prompt (scripted `aider --message` runs in
+ * parallel) told apart by their order among them, which appending keeps; one written twice stays one.
+ * `met`: the contents of each id's sessions read so far, by file.
+ */
+function toldApart(upload: UploadConversation, file: string, met: Map<string, string[]>): UploadConversation {
+  const { id, messages } = upload.conversation;
+  const key = `${file}\u0000${id}`;
+  const contents = met.get(key) ?? [];
+  met.set(key, contents);
+  const content = derivedId(
+    "",
+    messages.map((message) => message.content),
+  );
+  if (!contents.includes(content)) contents.push(content);
+  const order = contents.indexOf(content);
+  return order === 0 ? upload : { ...upload, conversation: { ...upload.conversation, id: derivedId("aider", [id, order]) } };
 }
 
 /** Where the reading of a session's lines is. */
