@@ -13,13 +13,18 @@ export const SESSION_HEADING = /^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\
 export function isAiderHistory(text: string): boolean {
   let fence: string | undefined;
   for (const line of text.split("\n")) {
-    const marker = FENCE.exec(line)?.[1];
-    if (fence === undefined && marker !== undefined) fence = marker;
-    else if (fence !== undefined && marker?.[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
-    else if (fence === undefined && SESSION_HEADING.test(line)) return true;
+    if (fence === undefined && SESSION_HEADING.test(line)) return true;
+    fence = nextFence(line, fence);
   }
   return false;
 }
 
-/** A fence of Markdown code, as CommonMark opens and closes one. */
-export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** The fence of Markdown code open after a line, as CommonMark opens and closes them. */
+export function nextFence(line: string, fence: string | undefined): string | undefined {
+  const marker = FENCE.exec(line)?.[1];
+  if (marker === undefined) return fence;
+  if (fence === undefined) return marker;
+  return marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker ? undefined : fence;
+}

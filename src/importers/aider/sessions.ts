@@ -30,7 +30,7 @@ import { derivedId } from "../derived-id.js";
 import { isoFromTime, titleFrom } from "../json-values.js";
 import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext, SourcedRecord } from "../types.js";
-import { FENCE, SESSION_HEADING } from "./history.js";
+import { nextFence, SESSION_HEADING } from "./history.js";
 
 /** Reads the file's records, a session's text each (text-records.ts cuts it at the headings), into a conversation per session. */
 export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation> {
@@ -211,13 +211,6 @@ function outputEnd(lines: string[], start: number, afterAnswer: boolean): number
 
 function utterance(role: UploadMessage["role"], text: string, index: number): Utterance {
   return { id: `line-${index + 2}`, role, pieces: [{ text, tool: false }], time: undefined };
-}
-
-function nextFence(line: string, fence: string | undefined): string | undefined {
-  const marker = FENCE.exec(line)?.[1];
-  if (marker === undefined) return fence;
-  if (fence === undefined) return marker;
-  return marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker ? undefined : fence;
 }
 
 /** An utterance's text trimmed; a prompt aider typed itself, or an empty one, says nothing. */
