@@ -170,6 +170,62 @@ class ByteWindow {
   }
 }
 
+/** Records this large are parsed without the base64 of their data URLs (images pasted into a chat, screenshots a tool took). */
+const LARGE_RECORD = 8 * 1024 * 1024;
+const BASE64_MARK = Buffer.from(";base64,");
+/** A payload this short is kept: it costs nothing. */
+const SMALL_PAYLOAD = 1024;
+
+/**
+ * A record's bytes with the payload of each data URL (`data:image/png;base64,` kept) left out, when
+ * the record is large: no importer reads an image's bytes (placeholders.ts writes `[image]`), and a
+ * session file of one record holding screenshots (Continue's, 100 MB and more) was held three times
+ * over, bytes, text and value, past 600 MB. Base64 holds no quote or backslash but `\/`, so what is
+ * left out is within one JSON string.
+ */
+function withoutImageBytes(bytes: Buffer): Buffer {
+  if (bytes.length < LARGE_RECORD) return bytes;
+  const kept: Buffer[] = [];
+  let from = 0;
+  for (let mark = bytes.indexOf(BASE64_MARK); mark !== -1; mark = bytes.indexOf(BASE64_MARK, mark + 1)) {
+    const payload = mark + BASE64_MARK.length;
+    const end = base64End(bytes, payload);
+    if (end - payload < SMALL_PAYLOAD) continue;
+    kept.push(bytes.subarray(from, payload));
+    from = end;
+    mark = end - 1;
+  }
+  if (kept.length === 0) return bytes;
+  kept.push(bytes.subarray(from));
+  return Buffer.concat(kept);
+}
+
+/** Where the base64 starting at `at` ends: at a byte that is none of it (`\/` is JSON's `/`). */
+function base64End(bytes: Buffer, at: number): number {
+  let end = at;
+  for (;;) {
+    const byte = bytes[end];
+    if (byte === undefined) return end;
+    if (byte === BACKSLASH && bytes[end + 1] === SLASH) end += 2;
+    else if (isBase64Byte(byte)) end++;
+    else return end;
+  }
+}
+
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
+
+function isBase64Byte(byte: number): boolean {
+  return (
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2b ||
+    byte === SLASH ||
+    byte === 0x3d
+  );
+}
+
 const OBJECT = 1;
 const LIST = 2;
 
@@ -250,13 +306,14 @@ class RecordScanner {
 
   /** The record's value parsed, repaired where its text was not valid Unicode; or why it cannot be parsed. */
   parse(start: number, end: number): Parsed {
-    const bytes = this.window.slice(start, end);
+    const whole = this.window.slice(start, end);
+    const bytes = withoutImageBytes(whole);
     const text = bytes.toString("utf8");
     try {
       return repairRecord(JSON.parse(text), bytes, text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const at = /at position (\d+)/.exec(message)?.[1];
+      const at = bytes === whole ? /at position (\d+)/.exec(message)?.[1] : undefined;
       const byte = at === undefined ? start : start + Buffer.byteLength(text.slice(0, Number(at)));
       return { failure: message.replace(/ in JSON at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, ""), at: byte };
     }

@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { jsonRecords } from "../../src/importers/json-records.js";
+import { ByteTally, fileSource } from "../../src/importers/source.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectReporting, collectWithSkips, fixtures } from "./collect.js";
@@ -139,5 +141,32 @@ describe("Continue sessions", () => {
     const { conversations: read, problems } = await collectReporting(dir);
     expect(read.map((c) => [c.conversation.title, c.conversation.createdAt])).toEqual([["Kept", "2025-05-22T07:45:12.345Z"]]);
     expect(problems.length).toBeGreaterThan(0);
+  });
+
+  it("a session of 10 MB of pasted screenshots reads as ever, the images' base64 not parsed into it (a 114 MB session peaked at 628 MB)", async () => {
+    const screenshot = `data:image/png;base64,${Buffer.alloc(2_500_000, 7).toString("base64")}`;
+    const pasted = item(
+      "user",
+      [
+        { type: "text", text: "Why is the chart empty?" },
+        { type: "imageUrl", imageUrl: { url: screenshot } },
+      ],
+      {
+        editorState: { type: "doc", content: [{ type: "image", attrs: { src: screenshot } }] },
+      },
+    );
+    const answer = item("assistant", `The axis is empty: <img src="${screenshot}"> has no data.`);
+    const dir = await folder("screenshots", { "5e6f.json": { sessionId: "5e6f", title: "Chart", history: [pasted, answer] } });
+    const file = join(dir, "5e6f.json");
+    const records: unknown[] = [];
+    for await (const record of jsonRecords(await fileSource(file), "values", new ByteTally(), { isRecord: () => true }))
+      records.push(record.value);
+    expect(JSON.stringify(records)).not.toContain(screenshot.slice(0, 40));
+    expect(JSON.stringify(records)).toContain('<img src=\\"data:image/png;base64,\\">');
+    const [session] = await collect(file);
+    expect(session?.conversation.messages.map((message) => message.content)).toEqual([
+      "Why is the chart empty?\n\n[image]",
+      "The axis is empty: [image] has no data.",
+    ]);
   });
 });
