@@ -153,7 +153,7 @@ function tooLong(source: ByteSource, index: number, start: number, size: number)
     "invalid_input",
     `${source.label}, record ${index + 1} (at ${byteAt(start, source.encoding)}): a conversation of ${size} bytes, over the ${MAX_TEXT_BYTES / 1024 ** 2} MB one is read to`,
     {
-      suggestion: "That conversation is left out and the rest of the file is read: split it at a line of its own to import it.",
+      suggestion: "That conversation is left out and the rest of the file is read: to import it, cut it into files of less than 64 MB.",
       details: { record: index + 1, recordByte: start },
     },
   );
