@@ -151,13 +151,19 @@ class ByteWindow {
   }
 
   slice(from: number, to: number): Buffer {
+    const pieces = this.pieces(from, to);
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  }
+
+  /** The bytes from `from` to `to`, as the parts of the chunks that hold them (not copied). */
+  pieces(from: number, to: number): Buffer[] {
     const pieces: Buffer[] = [];
     for (const [i, chunk] of this.chunks.entries()) {
       const start = this.starts[i]!;
       if (start + chunk.length <= from || start >= to) continue;
       pieces.push(chunk.subarray(Math.max(0, from - start), Math.min(chunk.length, to - start)));
     }
-    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    return pieces;
   }
 
   /** Lets go of the chunks wholly before `position`. */
@@ -173,47 +179,61 @@ class ByteWindow {
 /** Records this large are parsed without the base64 of their data URLs (images pasted into a chat, screenshots a tool took). */
 const LARGE_RECORD = 8 * 1024 * 1024;
 const BASE64_MARK = Buffer.from(";base64,");
-/** A payload this short is kept: it costs nothing. */
-const SMALL_PAYLOAD = 1024;
-
-/**
- * A record's bytes with the payload of each data URL (`data:image/png;base64,` kept) left out, when
- * the record is large: no importer reads an image's bytes (placeholders.ts writes `[image]`), and a
- * session file of one record holding screenshots (Continue's, 100 MB and more) was held three times
- * over, bytes, text and value, past 600 MB. Base64 holds no quote or backslash but `\/`, so what is
- * left out is within one JSON string.
- */
-function withoutImageBytes(bytes: Buffer): Buffer {
-  if (bytes.length < LARGE_RECORD) return bytes;
-  const kept: Buffer[] = [];
-  let from = 0;
-  for (let mark = bytes.indexOf(BASE64_MARK); mark !== -1; mark = bytes.indexOf(BASE64_MARK, mark + 1)) {
-    const payload = mark + BASE64_MARK.length;
-    const end = base64End(bytes, payload);
-    if (end - payload < SMALL_PAYLOAD) continue;
-    kept.push(bytes.subarray(from, payload));
-    from = end;
-    mark = end - 1;
-  }
-  if (kept.length === 0) return bytes;
-  kept.push(bytes.subarray(from));
-  return Buffer.concat(kept);
-}
-
-/** Where the base64 starting at `at` ends: at a byte that is none of it (`\/` is JSON's `/`). */
-function base64End(bytes: Buffer, at: number): number {
-  let end = at;
-  for (;;) {
-    const byte = bytes[end];
-    if (byte === undefined) return end;
-    if (byte === BACKSLASH && bytes[end + 1] === SLASH) end += 2;
-    else if (isBase64Byte(byte)) end++;
-    else return end;
-  }
-}
-
+const SEMICOLON = 0x3b;
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
+
+/**
+ * A large record's bytes, given as the window's chunks, with the payload of each data URL
+ * (`data:image/png;base64,` kept) left out: no importer reads an image's bytes (placeholders.ts
+ * writes `[image]`), and a session file of one record holding screenshots (Continue's, 100 MB and
+ * more) was held four times over, chunks, their copy, text and value, past 600 MB. Base64 holds no
+ * quote and no backslash but JSON's `\/`, so what is left out is within one JSON string; a mark or
+ * a payload may run across chunks.
+ */
+function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
+  const kept: Buffer[] = [];
+  let matched = 0; // the mark's bytes met so far
+  let payload = false;
+  let backslash = false; // met in a payload, the byte after it not yet
+  for (const piece of pieces) {
+    let from = 0; // where the bytes kept of this piece start, outside a payload
+    let i = 0;
+    while (i < piece.length) {
+      const byte = piece[i]!;
+      if (payload) {
+        if (backslash) {
+          backslash = false;
+          if (byte === SLASH) {
+            i++;
+            continue;
+          }
+          kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
+        } else if (byte === BACKSLASH || isBase64Byte(byte)) {
+          backslash = byte === BACKSLASH;
+          i++;
+          continue;
+        }
+        payload = false;
+        from = i;
+      } else if (matched > 0 && byte === BASE64_MARK[matched]) {
+        i++;
+        matched++;
+        if (matched < BASE64_MARK.length) continue;
+        kept.push(piece.subarray(from, i));
+        payload = true;
+        matched = 0;
+      } else {
+        const semicolon = piece.indexOf(SEMICOLON, i);
+        matched = semicolon === -1 ? 0 : 1;
+        i = semicolon === -1 ? piece.length : semicolon + 1;
+      }
+    }
+    if (!payload) kept.push(piece.subarray(from));
+  }
+  if (backslash) kept.push(Buffer.from([BACKSLASH]));
+  return Buffer.concat(kept);
+}
 
 function isBase64Byte(byte: number): boolean {
   return (
@@ -306,14 +326,14 @@ class RecordScanner {
 
   /** The record's value parsed, repaired where its text was not valid Unicode; or why it cannot be parsed. */
   parse(start: number, end: number): Parsed {
-    const whole = this.window.slice(start, end);
-    const bytes = withoutImageBytes(whole);
+    const large = end - start >= LARGE_RECORD;
+    const bytes = large ? withoutImageBytes(this.window.pieces(start, end)) : this.window.slice(start, end);
     const text = bytes.toString("utf8");
     try {
       return repairRecord(JSON.parse(text), bytes, text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const at = bytes === whole ? /at position (\d+)/.exec(message)?.[1] : undefined;
+      const at = bytes.length === end - start ? /at position (\d+)/.exec(message)?.[1] : undefined;
       const byte = at === undefined ? start : start + Buffer.byteLength(text.slice(0, Number(at)));
       return { failure: message.replace(/ in JSON at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, ""), at: byte };
     }

@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { jsonRecords } from "../../src/importers/json-records.js";
-import { ByteTally, fileSource } from "../../src/importers/source.js";
+import { type ByteSource, ByteTally, fileSource } from "../../src/importers/source.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectReporting, collectWithSkips, fixtures } from "./collect.js";
@@ -168,5 +169,24 @@ describe("Continue sessions", () => {
       "Why is the chart empty?\n\n[image]",
       "The axis is empty: [image] has no data.",
     ]);
+  });
+
+  it("a large record's data URLs are left out whole wherever the chunks it is read in cut them, its JSON unharmed (escaped slashes, quotes)", async () => {
+    const images = Array.from({ length: 40 }, (_, i) => `data:image/png;base64,${Buffer.alloc(250_000 + i, i).toString("base64")}`);
+    const history = images.map((url) => item("user", `Look: <img src="${url}"> and ![x](${url}) then more`));
+    const session = { sessionId: "7a8b", title: "Pictures; many of them", history };
+    const bytes = Buffer.from(JSON.stringify(session).replaceAll("/", "\\/")); // as PHP and some others write JSON
+    const chunked: ByteSource = {
+      label: "7a8b.json",
+      path: "7a8b.json",
+      size: bytes.length,
+      mtime: new Date(),
+      open: async () =>
+        Readable.from(Array.from({ length: Math.ceil(bytes.length / 4099) }, (_, i) => bytes.subarray(i * 4099, (i + 1) * 4099))),
+    };
+    const records: unknown[] = [];
+    for await (const record of jsonRecords(chunked, "values", new ByteTally(), { isRecord: () => true })) records.push(record.value);
+    const withoutPayloads = JSON.parse(JSON.stringify(session).replace(/;base64,[A-Za-z0-9+/=]+/g, ";base64,"));
+    expect(records).toEqual([withoutPayloads]);
   });
 });
