@@ -108,6 +108,8 @@ export interface RecordContext {
   skip: SkipReport;
   /** The record cannot be read: it is skipped, and the problem reported (or thrown, when no one takes it). */
   unreadable: UnreadableRecord;
+  /** Whether a record of the file could not be read, so far: what the file gives is not the whole of it (a file cut short). */
+  damaged?: () => boolean;
 }
 
 /** A record read from an export file, with where it came from. */
