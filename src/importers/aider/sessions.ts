@@ -23,7 +23,9 @@
 //   line; aider names no session. The repository's folder is not in it: Claude Code's and Codex's
 //   sessions are not titled by their project either. Id: a hash of the start time and the first
 //   prompt, which stay as the session goes on (and their order among those that share both). Message ids: their line in the session.
-// - A session that cannot be read costs that session, not the file.
+// - A session that cannot be read costs that session, not the file. The file is read a session at a
+//   time (text-records.ts cuts it at the headings): a history of years imports whatever its size, and
+//   a session over 64 MB is said and left out.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, type Utterance } from "../agent-sessions.js";
 import { derivedId } from "../derived-id.js";
