@@ -179,6 +179,8 @@ class ByteWindow {
 /** Records this large are parsed without the base64 of their data URLs (images pasted into a chat, screenshots a tool took). */
 const LARGE_RECORD = 8 * 1024 * 1024;
 const BASE64_MARK = Buffer.from(";base64,");
+/** A payload this short is kept: it costs nothing, and may be no image's (`;base64,` written in a sentence). */
+const SMALL_PAYLOAD = 1024;
 const SEMICOLON = 0x3b;
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
@@ -194,34 +196,37 @@ const SLASH = 0x2f;
 function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
   const kept: Buffer[] = [];
   let matched = 0; // the mark's bytes met so far
-  let payload = false;
-  let backslash = false; // met in a payload, the byte after it not yet
-  for (const piece of pieces) {
+  let payload: Place | undefined; // where the payload being passed over starts
+  let length = 0; // its bytes so far
+  let backslash = false; // met in the payload, the byte after it not yet
+  /** The payload ends before `end`: left out, or kept when too short to be an image (`;base64,` in a sentence). */
+  const payloadEnd = (end: Place, escape: boolean) => {
+    if (length < SMALL_PAYLOAD) kept.push(...between(pieces, payload!, end));
+    else if (escape) kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
+    payload = undefined;
+  };
+  for (const [p, piece] of pieces.entries()) {
     let from = 0; // where the bytes kept of this piece start, outside a payload
     let i = 0;
     while (i < piece.length) {
       const byte = piece[i]!;
-      if (payload) {
-        if (backslash) {
-          backslash = false;
-          if (byte === SLASH) {
-            i++;
-            continue;
-          }
-          kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
-        } else if (byte === BACKSLASH || isBase64Byte(byte)) {
-          backslash = byte === BACKSLASH;
+      if (payload !== undefined) {
+        const escape: boolean = backslash;
+        backslash = !escape && byte === BACKSLASH;
+        if (escape ? byte === SLASH : byte === BACKSLASH || isBase64Byte(byte)) {
           i++;
+          length++;
           continue;
         }
-        payload = false;
+        payloadEnd({ piece: p, at: i }, escape);
         from = i;
       } else if (matched > 0 && byte === BASE64_MARK[matched]) {
         i++;
         matched++;
         if (matched < BASE64_MARK.length) continue;
         kept.push(piece.subarray(from, i));
-        payload = true;
+        payload = { piece: p, at: i };
+        length = 0;
         matched = 0;
       } else {
         const semicolon = piece.indexOf(SEMICOLON, i);
@@ -229,10 +234,25 @@ function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
         i = semicolon === -1 ? piece.length : semicolon + 1;
       }
     }
-    if (!payload) kept.push(piece.subarray(from));
+    if (payload === undefined) kept.push(piece.subarray(from));
   }
-  if (backslash) kept.push(Buffer.from([BACKSLASH]));
+  if (payload !== undefined) payloadEnd({ piece: pieces.length - 1, at: pieces.at(-1)!.length }, backslash);
   return Buffer.concat(kept);
+}
+
+/** A byte's place among the pieces of a record. */
+interface Place {
+  piece: number;
+  at: number;
+}
+
+/** The bytes from one place to another, as parts of the pieces. */
+function between(pieces: readonly Buffer[], start: Place, end: Place): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let p = start.piece; p <= end.piece; p++) {
+    parts.push(pieces[p]!.subarray(p === start.piece ? start.at : 0, p === end.piece ? end.at : pieces[p]!.length));
+  }
+  return parts;
 }
 
 function isBase64Byte(byte: number): boolean {

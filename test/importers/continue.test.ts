@@ -171,9 +171,10 @@ describe("Continue sessions", () => {
     ]);
   });
 
-  it("a large record's data URLs are left out whole wherever the chunks it is read in cut them, its JSON unharmed (escaped slashes, quotes)", async () => {
+  it("a large record's data URLs are left out whole wherever the chunks it is read in cut them, its JSON and its words unharmed (escaped slashes, quotes, `;base64,` in a sentence)", async () => {
     const images = Array.from({ length: 40 }, (_, i) => `data:image/png;base64,${Buffer.alloc(250_000 + i, i).toString("base64")}`);
     const history = images.map((url) => item("user", `Look: <img src="${url}"> and ![x](${url}) then more`));
+    history.push(item("assistant", "A data URL starts data:image/png;base64,then the bytes, as `;base64,AAAA` says"));
     const session = { sessionId: "7a8b", title: "Pictures; many of them", history };
     const bytes = Buffer.from(JSON.stringify(session).replaceAll("/", "\\/")); // as PHP and some others write JSON
     const chunked: ByteSource = {
@@ -186,7 +187,7 @@ describe("Continue sessions", () => {
     };
     const records: unknown[] = [];
     for await (const record of jsonRecords(chunked, "values", new ByteTally(), { isRecord: () => true })) records.push(record.value);
-    const withoutPayloads = JSON.parse(JSON.stringify(session).replace(/;base64,[A-Za-z0-9+/=]+/g, ";base64,"));
+    const withoutPayloads = JSON.parse(JSON.stringify(session).replace(/;base64,[A-Za-z0-9+/=]{1024,}/g, ";base64,"));
     expect(records).toEqual([withoutPayloads]);
   });
 });
