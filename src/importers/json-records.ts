@@ -200,9 +200,9 @@ function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
   let length = 0; // its bytes so far
   let backslash = false; // met in the payload, the byte after it not yet
   /** The payload ends before `end`: left out, or kept when too short to be an image (`;base64,` in a sentence). */
-  const payloadEnd = (end: Place, escape: boolean) => {
+  const payloadEnd = (end: Place, escaped: boolean) => {
     if (length < SMALL_PAYLOAD) kept.push(...between(pieces, payload!, end));
-    else if (escape) kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
+    else if (escaped) kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
     payload = undefined;
   };
   for (const [p, piece] of pieces.entries()) {
@@ -211,14 +211,14 @@ function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
     while (i < piece.length) {
       const byte = piece[i]!;
       if (payload !== undefined) {
-        const escape: boolean = backslash;
-        backslash = !escape && byte === BACKSLASH;
-        if (escape ? byte === SLASH : byte === BACKSLASH || isBase64Byte(byte)) {
+        const escaped: boolean = backslash;
+        backslash = !escaped && byte === BACKSLASH;
+        if (escaped ? byte === SLASH : byte === BACKSLASH || isBase64Byte(byte)) {
           i++;
           length++;
           continue;
         }
-        payloadEnd({ piece: p, at: i }, escape);
+        payloadEnd({ piece: p, at: i }, escaped);
         from = i;
       } else if (matched > 0 && byte === BASE64_MARK[matched]) {
         i++;
