@@ -68,7 +68,7 @@ export function promptTitle(messages: readonly UploadMessage[]): string | undefi
 /**
  * A session's conversation, its messages' ids made unique: started at its first message (else the
  * file's time), updated at the last thing said in it, the end of the agent's last answer rather
- * than its start.
+ * than its start. `partial`: the file was cut short, so its messages are added to those stored, not put in their place.
  */
 export function sessionConversation(session: {
   id: string;
@@ -76,6 +76,7 @@ export function sessionConversation(session: {
   messages: UploadMessage[];
   said: readonly Utterance[];
   fallbackDate: Date;
+  partial?: boolean;
 }): UploadConversation {
   const createdAt = session.messages.find((message) => message.createdAt !== undefined)?.createdAt ?? session.fallbackDate.toISOString();
   const updatedAt = session.said
@@ -85,7 +86,7 @@ export function sessionConversation(session: {
     .sort()
     .at(-1);
   return {
-    complete: true, // the file holds the whole session as it stands
+    complete: session.partial !== true, // the file holds the whole session as it stands
     conversation: {
       id: session.id,
       title: session.title,

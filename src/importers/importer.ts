@@ -52,6 +52,11 @@ export interface Importer {
    * a watched folder imports such a file again whenever it has changed and then stayed still.
    */
   sessionLogs?: boolean;
+  /**
+   * A text format whose file holds a conversation per section, each opening with a line this matches
+   * (Aider's session heading): the file is read a section at a time, each its own record, to any size.
+   */
+  sectionHeading?: RegExp;
   /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
   sessionFileName?: string;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */

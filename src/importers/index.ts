@@ -156,27 +156,40 @@ interface Reading {
  * thrown). `isRecord`: what a record of the parts is, to find the next one after damage.
  */
 async function* records(parts: ExportPart[], reading: Reading, isRecord: (value: unknown) => boolean): AsyncGenerator<SourcedRecord> {
-  const unreadable: UnreadableRecord = (problem) => {
-    if (!reading.onUnreadable) throw problem;
-    reading.onUnreadable(problem);
-  };
-  for (const { source, layout, wrapper } of parts) {
+  for (const { source, layout, wrapper, format } of parts) {
     reading.label = source.label;
+    let damaged = false;
+    const unreadable: UnreadableRecord = (problem) => {
+      if (!reading.onUnreadable) throw problem;
+      damaged = true;
+      reading.onUnreadable(problem);
+    };
+    const onUnreadable = reading.onUnreadable && unreadable;
     const skip = (reason: string, count = 1) => reading.skips.add(source.label, reason, count);
     const fallbackDate = fileDate(source);
     const raw: AsyncGenerator<RawRecord> =
       layout === "text"
-        ? textRecords(source, reading.tally)
+        ? textRecords(source, reading.tally, importerOf(format).sectionHeading, onUnreadable)
         : layout === "page"
           ? activityPageRecords(source, reading.tally)
           : layout === "lines"
-            ? jsonLines(source, reading.tally, reading.onUnreadable)
-            : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable: reading.onUnreadable, wrapper });
+            ? jsonLines(source, reading.tally, onUnreadable)
+            : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
       yield {
         value,
-        context: { label: source.label, path: source.path, index, byte, encoding: source.encoding, fallbackDate, skip, unreadable },
+        context: {
+          label: source.label,
+          path: source.path,
+          index,
+          byte,
+          encoding: source.encoding,
+          fallbackDate,
+          skip,
+          unreadable,
+          damaged: () => damaged,
+        },
       };
     }
   }

@@ -151,13 +151,19 @@ class ByteWindow {
   }
 
   slice(from: number, to: number): Buffer {
+    const pieces = this.pieces(from, to);
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  }
+
+  /** The bytes from `from` to `to`, as the parts of the chunks that hold them (not copied). */
+  pieces(from: number, to: number): Buffer[] {
     const pieces: Buffer[] = [];
     for (const [i, chunk] of this.chunks.entries()) {
       const start = this.starts[i]!;
       if (start + chunk.length <= from || start >= to) continue;
       pieces.push(chunk.subarray(Math.max(0, from - start), Math.min(chunk.length, to - start)));
     }
-    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    return pieces;
   }
 
   /** Lets go of the chunks wholly before `position`. */
@@ -168,6 +174,96 @@ class ByteWindow {
     this.chunks.splice(0, drop);
     this.starts.splice(0, drop);
   }
+}
+
+/** Records this large are parsed without the base64 of their data URLs (images pasted into a chat, screenshots a tool took). */
+const LARGE_RECORD = 8 * 1024 * 1024;
+const BASE64_MARK = Buffer.from(";base64,");
+/** A payload this short is kept: it costs nothing, and may be no image's (`;base64,` written in a sentence). */
+const SMALL_PAYLOAD = 1024;
+const SEMICOLON = 0x3b;
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
+
+/**
+ * A large record's bytes, given as the window's chunks, with the payload of each data URL
+ * (`data:image/png;base64,` kept) left out: no importer reads an image's bytes (placeholders.ts
+ * writes `[image]`), and a session file of one record holding screenshots (Continue's, 100 MB and
+ * more) was held four times over, chunks, their copy, text and value, past 600 MB. Base64 holds no
+ * quote and no backslash but JSON's `\/`, so what is left out is within one JSON string; a mark or
+ * a payload may run across chunks.
+ */
+function withoutImageBytes(pieces: readonly Buffer[]): Buffer {
+  const kept: Buffer[] = [];
+  let matched = 0; // the mark's bytes met so far
+  let payload: Place | undefined; // where the payload being passed over starts
+  let length = 0; // its bytes so far
+  let backslash = false; // met in the payload, the byte after it not yet
+  /** The payload ends before `end`: left out, or kept when too short to be an image (`;base64,` in a sentence). */
+  const payloadEnd = (end: Place, escaped: boolean) => {
+    if (length < SMALL_PAYLOAD) kept.push(...between(pieces, payload!, end));
+    else if (escaped) kept.push(Buffer.from([BACKSLASH])); // the string's own escape, after the payload
+    payload = undefined;
+  };
+  for (const [p, piece] of pieces.entries()) {
+    let from = 0; // where the bytes kept of this piece start, outside a payload
+    let i = 0;
+    while (i < piece.length) {
+      const byte = piece[i]!;
+      if (payload !== undefined) {
+        const escaped: boolean = backslash;
+        backslash = !escaped && byte === BACKSLASH;
+        if (escaped ? byte === SLASH : byte === BACKSLASH || isBase64Byte(byte)) {
+          i++;
+          length++;
+          continue;
+        }
+        payloadEnd({ piece: p, at: i }, escaped);
+        from = i;
+      } else if (matched > 0 && byte === BASE64_MARK[matched]) {
+        i++;
+        matched++;
+        if (matched < BASE64_MARK.length) continue;
+        kept.push(piece.subarray(from, i));
+        payload = { piece: p, at: i };
+        length = 0;
+        matched = 0;
+      } else {
+        const semicolon = piece.indexOf(SEMICOLON, i);
+        matched = semicolon === -1 ? 0 : 1;
+        i = semicolon === -1 ? piece.length : semicolon + 1;
+      }
+    }
+    if (payload === undefined) kept.push(piece.subarray(from));
+  }
+  if (payload !== undefined) payloadEnd({ piece: pieces.length - 1, at: pieces.at(-1)!.length }, backslash);
+  return Buffer.concat(kept);
+}
+
+/** A byte's place among the pieces of a record. */
+interface Place {
+  piece: number;
+  at: number;
+}
+
+/** The bytes from one place to another, as parts of the pieces. */
+function between(pieces: readonly Buffer[], start: Place, end: Place): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let p = start.piece; p <= end.piece; p++) {
+    parts.push(pieces[p]!.subarray(p === start.piece ? start.at : 0, p === end.piece ? end.at : pieces[p]!.length));
+  }
+  return parts;
+}
+
+function isBase64Byte(byte: number): boolean {
+  return (
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2b ||
+    byte === SLASH ||
+    byte === 0x3d
+  );
 }
 
 const OBJECT = 1;
@@ -250,13 +346,14 @@ class RecordScanner {
 
   /** The record's value parsed, repaired where its text was not valid Unicode; or why it cannot be parsed. */
   parse(start: number, end: number): Parsed {
-    const bytes = this.window.slice(start, end);
+    const large = end - start >= LARGE_RECORD;
+    const bytes = large ? withoutImageBytes(this.window.pieces(start, end)) : this.window.slice(start, end);
     const text = bytes.toString("utf8");
     try {
       return repairRecord(JSON.parse(text), bytes, text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const at = /at position (\d+)/.exec(message)?.[1];
+      const at = bytes.length === end - start ? /at position (\d+)/.exec(message)?.[1] : undefined;
       const byte = at === undefined ? start : start + Buffer.byteLength(text.slice(0, Number(at)));
       return { failure: message.replace(/ in JSON at position \d+.*$/s, "").replace(/ \(line \d+ column \d+\)$/, ""), at: byte };
     }

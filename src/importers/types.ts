@@ -10,7 +10,8 @@ export type ExportFormat = string;
  * line (`lines`: NDJSON), one or more top-level values of any layout (`values`: a single
  * pretty-printed object, concatenated JSON), or the elements of the array a top-level object
  * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
- * A file of a text format (a Markdown transcript) is one record, its text (`text`, text-records.ts).
+ * A file of a text format (a Markdown transcript) is one record, its text, or one per section of a format
+ * that heads each conversation with a line (Aider's history) (`text`, text-records.ts).
  * A Takeout activity page (HTML) is read record by record into the records of its JSON (`page`, activity-page/).
  */
 export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page";
@@ -107,6 +108,8 @@ export interface RecordContext {
   skip: SkipReport;
   /** The record cannot be read: it is skipped, and the problem reported (or thrown, when no one takes it). */
   unreadable: UnreadableRecord;
+  /** Whether a record of the file could not be read, so far: what the file gives is not the whole of it (a file cut short). */
+  damaged?: () => boolean;
 }
 
 /** A record read from an export file, with where it came from. */

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detect } from "../../src/importers/detect.js";
@@ -179,5 +179,55 @@ describe("Aider's chat history", () => {
     expect((await detect(await fileSource(file)))?.format).toBe("aider");
     const [session] = await collect(file);
     expect(session?.conversation.messages.map((message) => message.role)).toEqual(["human", "assistant"]);
+  });
+
+  // Writes a history of 65 MB (a second or two): past the 64 MB a session is read to.
+  it("a history past 64 MB is read a session at a time: a session over 64 MB is said and left out, the others imported", async () => {
+    const file = join(scratch, "years.aider.chat.history.md");
+    const session = (time: string, prompt: string, answer: string) =>
+      [heading(time), "", `#### ${prompt}  `, "", answer, "", ""].join("\n");
+    const answer = `${"A pasted log line that goes on and on.\n".repeat(1_800_000)}That is all.`;
+    await writeFile(file, [session("2025-03-01 09:00:00", "first", "One."), session("2025-03-02 09:00:00", "huge", answer)].join(""));
+    await appendFile(file, session("2025-03-03 09:00:00", "third", "Three."));
+    const { conversations, problems } = await collectReporting(file);
+    expect(conversations.map((c) => c.conversation.title)).toEqual(["first", "third"]);
+    expect(problems).toEqual([
+      expect.stringMatching(/record 2 \(at byte 65\): a conversation of \d{8} bytes, over the 64 MB one is read to$/),
+    ]);
+  });
+
+  it("a history with Windows line ends and a byte-order mark: its sessions cut at their headings all the same", async () => {
+    const lines = [heading("2025-04-01 10:00:00"), "", "#### première question  ", "", "Réponse une.", "", heading("2025-04-01 10:00:00")];
+    lines.push("", "#### 第二个问题  ", "", "回答二。", "");
+    const file = join(scratch, "windows.md");
+    await writeFile(file, `\uFEFF${lines.join("\r\n")}`);
+    const conversations = await collect(file);
+    expect(conversations.map((c) => [c.conversation.title, c.conversation.createdAt, c.conversation.messages.at(-1)?.content])).toEqual([
+      ["première question", "2025-04-01T10:00:00.000Z", "Réponse une."],
+      ["第二个问题", "2025-04-01T10:00:00.000Z", "回答二。"],
+    ]);
+    expect(new Set(conversations.map((c) => c.conversation.id)).size).toBe(2);
+  });
+
+  it("a README quoting a history in fenced code is no history: a repository's folder gives its .aider.chat.history.md alone", async () => {
+    const repository = join(scratch, "quoting");
+    await mkdir(repository);
+    const readme = ["# tides", "", "Built with aider; a session's log reads:", "", "```", heading("2024-05-01 12:34:56"), ""];
+    readme.push("#### add a --verbose flag  ", "", "Sure, here is the change.", "```", "", "## Install", "", "pip install tides", "");
+    await writeFile(join(repository, "README.md"), readme.join("\n"));
+    await writeFile(
+      join(repository, ".aider.chat.history.md"),
+      [heading("2025-05-01 08:00:00"), "", "#### hello  ", "", "Hi.", ""].join("\n"),
+    );
+    expect(await detect(await fileSource(join(repository, "README.md")))).toBeUndefined();
+    expect((await collect(repository)).map((c) => c.conversation.title)).toEqual(["hello"]);
+  });
+
+  it("sessions started in the same second with the same prompt are each a conversation; one written twice is one", async () => {
+    const session = (answer: string) => [heading("2024-06-01 10:00:00"), "", "#### fix the lint errors  ", "", answer, ""];
+    const file = await history("scripted.md", [...session("Fixed a.py."), ...session("Fixed b.py."), ...session("Fixed b.py.")]);
+    const conversations = await collect(file);
+    expect(conversations.map((c) => c.conversation.messages[1]?.content)).toEqual(["Fixed a.py.", "Fixed b.py."]);
+    expect(new Set(conversations.map((c) => c.conversation.id)).size).toBe(2);
   });
 });

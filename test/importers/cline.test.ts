@@ -197,4 +197,25 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     );
     await expect(openExport(index)).rejects.toThrow(/Cline's taskHistory\.json \(the list of tasks, not what was said in them\)/);
   });
+
+  it("a ui_messages.json cut short (read mid-write, or its write never ended) adds what it holds to the stored task, never cuts it", async () => {
+    const messages = [
+      say(0, "task", "Rename the CLI"),
+      say(10, "text", "Renamed it."),
+      say(20, "user_feedback", "And the docs"),
+      say(30, "text", "Done too."),
+    ];
+    const whole = JSON.stringify(messages);
+    const file = join(await task("cut", whole.slice(0, whole.indexOf('"And the docs"'))), "ui_messages.json");
+    const problems: string[] = [];
+    const cut: UploadConversation[] = [];
+    for await (const upload of (await openExport(file, { onUnreadable: (problem) => problems.push(problem.message) })).conversations())
+      cut.push(upload);
+    expect(problems).toEqual([expect.stringContaining("the file looks truncated")]);
+    expect(cut.map((upload) => [upload.complete, upload.conversation.messages.map((message) => message.content)])).toEqual([
+      [false, ["Rename the CLI", "Renamed it."]],
+    ]);
+    await writeFile(file, whole);
+    expect((await collect(file)).map((upload) => upload.complete)).toEqual([true]);
+  });
 });

@@ -1,6 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { jsonRecords } from "../../src/importers/json-records.js";
+import { type ByteSource, ByteTally, fileSource } from "../../src/importers/source.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectReporting, collectWithSkips, fixtures } from "./collect.js";
@@ -139,5 +142,52 @@ describe("Continue sessions", () => {
     const { conversations: read, problems } = await collectReporting(dir);
     expect(read.map((c) => [c.conversation.title, c.conversation.createdAt])).toEqual([["Kept", "2025-05-22T07:45:12.345Z"]]);
     expect(problems.length).toBeGreaterThan(0);
+  });
+
+  it("a session of 10 MB of pasted screenshots reads as ever, the images' base64 not parsed into it (a 114 MB session peaked at 628 MB)", async () => {
+    const screenshot = `data:image/png;base64,${Buffer.alloc(2_500_000, 7).toString("base64")}`;
+    const pasted = item(
+      "user",
+      [
+        { type: "text", text: "Why is the chart empty?" },
+        { type: "imageUrl", imageUrl: { url: screenshot } },
+      ],
+      {
+        editorState: { type: "doc", content: [{ type: "image", attrs: { src: screenshot } }] },
+      },
+    );
+    const answer = item("assistant", `The axis is empty: <img src="${screenshot}"> has no data.`);
+    const dir = await folder("screenshots", { "5e6f.json": { sessionId: "5e6f", title: "Chart", history: [pasted, answer] } });
+    const file = join(dir, "5e6f.json");
+    const records: unknown[] = [];
+    for await (const record of jsonRecords(await fileSource(file), "values", new ByteTally(), { isRecord: () => true }))
+      records.push(record.value);
+    expect(JSON.stringify(records)).not.toContain(screenshot.slice(0, 40));
+    expect(JSON.stringify(records)).toContain('<img src=\\"data:image/png;base64,\\">');
+    const [session] = await collect(file);
+    expect(session?.conversation.messages.map((message) => message.content)).toEqual([
+      "Why is the chart empty?\n\n[image]",
+      "The axis is empty: [image] has no data.",
+    ]);
+  });
+
+  it("a large record's data URLs are left out whole wherever the chunks it is read in cut them, its JSON and its words unharmed (escaped slashes, quotes, `;base64,` in a sentence)", async () => {
+    const images = Array.from({ length: 40 }, (_, i) => `data:image/png;base64,${Buffer.alloc(250_000 + i, i).toString("base64")}`);
+    const history = images.map((url) => item("user", `Look: <img src="${url}"> and ![x](${url}) then more`));
+    history.push(item("assistant", "A data URL starts data:image/png;base64,then the bytes, as `;base64,AAAA` says"));
+    const session = { sessionId: "7a8b", title: "Pictures; many of them", history };
+    const bytes = Buffer.from(JSON.stringify(session).replaceAll("/", "\\/")); // as PHP and some others write JSON
+    const chunked: ByteSource = {
+      label: "7a8b.json",
+      path: "7a8b.json",
+      size: bytes.length,
+      mtime: new Date(),
+      open: async () =>
+        Readable.from(Array.from({ length: Math.ceil(bytes.length / 4099) }, (_, i) => bytes.subarray(i * 4099, (i + 1) * 4099))),
+    };
+    const records: unknown[] = [];
+    for await (const record of jsonRecords(chunked, "values", new ByteTally(), { isRecord: () => true })) records.push(record.value);
+    const withoutPayloads = JSON.parse(JSON.stringify(session).replace(/;base64,[A-Za-z0-9+/=]{1024,}/g, ";base64,"));
+    expect(records).toEqual([withoutPayloads]);
   });
 });

@@ -1,7 +1,7 @@
 // Aider's chat history: aider appends each session to .aider.chat.history.md in the repository it
 // runs in (--chat-history-file), a `# aider chat started at …` heading first (aider/io.py).
 import { type Importer, loaded } from "../importer.js";
-import { isAiderHistory } from "./history.js";
+import { isAiderHistory, SESSION_HEADING } from "./history.js";
 
 export const aider: Importer = {
   id: "aider",
@@ -13,6 +13,7 @@ export const aider: Importer = {
   extensions: [".md"],
   sessionLogs: true,
   sessionFileName: ".aider.chat.history.md",
+  sectionHeading: SESSION_HEADING,
   detect: (sample) => (isAiderHistory(sample.text) ? {} : undefined),
   convert: loaded(async () => (await import("./sessions.js")).aiderSessions),
 };

@@ -22,18 +22,21 @@
 // - Title: the first prompt that is not a command (or a chat command's words, /ask …), its first
 //   line; aider names no session. The repository's folder is not in it: Claude Code's and Codex's
 //   sessions are not titled by their project either. Id: a hash of the start time and the first
-//   prompt, which stay as the session goes on. Message ids: their line in the session.
-// - A session that cannot be read costs that session, not the file.
+//   prompt, which stay as the session goes on (and their order among those that share both). Message ids: their line in the session.
+// - A session that cannot be read costs that session, not the file. The file is read a session at a
+//   time (text-records.ts cuts it at the headings): a history of years imports whatever its size, and
+//   a session over 64 MB is said and left out.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, type Utterance } from "../agent-sessions.js";
 import { derivedId } from "../derived-id.js";
 import { isoFromTime, titleFrom } from "../json-values.js";
 import { notAConversation, unreadableRecord } from "../record-errors.js";
 import type { RecordContext, SourcedRecord } from "../types.js";
-import { SESSION_HEADING } from "./history.js";
+import { nextFence, SESSION_HEADING } from "./history.js";
 
-/** Reads the file's one record (its text) into a conversation per session. */
+/** Reads the file's records, a session's text each (text-records.ts cuts it at the headings), into a conversation per session. */
 export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): AsyncIterable<UploadConversation> {
+  const met = new Map<string, string[]>();
   for await (const { value, context } of records) {
     if (typeof value !== "string") {
       context.unreadable(notAConversation(context));
@@ -42,17 +45,15 @@ export async function* aiderSessions(records: AsyncIterable<SourcedRecord>): Asy
     for (const section of sectionsOf(value)) {
       try {
         const conversation = sessionConversation(section, context);
-        if (conversation !== undefined) yield conversation;
+        if (conversation !== undefined) yield toldApart(conversation, context.label, met);
       } catch (error) {
-        context.unreadable(unreadableRecord({ ...context, index: section.number - 1 }, error));
+        context.unreadable(unreadableRecord(context, error));
       }
     }
   }
 }
 
 interface Section {
-  /** Its place in the file, from 1. */
-  number: number;
   /** The heading's time; undefined for the lines before the first heading (a history trimmed at its start). */
   started: string | undefined;
   lines: string[];
@@ -63,11 +64,11 @@ const MODE_LINE = /^\s*-\*-.*-\*-\s*$/;
 
 /** The file cut at its sessions' headings. */
 function sectionsOf(text: string): Section[] {
-  const sections: Section[] = [{ number: 1, started: undefined, lines: [] }];
+  const sections: Section[] = [{ started: undefined, lines: [] }];
   for (const [index, line] of text.split("\n").entries()) {
     if (index === 0 && MODE_LINE.test(line)) continue;
     const started = SESSION_HEADING.exec(line)?.[1];
-    if (started !== undefined) sections.push({ number: sections.length + 1, started, lines: [] });
+    if (started !== undefined) sections.push({ started, lines: [] });
     else sections.at(-1)!.lines.push(line);
   }
   return sections[0]!.lines.some((line) => line.trim() !== "") ? sections : sections.slice(1);
@@ -81,7 +82,6 @@ const PROMPT = /^####(?: (.*))?$/;
 const AIDER = /^>(?: .*)?$/;
 /** What append_chat_history ends each line of a prompt or of aider's output with: a Markdown line break. */
 const BREAK = "  ";
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** What confirm_ask logs as typed when a group's answer is given for it. */
 const CONFIRMATION = /\(Y\)es\/\(N\)o.*\[[^\]\n]*\]: ?\S*$/;
 
@@ -103,6 +103,25 @@ function sessionConversation(section: Section, context: RecordContext): UploadCo
       messages,
     },
   };
+}
+
+/**
+ * Sessions started in the same second with the same first prompt (scripted `aider --message` runs in
+ * parallel) told apart by their order among them, which appending keeps; one written twice stays one.
+ * `met`: the contents of each id's sessions read so far, by file.
+ */
+function toldApart(upload: UploadConversation, file: string, met: Map<string, string[]>): UploadConversation {
+  const { id, messages } = upload.conversation;
+  const key = `${file}\u0000${id}`;
+  const contents = met.get(key) ?? [];
+  met.set(key, contents);
+  const content = derivedId(
+    "",
+    messages.map((message) => message.content),
+  );
+  if (!contents.includes(content)) contents.push(content);
+  const order = contents.indexOf(content);
+  return order === 0 ? upload : { ...upload, conversation: { ...upload.conversation, id: derivedId("aider", [id, order]) } };
 }
 
 /** Where the reading of a session's lines is. */
@@ -194,13 +213,6 @@ function outputEnd(lines: string[], start: number, afterAnswer: boolean): number
 
 function utterance(role: UploadMessage["role"], text: string, index: number): Utterance {
   return { id: `line-${index + 2}`, role, pieces: [{ text, tool: false }], time: undefined };
-}
-
-function nextFence(line: string, fence: string | undefined): string | undefined {
-  const marker = FENCE.exec(line)?.[1];
-  if (marker === undefined) return fence;
-  if (fence === undefined) return marker;
-  return marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker ? undefined : fence;
 }
 
 /** An utterance's text trimmed; a prompt aider typed itself, or an empty one, says nothing. */

@@ -45,6 +45,8 @@ export interface TaskMessage {
   model: boolean;
   fallbackDate: Date;
   skip: SkipReport;
+  /** The file was cut short (written whole at each step, it was read mid-write or the write never ended). */
+  damaged: () => boolean;
 }
 
 /** Appended to a completion result whose task changed files, for the chat's "See new changes" button (ChatRow.tsx slices it off). */
@@ -57,12 +59,13 @@ function withoutChangesFlag(text: string): string {
 export function taskMessage(record: unknown, context: RecordContext): TaskMessage | undefined {
   if (!isObject(record)) return undefined;
   const { index, fallbackDate, skip } = context;
+  const damaged = context.damaged ?? (() => false);
   if (record.type !== "say" && record.type !== "ask") {
     if (typeof record.role !== "string") return undefined;
-    return { index, ts: undefined, said: [], model: true, fallbackDate, skip }; // api_conversation_history.json passed alone
+    return { index, ts: undefined, said: [], model: true, fallbackDate, skip, damaged }; // api_conversation_history.json passed alone
   }
   const ts = typeof record.ts === "number" ? record.ts : undefined;
-  return { index, ts, said: utterancesOf(record, index, ts), model: false, fallbackDate, skip };
+  return { index, ts, said: utterancesOf(record, index, ts), model: false, fallbackDate, skip, damaged };
 }
 
 function utterancesOf(record: JsonObject, index: number, ts: number | undefined): Utterance[] {
@@ -149,7 +152,9 @@ export function tasks(messages: TaskMessage[]): UploadConversation[] {
   }
   const started = messages.find((message) => message.ts !== undefined)?.ts;
   const id = fittingId(started === undefined ? `task-${first.fallbackDate.getTime()}` : String(started));
-  return [sessionConversation({ id, title: titleFrom(promptTitle(turns)), messages: turns, said, fallbackDate: first.fallbackDate })];
+  const title = titleFrom(promptTitle(turns));
+  // A file cut short adds what it holds to the stored task, which it would otherwise cut short too.
+  return [sessionConversation({ id, title, messages: turns, said, fallbackDate: first.fallbackDate, partial: first.damaged() })];
 }
 
 /**
