@@ -95,10 +95,20 @@ function withDates(stored: Stored, dated: Pick<ConversationRow, "createdAt" | "u
   return { ...stored, row: { ...stored.row, createdAt: dated.createdAt, updatedAt: dated.updatedAt } };
 }
 
-/** The dates an upload gives its conversation, in UTC: `updatedAt` defaults to `createdAt` (spec §2). */
-function uploadDates(upload: Upload): Pick<ConversationRow, "createdAt" | "updatedAt"> {
+/**
+ * The dates an upload gives its conversation, in UTC: `updatedAt` defaults to `createdAt` (spec §2).
+ * An upload that adds to what was stored (not `complete`) never moves `updatedAt` back: re-sent
+ * without it, or read from a session file cut mid-write, the conversation had sunk in a list by
+ * update as if it had not been touched since it began.
+ */
+function uploadDates(
+  upload: Upload,
+  before: Pick<ConversationRow, "updatedAt"> | undefined,
+): Pick<ConversationRow, "createdAt" | "updatedAt"> {
   const createdAt = toUtcIso(upload.conversation.createdAt);
-  return { createdAt, updatedAt: upload.conversation.updatedAt ? toUtcIso(upload.conversation.updatedAt) : createdAt };
+  const updatedAt = upload.conversation.updatedAt ? toUtcIso(upload.conversation.updatedAt) : createdAt;
+  const kept = !upload.complete && before !== undefined && before.updatedAt > updatedAt;
+  return { createdAt, updatedAt: kept ? before.updatedAt : updatedAt };
 }
 
 /**
@@ -118,7 +128,7 @@ export async function previewUploads(ctx: CoreContext, userId: string, inputs: u
     const after = {
       contentHash: contentHash(upload.conversation.title, messages),
       status: "queued" as const,
-      ...uploadDates(upload),
+      ...uploadDates(upload, before),
       messages,
     };
     known.set(id, after);
@@ -224,7 +234,7 @@ function mergeUpload(
     platformConversationId: upload.conversation.id,
     importId: platform.importId,
     title,
-    ...uploadDates(upload),
+    ...uploadDates(upload, before),
     status: "queued",
     statusReason: null,
     pinned: before?.pinned ?? false,

@@ -259,6 +259,14 @@ describe("ingest (upload shape)", () => {
     const final = await service.conversations.get(first.conversationId);
     expect([final.status, final.updatedAt, final.messages.length]).toEqual(["ready", "2025-02-01T00:00:00.000Z", 2]);
     expect(await service.conversations.upload(later)).toMatchObject({ change: "unchanged" });
+    // Re-sent without updatedAt, adding a message: not put back to when it began, below what was untouched since.
+    const resent = await service.conversations.upload(upload("dated-1", [msg("c", "human", "one more")]));
+    expect(resent.conversation.updatedAt).toBe("2025-02-01T00:00:00.000Z");
+    // A complete upload (an export's) says where the conversation stands, its dates too.
+    const whole = await service.conversations.upload(
+      upload("dated-1", [msg("a", "human", "A conversation whose dates move")], { complete: true }),
+    );
+    expect(whole.conversation.updatedAt).toBe("2024-05-01T10:00:00.000Z");
   });
 
   it("processes in the background to ready, swapping the chunks of a re-upload", async () => {
