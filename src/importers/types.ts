@@ -12,8 +12,9 @@ export type ExportFormat = string;
  * holds under `conversations` (`wrapped`: `{ "conversations": [...] }`, as some ChatGPT exports have it).
  * A file of a text format (a Markdown transcript) is one record, its text (`text`, text-records.ts).
  * A Takeout activity page (HTML) is read record by record into the records of its JSON (`page`, activity-page/).
+ * A SQLite database (Cursor's state.vscdb) is read into the records its format's `database` reader finds (`database`, sqlite.ts).
  */
-export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page";
+export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page" | "database";
 
 export interface ExportReader {
   /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
