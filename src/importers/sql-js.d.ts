@@ -1,4 +1,4 @@
-// The part of sql.js (which ships no types) that sqlite.ts uses.
+// The part of sql.js (which ships no types) that sqlite.ts, the Cursor fixtures' script and tests use.
 declare module "sql.js" {
   type SqlValue = number | string | Uint8Array | null;
   interface Statement {
@@ -7,8 +7,10 @@ declare module "sql.js" {
     free(): boolean;
   }
   interface Database {
-    exec(sql: string): { columns: string[]; values: SqlValue[][] }[];
+    exec(sql: string, params?: SqlValue[]): { columns: string[]; values: SqlValue[][] }[];
+    run(sql: string, params?: SqlValue[]): Database;
     prepare(sql: string, params?: Record<string, SqlValue>): Statement;
+    export(): Uint8Array;
     close(): void;
   }
   interface SqlJsStatic {

@@ -91,9 +91,11 @@ function bubblesOf(record: CursorRecord, skip: SkipReport): Map<string, unknown>
   const bubbles = new Map<string, unknown>();
   for (const { key, value } of record.bubbles ?? []) {
     if (value === undefined) continue;
+    const id = key.slice(key.lastIndexOf(":") + 1);
     try {
-      bubbles.set(key.slice(key.lastIndexOf(":") + 1), JSON.parse(value));
+      bubbles.set(id, JSON.parse(value));
     } catch {
+      bubbles.set(id, null); // counted here, not as missing too
       skip(DAMAGED_BUBBLE);
     }
   }
@@ -125,7 +127,7 @@ function bubblesInOrder(composer: JsonObject, stored: Map<string, unknown>, skip
   return arrayOf(composer.fullConversationHeadersOnly).flatMap((header) => {
     const id = isObject(header) ? nonEmptyString(header.bubbleId) : undefined;
     if (id === undefined) return [];
-    const bubble = stored.get(id) ?? map[id];
+    const bubble = stored.has(id) ? stored.get(id) : map[id];
     if (bubble === undefined) skip(MISSING_BUBBLE);
     return bubble === undefined ? [] : [bubble];
   });
