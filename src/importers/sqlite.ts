@@ -192,7 +192,7 @@ function damaged(source: ByteSource, error: unknown): AppError {
   const reason = error instanceof Error ? error.message : String(error);
   return new AppError("invalid_input", `${source.label}: a SQLite database that cannot be read (${reason})`, {
     suggestion:
-      "Close the app that writes it and copy the file again (a copy taken mid-write can be torn), or pass the copy it keeps beside it.",
+      "Quit the app that writes it and copy the file again (a copy taken mid-write can be torn), or pass the copy it keeps beside it (Cursor's state.vscdb.backup).",
     cause: error,
   });
 }

@@ -160,6 +160,16 @@ describe("Cursor's databases", () => {
     });
   });
 
+  it("a torn database is said to be one, and what to pass instead", async () => {
+    const torn = join(scratch, "torn.vscdb");
+    writeFileSync(torn, readFileSync(globalDb).subarray(0, 20_000));
+    await expect(openExport(torn)).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("torn.vscdb: a SQLite database that cannot be read (database disk image is malformed)"),
+      suggestion: expect.stringContaining("state.vscdb.backup"),
+    });
+  });
+
   it("a database over the limit is refused before it is read, saying how large it is and how to make it smaller", async () => {
     const path = join(scratch, "huge.vscdb");
     copyFileSync(vscodeDb, path);

@@ -61,7 +61,10 @@ function readersOf(record: CursorRecord, context: RecordContext): (() => UploadC
       .filter((composer) => isObject(composer) && arrayOf(composer.conversation).length > 0)
       .map((composer) => () => composerConversation(composer, new Map(), context));
   }
-  if (record.key.startsWith(COMPOSER_PREFIX)) return [() => composerConversation(json(), bubblesOf(record, context.skip), context)];
+  if (record.key.startsWith(COMPOSER_PREFIX)) {
+    const id = record.key.slice(COMPOSER_PREFIX.length);
+    return [() => composerConversation(json(), bubblesOf(record, context.skip), context, id)];
+  }
   return [];
 }
 
@@ -102,9 +105,14 @@ function bubblesOf(record: CursorRecord, skip: SkipReport): Map<string, unknown>
   return bubbles;
 }
 
-function composerConversation(value: unknown, stored: Map<string, unknown>, context: RecordContext): UploadConversation | undefined {
+function composerConversation(
+  value: unknown,
+  stored: Map<string, unknown>,
+  context: RecordContext,
+  keyId?: string,
+): UploadConversation | undefined {
   if (!isObject(value)) return undefined;
-  const id = nonEmptyString(value.composerId);
+  const id = nonEmptyString(value.composerId) ?? nonEmptyString(keyId);
   if (id === undefined) return undefined;
   const said = bubblesInOrder(value, stored, context.skip).flatMap((bubble, i) =>
     isObject(bubble) ? [utterance(bubble, i, context.skip)] : [],
