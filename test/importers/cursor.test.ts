@@ -55,6 +55,7 @@ describe("Cursor's databases", () => {
       "thinking (the model's reasoning, left out)": 1,
       "tools' output (what the model read, left out)": 2,
       "chats without any message text (a composer opened and left)": 2, // the empty composer, the empty tab
+      "subagents' chats (the agent's side work, left out as its thinking is)": 1,
     });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
@@ -68,7 +69,7 @@ describe("Cursor's databases", () => {
       {
         id: "b1-user",
         role: "human",
-        content: "Add a token-bucket rate limiter in front of the gateway routes in src/gateway/router.ts",
+        content: "Add a token-bucket rate limiter in front of the gateway routes in src/gateway/router.ts\n\n[image]",
         createdAt: "2025-06-02T09:14:05.000Z",
       },
       {

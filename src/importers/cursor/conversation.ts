@@ -14,10 +14,12 @@
 //   only in older versions; the others are read from the global database) and the old chat panel's
 //   `workbench.panel.aichat.view.aichat.chatdata` (`tabs`: `tabId`, `chatTitle`, `lastSendTime`, `bubbles`).
 // - A bubble: `type` 1 the user's, 2 the assistant's (a tab's: "user", "ai"). The user's `text` as typed
-//   (else the text of its Lexical `richText`), its images as `[image]`; the assistant's `text`, with its
+//   (else the text of its Lexical `richText`), its images (`images`, `context.selectedImages`) as `[image]`; the assistant's `text`, with its
 //   `codeBlocks` the text does not already hold, fenced; a tool it ran (`toolFormerData.name`) as
 //   `[tool: name]`, those in a row on one line (agent-sessions.ts). Left out and counted: its
-//   thinking (`thinking`, `allThinkingBlocks`) and what tools returned (`toolFormerData.result`).
+//   thinking (`thinking`, `allThinkingBlocks`), what tools returned (`toolFormerData.result`), and
+//   the composers of the subagents it ran (`task-<toolCallId>`, or with `subagentInfo`: cursor-view's
+//   extraction/passes/task_subagents.py), as Claude Code's subagents are left out.
 // - Id: the composer's id (the tab's): a composer that grew is the same conversation, updated; a
 //   message's id is its bubble's. Title: the composer's `name`, else the first prompt's first line.
 //   Times: the composer's; a bubble's `createdAt` (ISO, or ms), else when its request was sent.
@@ -37,6 +39,9 @@ const EMPTY = "chats without any message text (a composer opened and left)";
 const THINKING = "thinking (the model's reasoning, left out)";
 const TOOL_OUTPUT = "tools' output (what the model read, left out)";
 const DAMAGED_BUBBLE = "messages whose stored JSON is damaged (left out)";
+const SUBAGENT = "subagents' chats (the agent's side work, left out as its thinking is)";
+/** A subagent's composer is `task-<the call's toolCallId>` (its `subagentInfo` is often null). */
+const SUBAGENT_PREFIX = "task-";
 const MISSING_BUBBLE = "messages the database no longer holds (a composer's header without its bubble)";
 
 export const cursorConversations: Converter<UploadConversation> = async function* (records) {
@@ -114,6 +119,10 @@ function composerConversation(
   if (!isObject(value)) return undefined;
   const id = nonEmptyString(value.composerId) ?? nonEmptyString(keyId);
   if (id === undefined) return undefined;
+  if (id.startsWith(SUBAGENT_PREFIX) || isObject(value.subagentInfo)) {
+    context.skip(SUBAGENT);
+    return undefined;
+  }
   const said = bubblesInOrder(value, stored, context.skip).flatMap((bubble, i) =>
     isObject(bubble) ? [utterance(bubble, i, context.skip)] : [],
   );
@@ -168,7 +177,8 @@ function promptPieces(bubble: JsonObject): TurnPiece[] {
     lexicalText(bubble.richText) ??
     lexicalText(bubble.initText) ??
     nonEmptyString(bubble.rawText);
-  const images = [...arrayOf(bubble.images), ...(isObject(bubble.image) ? [bubble.image] : [])].map(() => "[image]");
+  const selected = isObject(bubble.context) ? arrayOf(bubble.context.selectedImages) : [];
+  const images = [...arrayOf(bubble.images), ...selected, ...(isObject(bubble.image) ? [bubble.image] : [])].map(() => "[image]");
   return [...(text === undefined ? [] : [text]), ...images].map((piece) => ({ text: piece, tool: false }));
 }
 
