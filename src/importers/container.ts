@@ -186,6 +186,8 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
     try {
       const detection = await detect(source);
       if (detection?.aside !== undefined) detected.aside.push({ file: source.label, reason: detection.aside, count: 1 });
+      else if (detection !== undefined && isDatabaseCopy(source, detection))
+        detected.aside.push({ file: source.label, reason: DATABASE_COPY, count: 1 });
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
@@ -195,6 +197,18 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
     }
   }
   return detected;
+}
+
+const DATABASE_COPY = "copies of a database kept beside it (Cursor's state.vscdb.backup), not read: the database itself is";
+
+/**
+ * A database named otherwise than its format's files (Cursor's state.vscdb.backup, which a name
+ * without a known type lets in): in a folder beside the database it copies, it would be read twice.
+ * Passed alone, it is read.
+ */
+function isDatabaseCopy(source: ByteSource, detection: Detection): boolean {
+  const extensions = IMPORTERS.find((importer) => importer.id === detection.format)?.extensions ?? [];
+  return detection.layout === "database" && !extensions.some((extension) => source.path.toLowerCase().endsWith(extension));
 }
 
 /** An export of no conversations (an account that never chatted) is said to be one, not imported as nothing in silence. */

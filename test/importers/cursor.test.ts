@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
@@ -125,6 +125,16 @@ describe("Cursor's databases", () => {
     });
     // Beside Cursor's in a folder, it is passed over.
     expect((await collect(join(fixtures, "cursor"))).length).toBe(4);
+  });
+
+  it("the backup Cursor keeps beside a database is set aside in its folder, and read when passed alone", async () => {
+    const copy = join(scratch, "with-backup");
+    cpSync(user, copy, { recursive: true });
+    copyFileSync(join(copy, "globalStorage", "state.vscdb"), join(copy, "globalStorage", "state.vscdb.backup"));
+    const { conversations, skipped } = await collectWithSkips(copy);
+    expect(conversations.length).toBe(4);
+    expect(skipped["copies of a database kept beside it (Cursor's state.vscdb.backup), not read: the database itself is"]).toBe(1);
+    expect((await collect(join(copy, "globalStorage", "state.vscdb.backup"))).length).toBe(2);
   });
 
   it("ids are the composers' and bubbles': a composer that grew is the same conversation with more messages", async () => {
