@@ -2,8 +2,10 @@
 // WebAssembly: no native build, nothing downloaded past the npm registry, on every Node mnemo runs on
 // (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
 // MAX_DATABASE_BYTES; the module is loaded only when a database is met, never by `--help` or a JSON import.
+// What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
 import { AppError, isAppError } from "../shared/errors.js";
 import { readFailure } from "./json-error.js";
+import { withWal } from "./sqlite-wal.js";
 import type { RawRecord } from "./json-records.js";
 import type { ByteSource, ByteTally } from "./source.js";
 
@@ -73,8 +75,10 @@ type Database = InstanceType<SqlJs["Database"]>;
 let sqlJs: Promise<SqlJs> | undefined;
 
 async function openStore(source: ByteSource): Promise<OpenStore> {
-  if (source.size > MAX_DATABASE_BYTES) throw tooLarge(source);
-  const bytes = await readAll(source);
+  const wal = await source.companion?.("-wal");
+  if (source.size + (wal?.size ?? 0) > MAX_DATABASE_BYTES) throw tooLarge(source, wal?.size ?? 0);
+  const file = await readAll(source);
+  const bytes = wal === undefined || wal.size === 0 ? file : withWal(file, await readAll(wal));
   sqlJs ??= import("sql.js").then(({ default: init }) => init());
   const { Database } = await sqlJs;
   let db: Database | undefined;
@@ -154,7 +158,7 @@ function textOf(value: unknown): string | undefined {
  * The file in one Buffer of its size, filled as it streams: chunks joined at the end held it twice.
  * sql.js keeps a Node Buffer it is given as it is (its `slice` is a view), not a copy of it.
  */
-async function readAll(source: ByteSource): Promise<Uint8Array> {
+async function readAll(source: ByteSource): Promise<Buffer> {
   const input = await source.open();
   const bytes = Buffer.allocUnsafe(source.size);
   let length = 0;
@@ -175,10 +179,10 @@ function gigabytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
-function tooLarge(source: ByteSource): AppError {
+function tooLarge(source: ByteSource, walSize: number): AppError {
   return new AppError(
     "invalid_input",
-    `${source.label}: the database is ${gigabytes(source.size)}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads (it holds a database whole in memory)`,
+    `${source.label}: the database is ${gigabytes(source.size + walSize)}${walSize > 0 ? " with its -wal" : ""}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads (it holds a database whole in memory)`,
     {
       suggestion:
         "Copy the chats alone into a smaller database and import that: with Cursor closed, " +

@@ -13,6 +13,7 @@ const user = join(fixtures, "cursor", "User");
 const globalDb = join(user, "globalStorage", "state.vscdb");
 const workspaceDb = join(user, "workspaceStorage", "a1b2c3d4e5f60718293a4b5c6d7e8f90", "state.vscdb");
 const vscodeDb = join(fixtures, "cursor", "vscode-User", "globalStorage", "state.vscdb");
+const walDb = join(fixtures, "cursor", "wal", "state.vscdb");
 const scratch = tempDir("mnemo-cursor-");
 
 const AGENT = "8f2d6c1a-4b7e-4e1f-9a3c-5d6e7f8a9b0c";
@@ -123,8 +124,33 @@ describe("Cursor's databases", () => {
       message: expect.stringContaining("a SQLite database without chats mnemo reads"),
       suggestion: expect.stringContaining("VS Code's chats are read from its chatSessions folders"),
     });
-    // Beside Cursor's in a folder, it is passed over.
-    expect((await collect(join(fixtures, "cursor"))).length).toBe(4);
+    // Beside Cursor's in a folder, it is passed over: the User folder's 4, the WAL fixture's 2.
+    expect((await collect(join(fixtures, "cursor"))).length).toBe(6);
+  });
+
+  it("what Cursor has not checkpointed yet is read from the -wal beside the database", async () => {
+    const titles = async (path: string) =>
+      (await collectWithSkips(path)).conversations.map(({ conversation }) => [conversation.title, conversation.messages.length]);
+    expect(await titles(walDb)).toEqual([
+      ["Dev and preview server ports", 3], // renamed and grown in the WAL
+      ["Lockfile conflict", 2], // written to the WAL alone
+    ]);
+    const alone = join(scratch, "without-wal", "state.vscdb");
+    mkdirSync(join(scratch, "without-wal"));
+    copyFileSync(walDb, alone);
+    expect(await titles(alone)).toEqual([["Dev server port", 2]]);
+    // A WAL cut within its last frame: what was committed before it (the last message lost, and counted).
+    const cut = join(scratch, "cut-wal", "state.vscdb");
+    mkdirSync(join(scratch, "cut-wal"));
+    copyFileSync(walDb, cut);
+    const wal = readFileSync(`${walDb}-wal`);
+    writeFileSync(`${cut}-wal`, wal.subarray(0, wal.length - 100));
+    const { conversations, skipped } = await collectWithSkips(cut);
+    expect(conversations.map(({ conversation }) => [conversation.title, conversation.messages.length])).toEqual([
+      ["Dev and preview server ports", 3],
+      ["Lockfile conflict", 1],
+    ]);
+    expect(skipped).toEqual({ "messages the database no longer holds (a composer's header without its bubble)": 1 });
   });
 
   it("the backup Cursor keeps beside a database is set aside in its folder, and read when passed alone", async () => {
