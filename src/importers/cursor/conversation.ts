@@ -47,15 +47,21 @@ const MISSING_BUBBLE = "messages the database no longer holds (a composer's head
 export const cursorConversations: Converter<UploadConversation> = async function* (records) {
   for await (const { value, context } of records) {
     for (const read of readersOf(value as CursorRecord, context)) {
-      try {
-        const conversation = read();
-        if (conversation !== undefined) yield conversation;
-      } catch (error) {
-        context.unreadable(unreadableRecord(context, error));
-      }
+      const conversation = isolated(read, context);
+      if (conversation !== undefined) yield conversation;
     }
   }
 };
+
+/** A chat its reader fails on is reported, and the others read. */
+function isolated(read: () => UploadConversation | undefined, context: RecordContext): UploadConversation | undefined {
+  try {
+    return read();
+  } catch (error) {
+    context.unreadable(unreadableRecord(context, error));
+    return undefined;
+  }
+}
 
 /** One reader per chat of the record, each on its own: a damaged chat costs only itself. */
 function readersOf(record: CursorRecord, context: RecordContext): (() => UploadConversation | undefined)[] {
