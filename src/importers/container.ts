@@ -78,7 +78,8 @@ function readable(path: string): boolean {
 const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
-  const { detection, keys, text } = await inspect(source);
+  const { detection, keys, text, database } = await inspect(source);
+  if (detection === undefined && database) throw unsupported(source.label, DATABASE_OF_NO_FORMAT, CURSOR_DATABASES);
   if (detection === undefined && text)
     throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
   if (detection === undefined && keys.size === 0 && (await holdsOnlyEmptyObjects(source))) throw nothingToImport(source.label);
@@ -94,6 +95,12 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const skipped = detection.empty ? [emptyList(source)] : [];
   return { format: detection.format, parts: [part], memoryParts: [], skipped };
 }
+
+const DATABASE_OF_NO_FORMAT =
+  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, VS Code's holds none";
+
+/** Where Cursor's databases are, for a database of another app. */
+const CURSOR_DATABASES = `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}. VS Code's chats are read from its chatSessions folders, not its state.vscdb.`;
 
 /** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */
 const MAX_EMPTY_BYTES = 4096;
@@ -179,6 +186,8 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
     try {
       const detection = await detect(source);
       if (detection?.aside !== undefined) detected.aside.push({ file: source.label, reason: detection.aside, count: 1 });
+      else if (detection !== undefined && isDatabaseCopy(source, detection))
+        detected.aside.push({ file: source.label, reason: DATABASE_COPY, count: 1 });
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
@@ -188,6 +197,18 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
     }
   }
   return detected;
+}
+
+const DATABASE_COPY = "copies of a database kept beside it (Cursor's state.vscdb.backup), not read: the database itself is";
+
+/**
+ * A database named otherwise than its format's files (Cursor's state.vscdb.backup, which a name
+ * without a known type lets in): in a folder beside the database it copies, it would be read twice.
+ * Passed alone, it is read.
+ */
+function isDatabaseCopy(source: ByteSource, detection: Detection): boolean {
+  const extensions = IMPORTERS.find((importer) => importer.id === detection.format)?.extensions ?? [];
+  return detection.layout === "database" && !extensions.some((extension) => source.path.toLowerCase().endsWith(extension));
 }
 
 /** An export of no conversations (an account that never chatted) is said to be one, not imported as nothing in silence. */

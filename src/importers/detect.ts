@@ -11,6 +11,7 @@ import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from 
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
 import { scanTokens, type Token } from "./detect-scan.js";
+import { databaseKeys, startsAsSqlite } from "./sqlite.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
 import { isActivityPage, recordsIn } from "./activity-page/records.js";
@@ -71,7 +72,9 @@ export async function detect(source: ByteSource): Promise<Detection | undefined>
  * What `detect` sees: the format, and the first record's keys (to say what a file that is none of
  * them is); `text` when the file is no JSON but text that no text format takes (a Markdown note).
  */
-export async function inspect(source: ByteSource): Promise<{ detection: Detection | undefined; keys: Set<string>; text?: boolean }> {
+export async function inspect(
+  source: ByteSource,
+): Promise<{ detection: Detection | undefined; keys: Set<string>; text?: boolean; database?: boolean }> {
   for (const size of SNIFF_BYTES) {
     const { readings, failed, complete, json } = await readingsOf(source, size);
     const last = complete || size === SNIFF_BYTES.at(-1);
@@ -82,6 +85,7 @@ export async function inspect(source: ByteSource): Promise<{ detection: Detectio
     if (!last) continue;
     const scanned = failed || complete || !json ? undefined : await scannedDetection(source); // JSON alone: a page is read otherwise
     if (scanned?.found !== undefined) return scanned.found;
+    if (readings[0]?.layout === "database") return { detection: undefined, keys: readings[0].shape.keys, database: true };
     if (!failed && !scanned?.failed)
       return { detection: undefined, keys: readings.find((reading) => reading.layout !== "text")?.shape.keys ?? new Set() };
     if (!json) return { detection: undefined, keys: new Set(), text: true };
@@ -125,6 +129,7 @@ const WRAPPERS: readonly WrapperPath[] = [DEFAULT_WRAPPER, ...IMPORTERS.flatMap(
 async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
+  if (startsAsSqlite(prefix)) return await databaseReadings(source);
   assertNotWideText(source, prefix);
   if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];
@@ -250,6 +255,16 @@ async function pageReadings(source: ByteSource, prefix: Buffer, complete: boolea
   }
   if (!isActivityPage(page.prefix)) throw notAnExport(source, page.prefix);
   return { readings: [{ layout: "page", shape: pageShape(page.records) }], failed: false, complete: page.complete, json: false };
+}
+
+/**
+ * A SQLite database (Cursor's state.vscdb) read as the keys of its key-value tables, which tell whose
+ * it is: VS Code's own holds none of Cursor's.
+ */
+async function databaseReadings(source: ByteSource): Promise<Readings> {
+  const keys = await databaseKeys(source);
+  const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map() };
+  return { readings: [{ layout: "database", shape }], failed: false, complete: true, json: false };
 }
 
 /** The shape of a Takeout activity page's first records (HTML): those of its JSON. */

@@ -4,6 +4,7 @@
 // (words.ts). src/README.md, "How to add an importer", shows the steps.
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { unreadableRecord } from "./record-errors.js";
+import type { DatabaseReader } from "./sqlite.js";
 import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
 
 /** Reads records of a file into what they hold: conversations, or memories. */
@@ -59,6 +60,12 @@ export interface Importer {
   sectionHeading?: RegExp;
   /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
   sessionFileName?: string;
+  /**
+   * For a format kept in a SQLite database (Cursor's state.vscdb): reads the records its converter
+   * takes from the database's key-value tables (sqlite.ts). `detect` is then shown the tables' keys
+   * as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as its prefix `composerData:`).
+   */
+  database?: DatabaseReader;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
   /**

@@ -26,6 +26,7 @@ import { checkPlatform } from "./platform.js";
 import { importerOf } from "./registry.js";
 import { REPEATED, RepeatFilter } from "./repeats.js";
 import { ByteTally, directorySources, fileSource, statPath, type ByteSource } from "./source.js";
+import { databaseRecords, type DatabaseReader } from "./sqlite.js";
 import { textRecords } from "./text-records.js";
 import { asUtf8 } from "./utf16.js";
 import { activityPageRecords } from "./activity-page/records.js";
@@ -172,9 +173,11 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
         ? textRecords(source, reading.tally, importerOf(format).sectionHeading, onUnreadable)
         : layout === "page"
           ? activityPageRecords(source, reading.tally)
-          : layout === "lines"
-            ? jsonLines(source, reading.tally, onUnreadable)
-            : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable, wrapper });
+          : layout === "database"
+            ? databaseRecords(source, reading.tally, databaseReader(format))
+            : layout === "lines"
+              ? jsonLines(source, reading.tally, onUnreadable)
+              : jsonRecords(source, layout, reading.tally, { isRecord, onUnreadable, wrapper });
     for await (const { value, index, byte, repair } of raw) {
       if (repair !== undefined) reading.repairs.push({ file: source.label, record: index + 1, ...repair });
       yield {
@@ -193,6 +196,12 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
       };
     }
   }
+}
+
+function databaseReader(format: ExportFormat): DatabaseReader {
+  const read = importerOf(format).database;
+  if (read === undefined) throw new Error(`the format "${format}" reads no database`);
+  return read;
 }
 
 /**

@@ -13,6 +13,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { continueDev } from "./continue/index.js";
+import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
@@ -54,6 +55,7 @@ export const IMPORTERS: readonly Importer[] = [
   vscodeChat,
   cline,
   continueDev,
+  cursor,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

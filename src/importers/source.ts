@@ -19,6 +19,8 @@ export interface ByteSource {
   open(): Promise<Readable>;
   /** The file is UTF-16, and `open` hands out its text as UTF-8 (utf16.ts): byte offsets are of that text. */
   readonly encoding?: TextEncoding | undefined;
+  /** The file on disk named as this one with `suffix` after it (a database's `-wal`), when there is one. */
+  companion?(suffix: string): Promise<ByteSource | undefined>;
 }
 
 /** The encodings a file is read from besides UTF-8. */
@@ -72,6 +74,7 @@ export async function fileSource(path: string, label: string = path): Promise<By
     size: info.size,
     mtime: info.mtime,
     open: async () => createReadStream(path),
+    companion: (suffix) => fileSource(path + suffix, label + suffix).catch(() => undefined),
   };
 }
 

@@ -53,6 +53,16 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "The parser now reads 24:10 as 00:10 on the next day",
   },
+  "cursor/User/globalStorage/state.vscdb": {
+    format: "cursor",
+    conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
+    messages: 6,
+    finds: "refills each client's bucket at 10 tokens a second",
+  },
+  "cursor/User/workspaceStorage/a1b2c3d4e5f60718293a4b5c6d7e8f90/state.vscdb": "cursor", // the old chat panel's tabs
+  "cursor/vscode-User/globalStorage/state.vscdb": null, // VS Code's own: no Cursor keys
+  "cursor/wal/state.vscdb": "cursor", // its latest changes in the WAL beside it
+  "cursor/wal/state.vscdb-wal": null, // the WAL, read with the database
   "aider/copied/bus-cli.aider.chat.history.md": "aider", // aider 0.8 (2023), copied, trailing spaces trimmed, a mode line on top
   "aider/tideapp/.aider.chat.history.md": {
     format: "aider",

@@ -69,12 +69,12 @@ function isLines(file: string, text: string): boolean {
 }
 
 /**
- * The fixtures of a JSON format (Markdown and HTML are read otherwise; damaged ones are not JSON)
+ * The fixtures of a JSON format (Markdown, HTML and databases are read otherwise; damaged ones are not JSON)
  * that hold a text to lengthen, and their formats.
  */
 const JSON_FIXTURES = Object.entries(FIXTURES).flatMap(([file, row]) => {
   const format = formatOf(row);
-  const json = !/\.(?:md|markdown|txt|html)$/.test(file) && !file.startsWith("malformed/") && file !== "odd/claude-utf16.json";
+  const json = !/\.(?:md|markdown|txt|html|vscdb)$/.test(file) && !file.startsWith("malformed/") && file !== "odd/claude-utf16.json";
   if (format === null || !json || ["unreadable", "aside"].includes(format) || format.includes(":")) return [];
   const text = readFileSync(join(fixtures, file), "utf8");
   return lengthened(text, isLines(file, text), " more") === undefined ? [] : [[file, format] as const];
@@ -90,7 +90,7 @@ afterAll(async () => {
 
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
-    const json = FORMATS.map((format) => format.id).filter((id) => !["markdown", "chatgpt-exporter", "aider"].includes(id)); // the text formats
+    const json = FORMATS.map((format) => format.id).filter((id) => !["markdown", "chatgpt-exporter", "aider", "cursor"].includes(id)); // the text formats, Cursor's databases
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });
 
