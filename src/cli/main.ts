@@ -56,7 +56,7 @@ const COMMANDS: [names: string[], register: (program: Command) => void][] = [
  * command (a typo, to which commander suggests a name) get them all.
  */
 export function buildProgram(io: CliIo = processIo(), args?: string[]): Command {
-  const program = new Command("mnemo")
+  const program = new MnemoCommand("mnemo")
     // Before the commands are added: each copies its parent's settings.
     .configureOutput(commanderOutput(io))
     .description("Local-first memory and chat history for people who live in AI chats")
@@ -77,6 +77,37 @@ export function buildProgram(io: CliIo = processIo(), args?: string[]): Command 
   if (!named) registerCompletion(program);
   bindIo(program, io);
   return program;
+}
+
+/**
+ * A command whose stray word is named as what it most likely is: a mistyped subcommand. Commander
+ * reads `mnemo chats shwo x` as arguments of `chats`' default `list`, and `mnemo memories lsit` as
+ * arguments of `memories`' own listing, and said "too many arguments for 'list'", naming neither
+ * the word nor the subcommands.
+ */
+class MnemoCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new MnemoCommand(name);
+  }
+
+  // Commander's own (undeclared) hook for arguments beyond those a command declares.
+  _excessArguments(received: string[]): void {
+    const group = this.commands.length > 0 ? this : this.parent && isDefaultOf(this.parent, this) ? this.parent : undefined;
+    if (group) return (group as unknown as { unknownCommand(): void }).unknownCommand();
+    const expected = this.registeredArguments.length;
+    const forSubcommand = this.parent ? ` for '${this.name()}'` : "";
+    this.error(
+      `error: too many arguments${forSubcommand}. Expected ${expected} argument${expected === 1 ? "" : "s"} but got ${received.length}.`,
+      {
+        code: "commander.excessArguments",
+      },
+    );
+  }
+}
+
+/** Whether `parent` ran `sub` as its default subcommand, not named: the first word given to `parent` is not `sub`'s name. */
+function isDefaultOf(parent: Command, sub: Command): boolean {
+  return parent.parent !== null && parent.args[0] !== sub.name() && !sub.aliases().includes(parent.args[0] ?? "");
 }
 
 /**
