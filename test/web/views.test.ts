@@ -271,4 +271,10 @@ describe("the settings page", () => {
     expect(differs).toContain("up to 192 tokens of a conversation");
     expect(differs).toContain('<p class="hint">… `mnemo reindex --rechunk` cuts it again</p>');
   });
+
+  it("counts a new store's one bucket and an image in the singular", async () => {
+    const statistics = { ...info.statistics, memories: 3, imageMemories: 1 };
+    const text = await html(SettingsPage({ ctx, info: { ...info, statistics }, snippets: [], newToken: undefined }));
+    expect(text).toContain("3 (1 image) in 1 bucket<");
+  });
 });
