@@ -27,6 +27,30 @@ describe("search and recall pages while conversations wait to be indexed", () =>
     expect(await html(recalled(2))).toContain("2 conversations are still being indexed and not searched yet");
     expect(await html(recalled(0))).not.toContain("still being indexed");
   });
+
+  it("say that nothing is imported yet, with a link to Import, on a new user's store", async () => {
+    const searched = await html(
+      SearchPage({
+        ctx,
+        query: "kanji",
+        platform: "",
+        period: OPEN,
+        limit: 20,
+        all: false,
+        platforms: [],
+        result: search,
+        pending: 0,
+        nothingImported: true,
+      }),
+    );
+    const recalled = await html(
+      RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", period: OPEN, result: recall, pending: 0, nothingImported: true }),
+    );
+    for (const page of [searched, recalled]) {
+      expect(page).toContain('no conversations to search yet: <a href="/import">');
+      expect(page).not.toContain("is about this");
+    }
+  });
 });
 
 describe("search and recall pages when nothing is about the question", () => {

@@ -91,6 +91,8 @@ export function SearchPage(props: {
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
   pending: number;
+  /** No conversation is imported yet: a new user, whose empty answer says what to do. */
+  nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
   invalid?: FieldError | undefined;
 }) {
@@ -135,7 +137,13 @@ export function SearchPage(props: {
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
           <NotIndexedYet pending={props.pending} />
-          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations{during(props.period)} is about this.</p> : null}
+          {result.totalResults === 0 ? (
+            props.nothingImported ? (
+              <NothingImported />
+            ) : (
+              <p class="empty">Nothing in your conversations{during(props.period)} is about this.</p>
+            )
+          ) : null}
           <UnrelatedNote result={result} all={props.all} href={searchHref(props, !props.all)} />
           <ol class="items">
             {result.results.map((hit) => (
@@ -231,6 +239,8 @@ export function RecallPage(props: {
   result: RecallResponse | undefined;
   /** Conversations imported but not indexed yet, which recall does not cover. */
   pending: number;
+  /** No conversation is imported yet: a new user, whose empty answer says what to do. */
+  nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
   invalid?: FieldError | undefined;
 }) {
@@ -278,7 +288,9 @@ export function RecallPage(props: {
           <p class="meta">
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
-          {result.sources.length === 0 ? (
+          {result.sources.length === 0 && props.nothingImported ? (
+            <NothingImported />
+          ) : result.sources.length === 0 ? (
             // Not the core's words, which name the bounds as the times the days were turned into.
             <p class="empty">{nothingRecalled(props.period.from || undefined, props.period.to || undefined)}</p>
           ) : result.content ? (
@@ -308,6 +320,14 @@ export function RecallPage(props: {
 }
 
 /** Right after an import, "no results" would otherwise read as "never discussed". */
+function NothingImported() {
+  return (
+    <p class="empty">
+      You have no conversations to search yet: <a href="/import">import a chat app's export</a>.
+    </p>
+  );
+}
+
 function NotIndexedYet(props: { pending: number }) {
   if (props.pending === 0) return null;
   return (
