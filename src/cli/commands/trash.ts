@@ -11,7 +11,7 @@ import { parseCount } from "./memories.js";
 export function registerTrash(program: Command): void {
   const trash = program
     .command("trash")
-    .description("what the web app's deletes moved to the trash (kept 30 days): list, restore, empty")
+    .description("what the web app's deletes and `delete --trash` moved to the trash (kept 30 days): list, restore, empty")
     .option("-p, --page <n>", "page number", "1")
     .action(
       action(async (session, options: { page: string }) => {
