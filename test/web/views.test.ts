@@ -296,9 +296,11 @@ describe("the settings page", () => {
     expect(differs).toContain('<p class="hint">… `mnemo reindex --rechunk` cuts it again</p>');
   });
 
-  it("counts a new store's one bucket and an image in the singular", async () => {
+  it("counts a new store's one bucket and an image in the singular, and names the bundled embedder once", async () => {
     const statistics = { ...info.statistics, memories: 3, imageMemories: 1 };
     const text = await html(SettingsPage({ ctx, info: { ...info, statistics }, snippets: [], newToken: undefined }));
     expect(text).toContain("3 (1 image) in 1 bucket<");
+    // The bundled embedder's spec is its id: named once.
+    expect(text).toContain("bundled (512 dimensions)");
   });
 });

@@ -81,7 +81,8 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <dd>{info.version}</dd>
         <dt>Embedder</dt>
         <dd>
-          {info.embedder.spec} ({info.embedder.id}, {info.embedder.dims} dimensions)
+          {info.embedder.spec} ({info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}
+          {info.embedder.dims} dimensions)
         </dd>
         <dt>Chunks</dt>
         <dd>
