@@ -371,6 +371,13 @@ describe("tools/call", () => {
     expect(text(await call("search_chat_history", { query: "kanji" }))).toBe(
       'Nothing found: no passage in the chat history is about "kanji" (2 passages scored as probably unrelated were left out).',
     );
+
+    // Nothing imported at all: the assistant is told so, and what the user can do.
+    const none = { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
+    answers["conversations.status"] = { counts: none, problems: [] };
+    expect(text(await call("search_chat_history", { query: "kanji" }))).toMatch(
+      /is about "kanji".*\n\nNote: the user has imported no chat history yet, so there is nothing to search; they can import .*`mnemo import <file>`/,
+    );
   });
 
   it('answers a resource that is not there with the message once, not behind a doubled "MCP error" prefix', async () => {
