@@ -99,7 +99,8 @@ const NOTHING_IMPORTED =
   "You have no conversations to search yet: import a chat app's export with `mnemo import <export>` (`mnemo import --help` lists the apps).";
 
 async function nothingImported(service: MnemoService): Promise<boolean> {
-  return (await service.conversations.count()).count === 0;
+  // Every state counted, excluded ones too: a store whose conversations are all excluded has some.
+  return Object.values((await service.conversations.status()).counts).every((count) => count === 0);
 }
 
 /** `--from` and `--to`: the time a search or recall is bounded to. */

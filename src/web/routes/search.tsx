@@ -121,9 +121,9 @@ async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{
   }
 }
 
-/** How many conversations search and recall could find anything in (none: a new user's store). */
+/** How many conversations are imported, in any state (none: a new user's store). */
 async function importedConversations(service: MnemoService): Promise<number> {
-  return (await service.conversations.count()).count;
+  return Object.values((await service.conversations.status()).counts).reduce((sum, count) => sum + count, 0);
 }
 
 async function pendingConversations(service: MnemoService): Promise<number> {
