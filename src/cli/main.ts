@@ -90,6 +90,16 @@ class MnemoCommand extends Command {
     return new MnemoCommand(name);
   }
 
+  /** An unknown word given to a command that lists by --query (`mnemo memories dog`) is most likely a query. */
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const query = this.options.some((option) => option.long === "--query");
+    const likelyQuery = options?.code === "commander.unknownCommand" && query && !message.includes("Did you mean");
+    const hint = likelyQuery
+      ? `\n(to find ${this.name()} by meaning: mnemo ${this.name()} --query ${JSON.stringify(this.args.join(" "))})`
+      : "";
+    return super.error(message + hint, options);
+  }
+
   // Commander's own (undeclared) hook for arguments beyond those a command declares.
   _excessArguments(received: string[]): void {
     const group = this.commands.length > 0 ? this : this.parent && isDefaultOf(this.parent, this) ? this.parent : undefined;

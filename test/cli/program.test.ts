@@ -81,6 +81,10 @@ describe("a mistyped subcommand", () => {
       const { err } = await printed([...args], false);
       expect(err, args.join(" ")).toMatch(new RegExp(`unknown command '${args[1]}'\\n\\(Did you mean ${meant}\\?\\)`));
     }
+    // Words given to a command that lists by --query: most likely a query.
+    expect((await printed(["memories", "my", "dog"], false)).err).toMatch(
+      /unknown command 'my'\n\(to find memories by meaning: mnemo memories --query "my dog"\)/,
+    );
     // A command that takes no arguments still says so.
     expect((await printed(["chats", "list", "extra"], false)).err).toMatch(/too many arguments for 'list'/);
     expect((await printed(["info", "extra"], false)).err).toMatch(/too many arguments for 'info'/);
