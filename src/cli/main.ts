@@ -132,16 +132,34 @@ function programOptions(command: Command): Option[] {
 
 /** The command `args` name, when it is one of COMMANDS: the first word that is not a global option or its value. */
 function commandNamed(program: Command, args: string[]): string | undefined {
+  const at = commandAt(program, args);
+  return at === undefined ? undefined : args[at];
+}
+
+function commandAt(program: Command, args: string[]): number | undefined {
   const takesValue = new Set(
     program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short]),
   );
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word === "--") return undefined;
-    if (!word.startsWith("-")) return COMMANDS.some(([names]) => names.includes(word)) ? word : undefined;
+    if (!word.startsWith("-")) return COMMANDS.some(([names]) => names.includes(word)) ? i : undefined;
     if (takesValue.has(word)) i++;
   }
   return undefined;
+}
+
+/** The commands that list when given no subcommand, whose listing has no name of its own. */
+const LISTS_ITSELF = new Set(["memories", "buckets", "trash"]);
+
+/**
+ * `mnemo memories list`, `buckets list`, `trash list`: the command's own listing, as `chats list`
+ * and `users list` are theirs (and as the README's "trash … list" reads), not an unknown command.
+ */
+function listingNamed(program: Command, args: string[]): string[] {
+  const at = commandAt(program, args);
+  if (at === undefined || !LISTS_ITSELF.has(args[at]!) || args[at + 1] !== "list") return args;
+  return [...args.slice(0, at + 1), ...args.slice(at + 2)];
 }
 
 /** Help, usage errors and --version on the run's streams, in colour only on a terminal and without NO_COLOR. */
@@ -189,7 +207,8 @@ export async function main(argv: string[]): Promise<void> {
 /** Runs the program on `args` (the words after `mnemo`) with this io; the exit code it ends with. Tests call it in process. */
 export async function runProgram(args: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram(io, args).parseAsync(args, { from: "user" });
+    const program = buildProgram(io, args);
+    await program.parseAsync(listingNamed(program, args), { from: "user" });
     return io.exitCode;
   } catch (error) {
     // Help and version exit 0; every usage error exits 2.
