@@ -28,7 +28,7 @@ describe("search and recall pages while conversations wait to be indexed", () =>
     expect(await html(recalled(0))).not.toContain("still being indexed");
   });
 
-  it("say that nothing is imported yet, with a link to Import, on a new user's store", async () => {
+  it("say that nothing is imported yet, with a link to Import, on a new user's store; recall labels its platform as how it writes", async () => {
     const searched = await html(
       SearchPage({
         ctx,
@@ -45,6 +45,10 @@ describe("search and recall pages while conversations wait to be indexed", () =>
     );
     const recalled = await html(
       RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", period: OPEN, result: recall, pending: 0, nothingImported: true }),
+    );
+    // Recall's platform is how the summary is written, not a filter as Search's Platform is.
+    expect(recalled).toMatch(
+      /<label for="recall-platform">Summary written for<\/label>\s*<select[^>]*>\s*<option value="">Any app<\/option>/,
     );
     for (const page of [searched, recalled]) {
       expect(page).toContain('no conversations to search yet: <a href="/import">');

@@ -268,9 +268,10 @@ export function RecallPage(props: {
           />
         </div>
         <div class="field">
-          <label for="recall-platform">Format for</label>
+          {/* Not a filter, which Search's Platform beside it is: how the summary is written, for the app it is pasted into. */}
+          <label for="recall-platform">Summary written for</label>
           <select id="recall-platform" name="platform">
-            <option value="">Any</option>
+            <option value="">Any app</option>
             {CHAT_PLATFORM_IDS.map((platform) => (
               <option value={platform} selected={platform === props.platform}>
                 {CHAT_PLATFORMS[platform]}
