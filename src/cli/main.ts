@@ -56,7 +56,7 @@ const COMMANDS: [names: string[], register: (program: Command) => void][] = [
  * command (a typo, to which commander suggests a name) get them all.
  */
 export function buildProgram(io: CliIo = processIo(), args?: string[]): Command {
-  const program = new Command("mnemo")
+  const program = new MnemoCommand("mnemo")
     // Before the commands are added: each copies its parent's settings.
     .configureOutput(commanderOutput(io))
     .description("Local-first memory and chat history for people who live in AI chats")
@@ -80,6 +80,47 @@ export function buildProgram(io: CliIo = processIo(), args?: string[]): Command 
 }
 
 /**
+ * A command whose stray word is named as what it most likely is: a mistyped subcommand. Commander
+ * reads `mnemo chats shwo x` as arguments of `chats`' default `list`, and `mnemo memories lsit` as
+ * arguments of `memories`' own listing, and said "too many arguments for 'list'", naming neither
+ * the word nor the subcommands.
+ */
+class MnemoCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new MnemoCommand(name);
+  }
+
+  /** An unknown word given to a command that lists by --query (`mnemo memories dog`) is most likely a query. */
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const query = this.options.some((option) => option.long === "--query");
+    const likelyQuery = options?.code === "commander.unknownCommand" && query && !message.includes("Did you mean");
+    const hint = likelyQuery
+      ? `\n(to find ${this.name()} by meaning: mnemo ${this.name()} --query ${JSON.stringify(this.args.join(" "))})`
+      : "";
+    return super.error(message + hint, options);
+  }
+
+  // Commander's own (undeclared) hook for arguments beyond those a command declares.
+  _excessArguments(received: string[]): void {
+    const group = this.commands.length > 0 ? this : this.parent && isDefaultOf(this.parent, this) ? this.parent : undefined;
+    if (group) return (group as unknown as { unknownCommand(): void }).unknownCommand();
+    const expected = this.registeredArguments.length;
+    const forSubcommand = this.parent ? ` for '${this.name()}'` : "";
+    this.error(
+      `error: too many arguments${forSubcommand}. Expected ${expected} argument${expected === 1 ? "" : "s"} but got ${received.length}.`,
+      {
+        code: "commander.excessArguments",
+      },
+    );
+  }
+}
+
+/** Whether `parent` ran `sub` as its default subcommand, not named: the first word given to `parent` is not `sub`'s name. */
+function isDefaultOf(parent: Command, sub: Command): boolean {
+  return parent.parent !== null && parent.args[0] !== sub.name() && !sub.aliases().includes(parent.args[0] ?? "");
+}
+
+/**
  * The global options a subcommand's help lists: mnemo's own, not its parent command's (`memories
  * edit --help` listed --query and --to <date>, which `memories` lists by and edit never reads).
  */
@@ -91,16 +132,34 @@ function programOptions(command: Command): Option[] {
 
 /** The command `args` name, when it is one of COMMANDS: the first word that is not a global option or its value. */
 function commandNamed(program: Command, args: string[]): string | undefined {
+  const at = commandAt(program, args);
+  return at === undefined ? undefined : args[at];
+}
+
+function commandAt(program: Command, args: string[]): number | undefined {
   const takesValue = new Set(
     program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short]),
   );
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word === "--") return undefined;
-    if (!word.startsWith("-")) return COMMANDS.some(([names]) => names.includes(word)) ? word : undefined;
+    if (!word.startsWith("-")) return COMMANDS.some(([names]) => names.includes(word)) ? i : undefined;
     if (takesValue.has(word)) i++;
   }
   return undefined;
+}
+
+/** The commands that list when given no subcommand, whose listing has no name of its own. */
+const LISTS_ITSELF = new Set(["memories", "buckets", "trash"]);
+
+/**
+ * `mnemo memories list`, `buckets list`, `trash list`: the command's own listing, as `chats list`
+ * and `users list` are theirs (and as the README's "trash … list" reads), not an unknown command.
+ */
+function listingNamed(program: Command, args: string[]): string[] {
+  const at = commandAt(program, args);
+  if (at === undefined || !LISTS_ITSELF.has(args[at]!) || args[at + 1] !== "list") return args;
+  return [...args.slice(0, at + 1), ...args.slice(at + 2)];
 }
 
 /** Help, usage errors and --version on the run's streams, in colour only on a terminal and without NO_COLOR. */
@@ -148,7 +207,8 @@ export async function main(argv: string[]): Promise<void> {
 /** Runs the program on `args` (the words after `mnemo`) with this io; the exit code it ends with. Tests call it in process. */
 export async function runProgram(args: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram(io, args).parseAsync(args, { from: "user" });
+    const program = buildProgram(io, args);
+    await program.parseAsync(listingNamed(program, args), { from: "user" });
     return io.exitCode;
   } catch (error) {
     // Help and version exit 0; every usage error exits 2.

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
  * when none could be started (a server without a desktop): the caller prints the link instead.
  */
 export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (!hasDesktop(env)) return Promise.resolve(false);
   const [command, args] = opener(url, env);
   return new Promise((resolve) => {
     try {
@@ -18,6 +19,16 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolea
       resolve(false);
     }
   });
+}
+
+/**
+ * Whether a browser can be shown: on Linux and the BSDs, only with a display (or $BROWSER, which may
+ * be a text browser). Without one (ssh, a container) xdg-open starts, fails, and the one-time
+ * sign-in link, said to be opened, was never shown.
+ */
+function hasDesktop(env: NodeJS.ProcessEnv): boolean {
+  if (env["BROWSER"]?.trim() || process.platform === "darwin" || process.platform === "win32") return true;
+  return Boolean(env["DISPLAY"] || env["WAYLAND_DISPLAY"]);
 }
 
 function opener(url: string, env: NodeJS.ProcessEnv): [string, string[]] {

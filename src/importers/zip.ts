@@ -142,7 +142,8 @@ export function corruptZip(zipPath: string, error: unknown): AppError {
     });
   }
   return new AppError("invalid_input", `${name}: not a readable zip archive (${reason})`, {
-    suggestion: "Download the export again (the archive may be truncated), or unzip it and pass the folder.",
+    suggestion:
+      "If it is still downloading, wait until the download has finished; else download the export again (the archive may be truncated), or unzip it and pass the folder.",
     cause: error,
   });
 }

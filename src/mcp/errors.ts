@@ -14,10 +14,14 @@ const FIXES: Record<string, string> = {
   conversationId: "Find conversation ids with list_conversations or search_chat_history.",
 };
 
+/** A bucket's name where its id goes ("bucketId": "Travel"), as a model is apt to send it. */
+const BUCKET_NAME_AS_ID = "Give the bucket's id, a number: list_buckets shows each bucket's id and name.";
+
 function fixFor(error: AppError): string | undefined {
   const field = error.details["field"];
   const fix = typeof field === "string" && error.code === "not_found" ? FIXES[field] : undefined;
-  return fix ?? error.suggestion;
+  const nameAsId = field === "bucketId" && /^must be a number, not "/.test(String(error.details["problem"] ?? ""));
+  return fix ?? (nameAsId ? BUCKET_NAME_AS_ID : error.suggestion);
 }
 
 /** What went wrong and how to fix it, in the words a model reads (no stack, no path). */

@@ -257,7 +257,12 @@ export function renderOverview(o: ChatHistoryOverview): string {
 }
 
 /** Said beside search and recall results while conversations wait to be indexed (they are not searched until then). */
+const NOTHING_IMPORTED =
+  "Note: the user has imported no chat history yet, so there is nothing to search; they can import a chat app's export with `mnemo import <file>` or the web app's Import page.";
+
 export function pendingNote(counts: QueueStatus["counts"]): string | undefined {
+  // A new user's store: "nothing found" alone would be told to them as "you never talked about it".
+  if (Object.values(counts).every((count) => count === 0)) return NOTHING_IMPORTED;
   const pending = counts.queued + counts.processing;
   if (pending === 0) return undefined;
   return `Note: ${plural(pending, "conversation")} ${pending === 1 ? "is" : "are"} still being indexed and not searched yet; try again in a minute, or see chat_history_overview.`;

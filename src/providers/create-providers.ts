@@ -67,7 +67,10 @@ export function borrowed(embedder: Embedder): Embedder {
 /** Why `auto` did not take the default transformers model, and how to have it after all. */
 function whyNotTransformers(config: Config): string {
   if (config.allowDownload)
-    return `the model that ships with mnemo; ${DEFAULT_TRANSFORMERS_MODEL}, taken instead when the Hugging Face hub answers, could not be fetched`;
+    return (
+      `the model that ships with mnemo, as ${DEFAULT_TRANSFORMERS_MODEL} could not be downloaded from the Hugging Face hub; ` +
+      `to move to it once online: \`mnemo reindex --embedder transformers:${DEFAULT_TRANSFORMERS_MODEL}\``
+    );
   const dir = hubModelDir(config.paths.models, DEFAULT_TRANSFORMERS_MODEL);
   return (
     `${DEFAULT_TRANSFORMERS_MODEL} is not in ${dir} and downloads are off (allowDownload: false in config.json); ` +

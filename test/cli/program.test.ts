@@ -69,3 +69,24 @@ describe("help", () => {
     expect((await printed(["memories", "--help"], true)).out).toMatch(/--to <date>[\s\S]*Global Options:[\s\S]*--store/);
   });
 });
+
+describe("a mistyped subcommand", () => {
+  it("is named as an unknown command with the one meant, not as too many arguments of the default", async () => {
+    for (const [args, meant] of [
+      [["chats", "shwo", "conv_1"], "show"],
+      [["memories", "mvoe", "mem_1"], "move"],
+      [["buckets", "crate", "Recipes"], "create"],
+      [["users", "lsit"], "list"],
+    ] as const) {
+      const { err } = await printed([...args], false);
+      expect(err, args.join(" ")).toMatch(new RegExp(`unknown command '${args[1]}'\\n\\(Did you mean ${meant}\\?\\)`));
+    }
+    // Words given to a command that lists by --query: most likely a query.
+    expect((await printed(["memories", "my", "dog"], false)).err).toMatch(
+      /unknown command 'my'\n\(to find memories by meaning: mnemo memories --query "my dog"\)/,
+    );
+    // A command that takes no arguments still says so.
+    expect((await printed(["chats", "list", "extra"], false)).err).toMatch(/too many arguments for 'list'/);
+    expect((await printed(["info", "extra"], false)).err).toMatch(/too many arguments for 'info'/);
+  });
+});

@@ -159,6 +159,8 @@ describe("malformed files", () => {
   it("a truncated zip", async () => {
     const error = await failure(malformed("truncated.zip"));
     expect(error.message).toMatch(/^truncated\.zip: not a readable zip archive/);
+    // Most often a download not finished yet (the file the browser names .zip only at its end, or one still growing).
+    expect(error.suggestion).toMatch(/^If it is still downloading, wait until the download has finished/);
   });
 
   it("a zip whose entry's name leads outside it (../) is refused as made by hand, not as a truncated download", async () => {

@@ -192,6 +192,11 @@ describe("tools/call", () => {
       ["search_memories", { count: 3 }, "query: is required"],
       ["search_memories", { query: "x", count: 5000 }, "count: must be at most 1000"],
       ["get_memories_and_buckets", { contentType: "video" }, 'contentType: must be one of "text", "image", not "video"'],
+      [
+        "store_memory",
+        { text: "Aisle seats", bucketId: "Travel" },
+        "bucketId: must be a number, not \"Travel\"\nFix: Give the bucket's id, a number: list_buckets shows each bucket's id and name.",
+      ],
       ["create_bucket", { name: " " }, "name: must not be empty"],
       ["create_bucket", { name: "Work\u0000" }, "name: must not hold control characters (such as NUL, a tab or a line break)"],
       ["update_or_move_memories", { memoryIds: [] }, "memoryIds: must list at least one id"],
@@ -371,6 +376,13 @@ describe("tools/call", () => {
     expect(text(await call("search_chat_history", { query: "kanji" }))).toBe(
       'Nothing found: no passage in the chat history is about "kanji" (2 passages scored as probably unrelated were left out).',
     );
+
+    // Nothing imported at all: the assistant is told so, and what the user can do.
+    const none = { queued: 0, processing: 0, ready: 0, failed: 0, rejected: 0, quotaBlocked: 0, excluded: 0 };
+    answers["conversations.status"] = { counts: none, problems: [] };
+    expect(text(await call("search_chat_history", { query: "kanji" }))).toMatch(
+      /is about "kanji".*\n\nNote: the user has imported no chat history yet, so there is nothing to search; they can import .*`mnemo import <file>`/,
+    );
   });
 
   it('answers a resource that is not there with the message once, not behind a doubled "MCP error" prefix', async () => {
@@ -384,7 +396,9 @@ describe("tools/call", () => {
       message: "MCP error -32002: conversation c9 not found\nFix: Find conversation ids with list_conversations or search_chat_history.",
     });
     const zero = await client.readResource({ uri: "mnemo://buckets/zero" }).catch((error: Error) => error);
-    expect(zero.message).toBe('MCP error -32602: bucketId: must be a number, not "zero"');
+    expect(zero.message).toBe(
+      `MCP error -32602: bucketId: must be a number, not "zero"\nFix: Give the bucket's id, a number: list_buckets shows each bucket's id and name.`,
+    );
     // A URI of no resource here, and one that is no URI: the caller's errors, said once.
     const fix = "Fix: Use a URI of resources/list, or of a template of resources/templates/list (mnemo://buckets/1).";
     expect(await client.readResource({ uri: "mnemo://memories/x" }).catch((error: Error) => error)).toMatchObject({
@@ -637,7 +651,9 @@ describe("the tools CLI parity brought", () => {
     answers["buckets.delete"] = { message: "Bucket deleted", bucketId: 2, movedMemories: 0, movedTo: 1 };
     expect((await call("delete_bucket", { bucketId: "2" })).isError).toBeFalsy();
     expect(calls).toEqual(["buckets.rename 2", "buckets.delete 2"]);
-    expect(text(await call("delete_bucket", { bucketId: "two" }))).toBe('bucketId: must be a number, not "two"');
+    expect(text(await call("delete_bucket", { bucketId: "two" }))).toBe(
+      `bucketId: must be a number, not "two"\nFix: Give the bucket's id, a number: list_buckets shows each bucket's id and name.`,
+    );
   });
 
   it("quotes an id it names back when it is not a plain token: spaces alone showed as nothing, a line break started a line", async () => {

@@ -27,6 +27,34 @@ describe("search and recall pages while conversations wait to be indexed", () =>
     expect(await html(recalled(2))).toContain("2 conversations are still being indexed and not searched yet");
     expect(await html(recalled(0))).not.toContain("still being indexed");
   });
+
+  it("say that nothing is imported yet, with a link to Import, on a new user's store; recall labels its platform as how it writes", async () => {
+    const searched = await html(
+      SearchPage({
+        ctx,
+        query: "kanji",
+        platform: "",
+        period: OPEN,
+        limit: 20,
+        all: false,
+        platforms: [],
+        result: search,
+        pending: 0,
+        nothingImported: true,
+      }),
+    );
+    const recalled = await html(
+      RecallPage({ ctx, query: "kanji", maxTokens: 1000, platform: "", period: OPEN, result: recall, pending: 0, nothingImported: true }),
+    );
+    // Recall's platform is how the summary is written, not a filter as Search's Platform is.
+    expect(recalled).toMatch(
+      /<label for="recall-platform">Summary written for<\/label>\s*<select[^>]*>\s*<option value="">Any app<\/option>/,
+    );
+    for (const page of [searched, recalled]) {
+      expect(page).toContain('no conversations to search yet: <a href="/import">');
+      expect(page).not.toContain("is about this");
+    }
+  });
 });
 
 describe("search and recall pages when nothing is about the question", () => {
@@ -270,5 +298,13 @@ describe("the settings page", () => {
     const differs = await page({ tokens: 192, setting: 96, note: "… `mnemo reindex --rechunk` cuts it again" });
     expect(differs).toContain("up to 192 tokens of a conversation");
     expect(differs).toContain('<p class="hint">… `mnemo reindex --rechunk` cuts it again</p>');
+  });
+
+  it("counts a new store's one bucket and an image in the singular, and names the bundled embedder once", async () => {
+    const statistics = { ...info.statistics, memories: 3, imageMemories: 1 };
+    const text = await html(SettingsPage({ ctx, info: { ...info, statistics }, snippets: [], newToken: undefined }));
+    expect(text).toContain("3 (1 image) in 1 bucket<");
+    // The bundled embedder's spec is its id: named once.
+    expect(text).toContain("bundled (512 dimensions)");
   });
 });

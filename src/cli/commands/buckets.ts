@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { MnemoService } from "../../core/index.js";
 import { bucketReferenceNotFound, findBucket } from "../bucket-reference.js";
+import { AppError } from "../../shared/errors.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
 
@@ -73,7 +74,8 @@ export function registerBuckets(program: Command): void {
             bucket.memoryCount === 0
               ? `Delete the empty bucket "${bucket.name}"?`
               : `Delete bucket "${bucket.name}" and move its ${bucket.memoryCount === 1 ? "memory" : `${bucket.memoryCount} memories`} to General?`;
-          if (bucket.id !== "1") await confirmOrAbort(question, session);
+          if (bucket.id === "1") throw defaultBucketKept(bucket.name);
+          await confirmOrAbort(question, session);
           const result = await service.buckets.delete(Number(bucket.id));
           if (session.out.json) return session.out.data(result);
           session.out.success(
@@ -82,6 +84,17 @@ export function registerBuckets(program: Command): void {
         });
       }),
     );
+}
+
+/** Said in the words the command was given (the bucket's name), not the API's field (bucketId: bucket 1). */
+function defaultBucketKept(name: string): AppError {
+  return new AppError(
+    "invalid_input",
+    `"${name}" is the default bucket, where memories without a bucket go: it can be renamed but not deleted`,
+    {
+      suggestion: `Rename it with \`mnemo buckets rename ${JSON.stringify(name)} <new name>\`, or move its memories with \`mnemo memories move <id> --to <bucket>\`.`,
+    },
+  );
 }
 
 /** The bucket a name or id refers to, which must exist. */

@@ -17,7 +17,10 @@ export function registerInfo(program: Command): void {
             ["mnemo", info.version],
             ["Data dir", info.dataDir],
             ["Store", info.storeUri],
-            ["Embedder", `${info.embedder.spec} (${info.embedder.id}, ${info.embedder.dims} dimensions)`],
+            [
+              "Embedder",
+              `${info.embedder.spec} (${info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}${info.embedder.dims} dimensions)`,
+            ],
             ["Chunks", `up to ${info.chunks.tokens} tokens`],
             ["Reranker", info.reranker],
             ["Synthesizer", info.synthesizer],

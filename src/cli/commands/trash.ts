@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { counted } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
 import { shortDate } from "../../text/local-time.js";
@@ -11,7 +12,7 @@ import { parseCount } from "./memories.js";
 export function registerTrash(program: Command): void {
   const trash = program
     .command("trash")
-    .description("what the web app's deletes moved to the trash (kept 30 days): list, restore, empty")
+    .description("what the web app's deletes and `delete --trash` moved to the trash (kept 30 days): list, restore, empty")
     .option("-p, --page <n>", "page number", "1")
     .action(
       action(async (session, options: { page: string }) => {
@@ -71,7 +72,7 @@ export function registerTrash(program: Command): void {
         await withService(session, async (service) => {
           const result = await service.trash.empty(ids.length === 0 ? {} : { ids });
           if (session.out.json) return session.out.data(result);
-          session.out.success(`Deleted ${result.deleted} for good`);
+          session.out.success(`Deleted ${counted(result.deleted, "trash entry", "trash entries")} for good`);
         });
       }),
     );

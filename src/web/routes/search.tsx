@@ -18,12 +18,13 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const limit = numberField(c.req.query("limit")) ?? 20;
     const all = c.req.query("all") === "1";
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [asked, info, pending] = await Promise.all([
+    const [asked, info, pending, imported] = await Promise.all([
       refusedAtField(
         query ? () => service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request() }) : undefined,
       ),
       service.info(),
       query ? pendingConversations(service) : 0,
+      query ? importedConversations(service) : 1,
     ]);
     return c.html(
       <SearchPage
@@ -36,6 +37,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         platforms={info.statistics.platforms}
         result={asked.result}
         pending={pending}
+        nothingImported={imported === 0}
         invalid={asked.invalid}
       />,
       asked.invalid ? 400 : 200,
@@ -48,13 +50,14 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [asked, pending] = await Promise.all([
+    const [asked, pending, imported] = await Promise.all([
       refusedAtField(
         query
           ? () => service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request() })
           : undefined,
       ),
       query ? pendingConversations(service) : 0,
+      query ? importedConversations(service) : 1,
     ]);
     return c.html(
       <RecallPage
@@ -65,6 +68,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         period={period.shown}
         result={asked.result}
         pending={pending}
+        nothingImported={imported === 0}
         invalid={asked.invalid}
       />,
       asked.invalid ? 400 : 200,
@@ -115,6 +119,11 @@ async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{
     if (!field || !isAppError(error)) throw error;
     return { invalid: { field, message: `${FORM_LABELS[field]}: ${String(error.details["problem"] ?? error.message)}` } };
   }
+}
+
+/** How many conversations are imported, in any state (none: a new user's store). */
+async function importedConversations(service: MnemoService): Promise<number> {
+  return Object.values((await service.conversations.status()).counts).reduce((sum, count) => sum + count, 0);
 }
 
 async function pendingConversations(service: MnemoService): Promise<number> {

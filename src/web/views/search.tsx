@@ -116,6 +116,8 @@ export function SearchPage(props: {
   result: SearchResponse | undefined;
   /** Conversations imported but not indexed yet, which the search does not cover. */
   pending: number;
+  /** No conversation is imported yet: a new user, whose empty answer says what to do. */
+  nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
   invalid?: FieldError | undefined;
 }) {
@@ -149,7 +151,13 @@ export function SearchPage(props: {
             <span class="meta">({result.processingTime} ms)</span>
           </h2>
           <NotIndexedYet pending={props.pending} />
-          {result.totalResults === 0 ? <p class="empty">Nothing in your conversations{during(props.period)} is about this.</p> : null}
+          {result.totalResults === 0 ? (
+            props.nothingImported ? (
+              <NothingImported />
+            ) : (
+              <p class="empty">Nothing in your conversations{during(props.period)} is about this.</p>
+            )
+          ) : null}
           <UnrelatedNote result={result} all={props.all} href={searchHref(props, !props.all)} />
           <ol class="items">
             {result.results.map((hit) => (
@@ -245,6 +253,8 @@ export function RecallPage(props: {
   result: RecallResponse | undefined;
   /** Conversations imported but not indexed yet, which recall does not cover. */
   pending: number;
+  /** No conversation is imported yet: a new user, whose empty answer says what to do. */
+  nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
   invalid?: FieldError | undefined;
 }) {
@@ -261,9 +271,10 @@ export function RecallPage(props: {
         </div>
         <NumberField id="recall-tokens" label="Max tokens" name="maxTokens" max={2000} value={props.maxTokens} invalid={props.invalid} />
         <div class="field">
-          <label for="recall-platform">Format for</label>
+          {/* Not a filter, which Search's Platform beside it is: how the summary is written, for the app it is pasted into. */}
+          <label for="recall-platform">Summary written for</label>
           <select id="recall-platform" name="platform">
-            <option value="">Any</option>
+            <option value="">Any app</option>
             {CHAT_PLATFORM_IDS.map((platform) => (
               <option value={platform} selected={platform === props.platform}>
                 {CHAT_PLATFORMS[platform]}
@@ -281,7 +292,9 @@ export function RecallPage(props: {
           <p class="meta">
             {result.tokenCount} tokens · {result.model} · {result.processingTime}
           </p>
-          {result.sources.length === 0 ? (
+          {result.sources.length === 0 && props.nothingImported ? (
+            <NothingImported />
+          ) : result.sources.length === 0 ? (
             // Not the core's words, which name the bounds as the times the days were turned into.
             <p class="empty">{nothingRecalled(props.period.from || undefined, props.period.to || undefined)}</p>
           ) : result.content ? (
@@ -311,6 +324,14 @@ export function RecallPage(props: {
 }
 
 /** Right after an import, "no results" would otherwise read as "never discussed". */
+function NothingImported() {
+  return (
+    <p class="empty">
+      You have no conversations to search yet: <a href="/import">import a chat app's export</a>.
+    </p>
+  );
+}
+
 function NotIndexedYet(props: { pending: number }) {
   if (props.pending === 0) return null;
   return (

@@ -1,6 +1,6 @@
 import type { StoreInfo } from "../../schemas/account.js";
 import type { Snippet } from "../mcp-snippets.js";
-import { megabytes } from "../format.js";
+import { megabytes, plural } from "../format.js";
 import { BackupSection } from "./backup.js";
 import { ActionForm, Layout, type PageContext } from "./layout.js";
 
@@ -81,7 +81,8 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
         <dd>{info.version}</dd>
         <dt>Embedder</dt>
         <dd>
-          {info.embedder.spec} ({info.embedder.id}, {info.embedder.dims} dimensions)
+          {info.embedder.spec} ({info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}
+          {info.embedder.dims} dimensions)
         </dd>
         <dt>Chunks</dt>
         <dd>
@@ -109,7 +110,7 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
       <dl class="facts panel">
         <dt>Memories</dt>
         <dd>
-          {s.memories.toLocaleString("en-US")} ({s.imageMemories} images) in {s.buckets} buckets
+          {s.memories.toLocaleString("en-US")} ({plural(s.imageMemories, "image")}) in {plural(s.buckets, "bucket")}
         </dd>
         <dt>Conversations</dt>
         <dd>

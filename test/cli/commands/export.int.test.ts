@@ -30,7 +30,7 @@ describe("mnemo export and mnemo import of its file", () => {
 
     const exported = await runCli(["export", file], { env });
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stderr).toMatch(/✔ Exported 1 user, 1 memory, 2 buckets, \d+ conversations to .*backup\.jsonl\.gz \(\d+\.\d MB\)/);
+    expect(exported.stderr).toMatch(/✔ Exported 1 user, 1 memory, 2 buckets, \d+ conversations to .*backup\.jsonl\.gz \(\d+ KB\)/);
     expect(exported.stderr).not.toMatch(/Exporting/); // no progress bar when stderr is not a terminal
     const lines = gunzipSync(fs.readFileSync(file)).toString("utf8").trim().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ format: "mnemo-export", version: 1, scope: "user", vectors: true });

@@ -151,3 +151,18 @@ describe.each(["embedded", "remote"] as const)("mnemo import, search and recall 
     });
   }
 });
+
+describe.each(["embedded", "remote"] as const)("search and recall before anything is imported (%s)", (mode) => {
+  it("say that nothing is imported yet and what to run, not that nothing is about the question", async () => {
+    const { env, stop } = await cliTarget(mode);
+    try {
+      for (const command of ["search", "recall"]) {
+        const result = await runCli([command, "what did we plan for Lisbon?"], { env });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/no conversations to search yet: import .*`mnemo import <export>`/);
+      }
+    } finally {
+      await stop();
+    }
+  });
+});

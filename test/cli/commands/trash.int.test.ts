@@ -16,6 +16,16 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
   });
   afterAll(() => target.stop());
 
+  it("`memories list`, `buckets list` and `trash list` are the commands' own listings, as `chats list` is; 'list' stays a memory's text", async () => {
+    const { memoryId } = await json("remember", "--no-date", "memories", "list");
+    expect((await json("memories", "list", "--all")).memories.map((m: { id: string }) => m.id)).toContain(memoryId);
+    expect(await json("memories", "list")).toEqual(await json("memories"));
+    expect(await json("buckets", "list")).toEqual(await json("buckets"));
+    expect(await json("trash", "list")).toEqual(await json("trash"));
+    expect((await json("memories", "--all")).memories.find((m: { id: string }) => m.id === memoryId).text).toBe("memories list");
+    await json("--yes", "memories", "delete", memoryId);
+  });
+
   it("moves a memory to the trash without asking, lists it, and restores it as it was", async () => {
     const { memoryId } = await json("remember", "--no-date", "Tram 28 goes up to Graça");
     const moved = await cli("memories", "delete", "--trash", memoryId, "mem_01ZZZZZZZZZZZZZZZZZZZZZZZZ");
@@ -48,7 +58,8 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
     expect((await json("trash")).total).toBe(2);
     const [one] = (await json("trash")).items;
     expect(await json("--yes", "trash", "empty", one.id)).toEqual({ deleted: 1 });
-    expect(await json("--yes", "trash", "empty")).toEqual({ deleted: 1 });
+    const emptied = await cli("--yes", "trash", "empty");
+    expect(emptied.stderr).toMatch(/^✔ Deleted 1 trash entry for good$/m);
     const missing = await cli("trash", "restore", one.id);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(new RegExp(`^✖ ${one.id} is not in the trash\n  → It was restored or deleted for good already`));
