@@ -10,9 +10,9 @@ export const opencode: Importer = {
   id: "opencode",
   name: "OpenCode",
   chatApp: true,
-  accepts: "~/.local/share/opencode/storage (every session: its session, message and part files), or a zip of it",
+  accepts: "~/.local/share/opencode or its storage folder (every session's session, message and part files), or a zip of it",
   howToGet:
-    "OpenCode (before 1.2, which keeps new sessions in opencode.db) keeps every session on disk: pass ~/.local/share/opencode/storage (on Windows, .local\\share\\opencode\\storage in your user folder).",
+    "OpenCode before 1.2 kept every session as JSON files on disk (1.2 and later keep them in opencode.db, not read yet): pass ~/.local/share/opencode/storage (on Windows, .local\\share\\opencode\\storage in your user folder).",
   extensions: [".json"],
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) ? {} : undefined),
   convert: loaded(async () => {
