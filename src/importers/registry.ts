@@ -25,6 +25,7 @@ import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
+import { opencode } from "./opencode/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
@@ -56,6 +57,7 @@ export const IMPORTERS: readonly Importer[] = [
   cline,
   continueDev,
   cursor,
+  opencode,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

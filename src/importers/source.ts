@@ -103,7 +103,9 @@ export function isJunkPath(path: string): boolean {
 
 const HIDDEN_CHATS = new Set([".aider.chat.history.md"]);
 
-const MAX_DIRECTORY_DEPTH = 4; // Takeout nests files as Takeout/My Activity/Gemini Apps/My Activity.json
+// Takeout nests files as Takeout/My Activity/Gemini Apps/My Activity.json; OpenCode before mid-2025 as
+// opencode/storage/session/part/<session>/<message>/<part>.json, six folders down from its own.
+const MAX_DIRECTORY_DEPTH = 6;
 
 /** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
 export async function directorySources(dir: string): Promise<ByteSource[]> {

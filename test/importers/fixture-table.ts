@@ -53,6 +53,62 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "The parser now reads 24:10 as 00:10 on the next day",
   },
+  "opencode-2025/storage/session/info/ses_7e0a4b8d1ffeQa2WsX3eDc4R.json": "opencode",
+  "opencode-2025/storage/session/info/ses_7f1e9d2c3ffeLp0OkIj9UhYg.json": "opencode",
+  "opencode-2025/storage/session/message/ses_7e0a4b8d1ffeQa2WsX3eDc4R/msg_8b6e5f4a3001Uv4Wx6Yz8Ab0Cd.json": "opencode",
+  "opencode-2025/storage/session/message/ses_7e0a4b8d1ffeQa2WsX3eDc4R/msg_8b6e5f4b0002Ef2Gh4Ij6Kl8Mn.json": "opencode",
+  "opencode-2025/storage/session/message/ses_7f1e9d2c3ffeLp0OkIj9UhYg/msg_8a7b3c1d2001Ab3Cd5Ef7Gh9Ij.json": "opencode", // the first messages: their parts inside
+  "opencode-2025/storage/session/message/ses_7f1e9d2c3ffeLp0OkIj9UhYg/msg_8a7b3c1e5002Kl1Mn3Op5Qr7St.json": "opencode", // the first messages: their parts inside
+  "opencode-2025/storage/session/part/ses_7e0a4b8d1ffeQa2WsX3eDc4R/msg_8b6e5f4a3001Uv4Wx6Yz8Ab0Cd/prt_8b6e5f4a3101Oo5Pp6Qq7Rr8.json":
+    "opencode",
+  "opencode-2025/storage/session/part/ses_7e0a4b8d1ffeQa2WsX3eDc4R/msg_8b6e5f4b0002Ef2Gh4Ij6Kl8Mn/prt_8b6e5f4b0101Ss9Tt0Uu1Vv2.json":
+    "opencode",
+  "opencode-2025/storage/session/part/ses_7e0a4b8d1ffeQa2WsX3eDc4R/msg_8b6e5f4b0002Ef2Gh4Ij6Kl8Mn/prt_8b6e5f4b0202Ww3Xx4Yy5Zz6.json":
+    "opencode",
+  "opencode/storage/message/ses_45b2f0c19ffeH7dJs4ZnYc8UoE/msg_ba5c20f3c001Vb6NmQ2wEr5TyU.json": "opencode",
+  "opencode/storage/message/ses_45b2f0c19ffeH7dJs4ZnYc8UoE/msg_ba5c20f45002Io8PaS1dFg4HjK.json": "opencode",
+  "opencode/storage/message/ses_45c1a5f7effe2TbWq6MhLr0XvA/msg_ba3e5806a001Tq4WeR7yUi0OpA.json": "opencode",
+  "opencode/storage/message/ses_45c1a5f7effe2TbWq6MhLr0XvA/msg_ba3e5806b002Ys2DfG5hJk8LzX.json": "opencode",
+  "opencode/storage/message/ses_45c1a8e02ffeQm3VtK9pLx2RwN/msg_ba3e57fe1001Xw2QpL7cTz9KjR.json": "opencode",
+  "opencode/storage/message/ses_45c1a8e02ffeQm3VtK9pLx2RwN/msg_ba3e58023002Nf8YhB3dVs6MqP.json": "opencode",
+  "opencode/storage/message/ses_45c1a8e02ffeQm3VtK9pLx2RwN/msg_ba3e5b7c9003Rk4GtW1xZa5LcH.json": "opencode",
+  "opencode/storage/message/ses_45c1a8e02ffeQm3VtK9pLx2RwN/msg_ba3e5b84e004Jm7SuD2pFq8NvB.json": "opencode",
+  "opencode/storage/part/msg_ba3e57fe1001Xw2QpL7cTz9KjR/prt_ba3e57fe2001aT5kLm9QwE3rYu.json": "opencode",
+  "opencode/storage/part/msg_ba3e57fe1001Xw2QpL7cTz9KjR/prt_ba3e57fe3002bV7nRp2SxG4tZi.json": "opencode",
+  "opencode/storage/part/msg_ba3e57fe1001Xw2QpL7cTz9KjR/prt_ba3e57fe4003cX9qTs4UzJ6vAo.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e58049001dZ1sVu6WbL8xCq.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804a002eB3uXw8YdN0zEs.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804b003fD5wZy0AfP2bGu.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804c004gF7yBa2ChR4dIw.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804d005hH9aDc4EjT6fKy.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804e006iJ1cFe6GlV8hMa.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804f007kL3eHg8InX0jOc.json": "opencode",
+  "opencode/storage/part/msg_ba3e58023002Nf8YhB3dVs6MqP/prt_ba3e5804f108mN5gJi0KpZ2lQe.json": "opencode",
+  "opencode/storage/part/msg_ba3e5806a001Tq4WeR7yUi0OpA/prt_ba3e5806a101Aa1Bb2Cc3Dd4Ee.json": "opencode",
+  "opencode/storage/part/msg_ba3e5806b002Ys2DfG5hJk8LzX/prt_ba3e5806b101Ff5Gg6Hh7Ii8Jj.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b7c9003Rk4GtW1xZa5LcH/prt_ba3e5b7ca001oP7iLk2MrB4nSg.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b84e004Jm7SuD2pFq8NvB/prt_ba3e5b86f001qR9kNm4OtD6pUi.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b84e004Jm7SuD2pFq8NvB/prt_ba3e5b870002sT1mPo6QvF8rWk.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b84e004Jm7SuD2pFq8NvB/prt_ba3e5b871003uV3oRq8SxH0tYm.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b84e004Jm7SuD2pFq8NvB/prt_ba3e5b872004wX5qTs0UzJ2vAo.json": "opencode",
+  "opencode/storage/part/msg_ba3e5b84e004Jm7SuD2pFq8NvB/prt_ba3e5b873005yZ7sVu2WbL4xCq.json": "opencode",
+  "opencode/storage/part/msg_ba5c20f3c001Vb6NmQ2wEr5TyU/prt_ba5c20f3c101Kk9Ll0Mm1Nn2Oo.json": "opencode",
+  "opencode/storage/part/msg_ba5c20f45002Io8PaS1dFg4HjK/prt_ba5c20f45101Pp3Qq4Rr5Ss6Tt.json": "opencode",
+  "opencode/storage/part/msg_ba5c20f45002Io8PaS1dFg4HjK/prt_ba5c20f45202Uu7Vv8Ww9Xx0Yy.json": "opencode",
+  "opencode/storage/part/msg_ba5c20f45002Io8PaS1dFg4HjK/prt_ba5c20f45303Zz1Aa2Bb3Cc4Dd.json": "opencode",
+  "opencode/storage/project/8d2f6c0a4e9b1357acef02468bdf13579ace0246.json": null, // the project: its folder and VCS
+  "opencode/storage/project/global.json": null, // the project: its folder and VCS
+  "opencode/storage/session/8d2f6c0a4e9b1357acef02468bdf13579ace0246/ses_45c1a5f7effe2TbWq6MhLr0XvA.json": "opencode", // a subagent's session (parentID): left out
+  "opencode/storage/session/8d2f6c0a4e9b1357acef02468bdf13579ace0246/ses_45c1a8e02ffeQm3VtK9pLx2RwN.json": "opencode",
+  "opencode/storage/session/global/ses_45b2f0c19ffeH7dJs4ZnYc8UoE.json": "opencode",
+  "opencode/storage/session_diff/ses_45c1a8e02ffeQm3VtK9pLx2RwN.json": null, // the files a session changed
+  "opencode/storage/todo/ses_45c1a8e02ffeQm3VtK9pLx2RwN.json": null, // the agent's to-do list
+  "opencode-storage.zip": {
+    format: "opencode",
+    conversations: 2, // a subagent's session left out
+    messages: 6,
+    finds: "parse_amount now reads (12.50) as -12.50",
+  },
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

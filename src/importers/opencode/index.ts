@@ -1,0 +1,46 @@
+// OpenCode's sessions (sst/opencode, the terminal coding agent): before 1.2 (February 2026) each
+// session is many JSON files under ~/.local/share/opencode/storage: session/<project id>/<session id>.json
+// (its title and times), message/<session id>/<message id>.json (who spoke, when) and
+// part/<message id>/<part id>.json (what was said: text, a tool call, reasoning…); versions before
+// mid-2025 kept them under storage/session/{info,message,part}/, the oldest messages with their parts
+// inside. Every file names its session, so they are read together (`grouped`), whatever the folders.
+import { grouped, loaded, type Importer, type Sample } from "../importer.js";
+
+export const opencode: Importer = {
+  id: "opencode",
+  name: "OpenCode",
+  chatApp: true,
+  accepts: "~/.local/share/opencode or its storage folder (every session's session, message and part files), or a zip of it",
+  howToGet:
+    "OpenCode before 1.2 kept every session as JSON files on disk (1.2 and later keep them in opencode.db, not read yet): pass ~/.local/share/opencode/storage (on Windows, .local\\share\\opencode\\storage in your user folder).",
+  extensions: [".json"],
+  detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) ? {} : undefined),
+  convert: loaded(async () => {
+    const { opencodeRecord, opencodeSessions } = await import("./storage.js");
+    return grouped(opencodeRecord, opencodeSessions);
+  }),
+};
+
+/** OpenCode's ids: a prefix naming what they are, then time and random characters (id/id.ts). */
+function idsStartWith(sample: Sample, prefix: string): boolean {
+  const ids = sample.strings("id");
+  return ids.length > 0 && ids.every((id) => id.startsWith(prefix));
+}
+
+/** Session.Info: `{ id: "ses_…", title, version, time, projectID?, directory?, parentID? }`. */
+function isSession(sample: Sample): boolean {
+  return ["id", "title", "time"].every((key) => sample.keys.has(key)) && idsStartWith(sample, "ses_");
+}
+
+/** MessageV2.Info `{ id: "msg_…", sessionID, role, time }`, or a first-version message `{ id, role, parts, metadata }`. */
+function isMessage(sample: Sample): boolean {
+  const { keys } = sample;
+  const v2 = keys.has("sessionID") && keys.has("time");
+  const v1 = keys.has("parts") && keys.has("metadata");
+  return keys.has("id") && keys.has("role") && (v2 || v1) && idsStartWith(sample, "msg_");
+}
+
+/** MessageV2.Part: `{ id: "prt_…", sessionID, messageID, type, … }`. */
+function isPart(sample: Sample): boolean {
+  return ["id", "sessionID", "messageID", "type"].every((key) => sample.keys.has(key)) && idsStartWith(sample, "prt_");
+}

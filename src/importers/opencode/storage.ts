@@ -1,0 +1,180 @@
+// OpenCode's storage files to the upload shape, one conversation per session. What each rule rests
+// on: sst/opencode packages/opencode/src/session/index.ts (Session.Info; updateMessage writes
+// ["message", sessionID, id], updatePart ["part", messageID, id]; the default titles "New session - "
+// and "Child session - " with an ISO time), session/message-v2.ts (User, Assistant and the Part
+// types; parts read sorted by id; `fromV1`, the first messages' shape), storage/storage.ts (a key is
+// the file's path under storage/, and its migrations from storage/session/{info,message,part}), and
+// the TUI, which shows the session's title and, of a prompt, its text parts that are not synthetic.
+// - Session (session/<project>/<id>.json): `{ id, title, version, projectID, directory, parentID?,
+//   time: { created, updated } }`. A session with `parentID` is a subagent's (the task tool's): left
+//   out, as the other agents' subagents are. Title: the session's, unless still the default; else
+//   the first prompt's first line.
+// - Message (message/<session>/<id>.json): `{ id, sessionID, role: "user" | "assistant", time:
+//   { created, completed? }, summary? }`. Ordered by id (ascending by time, as OpenCode lists them).
+//   An assistant message with `summary: true` is a compaction's summary, OpenCode's, not the chat's: left out.
+// - Part (part/<message>/<id>.json): `{ id, sessionID, messageID, type, … }`. `text` (not `synthetic`,
+//   the file contents OpenCode adds to a prompt, nor `ignored`) is what was said; `tool` is `[tool:
+//   name]`; reasoning, a tool's output, step marks, snapshots, patches, files and agents are left out.
+// - First-version message (mid-2025): `{ id, role, parts: [{ type: "text" | "tool-invocation" |
+//   "reasoning" | … }], metadata: { sessionID, time } }`, its parts inside.
+// - A session's prompts alternate with the agent's runs, one assistant message each (agent-sessions.ts).
+//   Times: each message's `time.created`; the session ends at the last answer's `time.completed`.
+import type { UploadConversation } from "../../schemas/chat-history.js";
+import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
+import { fittingId } from "../message-ids.js";
+import { toolPlaceholder } from "../placeholders.js";
+import type { RecordContext, SkipReport } from "../types.js";
+
+/** What one storage file gives: a session's info, a message's, or a part's piece of what was said. */
+export type OpencodeItem = SessionInfo | MessageInfo | PartPiece;
+
+interface SessionInfo {
+  kind: "session";
+  id: string;
+  title: string | undefined;
+  createdAt: string | undefined;
+  subagent: boolean;
+  fileDate: Date;
+  skip: SkipReport;
+}
+
+interface MessageInfo {
+  kind: "message";
+  id: string;
+  sessionID: string;
+  role: Utterance["role"] | undefined;
+  createdAt: string | undefined;
+  completedAt: string | undefined;
+  /** A first-version message's own parts; later messages' parts are files of their own. */
+  pieces: TurnPiece[] | undefined;
+  skip: SkipReport;
+}
+
+interface PartPiece {
+  kind: "part";
+  id: string;
+  sessionID: string;
+  messageID: string;
+  piece: TurnPiece | undefined;
+}
+
+/** OpenCode's titles for a session not named yet (session/index.ts). */
+const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function opencodeRecord(record: unknown, context: RecordContext): OpencodeItem | undefined {
+  if (!isObject(record)) return undefined;
+  const id = nonEmptyString(record.id);
+  if (id === undefined) return undefined;
+  if (id.startsWith("ses_")) return sessionInfo(record, id, context);
+  if (id.startsWith("msg_")) return messageInfo(record, id, context);
+  const sessionID = nonEmptyString(record.sessionID);
+  const messageID = nonEmptyString(record.messageID);
+  if (sessionID === undefined || messageID === undefined) return undefined;
+  return { kind: "part", id, sessionID, messageID, piece: partPiece(record) };
+}
+
+function sessionInfo(record: JsonObject, id: string, context: RecordContext): SessionInfo {
+  const title = nonEmptyString(record.title)?.trim();
+  const time = isObject(record.time) ? record.time : {};
+  return {
+    kind: "session",
+    id,
+    title: title === undefined || DEFAULT_TITLE.test(title) ? undefined : title,
+    createdAt: isoFromTime(time.created),
+    subagent: nonEmptyString(record.parentID) !== undefined,
+    fileDate: context.fallbackDate,
+    skip: context.skip,
+  };
+}
+
+function messageInfo(record: JsonObject, id: string, context: RecordContext): MessageInfo | undefined {
+  const metadata = isObject(record.metadata) ? record.metadata : undefined; // the first version's
+  const sessionID = nonEmptyString(record.sessionID) ?? nonEmptyString(metadata?.sessionID);
+  if (sessionID === undefined) return undefined;
+  const time = isObject(record.time) ? record.time : isObject(metadata?.time) ? metadata.time : {};
+  const compaction = record.role === "assistant" && record.summary === true;
+  return {
+    kind: "message",
+    id,
+    sessionID,
+    role: compaction ? undefined : record.role === "user" ? "human" : record.role === "assistant" ? "assistant" : undefined,
+    createdAt: isoFromTime(time.created),
+    completedAt: isoFromTime(time.completed),
+    pieces: metadata === undefined ? undefined : arrayOf(record.parts).flatMap((part) => v1Piece(part) ?? []),
+    skip: context.skip,
+  };
+}
+
+/** A part's share of what was said: its text, or the tool it called. */
+function partPiece(part: JsonObject): TurnPiece | undefined {
+  if (part.type === "tool") return { text: toolPlaceholder(part.tool), tool: true };
+  if (part.type !== "text" || part.synthetic === true || part.ignored === true) return undefined;
+  const text = nonEmptyString(part.text);
+  return text === undefined ? undefined : { text, tool: false };
+}
+
+/** A first-version part: `text`, or `tool-invocation` with its `toolInvocation.toolName`. */
+function v1Piece(part: unknown): TurnPiece | undefined {
+  if (!isObject(part)) return undefined;
+  if (part.type === "tool-invocation") {
+    const call = isObject(part.toolInvocation) ? part.toolInvocation : {};
+    return { text: toolPlaceholder(call.toolName), tool: true };
+  }
+  return partPiece(part);
+}
+
+/** Every session read, from its files wherever they were. */
+export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
+  const sessions = new Map<string, SessionInfo>();
+  const messages = new Map<string, MessageInfo[]>();
+  const parts = new Map<string, PartPiece[]>();
+  for (const item of items) {
+    if (item.kind === "session") sessions.set(item.id, item);
+    else if (item.kind === "message") pushTo(messages, item.sessionID, item);
+    else pushTo(parts, item.messageID, item);
+  }
+  for (const [id, orphan] of messages) if (!sessions.has(id)) orphan[0]!.skip(WITHOUT_SESSION);
+  return [...sessions.values()].flatMap((session) => {
+    const conversation = conversationOf(session, messages.get(session.id) ?? [], parts);
+    return conversation === undefined ? [] : [conversation];
+  });
+}
+
+const WITHOUT_SESSION =
+  "sessions whose session file was not read (damaged, or not passed: pass ~/.local/share/opencode/storage, every file of a session)";
+
+function conversationOf(session: SessionInfo, messages: MessageInfo[], parts: Map<string, PartPiece[]>): UploadConversation | undefined {
+  if (session.subagent) {
+    session.skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    return undefined;
+  }
+  const read = byId(messages).flatMap((message) => {
+    if (message.role === undefined) return [];
+    const pieces = message.pieces ?? byId(parts.get(message.id) ?? []).flatMap((part) => part.piece ?? []);
+    const said: Utterance = { id: fittingId(message.id), role: message.role, pieces, time: message.createdAt };
+    return [{ said, ended: { ...said, time: message.completedAt ?? message.createdAt } }];
+  });
+  const turns = agentTurns(read.map(({ said }) => said));
+  if (turns.length === 0) {
+    session.skip("sessions without any message text");
+    return undefined;
+  }
+  return sessionConversation({
+    id: fittingId(session.id),
+    title: titleFrom(session.title ?? promptTitle(turns)),
+    messages: turns,
+    said: read.map(({ ended }) => ended), // the session was last updated when its last answer ended
+    fallbackDate: session.createdAt === undefined ? session.fileDate : new Date(session.createdAt),
+  });
+}
+
+function byId<T extends { id: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
