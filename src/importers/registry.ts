@@ -12,6 +12,7 @@ import { claude } from "./claude/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
+import { copilotCli } from "./copilot-cli/index.js";
 import { continueDev } from "./continue/index.js";
 import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
@@ -52,6 +53,7 @@ export const IMPORTERS: readonly Importer[] = [
   aistudio,
   claudeCode,
   codex,
+  copilotCli,
   geminiCli,
   vscodeChat,
   cline,
