@@ -146,6 +146,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "the feed now sends `24:10` for boats after midnight",
   },
   "codex/sessions/2025/10/29/rollout-2025-10-29T09-16-00-019a2d80-aaaa-7bbb-8ccc-0123456789ab.jsonl": "codex", // a sub-agent's review
+  // CLI 1.0.78's events: a sub-agent's turn and a rewound prompt inside; its workspace.yaml is YAML, no JSON file
+  "copilot-cli/session-state/3f9c2a71-5b84-4d1e-9a6f-0c2e7d8b4a15/events.jsonl": {
+    format: "copilot-cli",
+    conversations: 1,
+    messages: 4,
+    finds: "`strptime('%H:%M')` rejects hours past 23",
+  },
+  "copilot-cli/session-state/a7e4b1c9-2d3f-4a5b-8c6d-9e0f1a2b3c4d/events.jsonl": "copilot-cli",
   "claude-memories-2026/memories/7e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b.json": "claude:memories",
   "claude-memories-2026/projects/019a0b1c-2d3e-7f40-8152-63748596a7b8.json": "claude:memories",
   "claude-memories/conversations.json": "claude",
