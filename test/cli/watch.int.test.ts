@@ -185,6 +185,34 @@ describe("mnemo watch on a coding agent's sessions", () => {
       expect(await stop(child)).toBe(0);
     }
   });
+
+  it("GitHub Copilot CLI's sessions: each events.jsonl in its session's folder, imported again once a prompt is appended", async () => {
+    const sessionState = tempDir("mnemo-copilot-session-state-");
+    const id = "a7e4b1c9-2d3f-4a5b-8c6d-9e0f1a2b3c4d";
+    const file = path.join(sessionState, id, "events.jsonl");
+    fs.mkdirSync(path.dirname(file));
+    fs.copyFileSync(path.join(EXPORTS, "copilot-cli", "session-state", id, "events.jsonl"), file);
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const { child, log } = startWatch(sessionState, env, ["--session-settle", "1"]);
+    try {
+      // Imported once it has held still for a second, seen twice: a few seconds each.
+      const imported = (how: string) => new RegExp(`From .*${id}.events\\.jsonl \\(copilot-cli\\): Imported 1 ${how} conversation$`, "m");
+      await vi.waitFor(() => expect(log()).toMatch(imported("new")), { timeout: 60_000, interval: 250 });
+      const prompt = {
+        type: "user.message",
+        data: { content: "E para ver só as subpastas?" },
+        id: "000000ff-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+        timestamp: "2026-08-13T18:05:00.000Z",
+        parentId: "00000067-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+      };
+      fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
+      await vi.waitFor(() => expect(log()).toMatch(imported("updated")), { timeout: 60_000, interval: 250 });
+      const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
+      expect(listed.items.map((item) => item.messageCount)).toEqual([3]);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
 });
 
 it("two folders watched at once keep each other's records in watch.json", async () => {
