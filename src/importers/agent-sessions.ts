@@ -1,4 +1,4 @@
-// What the session logs of coding agents (Claude Code, Codex, Gemini CLI, VS Code's chat, Cline) have in common: a file per session, in
+// What the session logs of coding agents (Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, VS Code's chat, Cline) have in common: a file per session, in
 // which the user's prompts alternate with runs of the agent's records (words, tool calls, their
 // results), read as one conversation of prompts and answers.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
