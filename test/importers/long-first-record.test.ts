@@ -12,8 +12,8 @@ import { FORMATS } from "../../src/importers/words.js";
 import { collect, fixtures } from "./collect.js";
 import { FIXTURES, formatOf } from "./fixture-table.js";
 
-/** Longer than detection's prefix many times over. */
-const LONG = 3 * 1024 * 1024;
+/** Longer than detection's prefix (256 KB) four times over. */
+const LONG = 1024 * 1024;
 
 /**
  * A string of a record's text, not a label, an id, a time or JSON kept as a string (Chatbot UI's
