@@ -9,7 +9,7 @@ const CHATGPT = path.join(EXPORTS, "chatgpt-export.zip");
 const CLAUDE = path.join(EXPORTS, "claude-export.zip");
 
 /** A file is imported once it has held for this long (`--settle`, 3 s by default): the tests wait for each import. */
-const SETTLE_SECONDS = 1;
+const SETTLE_SECONDS = 0.5;
 
 /** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
 function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []): { child: ChildProcess; log(): string } {
@@ -151,12 +151,12 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.copyFileSync(SESSION, file);
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const args = [BIN, "watch", "--settle", "1", "--session-settle", "1", projects];
+    const args = [BIN, "watch", "--settle", "0.5", "--session-settle", "0.5", projects];
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
     child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
     try {
-      // A session is imported once it has held still for a second, seen twice: a few seconds each.
+      // A session is imported once it has held still for half a second, seen twice: a few seconds each.
       await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
         timeout: 60_000,
         interval: 250,
@@ -193,9 +193,9 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.mkdirSync(path.dirname(file));
     fs.copyFileSync(path.join(EXPORTS, "copilot-cli", "session-state", id, "events.jsonl"), file);
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessionState, env, ["--session-settle", "1"]);
+    const { child, log } = startWatch(sessionState, env, ["--session-settle", "0.5"]);
     try {
-      // Imported once it has held still for a second, seen twice: a few seconds each.
+      // Imported once it has held still for half a second, seen twice: a few seconds each.
       const imported = (how: string) => new RegExp(`From .*${id}.events\\.jsonl \\(copilot-cli\\): Imported 1 ${how} conversation$`, "m");
       await vi.waitFor(() => expect(log()).toMatch(imported("new")), { timeout: 60_000, interval: 250 });
       const prompt = {
@@ -223,7 +223,7 @@ it("two folders watched at once keep each other's records in watch.json", async 
   fs.copyFileSync(session, path.join(projects, "bread", path.basename(session)));
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const args = [BIN, "watch", "--settle", "1", "--session-settle", "1", projects, downloads];
+  const args = [BIN, "watch", "--settle", "0.5", "--session-settle", "0.5", projects, downloads];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -266,7 +266,7 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   let service: ReturnType<typeof startWatch> | undefined;
   try {
     await vi.waitFor(() => expect(terminal.log()).toMatch(/Watching .* for chat exports/), { timeout: 30_000 });
-    service = startWatch(projects, env, ["--session-settle", "1"]);
+    service = startWatch(projects, env, ["--session-settle", "0.5"]);
     // Each import waits for its file to hold still, seen twice: seconds each.
     await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
       timeout: 60_000,
@@ -314,9 +314,9 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
     .find((file) => /session-.*\.json$/.test(file))!;
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(watched, env, ["--session-settle", "1"]);
+  const watch = startWatch(watched, env, ["--session-settle", "0.5"]);
   try {
-    // Each is imported once it has held still for a second, seen twice: a few seconds.
+    // Each is imported once it has held still for half a second, seen twice: a few seconds.
     await vi.waitFor(
       () => {
         expect(watch.log()).toMatch(/From .*chats\/session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 new conversation$/m);
@@ -428,7 +428,7 @@ it.each(["embedded", "through the server on the store"] as const)(
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
     const served = mode === "embedded" ? undefined : await serveStore({ store });
-    const watch = startWatch(projects, env, ["--session-settle", "1"]);
+    const watch = startWatch(projects, env, ["--session-settle", "0.5"]);
     const list = async () =>
       (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
     try {
@@ -471,7 +471,7 @@ it("a resumed Claude Code session already there when watching begins is stored o
   writeResumed(session, project);
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(projects, env, ["--session-settle", "1"]);
+  const watch = startWatch(projects, env, ["--session-settle", "0.5"]);
   try {
     await vi.waitFor(
       () => {
