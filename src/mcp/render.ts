@@ -18,6 +18,7 @@ import type { RecallResponse, SearchResponse } from "../schemas/recall.js";
 import { chatAppNames, probablyUnrelated } from "../core/index.js";
 import { cutText, shownId } from "../text/cut-text.js";
 import { periodWords } from "../shared/time.js";
+import { awaitingIndex, nothingImported } from "../schemas/queue-counts.js";
 import { startsWithItsDate } from "../text/memory-date.js";
 import { memoriesInView } from "./paging.js";
 
@@ -262,8 +263,8 @@ const NOTHING_IMPORTED =
 
 export function pendingNote(counts: QueueStatus["counts"]): string | undefined {
   // A new user's store: "nothing found" alone would be told to them as "you never talked about it".
-  if (Object.values(counts).every((count) => count === 0)) return NOTHING_IMPORTED;
-  const pending = counts.queued + counts.processing;
+  if (nothingImported(counts)) return NOTHING_IMPORTED;
+  const pending = awaitingIndex(counts);
   if (pending === 0) return undefined;
   return `Note: ${plural(pending, "conversation")} ${pending === 1 ? "is" : "are"} still being indexed and not searched yet; try again in a minute, or see chat_history_overview.`;
 }

@@ -3,6 +3,7 @@ import { CHAT_PLATFORM_IDS } from "../../schemas/chat-platforms.js";
 import type { RecallResponse, SearchResponse } from "../../schemas/recall.js";
 import type { Output } from "../output.js";
 import type { MnemoService } from "../../core/index.js";
+import { nothingImported } from "../../schemas/queue-counts.js";
 
 type Highlighter = typeof import("../../text/highlight.js").highlighter;
 import { action, withService } from "../session.js";
@@ -45,7 +46,7 @@ export function registerSearch(program: Command): void {
             });
             if (session.out.json) return session.out.data(result);
             // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
-            if (result.totalResults === 0 && (await nothingImported(service))) return session.out.line(NOTHING_IMPORTED);
+            if (result.totalResults === 0 && (await storeIsEmpty(service))) return session.out.line(NOTHING_IMPORTED);
             const highlighter = session.out.style.level > 0 ? (await import("../../text/highlight.js")).highlighter : undefined;
             printSearch(session.out, result, highlighter, options);
           });
@@ -78,7 +79,7 @@ export function registerSearch(program: Command): void {
             if (session.out.json) return session.out.data(result);
             // The core's "nothing" names the bounds as the instants it was given; the user typed days.
             if (result.content && result.sources.length === 0) {
-              const nothing = (await nothingImported(service)) ? NOTHING_IMPORTED : nothingRecalled(...typedDays(options));
+              const nothing = (await storeIsEmpty(service)) ? NOTHING_IMPORTED : nothingRecalled(...typedDays(options));
               return session.out.line(nothing);
             }
             if (result.content) return printRecall(session.out, result);
@@ -98,9 +99,8 @@ export function registerSearch(program: Command): void {
 const NOTHING_IMPORTED =
   "You have no conversations to search yet: import a chat app's export with `mnemo import <export>` (`mnemo import --help` lists the apps).";
 
-async function nothingImported(service: MnemoService): Promise<boolean> {
-  // Every state counted, excluded ones too: a store whose conversations are all excluded has some.
-  return Object.values((await service.conversations.status()).counts).every((count) => count === 0);
+async function storeIsEmpty(service: MnemoService): Promise<boolean> {
+  return nothingImported((await service.conversations.status()).counts);
 }
 
 /** `--from` and `--to`: the time a search or recall is bounded to. */

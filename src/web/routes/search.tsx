@@ -3,6 +3,7 @@ import type { MnemoService } from "../../core/index.js";
 import type { ChatPlatform } from "../../schemas/chat-platforms.js";
 import { DEFAULT_RECALL_TOKENS } from "../../schemas/recall.js";
 import { isAppError } from "../../shared/errors.js";
+import { awaitingIndex, nothingImported } from "../../schemas/queue-counts.js";
 import { localDayBounds } from "../../text/local-time.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
@@ -18,13 +19,12 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const limit = numberField(c.req.query("limit")) ?? 20;
     const all = c.req.query("all") === "1";
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [asked, info, pending, imported] = await Promise.all([
+    const [asked, info, queue] = await Promise.all([
       refusedAtField(
         query ? () => service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request() }) : undefined,
       ),
       service.info(),
-      query ? pendingConversations(service) : 0,
-      query ? importedConversations(service) : 1,
+      queueOf(service, query),
     ]);
     return c.html(
       <SearchPage
@@ -36,8 +36,8 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         period={period.shown}
         platforms={info.statistics.platforms}
         result={asked.result}
-        pending={pending}
-        nothingImported={imported === 0}
+        pending={queue.pending}
+        nothingImported={queue.empty}
         invalid={asked.invalid}
       />,
       asked.invalid ? 400 : 200,
@@ -50,14 +50,13 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const platform = c.req.query("platform") ?? "";
     const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
     const period = periodOf(c.req.query("from"), c.req.query("to"));
-    const [asked, pending, imported] = await Promise.all([
+    const [asked, queue] = await Promise.all([
       refusedAtField(
         query
           ? () => service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request() })
           : undefined,
       ),
-      query ? pendingConversations(service) : 0,
-      query ? importedConversations(service) : 1,
+      queueOf(service, query),
     ]);
     return c.html(
       <RecallPage
@@ -67,8 +66,8 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         platform={platform}
         period={period.shown}
         result={asked.result}
-        pending={pending}
-        nothingImported={imported === 0}
+        pending={queue.pending}
+        nothingImported={queue.empty}
         invalid={asked.invalid}
       />,
       asked.invalid ? 400 : 200,
@@ -121,12 +120,9 @@ async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{
   }
 }
 
-/** How many conversations are imported, in any state (none: a new user's store). */
-async function importedConversations(service: MnemoService): Promise<number> {
-  return Object.values((await service.conversations.status()).counts).reduce((sum, count) => sum + count, 0);
-}
-
-async function pendingConversations(service: MnemoService): Promise<number> {
+/** What the queue says beside an answer: conversations not searched yet, and whether none is imported at all; nothing before a question. */
+async function queueOf(service: MnemoService, query: string): Promise<{ pending: number; empty: boolean }> {
+  if (!query) return { pending: 0, empty: false };
   const { counts } = await service.conversations.status();
-  return counts.queued + counts.processing;
+  return { pending: awaitingIndex(counts), empty: nothingImported(counts) };
 }
