@@ -61,6 +61,12 @@ export interface Importer {
   /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
   sessionFileName?: string;
   /**
+   * Files a lone file of this format is read with when they sit beside it on disk, as a folder's
+   * import reads them (Continue's sessions.json, the only place with its sessions' dates): a watched
+   * folder imports one session file at a time.
+   */
+  companionFiles?: readonly string[];
+  /**
    * For a format kept in a SQLite database (Cursor's state.vscdb): reads the records its converter
    * takes from the database's key-value tables (sqlite.ts). `detect` is then shown the tables' keys
    * as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as its prefix `composerData:`).

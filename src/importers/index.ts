@@ -13,7 +13,8 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
-import { basename } from "node:path";
+import { stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
@@ -70,7 +71,20 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
   const source = await asUtf8(await fileSource(path));
-  return planFile(name === undefined ? source : { ...source, path: basename(name) });
+  if (name !== undefined) return planFile({ ...source, path: basename(name) });
+  const plan = await planFile(source);
+  const companions = await companionSources(path, plan.format);
+  return companions.length === 0 ? plan : planContainer([source, ...companions], path);
+}
+
+/** The files beside a lone file on disk that its format reads with it (Importer.companionFiles). */
+async function companionSources(path: string, format: ExportFormat): Promise<ByteSource[]> {
+  const names = (importerOf(format).companionFiles ?? []).filter((name) => name !== basename(path));
+  const files = names.map((name) => join(dirname(path), name));
+  const found = await Promise.all(
+    files.map(async (file) => ((await stat(file).catch(() => undefined))?.isFile() ? fileSource(file) : undefined)),
+  );
+  return found.filter((source) => source !== undefined);
 }
 
 /**

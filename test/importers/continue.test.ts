@@ -144,6 +144,25 @@ describe("Continue sessions", () => {
     expect(problems.length).toBeGreaterThan(0);
   });
 
+  it("a session file passed alone (as watching imports each) is dated by the sessions.json beside it, even a cut one; without one, by the file", async () => {
+    const session = { sessionId: "a", title: "Kept", workspaceDirectory: "", history: [item("user", "hi"), item("assistant", "Hello.")] };
+    const listed = await folder("listed", {
+      "a.json": session,
+      "sessions.json": [{ sessionId: "a", title: "Kept", dateCreated: "1747899912345", workspaceDirectory: "" }],
+    });
+    const [beside] = await collect(join(listed, "a.json"));
+    expect(beside?.conversation.createdAt).toBe("2025-05-22T07:45:12.345Z");
+
+    const cut = await folder("cut-list", { "a.json": session });
+    await writeFile(join(cut, "sessions.json"), '[{"sessionId":"a","title":"Kept","dateCreated":"1747899912345"},{"sessionId":"b","ti');
+    const { conversations: read } = await collectReporting(join(cut, "a.json"));
+    expect(read.map((c) => c.conversation.createdAt)).toEqual(["2025-05-22T07:45:12.345Z"]);
+
+    const alone = await folder("alone", { "a.json": session });
+    const [unlisted] = await collect(join(alone, "a.json"));
+    expect(Date.parse(unlisted!.conversation.createdAt)).toBeGreaterThan(Date.parse("2026-01-01"));
+  });
+
   it("a session of 10 MB of pasted screenshots reads as ever, the images' base64 not parsed into it (a 114 MB session peaked at 628 MB)", async () => {
     const screenshot = `data:image/png;base64,${Buffer.alloc(2_500_000, 7).toString("base64")}`;
     const pasted = item(

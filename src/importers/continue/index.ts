@@ -13,6 +13,7 @@ export const continueDev: Importer = {
     "Continue (its VS Code and JetBrains extensions, and its CLI) keeps every session on disk: pass ~/.continue/sessions (on Windows, .continue\\sessions in your user folder).",
   extensions: [".json"],
   sessionLogs: true,
+  companionFiles: ["sessions.json"],
   detect: (sample) => (isSession(sample) || isListed(sample) ? {} : undefined),
   convert: loaded(async () => {
     const { continueRecord, continueSessions } = await import("./session.js");

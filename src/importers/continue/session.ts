@@ -20,8 +20,8 @@
 //   list's; else the first prompt's first line. Id: `sessionId`, else the file's name. Message ids:
 //   the message's `id` (the GUI gives one since late 2024), else its place in the history.
 // - Dates: sessions.json's `dateCreated` (milliseconds as a string) is the session's start; a session
-//   file holds no time, so without the list it starts at the file's time, and it was last updated
-//   then. Nothing gives a message its time.
+//   file holds no time, so without the list (a lone file is read with the one beside it:
+//   Importer.companionFiles) it starts at the file's time, and it was last updated then. Nothing gives a message its time.
 // - Continue's Python server (before 0.8, 2023; server/continuedev/core/main.py, server/sessions.py at
 //   2023-12) wrote PersistedSessionInfo `{ session_state: { history: [StepDescription] }, title,
 //   workspace_directory, session_id }` (before it `{ session_info, history: { timeline: [{ step }] } }`),
