@@ -7,6 +7,14 @@ import { unreadableRecord } from "./record-errors.js";
 import type { DatabaseReader } from "./sqlite.js";
 import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
 
+/**
+ * A folder where an app keeps its chats, "/"-separated: under the user's home folder on every system;
+ * under the apps' settings folder (~/.config on Linux, ~/Library/Application Support on macOS,
+ * %APPDATA% on Windows: Electron's appData); or under XDG's data folder ($XDG_DATA_HOME, else
+ * ~/.local/share, on every system, as apps built on xdg-basedir keep it).
+ */
+export type AppFolder = { home: string } | { appData: string } | { xdgData: string };
+
 /** Reads records of a file into what they hold: conversations, or memories. */
 export type Converter<Out> = (records: AsyncIterable<SourcedRecord>) => AsyncIterable<Out>;
 
@@ -72,6 +80,8 @@ export interface Importer {
    * as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as its prefix `composerData:`).
    */
   database?: DatabaseReader;
+  /** Where the app keeps its chats on a machine, when it keeps them there (a coding agent's sessions): `mnemo import --apps` (app-folders.ts). */
+  appFolders?: readonly AppFolder[];
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
   /**

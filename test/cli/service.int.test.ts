@@ -218,6 +218,7 @@ describe("the launchd agent mnemo service installs on macOS", () => {
         store: "/Users/me/.mnemo",
         logFile: "/Users/me/Library/Logs/mnemo/serve.log",
         watch: ["/Users/me/Downloads"],
+        watchApps: true,
       };
       const read = spawnSync("python3", ["-c", "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))"], {
         input: launchdPlist(spec),
@@ -236,6 +237,7 @@ describe("the launchd agent mnemo service installs on macOS", () => {
           spec.logFile,
           "--watch",
           "/Users/me/Downloads",
+          "--watch-apps",
         ],
         RunAtLoad: true,
         KeepAlive: { SuccessfulExit: false },

@@ -3,14 +3,16 @@ import { conversationsOutcome, conversationsRead, memoriesOutcome, type ImportSu
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
-import { action } from "../session.js";
+import { AppError } from "../../shared/errors.js";
+import { appFolders, shownFolder } from "../app-folders.js";
+import { action, type Session } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
 /**
  * `mnemo import --help` after the options: the formats (from the importers' registry), backups, and
  * what to expect. `mnemo help import` shows help without loading anything first, so it points there.
  */
-const importHelp = (formats: string | undefined) => `
+const importHelp = (formats: string | undefined, apps: string | undefined) => `
 Formats (recognised from the content, not the name):
 ${formats ?? "  `mnemo import --help` lists them."}
 
@@ -21,38 +23,55 @@ pins and images; what the store already holds is left as it is, so running it tw
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
 --dry-run compares with the store and says what an import would do (new / updated / unchanged);
-through --remote it cannot compare, and says so.`;
+through --remote it cannot compare, and says so.
+
+--apps imports the chats these apps keep on this machine, from each folder found:
+${apps ?? "  `mnemo import --help` lists them."}`;
 
 export function registerImport(program: Command): void {
   // The formats come from the core, which --help alone does not load: only help for this command does.
   let formats: string | undefined;
+  let apps: string | undefined;
   program.hook("preSubcommand", async (_program, command) => {
-    if (command.name() === "import") formats = (await import("../../core/index.js")).formatLines();
+    if (command.name() !== "import") return;
+    const core = await import("../../core/index.js");
+    formats = core.formatLines();
+    apps = core.appFolderLines();
   });
   program
     .command("import")
     .description("import chat exports (`mnemo import --help` lists the formats), or restore a backup of `mnemo export`")
-    .argument("<paths...>", "export files, zips or folders")
+    .argument("[paths...]", "export files, zips or folders")
+    .option("--apps", "also the chats that apps on this machine keep on disk (coding agents, Cursor, LM Studio…: help lists them)")
     .option("--platform <id>", "record the conversations under this platform id")
     .option("--dry-run", "read and check everything, store nothing")
     .option("--no-wait", "return once stored; processing finishes in the background (mnemo serve, or the next import)")
-    .addHelpText("after", () => importHelp(formats))
+    .addHelpText("after", () => importHelp(formats, apps))
     .action(
       action(
-        async (session, paths: string[], options: ImportCommandOptions) => {
+        async (session, given: string[], options: ImportCommandOptions & { apps?: boolean }) => {
           const { out } = session;
           // Before the thread opens (or creates) the store.
           (await import("../../core/index.js")).checkPlatform(options.platform);
+          const apps = options.apps ? await appFolders(session, "--apps", { watching: false }) : [];
+          const paths = [...given, ...apps];
+          if (paths.length === 0)
+            throw AppError.invalid(
+              "paths",
+              "name what to import",
+              "Pass export files, zips or folders (`mnemo import --help` lists the formats), or --apps.",
+            );
           await useLeanAllocator();
           const { importInThread } = await import("../import-thread.js");
           const spinner = await startSpinner("Reading exports", session);
           try {
-            const summary = await importInThread(
+            const read = await importInThread(
               { globals: session.options, paths, options },
               { status: (text) => spinner.text(text), notice: (text) => out.notice(text) },
               session.io,
             );
             spinner.stop();
+            const summary = withoutEmptyApps(read, apps, session);
             report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]) });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
             if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
@@ -65,6 +84,22 @@ export function registerImport(program: Command): void {
         { platform: "--platform" },
       ),
     );
+}
+
+/**
+ * An app's folder found that holds no chat it could read (the app installed, never used) is said
+ * once, not as an export that failed: nothing was asked of it by name.
+ */
+function withoutEmptyApps(summary: ImportSummary, apps: string[], session: Session): ImportSummary {
+  const empty = summary.files.filter((file) => file.error !== undefined && apps.includes(file.path));
+  if (empty.length === 0) return summary;
+  for (const file of empty) session.out.notice(`Nothing to import in ${shownFolder(file.path, session)}: it holds no chat mnemo reads.`);
+  const left = (path: string) => !empty.some((file) => file.path === path);
+  return {
+    ...summary,
+    files: summary.files.filter((file) => left(file.path)),
+    problems: summary.problems.filter((problem) => left(problem.file)),
+  };
 }
 
 function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {

@@ -4,6 +4,7 @@ import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { isAppError } from "../../shared/errors.js";
 import { handleError } from "../handle-error.js";
+import { appFolders } from "../app-folders.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 import { logStderrTo } from "../log-file.js";
@@ -14,6 +15,8 @@ export interface ServeOptions {
   host?: string;
   logFile?: string;
   watch?: string[];
+  /** Also the folders where the coding agents found at start keep their sessions. */
+  watchApps?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -28,6 +31,7 @@ export function registerServe(program: Command): void {
       "-w, --watch <folder...>",
       "import each new chat export that appears in <folder>, and coding agents' sessions below it as they go on (as the default user)",
     )
+    .option("--watch-apps", "also the folders where coding agents on this machine keep their sessions, found as it starts")
     .option("--log-file <file>", "write what it logs to <file>, each line with its time, instead of to stderr (as `mnemo service` runs it)")
     .action(
       action(async (session, options: ServeOptions) => {
@@ -96,9 +100,11 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     throw error;
   });
   await started({ url: server.url, tokenFile: config.paths.tokenFile, loginUrl: (userName) => `${server.url}${web.loginPath(userName)}` });
-  const service = options.watch?.length ? await app.service(DEFAULT_USER) : undefined;
+  const apps = options.watchApps ? await appFolders(session, "--watch-apps", { watching: true, optional: true }) : [];
+  const watched = [...new Set([...(options.watch ?? []), ...apps])];
+  const service = watched.length > 0 ? await app.service(DEFAULT_USER) : undefined;
   const watchers = await Promise.all(
-    (options.watch ?? []).map((folder) =>
+    watched.map((folder) =>
       watchFolder({
         folder,
         stateFile: config.paths.watchState,

@@ -33,7 +33,8 @@ export function registerService(program: Command): void {
         "also import each new chat export that appears in <folder>, and coding agents' sessions below it",
       ),
     )
-    .action(action(async (session, options: { port?: string; watch?: string[] }) => install(session, options)));
+    .option("--watch-apps", "also the sessions of the coding agents found on this machine each time it starts (Claude Code, Codex…)")
+    .action(action(async (session, options: InstallOptions) => install(session, options)));
 
   service
     .command("uninstall")
@@ -60,7 +61,13 @@ interface Installed {
   installedAt: string;
 }
 
-async function install(session: Session, options: { port?: string; watch?: string[] }): Promise<void> {
+interface InstallOptions {
+  port?: string;
+  watch?: string[];
+  watchApps?: boolean;
+}
+
+async function install(session: Session, options: InstallOptions): Promise<void> {
   const { manager, location } = await context(session);
   if (location.remote) {
     throw AppError.invalid("--remote", "the service serves this machine's store", "Run it without --remote (and without $MNEMO_URL).");
@@ -72,6 +79,7 @@ async function install(session: Session, options: { port?: string; watch?: strin
     logFile: path.join(manager.folder, "serve.log"),
     port: options.port === undefined ? undefined : parseCount("--port", options.port, 1, 65_535),
     watch: (options.watch ?? []).map(watchedFolder),
+    watchApps: options.watchApps,
   };
   await manager.check(spec);
   const before = await manager.state().catch(() => undefined);
@@ -95,6 +103,7 @@ async function install(session: Session, options: { port?: string; watch?: strin
     `${changed ? "Installed" : "Already installed:"} mnemo serves ${server.url} now and at every login (${manager.name}, ${manager.unitFile})`,
   );
   for (const folder of spec.watch) session.out.notice(`New exports in ${folder} are imported.`);
+  if (spec.watchApps) session.out.notice("The sessions of the coding agents it finds as it starts are imported as they go on.");
   session.out.notice(`Its log: ${spec.logFile} (\`mnemo service logs\`); \`mnemo service status\` says how it is doing.`);
 }
 
@@ -153,6 +162,8 @@ interface ServiceStatus {
   server: ServerInfo | null;
   store: string;
   watching: string[];
+  /** Whether the coding agents' folders found at each start are watched too. */
+  watchingApps: boolean;
   /** The last exports imported from watched folders, newest last. */
   recentImports: WatchedImport[];
   logFile: string | null;
@@ -186,6 +197,7 @@ async function status(session: Session): Promise<void> {
     server,
     store,
     watching: installed?.spec.watch ?? [],
+    watchingApps: installed?.spec.watchApps === true,
     recentImports: (await (await import("../../core/index.js")).watchedImports(served.paths.watchState)).slice(-3),
     logFile,
     restarts: state.restarts ?? null,
@@ -211,7 +223,7 @@ function printStatus(session: Session, report: ServiceStatus): void {
         : undefined,
     ],
     ["Store", report.store],
-    ["Watching", report.watching.join(", ") || undefined],
+    ["Watching", [...report.watching, ...(report.watchingApps ? ["the coding agents' sessions"] : [])].join(", ") || undefined],
     ["Log", report.logFile ? `${report.logFile} (\`mnemo service logs\`)` : undefined],
     ["Restarts", report.restarts ? `${report.restarts} after it died` : undefined],
     ["Last exit", report.failure ?? undefined],

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
+import { appFolders } from "../app-folders.js";
 import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
@@ -12,7 +13,8 @@ export function registerWatch(program: Command): void {
     .description(
       "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, and coding agents' sessions (~/.claude/projects, ~/.codex/sessions) as they go on, until Ctrl-C (`mnemo service install --watch` does it at every login)",
     )
-    .argument("<folders...>", "folders to watch")
+    .argument("[folders...]", "folders to watch")
+    .option("--apps", "also the folders where coding agents on this machine keep their sessions (Claude Code, Codex, Gemini CLI…)")
     .option(
       "--settle <seconds>",
       "how long a file's size and time must hold before it is imported (a slow network share may need more)",
@@ -20,16 +22,18 @@ export function registerWatch(program: Command): void {
     )
     .option("--session-settle <seconds>", "how long a coding agent's session must pause before it is imported again", "30")
     .action(
-      action(async (session, folders: string[], options: { settle: string; sessionSettle: string }) => {
+      action(async (session, folders: string[], options: { settle: string; sessionSettle: string; apps?: boolean }) => {
         const stableMs = parseSeconds("--settle", options.settle) * 1000;
         const sessionStableMs = parseSeconds("--session-settle", options.sessionSettle) * 1000;
-        const watched = folders.map((folder) => {
+        const given = folders.map((folder) => {
           const absolute = path.resolve(folder);
           if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
             throw AppError.invalid("folders", `${absolute} is not a folder`, "Give a folder that exists, such as ~/Downloads.");
           }
           return absolute;
         });
+        const watched = [...new Set([...given, ...(options.apps ? await appFolders(session, "--apps", { watching: true }) : [])])];
+        if (watched.length === 0) throw AppError.invalid("folders", "name a folder to watch", "Give one, such as ~/Downloads, or --apps.");
         const { watchFolder, importExports, uploadExports } = await import("../../core/index.js");
         const { store, user, remote, token } = session.options;
         const { paths } = locateStore({ store, user, remote, token }, session.io.env);

@@ -15,6 +15,8 @@ export interface ServiceSpec {
   port?: number | undefined;
   /** Folders whose new exports are imported (`mnemo serve --watch`). */
   watch: string[];
+  /** Whether the coding agents' folders found at each start are watched too (`mnemo serve --watch-apps`). */
+  watchApps?: boolean | undefined;
 }
 
 /** The command line the service runs. */
@@ -29,6 +31,7 @@ export function serveArguments(spec: ServiceSpec): string[] {
     spec.logFile,
     ...(spec.port === undefined ? [] : ["--port", String(spec.port)]),
     ...spec.watch.flatMap((folder) => ["--watch", folder]),
+    ...(spec.watchApps ? ["--watch-apps"] : []),
   ];
 }
 

@@ -10,6 +10,7 @@ export const claudeCode: Importer = {
   howToGet:
     "Claude Code keeps every session on disk: pass ~/.claude/projects (on Windows, .claude\\projects in your user folder), or one project's folder in it.",
   extensions: [".jsonl"],
+  appFolders: [{ home: ".claude/projects" }],
   sessionLogs: true,
   detect: (sample) => (RECORDS.some((keys) => keys.every((key) => sample.keys.has(key))) ? {} : undefined),
   convert: loaded(async () => {

@@ -2,8 +2,12 @@
 // as a folder, <VS Code's user data>/User/globalStorage/<extension>/tasks/<task id>/ (Cline's CLI:
 // ~/.cline/data/tasks/<task id>/), holding ui_messages.json (what the chat showed), api_conversation_history.json
 // (what the model was sent) and task_metadata.json. ui_messages.json is read (task.ts says why).
+import { VS_CODE_AND_FORKS } from "../editors.js";
 import { groupedPerFile, loaded, type Importer, type Sample } from "../importer.js";
 import { MODEL_SIDE } from "./model-side.js";
+
+/** The extensions that keep tasks as Cline does: Cline, Roo Code, Kilo Code. */
+const EXTENSIONS = ["saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"];
 
 export const cline: Importer = {
   id: "cline",
@@ -14,6 +18,12 @@ export const cline: Importer = {
   howToGet:
     "Cline, Roo Code and Kilo Code keep every task on disk: pass the tasks folder in VS Code's globalStorage folder (~/.config/Code/User/globalStorage on Linux, ~/Library/Application Support/Code/User/globalStorage on macOS, %APPDATA%\\Code\\User\\globalStorage on Windows; Cursor, Windsurf or VSCodium in place of Code), under saoudrizwan.claude-dev, rooveterinaryinc.roo-cline or kilocode.kilo-code; Cline's CLI keeps them in ~/.cline/data/tasks.",
   extensions: [".json"],
+  appFolders: [
+    ...VS_CODE_AND_FORKS.flatMap((editor) =>
+      EXTENSIONS.map((extension) => ({ appData: `${editor}/User/globalStorage/${extension}/tasks` })),
+    ),
+    { home: ".cline/data/tasks" },
+  ],
   sessionLogs: true,
   detect: (sample) => (isUiMessages(sample) ? {} : isApiHistory(sample) ? { aside: MODEL_SIDE } : undefined),
   sideFiles: [

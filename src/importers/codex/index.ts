@@ -13,6 +13,7 @@ export const codex: Importer = {
   howToGet:
     "Codex (the CLI and its IDE extension) keeps every session on disk: pass ~/.codex/sessions (on Windows, .codex\\sessions in your user folder).",
   extensions: [".jsonl"],
+  appFolders: [{ home: ".codex/sessions" }],
   sessionLogs: true,
   detect: (sample) =>
     ["timestamp", "type", "payload"].every((key) => sample.keys.has(key)) && sample.strings("type").some((type) => ROLLOUT_TYPES.has(type))

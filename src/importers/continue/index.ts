@@ -12,6 +12,7 @@ export const continueDev: Importer = {
   howToGet:
     "Continue (its VS Code and JetBrains extensions, and its CLI) keeps every session on disk: pass ~/.continue/sessions (on Windows, .continue\\sessions in your user folder).",
   extensions: [".json"],
+  appFolders: [{ home: ".continue/sessions" }],
   sessionLogs: true,
   companionFiles: ["sessions.json"],
   detect: (sample) => (isSession(sample) || isListed(sample) ? {} : undefined),

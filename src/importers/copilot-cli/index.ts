@@ -21,6 +21,7 @@ export const copilotCli: Importer = {
   howToGet:
     "GitHub Copilot CLI keeps every session on disk: pass ~/.copilot/session-state (on Windows, .copilot\\session-state in your user folder).",
   extensions: [".jsonl"],
+  appFolders: [{ home: ".copilot/session-state" }],
   sessionLogs: true,
   detect: (sample) =>
     ["type", "data", "id", "timestamp"].every((key) => sample.keys.has(key)) && sample.strings("type").some((type) => EVENT_TYPES.has(type))

@@ -11,6 +11,7 @@ export const geminiCli: Importer = {
   howToGet:
     "Gemini CLI keeps every session on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it.",
   extensions: [".json", ".jsonl"],
+  appFolders: [{ home: ".gemini/tmp" }],
   sessionLogs: true,
   // The session's own record (a .jsonl file's first line, or the whole .json file): ChatRecordingService writes these three first.
   detect: (sample) => (["sessionId", "projectHash", "startTime"].every((key) => sample.keys.has(key)) ? {} : undefined),

@@ -20,6 +20,7 @@ export const lmstudio: Importer = {
   howToGet:
     "LM Studio keeps each chat as a file: pass its conversations folder, ~/.lmstudio/conversations (on Windows, .lmstudio in your user folder), or a zip of it.",
   extensions: [".json"],
+  appFolders: [{ home: ".lmstudio/conversations" }],
   detect: (sample) =>
     (sample.keys.has("messages") || sample.keys.has("name")) && LM_STUDIO_KEYS.some((key) => sample.keys.has(key)) ? {} : undefined,
   convert: loaded(async () => perRecord((await import("./conversation.js")).lmStudioConversation)),

@@ -14,6 +14,7 @@ export const opencode: Importer = {
   howToGet:
     "OpenCode before 1.2 kept every session as JSON files on disk (1.2 and later keep them in opencode.db, not read yet): pass ~/.local/share/opencode/storage (on Windows, .local\\share\\opencode\\storage in your user folder).",
   extensions: [".json"],
+  appFolders: [{ xdgData: "opencode/storage" }],
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) ? {} : undefined),
   convert: loaded(async () => {
     const { opencodeRecord, opencodeSessions } = await import("./storage.js");

@@ -2,6 +2,7 @@
 // <user dir>/workspaceStorage/<workspace id>/chatSessions/ (a window without a folder:
 // globalStorage/emptyWindowChatSessions/), <session id>.json (the whole session, before 1.109) or
 // <session id>.jsonl (a log of the changes to it, since: chatSessionStore.ts getStorageLocation).
+import { VS_CODE } from "../editors.js";
 import { loaded, perFile, type Importer, type Sample } from "../importer.js";
 
 export const vscodeChat: Importer = {
@@ -13,6 +14,10 @@ export const vscodeChat: Importer = {
   howToGet:
     "VS Code keeps every chat session on disk: pass the workspaceStorage folder of its user folder (~/.config/Code/User on Linux, ~/Library/Application Support/Code/User on macOS, %APPDATA%\\Code\\User on Windows), and globalStorage/emptyWindowChatSessions in it.",
   extensions: [".json", ".jsonl"],
+  appFolders: VS_CODE.flatMap((editor) => [
+    { appData: `${editor}/User/workspaceStorage` },
+    { appData: `${editor}/User/globalStorage/emptyWindowChatSessions` },
+  ]),
   sessionLogs: true,
   detect: (sample) => (isSession(sample) || isLogStart(sample) ? {} : undefined),
   convert: loaded(async () => perFile((await import("./session.js")).vscodeChatSession)),

@@ -3,6 +3,7 @@
 // CLI's own program: each folder imports a conversation per session, and importing it again, as a
 // user does now and then to keep up with the assistant, adds nothing: the ids are the sessions' own.
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
+import { cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
@@ -41,5 +42,40 @@ describe("mnemo import of Gemini CLI's and VS Code's session folders", () => {
     }
     const again = JSON.parse((await mnemo(["--json", "import", ...folders])).stdout);
     expect(again).toMatchObject({ new: 0, unchanged: 7, failed: 0 });
+  });
+});
+
+describe("mnemo import --apps and mnemo watch --apps", () => {
+  it("import the folders the apps keep in the home folder; one that holds no chat is said, not failed; none is an error", async () => {
+    const home = tempDir();
+    await cp(path.join(EXPORTS, "claude-code", "projects"), path.join(home, ".claude", "projects"), { recursive: true });
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
+    await mkdir(path.join(home, ".codex", "sessions"), { recursive: true }); // Codex installed, never used
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const mnemo = (args: string[]) => runCli(args, { env });
+    const imported = await mnemo(["import", "--apps"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain(
+      "Found on this machine: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Continue (~/.continue/sessions)",
+    );
+    expect(imported.stderr).toContain("Nothing to import in ~/.codex/sessions: it holds no chat mnemo reads.");
+    expect(imported.stderr).not.toContain("not a supported chat export");
+    for (const platform of ["claude-code", "continue"]) {
+      const list = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", platform])).stdout) as { total: number };
+      expect(list.total).toBeGreaterThan(0);
+    }
+
+    const bare = isolatedEnv({ HOME: tempDir(), MNEMO_STORE: path.join(tempDir(), "store") });
+    for (const command of [
+      ["import", "--apps"],
+      ["watch", "--apps"],
+    ]) {
+      const none = await runCli(command, { env: bare });
+      expect(none.code).not.toBe(0);
+      expect(none.stderr).toMatch(/--apps.*found no chat app's folder on this machine \(looked for .*Claude Code/);
+    }
+    const nothing = await runCli(["import"], { env: bare });
+    expect(nothing.code).not.toBe(0);
+    expect(nothing.stderr).toMatch(/paths.*name what to import[\s\S]*--apps/);
   });
 });

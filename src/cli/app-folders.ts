@@ -1,0 +1,31 @@
+import { AppError } from "../shared/errors.js";
+import type { Session } from "./session.js";
+
+/**
+ * The folders of the chat apps found on this machine (`--apps`), each said with its app; those whose
+ * sessions a watch keeps as they go on when `watching` (Cursor's databases are imported, not watched).
+ * None found is the caller's error, naming `flag`, unless `optional` (a service started at login).
+ */
+export async function appFolders(session: Session, flag: string, how: { watching: boolean; optional?: boolean }): Promise<string[]> {
+  const { foundApps, appsLookedFor } = await import("../core/index.js");
+  const apps = foundApps({ platform: process.platform, env: session.io.env }).filter((app) => !how.watching || app.sessionLogs);
+  if (apps.length === 0 && how.optional) {
+    session.out.notice(`No chat app's folder to watch on this machine (looked for ${appsLookedFor({ watching: true })}).`);
+  } else if (apps.length === 0) {
+    throw AppError.invalid(
+      flag,
+      `found no chat app's folder on this machine (looked for ${appsLookedFor({ watching: how.watching })})`,
+      "Pass an export file, zip or folder instead: `mnemo import --help` says where each app keeps its chats.",
+    );
+  } else {
+    const list = apps.map((app) => `${app.name} (${shownFolder(app.folder, session)})`).join(", ");
+    session.out.notice(`${how.watching ? "Watching the sessions of" : "Found on this machine:"} ${list}`);
+  }
+  return apps.map((app) => app.folder);
+}
+
+/** A folder as the user would type it: their home as `~`. */
+export function shownFolder(folder: string, session: Session): string {
+  const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];
+  return home && (folder.startsWith(`${home}/`) || folder.startsWith(`${home}\\`)) ? `~${folder.slice(home.length)}` : folder;
+}

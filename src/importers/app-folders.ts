@@ -1,0 +1,84 @@
+// Where chat apps keep their chats on a machine (Importer.appFolders), for `mnemo import --apps` and
+// `mnemo watch --apps`: each app's folders, found by the conventions the apps follow, on this system.
+import { statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AppFolder } from "./importer.js";
+import { IMPORTERS } from "./registry.js";
+
+/** What a folder's place is read from: the user's home, the system, and its environment (the CLI runs in process in tests). */
+export interface Machine {
+  platform: NodeJS.Platform;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** An app's folder found on this machine. */
+export interface FoundApp {
+  /** The format's id (the registry's). */
+  format: string;
+  /** The app, as people say it. */
+  name: string;
+  folder: string;
+  /** Whether the app writes its sessions as they go on, so that watching the folder keeps them (Importer.sessionLogs). */
+  sessionLogs: boolean;
+}
+
+/** The folder on this machine: under the home folder; under the apps' settings folder (Electron's appData); under XDG's data folder. */
+export function appFolderPath(folder: AppFolder, machine: Machine): string {
+  const home = machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
+  if ("home" in folder) return path.join(home, ...folder.home.split("/"));
+  if ("xdgData" in folder)
+    return path.join(machine.env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), ...folder.xdgData.split("/"));
+  return path.join(appDataFolder(home, machine), ...folder.appData.split("/"));
+}
+
+/** Where Electron apps (VS Code, Cursor) keep their settings and data: app.getPath("appData"). */
+function appDataFolder(home: string, machine: Machine): string {
+  if (machine.platform === "win32") return machine.env["APPDATA"] || path.join(home, "AppData", "Roaming");
+  if (machine.platform === "darwin") return path.join(home, "Library", "Application Support");
+  return machine.env["XDG_CONFIG_HOME"] || path.join(home, ".config");
+}
+
+/**
+ * Every app's folder that is on this machine, in the registry's order. A folder inside another found
+ * is left out: importing the outer one reads it (Cline's tasks in Cursor's User folder).
+ */
+export function foundApps(machine: Machine = { platform: process.platform, env: process.env }): FoundApp[] {
+  const found = IMPORTERS.flatMap((importer) =>
+    (importer.appFolders ?? [])
+      .map((folder) => appFolderPath(folder, machine))
+      .filter((folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() === true)
+      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
+  );
+  return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+function isInside(folder: string, outer: string): boolean {
+  const relative = path.relative(outer, folder);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+/** The apps whose folders `--apps` looks for (to watch: those whose sessions are watched), for the message when none is found. */
+export function appsLookedFor(how: { watching?: boolean } = {}): string {
+  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || importer.sessionLogs === true))
+    .map((importer) => importer.name)
+    .join(", ");
+}
+
+/** Folders a help line names before "and N more". */
+const NAMED_FOLDERS = 2;
+
+/** Each app `--apps` looks for and where on this machine, one line each (`mnemo import --help`), home as `~`. */
+export function appFolderLines(machine: Machine = { platform: process.platform, env: process.env }): string {
+  const home = machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
+  const shown = (folder: string) => (folder.startsWith(home + path.sep) ? `~${folder.slice(home.length)}` : folder);
+  const apps = IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0);
+  const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
+  return apps
+    .map((importer) => {
+      const folders = (importer.appFolders ?? []).map((folder) => shown(appFolderPath(folder, machine)));
+      const more = folders.length > NAMED_FOLDERS ? ` and ${folders.length - NAMED_FOLDERS} more` : "";
+      return `  ${importer.name.padEnd(column - 2)}${folders.slice(0, NAMED_FOLDERS).join(", ")}${more}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,54 @@
+// Where `--apps` looks for each app's chats, on each system, and what it finds in a home folder.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { appFolderLines, appFolderPath, foundApps } from "../../src/importers/app-folders.js";
+import { tempDir } from "../temp-dirs.js";
+
+describe("the apps' folders", () => {
+  it("are under the home folder, the apps' settings folder of each system, or XDG's data folder", () => {
+    const linux = { platform: "linux" as const, env: { HOME: "/home/ana" } };
+    expect(appFolderPath({ home: ".claude/projects" }, linux)).toBe("/home/ana/.claude/projects");
+    expect(appFolderPath({ appData: "Cursor/User" }, linux)).toBe("/home/ana/.config/Cursor/User");
+    expect(appFolderPath({ appData: "Cursor/User" }, { ...linux, env: { HOME: "/home/ana", XDG_CONFIG_HOME: "/cfg" } })).toBe(
+      "/cfg/Cursor/User",
+    );
+    expect(appFolderPath({ xdgData: "opencode/storage" }, linux)).toBe("/home/ana/.local/share/opencode/storage");
+    expect(appFolderPath({ xdgData: "opencode/storage" }, { ...linux, env: { HOME: "/home/ana", XDG_DATA_HOME: "/data" } })).toBe(
+      "/data/opencode/storage",
+    );
+    const mac = { platform: "darwin" as const, env: { HOME: "/Users/ana" } };
+    expect(appFolderPath({ appData: "Cursor/User" }, mac)).toBe("/Users/ana/Library/Application Support/Cursor/User");
+    const windows = { platform: "win32" as const, env: { USERPROFILE: "/Users/ana", APPDATA: "/Users/ana/AppData/Roaming" } };
+    expect(appFolderPath({ appData: "Cursor/User" }, windows)).toBe(path.join("/Users/ana/AppData/Roaming", "Cursor", "User"));
+    expect(appFolderPath({ home: ".codex/sessions" }, windows)).toBe(path.join("/Users/ana", ".codex", "sessions"));
+  });
+
+  it("found are those that are folders on this machine, one inside another found left to it", async () => {
+    const home = tempDir("mnemo-apps-");
+    const config = path.join(home, ".config");
+    for (const folder of [".claude/projects", ".codex/sessions", ".config/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks"])
+      await mkdir(path.join(home, folder), { recursive: true });
+    await mkdir(path.join(home, ".continue"), { recursive: true });
+    await writeFile(path.join(home, ".continue", "sessions"), "a file, not the folder");
+    const found = foundApps({ platform: "linux", env: { HOME: home } });
+    expect(found.map((app) => [app.name, path.relative(home, app.folder), app.sessionLogs])).toEqual([
+      ["Claude Code", path.join(".claude", "projects"), true],
+      ["Codex", path.join(".codex", "sessions"), true],
+      // Cline's tasks in Cursor's User folder are read with it.
+      ["Cursor", path.join(".config", "Cursor", "User"), false],
+    ]);
+    expect(
+      foundApps({ platform: "linux", env: { HOME: home, XDG_CONFIG_HOME: path.join(config, "none") } }).map((app) => app.name),
+    ).toEqual(["Claude Code", "Codex"]);
+  });
+
+  it("are listed for help, this machine's, home as ~", () => {
+    const lines = appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } });
+    expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
+    expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
+    expect(lines).toMatch(
+      /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
+    );
+  });
+});
