@@ -70,7 +70,10 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
   const source = await asUtf8(await fileSource(path));
-  return planFile(name === undefined ? source : { ...source, path: basename(name) });
+  if (name === undefined) return planFile(source);
+  // A copy kept under another name (an upload): the files beside it are not the original's.
+  const { sibling: _, ...copy } = source;
+  return planFile({ ...copy, path: basename(name) });
 }
 
 /**
@@ -189,6 +192,7 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
           byte,
           encoding: source.encoding,
           fallbackDate,
+          sibling: source.sibling,
           skip,
           unreadable,
           damaged: () => damaged,
