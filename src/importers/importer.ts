@@ -195,25 +195,26 @@ export function grouped<Item, Out = UploadConversation>(
 /**
  * `grouped` for formats whose conversations never span files (Claude Code's sessions): each file's
  * items are grouped once its last record is read, so a folder of a gigabyte of sessions holds one
- * file's items at a time, not the whole folder's. Files end as `perFile` tells.
+ * file's items at a time, not the whole folder's. Files end as `perFile` tells. `group` may read a
+ * file beside the session's (RecordContext.sibling) before it gives the conversations.
  */
 export function groupedPerFile<Item, Out = UploadConversation>(
   read: (record: unknown, context: RecordContext) => Item | undefined,
-  group: (items: Item[]) => Out[],
+  group: (items: Item[]) => Out[] | Promise<Out[]>,
 ): Converter<Out> {
   return async function* (records) {
     let items: Item[] = [];
     let last: RecordContext | undefined;
     for await (const { value, context } of records) {
       if (last !== undefined && (last.label !== context.label || context.index <= last.index)) {
-        yield* group(items);
+        yield* await group(items);
         items = [];
       }
       last = context;
       const item = isolated(read, value, context);
       if (item !== undefined) items.push(item);
     }
-    yield* group(items);
+    yield* await group(items);
   };
 }
 

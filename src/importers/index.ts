@@ -13,8 +13,7 @@
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them.
-import { stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
 import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
@@ -71,20 +70,21 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
   const source = await asUtf8(await fileSource(path));
-  if (name !== undefined) return planFile({ ...source, path: basename(name) });
+  if (name !== undefined) {
+    // A copy kept under another name (an upload): the files beside it are not the original's.
+    const { sibling: _, ...copy } = source;
+    return planFile({ ...copy, path: basename(name) });
+  }
   const plan = await planFile(source);
-  const companions = await companionSources(path, plan.format);
+  const companions = await companionSources(source, plan.format);
   return companions.length === 0 ? plan : planContainer([source, ...companions], path);
 }
 
 /** The files beside a lone file on disk that its format reads with it (Importer.companionFiles). */
-async function companionSources(path: string, format: ExportFormat): Promise<ByteSource[]> {
-  const names = (importerOf(format).companionFiles ?? []).filter((name) => name !== basename(path));
-  const files = names.map((name) => join(dirname(path), name));
-  const found = await Promise.all(
-    files.map(async (file) => ((await stat(file).catch(() => undefined))?.isFile() ? fileSource(file) : undefined)),
-  );
-  return found.filter((source) => source !== undefined);
+async function companionSources(source: ByteSource, format: ExportFormat): Promise<ByteSource[]> {
+  const names = (importerOf(format).companionFiles ?? []).filter((name) => name !== source.path);
+  const found = await Promise.all(names.map((name) => source.sibling?.(name)));
+  return found.filter((companion) => companion !== undefined);
 }
 
 /**
@@ -203,6 +203,7 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
           byte,
           encoding: source.encoding,
           fallbackDate,
+          sibling: source.sibling,
           skip,
           unreadable,
           damaged: () => damaged,

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import type { Stats } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join, posix } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
 import { unreadableReason } from "../shared/file-errors.js";
@@ -21,6 +21,8 @@ export interface ByteSource {
   readonly encoding?: TextEncoding | undefined;
   /** The file on disk named as this one with `suffix` after it (a database's `-wal`), when there is one. */
   companion?(suffix: string): Promise<ByteSource | undefined>;
+  /** The file named `name` in this one's folder (on disk, or in the same archive), when there is one. */
+  sibling?(name: string): Promise<ByteSource | undefined>;
 }
 
 /** The encodings a file is read from besides UTF-8. */
@@ -75,7 +77,22 @@ export async function fileSource(path: string, label: string = path): Promise<By
     mtime: info.mtime,
     open: async () => createReadStream(path),
     companion: (suffix) => fileSource(path + suffix, label + suffix).catch(() => undefined),
+    sibling: (name) => fileSource(join(dirname(path), name)).catch(() => undefined),
   };
+}
+
+/** The sources with `sibling` looking among themselves: the files of one archive. */
+export function withSiblings(sources: ByteSource[]): ByteSource[] {
+  const byPath = new Map(sources.map((source) => [source.path, source]));
+  return sources.map((source) => ({ ...source, sibling: async (name) => byPath.get(posix.join(posix.dirname(source.path), name)) }));
+}
+
+/** A small file's text (at most `maxBytes`, else undefined: no side file is that long). */
+export async function smallText(source: ByteSource, maxBytes: number): Promise<string | undefined> {
+  if (source.size > maxBytes) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Reads up to `length` bytes from the start of a file. */

@@ -1,5 +1,5 @@
 import type { AppError } from "../shared/errors.js";
-import type { TextEncoding } from "./source.js";
+import type { ByteSource, TextEncoding } from "./source.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 
 /** An export format `openExport` recognises: the id of its importer (registry.ts). */
@@ -105,6 +105,8 @@ export interface RecordContext {
   encoding?: TextEncoding | undefined;
   /** Used when a conversation carries no date at all: the file's modification time. */
   fallbackDate: Date;
+  /** The file named so in the record's folder (a session's workspace.yaml beside its events), when there is one. */
+  sibling?: ((name: string) => Promise<ByteSource | undefined>) | undefined;
   /** Counts what this record leaves out, with the reason. */
   skip: SkipReport;
   /** The record cannot be read: it is skipped, and the problem reported (or thrown, when no one takes it). */

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { AppError } from "../shared/errors.js";
-import { isJunkPath, readFileHead, statPath, type ByteSource } from "./source.js";
+import { isJunkPath, readFileHead, statPath, withSiblings, type ByteSource } from "./source.js";
 import { utf16Of } from "./utf16.js";
 
 const ZIP_SIGNATURES = ["504b0304", "504b0506"]; // local file header; end of central directory (empty archive)
@@ -48,7 +48,7 @@ export async function zipSources(zipPath: string): Promise<ByteSource[]> {
   } finally {
     zip.close();
   }
-  return sources;
+  return withSiblings(sources);
 }
 
 /**

@@ -186,12 +186,16 @@ describe("mnemo watch on a coding agent's sessions", () => {
     }
   });
 
-  it("GitHub Copilot CLI's sessions: each events.jsonl in its session's folder, imported again once a prompt is appended", async () => {
+  it("GitHub Copilot CLI's sessions: each events.jsonl in its session's folder, named by the workspace.yaml beside it, imported again once a prompt is appended", async () => {
     const sessionState = tempDir("mnemo-copilot-session-state-");
     const id = "a7e4b1c9-2d3f-4a5b-8c6d-9e0f1a2b3c4d";
     const file = path.join(sessionState, id, "events.jsonl");
     fs.mkdirSync(path.dirname(file));
     fs.copyFileSync(path.join(EXPORTS, "copilot-cli", "session-state", id, "events.jsonl"), file);
+    fs.writeFileSync(
+      path.join(sessionState, id, "workspace.yaml"),
+      `id: ${id}\ncwd: /home/rita\nname: Tamanho das pastas\nuser_named: true\n`,
+    );
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const { child, log } = startWatch(sessionState, env, ["--session-settle", "0.5"]);
     try {
@@ -207,8 +211,10 @@ describe("mnemo watch on a coding agent's sessions", () => {
       };
       fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
       await vi.waitFor(() => expect(log()).toMatch(imported("updated")), { timeout: 60_000, interval: 250 });
-      const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
-      expect(listed.items.map((item) => item.messageCount)).toEqual([3]);
+      const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as {
+        items: { title: string; messageCount: number }[];
+      };
+      expect(listed.items.map((item) => [item.title, item.messageCount])).toEqual([["Tamanho das pastas", 3]]);
     } finally {
       expect(await stop(child)).toBe(0);
     }

@@ -6,7 +6,7 @@ import type { RecordContext } from "../../src/importers/types.js";
 export const fixtures = fileURLToPath(new URL("../../fixtures/exports/", import.meta.url));
 
 /** Every conversation an export yields, in order. */
-export async function collect(path: string, options?: { platform?: string }): Promise<UploadConversation[]> {
+export async function collect(path: string, options?: { platform?: string; name?: string }): Promise<UploadConversation[]> {
   const reader = await openExport(path, options);
   const out: UploadConversation[] = [];
   for await (const conversation of reader.conversations()) out.push(conversation);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,10 +13,10 @@ const ferry = join(sessionState, FERRY, "events.jsonl");
 const tmp = tempDir("mnemo-copilot-cli-");
 
 describe("GitHub Copilot CLI sessions", () => {
-  it("~/.copilot/session-state: a conversation per session, by its id; its title the CLI's, else the first prompt; sub-agents' events counted", async () => {
+  it("~/.copilot/session-state: a conversation per session, by its id; its title the name in workspace.yaml, else the first prompt; sub-agents' events counted", async () => {
     const { conversations, skipped } = await collectWithSkips(sessionState);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length]).sort()).toEqual([
-      [FERRY, "Late Cacilhas departures", 4],
+      [FERRY, "Ferry board: departures after midnight", 4], // the user's /rename, over the title the CLI gave
       ["a7e4b1c9-2d3f-4a5b-8c6d-9e0f1a2b3c4d", "Qual é o comando para ver o tamanho de uma pasta?", 2],
     ]);
     expect(skipped).toEqual({ "sub-agents' events (the agent's side work, left out as its reasoning is)": 2 });
@@ -69,5 +70,45 @@ describe("GitHub Copilot CLI sessions", () => {
     expect(problems).toHaveLength(1);
     expect(conversations[0]?.conversation).toMatchObject({ id: "5d6e7f80-1111-4222-8333-944455556666", title: "Late Cacilhas departures" });
     expect(conversations[0]?.conversation.messages).toHaveLength(4);
+  });
+
+  describe("the session's name, from the workspace.yaml beside its events", () => {
+    const lines = async () => (await readFile(ferry, "utf8")).split("\n");
+    /** A session folder of the ferry's events and this workspace.yaml (none when undefined). */
+    async function session(name: string, workspace: string | undefined): Promise<string> {
+      const folder = join(tmp, name, "session-state", FERRY);
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, "events.jsonl"), (await lines()).join("\n"));
+      if (workspace !== undefined) await writeFile(join(folder, "workspace.yaml"), workspace);
+      return join(tmp, name, "session-state");
+    }
+
+    it("is read for events.jsonl passed alone (as the watcher imports it) and in a zip of the folder", async () => {
+      expect((await collect(ferry))[0]?.conversation.title).toBe("Ferry board: departures after midnight");
+      const archive = join(tmp, "session-state.zip");
+      execFileSync("zip", ["-q", "-r", "-X", archive, "session-state"], { cwd: join(fixtures, "copilot-cli") });
+      const titles = (await collect(archive)).map((c) => c.conversation.title).sort();
+      expect(titles).toEqual(["Ferry board: departures after midnight", "Qual é o comando para ver o tamanho de uma pasta?"]);
+    });
+
+    it("an earlier CLI's `summary` names it too; without a name, the title its events give", async () => {
+      const older = await session("older", "id: x\ncwd: /home/rita/ferry-timetable\nsummary_count: 0\nsummary: Cacilhas timetable fix\n");
+      expect((await collect(older))[0]?.conversation.title).toBe("Cacilhas timetable fix");
+      const unnamed = await session("unnamed", "id: x\ncwd: /home/rita/ferry-timetable\n");
+      expect((await collect(unnamed))[0]?.conversation.title).toBe("Late Cacilhas departures");
+    });
+
+    it("a workspace.yaml that is no YAML: the session imported all the same, with its events' title, and the file counted", async () => {
+      const broken = await session("broken", 'id: x\nname: "Ferry board\n  user_named: [true\n');
+      const { conversations, skipped } = await collectWithSkips(broken);
+      expect(conversations.map((c) => [c.conversation.title, c.conversation.messages.length])).toEqual([["Late Cacilhas departures", 4]]);
+      expect(skipped).toMatchObject({ "workspace.yaml files that could not be read (the session keeps the title its events give)": 1 });
+    });
+
+    it("not read beside an upload's copy, whose folder is not the session's", async () => {
+      const folder = join(await session("upload", "name: Someone else's session\n"), FERRY);
+      const [copy] = await collect(join(folder, "events.jsonl"), { name: "events.jsonl" });
+      expect(copy?.conversation.title).toBe("Late Cacilhas departures");
+    });
   });
 });

@@ -285,7 +285,8 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini-2026/My Activity.json": "gemini",
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoints/2026-05-02T10-00-31_000Z-cli.py-replace.json":
     null, // a file edit's restore point
-  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-tides.json": null, // /chat save: a copy of a session's history, not read
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-tides.json": "gemini-cli", // /chat save: { history, authType }
+  "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-brest%20csv.json": "gemini-cli", // /chat save in 2025: the history alone
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/logs.json": null, // the prompts alone, not read
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f/b1e2c3d4-5f60-4a7b-8c9d-0e1f2a3b4c5d.jsonl":
     "gemini-cli", // a subagent's

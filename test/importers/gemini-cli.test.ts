@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
@@ -38,9 +38,15 @@ const contents = async (file: string) => (await collect(file))[0]?.conversation.
 describe("Gemini CLI sessions", () => {
   it("~/.gemini/tmp: a conversation per session, .json and .jsonl alike; a subagent's counted, not imported", async () => {
     const { conversations, skipped } = await collectWithSkips(tmp);
-    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
-      ["5f0c2a1e-7d3b-4c6a-9e71-2b4d6f8a0c13", "Fix Brest tide CSV parsing", 4],
-      ["8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f", "Add a --json flag to `tides`, as @README.md promises", 4],
+    expect(conversations.map((c) => [c.conversation.title, c.conversation.messages.length])).toEqual([
+      ["Fix Brest tide CSV parsing", 4],
+      ["Add a --json flag to `tides`, as @README.md promises", 4],
+      ["brest csv", 2], // the chats saved with /chat save, beside the project's chats folder
+      ["tides", 4],
+    ]);
+    expect(conversations.slice(0, 2).map((c) => c.conversation.id)).toEqual([
+      "5f0c2a1e-7d3b-4c6a-9e71-2b4d6f8a0c13",
+      "8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f",
     ]);
     expect(skipped).toMatchObject({ "subagents' sessions (the assistant's side work, left out as its thinking is)": 1 });
     for (const conversation of conversations) {
@@ -144,5 +150,84 @@ describe("Gemini CLI sessions", () => {
       "Which one?",
       "test_upload_retry.",
     ]);
+  });
+});
+
+describe("Gemini CLI's saved chats (/chat save <tag>)", () => {
+  const project = join(tmp, "7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b");
+  const context = {
+    role: "user",
+    parts: [{ text: "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n</session_context>" }],
+  };
+  const prompt = (text: string) => ({ role: "user", parts: [{ text }] });
+  const answer = (text: string) => ({ role: "model", parts: [{ text }] });
+
+  /** A checkpoint file of this history in a project folder of ~/.gemini/tmp, as saveCheckpoint writes it. */
+  async function savedChat(folder: string, name: string, history: object[]): Promise<string> {
+    await mkdir(join(scratch, folder), { recursive: true });
+    const file = join(scratch, folder, name);
+    await writeFile(file, JSON.stringify({ history, authType: "oauth-personal" }, null, 2));
+    return file;
+  }
+
+  it("the chat as /chat resume shows it: the CLI's context left out, a prompt without the files an @path added, the tools run, no thoughts; the tag its title, the file's time its date", async () => {
+    const file = join(project, "checkpoint-tides.json");
+    const [saved] = await collect(file);
+    expect(UploadConversation.parse(saved)).toEqual(saved);
+    expect(saved).toMatchObject({ platform: "gemini-cli", complete: true, conversation: { title: "tides" } });
+    expect(saved?.conversation.createdAt).toBe((await stat(file)).mtime.toISOString());
+    expect(saved?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
+      ["human", "Why are the spring tides in @data/brest-2026.csv a day late?"],
+      [
+        "assistant",
+        'Let me see how the dates are parsed.\n\n[tool: read_file]\n\nThe dates are read as naive UTC midnight, so every tide after 23:00 Paris time lands on the next day. Parse them with `ZoneInfo("Europe/Paris")`.',
+      ],
+      ["human", "And this chart from the harbour office?\n\n[image]"],
+      ["assistant", "The chart agrees once the times are local: the spring tide peaks on 3 January at 06:41."],
+    ]);
+    // The project the context message names: the same id passed alone or with ~/.gemini/tmp.
+    const inFolder = (await collect(tmp)).find((c) => c.conversation.title === "tides");
+    expect(inFolder?.conversation.id).toBe(saved?.conversation.id);
+  });
+
+  it("a chat saved in 2025, the history alone: its two context messages left out, the tag decoded as the CLI decodes it", async () => {
+    const [saved] = await collect(join(project, "checkpoint-brest%20csv.json"));
+    expect(saved?.conversation.title).toBe("brest csv");
+    // The project named by the folder the context message says the CLI ran in: the same id alone or in ~/.gemini/tmp.
+    expect((await collect(tmp)).find((c) => c.conversation.title === "brest csv")?.conversation.id).toBe(saved?.conversation.id);
+    expect(saved?.conversation.messages.map((message) => message.content)).toEqual([
+      "Which delimiter does the Brest tide table use?",
+      'A semicolon: SHOM exports its tables with a French locale, so read them with `delimiter=";"`.',
+    ]);
+  });
+
+  it("saved again under its tag, the chat keeps its id, so the import replaces it; another project's chat of that tag is another", async () => {
+    const first = await savedChat("a1/tmp/p1", "checkpoint-wip.json", [context, prompt("Is 7.1 m a spring tide?"), answer("Yes.")]);
+    const [before] = await collect(join(scratch, "a1"));
+    await savedChat("a1/tmp/p1", "checkpoint-wip.json", [
+      context,
+      prompt("Is 7.1 m a spring tide?"),
+      answer("Yes."),
+      prompt("And 4 m?"),
+      answer("A neap tide."),
+    ]);
+    await utimes(first, new Date("2026-07-01T10:00:00Z"), new Date("2026-07-01T10:00:00Z"));
+    const [after] = await collect(join(scratch, "a1"));
+    expect(after?.conversation.id).toBe(before?.conversation.id);
+    expect(after).toMatchObject({ complete: true, conversation: { createdAt: "2026-07-01T10:00:00.000Z" } });
+    expect(after?.conversation.messages).toHaveLength(4);
+    await savedChat("a1/tmp/p2", "checkpoint-wip.json", [context, prompt("Is 7.1 m a spring tide?"), answer("Yes.")]);
+    expect(new Set((await collect(join(scratch, "a1"))).map((c) => c.conversation.id)).size).toBe(2);
+  });
+
+  it("a saved chat under another name is titled by its first prompt; one without any message text is counted, not imported", async () => {
+    const renamed = await savedChat("renamed", "tides-backup.json", [
+      context,
+      prompt("Why is the 06:41 tide listed twice?\nSee below."),
+      answer("A DST overlap."),
+    ]);
+    expect((await collect(renamed))[0]?.conversation.title).toBe("Why is the 06:41 tide listed twice?");
+    const empty = await savedChat("empty", "checkpoint-empty.json", [context]);
+    expect(await collectWithSkips(empty)).toEqual({ conversations: [], skipped: { "saved chats without any message text": 1 } });
   });
 });

@@ -11,18 +11,22 @@
 //   the CLI shows the session. (The SDK marks it, like `session.title_changed`, as not written to
 //   disk; a file that holds one is still read as the CLI would show it.)
 // - Id: `session.start`'s `sessionId`, else the session's folder, else the first event's id; message
-//   ids are the events' ids, which stay as the file grows. Title: the last `session.title_changed`,
-//   else the first prompt's first line. workspace.yaml's `name` is not read: it is YAML, and mnemo
-//   has no YAML reader.
+//   ids are the events' ids, which stay as the file grows. Title: the name in the workspace.yaml
+//   beside the file (workspace.ts: what /resume lists, a name the user gave included), else the last
+//   `session.title_changed`, else the first prompt's first line. A workspace.yaml that cannot be read
+//   is counted, and the session imported with the title its events give.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
+import { workspaceName } from "./workspace.js";
 
 export interface SessionEvent {
   file: string;
+  /** The files beside the session's (its workspace.yaml). */
+  sibling: RecordContext["sibling"];
   eventId?: string | undefined;
   session?: string | undefined;
   title?: string | undefined;
@@ -37,7 +41,13 @@ export interface SessionEvent {
 export function sessionEvent(record: unknown, context: RecordContext): SessionEvent | undefined {
   if (!isObject(record) || !isObject(record.data)) return undefined;
   const { data } = record;
-  const event = { file: context.path, eventId: nonEmptyString(record.id), fallbackDate: context.fallbackDate, skip: context.skip };
+  const event = {
+    file: context.path,
+    sibling: context.sibling,
+    eventId: nonEmptyString(record.id),
+    fallbackDate: context.fallbackDate,
+    skip: context.skip,
+  };
   if (record.agentId !== undefined) return { ...event, subagent: true };
   const said = (role: "human" | "assistant", pieces: TurnPiece[]): SessionEvent => ({
     ...event,
@@ -71,9 +81,11 @@ function toolPieces(requests: unknown): TurnPiece[] {
 }
 
 /** A session file's events (groupedPerFile gives one file's at a time) to its conversation, if anything was said in it. */
-export function sessions(events: SessionEvent[]): UploadConversation[] {
+export async function sessions(events: SessionEvent[]): Promise<UploadConversation[]> {
   const conversation = events.length === 0 ? undefined : session(events);
-  return conversation === undefined ? [] : [conversation];
+  if (conversation === undefined) return [];
+  const name = await workspaceName(events[0]!);
+  return [name === undefined ? conversation : { ...conversation, conversation: { ...conversation.conversation, title: titleFrom(name) } }];
 }
 
 function session(all: SessionEvent[]): UploadConversation | undefined {

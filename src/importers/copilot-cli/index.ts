@@ -1,5 +1,6 @@
 // GitHub Copilot CLI's sessions: the agent writes each session as a folder,
-// ~/.copilot/session-state/<session id>/, whose events.jsonl it appends an event a line to as the session goes on.
+// ~/.copilot/session-state/<session id>/, whose events.jsonl it appends an event a line to as the session
+// goes on, and whose workspace.yaml holds the session's name (read beside it: workspace.ts).
 import { groupedPerFile, loaded, type Importer } from "../importer.js";
 
 /** Event types a session's first lines have (github/copilot-sdk, nodejs/src/generated/session-events.ts). */

@@ -1,19 +1,42 @@
 // Gemini CLI's sessions: the coding assistant records each session as a file,
 // ~/.gemini/tmp/<project hash>/chats/session-<start>-<id>.json (to April 2026: one JSON object) or
-// .jsonl (since: a record a line); subagents' sessions in chats/<session id>/.
-import { loaded, perFile, type Importer } from "../importer.js";
+// .jsonl (since: a record a line); subagents' sessions in chats/<session id>/. And the chats saved with
+// `/chat save <tag>`: ~/.gemini/tmp/<project hash>/checkpoint-<tag>.json (checkpoint.ts).
+import { loaded, perFile, type Importer, type Sample } from "../importer.js";
 
 export const geminiCli: Importer = {
   id: "gemini-cli",
   name: "Gemini CLI",
   chatApp: true,
-  accepts: "a session's .json or .jsonl file, a project's chats folder, ~/.gemini/tmp (every project), or a zip of it",
+  accepts:
+    "a session's .json or .jsonl file, a chat /chat save saved (checkpoint-….json), a project's chats folder, ~/.gemini/tmp (every project), or a zip of it",
   howToGet:
-    "Gemini CLI keeps every session on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it.",
+    "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it.",
   extensions: [".json", ".jsonl"],
   appFolders: [{ home: ".gemini/tmp" }],
   sessionLogs: true,
   // The session's own record (a .jsonl file's first line, or the whole .json file): ChatRecordingService writes these three first.
-  detect: (sample) => (["sessionId", "projectHash", "startTime"].every((key) => sample.keys.has(key)) ? {} : undefined),
-  convert: loaded(async () => perFile((await import("./session.js")).geminiCliSession)),
+  detect: (sample) =>
+    ["sessionId", "projectHash", "startTime"].every((key) => sample.keys.has(key)) || isCheckpoint(sample) ? {} : undefined,
+  convert: loaded(async () => {
+    const { geminiCliSession } = await import("./session.js");
+    const { geminiCliCheckpoint, isCheckpoint } = await import("./checkpoint.js");
+    return perFile((records) => (isCheckpoint(records) ? geminiCliCheckpoint(records) : geminiCliSession(records)));
+  }),
 };
+
+/**
+ * A chat saved with /chat save (core/core/logger.ts): `{ history, authType }`, the history a list of
+ * Gemini API `Content`; to November 2025 that list alone. Not a file edit's restore point
+ * (checkpoints/*.json), whose `history` is the screen's and `clientHistory` the model's.
+ */
+function isCheckpoint(sample: Sample): boolean {
+  const { keys } = sample;
+  if (keys.has("history")) {
+    const content = sample.listKeys("history");
+    return !keys.has("toolCall") && !keys.has("clientHistory") && content.has("role") && content.has("parts");
+  }
+  return (
+    keys.size === 2 && keys.has("role") && keys.has("parts") && sample.strings("role").every((role) => role === "user" || role === "model")
+  );
+}

@@ -104,7 +104,7 @@ function turnsOf(messages: JsonObject[]): UploadMessage[] {
 }
 
 /** A prompt as typed: `displayContent` when the CLI kept it apart from what it sent. */
-function promptPieces(message: JsonObject): TurnPiece[] {
+export function promptPieces(message: JsonObject): TurnPiece[] {
   const shown = partsOf(message.displayContent);
   const parts = shown.some((part) => nonEmptyString(part.text) !== undefined) ? shown : partsOf(message.content);
   const pieces: string[] = [];
@@ -130,7 +130,7 @@ function attachment(part: JsonObject): string | undefined {
 }
 
 /** An answer's text, then the tools it ran. */
-function answerPieces(message: JsonObject): TurnPiece[] {
+export function answerPieces(message: JsonObject): TurnPiece[] {
   const parts = partsOf(message.content);
   const text = parts
     .filter((part) => typeof part.text === "string" && part.thought !== true && part.text.trim() !== BINARY_STAND_IN)

@@ -3,6 +3,7 @@
 // CLI's own program: each folder imports a conversation per session, and importing it again, as a
 // user does now and then to keep up with the assistant, adds nothing: the ids are the sessions' own.
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
+import fs from "node:fs";
 import { cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,13 +18,33 @@ describe("mnemo import of Gemini CLI's and VS Code's session folders", () => {
     const mnemo = (args: string[]) => runCli(args, { env });
     const first = await mnemo(["--json", "import", ...FOLDERS]);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ new: 4, failed: 0 });
-    for (const platform of ["gemini-cli", "vscode-chat"]) {
+    // Gemini CLI's: its two sessions and the two chats saved with /chat save.
+    expect(JSON.parse(first.stdout)).toMatchObject({ new: 6, failed: 0 });
+    for (const [platform, total] of [
+      ["gemini-cli", 4],
+      ["vscode-chat", 2],
+    ] as const) {
       const list = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", platform])).stdout) as { total: number };
-      expect(list.total).toBe(2);
+      expect(list.total).toBe(total);
     }
     const again = JSON.parse((await mnemo(["--json", "import", ...FOLDERS])).stdout);
-    expect(again).toMatchObject({ new: 0, unchanged: 4, failed: 0 });
+    expect(again).toMatchObject({ new: 0, unchanged: 6, failed: 0 });
+    // A chat saved again under its tag (/chat save tides, a prompt later): the one stored is updated.
+    const copy = path.join(tempDir(), "tmp");
+    fs.cpSync(FOLDERS[0]!, copy, { recursive: true, preserveTimestamps: true });
+    const file = path.join(copy, "7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b", "checkpoint-tides.json");
+    const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { history: object[] };
+    saved.history.push(
+      { role: "user", parts: [{ text: "And at Roscoff?" }] },
+      { role: "model", parts: [{ text: "Half an hour earlier." }] },
+    );
+    fs.writeFileSync(file, JSON.stringify(saved, null, 2));
+    expect(JSON.parse((await mnemo(["--json", "import", copy])).stdout)).toMatchObject({ new: 0, updated: 1, unchanged: 3, failed: 0 });
+    const tides = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", "gemini-cli"])).stdout) as {
+      total: number;
+      items: { title: string; messageCount: number }[];
+    };
+    expect([tides.total, tides.items.find((item) => item.title === "tides")?.messageCount]).toEqual([4, 6]);
   });
 
   it("Continue's sessions folder and a folder of repositories with Aider's hidden histories, likewise", async () => {
