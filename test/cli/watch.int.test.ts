@@ -293,11 +293,13 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   }
 });
 
-it("imports the session logs that are one file rewritten as they go (Gemini CLI's .json before April 2026, VS Code's chat, Cline's, Aider's history), and no other .json", async () => {
+it("imports the session logs that are one file rewritten as they go (Gemini CLI's .json before April 2026, VS Code's chat, Cline's tasks and SDK sessions, Aider's history), and no other .json", async () => {
   const watched = tempDir("mnemo-sessions-");
   fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
   const task = path.join("saoudrizwan.claude-dev", "tasks", "1748001234567");
   fs.cpSync(path.join(EXPORTS, "cline", task), path.join(watched, task), { recursive: true });
+  // Cline's SDK sessions (~/.cline/data/sessions): a session's .messages.json beside its manifest and a subagent's file.
+  fs.cpSync(path.join(EXPORTS, "cline", "sessions"), path.join(watched, "cline-sessions"), { recursive: true });
   // And Aider's history, a Markdown file by its one name in a repository, appended to as sessions go on.
   fs.cpSync(path.join(EXPORTS, "aider", "tideapp"), path.join(watched, "tideapp"), { recursive: true });
   const aider = path.join(watched, "tideapp", ".aider.chat.history.md");
@@ -324,6 +326,8 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
           /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
         );
         expect(watch.log()).toMatch(/From .*1748001234567\/ui_messages\.json \(cline\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/From .*\/1784200000000_k3xq9\.messages\.json \(cline\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/From .*\/1784094124598_rruoq\.messages\.json \(cline\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(/From .*tideapp\/\.aider\.chat\.history\.md \(aider\): Imported 2 new conversations$/m);
       },
       { timeout: 60_000, interval: 250 },
