@@ -41,10 +41,26 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     ]);
     // Every task's api_conversation_history.json, and Kilo's task whose ui_messages.json is missing; a subagent's session.
     expect(skipped).toEqual({ [MODEL_SIDE]: 4, [SUBAGENTS]: 1 });
-    for (const conversation of conversations) {
-      expect(UploadConversation.parse(conversation)).toEqual(conversation);
-      expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["cline", "Cline", true]);
-    }
+    for (const conversation of conversations) expect(UploadConversation.parse(conversation)).toEqual(conversation);
+    // Each app's by its extension's folder in globalStorage.
+    expect(conversations.map((c) => [c.platform, c.platformDisplayName, c.complete])).toEqual([
+      ["kilo-code", "Kilo Code", true],
+      ["roo-code", "Roo Code", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+    ]);
+  });
+
+  it("Roo Code's task is Roo Code's however it is reached through its folder, Cline's when nothing names the folder (a task zipped alone)", async () => {
+    const roo = join(root, "rooveterinaryinc.roo-cline", "tasks");
+    const zip = join(scratch, "roo-task.zip");
+    execFileSync("zip", ["-q", "-r", "-X", zip, "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c"], { cwd: roo });
+    const platforms = [];
+    for (const path of [roo, join(roo, "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c", "ui_messages.json"), zip])
+      platforms.push((await collect(path)).map((c) => [c.conversation.id, c.platform]));
+    expect(platforms).toEqual([[["1752480000000", "roo-code"]], [["1752480000000", "roo-code"]], [["1752480000000", "cline"]]]);
   });
 
   it("a prompt and all the assistant did until the next one are two messages: its words, its tools on one line, no output, no reasoning", async () => {
