@@ -299,7 +299,7 @@ describe("Cline's sessions since the SDK (~/.cline/data/sessions/<id>/<id>.messa
     expect(ids[0]).toContain("msg_mr9sjimy_1");
   });
 
-  it("a command as typed; prompts the chat never showed (resumption, hook context, a compaction summary) left out; no ts: the id's time", async () => {
+  it("a command as typed, a provider's tool by name; prompts the chat never showed (resumption, hook context, a compaction summary) left out; no ts: the id's time", async () => {
     const file = join(scratch, "1784300000000_a1b2c", "1784300000000_a1b2c.messages.json");
     await mkdir(join(file, ".."), { recursive: true });
     const user = (id: string, text: string, extra: object = {}) => ({ id, role: "user", content: [{ type: "text", text }], ...extra });
@@ -314,6 +314,11 @@ describe("Cline's sessions since the SDK (~/.cline/data/sessions/<id>/<id>.messa
         messages: [
           user("m1", '<user_command slash="explain">src/tides.ts</user_command>'),
           answer("m2", "It parses the tide table."),
+          user("m2b", '<user_command slash="team">spawn a team of agents for the following task: port it to Rust</user_command>'),
+          {
+            ...answer("m2c", "Ported."),
+            metadata: { modelToolActivities: [{ toolCallId: "ws_1", toolName: "web_search", execution: "provider" }] },
+          },
           user("m3", "[TASK RESUMPTION] This task was interrupted 2 minutes ago."),
           user("m4", '<hook_context source="PreToolUse">lint passed</hook_context>'),
           user("m5", "Summary of the conversation so far: the parser was explained.", { metadata: { displayRole: "system" } }),
@@ -325,7 +330,9 @@ describe("Cline's sessions since the SDK (~/.cline/data/sessions/<id>/<id>.messa
     expect(session?.conversation.createdAt).toBe("2026-07-17T14:53:20.000Z");
     expect(session?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
       ["human", "/explain src/tides.ts"],
-      ["assistant", "It parses the tide table.\n\nResuming: nothing was left to do."],
+      ["assistant", "It parses the tide table."],
+      ["human", "/team port it to Rust"],
+      ["assistant", "[tool: web_search]\n\nPorted.\n\nResuming: nothing was left to do."],
     ]);
   });
 

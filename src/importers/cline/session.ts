@@ -18,7 +18,8 @@
 //   prompts the chat never showed: the runtime's (metadata `displayRole` system or status: compaction
 //   summaries, hook context), a task's resumption (`[TASK RESUMPTION]`), the plan-to-act continuation.
 // - Assistant: from one prompt to the next, one message: its text, its images as `[image]`, the tools
-//   it called (`tool_use`) as `[tool: name]`. Left out: thinking, the system prompt (Cline's own).
+//   it called (`tool_use`) and those its provider ran (metadata `modelToolActivities`, session/
+//   display-messages.ts) as `[tool: name]`. Left out: thinking, the system prompt (Cline's own).
 // - Subagents' and teammates' files (`agent` not "lead") are left out: the lead's session holds what
 //   they returned, as a tool's result.
 // - Id: `sessionId` (else the file's name), `<ms>_<random>` as the SDK makes it. Times: each
@@ -34,6 +35,8 @@ import type { RecordContext } from "../types.js";
 /** The prompt the extension sends itself when plan mode's plan is approved (sdk-user-message-mapping.ts). */
 const ACT_MODE_CONTINUATION = "The user approved switching to act mode. Continue with the approved plan now.";
 const SYNTHETIC_PROMPT = /^(\[TASK RESUMPTION\]|<hook_context)/;
+/** What `/team` sends before the task typed, which the chat does not show (formatDisplayUserInput). */
+const TEAM_PREFIX = "spawn a team of agents for the following task:";
 
 /** Whether a record is a session's messages file (buildMessagesFilePayload's object). */
 export function isSessionFile(record: JsonObject): boolean {
@@ -71,9 +74,19 @@ function utterancesOf(message: JsonObject, index: number): Utterance[] {
   const time = isoFromTime(message.ts);
   const blocks =
     typeof message.content === "string" ? [{ type: "text", text: message.content }] : arrayOf(message.content).filter(isObject);
-  if (message.role === "assistant") return [{ id, role: "assistant", pieces: blocks.flatMap(assistantPiece), time }];
+  if (message.role === "assistant")
+    return [{ id, role: "assistant", pieces: [...modelTools(message), ...blocks.flatMap(assistantPiece)], time }];
   if (message.role !== "user" || shownNever(message, blocks)) return [];
   return [{ id, role: "human", pieces: blocks.flatMap(promptPiece), time }];
+}
+
+/** The tools the model's provider ran (web search…), kept in the message's metadata and shown before it (display-messages.ts). */
+function modelTools(message: JsonObject): TurnPiece[] {
+  const activities = isObject(message.metadata) ? arrayOf(message.metadata.modelToolActivities) : [];
+  return activities.flatMap((activity) => {
+    const name = isObject(activity) ? nonEmptyString(activity.toolName)?.trim() : undefined;
+    return name === undefined || name === "" ? [] : [{ text: toolPlaceholder(name), tool: true }];
+  });
 }
 
 function assistantPiece(block: JsonObject): TurnPiece[] {
@@ -112,7 +125,10 @@ function shownPrompt(text: string): string {
   const unwrapped = text.replace(/<\/?(user_input|user_command)\b[^>]*>/g, "");
   const shown = withoutModeNotices(unwrapped).trim();
   if (command === null) return shown;
-  return shown === "" ? `/${command[1]}` : `/${command[1]} ${shown}`;
+  const slash = command[1]!;
+  const asked =
+    slash.toLowerCase() === "team" && shown.toLowerCase().startsWith(TEAM_PREFIX) ? shown.slice(TEAM_PREFIX.length).trim() : shown;
+  return asked === "" ? `/${slash}` : `/${slash} ${asked}`;
 }
 
 function withoutModeNotices(text: string): string {
