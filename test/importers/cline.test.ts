@@ -60,7 +60,20 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     const platforms = [];
     for (const path of [roo, join(roo, "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c", "ui_messages.json"), zip])
       platforms.push((await collect(path)).map((c) => [c.conversation.id, c.platform]));
-    expect(platforms).toEqual([[["1752480000000", "roo-code"]], [["1752480000000", "roo-code"]], [["1752480000000", "cline"]]]);
+    // `mnemo import .` in the tasks folder.
+    const cwd = process.cwd();
+    process.chdir(roo);
+    try {
+      platforms.push((await collect(".")).map((c) => [c.conversation.id, c.platform]));
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(platforms).toEqual([
+      [["1752480000000", "roo-code"]],
+      [["1752480000000", "roo-code"]],
+      [["1752480000000", "cline"]],
+      [["1752480000000", "roo-code"]],
+    ]);
   });
 
   it("a prompt and all the assistant did until the next one are two messages: its words, its tools on one line, no output, no reasoning", async () => {

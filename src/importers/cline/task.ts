@@ -28,11 +28,12 @@
 //   checkpoints, notices; a subtask is a task of its own (Roo's new_task), its result here not.
 // - App: Roo Code's and Kilo Code's tasks are stored as theirs (platforms `roo-code`, `kilo-code`) when
 //   the file's path names their extension's folder in VS Code's globalStorage (rooveterinaryinc.roo-cline,
-//   kilocode.kilo-code); nothing in the files tells the forks apart, so a task whose path does not
+//   kilocode.kilo-code); nothing in the files tells Roo's from Kilo's, so a task whose path does not
 //   (a task's folder zipped alone, an upload) is Cline's. One stored as Cline's before moves (uploads.ts).
 // - Id: the first message's `ts`, when the task began (Cline's task id is that time too, a few ms
 //   before), the same whether a tasks folder, a task's folder or the file alone is imported: a
 //   folder's name is not seen in the last two. Title: the task's first line, as promptTitle cuts it.
+import { resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -66,9 +67,12 @@ const FORKS: readonly (Fork & { folder: RegExp })[] = [
   { platform: "kilo-code", platformDisplayName: "Kilo Code", folder: /(^|[\\/])kilocode\.kilo-code[\\/]/i },
 ];
 
-/** The fork a file is of, by its path: inside the export, or on disk (the label names a file by its full path). */
+/**
+ * The fork a file is of, by its path: inside the export, or on disk (the label names a file by the
+ * path it was passed as, `.` in the tasks folder among them: resolved).
+ */
 function forkOf(context: RecordContext): Fork | undefined {
-  const fork = FORKS.find(({ folder }) => folder.test(context.path) || folder.test(context.label));
+  const fork = FORKS.find(({ folder }) => folder.test(context.path) || folder.test(resolve(context.label)));
   return fork === undefined ? undefined : { platform: fork.platform, platformDisplayName: fork.platformDisplayName };
 }
 
