@@ -299,11 +299,16 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   }
 });
 
-it("imports the session logs that are one file rewritten as they go (Gemini CLI's .json before April 2026, VS Code's chat, Cline's, Aider's history), and no other .json", async () => {
+it("imports the session logs that are one file rewritten as they go (Gemini CLI's .json before April 2026, VS Code's chat, Cline's tasks and SDK sessions, Aider's history), and no other .json", async () => {
   const watched = tempDir("mnemo-sessions-");
   fs.cpSync(path.join(EXPORTS, "gemini-cli", "tmp"), path.join(watched, "gemini-tmp"), { recursive: true });
   const task = path.join("saoudrizwan.claude-dev", "tasks", "1748001234567");
   fs.cpSync(path.join(EXPORTS, "cline", task), path.join(watched, task), { recursive: true });
+  // Roo Code's, known by its extension's folder.
+  const rooTask = path.join("rooveterinaryinc.roo-cline", "tasks", "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c");
+  fs.cpSync(path.join(EXPORTS, "cline", rooTask), path.join(watched, rooTask), { recursive: true });
+  // Cline's SDK sessions (~/.cline/data/sessions): a session's .messages.json beside its manifest and a subagent's file.
+  fs.cpSync(path.join(EXPORTS, "cline", "sessions"), path.join(watched, "cline-sessions"), { recursive: true });
   // And Aider's history, a Markdown file by its one name in a repository, appended to as sessions go on.
   fs.cpSync(path.join(EXPORTS, "aider", "tideapp"), path.join(watched, "tideapp"), { recursive: true });
   const aider = path.join(watched, "tideapp", ".aider.chat.history.md");
@@ -330,6 +335,11 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
           /From .*chatSessions\/5d2e8f14-6a3b-4c9d-8e1f-2a3b4c5d6e7f\.json \(vscode-chat\): Imported 1 new conversation$/m,
         );
         expect(watch.log()).toMatch(/From .*1748001234567\/ui_messages\.json \(cline\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(/From .*\/1784200000000_k3xq9\.messages\.json \(cline\): Imported 1 new conversation$/m);
+        expect(watch.log()).toMatch(
+          /From .*3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c\/ui_messages\.json \(cline\): Imported 1 new conversation$/m,
+        );
+        expect(watch.log()).toMatch(/From .*\/1784094124598_rruoq\.messages\.json \(cline\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(/From .*tideapp\/\.aider\.chat\.history\.md \(aider\): Imported 2 new conversations$/m);
       },
       { timeout: 60_000, interval: 250 },
@@ -373,6 +383,12 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
     // Updated in place: the session once, with the two new messages.
     const brest = listed.items.filter((item) => item.title === "Fix Brest tide CSV parsing");
     expect(brest.map((item) => [item.platform, item.messageCount])).toEqual([["gemini-cli", before + 2]]);
+    const apps = (title: string) => listed.items.filter((item) => item.title === title).map((item) => item.platform);
+    expect([
+      apps("Add a --json flag to the `tides` command"),
+      apps("Plan a retry with backoff for the tide API client in src/api.ts"),
+      apps("The Brest tide table shows 24:10 for boats after midnight."),
+    ]).toEqual([["roo-code"], ["cline"], ["cline"]]);
   } finally {
     expect(await stop(watch.child)).toBe(0);
   }

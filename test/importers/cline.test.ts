@@ -9,6 +9,8 @@ import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
 const root = join(fixtures, "cline");
+const sessions = join(root, "sessions");
+const SUBAGENTS = "subagents' sessions (the assistant's side work, left out as its thinking is)";
 const clineTasks = join(root, "saoudrizwan.claude-dev", "tasks");
 const scratch = tempDir("mnemo-cline-");
 
@@ -34,13 +36,44 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
       ["1752480000000", "Add a --json flag to the `tides` command", 4], // Roo Code
       ["1736942400005", "Write a haiku about cron jobs into notes/haiku.md", 4], // Cline 2.x
       ["1748001234570", "The Brest tide table shows 24:10 for boats after midnight.", 6], // Cline 3.x
+      ["1784094124598_rruoq", expect.stringMatching(/^can you update @apps/), 10], // Cline's SDK: the CLI
+      ["1784200000000_k3xq9", "Plan a retry with backoff for the tide API client in src/api.ts", 4], // Cline's SDK: VS Code
     ]);
-    // Every task's api_conversation_history.json, and Kilo's task whose ui_messages.json is missing.
-    expect(skipped).toEqual({ [MODEL_SIDE]: 4 });
-    for (const conversation of conversations) {
-      expect(UploadConversation.parse(conversation)).toEqual(conversation);
-      expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["cline", "Cline", true]);
+    // Every task's api_conversation_history.json, and Kilo's task whose ui_messages.json is missing; a subagent's session.
+    expect(skipped).toEqual({ [MODEL_SIDE]: 4, [SUBAGENTS]: 1 });
+    for (const conversation of conversations) expect(UploadConversation.parse(conversation)).toEqual(conversation);
+    // Each app's by its extension's folder in globalStorage.
+    expect(conversations.map((c) => [c.platform, c.platformDisplayName, c.complete])).toEqual([
+      ["kilo-code", "Kilo Code", true],
+      ["roo-code", "Roo Code", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+      ["cline", "Cline", true],
+    ]);
+  });
+
+  it("Roo Code's task is Roo Code's however it is reached through its folder, Cline's when nothing names the folder (a task zipped alone)", async () => {
+    const roo = join(root, "rooveterinaryinc.roo-cline", "tasks");
+    const zip = join(scratch, "roo-task.zip");
+    execFileSync("zip", ["-q", "-r", "-X", zip, "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c"], { cwd: roo });
+    const platforms = [];
+    for (const path of [roo, join(roo, "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c", "ui_messages.json"), zip])
+      platforms.push((await collect(path)).map((c) => [c.conversation.id, c.platform]));
+    // `mnemo import .` in the tasks folder.
+    const cwd = process.cwd();
+    process.chdir(roo);
+    try {
+      platforms.push((await collect(".")).map((c) => [c.conversation.id, c.platform]));
+    } finally {
+      process.chdir(cwd);
     }
+    expect(platforms).toEqual([
+      [["1752480000000", "roo-code"]],
+      [["1752480000000", "roo-code"]],
+      [["1752480000000", "cline"]],
+      [["1752480000000", "roo-code"]],
+    ]);
   });
 
   it("a prompt and all the assistant did until the next one are two messages: its words, its tools on one line, no output, no reasoning", async () => {
@@ -217,5 +250,112 @@ describe("Cline, Roo Code and Kilo Code tasks", () => {
     ]);
     await writeFile(file, whole);
     expect((await collect(file)).map((upload) => upload.complete)).toEqual([true]);
+  });
+});
+
+describe("Cline's sessions since the SDK (~/.cline/data/sessions/<id>/<id>.messages.json)", () => {
+  const cli = join(sessions, "1784094124598_rruoq");
+  const vscode = join(sessions, "1784200000000_k3xq9");
+
+  it("the CLI's session: each prompt with its @file as [file: name], then the agent's words and tools until the next, no tool output", async () => {
+    const [session] = await collect(join(cli, "1784094124598_rruoq.messages.json"));
+    expect(UploadConversation.parse(session)).toEqual(session);
+    expect(session).toMatchObject({
+      platform: "cline",
+      platformDisplayName: "Cline",
+      complete: true,
+      conversation: { id: "1784094124598_rruoq", createdAt: "2026-07-06T22:27:48.634Z", updatedAt: "2026-07-07T22:24:53.615Z" },
+    });
+    const messages = session!.conversation.messages;
+    expect(messages.map((message) => [message.id, message.role])).toEqual([
+      ["msg_mr9sjimy_1", "human"],
+      ["msg_7mYEbh8N", "assistant"],
+      ["msg_mr9soyef_1", "human"],
+      ["msg_iGShD_aA", "assistant"],
+      ["msg_mr9sqnuq_1", "human"],
+      ["msg_2qmXmy0D", "assistant"],
+      ["msg_mr9szmu2_2q", "human"],
+      ["msg_xQirMok7", "assistant"],
+      ["msg_mrb7vknq_4n", "human"],
+      ["msg_Fy5COtRH", "assistant"],
+    ]);
+    expect(messages[0]?.content).toBe(
+      "can you update @apps/examples/desktop-app/webview/components/agent-sidebar.tsx so that the filter icon comes after the Sessions text button\n\n[file: agent-sidebar.tsx]",
+    );
+    expect(messages[3]?.content).toMatch(
+      /^I'll make the filter icon smaller\. .*\n\n\[tool: editor\]\n\nDone\. I changed the `Filter` icon/s,
+    );
+    expect(messages[5]?.content).toContain("[tool: run_commands] [tool: read_files]");
+    expect(messages.map((message) => message.content).join()).not.toMatch(/Edited \/Users|"use client"|You are Cline/);
+  });
+
+  it("VS Code's: the mode wrappers and notices off, the plan-to-act continuation and thinking left out, an image as [image]; a subagent's file counted", async () => {
+    const { conversations, skipped } = await collectWithSkips(vscode);
+    expect(skipped).toEqual({ [SUBAGENTS]: 1 });
+    expect(conversations.map((c) => c.conversation.messages.map((message) => message.content))).toEqual([
+      [
+        "Plan a retry with backoff for the tide API client in src/api.ts\n\n[file: api.ts]",
+        "I'll wrap fetchTides in a retry loop: three attempts, waiting 250 ms, then 500 ms, then 1 s.\n\n[tool: switch_to_act_mode] [tool: editor] [tool: run_commands]\n\nfetchTides now retries three times with backoff, and the twelve tests pass.",
+        "Should the backoff have jitter? Here is the graph of our retries:\n\n[image]",
+        "Yes: full jitter spreads the retries of many clients, so they stop hitting the API in waves.",
+      ],
+    ]);
+  });
+
+  it("the same id and messages whether the sessions folder, the session's folder or its file is imported", async () => {
+    const ids = [];
+    for (const path of [sessions, cli, join(cli, "1784094124598_rruoq.messages.json")]) {
+      const found = (await collect(path)).find((c) => c.conversation.id === "1784094124598_rruoq");
+      ids.push(found?.conversation.messages.map((message) => message.id).join());
+    }
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toContain("msg_mr9sjimy_1");
+  });
+
+  it("a command as typed, a provider's tool by name; prompts the chat never showed (resumption, hook context, a compaction summary) left out; no ts: the id's time", async () => {
+    const file = join(scratch, "1784300000000_a1b2c", "1784300000000_a1b2c.messages.json");
+    await mkdir(join(file, ".."), { recursive: true });
+    const user = (id: string, text: string, extra: object = {}) => ({ id, role: "user", content: [{ type: "text", text }], ...extra });
+    const answer = (id: string, text: string) => ({ id, role: "assistant", content: text, ts: 1_784_300_009_000 });
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        updated_at: "2026-07-17T14:53:30.000Z",
+        agent: "lead",
+        sessionId: "1784300000000_a1b2c",
+        messages: [
+          user("m1", '<user_command slash="explain">src/tides.ts</user_command>'),
+          answer("m2", "It parses the tide table."),
+          user("m2b", '<user_command slash="team">spawn a team of agents for the following task: port it to Rust</user_command>'),
+          {
+            ...answer("m2c", "Ported."),
+            metadata: { modelToolActivities: [{ toolCallId: "ws_1", toolName: "web_search", execution: "provider" }] },
+          },
+          user("m3", "[TASK RESUMPTION] This task was interrupted 2 minutes ago."),
+          user("m4", '<hook_context source="PreToolUse">lint passed</hook_context>'),
+          user("m5", "Summary of the conversation so far: the parser was explained.", { metadata: { displayRole: "system" } }),
+          answer("m6", "Resuming: nothing was left to do."),
+        ],
+      }),
+    );
+    const [session] = await collect(file);
+    expect(session?.conversation.createdAt).toBe("2026-07-17T14:53:20.000Z");
+    expect(session?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
+      ["human", "/explain src/tides.ts"],
+      ["assistant", "It parses the tide table."],
+      ["human", "/team port it to Rust"],
+      ["assistant", "[tool: web_search]\n\nPorted.\n\nResuming: nothing was left to do."],
+    ]);
+  });
+
+  it("a session just begun (no message yet) is counted, not imported; the manifest beside it alone is named, with what to pass", async () => {
+    const file = join(scratch, "empty.messages.json");
+    await writeFile(
+      file,
+      JSON.stringify({ version: 1, updated_at: "2026-07-17T14:00:00.000Z", agent: "lead", sessionId: "s1", messages: [] }),
+    );
+    expect(await collectWithSkips(file)).toEqual({ conversations: [], skipped: { "sessions without any message text": 1 } });
+    await expect(openExport(join(cli, "1784094124598_rruoq.json"))).rejects.toThrow(/Cline's session manifest/);
   });
 });

@@ -47,6 +47,10 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "cline/saoudrizwan.claude-dev/tasks/1736942400000/ui_messages.json": "cline", // Cline 2.x: a bare follow-up, the result in the ask
   "cline/saoudrizwan.claude-dev/tasks/1748001234567/api_conversation_history.json": "aside",
   "cline/saoudrizwan.claude-dev/tasks/1748001234567/task_metadata.json": null, // the files and models the task used
+  "cline/sessions/1784094124598_rruoq/1784094124598_rruoq.json": null, // the SDK's session manifest: model, folder, status
+  "cline/sessions/1784094124598_rruoq/1784094124598_rruoq.messages.json": "cline", // the SDK's session (cline/cline's own fixture, cut)
+  "cline/sessions/1784200000000_k3xq9/1784200000000_k3xq9.messages.json": "cline", // the SDK's session in VS Code: mode wrappers
+  "cline/sessions/1784200000000_k3xq9/explorer.messages.json": "cline", // a subagent's session, counted as left out
   "cline/saoudrizwan.claude-dev/tasks/1748001234567/ui_messages.json": {
     format: "cline",
     conversations: 1,

@@ -9,6 +9,7 @@ import { newId } from "../../shared/ids.js";
 import { releaseQuota } from "./quota.js";
 import { toUtcIso } from "../../shared/time.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
+import { FORMER_PLATFORMS } from "../../schemas/platform.js";
 
 export const DEFAULT_PLATFORM = "custom";
 
@@ -40,8 +41,10 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
     // By id: the same conversation twice in one batch is one row, processed if either upload asks for it.
     const changed = new Map<string, { stored: Stored; process: boolean }>();
     const results = uploads.map((upload) => {
-      const platform = platforms.get(upload.platform ?? DEFAULT_PLATFORM)!;
-      const before = existing.get(key(platform.id, upload.conversation.id));
+      const found = storedAs(existing, upload);
+      const platform = platforms.get(found.platform)!;
+      const before = found.before;
+      if (before) existing.delete(key(before.row.platform, upload.conversation.id));
       const after = mergeUpload(ctx, userId, platform, upload, before, tokenizer);
       const { change, process } = changeOf(before?.row, after.row);
       if (change === "new") {
@@ -76,7 +79,30 @@ export async function storeUploads(ctx: CoreContext, userId: string, uploads: Up
 
 const key = (platform: string, platformConversationId: string) => `${platform}\u0000${platformConversationId}`;
 
-type Known = Pick<ConversationRow, "contentHash" | "status" | "createdAt" | "updatedAt">;
+/** The platforms a conversation uploaded under `platform` may be stored under: its own, its former, those it is the former of. */
+function platformsOf(platform: string): string[] {
+  const former = FORMER_PLATFORMS[platform];
+  const newer = Object.keys(FORMER_PLATFORMS).filter((id) => FORMER_PLATFORMS[id] === platform);
+  return [platform, ...(former === undefined ? [] : [former]), ...newer];
+}
+
+/**
+ * Where an upload goes: the conversation stored under its platform, else under a former or newer id of
+ * it (FORMER_PLATFORMS), and the platform it is then stored under, the newer of the two.
+ */
+function storedAs<T extends { row: Pick<ConversationRow, "platform"> }>(
+  existing: Map<string, T>,
+  upload: Upload,
+): { before: T | undefined; platform: string } {
+  const platform = upload.platform ?? DEFAULT_PLATFORM;
+  for (const candidate of platformsOf(platform)) {
+    const before = existing.get(key(candidate, upload.conversation.id));
+    if (before) return { before, platform: FORMER_PLATFORMS[candidate] === platform ? candidate : platform };
+  }
+  return { before: undefined, platform };
+}
+
+type Known = Pick<ConversationRow, "contentHash" | "status" | "createdAt" | "updatedAt" | "platform">;
 
 /**
  * What an upload does to a conversation, and whether it is to be processed (chunked and embedded)
@@ -85,7 +111,9 @@ type Known = Pick<ConversationRow, "contentHash" | "status" | "createdAt" | "upd
  */
 function changeOf(before: Known | undefined, after: Known): { change: UploadChange; process: boolean } {
   if (!before) return { change: "new", process: true };
-  if (after.contentHash !== before.contentHash || before.status === "failed") return { change: "updated", process: true };
+  // A platform moved (FORMER_PLATFORMS) is processed: its chunks carry it, and keep their vectors.
+  if (after.contentHash !== before.contentHash || before.status === "failed" || after.platform !== before.platform)
+    return { change: "updated", process: true };
   const redated = after.createdAt !== before.createdAt || after.updatedAt !== before.updatedAt;
   return { change: redated ? "updated" : "unchanged", process: false };
 }
@@ -117,22 +145,22 @@ function uploadDates(
  */
 export async function previewUploads(ctx: CoreContext, userId: string, inputs: unknown[]): Promise<UploadChange[]> {
   const uploads = inputs.map((input, index) => parseInput(UploadConversation, input, inputs.length > 1 ? `[${index}]` : undefined));
-  const known = new Map<string, Known & { messages: StoredMessage[] }>();
+  const known = new Map<string, { row: Known; messages: StoredMessage[] }>();
   for (const [id, { row, messagesJson }] of await findExisting(ctx, userId, uploads)) {
-    known.set(id, { ...row, messages: JSON.parse(messagesJson) as StoredMessage[] });
+    known.set(id, { row, messages: JSON.parse(messagesJson) as StoredMessage[] });
   }
   return uploads.map((upload) => {
-    const id = key(upload.platform ?? DEFAULT_PLATFORM, upload.conversation.id);
-    const before = known.get(id);
+    const { before, platform } = storedAs(known, upload);
+    if (before) known.delete(key(before.row.platform, upload.conversation.id));
     const messages = uploadedMessages(upload, before?.messages ?? []);
     const after = {
       contentHash: contentHash(upload.conversation.title, messages),
       status: "queued" as const,
-      ...uploadDates(upload, before),
-      messages,
+      platform,
+      ...uploadDates(upload, before?.row),
     };
-    known.set(id, after);
-    return changeOf(before, after).change;
+    known.set(key(platform, upload.conversation.id), { row: after, messages });
+    return changeOf(before?.row, after).change;
   });
 }
 
@@ -209,7 +237,7 @@ async function ensurePlatforms(ctx: CoreContext, userId: string, uploads: Upload
 
 async function findExisting(ctx: CoreContext, userId: string, uploads: Upload[]): Promise<Map<string, Stored>> {
   const ids = [...new Set(uploads.map((upload) => upload.conversation.id))];
-  const platforms = [...new Set(uploads.map((upload) => upload.platform ?? DEFAULT_PLATFORM))];
+  const platforms = [...new Set(uploads.flatMap((upload) => platformsOf(upload.platform ?? DEFAULT_PLATFORM)))];
   const rows = await ctx.store.select("conversations", { userId, platform: platforms, platformConversationId: ids });
   const messages = await readMessages(ctx, rows);
   return new Map(rows.map((row) => [key(row.platform, row.platformConversationId), { row, messagesJson: messages.get(row.id) ?? "[]" }]));

@@ -26,9 +26,14 @@
 //   server's tool by name, those in a row on one line. Left out: reasoning, the API requests
 //   (api_req_started: a JSON of the request and its cost), commands' and tools' output, errors,
 //   checkpoints, notices; a subtask is a task of its own (Roo's new_task), its result here not.
+// - App: Roo Code's and Kilo Code's tasks are stored as theirs (platforms `roo-code`, `kilo-code`) when
+//   the file's path names their extension's folder in VS Code's globalStorage (rooveterinaryinc.roo-cline,
+//   kilocode.kilo-code); nothing in the files tells Roo's from Kilo's, so a task whose path does not
+//   (a task's folder zipped alone, an upload) is Cline's. One stored as Cline's before moves (uploads.ts).
 // - Id: the first message's `ts`, when the task began (Cline's task id is that time too, a few ms
 //   before), the same whether a tasks folder, a task's folder or the file alone is imported: a
 //   folder's name is not seen in the last two. Title: the task's first line, as promptTitle cuts it.
+import { resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
@@ -47,6 +52,28 @@ export interface TaskMessage {
   skip: SkipReport;
   /** The file was cut short (written whole at each step, it was read mid-write or the write never ended). */
   damaged: () => boolean;
+  /** The fork whose folder holds the file, when it is one. */
+  fork: Fork | undefined;
+}
+
+interface Fork {
+  platform: string;
+  platformDisplayName: string;
+}
+
+/** The forks by the folder VS Code keeps their data in (globalStorage/<publisher>.<name>, lower case). */
+const FORKS: readonly (Fork & { folder: RegExp })[] = [
+  { platform: "roo-code", platformDisplayName: "Roo Code", folder: /(^|[\\/])rooveterinaryinc\.roo-cline[\\/]/i },
+  { platform: "kilo-code", platformDisplayName: "Kilo Code", folder: /(^|[\\/])kilocode\.kilo-code[\\/]/i },
+];
+
+/**
+ * The fork a file is of, by its path: inside the export, or on disk (the label names a file by the
+ * path it was passed as, `.` in the tasks folder among them: resolved).
+ */
+function forkOf(context: RecordContext): Fork | undefined {
+  const fork = FORKS.find(({ folder }) => folder.test(context.path) || folder.test(resolve(context.label)));
+  return fork === undefined ? undefined : { platform: fork.platform, platformDisplayName: fork.platformDisplayName };
 }
 
 /** Appended to a completion result whose task changed files, for the chat's "See new changes" button (ChatRow.tsx slices it off). */
@@ -60,12 +87,13 @@ export function taskMessage(record: unknown, context: RecordContext): TaskMessag
   if (!isObject(record)) return undefined;
   const { index, fallbackDate, skip } = context;
   const damaged = context.damaged ?? (() => false);
+  const fork = forkOf(context);
   if (record.type !== "say" && record.type !== "ask") {
     if (typeof record.role !== "string") return undefined;
-    return { index, ts: undefined, said: [], model: true, fallbackDate, skip, damaged }; // api_conversation_history.json passed alone
+    return { index, ts: undefined, said: [], model: true, fallbackDate, skip, damaged, fork }; // api_conversation_history.json passed alone
   }
   const ts = typeof record.ts === "number" ? record.ts : undefined;
-  return { index, ts, said: utterancesOf(record, index, ts), model: false, fallbackDate, skip, damaged };
+  return { index, ts, said: utterancesOf(record, index, ts), model: false, fallbackDate, skip, damaged, fork };
 }
 
 function utterancesOf(record: JsonObject, index: number, ts: number | undefined): Utterance[] {
@@ -154,7 +182,15 @@ export function tasks(messages: TaskMessage[]): UploadConversation[] {
   const id = fittingId(started === undefined ? `task-${first.fallbackDate.getTime()}` : String(started));
   const title = titleFrom(promptTitle(turns));
   // A file cut short adds what it holds to the stored task, which it would otherwise cut short too.
-  return [sessionConversation({ id, title, messages: turns, said, fallbackDate: first.fallbackDate, partial: first.damaged() })];
+  const conversation = sessionConversation({
+    id,
+    title,
+    messages: turns,
+    said,
+    fallbackDate: first.fallbackDate,
+    partial: first.damaged(),
+  });
+  return [{ ...first.fork, ...conversation }];
 }
 
 /**

@@ -206,6 +206,28 @@ describe("ingest (upload shape)", () => {
     await expect(service.conversations.previewUploads!([{ conversation: {} }])).rejects.toMatchObject({ code: "invalid_input" });
   });
 
+  it("a Roo Code task stored as Cline's moves to Roo Code when uploaded as Roo Code's, one conversation with its chunks; a Cline upload of it stays there", async () => {
+    const task = (platform: string, messages: Message[]) =>
+      upload("1752480000000", messages, { platform, complete: true, title: "Add a --json flag to the tides command" });
+    const first = [msg("1", "human", "Add a --json flag to the tides command", "2025-07-14T08:00:00Z")];
+    const stored = await service.conversations.upload(task("cline", first));
+    await settled(service);
+    const same = [...first, msg("2", "assistant", "It prints one JSON array.", "2025-07-14T08:01:00Z")];
+    expect(await service.conversations.previewUploads!([task("roo-code", first)])).toEqual(["updated"]);
+    const moved = await service.conversations.upload({ ...task("roo-code", first), platformDisplayName: "Roo Code" });
+    expect([moved.conversationId, moved.platform, moved.change]).toEqual([stored.conversationId, "roo-code", "updated"]);
+    await settled(service);
+    const chunks = await app.context.store.select("chunks", `conversationId = '${stored.conversationId}'`, { columns: ["platform"] });
+    expect(chunks.map((chunk) => chunk.platform)).toEqual(["roo-code"]);
+    // Imported again without its folder (a zip of the task): Cline's by the importer, still the one conversation.
+    const again = await service.conversations.upload(task("cline", same));
+    expect([again.conversationId, again.platform, again.change]).toEqual([stored.conversationId, "roo-code", "updated"]);
+    const listed = await service.conversations.list({ title: "tides command" });
+    expect(listed.items.filter((item) => item.title === "Add a --json flag to the tides command").map((item) => item.platform)).toEqual([
+      "roo-code",
+    ]);
+  });
+
   it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
     const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], {
       complete: true,
