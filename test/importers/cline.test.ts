@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MODEL_SIDE } from "../../src/importers/cline/model-side.js";
@@ -300,6 +300,29 @@ describe("Cline's sessions since the SDK (~/.cline/data/sessions/<id>/<id>.messa
         "Yes: full jitter spreads the retries of many clients, so they stop hitting the API in waves.",
       ],
     ]);
+  });
+
+  it("titled by the manifest beside the messages file (a title the user gave), else by the first prompt; a cut manifest counted", async () => {
+    const [fixture] = await collect(join(cli, "1784094124598_rruoq.messages.json"));
+    expect(fixture?.conversation.title).toMatch(/^can you update @apps\/.* \(fork\)$/); // the manifest's: the prompt's start and "(fork)"
+    const messages = await readFile(join(cli, "1784094124598_rruoq.messages.json"), "utf8");
+    const manifest = JSON.parse(await readFile(join(cli, "1784094124598_rruoq.json"), "utf8"));
+    const copy = async (name: string, manifestText: string | undefined) => {
+      const dir = join(scratch, name, "1784094124598_rruoq");
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, "1784094124598_rruoq.messages.json"), messages);
+      if (manifestText !== undefined) await writeFile(join(dir, "1784094124598_rruoq.json"), manifestText);
+      return join(dir, "..");
+    };
+    const renamed = JSON.stringify({ ...manifest, metadata: { ...manifest.metadata, title: "Sidebar filter icon" } });
+    for (const path of [
+      await copy("manifest-renamed", renamed),
+      join(await copy("manifest-renamed-file", renamed), "1784094124598_rruoq", "1784094124598_rruoq.messages.json"),
+    ])
+      expect((await collect(path)).map((c) => c.conversation.title)).toEqual(["Sidebar filter icon"]);
+    const { conversations, skipped } = await collectWithSkips(await copy("manifest-cut", renamed.slice(0, 80)));
+    expect(conversations.map((c) => c.conversation.title)).toEqual([expect.stringMatching(/^can you update @apps\/(?!.*\(fork\))/)]);
+    expect(skipped).toEqual({ "session manifests that could not be read (the session keeps its first prompt as its title)": 1 });
   });
 
   it("the same id and messages whether the sessions folder, the session's folder or its file is imported", async () => {

@@ -23,13 +23,15 @@
 // - Subagents' and teammates' files (`agent` not "lead") are left out: the lead's session holds what
 //   they returned, as a tool's result.
 // - Id: `sessionId` (else the file's name), `<ms>_<random>` as the SDK makes it. Times: each
-//   message's `ts` (ms). Title: the first prompt's first line (the SDK's own deriveTitleFromPrompt;
-//   a title the user gave is in the manifest beside it, which is not read: a session is its one file).
+//   message's `ts` (ms). Title: the manifest's beside it (<id>.json, `metadata.title`: what the
+//   session list shows, a title the user gave included), else the first prompt's first line (the
+//   SDK's own deriveTitleFromPrompt). A manifest that cannot be read is counted; the session stays.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
+import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** The prompt the extension sends itself when plan mode's plan is approved (sdk-user-message-mapping.ts). */
@@ -139,4 +141,21 @@ function withoutModeNotices(text: string): string {
     result = result.slice(0, start) + result.slice(end + "</mode_notice>".length);
   }
   return result;
+}
+
+/** More than a manifest holds (a few kilobytes). */
+const MAX_MANIFEST_BYTES = 256 * 1024;
+
+/** The title in the session's manifest beside its messages file (<id>.json), when there is one to read. */
+export async function manifestTitle(id: string, context: Pick<RecordContext, "sibling" | "skip">): Promise<string | undefined> {
+  const source = await context.sibling?.(`${id}.json`);
+  if (source === undefined) return undefined;
+  try {
+    const text = await smallText(source, MAX_MANIFEST_BYTES);
+    const manifest: unknown = text === undefined ? undefined : JSON.parse(text);
+    return isObject(manifest) && isObject(manifest.metadata) ? nonEmptyString(manifest.metadata.title)?.trim() || undefined : undefined;
+  } catch {
+    context.skip("session manifests that could not be read (the session keeps its first prompt as its title)");
+    return undefined;
+  }
 }
