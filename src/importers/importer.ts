@@ -61,9 +61,10 @@ export interface Importer {
   /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
   sessionFileName?: string;
   /**
-   * For a format kept in a SQLite database (Cursor's state.vscdb): reads the records its converter
-   * takes from the database's key-value tables (sqlite.ts). `detect` is then shown the tables' keys
-   * as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as its prefix `composerData:`).
+   * For a format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db): reads the
+   * records its converter takes from the database's tables (sqlite.ts). `detect` is then shown the
+   * key-value tables' keys as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as
+   * its prefix `composerData:`) and every table's columns as `sample.tables`.
    */
   database?: DatabaseReader;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
@@ -111,6 +112,8 @@ export interface Sample {
    * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
    */
   text: string;
+  /** A SQLite database's tables and their columns (OpenCode's `session`, `message`, `part`); none for any other file. */
+  tables: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Match {

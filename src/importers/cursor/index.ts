@@ -13,8 +13,8 @@ export const cursor: Importer = {
     "Cursor keeps its chats in SQLite databases on disk: pass its User folder (~/.config/Cursor/User on Linux, ~/Library/Application Support/Cursor/User on macOS, %APPDATA%\\Cursor\\User on Windows), or the state.vscdb of its globalStorage folder (the Composer and Agent chats) or of a workspaceStorage folder (a workspace's older chats); what Cursor has not yet written into a database, in the state.vscdb-wal beside it, is read too.",
   extensions: [".vscdb"],
   detect: (sample) => (isCursorDatabase(sample) ? {} : undefined),
-  database: async function* (store) {
-    yield* (await import("./records.js")).cursorRecords(store);
+  database: async function* (db) {
+    yield* (await import("./records.js")).cursorRecords(db.keyValue);
   },
   convert: loaded(async () => (await import("./conversation.js")).cursorConversations),
 };
