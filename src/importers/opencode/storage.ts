@@ -19,12 +19,16 @@
 //   "reasoning" | … }], metadata: { sessionID, time } }`, its parts inside.
 // - A session's prompts alternate with the agent's runs, one assistant message each (agent-sessions.ts).
 //   Times: each message's `time.created`; the session ends at the last answer's `time.completed`.
+// - 1.2 and later keep the same records as rows of opencode.db (database.ts), read here as the files.
+//   A session, message or part met twice (~/.local/share/opencode holds both, the files copied into
+//   the database when OpenCode moved to it) is read once.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
+import { isOpencodeRow, recordOfRow } from "./database.js";
 
 /** What one storage file gives: a session's info, a message's, or a part's piece of what was said. */
 export type OpencodeItem = SessionInfo | MessageInfo | PartPiece;
@@ -62,7 +66,8 @@ interface PartPiece {
 /** OpenCode's titles for a session not named yet (session/index.ts). */
 const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function opencodeRecord(record: unknown, context: RecordContext): OpencodeItem | undefined {
+export function opencodeRecord(value: unknown, context: RecordContext): OpencodeItem | undefined {
+  const record = isOpencodeRow(value) ? recordOfRow(value, context) : value;
   if (!isObject(record)) return undefined;
   const id = nonEmptyString(record.id);
   if (id === undefined) return undefined;
@@ -127,16 +132,16 @@ function v1Piece(part: unknown): TurnPiece | undefined {
 /** Every session read, from its files wherever they were. */
 export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
   const sessions = new Map<string, SessionInfo>();
-  const messages = new Map<string, MessageInfo[]>();
-  const parts = new Map<string, PartPiece[]>();
+  const messages = new Map<string, Map<string, MessageInfo>>();
+  const parts = new Map<string, Map<string, PartPiece>>();
   for (const item of items) {
     if (item.kind === "session") sessions.set(item.id, item);
-    else if (item.kind === "message") pushTo(messages, item.sessionID, item);
-    else pushTo(parts, item.messageID, item);
+    else if (item.kind === "message") setIn(messages, item.sessionID, item);
+    else setIn(parts, item.messageID, item);
   }
-  for (const [id, orphan] of messages) if (!sessions.has(id)) orphan[0]!.skip(WITHOUT_SESSION);
+  for (const [id, orphan] of messages) if (!sessions.has(id)) [...orphan.values()][0]!.skip(WITHOUT_SESSION);
   return [...sessions.values()].flatMap((session) => {
-    const conversation = conversationOf(session, messages.get(session.id) ?? [], parts);
+    const conversation = conversationOf(session, [...(messages.get(session.id)?.values() ?? [])], parts);
     return conversation === undefined ? [] : [conversation];
   });
 }
@@ -144,14 +149,18 @@ export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
 const WITHOUT_SESSION =
   "sessions whose session file was not read (damaged, or not passed: pass ~/.local/share/opencode/storage, every file of a session)";
 
-function conversationOf(session: SessionInfo, messages: MessageInfo[], parts: Map<string, PartPiece[]>): UploadConversation | undefined {
+function conversationOf(
+  session: SessionInfo,
+  messages: MessageInfo[],
+  parts: Map<string, Map<string, PartPiece>>,
+): UploadConversation | undefined {
   if (session.subagent) {
     session.skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
     return undefined;
   }
   const read = byId(messages).flatMap((message) => {
     if (message.role === undefined) return [];
-    const pieces = message.pieces ?? byId(parts.get(message.id) ?? []).flatMap((part) => part.piece ?? []);
+    const pieces = message.pieces ?? byId([...(parts.get(message.id)?.values() ?? [])]).flatMap((part) => part.piece ?? []);
     const said: Utterance = { id: fittingId(message.id), role: message.role, pieces, time: message.createdAt };
     return [{ said, ended: { ...said, time: message.completedAt ?? message.createdAt } }];
   });
@@ -173,8 +182,9 @@ function byId<T extends { id: string }>(list: T[]): T[] {
   return [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+/** `item` under `key`, in place of one of its id read before. */
+function setIn<T extends { id: string }>(map: Map<string, Map<string, T>>, key: string, item: T): void {
+  const byItemId = map.get(key);
+  if (byItemId === undefined) map.set(key, new Map([[item.id, item]]));
+  else byItemId.set(item.id, item);
 }
