@@ -8,7 +8,7 @@
 import { isObject, type JsonObject } from "../json-values.js";
 import type { DatabaseFile, Row } from "../sqlite.js";
 import type { RecordContext } from "../types.js";
-import { DATABASE_COLUMNS } from "./index.js";
+import { DATABASE_COLUMNS } from "./tables.js";
 
 /** A row of one of OpenCode's tables, as the database reader gives it. */
 export interface OpencodeRow {

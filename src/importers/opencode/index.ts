@@ -6,6 +6,7 @@
 // inside. Every file names its session, so they are read together (`grouped`), whatever the folders.
 // 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts).
 import { grouped, loaded, type Importer, type Sample } from "../importer.js";
+import { DATABASE_COLUMNS } from "./tables.js";
 
 export const opencode: Importer = {
   id: "opencode",
@@ -26,13 +27,7 @@ export const opencode: Importer = {
   }),
 };
 
-/** opencode.db's tables, and the columns of each that database.ts reads. */
-export const DATABASE_COLUMNS = {
-  session: ["id", "parent_id", "title", "time_created", "time_updated"],
-  message: ["id", "session_id", "time_created", "data"],
-  part: ["id", "message_id", "session_id", "data"],
-} as const;
-
+/** opencode.db: its tables, with the columns database.ts reads. */
 function isDatabase(sample: Sample): boolean {
   return Object.entries(DATABASE_COLUMNS).every(([table, columns]) => columns.every((column) => sample.tables.get(table)?.has(column)));
 }

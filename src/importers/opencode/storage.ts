@@ -21,7 +21,8 @@
 //   Times: each message's `time.created`; the session ends at the last answer's `time.completed`.
 // - 1.2 and later keep the same records as rows of opencode.db (database.ts), read here as the files.
 //   A session, message or part met twice (~/.local/share/opencode holds both, the files copied into
-//   the database when OpenCode moved to it) is read once.
+//   the database when OpenCode moved to it) is read once: the session last updated, a message or part
+//   as read last (the same in both, but for one still being written).
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
@@ -38,6 +39,8 @@ interface SessionInfo {
   id: string;
   title: string | undefined;
   createdAt: string | undefined;
+  /** `time.updated`: of a session both in the files and the database, the one updated last is read. */
+  updated: number;
   subagent: boolean;
   fileDate: Date;
   skip: SkipReport;
@@ -87,6 +90,7 @@ function sessionInfo(record: JsonObject, id: string, context: RecordContext): Se
     id,
     title: title === undefined || DEFAULT_TITLE.test(title) ? undefined : title,
     createdAt: isoFromTime(time.created),
+    updated: typeof time.updated === "number" ? time.updated : Number.NEGATIVE_INFINITY,
     subagent: nonEmptyString(record.parentID) !== undefined,
     fileDate: context.fallbackDate,
     skip: context.skip,
@@ -135,8 +139,9 @@ export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
   const messages = new Map<string, Map<string, MessageInfo>>();
   const parts = new Map<string, Map<string, PartPiece>>();
   for (const item of items) {
-    if (item.kind === "session") sessions.set(item.id, item);
-    else if (item.kind === "message") setIn(messages, item.sessionID, item);
+    if (item.kind === "session") {
+      if (!((sessions.get(item.id)?.updated ?? Number.NEGATIVE_INFINITY) > item.updated)) sessions.set(item.id, item);
+    } else if (item.kind === "message") setIn(messages, item.sessionID, item);
     else setIn(parts, item.messageID, item);
   }
   for (const [id, orphan] of messages) if (!sessions.has(id)) [...orphan.values()][0]!.skip(WITHOUT_SESSION);
