@@ -232,7 +232,11 @@ function tooLarge(source: ByteSource, walSize: number): AppError {
       suggestion:
         "Copy the chats alone into a smaller database and import that: with Cursor closed, " +
         `sqlite3 state.vscdb "ATTACH 'cursor-chats.vscdb' AS chats; CREATE TABLE chats.cursorDiskKV AS SELECT * FROM cursorDiskKV ` +
-        `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"`,
+        `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"; ` +
+        // OpenCode's: its texts and tool calls without the tools' output (state), all mnemo reads of them.
+        `with OpenCode closed, sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT * FROM session; ` +
+        "CREATE TABLE chats.message AS SELECT * FROM message; CREATE TABLE chats.part AS SELECT id, message_id, session_id, time_created, " +
+        `time_updated, json_remove(data, '$.state') AS data FROM part WHERE json_extract(data, '$.type') IN ('text', 'tool')"`,
     },
   );
 }

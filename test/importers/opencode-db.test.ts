@@ -1,6 +1,6 @@
 // OpenCode 1.2's opencode.db: the storage fixture's sessions copied into the database as OpenCode
 // copies them (fixtures/exports/opencode-db/build-database.mjs), so each is compared with the files.
-import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, cpSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
@@ -112,6 +112,22 @@ describe("OpenCode's opencode.db", () => {
       code: "invalid_input",
       message: expect.stringContaining("torn.db: a SQLite database that cannot be read (database disk image is malformed)"),
       suggestion: expect.stringContaining("Quit the app that writes it and copy the file again"),
+    });
+  });
+
+  it("a database over the limit is refused before it is read, with how to copy the chats alone into a smaller one", async () => {
+    mkdirSync(join(scratch, "huge"));
+    const path = join(scratch, "huge", "opencode.db");
+    copyFileSync(database, path);
+    const file = openSync(path, "r+");
+    ftruncateSync(file, 1.5 * 1024 ** 3); // sparse: no disk used
+    closeSync(file);
+    await expect(openExport(path)).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("opencode.db: the database is 1.5 GB, over the 1.0 GB mnemo reads"),
+      suggestion: expect.stringContaining(
+        "sqlite3 opencode.db \"ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT",
+      ),
     });
   });
 });
