@@ -59,7 +59,7 @@ interface Shape {
   /** The keys of the first object of each list the first record holds, by the record's key (Sample.listKeys). */
   listKeys?: Map<string, Set<string>>;
   /** A database's tables and their columns (Sample.tables). */
-  tables?: Map<string, Set<string>>;
+  tables?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**

@@ -1,6 +1,6 @@
-// A format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db) is read through sql.js, SQLite compiled to
-// WebAssembly: no native build, nothing downloaded past the npm registry, on every Node mnemo runs on
-// (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
+// A format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db) is read through
+// sql.js, SQLite compiled to WebAssembly: no native build, nothing downloaded past the npm registry, on
+// every Node mnemo runs on (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
 // MAX_DATABASE_BYTES; the module is loaded only when a database is met, never by `--help` or a JSON import.
 // What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
 import { AppError, isAppError } from "../shared/errors.js";
@@ -53,9 +53,10 @@ export type DatabaseReader = (db: DatabaseFile) => AsyncIterable<unknown> | Iter
 export interface DatabaseShape {
   /** The keys of every key-value table, each `prefix:` once for keys made of one (`composerData:`). */
   keys: Set<string>;
-  tables: Map<string, Set<string>>;
+  tables: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
+/** The database opened once to be shown to the detectors, then closed (the read opens it again). */
 export async function databaseShape(source: ByteSource): Promise<DatabaseShape> {
   const db = await openDatabase(source);
   try {
@@ -63,7 +64,7 @@ export async function databaseShape(source: ByteSource): Promise<DatabaseShape> 
     for (const table of db.keyValue.tables) {
       for (const key of db.keyValue.keys(table)) keys.add(key.includes(":") ? key.slice(0, key.indexOf(":") + 1) : key);
     }
-    return { keys, tables: new Map([...db.tables].map(([name, columns]) => [name, new Set(columns)])) };
+    return { keys, tables: db.tables };
   } finally {
     db.close();
   }
@@ -165,7 +166,7 @@ function columnsOf(db: Database, table: string): Set<string> {
   return new Set((db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((column) => String(column[1])));
 }
 
-/** A SELECT's rows as objects; anything else refused, so that a reader cannot change what it reads. */
+/** A SELECT's rows as objects. The database is a copy in memory, never written back; SELECT alone keeps a reader to reading it. */
 function* selected(db: Database, sql: string, params: Record<string, string | number>): Generator<Row> {
   if (!/^\s*SELECT\b/i.test(sql)) throw new Error(`not a SELECT: ${sql}`);
   const statement = db.prepare(sql, params);

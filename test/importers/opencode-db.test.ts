@@ -51,6 +51,10 @@ describe("OpenCode's opencode.db", () => {
       "grown",
       ["UPDATE session SET title = ?, time_updated = ? WHERE id = ?", ["Negative amounts in CSV import", 1768209800000, FIX_CSV]],
       [
+        "UPDATE part SET data = ? WHERE id = ?",
+        ['{"type":"text","text":"Add a test for it too, please."}', "prt_ba3e5b7ca001oP7iLk2MrB4nSg"],
+      ],
+      [
         "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
         ["msg_ba3e60000005Zz9Yy8Xx7Ww6Vv", FIX_CSV, 1768209800000, 1768209800000, '{"role":"user","time":{"created":1768209800000}}'],
       ],
@@ -72,7 +76,10 @@ describe("OpenCode's opencode.db", () => {
     expect(conversations.map(({ conversation }) => conversation.id)).toEqual(files.map(({ conversation }) => conversation.id));
     const [, fixCsv] = conversations;
     expect(fixCsv?.conversation.title).toBe("Negative amounts in CSV import");
-    expect(fixCsv?.conversation.messages.slice(0, -1)).toEqual(files[1]?.conversation.messages); // each message once
+    // Each message once, a part in both as the database has it.
+    const changed = (message: UploadConversation["conversation"]["messages"][number]) =>
+      message.id === "msg_ba3e5b7c9003Rk4GtW1xZa5LcH" ? { ...message, content: "Add a test for it too, please." } : message;
+    expect(fixCsv?.conversation.messages.slice(0, -1)).toEqual(files[1]?.conversation.messages.map(changed));
     expect(fixCsv?.conversation.messages.at(-1)).toMatchObject({
       id: "msg_ba3e60000005Zz9Yy8Xx7Ww6Vv",
       content: "Now the same for the PDF statements.",
