@@ -79,7 +79,7 @@ const FILE_TYPE = /\.[a-z][a-z0-9]{0,4}$/;
 
 export async function planFile(source: ByteSource): Promise<ExportPlan> {
   const { detection, keys, text, database } = await inspect(source);
-  if (detection === undefined && database) throw unsupported(source.label, DATABASE_OF_NO_FORMAT, CURSOR_DATABASES);
+  if (detection === undefined && database) throw unsupported(source.label, DATABASE_OF_NO_FORMAT, APP_DATABASES);
   if (detection === undefined && text)
     throw unsupported(source.label, "it is text, not JSON, and no chat transcript: no speaker headings were found", TRANSCRIPT);
   if (detection === undefined && keys.size === 0 && (await holdsOnlyEmptyObjects(source))) throw nothingToImport(source.label);
@@ -97,10 +97,12 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
 }
 
 const DATABASE_OF_NO_FORMAT =
-  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, VS Code's holds none";
+  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, OpenCode's opencode.db in its session, message and part tables, VS Code's holds none";
 
-/** Where Cursor's databases are, for a database of another app. */
-const CURSOR_DATABASES = `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}. VS Code's chats are read from its chatSessions folders, not its state.vscdb.`;
+/** Where Cursor's and OpenCode's databases are, for a database of another app. */
+const APP_DATABASES =
+  `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}; for OpenCode, ${FORMATS.find((format) => format.id === "opencode")?.accepts}. ` +
+  "VS Code's chats are read from its chatSessions folders, not its state.vscdb.";
 
 /** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */
 const MAX_EMPTY_BYTES = 4096;

@@ -11,7 +11,7 @@ import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from 
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
 import { scanTokens, type Token } from "./detect-scan.js";
-import { databaseKeys, startsAsSqlite } from "./sqlite.js";
+import { databaseShape, startsAsSqlite } from "./sqlite.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
 import { isActivityPage, recordsIn } from "./activity-page/records.js";
@@ -58,6 +58,8 @@ interface Shape {
   text?: string;
   /** The keys of the first object of each list the first record holds, by the record's key (Sample.listKeys). */
   listKeys?: Map<string, Set<string>>;
+  /** A database's tables and their columns (Sample.tables). */
+  tables?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -258,12 +260,12 @@ async function pageReadings(source: ByteSource, prefix: Buffer, complete: boolea
 }
 
 /**
- * A SQLite database (Cursor's state.vscdb) read as the keys of its key-value tables, which tell whose
- * it is: VS Code's own holds none of Cursor's.
+ * A SQLite database read as the keys of its key-value tables and its tables' columns, which tell whose
+ * it is: Cursor's state.vscdb by its keys (VS Code's own holds none of Cursor's), OpenCode's by its tables.
  */
 async function databaseReadings(source: ByteSource): Promise<Readings> {
-  const keys = await databaseKeys(source);
-  const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map() };
+  const { keys, tables } = await databaseShape(source);
+  const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map(), tables };
   return { readings: [{ layout: "database", shape }], failed: false, complete: true, json: false };
 }
 
@@ -531,6 +533,7 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
     listKeys: (key) => shape.listKeys?.get(key) ?? new Set(),
     emptyList: shape.topLevel === "array" && shape.emptyArray,
     text: shape.text ?? "",
+    tables: shape.tables ?? new Map(),
   };
 }
 

@@ -35,7 +35,10 @@ export interface Importer {
   howToGet: string;
   /**
    * The endings of the files it reads: files inside a zip or folder are looked at by them, and the web's
-   * file picker offers them. "" is a name without one (Google Drive's files).
+   * file picker offers them. "" is a name without one (Google Drive's files). An ending may be a whole
+   * name (OpenCode's "opencode.db"): a folder's databases are each loaded whole to be told apart, so
+   * only those named as the app names its own are (a `.db` of another app may be a gigabyte); a file
+   * passed alone is read whatever its name.
    */
   extensions: readonly string[];
   /**
@@ -75,9 +78,10 @@ export interface Importer {
    */
   companionFiles?: readonly string[];
   /**
-   * For a format kept in a SQLite database (Cursor's state.vscdb): reads the records its converter
-   * takes from the database's key-value tables (sqlite.ts). `detect` is then shown the tables' keys
-   * as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as its prefix `composerData:`).
+   * For a format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db): reads the
+   * records its converter takes from the database's tables (sqlite.ts). `detect` is then shown the
+   * key-value tables' keys as `sample.keys` (a key made of a prefix and an id, `composerData:<id>`, as
+   * its prefix `composerData:`) and every table's columns as `sample.tables`.
    */
   database?: DatabaseReader;
   /** Where the app keeps its chats on a machine, when it keeps them there (a coding agent's sessions): `mnemo import --apps` (app-folders.ts). */
@@ -127,6 +131,8 @@ export interface Sample {
    * line ends. A format that matches it is read as one record, the file's whole text (Layout `text`).
    */
   text: string;
+  /** A SQLite database's tables and their columns (OpenCode's `session`, `message`, `part`); none for any other file. */
+  tables: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Match {

@@ -1,9 +1,10 @@
-// The part of sql.js (which ships no types) that sqlite.ts, the Cursor fixtures' script and tests use.
+// The part of sql.js (which ships no types) that sqlite.ts, the Cursor and OpenCode fixtures' scripts and tests use.
 declare module "sql.js" {
   type SqlValue = number | string | Uint8Array | null;
   interface Statement {
     step(): boolean;
     get(): SqlValue[];
+    getAsObject(): Record<string, SqlValue>;
     free(): boolean;
   }
   interface Database {

@@ -1,6 +1,6 @@
-// A format kept in a SQLite database (Cursor's state.vscdb) is read through sql.js, SQLite compiled to
-// WebAssembly: no native build, nothing downloaded past the npm registry, on every Node mnemo runs on
-// (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
+// A format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db) is read through
+// sql.js, SQLite compiled to WebAssembly: no native build, nothing downloaded past the npm registry, on
+// every Node mnemo runs on (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
 // MAX_DATABASE_BYTES; the module is loaded only when a database is met, never by `--help` or a JSON import.
 // What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
 import { AppError, isAppError } from "../shared/errors.js";
@@ -34,38 +34,57 @@ export interface KeyValueStore {
   rows(table: string, from: string, to: string): Iterable<{ key: string; value: string | undefined }>;
 }
 
-/** Reads a database's records (Importer.database). */
-export type DatabaseReader = (store: KeyValueStore) => AsyncIterable<unknown> | Iterable<unknown>;
+/** A row of a query: its columns by name, a BLOB read as UTF-8 text, NULL as undefined. */
+export type Row = Readonly<Record<string, string | number | undefined>>;
 
-/** The keys of every key-value table, each `prefix:` once for keys made of one (`composerData:`), for a detector. */
-export async function databaseKeys(source: ByteSource): Promise<Set<string>> {
-  const store = await openStore(source);
+/** A database, read-only: its tables, its key-value tables, and the rows of a query over ordinary tables. */
+export interface DatabaseFile {
+  /** Every table, with its columns. */
+  readonly tables: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly keyValue: KeyValueStore;
+  /** The rows of a SELECT, one at a time: a table of a gigabyte is never held as one answer. */
+  select(sql: string, params?: Record<string, string | number>): Iterable<Row>;
+}
+
+/** Reads a database's records (Importer.database). */
+export type DatabaseReader = (db: DatabaseFile) => AsyncIterable<unknown> | Iterable<unknown>;
+
+/** What a detector is shown of a database (Sample.keys, Sample.tables). */
+export interface DatabaseShape {
+  /** The keys of every key-value table, each `prefix:` once for keys made of one (`composerData:`). */
+  keys: Set<string>;
+  tables: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** The database opened once to be shown to the detectors, then closed (the read opens it again). */
+export async function databaseShape(source: ByteSource): Promise<DatabaseShape> {
+  const db = await openDatabase(source);
   try {
     const keys = new Set<string>();
-    for (const table of store.tables) {
-      for (const key of store.keys(table)) keys.add(key.includes(":") ? key.slice(0, key.indexOf(":") + 1) : key);
+    for (const table of db.keyValue.tables) {
+      for (const key of db.keyValue.keys(table)) keys.add(key.includes(":") ? key.slice(0, key.indexOf(":") + 1) : key);
     }
-    return keys;
+    return { keys, tables: db.tables };
   } finally {
-    store.close();
+    db.close();
   }
 }
 
 /** The records `read` finds in the database, one after another; the whole file is counted read once it is loaded. */
 export async function* databaseRecords(source: ByteSource, tally: ByteTally, read: DatabaseReader): AsyncGenerator<RawRecord> {
-  const store = await openStore(source);
+  const db = await openDatabase(source);
   tally.add(source.size);
   try {
     let index = 0;
-    for await (const value of read(store)) yield { value, index: index++, byte: 0, repair: undefined };
+    for await (const value of read(db)) yield { value, index: index++, byte: 0, repair: undefined };
   } catch (error) {
     throw isAppError(error) ? error : damaged(source, error); // a page damaged past those detection read
   } finally {
-    store.close();
+    db.close();
   }
 }
 
-interface OpenStore extends KeyValueStore {
+interface OpenDatabase extends DatabaseFile {
   close(): void;
 }
 
@@ -74,7 +93,7 @@ type Database = InstanceType<SqlJs["Database"]>;
 
 let sqlJs: Promise<SqlJs> | undefined;
 
-async function openStore(source: ByteSource): Promise<OpenStore> {
+async function openDatabase(source: ByteSource): Promise<OpenDatabase> {
   const wal = await source.companion?.("-wal");
   if (source.size + (wal?.size ?? 0) > MAX_DATABASE_BYTES) throw tooLarge(source, wal?.size ?? 0);
   const file = await readAll(source);
@@ -84,17 +103,30 @@ async function openStore(source: ByteSource): Promise<OpenStore> {
   let db: Database | undefined;
   try {
     db = new Database(bytes);
-    return storeOf(db);
+    return databaseOf(db);
   } catch (error) {
     db?.close();
     throw damaged(source, error);
   }
 }
 
-function storeOf(db: Database): OpenStore {
-  const tables = (db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? [])
-    .map(([name]) => String(name))
-    .filter((name) => /^\w+$/.test(name) && hasKeyValueColumns(db, name));
+function databaseOf(db: Database): OpenDatabase {
+  const tables = new Map(
+    (db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? [])
+      .map(([name]) => String(name))
+      .filter((name) => /^\w+$/.test(name))
+      .map((name) => [name, columnsOf(db, name)] as const),
+  );
+  return {
+    tables,
+    keyValue: keyValueStore(db, tables),
+    select: (sql, params = {}) => selected(db, sql, params),
+    close: () => db.close(),
+  };
+}
+
+function keyValueStore(db: Database, all: ReadonlyMap<string, ReadonlySet<string>>): KeyValueStore {
+  const tables = [...all].filter(([, columns]) => columns.has("key") && columns.has("value")).map(([name]) => name);
   const known = (table: string) => {
     if (!tables.includes(table)) throw new Error(`no key-value table ${table}`);
     return table;
@@ -127,13 +159,27 @@ function storeOf(db: Database): OpenStore {
       ))
         yield { key: String(key), value: textOf(value) };
     },
-    close: () => db.close(),
   };
 }
 
-function hasKeyValueColumns(db: Database, table: string): boolean {
-  const columns = new Set((db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((column) => String(column[1])));
-  return columns.has("key") && columns.has("value");
+function columnsOf(db: Database, table: string): Set<string> {
+  return new Set((db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((column) => String(column[1])));
+}
+
+/** A SELECT's rows as objects. The database is a copy in memory, never written back; SELECT alone keeps a reader to reading it. */
+function* selected(db: Database, sql: string, params: Record<string, string | number>): Generator<Row> {
+  if (!/^\s*SELECT\b/i.test(sql)) throw new Error(`not a SELECT: ${sql}`);
+  const statement = db.prepare(sql, params);
+  try {
+    while (statement.step()) {
+      const row: Record<string, string | number | undefined> = {};
+      for (const [column, value] of Object.entries(statement.getAsObject()))
+        row[column] = typeof value === "number" ? value : textOf(value);
+      yield row;
+    }
+  } finally {
+    statement.free();
+  }
 }
 
 /** A statement's rows, one at a time (a table of a gigabyte is never held as one answer). */
@@ -187,7 +233,11 @@ function tooLarge(source: ByteSource, walSize: number): AppError {
       suggestion:
         "Copy the chats alone into a smaller database and import that: with Cursor closed, " +
         `sqlite3 state.vscdb "ATTACH 'cursor-chats.vscdb' AS chats; CREATE TABLE chats.cursorDiskKV AS SELECT * FROM cursorDiskKV ` +
-        `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"`,
+        `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"; ` +
+        // OpenCode's: its texts and tool calls without the tools' output (state), all mnemo reads of them.
+        `with OpenCode closed, sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT * FROM session; ` +
+        "CREATE TABLE chats.message AS SELECT * FROM message; CREATE TABLE chats.part AS SELECT id, message_id, session_id, time_created, " +
+        `time_updated, json_remove(data, '$.state') AS data FROM part WHERE json_extract(data, '$.type') IN ('text', 'tool')"`,
     },
   );
 }

@@ -13,7 +13,7 @@ export type ExportFormat = string;
  * A file of a text format (a Markdown transcript) is one record, its text, or one per section of a format
  * that heads each conversation with a line (Aider's history) (`text`, text-records.ts).
  * A Takeout activity page (HTML) is read record by record into the records of its JSON (`page`, activity-page/).
- * A SQLite database (Cursor's state.vscdb) is read into the records its format's `database` reader finds (`database`, sqlite.ts).
+ * A SQLite database (Cursor's state.vscdb, OpenCode's opencode.db) is read into the records its format's `database` reader finds (`database`, sqlite.ts).
  */
 export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page" | "database";
 

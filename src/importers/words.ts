@@ -44,7 +44,8 @@ export function formatLines(width = 100): string {
 
 /** The file endings the importers read, and zip archives: the web's file picker offers these (a name without one it cannot say). */
 export function fileTypes(): string[] {
-  return [".zip", ...new Set(IMPORTERS.flatMap((importer) => importer.extensions).filter((extension) => extension !== ""))];
+  const endings = IMPORTERS.flatMap((importer) => importer.extensions).filter((extension) => extension !== "");
+  return [".zip", ...new Set(endings.map((ending) => ending.slice(ending.lastIndexOf("."))))];
 }
 
 /** The README's table of formats (between its `formats` markers). */

@@ -113,6 +113,9 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "parse_amount now reads (12.50) as -12.50",
   },
+  "opencode-db/opencode.db": "opencode", // 1.2's database: the storage fixture's sessions, copied in as OpenCode copies them
+  "opencode-db/wal/opencode.db": "opencode", // its latest changes in the WAL beside it
+  "opencode-db/wal/opencode.db-wal": null, // the WAL, read with the database
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

@@ -21,12 +21,12 @@ import { FIXTURES, formatOf, importedFixtures } from "./fixture-table.js";
 
 import { COUNTS } from "./fixture-counts.js";
 
-/** The fixtures a detector may be shown: JSON, text and HTML files, databases (Cursor's), and files named without a type (Google Drive's). */
+/** The fixtures a detector may be shown: JSON, text and HTML files, databases (Cursor's, OpenCode's), and files named without a type (Google Drive's). */
 function exportFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return exportFiles(path);
-    return /\.(?:json|jsonl|ndjson|md|markdown|txt|html|vscdb)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name)
+    return /\.(?:json|jsonl|ndjson|md|markdown|txt|html|vscdb|db)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name)
       ? [relative(fixtures, path)]
       : [];
   });

@@ -14,8 +14,8 @@ export const cursor: Importer = {
   extensions: [".vscdb"],
   appFolders: [{ appData: "Cursor/User" }],
   detect: (sample) => (isCursorDatabase(sample) ? {} : undefined),
-  database: async function* (store) {
-    yield* (await import("./records.js")).cursorRecords(store);
+  database: async function* (db) {
+    yield* (await import("./records.js")).cursorRecords(db.keyValue);
   },
   convert: loaded(async () => (await import("./conversation.js")).cursorConversations),
 };

@@ -4,23 +4,34 @@
 // part/<message id>/<part id>.json (what was said: text, a tool call, reasoning…); versions before
 // mid-2025 kept them under storage/session/{info,message,part}/, the oldest messages with their parts
 // inside. Every file names its session, so they are read together (`grouped`), whatever the folders.
+// 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts).
 import { grouped, loaded, type Importer, type Sample } from "../importer.js";
+import { DATABASE_COLUMNS } from "./tables.js";
 
 export const opencode: Importer = {
   id: "opencode",
   name: "OpenCode",
   chatApp: true,
-  accepts: "~/.local/share/opencode or its storage folder (every session's session, message and part files), or a zip of it",
+  accepts:
+    "~/.local/share/opencode, its opencode.db database (1.2 and later), or its storage folder (every session's session, message and part files, before 1.2), or a zip of it",
   howToGet:
-    "OpenCode before 1.2 kept every session as JSON files on disk (1.2 and later keep them in opencode.db, not read yet): pass ~/.local/share/opencode/storage (on Windows, .local\\share\\opencode\\storage in your user folder).",
-  extensions: [".json"],
-  appFolders: [{ xdgData: "opencode/storage" }],
-  detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) ? {} : undefined),
+    "OpenCode keeps every session on disk, in ~/.local/share/opencode/opencode.db since 1.2 and as JSON files in ~/.local/share/opencode/storage before it: pass ~/.local/share/opencode (on Windows, .local\\share\\opencode in your user folder); what OpenCode has not yet written into the database, in the opencode.db-wal beside it, is read too.",
+  extensions: [".json", "opencode.db"],
+  appFolders: [{ xdgData: "opencode" }],
+  detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) || isDatabase(sample) ? {} : undefined),
+  database: async function* (db) {
+    yield* (await import("./database.js")).opencodeRows(db);
+  },
   convert: loaded(async () => {
     const { opencodeRecord, opencodeSessions } = await import("./storage.js");
     return grouped(opencodeRecord, opencodeSessions);
   }),
 };
+
+/** opencode.db: its tables, with the columns database.ts reads. */
+function isDatabase(sample: Sample): boolean {
+  return Object.entries(DATABASE_COLUMNS).every(([table, columns]) => columns.every((column) => sample.tables.get(table)?.has(column)));
+}
 
 /** OpenCode's ids: a prefix naming what they are, then time and random characters (id/id.ts). */
 function idsStartWith(sample: Sample, prefix: string): boolean {

@@ -19,19 +19,29 @@
 //   "reasoning" | … }], metadata: { sessionID, time } }`, its parts inside.
 // - A session's prompts alternate with the agent's runs, one assistant message each (agent-sessions.ts).
 //   Times: each message's `time.created`; the session ends at the last answer's `time.completed`.
+// - 1.2 and later keep the same records as rows of opencode.db (database.ts), read here as the files.
+//   A session, message or part met twice (~/.local/share/opencode holds both, the files copied into
+//   the database when OpenCode moved to it) is read once, as the database has it: OpenCode writes there
+//   since, so a session continued after the move is renamed and grown there alone.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
+import { isOpencodeRow, recordOfRow } from "./database.js";
 
-/** What one storage file gives: a session's info, a message's, or a part's piece of what was said. */
+/** What one storage file (or row of opencode.db) gives: a session's info, a message's, or a part's piece of what was said. */
 export type OpencodeItem = SessionInfo | MessageInfo | PartPiece;
 
-interface SessionInfo {
-  kind: "session";
+interface Stored {
   id: string;
+  /** Read from opencode.db, not a storage file: of an item in both, the database's is read. */
+  inDatabase: boolean;
+}
+
+interface SessionInfo extends Stored {
+  kind: "session";
   title: string | undefined;
   createdAt: string | undefined;
   subagent: boolean;
@@ -39,9 +49,8 @@ interface SessionInfo {
   skip: SkipReport;
 }
 
-interface MessageInfo {
+interface MessageInfo extends Stored {
   kind: "message";
-  id: string;
   sessionID: string;
   role: Utterance["role"] | undefined;
   createdAt: string | undefined;
@@ -51,9 +60,8 @@ interface MessageInfo {
   skip: SkipReport;
 }
 
-interface PartPiece {
+interface PartPiece extends Stored {
   kind: "part";
-  id: string;
   sessionID: string;
   messageID: string;
   piece: TurnPiece | undefined;
@@ -62,24 +70,26 @@ interface PartPiece {
 /** OpenCode's titles for a session not named yet (session/index.ts). */
 const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function opencodeRecord(record: unknown, context: RecordContext): OpencodeItem | undefined {
+export function opencodeRecord(value: unknown, context: RecordContext): OpencodeItem | undefined {
+  const inDatabase = isOpencodeRow(value);
+  const record = inDatabase ? recordOfRow(value, context) : value;
   if (!isObject(record)) return undefined;
   const id = nonEmptyString(record.id);
   if (id === undefined) return undefined;
-  if (id.startsWith("ses_")) return sessionInfo(record, id, context);
-  if (id.startsWith("msg_")) return messageInfo(record, id, context);
+  if (id.startsWith("ses_")) return sessionInfo(record, { id, inDatabase }, context);
+  if (id.startsWith("msg_")) return messageInfo(record, { id, inDatabase }, context);
   const sessionID = nonEmptyString(record.sessionID);
   const messageID = nonEmptyString(record.messageID);
   if (sessionID === undefined || messageID === undefined) return undefined;
-  return { kind: "part", id, sessionID, messageID, piece: partPiece(record) };
+  return { kind: "part", id, inDatabase, sessionID, messageID, piece: partPiece(record) };
 }
 
-function sessionInfo(record: JsonObject, id: string, context: RecordContext): SessionInfo {
+function sessionInfo(record: JsonObject, stored: Stored, context: RecordContext): SessionInfo {
   const title = nonEmptyString(record.title)?.trim();
   const time = isObject(record.time) ? record.time : {};
   return {
     kind: "session",
-    id,
+    ...stored,
     title: title === undefined || DEFAULT_TITLE.test(title) ? undefined : title,
     createdAt: isoFromTime(time.created),
     subagent: nonEmptyString(record.parentID) !== undefined,
@@ -88,7 +98,7 @@ function sessionInfo(record: JsonObject, id: string, context: RecordContext): Se
   };
 }
 
-function messageInfo(record: JsonObject, id: string, context: RecordContext): MessageInfo | undefined {
+function messageInfo(record: JsonObject, stored: Stored, context: RecordContext): MessageInfo | undefined {
   const metadata = isObject(record.metadata) ? record.metadata : undefined; // the first version's
   const sessionID = nonEmptyString(record.sessionID) ?? nonEmptyString(metadata?.sessionID);
   if (sessionID === undefined) return undefined;
@@ -96,7 +106,7 @@ function messageInfo(record: JsonObject, id: string, context: RecordContext): Me
   const compaction = record.role === "assistant" && record.summary === true;
   return {
     kind: "message",
-    id,
+    ...stored,
     sessionID,
     role: compaction ? undefined : record.role === "user" ? "human" : record.role === "assistant" ? "assistant" : undefined,
     createdAt: isoFromTime(time.created),
@@ -127,16 +137,16 @@ function v1Piece(part: unknown): TurnPiece | undefined {
 /** Every session read, from its files wherever they were. */
 export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
   const sessions = new Map<string, SessionInfo>();
-  const messages = new Map<string, MessageInfo[]>();
-  const parts = new Map<string, PartPiece[]>();
+  const messages = new Map<string, Map<string, MessageInfo>>();
+  const parts = new Map<string, Map<string, PartPiece>>();
   for (const item of items) {
-    if (item.kind === "session") sessions.set(item.id, item);
-    else if (item.kind === "message") pushTo(messages, item.sessionID, item);
-    else pushTo(parts, item.messageID, item);
+    if (item.kind === "session") put(sessions, item);
+    else if (item.kind === "message") setIn(messages, item.sessionID, item);
+    else setIn(parts, item.messageID, item);
   }
-  for (const [id, orphan] of messages) if (!sessions.has(id)) orphan[0]!.skip(WITHOUT_SESSION);
+  for (const [id, orphan] of messages) if (!sessions.has(id)) [...orphan.values()][0]!.skip(WITHOUT_SESSION);
   return [...sessions.values()].flatMap((session) => {
-    const conversation = conversationOf(session, messages.get(session.id) ?? [], parts);
+    const conversation = conversationOf(session, [...(messages.get(session.id)?.values() ?? [])], parts);
     return conversation === undefined ? [] : [conversation];
   });
 }
@@ -144,14 +154,18 @@ export function opencodeSessions(items: OpencodeItem[]): UploadConversation[] {
 const WITHOUT_SESSION =
   "sessions whose session file was not read (damaged, or not passed: pass ~/.local/share/opencode/storage, every file of a session)";
 
-function conversationOf(session: SessionInfo, messages: MessageInfo[], parts: Map<string, PartPiece[]>): UploadConversation | undefined {
+function conversationOf(
+  session: SessionInfo,
+  messages: MessageInfo[],
+  parts: Map<string, Map<string, PartPiece>>,
+): UploadConversation | undefined {
   if (session.subagent) {
     session.skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
     return undefined;
   }
   const read = byId(messages).flatMap((message) => {
     if (message.role === undefined) return [];
-    const pieces = message.pieces ?? byId(parts.get(message.id) ?? []).flatMap((part) => part.piece ?? []);
+    const pieces = message.pieces ?? byId([...(parts.get(message.id)?.values() ?? [])]).flatMap((part) => part.piece ?? []);
     const said: Utterance = { id: fittingId(message.id), role: message.role, pieces, time: message.createdAt };
     return [{ said, ended: { ...said, time: message.completedAt ?? message.createdAt } }];
   });
@@ -173,8 +187,14 @@ function byId<T extends { id: string }>(list: T[]): T[] {
   return [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+/** `item` under `key`, one of each id. */
+function setIn<T extends Stored>(map: Map<string, Map<string, T>>, key: string, item: T): void {
+  const items = map.get(key) ?? new Map<string, T>();
+  map.set(key, items);
+  put(items, item);
+}
+
+/** `item` by its id, in place of one read before unless that one is the database's and this is not. */
+function put<T extends Stored>(items: Map<string, T>, item: T): void {
+  if (items.get(item.id)?.inDatabase !== true || item.inDatabase) items.set(item.id, item);
 }
