@@ -19,8 +19,6 @@ export interface ByteSource {
   open(): Promise<Readable>;
   /** The file is UTF-16, and `open` hands out its text as UTF-8 (utf16.ts): byte offsets are of that text. */
   readonly encoding?: TextEncoding | undefined;
-  /** The file on disk named as this one with `suffix` after it (a database's `-wal`), when there is one. */
-  companion?(suffix: string): Promise<ByteSource | undefined>;
   /** The file named `name` in this one's folder (on disk, or in the same archive), when there is one. */
   sibling?(name: string): Promise<ByteSource | undefined>;
 }
@@ -76,7 +74,6 @@ export async function fileSource(path: string, label: string = path): Promise<By
     size: info.size,
     mtime: info.mtime,
     open: async () => createReadStream(path),
-    companion: (suffix) => fileSource(path + suffix, label + suffix).catch(() => undefined),
     sibling: (name) => fileSource(join(dirname(path), name)).catch(() => undefined),
   };
 }

@@ -3,6 +3,7 @@
 // every Node mnemo runs on (Node 20 has no node:sqlite). sql.js holds the whole file in memory, so a database is read up to
 // MAX_DATABASE_BYTES; the module is loaded only when a database is met, never by `--help` or a JSON import.
 // What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
+import { posix } from "node:path";
 import { AppError, isAppError } from "../shared/errors.js";
 import { readFailure } from "./json-error.js";
 import { withWal } from "./sqlite-wal.js";
@@ -94,7 +95,7 @@ type Database = InstanceType<SqlJs["Database"]>;
 let sqlJs: Promise<SqlJs> | undefined;
 
 async function openDatabase(source: ByteSource): Promise<OpenDatabase> {
-  const wal = await source.companion?.("-wal");
+  const wal = await source.sibling?.(`${posix.basename(source.path)}-wal`);
   if (source.size + (wal?.size ?? 0) > MAX_DATABASE_BYTES) throw tooLarge(source, wal?.size ?? 0);
   const file = await readAll(source);
   const bytes = wal === undefined || wal.size === 0 ? file : withWal(file, await readAll(wal));

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
@@ -139,6 +140,10 @@ describe("Cursor's databases", () => {
     mkdirSync(join(scratch, "without-wal"));
     copyFileSync(walDb, alone);
     expect(await titles(alone)).toEqual([["Dev server port", 2]]);
+    // Zipped with its -wal (a folder zipped to move it to another machine): read as on disk.
+    const zip = join(scratch, "wal.zip");
+    execFileSync("zip", ["-q", "-r", "-X", zip, "wal"], { cwd: join(fixtures, "cursor") });
+    expect(await titles(zip)).toEqual(await titles(walDb));
     // A WAL cut within its last frame: what was committed before it (the last message lost, and counted).
     const cut = join(scratch, "cut-wal", "state.vscdb");
     mkdirSync(join(scratch, "cut-wal"));
