@@ -331,6 +331,56 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("leaves out the code a thinking model ran while it reasoned, and its output", () => {
+    // As real GPT-5.1 Thinking exports of December 2025 write it (a conversation published in the
+    // code corpus): the model's python calls and their execution_output carry
+    // reasoning_status "is_reasoning", the code as a text part or as code; ChatGPT folds them into
+    // the thinking panel. A GPT-4o code interpreter cell has no such flag and is shown (the fixture).
+    const reasoning = { reasoning_status: "is_reasoning", reasoning_title: "Counting words per chapter" };
+    const record = {
+      id: "c-thinking-python",
+      title: "Feedback on manuscript",
+      current_node: "a5",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("How long is my manuscript?") }),
+        a1: gpt5Answer("a1", "u1", { recipient: "all", metadata: reasoning, content: { content_type: "thoughts", thoughts: [] } }),
+        a2: gpt5Answer("a2", "a1", {
+          recipient: "python",
+          metadata: reasoning,
+          content: gpt5Text("sum(len(ch.split()) for ch in chapters)"),
+        }),
+        t2: gpt5Node("t2", "a2", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          metadata: reasoning,
+          content: { content_type: "execution_output", text: "17058" },
+        }),
+        a3: gpt5Answer("a3", "t2", {
+          recipient: "python",
+          metadata: reasoning,
+          content: { content_type: "code", language: "unknown", text: "print(text[400:1000])" },
+        }),
+        t3: gpt5Node("t3", "a3", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          metadata: reasoning,
+          content: { content_type: "execution_output", text: "The assistant resets the switch." },
+        }),
+        a4: gpt5Answer("a4", "t3", {
+          recipient: "all",
+          metadata: { reasoning_status: "reasoning_ended" },
+          content: { content_type: "reasoning_recap", content: "Thought for 1m 8s" },
+        }),
+        a5: gpt5Answer("a5", "a4", { recipient: "all", content: gpt5Text("It runs to about 17,000 words.") }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.content])).toEqual([
+      ["u1", "How long is my manuscript?"],
+      ["a5", "It runs to about 17,000 words."],
+    ]);
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

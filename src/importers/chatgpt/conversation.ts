@@ -174,7 +174,7 @@ function visibleText(message: JsonObject, canvas: Canvas, unanswered: boolean): 
   if (role === "assistant" && recipient !== undefined && recipient !== "all") {
     if (recipient === "canmore.create_textdoc") return canvasDocument(content, canvas);
     if (recipient === "canmore.update_textdoc") return canvasEdit(content, canvas);
-    if (CODE_TOOLS.has(recipient)) return codeCell(content);
+    if (CODE_TOOLS.has(recipient)) return isReasoningStep(message, recipient) ? undefined : codeCell(content);
     return undefined;
   }
   if (role === "assistant" && !isAnswer(message, content) && !(unanswered && isPreamble(message, content))) return undefined;
@@ -246,6 +246,16 @@ function canvasEdit(content: JsonObject, canvas: Canvas): string | undefined {
   return `${canvas.name === undefined ? "[document edit]" : `[document edit: ${canvas.name}]`}\n${replacements.join("\n\n")}`;
 }
 
+/**
+ * Code a thinking model (GPT-5 Thinking and later) ran while it reasoned, or that code's output:
+ * exports flag both `reasoning_status: "is_reasoning"`, and ChatGPT shows them folded in the
+ * thinking panel, not in the answer. `python_user_visible` is the tool whose output is meant for
+ * the user (a table, a chart), so its cells are kept whenever they ran.
+ */
+function isReasoningStep(message: JsonObject, tool: string): boolean {
+  return tool === "python" && isObject(message.metadata) && message.metadata.reasoning_status === "is_reasoning";
+}
+
 /** Code the assistant ran (code interpreter), as a fenced block in its language. */
 function codeCell(content: JsonObject): string | undefined {
   const code = stringOf(content.text)?.trim();
@@ -261,7 +271,9 @@ function codeCell(content: JsonObject): string | undefined {
 function toolResult(message: JsonObject, content: JsonObject): string | undefined {
   const tool = isObject(message.author) ? (stringOf(message.author.name) ?? "") : "";
   const type = stringOf(content.content_type);
-  if (CODE_TOOLS.has(tool) && type === "execution_output") return cellOutput(stringOf(content.text) ?? "");
+  if (CODE_TOOLS.has(tool) && type === "execution_output") {
+    return isReasoningStep(message, tool) ? undefined : cellOutput(stringOf(content.text) ?? "");
+  }
   const report = researchReport(message);
   if (report !== undefined) return report;
   if (type === "multimodal_text" && Array.isArray(content.parts)) {
