@@ -332,15 +332,16 @@ describe("ChatGPT conversations.json", () => {
   });
 
   it("leaves out the code a thinking model ran while it reasoned, and its output", () => {
-    // As real GPT-5.1 Thinking exports of December 2025 write it (a conversation published in the
-    // code corpus): the model's python calls and their execution_output carry
-    // reasoning_status "is_reasoning", the code as a text part or as code; ChatGPT folds them into
-    // the thinking panel. A GPT-4o code interpreter cell has no such flag and is shown (the fixture).
+    // As real exports write it (conversations published in the code corpus): GPT-5.1 Thinking's
+    // python calls and their execution_output carry reasoning_status "is_reasoning" (December
+    // 2025), the code as a text part or as code; GPT-5 Thinking's are on the commentary channel
+    // (November 2025). ChatGPT folds them into the thinking panel. A GPT-4o code interpreter cell
+    // has neither and is shown (the fixture).
     const reasoning = { reasoning_status: "is_reasoning", reasoning_title: "Counting words per chapter" };
     const record = {
       id: "c-thinking-python",
       title: "Feedback on manuscript",
-      current_node: "a5",
+      current_node: "b2",
       mapping: {
         u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("How long is my manuscript?") }),
         a1: gpt5Answer("a1", "u1", { recipient: "all", metadata: reasoning, content: { content_type: "thoughts", thoughts: [] } }),
@@ -372,12 +373,23 @@ describe("ChatGPT conversations.json", () => {
           content: { content_type: "reasoning_recap", content: "Thought for 1m 8s" },
         }),
         a5: gpt5Answer("a5", "a4", { recipient: "all", content: gpt5Text("It runs to about 17,000 words.") }),
+        u2: gpt5Node("u2", "a5", { author: { role: "user" }, content: gpt5Text("Summarise each novella bible.") }),
+        b1: gpt5Answer("b1", "u2", { recipient: "python", channel: "commentary", content: gpt5Text("records = parse(root)") }),
+        s1: gpt5Node("s1", "b1", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          channel: "commentary",
+          content: { content_type: "execution_output", text: "{'json_extracts': '/mnt/data/Extracts.json'}" },
+        }),
+        b2: gpt5Answer("b2", "s1", { recipient: "all", channel: "final", content: gpt5Text("N01 opens in the forge.") }),
       },
     };
     const messages = chatgptConversation(record, recordContext())!.conversation.messages;
     expect(messages.map((m) => [m.id, m.content])).toEqual([
       ["u1", "How long is my manuscript?"],
       ["a5", "It runs to about 17,000 words."],
+      ["u2", "Summarise each novella bible."],
+      ["b2", "N01 opens in the forge."],
     ]);
   });
 

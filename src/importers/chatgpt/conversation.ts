@@ -248,12 +248,14 @@ function canvasEdit(content: JsonObject, canvas: Canvas): string | undefined {
 
 /**
  * Code a thinking model (GPT-5 Thinking and later) ran while it reasoned, or that code's output:
- * exports flag both `reasoning_status: "is_reasoning"`, and ChatGPT shows them folded in the
- * thinking panel, not in the answer. `python_user_visible` is the tool whose output is meant for
- * the user (a table, a chart), so its cells are kept whenever they ran.
+ * GPT-5.1's exports flag both `reasoning_status: "is_reasoning"`, GPT-5's put both on the
+ * commentary channel, and ChatGPT shows them folded in the thinking panel, not in the answer.
+ * `python_user_visible` is the tool whose output is meant for the user (a table, a chart), so its
+ * cells are kept whenever they ran.
  */
 function isReasoningStep(message: JsonObject, tool: string): boolean {
-  return tool === "python" && isObject(message.metadata) && message.metadata.reasoning_status === "is_reasoning";
+  const flagged = isObject(message.metadata) && message.metadata.reasoning_status === "is_reasoning";
+  return tool === "python" && (flagged || message.channel === "commentary");
 }
 
 /** Code the assistant ran (code interpreter), as a fenced block in its language. */
