@@ -393,6 +393,57 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("leaves out what the agent sent in the user's name to go on (is_auto_proceed_message), keeping what it asked", () => {
+    // As a real agent-mode export of August 2025 writes it (a conversation published in the code
+    // corpus): the agent's reply waits for an answer (auto_proceed_timeout_seconds) on the
+    // commentary channel; none came, so ChatGPT sent "Please proceed. …" as a user message with
+    // is_auto_proceed_message, and a "Continue" (weight 0) on a branch left behind.
+    const agent = { n7jupd_message: true };
+    const record = {
+      id: "c-agent",
+      title: "Engaging narrative elements",
+      current_node: "a3",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("**Prologue**\n\nVael perched atop Meridian's spire.") }),
+        a1: gpt5Answer("a1", "u1", {
+          recipient: "all",
+          channel: "commentary",
+          metadata: { ...agent, auto_proceed_timeout_seconds: 60 },
+          content: gpt5Text("Your prologue sets a vivid mood."),
+        }),
+        u2: gpt5Node("u2", "a1", {
+          author: { role: "user" },
+          metadata: { is_auto_proceed_message: true },
+          content: gpt5Text("Please proceed. Do not ask any additional follow-up questions."),
+        }),
+        u3: gpt5Node("u3", "a1", {
+          author: { role: "user" },
+          weight: 0,
+          metadata: { is_auto_proceed_message: true, system_hints: ["agent"] },
+          content: gpt5Text("Continue"),
+        }),
+        a2: gpt5Answer("a2", "u2", {
+          recipient: "all",
+          channel: "commentary",
+          metadata: agent,
+          content: gpt5Text("I'll write Chapter 5."),
+        }),
+        a3: gpt5Answer("a3", "a2", {
+          recipient: "all",
+          channel: "final",
+          metadata: agent,
+          content: gpt5Text("**Chapter 5: The Final Circuit**"),
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.role, m.content])).toEqual([
+      ["u1", "human", "**Prologue**\n\nVael perched atop Meridian's spire."],
+      ["a1", "assistant", "Your prologue sets a vivid mood."],
+      ["a3", "assistant", "**Chapter 5: The Final Circuit**"],
+    ]);
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

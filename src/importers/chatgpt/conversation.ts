@@ -206,8 +206,14 @@ function roleOf(message: JsonObject): UploadMessage["role"] | "tool" | undefined
   return undefined; // system messages are not part of the visible conversation
 }
 
+/**
+ * A message the chat does not show as said: one hidden from view, or the "Continue" / "Please
+ * proceed…" that ChatGPT's agent sends in the user's name when it goes on without an answer
+ * (`is_auto_proceed_message`); the turn it opens still ends the one before it.
+ */
 function isHidden(message: JsonObject): boolean {
-  return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
+  const metadata = isObject(message.metadata) ? message.metadata : {};
+  return metadata.is_visually_hidden_from_conversation === true || metadata.is_auto_proceed_message === true;
 }
 
 /** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part (JSON text or an object). */
