@@ -444,6 +444,27 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("quotes the passage a reply to a selection answers (targeted_reply) above the user's words", () => {
+    // As a real export of March 2026 writes it (a deep-research conversation published in the code
+    // corpus): the user selected a heading of the answer and replied to it.
+    const record = {
+      id: "c-reply",
+      title: "High-demand services",
+      current_node: "u2",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("What do people buy every day?") }),
+        a1: gpt5Answer("a1", "u1", { recipient: "all", content: gpt5Text("## Everyday high-demand resources\n\nWater filters, …") }),
+        u2: gpt5Node("u2", "a1", {
+          author: { role: "user" },
+          metadata: { targeted_reply: "Everyday high-demand resources", targeted_reply_label: "Everyday high-demand resources" },
+          content: gpt5Text("not products. services"),
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => m.content)[2]).toBe("> Everyday high-demand resources\n\nnot products. services");
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

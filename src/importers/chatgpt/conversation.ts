@@ -178,7 +178,19 @@ function visibleText(message: JsonObject, canvas: Canvas, unanswered: boolean): 
     return undefined;
   }
   if (role === "assistant" && !isAnswer(message, content) && !(unanswered && isPreamble(message, content))) return undefined;
-  return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+  const text = [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+  return role === "human" ? withQuotedReply(message, text) : text;
+}
+
+/**
+ * A reply to a passage the user selected in an answer ("Reply" on a selection): the chat shows the
+ * passage, `metadata.targeted_reply`, quoted above the user's words, which often only make sense
+ * with it ("not products. services").
+ */
+function withQuotedReply(message: JsonObject, text: string): string {
+  const quoted = isObject(message.metadata) ? stringOf(message.metadata.targeted_reply)?.trim() : undefined;
+  if (!quoted || text === "") return text;
+  return `${quoted.replace(/^/gm, "> ")}\n\n${text}`;
 }
 
 /**
