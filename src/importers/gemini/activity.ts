@@ -14,7 +14,9 @@
 //
 // A record's answer is every item of its `safeHtmlItem`, in order: a long answer arrives as several
 // items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
-// ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
+// ("Selected preferred draft", with no text), which is not a prompt and is counted as such. A Canvas
+// Gemini wrote is a record of its own too ("Created Gemini Canvas titled …"), its text in `subtitles`:
+// kept as Gemini's document; it links to no chat, so it joins the session of unlinked records at its time.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
@@ -179,8 +181,9 @@ function canvasOf(record: JsonObject): { name: string; text: string } | undefine
   const [first = "", ...more] = (stringOf(record.title) ?? "").split("\n");
   if (!/\bCanvas\b/.test(first)) return undefined;
   const subtitles = arrayOf(record.subtitles)
-    .filter((subtitle) => isObject(subtitle) && subtitle.url === undefined)
-    .map((subtitle) => (isObject(subtitle) ? (stringOf(subtitle.name) ?? "") : ""));
+    .filter(isObject)
+    .filter((subtitle) => subtitle.url === undefined)
+    .map((subtitle) => stringOf(subtitle.name) ?? "");
   const text = [...more, ...subtitles].join("\n").trim();
   return text === "" ? undefined : { name: first.replace(CANVAS_TITLE, "").trim(), text };
 }
@@ -299,11 +302,8 @@ function turnMessages(turn: Turn): UploadMessage[] {
 }
 
 function titleOf(turns: Turn[]): string {
-  const prompt = (turns.find((turn) => turn.prompt !== "")?.prompt ?? turns.find((turn) => turn.canvasName)?.canvasName)?.replace(
-    /\s+/g,
-    " ",
-  );
-  return prompt === undefined ? "Untitled" : cutText(prompt, TITLE_CHARS);
+  const named = turns.find((turn) => turn.prompt !== "")?.prompt ?? turns.find((turn) => turn.canvasName)?.canvasName;
+  return named === undefined ? "Untitled" : cutText(named.replace(/\s+/g, " "), TITLE_CHARS);
 }
 
 function compare(a: string, b: string): number {
