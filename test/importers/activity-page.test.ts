@@ -180,8 +180,38 @@ describe("Gemini's My Activity page imported", () => {
     expect(plant![0]).toBe("What plant is this?\n[file: IMG_0042 (1).jpg]");
     expect(pizza![1]).toBe("350 g of water (500 × 0.70). For the rest:\n\n- 10 g of salt\n- 3 g of dry yeast");
     expect(skipped).toEqual({
-      "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)": 2,
+      "Gemini activity that is neither a prompt nor an answer (feedback, settings, an empty Canvas, a Gem used, a draft chosen)": 2,
     });
+  });
+
+  it("keeps a Canvas's text, written in the lines before the time, as Gemini's document; an empty Canvas is left out", async () => {
+    // The page's shape as public converters of real Takeouts read it (a Canvas's text as lines
+    // between "Created Gemini Canvas titled …" and the time; a bare title line and the time when empty).
+    const dir = await mkdtemp(join(tmpdir(), "mnemo-page-"));
+    try {
+      const html = join(dir, "MyActivity.html");
+      await writeFile(
+        html,
+        pageOf([
+          cell(
+            "Created Gemini Canvas titled&nbsp;Packing list<br>Wool sweater<br>Rain jacket &amp; boots<br>Feb 2, 2026, 7:28:02\u202fAM PST<br>",
+          ),
+          cell("Created Gemini Canvas titled&nbsp;A thing<br>Feb 2, 2026, 7:27:00\u202fAM PST<br>"),
+          cell("Prompted&nbsp;What should I pack for Iceland?<br>Feb 2, 2026, 7:25:02\u202fAM PST<br><p>Layers.</p>"),
+        ]),
+      );
+      const { conversations, skipped } = await collectWithSkips(html);
+      expect(conversations.flatMap(({ conversation }) => conversation.messages.map((m) => [m.role, m.content]))).toEqual([
+        ["human", "What should I pack for Iceland?"],
+        ["assistant", "Layers."],
+        ["assistant", "[document: Packing list]\nWool sweater\nRain jacket & boots"],
+      ]);
+      expect(skipped).toEqual({
+        "Gemini activity that is neither a prompt nor an answer (feedback, settings, an empty Canvas, a Gem used, a draft chosen)": 1,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("gives the conversations and ids the same account's JSON gives, a session not cut at midnight (the page's nor UTC's)", async () => {

@@ -331,6 +331,140 @@ describe("ChatGPT conversations.json", () => {
     ]);
   });
 
+  it("leaves out the code a thinking model ran while it reasoned, and its output", () => {
+    // As real exports write it (conversations published in the code corpus): GPT-5.1 Thinking's
+    // python calls and their execution_output carry reasoning_status "is_reasoning" (December
+    // 2025), the code as a text part or as code; GPT-5 Thinking's are on the commentary channel
+    // (November 2025). ChatGPT folds them into the thinking panel. A GPT-4o code interpreter cell
+    // has neither and is shown (the fixture).
+    const reasoning = { reasoning_status: "is_reasoning", reasoning_title: "Counting words per chapter" };
+    const record = {
+      id: "c-thinking-python",
+      title: "Feedback on manuscript",
+      current_node: "b2",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("How long is my manuscript?") }),
+        a1: gpt5Answer("a1", "u1", { recipient: "all", metadata: reasoning, content: { content_type: "thoughts", thoughts: [] } }),
+        a2: gpt5Answer("a2", "a1", {
+          recipient: "python",
+          metadata: reasoning,
+          content: gpt5Text("sum(len(ch.split()) for ch in chapters)"),
+        }),
+        t2: gpt5Node("t2", "a2", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          metadata: reasoning,
+          content: { content_type: "execution_output", text: "17058" },
+        }),
+        a3: gpt5Answer("a3", "t2", {
+          recipient: "python",
+          metadata: reasoning,
+          content: { content_type: "code", language: "unknown", text: "print(text[400:1000])" },
+        }),
+        t3: gpt5Node("t3", "a3", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          metadata: reasoning,
+          content: { content_type: "execution_output", text: "The assistant resets the switch." },
+        }),
+        a4: gpt5Answer("a4", "t3", {
+          recipient: "all",
+          metadata: { reasoning_status: "reasoning_ended" },
+          content: { content_type: "reasoning_recap", content: "Thought for 1m 8s" },
+        }),
+        a5: gpt5Answer("a5", "a4", { recipient: "all", content: gpt5Text("It runs to about 17,000 words.") }),
+        u2: gpt5Node("u2", "a5", { author: { role: "user" }, content: gpt5Text("Summarise each novella bible.") }),
+        b1: gpt5Answer("b1", "u2", { recipient: "python", channel: "commentary", content: gpt5Text("records = parse(root)") }),
+        s1: gpt5Node("s1", "b1", {
+          author: { role: "tool", name: "python" },
+          recipient: "all",
+          channel: "commentary",
+          content: { content_type: "execution_output", text: "{'json_extracts': '/mnt/data/Extracts.json'}" },
+        }),
+        b2: gpt5Answer("b2", "s1", { recipient: "all", channel: "final", content: gpt5Text("N01 opens in the forge.") }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.content])).toEqual([
+      ["u1", "How long is my manuscript?"],
+      ["a5", "It runs to about 17,000 words."],
+      ["u2", "Summarise each novella bible."],
+      ["b2", "N01 opens in the forge."],
+    ]);
+  });
+
+  it("leaves out what the agent sent in the user's name to go on (is_auto_proceed_message), keeping what it asked", () => {
+    // As a real agent-mode export of August 2025 writes it (a conversation published in the code
+    // corpus): the agent's reply waits for an answer (auto_proceed_timeout_seconds) on the
+    // commentary channel; none came, so ChatGPT sent "Please proceed. …" as a user message with
+    // is_auto_proceed_message, and a "Continue" (weight 0) on a branch left behind.
+    const agent = { n7jupd_message: true };
+    const record = {
+      id: "c-agent",
+      title: "Engaging narrative elements",
+      current_node: "a3",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("**Prologue**\n\nVael perched atop Meridian's spire.") }),
+        a1: gpt5Answer("a1", "u1", {
+          recipient: "all",
+          channel: "commentary",
+          metadata: { ...agent, auto_proceed_timeout_seconds: 60 },
+          content: gpt5Text("Your prologue sets a vivid mood."),
+        }),
+        u2: gpt5Node("u2", "a1", {
+          author: { role: "user" },
+          metadata: { is_auto_proceed_message: true },
+          content: gpt5Text("Please proceed. Do not ask any additional follow-up questions."),
+        }),
+        u3: gpt5Node("u3", "a1", {
+          author: { role: "user" },
+          weight: 0,
+          metadata: { is_auto_proceed_message: true, system_hints: ["agent"] },
+          content: gpt5Text("Continue"),
+        }),
+        a2: gpt5Answer("a2", "u2", {
+          recipient: "all",
+          channel: "commentary",
+          metadata: agent,
+          content: gpt5Text("I'll write Chapter 5."),
+        }),
+        a3: gpt5Answer("a3", "a2", {
+          recipient: "all",
+          channel: "final",
+          metadata: agent,
+          content: gpt5Text("**Chapter 5: The Final Circuit**"),
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => [m.id, m.role, m.content])).toEqual([
+      ["u1", "human", "**Prologue**\n\nVael perched atop Meridian's spire."],
+      ["a1", "assistant", "Your prologue sets a vivid mood."],
+      ["a3", "assistant", "**Chapter 5: The Final Circuit**"],
+    ]);
+  });
+
+  it("quotes the passage a reply to a selection answers (targeted_reply) above the user's words", () => {
+    // As a real export of March 2026 writes it (a deep-research conversation published in the code
+    // corpus): the user selected a heading of the answer and replied to it.
+    const record = {
+      id: "c-reply",
+      title: "High-demand services",
+      current_node: "u2",
+      mapping: {
+        u1: gpt5Node("u1", null, { author: { role: "user" }, content: gpt5Text("What do people buy every day?") }),
+        a1: gpt5Answer("a1", "u1", { recipient: "all", content: gpt5Text("## Everyday high-demand resources\n\nWater filters, …") }),
+        u2: gpt5Node("u2", "a1", {
+          author: { role: "user" },
+          metadata: { targeted_reply: "Everyday high-demand resources", targeted_reply_label: "Everyday high-demand resources" },
+          content: gpt5Text("not products. services"),
+        }),
+      },
+    };
+    const messages = chatgptConversation(record, recordContext())!.conversation.messages;
+    expect(messages.map((m) => m.content)[2]).toBe("> Everyday high-demand resources\n\nnot products. services");
+  });
+
   it("is detected by structure, whatever the file is called", async () => {
     const renamed = join(tmp, "data.json");
     await copyFile(plainFile, renamed);

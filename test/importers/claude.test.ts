@@ -86,6 +86,9 @@ describe("Claude conversations.json", () => {
               input: { command: "create", title: "fib.py", content: "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)" },
             },
             { type: "tool_use", name: "artifacts", input: { command: "update", id: "fib", old_str: "n < 2", new_str: "n <= 1" } },
+            // Written again whole: real exports' artifact commands are create, update and rewrite
+            // (Sinity/polylogue's schema of claude.ai exports, 2026), a rewrite naming the id only.
+            { type: "tool_use", name: "artifacts", input: { command: "rewrite", id: "fib", content: "from functools import cache" } },
             { type: "tool_use", name: "create_file", input: { path: "/notes/plan.md", file_text: "Plan: memoise it." } },
             {
               type: "tool_use",
@@ -101,6 +104,7 @@ describe("Claude conversations.json", () => {
     expect(messages.map((m) => m.content)).toEqual([
       "Write fib in Python",
       "Here it is:\n\n[artifact: fib.py]\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n[artifact edit: fib]\nn <= 1\n\n" +
+        "[artifact: fib]\nfrom functools import cache\n\n" +
         "[file: /notes/plan.md]\nPlan: memoise it.\n\n[file edit: /notes/plan.md]\nmemoise it with lru_cache",
     ]);
   });

@@ -20,7 +20,7 @@ const humans = (conversations: Awaited<ReturnType<typeof collect>>) =>
 const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
-  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, an empty Canvas, a Gem used, a draft chosen)",
 };
 
 describe("a Japanese Takeout", () => {
@@ -124,7 +124,8 @@ describe("Gemini records of 2026", () => {
     expect(skipped).toEqual({
       [SKIPPED.otherProduct]: raw.filter((r) => !/gemini|bard/i.test(r.header)).length,
       [SKIPPED.undated]: raw.filter((r) => r.time === "").length,
-      [SKIPPED.notAPrompt]: raw.filter((r) => /^(Used|Gave|Created|Selected) /.test(r.title)).length,
+      // A Canvas with its text is kept (below), not counted as left out.
+      [SKIPPED.notAPrompt]: raw.filter((r) => /^(Used|Gave|Selected) /.test(r.title)).length,
     });
     expect(conversations.map((c) => c.conversation.id)).toEqual([
       "gemini-day-2023-06-01",
@@ -133,6 +134,7 @@ describe("Gemini records of 2026", () => {
       "gemini-day-2026-01-12",
       "gemini-app-9a9a9a9a3b3b3b3b",
       "gemini-app-5c5c5c5c1d1d1d1d",
+      "gemini-day-2026-01-16",
       "gemini-day-2026-01-17",
     ]);
   });
@@ -159,6 +161,17 @@ describe("Gemini records of 2026", () => {
       "Three that fit a club:\n\n- Trail Blazers of the North\n- The Summit Seekers\n\nBoots and Views is the friendliest of them.",
     ]);
     expect(Object.keys(skipped).filter((reason) => /draft/.test(reason) && reason !== SKIPPED.notAPrompt)).toEqual([]);
+  });
+
+  it("keeps the text of a Canvas Gemini wrote as its document, named, with no words of the user's", async () => {
+    // Takeout writes a Canvas as its own record, "Created Gemini Canvas titled …", its text in
+    // `subtitles` (public converters of real exports read it there, and from the page's lines before
+    // the time); one real export of 2,061 records had 68 of them.
+    const canvas = (await collect(path)).find((c) => c.conversation.id === "gemini-day-2026-01-16")!.conversation;
+    expect(canvas.title).toBe("Trip budget");
+    expect(canvas.messages.map((m) => [m.role, m.content])).toEqual([
+      ["assistant", "[document: Trip budget]\nFlights 240 €, hotel 3 nights 330 €, food 150 €."],
+    ]);
   });
 
   it("does not take a Search record for Gemini's because its words or link mention gemini", async () => {

@@ -105,6 +105,31 @@ describe("Gemini My Activity.json", () => {
     );
   });
 
+  it("strips 'Added chat from link: ', the verb of a prompt in a chat continued from a shared link", async () => {
+    // As real Takeouts of 2026 write it (public readers of them, in JSON and on the page, all read
+    // the record as a prompt and its answer).
+    const path = join(tmp, "shared-link.json");
+    const record = (title: string, time: string, html: string) => ({
+      header: "Gemini Apps",
+      title,
+      time,
+      products: ["Gemini Apps"],
+      safeHtmlItem: [{ html }],
+    });
+    await writeFile(
+      path,
+      JSON.stringify([
+        record("Prompted And the dose?", "2026-05-03T01:58:00Z", "<p>Usually 200 mg.</p>"),
+        record("Added chat from link: Tell me about quinidine in Brugada syndrome", "2026-05-03T01:52:14Z", "<p>Quinidine…</p>"),
+      ]),
+    );
+    const [conversation] = await collect(path);
+    expect(conversation?.conversation.messages.filter((m) => m.role === "human").map((m) => m.content)).toEqual([
+      "Tell me about quinidine in Brugada syndrome",
+      "And the dose?",
+    ]);
+  });
+
   it("ignores other Google products and activity without a prompt or response", async () => {
     const texts = (await collect(activityFile)).flatMap((c) => c.conversation.messages.map((m) => m.content)).join("\n");
     expect(texts).not.toContain("Searched for");

@@ -174,11 +174,23 @@ function visibleText(message: JsonObject, canvas: Canvas, unanswered: boolean): 
   if (role === "assistant" && recipient !== undefined && recipient !== "all") {
     if (recipient === "canmore.create_textdoc") return canvasDocument(content, canvas);
     if (recipient === "canmore.update_textdoc") return canvasEdit(content, canvas);
-    if (CODE_TOOLS.has(recipient)) return codeCell(content);
+    if (CODE_TOOLS.has(recipient)) return isReasoningStep(message, recipient) ? undefined : codeCell(content);
     return undefined;
   }
   if (role === "assistant" && !isAnswer(message, content) && !(unanswered && isPreamble(message, content))) return undefined;
-  return [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+  const text = [contentText(content, role), ...attachmentPlaceholders(message)].filter((piece) => piece !== "").join("\n");
+  return role === "human" ? withQuotedReply(message, text) : text;
+}
+
+/**
+ * A reply to a passage the user selected in an answer ("Reply" on a selection): the chat shows the
+ * passage, `metadata.targeted_reply`, quoted above the user's words, which often only make sense
+ * with it ("not products. services").
+ */
+function withQuotedReply(message: JsonObject, text: string): string {
+  const quoted = isObject(message.metadata) ? stringOf(message.metadata.targeted_reply)?.trim() : undefined;
+  if (!quoted || text === "") return text;
+  return `${quoted.replace(/^/gm, "> ")}\n\n${text}`;
 }
 
 /**
@@ -206,8 +218,14 @@ function roleOf(message: JsonObject): UploadMessage["role"] | "tool" | undefined
   return undefined; // system messages are not part of the visible conversation
 }
 
+/**
+ * A message the chat does not show as said: one hidden from view, or the "Continue" / "Please
+ * proceed…" that ChatGPT's agent sends in the user's name when it goes on without an answer
+ * (`is_auto_proceed_message`); the turn it opens still ends the one before it.
+ */
 function isHidden(message: JsonObject): boolean {
-  return isObject(message.metadata) && message.metadata.is_visually_hidden_from_conversation === true;
+  const metadata = isObject(message.metadata) ? message.metadata : {};
+  return metadata.is_visually_hidden_from_conversation === true || metadata.is_auto_proceed_message === true;
 }
 
 /** A JSON payload of a canvas call: in `content.text` (content type `code`), or a text message's only part (JSON text or an object). */
@@ -246,6 +264,18 @@ function canvasEdit(content: JsonObject, canvas: Canvas): string | undefined {
   return `${canvas.name === undefined ? "[document edit]" : `[document edit: ${canvas.name}]`}\n${replacements.join("\n\n")}`;
 }
 
+/**
+ * Code a thinking model (GPT-5 Thinking and later) ran while it reasoned, or that code's output:
+ * GPT-5.1's exports flag both `reasoning_status: "is_reasoning"`, GPT-5's put both on the
+ * commentary channel, and ChatGPT shows them folded in the thinking panel, not in the answer.
+ * `python_user_visible` is the tool whose output is meant for the user (a table, a chart), so its
+ * cells are kept whenever they ran.
+ */
+function isReasoningStep(message: JsonObject, tool: string): boolean {
+  const flagged = isObject(message.metadata) && message.metadata.reasoning_status === "is_reasoning";
+  return tool === "python" && (flagged || message.channel === "commentary");
+}
+
 /** Code the assistant ran (code interpreter), as a fenced block in its language. */
 function codeCell(content: JsonObject): string | undefined {
   const code = stringOf(content.text)?.trim();
@@ -261,7 +291,9 @@ function codeCell(content: JsonObject): string | undefined {
 function toolResult(message: JsonObject, content: JsonObject): string | undefined {
   const tool = isObject(message.author) ? (stringOf(message.author.name) ?? "") : "";
   const type = stringOf(content.content_type);
-  if (CODE_TOOLS.has(tool) && type === "execution_output") return cellOutput(stringOf(content.text) ?? "");
+  if (CODE_TOOLS.has(tool) && type === "execution_output") {
+    return isReasoningStep(message, tool) ? undefined : cellOutput(stringOf(content.text) ?? "");
+  }
   const report = researchReport(message);
   if (report !== undefined) return report;
   if (type === "multimodal_text" && Array.isArray(content.parts)) {

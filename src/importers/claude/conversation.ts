@@ -227,9 +227,14 @@ function writtenDocument(block: JsonObject): string | undefined {
   const input = isObject(block.input) ? block.input : {};
   const body = (stringOf(input.content) ?? stringOf(input.file_text))?.trim();
   if (!body) return undefined;
-  // Older create_file calls gave {filename, content}; newer ones {path, file_text}.
-  const name = nonEmptyString(input.title) ?? nonEmptyString(input.path) ?? nonEmptyString(input.filename);
+  // Older create_file calls gave {filename, content}; newer ones {path, file_text}. An artifact
+  // written again whole (`command: "rewrite"`) names it by its id only, as an edit does.
   const kind = block.name === "artifacts" ? "artifact" : "file";
+  const name =
+    nonEmptyString(input.title) ??
+    nonEmptyString(input.path) ??
+    nonEmptyString(input.filename) ??
+    (kind === "artifact" ? nonEmptyString(input.id) : undefined);
   return `${name === undefined ? `[${kind}]` : `[${kind}: ${name}]`}\n${body}`;
 }
 

@@ -14,7 +14,9 @@
 //
 // A record's answer is every item of its `safeHtmlItem`, in order: a long answer arrives as several
 // items. Takeout marks no item as a draft; choosing among drafts is an activity record of its own
-// ("Selected preferred draft", with no text), which is not a prompt and is counted as such.
+// ("Selected preferred draft", with no text), which is not a prompt and is counted as such. A Canvas
+// Gemini wrote is a record of its own too ("Created Gemini Canvas titled …"), its text in `subtitles`:
+// kept as Gemini's document; it links to no chat, so it joins the session of unlinked records at its time.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { knownPromptVerb, learnedPromptVerb, MIN_VERB_TITLES, type PromptVerb } from "./prompt-verbs.js";
@@ -35,7 +37,7 @@ const SESSION_GAP_MS = 60 * 60 * 1000;
 const SKIPPED = {
   otherProduct: "activity of other Google products",
   undated: "Gemini records without a readable time",
-  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, a Canvas, a Gem used, a draft chosen)",
+  notAPrompt: "Gemini activity that is neither a prompt nor an answer (feedback, settings, an empty Canvas, a Gem used, a draft chosen)",
   repeated: "Gemini records met again in another activity file (read once)",
 } as const;
 
@@ -53,6 +55,8 @@ export interface Activity {
   /** The conversations the record links to (several for a turn a branch shares), none when it links to none. */
   groups: string[];
   attachments: string[];
+  /** A Canvas Gemini wrote (a record that is no prompt): its name and text; undefined for other records. */
+  canvas?: { name: string; text: string } | undefined;
   context: RecordContext;
 }
 
@@ -65,6 +69,8 @@ interface Turn {
   response: string;
   /** Short hash of the raw title: with the time, a stable message id. */
   fingerprint: string;
+  /** The Canvas's name, for a turn that is a Canvas (no prompt of its own). */
+  canvasName?: string | undefined;
 }
 
 /**
@@ -158,17 +164,40 @@ function toActivity(record: JsonObject, context: RecordContext): Activity | unde
     answer,
     groups: conversationLinks(record),
     attachments: attachmentNames(record),
+    canvas: canvasOf(record),
     context,
   };
+}
+
+/** How an English Takeout titles a Canvas record; other languages keep the product's name, "Canvas". */
+const CANVAS_TITLE = /^Created Gemini Canvas titled\s*/;
+
+/**
+ * The document of a Canvas record ("Created Gemini Canvas titled Trip budget"): Takeout writes its
+ * text in `subtitles` without a link (JSON), or in the lines between the title and the time (the
+ * page, read as more lines of the title). Undefined when the record names no Canvas or has no text.
+ */
+function canvasOf(record: JsonObject): { name: string; text: string } | undefined {
+  const [first = "", ...more] = (stringOf(record.title) ?? "").split("\n");
+  if (!/\bCanvas\b/.test(first)) return undefined;
+  const subtitles = arrayOf(record.subtitles)
+    .filter(isObject)
+    .filter((subtitle) => subtitle.url === undefined)
+    .map((subtitle) => stringOf(subtitle.name) ?? "");
+  const text = [...more, ...subtitles].join("\n").trim();
+  return text === "" ? undefined : { name: first.replace(CANVAS_TITLE, "").trim(), text };
 }
 
 /** The record's turn in each conversation it belongs to: its prompt and answer; undefined for activity that is not a prompt. */
 function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] | undefined {
   const verb = knownPromptVerb(activity.title) ?? learned;
   const isPrompt = verb !== undefined && activity.title.startsWith(verb.prefix);
-  const prompt = (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
-  const empty = prompt === "" && activity.attachments.length === 0 && activity.answer === "";
-  if ((!isPrompt && activity.answer === "") || empty) {
+  // A Canvas Gemini wrote is its answer to the chat's last prompt: no words of the user's.
+  const canvas = !isPrompt && activity.answer === "" ? activity.canvas : undefined;
+  const prompt = canvas !== undefined ? "" : (isPrompt ? activity.title.slice(verb.prefix.length) : activity.title).trim();
+  const response = canvas !== undefined ? `[document: ${canvas.name || "Canvas"}]\n${canvas.text}` : activity.answer;
+  const empty = prompt === "" && activity.attachments.length === 0 && response === "";
+  if ((!isPrompt && response === "") || empty) {
     activity.context.skip(SKIPPED.notAPrompt);
     return undefined;
   }
@@ -180,8 +209,9 @@ function toTurns(activity: Activity, learned: PromptVerb | undefined): Turn[] | 
     group,
     prompt,
     attachments: activity.attachments,
-    response: activity.answer,
+    response,
     fingerprint,
+    canvasName: canvas?.name,
   }));
 }
 
@@ -272,8 +302,8 @@ function turnMessages(turn: Turn): UploadMessage[] {
 }
 
 function titleOf(turns: Turn[]): string {
-  const prompt = turns.find((turn) => turn.prompt !== "")?.prompt.replace(/\s+/g, " ");
-  return prompt === undefined ? "Untitled" : cutText(prompt, TITLE_CHARS);
+  const named = turns.find((turn) => turn.prompt !== "")?.prompt ?? turns.find((turn) => turn.canvasName)?.canvasName;
+  return named === undefined ? "Untitled" : cutText(named.replace(/\s+/g, " "), TITLE_CHARS);
 }
 
 function compare(a: string, b: string): number {

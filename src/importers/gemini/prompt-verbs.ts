@@ -21,6 +21,8 @@ const KNOWN_PREFIXES = [
   "Query submitted ",
   "Branched ",
   "Answered ",
+  // a chat continued from a shared link (2026; read as a prompt by every public reader of real Takeouts)
+  "Added chat from link: ",
   // Japanese
   "送信したメッセージ: ",
   "送信したメッセージ：",
