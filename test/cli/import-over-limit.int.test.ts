@@ -27,7 +27,7 @@ function exportWithOneOverLimit(): string {
 }
 
 /** A Claude export holding one conversation of ~120,000 tokens: an export holds it whole, so mnemo may cut it. */
-function claudeExportOverLimit(): string {
+function claudeExportOverLimit(updatedAt = "2024-03-02T09:00:00Z"): string {
   const file = path.join(tempDir(), "conversations.json");
   const messages = Array.from({ length: 40 }, (_, i) => ({
     uuid: `m${i}`,
@@ -39,7 +39,7 @@ function claudeExportOverLimit(): string {
     uuid: "huge",
     name: "Refactoring day",
     created_at: "2024-03-01T09:00:00Z",
-    updated_at: "2024-03-02T09:00:00Z",
+    updated_at: updatedAt,
     chat_messages: messages,
   };
   fs.writeFileSync(file, JSON.stringify([record]));
@@ -75,6 +75,12 @@ describe("import of an export with a conversation over 100,000 tokens", () => {
     );
     const again = await runCli(["--store", store, "import", "--no-wait", file]);
     expect(again.stderr).toMatch(/Nothing new: all 2 conversations were already imported$/m);
+  });
+
+  it("with an updated_at at its start (before its second part begins), every part is stored, not the whole file refused", async () => {
+    const result = await runCli(["--json", "--store", tempDir(), "import", "--no-wait", claudeExportOverLimit("2024-03-01T09:00:00Z")]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ new: 2, failed: 0, inParts: [{ conversation: "Refactoring day", parts: 2 }] });
   });
 
   it("on this machine's store: counts it once, as rejected, not also as new", async () => {

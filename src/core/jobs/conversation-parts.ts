@@ -1,5 +1,6 @@
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { MAX_CONVERSATION_TOKENS, MAX_ID_CHARS, MAX_TITLE_CHARS } from "../../schemas/limits.js";
+import { utcMillis } from "../../shared/time.js";
 import type { Tokenizer } from "../../text/tokens.js";
 import { messageTokens } from "../chat-history/chunking.js";
 
@@ -51,8 +52,14 @@ function part(upload: UploadConversation, n: number): UploadConversation {
       id: `${cut(conversation.id, MAX_ID_CHARS - suffix.length)}${suffix}`,
       title: `${cut(conversation.title, MAX_TITLE_CHARS - suffix.length)}${suffix}`,
       createdAt,
+      // The conversation's updatedAt may be before a later part's first message: never before the part starts.
+      ...(conversation.updatedAt === undefined ? {} : { updatedAt: later(conversation.updatedAt, createdAt) }),
     },
   };
+}
+
+function later(a: string, b: string | undefined): string {
+  return b !== undefined && utcMillis(b) > utcMillis(a) ? b : a;
 }
 
 /** The first `max` characters (code points, as the upload's limits count them). */

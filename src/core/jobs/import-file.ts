@@ -195,21 +195,14 @@ async function importFile(
     const { format } = reader;
     for await (const conversation of reader.conversations()) {
       file.conversations++;
-      const checked = UploadConversation.safeParse(conversation);
-      if (!checked.success) {
-        const issue = checked.error.issues[0]!;
-        summary.failed++;
-        summary.problems.push({
-          file: path,
-          conversation: conversation.conversation?.title,
-          reason: `${formatPath(issue.path)}: ${issue.message}`,
-        });
-        continue;
-      }
-      countLanguage(languages, checked.data);
-      const parts = conversationParts(checked.data, tokenizer);
-      if (parts.length > 1) summary.inParts.push({ file: path, conversation: checked.data.conversation.title, parts: parts.length });
+      const upload = checkedUpload(conversation, path, summary);
+      if (upload === undefined) continue;
+      countLanguage(languages, upload);
+      const parts = conversationParts(upload, tokenizer);
+      if (parts.length > 1) summary.inParts.push({ file: path, conversation: upload.conversation.title, parts: parts.length });
       for (const part of parts) {
+        // Made after the check, each part is checked too: one the store refused would fail its whole batch.
+        if (parts.length > 1 && checkedUpload(part, path, summary) === undefined) continue;
         batch.push(part);
         batchChars += part.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
         if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
@@ -227,6 +220,20 @@ async function importFile(
     summary.skipped.push(...(reader?.skipped() ?? []));
     summary.repaired.push(...(reader?.repaired() ?? []));
   }
+}
+
+/** The conversation as the store takes it; undefined when it is not, counted as failed with the reason. */
+function checkedUpload(conversation: UploadConversation, path: string, summary: ImportSummary): UploadConversation | undefined {
+  const checked = UploadConversation.safeParse(conversation);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0]!;
+  summary.failed++;
+  summary.problems.push({
+    file: path,
+    conversation: conversation.conversation?.title,
+    reason: `${formatPath(issue.path)}: ${issue.message}`,
+  });
+  return undefined;
 }
 
 /** The export's memories, stored (or, in a dry run, compared) and counted in the summary. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { conversationParts } from "../../../src/core/jobs/conversation-parts.js";
 import { messageTokens } from "../../../src/core/chat-history/chunking.js";
-import { MAX_CONVERSATION_TOKENS, type UploadConversation } from "../../../src/schemas/chat-history.js";
+import { MAX_CONVERSATION_TOKENS, UploadConversation } from "../../../src/schemas/chat-history.js";
 import { loadTokenizer, type Tokenizer } from "../../../src/text/tokens.js";
 
 let tokenizer: Tokenizer;
@@ -47,6 +47,15 @@ describe("conversationParts", () => {
     expect(parts[1]!.conversation.title).toBe("A long day of coding (part 2)");
     expect(parts[1]!.conversation.createdAt).toBe(parts[1]!.conversation.messages[0]!.createdAt);
     expect(parts.every((part) => part.complete === true && part.platform === "chatgpt")).toBe(true);
+  });
+
+  it("never dates a part's update before its start: an export's updatedAt may be the conversation's start", () => {
+    const long = upload(60, 4_000);
+    long.conversation.updatedAt = long.conversation.createdAt;
+    const parts = conversationParts(long, tokenizer);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts.slice(1)) expect(part.conversation.updatedAt).toBe(part.conversation.createdAt);
+    expect(parts.every((part) => UploadConversation.safeParse(part).success)).toBe(true);
   });
 
   it("keeps the earlier parts as they were when the conversation grows", () => {
