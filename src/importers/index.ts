@@ -68,7 +68,7 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
   const info = await statPath(path);
   if (info.isDirectory()) return planContainer(await withPartArchivesOpened(path, await directorySources(path)), path);
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
-  if (await namedZipButNotJson(path)) throw corruptZip(path, new Error("it does not start as a zip archive does"));
+  if (await namedZipButNotJson(path, name)) throw corruptZip(name ?? path, new Error("it does not start as a zip archive does"));
   const source = await asUtf8(await fileSource(path));
   if (name !== undefined) {
     // A copy kept under another name (an upload): the files beside it are not the original's.

@@ -21,8 +21,8 @@ export const ZIP_NAME = /\.zip$/i;
  * Whether a file that is no zip archive (isZipFile is false) is named as one and does not start as
  * JSON either: reading it as JSON would say "invalid JSON at byte 0".
  */
-export async function namedZipButNotJson(path: string): Promise<boolean> {
-  if (!ZIP_NAME.test(path)) return false;
+export async function namedZipButNotJson(path: string, name = path): Promise<boolean> {
+  if (!ZIP_NAME.test(name)) return false;
   const bytes = await readFileHead(path, 1024);
   if (utf16Of(bytes) !== undefined) return false; // text saved as UTF-16 is read as the text it is
   const head = bytes

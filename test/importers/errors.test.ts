@@ -198,6 +198,12 @@ describe("malformed files", () => {
     await writeFile(fake, Buffer.from("%PDF-1.7 this is no export"));
     const error = await failure(fake);
     expect(error.message).toMatch(/^chatgpt-export\.zip: not a readable zip archive \(it does not start as a zip archive does\)/);
+    // Uploaded (the web's Import, the CLI through a server), it is kept as <id>.upload: its name still says.
+    const upload = join(tmp, "01J.upload");
+    await copyFile(fake, upload);
+    await expect(openExport(upload, { name: "chatgpt-export.zip" })).rejects.toThrow(
+      /^chatgpt-export\.zip: not a readable zip archive \(it does not start as a zip archive does\)/,
+    );
     const renamed = join(tmp, "renamed-json.zip");
     await copyFile(join(fixtures, "claude", "conversations.json"), renamed);
     const { ids, error: none } = await drain(renamed);
