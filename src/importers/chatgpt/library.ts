@@ -4,9 +4,10 @@
 // its body, `<file_id>.dat` beside it (`mime_type: "application/json"`), a JSON object
 // `{ version: 1, title, backing_conversation_id, widget_state: { status, report_message }, activity_messages }`
 // whose report is `report_message`'s text parts; the research's activity (searches, thoughts) is left
-// out, as the chat folds it away. Shapes as read by public parsers of real 2026 exports (a reader app's
-// ArchiveResearch.java, checked against 19 reports of a real export; its ArchiveResearchFixtures.java;
-// a schema note of library_files.json's fields).
+// out, as the chat folds it away. Shapes as read by public parsers of real 2026 exports: the GitHub
+// repository DevenirTwilight/ChatGPT-Nova (docs/deep-research-restoration.md: checked against the 19
+// reports of a real export; ArchiveResearch.java, ArchiveResearchFixtures.java), and a schema note of
+// library_files.json's fields in another parser.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { isolated, type Converter } from "../importer.js";
 import { isObject, isoFromTime, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
