@@ -6,11 +6,12 @@
 // whose report is `report_message`'s text parts; the research's activity (searches, thoughts) is left
 // out, as the chat folds it away. Shapes as read by public parsers of real 2026 exports: the GitHub
 // repository DevenirTwilight/ChatGPT-Nova (docs/deep-research-restoration.md: checked against the 19
-// reports of a real export; ArchiveResearch.java, ArchiveResearchFixtures.java), and a schema note of
-// library_files.json's fields in another parser.
+// reports of a real export; ArchiveResearch.java, ArchiveResearchFixtures.java); library_files.json's
+// entries (a list; `id` an object, `{ id: "libfile_…" }`; the times) as Superkikim/nexus-ai-chat-importer's
+// docs/CHATGPT-2026-FORMAT.md describes them, the bodies at the zip's root beside conversations.json.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { isolated, type Converter } from "../importer.js";
-import { isObject, isoFromTime, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
+import { isObject, isoFromTime, type JsonObject, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 import { conversationIdOf, reportText } from "./conversation.js";
@@ -115,10 +116,16 @@ async function reportEntries(context: RecordContext): Promise<Map<string, Report
     if (fileId === undefined || !FILE_ID.test(fileId) || thread === undefined || seen.has(fileId)) continue;
     seen.add(fileId);
     const list = byThread.get(thread) ?? [];
-    list.push({ fileId, name: nonEmptyString(entry.file_name), createdAt: isoFromTime(entry.created_at) });
+    list.push({ fileId, name: nonEmptyString(entry.file_name), createdAt: entryTime(entry) });
     byThread.set(thread, list);
   }
   return byThread;
+}
+
+/** When the library got the file: `created_at`, or the times parsers of real exports fall back on. */
+function entryTime(entry: JsonObject): string | undefined {
+  const times = [entry.created_at, entry.record_creation_time, entry.version_created_at, entry.file_processed_time];
+  return times.map(isoFromTime).find((time) => time !== undefined);
 }
 
 /** The reports' bodies, read one at a time; each that cannot be is counted, with why. */
