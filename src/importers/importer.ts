@@ -251,7 +251,7 @@ export function perFile(convert: (records: readonly SourcedRecord[]) => UploadCo
 }
 
 /** A record its converter fails on is skipped and the failure reported: it costs that record, not the file. */
-function isolated<T>(
+export function isolated<T>(
   convert: (record: unknown, context: RecordContext) => T | undefined,
   value: unknown,
   context: RecordContext,

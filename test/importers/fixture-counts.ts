@@ -11,6 +11,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "chatgpt-exporter/ChatGPT-Tram 28 in Lisbon.json": { conversations: 1, messages: 4, memories: 0 },
   "chatgpt-exporter-json.zip": { conversations: 2, messages: 6, memories: 0 },
   "chatgpt-exporter-markdown.zip": { conversations: 2, messages: 10, memories: 0 },
+  "chatgpt-2026-library": { conversations: 3, messages: 8, memories: 0 }, // as chatgpt-2026-library-export.zip
   "markdown/user-assistant.md": { conversations: 1, messages: 5, memories: 0 },
   "markdown/claude-converted.md": { conversations: 1, messages: 4, memories: 0 },
   "markdown/prompt-response.md": { conversations: 1, messages: 4, memories: 0 },

@@ -256,6 +256,15 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "chatgpt-2026/conversations-001.json": "chatgpt",
   "chatgpt-2026/export_manifest.json": null,
   "chatgpt-2026/user.json": null,
+  "chatgpt-2026-library/conversations-000.json": "chatgpt", // a deep-research report's conversation, one whose report the export lacks
+  "chatgpt-2026-library/export_manifest.json": null,
+  "chatgpt-2026-library/library_files.json": null, // the library: deep-research reports (file_….dat beside it) and an uploaded file
+  "chatgpt-2026-library-export.zip": {
+    format: "chatgpt",
+    conversations: 3, // the two of conversations-000.json, and a report whose conversation the export lacks
+    messages: 8,
+    finds: "Horta to Madalena is a 30-minute crossing several times a day",
+  },
   "chatgpt-sharded/conversations-000.json": "chatgpt",
   "chatgpt-sharded/conversations-001.json": "chatgpt",
   "chatgpt-sharded/export_manifest.json": null,

@@ -30,18 +30,26 @@ const PART_PLACEHOLDERS: Record<string, string> = {
 
 /**
  * Converts one ChatGPT conversation. Only the branch ending at `current_node` is kept, so
- * regenerated/abandoned answers are left out. Returns undefined when nothing importable remains.
+ * regenerated/abandoned answers are left out. `reports`: its deep-research reports that the export
+ * keeps apart (library.ts), placed at their time. Returns undefined when nothing importable remains.
  */
-export function chatgptConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
+export function chatgptConversation(
+  record: unknown,
+  context: RecordContext,
+  reports: UploadMessage[] = [],
+): UploadConversation | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const mapping = isObject(record.mapping) ? record.mapping : {};
   const canvas: Canvas = {};
   const branch = currentBranch(mapping, stringOf(record.current_node));
   const unanswered = unansweredTurns(branch);
   const messages = uniqueIds(
-    branch
-      .map((node) => toMessage(node, canvas, unanswered.has(node)))
-      .filter((message): message is UploadMessage => message !== undefined),
+    withReports(
+      branch
+        .map((node) => toMessage(node, canvas, unanswered.has(node)))
+        .filter((message): message is UploadMessage => message !== undefined),
+      reports,
+    ),
   );
   if (messages.length === 0) {
     context.skip("conversations without any message text (an empty New chat)");
@@ -53,13 +61,34 @@ export function chatgptConversation(record: unknown, context: RecordContext): Up
   return {
     complete: true, // an export holds the whole conversation as it stands
     conversation: {
-      id: nonEmptyString(record.conversation_id) ?? nonEmptyString(record.id) ?? derivedId(record, messages),
+      id: conversationIdOf(record) ?? derivedId(record, messages),
       title: titleFrom(record.title),
       createdAt,
       ...(updatedAt === undefined ? {} : { updatedAt }),
       messages,
     },
   };
+}
+
+/** The id ChatGPT gives a conversation record, when it gives one. */
+export function conversationIdOf(record: unknown): string | undefined {
+  return isObject(record) ? (nonEmptyString(record.conversation_id) ?? nonEmptyString(record.id)) : undefined;
+}
+
+/**
+ * The messages with each report after the last one said before it (at the end when it has no time),
+ * as the chat shows it; a report the conversation already holds (on a tool message) is not repeated.
+ */
+function withReports(messages: UploadMessage[], reports: UploadMessage[]): UploadMessage[] {
+  const result = [...messages];
+  for (const report of reports) {
+    if (result.some((message) => message.content === report.content)) continue;
+    const at = report.createdAt;
+    const after =
+      at === undefined ? result.length : result.findLastIndex((message) => message.createdAt !== undefined && message.createdAt <= at) + 1;
+    result.splice(after, 0, report);
+  }
+  return result;
 }
 
 /** Nodes from the root down to `current_node` (or, without one, down the latest children). */
@@ -324,17 +353,21 @@ function researchReport(message: JsonObject): string | undefined {
   const state = stringOf(sdk?.widget_state);
   if (state === undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(state);
-    const report = isObject(parsed) && isObject(parsed.report_message) ? parsed.report_message : undefined;
-    const parts = report && isObject(report.content) ? arrayOf(report.content.parts) : [];
-    const text = parts
-      .filter((part): part is string => typeof part === "string")
-      .join("\n")
-      .trim();
-    return text === "" ? undefined : stripMarkup(text);
+    return reportText(JSON.parse(state));
   } catch {
     return undefined;
   }
+}
+
+/** The text of a deep-research widget's state (`{ report_message: { content: { parts } } }`) as the user reads it. */
+export function reportText(state: unknown): string | undefined {
+  const report = isObject(state) && isObject(state.report_message) ? state.report_message : undefined;
+  const parts = report && isObject(report.content) ? arrayOf(report.content.parts) : [];
+  const text = parts
+    .filter((part): part is string => typeof part === "string")
+    .join("\n")
+    .trim();
+  return text === "" ? undefined : stripMarkup(text);
 }
 
 function contentText(content: JsonObject, role: UploadMessage["role"]): string {
