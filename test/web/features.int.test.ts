@@ -210,6 +210,27 @@ describe("markdown", () => {
   });
 });
 
+describe("a long word", () => {
+  it("in a search hit's title wraps on a phone: the page does not scroll sideways", async () => {
+    const title = "Supercalifragilisticexpialidocious".repeat(4);
+    await upload("long-word-1", title, ["Is a long word in a title a problem?", "Not for the page's width."]);
+    await waitUntilIndexed(server);
+    await page.setViewportSize({ width: 375, height: 700 });
+    try {
+      await page.goto(`${server.url}/search?q=${encodeURIComponent("long word in a title")}`);
+      await page.locator("ol.items h3", { hasText: title }).waitFor();
+      const sideways = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+          .documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(sideways).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+});
+
 describe("the Import page", () => {
   it("follows an import in Recent imports as it runs, without a reload", async () => {
     await page.goto(`${server.url}/import`);
