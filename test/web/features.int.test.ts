@@ -51,6 +51,28 @@ async function upload(id: string, title: string, messages: string[]): Promise<st
 
 const flash = async () => (await page.locator(".flash").first().textContent())?.trim();
 
+/** The focused element's id, whether it is marked invalid, and the text of what describes it. */
+const focusedField = () =>
+  page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: DocLike }).document;
+    const field = doc.activeElement;
+    const describedBy = field?.getAttribute("aria-describedby");
+    return {
+      id: field?.id,
+      invalid: field?.getAttribute("aria-invalid"),
+      description: describedBy ? doc.getElementById(describedBy)?.textContent?.trim() : undefined,
+    };
+  });
+interface ElementLike {
+  id: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+interface DocLike {
+  activeElement: ElementLike | null;
+  getElementById(id: string): ElementLike | null;
+}
+
 describe("the trash", () => {
   it("takes a conversation deleted on its page, lists it, and restores it searchable, with its pin", async () => {
     const id = await upload("trash-1", "Sourdough starter", ["My sourdough starter is flat", "Feed it **twice** a day."]);
@@ -331,6 +353,11 @@ describe("a refused form", () => {
     await item.getByRole("button", { name: "Save" }).click();
     await page.getByText("at most 20000 characters").waitFor();
     expect(await item.locator("textarea").inputValue()).toBe(tooLong);
+    // The error is at the field, which has the cursor (scrolled to, however far down the list), not only above the page.
+    const textId = await item.locator("textarea").getAttribute("id");
+    expect(await focusedField()).toEqual({ id: textId, invalid: "true", description: expect.stringContaining("at most 20000 characters") });
+    expect(await item.getByText("at most 20000 characters").isVisible()).toBe(true);
+    expect(await page.locator(".flash.error").filter({ visible: true }).count()).toBe(1);
   });
 
   it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
@@ -343,6 +370,11 @@ describe("a refused form", () => {
     await page.getByRole("button", { name: "Create bucket" }).click();
     await page.getByText('A bucket named "recipes" already exists').waitFor();
     expect(await page.inputValue("#bucket-name")).toBe("recipes");
+    expect(await focusedField()).toEqual({
+      id: "bucket-name",
+      invalid: "true",
+      description: expect.stringContaining("already exists"),
+    });
     expect(await page.inputValue("#bucket-description")).toBe("Dinners my family liked, with the changes I made");
     await page.reload();
     expect(await page.inputValue("#bucket-description")).toBe("");
@@ -356,6 +388,7 @@ describe("a refused form", () => {
     await cooking.getByRole("button", { name: "Save" }).click();
     await page.getByText('A bucket named "Recipes" already exists').waitFor();
     expect(await cooking.locator("input[name=name]").isVisible()).toBe(true);
+    expect(await focusedField()).toMatchObject({ invalid: "true", description: expect.stringContaining("already exists") });
     expect(await cooking.locator("input[name=name]").inputValue()).toBe("Recipes");
     expect(await cooking.locator("input[name=description]").inputValue()).toBe("Weeknight dinners");
   });
