@@ -253,6 +253,29 @@ describe("a long word", () => {
   });
 });
 
+describe("right-to-left text", () => {
+  it("reads right to left where it is Hebrew, its punctuation at its end, beside English left to right", async () => {
+    const id = await upload("rtl-1", "איך מכינים חלה?", ["שלום! איך מכינים חלה טובה?", "You need flour, water and yeast."]);
+    await api(server, "POST", "/api/memory", { text: "אני אלרגי לבוטנים!" });
+    const direction = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { direction: string } }).getComputedStyle(element).direction,
+        );
+    await page.goto(`${server.url}/conversations/${id}`);
+    expect(await direction("h1")).toBe("rtl");
+    expect(await direction("li.msg.human .md p")).toBe("rtl");
+    expect(await direction("li.msg.assistant .md p")).toBe("ltr");
+    await page.goto(`${server.url}/conversations?platform=custom&title=${encodeURIComponent("חלה")}`);
+    expect(await direction("td.title a")).toBe("rtl");
+    await page.goto(`${server.url}/memories`);
+    expect(await direction('li.item p.text:has-text("אני אלרגי")')).toBe("rtl");
+  });
+});
+
 describe("the Import page", () => {
   it("follows an import in Recent imports as it runs, without a reload", async () => {
     await page.goto(`${server.url}/import`);

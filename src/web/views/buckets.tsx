@@ -65,9 +65,11 @@ export function BucketsPage(props: { ctx: PageContext; buckets: Bucket[] }) {
             return (
               <tr>
                 <td class="title" data-label="Name">
-                  <a href={withQuery("/memories", { bucket: bucket.id })}>{bucket.name}</a>
+                  <a href={withQuery("/memories", { bucket: bucket.id })} dir="auto">
+                    {bucket.name}
+                  </a>
                 </td>
-                <td data-label="Description">{bucket.description ?? ""}</td>
+                <td data-label="Description">{bucket.description ? <bdi>{bucket.description}</bdi> : null}</td>
                 <td class="num" data-label="Memories">
                   {bucket.memoryCount}
                 </td>

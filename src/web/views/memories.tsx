@@ -30,7 +30,18 @@ export interface MemoriesView {
 export function MemoriesPage(view: MemoriesView) {
   const { ctx, buckets } = view;
   const current = buckets.find((bucket) => Number(bucket.id) === view.bucketId);
-  const heading = view.query ? `Memories matching “${view.query}”` : current ? `Memories in ${current.name}` : "Memories";
+  // What the user typed or named is isolated (bdi), so a right-to-left name keeps the quotes and words around it in place.
+  const heading = view.query ? (
+    <>
+      Memories matching “<bdi>{view.query}</bdi>”
+    </>
+  ) : current ? (
+    <>
+      Memories in <bdi>{current.name}</bdi>
+    </>
+  ) : (
+    "Memories"
+  );
   const fieldForms: FieldForms = {
     "/memories": ["text"],
     "/memories/image": ["image", "description"],
@@ -52,7 +63,7 @@ export function MemoriesPage(view: MemoriesView) {
                 href={withQuery("/memories", { bucket: bucket.id, q: view.query })}
                 aria-current={Number(bucket.id) === view.bucketId ? "true" : undefined}
               >
-                {bucket.name} <span class="meta">({bucket.memoryCount})</span>
+                <bdi>{bucket.name}</bdi> <span class="meta">({bucket.memoryCount})</span>
               </a>
             </li>
           ))}
@@ -62,7 +73,7 @@ export function MemoriesPage(view: MemoriesView) {
         {view.bucketId !== undefined ? <input type="hidden" name="bucket" value={String(view.bucketId)} /> : null}
         <div class="field grow">
           <label for="memory-query">Search memories</label>
-          <input id="memory-query" type="search" name="q" value={view.query} placeholder="what pet do I have?" />
+          <input id="memory-query" type="search" name="q" value={view.query} placeholder="what pet do I have?" dir="auto" />
         </div>
         <button type="submit">Search</button>
         {view.query ? (
@@ -108,7 +119,7 @@ function AddMemory(props: {
       <ActionForm ctx={props.ctx} action="/memories" back={props.back}>
         <div class="field">
           <label for="new-text">Text</label>
-          <textarea id="new-text" name="text" required maxlength={20000} {...refusedField(props.ctx, "/memories", "text")}>
+          <textarea id="new-text" name="text" required maxlength={20000} dir="auto" {...refusedField(props.ctx, "/memories", "text")}>
             {typed ?? ""}
           </textarea>
           <FieldError ctx={props.ctx} action="/memories" name="text" />
@@ -261,6 +272,7 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
                   required
                   maxlength={20000}
                   rows={editRows(editing.text ?? memory.text)}
+                  dir="auto"
                   {...refusedField(ctx, action, "text")}
                 >
                   {editing.text ?? memory.text}
@@ -306,13 +318,22 @@ const WHOLE_UP_TO = 1000;
 const CUT_TO = 600;
 
 function MemoryText(props: { text: string }) {
-  if (props.text.length <= WHOLE_UP_TO) return <p class="text">{props.text}</p>;
+  if (props.text.length <= WHOLE_UP_TO)
+    return (
+      <p class="text" dir="auto">
+        {props.text}
+      </p>
+    );
   return (
     <>
-      <p class="text cut">{cutText(props.text, CUT_TO)}</p>
+      <p class="text cut" dir="auto">
+        {cutText(props.text, CUT_TO)}
+      </p>
       <details class="whole-text">
         <summary>Show all {props.text.length.toLocaleString("en")} characters</summary>
-        <p class="text">{props.text}</p>
+        <p class="text" dir="auto">
+          {props.text}
+        </p>
       </details>
     </>
   );
@@ -344,7 +365,9 @@ export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryRes
               <span>{shortDate(version.changedAt)}</span>
               <span>{version.bucketName ?? `bucket ${version.bucketId} (deleted)`}</span>
             </div>
-            <p class="text">{version.text}</p>
+            <p class="text" dir="auto">
+              {version.text}
+            </p>
           </li>
         ))}
       </ol>
