@@ -66,7 +66,8 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 async function flash(browser: Browser): Promise<string> {
   const page = await request(`${server.url}/memories`, { headers: { cookie: browser.cookie } });
   const html = await page.body.text();
-  return (/<div role="(?:alert|status)" class="flash \w+">([^<]*)</.exec(html)?.[1] ?? "").replaceAll("&quot;", '"');
+  // Above the page, or under the field it is about (a refused form's).
+  return (/<(?:div|p)[^>]* role="(?:alert|status)" class="flash [\w -]+">([^<]*)</.exec(html)?.[1] ?? "").replaceAll("&quot;", '"');
 }
 
 async function memoryTexts(): Promise<string[]> {
