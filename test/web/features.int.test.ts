@@ -137,6 +137,10 @@ describe("the trash", () => {
     await page.getByRole("button", { name: "Delete for good" }).click();
     expect(await flash()).toBe("Deleted 1 item for good.");
     expect(await page.locator("li.item").count()).toBe(2);
+    // Back goes to the question, at an address of its own: not to a form post the browser would send again.
+    await page.goBack();
+    await page.getByText("Delete this for good?").waitFor();
+    await page.goForward();
 
     await page.getByRole("button", { name: "Empty the trash" }).click();
     await page.getByText("The 2 items in the trash will be deleted for good.").waitFor();
