@@ -61,9 +61,14 @@ describe("the web app in a real browser", () => {
     await tab.fill("#token", "mnemo_wrong");
     await tab.click("button[type=submit]");
     await tab.getByText("That token is not valid").waitFor();
+    expect(await tab.getAttribute("#token", "aria-invalid")).toBe("true");
     await tab.fill("#token", server.token());
     await tab.click("button[type=submit]");
     await tab.waitForURL(`${server.url}/buckets`);
+    // Back goes to the page that said the token was wrong (which, signed in now, goes on to the app),
+    // not to a form post the browser would send again.
+    await tab.goBack();
+    expect(new URL(tab.url()).pathname).toBe("/buckets");
     await fresh.close();
   });
 
