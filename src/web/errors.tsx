@@ -37,6 +37,7 @@ const LABELS: Record<string, string> = {
   dateTo: "To",
   importId: "Import id",
   provider: "Platform",
+  size: "Export file",
 };
 
 /** An invalid field's message with the label the page shows it under. */

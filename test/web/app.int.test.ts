@@ -122,6 +122,14 @@ describe("the web app in a real browser", () => {
     expect(await row.locator(".badge").textContent()).toBe("not read");
     expect(await row.textContent()).toContain("notes.json: not a supported chat export");
     expect(await row.textContent()).not.toContain("uploads");
+
+    // An empty file is refused at once, in the page's words: the field is "Export file", not the API's `size`.
+    const empty = path.join(tempDir(), "empty.json");
+    fs.writeFileSync(empty, "");
+    await page.goto(`${server.url}/import`);
+    await page.setInputFiles("#import-file", empty);
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByText("The upload failed: Export file: must be at least 1 byte").waitFor();
   });
 
   it("search opens a hit's conversation scrolled to that message", async () => {
