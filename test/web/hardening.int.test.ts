@@ -331,15 +331,15 @@ describe("the upload's parameters", () => {
     const browser = await signIn();
     expect(await upload(browser, "filename=a.json&size=-1")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: /) },
+      body: { error: expect.stringMatching(/^Export file: /) },
     });
     expect(await upload(browser, "filename=a.json&size=5e9")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: must be at most/) },
+      body: { error: expect.stringMatching(/^Export file: must be at most/) },
     });
     expect(await upload(browser, "filename=a.json&size=1.5")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: /) },
+      body: { error: expect.stringMatching(/^Export file: /) },
     });
     expect(await upload(browser, "filename=a.json&size=100")).toMatchObject({
       status: 400,
