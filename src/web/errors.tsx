@@ -37,6 +37,7 @@ const LABELS: Record<string, string> = {
   dateTo: "To",
   importId: "Import id",
   provider: "Platform",
+  size: "Export file",
 };
 
 /** An invalid field's message with the label the page shows it under. */
@@ -75,7 +76,7 @@ export function webErrorHandler(log: (line: string) => void) {
     const session = c.get("session");
     if (c.req.method === "POST" && session && status !== 401) {
       const form: Form = await readForm(c).catch(() => ({}));
-      const typed = { action: c.req.path, fields: typedFields(form) };
+      const typed = { action: c.req.path, fields: typedFields(form), field: formField(known) };
       session.flash = { kind: "error", text: suggestion ? `${message}. ${suggestion}` : message, typed };
       const back = field(form, "back");
       // The request's own path as the URL parser serialises it: a decoded one may hold a line break.
@@ -85,6 +86,13 @@ export function webErrorHandler(log: (line: string) => void) {
     const ctx = session ? { userName: session.user.name, csrf: session.csrf } : undefined;
     return c.html(<ErrorPage status={status} message={message} suggestion={suggestion} ctx={ctx} />, status);
   };
+}
+
+/** The form field a refused input names: the API's name, but for an image, which the API takes base64 as `data`. */
+function formField(error: AppError | undefined): string | undefined {
+  const field = error?.details["field"];
+  if (typeof field !== "string") return undefined;
+  return field === "data" ? "image" : field;
 }
 
 /** A form's text fields, without the CSRF token: what the user typed. */

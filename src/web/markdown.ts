@@ -33,6 +33,22 @@ for (const rule of ["fence", "code_block"] as const) {
 // So does a table (app.css).
 md.renderer.rules["table_open"] = () => '<table tabindex="0">\n';
 
+// Each block takes its direction from its own text (dir="auto"): a Hebrew or Arabic paragraph reads
+// right to left with its punctuation at its end, an English one beside it left to right.
+for (const rule of [
+  "paragraph_open",
+  "heading_open",
+  "blockquote_open",
+  "bullet_list_open",
+  "ordered_list_open",
+  "list_item_open",
+] as const) {
+  md.renderer.rules[rule] = (tokens, idx, options, _env, self) => {
+    tokens[idx]!.attrSet("dir", "auto");
+    return self.renderToken(tokens, idx, options);
+  };
+}
+
 const CITATION = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
 
 // Text outside code: its citations and marked words, each piece escaped.

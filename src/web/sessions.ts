@@ -13,8 +13,11 @@ export interface Flash {
   text: string;
   /** What was just moved to the trash: an Undo button puts it back (trash entry ids), then goes to `back`. */
   undo?: { ids: string[]; back: string } | undefined;
-  /** A refused form's action and what was typed in it, for the page to fill it in again rather than lose it. */
-  typed?: { action: string; fields: Record<string, string> } | undefined;
+  /**
+   * A refused form's action and what was typed in it, for the page to fill it in again rather than
+   * lose it; and the form field the error is about, for the page to show the error there.
+   */
+  typed?: { action: string; fields: Record<string, string>; field?: string | undefined } | undefined;
 }
 
 /** A browser signed in as one user: the cookie names it; the service is that user's, as a bearer token's would be. */

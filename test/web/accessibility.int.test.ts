@@ -290,6 +290,7 @@ describe("the web app's accessibility", () => {
     const routes = [
       "/memories",
       "/memories?q=tram",
+      "/memories?bucket=1", // a bucket chosen: its button, with its count, in the accent colour
       `/memories/${listed.memories[0]?.id}/history`,
       "/buckets",
       "/conversations",

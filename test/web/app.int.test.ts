@@ -61,9 +61,14 @@ describe("the web app in a real browser", () => {
     await tab.fill("#token", "mnemo_wrong");
     await tab.click("button[type=submit]");
     await tab.getByText("That token is not valid").waitFor();
+    expect(await tab.getAttribute("#token", "aria-invalid")).toBe("true");
     await tab.fill("#token", server.token());
     await tab.click("button[type=submit]");
     await tab.waitForURL(`${server.url}/buckets`);
+    // Back goes to the page that said the token was wrong (which, signed in now, goes on to the app),
+    // not to a form post the browser would send again.
+    await tab.goBack();
+    expect(new URL(tab.url()).pathname).toBe("/buckets");
     await fresh.close();
   });
 
@@ -117,6 +122,14 @@ describe("the web app in a real browser", () => {
     expect(await row.locator(".badge").textContent()).toBe("not read");
     expect(await row.textContent()).toContain("notes.json: not a supported chat export");
     expect(await row.textContent()).not.toContain("uploads");
+
+    // An empty file is refused at once, in the page's words: the field is "Export file", not the API's `size`.
+    const empty = path.join(tempDir(), "empty.json");
+    fs.writeFileSync(empty, "");
+    await page.goto(`${server.url}/import`);
+    await page.setInputFiles("#import-file", empty);
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByText("The upload failed: Export file: must be at least 1 byte").waitFor();
   });
 
   it("search opens a hit's conversation scrolled to that message", async () => {

@@ -51,6 +51,28 @@ async function upload(id: string, title: string, messages: string[]): Promise<st
 
 const flash = async () => (await page.locator(".flash").first().textContent())?.trim();
 
+/** The focused element's id, whether it is marked invalid, and the text of what describes it. */
+const focusedField = () =>
+  page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: DocLike }).document;
+    const field = doc.activeElement;
+    const describedBy = field?.getAttribute("aria-describedby");
+    return {
+      id: field?.id,
+      invalid: field?.getAttribute("aria-invalid"),
+      description: describedBy ? doc.getElementById(describedBy)?.textContent?.trim() : undefined,
+    };
+  });
+interface ElementLike {
+  id: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+interface DocLike {
+  activeElement: ElementLike | null;
+  getElementById(id: string): ElementLike | null;
+}
+
 describe("the trash", () => {
   it("takes a conversation deleted on its page, lists it, and restores it searchable, with its pin", async () => {
     const id = await upload("trash-1", "Sourdough starter", ["My sourdough starter is flat", "Feed it **twice** a day."]);
@@ -115,6 +137,10 @@ describe("the trash", () => {
     await page.getByRole("button", { name: "Delete for good" }).click();
     expect(await flash()).toBe("Deleted 1 item for good.");
     expect(await page.locator("li.item").count()).toBe(2);
+    // Back goes to the question, at an address of its own: not to a form post the browser would send again.
+    await page.goBack();
+    await page.getByText("Delete this for good?").waitFor();
+    await page.goForward();
 
     await page.getByRole("button", { name: "Empty the trash" }).click();
     await page.getByText("The 2 items in the trash will be deleted for good.").waitFor();
@@ -207,6 +233,50 @@ describe("markdown", () => {
     await narrative.locator("a.cite").first().click();
     await page.waitForURL(/#hit$/);
     expect(await page.locator("h1").textContent()).toBe("Tram table");
+  });
+});
+
+describe("a long word", () => {
+  it("in a search hit's title wraps on a phone: the page does not scroll sideways", async () => {
+    const title = "Supercalifragilisticexpialidocious".repeat(4);
+    await upload("long-word-1", title, ["Is a long word in a title a problem?", "Not for the page's width."]);
+    await waitUntilIndexed(server);
+    await page.setViewportSize({ width: 375, height: 700 });
+    try {
+      await page.goto(`${server.url}/search?q=${encodeURIComponent("long word in a title")}`);
+      await page.locator("ol.items h3", { hasText: title }).waitFor();
+      const sideways = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+          .documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(sideways).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+});
+
+describe("right-to-left text", () => {
+  it("reads right to left where it is Hebrew, its punctuation at its end, beside English left to right", async () => {
+    const id = await upload("rtl-1", "איך מכינים חלה?", ["שלום! איך מכינים חלה טובה?", "You need flour, water and yeast."]);
+    await api(server, "POST", "/api/memory", { text: "אני אלרגי לבוטנים!" });
+    const direction = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { direction: string } }).getComputedStyle(element).direction,
+        );
+    await page.goto(`${server.url}/conversations/${id}`);
+    expect(await direction("h1")).toBe("rtl");
+    expect(await direction("li.msg.human .md p")).toBe("rtl");
+    expect(await direction("li.msg.assistant .md p")).toBe("ltr");
+    await page.goto(`${server.url}/conversations?platform=custom&title=${encodeURIComponent("חלה")}`);
+    expect(await direction("td.title a")).toBe("rtl");
+    await page.goto(`${server.url}/memories`);
+    expect(await direction('li.item p.text:has-text("אני אלרגי")')).toBe("rtl");
   });
 });
 
@@ -310,6 +380,11 @@ describe("a refused form", () => {
     await item.getByRole("button", { name: "Save" }).click();
     await page.getByText("at most 20000 characters").waitFor();
     expect(await item.locator("textarea").inputValue()).toBe(tooLong);
+    // The error is at the field, which has the cursor (scrolled to, however far down the list), not only above the page.
+    const textId = await item.locator("textarea").getAttribute("id");
+    expect(await focusedField()).toEqual({ id: textId, invalid: "true", description: expect.stringContaining("at most 20000 characters") });
+    expect(await item.getByText("at most 20000 characters").isVisible()).toBe(true);
+    expect(await page.locator(".flash.error").filter({ visible: true }).count()).toBe(1);
   });
 
   it("keeps what was typed: a new bucket named as one that exists shows its name and description again to change", async () => {
@@ -322,6 +397,11 @@ describe("a refused form", () => {
     await page.getByRole("button", { name: "Create bucket" }).click();
     await page.getByText('A bucket named "recipes" already exists').waitFor();
     expect(await page.inputValue("#bucket-name")).toBe("recipes");
+    expect(await focusedField()).toEqual({
+      id: "bucket-name",
+      invalid: "true",
+      description: expect.stringContaining("already exists"),
+    });
     expect(await page.inputValue("#bucket-description")).toBe("Dinners my family liked, with the changes I made");
     await page.reload();
     expect(await page.inputValue("#bucket-description")).toBe("");
@@ -335,6 +415,7 @@ describe("a refused form", () => {
     await cooking.getByRole("button", { name: "Save" }).click();
     await page.getByText('A bucket named "Recipes" already exists').waitFor();
     expect(await cooking.locator("input[name=name]").isVisible()).toBe(true);
+    expect(await focusedField()).toMatchObject({ invalid: "true", description: expect.stringContaining("already exists") });
     expect(await cooking.locator("input[name=name]").inputValue()).toBe("Recipes");
     expect(await cooking.locator("input[name=description]").inputValue()).toBe("Weeknight dinners");
   });

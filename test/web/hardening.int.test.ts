@@ -66,7 +66,8 @@ const form = (fields: Record<string, string>) => new URLSearchParams(fields).toS
 async function flash(browser: Browser): Promise<string> {
   const page = await request(`${server.url}/memories`, { headers: { cookie: browser.cookie } });
   const html = await page.body.text();
-  return (/<div role="(?:alert|status)" class="flash \w+">([^<]*)</.exec(html)?.[1] ?? "").replaceAll("&quot;", '"');
+  // Above the page, or under the field it is about (a refused form's).
+  return (/<(?:div|p)[^>]* role="(?:alert|status)" class="flash [\w -]+">([^<]*)</.exec(html)?.[1] ?? "").replaceAll("&quot;", '"');
 }
 
 async function memoryTexts(): Promise<string[]> {
@@ -330,15 +331,15 @@ describe("the upload's parameters", () => {
     const browser = await signIn();
     expect(await upload(browser, "filename=a.json&size=-1")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: /) },
+      body: { error: expect.stringMatching(/^Export file: /) },
     });
     expect(await upload(browser, "filename=a.json&size=5e9")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: must be at most/) },
+      body: { error: expect.stringMatching(/^Export file: must be at most/) },
     });
     expect(await upload(browser, "filename=a.json&size=1.5")).toMatchObject({
       status: 400,
-      body: { error: expect.stringMatching(/^size: /) },
+      body: { error: expect.stringMatching(/^Export file: /) },
     });
     expect(await upload(browser, "filename=a.json&size=100")).toMatchObject({
       status: 400,

@@ -46,7 +46,7 @@ describe("markdown in search hits and recall", () => {
     expect(html).toContain('[1]</a><a class="cite" href="/conversations/c2?at=m2#hit"');
     expect(html).toContain("not [9].");
     expect(html).toContain("<code>[2]</code>");
-    expect(html).toContain("<li><strong>Tram 28</strong>");
+    expect(html).toContain('<li dir="auto"><strong>Tram 28</strong>');
   });
 });
 

@@ -15,31 +15,36 @@ export function registerAuth(web: Hono<WebEnv>, app: App, sessions: Sessions): v
   const limiter = new FailureLimiter();
   const address = (c: Context) => clientKey(getConnInfo(c).remote.address ?? "unknown");
 
+  // A refused token is said on a GET of this page (`refused`), where the post redirects: Back from
+  // the app after a second try, or a reload, is not a form post the browser offers to send again.
   web.get("/login", securityHeaders, async (c) => {
     const next = localPath(c.req.query("next"), HOME);
     if (await sessions.get(getCookie(c, cookieName(c)))) return c.redirect(next, 303);
-    return c.html(<LoginPage next={next} />);
+    if (c.req.query("refused") === undefined) return c.html(<LoginPage next={next} />);
+    const wait = limiter.retryAfter(address(c));
+    if (wait > 0) {
+      c.header("Retry-After", String(wait));
+      return c.html(<LoginPage next={next} error={`Too many wrong tokens: try again in ${wait} seconds.`} />, 429);
+    }
+    return c.html(
+      <LoginPage
+        next={next}
+        error="That token is not valid. Copy it again from the token file, or make a new one with mnemo token --rotate."
+      />,
+      401,
+    );
   });
 
   web.post("/login", securityHeaders, async (c) => {
     checkOrigin(c);
     const form = await readForm(c);
     const next = localPath(field(form, "next"), HOME);
-    const wait = limiter.retryAfter(address(c));
-    if (wait > 0) {
-      c.header("Retry-After", String(wait));
-      return c.html(<LoginPage next={next} error={`Too many wrong tokens: try again in ${wait} seconds.`} />, 429);
-    }
+    const refused = `/login?${new URLSearchParams({ next, refused: "1" })}`;
+    if (limiter.retryAfter(address(c)) > 0) return c.redirect(refused, 303);
     const session = await sessions.signIn(field(form, "token") ?? "");
     if (!session) {
       limiter.fail(address(c));
-      return c.html(
-        <LoginPage
-          next={next}
-          error="That token is not valid. Copy it again from the token file, or make a new one with mnemo token --rotate."
-        />,
-        401,
-      );
+      return c.redirect(refused, 303);
     }
     startSession(c, session);
     return c.redirect(next, 303);

@@ -32,15 +32,21 @@ export function registerBuckets(web: Hono<WebEnv>, page: MiddlewareHandler<WebEn
     return done(c, form, `Saved bucket “${result.bucket.name}”.`, "/buckets");
   });
 
+  // Asked first (confirmed: the question's own answer), on a page of its own at a GET address: Back
+  // after the delete returns to the question, not to a form post the browser offers to send again.
   web.post("/buckets/:id/delete", page, async (c) => {
     const { service } = c.get("session");
     const form = await readForm(c);
     const id = bucketId(c.req.param("id"));
-    if (field(form, "confirmed") === "yes") {
-      const result = await service.buckets.delete(id);
-      const moved = result.movedMemories > 0 ? ` ${plural(result.movedMemories, "memory", "memories")} moved to General.` : "";
-      return done(c, form, `Bucket deleted.${moved}`, "/buckets");
-    }
+    if (field(form, "confirmed") !== "yes") return c.redirect(`/buckets/${encodeURIComponent(c.req.param("id"))}/delete`, 303);
+    const result = await service.buckets.delete(id);
+    const moved = result.movedMemories > 0 ? ` ${plural(result.movedMemories, "memory", "memories")} moved to General.` : "";
+    return done(c, form, `Bucket deleted.${moved}`, "/buckets");
+  });
+
+  web.get("/buckets/:id/delete", page, async (c) => {
+    const { service } = c.get("session");
+    const id = bucketId(c.req.param("id"));
     const bucket = (await service.buckets.list()).find((b) => Number(b.id) === id);
     if (!bucket) throw new AppError("not_found", `bucket ${id} does not exist`);
     const moving =

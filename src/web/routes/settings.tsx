@@ -39,23 +39,26 @@ export function registerImportAndSettings(web: Hono<WebEnv>, page: MiddlewareHan
     return c.html(<SettingsPage ctx={pageContext(c)} info={info} snippets={mcpSnippets(base, token ?? "<your token>")} newToken={token} />);
   });
 
+  // Asked first, at a GET address: Back after the answer returns to the question, not to a post to send again.
+  web.get("/settings/token", page, (c) =>
+    c.html(
+      <ConfirmPage
+        ctx={pageContext(c)}
+        page="settings"
+        title="Make a new API token?"
+        message="The new token is shown once. The old one stops working at once: every plugin and script that uses it needs the new one. You stay signed in here."
+        action="/settings/token"
+        fields={{}}
+        confirmLabel="Rotate token"
+        back="/settings"
+      />,
+    ),
+  );
+
   web.post("/settings/token", page, async (c) => {
     const session = c.get("session");
     const form = await readForm(c);
-    if (field(form, "confirmed") !== "yes") {
-      return c.html(
-        <ConfirmPage
-          ctx={pageContext(c)}
-          page="settings"
-          title="Make a new API token?"
-          message="The new token is shown once. The old one stops working at once: every plugin and script that uses it needs the new one. You stay signed in here."
-          action="/settings/token"
-          fields={{}}
-          confirmLabel="Rotate token"
-          back="/settings"
-        />,
-      );
-    }
+    if (field(form, "confirmed") !== "yes") return c.redirect("/settings/token", 303);
     const { token } = await session.service.token.rotate();
     await session.renew();
     session.newToken = token;

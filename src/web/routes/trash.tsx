@@ -31,47 +31,54 @@ export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>
     return done(c, form, back.length > 0 ? text.filter(Boolean).join(" ") : "Nothing to restore.", "/trash");
   });
 
-  // Deleting for good cannot be undone: asked first, on a page of its own.
+  // Deleting for good cannot be undone: asked first, on a page of its own at a GET address (the ids
+  // in its query), so Back after the answer returns to the question, not to a post to send again.
   web.post("/trash/delete", page, async (c) => {
     const form = await readForm(c);
     const ids = chosen(fields(form, "ids"));
-    if (field(form, "confirmed") !== "yes") {
-      return c.html(
-        <ConfirmPage
-          ctx={pageContext(c)}
-          page="trash"
-          title={ids.length === 1 ? "Delete this for good?" : `Delete these ${ids.length} for good?`}
-          message="They are deleted from the trash now, instead of in 30 days. This cannot be undone."
-          action="/trash/delete"
-          fields={{ ids }}
-          confirmLabel="Delete for good"
-          back="/trash"
-        />,
-      );
-    }
+    if (field(form, "confirmed") !== "yes")
+      return c.redirect(`/trash/delete?${new URLSearchParams(ids.map((id): [string, string] => ["ids", id]))}`, 303);
     const { deleted } = await c.get("session").service.trash.empty({ ids });
     return done(c, form, `Deleted ${plural(deleted, "item")} for good.`, "/trash");
   });
 
+  web.get("/trash/delete", page, async (c) => {
+    const ids = chosen(c.req.queries("ids") ?? []);
+    return c.html(
+      <ConfirmPage
+        ctx={pageContext(c)}
+        page="trash"
+        title={ids.length === 1 ? "Delete this for good?" : `Delete these ${ids.length} for good?`}
+        message="They are deleted from the trash now, instead of in 30 days. This cannot be undone."
+        action="/trash/delete"
+        fields={{ ids }}
+        confirmLabel="Delete for good"
+        back="/trash"
+      />,
+    );
+  });
+
   web.post("/trash/empty", page, async (c) => {
     const form = await readForm(c);
-    if (field(form, "confirmed") !== "yes") {
-      const { total } = await c.get("session").service.trash.list({ pageSize: 1 });
-      return c.html(
-        <ConfirmPage
-          ctx={pageContext(c)}
-          page="trash"
-          title="Empty the trash?"
-          message={`The ${plural(total, "item")} in the trash will be deleted for good. This cannot be undone.`}
-          action="/trash/empty"
-          fields={{}}
-          confirmLabel="Empty the trash"
-          back="/trash"
-        />,
-      );
-    }
+    if (field(form, "confirmed") !== "yes") return c.redirect("/trash/empty", 303);
     const { deleted } = await c.get("session").service.trash.empty();
     return done(c, form, `The trash is empty: ${plural(deleted, "item")} deleted for good.`, "/trash");
+  });
+
+  web.get("/trash/empty", page, async (c) => {
+    const { total } = await c.get("session").service.trash.list({ pageSize: 1 });
+    return c.html(
+      <ConfirmPage
+        ctx={pageContext(c)}
+        page="trash"
+        title="Empty the trash?"
+        message={`The ${plural(total, "item")} in the trash will be deleted for good. This cannot be undone.`}
+        action="/trash/empty"
+        fields={{}}
+        confirmLabel="Empty the trash"
+        back="/trash"
+      />,
+    );
   });
 }
 

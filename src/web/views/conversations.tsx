@@ -214,7 +214,9 @@ function ConversationTable(props: { ctx: PageContext; items: ConversationListIte
               </td>
               <td class="title" data-label="Title">
                 {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
-                <a href={`/conversations/${encodeURIComponent(item.id)}`}>{item.title || "Untitled"}</a>
+                <a href={`/conversations/${encodeURIComponent(item.id)}`} dir="auto">
+                  {item.title || "Untitled"}
+                </a>
               </td>
               <td data-label="Platform">{item.platform}</td>
               <td class="num" data-label="Messages">
@@ -255,7 +257,7 @@ export function ConversationPage(props: { ctx: PageContext; conversation: Conver
       <p>
         <a href="/conversations">← Conversations</a>
       </p>
-      <h1>{c.title || "Untitled"}</h1>
+      <h1 dir="auto">{c.title || "Untitled"}</h1>
       <p class="meta">
         {c.platformDisplayName ?? c.platform} · {plural(c.total, "message")} · {plural(c.tokenCount, "token")} · created{" "}
         {shortDate(c.createdAt)} · updated {shortDate(c.updatedAt)} · import {c.importId}

@@ -29,6 +29,37 @@ export function typedInto(ctx: PageContext, action: string): Record<string, stri
   return typed && typed.action === action ? typed.fields : {};
 }
 
+/** A page's forms that show a refusal under the field it is about: each form's action, and those fields. */
+export type FieldForms = Record<string, readonly string[]>;
+
+/** Whether the error just shown is about a field one of `forms` shows it under (FieldError), rather than above the page. */
+function shownAtField(flash: Flash | undefined, forms: FieldForms | undefined): boolean {
+  const typed = flash?.typed;
+  return typed?.field !== undefined && (forms?.[typed.action]?.includes(typed.field) ?? false);
+}
+
+/**
+ * The field `name` of the form posting to `action`, when the error just shown is about it: marked
+ * invalid, described by the error shown under it (FieldError), and focused, which scrolls to it:
+ * an edit refused far down a list is not left a screen away from its message at the top.
+ */
+export function refusedField(ctx: PageContext, action: string, name: string) {
+  const typed = ctx.flash?.typed;
+  if (typed?.action !== action || typed.field !== name) return {};
+  return { "aria-invalid": "true" as const, "aria-describedby": "field-error", autofocus: true };
+}
+
+/** The error of a form refused for its field `name`, under that field (see refusedField); nothing otherwise. */
+export function FieldError(props: { ctx: PageContext; action: string; name: string }) {
+  const { flash } = props.ctx;
+  if (flash?.typed?.action !== props.action || flash.typed.field !== props.name) return null;
+  return (
+    <p id="field-error" role="alert" class="flash error field-error">
+      {flash.text}
+    </p>
+  );
+}
+
 export function Document(props: { title: string; children: Child }) {
   return (
     <>
@@ -48,7 +79,7 @@ export function Document(props: { title: string; children: Child }) {
   );
 }
 
-export function Layout(props: { title: string; page: PageKey | undefined; ctx: PageContext; children: Child }) {
+export function Layout(props: { title: string; page: PageKey | undefined; ctx: PageContext; fieldForms?: FieldForms; children: Child }) {
   const { ctx } = props;
   return (
     <Document title={props.title}>
@@ -83,7 +114,7 @@ export function Layout(props: { title: string; page: PageKey | undefined; ctx: P
         </div>
       </header>
       <main id="main" tabindex={-1}>
-        <FlashMessage flash={ctx.flash} ctx={ctx} />
+        <FlashMessage flash={shownAtField(ctx.flash, props.fieldForms) ? undefined : ctx.flash} ctx={ctx} />
         {props.children}
       </main>
     </Document>

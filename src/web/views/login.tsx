@@ -7,7 +7,7 @@ export function LoginPage(props: { next: string; error?: string | undefined; not
       <main id="main" class="login">
         <h1>Sign in to mnemo</h1>
         {props.error ? (
-          <p role="alert" class="flash error">
+          <p id="login-error" role="alert" class="flash error">
             {props.error}
           </p>
         ) : null}
@@ -20,7 +20,16 @@ export function LoginPage(props: { next: string; error?: string | undefined; not
           <input type="hidden" name="next" value={props.next} />
           <div class="field">
             <label for="token">API token</label>
-            <input id="token" name="token" type="password" autocomplete="current-password" required autofocus spellcheck={false} />
+            <input
+              id="token"
+              name="token"
+              type="password"
+              autocomplete="current-password"
+              required
+              autofocus
+              spellcheck={false}
+              {...(props.error ? { "aria-invalid": "true" as const, "aria-describedby": "login-error" } : {})}
+            />
           </div>
           <p>
             <button type="submit">Sign in</button>

@@ -3,7 +3,17 @@ import { cutText } from "../../text/cut-text.js";
 import { startsWithItsDate } from "../../text/memory-date.js";
 import { probablyUnrelated } from "../../core/index.js";
 import { plural, shortDate, withQuery } from "../format.js";
-import { ActionForm, CsrfField, Layout, type PageContext, PastLastPage, typedInto } from "./layout.js";
+import {
+  ActionForm,
+  CsrfField,
+  FieldError,
+  type FieldForms,
+  Layout,
+  type PageContext,
+  PastLastPage,
+  refusedField,
+  typedInto,
+} from "./layout.js";
 
 export interface MemoriesView {
   ctx: PageContext;
@@ -20,9 +30,25 @@ export interface MemoriesView {
 export function MemoriesPage(view: MemoriesView) {
   const { ctx, buckets } = view;
   const current = buckets.find((bucket) => Number(bucket.id) === view.bucketId);
-  const heading = view.query ? `Memories matching “${view.query}”` : current ? `Memories in ${current.name}` : "Memories";
+  // What the user typed or named is isolated (bdi), so a right-to-left name keeps the quotes and words around it in place.
+  const heading = view.query ? (
+    <>
+      Memories matching “<bdi>{view.query}</bdi>”
+    </>
+  ) : current ? (
+    <>
+      Memories in <bdi>{current.name}</bdi>
+    </>
+  ) : (
+    "Memories"
+  );
+  const fieldForms: FieldForms = {
+    "/memories": ["text"],
+    "/memories/image": ["image", "description"],
+    ...Object.fromEntries(view.memories.map((memory) => [editAction(memory), ["text"]])),
+  };
   return (
-    <Layout title="Memories" page="memories" ctx={ctx}>
+    <Layout title="Memories" page="memories" ctx={ctx} fieldForms={fieldForms}>
       <h1>{heading}</h1>
       <nav aria-label="Buckets">
         <ul class="bucket-list">
@@ -37,7 +63,7 @@ export function MemoriesPage(view: MemoriesView) {
                 href={withQuery("/memories", { bucket: bucket.id, q: view.query })}
                 aria-current={Number(bucket.id) === view.bucketId ? "true" : undefined}
               >
-                {bucket.name} <span class="meta">({bucket.memoryCount})</span>
+                <bdi>{bucket.name}</bdi> <span class="meta">({bucket.memoryCount})</span>
               </a>
             </li>
           ))}
@@ -47,7 +73,7 @@ export function MemoriesPage(view: MemoriesView) {
         {view.bucketId !== undefined ? <input type="hidden" name="bucket" value={String(view.bucketId)} /> : null}
         <div class="field grow">
           <label for="memory-query">Search memories</label>
-          <input id="memory-query" type="search" name="q" value={view.query} placeholder="what pet do I have?" />
+          <input id="memory-query" type="search" name="q" value={view.query} placeholder="what pet do I have?" dir="auto" />
         </div>
         <button type="submit">Search</button>
         {view.query ? (
@@ -93,9 +119,10 @@ function AddMemory(props: {
       <ActionForm ctx={props.ctx} action="/memories" back={props.back}>
         <div class="field">
           <label for="new-text">Text</label>
-          <textarea id="new-text" name="text" required maxlength={20000}>
+          <textarea id="new-text" name="text" required maxlength={20000} dir="auto" {...refusedField(props.ctx, "/memories", "text")}>
             {typed ?? ""}
           </textarea>
+          <FieldError ctx={props.ctx} action="/memories" name="text" />
         </div>
         <div class="row">
           <BucketSelect id="new-bucket" buckets={props.buckets} selected={props.bucketId ?? 1} label="Bucket" />
@@ -112,11 +139,27 @@ function AddMemory(props: {
         <div class="row">
           <div class="field">
             <label for="new-image">Image (PNG, JPEG, WebP or GIF, at most 10 MB)</label>
-            <input id="new-image" type="file" name="image" accept="image/png,image/jpeg,image/webp,image/gif" required />
+            <input
+              id="new-image"
+              type="file"
+              name="image"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              required
+              {...refusedField(props.ctx, "/memories/image", "image")}
+            />
+            <FieldError ctx={props.ctx} action="/memories/image" name="image" />
           </div>
           <div class="field grow">
             <label for="new-image-description">Description</label>
-            <input id="new-image-description" type="text" name="description" maxlength={2000} value={image.description ?? ""} />
+            <input
+              id="new-image-description"
+              type="text"
+              name="description"
+              maxlength={2000}
+              value={image.description ?? ""}
+              {...refusedField(props.ctx, "/memories/image", "description")}
+            />
+            <FieldError ctx={props.ctx} action="/memories/image" name="description" />
           </div>
           <BucketSelect id="new-image-bucket" buckets={props.buckets} selected={imageBucket} label="Bucket" />
           <button type="submit">Add image</button>
@@ -194,7 +237,8 @@ function MemoryList(view: MemoriesView) {
 function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bucket[]; back: string }) {
   const { memory, ctx } = props;
   const id = memory.id ?? "";
-  const editing = typedInto(ctx, `/memories/${encodeURIComponent(id)}/edit`); // a refused edit, filled in again
+  const action = editAction(memory);
+  const editing = typedInto(ctx, action); // a refused edit, filled in again
   const excerpt = memory.text.length > 60 ? `${memory.text.slice(0, 60)}…` : memory.text;
   return (
     <li class="item select-item" id={`memory-${id}`}>
@@ -219,12 +263,21 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
         <div class="actions">
           <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
-            <ActionForm ctx={ctx} action={`/memories/${encodeURIComponent(id)}/edit`} back={props.back}>
+            <ActionForm ctx={ctx} action={action} back={props.back}>
               <div class="field">
                 <label for={`text-${id}`}>Text</label>
-                <textarea id={`text-${id}`} name="text" required maxlength={20000} rows={editRows(editing.text ?? memory.text)}>
+                <textarea
+                  id={`text-${id}`}
+                  name="text"
+                  required
+                  maxlength={20000}
+                  rows={editRows(editing.text ?? memory.text)}
+                  dir="auto"
+                  {...refusedField(ctx, action, "text")}
+                >
                   {editing.text ?? memory.text}
                 </textarea>
+                <FieldError ctx={ctx} action={action} name="text" />
               </div>
               <div class="row">
                 <BucketSelect
@@ -250,6 +303,10 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
   );
 }
 
+function editAction(memory: MemoryObject): string {
+  return `/memories/${encodeURIComponent(memory.id ?? "")}/edit`;
+}
+
 /** The edit box's height: the text's lines at about 80 characters each, from 3 to 16 (it scrolls past that). */
 function editRows(text: string): number {
   const lines = text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 80)), 0);
@@ -261,13 +318,22 @@ const WHOLE_UP_TO = 1000;
 const CUT_TO = 600;
 
 function MemoryText(props: { text: string }) {
-  if (props.text.length <= WHOLE_UP_TO) return <p class="text">{props.text}</p>;
+  if (props.text.length <= WHOLE_UP_TO)
+    return (
+      <p class="text" dir="auto">
+        {props.text}
+      </p>
+    );
   return (
     <>
-      <p class="text cut">{cutText(props.text, CUT_TO)}</p>
+      <p class="text cut" dir="auto">
+        {cutText(props.text, CUT_TO)}
+      </p>
       <details class="whole-text">
         <summary>Show all {props.text.length.toLocaleString("en")} characters</summary>
-        <p class="text">{props.text}</p>
+        <p class="text" dir="auto">
+          {props.text}
+        </p>
       </details>
     </>
   );
@@ -299,7 +365,9 @@ export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryRes
               <span>{shortDate(version.changedAt)}</span>
               <span>{version.bucketName ?? `bucket ${version.bucketId} (deleted)`}</span>
             </div>
-            <p class="text">{version.text}</p>
+            <p class="text" dir="auto">
+              {version.text}
+            </p>
           </li>
         ))}
       </ol>

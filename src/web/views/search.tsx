@@ -130,7 +130,7 @@ export function SearchPage(props: {
       <form method="get" action="/search" class="panel row" aria-label="Search conversations">
         <div class="field grow">
           <label for="search-q">Words or a question</label>
-          <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
+          <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} dir="auto" />
         </div>
         <PlatformSelect
           id="search-platform"
@@ -163,7 +163,7 @@ export function SearchPage(props: {
             {result.results.map((hit) => (
               <li class="item">
                 <div class="item-head">
-                  <h3>
+                  <h3 dir="auto">
                     <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
                   </h3>
                   <span class="meta">
@@ -267,7 +267,7 @@ export function RecallPage(props: {
       <form method="get" action="/recall" class="panel row">
         <div class="field grow">
           <label for="recall-q">What do you want to remember?</label>
-          <input id="recall-q" type="search" name="q" value={props.query} required autofocus={!props.query} />
+          <input id="recall-q" type="search" name="q" value={props.query} required autofocus={!props.query} dir="auto" />
         </div>
         <NumberField id="recall-tokens" label="Max tokens" name="maxTokens" max={2000} value={props.maxTokens} invalid={props.invalid} />
         <div class="field">
@@ -308,7 +308,9 @@ export function RecallPage(props: {
               <ol class="sources">
                 {result.sources.map((source) => (
                   <li>
-                    <a href={messageLink(source.conversationId, source.messageId)}>{source.conversationTitle || "Untitled"}</a>{" "}
+                    <a href={messageLink(source.conversationId, source.messageId)} dir="auto">
+                      {source.conversationTitle || "Untitled"}
+                    </a>{" "}
                     <span class="meta">
                       {shortDate(source.date)} · relevance {source.relevanceScore.toFixed(2)}
                     </span>

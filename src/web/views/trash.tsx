@@ -71,7 +71,9 @@ function TrashItems(props: { ctx: PageContext; list: TrashList }) {
                   gone for good <time datetime={item.expiresAt}>{shortDate(item.expiresAt).slice(0, 10)}</time>
                 </span>
               </div>
-              <p class="text">{item.title}</p>
+              <p class="text" dir="auto">
+                {item.title}
+              </p>
               <div class="actions">
                 <ActionForm ctx={ctx} action="/trash/restore" back={self}>
                   <input type="hidden" name="ids" value={item.id} />
