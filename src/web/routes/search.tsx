@@ -8,7 +8,7 @@ import { localDayBounds } from "../../text/local-time.js";
 import { numberField } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { pageContext } from "../page-context.js";
-import { type FieldError, type Period, RecallPage, SearchPage } from "../views/search.js";
+import { type RefusedInput, type Period, RecallPage, SearchPage } from "../views/search.js";
 
 /** Search (hits with context, a hit opens its conversation at the message) and Recall (the cited narrative). */
 export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
@@ -89,14 +89,14 @@ function periodOf(
 }
 
 /** The form's fields by the API's names for them. */
-const FORM_FIELDS: Record<string, FieldError["field"]> = {
+const FORM_FIELDS: Record<string, RefusedInput["field"]> = {
   dateFrom: "from",
   dateTo: "to",
   limit: "limit",
   maxTokens: "maxTokens",
   provider: "platform",
 };
-const FORM_LABELS: Record<FieldError["field"], string> = {
+const FORM_LABELS: Record<RefusedInput["field"], string> = {
   from: "From",
   to: "To",
   limit: "Results",
@@ -109,7 +109,7 @@ const FORM_LABELS: Record<FieldError["field"], string> = {
  * after the other, a number past the limit typed into the URL) rather than as an error page. Nothing
  * when nothing is asked (no query yet).
  */
-async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{ result?: T; invalid?: FieldError }> {
+async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{ result?: T; invalid?: RefusedInput }> {
   if (!ask) return {};
   try {
     return { result: await ask() };

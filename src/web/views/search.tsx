@@ -15,17 +15,17 @@ export interface Period {
 }
 
 /** A field of the Search or Recall form that the request refused (a swapped day, a limit past the API's), and why. */
-export interface FieldError {
+export interface RefusedInput {
   field: "from" | "to" | "limit" | "maxTokens" | "platform";
   message: string;
 }
 
 /** The attributes that tie a refused field to the message saying why, and bring the cursor to it. */
-function marked(invalid: FieldError | undefined, name: FieldError["field"]) {
+function marked(invalid: RefusedInput | undefined, name: RefusedInput["field"]) {
   return invalid?.field === name ? { "aria-invalid": "true" as const, "aria-describedby": "form-error", autofocus: true } : {};
 }
 
-function FormError(props: { invalid: FieldError | undefined }) {
+function FormError(props: { invalid: RefusedInput | undefined }) {
   if (!props.invalid) return null;
   return (
     <p id="form-error" role="alert" class="flash error">
@@ -41,7 +41,7 @@ function NumberField(props: {
   name: "limit" | "maxTokens";
   max: number;
   value: number;
-  invalid: FieldError | undefined;
+  invalid: RefusedInput | undefined;
 }) {
   return (
     <div class="field">
@@ -60,7 +60,7 @@ function NumberField(props: {
 }
 
 /** From and To: only what was said between these days. */
-function PeriodFields(props: { id: string; period: Period; invalid: FieldError | undefined }) {
+function PeriodFields(props: { id: string; period: Period; invalid: RefusedInput | undefined }) {
   return (
     <>
       <div class="field">
@@ -87,7 +87,7 @@ function PlatformSelect(props: {
   platforms: Platforms;
   selected: string;
   allLabel: string;
-  invalid: FieldError | undefined;
+  invalid: RefusedInput | undefined;
 }) {
   return (
     <div class="field">
@@ -119,7 +119,7 @@ export function SearchPage(props: {
   /** No conversation is imported yet: a new user, whose empty answer says what to do. */
   nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
-  invalid?: FieldError | undefined;
+  invalid?: RefusedInput | undefined;
 }) {
   const split = highlightSegments(props.query);
   const { result } = props;
@@ -256,7 +256,7 @@ export function RecallPage(props: {
   /** No conversation is imported yet: a new user, whose empty answer says what to do. */
   nothingImported?: boolean;
   /** Undefined unless the request refused a field (then `result` is undefined). */
-  invalid?: FieldError | undefined;
+  invalid?: RefusedInput | undefined;
 }) {
   const { result } = props;
   return (
