@@ -11,6 +11,7 @@ const EXIT_CODES: Record<ErrorCode, number> = {
   not_found: EXIT.failure,
   conflict: EXIT.failure,
   payload_too_large: EXIT.usage,
+  unsupported_media_type: EXIT.usage,
   rate_limited: EXIT.failure,
   store_mismatch: EXIT.failure,
   unavailable: EXIT.failure,

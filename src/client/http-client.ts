@@ -15,6 +15,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   404: "not_found",
   409: "conflict",
   413: "payload_too_large",
+  415: "unsupported_media_type",
   429: "rate_limited",
   502: "unavailable",
   503: "unavailable",

@@ -11,6 +11,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   store_mismatch: 500,
   unavailable: 503,

@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: "Not found",
   409: "Conflict",
   413: "Body too large",
+  415: "A body declared as something other than JSON (Content-Type), or as JSON in a charset other than UTF-8",
   500: "Internal server error",
   503: "Unavailable: a table of the store is damaged (`error` names it; `mnemo doctor` on the server's machine repairs it), the disk is full, or a dependency cannot be reached",
 };
@@ -28,7 +29,7 @@ const EVERY_ROUTE = [401, 403, 500, 503];
 const takesInput = (route: Route) => Boolean(route.query || route.body || route.stream || route.path.includes("{"));
 
 function statusesOf(route: Route): number[] {
-  const input = [...(takesInput(route) ? [400] : []), ...(route.body || route.stream ? [413] : [])];
+  const input = [...(takesInput(route) ? [400] : []), ...(route.body || route.stream ? [413] : []), ...(route.body ? [415] : [])];
   return [...new Set([...route.errors, ...EVERY_ROUTE, ...input])].sort((a, b) => a - b);
 }
 

@@ -19,6 +19,31 @@ export async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/**
+ * Refuses a body declared as another format (`text/plain`, a form) where JSON is read (415), or as
+ * JSON in another charset than UTF-8 (RFC 8259 allows none other). No Content-Type is taken as
+ * JSON, as a client that sends none means it. A form-encoded JSON text (`curl -d` without `-H`)
+ * was read as JSON, and a form's `text=hello` answered "body: is not valid JSON", which names no fix.
+ */
+export function checkJsonContentType(contentType: string | undefined): void {
+  if (contentType === undefined || contentType.trim() === "") return;
+  const [type = "", ...parameters] = contentType.split(";").map((part) => part.trim());
+  const suggestion = "Send the body as JSON with the header Content-Type: application/json.";
+  if (!/^application\/(?:[\w.-]+\+)?json$/i.test(type)) {
+    throw new AppError("unsupported_media_type", `Content-Type: is ${type || "empty"}; this endpoint takes a JSON body`, {
+      details: { field: "Content-Type", problem: "is not JSON" },
+      suggestion,
+    });
+  }
+  const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter))?.replace(/^charset\s*=\s*"?([^"]*)"?$/i, "$1");
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new AppError("unsupported_media_type", `Content-Type: charset ${charset} is not UTF-8, the one charset of JSON`, {
+      details: { field: "Content-Type", problem: "is not UTF-8" },
+      suggestion: "Send the body in UTF-8, with Content-Type: application/json (or application/json; charset=utf-8).",
+    });
+  }
+}
+
 /** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
 export function clientGoneOr(error: unknown): never {
   throw isAbort(error) ? clientGone() : error;

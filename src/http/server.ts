@@ -12,7 +12,7 @@ import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { bodyStream, checkQueryOnce, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import { bodyStream, checkJsonContentType, checkQueryOnce, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
 import { rememberOrigin } from "./request-origin.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
@@ -131,6 +131,7 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     checkQueryOnce(c.req.url);
+    if (route.body) checkJsonContentType(c.req.header("content-type"));
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),

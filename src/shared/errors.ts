@@ -9,6 +9,7 @@ export type ErrorCode =
   | "not_found" // memory, bucket or conversation does not exist (404)
   | "conflict" // e.g. a bucket name that already exists (409)
   | "payload_too_large" // body over the limit (413)
+  | "unsupported_media_type" // a body declared as something other than JSON where JSON is read (415)
   | "rate_limited" // too many failed auth attempts (429)
   | "store_mismatch" // the store was made by another embedder or is not a mnemo store
   | "unavailable" // a remote dependency (LLM endpoint, model hub, server) cannot be reached

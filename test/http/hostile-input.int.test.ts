@@ -296,6 +296,41 @@ describe("a search query is words, never query syntax", () => {
   });
 });
 
+describe("a body's Content-Type", () => {
+  const post = async (contentType: string | undefined, body: string) => {
+    const headers = { authorization: `Bearer ${token}`, ...(contentType === undefined ? {} : { "content-type": contentType }) };
+    const response = await request(`${server.url}/api/memory`, { method: "POST", headers, body });
+    return { status: response.statusCode, body: (await response.body.json()) as Record<string, string> };
+  };
+
+  it("refuses a body declared as another format, or JSON in another charset, with a 415 naming the header and the fix; stores nothing", async () => {
+    const before = await stored();
+    for (const contentType of ["application/x-www-form-urlencoded", "text/plain;charset=UTF-8", "multipart/form-data; boundary=x"]) {
+      const refused = await post(contentType, '{"text":"sent as another type"}');
+      expect([refused.status, refused.body["field"]], contentType).toEqual([415, "Content-Type"]);
+      expect(refused.body["suggestion"]).toContain("Content-Type: application/json");
+    }
+    const latin1 = await post("application/json; charset=iso-8859-1", '{"text":"latin"}');
+    expect([latin1.status, latin1.body["error"]]).toEqual([415, "Content-Type: charset iso-8859-1 is not UTF-8, the one charset of JSON"]);
+    const upload = await send("post", "/api/chat-history/ingest/custom-online", "{}");
+    expect(upload.status).toBe(400); // the same route with JSON's type reads the body
+    expect(await stored()).toBe(before);
+  });
+
+  it("takes JSON with or without a charset, a +json type, any case, or no Content-Type at all", async () => {
+    for (const contentType of [
+      "application/json",
+      "application/json; charset=utf-8",
+      'Application/JSON;charset="UTF-8"',
+      "application/vnd.api+json",
+      undefined,
+    ]) {
+      const stored = await post(contentType, JSON.stringify({ text: `typed ${contentType}` }));
+      expect(stored.status, String(contentType)).toBe(200);
+    }
+  });
+});
+
 describe("text that is not Unicode is refused, naming the field, and nothing is stored", () => {
   it("bytes that are not UTF-8 in a JSON string", async () => {
     const before = await stored();
