@@ -214,7 +214,9 @@ function ConversationTable(props: { ctx: PageContext; items: ConversationListIte
               </td>
               <td class="title" data-label="Title">
                 {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
-                <a href={`/conversations/${encodeURIComponent(item.id)}`}>{item.title || "Untitled"}</a>
+                <a href={`/conversations/${encodeURIComponent(item.id)}`}>
+                  <bdi>{item.title || "Untitled"}</bdi>
+                </a>
               </td>
               <td data-label="Platform">{item.platform}</td>
               <td class="num" data-label="Messages">

@@ -37,7 +37,7 @@ export function MemoriesPage(view: MemoriesView) {
                 href={withQuery("/memories", { bucket: bucket.id, q: view.query })}
                 aria-current={Number(bucket.id) === view.bucketId ? "true" : undefined}
               >
-                {bucket.name} <span class="meta">({bucket.memoryCount})</span>
+                <bdi>{bucket.name}</bdi> <span class="meta">({bucket.memoryCount})</span>
               </a>
             </li>
           ))}

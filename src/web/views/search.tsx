@@ -164,7 +164,9 @@ export function SearchPage(props: {
               <li class="item">
                 <div class="item-head">
                   <h3>
-                    <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
+                    <a href={messageLink(hit.conversationId, hit.messageId)}>
+                      <bdi>{hit.title || "Untitled"}</bdi>
+                    </a>
                   </h3>
                   <span class="meta">
                     {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
@@ -308,7 +310,10 @@ export function RecallPage(props: {
               <ol class="sources">
                 {result.sources.map((source) => (
                   <li>
-                    <a href={messageLink(source.conversationId, source.messageId)}>{source.conversationTitle || "Untitled"}</a>{" "}
+                    {/* bdi: a stored title's U+202E would turn the date and relevance after it around */}
+                    <a href={messageLink(source.conversationId, source.messageId)}>
+                      <bdi>{source.conversationTitle || "Untitled"}</bdi>
+                    </a>{" "}
                     <span class="meta">
                       {shortDate(source.date)} · relevance {source.relevanceScore.toFixed(2)}
                     </span>
