@@ -36,6 +36,7 @@ const EXPECTED: Record<string, string> = {
   boolean: "true or false",
   array: "an array",
   object: "an object",
+  record: "an object",
 };
 
 const FORMATS: Record<string, string> = {
