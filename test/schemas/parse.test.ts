@@ -39,3 +39,11 @@ describe("parseInput names the schema's own bound", () => {
     }
   });
 });
+
+describe("parseInput's words for a missing field", () => {
+  it("say a missing field of a fixed set of values is required, and which values it takes, not 'not undefined'", async () => {
+    const { UploadConversation } = await import("../../src/schemas/chat-history.js");
+    const upload = { conversation: { id: "c1", title: "t", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "m1", content: "hi" }] } };
+    expect(() => parseInput(UploadConversation, upload)).toThrow('conversation.messages[0].role: is required: one of "human", "assistant"');
+  });
+});
