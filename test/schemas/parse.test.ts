@@ -47,3 +47,13 @@ describe("parseInput's words for a missing field", () => {
     expect(() => parseInput(UploadConversation, upload)).toThrow('conversation.messages[0].role: is required: one of "human", "assistant"');
   });
 });
+
+describe("parseInput refuses a field named __proto__, wherever it is", () => {
+  it("as a streamed upload does, naming the object that holds it: the same body had been taken whole and refused streamed", () => {
+    expect(fieldOf(() => parseInput(Upload, JSON.parse('{"__proto__":{"x":1},"conversation":{"messages":[]}}')))).toBe("body");
+    expect(fieldOf(() => parseInput(Upload, JSON.parse('{"conversation":{"messages":[{"content":"a","__proto__":{}}]}}')))).toBe(
+      "conversation.messages[0]",
+    );
+    expect(parseInput(Upload, JSON.parse('{"conversation":{"messages":[{"content":"__proto__"}]}}'))).toBeTruthy();
+  });
+});
