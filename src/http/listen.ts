@@ -4,7 +4,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { imageSecret, lockOutReindexToServe, signedImageUrl, type App } from "../core/index.js";
 import { removeServerInfo, runningServer, writeServerInfo } from "../config/server-info.js";
 import { AppError } from "../shared/errors.js";
-import { answerClientErrors } from "./client-errors.js";
+import { answerClientErrors, MAX_HEADER_BYTES } from "./client-errors.js";
 import { requestOrigin } from "./request-origin.js";
 import { createHttpApp, type HttpOptions } from "./server.js";
 
@@ -70,7 +70,8 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     ...(options.mount ? { mount: options.mount } : {}),
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
+    const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES };
+    const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port, serverOptions }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
   answerClientErrors(server as Server);

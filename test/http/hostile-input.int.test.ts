@@ -364,6 +364,18 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(await stored()).toBe(before);
   });
 
+  it("takes a query of 4,000 characters of Chinese in the URL (36 KB percent-encoded), and names the 4,001st", async () => {
+    const query = (characters: number) => send("get", `/api/v2/memory?query=${encodeURIComponent("漢".repeat(characters))}`);
+    expect((await query(4000)).status).toBe(200);
+    const over = await query(4001);
+    expect([over.status, over.body.field]).toEqual([400, "query"]);
+    const huge = await send("get", `/api/v2/memory?query=${"a".repeat(70_000)}`);
+    expect([huge.status, huge.body.error]).toEqual([
+      431,
+      "The request's URL and headers are over 64 KB: a query string is at most 4,000 characters of text",
+    ]);
+  });
+
   it("a query parameter given twice is refused naming it, not read as its first value", async () => {
     const twice = await send("get", "/api/memory?latest=true&count=1&count=50");
     expect([twice.status, twice.body.field, twice.body.error]).toEqual([400, "count", "count: is given 2 times; give it once"]);
