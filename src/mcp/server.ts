@@ -4,6 +4,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+// zod's issues in plain words before the SDK parses a first request's params (paramsErrorsAsInvalid):
+// over stdio nothing else has loaded them by then. It loads zod alone, which the SDK has loaded.
+import "../schemas/messages.js";
 import { AppError } from "../shared/errors.js";
 import { protocolError, type McpLog } from "./errors.js";
 import { registerPrompts, registerResources } from "./resources.js";
