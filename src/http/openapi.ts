@@ -12,7 +12,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: "Not found",
   409: "Conflict",
   413: "Body too large",
-  415: "A body declared as something other than JSON (Content-Type), or as JSON in a charset other than UTF-8",
+  415: "A body declared as something other than JSON (Content-Type), as JSON in a charset other than UTF-8, or compressed (Content-Encoding)",
   500: "Internal server error",
   503: "Unavailable: a table of the store is damaged (`error` names it; `mnemo doctor` on the server's machine repairs it), the disk is full, or a dependency cannot be reached",
 };

@@ -44,6 +44,21 @@ export function checkJsonContentType(contentType: string | undefined): void {
   }
 }
 
+/**
+ * Refuses a JSON body sent compressed (`Content-Encoding: gzip`), 415 as RFC 9110 has it for a coding
+ * the server does not take: its bytes were read as JSON and answered "body: is not valid JSON", and
+ * a body that only claimed a coding was stored.
+ */
+export function checkIdentityEncoding(contentEncoding: string | undefined): void {
+  const codings = (contentEncoding ?? "").split(",").map((coding) => coding.trim().toLowerCase());
+  const other = codings.find((coding) => coding !== "" && coding !== "identity");
+  if (other === undefined) return;
+  throw new AppError("unsupported_media_type", `Content-Encoding: ${other} is not taken; this endpoint reads the body as it is sent`, {
+    details: { field: "Content-Encoding", problem: "is not taken" },
+    suggestion: "Send the body uncompressed, without a Content-Encoding header.",
+  });
+}
+
 /** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
 export function clientGoneOr(error: unknown): never {
   throw isAbort(error) ? clientGone() : error;

@@ -12,7 +12,15 @@ import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { bodyStream, checkJsonContentType, checkQueryOnce, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import {
+  bodyStream,
+  checkIdentityEncoding,
+  checkJsonContentType,
+  checkQueryOnce,
+  checkUrlEncoding,
+  clientGoneOr,
+  jsonBody,
+} from "./request-input.js";
 import { rememberOrigin } from "./request-origin.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
@@ -131,7 +139,10 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     checkQueryOnce(c.req.url);
-    if (route.body) checkJsonContentType(c.req.header("content-type"));
+    if (route.body) {
+      checkJsonContentType(c.req.header("content-type"));
+      checkIdentityEncoding(c.req.header("content-encoding"));
+    }
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { request } from "undici";
 import { z } from "zod";
@@ -315,6 +316,20 @@ describe("a body's Content-Type", () => {
     const upload = await send("post", "/api/chat-history/ingest/custom-online", "{}");
     expect(upload.status).toBe(400); // the same route with JSON's type reads the body
     expect(await stored()).toBe(before);
+  });
+
+  it("refuses a compressed body with a 415 naming Content-Encoding, where its bytes were read as JSON; takes identity", async () => {
+    const before = await stored();
+    const send = async (encoding: string, body: Buffer) => {
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", "content-encoding": encoding };
+      const response = await request(`${server.url}/api/memory`, { method: "POST", headers, body });
+      return { status: response.statusCode, body: (await response.body.json()) as Record<string, string> };
+    };
+    const gzipped = await send("gzip", gzipSync('{"text":"compressed"}'));
+    expect([gzipped.status, gzipped.body["field"]]).toEqual([415, "Content-Encoding"]);
+    expect((await send("br", Buffer.from('{"text":"claims a coding"}'))).status).toBe(415);
+    expect(await stored()).toBe(before);
+    expect((await send("identity", Buffer.from('{"text":"sent as it is"}'))).status).toBe(200);
   });
 
   it("takes JSON with or without a charset, a +json type, any case, or no Content-Type at all", async () => {
