@@ -1,3 +1,4 @@
+import net from "node:net";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { request } from "undici";
@@ -377,6 +378,26 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     const path = await send("delete", "/api/memories/mem_%FF");
     expect([path.status, path.body.field]).toEqual([400, "memoryId"]);
     expect(await stored()).toBe(before);
+  });
+
+  it("answers a request line or Host the adapter cannot read with a 400 that says so, not an empty one", async () => {
+    const { host } = new URL(server.url);
+    const raw = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1", () => socket.end(`${head}\r\nConnection: close\r\n\r\n`));
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk.toString()));
+        socket.on("end", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    for (const head of [`GET /api\\buckets HTTP/1.1\r\nHost: ${host}`, `GET /api/buckets HTTP/1.1\r\nHost: ${host}:99`]) {
+      const answer = await raw(`${head}\r\nAuthorization: Bearer ${token}`);
+      expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({
+        field: "request",
+        error: expect.stringMatching(/^request: /),
+      });
+    }
   });
 
   it("takes a query of 4,000 characters of Chinese in the URL (36 KB percent-encoded), and names the 4,001st", async () => {
