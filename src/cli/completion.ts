@@ -1,5 +1,6 @@
 import type { Command, Option } from "commander";
 import type { MnemoService } from "../core/index.js";
+import { forTerminal } from "./output.js";
 
 /**
  * Shell completion, worked out from the commander program itself: the shells' scripts are small
@@ -118,10 +119,12 @@ export async function storedValues(service: MnemoService, kind: ValueKind): Prom
   return items.map((chat) => ({ value: chat.id, description: chat.title }));
 }
 
-/** The lines a shell reads: `value`, or `value<TAB>description` for fish, which shows it. */
+/** The lines a shell reads: `value`, or `value<TAB>description` for fish, which shows it (stored text: without control characters). */
 export function completionLines(candidates: Candidate[], withDescriptions: boolean): string {
   return candidates
-    .map(({ value, description }) => (withDescriptions && description ? `${value}\t${description.replace(/\s+/g, " ")}` : value))
+    .map(({ value, description }) =>
+      withDescriptions && description ? `${value}\t${forTerminal(description.replace(/\s+/g, " "), false)}` : value,
+    )
     .map((line) => `${line}\n`)
     .join("");
 }

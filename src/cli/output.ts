@@ -41,7 +41,7 @@ export function createOutput(options: { json: boolean; io: CliIo }): Output {
   const colour = !options.json && !env["NO_COLOR"] && Boolean(stderr.isTTY);
   const style = new Chalk({ level: colour ? 1 : 0 });
   const stdoutStyle = new Chalk({ level: colour && stdout.isTTY ? 1 : 0 });
-  const toStderr = (text: string) => stderr.write(`${forTerminal(text)}\n`);
+  const toStderr = (text: string) => stderr.write(`${forTerminal(text, style.level > 0)}\n`);
   const printIds = (ids: string[]) => {
     if (!stdout.isTTY) stdout.write(ids.map((id) => `${id}\n`).join(""));
   };
@@ -49,9 +49,10 @@ export function createOutput(options: { json: boolean; io: CliIo }): Output {
     json: options.json,
     style: stdoutStyle,
     timeZone: timeZoneOf(env),
-    data: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    line: (text = "") => stdout.write(`${forTerminal(text)}\n`),
-    table: (columns, rows) => stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle, stdout.columns || 120))),
+    data: (value) => stdout.write(`${inertJson(JSON.stringify(value, null, 2))}\n`),
+    line: (text = "") => stdout.write(`${forTerminal(text, stdoutStyle.level > 0)}\n`),
+    table: (columns, rows) =>
+      stdout.write(forTerminal(renderTable(columns, rows, stdoutStyle, stdout.columns || 120), stdoutStyle.level > 0)),
     success: (text) => toStderr(`${style.green("✔")} ${text}`),
     created: (ids, message) => {
       toStderr(`${style.green("✔")} ${message}`);
@@ -62,7 +63,7 @@ export function createOutput(options: { json: boolean; io: CliIo }): Output {
     warn: (text) => toStderr(`${style.yellow("!")} ${text}`),
     error: (error) => {
       if (options.json) {
-        stderr.write(`${JSON.stringify(errorBody(error))}\n`);
+        stderr.write(`${inertJson(JSON.stringify(errorBody(error)))}\n`);
       } else if (isAppError(error)) {
         toStderr(`${style.red("✖")} ${error.message}${rejectedIds(error.details)}`);
         if (error.suggestion) toStderr(`  ${style.dim("→")} ${error.suggestion}`);
@@ -105,13 +106,29 @@ function rejectedIds(details: Record<string, unknown>): string {
 /**
  * Text as a terminal may show it: stored titles and messages come from exports and other people, and
  * a control sequence in one (`ESC[2J` clears the screen) or a bidi override (U+202E turns what
- * follows around) would act on the user's terminal. Colour (SGR, `ESC[…m`, which chalk writes) stays;
- * every other escape sequence and control character goes, but for newlines and tabs.
+ * follows around) would act on the user's terminal. With `colour`, the styles chalk writes for the
+ * CLI stay (SGR, `ESC[…m`, one of OWN_STYLES); every other escape sequence and control character
+ * goes, but for newlines and tabs. A stored `ESC[8m` (concealed) or `ESC[30;40m` (black on black)
+ * would hide what follows, up to the shell's prompt, and cannot be told from ours by where it is.
  */
-export function forTerminal(text: string): string {
+export function forTerminal(text: string, colour = true): string {
   return text
-    .replace(/\u001b(?:\[[0-9;]*m)?/g, (sequence) => (sequence.length > 1 ? sequence : ""))
+    .replace(/\u001b(?:\[([0-9;]*)m)?/g, (sequence, style?: string) =>
+      colour && style !== undefined && OWN_STYLES.has(style) ? sequence : "",
+    )
     .replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "");
+}
+
+/** The SGR parameters of the styles the CLI uses (bold, dim, red, green, yellow, magenta, cyan) and their ends, as chalk writes them. */
+const OWN_STYLES = new Set(["1", "2", "22", "31", "32", "33", "35", "36", "39"]);
+
+/**
+ * JSON with the characters JSON.stringify leaves raw but a terminal acts on, as `\u` escapes: C1
+ * controls (U+009B starts a sequence as ESC[ does in xterm) and the direction overrides and isolates,
+ * which a terminal with bidi support (VTE, Konsole) applies to what follows. The same JSON to a parser.
+ */
+export function inertJson(json: string): string {
+  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Pads columns to their widest cell; the flexible column gives way so lines fit the terminal. */

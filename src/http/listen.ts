@@ -1,10 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener, type ServerType } from "@hono/node-server";
 import { imageSecret, lockOutReindexToServe, signedImageUrl, type App } from "../core/index.js";
 import { removeServerInfo, runningServer, writeServerInfo } from "../config/server-info.js";
 import { AppError } from "../shared/errors.js";
-import { answerClientErrors } from "./client-errors.js";
+import { answerClientErrors, MAX_HEADER_BYTES } from "./client-errors.js";
 import { requestOrigin } from "./request-origin.js";
 import { createHttpApp, type HttpOptions } from "./server.js";
 
@@ -50,6 +51,21 @@ function listenError(error: NodeJS.ErrnoException, { host, port }: ListenOptions
   return error;
 }
 
+/**
+ * A request the adapter could not make a Request of (a `\\` in its path, a Host that is no host, an
+ * OPTIONS `*`): answered as every other error, `{ "error": … }`, where the adapter answered an empty
+ * 400. Anything else that reaches here escaped the app's own error handling: logged, a plain 500.
+ */
+function unreadableRequest(log: (line: string) => void): (error: unknown) => Response {
+  return (error) => {
+    if (error instanceof Error && error.name === "RequestError") {
+      return Response.json({ error: `request: ${error.message}`, field: "request" }, { status: 400 });
+    }
+    log(`internal error before the app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return Response.json({ error: "Internal server error" }, { status: 500 });
+  };
+}
+
 /** Listens, then records the server in the data dir for other processes to find. */
 async function listenAndRegister(app: App, options: ListenOptions, secret: Buffer): Promise<{ server: ServerType; url: string }> {
   const { config } = app;
@@ -70,7 +86,10 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
     ...(options.mount ? { mount: options.mount } : {}),
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch: http.fetch, hostname: options.host, port: options.port }, () => resolve(started));
+    // getRequestListener rather than serve(), which does not pass errorHandler on.
+    const listener = getRequestListener(http.fetch, { hostname: options.host, errorHandler: unreadableRequest(options.log) });
+    const started: ServerType = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+    started.listen(options.port, options.host, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });
   answerClientErrors(server as Server);

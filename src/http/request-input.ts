@@ -19,6 +19,47 @@ export async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/**
+ * A JSON body declared as another type (`text/plain`, as fetch sends a string; a form, as `curl -d`
+ * without `-H` sends) is read as JSON all the same: the spec's bodies are JSON and documents no
+ * status for a type, and such clients mean JSON. Only what cannot be read as sent is a 400 naming
+ * its header: JSON in a charset other than UTF-8 (RFC 8259 allows none other).
+ */
+export function checkJsonCharset(contentType: string | undefined): void {
+  const parameters = (contentType ?? "")
+    .split(";")
+    .slice(1)
+    .map((part) => part.trim());
+  const charset = parameters.find((parameter) => /^charset\s*=/i.test(parameter))?.replace(/^charset\s*=\s*"?([^"]*)"?$/i, "$1");
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return;
+  throw AppError.invalid(
+    "Content-Type",
+    `charset ${charset} is not UTF-8, the one charset of JSON`,
+    "Send the body in UTF-8, with Content-Type: application/json (or application/json; charset=utf-8).",
+  );
+}
+
+/** Whether a body declared so is declared as JSON (no Content-Type is taken as JSON). */
+export function declaredJson(contentType: string | undefined): boolean {
+  const type = (contentType ?? "").split(";")[0]!.trim();
+  return type === "" || /^application\/(?:[\w.-]+\+)?json$/i.test(type);
+}
+
+/**
+ * Refuses a JSON body sent compressed (`Content-Encoding: gzip`): its bytes were read as JSON and
+ * answered "body: is not valid JSON", and a body that only claimed a coding was stored.
+ */
+export function checkIdentityEncoding(contentEncoding: string | undefined): void {
+  const codings = (contentEncoding ?? "").split(",").map((coding) => coding.trim().toLowerCase());
+  const other = codings.find((coding) => coding !== "" && coding !== "identity");
+  if (other === undefined) return;
+  throw AppError.invalid(
+    "Content-Encoding",
+    `${other} is not taken: the body is read as it is sent`,
+    "Send the body uncompressed, without a Content-Encoding header.",
+  );
+}
+
 /** A body the client stopped sending (it closed the connection) as a 400 about the body; any other error as it is. */
 export function clientGoneOr(error: unknown): never {
   throw isAbort(error) ? clientGone() : error;

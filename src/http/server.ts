@@ -5,14 +5,23 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { imageBytes, verifyImageSignature, type App } from "../core/index.js";
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import { allowedMethods } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
 import { loggable } from "./loggable.js";
 import { LargeBodies } from "./admission.js";
-import { bodyStream, checkQueryOnce, checkUrlEncoding, clientGoneOr, jsonBody } from "./request-input.js";
+import {
+  bodyStream,
+  checkIdentityEncoding,
+  checkJsonCharset,
+  declaredJson,
+  checkQueryOnce,
+  checkUrlEncoding,
+  clientGoneOr,
+  jsonBody,
+} from "./request-input.js";
 import { rememberOrigin } from "./request-origin.js";
 import { buildOpenApi } from "./openapi.js";
 import { METADATA_PATH, resourceMetadata } from "./resource-metadata.js";
@@ -131,6 +140,10 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     checkQueryOnce(c.req.url);
+    if (route.body) {
+      checkJsonCharset(c.req.header("content-type"));
+      checkIdentityEncoding(c.req.header("content-encoding"));
+    }
     const result = await route.handle({
       service: c.get("service"),
       query: c.req.query(),
@@ -174,7 +187,20 @@ async function streamLines(c: Context, lines: AsyncIterable<string>): Promise<Re
   return new Response(Readable.toWeb(body) as ReadableStream, { headers });
 }
 
+/** The request's JSON body; one that is not JSON, declared as another type, is said to have been sent so. */
 function readBody(c: Context, route: Route): Promise<unknown> {
+  const type = c.req.header("content-type");
+  return readJson(c, route).catch((error: unknown) => {
+    if (declaredJson(type) || !isAppError(error) || error.details["field"] !== "body") throw error;
+    throw AppError.invalid(
+      "body",
+      `${String(error.details["problem"])} (it was sent as ${type})`,
+      "Send it as JSON, with Content-Type: application/json.",
+    );
+  });
+}
+
+function readJson(c: Context, route: Route): Promise<unknown> {
   const stream = c.req.raw.body;
   if (!route.readBody || !stream) return jsonBody(c);
   const length = c.req.header("content-length");

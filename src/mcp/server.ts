@@ -1,8 +1,12 @@
 import { createRequire } from "node:module";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
+// zod's issues in plain words before the SDK parses a first request's params (paramsErrorsAsInvalid):
+// over stdio nothing else has loaded them by then. It loads zod alone, which the SDK has loaded.
+import "../schemas/messages.js";
 import { AppError } from "../shared/errors.js";
 import { protocolError, type McpLog } from "./errors.js";
 import { registerPrompts, registerResources } from "./resources.js";
@@ -39,7 +43,44 @@ export function createMcpServer({ service, log }: McpServerOptions): McpServer {
   registerTools(server.server, service, report);
   registerResources(server, service, report);
   registerPrompts(server, service, report);
+  paramsErrorsAsInvalid(server.server, report);
   return server;
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * A request whose params fail the SDK's schema for its method (`resources/read` without `params`,
+ * `"uri": 5`, `initialize` without params) is the client's error: the protocol layer's parse threw
+ * zod's error, which it answered as -32603, an internal error of the server's, with the issues as
+ * thirty lines of JSON. Every handler, once all are registered, answers it as -32602 naming the
+ * field, as the API does. Only an issue under `params` is: any other zod error stays ours.
+ */
+function paramsErrorsAsInvalid(server: Server, log: McpLog): void {
+  // The SDK keeps its handlers here (Protocol, since 0.x); a test holds every method to -32602.
+  const handlers = (server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issue = paramsIssue(error);
+        throw issue ? protocolError(AppError.invalid(issue.field, issue.message), log) : error;
+      }
+    });
+  }
+}
+
+/** The first issue of a zod error about a request's params, its path as `params.arguments` (schemas/parse.ts loads after `initialize`). */
+function paramsIssue(error: unknown): { field: string; message: string } | undefined {
+  if (!(error instanceof Error) || !/^\$?ZodError$/.test(error.name)) return undefined;
+  const [issue] = (error as Error & { issues: { path: PropertyKey[]; message: string }[] }).issues;
+  if (issue?.path[0] !== "params") return undefined;
+  const field = issue.path
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("")
+    .slice(1);
+  return { field, message: issue.message };
 }
 
 /**

@@ -9,8 +9,11 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case "invalid_type":
       return issue.input === undefined ? "is required" : `must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${shown(issue.input)}`;
-    case "invalid_value":
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, not ${shown(issue.input)}`;
+    case "invalid_value": {
+      // A missing field of a fixed set of values (a message's `role`) read "must be one of …, not undefined".
+      const values = issue.values.map((v) => JSON.stringify(v)).join(", ");
+      return issue.input === undefined ? `is required: one of ${values}` : `must be one of ${values}, not ${shown(issue.input)}`;
+    }
     case "unrecognized_keys":
       return `unknown field ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
     case "too_big":
@@ -36,6 +39,7 @@ const EXPECTED: Record<string, string> = {
   boolean: "true or false",
   array: "an array",
   object: "an object",
+  record: "an object",
 };
 
 const FORMATS: Record<string, string> = {

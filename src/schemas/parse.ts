@@ -28,6 +28,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
+/**
+ * No request of the API has a field of this name, and an object built from it by assignment (a
+ * streamed upload, core/chat-history/upload-reader.ts) changes its prototype: a streamed upload
+ * refused it where the same body sent with its length was taken (JSON.parse keeps it a plain key).
+ */
+export const HAS_PROTO = 'has a field named "__proto__"';
+
 export const NOT_UNICODE = "is not valid Unicode text: it holds bytes that are not UTF-8, or a lone surrogate (\\uD800–\\uDFFF)";
 
 interface Container {
@@ -40,7 +47,8 @@ interface Container {
  * Every input's text, checked once, here: all of it (fields a schema ignores too), and names as
  * well as values. A lone surrogate comes as a JSON escape ("\\ud800"), or from bytes that are not
  * UTF-8, which the faces decode to lone surrogates for this check to find (text/utf8.ts). A loop,
- * not recursion: JSON.parse takes arrays nested a million deep, and a recursive walk overflows at 10,000.
+ * not recursion: JSON.parse takes arrays nested a million deep, and a recursive walk overflows at
+ * 10,000. A field named `__proto__` is refused here too (HAS_PROTO).
  */
 function checkWellFormed(input: unknown, root: string | undefined): void {
   const top: Container = { value: [input], key: undefined, parent: undefined };
@@ -52,6 +60,7 @@ function checkWellFormed(input: unknown, root: string | undefined): void {
     for (const [key, value] of entries) {
       if (typeof key === "string" && !key.isWellFormed())
         throw AppError.invalid(fieldOf(container, root), `has a field name that ${NOT_UNICODE}`);
+      if (key === "__proto__") throw AppError.invalid(fieldOf(container, root), HAS_PROTO);
       if (typeof value === "string" && !value.isWellFormed())
         throw AppError.invalid(fieldOf({ value: [], key, parent: container }, root), NOT_UNICODE);
       if (typeof value === "object" && value !== null) pending.push({ value, key, parent: container });

@@ -12,3 +12,31 @@ export function hasVisibleText(text: string): boolean {
 
 /** The message for text that holds only such characters: it reads as empty, and is refused as such. */
 export const ONLY_INVISIBLE = "must not be empty: it holds only invisible characters (such as zero-width spaces or control characters)";
+
+const OPENS_EMBEDDING = new Set(["\u202a", "\u202b", "\u202d", "\u202e"]);
+const OPENS_ISOLATE = new Set(["\u2066", "\u2067", "\u2068"]);
+
+/**
+ * Text with the direction overrides, embeddings and isolates it leaves open closed at its end (PDF
+ * U+202C, PDI U+2069), for text that other text follows on its line: a title's U+202E turned the
+ * date after it around in recall's summary, as a message's turned its citation. Balanced text is
+ * returned as it is.
+ */
+export function directionClosed(text: string): string {
+  const open: string[] = [];
+  for (const char of text) {
+    if (OPENS_EMBEDDING.has(char) || OPENS_ISOLATE.has(char)) open.push(char);
+    else if (char === "\u202c" && open.length > 0 && OPENS_EMBEDDING.has(open.at(-1)!)) open.pop();
+    else if (char === "\u2069" && open.some((opener) => OPENS_ISOLATE.has(opener))) {
+      // A PDI closes its isolate and the embeddings opened inside it.
+      while (!OPENS_ISOLATE.has(open.pop()!));
+    }
+  }
+  return (
+    text +
+    open
+      .reverse()
+      .map((opener) => (OPENS_ISOLATE.has(opener) ? "\u2069" : "\u202c"))
+      .join("")
+  );
+}

@@ -1,3 +1,5 @@
+import net from "node:net";
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { request } from "undici";
 import { z } from "zod";
@@ -296,6 +298,55 @@ describe("a search query is words, never query syntax", () => {
   });
 });
 
+describe("a body's Content-Type", () => {
+  const post = async (contentType: string | undefined, body: string) => {
+    const headers = { authorization: `Bearer ${token}`, ...(contentType === undefined ? {} : { "content-type": contentType }) };
+    const response = await request(`${server.url}/api/memory`, { method: "POST", headers, body });
+    return { status: response.statusCode, body: (await response.body.json()) as Record<string, string> };
+  };
+
+  it("reads JSON declared as another type (fetch's text/plain, curl -d's form) as JSON; what is not JSON, or not UTF-8, is a 400 naming it", async () => {
+    for (const contentType of ["application/x-www-form-urlencoded", "text/plain;charset=UTF-8"]) {
+      const taken = await post(contentType, JSON.stringify({ text: `sent as ${contentType}` }));
+      expect(taken.status, contentType).toBe(200);
+    }
+    const before = await stored();
+    const form = await post("application/x-www-form-urlencoded", "text=hello");
+    expect([form.status, form.body["error"]]).toEqual([400, "body: is not valid JSON (it was sent as application/x-www-form-urlencoded)"]);
+    expect(form.body["suggestion"]).toContain("Content-Type: application/json");
+    const latin1 = await post("application/json; charset=iso-8859-1", '{"text":"latin"}');
+    expect([latin1.status, latin1.body["error"]]).toEqual([400, "Content-Type: charset iso-8859-1 is not UTF-8, the one charset of JSON"]);
+    expect(await stored()).toBe(before);
+  });
+
+  it("refuses a compressed body with a 400 naming Content-Encoding, where its bytes were read as JSON; takes identity", async () => {
+    const before = await stored();
+    const send = async (encoding: string, body: Buffer) => {
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", "content-encoding": encoding };
+      const response = await request(`${server.url}/api/memory`, { method: "POST", headers, body });
+      return { status: response.statusCode, body: (await response.body.json()) as Record<string, string> };
+    };
+    const gzipped = await send("gzip", gzipSync('{"text":"compressed"}'));
+    expect([gzipped.status, gzipped.body["field"]]).toEqual([400, "Content-Encoding"]);
+    expect((await send("br", Buffer.from('{"text":"claims a coding"}'))).status).toBe(400);
+    expect(await stored()).toBe(before);
+    expect((await send("identity", Buffer.from('{"text":"sent as it is"}'))).status).toBe(200);
+  });
+
+  it("takes JSON with or without a charset, a +json type, any case, or no Content-Type at all", async () => {
+    for (const contentType of [
+      "application/json",
+      "application/json; charset=utf-8",
+      'Application/JSON;charset="UTF-8"',
+      "application/vnd.api+json",
+      undefined,
+    ]) {
+      const stored = await post(contentType, JSON.stringify({ text: `typed ${contentType}` }));
+      expect(stored.status, String(contentType)).toBe(200);
+    }
+  });
+});
+
 describe("text that is not Unicode is refused, naming the field, and nothing is stored", () => {
   it("bytes that are not UTF-8 in a JSON string", async () => {
     const before = await stored();
@@ -327,6 +378,38 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     const path = await send("delete", "/api/memories/mem_%FF");
     expect([path.status, path.body.field]).toEqual([400, "memoryId"]);
     expect(await stored()).toBe(before);
+  });
+
+  it("answers a request line or Host the adapter cannot read with a 400 that says so, not an empty one", async () => {
+    const { host } = new URL(server.url);
+    const raw = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1", () => socket.end(`${head}\r\nConnection: close\r\n\r\n`));
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk.toString()));
+        socket.on("end", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    for (const head of [`GET /api\\buckets HTTP/1.1\r\nHost: ${host}`, `GET /api/buckets HTTP/1.1\r\nHost: ${host}:99`]) {
+      const answer = await raw(`${head}\r\nAuthorization: Bearer ${token}`);
+      expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({
+        field: "request",
+        error: expect.stringMatching(/^request: /),
+      });
+    }
+  });
+
+  it("takes a query of 4,000 characters of Chinese in the URL (36 KB percent-encoded), and names the 4,001st", async () => {
+    const query = (characters: number) => send("get", `/api/v2/memory?query=${encodeURIComponent("漢".repeat(characters))}`);
+    expect((await query(4000)).status).toBe(200);
+    const over = await query(4001);
+    expect([over.status, over.body.field]).toEqual([400, "query"]);
+    const huge = await send("get", `/api/v2/memory?query=${"a".repeat(70_000)}`);
+    expect([huge.status, huge.body.error]).toEqual([
+      431,
+      "The request's URL and headers are over 64 KB: a query string is at most 4,000 characters of text",
+    ]);
   });
 
   it("a query parameter given twice is refused naming it, not read as its first value", async () => {

@@ -121,6 +121,21 @@ describe("VS Code chat sessions", () => {
     ]);
   });
 
+  it("a log whose paths lead through __proto__ or constructor changes nothing beyond its session (no prototype is polluted)", async () => {
+    const file = await logFile("polluting", [
+      { kind: 0, v: empty },
+      { kind: 1, k: ["__proto__", "pollutedBySet"], v: "yes" },
+      { kind: 1, k: ["constructor", "prototype", "pollutedByConstructor"], v: "yes" },
+      { kind: 2, k: ["__proto__", "pollutedByPush"], v: ["yes"] },
+      { kind: 1, k: ["__proto__"], v: { requests: [request("9", "injected through the prototype")] } },
+      { kind: 2, k: ["requests"], v: [request("1", "Rename the build job", [{ value: "Renamed." }])] },
+    ]);
+    const [session] = await collect(file);
+    const probe: Record<string, unknown> = {};
+    expect([probe["pollutedBySet"], probe["pollutedByConstructor"], probe["pollutedByPush"]]).toEqual([undefined, undefined, undefined]);
+    expect(session?.conversation.messages.map((message) => message.content)).toEqual(["Rename the build job", "Renamed."]);
+  });
+
   it("a title set and then deleted falls back to the first prompt; a session of no request is counted, not imported", async () => {
     const file = await logFile("untitled", [
       { kind: 0, v: { ...empty, customTitle: "Old name" } },

@@ -42,15 +42,16 @@ describe("mnemo mcp over stdio", () => {
     const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
     send(INITIALIZE);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 6, method: "resources/read" }); // before a tool call has loaded the schemas
     send("this is not JSON");
     send({ jsonrpc: "2.0", id: {}, method: "tools/list" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "store_memory", arguments: { text: 7 } } });
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "store_memory", arguments: { text: "2025-05-01 Raw call" } } });
     // Calls run side by side: the search goes once the memory is stored.
-    await answers(3);
+    await answers(4);
     send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "search_memories", arguments: { query: "raw" } } });
     send({ jsonrpc: "2.0", id: 5, method: "no/such/method" });
-    await answers(5);
+    await answers(6);
     child.stdin.end();
     expect(await exited).toBe(0);
 
@@ -62,6 +63,8 @@ describe("mnemo mcp over stdio", () => {
     expect(byId.get(3)).toMatchObject({ result: { structuredContent: { done: "ok" } } });
     expect(byId.get(4)).toMatchObject({ result: { structuredContent: { memories: [{ text: "2025-05-01 Raw call" }] } } });
     expect(byId.get(5)).toMatchObject({ error: { code: -32601 } });
+    expect(byId.get(6)).toMatchObject({ error: { code: -32602, message: "params: is required" } }); // in plain words, not zod's
+
     // The line that was not JSON: in the log, and sent to the client as a warning.
     expect(messages).toContainEqual({
       jsonrpc: "2.0",

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, CallToolResultSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { MnemoService } from "../../src/core/index.js";
 import { memoryLines } from "../../src/mcp/render.js";
 import { createMcpServer } from "../../src/mcp/server.js";
@@ -277,6 +278,28 @@ describe("tools/call", () => {
       await expect(raw(params), JSON.stringify(params)).rejects.toMatchObject({ code: -32602 });
     }
     expect(calls).toEqual([]);
+  });
+
+  it("answers any request whose params do not fit its method as invalid params naming the field, not as an internal error", async () => {
+    const raw = (method: string, params?: unknown) =>
+      client
+        .request({ method, ...(params === undefined ? {} : { params }) } as never, z.unknown())
+        .catch((error: Error & { code: number }) => ({ code: error.code, message: error.message }));
+    for (const method of ["tools/call", "resources/read", "prompts/get", "logging/setLevel", "initialize"]) {
+      expect(await raw(method), method).toEqual({ code: -32602, message: "MCP error -32602: params: is required" });
+    }
+    expect(await raw("resources/read", { uri: 5 })).toEqual({
+      code: -32602,
+      message: "MCP error -32602: params.uri: must be a string, not 5",
+    });
+    expect(await raw("prompts/get", { name: "memories_about", arguments: [1] })).toEqual({
+      code: -32602,
+      message: "MCP error -32602: params.arguments: must be an object, not an array",
+    });
+    expect(await raw("resources/list", { cursor: 5 })).toMatchObject({
+      code: -32602,
+      message: "MCP error -32602: params.cursor: must be a string, not 5",
+    });
   });
 
   it("answers a service failure with its message and the fix a model can act on, never a stack", async () => {

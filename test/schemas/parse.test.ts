@@ -39,3 +39,21 @@ describe("parseInput names the schema's own bound", () => {
     }
   });
 });
+
+describe("parseInput's words for a missing field", () => {
+  it("say a missing field of a fixed set of values is required, and which values it takes, not 'not undefined'", async () => {
+    const { UploadConversation } = await import("../../src/schemas/chat-history.js");
+    const upload = { conversation: { id: "c1", title: "t", createdAt: "2024-01-01T00:00:00Z", messages: [{ id: "m1", content: "hi" }] } };
+    expect(() => parseInput(UploadConversation, upload)).toThrow('conversation.messages[0].role: is required: one of "human", "assistant"');
+  });
+});
+
+describe("parseInput refuses a field named __proto__, wherever it is", () => {
+  it("as a streamed upload does, naming the object that holds it: the same body had been taken whole and refused streamed", () => {
+    expect(fieldOf(() => parseInput(Upload, JSON.parse('{"__proto__":{"x":1},"conversation":{"messages":[]}}')))).toBe("body");
+    expect(fieldOf(() => parseInput(Upload, JSON.parse('{"conversation":{"messages":[{"content":"a","__proto__":{}}]}}')))).toBe(
+      "conversation.messages[0]",
+    );
+    expect(parseInput(Upload, JSON.parse('{"conversation":{"messages":[{"content":"__proto__"}]}}'))).toBeTruthy();
+  });
+});

@@ -274,7 +274,7 @@ describe("right-to-left text", () => {
     expect(await direction("li.msg.human .md p")).toBe("rtl");
     expect(await direction("li.msg.assistant .md p")).toBe("ltr");
     await page.goto(`${server.url}/conversations?platform=custom&title=${encodeURIComponent("חלה")}`);
-    expect(await direction("td.title a")).toBe("rtl");
+    expect(await direction("td.title a bdi")).toBe("rtl"); // a title is isolated from what follows it
     await page.goto(`${server.url}/memories`);
     expect(await direction('li.item p.text:has-text("אני אלרגי")')).toBe("rtl");
   });

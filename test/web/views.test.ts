@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConversationsPage } from "../../src/web/views/conversations.js";
+import { ConversationPage, ConversationsPage } from "../../src/web/views/conversations.js";
 import { MemoriesPage } from "../../src/web/views/memories.js";
 import type { ImportJob } from "../../src/schemas/imports.js";
 import { RecentImports } from "../../src/web/views/recent-imports.js";
@@ -119,6 +119,43 @@ describe("search and recall pages when nothing is about the question", () => {
     );
     expect(said).toContain('<p class="empty">Nothing in your chat history is about this.</p>');
     expect(said).not.toContain("<h2>Sources</h2>");
+  });
+});
+
+describe("stored titles with a direction override (U+202E)", () => {
+  const title = "notes\u202e 2024 ";
+  it("are isolated where other text follows them, so the override ends with the title", async () => {
+    const source = {
+      conversationId: "conv_1",
+      conversationTitle: title,
+      messageId: "m1",
+      date: "2024-03-01",
+      relevanceScore: 0.9,
+      sender: "human",
+    };
+    const recalled = await html(
+      RecallPage({
+        ctx,
+        query: "notes",
+        maxTokens: 1000,
+        platform: "",
+        period: OPEN,
+        pending: 0,
+        result: { ...recall, content: "Notes [1]", sources: [source] },
+      }),
+    );
+    expect(recalled).toContain(`<bdi>${title}</bdi></a> <span class="meta">`);
+  });
+
+  it("leave the window's title bar without it", async () => {
+    const shown = await html(
+      ConversationPage({
+        ctx,
+        messages: "",
+        conversation: { id: "conv_1", title, platform: "custom", total: 1, tokenCount: 3, createdAt: "2024-03-01T00:00:00.000Z" } as never,
+      }),
+    );
+    expect(shown).toContain("<title>notes 2024  · mnemo</title>");
   });
 });
 

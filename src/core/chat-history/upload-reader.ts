@@ -2,6 +2,7 @@ import { once } from "node:events";
 import Assembler from "stream-json/assembler.js";
 import parser from "stream-json/parser.js";
 import { MAX_CONVERSATION_TOKENS } from "../../schemas/chat-history.js";
+import { HAS_PROTO } from "../../schemas/parse.js";
 import { AppError } from "../../shared/errors.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
 import { decodeUtf8, Utf8StreamDecoder, withoutBom } from "../../text/utf8.js";
@@ -38,8 +39,7 @@ export async function readUploadBody(body: AsyncIterable<Uint8Array>, length?: n
       skipping = OPENS.has(token.name) ? 1 : 0;
       return;
     }
-    if (token.name === "keyValue" && token.value === "__proto__")
-      throw AppError.invalid(where(assembler) || "body", 'has a field named "__proto__"');
+    if (token.name === "keyValue" && token.value === "__proto__") throw AppError.invalid(where(assembler) || "body", HAS_PROTO);
     if (token.name === "stringValue" && assembler.key === "content" && isMessage(assembler.path)) over = count(token.value as string);
     assembler.consume(token);
   };

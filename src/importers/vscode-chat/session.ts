@@ -61,11 +61,17 @@ function replay(values: unknown[]): JsonObject | undefined {
   return isObject(state) ? state : undefined;
 }
 
-/** The object or array a path's last key is in; undefined when the path leads nowhere (a damaged log). */
+/**
+ * The object or array a path's last key is in; undefined when the path leads nowhere (a damaged
+ * log). Only the session's own properties are followed, and a last key of `__proto__` leads nowhere:
+ * a log's `["__proto__", "x"]` had set `x` on Object.prototype, in every object of the process that
+ * imported the file (a server, a watcher of ~/Downloads).
+ */
 function parentOf(state: JsonObject, path: unknown[]): Record<string | number, unknown> | undefined {
+  if (path.at(-1) === "__proto__") return undefined;
   let at: unknown = state;
   for (const key of path.slice(0, -1)) {
-    if (typeof at !== "object" || at === null) return undefined;
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, key as PropertyKey)) return undefined;
     at = (at as Record<string | number, unknown>)[key as string | number];
   }
   return typeof at === "object" && at !== null ? (at as Record<string | number, unknown>) : undefined;

@@ -1,5 +1,6 @@
 import { brackets, cite, plain } from "./citations.js";
 import { loadTokenizer, type Tokenizer } from "../../text/tokens.js";
+import { directionClosed } from "../../text/visible.js";
 import type { ChatPlatform, Passage, Synthesis, SynthesisRequest, Synthesizer } from "./synthesizer.js";
 
 export const EXTRACTIVE_ID = "extractive";
@@ -131,7 +132,7 @@ const groupKey = (passage: Passage) => `${passage.conversationId}\u0000${day(pas
 const markdown = (platform: ChatPlatform | undefined) => platform === "chatgpt" || platform === "claude";
 
 function renderHeader(passage: Passage, platform: ChatPlatform | undefined): string {
-  const title = plain(passage.conversationTitle) || "Untitled conversation";
+  const title = directionClosed(plain(passage.conversationTitle)) || "Untitled conversation";
   return markdown(platform) ? `**${title}** (${day(passage)})` : `${title} (${day(passage)}):`;
 }
 
@@ -148,11 +149,13 @@ function renderLine({ passage, text }: Chosen, platform: ChatPlatform | undefine
  * discussed, so a message of tool calls alone is no line of the summary.
  */
 function flat(text: string): string {
-  return plain(text)
-    .replace(/```[\w+#.-]*/g, " ")
-    .replace(/\[tool(?:: [^\]\n]*)?\]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return directionClosed(
+    plain(text)
+      .replace(/```[\w+#.-]*/g, " ")
+      .replace(/\[tool(?:: [^\]\n]*)?\]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 
 /**

@@ -214,8 +214,8 @@ function ConversationTable(props: { ctx: PageContext; items: ConversationListIte
               </td>
               <td class="title" data-label="Title">
                 {item.pinned ? <span class="badge flag">pinned</span> : null}{" "}
-                <a href={`/conversations/${encodeURIComponent(item.id)}`} dir="auto">
-                  {item.title || "Untitled"}
+                <a href={`/conversations/${encodeURIComponent(item.id)}`}>
+                  <bdi>{item.title || "Untitled"}</bdi>
                 </a>
               </td>
               <td data-label="Platform">{item.platform}</td>

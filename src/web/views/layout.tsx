@@ -69,7 +69,7 @@ export function Document(props: { title: string; children: Child }) {
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <meta name="color-scheme" content="light dark" />
-          <title>{`${props.title} · mnemo`}</title>
+          <title>{`${inTitleBar(props.title)} · mnemo`}</title>
           <link rel="stylesheet" href={assetUrl("app.css")} />
           <script src={assetUrl("app.js")} defer></script>
         </head>
@@ -123,6 +123,11 @@ export function Layout(props: { title: string; page: PageKey | undefined; ctx: P
 
 export function CsrfField(props: { ctx: PageContext }) {
   return <input type="hidden" name="_csrf" value={props.ctx.csrf} />;
+}
+
+/** A stored title in the window's title bar, without control characters or the direction overrides that would turn " · mnemo" around. */
+function inTitleBar(title: string): string {
+  return title.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, "");
 }
 
 export function FlashMessage(props: { flash: Flash | undefined; ctx: PageContext }) {

@@ -163,8 +163,10 @@ export function SearchPage(props: {
             {result.results.map((hit) => (
               <li class="item">
                 <div class="item-head">
-                  <h3 dir="auto">
-                    <a href={messageLink(hit.conversationId, hit.messageId)}>{hit.title || "Untitled"}</a>
+                  <h3>
+                    <a href={messageLink(hit.conversationId, hit.messageId)}>
+                      <bdi>{hit.title || "Untitled"}</bdi>
+                    </a>
                   </h3>
                   <span class="meta">
                     {shortDate(hit.timestamp)} · relevance {hit.score.toFixed(2)}
@@ -308,8 +310,9 @@ export function RecallPage(props: {
               <ol class="sources">
                 {result.sources.map((source) => (
                   <li>
-                    <a href={messageLink(source.conversationId, source.messageId)} dir="auto">
-                      {source.conversationTitle || "Untitled"}
+                    {/* bdi: a stored title's U+202E would turn the date and relevance after it around */}
+                    <a href={messageLink(source.conversationId, source.messageId)}>
+                      <bdi>{source.conversationTitle || "Untitled"}</bdi>
                     </a>{" "}
                     <span class="meta">
                       {shortDate(source.date)} · relevance {source.relevanceScore.toFixed(2)}

@@ -53,3 +53,14 @@ describe("extractive synthesizer", () => {
     expect(text).toContain("- Assistant: The file is semicolon-separated, so convert the kilometres column first. [2]");
   });
 });
+
+describe("extractive synthesizer and direction overrides", () => {
+  it("closes a title's or a message's U+202E where it ends, so the date or citation after it is not turned around", async () => {
+    const reversed = { ...passage(1, "Convert the units \u202eby hand"), conversationTitle: "Units \u202eevil" };
+    const summary = await synthesize("convert units", [reversed], 400);
+    expect(summary).toContain("Units \u202eevil\u202c (2024-06-01):");
+    expect(summary).toContain("Convert the units \u202eby hand\u202c [1]");
+    const balanced = await synthesize("convert units", [{ ...reversed, conversationTitle: "a \u2067b\u2069 c" }], 400);
+    expect(balanced).toContain("a \u2067b\u2069 c (2024-06-01):");
+  });
+});
