@@ -40,3 +40,24 @@ export function directionClosed(text: string): string {
       .join("")
   );
 }
+
+/**
+ * Unicode's tag characters (U+E0000–U+E007F): invisible everywhere, except as the tail of a few flag
+ * emoji, and they spell ASCII a model reads ("ASCII smuggling"): a chat page or a pasted text can
+ * carry instructions no user sees. Text handed to a model goes without them (mcp/tool-calls.ts).
+ */
+const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]/gu;
+
+export function withoutTagCharacters(text: string): string {
+  return text.replace(TAG_CHARACTERS, "");
+}
+
+/** A value with every string in it (any depth) without tag characters; anything else as it is. */
+export function deepWithoutTagCharacters<T>(value: T): T {
+  if (typeof value === "string") return withoutTagCharacters(value) as T;
+  if (Array.isArray(value)) return value.map(deepWithoutTagCharacters) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, deepWithoutTagCharacters(inner)])) as T;
+  }
+  return value;
+}
