@@ -11,6 +11,7 @@ import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
 const database = join(fixtures, "anythingllm", "anythingllm.db");
+const exported = join(fixtures, "anythingllm-export", "anythingllm-chats-4_12_2026.json");
 const scratch = tempDir("mnemo-anythingllm-");
 
 /** A copy of the fixture database with `sql` run on it, as anythingllm.db in a folder of its own named `name`. */
@@ -112,5 +113,32 @@ describe("AnythingLLM's anythingllm.db", () => {
       message: expect.stringContaining("anythingllm.db: a SQLite database that cannot be read"),
       suggestion: expect.stringContaining("Quit the app that writes it and copy the file again"),
     });
+  });
+});
+
+describe("AnythingLLM's chat export as JSON", () => {
+  it("gives a conversation per workspace and user, every chat the export holds, threads together", async () => {
+    expect(await detect(await fileSource(exported))).toMatchObject({ format: "anythingllm" });
+    const conversations = await collect(exported);
+    expect(conversations.map(({ conversation }) => [conversation.title, conversation.messages.length])).toEqual([
+      // The export keeps the chat cleared with /reset and the agent's prompt without an answer, and names no thread.
+      ["Garden planning", 11],
+      ["Tax return 2025", 2],
+      ["Tax return 2025 (API)", 2],
+    ]);
+    const garden = conversations[0]!.conversation;
+    expect(garden.messages.find(({ id }) => id === "4-prompt")?.content).toMatch(/What is it\?\n\n\[image\]$/);
+    expect(garden.messages.find(({ id }) => id === "6-prompt")).toMatchObject({ content: "@agent look up blight-resistant varieties" });
+    expect(garden).toMatchObject({ createdAt: "2026-03-02T08:05:00.000Z", updatedAt: "2026-03-05T17:05:00.000Z" });
+    expect((await collect(exported)).map(({ conversation }) => conversation.id)).toEqual(
+      conversations.map(({ conversation }) => conversation.id),
+    );
+  });
+
+  it("the embedded chat widget's export (its website's visitors, no username) is not taken for it", async () => {
+    const widget = join(scratch, "embed-chats.json");
+    const chats = JSON.parse(readFileSync(exported, "utf8")).map(({ username: _, ...chat }: Record<string, unknown>) => chat);
+    writeFileSync(widget, JSON.stringify(chats));
+    await expect(openExport(widget)).rejects.toThrow(/no format's structure matches it/);
   });
 });

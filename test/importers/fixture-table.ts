@@ -122,6 +122,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 12,
     finds: "early blight (Alternaria)",
   },
+  "anythingllm-export/anythingllm-chats-4_12_2026.json": "anythingllm", // the same chats exported as JSON: no threads, every row
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

@@ -15,6 +15,7 @@
 //   an agent's run cut short): left out, counted. A chat of a workspace or thread deleted: left out.
 // - Sources (the documents' text the model was given), metrics, thoughts and an agent's outputs are
 //   left out: the model's reading, not what was said. Attachments (images) are `[image]`.
+// - The chat export as JSON is read too (export.ts).
 // - Ids: from the workspace's or thread's slug and creation time (autoincrement ids repeat across
 //   installs), the messages' from the row's id, so importing the database again updates them.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
@@ -26,8 +27,9 @@ import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { Row } from "../sqlite.js";
 import type { RecordContext, SkipReport } from "../types.js";
 import { isAnythingLlmRow } from "./database.js";
+import { type ExportedChat, exportedChatOf, exportedConversations, isExportedChat } from "./export.js";
 
-export type AnythingLlmItem = Place | Chat;
+export type AnythingLlmItem = Place | Chat | ExportedChat;
 
 interface Place {
   kind: "workspaces" | "workspace_threads";
@@ -53,7 +55,9 @@ interface Chat {
 /** AnythingLLM's name of a thread not renamed yet (models/workspaceThread.js `defaultName`). */
 const DEFAULT_THREAD_NAME = "Thread";
 
+/** A row of the database, or a chat of the JSON export (export.ts). */
 export function anythingLlmRecord(value: unknown, context: RecordContext): AnythingLlmItem | undefined {
+  if (isExportedChat(value)) return exportedChatOf(value, context);
   if (!isAnythingLlmRow(value)) return undefined;
   const { anythingllmTable: table, row } = value;
   const id = numberOf(row.id);
@@ -106,8 +110,14 @@ function attachmentPlaceholder(attachment: unknown): string {
   return typeof mime === "string" && mime.startsWith("image/") ? "[image]" : filePlaceholder(name);
 }
 
-/** Every workspace's and thread's conversation, each chat in the one the app shows it in. */
+/** The conversations of the database's rows and of the export's chats. */
 export function anythingLlmConversations(items: AnythingLlmItem[]): UploadConversation[] {
+  const exported = items.filter((item) => item.kind === "exported");
+  return [...databaseConversations(items), ...exportedConversations(exported)];
+}
+
+/** Every workspace's and thread's conversation, each chat in the one the app shows it in. */
+function databaseConversations(items: AnythingLlmItem[]): UploadConversation[] {
   const workspaces = new Map<number, Place>();
   const threads = new Map<number, Place>();
   const chats = new Map<string, { place: Place; owner: Chat["owner"]; chats: Chat[] }>();

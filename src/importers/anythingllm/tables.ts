@@ -12,3 +12,9 @@ export const READ_COLUMNS = {
   workspace_threads: ["id", "name", "slug", "workspace_id", "createdAt"],
   workspace_chats: ["id", "workspaceId", "prompt", "response", "include", "user_id", "thread_id", "api_session_id", "createdAt"],
 } as const;
+
+/**
+ * The keys every chat of the JSON export has (server/utils/helpers/chat/convertTo.js): `username` is
+ * a workspace chat's; the embedded widget's export (its website visitors' chats) has none.
+ */
+export const EXPORT_KEYS = ["id", "prompt", "response", "sent_at", "workspace", "username"] as const;
