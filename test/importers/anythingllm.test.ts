@@ -93,8 +93,11 @@ describe("AnythingLLM's anythingllm.db", () => {
       "DELETE FROM workspace_chats WHERE thread_id IS NOT NULL OR api_session_id IS NOT NULL",
       "ALTER TABLE workspace_chats DROP COLUMN thread_id",
       "ALTER TABLE workspace_chats DROP COLUMN api_session_id",
+      // A row given its time by a migration's default (CURRENT_TIMESTAMP, SQL's text, UTC), not by Prisma (milliseconds).
+      "UPDATE workspace_chats SET createdAt = '2026-03-02 08:05:00' WHERE id = 1",
     );
     expect(await titles(old)).toEqual([["Garden planning", 4]]);
+    expect((await collect(old))[0]?.conversation.messages[0]?.createdAt).toBe("2026-03-02T08:05:00.000Z");
   });
 
   it("an answer whose stored JSON is damaged costs only itself, counted: the prompt is kept", async () => {
