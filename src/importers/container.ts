@@ -97,11 +97,12 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
 }
 
 const DATABASE_OF_NO_FORMAT =
-  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, OpenCode's opencode.db in its session, message and part tables, VS Code's holds none";
+  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, OpenCode's opencode.db in its session, message and part tables, AnythingLLM's anythingllm.db in its workspace_chats table, VS Code's holds none";
 
-/** Where Cursor's and OpenCode's databases are, for a database of another app. */
+/** Where Cursor's, OpenCode's and AnythingLLM's databases are, for a database of another app. */
 const APP_DATABASES =
-  `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}; for OpenCode, ${FORMATS.find((format) => format.id === "opencode")?.accepts}. ` +
+  `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}; for OpenCode, ${FORMATS.find((format) => format.id === "opencode")?.accepts}; ` +
+  `for AnythingLLM, ${FORMATS.find((format) => format.id === "anythingllm")?.accepts}. ` +
   "VS Code's chats are read from its chatSessions folders, not its state.vscdb.";
 
 /** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */

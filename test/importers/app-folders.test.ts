@@ -47,6 +47,7 @@ describe("the apps' folders", () => {
     const lines = appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } });
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
+    expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage$/m);
     expect(lines).toMatch(
       /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
     );

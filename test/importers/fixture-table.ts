@@ -116,6 +116,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "opencode-db/opencode.db": "opencode", // 1.2's database: the storage fixture's sessions, copied in as OpenCode copies them
   "opencode-db/wal/opencode.db": "opencode", // its latest changes in the WAL beside it
   "opencode-db/wal/opencode.db-wal": null, // the WAL, read with the database
+  "anythingllm/anythingllm.db": {
+    format: "anythingllm",
+    conversations: 4, // a workspace's default chat, two threads, a developer API session; two chats the app no longer shows left out
+    messages: 12,
+    finds: "early blight (Alternaria)",
+  },
+  "anythingllm-export/anythingllm-chats-4_12_2026.json": "anythingllm", // the same chats exported as JSON: no threads, every row
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
