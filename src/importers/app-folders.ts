@@ -12,7 +12,7 @@ export interface Machine {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** An app's folder found on this machine. */
+/** An app's folder (or its one database) found on this machine. */
 export interface FoundApp {
   /** The format's id (the registry's). */
   format: string;
@@ -46,11 +46,20 @@ function appDataFolder(home: string, machine: Machine): string {
 export function foundApps(machine: Machine = { platform: process.platform, env: process.env }): FoundApp[] {
   const found = IMPORTERS.flatMap((importer) =>
     (importer.appFolders ?? [])
-      .map((folder) => appFolderPath(folder, machine))
-      .filter((folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() === true)
-      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
+      .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
+      .map((folder) => ({
+        format: importer.id,
+        name: importer.name,
+        folder: appFolderPath(folder, machine),
+        sessionLogs: importer.sessionLogs === true,
+      })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+function isThere(path: string, file: boolean): boolean {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return (file ? info?.isFile() : info?.isDirectory()) === true;
 }
 
 function isInside(folder: string, outer: string): boolean {

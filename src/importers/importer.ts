@@ -13,7 +13,10 @@ import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
  * %APPDATA% on Windows: Electron's appData); or under XDG's data folder ($XDG_DATA_HOME, else
  * ~/.local/share, on every system, as apps built on xdg-basedir keep it).
  */
-export type AppFolder = { home: string } | { appData: string } | { xdgData: string };
+export type AppFolder = ({ home: string } | { appData: string } | { xdgData: string }) & {
+  /** The path is the app's database file, not a folder (its folder holds much else). */
+  file?: true;
+};
 
 /** Reads records of a file into what they hold: conversations, or memories. */
 export type Converter<Out> = (records: AsyncIterable<SourcedRecord>) => AsyncIterable<Out>;
@@ -84,7 +87,10 @@ export interface Importer {
    * its prefix `composerData:`) and every table's columns as `sample.tables`.
    */
   database?: DatabaseReader;
-  /** Where the app keeps its chats on a machine, when it keeps them there (a coding agent's sessions): `mnemo import --apps` (app-folders.ts). */
+  /**
+   * Where the app keeps its chats on a machine, when it keeps them there (a coding agent's sessions): a
+   * folder, or the one database file of an app whose folder holds much else: `mnemo import --apps` (app-folders.ts).
+   */
   appFolders?: readonly AppFolder[];
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];

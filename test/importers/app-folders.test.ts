@@ -29,6 +29,9 @@ describe("the apps' folders", () => {
     const config = path.join(home, ".config");
     for (const folder of [".claude/projects", ".codex/sessions", ".config/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks"])
       await mkdir(path.join(home, folder), { recursive: true });
+    // AnythingLLM's storage folder holds documents and vector caches: its database is what is found.
+    await mkdir(path.join(config, "anythingllm-desktop", "storage", "documents"), { recursive: true });
+    await writeFile(path.join(config, "anythingllm-desktop", "storage", "anythingllm.db"), "");
     await mkdir(path.join(home, ".continue"), { recursive: true });
     await writeFile(path.join(home, ".continue", "sessions"), "a file, not the folder");
     const found = foundApps({ platform: "linux", env: { HOME: home } });
@@ -37,6 +40,7 @@ describe("the apps' folders", () => {
       ["Codex", path.join(".codex", "sessions"), true],
       // Cline's tasks in Cursor's User folder are read with it.
       ["Cursor", path.join(".config", "Cursor", "User"), false],
+      ["AnythingLLM", path.join(".config", "anythingllm-desktop", "storage", "anythingllm.db"), false],
     ]);
     expect(
       foundApps({ platform: "linux", env: { HOME: home, XDG_CONFIG_HOME: path.join(config, "none") } }).map((app) => app.name),
@@ -47,7 +51,7 @@ describe("the apps' folders", () => {
     const lines = appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } });
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
-    expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage$/m);
+    expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage\/anythingllm\.db$/m);
     expect(lines).toMatch(
       /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
     );
