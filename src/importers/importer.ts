@@ -88,6 +88,11 @@ export interface Importer {
    */
   database?: DatabaseReader;
   /**
+   * For a database format: the sqlite3 command, run with the app closed, that copies the chats alone
+   * into a smaller database, said of a database over the size mnemo reads (sqlite.ts).
+   */
+  smallerDatabase?: string;
+  /**
    * Where the app keeps its chats on a machine, when it keeps them there (a coding agent's sessions): a
    * folder, or the one database file of an app whose folder holds much else: `mnemo import --apps` (app-folders.ts).
    */

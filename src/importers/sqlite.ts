@@ -5,6 +5,7 @@
 // What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
 import { posix } from "node:path";
 import { AppError, isAppError } from "../shared/errors.js";
+import { IMPORTERS } from "./registry.js";
 import { readFailure } from "./json-error.js";
 import { withWal } from "./sqlite-wal.js";
 import type { RawRecord } from "./json-records.js";
@@ -231,14 +232,9 @@ function tooLarge(source: ByteSource, walSize: number): AppError {
     "invalid_input",
     `${source.label}: the database is ${gigabytes(source.size + walSize)}${walSize > 0 ? " with its -wal" : ""}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads (it holds a database whole in memory)`,
     {
-      suggestion:
-        "Copy the chats alone into a smaller database and import that: with Cursor closed, " +
-        `sqlite3 state.vscdb "ATTACH 'cursor-chats.vscdb' AS chats; CREATE TABLE chats.cursorDiskKV AS SELECT * FROM cursorDiskKV ` +
-        `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"; ` +
-        // OpenCode's: its texts and tool calls without the tools' output (state), all mnemo reads of them.
-        `with OpenCode closed, sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT * FROM session; ` +
-        "CREATE TABLE chats.message AS SELECT * FROM message; CREATE TABLE chats.part AS SELECT id, message_id, session_id, time_created, " +
-        `time_updated, json_remove(data, '$.state') AS data FROM part WHERE json_extract(data, '$.type') IN ('text', 'tool')"`,
+      suggestion: `Copy the chats alone into a smaller database and import that: ${IMPORTERS.filter((importer) => importer.smallerDatabase)
+        .map((importer) => `for ${importer.name}, with it closed, ${importer.smallerDatabase}`)
+        .join("; ")}`,
     },
   );
 }

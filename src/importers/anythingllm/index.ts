@@ -15,6 +15,11 @@ export const anythingLlm: Importer = {
   extensions: [".json", "anythingllm.db"],
   appFolders: [{ appData: "anythingllm-desktop/storage/anythingllm.db", file: true }],
   detect: (sample) => (isDatabase(sample) || EXPORT_KEYS.every((key) => sample.keys.has(key)) ? {} : undefined),
+  // The chats the app shows (include = 1), their workspaces and threads: not its documents' tables.
+  smallerDatabase:
+    `sqlite3 anythingllm.db "ATTACH 'anythingllm-chats.db' AS chats; CREATE TABLE chats.workspaces AS SELECT * FROM workspaces; ` +
+    "CREATE TABLE chats.workspace_threads AS SELECT * FROM workspace_threads; " +
+    `CREATE TABLE chats.workspace_chats AS SELECT * FROM workspace_chats WHERE include = 1"`,
   database: async function* (db) {
     yield* (await import("./database.js")).anythingLlmRows(db);
   },

@@ -14,6 +14,9 @@ export const cursor: Importer = {
   extensions: [".vscdb"],
   appFolders: [{ appData: "Cursor/User" }],
   detect: (sample) => (isCursorDatabase(sample) ? {} : undefined),
+  smallerDatabase:
+    `sqlite3 state.vscdb "ATTACH 'cursor-chats.vscdb' AS chats; CREATE TABLE chats.cursorDiskKV AS SELECT * FROM cursorDiskKV ` +
+    `WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'; CREATE TABLE chats.ItemTable AS SELECT * FROM ItemTable WHERE 0"`,
   database: async function* (db) {
     yield* (await import("./records.js")).cursorRecords(db.keyValue);
   },

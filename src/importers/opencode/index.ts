@@ -19,6 +19,11 @@ export const opencode: Importer = {
   extensions: [".json", "opencode.db"],
   appFolders: [{ xdgData: "opencode" }],
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) || isDatabase(sample) ? {} : undefined),
+  // Its texts and tool calls without the tools' output (state), all mnemo reads of them.
+  smallerDatabase:
+    `sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT * FROM session; ` +
+    "CREATE TABLE chats.message AS SELECT * FROM message; CREATE TABLE chats.part AS SELECT id, message_id, session_id, time_created, " +
+    `time_updated, json_remove(data, '$.state') AS data FROM part WHERE json_extract(data, '$.type') IN ('text', 'tool')"`,
   database: async function* (db) {
     yield* (await import("./database.js")).opencodeRows(db);
   },
