@@ -3,7 +3,7 @@
 import parser from "stream-json/parser.js";
 import { Readable, type Duplex } from "node:stream";
 import { finished } from "node:stream/promises";
-import { AppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
 import { withoutBom } from "../text/utf8.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
@@ -11,7 +11,7 @@ import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from 
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
 import { scanTokens, type Token } from "./detect-scan.js";
-import { databaseShape, startsAsSqlite } from "./sqlite.js";
+import { databaseShape, SMALLER_DATABASE, startsAsSqlite } from "./sqlite.js";
 import { ByteTally, type ByteSource } from "./source.js";
 import { normalised } from "./text-records.js";
 import { isActivityPage, recordsIn } from "./activity-page/records.js";
@@ -264,9 +264,20 @@ async function pageReadings(source: ByteSource, prefix: Buffer, complete: boolea
  * it is: Cursor's state.vscdb by its keys (VS Code's own holds none of Cursor's), OpenCode's by its tables.
  */
 async function databaseReadings(source: ByteSource): Promise<Readings> {
-  const { keys, tables } = await databaseShape(source);
+  const { keys, tables } = await databaseShape(source).catch((error: unknown) => {
+    throw withSmallerDatabases(error);
+  });
   const shape: Shape = { topLevel: "object", emptyArray: false, keys, recordKeys: [keys], strings: new Map(), tables };
   return { readings: [{ layout: "database", shape }], failed: false, complete: true, json: false };
+}
+
+/** A database too large to read, with each database format's command that copies its chats into a smaller one. */
+function withSmallerDatabases(error: unknown): unknown {
+  if (!isAppError(error) || error.details["problem"] !== "too large") return error;
+  const commands = IMPORTERS.filter((importer) => importer.smallerDatabase).map(
+    (importer) => `for ${importer.name}, with it closed, ${importer.smallerDatabase}`,
+  );
+  return new AppError(error.code, error.message, { details: error.details, suggestion: `${SMALLER_DATABASE}: ${commands.join("; ")}` });
 }
 
 /** The shape of a Takeout activity page's first records (HTML): those of its JSON. */

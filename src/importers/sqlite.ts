@@ -5,7 +5,6 @@
 // What the app has not yet checkpointed from its `-wal` beside the file is read too (sqlite-wal.ts).
 import { posix } from "node:path";
 import { AppError, isAppError } from "../shared/errors.js";
-import { IMPORTERS } from "./registry.js";
 import { readFailure } from "./json-error.js";
 import { withWal } from "./sqlite-wal.js";
 import type { RawRecord } from "./json-records.js";
@@ -227,15 +226,15 @@ function gigabytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
+/** The start of what to do with a database over MAX_DATABASE_BYTES, before each format's command. */
+export const SMALLER_DATABASE = "Copy the chats alone into a smaller database and import that";
+
 function tooLarge(source: ByteSource, walSize: number): AppError {
   return new AppError(
     "invalid_input",
     `${source.label}: the database is ${gigabytes(source.size + walSize)}${walSize > 0 ? " with its -wal" : ""}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads (it holds a database whole in memory)`,
-    {
-      suggestion: `Copy the chats alone into a smaller database and import that: ${IMPORTERS.filter((importer) => importer.smallerDatabase)
-        .map((importer) => `for ${importer.name}, with it closed, ${importer.smallerDatabase}`)
-        .join("; ")}`,
-    },
+    // Each format's command is in its registry entry (Importer.smallerDatabase): detect.ts says them.
+    { suggestion: SMALLER_DATABASE, details: { field: "database", problem: "too large" } },
   );
 }
 
