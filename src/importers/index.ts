@@ -204,6 +204,7 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
           encoding: source.encoding,
           fallbackDate,
           sibling: source.sibling,
+          file: source,
           skip,
           unreadable,
           damaged: () => damaged,
