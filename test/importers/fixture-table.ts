@@ -206,6 +206,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "add a readiness wait before the first request",
   },
+  "cherry-studio/data.json": {
+    format: "cherry-studio",
+    conversations: 3,
+    messages: 11,
+    finds: "Pushing may reallocate the vector",
+  },
+  "cherry-studio/Data/Files/f-old.txt": null, // an attachment the backup copies, no chat
   "lobechat/2025-06-14-09-12_LobeChat-data.json": {
     format: "lobechat",
     conversations: 4,
