@@ -168,6 +168,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "claude-memories/projects.json": "claude:memories",
   "claude-memories/users.json": null,
   "markdown/claude-converted.md": "markdown",
+  "markdown/cherry-studio-topic.md": "markdown", // Cherry Studio's topic export
   "markdown/copied-page.txt": "markdown",
   "markdown/notes-headings.md": null,
   "markdown/notes-not-a-chat.md": null,

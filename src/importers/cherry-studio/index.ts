@@ -18,7 +18,7 @@ export const cherryStudio: Importer = {
   chatApp: true,
   accepts: "its backup zip (cherry-studio.….zip), or the data.json inside it",
   howToGet:
-    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is. Versions since March 2026 back up the app's database folders, which are not read: use their Legacy Backup, which writes data.json as before.",
+    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is. Versions since March 2026 back up the app's database folders, which are not read: use their Legacy Backup, which writes data.json as before. A topic's Export → Markdown file is read too.",
   extensions: [".json"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
