@@ -99,7 +99,7 @@ export async function inspect(
 
 /** What the importers' detectors are shown of a file, each way it may be laid out (registry.test.ts shows each to every one). */
 export async function samples(source: ByteSource): Promise<Sample[]> {
-  return (await readingsOf(source, SNIFF_BYTES.at(-1)!)).readings.map(({ shape }) => sampleOf(shape));
+  return (await readingsOf(source, SNIFF_BYTES.at(-1)!)).readings.map(({ shape, wrapper }) => sampleOf(shape, shape.keys, wrapper));
 }
 
 /** A way the file may be laid out, and the shape its records have read so. */
@@ -535,10 +535,11 @@ export function isMemoryRecordOf(format: ExportFormat): (value: unknown) => bool
   return (value) => isObject(value) && recogniseMemories(sampleOf(shapeOfRecord(value)))?.id === format;
 }
 
-function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
+function sampleOf(shape: Shape, keys: Set<string> = shape.keys, wrapper: WrapperPath = []): Sample {
   const index = keys === shape.keys ? 0 : shape.recordKeys.indexOf(keys);
   return {
     keys,
+    wrapper,
     ended: shape.recordEnded === undefined || shape.recordEnded[index] === true,
     strings: (key) => shape.strings.get(key) ?? [],
     listKeys: (key) => shape.listKeys?.get(key) ?? new Set(),
@@ -556,7 +557,7 @@ function sampleOf(shape: Shape, keys: Set<string> = shape.keys): Sample {
 function classify(shape: Shape, layout: Layout, wrapper?: WrapperPath): Detection | undefined {
   const candidates = [shape.keys, ...shape.recordKeys.filter((keys) => keys !== undefined && keys !== shape.keys)];
   const verdicts = candidates.flatMap((keys) => {
-    const detection = recordDetection(sampleOf(shape, keys), layout, wrapper);
+    const detection = recordDetection(sampleOf(shape, keys, wrapper), layout, wrapper);
     return detection === undefined ? [] : [detection];
   });
   return mostSaid(verdicts);

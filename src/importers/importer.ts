@@ -122,6 +122,12 @@ export interface MemoryFiles {
 export interface Sample {
   /** The keys of the first record (those within the sample when the record is longer). */
   keys: ReadonlySet<string>;
+  /**
+   * The keys down to the list the records are in, when a top-level object holds them there (one of
+   * an importer's `wrappers`, `["indexedDB", "topics"]`); empty for a file's own records. A record
+   * longer than the sample may show only keys too common to tell (Cherry Studio's `id`, `messages`).
+   */
+  wrapper: readonly string[];
   /** The string values under `key` in the records of the sample (a string, or the strings of an array). */
   strings(key: string): readonly string[];
   /**

@@ -12,7 +12,8 @@
 //   is not valid Unicode is repaired to U+FFFD and reported (json-records.ts, repair.ts).
 // - `options.platform` replaces `platform` on every conversation; `platformDisplayName` is kept.
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
-//   its records), because grouping activity into conversations needs all of them.
+//   its records), because grouping activity into conversations needs all of them, and Cherry Studio
+//   (a file's topics and the text of the blocks they name, kept apart in its backup).
 import { basename } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
@@ -204,6 +205,7 @@ async function* records(parts: ExportPart[], reading: Reading, isRecord: (value:
           encoding: source.encoding,
           fallbackDate,
           sibling: source.sibling,
+          file: source,
           skip,
           unreadable,
           damaged: () => damaged,

@@ -7,6 +7,7 @@ import { anythingLlm } from "./anythingllm/index.js";
 import { bigAgi } from "./big-agi/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
 import { chatbox } from "./chatbox/index.js";
+import { cherryStudio } from "./cherry-studio/index.js";
 import { chatgpt } from "./chatgpt/index.js";
 import { chatgptExporter } from "./chatgpt-exporter/index.js";
 import { claude } from "./claude/index.js";
@@ -48,6 +49,7 @@ export const IMPORTERS: readonly Importer[] = [
   lmstudio,
   nextChat,
   chatbox,
+  cherryStudio,
   lobeChat,
   jan,
   bigAgi,

@@ -107,6 +107,11 @@ export interface RecordContext {
   fallbackDate: Date;
   /** The file named so in the record's folder (a session's workspace.yaml beside its events), when there is one. */
   sibling?: ((name: string) => Promise<ByteSource | undefined>) | undefined;
+  /**
+   * The record's own file, for a format whose records are joined with another part of the same file,
+   * read again from it (Cherry Studio's topics with their message blocks, later in its backup).
+   */
+  file?: ByteSource | undefined;
   /** Counts what this record leaves out, with the reason. */
   skip: SkipReport;
   /** The record cannot be read: it is skipped, and the problem reported (or thrown, when no one takes it). */

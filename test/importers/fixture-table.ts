@@ -175,6 +175,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "claude-memories/projects.json": "claude:memories",
   "claude-memories/users.json": null,
   "markdown/claude-converted.md": "markdown",
+  "markdown/cherry-studio-topic.md": "markdown", // Cherry Studio's topic export
   "markdown/copied-page.txt": "markdown",
   "markdown/notes-headings.md": null,
   "markdown/notes-not-a-chat.md": null,
@@ -213,6 +214,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "add a readiness wait before the first request",
   },
+  "cherry-studio/data.json": {
+    format: "cherry-studio",
+    conversations: 3,
+    messages: 11,
+    finds: "Pushing may reallocate the vector",
+  },
+  "cherry-studio/Data/Files/f-old.txt": null, // an attachment the backup copies, no chat
   "lobechat/2025-06-14-09-12_LobeChat-data.json": {
     format: "lobechat",
     conversations: 4,

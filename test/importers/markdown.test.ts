@@ -133,6 +133,24 @@ describe("a Markdown transcript of any app", () => {
     expect(chat!.conversation.messages.every((m) => !m.content.includes("---"))).toBe(true);
   });
 
+  it("Cherry Studio's topic export is Cherry Studio's, whatever model answered, without the box its reasoning is exported in", async () => {
+    const [chat] = await collect(md("cherry-studio-topic.md"));
+    expect([chat?.platform, chat?.platformDisplayName, chat?.conversation.title]).toEqual([
+      "cherry-studio",
+      "Cherry Studio",
+      "酸种面包的含水量",
+    ]);
+    expect(chat?.conversation.messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "我的酵头 6 小时翻倍，第一次做面包用多少含水量？"],
+      [
+        "assistant",
+        "建议从 70% 含水量开始：面团好整形，对年轻的酵头也更宽容[^1]。\n[^1]: [Hydration guide](https://example.org/hydration)",
+      ],
+      ["human", "黑麦呢？"],
+      ["assistant", "黑麦吸水更多：大约 80%，面团会更黏。"],
+    ]);
+  });
+
   it("## Prompt: / ## Response: under a header naming the chat's link: ChatGPT's chat, by its id, without the exporter's credit", async () => {
     const [chat] = await collect(md("prompt-response.md"));
     expect(chat).toMatchObject({

@@ -14,6 +14,11 @@
 //   a tool's turn ("Plugin (…)") is the assistant's, as what it did for the answer; images become
 //   `[image]`; HTML comments, the rules between messages and an exporter's credit at the end
 //   ("Powered by …") go.
+// - Cherry Studio's topic export (Export → Markdown, CherryHQ/cherry-studio src/renderer/src/utils/export.ts
+//   `topicToMarkdown`): `## 🧑‍💻 User` and `## 🤖 <model> | <provider>` between rules, so its chats are
+//   Cherry Studio's, not the app a model's name names (a gpt-4o answer in it is no ChatGPT chat); with
+//   reasoning on, the thinking sits first in a box of its own, `<div style="border: 2px solid #dddddd; …">`
+//   around a `<details>` whose summary is in the app's language ("深度思考"): the box is left out.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { earliestIso, titleFrom } from "../json-values.js";
@@ -48,6 +53,11 @@ const APPS: readonly App[] = [
   { platform: "mistral", name: "Le Chat", assistant: /^(?:mistral|le\s+chat)/i },
   { platform: "perplexity", name: "Perplexity", assistant: /^perplexity/i },
 ];
+/** Cherry Studio's heading of the user's turns (its export writes the emoji with or without the joiner). */
+const CHERRY_STUDIO_USER = /^🧑\u200d?💻 User$/u;
+const CHERRY_STUDIO = { platform: "cherry-studio", name: "Cherry Studio" };
+/** Cherry Studio's box around an answer's reasoning: `</details>` cannot occur inside, its reasoning being sanitised of it. */
+const CHERRY_STUDIO_REASONING = ['<div style="border: 2px solid #dddddd; border-radius: 10px;">', "</details>\n</div>"] as const;
 /** A transcript that names no app. */
 const NO_APP = { platform: "markdown", name: "Markdown transcript" };
 
@@ -128,7 +138,8 @@ const CREDIT = /^\s*(?:powered|exported|generated|saved|created|made) (?:by|with
  * repeated through a large file would make quadratic.
  */
 function cleaned(text: string): string {
-  const folded = withoutBlocks(text, "<details>", "</details>", (inside) => REASONING_SUMMARY.test(inside));
+  const boxed = withoutBlocks(text, ...CHERRY_STUDIO_REASONING, (inside) => inside.trimStart().startsWith("<details"));
+  const folded = withoutBlocks(boxed, "<details>", "</details>", (inside) => REASONING_SUMMARY.test(inside));
   const lines = withoutBlocks(folded, "<!--", "-->", () => true)
     .replace(IMAGE, "[image]")
     .split("\n");
@@ -162,6 +173,7 @@ function appOf(transcript: Transcript): { platform: string; name: string; id?: s
     const id = app.link?.exec(links)?.[1];
     if (id !== undefined) return { platform: app.platform, name: app.name, id };
   }
+  if (transcript.markers.some((marker) => marker.speaker === "human" && CHERRY_STUDIO_USER.test(marker.label.trim()))) return CHERRY_STUDIO;
   const assistant = transcript.turns.find((turn) => turn.speaker === "assistant")?.name ?? "";
   const app = APPS.find((candidate) => candidate.assistant.test(assistant));
   return app ? { platform: app.platform, name: app.name } : NO_APP;

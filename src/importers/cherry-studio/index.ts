@@ -1,0 +1,40 @@
+// Cherry Studio's (CherryHQ/cherry-studio) backup: Settings → Data Settings → Backup writes
+// cherry-studio.<time>.zip (also to WebDAV, S3 or a local folder on a schedule), holding data.json and the
+// Data folder of attached files. data.json is `{ time, version: 5, localStorage, indexedDB }`
+// (src/renderer/src/services/BackupService.ts `getBackupData`): localStorage's redux state holds the
+// assistants and their topics' names, indexedDB every table of the app's Dexie database as a list
+// (src/renderer/src/databases/index.ts): `topics` (`{ id, messages }`), `message_blocks` and the rest.
+// The backups of March 2026 on (PR #13587, "direct backup", version 6, and v2's version 7) copy the
+// IndexedDB and Local Storage folders instead (Chromium's LevelDB files, its own value encoding inside):
+// those are not read; the same PR keeps the JSON backup as "Legacy Backup". A data.json can pass 512 MB
+// (issue #12072), mostly images as base64: it is read a record at a time, never whole.
+import { loaded, type Importer, type Sample } from "../importer.js";
+
+const TOPICS = ["indexedDB", "topics"];
+
+export const cherryStudio: Importer = {
+  id: "cherry-studio",
+  name: "Cherry Studio",
+  chatApp: true,
+  accepts: "its backup zip (cherry-studio.….zip), or the data.json inside it",
+  howToGet:
+    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is. Versions since March 2026 back up the app's database folders, which are not read: use their Legacy Backup, which writes data.json as before. A topic's Export → Markdown file is read too.",
+  extensions: [".json"],
+  // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
+  // are the records, read one at a time, and each converted with the blocks read from the same file.
+  wrappers: [TOPICS],
+  detect: (sample) => (isTopic(sample) ? {} : undefined),
+  convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
+};
+
+/**
+ * A topic row (`{ id, messages }`) in data.json's `indexedDB.topics`, or, read alone (a record found
+ * again after damage), one whose first message names both its topic and its assistant (`topicId`,
+ * `assistantId`): no other app's message has the two. Past the sample, a row shows only its keys.
+ */
+function isTopic(sample: Sample): boolean {
+  if (!sample.keys.has("id") || !sample.keys.has("messages")) return false;
+  if (sample.wrapper.join("/") === TOPICS.join("/")) return true;
+  const message = sample.listKeys("messages");
+  return message.has("topicId") && message.has("assistantId");
+}
