@@ -123,6 +123,12 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "early blight (Alternaria)",
   },
   "anythingllm-export/anythingllm-chats-4_12_2026.json": "anythingllm", // the same chats exported as JSON: no threads, every row
+  "zed/threads/threads.db": {
+    format: "zed",
+    conversations: 3, // today's agent (zstd), the agent before it, the oldest; a thread never written in left out
+    messages: 10,
+    finds: "abort it in the same cleanup",
+  },
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

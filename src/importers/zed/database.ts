@@ -1,0 +1,52 @@
+// The rows of Zed's threads.db, one thread each: `data` is the thread as JSON, or, since Zed writes
+// it so (`data_type` "zstd", db.rs `save_thread_sync`), that JSON compressed with zstd. sqlite.ts
+// reads a BLOB as UTF-8 text, so a compressed one is selected as hex() and turned back into bytes
+// here. fzstd (pure JavaScript) is loaded when the first such row is met, never by `--help`.
+import { isObject } from "../json-values.js";
+import type { DatabaseFile } from "../sqlite.js";
+import { LATER_COLUMNS, THREAD_COLUMNS } from "./tables.js";
+
+/** A row of threads.db with its thread's JSON text, or `damaged` when its bytes do not decompress. */
+export interface ZedThreadRow {
+  zedThread: string;
+  summary: string | undefined;
+  updatedAt: string | undefined;
+  createdAt: string | undefined;
+  json: string | undefined;
+}
+
+let fzstd: Promise<typeof import("fzstd")> | undefined;
+
+/** Every thread, the oldest first. */
+export async function* zedThreadRows(db: DatabaseFile): AsyncGenerator<ZedThreadRow> {
+  const present = db.tables.get("threads");
+  const later = LATER_COLUMNS.filter((column) => present?.has(column));
+  const columns = [...THREAD_COLUMNS.filter((column) => column !== "data"), ...later];
+  const sql = `SELECT ${columns.join(", ")}, CASE WHEN data_type = 'zstd' THEN hex(data) ELSE data END AS data FROM threads ORDER BY updated_at, id`;
+  for (const row of db.select(sql)) {
+    const json = row.data_type === "zstd" ? await decompressed(row.data) : typeof row.data === "string" ? row.data : undefined;
+    yield {
+      zedThread: String(row.id),
+      summary: typeof row.summary === "string" ? row.summary : undefined,
+      updatedAt: typeof row.updated_at === "string" ? row.updated_at : undefined,
+      createdAt: typeof row.created_at === "string" ? row.created_at : undefined,
+      json,
+    };
+  }
+}
+
+/** The JSON of a zstd frame given as hex; undefined when it is not one (a row torn mid-write). */
+async function decompressed(hex: unknown): Promise<string | undefined> {
+  if (typeof hex !== "string") return undefined;
+  fzstd ??= import("fzstd");
+  const { decompress } = await fzstd;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(decompress(Buffer.from(hex, "hex")));
+  } catch {
+    return undefined;
+  }
+}
+
+export function isZedThreadRow(value: unknown): value is ZedThreadRow {
+  return isObject(value) && typeof value.zedThread === "string";
+}
