@@ -61,7 +61,7 @@ describe("the apps' folders", () => {
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
     expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage\/anythingllm\.db$/m);
-    expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db$/m);
+    expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db, ~\/\.config\/zed\/conversations$/m);
     expect(lines).toMatch(
       /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
     );

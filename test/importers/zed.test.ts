@@ -123,3 +123,45 @@ describe("Zed's threads.db", () => {
     });
   });
 });
+
+describe("Zed's text threads (conversations/*.zed.json)", () => {
+  const folder = join(fixtures, "zed", "conversations");
+
+  it("are known by their `zed`, and give each message of the buffer as the editor shows it, whatever version wrote it", async () => {
+    const current = join(folder, "CSV fields with quoted commas - 1.zed.json");
+    expect(await detect(await fileSource(current))).toMatchObject({ format: "zed" });
+    const conversations = await collect(folder);
+    expect(conversations.map(({ conversation }) => [conversation.title, conversation.messages.length])).toEqual([
+      ["CSV fields with quoted commas", 4], // the empty message Zed keeps at the end left out
+      ["git rebase onto", 2], // 0.1.0: the system message left out
+    ]);
+    expect(conversations[0]).toMatchObject({ platform: "zed", complete: true });
+    expect(conversations[0]?.conversation.id).toBe("3e0f6a2c-8d14-4b7e-9a5c-c1d2e3f40516");
+    // Offsets count bytes: the café's and Brûlé's accents move every later message's start.
+    expect(conversations[0]?.conversation.messages.slice(0, 2)).toEqual([
+      {
+        id: "0.0",
+        role: "human",
+        content: '[import.rs]\nHow do I split a CSV line when a field can hold a quoted comma? Café names like "Brûlé, Ltd" break it.',
+      },
+      {
+        id: "0.1",
+        role: "assistant",
+        content: "Don't split on commas yourself: the csv crate's ReaderBuilder honours quotes, so \"Brûlé, Ltd\" stays one field.",
+      },
+    ]);
+    expect(JSON.stringify(conversations)).not.toContain("line.split"); // the folded /file output
+    expect(conversations[1]?.conversation.messages.map(({ id, role }) => [id, role])).toEqual([
+      ["1", "human"],
+      ["2", "assistant"],
+    ]);
+  });
+
+  it("a file without an id keeps the one it is given when read again", async () => {
+    const old = join(folder, "git rebase onto - 1.zed.json");
+    const [first] = await collect(old);
+    const [second] = await collect(old);
+    expect(first?.conversation.id).toMatch(/^zed-text-thread-/);
+    expect(second?.conversation.id).toBe(first?.conversation.id);
+  });
+});
