@@ -1,5 +1,6 @@
-// The rows of Zed's threads.db, one thread each: `data` is the thread as JSON, or, since Zed writes
-// it so (`data_type` "zstd", db.rs `save_thread_sync`), that JSON compressed with zstd. sqlite.ts
+// The rows of Zed's threads.db, one thread each: `data` is the thread as JSON text (`data_type` "json"
+// or "thread-v1", thread_store.rs of the agent before today's), or, as Zed writes it now (`data_type`
+// "zstd", db.rs `save_thread_sync`), that JSON compressed with zstd, as bytes. sqlite.ts
 // reads a BLOB as UTF-8 text, so a compressed one is selected as hex() and turned back into bytes
 // here. fzstd (pure JavaScript) is loaded when the first such row is met, never by `--help`.
 import { isObject } from "../json-values.js";
