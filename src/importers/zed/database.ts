@@ -7,12 +7,14 @@ import { isObject } from "../json-values.js";
 import type { DatabaseFile } from "../sqlite.js";
 import { LATER_COLUMNS, THREAD_COLUMNS } from "./tables.js";
 
-/** A row of threads.db with its thread's JSON text, or `damaged` when its bytes do not decompress. */
+/** A row of threads.db with its thread's JSON text (`json` undefined when its bytes do not decompress). */
 export interface ZedThreadRow {
   zedThread: string;
   summary: string | undefined;
   updatedAt: string | undefined;
   createdAt: string | undefined;
+  /** The thread that started it, for a subagent's. */
+  parentId: string | undefined;
   json: string | undefined;
 }
 
@@ -25,12 +27,15 @@ export async function* zedThreadRows(db: DatabaseFile): AsyncGenerator<ZedThread
   const columns = [...THREAD_COLUMNS.filter((column) => column !== "data"), ...later];
   const sql = `SELECT ${columns.join(", ")}, CASE WHEN data_type = 'zstd' THEN hex(data) ELSE data END AS data FROM threads ORDER BY updated_at, id`;
   for (const row of db.select(sql)) {
-    const json = row.data_type === "zstd" ? await decompressed(row.data) : typeof row.data === "string" ? row.data : undefined;
+    const parentId = typeof row.parent_id === "string" ? row.parent_id : undefined;
+    // A subagent's thread is left out (thread.ts): not decompressed for nothing.
+    const json = parentId !== undefined ? undefined : row.data_type === "zstd" ? await decompressed(row.data) : textOf(row.data);
     yield {
       zedThread: String(row.id),
       summary: typeof row.summary === "string" ? row.summary : undefined,
       updatedAt: typeof row.updated_at === "string" ? row.updated_at : undefined,
       createdAt: typeof row.created_at === "string" ? row.created_at : undefined,
+      parentId,
       json,
     };
   }
@@ -46,6 +51,10 @@ async function decompressed(hex: unknown): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+function textOf(data: unknown): string | undefined {
+  return typeof data === "string" ? data : undefined;
 }
 
 export function isZedThreadRow(value: unknown): value is ZedThreadRow {

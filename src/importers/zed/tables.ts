@@ -4,4 +4,4 @@
 export const THREAD_COLUMNS = ["id", "summary", "updated_at", "data_type", "data"] as const;
 
 /** Added by later versions (parent_id for a subagent's thread, created_at): read when the table has them. */
-export const LATER_COLUMNS = ["created_at"] as const;
+export const LATER_COLUMNS = ["parent_id", "created_at"] as const;

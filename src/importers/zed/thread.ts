@@ -13,6 +13,8 @@
 // - Read as the panel shows it: the user's text, an @-mention as `@name`, an image as `[image]`; the
 //   agent's text and each tool it used as `[tool: name]`, in order. Thinking, tool results, the
 //   context the model was sent, hidden messages, system messages and "Resume" are left out.
+// - A subagent's thread (`parent_id`, db.rs `subagent_context`) is shown inside the thread that
+//   started it, as its tool's card: left out, counted, as OpenCode's and Cursor's subagents are.
 // - Messages have no times in either shape: the thread's `created_at` (else `updated_at`) starts it, `updated_at` ends it.
 // - Ids: the thread's own id; a message's its place in the thread (Zed only appends, or cuts the end
 //   when a message is edited), so reading the database again updates a thread.
@@ -28,6 +30,10 @@ type Role = UploadMessage["role"];
 /** A row of threads.db as one conversation; undefined (counted) when its data cannot be read. */
 export function zedThread(value: unknown, context: RecordContext): UploadConversation | undefined {
   if (!isZedThreadRow(value)) return undefined;
+  if (value.parentId !== undefined) {
+    context.skip("subagents' threads (shown inside the thread that started them: left out)");
+    return undefined;
+  }
   const thread = parsed(value.json);
   if (thread === undefined) {
     context.skip("threads whose stored data is damaged (left out)");
