@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AppFolder } from "./importer.js";
+import type { AppFolder, Importer } from "./importer.js";
 import { IMPORTERS } from "./registry.js";
 
 /** What a folder's place is read from: the user's home, the system, and its environment (the CLI runs in process in tests). */
@@ -45,7 +45,7 @@ function appDataFolder(home: string, machine: Machine): string {
  */
 export function foundApps(machine: Machine = { platform: process.platform, env: process.env }): FoundApp[] {
   const found = IMPORTERS.flatMap((importer) =>
-    (importer.appFolders ?? [])
+    foldersOn(importer, machine)
       .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
       .map((folder) => ({
         format: importer.id,
@@ -55,6 +55,11 @@ export function foundApps(machine: Machine = { platform: process.platform, env: 
       })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+/** The app's folders that are kept on this machine's system. */
+function foldersOn(importer: Importer, machine: Machine): AppFolder[] {
+  return (importer.appFolders ?? []).filter((folder) => folder.only === undefined || folder.only === machine.platform);
 }
 
 function isThere(path: string, file: boolean): boolean {
@@ -85,7 +90,7 @@ export function appFolderLines(machine: Machine = { platform: process.platform, 
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
   return apps
     .map((importer) => {
-      const folders = (importer.appFolders ?? []).map((folder) => shown(appFolderPath(folder, machine)));
+      const folders = foldersOn(importer, machine).map((folder) => shown(appFolderPath(folder, machine)));
       const more = folders.length > NAMED_FOLDERS ? ` and ${folders.length - NAMED_FOLDERS} more` : "";
       return `  ${importer.name.padEnd(column - 2)}${folders.slice(0, NAMED_FOLDERS).join(", ")}${more}`;
     })

@@ -16,6 +16,8 @@ import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
 export type AppFolder = ({ home: string } | { appData: string } | { xdgData: string }) & {
   /** The path is the app's database file, not a folder (its folder holds much else). */
   file?: true;
+  /** The one system the app keeps it there on (Zed's data folder is named and placed per system). */
+  only?: NodeJS.Platform;
 };
 
 /** Reads records of a file into what they hold: conversations, or memories. */

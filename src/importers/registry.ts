@@ -34,6 +34,7 @@ import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
 import { vscodeChat } from "./vscode-chat/index.js";
+import { zed } from "./zed/index.js";
 
 export const IMPORTERS: readonly Importer[] = [
   chatgpt,
@@ -64,6 +65,7 @@ export const IMPORTERS: readonly Importer[] = [
   cursor,
   opencode,
   anythingLlm,
+  zed,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -32,6 +32,11 @@ describe("the apps' folders", () => {
     // AnythingLLM's storage folder holds documents and vector caches: its database is what is found.
     await mkdir(path.join(config, "anythingllm-desktop", "storage", "documents"), { recursive: true });
     await writeFile(path.join(config, "anythingllm-desktop", "storage", "anythingllm.db"), "");
+    // Zed's threads.db, in XDG's data folder on Linux (its macOS and Windows places are not looked at there).
+    await mkdir(path.join(home, ".local", "share", "zed", "threads"), { recursive: true });
+    await writeFile(path.join(home, ".local", "share", "zed", "threads", "threads.db"), "");
+    await mkdir(path.join(home, "Library", "Application Support", "Zed", "threads"), { recursive: true });
+    await writeFile(path.join(home, "Library", "Application Support", "Zed", "threads", "threads.db"), "");
     await mkdir(path.join(home, ".continue"), { recursive: true });
     await writeFile(path.join(home, ".continue", "sessions"), "a file, not the folder");
     const found = foundApps({ platform: "linux", env: { HOME: home } });
@@ -41,10 +46,14 @@ describe("the apps' folders", () => {
       // Cline's tasks in Cursor's User folder are read with it.
       ["Cursor", path.join(".config", "Cursor", "User"), false],
       ["AnythingLLM", path.join(".config", "anythingllm-desktop", "storage", "anythingllm.db"), false],
+      ["Zed", path.join(".local", "share", "zed", "threads", "threads.db"), false],
     ]);
     expect(
       foundApps({ platform: "linux", env: { HOME: home, XDG_CONFIG_HOME: path.join(config, "none") } }).map((app) => app.name),
-    ).toEqual(["Claude Code", "Codex"]);
+    ).toEqual(["Claude Code", "Codex", "Zed"]);
+    expect(foundApps({ platform: "darwin", env: { HOME: home } }).find((app) => app.name === "Zed")?.folder).toBe(
+      path.join(home, "Library", "Application Support", "Zed", "threads", "threads.db"),
+    );
   });
 
   it("are listed for help, this machine's, home as ~", () => {
@@ -52,6 +61,7 @@ describe("the apps' folders", () => {
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
     expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage\/anythingllm\.db$/m);
+    expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db, ~\/\.config\/zed\/conversations$/m);
     expect(lines).toMatch(
       /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
     );

@@ -123,6 +123,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "early blight (Alternaria)",
   },
   "anythingllm-export/anythingllm-chats-4_12_2026.json": "anythingllm", // the same chats exported as JSON: no threads, every row
+  "zed/threads/threads.db": {
+    format: "zed",
+    conversations: 3, // today's agent (zstd), the agent before it, the oldest; a thread never written in left out
+    messages: 10,
+    finds: "abort it in the same cleanup",
+  },
+  "zed/conversations/CSV fields with quoted commas - 1.zed.json": "zed", // a text thread of the assistant before the agent panel (0.4.0)
+  "zed/conversations/git rebase onto - 1.zed.json": "zed", // one of its first version (0.1.0)
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

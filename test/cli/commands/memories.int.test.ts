@@ -49,12 +49,12 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(both.stderr).toContain("'-a, --all' cannot be used with option '-q, --query <text>'");
   });
 
-  it("--help and --version load neither LanceDB, a schema library, sql.js nor the YAML reader", async () => {
+  it("--help and --version load neither LanceDB, a schema library, sql.js, the zstd decoder nor the YAML reader", async () => {
     // A resolve hook that fails the command if it reaches for them (they took --help from 70 to 250 ms;
-    // sql.js, Cursor's database reader, is loaded only when a database is imported; yaml only when a
-    // Copilot CLI session's workspace.yaml is read).
+    // sql.js, Cursor's database reader, is loaded only when a database is imported; fzstd only when a
+    // Zed thread compressed with zstd is read; yaml only when a Copilot CLI session's workspace.yaml is read).
     const hook = `data:text/javascript,${encodeURIComponent(
-      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod|^sql\\.js|^yaml$/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
+      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod|^sql\\.js|^fzstd$|^yaml$/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
     )}`;
     const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
     for (const flag of ["--help", "--version"]) {
