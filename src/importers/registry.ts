@@ -20,6 +20,7 @@ import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
+import { goose } from "./goose/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
@@ -64,6 +65,7 @@ export const IMPORTERS: readonly Importer[] = [
   cursor,
   opencode,
   anythingLlm,
+  goose,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

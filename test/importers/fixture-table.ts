@@ -123,6 +123,18 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "early blight (Alternaria)",
   },
   "anythingllm-export/anythingllm-chats-4_12_2026.json": "anythingllm", // the same chats exported as JSON: no threads, every row
+  "goose/sessions/sessions.db": {
+    format: "goose",
+    conversations: 2, // 1.10's database: two sessions, a subagent's left out
+    messages: 6,
+    finds: "sniffs the delimiter, so semicolon files",
+  },
+  "goose/sessions/20250612_091500.jsonl": {
+    format: "goose",
+    conversations: 1, // a session file of 1.9 and before: its metadata line, then a message a line
+    messages: 3,
+    finds: "times past midnight now roll over",
+  },
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
