@@ -30,6 +30,7 @@ import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { opencode } from "./opencode/index.js";
+import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
@@ -59,6 +60,7 @@ export const IMPORTERS: readonly Importer[] = [
   codex,
   copilotCli,
   geminiCli,
+  qwenCode,
   vscodeChat,
   cline,
   continueDev,

@@ -329,6 +329,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoints/2026-05-02T10-00-31_000Z-cli.py-replace.json":
     null, // a file edit's restore point
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-tides.json": "gemini-cli", // /chat save: { history, authType }
+  // Qwen Code's since (~/.qwen/projects): built from QwenLM/qwen-code chatRecordingService.ts's ChatRecord; a /rewind, a title.
+  "qwen-code/projects/-home-rita-src-tram/chats/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl": {
+    format: "qwen-code",
+    conversations: 1,
+    messages: 4,
+    finds: "the 07:40 tram was that row",
+  },
   // Qwen Code's of 2025 (~/.qwen/tmp): Gemini CLI's shape, its answers typed "qwen" (importers/gemini-cli/qwen.ts), stored as Qwen Code's.
   "qwen-code/tmp/3e9a1c7b5d2f4a6e8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c/chats/session-2025-10-20T08-30-4f2d9c1e.json": {
     format: "gemini-cli",

@@ -3,7 +3,7 @@
 // checkpoint-<tag>.json beside them), the same shape but for its answers' `type`, "qwen" where Gemini
 // CLI writes "gemini" (third-party readers of those files: Dicklesworthstone/coding_agent_session_search
 // #105, and a QwenSession reader's `type: 'user' | 'qwen'`). Its sessions since are JSONL
-// transcripts under ~/.qwen/projects, another format. A file is Qwen Code's by its folder or its answers.
+// transcripts under ~/.qwen/projects, another format (importers/qwen-code/). A file is Qwen Code's by its folder or its answers.
 import { resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { isObject } from "../json-values.js";
