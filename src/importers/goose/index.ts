@@ -16,10 +16,12 @@ export const goose: Importer = {
   sessionLogs: true, // the .jsonl files; the database is read again when it changes, as any file is
   // The file's first line, its metadata (storage.rs SessionMetadata), or the database's two tables.
   detect: (sample) => ((sample.keys.has("description") && sample.keys.has("message_count")) || isDatabase(sample) ? {} : undefined),
-  // The sessions and what the messages say: not the tools' output (a message of toolResponse items alone).
+  // The sessions and their messages, a tool's output (a message of toolResponse items alone) emptied:
+  // every row kept, as messages are numbered by their place in the session.
   smallerDatabase:
     `sqlite3 sessions.db "ATTACH 'goose-chats.db' AS chats; CREATE TABLE chats.sessions AS SELECT * FROM sessions; ` +
-    `CREATE TABLE chats.messages AS SELECT * FROM messages WHERE content_json NOT LIKE '[{\\"type\\":\\"toolResponse\\"%'"`,
+    "CREATE TABLE chats.messages AS SELECT id, session_id, role, created_timestamp, metadata_json, " +
+    `CASE WHEN content_json LIKE '[{\\"type\\":\\"toolResponse\\"%' THEN '[]' ELSE content_json END AS content_json FROM messages"`,
   database: async function* (db) {
     yield* (await import("./database.js")).gooseRows(db);
   },
