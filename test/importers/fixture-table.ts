@@ -336,13 +336,10 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 4,
     finds: "the 07:40 tram was that row",
   },
-  // Qwen Code's of 2025 (~/.qwen/tmp): Gemini CLI's shape, its answers typed "qwen" (importers/gemini-cli/qwen.ts), stored as Qwen Code's.
-  "qwen-code/tmp/3e9a1c7b5d2f4a6e8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c/chats/session-2025-10-20T08-30-4f2d9c1e.json": {
-    format: "gemini-cli",
-    conversations: 1,
-    messages: 4,
-    finds: "keyed by stop_id, so Largo das Portas do Sol appears once",
-  },
+  // Qwen Code's of 2025 (~/.qwen/tmp): Gemini CLI's shape, its answers typed "qwen", stored as Qwen Code's (gemini-cli.test.ts), as Roo Code's tasks are Cline's format.
+  "qwen-code/tmp/3e9a1c7b5d2f4a6e8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c/chats/session-2025-10-20T08-30-4f2d9c1e.json":
+    "gemini-cli",
+
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-brest%20csv.json": "gemini-cli", // /chat save in 2025: the history alone
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/logs.json": null, // the prompts alone, not read
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f/b1e2c3d4-5f60-4a7b-8c9d-0e1f2a3b4c5d.jsonl":
