@@ -24,5 +24,5 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "opencode-db/opencode.db": { conversations: 2, messages: 6, memories: 0 }, // as opencode-storage.zip
   anythingllm: { conversations: 4, messages: 12, memories: 0 }, // the database, in the folder AnythingLLM keeps it in
   "anythingllm-export/anythingllm-chats-4_12_2026.json": { conversations: 3, messages: 15, memories: 0 }, // a conversation per workspace and user
-  goose: { conversations: 3, messages: 9, memories: 0 }, // its sessions folder: a session file and sessions.db
+  goose: { conversations: 4, messages: 11, memories: 0 }, // its sessions folder: two session files and sessions.db
 };

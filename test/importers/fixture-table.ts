@@ -129,6 +129,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "sniffs the delimiter, so semicolon files",
   },
+  "goose/sessions/20250119_101500.jsonl": "goose", // the first versions' file: no metadata line
   "goose/sessions/20250612_091500.jsonl": {
     format: "goose",
     conversations: 1, // a session file of 1.9 and before: its metadata line, then a message a line

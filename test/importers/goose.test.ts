@@ -10,9 +10,10 @@ import { collect, collectWithSkips, fixtures } from "./collect.js";
 const sessions = join(fixtures, "goose", "sessions");
 
 describe("Goose sessions", () => {
-  it("its sessions folder: a .jsonl file's session (to 1.9) and sessions.db's (since 1.10), a subagent's left out", async () => {
+  it("its sessions folder: .jsonl files' sessions (to 1.9) and sessions.db's (since 1.10), a subagent's left out", async () => {
     const { conversations, skipped } = await collectWithSkips(sessions);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
+      ["20250119_101500", "Rename the tides package to mares.", 2], // the first versions' file: no metadata line, so no description
       ["20250612_091500", "Fix tide table parsing", 3],
       ["20251108_1", "Ferry timetable importer", 4],
       ["20251108_2", "How many crossings a day does the Seixal line run?", 2], // no name: the first prompt's first line

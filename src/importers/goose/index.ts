@@ -14,8 +14,9 @@ export const goose: Importer = {
   extensions: [".jsonl", "sessions.db"],
   appFolders: [{ xdgData: "goose/sessions" }, { appData: "Block/goose/data/sessions" }],
   sessionLogs: true, // the .jsonl files; the database is read again when it changes, as any file is
-  // The file's first line, its metadata (storage.rs SessionMetadata), or the database's two tables.
-  detect: (sample) => ((sample.keys.has("description") && sample.keys.has("message_count")) || isDatabase(sample) ? {} : undefined),
+  // The file's first line, its metadata (storage.rs SessionMetadata) or, in the first versions' files, a
+  // message; or the database's two tables.
+  detect: (sample) => (isMetadata(sample) || isFirstMessage(sample) || isDatabase(sample) ? {} : undefined),
   // The sessions and their messages, a tool's output (a message of toolResponse items alone) emptied:
   // every row kept, as messages are numbered by their place in the session.
   smallerDatabase:
@@ -30,6 +31,20 @@ export const goose: Importer = {
     return groupedPerFile(gooseItem, gooseSessions);
   }),
 };
+
+function isMetadata(sample: Sample): boolean {
+  return sample.keys.has("description") && sample.keys.has("message_count");
+}
+
+/** A Message: `{ role, created, content: [{ type, … }] }`, its role one of Goose's two. */
+function isFirstMessage(sample: Sample): boolean {
+  const { keys } = sample;
+  return (
+    ["role", "created", "content"].every((key) => keys.has(key)) &&
+    sample.listKeys("content").has("type") &&
+    sample.strings("role").every((role) => role === "user" || role === "assistant")
+  );
+}
 
 /** sessions.db: its sessions and messages tables, with the columns every version has. */
 function isDatabase(sample: Sample): boolean {
