@@ -334,7 +334,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "qwen-code/projects/-home-rita-src-tram/chats/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl": {
     format: "qwen-code",
     conversations: 1,
-    messages: 4,
+    messages: 6,
     finds: "the 07:40 tram was that row",
   },
   // Qwen Code's of 2025 (~/.qwen/tmp): Gemini CLI's shape, its answers typed "qwen", stored as Qwen Code's (gemini-cli.test.ts), as Roo Code's tasks are Cline's format.

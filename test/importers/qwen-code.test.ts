@@ -13,7 +13,7 @@ describe("Qwen Code's transcripts (~/.qwen/projects)", () => {
     expect((await openExport(join(fixtures, "claude-code"))).format).toBe("claude-code");
   });
 
-  it("a session: each prompt and the agent's whole answer, tools named; thoughts, tool results and what /rewind undid left out; titled as renamed", async () => {
+  it("a session: each prompt and the agent's whole answer, tools named; prompts as typed; thoughts, tool results and what /rewind undid left out; titled as renamed", async () => {
     const [conversation] = await collect(session);
     expect(UploadConversation.parse(conversation)).toEqual(conversation);
     expect([conversation?.platform, conversation?.platformDisplayName, conversation?.complete]).toEqual(["qwen-code", "Qwen Code", true]);
@@ -24,10 +24,12 @@ describe("Qwen Code's transcripts (~/.qwen/projects)", () => {
       updatedAt: "2025-12-02T09:02:12.000Z",
     });
     expect(conversation?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
-      ["human", "Why does the Graça timetable skip the 07:40 departure?"],
+      ["human", "Why does the Graça timetable skip the 07:40 departure? @timetable.py"], // as typed: not the file's text @ added
+      ["assistant", "[tool: read_file]"],
+      ["human", "keep the header check for the old feed"], // typed while the tool ran
       [
         "assistant",
-        "[tool: read_file]\n\ndepartures() dropped the first row as if it were a header, but the feed has none: the 07:40 tram was that row. It now keeps every row.",
+        "departures() dropped the first row as if it were a header, but the feed has none: the 07:40 tram was that row. It now keeps every row.",
       ],
       ["human", "Add a test with a feed that has no header."],
       ["assistant", "Added test_headerless_feed_keeps_first_departure."],

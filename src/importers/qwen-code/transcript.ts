@@ -5,7 +5,9 @@
 //   "tool_result" | "system", subtype?, cwd, version, message?: Content { role, parts }, systemPayload? }`.
 //   /rewind and /branch leave the records they undo in the file: the conversation is the chain of
 //   `parentUuid`s from the last record back (every record when that chain breaks).
-// - Human: a `user` record's text parts. Assistant: the `assistant` records from one prompt to the next
+// - Human: a `user` record's `systemPayload.displayText`, the prompt as typed (before an @path's files
+//   are added to what the model is sent), else its text parts; one typed while tools ran
+//   (`mid_turn_user_message`) too, not the app's own (`cron`, `notification`…). Assistant: the `assistant` records from one prompt to the next
 //   are one message: their text and the tools they called (`functionCall` parts) as `[tool: name]`.
 //   Left out: thoughts (`thought` parts), tool results (`tool_result`), the app's `system` records, and
 //   subagents' records (`isSidechain`).
@@ -17,6 +19,9 @@ import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom } f
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
+
+/** A prompt typed while the agent's tools ran: the user's too. */
+const MID_TURN = "mid_turn_user_message";
 
 export interface QwenRecord {
   uuid: string | undefined;
@@ -38,14 +43,18 @@ export function qwenRecord(record: unknown, context: RecordContext): QwenRecord 
   const payload = isObject(record.systemPayload) ? record.systemPayload : {};
   const title = record.subtype === "custom_title" ? nonEmptyString(payload.customTitle) : undefined;
   const role = record.type === "user" ? "human" : record.type === "assistant" ? "assistant" : undefined;
-  if (role === undefined || record.isSidechain === true || record.subtype !== undefined) return { ...base, utterance: undefined, title };
+  const typed = record.subtype === undefined || record.subtype === MID_TURN;
+  if (role === undefined || record.isSidechain === true || !typed) return { ...base, utterance: undefined, title };
+  const id = fittingId(base.uuid ?? `line-${context.index + 1}`);
+  const shown = role === "human" ? nonEmptyString(payload.displayText) : undefined;
+  if (shown !== undefined)
+    return { ...base, utterance: { id, role, pieces: [{ text: shown, tool: false }], time: isoFromTime(record.timestamp) }, title };
   const parts = arrayOf(isObject(record.message) ? record.message.parts : undefined).filter(isObject);
   const pieces = parts.flatMap((part): TurnPiece[] => {
     if (typeof part.text === "string" && part.thought !== true && part.text.trim() !== "") return [{ text: part.text, tool: false }];
     if (role === "assistant" && isObject(part.functionCall)) return [{ text: toolPlaceholder(part.functionCall.name), tool: true }];
     return [];
   });
-  const id = fittingId(base.uuid ?? `line-${context.index + 1}`);
   return { ...base, utterance: { id, role, pieces, time: isoFromTime(record.timestamp) }, title };
 }
 
