@@ -1,7 +1,10 @@
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { foundApps } from "../../src/importers/app-folders.js";
 import { openExport } from "../../src/importers/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { tempDir } from "../temp-dirs.js";
 import { collect, fixtures } from "./collect.js";
 
 const projects = join(fixtures, "qwen-code", "projects");
@@ -33,6 +36,17 @@ describe("Qwen Code's transcripts (~/.qwen/projects)", () => {
       ],
       ["human", "Add a test with a feed that has no header."],
       ["assistant", "Added test_headerless_feed_keeps_first_departure."],
+    ]);
+  });
+
+  it("--apps finds ~/.qwen/projects and ~/.qwen/tmp (its sessions of 2025) as Qwen Code's, watched as they go on", async () => {
+    const home = tempDir("mnemo-qwen-");
+    for (const folder of [".qwen/projects", ".qwen/tmp", ".gemini/tmp"]) await mkdir(join(home, folder), { recursive: true });
+    const found = foundApps({ platform: "linux", env: { HOME: home } });
+    expect(found.map((app) => [app.name, app.folder.slice(home.length + 1), app.sessionLogs])).toEqual([
+      ["Gemini CLI", join(".gemini", "tmp"), true],
+      ["Qwen Code", join(".qwen", "projects"), true],
+      ["Qwen Code", join(".qwen", "tmp"), true],
     ]);
   });
 });

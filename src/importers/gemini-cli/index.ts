@@ -14,7 +14,7 @@ export const geminiCli: Importer = {
   howToGet:
     "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it. Qwen Code's sessions of 2025 are the same files, in ~/.qwen/tmp.",
   extensions: [".json", ".jsonl"],
-  appFolders: [{ home: ".gemini/tmp" }, { home: ".qwen/tmp" }], // Qwen Code's, to late 2025 (qwen.ts)
+  appFolders: [{ home: ".gemini/tmp" }], // Qwen Code's ~/.qwen/tmp is named under Qwen Code (qwen-code/index.ts)
   sessionLogs: true,
   // The session's own record (a .jsonl file's first line, or the whole .json file): ChatRecordingService writes these three first.
   detect: (sample) =>

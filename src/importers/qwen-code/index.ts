@@ -14,7 +14,9 @@ export const qwenCode: Importer = {
   howToGet:
     "Qwen Code keeps every session on disk: pass ~/.qwen/projects (on Windows, .qwen\\projects in your user folder); its sessions of 2025 are in ~/.qwen/tmp, read as Gemini CLI's files are.",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".qwen/projects" }],
+  // ~/.qwen/tmp holds its sessions of 2025, Gemini CLI's files (read as theirs, stored as Qwen Code's):
+  // `--apps` names the folder by the app, and reads each file by what it is.
+  appFolders: [{ home: ".qwen/projects" }, { home: ".qwen/tmp" }],
   sessionLogs: true,
   detect: (sample) =>
     ["sessionId", "uuid", "parentUuid", "message"].every((key) => sample.keys.has(key)) &&
