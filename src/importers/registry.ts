@@ -20,6 +20,7 @@ import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
 import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
+import { goose } from "./goose/index.js";
 import { grok } from "./grok/index.js";
 import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
@@ -29,6 +30,7 @@ import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { opencode } from "./opencode/index.js";
+import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
@@ -59,6 +61,7 @@ export const IMPORTERS: readonly Importer[] = [
   codex,
   copilotCli,
   geminiCli,
+  qwenCode,
   vscodeChat,
   cline,
   continueDev,
@@ -66,6 +69,7 @@ export const IMPORTERS: readonly Importer[] = [
   opencode,
   anythingLlm,
   zed,
+  goose,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

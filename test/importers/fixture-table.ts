@@ -131,6 +131,19 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "zed/conversations/CSV fields with quoted commas - 1.zed.json": "zed", // a text thread of the assistant before the agent panel (0.4.0)
   "zed/conversations/git rebase onto - 1.zed.json": "zed", // one of its first version (0.1.0)
+  "goose/sessions/sessions.db": {
+    format: "goose",
+    conversations: 2, // 1.10's database: two sessions, a subagent's left out
+    messages: 6,
+    finds: "sniffs the delimiter, so semicolon files",
+  },
+  "goose/sessions/20250119_101500.jsonl": "goose", // the first versions' file: no metadata line
+  "goose/sessions/20250612_091500.jsonl": {
+    format: "goose",
+    conversations: 1, // a session file of 1.9 and before: its metadata line, then a message a line
+    messages: 3,
+    finds: "times past midnight now roll over",
+  },
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
@@ -325,6 +338,17 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoints/2026-05-02T10-00-31_000Z-cli.py-replace.json":
     null, // a file edit's restore point
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-tides.json": "gemini-cli", // /chat save: { history, authType }
+  // Qwen Code's since (~/.qwen/projects): built from QwenLM/qwen-code chatRecordingService.ts's ChatRecord; a /rewind, a title.
+  "qwen-code/projects/-home-rita-src-tram/chats/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl": {
+    format: "qwen-code",
+    conversations: 1,
+    messages: 6,
+    finds: "the 07:40 tram was that row",
+  },
+  // Qwen Code's of 2025 (~/.qwen/tmp): Gemini CLI's shape, its answers typed "qwen", stored as Qwen Code's (gemini-cli.test.ts), as Roo Code's tasks are Cline's format.
+  "qwen-code/tmp/3e9a1c7b5d2f4a6e8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c/chats/session-2025-10-20T08-30-4f2d9c1e.json":
+    "gemini-cli",
+
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/checkpoint-brest%20csv.json": "gemini-cli", // /chat save in 2025: the history alone
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/logs.json": null, // the prompts alone, not read
   "gemini-cli/tmp/7c4e1f0a9b2d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b/chats/8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f/b1e2c3d4-5f60-4a7b-8c9d-0e1f2a3b4c5d.jsonl":

@@ -1,4 +1,4 @@
-import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
@@ -229,5 +229,46 @@ describe("Gemini CLI's saved chats (/chat save <tag>)", () => {
     expect((await collect(renamed))[0]?.conversation.title).toBe("Why is the 06:41 tide listed twice?");
     const empty = await savedChat("empty", "checkpoint-empty.json", [context]);
     expect(await collectWithSkips(empty)).toEqual({ conversations: [], skipped: { "saved chats without any message text": 1 } });
+  });
+});
+
+describe("Qwen Code's sessions of 2025, Gemini CLI's files", () => {
+  const qwenTmp = join(fixtures, "qwen-code", "tmp");
+  const qwenSession = join(
+    qwenTmp,
+    "3e9a1c7b5d2f4a6e8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c",
+    "chats",
+    "session-2025-10-20T08-30-4f2d9c1e.json",
+  );
+
+  it("~/.qwen/tmp: stored as Qwen Code's, its answers (typed qwen) read as Gemini's are", async () => {
+    const [session] = await collect(qwenTmp);
+    expect(UploadConversation.parse(session)).toEqual(session);
+    expect([session?.platform, session?.platformDisplayName, session?.conversation.id]).toEqual([
+      "qwen-code",
+      "Qwen Code",
+      "4f2d9c1e-7a3b-4c5d-9e8f-1a2b3c4d5e6f",
+    ]);
+    expect(session?.conversation.messages.map((message) => [message.role, message.content])).toEqual([
+      ["human", "Why does the Alfama tram stop list show stop 28 twice?"],
+      [
+        "assistant",
+        "The stops are read from two GTFS feeds and merged without removing the stop both list; they are now keyed by stop_id, so Largo das Portas do Sol appears once.\n\n[tool: read_file]",
+      ],
+      ["human", "Add a test for it."],
+      ["assistant", "Added test_merged_stops_are_unique in tests/test_stops.py."],
+    ]);
+  });
+
+  it("is told by its answers outside ~/.qwen too, and by its folder when it has none yet", async () => {
+    const moved = join(scratch, "moved", "session-2025-10-20T08-30-4f2d9c1e.json");
+    await mkdir(join(scratch, "moved"), { recursive: true });
+    await writeFile(moved, await readFile(qwenSession));
+    expect((await collect(moved))[0]?.platform).toBe("qwen-code");
+    const prompted = join(scratch, ".qwen", "tmp", "ab".repeat(32), "chats", "session-2026-06-01T08-00-0c1d2e3f.json");
+    await mkdir(join(prompted, ".."), { recursive: true });
+    await writeFile(prompted, JSON.stringify({ ...start, messages: [said("u1", "user", "Rename the tram module.")] }));
+    expect((await collect(prompted))[0]?.platform).toBe("qwen-code");
+    expect((await collect(join(chats, "session-2026-03-14T09-12-5f0c2a1e.json")))[0]?.platform).toBe("gemini-cli");
   });
 });

@@ -26,7 +26,8 @@ export const claudeCode: Importer = {
  * `summary` that titles a session (older versions wrote files of those alone).
  */
 const RECORDS = [
-  ["sessionId", "uuid", "parentUuid", "message"],
+  ["sessionId", "uuid", "parentUuid", "message", "isSidechain"], // Qwen Code's records lack it (qwen-code/index.ts)
+  ["sessionId", "uuid", "parentUuid", "message", "userType"],
   ["snapshot", "isSnapshotUpdate", "messageId"],
   ["operation", "sessionId", "timestamp", "type"],
   ["summary", "leafUuid", "type"],

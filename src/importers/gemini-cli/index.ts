@@ -1,7 +1,8 @@
 // Gemini CLI's sessions: the coding assistant records each session as a file,
 // ~/.gemini/tmp/<project hash>/chats/session-<start>-<id>.json (to April 2026: one JSON object) or
 // .jsonl (since: a record a line); subagents' sessions in chats/<session id>/. And the chats saved with
-// `/chat save <tag>`: ~/.gemini/tmp/<project hash>/checkpoint-<tag>.json (checkpoint.ts).
+// `/chat save <tag>`: ~/.gemini/tmp/<project hash>/checkpoint-<tag>.json (checkpoint.ts). Qwen Code's
+// of 2025, under ~/.qwen/tmp, are the same files, stored as Qwen Code's (qwen.ts).
 import { loaded, perFile, type Importer, type Sample } from "../importer.js";
 
 export const geminiCli: Importer = {
@@ -11,9 +12,9 @@ export const geminiCli: Importer = {
   accepts:
     "a session's .json or .jsonl file, a chat /chat save saved (checkpoint-….json), a project's chats folder, ~/.gemini/tmp (every project), or a zip of it",
   howToGet:
-    "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it.",
+    "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it. Qwen Code's sessions of 2025 are the same files, in ~/.qwen/tmp.",
   extensions: [".json", ".jsonl"],
-  appFolders: [{ home: ".gemini/tmp" }],
+  appFolders: [{ home: ".gemini/tmp" }], // Qwen Code's ~/.qwen/tmp is named under Qwen Code (qwen-code/index.ts)
   sessionLogs: true,
   // The session's own record (a .jsonl file's first line, or the whole .json file): ChatRecordingService writes these three first.
   detect: (sample) =>
@@ -21,7 +22,8 @@ export const geminiCli: Importer = {
   convert: loaded(async () => {
     const { geminiCliSession } = await import("./session.js");
     const { geminiCliCheckpoint, isCheckpoint } = await import("./checkpoint.js");
-    return perFile((records) => (isCheckpoint(records) ? geminiCliCheckpoint(records) : geminiCliSession(records)));
+    const { withQwenCode } = await import("./qwen.js");
+    return perFile((records) => withQwenCode(records, isCheckpoint(records) ? geminiCliCheckpoint(records) : geminiCliSession(records)));
   }),
 };
 

@@ -17,12 +17,14 @@
 //   one line. Left out: thoughts (`thoughts`, `thought` parts), the CLI's "Binary content received"
 //   stand-in, and its `info`, `warning` and `error` notices. Subagents' sessions (`kind: "subagent"`) are left out.
 // - Title: `summary` (the CLI's own, for /resume), else the first prompt's first line. Id: `sessionId`.
+// - Qwen Code's sessions of 2025 are these files, its answers typed "qwen" (qwen.ts).
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId, uniqueIds } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
 import { agentTurns, promptTitle, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import type { SourcedRecord } from "../types.js";
+import { QWEN_ANSWER } from "./qwen.js";
 
 /** What an @path adds after the prompt typed: the files' text (core/src/utils/constants.ts). */
 const REFERENCED_FILES = "--- Content from referenced files ---";
@@ -94,7 +96,7 @@ function rewind(messages: Map<string, JsonObject>, id: string): void {
 function turnsOf(messages: JsonObject[]): UploadMessage[] {
   const utterances: Utterance[] = [];
   for (const message of messages) {
-    const role = message.type === "user" ? "human" : message.type === "gemini" ? "assistant" : undefined;
+    const role = message.type === "user" ? "human" : message.type === "gemini" || message.type === QWEN_ANSWER ? "assistant" : undefined;
     if (role === undefined) continue; // the CLI's info, warning and error notices
     // A tool's result and the CLI's context give no pieces: no turn of their own.
     const pieces = role === "human" ? promptPieces(message) : answerPieces(message);

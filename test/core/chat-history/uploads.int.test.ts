@@ -228,6 +228,16 @@ describe("ingest (upload shape)", () => {
     ]);
   });
 
+  it("a Qwen Code session stored as Gemini CLI's (an earlier mnemo read Qwen Code's 2025 files so) moves to Qwen Code", async () => {
+    const session = (platform: string, messages: Message[]) =>
+      upload("4f2d9c1e-7a3b-4c5d-9e8f-1a2b3c4d5e6f", messages, { platform, complete: true, title: "Alfama stop 28 twice" });
+    const prompt = [msg("p1", "human", "Why does the Alfama tram stop list show stop 28 twice?", "2025-10-20T08:30:02Z")];
+    const stored = await service.conversations.upload(session("gemini-cli", prompt));
+    const answered = [...prompt, msg("a1", "assistant", "The stops are now keyed by stop_id.", "2025-10-20T08:30:15Z")];
+    const moved = await service.conversations.upload({ ...session("qwen-code", answered), platformDisplayName: "Qwen Code" });
+    expect([moved.conversationId, moved.platform, moved.change]).toEqual([stored.conversationId, "qwen-code", "updated"]);
+  });
+
   it("a complete upload (an export's) replaces the messages: a branch edited away leaves search", async () => {
     const v1 = upload("edit-1", [msg("u1", "human", "Name a colour"), msg("a1", "assistant", "Cerulean blue, like a summer sky")], {
       complete: true,
