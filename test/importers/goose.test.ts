@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appFolderPath } from "../../src/importers/app-folders.js";
+import { appFolderLines, appFolderPath } from "../../src/importers/app-folders.js";
 import { goose } from "../../src/importers/goose/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
@@ -75,5 +75,7 @@ describe("Goose sessions", () => {
     const windows = { platform: "win32" as const, env: { USERPROFILE: "/Users/ana", APPDATA: "/Users/ana/AppData/Roaming" } };
     expect(appFolderPath(windowsFolder!, windows)).toBe(join("/Users/ana/AppData/Roaming", "Block", "goose", "data", "sessions"));
     expect(goose.sessionLogs).toBe(true);
+    // Only on Windows: elsewhere the same path under ~/.config is no folder of Goose's.
+    expect(appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } })).toMatch(/^ {2}Goose +~\/\.local\/share\/goose\/sessions$/m);
   });
 });
