@@ -99,4 +99,22 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(nothing.code).not.toBe(0);
     expect(nothing.stderr).toMatch(/paths.*name what to import[\s\S]*--apps/);
   });
+
+  it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
+    const home = tempDir();
+    const projects = path.join(home, ".claude", "projects");
+    await cp(path.join(EXPORTS, "claude-code", "projects"), projects, { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    for (const given of [projects, path.join(projects, "-home-ana-bread"), path.join(home, ".claude")]) {
+      const dryRun = await runCli(["--json", "import", "--apps", "--dry-run", given], { env });
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      const summary = JSON.parse(dryRun.stdout) as { new: number; unchanged: number; files: unknown[] };
+      expect({ given, new: summary.new, unchanged: summary.unchanged, files: summary.files.length }).toEqual({
+        given,
+        new: 2,
+        unchanged: 0,
+        files: 1,
+      });
+    }
+  });
 });
