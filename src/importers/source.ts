@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
-import type { Stats } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { access, constants, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, posix } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
@@ -121,19 +121,48 @@ const HIDDEN_CHATS = new Set([".aider.chat.history.md"]);
 // opencode/storage/session/part/<session>/<message>/<part>.json, six folders down from its own.
 const MAX_DIRECTORY_DEPTH = 6;
 
-/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
-export async function directorySources(dir: string): Promise<ByteSource[]> {
-  const sources: ByteSource[] = [];
-  await collectFiles(dir, "", 0, sources);
-  return sources;
+/** What a folder holds: its files, and the files and folders below it this user may not read (a folder of root's, a file chmod 000). */
+export interface DirectoryListing {
+  sources: ByteSource[];
+  /** By their path in the folder ("/"-separated), each with why, as an import error names it. */
+  unreadable: { path: string; folder: boolean; problem: AppError }[];
 }
 
-async function collectFiles(root: string, relative: string, depth: number, into: ByteSource[]): Promise<void> {
-  const entries = await readdir(join(root, relative), { withFileTypes: true });
+/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
+export async function directorySources(dir: string): Promise<DirectoryListing> {
+  const listing: DirectoryListing = { sources: [], unreadable: [] };
+  await collectFiles(dir, "", 0, listing);
+  return listing;
+}
+
+async function collectFiles(root: string, relative: string, depth: number, into: DirectoryListing): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(root, relative), { withFileTypes: true });
+  } catch (error) {
+    // The folder itself is the import's error; one below it costs only what it holds.
+    if (relative === "") throw cannotRead(root, error);
+    into.unreadable.push({ path: relative, folder: true, problem: cannotRead(join(root, relative), error) });
+    return;
+  }
   for (const entry of entries) {
     const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
     if (isJunkPath(entry.name)) continue;
     if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into);
-    if (entry.isFile()) into.push({ ...(await fileSource(join(root, path))), path });
+    if (!entry.isFile()) continue;
+    const file = join(root, path);
+    try {
+      await access(file, constants.R_OK);
+      into.sources.push({ ...(await fileSource(file)), path });
+    } catch (error) {
+      into.unreadable.push({ path, folder: false, problem: cannotRead(file, error) });
+    }
   }
+}
+
+function cannotRead(path: string, error: unknown): AppError {
+  return new AppError("invalid_input", `cannot read ${path}: ${unreadableReason(error)}`, {
+    suggestion: "Give your user read access to it (chmod -R u+rX), or import as the user who owns it.",
+    cause: error,
+  });
 }

@@ -91,7 +91,10 @@ export function registerImport(program: Command): void {
  * once, not as an export that failed: nothing was asked of it by name.
  */
 function withoutEmptyApps(summary: ImportSummary, apps: string[], session: Session): ImportSummary {
-  const empty = summary.files.filter((file) => file.error !== undefined && apps.includes(file.path));
+  // A folder it may not read (source.ts's "cannot read …") is an error still: it may hold chats.
+  const empty = summary.files.filter(
+    (file) => file.error !== undefined && !file.error.startsWith("cannot read ") && apps.includes(file.path),
+  );
   if (empty.length === 0) return summary;
   for (const file of empty) session.out.notice(`Nothing to import in ${shownFolder(file.path, session)}: it holds no chat mnemo reads.`);
   const left = (path: string) => !empty.some((file) => file.path === path);

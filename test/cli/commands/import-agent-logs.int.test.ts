@@ -3,8 +3,9 @@
 // CLI's own program: each folder imports a conversation per session, and importing it again, as a
 // user does now and then to keep up with the assistant, adds nothing: the ids are the sessions' own.
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { cp, mkdir } from "node:fs/promises";
+import { chmod, cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
@@ -100,6 +101,33 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(nothing.stderr).toMatch(/paths.*name what to import[\s\S]*--apps/);
   });
 
+  it("a file or folder it may not read costs only what it holds, and is said with why; an app's folder it may not read is no empty one", async () => {
+    const home = tempDir();
+    const store = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await cp(path.join(EXPORTS, "lmstudio", "conversations"), conversations, { recursive: true });
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(store, "store"), MNEMO_EMBEDDER: "bundled" });
+    const locked = [
+      path.join(conversations, "Work"),
+      path.join(conversations, "1731000000000.conversation.json"),
+      path.join(home, ".continue", "sessions"),
+    ];
+    const result = await asUserChmodBinds(["--json", "import", "--apps", "--dry-run"], env, [home, store], locked);
+    expect(result.code, result.stderr).toBe(1);
+    const summary = JSON.parse(result.stdout) as { new: number; problems: { reason: string; suggestion?: string }[] };
+    for (const file of locked) {
+      expect(summary.problems).toContainEqual({
+        file: expect.any(String),
+        reason: `cannot read ${file}: you may not read it`,
+        suggestion: expect.stringContaining("chmod -R u+rX"),
+      });
+    }
+    expect(result.stderr).not.toContain("Nothing to import in ~/.continue/sessions");
+    // The one chat it may read is read: LM Studio's borrow checker chat, at the folder's top.
+    expect(summary.new).toBe(1);
+  });
+
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
     const home = tempDir();
     const projects = path.join(home, ".claude", "projects");
@@ -118,3 +146,22 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     }
   });
 });
+
+/**
+ * The CLI as a user whom file modes bind: root reads every file, so as root it runs as nobody (setpriv),
+ * the folders it uses made nobody's. `locked` are made unreadable (chmod 000) once they are.
+ */
+async function asUserChmodBinds(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  owned: string[],
+  locked: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = process.getuid?.() === 0;
+  if (root) for (const folder of owned) spawnSync("chown", ["-R", "65534:65534", folder]);
+  for (const file of locked) await chmod(file, 0o000);
+  if (!root) return runCli(args, { env });
+  const cli = [process.execPath, path.join(ROOT, "bin", "mnemo.js"), ...args];
+  const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ...cli], { env, encoding: "utf8" });
+  return { code: child.status ?? -1, stdout: child.stdout, stderr: child.stderr };
+}
