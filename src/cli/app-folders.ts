@@ -16,7 +16,9 @@ export async function appFolders(session: Session, flag: string, how: { watching
     throw AppError.invalid(
       flag,
       `found no chat app's folder on this machine (looked for ${appsLookedFor({ watching: how.watching })})`,
-      "Pass an export file, zip or folder instead: `mnemo import --help` says where each app keeps its chats.",
+      how.watching
+        ? "Name the folder to watch instead (`mnemo import --help` says where each app keeps its chats), or an export's, such as ~/Downloads."
+        : "Pass an export file, zip or folder instead: `mnemo import --help` says where each app keeps its chats.",
     );
   } else {
     const list = apps.map((app) => `${app.name} (${shownFolder(app.folder, session)})`).join(", ");

@@ -95,6 +95,10 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
       const none = await runCli(command, { env: bare });
       expect(none.code).not.toBe(0);
       expect(none.stderr).toMatch(/--apps.*found no chat app's folder on this machine \(looked for .*Claude Code/);
+      // What to give instead: a watch takes folders, not an export's file or zip.
+      expect(none.stderr).toContain(
+        command[0] === "watch" ? "Name the folder to watch instead" : "Pass an export file, zip or folder instead",
+      );
     }
     const nothing = await runCli(["import"], { env: bare });
     expect(nothing.code).not.toBe(0);
