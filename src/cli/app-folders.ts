@@ -46,3 +46,10 @@ export function withAppFolders(given: string[], apps: string[]): string[] {
   const paths = given.filter((given) => !apps.some((app) => covers(app, given)));
   return [...paths, ...apps.filter((app) => !paths.some((given) => covers(given, app)))];
 }
+
+/** The app whose sessions are kept in a folder found on this machine (~/.continue/sessions: Continue), for a watch's log. */
+export async function sessionsAppOf(session: Session): Promise<(folder: string) => string | undefined> {
+  const { foundApps } = await import("../core/index.js");
+  const apps = foundApps({ platform: process.platform, env: session.io.env }).filter((app) => app.sessionLogs);
+  return (folder) => apps.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name;
+}

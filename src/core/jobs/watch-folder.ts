@@ -49,6 +49,8 @@ export interface WatchOptions {
   stableMs?: number;
   /** How long a session log must hold still before it is imported again (a session paused). */
   sessionStableMs?: number;
+  /** The app whose sessions the folder is (~/.continue/sessions: Continue), as the log says what it watches for. */
+  sessionsOf?: string | undefined;
 }
 
 /** One import of a watched folder, as watch.json keeps it. */
@@ -131,8 +133,11 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
       known = merged.folders[folder] ?? first;
     }
     const held = known.present.length;
+    // An app's sessions folder holds its sessions, which are imported (watch-sessions.ts), not left alone as old exports.
     options.log.notice(
-      `Watching ${folder} for chat exports${held > 0 ? ` (the ${held} zip and JSON files it held at first are left alone)` : ""}`,
+      options.sessionsOf !== undefined
+        ? `Watching ${folder} for ${options.sessionsOf}'s sessions, imported as they go on`
+        : `Watching ${folder} for chat exports${held > 0 ? ` (the ${held} zip and JSON files it held at first are left alone)` : ""}`,
     );
     present = new Set(known.present);
     return present;

@@ -3,12 +3,12 @@
 // CLI's own program: each folder imports a conversation per session, and importing it again, as a
 // user does now and then to keep up with the assistant, adds nothing: the ids are the sessions' own.
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { chmod, cp, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import { BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const FOLDERS = [path.join(EXPORTS, "gemini-cli", "tmp"), path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage")];
@@ -130,6 +130,25 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(result.stderr).not.toContain("Nothing to import in ~/.continue/sessions");
     // The one chat it may read is read: LM Studio's borrow checker chat, at the folder's top.
     expect(summary.new).toBe(1);
+  });
+
+  it("watch --apps says it watches each app's sessions, not that the sessions a folder holds are left alone", async () => {
+    const home = tempDir();
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    // Until Ctrl-C: a child process of its own, stopped once its log says what it watches.
+    const child = spawn(process.execPath, [BIN, "watch", "--apps"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await vi.waitFor(() => expect(log).toMatch(/^Watching .*\.continue\/sessions for /m), { timeout: 30_000 });
+      expect(log).toContain(`Watching ${path.join(home, ".continue", "sessions")} for Continue's sessions, imported as they go on`);
+      expect(log).not.toContain("left alone");
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
   });
 
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
