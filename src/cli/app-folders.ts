@@ -9,7 +9,7 @@ import type { Session } from "./session.js";
  */
 export async function appFolders(session: Session, flag: string, how: { watching: boolean; optional?: boolean }): Promise<string[]> {
   const { foundApps, appsLookedFor } = await import("../core/index.js");
-  const apps = foundApps({ platform: process.platform, env: session.io.env }).filter((app) => !how.watching || app.sessionLogs);
+  const apps = foundApps({ platform: process.platform, env: session.io.env }, { watching: how.watching });
   if (apps.length === 0 && how.optional) {
     session.out.notice(`No chat app's folder to watch on this machine (looked for ${appsLookedFor({ watching: true })}).`);
   } else if (apps.length === 0) {
@@ -50,6 +50,6 @@ export function withAppFolders(given: string[], apps: string[]): string[] {
 /** The app whose sessions are kept in a folder found on this machine (~/.continue/sessions: Continue), for a watch's log. */
 export async function sessionsAppOf(session: Session): Promise<(folder: string) => string | undefined> {
   const { foundApps } = await import("../core/index.js");
-  const apps = foundApps({ platform: process.platform, env: session.io.env }).filter((app) => app.sessionLogs);
+  const apps = foundApps({ platform: process.platform, env: session.io.env }, { watching: true });
   return (folder) => apps.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name;
 }

@@ -45,6 +45,14 @@ describe("the apps' folders", () => {
     expect(
       foundApps({ platform: "linux", env: { HOME: home, XDG_CONFIG_HOME: path.join(config, "none") } }).map((app) => app.name),
     ).toEqual(["Claude Code", "Codex"]);
+    // Cursor's folder is imported, not watched: Cline's tasks in it are watched on their own.
+    expect(
+      foundApps({ platform: "linux", env: { HOME: home } }, { watching: true }).map((app) => [app.name, path.relative(home, app.folder)]),
+    ).toEqual([
+      ["Claude Code", path.join(".claude", "projects")],
+      ["Codex", path.join(".codex", "sessions")],
+      ["Cline", path.join(".config", "Cursor", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks")],
+    ]);
   });
 
   it("are listed for help, this machine's, home as ~", () => {
