@@ -27,6 +27,13 @@ export async function appFolders(session: Session, flag: string, how: { watching
   return apps.map((app) => app.folder);
 }
 
+/** A text's paths under the user's home as they would type them, `~/…`. */
+export function shownPaths(text: string, session: Session): string {
+  const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];
+  if (!home || home === "/" || home === "\\") return text;
+  return text.replaceAll(`${home}/`, "~/").replaceAll(`${home}\\`, "~\\");
+}
+
 /** A folder as the user would type it: their home as `~`. */
 export function shownFolder(folder: string, session: Session): string {
   const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];

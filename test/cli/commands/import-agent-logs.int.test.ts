@@ -82,6 +82,10 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     );
     expect(imported.stderr).toContain("Nothing to import in ~/.codex/sessions: it holds no chat mnemo reads.");
     expect(imported.stderr).not.toContain("not a supported chat export");
+    // What was left out, named as the user types it.
+    expect(imported.stderr).toContain(
+      "(in ~/.claude/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl)",
+    );
     for (const platform of ["claude-code", "continue"]) {
       const list = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", platform])).stdout) as { total: number };
       expect(list.total).toBeGreaterThan(0);
