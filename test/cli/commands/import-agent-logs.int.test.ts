@@ -155,6 +155,31 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     }
   });
 
+  it("watch --apps says which app's folder it may not read, where it had watched it in silence", async () => {
+    const home = tempDir();
+    const store = tempDir();
+    const sessions = path.join(home, ".continue", "sessions");
+    await cp(path.join(EXPORTS, "continue", "sessions"), sessions, { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(store, "store"), MNEMO_EMBEDDER: "bundled" });
+    const root = process.getuid?.() === 0;
+    // Root reads every folder: as root, the watch runs as nobody, its folders made nobody's.
+    if (root) for (const folder of [home, store]) spawnSync("chown", ["-R", "65534:65534", folder]);
+    await chmod(sessions, 0o000);
+    const cli = [process.execPath, BIN, "watch", "--apps"];
+    const [command, ...args] = root ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...cli] : cli;
+    const child = spawn(command!, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await vi.waitFor(() => expect(log).toContain(`Cannot watch ${sessions}: you may not read it`), { timeout: 30_000 });
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+      await chmod(sessions, 0o755);
+    }
+  });
+
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
     const home = tempDir();
     const projects = path.join(home, ".claude", "projects");
