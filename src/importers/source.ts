@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
-import { access, constants, open, readdir, stat } from "node:fs/promises";
-import { basename, dirname, join, posix } from "node:path";
+import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, posix, relative } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
 import { unreadableReason } from "../shared/file-errors.js";
@@ -131,11 +131,12 @@ export interface DirectoryListing {
 /** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
 export async function directorySources(dir: string): Promise<DirectoryListing> {
   const listing: DirectoryListing = { sources: [], unreadable: [] };
-  await collectFiles(dir, "", 0, listing);
+  await collectFiles(dir, "", 0, listing, new Set());
   return listing;
 }
 
-async function collectFiles(root: string, relative: string, depth: number, into: DirectoryListing): Promise<void> {
+/** `linked`: the files outside the folder that links in it lead to, each read once. */
+async function collectFiles(root: string, relative: string, depth: number, into: DirectoryListing, linked: Set<string>): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await readdir(join(root, relative), { withFileTypes: true });
@@ -148,9 +149,10 @@ async function collectFiles(root: string, relative: string, depth: number, into:
   for (const entry of entries) {
     const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
     if (isJunkPath(entry.name)) continue;
-    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into);
-    if (!entry.isFile()) continue;
+    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into, linked);
     const file = join(root, path);
+    // A link to a file kept elsewhere is read as the file (one in the folder is read as itself); links to folders are not followed, as they may loop.
+    if (!entry.isFile() && !(entry.isSymbolicLink() && (await isFileElsewhere(root, file, linked)))) continue;
     try {
       await access(file, constants.R_OK);
       into.sources.push({ ...(await fileSource(file)), path });
@@ -158,6 +160,15 @@ async function collectFiles(root: string, relative: string, depth: number, into:
       into.unreadable.push({ path, folder: false, problem: cannotRead(file, error) });
     }
   }
+}
+
+async function isFileElsewhere(root: string, link: string, linked: Set<string>): Promise<boolean> {
+  if ((await stat(link).catch(() => undefined))?.isFile() !== true) return false;
+  const [folder, target] = await Promise.all([realpath(root), realpath(link)]);
+  const inside = relative(folder, target);
+  if (!(inside.startsWith("..") || isAbsolute(inside)) || linked.has(target)) return false;
+  linked.add(target);
+  return true;
 }
 
 function cannotRead(path: string, error: unknown): AppError {

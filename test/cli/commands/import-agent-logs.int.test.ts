@@ -5,7 +5,7 @@
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { chmod, cp, mkdir } from "node:fs/promises";
+import { chmod, cp, mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
@@ -178,6 +178,24 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
       await exited;
       await chmod(sessions, 0o755);
     }
+  });
+
+  it("a link in an app's folder to a file kept elsewhere is read as the file", async () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await mkdir(conversations, { recursive: true });
+    const kept = path.join(elsewhere, "1730000000000.conversation.json");
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "1730000000000.conversation.json"), kept);
+    await symlink(kept, path.join(conversations, "borrow-checker.conversation.json"));
+    // Read once: a second link to it, and a link to a file the folder holds.
+    await symlink(kept, path.join(conversations, "again.conversation.json"));
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(conversations, "Work"), { recursive: true });
+    await symlink(path.join(conversations, "Work", "1730500000000.conversation.json"), path.join(conversations, "lease.conversation.json"));
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: 2 });
   });
 
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
