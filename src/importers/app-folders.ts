@@ -40,11 +40,15 @@ function appDataFolder(home: string, machine: Machine): string {
 }
 
 /**
- * Every app's folder that is on this machine, in the registry's order. A folder inside another found
- * is left out: importing the outer one reads it (Cline's tasks in Cursor's User folder).
+ * Every app's folder that is on this machine, in the registry's order; those whose sessions are
+ * watched when `watching`. A folder inside another found is left out: importing the outer one reads
+ * it (Cline's tasks in Cursor's User folder), unless the outer is not watched (Cursor's, imported only).
  */
-export function foundApps(machine: Machine = { platform: process.platform, env: process.env }): FoundApp[] {
-  const found = IMPORTERS.flatMap((importer) =>
+export function foundApps(
+  machine: Machine = { platform: process.platform, env: process.env },
+  how: { watching?: boolean } = {},
+): FoundApp[] {
+  const found = IMPORTERS.filter((importer) => !how.watching || importer.sessionLogs === true).flatMap((importer) =>
     foldersOn(importer, machine)
       .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
       .map((folder) => ({

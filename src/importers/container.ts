@@ -6,7 +6,7 @@ import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
-import { isJunkPath, type ByteSource } from "./source.js";
+import { isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
 import { normalised } from "./text-records.js";
 import { FORMATS, formatNames } from "./words.js";
 import { asUtf8 } from "./utf16.js";
@@ -30,6 +30,8 @@ export interface ExportPlan {
   memoryParts: ExportPart[];
   /** Files of the export that are not read, and why (a shard the manifest lists that is missing, another product's activity). */
   skipped: SkippedCount[];
+  /** Files and folders of a folder this user may not read, that may hold the export's chats. */
+  unreadable?: AppError[];
 }
 
 interface Found {
@@ -126,7 +128,13 @@ function nothingToImport(label: string): AppError {
   });
 }
 
-export async function planContainer(sources: ByteSource[], containerLabel: string): Promise<ExportPlan> {
+export async function planContainer(
+  sources: ByteSource[],
+  containerLabel: string,
+  unreadablePaths: DirectoryListing["unreadable"] = [],
+): Promise<ExportPlan> {
+  // A folder may hold chats (a session's folder); a file, if its name is of a file some format reads.
+  const unreadable = unreadablePaths.filter(({ path, folder }) => folder || readable(path)).map(({ problem }) => problem);
   const candidates = await utf8Sources(sources.filter((source) => !isJunkPath(source.path) && readable(source.path)));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
@@ -137,9 +145,12 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   const withData = found.filter((entry) => !entry.detection.empty);
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
-  if (first === undefined && memoryParts.length > 0) return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: aside };
+  if (first === undefined && memoryParts.length > 0)
+    return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: aside, unreadable };
   if (first === undefined) {
-    throw failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside");
+    throw (
+      unreadable[0] ?? failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside")
+    );
   }
   chosen.sort((a, b) => rank(a.source, order) - rank(b.source, order) || naturalCompare(a.source.path, b.source.path));
   // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
@@ -154,7 +165,7 @@ export async function planContainer(sources: ByteSource[], containerLabel: strin
   if (manifest && missing.length > 0) {
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
-  return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped };
+  return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped, unreadable };
 }
 
 /** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */

@@ -67,7 +67,10 @@ export async function openExport(path: string, options: OpenExportOptions = {}):
 
 async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
-  if (info.isDirectory()) return planContainer(await withPartArchivesOpened(path, await directorySources(path)), path);
+  if (info.isDirectory()) {
+    const { sources, unreadable } = await directorySources(path);
+    return planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
+  }
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path, name)) throw corruptZip(name ?? path, new Error("it does not start as a zip archive does"));
   const source = await asUtf8(await fileSource(path));
@@ -109,6 +112,8 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
       repairs = [];
       const reading: Reading = { label: "", tally, skips, repairs, onUnreadable };
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
+      // Each file or folder it may not read is one problem: what it holds is not imported, and the import says so.
+      for (const problem of plan.unreadable ?? []) onUnreadable?.(problem);
       const repeats = new RepeatFilter();
       for (const run of formatRuns(plan.parts)) {
         const importer = importerOf(run.format);

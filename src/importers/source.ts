@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
-import type { Stats } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
-import { basename, dirname, join, posix } from "node:path";
+import type { Dirent, Stats } from "node:fs";
+import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, posix, relative } from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
 import { unreadableReason } from "../shared/file-errors.js";
@@ -121,19 +121,59 @@ const HIDDEN_CHATS = new Set([".aider.chat.history.md"]);
 // opencode/storage/session/part/<session>/<message>/<part>.json, six folders down from its own.
 const MAX_DIRECTORY_DEPTH = 6;
 
-/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
-export async function directorySources(dir: string): Promise<ByteSource[]> {
-  const sources: ByteSource[] = [];
-  await collectFiles(dir, "", 0, sources);
-  return sources;
+/** What a folder holds: its files, and the files and folders below it this user may not read (a folder of root's, a file chmod 000). */
+export interface DirectoryListing {
+  sources: ByteSource[];
+  /** By their path in the folder ("/"-separated), each with why, as an import error names it. */
+  unreadable: { path: string; folder: boolean; problem: AppError }[];
 }
 
-async function collectFiles(root: string, relative: string, depth: number, into: ByteSource[]): Promise<void> {
-  const entries = await readdir(join(root, relative), { withFileTypes: true });
+/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
+export async function directorySources(dir: string): Promise<DirectoryListing> {
+  const listing: DirectoryListing = { sources: [], unreadable: [] };
+  await collectFiles(dir, "", 0, listing, new Set());
+  return listing;
+}
+
+/** `linked`: the files outside the folder that links in it lead to, each read once. */
+async function collectFiles(root: string, relative: string, depth: number, into: DirectoryListing, linked: Set<string>): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(root, relative), { withFileTypes: true });
+  } catch (error) {
+    // The folder itself is the import's error; one below it costs only what it holds.
+    if (relative === "") throw cannotRead(root, error);
+    into.unreadable.push({ path: relative, folder: true, problem: cannotRead(join(root, relative), error) });
+    return;
+  }
   for (const entry of entries) {
     const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
     if (isJunkPath(entry.name)) continue;
-    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into);
-    if (entry.isFile()) into.push({ ...(await fileSource(join(root, path))), path });
+    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into, linked);
+    const file = join(root, path);
+    // A link to a file kept elsewhere is read as the file (one in the folder is read as itself); links to folders are not followed, as they may loop.
+    if (!entry.isFile() && !(entry.isSymbolicLink() && (await isFileElsewhere(root, file, linked)))) continue;
+    try {
+      await access(file, constants.R_OK);
+      into.sources.push({ ...(await fileSource(file)), path });
+    } catch (error) {
+      into.unreadable.push({ path, folder: false, problem: cannotRead(file, error) });
+    }
   }
+}
+
+async function isFileElsewhere(root: string, link: string, linked: Set<string>): Promise<boolean> {
+  if ((await stat(link).catch(() => undefined))?.isFile() !== true) return false;
+  const [folder, target] = await Promise.all([realpath(root), realpath(link)]);
+  const inside = relative(folder, target);
+  if (!(inside.startsWith("..") || isAbsolute(inside)) || linked.has(target)) return false;
+  linked.add(target);
+  return true;
+}
+
+function cannotRead(path: string, error: unknown): AppError {
+  return new AppError("invalid_input", `cannot read ${path}: ${unreadableReason(error)}`, {
+    suggestion: "Give your user read access to it (chmod -R u+rX), or import as the user who owns it.",
+    cause: error,
+  });
 }

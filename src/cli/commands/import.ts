@@ -4,7 +4,7 @@ import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, shownFolder } from "../app-folders.js";
+import { appFolders, shownFolder, shownPaths, withAppFolders } from "../app-folders.js";
 import { action, type Session } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
@@ -54,7 +54,7 @@ export function registerImport(program: Command): void {
           // Before the thread opens (or creates) the store.
           (await import("../../core/index.js")).checkPlatform(options.platform);
           const apps = options.apps ? await appFolders(session, "--apps", { watching: false }) : [];
-          const paths = [...given, ...apps];
+          const paths = withAppFolders(given, apps);
           if (paths.length === 0)
             throw AppError.invalid(
               "paths",
@@ -72,7 +72,11 @@ export function registerImport(program: Command): void {
             );
             spinner.stop();
             const summary = withoutEmptyApps(read, apps, session);
-            report(out, summary, { waited: options.wait, remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]) });
+            report(out, summary, {
+              waited: options.wait,
+              remote: Boolean(session.options.remote ?? session.io.env["MNEMO_URL"]),
+              shown: (text) => shownPaths(text, session),
+            });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
             if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
               session.io.exitCode = 1;
@@ -91,7 +95,10 @@ export function registerImport(program: Command): void {
  * once, not as an export that failed: nothing was asked of it by name.
  */
 function withoutEmptyApps(summary: ImportSummary, apps: string[], session: Session): ImportSummary {
-  const empty = summary.files.filter((file) => file.error !== undefined && apps.includes(file.path));
+  // A folder it may not read (source.ts's "cannot read …") is an error still: it may hold chats.
+  const empty = summary.files.filter(
+    (file) => file.error !== undefined && !file.error.startsWith("cannot read ") && apps.includes(file.path),
+  );
   if (empty.length === 0) return summary;
   for (const file of empty) session.out.notice(`Nothing to import in ${shownFolder(file.path, session)}: it holds no chat mnemo reads.`);
   const left = (path: string) => !empty.some((file) => file.path === path);
@@ -102,17 +109,22 @@ function withoutEmptyApps(summary: ImportSummary, apps: string[], session: Sessi
   };
 }
 
-function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean }): void {
+/** How the text report shows a path (the home folder as ~, as the user types it); --json keeps them whole. */
+type Shown = (text: string) => string;
+
+function report(out: Output, summary: ImportSummary, after: { waited: boolean; remote: boolean; shown: Shown }): void {
+  const { shown } = after;
   if (out.json) return out.data(summary);
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
   if ((summary.files.length > 0 || summary.restored.length === 0) && !onlyMemories(summary)) reportTotals(out, summary);
   reportMemories(out, summary);
-  reportSkipped(out, summary);
-  reportRepaired(out, summary);
+  reportSkipped(out, summary, shown);
+  reportRepaired(out, summary, shown);
   if (summary.languageHint) out.notice(summary.languageHint);
   reportImportIds(out, summary.importIds);
   for (const problem of summary.problems) {
-    out.warn(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason);
+    out.warn(shown(problem.conversation ? `${problem.conversation}: ${problem.reason}` : problem.reason));
+    // A suggestion's command may quote its path, where ~ is not the home folder: it is shown as made.
     if (problem.suggestion) out.notice(`  → ${problem.suggestion}`);
   }
   if (!after.waited && !summary.dryRun && summary.new + summary.updated > 0) {
@@ -184,14 +196,14 @@ function onlyMemories(summary: ImportSummary): boolean {
 const SHOWN_SKIPPED_FILES = 3;
 
 /** What was left out on purpose, and why: an import never drops records without a word. One line a reason, however many files gave it. */
-function reportSkipped(out: Output, summary: ImportSummary): void {
+function reportSkipped(out: Output, summary: ImportSummary, shown: Shown): void {
   if (summary.skipped.length === 0) return;
   out.notice("Not imported, on purpose:");
   const reasons = new Map<string, { count: number; files: string[] }>();
   for (const { reason, count, file } of summary.skipped) {
     const seen = reasons.get(reason) ?? { count: 0, files: [] };
     seen.count += count;
-    seen.files.push(file);
+    seen.files.push(shown(file));
     reasons.set(reason, seen);
   }
   for (const [reason, { count, files }] of reasons) out.notice(`  ${count.toLocaleString("en-US")} × ${reason} (${inFiles(files)})`);
@@ -209,14 +221,14 @@ function inFiles(files: string[]): string {
 const SHOWN_REPAIRS = 10;
 
 /** What was imported with its text repaired: the user's own words, so never refused, and never changed without a word. */
-function reportRepaired(out: Output, summary: ImportSummary): void {
+function reportRepaired(out: Output, summary: ImportSummary, shown: Shown): void {
   if (summary.repaired.length === 0) return;
   out.notice(
     `Repaired and imported: ${counted(summary.repaired.length, "record")} held text that is not valid Unicode (half an emoji, bytes that are not UTF-8), now shown as \uFFFD:`,
   );
   for (const repair of summary.repaired.slice(0, SHOWN_REPAIRS)) {
     out.notice(
-      `  ${repair.file}, record ${repair.record}: ${repair.fields.join(", ")}${repair.count > repair.fields.length ? ` and ${repair.count - repair.fields.length} more` : ""} (${JSON.stringify(repair.text)})`,
+      `  ${shown(repair.file)}, record ${repair.record}: ${repair.fields.join(", ")}${repair.count > repair.fields.length ? ` and ${repair.count - repair.fields.length} more` : ""} (${JSON.stringify(repair.text)})`,
     );
   }
   if (summary.repaired.length > SHOWN_REPAIRS) out.notice(`  and ${summary.repaired.length - SHOWN_REPAIRS} more (--json lists them all)`);

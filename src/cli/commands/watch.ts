@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
-import { appFolders } from "../app-folders.js";
+import { appFolders, sessionsAppOf } from "../app-folders.js";
 import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
@@ -38,6 +38,7 @@ export function registerWatch(program: Command): void {
         const { store, user, remote, token } = session.options;
         const { paths } = locateStore({ store, user, remote, token }, session.io.env);
         // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
+        const sessionsOf = await sessionsAppOf(session);
         const { service, via, close } = await openService(session, { index: true, maintenance: "background" });
         const { out } = session;
         try {
@@ -48,6 +49,7 @@ export function registerWatch(program: Command): void {
                 stateFile: paths.watchState,
                 stableMs,
                 sessionStableMs,
+                sessionsOf: sessionsOf(folder),
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),

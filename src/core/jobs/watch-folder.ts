@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { isSessionLog, type ExportFormat } from "../../importers/index.js";
+import { unreadableReason } from "../../shared/file-errors.js";
 import { waitForProcessLock } from "../../store/process-lock.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
@@ -49,6 +50,8 @@ export interface WatchOptions {
   stableMs?: number;
   /** How long a session log must hold still before it is imported again (a session paused). */
   sessionStableMs?: number;
+  /** The app whose sessions the folder is (~/.continue/sessions: Continue), as the log says what it watches for. */
+  sessionsOf?: string | undefined;
 }
 
 /** One import of a watched folder, as watch.json keeps it. */
@@ -117,10 +120,18 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   let looks = 0;
   let present: Set<string> | undefined;
   /** What the folder held when it was first watched; undefined while it cannot be read (a disk not plugged in). */
+  let unreadableSaid = false;
   const startingPoint = async (): Promise<Set<string> | undefined> => {
     if (present) return present;
     const listed = listCandidates(folder);
-    if (!listed) return undefined;
+    if (!listed) {
+      // Said once: a folder it may not read would otherwise be watched in silence, its sessions never imported.
+      const problem = unreadableProblem(folder);
+      if (problem !== undefined && !unreadableSaid)
+        options.log.warn(`Cannot watch ${folder}: ${problem}; it is looked at again until it can be read`);
+      unreadableSaid ||= problem !== undefined;
+      return undefined;
+    }
     let known = readState(stateFile).folders[folder];
     if (!known) {
       const first = { since: new Date().toISOString(), present: listed.map(({ name, signature }) => `${name} ${signature}`) };
@@ -131,8 +142,11 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
       known = merged.folders[folder] ?? first;
     }
     const held = known.present.length;
+    // An app's sessions folder holds its sessions, which are imported (watch-sessions.ts), not left alone as old exports.
     options.log.notice(
-      `Watching ${folder} for chat exports${held > 0 ? ` (the ${held} zip and JSON files it held at first are left alone)` : ""}`,
+      options.sessionsOf !== undefined
+        ? `Watching ${folder} for ${options.sessionsOf}'s sessions, imported as they go on`
+        : `Watching ${folder} for chat exports${held > 0 ? ` (the ${held} zip and JSON files it held at first are left alone)` : ""}`,
     );
     present = new Set(known.present);
     return present;
@@ -214,6 +228,17 @@ async function consider(file: string, options: WatchOptions): Promise<void> {
   const line = `From ${file} (${format}): ${conversationsOutcome(summary)}${memoryLine}${hint}`;
   if (summary.rejected + summary.failed + memories.failed > 0) options.log.warn(line);
   else options.log.notice(line);
+}
+
+/** Why a folder that is there cannot be listed (its permissions); undefined when it is not there (a disk not plugged in). */
+function unreadableProblem(folder: string): string | undefined {
+  try {
+    fs.readdirSync(folder);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : unreadableReason(error);
+  }
 }
 
 /** The zip and JSON files in the folder, with their size and time; undefined when it cannot be read (it is looked at again). */

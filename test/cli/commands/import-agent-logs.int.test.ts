@@ -3,11 +3,12 @@
 // CLI's own program: each folder imports a conversation per session, and importing it again, as a
 // user does now and then to keep up with the assistant, adds nothing: the ids are the sessions' own.
 // Each command opens the store and embeds with the bundled model: seconds each on a loaded machine.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { cp, mkdir } from "node:fs/promises";
+import { chmod, cp, mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import { BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const FOLDERS = [path.join(EXPORTS, "gemini-cli", "tmp"), path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage")];
@@ -81,6 +82,10 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     );
     expect(imported.stderr).toContain("Nothing to import in ~/.codex/sessions: it holds no chat mnemo reads.");
     expect(imported.stderr).not.toContain("not a supported chat export");
+    // What was left out, named as the user types it.
+    expect(imported.stderr).toContain(
+      "(in ~/.claude/projects/-home-ana-src-tideapp/5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13/subagents/agent-a1b2c3.jsonl)",
+    );
     for (const platform of ["claude-code", "continue"]) {
       const list = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", platform])).stdout) as { total: number };
       expect(list.total).toBeGreaterThan(0);
@@ -94,9 +99,139 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
       const none = await runCli(command, { env: bare });
       expect(none.code).not.toBe(0);
       expect(none.stderr).toMatch(/--apps.*found no chat app's folder on this machine \(looked for .*Claude Code/);
+      // What to give instead: a watch takes folders, not an export's file or zip.
+      expect(none.stderr).toContain(
+        command[0] === "watch" ? "Name the folder to watch instead" : "Pass an export file, zip or folder instead",
+      );
     }
     const nothing = await runCli(["import"], { env: bare });
     expect(nothing.code).not.toBe(0);
     expect(nothing.stderr).toMatch(/paths.*name what to import[\s\S]*--apps/);
   });
+
+  it("a file or folder it may not read costs only what it holds, and is said with why; an app's folder it may not read is no empty one", async () => {
+    const home = tempDir();
+    const store = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await cp(path.join(EXPORTS, "lmstudio", "conversations"), conversations, { recursive: true });
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(store, "store"), MNEMO_EMBEDDER: "bundled" });
+    const locked = [
+      path.join(conversations, "Work"),
+      path.join(conversations, "1731000000000.conversation.json"),
+      path.join(home, ".continue", "sessions"),
+    ];
+    const result = await asUserChmodBinds(["--json", "import", "--apps", "--dry-run"], env, [home, store], locked);
+    expect(result.code, result.stderr).toBe(1);
+    const summary = JSON.parse(result.stdout) as { new: number; problems: { reason: string; suggestion?: string }[] };
+    for (const file of locked) {
+      expect(summary.problems).toContainEqual({
+        file: expect.any(String),
+        reason: `cannot read ${file}: you may not read it`,
+        suggestion: expect.stringContaining("chmod -R u+rX"),
+      });
+    }
+    expect(result.stderr).not.toContain("Nothing to import in ~/.continue/sessions");
+    // The one chat it may read is read: LM Studio's borrow checker chat, at the folder's top.
+    expect(summary.new).toBe(1);
+  });
+
+  it("watch --apps says it watches each app's sessions, not that the sessions a folder holds are left alone", async () => {
+    const home = tempDir();
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    // Until Ctrl-C: a child process of its own, stopped once its log says what it watches.
+    const child = spawn(process.execPath, [BIN, "watch", "--apps"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await vi.waitFor(() => expect(log).toMatch(/^Watching .*\.continue\/sessions for /m), { timeout: 30_000 });
+      expect(log).toContain(`Watching ${path.join(home, ".continue", "sessions")} for Continue's sessions, imported as they go on`);
+      expect(log).not.toContain("left alone");
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
+  });
+
+  it("watch --apps says which app's folder it may not read, where it had watched it in silence", async () => {
+    const home = tempDir();
+    const store = tempDir();
+    const sessions = path.join(home, ".continue", "sessions");
+    await cp(path.join(EXPORTS, "continue", "sessions"), sessions, { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(store, "store"), MNEMO_EMBEDDER: "bundled" });
+    const root = process.getuid?.() === 0;
+    // Root reads every folder: as root, the watch runs as nobody, its folders made nobody's.
+    if (root) for (const folder of [home, store]) spawnSync("chown", ["-R", "65534:65534", folder]);
+    await chmod(sessions, 0o000);
+    const cli = [process.execPath, BIN, "watch", "--apps"];
+    const [command, ...args] = root ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...cli] : cli;
+    const child = spawn(command!, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await vi.waitFor(() => expect(log).toContain(`Cannot watch ${sessions}: you may not read it`), { timeout: 30_000 });
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+      await chmod(sessions, 0o755);
+    }
+  });
+
+  it("a link in an app's folder to a file kept elsewhere is read as the file", async () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await mkdir(conversations, { recursive: true });
+    const kept = path.join(elsewhere, "1730000000000.conversation.json");
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "1730000000000.conversation.json"), kept);
+    await symlink(kept, path.join(conversations, "borrow-checker.conversation.json"));
+    // Read once: a second link to it, and a link to a file the folder holds.
+    await symlink(kept, path.join(conversations, "again.conversation.json"));
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(conversations, "Work"), { recursive: true });
+    await symlink(path.join(conversations, "Work", "1730500000000.conversation.json"), path.join(conversations, "lease.conversation.json"));
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: 2 });
+  });
+
+  it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
+    const home = tempDir();
+    const projects = path.join(home, ".claude", "projects");
+    await cp(path.join(EXPORTS, "claude-code", "projects"), projects, { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    for (const given of [projects, path.join(projects, "-home-ana-bread"), path.join(home, ".claude")]) {
+      const dryRun = await runCli(["--json", "import", "--apps", "--dry-run", given], { env });
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      const summary = JSON.parse(dryRun.stdout) as { new: number; unchanged: number; files: unknown[] };
+      expect({ given, new: summary.new, unchanged: summary.unchanged, files: summary.files.length }).toEqual({
+        given,
+        new: 2,
+        unchanged: 0,
+        files: 1,
+      });
+    }
+  });
 });
+
+/**
+ * The CLI as a user whom file modes bind: root reads every file, so as root it runs as nobody (setpriv),
+ * the folders it uses made nobody's. `locked` are made unreadable (chmod 000) once they are.
+ */
+async function asUserChmodBinds(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  owned: string[],
+  locked: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = process.getuid?.() === 0;
+  if (root) for (const folder of owned) spawnSync("chown", ["-R", "65534:65534", folder]);
+  for (const file of locked) await chmod(file, 0o000);
+  if (!root) return runCli(args, { env });
+  const cli = [process.execPath, path.join(ROOT, "bin", "mnemo.js"), ...args];
+  const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ...cli], { env, encoding: "utf8" });
+  return { code: child.status ?? -1, stdout: child.stdout, stderr: child.stderr };
+}
