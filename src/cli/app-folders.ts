@@ -21,7 +21,7 @@ export async function appFolders(session: Session, flag: string, how: { watching
         : "Pass an export file, zip or folder instead: `mnemo import --help` says where each app keeps its chats.",
     );
   } else {
-    const list = apps.map((app) => `${app.name} (${shownFolder(app.folder, session)})`).join(", ");
+    const list = apps.map((app) => `${app.name} (${shownPaths(app.folder, session)})`).join(", ");
     session.out.notice(`${how.watching ? "Watching the sessions of" : "Found on this machine:"} ${list}`);
   }
   return apps.map((app) => app.folder);
@@ -32,12 +32,6 @@ export function shownPaths(text: string, session: Session): string {
   const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];
   if (!home || home === "/" || home === "\\") return text;
   return text.replaceAll(`${home}/`, "~/").replaceAll(`${home}\\`, "~\\");
-}
-
-/** A folder as the user would type it: their home as `~`. */
-export function shownFolder(folder: string, session: Session): string {
-  const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];
-  return home && (folder.startsWith(`${home}/`) || folder.startsWith(`${home}\\`)) ? `~${folder.slice(home.length)}` : folder;
 }
 
 /**

@@ -4,7 +4,7 @@ import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, shownFolder, shownPaths, withAppFolders } from "../app-folders.js";
+import { appFolders, shownPaths, withAppFolders } from "../app-folders.js";
 import { action, type Session } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
@@ -100,7 +100,7 @@ function withoutEmptyApps(summary: ImportSummary, apps: string[], session: Sessi
     (file) => file.error !== undefined && !file.error.startsWith("cannot read ") && apps.includes(file.path),
   );
   if (empty.length === 0) return summary;
-  for (const file of empty) session.out.notice(`Nothing to import in ${shownFolder(file.path, session)}: it holds no chat mnemo reads.`);
+  for (const file of empty) session.out.notice(`Nothing to import in ${shownPaths(file.path, session)}: it holds no chat mnemo reads.`);
   const left = (path: string) => !empty.some((file) => file.path === path);
   return {
     ...summary,
