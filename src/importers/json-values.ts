@@ -88,3 +88,14 @@ export function titleFrom(value: unknown): string {
   const title = nonEmptyString(value)?.trim();
   return title ? cutText(title, MAX_TITLE_CHARS) : "Untitled";
 }
+
+/** The JSON object a text holds (a database's JSON column, a value kept as text); undefined for any other text or value. */
+export function jsonObjectIn(text: unknown): JsonObject | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

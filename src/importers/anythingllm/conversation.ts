@@ -21,7 +21,7 @@
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { promptTitle } from "../agent-sessions.js";
 import { derivedId } from "../derived-id.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, jsonObjectIn } from "../json-values.js";
 import { uniqueIds } from "../message-ids.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { Row } from "../sqlite.js";
@@ -82,7 +82,7 @@ function chatOf(id: number, row: Row, context: RecordContext): Chat | undefined 
     context.skip("chats AnythingLLM no longer shows (cleared with /reset, deleted, or a refused query: left out)");
     return undefined;
   }
-  const response = parsed(row.response);
+  const response = jsonObjectIn(row.response);
   if (response === undefined) context.skip("answers whose stored JSON is damaged (left out)");
   const createdAt = isoFromTime(row.createdAt);
   const at = createdAt === undefined ? {} : { createdAt };
@@ -174,14 +174,4 @@ function defaultChatTitle(workspace: Place, [, apiSession]: Chat["owner"]): stri
 function numberOf(value: unknown): number | undefined {
   const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   return typeof number === "number" && Number.isInteger(number) ? number : undefined;
-}
-
-function parsed(text: unknown): JsonObject | undefined {
-  if (typeof text !== "string") return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -36,7 +36,7 @@
 import { resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject, jsonObjectIn } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
@@ -109,7 +109,7 @@ function utterancesOf(record: JsonObject, index: number, ts: number | undefined)
     return [assistant(textPieces(kind === "text" ? text : withoutChangesFlag(text)))];
   if (kind === "image" && record.type === "say") return [assistant([{ text: "[image]", tool: false }])]; // Roo's generate_image
   if (kind === "followup" || kind === "plan_mode_respond" || kind === "act_mode_respond") {
-    const json = parsed(text);
+    const json = jsonObjectIn(text);
     const said = json === undefined ? text : (stringOf(json.question) ?? stringOf(json.response) ?? "");
     const selected = nonEmptyString(json?.selected);
     return [assistant(textPieces(said)), ...(selected === undefined ? [] : [human(textPieces(selected), "-selected")])];
@@ -133,11 +133,11 @@ function promptPieces(record: JsonObject): TurnPiece[] {
 function toolOf(kind: unknown, text: string): string | undefined {
   switch (kind) {
     case "tool":
-      return stringOf(parsed(text)?.tool) ?? "tool";
+      return stringOf(jsonObjectIn(text)?.tool) ?? "tool";
     case "command":
       return "execute_command";
     case "use_mcp_server": {
-      const json = parsed(text);
+      const json = jsonObjectIn(text);
       return nonEmptyString(json?.toolName) ?? nonEmptyString(json?.uri) ?? "use_mcp_server";
     }
     case "browser_action_launch":
@@ -151,16 +151,6 @@ function toolOf(kind: unknown, text: string): string | undefined {
       return kind;
     default:
       return undefined;
-  }
-}
-
-function parsed(text: string): JsonObject | undefined {
-  if (!text.trimStart().startsWith("{")) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -5,7 +5,7 @@
 // the ids the columns hold (storage/json-migration.ts, which copied every file in, ids unchanged): each
 // row is made back into that file's record, so storage.ts reads both alike and a session gets the same
 // conversation id from either.
-import { isObject, type JsonObject } from "../json-values.js";
+import { isObject, type JsonObject, jsonObjectIn } from "../json-values.js";
 import type { DatabaseFile, Row } from "../sqlite.js";
 import type { RecordContext } from "../types.js";
 import { DATABASE_COLUMNS } from "./tables.js";
@@ -36,7 +36,7 @@ export function recordOfRow({ opencodeTable, row }: OpencodeRow, context: Record
     const time = { created: row.time_created, updated: row.time_updated };
     return { id: row.id, title: row.title, ...(row.parent_id === undefined ? {} : { parentID: row.parent_id }), time };
   }
-  const data = parsed(row.data);
+  const data = jsonObjectIn(row.data);
   if (data === undefined) {
     context.skip(
       opencodeTable === "message"
@@ -47,14 +47,4 @@ export function recordOfRow({ opencodeTable, row }: OpencodeRow, context: Record
   }
   if (opencodeTable === "message") return { time: { created: row.time_created }, ...data, id: row.id, sessionID: row.session_id };
   return { ...data, id: row.id, sessionID: row.session_id, messageID: row.message_id };
-}
-
-function parsed(text: unknown): JsonObject | undefined {
-  if (typeof text !== "string") return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -20,7 +20,7 @@
 //   when a message is edited), so reading the database again updates a thread.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { promptTitle } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject, jsonObjectIn } from "../json-values.js";
 import { joinPieces, toolPlaceholder } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
 import { isZedThreadRow } from "./database.js";
@@ -114,11 +114,6 @@ function segmentText(segment: unknown): string | undefined {
 }
 
 function parsed(text: string | undefined): JsonObject | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) && Array.isArray(value.messages) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = jsonObjectIn(text);
+  return value !== undefined && Array.isArray(value.messages) ? value : undefined;
 }
