@@ -34,20 +34,6 @@ export function shownPaths(text: string, session: Session): string {
   return text.replaceAll(`${home}/`, "~/").replaceAll(`${home}\\`, "~\\");
 }
 
-/**
- * The paths given and the apps' folders, each file read once: a folder given that is an app's or
- * inside one is read with the app's, an app's folder inside one given with that one (the same
- * conversations read twice were counted twice, "33 new; 2 unchanged" for 33 stored).
- */
-export function withAppFolders(given: string[], apps: string[]): string[] {
-  const covers = (outer: string, inner: string) => {
-    const relative = path.relative(path.resolve(outer), path.resolve(inner));
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-  };
-  const paths = given.filter((given) => !apps.some((app) => covers(app, given)));
-  return [...paths, ...apps.filter((app) => !paths.some((given) => covers(given, app)))];
-}
-
 /** The app whose sessions are kept in a folder found on this machine (~/.continue/sessions: Continue), for a watch's log. */
 export async function sessionsAppOf(session: Session): Promise<(folder: string) => string | undefined> {
   const { foundApps } = await import("../core/index.js");

@@ -154,6 +154,11 @@ export interface Sample {
   tables: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
+/** Whether a sample is a SQLite database holding each of these tables with at least these columns. */
+export function hasTables(sample: Sample, columns: Readonly<Record<string, readonly string[]>>): boolean {
+  return Object.entries(columns).every(([table, names]) => names.every((column) => sample.tables.get(table)?.has(column)));
+}
+
 export interface Match {
   /**
    * The file has the format's shape but none of its data (Takeout's activity of another Google

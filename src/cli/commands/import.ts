@@ -4,7 +4,7 @@ import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, shownPaths, withAppFolders } from "../app-folders.js";
+import { appFolders, shownPaths } from "../app-folders.js";
 import { action, type Session } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
@@ -52,7 +52,8 @@ export function registerImport(program: Command): void {
         async (session, given: string[], options: ImportCommandOptions & { apps?: boolean }) => {
           const { out } = session;
           // Before the thread opens (or creates) the store.
-          (await import("../../core/index.js")).checkPlatform(options.platform);
+          const { checkPlatform, withAppFolders } = await import("../../core/index.js");
+          checkPlatform(options.platform);
           const apps = options.apps ? await appFolders(session, "--apps", { watching: false }) : [];
           const paths = withAppFolders(given, apps);
           if (paths.length === 0)

@@ -2,7 +2,7 @@
 // are rows of storage/anythingllm.db, a SQLite database (Prisma), read by database.ts and
 // conversation.ts; its chat export as JSON is read by export.ts. The desktop app keeps storage/ in its Electron folder, anythingllm-desktop; the
 // Docker image in /app/server/storage, mounted from the host ($STORAGE_LOCATION in its docs).
-import { grouped, loaded, type Importer, type Sample } from "../importer.js";
+import { grouped, loaded, type Importer, type Sample, hasTables } from "../importer.js";
 import { EXPORT_KEYS, REQUIRED_COLUMNS } from "./tables.js";
 
 export const anythingLlm: Importer = {
@@ -31,5 +31,5 @@ export const anythingLlm: Importer = {
 
 /** anythingllm.db: its workspaces and workspace_chats tables, with the columns every version has. */
 function isDatabase(sample: Sample): boolean {
-  return Object.entries(REQUIRED_COLUMNS).every(([table, columns]) => columns.every((column) => sample.tables.get(table)?.has(column)));
+  return hasTables(sample, REQUIRED_COLUMNS);
 }

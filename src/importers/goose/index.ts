@@ -1,7 +1,7 @@
 // Goose's sessions (block/goose, the CLI and the desktop app): to 1.9 a file each, one record a line,
 // ~/.local/share/goose/sessions/<session id>.jsonl; since 1.10 (October 2025) the rows of
 // sessions.db in that folder (database.ts), into which Goose copied the files once. session.ts reads both.
-import { groupedPerFile, loaded, type Importer, type Sample } from "../importer.js";
+import { groupedPerFile, loaded, type Importer, type Sample, hasTables } from "../importer.js";
 import { REQUIRED_COLUMNS } from "./tables.js";
 
 export const goose: Importer = {
@@ -48,5 +48,5 @@ function isFirstMessage(sample: Sample): boolean {
 
 /** sessions.db: its sessions and messages tables, with the columns every version has. */
 function isDatabase(sample: Sample): boolean {
-  return Object.entries(REQUIRED_COLUMNS).every(([table, columns]) => columns.every((column) => sample.tables.get(table)?.has(column)));
+  return hasTables(sample, REQUIRED_COLUMNS);
 }

@@ -5,7 +5,7 @@
 // mid-2025 kept them under storage/session/{info,message,part}/, the oldest messages with their parts
 // inside. Every file names its session, so they are read together (`grouped`), whatever the folders.
 // 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts).
-import { grouped, loaded, type Importer, type Sample } from "../importer.js";
+import { grouped, loaded, type Importer, type Sample, hasTables } from "../importer.js";
 import { DATABASE_COLUMNS } from "./tables.js";
 
 export const opencode: Importer = {
@@ -35,7 +35,7 @@ export const opencode: Importer = {
 
 /** opencode.db: its tables, with the columns database.ts reads. */
 function isDatabase(sample: Sample): boolean {
-  return Object.entries(DATABASE_COLUMNS).every(([table, columns]) => columns.every((column) => sample.tables.get(table)?.has(column)));
+  return hasTables(sample, DATABASE_COLUMNS);
 }
 
 /** OpenCode's ids: a prefix naming what they are, then time and random characters (id/id.ts). */

@@ -3,7 +3,7 @@
 // "zstd", db.rs `save_thread_sync`), that JSON compressed with zstd, as bytes. sqlite.ts
 // reads a BLOB as UTF-8 text, so a compressed one is selected as hex() and turned back into bytes
 // here. fzstd (pure JavaScript) is loaded when the first such row is met, never by `--help`.
-import { isObject } from "../json-values.js";
+import { isObject, stringOf } from "../json-values.js";
 import type { DatabaseFile } from "../sqlite.js";
 import { LATER_COLUMNS, THREAD_COLUMNS } from "./tables.js";
 
@@ -29,7 +29,7 @@ export async function* zedThreadRows(db: DatabaseFile): AsyncGenerator<ZedThread
   for (const row of db.select(sql)) {
     const parentId = typeof row.parent_id === "string" ? row.parent_id : undefined;
     // A subagent's thread is left out (thread.ts): not decompressed for nothing.
-    const json = parentId !== undefined ? undefined : row.data_type === "zstd" ? await decompressed(row.data) : textOf(row.data);
+    const json = parentId !== undefined ? undefined : row.data_type === "zstd" ? await decompressed(row.data) : stringOf(row.data);
     yield {
       zedThread: String(row.id),
       summary: typeof row.summary === "string" ? row.summary : undefined,
@@ -51,10 +51,6 @@ async function decompressed(hex: unknown): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function textOf(data: unknown): string | undefined {
-  return typeof data === "string" ? data : undefined;
 }
 
 export function isZedThreadRow(value: unknown): value is ZedThreadRow {

@@ -3,7 +3,7 @@
 // by database.ts and thread.ts; the text threads of the assistant before it are files of their own,
 // conversations/*.zed.json (text-thread.ts). The data folder (crates/paths/src/paths.rs `data_dir`) is
 // ~/Library/Application Support/Zed on macOS, $XDG_DATA_HOME/zed on Linux, %LOCALAPPDATA%\Zed on Windows.
-import { loaded, perRecord, type Importer, type Sample } from "../importer.js";
+import { hasTables, loaded, perRecord, type Importer, type Sample } from "../importer.js";
 import { THREAD_COLUMNS } from "./tables.js";
 
 export const zed: Importer = {
@@ -46,5 +46,5 @@ function isTextThread(sample: Sample): boolean {
 
 /** threads.db: its `threads` table, with the columns every version has. */
 function isDatabase(sample: Sample): boolean {
-  return THREAD_COLUMNS.every((column) => sample.tables.get("threads")?.has(column));
+  return hasTables(sample, { threads: THREAD_COLUMNS });
 }
