@@ -30,6 +30,7 @@ import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { opencode } from "./opencode/index.js";
+import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
 import { typingmind } from "./typingmind/index.js";
@@ -70,6 +71,7 @@ export const IMPORTERS: readonly Importer[] = [
   anythingLlm,
   zed,
   goose,
+  pi,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -144,6 +144,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 3,
     finds: "times past midnight now roll over",
   },
+  "pi/sessions/--home-ana-src-tide-tables--/2026-02-10T09-15-00-000Z_6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f.jsonl": {
+    format: "pi",
+    conversations: 1, // version 3: a branch left for another, a compaction, a /name
+    messages: 6,
+    finds: "raises ValueError for an hour past 24",
+  },
+  "pi/sessions/--home-ana-src-tide-tables--/2025-12-03T14-00-00-000Z_9d8c7b6a-5f4e-4d3c-8b2a-190817263544.jsonl": "pi", // version 1: no ids
+  "pi/sessions/--home-ana-bread--/2025-12-27T18-40-00-000Z_2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d.jsonl": "pi", // version 2: a hookMessage
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
