@@ -1,5 +1,5 @@
 import { appendFile, copyFile, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appFolderLines, appFolderPath } from "../../src/importers/app-folders.js";
 import { pi } from "../../src/importers/pi/index.js";
@@ -102,6 +102,14 @@ describe("Pi sessions", () => {
     ]);
     const { skipped } = await collectWithSkips(join(folder, "2026-03-01T08-00-00-000Z_0e1f2a3b-4c5d-4e6f-8a7b-8c9d0e1f2a3b.jsonl"));
     expect(skipped).toEqual({ "sessions without any message text": 1 });
+  });
+
+  it("a fork whose header and entries Pi wrote twice (before 0.55.2, its issue #1672): each message once, as Pi reads it by ids", async () => {
+    const file = join(tempDir("mnemo-pi-"), basename(bread));
+    const text = await readFile(bread, "utf8");
+    await writeFile(file, text + text);
+    const once = (await said(bread)).map(([, role, content]) => [role, content]);
+    expect((await said(file)).map(([, role, content]) => [role, content])).toEqual(once);
   });
 
   it("is looked for in .pi/agent/sessions under the home folder, on Windows too, and watched", () => {

@@ -140,7 +140,8 @@ function typedTitle(messages: UploadMessage[]): string | undefined {
  * The entries of the branch Pi reopens the session on, in order: from the file's last entry up
  * through its parents. Version 1 entries (no id) each follow the entry before them. Where a parent is
  * not in the file (a damaged line), the walk goes on from the entry before in the file, so that
- * line costs only itself.
+ * line costs only itself. An entry written twice (a fork before 0.55.2 wrote its header and entries
+ * again, Pi's issue #1672) is met once, by its id, as Pi reads it.
  */
 function onBranch(lines: SessionEntry[]): SessionEntry[] {
   const entries = lines.filter((line) => line.session === undefined);
