@@ -36,7 +36,7 @@ describe("Crush's crush.db", () => {
       [LATER, "Add Aveiro's harbour to the stations list.", 5], // still "New Session": its first typed prompt, not the shell command before it
     ]);
     expect(skipped).toEqual({
-      "subagents' sessions (the agent's side work, left out as Crush's session list leaves them)": 2,
+      "sub-agents' and title generators' sessions (the agent's side work, left out as Crush's session list leaves them)": 2,
       "sessions without any message text": 1,
     });
     for (const conversation of conversations) {

@@ -142,7 +142,7 @@ export function crushSessions(items: CrushItem[]): UploadConversation[] {
 function sessionOf(session: SessionItem, messages: MessageItem[]): UploadConversation | undefined {
   const { skip, fallbackDate } = session.context;
   if (session.subagent) {
-    skip("subagents' sessions (the agent's side work, left out as Crush's session list leaves them)");
+    skip("sub-agents' and title generators' sessions (the agent's side work, left out as Crush's session list leaves them)");
     return undefined;
   }
   const summary = (message: MessageItem) => message.summary || message.said.id === session.summaryMessage;
