@@ -1,6 +1,6 @@
 // Where chat apps keep their chats on a machine (Importer.appFolders), for `mnemo import --apps` and
 // `mnemo watch --apps`: each app's folders, found by the conventions the apps follow, on this system.
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppFolder, Importer } from "./importer.js";
@@ -50,13 +50,8 @@ export function foundApps(
 ): FoundApp[] {
   const found = IMPORTERS.filter((importer) => !how.watching || importer.sessionLogs === true).flatMap((importer) =>
     foldersOn(importer, machine)
-      .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
-      .map((folder) => ({
-        format: importer.id,
-        name: importer.name,
-        folder: appFolderPath(folder, machine),
-        sessionLogs: importer.sessionLogs === true,
-      })),
+      .flatMap((folder) => placesOf(folder, machine))
+      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
 }
@@ -64,6 +59,22 @@ export function foundApps(
 /** The app's folders that are kept on this machine's system. */
 function foldersOn(importer: Importer, machine: Machine): AppFolder[] {
   return (importer.appFolders ?? []).filter((folder) => folder.only === undefined || folder.only === machine.platform);
+}
+
+/** Where an app's folder is on this machine, when it is there; for a list (AppFolder.listed), each file it names that is there. */
+function placesOf(folder: AppFolder, machine: Machine): string[] {
+  const place = appFolderPath(folder, machine);
+  if (folder.listed === undefined) return isThere(place, folder.file === true) ? [place] : [];
+  return listedIn(place, folder.listed).filter((file) => isThere(file, true));
+}
+
+/** The files a list names; none when there is no list (the app never ran) or it cannot be read. */
+function listedIn(list: string, listed: (text: string) => readonly string[]): readonly string[] {
+  try {
+    return listed(readFileSync(list, "utf8"));
+  } catch {
+    return [];
+  }
 }
 
 function isThere(path: string, file: boolean): boolean {
@@ -94,7 +105,9 @@ export function appFolderLines(machine: Machine = { platform: process.platform, 
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
   return apps
     .map((importer) => {
-      const folders = foldersOn(importer, machine).map((folder) => shown(appFolderPath(folder, machine)));
+      const folders = foldersOn(importer, machine).map(
+        (folder) => `${shown(appFolderPath(folder, machine))}${folder.listed === undefined ? "" : " (the databases it lists)"}`,
+      );
       const more = folders.length > NAMED_FOLDERS ? ` and ${folders.length - NAMED_FOLDERS} more` : "";
       return `  ${importer.name.padEnd(column - 2)}${folders.slice(0, NAMED_FOLDERS).join(", ")}${more}`;
     })

@@ -18,6 +18,11 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
   file?: true;
   /** The one system the app keeps it there on (Zed's data folder is named and placed per system). */
   only?: NodeJS.Platform;
+  /**
+   * The path is a file listing where the app keeps its chats (Crush's projects.json, each project it
+   * ran in): what is found is each database file these read from the list's text, not the list.
+   */
+  listed?: (text: string) => readonly string[];
 };
 
 /** Reads records of a file into what they hold: conversations, or memories. */

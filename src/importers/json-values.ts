@@ -91,10 +91,20 @@ export function titleFrom(value: unknown): string {
 
 /** The JSON object a text holds (a database's JSON column, a value kept as text); undefined for any other text or value. */
 export function jsonObjectIn(text: unknown): JsonObject | undefined {
+  const value = jsonIn(text);
+  return isObject(value) ? value : undefined;
+}
+
+/** The JSON array a text holds (a database's column of a list as JSON, Crush's message parts); undefined for any other text or value. */
+export function jsonArrayIn(text: unknown): unknown[] | undefined {
+  const value = jsonIn(text);
+  return Array.isArray(value) ? value : undefined;
+}
+
+function jsonIn(text: unknown): unknown {
   if (typeof text !== "string") return undefined;
   try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -15,6 +15,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilotCli } from "./copilot-cli/index.js";
+import { crush } from "./crush/index.js";
 import { continueDev } from "./continue/index.js";
 import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
@@ -72,6 +73,7 @@ export const IMPORTERS: readonly Importer[] = [
   zed,
   goose,
   pi,
+  crush,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -137,6 +137,12 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "sniffs the delimiter, so semicolon files",
   },
+  "crush/crush.db": {
+    format: "crush",
+    conversations: 2, // a project's database: two sessions Crush lists; two sub-agents' and an empty one left out
+    messages: 9,
+    finds: "every time after midnight lands on the next day",
+  },
   "goose/sessions/20250119_101500.jsonl": "goose", // the first versions' file: no metadata line
   "goose/sessions/20250612_091500.jsonl": {
     format: "goose",
