@@ -76,7 +76,12 @@ function entryUtterances(entry: unknown): Utterance[] {
   const meta = isObject(metadata) ? metadata : {};
   const id = nonEmptyString(answer.message_id) ?? nonEmptyString(meta.message_id) ?? derivedId("turn", [user.content, assistant]);
   return [
-    { id: `${id}-prompt`, role: "human", pieces: promptPieces(user), time: isoFromTime(user.timestamp) ?? isoFromTime(meta.request_start_timestamp_ms) },
+    {
+      id: `${id}-prompt`,
+      role: "human",
+      pieces: promptPieces(user),
+      time: isoFromTime(user.timestamp) ?? isoFromTime(meta.request_start_timestamp_ms),
+    },
     { id, role: "assistant", pieces: answerPieces(answer), time: isoFromTime(meta.stream_end_timestamp_ms) },
   ];
 }

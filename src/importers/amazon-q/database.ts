@@ -10,8 +10,6 @@ import { CONVERSATIONS_COLUMNS, CONVERSATIONS_V2_COLUMNS } from "./tables.js";
 
 export interface AmazonQRow {
   amazonQTable: "conversations" | "conversations_v2";
-  /** The working folder the conversation was held in. */
-  folder: string | undefined;
   value: string | undefined;
   /** Unix milliseconds (conversations_v2 only). */
   createdAt: number | undefined;
@@ -22,12 +20,22 @@ export function* amazonQRows(db: DatabaseFile): Generator<AmazonQRow> {
   if (db.tables.has("conversations_v2")) {
     const sql = `SELECT ${CONVERSATIONS_V2_COLUMNS.join(", ")} FROM conversations_v2 ORDER BY created_at, conversation_id`;
     for (const row of db.select(sql)) {
-      yield { amazonQTable: "conversations_v2", folder: stringOf(row.key), value: stringOf(row.value), createdAt: number(row.created_at), updatedAt: number(row.updated_at) };
+      yield {
+        amazonQTable: "conversations_v2",
+        value: stringOf(row.value),
+        createdAt: number(row.created_at),
+        updatedAt: number(row.updated_at),
+      };
     }
     return;
   }
   for (const row of db.select(`SELECT ${CONVERSATIONS_COLUMNS.join(", ")} FROM conversations ORDER BY key`)) {
-    yield { amazonQTable: "conversations", folder: stringOf(row.key), value: stringOf(row.value), createdAt: undefined, updatedAt: undefined };
+    yield {
+      amazonQTable: "conversations",
+      value: stringOf(row.value),
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
   }
 }
 
