@@ -3,6 +3,7 @@
 // detection does not depend on it (each detector accepts only its own format's files).
 import { aider } from "./aider/index.js";
 import { aistudio } from "./aistudio/index.js";
+import { amazonQ } from "./amazon-q/index.js";
 import { anythingLlm } from "./anythingllm/index.js";
 import { bigAgi } from "./big-agi/index.js";
 import { chatbotUi } from "./chatbot-ui/index.js";
@@ -74,6 +75,7 @@ export const IMPORTERS: readonly Importer[] = [
   goose,
   pi,
   crush,
+  amazonQ,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -143,6 +143,19 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 9,
     finds: "every time after midnight lands on the next day",
   },
+  "amazon-q/amazon-q/data.sqlite3": {
+    format: "amazon-q",
+    conversations: 2, // Amazon Q's conversations table: a chat of May 2025, one of October; a damaged row, an empty one
+    messages: 10,
+    finds: "times past midnight roll over once",
+  },
+  "amazon-q/kiro-cli/data.sqlite3": "amazon-q", // Kiro CLI's conversations_v2: Amazon Q's chat migration 008 copied (platform amazon-q), two of Kiro's own (kiro-cli)
+  "amazon-q/saved/ferry-fares.json": {
+    format: "amazon-q",
+    conversations: 1, // a chat /save wrote
+    messages: 2,
+    finds: "Children under 4 travel free",
+  },
   "goose/sessions/20250119_101500.jsonl": "goose", // the first versions' file: no metadata line
   "goose/sessions/20250612_091500.jsonl": {
     format: "goose",

@@ -1,0 +1,58 @@
+// Amazon Q Developer CLI's and Kiro CLI's chats imported through the CLI (the import runs in a worker
+// thread, on the compiled code): found by --apps in XDG's data folder; a chat /compact shortened keeps
+// what an earlier import stored of it.
+import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, tempDir } from "../helpers.js";
+import { fixtures } from "./collect.js";
+
+const entry = (id: string, prompt: string, answer: string, timestamp: string) => ({
+  user: { additional_context: "", env_context: { env_state: null }, content: { Prompt: { prompt } }, timestamp, images: null },
+  assistant: { Response: { message_id: id, content: answer } },
+  request_metadata: null,
+});
+
+// The Kiro fixture's compacted chat as /chat save wrote it before /compact: its first exchange still in the history.
+const beforeCompact = {
+  conversation_id: "4d6e8f10-7a9b-4c2d-b3e4-5f6a7b8c9d06",
+  next_message: null,
+  history: [
+    entry(
+      "0c1d2e3f-3333-4c5d-9e0f-000000000004",
+      "Let monthly passes cover the Montijo line.",
+      "Monthly passes now cover Montijo; its ferries count as zone 2 crossings.",
+      "2026-01-20T10:10:00.000+00:00",
+    ),
+    entry(
+      "0c1d2e3f-3333-4c5d-9e0f-000000000005",
+      "Now let monthly passes cover the Seixal line.",
+      "Monthly passes now include Seixal, at the Navegante fare.",
+      "2026-01-20T10:31:00.000+00:00",
+    ),
+  ],
+  valid_history_range: [0, 2],
+  transcript: [],
+  tools: {},
+  user_turn_metadata: { continuation_id: "a0a0a0a0-0000-4000-8000-000000000002", requests: [], usage_info: [] },
+};
+
+describe("mnemo import of Amazon Q Developer CLI's and Kiro CLI's chats", () => {
+  it("--apps finds both databases; a chat /compact shortened keeps the messages stored before", async () => {
+    const home = tempDir("mnemo-amazon-q-home-");
+    const data = join(home, ".local", "share");
+    cpSync(join(fixtures, "amazon-q", "amazon-q"), join(data, "amazon-q"), { recursive: true });
+    cpSync(join(fixtures, "amazon-q", "kiro-cli"), join(data, "kiro-cli"), { recursive: true });
+    const saved = join(tempDir("mnemo-amazon-q-"), "passes.json");
+    writeFileSync(saved, JSON.stringify(beforeCompact, null, 2));
+    const env = isolatedEnv({ HOME: home, XDG_DATA_HOME: data });
+    const first = await runCli(["import", saved], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const apps = await runCli(["import", "--apps"], { env });
+    expect(apps.code, apps.stderr).toBe(0);
+    expect(apps.stderr).toContain("Imported 3 new conversations");
+    const found = await runCli(["search", "Montijo ferries zone 2 crossings", "--json"], { env });
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stdout).toContain("its ferries count as zone 2 crossings");
+  });
+});
