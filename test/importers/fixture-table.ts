@@ -144,6 +144,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 3,
     finds: "times past midnight now roll over",
   },
+  "llm/logs.db": {
+    format: "llm",
+    conversations: 5, // 0.31's responses and 0.32's threads, one continued across both, a response also logged as a turn read once
+    messages: 17,
+    finds: "roll_over no longer adds the day",
+  },
+  "llm-0.9/logs.db": "llm", // 0.5 to 0.16's tables, and 0.4's rows kept as `logs`
+  "llm-0.4/logs.db": "llm", // 0.4's `log` table
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
