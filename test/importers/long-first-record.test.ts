@@ -90,7 +90,9 @@ afterAll(async () => {
 
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
-    const json = FORMATS.map((format) => format.id).filter((id) => !["markdown", "chatgpt-exporter", "aider", "cursor"].includes(id)); // the text formats, Cursor's databases
+    const json = FORMATS.map((format) => format.id).filter(
+      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "llm"].includes(id),
+    ); // the text formats, Cursor's and LLM's databases
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });
 

@@ -106,7 +106,11 @@ function attachmentPlaceholder(attachment: Row | undefined): string {
 /** Each conversation's exchanges, in llm's order, to its conversation. */
 export function llmConversations(items: LlmItem[]): UploadConversation[] {
   const conversations = new Map<string, LlmItem[]>();
-  for (const item of items) conversations.set(item.conversation, [...(conversations.get(item.conversation) ?? []), item]);
+  for (const item of items) {
+    const its = conversations.get(item.conversation);
+    if (its === undefined) conversations.set(item.conversation, [item]);
+    else its.push(item);
+  }
   return [...conversations.entries()].flatMap(([id, its]) => {
     const conversation = conversationOf(
       id,

@@ -105,7 +105,9 @@ function listsBy(db: DatabaseFile, tables: readonly string[], sql: string): Map<
   if (!tables.every((table) => db.tables.has(table))) return lists;
   for (const row of db.select(sql)) {
     const owner = String(row.owner);
-    lists.set(owner, [...(lists.get(owner) ?? []), row]);
+    const list = lists.get(owner);
+    if (list === undefined) lists.set(owner, [row]);
+    else list.push(row);
   }
   return lists;
 }
