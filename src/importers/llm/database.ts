@@ -1,9 +1,10 @@
 // logs.db's rows, as the database reader gives them: one exchange (a prompt and what answered it) per
-// row of `turns` (0.32 on), of `responses` (0.5 to 0.31; those 0.32's alphas also wrote as turns, the
-// same id, read once, as `llm logs` reads them) and of 0.4's `log` (`logs` once 0.5 renamed it), each with its parts as llm stored
-// them. Reading a turn's parts means following its messages' parent links, so they are gathered here,
-// where the database is; what they say is read in conversation.ts. A table an older database lacks is
-// not read; the content of fragments and attachments (whole files, images) is never selected.
+// row of `turns` (0.32 on), of `responses` (0.5 to 0.31; those llm's code of late July 2026, before
+// 0.32rc1, wrote as turns too, the same id, read once, as `llm logs` reads them) and of 0.4's `log`
+// (`logs` once 0.5 renamed it), each with its parts as llm stored them. Reading a turn's parts means
+// following its messages' parent links, so they are gathered here, where the database is; what they
+// say is read in conversation.ts. A table an older database lacks is not read; the content of
+// fragments and attachments (whole files, images) is never selected.
 import { isObject } from "../json-values.js";
 import type { DatabaseFile, Row } from "../sqlite.js";
 import { FIRST_COLUMNS, KEPT_COLUMNS, LEGACY_COLUMNS, STORE_COLUMNS } from "./tables.js";
