@@ -163,8 +163,16 @@ function keyValueStore(db: Database, all: ReadonlyMap<string, ReadonlySet<string
   };
 }
 
+/**
+ * A table's columns; none for a virtual table of a module sql.js is built without (FTS5: llm's
+ * responses_fts), which SQLite will not describe: its own tables hold nothing a reader selects.
+ */
 function columnsOf(db: Database, table: string): Set<string> {
-  return new Set((db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((column) => String(column[1])));
+  try {
+    return new Set((db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((column) => String(column[1])));
+  } catch {
+    return new Set();
+  }
 }
 
 /** A SELECT's rows as objects. The database is a copy in memory, never written back; SELECT alone keeps a reader to reading it. */

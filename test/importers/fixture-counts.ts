@@ -29,4 +29,5 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   goose: { conversations: 4, messages: 11, memories: 0 }, // its sessions folder: two session files and sessions.db
   "pi/sessions": { conversations: 3, messages: 16, memories: 0 }, // a session file of each version, in two projects' folders
   crush: { conversations: 2, messages: 9, memories: 0 }, // a project's data folder, its crush.db
+  llm: { conversations: 5, messages: 17, memories: 0 }, // its logs.db, in a folder of its own as llm keeps it
 };

@@ -171,6 +171,14 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "pi/sessions/--home-ana-src-tide-tables--/2025-12-03T14-00-00-000Z_9d8c7b6a-5f4e-4d3c-8b2a-190817263544.jsonl": "pi", // version 1: no ids
   "pi/sessions/--home-ana-bread--/2025-12-27T18-40-00-000Z_2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d.jsonl": "pi", // version 2: a hookMessage
+  "llm/logs.db": {
+    format: "llm",
+    conversations: 5, // 0.31's responses and 0.32's threads, one continued across both, a response also logged as a turn read once
+    messages: 17,
+    finds: "roll_over no longer adds the day",
+  },
+  "llm-0.9/logs.db": "llm", // 0.5 to 0.16's tables, and 0.4's rows kept as `logs`
+  "llm-0.4/logs.db": "llm", // 0.4's `log` table
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

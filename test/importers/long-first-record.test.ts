@@ -92,7 +92,7 @@ afterAll(async () => {
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
     const json = FORMATS.map((format) => format.id).filter(
-      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush"].includes(id),
+      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm"].includes(id),
     ); // the text formats, the formats of databases alone
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });
