@@ -8,7 +8,7 @@ import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
 import { isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
 import { normalised } from "./text-records.js";
-import { FORMATS, formatNames } from "./words.js";
+import { FORMATS, formatNames, listing } from "./words.js";
 import { asUtf8 } from "./utf16.js";
 import { ZIP_NAME } from "./zip.js";
 import type { WrapperPath } from "./json-records.js";
@@ -98,14 +98,16 @@ export async function planFile(source: ByteSource): Promise<ExportPlan> {
   return { format: detection.format, parts: [part], memoryParts: [], skipped };
 }
 
-const DATABASE_OF_NO_FORMAT =
-  "a SQLite database without chats mnemo reads: Cursor's state.vscdb holds them under composerData, composer.composerData or aichat keys, OpenCode's opencode.db in its session, message and part tables, AnythingLLM's anythingllm.db in its workspace_chats table, VS Code's holds none";
+/** The apps whose SQLite databases mnemo reads (Importer.database), in the registry's words. */
+const DATABASE_APPS = IMPORTERS.filter((importer) => importer.database !== undefined);
 
-/** Where Cursor's, OpenCode's and AnythingLLM's databases are, for a database of another app. */
-const APP_DATABASES =
-  `For Cursor, ${FORMATS.find((format) => format.id === "cursor")?.accepts}; for OpenCode, ${FORMATS.find((format) => format.id === "opencode")?.accepts}; ` +
-  `for AnythingLLM, ${FORMATS.find((format) => format.id === "anythingllm")?.accepts}. ` +
-  "VS Code's chats are read from its chatSessions folders, not its state.vscdb.";
+const DATABASE_OF_NO_FORMAT = `a SQLite database of none of the apps whose databases mnemo reads, ${listing(
+  DATABASE_APPS.map((importer) => importer.name),
+  "and",
+)}; VS Code's own holds no chats`;
+
+/** What to pass of each app whose database mnemo reads, for a database of another app. */
+const APP_DATABASES = `${DATABASE_APPS.map((importer) => `For ${importer.name}, ${importer.accepts}.`).join(" ")} VS Code's chats are read from its chatSessions folders, not its state.vscdb.`;
 
 /** The most a file of empty objects is read to: `{}` with spaces, a few of them, in UTF-16 at most. */
 const MAX_EMPTY_BYTES = 4096;

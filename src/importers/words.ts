@@ -54,7 +54,8 @@ export function formatsTable(): string {
   return ["| Format | What to pass to `mnemo import` | How to get it |", "|---|---|---|", ...rows].join("\n");
 }
 
-function listing(items: string[], last: "and" | "or"): string {
+/** "a, b and c": items joined by commas, `last` before the last one. */
+export function listing(items: string[], last: "and" | "or"): string {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
 }
