@@ -26,4 +26,5 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "anythingllm-export/anythingllm-chats-4_12_2026.json": { conversations: 3, messages: 15, memories: 0 }, // a conversation per workspace and user
   zed: { conversations: 5, messages: 16, memories: 0 }, // threads/threads.db and conversations/*.zed.json, as Zed keeps them side by side
   goose: { conversations: 4, messages: 11, memories: 0 }, // its sessions folder: two session files and sessions.db
+  "kimi-cli": { conversations: 3, messages: 12, memories: 0 }, // its sessions folder: the wire of 1.49 and of 0.59, a context of before 0.59
 };
