@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportFormat } from "../../src/core/jobs/watch-sessions.js";
@@ -150,6 +150,22 @@ describe("Kimi CLI sessions", () => {
     const { skipped } = await collectWithSkips(join(folder, "wire.jsonl"));
     expect(skipped).toMatchObject({ "state.json files that could not be read (the session keeps the title its first prompt gives)": 1 });
     await rm(join(tmp, "damaged"), { recursive: true });
+  });
+
+  it("Kimi Code's wire.jsonl (its successor's, another format) is not taken for Kimi CLI's", async () => {
+    const folder = join(tmp, "kimi-code", "sessions", "wd", "s1", "agents", "main");
+    await mkdir(folder, { recursive: true });
+    const lines = [
+      { type: "metadata", protocol_version: "1.4", created_at: 1784950509920 },
+      { type: "turn.prompt", input: [{ type: "text", text: "hi" }], origin: { kind: "user" }, time: 1784950605093 },
+      {
+        type: "context.append_message",
+        message: { role: "user", content: [{ type: "text", text: "hi" }], toolCalls: [] },
+        time: 1784950605094,
+      },
+    ];
+    await writeFile(join(folder, "wire.jsonl"), `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    expect(await exportFormat(join(folder, "wire.jsonl"))).toBeUndefined();
   });
 
   it("an upload's copy of a wire, without its folder: its first time names it, the first prompt titles it", async () => {

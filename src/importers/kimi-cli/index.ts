@@ -25,12 +25,15 @@ export const kimiCli: Importer = {
 };
 
 /**
- * wire.jsonl: since 0.86 (January 2026) a first line `{ type: "metadata", protocol_version }`;
- * before it (from 0.59), records `{ timestamp, message: { type, payload } }` from the first line.
+ * wire.jsonl: since 0.86 (January 2026) a first line `{ type: "metadata", protocol_version }`, and no
+ * other record with a `type` of its own; before it (from 0.59), records `{ timestamp, message: { type,
+ * payload } }` from the first line. Kimi Code, its successor, opens its wire.jsonl with a metadata line
+ * too (`created_at` beside the version), then records typed `turn.prompt`, `context.append_message`…: not this.
  */
 function isWire(sample: Sample): boolean {
   const { keys } = sample;
-  if (keys.has("protocol_version")) return sample.strings("type").includes("metadata");
+  if (keys.has("protocol_version"))
+    return keys.size === 2 && keys.has("type") && sample.strings("type").every((type) => type === "metadata");
   return keys.size === 2 && keys.has("timestamp") && keys.has("message");
 }
 
