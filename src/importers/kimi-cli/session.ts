@@ -160,16 +160,9 @@ export async function kimiSessions(lines: KimiLine[]): Promise<UploadConversatio
   const { context } = first;
   const kind = lines.some((line) => line.kind === "wire") ? "wire" : first.kind;
   if (kind === "state") return [];
-  if (isSubagentFile(context)) {
-    context.skip(SUBAGENT_FILES);
-    return [];
-  }
-  if (kind === "context" && SET_ASIDE_NAME.test(context.path)) {
-    context.skip(SET_ASIDE);
-    return [];
-  }
-  if (kind === "context" && (await hasWire(context))) {
-    context.skip(CONTEXT_BESIDE_WIRE);
+  const notRead = await whyNotRead(kind, context);
+  if (notRead !== undefined) {
+    context.skip(notRead);
     return [];
   }
   const subagents = lines.filter((line) => line.subagent).length;
@@ -194,6 +187,14 @@ export async function kimiSessions(lines: KimiLine[]): Promise<UploadConversatio
       partial: context.damaged?.() === true,
     }),
   ];
+}
+
+/** Why a session file is not the one its session is read from: a sub-agent's, a context set aside or beside a wire. */
+async function whyNotRead(kind: KimiLine["kind"], context: RecordContext): Promise<string | undefined> {
+  if (isSubagentFile(context)) return SUBAGENT_FILES;
+  if (kind !== "context") return undefined;
+  if (SET_ASIDE_NAME.test(context.path)) return SET_ASIDE;
+  return (await hasWire(context)) ? CONTEXT_BESIDE_WIRE : undefined;
 }
 
 /** A prompt that clears the session: /clear or its alias /reset (soul/slash.py). */
