@@ -179,6 +179,27 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "llm-0.9/logs.db": "llm", // 0.5 to 0.16's tables, and 0.4's rows kept as `logs`
   "llm-0.4/logs.db": "llm", // 0.4's `log` table
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/wire.jsonl": {
+    format: "kimi-cli",
+    conversations: 1, // what the UI showed (1.49): prompts, a steer, the answers; thinking and a sub-agent's events left out
+    messages: 6,
+    finds: "truncates the file before the last reading is flushed",
+  },
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/context.jsonl": "kimi-cli", // the model's context: read through the wire beside it
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/context_1.jsonl": "kimi-cli", // a context the CLI set aside
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/state.json": "kimi-cli", // the title the user gave
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/subagents/a1c9e2f04/wire.jsonl": "kimi-cli", // a sub-agent's: left out
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/subagents/a1c9e2f04/context.jsonl": "kimi-cli",
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/0d8e5b71-2c4a-4f93-8e16-7a5b3c9d1e20/wire.jsonl": "kimi-cli", // 0.59 to 0.85: no metadata line
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/0d8e5b71-2c4a-4f93-8e16-7a5b3c9d1e20/context.jsonl": "kimi-cli", // a compaction's summary: the wire beside it is read
+  "kimi-cli/sessions/92a49af72d608970e86aec3cc07aecb9/0d8e5b71-2c4a-4f93-8e16-7a5b3c9d1e20/metadata.json": null, // the web's title before state.json
+  "kimi-cli/sessions/fe5b4af56ba5bbab909b4d3355f0b860/9a3c7e15-4b2d-4e8f-a061-5d7c2b9e4f18.jsonl": {
+    format: "kimi-cli",
+    conversations: 1, // before 0.59: the session was its context alone
+    messages: 2,
+    finds: "leap days are never generated",
+  },
+  "kimi-cli/sessions/fe5b4af56ba5bbab909b4d3355f0b860/9a3c7e15-4b2d-4e8f-a061-5d7c2b9e4f18_1.jsonl": "kimi-cli", // the context a D-Mail set aside
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one
