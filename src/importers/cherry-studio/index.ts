@@ -12,6 +12,9 @@ import { loaded, type Importer, type Sample } from "../importer.js";
 
 const TOPICS = ["indexedDB", "topics"];
 
+/** A file of a direct backup's IndexedDB folder; its first group is the backup's root ("" or a folder it sits in). */
+export const DIRECT_BACKUP_FILE = /^(.*?)IndexedDB\/[^/]+\.indexeddb\.leveldb\/[^/]+$/;
+
 export const cherryStudio: Importer = {
   id: "cherry-studio",
   name: "Cherry Studio",
