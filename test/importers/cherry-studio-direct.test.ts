@@ -9,11 +9,13 @@ import { collect, collectWithSkips, fixtures } from "./collect.js";
 import { tempDir } from "../temp-dirs.js";
 
 // cherry-studio-direct.zip is Cherry Studio's direct backup of data.json's rows, written by Chromium
-// (fixtures/exports/cherry-studio/build-leveldb.mjs): the topics in an .ldb table, a deleted topic in the .log.
+// (fixtures/exports/cherry-studio/build-leveldb.mjs): the topics in an .ldb table, a deleted topic in the
+// .log, and one more topic whose pasted log Blink moved to a blob file.
 const zip = join(fixtures, "cherry-studio-direct.zip");
 const json = join(fixtures, "cherry-studio/data.json");
 const DATABASE = "IndexedDB/file__0.indexeddb.leveldb";
 const EMPTY_TOPIC = "conversations without any message text (an empty new topic)";
+const PASTED_LOG = "Why does this log repeat every line number?";
 
 /** The backup unzipped into a new folder. */
 async function unzipped(): Promise<string> {
@@ -36,12 +38,23 @@ async function tableName(folder: string): Promise<string> {
 describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders)", () => {
   it("the zip reads as the JSON backup of the same rows does: the same conversations, names and times", async () => {
     const { conversations, skipped } = await collectWithSkips(zip);
-    expect(conversations).toEqual(await collect(json));
+    expect(conversations.slice(0, 3)).toEqual(await collect(json));
     expect(skipped).toEqual({ [EMPTY_TOPIC]: 1 });
   });
 
+  it("a value Blink moved to a blob file beside the database is read from it", async () => {
+    expect((await zipSources(zip)).map((source) => source.path)).toContain("IndexedDB/file__0.indexeddb.blob/1/00/2");
+    const pasted = (await collect(zip))[3]?.conversation;
+    expect(pasted?.title).toBe(PASTED_LOG);
+    expect(pasted?.messages.map((m) => [m.id, m.content.length > 120_000])).toEqual([
+      ["m5-u1", true],
+      ["m5-a1", false],
+    ]);
+    expect(pasted?.messages[0]?.content).toMatch(/^Why does this log repeat every line number\?\n\n0 0 0\n1 /);
+  });
+
   it("the unzipped folder reads the same", async () => {
-    expect(await collect(await unzipped())).toEqual(await collect(json));
+    expect(await collect(await unzipped())).toEqual(await collect(zip));
   });
 
   it("reads the topics from the Snappy-compressed table and honours the deletion written after them to the log", async () => {
@@ -52,11 +65,11 @@ describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders
     const log = files.find(({ name }) => name.endsWith(".log"));
     expect(log?.bytes.includes(deleted)).toBe(true); // written, then deleted
     useSnappy(snappy);
-    const withoutLog = objectStoreRows((await readLevelDb(files.filter((file) => file !== log))).entries, "CherryStudio", ["topics"]);
-    const all = objectStoreRows((await readLevelDb(files)).entries, "CherryStudio", ["topics"]);
+    const withoutLog = await objectStoreRows((await readLevelDb(files.filter((file) => file !== log))).entries, "CherryStudio", ["topics"]);
+    const all = await objectStoreRows((await readLevelDb(files)).entries, "CherryStudio", ["topics"]);
     const ids = (rows: typeof all) => (rows.rows.get("topics") as { id: string }[]).map((topic) => topic.id);
-    expect(ids(withoutLog)).toHaveLength(4); // the table alone holds every topic of data.json
-    expect(ids(all)).toEqual(ids(withoutLog));
+    expect(ids(withoutLog)).toHaveLength(4); // the table alone holds every topic of data.json (the fifth came after it)
+    expect(ids(all)).toEqual([...ids(withoutLog), "f00d0000-1a2b-4c3d-8e4f-50607080a0b0"]); // the pasted log's, written after
     expect(ids(all)).not.toContain(deleted);
   });
 
@@ -68,7 +81,7 @@ describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders
     bytes[at + 2] = (bytes[at + 2] ?? 0) ^ 0xff;
     await writeFile(table, bytes);
     const { conversations, skipped } = await collectWithSkips(folder);
-    expect(conversations.map((c) => c.conversation.title)).toEqual(["Wie lange hält sich Sauerteig im Kühlschrank?"]);
+    expect(conversations.map((c) => c.conversation.title)).toEqual(["Wie lange hält sich Sauerteig im Kühlschrank?", PASTED_LOG]);
     expect(skipped).toEqual({
       "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost": 1,
     });
@@ -81,6 +94,7 @@ describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders
       "My starter doubles in 6 hours. What hydration should I use for a first loaf?",
       "Why does `let r = &v[0]; v.push(1);` not compile?",
       "Wie lange hält sich Sauerteig im Kühlschrank?",
+      PASTED_LOG,
     ]);
   });
 });

@@ -6,7 +6,8 @@
 // and `Local Storage/leveldb` holding the redux state under `persist:cherry-studio`. Those are read
 // (importers/leveldb/) into the shape of the JSON backup's data.json, `{ time, version, localStorage,
 // indexedDB: { topics, message_blocks } }`, which the JSON backup's importer then reads as it reads
-// data.json: one converter for both. Without Local Storage, topics are named by their first prompt.
+// data.json: one converter for both. Without Local Storage, topics are named by their first prompt. A
+// large value Blink moved to a blob file is read from the `.indexeddb.blob` folder copied beside the database.
 import { Readable } from "node:stream";
 import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
@@ -94,7 +95,12 @@ async function databaseRows(sources: readonly ByteSource[], root: string) {
   for (const folder of folders) {
     const read = await readLevelDb(await levelFiles(sources, folder));
     damaged += read.damaged;
-    const { rows, unreadable, found } = objectStoreRows(read.entries, DATABASE, STORES);
+    const blobs = folder.replace(/\.leveldb\/$/, ".blob/");
+    const blobFile = async (path: string) => {
+      const source = sources.find((candidate) => candidate.path === blobs + path);
+      return source === undefined ? undefined : bytesOf(source);
+    };
+    const { rows, unreadable, found } = await objectStoreRows(read.entries, DATABASE, STORES, blobFile);
     if (found) return { rows, unreadable, damaged };
   }
   return { rows: undefined, unreadable: 0, damaged };

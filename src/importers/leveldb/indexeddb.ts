@@ -5,10 +5,16 @@
 // metadata, and an object store's rows are its entries under index id 1. A row's value is a version
 // varint, then Blink's envelope (0xFF and its version; from version 21 a 0xFE trailer offset and size,
 // 12 bytes) around V8's serialization, which Node's v8.Deserializer reads. Blink marks a value it
-// compressed (0xFF 0x11 0x02, Snappy) or moved to a blob file beside the database when large
-// (0xFF 0x11 0x01): the first is read, the second counted as unreadable.
+// compressed (0xFF 0x11 0x02, Snappy) or, when it stays large, moved to a blob file in the folder beside
+// the database (0xFF 0x11 0x01, then the blob's size and its place in the row's blob list): the row's
+// blob list is the entry under index id 3 with the row's key (each blob: a type byte, its number, ...),
+// its file `<database id, hex>/<second byte of the number, 2 hex digits>/<number, hex>` in the
+// `.indexeddb.blob` folder (indexed_db_backing_store.cc GetBlobFileNameForKey).
 import { Deserializer } from "node:v8";
 import { Reader, type LevelEntry, uncompressSnappy } from "./leveldb.js";
+
+/** A blob file's bytes by its path in the `.indexeddb.blob` folder ("1/00/3"); undefined when missing. */
+export type BlobFile = (path: string) => Promise<Buffer | undefined>;
 
 export interface StoreRows {
   /** Each object store asked for, its rows in key order (none when the database lacks it). */
@@ -23,6 +29,8 @@ const DATABASE_NAME = 201;
 const OBJECT_STORE_META = 50;
 const STORE_NAME = 0;
 const ROWS = 1;
+const BLOB_LISTS = 3;
+const IN_BLOB = 1;
 /** Blink's mark of a value it processed before storing it (IDBValueWrapper). */
 const PROCESSED = 0x11;
 const SNAPPY = 2;
@@ -39,11 +47,25 @@ interface Prefix {
 }
 
 /** The rows of the named object stores of database `name`, from the origin folder's LevelDB entries. */
-export function objectStoreRows(entries: readonly LevelEntry[], name: string, stores: readonly string[]): StoreRows {
+export async function objectStoreRows(
+  entries: readonly LevelEntry[],
+  name: string,
+  stores: readonly string[],
+  blobFile: BlobFile = async () => undefined,
+): Promise<StoreRows> {
   const rows = new Map(stores.map((store) => [store, [] as unknown[]]));
   const database = databaseId(entries, name);
   if (database === undefined) return { rows, unreadable: 0, found: false };
   const names = storeNames(entries, database);
+  const blobLists = new Map<string, Buffer>();
+  for (const { key, value } of entries) {
+    const prefix = keyPrefix(key);
+    if (prefix?.database === database && prefix.index === BLOB_LISTS) blobLists.set(rowId(prefix.store, key, prefix.end), value);
+  }
+  const blob = async (prefix: Prefix, key: Buffer): Promise<Buffer | undefined> => {
+    const list = blobLists.get(rowId(prefix.store, key, prefix.end));
+    return list === undefined ? undefined : blobFile(blobPath(database, firstBlobNumber(list)));
+  };
   let unreadable = 0;
   for (const { key, value } of entries) {
     const prefix = keyPrefix(key);
@@ -51,7 +73,7 @@ export function objectStoreRows(entries: readonly LevelEntry[], name: string, st
     const list = rows.get(names.get(prefix.store) ?? "");
     if (list === undefined) continue;
     try {
-      list.push(rowValue(value));
+      list.push(await rowValue(value, () => blob(prefix, key)));
     } catch {
       unreadable++;
     }
@@ -110,13 +132,33 @@ function utf16be(bytes: Buffer): string {
   return Buffer.from(bytes).swap16().toString("utf16le");
 }
 
-/** A row's value: its version, then what Blink stored. */
-function rowValue(value: Buffer): unknown {
+function rowId(store: number, key: Buffer, end: number): string {
+  return `${store}:${key.subarray(end).toString("latin1")}`;
+}
+
+/** The number of the first blob of a row's list: a type byte, then the number as a varint. */
+function firstBlobNumber(list: Buffer): number {
+  const reader = new Reader(list, 1);
+  return reader.varint();
+}
+
+function blobPath(database: number, blob: number): string {
+  return `${database.toString(16)}/${((blob >> 8) & 0xff).toString(16).padStart(2, "0")}/${blob.toString(16)}`;
+}
+
+/** A row's value: its version, then what Blink stored, or the blob file it stored it in. */
+async function rowValue(value: Buffer, blob: () => Promise<Buffer | undefined>): Promise<unknown> {
   const reader = new Reader(value, 0);
   reader.varint();
   let stored = value.subarray(reader.at);
+  if (stored[0] === 0xff && stored[1] === PROCESSED && stored[2] === IN_BLOB) {
+    const place = new Reader(stored, 3);
+    place.varint(); // the blob's size
+    if (place.varint() !== 0) throw new Error("a value in a blob after others"); // Cherry Studio's rows hold no blobs of their own
+    stored = (await blob()) ?? Buffer.alloc(0);
+  }
   if (stored[0] === 0xff && stored[1] === PROCESSED) {
-    if (stored[2] !== SNAPPY) throw new Error("a value Blink kept in a blob file");
+    if (stored[2] !== SNAPPY) throw new Error("a value Blink processed in a way not known");
     stored = Buffer.from(uncompressSnappy(stored.subarray(3)));
   }
   return blinkValue(stored);
