@@ -87,6 +87,22 @@ describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders
     });
   });
 
+  it("a damaged log record costs only what was written after it in its 32 KB block, counted", async () => {
+    const folder = await unzipped();
+    const name = (await readdir(join(folder, DATABASE))).find((file) => file.endsWith(".log"));
+    const log = join(folder, DATABASE, name ?? "");
+    const bytes = await readFile(log);
+    const at = bytes.indexOf("0d0d0d0d-dead"); // the deleted topic's row, the last but one record
+    bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+    await writeFile(log, bytes);
+    const { conversations, skipped } = await collectWithSkips(folder);
+    expect(conversations.map((c) => c.conversation.id)).toEqual((await collect(zip)).map((c) => c.conversation.id));
+    expect(skipped).toEqual({
+      [EMPTY_TOPIC]: 1,
+      "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost": 1,
+    });
+  });
+
   it("without Local Storage, topics are named by their first prompt", async () => {
     const folder = await unzipped();
     await rm(join(folder, "Local Storage"), { recursive: true });
