@@ -13,7 +13,7 @@ import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { type LevelFile, readLevelDb, useSnappy } from "../leveldb/leveldb.js";
-import { localStorageItems } from "../leveldb/local-storage.js";
+import { localStorageItem } from "../leveldb/local-storage.js";
 import { DIRECT_BACKUP_FILE } from "./index.js";
 
 const DATABASE = "CherryStudio";
@@ -106,12 +106,15 @@ async function databaseRows(sources: readonly ByteSource[], root: string) {
   return { rows: undefined, unreadable: 0, damaged };
 }
 
-/** The redux state Local Storage holds for the app's file:// page; none when the folder is missing. */
+/**
+ * The redux state Local Storage holds for the app's page (a file://, WindowService.ts `loadFile`; another
+ * origin's if the app ever moves off it); none when the folder is missing.
+ */
 async function reduxState(sources: readonly ByteSource[], root: string): Promise<string | undefined> {
   const files = await levelFiles(sources, `${root}Local Storage/leveldb/`);
   if (files.length === 0) return undefined;
   const { entries } = await readLevelDb(files);
-  return localStorageItems(entries, "file://").get(STATE_KEY);
+  return localStorageItem(entries, STATE_KEY, "file://");
 }
 
 async function levelFiles(sources: readonly ByteSource[], folder: string): Promise<LevelFile[]> {

@@ -35,7 +35,11 @@ const IN_BLOB = 1;
 const PROCESSED = 0x11;
 const SNAPPY = 2;
 const TRAILER = 0xfe;
-/** The V8 format Node 20's V8 reads to; newer Chromium writes 16, which adds no tag a plain object uses. */
+/**
+ * The V8 format Node 20 to 26 read to. V8 15.2's format 16 (Chromium from 2026) writes buffers' lengths
+ * as 64-bit varints (denoland/rusty_v8#2071, nodejs/node#63475), the same bytes as 15's below 4 GB: it is
+ * read as 15 by a Node that refuses it (Chromium 156's rows of plain objects, the fixture's, read so).
+ */
 const NODE_V8_FORMAT = 15;
 
 interface Prefix {
@@ -177,7 +181,7 @@ function v8Value(bytes: Buffer): unknown {
   try {
     return deserialized(bytes);
   } catch (error) {
-    // A format newer than this Node's V8 reads: read as the newest it does (the tags of plain data are unchanged).
+    // A format newer than this Node's V8 reads: read as the newest it does (NODE_V8_FORMAT says why that is sound).
     if (bytes[0] !== 0xff || (bytes[1] ?? 0) <= NODE_V8_FORMAT) throw error;
     const older = Buffer.from(bytes);
     older[1] = NODE_V8_FORMAT;

@@ -3,17 +3,17 @@
 // each open with a byte saying how the text is stored (0: UTF-16LE, 1: Latin-1).
 import type { LevelEntry } from "./leveldb.js";
 
-/** The items an origin (`file://`, `https://example.com`) stored, by key. */
-export function localStorageItems(entries: readonly LevelEntry[], origin: string): Map<string, string> {
-  const prefix = Buffer.from(`_${origin}\u0000`, "latin1");
-  const items = new Map<string, string>();
+/** The value an origin (`file://`, `https://example.com`) stored under `name`, else the first any origin stored under it. */
+export function localStorageItem(entries: readonly LevelEntry[], name: string, origin: string): string | undefined {
+  let other: string | undefined;
   for (const { key, value } of entries) {
-    if (key.length <= prefix.length || !key.subarray(0, prefix.length).equals(prefix)) continue;
-    const name = storedText(key.subarray(prefix.length));
+    const end = key.indexOf(0);
+    if (key[0] !== 0x5f || end === -1 || storedText(key.subarray(end + 1)) !== name) continue; // "_"
     const text = storedText(value);
-    if (name !== undefined && text !== undefined) items.set(name, text);
+    if (key.subarray(1, end).toString("latin1") === origin && text !== undefined) return text;
+    other ??= text;
   }
-  return items;
+  return other;
 }
 
 function storedText(bytes: Buffer): string | undefined {
