@@ -58,31 +58,56 @@ async function isCherryStudios(metadata: ByteSource): Promise<boolean> {
 
 async function backupData(sources: readonly ByteSource[], root: string, metadata: ByteSource) {
   const label = metadata.label.replace(/metadata\.json/, "IndexedDB"); // "IndexedDB (in backup.zip)", or its path in a folder
-  const skipped: SkippedCount[] = [];
   const found = await databaseRows(sources, root);
-  if (found.damaged > 0) skipped.push({ file: label, reason: DAMAGED, count: found.damaged });
-  if (found.unreadable > 0) skipped.push({ file: label, reason: UNREADABLE, count: found.unreadable });
-  if (found.rows === undefined) return { source: undefined, skipped };
+  if (found.rows === undefined) return { source: undefined, skipped: damage(label, found.damaged, 0) };
   const state = await reduxState(sources, root);
-  const data = {
-    time: Date.parse(metadata.mtime.toISOString()),
-    version: 6,
-    localStorage: state === undefined ? {} : { [STATE_KEY]: state },
-    indexedDB: Object.fromEntries(found.rows),
-  };
-  const bytes = Buffer.from(JSON.stringify(data), "utf8");
+  const { pieces, unwritable } = dataJson(found.rows, state);
+  const size = pieces.reduce((total, piece) => total + piece.length, 0);
   const source: ByteSource = {
     label,
     path: `${root}IndexedDB/${DATABASE}.json`,
-    size: bytes.length,
+    size,
     mtime: metadata.mtime,
-    open: async () => Readable.from([bytes], { objectMode: false }),
+    open: async () => Readable.from(pieces, { objectMode: false }),
   };
-  return { source, skipped };
+  return { source, skipped: damage(label, found.damaged, found.unreadable + unwritable) };
+}
+
+/**
+ * data.json's text, a row at a time: one string of it all would pass V8's longest (512 MB, what made
+ * the app's own JSON backup fail, issue #12072). A row JSON cannot hold (a BigInt) is counted.
+ */
+function dataJson(rows: ReadonlyMap<string, unknown[]>, state: string | undefined) {
+  const pieces: Buffer[] = [];
+  let unwritable = 0;
+  const add = (text: string) => pieces.push(Buffer.from(text, "utf8"));
+  add(`{"version":6,"localStorage":${JSON.stringify(state === undefined ? {} : { [STATE_KEY]: state })},"indexedDB":{`);
+  [...rows].forEach(([store, list], index) => {
+    add(`${index === 0 ? "" : ","}${JSON.stringify(store)}:[`);
+    let first = true;
+    for (const row of list) {
+      try {
+        add(`${first ? "" : ","}${JSON.stringify(row)}`);
+        first = false;
+      } catch {
+        unwritable++;
+      }
+    }
+    add("]");
+  });
+  add("}}");
+  return { pieces, unwritable };
+}
+
+function damage(label: string, damaged: number, unreadable: number): SkippedCount[] {
+  return [
+    ...(damaged > 0 ? [{ file: label, reason: DAMAGED, count: damaged }] : []),
+    ...(unreadable > 0 ? [{ file: label, reason: UNREADABLE, count: unreadable }] : []),
+  ];
 }
 
 const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
-const UNREADABLE = "database rows that could not be read (damaged, or kept in a blob file beside the database)";
+const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
 
 /** The topics and blocks of the first IndexedDB folder holding Cherry Studio's database. */
 async function databaseRows(sources: readonly ByteSource[], root: string) {
