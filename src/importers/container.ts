@@ -2,6 +2,7 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
+import { DIRECT_BACKUP_FILE } from "./cherry-studio/index.js";
 import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
@@ -131,10 +132,11 @@ function nothingToImport(label: string): AppError {
 }
 
 export async function planContainer(
-  sources: ByteSource[],
+  given: ByteSource[],
   containerLabel: string,
   unreadablePaths: DirectoryListing["unreadable"] = [],
 ): Promise<ExportPlan> {
+  const { sources, skipped: storageSkips } = await withAppStorage(given);
   // A folder may hold chats (a session's folder); a file, if its name is of a file some format reads.
   const unreadable = unreadablePaths.filter(({ path, folder }) => folder || readable(path)).map(({ problem }) => problem);
   const candidates = await utf8Sources(sources.filter((source) => !isJunkPath(source.path) && readable(source.path)));
@@ -148,7 +150,7 @@ export async function planContainer(
   const chosen = withData.length > 0 ? withData : found; // empty side files ([]) do not count
   const first = chosen[0];
   if (first === undefined && memoryParts.length > 0)
-    return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: aside, unreadable };
+    return { format: memoryParts[0]!.format, parts: [], memoryParts, skipped: [...storageSkips, ...aside], unreadable };
   if (first === undefined) {
     throw (
       unreadable[0] ?? failure ?? noExportInside(sources, containerLabel) ?? unsupported(containerLabel, "no chat export file found inside")
@@ -158,7 +160,7 @@ export async function planContainer(
   // Exports of several formats side by side (a folder of unzipped exports) are read one format after another.
   const formats = [...new Set(chosen.map(({ detection }) => detection.format))];
   chosen.sort((a, b) => formats.indexOf(a.detection.format) - formats.indexOf(b.detection.format));
-  const skipped: SkippedCount[] = [...aside];
+  const skipped: SkippedCount[] = [...storageSkips, ...aside];
   for (const archive of sources.filter((source) => !isJunkPath(source.path) && ZIP_NAME.test(source.path))) {
     skipped.push({ file: archive.label, reason: "zip archives inside the export, not read (import each on its own)", count: 1 });
   }
@@ -168,6 +170,15 @@ export async function planContainer(
     skipped.push({ file: manifest.label, reason: `shards it lists that the export lacks (${missing.join(", ")})`, count: missing.length });
   }
   return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped, unreadable };
+}
+
+/**
+ * An app's Chromium storage folders copied into its backup (Cherry Studio's since March 2026), read
+ * into the file its importer reads, in their place; loaded only when a backup holds them.
+ */
+async function withAppStorage(sources: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> {
+  if (!sources.some((source) => DIRECT_BACKUP_FILE.test(source.path))) return { sources, skipped: [] };
+  return (await import("./cherry-studio/direct.js")).withDirectBackups(sources);
 }
 
 /** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */

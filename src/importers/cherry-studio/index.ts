@@ -4,21 +4,24 @@
 // (src/renderer/src/services/BackupService.ts `getBackupData`): localStorage's redux state holds the
 // assistants and their topics' names, indexedDB every table of the app's Dexie database as a list
 // (src/renderer/src/databases/index.ts): `topics` (`{ id, messages }`), `message_blocks` and the rest.
-// The backups of March 2026 on (PR #13587, "direct backup", version 6, and v2's version 7) copy the
-// IndexedDB and Local Storage folders instead (Chromium's LevelDB files, its own value encoding inside):
-// those are not read; the same PR keeps the JSON backup as "Legacy Backup". A data.json can pass 512 MB
-// (issue #12072), mostly images as base64: it is read a record at a time, never whole.
+// The backups of March 2026 on (PR #13587, "direct backup", metadata.json version 6, and v2's version 7)
+// copy the IndexedDB and Local Storage folders instead (Chromium's LevelDB files): direct.ts reads them
+// into data.json's shape, read here as data.json is. The JSON backup stays as "Legacy Backup". A
+// data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
 import { loaded, type Importer, type Sample } from "../importer.js";
 
 const TOPICS = ["indexedDB", "topics"];
+
+/** A file of a direct backup's IndexedDB folder; its first group is the backup's root ("" or a folder it sits in). */
+export const DIRECT_BACKUP_FILE = /^(.*?)IndexedDB\/[^/]+\.indexeddb\.leveldb\/[^/]+$/;
 
 export const cherryStudio: Importer = {
   id: "cherry-studio",
   name: "Cherry Studio",
   chatApp: true,
-  accepts: "its backup zip (cherry-studio.….zip), or the data.json inside it",
+  accepts: "its backup zip (cherry-studio.….zip), the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
-    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is. Versions since March 2026 back up the app's database folders, which are not read: use their Legacy Backup, which writes data.json as before. A topic's Export → Markdown file is read too.",
+    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is (since March 2026 it holds the app's database folders, read as they are; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
   extensions: [".json"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.

@@ -1,0 +1,158 @@
+// Cherry Studio's backups of March 2026 on ("direct backup", metadata.json version 6; v2's version 7
+// keeps the same folders): CherryHQ/cherry-studio src/main/services/BackupManager.ts `backup` copies the
+// app's Chromium storage folders as they are beside metadata.json `{ version, timestamp, appName:
+// "Cherry Studio", appVersion, platform, arch }` and the Data folder: `IndexedDB/file__0.indexeddb.leveldb`
+// (the renderer is a file:// page) holding the Dexie database `CherryStudio` (src/renderer/src/databases/index.ts),
+// and `Local Storage/leveldb` holding the redux state under `persist:cherry-studio`. Those are read
+// (importers/leveldb/) into the shape of the JSON backup's data.json, `{ time, version, localStorage,
+// indexedDB: { topics, message_blocks } }`, which the JSON backup's importer then reads as it reads
+// data.json: one converter for both. Without Local Storage, topics are named by their first prompt. A
+// large value Blink moved to a blob file is read from the `.indexeddb.blob` folder copied beside the database.
+import { Readable } from "node:stream";
+import type { ByteSource } from "../source.js";
+import type { SkippedCount } from "../types.js";
+import { objectStoreRows } from "../leveldb/indexeddb.js";
+import { type LevelFile, readLevelDb, useSnappy } from "../leveldb/leveldb.js";
+import { localStorageItem } from "../leveldb/local-storage.js";
+import { DIRECT_BACKUP_FILE } from "./index.js";
+
+const DATABASE = "CherryStudio";
+const STORES = ["topics", "message_blocks"] as const;
+const STATE_KEY = "persist:cherry-studio";
+/** metadata.json is a few lines; more is not Cherry Studio's. */
+const MAX_METADATA_BYTES = 64 * 1024;
+
+export interface DirectBackups {
+  /** The sources with each backup's storage folders replaced by one data.json-shaped source. */
+  sources: ByteSource[];
+  skipped: SkippedCount[];
+}
+
+/** Each Cherry Studio direct backup among the sources (its root: "" or a folder it was zipped in) read into a data.json. */
+export async function withDirectBackups(sources: readonly ByteSource[]): Promise<DirectBackups> {
+  const roots = new Set(sources.map((source) => DIRECT_BACKUP_FILE.exec(source.path)?.[1]).filter((root) => root !== undefined));
+  let rest = [...sources];
+  const skipped: SkippedCount[] = [];
+  for (const root of roots) {
+    const metadata = rest.find((source) => source.path === `${root}metadata.json`);
+    if (metadata === undefined || !(await isCherryStudios(metadata))) continue;
+    useSnappy(await import("snappyjs"));
+    const read = await backupData(rest, root, metadata);
+    skipped.push(...read.skipped);
+    const storage = [`${root}IndexedDB/`, `${root}Local Storage/`, `${root}metadata.json`];
+    rest = rest.filter((source) => !storage.some((path) => source.path.startsWith(path)));
+    if (read.source !== undefined) rest.unshift(read.source);
+  }
+  return { sources: rest, skipped };
+}
+
+async function isCherryStudios(metadata: ByteSource): Promise<boolean> {
+  if (metadata.size > MAX_METADATA_BYTES) return false;
+  try {
+    const value: unknown = JSON.parse((await bytesOf(metadata)).toString("utf8"));
+    return typeof value === "object" && value !== null && (value as Record<string, unknown>).appName === "Cherry Studio";
+  } catch {
+    return false;
+  }
+}
+
+async function backupData(sources: readonly ByteSource[], root: string, metadata: ByteSource) {
+  const label = metadata.label.replace(/metadata\.json/, "IndexedDB"); // "IndexedDB (in backup.zip)", or its path in a folder
+  const found = await databaseRows(sources, root);
+  if (found.rows === undefined) return { source: undefined, skipped: damage(label, found.damaged, 0) };
+  const state = await reduxState(sources, root);
+  const { pieces, unwritable } = dataJson(found.rows, state);
+  const size = pieces.reduce((total, piece) => total + piece.length, 0);
+  const source: ByteSource = {
+    label,
+    path: `${root}IndexedDB/${DATABASE}.json`,
+    size,
+    mtime: metadata.mtime,
+    open: async () => Readable.from(pieces, { objectMode: false }),
+  };
+  return { source, skipped: damage(label, found.damaged, found.unreadable + unwritable) };
+}
+
+/**
+ * data.json's text, a row at a time: one string of it all would pass V8's longest (512 MB, what made
+ * the app's own JSON backup fail, issue #12072). A row JSON cannot hold (a BigInt) is counted.
+ */
+function dataJson(rows: ReadonlyMap<string, unknown[]>, state: string | undefined) {
+  const pieces: Buffer[] = [];
+  let unwritable = 0;
+  const add = (text: string) => pieces.push(Buffer.from(text, "utf8"));
+  add(`{"version":6,"localStorage":${JSON.stringify(state === undefined ? {} : { [STATE_KEY]: state })},"indexedDB":{`);
+  [...rows].forEach(([store, list], index) => {
+    add(`${index === 0 ? "" : ","}${JSON.stringify(store)}:[`);
+    let first = true;
+    for (const row of list) {
+      try {
+        add(`${first ? "" : ","}${JSON.stringify(row)}`);
+        first = false;
+      } catch {
+        unwritable++;
+      }
+    }
+    add("]");
+  });
+  add("}}");
+  return { pieces, unwritable };
+}
+
+function damage(label: string, damaged: number, unreadable: number): SkippedCount[] {
+  return [
+    ...(damaged > 0 ? [{ file: label, reason: DAMAGED, count: damaged }] : []),
+    ...(unreadable > 0 ? [{ file: label, reason: UNREADABLE, count: unreadable }] : []),
+  ];
+}
+
+const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
+const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
+
+/** The topics and blocks of the first IndexedDB folder holding Cherry Studio's database. */
+async function databaseRows(sources: readonly ByteSource[], root: string) {
+  const folders = new Set(
+    sources
+      .map((source) => source.path)
+      .flatMap((path) => (DIRECT_BACKUP_FILE.exec(path)?.[1] === root ? [path.slice(0, path.lastIndexOf("/") + 1)] : [])),
+  );
+  let damaged = 0;
+  for (const folder of folders) {
+    const read = await readLevelDb(await levelFiles(sources, folder));
+    damaged += read.damaged;
+    const blobs = folder.replace(/\.leveldb\/$/, ".blob/");
+    const blobFile = async (path: string) => {
+      const source = sources.find((candidate) => candidate.path === blobs + path);
+      return source === undefined ? undefined : bytesOf(source);
+    };
+    const { rows, unreadable, found } = await objectStoreRows(read.entries, DATABASE, STORES, blobFile);
+    if (found) return { rows, unreadable, damaged };
+  }
+  return { rows: undefined, unreadable: 0, damaged };
+}
+
+/**
+ * The redux state Local Storage holds for the app's page (a file://, WindowService.ts `loadFile`; another
+ * origin's if the app ever moves off it); none when the folder is missing.
+ */
+async function reduxState(sources: readonly ByteSource[], root: string): Promise<string | undefined> {
+  const files = await levelFiles(sources, `${root}Local Storage/leveldb/`);
+  if (files.length === 0) return undefined;
+  const { entries } = await readLevelDb(files);
+  return localStorageItem(entries, STATE_KEY, "file://");
+}
+
+async function levelFiles(sources: readonly ByteSource[], folder: string): Promise<LevelFile[]> {
+  const inFolder = sources.filter((source) => source.path.startsWith(folder) && !source.path.slice(folder.length).includes("/"));
+  const files: LevelFile[] = [];
+  for (const source of inFolder) {
+    if (/\.(log|ldb|sst)$/i.test(source.path)) files.push({ name: source.path.slice(folder.length), bytes: await bytesOf(source) });
+  }
+  return files;
+}
+
+async function bytesOf(source: ByteSource): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
