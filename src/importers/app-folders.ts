@@ -41,14 +41,14 @@ function appDataFolder(home: string, machine: Machine): string {
 
 /**
  * Every app's folder that is on this machine, in the registry's order; those whose sessions are
- * watched when `watching`. A folder inside another found is left out: importing the outer one reads
+ * watched when `watching` (session logs, or a database written as they go on). A folder inside another found is left out: importing the outer one reads
  * it (Cline's tasks in Cursor's User folder), unless the outer is not watched (Cursor's, imported only).
  */
 export function foundApps(
   machine: Machine = { platform: process.platform, env: process.env },
   how: { watching?: boolean } = {},
 ): FoundApp[] {
-  const found = IMPORTERS.filter((importer) => !how.watching || importer.sessionLogs === true).flatMap((importer) =>
+  const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
     foldersOn(importer, machine)
       .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
       .map((folder) => ({
@@ -59,6 +59,11 @@ export function foundApps(
       })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+/** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase). */
+function isWatched(importer: Importer): boolean {
+  return importer.sessionLogs === true || importer.watchedDatabase === true;
 }
 
 /** The app's folders that are kept on this machine's system. */
@@ -78,7 +83,7 @@ function isInside(folder: string, outer: string): boolean {
 
 /** The apps whose folders `--apps` looks for (to watch: those whose sessions are watched), for the message when none is found. */
 export function appsLookedFor(how: { watching?: boolean } = {}): string {
-  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || importer.sessionLogs === true))
+  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || isWatched(importer)))
     .map((importer) => importer.name)
     .join(", ");
 }

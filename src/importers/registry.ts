@@ -93,6 +93,21 @@ export function isSessionFileName(name: string): boolean {
   return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName === name);
 }
 
+/** Whether a format's database is imported again as it changes (Importer.watchedDatabase). */
+export function isWatchedDatabase(format: string): boolean {
+  return IMPORTERS.find((entry) => entry.id === format)?.watchedDatabase === true;
+}
+
+/** The format of a database to watch a file by this name may be: named by an ending of its format that no session log has (`opencode.db`). */
+export function watchedDatabaseOf(name: string): Importer | undefined {
+  const lower = name.toLowerCase();
+  return IMPORTERS.find(
+    (importer) =>
+      importer.watchedDatabase === true &&
+      importer.extensions.some((ending) => ending !== "" && !isSessionFileName(ending) && lower.endsWith(ending.toLowerCase())),
+  );
+}
+
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */
 export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
   for (const importer of IMPORTERS) {
