@@ -88,6 +88,13 @@ export function appsLookedFor(how: { watching?: boolean } = {}): string {
     .join(", ");
 }
 
+/** The apps whose databases watching imports again as they change (Importer.watchedDatabase), for `mnemo watch --help`. */
+export function databasesWatched(): string {
+  return IMPORTERS.filter((importer) => importer.watchedDatabase === true)
+    .map((importer) => importer.name)
+    .join(", ");
+}
+
 /** Folders a help line names before "and N more". */
 const NAMED_FOLDERS = 2;
 
