@@ -54,13 +54,16 @@ describe("the apps' folders", () => {
     expect(foundApps({ platform: "darwin", env: { HOME: home } }).find((app) => app.name === "Zed")?.folder).toBe(
       path.join(home, "Library", "Application Support", "Zed", "threads", "threads.db"),
     );
-    // Cursor's folder is imported, not watched: Cline's tasks in it are watched on their own.
+    // Cursor's folder is imported, not watched: Cline's tasks in it are watched on their own. The apps'
+    // databases written as they go on are watched, each the one file found (Importer.watchedDatabase).
     expect(
       foundApps({ platform: "linux", env: { HOME: home } }, { watching: true }).map((app) => [app.name, path.relative(home, app.folder)]),
     ).toEqual([
       ["Claude Code", path.join(".claude", "projects")],
       ["Codex", path.join(".codex", "sessions")],
       ["Cline", path.join(".config", "Cursor", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks")],
+      ["AnythingLLM", path.join(".config", "anythingllm-desktop", "storage", "anythingllm.db")],
+      ["Zed", path.join(".local", "share", "zed", "threads", "threads.db")],
     ]);
   });
 
