@@ -98,14 +98,18 @@ export function isWatchedDatabase(format: string): boolean {
   return IMPORTERS.find((entry) => entry.id === format)?.watchedDatabase === true;
 }
 
+/** The endings of watched databases' files (those no session log has: `opencode.db`), each with its format, lower-cased once. */
+let databaseEndings: { ending: string; importer: Importer }[] | undefined;
+
 /** The format of a database to watch a file by this name may be: named by an ending of its format that no session log has (`opencode.db`). */
 export function watchedDatabaseOf(name: string): Importer | undefined {
-  const lower = name.toLowerCase();
-  return IMPORTERS.find(
-    (importer) =>
-      importer.watchedDatabase === true &&
-      importer.extensions.some((ending) => ending !== "" && !isSessionFileName(ending) && lower.endsWith(ending.toLowerCase())),
+  databaseEndings ??= IMPORTERS.filter((importer) => importer.watchedDatabase === true).flatMap((importer) =>
+    importer.extensions
+      .filter((ending) => ending !== "" && !isSessionFileName(ending))
+      .map((ending) => ({ ending: ending.toLowerCase(), importer })),
   );
+  const lower = name.toLowerCase();
+  return databaseEndings.find(({ ending }) => lower.endsWith(ending))?.importer;
 }
 
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */

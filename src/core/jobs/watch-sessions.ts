@@ -89,8 +89,8 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
       if (bytes !== undefined) {
         const done = await databases(file, signature, bytes, now);
         if (done === "later") continue;
-        if (done === "passed") passed.set(file, signature);
         seen.delete(file);
+        if (done === "passed") passed.set(file, signature);
         continue;
       }
       seen.delete(file);
