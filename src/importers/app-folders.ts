@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppFolder, Importer } from "./importer.js";
-import { IMPORTERS } from "./registry.js";
+import { IMPORTERS, isSessionFileName } from "./registry.js";
 
 /** What a folder's place is read from: the user's home, the system, and its environment (the CLI runs in process in tests). */
 export interface Machine {
@@ -51,12 +51,8 @@ export function foundApps(
   const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
     foldersOn(importer, machine)
       .filter((folder) => isThere(appFolderPath(folder, machine), folder.file === true))
-      .map((folder) => ({
-        format: importer.id,
-        name: importer.name,
-        folder: appFolderPath(folder, machine),
-        sessionLogs: importer.sessionLogs === true,
-      })),
+      .flatMap((folder) => (how.watching ? watchedIn(importer, folder, machine) : [appFolderPath(folder, machine)]))
+      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
 }
@@ -64,6 +60,21 @@ export function foundApps(
 /** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase). */
 function isWatched(importer: Importer): boolean {
   return importer.sessionLogs === true || importer.watchedDatabase === true;
+}
+
+/**
+ * What watching an app's folder follows: the folder, for an app that writes session logs; else its
+ * database alone (the folder's file named as the format names it: OpenCode's opencode.db, not the
+ * thousands of storage files of before 1.2 beside it, each detected at every start; none for Zed's
+ * folder of text threads, which are imported, not watched).
+ */
+function watchedIn(importer: Importer, folder: AppFolder, machine: Machine): string[] {
+  const place = appFolderPath(folder, machine);
+  if (importer.sessionLogs === true || folder.file === true) return [place];
+  return importer.extensions
+    .filter((ending) => ending !== "" && !ending.startsWith(".") && !isSessionFileName(ending))
+    .map((name) => path.join(place, name))
+    .filter((file) => isThere(file, true));
 }
 
 /** The app's folders that are kept on this machine's system. */

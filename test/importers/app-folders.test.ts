@@ -67,6 +67,32 @@ describe("the apps' folders", () => {
     ]);
   });
 
+  it("watched are an app's session folders, and of an app that writes a database its database alone, not the folder around it", async () => {
+    const home = tempDir("mnemo-apps-");
+    const data = path.join(home, ".local", "share");
+    // OpenCode's folder: opencode.db beside the storage files of before 1.2, which an import reads and a watch would detect at each start.
+    await mkdir(path.join(data, "opencode", "storage", "part"), { recursive: true });
+    await writeFile(path.join(data, "opencode", "opencode.db"), "");
+    // Goose writes session logs too: its folder, with sessions.db in it.
+    await mkdir(path.join(data, "goose", "sessions"), { recursive: true });
+    // Zed's text threads are imported, not watched; its threads.db is.
+    await mkdir(path.join(data, "zed", "conversations"), { recursive: true });
+    await mkdir(path.join(data, "zed", "threads"), { recursive: true });
+    await writeFile(path.join(data, "zed", "threads", "threads.db"), "");
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    expect(foundApps(machine).map((app) => [app.name, path.relative(data, app.folder)])).toEqual([
+      ["OpenCode", "opencode"],
+      ["Zed", path.join("zed", "threads", "threads.db")],
+      ["Zed", path.join("zed", "conversations")],
+      ["Goose", path.join("goose", "sessions")],
+    ]);
+    expect(foundApps(machine, { watching: true }).map((app) => [app.name, path.relative(data, app.folder)])).toEqual([
+      ["OpenCode", path.join("opencode", "opencode.db")],
+      ["Zed", path.join("zed", "threads", "threads.db")],
+      ["Goose", path.join("goose", "sessions")],
+    ]);
+  });
+
   it("are listed for help, this machine's, home as ~", () => {
     const lines = appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } });
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
