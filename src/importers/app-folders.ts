@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppFolder, Importer } from "./importer.js";
-import { IMPORTERS } from "./registry.js";
+import { IMPORTERS, isSessionFileName } from "./registry.js";
 
 /** What a folder's place is read from: the user's home, the system, and its environment (the CLI runs in process in tests). */
 export interface Machine {
@@ -41,19 +41,38 @@ function appDataFolder(home: string, machine: Machine): string {
 
 /**
  * Every app's folder that is on this machine, in the registry's order; those whose sessions are
- * watched when `watching`. A folder inside another found is left out: importing the outer one reads
+ * watched when `watching` (session logs, or a database written as they go on). A folder inside another found is left out: importing the outer one reads
  * it (Cline's tasks in Cursor's User folder), unless the outer is not watched (Cursor's, imported only).
  */
 export function foundApps(
   machine: Machine = { platform: process.platform, env: process.env },
   how: { watching?: boolean } = {},
 ): FoundApp[] {
-  const found = IMPORTERS.filter((importer) => !how.watching || importer.sessionLogs === true).flatMap((importer) =>
+  const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
     foldersOn(importer, machine)
-      .flatMap((folder) => placesOf(folder, machine))
+      .flatMap((folder) => placesOf(folder, machine).flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place])))
       .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+/** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase). */
+function isWatched(importer: Importer): boolean {
+  return importer.sessionLogs === true || importer.watchedDatabase === true;
+}
+
+/**
+ * What watching an app's folder follows: the folder, for an app that writes session logs; else its
+ * database alone (the folder's file named as the format names it: OpenCode's opencode.db, not the
+ * thousands of storage files of before 1.2 beside it, each detected at every start; none for Zed's
+ * folder of text threads, which are imported, not watched).
+ */
+function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
+  if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
+  return importer.extensions
+    .filter((ending) => ending !== "" && !ending.startsWith(".") && !isSessionFileName(ending))
+    .map((name) => path.join(place, name))
+    .filter((file) => isThere(file, true));
 }
 
 /** The app's folders that are kept on this machine's system. */
@@ -89,7 +108,14 @@ function isInside(folder: string, outer: string): boolean {
 
 /** The apps whose folders `--apps` looks for (to watch: those whose sessions are watched), for the message when none is found. */
 export function appsLookedFor(how: { watching?: boolean } = {}): string {
-  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || importer.sessionLogs === true))
+  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || isWatched(importer)))
+    .map((importer) => importer.name)
+    .join(", ");
+}
+
+/** The apps whose databases watching imports again as they change (Importer.watchedDatabase), for `mnemo watch --help`. */
+export function databasesWatched(): string {
+  return IMPORTERS.filter((importer) => importer.watchedDatabase === true)
     .map((importer) => importer.name)
     .join(", ");
 }

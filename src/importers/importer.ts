@@ -95,6 +95,14 @@ export interface Importer {
    */
   database?: DatabaseReader;
   /**
+   * For a database format: the app writes its chats into the database as they go on (OpenCode's
+   * opencode.db), so a watched folder imports it again once it (or its `-wal`) has changed and then
+   * held still, at most once per a time growing with its size (core/jobs/watch-sessions.ts). Its files
+   * are those named by its `extensions` that are no session log's (`.json`, `.jsonl`). Not Cursor's:
+   * its state.vscdb is rewritten every few seconds with the editor's state (src/README.md).
+   */
+  watchedDatabase?: boolean;
+  /**
    * For a database format: the sqlite3 command, run with the app closed, that copies the chats alone
    * into a smaller database, said of a database over the size mnemo reads (sqlite.ts).
    */

@@ -103,6 +103,25 @@ export function isSessionFileName(name: string): boolean {
   return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName === name);
 }
 
+/** Whether a format's database is imported again as it changes (Importer.watchedDatabase). */
+export function isWatchedDatabase(format: string): boolean {
+  return IMPORTERS.find((entry) => entry.id === format)?.watchedDatabase === true;
+}
+
+/** The endings of watched databases' files (those no session log has: `opencode.db`), each with its format, lower-cased once. */
+let databaseEndings: { ending: string; importer: Importer }[] | undefined;
+
+/** The format of a database to watch a file by this name may be: named by an ending of its format that no session log has (`opencode.db`). */
+export function watchedDatabaseOf(name: string): Importer | undefined {
+  databaseEndings ??= IMPORTERS.filter((importer) => importer.watchedDatabase === true).flatMap((importer) =>
+    importer.extensions
+      .filter((ending) => ending !== "" && !isSessionFileName(ending))
+      .map((ending) => ({ ending: ending.toLowerCase(), importer })),
+  );
+  const lower = name.toLowerCase();
+  return databaseEndings.find(({ ending }) => lower.endsWith(ending))?.importer;
+}
+
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */
 export function recognise(sample: Sample): { importer: Importer; match: Match } | undefined {
   for (const importer of IMPORTERS) {

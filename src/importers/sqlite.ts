@@ -230,7 +230,8 @@ async function readAll(source: ByteSource): Promise<Buffer> {
   return bytes.subarray(0, length);
 }
 
-function gigabytes(bytes: number): string {
+/** A size as the refusal of a database says it: "1.5 GB". */
+export function gigabytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import initSqlJs from "sql.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BIN, isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
 
@@ -507,4 +508,127 @@ it("a resumed Claude Code session already there when watching begins is stored o
   } finally {
     expect(await stop(watch.child)).toBe(0);
   }
+});
+
+describe("mnemo watch on the databases apps write their chats into", () => {
+  const OPENCODE_WAL = path.join(EXPORTS, "opencode-db", "wal");
+  const CLAUDE_SESSION = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");
+  const imported = (file: string, format: string, outcome: string) => new RegExp(`From .*${file} \\(${format}\\): ${outcome}$`, "m");
+
+  /** A prompt written into Goose's sessions.db as Goose writes it: a row of `messages`, the session's time moved on. */
+  async function gooseGoesOn(file: string, text: string): Promise<void> {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(fs.readFileSync(file));
+    db.run(
+      "INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp, metadata_json) VALUES ('20251108_1', 'user', ?, 1762600000, '2025-11-08 11:06:40', '{\"userVisible\":true,\"agentVisible\":true}')",
+      [JSON.stringify([{ type: "text", text }])],
+    );
+    fs.writeFileSync(file, db.export());
+    db.close();
+  }
+
+  it("imports each at first, again once a message written into it (or its -wal) has held still, and not again unchanged after a restart", async () => {
+    const watched = tempDir("mnemo-app-data-");
+    const opencode = path.join(watched, "opencode", "opencode.db");
+    const goose = path.join(watched, "goose", "sessions", "sessions.db");
+    fs.mkdirSync(path.dirname(opencode));
+    // OpenCode's database as written at its last checkpoint: its -wal comes later.
+    fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db"), opencode);
+    fs.mkdirSync(path.dirname(goose), { recursive: true });
+    fs.copyFileSync(path.join(EXPORTS, "goose", "sessions", "sessions.db"), goose);
+    fs.cpSync(path.join(EXPORTS, "zed", "threads"), path.join(watched, "zed", "threads"), { recursive: true });
+    fs.mkdirSync(path.join(watched, "anythingllm-desktop", "storage"), { recursive: true });
+    fs.copyFileSync(
+      path.join(EXPORTS, "anythingllm", "anythingllm.db"),
+      path.join(watched, "anythingllm-desktop", "storage", "anythingllm.db"),
+    );
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    let watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    try {
+      // Each is imported once it has held still for half a second, seen twice: a few seconds.
+      await vi.waitFor(
+        () => {
+          expect(watch.log()).toMatch(imported("opencode.db", "opencode", "Imported 1 new conversation"));
+          expect(watch.log()).toMatch(imported("sessions.db", "goose", "Imported \\d+ new conversations"));
+          expect(watch.log()).toMatch(imported("threads.db", "zed", "Imported \\d+ new conversations"));
+          expect(watch.log()).toMatch(imported("anythingllm.db", "anythingllm", "Imported \\d+ new conversations"));
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+      const messagesOf = async (title: string) => {
+        const listed = JSON.parse((await runCli(["--json", "chats", "list", "--title", title], { env })).stdout) as {
+          items: { title: string; messageCount: number }[];
+        };
+        return listed.items.find((item) => item.title === title)?.messageCount ?? 0;
+      };
+      const before = await messagesOf("Ferry timetable importer");
+      expect(before).toBeGreaterThan(0);
+      // OpenCode writes into the -wal beside the file, which stays as it was until a checkpoint.
+      fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db-wal"), `${opencode}-wal`);
+      await vi.waitFor(() => expect(watch.log()).toMatch(imported("opencode.db", "opencode", "Imported 1 new conversation, 1 updated")), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      await gooseGoesOn(goose, "And the timetable of the Trafaria ferry?");
+      // The one session that grew is stored again, the others left as they are (nothing of theirs embedded again).
+      await vi.waitFor(
+        () => expect(watch.log()).toMatch(imported("sessions.db", "goose", "Imported 1 updated conversation; \\d+ unchanged")),
+        {
+          timeout: 60_000,
+          interval: 250,
+        },
+      );
+      expect(await messagesOf("Ferry timetable importer")).toBe(before + 1);
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // A restart imports only what changed meanwhile: a new session beside the databases, not them.
+    fs.mkdirSync(path.join(watched, "projects"));
+    fs.copyFileSync(CLAUDE_SESSION, path.join(watched, "projects", path.basename(CLAUDE_SESSION)));
+    watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    try {
+      await vi.waitFor(() => expect(watch.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      expect(watch.log()).not.toMatch(/From .*\.db /);
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // Four databases imported, two changes, then a restart: each held still for half a second and seen twice.
+  }, 120_000);
+
+  it("a database over the size mnemo reads is said once, not at each change", async () => {
+    const watched = tempDir("mnemo-app-data-");
+    const huge = path.join(watched, "opencode.db");
+    fs.copyFileSync(path.join(EXPORTS, "opencode-db", "opencode.db"), huge);
+    fs.truncateSync(huge, 1.5 * 1024 ** 3); // sparse: no disk used
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    const refusal =
+      /opencode\.db: the database is 1\.5 GB, over the 1\.0 GB mnemo reads: not watched\. Copy the chats alone into a smaller database and import that, with the app closed: sqlite3 opencode\.db/;
+    try {
+      await vi.waitFor(() => expect(watch.log()).toMatch(refusal), { timeout: 60_000, interval: 250 });
+      // OpenCode goes on writing; each session beside it is imported once the database's change has been looked at.
+      const tideapp = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+      for (const [index, [size, source]] of (
+        [
+          [1.6, CLAUDE_SESSION],
+          [1.7, tideapp],
+        ] as const
+      ).entries()) {
+        fs.truncateSync(huge, Math.round(size * 1024 ** 3));
+        const session = path.join(watched, `project-${index}`, path.basename(source));
+        fs.mkdirSync(path.dirname(session));
+        fs.copyFileSync(source, session);
+        await vi.waitFor(() => expect(watch.log()).toMatch(new RegExp(`project-${index}.*\\(claude-code\\): Imported 1`)), {
+          timeout: 60_000,
+          interval: 250,
+        });
+      }
+      expect(watch.log().split("mnemo reads: not watched")).toHaveLength(2);
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+  });
 });

@@ -54,13 +54,42 @@ describe("the apps' folders", () => {
     expect(foundApps({ platform: "darwin", env: { HOME: home } }).find((app) => app.name === "Zed")?.folder).toBe(
       path.join(home, "Library", "Application Support", "Zed", "threads", "threads.db"),
     );
-    // Cursor's folder is imported, not watched: Cline's tasks in it are watched on their own.
+    // Cursor's folder is imported, not watched: Cline's tasks in it are watched on their own. The apps'
+    // databases written as they go on are watched, each the one file found (Importer.watchedDatabase).
     expect(
       foundApps({ platform: "linux", env: { HOME: home } }, { watching: true }).map((app) => [app.name, path.relative(home, app.folder)]),
     ).toEqual([
       ["Claude Code", path.join(".claude", "projects")],
       ["Codex", path.join(".codex", "sessions")],
       ["Cline", path.join(".config", "Cursor", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks")],
+      ["AnythingLLM", path.join(".config", "anythingllm-desktop", "storage", "anythingllm.db")],
+      ["Zed", path.join(".local", "share", "zed", "threads", "threads.db")],
+    ]);
+  });
+
+  it("watched are an app's session folders, and of an app that writes a database its database alone, not the folder around it", async () => {
+    const home = tempDir("mnemo-apps-");
+    const data = path.join(home, ".local", "share");
+    // OpenCode's folder: opencode.db beside the storage files of before 1.2, which an import reads and a watch would detect at each start.
+    await mkdir(path.join(data, "opencode", "storage", "part"), { recursive: true });
+    await writeFile(path.join(data, "opencode", "opencode.db"), "");
+    // Goose writes session logs too: its folder, with sessions.db in it.
+    await mkdir(path.join(data, "goose", "sessions"), { recursive: true });
+    // Zed's text threads are imported, not watched; its threads.db is.
+    await mkdir(path.join(data, "zed", "conversations"), { recursive: true });
+    await mkdir(path.join(data, "zed", "threads"), { recursive: true });
+    await writeFile(path.join(data, "zed", "threads", "threads.db"), "");
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    expect(foundApps(machine).map((app) => [app.name, path.relative(data, app.folder)])).toEqual([
+      ["OpenCode", "opencode"],
+      ["Zed", path.join("zed", "threads", "threads.db")],
+      ["Zed", path.join("zed", "conversations")],
+      ["Goose", path.join("goose", "sessions")],
+    ]);
+    expect(foundApps(machine, { watching: true }).map((app) => [app.name, path.relative(data, app.folder)])).toEqual([
+      ["OpenCode", path.join("opencode", "opencode.db")],
+      ["Zed", path.join("zed", "threads", "threads.db")],
+      ["Goose", path.join("goose", "sessions")],
     ]);
   });
 

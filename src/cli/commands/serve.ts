@@ -31,7 +31,10 @@ export function registerServe(program: Command): void {
       "-w, --watch <folder...>",
       "import each new chat export that appears in <folder>, and coding agents' sessions below it as they go on (as the default user)",
     )
-    .option("--watch-apps", "also the folders where coding agents on this machine keep their sessions, found as it starts")
+    .option(
+      "--watch-apps",
+      "also the folders (or databases) where coding agents and chat apps on this machine keep their sessions, found as it starts (`mnemo watch --help` lists them)",
+    )
     .option("--log-file <file>", "write what it logs to <file>, each line with its time, instead of to stderr (as `mnemo service` runs it)")
     .action(
       action(async (session, options: ServeOptions) => {

@@ -33,7 +33,10 @@ export function registerService(program: Command): void {
         "also import each new chat export that appears in <folder>, and coding agents' sessions below it",
       ),
     )
-    .option("--watch-apps", "also the sessions of the coding agents found on this machine each time it starts (Claude Code, Codex…)")
+    .option(
+      "--watch-apps",
+      "also the sessions of the coding agents found on this machine each time it starts (Claude Code, Codex, OpenCode…: `mnemo watch --help` lists them)",
+    )
     .action(action(async (session, options: InstallOptions) => install(session, options)));
 
   service

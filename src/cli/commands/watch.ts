@@ -7,20 +7,46 @@ import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
+/** What `--apps` follows, from the registry (the core, which --help alone does not load: only help for this command does). */
+function watchHelp(apps: { sessions: string; databases: string } | undefined): string {
+  if (!apps) return "";
+  return `
+--apps watches the folders of these apps found on this machine:
+  ${apps.sessions}
+A session file is imported again once it has paused (--session-settle); the databases of
+${apps.databases} once they and their -wal have held as long, at most once per 0.5 s per MB
+of them (each import reads one whole); one over 1 GB is said once, not read. Cursor's databases
+are imported (\`mnemo import --apps\`), not watched: the editor rewrites them every few seconds.`;
+}
+
 export function registerWatch(program: Command): void {
+  let apps: { sessions: string; databases: string } | undefined;
+  program.hook("preSubcommand", async (_program, command) => {
+    if (command.name() !== "watch") return;
+    const core = await import("../../core/index.js");
+    apps = { sessions: core.appsLookedFor({ watching: true }), databases: core.databasesWatched() };
+  });
   program
     .command("watch")
     .description(
-      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, and coding agents' sessions (~/.claude/projects, ~/.codex/sessions) as they go on, until Ctrl-C (`mnemo service install --watch` does it at every login)",
+      "import each new chat export (`mnemo import --help` lists the formats) that appears in a folder such as ~/Downloads, once it has finished downloading, and coding agents' sessions (~/.claude/projects, ~/.codex/sessions, OpenCode's opencode.db) as they go on, until Ctrl-C (`mnemo service install --watch` does it at every login)",
     )
     .argument("[folders...]", "folders to watch")
-    .option("--apps", "also the folders where coding agents on this machine keep their sessions (Claude Code, Codex, Gemini CLI…)")
+    .option(
+      "--apps",
+      "also the folders (or databases) where coding agents and chat apps on this machine keep their sessions (help lists them)",
+    )
     .option(
       "--settle <seconds>",
       "how long a file's size and time must hold before it is imported (a slow network share may need more)",
       "3",
     )
-    .option("--session-settle <seconds>", "how long a coding agent's session must pause before it is imported again", "30")
+    .option(
+      "--session-settle <seconds>",
+      "how long a coding agent's session (or an app's database) must pause before it is imported again",
+      "30",
+    )
+    .addHelpText("after", () => watchHelp(apps))
     .action(
       action(async (session, folders: string[], options: { settle: string; sessionSettle: string; apps?: boolean }) => {
         const stableMs = parseSeconds("--settle", options.settle) * 1000;

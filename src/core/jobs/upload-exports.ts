@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { checkPlatform } from "../../importers/index.js";
+import { checkPlatform, MAX_DATABASE_BYTES, startsAsSqlite, withWal } from "../../importers/index.js";
 import type { ImportJob } from "../../schemas/imports.js";
 import { AppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
@@ -41,10 +41,13 @@ export async function uploadExports(service: MnemoService, paths: string[], opti
 }
 
 async function uploadOne(service: MnemoService, file: string, options: UploadExportsOptions): Promise<ImportSummary> {
-  const { size, mtimeMs } = fs.statSync(file);
+  const stat = fs.statSync(file);
+  const withItsWal = databaseWithWal(file, stat.size);
+  const size = withItsWal?.length ?? stat.size;
   let sent = 0;
   async function* read(): AsyncIterable<Uint8Array> {
-    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
+    const chunks = withItsWal ? [withItsWal] : fs.createReadStream(file, { highWaterMark: 1024 * 1024 });
+    for await (const chunk of chunks) {
       sent += (chunk as Buffer).length;
       options.onUpload?.({ file, sent, total: size });
       yield chunk as Buffer;
@@ -53,7 +56,7 @@ async function uploadOne(service: MnemoService, file: string, options: UploadExp
   let job = await service.imports.upload(read(), {
     filename: file,
     size,
-    lastModified: Math.floor(mtimeMs), // a conversation without a date takes the file's, as it would here
+    lastModified: Math.floor(stat.mtimeMs), // a conversation without a date takes the file's, as it would here
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
   });
@@ -110,6 +113,26 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
     for (const id of summary.importIds) if (!total.importIds.includes(id)) total.importIds.push(id);
   }
   return total;
+}
+
+/**
+ * A database with a -wal beside it (OpenCode's, Zed's, while the app runs): its committed pages applied,
+ * as the importer applies them on disk, since the server is sent one file and would miss the latest
+ * chats (a watched opencode.db's, until OpenCode checkpoints). Undefined for any other file.
+ */
+function databaseWithWal(file: string, size: number): Buffer | undefined {
+  const wal = `${file}-wal`;
+  const walSize = fs.statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
+  // One over the size mnemo reads goes as it is, for the server to refuse as it refuses any.
+  if (walSize === 0 || size + walSize > MAX_DATABASE_BYTES) return undefined;
+  const prefix = Buffer.alloc(16);
+  const fd = fs.openSync(file, "r");
+  try {
+    fs.readSync(fd, prefix, 0, prefix.length, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return startsAsSqlite(prefix) ? withWal(fs.readFileSync(file), fs.readFileSync(wal)) : undefined;
 }
 
 function isUploadable(path: string): boolean {

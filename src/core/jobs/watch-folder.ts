@@ -23,7 +23,8 @@ import { exportFormat, fileSignature, sessionWatch } from "./watch-sessions.js";
  *   also those that arrived while nothing watched.
  * - Once per content: the SHA-256 of each imported file is kept in the data dir (`watch.json`), so a
  *   second download of the same export ("export (1).zip") is not imported again.
- * - Coding agents' session logs below the folder are imported as they change (watch-sessions.ts).
+ * - Coding agents' session logs below the folder are imported as they change, and the databases apps
+ *   write their chats into (watch-sessions.ts); the folder may be such a database itself (Zed's threads.db).
  * - One watch.json for every watcher on the store, in this process or another (a terminal's `mnemo
  *   watch` beside the service's): it is read as it stands when needed, and each change is written
  *   under its lock into what the file holds then (changeState), never a copy kept in memory.
@@ -37,6 +38,7 @@ const CANDIDATE = /^[^.].*\.(?:zip|json)$/i;
 const KEEP_IMPORTS = 1_000;
 
 export interface WatchOptions {
+  /** The folder, or an app's one database file (`--apps`: Zed's threads.db). */
   folder: string;
   /** The data dir's watch.json. */
   stateFile: string;
@@ -123,6 +125,12 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   let unreadableSaid = false;
   const startingPoint = async (): Promise<Set<string> | undefined> => {
     if (present) return present;
+    // An app's one database (Zed's threads.db, `--apps`): watched as the sessions' watcher watches databases, no exports beside it.
+    if (fs.statSync(folder, { throwIfNoEntry: false })?.isFile()) {
+      options.log.notice(`Watching ${folder} for ${options.sessionsOf ?? "its app"}'s chats, imported as they change`);
+      present = new Set();
+      return present;
+    }
     const listed = listCandidates(folder);
     if (!listed) {
       // Said once: a folder it may not read would otherwise be watched in silence, its sessions never imported.

@@ -1,6 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isSessionFileName, isSessionLog, openExport, type ExportFormat } from "../../importers/index.js";
+import {
+  gigabytes,
+  isSessionFileName,
+  isSessionLog,
+  isWatchedDatabase,
+  MAX_DATABASE_BYTES,
+  SMALLER_DATABASE,
+  watchedDatabaseOf,
+  openExport,
+  type ExportFormat,
+} from "../../importers/index.js";
 import { isAppError } from "../../shared/errors.js";
 import type { ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead } from "./import-outcome.js";
@@ -19,6 +29,11 @@ import { resumption } from "./resumed-sessions.js";
  *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
  *   folder may hold thousands of other .json files: each is detected once per signature (`passed`,
  *   from a sample of its start), and at most MAX_FILES are looked at.
+ * - Databases an app writes its chats into as they go on (Importer.watchedDatabase: opencode.db,
+ *   Goose's sessions.db…), by the names their formats give them, or the one a watched path is (Zed's
+ *   threads.db): imported again once the file and its `-wal` (where the app writes first) have held
+ *   still, and at most once per DATABASE_MS_PER_MB of its size, as each re-import loads it whole. One
+ *   over the size mnemo reads is said once, then left alone.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
  * - A Claude Code session resumed into a new file (resumed-sessions.ts): a file another in its folder
@@ -32,6 +47,12 @@ import { resumption } from "./resumed-sessions.js";
 const MAX_DEPTH = 6;
 /** At most this many files are looked at in a folder tree: a watched ~/Downloads may hold a whole project. */
 const MAX_FILES = 100_000;
+/**
+ * A database is imported again at most once per this long per MB of it (and its -wal): a re-import
+ * loads it whole, and one of a generated 100 MB opencode.db whose chats were all stored took 2.3 s of
+ * a core in the watcher (src/README.md), so watching costs at most ~5% of a core, however often the app writes.
+ */
+const DATABASE_MS_PER_MB = 500;
 
 export interface SessionWatchOptions {
   folder: string;
@@ -54,9 +75,10 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
   const seen = new Map<string, { signature: string; since: number }>();
   /** Files looked at and not imported (another format), by signature: looked at again when they change. */
   const passed = new Map<string, string>();
+  const databases = databaseWatch(options);
   return async (now) => {
     const imported = options.imported();
-    for (const { file, signature } of sessionFiles(options.folder)) {
+    for (const { file, signature, bytes } of sessionFiles(options.folder)) {
       if (imported[file] === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
       if (known?.signature !== signature) {
@@ -64,11 +86,50 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
         continue;
       }
       if (now - known.since < options.stableMs) continue;
+      if (bytes !== undefined) {
+        const done = await databases(file, signature, bytes, now);
+        if (done === "later") continue;
+        seen.delete(file);
+        if (done === "passed") passed.set(file, signature);
+        continue;
+      }
       seen.delete(file);
       const format = await exportFormat(file);
       if (format === undefined || !isSessionLog(format)) passed.set(file, signature);
       else await importSession(file, format, signature, options);
     }
+  };
+}
+
+/**
+ * A database that has held still: imported unless too large to read (said once) or imported too
+ * recently for its size ("later": looked at again on the next look); "passed" when no watched format's.
+ */
+function databaseWatch(options: SessionWatchOptions) {
+  /** Each database's format, detected once (detection loads it whole too). */
+  const formats = new Map<string, ExportFormat | undefined>();
+  /** When each database was last imported by this watcher. */
+  const importedAt = new Map<string, number>();
+  /** Databases over the size mnemo reads, said once. */
+  const refused = new Set<string>();
+  return async (file: string, signature: string, bytes: number, now: number): Promise<"imported" | "passed" | "later"> => {
+    if (bytes > MAX_DATABASE_BYTES) {
+      const command = watchedDatabaseOf(path.basename(file))?.smallerDatabase;
+      if (!refused.has(file))
+        options.log.warn(
+          `${file}: the database is ${gigabytes(bytes)}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads: not watched. ${SMALLER_DATABASE}${command === undefined ? "" : `, with the app closed: ${command}`}`,
+        );
+      refused.add(file);
+      return "passed";
+    }
+    refused.delete(file);
+    if (now - (importedAt.get(file) ?? -Infinity) < (bytes / 1024 ** 2) * DATABASE_MS_PER_MB) return "later";
+    if (!formats.has(file)) formats.set(file, await exportFormat(file));
+    const format = formats.get(file);
+    if (format === undefined || !isWatchedDatabase(format)) return "passed";
+    await importSession(file, format, signature, options);
+    importedAt.set(file, Date.now());
+    return "imported";
   };
 }
 
@@ -134,9 +195,23 @@ export function fileSignature(info: fs.Stats): string {
   return `${info.size}:${Math.round(info.mtimeMs)}`;
 }
 
-/** The files below the folder that may be session logs (`.jsonl`, `.json`, Aider's history), with their size and time. */
-function sessionFiles(folder: string): { file: string; signature: string }[] {
-  const found: { file: string; signature: string }[] = [];
+/**
+ * The files below the folder that may be session logs (`.jsonl`, `.json`, Aider's history) or watched
+ * databases, with their size and time; a database's with its -wal's, and its bytes. A watched path
+ * that is a file (Zed's threads.db) is that database alone.
+ */
+function sessionFiles(folder: string): { file: string; signature: string; bytes?: number }[] {
+  const found: { file: string; signature: string; bytes?: number }[] = [];
+  const add = (at: string, name: string) => {
+    const database = watchedDatabaseOf(name) !== undefined;
+    if (!database && !isSessionFileName(name)) return;
+    const info = fs.statSync(at, { throwIfNoEntry: false });
+    if (!info) return;
+    if (!database) return void found.push({ file: at, signature: fileSignature(info) });
+    const wal = fs.statSync(`${at}-wal`, { throwIfNoEntry: false });
+    const signature = wal ? `${fileSignature(info)}+${fileSignature(wal)}` : fileSignature(info);
+    found.push({ file: at, signature, bytes: info.size + (wal?.size ?? 0) });
+  };
   const walk = (dir: string, depth: number) => {
     let entries: fs.Dirent[];
     try {
@@ -148,12 +223,10 @@ function sessionFiles(folder: string): { file: string; signature: string }[] {
       if (found.length >= MAX_FILES) return;
       const at = path.join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith(".") && entry.name !== "node_modules") walk(at, depth + 1);
-      else if (entry.isFile() && isSessionFileName(entry.name)) {
-        const info = fs.statSync(at, { throwIfNoEntry: false });
-        if (info) found.push({ file: at, signature: fileSignature(info) });
-      }
+      else if (entry.isFile()) add(at, entry.name);
     }
   };
-  walk(folder, 0);
+  if (fs.statSync(folder, { throwIfNoEntry: false })?.isFile()) add(folder, path.basename(folder));
+  else walk(folder, 0);
   return found;
 }

@@ -14,6 +14,7 @@ export const anythingLlm: Importer = {
     "AnythingLLM keeps every workspace's chats in storage/anythingllm.db: pass the desktop app's storage folder (~/Library/Application Support/anythingllm-desktop/storage on macOS, %APPDATA%\\anythingllm-desktop\\storage on Windows, ~/.config/anythingllm-desktop/storage on Linux) or, for Docker, the folder mounted on /app/server/storage. Without the folder, Settings → Workspace Chats → Export → JSON gives each workspace's chats, threads together.",
   extensions: [".json", "anythingllm.db"],
   appFolders: [{ appData: "anythingllm-desktop/storage/anythingllm.db", file: true }],
+  watchedDatabase: true,
   detect: (sample) => (isDatabase(sample) || EXPORT_KEYS.every((key) => sample.keys.has(key)) ? {} : undefined),
   // The chats the app shows (include = 1), their workspaces and threads: not its documents' tables.
   smallerDatabase:

@@ -15,6 +15,7 @@ export const crush: Importer = {
   accepts: "a project's .crush folder, or the crush.db database in it",
   howToGet:
     "Crush keeps each project's sessions in .crush/crush.db in the project's folder: pass that .crush folder (or the data_directory you set), or let --apps find every project's, as ~/.local/share/crush/projects.json lists them; what Crush has not yet written into the database, in the crush.db-wal beside it, is read too.",
+  watchedDatabase: true,
   extensions: ["crush.db"],
   appFolders: [
     { xdgData: "crush/projects.json", listed: projectDatabases },

@@ -13,7 +13,8 @@ export const goose: Importer = {
     "Goose keeps every session on disk, in sessions.db since 1.10 and as a .jsonl file each before it: pass ~/.local/share/goose/sessions (on Windows, %APPDATA%\\Block\\goose\\data\\sessions).",
   extensions: [".jsonl", "sessions.db"],
   appFolders: [{ xdgData: "goose/sessions" }, { appData: "Block/goose/data/sessions", only: "win32" }],
-  sessionLogs: true, // the .jsonl files; the database is read again when it changes, as any file is
+  sessionLogs: true, // the .jsonl files, before 1.10
+  watchedDatabase: true,
   // The file's first line, its metadata (storage.rs SessionMetadata) or, in the first versions' files, a
   // message; or the database's two tables.
   detect: (sample) => (isMetadata(sample) || isFirstMessage(sample) || isDatabase(sample) ? {} : undefined),

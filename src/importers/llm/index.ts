@@ -13,6 +13,7 @@ export const llm: Importer = {
   accepts: "its logs.db database, or the folder holding it",
   howToGet:
     "Simon Willison's llm command logs every prompt and response in logs.db (`llm logs path` prints where): pass it, from ~/.config/io.datasette.llm on Linux, ~/Library/Application Support/io.datasette.llm on macOS, %APPDATA%\\io.datasette.llm on Windows, or the folder $LLM_USER_PATH names when set.",
+  watchedDatabase: true,
   extensions: ["logs.db"],
   appFolders: [{ appData: "io.datasette.llm/logs.db", file: true }],
   detect: (sample) => (isDatabase(sample) ? {} : undefined),

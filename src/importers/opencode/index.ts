@@ -18,6 +18,7 @@ export const opencode: Importer = {
     "OpenCode keeps every session on disk, in ~/.local/share/opencode/opencode.db since 1.2 and as JSON files in ~/.local/share/opencode/storage before it: pass ~/.local/share/opencode (on Windows, .local\\share\\opencode in your user folder); what OpenCode has not yet written into the database, in the opencode.db-wal beside it, is read too.",
   extensions: [".json", "opencode.db"],
   appFolders: [{ xdgData: "opencode" }],
+  watchedDatabase: true, // OpenCode writes only there since 1.2
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) || isDatabase(sample) ? {} : undefined),
   // Its texts and tool calls without the tools' output (state), all mnemo reads of them.
   smallerDatabase:

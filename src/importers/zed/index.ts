@@ -25,6 +25,7 @@ export const zed: Importer = {
     { home: ".config/zed/conversations", only: "darwin" },
     { home: "AppData/Local/Zed/conversations", only: "win32" },
   ],
+  watchedDatabase: true,
   detect: (sample) => (isDatabase(sample) || isTextThread(sample) ? {} : undefined),
   database: async function* (db) {
     yield* (await import("./database.js")).zedThreadRows(db);

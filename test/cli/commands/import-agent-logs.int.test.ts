@@ -155,6 +155,30 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     }
   });
 
+  it("watch --apps watches an app's one database file (Zed's threads.db) and imports it", async () => {
+    const home = tempDir();
+    const threads = path.join(home, ".local", "share", "zed", "threads");
+    await cp(path.join(EXPORTS, "zed", "threads"), threads, { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    // Until Ctrl-C: a child process of its own, stopped once the database, held still for half a second, is imported.
+    const child = spawn(process.execPath, [BIN, "watch", "--apps", "--session-settle", "0.5"], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let log = "";
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const file = path.join(threads, "threads.db");
+    try {
+      await vi.waitFor(() => expect(log).toMatch(/From .*threads\.db \(zed\): Imported \d+ new conversations$/m), { timeout: 60_000 });
+      expect(log).toContain(`Watching the sessions of Zed (~/.local/share/zed/threads/threads.db)`);
+      expect(log).toContain(`Watching ${file} for Zed's chats, imported as they change`);
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
+  });
+
   it("watch --apps says which app's folder it may not read, where it had watched it in silence", async () => {
     const home = tempDir();
     const store = tempDir();

@@ -286,6 +286,19 @@ describe("mnemo import", () => {
     expect(original.new).toBe(3);
   });
 
+  it("--remote sends a database with what its -wal holds applied (OpenCode's while it runs, as a watch beside the service sends it)", async () => {
+    const served = await serveStore();
+    try {
+      const file = path.join(EXPORTS, "opencode-db", "wal", "opencode.db");
+      const dry = await runCli(["--json", "import", "--dry-run", file], { env: served.env });
+      expect(dry.code, dry.stderr).toBe(0);
+      // The file alone holds one session: the WAL renames it and adds a second.
+      expect(JSON.parse(dry.stdout)).toMatchObject({ new: 2, comparedWithStore: true, dryRun: true });
+    } finally {
+      await served.stop();
+    }
+  });
+
   it("--remote sends each export whole to the server's upload endpoint, which imports it as mnemo import does", async () => {
     const served = await serveStore();
     try {
