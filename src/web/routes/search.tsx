@@ -16,12 +16,14 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const { service } = c.get("session");
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
-    const limit = numberField(c.req.query("limit")) ?? 20;
+    const limit = numberOr(c.req.query("limit"), "limit", 20);
     const all = c.req.query("all") === "1";
     const period = periodOf(c.req.query("from"), c.req.query("to"));
     const [asked, info, queue] = await Promise.all([
       refusedAtField(
-        query ? () => service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request() }) : undefined,
+        query
+          ? () => service.search({ query, limit: limit.asked(), provider: platform || "all", includeUnrelated: all, ...period.request() })
+          : undefined,
       ),
       service.info(),
       queueOf(service, query),
@@ -31,7 +33,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         ctx={pageContext(c)}
         query={query}
         platform={platform}
-        limit={limit}
+        limit={limit.shown}
         all={all}
         period={period.shown}
         platforms={info.statistics.platforms}
@@ -48,12 +50,18 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const { service } = c.get("session");
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
-    const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
+    const maxTokens = numberOr(c.req.query("maxTokens"), "maxTokens", DEFAULT_RECALL_TOKENS);
     const period = periodOf(c.req.query("from"), c.req.query("to"));
     const [asked, queue] = await Promise.all([
       refusedAtField(
         query
-          ? () => service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request() })
+          ? () =>
+              service.recall({
+                query,
+                maxTokens: maxTokens.asked(),
+                ...(platform ? { platform: platform as ChatPlatform } : {}),
+                ...period.request(),
+              })
           : undefined,
       ),
       queueOf(service, query),
@@ -62,7 +70,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
       <RecallPage
         ctx={pageContext(c)}
         query={query}
-        maxTokens={maxTokens}
+        maxTokens={maxTokens.shown}
         platform={platform}
         period={period.shown}
         result={asked.result}
@@ -86,6 +94,21 @@ function periodOf(
 ): { shown: Period; request: () => { dateFrom?: string; dateTo?: string } } {
   const shown = { from: from?.trim() ?? "", to: to?.trim() ?? "" };
   return { shown, request: () => localDayBounds(shown.from || undefined, shown.to || undefined, undefined) };
+}
+
+/**
+ * A number field of the form: what the form shows (the default for text that is no number, which a
+ * number field cannot show) and, as the period does, what is asked, refused at the field.
+ */
+function numberOr(value: string | undefined, name: string, fallback: number): { shown: number; asked: () => number } {
+  const asked = () => numberField(value, name) ?? fallback;
+  let shown = fallback;
+  try {
+    shown = asked();
+  } catch {
+    // shown as the default; refused when asked
+  }
+  return { shown, asked };
 }
 
 /** The form's fields by the API's names for them. */
