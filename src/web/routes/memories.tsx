@@ -7,7 +7,7 @@ import { plural } from "../format.js";
 import { field, fields, fileField, numberField, pageParam, rawField, readForm } from "../forms.js";
 import { localPath, type WebEnv } from "../guard.js";
 import { done, pageContext, trashed } from "../page-context.js";
-import { HistoryPage, MemoriesPage } from "../views/memories.js";
+import { HistoryPage, MemoriesPage, memoryAnchor } from "../views/memories.js";
 
 const PAGE_SIZE = 50;
 
@@ -78,7 +78,8 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
       ...(text !== undefined ? { text } : {}),
       ...(bucketId !== undefined ? { bucketId } : {}),
     });
-    return done(c, form, "memory" in result ? `Saved (version ${result.memory.version}).` : "Saved.");
+    const saved = "memory" in result ? `Saved (version ${result.memory.version}).` : "Saved.";
+    return done(c, form, saved, "/memories", memoryAnchor(c.req.param("id")));
   });
 
   web.post("/memories/bulk", page, async (c) => {

@@ -48,7 +48,13 @@ export function MemoriesPage(view: MemoriesView) {
     ...Object.fromEntries(view.memories.map((memory) => [editAction(memory), ["text"]])),
   };
   return (
-    <Layout title="Memories" page="memories" ctx={ctx} fieldForms={fieldForms}>
+    <Layout
+      title="Memories"
+      page="memories"
+      ctx={ctx}
+      fieldForms={fieldForms}
+      itemIds={view.memories.map((memory) => memoryAnchor(memory.id ?? ""))}
+    >
       <h1>{heading}</h1>
       <nav aria-label="Buckets">
         <ul class="bucket-list">
@@ -240,8 +246,10 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
   const action = editAction(memory);
   const editing = typedInto(ctx, action); // a refused edit, filled in again
   const excerpt = memory.text.length > 60 ? `${memory.text.slice(0, 60)}…` : memory.text;
+  // Just saved: the page opens here (its address's fragment), focused, with the message in it.
+  const saved = ctx.flash?.at === memoryAnchor(id) ? ctx.flash : undefined;
   return (
-    <li class="item select-item" id={`memory-${id}`}>
+    <li class="item select-item" id={memoryAnchor(id)} {...(saved ? { tabindex: -1, autofocus: true } : {})}>
       <input type="checkbox" name="ids" value={id} form="bulk" aria-label={`Select: ${excerpt}`} />
       <div class="body">
         <div class="item-head meta">
@@ -260,6 +268,11 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
           <img class="memory-image" src={sameOrigin(memory.image_url)} alt={memory.image_description ?? memory.text} loading="lazy" />
         ) : null}
         <MemoryText text={memory.text} />
+        {saved ? (
+          <p role="status" class="flash success">
+            {saved.text}
+          </p>
+        ) : null}
         <div class="actions">
           <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
@@ -301,6 +314,11 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
       </div>
     </li>
   );
+}
+
+/** The id of a memory's item in the list, the fragment of its address. */
+export function memoryAnchor(memoryId: string): string {
+  return `memory-${memoryId}`;
 }
 
 function editAction(memory: MemoryObject): string {
