@@ -349,6 +349,28 @@ describe("a memory's date", () => {
   });
 });
 
+describe("a new user", () => {
+  it("finds Add a memory open while they have none, and folded once they have one", async () => {
+    const added = JSON.parse((await runCli(["--json", "users", "add", "newcomer"], { env: server.env })).stdout) as { token: string };
+    const code = await fetch(`${server.url}/auth/code`, { method: "POST", headers: { authorization: `Bearer ${added.token}` } });
+    const own = await browser.newContext();
+    try {
+      const tab = await own.newPage();
+      await tab.goto(`${server.url}${((await code.json()) as { path: string }).path}`);
+      await tab.waitForURL(`${server.url}/memories`);
+      expect(await tab.locator("#new-text").isVisible()).toBe(true);
+      await tab.fill("#new-text", "My first memory");
+      await tab.getByRole("button", { name: "Add memory" }).click();
+      await tab.getByText("Memory added.").waitFor();
+      expect(await tab.locator("#new-text").isVisible()).toBe(false);
+      await tab.goto(`${server.url}/memories?bucket=1`);
+      expect(await tab.locator("#new-text").isVisible()).toBe(false);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("a saved edit", () => {
   it("returns to the memory edited far down the list, focused, with its message there, not to the top of the page", async () => {
     for (let i = 0; i < 25; i++) await api(server, "POST", "/api/memory", { text: `2025-04-01 Filler memory number ${i}` });

@@ -88,7 +88,14 @@ export function MemoriesPage(view: MemoriesView) {
           </a>
         ) : null}
       </form>
-      <AddMemory ctx={ctx} buckets={buckets} bucketId={view.bucketId} back={view.back} lostEdit={lostEdit(ctx, view.memories)} />
+      <AddMemory
+        ctx={ctx}
+        buckets={buckets}
+        bucketId={view.bucketId}
+        back={view.back}
+        lostEdit={lostEdit(ctx, view.memories)}
+        noneYet={buckets.every((bucket) => bucket.memoryCount === 0)}
+      />
       <MemoryList {...view} />
     </Layout>
   );
@@ -111,13 +118,15 @@ function AddMemory(props: {
   bucketId: number | undefined;
   back: string;
   lostEdit: string | undefined;
+  /** The user has no memory in any bucket: adding one is what they came to do. */
+  noneYet: boolean;
 }) {
   const typed = typedInto(props.ctx, "/memories").text ?? props.lostEdit;
   // A refused image (not an image, too large): the panel stays open with its description and bucket.
   const image = typedInto(props.ctx, "/memories/image");
   const imageBucket = Number(image.bucketId ?? props.bucketId ?? 1);
   return (
-    <details class="panel" open={typed !== undefined || image.bucketId !== undefined}>
+    <details class="panel" open={props.noneYet || typed !== undefined || image.bucketId !== undefined}>
       <summary>Add a memory</summary>
       {props.lostEdit !== undefined ? (
         <p class="meta">Your edit of a memory that is no longer here: add it as a new memory, or put the memory back from the Trash.</p>
