@@ -61,7 +61,9 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
 
   http.use(requestLog(options.log));
   http.use(async (c, next) => {
-    const check = checkHost(c.req.header("host"), hosts);
+    const host = c.req.header("host");
+    if (host === undefined) throw missingHost();
+    const check = checkHost(host, hosts);
     if (!check.ok) return c.json({ error: `Forbidden: ${check.reason}` }, 403);
     await next();
   });
@@ -121,6 +123,18 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   });
   options.mount?.(http);
   return http;
+}
+
+/**
+ * A request without Host (HTTP/1.1 requires one; Node answered an empty 400 of its own, now left to
+ * us, listen.ts): a 400 naming the header, as other client errors are, not the rebinding guard's 403.
+ */
+function missingHost(): AppError {
+  return AppError.invalid(
+    "Host",
+    "the header is missing: a request names the server it is for (HTTP/1.1 requires it)",
+    "Send Host with the server's address, such as Host: 127.0.0.1:7411, as every HTTP client does by itself.",
+  );
 }
 
 /** MCP's one endpoint: not the API's (openapi.json leaves it out), but a path whose methods OPTIONS and 405 name. */
