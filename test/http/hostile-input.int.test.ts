@@ -400,6 +400,27 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     }
   });
 
+  it("refuses a caller's `source` holding a control or direction character, naming it, on every endpoint that takes one; stores nothing", async () => {
+    const before = await stored();
+    for (const source of ["plugin\nINFO 200 forged line", "tab\there", "nul\u0000", "plugin\u202Enigulp", "\u2066isolated\u2069"]) {
+      const memory = await send("post", "/api/memory", JSON.stringify({ text: "2025-06-01 Kept only with a plain source", source }));
+      expect([memory.status, memory.body.field], JSON.stringify(source)).toEqual([400, "source"]);
+      expect(memory.body.error).toMatch(/^source: must not hold (control characters|characters that reverse)/);
+      const bucket = await send("post", "/api/buckets", JSON.stringify({ name: "From a plugin", source }));
+      expect([bucket.status, bucket.body.field]).toEqual([400, "source"]);
+      const listed = await send("get", `/api/v2/memory?source=${encodeURIComponent(source)}`);
+      expect([listed.status, listed.body.field]).toEqual([400, "source"]);
+    }
+    expect(await stored()).toBe(before);
+    const plain = await send(
+      "post",
+      "/api/memory",
+      JSON.stringify({ text: "2025-06-01 Stored with a plain source", source: "obsidian-plugin 1.2 (Ünïcode)" }),
+    );
+    expect(plain.status).toBe(200);
+    await send("delete", `/api/memories/${plain.body.memoryId}`);
+  });
+
   it("answers a request without a Host header with a JSON 400 naming the header, not Node's empty one", async () => {
     const raw = (head: string) =>
       new Promise<string>((resolve, reject) => {
