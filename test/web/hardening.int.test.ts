@@ -308,8 +308,18 @@ describe("query parameters typed into the address", () => {
       "/memories?bucket=abc": 'Bucket: must be a number, not "abc"',
       "/search?q=tram&limit=abc": 'Results: must be a number, not "abc"',
       "/recall?q=tram&maxTokens=12x": 'Max tokens: must be a number, not "12x"',
+      // Said at the form's field by the page's own label, not as an error page in the API's words.
+      "/search?q=%E2%80%8B":
+        "Words or a question: must not be empty: it holds only invisible characters (such as zero-width spaces or control characters)",
+      [`/recall?q=${"a".repeat(4001)}`]: "What do you want to remember?: must be at most 4000 characters",
+      "/recall?q=tram&platform=myspace": 'Platform: must be one of "chatgpt", "claude", "typingmind", not "myspace"',
     };
-    for (const [path, alert] of Object.entries(said)) expect(await pageAt(browser, path), path).toMatchObject({ status: 400, alert });
+    for (const [path, alert] of Object.entries(said)) {
+      const page = await pageAt(browser, path);
+      expect(page, path).toMatchObject({ status: 400, alert });
+      // Search and Recall say it at the form, which stays to correct it.
+      if (!path.startsWith("/memories")) expect(page.html, path).toContain('<p id="form-error" role="alert"');
+    }
     for (const path of [
       "/memories?page=abc",
       "/memories?page=99999999999999999999",

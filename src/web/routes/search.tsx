@@ -24,6 +24,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         query
           ? () => service.search({ query, limit: limit.asked(), provider: platform || "all", includeUnrelated: all, ...period.request() })
           : undefined,
+        "Words or a question",
       ),
       service.info(),
       queueOf(service, query),
@@ -63,6 +64,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
                 ...period.request(),
               })
           : undefined,
+        "What do you want to remember?",
       ),
       queueOf(service, query),
     ]);
@@ -118,8 +120,11 @@ const FORM_FIELDS: Record<string, RefusedInput["field"]> = {
   limit: "limit",
   maxTokens: "maxTokens",
   provider: "platform",
+  platform: "platform",
+  query: "q",
 };
-const FORM_LABELS: Record<RefusedInput["field"], string> = {
+/** Labels as the form shows them; the question's is the page's own (`refusedAtField`). */
+const FORM_LABELS: Record<Exclude<RefusedInput["field"], "q">, string> = {
   from: "From",
   to: "To",
   limit: "Results",
@@ -132,14 +137,18 @@ const FORM_LABELS: Record<RefusedInput["field"], string> = {
  * after the other, a number past the limit typed into the URL) rather than as an error page. Nothing
  * when nothing is asked (no query yet).
  */
-async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{ result?: T; invalid?: RefusedInput }> {
+async function refusedAtField<T>(
+  ask: (() => Promise<T>) | undefined,
+  questionLabel: string,
+): Promise<{ result?: T; invalid?: RefusedInput }> {
   if (!ask) return {};
   try {
     return { result: await ask() };
   } catch (error) {
     const field = isAppError(error) && error.code === "invalid_input" ? FORM_FIELDS[String(error.details["field"])] : undefined;
     if (!field || !isAppError(error)) throw error;
-    return { invalid: { field, message: `${FORM_LABELS[field]}: ${String(error.details["problem"] ?? error.message)}` } };
+    const label = field === "q" ? questionLabel : FORM_LABELS[field];
+    return { invalid: { field, message: `${label}: ${String(error.details["problem"] ?? error.message)}` } };
   }
 }
 
