@@ -88,7 +88,8 @@ async function listenAndRegister(app: App, options: ListenOptions, secret: Buffe
   const server = await new Promise<ServerType>((resolve, reject) => {
     // getRequestListener rather than serve(), which does not pass errorHandler on.
     const listener = getRequestListener(http.fetch, { hostname: options.host, errorHandler: unreadableRequest(options.log) });
-    const started: ServerType = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+    // A request without Host reaches the app, which names the header (server.ts), not Node's empty 400.
+    const started: ServerType = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, listener);
     started.listen(options.port, options.host, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
   });

@@ -61,19 +61,22 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
 
   http.use(requestLog(options.log));
   http.use(async (c, next) => {
-    const check = checkHost(c.req.header("host"), hosts);
+    const host = c.req.header("host");
+    if (host === undefined) throw missingHost();
+    const check = checkHost(host, hosts);
     if (!check.ok) return c.json({ error: `Forbidden: ${check.reason}` }, 403);
     await next();
   });
   http.use(rememberOrigin);
-  if (options.corsOrigins.length > 0)
-    http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
+  const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
+  const corsOn = options.corsOrigins.length > 0;
+  http.use(answerOptions(methodsAt, corsOn));
+  if (corsOn) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
-  const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES]);
   http.notFound((c) => {
     const allowed = methodsAt(c.req.path);
     if (allowed.length === 0) return c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404);
-    c.header("Allow", allowed.join(", "));
+    c.header("Allow", [...allowed, "OPTIONS"].join(", "));
     return c.json({ error: `${c.req.path} does not take ${c.req.method}: use ${allowed.join(" or ")}` }, 405);
   });
 
@@ -115,11 +118,42 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   });
   // Stateless MCP: no server-sent stream to open (GET) and no session to end (DELETE).
   http.on(["GET", "DELETE"], "/mcp", (c) => {
-    c.header("Allow", "POST");
+    c.header("Allow", "POST, OPTIONS");
     return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
   });
   options.mount?.(http);
   return http;
+}
+
+/**
+ * A request without Host (HTTP/1.1 requires one; Node answered an empty 400 of its own, now left to
+ * us, listen.ts): a 400 naming the header, as other client errors are, not the rebinding guard's 403.
+ */
+function missingHost(): AppError {
+  return AppError.invalid(
+    "Host",
+    "the header is missing: a request names the server it is for (HTTP/1.1 requires it)",
+    "Send Host with the server's address, such as Host: 127.0.0.1:7411, as every HTTP client does by itself.",
+  );
+}
+
+/** MCP's one endpoint: not the API's (openapi.json leaves it out), but a path whose methods OPTIONS and 405 name. */
+const MCP_ROUTE = { method: "post", path: "/mcp" };
+
+/**
+ * OPTIONS on a path the server answers: 204 with `Allow` (RFC 9110 §9.3.7), before the token is
+ * asked for, since it says only what /openapi.json says to anyone; it had been a 405, or a 401.
+ * A CORS preflight is the cors middleware's when origins are configured; otherwise it gets this
+ * answer, which has no Access-Control-* header, so a browser still refuses the cross-origin call.
+ */
+function answerOptions(methodsAt: (path: string) => string[], corsOn: boolean): MiddlewareHandler {
+  return async (c, next) => {
+    const allowed = c.req.method === "OPTIONS" ? methodsAt(c.req.path) : [];
+    if (allowed.length === 0) return next();
+    c.header("Allow", [...allowed, "OPTIONS"].join(", "));
+    if (corsOn && c.req.header("access-control-request-method") !== undefined) return next();
+    return c.body(null, 204);
+  };
 }
 
 /** The SDK's own limit on an MCP body, kept now that the server reads the body. */

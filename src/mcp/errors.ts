@@ -1,6 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isAppError, type AppError } from "../shared/errors.js";
 import { cutText, shownId } from "../text/cut-text.js";
+import { forModel } from "../text/visible.js";
 
 /**
  * The fix for the MCP face when something named is not found, by the field that named it: the
@@ -53,7 +54,7 @@ const INTERNAL = "mnemo failed unexpectedly; the details are in its log. Try aga
 export function toolError(error: unknown, log: McpLog): CallToolResult {
   const text = describe(error);
   if (text === undefined) logInternal(error, log);
-  return { isError: true, content: [{ type: "text", text: text ?? INTERNAL }] };
+  return { isError: true, content: [{ type: "text", text: forModel(text ?? INTERNAL) }] };
 }
 
 /** For resources and prompts, whose failures the protocol answers as JSON-RPC errors. */

@@ -8,7 +8,7 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { withoutTagCharacters } from "../text/visible.js";
+import { forModel } from "../text/visible.js";
 import type { MnemoService } from "../core/index.js";
 import { AppError, isAppError } from "../shared/errors.js";
 import { probablyUnrelated } from "../core/index.js";
@@ -162,7 +162,7 @@ async function bucketIdOf(value: string | string[] | undefined): Promise<number>
 }
 
 function text(uri: URL, body: string, mimeType = "text/plain"): ReadResourceResult {
-  return { contents: [{ uri: uri.href, mimeType, text: withoutTagCharacters(body) }] };
+  return { contents: [{ uri: uri.href, mimeType, text: forModel(body) }] };
 }
 
 /** How many memories the prompt brings in. */
@@ -176,7 +176,7 @@ export function registerPrompts(server: McpServer, service: Service, log: Log): 
       const { memories } = await (await service()).memories.listV2({ query: topic, count: PRIMING_MEMORIES, includeIds: true });
       // The search fills `count` whatever the scores: what is probably unrelated does not "bear on" the topic.
       const related = memories.filter((memory) => typeof memory === "string" || !probablyUnrelated(memory.score));
-      return { messages: [{ role: "user", content: { type: "text", text: withoutTagCharacters(primer(topic, memoryLines(related))) } }] };
+      return { messages: [{ role: "user", content: { type: "text", text: forModel(primer(topic, memoryLines(related))) } }] };
     } catch (error) {
       throw protocolError(asTopic(error), log);
     }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MnemoService } from "../core/index.js";
 // zod's issues in plain words before the SDK parses a first request's params (paramsErrorsAsInvalid):
@@ -60,8 +60,10 @@ function paramsErrorsAsInvalid(server: Server, log: McpLog): void {
   // The SDK keeps its handlers here (Protocol, since 0.x); a test holds every method to -32602.
   const handlers = (server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
   for (const [method, handler] of handlers) {
+    const precheck = PRECHECKED[method];
     handlers.set(method, async (request, extra) => {
       try {
+        precheck?.parse(request);
         return await handler(request, extra);
       } catch (error) {
         const issue = paramsIssue(error);
@@ -70,6 +72,14 @@ function paramsErrorsAsInvalid(server: Server, log: McpLog): void {
     });
   }
 }
+
+/**
+ * The Server checks every tools/call against this schema inside the handler it registers, and
+ * throws its failure as -32602 with zod's issues as JSON in the message ("Invalid tools/call
+ * request: [{ "expected": "string", … }]"), past any handler of ours. Parsed here first, with the
+ * same schema, its failure is named as every other method's params are.
+ */
+const PRECHECKED: Record<string, { parse(value: unknown): unknown }> = { "tools/call": CallToolRequestSchema };
 
 /** The first issue of a zod error about a request's params, its path as `params.arguments` (schemas/parse.ts loads after `initialize`). */
 function paramsIssue(error: unknown): { field: string; message: string } | undefined {

@@ -1,4 +1,4 @@
-import { deepWithoutTagCharacters } from "../text/visible.js";
+import { deepForModel } from "../text/visible.js";
 import type { CallToolResult, Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import type { MnemoService } from "../core/index.js";
 import { parseInput } from "../schemas/parse.js";
@@ -70,8 +70,8 @@ async function answerCall(
     const text = tool.text(result, input);
     // The output schema's fields only: for the tools whose text is long, it leaves that text out.
     const structured = toolSchemas(tool).output.safeParse(result);
-    // What a model reads holds no tag characters: invisible to the user, words to the model (text/visible.ts).
-    return deepWithoutTagCharacters({
+    // What a model reads holds no tag characters nor direction controls: the user would read other text (text/visible.ts).
+    return deepForModel({
       content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }],
       structuredContent: (structured.success ? structured.data : result) as Record<string, unknown>,
     });

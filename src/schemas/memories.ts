@@ -35,7 +35,17 @@ const MemoryText = z
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 /** A bucket id in a request body: written as a string ("3") it is read too, as models send it. */
 const BodyBucketId = queryInt(BucketId);
-const Source = z.string().max(200).optional();
+/**
+ * The caller's name for itself (spec: "client identifier"), stored with each memory and written in
+ * exports: a name, as a bucket's is, so no control character nor direction control either (a line
+ * break in it forged a line of a log or a listing that reads it).
+ */
+const Source = z
+  .string()
+  .max(200)
+  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
+  .refine(noDirectionControls, HAS_DIRECTION_CONTROLS)
+  .optional();
 export const MemoryId = z
   .string()
   .min(1, "is required")

@@ -42,22 +42,28 @@ export function directionClosed(text: string): string {
 }
 
 /**
- * Unicode's tag characters (U+E0000–U+E007F): invisible everywhere, except as the tail of a few flag
- * emoji, and they spell ASCII a model reads ("ASCII smuggling"): a chat page or a pasted text can
- * carry instructions no user sees. Text handed to a model goes without them (mcp/tool-calls.ts).
+ * What text handed to a model goes without (mcp/tool-calls.ts, resources.ts): what makes the text a
+ * user reads in a transcript differ from the text the model reads.
+ * - Unicode's tag characters (U+E0000–U+E007F): invisible everywhere, except as the tail of a few flag
+ *   emoji, and they spell ASCII a model reads ("ASCII smuggling"): a chat page or a pasted text can
+ *   carry instructions no user sees.
+ * - Direction overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069): a model reads the
+ *   characters in stored order, the user sees them turned around ("Trojan Source"), so a line can
+ *   show one thing and say another; they mean nothing to a model, and right-to-left scripts show
+ *   right without them.
  */
-const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]/gu;
+const HIDDEN_FROM_A_MODEL = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069]/gu;
 
-export function withoutTagCharacters(text: string): string {
-  return text.replace(TAG_CHARACTERS, "");
+export function forModel(text: string): string {
+  return text.replace(HIDDEN_FROM_A_MODEL, "");
 }
 
-/** A value with every string in it (any depth) without tag characters; anything else as it is. */
-export function deepWithoutTagCharacters<T>(value: T): T {
-  if (typeof value === "string") return withoutTagCharacters(value) as T;
-  if (Array.isArray(value)) return value.map(deepWithoutTagCharacters) as T;
+/** A value with every string in it (any depth) as forModel gives it; anything else as it is. */
+export function deepForModel<T>(value: T): T {
+  if (typeof value === "string") return forModel(value) as T;
+  if (Array.isArray(value)) return value.map(deepForModel) as T;
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, deepWithoutTagCharacters(inner)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, deepForModel(inner)])) as T;
   }
   return value;
 }

@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { clientGoneOr } from "../http/request-input.js";
 import { NOT_UNICODE } from "../schemas/parse.js";
 import { AppError } from "../shared/errors.js";
+import { cutText } from "../text/cut-text.js";
 import { decodeUtf8 } from "../text/utf8.js";
 
 /** A form as posted: each field's values (a checkbox list repeats its name). */
@@ -126,10 +127,21 @@ export function fileField(form: Form, name: string): File | undefined {
 }
 
 /**
- * A number from a field or query parameter, or undefined; the core names a bad one: "-5" is read as
- * -5, so that it says "must be at least 1" rather than that NaN is not a number.
+ * A number from a field or query parameter, or undefined when empty; text that is no number is
+ * refused naming `name` (`?bucket=abc` had reached the core as NaN: "must be a number, not NaN").
+ * "-5" is read as -5, so that the core says "must be at least 1".
  */
-export function numberField(value: string | undefined): number | undefined {
-  if (value === undefined || value === "") return undefined;
-  return /^-?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+export function numberField(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (/^-?\d+(?:\.\d+)?$/.test(value.trim())) return Number(value);
+  throw AppError.invalid(name, `must be a number, not ${JSON.stringify(cutText(value, 40))}`);
+}
+
+/**
+ * The page of a list a link asks for: a whole number from 1, whose items' offset is a safe integer;
+ * anything else (a hand-typed `?page=abc`, `-3`, 10^20) is page 1, since no form asks for it.
+ */
+export function pageParam(value: string | undefined, pageSize: number): number {
+  const page = /^\d+$/.test(value?.trim() ?? "") ? Number(value) : 1;
+  return page >= 1 && Number.isSafeInteger(page * pageSize) ? page : 1;
 }

@@ -28,8 +28,13 @@ export function trashed(c: Context<WebEnv>, moved: MoveToTrashResponse, to: stri
   return c.redirect(to, 303);
 }
 
-/** After an action: back to the page it came from (its `back` field), which shows what was done. */
-export function done(c: Context<WebEnv>, form: Form, message: string, fallback = "/memories"): Response {
-  c.get("session").flash = { kind: "success", text: message };
-  return c.redirect(localPath(field(form, "back"), fallback), 303);
+/**
+ * After an action: back to the page it came from (its `back` field), which shows what was done;
+ * with `at`, to the item of that id on it, which shows the message (an edit far down a list had
+ * been answered at the top of the page).
+ */
+export function done(c: Context<WebEnv>, form: Form, message: string, fallback = "/memories", at?: string): Response {
+  c.get("session").flash = { kind: "success", text: message, at };
+  const back = localPath(field(form, "back"), fallback).replace(/#.*$/, "");
+  return c.redirect(at === undefined ? back : `${back}#${at}`, 303);
 }

@@ -18,6 +18,8 @@ export interface Flash {
    * lose it; and the form field the error is about, for the page to show the error there.
    */
   typed?: { action: string; fields: Record<string, string>; field?: string | undefined } | undefined;
+  /** The id of the item on the page the message is about (an edited memory), which shows it there. */
+  at?: string | undefined;
 }
 
 /** A browser signed in as one user: the cookie names it; the service is that user's, as a bearer token's would be. */

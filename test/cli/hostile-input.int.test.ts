@@ -39,6 +39,14 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: hostile input (%s)", 
     }
   });
 
+  it("refuses a --source with a line break or a direction override under the flag's name, and stores nothing", async () => {
+    for (const source of ["plugin\nforged", "plugin\u202Enigulp"]) {
+      const refused = await mnemo(["remember", "--source", source, "stored with a bad source"]);
+      expect([refused.code, refused.stderr], JSON.stringify(source)).toEqual([2, expect.stringMatching(/--source: must not hold /)]);
+    }
+    expect((await mnemo(["--json", "memories", "--query", "stored with a bad source"])).stdout).not.toContain("bad source");
+  });
+
   it("refuses an argument or stdin that is not UTF-8, saying which and how to fix it, and stores nothing", async () => {
     const argument = await runShell(`$MNEMO remember "$(printf 'caf\\351 au lait')"`, env);
     expect(argument.code).toBe(2);

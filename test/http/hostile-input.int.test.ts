@@ -400,6 +400,47 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     }
   });
 
+  it("refuses a caller's `source` holding a control or direction character, naming it, on every endpoint that takes one; stores nothing", async () => {
+    const before = await stored();
+    for (const source of ["plugin\nINFO 200 forged line", "tab\there", "nul\u0000", "plugin\u202Enigulp", "\u2066isolated\u2069"]) {
+      const memory = await send("post", "/api/memory", JSON.stringify({ text: "2025-06-01 Kept only with a plain source", source }));
+      expect([memory.status, memory.body.field], JSON.stringify(source)).toEqual([400, "source"]);
+      expect(memory.body.error).toMatch(/^source: must not hold (control characters|characters that reverse)/);
+      const bucket = await send("post", "/api/buckets", JSON.stringify({ name: "From a plugin", source }));
+      expect([bucket.status, bucket.body.field]).toEqual([400, "source"]);
+      const listed = await send("get", `/api/v2/memory?source=${encodeURIComponent(source)}`);
+      expect([listed.status, listed.body.field]).toEqual([400, "source"]);
+    }
+    expect(await stored()).toBe(before);
+    const plain = await send(
+      "post",
+      "/api/memory",
+      JSON.stringify({ text: "2025-06-01 Stored with a plain source", source: "obsidian-plugin 1.2 (Ünïcode)" }),
+    );
+    expect(plain.status).toBe(200);
+    await send("delete", `/api/memories/${plain.body.memoryId}`);
+  });
+
+  it("answers a request without a Host header with a JSON 400 naming the header, not Node's empty one", async () => {
+    const raw = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1", () => socket.end(`${head}\r\nConnection: close\r\n\r\n`));
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk.toString()));
+        socket.on("end", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    for (const head of ["GET /healthz HTTP/1.1", `GET /api/buckets HTTP/1.1\r\nAuthorization: Bearer ${token}`, "GET /memories HTTP/1.0"]) {
+      const answer = await raw(head);
+      expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), head).toMatchObject({
+        field: "Host",
+        error: expect.stringMatching(/^Host: the header is missing/),
+        suggestion: expect.stringContaining("Host: 127.0.0.1"),
+      });
+    }
+  });
+
   it("takes a query of 4,000 characters of Chinese in the URL (36 KB percent-encoded), and names the 4,001st", async () => {
     const query = (characters: number) => send("get", `/api/v2/memory?query=${encodeURIComponent("漢".repeat(characters))}`);
     expect((await query(4000)).status).toBe(200);

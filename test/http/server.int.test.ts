@@ -138,7 +138,7 @@ describe("service basics", () => {
     expect((await call("GET", "/api/nope", { token: tokenA })).body.error).toMatch(/No such endpoint/);
     const wrongMethod = await fetch(`${server.url}/api/buckets/`, { method: "PUT", headers: { Authorization: `Bearer ${tokenA}` } });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+    expect(wrongMethod.headers.get("allow")).toBe("GET, POST, OPTIONS");
     expect(((await wrongMethod.json()) as { error: string }).error).toBe("/api/buckets does not take PUT: use GET or POST");
     expect((await call("POST", "/healthz")).status).toBe(405);
     expect((await call("DELETE", "/api/v2/memory/mem_1/history", { token: tokenA })).status).toBe(405);
@@ -777,6 +777,36 @@ describe("lookups the spec leaves open", () => {
   });
 });
 
+describe("OPTIONS", () => {
+  it("answers every path of the route registry 204 with the methods it takes, without a token or a CORS header", async () => {
+    const registry = [...ROUTES, ...SERVER_ROUTES, { method: "post", path: "/mcp" }];
+    for (const { path: template } of registry) {
+      const url = template.replace(/\{\w+\}/g, "x");
+      // Every template the path fits: /api/memories/bulk-delete is also /api/memories/{id}, which takes DELETE.
+      const fits = (other: string) => new RegExp(`^${other.replace(/\{\w+\}/g, "[^/]+")}$`).test(url);
+      const methods = [...new Set(registry.filter((r) => fits(r.path)).map((r) => r.method.toUpperCase()))];
+      const answer = await request(`${server.url}${url}`, { method: "OPTIONS", headers: { origin: "https://app.example" } });
+      expect(await answer.body.text(), url).toBe("");
+      expect(answer.statusCode, url).toBe(204);
+      expect(String(answer.headers["allow"]).split(", ").sort(), url).toEqual([...methods, "OPTIONS"].sort());
+      expect(
+        Object.keys(answer.headers).filter((name) => name.startsWith("access-control-")),
+        url,
+      ).toEqual([]);
+    }
+    // A preflight without configured origins gets the same answer, which lets no other origin in.
+    const preflight = await request(`${server.url}/api/memory`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+    });
+    await preflight.body.dump();
+    expect([preflight.statusCode, preflight.headers["access-control-allow-origin"]]).toEqual([204, undefined]);
+    expect((await call("OPTIONS", "/api/nope", { token: tokenA })).status).toBe(404);
+    const put = await call("PUT", "/mcp", { token: tokenA });
+    expect([put.status, put.headers["allow"]]).toEqual([405, "POST, OPTIONS"]);
+  });
+});
+
 describe("CORS", () => {
   it("sends no CORS headers unless origins are configured, then only for those", async () => {
     const plain = await request(`${server.url}/healthz`, { headers: { origin: "https://app.example" } });
@@ -797,6 +827,7 @@ describe("CORS", () => {
       },
     });
     expect(preflight.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(preflight.headers["allow"]).toBe("POST, GET, OPTIONS");
     expect(String(preflight.headers["access-control-allow-headers"]).toLowerCase()).toContain("authorization");
     await preflight.body.text();
     const other = await request(`${running.url}/healthz`, { headers: { origin: "https://evil.example" } });

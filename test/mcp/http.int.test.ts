@@ -76,7 +76,7 @@ describe("/mcp", () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await fetch(`${served.url}/mcp`, { method, headers: { authorization: `Bearer ${served.token}` } });
       expect(response.status, method).toBe(405);
-      expect(response.headers.get("allow")).toBe("POST");
+      expect(response.headers.get("allow")).toBe("POST, OPTIONS");
     }
   });
 

@@ -266,16 +266,17 @@ describe("tools/call", () => {
     expect(calls).toEqual([]);
   });
 
-  it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params, not as an internal error", async () => {
+  it("answers a malformed tools/call (arguments not an object, no tool name) as invalid params naming the field, not zod's JSON", async () => {
     calls.length = 0;
     const raw = (params: Record<string, unknown>) => client.request({ method: "tools/call", params } as never, CallToolResultSchema);
-    for (const params of [
-      { name: "store_memory", arguments: "remember this" },
-      { name: "store_memory", arguments: ["remember this"] },
-      { arguments: {} },
-      { name: 7 },
-    ]) {
-      await expect(raw(params), JSON.stringify(params)).rejects.toMatchObject({ code: -32602 });
+    const said = [
+      [{ name: "store_memory", arguments: "remember this" }, 'params.arguments: must be an object, not "remember this"'],
+      [{ name: "store_memory", arguments: ["remember this"] }, "params.arguments: must be an object, not an array"],
+      [{ arguments: {} }, "params.name: is required"],
+      [{ name: 7 }, "params.name: must be a string, not 7"],
+    ] as const;
+    for (const [params, message] of said) {
+      await expect(raw(params), JSON.stringify(params)).rejects.toMatchObject({ code: -32602, message: `MCP error -32602: ${message}` });
     }
     expect(calls).toEqual([]);
   });

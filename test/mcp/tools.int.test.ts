@@ -422,6 +422,23 @@ describe("answers sized for a model's context", () => {
     }
   });
 
+  it("hand a model no direction overrides or isolates (the user would see other text than the model reads), while the store keeps them", async () => {
+    // Shown, U+202E turns "4412 si edoc" around to read "code is 4412"; a model reads the characters as stored.
+    const text = "2025-06-01 The shed\u202E 2144 si edoc ehT\u202C and the \u2067gate\u2069 of the allotment";
+    const { memoryId } = (await api("POST", "/api/memory", { text })).body as { memoryId: string };
+    try {
+      for (const transport of ["stdio", "http"]) {
+        const found = await callTool(clients[transport]!, "search_memories", { query: "shed gate allotment" });
+        expect(textOf(found)).toContain("2025-06-01 The shed 2144 si edoc ehT and the gate of the allotment");
+        expect(JSON.stringify(found)).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+      }
+      const listed = (await api("GET", "/api/v2/memory?includeIds=true&query=shed%20gate%20allotment&count=1")).body;
+      expect(listed.memories[0].text).toBe(text);
+    } finally {
+      await api("DELETE", `/api/memories/${memoryId}`);
+    }
+  });
+
   it("say which dates held nothing when asked about a time, on both tools and their REST twins", async () => {
     const query = "is tram 28 worth it in Lisbon";
     const dates = { dateFrom: "2030-01-01" };

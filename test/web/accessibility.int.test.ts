@@ -3,7 +3,7 @@ import axe from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
+import { api, launchChromium, openAddMemory, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const IMAGE = path.join(ROOT, "fixtures", "images", "red-square.png");
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
@@ -212,7 +212,7 @@ async function tabThrough(target: Page, start: TabStart): Promise<string[]> {
 describe("the web app's accessibility", () => {
   it("adds an image memory through the page and shows it as an image, loaded through its signed /images/ URL", async () => {
     await page.goto(`${server.url}/memories`);
-    await page.click("text=Add a memory");
+    await openAddMemory(page);
     await page.setInputFiles("#new-image", IMAGE);
     await page.fill("#new-image-description", "A red square");
     await page.getByRole("button", { name: "Add image" }).click();

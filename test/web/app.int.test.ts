@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
-import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
+import { api, launchChromium, openAddMemory, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 const EXPORT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
@@ -187,7 +187,7 @@ describe("the web app in a real browser", () => {
     await page.getByText("Created bucket “Pets”.").waitFor();
 
     await page.goto(`${server.url}/memories`);
-    await page.click("text=Add a memory");
+    await openAddMemory(page);
     await page.fill("#new-text", "My dog Biscuit is a golden retriever");
     await page.getByRole("button", { name: "Add memory" }).click();
     await page.getByText("Memory added.").waitFor();
@@ -234,7 +234,7 @@ describe("the web app in a real browser", () => {
     const notAnImage = path.join(tempDir(), "photo.png");
     fs.writeFileSync(notAnImage, "hello");
     await page.goto(`${server.url}/memories`);
-    await page.getByText("Add a memory").click();
+    await openAddMemory(page);
     await page.setInputFiles("#new-image", notAnImage);
     await page.fill("#new-image-description", "the whiteboard after the sprint review");
     await page.getByRole("button", { name: "Add image" }).click();
@@ -251,7 +251,7 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).toMatch(/Max tokens: must be at least 1/i);
     // The date the Add form starts a memory with is what takes 19,995 characters past the limit: said so.
     await page.goto(`${server.url}/memories`);
-    await page.click("text=Add a memory");
+    await openAddMemory(page);
     await page.fill("#new-text", "x".repeat(19_995));
     await page.getByRole("button", { name: "Add memory" }).click();
     await page.waitForURL(`${server.url}/memories`);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { isolatedEnv, startCommand, tempDir } from "../helpers.js";
 
 /** Debian's Chromium (`apt-get install chromium`): no browser can be downloaded here. */
@@ -80,4 +80,10 @@ export async function waitUntilIndexed(server: UiServer, token = server.token())
     if (body.counts.queued + body.counts.processing === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Opens the Memories page's "Add a memory" panel, unless it is open already (as it is on an empty store). */
+export async function openAddMemory(page: Page): Promise<void> {
+  const panel = page.locator("details.panel", { has: page.locator("summary", { hasText: "Add a memory" }) });
+  if ((await panel.getAttribute("open")) === null) await panel.locator("summary").click();
 }

@@ -349,6 +349,51 @@ describe("a memory's date", () => {
   });
 });
 
+describe("a new user", () => {
+  it("finds Add a memory open while they have none, and folded once they have one", async () => {
+    const added = JSON.parse((await runCli(["--json", "users", "add", "newcomer"], { env: server.env })).stdout) as { token: string };
+    const code = await fetch(`${server.url}/auth/code`, { method: "POST", headers: { authorization: `Bearer ${added.token}` } });
+    const own = await browser.newContext();
+    try {
+      const tab = await own.newPage();
+      await tab.goto(`${server.url}${((await code.json()) as { path: string }).path}`);
+      await tab.waitForURL(`${server.url}/memories`);
+      expect(await tab.locator("#new-text").isVisible()).toBe(true);
+      await tab.fill("#new-text", "My first memory");
+      await tab.getByRole("button", { name: "Add memory" }).click();
+      await tab.getByText("Memory added.").waitFor();
+      expect(await tab.locator("#new-text").isVisible()).toBe(false);
+      await tab.goto(`${server.url}/memories?bucket=1`);
+      expect(await tab.locator("#new-text").isVisible()).toBe(false);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("a saved edit", () => {
+  it("returns to the memory edited far down the list, focused, with its message there, not to the top of the page", async () => {
+    for (let i = 0; i < 25; i++) await api(server, "POST", "/api/memory", { text: `2025-04-01 Filler memory number ${i}` });
+    await page.goto(`${server.url}/memories`);
+    const item = page.locator("li.item").last();
+    const id = await item.getAttribute("id");
+    await item.getByText("Edit or move").click();
+    await item.locator("textarea").fill("2025-04-01 The last memory on the page, edited");
+    await item.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${server.url}/memories#${id}`);
+    const edited = page.locator(`li#${id}`);
+    expect(await edited.locator("p.text").textContent()).toBe("2025-04-01 The last memory on the page, edited");
+    expect(await edited.getByRole("status").textContent()).toMatch(/^Saved \(version 2\)\.$/);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: DocLike }).document.activeElement?.id)).toBe(id);
+    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBeGreaterThan(0);
+    const box = (await edited.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(viewport.height);
+    expect(await page.locator("main > .flash").count()).toBe(0); // said once, where the memory is
+  });
+});
+
 describe("a refused form", () => {
   it("editing a memory another tab deleted says where it went: the Trash, not only that it may be gone", async () => {
     const stored = await api<{ memoryId: string }>(server, "POST", "/api/memory", { text: "Another tab deletes this one" });

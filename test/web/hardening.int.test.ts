@@ -293,6 +293,49 @@ describe("form text is Unicode or refused, as the API refuses it", () => {
   });
 });
 
+describe("query parameters typed into the address", () => {
+  /** The page's status and what it says is wrong (its alert), or "" when nothing is. */
+  async function pageAt(browser: Browser, path: string): Promise<{ status: number; alert: string; html: string }> {
+    const response = await request(`${server.url}${path}`, { headers: { cookie: browser.cookie } });
+    const html = await response.body.text();
+    const alert = (/role="alert"[^>]*>([^<]*)</.exec(html)?.[1] ?? "").replaceAll("&quot;", '"');
+    return { status: response.statusCode, alert, html };
+  }
+
+  it("says in words what is wrong with a number that is none, and reads a page that is none as the first, never NaN", async () => {
+    const browser = await signIn();
+    const said = {
+      "/memories?bucket=abc": 'Bucket: must be a number, not "abc"',
+      "/search?q=tram&limit=abc": 'Results: must be a number, not "abc"',
+      "/recall?q=tram&maxTokens=12x": 'Max tokens: must be a number, not "12x"',
+      // Said at the form's field by the page's own label, not as an error page in the API's words.
+      "/search?q=%E2%80%8B":
+        "Words or a question: must not be empty: it holds only invisible characters (such as zero-width spaces or control characters)",
+      [`/recall?q=${"a".repeat(4001)}`]: "What do you want to remember?: must be at most 4000 characters",
+      "/recall?q=tram&platform=myspace": 'Platform: must be one of "chatgpt", "claude", "typingmind", not "myspace"',
+    };
+    for (const [path, alert] of Object.entries(said)) {
+      const page = await pageAt(browser, path);
+      expect(page, path).toMatchObject({ status: 400, alert });
+      // Search and Recall say it at the form, which stays to correct it.
+      if (!path.startsWith("/memories")) expect(page.html, path).toContain('<p id="form-error" role="alert"');
+    }
+    for (const path of [
+      "/memories?page=abc",
+      "/memories?page=99999999999999999999",
+      "/trash?page=-3",
+      "/conversations?page=abc",
+      "/search?limit=abc",
+      "/recall?maxTokens=abc",
+    ]) {
+      expect(await pageAt(browser, path), path).toMatchObject({ status: 200, alert: "" });
+    }
+    for (const path of [...Object.keys(said), "/search?limit=abc", "/memories?page=99999999999999999999"]) {
+      expect((await pageAt(browser, path)).html, path).not.toMatch(/NaN|9007199254740991/);
+    }
+  });
+});
+
 describe("a session lasts only as long as its user and their token", () => {
   it("ends when the user is removed, and when their token is rotated elsewhere", async () => {
     const added = JSON.parse((await runCli(["--json", "users", "add", "carol"], { env: server.env })).stdout) as { token: string };

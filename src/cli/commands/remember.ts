@@ -61,9 +61,12 @@ export function registerRemember(program: Command): void {
             else out.created(result.memoryIds, `Remembered ${result.memoryIds.length} memories`);
           }
         });
-      }),
+      }, REMEMBER_FLAGS),
     );
 }
+
+/** The flags behind the request's fields, named in a refusal as the user typed them. */
+const REMEMBER_FLAGS = { source: "--source" };
 
 /** A memory's text, and with --lines the line of stdin it came from (1-based, blank lines counted). */
 interface MemoryText {

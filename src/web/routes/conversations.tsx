@@ -4,7 +4,7 @@ import type { MnemoService } from "../../core/index.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import { localDayBounds } from "../../text/local-time.js";
 import { plural } from "../format.js";
-import { field, fields, numberField, readForm } from "../forms.js";
+import { field, fields, pageParam, readForm } from "../forms.js";
 import { localPath, type WebEnv } from "../guard.js";
 import { done, pageContext, trashed } from "../page-context.js";
 import {
@@ -41,7 +41,7 @@ export function registerConversations(web: Hono<WebEnv>, page: MiddlewareHandler
       Promise.resolve()
         .then(() =>
           service.conversations.list({
-            page: numberField(q("page")) ?? 1,
+            page: pageParam(q("page"), PAGE_SIZE),
             pageSize: PAGE_SIZE,
             provider: filters.platform || "all",
             ...(filters.title ? { title: filters.title } : {}),

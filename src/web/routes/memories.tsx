@@ -4,10 +4,10 @@ import { AppError } from "../../shared/errors.js";
 import { datedWithinLimit } from "../../schemas/dated-text.js";
 import { withDate } from "../../text/memory-date.js";
 import { plural } from "../format.js";
-import { field, fields, fileField, numberField, rawField, readForm } from "../forms.js";
+import { field, fields, fileField, numberField, pageParam, rawField, readForm } from "../forms.js";
 import { localPath, type WebEnv } from "../guard.js";
 import { done, pageContext, trashed } from "../page-context.js";
-import { HistoryPage, MemoriesPage } from "../views/memories.js";
+import { HistoryPage, MemoriesPage, memoryAnchor } from "../views/memories.js";
 
 const PAGE_SIZE = 50;
 
@@ -15,9 +15,9 @@ const PAGE_SIZE = 50;
 export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
   web.get("/memories", page, async (c) => {
     const { service } = c.get("session");
-    const bucketId = numberField(c.req.query("bucket"));
+    const bucketId = numberField(c.req.query("bucket"), "bucketId");
     const query = c.req.query("q")?.trim() ?? "";
-    const pageNumber = Math.max(1, numberField(c.req.query("page")) || 1);
+    const pageNumber = pageParam(c.req.query("page"), PAGE_SIZE);
     const result = await service.memories.listV2({
       includeIds: true,
       count: PAGE_SIZE,
@@ -44,7 +44,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
   web.post("/memories", page, async (c) => {
     const session = c.get("session");
     const form = await readForm(c);
-    const bucketId = numberField(field(form, "bucketId"));
+    const bucketId = numberField(field(form, "bucketId"), "bucketId");
     // Dated as `mnemo remember` dates it, unless unticked (text/memory-date.ts); an empty text stays empty, for the core to refuse.
     const text = rawField(form, "text") ?? "";
     const dated = field(form, "date") === "1" ? datedWithinLimit(text, withDate(text), "untick “Start it with today's date”") : text;
@@ -57,7 +57,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     const form = await readForm(c);
     const image = fileField(form, "image");
     if (!image) throw nothingChosen("image", "Choose an image file first");
-    const bucketId = numberField(field(form, "bucketId"));
+    const bucketId = numberField(field(form, "bucketId"), "bucketId");
     const description = field(form, "description");
     await session.service.memories.storeImage({
       data: Buffer.from(await image.arrayBuffer()).toString("base64"),
@@ -71,14 +71,15 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
   web.post("/memories/:id/edit", page, async (c) => {
     const session = c.get("session");
     const form = await readForm(c);
-    const bucketId = numberField(field(form, "bucketId"));
+    const bucketId = numberField(field(form, "bucketId"), "bucketId");
     const text = rawField(form, "text");
     const result = await session.service.memories.update({
       memoryId: c.req.param("id"),
       ...(text !== undefined ? { text } : {}),
       ...(bucketId !== undefined ? { bucketId } : {}),
     });
-    return done(c, form, "memory" in result ? `Saved (version ${result.memory.version}).` : "Saved.");
+    const saved = "memory" in result ? `Saved (version ${result.memory.version}).` : "Saved.";
+    return done(c, form, saved, "/memories", memoryAnchor(c.req.param("id")));
   });
 
   web.post("/memories/bulk", page, async (c) => {
@@ -88,7 +89,7 @@ export function registerMemories(web: Hono<WebEnv>, page: MiddlewareHandler<WebE
     if (ids.length === 0) throw nothingChosen("ids", "Select at least one memory first");
     const back = localPath(field(form, "back"), "/memories");
     if (field(form, "action") === "delete") return trashed(c, await session.service.trash.move({ memoryIds: ids }), back);
-    const bucketId = numberField(field(form, "bucketId"));
+    const bucketId = numberField(field(form, "bucketId"), "bucketId");
     const result = await session.service.memories.update({ memoryIds: ids, ...(bucketId !== undefined ? { bucketId } : {}) });
     return done(c, form, "updated" in result ? `Moved ${plural(result.updated, "memory", "memories")}.` : "Moved.");
   });

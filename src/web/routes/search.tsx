@@ -16,12 +16,15 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const { service } = c.get("session");
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
-    const limit = numberField(c.req.query("limit")) ?? 20;
+    const limit = numberOr(c.req.query("limit"), "limit", 20);
     const all = c.req.query("all") === "1";
     const period = periodOf(c.req.query("from"), c.req.query("to"));
     const [asked, info, queue] = await Promise.all([
       refusedAtField(
-        query ? () => service.search({ query, limit, provider: platform || "all", includeUnrelated: all, ...period.request() }) : undefined,
+        query
+          ? () => service.search({ query, limit: limit.asked(), provider: platform || "all", includeUnrelated: all, ...period.request() })
+          : undefined,
+        "Words or a question",
       ),
       service.info(),
       queueOf(service, query),
@@ -31,7 +34,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
         ctx={pageContext(c)}
         query={query}
         platform={platform}
-        limit={limit}
+        limit={limit.shown}
         all={all}
         period={period.shown}
         platforms={info.statistics.platforms}
@@ -48,13 +51,20 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
     const { service } = c.get("session");
     const query = c.req.query("q")?.trim() ?? "";
     const platform = c.req.query("platform") ?? "";
-    const maxTokens = numberField(c.req.query("maxTokens")) ?? DEFAULT_RECALL_TOKENS;
+    const maxTokens = numberOr(c.req.query("maxTokens"), "maxTokens", DEFAULT_RECALL_TOKENS);
     const period = periodOf(c.req.query("from"), c.req.query("to"));
     const [asked, queue] = await Promise.all([
       refusedAtField(
         query
-          ? () => service.recall({ query, maxTokens, ...(platform ? { platform: platform as ChatPlatform } : {}), ...period.request() })
+          ? () =>
+              service.recall({
+                query,
+                maxTokens: maxTokens.asked(),
+                ...(platform ? { platform: platform as ChatPlatform } : {}),
+                ...period.request(),
+              })
           : undefined,
+        "What do you want to remember?",
       ),
       queueOf(service, query),
     ]);
@@ -62,7 +72,7 @@ export function registerSearch(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv
       <RecallPage
         ctx={pageContext(c)}
         query={query}
-        maxTokens={maxTokens}
+        maxTokens={maxTokens.shown}
         platform={platform}
         period={period.shown}
         result={asked.result}
@@ -88,6 +98,21 @@ function periodOf(
   return { shown, request: () => localDayBounds(shown.from || undefined, shown.to || undefined, undefined) };
 }
 
+/**
+ * A number field of the form: what the form shows (the default for text that is no number, which a
+ * number field cannot show) and, as the period does, what is asked, refused at the field.
+ */
+function numberOr(value: string | undefined, name: string, fallback: number): { shown: number; asked: () => number } {
+  const asked = () => numberField(value, name) ?? fallback;
+  let shown = fallback;
+  try {
+    shown = asked();
+  } catch {
+    // shown as the default; refused when asked
+  }
+  return { shown, asked };
+}
+
 /** The form's fields by the API's names for them. */
 const FORM_FIELDS: Record<string, RefusedInput["field"]> = {
   dateFrom: "from",
@@ -95,8 +120,11 @@ const FORM_FIELDS: Record<string, RefusedInput["field"]> = {
   limit: "limit",
   maxTokens: "maxTokens",
   provider: "platform",
+  platform: "platform",
+  query: "q",
 };
-const FORM_LABELS: Record<RefusedInput["field"], string> = {
+/** Labels as the form shows them; the question's is the page's own (`refusedAtField`). */
+const FORM_LABELS: Record<Exclude<RefusedInput["field"], "q">, string> = {
   from: "From",
   to: "To",
   limit: "Results",
@@ -109,14 +137,18 @@ const FORM_LABELS: Record<RefusedInput["field"], string> = {
  * after the other, a number past the limit typed into the URL) rather than as an error page. Nothing
  * when nothing is asked (no query yet).
  */
-async function refusedAtField<T>(ask: (() => Promise<T>) | undefined): Promise<{ result?: T; invalid?: RefusedInput }> {
+async function refusedAtField<T>(
+  ask: (() => Promise<T>) | undefined,
+  questionLabel: string,
+): Promise<{ result?: T; invalid?: RefusedInput }> {
   if (!ask) return {};
   try {
     return { result: await ask() };
   } catch (error) {
     const field = isAppError(error) && error.code === "invalid_input" ? FORM_FIELDS[String(error.details["field"])] : undefined;
     if (!field || !isAppError(error)) throw error;
-    return { invalid: { field, message: `${FORM_LABELS[field]}: ${String(error.details["problem"] ?? error.message)}` } };
+    const label = field === "q" ? questionLabel : FORM_LABELS[field];
+    return { invalid: { field, message: `${label}: ${String(error.details["problem"] ?? error.message)}` } };
   }
 }
 

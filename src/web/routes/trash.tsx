@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { AppError } from "../../shared/errors.js";
 import { countedItems, plural } from "../format.js";
-import { field, fields, numberField, readForm } from "../forms.js";
+import { field, fields, pageParam, readForm } from "../forms.js";
 import type { WebEnv } from "../guard.js";
 import { done, pageContext } from "../page-context.js";
 import { ConfirmPage } from "../views/confirm.js";
@@ -12,7 +12,7 @@ const PAGE_SIZE = 50;
 /** The trash (core/trash/): what the app's deletes moved there, put back or deleted for good. */
 export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>): void {
   web.get("/trash", page, async (c) => {
-    const pageNumber = Math.max(1, numberField(c.req.query("page")) || 1);
+    const pageNumber = pageParam(c.req.query("page"), PAGE_SIZE);
     const list = await c.get("session").service.trash.list({ page: pageNumber, pageSize: PAGE_SIZE });
     return c.html(<TrashPage ctx={pageContext(c)} list={list} />);
   });

@@ -79,8 +79,17 @@ export function Document(props: { title: string; children: Child }) {
   );
 }
 
-export function Layout(props: { title: string; page: PageKey | undefined; ctx: PageContext; fieldForms?: FieldForms; children: Child }) {
+export function Layout(props: {
+  title: string;
+  page: PageKey | undefined;
+  ctx: PageContext;
+  fieldForms?: FieldForms;
+  /** The ids of the page's items that show a message about themselves (flash `at`). */
+  itemIds?: readonly string[];
+  children: Child;
+}) {
   const { ctx } = props;
+  const atItem = ctx.flash?.at !== undefined && (props.itemIds?.includes(ctx.flash.at) ?? false);
   return (
     <Document title={props.title}>
       <a class="skip" href="#main">
@@ -114,7 +123,7 @@ export function Layout(props: { title: string; page: PageKey | undefined; ctx: P
         </div>
       </header>
       <main id="main" tabindex={-1}>
-        <FlashMessage flash={shownAtField(ctx.flash, props.fieldForms) ? undefined : ctx.flash} ctx={ctx} />
+        <FlashMessage flash={shownAtField(ctx.flash, props.fieldForms) || atItem ? undefined : ctx.flash} ctx={ctx} />
         {props.children}
       </main>
     </Document>

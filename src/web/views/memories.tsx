@@ -48,7 +48,13 @@ export function MemoriesPage(view: MemoriesView) {
     ...Object.fromEntries(view.memories.map((memory) => [editAction(memory), ["text"]])),
   };
   return (
-    <Layout title="Memories" page="memories" ctx={ctx} fieldForms={fieldForms}>
+    <Layout
+      title="Memories"
+      page="memories"
+      ctx={ctx}
+      fieldForms={fieldForms}
+      itemIds={view.memories.map((memory) => memoryAnchor(memory.id ?? ""))}
+    >
       <h1>{heading}</h1>
       <nav aria-label="Buckets">
         <ul class="bucket-list">
@@ -82,7 +88,14 @@ export function MemoriesPage(view: MemoriesView) {
           </a>
         ) : null}
       </form>
-      <AddMemory ctx={ctx} buckets={buckets} bucketId={view.bucketId} back={view.back} lostEdit={lostEdit(ctx, view.memories)} />
+      <AddMemory
+        ctx={ctx}
+        buckets={buckets}
+        bucketId={view.bucketId}
+        back={view.back}
+        lostEdit={lostEdit(ctx, view.memories)}
+        noneYet={buckets.every((bucket) => bucket.memoryCount === 0)}
+      />
       <MemoryList {...view} />
     </Layout>
   );
@@ -105,13 +118,15 @@ function AddMemory(props: {
   bucketId: number | undefined;
   back: string;
   lostEdit: string | undefined;
+  /** The user has no memory in any bucket: adding one is what they came to do. */
+  noneYet: boolean;
 }) {
   const typed = typedInto(props.ctx, "/memories").text ?? props.lostEdit;
   // A refused image (not an image, too large): the panel stays open with its description and bucket.
   const image = typedInto(props.ctx, "/memories/image");
   const imageBucket = Number(image.bucketId ?? props.bucketId ?? 1);
   return (
-    <details class="panel" open={typed !== undefined || image.bucketId !== undefined}>
+    <details class="panel" open={props.noneYet || typed !== undefined || image.bucketId !== undefined}>
       <summary>Add a memory</summary>
       {props.lostEdit !== undefined ? (
         <p class="meta">Your edit of a memory that is no longer here: add it as a new memory, or put the memory back from the Trash.</p>
@@ -240,8 +255,10 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
   const action = editAction(memory);
   const editing = typedInto(ctx, action); // a refused edit, filled in again
   const excerpt = memory.text.length > 60 ? `${memory.text.slice(0, 60)}…` : memory.text;
+  // Just saved: the page opens here (its address's fragment), focused, with the message in it.
+  const saved = ctx.flash?.at === memoryAnchor(id) ? ctx.flash : undefined;
   return (
-    <li class="item select-item" id={`memory-${id}`}>
+    <li class="item select-item" id={memoryAnchor(id)} {...(saved ? { tabindex: -1, autofocus: true } : {})}>
       <input type="checkbox" name="ids" value={id} form="bulk" aria-label={`Select: ${excerpt}`} />
       <div class="body">
         <div class="item-head meta">
@@ -260,6 +277,11 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
           <img class="memory-image" src={sameOrigin(memory.image_url)} alt={memory.image_description ?? memory.text} loading="lazy" />
         ) : null}
         <MemoryText text={memory.text} />
+        {saved ? (
+          <p role="status" class="flash success">
+            {saved.text}
+          </p>
+        ) : null}
         <div class="actions">
           <details open={editing.text !== undefined}>
             <summary>Edit or move</summary>
@@ -301,6 +323,11 @@ function MemoryItem(props: { ctx: PageContext; memory: MemoryObject; buckets: Bu
       </div>
     </li>
   );
+}
+
+/** The id of a memory's item in the list, the fragment of its address. */
+export function memoryAnchor(memoryId: string): string {
+  return `memory-${memoryId}`;
 }
 
 function editAction(memory: MemoryObject): string {

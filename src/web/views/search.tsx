@@ -16,7 +16,7 @@ export interface Period {
 
 /** A field of the Search or Recall form that the request refused (a swapped day, a limit past the API's), and why. */
 export interface RefusedInput {
-  field: "from" | "to" | "limit" | "maxTokens" | "platform";
+  field: "q" | "from" | "to" | "limit" | "maxTokens" | "platform";
   message: string;
 }
 
@@ -130,7 +130,16 @@ export function SearchPage(props: {
       <form method="get" action="/search" class="panel row" aria-label="Search conversations">
         <div class="field grow">
           <label for="search-q">Words or a question</label>
-          <input id="search-q" type="search" name="q" value={props.query} required autofocus={!props.query} dir="auto" />
+          <input
+            id="search-q"
+            type="search"
+            name="q"
+            value={props.query}
+            required
+            autofocus={!props.query}
+            dir="auto"
+            {...marked(props.invalid, "q")}
+          />
         </div>
         <PlatformSelect
           id="search-platform"
@@ -269,7 +278,16 @@ export function RecallPage(props: {
       <form method="get" action="/recall" class="panel row">
         <div class="field grow">
           <label for="recall-q">What do you want to remember?</label>
-          <input id="recall-q" type="search" name="q" value={props.query} required autofocus={!props.query} dir="auto" />
+          <input
+            id="recall-q"
+            type="search"
+            name="q"
+            value={props.query}
+            required
+            autofocus={!props.query}
+            dir="auto"
+            {...marked(props.invalid, "q")}
+          />
         </div>
         <NumberField id="recall-tokens" label="Max tokens" name="maxTokens" max={2000} value={props.maxTokens} invalid={props.invalid} />
         <div class="field">
