@@ -71,7 +71,7 @@ export function importInThread(job: Job, on: ThreadListener, io: CliIo): Promise
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
 async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const { globals, paths, options } = job;
-  const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
+  const { importExports, isMnemoExport } = await import("../core/index.js");
   const status = on.status;
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
   // This thread's environment and stdio are the run's (runInThread).
@@ -81,6 +81,17 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
+  // A dry run makes no store: where there is none, everything it reads is new.
+  return storeImport(job, session, status).catch((error: unknown) => {
+    const where = options.dryRun && isAppError(error) ? error.details["noStore"] : undefined;
+    if (typeof where !== "string") throw error;
+    on.notice(`No store at ${where} yet (a dry run makes none): everything it reads would be new.`);
+    return importExports(undefined, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+  });
+}
+
+async function storeImport({ paths, options }: Job, session: Session, status: (text: string) => void): Promise<ImportSummary> {
+  const { importExports, uploadExports, waitForProcessing } = await import("../core/index.js");
   return withService(
     session,
     async (service, via) => {
@@ -113,7 +124,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
       }
       return result;
     },
-    { index: options.wait && !options.dryRun },
+    { index: options.wait && !options.dryRun, existing: Boolean(options.dryRun) },
   );
 }
 
@@ -145,33 +156,39 @@ async function runRestore(
     );
   }
   const intoUser = globals.user ?? (session.io.env["MNEMO_USER"] || undefined);
-  return withApp(session, async (app) => {
-    const wait = options.wait && !options.dryRun;
-    if (wait) await app.indexer.start();
-    const restored = [];
-    for (const path of backups) {
-      restored.push(
-        await restoreExport(app, path, {
-          intoUser,
-          dryRun: Boolean(options.dryRun),
-          onProgress: (p) => status(`Restoring ${path}: ${counted(p.records, "record")} · ${percent(p.bytesRead, p.totalBytes)}`),
-        }),
-      );
-    }
-    const service = await app.service(intoUser);
-    const rest = paths.filter((path) => !backups.includes(path));
-    const result = await importExports(service, rest, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
-    result.restored = restored;
-    if (wait) {
-      for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
-        await waitForQueue(await app.service(name), {
-          onProgress: ({ ready, pending }) => status(`Indexing ${name}'s conversations: ${ready} ready, ${pending} to go`),
-        });
+  // A dry run makes no store: where there is none, the check of a backup says so (it compares with the store).
+  const existing = { existing: Boolean(options.dryRun) };
+  return withApp(
+    session,
+    async (app) => {
+      const wait = options.wait && !options.dryRun;
+      if (wait) await app.indexer.start();
+      const restored = [];
+      for (const path of backups) {
+        restored.push(
+          await restoreExport(app, path, {
+            intoUser,
+            dryRun: Boolean(options.dryRun),
+            onProgress: (p) => status(`Restoring ${path}: ${counted(p.records, "record")} · ${percent(p.bytesRead, p.totalBytes)}`),
+          }),
+        );
       }
-      await waitForProcessing(service, result);
-    }
-    return result;
-  });
+      const service = await app.service(intoUser);
+      const rest = paths.filter((path) => !backups.includes(path));
+      const result = await importExports(service, rest, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+      result.restored = restored;
+      if (wait) {
+        for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
+          await waitForQueue(await app.service(name), {
+            onProgress: ({ ready, pending }) => status(`Indexing ${name}'s conversations: ${ready} ready, ${pending} to go`),
+          });
+        }
+        await waitForProcessing(service, result);
+      }
+      return result;
+    },
+    existing,
+  );
 }
 
 function percent(done: number, total: number): string {

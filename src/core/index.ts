@@ -41,7 +41,7 @@ export { probablyUnrelated } from "./retrieval/relevance.js";
 export { conversationsOutcome, conversationsRead, memoriesOutcome } from "./jobs/import-outcome.js";
 
 /** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
-export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
+export async function importExports(service: MnemoService | undefined, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
   return (await import("./jobs/import-file.js")).importExports(service, paths, options);
 }
 

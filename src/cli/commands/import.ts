@@ -22,7 +22,8 @@ pins and images; what the store already holds is left as it is, so running it tw
 
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
---dry-run compares with the store and says what an import would do (new / updated / unchanged);
+--dry-run compares with the store and says what an import would do (new / updated / unchanged),
+writing nothing (where there is no store yet, all is new);
 through --remote it cannot compare, and says so.
 
 --apps imports the chats these apps keep on this machine, from each folder found:

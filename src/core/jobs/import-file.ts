@@ -103,14 +103,21 @@ export interface ImportOptions {
  * Damage costs the record it is in: a record that cannot be read, or a conversation that fails
  * validation, is reported (naming it) and skipped, and the rest of the file is imported; text that is
  * not valid Unicode is repaired and said so. A file that cannot be read at all is reported, and the
- * next file still imported.
+ * next file still imported. A dry run where there is no store yet passes no service: all it reads is new.
  */
-export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importExports(
+  service: MnemoService | undefined,
+  paths: string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
-  const summary = emptySummary(Boolean(options.dryRun), !options.dryRun || service.conversations.previewUploads !== undefined);
+  if (service === undefined && !options.dryRun)
+    throw new AppError("internal", "An import stores into a store: only a dry run goes without");
+  const compared = !options.dryRun || service === undefined || service.conversations.previewUploads !== undefined;
+  const summary = emptySummary(Boolean(options.dryRun), compared);
   const languages = noLanguages();
   for (const path of paths) await importFile(service, path, options, summary, languages);
-  const hint = await languageHint(service, languages);
+  const hint = service && (await languageHint(service, languages));
   if (hint !== undefined) summary.languageHint = hint;
   return summary;
 }
@@ -145,7 +152,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
 }
 
 async function importFile(
-  service: MnemoService,
+  service: MnemoService | undefined,
   path: string,
   options: ImportOptions,
   summary: ImportSummary,
@@ -163,8 +170,11 @@ async function importFile(
     const sent = batch;
     batch = [];
     batchChars = 0;
-    if (options.dryRun) {
-      for (const change of (await service.conversations.previewUploads?.(sent)) ?? []) summary[change]++;
+    if (options.dryRun || service === undefined) {
+      const changes = service
+        ? ((await service.conversations.previewUploads?.(sent)) ?? [])
+        : sent.map((): IngestResponse["change"] => "new");
+      for (const change of changes) summary[change]++;
       return;
     }
     const results = await uploadSettled(service, sent);
@@ -238,7 +248,7 @@ function checkedUpload(conversation: UploadConversation, path: string, summary: 
 
 /** The export's memories, stored (or, in a dry run, compared) and counted in the summary. */
 async function importMemories(
-  service: MnemoService,
+  service: MnemoService | undefined,
   reader: ExportReader,
   file: ImportSummary["files"][number],
   summary: ImportSummary,

@@ -192,10 +192,12 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     await symlink(kept, path.join(conversations, "again.conversation.json"));
     await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(conversations, "Work"), { recursive: true });
     await symlink(path.join(conversations, "Work", "1730500000000.conversation.json"), path.join(conversations, "lease.conversation.json"));
-    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: 2 });
+    expect(fs.existsSync(store), "a dry run makes no store").toBe(false);
   });
 
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
