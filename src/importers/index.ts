@@ -68,8 +68,9 @@ export async function openExport(path: string, options: OpenExportOptions = {}):
 async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) {
-    const { sources, unreadable } = await directorySources(path);
-    return planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
+    const { sources, unreadable, skipped } = await directorySources(path);
+    const plan = await planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
+    return { ...plan, skipped: [...skipped, ...plan.skipped] };
   }
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path, name)) throw corruptZip(name ?? path, new Error("it does not start as a zip archive does"));

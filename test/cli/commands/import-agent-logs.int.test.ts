@@ -200,6 +200,39 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(fs.existsSync(store), "a dry run makes no store").toBe(false);
   });
 
+  it("a link in an app's folder to a folder kept elsewhere is read as the folder; one that leads back, around or nowhere is said, not followed", async () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await mkdir(conversations, { recursive: true });
+    await cp(
+      path.join(EXPORTS, "lmstudio", "conversations", "1730000000000.conversation.json"),
+      path.join(conversations, "a.conversation.json"),
+    );
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(elsewhere, "Work"), { recursive: true });
+    await symlink(path.join(elsewhere, "Work"), path.join(conversations, "Work"));
+    await symlink(path.join(elsewhere, "Work"), path.join(conversations, "Work again")); // read once
+    await symlink(path.join(elsewhere, "Work"), path.join(elsewhere, "Work", "itself")); // a loop inside what a link leads to
+    await symlink(conversations, path.join(conversations, "loop"));
+    await symlink(path.join(home, ".lmstudio"), path.join(conversations, "up"));
+    await symlink(path.join(elsewhere, "deleted"), path.join(conversations, "gone"));
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const summary = JSON.parse(dryRun.stdout) as { new: number; skipped: { file: string; reason: string; count: number }[] };
+    expect(summary.new).toBe(2);
+    const back = "links to what the folder holds or to a folder around it, not followed (read once where it is)";
+    expect(summary.skipped).toEqual(
+      expect.arrayContaining([
+        { file: path.join(conversations, "loop"), reason: back, count: 1 },
+        { file: path.join(conversations, "up"), reason: back, count: 1 },
+        { file: path.join(conversations, "gone"), reason: "links that lead nowhere (what they named is gone)", count: 1 },
+      ]),
+    );
+    const human = await runCli(["import", "--apps", "--dry-run"], { env });
+    expect(human.stderr).toContain(`1 × links that lead nowhere (what they named is gone) (in ~/.lmstudio/conversations/gone)`);
+  });
+
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
     const home = tempDir();
     const projects = path.join(home, ".claude", "projects");
