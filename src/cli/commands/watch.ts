@@ -7,7 +7,17 @@ import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
+/** `mnemo watch --help` after the options: the apps --apps watches, from the importers' registry (loaded for this command's help only). */
+const watchHelp = (apps: string | undefined) => `
+--apps watches the sessions of these apps, from each folder found on this machine:
+${apps ?? "  `mnemo watch --help` lists them."}`;
+
 export function registerWatch(program: Command): void {
+  let apps: string | undefined;
+  program.hook("preSubcommand", async (_program, command) => {
+    if (command.name() !== "watch") return;
+    apps = (await import("../../core/index.js")).appFolderLines(undefined, { watching: true });
+  });
   program
     .command("watch")
     .description(
@@ -21,6 +31,7 @@ export function registerWatch(program: Command): void {
       "3",
     )
     .option("--session-settle <seconds>", "how long a coding agent's session must pause before it is imported again", "30")
+    .addHelpText("after", () => watchHelp(apps))
     .action(
       action(async (session, folders: string[], options: { settle: string; sessionSettle: string; apps?: boolean }) => {
         const stableMs = parseSeconds("--settle", options.settle) * 1000;
