@@ -102,6 +102,7 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
   let repairs: RepairedRecord[] = [];
   return {
     format: plan.format,
+    formats: [...new Set([plan.format, ...[...plan.parts, ...plan.memoryParts].map((part) => part.format)])],
     totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
     bytesRead: () => tally.value,
     skipped: () => skips.counts(),

@@ -37,7 +37,10 @@ export const ImportSummary = z.object({
   files: z.array(
     z.object({
       path: z.string(),
+      /** The first of `formats`; null when the file could not be read. */
       format: z.string().nullable(),
+      /** Every format the file holds (a folder of several apps' exports side by side), in the order read. Absent from a server before it. */
+      formats: z.array(z.string()).optional(),
       conversations: z.number().int(),
       /** The memories the file holds (Claude's memories.json, projects.json), when it holds some. */
       memories: z.number().int().optional(),

@@ -46,7 +46,16 @@ export interface ImportProblem {
 
 export interface ImportSummary {
   /** Each path: its format, the conversations read from it, and the memories when it holds some. */
-  files: { path: string; format: ExportFormat | null; conversations: number; memories?: number; error?: string }[];
+  files: {
+    path: string;
+    /** The first of `formats`, or null when the file could not be read. */
+    format: ExportFormat | null;
+    /** Every format the file holds (a folder may hold several apps' exports side by side), in the order read; none when unreadable. */
+    formats: ExportFormat[];
+    conversations: number;
+    memories?: number;
+    error?: string;
+  }[];
   new: number;
   updated: number;
   unchanged: number;
@@ -158,7 +167,7 @@ async function importFile(
   summary: ImportSummary,
   languages: LanguageCount,
 ): Promise<void> {
-  const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
+  const file: ImportSummary["files"][number] = { path, format: null, formats: [], conversations: 0 };
   let reader: ExportReader | undefined;
   summary.files.push(file);
   const started = Date.now();
@@ -202,6 +211,7 @@ async function importFile(
       },
     });
     file.format = reader.format;
+    file.formats = reader.formats;
     const { format } = reader;
     for await (const conversation of reader.conversations()) {
       file.conversations++;

@@ -83,7 +83,12 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
   const label = (name: string) => (name === basename(file) ? file : name);
   return {
     ...summary,
-    files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
+    files: summary.files.map((entry) => ({
+      ...entry,
+      path: file,
+      format: entry.format as ImportSummary["files"][number]["format"],
+      formats: (entry.formats ?? (entry.format === null ? [] : [entry.format])) as ImportSummary["files"][number]["formats"],
+    })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: label(entry.file) })),
     repaired: summary.repaired.map((entry) => ({ ...entry, file: label(entry.file) })),

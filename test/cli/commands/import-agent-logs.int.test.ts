@@ -233,6 +233,17 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(human.stderr).toContain(`1 × links that lead nowhere (what they named is gone) (in ~/.lmstudio/conversations/gone)`);
   });
 
+  it("a folder holding several apps' chats side by side names each format in --json, not only the first", async () => {
+    const mix = path.join(tempDir(), "mix");
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(mix, "continue"), { recursive: true });
+    await cp(path.join(EXPORTS, "lmstudio", "conversations"), path.join(mix, "lmstudio"), { recursive: true });
+    const env = isolatedEnv({ HOME: tempDir(), MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--dry-run", mix], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const { files } = JSON.parse(dryRun.stdout) as { files: { format: string; formats: string[] }[] };
+    expect(files).toEqual([expect.objectContaining({ path: mix, format: "continue", formats: ["continue", "lmstudio"] })]);
+  });
+
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {
     const home = tempDir();
     const projects = path.join(home, ".claude", "projects");

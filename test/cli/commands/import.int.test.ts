@@ -293,7 +293,7 @@ describe("mnemo import", () => {
       // A dry run goes through the same endpoint, so the server compares with its store.
       const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: served.env })).stdout) as Summary;
       expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true, dryRun: true });
-      expect(dry.files).toEqual([{ path: file, format: "claude", conversations: 3 }]);
+      expect(dry.files).toEqual([{ path: file, format: "claude", formats: ["claude"], conversations: 3 }]);
       const imported = await runCli(["--json", "import", file], { env: served.env });
       expect(imported.code, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout)).toMatchObject({ new: 3, failed: 0, comparedWithStore: true });
