@@ -103,6 +103,7 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
   return {
     format: plan.format,
     formats: [...new Set([plan.format, ...[...plan.parts, ...plan.memoryParts].map((part) => part.format)])],
+    unreadable: plan.unreadable ?? [],
     totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
     bytesRead: () => tally.value,
     skipped: () => skips.counts(),
@@ -114,8 +115,6 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
       repairs = [];
       const reading: Reading = { label: "", tally, skips, repairs, onUnreadable };
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
-      // Each file or folder it may not read is one problem: what it holds is not imported, and the import says so.
-      for (const problem of plan.unreadable ?? []) onUnreadable?.(problem);
       const repeats = new RepeatFilter();
       for (const run of formatRuns(plan.parts)) {
         const importer = importerOf(run.format);

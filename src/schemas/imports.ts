@@ -52,6 +52,8 @@ export const ImportSummary = z.object({
   unchanged: z.number().int(),
   rejected: z.number().int(),
   failed: z.number().int(),
+  /** Files and folders inside the folders read that could not be read, each named in problems (not failed conversations). */
+  unreadableFiles: z.number().int().default(0),
   problems: z.array(
     z.object({ file: z.string(), conversation: z.string().optional(), reason: z.string(), suggestion: z.string().optional() }),
   ),

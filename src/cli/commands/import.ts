@@ -80,7 +80,11 @@ export function registerImport(program: Command): void {
               shown: (text) => shownPaths(text, session),
             });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
-            if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
+            if (
+              summary.files.some((file) => file.error) ||
+              summary.failed + summary.unreadableFiles + summary.memories.failed > 0 ||
+              restoreProblems
+            )
               session.io.exitCode = 1;
           } catch (error) {
             spinner.stop();
@@ -173,8 +177,13 @@ function reportTotals(out: Output, summary: ImportSummary): void {
       `Nothing ${summary.dryRun ? "checked" : "imported"}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`,
     );
   }
-  const line = `${outcome(summary, read)}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}`;
-  if (unreadable > 0 || summary.failed > 0) out.warn(line);
+  const inside = summary.unreadableFiles;
+  const notes = [
+    unreadable > 0 ? `${unreadable} of ${counted(summary.files.length, "export")} could not be read` : "",
+    inside > 0 ? `${counted(inside, "file or folder", "files or folders")} inside could not be read` : "",
+  ].filter(Boolean);
+  const line = `${outcome(summary, read)}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
+  if (unreadable > 0 || inside > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
 }
 

@@ -61,6 +61,8 @@ export interface ImportSummary {
   unchanged: number;
   rejected: number;
   failed: number;
+  /** Files and folders inside the folders read that could not be read (each named in problems): not conversations, so not failed. */
+  unreadableFiles: number;
   problems: ImportProblem[];
   /**
    * What the exports hold that was not imported, and why, per file: empty conversations, other
@@ -147,6 +149,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     unchanged: 0,
     rejected: 0,
     failed: 0,
+    unreadableFiles: 0,
     problems: [],
     skipped: [],
     repaired: [],
@@ -212,6 +215,11 @@ async function importFile(
     });
     file.format = reader.format;
     file.formats = reader.formats;
+    // Each file or folder inside it may not read is one problem: what it holds is not imported, and the import says so.
+    for (const problem of reader.unreadable) {
+      summary.unreadableFiles++;
+      summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
+    }
     const { format } = reader;
     for await (const conversation of reader.conversations()) {
       file.conversations++;

@@ -104,7 +104,7 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
   );
   for (const summary of summaries) {
     total.files.push(...summary.files);
-    for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];
+    for (const key of ["new", "updated", "unchanged", "rejected", "failed", "unreadableFiles"] as const) total[key] += summary[key];
     total.problems.push(...summary.problems);
     total.skipped.push(...summary.skipped);
     total.repaired.push(...summary.repaired);

@@ -123,7 +123,14 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     ];
     const result = await asUserChmodBinds(["--json", "import", "--apps", "--dry-run"], env, [home, store], locked);
     expect(result.code, result.stderr).toBe(1);
-    const summary = JSON.parse(result.stdout) as { new: number; problems: { reason: string; suggestion?: string }[] };
+    const summary = JSON.parse(result.stdout) as {
+      new: number;
+      failed: number;
+      unreadableFiles: number;
+      problems: { reason: string; suggestion?: string }[];
+    };
+    // Files and folders inside LM Studio's, not conversations: none failed (Continue's own folder is an export not read).
+    expect(summary).toMatchObject({ failed: 0, unreadableFiles: 2 });
     for (const file of locked) {
       expect(summary.problems).toContainEqual({
         file: expect.any(String),
@@ -134,6 +141,10 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(result.stderr).not.toContain("Nothing to import in ~/.continue/sessions");
     // The one chat it may read is read: LM Studio's borrow checker chat, at the folder's top.
     expect(summary.new).toBe(1);
+    const text = await asUserChmodBinds(["import", "--apps", "--dry-run"], env, [home, store], locked);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^. Would import 1 new conversation \(1 of 2 exports could not be read; 2 files or folders inside could not be read\)$/m);
+    expect(text.stderr).not.toMatch(/failed/);
   });
 
   it("watch --apps says it watches each app's sessions, not that the sessions a folder holds are left alone", async () => {
