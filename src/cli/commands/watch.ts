@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, sessionsAppOf } from "../app-folders.js";
+import { foldersToWatch } from "../app-folders.js";
 import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
@@ -43,24 +43,23 @@ export function registerWatch(program: Command): void {
           }
           return absolute;
         });
-        const watched = [...new Set([...given, ...(options.apps ? await appFolders(session, "--apps", { watching: true }) : [])])];
+        const watched = await foldersToWatch(session, given, { apps: Boolean(options.apps), flag: "--apps" });
         if (watched.length === 0) throw AppError.invalid("folders", "name a folder to watch", "Give one, such as ~/Downloads, or --apps.");
         const { watchFolder, importExports, uploadExports } = await import("../../core/index.js");
         const { store, user, remote, token } = session.options;
         const { paths } = locateStore({ store, user, remote, token }, session.io.env);
         // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
-        const sessionsOf = await sessionsAppOf(session);
         const { service, via, close } = await openService(session, { index: true, maintenance: "background" });
         const { out } = session;
         try {
           const watchers = await Promise.all(
-            watched.map((folder) =>
+            watched.map(({ folder, sessionsOf }) =>
               watchFolder({
                 folder,
                 stateFile: paths.watchState,
                 stableMs,
                 sessionStableMs,
-                sessionsOf: sessionsOf(folder),
+                sessionsOf,
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),

@@ -143,7 +143,9 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(summary.new).toBe(1);
     const text = await asUserChmodBinds(["import", "--apps", "--dry-run"], env, [home, store], locked);
     expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/^. Would import 1 new conversation \(1 of 2 exports could not be read; 2 files or folders inside could not be read\)$/m);
+    expect(text.stderr).toMatch(
+      /^. Would import 1 new conversation \(1 of 2 exports could not be read; 2 files or folders inside could not be read\)$/m,
+    );
     expect(text.stderr).not.toMatch(/failed/);
   });
 
