@@ -5,7 +5,6 @@ import { basename, dirname, isAbsolute, join, posix, relative } from "node:path"
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { AppError } from "../shared/errors.js";
 import { unreadableReason } from "../shared/file-errors.js";
-import type { SkippedCount } from "./types.js";
 
 /** A byte stream that can be opened again: a plain file or an entry of a zip archive. */
 export interface ByteSource {
@@ -127,8 +126,8 @@ export interface DirectoryListing {
   sources: ByteSource[];
   /** By their path in the folder ("/"-separated), each with why, as an import error names it. */
   unreadable: { path: string; folder: boolean; problem: AppError }[];
-  /** Links it did not follow, and why: an import says what it leaves out. */
-  skipped: SkippedCount[];
+  /** Links it did not follow, and why: an import says what it leaves out (types.ts's SkippedCount, which imports this module). */
+  skipped: { file: string; reason: string; count: number }[];
 }
 
 /**
