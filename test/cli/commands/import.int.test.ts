@@ -104,7 +104,7 @@ describe("mnemo import", () => {
     const result = await runCli(["--json", "import", "--no-wait", good, bad], { env: own });
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Summary;
-    expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", conversations: 3 });
+    expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", formats: ["chatgpt"], conversations: 3 });
     expect(summary.failed).toBe(1);
     expect(summary.problems.map((p) => p.reason)).toEqual([
       expect.stringMatching(/chatgpt-truncated\.json, record 3: invalid JSON at byte 21355 .*the file looks truncated/),
