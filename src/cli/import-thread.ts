@@ -82,11 +82,14 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
   // A dry run makes no store: where there is none, everything it reads is new.
-  return storeImport(job, session, status).catch((error: unknown) => {
+  return storeImport(job, session, status).catch(async (error: unknown) => {
     const where = options.dryRun && isAppError(error) ? error.details["noStore"] : undefined;
     if (typeof where !== "string") throw error;
     on.notice(`No store at ${where} yet (a dry run makes none): everything it reads would be new.`);
-    return importExports(undefined, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+    const { loadConfig } = await import("../config/load-config.js");
+    const { embedder } = loadConfig({ store: globals.store, user: globals.user, embedder: globals.embedder }, io.env);
+    const onProgress = (p: ImportProgress) => status(importStatus(p));
+    return importExports(undefined, paths, { ...importOptions(options), newStoreEmbedder: embedder, onProgress });
   });
 }
 

@@ -106,6 +106,8 @@ export interface ImportOptions {
   /** The name the one file passed had before it was stored under another (an upload's): openExport's `name`. */
   name?: string | undefined;
   dryRun?: boolean;
+  /** A dry run with no store: the embedder a new store would take (the config's spec, `auto` when mnemo picks), for the language hint. */
+  newStoreEmbedder?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -128,7 +130,7 @@ export async function importExports(
   const summary = emptySummary(Boolean(options.dryRun), compared);
   const languages = noLanguages();
   for (const path of paths) await importFile(service, path, options, summary, languages);
-  const hint = service && (await languageHint(service, languages));
+  const hint = await languageHint(service, languages, options.newStoreEmbedder);
   if (hint !== undefined) summary.languageHint = hint;
   return summary;
 }
