@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "../shared/errors.js";
-import type { ImportProgress, ImportSummary } from "../core/index.js";
+import type { App, ImportProgress, ImportSummary, RestoreSummary } from "../core/index.js";
 import { processIo, type CliIo } from "./io.js";
 import { counted, createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions, type Session } from "./session.js";
@@ -83,9 +83,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   if (backups.length > 0) return runRestore(job, session, backups, status);
   // A dry run makes no store: where there is none, everything it reads is new.
   return storeImport(job, session, status).catch(async (error: unknown) => {
-    const where = options.dryRun && isAppError(error) ? error.details["noStore"] : undefined;
-    if (typeof where !== "string") throw error;
-    on.notice(`No store at ${where} yet (a dry run makes none): everything it reads would be new.`);
+    withoutStore(error, options, on.notice);
     const { loadConfig } = await import("../config/load-config.js");
     const { embedder } = loadConfig({ store: globals.store, user: globals.user, embedder: globals.embedder }, io.env);
     const onProgress = (p: ImportProgress) => status(importStatus(p));
@@ -159,26 +157,37 @@ async function runRestore(
     );
   }
   const intoUser = globals.user ?? (session.io.env["MNEMO_USER"] || undefined);
-  // A dry run makes no store: where there is none, the check of a backup says so (it compares with the store).
-  const existing = { existing: Boolean(options.dryRun) };
+  const rest = paths.filter((path) => !backups.includes(path));
+  const restoreAll = async (app: App | undefined) => {
+    const restored: RestoreSummary[] = [];
+    for (const path of backups) {
+      restored.push(
+        await restoreExport(app, path, {
+          intoUser,
+          dryRun: Boolean(options.dryRun),
+          onProgress: (p) => status(`Restoring ${path}: ${counted(p.records, "record")} · ${percent(p.bytesRead, p.totalBytes)}`),
+        }),
+      );
+    }
+    return restored;
+  };
+  const onProgress = (p: ImportProgress) => status(importStatus(p));
+  // A dry run makes no store: where there is none, the backups are read through and the rest is all new.
+  const checkWithoutStore = async (error: unknown) => {
+    withoutStore(error, options, (text) => session.out.notice(text));
+    const restored = await restoreAll(undefined);
+    const result = await importExports(undefined, rest, { ...importOptions(options), onProgress });
+    result.restored = restored;
+    return result;
+  };
   return withApp(
     session,
     async (app) => {
       const wait = options.wait && !options.dryRun;
       if (wait) await app.indexer.start();
-      const restored = [];
-      for (const path of backups) {
-        restored.push(
-          await restoreExport(app, path, {
-            intoUser,
-            dryRun: Boolean(options.dryRun),
-            onProgress: (p) => status(`Restoring ${path}: ${counted(p.records, "record")} · ${percent(p.bytesRead, p.totalBytes)}`),
-          }),
-        );
-      }
+      const restored = await restoreAll(app);
       const service = await app.service(intoUser);
-      const rest = paths.filter((path) => !backups.includes(path));
-      const result = await importExports(service, rest, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+      const result = await importExports(service, rest, { ...importOptions(options), onProgress });
       result.restored = restored;
       if (wait) {
         for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
@@ -190,8 +199,15 @@ async function runRestore(
       }
       return result;
     },
-    existing,
-  );
+    { existing: Boolean(options.dryRun) },
+  ).catch(checkWithoutStore);
+}
+
+/** Rethrows `error` unless it is a dry run's with no store to compare with (core's noStoreError), which it says. */
+function withoutStore(error: unknown, options: ImportCommandOptions, notice: (text: string) => void): void {
+  const where = options.dryRun && isAppError(error) ? error.details["noStore"] : undefined;
+  if (typeof where !== "string") throw error;
+  notice(`No store at ${where} yet (a dry run makes none): everything it reads would be new.`);
 }
 
 function percent(done: number, total: number): string {

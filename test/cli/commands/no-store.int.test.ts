@@ -20,6 +20,21 @@ describe("a command that only reads, where there is no store", () => {
     expect(fs.existsSync(store)).toBe(false);
   });
 
+  it("import --dry-run of a backup makes none either: it reads the backup through, and the rest is all new", async () => {
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    expect((await runCli(["remember", "The spare key is under the blue flowerpot"], { env })).code).toBe(0);
+    const backup = path.join(tempDir(), "backup.jsonl");
+    expect((await runCli(["export", backup], { env })).code).toBe(0);
+    const none = path.join(tempDir(), "none");
+    const dry = await runCli(["import", "--dry-run", backup, path.join(EXPORTS, "claude-export.zip")], {
+      env: { ...env, MNEMO_STORE: none },
+    });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`Checked ${backup}: 1 memory, 1 bucket, 0 conversations, 0 import records for default`);
+    expect(dry.stderr).toContain("Would import 3 new conversations");
+    expect(fs.existsSync(none)).toBe(false);
+  });
+
   it("search, recall, chats, memories, buckets, trash, info and export say there is none and how to start one, and make none", async () => {
     const store = path.join(tempDir(), "mistyped");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
