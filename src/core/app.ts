@@ -261,7 +261,7 @@ function makeDataDir(dataDir: string): void {
 }
 
 /** A store asked for (AppOptions.existing) that is not there: `details.noStore`, where it was looked for, tells it from other not_found errors. */
-export function noStoreError(config: Config): AppError {
+function noStoreError(config: Config): AppError {
   const where = isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
   return new AppError("not_found", `No store at ${where}: nothing is imported or remembered there yet`, {
     suggestion:
