@@ -1,5 +1,6 @@
 import path from "node:path";
 import { AppError } from "../shared/errors.js";
+import type { FoundApp } from "../core/index.js";
 import type { Session } from "./session.js";
 
 /**
@@ -8,8 +9,45 @@ import type { Session } from "./session.js";
  * None found is the caller's error, naming `flag`, unless `optional` (a service started at login).
  */
 export async function appFolders(session: Session, flag: string, how: { watching: boolean; optional?: boolean }): Promise<string[]> {
-  const { foundApps, appsLookedFor } = await import("../core/index.js");
-  const apps = foundApps({ platform: process.platform, env: session.io.env }, { watching: how.watching });
+  return (await saidFound(session, flag, how, await appsOnThisMachine(session, how.watching))).map((app) => app.folder);
+}
+
+/** A folder a watch keeps, with the app whose sessions it holds when it is the folder of one found on this machine (for its log). */
+export interface WatchedFolder {
+  folder: string;
+  /** The app's name, as watchFolder's option of that name takes it. */
+  sessionsOf: string | undefined;
+}
+
+/**
+ * The folders given and, with `apps`, the folders of the apps whose sessions are watched (appFolders),
+ * each once, each named by its app: the apps looked up once, for both (`watch`, `serve --watch`).
+ */
+export async function foldersToWatch(
+  session: Session,
+  given: string[],
+  how: { apps: boolean; flag: string; optional?: boolean },
+): Promise<WatchedFolder[]> {
+  if (given.length === 0 && !how.apps) return [];
+  const found = await appsOnThisMachine(session, true);
+  const apps = how.apps ? await saidFound(session, how.flag, { watching: true, optional: how.optional }, found) : [];
+  const folders = [...new Set([...given, ...apps.map((app) => app.folder)])];
+  return folders.map((folder) => ({ folder, sessionsOf: found.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name }));
+}
+
+async function appsOnThisMachine(session: Session, watching: boolean): Promise<FoundApp[]> {
+  const { foundApps } = await import("../core/index.js");
+  return foundApps({ platform: process.platform, env: session.io.env }, { watching });
+}
+
+/** The apps found, said; none found an error naming `flag` unless `optional`. */
+async function saidFound(
+  session: Session,
+  flag: string,
+  how: { watching: boolean; optional?: boolean | undefined },
+  apps: FoundApp[],
+): Promise<FoundApp[]> {
+  const { appsLookedFor } = await import("../core/index.js");
   if (apps.length === 0 && how.optional) {
     session.out.notice(`No chat app's folder to watch on this machine (looked for ${appsLookedFor({ watching: true })}).`);
   } else if (apps.length === 0) {
@@ -24,7 +62,7 @@ export async function appFolders(session: Session, flag: string, how: { watching
     const list = apps.map((app) => `${app.name} (${shownPaths(app.folder, session)})`).join(", ");
     session.out.notice(`${how.watching ? "Watching the sessions of" : "Found on this machine:"} ${list}`);
   }
-  return apps.map((app) => app.folder);
+  return apps;
 }
 
 /** A text's paths under the user's home as they would type them, `~/…`. */
@@ -32,11 +70,4 @@ export function shownPaths(text: string, session: Session): string {
   const home = session.io.env["HOME"] || session.io.env["USERPROFILE"];
   if (!home || home === "/" || home === "\\") return text;
   return text.replaceAll(`${home}/`, "~/").replaceAll(`${home}\\`, "~\\");
-}
-
-/** The app whose sessions are kept in a folder found on this machine (~/.continue/sessions: Continue), for a watch's log. */
-export async function sessionsAppOf(session: Session): Promise<(folder: string) => string | undefined> {
-  const { foundApps } = await import("../core/index.js");
-  const apps = foundApps({ platform: process.platform, env: session.io.env }, { watching: true });
-  return (folder) => apps.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name;
 }

@@ -55,18 +55,26 @@ async function runExport(job: ExportJob, on: ThreadListener): Promise<Record<str
   const query = { vectors: job.vectors };
   if (job.allUsers) {
     const { exportAllUsers } = await import("../core/index.js");
-    return withApp(session, async (app) => {
-      const records = await write(await exportAllUsers(app, query));
-      const services = await Promise.all((await app.users.list()).map((user) => app.service(user.name)));
-      noteTrashLeftOut(session.out, await trashHeld(services));
-      return records;
-    });
+    return withApp(
+      session,
+      async (app) => {
+        const records = await write(await exportAllUsers(app, query));
+        const services = await Promise.all((await app.users.list()).map((user) => app.service(user.name)));
+        noteTrashLeftOut(session.out, await trashHeld(services));
+        return records;
+      },
+      { existing: true },
+    );
   }
-  return withService(session, async (service) => {
-    const records = await write(await service.export(query));
-    noteTrashLeftOut(session.out, await trashHeld([service]));
-    return records;
-  });
+  return withService(
+    session,
+    async (service) => {
+      const records = await write(await service.export(query));
+      noteTrashLeftOut(session.out, await trashHeld([service]));
+      return records;
+    },
+    { existing: true },
+  );
 }
 
 /** How many entries the trash of these users holds (0 when it cannot be read: the file is written already). */

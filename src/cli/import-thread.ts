@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "../shared/errors.js";
-import type { ImportProgress, ImportSummary } from "../core/index.js";
+import type { App, ImportProgress, ImportSummary, RestoreSummary } from "../core/index.js";
 import { processIo, type CliIo } from "./io.js";
 import { counted, createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions, type Session } from "./session.js";
@@ -71,7 +71,7 @@ export function importInThread(job: Job, on: ThreadListener, io: CliIo): Promise
 /** The import itself, as the thread runs it: the embedded store (processing while it waits) or a server. */
 async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const { globals, paths, options } = job;
-  const { importExports, isMnemoExport, uploadExports, waitForProcessing } = await import("../core/index.js");
+  const { importExports, isMnemoExport } = await import("../core/index.js");
   const status = on.status;
   // Notices (the embedder a new store chose) go through the same channel as the rest, in order.
   // This thread's environment and stdio are the run's (runInThread).
@@ -81,6 +81,18 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   const backups: string[] = [];
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
+  // A dry run makes no store: where there is none, everything it reads is new.
+  return storeImport(job, session, status).catch(async (error: unknown) => {
+    withoutStore(error, options, on.notice);
+    const { loadConfig } = await import("../config/load-config.js");
+    const { embedder } = loadConfig({ store: globals.store, user: globals.user, embedder: globals.embedder }, io.env);
+    const onProgress = (p: ImportProgress) => status(importStatus(p));
+    return importExports(undefined, paths, { ...importOptions(options), newStoreEmbedder: embedder, onProgress });
+  });
+}
+
+async function storeImport({ paths, options }: Job, session: Session, status: (text: string) => void): Promise<ImportSummary> {
+  const { importExports, uploadExports, waitForProcessing } = await import("../core/index.js");
   return withService(
     session,
     async (service, via) => {
@@ -113,7 +125,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
       }
       return result;
     },
-    { index: options.wait && !options.dryRun },
+    { index: options.wait && !options.dryRun, existing: Boolean(options.dryRun) },
   );
 }
 
@@ -145,10 +157,9 @@ async function runRestore(
     );
   }
   const intoUser = globals.user ?? (session.io.env["MNEMO_USER"] || undefined);
-  return withApp(session, async (app) => {
-    const wait = options.wait && !options.dryRun;
-    if (wait) await app.indexer.start();
-    const restored = [];
+  const rest = paths.filter((path) => !backups.includes(path));
+  const restoreAll = async (app: App | undefined) => {
+    const restored: RestoreSummary[] = [];
     for (const path of backups) {
       restored.push(
         await restoreExport(app, path, {
@@ -158,20 +169,45 @@ async function runRestore(
         }),
       );
     }
-    const service = await app.service(intoUser);
-    const rest = paths.filter((path) => !backups.includes(path));
-    const result = await importExports(service, rest, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+    return restored;
+  };
+  const onProgress = (p: ImportProgress) => status(importStatus(p));
+  // A dry run makes no store: where there is none, the backups are read through and the rest is all new.
+  const checkWithoutStore = async (error: unknown) => {
+    withoutStore(error, options, (text) => session.out.notice(text));
+    const restored = await restoreAll(undefined);
+    const result = await importExports(undefined, rest, { ...importOptions(options), onProgress });
     result.restored = restored;
-    if (wait) {
-      for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
-        await waitForQueue(await app.service(name), {
-          onProgress: ({ ready, pending }) => status(`Indexing ${name}'s conversations: ${ready} ready, ${pending} to go`),
-        });
-      }
-      await waitForProcessing(service, result);
-    }
     return result;
-  });
+  };
+  return withApp(
+    session,
+    async (app) => {
+      const wait = options.wait && !options.dryRun;
+      if (wait) await app.indexer.start();
+      const restored = await restoreAll(app);
+      const service = await app.service(intoUser);
+      const result = await importExports(service, rest, { ...importOptions(options), onProgress });
+      result.restored = restored;
+      if (wait) {
+        for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {
+          await waitForQueue(await app.service(name), {
+            onProgress: ({ ready, pending }) => status(`Indexing ${name}'s conversations: ${ready} ready, ${pending} to go`),
+          });
+        }
+        await waitForProcessing(service, result);
+      }
+      return result;
+    },
+    { existing: Boolean(options.dryRun) },
+  ).catch(checkWithoutStore);
+}
+
+/** Rethrows `error` unless it is a dry run's with no store to compare with (core's noStoreError), which it says. */
+function withoutStore(error: unknown, options: ImportCommandOptions, notice: (text: string) => void): void {
+  const where = options.dryRun && isAppError(error) ? error.details["noStore"] : undefined;
+  if (typeof where !== "string") throw error;
+  notice(`No store at ${where} yet (a dry run makes none): everything it reads would be new.`);
 }
 
 function percent(done: number, total: number): string {

@@ -66,7 +66,7 @@ function asFlagError(error: unknown, flags: Record<string, string>): unknown {
 export async function withApp<T>(
   session: Session,
   work: (app: App) => Promise<T>,
-  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal"> = {},
+  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal" | "existing"> = {},
 ): Promise<T> {
   const app = await openApp(session, "detached", appOptions);
   try {
@@ -80,7 +80,7 @@ export async function withApp<T>(
 async function openApp(
   session: Session,
   maintenance: "detached" | "background",
-  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal"> = {},
+  appOptions: Pick<AppOptions, "reindexing" | "leaveJournal" | "existing"> = {},
 ): Promise<App> {
   const [{ createApp }, { loadConfig }, { useFewerArenas }] = await Promise.all([
     import("../core/index.js"),
@@ -116,12 +116,13 @@ async function openApp(
 /**
  * The service for this command: a running server with --remote / MNEMO_URL; else the `mnemo serve`
  * that runs on the store, when there is one (cli/server-route.ts); else the embedded store. With
- * `index`, an embedded store also processes queued conversations while `work` runs.
+ * `index`, an embedded store also processes queued conversations while `work` runs. With `existing`
+ * (a command that only reads), a store that is not there is an error (core's noStoreError), not made.
  */
 export async function withService<T>(
   session: Session,
   work: (service: MnemoService, via: Via) => Promise<T>,
-  options: { index?: boolean } = {},
+  options: { index?: boolean; existing?: boolean } = {},
 ): Promise<T> {
   const opened = await openService(session, { ...options, maintenance: "detached" });
   try {
@@ -137,7 +138,7 @@ export type Via = "server" | "store";
 /** What withService hands its work, for a command that holds it open itself (mcp); `close` ends it. */
 export async function openService(
   session: Session,
-  options: { index?: boolean; maintenance: "detached" | "background" },
+  options: { index?: boolean; existing?: boolean; maintenance: "detached" | "background" },
 ): Promise<{ service: MnemoService; via: Via; close(): Promise<void> }> {
   const location = locateStore(
     {
@@ -176,9 +177,9 @@ export async function openService(
 
 async function openLocal(
   session: Session,
-  options: { index?: boolean; maintenance: "detached" | "background" },
+  options: { index?: boolean; existing?: boolean; maintenance: "detached" | "background" },
 ): Promise<{ service: MnemoService; close(): Promise<void> }> {
-  const app = await openApp(session, options.maintenance);
+  const app = await openApp(session, options.maintenance, options.existing ? { existing: true } : {});
   try {
     if (options.index) await app.indexer.start();
     return { service: await app.service(session.options.user), close: () => app.close() };

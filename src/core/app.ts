@@ -49,6 +49,11 @@ export interface AppOptions {
    * in-process CLI tests one a command), where loading the model again took ~0.2 s of CPU each time.
    */
   embedder?: Embedder;
+  /**
+   * Open a store that exists, else fail with noStoreError: a command that only reads (search, a
+   * dry run) makes no store, and no folder, where there was none (a mistyped --store).
+   */
+  existing?: boolean;
 }
 
 export interface App {
@@ -74,7 +79,8 @@ export interface App {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  prepareDataDir(config);
+  prepareDataDir(config, { make: !options.existing });
+  if (options.existing && !isRemoteUri(config.storeUri) && !fs.existsSync(config.storeUri)) throw noStoreError(config);
   const { store, embedder } = await openStore(config, options);
   const maintenance = new Maintenance(
     store,
@@ -156,6 +162,7 @@ async function openStore(config: Config, options: AppOptions): Promise<{ store: 
     await recordForRecovery(config, existing);
     return { store: existing, embedder: recordedEmbedder({ id: embedderId, spec: embedderSpec, dims }, config, options) };
   }
+  if (options.existing) throw noStoreError(config);
   const choice = await chooseEmbedder(config, options.onProgress, options.embedder);
   const { embedder } = choice;
   const store = await Store.create(
@@ -214,16 +221,16 @@ async function recordForRecovery(config: Config, store: Store): Promise<void> {
 /**
  * A local data dir must be empty, missing, or a mnemo store: never somebody's unrelated folder. A
  * missing one is made readable by its owner only: it holds their chat history, and a home folder
- * is often readable by every user of the machine.
+ * is often readable by every user of the machine. Unless `make` (a command that only reads), nothing is made or changed.
  */
-function prepareDataDir(config: Config): void {
+function prepareDataDir(config: Config, { make }: { make: boolean }): void {
   const { dataDir, database, config: configFile } = config.paths;
   let entries: string[];
   try {
     entries = fs.readdirSync(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return makeDataDir(dataDir);
+    if (code === "ENOENT") return make ? makeDataDir(dataDir) : undefined;
     if (code === "ENOTDIR") throw notAStore(dataDir, "it is a file");
     throw error;
   }
@@ -233,7 +240,7 @@ function prepareDataDir(config: Config): void {
   const isStore = fs.existsSync(database) || fs.existsSync(configFile);
   if (entries.length > 0 && !isStore) throw notAStore(dataDir, "it holds other files and no mnemo database");
   // An empty folder becomes a store now: as private as one mnemo makes.
-  if (entries.length === 0) fs.chmodSync(dataDir, 0o700);
+  if (entries.length === 0 && make) fs.chmodSync(dataDir, 0o700);
 }
 
 /**
@@ -251,6 +258,16 @@ function makeDataDir(dataDir: string): void {
       suggestion: "Pass --store (or set MNEMO_STORE) to a folder you can write, or to an existing mnemo store.",
     });
   }
+}
+
+/** A store asked for (AppOptions.existing) that is not there: `details.noStore`, where it was looked for, tells it from other not_found errors. */
+function noStoreError(config: Config): AppError {
+  const where = isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
+  return new AppError("not_found", `No store at ${where}: nothing is imported or remembered there yet`, {
+    suggestion:
+      "`mnemo import <export>` or `mnemo remember <text>` starts one there; or pass the store to use with --store (or MNEMO_STORE).",
+    details: { noStore: where },
+  });
 }
 
 function notAStore(dir: string, why: string): AppError {

@@ -6,6 +6,7 @@
  * so `mnemo --help`, a command sent to a server and an MCP client's first request do not pay for it.
  */
 import type { Config } from "../config/load-config.js";
+import { AppError } from "../shared/errors.js";
 import type { MnemoService } from "./service-types.js";
 import type { App, AppOptions } from "./app.js";
 import type { ImportOptions, ImportSummary, QueueWait } from "./jobs/import-file.js";
@@ -41,7 +42,7 @@ export { probablyUnrelated } from "./retrieval/relevance.js";
 export { conversationsOutcome, conversationsRead, memoriesOutcome } from "./jobs/import-outcome.js";
 
 /** Reads chat exports and stores their conversations through a service (core/jobs/import-file.ts). */
-export async function importExports(service: MnemoService, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
+export async function importExports(service: MnemoService | undefined, paths: string[], options?: ImportOptions): Promise<ImportSummary> {
   return (await import("./jobs/import-file.js")).importExports(service, paths, options);
 }
 
@@ -104,13 +105,19 @@ export async function isMnemoExport(path: string): Promise<boolean> {
   return (await import("../importers/mnemo-export.js")).isMnemoExport(path);
 }
 
-/** Restores one of mnemo's exports into the store (core/jobs/restore.ts). */
-export async function restoreExport(app: App, path: string, options?: RestoreOptions): Promise<RestoreSummary> {
-  const [{ openMnemoExport }, { restoreExport: restore }] = await Promise.all([
+/**
+ * Restores one of mnemo's exports into the store (core/jobs/restore.ts). A dry run, which reads the
+ * file only, needs no store: `app` undefined where there is none yet.
+ */
+export async function restoreExport(app: App | undefined, path: string, options?: RestoreOptions): Promise<RestoreSummary> {
+  const [{ openMnemoExport }, { restoreExport: restore, checkExport }] = await Promise.all([
     import("../importers/mnemo-export.js"),
     import("./jobs/restore.js"),
   ]);
-  return restore(app.context, path, await openMnemoExport(path), options);
+  const reader = await openMnemoExport(path);
+  if (app !== undefined) return restore(app.context, path, reader, options);
+  if (!options?.dryRun) throw new AppError("internal", "A restore stores into a store: only a dry run goes without");
+  return checkExport(path, reader, options);
 }
 
 /** `mnemo doctor`: every table of the store checked (in a child process), with what is wrong and how to recover. */

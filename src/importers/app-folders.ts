@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import type { AppFolder, Importer } from "./importer.js";
 import { IMPORTERS, isSessionFileName } from "./registry.js";
+import { VS_CODE_AND_FORKS } from "./editors.js";
+import { listing } from "./words.js";
 
 /** What a folder's place is read from: the user's home, the system, and its environment (the CLI runs in process in tests). */
 export interface Machine {
@@ -106,38 +108,98 @@ function isInside(folder: string, outer: string): boolean {
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
+/** The apps `--apps` looks for, in the registry's order; to watch, those whose chats watching keeps (isWatched). */
+function appsLookedForBy(how: { watching?: boolean }): Importer[] {
+  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || isWatched(importer)));
+}
+
 /** The apps whose folders `--apps` looks for (to watch: those whose sessions are watched), for the message when none is found. */
 export function appsLookedFor(how: { watching?: boolean } = {}): string {
-  return IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0 && (!how.watching || isWatched(importer)))
+  return appsLookedForBy(how)
     .map((importer) => importer.name)
     .join(", ");
 }
 
 /** The apps whose databases watching imports again as they change (Importer.watchedDatabase), for `mnemo watch --help`. */
 export function databasesWatched(): string {
-  return IMPORTERS.filter((importer) => importer.watchedDatabase === true)
-    .map((importer) => importer.name)
-    .join(", ");
+  return listing(
+    IMPORTERS.filter((importer) => importer.watchedDatabase === true).map((importer) => importer.name),
+    "and",
+  );
 }
 
-/** Folders a help line names before "and N more". */
-const NAMED_FOLDERS = 2;
+/** Where a help line's folders go on a line of their own each, rather than side by side. */
+const HELP_WIDTH = 100;
+/** How help names the folder of any of VS Code and its forks, said once below the list. */
+const EDITOR = "<editor>";
 
-/** Each app `--apps` looks for and where on this machine, one line each (`mnemo import --help`), home as `~`. */
-export function appFolderLines(machine: Machine = { platform: process.platform, env: process.env }): string {
+/**
+ * Each app `--apps` looks for (to watch: those `mnemo watch --apps` watches) and where on this
+ * machine, home as `~`: one line an app, its folders that differ in one part said once, the part's
+ * names in braces (~/.qwen/{projects,tmp}), VS Code's forks as <editor> (`mnemo import --help`, `mnemo watch --help`).
+ */
+export function appFolderLines(
+  machine: Machine = { platform: process.platform, env: process.env },
+  how: { watching?: boolean } = {},
+): string {
   const home = machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
   const shown = (folder: string) => (folder.startsWith(home + path.sep) ? `~${folder.slice(home.length)}` : folder);
-  const apps = IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0);
+  const apps = appsLookedForBy(how);
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
-  return apps
-    .map((importer) => {
-      const folders = foldersOn(importer, machine).map(
-        (folder) => `${shown(appFolderPath(folder, machine))}${folder.listed === undefined ? "" : " (the databases it lists)"}`,
-      );
-      const more = folders.length > NAMED_FOLDERS ? ` and ${folders.length - NAMED_FOLDERS} more` : "";
-      return `  ${importer.name.padEnd(column - 2)}${folders.slice(0, NAMED_FOLDERS).join(", ")}${more}`;
-    })
-    .join("\n");
+  let editors = false;
+  const lines = apps.map((importer) => {
+    const folders = foldersOn(importer, machine).map((folder) =>
+      `${shown(appFolderPath(folder, machine))}${folder.listed === undefined ? "" : " (the databases it lists)"}`
+        .split(path.sep)
+        .map((part) => [part]),
+    );
+    const patterns = merged(folders).map((parts) => parts.map((names) => (isEditors(names) ? EDITOR : braced(names))).join(path.sep));
+    editors ||= patterns.some((pattern) => pattern.includes(EDITOR));
+    const name = `  ${importer.name.padEnd(column - 2)}`;
+    const together = name + patterns.join(", ");
+    return together.length <= HELP_WIDTH
+      ? together
+      : patterns.map((pattern, n) => (n === 0 ? name : " ".repeat(column)) + pattern).join("\n");
+  });
+  if (editors) lines.push(`  ${EDITOR} is the folder of VS Code or of an editor built on it: ${VS_CODE_AND_FORKS.join(", ")}`);
+  return lines.join("\n");
+}
+
+/**
+ * Paths (each a list of parts, each part its names) merged while two differ in one part only:
+ * ~/.qwen/projects and ~/.qwen/tmp become ~/.qwen/{projects,tmp}.
+ */
+function merged(paths: string[][][]): string[][][] {
+  const key = (parts: string[][], skip: number) => parts.map((names, at) => (at === skip ? "*" : names.join("\u0000"))).join("/");
+  for (;;) {
+    const pair = pairDifferingInOnePart(paths, key);
+    if (pair === undefined) return paths;
+    const [first, second, at] = pair;
+    const joined = first.map((names, n) => (n === at ? [...names, ...second[n]!] : names));
+    paths = paths.filter((parts) => parts !== second).map((parts) => (parts === first ? joined : parts));
+  }
+}
+
+function pairDifferingInOnePart(
+  paths: string[][][],
+  key: (parts: string[][], skip: number) => string,
+): [string[][], string[][], number] | undefined {
+  for (const [n, first] of paths.entries()) {
+    for (const second of paths.slice(n + 1)) {
+      if (second.length !== first.length) continue;
+      const at = first.findIndex((_, part) => key(first, part) === key(second, part));
+      if (at >= 0) return [first, second, at];
+    }
+  }
+  return undefined;
+}
+
+function isEditors(names: string[]): boolean {
+  return names.length === VS_CODE_AND_FORKS.length && VS_CODE_AND_FORKS.every((editor) => names.includes(editor));
+}
+
+function braced(names: string[]): string {
+  return names.length === 1 ? names[0]! : `{${names.join(",")}}`;
 }
 
 /**

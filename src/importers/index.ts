@@ -70,8 +70,9 @@ export async function openExport(path: string, options: OpenExportOptions = {}):
 async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) {
-    const { sources, unreadable } = await directorySources(path);
-    return planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
+    const { sources, unreadable, skipped } = await directorySources(path);
+    const plan = await planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
+    return { ...plan, skipped: [...skipped, ...plan.skipped] };
   }
   if (await isZipFile(path)) return planContainer(await zipSources(path), path);
   if (await namedZipButNotJson(path, name)) throw corruptZip(name ?? path, new Error("it does not start as a zip archive does"));
@@ -103,6 +104,8 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
   let repairs: RepairedRecord[] = [];
   return {
     format: plan.format,
+    formats: [...new Set([plan.format, ...[...plan.parts, ...plan.memoryParts].map((part) => part.format)])],
+    unreadable: plan.unreadable ?? [],
     totalBytes: plan.parts.reduce((total, part) => total + part.source.size, 0),
     bytesRead: () => tally.value,
     skipped: () => skips.counts(),
@@ -114,8 +117,6 @@ function createReader(plan: ExportPlan, platform: string | undefined, onUnreadab
       repairs = [];
       const reading: Reading = { label: "", tally, skips, repairs, onUnreadable };
       for (const { file, reason, count } of plan.skipped) skips.add(file, reason, count);
-      // Each file or folder it may not read is one problem: what it holds is not imported, and the import says so.
-      for (const problem of plan.unreadable ?? []) onUnreadable?.(problem);
       const repeats = new RepeatFilter();
       for (const run of formatRuns(plan.parts)) {
         const importer = importerOf(run.format);

@@ -126,17 +126,34 @@ export interface DirectoryListing {
   sources: ByteSource[];
   /** By their path in the folder ("/"-separated), each with why, as an import error names it. */
   unreadable: { path: string; folder: boolean; problem: AppError }[];
+  /** Links it did not follow, and why: an import says what it leaves out (types.ts's SkippedCount, which imports this module). */
+  skipped: { file: string; reason: string; count: number }[];
 }
 
-/** Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative paths. */
+/**
+ * Every regular file under `dir` (hidden ones excluded), as sources with "/"-separated relative
+ * paths. A link to a file or folder kept elsewhere is read as what it leads to (a project's sessions
+ * moved to another disk); one to what the folder holds already, or to a folder around it, is not
+ * followed and is said (it would be read twice, or loop); each place a link leads to is read once.
+ */
 export async function directorySources(dir: string): Promise<DirectoryListing> {
-  const listing: DirectoryListing = { sources: [], unreadable: [] };
-  await collectFiles(dir, "", 0, listing, new Set());
+  const listing: DirectoryListing = { sources: [], unreadable: [], skipped: [] };
+  await collectFiles({ root: dir, real: await realpath(dir).catch(() => dir), linked: new Set() }, "", 0, listing);
   return listing;
 }
 
-/** `linked`: the files outside the folder that links in it lead to, each read once. */
-async function collectFiles(root: string, relative: string, depth: number, into: DirectoryListing, linked: Set<string>): Promise<void> {
+/** The folder read, its real path, and the places outside it that links in it lead to, each read once. */
+interface Walk {
+  root: string;
+  real: string;
+  linked: Set<string>;
+}
+
+const LINK_BACK = "links to what the folder holds or to a folder around it, not followed (read once where it is)";
+const LINK_NOWHERE = "links that lead nowhere (what they named is gone)";
+
+async function collectFiles(walk: Walk, relative: string, depth: number, into: DirectoryListing): Promise<void> {
+  const { root } = walk;
   let entries: Dirent[];
   try {
     entries = await readdir(join(root, relative), { withFileTypes: true });
@@ -149,10 +166,12 @@ async function collectFiles(root: string, relative: string, depth: number, into:
   for (const entry of entries) {
     const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
     if (isJunkPath(entry.name)) continue;
-    if (entry.isDirectory() && depth < MAX_DIRECTORY_DEPTH) await collectFiles(root, path, depth + 1, into, linked);
+    const link = entry.isSymbolicLink() ? await linkTarget(walk, join(root, path)) : undefined;
+    if (link === "back" || link === "nowhere")
+      into.skipped.push({ file: join(root, path), reason: link === "back" ? LINK_BACK : LINK_NOWHERE, count: 1 });
+    if ((entry.isDirectory() || link === "folder") && depth < MAX_DIRECTORY_DEPTH) await collectFiles(walk, path, depth + 1, into);
+    if (!entry.isFile() && link !== "file") continue;
     const file = join(root, path);
-    // A link to a file kept elsewhere is read as the file (one in the folder is read as itself); links to folders are not followed, as they may loop.
-    if (!entry.isFile() && !(entry.isSymbolicLink() && (await isFileElsewhere(root, file, linked)))) continue;
     try {
       await access(file, constants.R_OK);
       into.sources.push({ ...(await fileSource(file)), path });
@@ -162,13 +181,24 @@ async function collectFiles(root: string, relative: string, depth: number, into:
   }
 }
 
-async function isFileElsewhere(root: string, link: string, linked: Set<string>): Promise<boolean> {
-  if ((await stat(link).catch(() => undefined))?.isFile() !== true) return false;
-  const [folder, target] = await Promise.all([realpath(root), realpath(link)]);
-  const inside = relative(folder, target);
-  if (!(inside.startsWith("..") || isAbsolute(inside)) || linked.has(target)) return false;
-  linked.add(target);
-  return true;
+/**
+ * Where a link leads: a file or folder elsewhere, read as if it were here (the first link to it
+ * only: "seen"); back into the folder or around it; nowhere.
+ */
+async function linkTarget(walk: Walk, link: string): Promise<"file" | "folder" | "seen" | "back" | "nowhere"> {
+  const info = await stat(link).catch(() => undefined);
+  const target = info && (await realpath(link).catch(() => undefined));
+  if (!info || !target || !(info.isFile() || info.isDirectory())) return "nowhere";
+  const inside = (folder: string, outer: string) => {
+    const path = relative(outer, folder);
+    return !path.startsWith("..") && !isAbsolute(path);
+  };
+  // A file link into the folder is read where the file is, silently, as it always was.
+  if (inside(target, walk.real)) return info.isFile() ? "seen" : "back";
+  if (inside(walk.real, target)) return "back";
+  if ([...walk.linked].some((seen) => inside(target, seen))) return "seen";
+  walk.linked.add(target);
+  return info.isFile() ? "file" : "folder";
 }
 
 function cannotRead(path: string, error: unknown): AppError {

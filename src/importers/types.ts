@@ -20,6 +20,10 @@ export type Layout = "array" | "lines" | "values" | "wrapped" | "text" | "page" 
 export interface ExportReader {
   /** The export's format; the first one's, when a folder or zip holds exports of several formats (all are read). */
   format: ExportFormat;
+  /** Every format it holds, in the order read: one, or several side by side in a folder or zip. */
+  formats: ExportFormat[];
+  /** The files and folders inside a folder read that this user may not read: what they hold is not read (not failed records). */
+  unreadable: AppError[];
   /** Total bytes that will be read (sum of relevant file sizes / uncompressed entry sizes) — for progress and ETA. */
   totalBytes: number;
   /** Bytes consumed so far (monotonic), for progress. */

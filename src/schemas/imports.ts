@@ -37,7 +37,10 @@ export const ImportSummary = z.object({
   files: z.array(
     z.object({
       path: z.string(),
+      /** The first of `formats`; null when the file could not be read. */
       format: z.string().nullable(),
+      /** Every format the file holds (a folder of several apps' exports side by side), in the order read. Absent from a server before it. */
+      formats: z.array(z.string()).optional(),
       conversations: z.number().int(),
       /** The memories the file holds (Claude's memories.json, projects.json), when it holds some. */
       memories: z.number().int().optional(),
@@ -49,6 +52,8 @@ export const ImportSummary = z.object({
   unchanged: z.number().int(),
   rejected: z.number().int(),
   failed: z.number().int(),
+  /** Files and folders inside the folders read that could not be read, each named in problems (not failed conversations). */
+  unreadableFiles: z.number().int().default(0),
   problems: z.array(
     z.object({ file: z.string(), conversation: z.string().optional(), reason: z.string(), suggestion: z.string().optional() }),
   ),

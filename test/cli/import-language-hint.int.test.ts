@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers.js";
+import { openTestApp, ROOT, runCli, tempDir } from "../helpers.js";
 
 const chat = (id: string, title: string, contents: string[]) => ({
   platform: "chatgpt",
@@ -28,8 +28,9 @@ function exportOf(chats: unknown[]): string {
 
 describe("an import of conversations in languages the embedder does not read", () => {
   it("says they are found by their words alone, and how to re-embed them; not for English ones, nor with another embedder", async () => {
-    // ~3 s: two stores made (one for the bundled embedder, one for a tiny BERT); dry runs store nothing in them.
+    // A store of the bundled embedder; the dry runs store nothing in it, and make none where there is none.
     const store = tempDir();
+    await (await openTestApp({ store })).close();
     const file = exportOf([...RUSSIAN, ...ENGLISH]);
     const bundled = await runCli(["--store", store, "import", "--dry-run", file]);
     expect(bundled.code, bundled.stderr).toBe(0);
@@ -39,6 +40,11 @@ describe("an import of conversations in languages the embedder does not read", (
     expect(bundled.stderr).toContain("mnemo reindex --embedder transformers:Xenova/paraphrase-multilingual-MiniLM-L12-v2");
     const json = JSON.parse((await runCli(["--json", "--store", store, "import", "--dry-run", file])).stdout);
     expect(json.languageHint).toMatch(/^3 of these 4 conversations/);
+    // No store yet: the embedder a new store would take, the one mnemo picks by itself (which reads English only).
+    const none = await runCli(["--store", path.join(tempDir(), "none"), "import", "--dry-run", file]);
+    expect(none.stderr).toContain(
+      "3 of these 4 conversations are mostly in languages other than English, which the embedder (auto) does not read",
+    );
 
     const english = await runCli([
       "--json",

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { appFolderLines, appFolderPath, foundApps } from "../../src/importers/app-folders.js";
+import { IMPORTERS } from "../../src/importers/registry.js";
 import { tempDir } from "../temp-dirs.js";
 
 describe("the apps' folders", () => {
@@ -98,9 +99,43 @@ describe("the apps' folders", () => {
     expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
     expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage\/anythingllm\.db$/m);
-    expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db, ~\/\.config\/zed\/conversations$/m);
+    expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db\n +~\/\.config\/zed\/conversations$/m);
+    // Folders that differ in one part are said once: every one named, none "and 15 more".
     expect(lines).toMatch(
-      /^ {2}Cline +~\/Library\/Application Support\/Code\/User\/globalStorage\/saoudrizwan\.claude-dev\/tasks, .* and \d+ more$/m,
+      /^ {2}Cline +~\/Library\/Application Support\/<editor>\/User\/globalStorage\/\{saoudrizwan\.claude-dev,rooveterinaryinc\.roo-cline,kilocode\.kilo-code\}\/tasks\n +~\/\.cline\/data\/\{tasks,sessions\}$/m,
     );
+    expect(lines).toMatch(/^ {2}Qwen Code +~\/\.qwen\/\{projects,tmp\}$/m);
+    expect(lines).toMatch(
+      /^ {2}<editor> is the folder of VS Code or of an editor built on it: Code, Code - Insiders, Cursor, Windsurf, VSCodium$/m,
+    );
+    expect(lines).not.toContain("more");
+    // Complete: the braces and <editor> spelled out are each app's folders on this system, and no other.
+    const editors = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium"];
+    const spelled = lines
+      .split("\n")
+      .filter((line) => !line.includes(" is the folder of "))
+      .flatMap((line) =>
+        line
+          .trim()
+          .replace(/^.*?\s{2,}/, "")
+          .replace(" (the databases it lists)", "")
+          .split(", "),
+      )
+      .flatMap((pattern) => expand(pattern.replace("<editor>", `{${editors.join(",")}}`)));
+    const machine = { platform: "darwin" as const, env: { HOME: "/Users/ana" } };
+    const folders = IMPORTERS.flatMap((importer) =>
+      (importer.appFolders ?? []).filter((folder) => folder.only === undefined || folder.only === "darwin"),
+    ).map((folder) => appFolderPath(folder, machine).replace("/Users/ana/", "~/"));
+    expect(new Set(spelled)).toEqual(new Set(folders));
+    expect(spelled).toHaveLength(folders.length);
   });
 });
+
+/** A pattern's braces spelled out: a/{b,c}/d is a/b/d and a/c/d. */
+function expand(pattern: string): string[] {
+  const brace = /\{([^}]*)\}/.exec(pattern);
+  if (!brace) return [pattern];
+  return brace[1]!
+    .split(",")
+    .flatMap((name) => expand(pattern.slice(0, brace.index) + name + pattern.slice(brace.index + brace[0].length)));
+}

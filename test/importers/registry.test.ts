@@ -9,6 +9,7 @@ import { ROUTES } from "../../src/http/routes.js";
 import { renderOverview } from "../../src/mcp/render.js";
 import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { ImportPage } from "../../src/web/views/import.js";
+import { appFolderLines } from "../../src/importers/app-folders.js";
 import { detect, samples } from "../../src/importers/detect.js";
 import { openExport } from "../../src/importers/index.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
@@ -138,6 +139,18 @@ describe("every face says the registry's words", () => {
     program.commands.find((command) => command.name() === "import")!.configureOutput({ writeOut: (text) => (help += text) });
     await expect(program.parseAsync(["import", "--help"], { from: "user" })).rejects.toBeInstanceOf(CommanderError);
     expect(help).toContain(formatLines());
+  });
+
+  it("the CLI's watch help: the apps --apps watches, those that write their sessions as they go on", async () => {
+    const program = buildProgram();
+    let help = "";
+    program.commands.find((command) => command.name() === "watch")!.configureOutput({ writeOut: (text) => (help += text) });
+    await expect(program.parseAsync(["watch", "--help"], { from: "user" })).rejects.toBeInstanceOf(CommanderError);
+    expect(help).toContain(appFolderLines(undefined, { watching: true }));
+    for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0)) {
+      const named = new RegExp(`^ {2}${importer.name} {2,}`, "m").test(help);
+      expect({ app: importer.name, named }).toEqual({ app: importer.name, named: importer.sessionLogs === true });
+    }
   });
 
   it("the REST upload's summary and the MCP overview of an empty store", () => {

@@ -234,6 +234,21 @@ describe("a store on S3-compatible object storage (s3rver)", () => {
     }
   });
 
+  it("a dry run or a command that reads, where the bucket holds no store, writes nothing there", async () => {
+    const machine = fileMachine(s3, "s3://mnemo/not-yet");
+    const before = s3.requests.length;
+    const file = path.join(ROOT, "fixtures", "exports", "claude-export.zip");
+    const dry = await cli(machine, ["--json", "import", "--dry-run", file]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ new: 3, dryRun: true });
+    expect(dry.stderr).toContain("No store at s3://mnemo/not-yet yet (a dry run makes none)");
+    const read = await cli(machine, ["search", "kanji"]);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toContain("No store at s3://mnemo/not-yet: nothing is imported or remembered there yet");
+    const writes = s3.requests.slice(before).filter((request) => request.method !== "GET" && request.method !== "HEAD");
+    expect(writes).toEqual([]);
+  });
+
   it("says what is wrong with a bucket it cannot reach, without the credentials", async () => {
     const lost = fileMachine(s3, "s3://no-such-bucket/db");
     const result = await cli(lost, ["memories"]);

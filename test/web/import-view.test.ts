@@ -14,6 +14,7 @@ describe("the Import page's recent imports", () => {
       unchanged: 0,
       rejected: 0,
       failed: 0,
+      unreadableFiles: 0,
       problems: [],
       skipped: [],
       repaired: [{ file: "conversations.json", record: 42, fields: ["title"], count: 1, text: "Plans \uFFFD" }],

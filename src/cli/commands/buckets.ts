@@ -11,19 +11,23 @@ export function registerBuckets(program: Command): void {
     .description("list buckets with their memory counts")
     .action(
       action(async (session) => {
-        await withService(session, async (service) => {
-          const result = await service.buckets.list();
-          if (session.out.json) return session.out.data(result);
-          session.out.table(
-            [
-              { key: "id", title: "ID", align: "right" },
-              { key: "name", title: "NAME" },
-              { key: "memoryCount", title: "MEMORIES", align: "right" },
-              { key: "description", title: "DESCRIPTION", flexible: true },
-            ],
-            result.map((bucket) => ({ ...bucket, memoryCount: String(bucket.memoryCount), description: bucket.description ?? "" })),
-          );
-        });
+        await withService(
+          session,
+          async (service) => {
+            const result = await service.buckets.list();
+            if (session.out.json) return session.out.data(result);
+            session.out.table(
+              [
+                { key: "id", title: "ID", align: "right" },
+                { key: "name", title: "NAME" },
+                { key: "memoryCount", title: "MEMORIES", align: "right" },
+                { key: "description", title: "DESCRIPTION", flexible: true },
+              ],
+              result.map((bucket) => ({ ...bucket, memoryCount: String(bucket.memoryCount), description: bucket.description ?? "" })),
+            );
+          },
+          { existing: true },
+        );
       }),
     );
 

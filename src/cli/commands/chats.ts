@@ -38,20 +38,26 @@ export function registerChats(program: Command): void {
     .action(
       action(
         async (session, options: ListOptions) => {
-          await withService(session, async (service) => {
-            const result = await service.conversations.list({
-              page: parseCount("--page", options.page),
-              pageSize: parseCount("--page-size", options.pageSize),
-              ...(options.provider ? { provider: options.provider } : {}),
-              ...(options.title ? { title: options.title } : {}),
-              ...dateOptions(options, session.out.timeZone),
-              ...(options.pinned ? { pinnedOnly: true } : {}),
-              ...(options.importId ? { importId: options.importId } : {}),
-            });
-            if (session.out.json) return session.out.data(result);
-            const filtered = Boolean(options.provider || options.title || options.from || options.to || options.pinned || options.importId);
-            printList(session.out, result, filtered);
-          });
+          await withService(
+            session,
+            async (service) => {
+              const result = await service.conversations.list({
+                page: parseCount("--page", options.page),
+                pageSize: parseCount("--page-size", options.pageSize),
+                ...(options.provider ? { provider: options.provider } : {}),
+                ...(options.title ? { title: options.title } : {}),
+                ...dateOptions(options, session.out.timeZone),
+                ...(options.pinned ? { pinnedOnly: true } : {}),
+                ...(options.importId ? { importId: options.importId } : {}),
+              });
+              if (session.out.json) return session.out.data(result);
+              const filtered = Boolean(
+                options.provider || options.title || options.from || options.to || options.pinned || options.importId,
+              );
+              printList(session.out, result, filtered);
+            },
+            { existing: true },
+          );
         },
         {
           page: "--page",
@@ -71,11 +77,15 @@ export function registerChats(program: Command): void {
     .argument("<id>", "conversation id (from `mnemo chats list`)")
     .action(
       action(async (session, id: string) => {
-        await withService(session, async (service) => {
-          const detail = await service.conversations.get(id);
-          if (session.out.json) return session.out.data(detail);
-          printConversation(session.out, detail);
-        });
+        await withService(
+          session,
+          async (service) => {
+            const detail = await service.conversations.get(id);
+            if (session.out.json) return session.out.data(detail);
+            printConversation(session.out, detail);
+          },
+          { existing: true },
+        );
       }),
     );
 
@@ -100,11 +110,15 @@ export function registerChats(program: Command): void {
     .description("how many conversations are imported (excluded and quota-blocked ones are not counted)")
     .action(
       action(async (session) => {
-        await withService(session, async (service) => {
-          const result = await service.conversations.count();
-          if (session.out.json) return session.out.data(result);
-          session.out.line(String(result.count));
-        });
+        await withService(
+          session,
+          async (service) => {
+            const result = await service.conversations.count();
+            if (session.out.json) return session.out.data(result);
+            session.out.line(String(result.count));
+          },
+          { existing: true },
+        );
       }),
     );
 
@@ -137,7 +151,7 @@ export function registerChats(program: Command): void {
             );
             for (const problem of status.problems) session.out.warn(`${problem.id} ${problem.title}: ${problem.status}: ${problem.reason}`);
           },
-          { index: Boolean(options.wait) },
+          { existing: true, index: Boolean(options.wait) },
         );
       }),
     );

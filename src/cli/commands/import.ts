@@ -22,7 +22,8 @@ pins and images; what the store already holds is left as it is, so running it tw
 
 Safe to run again: a conversation already stored is updated or left unchanged, never duplicated.
 Prints the import id of what it stored (one per platform); \`mnemo chats list --import-id\` takes it.
---dry-run compares with the store and says what an import would do (new / updated / unchanged);
+--dry-run compares with the store and says what an import would do (new / updated / unchanged),
+writing nothing (where there is no store yet, all is new);
 through --remote it cannot compare, and says so.
 
 --apps imports the chats these apps keep on this machine, from each folder found:
@@ -79,7 +80,11 @@ export function registerImport(program: Command): void {
               shown: (text) => shownPaths(text, session),
             });
             const restoreProblems = summary.restored.some((restored) => restored.problems.length > 0);
-            if (summary.files.some((file) => file.error) || summary.failed + summary.memories.failed > 0 || restoreProblems)
+            if (
+              summary.files.some((file) => file.error) ||
+              summary.failed + summary.unreadableFiles + summary.memories.failed > 0 ||
+              restoreProblems
+            )
               session.io.exitCode = 1;
           } catch (error) {
             spinner.stop();
@@ -172,8 +177,13 @@ function reportTotals(out: Output, summary: ImportSummary): void {
       `Nothing ${summary.dryRun ? "checked" : "imported"}: ${unreadable === 1 ? "the export" : `${unreadable} exports`} could not be read.`,
     );
   }
-  const line = `${outcome(summary, read)}${unreadable > 0 ? ` (${unreadable} of ${counted(summary.files.length, "export")} could not be read)` : ""}`;
-  if (unreadable > 0 || summary.failed > 0) out.warn(line);
+  const inside = summary.unreadableFiles;
+  const notes = [
+    unreadable > 0 ? `${unreadable} of ${counted(summary.files.length, "export")} could not be read` : "",
+    inside > 0 ? `${counted(inside, "file or folder", "files or folders")} inside could not be read` : "",
+  ].filter(Boolean);
+  const line = `${outcome(summary, read)}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
+  if (unreadable > 0 || inside > 0 || summary.failed > 0) out.warn(line);
   else out.success(line);
 }
 

@@ -8,34 +8,38 @@ export function registerInfo(program: Command): void {
     .description("the embedder, reranker and synthesizer in use, the data dir, and what your store holds")
     .action(
       action(async (session) => {
-        await withService(session, async (service) => {
-          const info = await service.info();
-          if (session.out.json) return session.out.data(info);
-          const { statistics: s } = info;
-          const rows: [string, string][] = [
-            ["User", info.user],
-            ["mnemo", info.version],
-            ["Data dir", info.dataDir],
-            ["Store", info.storeUri],
-            [
-              "Embedder",
-              `${info.embedder.spec} (${info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}${info.embedder.dims} dimensions)`,
-            ],
-            ["Chunks", `up to ${info.chunks.tokens} tokens`],
-            ["Reranker", info.reranker],
-            ["Synthesizer", info.synthesizer],
-            ["Memories", `${s.memories} (${counted(s.imageMemories, "image")}) in ${counted(s.buckets, "bucket")}`],
-            [
-              "Conversations",
-              `${s.conversations}: ${s.byStatus.ready} ready, ${s.byStatus.queued + s.byStatus.processing} to process, ${s.byStatus.failed} failed, ${s.byStatus.rejected} rejected; ${s.excluded} excluded, ${s.pinned} pinned`,
-            ],
-            ["Messages", `${s.messages} (${s.tokens} tokens)`],
-            ["Platforms", s.platforms.map((p) => `${p.id} ${p.conversations}`).join(", ") || "none"],
-            ["On disk", s.diskBytes === null ? "(object storage)" : `${(s.diskBytes / 1024 ** 2).toFixed(1)} MB`],
-          ];
-          for (const [label, value] of rows) session.out.line(`${`${label}:`.padEnd(15)}${value}`);
-          if (info.chunks.note) session.out.notice(info.chunks.note);
-        });
+        await withService(
+          session,
+          async (service) => {
+            const info = await service.info();
+            if (session.out.json) return session.out.data(info);
+            const { statistics: s } = info;
+            const rows: [string, string][] = [
+              ["User", info.user],
+              ["mnemo", info.version],
+              ["Data dir", info.dataDir],
+              ["Store", info.storeUri],
+              [
+                "Embedder",
+                `${info.embedder.spec} (${info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}${info.embedder.dims} dimensions)`,
+              ],
+              ["Chunks", `up to ${info.chunks.tokens} tokens`],
+              ["Reranker", info.reranker],
+              ["Synthesizer", info.synthesizer],
+              ["Memories", `${s.memories} (${counted(s.imageMemories, "image")}) in ${counted(s.buckets, "bucket")}`],
+              [
+                "Conversations",
+                `${s.conversations}: ${s.byStatus.ready} ready, ${s.byStatus.queued + s.byStatus.processing} to process, ${s.byStatus.failed} failed, ${s.byStatus.rejected} rejected; ${s.excluded} excluded, ${s.pinned} pinned`,
+              ],
+              ["Messages", `${s.messages} (${s.tokens} tokens)`],
+              ["Platforms", s.platforms.map((p) => `${p.id} ${p.conversations}`).join(", ") || "none"],
+              ["On disk", s.diskBytes === null ? "(object storage)" : `${(s.diskBytes / 1024 ** 2).toFixed(1)} MB`],
+            ];
+            for (const [label, value] of rows) session.out.line(`${`${label}:`.padEnd(15)}${value}`);
+            if (info.chunks.note) session.out.notice(info.chunks.note);
+          },
+          { existing: true },
+        );
       }),
     );
 }

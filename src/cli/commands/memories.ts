@@ -40,22 +40,26 @@ export function registerMemories(program: Command): void {
     .action(
       action(
         async (session, options: ListOptions) => {
-          await withService(session, async (service) => {
-            const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
-            const result = await service.memories.listV2({
-              includeIds: true,
-              count: parseCount("--count", options.count),
-              skip: parseCount("--skip", options.skip, 0),
-              ...(options.all ? { all: true } : {}),
-              ...(options.query !== undefined ? { query: options.query } : {}),
-              ...(bucketId !== undefined ? { bucketId } : {}),
-              ...(options.type ? { contentType: options.type } : {}),
-              ...dateOptions(options, session.out.timeZone),
-            });
-            if (session.out.json) return session.out.data(result);
-            const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
-            printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
-          });
+          await withService(
+            session,
+            async (service) => {
+              const bucketId = options.bucket === undefined ? undefined : await resolveBucketId(service, options.bucket);
+              const result = await service.memories.listV2({
+                includeIds: true,
+                count: parseCount("--count", options.count),
+                skip: parseCount("--skip", options.skip, 0),
+                ...(options.all ? { all: true } : {}),
+                ...(options.query !== undefined ? { query: options.query } : {}),
+                ...(bucketId !== undefined ? { bucketId } : {}),
+                ...(options.type ? { contentType: options.type } : {}),
+                ...dateOptions(options, session.out.timeZone),
+              });
+              if (session.out.json) return session.out.data(result);
+              const bucketName = result.buckets.find((bucket) => bucket.id === String(bucketId))?.name;
+              printMemories(session.out, result.memories as MemoryObject[], options, bucketName);
+            },
+            { existing: true },
+          );
         },
         {
           count: "--count",
@@ -143,24 +147,28 @@ export function registerMemories(program: Command): void {
     .argument("<id>", "memory id")
     .action(
       action(async (session, id: string) => {
-        await withService(session, async (service) => {
-          const result = await service.memories.history(id);
-          if (session.out.json) return session.out.data(result);
-          session.out.table(
-            [
-              { key: "version", title: "VERSION", align: "right" },
-              { key: "changedAt", title: "CHANGED" },
-              { key: "bucket", title: "BUCKET" },
-              { key: "text", title: "TEXT", flexible: true },
-            ],
-            result.versions.map((v) => ({
-              text: v.text,
-              version: String(v.version),
-              bucket: v.bucketName ?? `bucket ${v.bucketId} (deleted)`,
-              changedAt: shortDate(v.changedAt, session.out.timeZone),
-            })),
-          );
-        });
+        await withService(
+          session,
+          async (service) => {
+            const result = await service.memories.history(id);
+            if (session.out.json) return session.out.data(result);
+            session.out.table(
+              [
+                { key: "version", title: "VERSION", align: "right" },
+                { key: "changedAt", title: "CHANGED" },
+                { key: "bucket", title: "BUCKET" },
+                { key: "text", title: "TEXT", flexible: true },
+              ],
+              result.versions.map((v) => ({
+                text: v.text,
+                version: String(v.version),
+                bucket: v.bucketName ?? `bucket ${v.bucketId} (deleted)`,
+                changedAt: shortDate(v.changedAt, session.out.timeZone),
+              })),
+            );
+          },
+          { existing: true },
+        );
       }),
     );
 }

@@ -34,22 +34,26 @@ export function registerSearch(program: Command): void {
           options: { limit: string; provider?: string; context: string; rerank: boolean; all?: boolean } & Period,
         ) => {
           const query = words.join(" ");
-          await withService(session, async (service) => {
-            const result = await service.search({
-              query,
-              limit: parseCount("--limit", options.limit),
-              contextChunks: parseCount("--context", options.context, 0),
-              skipRerank: !options.rerank,
-              includeUnrelated: options.all === true,
-              ...(options.provider ? { provider: options.provider } : {}),
-              ...dateOptions(options, session.out.timeZone),
-            });
-            if (session.out.json) return session.out.data(result);
-            // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
-            if (result.totalResults === 0 && (await storeIsEmpty(service))) return session.out.line(NOTHING_IMPORTED);
-            const highlighter = session.out.style.level > 0 ? (await import("../../text/highlight.js")).highlighter : undefined;
-            printSearch(session.out, result, highlighter, options);
-          });
+          await withService(
+            session,
+            async (service) => {
+              const result = await service.search({
+                query,
+                limit: parseCount("--limit", options.limit),
+                contextChunks: parseCount("--context", options.context, 0),
+                skipRerank: !options.rerank,
+                includeUnrelated: options.all === true,
+                ...(options.provider ? { provider: options.provider } : {}),
+                ...dateOptions(options, session.out.timeZone),
+              });
+              if (session.out.json) return session.out.data(result);
+              // Without colour a mark shows nothing: the highlighter (~10 ms on ten hits) is not run.
+              if (result.totalResults === 0 && (await storeIsEmpty(service))) return session.out.line(NOTHING_IMPORTED);
+              const highlighter = session.out.style.level > 0 ? (await import("../../text/highlight.js")).highlighter : undefined;
+              printSearch(session.out, result, highlighter, options);
+            },
+            { existing: true },
+          );
         },
         { limit: "--limit", contextChunks: "--context", provider: "--provider", ...PERIOD_FLAGS },
       ),
@@ -68,24 +72,28 @@ export function registerSearch(program: Command): void {
     .action(
       action(
         async (session, words: string[], options: { maxTokens: string; platform?: string; about?: string } & Period) => {
-          await withService(session, async (service) => {
-            const result = await service.recall({
-              query: words.join(" "),
-              maxTokens: parseCount("--max-tokens", options.maxTokens),
-              ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
-              ...(options.about ? { conversationContext: options.about } : {}),
-              ...dateOptions(options, session.out.timeZone),
-            });
-            if (session.out.json) return session.out.data(result);
-            // The core's "nothing" names the bounds as the instants it was given; the user typed days.
-            if (result.content && result.sources.length === 0) {
-              const nothing = (await storeIsEmpty(service)) ? NOTHING_IMPORTED : nothingRecalled(...typedDays(options));
-              return session.out.line(nothing);
-            }
-            if (result.content) return printRecall(session.out, result);
-            // Relevant passages were found, but none fitted the budget.
-            session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
-          });
+          await withService(
+            session,
+            async (service) => {
+              const result = await service.recall({
+                query: words.join(" "),
+                maxTokens: parseCount("--max-tokens", options.maxTokens),
+                ...(options.platform ? { platform: options.platform as "chatgpt" } : {}),
+                ...(options.about ? { conversationContext: options.about } : {}),
+                ...dateOptions(options, session.out.timeZone),
+              });
+              if (session.out.json) return session.out.data(result);
+              // The core's "nothing" names the bounds as the instants it was given; the user typed days.
+              if (result.content && result.sources.length === 0) {
+                const nothing = (await storeIsEmpty(service)) ? NOTHING_IMPORTED : nothingRecalled(...typedDays(options));
+                return session.out.line(nothing);
+              }
+              if (result.content) return printRecall(session.out, result);
+              // Relevant passages were found, but none fitted the budget.
+              session.out.notice(`Nothing fits in ${options.maxTokens} tokens: raise --max-tokens.`);
+            },
+            { existing: true },
+          );
         },
         { maxTokens: "--max-tokens", platform: "--platform", conversationContext: "--about", ...PERIOD_FLAGS },
       ),

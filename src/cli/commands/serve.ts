@@ -4,7 +4,7 @@ import type { App } from "../../core/index.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { isAppError } from "../../shared/errors.js";
 import { handleError } from "../handle-error.js";
-import { appFolders, sessionsAppOf } from "../app-folders.js";
+import { foldersToWatch } from "../app-folders.js";
 import { action, type Session } from "../session.js";
 import { parseCount } from "./memories.js";
 import { logStderrTo } from "../log-file.js";
@@ -103,16 +103,18 @@ export async function serve(session: Session, options: ServeOptions, started: (s
     throw error;
   });
   await started({ url: server.url, tokenFile: config.paths.tokenFile, loginUrl: (userName) => `${server.url}${web.loginPath(userName)}` });
-  const apps = options.watchApps ? await appFolders(session, "--watch-apps", { watching: true, optional: true }) : [];
-  const watched = [...new Set([...(options.watch ?? []), ...apps])];
+  const watched = await foldersToWatch(session, options.watch ?? [], {
+    apps: Boolean(options.watchApps),
+    flag: "--watch-apps",
+    optional: true,
+  });
   const service = watched.length > 0 ? await app.service(DEFAULT_USER) : undefined;
-  const sessionsOf = await sessionsAppOf(session);
   const watchers = await Promise.all(
-    watched.map((folder) =>
+    watched.map(({ folder, sessionsOf }) =>
       watchFolder({
         folder,
         stateFile: config.paths.watchState,
-        sessionsOf: sessionsOf(folder),
+        sessionsOf,
         importFile: (file) => importExports(service!, [file]),
         trash: async (conversationIds) => void (await service!.trash.move({ conversationIds })),
         log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },

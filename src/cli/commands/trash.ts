@@ -16,28 +16,32 @@ export function registerTrash(program: Command): void {
     .option("-p, --page <n>", "page number", "1")
     .action(
       action(async (session, options: { page: string }) => {
-        await withService(session, async (service) => {
-          const result = await service.trash.list({ page: parseCount("--page", options.page) });
-          if (session.out.json) return session.out.data(result);
-          if (result.total === 0) return session.out.notice("The trash is empty.");
-          session.out.table(
-            [
-              { key: "id", title: "ID" },
-              { key: "kind", title: "KIND" },
-              { key: "deleted", title: "DELETED" },
-              { key: "until", title: "KEPT UNTIL" },
-              { key: "title", title: "WHAT", flexible: true },
-            ],
-            result.items.map((item) => ({
-              id: item.id,
-              kind: item.kind,
-              deleted: shortDate(item.deletedAt, session.out.timeZone),
-              until: item.expiresAt.slice(0, 10),
-              title: `${item.title} (${item.detail})`,
-            })),
-          );
-          if (result.totalPages > 1) session.out.notice(`Page ${result.page} of ${result.totalPages}: --page <n> for another.`);
-        });
+        await withService(
+          session,
+          async (service) => {
+            const result = await service.trash.list({ page: parseCount("--page", options.page) });
+            if (session.out.json) return session.out.data(result);
+            if (result.total === 0) return session.out.notice("The trash is empty.");
+            session.out.table(
+              [
+                { key: "id", title: "ID" },
+                { key: "kind", title: "KIND" },
+                { key: "deleted", title: "DELETED" },
+                { key: "until", title: "KEPT UNTIL" },
+                { key: "title", title: "WHAT", flexible: true },
+              ],
+              result.items.map((item) => ({
+                id: item.id,
+                kind: item.kind,
+                deleted: shortDate(item.deletedAt, session.out.timeZone),
+                until: item.expiresAt.slice(0, 10),
+                title: `${item.title} (${item.detail})`,
+              })),
+            );
+            if (result.totalPages > 1) session.out.notice(`Page ${result.page} of ${result.totalPages}: --page <n> for another.`);
+          },
+          { existing: true },
+        );
       }),
     );
 

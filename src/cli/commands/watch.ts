@@ -2,29 +2,31 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, sessionsAppOf } from "../app-folders.js";
+import { foldersToWatch } from "../app-folders.js";
 import { action, openService } from "../session.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
-/** What `--apps` follows, from the registry (the core, which --help alone does not load: only help for this command does). */
-function watchHelp(apps: { sessions: string; databases: string } | undefined): string {
+/** `mnemo watch --help` after the options: what --apps follows, from the importers' registry (loaded for this command's help only). */
+function watchHelp(apps: { lines: string; databases: string } | undefined): string {
   if (!apps) return "";
   return `
 --apps watches the folders of these apps found on this machine:
-  ${apps.sessions}
-A session file is imported again once it has paused (--session-settle); the databases of
-${apps.databases} once they and their -wal have held as long, at most once per 0.5 s per MB
-of them (each import reads one whole); one over 1 GB is said once, not read. Cursor's databases
-are imported (\`mnemo import --apps\`), not watched: the editor rewrites them every few seconds.`;
+${apps.lines}
+A session file is imported again once it has paused (--session-settle). The databases of
+  ${apps.databases}
+are imported again once they and their -wal have held as long, at most once per 0.5 s per
+MB of them (each import reads one whole); one over 1 GB is said once, not read. Cursor's
+databases are imported (\`mnemo import --apps\`), not watched: the editor rewrites them
+every few seconds.`;
 }
 
 export function registerWatch(program: Command): void {
-  let apps: { sessions: string; databases: string } | undefined;
+  let apps: { lines: string; databases: string } | undefined;
   program.hook("preSubcommand", async (_program, command) => {
     if (command.name() !== "watch") return;
     const core = await import("../../core/index.js");
-    apps = { sessions: core.appsLookedFor({ watching: true }), databases: core.databasesWatched() };
+    apps = { lines: core.appFolderLines(undefined, { watching: true }), databases: core.databasesWatched() };
   });
   program
     .command("watch")
@@ -58,24 +60,23 @@ export function registerWatch(program: Command): void {
           }
           return absolute;
         });
-        const watched = [...new Set([...given, ...(options.apps ? await appFolders(session, "--apps", { watching: true }) : [])])];
+        const watched = await foldersToWatch(session, given, { apps: Boolean(options.apps), flag: "--apps" });
         if (watched.length === 0) throw AppError.invalid("folders", "name a folder to watch", "Give one, such as ~/Downloads, or --apps.");
         const { watchFolder, importExports, uploadExports } = await import("../../core/index.js");
         const { store, user, remote, token } = session.options;
         const { paths } = locateStore({ store, user, remote, token }, session.io.env);
         // Through a server (the one on the store, or --remote) each export goes whole to it; else it is imported and indexed here.
-        const sessionsOf = await sessionsAppOf(session);
         const { service, via, close } = await openService(session, { index: true, maintenance: "background" });
         const { out } = session;
         try {
           const watchers = await Promise.all(
-            watched.map((folder) =>
+            watched.map(({ folder, sessionsOf }) =>
               watchFolder({
                 folder,
                 stateFile: paths.watchState,
                 stableMs,
                 sessionStableMs,
-                sessionsOf: sessionsOf(folder),
+                sessionsOf,
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),

@@ -46,12 +46,23 @@ export interface ImportProblem {
 
 export interface ImportSummary {
   /** Each path: its format, the conversations read from it, and the memories when it holds some. */
-  files: { path: string; format: ExportFormat | null; conversations: number; memories?: number; error?: string }[];
+  files: {
+    path: string;
+    /** The first of `formats`, or null when the file could not be read. */
+    format: ExportFormat | null;
+    /** Every format the file holds (a folder may hold several apps' exports side by side), in the order read; none when unreadable. */
+    formats: ExportFormat[];
+    conversations: number;
+    memories?: number;
+    error?: string;
+  }[];
   new: number;
   updated: number;
   unchanged: number;
   rejected: number;
   failed: number;
+  /** Files and folders inside the folders read that could not be read (each named in problems): not conversations, so not failed. */
+  unreadableFiles: number;
   problems: ImportProblem[];
   /**
    * What the exports hold that was not imported, and why, per file: empty conversations, other
@@ -95,6 +106,8 @@ export interface ImportOptions {
   /** The name the one file passed had before it was stored under another (an upload's): openExport's `name`. */
   name?: string | undefined;
   dryRun?: boolean;
+  /** A dry run with no store: the embedder a new store would take (the config's spec, `auto` when mnemo picks), for the language hint. */
+  newStoreEmbedder?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -103,14 +116,21 @@ export interface ImportOptions {
  * Damage costs the record it is in: a record that cannot be read, or a conversation that fails
  * validation, is reported (naming it) and skipped, and the rest of the file is imported; text that is
  * not valid Unicode is repaired and said so. A file that cannot be read at all is reported, and the
- * next file still imported.
+ * next file still imported. A dry run where there is no store yet passes no service: all it reads is new.
  */
-export async function importExports(service: MnemoService, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importExports(
+  service: MnemoService | undefined,
+  paths: string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   checkPlatform(options.platform); // a bad option fails the import, not each file
-  const summary = emptySummary(Boolean(options.dryRun), !options.dryRun || service.conversations.previewUploads !== undefined);
+  if (service === undefined && !options.dryRun)
+    throw new AppError("internal", "An import stores into a store: only a dry run goes without");
+  const compared = !options.dryRun || service === undefined || service.conversations.previewUploads !== undefined;
+  const summary = emptySummary(Boolean(options.dryRun), compared);
   const languages = noLanguages();
   for (const path of paths) await importFile(service, path, options, summary, languages);
-  const hint = await languageHint(service, languages);
+  const hint = await languageHint(service, languages, options.newStoreEmbedder);
   if (hint !== undefined) summary.languageHint = hint;
   return summary;
 }
@@ -131,6 +151,7 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
     unchanged: 0,
     rejected: 0,
     failed: 0,
+    unreadableFiles: 0,
     problems: [],
     skipped: [],
     repaired: [],
@@ -145,13 +166,13 @@ export function emptySummary(dryRun: boolean, comparedWithStore: boolean): Impor
 }
 
 async function importFile(
-  service: MnemoService,
+  service: MnemoService | undefined,
   path: string,
   options: ImportOptions,
   summary: ImportSummary,
   languages: LanguageCount,
 ): Promise<void> {
-  const file: ImportSummary["files"][number] = { path, format: null, conversations: 0 };
+  const file: ImportSummary["files"][number] = { path, format: null, formats: [], conversations: 0 };
   let reader: ExportReader | undefined;
   summary.files.push(file);
   const started = Date.now();
@@ -163,8 +184,11 @@ async function importFile(
     const sent = batch;
     batch = [];
     batchChars = 0;
-    if (options.dryRun) {
-      for (const change of (await service.conversations.previewUploads?.(sent)) ?? []) summary[change]++;
+    if (options.dryRun || service === undefined) {
+      const changes = service
+        ? ((await service.conversations.previewUploads?.(sent)) ?? [])
+        : sent.map((): IngestResponse["change"] => "new");
+      for (const change of changes) summary[change]++;
       return;
     }
     const results = await uploadSettled(service, sent);
@@ -192,6 +216,12 @@ async function importFile(
       },
     });
     file.format = reader.format;
+    file.formats = reader.formats;
+    // Each file or folder inside it may not read is one problem: what it holds is not imported, and the import says so.
+    for (const problem of reader.unreadable) {
+      summary.unreadableFiles++;
+      summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
+    }
     const { format } = reader;
     for await (const conversation of reader.conversations()) {
       file.conversations++;
@@ -238,7 +268,7 @@ function checkedUpload(conversation: UploadConversation, path: string, summary: 
 
 /** The export's memories, stored (or, in a dry run, compared) and counted in the summary. */
 async function importMemories(
-  service: MnemoService,
+  service: MnemoService | undefined,
   reader: ExportReader,
   file: ImportSummary["files"][number],
   summary: ImportSummary,

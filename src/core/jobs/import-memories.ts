@@ -35,12 +35,17 @@ export function noMemories(): MemoryCounts {
   return { new: 0, updated: 0, unchanged: 0, failed: 0, buckets: [] };
 }
 
-/** Stores the memories, or (`dryRun`) counts what storing them would do. */
-export async function storeExportMemories(service: MnemoService, memories: ExportMemory[], dryRun: boolean): Promise<MemoryCounts> {
+/** Stores the memories, or (`dryRun`) counts what storing them would do; with no service (no store yet), all are new. */
+export async function storeExportMemories(
+  service: MnemoService | undefined,
+  memories: ExportMemory[],
+  dryRun: boolean,
+): Promise<MemoryCounts> {
   const counts = noMemories();
   const incoming = latestByLabel(memories);
   if (incoming.length === 0) return counts;
   counts.buckets = [...new Set(incoming.map((memory) => memory.bucket.name))];
+  if (service === undefined) return { ...counts, new: incoming.length };
   const stored = await storedTexts(service);
   const fresh: ExportMemory[] = [];
   for (const memory of incoming) {

@@ -1,3 +1,4 @@
+import { BUNDLED_EMBEDDER_ID } from "../../providers/bundled/bundled-embedder.js";
 import { readsOnlyEnglish } from "../../providers/embedder-languages.js";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { inEnglish } from "../retrieval/read-by-model.js";
@@ -34,11 +35,17 @@ export function countLanguage(count: LanguageCount, upload: UploadConversation):
  * When a fair share of what was imported is in other languages and the store's embedder reads
  * English only, what that means and the fix: such conversations are found by their words alone
  * (core/retrieval/read-by-model.ts), which a user would otherwise take for search that does not
- * work. The embedder is asked of the service only then.
+ * work. The embedder is asked of the service only then; where there is no store yet (a dry run), it is
+ * the one a new store would take (`newStore`: the config's spec, `auto` when mnemo picks it).
  */
-export async function languageHint(service: MnemoService, count: LanguageCount): Promise<string | undefined> {
+export async function languageHint(
+  service: MnemoService | undefined,
+  count: LanguageCount,
+  newStore = "auto",
+): Promise<string | undefined> {
   if (count.otherLanguage < HINT_FEWEST || count.otherLanguage < HINT_SHARE * count.read) return undefined;
-  const { embedder } = await service.info();
+  // The models mnemo picks by itself (auto) all read English only (embedder-languages.ts).
+  const embedder = service ? (await service.info()).embedder : { id: newStore === "auto" ? BUNDLED_EMBEDDER_ID : newStore, spec: newStore };
   if (!readsOnlyEnglish(embedder.id)) return undefined;
   const number = (n: number) => n.toLocaleString("en-US");
   const which =

@@ -139,7 +139,8 @@ export async function restoreExport(
 }
 
 /** A dry run: every line read and checked, nothing stored; `added` counts what the file holds. */
-async function checkExport(file: string, reader: MnemoExportReader, options: RestoreOptions): Promise<RestoreSummary> {
+/** A dry run: what the file holds, read through and counted, the store left alone. */
+export async function checkExport(file: string, reader: MnemoExportReader, options: RestoreOptions): Promise<RestoreSummary> {
   const summary: RestoreSummary = {
     file,
     users: [],

@@ -86,7 +86,12 @@ function withPath(summary: ImportJob["summary"] & object, file: string): ImportS
   const label = (name: string) => (name === basename(file) ? file : name);
   return {
     ...summary,
-    files: summary.files.map((entry) => ({ ...entry, path: file, format: entry.format as ImportSummary["files"][number]["format"] })),
+    files: summary.files.map((entry) => ({
+      ...entry,
+      path: file,
+      format: entry.format as ImportSummary["files"][number]["format"],
+      formats: (entry.formats ?? (entry.format === null ? [] : [entry.format])) as ImportSummary["files"][number]["formats"],
+    })),
     problems: summary.problems.map((problem) => ({ ...problem, file: problem.file ? file : problem.file })),
     skipped: summary.skipped.map((entry) => ({ ...entry, file: label(entry.file) })),
     repaired: summary.repaired.map((entry) => ({ ...entry, file: label(entry.file) })),
@@ -102,7 +107,7 @@ function merge(summaries: ImportSummary[], dryRun: boolean): ImportSummary {
   );
   for (const summary of summaries) {
     total.files.push(...summary.files);
-    for (const key of ["new", "updated", "unchanged", "rejected", "failed"] as const) total[key] += summary[key];
+    for (const key of ["new", "updated", "unchanged", "rejected", "failed", "unreadableFiles"] as const) total[key] += summary[key];
     total.problems.push(...summary.problems);
     total.skipped.push(...summary.skipped);
     total.repaired.push(...summary.repaired);

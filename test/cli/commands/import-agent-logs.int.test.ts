@@ -123,7 +123,14 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     ];
     const result = await asUserChmodBinds(["--json", "import", "--apps", "--dry-run"], env, [home, store], locked);
     expect(result.code, result.stderr).toBe(1);
-    const summary = JSON.parse(result.stdout) as { new: number; problems: { reason: string; suggestion?: string }[] };
+    const summary = JSON.parse(result.stdout) as {
+      new: number;
+      failed: number;
+      unreadableFiles: number;
+      problems: { reason: string; suggestion?: string }[];
+    };
+    // Files and folders inside LM Studio's, not conversations: none failed (Continue's own folder is an export not read).
+    expect(summary).toMatchObject({ failed: 0, unreadableFiles: 2 });
     for (const file of locked) {
       expect(summary.problems).toContainEqual({
         file: expect.any(String),
@@ -134,6 +141,12 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(result.stderr).not.toContain("Nothing to import in ~/.continue/sessions");
     // The one chat it may read is read: LM Studio's borrow checker chat, at the folder's top.
     expect(summary.new).toBe(1);
+    const text = await asUserChmodBinds(["import", "--apps", "--dry-run"], env, [home, store], locked);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(
+      /^. Would import 1 new conversation \(1 of 2 exports could not be read; 2 files or folders inside could not be read\)$/m,
+    );
+    expect(text.stderr).not.toMatch(/failed/);
   });
 
   it("watch --apps says it watches each app's sessions, not that the sessions a folder holds are left alone", async () => {
@@ -216,10 +229,56 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     await symlink(kept, path.join(conversations, "again.conversation.json"));
     await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(conversations, "Work"), { recursive: true });
     await symlink(path.join(conversations, "Work", "1730500000000.conversation.json"), path.join(conversations, "lease.conversation.json"));
-    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: 2 });
+    expect(fs.existsSync(store), "a dry run makes no store").toBe(false);
+  });
+
+  it("a link in an app's folder to a folder kept elsewhere is read as the folder; one that leads back, around or nowhere is said, not followed", async () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    const conversations = path.join(home, ".lmstudio", "conversations");
+    await mkdir(conversations, { recursive: true });
+    await cp(
+      path.join(EXPORTS, "lmstudio", "conversations", "1730000000000.conversation.json"),
+      path.join(conversations, "a.conversation.json"),
+    );
+    await cp(path.join(EXPORTS, "lmstudio", "conversations", "Work"), path.join(elsewhere, "Work"), { recursive: true });
+    await symlink(path.join(elsewhere, "Work"), path.join(conversations, "Work"));
+    await symlink(path.join(elsewhere, "Work"), path.join(conversations, "Work again")); // read once
+    await symlink(path.join(elsewhere, "Work"), path.join(elsewhere, "Work", "itself")); // a loop inside what a link leads to
+    await symlink(conversations, path.join(conversations, "loop"));
+    await symlink(path.join(home, ".lmstudio"), path.join(conversations, "up"));
+    await symlink(path.join(elsewhere, "deleted"), path.join(conversations, "gone"));
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const summary = JSON.parse(dryRun.stdout) as { new: number; skipped: { file: string; reason: string; count: number }[] };
+    expect(summary.new).toBe(2);
+    const back = "links to what the folder holds or to a folder around it, not followed (read once where it is)";
+    expect(summary.skipped).toEqual(
+      expect.arrayContaining([
+        { file: path.join(conversations, "loop"), reason: back, count: 1 },
+        { file: path.join(conversations, "up"), reason: back, count: 1 },
+        { file: path.join(conversations, "gone"), reason: "links that lead nowhere (what they named is gone)", count: 1 },
+      ]),
+    );
+    const human = await runCli(["import", "--apps", "--dry-run"], { env });
+    expect(human.stderr).toContain(`1 × links that lead nowhere (what they named is gone) (in ~/.lmstudio/conversations/gone)`);
+  });
+
+  it("a folder holding several apps' chats side by side names each format in --json, not only the first", async () => {
+    const mix = path.join(tempDir(), "mix");
+    await cp(path.join(EXPORTS, "continue", "sessions"), path.join(mix, "continue"), { recursive: true });
+    await cp(path.join(EXPORTS, "lmstudio", "conversations"), path.join(mix, "lmstudio"), { recursive: true });
+    const env = isolatedEnv({ HOME: tempDir(), MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--dry-run", mix], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const { files } = JSON.parse(dryRun.stdout) as { files: { format: string; formats: string[] }[] };
+    expect(files).toEqual([expect.objectContaining({ path: mix, format: "continue", formats: ["continue", "lmstudio"] })]);
   });
 
   it("with paths given, an app's folder among them or around them is read once, its conversations counted once", async () => {

@@ -104,7 +104,7 @@ describe("mnemo import", () => {
     const result = await runCli(["--json", "import", "--no-wait", good, bad], { env: own });
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Summary;
-    expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", conversations: 3 });
+    expect(summary.files[1]).toEqual({ path: bad, format: "chatgpt", formats: ["chatgpt"], conversations: 3 });
     expect(summary.failed).toBe(1);
     expect(summary.problems.map((p) => p.reason)).toEqual([
       expect.stringMatching(/chatgpt-truncated\.json, record 3: invalid JSON at byte 21355 .*the file looks truncated/),
@@ -306,7 +306,7 @@ describe("mnemo import", () => {
       // A dry run goes through the same endpoint, so the server compares with its store.
       const dry = JSON.parse((await runCli(["--json", "import", "--dry-run", file], { env: served.env })).stdout) as Summary;
       expect(dry).toMatchObject({ new: 3, updated: 0, unchanged: 0, comparedWithStore: true, dryRun: true });
-      expect(dry.files).toEqual([{ path: file, format: "claude", conversations: 3 }]);
+      expect(dry.files).toEqual([{ path: file, format: "claude", formats: ["claude"], conversations: 3 }]);
       const imported = await runCli(["--json", "import", file], { env: served.env });
       expect(imported.code, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout)).toMatchObject({ new: 3, failed: 0, comparedWithStore: true });

@@ -158,8 +158,15 @@ describe.each(["embedded", "remote"] as const)("search and recall before anythin
     try {
       for (const command of ["search", "recall"]) {
         const result = await runCli([command, "what did we plan for Lisbon?"], { env });
-        expect(result.code, result.stderr).toBe(0);
-        expect(result.stdout).toMatch(/no conversations to search yet: import .*`mnemo import <export>`/);
+        if (mode === "remote") {
+          expect(result.code, result.stderr).toBe(0);
+          expect(result.stdout).toMatch(/no conversations to search yet: import .*`mnemo import <export>`/);
+        } else {
+          // No store yet (the server above made its own): one that only reads makes none, and says what does.
+          expect(result.code, result.stderr).toBe(1);
+          expect(result.stderr).toMatch(/No store at .*: nothing is imported or remembered there yet/);
+          expect(result.stderr).toMatch(/`mnemo import <export>` or `mnemo remember <text>` starts one there/);
+        }
       }
     } finally {
       await stop();
