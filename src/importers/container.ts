@@ -2,7 +2,6 @@
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
 import { AppError, isAppError } from "../shared/errors.js";
-import { DIRECT_BACKUP_FILE } from "./cherry-studio/index.js";
 import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
@@ -172,13 +171,17 @@ export async function planContainer(
   return { format: formats[0] ?? first.detection.format, parts: chosen.map(partOf), memoryParts, skipped, unreadable };
 }
 
-/**
- * An app's Chromium storage folders copied into its backup (Cherry Studio's since March 2026), read
- * into the file its importer reads, in their place; loaded only when a backup holds them.
- */
-async function withAppStorage(sources: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> {
-  if (!sources.some((source) => DIRECT_BACKUP_FILE.test(source.path))) return { sources, skipped: [] };
-  return (await import("./cherry-studio/direct.js")).withDirectBackups(sources);
+/** Files kept in another app's layout (Importer.foreignLayout: Cherry Studio's Chromium folders), read into their format's files in their place. */
+async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> {
+  let sources = given;
+  const skipped: SkippedCount[] = [];
+  for (const { foreignLayout } of IMPORTERS) {
+    if (foreignLayout === undefined || !sources.some((source) => foreignLayout.marks.test(source.path))) continue;
+    const read = await foreignLayout.read(sources);
+    sources = read.sources;
+    skipped.push(...read.skipped);
+  }
+  return { sources, skipped };
 }
 
 /** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */

@@ -5,7 +5,8 @@
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { unreadableRecord } from "./record-errors.js";
 import type { DatabaseReader } from "./sqlite.js";
-import type { ExportMemory, RecordContext, SourcedRecord } from "./types.js";
+import type { ByteSource } from "./source.js";
+import type { ExportMemory, RecordContext, SkippedCount, SourcedRecord } from "./types.js";
 
 /**
  * A folder where an app keeps its chats, "/"-separated: under the user's home folder on every system;
@@ -87,6 +88,12 @@ export interface Importer {
    * folder imports one session file at a time.
    */
   companionFiles?: readonly string[];
+  /**
+   * Files this format keeps in another app's layout, read into the files its converter reads before
+   * a folder or zip is planned (Cherry Studio's backups since March 2026: Chromium's storage folders
+   * into its data.json): `marks` is a path of that layout; `read` is loaded only when one is met.
+   */
+  foreignLayout?: { marks: RegExp; read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> };
   /**
    * For a format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db): reads the
    * records its converter takes from the database's tables (sqlite.ts). `detect` is then shown the

@@ -14,7 +14,7 @@ import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { type LevelFile, readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { localStorageItem } from "../leveldb/local-storage.js";
-import { DIRECT_BACKUP_FILE } from "./index.js";
+import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
 
 const DATABASE = "CherryStudio";
 const STORES = ["topics", "message_blocks"] as const;

@@ -9,11 +9,9 @@
 // into data.json's shape, read here as data.json is. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
 import { loaded, type Importer, type Sample } from "../importer.js";
+import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
 
 const TOPICS = ["indexedDB", "topics"];
-
-/** A file of a direct backup's IndexedDB folder; its first group is the backup's root ("" or a folder it sits in). */
-export const DIRECT_BACKUP_FILE = /^(.*?)IndexedDB\/[^/]+\.indexeddb\.leveldb\/[^/]+$/;
 
 export const cherryStudio: Importer = {
   id: "cherry-studio",
@@ -26,6 +24,7 @@ export const cherryStudio: Importer = {
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
   wrappers: [TOPICS],
+  foreignLayout: { marks: DIRECT_BACKUP_FILE, read: async (sources) => (await import("./direct.js")).withDirectBackups(sources) },
   detect: (sample) => (isTopic(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
 };
