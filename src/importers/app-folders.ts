@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AppFolder, Importer } from "./importer.js";
+import type { AppFolder, Importer, MovedBy } from "./importer.js";
 import { IMPORTERS, isSessionFileName } from "./registry.js";
 import { VS_CODE_AND_FORKS } from "./editors.js";
 import { listing } from "./words.js";
@@ -25,13 +25,41 @@ export interface FoundApp {
   sessionLogs: boolean;
 }
 
-/** The folder on this machine: under the home folder; under the apps' settings folder (Electron's appData); under XDG's data folder. */
+/**
+ * The folder on this machine: where the variable that moves it names, when set (AppFolder.moved);
+ * else under the home folder; under the apps' settings folder (Electron's appData); under XDG's data folder.
+ */
 export function appFolderPath(folder: AppFolder, machine: Machine): string {
-  const home = machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
+  const home = homeOf(machine);
+  const moved = movedTo(folder.moved, home, machine);
+  if (moved !== undefined) return moved;
   if ("home" in folder) return path.join(home, ...folder.home.split("/"));
   if ("xdgData" in folder)
     return path.join(machine.env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), ...folder.xdgData.split("/"));
   return path.join(appDataFolder(home, machine), ...folder.appData.split("/"));
+}
+
+function homeOf(machine: Machine): string {
+  return machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
+}
+
+/**
+ * Where the variable that moves an app's folder puts it, read as the app reads it: the first of its
+ * variables set, ~ as the home folder where the app expands it, a relative path from the working
+ * folder; none when none is set (or the app ignores the value).
+ */
+function movedTo(moved: MovedBy | undefined, home: string, machine: Machine): string | undefined {
+  const value = variablesOf(moved)
+    .map((name) => machine.env[name])
+    .find((value) => value);
+  if (moved === undefined || value === undefined) return undefined;
+  if (moved.absolute && !path.isAbsolute(value)) return undefined;
+  const base = moved.tilde && /^~($|[/\\])/.test(value) ? path.join(home, value.slice(1)) : value;
+  return path.resolve(base, ...moved.path.split("/"));
+}
+
+function variablesOf(moved: MovedBy | undefined): readonly string[] {
+  return moved === undefined ? [] : typeof moved.env === "string" ? [moved.env] : moved.env;
 }
 
 /** Where Electron apps (VS Code, Cursor) keep their settings and data: app.getPath("appData"). */
@@ -142,19 +170,27 @@ export function appFolderLines(
   machine: Machine = { platform: process.platform, env: process.env },
   how: { watching?: boolean } = {},
 ): string {
-  const home = machine.env["HOME"] || machine.env["USERPROFILE"] || os.homedir();
+  const home = homeOf(machine);
   const shown = (folder: string) => (folder.startsWith(home + path.sep) ? `~${folder.slice(home.length)}` : folder);
   const apps = appsLookedForBy(how);
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
   let editors = false;
+  let moved = false;
   const lines = apps.map((importer) => {
-    const folders = foldersOn(importer, machine).map((folder) =>
-      `${shown(appFolderPath(folder, machine))}${folder.listed === undefined ? "" : " (the databases it lists)"}`
+    // Each folder's parts, and last what is said of it: merged() joins folders whose notes are the same.
+    const folders = foldersOn(importer, machine).map((folder) => [
+      ...shown(appFolderPath(folder, machine))
         .split(path.sep)
         .map((part) => [part]),
-    );
-    const patterns = merged(folders).map((parts) => parts.map((names) => (isEditors(names) ? EDITOR : braced(names))).join(path.sep));
+      [noteOn(folder)],
+    ]);
+    const patterns = merged(folders).map((parts) => {
+      const note = parts.at(-1)![0]!;
+      const folder = parts.slice(0, -1).map((names) => (isEditors(names) ? EDITOR : braced(names)));
+      return folder.join(path.sep) + (note === "" ? "" : ` (${note})`);
+    });
     editors ||= patterns.some((pattern) => pattern.includes(EDITOR));
+    moved ||= foldersOn(importer, machine).some((folder) => folder.moved !== undefined);
     const name = `  ${importer.name.padEnd(column - 2)}`;
     const together = name + patterns.join(", ");
     return together.length <= HELP_WIDTH
@@ -162,7 +198,17 @@ export function appFolderLines(
       : patterns.map((pattern, n) => (n === 0 ? name : " ".repeat(column)) + pattern).join("\n");
   });
   if (editors) lines.push(`  ${EDITOR} is the folder of VS Code or of an editor built on it: ${VS_CODE_AND_FORKS.join(", ")}`);
+  if (moved) lines.push("  ($NAME) after a folder is the variable that moves it: where it is set, --apps looks under it instead");
   return lines.join("\n");
+}
+
+/** What a help line says of a folder after it: that it is a list of databases, the variables that move it. */
+function noteOn(folder: AppFolder): string {
+  const variables = variablesOf(folder.moved).map((name) => `$${name}`);
+  return [
+    ...(folder.listed === undefined ? [] : ["the databases it lists"]),
+    ...(variables.length > 0 ? [variables.join(" or ")] : []),
+  ].join("; ");
 }
 
 /**
@@ -187,7 +233,8 @@ function pairDifferingInOnePart(
   for (const [n, first] of paths.entries()) {
     for (const second of paths.slice(n + 1)) {
       if (second.length !== first.length) continue;
-      const at = first.findIndex((_, part) => key(first, part) === key(second, part));
+      // The last part is what is said of the folder (appFolderLines): never merged.
+      const at = first.slice(0, -1).findIndex((_, part) => key(first, part) === key(second, part));
       if (at >= 0) return [first, second, at];
     }
   }

@@ -24,7 +24,25 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
    * ran in): what is found is each database file these read from the list's text, not the list.
    */
   listed?: (text: string) => readonly string[];
+  /**
+   * The environment variable the app reads its folder from instead, when set: the path is then
+   * `path` under the variable's folder, and the default place is not looked in (the app writes
+   * nothing there). Codex's `{ env: "CODEX_HOME", path: "sessions" }` is $CODEX_HOME/sessions.
+   */
+  moved?: MovedBy;
 };
+
+/** What moves an app's folder (AppFolder.moved), as the app reads it. */
+export interface MovedBy {
+  /** The variable, or the variables, the first set winning (Qwen Code's QWEN_RUNTIME_DIR before QWEN_HOME). */
+  env: string | readonly string[];
+  /** The folder's path under the variable's, "/"-separated. */
+  path: string;
+  /** The app reads a leading ~ in the variable as the home folder (Pi, Qwen Code). */
+  tilde?: true;
+  /** The app ignores a value that is not an absolute path (Goose's GOOSE_PATH_ROOT). */
+  absolute?: true;
+}
 
 /** Reads records of a file into what they hold: conversations, or memories. */
 export type Converter<Out> = (records: AsyncIterable<SourcedRecord>) => AsyncIterable<Out>;

@@ -96,7 +96,7 @@ describe("the apps' folders", () => {
 
   it("are listed for help, this machine's, home as ~", () => {
     const lines = appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } });
-    expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects$/m);
+    expect(lines).toMatch(/^ {2}Claude Code +~\/\.claude\/projects \(\$CLAUDE_CONFIG_DIR\)$/m);
     expect(lines).toMatch(/^ {2}Cursor +~\/Library\/Application Support\/Cursor\/User$/m);
     expect(lines).toMatch(/^ {2}AnythingLLM +~\/Library\/Application Support\/anythingllm-desktop\/storage\/anythingllm\.db$/m);
     expect(lines).toMatch(/^ {2}Zed +~\/Library\/Application Support\/Zed\/threads\/threads\.db\n +~\/\.config\/zed\/conversations$/m);
@@ -104,7 +104,7 @@ describe("the apps' folders", () => {
     expect(lines).toMatch(
       /^ {2}Cline +~\/Library\/Application Support\/<editor>\/User\/globalStorage\/\{saoudrizwan\.claude-dev,rooveterinaryinc\.roo-cline,kilocode\.kilo-code\}\/tasks\n +~\/\.cline\/data\/\{tasks,sessions\}$/m,
     );
-    expect(lines).toMatch(/^ {2}Qwen Code +~\/\.qwen\/\{projects,tmp\}$/m);
+    expect(lines).toMatch(/^ {2}Qwen Code +~\/\.qwen\/\{projects,tmp\} \(\$QWEN_RUNTIME_DIR or \$QWEN_HOME\)$/m);
     expect(lines).toMatch(
       /^ {2}<editor> is the folder of VS Code or of an editor built on it: Code, Code - Insiders, Cursor, Windsurf, VSCodium$/m,
     );
@@ -113,13 +113,13 @@ describe("the apps' folders", () => {
     const editors = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium"];
     const spelled = lines
       .split("\n")
-      .filter((line) => !line.includes(" is the folder of "))
+      .filter((line) => !line.includes(" is the folder of ") && !line.includes(" is the variable that moves it"))
       .flatMap((line) =>
         line
           .trim()
           .replace(/^.*?\s{2,}/, "")
-          .replace(" (the databases it lists)", "")
-          .split(", "),
+          .split(", ")
+          .map((pattern) => pattern.replace(/ \([^)]*\)$/, "")),
       )
       .flatMap((pattern) => expand(pattern.replace("<editor>", `{${editors.join(",")}}`)));
     const machine = { platform: "darwin" as const, env: { HOME: "/Users/ana" } };
@@ -128,6 +128,54 @@ describe("the apps' folders", () => {
     ).map((folder) => appFolderPath(folder, machine).replace("/Users/ana/", "~/"));
     expect(new Set(spelled)).toEqual(new Set(folders));
     expect(spelled).toHaveLength(folders.length);
+  });
+});
+
+describe("an app's folder moved by the variable the app reads", () => {
+  const linux = (env: Record<string, string>) => ({ platform: "linux" as const, env: { HOME: "/home/ana", ...env } });
+  const codex = { home: ".codex/sessions", moved: { env: "CODEX_HOME", path: "sessions" } };
+
+  it("is under the variable's folder when it is set, else in its place", () => {
+    expect(appFolderPath(codex, linux({ CODEX_HOME: "/data/codex" }))).toBe(path.join("/data/codex", "sessions"));
+    expect(appFolderPath(codex, linux({}))).toBe("/home/ana/.codex/sessions");
+    expect(appFolderPath(codex, linux({ CODEX_HOME: "" }))).toBe("/home/ana/.codex/sessions");
+    // The first of its variables set (Qwen Code's QWEN_RUNTIME_DIR before QWEN_HOME), ~ as home where the app reads it so.
+    const qwen = { home: ".qwen/projects", moved: { env: ["QWEN_RUNTIME_DIR", "QWEN_HOME"], path: "projects", tilde: true as const } };
+    expect(appFolderPath(qwen, linux({ QWEN_HOME: "/q", QWEN_RUNTIME_DIR: "~/runtime" }))).toBe(
+      path.join("/home/ana", "runtime", "projects"),
+    );
+    expect(appFolderPath(qwen, linux({ QWEN_HOME: "/q" }))).toBe(path.join("/q", "projects"));
+    // Codex reads no ~ in CODEX_HOME: a relative path, as any other, from the working folder.
+    expect(appFolderPath(codex, linux({ CODEX_HOME: "~/codex" }))).toBe(path.resolve("~/codex", "sessions"));
+    // Goose ignores a GOOSE_PATH_ROOT that is not absolute.
+    const goose = { xdgData: "goose/sessions", moved: { env: "GOOSE_PATH_ROOT", path: "data/sessions", absolute: true as const } };
+    expect(appFolderPath(goose, linux({ GOOSE_PATH_ROOT: "relative/root" }))).toBe("/home/ana/.local/share/goose/sessions");
+    expect(appFolderPath(goose, linux({ GOOSE_PATH_ROOT: "/goose" }))).toBe(path.join("/goose", "data", "sessions"));
+  });
+
+  it("is found there and not in the default place, which the app no longer writes; a folder the variable does not move still is", async () => {
+    const home = tempDir("mnemo-apps-");
+    const moved = tempDir("mnemo-codex-home-");
+    for (const folder of [".codex/sessions", ".kimi/sessions", ".local/share/kimi/sessions"])
+      await mkdir(path.join(home, folder), { recursive: true });
+    await mkdir(path.join(moved, "sessions"), { recursive: true });
+    await mkdir(path.join(moved, "kimi", "sessions"), { recursive: true });
+    const machine = { platform: "linux" as const, env: { HOME: home, CODEX_HOME: moved, KIMI_SHARE_DIR: path.join(moved, "kimi") } };
+    expect(foundApps(machine).map((app) => [app.name, app.folder])).toEqual([
+      ["Codex", path.join(moved, "sessions")],
+      ["Kimi CLI", path.join(moved, "kimi", "sessions")],
+      // Kimi CLI's folder of before 0.34, which KIMI_SHARE_DIR never moved.
+      ["Kimi CLI", path.join(home, ".local", "share", "kimi", "sessions")],
+    ]);
+  });
+
+  it("is listed for help with its variable, where it is when it is set", () => {
+    const unset = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
+    expect(unset).toMatch(/^ {2}Codex +~\/\.codex\/sessions \(\$CODEX_HOME\)$/m);
+    expect(unset).toMatch(/^ {2}Crush +~\/\.local\/share\/crush\/projects\.json \(the databases it lists; \$CRUSH_GLOBAL_DATA\)$/m);
+    expect(unset).toMatch(/^ {2}\(\$NAME\) after a folder is the variable that moves it: where it is set, --apps looks under it instead$/m);
+    const set = appFolderLines({ platform: "linux", env: { HOME: "/home/ana", CODEX_HOME: "/data/codex" } }, { watching: true });
+    expect(set).toMatch(/^ {2}Codex +\/data\/codex\/sessions \(\$CODEX_HOME\)$/m);
   });
 });
 

@@ -126,14 +126,20 @@ describe("Crush's crush.db", () => {
     ]);
     // Where XDG's data folder is moved, Crush keeps its list there.
     expect(crushFound({ HOME: home, XDG_DATA_HOME: join(home, "data") })).toEqual([]);
+    // And where CRUSH_GLOBAL_DATA names its data folder, there (before XDG's).
+    const moved = tempDir("mnemo-crush-data-");
+    writeFileSync(join(moved, "projects.json"), JSON.stringify({ projects: list.projects.slice(0, 1) }));
+    expect(crushFound({ HOME: home, CRUSH_GLOBAL_DATA: moved, XDG_DATA_HOME: join(home, ".local", "share") })).toEqual([
+      join(home, "src", "tides", ".crush", "crush.db"),
+    ]);
     writeFileSync(join(home, ".local", "share", "crush", "projects.json"), "{ damaged");
     expect(crushFound({ HOME: home })).toEqual([]);
     expect(crush.sessionLogs).toBeUndefined(); // a database, imported, not watched
     expect(appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } })).toMatch(
-      /^ {2}Crush +~\/\.local\/share\/crush\/projects\.json \(the databases it lists\)$/m,
+      /^ {2}Crush +~\/\.local\/share\/crush\/projects\.json \(the databases it lists; \$CRUSH_GLOBAL_DATA\)$/m,
     );
     expect(appFolderLines({ platform: "win32", env: { USERPROFILE: "/Users/ana", HOME: "/Users/ana" } })).toMatch(
-      /^ {2}Crush +.*AppData.Local.crush.projects\.json \(the databases it lists\)$/m,
+      /^ {2}Crush +\S+ \(the databases it lists; \$CRUSH_GLOBAL_DATA\)\n +.*AppData.Local.crush.projects\.json \(the databases it lists; \$CRUSH_GLOBAL_DATA\)$/m,
     );
   });
 });

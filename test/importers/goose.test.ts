@@ -76,6 +76,8 @@ describe("Goose sessions", () => {
     expect(appFolderPath(windowsFolder!, windows)).toBe(join("/Users/ana/AppData/Roaming", "Block", "goose", "data", "sessions"));
     expect(goose.sessionLogs).toBe(true);
     // Only on Windows: elsewhere the same path under ~/.config is no folder of Goose's.
-    expect(appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } })).toMatch(/^ {2}Goose +~\/\.local\/share\/goose\/sessions$/m);
+    expect(appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } })).toMatch(
+      /^ {2}Goose +~\/\.local\/share\/goose\/sessions \(\$GOOSE_PATH_ROOT\)$/m,
+    );
   });
 });

@@ -118,7 +118,13 @@ describe("Pi sessions", () => {
     expect(appFolderPath(folder!, { platform: "win32", env: { USERPROFILE: "/Users/ana" } })).toBe(
       join("/Users/ana", ".pi", "agent", "sessions"),
     );
+    // PI_CODING_AGENT_DIR moves the agent's folder, ~ read as home (config.ts getAgentDir).
+    expect(appFolderPath(folder!, { platform: "linux", env: { HOME: "/home/ana", PI_CODING_AGENT_DIR: "~/pi" } })).toBe(
+      join("/home/ana", "pi", "sessions"),
+    );
     expect(pi.sessionLogs).toBe(true);
-    expect(appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } })).toMatch(/^ {2}Pi coding agent +~\/\.pi\/agent\/sessions$/m);
+    expect(appFolderLines({ platform: "darwin", env: { HOME: "/Users/ana" } })).toMatch(
+      /^ {2}Pi coding agent +~\/\.pi\/agent\/sessions \(\$PI_CODING_AGENT_DIR\)$/m,
+    );
   });
 });

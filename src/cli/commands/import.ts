@@ -6,6 +6,7 @@ import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
 import { appFolders, shownPaths } from "../app-folders.js";
 import { action, type Session } from "../session.js";
+import { ioOf } from "../io.js";
 import { startSpinner } from "../spinner.js";
 
 /**
@@ -37,7 +38,7 @@ export function registerImport(program: Command): void {
     if (command.name() !== "import") return;
     const core = await import("../../core/index.js");
     formats = core.formatLines();
-    apps = core.appFolderLines();
+    apps = core.appFolderLines({ platform: process.platform, env: ioOf(program).env });
   });
   program
     .command("import")

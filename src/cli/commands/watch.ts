@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { foldersToWatch } from "../app-folders.js";
 import { action, openService } from "../session.js";
+import { ioOf } from "../io.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
@@ -26,7 +27,10 @@ export function registerWatch(program: Command): void {
   program.hook("preSubcommand", async (_program, command) => {
     if (command.name() !== "watch") return;
     const core = await import("../../core/index.js");
-    apps = { lines: core.appFolderLines(undefined, { watching: true }), databases: core.databasesWatched() };
+    apps = {
+      lines: core.appFolderLines({ platform: process.platform, env: ioOf(program).env }, { watching: true }),
+      databases: core.databasesWatched(),
+    };
   });
   program
     .command("watch")

@@ -8,9 +8,10 @@ export const claudeCode: Importer = {
   chatApp: true,
   accepts: "a session's .jsonl file, a project's folder of them, ~/.claude/projects (every project), or a zip of it",
   howToGet:
-    "Claude Code keeps every session on disk: pass ~/.claude/projects (on Windows, .claude\\projects in your user folder), or one project's folder in it.",
+    "Claude Code keeps every session on disk: pass ~/.claude/projects (on Windows, .claude\\projects in your user folder; $CLAUDE_CONFIG_DIR/projects when you set that variable), or one project's folder in it.",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".claude/projects" }],
+  // CLAUDE_CONFIG_DIR moves all of ~/.claude (code.claude.com/docs/en/claude-directory).
+  appFolders: [{ home: ".claude/projects", moved: { env: "CLAUDE_CONFIG_DIR", path: "projects" } }],
   sessionLogs: true,
   detect: (sample) => (RECORDS.some((keys) => keys.every((key) => sample.keys.has(key))) ? {} : undefined),
   convert: loaded(async () => {

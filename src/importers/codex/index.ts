@@ -11,9 +11,9 @@ export const codex: Importer = {
   chatApp: true,
   accepts: "a session's rollout-….jsonl file, or ~/.codex/sessions (every session), or a zip of it",
   howToGet:
-    "Codex (the CLI and its IDE extension) keeps every session on disk: pass ~/.codex/sessions (on Windows, .codex\\sessions in your user folder).",
+    "Codex (the CLI and its IDE extension) keeps every session on disk: pass ~/.codex/sessions (on Windows, .codex\\sessions in your user folder; $CODEX_HOME/sessions when you set that variable).",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".codex/sessions" }],
+  appFolders: [{ home: ".codex/sessions", moved: { env: "CODEX_HOME", path: "sessions" } }], // codex-rs/utils/home-dir find_codex_home
   sessionLogs: true,
   detect: (sample) =>
     ["timestamp", "type", "payload"].every((key) => sample.keys.has(key)) && sample.strings("type").some((type) => ROLLOUT_TYPES.has(type))

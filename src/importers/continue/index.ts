@@ -10,9 +10,9 @@ export const continueDev: Importer = {
   chatApp: true,
   accepts: "a session's .json file, ~/.continue/sessions (every session, with sessions.json for their dates), or a zip of it",
   howToGet:
-    "Continue (its VS Code and JetBrains extensions, and its CLI) keeps every session on disk: pass ~/.continue/sessions (on Windows, .continue\\sessions in your user folder).",
+    "Continue (its VS Code and JetBrains extensions, and its CLI) keeps every session on disk: pass ~/.continue/sessions (on Windows, .continue\\sessions in your user folder; $CONTINUE_GLOBAL_DIR/sessions when you set that variable).",
   extensions: [".json"],
-  appFolders: [{ home: ".continue/sessions" }],
+  appFolders: [{ home: ".continue/sessions", moved: { env: "CONTINUE_GLOBAL_DIR", path: "sessions" } }], // core/util/paths.ts
   sessionLogs: true,
   companionFiles: ["sessions.json"],
   detect: (sample) => (isSession(sample) || isListed(sample) ? {} : undefined),

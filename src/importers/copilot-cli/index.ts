@@ -20,9 +20,10 @@ export const copilotCli: Importer = {
   chatApp: true,
   accepts: "a session's events.jsonl file, or ~/.copilot/session-state (every session), or a zip of it",
   howToGet:
-    "GitHub Copilot CLI keeps every session on disk: pass ~/.copilot/session-state (on Windows, .copilot\\session-state in your user folder).",
+    "GitHub Copilot CLI keeps every session on disk: pass ~/.copilot/session-state (on Windows, .copilot\\session-state in your user folder; $COPILOT_HOME/session-state when you set that variable).",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".copilot/session-state" }],
+  // COPILOT_HOME moves all of ~/.copilot (docs.github.com, copilot-cli-reference/cli-config-dir-reference).
+  appFolders: [{ home: ".copilot/session-state", moved: { env: "COPILOT_HOME", path: "session-state" } }],
   sessionLogs: true,
   detect: (sample) =>
     ["type", "data", "id", "timestamp"].every((key) => sample.keys.has(key)) && sample.strings("type").some((type) => EVENT_TYPES.has(type))

@@ -12,9 +12,11 @@ export const geminiCli: Importer = {
   accepts:
     "a session's .json or .jsonl file, a chat /chat save saved (checkpoint-….json), a project's chats folder, ~/.gemini/tmp (every project), or a zip of it",
   howToGet:
-    "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder), or one project's chats folder in it. Qwen Code's sessions of 2025 are the same files, in ~/.qwen/tmp.",
+    "Gemini CLI keeps every session, and the chats saved with /chat save, on disk: pass ~/.gemini/tmp (on Windows, .gemini\\tmp in your user folder; $GEMINI_CLI_HOME/.gemini/tmp when you set that variable), or one project's chats folder in it. Qwen Code's sessions of 2025 are the same files, in ~/.qwen/tmp.",
   extensions: [".json", ".jsonl"],
-  appFolders: [{ home: ".gemini/tmp" }], // Qwen Code's ~/.qwen/tmp is named under Qwen Code (qwen-code/index.ts)
+  // GEMINI_CLI_HOME stands for the home folder (packages/core/src/utils/paths.ts homedir). Qwen Code's
+  // ~/.qwen/tmp is named under Qwen Code (qwen-code/index.ts).
+  appFolders: [{ home: ".gemini/tmp", moved: { env: "GEMINI_CLI_HOME", path: ".gemini/tmp" } }],
   sessionLogs: true,
   // The session's own record (a .jsonl file's first line, or the whole .json file): ChatRecordingService writes these three first.
   detect: (sample) =>

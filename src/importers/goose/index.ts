@@ -4,15 +4,21 @@
 import { groupedPerFile, loaded, type Importer, type Sample, hasTables } from "../importer.js";
 import { REQUIRED_COLUMNS } from "./tables.js";
 
+const MOVED = { env: "GOOSE_PATH_ROOT", path: "data/sessions", absolute: true } as const;
+
 export const goose: Importer = {
   id: "goose",
   name: "Goose",
   chatApp: true,
   accepts: "its sessions folder, the sessions.db database in it (1.10 and later), a session's .jsonl file (before 1.10), or a zip of it",
   howToGet:
-    "Goose keeps every session on disk, in sessions.db since 1.10 and as a .jsonl file each before it: pass ~/.local/share/goose/sessions (on Windows, %APPDATA%\\Block\\goose\\data\\sessions).",
+    "Goose keeps every session on disk, in sessions.db since 1.10 and as a .jsonl file each before it: pass ~/.local/share/goose/sessions (on Windows, %APPDATA%\\Block\\goose\\data\\sessions; $GOOSE_PATH_ROOT/data/sessions when you set that variable).",
   extensions: [".jsonl", "sessions.db"],
-  appFolders: [{ xdgData: "goose/sessions" }, { appData: "Block/goose/data/sessions", only: "win32" }],
+  // GOOSE_PATH_ROOT, an absolute path, holds its data folder on every system (crates/goose/src/config/paths.rs).
+  appFolders: [
+    { xdgData: "goose/sessions", moved: MOVED },
+    { appData: "Block/goose/data/sessions", only: "win32", moved: MOVED },
+  ],
   sessionLogs: true, // the .jsonl files, before 1.10
   watchedDatabase: true,
   // The file's first line, its metadata (storage.rs SessionMetadata) or, in the first versions' files, a

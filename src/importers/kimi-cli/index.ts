@@ -13,7 +13,8 @@ export const kimiCli: Importer = {
   howToGet:
     "Kimi CLI keeps every session on disk: pass ~/.kimi/sessions (on Windows, .kimi\\sessions in your user folder; $KIMI_SHARE_DIR/sessions when you set that variable).",
   extensions: [".jsonl", "state.json"],
-  appFolders: [{ home: ".kimi/sessions" }, { home: ".local/share/kimi/sessions" }],
+  // KIMI_SHARE_DIR moves ~/.kimi (src/kimi_cli/share.py get_share_dir); the folder of before 0.34 stays where it was.
+  appFolders: [{ home: ".kimi/sessions", moved: { env: "KIMI_SHARE_DIR", path: "sessions" } }, { home: ".local/share/kimi/sessions" }],
   sessionLogs: true,
   // A session is its folder's files: any one of them changed (the watcher imports it alone) is read with the others.
   companionFiles: ["wire.jsonl", "context.jsonl", "state.json"],

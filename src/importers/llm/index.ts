@@ -15,7 +15,7 @@ export const llm: Importer = {
     "Simon Willison's llm command logs every prompt and response in logs.db (`llm logs path` prints where): pass it, from ~/.config/io.datasette.llm on Linux, ~/Library/Application Support/io.datasette.llm on macOS, %APPDATA%\\io.datasette.llm on Windows, or the folder $LLM_USER_PATH names when set.",
   watchedDatabase: true,
   extensions: ["logs.db"],
-  appFolders: [{ appData: "io.datasette.llm/logs.db", file: true }],
+  appFolders: [{ appData: "io.datasette.llm/logs.db", file: true, moved: { env: "LLM_USER_PATH", path: "logs.db" } }],
   detect: (sample) => (isDatabase(sample) ? {} : undefined),
   // Every table mnemo reads, without what it does not: the attachments' bytes, the fragments' text
   // (whole files), the providers' raw JSON.

@@ -12,9 +12,9 @@ export const pi: Importer = {
   chatApp: true,
   accepts: "a session's .jsonl file, ~/.pi/agent/sessions (every project's), or a zip of it",
   howToGet:
-    "Pi keeps every session on disk: pass ~/.pi/agent/sessions (on Windows, .pi\\agent\\sessions in your user folder; $PI_CODING_AGENT_DIR/sessions if you set that variable).",
+    "Pi keeps every session on disk: pass ~/.pi/agent/sessions (on Windows, .pi\\agent\\sessions in your user folder; $PI_CODING_AGENT_DIR/sessions when you set that variable).",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".pi/agent/sessions" }],
+  appFolders: [{ home: ".pi/agent/sessions", moved: { env: "PI_CODING_AGENT_DIR", path: "sessions", tilde: true } }], // config.ts getAgentDir
   sessionLogs: true,
   detect: (sample) => (HEADER.every((key) => sample.keys.has(key)) && sample.strings("type").includes("session") ? {} : undefined),
   convert: loaded(async () => {

@@ -109,6 +109,25 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(nothing.stderr).toMatch(/paths.*name what to import[\s\S]*--apps/);
   });
 
+  it("an app's folder moved by the variable the app reads (CODEX_HOME) is found there, and its default place not looked in", async () => {
+    const home = tempDir();
+    const codexHome = tempDir();
+    await cp(path.join(EXPORTS, "codex", "sessions"), path.join(codexHome, "sessions"), { recursive: true });
+    await mkdir(path.join(home, ".codex", "sessions"), { recursive: true }); // where Codex no longer writes
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ HOME: home, CODEX_HOME: codexHome, MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const summary = JSON.parse(dryRun.stdout) as { new: number; failed: number };
+    expect([summary.new > 0, summary.failed]).toEqual([true, 0]);
+    expect(dryRun.stderr).toContain(`Found on this machine: Codex (${path.join(codexHome, "sessions")})`);
+    expect(dryRun.stderr).not.toContain("~/.codex/sessions");
+    const help = await runCli(["import", "--help"], { env });
+    // The apps' lines, after the formats' (where Codex is named too).
+    const apps = help.stdout.slice(help.stdout.indexOf("--apps imports"));
+    expect(/^ {2}Codex +(.*)$/m.exec(apps)?.[1]).toBe(`${path.join(codexHome, "sessions")} ($CODEX_HOME)`);
+  });
+
   it("a file or folder it may not read costs only what it holds, and is said with why; an app's folder it may not read is no empty one", async () => {
     const home = tempDir();
     const store = tempDir();
