@@ -110,7 +110,7 @@ describe("Amazon Q Developer CLI's and Kiro CLI's chats", () => {
     expect(on("win32", { USERPROFILE: "/Users/rui" })).toEqual([join("/Users/rui", "AppData", "Local", "kiro-cli", "data.sqlite3")]);
     expect(amazonQ.appFolders!.every((f) => f.file === true)).toBe(true);
     expect(appFolderLines({ platform: "linux", env: { HOME: "/home/rui" } })).toMatch(
-      /^ {2}Amazon Q Developer CLI +~\/\.local\/share\/amazon-q\/data\.sqlite3, ~\/\.local\/share\/kiro-cli\/data\.sqlite3$/m,
+      /^ {2}Amazon Q Developer CLI +~\/\.local\/share\/\{amazon-q,kiro-cli\}\/data\.sqlite3$/m,
     );
   });
 });
