@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { collect, collectWithSkips, fixtures } from "./collect.js";
+
+const sessions = join(fixtures, "kimi-code", "sessions");
+const bucket = join(sessions, "wd_tidepool_66fa9b73f26c");
+const SALINITY = "6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34";
+
+describe("Kimi Code CLI sessions", () => {
+  it("~/.kimi-code/sessions: a conversation per session's main agent, titled by state.json; sub-agents and undone prompts counted", async () => {
+    const { conversations, skipped } = await collectWithSkips(sessions);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
+      [SALINITY, "Salinity drops at 02:00", 4],
+      ["ses_lagoon7q2m", "Tide gauge offset", 4],
+    ]);
+    expect(skipped).toMatchObject({
+      "sub-agents' wire files (agents/<id>/ beside agents/main: their events are the agent's side work)": 1,
+      "prompts undone (/undo), with what followed them, which the session no longer shows": 1,
+    });
+    for (const conversation of conversations) {
+      expect(UploadConversation.parse(conversation)).toEqual(conversation);
+      expect([conversation.platform, conversation.complete]).toEqual(["kimi-code", true]);
+    }
+  });
+
+  it("reads the main agent as the resumed session shows it: prompts as typed, the open steps' text and tools, no thinking, no injected reminder, no undone prompt", async () => {
+    const [session] = await collect(join(bucket, "ses_lagoon7q2m", "agents", "main", "wire.jsonl"));
+    expect(session?.conversation).toMatchObject({
+      id: "ses_lagoon7q2m",
+      title: "Tide gauge offset",
+      createdAt: "2026-07-25T03:36:41.001Z",
+    });
+    expect(session?.conversation.messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "Why is the tide gauge 20 cm off since Monday? Here is the plot: [image]"],
+      [
+        "assistant",
+        "Let me read the calibration log.\n\n[tool: Read] [tool: Agent]\n\nThe datum moved from MSL to LAT on Monday: the 20 cm is the offset between them.",
+      ],
+      ["human", "Set it back to MSL."],
+      ["assistant", "[tool: Write]\n\nDone: the datum is MSL again."],
+    ]);
+  });
+
+  it("a session /upgrade copied from Kimi CLI keeps Kimi CLI's id (the same conversation), its copied messages and the turns added since, the CLI's own <system> lines left out", async () => {
+    const [session] = await collect(join(bucket, `ses_${SALINITY}`, "agents", "main", "wire.jsonl"));
+    expect(session?.conversation).toMatchObject({ id: SALINITY, createdAt: "2026-05-29T08:00:00.000Z" }); // the metadata line's: the copy's messages have no times
+    expect(session?.conversation.messages.map((m) => [m.role, m.content])).toEqual([
+      ["human", "The salinity sensor reads 0.0 every night after 02:00. Why?"],
+      [
+        "assistant",
+        "Let me look at the logger.\n\n[tool: ReadFile]\n\nThe nightly rollover truncates the file before the last reading is flushed. Flush before truncating.",
+      ],
+      ["human", "Now add a test for it."],
+      ["assistant", "[tool: Write]\n\nAdded tests/test_rollover.py."],
+    ]);
+  });
+});
