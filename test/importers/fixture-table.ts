@@ -202,8 +202,8 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "kimi-cli/sessions/fe5b4af56ba5bbab909b4d3355f0b860/9a3c7e15-4b2d-4e8f-a061-5d7c2b9e4f18_1.jsonl": "kimi-cli", // the context a D-Mail set aside
   "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_lagoon7q2m/agents/main/wire.jsonl": {
     format: "kimi-code",
-    conversations: 1, // the main agent as the resumed session shows it: an undone prompt, thinking and an injected reminder left out
-    messages: 4,
+    conversations: 1, // the main agent as the resumed session shows it: an undone prompt, thinking, an injected reminder and a task's notice left out
+    messages: 5,
     finds: "the 20 cm is the offset between them",
   },
   "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_lagoon7q2m/agents/agent-0/wire.jsonl": "kimi-code", // a sub-agent's: left out

@@ -12,7 +12,7 @@ describe("Kimi Code CLI sessions", () => {
     const { conversations, skipped } = await collectWithSkips(sessions);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
       [SALINITY, "Salinity drops at 02:00", 4],
-      ["ses_lagoon7q2m", "Tide gauge offset", 4],
+      ["ses_lagoon7q2m", "Tide gauge offset", 5],
     ]);
     expect(skipped).toMatchObject({
       "sub-agents' wire files (agents/<id>/ beside agents/main: their events are the agent's side work)": 1,
@@ -24,7 +24,7 @@ describe("Kimi Code CLI sessions", () => {
     }
   });
 
-  it("reads the main agent as the resumed session shows it: prompts as typed, the open steps' text and tools, no thinking, no injected reminder, no undone prompt", async () => {
+  it("reads the main agent as the resumed session shows it: prompts as typed, the open steps' text and tools, a shell command as typed, no thinking, no injected reminder or task notice, no undone prompt", async () => {
     const [session] = await collect(join(bucket, "ses_lagoon7q2m", "agents", "main", "wire.jsonl"));
     expect(session?.conversation).toMatchObject({
       id: "ses_lagoon7q2m",
@@ -37,7 +37,8 @@ describe("Kimi Code CLI sessions", () => {
         "assistant",
         "Let me read the calibration log.\n\n[tool: Read] [tool: Agent]\n\nThe datum moved from MSL to LAT on Monday: the 20 cm is the offset between them.",
       ],
-      ["human", "Set it back to MSL."],
+      ["human", '! grep -c "LAT" config/datum.toml && echo ok'], // run with !, its output left out
+      ["human", "Set it back to MSL."], // a background task's notice before it left out
       ["assistant", "[tool: Write]\n\nDone: the datum is MSL again."],
     ]);
   });

@@ -68,8 +68,12 @@ export function kimiCodeLine(record: unknown, context: RecordContext): KimiCodeL
   }
 }
 
-/** The origins of user messages the app wrote itself (wireExtract.ts NON_USER_ORIGIN_KINDS). */
-const THE_APP_OWN = new Set(["injection", "system_trigger", "retry", "compaction_summary"]);
+/**
+ * The origins of user messages the app wrote itself (contextMemory/types.ts PromptOrigin): reminders,
+ * triggers, retries, compaction summaries (wireExtract.ts NON_USER_ORIGIN_KINDS), and the notices of a
+ * background task, a missed cron job or a hook; a skill or plugin command unless the user typed it.
+ */
+const THE_APP_OWN = new Set(["injection", "system_trigger", "retry", "compaction_summary", "task", "cron_missed", "hook_result"]);
 
 function messageLine(message: JsonObject, id: string, time: string | undefined, context: RecordContext): KimiCodeLine {
   const said = (role: Utterance["role"], pieces: TurnPiece[], anchor: boolean): KimiCodeLine => ({
@@ -84,13 +88,29 @@ function messageLine(message: JsonObject, id: string, time: string | undefined, 
   }
   if (message.role !== "user") return { kind: "other", context };
   const origin = isObject(message.origin) ? message.origin : {};
-  const slash = (origin.kind === "skill_activation" || origin.kind === "plugin_command") && origin.trigger === "user-slash";
-  const typed = slash || !(THE_APP_OWN.has(String(origin.kind)) || origin.kind === "skill_activation" || origin.kind === "plugin_command");
-  const shown = typed && !isTheCliOwn(message.content);
+  const command = origin.kind === "skill_activation" || origin.kind === "plugin_command";
+  const slash = command && origin.trigger === "user-slash";
   // conversationTime.ts isUndoAnchor: the prompts an undo counts.
   const anchor = origin.kind === undefined || origin.kind === "user" || slash;
-  return said("human", shown ? promptPieces(message.content) : [], anchor);
+  if ((command && !slash) || THE_APP_OWN.has(String(origin.kind)) || isTheCliOwn(message.content)) return said("human", [], anchor);
+  if (origin.kind === "shell_command") return said("human", origin.phase === "input" ? shellPieces(message.content) : [], anchor);
+  return said("human", promptPieces(message.content), anchor);
 }
+
+/** A shell command the user ran with `!` (shellCommand/shellCommandService.ts: `<bash-input>`, XML-escaped), as "! command". */
+function shellPieces(content: unknown): TurnPiece[] {
+  const text = contentParts(content)
+    .map((part) => stringOf(part.text) ?? "")
+    .join("");
+  const command = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text)?.[1]?.trim();
+  return command ? [{ text: `! ${unescapeXml(command)}`, tool: false }] : [];
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&(lt|gt|quot|amp);/g, (_, name: string) => XML_ENTITIES[name] ?? "");
+}
+
+const XML_ENTITIES: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
 
 /** The tag the app puts in a part of its own beside a pasted file (agent/media/mediaRef.ts buildMediaPathTag). */
 const MEDIA_PATH_TAG = /^\s*<(image|video|audio|file)\b[^>]*?\bpath="[^"]*"[^>]*>(?:<\/\1>)?\s*$/;
