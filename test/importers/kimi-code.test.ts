@@ -1,11 +1,14 @@
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
-import { collect, collectWithSkips, fixtures } from "./collect.js";
+import { tempDir } from "../temp-dirs.js";
+import { collect, collectReporting, collectWithSkips, fixtures } from "./collect.js";
 
 const sessions = join(fixtures, "kimi-code", "sessions");
 const bucket = join(sessions, "wd_tidepool_66fa9b73f26c");
 const SALINITY = "6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34";
+const tmp = tempDir("mnemo-kimi-code-");
 
 describe("Kimi Code CLI sessions", () => {
   it("~/.kimi-code/sessions: a conversation per session's main agent, titled by state.json; sub-agents and undone prompts counted", async () => {
@@ -55,5 +58,35 @@ describe("Kimi Code CLI sessions", () => {
       ["human", "Now add a test for it."],
       ["assistant", "[tool: Write]\n\nAdded tests/test_rollover.py."],
     ]);
+  });
+
+  it("a damaged line costs only itself (the session then added to, not replaced); a session without a word is said empty; a state.json that is no JSON is counted", async () => {
+    const folder = join(tmp, "damaged", "ses_lagoon7q2m");
+    await cp(join(bucket, "ses_lagoon7q2m"), folder, { recursive: true });
+    const wire = join(folder, "agents", "main", "wire.jsonl");
+    const lines = (await readFile(wire, "utf8")).split("\n");
+    await writeFile(
+      wire,
+      [...lines.slice(0, 9), '{"type":"context.append_loop_event","event":{"type":"tool.ca', ...lines.slice(10)].join("\n"),
+    );
+    await writeFile(join(folder, "state.json"), '{"title": "Tide');
+    const empty = join(tmp, "damaged", "ses_empty", "agents", "main");
+    await mkdir(empty, { recursive: true });
+    await writeFile(
+      join(empty, "wire.jsonl"),
+      `${JSON.stringify({ type: "metadata", protocol_version: "1.5", created_at: 1784950600000 })}\n`,
+    );
+    const { conversations, problems } = await collectReporting(join(tmp, "damaged"));
+    expect(problems).toHaveLength(1);
+    expect(conversations.map((c) => [c.conversation.title, c.conversation.messages.length, c.complete])).toEqual([
+      ["Why is the tide gauge 20 cm off since Monday? Here is the plot: [image]", 5, false],
+    ]);
+    await writeFile(wire, lines.join("\n"));
+    const { skipped } = await collectWithSkips(join(tmp, "damaged"));
+    expect(skipped).toMatchObject({
+      "sessions without any message text": 1,
+      "state.json files that could not be read (the session keeps the title its first prompt gives)": 1,
+    });
+    await rm(join(tmp, "damaged"), { recursive: true });
   });
 });
