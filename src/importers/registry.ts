@@ -28,6 +28,7 @@ import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
 import { llm } from "./llm/index.js";
 import { kimiCli } from "./kimi-cli/index.js";
+import { kimiCode } from "./kimi-code/index.js";
 import { libreChat } from "./librechat/index.js";
 import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
@@ -80,6 +81,7 @@ export const IMPORTERS: readonly Importer[] = [
   amazonQ,
   llm,
   kimiCli,
+  kimiCode,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -200,6 +200,21 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "leap days are never generated",
   },
   "kimi-cli/sessions/fe5b4af56ba5bbab909b4d3355f0b860/9a3c7e15-4b2d-4e8f-a061-5d7c2b9e4f18_1.jsonl": "kimi-cli", // the context a D-Mail set aside
+  "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_lagoon7q2m/agents/main/wire.jsonl": {
+    format: "kimi-code",
+    conversations: 1, // the main agent as the resumed session shows it: an undone prompt, thinking, an injected reminder and a task's notice left out
+    messages: 5,
+    finds: "the 20 cm is the offset between them",
+  },
+  "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_lagoon7q2m/agents/agent-0/wire.jsonl": "kimi-code", // a sub-agent's: left out
+  "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_lagoon7q2m/state.json": null, // the title, read beside the wire
+  "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/agents/main/wire.jsonl": {
+    format: "kimi-code",
+    conversations: 1, // a Kimi CLI session /upgrade copied (protocol 1.0), continued in Kimi Code
+    messages: 4,
+    finds: "Added tests/test_rollover.py",
+  },
+  "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/state.json": null, // its Kimi CLI id and title
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

@@ -152,7 +152,7 @@ describe("Kimi CLI sessions", () => {
     await rm(join(tmp, "damaged"), { recursive: true });
   });
 
-  it("Kimi Code's wire.jsonl (its successor's, another format) is not taken for Kimi CLI's", async () => {
+  it("Kimi Code's wire.jsonl (its successor's, another format) is not taken for Kimi CLI's: it is Kimi Code's", async () => {
     const folder = join(tmp, "kimi-code", "sessions", "wd", "s1", "agents", "main");
     await mkdir(folder, { recursive: true });
     const lines = [
@@ -165,7 +165,7 @@ describe("Kimi CLI sessions", () => {
       },
     ];
     await writeFile(join(folder, "wire.jsonl"), `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
-    expect(await exportFormat(join(folder, "wire.jsonl"))).toBeUndefined();
+    expect(await exportFormat(join(folder, "wire.jsonl"))).toBe("kimi-code");
   });
 
   it("an upload's copy of a wire, without its folder: its first time names it, the first prompt titles it", async () => {

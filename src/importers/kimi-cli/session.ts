@@ -93,13 +93,13 @@ function contextLine(record: JsonObject, context: RecordContext): KimiLine {
 /** What a user message of the context opens with when the CLI wrote it, not the user (soul/message.py, notifications/llm.py). */
 const THE_CLI_OWN = /^\s*<(?:system|system-reminder|notification)[\s>]/;
 
-function isTheCliOwn(content: unknown): boolean {
+export function isTheCliOwn(content: unknown): boolean {
   const first = contentParts(content).find((part) => part.type === "text");
   return THE_CLI_OWN.test(stringOf(first?.text) ?? "");
 }
 
 /** A Message's content: kosong writes a lone text part as a string. */
-function contentParts(content: unknown): JsonObject[] {
+export function contentParts(content: unknown): JsonObject[] {
   return typeof content === "string" ? [{ type: "text", text: content }] : arrayOf(content).filter(isObject);
 }
 
@@ -107,7 +107,7 @@ function contentParts(content: unknown): JsonObject[] {
 const MEDIA_TAG = /^<\/?(?:image|audio|video)(?:\s[^>]*)?>$/;
 
 /** A prompt as the shell echoes it (utils/message.py message_stringify): its parts run together, media as placeholders. */
-function inputPieces(input: unknown): TurnPiece[] {
+export function inputPieces(input: unknown): TurnPiece[] {
   const text = contentParts(input)
     .filter((part) => !(part.type === "text" && MEDIA_TAG.test(stringOf(part.text)?.trim() ?? "")))
     .map(partText)
@@ -117,7 +117,7 @@ function inputPieces(input: unknown): TurnPiece[] {
 }
 
 /** An answer's parts: its text, media as placeholders; thinking left out. */
-function partPieces(parts: JsonObject[]): TurnPiece[] {
+export function partPieces(parts: JsonObject[]): TurnPiece[] {
   return parts
     .filter((part) => part.type !== "think")
     .map(partText)

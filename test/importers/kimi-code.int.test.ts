@@ -1,0 +1,30 @@
+// Kimi Code CLI's sessions imported through the CLI beside Kimi CLI's: --apps finds both folders, and a
+// session Kimi Code's /upgrade copied from Kimi CLI is the conversation Kimi CLI's import stored, moved to Kimi Code.
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, tempDir } from "../helpers.js";
+import { fixtures } from "./collect.js";
+
+describe("mnemo import of Kimi Code CLI's sessions", () => {
+  it("a session /upgrade copied from Kimi CLI is one conversation, Kimi Code's, not a second one", async () => {
+    const home = tempDir("mnemo-kimi-code-home-");
+    cpSync(join(fixtures, "kimi-cli", "sessions"), join(home, ".kimi", "sessions"), { recursive: true });
+    const env = isolatedEnv({ HOME: home });
+    const cli = await runCli(["import", join(home, ".kimi", "sessions")], { env });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toContain("Imported 3 new conversations");
+    cpSync(join(fixtures, "kimi-code", "sessions"), join(home, ".kimi-code", "sessions"), { recursive: true });
+    const code = await runCli(["import", "--apps"], { env });
+    expect(code.code, code.stderr).toBe(0);
+    const listed = await runCli(["chats", "list", "--json"], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const chats = (JSON.parse(listed.stdout) as { items: { title: string; platform: string }[] }).items;
+    expect(chats.map((chat) => [chat.platform, chat.title]).sort()).toEqual([
+      ["kimi-cli", "Exportar kelp para CSV"],
+      ["kimi-cli", "Why does the harbour tide chart skip the 29th of February?"],
+      ["kimi-code", "Salinity drops at 02:00"],
+      ["kimi-code", "Tide gauge offset"],
+    ]);
+  });
+});
