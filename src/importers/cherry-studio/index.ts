@@ -24,7 +24,16 @@ export const cherryStudio: Importer = {
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
   wrappers: [TOPICS],
-  foreignLayout: { marks: DIRECT_BACKUP_FILE, read: async (sources) => (await import("./direct.js")).withDirectBackups(sources) },
+  foreignLayout: {
+    marks: DIRECT_BACKUP_FILE,
+    folders: ["IndexedDB", "Local Storage"], // the app's data folder (userData): its caches are never walked
+    read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
+  },
+  // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,
+  // "Cherry Studio"): Homebrew's cask removes ~/Library/Application Support/CherryStudio. A dev build's is
+  // CherryStudioDev (src/main/config.ts), a Windows portable build's the `data` folder beside its .exe,
+  // one moved in its settings where the user chose (src/main/utils/init.ts): each passed as a folder.
+  appFolders: [{ appData: "CherryStudio" }],
   detect: (sample) => (isTopic(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
 };
