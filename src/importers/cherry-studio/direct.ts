@@ -8,6 +8,9 @@
 // indexedDB: { topics, message_blocks } }`, which the JSON backup's importer then reads as it reads
 // data.json: one converter for both. Without Local Storage, topics are named by their first prompt. A
 // large value Blink moved to a blob file is read from the `.indexeddb.blob` folder copied beside the database.
+// The app's own data folder (userData) holds the same folders, no metadata.json: it is known by its
+// page's database (`CherryStudio` in `file__0.indexeddb.leveldb`), and read as the app may be writing it:
+// the files the MANIFEST names live, read as they are on disk then (leveldb.ts liveFiles).
 import { Readable } from "node:stream";
 import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
