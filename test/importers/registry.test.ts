@@ -149,7 +149,10 @@ describe("every face says the registry's words", () => {
     expect(help).toContain(appFolderLines(undefined, { watching: true }));
     for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0)) {
       const named = new RegExp(`^ {2}${importer.name} {2,}`, "m").test(help);
-      expect({ app: importer.name, named }).toEqual({ app: importer.name, named: importer.sessionLogs === true });
+      expect({ app: importer.name, named }).toEqual({
+        app: importer.name,
+        named: importer.sessionLogs === true || importer.watchedDatabase === true,
+      });
     }
   });
 
