@@ -1,7 +1,7 @@
 // Cherry Studio's chats read straight from the app's own data folder (Electron's userData: Chromium's
 // IndexedDB and Local Storage folders among its caches, no metadata.json), as the app may be writing it:
 // through the folder, and found by `import --apps` (the import runs in a worker thread, on the compiled code).
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { zipSources } from "../../src/importers/zip.js";
@@ -79,6 +79,13 @@ describe("Cherry Studio's own data folder", () => {
     const { conversations, skipped } = await collectWithSkips(dir);
     expect(conversations).toEqual(await collect(zip));
     expect(skipped).toEqual({ [EMPTY_TOPIC]: 1 });
+  });
+
+  it("a table its MANIFEST names that is not there (a copy made mid-compaction): every table there is read instead", async () => {
+    const dir = await appFolder();
+    const table = liveFile(dir, ".ldb");
+    renameSync(table, join(dir, DATABASE, "000099.ldb"));
+    expect(await collect(dir)).toEqual(await collect(zip));
   });
 
   it("a damaged live table is still counted", async () => {

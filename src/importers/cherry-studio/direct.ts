@@ -180,14 +180,15 @@ async function levelFiles(sources: readonly ByteSource[], folder: string): Promi
   const files: LevelFile[] = [];
   for (const source of inFolder) {
     const name = source.path.slice(folder.length);
-    if (levelFileNumber(name) !== undefined) files.push({ name, bytes: await bytesOf(source) });
+    const bytes = levelFileNumber(name) === undefined ? undefined : await readIfThere(source, Number.POSITIVE_INFINITY);
+    if (bytes !== undefined) files.push({ name, bytes });
   }
   return files;
 }
 
 /** How often a running app's compaction may delete a live file between reading its MANIFEST and the file before the read gives up on the MANIFEST. */
 const LIVE_ATTEMPTS = 3;
-/** CURRENT is a file name and a line end; a MANIFEST a few KB a thousand tables. */
+/** CURRENT is a file name and a line end; a MANIFEST is some KB for a thousand tables. */
 const MAX_CURRENT_BYTES = 1024;
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
