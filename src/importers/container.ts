@@ -1,12 +1,14 @@
 // Chooses which files of an export to read, and how: a lone file, or the JSON files inside a
 // zip or an unzipped folder (recognised by their structure, ordered by the ChatGPT shard
 // manifest when there is one, else by path).
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { AppError, isAppError } from "../shared/errors.js";
 import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints.js";
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
-import { isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
+import { directorySources, isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
 import { normalised } from "./text-records.js";
 import { FORMATS, formatNames, listing } from "./words.js";
 import { asUtf8 } from "./utf16.js";
@@ -182,6 +184,42 @@ async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSourc
     skipped.push(...read.skipped);
   }
   return { sources, skipped };
+}
+
+/**
+ * An app's own data folder, its chats kept in another app's layout (Importer.foreignLayout `folders`:
+ * Cherry Studio's userData, beside Chromium's caches): those folders alone are listed and read, when
+ * the layout's reader finds its app's data in them; undefined otherwise (the folder is then walked whole).
+ */
+export async function planAppStorage(dir: string): Promise<ExportPlan | undefined> {
+  for (const { foreignLayout } of IMPORTERS) {
+    const folders = foreignLayout?.folders;
+    if (foreignLayout === undefined || folders === undefined || !(await allFolders(dir, folders))) continue;
+    const listings = await Promise.all(folders.map((folder) => folderListing(dir, folder)));
+    const sources = listings.flatMap((listing) => listing.sources);
+    const read = await foreignLayout.read(sources);
+    if (read.sources.every((source) => sources.includes(source))) continue; // not its app's data
+    const unreadable = listings.flatMap((listing) => listing.unreadable);
+    const plan = await planContainer(read.sources, dir, unreadable);
+    return { ...plan, skipped: [...listings.flatMap((listing) => listing.skipped), ...read.skipped, ...plan.skipped] };
+  }
+  return undefined;
+}
+
+async function allFolders(dir: string, folders: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(folders.map((folder) => stat(join(dir, folder)).catch(() => undefined)));
+  return found.every((info) => info?.isDirectory() === true);
+}
+
+/** A folder's files, their paths from `dir` ("IndexedDB/file__0.indexeddb.leveldb/000004.log"). */
+async function folderListing(dir: string, folder: string): Promise<DirectoryListing> {
+  const listing = await directorySources(join(dir, folder));
+  const inDir = (path: string) => `${folder}/${path}`;
+  return {
+    sources: listing.sources.map((source) => ({ ...source, path: inDir(source.path) })),
+    unreadable: listing.unreadable.map((entry) => ({ ...entry, path: inDir(entry.path) })),
+    skipped: listing.skipped,
+  };
 }
 
 /** The sources read as UTF-8 (utf16.ts), one after another: each is opened to look at its start. */

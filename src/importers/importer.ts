@@ -110,8 +110,15 @@ export interface Importer {
    * Files this format keeps in another app's layout, read into the files its converter reads before
    * a folder or zip is planned (Cherry Studio's backups since March 2026: Chromium's storage folders
    * into its data.json): `marks` is a path of that layout; `read` is loaded only when one is met.
+   * `folders`: the folders of the app's own data folder the layout is (Cherry Studio's userData:
+   * IndexedDB, Local Storage); a folder given holding them all is listed in them alone, and read so when
+   * `read` finds the app's data there (its caches' thousands of files are never walked).
    */
-  foreignLayout?: { marks: RegExp; read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> };
+  foreignLayout?: {
+    marks: RegExp;
+    folders?: readonly string[];
+    read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }>;
+  };
   /**
    * For a format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db): reads the
    * records its converter takes from the database's tables (sqlite.ts). `detect` is then shown the

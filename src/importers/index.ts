@@ -17,7 +17,7 @@
 import { basename } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
-import { planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
+import { planAppStorage, planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
@@ -70,6 +70,8 @@ export async function openExport(path: string, options: OpenExportOptions = {}):
 async function planFor(path: string, name: string | undefined): Promise<ExportPlan> {
   const info = await statPath(path);
   if (info.isDirectory()) {
+    const app = await planAppStorage(path);
+    if (app !== undefined) return app;
     const { sources, unreadable, skipped } = await directorySources(path);
     const plan = await planContainer(await withPartArchivesOpened(path, sources), path, unreadable);
     return { ...plan, skipped: [...skipped, ...plan.skipped] };

@@ -6,7 +6,8 @@
 // (src/renderer/src/databases/index.ts): `topics` (`{ id, messages }`), `message_blocks` and the rest.
 // The backups of March 2026 on (PR #13587, "direct backup", metadata.json version 6, and v2's version 7)
 // copy the IndexedDB and Local Storage folders instead (Chromium's LevelDB files): direct.ts reads them
-// into data.json's shape, read here as data.json is. The JSON backup stays as "Legacy Backup". A
+// into data.json's shape, read here as data.json is; so are those folders in the app's own data folder
+// (Electron's userData), read as the running app leaves them. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
 import { loaded, type Importer, type Sample } from "../importer.js";
 import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
@@ -17,14 +18,24 @@ export const cherryStudio: Importer = {
   id: "cherry-studio",
   name: "Cherry Studio",
   chatApp: true,
-  accepts: "its backup zip (cherry-studio.….zip), the unzipped folder, or the data.json of a Legacy Backup",
+  accepts:
+    "its data folder (…/CherryStudio), its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
-    "Settings → Data Settings → Backup saves cherry-studio.<date>.zip; pass it as it is (since March 2026 it holds the app's database folders, read as they are; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
+    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place: ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
   extensions: [".json"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
   wrappers: [TOPICS],
-  foreignLayout: { marks: DIRECT_BACKUP_FILE, read: async (sources) => (await import("./direct.js")).withDirectBackups(sources) },
+  foreignLayout: {
+    marks: DIRECT_BACKUP_FILE,
+    folders: ["IndexedDB", "Local Storage"], // the app's data folder (userData): its caches are never walked
+    read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
+  },
+  // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,
+  // "Cherry Studio"): Homebrew's cask removes ~/Library/Application Support/CherryStudio. A dev build's is
+  // CherryStudioDev (src/main/config.ts), a Windows portable build's the `data` folder beside its .exe,
+  // one moved in its settings where the user chose (src/main/utils/init.ts): each passed as a folder.
+  appFolders: [{ appData: "CherryStudio" }],
   detect: (sample) => (isTopic(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
 };

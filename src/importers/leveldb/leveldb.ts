@@ -1,8 +1,9 @@
 // A read-only reader of LevelDB's files (google/leveldb doc/log_format.md and doc/table_format.md), for
 // the Chromium storage folders apps back up (Cherry Studio's IndexedDB and Local Storage): the write-ahead
 // .log files and the .ldb/.sst tables, merged as LevelDB reads them (the newest sequence number of a key
-// wins; a deletion hides what came before). The MANIFEST is not read: a table's entries carry their own
-// sequence numbers. Checksums are checked, so a damaged log record or table block costs only its entries.
+// wins; a deletion hides what came before), those the MANIFEST names live (liveFiles): a running app's folder
+// holds others. Checksums are checked, so a damaged log record or table block costs only its entries. Files
+// are only read: no LOCK is taken, nothing is written.
 import { crc32c } from "./crc32c.js";
 
 export interface LevelFile {
@@ -60,6 +61,19 @@ export async function readLevelDb(files: readonly LevelFile[]): Promise<LevelRea
 
 function logEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
   let damaged = 0;
+  damaged += logRecords(bytes, (record) => {
+    damaged += batchEntries(record, keep);
+  });
+  return damaged;
+}
+
+/**
+ * Each whole record of a log-format file (a .log's write batches, a MANIFEST's version edits); returns
+ * how many were damaged. A record cut short by the file's end is one being written (the app is running,
+ * or was when the copy was made): not yet there, as LevelDB itself reads it, not damage.
+ */
+function logRecords(bytes: Buffer, onRecord: (record: Buffer) => void): number {
+  let damaged = 0;
   let pieces: Buffer[] | undefined;
   for (let block = 0; block < bytes.length; block += LOG_BLOCK) {
     let at = block;
@@ -70,6 +84,7 @@ function logEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
       if (type === 0 && length === 0) break; // the block's zero padding (preallocated space)
       const data = bytes.subarray(at + LOG_HEADER, at + LOG_HEADER + length);
       at += LOG_HEADER + length;
+      if (data.length < length && at >= bytes.length) return damaged; // the last record, still being written
       if (
         data.length < length ||
         unmask(bytes.readUInt32LE(at - LOG_HEADER - length)) !== crc32c(Buffer.concat([Buffer.of(type ?? 0), data]))
@@ -80,7 +95,7 @@ function logEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
       }
       if (type === 1) {
         if (pieces !== undefined) damaged++; // a batch whose last fragment never came
-        damaged += batchEntries(data, keep);
+        onRecord(data);
         pieces = undefined;
       } else if (type === 2) {
         if (pieces !== undefined) damaged++;
@@ -89,13 +104,13 @@ function logEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
         if (pieces === undefined) continue; // the end of a batch whose start was lost (counted there)
         pieces.push(data);
         if (type === 4) {
-          damaged += batchEntries(Buffer.concat(pieces), keep);
+          onRecord(Buffer.concat(pieces));
           pieces = undefined;
         }
       }
     }
   }
-  return damaged + (pieces === undefined ? 0 : 1);
+  return damaged; // a batch whose last fragments are not written yet is not there yet either
 }
 
 /** A write batch: its first sequence number, a count, then puts and deletions, each the next number. */
@@ -114,6 +129,82 @@ function batchEntries(batch: Buffer, keep: (entry: Versioned) => void): number {
   } catch {
     return 1;
   }
+}
+
+// --- the MANIFEST: the edits that made the database's current version (google/leveldb db/version_edit.cc) ---
+
+/** The files the database is made of now: its tables, and the logs from `logNumber` on (and `prevLogNumber`'s). */
+export interface LiveFiles {
+  tables: ReadonlySet<number>;
+  logNumber: number;
+  prevLogNumber: number;
+}
+
+const EDIT = { comparator: 1, logNumber: 2, nextFile: 3, lastSequence: 4, compactPointer: 5, deletedFile: 6, newFile: 7, prevLogNumber: 9 };
+
+/**
+ * The live files from the MANIFEST that CURRENT names: a running app's folder also holds the tables a
+ * compaction is writing and those it replaced, not yet deleted (a deleted row would come back from
+ * them, its deletion dropped by the compaction). Undefined when no edit can be read.
+ */
+export function liveFiles(manifest: Buffer): LiveFiles | undefined {
+  const live = { tables: new Set<number>(), logNumber: -1, prevLogNumber: 0 };
+  logRecords(manifest, (record) => {
+    try {
+      applyEdit(new Reader(record, 0), live);
+    } catch {} // an edit cut short: what it said before is kept
+  });
+  return live.logNumber < 0 ? undefined : live;
+}
+
+function applyEdit(reader: Reader, live: { tables: Set<number>; logNumber: number; prevLogNumber: number }): void {
+  while (!reader.done()) {
+    switch (reader.varint()) {
+      case EDIT.logNumber:
+        live.logNumber = reader.varint();
+        break;
+      case EDIT.prevLogNumber:
+        live.prevLogNumber = reader.varint();
+        break;
+      case EDIT.nextFile:
+      case EDIT.lastSequence:
+        reader.varint();
+        break;
+      case EDIT.comparator:
+        reader.slice();
+        break;
+      case EDIT.compactPointer:
+        reader.varint(); // level
+        reader.slice(); // key
+        break;
+      case EDIT.deletedFile:
+        reader.varint(); // level
+        live.tables.delete(reader.varint());
+        break;
+      case EDIT.newFile:
+        reader.varint(); // level
+        live.tables.add(reader.varint());
+        reader.varint(); // size
+        reader.slice(); // smallest key
+        reader.slice(); // largest key
+        break;
+      default:
+        return; // a tag not known: the rest of the edit cannot be framed
+    }
+  }
+}
+
+/** The number of a .log, .ldb or .sst file by its name (000005.ldb: 5); undefined for another file. */
+export function levelFileNumber(name: string): { number: number; log: boolean } | undefined {
+  const match = /^(\d+)\.(log|ldb|sst)$/i.exec(name);
+  return match === null ? undefined : { number: Number(match[1]), log: match[2]!.toLowerCase() === "log" };
+}
+
+/** Whether a file is one the database is made of now. */
+export function isLive(name: string, live: LiveFiles): boolean {
+  const file = levelFileNumber(name);
+  if (file === undefined) return false;
+  return file.log ? file.number >= live.logNumber || file.number === live.prevLogNumber : live.tables.has(file.number);
 }
 
 // --- the tables: data blocks indexed by an index block the footer points to ---
