@@ -7,13 +7,11 @@ export const PLATFORM_RULE = "must be 1 to 100 letters, digits, hyphens, undersc
 /**
  * Platforms whose conversations an earlier mnemo stored under another id (newer id → former id): Roo
  * Code's and Kilo Code's tasks were Cline's until the extension's folder told them apart, Qwen Code's
- * sessions of 2025 Gemini CLI's until their folder (~/.qwen) or answers told them apart, Kimi Code's
- * sessions that its /upgrade copied from Kimi CLI were Kimi CLI's (the copy keeps the session's id). A conversation
+ * sessions of 2025 Gemini CLI's until their folder (~/.qwen) or answers told them apart. A conversation
  * is one whichever of the two it is uploaded under: stored under the former, it moves to the newer.
  */
 export const FORMER_PLATFORMS: Readonly<Record<string, string>> = {
   "roo-code": "cline",
   "kilo-code": "cline",
   "qwen-code": "gemini-cli",
-  "kimi-code": "kimi-cli",
 };

@@ -1,5 +1,5 @@
 // Kimi Code CLI's sessions imported through the CLI beside Kimi CLI's: --apps finds both folders, and a
-// session Kimi Code's /upgrade copied from Kimi CLI is the conversation Kimi CLI's import stored, moved to Kimi Code.
+// session Kimi Code's /upgrade copied from Kimi CLI is kept beside Kimi CLI's, each as its app shows it.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { isolatedEnv, runCli, tempDir } from "../helpers.js";
 import { fixtures } from "./collect.js";
 
 describe("mnemo import of Kimi Code CLI's sessions", () => {
-  it("a session /upgrade copied from Kimi CLI is one conversation, Kimi Code's, not a second one", async () => {
+  it("a session /upgrade copied from Kimi CLI stays beside Kimi CLI's, and a second --apps changes neither", async () => {
     const home = tempDir("mnemo-kimi-code-home-");
     cpSync(join(fixtures, "kimi-cli", "sessions"), join(home, ".kimi", "sessions"), { recursive: true });
     const env = isolatedEnv({ HOME: home });
@@ -22,9 +22,14 @@ describe("mnemo import of Kimi Code CLI's sessions", () => {
     const chats = (JSON.parse(listed.stdout) as { items: { title: string; platform: string }[] }).items;
     expect(chats.map((chat) => [chat.platform, chat.title]).sort()).toEqual([
       ["kimi-cli", "Exportar kelp para CSV"],
+      ["kimi-cli", "Salinity drops at 02:00"],
       ["kimi-cli", "Why does the harbour tide chart skip the 29th of February?"],
       ["kimi-code", "Salinity drops at 02:00"],
       ["kimi-code", "Tide gauge offset"],
     ]);
+    // Stored as one, each run replaced the other's text: the copy (from a compacted context) and Kimi CLI's wire.
+    const again = await runCli(["--json", "import", "--apps"], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ new: 0, updated: 0 });
   });
 });

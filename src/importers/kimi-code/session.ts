@@ -20,8 +20,8 @@
 //   session does (never past a /clear or a compaction); /clear and compactions keep what was shown
 //   (the transcript keeps the whole history).
 // - Id: the session's folder; a session /upgrade copied from Kimi CLI (`ses_<its id>`, state.json
-//   `custom.kimi_cli_session_id`) keeps Kimi CLI's id, so it is the same conversation, moved to
-//   Kimi Code (schemas/platform.ts FORMER_PLATFORMS). Its copied part is Kimi CLI's model context
+//   `custom.kimi_cli_session_id`) keeps Kimi CLI's id, under Kimi Code's platform: a conversation of
+//   its own beside Kimi CLI's (src/README.md says why). Its copied part is Kimi CLI's model context
 //   (context.jsonl): the CLI's own `<system>` messages in it are left out as Kimi CLI's importer does.
 //   Title: state.json's `title`, else the first prompt. Times: each record's `time` (Unix ms).
 import { basename, dirname, resolve } from "node:path";
