@@ -51,7 +51,7 @@ export function foundApps(
   how: { watching?: boolean } = {},
 ): FoundApp[] {
   const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
-    foldersOn(importer, machine)
+    foldersOn(importer, machine, how)
       .flatMap((folder) => placesOf(folder, machine).flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place])))
       .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
   );
@@ -66,8 +66,7 @@ function isWatched(importer: Importer): boolean {
 /**
  * What watching an app's folder follows: the folder, for an app that writes session logs; else its
  * database alone (the folder's file named as the format names it: OpenCode's opencode.db, not the
- * thousands of storage files of before 1.2 beside it, each detected at every start; none for Zed's
- * folder of text threads, which are imported, not watched).
+ * thousands of storage files of before 1.2 beside it, each detected at every start).
  */
 function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
   if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
@@ -77,9 +76,11 @@ function watchedIn(importer: Importer, folder: AppFolder, place: string): string
     .filter((file) => isThere(file, true));
 }
 
-/** The app's folders that are kept on this machine's system. */
-function foldersOn(importer: Importer, machine: Machine): AppFolder[] {
-  return (importer.appFolders ?? []).filter((folder) => folder.only === undefined || folder.only === machine.platform);
+/** The app's folders that are kept on this machine's system; to watch, those not only imported (AppFolder.notWatched). */
+function foldersOn(importer: Importer, machine: Machine, how: { watching?: boolean } = {}): AppFolder[] {
+  return (importer.appFolders ?? []).filter(
+    (folder) => (folder.only === undefined || folder.only === machine.platform) && !(how.watching && folder.notWatched === true),
+  );
 }
 
 /** Where an app's folder is on this machine, when it is there; for a list (AppFolder.listed), each file it names that is there. */
@@ -148,7 +149,7 @@ export function appFolderLines(
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
   let editors = false;
   const lines = apps.map((importer) => {
-    const folders = foldersOn(importer, machine).map((folder) =>
+    const folders = foldersOn(importer, machine, how).map((folder) =>
       `${shown(appFolderPath(folder, machine))}${folder.listed === undefined ? "" : " (the databases it lists)"}`
         .split(path.sep)
         .map((part) => [part]),

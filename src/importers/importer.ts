@@ -23,6 +23,8 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
    * ran in): what is found is each database file these read from the list's text, not the list.
    */
   listed?: (text: string) => readonly string[];
+  /** Imported, not watched: what the app no longer writes as it goes on (Zed's text threads, of the assistant before its agent panel). */
+  notWatched?: true;
 };
 
 /** Reads records of a file into what they hold: conversations, or memories. */

@@ -129,6 +129,18 @@ describe("the apps' folders", () => {
     expect(new Set(spelled)).toEqual(new Set(folders));
     expect(spelled).toHaveLength(folders.length);
   });
+
+  it("to watch are listed without those only imported: Zed's text threads", () => {
+    for (const machine of [
+      { platform: "linux" as const, env: { HOME: "/home/ana" } },
+      { platform: "darwin" as const, env: { HOME: "/Users/ana" } },
+    ]) {
+      const watched = appFolderLines(machine, { watching: true });
+      expect(watched).toMatch(/^ {2}Zed +~\/(\.local\/share\/zed|Library\/Application Support\/Zed)\/threads\/threads\.db$/m);
+      expect(watched).not.toContain("conversations");
+      expect(appFolderLines(machine)).toContain("zed/conversations");
+    }
+  });
 });
 
 /** A pattern's braces spelled out: a/{b,c}/d is a/b/d and a/c/d. */
