@@ -51,9 +51,16 @@ export function foundApps(
   how: { watching?: boolean } = {},
 ): FoundApp[] {
   const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
-    foldersOn(importer, machine, how)
-      .flatMap((folder) => placesOf(folder, machine).flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place])))
-      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
+    foldersOn(importer, machine, how).flatMap((folder) =>
+      placesOf(folder, machine)
+        .flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place]))
+        .map((place) => ({
+          format: importer.id,
+          name: folder.app ?? importer.name,
+          folder: place,
+          sessionLogs: importer.sessionLogs === true,
+        })),
+    ),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
 }

@@ -23,6 +23,8 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
    * ran in): what is found is each database file these read from the list's text, not the list.
    */
   listed?: (text: string) => readonly string[];
+  /** The app whose folder it is, where not the format's (Kiro CLI's, read as Amazon Q Developer CLI's): named so when found. */
+  app?: string;
   /** Imported, not watched: what the app no longer writes as it goes on (Zed's text threads, of the assistant before its agent panel). */
   notWatched?: true;
 };
