@@ -141,7 +141,7 @@ describe("every face says the registry's words", () => {
     expect(help).toContain(formatLines());
   });
 
-  it("the CLI's watch help: the apps --apps watches, those that write their sessions as they go on", async () => {
+  it("the CLI's watch help: the apps --apps watches, those that write their sessions (or their database) as they go on", async () => {
     const program = buildProgram();
     let help = "";
     program.commands.find((command) => command.name() === "watch")!.configureOutput({ writeOut: (text) => (help += text) });
@@ -149,7 +149,8 @@ describe("every face says the registry's words", () => {
     expect(help).toContain(appFolderLines(undefined, { watching: true }));
     for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0)) {
       const named = new RegExp(`^ {2}${importer.name} {2,}`, "m").test(help);
-      expect({ app: importer.name, named }).toEqual({ app: importer.name, named: importer.sessionLogs === true });
+      const watched = importer.sessionLogs === true || importer.watchedDatabase === true;
+      expect({ app: importer.name, named }).toEqual({ app: importer.name, named: watched });
     }
   });
 
