@@ -79,9 +79,16 @@ export function foundApps(
   how: { watching?: boolean } = {},
 ): FoundApp[] {
   const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
-    foldersOn(importer, machine)
-      .flatMap((folder) => placesOf(folder, machine).flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place])))
-      .map((folder) => ({ format: importer.id, name: importer.name, folder, sessionLogs: importer.sessionLogs === true })),
+    foldersOn(importer, machine, how).flatMap((folder) =>
+      placesOf(folder, machine)
+        .flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place]))
+        .map((place) => ({
+          format: importer.id,
+          name: folder.app ?? importer.name,
+          folder: place,
+          sessionLogs: importer.sessionLogs === true,
+        })),
+    ),
   );
   return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
 }
@@ -94,8 +101,7 @@ function isWatched(importer: Importer): boolean {
 /**
  * What watching an app's folder follows: the folder, for an app that writes session logs; else its
  * database alone (the folder's file named as the format names it: OpenCode's opencode.db, not the
- * thousands of storage files of before 1.2 beside it, each detected at every start; none for Zed's
- * folder of text threads, which are imported, not watched).
+ * thousands of storage files of before 1.2 beside it, each detected at every start).
  */
 function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
   if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
@@ -105,9 +111,11 @@ function watchedIn(importer: Importer, folder: AppFolder, place: string): string
     .filter((file) => isThere(file, true));
 }
 
-/** The app's folders that are kept on this machine's system. */
-function foldersOn(importer: Importer, machine: Machine): AppFolder[] {
-  return (importer.appFolders ?? []).filter((folder) => folder.only === undefined || folder.only === machine.platform);
+/** The app's folders that are kept on this machine's system; to watch, those not only imported (AppFolder.notWatched). */
+function foldersOn(importer: Importer, machine: Machine, how: { watching?: boolean } = {}): AppFolder[] {
+  return (importer.appFolders ?? []).filter(
+    (folder) => (folder.only === undefined || folder.only === machine.platform) && !(how.watching && folder.notWatched === true),
+  );
 }
 
 /** Where an app's folder is on this machine, when it is there; for a list (AppFolder.listed), each file it names that is there. */
@@ -178,7 +186,7 @@ export function appFolderLines(
   let moved = false;
   const lines = apps.map((importer) => {
     // Each folder's parts, and last what is said of it: merged() joins folders whose notes are the same.
-    const folders = foldersOn(importer, machine).map((folder) => [
+    const folders = foldersOn(importer, machine, how).map((folder) => [
       ...shown(appFolderPath(folder, machine))
         .split(path.sep)
         .map((part) => [part]),

@@ -30,6 +30,10 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
    * nothing there). Codex's `{ env: "CODEX_HOME", path: "sessions" }` is $CODEX_HOME/sessions.
    */
   moved?: MovedBy;
+  /** The app whose folder it is, where not the format's (Kiro CLI's, read as Amazon Q Developer CLI's): named so when found. */
+  app?: string;
+  /** Imported, not watched: what the app no longer writes as it goes on (Zed's text threads, of the assistant before its agent panel). */
+  notWatched?: true;
 };
 
 /** What moves an app's folder (AppFolder.moved), as the app reads it. */

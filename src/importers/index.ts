@@ -36,7 +36,7 @@ import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipS
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
 export { checkPlatform } from "./platform.js";
-export { isSessionFileName, isSessionLog, isWatchedDatabase, watchedDatabaseOf } from "./registry.js";
+export { isSessionFileName, isSessionLog, isWatchedDatabase, sameSessionFiles, watchedDatabaseOf } from "./registry.js";
 export { gigabytes, MAX_DATABASE_BYTES, SMALLER_DATABASE, startsAsSqlite } from "./sqlite.js";
 export { withWal } from "./sqlite-wal.js";
 

@@ -1,6 +1,7 @@
 // Every export format mnemo reads, one line each: adding a format is a folder beside these and a
 // line here (src/README.md, "How to add an importer"). The order is the order lists are shown in;
 // detection does not depend on it (each detector accepts only its own format's files).
+import path from "node:path";
 import { aider } from "./aider/index.js";
 import { aistudio } from "./aistudio/index.js";
 import { amazonQ } from "./amazon-q/index.js";
@@ -103,6 +104,17 @@ export function isSessionLog(format: string): boolean {
 /** Whether a file by this name may be a session log to watch: `.json`, `.jsonl`, or the one name an app gives its log. */
 export function isSessionFileName(name: string): boolean {
   return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName === name);
+}
+
+/**
+ * The files beside a session file that are the same session, read with it (Kimi CLI's wire.jsonl,
+ * context.jsonl and state.json, each written at every turn): its format's companion files, when the
+ * file is one of them; none for a file read with a shared one (Continue's sessions.json).
+ */
+export function sameSessionFiles(file: string, format: string): string[] {
+  const companions = IMPORTERS.find((entry) => entry.id === format)?.companionFiles ?? [];
+  if (!companions.includes(path.basename(file))) return [];
+  return companions.filter((name) => name !== path.basename(file)).map((name) => path.join(path.dirname(file), name));
 }
 
 /** Whether a format's database is imported again as it changes (Importer.watchedDatabase). */

@@ -220,6 +220,48 @@ describe("mnemo watch on a coding agent's sessions", () => {
       expect(await stop(child)).toBe(0);
     }
   });
+
+  it("Kimi CLI's session, its wire.jsonl and context.jsonl written at each turn, is imported once per change, not once per file", async () => {
+    const sessions = tempDir("mnemo-kimi-sessions-");
+    const id = "0d8e5b71-2c4a-4f93-8e16-7a5b3c9d1e20";
+    const folder = path.join(sessions, "92a49af72d608970e86aec3cc07aecb9", id);
+    fs.cpSync(path.join(EXPORTS, "kimi-cli", "sessions", "92a49af72d608970e86aec3cc07aecb9", id), folder, { recursive: true });
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.5"]);
+    const state = () => {
+      const file = path.join(store, "watch.json");
+      return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
+    };
+    const bothKept = () => {
+      for (const name of ["wire.jsonl", "context.jsonl"]) {
+        const { size, mtimeMs } = fs.statSync(path.join(folder, name));
+        expect(state()[path.join(folder, name)]).toBe(`${size}:${Math.round(mtimeMs)}`);
+      }
+    };
+    const imports = () => log().match(/^From .*\(kimi-cli\): .*$/gm) ?? [];
+    try {
+      // Each file is imported once it has held still for half a second, seen twice: a few seconds each.
+      await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
+      expect(imports()).toEqual([expect.stringMatching(/Imported 1 new conversation$/)]);
+      const at = Date.now() / 1000;
+      const turn = [
+        { timestamp: at, message: { type: "TurnBegin", payload: { user_input: [{ type: "text", text: "E as leituras do polvo?" }] } } },
+        { timestamp: at + 0.1, message: { type: "StepBegin", payload: { n: 1 } } },
+        { timestamp: at + 0.2, message: { type: "ContentPart", payload: { type: "text", text: "Também: tidepool export polvo." } } },
+        { timestamp: at + 0.3, message: { type: "TurnEnd", payload: {} } },
+      ];
+      fs.appendFileSync(path.join(folder, "wire.jsonl"), turn.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      fs.appendFileSync(path.join(folder, "context.jsonl"), `${JSON.stringify({ role: "user", content: "E as leituras do polvo?" })}\n`);
+      await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
+      expect(imports()).toEqual([
+        expect.stringMatching(/Imported 1 new conversation$/),
+        expect.stringMatching(/Imported 1 updated conversation$/),
+      ]);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
 });
 
 it("two folders watched at once keep each other's records in watch.json", async () => {

@@ -129,6 +129,34 @@ describe("the apps' folders", () => {
     expect(new Set(spelled)).toEqual(new Set(folders));
     expect(spelled).toHaveLength(folders.length);
   });
+
+  it("found are named by the app that keeps them: Kiro CLI's database, read as Amazon Q Developer CLI's", async () => {
+    const home = tempDir("mnemo-apps-");
+    const data = path.join(home, ".local", "share");
+    for (const app of ["amazon-q", "kiro-cli"]) {
+      await mkdir(path.join(data, app), { recursive: true });
+      await writeFile(path.join(data, app, "data.sqlite3"), "");
+    }
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    for (const watching of [false, true]) {
+      expect(foundApps(machine, { watching }).map((app) => [app.format, app.name, path.relative(data, app.folder)])).toEqual([
+        ["amazon-q", "Amazon Q Developer CLI", path.join("amazon-q", "data.sqlite3")],
+        ["amazon-q", "Kiro CLI", path.join("kiro-cli", "data.sqlite3")],
+      ]);
+    }
+  });
+
+  it("to watch are listed without those only imported: Zed's text threads", () => {
+    for (const machine of [
+      { platform: "linux" as const, env: { HOME: "/home/ana" } },
+      { platform: "darwin" as const, env: { HOME: "/Users/ana" } },
+    ]) {
+      const watched = appFolderLines(machine, { watching: true });
+      expect(watched).toMatch(/^ {2}Zed +~\/(\.local\/share\/zed|Library\/Application Support\/Zed)\/threads\/threads\.db$/m);
+      expect(watched).not.toContain("conversations");
+      expect(appFolderLines(machine)).toContain("zed/conversations");
+    }
+  });
 });
 
 describe("an app's folder moved by the variable the app reads", () => {

@@ -23,10 +23,10 @@ describe("LLM's logs.db", () => {
     const { conversations, skipped } = await collectWithSkips(current);
     expect(conversations.map(({ conversation }) => [conversation.id, conversation.title, conversation.messages.length])).toEqual([
       ["01k6p0q2r4s6t8v0w2x4y6z8a0", "Name a pelican.", 2], // a response llm's code before 0.32rc1 also logged as a turn: read once
-      ["01k7c0f4t8w2y6a0c4e8g2j6m0", "Turn this timetable photo into …", 4], // 0.31's, continued by 0.32
+      ["01k7c0f4t8w2y6a0c4e8g2j6m0", "Turn this timetable photo into CSV.", 4], // 0.31's, continued by 0.32; llm's name its prompt cut: the prompt
       ["01k8d1e3f5g7h9j1k3m5n7p9q1", "# tide-tables Parses the tide t…", 5], // llm's name: the prompt as sent, its fragment first
       ["01k8f5g7h9j1k3m5n7p9q1r3s5", "# tide-tables Parses the tide t…", 1], // its prompt's part damaged: the answer kept
-      ["01k7b3v9q2h6x8d4m1n5p7r9s3", "Why does the Porto tide table s…", 5],
+      ["01k7b3v9q2h6x8d4m1n5p7r9s3", "Why does the Porto tide table show high water at 25:10?", 5],
     ]);
     expect(skipped).toEqual({ "parts of messages whose stored JSON is damaged (left out)": 1 });
     for (const conversation of conversations) {

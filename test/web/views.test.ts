@@ -218,6 +218,36 @@ describe("an empty conversation list", () => {
   });
 });
 
+describe("the conversation list", () => {
+  it("names each conversation's platform as the Platform filter does, not by its id", async () => {
+    const item = {
+      id: "conv_1",
+      title: "Now let monthly passes cover the Seixal line.",
+      platform: "kiro-cli",
+      messageCount: 2,
+      tokenCount: 30,
+      createdAt: "2026-01-20T10:30:00.000Z",
+      updatedAt: "2026-01-20T10:31:00.000Z",
+      pinned: false,
+      status: "ready" as const,
+      excluded: false,
+      quotaBlocked: false,
+      importId: "imp_1",
+    };
+    const filters = { platform: "", period: OPEN, title: "", from: "", to: "", pinned: false, importId: "" };
+    const page = await html(
+      ConversationsPage({
+        ctx,
+        list: { items: [item], total: 1, page: 1, pageSize: 25, totalPages: 1 },
+        filters,
+        platforms: [{ id: "kiro-cli", displayName: "Kiro CLI" }],
+        back: "/conversations",
+      }),
+    );
+    expect(page).toContain('<td data-label="Platform">Kiro CLI</td>');
+  });
+});
+
 describe("an empty memory list", () => {
   it("past the last page links to it, rather than saying there are no memories yet", async () => {
     const buckets = [{ id: "2", name: "Trips", memoryCount: 3 }];

@@ -84,6 +84,7 @@ export function registerWatch(program: Command): void {
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),
+                readsSessionFilesBeside: via !== "server",
                 trash: async (conversationIds) => void (await service.trash.move({ conversationIds })),
                 log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },
               }),

@@ -44,6 +44,8 @@ export interface WatchOptions {
   stateFile: string;
   /** Imports one export file (into the store, or through a server) and says what it stored. */
   importFile(file: string): Promise<ImportSummary>;
+  /** Whether importFile reads the files of a session beside the one given (Importer.companionFiles): an import here does, an upload sends that one file. */
+  readsSessionFilesBeside?: boolean;
   /** Moves conversations to the trash: a Claude Code session's, once the file it was resumed in is stored (watch-sessions.ts). */
   trash(conversationIds: string[]): Promise<void>;
   /** Lines for the log: what was imported (notice), and what could not be (warn). */
@@ -117,6 +119,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
     },
     trash: options.trash,
     importFile: options.importFile,
+    readsSessionFilesBeside: options.readsSessionFilesBeside ?? true,
     log: options.log,
   });
   let looks = 0;

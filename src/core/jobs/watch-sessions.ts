@@ -6,6 +6,7 @@ import {
   isSessionLog,
   isWatchedDatabase,
   MAX_DATABASE_BYTES,
+  sameSessionFiles,
   SMALLER_DATABASE,
   watchedDatabaseOf,
   openExport,
@@ -64,6 +65,8 @@ export interface SessionWatchOptions {
   /** Keeps a file's signature as imported, and the conversations stored from it (undefined: those kept before stand). */
   record(file: string, signature: string, conversationIds: string[] | undefined): Promise<void>;
   importFile(file: string): Promise<ImportSummary>;
+  /** Whether importFile reads the same session's files beside the one it is given (sameSessionFiles). */
+  readsSessionFilesBeside: boolean;
   /** Moves conversations to the trash: those of a session now held whole by the file it was resumed in. */
   trash(conversationIds: string[]): Promise<void>;
   log: { notice(text: string): void; warn(text: string): void };
@@ -78,8 +81,10 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
   const databases = databaseWatch(options);
   return async (now) => {
     const imported = options.imported();
+    /** Files read with another imported in this look (the same session's), as they stood then. */
+    const readWith = new Map<string, string>();
     for (const { file, signature, bytes } of sessionFiles(options.folder)) {
-      if (imported[file] === signature || passed.get(file) === signature) continue;
+      if (imported[file] === signature || readWith.get(file) === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
       if (known?.signature !== signature) {
         seen.set(file, { signature, since: now });
@@ -96,7 +101,7 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
       seen.delete(file);
       const format = await exportFormat(file);
       if (format === undefined || !isSessionLog(format)) passed.set(file, signature);
-      else await importSession(file, format, signature, options);
+      else for (const [other, its] of await importSession(file, format, signature, options)) readWith.set(other, its);
     }
   };
 }
@@ -133,7 +138,17 @@ function databaseWatch(options: SessionWatchOptions) {
   };
 }
 
-async function importSession(file: string, format: ExportFormat, signature: string, options: SessionWatchOptions): Promise<void> {
+/**
+ * Imports a session file; returns the files of the same session it read too (Kimi CLI's), with their
+ * signatures before it did, kept as imported: the app writes them together, and each imported again
+ * would only say "Nothing new" of one change.
+ */
+async function importSession(
+  file: string,
+  format: ExportFormat,
+  signature: string,
+  options: SessionWatchOptions,
+): Promise<Map<string, string>> {
   const none = { heldBy: undefined, holds: [] };
   // A file that cannot be compared is imported as it is: at worst stored twice, never lost.
   const resumed = format === "claude-code" ? await resumption(file).catch(() => none) : none;
@@ -141,8 +156,9 @@ async function importSession(file: string, format: ExportFormat, signature: stri
     // What was stored from it goes only once the longer file's import has stored that (above, as its `holds`).
     options.log.notice(`${file} is a session resumed in ${resumed.heldBy}: left out, imported there`);
     await options.record(file, signature, undefined);
-    return;
+    return new Map();
   }
+  const readToo = options.readsSessionFilesBeside ? signatures(sameSessionFiles(file, format)) : new Map<string, string>();
   let stored: string[] | undefined;
   let whole = false;
   try {
@@ -153,13 +169,15 @@ async function importSession(file: string, format: ExportFormat, signature: stri
       options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
     stored = summary.conversationIds;
     whole = summary.failed + summary.rejected === 0 && stored.length > 0;
+    for (const [other, its] of readToo) await options.record(other, its, undefined);
   } catch (error) {
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    readToo.clear();
   }
   // A file that failed is tried again only once it changes, as an export is.
   await options.record(file, signature, stored);
   // The older files' conversations go only once this one's are stored, every one of them.
-  if (!whole) return;
+  if (!whole) return readToo;
   const imported = options.imported();
   for (const older of resumed.holds) {
     try {
@@ -168,6 +186,17 @@ async function importSession(file: string, format: ExportFormat, signature: stri
       options.log.warn(`Could not move ${older}'s conversation to the trash: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  return readToo;
+}
+
+/** The signatures of those of the files that are there. */
+function signatures(files: string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of files) {
+    const info = fs.statSync(file, { throwIfNoEntry: false });
+    if (info?.isFile()) found.set(file, fileSignature(info));
+  }
+  return found;
 }
 
 /** The conversations stored from a session file now held whole by another, to the trash; the file is not imported again until it changes. */

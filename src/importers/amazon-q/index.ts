@@ -21,9 +21,9 @@ export const amazonQ: Importer = {
   appFolders: [
     { xdgData: "amazon-q/data.sqlite3", file: true, only: "linux" },
     { home: "Library/Application Support/amazon-q/data.sqlite3", file: true, only: "darwin" },
-    { xdgData: "kiro-cli/data.sqlite3", file: true, only: "linux" },
-    { home: "Library/Application Support/kiro-cli/data.sqlite3", file: true, only: "darwin" },
-    { home: "AppData/Local/kiro-cli/data.sqlite3", file: true, only: "win32" }, // %LOCALAPPDATA% where it is not moved
+    { xdgData: "kiro-cli/data.sqlite3", file: true, only: "linux", app: "Kiro CLI" },
+    { home: "Library/Application Support/kiro-cli/data.sqlite3", file: true, only: "darwin", app: "Kiro CLI" },
+    { home: "AppData/Local/kiro-cli/data.sqlite3", file: true, only: "win32", app: "Kiro CLI" }, // %LOCALAPPDATA% where it is not moved
   ],
   detect: (sample) => (isDatabase(sample) || isSavedState(sample) ? {} : undefined),
   database: async function* (db) {

@@ -17,7 +17,9 @@
 // - The answer's text, tools it called named (`[tool: name]`); tools' output and the model's
 //   reasoning left out. A tool loop's follow-up calls (no prompt) join the answer they continue.
 // - The system prompt (-s, --sf) the user gave, as the conversation's first message.
-// - Title: llm's name of the conversation (as `llm logs` shows it), else the first prompt.
+// - Title: llm's name of the conversation (as `llm logs` shows it), else the first prompt; the first
+//   prompt too where the name is only that prompt cut at 32 characters ("Turn this timetable photo
+//   into …"): the same words, not cut shorter than every other app's title.
 // - Ids: the conversation's, and each message's from its response's (or turn's) id.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
@@ -103,6 +105,12 @@ function attachmentPlaceholder(attachment: Row | undefined): string {
   return stringOf(attachment?.type)?.startsWith("image/") ? "[image]" : "[file]";
 }
 
+/** llm's name, unless it is the first prompt cut short (llm cuts it at 32 characters, whitespace collapsed, and adds "…"): then the prompt. */
+function titleOf(name: string | undefined, prompt: string | undefined): string | undefined {
+  if (name === undefined || prompt === undefined || !name.endsWith("…")) return name ?? prompt;
+  return prompt.replace(/\s+/g, " ").startsWith(name.slice(0, -1).trimEnd()) ? prompt : name;
+}
+
 /** Each conversation's exchanges, in llm's order, to its conversation. */
 export function llmConversations(items: LlmItem[]): UploadConversation[] {
   const conversations = new Map<string, LlmItem[]>();
@@ -131,7 +139,7 @@ function conversationOf(id: string, items: LlmItem[]): UploadConversation | unde
   const messages = withSystemPrompt(items[0]!.system, answered, answered[0]!.createdAt);
   return sessionConversation({
     id,
-    title: titleFrom(items.find((item) => item.name !== undefined)?.name ?? promptTitle(answered)),
+    title: titleFrom(titleOf(items.find((item) => item.name !== undefined)?.name, promptTitle(answered))),
     messages,
     said,
     fallbackDate,

@@ -86,7 +86,7 @@ export function ConversationsPage(props: {
           {list.items.length === 0 ? (
             <EmptyList list={list} filtered={filtered(filters)} lastPage={pageLink(Math.max(1, list.totalPages))} />
           ) : (
-            <ConversationTable ctx={props.ctx} items={list.items} back={props.back} />
+            <ConversationTable ctx={props.ctx} items={list.items} platforms={props.platforms} back={props.back} />
           )}
           {list.totalPages > 1 ? (
             <nav class="pager" aria-label="Pages">
@@ -160,7 +160,14 @@ function FilterForm(props: {
 }
 
 /** The list, with a checkbox on each row for the bulk actions above it. */
-function ConversationTable(props: { ctx: PageContext; items: ConversationListItem[]; back: string }) {
+function ConversationTable(props: {
+  ctx: PageContext;
+  items: ConversationListItem[];
+  platforms: { id: string; displayName?: string | undefined }[];
+  back: string;
+}) {
+  /** Each platform as the filter names it (Kiro CLI, not kiro-cli). */
+  const named = new Map(props.platforms.map((platform) => [platform.id, platform.displayName ?? platform.id]));
   return (
     <>
       <form id="bulk-conversations" method="post" action="/conversations/bulk" class="toolbar" aria-label="Selected conversations">
@@ -218,7 +225,7 @@ function ConversationTable(props: { ctx: PageContext; items: ConversationListIte
                   <bdi>{item.title || "Untitled"}</bdi>
                 </a>
               </td>
-              <td data-label="Platform">{item.platform}</td>
+              <td data-label="Platform">{named.get(item.platform) ?? item.platform}</td>
               <td class="num" data-label="Messages">
                 {item.messageCount}
               </td>
