@@ -180,7 +180,7 @@ export function appFolderLines(
 ): string {
   const home = homeOf(machine);
   const shown = (folder: string) => (folder.startsWith(home + path.sep) ? `~${folder.slice(home.length)}` : folder);
-  const apps = appsLookedForBy(how);
+  const apps = appsLookedForBy(how).filter((importer) => foldersOn(importer, machine, how).length > 0); // none of Ollama's app on Linux
   const column = Math.max(...apps.map((importer) => importer.name.length)) + 4;
   let editors = false;
   let moved = false;

@@ -35,6 +35,7 @@ import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
 import { nextChat } from "./nextchat/index.js";
+import { ollama } from "./ollama/index.js";
 import { opencode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
@@ -83,6 +84,7 @@ export const IMPORTERS: readonly Importer[] = [
   llm,
   kimiCli,
   kimiCode,
+  ollama,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

@@ -143,6 +143,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 9,
     finds: "every time after midnight lands on the next day",
   },
+  "ollama/db.sqlite": {
+    format: "ollama",
+    conversations: 2, // schema 18: two chats; an empty one and a deleted chat's messages left out
+    messages: 6,
+    finds: "keeps the 23:40 Sunday crossing",
+  },
+  "ollama/schema-2/db.sqlite": "ollama", // the first schema released, before attachments
   "amazon-q/amazon-q/data.sqlite3": {
     format: "amazon-q",
     conversations: 2, // Amazon Q's conversations table: a chat of May 2025, one of October; a damaged row, an empty one

@@ -75,7 +75,9 @@ function isLines(file: string, text: string): boolean {
 const JSON_FIXTURES = Object.entries(FIXTURES).flatMap(([file, row]) => {
   const format = formatOf(row);
   const json =
-    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite3|zip)$/.test(file) && !file.startsWith("malformed/") && file !== "odd/claude-utf16.json";
+    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite|sqlite3|zip)$/.test(file) &&
+    !file.startsWith("malformed/") &&
+    file !== "odd/claude-utf16.json";
   if (format === null || !json || ["unreadable", "aside"].includes(format) || format.includes(":")) return [];
   const text = readFileSync(join(fixtures, file), "utf8");
   return lengthened(text, isLines(file, text), " more") === undefined ? [] : [[file, format] as const];
@@ -92,7 +94,7 @@ afterAll(async () => {
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
     const json = FORMATS.map((format) => format.id).filter(
-      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm"].includes(id),
+      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm", "ollama"].includes(id),
     ); // the text formats, the formats of databases alone
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });

@@ -11,6 +11,7 @@ import { ConversationsPage } from "../../src/web/views/conversations.js";
 import { ImportPage } from "../../src/web/views/import.js";
 import { appFolderLines } from "../../src/importers/app-folders.js";
 import { detect, samples } from "../../src/importers/detect.js";
+import type { AppFolder } from "../../src/importers/importer.js";
 import { openExport } from "../../src/importers/index.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
 import { fileSource } from "../../src/importers/source.js";
@@ -111,10 +112,10 @@ describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
     expect(formatNames("or")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
     );
     expect(chatAppNames("and")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI and Aider",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama and Aider",
     );
     for (const text of [formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
@@ -147,7 +148,8 @@ describe("every face says the registry's words", () => {
     program.commands.find((command) => command.name() === "watch")!.configureOutput({ writeOut: (text) => (help += text) });
     await expect(program.parseAsync(["watch", "--help"], { from: "user" })).rejects.toBeInstanceOf(CommanderError);
     expect(help).toContain(appFolderLines(undefined, { watching: true }));
-    for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0)) {
+    const here = (folder: AppFolder) => folder.only === undefined || folder.only === process.platform;
+    for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).some(here))) {
       const named = new RegExp(`^ {2}${importer.name} {2,}`, "m").test(help);
       const watched = importer.sessionLogs === true || importer.watchedDatabase === true;
       expect({ app: importer.name, named }).toEqual({ app: importer.name, named: watched });
