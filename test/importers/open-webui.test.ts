@@ -178,6 +178,19 @@ describe("Open WebUI's database, webui.db", () => {
     expect(chat!.conversation.messages).toEqual(exported!.conversation.messages);
   });
 
+  it("on a server of several users, the first admin's chats: one who has none gives way, an earlier admin who chats takes them", async () => {
+    const folder = tempDir("mnemo-open-webui-users-");
+    const copy = join(folder, "webui.db");
+    const titles = async (sql: string) => {
+      await copyFile(database, copy);
+      execFileSync("sqlite3", [copy, sql]);
+      return (await collect(copy)).map((c) => c.conversation.title);
+    };
+    const keeper = "INSERT INTO user (id, name, role, created_at) VALUES ('root', 'Root', 'admin', 1700000000)";
+    expect(await titles(keeper)).toHaveLength(4); // Ines's, though Root is the older admin: Root has no chats
+    expect(await titles("UPDATE user SET role = 'admin', created_at = 1700000000 WHERE name = 'Rui'")).toEqual(["Bike chain lube"]);
+  });
+
   it("a damaged chat row costs only itself", () => {
     const context = recordContext("webui.db");
     const row = { id: "d", user_id: "u", title: "t", chat: '{"history": {"messages": {', created_at: 1738310000 };

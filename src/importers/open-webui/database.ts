@@ -38,7 +38,7 @@ export function isSharedCopy(row: Row): boolean {
 
 /**
  * OWNER: on a server several people use, whose chats are imported: its first admin's (Open WebUI makes
- * the first account the admin), the person who keeps the server and so holds its database. The
+ * the first account the admin; the first who has chats), the person who keeps the server and so holds its database. The
  * others' chats are theirs, not that admin's memory: left out, counted, each user's own export imports
  * them. With one user's chats (or no `user` table to tell by), every chat is read.
  */
@@ -47,6 +47,8 @@ function ownerOf(db: DatabaseFile): string | undefined {
   const [counted] = db.select("SELECT COUNT(DISTINCT user_id) AS users FROM chat WHERE user_id NOT LIKE 'shared-%'");
   if (users === undefined || !users.has("role") || Number(counted?.users ?? 0) < 2) return undefined;
   const order = users.has("created_at") ? "created_at, " : users.has("timestamp") ? "timestamp, " : "";
-  const [admin] = db.select(`SELECT id FROM "user" WHERE role = 'admin' ORDER BY ${order}rowid LIMIT 1`);
+  // An admin account kept for administration alone gives way to the first admin who chats.
+  const chats = `EXISTS (SELECT 1 FROM chat WHERE chat.user_id = "user".id) DESC`;
+  const [admin] = db.select(`SELECT id FROM "user" WHERE role = 'admin' ORDER BY ${chats}, ${order}rowid LIMIT 1`);
   return stringOf(admin?.id);
 }
