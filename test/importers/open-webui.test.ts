@@ -171,6 +171,13 @@ describe("Open WebUI's database, webui.db", () => {
     });
   });
 
+  it("a folder holding the export and the database reads each chat once", async () => {
+    const folder = tempDir("mnemo-open-webui-both-");
+    await copyFile(all, join(folder, "chat-export-1738400000000.json"));
+    await copyFile(database, join(folder, "webui.db"));
+    expect((await collect(folder)).map((c) => c.conversation.id).sort()).toEqual((await collect(all)).map((c) => c.conversation.id).sort());
+  });
+
   it("reads peewee's schema of early 2024 (`timestamp`, the chat as text) as that version's export", async () => {
     const [chat] = await collect(older);
     const [exported] = await collect(join(fixtures, "open-webui", "ollama-webui-2024.json"));
