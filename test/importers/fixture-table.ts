@@ -501,6 +501,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "odd/gemini-fr-mixed.json": "gemini",
   "open-webui/chat-export-1715000100000.json": "open-webui",
   "open-webui/ollama-webui-2024.json": "open-webui",
+  "open-webui/data/webui.db": {
+    format: "open-webui",
+    conversations: 4, // the export's chats, as the server stores them; a share link's copy, a note's chat, a damaged row, another user's chat and an empty one left out
+    messages: 15,
+    finds: "levain hydration water for a 75% loaf",
+  },
+  "open-webui/data-2024/webui.db": "open-webui", // peewee's schema of early 2024: `timestamp`, the chat as text
   "open-webui/chat-export-1738400000000.json": {
     format: "open-webui",
     conversations: 4,

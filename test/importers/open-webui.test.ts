@@ -1,8 +1,14 @@
 // Open WebUI's exports (fixtures/exports/open-webui): the branch `currentId` names, whichever sibling
 // is newer; Open WebUI's own blocks out of the answers; files as placeholders.
+import { execFileSync } from "node:child_process";
+import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { appFolderLines, appFolderPath } from "../../src/importers/app-folders.js";
 import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
+import { openWebUi } from "../../src/importers/open-webui/index.js";
+import { UploadConversation } from "../../src/schemas/chat-history.js";
+import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures, recordContext } from "./collect.js";
 
 const all = join(fixtures, "open-webui", "chat-export-1738400000000.json");
@@ -142,6 +148,104 @@ describe("odd chats", () => {
     expect(openWebUiConversation(looped, recordContext())!.conversation.messages.map((m) => m.content)).toEqual(["one", "two"]);
     const context = recordContext();
     expect(openWebUiConversation({ id: "x", title: "t", chat: "{not json" }, context)).toBeUndefined();
-    expect(context.skipped.get("conversations without any message text")).toBe(1);
+    expect(context.skipped.get("chats whose stored JSON is damaged (left out)")).toBe(1);
+  });
+});
+
+// The same chats in webui.db (fixtures/exports/open-webui/build-databases.mjs), as the server stores them.
+describe("Open WebUI's database, webui.db", () => {
+  const database = join(fixtures, "open-webui", "data", "webui.db");
+  const older = join(fixtures, "open-webui", "data-2024", "webui.db");
+
+  it("reads each chat as its JSON export does: the same ids and messages, an archived chat among them", async () => {
+    const { conversations, skipped } = await collectWithSkips(database);
+    expect(conversations).toEqual(await collect(all));
+    expect(conversations.map((c) => c.conversation.title)).toContain("Undo last commit"); // archived
+    for (const conversation of conversations) expect(UploadConversation.parse(conversation)).toEqual(conversation);
+    expect(skipped).toEqual({
+      "conversations without any message text": 1,
+      "copies of chats their share links show (the same chats again)": 1,
+      "internal chats (a note's or a task's, which Open WebUI's chat list leaves out)": 1,
+      "chats whose stored JSON is damaged (left out)": 1, // costs only itself: the chats after it are read
+      "other users' chats (a server's database: its first admin's are imported; each user's own Export Chats file imports theirs)": 1,
+    });
+  });
+
+  it("a folder holding the export and the database reads each chat once", async () => {
+    const folder = tempDir("mnemo-open-webui-both-");
+    await copyFile(all, join(folder, "chat-export-1738400000000.json"));
+    await copyFile(database, join(folder, "webui.db"));
+    expect((await collect(folder)).map((c) => c.conversation.id).sort()).toEqual((await collect(all)).map((c) => c.conversation.id).sort());
+  });
+
+  it("reads peewee's schema of early 2024 (`timestamp`, the chat as text) as that version's export", async () => {
+    const [chat] = await collect(older);
+    const [exported] = await collect(join(fixtures, "open-webui", "ollama-webui-2024.json"));
+    expect(chat!.conversation).toMatchObject({ id: exported!.conversation.id, createdAt: "2024-01-01T10:00:00.000Z" });
+    expect(chat!.conversation.messages).toEqual(exported!.conversation.messages);
+  });
+
+  it("on a server of several users, the first admin's chats: one who has none gives way, an earlier admin who chats takes them", async () => {
+    const folder = tempDir("mnemo-open-webui-users-");
+    const copy = join(folder, "webui.db");
+    const titles = async (sql: string) => {
+      await copyFile(database, copy);
+      execFileSync("sqlite3", [copy, sql]);
+      return (await collect(copy)).map((c) => c.conversation.title);
+    };
+    const keeper = "INSERT INTO user (id, name, role, created_at) VALUES ('root', 'Root', 'admin', 1700000000)";
+    expect(await titles(keeper)).toHaveLength(4); // Ines's, though Root is the older admin: Root has no chats
+    expect(await titles("UPDATE user SET role = 'admin', created_at = 1700000000 WHERE name = 'Rui'")).toEqual(["Bike chain lube"]);
+  });
+
+  it("a damaged chat row costs only itself", () => {
+    const context = recordContext("webui.db");
+    const row = { id: "d", user_id: "u", title: "t", chat: '{"history": {"messages": {', created_at: 1738310000 };
+    expect(openWebUiConversation({ openWebUiRow: row, owner: undefined }, context)).toBeUndefined();
+    expect([...context.skipped]).toEqual([["chats whose stored JSON is damaged (left out)", 1]]);
+  });
+
+  it("a server's database of one user: every chat is that user's, read whatever the user table says", () => {
+    const context = recordContext("webui.db");
+    const chat = {
+      history: {
+        currentId: "a",
+        messages: { q: { id: "q", role: "user", content: "hi" }, a: { id: "a", parentId: "q", role: "assistant", content: "hello" } },
+      },
+    };
+    const row = { id: "c", user_id: "someone", title: "t", chat: JSON.stringify(chat), created_at: 1738310000 };
+    expect(openWebUiConversation({ openWebUiRow: row, owner: undefined }, context)?.conversation.messages).toHaveLength(2);
+    expect(openWebUiConversation({ openWebUiRow: row, owner: "admin" }, context)).toBeUndefined();
+  });
+
+  it("in a folder, only the database named webui.db is opened, not its backups or the vector store beside it", async () => {
+    const folder = tempDir("mnemo-open-webui-");
+    await mkdir(join(folder, "vector_db"));
+    await copyFile(database, join(folder, "webui.db"));
+    await copyFile(database, join(folder, "webui-backup.db"));
+    await copyFile(database, join(folder, "vector_db", "chroma.sqlite3"));
+    const { conversations, skipped } = await collectWithSkips(folder);
+    expect(conversations).toHaveLength(4);
+    expect(skipped["chats whose stored JSON is damaged (left out)"]).toBe(1); // one database read, not three
+  });
+
+  it("the command said of a database over 1 GB copies the chats and users, and the copy reads the same", async () => {
+    const folder = tempDir("mnemo-open-webui-smaller-");
+    await copyFile(database, join(folder, "webui.db"));
+    const command = openWebUi.smallerDatabase!.replace(/^sqlite3 webui\.db "|"$/g, "").replaceAll('\\"', '"');
+    execFileSync("sqlite3", ["webui.db", command], { cwd: folder });
+    expect(await collect(join(folder, "webui-chats.db"))).toEqual(await collect(database));
+  });
+
+  it("is looked for in the desktop app's data folder", () => {
+    const paths = openWebUi.appFolders!.map((f) => appFolderPath(f, { platform: "darwin", env: { HOME: "/Users/ana" } }));
+    expect(paths).toEqual([
+      "/Users/ana/Library/Application Support/Open WebUI/data/webui.db",
+      "/Users/ana/Library/Application Support/open-webui/data/webui.db",
+    ]);
+    expect(openWebUi.watchedDatabase).toBe(true);
+    expect(appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } })).toMatch(
+      /^ {2}Open WebUI +~\/\.config\/\{Open WebUI,open-webui\}\/data\/webui\.db$/m,
+    );
   });
 });

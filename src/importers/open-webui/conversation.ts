@@ -1,10 +1,12 @@
-// Open WebUI: one chat (an element of the "Export chats" list, or of a single chat's export) to the
-// upload shape. What each rule is based on:
+// Open WebUI: one chat (an element of the "Export chats" list, of a single chat's export, or a row of
+// webui.db's `chat` table, database.ts) to the upload shape. What each rule is based on:
 // - The record is the API's ChatResponse (backend/open_webui/models/chats.py): `id`, `title`,
 //   `chat`, `created_at` / `updated_at` in Unix seconds, `archived`, `pinned`, `folder_id`. The
 //   front end's "Export chats" (Settings → Data Controls) saves a list of them, and a chat's menu
 //   (Download → Export chat (.json)) saves a list of one (src/lib/components/layout/Navbar/Menu.svelte).
-//   A record whose `chat` is a JSON string (the database column before it was JSON) is parsed; a
+//   The export's record is the table's row (get_chats_by_user_id → ChatModel), so a row is read as
+//   one and a chat keeps its id from either. A `chat` that is a JSON string (a row's) is parsed,
+//   one that is not JSON (or `null`, as alembic 242a2047eae0 left unparseable text) costs its chat; a
 //   bare chat object (title, models, history: the chats early versions kept in the browser and
 //   exported as they were) is read the same.
 // - `chat.history.messages` maps ids to messages that name `parentId` and `childrenIds`; a
@@ -29,6 +31,7 @@ import { exportedConversation } from "../exported-conversation.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
 import { THINK_BLOCK, withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
+import { isOpenWebUiRow, isSharedCopy, type OpenWebUiRow } from "./database.js";
 import type { RecordContext } from "../types.js";
 
 interface Node extends Linked {
@@ -37,8 +40,13 @@ interface Node extends Linked {
 }
 
 export function openWebUiConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
+  if (isOpenWebUiRow(record)) return rowConversation(record, context);
   if (!isObject(record)) throw notAConversation(context);
   const chat = chatOf(record);
+  if (chat === undefined) {
+    context.skip(DAMAGED);
+    return undefined;
+  }
   const prompt = systemPromptOf(chat);
   const found = {
     id: nonEmptyString(record.id) ?? nonEmptyString(chat.id),
@@ -54,19 +62,43 @@ export function openWebUiConversation(record: unknown, context: RecordContext): 
   return exportedConversation("open-webui", found, context);
 }
 
-/** The chat itself: the record's `chat` (an object, or JSON text in older databases), or the record when it is one. */
-function chatOf(record: JsonObject): JsonObject {
+const DAMAGED = "chats whose stored JSON is damaged (left out)";
+
+/**
+ * A row of webui.db read as the record the API makes of it, but for the rows Open WebUI's chat list
+ * never shows (database.ts): share links' copies, internal chats (`meta.internal`: a note's chat, a
+ * task's), and on a server of several users the others' chats.
+ */
+function rowConversation({ openWebUiRow: row, owner }: OpenWebUiRow, context: RecordContext): UploadConversation | undefined {
+  const meta = parsedObject(row.meta);
+  const leftOut = isSharedCopy(row)
+    ? "copies of chats their share links show (the same chats again)"
+    : meta?.internal === true
+      ? "internal chats (a note's or a task's, which Open WebUI's chat list leaves out)"
+      : owner !== undefined && row.user_id !== owner
+        ? "other users' chats (a server's database: its first admin's are imported; each user's own Export Chats file imports theirs)"
+        : undefined;
+  if (leftOut === undefined) return openWebUiConversation({ ...row, chat: row.chat ?? null }, context); // NULL: no chat to read
+  context.skip(leftOut);
+  return undefined;
+}
+
+/** The chat itself: the record's `chat` (an object, or JSON text in a database), or the record when it is one; undefined when damaged. */
+function chatOf(record: JsonObject): JsonObject | undefined {
   if (isObject(record.chat)) return record.chat;
-  if (typeof record.chat === "string") {
-    try {
-      const parsed: unknown = JSON.parse(record.chat);
-      if (isObject(parsed)) return parsed;
-    } catch {
-      // not JSON: the record holds no readable chat
-    }
-    return {};
-  }
+  if (typeof record.chat === "string" || record.chat === null) return parsedObject(record.chat);
   return record;
+}
+
+/** JSON text that holds an object; undefined for anything else (damaged, `null`, none). */
+function parsedObject(text: unknown): JsonObject | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The messages on the branch the chat shows: up from `history.currentId`, else from the newest leaf; else `messages` as listed. */
