@@ -71,6 +71,22 @@ describe("GPT4All chats", () => {
     expect((await collect(folder)).map((c) => c.conversation.id)).toEqual(["gpt4all-6f1c2a0e-3b7d-4c1e-9a52-0d4e8b1f7c31"]);
   });
 
+  it("a chat whose first prompt is megabytes long is still known, by its first bytes", async () => {
+    const bytes = await readFile(join(dataFolder, VERSION_12));
+    const prompt = "High water at Porto was 03:40";
+    const at = bytes.indexOf(Buffer.from(prompt, "utf16le").swap16());
+    const length = bytes.readUInt32BE(at - 4);
+    const longer = Buffer.from(`${prompt}${" and the tide table, page after page.".repeat(40_000)}`, "utf16le").swap16();
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(longer.length);
+    const folder = tempDir("mnemo-gpt4all-");
+    const path = join(folder, VERSION_12);
+    await writeFile(path, Buffer.concat([bytes.subarray(0, at - 4), size, longer, bytes.subarray(at + length)]));
+    const [chat] = await collect(path);
+    expect(chat?.conversation.messages[0]?.content).toHaveLength(longer.length / 2);
+    expect(chat?.conversation.messages.at(-1)?.content).toBe("The next high water is at 16:05 the same day.");
+  });
+
   it("is looked for in QStandardPaths' app data folder of each system", () => {
     const [linux, mac, windows] = gpt4all.appFolders!;
     expect(appFolderPath(linux!, { platform: "linux", env: { HOME: "/home/ana" } })).toBe("/home/ana/.local/share/nomic.ai/GPT4All");
