@@ -75,7 +75,9 @@ function isLines(file: string, text: string): boolean {
 const JSON_FIXTURES = Object.entries(FIXTURES).flatMap(([file, row]) => {
   const format = formatOf(row);
   const json =
-    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite3|zip|chat)$/.test(file) && !file.startsWith("malformed/") && file !== "odd/claude-utf16.json";
+    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite3|zip|chat)$/.test(file) &&
+    !file.startsWith("malformed/") &&
+    file !== "odd/claude-utf16.json";
   if (format === null || !json || ["unreadable", "aside"].includes(format) || format.includes(":")) return [];
   const text = readFileSync(join(fixtures, file), "utf8");
   return lengthened(text, isLines(file, text), " more") === undefined ? [] : [[file, format] as const];
