@@ -34,6 +34,7 @@ import { libreChat } from "./librechat/index.js";
 import { lobeChat } from "./lobechat/index.js";
 import { openWebUi } from "./open-webui/index.js";
 import { lmstudio } from "./lmstudio/index.js";
+import { gpt4all } from "./gpt4all/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { ollama } from "./ollama/index.js";
 import { opencode } from "./opencode/index.js";
@@ -58,6 +59,7 @@ export const IMPORTERS: readonly Importer[] = [
   chatbotUi,
   sillytavern,
   lmstudio,
+  gpt4all,
   nextChat,
   chatbox,
   cherryStudio,

@@ -4,6 +4,7 @@
 // UTF-8), so that the readers repair it to U+FFFD and report it as they do bad UTF-8.
 import { Transform, pipeline, type Readable, type TransformCallback } from "node:stream";
 import type { ByteSource, TextEncoding } from "./source.js";
+import { startsAsGpt4allChat } from "./gpt4all/magic.js";
 
 /** How much of the file's start tells its encoding. */
 const SNIFF_BYTES = 1024;
@@ -14,7 +15,10 @@ const SNIFF_BYTES = 1024;
  * a file stops short (an offset at its end) are all in the text they read.
  */
 export async function asUtf8(source: ByteSource): Promise<ByteSource> {
-  const encoding = utf16Of(await headOf(source));
+  const head = await headOf(source);
+  // GPT4All's chats are Qt's binary stream (its texts UTF-16): read into the JSON record its importer reads.
+  if (startsAsGpt4allChat(head)) return (await import("./gpt4all/chat-file.js")).chatFileAsJson(source);
+  const encoding = utf16Of(head);
   if (encoding === undefined) return source;
   const open = async () => transcoded(await source.open(), encoding);
   return { ...source, encoding, open, size: await lengthOf(open) };

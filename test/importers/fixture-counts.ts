@@ -28,6 +28,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   zed: { conversations: 5, messages: 16, memories: 0 }, // threads/threads.db and conversations/*.zed.json, as Zed keeps them side by side
   ollama: { conversations: 3, messages: 8, memories: 0 }, // today's db.sqlite and one of schema 2
   "amazon-q": { conversations: 5, messages: 16, memories: 0 }, // both databases and a saved chat, Amazon Q's chat in both read once
+  "gpt4all/GPT4All": { conversations: 3, messages: 7, memories: 0 }, // its data folder: chats of format versions 12, 10 and 5
   goose: { conversations: 4, messages: 11, memories: 0 }, // its sessions folder: two session files and sessions.db
   "pi/sessions": { conversations: 3, messages: 16, memories: 0 }, // a session file of each version, in two projects' folders
   crush: { conversations: 2, messages: 9, memories: 0 }, // a project's data folder, its crush.db

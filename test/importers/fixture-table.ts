@@ -307,6 +307,15 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   },
   "lmstudio/conversations/1731000000000.conversation.json": "lmstudio",
   "lmstudio/conversations/Work/1730500000000.conversation.json": "lmstudio",
+  "gpt4all/GPT4All/gpt4all-6f1c2a0e-3b7d-4c1e-9a52-0d4e8b1f7c31.chat": {
+    format: "gpt4all",
+    conversations: 1, // format version 12: a renamed chat, an answer that thought and called a tool
+    messages: 3,
+    finds: "The next high water is at 16:05",
+  },
+  "gpt4all/GPT4All/gpt4all-b2d84f0c-1e6a-4f3b-8c27-5a9e3d0f6b12.chat": "gpt4all", // version 10: the model's state flagged off
+  "gpt4all/GPT4All/gpt4all-e7a3910d-5c2f-4b8e-a1d6-3f0b9c4e2d57.chat": "gpt4all", // version 5: the model's state skipped
+  "gpt4all/cut/gpt4all-0c9d2e4f-8a1b-4d6c-b3e5-7f2a1c0d9e84.chat": "gpt4all", // cut short: read as a record saying why
   "chatbox/chatbox-exported-data-2025-3-5.json": {
     format: "chatbox",
     conversations: 2,

@@ -69,13 +69,13 @@ function isLines(file: string, text: string): boolean {
 }
 
 /**
- * The fixtures of a JSON format (Markdown, HTML and databases are read otherwise; damaged ones are not JSON)
+ * The fixtures of a JSON format (Markdown, HTML, databases and GPT4All's chats are read otherwise; damaged ones are not JSON)
  * that hold a text to lengthen, and their formats.
  */
 const JSON_FIXTURES = Object.entries(FIXTURES).flatMap(([file, row]) => {
   const format = formatOf(row);
   const json =
-    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite|sqlite3|zip)$/.test(file) &&
+    !/\.(?:md|markdown|txt|html|vscdb|db|sqlite|sqlite3|zip|chat)$/.test(file) &&
     !file.startsWith("malformed/") &&
     file !== "odd/claude-utf16.json";
   if (format === null || !json || ["unreadable", "aside"].includes(format) || format.includes(":")) return [];
@@ -94,8 +94,8 @@ afterAll(async () => {
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
     const json = FORMATS.map((format) => format.id).filter(
-      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm", "ollama"].includes(id),
-    ); // the text formats, the formats of databases alone
+      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm", "ollama", "gpt4all"].includes(id),
+    ); // the text formats, the formats of databases alone, GPT4All's binary files (gpt4all.test.ts)
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });
 

@@ -23,12 +23,12 @@ import { FIXTURES, formatOf, importedFixtures } from "./fixture-table.js";
 
 import { COUNTS } from "./fixture-counts.js";
 
-/** The fixtures a detector may be shown: JSON, text and HTML files, databases (Cursor's, OpenCode's), and files named without a type (Google Drive's). */
+/** The fixtures a detector may be shown: JSON, text and HTML files, databases (Cursor's, OpenCode's), GPT4All's chats, and files named without a type (Google Drive's). */
 function exportFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return exportFiles(path);
-    return /\.(?:json|jsonl|ndjson|md|markdown|txt|html|vscdb|db)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name)
+    return /\.(?:json|jsonl|ndjson|md|markdown|txt|html|vscdb|db|chat)$/.test(name) || !/\.[a-z][a-z0-9]{0,4}$/i.test(name)
       ? [relative(fixtures, path)]
       : [];
   });
@@ -112,10 +112,10 @@ describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
     expect(formatNames("or")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
     );
     expect(chatAppNames("and")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama and Aider",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Ollama and Aider",
     );
     for (const text of [formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
