@@ -168,6 +168,23 @@ describe("an app's folder named in its settings", () => {
     ]);
   });
 
+  it("is LM Studio's conversations in the home ~/.lmstudio-home-pointer names, beside its usual places", async () => {
+    const home = tempDir("mnemo-apps-");
+    const moved = tempDir("mnemo-lmstudio-home-");
+    await mkdir(path.join(moved, "conversations"), { recursive: true });
+    await mkdir(path.join(home, ".cache", "lm-studio", "conversations"), { recursive: true });
+    await writeFile(path.join(home, ".lmstudio-home-pointer"), `${moved}\n`);
+    const lmStudio = () =>
+      foundApps({ platform: "linux", env: { HOME: home } })
+        .filter((app) => app.name === "LM Studio")
+        .map((app) => app.folder);
+    expect(lmStudio()).toEqual([path.join(moved, "conversations"), path.join(home, ".cache", "lm-studio", "conversations")]);
+    // The pointer naming the usual home (what LM Studio writes when it is not moved): found once.
+    await mkdir(path.join(home, ".lmstudio", "conversations"), { recursive: true });
+    await writeFile(path.join(home, ".lmstudio-home-pointer"), path.join(home, ".lmstudio"));
+    expect(lmStudio()).toEqual([path.join(home, ".lmstudio", "conversations"), path.join(home, ".cache", "lm-studio", "conversations")]);
+  });
+
   it("is said in help as the list with what it names", () => {
     const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
     expect(lines).toMatch(
