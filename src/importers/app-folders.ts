@@ -90,7 +90,9 @@ export function foundApps(
         })),
     ),
   );
-  return found.filter((app) => !found.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+  // The same folder found twice (two lists naming it: Jan's settings.json before and after its move) is read once.
+  const once = found.filter((app, n) => found.findIndex((other) => other.folder === app.folder) === n);
+  return once.filter((app) => !once.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
 }
 
 /** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase). */
@@ -118,11 +120,11 @@ function foldersOn(importer: Importer, machine: Machine, how: { watching?: boole
   );
 }
 
-/** Where an app's folder is on this machine, when it is there; for a list (AppFolder.listed), each file it names that is there. */
+/** Where an app's folder is on this machine, when it is there; for a list (AppFolder.listed), each file or folder it names that is there. */
 function placesOf(folder: AppFolder, machine: Machine): string[] {
   const place = appFolderPath(folder, machine);
   if (folder.listed === undefined) return isThere(place, folder.file === true) ? [place] : [];
-  return listedIn(place, folder.listed).filter((file) => isThere(file, true));
+  return listedIn(place, folder.listed).filter((named) => isThere(named, true) || isThere(named, false));
 }
 
 /** The files a list names; none when there is no list (the app never ran) or it cannot be read. */
@@ -214,7 +216,7 @@ export function appFolderLines(
 function noteOn(folder: AppFolder): string {
   const variables = variablesOf(folder.moved).map((name) => `$${name}`);
   return [
-    ...(folder.listed === undefined ? [] : ["the databases it lists"]),
+    ...(folder.listed === undefined ? [] : [folder.listNames ?? "the databases it lists"]),
     ...(variables.length > 0 ? [variables.join(" or ")] : []),
   ].join("; ");
 }

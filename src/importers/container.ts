@@ -13,6 +13,7 @@ import { normalised } from "./text-records.js";
 import { FORMATS, formatNames, listing } from "./words.js";
 import { asUtf8 } from "./utf16.js";
 import { ZIP_NAME } from "./zip.js";
+import type { Importer } from "./importer.js";
 import type { WrapperPath } from "./json-records.js";
 import type { ExportFormat, Layout, SkippedCount } from "./types.js";
 
@@ -177,8 +178,8 @@ export async function planContainer(
 async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> {
   let sources = given;
   const skipped: SkippedCount[] = [];
-  for (const { foreignLayout } of IMPORTERS) {
-    if (foreignLayout === undefined || !sources.some((source) => foreignLayout.marks.test(source.path))) continue;
+  for (const foreignLayout of foreignLayouts()) {
+    if (!sources.some((source) => foreignLayout.marks.test(source.path))) continue;
     const read = await foreignLayout.read(sources);
     sources = read.sources;
     skipped.push(...read.skipped);
@@ -192,9 +193,9 @@ async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSourc
  * the layout's reader finds its app's data in them; undefined otherwise (the folder is then walked whole).
  */
 export async function planAppStorage(dir: string): Promise<ExportPlan | undefined> {
-  for (const { foreignLayout } of IMPORTERS) {
-    const folders = foreignLayout?.folders;
-    if (foreignLayout === undefined || folders === undefined || !(await allFolders(dir, folders))) continue;
+  for (const foreignLayout of foreignLayouts()) {
+    const folders = foreignLayout.folders;
+    if (folders === undefined || !(await allFolders(dir, folders))) continue;
     const listings = await Promise.all(folders.map((folder) => folderListing(dir, folder)));
     const sources = listings.flatMap((listing) => listing.sources);
     const read = await foreignLayout.read(sources);
@@ -204,6 +205,15 @@ export async function planAppStorage(dir: string): Promise<ExportPlan | undefine
     return { ...plan, skipped: [...listings.flatMap((listing) => listing.skipped), ...read.skipped, ...plan.skipped] };
   }
   return undefined;
+}
+
+/**
+ * The apps' layouts, the one of more folders first: Cherry Studio's (IndexedDB and Local Storage) reads
+ * its data before Chatbox's (IndexedDB alone) would read the same database only to find it is not its own.
+ */
+function foreignLayouts(): NonNullable<Importer["foreignLayout"]>[] {
+  const layouts = IMPORTERS.flatMap(({ foreignLayout }) => (foreignLayout === undefined ? [] : [foreignLayout]));
+  return layouts.sort((a, b) => (b.folders?.length ?? 0) - (a.folders?.length ?? 0));
 }
 
 async function allFolders(dir: string, folders: readonly string[]): Promise<boolean> {

@@ -21,9 +21,11 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
   only?: NodeJS.Platform;
   /**
    * The path is a file listing where the app keeps its chats (Crush's projects.json, each project it
-   * ran in): what is found is each database file these read from the list's text, not the list.
+   * ran in): what is found is each database file (or folder: Jan's threads) these read from the list's text, not the list.
    */
   listed?: (text: string) => readonly string[];
+  /** What help says the list names, when not databases (Jan's settings.json: "the data folder it names"). */
+  listNames?: string;
   /**
    * The environment variable the app reads its folder from instead, when set: the path is then
    * `path` under the variable's folder, and the default place is not looked in (the app writes

@@ -159,6 +159,68 @@ describe("the apps' folders", () => {
   });
 });
 
+describe("an app's folder named in its settings", () => {
+  it("is Jan's threads folder in the data folder its settings.json names, each place the app keeps settings.json, the same folder found once", async () => {
+    const home = tempDir("mnemo-apps-");
+    const moved = tempDir("mnemo-jan-data-");
+    const settings = async (folder: string, dataFolder: unknown) => {
+      await mkdir(path.join(home, folder), { recursive: true });
+      await writeFile(path.join(home, folder, "settings.json"), JSON.stringify({ data_folder: dataFolder }));
+    };
+    // Jan 0.5 (Electron): settings.json in ~/.config/Jan, its data in ~/jan; Jan 0.6 on (Tauri): in ~/.local/share/Jan, moved.
+    await settings(".config/Jan", path.join(home, "jan"));
+    await settings(".local/share/Jan", moved);
+    await mkdir(path.join(home, "jan", "threads", "jan_1"), { recursive: true });
+    await mkdir(path.join(moved, "threads"), { recursive: true });
+    const linux = { platform: "linux" as const, env: { HOME: home } };
+    const jan = (machine: { platform: NodeJS.Platform; env: Record<string, string> }) =>
+      foundApps(machine)
+        .filter((app) => app.name === "Jan")
+        .map((app) => app.folder);
+    expect(jan(linux)).toEqual([path.join(home, "jan", "threads"), path.join(moved, "threads")]);
+    // Both naming one folder (the upgrade copied settings.json over): it is read once.
+    await settings(".config/Jan", moved);
+    expect(jan(linux)).toEqual([path.join(moved, "threads")]);
+    // A data folder without threads, a relative or missing data_folder, a damaged settings.json: nothing found.
+    await settings(".local/share/Jan", "./data");
+    await settings(".config/Jan", path.join(home, "nowhere"));
+    expect(jan(linux)).toEqual([]);
+    await writeFile(path.join(home, ".config", "Jan", "settings.json"), "{ damaged");
+    expect(jan(linux)).toEqual([]);
+    // macOS: both versions' settings.json in Application Support/Jan; XDG's folder is not looked in there.
+    await settings("Library/Application Support/Jan", path.join(home, "Library", "Application Support", "Jan", "data"));
+    await mkdir(path.join(home, "Library", "Application Support", "Jan", "data", "threads"), { recursive: true });
+    await settings(".local/share/Jan", moved);
+    expect(jan({ platform: "darwin", env: { HOME: home } })).toEqual([
+      path.join(home, "Library", "Application Support", "Jan", "data", "threads"),
+    ]);
+  });
+
+  it("is LM Studio's conversations in the home ~/.lmstudio-home-pointer names, beside its usual places", async () => {
+    const home = tempDir("mnemo-apps-");
+    const moved = tempDir("mnemo-lmstudio-home-");
+    await mkdir(path.join(moved, "conversations"), { recursive: true });
+    await mkdir(path.join(home, ".cache", "lm-studio", "conversations"), { recursive: true });
+    await writeFile(path.join(home, ".lmstudio-home-pointer"), `${moved}\n`);
+    const lmStudio = () =>
+      foundApps({ platform: "linux", env: { HOME: home } })
+        .filter((app) => app.name === "LM Studio")
+        .map((app) => app.folder);
+    expect(lmStudio()).toEqual([path.join(moved, "conversations"), path.join(home, ".cache", "lm-studio", "conversations")]);
+    // The pointer naming the usual home (what LM Studio writes when it is not moved): found once.
+    await mkdir(path.join(home, ".lmstudio", "conversations"), { recursive: true });
+    await writeFile(path.join(home, ".lmstudio-home-pointer"), path.join(home, ".lmstudio"));
+    expect(lmStudio()).toEqual([path.join(home, ".lmstudio", "conversations"), path.join(home, ".cache", "lm-studio", "conversations")]);
+  });
+
+  it("is said in help as the list with what it names", () => {
+    const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
+    expect(lines).toMatch(
+      /^ {2}Jan +~\/\.config\/Jan\/settings\.json \(the data folder it names\)\n +~\/\.local\/share\/Jan\/settings\.json \(the data folder it names\)$/m,
+    );
+  });
+});
+
 describe("an app's folder moved by the variable the app reads", () => {
   const linux = (env: Record<string, string>) => ({ platform: "linux" as const, env: { HOME: "/home/ana", ...env } });
   const codex = { home: ".codex/sessions", moved: { env: "CODEX_HOME", path: "sessions" } };

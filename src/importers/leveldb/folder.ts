@@ -1,0 +1,95 @@
+// A LevelDB folder among an import's files (Chromium's IndexedDB and Local Storage, kept by Electron apps
+// in their userData: Cherry Studio's, Chatbox's), read as the app may be writing it: the files the MANIFEST
+// names live, as they are on disk then.
+import type { ByteSource } from "../source.js";
+import { isLive, type LevelFile, levelFileNumber, type LiveFiles, liveFiles } from "./leveldb.js";
+
+/**
+ * The database's files in a folder: those its MANIFEST names live, when CURRENT names a readable one,
+ * read from disk as they are now (a running app compacts: a table it names may be new since the folder
+ * was listed, or deleted since the MANIFEST was read, which is then read again); else every .log and .ldb.
+ */
+export async function levelFiles(sources: readonly ByteSource[], folder: string): Promise<LevelFile[]> {
+  const inFolder = sources.filter((source) => source.path.startsWith(folder) && !source.path.slice(folder.length).includes("/"));
+  const named = (name: string) => inFolder.find((source) => source.path === folder + name);
+  const current = named("CURRENT");
+  for (let attempt = 0; current !== undefined && attempt < LIVE_ATTEMPTS; attempt++) {
+    const live = await liveFilesOf(current, named);
+    if (live === undefined) break;
+    const files = await liveFileBytes(live, inFolder, folder, current, named);
+    if (files !== undefined) return files;
+  }
+  const files: LevelFile[] = [];
+  for (const source of inFolder) {
+    const name = source.path.slice(folder.length);
+    const bytes = levelFileNumber(name) === undefined ? undefined : await readIfThere(source, Number.POSITIVE_INFINITY);
+    if (bytes !== undefined) files.push({ name, bytes });
+  }
+  return files;
+}
+
+/** How often a running app's compaction may delete a live file between reading its MANIFEST and the file before the read gives up on the MANIFEST. */
+const LIVE_ATTEMPTS = 3;
+/** CURRENT is a file name and a line end; a MANIFEST is some KB for a thousand tables. */
+const MAX_CURRENT_BYTES = 1024;
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+async function liveFilesOf(current: ByteSource, named: (name: string) => ByteSource | undefined): Promise<LiveFiles | undefined> {
+  const name = (await readIfThere(current, MAX_CURRENT_BYTES))?.toString("latin1").trim();
+  if (name === undefined || !/^MANIFEST-\d+$/.test(name)) return undefined;
+  const manifest = await fileNamed(name, current, named);
+  const bytes = manifest === undefined ? undefined : await readIfThere(manifest, MAX_MANIFEST_BYTES);
+  return bytes === undefined ? undefined : liveFiles(bytes);
+}
+
+/** The live files' bytes; undefined when one is gone (deleted by a compaction since the MANIFEST was read). */
+async function liveFileBytes(
+  live: LiveFiles,
+  inFolder: readonly ByteSource[],
+  folder: string,
+  current: ByteSource,
+  named: (name: string) => ByteSource | undefined,
+): Promise<LevelFile[] | undefined> {
+  const logs = inFolder
+    .map((source) => source.path.slice(folder.length))
+    .filter((name) => levelFileNumber(name)?.log && isLive(name, live));
+  const logName = `${String(live.logNumber).padStart(6, "0")}.log`; // the log being written, perhaps new since the listing
+  const tables = [...live.tables].map((number) => `${String(number).padStart(6, "0")}.ldb`);
+  const wanted = [...new Set([...logs, logName, ...tables])];
+  const files: LevelFile[] = [];
+  for (const name of wanted) {
+    const source =
+      (await fileNamed(name, current, named)) ??
+      (name.endsWith(".ldb") ? await fileNamed(name.replace(/ldb$/, "sst"), current, named) : undefined);
+    const bytes = source === undefined ? undefined : await readIfThere(source, Number.POSITIVE_INFINITY);
+    if (bytes !== undefined) files.push({ name, bytes });
+    else if (name !== logName) return undefined; // a table, or an older log, deleted since the MANIFEST was read
+  }
+  return files;
+}
+
+/** A file of the database's folder: on disk as it is now (beside CURRENT), else as listed (in a zip). */
+async function fileNamed(
+  name: string,
+  current: ByteSource,
+  named: (name: string) => ByteSource | undefined,
+): Promise<ByteSource | undefined> {
+  return (await current.sibling?.(name)) ?? named(name);
+}
+
+/** A file's bytes; undefined when it is gone (deleted by the running app) or longer than `max`. */
+async function readIfThere(source: ByteSource, max: number): Promise<Buffer | undefined> {
+  if (source.size > max) return undefined;
+  try {
+    return await bytesOf(source);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+export async function bytesOf(source: ByteSource): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
