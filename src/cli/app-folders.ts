@@ -59,8 +59,9 @@ async function saidFound(
         : "Pass an export file, zip or folder instead: `mnemo import --help` says where each app keeps its chats.",
     );
   } else {
-    const list = apps.map((app) => `${app.name} (${shownPaths(app.folder, session)})`).join(", ");
-    session.out.notice(`${how.watching ? "Watching the sessions of" : "Found on this machine:"} ${list}`);
+    // A line each: a machine with a dozen apps made one line of 1,500 characters.
+    const list = apps.map((app) => `\n  ${app.name} (${shownPaths(app.folder, session)})`).join("");
+    session.out.notice(`${how.watching ? "Watching the chats of these apps:" : "Found on this machine:"}${list}`);
   }
   return apps;
 }

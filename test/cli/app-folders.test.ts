@@ -33,7 +33,7 @@ describe("the folders a watch keeps", () => {
       { folder: continueSessions, sessionsOf: "Continue" },
       { folder: claudeProjects, sessionsOf: "Claude Code" },
     ]);
-    expect(said()).toContain("Watching the sessions of Claude Code (~/.claude/projects), Continue (~/.continue/sessions)");
+    expect(said()).toContain("Watching the chats of these apps:\n  Claude Code (~/.claude/projects)\n  Continue (~/.continue/sessions)");
     // Without --apps, a folder given is still named by its app.
     expect(await foldersToWatch(session, [continueSessions], { apps: false, flag: "--apps" })).toEqual([
       { folder: continueSessions, sessionsOf: "Continue" },

@@ -21,7 +21,7 @@ describe("mnemo import of Chatbox's data folder", () => {
     const env = isolatedEnv({ HOME: home });
     const first = await runCli(["import", "--apps"], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain("Found on this machine: Chatbox (~/.config/xyz.chatboxapp.ce)");
+    expect(first.stderr).toContain("Found on this machine:\n  Chatbox (~/.config/xyz.chatboxapp.ce)");
     expect(first.stderr).toContain("Imported 3 new conversations");
     const again = await runCli(["import", join(fixtures, "chatbox", "chatbox-exported-data-2025-3-5.json")], { env });
     expect(again.stderr).toContain("Nothing new: all 2 conversations were already imported");

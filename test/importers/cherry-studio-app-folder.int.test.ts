@@ -120,7 +120,7 @@ describe("Cherry Studio's own data folder", () => {
       const again = await runCli(["import", ...args], { env });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toContain("Nothing new: all 4 conversations were already imported");
-      if (args[0] === "--apps") expect(again.stderr).toContain("Found on this machine: Cherry Studio (~/.config/CherryStudio)");
+      if (args[0] === "--apps") expect(again.stderr).toContain("Found on this machine:\n  Cherry Studio (~/.config/CherryStudio)");
     }
     const listed = await runCli(["chats", "list", "--json"], { env });
     expect(listed.code, listed.stderr).toBe(0);

@@ -19,7 +19,7 @@ describe("mnemo import of Crush's sessions", () => {
     const env = isolatedEnv({ HOME: home });
     const first = await runCli(["import", "--apps"], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain("Found on this machine: Crush (~/src/tides/.crush/crush.db)");
+    expect(first.stderr).toContain("Found on this machine:\n  Crush (~/src/tides/.crush/crush.db)");
     expect(first.stderr).toContain("Imported 2 new conversations");
     const again = await runCli(["import", join(project, ".crush")], { env });
     expect(again.stderr).toContain("Nothing new: all 2 conversations were already imported");

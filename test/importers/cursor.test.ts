@@ -122,7 +122,7 @@ describe("Cursor's databases", () => {
     expect(await detect(await fileSource(vscodeDb))).toBeUndefined();
     await expect(openExport(vscodeDb)).rejects.toMatchObject({
       code: "invalid_input",
-      message: expect.stringContaining("a SQLite database of none of the apps whose databases mnemo reads, Cursor, OpenCode"),
+      message: expect.stringMatching(/a SQLite database of none of the apps whose databases mnemo reads, .*Cursor, OpenCode/),
       suggestion: expect.stringContaining("VS Code's chats are read from its chatSessions folders"),
     });
     // Beside Cursor's in a folder, it is passed over: the User folder's 4, the WAL fixture's 2.

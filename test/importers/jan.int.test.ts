@@ -17,7 +17,7 @@ describe("mnemo import of Jan's threads", () => {
     const env = isolatedEnv({ HOME: home });
     const first = await runCli(["import", "--apps"], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain("Found on this machine: Jan (~/Documents/jan-data/threads)");
+    expect(first.stderr).toContain("Found on this machine:\n  Jan (~/Documents/jan-data/threads)");
     expect(first.stderr).toContain("Imported 2 new conversations");
     const again = await runCli(["import", join(data, "threads")], { env });
     expect(again.stderr).toContain("Nothing new: all 2 conversations were already imported");

@@ -13,7 +13,7 @@ export const amazonQ: Importer = {
   chatApp: true,
   accepts: "its data.sqlite3 database (Kiro CLI's too), or a conversation /save wrote to a .json file",
   howToGet:
-    "Amazon Q Developer CLI and Kiro CLI keep every chat in data.sqlite3: pass ~/.local/share/amazon-q/data.sqlite3 (Kiro CLI: ~/.local/share/kiro-cli/data.sqlite3) on Linux, ~/Library/Application Support/amazon-q/data.sqlite3 (kiro-cli) on macOS, %LOCALAPPDATA%\\kiro-cli\\data.sqlite3 on Windows; or a chat you saved with /save. Amazon Q keeps only the last chat of each folder you chatted in; Kiro CLI keeps them all.",
+    "Amazon Q Developer CLI and Kiro CLI keep every chat in data.sqlite3: pass ~/.local/share/amazon-q/data.sqlite3 (Kiro CLI: ~/.local/share/kiro-cli/data.sqlite3) on Linux, ~/Library/Application Support/amazon-q/data.sqlite3 (Kiro CLI: ~/Library/Application Support/kiro-cli/data.sqlite3) on macOS, %LOCALAPPDATA%\\kiro-cli\\data.sqlite3 on Windows; or a chat you saved with /save. Amazon Q keeps only the last chat of each folder you chatted in; Kiro CLI keeps them all.",
   watchedDatabase: true,
   extensions: ["data.sqlite3", ".json"],
   // dirs::data_local_dir: $XDG_DATA_HOME (else ~/.local/share), ~/Library/Application Support, %LOCALAPPDATA%

@@ -11,7 +11,7 @@ export const kimiCode: Importer = {
   howToGet:
     "Kimi Code CLI keeps every session on disk: pass ~/.kimi-code/sessions (on Windows, .kimi-code\\sessions in your user folder; $KIMI_CODE_HOME/sessions when you set that variable).",
   extensions: [".jsonl"],
-  appFolders: [{ home: ".kimi-code/sessions" }],
+  appFolders: [{ home: ".kimi-code/sessions", moved: { env: "KIMI_CODE_HOME", path: "sessions" } }], // app/bootstrap/bootstrap.ts
   sessionLogs: true,
   detect: (sample) => (isWire(sample) ? {} : undefined),
   convert: loaded(async () => {

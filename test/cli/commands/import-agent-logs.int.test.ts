@@ -78,7 +78,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     const imported = await mnemo(["import", "--apps"]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain(
-      "Found on this machine: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Continue (~/.continue/sessions)",
+      "Found on this machine:\n  Claude Code (~/.claude/projects)\n  Codex (~/.codex/sessions)\n  Continue (~/.continue/sessions)",
     );
     expect(imported.stderr).toContain("Nothing to import in ~/.codex/sessions: it holds no chat mnemo reads.");
     expect(imported.stderr).not.toContain("not a supported chat export");
@@ -120,7 +120,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     expect(dryRun.code, dryRun.stderr).toBe(0);
     const summary = JSON.parse(dryRun.stdout) as { new: number; failed: number };
     expect([summary.new > 0, summary.failed]).toEqual([true, 0]);
-    expect(dryRun.stderr).toContain(`Found on this machine: Codex (${path.join(codexHome, "sessions")})`);
+    expect(dryRun.stderr).toContain(`Found on this machine:\n  Codex (${path.join(codexHome, "sessions")})`);
     expect(dryRun.stderr).not.toContain("~/.codex/sessions");
     const help = await runCli(["import", "--help"], { env });
     // The apps' lines, after the formats' (where Codex is named too).
@@ -203,7 +203,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     const file = path.join(threads, "threads.db");
     try {
       await vi.waitFor(() => expect(log).toMatch(/From .*threads\.db \(zed\): Imported \d+ new conversations$/m), { timeout: 60_000 });
-      expect(log).toContain(`Watching the sessions of Zed (~/.local/share/zed/threads/threads.db)`);
+      expect(log).toContain(`Watching the chats of these apps:\n  Zed (~/.local/share/zed/threads/threads.db)`);
       expect(log).toContain(`Watching ${file} for Zed's chats, imported as they change`);
     } finally {
       child.kill("SIGINT");
