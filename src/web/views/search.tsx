@@ -35,6 +35,25 @@ function FormError(props: { invalid: RefusedInput | undefined }) {
 }
 
 /** A count from 1 to `max`, marked when the request refused it. */
+/** The question a search or recall asks, focused on an empty page. */
+function QueryField(props: { id: string; label: string; query: string; invalid: RefusedInput | undefined }) {
+  return (
+    <div class="field grow">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="search"
+        name="q"
+        value={props.query}
+        required
+        autofocus={!props.query}
+        dir="auto"
+        {...marked(props.invalid, "q")}
+      />
+    </div>
+  );
+}
+
 function NumberField(props: {
   id: string;
   label: string;
@@ -128,19 +147,7 @@ export function SearchPage(props: {
       <h1>Search your conversations</h1>
       <FormError invalid={props.invalid} />
       <form method="get" action="/search" class="panel row" aria-label="Search conversations">
-        <div class="field grow">
-          <label for="search-q">Words or a question</label>
-          <input
-            id="search-q"
-            type="search"
-            name="q"
-            value={props.query}
-            required
-            autofocus={!props.query}
-            dir="auto"
-            {...marked(props.invalid, "q")}
-          />
-        </div>
+        <QueryField id="search-q" label="Words or a question" query={props.query} invalid={props.invalid} />
         <PlatformSelect
           id="search-platform"
           name="platform"
@@ -276,19 +283,7 @@ export function RecallPage(props: {
       <p class="hint">A short summary of what your conversations say, citing each message it draws on.</p>
       <FormError invalid={props.invalid} />
       <form method="get" action="/recall" class="panel row">
-        <div class="field grow">
-          <label for="recall-q">What do you want to remember?</label>
-          <input
-            id="recall-q"
-            type="search"
-            name="q"
-            value={props.query}
-            required
-            autofocus={!props.query}
-            dir="auto"
-            {...marked(props.invalid, "q")}
-          />
-        </div>
+        <QueryField id="recall-q" label="What do you want to remember?" query={props.query} invalid={props.invalid} />
         <NumberField id="recall-tokens" label="Max tokens" name="maxTokens" max={2000} value={props.maxTokens} invalid={props.invalid} />
         <div class="field">
           {/* Not a filter, which Search's Platform beside it is: how the summary is written, for the app it is pasted into. */}
