@@ -86,8 +86,8 @@ export const IMPORTERS: readonly Importer[] = [
   amazonQ,
   llm,
   kimiCli,
-  kiroCli,
   kimiCode,
+  kiroCli,
   ollama,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
