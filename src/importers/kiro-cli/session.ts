@@ -51,8 +51,12 @@ const EMPTY = "sessions without any message text";
 /** A session's log (groupedPerFile gives one file's lines at a time) to its conversation; none from its .json. */
 export async function kiroSessions(lines: KiroLine[]): Promise<UploadConversation[]> {
   const first = lines[0];
-  if (first === undefined || first.kind === "session") return [];
+  if (first === undefined) return [];
   const { context } = first;
+  if (first.kind === "session") {
+    if (!(await hasLog(context))) context.skip(EMPTY); // a session opened and left: its log empty (or gone)
+    return [];
+  }
   const said = utterances(lines, context);
   const messages = agentTurns(said);
   if (messages.length === 0) {
@@ -115,6 +119,12 @@ function answerPieces(data: JsonObject): TurnPiece[] {
 
 function blocks(data: JsonObject): JsonObject[] {
   return arrayOf(data.content).filter(isObject);
+}
+
+/** Whether the session's .json has a log beside it with anything in it (read through the log, not here). */
+async function hasLog(context: RecordContext): Promise<boolean> {
+  const log = await context.sibling?.(`${sessionFileId(context.path)}.jsonl`);
+  return log !== undefined && log.size > 0;
 }
 
 /** More than a session's .json holds: its metadata and model state (tens of KB, its turns' token counts growing with it). */
