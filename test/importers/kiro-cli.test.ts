@@ -105,7 +105,7 @@ describe("Kiro CLI's terminal-UI sessions", () => {
     await cp(sessions, folder, { recursive: true });
     const log = join(folder, `${BUOYS}.jsonl`);
     const lines = (await readFile(log, "utf8")).trimEnd().split("\n");
-    lines.splice(1, 0, JSON.stringify({ version: "v1", kind: "Rewind", data: { to: 0 } }));
+    lines.unshift(JSON.stringify({ version: "v1", kind: "Rewind", data: { to: 0 } }));
     lines.push(
       JSON.stringify({
         version: "v1",

@@ -39,8 +39,7 @@ function isEventLog(sample: Sample): boolean {
     keys.has("kind") &&
     [...keys].every((key) => key === "version" || key === "kind" || key === "data") &&
     sample.strings("version").every((version) => version === "v1") &&
-    kinds.length > 0 &&
-    kinds.every((kind) => LOG_KINDS.has(kind))
+    kinds.some((kind) => LOG_KINDS.has(kind)) // a kind of a later version among them is passed over when read
   );
 }
 
