@@ -109,9 +109,10 @@ export interface Importer {
   /**
    * Files a lone file of this format is read with when they sit beside it on disk, as a folder's
    * import reads them (Continue's sessions.json, the only place with its sessions' dates): a watched
-   * folder imports one session file at a time.
+   * folder imports one session file at a time. A function names them from the file's name: the other
+   * files of its session (Kiro CLI's <id>.json beside <id>.jsonl), read with it and watched as it is.
    */
-  companionFiles?: readonly string[];
+  companionFiles?: readonly string[] | ((name: string) => readonly string[]);
   /**
    * Files this format keeps in another app's layout, read into the files its converter reads before
    * a folder or zip is planned (Cherry Studio's backups since March 2026: Chromium's storage folders
@@ -203,6 +204,13 @@ export interface Sample {
   text: string;
   /** A SQLite database's tables and their columns (OpenCode's `session`, `message`, `part`); none for any other file. */
   tables: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** The files a lone file of the importer's format is read with (Importer.companionFiles), by their names in its folder. */
+export function companionsOf(importer: Importer, name: string): readonly string[] {
+  const { companionFiles } = importer;
+  if (companionFiles === undefined) return [];
+  return typeof companionFiles === "function" ? companionFiles(name) : companionFiles.filter((companion) => companion !== name);
 }
 
 /** Whether a sample is a SQLite database holding each of these tables with at least these columns. */

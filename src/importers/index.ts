@@ -20,6 +20,7 @@ import { utcMillis } from "../shared/time.js";
 import { planAppStorage, planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
 import { isMemoryRecordOf, isRecordOf } from "./detect.js";
 import { jsonLines } from "./json-lines.js";
+import { companionsOf } from "./importer.js";
 import { jsonRecords, type RawRecord } from "./json-records.js";
 import { isObject, plausibleIso } from "./json-values.js";
 import { fittingId, uniqueIds, withoutRepeats } from "./message-ids.js";
@@ -91,7 +92,7 @@ async function planFor(path: string, name: string | undefined): Promise<ExportPl
 
 /** The files beside a lone file on disk that its format reads with it (Importer.companionFiles). */
 async function companionSources(source: ByteSource, format: ExportFormat): Promise<ByteSource[]> {
-  const names = (importerOf(format).companionFiles ?? []).filter((name) => name !== source.path);
+  const names = companionsOf(importerOf(format), source.path);
   const found = await Promise.all(names.map((name) => source.sibling?.(name)));
   return found.filter((companion) => companion !== undefined);
 }

@@ -29,6 +29,7 @@ import type { Importer, Match, Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
 import { llm } from "./llm/index.js";
 import { kimiCli } from "./kimi-cli/index.js";
+import { kiroCli } from "./kiro-cli/index.js";
 import { kimiCode } from "./kimi-code/index.js";
 import { libreChat } from "./librechat/index.js";
 import { lobeChat } from "./lobechat/index.js";
@@ -86,6 +87,7 @@ export const IMPORTERS: readonly Importer[] = [
   llm,
   kimiCli,
   kimiCode,
+  kiroCli,
   ollama,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
@@ -117,6 +119,7 @@ export function isSessionFileName(name: string): boolean {
  */
 export function sameSessionFiles(file: string, format: string): string[] {
   const companions = IMPORTERS.find((entry) => entry.id === format)?.companionFiles ?? [];
+  if (typeof companions === "function") return companions(path.basename(file)).map((name) => path.join(path.dirname(file), name));
   if (!companions.includes(path.basename(file))) return [];
   return companions.filter((name) => name !== path.basename(file)).map((name) => path.join(path.dirname(file), name));
 }

@@ -262,6 +262,50 @@ describe("mnemo watch on a coding agent's sessions", () => {
       expect(await stop(child)).toBe(0);
     }
   });
+
+  it("Kiro CLI's session, its <id>.jsonl appended and <id>.json rewritten at each turn, is imported once per change, not once per file", async () => {
+    const sessions = tempDir("mnemo-kiro-sessions-");
+    const id = "3f9a1c7e-2b4d-4e6f-8a0b-1c2d3e4f5a61";
+    for (const name of [`${id}.json`, `${id}.jsonl`])
+      fs.copyFileSync(path.join(EXPORTS, "kiro-cli", "sessions", "cli", name), path.join(sessions, name));
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.5"]);
+    const state = () => {
+      const file = path.join(store, "watch.json");
+      return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
+    };
+    const bothKept = () => {
+      for (const name of [`${id}.json`, `${id}.jsonl`]) {
+        const { size, mtimeMs } = fs.statSync(path.join(sessions, name));
+        expect(state()[path.join(sessions, name)]).toBe(`${size}:${Math.round(mtimeMs)}`);
+      }
+    };
+    const imports = () => log().match(/^From .*\(kiro-cli\): .*$/gm) ?? [];
+    try {
+      // Each file is imported once it has held still for half a second, seen twice: a few seconds each.
+      await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
+      expect(imports()).toEqual([expect.stringMatching(/Imported 1 new conversation$/)]);
+      const turn = [
+        { version: "v1", kind: "Prompt", data: { message_id: "p-6", content: [{ kind: "text", data: "And the lamp's spare bulb?" }] } },
+        {
+          version: "v1",
+          kind: "AssistantMessage",
+          data: { message_id: "a-8", content: [{ kind: "text", data: "Lighthouse spare bulb: 1000 W." }] },
+        },
+      ];
+      fs.appendFileSync(path.join(sessions, `${id}.jsonl`), turn.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      const json = path.join(sessions, `${id}.json`);
+      fs.writeFileSync(json, fs.readFileSync(json, "utf8").replace("2026-04-20T09:20:41.800Z", "2026-04-20T09:30:00.000Z"));
+      await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
+      expect(imports()).toEqual([
+        expect.stringMatching(/Imported 1 new conversation$/),
+        expect.stringMatching(/Imported 1 updated conversation$/),
+      ]);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
 });
 
 it("two folders watched at once keep each other's records in watch.json", async () => {

@@ -36,4 +36,5 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   llm: { conversations: 5, messages: 17, memories: 0 }, // its logs.db, in a folder of its own as llm keeps it
   "kimi-cli": { conversations: 3, messages: 12, memories: 0 }, // its sessions folder: the wire of 1.49 and of 0.59, a context of before 0.59
   "kimi-code": { conversations: 2, messages: 9, memories: 0 }, // its sessions folder: a session of its own and one /upgrade copied from Kimi CLI
+  "kiro-cli": { conversations: 3, messages: 14, memories: 0 }, // its sessions folder: sessions of 2.2 and 1.28, a classic chat copied in, an empty one
 };

@@ -222,6 +222,19 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "Added tests/test_rollover.py",
   },
   "kimi-code/sessions/wd_tidepool_66fa9b73f26c/ses_6b0f4c2e-93d1-4a7e-b5c8-2f1e0d9a7c34/state.json": null, // its Kimi CLI id and title
+  "kiro-cli/sessions/cli/3f9a1c7e-2b4d-4e6f-8a0b-1c2d3e4f5a61.jsonl": {
+    format: "kiro-cli",
+    conversations: 1, // 2.2's TUI: whole across a compaction, /clear and a cancel; tool results and the CLI's retry left out
+    messages: 8,
+    finds: "the 29th of March is 23 hours long",
+  },
+  "kiro-cli/sessions/cli/3f9a1c7e-2b4d-4e6f-8a0b-1c2d3e4f5a61.json": "kiro-cli", // the session's metadata: read with its log
+  "kiro-cli/sessions/cli/8c2e4a6b-1d3f-4a5b-9c7d-0e1f2a3b4c72.jsonl": "kiro-cli", // 1.28: no times in the log
+  "kiro-cli/sessions/cli/8c2e4a6b-1d3f-4a5b-9c7d-0e1f2a3b4c72.json": "kiro-cli",
+  "kiro-cli/sessions/cli/e7c3a915-6b2d-4c8f-a1e0-4d5f6a7b8c05.jsonl": "kiro-cli", // a classic chat copied in when resumed in the TUI
+  "kiro-cli/sessions/cli/e7c3a915-6b2d-4c8f-a1e0-4d5f6a7b8c05.json": "kiro-cli",
+  "kiro-cli/sessions/cli/5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b83.json": "kiro-cli", // a session opened and left (its .jsonl empty)
+  "kiro-cli/sessions/cli/5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b83.jsonl": "unreadable", // empty: nothing to read
   "cursor/User/globalStorage/state.vscdb": {
     format: "cursor",
     conversations: 2, // an agent's composer (each bubble a row of its own), an older one (inline); an empty one

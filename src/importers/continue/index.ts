@@ -24,11 +24,12 @@ export const continueDev: Importer = {
 
 /**
  * A session (Session, formerly PersistedSessionInfo): its id, its history, and its workspace or
- * title; or one the Python server wrote before 0.8 (`session_state`, before it `session_info`).
+ * title; or one the Python server wrote before 0.8 (`session_state`, before it `session_info`), never
+ * with the `cwd` of Kiro CLI's session .json, which has those two keys too.
  */
 function isSession(sample: Sample): boolean {
   const { keys } = sample;
-  if (keys.has("session_id") && keys.has("session_state")) return true;
+  if (keys.has("session_id") && keys.has("session_state") && !keys.has("cwd")) return true;
   if (keys.has("session_info") && keys.has("history")) return true;
   return keys.has("sessionId") && keys.has("history") && (keys.has("workspaceDirectory") || keys.has("title"));
 }
