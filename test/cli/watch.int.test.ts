@@ -187,6 +187,52 @@ describe("mnemo watch on a coding agent's sessions", () => {
     }
   });
 
+  it("sessions imported before watching began are one line at first, not one each; a re-import with nothing new is silent", async () => {
+    const projects = tempDir("mnemo-claude-projects-");
+    const sources = [
+      SESSION,
+      path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl"),
+    ];
+    const files = sources.map((source) => path.join(projects, path.basename(path.dirname(source)), path.basename(source)));
+    for (const [index, file] of files.entries()) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(sources[index]!, file);
+    }
+    const store = path.join(tempDir(), "store");
+    const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
+    expect((await runCli(["import", projects], { env })).code).toBe(0);
+    const state = () => JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
+    const kept = (file: string) => {
+      const { size, mtimeMs } = fs.statSync(file);
+      expect(state().sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`);
+    };
+    const { child, log } = startWatch(projects, env, ["--session-settle", "0.5"]);
+    try {
+      // Each is imported once it has held still for half a second, seen twice: a few seconds.
+      await vi.waitFor(() => expect(log()).toMatch(new RegExp(`^From ${projects}: 2 session files already up to date$`, "m")), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      expect(log()).not.toMatch(/Nothing new/);
+      appendPrompt(files[1]!, "Et avec de la farine complète ?");
+      await vi.waitFor(() => expect(log()).toMatch(/From .*9c3e7b21.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
+        timeout: 60_000,
+        interval: 250,
+      });
+      // Touched, not changed (an editor saving it as it was): imported again, and the log says nothing of it.
+      const touched = files[0]!;
+      const later = new Date(fs.statSync(touched).mtimeMs + 60_000);
+      fs.utimesSync(touched, later, later);
+      await vi.waitFor(() => kept(touched), { timeout: 60_000, interval: 250 });
+      expect(log().match(/^From .*$/gm)).toEqual([
+        expect.stringMatching(/: 2 session files already up to date$/),
+        expect.stringMatching(/\(claude-code\): Imported 1 updated conversation$/),
+      ]);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
   it("GitHub Copilot CLI's sessions: each events.jsonl in its session's folder, named by the workspace.yaml beside it, imported again once a prompt is appended", async () => {
     const sessionState = tempDir("mnemo-copilot-session-state-");
     const id = "a7e4b1c9-2d3f-4a5b-8c6d-9e0f1a2b3c4d";

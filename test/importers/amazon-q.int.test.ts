@@ -1,7 +1,7 @@
 // Amazon Q Developer CLI's and Kiro CLI's chats imported through the CLI (the import runs in a worker
 // thread, on the compiled code): found by --apps in XDG's data folder; a chat /compact shortened keeps
-// what an earlier import stored of it.
-import { cpSync, writeFileSync } from "node:fs";
+// what an earlier import stored of it; a chat without times keeps its date when the file's time moves.
+import { copyFileSync, cpSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli, tempDir } from "../helpers.js";
@@ -54,5 +54,21 @@ describe("mnemo import of Amazon Q Developer CLI's and Kiro CLI's chats", () => 
     const found = await runCli(["search", "Montijo ferries zone 2 crossings", "--json"], { env });
     expect(found.code, found.stderr).toBe(0);
     expect(found.stdout).toContain("its ferries count as zone 2 crossings");
+  });
+
+  it("a chat of the old table, without times, is not updated by a write elsewhere in the database (its `state`)", async () => {
+    const database = join(tempDir("mnemo-amazon-q-"), "data.sqlite3");
+    copyFileSync(join(fixtures, "amazon-q", "amazon-q", "data.sqlite3"), database);
+    const env = isolatedEnv();
+    expect((await runCli(["import", database], { env })).stderr).toContain("Imported 2 new conversations");
+    // The CLI writes its `state` table often: the file's time moves, its chats do not.
+    utimesSync(database, new Date("2026-11-01T12:00:00Z"), new Date("2026-11-01T12:00:00Z"));
+    const again = await runCli(["import", database], { env });
+    expect(again.stderr).toContain("Nothing new: all 2 conversations were already imported");
+    const listed = JSON.parse((await runCli(["--json", "chats", "list", "--title", "tide table for Porto"], { env })).stdout) as {
+      items: { createdAt: string; updatedAt: string }[];
+    };
+    // Dated as Kiro CLI's migration dates it: by the time the table was made (migration 007), which no chat in it precedes.
+    expect(listed.items).toMatchObject([{ createdAt: "2025-05-11T21:46:47.000Z", updatedAt: "2025-05-11T21:46:47.000Z" }]);
   });
 });

@@ -56,6 +56,12 @@ describe("Amazon Q Developer CLI's and Kiro CLI's chats", () => {
     ]);
   });
 
+  it("a chat of the old table without times is dated when its table was made (migration 007), not by the file's time, which any write moves", async () => {
+    const tides = (await collect(amazonQDatabase)).find((c) => c.conversation.id.startsWith("0b6f3c2e"));
+    expect(tides?.conversation).toMatchObject({ createdAt: "2025-05-11T21:46:47.000Z" });
+    expect(tides?.conversation.updatedAt).toBeUndefined();
+  });
+
   it("later entries: prompt times with their offset, answers' end times, a prompt typed over a pending tool, an image, an MCP tool by its own name", async () => {
     const ferries = (await collect(amazonQDatabase)).find((c) => c.conversation.id.startsWith("5a0e7b19"));
     expect(ferries?.conversation).toMatchObject({ createdAt: "2025-10-02T08:14:03.512Z", updatedAt: "2025-10-02T08:20:09.000Z" });

@@ -37,6 +37,9 @@ import { resumption } from "./resumed-sessions.js";
  *   over the size mnemo reads is said once, then left alone.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
+ * - The log says what changed: an import that stored nothing new is silent, and those of the first
+ *   look that imported anything are one line ("41 session files already up to date"), since each
+ *   file is imported at first (after `mnemo import --apps` too) and a line each read as 41 changes.
  * - A Claude Code session resumed into a new file (resumed-sessions.ts): a file another in its folder
  *   holds whole is left out, and once the longer one is stored whole the shorter one's conversations
  *   (watch.json keeps each file's, `sessionConversations`) go to the trash (30 days), as an import of
@@ -79,10 +82,13 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
   /** Files looked at and not imported (another format), by signature: looked at again when they change. */
   const passed = new Map<string, string>();
   const databases = databaseWatch(options);
+  /** Whether a look has imported anything yet: the first to do so sums up those with nothing new. */
+  let importedOnce = false;
   return async (now) => {
     const imported = options.imported();
     /** Files read with another imported in this look (the same session's), as they stood then. */
     const readWith = new Map<string, string>();
+    const outcomes: ImportOutcome[] = [];
     for (const { file, signature, bytes } of sessionFiles(options.folder)) {
       if (imported[file] === signature || readWith.get(file) === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
@@ -96,15 +102,29 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
         if (done === "later") continue;
         seen.delete(file);
         if (done === "passed") passed.set(file, signature);
+        else outcomes.push(done);
         continue;
       }
       seen.delete(file);
       const format = await exportFormat(file);
-      if (format === undefined || !isSessionLog(format)) passed.set(file, signature);
-      else for (const [other, its] of await importSession(file, format, signature, options)) readWith.set(other, its);
+      if (format === undefined || !isSessionLog(format)) {
+        passed.set(file, signature);
+        continue;
+      }
+      const done = await importSession(file, format, signature, options);
+      for (const [other, its] of done.readWith) readWith.set(other, its);
+      outcomes.push(done.outcome);
     }
+    if (outcomes.length === 0 || importedOnce) return;
+    importedOnce = true;
+    const upToDate = outcomes.filter((outcome) => outcome === "nothing new").length;
+    if (upToDate > 0)
+      options.log.notice(`From ${options.folder}: ${upToDate} session ${upToDate === 1 ? "file" : "files"} already up to date`);
   };
 }
+
+/** What an import of a session file did: stored something or failed (said in the log), or stored nothing new (not said). */
+type ImportOutcome = "said" | "nothing new";
 
 /**
  * A database that has held still: imported unless too large to read (said once) or imported too
@@ -117,7 +137,7 @@ function databaseWatch(options: SessionWatchOptions) {
   const importedAt = new Map<string, number>();
   /** Databases over the size mnemo reads, said once. */
   const refused = new Set<string>();
-  return async (file: string, signature: string, bytes: number, now: number): Promise<"imported" | "passed" | "later"> => {
+  return async (file: string, signature: string, bytes: number, now: number): Promise<ImportOutcome | "passed" | "later"> => {
     if (bytes > MAX_DATABASE_BYTES) {
       const command = watchedDatabaseOf(path.basename(file))?.smallerDatabase;
       if (!refused.has(file))
@@ -132,23 +152,23 @@ function databaseWatch(options: SessionWatchOptions) {
     if (!formats.has(file)) formats.set(file, await exportFormat(file));
     const format = formats.get(file);
     if (format === undefined || !isWatchedDatabase(format)) return "passed";
-    await importSession(file, format, signature, options);
+    const { outcome } = await importSession(file, format, signature, options);
     importedAt.set(file, Date.now());
-    return "imported";
+    return outcome;
   };
 }
 
 /**
- * Imports a session file; returns the files of the same session it read too (Kimi CLI's), with their
- * signatures before it did, kept as imported: the app writes them together, and each imported again
- * would only say "Nothing new" of one change.
+ * Imports a session file; returns what it did, and the files of the same session it read too (Kimi
+ * CLI's), with their signatures before it did, kept as imported: the app writes them together, and
+ * each imported again would import the one change again.
  */
 async function importSession(
   file: string,
   format: ExportFormat,
   signature: string,
   options: SessionWatchOptions,
-): Promise<Map<string, string>> {
+): Promise<{ outcome: ImportOutcome; readWith: Map<string, string> }> {
   const none = { heldBy: undefined, holds: [] };
   // A file that cannot be compared is imported as it is: at worst stored twice, never lost.
   const resumed = format === "claude-code" ? await resumption(file).catch(() => none) : none;
@@ -156,16 +176,18 @@ async function importSession(
     // What was stored from it goes only once the longer file's import has stored that (above, as its `holds`).
     options.log.notice(`${file} is a session resumed in ${resumed.heldBy}: left out, imported there`);
     await options.record(file, signature, undefined);
-    return new Map();
+    return { outcome: "said", readWith: new Map() };
   }
   const readToo = options.readsSessionFilesBeside ? signatures(sameSessionFiles(file, format)) : new Map<string, string>();
   let stored: string[] | undefined;
   let whole = false;
+  let outcome: ImportOutcome = "said";
   try {
     const summary = await options.importFile(file);
+    if (storedNothingNew(summary)) outcome = "nothing new";
     // A file of a session-log format that holds no chat (Cline's api_conversation_history.json beside its
     // ui_messages.json) is left alone silently, as the exports' watcher leaves files that are no export.
-    if (conversationsRead(summary.files) > 0 || summary.problems.length > 0)
+    else if (conversationsRead(summary.files) > 0 || summary.problems.length > 0)
       options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
     stored = summary.conversationIds;
     whole = summary.failed + summary.rejected === 0 && stored.length > 0;
@@ -177,7 +199,7 @@ async function importSession(
   // A file that failed is tried again only once it changes, as an export is.
   await options.record(file, signature, stored);
   // The older files' conversations go only once this one's are stored, every one of them.
-  if (!whole) return readToo;
+  if (!whole) return { outcome, readWith: readToo };
   const imported = options.imported();
   for (const older of resumed.holds) {
     try {
@@ -186,7 +208,13 @@ async function importSession(
       options.log.warn(`Could not move ${older}'s conversation to the trash: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return readToo;
+  return { outcome, readWith: readToo };
+}
+
+/** Conversations read, each of them already stored as it is, and nothing that went wrong. */
+function storedNothingNew(summary: ImportSummary): boolean {
+  const problems = summary.problems.length + summary.rejected + summary.failed;
+  return summary.unchanged > 0 && summary.new + summary.updated + problems === 0;
 }
 
 /** The signatures of those of the files that are there. */

@@ -4,15 +4,20 @@
 // `created_at` and `updated_at` in Unix milliseconds. Migration 008 copied each `conversations` row
 // into `conversations_v2` (its times the migration's) and Kiro never writes the old table again: where
 // `conversations_v2` is, it alone is read, lest a conversation Kiro deleted come back from the old table.
-import { isObject, stringOf } from "../json-values.js";
+// A row of `conversations` has no time, and its chats before July 2025 none either: they are dated, as
+// 008 dates them, by a migration's time (`migrations.migration_time`, Unix seconds): 007's, which made
+// the table, so no chat in it is older. Not the file's time, which every write of the CLI's `state`
+// table moves: each import again had found the chat "updated" and moved it to the top of the list.
+import { isObject, isoFromTime, stringOf } from "../json-values.js";
 import type { DatabaseFile } from "../sqlite.js";
 import { CONVERSATIONS_COLUMNS, CONVERSATIONS_V2_COLUMNS } from "./tables.js";
 
 export interface AmazonQRow {
   amazonQTable: "conversations" | "conversations_v2";
   value: string | undefined;
-  /** Unix milliseconds (conversations_v2 only). */
+  /** Unix milliseconds: conversations_v2's, or when `conversations` was made (migration 007). */
   createdAt: number | undefined;
+  /** Unix milliseconds (conversations_v2 only). */
   updatedAt: number | undefined;
 }
 
@@ -29,14 +34,29 @@ export function* amazonQRows(db: DatabaseFile): Generator<AmazonQRow> {
     }
     return;
   }
+  const madeAt = conversationsTableMadeAt(db);
   for (const row of db.select(`SELECT ${CONVERSATIONS_COLUMNS.join(", ")} FROM conversations ORDER BY key`)) {
     yield {
       amazonQTable: "conversations",
       value: stringOf(row.value),
-      createdAt: undefined,
+      createdAt: madeAt,
       updatedAt: undefined,
     };
   }
+}
+
+/**
+ * When `conversations` was made, in Unix milliseconds: migration 007's time, else (its row missing:
+ * early versions could skip one) the earliest the database records; undefined when it records none.
+ */
+function conversationsTableMadeAt(db: DatabaseFile): number | undefined {
+  if (!db.tables.get("migrations")?.has("migration_time")) return undefined;
+  const sql = "SELECT migration_time FROM migrations ORDER BY version = 7 DESC, migration_time";
+  for (const row of db.select(sql)) {
+    const made = isoFromTime(row.migration_time);
+    if (made !== undefined) return Date.parse(made);
+  }
+  return undefined;
 }
 
 export function isAmazonQRow(value: unknown): value is AmazonQRow {
