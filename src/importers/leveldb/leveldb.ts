@@ -285,9 +285,15 @@ export function useSnappy(module: typeof import("snappyjs")): void {
   snappy = module;
 }
 
+/**
+ * Snappy's longest output for its input: a copy (3 bytes of tag and offset) writes at most 64 bytes.
+ * The stream's own length claim is not trusted: snappyjs allocates what it says (7 bytes claiming 2 GB).
+ */
+const SNAPPY_MAX_EXPANSION = 22;
+
 export function uncompressSnappy(bytes: Buffer): Uint8Array {
   if (snappy === undefined) throw new Error("snappyjs not loaded");
-  return snappy.uncompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  return snappy.uncompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), SNAPPY_MAX_EXPANSION * bytes.length);
 }
 
 /** LevelDB stores a CRC rotated and offset, so that a CRC of data holding CRCs is not degenerate. */
