@@ -266,17 +266,28 @@ function blockContents(bytes: Buffer, { offset, size }: Handle): Buffer | undefi
 function* blockEntries(block: Buffer): Generator<LevelEntry> {
   const restarts = block.readUInt32LE(block.length - 4);
   const end = block.length - 4 - 4 * restarts;
+  if (end < 0) throw new Error("more restart points than the block has room for");
   const reader = new Reader(block.subarray(0, end), 0);
   let key = Buffer.alloc(0);
+  let keyBytes = 0;
   while (!reader.done()) {
     const shared = reader.varint();
     const unshared = reader.varint();
     const length = reader.varint();
     if (shared > key.length) throw new Error("a key sharing more than the key before it has");
     key = Buffer.concat([key.subarray(0, shared), reader.bytes(unshared)]);
+    keyBytes += key.length;
+    if (keyBytes > MAX_KEY_EXPANSION * block.length + LOG_BLOCK) throw new Error("keys far longer than the block holds");
     yield { key, value: reader.bytes(length) };
   }
 }
+
+/**
+ * How many times its own length a block's keys may add up to. Each key is copied whole, sharing the one
+ * before's prefix: keys each a byte longer than the last would make a 1 MB block 20 GB of keys. LevelDB
+ * restarts the sharing every 16 keys, so an honest block's keys are a few times its length.
+ */
+const MAX_KEY_EXPANSION = 64;
 
 let snappy: typeof import("snappyjs") | undefined;
 
