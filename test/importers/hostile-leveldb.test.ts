@@ -108,4 +108,12 @@ describe("hostile LevelDB files", () => {
     expect(read).toMatchObject({ damaged: 0 });
     expect(read.entries).toHaveLength(16);
   });
+
+  it("an index naming one data block again and again reads it once, the namings after the first damage", async () => {
+    const data = block([{ shared: 0, unshared: internalKey("row"), value: Buffer.from("value") }]);
+    const bytes = table([data], ([only]) => Array.from({ length: 1000 }, () => only!));
+    const read = await readLevelDb([{ name: "000005.ldb", bytes }]);
+    expect(read.entries.map((entry) => entry.key.toString())).toEqual(["row"]);
+    expect(read.damaged).toBe(999);
+  });
 });

@@ -217,8 +217,13 @@ function tableEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
     footer.handle(); // the metaindex (filters), not needed to read every entry
     const index = blockContents(bytes, footer.handle());
     if (index === undefined) return 1;
+    let readTo = 0;
     for (const { value } of blockEntries(index)) {
-      const data = blockContents(bytes, new Reader(value, 0).handle());
+      const handle = new Reader(value, 0).handle();
+      // LevelDB writes data blocks one after another: an index naming a block again (or one before it)
+      // would have it uncompressed and read once per naming, a KB of index costing GBs of work.
+      const data = handle.offset < readTo ? undefined : blockContents(bytes, handle);
+      readTo = Math.max(readTo, handle.offset + handle.size + BLOCK_TRAILER);
       if (data === undefined) {
         damaged++;
         continue;
