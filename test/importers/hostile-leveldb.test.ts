@@ -1,9 +1,14 @@
 // LevelDB files an attacker crafted (a backup someone sends, a zip uploaded to `mnemo serve`): each
 // must cost only itself, counted as damage, without allocating or working far past its own size.
+import { join } from "node:path";
 import * as snappy from "snappyjs";
 import { describe, expect, it } from "vitest";
 import { crc32c } from "../../src/importers/leveldb/crc32c.js";
+import { levelFiles } from "../../src/importers/leveldb/folder.js";
 import { readLevelDb, uncompressSnappy, useSnappy } from "../../src/importers/leveldb/leveldb.js";
+import { zipSources } from "../../src/importers/zip.js";
+import { tempDir } from "../temp-dirs.js";
+import { zipOfZeros } from "./zip-bomb.js";
 
 useSnappy(snappy);
 
@@ -115,5 +120,14 @@ describe("hostile LevelDB files", () => {
     const read = await readLevelDb([{ name: "000005.ldb", bytes }]);
     expect(read.entries.map((entry) => entry.key.toString())).toEqual(["row"]);
     expect(read.damaged).toBe(999);
+  });
+
+  // The zip is made by deflating 1.1 GB of zeros (to 1 MB) as it streams: half a second.
+  it("a zip entry of the database's folder inflating past 1 GB is damage, not read into memory", async () => {
+    const folder = "IndexedDB/file__0.indexeddb.leveldb/";
+    const path = join(tempDir("mnemo-bomb-"), "backup.zip");
+    await zipOfZeros(path, [{ name: `${folder}000003.log`, megabytes: 1100 }]);
+    const read = await readLevelDb(await levelFiles(await zipSources(path), folder));
+    expect(read).toEqual({ entries: [], damaged: 1 });
   });
 });

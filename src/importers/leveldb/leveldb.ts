@@ -10,6 +10,8 @@ export interface LevelFile {
   /** The file's name in the database's folder: 000005.ldb, 000004.log. */
   name: string;
   bytes: Buffer;
+  /** Not read: past what a folder's files may add up to (folder.ts); counted as damage. */
+  tooLarge?: boolean;
 }
 
 export interface LevelEntry {
@@ -47,7 +49,8 @@ export async function readLevelDb(files: readonly LevelFile[]): Promise<LevelRea
     if (known === undefined || known.sequence < entry.sequence) newest.set(id, entry);
   };
   for (const file of files) {
-    if (/\.log$/i.test(file.name)) damaged += logEntries(file.bytes, keep);
+    if (file.tooLarge) damaged++;
+    else if (/\.log$/i.test(file.name)) damaged += logEntries(file.bytes, keep);
     else if (/\.(ldb|sst)$/i.test(file.name)) damaged += tableEntries(file.bytes, keep);
   }
   const entries = [...newest.values()]
