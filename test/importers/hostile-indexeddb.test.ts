@@ -16,9 +16,13 @@ const DATABASE = "IndexedDB/file__0.indexeddb.leveldb/";
 const BLOBS = "IndexedDB/file__0.indexeddb.blob/";
 const IN_BLOB = Buffer.from([0xff, 0x11, 0x01]);
 
-/** The key that differs from `key` in one byte (a row's key and its blob list's: index id 1 and 3). */
-function twin(entries: readonly LevelEntry[], key: Buffer): LevelEntry | undefined {
-  return entries.find((entry) => entry.key.length === key.length && [...entry.key].filter((byte, i) => byte !== key[i]).length === 1);
+/** A row's blob list: the entry of the row's key under index id 3 (the row's is 1), after the ids' bytes packed in the first. */
+function blobList(entries: readonly LevelEntry[], row: Buffer): LevelEntry | undefined {
+  const first = row[0] ?? 0;
+  const index = 1 + (first >> 5) + 1 + ((first >> 2) & 7) + 1;
+  const key = Buffer.from(row);
+  key[index] = 3;
+  return entries.find((entry) => entry.key.equals(key));
 }
 
 describe("hostile IndexedDB rows", () => {
@@ -26,7 +30,7 @@ describe("hostile IndexedDB rows", () => {
     const sources = await zipSources(zip);
     const { entries } = await readLevelDb(await levelFiles(sources, DATABASE));
     const row = entries.find((entry) => entry.value.indexOf(IN_BLOB) >= 0 && entry.value.indexOf(IN_BLOB) < 4);
-    const list = row === undefined ? undefined : twin(entries, row.key);
+    const list = row === undefined ? undefined : blobList(entries, row.key);
     if (row === undefined || list === undefined) throw new Error("the fixture has no row in a blob");
     const renamed = (key: Buffer) => Buffer.concat([key.subarray(0, -1), Buffer.of((key.at(-1) ?? 0) + 1)]);
     const forged = [...entries, { key: renamed(row.key), value: row.value }, { key: renamed(list.key), value: list.value }].sort((a, b) =>
