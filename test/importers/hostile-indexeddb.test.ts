@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import * as snappy from "snappyjs";
 import { describe, expect, it } from "vitest";
+import { withDirectBackups } from "../../src/importers/cherry-studio/direct.js";
 import { bytesOf, levelFiles } from "../../src/importers/leveldb/folder.js";
 import { objectStoreRows } from "../../src/importers/leveldb/indexeddb.js";
 import { type LevelEntry, readLevelDb, useSnappy } from "../../src/importers/leveldb/leveldb.js";
@@ -47,5 +48,24 @@ describe("hostile IndexedDB rows", () => {
     expect(reads).toBe(1);
     expect(read.unreadable).toBe(1);
     expect(read.rows.get("message_blocks")).toHaveLength((honest.rows.get("message_blocks")?.length ?? 0) + 1);
+  });
+
+  it("a blob file inflating past 1 GB (a zip entry's size, as it says it) is not read: its row is unreadable", async () => {
+    let opened = false;
+    const sources = (await zipSources(zip)).map((source) =>
+      source.path.startsWith(BLOBS)
+        ? {
+            ...source,
+            size: 2 * 1024 ** 3,
+            open: () => {
+              opened = true;
+              return source.open();
+            },
+          }
+        : source,
+    );
+    const { skipped } = await withDirectBackups(sources);
+    expect(opened).toBe(false);
+    expect(skipped.find((skip) => skip.reason.startsWith("database rows that could not be read"))?.count).toBe(1);
   });
 });

@@ -2,6 +2,7 @@
 // in their userData: Cherry Studio's, Chatbox's), read as the app may be writing it: the files the MANIFEST
 // names live, as they are on disk then.
 import type { ByteSource } from "../source.js";
+import type { BlobFile } from "./indexeddb.js";
 import { isLive, type LevelFile, levelFileNumber, type LiveFiles, liveFiles } from "./leveldb.js";
 
 /**
@@ -47,6 +48,25 @@ function readBudget() {
       left -= bytes.length;
       return { name, bytes };
     },
+  };
+}
+
+/**
+ * The blob files beside an IndexedDB folder (`x.indexeddb.leveldb/` → `x.indexeddb.blob/`), read up to
+ * MAX_FOLDER_BYTES together: each is one row's value, held in memory with the others; a zip entry of a
+ * few MB can inflate to GBs. One past that reads as missing (its row counted unreadable).
+ */
+export function blobFiles(sources: readonly ByteSource[], leveldbFolder: string): BlobFile {
+  const folder = leveldbFolder.replace(/\.leveldb\/$/, ".blob/");
+  const byPath = new Map(
+    sources.filter((source) => source.path.startsWith(folder)).map((source) => [source.path.slice(folder.length), source]),
+  );
+  let left = MAX_FOLDER_BYTES;
+  return async (path) => {
+    const source = byPath.get(path);
+    if (source === undefined || source.size > left) return undefined;
+    left -= source.size;
+    return bytesOf(source);
   };
 }
 
