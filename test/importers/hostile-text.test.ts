@@ -67,4 +67,13 @@ describe("hostile message text", () => {
     expect(contents.some((content) => content.startsWith("! "))).toBe(false);
     expect(contents[0]).toContain('<image path="" path=""');
   });
+
+  it("Pi: a prompt of 300,000 unclosed <file> tags is kept as typed", async () => {
+    const folder = join(fixtures, "pi", "sessions", "--home-ana-bread--");
+    const [name] = await readdir(folder);
+    const tags = '<file name=\\"a\\">'.repeat(300_000);
+    const file = await editedCopy(folder, name!, (text) => text.replace("Why is this dough so slack", `${tags}Why is this dough so slack`));
+    const [read] = await collect(file);
+    expect(read?.conversation.messages[0]?.content).toContain('<file name="a"><file name="a">');
+  });
 });
