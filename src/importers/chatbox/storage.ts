@@ -10,7 +10,7 @@
 // `messages`, as the rows' keys are not read.
 import { Readable } from "node:stream";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
-import { bytesOf, levelFiles } from "../leveldb/folder.js";
+import { blobFiles, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
@@ -29,11 +29,7 @@ export async function withChatboxStorage(sources: readonly ByteSource[]): Promis
     const folder = `${root}IndexedDB/file__0.indexeddb.leveldb/`;
     const read = await readLevelDb(await levelFiles(rest, folder));
     // A long session Blink moved out of its row is in the blob folder beside the database.
-    const blobs = folder.replace(/\.leveldb\/$/, ".blob/");
-    const blobFile = async (path: string) => {
-      const source = rest.find((candidate) => candidate.path === blobs + path);
-      return source === undefined ? undefined : bytesOf(source);
-    };
+    const blobFile = blobFiles(rest, folder);
     const { rows, unreadable, found } = await objectStoreRows(read.entries, DATABASE, [STORE], blobFile);
     if (!found) continue; // another app's data folder (Cherry Studio's has its own reader)
     const label = rest.find((source) => source.path.startsWith(folder))?.label.replace(/[\\/][^\\/]+$/, "") ?? "IndexedDB";

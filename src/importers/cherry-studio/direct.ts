@@ -15,7 +15,7 @@ import { Readable } from "node:stream";
 import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
-import { bytesOf, levelFiles } from "../leveldb/folder.js";
+import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { localStorageItem } from "../leveldb/local-storage.js";
 import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
@@ -141,11 +141,7 @@ async function databaseRows(sources: readonly ByteSource[], root: string, only?:
   for (const folder of folders) {
     const read = await readLevelDb(await levelFiles(sources, folder));
     damaged += read.damaged;
-    const blobs = folder.replace(/\.leveldb\/$/, ".blob/");
-    const blobFile = async (path: string) => {
-      const source = sources.find((candidate) => candidate.path === blobs + path);
-      return source === undefined ? undefined : bytesOf(source);
-    };
+    const blobFile = blobFiles(sources, folder);
     const { rows, unreadable, found } = await objectStoreRows(read.entries, DATABASE, STORES, blobFile);
     if (found) return { rows, unreadable, damaged };
   }

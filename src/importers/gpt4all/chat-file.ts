@@ -45,6 +45,11 @@ export class ChatFileError extends Error {}
 const NULL_LENGTH = 0xffffffff;
 /** A sub-item tree deeper than this is no file GPT4All wrote (it writes three levels). */
 const MAX_DEPTH = 16;
+/**
+ * A prompt or answer is at most a model's context (a million tokens, some MB); a length past this is
+ * damage, not read up to: 0xFFFFFFF0 would hold the rest of the file (the model's state, GBs) in memory.
+ */
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
 export async function readChatFile(input: Readable): Promise<ChatFile> {
   const stream = new StreamReader(input);
@@ -173,12 +178,17 @@ class StreamReader {
     this.chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   }
 
+  /** Joined once when enough is there: joining at each chunk copied a long text's bytes once per chunk. */
   private async fill(count: number): Promise<void> {
-    while (this.buffer.length < count) {
+    const pieces = [this.buffer];
+    let length = this.buffer.length;
+    while (length < count) {
       const next = await this.chunks.next();
       if (next.done) throw new ChatFileError("the file stops short (cut off while being copied or saved)");
-      this.buffer = this.buffer.length === 0 ? next.value : Buffer.concat([this.buffer, next.value]);
+      pieces.push(next.value);
+      length += next.value.length;
     }
+    if (pieces.length > 1) this.buffer = Buffer.concat(pieces);
   }
 
   async take(count: number): Promise<Buffer> {
@@ -230,6 +240,7 @@ class StreamReader {
     const length = await this.uint32();
     if (length === NULL_LENGTH) return "";
     if (length % 2 !== 0) throw new ChatFileError("a text in it has an odd length (the file is damaged)");
+    if (length > MAX_TEXT_BYTES) throw new ChatFileError("a text in it is longer than any chat holds (the file is damaged)");
     const bytes = Buffer.from(await this.take(length));
     return bytes.swap16().toString("utf16le");
   }

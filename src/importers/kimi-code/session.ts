@@ -26,6 +26,7 @@
 //   Title: state.json's `title`, else the first prompt. Times: each record's `time` (Unix ms).
 import { basename, dirname, resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
+import { firstTagBlock } from "../../text/tag-blocks.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { contentParts, inputPieces, isTheCliOwn, partPieces } from "../kimi-cli/session.js";
@@ -102,7 +103,7 @@ function shellPieces(content: unknown): TurnPiece[] {
   const text = contentParts(content)
     .map((part) => stringOf(part.text) ?? "")
     .join("");
-  const command = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text)?.[1]?.trim();
+  const command = firstTagBlock(text, "<bash-input>", "</bash-input>")?.inside.trim();
   return command ? [{ text: `! ${unescapeXml(command)}`, tool: false }] : [];
 }
 
@@ -113,11 +114,18 @@ function unescapeXml(text: string): string {
 const XML_ENTITIES: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
 
 /** The tag the app puts in a part of its own beside a pasted file (agent/media/mediaRef.ts buildMediaPathTag). */
-const MEDIA_PATH_TAG = /^\s*<(image|video|audio|file)\b[^>]*?\bpath="[^"]*"[^>]*>(?:<\/\1>)?\s*$/;
+const MEDIA_TAG = /^\s*<(image|video|audio|file)\b([^>]*)>(?:<\/\1>)?\s*$/;
+/** Tested on the tag's attributes alone: `[^>]*?\bpath="…"[^>]*` in one pattern tried each "path=" with each split (seconds for a 300 KB part). */
+const PATH_ATTRIBUTE = /\bpath="[^"]*"/;
+
+function isMediaPathTag(text: string): boolean {
+  const attributes = MEDIA_TAG.exec(text)?.[2];
+  return attributes !== undefined && PATH_ATTRIBUTE.test(attributes);
+}
 
 /** A prompt as typed: its parts run together, media as placeholders, the media's path tags left out (as wireExtract.ts does). */
 function promptPieces(content: unknown): TurnPiece[] {
-  return inputPieces(contentParts(content).filter((part) => !(part.type === "text" && MEDIA_PATH_TAG.test(stringOf(part.text) ?? ""))));
+  return inputPieces(contentParts(content).filter((part) => !(part.type === "text" && isMediaPathTag(stringOf(part.text) ?? ""))));
 }
 
 function loopLine(event: JsonObject, id: string, time: string | undefined, context: RecordContext): KimiCodeLine {

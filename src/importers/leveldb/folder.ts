@@ -2,6 +2,7 @@
 // in their userData: Cherry Studio's, Chatbox's), read as the app may be writing it: the files the MANIFEST
 // names live, as they are on disk then.
 import type { ByteSource } from "../source.js";
+import type { BlobFile } from "./indexeddb.js";
 import { isLive, type LevelFile, levelFileNumber, type LiveFiles, liveFiles } from "./leveldb.js";
 
 /**
@@ -20,12 +21,53 @@ export async function levelFiles(sources: readonly ByteSource[], folder: string)
     if (files !== undefined) return files;
   }
   const files: LevelFile[] = [];
+  const budget = readBudget();
   for (const source of inFolder) {
     const name = source.path.slice(folder.length);
-    const bytes = levelFileNumber(name) === undefined ? undefined : await readIfThere(source, Number.POSITIVE_INFINITY);
-    if (bytes !== undefined) files.push({ name, bytes });
+    const file = levelFileNumber(name) === undefined ? undefined : await budget.read(name, source);
+    if (file !== undefined) files.push(file);
   }
   return files;
+}
+
+/**
+ * What a folder's database files may add up to: they are held in memory together, and a zip entry of
+ * 1.5 GB of zeros is 1.5 MB uploaded (it was read whole: 3.2 GB RSS). Chromium moves values over 64 KB
+ * to blob files, so its LevelDB folders are a few MB; a file past the budget is damage (LevelFile.tooLarge).
+ */
+const MAX_FOLDER_BYTES = 1024 ** 3;
+
+function readBudget() {
+  let left = MAX_FOLDER_BYTES;
+  return {
+    /** The file's bytes, a too-large mark past the budget, undefined when the file is gone. */
+    async read(name: string, source: ByteSource): Promise<LevelFile | undefined> {
+      if (source.size > left) return { name, bytes: Buffer.alloc(0), tooLarge: true };
+      const bytes = await readIfThere(source, left);
+      if (bytes === undefined) return undefined;
+      left -= bytes.length;
+      return { name, bytes };
+    },
+  };
+}
+
+/**
+ * The blob files beside an IndexedDB folder (`x.indexeddb.leveldb/` → `x.indexeddb.blob/`), read up to
+ * MAX_FOLDER_BYTES together: each is one row's value, held in memory with the others; a zip entry of a
+ * few MB can inflate to GBs. One past that reads as missing (its row counted unreadable).
+ */
+export function blobFiles(sources: readonly ByteSource[], leveldbFolder: string): BlobFile {
+  const folder = leveldbFolder.replace(/\.leveldb\/$/, ".blob/");
+  const byPath = new Map(
+    sources.filter((source) => source.path.startsWith(folder)).map((source) => [source.path.slice(folder.length), source]),
+  );
+  let left = MAX_FOLDER_BYTES;
+  return async (path) => {
+    const source = byPath.get(path);
+    if (source === undefined || source.size > left) return undefined;
+    left -= source.size;
+    return bytesOf(source);
+  };
 }
 
 /** How often a running app's compaction may delete a live file between reading its MANIFEST and the file before the read gives up on the MANIFEST. */
@@ -57,12 +99,13 @@ async function liveFileBytes(
   const tables = [...live.tables].map((number) => `${String(number).padStart(6, "0")}.ldb`);
   const wanted = [...new Set([...logs, logName, ...tables])];
   const files: LevelFile[] = [];
+  const budget = readBudget();
   for (const name of wanted) {
     const source =
       (await fileNamed(name, current, named)) ??
       (name.endsWith(".ldb") ? await fileNamed(name.replace(/ldb$/, "sst"), current, named) : undefined);
-    const bytes = source === undefined ? undefined : await readIfThere(source, Number.POSITIVE_INFINITY);
-    if (bytes !== undefined) files.push({ name, bytes });
+    const file = source === undefined ? undefined : await budget.read(name, source);
+    if (file !== undefined) files.push(file);
     else if (name !== logName) return undefined; // a table, or an older log, deleted since the MANIFEST was read
   }
   return files;

@@ -66,9 +66,16 @@ export async function objectStoreRows(
     const prefix = keyPrefix(key);
     if (prefix?.database === database && prefix.index === BLOB_LISTS) blobLists.set(rowId(prefix.store, key, prefix.end), value);
   }
+  // Chromium numbers each blob it writes anew: rows naming one blob were made to have it read (and its
+  // value held) once per row, a thousand rows of a backup a thousand copies of one 200 MB file.
+  const blobsRead = new Set<string>();
   const blob = async (prefix: Prefix, key: Buffer): Promise<Buffer | undefined> => {
     const list = blobLists.get(rowId(prefix.store, key, prefix.end));
-    return list === undefined ? undefined : blobFile(blobPath(database, firstBlobNumber(list)));
+    if (list === undefined) return undefined;
+    const path = blobPath(database, firstBlobNumber(list));
+    if (blobsRead.has(path)) throw new Error("a blob file another row has");
+    blobsRead.add(path);
+    return blobFile(path);
   };
   let unreadable = 0;
   for (const { key, value } of entries) {

@@ -10,6 +10,8 @@ export interface LevelFile {
   /** The file's name in the database's folder: 000005.ldb, 000004.log. */
   name: string;
   bytes: Buffer;
+  /** Not read: past what a folder's files may add up to (folder.ts); counted as damage. */
+  tooLarge?: boolean;
 }
 
 export interface LevelEntry {
@@ -47,7 +49,8 @@ export async function readLevelDb(files: readonly LevelFile[]): Promise<LevelRea
     if (known === undefined || known.sequence < entry.sequence) newest.set(id, entry);
   };
   for (const file of files) {
-    if (/\.log$/i.test(file.name)) damaged += logEntries(file.bytes, keep);
+    if (file.tooLarge) damaged++;
+    else if (/\.log$/i.test(file.name)) damaged += logEntries(file.bytes, keep);
     else if (/\.(ldb|sst)$/i.test(file.name)) damaged += tableEntries(file.bytes, keep);
   }
   const entries = [...newest.values()]
@@ -217,8 +220,13 @@ function tableEntries(bytes: Buffer, keep: (entry: Versioned) => void): number {
     footer.handle(); // the metaindex (filters), not needed to read every entry
     const index = blockContents(bytes, footer.handle());
     if (index === undefined) return 1;
+    let readTo = 0;
     for (const { value } of blockEntries(index)) {
-      const data = blockContents(bytes, new Reader(value, 0).handle());
+      const handle = new Reader(value, 0).handle();
+      // LevelDB writes data blocks one after another: an index naming a block again (or one before it)
+      // would have it uncompressed and read once per naming, a KB of index costing GBs of work.
+      const data = handle.offset < readTo ? undefined : blockContents(bytes, handle);
+      readTo = Math.max(readTo, handle.offset + handle.size + BLOCK_TRAILER);
       if (data === undefined) {
         damaged++;
         continue;
@@ -266,17 +274,28 @@ function blockContents(bytes: Buffer, { offset, size }: Handle): Buffer | undefi
 function* blockEntries(block: Buffer): Generator<LevelEntry> {
   const restarts = block.readUInt32LE(block.length - 4);
   const end = block.length - 4 - 4 * restarts;
+  if (end < 0) throw new Error("more restart points than the block has room for");
   const reader = new Reader(block.subarray(0, end), 0);
   let key = Buffer.alloc(0);
+  let keyBytes = 0;
   while (!reader.done()) {
     const shared = reader.varint();
     const unshared = reader.varint();
     const length = reader.varint();
     if (shared > key.length) throw new Error("a key sharing more than the key before it has");
     key = Buffer.concat([key.subarray(0, shared), reader.bytes(unshared)]);
+    keyBytes += key.length;
+    if (keyBytes > MAX_KEY_EXPANSION * block.length + LOG_BLOCK) throw new Error("keys far longer than the block holds");
     yield { key, value: reader.bytes(length) };
   }
 }
+
+/**
+ * How many times its own length a block's keys may add up to. Each key is copied whole, sharing the one
+ * before's prefix: keys each a byte longer than the last would make a 1 MB block 20 GB of keys. LevelDB
+ * restarts the sharing every 16 keys, so an honest block's keys are a few times its length.
+ */
+const MAX_KEY_EXPANSION = 64;
 
 let snappy: typeof import("snappyjs") | undefined;
 
@@ -285,9 +304,15 @@ export function useSnappy(module: typeof import("snappyjs")): void {
   snappy = module;
 }
 
+/**
+ * Snappy's longest output for its input: a copy (3 bytes of tag and offset) writes at most 64 bytes.
+ * The stream's own length claim is not trusted: snappyjs allocates what it says (7 bytes claiming 2 GB).
+ */
+const SNAPPY_MAX_EXPANSION = 22;
+
 export function uncompressSnappy(bytes: Buffer): Uint8Array {
   if (snappy === undefined) throw new Error("snappyjs not loaded");
-  return snappy.uncompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  return snappy.uncompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), SNAPPY_MAX_EXPANSION * bytes.length);
 }
 
 /** LevelDB stores a CRC rotated and offset, so that a CRC of data holding CRCs is not degenerate. */

@@ -29,6 +29,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { branchTo, compareTimes, newestBranch, type Linked } from "../branch.js";
 import { exportedConversation } from "../exported-conversation.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { firstTagBlock, replaceTagBlocks } from "../../text/tag-blocks.js";
 import { THINK_BLOCK, withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import { isOpenWebUiRow, isSharedCopy, type OpenWebUiRow } from "./database.js";
@@ -135,17 +136,25 @@ function toMessage({ id, raw, time }: Node): UploadMessage | undefined {
   return { id, role, content, ...(time === undefined ? {} : { createdAt: time }) };
 }
 
-/** A `<details type="…">` block Open WebUI writes into an answer, with its attributes and inside. */
-const DETAILS_BLOCK = /<details\s+type="([\w-]+)"[^>]*>([\s\S]*?)<\/details>\s*/g;
+/** The opening tag of a `<details type="…">` block Open WebUI writes into an answer, with its attributes. */
+const DETAILS_TAG = /<details\s+type="([\w-]+)"[^>]*>/y;
 
 /** An answer as the user reads it: the reasoning and tool blocks out, the code the interpreter ran kept. */
 function answerText(content: string): string {
-  return content
-    .replace(THINK_BLOCK, "") // as models write it, before Open WebUI folded it into a `<details>`
-    .replace(DETAILS_BLOCK, (_, type: string, inside: string) =>
-      type === "code_interpreter" ? `${inside.replace(/<summary>[\s\S]*?<\/summary>/, "").trim()}\n\n` : "",
-    )
-    .trim();
+  const withoutThink = content.replace(THINK_BLOCK, ""); // as models write it, before Open WebUI folded it into a `<details>`
+  return replaceTagBlocks(
+    withoutThink,
+    "<details",
+    DETAILS_TAG,
+    "</details>",
+    ([, type], inside) => (type === "code_interpreter" ? `${withoutSummary(inside).trim()}\n\n` : ""),
+    { spaceAfter: true },
+  ).trim();
+}
+
+function withoutSummary(inside: string): string {
+  const summary = firstTagBlock(inside, "<summary>", "</summary>");
+  return summary === undefined ? inside : inside.slice(0, summary.at) + inside.slice(summary.end);
 }
 
 /** `[image]` or `[file: name]` for what the message carries: an attachment, an image the model made. */

@@ -22,6 +22,7 @@
 //   migrations rewrite a file in the same order (giving version 1 entries new random ids), so a line's
 //   number stays its own.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
+import { replaceTagBlocks } from "../../text/tag-blocks.js";
 import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
@@ -87,13 +88,13 @@ function promptPieces(content: unknown): TurnPiece[] {
 /** A skill's text Pi puts in place of "/skill:name args" (agent-session.ts parseSkillBlock's pattern). */
 const SKILL = /^<skill name="([^"]+)" location="[^"]+">\n[\s\S]*?\n<\/skill>(?:\n\n([\s\S]+))?$/;
 /** A file passed as @file, its contents written into the prompt before the words typed (file-processor.ts). */
-const FILE = /<file name="([^"]*)">[\s\S]*?<\/file>/g;
+const FILE_TAG = /<file name="([^"]*)">/y;
 
 /** What the user typed: a /skill command as typed, each @file as `[file: path]`. */
 function typedText(text: string): string {
   const skill = SKILL.exec(text);
   if (skill) return [`/skill:${skill[1]}`, skill[2]?.trim()].filter(Boolean).join(" ");
-  return text.replace(FILE, (_, name: string) => filePlaceholder(name)).trim();
+  return replaceTagBlocks(text, "<file", FILE_TAG, "</file>", ([, name]) => filePlaceholder(name)).trim();
 }
 
 function answerPieces(content: unknown): TurnPiece[] {

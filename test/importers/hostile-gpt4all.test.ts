@@ -1,0 +1,24 @@
+// GPT4All .chat files an attacker crafted: a length field must not make the reader hold the file (GBs of
+// a model's state) in memory; the file costs itself, with a reason.
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readChatFile } from "../../src/importers/gpt4all/chat-file.js";
+import { CHAT_FORMAT_MAGIC } from "../../src/importers/gpt4all/magic.js";
+
+function header(version: number): Buffer {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUInt32BE(CHAT_FORMAT_MAGIC, 0);
+  bytes.writeInt32BE(version, 4);
+  bytes.writeBigInt64BE(1_700_000_000n, 8);
+  return bytes;
+}
+
+describe("hostile GPT4All chat files", () => {
+  it("a text whose length says 0xFFFFFFF0 bytes is damage, refused before the rest of the file is read into memory", async () => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(0xfffffff0);
+    const rest = Array.from({ length: 64 }, () => Buffer.alloc(64 * 1024));
+    const input = Readable.from([header(12), length, ...rest]);
+    await expect(readChatFile(input)).rejects.toThrow(/longer than any chat holds/);
+  });
+});

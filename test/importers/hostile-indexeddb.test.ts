@@ -1,0 +1,71 @@
+// Chromium IndexedDB rows an attacker crafted into a backup: each costs only itself, counted.
+import { join } from "node:path";
+import * as snappy from "snappyjs";
+import { describe, expect, it } from "vitest";
+import { withDirectBackups } from "../../src/importers/cherry-studio/direct.js";
+import { bytesOf, levelFiles } from "../../src/importers/leveldb/folder.js";
+import { objectStoreRows } from "../../src/importers/leveldb/indexeddb.js";
+import { type LevelEntry, readLevelDb, useSnappy } from "../../src/importers/leveldb/leveldb.js";
+import { zipSources } from "../../src/importers/zip.js";
+import { fixtures } from "./collect.js";
+
+useSnappy(snappy);
+
+// cherry-studio-direct.zip: Chromium's own files; one message block of it was moved to a blob file.
+const zip = join(fixtures, "cherry-studio-direct.zip");
+const DATABASE = "IndexedDB/file__0.indexeddb.leveldb/";
+const BLOBS = "IndexedDB/file__0.indexeddb.blob/";
+const IN_BLOB = Buffer.from([0xff, 0x11, 0x01]);
+
+/** A row's blob list: the entry of the row's key under index id 3 (the row's is 1), after the ids' bytes packed in the first. */
+function blobList(entries: readonly LevelEntry[], row: Buffer): LevelEntry | undefined {
+  const first = row[0] ?? 0;
+  const index = 1 + (first >> 5) + 1 + ((first >> 2) & 7) + 1;
+  const key = Buffer.from(row);
+  key[index] = 3;
+  return entries.find((entry) => entry.key.equals(key));
+}
+
+describe("hostile IndexedDB rows", () => {
+  it("a second row naming a blob file another row has is unreadable, the blob read for the first alone", async () => {
+    const sources = await zipSources(zip);
+    const { entries } = await readLevelDb(await levelFiles(sources, DATABASE));
+    const row = entries.find((entry) => entry.value.indexOf(IN_BLOB) >= 0 && entry.value.indexOf(IN_BLOB) < 4);
+    const list = row === undefined ? undefined : blobList(entries, row.key);
+    if (row === undefined || list === undefined) throw new Error("the fixture has no row in a blob");
+    const renamed = (key: Buffer) => Buffer.concat([key.subarray(0, -1), Buffer.of((key.at(-1) ?? 0) + 1)]);
+    const forged = [...entries, { key: renamed(row.key), value: row.value }, { key: renamed(list.key), value: list.value }].sort((a, b) =>
+      Buffer.compare(a.key, b.key),
+    );
+    let reads = 0;
+    const blobFile = async (path: string) => {
+      const source = sources.find((candidate) => candidate.path === BLOBS + path);
+      reads++;
+      return source === undefined ? undefined : bytesOf(source);
+    };
+    const honest = await objectStoreRows(entries, "CherryStudio", ["message_blocks"], async () => undefined);
+    const read = await objectStoreRows(forged, "CherryStudio", ["message_blocks"], blobFile);
+    expect(reads).toBe(1);
+    expect(read.unreadable).toBe(1);
+    expect(read.rows.get("message_blocks")).toHaveLength((honest.rows.get("message_blocks")?.length ?? 0) + 1);
+  });
+
+  it("a blob file inflating past 1 GB (a zip entry's size, as it says it) is not read: its row is unreadable", async () => {
+    let opened = false;
+    const sources = (await zipSources(zip)).map((source) =>
+      source.path.startsWith(BLOBS)
+        ? {
+            ...source,
+            size: 2 * 1024 ** 3,
+            open: () => {
+              opened = true;
+              return source.open();
+            },
+          }
+        : source,
+    );
+    const { skipped } = await withDirectBackups(sources);
+    expect(opened).toBe(false);
+    expect(skipped.find((skip) => skip.reason.startsWith("database rows that could not be read"))?.count).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+// Messages crafted so that a lazy regex scanning for a closing tag rescans the rest of the text from
+// every opening tag: quadratic, hours on megabytes, holding `mnemo serve`'s import. Each is read as
+// it would be, at once (these fail on the old patterns by the test's time limit, not by a timing asserted).
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
+import { replaceTagBlocks } from "../../src/text/tag-blocks.js";
+import { tempDir } from "../temp-dirs.js";
+import { collect, fixtures, recordContext } from "./collect.js";
+
+/** A copy of a fixture folder with `edit` applied to one of its files. */
+async function editedCopy(folder: string, file: string, edit: (text: string) => string): Promise<string> {
+  const copy = join(tempDir("mnemo-hostile-text-"), "copy");
+  await cp(folder, copy, { recursive: true });
+  await writeFile(join(copy, file), edit(await readFile(join(copy, file), "utf8")));
+  return join(copy, file);
+}
+
+function openWebUiAnswer(content: string): string | undefined {
+  const chat = {
+    history: {
+      currentId: "a",
+      messages: { q: { id: "q", role: "user", content: "hi" }, a: { id: "a", parentId: "q", role: "assistant", content } },
+    },
+  };
+  const row = { id: "c", user_id: "u", title: "t", chat: JSON.stringify(chat), created_at: 1738310000 };
+  return openWebUiConversation({ openWebUiRow: row, owner: undefined }, recordContext("webui.db"))?.conversation.messages[1]?.content;
+}
+
+describe("hostile message text", () => {
+  it("Open WebUI: an answer of 200,000 unclosed <details> tags (3.6 MB) is kept as written", () => {
+    const content = `${'<details type="reasoning">'.repeat(200_000)}The answer.`;
+    expect(openWebUiAnswer(content)).toBe(content);
+  });
+
+  it("Open WebUI: a code interpreter block of 300,000 unclosed <summary> tags keeps its code", () => {
+    const inside = "<summary>".repeat(300_000);
+    expect(openWebUiAnswer(`<details type="code_interpreter" done="true">${inside}</details>\n\nThe answer.`)).toBe(
+      `${inside}\n\nThe answer.`,
+    );
+  });
+
+  it("Open WebUI: reasoning and tool blocks still go, the interpreter's code stays, as before", () => {
+    const answer = openWebUiAnswer(
+      '<details type="reasoning" done="true"><summary>Thought</summary>hmm</details>\n\nIntro <details type="code_interpreter"><summary>Ran</summary>print(1)</details>  then <details type="tool_calls" result="&quot;x&quot;">r</details>end',
+    );
+    expect(answer).toBe("Intro print(1)\n\nthen end");
+  });
+
+  it("replaceTagBlocks matches what the lazy pattern did on ordinary text", () => {
+    const text = 'a<file name="x">1</file> b <file name="y">2<file name="z">3</file></file> <file name="w">open';
+    const lazy = text.replace(/<file name="([^"]*)">[\s\S]*?<\/file>/g, (_, name: string) => `[${name}]`);
+    expect(replaceTagBlocks(text, "<file", /<file name="([^"]*)">/y, "</file>", ([, name]) => `[${name}]`)).toBe(lazy);
+  });
+
+  it("Kimi Code: a shell command part of 300,000 unclosed <bash-input> tags is no command; a media tag of 160,000 path attributes and no end is text", async () => {
+    const session = join(fixtures, "kimi-code", "sessions", "wd_tidepool_66fa9b73f26c", "ses_lagoon7q2m");
+    const media = `<image ${'path=\\"\\" '.repeat(160_000)}`;
+    const wire = await editedCopy(session, join("agents", "main", "wire.jsonl"), (text) =>
+      text
+        .replace(/<bash-input>[^"]*<\/bash-input>/, "<bash-input>".repeat(300_000))
+        .replaceAll('<image path=\\"/home/mei/.kimi-code/media/a1.png\\"></image>', media),
+    );
+    const [read] = await collect(wire);
+    const contents = read?.conversation.messages.map((message) => message.content) ?? [];
+    expect(contents.some((content) => content.startsWith("! "))).toBe(false);
+    expect(contents[0]).toContain('<image path="" path=""');
+  });
+
+  it("Pi: a prompt of 300,000 unclosed <file> tags is kept as typed", async () => {
+    const folder = join(fixtures, "pi", "sessions", "--home-ana-bread--");
+    const [name] = await readdir(folder);
+    const tags = '<file name=\\"a\\">'.repeat(300_000);
+    const file = await editedCopy(folder, name!, (text) => text.replace("Why is this dough so slack", `${tags}Why is this dough so slack`));
+    const [read] = await collect(file);
+    expect(read?.conversation.messages[0]?.content).toContain('<file name="a"><file name="a">');
+  });
+});
