@@ -25,12 +25,83 @@ export function joinPieces(pieces: readonly (string | undefined)[]): string {
     .join("\n\n");
 }
 
-/** A markdown or HTML image whose bytes are in the text (`data:` URLs: a generated image, a paste). */
-const INLINE_IMAGE = /!\[[^\]\n]*\]\(\s*data:[^)]*\)|<img\b[^>]*?\bsrc\s*=\s*["']data:[^"']*["'][^>]*>/gi;
-
-/** The text with each image written into it as `[image]`: base64 is no text to search, and one image is megabytes. */
+/**
+ * The text with each image whose bytes are in it (`data:` URLs: a generated image, a paste) written
+ * as `[image]`: base64 is no text to search, and one image is megabytes. A Markdown image
+ * (`![alt](data:…)`) or an HTML one (`<img … src="data:…" …>`), found from each `data:` with a look
+ * back and a search ahead, so a text of thousands of unclosed `<img` or `![` costs one pass, where a
+ * regex tried from each of them scanned the rest of the text again (40,000 tags, 200 KB: 2.6 s).
+ */
 function withoutInlineImages(text: string): string {
-  return text.includes("data:") ? text.replace(INLINE_IMAGE, "[image]") : text;
+  const next = nextFinder(text);
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf("data:"); at !== -1; ) {
+    const image = markdownImageAt(text, at, from, next) ?? htmlImageAt(text, at, from, next);
+    if (image === undefined) {
+      at = text.indexOf("data:", at + 5);
+      continue;
+    }
+    out += `${text.slice(from, image.start)}[image]`;
+    from = image.end;
+    at = text.indexOf("data:", from);
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** The index of a character at or after a position, remembered: a character the text no longer holds is not looked for again. */
+type Next = (char: string, at: number) => number;
+
+function nextFinder(text: string): Next {
+  const known = new Map<string, { from: number; found: number }>();
+  return (char, at) => {
+    const last = known.get(char);
+    if (last !== undefined && at >= last.from && (last.found === -1 || at <= last.found)) return last.found;
+    const found = text.indexOf(char, at);
+    known.set(char, { from: at, found });
+    return found;
+  };
+}
+
+/** The most a Markdown image's alt text, or an <img> tag before its src, is looked back through. */
+const MAX_LOOK_BACK = 1000;
+
+/** The last `char` before `before`, not past `stop` and at most MAX_LOOK_BACK back, nor past a character of `barriers`. */
+function lastBefore(text: string, char: string, before: number, stop: number, barriers: string): number {
+  for (let i = before - 1; i >= Math.max(stop, before - MAX_LOOK_BACK); i--) {
+    if (text[i] === char) return i;
+    if (barriers.includes(text[i]!)) return -1;
+  }
+  return -1;
+}
+
+/** `![alt](data:…)` around the `data:` at `at` (alt on one line, without `]`), not before `from`. */
+function markdownImageAt(text: string, at: number, from: number, next: Next): Span | undefined {
+  let open = at - 1;
+  while (open > from && at - open < MAX_LOOK_BACK && /\s/.test(text[open]!)) open--;
+  if (text[open] !== "(" || text[open - 1] !== "]") return undefined;
+  const bracket = lastBefore(text, "[", open - 1, from + 1, "]\n");
+  if (bracket === -1 || text[bracket - 1] !== "!") return undefined;
+  const close = next(")", at);
+  return close === -1 ? undefined : { start: bracket - 1, end: close + 1 };
+}
+
+/** `<img … src="data:…" …>` around the `data:` at `at`, not before `from`. */
+function htmlImageAt(text: string, at: number, from: number, next: Next): Span | undefined {
+  const quote = text[at - 1];
+  if ((quote !== '"' && quote !== "'") || !/\bsrc\s*=\s*$/i.test(text.slice(Math.max(from, at - 41), at - 1))) return undefined;
+  const tag = lastBefore(text, "<", at, from, ">");
+  if (tag === -1 || !/^<img\b/i.test(text.slice(tag, tag + 5))) return undefined;
+  const ends = [next('"', at), next("'", at)].filter((end) => end !== -1);
+  const urlEnd = Math.min(...ends);
+  if (ends.length === 0 || text[urlEnd] !== quote) return undefined;
+  const end = next(">", urlEnd + 1);
+  return end === -1 ? undefined : { start: tag, end: end + 1 };
 }
 
 /** A reasoning block a model writes at the start of its answer, which apps show folded: the model's thinking, left out. */

@@ -5,6 +5,7 @@ import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
+import { joinPieces } from "../../src/importers/placeholders.js";
 import { replaceTagBlocks } from "../../src/text/tag-blocks.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, fixtures, recordContext } from "./collect.js";
@@ -75,5 +76,22 @@ describe("hostile message text", () => {
     const file = await editedCopy(folder, name!, (text) => text.replace("Why is this dough so slack", `${tags}Why is this dough so slack`));
     const [read] = await collect(file);
     expect(read?.conversation.messages[0]?.content).toContain('<file name="a"><file name="a">');
+  });
+});
+
+describe("images written into a message's text", () => {
+  const png = `data:image/png;base64,${"iVBORw0KGgo".repeat(20)}`;
+
+  it("are [image], Markdown's and HTML's, wherever they stand", () => {
+    expect(joinPieces([`Here ![a chart](${png}) and <img alt="x" src="${png}" width=3> done`])).toBe("Here [image] and [image] done");
+    expect(joinPieces([`![](  ${png})`, `<IMG SRC='${png}'>`])).toBe("[image]\n\n[image]");
+    // Not images: a data: URL as a link, an alt text over two lines, an <img> whose src is a web address.
+    for (const text of [`[a link](${png})`, `![two\nlines](${png})`, `<img src="https://example.org/a.png"> data: text`])
+      expect(joinPieces([text])).toBe(text);
+  });
+
+  it("400,000 unclosed <img and ![ before a data: (3.6 MB) are kept as written, in one pass", () => {
+    const text = `${'<img src="x" '.repeat(200_000)}${"![a](".repeat(200_000)} data: and no end`;
+    expect(joinPieces([text])).toBe(text);
   });
 });
