@@ -114,6 +114,11 @@ export interface Importer {
    */
   companionFiles?: readonly string[] | ((name: string) => readonly string[]);
   /**
+   * A binary file of this format, read as the JSON record its converter takes (GPT4All's chats, Qt's
+   * binary stream): `starts` tells it by its first bytes; `asJson` is loaded only when one is met.
+   */
+  binary?: { starts(head: Buffer): boolean; asJson(source: ByteSource): Promise<ByteSource> };
+  /**
    * Files this format keeps in another app's layout, read into the files its converter reads before
    * a folder or zip is planned (Cherry Studio's backups since March 2026: Chromium's storage folders
    * into its data.json): `marks` is a path of that layout; `read` is loaded only when one is met.

@@ -4,7 +4,7 @@
 // UTF-8), so that the readers repair it to U+FFFD and report it as they do bad UTF-8.
 import { Transform, pipeline, type Readable, type TransformCallback } from "node:stream";
 import type { ByteSource, TextEncoding } from "./source.js";
-import { startsAsGpt4allChat } from "./gpt4all/magic.js";
+import { IMPORTERS } from "./registry.js";
 
 /** How much of the file's start tells its encoding. */
 const SNIFF_BYTES = 1024;
@@ -16,8 +16,9 @@ const SNIFF_BYTES = 1024;
  */
 export async function asUtf8(source: ByteSource): Promise<ByteSource> {
   const head = await headOf(source);
-  // GPT4All's chats are Qt's binary stream (its texts UTF-16): read into the JSON record its importer reads.
-  if (startsAsGpt4allChat(head)) return (await import("./gpt4all/chat-file.js")).chatFileAsJson(source);
+  // A binary format (GPT4All's Qt stream, its texts UTF-16) is read into the JSON record its importer reads.
+  const binary = IMPORTERS.find((importer) => importer.binary?.starts(head))?.binary;
+  if (binary !== undefined) return binary.asJson(source);
   const encoding = utf16Of(head);
   if (encoding === undefined) return source;
   const open = async () => transcoded(await source.open(), encoding);

@@ -1,8 +1,9 @@
 // GPT4All's chats (nomic-ai/gpt4all, the desktop app): a file each, `gpt4all-<chat id>.chat`, in its
 // data folder (its models folder, MySettings::modelPath: QStandardPaths' AppLocalDataLocation,
 // "nomic.ai/GPT4All", unless moved in its settings), written with Qt's QDataStream (chat-file.ts),
-// read as a JSON record (utf16.ts asUtf8) into conversations (conversation.ts).
+// read as a JSON record (Importer.binary, met by utf16.ts asUtf8) into conversations (conversation.ts).
 import { loaded, perRecord, type Importer } from "../importer.js";
+import { startsAsGpt4allChat } from "./magic.js";
 
 export const gpt4all: Importer = {
   id: "gpt4all",
@@ -18,6 +19,7 @@ export const gpt4all: Importer = {
     { appData: "nomic.ai/GPT4All", only: "darwin" },
     { home: "AppData/Local/nomic.ai/GPT4All", only: "win32" },
   ],
+  binary: { starts: startsAsGpt4allChat, asJson: async (source) => (await import("./chat-file.js")).chatFileAsJson(source) },
   detect: (sample) => (sample.keys.has("gpt4allChat") ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./conversation.js")).gpt4allConversation)),
 };
