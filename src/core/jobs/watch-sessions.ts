@@ -53,8 +53,8 @@ const MAX_DEPTH = 6;
 const MAX_FILES = 100_000;
 /**
  * A database is imported again at most once per this long per MB of it (and its -wal): a re-import
- * loads it whole, and one of a generated 100 MB opencode.db whose chats were all stored took 2.3 s of
- * a core in the watcher (src/README.md), so watching costs at most ~5% of a core, however often the app writes.
+ * loads it whole, so this bounds what watching costs however often the app writes (the measurement
+ * is in src/README.md, "A database an app writes its chats into is watched").
  */
 const DATABASE_MS_PER_MB = 500;
 
