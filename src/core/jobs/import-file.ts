@@ -142,6 +142,25 @@ export async function importExports(
  */
 const countedAs = new WeakMap<ImportSummary, Map<string, IngestResponse["change"]>>();
 
+/** What a conversation met more than once in one import (read from two files, say) did over all of them. */
+const STRONGER: readonly IngestResponse["change"][] = ["unchanged", "updated", "new"];
+
+/**
+ * Counts a stored conversation once per import: met again (Amazon Q's database and Kiro CLI's copy
+ * of it), it stays one conversation, counted by what it did over the whole import (new, then found
+ * again unchanged, is new), as the store holds it once.
+ */
+function countOnce(summary: ImportSummary, conversationId: string, change: IngestResponse["change"]): void {
+  const counted = countedAs.get(summary) ?? new Map<string, IngestResponse["change"]>();
+  countedAs.set(summary, counted);
+  const before = counted.get(conversationId);
+  if (before === undefined) summary.conversationIds.push(conversationId);
+  else summary[before]--;
+  const now = before !== undefined && STRONGER.indexOf(before) > STRONGER.indexOf(change) ? before : change;
+  summary[now]++;
+  counted.set(conversationId, now);
+}
+
 /** A summary of nothing imported yet. */
 export function emptySummary(dryRun: boolean, comparedWithStore: boolean): ImportSummary {
   return {
@@ -198,9 +217,7 @@ async function importFile(
         summary.problems.push({ file: path, conversation: sent[index]!.conversation.title, reason: result.message });
         return;
       }
-      summary[result.change]++;
-      summary.conversationIds.push(result.conversationId);
-      countedAs.set(summary, (countedAs.get(summary) ?? new Map()).set(result.conversationId, result.change));
+      countOnce(summary, result.conversationId, result.change);
       if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
     });
   };
