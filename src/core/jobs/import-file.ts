@@ -9,6 +9,7 @@ import {
 } from "../../importers/index.js";
 import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
+import { FORMER_PLATFORMS } from "../../schemas/platform.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
@@ -240,8 +241,10 @@ async function importFile(
       summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
     }
     const { format } = reader;
+    const platforms = new Set<string>();
     for await (const conversation of reader.conversations()) {
       file.conversations++;
+      if (!platforms.has(conversation.platform ?? "")) storedFormats(file, reader.formats, platforms.add(conversation.platform ?? ""));
       const upload = checkedUpload(conversation, path, summary);
       if (upload === undefined) continue;
       countLanguage(languages, upload);
@@ -267,6 +270,19 @@ async function importFile(
     summary.skipped.push(...(reader?.skipped() ?? []));
     summary.repaired.push(...(reader?.repaired() ?? []));
   }
+}
+
+/**
+ * The file's formats as its conversations are stored: a format read for a newer platform too (Qwen
+ * Code's sessions of 2025 are Gemini CLI's files, Roo Code's tasks Cline's: FORMER_PLATFORMS) is
+ * named as that platform, and as itself only when some of its conversations are its own.
+ */
+function storedFormats(file: ImportSummary["files"][number], read: readonly ExportFormat[], platforms: ReadonlySet<string>): void {
+  file.formats = read.flatMap((format) => {
+    const newer = [...platforms].filter((platform) => FORMER_PLATFORMS[platform] === format);
+    return newer.length === 0 || platforms.has(format) ? [format, ...newer] : newer;
+  });
+  file.format = file.formats[0] ?? null;
 }
 
 /** The conversation as the store takes it; undefined when it is not, counted as failed with the reason. */
