@@ -137,7 +137,7 @@ export async function importExports(
 }
 
 /**
- * How each stored conversation was counted (new, updated or unchanged), for waitForProcessing: one
+ * How each conversation was counted (new, updated or unchanged; a dry run's by its id in the export), for waitForProcessing: one
  * that the index worker then rejects or fails is counted there instead, not in both. Kept beside
  * the summary, not in it, since the summary's shape is the API's.
  */
@@ -152,14 +152,24 @@ const STRONGER: readonly IngestResponse["change"][] = ["unchanged", "updated", "
  * again unchanged, is new), as the store holds it once.
  */
 function countOnce(summary: ImportSummary, conversationId: string, change: IngestResponse["change"]): void {
+  if (countedOnce(summary, conversationId, change)) summary.conversationIds.push(conversationId);
+}
+
+/** The same for a dry run, which stores nothing: the conversation known by its platform and its id in the export. */
+function countPreviewOnce(summary: ImportSummary, upload: UploadConversation, change: IngestResponse["change"]): void {
+  countedOnce(summary, `upload\u0000${upload.platform ?? ""}\u0000${upload.conversation.id}`, change);
+}
+
+/** Counts the change under `key`, folded into what was counted there before; true the first time. */
+function countedOnce(summary: ImportSummary, key: string, change: IngestResponse["change"]): boolean {
   const counted = countedAs.get(summary) ?? new Map<string, IngestResponse["change"]>();
   countedAs.set(summary, counted);
-  const before = counted.get(conversationId);
-  if (before === undefined) summary.conversationIds.push(conversationId);
-  else summary[before]--;
+  const before = counted.get(key);
+  if (before !== undefined) summary[before]--;
   const now = before !== undefined && STRONGER.indexOf(before) > STRONGER.indexOf(change) ? before : change;
   summary[now]++;
-  counted.set(conversationId, now);
+  counted.set(key, now);
+  return before === undefined;
 }
 
 /** A summary of nothing imported yet. */
@@ -208,7 +218,7 @@ async function importFile(
       const changes = service
         ? ((await service.conversations.previewUploads?.(sent)) ?? [])
         : sent.map((): IngestResponse["change"] => "new");
-      for (const change of changes) summary[change]++;
+      changes.forEach((change, index) => countPreviewOnce(summary, sent[index]!, change));
       return;
     }
     const results = await uploadSettled(service, sent);
