@@ -138,9 +138,12 @@ export async function planContainer(
   containerLabel: string,
   unreadablePaths: DirectoryListing["unreadable"] = [],
 ): Promise<ExportPlan> {
-  const { sources, skipped: storageSkips } = await withAppStorage(given);
+  const { sources, skipped: storageSkips, unreadable: storageUnreadable } = await withAppStorage(given);
   // A folder may hold chats (a session's folder); a file, if its name is of a file some format reads.
-  const unreadable = unreadablePaths.filter(({ path, folder }) => folder || readable(path)).map(({ problem }) => problem);
+  const unreadable = [
+    ...storageUnreadable,
+    ...unreadablePaths.filter(({ path, folder }) => folder || readable(path)).map(({ problem }) => problem),
+  ];
   const candidates = await utf8Sources(sources.filter((source) => !isJunkPath(source.path) && readable(source.path)));
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
@@ -175,16 +178,18 @@ export async function planContainer(
 }
 
 /** Files kept in another app's layout (Importer.foreignLayout: Cherry Studio's Chromium folders), read into their format's files in their place. */
-async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }> {
+async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[]; unreadable: AppError[] }> {
   let sources = given;
   const skipped: SkippedCount[] = [];
+  const unreadable: AppError[] = [];
   for (const foreignLayout of foreignLayouts()) {
     if (!sources.some((source) => foreignLayout.marks.test(source.path))) continue;
     const read = await foreignLayout.read(sources);
     sources = read.sources;
     skipped.push(...read.skipped);
+    unreadable.push(...(read.unreadable ?? []));
   }
-  return { sources, skipped };
+  return { sources, skipped, unreadable };
 }
 
 /**

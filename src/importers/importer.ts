@@ -2,6 +2,7 @@
 // detection, its converter, its name and the words about it). registry.ts lists them; every list of
 // formats a user reads (help, errors, the web app, MCP, the README) is generated from that list
 // (words.ts). src/README.md, "How to add an importer", shows the steps.
+import type { AppError } from "../shared/errors.js";
 import type { UploadConversation } from "../schemas/chat-history.js";
 import { unreadableRecord } from "./record-errors.js";
 import type { DatabaseReader } from "./sqlite.js";
@@ -129,7 +130,8 @@ export interface Importer {
   foreignLayout?: {
     marks: RegExp;
     folders?: readonly string[];
-    read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[] }>;
+    /** `unreadable`: a backup of its app whose data could not be read at all (said, not taken for "no export"). */
+    read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[]; unreadable?: AppError[] }>;
   };
   /**
    * For a format kept in a SQLite database (Cursor's state.vscdb, OpenCode's opencode.db): reads the

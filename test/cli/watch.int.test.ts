@@ -440,6 +440,8 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
   // Roo Code's, known by its extension's folder.
   const rooTask = path.join("rooveterinaryinc.roo-cline", "tasks", "3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c");
   fs.cpSync(path.join(EXPORTS, "cline", rooTask), path.join(watched, rooTask), { recursive: true });
+  // Qwen Code's session of 2025, Gemini CLI's file, known by its answers (typed qwen).
+  fs.cpSync(path.join(EXPORTS, "qwen-code", "tmp"), path.join(watched, "qwen-tmp"), { recursive: true });
   // Cline's SDK sessions (~/.cline/data/sessions): a session's .messages.json beside its manifest and a subagent's file.
   fs.cpSync(path.join(EXPORTS, "cline", "sessions"), path.join(watched, "cline-sessions"), { recursive: true });
   // And Aider's history, a Markdown file by its one name in a repository, appended to as sessions go on.
@@ -470,8 +472,9 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
         expect(watch.log()).toMatch(/From .*1748001234567\/ui_messages\.json \(cline\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(/From .*\/1784200000000_k3xq9\.messages\.json \(cline\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(
-          /From .*3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c\/ui_messages\.json \(cline\): Imported 1 new conversation$/m,
+          /From .*3f2b8c1e-6a4d-4e9b-9c7a-1d2e3f4a5b6c\/ui_messages\.json \(roo-code\): Imported 1 new conversation$/m,
         );
+        expect(watch.log()).toMatch(/From .*chats\/session-2025-10-20T08-30-4f2d9c1e\.json \(qwen-code\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(/From .*\/1784094124598_rruoq\.messages\.json \(cline\): Imported 1 new conversation$/m);
         expect(watch.log()).toMatch(/From .*tideapp\/\.aider\.chat\.history\.md \(aider\): Imported 2 new conversations$/m);
       },

@@ -56,6 +56,25 @@ describe("mnemo import of Amazon Q Developer CLI's and Kiro CLI's chats", () => 
     expect(found.stdout).toContain("its ferries count as zone 2 crossings");
   });
 
+  it("a chat in both Amazon Q's database and Kiro CLI's copy of it is counted once, on the first import and again", async () => {
+    const home = tempDir("mnemo-amazon-q-home-");
+    const data = join(home, ".local", "share");
+    cpSync(join(fixtures, "amazon-q", "amazon-q"), join(data, "amazon-q"), { recursive: true });
+    cpSync(join(fixtures, "amazon-q", "kiro-cli"), join(data, "kiro-cli"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, XDG_DATA_HOME: data });
+    const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    const first = await runCli(["--json", "import", "--apps"], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const counts = JSON.parse(first.stdout) as { new: number; updated: number; unchanged: number };
+    const listed = await runCli(["chats", "list", "--json"], { env });
+    const stored = (JSON.parse(listed.stdout) as { items: unknown[] }).items.length;
+    expect(counts).toMatchObject({ new: stored, updated: 0, unchanged: 0 });
+    expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: stored, updated: 0, unchanged: 0 });
+    const again = await runCli(["import", "--apps"], { env });
+    expect(again.stderr).toContain(`Nothing new: all ${stored} conversations were already imported`);
+  });
+
   it("a chat of the old table, without times, is not updated by a write elsewhere in the database (its `state`)", async () => {
     const database = join(tempDir("mnemo-amazon-q-"), "data.sqlite3");
     copyFileSync(join(fixtures, "amazon-q", "amazon-q", "data.sqlite3"), database);

@@ -103,6 +103,17 @@ describe("Cherry Studio's direct backup (its IndexedDB and Local Storage folders
     });
   });
 
+  it("a backup whose database is damaged beyond reading says so, not that it is no chat export", async () => {
+    const folder = await unzipped();
+    for (const name of await readdir(join(folder, DATABASE))) {
+      const file = join(folder, DATABASE, name);
+      await writeFile(file, Buffer.alloc((await readFile(file)).length, 0xa5));
+    }
+    await expect(collect(folder)).rejects.toThrow(
+      /IndexedDB: the Cherry Studio backup's database could not be read \(it is damaged beyond reading\)$/,
+    );
+  });
+
   it("without Local Storage, topics are named by their first prompt", async () => {
     const folder = await unzipped();
     await rm(join(folder, "Local Storage"), { recursive: true });

@@ -1,6 +1,7 @@
 import { mkdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importExports } from "../../src/core/jobs/import-file.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
@@ -257,6 +258,14 @@ describe("Qwen Code's sessions of 2025, Gemini CLI's files", () => {
       ],
       ["human", "Add a test for it."],
       ["assistant", "Added test_merged_stops_are_unique in tests/test_stops.py."],
+    ]);
+  });
+
+  it("~/.qwen/tmp is reported as the format it is stored as, Qwen Code's, not Gemini CLI's it is read as", async () => {
+    const summary = await importExports(undefined, [qwenTmp, join(fixtures, "gemini-cli", "tmp")], { dryRun: true });
+    expect(summary.files.map((file) => [file.format, file.formats])).toEqual([
+      ["qwen-code", ["qwen-code"]],
+      ["gemini-cli", ["gemini-cli"]],
     ]);
   });
 

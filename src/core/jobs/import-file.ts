@@ -9,6 +9,7 @@ import {
 } from "../../importers/index.js";
 import { UploadConversation, type IngestResponse, type QueueStatus } from "../../schemas/chat-history.js";
 import { formatPath } from "../../schemas/parse.js";
+import { FORMER_PLATFORMS } from "../../schemas/platform.js";
 import { AppError, isAppError } from "../../shared/errors.js";
 import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
@@ -136,11 +137,40 @@ export async function importExports(
 }
 
 /**
- * How each stored conversation was counted (new, updated or unchanged), for waitForProcessing: one
+ * How each conversation was counted (new, updated or unchanged; a dry run's by its id in the export), for waitForProcessing: one
  * that the index worker then rejects or fails is counted there instead, not in both. Kept beside
  * the summary, not in it, since the summary's shape is the API's.
  */
 const countedAs = new WeakMap<ImportSummary, Map<string, IngestResponse["change"]>>();
+
+/** What a conversation met more than once in one import (read from two files, say) did over all of them. */
+const STRONGER: readonly IngestResponse["change"][] = ["unchanged", "updated", "new"];
+
+/**
+ * Counts a stored conversation once per import: met again (Amazon Q's database and Kiro CLI's copy
+ * of it), it stays one conversation, counted by what it did over the whole import (new, then found
+ * again unchanged, is new), as the store holds it once.
+ */
+function countOnce(summary: ImportSummary, conversationId: string, change: IngestResponse["change"]): void {
+  if (countedOnce(summary, conversationId, change)) summary.conversationIds.push(conversationId);
+}
+
+/** The same for a dry run, which stores nothing: the conversation known by its platform and its id in the export. */
+function countPreviewOnce(summary: ImportSummary, upload: UploadConversation, change: IngestResponse["change"]): void {
+  countedOnce(summary, `upload\u0000${upload.platform ?? ""}\u0000${upload.conversation.id}`, change);
+}
+
+/** Counts the change under `key`, folded into what was counted there before; true the first time. */
+function countedOnce(summary: ImportSummary, key: string, change: IngestResponse["change"]): boolean {
+  const counted = countedAs.get(summary) ?? new Map<string, IngestResponse["change"]>();
+  countedAs.set(summary, counted);
+  const before = counted.get(key);
+  if (before !== undefined) summary[before]--;
+  const now = before !== undefined && STRONGER.indexOf(before) > STRONGER.indexOf(change) ? before : change;
+  summary[now]++;
+  counted.set(key, now);
+  return before === undefined;
+}
 
 /** A summary of nothing imported yet. */
 export function emptySummary(dryRun: boolean, comparedWithStore: boolean): ImportSummary {
@@ -188,7 +218,7 @@ async function importFile(
       const changes = service
         ? ((await service.conversations.previewUploads?.(sent)) ?? [])
         : sent.map((): IngestResponse["change"] => "new");
-      for (const change of changes) summary[change]++;
+      changes.forEach((change, index) => countPreviewOnce(summary, sent[index]!, change));
       return;
     }
     const results = await uploadSettled(service, sent);
@@ -198,9 +228,7 @@ async function importFile(
         summary.problems.push({ file: path, conversation: sent[index]!.conversation.title, reason: result.message });
         return;
       }
-      summary[result.change]++;
-      summary.conversationIds.push(result.conversationId);
-      countedAs.set(summary, (countedAs.get(summary) ?? new Map()).set(result.conversationId, result.change));
+      countOnce(summary, result.conversationId, result.change);
       if (!summary.importIds.includes(result.importId)) summary.importIds.push(result.importId);
     });
   };
@@ -223,8 +251,10 @@ async function importFile(
       summary.problems.push({ file: path, reason: problem.message, suggestion: problem.suggestion });
     }
     const { format } = reader;
+    const platforms = new Set<string>();
     for await (const conversation of reader.conversations()) {
       file.conversations++;
+      if (!platforms.has(conversation.platform ?? "")) storedFormats(file, reader.formats, platforms.add(conversation.platform ?? ""));
       const upload = checkedUpload(conversation, path, summary);
       if (upload === undefined) continue;
       countLanguage(languages, upload);
@@ -250,6 +280,19 @@ async function importFile(
     summary.skipped.push(...(reader?.skipped() ?? []));
     summary.repaired.push(...(reader?.repaired() ?? []));
   }
+}
+
+/**
+ * The file's formats as its conversations are stored: a format read for a newer platform too (Qwen
+ * Code's sessions of 2025 are Gemini CLI's files, Roo Code's tasks Cline's: FORMER_PLATFORMS) is
+ * named as that platform, and as itself only when some of its conversations are its own.
+ */
+function storedFormats(file: ImportSummary["files"][number], read: readonly ExportFormat[], platforms: ReadonlySet<string>): void {
+  file.formats = read.flatMap((format) => {
+    const newer = [...platforms].filter((platform) => FORMER_PLATFORMS[platform] === format);
+    return newer.length === 0 || platforms.has(format) ? [format, ...newer] : newer;
+  });
+  file.format = file.formats[0] ?? null;
 }
 
 /** The conversation as the store takes it; undefined when it is not, counted as failed with the reason. */

@@ -188,7 +188,7 @@ async function importSession(
     // A file of a session-log format that holds no chat (Cline's api_conversation_history.json beside its
     // ui_messages.json) is left alone silently, as the exports' watcher leaves files that are no export.
     else if (conversationsRead(summary.files) > 0 || summary.problems.length > 0)
-      options.log.notice(`From ${file} (${format}): ${conversationsOutcome(summary)}`);
+      options.log.notice(`From ${file} (${summary.files[0]?.format ?? format}): ${conversationsOutcome(summary)}`);
     stored = summary.conversationIds;
     whole = summary.failed + summary.rejected === 0 && stored.length > 0;
     for (const [other, its] of readToo) await options.record(other, its, undefined);

@@ -12,6 +12,7 @@
 // page's database (`CherryStudio` in `file__0.indexeddb.leveldb`), and read as the app may be writing it:
 // the files the MANIFEST names live, read as they are on disk then (leveldb.ts liveFiles).
 import { Readable } from "node:stream";
+import { AppError } from "../../shared/errors.js";
 import type { ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
@@ -30,6 +31,8 @@ export interface DirectBackups {
   /** The sources with each backup's storage folders replaced by one data.json-shaped source. */
   sources: ByteSource[];
   skipped: SkippedCount[];
+  /** Each backup whose database could not be read at all. */
+  unreadable: AppError[];
 }
 
 /**
@@ -41,6 +44,7 @@ export async function withDirectBackups(sources: readonly ByteSource[]): Promise
   const roots = new Set(sources.map((source) => DIRECT_BACKUP_FILE.exec(source.path)?.[1]).filter((root) => root !== undefined));
   let rest = [...sources];
   const skipped: SkippedCount[] = [];
+  const unreadable: AppError[] = [];
   for (const root of roots) {
     const metadata = rest.find((source) => source.path === `${root}metadata.json`);
     if (metadata !== undefined && !(await isCherryStudios(metadata))) continue;
@@ -51,8 +55,18 @@ export async function withDirectBackups(sources: readonly ByteSource[]): Promise
     const storage = [`${root}IndexedDB/`, `${root}Local Storage/`, `${root}metadata.json`];
     rest = rest.filter((source) => !storage.some((path) => source.path.startsWith(path)));
     if (read.source !== undefined) rest.unshift(read.source);
+    else unreadable.push(unreadableBackup(read.label, read.skipped.length > 0));
   }
-  return { sources: rest, skipped };
+  return { sources: rest, skipped, unreadable };
+}
+
+/** A backup whose database could not be read: said so, not "not a supported chat export" as if it were another file. */
+function unreadableBackup(label: string, damaged: boolean): AppError {
+  const why = damaged ? "it is damaged beyond reading" : "Cherry Studio's database is not in it";
+  return new AppError("invalid_input", `${label}: the Cherry Studio backup's database could not be read (${why})`, {
+    suggestion:
+      "Make a new backup in Cherry Studio (Settings → Data Settings → Backup) and import that, or pass the app's data folder itself (mnemo import --apps finds it).",
+  });
 }
 
 async function isCherryStudios(metadata: ByteSource): Promise<boolean> {
@@ -70,7 +84,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
   const label = storageLabel(metadata, database[0]);
   // The app's own folder is known by its page's database: file://, as WindowService.ts loads it.
   const found = await databaseRows(sources, root, metadata === undefined ? APP_PAGE_DATABASE : undefined);
-  if (found.rows === undefined) return { source: undefined, skipped: damage(label, found.damaged, 0) };
+  if (found.rows === undefined) return { label, source: undefined, skipped: damage(label, found.damaged, 0) };
   const state = await reduxState(sources, root);
   const { pieces, unwritable } = dataJson(found.rows, state);
   const size = pieces.reduce((total, piece) => total + piece.length, 0);
@@ -82,7 +96,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
     mtime,
     open: async () => Readable.from(pieces, { objectMode: false }),
   };
-  return { source, skipped: damage(label, found.damaged, found.unreadable + unwritable) };
+  return { label, source, skipped: damage(label, found.damaged, found.unreadable + unwritable) };
 }
 
 const APP_PAGE_DATABASE = "file__0.indexeddb.leveldb";
