@@ -83,7 +83,7 @@ export interface ImportSummary {
   languageHint?: string;
   /** Conversations over the 100,000-token limit, stored in parts (conversation-parts.ts). Not failures. */
   inParts: { file: string; conversation: string; parts: number }[];
-  /** Internal ids of every conversation this import stored. */
+  /** Internal ids of the conversations this import stored, in the files' order: one met twice is listed twice. */
   conversationIds: string[];
   /** The import records its conversations belong to, one per platform (`mnemo chats list --import-id`). */
   importIds: string[];
@@ -149,10 +149,12 @@ const STRONGER: readonly IngestResponse["change"][] = ["unchanged", "updated", "
 /**
  * Counts a stored conversation once per import: met again (Amazon Q's database and Kiro CLI's copy
  * of it), it stays one conversation, counted by what it did over the whole import (new, then found
- * again unchanged, is new), as the store holds it once.
+ * again unchanged, is new), as the store holds it once. Its id is listed at each meeting: the ids
+ * follow the files' conversations in order, which is how a caller tells each file's apart.
  */
 function countOnce(summary: ImportSummary, conversationId: string, change: IngestResponse["change"]): void {
-  if (countedOnce(summary, conversationId, change)) summary.conversationIds.push(conversationId);
+  countedOnce(summary, conversationId, change);
+  summary.conversationIds.push(conversationId);
 }
 
 /** The same for a dry run, which stores nothing: the conversation known by its platform and its id in the export. */
