@@ -9,8 +9,12 @@ const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const CHATGPT = path.join(EXPORTS, "chatgpt-export.zip");
 const CLAUDE = path.join(EXPORTS, "claude-export.zip");
 
-/** A file is imported once it has held for this long (`--settle`, 3 s by default): the tests wait for each import. */
-const SETTLE_SECONDS = 0.5;
+/**
+ * A file is imported once it has held for this long (`--settle`, 3 s by default): the tests wait for
+ * each import. 0.2 s, the tests' `--session-settle` too: the watcher then looks every 0.2 s (it looks at
+ * most every `--settle`), where 0.5 s cost ~35 s over the file; 0.1 is the least it takes.
+ */
+const SETTLE_SECONDS = 0.2;
 
 /** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
 function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []): { child: ChildProcess; log(): string } {
@@ -152,12 +156,12 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.copyFileSync(SESSION, file);
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const args = [BIN, "watch", "--settle", "0.5", "--session-settle", "0.5", projects];
+    const args = [BIN, "watch", "--settle", "0.2", "--session-settle", "0.2", projects];
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
     child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
     try {
-      // A session is imported once it has held still for half a second, seen twice: a few seconds each.
+      // A session is imported once it has held still for 0.2 s, seen twice: a few seconds each.
       await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
         timeout: 60_000,
         interval: 250,
@@ -206,9 +210,9 @@ describe("mnemo watch on a coding agent's sessions", () => {
       const { size, mtimeMs } = fs.statSync(file);
       expect(state().sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`);
     };
-    const { child, log } = startWatch(projects, env, ["--session-settle", "0.5"]);
+    const { child, log } = startWatch(projects, env, ["--session-settle", "0.2"]);
     try {
-      // Each is imported once it has held still for half a second, seen twice: a few seconds.
+      // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
       await vi.waitFor(() => expect(log()).toMatch(new RegExp(`^From ${projects}: 2 session files already up to date$`, "m")), {
         timeout: 60_000,
         interval: 250,
@@ -244,9 +248,9 @@ describe("mnemo watch on a coding agent's sessions", () => {
       `id: ${id}\ncwd: /home/rita\nname: Tamanho das pastas\nuser_named: true\n`,
     );
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessionState, env, ["--session-settle", "0.5"]);
+    const { child, log } = startWatch(sessionState, env, ["--session-settle", "0.2"]);
     try {
-      // Imported once it has held still for half a second, seen twice: a few seconds each.
+      // Imported once it has held still for 0.2 s, seen twice: a few seconds each.
       const imported = (how: string) => new RegExp(`From .*${id}.events\\.jsonl \\(copilot-cli\\): Imported 1 ${how} conversation$`, "m");
       await vi.waitFor(() => expect(log()).toMatch(imported("new")), { timeout: 60_000, interval: 250 });
       const prompt = {
@@ -274,7 +278,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.cpSync(path.join(EXPORTS, "kimi-cli", "sessions", "92a49af72d608970e86aec3cc07aecb9", id), folder, { recursive: true });
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.5"]);
+    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
     const state = () => {
       const file = path.join(store, "watch.json");
       return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
@@ -287,7 +291,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     };
     const imports = () => log().match(/^From .*\(kimi-cli\): .*$/gm) ?? [];
     try {
-      // Each file is imported once it has held still for half a second, seen twice: a few seconds each.
+      // Each file is imported once it has held still for 0.2 s, seen twice: a few seconds each.
       await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
       expect(imports()).toEqual([expect.stringMatching(/Imported 1 new conversation$/)]);
       const at = Date.now() / 1000;
@@ -316,7 +320,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
       fs.copyFileSync(path.join(EXPORTS, "kiro-cli", "sessions", "cli", name), path.join(sessions, name));
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.5"]);
+    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
     const state = () => {
       const file = path.join(store, "watch.json");
       return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
@@ -329,7 +333,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     };
     const imports = () => log().match(/^From .*\(kiro-cli\): .*$/gm) ?? [];
     try {
-      // Each file is imported once it has held still for half a second, seen twice: a few seconds each.
+      // Each file is imported once it has held still for 0.2 s, seen twice: a few seconds each.
       await vi.waitFor(bothKept, { timeout: 60_000, interval: 250 });
       expect(imports()).toEqual([expect.stringMatching(/Imported 1 new conversation$/)]);
       const turn = [
@@ -362,7 +366,7 @@ it("two folders watched at once keep each other's records in watch.json", async 
   fs.copyFileSync(session, path.join(projects, "bread", path.basename(session)));
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const args = [BIN, "watch", "--settle", "0.5", "--session-settle", "0.5", projects, downloads];
+  const args = [BIN, "watch", "--settle", "0.2", "--session-settle", "0.2", projects, downloads];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -405,7 +409,7 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   let service: ReturnType<typeof startWatch> | undefined;
   try {
     await vi.waitFor(() => expect(terminal.log()).toMatch(/Watching .* for chat exports/), { timeout: 30_000 });
-    service = startWatch(projects, env, ["--session-settle", "0.5"]);
+    service = startWatch(projects, env, ["--session-settle", "0.2"]);
     // Each import waits for its file to hold still, seen twice: seconds each.
     await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
       timeout: 60_000,
@@ -460,9 +464,9 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
     .find((file) => /session-.*\.json$/.test(file))!;
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+  const watch = startWatch(watched, env, ["--session-settle", "0.2"]);
   try {
-    // Each is imported once it has held still for half a second, seen twice: a few seconds.
+    // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
     await vi.waitFor(
       () => {
         expect(watch.log()).toMatch(/From .*chats\/session-2026-03-14T09-12-5f0c2a1e\.json \(gemini-cli\): Imported 1 new conversation$/m);
@@ -586,7 +590,7 @@ it.each(["embedded", "through the server on the store"] as const)(
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
     const served = mode === "embedded" ? undefined : await serveStore({ store });
-    const watch = startWatch(projects, env, ["--session-settle", "0.5"]);
+    const watch = startWatch(projects, env, ["--session-settle", "0.2"]);
     const list = async () =>
       (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
     try {
@@ -629,7 +633,7 @@ it("a resumed Claude Code session already there when watching begins is stored o
   writeResumed(session, project);
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(projects, env, ["--session-settle", "0.5"]);
+  const watch = startWatch(projects, env, ["--session-settle", "0.2"]);
   try {
     await vi.waitFor(
       () => {
@@ -678,9 +682,9 @@ describe("mnemo watch on the databases apps write their chats into", () => {
       path.join(watched, "anythingllm-desktop", "storage", "anythingllm.db"),
     );
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    let watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    let watch = startWatch(watched, env, ["--session-settle", "0.2"]);
     try {
-      // Each is imported once it has held still for half a second, seen twice: a few seconds.
+      // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
       await vi.waitFor(
         () => {
           expect(watch.log()).toMatch(imported("opencode.db", "opencode", "Imported 1 new conversation"));
@@ -720,7 +724,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     // A restart imports only what changed meanwhile: a new session beside the databases, not them.
     fs.mkdirSync(path.join(watched, "projects"));
     fs.copyFileSync(CLAUDE_SESSION, path.join(watched, "projects", path.basename(CLAUDE_SESSION)));
-    watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    watch = startWatch(watched, env, ["--session-settle", "0.2"]);
     try {
       await vi.waitFor(() => expect(watch.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
         timeout: 60_000,
@@ -730,7 +734,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     } finally {
       expect(await stop(watch.child)).toBe(0);
     }
-    // Four databases imported, two changes, then a restart: each held still for half a second and seen twice.
+    // Four databases imported, two changes, then a restart: each held still for 0.2 s and seen twice.
   }, 120_000);
 
   it("a database over the size mnemo reads is said once, not at each change", async () => {
@@ -739,7 +743,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     fs.copyFileSync(path.join(EXPORTS, "opencode-db", "opencode.db"), huge);
     fs.truncateSync(huge, 1.5 * 1024 ** 3); // sparse: no disk used
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const watch = startWatch(watched, env, ["--session-settle", "0.5"]);
+    const watch = startWatch(watched, env, ["--session-settle", "0.2"]);
     const refusal =
       /opencode\.db: the database is 1\.5 GB, over the 1\.0 GB mnemo reads: not watched\. Copy the chats alone into a smaller database and import that, with the app closed: sqlite3 opencode\.db/;
     try {

@@ -56,6 +56,7 @@ describe("mnemo import of Amazon Q Developer CLI's and Kiro CLI's chats", () => 
     expect(found.stdout).toContain("its ferries count as zone 2 crossings");
   });
 
+  // Seconds: four runs of the CLI on a store of its own. --no-wait: what is stored, not its indexing, is the subject.
   it("a chat in both Amazon Q's database and Kiro CLI's copy of it is counted once, on the first import and again", async () => {
     const home = tempDir("mnemo-amazon-q-home-");
     const data = join(home, ".local", "share");
@@ -64,25 +65,26 @@ describe("mnemo import of Amazon Q Developer CLI's and Kiro CLI's chats", () => 
     const env = isolatedEnv({ HOME: home, XDG_DATA_HOME: data });
     const dryRun = await runCli(["--json", "import", "--apps", "--dry-run"], { env });
     expect(dryRun.code, dryRun.stderr).toBe(0);
-    const first = await runCli(["--json", "import", "--apps"], { env });
+    const first = await runCli(["--json", "import", "--no-wait", "--apps"], { env });
     expect(first.code, first.stderr).toBe(0);
     const counts = JSON.parse(first.stdout) as { new: number; updated: number; unchanged: number };
     const listed = await runCli(["chats", "list", "--json"], { env });
     const stored = (JSON.parse(listed.stdout) as { items: unknown[] }).items.length;
     expect(counts).toMatchObject({ new: stored, updated: 0, unchanged: 0 });
     expect(JSON.parse(dryRun.stdout)).toMatchObject({ new: stored, updated: 0, unchanged: 0 });
-    const again = await runCli(["import", "--apps"], { env });
+    const again = await runCli(["import", "--no-wait", "--apps"], { env });
     expect(again.stderr).toContain(`Nothing new: all ${stored} conversations were already imported`);
   });
 
+  // Seconds: three runs of the CLI on a store of its own. --no-wait: what is stored, not its indexing, is the subject.
   it("a chat of the old table, without times, is not updated by a write elsewhere in the database (its `state`)", async () => {
     const database = join(tempDir("mnemo-amazon-q-"), "data.sqlite3");
     copyFileSync(join(fixtures, "amazon-q", "amazon-q", "data.sqlite3"), database);
     const env = isolatedEnv();
-    expect((await runCli(["import", database], { env })).stderr).toContain("Imported 2 new conversations");
+    expect((await runCli(["import", "--no-wait", database], { env })).stderr).toContain("Imported 2 new conversations");
     // The CLI writes its `state` table often: the file's time moves, its chats do not.
     utimesSync(database, new Date("2026-11-01T12:00:00Z"), new Date("2026-11-01T12:00:00Z"));
-    const again = await runCli(["import", database], { env });
+    const again = await runCli(["import", "--no-wait", database], { env });
     expect(again.stderr).toContain("Nothing new: all 2 conversations were already imported");
     const listed = JSON.parse((await runCli(["--json", "chats", "list", "--title", "tide table for Porto"], { env })).stdout) as {
       items: { createdAt: string; updatedAt: string }[];

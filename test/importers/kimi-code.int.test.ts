@@ -7,15 +7,16 @@ import { isolatedEnv, runCli, tempDir } from "../helpers.js";
 import { fixtures } from "./collect.js";
 
 describe("mnemo import of Kimi Code CLI's sessions", () => {
+  // Seconds: four runs of the CLI on a store of its own. --no-wait: what is stored, not its indexing, is the subject.
   it("a session /upgrade copied from Kimi CLI stays beside Kimi CLI's, and a second --apps changes neither", async () => {
     const home = tempDir("mnemo-kimi-code-home-");
     cpSync(join(fixtures, "kimi-cli", "sessions"), join(home, ".kimi", "sessions"), { recursive: true });
     const env = isolatedEnv({ HOME: home });
-    const cli = await runCli(["import", join(home, ".kimi", "sessions")], { env });
+    const cli = await runCli(["import", "--no-wait", join(home, ".kimi", "sessions")], { env });
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stderr).toContain("Imported 3 new conversations");
     cpSync(join(fixtures, "kimi-code", "sessions"), join(home, ".kimi-code", "sessions"), { recursive: true });
-    const code = await runCli(["import", "--apps"], { env });
+    const code = await runCli(["import", "--no-wait", "--apps"], { env });
     expect(code.code, code.stderr).toBe(0);
     const listed = await runCli(["chats", "list", "--json"], { env });
     expect(listed.code, listed.stderr).toBe(0);
@@ -28,7 +29,7 @@ describe("mnemo import of Kimi Code CLI's sessions", () => {
       ["kimi-code", "Tide gauge offset"],
     ]);
     // Stored as one, each run replaced the other's text: the copy (from a compacted context) and Kimi CLI's wire.
-    const again = await runCli(["--json", "import", "--apps"], { env });
+    const again = await runCli(["--json", "import", "--no-wait", "--apps"], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ new: 0, updated: 0 });
   });
