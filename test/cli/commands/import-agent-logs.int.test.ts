@@ -41,7 +41,12 @@ describe("mnemo import of Gemini CLI's and VS Code's session folders", () => {
       { role: "model", parts: [{ text: "Half an hour earlier." }] },
     );
     fs.writeFileSync(file, JSON.stringify(saved, null, 2));
-    expect(JSON.parse((await mnemo(["--json", "import", "--no-wait", copy])).stdout)).toMatchObject({ new: 0, updated: 1, unchanged: 3, failed: 0 });
+    expect(JSON.parse((await mnemo(["--json", "import", "--no-wait", copy])).stdout)).toMatchObject({
+      new: 0,
+      updated: 1,
+      unchanged: 3,
+      failed: 0,
+    });
     const tides = JSON.parse((await mnemo(["--json", "chats", "list", "--provider", "gemini-cli"])).stdout) as {
       total: number;
       items: { title: string; messageCount: number }[];
