@@ -2,6 +2,8 @@
 
 import { MAX_TITLE_CHARS } from "../schemas/limits.js";
 import { cutText } from "../text/cut-text.js";
+import { smallText } from "./source.js";
+import type { RecordContext } from "./types.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -99,6 +101,29 @@ export function jsonObjectIn(text: unknown): JsonObject | undefined {
 export function jsonArrayIn(text: unknown): unknown[] | undefined {
   const value = jsonIn(text);
   return Array.isArray(value) ? value : undefined;
+}
+
+/**
+ * The JSON object in a small file beside the record's file (RecordContext.sibling: a session's state
+ * or manifest); undefined when there is none, it is over `maxBytes` or holds no object. One that cannot
+ * be read or parsed is counted as `unreadable` says.
+ */
+export async function jsonObjectBeside(
+  context: Pick<RecordContext, "sibling" | "skip">,
+  name: string,
+  maxBytes: number,
+  unreadable: string,
+): Promise<JsonObject | undefined> {
+  const source = await context.sibling?.(name);
+  if (source === undefined) return undefined;
+  try {
+    const text = await smallText(source, maxBytes);
+    const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    context.skip(unreadable);
+    return undefined;
+  }
 }
 
 function jsonIn(text: unknown): unknown {

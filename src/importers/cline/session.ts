@@ -28,10 +28,9 @@
 //   SDK's own deriveTitleFromPrompt). A manifest that cannot be read is counted; the session stays.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
-import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** The prompt the extension sends itself when plan mode's plan is approved (sdk-user-message-mapping.ts). */
@@ -148,14 +147,11 @@ const MAX_MANIFEST_BYTES = 256 * 1024;
 
 /** The title in the session's manifest beside its messages file (<id>.json), when there is one to read. */
 export async function manifestTitle(id: string, context: Pick<RecordContext, "sibling" | "skip">): Promise<string | undefined> {
-  const source = await context.sibling?.(`${id}.json`);
-  if (source === undefined) return undefined;
-  try {
-    const text = await smallText(source, MAX_MANIFEST_BYTES);
-    const manifest: unknown = text === undefined ? undefined : JSON.parse(text);
-    return isObject(manifest) && isObject(manifest.metadata) ? nonEmptyString(manifest.metadata.title)?.trim() || undefined : undefined;
-  } catch {
-    context.skip("session manifests that could not be read (the session keeps its first prompt as its title)");
-    return undefined;
-  }
+  const manifest = await jsonObjectBeside(
+    context,
+    `${id}.json`,
+    MAX_MANIFEST_BYTES,
+    "session manifests that could not be read (the session keeps its first prompt as its title)",
+  );
+  return isObject(manifest?.metadata) ? nonEmptyString(manifest.metadata.title)?.trim() || undefined : undefined;
 }

@@ -33,10 +33,9 @@
 import { basename, dirname, resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
-import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** A line of a session file, read: which file it is of, and what it says. */
@@ -262,15 +261,11 @@ async function givenTitle(context: RecordContext): Promise<string | undefined> {
   return legacy && legacy !== "Untitled" ? legacy : undefined;
 }
 
-async function jsonBeside(context: RecordContext, name: string): Promise<JsonObject | undefined> {
-  const source = await context.sibling?.(name);
-  if (source === undefined) return undefined;
-  try {
-    const text = await smallText(source, MAX_STATE_BYTES);
-    const value: unknown = text === undefined ? undefined : JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    context.skip(`${name} files that could not be read (the session keeps the title its first prompt gives)`);
-    return undefined;
-  }
+function jsonBeside(context: RecordContext, name: string): Promise<JsonObject | undefined> {
+  return jsonObjectBeside(
+    context,
+    name,
+    MAX_STATE_BYTES,
+    `${name} files that could not be read (the session keeps the title its first prompt gives)`,
+  );
 }

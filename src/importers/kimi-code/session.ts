@@ -28,11 +28,10 @@ import { basename, dirname, resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { firstTagBlock } from "../../text/tag-blocks.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { contentParts, inputPieces, isTheCliOwn, partPieces } from "../kimi-cli/session.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
-import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** What a wire record does to the session as shown. */
@@ -262,15 +261,11 @@ const MIGRATED = /^ses_(?=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 const MAX_STATE_BYTES = 1024 * 1024;
 
 /** The session's state.json, two folders above its main agent's wire. */
-async function stateOf(context: RecordContext): Promise<JsonObject | undefined> {
-  const source = await context.sibling?.("../../state.json");
-  if (source === undefined) return undefined;
-  try {
-    const text = await smallText(source, MAX_STATE_BYTES);
-    const value: unknown = text === undefined ? undefined : JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    context.skip("state.json files that could not be read (the session keeps the title its first prompt gives)");
-    return undefined;
-  }
+function stateOf(context: RecordContext): Promise<JsonObject | undefined> {
+  return jsonObjectBeside(
+    context,
+    "../../state.json",
+    MAX_STATE_BYTES,
+    "state.json files that could not be read (the session keeps the title its first prompt gives)",
+  );
 }

@@ -18,10 +18,9 @@
 //   `updated_at` where none. Title: the first prompt (the .json's `title` is it cut to 30 characters).
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
-import { smallText } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** A line of the event log, or the session's .json (read through the log beside it). */
@@ -131,15 +130,11 @@ async function hasLog(context: RecordContext): Promise<boolean> {
 const MAX_SESSION_BYTES = 64 * 1024 * 1024;
 
 /** The session's <id>.json beside its log, when there and readable. */
-async function sessionData(context: RecordContext): Promise<JsonObject | undefined> {
-  const source = await context.sibling?.(`${sessionFileId(context.path)}.json`);
-  if (source === undefined) return undefined;
-  try {
-    const text = await smallText(source, MAX_SESSION_BYTES);
-    const value: unknown = text === undefined ? undefined : JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    context.skip("session .json files that could not be read (the session's times are its messages')");
-    return undefined;
-  }
+function sessionData(context: RecordContext): Promise<JsonObject | undefined> {
+  return jsonObjectBeside(
+    context,
+    `${sessionFileId(context.path)}.json`,
+    MAX_SESSION_BYTES,
+    "session .json files that could not be read (the session's times are its messages')",
+  );
 }

@@ -28,7 +28,7 @@
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { branchTo, compareTimes, newestBranch, type Linked } from "../branch.js";
 import { exportedConversation } from "../exported-conversation.js";
-import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
+import { arrayOf, isObject, isoFromTime, jsonObjectIn, nonEmptyString, stringOf, type JsonObject } from "../json-values.js";
 import { firstTagBlock, replaceTagBlocks } from "../../text/tag-blocks.js";
 import { THINK_BLOCK, withSystemPrompt } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
@@ -71,7 +71,7 @@ const DAMAGED = "chats whose stored JSON is damaged (left out)";
  * task's), and on a server of several users the others' chats.
  */
 function rowConversation({ openWebUiRow: row, owner }: OpenWebUiRow, context: RecordContext): UploadConversation | undefined {
-  const meta = parsedObject(row.meta);
+  const meta = jsonObjectIn(row.meta);
   const leftOut = isSharedCopy(row)
     ? "copies of chats their share links show (the same chats again)"
     : meta?.internal === true
@@ -87,19 +87,8 @@ function rowConversation({ openWebUiRow: row, owner }: OpenWebUiRow, context: Re
 /** The chat itself: the record's `chat` (an object, or JSON text in a database), or the record when it is one; undefined when damaged. */
 function chatOf(record: JsonObject): JsonObject | undefined {
   if (isObject(record.chat)) return record.chat;
-  if (typeof record.chat === "string" || record.chat === null) return parsedObject(record.chat);
+  if (typeof record.chat === "string" || record.chat === null) return jsonObjectIn(record.chat);
   return record;
-}
-
-/** JSON text that holds an object; undefined for anything else (damaged, `null`, none). */
-function parsedObject(text: unknown): JsonObject | undefined {
-  if (typeof text !== "string") return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The messages on the branch the chat shows: up from `history.currentId`, else from the newest leaf; else `messages` as listed. */
