@@ -223,7 +223,7 @@ function isSubagentFile({ path, label }: RecordContext): boolean {
 }
 
 /** The file is one on disk passed alone (or beside one so), whose label is the path it was passed as. */
-function onDisk({ path, label }: Pick<RecordContext, "path" | "label">): boolean {
+export function onDisk({ path, label }: Pick<RecordContext, "path" | "label">): boolean {
   return !path.includes("/") && basename(label) === path;
 }
 

@@ -29,7 +29,7 @@ import type { UploadConversation } from "../../schemas/chat-history.js";
 import { firstTagBlock } from "../../text/tag-blocks.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
-import { contentParts, inputPieces, isTheCliOwn, partPieces } from "../kimi-cli/session.js";
+import { contentParts, inputPieces, isTheCliOwn, onDisk, partPieces } from "../kimi-cli/session.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
@@ -228,11 +228,6 @@ const SUBAGENT_PATH = /(?:^|[\\/])agents[\\/](?!main[\\/])[^\\/]+[\\/][^\\/]+$/;
 
 function isSubagentFile({ path, label }: RecordContext): boolean {
   return SUBAGENT_PATH.test(path) || (onDisk({ path, label }) && SUBAGENT_PATH.test(resolve(label)));
-}
-
-/** The file is one on disk passed alone, whose label is the path it was passed as. */
-function onDisk({ path, label }: Pick<RecordContext, "path" | "label">): boolean {
-  return !path.includes("/") && basename(label) === path;
 }
 
 /** The session's folder: two above its agents/main/wire.jsonl. */
