@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppFolder, Importer, MovedBy } from "./importer.js";
-import { IMPORTERS, isSessionFileName } from "./registry.js";
+import { databaseEndingsOf, IMPORTERS } from "./registry.js";
 import { VS_CODE_AND_FORKS } from "./editors.js";
 import { listing } from "./words.js";
 
@@ -107,8 +107,8 @@ function isWatched(importer: Importer): boolean {
  */
 function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
   if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
-  return importer.extensions
-    .filter((ending) => ending !== "" && !ending.startsWith(".") && !isSessionFileName(ending))
+  return databaseEndingsOf(importer)
+    .filter((ending) => !ending.startsWith(".")) // a file's whole name, not an extension
     .map((name) => path.join(place, name))
     .filter((file) => isThere(file, true));
 }

@@ -25,7 +25,7 @@ import { gemini } from "./gemini/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { grok } from "./grok/index.js";
-import type { Importer, Match, Sample } from "./importer.js";
+import { companionsOf, type Importer, type Match, type Sample } from "./importer.js";
 import { jan } from "./jan/index.js";
 import { llm } from "./llm/index.js";
 import { kimiCli } from "./kimi-cli/index.js";
@@ -118,10 +118,11 @@ export function isSessionFileName(name: string): boolean {
  * file is one of them; none for a file read with a shared one (Continue's sessions.json).
  */
 export function sameSessionFiles(file: string, format: string): string[] {
-  const companions = IMPORTERS.find((entry) => entry.id === format)?.companionFiles ?? [];
-  if (typeof companions === "function") return companions(path.basename(file)).map((name) => path.join(path.dirname(file), name));
-  if (!companions.includes(path.basename(file))) return [];
-  return companions.filter((name) => name !== path.basename(file)).map((name) => path.join(path.dirname(file), name));
+  const importer = IMPORTERS.find((entry) => entry.id === format);
+  const name = path.basename(file);
+  const listed = importer?.companionFiles;
+  if (importer === undefined || (Array.isArray(listed) && !listed.includes(name))) return [];
+  return companionsOf(importer, name).map((companion) => path.join(path.dirname(file), companion));
 }
 
 /** Whether a format's database is imported again as it changes (Importer.watchedDatabase). */
@@ -135,12 +136,15 @@ let databaseEndings: { ending: string; importer: Importer }[] | undefined;
 /** The format of a database to watch a file by this name may be: named by an ending of its format that no session log has (`opencode.db`). */
 export function watchedDatabaseOf(name: string): Importer | undefined {
   databaseEndings ??= IMPORTERS.filter((importer) => importer.watchedDatabase === true).flatMap((importer) =>
-    importer.extensions
-      .filter((ending) => ending !== "" && !isSessionFileName(ending))
-      .map((ending) => ({ ending: ending.toLowerCase(), importer })),
+    databaseEndingsOf(importer).map((ending) => ({ ending: ending.toLowerCase(), importer })),
   );
   const lower = name.toLowerCase();
   return databaseEndings.find(({ ending }) => lower.endsWith(ending))?.importer;
+}
+
+/** The endings of a format's files that no session log has: its database's (`opencode.db`, `.vscdb`). */
+export function databaseEndingsOf(importer: Importer): string[] {
+  return importer.extensions.filter((ending) => ending !== "" && !isSessionFileName(ending));
 }
 
 /** The format a sample is of, and what its detector said; undefined when none recognises it. */
