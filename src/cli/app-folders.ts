@@ -35,6 +35,11 @@ export async function foldersToWatch(
   return folders.map((folder) => ({ folder, sessionsOf: found.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name }));
 }
 
+/** The folders (or databases) of the apps found on this machine that `watch --apps` watches, as it keys their files. */
+export async function watchedAppFolders(session: Session): Promise<string[]> {
+  return (await appsOnThisMachine(session, true)).map((app) => path.resolve(app.folder));
+}
+
 async function appsOnThisMachine(session: Session, watching: boolean): Promise<FoundApp[]> {
   const { foundApps } = await import("../core/index.js");
   return foundApps({ platform: process.platform, env: session.io.env }, { watching });

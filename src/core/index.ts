@@ -18,7 +18,7 @@ import type { RepairResult } from "./operations/doctor-repair.js";
 import type { ExportQuery } from "../schemas/export.js";
 import type { QueueStatus } from "../schemas/chat-history.js";
 import type { ImageCheck } from "./memories/image-types.js";
-import type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
+import type { ImportedSession, WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 import type { ReleaseLock } from "../store/process-lock.js";
 
 export type { App, AppOptions } from "./app.js";
@@ -36,7 +36,7 @@ export { chatAppNames, FORMATS, fileTypes, formatLines, formatNames, type Format
 export type { UploadExportsOptions } from "./jobs/upload-exports.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";
 export type { ImageCheck } from "./memories/image-types.js";
-export type { WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
+export type { ImportedSession, WatchedImport, WatchOptions } from "./jobs/watch-folder.js";
 export { imageSecret, signedImageUrl, verifyImageSignature } from "./memories/image-urls.js";
 export { probablyUnrelated } from "./retrieval/relevance.js";
 export { conversationsOutcome, conversationsRead, memoriesOutcome } from "./jobs/import-outcome.js";
@@ -69,6 +69,17 @@ export async function checkImage(data: Uint8Array): Promise<ImageCheck> {
 /** Imports each new chat export that appears in a folder (core/jobs/watch-folder.ts); `stop` ends it. */
 export async function watchFolder(options: WatchOptions): Promise<{ stop(): Promise<void> }> {
   return (await import("./jobs/watch-folder.js")).watchFolder(options);
+}
+
+/** The session logs below watched folders as a watcher sees them, taken before an import reads the folders (watch-sessions.ts). */
+export async function sessionsAsTheyStand(folders: readonly string[]): Promise<ImportedSession[]> {
+  const { sessionSignatures } = await import("./jobs/watch-sessions.js");
+  return folders.flatMap((folder) => [...sessionSignatures(folder)].map(([file, signature]) => ({ file, signature })));
+}
+
+/** Keeps session logs as imported in watch.json, so that a watcher imports each again only once it changes. */
+export async function keepImportedSessions(stateFile: string, sessions: readonly ImportedSession[]): Promise<void> {
+  return (await import("./jobs/watch-folder.js")).keepImportedSessions(stateFile, sessions);
 }
 
 /** What watched folders imported, newest last. */

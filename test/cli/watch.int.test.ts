@@ -649,6 +649,42 @@ it("a resumed Claude Code session already there when watching begins is stored o
   }
 });
 
+it("the first watch --apps after import --apps imports only what changed since: nothing said of the files the import read, nor of a resumed session", async () => {
+  const session = path.join(EXPORTS, "claude-code", "projects", "-home-ana-src-tideapp", "5f0c2a1e-8d3b-4c6a-9e71-2b4d6f8a0c13.jsonl");
+  const other = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");
+  const home = tempDir();
+  const projects = path.join(home, ".claude", "projects");
+  const project = path.join(projects, "-home-ana-src-tideapp");
+  fs.mkdirSync(project, { recursive: true });
+  fs.copyFileSync(session, path.join(project, path.basename(session)));
+  writeResumed(session, project);
+  const changed = path.join(projects, "-home-ana-bread", path.basename(other));
+  fs.mkdirSync(path.dirname(changed));
+  fs.copyFileSync(other, changed);
+  const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+  const imported = await runCli(["import", "--no-wait", "--apps"], { env });
+  expect(imported.code, imported.stderr).toBe(0);
+  appendPrompt(changed, "Et avec de la farine complète ?");
+  const child = spawn(process.execPath, [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  try {
+    // Imported once it has held still for 0.2 s, seen twice: a few seconds.
+    await vi.waitFor(() => expect(log).toMatch(/From .*9c3e7b21.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
+      timeout: 60_000,
+      interval: 250,
+    });
+  } finally {
+    // Stopped after the look under way: what it says of the other files is in the log by then.
+    expect(await stop(child)).toBe(0);
+  }
+  expect(log.match(/^From .*$/gm)).toHaveLength(1);
+  expect(log).not.toMatch(/resumed in|already up to date/);
+});
+
 describe("mnemo watch on the databases apps write their chats into", () => {
   const OPENCODE_WAL = path.join(EXPORTS, "opencode-db", "wal");
   const CLAUDE_SESSION = path.join(EXPORTS, "claude-code", "projects", "-home-ana-bread", "9c3e7b21-44d0-4f5e-8b6a-7d1e2f3a4b5c.jsonl");

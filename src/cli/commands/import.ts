@@ -1,10 +1,19 @@
+import path from "node:path";
 import type { Command } from "commander";
-import { conversationsOutcome, conversationsRead, memoriesOutcome, type ImportSummary, type RestoreSummary } from "../../core/index.js";
+import {
+  conversationsOutcome,
+  conversationsRead,
+  memoriesOutcome,
+  type ImportedSession,
+  type ImportSummary,
+  type RestoreSummary,
+} from "../../core/index.js";
 import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, shownPaths } from "../app-folders.js";
+import { appFolders, shownPaths, watchedAppFolders } from "../app-folders.js";
+import { locateStore } from "../../config/location.js";
 import { action, type Session } from "../session.js";
 import { ioOf } from "../io.js";
 import { startSpinner } from "../spinner.js";
@@ -64,6 +73,7 @@ export function registerImport(program: Command): void {
               "name what to import",
               "Pass export files, zips or folders (`mnemo import --help` lists the formats), or --apps.",
             );
+          const asTheyStand = options.apps && !options.dryRun ? await sessionsBeforeImport(session) : [];
           await useLeanAllocator();
           const { importInThread } = await import("../import-thread.js");
           const spinner = await startSpinner("Reading exports", session);
@@ -74,6 +84,7 @@ export function registerImport(program: Command): void {
               session.io,
             );
             spinner.stop();
+            await keepForWatching(session, asTheyStand, read);
             const summary = withoutEmptyApps(read, apps, session);
             report(out, summary, {
               waited: options.wait,
@@ -95,6 +106,25 @@ export function registerImport(program: Command): void {
         { platform: "--platform" },
       ),
     );
+}
+
+/** The files `watch --apps` would import (its session logs, the databases it watches), as they stand before the import reads them. */
+async function sessionsBeforeImport(session: Session): Promise<ImportedSession[]> {
+  const { sessionsAsTheyStand } = await import("../../core/index.js");
+  return sessionsAsTheyStand(await watchedAppFolders(session));
+}
+
+/**
+ * Keeps what the import read as the watcher's imports in watch.json, so that the first `watch --apps`
+ * after `import --apps` imports only what changed since (it read every file again, and said a line of
+ * the files already up to date and of each resumed session left out). Not a folder that could not be read.
+ */
+async function keepForWatching(session: Session, sessions: ImportedSession[], summary: ImportSummary): Promise<void> {
+  const failed = summary.files.filter((file) => file.error !== undefined).map((file) => path.resolve(file.path));
+  const read = sessions.filter(({ file }) => !failed.some((folder) => file === folder || file.startsWith(folder + path.sep)));
+  const { keepImportedSessions } = await import("../../core/index.js");
+  const { store, user, remote, token } = session.options;
+  await keepImportedSessions(locateStore({ store, user, remote, token }, session.io.env).paths.watchState, read);
 }
 
 /**

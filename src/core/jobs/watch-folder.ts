@@ -109,14 +109,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
     stableMs: sessionStableMs,
     imported: () => readState(stateFile).sessions,
     storedFrom: () => readState(stateFile).sessionConversations,
-    record: async (file, signature, conversationIds) => {
-      await changeState(stateFile, (state) => {
-        state.sessions[file] = signature;
-        if (conversationIds === undefined) return;
-        if (conversationIds.length > 0) state.sessionConversations[file] = conversationIds;
-        else delete state.sessionConversations[file];
-      });
-    },
+    record: (file, signature, conversationIds) => keepImportedSessions(stateFile, [{ file, signature, conversationIds }]),
     trash: options.trash,
     importFile: options.importFile,
     readsSessionFilesBeside: options.readsSessionFilesBeside ?? true,
@@ -271,6 +264,29 @@ async function hashOf(file: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest("hex");
+}
+
+/** A session log as imported: its signature then, and the conversations stored from it (undefined: those kept before stand). */
+export interface ImportedSession {
+  file: string;
+  signature: string;
+  conversationIds?: string[] | undefined;
+}
+
+/**
+ * Keeps session logs as imported in watch.json (`sessions`), so that a watcher imports each again only
+ * once it changes: the watcher's record of each import, and `mnemo import --apps`'s of all it read.
+ */
+export async function keepImportedSessions(stateFile: string, sessions: readonly ImportedSession[]): Promise<void> {
+  if (sessions.length === 0) return;
+  await changeState(stateFile, (state) => {
+    for (const { file, signature, conversationIds } of sessions) {
+      state.sessions[file] = signature;
+      if (conversationIds === undefined) continue;
+      if (conversationIds.length > 0) state.sessionConversations[file] = conversationIds;
+      else delete state.sessionConversations[file];
+    }
+  });
 }
 
 /** The imports of watched folders, newest last (`mnemo service status`). */

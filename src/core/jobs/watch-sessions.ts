@@ -39,7 +39,9 @@ import { resumption } from "./resumed-sessions.js";
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
  * - The log says what changed: an import that stored nothing new is silent, and those of the first
  *   look that imported anything are one line ("41 session files already up to date"), since each
- *   file is imported at first (after `mnemo import --apps` too) and a line each read as 41 changes.
+ *   file is imported at first (after an import of the folder by its path) and a line each read as 41
+ *   changes. `mnemo import --apps` keeps what it read as imported here, so the first watch after it
+ *   imports only what changed since.
  * - A Claude Code session resumed into a new file (resumed-sessions.ts): a file another in its folder
  *   holds whole is left out, and once the longer one is stored whole the shorter one's conversations
  *   (watch.json keeps each file's, `sessionConversations`) go to the trash (30 days), as an import of
@@ -250,6 +252,15 @@ export async function exportFormat(file: string): Promise<ExportFormat | undefin
 /** What tells a file's state apart: its size and time, "size:mtime". */
 export function fileSignature(info: fs.Stats): string {
   return `${info.size}:${Math.round(info.mtimeMs)}`;
+}
+
+/**
+ * The signature of each file below a watched folder (or of its one database) as a watcher keys them:
+ * taken before `mnemo import --apps` reads the folder, kept as imported once it has (a file changed
+ * meanwhile then differs, and is imported again).
+ */
+export function sessionSignatures(folder: string): Map<string, string> {
+  return new Map(sessionFiles(path.resolve(folder)).map(({ file, signature }) => [file, signature]));
 }
 
 /**
