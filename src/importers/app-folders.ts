@@ -27,7 +27,8 @@ export interface FoundApp {
 
 /**
  * The folder on this machine: where the variable that moves it names, when set (AppFolder.moved);
- * else under the home folder; under the apps' settings folder (Electron's appData); under XDG's data folder.
+ * else under the home folder; under the apps' settings folder (Electron's appData); under XDG's data
+ * folder; under Windows' local application data (%LOCALAPPDATA%).
  */
 export function appFolderPath(folder: AppFolder, machine: Machine): string {
   const home = homeOf(machine);
@@ -36,6 +37,9 @@ export function appFolderPath(folder: AppFolder, machine: Machine): string {
   if ("home" in folder) return path.join(home, ...folder.home.split("/"));
   if ("xdgData" in folder)
     return path.join(machine.env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), ...folder.xdgData.split("/"));
+  // As Windows keeps it: a profile moved to another disk moves the variable, not ~/AppData/Local.
+  if ("localAppData" in folder)
+    return path.join(machine.env["LOCALAPPDATA"] || path.join(home, "AppData", "Local"), ...folder.localAppData.split("/"));
   return path.join(appDataFolder(home, machine), ...folder.appData.split("/"));
 }
 

@@ -12,10 +12,11 @@ import type { ExportMemory, RecordContext, SkippedCount, SourcedRecord } from ".
 /**
  * A folder where an app keeps its chats, "/"-separated: under the user's home folder on every system;
  * under the apps' settings folder (~/.config on Linux, ~/Library/Application Support on macOS,
- * %APPDATA% on Windows: Electron's appData); or under XDG's data folder ($XDG_DATA_HOME, else
- * ~/.local/share, on every system, as apps built on xdg-basedir keep it).
+ * %APPDATA% on Windows: Electron's appData); under XDG's data folder ($XDG_DATA_HOME, else
+ * ~/.local/share, on every system, as apps built on xdg-basedir keep it); or under Windows' local
+ * application data, %LOCALAPPDATA% (~/AppData/Local where it is not set), for a folder kept on Windows alone.
  */
-export type AppFolder = ({ home: string } | { appData: string } | { xdgData: string }) & {
+export type AppFolder = ({ home: string } | { appData: string } | { xdgData: string } | { localAppData: string }) & {
   /** The path is the app's database file, not a folder (its folder holds much else). */
   file?: true;
   /** The one system the app keeps it there on (Zed's data folder is named and placed per system). */

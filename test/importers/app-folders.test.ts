@@ -25,6 +25,28 @@ describe("the apps' folders", () => {
     expect(appFolderPath({ home: ".codex/sessions" }, windows)).toBe(path.join("/Users/ana", ".codex", "sessions"));
   });
 
+  it("on Windows, under %LOCALAPPDATA% as the variable says, where a profile moved to another disk keeps it", async () => {
+    const ollama = { localAppData: "Ollama/db.sqlite" };
+    const windows = { platform: "win32" as const, env: { USERPROFILE: "/Users/ana" } };
+    expect(appFolderPath(ollama, windows)).toBe(path.join("/Users/ana", "AppData", "Local", "Ollama", "db.sqlite"));
+    expect(appFolderPath(ollama, { ...windows, env: { ...windows.env, LOCALAPPDATA: "/D/ana/Local" } })).toBe(
+      path.join("/D/ana/Local", "Ollama", "db.sqlite"),
+    );
+    const home = tempDir("mnemo-apps-");
+    const local = tempDir("mnemo-localappdata-");
+    for (const folder of [local, path.join(home, "AppData", "Local")]) {
+      for (const file of ["Ollama/db.sqlite", "kiro-cli/data.sqlite3"]) {
+        await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
+        await writeFile(path.join(folder, file), "");
+      }
+    }
+    const machine = { platform: "win32" as const, env: { USERPROFILE: home, LOCALAPPDATA: local } };
+    expect(foundApps(machine, { watching: true }).map((app) => [app.name, app.folder])).toEqual([
+      ["Kiro CLI", path.join(local, "kiro-cli", "data.sqlite3")],
+      ["Ollama", path.join(local, "Ollama", "db.sqlite")],
+    ]);
+  });
+
   it("found are those that are folders on this machine, one inside another found left to it", async () => {
     const home = tempDir("mnemo-apps-");
     const config = path.join(home, ".config");
@@ -213,10 +235,39 @@ describe("an app's folder named in its settings", () => {
     expect(lmStudio()).toEqual([path.join(home, ".lmstudio", "conversations"), path.join(home, ".cache", "lm-studio", "conversations")]);
   });
 
+  it("is Cherry Studio's data folder each copy of the app was moved to, named in ~/.cherrystudio/config/config.json, beside its usual place", async () => {
+    const home = tempDir("mnemo-apps-");
+    const [moved, portable, gone] = [tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-"), path.join(tempDir("mnemo-cherry-"), "gone")];
+    await mkdir(path.join(home, ".config", "CherryStudio"), { recursive: true });
+    await mkdir(path.join(home, ".cherrystudio", "config"), { recursive: true });
+    const config = path.join(home, ".cherrystudio", "config", "config.json");
+    const cherry = () =>
+      foundApps({ platform: "linux", env: { HOME: home } })
+        .filter((app) => app.name === "Cherry Studio")
+        .map((app) => app.folder);
+    await writeFile(
+      config,
+      JSON.stringify({
+        appDataPath: [
+          { executablePath: "/opt/Cherry Studio/cherry-studio", dataPath: moved },
+          { executablePath: "/home/ana/cherry-studio.appimage", dataPath: portable },
+          { executablePath: "/old/cherry-studio", dataPath: gone },
+        ],
+      }),
+    );
+    expect(cherry()).toEqual([moved, portable, path.join(home, ".config", "CherryStudio")]);
+    // Before the list, the one path as a string.
+    await writeFile(config, JSON.stringify({ appDataPath: moved }));
+    expect(cherry()).toEqual([moved, path.join(home, ".config", "CherryStudio")]);
+  });
+
   it("is said in help as the list with what it names", () => {
     const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
     expect(lines).toMatch(
       /^ {2}Jan +~\/\.config\/Jan\/settings\.json \(the data folder it names\)\n +~\/\.local\/share\/Jan\/settings\.json \(the data folder it names\)$/m,
+    );
+    expect(lines).toMatch(
+      /^ {2}Cherry Studio +~\/\.cherrystudio\/config\/config\.json \(the data folders it names\)\n +~\/\.config\/CherryStudio$/m,
     );
   });
 });

@@ -126,4 +126,19 @@ describe("Cherry Studio's own data folder", () => {
     const { items } = JSON.parse(listed.stdout) as { items: { importId: string }[] };
     expect(items.map((item) => item.importId)).toEqual([importId, importId, importId, importId]); // the backup's conversations, none new
   });
+
+  it("`import --apps` finds it where Settings → Data Settings moved it, as ~/.cherrystudio/config/config.json names it", async () => {
+    const home = tempDir("mnemo-cherry-home-");
+    const moved = await appFolder();
+    mkdirSync(join(home, ".cherrystudio", "config"), { recursive: true });
+    const executablePath = "/opt/Cherry Studio/cherry-studio";
+    writeFileSync(
+      join(home, ".cherrystudio", "config", "config.json"),
+      JSON.stringify({ appDataPath: [{ executablePath, dataPath: moved }] }),
+    );
+    const imported = await runCli(["import", "--no-wait", "--apps"], { env: isolatedEnv({ HOME: home }) });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain(`Found on this machine:\n  Cherry Studio (${moved})`);
+    expect(imported.stderr).toContain("Imported 4 new conversations");
+  });
 });

@@ -23,7 +23,7 @@ export const amazonQ: Importer = {
     { home: "Library/Application Support/amazon-q/data.sqlite3", file: true, only: "darwin" },
     { xdgData: "kiro-cli/data.sqlite3", file: true, only: "linux", app: "Kiro CLI" },
     { home: "Library/Application Support/kiro-cli/data.sqlite3", file: true, only: "darwin", app: "Kiro CLI" },
-    { home: "AppData/Local/kiro-cli/data.sqlite3", file: true, only: "win32", app: "Kiro CLI" }, // %LOCALAPPDATA% where it is not moved
+    { localAppData: "kiro-cli/data.sqlite3", file: true, only: "win32", app: "Kiro CLI" },
   ],
   detect: (sample) => (isDatabase(sample) || isSavedState(sample) ? {} : undefined),
   database: async function* (db) {

@@ -9,7 +9,9 @@
 // into data.json's shape, read here as data.json is; so are those folders in the app's own data folder
 // (Electron's userData), read as the running app leaves them. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
+import path from "node:path";
 import { loaded, type Importer, type Sample } from "../importer.js";
+import { arrayOf, isObject, jsonObjectIn } from "../json-values.js";
 import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
 
 const TOPICS = ["indexedDB", "topics"];
@@ -21,7 +23,7 @@ export const cherryStudio: Importer = {
   accepts:
     "its data folder (…/CherryStudio), its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
-    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place: ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
+    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
   extensions: [".json"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
@@ -32,13 +34,28 @@ export const cherryStudio: Importer = {
     read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
   },
   // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,
-  // "Cherry Studio"): Homebrew's cask removes ~/Library/Application Support/CherryStudio. A dev build's is
-  // CherryStudioDev (src/main/config.ts), a Windows portable build's the `data` folder beside its .exe,
-  // one moved in its settings where the user chose (src/main/utils/init.ts): each passed as a folder.
-  appFolders: [{ appData: "CherryStudio" }],
+  // "Cherry Studio"): Homebrew's cask removes ~/Library/Application Support/CherryStudio. One moved in its
+  // settings (Settings → Data Settings) is named in ~/.cherrystudio/config/config.json (src/main/utils/init.ts).
+  // A dev build's is CherryStudioDev (src/main/config.ts), a Windows portable build's the `data` folder
+  // beside its .exe: each passed as a folder.
+  appFolders: [
+    { home: ".cherrystudio/config/config.json", listed: movedDataFolders, listNames: "the data folders it names" },
+    { appData: "CherryStudio" },
+  ],
   detect: (sample) => (isTopic(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
 };
+
+/**
+ * The data folders config.json's `appDataPath` names (init.ts `getAppDataPathFromConfig`): one per
+ * installed copy of the app, `[{ executablePath, dataPath }]`, or before that the one path as a string.
+ * Every copy's: which copy runs here is the app's to know. None when it names none.
+ */
+function movedDataFolders(text: string): string[] {
+  const named = jsonObjectIn(text)?.["appDataPath"];
+  const paths = typeof named === "string" ? [named] : arrayOf(named).map((item) => (isObject(item) ? item["dataPath"] : undefined));
+  return paths.filter((folder): folder is string => typeof folder === "string" && path.isAbsolute(folder));
+}
 
 /**
  * A topic row (`{ id, messages }`) in data.json's `indexedDB.topics`, or, read alone (a record found

@@ -20,7 +20,7 @@ export const crush: Importer = {
   extensions: ["crush.db"],
   appFolders: [
     { xdgData: "crush/projects.json", listed: projectDatabases, moved: MOVED },
-    { home: "AppData/Local/crush/projects.json", only: "win32", listed: projectDatabases, moved: MOVED }, // %LOCALAPPDATA% where it is not moved
+    { localAppData: "crush/projects.json", only: "win32", listed: projectDatabases, moved: MOVED },
   ],
   detect: (sample) => (hasTables(sample, REQUIRED_COLUMNS) ? {} : undefined),
   // The sessions Crush lists and their prompts and answers: not the tools' results, nor the files table's

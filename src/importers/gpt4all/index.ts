@@ -17,7 +17,7 @@ export const gpt4all: Importer = {
   appFolders: [
     { xdgData: "nomic.ai/GPT4All", only: "linux" },
     { appData: "nomic.ai/GPT4All", only: "darwin" },
-    { home: "AppData/Local/nomic.ai/GPT4All", only: "win32" },
+    { localAppData: "nomic.ai/GPT4All", only: "win32" },
   ],
   binary: { starts: startsAsGpt4allChat, asJson: async (source) => (await import("./chat-file.js")).chatFileAsJson(source) },
   detect: (sample) => (sample.keys.has("gpt4allChat") ? {} : undefined),

@@ -15,7 +15,7 @@ export const ollama: Importer = {
   extensions: ["db.sqlite"],
   appFolders: [
     { home: "Library/Application Support/Ollama/db.sqlite", file: true, only: "darwin" },
-    { home: "AppData/Local/Ollama/db.sqlite", file: true, only: "win32" }, // %LOCALAPPDATA%
+    { localAppData: "Ollama/db.sqlite", file: true, only: "win32" },
   ],
   watchedDatabase: true, // the app writes each message as it streams
   // The chats, their messages without thinking, the tools' names and the files' names: the

@@ -19,11 +19,11 @@ export const zed: Importer = {
     { xdgData: "zed/threads/threads.db", file: true, only: "linux" },
     { xdgData: "zed/threads/threads.db", file: true, only: "freebsd" },
     { home: "Library/Application Support/Zed/threads/threads.db", file: true, only: "darwin" },
-    { home: "AppData/Local/Zed/threads/threads.db", file: true, only: "win32" }, // %LOCALAPPDATA% where it is not moved
+    { localAppData: "Zed/threads/threads.db", file: true, only: "win32" },
     { xdgData: "zed/conversations", only: "linux", notWatched: true },
     { xdgData: "zed/conversations", only: "freebsd", notWatched: true },
     { home: ".config/zed/conversations", only: "darwin", notWatched: true },
-    { home: "AppData/Local/Zed/conversations", only: "win32", notWatched: true },
+    { localAppData: "Zed/conversations", only: "win32", notWatched: true },
   ],
   watchedDatabase: true,
   detect: (sample) => (isDatabase(sample) || isTextThread(sample) ? {} : undefined),
