@@ -172,6 +172,29 @@ describe("Kimi CLI sessions", () => {
     expect(await read()).toEqual([[HARBOUR, expected]]);
   });
 
+  it("a session begun since 0.59 whose first prompt was a skill (its text, not the command, in the context) gets no turns twice", async () => {
+    const folder = join(tmp, "skill", SALINITY);
+    await mkdir(folder, { recursive: true });
+    const answer = "Run `tidepool calibrate` before the nightly rollover.";
+    const context = [
+      { role: "_checkpoint", id: 0 },
+      { role: "user", content: "Calibrate the salinity sensor: the skill's steps, written out at length." },
+      { role: "assistant", content: answer },
+    ];
+    await writeFile(join(folder, "context.jsonl"), `${context.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const at = (timestamp: number, type: string, payload: object) => JSON.stringify({ timestamp, message: { type, payload } });
+    const wire = [
+      at(1780042000.1, "TurnBegin", { user_input: "/skill:calibrate" }),
+      at(1780042004.2, "ContentPart", { type: "text", text: answer }),
+    ];
+    await writeFile(join(folder, "wire.jsonl"), `${wire.join("\n")}\n`);
+    const [session] = await collect(join(folder, "wire.jsonl"));
+    expect(session?.conversation.messages.map((m) => [m.id, m.content])).toEqual([
+      ["line-1", "/skill:calibrate"],
+      ["line-2", answer],
+    ]);
+  });
+
   it("a damaged line costs only itself; the session is then added to, not replaced; a title file that is no JSON is counted", async () => {
     const folder = join(tmp, "damaged", SALINITY);
     await cp(salinity, folder, { recursive: true });

@@ -250,7 +250,26 @@ function wireStart(context: Utterance[], wire: Utterance[]): number {
     while (from + run < asked.length && asked[from + run]?.text === typed[run]) run++;
     if (run > longest) [start, longest] = [at, run];
   });
-  return start;
+  return Math.min(start, firstAnswerInWire(context, wire));
+}
+
+/**
+ * The turn of the context's first answer the wire holds too: a prompt the wire has otherwise (a skill's
+ * `/skill:…`, which the context holds as the skill's text, kimisoul.py) is placed by its answer.
+ */
+function firstAnswerInWire(context: Utterance[], wire: Utterance[]): number {
+  const inWire = new Set(wire.flatMap(answerTexts));
+  const at = context.findIndex((utterance) => answerTexts(utterance).some((text) => inWire.has(text)));
+  if (at === -1) return context.length;
+  return Math.max(
+    0,
+    context.findLastIndex((utterance, i) => i <= at && utterance.role === "human"),
+  );
+}
+
+/** An answer's text, its tools aside (`[tool: Shell]` is said in many turns). */
+function answerTexts(utterance: Utterance): string[] {
+  return utterance.role === "assistant" ? utterance.pieces.filter((piece) => !piece.tool).map((piece) => piece.text) : [];
 }
 
 function promptText(utterance: Utterance): string {
