@@ -329,6 +329,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "gpt4all/GPT4All/gpt4all-b2d84f0c-1e6a-4f3b-8c27-5a9e3d0f6b12.chat": "gpt4all", // version 10: the model's state flagged off
   "gpt4all/GPT4All/gpt4all-e7a3910d-5c2f-4b8e-a1d6-3f0b9c4e2d57.chat": "gpt4all", // version 5: the model's state skipped
   "gpt4all/cut/gpt4all-0c9d2e4f-8a1b-4d6c-b3e5-7f2a1c0d9e84.chat": "gpt4all", // cut short: read as a record saying why
+  "gpt4all/nomic.ai/gpt4all-4c8e2a91-7d3b-4f06-b5a2-9e1c0d7f3a68.chat": "gpt4all", // version 0 (2.4.1), without magic or version, in the settings folder
   "chatbox/chatbox-exported-data-2025-3-5.json": {
     format: "chatbox",
     conversations: 2,

@@ -1,8 +1,8 @@
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appFolderPath } from "../../src/importers/app-folders.js";
-import { gpt4all } from "../../src/importers/gpt4all/index.js";
+import { appFolderPath, foundApps } from "../../src/importers/app-folders.js";
+import { gpt4all, modelFolders } from "../../src/importers/gpt4all/index.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
 import { collect, collectReporting, fixtures } from "./collect.js";
@@ -59,7 +59,20 @@ describe("GPT4All chats", () => {
     expect(conversations.map((c) => c.conversation.title)).toEqual(["Porto high tide"]);
     expect(problems).toHaveLength(2);
     expect(problems.find((p) => p.includes("gpt4all-cut.chat"))).toMatch(/stops short/);
-    expect(problems.find((p) => p.includes("gpt4all-future.chat"))).toMatch(/format version is 13; mnemo reads GPT4All's versions 1 to 12/);
+    expect(problems.find((p) => p.includes("gpt4all-future.chat"))).toMatch(/format version is 13; mnemo reads GPT4All's versions 0 to 12/);
+  });
+
+  it("version 0 (2.4.0 and 2.4.1, without magic or version, in the settings folder): read under its chat's id, as GPT4All converts it", async () => {
+    const [chat] = await collect(join(fixtures, "gpt4all", "nomic.ai"));
+    expect(chat?.conversation).toEqual({
+      id: "gpt4all-4c8e2a91-7d3b-4f06-b5a2-9e1c0d7f3a68",
+      title: "Alfama viewpoints",
+      createdAt: "2023-05-06T19:06:40.000Z",
+      messages: [
+        { id: "item-0", role: "human", content: "Which viewpoints in Alfama face the river?" },
+        { id: "item-1", role: "assistant", content: "Santa Luzia and Portas do Sol both look over the Tagus." },
+      ],
+    });
   });
 
   it("in its data folder, only .chat files are read (its models and the app's half-written .tmp are not)", async () => {
@@ -97,5 +110,27 @@ describe("GPT4All chats", () => {
       join("/Users/ana", "AppData", "Local", "nomic.ai", "GPT4All"),
     );
     expect([linux?.only, mac?.only, windows?.only]).toEqual(["linux", "darwin", "win32"]);
+  });
+
+  it("a download folder moved in its settings is found from GPT4All.ini, where each system's Qt keeps it", async () => {
+    const home = tempDir("mnemo-gpt4all-home-");
+    const moved = join(home, "Models; big", "GPT4All");
+    await mkdir(moved, { recursive: true });
+    await copyFile(join(dataFolder, VERSION_12), join(moved, VERSION_12));
+    await mkdir(join(home, ".config", "nomic.ai"), { recursive: true });
+    const ini = ["[General]", `modelPath="${moved.replaceAll("\\", "/")}/"`, "chatTheme=Dark", "", "[network]", "isActive=false", ""];
+    await writeFile(join(home, ".config", "nomic.ai", "GPT4All.ini"), ini.join("\n"));
+    const found = foundApps({ platform: "linux", env: { HOME: home } }).filter((app) => app.format === "gpt4all");
+    expect(found.map((app) => app.folder)).toEqual([moved]);
+    expect(modelFolders("[General]\nmodelPaths=/srv/llm/\n")).toEqual([join("/srv/llm")]); // as 2.4.11 named it
+    expect(modelFolders("[General]\nmodelPath=models/\n[other]\nmodelPath=/elsewhere/\n")).toEqual([]);
+    const settings = gpt4all.appFolders!.slice(3);
+    expect(settings.map((folder) => appFolderPath(folder, { platform: folder.only!, env: { HOME: "/h", APPDATA: "/h/Roaming" } }))).toEqual(
+      [
+        join("/h", ".config", "nomic.ai", "GPT4All.ini"),
+        join("/h", ".config", "nomic.ai", "GPT4All.ini"),
+        join("/h/Roaming", "nomic.ai", "GPT4All.ini"),
+      ],
+    );
   });
 });

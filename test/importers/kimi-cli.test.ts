@@ -132,6 +132,69 @@ describe("Kimi CLI sessions", () => {
     expect([session?.conversation.id, session?.conversation.messages.length]).toEqual([HARBOUR, 2]);
   });
 
+  it("a session begun before 0.59 and continued after (its context moved into the folder, a wire from then on) has all its turns once, in order, under its id", async () => {
+    const folder = join(tmp, "continued", HARBOUR);
+    await mkdir(folder, { recursive: true });
+    const before = await readFile(harbour, "utf8");
+    const prompt = "Does the tide table handle 2100, which is no leap year?";
+    const answer = "Yes: `calendar.isleap(2100)` is false, so the 29th is skipped that year.";
+    const since = [
+      { role: "_checkpoint", id: 2 },
+      { role: "user", content: prompt },
+      { role: "assistant", content: answer },
+    ];
+    await writeFile(join(folder, "context.jsonl"), `${before.trimEnd()}\n${since.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const at = (timestamp: number, type: string, payload: object) => JSON.stringify({ timestamp, message: { type, payload } });
+    const wire = [
+      at(1780042000.1, "TurnBegin", { user_input: prompt }),
+      at(1780042004.2, "ContentPart", { type: "text", text: answer }),
+      at(1780042004.3, "TurnEnd", {}),
+    ];
+    await writeFile(join(folder, "wire.jsonl"), `${wire.join("\n")}\n`);
+    const expected = [
+      ["context-line-2", "human", "Why does the harbour tide chart skip the 29th of February?"],
+      ["context-line-5", "assistant", expect.stringContaining("calendar.isleap")],
+      ["line-1", "human", prompt],
+      ["line-2", "assistant", answer],
+    ];
+    const read = async () =>
+      (await collect(join(tmp, "continued"))).map((c) => [
+        c.conversation.id,
+        c.conversation.messages.map((m) => [m.id, m.role, m.content]),
+      ]);
+    expect(await read()).toEqual([[HARBOUR, expected]]);
+    // A /clear or compaction since set the migrated context aside as context_1.jsonl: the turns before the wire are read from it.
+    await writeFile(join(folder, "context_1.jsonl"), await readFile(join(folder, "context.jsonl")));
+    await writeFile(
+      join(folder, "context.jsonl"),
+      `${JSON.stringify({ role: "user", content: [{ type: "text", text: "<system>Summary: leap years fixed.</system>" }] })}\n`,
+    );
+    expect(await read()).toEqual([[HARBOUR, expected]]);
+  });
+
+  it("a session begun since 0.59 whose first prompt was a skill (its text, not the command, in the context) gets no turns twice", async () => {
+    const folder = join(tmp, "skill", SALINITY);
+    await mkdir(folder, { recursive: true });
+    const answer = "Run `tidepool calibrate` before the nightly rollover.";
+    const context = [
+      { role: "_checkpoint", id: 0 },
+      { role: "user", content: "Calibrate the salinity sensor: the skill's steps, written out at length." },
+      { role: "assistant", content: answer },
+    ];
+    await writeFile(join(folder, "context.jsonl"), `${context.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const at = (timestamp: number, type: string, payload: object) => JSON.stringify({ timestamp, message: { type, payload } });
+    const wire = [
+      at(1780042000.1, "TurnBegin", { user_input: "/skill:calibrate" }),
+      at(1780042004.2, "ContentPart", { type: "text", text: answer }),
+    ];
+    await writeFile(join(folder, "wire.jsonl"), `${wire.join("\n")}\n`);
+    const [session] = await collect(join(folder, "wire.jsonl"));
+    expect(session?.conversation.messages.map((m) => [m.id, m.content])).toEqual([
+      ["line-1", "/skill:calibrate"],
+      ["line-2", answer],
+    ]);
+  });
+
   it("a damaged line costs only itself; the session is then added to, not replaced; a title file that is no JSON is counted", async () => {
     const folder = join(tmp, "damaged", SALINITY);
     await cp(salinity, folder, { recursive: true });

@@ -126,6 +126,51 @@ describe("Kiro CLI's terminal-UI sessions", () => {
     await expect(exportFormat(join(tmp, "v2.jsonl"))).resolves.not.toBe("kiro-cli");
   });
 
+  it("a sub-agent's session, saved beside the user's, is left out and counted: it calls the summary tool, or was reminded to", async () => {
+    const folder = join(tmp, "subagents");
+    await cp(sessions, folder, { recursive: true });
+    const line = (kind: string, data: object) => JSON.stringify({ version: "v1", kind, data });
+    const task = (id: string) =>
+      line("Prompt", {
+        message_id: id,
+        content: [{ kind: "text", data: "Find which buoys stopped reporting." }],
+        meta: { timestamp: 1774533700 },
+      });
+    const done = [
+      task("p-1"),
+      line("AssistantMessage", {
+        message_id: "s-1",
+        content: [
+          { kind: "toolUse", data: { toolUseId: "tu-9", name: "summary", input: { taskDescription: "Find…", taskResult: "B-14, B-22" } } },
+        ],
+      }),
+    ];
+    const reminded = [
+      task("p-2"),
+      line("AssistantMessage", { message_id: "s-2", content: [{ kind: "text", data: "B-14 and B-22." }] }),
+      line("Prompt", {
+        message_id: "p-3",
+        content: [
+          {
+            kind: "text",
+            data: "You have not called the summary tool yet. Please call the summary tool now to provide your findings to the main agent before ending your task.",
+          },
+        ],
+      }),
+    ];
+    const data = JSON.parse(await readFile(join(sessions, `${BUOYS}.json`), "utf8")) as Record<string, unknown>;
+    for (const [id, lines] of [
+      ["0a1b2c3d-0000-4000-8000-000000000001", done],
+      ["0a1b2c3d-0000-4000-8000-000000000002", reminded],
+    ] as const) {
+      await writeFile(join(folder, `${id}.jsonl`), `${lines.join("\n")}\n`);
+      await writeFile(join(folder, `${id}.json`), JSON.stringify({ ...data, session_id: id }));
+    }
+    const { conversations, skipped } = await collectWithSkips(folder);
+    expect(conversations.map((c) => c.conversation.id)).toEqual([LIGHTHOUSE, BUOYS, REFUNDS]);
+    expect(skipped).toMatchObject({ "sub-agents' sessions (the agent's side work; its own session names the sub-agent's tool)": 2 });
+  });
+
   it("is looked for in ~/.kiro/sessions/cli on every system", () => {
     expect(kiroCli.appFolders?.map((folder) => appFolderPath(folder, { platform: "linux", env: { HOME: "/home/ines" } }))).toEqual([
       "/home/ines/.kiro/sessions/cli",

@@ -1,6 +1,8 @@
 // A GPT4All `gpt4all-<id>.chat` file read into the fields mnemo keeps, as nomic-ai/gpt4all's
-// gpt4all-chat/src reads it back (every version a user's disk may hold, 1 to 12; read at cd70db2,
-// February 2025): chatlistmodel.cpp ChatsRestoreThread (magic, qint32 version; the stream is Qt_6_2's),
+// gpt4all-chat/src reads it back (every version a user's disk may hold, 0 to 12; read at cd70db2,
+// February 2025): chatlistmodel.cpp ChatsRestoreThread (magic, qint32 version; the stream is Qt_6_2's;
+// version 0, 2.4.0 and 2.4.1's of May 2023 (f291853e, e397fda2), without either, kept in the settings
+// folder, read by the same code as 1 but for its model state, uncompressed in 2.4.0, skipped alike),
 // chat.cpp Chat::deserialize (qint64 creation time in seconds, id, name, the user's rename, the model's
 // id or file name, from 3 the LocalDocs collections), chatllm.cpp ChatLLM::deserialize (before 11: the
 // model's state, skipped unread: it may be hundreds of MB), chatmodel.h ChatModel::deserialize (int
@@ -61,12 +63,13 @@ export async function readChatFile(input: Readable): Promise<ChatFile> {
 }
 
 async function readChat(stream: StreamReader): Promise<ChatFile> {
-  if ((await stream.uint32()) !== CHAT_FORMAT_MAGIC)
-    throw new ChatFileError("it is no GPT4All chat file (its first bytes are not GPT4All's)");
-  const version = await stream.int32();
-  if (version < 1 || version > NEWEST_VERSION)
-    throw new ChatFileError(`its format version is ${version}; mnemo reads GPT4All's versions 1 to ${NEWEST_VERSION}`);
-  const created = Number(await stream.int64());
+  const first = await stream.uint32();
+  // Version 0 has no header: the creation time's first half (0 in 2023) comes first (magic.ts).
+  if (first !== CHAT_FORMAT_MAGIC && first !== 0) throw new ChatFileError("it is no GPT4All chat file (its first bytes are not GPT4All's)");
+  const version = first === 0 ? 0 : await stream.int32();
+  if (first !== 0 && (version < 1 || version > NEWEST_VERSION))
+    throw new ChatFileError(`its format version is ${version}; mnemo reads GPT4All's versions 0 to ${NEWEST_VERSION}`);
+  const created = first === 0 ? await stream.uint32() : Number(await stream.int64());
   const id = await stream.string();
   const name = await stream.string();
   const userName = await stream.string();

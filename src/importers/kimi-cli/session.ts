@@ -14,6 +14,9 @@
 //   compaction a summary, after /clear nothing; a session's context beside its wire is counted and not
 //   read. Sessions before 0.59 have no wire: their context (context.jsonl, or <id>.jsonl not yet moved)
 //   is read, as the model last saw it. The contexts set aside (context_N.jsonl, <id>_N.jsonl) are not.
+//   A session begun before 0.59 and continued after (0.59's 18326bf4 moves <id>.jsonl to <id>/context.jsonl
+//   when the session is resumed or listed) has a wire from its continuation on: its earlier turns are
+//   read from that context (context_1.jsonl once set aside), up to the wire's first prompt.
 // - Rewinds: /clear (and /reset) ends what the session shows: the shell's resume replays the turns
 //   after the last one, the web app shows it and what follows; what came before is left out, counted.
 //   /undo and /fork copy the session's first turns into a new session (a folder of its own, a
@@ -34,8 +37,10 @@ import { basename, dirname, resolve } from "node:path";
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
+import { jsonLines } from "../json-lines.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
+import { ByteTally, type ByteSource } from "../source.js";
 import type { RecordContext } from "../types.js";
 
 /** A line of a session file, read: which file it is of, and what it says. */
@@ -78,11 +83,11 @@ function wireLine(record: JsonObject, context: RecordContext): KimiLine {
   }
 }
 
-function contextLine(record: JsonObject, context: RecordContext): KimiLine {
+function contextLine(record: JsonObject, context: RecordContext, idPrefix = "line"): KimiLine {
   const line: KimiLine = { kind: "context", context };
   const said = (role: Utterance["role"], pieces: TurnPiece[]): KimiLine => ({
     ...line,
-    said: { id: `line-${context.index + 1}`, role, pieces, time: undefined },
+    said: { id: `${idPrefix}-${context.index + 1}`, role, pieces, time: undefined },
   });
   if (record.role === "user") return isTheCliOwn(record.content) ? line : said("human", inputPieces(record.content));
   if (record.role !== "assistant") return line;
@@ -166,10 +171,8 @@ export async function kimiSessions(lines: KimiLine[]): Promise<UploadConversatio
   }
   const subagents = lines.filter((line) => line.subagent).length;
   if (subagents > 0) context.skip(SUBAGENT_EVENTS, subagents);
-  const said = sinceLastClear(
-    lines.flatMap((line) => (line.said === undefined ? [] : [line.said])),
-    context,
-  );
+  const own = lines.flatMap((line) => (line.said === undefined ? [] : [line.said]));
+  const said = sinceLastClear(kind === "wire" ? [...(await turnsBeforeWire(context, own)), ...own] : own, context);
   const messages = agentTurns(said);
   if (messages.length === 0) {
     context.skip(EMPTY);
@@ -194,6 +197,83 @@ async function whyNotRead(kind: KimiLine["kind"], context: RecordContext): Promi
   if (kind !== "context") return undefined;
   if (SET_ASIDE_NAME.test(context.path)) return SET_ASIDE;
   return (await hasWire(context)) ? CONTEXT_BESIDE_WIRE : undefined;
+}
+
+/**
+ * A session begun before 0.59 and continued after: the CLI moved its <id>.jsonl to <id>/context.jsonl
+ * (session.py _migrate_session_context_file) and its wire starts at the continuation, so the turns before
+ * are in that context alone: in context.jsonl, or in context_1.jsonl once the CLI set it aside (a
+ * /clear, compaction or revert moves the file to the first free context_N.jsonl). They are the context's
+ * messages before the wire's first prompt the model was given. Their ids are named after the context's
+ * lines, apart from the wire's (`line-N`, which a session with a wire kept before).
+ */
+async function turnsBeforeWire(context: RecordContext, wire: Utterance[]): Promise<Utterance[]> {
+  const source = (await nonEmptySibling(context, "context_1.jsonl")) ?? (await nonEmptySibling(context, "context.jsonl"));
+  if (source === undefined) return [];
+  const said: Utterance[] = [];
+  let unreadable = 0;
+  for await (const record of jsonLines(source, new ByteTally(), () => unreadable++)) {
+    if (!isObject(record.value) || typeof record.value.role !== "string") continue;
+    const line = contextLine(record.value, { ...context, index: record.index }, "context-line");
+    if (line.said !== undefined) said.push(line.said);
+  }
+  if (unreadable > 0) context.skip(UNREADABLE_CONTEXT_LINES, unreadable);
+  const before = said.slice(0, wireStart(said, wire));
+  return before.some((utterance) => utterance.role === "human") ? before : [];
+}
+
+const UNREADABLE_CONTEXT_LINES = "damaged lines of a context holding the turns from before a session's wire";
+
+async function nonEmptySibling(context: RecordContext, name: string): Promise<ByteSource | undefined> {
+  const source = await context.sibling?.(name);
+  return source !== undefined && source.size > 0 ? source : undefined;
+}
+
+/**
+ * Where the wire's turns start among the context's messages: at the prompt that matches the most of the
+ * wire's prompts in a row (a prompt typed before and again, "go on", is not taken for it); at the end when
+ * none matches (the context was set aside before the wire's first prompt reached it). Slash commands
+ * never reach the context (soul/slash.py), the rest as typed (kimisoul.py: TurnBegin and the user
+ * message carry the same user_input).
+ */
+function wireStart(context: Utterance[], wire: Utterance[]): number {
+  const prompts = (said: Utterance[]) =>
+    said.flatMap((utterance, at) => (utterance.role === "human" ? [{ at, text: promptText(utterance) }] : []));
+  const typed = prompts(wire)
+    .map(({ text }) => text)
+    .filter((text) => !text.startsWith("/"));
+  const asked = prompts(context);
+  let start = context.length;
+  let longest = 0;
+  asked.forEach(({ at }, from) => {
+    let run = 0;
+    while (from + run < asked.length && asked[from + run]?.text === typed[run]) run++;
+    if (run > longest) [start, longest] = [at, run];
+  });
+  return Math.min(start, firstAnswerInWire(context, wire));
+}
+
+/**
+ * The turn of the context's first answer the wire holds too: a prompt the wire has otherwise (a skill's
+ * `/skill:…`, which the context holds as the skill's text, kimisoul.py) is placed by its answer.
+ */
+function firstAnswerInWire(context: Utterance[], wire: Utterance[]): number {
+  const inWire = new Set(wire.flatMap(answerTexts));
+  const at = context.findIndex((utterance) => answerTexts(utterance).some((text) => inWire.has(text)));
+  if (at === -1) return context.length;
+  return Math.max(
+    0,
+    context.findLastIndex((utterance, i) => i <= at && utterance.role === "human"),
+  );
+}
+
+/** An answer's text, its tools aside (`[tool: Shell]` is said in many turns). */
+function answerTexts(utterance: Utterance): string[] {
+  return utterance.role === "assistant" ? utterance.pieces.filter((piece) => !piece.tool).map((piece) => piece.text) : [];
+}
+
+function promptText(utterance: Utterance): string {
+  return utterance.pieces.map((piece) => piece.text).join("");
 }
 
 /** A prompt that clears the session: /clear or its alias /reset (soul/slash.py). */

@@ -10,6 +10,10 @@
 //   nothing and hide nothing there (the model's context they rebuild is not what is shown), so what
 //   came before them stays. Left out: tool results (ToolResults), thinking, a Compaction's summary and
 //   copied messages, the CLI's own retry prompts (a tool too large, a timeout), counted.
+// - Sub-agents' sessions (acp/session_manager.rs spawn_orchestrated, acp/subagent_tool.rs, agent/tools/summary.rs)
+//   are saved beside the user's with nothing in their .json to tell them apart: a log that calls the
+//   `summary` tool (given to sub-agents alone) or holds the CLI's reminder to call it is one, left out and
+//   counted; its parent names it by its tool (`[tool: subagent]`).
 // - Human: a Prompt's text blocks as typed, an image `[image]`; `meta.additionalContext` (hooks) apart.
 // - Ids: an answer is its AssistantMessage's `message_id`; a prompt, `<the answer's id>-prompt`, as the
 //   amazon-q importer names it in data.sqlite3 (the copy of a classic chat keeps its answers' ids, not
@@ -47,6 +51,26 @@ const RETRIES = "prompts the CLI sent itself to retry a cut answer (left out)";
 const TOOL_RESULTS = "tool results (left out)";
 const EMPTY = "sessions without any message text";
 
+const SUBAGENT_SESSIONS = "sub-agents' sessions (the agent's side work; its own session names the sub-agent's tool)";
+
+/**
+ * What only a sub-agent's log holds. A sub-agent is a session of its own, saved as the user's are
+ * (acp/session_manager.rs spawns it with `is_subagent`; acp_agent.rs writes its .json and .jsonl alike,
+ * no field says so): only a sub-agent is given the `summary` tool, and it must call it to hand its
+ * result back (agent/tools/mod.rs; acp/subagent_tool.rs, whose reminder is logged as a prompt when it does not).
+ */
+function isSubagentsOwn(line: KiroLine): boolean {
+  if (line.kind === "Prompt") return promptPieces(line.data).some((piece) => piece.text === SUMMARY_REMINDER);
+  return (
+    line.kind === "AssistantMessage" &&
+    blocks(line.data).some((block) => block.kind === "toolUse" && isObject(block.data) && block.data.name === "summary")
+  );
+}
+
+/** acp/subagent_tool.rs SUMMARY_FAILSAFE_MSG, sent to a sub-agent that ended its task without its summary. */
+const SUMMARY_REMINDER =
+  "You have not called the summary tool yet. Please call the summary tool now to provide your findings to the main agent before ending your task.";
+
 /** A session's log (groupedPerFile gives one file's lines at a time) to its conversation; none from its .json. */
 export async function kiroSessions(lines: KiroLine[]): Promise<UploadConversation[]> {
   const first = lines[0];
@@ -54,6 +78,10 @@ export async function kiroSessions(lines: KiroLine[]): Promise<UploadConversatio
   const { context } = first;
   if (first.kind === "session") {
     if (!(await hasLog(context))) context.skip(EMPTY); // a session opened and left: its log empty (or gone)
+    return [];
+  }
+  if (lines.some(isSubagentsOwn)) {
+    context.skip(SUBAGENT_SESSIONS);
     return [];
   }
   const said = utterances(lines, context);
