@@ -37,7 +37,7 @@ export const pageAssist: Importer = {
   name: "Page Assist",
   chatApp: true,
   accepts:
-    "the file its export saves (page-assist-<time>.json), or the extension's database folder in a Chromium profile (…/IndexedDB/chrome-extension_<id>_0.indexeddb.leveldb), the profile's IndexedDB folder, or the profile folder",
+    "the file its export saves (page-assist-….json), or a Chromium profile's folder (Chrome, Edge, Brave), its IndexedDB folder, or the extension's database folder in it (chrome-extension_…_0.indexeddb.leveldb)",
   howToGet:
     "Settings → System Settings → Export Data (with Chat History ticked) saves page-assist-<date>.json: pass it as it is. Or pass the browser profile's folder (Chrome, Edge, Brave, Chromium), where the extension keeps its chats in IndexedDB: --apps finds them in each profile (~/.config/google-chrome/Default and the like). Firefox's copy is not read: export it.",
   extensions: [".json"],

@@ -107,7 +107,7 @@ async function blobsBesideOnDisk(sources: readonly ByteSource[]): Promise<ByteSo
   return listing.sources.map((source) => ({ ...source, path: `beside.indexeddb.blob/${source.path}` }));
 }
 
-/** The chats as the export holds them, `{ history, messages }`, newest first as the app lists them. */
+/** The chats as the export holds them, `{ history, messages }`, newest first as the app lists them (getChatHistories). */
 function chatsOf(histories: readonly unknown[], messages: readonly unknown[]): { chats: unknown[]; orphans: number } {
   const byChat = new Map<string, unknown[]>();
   for (const history of histories) {
@@ -120,8 +120,15 @@ function chatsOf(histories: readonly unknown[], messages: readonly unknown[]): {
     if (list === undefined) orphans++;
     else list.push(message);
   }
-  const chats = histories.map((history) => ({ history, messages: byChat.get(idOf(history, "id") ?? "") ?? [] }));
+  const chats = [...histories]
+    .sort((a, b) => createdAtOf(b) - createdAtOf(a))
+    .map((history) => ({ history, messages: byChat.get(idOf(history, "id") ?? "") ?? [] }));
   return { chats, orphans };
+}
+
+function createdAtOf(row: unknown): number {
+  const time = typeof row === "object" && row !== null ? (row as Record<string, unknown>).createdAt : undefined;
+  return typeof time === "number" ? time : 0;
 }
 
 function idOf(row: unknown, key: string): string | undefined {
