@@ -186,4 +186,18 @@ describe("Page Assist's database in a Chromium profile", () => {
     await writeFile(join(site, "LOG"), "a site's database log");
     expect(await collect(profile)).toEqual(await collect(profileZip));
   });
+
+  it("another extension's database is left as it is: no chat taken from it", async () => {
+    const profile = join(tmp, "Other");
+    for (const source of await zipSources(join(fixtures, "chatbox-userdata.zip"))) {
+      if (!source.path.startsWith("IndexedDB/file__0.indexeddb.leveldb/")) continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
+      const path = join(profile, source.path.replace("file__0", `chrome-extension_${"a".repeat(32)}_0`));
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, Buffer.concat(chunks));
+    }
+    // Its files are left among the folder's, read as any folder's are: none is a chat export.
+    await expect(collect(profile)).rejects.toThrow(/chrome-extension_a{32}_0\.indexeddb\.leveldb/);
+  });
 });
