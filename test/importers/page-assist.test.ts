@@ -172,7 +172,7 @@ describe("Page Assist's database in a Chromium profile", () => {
     expect(skipped).toEqual({ ...EMPTY, "database rows that could not be read (damaged, or their blob file missing)": 1 });
   });
 
-  it("a profile folder passed whole reads its IndexedDB alone, other origins' databases and the caches never read", async () => {
+  it("a profile folder (or its IndexedDB folder) passed whole reads the extension's database alone, other origins' databases and the caches never read", async () => {
     const profile = await unzippedInto(join(tmp, "Default"));
     await mkdir(join(profile, "Cache", "Cache_Data"), { recursive: true });
     await writeFile(
@@ -185,6 +185,7 @@ describe("Page Assist's database in a Chromium profile", () => {
     await mkdir(site, { recursive: true });
     await writeFile(join(site, "LOG"), "a site's database log");
     expect(await collect(profile)).toEqual(await collect(profileZip));
+    expect(await collect(join(profile, "IndexedDB"))).toEqual(await collect(profileZip));
   });
 
   it("another extension's database is left as it is: no chat taken from it", async () => {

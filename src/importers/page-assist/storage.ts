@@ -36,9 +36,7 @@ export async function withPageAssistStorage(sources: readonly ByteSource[]): Pro
   }
   // The other origins' databases beside it (each website's, each extension's) hold no chat of Page Assist's.
   const isOrigins = (source: ByteSource) =>
-    [...profiles].some(
-      (profile) => profile === "" || (source.path.startsWith(profile) && ORIGIN_FOLDER.test(source.path.slice(profile.length))),
-    );
+    [...profiles].some((profile) => source.path.startsWith(profile) && ORIGIN_FOLDER.test(source.path.slice(profile.length)));
   const passedItself = read.some((source) => source.path === `${DATABASE}.json`);
   return { sources: [...read, ...sources.filter((source) => !passedItself && !isOrigins(source))], skipped };
 }
@@ -99,8 +97,9 @@ const BESIDE = "beside.indexeddb.leveldb/";
  */
 async function blobsBesideOnDisk(sources: readonly ByteSource[]): Promise<ByteSource[]> {
   const manifest = sources.find((source) => /^MANIFEST-\d+$/.test(source.path));
-  const folder = manifest === undefined ? undefined : dirname(manifest.label);
-  if (folder === undefined || !folder.endsWith(".indexeddb.leveldb") || basename(manifest!.label) !== manifest!.path) return [];
+  if (manifest === undefined || basename(manifest.label) !== manifest.path) return []; // not a file on disk (a zip's)
+  const folder = dirname(manifest.label);
+  if (!folder.endsWith(".indexeddb.leveldb")) return [];
   const blobFolder = join(dirname(folder), basename(folder).replace(/\.leveldb$/, ".blob"));
   if (!(await readdir(blobFolder).catch(() => undefined))) return [];
   const listing = await directorySources(blobFolder);
