@@ -39,6 +39,7 @@ import { gpt4all } from "./gpt4all/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { ollama } from "./ollama/index.js";
 import { opencode } from "./opencode/index.js";
+import { pageAssist } from "./page-assist/index.js";
 import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
@@ -64,6 +65,7 @@ export const IMPORTERS: readonly Importer[] = [
   nextChat,
   chatbox,
   cherryStudio,
+  pageAssist,
   lobeChat,
   jan,
   bigAgi,

@@ -23,6 +23,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "cherry-studio.202506030712.zip": { conversations: 3, messages: 11, memories: 0 }, // as cherry-studio/data.json
   "cherry-studio-direct.zip": { conversations: 4, messages: 13, memories: 0 }, // data.json's rows in Chromium's LevelDB folders, and a pasted log's
   "chatbox-userdata.zip": { conversations: 3, messages: 8, memories: 0 }, // the data export's sessions in Chatbox's IndexedDB, as its data folder keeps them, and a pasted log's
+  "page-assist-chrome-profile.zip": { conversations: 6, messages: 19, memories: 0 }, // the data export's chats in the extension's Dexie database (a profile's IndexedDB), and a pasted screenshot's
   "opencode-db/opencode.db": { conversations: 2, messages: 6, memories: 0 }, // as opencode-storage.zip
   anythingllm: { conversations: 4, messages: 12, memories: 0 }, // the database, in the folder AnythingLLM keeps it in
   "anythingllm-export/anythingllm-chats-4_12_2026.json": { conversations: 3, messages: 15, memories: 0 }, // a conversation per workspace and user

@@ -336,6 +336,13 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     messages: 6,
     finds: "add a readiness wait before the first request",
   },
+  "page-assist/page-assist-2026-04-20T08_05_00.000Z.json": {
+    format: "page-assist",
+    conversations: 5, // a branch, a side-panel chat about a tab, an MCP tool call, a chat moved from chrome.storage.local; an empty one counted
+    messages: 17,
+    finds: "the borrow checker refuses the mutable borrow while the shared one lives",
+  },
+  "page-assist/page-assist-2024-06-02T08_40_11.512Z.json": "page-assist", // May 2024: chats in chrome.storage.local, newest message first
   "cherry-studio/data.json": {
     format: "cherry-studio",
     conversations: 3,
