@@ -132,9 +132,9 @@ function placesOf(folder: AppFolder, machine: Machine): string[] {
 }
 
 /** The files a list names; none when there is no list (the app never ran) or it cannot be read. */
-function listedIn(list: string, listed: (text: string) => readonly string[]): readonly string[] {
+function listedIn(list: string, listed: NonNullable<AppFolder["listed"]>): readonly string[] {
   try {
-    return listed(readFileSync(list, "utf8"));
+    return listed(readFileSync(list, "utf8"), list);
   } catch {
     return [];
   }

@@ -24,8 +24,9 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
   /**
    * The path is a file listing where the app keeps its chats (Crush's projects.json, each project it
    * ran in): what is found is each database file (or folder: Jan's threads) these read from the list's text, not the list.
+   * `list` is the list's own path, for names it gives relative to its folder (Chromium's Local State, its profiles).
    */
-  listed?: (text: string) => readonly string[];
+  listed?: (text: string, list: string) => readonly string[];
   /** What help says the list names, when not databases (Jan's settings.json: "the data folder it names"). */
   listNames?: string;
   /**

@@ -18,6 +18,7 @@ describe("mnemo import of Page Assist's database in a browser profile", () => {
       mkdirSync(dirname(join(profile, source.path)), { recursive: true });
       writeFileSync(join(profile, source.path), Buffer.concat(chunks));
     }
+    writeFileSync(join(home, ".config", "google-chrome", "Local State"), JSON.stringify({ profile: { info_cache: { "Profile 2": {} } } }));
     const env = isolatedEnv({ HOME: home });
     const first = await runCli(["import", "--no-wait", "--apps"], { env });
     expect(first.code, first.stderr).toBe(0);

@@ -163,6 +163,13 @@ describe("Page Assist's database in a Chromium profile", () => {
       "chrome-extension_ogkogooadflifpmmidmhjedogicnhooa_0.indexeddb.leveldb",
     );
     await cp(join(chrome, DATABASE), edge, { recursive: true });
+    // A profile the browser does not list (one deleted, its folder left) is not read; nor a name out of the folder.
+    await cp(join(chrome, DATABASE), join(home, ".config", "google-chrome", "Old Profile", DATABASE), { recursive: true });
+    await writeFile(
+      join(home, ".config", "google-chrome", "Local State"),
+      localState(["Default", "Profile 1", "../google-chrome/Old Profile"]),
+    );
+    await writeFile(join(home, ".config", "microsoft-edge", "Local State"), localState(["Default"]));
     const found = foundApps({ platform: "linux", env: { HOME: home } }).filter((app) => app.name === "Page Assist");
     expect(found.map((app) => app.folder)).toEqual([join(chrome, DATABASE), edge]);
     expect(await collect(join(chrome, DATABASE))).toEqual(await collect(profileZip));
@@ -202,3 +209,8 @@ describe("Page Assist's database in a Chromium profile", () => {
     await expect(collect(profile)).rejects.toThrow(/chrome-extension_a{32}_0\.indexeddb\.leveldb/);
   });
 });
+
+/** A browser's Local State naming its profiles as Chromium does (profile.info_cache). */
+function localState(profiles: string[]): string {
+  return JSON.stringify({ browser: {}, profile: { info_cache: Object.fromEntries(profiles.map((name) => [name, { name }])) } });
+}

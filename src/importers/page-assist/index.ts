@@ -8,16 +8,15 @@
 // April 2026 (2aeda2c2) writes only the sections picked. The extension's own database in a Chromium
 // profile (Chrome, Edge, Brave, Chromium) is read into the same shape (storage.ts). Firefox keeps an
 // extension's IndexedDB in SQLite files of its own encoding: not read.
+import { basename, dirname, join } from "node:path";
 import { loaded, perRecord, type AppFolder, type Importer, type Sample } from "../importer.js";
+import { isObject, jsonObjectIn } from "../json-values.js";
 import { EXTENSION_DATABASE_FILE } from "./storage-layout.js";
 
 const CHAT = ["chat"];
 /** The extension's ids in the Chrome Web Store (Chrome, Brave, Chromium, Edge too) and Edge Add-ons (README.md). */
 const CHROME_WEB_STORE = "jfgfiigpkhlkbnfnbobbkinehhfdhndo";
 const EDGE_ADD_ONS = "ogkogooadflifpmmidmhjedogicnhooa";
-
-/** Chromium's profiles: the first, then those added (Profile 1, 2, …); a few, as people keep. */
-const PROFILES = ["Default", ...Array.from({ length: 5 }, (_, n) => `Profile ${n + 1}`)];
 
 /** Each browser's user data folder per system, and the ids the extension has there. */
 const BROWSERS: readonly { linux: string; darwin: string; win32: string; ids: readonly string[] }[] = [
@@ -61,18 +60,32 @@ function isChat(sample: Sample): boolean {
   return sample.wrapper.join("/") === CHAT.join("/") || sample.listKeys("messages").has("history_id");
 }
 
-/** The extension's database folder in each profile of each browser: under ~/.config, ~/Library/Application Support, %LOCALAPPDATA%. */
+/**
+ * The extension's database folder in each profile of each browser, from the browser's Local State in
+ * its user data folder (~/.config, ~/Library/Application Support, %LOCALAPPDATA%), which lists every profile.
+ */
 function browserProfiles(): AppFolder[] {
-  return BROWSERS.flatMap((browser) =>
-    PROFILES.flatMap((profile) =>
-      browser.ids.flatMap((id): AppFolder[] => {
-        const database = `${profile}/IndexedDB/chrome-extension_${id}_0.indexeddb.leveldb`;
-        return [
-          { appData: `${browser.linux}/${database}`, only: "linux" },
-          { appData: `${browser.darwin}/${database}`, only: "darwin" },
-          { home: `AppData/Local/${browser.win32}/${database}`, only: "win32" },
-        ];
-      }),
-    ),
-  );
+  return BROWSERS.flatMap((browser) => {
+    const listing = {
+      listed: (text: string, list: string) => extensionDatabases(text, dirname(list), browser.ids),
+      listNames: "the extension's database in each profile it lists",
+    };
+    return [
+      { appData: `${browser.linux}/Local State`, only: "linux", ...listing },
+      { appData: `${browser.darwin}/Local State`, only: "darwin", ...listing },
+      { localAppData: `${browser.win32}/Local State`, only: "win32", ...listing },
+    ];
+  });
+}
+
+/**
+ * Chromium's Local State names each profile's folder under the user data folder (`profile.info_cache`,
+ * profile_attributes_storage.cc: Default, Profile 1, …, whatever the user added): the extension's
+ * database in each, under each id the browser may have given it. A name that is not one folder is not followed.
+ */
+function extensionDatabases(text: string, userData: string, ids: readonly string[]): string[] {
+  const profiles = jsonObjectIn(text)?.["profile"];
+  const cache = isObject(profiles) ? profiles["info_cache"] : undefined;
+  const names = isObject(cache) ? Object.keys(cache).filter((name) => name === basename(name) && name !== ".." && name !== ".") : [];
+  return names.flatMap((profile) => ids.map((id) => join(userData, profile, "IndexedDB", `chrome-extension_${id}_0.indexeddb.leveldb`)));
 }
