@@ -42,6 +42,7 @@ import { opencode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
+import { textGenerationWebUi } from "./text-generation-webui/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
@@ -89,6 +90,7 @@ export const IMPORTERS: readonly Importer[] = [
   kimiCode,
   kiroCli,
   ollama,
+  textGenerationWebUi,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one
