@@ -1,10 +1,10 @@
 import { cp, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { textGenTime } from "../../src/importers/text-generation-webui/history.js";
+import { textGenerationWebUiHistory, textGenTime } from "../../src/importers/text-generation-webui/history.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
-import { collect, collectReporting, collectWithSkips, fixtures } from "./collect.js";
+import { collect, collectReporting, collectWithSkips, fixtures, recordContext } from "./collect.js";
 
 const app = join(fixtures, "text-generation-webui");
 const logs = join(app, "user_data", "logs");
@@ -143,6 +143,18 @@ describe("text-generation-webui chat histories", () => {
     expect(conversations.map((c) => c.conversation.title)).toEqual(["What's the weather in Porto tomorrow?"]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("20260412-09-30-00.json");
+  });
+
+  it("a history outside the logs folder: its character from the download's name, the first prompt its title, the file its id", () => {
+    const history = { internal: [["Hello?", "Hi!"]], visible: [["Hello?", "Hi!"]] };
+    const titles = [
+      "history_Chiharu Yamada_20250520T140312.json",
+      "history_instruct_20250520T140312.json",
+      "Chiharu Yamada_20230412-101500.json",
+      "Instruct_20230412-101500.json",
+      "persistent_Assistant.json",
+    ].map((file) => textGenerationWebUiHistory(history, recordContext(file))?.conversation.title);
+    expect(titles).toEqual(["Chiharu Yamada: Hello?", "Hello?", "Chiharu Yamada: Hello?", "Hello?", "Assistant: Hello?"]);
   });
 
   it("message times: the app's local time read as UTC; a placeholder or an impossible date is none", () => {

@@ -19,7 +19,8 @@
 //   not say (read as UTC, as SillyTavern's are); "" for rows older than the metadata. The file's name,
 //   `%Y%m%d-%H-%M-%S` when the chat was started (start_new_chat), dates it when no row is dated.
 // - Title: the file's name when the user renamed the chat (rename_history), else the first prompt
-//   (find_all_histories_with_first_prompts), after the character's name in chat modes (its folder).
+//   (find_all_histories_with_first_prompts), after the character's name in chat modes (its folder, or
+//   the name of a persistent history or of a download: history_<character>_<time>.json, js/save_files.js).
 // - Id: the file's name (the app's unique_id) and, in its logs folder, its mode's folder and character:
 //   each character's chats are a folder of their own.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
@@ -148,6 +149,8 @@ interface Place {
 const STARTED = /^(\d{4})(\d{2})(\d{2})-(\d{2})-(\d{2})-(\d{2})$/;
 /** The Chat tab's download (js/save_files.js): history_<character or mode>_<local time>.json. */
 const DOWNLOAD = /^history_(.+)_\d{8}T\d{6}$/;
+/** Its download before July 2023 (save_history with timestamp=True, 3b886f9c): <character or Instruct>_<local time>.json in logs/. */
+const OLD_DOWNLOAD = /^(.+)_\d{8}-\d{6}$/;
 const MODES = new Set(["instruct", "chat", "chat-instruct", "unknown"]);
 
 function placeOf(path: string): Place {
@@ -157,8 +160,15 @@ function placeOf(path: string): Place {
   const logged = !STARTED.test(name);
   if (folder === "instruct") return { name, character: undefined, renamed: logged, scope: ["instruct", name] };
   if (folder !== undefined && parts.at(-3) === "chat") return { name, character: folder, renamed: logged, scope: ["chat", folder, name] };
-  const character = /^persistent_(.+)$/.exec(name)?.[1] ?? /^(.+)_persistent$/.exec(name)?.[1] ?? DOWNLOAD.exec(name)?.[1];
-  return { name, character: character === undefined || MODES.has(character) ? undefined : character, renamed: false, scope: [name] };
+  const character = [/^persistent_(.+)$/, /^(.+)_persistent$/, DOWNLOAD, OLD_DOWNLOAD]
+    .map((pattern) => pattern.exec(name)?.[1])
+    .find(Boolean);
+  return {
+    name,
+    character: character === undefined || MODES.has(character.toLowerCase()) ? undefined : character,
+    renamed: false,
+    scope: [name],
+  };
 }
 
 /** When the chat was started, from its file's name (`20250520-14-03-12`, local time read as UTC). */
