@@ -157,6 +157,18 @@ describe("text-generation-webui chat histories", () => {
     expect(titles).toEqual(["Chiharu Yamada: Hello?", "Hello?", "Chiharu Yamada: Hello?", "Hello?", "Assistant: Hello?"]);
   });
 
+  it("what output extensions write into the visible text: a player left out, a picture `[image]`; tags never closed are text", () => {
+    const reply = 'Here it is.<audio src="file/extensions/silero_tts/outputs/1716213780.wav" controls autoplay></audio>';
+    const picture = '<img src="file/extensions/sd_api_pictures/outputs/1716213781.png" alt="a ferry">';
+    const unclosed = "&lt;tool_call&gt; stays text, and so does <tool_call>".repeat(3);
+    const history = { internal: [["Draw a ferry", ""]], visible: [["Draw a ferry", `${reply}\n\n${picture}\n\n${unclosed}`]] };
+    const chat = textGenerationWebUiHistory(history, recordContext("20240601-10-00-00.json"));
+    expect(chat?.conversation.messages.map((m) => m.content)).toEqual([
+      "Draw a ferry",
+      `Here it is.\n\n[image]\n\n${"<tool_call> stays text, and so does <tool_call>".repeat(3)}`,
+    ]);
+  });
+
   it("message times: the app's local time read as UTC; a placeholder or an impossible date is none", () => {
     expect(textGenTime("May 20, 2025 14:03")).toBe("2025-05-20T14:03:00.000Z");
     expect(textGenTime("Dec 01, 2024 9:05")).toBe("2024-12-01T09:05:00.000Z");

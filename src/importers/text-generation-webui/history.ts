@@ -89,23 +89,33 @@ function pairOf(row: unknown): [string, string] | undefined {
 }
 
 /** Each tool call's block, as generate_chat_reply_wrapper writes it (its tags not escaped, unlike the model's text). */
-const TOOL_CALL = /<tool_call>([^\n]*)\n[\s\S]*?\n<\/tool_call>/g;
+const TOOL_OPEN = "<tool_call>";
+const TOOL_CLOSE = "\n</tool_call>";
 
 /** A side's visible text as the chat shows it: entities decoded, tool calls named, thinking and extensions' players left out. */
 function shownPieces(text: string, role: UploadMessage["role"]): string[] {
   const pieces: TurnPiece[] = [];
   let from = 0;
-  for (const call of text.matchAll(TOOL_CALL)) {
-    pieces.push({ text: segmentText(text.slice(from, call.index), role), tool: false });
-    pieces.push({ text: `[tool: ${call[1]!.replace(/\(.*$/, "").trim() || "tool"}]`, tool: true });
-    from = call.index + call[0].length;
+  // Found with indexOf, not a lazy regex, so thousands of unclosed tags cost one pass.
+  for (let open = text.indexOf(TOOL_OPEN); open !== -1; open = text.indexOf(TOOL_OPEN, from)) {
+    const close = text.indexOf(TOOL_CLOSE, open);
+    if (close === -1) break;
+    const header = text.slice(open + TOOL_OPEN.length, close).split("\n")[0]!;
+    pieces.push({ text: segmentText(text.slice(from, open), role), tool: false });
+    pieces.push({ text: `[tool: ${header.replace(/\(.*$/, "").trim() || "tool"}]`, tool: true });
+    from = close + TOOL_CLOSE.length;
   }
   pieces.push({ text: segmentText(text.slice(from), role), tool: false });
   return toolsOnOneLine(pieces.filter((piece) => piece.text.trim() !== ""));
 }
 
+/** The players and pictures output extensions write into the visible text (silero_tts, send_pictures), their tags bounded. */
+const AUDIO = /<audio\b[^>]{0,2000}>(?:<\/audio>)?/gi;
+const IMAGE = /<img\b[^>]{0,2000}>/gi;
+
 function segmentText(text: string, role: UploadMessage["role"]): string {
-  const withoutPlayers = text.replace(/<audio\b[\s\S]*?<\/audio>/gi, "").replace(/<img\b(?![^>]*\bsrc="data:)[^>]*>/gi, "[image]");
+  // An inlined image (`data:`) is left for joinPieces, which writes it `[image]` too.
+  const withoutPlayers = text.replace(AUDIO, "").replace(IMAGE, (tag) => (tag.includes('src="data:') ? tag : "[image]"));
   const decoded = decodeEntities(withoutPlayers);
   return role === "assistant" ? withoutThinking(decoded) : decoded;
 }
