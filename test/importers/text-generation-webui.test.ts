@@ -115,7 +115,7 @@ describe("text-generation-webui chat histories", () => {
     ]);
   });
 
-  it("ids: the same chat keeps its id when logs/ moved into user_data/ (April 2025); one name under two characters is two chats", async () => {
+  it("ids: the same chat keeps its id from the logs folder, its chat folder, its character's or alone, and when logs/ moved into user_data/ (April 2025); one name under two characters is two chats", async () => {
     const [chat] = await collect(logs);
     const moved = join(tmp, "moved", "logs", "chat", "Chiharu Yamada");
     const other = join(tmp, "moved", "logs", "chat", "Assistant");
@@ -130,7 +130,11 @@ describe("text-generation-webui chat histories", () => {
     ]);
     expect(again[1]?.conversation.id).toBe(chat?.conversation.id);
     expect(again[0]?.conversation.id).not.toBe(chat?.conversation.id);
-    expect((await collect(chiharu))[0]?.conversation.id).toMatch(/^text-generation-webui-[0-9a-f]{32}$/);
+    for (const given of [join(logs, "chat"), join(logs, "chat", "Chiharu Yamada"), chiharu]) {
+      const [same] = await collect(given);
+      expect([same?.conversation.id, same?.conversation.title]).toEqual([chat?.conversation.id, chat?.conversation.title]);
+    }
+    expect(chat?.conversation.id).toMatch(/^text-generation-webui-[0-9a-f]{32}$/);
   });
 
   it("a damaged history costs only itself, named", async () => {

@@ -22,7 +22,8 @@
 //   (find_all_histories_with_first_prompts), after the character's name in chat modes (its folder, or
 //   the name of a persistent history or of a download: history_<character>_<time>.json, js/save_files.js).
 // - Id: the file's name (the app's unique_id) and, in its logs folder, its mode's folder and character:
-//   each character's chats are a folder of their own.
+//   each character's chats are a folder of their own. A file on disk is placed by the whole path it was
+//   given by, so the logs folder, its chat folder, a character's folder or the file alone give one id.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { promptTitle, toolsOnOneLine, type TurnPiece } from "../agent-sessions.js";
 import { derivedId } from "../derived-id.js";
@@ -38,7 +39,7 @@ export function textGenerationWebUiHistory(value: unknown, context: RecordContex
   const internal = arrayOf(history.internal ?? history.data);
   const visible = arrayOf(history.visible ?? history.data_visible);
   const metadata = isObject(history.metadata) ? history.metadata : {};
-  const place = placeOf(context.path);
+  const place = placeOf(wholePath(context));
   const messages: UploadMessage[] = [];
   const rows = Math.max(internal.length, visible.length);
   for (let row = 0; row < rows; row++) {
@@ -162,6 +163,16 @@ const DOWNLOAD = /^history_(.+)_\d{8}T\d{6}$/;
 /** Its download before July 2023 (save_history with timestamp=True, 3b886f9c): <character or Instruct>_<local time>.json in logs/. */
 const OLD_DOWNLOAD = /^(.+)_\d{8}-\d{6}$/;
 const MODES = new Set(["instruct", "chat", "chat-instruct", "unknown"]);
+
+/**
+ * The file's path as far as it is known: on disk, the path it was given by (its label), so a
+ * character's folder, or the chat folder, passed alone still names the character; else (in a zip,
+ * an upload) its path in the export.
+ */
+function wholePath({ path, label }: RecordContext): string {
+  const given = label.replaceAll("\\", "/");
+  return given === path || given.endsWith(`/${path}`) ? given : path;
+}
 
 function placeOf(path: string): Place {
   const parts = path.split("/");
