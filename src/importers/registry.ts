@@ -43,6 +43,7 @@ import { pageAssist } from "./page-assist/index.js";
 import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
 import { sillytavern } from "./sillytavern/index.js";
+import { textGenerationWebUi } from "./text-generation-webui/index.js";
 import { typingmind } from "./typingmind/index.js";
 import { markdown } from "./markdown/index.js";
 import { upload } from "./upload/index.js";
@@ -91,6 +92,7 @@ export const IMPORTERS: readonly Importer[] = [
   kimiCode,
   kiroCli,
   ollama,
+  textGenerationWebUi,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,
   markdown, // transcripts of any app, after the exporters of one

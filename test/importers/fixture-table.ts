@@ -150,6 +150,18 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "keeps the 23:40 Sunday crossing",
   },
   "ollama/schema-2/db.sqlite": "ollama", // the first schema released, before attachments
+  "text-generation-webui/logs/Chiharu Yamada_persistent.json": "text-generation-webui", // to August 2023: data, data_visible
+  "text-generation-webui/logs/chat/Chiharu Yamada/Lisbon trip.json": "text-generation-webui", // logs/ before 2025, renamed, no metadata
+  "text-generation-webui/user_data/logs/chat/Chiharu Yamada/20250520-14-03-12.json": "text-generation-webui", // a swipe, attachments
+  "text-generation-webui/user_data/logs/chat/Chiharu Yamada/20250601-09-00-00.json": "text-generation-webui", // the greeting alone
+  "text-generation-webui/user_data/logs/chat_state.json": null, // the last chat seen per character
+  "text-generation-webui/user_data/logs/instruct/20260410-18-22-05.json": {
+    format: "text-generation-webui",
+    conversations: 1,
+    messages: 4,
+    finds: "Tomorrow Porto expects rain",
+  },
+  "text-generation-webui/user_data/logs/instruct/20260411-08-00-00.json": "text-generation-webui", // an empty chat
   "amazon-q/amazon-q/data.sqlite3": {
     format: "amazon-q",
     conversations: 2, // Amazon Q's conversations table: a chat of May 2025, one of October; a damaged row, an empty one
