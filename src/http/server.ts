@@ -6,7 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { imageBytes, verifyImageSignature, type App } from "../core/index.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import { allowedMethods } from "./allowed-methods.js";
+import { allowedMethods, type RouteTemplate } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
@@ -37,7 +37,8 @@ export interface HttpOptions {
   /** The secret image URLs are signed with. */
   imageSecret: Buffer;
   /** Adds routes beside the API's, after them (the web app): they pass the same Host guard and request log. */
-  mount?: (http: Hono<HttpEnv>) => void;
+  /** Adds routes beside the API's (the web app's pages), returning them for OPTIONS and 405 to name. */
+  mount?: (http: Hono<HttpEnv>) => RouteTemplate[];
 }
 
 export type HttpEnv = { Variables: AuthVariables };
@@ -68,9 +69,10 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     await next();
   });
   http.use(rememberOrigin);
-  const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
+  // The mounted pages' routes join these once mounted, last, after the API's own.
+  let methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
   const corsOn = options.corsOrigins.length > 0;
-  http.use(answerOptions(methodsAt, corsOn));
+  http.use(answerOptions((path) => methodsAt(path), corsOn));
   if (corsOn) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
   http.notFound((c) => {
@@ -121,7 +123,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     c.header("Allow", "POST, OPTIONS");
     return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
   });
-  options.mount?.(http);
+  const mounted = options.mount?.(http) ?? [];
+  methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE, ...mounted]);
   return http;
 }
 
