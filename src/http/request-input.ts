@@ -120,6 +120,20 @@ export function checkQueryOnce(url: string): void {
 }
 
 /**
+ * Refuses a query parameter on an endpoint that takes none (`POST /api/trash/empty?ids=…`): read in
+ * silence, the request ran without it, and that one, with no body, emptied the whole trash.
+ */
+export function checkNoQuery(url: string, path: string, takesBody: boolean): void {
+  const [name] = new URL(url).searchParams.keys();
+  if (name === undefined) return;
+  throw AppError.invalid(
+    name || "query",
+    `is not a query parameter of ${path}, which takes none`,
+    takesBody ? "Send the request's fields in its JSON body." : "Leave the query string out.",
+  );
+}
+
+/**
  * Whether the bytes a URL component's percent-escapes stand for are UTF-8. A "%" without two hex
  * digits after it is a literal one, as the router reads it.
  */

@@ -6,7 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { imageBytes, verifyImageSignature, type App } from "../core/index.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import { allowedMethods, type RouteTemplate } from "./allowed-methods.js";
+import { allowedMethods, endpointsEndingLike, type RouteTemplate } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
@@ -17,6 +17,7 @@ import {
   checkIdentityEncoding,
   checkJsonCharset,
   declaredJson,
+  checkNoQuery,
   checkQueryOnce,
   checkUrlEncoding,
   clientGoneOr,
@@ -71,13 +72,14 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   http.use(rememberOrigin);
   // The mounted pages' routes join these once mounted, last, after the API's own.
   let methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
+  const endpointsLike = endpointsEndingLike([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
   const corsOn = options.corsOrigins.length > 0;
   http.use(answerOptions((path) => methodsAt(path), corsOn));
   if (corsOn) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
   http.notFound((c) => {
     const allowed = methodsAt(c.req.path);
-    if (allowed.length === 0) return c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404);
+    if (allowed.length === 0) return noSuchEndpoint(c, endpointsLike(c.req.path));
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
     return c.json({ error: `${c.req.path} does not take ${c.req.method}: use ${allowed.join(" or ")}` }, 405);
   });
@@ -140,6 +142,13 @@ function missingHost(): AppError {
   );
 }
 
+/** A 404 for a path nothing answers, pointing to the endpoints that end as it does when there are some. */
+function noSuchEndpoint(c: Context, like: string[]): Response {
+  const error = `No such endpoint: ${c.req.method} ${c.req.path}`;
+  if (like.length === 0) return c.json({ error }, 404);
+  return c.json({ error, suggestion: `Did you mean ${like.join(" or ")}? GET /openapi.json lists every endpoint.` }, 404);
+}
+
 /** MCP's one endpoint: not the API's (openapi.json leaves it out), but a path whose methods OPTIONS and 405 name. */
 const MCP_ROUTE = { method: "post", path: "/mcp" };
 
@@ -177,6 +186,7 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     checkQueryOnce(c.req.url);
+    if (!route.query) checkNoQuery(c.req.url, route.path, route.body !== undefined);
     if (route.body) {
       checkJsonCharset(c.req.header("content-type"));
       checkIdentityEncoding(c.req.header("content-encoding"));

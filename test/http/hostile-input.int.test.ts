@@ -460,6 +460,41 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(once.status).toBe(200);
   });
 
+  it("refuses a query parameter on an endpoint that takes none, naming it: ids in the query of POST /api/trash/empty emptied the whole trash", async () => {
+    const text = "2025-01-01 Kept in the trash while a client guesses";
+    const trashed = await send(
+      "post",
+      "/api/trash",
+      JSON.stringify({ memoryIds: [(await send("post", "/api/memory", JSON.stringify({ text }))).body.memoryId] }),
+    );
+    const entry = trashed.body.items[0].id as string;
+    const inQuery = await send("post", `/api/trash/empty?ids=${entry}`);
+    expect([inQuery.status, inQuery.body]).toEqual([
+      400,
+      {
+        error: "ids: is not a query parameter of /api/trash/empty, which takes none",
+        field: "ids",
+        suggestion: "Send the request's fields in its JSON body.",
+      },
+    ]);
+    const misnamed = await send("post", "/api/trash/empty", JSON.stringify({ id: [entry] }));
+    expect([misnamed.status, misnamed.body]).toEqual([400, { error: 'body: unknown field "id"', field: "body" }]);
+    expect((await send("get", "/api/trash?pageSize=200")).body.items.map((item: { id: string }) => item.id)).toContain(entry);
+    expect((await send("post", "/api/trash/empty", JSON.stringify({ ids: [entry] }))).body).toEqual({ deleted: 1 });
+  });
+
+  it("points a path no endpoint has to the endpoints that end as it does", async () => {
+    const guessed = await send("get", "/api/memories/abc/history");
+    expect([guessed.status, guessed.body]).toEqual([
+      404,
+      {
+        error: "No such endpoint: GET /api/memories/abc/history",
+        suggestion: "Did you mean GET /api/v2/memory/{memoryId}/history? GET /openapi.json lists every endpoint.",
+      },
+    ]);
+    expect((await send("get", "/api/nope")).body).toEqual({ error: "No such endpoint: GET /api/nope" });
+  });
+
   it("counts a limit in characters as a person does: 200 emoji are a 200-character name, 201 are one too many", async () => {
     const upload = (displayName: string, id: string) =>
       JSON.stringify({
