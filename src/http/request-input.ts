@@ -120,16 +120,16 @@ export function checkQueryOnce(url: string): void {
 }
 
 /**
- * Refuses a query parameter on an endpoint that takes none (`POST /api/trash/empty?ids=…`): read in
- * silence, the request ran without it, and that one, with no body, emptied the whole trash.
+ * Refuses a query parameter on an endpoint that reads none, where ignoring it would widen what the
+ * request does: `POST /api/trash/empty?ids=…` ran without its ids, and so emptied the whole trash.
  */
-export function checkNoQuery(url: string, path: string, takesBody: boolean): void {
-  const [name] = new URL(url).searchParams.keys();
+export function checkNoQuery(query: Record<string, string>, path: string): void {
+  const [name] = Object.keys(query);
   if (name === undefined) return;
   throw AppError.invalid(
     name || "query",
     `is not a query parameter of ${path}, which takes none`,
-    takesBody ? "Send the request's fields in its JSON body." : "Leave the query string out.",
+    "Send the request's fields in its JSON body.",
   );
 }
 

@@ -17,7 +17,6 @@ import {
   checkIdentityEncoding,
   checkJsonCharset,
   declaredJson,
-  checkNoQuery,
   checkQueryOnce,
   checkUrlEncoding,
   clientGoneOr,
@@ -186,7 +185,6 @@ function register(http: Hono<Env>, route: Route, largeBodies: LargeBodies): void
   const handle = async (c: Context<Env>) => {
     checkUrlEncoding(c.req.url, route.path);
     checkQueryOnce(c.req.url);
-    if (!route.query) checkNoQuery(c.req.url, route.path, route.body !== undefined);
     if (route.body) {
       checkJsonCharset(c.req.header("content-type"));
       checkIdentityEncoding(c.req.header("content-encoding"));
