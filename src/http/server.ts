@@ -78,7 +78,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
   http.onError((error, c) => errorResponse(c, error, options.log));
   http.notFound((c) => {
     const allowed = methodsAt(c.req.path);
-    if (allowed.length === 0) return noSuchEndpoint(c, endpointsLike(c.req.path));
+    if (allowed.length === 0) return noSuchEndpoint(c, c.req.path.startsWith("/api/") ? endpointsLike(c.req.path) : []);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
     return c.json({ error: `${c.req.path} does not take ${c.req.method}: use ${allowed.join(" or ")}` }, 405);
   });

@@ -495,6 +495,8 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
       },
     ]);
     expect((await send("get", "/api/nope")).body).toEqual({ error: "No such endpoint: GET /api/nope" });
+    // An address outside the API (a page's typo) is not pointed at the API.
+    expect((await send("get", "/memory")).body).toEqual({ error: "No such endpoint: GET /memory" });
   });
 
   it("counts a limit in characters as a person does: 200 emoji are a 200-character name, 201 are one too many", async () => {
