@@ -190,6 +190,17 @@ describe("methods a page does not take", () => {
   });
 });
 
+describe("deleting for good what is not in the trash", () => {
+  it("says nothing was deleted and why, where it said 'Deleted 0 items for good.'", async () => {
+    const browser = await signIn();
+    const answer = await post(browser, "/trash/delete", `_csrf=${browser.csrf}&confirmed=yes&ids=trs_01M8KMYCMQNBQPA53118TKM5YV`);
+    expect(answer.status).toBe(303);
+    expect(await flash(browser)).toBe(
+      "Nothing was deleted: none of it is in the trash any more (restored or deleted already, or past its 30 days).",
+    );
+  });
+});
+
 describe("redirects after an action go only to a path of this server", () => {
   /** The known ways to make a "local" path leave the site, and other things that are no path. */
   const BYPASSES = [
