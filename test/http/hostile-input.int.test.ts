@@ -485,6 +485,14 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect((await send("get", "/api/chat-history/count?v=2")).status).toBe(200);
   });
 
+  it("quotes an id it cannot find cut to 60 characters, where the trash and an import's progress sent back all of it", async () => {
+    const long = "x".repeat(5000);
+    const restore = await send("post", "/api/trash/restore", JSON.stringify({ ids: [long] }));
+    expect([restore.status, restore.body.error]).toEqual([404, `"${"x".repeat(59)}…" is not in the trash`]);
+    const job = await send("get", `/api/chat-history/imports/${long}`);
+    expect([job.status, job.body.error]).toEqual([404, `import "${"x".repeat(59)}…" not found`]);
+  });
+
   it("points a path no endpoint has to the endpoints that end as it does", async () => {
     const guessed = await send("get", "/api/memories/abc/history");
     expect([guessed.status, guessed.body]).toEqual([
