@@ -14,6 +14,21 @@ export function allowedMethods(routes: RouteTemplate[]): (path: string) => strin
   return (path) => [...new Set(patterns.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method))];
 }
 
+/**
+ * The endpoints whose path ends in the same word as `path` (`/api/memories/abc/history` →
+ * `GET /api/v2/memory/{memoryId}/history`), for a 404 to point a client that guessed a path to
+ * the one it meant.
+ */
+export function endpointsEndingLike(routes: RouteTemplate[]): (path: string) => string[] {
+  return (path) => {
+    const last = lastSegment(path);
+    if (last === "" || /^\{/.test(last)) return [];
+    return routes.filter((route) => lastSegment(route.path) === last).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+  };
+}
+
+const lastSegment = (path: string) => path.replace(/\/+$/, "").split("/").at(-1) ?? "";
+
 function templatePattern(template: string): RegExp {
   const source = template
     .split(/(\{\w+\})/)

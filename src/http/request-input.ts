@@ -120,6 +120,20 @@ export function checkQueryOnce(url: string): void {
 }
 
 /**
+ * Refuses a query parameter on an endpoint that reads none, where ignoring it would widen what the
+ * request does: `POST /api/trash/empty?ids=…` ran without its ids, and so emptied the whole trash.
+ */
+export function checkNoQuery(query: Record<string, string>, path: string): void {
+  const [name] = Object.keys(query);
+  if (name === undefined) return;
+  throw AppError.invalid(
+    name || "query",
+    `is not a query parameter of ${path}, which takes none`,
+    "Send the request's fields in its JSON body.",
+  );
+}
+
+/**
  * Whether the bytes a URL component's percent-escapes stand for are UTF-8. A "%" without two hex
  * digits after it is a literal one, as the router reads it.
  */

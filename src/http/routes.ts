@@ -47,6 +47,7 @@ import { ImportJob, ImportJobList, UploadImportQuery } from "../schemas/imports.
 import { RecallRequest, RecallResponse, SearchRequest, SearchResponse } from "../schemas/recall.js";
 import { ExportLine, ExportQuery } from "../schemas/export.js";
 import { ENDPOINTS, type Endpoint, type EndpointName } from "../schemas/endpoints.js";
+import { checkNoQuery } from "./request-input.js";
 import {
   EmptyTrashRequest,
   EmptyTrashResponse,
@@ -402,7 +403,11 @@ export const ROUTES: Route[] = [
     body: EmptyTrashRequest,
     response: EmptyTrashResponse,
     errors: [400, 401, 503],
-    handle: ({ service, body }) => service.trash.empty((body ?? {}) as EmptyTrashRequest),
+    // Unlike other routes, it refuses what it does not read (and its body's unknown fields): without ids it empties the whole trash.
+    handle: async ({ service, body, query }) => {
+      checkNoQuery(query, ENDPOINTS.emptyTrash.path);
+      return service.trash.empty((body ?? {}) as EmptyTrashRequest);
+    },
   },
   {
     ...at("export"),

@@ -6,7 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { imageBytes, verifyImageSignature, type App } from "../core/index.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import { allowedMethods } from "./allowed-methods.js";
+import { allowedMethods, endpointsEndingLike, type RouteTemplate } from "./allowed-methods.js";
 import { bearerAuth, FailureLimiter, type AuthVariables } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { allowedHostnames, checkHost } from "./host-guard.js";
@@ -37,7 +37,8 @@ export interface HttpOptions {
   /** The secret image URLs are signed with. */
   imageSecret: Buffer;
   /** Adds routes beside the API's, after them (the web app): they pass the same Host guard and request log. */
-  mount?: (http: Hono<HttpEnv>) => void;
+  /** Adds routes beside the API's (the web app's pages), returning them for OPTIONS and 405 to name. */
+  mount?: (http: Hono<HttpEnv>) => RouteTemplate[];
 }
 
 export type HttpEnv = { Variables: AuthVariables };
@@ -68,14 +69,16 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     await next();
   });
   http.use(rememberOrigin);
-  const methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
+  // The mounted pages' routes join these once mounted, last, after the API's own.
+  let methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
+  const endpointsLike = endpointsEndingLike([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE]);
   const corsOn = options.corsOrigins.length > 0;
-  http.use(answerOptions(methodsAt, corsOn));
+  http.use(answerOptions((path) => methodsAt(path), corsOn));
   if (corsOn) http.use(cors({ origin: options.corsOrigins, allowHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version"] }));
   http.onError((error, c) => errorResponse(c, error, options.log));
   http.notFound((c) => {
     const allowed = methodsAt(c.req.path);
-    if (allowed.length === 0) return c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404);
+    if (allowed.length === 0) return noSuchEndpoint(c, c.req.path.startsWith("/api/") ? endpointsLike(c.req.path) : []);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
     return c.json({ error: `${c.req.path} does not take ${c.req.method}: use ${allowed.join(" or ")}` }, 405);
   });
@@ -121,7 +124,8 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
     c.header("Allow", "POST, OPTIONS");
     return c.json({ error: "/mcp takes POST: MCP over Streamable HTTP, without sessions or a server-sent stream" }, 405);
   });
-  options.mount?.(http);
+  const mounted = options.mount?.(http) ?? [];
+  methodsAt = allowedMethods([...SERVER_ROUTES, ...ROUTES, MCP_ROUTE, ...mounted]);
   return http;
 }
 
@@ -135,6 +139,13 @@ function missingHost(): AppError {
     "the header is missing: a request names the server it is for (HTTP/1.1 requires it)",
     "Send Host with the server's address, such as Host: 127.0.0.1:7411, as every HTTP client does by itself.",
   );
+}
+
+/** A 404 for a path nothing answers, pointing to the endpoints that end as it does when there are some. */
+function noSuchEndpoint(c: Context, like: string[]): Response {
+  const error = `No such endpoint: ${c.req.method} ${c.req.path}`;
+  if (like.length === 0) return c.json({ error }, 404);
+  return c.json({ error, suggestion: `Did you mean ${like.join(" or ")}? GET /openapi.json lists every endpoint.` }, 404);
 }
 
 /** MCP's one endpoint: not the API's (openapi.json leaves it out), but a path whose methods OPTIONS and 405 name. */

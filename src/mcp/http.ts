@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { MnemoService } from "../core/index.js";
+import { malformedRequestAnswer } from "./malformed.js";
 import { createMcpServer } from "./server.js";
 
 /**
@@ -14,6 +15,9 @@ export async function handleMcpRequest(
   /** The body, already read and parsed by the server (which keeps bytes that are not UTF-8 visible for the core to refuse). */
   parsedBody?: unknown,
 ): Promise<Response> {
+  const malformed = malformedRequestAnswer(parsedBody);
+  // An answer to the request, as a handler's -32602 is (200): the SDK's client reads a 400's body as a failed POST, not as the answer.
+  if (malformed) return Response.json(malformed);
   const server = createMcpServer({ service: async () => service, log });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

@@ -30,6 +30,8 @@ export class LineLimit extends Transform {
   constructor(
     private readonly onOverLong: (line: OverLongLine) => void,
     private readonly max = MAX_MESSAGE_BYTES,
+    /** Whether the caller answered a whole line itself, which is then not passed on. */
+    private readonly answered: (line: Buffer) => boolean = () => false,
   ) {
     super();
   }
@@ -76,9 +78,10 @@ export class LineLimit extends Transform {
       return;
     }
     if (this.size === 0) return;
-    this.push(Buffer.concat(this.chunks));
+    const line = Buffer.concat(this.chunks);
     this.chunks = [];
     this.size = 0;
+    if (!this.answered(line)) this.push(line);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { MnemoService } from "../core/index.js";
+import { malformedRequestAnswer } from "./malformed.js";
 import { LineLimit, MAX_MESSAGE_BYTES, type OverLongLine } from "./line-limit.js";
 import { createMcpServer } from "./server.js";
 
@@ -25,7 +26,11 @@ export async function serveStdio({ service, close, log }: StdioOptions): Promise
   process.stderr.on("error", () => undefined);
   const protocol = claimStdout();
   const server = createMcpServer({ service, log });
-  const lines = new LineLimit((line) => void refuseOverLong(transport, line, log));
+  const lines = new LineLimit(
+    (line) => void refuseOverLong(transport, line, log),
+    MAX_MESSAGE_BYTES,
+    (line) => answeredMalformed(transport, line, log),
+  );
   const transport = new StdioServerTransport(process.stdin.pipe(lines), protocol, { maxBufferSize: MAX_MESSAGE_BYTES });
   await server.connect(transport);
   const calls = trackCalls(transport);
@@ -86,6 +91,25 @@ async function refuseOverLong(transport: StdioServerTransport, { bytes, id }: Ov
   const message = `The message is ${bytes.toLocaleString("en")} bytes: mnemo mcp reads at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} bytes a message. Send less text (a memory holds at most 20,000 characters, a query 4,000).`;
   log(`protocol error: ${message}`);
   if (id !== undefined) await transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
+}
+
+/**
+ * A request the SDK's transport would drop unanswered (its schema refuses the message whole) is
+ * answered here with its id, saying what is wrong; the client waited for ever. Whatever else the
+ * line is, the transport reads it as before.
+ */
+function answeredMalformed(transport: StdioServerTransport, line: Buffer, log: (line: string) => void): boolean {
+  let message: unknown;
+  try {
+    message = JSON.parse(line.toString("utf8"));
+  } catch {
+    return false; // not JSON: the transport's parse error is logged as it was
+  }
+  const answer = malformedRequestAnswer(message);
+  if (!answer) return false;
+  log(`protocol error: ${answer.error.message}`);
+  void transport.send(answer);
+  return true;
 }
 
 /** How long calls still running when the client goes may take to finish before the store is closed under them. */

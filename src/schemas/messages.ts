@@ -25,6 +25,8 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string {
       return FORMATS[issue.format] ?? `must be a valid ${issue.format}`;
     case "not_multiple_of":
       return `must be a multiple of ${String(issue.divisor)}`;
+    case "invalid_union":
+      return unionOfTypes(issue) ?? "is not valid";
     default:
       return "is not valid";
   }
@@ -65,6 +67,20 @@ function sized(limit: number | bigint, origin: string): string {
   const unit = UNITS[origin];
   if (!unit) return String(limit);
   return `${String(limit)} ${Number(limit) === 1 ? unit[0] : unit[1]}`;
+}
+
+/**
+ * A union of plain types (an MCP progress token: a string or a whole number) as the types it takes,
+ * where zod said only "Invalid input".
+ */
+function unionOfTypes(issue: z.core.$ZodRawIssue<z.core.$ZodIssueInvalidUnion>): string | undefined {
+  const expected = issue.errors.map((branch) => {
+    const [only] = branch;
+    return branch.length === 1 && only?.code === "invalid_type" && only.path.length === 0 ? only.expected : undefined;
+  });
+  if (expected.length === 0 || expected.some((type) => type === undefined)) return undefined;
+  const words = [...new Set(expected.map((type) => EXPECTED[type!] ?? type!))];
+  return `must be ${words.join(" or ")}, not ${shown(issue.input)}`;
 }
 
 /** The offending value, short: a body may be megabytes, and an error message is one line. */

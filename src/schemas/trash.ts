@@ -72,7 +72,8 @@ export const RestoreTrashResponse = z.object({
 export type RestoreTrashResponse = z.infer<typeof RestoreTrashResponse>;
 
 // Ours: POST /api/trash/empty — deletes for good what is listed, or everything in the trash
-export const EmptyTrashRequest = z.object({ ids: z.array(z.string().min(1)).max(1000, "must list at most 1000 ids").optional() });
+// Strict, as no other body is: without `ids` it empties the whole trash, and `{"id": […]}` did.
+export const EmptyTrashRequest = z.strictObject({ ids: z.array(z.string().min(1)).max(1000, "must list at most 1000 ids").optional() });
 export type EmptyTrashRequest = z.input<typeof EmptyTrashRequest>;
 export const EmptyTrashResponse = z.object({ deleted: z.number().int() });
 export type EmptyTrashResponse = z.infer<typeof EmptyTrashResponse>;

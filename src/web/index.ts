@@ -6,6 +6,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { every } from "hono/combine";
 import type { App } from "../core/index.js";
+import type { RouteTemplate } from "../http/allowed-methods.js";
 import type { HttpEnv } from "../http/server.js";
 import { loggable } from "../http/loggable.js";
 import { AppError } from "../shared/errors.js";
@@ -25,8 +26,8 @@ import { registerTrash } from "./routes/trash.js";
 import { Sessions } from "./sessions.js";
 
 export interface WebApp {
-  /** Adds the app's routes to the server (HttpOptions.mount). */
-  mount(http: Hono<HttpEnv>): void;
+  /** Adds the app's routes to the server (HttpOptions.mount), returning them. */
+  mount(http: Hono<HttpEnv>): RouteTemplate[];
   /** A one-time sign-in link's path for `userName` (what `mnemo ui` opens). */
   loginPath(userName: string): string;
 }
@@ -46,6 +47,16 @@ function notAPage(page: MiddlewareHandler<WebEnv>): MiddlewareHandler<WebEnv> {
       });
     });
   };
+}
+
+/**
+ * The app's routes as OPTIONS and 405 name them, read from its router, so a page added is named
+ * without a list to keep: middleware (every method) and the catch-all "no page" are not routes.
+ */
+function pageRoutes(web: Hono<WebEnv>): RouteTemplate[] {
+  return web.routes
+    .filter(({ method, path }) => method !== "ALL" && !path.includes("*"))
+    .map(({ method, path }) => ({ method, path: path.replace(/:(\w+)/g, "{$1}") }));
 }
 
 export function createWebApp(app: App, options: { log: (line: string) => void }): WebApp {
@@ -78,6 +89,7 @@ export function createWebApp(app: App, options: { log: (line: string) => void })
   return {
     mount: (http) => {
       http.route("/", web);
+      return pageRoutes(web);
     },
     loginPath: (userName) => `/auth?code=${sessions.issueCode(userName)}`,
   };

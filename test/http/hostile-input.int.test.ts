@@ -460,6 +460,53 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(once.status).toBe(200);
   });
 
+  it("POST /api/trash/empty refuses a query parameter or a field it does not read, naming it: ids sent so emptied the whole trash", async () => {
+    const text = "2025-01-01 Kept in the trash while a client guesses";
+    const trashed = await send(
+      "post",
+      "/api/trash",
+      JSON.stringify({ memoryIds: [(await send("post", "/api/memory", JSON.stringify({ text }))).body.memoryId] }),
+    );
+    const entry = trashed.body.items[0].id as string;
+    const inQuery = await send("post", `/api/trash/empty?ids=${entry}`);
+    expect([inQuery.status, inQuery.body]).toEqual([
+      400,
+      {
+        error: "ids: is not a query parameter of /api/trash/empty, which takes none",
+        field: "ids",
+        suggestion: "Send the request's fields in its JSON body.",
+      },
+    ]);
+    const misnamed = await send("post", "/api/trash/empty", JSON.stringify({ id: [entry] }));
+    expect([misnamed.status, misnamed.body]).toEqual([400, { error: 'body: unknown field "id"', field: "body" }]);
+    expect((await send("get", "/api/trash?pageSize=200")).body.items.map((item: { id: string }) => item.id)).toContain(entry);
+    expect((await send("post", "/api/trash/empty", JSON.stringify({ ids: [entry] }))).body).toEqual({ deleted: 1 });
+    // Other endpoints ignore what they do not read, as a plugin built for another shape needs.
+    expect((await send("get", "/api/chat-history/count?v=2")).status).toBe(200);
+  });
+
+  it("quotes an id it cannot find cut to 60 characters, where the trash and an import's progress sent back all of it", async () => {
+    const long = "x".repeat(5000);
+    const restore = await send("post", "/api/trash/restore", JSON.stringify({ ids: [long] }));
+    expect([restore.status, restore.body.error]).toEqual([404, `"${"x".repeat(59)}…" is not in the trash`]);
+    const job = await send("get", `/api/chat-history/imports/${long}`);
+    expect([job.status, job.body.error]).toEqual([404, `import "${"x".repeat(59)}…" not found`]);
+  });
+
+  it("points a path no endpoint has to the endpoints that end as it does", async () => {
+    const guessed = await send("get", "/api/memories/abc/history");
+    expect([guessed.status, guessed.body]).toEqual([
+      404,
+      {
+        error: "No such endpoint: GET /api/memories/abc/history",
+        suggestion: "Did you mean GET /api/v2/memory/{memoryId}/history? GET /openapi.json lists every endpoint.",
+      },
+    ]);
+    expect((await send("get", "/api/nope")).body).toEqual({ error: "No such endpoint: GET /api/nope" });
+    // An address outside the API (a page's typo) is not pointed at the API.
+    expect((await send("get", "/memory")).body).toEqual({ error: "No such endpoint: GET /memory" });
+  });
+
   it("counts a limit in characters as a person does: 200 emoji are a 200-character name, 201 are one too many", async () => {
     const upload = (displayName: string, id: string) =>
       JSON.stringify({

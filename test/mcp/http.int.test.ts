@@ -72,6 +72,28 @@ describe("/mcp", () => {
     expect(rebinding).toMatchObject({ status: 403, body: expect.stringMatching(/host attacker\.example is not allowed/) });
   });
 
+  it("answers a request whose _meta the SDK's schema refuses with its id and -32602 naming the field (it was -32700 with no id)", async () => {
+    const call = { name: "search_chat_history", arguments: { query: "x" } };
+    const answer = await post(
+      { authorization: `Bearer ${served.token}` },
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { ...call, _meta: "x" } },
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32602, message: 'params._meta: must be an object, not "x"' },
+    });
+    const token = await post(
+      { authorization: `Bearer ${served.token}` },
+      { jsonrpc: "2.0", id: "t", method: "tools/call", params: { ...call, _meta: { progressToken: {} } } },
+    );
+    expect(JSON.parse(token.body)).toMatchObject({
+      id: "t",
+      error: { code: -32602, message: expect.stringMatching(/^params\._meta\.progressToken: /) },
+    });
+  });
+
   it("has no server-sent stream or session to open or end", async () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await fetch(`${served.url}/mcp`, { method, headers: { authorization: `Bearer ${served.token}` } });

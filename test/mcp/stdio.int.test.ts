@@ -114,6 +114,34 @@ describe("mnemo mcp over stdio", () => {
     expect(out.stderr).not.toMatch(/Error:| {4}at /);
   });
 
+  it("answers a request whose _meta or shape the SDK's schema refuses, with its id, and reads on (the client was sent nothing)", async () => {
+    const { child, out, exited, answers, send } = rawMcp(path.join(tempDir(), "store"));
+    send(INITIALIZE);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const call = { name: "search_chat_history", arguments: { query: "x" } };
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { ...call, _meta: "x" } });
+    send({ jsonrpc: "2.0", id: "three", method: "tools/call", params: { ...call, _meta: { progressToken: {} } } });
+    send({ jsonrpc: "2.0", id: 4, method: "tools/list", extra: true });
+    send({ jsonrpc: "2.0", id: 5, method: "tools/list" });
+    await answers(5);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const byId = new Map(
+      out.stdout
+        .split("\n")
+        .filter((line) => line.includes('"id":'))
+        .map((line) => JSON.parse(line) as { id: unknown })
+        .map((m) => [m.id, m]),
+    );
+    expect(byId.get(2)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: 'params._meta: must be an object, not "x"' } });
+    expect(byId.get("three")).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/^params\._meta\.progressToken: must be a string or a number/) },
+    });
+    expect(byId.get(4)).toMatchObject({ error: { code: -32600, message: 'message: unknown field "extra"' } });
+    expect(byId.get(5)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(out.stderr).toMatch(/mnemo mcp: protocol error: params\._meta: /);
+  });
+
   it("refuses a store it cannot use with an isError naming the fix, and stays up", async () => {
     const file = path.join(tempDir(), "not-a-folder");
     fs.writeFileSync(file, "x");

@@ -166,6 +166,41 @@ describe("body limits, checked before a session or a sign-in reads the body", ()
   });
 });
 
+describe("methods a page does not take", () => {
+  it("answers OPTIONS 204 with the methods a page takes, and another method 405 naming them, as the API does (both were a JSON 404)", async () => {
+    const ask = async (method: string, path: string) => {
+      const answer = await request(`${server.url}${path}`, { method, headers: { accept: "text/html" } });
+      return { status: answer.statusCode, allow: answer.headers["allow"], body: await answer.body.text() };
+    };
+    expect(await ask("OPTIONS", "/")).toEqual({ status: 204, allow: "GET, OPTIONS", body: "" });
+    expect(await ask("OPTIONS", "/memories")).toMatchObject({ status: 204, allow: "GET, POST, OPTIONS" });
+    expect(await ask("OPTIONS", "/memories/mem_1/history")).toMatchObject({ status: 204, allow: "GET, OPTIONS" });
+    expect(await ask("OPTIONS", "/trash/delete")).toMatchObject({ status: 204, allow: "POST, GET, OPTIONS" });
+    const post = await ask("POST", "/");
+    expect([post.status, post.allow, JSON.parse(post.body)]).toEqual([405, "GET, OPTIONS", { error: "/ does not take POST: use GET" }]);
+    const put = await ask("PUT", "/memories/mem_1/history");
+    expect([put.status, put.allow, JSON.parse(put.body)]).toEqual([
+      405,
+      "GET, OPTIONS",
+      { error: "/memories/mem_1/history does not take PUT: use GET" },
+    ]);
+    expect((await ask("DELETE", "/logout")).allow).toBe("POST, OPTIONS");
+    // No page there: still not found.
+    expect((await ask("OPTIONS", "/no/such/page")).status).toBe(404);
+  });
+});
+
+describe("deleting for good what is not in the trash", () => {
+  it("says nothing was deleted and why, where it said 'Deleted 0 items for good.'", async () => {
+    const browser = await signIn();
+    const answer = await post(browser, "/trash/delete", `_csrf=${browser.csrf}&confirmed=yes&ids=trs_01M8KMYCMQNBQPA53118TKM5YV`);
+    expect(answer.status).toBe(303);
+    expect(await flash(browser)).toBe(
+      "Nothing was deleted: none of it is in the trash any more (restored or deleted already, or past its 30 days).",
+    );
+  });
+});
+
 describe("redirects after an action go only to a path of this server", () => {
   /** The known ways to make a "local" path leave the site, and other things that are no path. */
   const BYPASSES = [

@@ -11,6 +11,7 @@ import type { CoreContext } from "../context.js";
 import type { MnemoService } from "../service-types.js";
 import { importExports, waitForProcessing, type ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
+import { shownId } from "../../text/cut-text.js";
 
 /** Finished jobs are kept this long for their summary, then forgotten. */
 const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
@@ -62,7 +63,7 @@ export class ImportJobs {
   get(userId: string, jobId: string): ImportJob {
     const job = this.jobs.get(jobId);
     if (!job || job.userId !== userId) {
-      throw new AppError("not_found", `import ${jobId} not found`, {
+      throw new AppError("not_found", `import ${shownId(jobId)} not found`, {
         details: { field: "jobId" },
         suggestion: "The server keeps an import's progress for a day, and forgets it when it restarts (what it stored stays stored).",
       });

@@ -37,6 +37,7 @@ import { restoreExport } from "../jobs/restore.js";
 import { listBucketRows } from "../memories/buckets.js";
 import { removeMemories } from "../memories/memory-edits.js";
 import { type Entry, presentItems, trashReader } from "./entries.js";
+import { shownId } from "../../text/cut-text.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /**
@@ -221,7 +222,7 @@ function itemOf(row: Pick<TrashRow, "id" | "kind" | "itemId" | "title" | "detail
 }
 
 function notInTrash(ids: string[]): AppError {
-  return new AppError("not_found", ids.length === 1 ? `${ids[0]} is not in the trash` : "none of these is in the trash", {
+  return new AppError("not_found", ids.length === 1 ? `${shownId(ids[0]!)} is not in the trash` : "none of these is in the trash", {
     details: { field: "ids" },
     suggestion: `It was restored or deleted for good already, or it was deleted over ${TRASH_DAYS} days ago.`,
   });

@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from "hono";
+import { TRASH_DAYS } from "../../schemas/trash.js";
 import { AppError } from "../../shared/errors.js";
 import { countedItems, plural } from "../format.js";
 import { field, fields, pageParam, readForm } from "../forms.js";
@@ -39,7 +40,9 @@ export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>
     if (field(form, "confirmed") !== "yes")
       return c.redirect(`/trash/delete?${new URLSearchParams(ids.map((id): [string, string] => ["ids", id]))}`, 303);
     const { deleted } = await c.get("session").service.trash.empty({ ids });
-    return done(c, form, `Deleted ${plural(deleted, "item")} for good.`, "/trash");
+    // Restore says so of what is gone; "Deleted 0 items" read as a failure of the button.
+    const text = deleted > 0 ? `Deleted ${plural(deleted, "item")} for good.` : NOTHING_DELETED;
+    return done(c, form, text, "/trash");
   });
 
   web.get("/trash/delete", page, async (c) => {
@@ -81,6 +84,8 @@ export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>
     );
   });
 }
+
+const NOTHING_DELETED = `Nothing was deleted: none of it is in the trash any more (restored or deleted already, or past its ${TRASH_DAYS} days).`;
 
 function chosen(ids: string[]): string[] {
   if (ids.length === 0) throw new AppError("invalid_input", "Select at least one item first", { details: { field: "ids" } });
