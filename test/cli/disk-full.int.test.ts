@@ -80,6 +80,16 @@ describe.skipIf(!mounted)("on a full disk", () => {
     expect(listed.memories.map((m: { text: string }) => m.text)).toEqual(["stored with room"]);
   });
 
+  it("an import onto a full disk names the store's folder, the one the user chose, as the one whose disk is full", async () => {
+    const store = newDataDir(disk, "import-full-store");
+    expect((await runCli(["--store", store, "remember", "--no-date", "stored with room"], { env })).code).toBe(0);
+    fillDisk();
+    const file = path.join(ROOT, "fixtures", "exports", "chatgpt", "conversations.json");
+    const full = await runCli(["--store", store, "import", file], { env });
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain(`✖ The disk holding ${store} is full\n`);
+  });
+
   it("indexing that fills the disk stops with what to do, keeps the queue, and finishes once there is room", async () => {
     const store = newDataDir(disk, "import-store");
     const file = path.join(ROOT, "fixtures", "exports", "chatgpt", "conversations.json");
