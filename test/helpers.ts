@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { chmod } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -352,4 +353,23 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * The CLI as a user whom file modes bind: root reads every file, so as root it runs as nobody (setpriv),
+ * the folders it uses made nobody's. `locked` are made unreadable (chmod 000) once they are.
+ */
+export async function asUserChmodBinds(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  owned: string[],
+  locked: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = process.getuid?.() === 0;
+  if (root) for (const folder of owned) spawnSync("chown", ["-R", "65534:65534", folder]);
+  for (const file of locked) await chmod(file, 0o000);
+  if (!root) return runCli(args, { env });
+  const cli = [process.execPath, BIN, ...args];
+  const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ...cli], { env, encoding: "utf8" });
+  return { code: child.status ?? -1, stdout: child.stdout, stderr: child.stderr };
 }

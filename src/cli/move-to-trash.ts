@@ -8,7 +8,9 @@ export async function moveToTrash(session: Session, body: MoveToTrashRequest): P
     if (result.notFound.length > 0) session.io.exitCode = 1;
     if (session.out.json) return session.out.data(result);
     for (const item of result.items) session.out.success(`Moved ${item.kind} ${item.itemId} to the trash as ${item.id}`);
-    if (result.items.length > 0) session.out.notice("Kept 30 days: `mnemo trash restore <id>` puts it back.");
+    const [only] = result.items;
+    if (result.items.length === 1 && only) session.out.notice(`Kept 30 days: \`mnemo trash restore ${only.id}\` puts it back.`);
+    if (result.items.length > 1) session.out.notice("Kept 30 days: `mnemo trash restore <id…>` (either id above) puts them back.");
     if (result.notFound.length > 0) session.out.warn(`Not found: ${result.notFound.join(", ")}`);
   });
 }

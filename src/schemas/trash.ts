@@ -55,7 +55,8 @@ export const TrashList = z.object({
 });
 export type TrashList = z.infer<typeof TrashList>;
 
-// Ours: POST /api/trash/restore and POST /api/trash/delete
+// Ours: POST /api/trash/restore and POST /api/trash/delete. Restore takes an entry's id (`trs_…`) or
+// the id of the memory or conversation it holds.
 export const TrashIds = z.object({
   ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });

@@ -12,13 +12,30 @@ export class StorageFaultError extends AppError {
   }
 }
 
-/** The operating system's words for the faults a disk or file system gives, by errno name and Rust's `(os error N)`. */
-const FAULTS: { code: string; os: number; words: string }[] = [
-  { code: "EIO", os: 5, words: "Input/output error" },
-  { code: "EROFS", os: 30, words: "Read-only file system" },
-  { code: "EACCES", os: 13, words: "Permission denied" },
-  { code: "EPERM", os: 1, words: "Operation not permitted" },
-  { code: "EDQUOT", os: 122, words: "Disk quota exceeded" },
+const KEPT = "What was stored before stays stored.";
+const DISK = `${KEPT} Check the disk: that it is mounted and writable, that you own the folder, and that the system log (\`dmesg\`) shows no I/O errors; then run the command again (\`mnemo doctor\` checks the store).`;
+const PERMISSION = `${KEPT} Your user may not use the folder: check its owner and permissions (\`ls -ld\` it), or pass another --store.`;
+
+/**
+ * The operating system's words for the faults a disk or file system gives, by errno name and Rust's
+ * `(os error N)`, and what to do: a folder you may not write in needs no disk check.
+ */
+const FAULTS: { code: string; os: number; words: string; suggestion: string }[] = [
+  { code: "EIO", os: 5, words: "Input/output error", suggestion: DISK },
+  {
+    code: "EROFS",
+    os: 30,
+    words: "Read-only file system",
+    suggestion: `${KEPT} Its file system is mounted read-only: mount it read-write, or pass another --store.`,
+  },
+  { code: "EACCES", os: 13, words: "Permission denied", suggestion: PERMISSION },
+  { code: "EPERM", os: 1, words: "Operation not permitted", suggestion: PERMISSION },
+  {
+    code: "EDQUOT",
+    os: 122,
+    words: "Disk quota exceeded",
+    suggestion: `${KEPT} Free some space within your quota and run the command again.`,
+  },
 ];
 
 /**
@@ -32,7 +49,7 @@ export function fileSystemFault(error: unknown, dir: string, doing: "read" | "wr
   if (!fault) return undefined;
   return new StorageFaultError(
     `The store at ${dir} could not be ${doing}: its file system answered "${fault.words}"`,
-    "What was stored before stays stored. Check the disk: that it is mounted and writable, that you own the folder, and that the system log (`dmesg`) shows no I/O errors; then run the command again (`mnemo doctor` checks the store).",
+    fault.suggestion,
     error,
   );
 }

@@ -53,7 +53,8 @@ export class WriteIntents {
       syncDir(this.dir);
     } catch (error) {
       fs.rmSync(file, { force: true });
-      throw storageFaultOr(error, this.dir);
+      // Named as the data dir, the folder the user chose, not this one inside it.
+      throw storageFaultOr(error, path.dirname(this.dir));
     }
     return file;
   }

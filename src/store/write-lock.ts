@@ -67,11 +67,7 @@ function lockError(error: unknown, dir: string): unknown {
       suggestion: "Try again once that process (an import, `mnemo maintain`, a server's write) has finished.",
     });
   }
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
-    return new AppError("unavailable", `The store at ${dir} cannot be written (${code})`, {
-      suggestion: "Check the folder's owner and permissions, or pass another --store.",
-    });
-  }
+  // A folder you may not write in: said as every other write to it says it (store/storage-faults.ts).
   return storageFaultOr(error, dir);
 }
 

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { WriteIntents } from "../../src/store/write-intents.js";
 import { isolatedEnv, ROOT, runCli, tempDir } from "../helpers.js";
 
 // A real full disk: a 16 MB tmpfs, which only root can mount (the suite skips this file otherwise).
@@ -78,6 +79,16 @@ describe.skipIf(!mounted)("on a full disk", () => {
     fs.rmSync(FILLER);
     const listed = JSON.parse((await runCli(["--store", store, "--json", "memories"], { env })).stdout);
     expect(listed.memories.map((m: { text: string }) => m.text)).toEqual(["stored with room"]);
+  });
+
+  it("a write whose intent record meets the full disk names the store's folder, the one the user chose", async () => {
+    // The record an import's batch writes first: met mid-import by a disk the import itself filled.
+    const store = newDataDir(disk, "intents-store");
+    fillDisk();
+    const intents = new WriteIntents(path.join(store, "unfinished-writes"));
+    expect(() => intents.record({ rows: "conversations", userId: "default", ids: ["conv_1"] })).toThrow(
+      new RegExp(`^The disk holding ${store} is full$`),
+    );
   });
 
   it("indexing that fills the disk stops with what to do, keeps the queue, and finishes once there is room", async () => {

@@ -16,6 +16,7 @@ import { appFolders, shownPaths, watchedAppFolders } from "../app-folders.js";
 import { locateStore } from "../../config/location.js";
 import { action, type Session } from "../session.js";
 import { ioOf } from "../io.js";
+import { onInterrupt } from "../interrupt.js";
 import { startSpinner } from "../spinner.js";
 
 /**
@@ -38,6 +39,10 @@ through --remote it cannot compare, and says so.
 
 --apps imports the chats these apps keep on this machine, from each folder found:
 ${apps ?? "  `mnemo import --help` lists them."}`;
+
+/** Said on Ctrl-C: each batch is committed whole, so what was stored stays, and a run again adds only what is missing. */
+const STOPPED =
+  "Import stopped. What it stored stays stored: run the same command again to import the rest (it adds only what is missing; `mnemo chats status` shows what is left to index).";
 
 export function registerImport(program: Command): void {
   // The formats come from the core, which --help alone does not load: only help for this command does.
@@ -77,6 +82,10 @@ export function registerImport(program: Command): void {
           await useLeanAllocator();
           const { importInThread } = await import("../import-thread.js");
           const spinner = await startSpinner("Reading exports", session);
+          const stopWatching = onInterrupt(() => {
+            spinner.stop();
+            out.warn(options.dryRun ? "Import stopped: a dry run stores nothing." : STOPPED);
+          });
           try {
             const read = await importInThread(
               { globals: session.options, paths, options },
@@ -101,6 +110,8 @@ export function registerImport(program: Command): void {
           } catch (error) {
             spinner.stop();
             throw error;
+          } finally {
+            stopWatching();
           }
         },
         { platform: "--platform" },

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { CHUNK_TOKENS } from "../../config/chunk-size.js";
 import type { ReindexProgress, ReindexResult } from "../../core/index.js";
 import { action, withApp } from "../session.js";
+import { onInterrupt } from "../interrupt.js";
 import { startSpinner } from "../spinner.js";
 
 export function registerReindex(program: Command): void {
@@ -54,20 +55,4 @@ function doneLine({ rows, rechunked, memoriesEmbedded, chunkTokens, embedderId }
   if (!rechunked) return `Re-embedded ${rows.memories} memories and ${rows.chunks} chunks with ${embedderId}`;
   const chunks = `Re-chunked the chat history into ${rows.chunks} chunks of up to ${chunkTokens} tokens, embedded with ${embedderId}`;
   return memoriesEmbedded ? `${chunks}, and re-embedded ${rows.memories} memories` : chunks;
-}
-
-/**
- * Runs `said` on Ctrl-C or SIGTERM, then lets the signal end the process as it would have (exit
- * 130 or 143, the locks released on the way out). Returns a function that stops watching.
- */
-function onInterrupt(said: () => void): () => void {
-  const signals = ["SIGINT", "SIGTERM"] as const;
-  const stop = () => signals.forEach((signal) => process.off(signal, handle));
-  const handle = (signal: NodeJS.Signals) => {
-    stop();
-    said();
-    process.kill(process.pid, signal);
-  };
-  signals.forEach((signal) => process.on(signal, handle));
-  return stop;
 }

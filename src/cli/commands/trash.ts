@@ -48,7 +48,7 @@ export function registerTrash(program: Command): void {
   trash
     .command("restore")
     .description("put trash entries back as they were (same ids, versions, bucket, flags)")
-    .argument("<ids...>", "trash entry ids (trs_…), as `mnemo trash` lists them")
+    .argument("<ids...>", "trash entry ids (trs_…), as `mnemo trash` lists them, or the ids of the memories and conversations moved there")
     .action(
       action(async (session, ids: string[]) => {
         await withService(session, async (service) => {

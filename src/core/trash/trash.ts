@@ -179,7 +179,7 @@ export async function listTrash(ctx: CoreContext, userId: string, input: unknown
  */
 export async function restoreFromTrash(ctx: CoreContext, user: TrashUser, input: unknown): Promise<RestoreTrashResponse> {
   const { ids } = parseInput(TrashIds, input);
-  const rows = await ctx.store.select("trash", { userId: user.id, id: [...new Set(ids)], deletedAt: { from: cutoff(ctx) } });
+  const rows = await entriesFor(ctx, user.id, [...new Set(ids)]);
   if (rows.length === 0) throw notInTrash(ids);
   const entries = rows.map((row) => ({ row, entry: JSON.parse(row.entryJson) as Entry }));
   const before = await presentItems(ctx, user.id, entries);
@@ -195,6 +195,18 @@ export async function restoreFromTrash(ctx: CoreContext, user: TrashUser, input:
   const done = [...restored, ...present].map((row) => row.id);
   if (done.length > 0) await ctx.store.write(() => ctx.store.delete("trash", { userId: user.id, id: done }));
   return { restored: restored.map((row) => itemOf(row)), present: present.map((row) => itemOf(row)), problems };
+}
+
+/**
+ * The live entries `ids` name: an entry's own id (`trs_…`), or the id of the memory or conversation
+ * it holds, the id a user has at hand after `delete --trash`.
+ */
+async function entriesFor(ctx: CoreContext, userId: string, ids: string[]): Promise<TrashRow[]> {
+  const live = { userId, deletedAt: { from: cutoff(ctx) } };
+  const byEntry = await ctx.store.select("trash", { ...live, id: ids });
+  const itemIds = ids.filter((id) => !byEntry.some((row) => row.id === id));
+  const byItem = itemIds.length > 0 ? await ctx.store.select("trash", { ...live, itemId: itemIds }) : [];
+  return [...byEntry, ...byItem.filter((row) => !byEntry.some((entry) => entry.id === row.id))];
 }
 
 /** POST /api/trash/empty: the listed entries (or the whole trash) deleted for good. */

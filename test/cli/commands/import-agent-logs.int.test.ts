@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { chmod, cp, mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
+import { asUserChmodBinds, BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const FOLDERS = [path.join(EXPORTS, "gemini-cli", "tmp"), path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage")];
@@ -324,22 +324,3 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     }
   });
 });
-
-/**
- * The CLI as a user whom file modes bind: root reads every file, so as root it runs as nobody (setpriv),
- * the folders it uses made nobody's. `locked` are made unreadable (chmod 000) once they are.
- */
-async function asUserChmodBinds(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  owned: string[],
-  locked: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const root = process.getuid?.() === 0;
-  if (root) for (const folder of owned) spawnSync("chown", ["-R", "65534:65534", folder]);
-  for (const file of locked) await chmod(file, 0o000);
-  if (!root) return runCli(args, { env });
-  const cli = [process.execPath, path.join(ROOT, "bin", "mnemo.js"), ...args];
-  const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ...cli], { env, encoding: "utf8" });
-  return { code: child.status ?? -1, stdout: child.stdout, stderr: child.stderr };
-}

@@ -355,26 +355,10 @@ describe("conversation quota", () => {
 describe("crash recovery", () => {
   it("an import killed mid-way, run again, leaves every conversation once and all ready", async () => {
     const { store, env } = ownStore();
-    const file = path.join(tempDir(), "many.ndjson");
     // One batch of what the import stores at once (200) and part of a second, which the kill comes
     // before; not more, and two short messages each, as the second run indexes every one.
     const total = 250;
-    const lines = Array.from({ length: total }, (_, c) =>
-      JSON.stringify({
-        platform: "bulk",
-        conversation: {
-          id: `bulk-${c}`,
-          title: `Bulk conversation ${c}`,
-          createdAt: "2024-01-01T00:00:00Z",
-          messages: Array.from({ length: 2 }, (_, m) => ({
-            id: `m${m}`,
-            role: m % 2 ? "assistant" : "human",
-            content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,
-          })),
-        },
-      }),
-    );
-    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    const file = bulkFile(total);
 
     const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: "ignore" });
     const watcher = await openTestApp({ store });
@@ -398,4 +382,44 @@ describe("crash recovery", () => {
     expect(new Set(chunkOwners.map((c) => c.id)).size, "no chunk is stored twice").toBe(chunkOwners.length);
     await app.close();
   }, 180_000);
+
+  it("an import stopped with Ctrl-C says that what it stored stays and that running it again imports the rest", async () => {
+    const { store, env } = ownStore();
+    const file = bulkFile(250);
+    const child = spawn(process.execPath, [BIN, "import", file], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (...end) => resolve(end)));
+    const watcher = await openTestApp({ store });
+    const conversations = () => watcher.context.store.count("conversations", "true");
+    while ((await conversations()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGINT");
+    const [code, signal] = await closed;
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGINT" });
+    expect(stderr).toMatch(/^! Import stopped\. What it stored stays stored: run the same command again to import the rest/m);
+    expect(await conversations()).toBeGreaterThan(0);
+    await watcher.close();
+  }, 60_000);
 });
+
+/** `total` conversations of two short messages each, in one NDJSON file. */
+function bulkFile(total: number): string {
+  const file = path.join(tempDir(), "many.ndjson");
+  const lines = Array.from({ length: total }, (_, c) =>
+    JSON.stringify({
+      platform: "bulk",
+      conversation: {
+        id: `bulk-${c}`,
+        title: `Bulk conversation ${c}`,
+        createdAt: "2024-01-01T00:00:00Z",
+        messages: Array.from({ length: 2 }, (_, m) => ({
+          id: `m${m}`,
+          role: m % 2 ? "assistant" : "human",
+          content: `Message ${m} of conversation ${c} talks about topic ${(c * 7 + m) % 13} in some detail, with enough words to embed.`,
+        })),
+      },
+    }),
+  );
+  fs.writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}

@@ -46,6 +46,19 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
     expect(empty.stdout + empty.stderr).toContain("The trash is empty.");
   });
 
+  it("restores by the memory's or conversation's own id, the one `delete --trash` was given, and says the entry's id to use", async () => {
+    const { memoryId } = await json("remember", "--no-date", "The ferry to Cacilhas leaves every 20 minutes");
+    const moved = await cli("memories", "delete", "--trash", memoryId);
+    const [entry] = (await json("trash")).items;
+    expect(moved.stderr).toContain(`Kept 30 days: \`mnemo trash restore ${entry.id}\` puts it back.`);
+    const restored = await cli("trash", "restore", memoryId);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout + restored.stderr).toContain(`Restored memory ${memoryId}: The ferry to Cacilhas`);
+    expect((await json("memories")).memories.map((m: { id: string }) => m.id)).toContain(memoryId);
+    expect((await json("trash")).total).toBe(0);
+    await json("--yes", "memories", "delete", memoryId);
+  });
+
   it("moves conversations there, and empties the trash for good only when told to", async () => {
     const imported = await json("import", path.join(ROOT, "fixtures", "exports", "upload", "array.json"));
     const ids: string[] = imported.conversationIds.slice(0, 2);

@@ -161,6 +161,21 @@ describe("the trash", () => {
     expect((await me.trash.list()).total).toBe(1);
   });
 
+  it("restores by the conversation's or memory's own id, as by the entry's", async () => {
+    await me.conversations.uploadMany([chat("ferry", "Cacilhas ferry", ["When does the ferry leave?", "Every 20 minutes."])]);
+    await settled(me);
+    const conversationId = (await me.conversations.list({ title: "Cacilhas" })).items[0]!.id;
+    const { memoryId } = await me.memories.store({ text: "2025-06-02 The ferry leaves every 20 minutes" });
+    const moved = await me.trash.move({ memoryIds: [memoryId], conversationIds: [conversationId] });
+    const restored = await me.trash.restore({ ids: [conversationId, memoryId] });
+    expect(restored.restored.map((item) => item.id).sort()).toEqual(moved.items.map((item) => item.id).sort());
+    expect((await me.conversations.list({ title: "Cacilhas" })).items.map((item) => item.id)).toEqual([conversationId]);
+    const left = (await me.trash.list()).items.map((item) => item.itemId);
+    expect(left).not.toContain(memoryId);
+    expect(left).not.toContain(conversationId);
+    await expect(me.trash.restore({ ids: [memoryId] })).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("names a bad request's field", async () => {
     await expect(me.trash.move({})).rejects.toMatchObject({
       code: "invalid_input",
