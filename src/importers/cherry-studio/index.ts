@@ -10,9 +10,10 @@
 // (Electron's userData), read as the running app leaves them. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
 import path from "node:path";
-import { loaded, type Importer, type Sample } from "../importer.js";
+import { hasTables, loaded, type Importer, type Sample } from "../importer.js";
 import { arrayOf, isObject, jsonObjectIn } from "../json-values.js";
-import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { DATABASE_FILE, DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { V2_COLUMNS } from "./tables.js";
 
 const TOPICS = ["indexedDB", "topics"];
 
@@ -24,13 +25,14 @@ export const cherryStudio: Importer = {
     "its data folder (…/CherryStudio), its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
     "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
-  extensions: [".json"],
+  extensions: [".json", "cherrystudio.sqlite"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
   wrappers: [TOPICS],
   foreignLayout: {
     marks: DIRECT_BACKUP_FILE,
     folders: ["IndexedDB", "Local Storage"], // the app's data folder (userData): its caches are never walked
+    files: [DATABASE_FILE], // 2.x's database (its -wal read beside it)
     read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
   },
   // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,
@@ -42,8 +44,18 @@ export const cherryStudio: Importer = {
     { home: ".cherrystudio/config/config.json", listed: movedDataFolders, listNames: "the data folders it names" },
     { appData: "CherryStudio" },
   ],
-  detect: (sample) => (isTopic(sample) ? {} : undefined),
-  convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
+  detect: (sample) => (isTopic(sample) || hasTables(sample, V2_COLUMNS) ? {} : undefined),
+  // 2.x writes every message into its database as the chat goes on.
+  watchedDatabase: true,
+  // The topics, the assistants' prompts and the messages, less the searchable copy of their text.
+  smallerDatabase:
+    `sqlite3 cherrystudio.sqlite "ATTACH 'cherry-chats.sqlite' AS chats; CREATE TABLE chats.topic AS SELECT * FROM topic; ` +
+    "CREATE TABLE chats.assistant AS SELECT id, prompt FROM assistant; " +
+    `CREATE TABLE chats.message AS SELECT id, parent_id, topic_id, role, data, status, siblings_group_id, created_at, deleted_at FROM message"`,
+  database: async function* (db) {
+    yield* (await import("./database.js")).cherryStudioRows(db);
+  },
+  convert: loaded(async () => (await import("./convert.js")).cherryStudioConversations),
 };
 
 /**
