@@ -9,6 +9,7 @@
 // into data.json's shape, read here as data.json is; so are those folders in the app's own data folder
 // (Electron's userData), read as the running app leaves them. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
+// Cherry Studio 2 (August 2026) keeps its chats in the data folder's Data/cherrystudio.sqlite (database.ts, v2.ts).
 import path from "node:path";
 import { hasTables, loaded, type Importer, type Sample } from "../importer.js";
 import { arrayOf, isObject, jsonObjectIn } from "../json-values.js";
@@ -22,9 +23,9 @@ export const cherryStudio: Importer = {
   name: "Cherry Studio",
   chatApp: true,
   accepts:
-    "its data folder (…/CherryStudio), its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
+    "its data folder (…/CherryStudio), 2.x's Data/cherrystudio.sqlite in it, its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
-    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
+    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there; 2.x, since August 2026, keeps the chats in Data/cherrystudio.sqlite in it, read with what the app has not yet written into it from the -wal beside it); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
   extensions: [".json", "cherrystudio.sqlite"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
