@@ -115,4 +115,12 @@ describe("Cherry Studio 2's database", () => {
     expect(conversations).toEqual(await collect(folder)); // not the Borrow checker topic the IndexedDB still holds
     expect(skipped).toEqual({ [BESIDE]: 1, [EMPTY]: 1, [DELETED]: 1, [AGENTS]: 2 });
   });
+
+  it("2.0's alpha and beta kept the database in the data folder itself: read there, the caches never walked", async () => {
+    const dir = join(tmp, "prerelease");
+    mkdirSync(join(dir, "Cache", "Cache_Data"), { recursive: true });
+    cpSync(database, join(dir, "cherrystudio.sqlite"));
+    cpSync(join(fixtures, "chatgpt", "conversations.json"), join(dir, "Cache", "Cache_Data", "conversations.json"));
+    expect(await collect(dir)).toEqual(await collect(folder));
+  });
 });

@@ -19,7 +19,7 @@ import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { localStorageItem } from "../leveldb/local-storage.js";
-import { DATABASE_FILE, DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { DATABASE_FILES, DIRECT_BACKUP_FILE } from "./direct-layout.js";
 
 const DATABASE = "CherryStudio";
 const STORES = ["topics", "message_blocks"] as const;
@@ -46,7 +46,7 @@ export async function withDirectBackups(sources: readonly ByteSource[]): Promise
   const skipped: SkippedCount[] = [];
   const unreadable: AppError[] = [];
   for (const root of roots) {
-    if (rest.some((source) => source.path === `${root}${DATABASE_FILE}`)) {
+    if (rest.some((source) => DATABASE_FILES.some((file) => source.path === `${root}${file}`))) {
       // 2.x copied 1.x's topics into its database on its first start and writes only there since: the
       // IndexedDB left beside it holds them as they were then (topics deleted since come back), so it is not read.
       rest = rest.filter((source) => !storagePaths(root).some((path) => source.path.startsWith(path)));

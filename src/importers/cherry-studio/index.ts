@@ -13,7 +13,7 @@
 import path from "node:path";
 import { hasTables, loaded, type Importer, type Sample } from "../importer.js";
 import { arrayOf, isObject, jsonObjectIn } from "../json-values.js";
-import { DATABASE_FILE, DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { DATABASE_FILES, DIRECT_BACKUP_FILE } from "./direct-layout.js";
 import { V2_COLUMNS } from "./tables.js";
 
 const TOPICS = ["indexedDB", "topics"];
@@ -33,7 +33,7 @@ export const cherryStudio: Importer = {
   foreignLayout: {
     marks: DIRECT_BACKUP_FILE,
     folders: ["IndexedDB", "Local Storage"], // the app's data folder (userData): its caches are never walked
-    files: [DATABASE_FILE], // 2.x's database (its -wal read beside it)
+    files: DATABASE_FILES, // 2.x's database (its -wal read beside it)
     read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
   },
   // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,

@@ -20,7 +20,9 @@
 // - Title: the topic's name, else its first prompt's first line. Times: Unix milliseconds. The topic's
 //   own prompt (while it had one), else its assistant's, is the system prompt, as in 1.x.
 // - Agent sessions (`agent_session`, Claude Code and other agents run inside the app) are another model
-//   (`agent_session_message`, not the message tree) that this importer does not read: counted.
+//   (`agent_session_message`, flat, not the message tree) whose rows changed shape during 2.x (a JSON
+//   envelope in `content`, packages/shared/data/types/agentMessage.ts; later a `data` column of parts
+//   with turn ids): not read until the released shape is settled, counted.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectIn, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemPrompt } from "../placeholders.js";
