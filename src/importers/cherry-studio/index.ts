@@ -46,8 +46,8 @@ export const cherryStudio: Importer = {
     { appData: "CherryStudio" },
   ],
   detect: (sample) => (isTopic(sample) || hasTables(sample, V2_COLUMNS) ? {} : undefined),
-  // 2.x writes every message into its database as the chat goes on.
-  watchedDatabase: true,
+  // Not `watchedDatabase`: watching looks for a database by its name in the app's folder itself
+  // (app-folders.ts watchedIn) and watches a listed folder whole, where 2.x's is in Data/ beside caches.
   // The topics, the assistants' prompts and the messages, less the searchable copy of their text.
   smallerDatabase:
     `sqlite3 cherrystudio.sqlite "ATTACH 'cherry-chats.sqlite' AS chats; CREATE TABLE chats.topic AS SELECT * FROM topic; ` +
