@@ -8,7 +8,7 @@ import { HTML_NAME, noExportInside, partsManifestError } from "./container-hints
 import { detect, inspect, type Detection } from "./detect.js";
 import { IMPORTERS } from "./registry.js";
 import { sideFileError } from "./side-files.js";
-import { directorySources, isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
+import { directorySources, fileSource, isJunkPath, type ByteSource, type DirectoryListing } from "./source.js";
 import { normalised } from "./text-records.js";
 import { FORMATS, formatNames, listing } from "./words.js";
 import { asUtf8 } from "./utf16.js";
@@ -200,11 +200,14 @@ async function withAppStorage(given: ByteSource[]): Promise<{ sources: ByteSourc
 export async function planAppStorage(dir: string): Promise<ExportPlan | undefined> {
   for (const foreignLayout of foreignLayouts()) {
     const folders = foreignLayout.folders;
-    if (folders === undefined || !(await allFolders(dir, folders))) continue;
-    const listings = await Promise.all(folders.map((folder) => folderListing(dir, folder)));
-    const sources = listings.flatMap((listing) => listing.sources);
+    if (folders === undefined) continue;
+    const files = await dataFiles(dir, foreignLayout.files ?? []);
+    const withFolders = await allFolders(dir, folders);
+    if (!withFolders && files.length === 0) continue;
+    const listings = withFolders ? await Promise.all(folders.map((folder) => folderListing(dir, folder))) : [];
+    const sources = [...listings.flatMap((listing) => listing.sources), ...files];
     const read = await foreignLayout.read(sources);
-    if (read.sources.every((source) => sources.includes(source))) continue; // not its app's data
+    if (files.length === 0 && read.sources.every((source) => sources.includes(source))) continue; // not its app's data
     const unreadable = listings.flatMap((listing) => listing.unreadable);
     const plan = await planContainer(read.sources, dir, unreadable);
     return { ...plan, skipped: [...listings.flatMap((listing) => listing.skipped), ...read.skipped, ...plan.skipped] };
@@ -224,6 +227,17 @@ function foreignLayouts(): NonNullable<Importer["foreignLayout"]>[] {
 async function allFolders(dir: string, folders: readonly string[]): Promise<boolean> {
   const found = await Promise.all(folders.map((folder) => stat(join(dir, folder)).catch(() => undefined)));
   return found.every((info) => info?.isDirectory() === true);
+}
+
+/** The files of `paths` (from `dir`) that are there, as sources with those paths. */
+async function dataFiles(dir: string, paths: readonly string[]): Promise<ByteSource[]> {
+  const found = await Promise.all(
+    paths.map(async (path) => {
+      const info = await stat(join(dir, path)).catch(() => undefined);
+      return info?.isFile() === true ? { ...(await fileSource(join(dir, path))), path } : undefined;
+    }),
+  );
+  return found.filter((source) => source !== undefined);
 }
 
 /** A folder's files, their paths from `dir` ("IndexedDB/file__0.indexeddb.leveldb/000004.log"). */

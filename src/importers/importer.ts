@@ -132,6 +132,11 @@ export interface Importer {
   foreignLayout?: {
     marks: RegExp;
     folders?: readonly string[];
+    /**
+     * Files of the app's data folder read with those folders, or alone when the folders are not there
+     * (Cherry Studio 2's Data/cherrystudio.sqlite): paths from the folder, "/"-separated.
+     */
+    files?: readonly string[];
     /** `unreadable`: a backup of its app whose data could not be read at all (said, not taken for "no export"). */
     read(sources: readonly ByteSource[]): Promise<{ sources: ByteSource[]; skipped: SkippedCount[]; unreadable?: AppError[] }>;
   };

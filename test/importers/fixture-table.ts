@@ -362,6 +362,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "Pushing may reallocate the vector",
   },
   "cherry-studio/Data/Files/f-old.txt": null, // an attachment the backup copies, no chat
+  "cherry-studio-2/Data/cherrystudio.sqlite": "cherry-studio", // 2.x's database: data.json's first topic as 2.x migrates it, and one written in 2.x
   "lobechat/2025-06-14-09-12_LobeChat-data.json": {
     format: "lobechat",
     conversations: 4,

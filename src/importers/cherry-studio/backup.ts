@@ -19,7 +19,6 @@
 //   and `updatedAt` there, else its messages'. The topic's own prompt, else its assistant's, is the
 //   system prompt (importers/placeholders.ts). Id: the topic's; the messages' their own.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { groupedPerFile, type Importer } from "../importer.js";
 import { jsonRecords } from "../json-records.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemPrompt } from "../placeholders.js";
@@ -27,7 +26,7 @@ import { notAConversation } from "../record-errors.js";
 import { ByteTally, type ByteSource } from "../source.js";
 import type { RecordContext } from "../types.js";
 
-interface TopicRow {
+export interface TopicRow {
   id: string;
   messages: JsonObject[];
   context: RecordContext;
@@ -48,16 +47,14 @@ const BLOCKS = ["indexedDB", "message_blocks"] as const;
 /** The redux state is the app's settings and assistants, some MB; more is no Cherry Studio backup's. */
 const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
-export const cherryStudioTopics: Importer["convert"] = groupedPerFile(topicRow, fileConversations);
-
-function topicRow(record: unknown, context: RecordContext): TopicRow | undefined {
+export function topicRow(record: unknown, context: RecordContext): TopicRow | undefined {
   if (!isObject(record)) throw notAConversation(context);
   const id = nonEmptyString(record.id);
   if (id === undefined) throw notAConversation(context);
   return { id, messages: arrayOf(record.messages).filter(isObject), context };
 }
 
-async function fileConversations(topics: TopicRow[]): Promise<UploadConversation[]> {
+export async function fileConversations(topics: TopicRow[]): Promise<UploadConversation[]> {
   const first = topics[0]?.context;
   if (first === undefined) return [];
   const wanted = new Set(topics.flatMap((topic) => topic.messages.flatMap((message) => arrayOf(message.blocks).filter(isString))));

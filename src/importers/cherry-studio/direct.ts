@@ -19,7 +19,7 @@ import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { localStorageItem } from "../leveldb/local-storage.js";
-import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { DATABASE_FILES, DIRECT_BACKUP_FILE } from "./direct-layout.js";
 
 const DATABASE = "CherryStudio";
 const STORES = ["topics", "message_blocks"] as const;
@@ -46,19 +46,32 @@ export async function withDirectBackups(sources: readonly ByteSource[]): Promise
   const skipped: SkippedCount[] = [];
   const unreadable: AppError[] = [];
   for (const root of roots) {
+    if (rest.some((source) => DATABASE_FILES.some((file) => source.path === `${root}${file}`))) {
+      // 2.x copied 1.x's topics into its database on its first start and writes only there since: the
+      // IndexedDB left beside it holds them as they were then (topics deleted since come back), so it is not read.
+      rest = rest.filter((source) => !storagePaths(root).some((path) => source.path.startsWith(path)));
+      skipped.push({ file: `${root}IndexedDB`, reason: BESIDE_DATABASE, count: 1 });
+      continue;
+    }
     const metadata = rest.find((source) => source.path === `${root}metadata.json`);
     if (metadata !== undefined && !(await isCherryStudios(metadata))) continue;
     useSnappy(await import("snappyjs"));
     const read = await backupData(rest, root, metadata);
     if (metadata === undefined && read.source === undefined) continue; // another app's data folder: left as it is
     skipped.push(...read.skipped);
-    const storage = [`${root}IndexedDB/`, `${root}Local Storage/`, `${root}metadata.json`];
-    rest = rest.filter((source) => !storage.some((path) => source.path.startsWith(path)));
+    rest = rest.filter((source) => !storagePaths(root).some((path) => source.path.startsWith(path)));
     if (read.source !== undefined) rest.unshift(read.source);
     else unreadable.push(unreadableBackup(read.label, read.skipped.length > 0));
   }
   return { sources: rest, skipped, unreadable };
 }
+
+/** The files of a backup's (or the app's data folder's) Chromium storage, from its root. */
+function storagePaths(root: string): string[] {
+  return [`${root}IndexedDB/`, `${root}Local Storage/`, `${root}metadata.json`];
+}
+
+const BESIDE_DATABASE = "Cherry Studio 1.x's IndexedDB beside 2.x's database, not read (2.x holds its topics since the upgrade)";
 
 /** A backup whose database could not be read: said so, not "not a supported chat export" as if it were another file. */
 function unreadableBackup(label: string, damaged: boolean): AppError {

@@ -9,10 +9,12 @@
 // into data.json's shape, read here as data.json is; so are those folders in the app's own data folder
 // (Electron's userData), read as the running app leaves them. The JSON backup stays as "Legacy Backup". A
 // data.json can pass 512 MB (issue #12072), mostly images as base64: it is read a record at a time, never whole.
+// Cherry Studio 2 (August 2026) keeps its chats in the data folder's Data/cherrystudio.sqlite (database.ts, v2.ts).
 import path from "node:path";
-import { loaded, type Importer, type Sample } from "../importer.js";
+import { hasTables, loaded, type Importer, type Sample } from "../importer.js";
 import { arrayOf, isObject, jsonObjectIn } from "../json-values.js";
-import { DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { DATABASE_FILES, DIRECT_BACKUP_FILE } from "./direct-layout.js";
+import { V2_COLUMNS } from "./tables.js";
 
 const TOPICS = ["indexedDB", "topics"];
 
@@ -21,16 +23,17 @@ export const cherryStudio: Importer = {
   name: "Cherry Studio",
   chatApp: true,
   accepts:
-    "its data folder (…/CherryStudio), its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
+    "its data folder (…/CherryStudio), 2.x's Data/cherrystudio.sqlite in it, its backup zip (cherry-studio.….zip) or the unzipped folder, or the data.json of a Legacy Backup",
   howToGet:
-    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
-  extensions: [".json"],
+    "Pass its data folder as it is, even while the app runs (Settings → Data Settings shows where; --apps finds it in the usual place, ~/.config/CherryStudio, ~/Library/Application Support/CherryStudio, %APPDATA%\\CherryStudio, or where you moved it there; 2.x, since August 2026, keeps the chats in Data/cherrystudio.sqlite in it, read with what the app has not yet written into it from the -wal beside it); or Settings → Data Settings → Backup's cherry-studio.<date>.zip (since March 2026 it holds the same database folders; a Legacy Backup's data.json is read too). A topic's Export → Markdown file is read too.",
+  extensions: [".json", "cherrystudio.sqlite"],
   // data.json opens with localStorage (the app's whole redux state, often past the sample): its topics
   // are the records, read one at a time, and each converted with the blocks read from the same file.
   wrappers: [TOPICS],
   foreignLayout: {
     marks: DIRECT_BACKUP_FILE,
     folders: ["IndexedDB", "Local Storage"], // the app's data folder (userData): its caches are never walked
+    files: DATABASE_FILES, // 2.x's database (its -wal read beside it)
     read: async (sources) => (await import("./direct.js")).withDirectBackups(sources),
   },
   // Electron's userData, named for package.json's `name` (CherryStudio; not electron-builder's productName,
@@ -42,8 +45,18 @@ export const cherryStudio: Importer = {
     { home: ".cherrystudio/config/config.json", listed: movedDataFolders, listNames: "the data folders it names" },
     { appData: "CherryStudio" },
   ],
-  detect: (sample) => (isTopic(sample) ? {} : undefined),
-  convert: loaded(async () => (await import("./backup.js")).cherryStudioTopics),
+  detect: (sample) => (isTopic(sample) || hasTables(sample, V2_COLUMNS) ? {} : undefined),
+  // Not `watchedDatabase`: watching looks for a database by its name in the app's folder itself
+  // (app-folders.ts watchedIn) and watches a listed folder whole, where 2.x's is in Data/ beside caches.
+  // The topics, the assistants' prompts and the messages, less the searchable copy of their text.
+  smallerDatabase:
+    `sqlite3 cherrystudio.sqlite "ATTACH 'cherry-chats.sqlite' AS chats; CREATE TABLE chats.topic AS SELECT * FROM topic; ` +
+    "CREATE TABLE chats.assistant AS SELECT id, prompt FROM assistant; " +
+    `CREATE TABLE chats.message AS SELECT id, parent_id, topic_id, role, data, status, siblings_group_id, created_at, deleted_at FROM message"`,
+  database: async function* (db) {
+    yield* (await import("./database.js")).cherryStudioRows(db);
+  },
+  convert: loaded(async () => (await import("./convert.js")).cherryStudioConversations),
 };
 
 /**
