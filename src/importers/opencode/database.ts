@@ -12,6 +12,10 @@
 // `kv`'s `migration.v1-v2` row, `{"phase":"sessions","cursor":…}`, until `{"phase":"completed"}`). The
 // 1.x rows stay. So a 1.x session is read from them only while 2.x has no copy: not copied yet, or
 // begun by a 1.x OpenCode after the copy completed. One older than that, with no copy, was deleted in 2.x.
+// Read (anomalyco/opencode, 2.x, as stored at these commits): packages/core/src/session/sql.ts
+// (02ce4a33), database/v1-migration.bun.ts (0871f3f7), database/migration/20260804233008_loose_psylocke.ts
+// (7656aeb6, the tables' CREATE statements), database/database.ts (01f25dc7, OPENCODE_DB's path),
+// packages/schema/src/session-message.ts (0ceb3dd5, the messages).
 import { isObject, type JsonObject, jsonObjectIn } from "../json-values.js";
 import type { DatabaseFile, Row } from "../sqlite.js";
 import type { RecordContext } from "../types.js";
