@@ -26,6 +26,9 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "chatbox-userdata.zip": { conversations: 3, messages: 8, memories: 0 }, // the data export's sessions in Chatbox's IndexedDB, as its data folder keeps them, and a pasted log's
   "page-assist-chrome-profile.zip": { conversations: 6, messages: 19, memories: 0 }, // the data export's chats in the extension's Dexie database (a profile's IndexedDB), and a pasted screenshot's
   "opencode-db/opencode.db": { conversations: 2, messages: 6, memories: 0 }, // as opencode-storage.zip
+  "opencode-v2/opencode.db": { conversations: 3, messages: 11, memories: 0 }, // a subagent's session left out
+  "opencode-v2/migrated/opencode.db": { conversations: 3, messages: 8, memories: 0 }, // a session deleted in 2.x left out
+  "opencode-v2/migrating/opencode.db": { conversations: 2, messages: 6, memories: 0 }, // as opencode-db/opencode.db
   anythingllm: { conversations: 4, messages: 12, memories: 0 }, // the database, in the folder AnythingLLM keeps it in
   "anythingllm-export/anythingllm-chats-4_12_2026.json": { conversations: 3, messages: 15, memories: 0 }, // a conversation per workspace and user
   zed: { conversations: 5, messages: 16, memories: 0 }, // threads/threads.db and conversations/*.zed.json, as Zed keeps them side by side

@@ -116,6 +116,9 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "opencode-db/opencode.db": "opencode", // 1.2's database: the storage fixture's sessions, copied in as OpenCode copies them
   "opencode-db/wal/opencode.db": "opencode", // its latest changes in the WAL beside it
   "opencode-db/wal/opencode.db-wal": null, // the WAL, read with the database
+  "opencode-v2/opencode.db": "opencode", // 2.x's tables alone
+  "opencode-v2/migrated/opencode.db": "opencode", // 1.2's database with its sessions copied into 2.x's tables
+  "opencode-v2/migrating/opencode.db": "opencode", // the same, the copy under way
   "anythingllm/anythingllm.db": {
     format: "anythingllm",
     conversations: 4, // a workspace's default chat, two threads, a developer API session; two chats the app no longer shows left out

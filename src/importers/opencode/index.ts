@@ -4,24 +4,38 @@
 // part/<message id>/<part id>.json (what was said: text, a tool call, reasoning…); versions before
 // mid-2025 kept them under storage/session/{info,message,part}/, the oldest messages with their parts
 // inside. Every file names its session, so they are read together (`grouped`), whatever the folders.
-// 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts).
+// 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts), 2.x its
+// own tables beside them (v2.ts). Where OPENCODE_DB names another file, OpenCode uses that one instead
+// (packages/core/src/database/database.ts: an absolute path as it is; a relative one, under the data
+// folder, is not followed here). Kilo CLI (Kilo-Org/kilocode, an OpenCode fork installed on its own)
+// keeps the same 1.x tables in ~/.local/share/kilo/kilo.db (its packages/opencode/src/storage/db.ts,
+// global/index.ts `app = "kilo"`, session/session.sql.ts).
 import { grouped, loaded, type Importer, type Sample, hasTables } from "../importer.js";
-import { DATABASE_COLUMNS } from "./tables.js";
+import { DATABASE_COLUMNS, V2_COLUMNS } from "./tables.js";
 
 export const opencode: Importer = {
   id: "opencode",
   name: "OpenCode",
   chatApp: true,
   accepts:
-    "~/.local/share/opencode, its opencode.db database (1.2 and later), or its storage folder (every session's session, message and part files, before 1.2), or a zip of it",
+    "~/.local/share/opencode, its opencode.db database (1.2 and later, 2.x too), or its storage folder (every session's session, message and part files, before 1.2), or a zip of it",
   howToGet:
-    "OpenCode keeps every session on disk, in ~/.local/share/opencode/opencode.db since 1.2 and as JSON files in ~/.local/share/opencode/storage before it: pass ~/.local/share/opencode (on Windows, .local\\share\\opencode in your user folder); what OpenCode has not yet written into the database, in the opencode.db-wal beside it, is read too.",
-  extensions: [".json", "opencode.db"],
-  appFolders: [{ xdgData: "opencode" }],
+    "OpenCode keeps every session on disk, in ~/.local/share/opencode/opencode.db since 1.2 (or the file OPENCODE_DB names) and as JSON files in ~/.local/share/opencode/storage before it: pass ~/.local/share/opencode (on Windows, .local\\share\\opencode in your user folder); what OpenCode has not yet written into the database, in the opencode.db-wal beside it, is read too. Kilo CLI's are in ~/.local/share/kilo/kilo.db.",
+  extensions: [".json", "opencode.db", "kilo.db"],
+  appFolders: [
+    { xdgData: "opencode" },
+    { xdgData: "opencode/opencode.db", file: true, moved: { env: "OPENCODE_DB", path: "", absolute: true } },
+    { xdgData: "kilo", app: "Kilo CLI" },
+  ],
   watchedDatabase: true, // OpenCode writes only there since 1.2
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) || isDatabase(sample) ? {} : undefined),
-  // Its texts and tool calls without the tools' output (state), all mnemo reads of them.
+  // Its texts and tool calls without the tools' output (state), all mnemo reads of them: 2.x's tables,
+  // then 1.x's (the second command fails, harmlessly, on a database without them).
   smallerDatabase:
+    `sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session_v2 AS SELECT * FROM session_v2; ` +
+    "CREATE TABLE chats.session_message AS SELECT id, session_id, type, seq, time_created, time_updated, json_set(data, '$.content', " +
+    "(SELECT json_group_array(json_remove(value, '$.state')) FROM json_each(data, '$.content'))) AS data FROM session_message " +
+    "WHERE type IN ('user', 'assistant', 'shell') AND json_valid(data); CREATE TABLE chats.kv AS SELECT * FROM kv WHERE key = 'migration.v1-v2'\"; " +
     `sqlite3 opencode.db "ATTACH 'opencode-chats.db' AS chats; CREATE TABLE chats.session AS SELECT * FROM session; ` +
     "CREATE TABLE chats.message AS SELECT * FROM message; CREATE TABLE chats.part AS SELECT id, message_id, session_id, time_created, " +
     `time_updated, json_remove(data, '$.state') AS data FROM part WHERE json_extract(data, '$.type') IN ('text', 'tool')"`,
@@ -34,9 +48,9 @@ export const opencode: Importer = {
   }),
 };
 
-/** opencode.db: its tables, with the columns database.ts reads. */
+/** opencode.db: 1.x's tables or 2.x's, with the columns database.ts reads. */
 function isDatabase(sample: Sample): boolean {
-  return hasTables(sample, DATABASE_COLUMNS);
+  return hasTables(sample, DATABASE_COLUMNS) || hasTables(sample, V2_COLUMNS);
 }
 
 /** OpenCode's ids: a prefix naming what they are, then time and random characters (id/id.ts). */

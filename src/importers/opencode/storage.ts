@@ -23,6 +23,9 @@
 //   A session, message or part met twice (~/.local/share/opencode holds both, the files copied into
 //   the database when OpenCode moved to it) is read once, as the database has it: OpenCode writes there
 //   since, so a session continued after the move is renamed and grown there alone.
+// - 2.x's sessions (session_v2, the same record) and messages (session_message, v2.ts: each whole, its
+//   pieces inside, ordered by `seq`): a session 2.x copied from 1.x keeps its id, and so its
+//   conversation id, and its messages theirs; of a session in 2.x, only 2.x's messages are read.
 import type { UploadConversation } from "../../schemas/chat-history.js";
 import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
@@ -30,6 +33,7 @@ import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
 import { isOpencodeRow, recordOfRow } from "./database.js";
+import { v2Said } from "./v2.js";
 
 /** What one storage file (or row of opencode.db) gives: a session's info, a message's, or a part's piece of what was said. */
 export type OpencodeItem = SessionInfo | MessageInfo | PartPiece;
@@ -45,6 +49,8 @@ interface SessionInfo extends Stored {
   title: string | undefined;
   createdAt: string | undefined;
   subagent: boolean;
+  /** 2.x's (session_v2): its messages are 2.x's alone. */
+  v2: boolean;
   fileDate: Date;
   skip: SkipReport;
 }
@@ -55,8 +61,10 @@ interface MessageInfo extends Stored {
   role: Utterance["role"] | undefined;
   createdAt: string | undefined;
   completedAt: string | undefined;
-  /** A first-version message's own parts; later messages' parts are files of their own. */
+  /** A first-version message's or 2.x's own parts; 1.x messages' parts are files (rows) of their own. */
   pieces: TurnPiece[] | undefined;
+  /** 2.x's place of the message in its session; 1.x's are ordered by id. */
+  seq: number | undefined;
   skip: SkipReport;
 }
 
@@ -76,7 +84,8 @@ export function opencodeRecord(value: unknown, context: RecordContext): Opencode
   if (!isObject(record)) return undefined;
   const id = nonEmptyString(record.id);
   if (id === undefined) return undefined;
-  if (id.startsWith("ses_")) return sessionInfo(record, { id, inDatabase }, context);
+  if (id.startsWith("ses_")) return sessionInfo(record, { id, inDatabase }, context, inDatabase && value.opencodeTable === "session_v2");
+  if (inDatabase && value.opencodeTable === "session_message") return v2MessageInfo(record, id, context);
   if (id.startsWith("msg_")) return messageInfo(record, { id, inDatabase }, context);
   const sessionID = nonEmptyString(record.sessionID);
   const messageID = nonEmptyString(record.messageID);
@@ -84,7 +93,7 @@ export function opencodeRecord(value: unknown, context: RecordContext): Opencode
   return { kind: "part", id, inDatabase, sessionID, messageID, piece: partPiece(record) };
 }
 
-function sessionInfo(record: JsonObject, stored: Stored, context: RecordContext): SessionInfo {
+function sessionInfo(record: JsonObject, stored: Stored, context: RecordContext, v2: boolean): SessionInfo {
   const title = nonEmptyString(record.title)?.trim();
   const time = isObject(record.time) ? record.time : {};
   return {
@@ -93,6 +102,7 @@ function sessionInfo(record: JsonObject, stored: Stored, context: RecordContext)
     title: title === undefined || DEFAULT_TITLE.test(title) ? undefined : title,
     createdAt: isoFromTime(time.created),
     subagent: nonEmptyString(record.parentID) !== undefined,
+    v2,
     fileDate: context.fallbackDate,
     skip: context.skip,
   };
@@ -112,6 +122,27 @@ function messageInfo(record: JsonObject, stored: Stored, context: RecordContext)
     createdAt: isoFromTime(time.created),
     completedAt: isoFromTime(time.completed),
     pieces: metadata === undefined ? undefined : arrayOf(record.parts).flatMap((part) => v1Piece(part) ?? []),
+    seq: undefined,
+    skip: context.skip,
+  };
+}
+
+/** A session_message row's message (database.ts made it a record); those the chat does not show have no role. */
+function v2MessageInfo(record: JsonObject, id: string, context: RecordContext): MessageInfo | undefined {
+  const sessionID = nonEmptyString(record.sessionID);
+  if (sessionID === undefined || typeof record.seq !== "number") return undefined;
+  const time = isObject(record.time) ? record.time : {};
+  const said = v2Said(record);
+  return {
+    kind: "message",
+    id,
+    inDatabase: true,
+    sessionID,
+    role: said?.role,
+    createdAt: isoFromTime(time.created),
+    completedAt: isoFromTime(time.completed),
+    pieces: said?.pieces ?? [],
+    seq: record.seq,
     skip: context.skip,
   };
 }
@@ -163,7 +194,7 @@ function conversationOf(
     session.skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
     return undefined;
   }
-  const read = byId(messages).flatMap((message) => {
+  const read = inOrder(session.v2 ? messages.filter(({ seq }) => seq !== undefined) : messages).flatMap((message) => {
     if (message.role === undefined) return [];
     const pieces = message.pieces ?? byId([...(parts.get(message.id)?.values() ?? [])]).flatMap((part) => part.piece ?? []);
     const said: Utterance = { id: fittingId(message.id), role: message.role, pieces, time: message.createdAt };
@@ -181,6 +212,12 @@ function conversationOf(
     said: read.map(({ ended }) => ended), // the session was last updated when its last answer ended
     fallbackDate: session.createdAt === undefined ? session.fileDate : new Date(session.createdAt),
   });
+}
+
+/** 2.x's messages by `seq`, 1.x's by id (ascending by time, as OpenCode lists them). */
+function inOrder(messages: MessageInfo[]): MessageInfo[] {
+  const v2 = messages.every(({ seq }) => seq !== undefined);
+  return v2 ? [...messages].sort((a, b) => a.seq! - b.seq!) : byId(messages);
 }
 
 function byId<T extends { id: string }>(list: T[]): T[] {
