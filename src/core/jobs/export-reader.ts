@@ -10,7 +10,7 @@ const READING_PROCESS = fileURLToPath(new URL("./export-reading-process.js", imp
 /** Its young generation's semi-space, in MB: what an import allocates is garbage within a batch (cli/import-thread.ts). */
 const SEMI_SPACE_MB = 4;
 /**
- * An idle process is ended after this long: starting one costs ~0.3 s (node, and the importers), and
+ * An idle process is ended after this long: starting one took ~1 s on a busy 2-core machine (node, the importers), and
  * one that has read a large export keeps what its heap grew to until it ends.
  */
 const IDLE_MS = 30_000;
