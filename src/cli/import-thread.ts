@@ -1,3 +1,4 @@
+import { importHeapMb } from "../config/import-heap.js";
 import { AppError, isAppError } from "../shared/errors.js";
 import type { App, ImportProgress, ImportSummary, RestoreSummary } from "../core/index.js";
 import { processIo, type CliIo } from "./io.js";
@@ -17,26 +18,6 @@ interface Job {
   options: ImportCommandOptions;
 }
 
-/**
- * The old generation of the import's thread, in MB (`MNEMO_IMPORT_HEAP_MB` overrides it). V8 lets a
- * heap grow to up to 4× what survived its last full collection under the default limit (4 GB here),
- * and to ~1.6× under a 1 GB limit. An import's thread keeps ~75 MB alive while it allocates the
- * whole export several times over (parsed, validated, serialised): on the 600 MB export its heap
- * reached ~400 MB between collections by default, ~200 MB under this limit. The limit is a ceiling
- * too, 13× what the import keeps.
- */
-const IMPORT_HEAP_MB = 1024;
-
-function importHeapMb(env: NodeJS.ProcessEnv): number {
-  const value = env["MNEMO_IMPORT_HEAP_MB"];
-  if (value === undefined || value === "") return IMPORT_HEAP_MB;
-  if (!/^\d+$/.test(value) || Number(value) < 16) {
-    throw new AppError("invalid_input", `MNEMO_IMPORT_HEAP_MB must be a whole number of MB, at least 16 (got "${value}")`, {
-      suggestion: `Unset it to use the default, ${IMPORT_HEAP_MB} MB.`,
-    });
-  }
-  return Number(value);
-}
 /**
  * Its young generation, in MB (V8 grows the new space to 32 MB by default). Most of what an import
  * allocates is garbage within one batch, so a smaller one costs little: storing a 50 MB export took

@@ -35,7 +35,7 @@ import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
 import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipSources } from "./zip.js";
 
-export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount } from "./types.js";
+export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, UnreadableRecord } from "./types.js";
 export { checkPlatform } from "./platform.js";
 export { isSessionFileName, isSessionLog, isWatchedDatabase, sameSessionFiles, watchedDatabaseOf } from "./registry.js";
 export { gigabytes, MAX_DATABASE_BYTES, SMALLER_DATABASE, startsAsSqlite } from "./sqlite.js";

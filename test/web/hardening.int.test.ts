@@ -467,6 +467,7 @@ describe("the upload's parameters", () => {
       .poll(() => server.log(), { timeout: 5_000 })
       .toContain("POST /import/upload: the client closed the connection before its body was complete");
     expect(server.log()).not.toContain("internal error");
-    expect(fs.readdirSync(`${server.dataDir}/uploads`)).toEqual([]);
+    // The test before's upload goes once its import ends: the first upload starts the process that reads uploads.
+    await expect.poll(() => fs.readdirSync(`${server.dataDir}/uploads`), { timeout: 10_000 }).toEqual([]);
   });
 });

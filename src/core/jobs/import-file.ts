@@ -2,6 +2,7 @@ import {
   checkPlatform,
   openExport,
   type ExportFormat,
+  type OpenExportOptions,
   type ExportMemory,
   type ExportReader,
   type RepairedRecord,
@@ -110,6 +111,8 @@ export interface ImportOptions {
   /** A dry run with no store: the embedder a new store would take (the config's spec, `auto` when mnemo picks), for the language hint. */
   newStoreEmbedder?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
+  /** How a file is opened: openExport in this thread unless told (a server reads an upload in a process of its own: export-reader.ts). */
+  open?: (path: string, options: OpenExportOptions) => Promise<ExportReader>;
 }
 
 /**
@@ -235,7 +238,7 @@ async function importFile(
     });
   };
   try {
-    reader = await openExport(path, {
+    reader = await (options.open ?? openExport)(path, {
       platform: options.platform,
       name: options.name,
       // A record that cannot be read is one failed conversation, not the end of the file.

@@ -9,6 +9,8 @@ import { newId } from "../../shared/ids.js";
 import { diskFullOr } from "../../store/write-lock.js";
 import type { CoreContext } from "../context.js";
 import type { MnemoService } from "../service-types.js";
+import { importHeapMb } from "../../config/import-heap.js";
+import { ExportReadingProcess } from "./export-reader.js";
 import { importExports, waitForProcessing, type ImportSummary } from "./import-file.js";
 import { conversationsOutcome, conversationsRead, memoriesOutcome } from "./import-outcome.js";
 import { shownId } from "../../text/cut-text.js";
@@ -29,13 +31,16 @@ interface Job {
 /**
  * Imports of export files uploaded to the server (POST /api/chat-history/imports): the body is
  * streamed to `<data dir>/uploads`, never held in memory, then read by the same importer as
- * `mnemo import` (importExports), one import at a time, and the queue waited for. Progress lives
+ * `mnemo import` (importExports), one import at a time, the file read in a process of its own whose
+ * heap limit an export past it costs that import, not the server (export-reader.ts), and the queue waited for. Progress lives
  * in memory: a restarted server forgets its jobs (what they stored stays stored).
  */
 export class ImportJobs {
   private readonly jobs = new Map<string, Job>();
   /** Imports run one after another: two large ones at once would only compete for the embedder. */
   private queue: Promise<void> = Promise.resolve();
+  /** Where each upload is read: its heap limit is the import's, not the server's (export-reader.ts). */
+  private reading: ExportReadingProcess | undefined;
 
   constructor(private readonly ctx: CoreContext) {
     removeStaleUploads(this.folder());
@@ -83,14 +88,16 @@ export class ImportJobs {
     const { view } = job;
     try {
       view.state = "reading";
+      const reading = (this.reading ??= new ExportReadingProcess(importHeapMb(this.ctx.config.env), this.ctx.config.env));
       const summary = await importExports(service, [job.file], {
+        open: (file, openOptions) => reading.open(file, openOptions),
         platform: options.platform,
         name: view.filename,
         dryRun: options.dryRun,
         onProgress: (p) => {
           view.reading = { bytesRead: p.bytesRead, totalBytes: p.totalBytes, conversations: p.conversations, format: p.format };
         },
-      });
+      }).finally(() => reading.done());
       fs.rmSync(job.file, { force: true });
       view.reading.bytesRead = view.reading.totalBytes || view.bytesReceived;
       view.reading.format = summary.files[0]?.format ?? view.reading.format;
