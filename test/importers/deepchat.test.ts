@@ -102,6 +102,21 @@ describe("DeepChat's chats", () => {
     ]);
   });
 
+  it("its Markdown export is DeepChat's, under the session's id, read as its database is: thinking, web results and tools' params out", async () => {
+    const [exported] = await collect(join(fixtures, "markdown", "export_deepchat_2026-04-14_18-20-00.md"));
+    const [stored] = await collect(agentDb);
+    expect([exported?.platform, exported?.platformDisplayName, exported?.conversation.id]).toEqual([
+      "deepchat",
+      "DeepChat",
+      stored?.conversation.id,
+    ]);
+    expect(exported?.conversation.title).toBe(stored?.conversation.title);
+    // The export leaves out an answer still streaming (AgentSessionExportService: status 'sent' alone).
+    expect(exported?.conversation.messages.map((m) => [m.role, m.content])).toEqual(
+      stored?.conversation.messages.slice(0, 3).map((m) => [m.role, m.content]),
+    );
+  });
+
   it("an encrypted agent.db is said to be DeepChat's, encrypted, with what to do; in the folder chat.db is still read", async () => {
     const folder = tempDir("mnemo-deepchat-");
     const appDb = join(folder, "DeepChat", "app_db");

@@ -309,6 +309,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "claude-memories/users.json": null,
   "markdown/claude-converted.md": "markdown",
   "markdown/cherry-studio-topic.md": "markdown", // Cherry Studio's topic export
+  "markdown/export_deepchat_2026-04-14_18-20-00.md": "markdown", // DeepChat's export, read as DeepChat's (markdown/deepchat.ts)
   "markdown/copied-page.txt": "markdown",
   "markdown/notes-headings.md": null,
   "markdown/notes-not-a-chat.md": null,
