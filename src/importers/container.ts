@@ -148,6 +148,7 @@ export async function planContainer(
   const manifest = candidates.find(isManifest);
   const order = manifest === undefined ? [] : await manifestListing(manifest);
   const detected = await detectAll(candidates.filter((source) => !isManifest(source)));
+  unreadable.push(...detected.encrypted);
   const { aside, failure } = detected;
   const found = detected.found.filter((entry) => !entry.detection.memories);
   const memoryParts = detected.found.filter((entry) => entry.detection.memories && !entry.detection.empty).map(partOf);
@@ -274,11 +275,13 @@ interface Detected {
   aside: SkippedCount[];
   /** The first file that could not be read, in case nothing else is found. */
   failure: AppError | undefined;
+  /** An app's databases it encrypted (DeepChat's agent.db): said even when other files are read. */
+  encrypted: AppError[];
 }
 
 /** Detects every candidate. */
 async function detectAll(candidates: ByteSource[]): Promise<Detected> {
-  const detected: Detected = { found: [], aside: [], failure: undefined };
+  const detected: Detected = { found: [], aside: [], failure: undefined, encrypted: [] };
   for (const source of candidates) {
     try {
       const detection = await detect(source);
@@ -288,6 +291,7 @@ async function detectAll(candidates: ByteSource[]): Promise<Detected> {
       else if (detection !== undefined) detected.found.push({ source, detection });
     } catch (error) {
       if (!isAppError(error)) throw error;
+      if (error.details["problem"] === "encrypted") detected.encrypted.push(error);
       // A page that is no export (Takeout's index, ChatGPT's chat.html) is one of the export's other
       // files: what the container holds is said of them all together (container-hints.ts).
       if (!HTML_NAME.test(source.path)) detected.failure ??= error;

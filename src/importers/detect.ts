@@ -132,6 +132,7 @@ async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   const { prefix, complete } = await readPrefix(source, size);
   assertNotEmpty(source, prefix, complete);
   if (startsAsSqlite(prefix)) return await databaseReadings(source);
+  await assertNotEncryptedDatabase(source, prefix);
   assertNotWideText(source, prefix);
   if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];
@@ -292,6 +293,27 @@ function addRecord(shape: Shape, value: JsonObject): void {
   if (shape.recordKeys.length === 0) shape.keys = record.keys;
   shape.recordKeys.push(record.keys);
   for (const [key, strings] of record.strings) for (const string of strings) addString(shape, key, string);
+}
+
+/**
+ * A binary file named as an app's database that app may encrypt (Importer.encryptedDatabase) is said
+ * to be such: "not a supported export" would send the user looking for the wrong fault.
+ */
+async function assertNotEncryptedDatabase(source: ByteSource, prefix: Buffer): Promise<void> {
+  const name = source.path.replace(/^.*\//, "").toLowerCase();
+  const importer = IMPORTERS.find((entry) => entry.encryptedDatabase !== undefined && entry.extensions.includes(name));
+  if (importer?.encryptedDatabase === undefined || !isBinary(prefix)) return;
+  throw await importer.encryptedDatabase(source);
+}
+
+/** Bytes that are no UTF-8 text (random ones: an encrypted page). */
+function isBinary(prefix: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(prefix.subarray(0, 4096), { stream: true });
+    return prefix.subarray(0, 4096).includes(0);
+  } catch {
+    return true;
+  }
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */

@@ -148,6 +148,12 @@ export interface Importer {
    */
   database?: DatabaseReader;
   /**
+   * For a database format whose app may encrypt its database (DeepChat's agent.db, SQLCipher's): what a
+   * file named as one of its `extensions` whole, that is binary but no SQLite database, is said to be,
+   * rather than a file of no format. Loaded only when such a file is met.
+   */
+  encryptedDatabase?: (source: ByteSource) => Promise<AppError>;
+  /**
    * For a database format: the app writes its chats into the database as they go on (OpenCode's
    * opencode.db), so a watched folder imports it again once it (or its `-wal`) has changed and then
    * held still, at most once per a time growing with its size (core/jobs/watch-sessions.ts). Its files

@@ -18,6 +18,7 @@ import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilotCli } from "./copilot-cli/index.js";
 import { crush } from "./crush/index.js";
+import { deepchat } from "./deepchat/index.js";
 import { continueDev } from "./continue/index.js";
 import { cursor } from "./cursor/index.js";
 import { deepSeek } from "./deepseek/index.js";
@@ -92,6 +93,7 @@ export const IMPORTERS: readonly Importer[] = [
   kimiCode,
   kiroCli,
   ollama,
+  deepchat,
   textGenerationWebUi,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,

@@ -153,6 +153,15 @@ export const FIXTURES: Record<string, string | null | Imported> = {
     finds: "keeps the 23:40 Sunday crossing",
   },
   "ollama/schema-2/db.sqlite": "ollama", // the first schema released, before attachments
+  "deepchat/DeepChat/app_db/agent.db": {
+    format: "deepchat",
+    conversations: 4, // 1.1's: two sessions of its own, two copied from chat.db; a sub-agent's, an empty one and a deleted one's messages left out
+    messages: 15,
+    finds: "the first 28 leaves Martim Moniz at 06:00",
+  },
+  "deepchat/DeepChat/app_db/chat.db": "deepchat", // 0.5.8's, left beside agent.db by 1.0's import
+  "deepchat/DeepChat/database-security.json": null, // whether agent.db is encrypted (here: not)
+  "deepchat/agent-1.0-beta/agent.db": "deepchat", // the first agent.db: no structured tables
   "text-generation-webui/logs/Chiharu Yamada_persistent.json": "text-generation-webui", // to August 2023: data, data_visible
   "text-generation-webui/logs/chat/Chiharu Yamada/Lisbon trip.json": "text-generation-webui", // logs/ before 2025, renamed, no metadata
   "text-generation-webui/user_data/logs/chat/Chiharu Yamada/20250520-14-03-12.json": "text-generation-webui", // a swipe, attachments
@@ -303,6 +312,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "claude-memories/users.json": null,
   "markdown/claude-converted.md": "markdown",
   "markdown/cherry-studio-topic.md": "markdown", // Cherry Studio's topic export
+  "markdown/export_deepchat_2026-04-14_18-20-00.md": "markdown", // DeepChat's export, read as DeepChat's (markdown/deepchat.ts)
   "markdown/copied-page.txt": "markdown",
   "markdown/notes-headings.md": null,
   "markdown/notes-not-a-chat.md": null,

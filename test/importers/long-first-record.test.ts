@@ -94,7 +94,7 @@ afterAll(async () => {
 describe("a first record whose first text is megabytes long", () => {
   it("is tried for every format of JSON", () => {
     const json = FORMATS.map((format) => format.id).filter(
-      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm", "ollama", "gpt4all"].includes(id),
+      (id) => !["markdown", "chatgpt-exporter", "aider", "cursor", "crush", "llm", "ollama", "deepchat", "gpt4all"].includes(id),
     ); // the text formats, the formats of databases alone, GPT4All's binary files (gpt4all.test.ts)
     expect([...new Set(JSON_FIXTURES.map(([, format]) => format))].sort()).toEqual(json.sort());
   });

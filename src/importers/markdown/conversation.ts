@@ -19,6 +19,10 @@
 //   Cherry Studio's, not the app a model's name names (a gpt-4o answer in it is no ChatGPT chat); with
 //   reasoning on, the thinking sits first in a box of its own, `<div style="border: 2px solid #dddddd; …">`
 //   around a `<details>` whose summary is in the app's language ("深度思考"): the box is left out.
+// - DeepChat's export (`## 👤 用户 (…)` / `## 🤖 助手 (…)`, markdown/deepchat.ts) is DeepChat's, its id the
+//   `**Conversation ID:**` its header gives, the session's in the database, so an export and the
+//   database read later are one conversation; its thinking, web results and tools' params and
+//   responses are left out, as importers/deepchat/ leaves them.
 import { createHash } from "node:crypto";
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
 import { earliestIso, titleFrom } from "../json-values.js";
@@ -26,6 +30,7 @@ import { cutText } from "../../text/cut-text.js";
 import { isSystemPrompt, systemPromptMessage } from "../placeholders.js";
 import { notAConversation } from "../record-errors.js";
 import type { RecordContext } from "../types.js";
+import { DEEPCHAT_ASSISTANT, DEEPCHAT_ID_KEY, DEEPCHAT_USER, deepchatBody } from "./deepchat.js";
 import { isoTimeIn, timeOf } from "./times.js";
 import { readTranscript, type Transcript, type Turn } from "./transcript.js";
 
@@ -58,6 +63,7 @@ const CHERRY_STUDIO_USER = /^🧑\u200d?💻 User$/u;
 const CHERRY_STUDIO = { platform: "cherry-studio", name: "Cherry Studio" };
 /** Cherry Studio's box around an answer's reasoning: `</details>` cannot occur inside, its reasoning being sanitised of it. */
 const CHERRY_STUDIO_REASONING = ['<div style="border: 2px solid #dddddd; border-radius: 10px;">', "</details>\n</div>"] as const;
+const DEEPCHAT = { platform: "deepchat", name: "DeepChat" };
 /** A transcript that names no app. */
 const NO_APP = { platform: "markdown", name: "Markdown transcript" };
 
@@ -67,12 +73,14 @@ const TITLE_CHARS = 80;
 export function transcriptConversation(record: unknown, context: RecordContext): UploadConversation | undefined {
   const transcript = typeof record === "string" ? readTranscript(record) : undefined;
   if (transcript === undefined) throw notAConversation(context);
-  const messages = transcript.turns.flatMap((turn, index) => messageOf(turn, index));
+  const { platform, name, id } = appOf(transcript);
+  const turns =
+    platform === DEEPCHAT.platform ? transcript.turns.map((turn) => ({ ...turn, body: deepchatBody(turn.body) })) : transcript.turns;
+  const messages = turns.flatMap((turn, index) => messageOf(turn, index));
   if (!messages.some((message) => !isSystemPrompt(message))) {
     context.skip("transcripts without any message text");
     return undefined;
   }
-  const { platform, name, id } = appOf(transcript);
   const times = messages.map((message) => message.createdAt);
   const createdAt =
     metadataTime(transcript, /^(?:created?|create[_ ]?time|created[_ ]?at|date[_ ]?created|started)$/) ??
@@ -174,9 +182,15 @@ function appOf(transcript: Transcript): { platform: string; name: string; id?: s
     if (id !== undefined) return { platform: app.platform, name: app.name, id };
   }
   if (transcript.markers.some((marker) => marker.speaker === "human" && CHERRY_STUDIO_USER.test(marker.label.trim()))) return CHERRY_STUDIO;
+  if (isDeepChat(transcript)) return { ...DEEPCHAT, id: transcript.metadata.get(DEEPCHAT_ID_KEY)?.trim() || undefined };
   const assistant = transcript.turns.find((turn) => turn.speaker === "assistant")?.name ?? "";
   const app = APPS.find((candidate) => candidate.assistant.test(assistant));
   return app ? { platform: app.platform, name: app.name } : NO_APP;
+}
+
+/** DeepChat's export: its speakers' headings alone (`## 👤 用户 (…)`, `## 🤖 助手 (…)`), in Chinese in every language. */
+function isDeepChat(transcript: Transcript): boolean {
+  return transcript.markers.every((marker) => (marker.speaker === "human" ? DEEPCHAT_USER : DEEPCHAT_ASSISTANT).test(marker.label.trim()));
 }
 
 function metadataTime(transcript: Transcript, key: RegExp): string | undefined {

@@ -30,7 +30,7 @@ export interface Marker {
 }
 
 const NAMES: Record<Speaker, readonly string[]> = {
-  human: ["user", "you", "me", "human", "prompt"],
+  human: ["user", "you", "me", "human", "prompt", "用户"], // 用户: DeepChat's export (markdown/deepchat.ts)
   assistant: [
     "assistant",
     "chatgpt",
@@ -52,6 +52,7 @@ const NAMES: Record<Speaker, readonly string[]> = {
     "mistral",
     "le chat",
     "perplexity",
+    "助手",
   ],
   system: ["system", "system prompt"],
   tool: ["tool", "tool result", "tool output", "plugin", "function"],
