@@ -1,13 +1,33 @@
 import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
 
 const CHATGPT = path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip");
 
 function storeEnv(): NodeJS.ProcessEnv {
   return isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+}
+
+/**
+ * A store the ChatGPT export was imported into with `mnemo import` (and indexed), made once: five
+ * tests export a store that holds it, and each imported and embedded it anew (~1 s of CPU apiece).
+ */
+let withChatGpt: string;
+
+beforeAll(async () => {
+  const env = storeEnv();
+  const imported = await runCli(["import", CHATGPT], { env });
+  expect(imported.code, imported.stderr).toBe(0);
+  withChatGpt = env["MNEMO_STORE"]!;
+});
+
+/** A store of its own holding the ChatGPT import: a copy of `withChatGpt`, and the env that points the CLI at it. */
+function storeWithChatGpt(): NodeJS.ProcessEnv {
+  const env = storeEnv();
+  fs.cpSync(withChatGpt, env["MNEMO_STORE"]!, { recursive: true });
+  return env;
 }
 
 /** What a user sees of their store: memories, buckets and conversations with their flags. */
@@ -22,10 +42,9 @@ async function contents(env: NodeJS.ProcessEnv): Promise<unknown> {
 
 describe("mnemo export and mnemo import of its file", () => {
   it("round-trips a store through a .jsonl.gz file, refuses to overwrite, and writes JSONL to stdout with -", async () => {
-    const env = storeEnv();
+    const env = storeWithChatGpt();
     expect((await runCli(["remember", "The tram 28 goes up to Graça"], { env })).code).toBe(0);
     expect((await runCli(["buckets", "create", "Travel"], { env })).code).toBe(0);
-    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
     const file = path.join(tempDir(), "backup.jsonl.gz");
 
     const exported = await runCli(["export", file], { env });
@@ -123,8 +142,7 @@ describe("mnemo export and mnemo import of its file", () => {
   });
 
   it("a store whose chunks table is damaged: the export refuses, naming it, and says --no-vectors backs up the rest", async () => {
-    const env = storeEnv();
-    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
+    const env = storeWithChatGpt();
     const data = path.join(env["MNEMO_STORE"]!, "db", "chunks.lance", "data");
     for (const file of fs.readdirSync(data)) fs.truncateSync(path.join(data, file), 100);
     const file = path.join(tempDir(), "backup.jsonl");
@@ -139,9 +157,8 @@ describe("mnemo export and mnemo import of its file", () => {
   });
 
   it("restoring a user's export with --user into another user of the same store says what it could not copy", async () => {
-    const env = storeEnv();
+    const env = storeWithChatGpt();
     expect((await runCli(["remember", "default's memory"], { env })).code).toBe(0);
-    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
     const file = path.join(tempDir(), "default.jsonl");
     expect((await runCli(["export", file], { env })).code).toBe(0);
     expect((await runCli(["users", "add", "carol"], { env })).code).toBe(0);
@@ -156,10 +173,9 @@ describe("mnemo export and mnemo import of its file", () => {
   });
 
   it("a .jsonl.gz export cut or with a byte changed is still restored: every memory before the break, exit 1, saying where it stopped", async () => {
-    const env = storeEnv();
+    const env = storeWithChatGpt();
     const texts = ["The tram 28 goes up to Graça", "My dentist is Dr Silva", "Sourdough wants 75% water"];
     for (const text of texts) expect((await runCli(["remember", "--no-date", text], { env })).code).toBe(0);
-    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
     const file = path.join(tempDir(), "backup.jsonl.gz");
     expect((await runCli(["export", file], { env })).code).toBe(0);
     const bytes = fs.readFileSync(file);
@@ -188,9 +204,8 @@ describe("mnemo export and mnemo import of its file", () => {
   }, 120_000); // a dozen runs of the CLI
 
   it("a record whose vector a damaged file changed is restored without it, and its vectors made again", async () => {
-    const env = storeEnv();
+    const env = storeWithChatGpt();
     expect((await runCli(["remember", "--no-date", "The tram 28 goes up to Graça"], { env })).code).toBe(0);
-    expect((await runCli(["import", CHATGPT], { env })).code).toBe(0);
     const file = path.join(tempDir(), "backup.jsonl");
     expect((await runCli(["export", file], { env })).code).toBe(0);
     // A byte that base64 does not have, in a memory's vector and in a conversation's first chunk's:
