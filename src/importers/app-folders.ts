@@ -32,8 +32,12 @@ export interface FoundApp {
  */
 export function appFolderPath(folder: AppFolder, machine: Machine): string {
   const home = homeOf(machine);
-  const moved = movedTo(folder.moved, home, machine);
-  if (moved !== undefined) return moved;
+  const usual = usualPath(folder, home, machine);
+  return movedTo(folder.moved, usual, home, machine) ?? usual;
+}
+
+/** Where the app keeps the folder when no variable moves it. */
+function usualPath(folder: AppFolder, home: string, machine: Machine): string {
   if ("home" in folder) return path.join(home, ...folder.home.split("/"));
   if ("xdgData" in folder)
     return path.join(machine.env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), ...folder.xdgData.split("/"));
@@ -50,16 +54,17 @@ function homeOf(machine: Machine): string {
 /**
  * Where the variable that moves an app's folder puts it, read as the app reads it: the first of its
  * variables set, ~ as the home folder where the app expands it, a relative path from the working
- * folder; none when none is set (or the app ignores the value).
+ * folder (or from the folder the usual path is in, MovedBy.besideDefault); none when none is set (or the app ignores the value).
  */
-function movedTo(moved: MovedBy | undefined, home: string, machine: Machine): string | undefined {
+function movedTo(moved: MovedBy | undefined, usual: string, home: string, machine: Machine): string | undefined {
   const value = variablesOf(moved)
     .map((name) => machine.env[name])
     .find((value) => value);
   if (moved === undefined || value === undefined) return undefined;
   if (moved.absolute && !path.isAbsolute(value)) return undefined;
   const base = moved.tilde && /^~($|[/\\])/.test(value) ? path.join(home, value.slice(1)) : value;
-  return path.resolve(base, ...moved.path.split("/"));
+  const from = moved.besideDefault ? path.dirname(usual) : process.cwd();
+  return path.resolve(from, base, ...moved.path.split("/"));
 }
 
 function variablesOf(moved: MovedBy | undefined): readonly string[] {

@@ -51,6 +51,8 @@ export interface MovedBy {
   tilde?: true;
   /** The app ignores a value that is not an absolute path (Goose's GOOSE_PATH_ROOT). */
   absolute?: true;
+  /** The app reads a relative value from the folder its default path is in, not the working folder (OpenCode's OPENCODE_DB, under its data folder). */
+  besideDefault?: true;
 }
 
 /** Reads records of a file into what they hold: conversations, or memories. */

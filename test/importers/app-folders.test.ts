@@ -310,6 +310,14 @@ describe("an app's folder moved by the variable the app reads", () => {
     ]);
   });
 
+  it("is OpenCode's database where OPENCODE_DB names it: an absolute path as it is, a relative one under OpenCode's data folder", () => {
+    const opencode = IMPORTERS.find((importer) => importer.id === "opencode")!.appFolders!.find((folder) => folder.file === true)!;
+    expect(appFolderPath(opencode, linux({}))).toBe("/home/ana/.local/share/opencode/opencode.db");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "/work/oc.sqlite" }))).toBe("/work/oc.sqlite");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "chats/oc.sqlite" }))).toBe("/home/ana/.local/share/opencode/chats/oc.sqlite");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "oc.sqlite", XDG_DATA_HOME: "/data" }))).toBe("/data/opencode/oc.sqlite");
+  });
+
   it("is listed for help with its variable, where it is when it is set", () => {
     const unset = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
     expect(unset).toMatch(/^ {2}Codex +~\/\.codex\/sessions \(\$CODEX_HOME\)$/m);
