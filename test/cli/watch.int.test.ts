@@ -773,6 +773,38 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     // Four databases imported, two changes, then a restart: each held still for 0.2 s and seen twice.
   }, 120_000);
 
+  /** `mnemo watch --apps`, each app found in the home folder env names. */
+  function startWatchApps(env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
+    const args = [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"];
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    return { child, log: () => log };
+  }
+
+  it("OpenCode's database where OPENCODE_DB moved it, named otherwise, is watched as OpenCode's, after import --apps read it once", async () => {
+    const moved = path.join(tempDir("mnemo-work-"), "oc.sqlite");
+    fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db"), moved);
+    const env = isolatedEnv({ OPENCODE_DB: moved, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const importing = await runCli(["import", "--no-wait", "--apps"], { env });
+    expect(importing.code, importing.stderr).toBe(0);
+    expect(importing.stderr).toMatch(/^Found on this machine:\n {2}OpenCode \(.*oc\.sqlite\)$/m);
+    const watch = startWatchApps(env);
+    try {
+      await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
+      // OpenCode writes into the -wal beside the file: imported once it has held still for 0.2 s, seen twice, a few seconds.
+      fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db-wal"), `${moved}-wal`);
+      await vi.waitFor(() => expect(watch.log()).toMatch(imported("oc\\.sqlite", "opencode", "Imported 1 new conversation, 1 updated")), {
+        timeout: 60_000,
+        interval: 250,
+      });
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // What import --apps read is not imported again at first.
+    expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
+  });
+
   it("a database over the size mnemo reads is said once, not at each change", async () => {
     const watched = tempDir("mnemo-app-data-");
     const huge = path.join(watched, "opencode.db");
