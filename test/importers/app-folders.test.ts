@@ -261,6 +261,37 @@ describe("an app's folder named in its settings", () => {
     expect(cherry()).toEqual([moved, path.join(home, ".config", "CherryStudio")]);
   });
 
+  it("watched is Cherry Studio 2's database alone in each data folder, not the folder whose caches change constantly; imported, the folder", async () => {
+    const home = tempDir("mnemo-apps-");
+    const [moved, older] = [tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-")];
+    const usual = path.join(home, ".config", "CherryStudio");
+    for (const folder of [usual, moved, older]) await mkdir(path.join(folder, "IndexedDB"), { recursive: true });
+    // 1.x's data folder (`older`) holds no database: imported, nothing to watch.
+    for (const folder of [usual, moved]) {
+      await mkdir(path.join(folder, "Data"));
+      await writeFile(path.join(folder, "Data", "cherrystudio.sqlite"), "");
+    }
+    await mkdir(path.join(home, ".cherrystudio", "config"), { recursive: true });
+    await writeFile(
+      path.join(home, ".cherrystudio", "config", "config.json"),
+      JSON.stringify({ appDataPath: [{ dataPath: moved }, { dataPath: older }] }),
+    );
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    const cherry = (how: { watching?: boolean }) =>
+      foundApps(machine, how)
+        .filter((app) => app.name === "Cherry Studio")
+        .map((app) => app.folder);
+    expect(cherry({})).toEqual([moved, older, usual]);
+    expect(cherry({ watching: true })).toEqual([
+      path.join(moved, "Data", "cherrystudio.sqlite"),
+      path.join(usual, "Data", "cherrystudio.sqlite"),
+    ]);
+    const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } }, { watching: true });
+    expect(lines).toMatch(
+      /^ {2}Cherry Studio +~\/\.cherrystudio\/config\/config\.json \(the data folders it names: the Data\/cherrystudio\.sqlite in each\)\n +~\/\.config\/CherryStudio\/Data\/cherrystudio\.sqlite$/m,
+    );
+  });
+
   it("is said in help as the list with what it names", () => {
     const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
     expect(lines).toMatch(
