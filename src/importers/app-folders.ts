@@ -54,7 +54,8 @@ function homeOf(machine: Machine): string {
 /**
  * Where the variable that moves an app's folder puts it, read as the app reads it: the first of its
  * variables set, ~ as the home folder where the app expands it, a relative path from the working
- * folder (or from the folder the usual path is in, MovedBy.besideDefault); none when none is set (or the app ignores the value).
+ * folder (or from the folder the usual path is in, MovedBy.besideDefault); none when none is set (or
+ * the app ignores the value).
  */
 function movedTo(moved: MovedBy | undefined, usual: string, home: string, machine: Machine): string | undefined {
   const value = variablesOf(moved)
