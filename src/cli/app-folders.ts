@@ -17,6 +17,8 @@ export interface WatchedFolder {
   folder: string;
   /** The app's name, as watchFolder's option of that name takes it. */
   sessionsOf: string | undefined;
+  /** The app's format: a database found for it is read as that format's, whatever its name (watchFolder's `format`). */
+  format: string | undefined;
 }
 
 /**
@@ -32,12 +34,15 @@ export async function foldersToWatch(
   const found = await appsOnThisMachine(session, true);
   const apps = how.apps ? await saidFound(session, how.flag, { watching: true, optional: how.optional }, found) : [];
   const folders = [...new Set([...given, ...apps.map((app) => app.folder)])];
-  return folders.map((folder) => ({ folder, sessionsOf: found.find((app) => path.resolve(app.folder) === path.resolve(folder))?.name }));
+  return folders.map((folder) => {
+    const app = found.find((app) => path.resolve(app.folder) === path.resolve(folder));
+    return { folder, sessionsOf: app?.name, format: app?.format };
+  });
 }
 
-/** The folders (or databases) of the apps found on this machine that `watch --apps` watches, as it keys their files. */
-export async function watchedAppFolders(session: Session): Promise<string[]> {
-  return (await appsOnThisMachine(session, true)).map((app) => path.resolve(app.folder));
+/** The folders (or databases) of the apps found on this machine that `watch --apps` watches, as it keys their files, with their app's format. */
+export async function watchedAppFolders(session: Session): Promise<{ folder: string; format: string }[]> {
+  return (await appsOnThisMachine(session, true)).map((app) => ({ folder: path.resolve(app.folder), format: app.format }));
 }
 
 async function appsOnThisMachine(session: Session, watching: boolean): Promise<FoundApp[]> {

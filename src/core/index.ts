@@ -72,9 +72,9 @@ export async function watchFolder(options: WatchOptions): Promise<{ stop(): Prom
 }
 
 /** The session logs below watched folders as a watcher sees them, taken before an import reads the folders (watch-sessions.ts). */
-export async function sessionsAsTheyStand(folders: readonly string[]): Promise<ImportedSession[]> {
+export async function sessionsAsTheyStand(folders: readonly { folder: string; format?: string }[]): Promise<ImportedSession[]> {
   const { sessionSignatures } = await import("./jobs/watch-sessions.js");
-  return folders.flatMap((folder) => [...sessionSignatures(folder)].map(([file, signature]) => ({ file, signature })));
+  return folders.flatMap(({ folder, format }) => [...sessionSignatures(folder, format)].map(([file, signature]) => ({ file, signature })));
 }
 
 /** Keeps session logs as imported in watch.json, so that a watcher imports each again only once it changes. */

@@ -32,8 +32,12 @@ export interface FoundApp {
  */
 export function appFolderPath(folder: AppFolder, machine: Machine): string {
   const home = homeOf(machine);
-  const moved = movedTo(folder.moved, home, machine);
-  if (moved !== undefined) return moved;
+  const usual = usualPath(folder, home, machine);
+  return movedTo(folder.moved, usual, home, machine) ?? usual;
+}
+
+/** Where the app keeps the folder when no variable moves it. */
+function usualPath(folder: AppFolder, home: string, machine: Machine): string {
   if ("home" in folder) return path.join(home, ...folder.home.split("/"));
   if ("xdgData" in folder)
     return path.join(machine.env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), ...folder.xdgData.split("/"));
@@ -50,16 +54,18 @@ function homeOf(machine: Machine): string {
 /**
  * Where the variable that moves an app's folder puts it, read as the app reads it: the first of its
  * variables set, ~ as the home folder where the app expands it, a relative path from the working
- * folder; none when none is set (or the app ignores the value).
+ * folder (or from the folder the usual path is in, MovedBy.besideDefault); none when none is set (or
+ * the app ignores the value).
  */
-function movedTo(moved: MovedBy | undefined, home: string, machine: Machine): string | undefined {
+function movedTo(moved: MovedBy | undefined, usual: string, home: string, machine: Machine): string | undefined {
   const value = variablesOf(moved)
     .map((name) => machine.env[name])
     .find((value) => value);
   if (moved === undefined || value === undefined) return undefined;
   if (moved.absolute && !path.isAbsolute(value)) return undefined;
   const base = moved.tilde && /^~($|[/\\])/.test(value) ? path.join(home, value.slice(1)) : value;
-  return path.resolve(base, ...moved.path.split("/"));
+  const from = moved.besideDefault ? path.dirname(usual) : process.cwd();
+  return path.resolve(from, base, ...moved.path.split("/"));
 }
 
 function variablesOf(moved: MovedBy | undefined): readonly string[] {
@@ -105,11 +111,14 @@ function isWatched(importer: Importer): boolean {
 }
 
 /**
- * What watching an app's folder follows: the folder, for an app that writes session logs; else its
- * database alone (the folder's file named as the format names it: OpenCode's opencode.db, not the
- * thousands of storage files of before 1.2 beside it, each detected at every start).
+ * What watching an app's folder follows: the database the folder entry names under it (AppFolder.watchedDatabase);
+ * the folder, for an app that writes session logs; else its database alone (the folder's file named as
+ * the format names it: OpenCode's opencode.db, not the thousands of storage files of before 1.2 beside
+ * it, each detected at every start).
  */
 function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
+  if (folder.watchedDatabase !== undefined)
+    return [path.join(place, ...folder.watchedDatabase.split("/"))].filter((file) => isThere(file, true));
   if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
   return databaseEndingsOf(importer)
     .filter((ending) => !ending.startsWith(".")) // a file's whole name, not an extension
@@ -193,10 +202,10 @@ export function appFolderLines(
   const lines = apps.map((importer) => {
     // Each folder's parts, and last what is said of it: merged() joins folders whose notes are the same.
     const folders = foldersOn(importer, machine, how).map((folder) => [
-      ...shown(appFolderPath(folder, machine))
+      ...shown(helpPath(folder, machine, how))
         .split(path.sep)
         .map((part) => [part]),
-      [noteOn(folder)],
+      [noteOn(folder, how)],
     ]);
     const patterns = merged(folders).map((parts) => {
       const note = parts.at(-1)![0]!;
@@ -216,11 +225,19 @@ export function appFolderLines(
   return lines.join("\n");
 }
 
-/** What a help line says of a folder after it: that it is a list of databases, the variables that move it. */
-function noteOn(folder: AppFolder): string {
+/** The path a help line shows: to watch, the database under the folder that is followed (AppFolder.watchedDatabase), where not a list's. */
+function helpPath(folder: AppFolder, machine: Machine, how: { watching?: boolean }): string {
+  const place = appFolderPath(folder, machine);
+  const database = how.watching && folder.listed === undefined ? folder.watchedDatabase : undefined;
+  return database === undefined ? place : path.join(place, ...database.split("/"));
+}
+
+/** What a help line says of a folder after it: that it is a list of databases (to watch, the database followed in each), the variables that move it. */
+function noteOn(folder: AppFolder, how: { watching?: boolean }): string {
   const variables = variablesOf(folder.moved).map((name) => `$${name}`);
+  const inEach = how.watching && folder.watchedDatabase !== undefined ? `: the ${folder.watchedDatabase} in each` : "";
   return [
-    ...(folder.listed === undefined ? [] : [folder.listNames ?? "the databases it lists"]),
+    ...(folder.listed === undefined ? [] : [(folder.listNames ?? "the databases it lists") + inEach]),
     ...(variables.length > 0 ? [variables.join(" or ")] : []),
   ].join("; ");
 }

@@ -39,6 +39,12 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
   app?: string;
   /** Imported, not watched: what the app no longer writes as it goes on (Zed's text threads, of the assistant before its agent panel). */
   notWatched?: true;
+  /**
+   * The database under the folder ("/"-separated) the app writes its chats into as they go on, for a
+   * format that is `watchedDatabase`: watching follows that file alone, not the folder, whose caches
+   * change constantly (Cherry Studio 2's Data/cherrystudio.sqlite); an import reads the folder whole.
+   */
+  watchedDatabase?: string;
 };
 
 /** What moves an app's folder (AppFolder.moved), as the app reads it. */
@@ -51,6 +57,8 @@ export interface MovedBy {
   tilde?: true;
   /** The app ignores a value that is not an absolute path (Goose's GOOSE_PATH_ROOT). */
   absolute?: true;
+  /** The app reads a relative value from the folder its default path is in, not the working folder (OpenCode's OPENCODE_DB, under its data folder). */
+  besideDefault?: true;
 }
 
 /** Reads records of a file into what they hold: conversations, or memories. */

@@ -29,14 +29,14 @@ describe("the folders a watch keeps", () => {
     for (const folder of [continueSessions, claudeProjects, downloads]) await mkdir(folder, { recursive: true });
     const { session, said } = sessionIn(home);
     expect(await foldersToWatch(session, [downloads, continueSessions], { apps: true, flag: "--apps" })).toEqual([
-      { folder: downloads, sessionsOf: undefined },
-      { folder: continueSessions, sessionsOf: "Continue" },
-      { folder: claudeProjects, sessionsOf: "Claude Code" },
+      { folder: downloads, sessionsOf: undefined, format: undefined },
+      { folder: continueSessions, sessionsOf: "Continue", format: "continue" },
+      { folder: claudeProjects, sessionsOf: "Claude Code", format: "claude-code" },
     ]);
     expect(said()).toContain("Watching the chats of these apps:\n  Claude Code (~/.claude/projects)\n  Continue (~/.continue/sessions)");
     // Without --apps, a folder given is still named by its app.
     expect(await foldersToWatch(session, [continueSessions], { apps: false, flag: "--apps" })).toEqual([
-      { folder: continueSessions, sessionsOf: "Continue" },
+      { folder: continueSessions, sessionsOf: "Continue", format: "continue" },
     ]);
   });
 });

@@ -773,6 +773,82 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     // Four databases imported, two changes, then a restart: each held still for 0.2 s and seen twice.
   }, 120_000);
 
+  /** `mnemo watch --apps`, each app found in the home folder env names. */
+  function startWatchApps(env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
+    const args = [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"];
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    return { child, log: () => log };
+  }
+
+  it("OpenCode's database where OPENCODE_DB moved it, named otherwise, is watched as OpenCode's, after import --apps read it once", async () => {
+    const moved = path.join(tempDir("mnemo-work-"), "oc.sqlite");
+    fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db"), moved);
+    const env = isolatedEnv({ OPENCODE_DB: moved, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const importing = await runCli(["import", "--no-wait", "--apps"], { env });
+    expect(importing.code, importing.stderr).toBe(0);
+    expect(importing.stderr).toMatch(/^Found on this machine:\n {2}OpenCode \(.*oc\.sqlite\)$/m);
+    const watch = startWatchApps(env);
+    try {
+      await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
+      // OpenCode writes into the -wal beside the file: imported once it has held still for 0.2 s, seen twice, a few seconds.
+      fs.copyFileSync(path.join(OPENCODE_WAL, "opencode.db-wal"), `${moved}-wal`);
+      await vi.waitFor(() => expect(watch.log()).toMatch(imported("oc\\.sqlite", "opencode", "Imported 1 new conversation, 1 updated")), {
+        timeout: 60_000,
+        interval: 250,
+      });
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // What import --apps read is not imported again at first.
+    expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
+  });
+
+  it("Cherry Studio 2's database is watched alone in its data folder: import --apps reads the folder once, watch --apps the database again once it changes, nothing beside it", async () => {
+    const home = tempDir("mnemo-home-");
+    const data = path.join(home, ".config", "CherryStudio");
+    const database = path.join(data, "Data", "cherrystudio.sqlite");
+    fs.mkdirSync(path.dirname(database), { recursive: true });
+    fs.copyFileSync(path.join(EXPORTS, "cherry-studio-2", "Data", "cherrystudio.sqlite"), database);
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const importing = await runCli(["import", "--no-wait", "--apps"], { env });
+    expect(importing.code, importing.stderr).toBe(0);
+    expect(importing.stderr).toMatch(/^Found on this machine:\n {2}Cherry Studio \(~\/\.config\/CherryStudio\)$/m);
+    const stored = await conversationCount(env);
+    expect(stored).toBeGreaterThan(0);
+    const watch = startWatchApps(env);
+    try {
+      await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
+      expect(watch.log()).toMatch(
+        /^Watching the chats of these apps:\n {2}Cherry Studio \(~\/\.config\/CherryStudio\/Data\/cherrystudio\.sqlite\)$/m,
+      );
+      // The app's IndexedDB changes all the time beside the database; then the user renames a topic.
+      const leveldb = path.join(data, "IndexedDB", "file__0.indexeddb.leveldb");
+      fs.mkdirSync(leveldb, { recursive: true });
+      fs.writeFileSync(path.join(leveldb, "000003.log"), "a write of the app's own");
+      const SQL = await initSqlJs();
+      const db = new SQL.Database(fs.readFileSync(database));
+      db.run("UPDATE topic SET name = 'Sourdough at 75% hydration', updated_at = updated_at + 60000 WHERE name = 'Sourdough hydration'");
+      fs.writeFileSync(database, db.export());
+      db.close();
+      // Imported again once it has held still for 0.2 s, seen twice: a few seconds.
+      await vi.waitFor(
+        () =>
+          expect(watch.log()).toMatch(imported("cherrystudio\\.sqlite", "cherry-studio", "Imported 1 updated conversation; 1 unchanged")),
+        {
+          timeout: 60_000,
+          interval: 250,
+        },
+      );
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // What import --apps read is not imported again, and nothing beside the database is looked at.
+    expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
+    expect(await conversationCount(env)).toBe(stored);
+  });
+
   it("a database over the size mnemo reads is said once, not at each change", async () => {
     const watched = tempDir("mnemo-app-data-");
     const huge = path.join(watched, "opencode.db");

@@ -261,6 +261,37 @@ describe("an app's folder named in its settings", () => {
     expect(cherry()).toEqual([moved, path.join(home, ".config", "CherryStudio")]);
   });
 
+  it("watched is Cherry Studio 2's database alone in each data folder, not the folder whose caches change constantly; imported, the folder", async () => {
+    const home = tempDir("mnemo-apps-");
+    const [moved, older] = [tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-")];
+    const usual = path.join(home, ".config", "CherryStudio");
+    for (const folder of [usual, moved, older]) await mkdir(path.join(folder, "IndexedDB"), { recursive: true });
+    // 1.x's data folder (`older`) holds no database: imported, nothing to watch.
+    for (const folder of [usual, moved]) {
+      await mkdir(path.join(folder, "Data"));
+      await writeFile(path.join(folder, "Data", "cherrystudio.sqlite"), "");
+    }
+    await mkdir(path.join(home, ".cherrystudio", "config"), { recursive: true });
+    await writeFile(
+      path.join(home, ".cherrystudio", "config", "config.json"),
+      JSON.stringify({ appDataPath: [{ dataPath: moved }, { dataPath: older }] }),
+    );
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    const cherry = (how: { watching?: boolean }) =>
+      foundApps(machine, how)
+        .filter((app) => app.name === "Cherry Studio")
+        .map((app) => app.folder);
+    expect(cherry({})).toEqual([moved, older, usual]);
+    expect(cherry({ watching: true })).toEqual([
+      path.join(moved, "Data", "cherrystudio.sqlite"),
+      path.join(usual, "Data", "cherrystudio.sqlite"),
+    ]);
+    const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } }, { watching: true });
+    expect(lines).toMatch(
+      /^ {2}Cherry Studio +~\/\.cherrystudio\/config\/config\.json \(the data folders it names: the Data\/cherrystudio\.sqlite in each\)\n +~\/\.config\/CherryStudio\/Data\/cherrystudio\.sqlite$/m,
+    );
+  });
+
   it("is said in help as the list with what it names", () => {
     const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } });
     expect(lines).toMatch(
@@ -308,6 +339,14 @@ describe("an app's folder moved by the variable the app reads", () => {
       // Kimi CLI's folder of before 0.34, which KIMI_SHARE_DIR never moved.
       ["Kimi CLI", path.join(home, ".local", "share", "kimi", "sessions")],
     ]);
+  });
+
+  it("is OpenCode's database where OPENCODE_DB names it: an absolute path as it is, a relative one under OpenCode's data folder", () => {
+    const opencode = IMPORTERS.find((importer) => importer.id === "opencode")!.appFolders!.find((folder) => folder.file === true)!;
+    expect(appFolderPath(opencode, linux({}))).toBe("/home/ana/.local/share/opencode/opencode.db");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "/work/oc.sqlite" }))).toBe("/work/oc.sqlite");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "chats/oc.sqlite" }))).toBe("/home/ana/.local/share/opencode/chats/oc.sqlite");
+    expect(appFolderPath(opencode, linux({ OPENCODE_DB: "oc.sqlite", XDG_DATA_HOME: "/data" }))).toBe("/data/opencode/oc.sqlite");
   });
 
   it("is listed for help with its variable, where it is when it is set", () => {

@@ -110,11 +110,12 @@ export async function serve(session: Session, options: ServeOptions, started: (s
   });
   const service = watched.length > 0 ? await app.service(DEFAULT_USER) : undefined;
   const watchers = await Promise.all(
-    watched.map(({ folder, sessionsOf }) =>
+    watched.map(({ folder, sessionsOf, format }) =>
       watchFolder({
         folder,
         stateFile: config.paths.watchState,
         sessionsOf,
+        format,
         importFile: (file) => importExports(service!, [file]),
         trash: async (conversationIds) => void (await service!.trash.move({ conversationIds })),
         log: { notice: (text) => out.notice(text), warn: (text) => out.warn(text) },

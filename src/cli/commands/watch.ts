@@ -74,13 +74,14 @@ export function registerWatch(program: Command): void {
         const { out } = session;
         try {
           const watchers = await Promise.all(
-            watched.map(({ folder, sessionsOf }) =>
+            watched.map(({ folder, sessionsOf, format }) =>
               watchFolder({
                 folder,
                 stateFile: paths.watchState,
                 stableMs,
                 sessionStableMs,
                 sessionsOf,
+                format,
                 // Looked at as often as a file must hold, up to every 2 s.
                 intervalMs: Math.min(2_000, stableMs),
                 importFile: (file) => (via === "server" ? uploadExports(service, [file], { wait: false }) : importExports(service, [file])),

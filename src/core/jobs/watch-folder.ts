@@ -56,6 +56,11 @@ export interface WatchOptions {
   sessionStableMs?: number;
   /** The app whose sessions the folder is (~/.continue/sessions: Continue), as the log says what it watches for. */
   sessionsOf?: string | undefined;
+  /**
+   * The format of the app found there (`--apps`): a watched path that is a file is that format's
+   * database whatever its name (OpenCode's moved by OPENCODE_DB to ~/work/oc.sqlite), not only one named as the format names its own.
+   */
+  format?: string | undefined;
 }
 
 /** One import of a watched folder, as watch.json keeps it. */
@@ -106,6 +111,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
   const { stateFile } = options;
   const sessions = sessionWatch({
     folder,
+    format: options.format,
     stableMs: sessionStableMs,
     imported: () => readState(stateFile).sessions,
     storedFrom: () => readState(stateFile).sessionConversations,

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   gigabytes,
+  importerOf,
   isSessionFileName,
   isSessionLog,
   isWatchedDatabase,
@@ -32,9 +33,10 @@ import { resumption } from "./resumed-sessions.js";
  *   from a sample of its start), and at most MAX_FILES are looked at.
  * - Databases an app writes its chats into as they go on (Importer.watchedDatabase: opencode.db,
  *   Goose's sessions.db…), by the names their formats give them, or the one a watched path is (Zed's
- *   threads.db): imported again once the file and its `-wal` (where the app writes first) have held
- *   still, and at most once per DATABASE_MS_PER_MB of its size, as each re-import loads it whole. One
- *   over the size mnemo reads is said once, then left alone.
+ *   threads.db; an app's found by `--apps`, whatever its name: OPENCODE_DB's): imported again once
+ *   the file and its `-wal` (where the app writes first) have held still, and at most once per
+ *   DATABASE_MS_PER_MB of its size, as each re-import loads it whole. One over the size mnemo reads
+ *   is said once, then left alone.
  * - Once per state: each file's size and time when imported are kept in watch.json (`sessions`), so
  *   a restart imports only what changed meanwhile. A re-import embeds only the chunks that changed.
  * - The log says what changed: an import that stored nothing new is silent, and those of the first
@@ -62,6 +64,8 @@ const DATABASE_MS_PER_MB = 500;
 
 export interface SessionWatchOptions {
   folder: string;
+  /** The format of the app whose database the folder is, when a file (WatchOptions.format). */
+  format?: string | undefined;
   stableMs: number;
   /** Each file's signature ("size:mtime") when it was last imported, as watch.json holds it now (the caller keeps it). */
   imported(): Record<string, string>;
@@ -91,7 +95,7 @@ export function sessionWatch(options: SessionWatchOptions): (now: number) => Pro
     /** Files read with another imported in this look (the same session's), as they stood then. */
     const readWith = new Map<string, string>();
     const outcomes: ImportOutcome[] = [];
-    for (const { file, signature, bytes } of sessionFiles(options.folder)) {
+    for (const { file, signature, bytes } of sessionFiles(options.folder, options.format)) {
       if (imported[file] === signature || readWith.get(file) === signature || passed.get(file) === signature) continue;
       const known = seen.get(file);
       if (known?.signature !== signature) {
@@ -141,7 +145,7 @@ function databaseWatch(options: SessionWatchOptions) {
   const refused = new Set<string>();
   return async (file: string, signature: string, bytes: number, now: number): Promise<ImportOutcome | "passed" | "later"> => {
     if (bytes > MAX_DATABASE_BYTES) {
-      const command = watchedDatabaseOf(path.basename(file))?.smallerDatabase;
+      const command = databaseImporter(file, options)?.smallerDatabase;
       if (!refused.has(file))
         options.log.warn(
           `${file}: the database is ${gigabytes(bytes)}, over the ${gigabytes(MAX_DATABASE_BYTES)} mnemo reads: not watched. ${SMALLER_DATABASE}${command === undefined ? "" : `, with the app closed: ${command}`}`,
@@ -158,6 +162,11 @@ function databaseWatch(options: SessionWatchOptions) {
     importedAt.set(file, Date.now());
     return outcome;
   };
+}
+
+/** The importer of a watched database: its app's where the watched path is that file (WatchOptions.format), else the one its name says. */
+function databaseImporter(file: string, options: SessionWatchOptions) {
+  return options.format !== undefined && file === options.folder ? importerOf(options.format) : watchedDatabaseOf(path.basename(file));
 }
 
 /**
@@ -259,19 +268,19 @@ export function fileSignature(info: fs.Stats): string {
  * taken before `mnemo import --apps` reads the folder, kept as imported once it has (a file changed
  * meanwhile then differs, and is imported again).
  */
-export function sessionSignatures(folder: string): Map<string, string> {
-  return new Map(sessionFiles(path.resolve(folder)).map(({ file, signature }) => [file, signature]));
+export function sessionSignatures(folder: string, format?: string): Map<string, string> {
+  return new Map(sessionFiles(path.resolve(folder), format).map(({ file, signature }) => [file, signature]));
 }
 
 /**
  * The files below the folder that may be session logs (`.jsonl`, `.json`, Aider's history) or watched
  * databases, with their size and time; a database's with its -wal's, and its bytes. A watched path
- * that is a file (Zed's threads.db) is that database alone.
+ * that is a file (Zed's threads.db) is that database alone: its app's (`format`) whatever its name.
  */
-function sessionFiles(folder: string): { file: string; signature: string; bytes?: number }[] {
+function sessionFiles(folder: string, format?: string): { file: string; signature: string; bytes?: number }[] {
   const found: { file: string; signature: string; bytes?: number }[] = [];
-  const add = (at: string, name: string) => {
-    const database = watchedDatabaseOf(name) !== undefined;
+  const add = (at: string, name: string, databaseOfApp = false) => {
+    const database = databaseOfApp || watchedDatabaseOf(name) !== undefined;
     if (!database && !isSessionFileName(name)) return;
     const info = fs.statSync(at, { throwIfNoEntry: false });
     if (!info) return;
@@ -294,7 +303,8 @@ function sessionFiles(folder: string): { file: string; signature: string; bytes?
       else if (entry.isFile()) add(at, entry.name);
     }
   };
-  if (fs.statSync(folder, { throwIfNoEntry: false })?.isFile()) add(folder, path.basename(folder));
+  if (fs.statSync(folder, { throwIfNoEntry: false })?.isFile())
+    add(folder, path.basename(folder), format !== undefined && isWatchedDatabase(format));
   else walk(folder, 0);
   return found;
 }

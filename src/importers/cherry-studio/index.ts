@@ -41,13 +41,19 @@ export const cherryStudio: Importer = {
   // settings (Settings → Data Settings) is named in ~/.cherrystudio/config/config.json (src/main/utils/init.ts).
   // A dev build's is CherryStudioDev (src/main/config.ts), a Windows portable build's the `data` folder
   // beside its .exe: each passed as a folder.
+  // Watched: 2.x's database alone (the folder's IndexedDB, Local Storage and caches change constantly), 2.0's
+  // place (a beta's, at the folder's top, moves there at 2.0's first start); 1.x's IndexedDB is imported, not watched.
   appFolders: [
-    { home: ".cherrystudio/config/config.json", listed: movedDataFolders, listNames: "the data folders it names" },
-    { appData: "CherryStudio" },
+    {
+      home: ".cherrystudio/config/config.json",
+      listed: movedDataFolders,
+      listNames: "the data folders it names",
+      watchedDatabase: DATABASE_FILES[0],
+    },
+    { appData: "CherryStudio", watchedDatabase: DATABASE_FILES[0] },
   ],
+  watchedDatabase: true, // 2.x writes each message into it as it streams
   detect: (sample) => (isTopic(sample) || hasTables(sample, V2_COLUMNS) ? {} : undefined),
-  // Not `watchedDatabase`: watching looks for a database by its name in the app's folder itself
-  // (app-folders.ts watchedIn) and watches a listed folder whole, where 2.x's is in Data/ beside caches.
   // The topics, the assistants' prompts and the messages, less the searchable copy of their text.
   smallerDatabase:
     `sqlite3 cherrystudio.sqlite "ATTACH 'cherry-chats.sqlite' AS chats; CREATE TABLE chats.topic AS SELECT * FROM topic; ` +

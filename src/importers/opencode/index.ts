@@ -7,7 +7,7 @@
 // 1.2 and later keep the same records in ~/.local/share/opencode/opencode.db (database.ts), 2.x its
 // own tables beside them (v2.ts). Where OPENCODE_DB names another file, OpenCode uses that one instead
 // (packages/core/src/database/database.ts: an absolute path as it is; a relative one, under the data
-// folder, is not followed here). Kilo CLI (Kilo-Org/kilocode, an OpenCode fork installed on its own)
+// folder), whatever its name: --apps finds it, and watching reads it as OpenCode's. Kilo CLI (Kilo-Org/kilocode, an OpenCode fork installed on its own)
 // keeps the same 1.x tables in ~/.local/share/kilo/kilo.db (its packages/opencode/src/storage/db.ts,
 // global/index.ts `app = "kilo"`, session/session.sql.ts).
 import { grouped, loaded, type Importer, type Sample, hasTables } from "../importer.js";
@@ -24,7 +24,7 @@ export const opencode: Importer = {
   extensions: [".json", "opencode.db", "kilo.db"],
   appFolders: [
     { xdgData: "opencode" },
-    { xdgData: "opencode/opencode.db", file: true, moved: { env: "OPENCODE_DB", path: "", absolute: true } },
+    { xdgData: "opencode/opencode.db", file: true, moved: { env: "OPENCODE_DB", path: "", besideDefault: true } },
     { xdgData: "kilo", app: "Kilo CLI" },
   ],
   watchedDatabase: true, // OpenCode writes only there since 1.2
