@@ -347,6 +347,9 @@ describe("an app's folder moved by the variable the app reads", () => {
     expect(appFolderPath(opencode, linux({ OPENCODE_DB: "/work/oc.sqlite" }))).toBe("/work/oc.sqlite");
     expect(appFolderPath(opencode, linux({ OPENCODE_DB: "chats/oc.sqlite" }))).toBe("/home/ana/.local/share/opencode/chats/oc.sqlite");
     expect(appFolderPath(opencode, linux({ OPENCODE_DB: "oc.sqlite", XDG_DATA_HOME: "/data" }))).toBe("/data/opencode/oc.sqlite");
+    const kilo = IMPORTERS.find((importer) => importer.id === "opencode")!.appFolders!.find((folder) => folder.moved?.env === "KILO_DB")!;
+    expect(appFolderPath(kilo, linux({}))).toBe("/home/ana/.local/share/kilo/kilo.db");
+    expect(appFolderPath(kilo, linux({ KILO_DB: "/work/kilo.sqlite", OPENCODE_DB: "/work/oc.sqlite" }))).toBe("/work/kilo.sqlite");
   });
 
   it("is listed for help with its variable, where it is when it is set", () => {

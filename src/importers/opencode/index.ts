@@ -26,6 +26,8 @@ export const opencode: Importer = {
     { xdgData: "opencode" },
     { xdgData: "opencode/opencode.db", file: true, moved: { env: "OPENCODE_DB", path: "", besideDefault: true } },
     { xdgData: "kilo", app: "Kilo CLI" },
+    // Kilo's fork of OpenCode's database path reads KILO_DB as OpenCode reads OPENCODE_DB (its tests set it).
+    { xdgData: "kilo/kilo.db", file: true, app: "Kilo CLI", moved: { env: "KILO_DB", path: "", besideDefault: true } },
   ],
   watchedDatabase: true, // OpenCode writes only there since 1.2
   detect: (sample) => (isSession(sample) || isMessage(sample) || isPart(sample) || isDatabase(sample) ? {} : undefined),
