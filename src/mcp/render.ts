@@ -85,6 +85,17 @@ function memoryText(memory: MemoryObject): string {
   return `${cut}\n[${rest.toLocaleString("en")} more characters: memory_history ${memory.id ?? ""} gives the whole text, as its last version]`;
 }
 
+/**
+ * The memories with each text as the list shows it, cut past MEMORY_TEXT_CHARS: for the structured
+ * result, which some clients hand the model instead of the text (three memories of 16,000 characters
+ * were ~14k tokens there beside ~1.2k of text).
+ */
+export function withMemoryTextsCut(result: V2MemoryResponse): V2MemoryResponse {
+  const cut = (memory: V2MemoryResponse["memories"][number]) =>
+    typeof memory === "string" || memory.content_type === "image" ? memory : { ...memory, text: memoryText(memory) };
+  return { ...result, memories: result.memories.map(cut) };
+}
+
 export function bucketLines(buckets: Bucket[]): string {
   return buckets
     .map(
