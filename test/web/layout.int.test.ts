@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, launchChromium, startUi, type UiServer } from "./browser.js";
 
-/** Layout a screenshot showed broken, measured in a real Chromium at desktop width. */
+/** Layout and wording a screenshot showed wrong, in a real Chromium at desktop width. */
 
 let server: UiServer;
 let browser: Browser;
@@ -48,5 +48,17 @@ describe("the Settings page", () => {
     const facts = await page.locator("dl.facts").last().boundingBox();
     const backup = await page.locator("#backup").boundingBox();
     expect(backup!.y - (facts!.y + facts!.height)).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the Import page", () => {
+  it("says what the optional platform id does and what it may hold, where the label alone said neither", async () => {
+    await page.goto(`${server.url}/import`);
+    const description = await page
+      .locator("#import-platform")
+      .evaluate((input) => input.ownerDocument.getElementById(input.getAttribute("aria-describedby") ?? "")?.textContent);
+    expect(description).toBe(
+      "Platform id: empty, each chat keeps its app's id (chatgpt, claude…); or one id for all of them: letters, digits, . _ -",
+    );
   });
 });
