@@ -172,7 +172,7 @@ export const TOOLS: Tool[] = [
     description: `Delete saved memories and their history for good. ${CONFIRM} Unknown ids are skipped.`,
     annotations: DESTROY,
     run: (service, args) => service.memories.bulkDelete(args),
-    text: (result) => renderDelete(result),
+    text: (result, args) => renderDelete(result, args.memoryIds),
   }),
   define("list_buckets", {
     twin: "listBuckets",

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, tempDir } from "../helpers.js";
 import { callTool, type Connected, stdioClient, textOf } from "./mcp-helpers.js";
 
-/** Long memories through `mnemo mcp` over stdio, on a real store: what a model is handed. */
+/** Memories through `mnemo mcp` over stdio, on a real store: what a model is handed. */
 
 let mcp: Connected;
 /** About 16,000 characters each: under the 20,000 a memory may hold. */
@@ -49,5 +49,23 @@ describe("a list of long memories", () => {
     const history = await callTool(mcp, "memory_history", { memoryId: id });
     const [version] = (history.structuredContent as { versions: { text: string }[] }).versions;
     expect(version!.text.length).toBeGreaterThan(15_000);
+  });
+});
+
+describe("delete_memories", () => {
+  it("says which ids it found nothing to delete for, where it said only 'Deleted 0 memories.'", async () => {
+    const stored = await callTool(mcp, "store_memory", { text: "2025-03-02 The spare key is under the blue pot" });
+    const { memoryId } = stored.structuredContent as { memoryId: string };
+    const missing = "mem_01M8KNR86EBAYTM4Z527627V4X";
+    expect(textOf(await callTool(mcp, "delete_memories", { memoryIds: [memoryId, missing] }))).toBe(
+      "Deleted 1 memory. 1 id was not found (deleted before, or never stored).",
+    );
+    expect(textOf(await callTool(mcp, "delete_memories", { memoryIds: [memoryId] }))).toBe(
+      `Deleted 0 memories. Not found (deleted before, or never stored): ${memoryId}.`,
+    );
+    const many = Array.from({ length: 1000 }, (_, i) => `mem_01M8KNR86EBAYTM4Z52762${String(i).padStart(4, "0")}`);
+    expect(textOf(await callTool(mcp, "delete_memories", { memoryIds: many }))).toBe(
+      `Deleted 0 memories. Not found (deleted before, or never stored): ${many.slice(0, 10).join(", ")} and 990 more.`,
+    );
   });
 });
