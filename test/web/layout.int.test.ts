@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, launchChromium, startUi, type UiServer } from "./browser.js";
+import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 /** Layout and wording a screenshot showed wrong, in a real Chromium at desktop width. */
 
@@ -60,5 +60,30 @@ describe("the Import page", () => {
     expect(description).toBe(
       "Platform id: empty, each chat keeps its app's id (chatgpt, claude…); or one id for all of them: letters, digits, . _ -",
     );
+  });
+});
+
+describe("the Recall page", () => {
+  it("names what wrote a summary as such, and no model when nothing was found, where it said '9 tokens · none · 155ms'", async () => {
+    await api(server, "POST", "/api/memory", { text: "2025-03-03 Nothing here is about conversations" });
+    await page.goto(`${server.url}/recall?q=${encodeURIComponent("what did the plumber quote for the boiler?")}`);
+    const meta = (await page.locator("#recall-heading ~ p.meta").first().textContent())!.replace(/\s+/g, " ").trim();
+    expect(meta).toMatch(/^\d+ tokens · \d+ ?ms$/);
+    await api(server, "POST", "/api/chat-history/ingest/custom-online", {
+      platform: "custom",
+      conversation: {
+        id: "boiler",
+        title: "Boiler repair",
+        createdAt: "2025-05-01T10:00:00Z",
+        messages: [
+          { id: "b1", role: "human", content: "The plumber quoted 480 euros to replace the boiler's pump." },
+          { id: "b2", role: "assistant", content: "480 euros for a pump swap is within the usual range." },
+        ],
+      },
+    });
+    await waitUntilIndexed(server);
+    await page.goto(`${server.url}/recall?q=${encodeURIComponent("what did the plumber quote for the boiler?")}`);
+    const found = (await page.locator("#recall-heading ~ p.meta").first().textContent())!.replace(/\s+/g, " ").trim();
+    expect(found).toMatch(/^\d+ tokens · summary: extractive · \d+ ?ms$/);
   });
 });
