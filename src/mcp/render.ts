@@ -85,6 +85,17 @@ function memoryText(memory: MemoryObject): string {
   return `${cut}\n[${rest.toLocaleString("en")} more characters: memory_history ${memory.id ?? ""} gives the whole text, as its last version]`;
 }
 
+/**
+ * The memories with each text as the list shows it, cut past MEMORY_TEXT_CHARS: for the structured
+ * result, which some clients hand the model instead of the text (three memories of 16,000 characters
+ * were ~14k tokens there beside ~1.2k of text).
+ */
+export function withMemoryTextsCut(result: V2MemoryResponse): V2MemoryResponse {
+  const cut = (memory: V2MemoryResponse["memories"][number]) =>
+    typeof memory === "string" || memory.content_type === "image" ? memory : { ...memory, text: memoryText(memory) };
+  return { ...result, memories: result.memories.map(cut) };
+}
+
 export function bucketLines(buckets: Bucket[]): string {
   return buckets
     .map(
@@ -159,9 +170,33 @@ export function renderUpdate(result: UpdateMemoryResponse): string {
   return `Moved ${plural(result.updated ?? 0, "memory", "memories")} to bucket ${result.bucketId} (memories already there are not counted).`;
 }
 
-export function renderDelete(result: BulkDeleteResponse): string {
+/**
+ * What a delete did, and the ids it found nothing for (the API skips them, only its count lower):
+ * "Deleted 0 memories." alone left a model unsure whether the memory was still there. Which ids
+ * those were is known only when none was deleted.
+ */
+/** Ids named in a line: a few, each cut, and how many more (a model may send a thousand). */
+const NAMED_IDS = 10;
+function someIds(ids: string[]): string {
+  const named = ids
+    .slice(0, NAMED_IDS)
+    .map((id) => shownId(id))
+    .join(", ");
+  return ids.length > NAMED_IDS ? `${named} and ${ids.length - NAMED_IDS} more` : named;
+}
+
+export function renderDelete(result: BulkDeleteResponse, asked: string[]): string {
   const errors = result.errors.map((e) => `\n- ${shownId(e.memoryId)}: ${e.error}`).join("");
-  return `Deleted ${plural(result.deletedCount, "memory", "memories")}.${errors ? ` Not deleted:${errors}` : ""}`;
+  const refused = new Set(result.errors.map((e) => e.memoryId));
+  const looked = [...new Set(asked)].filter((id) => !refused.has(id));
+  const skipped = looked.length - result.deletedCount;
+  const notFound =
+    skipped <= 0
+      ? ""
+      : result.deletedCount === 0
+        ? ` Not found (deleted before, or never stored): ${someIds(looked)}.`
+        : ` ${skipped === 1 ? "1 id was" : `${skipped} ids were`} not found (deleted before, or never stored).`;
+  return `Deleted ${plural(result.deletedCount, "memory", "memories")}.${notFound}${errors ? ` Not deleted:${errors}` : ""}`;
 }
 
 export function renderRecall(result: RecallResponse): string {

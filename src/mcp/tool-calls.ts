@@ -69,7 +69,7 @@ async function answerCall(
     const note = await tool.note?.(svc);
     const text = tool.text(result, input);
     // The output schema's fields only: for the tools whose text is long, it leaves that text out.
-    const structured = toolSchemas(tool).output.safeParse(result);
+    const structured = toolSchemas(tool).output.safeParse(tool.structured ? tool.structured(result) : result);
     // What a model reads holds no tag characters nor direction controls: the user would read other text (text/visible.ts).
     return deepForModel({
       content: [{ type: "text", text: note ? `${text}\n\n${note}` : text }],

@@ -23,6 +23,7 @@ import {
   renderSearch,
   renderStored,
   renderUpdate,
+  withMemoryTextsCut,
 } from "./render.js";
 
 type Input<N extends ToolName> = z.output<(typeof ToolSchemas)[N]["input"]>;
@@ -33,7 +34,7 @@ type Value = string | number | boolean;
  * One MCP tool: what the model reads about it, and the one service call it makes, the same
  * function its REST twin calls (`twin`). Inputs and outputs are ToolSchemas' (src/schemas/tools.ts);
  * `run` answers as the twin does (R), the text is made from that, and the structured result is it
- * narrowed to the output schema (where that leaves the long text to the text alone).
+ * narrowed to the output schema (where that leaves the long text to the text alone), or `structured`'s.
  */
 export interface Tool<N extends ToolName = ToolName, R extends Output<N> = Output<N>> {
   name: N;
@@ -54,6 +55,8 @@ export interface Tool<N extends ToolName = ToolName, R extends Output<N> = Outpu
   // Methods, not function properties: a Tool<"store_memory"> is then a Tool. `args` hold `fixed` and `defaults`.
   run(service: MnemoService, args: Input<N>): Promise<R>;
   text(result: R, args: Input<N>): string;
+  /** The structured result, where it is not the service's answer as the output schema keeps it. */
+  structured?(result: R): R;
   /** A line the text adds about the store, which the REST twin's answer does not carry. */
   note?(service: MnemoService): Promise<string | undefined>;
   /** A page asked for past the last one: an error that says which pages there are, not an empty answer. */
@@ -127,6 +130,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: (service, args) => service.memories.listV2(args),
     text: (result, args) => renderMemorySearch(args.query, result),
+    structured: withMemoryTextsCut,
   }),
   define("get_memories_and_buckets", {
     twin: "listMemoriesV2",
@@ -138,6 +142,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: (service, args) => service.memories.listV2(args),
     text: (result, args) => renderMemoriesAndBuckets(result, args),
+    structured: withMemoryTextsCut,
     pastTheEnd: memoriesPastTheEnd,
   }),
   define("memory_history", {
@@ -167,7 +172,7 @@ export const TOOLS: Tool[] = [
     description: `Delete saved memories and their history for good. ${CONFIRM} Unknown ids are skipped.`,
     annotations: DESTROY,
     run: (service, args) => service.memories.bulkDelete(args),
-    text: (result) => renderDelete(result),
+    text: (result, args) => renderDelete(result, args.memoryIds),
   }),
   define("list_buckets", {
     twin: "listBuckets",

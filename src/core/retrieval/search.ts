@@ -201,9 +201,16 @@ export async function searchChats(
     rerank: !request.skipRerank,
   });
   const { timings } = found;
-  const unrelated = found.hits.slice(0, request.limit).filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
-  const relevant = request.includeUnrelated ? found.hits : found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD);
-  const hits = apartFromShown(relevant, request.contextChunks).slice(0, request.limit);
+  // Counted among the hits includeUnrelated shows, so "N left out" is what showing them shows: a
+  // passage a better one shows as its context is not one more (20 had been said left out, 6 shown).
+  const all = apartFromShown(found.hits, request.contextChunks).slice(0, request.limit);
+  const unrelated = all.filter((hit) => hit.score < PASSAGE_THRESHOLD).length;
+  const hits = request.includeUnrelated
+    ? all
+    : apartFromShown(
+        found.hits.filter((hit) => hit.score >= PASSAGE_THRESHOLD),
+        request.contextChunks,
+      ).slice(0, request.limit);
   const { titles } = found;
   const context = await neighbours(
     ctx,

@@ -158,6 +158,18 @@ function doneStatus(job) {
   return `Done: ${job.filename} is imported and searchable.`;
 }
 
+const LOST_SERVER =
+  "Lost contact with the server: is mnemo still running? Once it is, reload this page: Recent imports says how the import went.";
+
+/** A GET of the page's own server, or null when it cannot be reached (stopped, or the network is down): fetch rejects then. */
+async function fetchOrNull(url) {
+  try {
+    return await fetch(url, { headers: { "X-Requested-With": "mnemo" } });
+  } catch {
+    return null;
+  }
+}
+
 async function pollJob(job, button) {
   let most = 0;
   for (;;) {
@@ -188,7 +200,12 @@ async function pollJob(job, button) {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const response = await fetch(`/import/jobs/${encodeURIComponent(job.id)}`, { headers: { "X-Requested-With": "mnemo" } });
+    const response = await fetchOrNull(`/import/jobs/${encodeURIComponent(job.id)}`);
+    if (!response) {
+      status(LOST_SERVER);
+      button.disabled = false;
+      return;
+    }
     if (!response.ok) {
       status(`Lost track of the import (${response.status}): see Recent imports after reloading.`);
       button.disabled = false;
@@ -262,8 +279,8 @@ async function followImports() {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const section = $("#recent-imports");
       if (!section) return;
-      const response = await fetch("/import/recent", { headers: { "X-Requested-With": "mnemo" } });
-      if (!response.ok) return;
+      const response = await fetchOrNull("/import/recent");
+      if (!response?.ok) return;
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("recent-imports");
       if (!fresh) return;
       if (!section.contains(document.activeElement)) section.replaceWith(document.adoptNode(fresh));

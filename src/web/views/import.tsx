@@ -52,10 +52,21 @@ export function ImportPage(props: { ctx: PageContext; jobs: ImportJob[] }) {
             <label for="import-platform">
               Platform id <span class="hint">(optional)</span>
             </label>
-            <input id="import-platform" type="text" name="platform" pattern="[A-Za-z0-9._\-]{1,100}" size={12} />
+            <input
+              id="import-platform"
+              type="text"
+              name="platform"
+              pattern="[A-Za-z0-9._\-]{1,100}"
+              size={12}
+              aria-describedby="import-platform-hint"
+            />
           </div>
           <button type="submit">Upload and import</button>
         </div>
+        {/* The label alone left a user guessing what to type, and the browser's "match the requested format" which format. */}
+        <p class="hint" id="import-platform-hint">
+          Platform id: empty, each chat keeps its app's id (chatgpt, claude…); or one id for all of them: letters, digits, . _ -
+        </p>
       </form>
       <section id="import-progress" aria-labelledby="import-progress-heading" hidden>
         <h2 id="import-progress-heading">Progress</h2>

@@ -6,6 +6,9 @@ import { messageLink, plural, shortDate } from "../format.js";
 import { type MarkdownOptions, markdown } from "../markdown.js";
 import { Layout, type PageContext } from "./layout.js";
 
+/** The model recall names when nothing was found, so nothing summarised (core/retrieval/recall.ts). */
+const NO_SUMMARY = "none";
+
 type Platforms = { id: string; displayName?: string | undefined }[];
 
 /** The days a search or a recall is bounded to, as typed ("" when open). */
@@ -305,7 +308,9 @@ export function RecallPage(props: {
           <h2 id="recall-heading">Summary</h2>
           <NotIndexedYet pending={props.pending} />
           <p class="meta">
-            {result.tokenCount} tokens · {result.model} · {result.processingTime}
+            {/* The model named as what wrote the summary: "9 tokens · none · 155ms" read as nonsense. */}
+            {result.tokenCount} tokens · {result.model === NO_SUMMARY ? "" : `summary: ${result.model} · `}
+            {result.processingTime}
           </p>
           {result.sources.length === 0 && props.nothingImported ? (
             <NothingImported />
