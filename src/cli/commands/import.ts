@@ -165,6 +165,8 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
   if (out.json) return out.data(summary);
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
   if ((summary.files.length > 0 || summary.restored.length === 0) && !onlyMemories(summary)) reportTotals(out, summary);
+  if (summary.indexedFromBefore)
+    out.success(`Indexed ${counted(summary.indexedFromBefore, "conversation")} an earlier import had stored and left to index`);
   reportMemories(out, summary);
   reportSkipped(out, summary, shown);
   reportRepaired(out, summary, shown);
