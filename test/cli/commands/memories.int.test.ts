@@ -37,6 +37,19 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   });
   afterAll(async () => stop());
 
+  it("a bad or unknown id is named as given, and the fix names the command that lists them, not an API route", async () => {
+    const bad = await mnemo(["memories", "move", "mem_nope", "--to", "Work"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^✖ mem_nope is not a memory id/);
+    const unknown = await mnemo(["memories", "history", "mem_01M8KP0E1DQAB30K0688Z14J19"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("`mnemo memories`");
+    const chat = await mnemo(["chats", "show", "conv_01M8KP0E1DQAB30K0688Z14J19"]);
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toContain("`mnemo chats list`");
+    for (const { stderr } of [bad, unknown, chat]) expect(stderr).not.toMatch(/\/api\/|memoryId/);
+  });
+
   it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
     const help = await mnemo(["--help"]);
     expect(help.code).toBe(0);
