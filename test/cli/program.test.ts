@@ -91,6 +91,15 @@ describe("a mistyped subcommand", () => {
   });
 });
 
+describe("help words", () => {
+  it("import's own help does not send the reader to itself, and completion's words are described", async () => {
+    const importHelp = (await printed(["import", "--help"], false)).out;
+    expect(importHelp.split("Options:")[0]).not.toContain("mnemo import --help");
+    expect((await printed(["--help"], true)).out).toContain("`mnemo import --help` lists the formats");
+    expect((await printed(["completion", "--help"], true)).out).toMatch(/^ {2}words +with --complete: /m);
+  });
+});
+
 describe("commander's own usage errors", () => {
   it("are said as the CLI's errors are, the problem and the fix, and exit 2", async () => {
     const missing = await printed(["search"], false);

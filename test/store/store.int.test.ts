@@ -59,7 +59,7 @@ describe("the store", () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "thesis.docx"), "precious");
     const error = await failure(openTestApp({ store: dir }));
-    expect(error.code).toBe("store_mismatch");
+    expect(error.code, "a bad --store: exit 2").toBe("invalid_input");
     expect(error.message).toMatch(/is not a mnemo store/);
     expect(error.suggestion).toMatch(/--store/);
     expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);

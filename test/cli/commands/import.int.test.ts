@@ -383,6 +383,16 @@ describe("crash recovery", () => {
     await app.close();
   }, 180_000);
 
+  it("info writes its counts as the rest of the CLI does (1,350), and doctor says why a local store's images table is empty", async () => {
+    const { env } = ownStore();
+    const stored = await runCli(["import", "--no-wait", bulkFile(30)], { env });
+    expect(stored.code, stored.stderr).toBe(0);
+    const info = await runCli(["info"], { env });
+    expect(info.stdout).toMatch(/^Messages: +60 \(1,\d{3} tokens\)$/m);
+    const doctor = await runCli(["doctor"], { env });
+    expect(doctor.stdout).toMatch(/images +0 rows.*\(this store keeps image memories' pictures as files in its images folder\)/);
+  });
+
   it("an import run again says that it indexed what an earlier one stored and left to index", async () => {
     const { env } = ownStore();
     const file = bulkFile(3);
