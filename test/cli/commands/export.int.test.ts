@@ -132,7 +132,7 @@ describe("mnemo export and mnemo import of its file", () => {
     const refused = await runCli(["export", file], { env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/"chunks" table is damaged/);
-    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` .* leaves the search index out/);
+    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` leaves the search index out/);
     const without = await runCli(["export", "--no-vectors", file], { env });
     expect(without.code, without.stderr).toBe(0);
     expect(without.stderr).toMatch(/Exported 1 user, 0 memories, 1 bucket, \d+ conversations/);
