@@ -209,7 +209,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     ]);
     const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
     expect(badId.code).toBe(2);
-    expect(badId.stderr).toMatch(/memoryId: is not a memory id/);
+    expect(badId.stderr).toMatch(/not-an-id is not a memory id/);
     const unknownBucket = await mnemo(["remember", "--bucket", "Nowhere", "x"]);
     expect(unknownBucket.code).toBe(1);
     expect(unknownBucket.stderr).toMatch(/mnemo buckets create "Nowhere"/);
@@ -400,7 +400,7 @@ describe("mnemo CLI: stores", () => {
     const folder = tempDir();
     fs.writeFileSync(path.join(folder, "notes.txt"), "mine");
     const notStore = await runCli(["memories"], { env: isolatedEnv({ MNEMO_STORE: folder }) });
-    expect(notStore.code).toBe(1);
+    expect(notStore.code, "a bad MNEMO_STORE is bad input").toBe(2);
     expect(notStore.stderr).toMatch(/not a mnemo store/);
     const other = await mnemo(["--embedder", `transformers:${TINY_BERT}`, "memories"]);
     expect(other.code).toBe(1);
