@@ -110,7 +110,9 @@ function render(out: Output, location: string, { health, findings, notes }: Diag
     const chunks = health.meta.chunkTokens === undefined ? "" : `, chunks of up to ${health.meta.chunkTokens} tokens`;
     const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions${chunks}` : "";
     const where = table.key === "images" && !isRemoteUri(location) ? IMAGES_ELSEWHERE : "";
-    out.line(`  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}${where}`);
+    out.line(
+      `  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}${where}`,
+    );
   }
   if (health.tables.some((table) => table.problem))
     out.line("  (the tables were checked against each other over the rows that could be read)");
