@@ -1,4 +1,4 @@
-import { isAppError, type ErrorCode } from "../shared/errors.js";
+import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
 import type { Output } from "./output.js";
 import { AbortedByUser } from "./prompts.js";
 
@@ -23,6 +23,19 @@ export function handleError(error: unknown, output: Output): number {
     output.notice(error.message);
     return error.how === "interrupted" ? EXIT.interrupted : EXIT.failure;
   }
-  output.error(error);
+  output.error(withoutRoutes(error));
   return isAppError(error) ? EXIT_CODES[error.code] : EXIT.failure;
+}
+
+/** An API route the core names beside the command (" (GET /api/v2/memory?includeIds=true)"): not the CLI user's. */
+const ROUTE = / \((?:GET|POST|PUT|PATCH|DELETE) \/api\/[^)]*\)/g;
+
+/** The core's words for every face, with what is for API clients left out: the command that lists them is named already. */
+function withoutRoutes(error: unknown): unknown {
+  if (!isAppError(error) || !error.suggestion || !ROUTE.test(error.suggestion)) return error;
+  return new AppError(error.code, error.message, {
+    suggestion: error.suggestion.replace(ROUTE, ""),
+    details: error.details,
+    cause: error.cause,
+  });
 }

@@ -1,6 +1,6 @@
 import { importHeapMb } from "../config/import-heap.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import type { App, ImportProgress, ImportSummary, RestoreSummary } from "../core/index.js";
+import type { App, ImportProgress, ImportSummary, MnemoService, RestoreSummary } from "../core/index.js";
 import { processIo, type CliIo } from "./io.js";
 import { counted, createOutput } from "./output.js";
 import { withApp, withService, type GlobalOptions, type Session } from "./session.js";
@@ -63,7 +63,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   for (const path of paths) if (await isMnemoExport(path)) backups.push(path);
   if (backups.length > 0) return runRestore(job, session, backups, status);
   // A dry run makes no store: where there is none, everything it reads is new.
-  return storeImport(job, session, status).catch(async (error: unknown) => {
+  return storeImport(job, session, status, on.notice).catch(async (error: unknown) => {
     withoutStore(error, options, on.notice);
     const { loadConfig } = await import("../config/load-config.js");
     const { embedder } = loadConfig({ store: globals.store, user: globals.user, embedder: globals.embedder }, io.env);
@@ -72,7 +72,12 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
   });
 }
 
-async function storeImport({ paths, options }: Job, session: Session, status: (text: string) => void): Promise<ImportSummary> {
+async function storeImport(
+  { paths, options }: Job,
+  session: Session,
+  status: (text: string) => void,
+  notice: (text: string) => void,
+): Promise<ImportSummary> {
   const { importExports, uploadExports, waitForProcessing } = await import("../core/index.js");
   return withService(
     session,
@@ -98,8 +103,11 @@ async function storeImport({ paths, options }: Job, session: Session, status: (t
         });
         if (summary) return summary;
       }
+      const wait = options.wait && !options.dryRun;
+      const leftOver = wait ? await leftToIndex(service, notice) : 0;
       const result = await importExports(service, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
-      if (options.wait && !options.dryRun) {
+      if (leftOver > 0) result.indexedFromBefore = leftOver;
+      if (wait) {
         await waitForProcessing(service, result, {
           onProgress: ({ ready, pending }) => status(`Indexing: ${ready} ready, ${pending} to go`),
         });
@@ -108,6 +116,17 @@ async function storeImport({ paths, options }: Job, session: Session, status: (t
     },
     { index: options.wait && !options.dryRun, existing: Boolean(options.dryRun) },
   );
+}
+
+/**
+ * The conversations an earlier import stored and left to index (stopped with Ctrl-C, or --no-wait),
+ * which this one indexes while it waits: said first, as that can take minutes a terminal or not.
+ */
+async function leftToIndex(service: MnemoService, notice: (text: string) => void): Promise<number> {
+  const { counts } = await service.conversations.status();
+  const left = counts.queued + counts.processing;
+  if (left > 0) notice(`Also indexing ${counted(left, "conversation")} an earlier import stored and left to index.`);
+  return left;
 }
 
 function importOptions(options: ImportCommandOptions) {

@@ -21,7 +21,8 @@ import { registerUsers } from "./commands/users.js";
 import { registerWatch } from "./commands/watch.js";
 import { checkArgumentsAreUtf8 } from "./arguments.js";
 import { EXIT, handleError } from "./handle-error.js";
-import { bindIo, processIo, type CliIo } from "./io.js";
+import { bindIo, ioOf, processIo, type CliIo } from "./io.js";
+import { AppError } from "../shared/errors.js";
 import { createOutput } from "./output.js";
 
 /**
@@ -70,7 +71,6 @@ export function buildProgram(io: CliIo = processIo(), args?: string[]): Command 
     .option("--token <token>", "API token for --remote (or $MNEMO_TOKEN)")
     .option("--local", "work on the store directly, even when a `mnemo serve` runs on it", false)
     .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: programOptions })
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   const named = args && commandNamed(program, args);
   for (const [names, register] of COMMANDS) if (!named || names.includes(named)) register(program);
@@ -90,14 +90,25 @@ class MnemoCommand extends Command {
     return new MnemoCommand(name);
   }
 
-  /** An unknown word given to a command that lists by --query (`mnemo memories dog`) is most likely a query. */
+  /**
+   * Commander's usage errors (a missing argument, an unknown option or command, too many arguments)
+   * as the CLI says its own: "✖ problem" and "→ fix", or JSON with --json; the exit code stays 2
+   * (runProgram). An unknown word given to a command that lists by --query (`mnemo memories dog`)
+   * is most likely a query.
+   */
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const [problem = message, ...said] = message.replace(/^error: /, "").split("\n");
     const query = this.options.some((option) => option.long === "--query");
     const likelyQuery = options?.code === "commander.unknownCommand" && query && !message.includes("Did you mean");
-    const hint = likelyQuery
-      ? `\n(to find ${this.name()} by meaning: mnemo ${this.name()} --query ${JSON.stringify(this.args.join(" "))})`
-      : "";
-    return super.error(message + hint, options);
+    const fix = likelyQuery
+      ? `To find ${this.name()} by meaning: mnemo ${this.name()} --query ${JSON.stringify(this.args.join(" "))}`
+      : said.length > 0
+        ? said.join(" ").replace(/^\((.*)\)$/, "$1")
+        : `Usage: ${commandPath(this)} ${this.usage()} (\`${commandPath(this)} --help\` says more)`;
+    // Before the options are parsed: the words given. Commander keeps them (undeclared in its types).
+    const words = (rootOf(this) as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+    createOutput({ json: words.includes("--json"), io: ioOf(this) }).error(new AppError("invalid_input", problem, { suggestion: fix }));
+    throw new CommanderError(options?.exitCode ?? 1, options?.code ?? "commander.error", message);
   }
 
   // Commander's own (undeclared) hook for arguments beyond those a command declares.
@@ -113,6 +124,19 @@ class MnemoCommand extends Command {
       },
     );
   }
+}
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** "mnemo memories move": the words that run `command`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
 }
 
 /** Whether `parent` ran `sub` as its default subcommand, not named: the first word given to `parent` is not `sub`'s name. */

@@ -92,9 +92,9 @@ function timeZoneOf(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-/** `1 conversation`, `2 conversations`: a count and its noun, plural but for one. */
+/** `1 conversation`, `2 conversations`, `3,000 conversations`: a count and its noun, plural but for one. */
 export function counted(count: number, noun: string, plural = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : plural}`;
+  return `${count.toLocaleString("en-US")} ${count === 1 ? noun : plural}`;
 }
 
 /** The ids a request could not resolve (a bulk move's `rejectedIds`), for the end of its message. */

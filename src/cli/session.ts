@@ -50,16 +50,41 @@ export function action<A extends unknown[]>(
     try {
       await run({ out, options, io }, ...(args.slice(0, -1) as A));
     } catch (error) {
-      io.exitCode = handleError(asFlagError(error, flags), out);
+      io.exitCode = handleError(asFlagError(error, flags, firstWord(args.slice(0, -1))), out);
     }
   };
 }
 
-function asFlagError(error: unknown, flags: Record<string, string>): unknown {
+/**
+ * A bad request field in the words of the command line: the flag behind it, or, for an id given as an
+ * argument, the id itself ("mem_x is not a memory id", not the API's "memoryId: is not a memory id").
+ */
+function asFlagError(error: unknown, flags: Record<string, string>, firstArgument: string | undefined): unknown {
   if (!(error instanceof AppError) || error.code !== "invalid_input") return error;
   const { field, problem } = error.details;
-  const flag = typeof field === "string" ? flags[field] : undefined;
-  return flag && typeof problem === "string" ? AppError.invalid(flag, problem, error.suggestion) : error;
+  if (typeof field !== "string" || typeof problem !== "string") return error;
+  const flag = flags[field];
+  if (flag) return AppError.invalid(flag, problem, error.suggestion);
+  // A server's answer does not carry what was given: a command's id argument comes first.
+  const given = error.details["input"] ?? (SINGLE_ID_FIELD.test(field) ? firstArgument : undefined);
+  if (ID_FIELD.test(field) && typeof given === "string" && given !== "") {
+    return new AppError("invalid_input", `${given} ${problem}`, {
+      details: error.details,
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    });
+  }
+  return error;
+}
+
+/** A request field that holds an id, or one of a list of them (`memoryId`, `conversationIds[2]`). */
+const ID_FIELD = /Ids?(\[\d+\])?$/;
+const SINGLE_ID_FIELD = /Id$/;
+
+/** The first word of a command's arguments (the first of a list of them), if any. */
+function firstWord(values: unknown[]): string | undefined {
+  const first = values[0];
+  const word = Array.isArray(first) ? first[0] : first;
+  return typeof word === "string" ? word : undefined;
 }
 
 /** Opens the embedded store (with model download progress on stderr). Closed when `work` ends. */

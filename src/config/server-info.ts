@@ -18,6 +18,16 @@ export function removeServerInfo(file: string): void {
   fs.rmSync(file, { force: true });
 }
 
+/** Removes the record if this process wrote it: a server stopped as it started leaves none behind with its dead pid. */
+export function removeOwnServerInfo(file: string): void {
+  try {
+    if ((JSON.parse(fs.readFileSync(file, "utf8")) as ServerInfo).pid !== process.pid) return;
+  } catch {
+    return; // none, or not one this process could have written
+  }
+  removeServerInfo(file);
+}
+
 /** The server using this data dir, if one is running now (a file left by a crashed one is ignored). */
 export function runningServer(file: string): ServerInfo | undefined {
   let info: ServerInfo;

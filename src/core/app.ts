@@ -270,8 +270,10 @@ function noStoreError(config: Config): AppError {
   });
 }
 
+/** A data dir that cannot be a store is a bad --store (or MNEMO_STORE): bad input, exit 2 as the README's rules say, not a failure. */
 function notAStore(dir: string, why: string): AppError {
-  return new AppError("store_mismatch", `${dir} is not a mnemo store: ${why}`, {
+  return new AppError("invalid_input", `${dir} is not a mnemo store: ${why}`, {
     suggestion: "Pass --store (or set MNEMO_STORE) to an empty or new folder, or to an existing mnemo store.",
+    details: { field: "store" },
   });
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Config } from "../config/load-config.js";
 import { AppError, isAppError } from "../shared/errors.js";
-import { BUNDLED_EMBEDDER_ID } from "./bundled/bundled-embedder.js";
+import { BUNDLED_DIMS, BUNDLED_EMBEDDER_ID } from "./bundled/bundled-embedder.js";
 import type { Embedder, ProgressReporter } from "./embedder.js";
 import {
   DEFAULT_CAPTIONER,
@@ -12,7 +12,9 @@ import {
 } from "./workers/local-models.js";
 import { createCaptionerPool, createEmbedderPool, createRerankerPool } from "./workers/model-pool.js";
 import type { ImageCaptioner } from "./transformers/image-captioner.js";
-import { hubModelDir } from "./transformers/model-files.js";
+import { hubModelDir, isModelAvailableOffline } from "./transformers/model-files.js";
+import { DEFAULT_REMOTE_HOST } from "./transformers/download.js";
+import { fetchWithTimeouts } from "./transformers/library.js";
 import { createExtractiveSynthesizer } from "./synthesis/extractive.js";
 import type { Reranker } from "./reranker.js";
 import type { Synthesizer } from "./synthesis/synthesizer.js";
@@ -49,6 +51,13 @@ export async function chooseEmbedder(config: Config, onProgress?: ProgressReport
   const create = (spec: string) => (loaded?.id === spec ? Promise.resolve(borrowed(loaded)) : createEmbedder(spec, config, onProgress));
   if (config.embedder !== "auto") return { embedder: await create(config.embedder), spec: config.embedder };
   const transformersSpec = `transformers:${DEFAULT_TRANSFORMERS_MODEL}`;
+  const silent = await hubSilence(config);
+  if (silent) {
+    // Loaded when first used, by the index worker: the new store is made (and stores) meanwhile.
+    const bundled = { id: BUNDLED_EMBEDDER_ID, spec: BUNDLED_EMBEDDER_ID, dims: BUNDLED_DIMS };
+    const embedder = loaded?.id === BUNDLED_EMBEDDER_ID ? borrowed(loaded) : lazyEmbedder(bundled, config);
+    return { embedder, spec: BUNDLED_EMBEDDER_ID, reason: silent };
+  }
   try {
     const embedder = await create(transformersSpec);
     return { embedder, spec: transformersSpec, reason: `${DEFAULT_TRANSFORMERS_MODEL} is available` };
@@ -56,6 +65,36 @@ export async function chooseEmbedder(config: Config, onProgress?: ProgressReport
     if (!isAppError(error) || error.code !== "unavailable") throw error;
     const embedder = await create(BUNDLED_EMBEDDER_ID);
     return { embedder, spec: BUNDLED_EMBEDDER_ID, reason: whyNotTransformers(config) };
+  }
+}
+
+/**
+ * How long `auto` waits for the hub to answer a one-byte request before it takes the bundled model.
+ * The download's own deadline (15 s, library.ts) is for a model asked for by name; here a new store
+ * waits for the answer before it can store anything, and a hub whose address never answered kept
+ * the first import of a new store from storing any conversation for 15 s.
+ */
+const AUTO_HUB_ANSWER_MS = 3_000;
+
+/**
+ * Why `auto` takes the bundled model without trying the default one: the default one is not
+ * downloaded and the hub does not answer. Undefined when it is cached, downloads are off (its
+ * worker says so), or the hub answers. Asked here, before a worker loads transformers.js (~1 s).
+ */
+async function hubSilence(config: Config): Promise<string | undefined> {
+  if (!config.allowDownload || (await isModelAvailableOffline(DEFAULT_TRANSFORMERS_MODEL, config.paths.models))) return undefined;
+  const host = process.env["HF_ENDPOINT"] ?? DEFAULT_REMOTE_HOST; // as the worker's download reads it
+  const url = `${host.endsWith("/") ? host : `${host}/`}${DEFAULT_TRANSFORMERS_MODEL}/resolve/main/config.json`;
+  try {
+    const response = await fetchWithTimeouts(fetch, url, { headers: { Range: "bytes=0-0" } }, AUTO_HUB_ANSWER_MS, AUTO_HUB_ANSWER_MS);
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  } catch (error) {
+    const why = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    return (
+      `the model that ships with mnemo, as ${DEFAULT_TRANSFORMERS_MODEL} is not downloaded and ${new URL(url).host} did not answer (${why}); ` +
+      `to move to it once online: \`mnemo reindex --embedder transformers:${DEFAULT_TRANSFORMERS_MODEL}\``
+    );
   }
 }
 

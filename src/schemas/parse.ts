@@ -6,12 +6,17 @@ import "./messages.js";
 /** Validates input against a schema; the first problem becomes an AppError naming the field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?: string): z.output<S> {
   checkWellFormed(value, root);
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues.find((found) => !isSafeIntegerBound(found)) ?? result.error.issues[0]!;
   const field = formatPath([...(root ? [root] : []), ...issue.path]) || "body";
-  throw AppError.invalid(field, issue.message, fixOf(field, issue.message));
+  const error = AppError.invalid(field, issue.message, fixOf(field, issue.message));
+  // What was given, when it is a word: a face names it as its user typed it (the CLI's "mem_x is not a memory id").
+  if (typeof issue.input === "string" && issue.input.length <= MAX_SHOWN_INPUT) error.details["input"] = issue.input;
+  throw error;
 }
+
+const MAX_SHOWN_INPUT = 100;
 
 /**
  * zod 4 bounds every int to the safe-integer range before the schema's own bounds, so `limit: 1e308`

@@ -10,7 +10,7 @@ export type ErrorCode =
   | "conflict" // e.g. a bucket name that already exists (409)
   | "payload_too_large" // body over the limit (413)
   | "rate_limited" // too many failed auth attempts (429)
-  | "store_mismatch" // the store was made by another embedder or is not a mnemo store
+  | "store_mismatch" // the store was made by another embedder, or its tables are not a mnemo store's (a data dir that cannot be one is invalid_input)
   | "unavailable" // a remote dependency (LLM endpoint, model hub, server) cannot be reached
   | "internal";
 

@@ -79,14 +79,44 @@ describe("a mistyped subcommand", () => {
       [["users", "lsit"], "list"],
     ] as const) {
       const { err } = await printed([...args], false);
-      expect(err, args.join(" ")).toMatch(new RegExp(`unknown command '${args[1]}'\\n\\(Did you mean ${meant}\\?\\)`));
+      expect(err, args.join(" ")).toMatch(new RegExp(`^✖ unknown command '${args[1]}'\\n  → Did you mean ${meant}\\?`));
     }
     // Words given to a command that lists by --query: most likely a query.
     expect((await printed(["memories", "my", "dog"], false)).err).toMatch(
-      /unknown command 'my'\n\(to find memories by meaning: mnemo memories --query "my dog"\)/,
+      /unknown command 'my'\n {2}→ To find memories by meaning: mnemo memories --query "my dog"/,
     );
     // A command that takes no arguments still says so.
     expect((await printed(["chats", "list", "extra"], false)).err).toMatch(/too many arguments for 'list'/);
     expect((await printed(["info", "extra"], false)).err).toMatch(/too many arguments for 'info'/);
   });
 });
+
+describe("help words", () => {
+  it("import's own help does not send the reader to itself, and completion's words are described", async () => {
+    const importHelp = (await printed(["import", "--help"], false)).out;
+    expect(importHelp.split("Options:")[0]).not.toContain("mnemo import --help");
+    expect((await printed(["--help"], true)).out).toContain("`mnemo import --help` lists the formats");
+    expect((await printed(["completion", "--help"], true)).out).toMatch(/^ {2}words +with --complete: /m);
+  });
+});
+
+describe("commander's own usage errors", () => {
+  it("are said as the CLI's errors are, the problem and the fix, and exit 2", async () => {
+    const missing = await printed(["search"], false);
+    expect(missing.err).toBe(
+      "✖ missing required argument 'query'\n  → Usage: mnemo search [options] <query...> (`mnemo search --help` says more)\n",
+    );
+    expect((await printed(["search", "--bogus", "x"], false)).err).toMatch(/^✖ unknown option '--bogus'\n {2}→ Usage: mnemo search /);
+    expect((await printed(["info", "extra"], false)).err).toMatch(/^✖ too many arguments for 'info'.*\n {2}→ Usage: mnemo info /);
+    const json = await printed(["--json", "search"], false);
+    expect(JSON.parse(json.err)).toMatchObject({ error: "missing required argument 'query'", code: "invalid_input" });
+    const { runProgram } = await import("../../src/cli/main.js");
+    expect(
+      await runProgram(["search"], { env: {}, stdin: Readable.from([]), stdout: new Writable(), stderr: sinkNowhere(), exitCode: 0 }),
+    ).toBe(2);
+  });
+});
+
+function sinkNowhere(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
@@ -59,7 +60,7 @@ describe("the store", () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "thesis.docx"), "precious");
     const error = await failure(openTestApp({ store: dir }));
-    expect(error.code).toBe("store_mismatch");
+    expect(error.code, "a bad --store: exit 2").toBe("invalid_input");
     expect(error.message).toMatch(/is not a mnemo store/);
     expect(error.suggestion).toMatch(/--store/);
     expect(fs.readdirSync(dir)).toEqual(["thesis.docx"]);
@@ -96,6 +97,32 @@ describe("the store", () => {
     expect(await (await again.service()).memories.list({ v: 1 })).toEqual(["kept safe"]);
     await again.close();
   });
+
+  // Seconds: the 3 s it gives a hub that does not answer. Before, it waited 15 s (the download's
+  // deadline), and the first import into a new store stored nothing meanwhile.
+  it("auto takes the bundled model after 3 s of a hub that does not answer, says why, and the store works", async () => {
+    const silent = net.createServer(() => undefined); // takes the connection, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const before = process.env["HF_ENDPOINT"];
+    process.env["HF_ENDPOINT"] = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/`;
+    try {
+      const notices: string[] = [];
+      const store = path.join(tempDir(), "store");
+      const app = await openTestApp({ store, embedder: "auto" }, { onNotice: (n) => notices.push(n) }, isolatedEnv({ MNEMO_MODELS: "" }));
+      expect(app.context.store.meta).toMatchObject({ embedderSpec: "bundled", dims: 512 });
+      expect(notices.join()).toMatch(
+        /Xenova\/all-MiniLM-L6-v2 is not downloaded and 127\.0\.0\.1:\d+ did not answer \(no response from .* within 3s\)/,
+      );
+      const service = await app.service();
+      await service.memories.store({ text: "The spare key is under the blue flowerpot" });
+      expect((await service.memories.list({ v: 1, query: "where is the key" }))[0]).toMatch(/blue flowerpot/);
+      await app.close();
+    } finally {
+      if (before === undefined) delete process.env["HF_ENDPOINT"];
+      else process.env["HF_ENDPOINT"] = before;
+      silent.close();
+    }
+  }, 60_000);
 
   it("auto picks the default transformers model when it is cached, else the bundled one, and records it", async () => {
     const offline = path.join(tempDir(), "store");

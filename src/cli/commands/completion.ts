@@ -10,7 +10,7 @@ export function registerCompletion(program: Command): void {
     .command("completion")
     .description("print the completion script of a shell (bash, zsh, fish): commands, options, bucket names and ids")
     .argument("[shell]", "bash, zsh or fish")
-    .argument("[words...]")
+    .argument("[words...]", "with --complete: the words of the command line being completed (the shell's script passes them)")
     .addOption(new Option("--complete", "what may come after the words given after --").hideHelp())
     .addOption(new Option("--describe", "with --complete: each candidate with its description, after a tab").hideHelp())
     .addHelpText(

@@ -92,6 +92,12 @@ function storeLocation(config: Config): string {
   return isRemoteUri(config.storeUri) ? config.storeUri : config.paths.dataDir;
 }
 
+/**
+ * The images table holds pictures' bytes only for a store on object storage: a local one keeps them
+ * as files, so its "0 rows" beside `info`'s "1 image" is not a missing picture.
+ */
+const IMAGES_ELSEWHERE = " (this store keeps image memories' pictures as files in its images folder)";
+
 function render(out: Output, location: string, { health, findings, notes }: Diagnosis, note?: string): void {
   out.line(`Store at ${location}`);
   const width = Math.max(...health.tables.map((table) => table.table.length), 4) + 2;
@@ -103,7 +109,10 @@ function render(out: Output, location: string, { health, findings, notes }: Diag
     const fragments = table.fragments === undefined ? "" : `, ${counted(table.fragments, "fragment")}`;
     const chunks = health.meta.chunkTokens === undefined ? "" : `, chunks of up to ${health.meta.chunkTokens} tokens`;
     const meta = table.key === "meta" && !problem ? ` · embedder ${health.meta.embedderId}, ${health.meta.dims} dimensions${chunks}` : "";
-    out.line(`  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}`);
+    const where = table.key === "images" && !isRemoteUri(location) ? IMAGES_ELSEWHERE : "";
+    out.line(
+      `  ${mark} ${table.table.padEnd(width)}${rows}${fragments}, ${counted(table.indexes.length, "index", "indexes")}${meta}${where}`,
+    );
   }
   if (health.tables.some((table) => table.problem))
     out.line("  (the tables were checked against each other over the rows that could be read)");

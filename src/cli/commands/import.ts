@@ -56,7 +56,9 @@ export function registerImport(program: Command): void {
   });
   program
     .command("import")
-    .description("import chat exports (`mnemo import --help` lists the formats), or restore a backup of `mnemo export`")
+    // The summary is its line in `mnemo --help`; its own help lists the formats itself, below.
+    .summary("import chat exports (`mnemo import --help` lists the formats), or restore a backup of `mnemo export`")
+    .description("import chat exports (the formats are listed below), or restore a backup of `mnemo export`")
     .argument("[paths...]", "export files, zips or folders")
     .option("--apps", "also the chats that apps on this machine keep on disk (coding agents, Cursor, LM Studio…: help lists them)")
     .option("--platform <id>", "record the conversations under this platform id")
@@ -165,6 +167,8 @@ function report(out: Output, summary: ImportSummary, after: { waited: boolean; r
   if (out.json) return out.data(summary);
   for (const restored of summary.restored) reportRestore(out, restored, summary.dryRun);
   if ((summary.files.length > 0 || summary.restored.length === 0) && !onlyMemories(summary)) reportTotals(out, summary);
+  if (summary.indexedFromBefore)
+    out.success(`Indexed ${counted(summary.indexedFromBefore, "conversation")} an earlier import had stored and left to index`);
   reportMemories(out, summary);
   reportSkipped(out, summary, shown);
   reportRepaired(out, summary, shown);
@@ -196,9 +200,10 @@ function reportRestore(out: Output, restored: RestoreSummary, dryRun: boolean): 
   const added = kinds.map((kind) => `${restored.added[kind]} ${nouns[kind][restored.added[kind] === 1 ? 0 : 1]}`).join(", ");
   const present = kinds.reduce((sum, kind) => sum + restored.present[kind], 0);
   const users = restored.users.map((user) => `${user.name}${user.created ? " (new)" : ""}`).join(", ");
+  const into = restored.users.length === 0 ? "no user" : `${restored.users.length === 1 ? "user" : "users"} ${users}`;
   const line = dryRun
-    ? `Checked ${restored.file}: ${added} for ${users || "no user"}`
-    : `Restored ${restored.file} into ${users || "no user"}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}${restored.pictures > 0 ? `; ${counted(restored.pictures, "missing or damaged picture")} put back` : ""}`;
+    ? `Checked ${restored.file}: ${added} for ${into}`
+    : `Restored ${restored.file} into ${into}: ${added}${present > 0 ? `; ${present} already in the store, left as they were` : ""}${restored.pictures > 0 ? `; ${counted(restored.pictures, "missing or damaged picture")} put back` : ""}`;
   if (restored.problems.length > 0) out.warn(line);
   else out.success(line);
   if (!dryRun && restored.chunks === "recomputed" && restored.queued > 0) {

@@ -2,6 +2,9 @@ import type { Command } from "commander";
 import { counted } from "../output.js";
 import { action, withService } from "../session.js";
 
+/** 3,000 rather than 3000, as every other count the CLI prints. */
+const number = (count: number) => count.toLocaleString("en-US");
+
 export function registerInfo(program: Command): void {
   program
     .command("info")
@@ -23,16 +26,16 @@ export function registerInfo(program: Command): void {
                 "Embedder",
                 `${info.embedder.spec} (${info.embedder.id === info.embedder.spec ? "" : `${info.embedder.id}, `}${info.embedder.dims} dimensions)`,
               ],
-              ["Chunks", `up to ${info.chunks.tokens} tokens`],
+              ["Chunks", `up to ${number(info.chunks.tokens)} tokens`],
               ["Reranker", info.reranker],
               ["Synthesizer", info.synthesizer],
-              ["Memories", `${s.memories} (${counted(s.imageMemories, "image")}) in ${counted(s.buckets, "bucket")}`],
+              ["Memories", `${number(s.memories)} (${counted(s.imageMemories, "image")}) in ${counted(s.buckets, "bucket")}`],
               [
                 "Conversations",
-                `${s.conversations}: ${s.byStatus.ready} ready, ${s.byStatus.queued + s.byStatus.processing} to process, ${s.byStatus.failed} failed, ${s.byStatus.rejected} rejected; ${s.excluded} excluded, ${s.pinned} pinned`,
+                `${number(s.conversations)}: ${number(s.byStatus.ready)} ready, ${number(s.byStatus.queued + s.byStatus.processing)} to process, ${number(s.byStatus.failed)} failed, ${number(s.byStatus.rejected)} rejected; ${number(s.excluded)} excluded, ${number(s.pinned)} pinned`,
               ],
-              ["Messages", `${s.messages} (${s.tokens} tokens)`],
-              ["Platforms", s.platforms.map((p) => `${p.id} ${p.conversations}`).join(", ") || "none"],
+              ["Messages", `${number(s.messages)} (${counted(s.tokens, "token")})`],
+              ["Platforms", s.platforms.map((p) => `${p.id} ${number(p.conversations)}`).join(", ") || "none"],
               ["On disk", s.diskBytes === null ? "(object storage)" : `${(s.diskBytes / 1024 ** 2).toFixed(1)} MB`],
             ];
             for (const [label, value] of rows) session.out.line(`${`${label}:`.padEnd(15)}${value}`);

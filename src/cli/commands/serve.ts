@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { App } from "../../core/index.js";
+import type { Config } from "../../config/load-config.js";
 import { DEFAULT_USER } from "../../config/default-user.js";
 import { isAppError } from "../../shared/errors.js";
 import { handleError } from "../handle-error.js";
@@ -64,21 +65,45 @@ export interface Serving {
 
 /** Opens the store and serves it (API and web app) until Ctrl-C; `started` runs once it listens. */
 export async function serve(session: Session, options: ServeOptions, started: (serving: Serving) => Promise<void>): Promise<void> {
+  const [{ loadConfig }, { onInterrupt }, { removeOwnServerInfo }] = await Promise.all([
+    import("../../config/load-config.js"),
+    import("../interrupt.js"),
+    import("../../config/server-info.js"),
+  ]);
+  const { out } = session;
+  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
+  // Until it waits for a signal: Ctrl-C while it starts ends it at once, as it did, but says so and
+  // leaves no server.json with its pid behind for other commands to find.
+  const stopWatching = onInterrupt(() => {
+    removeOwnServerInfo(config.paths.serverInfo);
+    out.warn("Stopped while the server was starting.");
+  });
+  try {
+    await serveUntilSignal(session, options, started, config, stopWatching);
+  } finally {
+    stopWatching();
+  }
+}
+
+async function serveUntilSignal(
+  session: Session,
+  options: ServeOptions,
+  started: (serving: Serving) => Promise<void>,
+  config: Config,
+  stopWatching: () => void,
+): Promise<void> {
   const [
     { createApp, importExports, purgeExpiredTrash, watchFolder },
-    { loadConfig },
     { startServer, SHUTDOWN_GRACE_MS },
     { isLoopback },
     { createWebApp },
   ] = await Promise.all([
     import("../../core/index.js"),
-    import("../../config/load-config.js"),
     import("../../http/listen.js"),
     import("../../http/host-guard.js"),
     import("../../web/index.js"),
   ]);
   const { out } = session;
-  const config = loadConfig({ store: session.options.store, embedder: session.options.embedder }, session.io.env);
   const host = options.host ?? config.server.host;
   const port = options.port === undefined ? config.server.port : parseCount("--port", options.port, 0, 65_535);
   if (!isLoopback(host)) {
@@ -126,7 +151,9 @@ export async function serve(session: Session, options: ServeOptions, started: (s
   const purge = () => void purgeExpiredTrash(app).catch(() => undefined);
   purge();
   const purging = setInterval(purge, 6 * 60 * 60 * 1000).unref();
-  await untilSignal(session.io);
+  const signalled = untilSignal(session.io);
+  stopWatching();
+  await signalled;
   clearInterval(purging);
   for (const watcher of watchers) await watcher.stop();
   out.notice(

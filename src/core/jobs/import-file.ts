@@ -97,6 +97,11 @@ export interface ImportSummary {
   /** mnemo's own exports among the paths, restored rather than imported (core/jobs/restore.ts). */
   restored: RestoreSummary[];
   /**
+   * Conversations an earlier import stored and left to index (it was stopped, or ran with --no-wait),
+   * indexed by this one while it waited: set only when it waited and there were some.
+   */
+  indexedFromBefore?: number;
+  /**
    * The memories the exports hold (Claude's memories, its projects' instructions and knowledge):
    * new, updated (the export words one otherwise now) and unchanged, and the buckets they are in.
    */

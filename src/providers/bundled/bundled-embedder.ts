@@ -7,6 +7,8 @@ import { UseTokenizer } from "./use-tokenizer.js";
 
 export const BUNDLED_EMBEDDER_ID = "bundled";
 const DIMS = 512;
+/** Its dimensions, known before it loads: a new store is made with them while it loads. */
+export const BUNDLED_DIMS = DIMS;
 /** Texts per model call: 16 run no faster than 4 and take ~60 MB more memory (attention grows with the batch). */
 const BATCH = 4;
 /** The model's cost grows with input length; beyond this many characters a text adds little meaning. */

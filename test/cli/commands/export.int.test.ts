@@ -83,7 +83,7 @@ describe("mnemo export and mnemo import of its file", () => {
     const restored = await runCli(["import", file], { env: restoredEnv });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stderr).toMatch(
-      /✔ Restored .*backup\.jsonl\.gz into default \(new\): 1 memory, 2 buckets, \d+ conversations, 1 import record/,
+      /✔ Restored .*backup\.jsonl\.gz into user default \(new\): 1 memory, 2 buckets, \d+ conversations, 1 import record/,
     );
     expect(await contents(restoredEnv)).toEqual(await contents(env));
 
@@ -150,7 +150,7 @@ describe("mnemo export and mnemo import of its file", () => {
     const refused = await runCli(["export", file], { env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/"chunks" table is damaged/);
-    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` .* leaves the search index out/);
+    expect(refused.stderr).toMatch(/`mnemo export --no-vectors` leaves the search index out/);
     const without = await runCli(["export", "--no-vectors", file], { env });
     expect(without.code, without.stderr).toBe(0);
     expect(without.stderr).toMatch(/Exported 1 user, 0 memories, 1 bucket, \d+ conversations/);
@@ -193,7 +193,7 @@ describe("mnemo export and mnemo import of its file", () => {
         const target = storeEnv();
         const restored = await runCli(["import", copy], { env: target });
         expect(restored.code, `${name} at ${at}: ${restored.stderr}`).toBe(1);
-        expect(restored.stderr).toMatch(/Restored .* into default \(new\): 3 memories, 1 bucket, \d conversations?/);
+        expect(restored.stderr).toMatch(/Restored .* into user default \(new\): 3 memories, 1 bucket, \d conversations?/);
         expect(restored.stderr).toMatch(
           /stops being readable after line \d+ .*: what could be read before line \d+ is restored, nothing after it|gzip checksum does not match .*: every record was read and is restored, but a value in one of them may differ/,
         );

@@ -383,6 +383,31 @@ describe("crash recovery", () => {
     await app.close();
   }, 180_000);
 
+  it("info writes its counts as the rest of the CLI does (1,350), and doctor says why a local store's images table is empty", async () => {
+    const { env } = ownStore();
+    const stored = await runCli(["import", "--no-wait", bulkFile(30)], { env });
+    expect(stored.code, stored.stderr).toBe(0);
+    const info = await runCli(["info"], { env });
+    expect(info.stdout).toMatch(/^Messages: +60 \(1,\d{3} tokens\)$/m);
+    const doctor = await runCli(["doctor"], { env });
+    expect(doctor.stdout).toMatch(/images +0 rows.*\(this store keeps image memories' pictures as files in its images folder\)/);
+  });
+
+  it("an import run again says that it indexed what an earlier one stored and left to index", async () => {
+    const { env } = ownStore();
+    const file = bulkFile(3);
+    const stored = await runCli(["import", "--no-wait", file], { env });
+    expect(stored.code, stored.stderr).toBe(0);
+
+    const again = await runCli(["import", file], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("Also indexing 3 conversations an earlier import stored and left to index.");
+    expect(again.stderr).toContain("✔ Nothing new: all 3 conversations were already imported");
+    expect(again.stderr).toContain("✔ Indexed 3 conversations an earlier import had stored and left to index");
+    const json = await runCli(["--json", "import", file], { env });
+    expect(JSON.parse(json.stdout).indexedFromBefore, "nothing was left this time").toBeUndefined();
+  });
+
   it("an import stopped with Ctrl-C says that what it stored stays and that running it again imports the rest", async () => {
     const { store, env } = ownStore();
     const file = bulkFile(250);

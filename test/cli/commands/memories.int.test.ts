@@ -37,6 +37,19 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
   });
   afterAll(async () => stop());
 
+  it("a bad or unknown id is named as given, and the fix names the command that lists them, not an API route", async () => {
+    const bad = await mnemo(["memories", "move", "mem_nope", "--to", "Work"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^✖ mem_nope is not a memory id/);
+    const unknown = await mnemo(["memories", "history", "mem_01M8KP0E1DQAB30K0688Z14J19"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("`mnemo memories`");
+    const chat = await mnemo(["chats", "show", "conv_01M8KP0E1DQAB30K0688Z14J19"]);
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toContain("`mnemo chats list`");
+    for (const { stderr } of [bad, unknown, chat]) expect(stderr).not.toMatch(/\/api\/|memoryId/);
+  });
+
   it("--help lists the commands and exits 0; unknown commands exit 2", async () => {
     const help = await mnemo(["--help"]);
     expect(help.code).toBe(0);
@@ -196,7 +209,7 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     ]);
     const badId = await mnemo(["memories", "edit", "not-an-id", "new text"]);
     expect(badId.code).toBe(2);
-    expect(badId.stderr).toMatch(/memoryId: is not a memory id/);
+    expect(badId.stderr).toMatch(/not-an-id is not a memory id/);
     const unknownBucket = await mnemo(["remember", "--bucket", "Nowhere", "x"]);
     expect(unknownBucket.code).toBe(1);
     expect(unknownBucket.stderr).toMatch(/mnemo buckets create "Nowhere"/);
@@ -387,7 +400,7 @@ describe("mnemo CLI: stores", () => {
     const folder = tempDir();
     fs.writeFileSync(path.join(folder, "notes.txt"), "mine");
     const notStore = await runCli(["memories"], { env: isolatedEnv({ MNEMO_STORE: folder }) });
-    expect(notStore.code).toBe(1);
+    expect(notStore.code, "a bad MNEMO_STORE is bad input").toBe(2);
     expect(notStore.stderr).toMatch(/not a mnemo store/);
     const other = await mnemo(["--embedder", `transformers:${TINY_BERT}`, "memories"]);
     expect(other.code).toBe(1);

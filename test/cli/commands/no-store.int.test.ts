@@ -30,9 +30,18 @@ describe("a command that only reads, where there is no store", () => {
       env: { ...env, MNEMO_STORE: none },
     });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stderr).toContain(`Checked ${backup}: 1 memory, 1 bucket, 0 conversations, 0 import records for default`);
+    expect(dry.stderr).toContain(`Checked ${backup}: 1 memory, 1 bucket, 0 conversations, 0 import records for user default`);
     expect(dry.stderr).toContain("Would import 3 new conversations");
     expect(fs.existsSync(none)).toBe(false);
+  });
+
+  it("a --store that is a file is bad input: exit 2, as the README's exit codes say", async () => {
+    const file = path.join(tempDir(), "notes.txt");
+    fs.writeFileSync(file, "mine");
+    const result = await runCli(["--store", file, "info"], { env: isolatedEnv({ MNEMO_EMBEDDER: "bundled" }) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`✖ ${file} is not a mnemo store: it is a file`);
+    expect(fs.readFileSync(file, "utf8")).toBe("mine");
   });
 
   it("search, recall, chats, memories, buckets, trash, info and export say there is none and how to start one, and make none", async () => {

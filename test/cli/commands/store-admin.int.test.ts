@@ -71,6 +71,26 @@ describe("maintain, reindex and serve on one store", () => {
     expect(fs.existsSync(path.join(dataDir, "server.json"))).toBe(false);
   });
 
+  it("serve stopped with Ctrl-C as it starts says so and leaves no server.json with its dead pid", async () => {
+    // A process of its own: the signal is the subject. Sent the moment server.json appears, before the
+    // server waits for signals (its watchers, the first purge of the trash, are still being set up).
+    const { dataDir, env } = await newStore();
+    const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    children.push(child);
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const watcher = fs.watch(dataDir, (_event, name) => {
+      if (name !== "server.json") return;
+      watcher.close();
+      child.kill("SIGINT");
+    });
+    const [code, signal] = await once(child, "close");
+    watcher.close();
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGINT" });
+    expect(stderr).toContain("! Stopped while the server was starting.");
+    expect(fs.existsSync(path.join(dataDir, "server.json")), "the record of a server that is gone").toBe(false);
+  });
+
   it("reindex refuses to run beside another reindex", async () => {
     const { dataDir, env } = await newStore();
     const other = await lockHolder(path.join(dataDir, "reindex"));
