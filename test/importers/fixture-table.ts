@@ -164,7 +164,7 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "deepchat/agent-1.0-beta/agent.db": "deepchat", // the first agent.db: no structured tables
   "openhands.zip": {
     format: "openhands",
-    conversations: 3, // the CLI's conversation, V0's and the V1 GUI's; one opened and left (its system prompt alone) said, not imported
+    conversations: 3, // the CLI's conversation, V0's and the V1 GUI's; one opened and left (its system prompt alone) and a sub-agent's said, not imported
     messages: 8,
     finds: "rolls them over to the next day once",
   },
@@ -184,6 +184,8 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00010-4bf2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7.json": "openhands",
   "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00011-3ae1f2a3-b4c5-4d6e-9f80-91a2b3c4d5e6.json": "openhands",
   "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00012-5c03b4c5-d6e7-4f80-91a2-b3c4d5e6f708.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/subagents/8f7e6d5c4b3a49218070f1e2d3c4b5a6/events/event-00000-71e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9.json":
+    "openhands", // a sub-agent's conversation: left out
   "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/0.json": "openhands",
   "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/1.json": "openhands",
   "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/2.json": "openhands",

@@ -12,14 +12,17 @@ const cliConversation = "7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6";
 const cliEvents = join(folder, "conversations", cliConversation, "events");
 
 describe("OpenHands conversations", () => {
-  it("~/.openhands's folders: the CLI's, V0's and the V1 GUI's conversations; one opened and left said, not imported", async () => {
+  it("~/.openhands's folders: the CLI's, V0's and the V1 GUI's conversations; one opened and left and a sub-agent's said, not imported", async () => {
     const { conversations, skipped } = await collectWithSkips(folder);
     expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.length])).toEqual([
       [cliConversation, "The tide table parser crashes on times after midnight. Fix it.", 4], // no title kept: the first prompt
       ["5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d", "Ferry timetable importer", 2], // metadata.json's title
       ["2b3c4d5e6f704819a2b3c4d5e6f70819", "How many crossings a day does the Seixal line run?", 2], // the GUI's id, as the SDK names it
     ]);
-    expect(skipped).toEqual({ "conversations without any message text": 1 });
+    expect(skipped).toEqual({
+      "conversations without any message text": 1,
+      "sub-agents' conversations (the agent's side work, left out as its reasoning is)": 1,
+    });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["openhands", "OpenHands", true]);

@@ -23,7 +23,8 @@
 // What is kept: the user's messages as typed, the agent's messages and its finish message, the text
 // it wrote before acting, and each tool it ran as `[tool: terminal]`. Left out: tools' output
 // (observations), the system prompt, condensations and their summaries, the think tool's and the
-// model's reasoning, state changes, errors. A prompt and everything the agent did until the next one
+// model's reasoning, state changes, errors, and sub-agents' conversations (openhands-tools delegate/impl.py
+// and task/manager.py keep them in <parent's folder>/subagents/<id>/, as conversations of their own). A prompt and everything the agent did until the next one
 // is one exchange (agent-sessions.ts). Id: the conversation's, the folder's name without dashes (the
 // SDK's id.hex; the V1 GUI names the same id with dashes), else base_state.json's or metadata.json's.
 // Times: the events' (naive local times, read as UTC as every zoneless time is: json-values.ts).
@@ -44,6 +45,8 @@ export interface OpenHandsEvent {
   /** Where the event is in its log (the SDK's file number, V0's event id); undefined in the V1 GUI's layout. */
   index: number | undefined;
   layout: "sdk" | "v0" | "gui";
+  /** A sub-agent's conversation (the SDK's delegate and task tools keep them in <parent>/subagents/<id>/). */
+  subagent: boolean;
   eventId: string | undefined;
   said?: Utterance | undefined;
   sibling: RecordContext["sibling"];
@@ -97,6 +100,7 @@ function readEvent(record: unknown, context: RecordContext): OpenHandsEvent | un
     folderId: folderParts.at(-1),
     index,
     layout,
+    subagent: folderParts.at(-2) === "subagents",
     eventId: stringOf(record.id) ?? (typeof record.id === "number" ? `event-${record.id}` : undefined),
     sibling: context.sibling,
     fallbackDate: context.fallbackDate,
@@ -184,6 +188,10 @@ const MAX_STATE_BYTES = 8 * 1024 * 1024;
 async function conversationsOf(events: OpenHandsEvent[]): Promise<UploadConversation[]> {
   const first = events[0];
   if (first === undefined) return [];
+  if (first.subagent) {
+    first.skip("sub-agents' conversations (the agent's side work, left out as its reasoning is)");
+    return [];
+  }
   const sorted = inLogOrder(events);
   const missing = missingEvents(sorted);
   if (missing > 0)
