@@ -101,9 +101,10 @@ describe("OpenHands conversations", () => {
     ]);
   });
 
-  it("is looked for in ~/.openhands, where OPENHANDS_PERSISTENCE_DIR and OH_PERSISTENCE_DIR move it; not watched, an event a file", () => {
+  it("is looked for in ~/.openhands, where OPENHANDS_CONVERSATIONS_DIR, OPENHANDS_PERSISTENCE_DIR and OH_PERSISTENCE_DIR move it; not watched, an event a file", () => {
     const linux = (env: Record<string, string> = {}) => ({ platform: "linux" as const, env: { HOME: "/home/ana", ...env } });
-    const [cli, v0, gui, before044] = openHands.appFolders!;
+    const [named, cli, v0, gui, before044] = openHands.appFolders!;
+    expect(appFolderPath(named!, linux({ OPENHANDS_CONVERSATIONS_DIR: "/srv/chats" }))).toBe("/srv/chats");
     expect(appFolderPath(cli!, linux())).toBe("/home/ana/.openhands/conversations");
     expect(appFolderPath(cli!, linux({ OPENHANDS_PERSISTENCE_DIR: "/srv/oh" }))).toBe(join("/srv/oh", "conversations"));
     expect(appFolderPath(v0!, linux())).toBe("/home/ana/.openhands/sessions");

@@ -45,7 +45,8 @@ export const openHands: Importer = {
   // "": the V1 GUI's event files have no type.
   extensions: [".json", ""],
   appFolders: [
-    // openhands_cli/locations.py: OPENHANDS_PERSISTENCE_DIR moves ~/.openhands.
+    // openhands_cli/locations.py: OPENHANDS_CONVERSATIONS_DIR names the folder, else OPENHANDS_PERSISTENCE_DIR moves ~/.openhands.
+    { home: ".openhands/conversations", moved: { env: "OPENHANDS_CONVERSATIONS_DIR", path: "" } },
     { home: ".openhands/conversations", moved: { env: "OPENHANDS_PERSISTENCE_DIR", path: "conversations" } },
     { home: ".openhands/sessions" },
     // openhands/app_server/config.py: OH_PERSISTENCE_DIR moves the GUI's ~/.openhands.
