@@ -16,7 +16,9 @@
 //   here: the same events again), events/serialization/event.py (event_to_dict: `{ id, timestamp,
 //   source, message, action, args }` or `{ …, observation, content, extras }`), events/action/
 //   (MessageAction's `content`, `image_urls`; AgentFinishAction's `final_thought`; an action's
-//   `thought`), storage/data_models/conversation_metadata.py (`title`).
+//   `thought`), storage/data_models/conversation_metadata.py (`title`); what its chat shows, the frontend's
+//   event-message-components (an action's `thought` as the agent's message, but the think action's;
+//   the finish's `final_thought`: event-content-helpers/get-action-content.ts).
 // - V1 GUI (OpenHands/OpenHands 2f7a3fe, app_server/event/filesystem_event_service*.py): the SDK's
 //   events, `model_dump(mode="json")`, as v1/events/<conversation id>/<YYYYMMDDHHMMSS>_<kind>_<event
 //   id hex>; its titles are kept in its openhands.db, not read: the first prompt names them.
