@@ -40,6 +40,7 @@ import { gpt4all } from "./gpt4all/index.js";
 import { nextChat } from "./nextchat/index.js";
 import { ollama } from "./ollama/index.js";
 import { opencode } from "./opencode/index.js";
+import { openHands } from "./openhands/index.js";
 import { pageAssist } from "./page-assist/index.js";
 import { pi } from "./pi/index.js";
 import { qwenCode } from "./qwen-code/index.js";
@@ -94,6 +95,7 @@ export const IMPORTERS: readonly Importer[] = [
   kiroCli,
   ollama,
   deepchat,
+  openHands,
   textGenerationWebUi,
   aider, // Markdown, known by its own headings: before the transcripts of any app
   chatgptExporter,

@@ -34,6 +34,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   zed: { conversations: 5, messages: 16, memories: 0 }, // threads/threads.db and conversations/*.zed.json, as Zed keeps them side by side
   ollama: { conversations: 3, messages: 8, memories: 0 }, // today's db.sqlite and one of schema 2
   deepchat: { conversations: 5, messages: 17, memories: 0 }, // a data folder's agent.db and chat.db (each copied chat read once), and the first agent.db
+  openhands: { conversations: 3, messages: 8, memories: 0 }, // as openhands.zip: the CLI's, V0's and the V1 GUI's layouts
   "text-generation-webui": { conversations: 4, messages: 15, memories: 0 }, // user_data/logs and the logs/ of older versions
   "amazon-q": { conversations: 5, messages: 16, memories: 0 }, // both databases and a saved chat, Amazon Q's chat in both read once
   "gpt4all/GPT4All": { conversations: 3, messages: 7, memories: 0 }, // its data folder: chats of format versions 12, 10 and 5

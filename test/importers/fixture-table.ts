@@ -162,6 +162,43 @@ export const FIXTURES: Record<string, string | null | Imported> = {
   "deepchat/DeepChat/app_db/chat.db": "deepchat", // 0.5.8's, left beside agent.db by 1.0's import
   "deepchat/DeepChat/database-security.json": null, // whether agent.db is encrypted (here: not)
   "deepchat/agent-1.0-beta/agent.db": "deepchat", // the first agent.db: no structured tables
+  "openhands.zip": {
+    format: "openhands",
+    conversations: 3, // the CLI's conversation, V0's and the V1 GUI's; one opened and left (its system prompt alone) and a sub-agent's said, not imported
+    messages: 8,
+    finds: "rolls them over to the next day once",
+  },
+  "openhands/conversations/0d9e8f7a6b5c4d3e9f2a1b0c9d8e7f6a/base_state.json": null, // the SDK's conversation state: read for its id only when the path does not give it
+  "openhands/conversations/0d9e8f7a6b5c4d3e9f2a1b0c9d8e7f6a/events/event-00000-6d14c5d6-e7f8-4091-a2b3-c4d5e6f70819.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/base_state.json": null, // the SDK's conversation state: read for its id only when the path does not give it
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00000-4f1a0b2c-3d4e-4f50-8a1b-2c3d4e5f6a70.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00001-a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00002-b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00003-c3d4e5f6-a7b8-4c9d-8e1f-2a3b4c5d6e7f.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00004-d4e5f6a7-b8c9-4d0e-9f2a-3b4c5d6e7f80.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00005-e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8091.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00006-f6a7b8c9-d0e1-4f2a-9b4c-5d6e7f8091a2.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00007-07b8c9d0-e1f2-4a3b-8c5d-6e7f8091a2b3.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00008-18c9d0e1-f2a3-4b4c-9d6e-7f8091a2b3c4.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00009-29d0e1f2-a3b4-4c5d-8e7f-8091a2b3c4d5.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00010-4bf2a3b4-c5d6-4e7f-8091-a2b3c4d5e6f7.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00011-3ae1f2a3-b4c5-4d6e-9f80-91a2b3c4d5e6.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/events/event-00012-5c03b4c5-d6e7-4f80-91a2-b3c4d5e6f708.json": "openhands",
+  "openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6/subagents/8f7e6d5c4b3a49218070f1e2d3c4b5a6/events/event-00000-71e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9.json":
+    "openhands", // a sub-agent's conversation: left out
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/0.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/1.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/2.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/3.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/4.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/5.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/6.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/7.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/8.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/events/9.json": "openhands",
+  "openhands/sessions/5a6b7c8d9e0f4a1b8c2d3e4f5a6b7c8d/metadata.json": null, // V0's title and repository: read with its events
+  "openhands/v1/events/2b3c4d5e-6f70-4819-a2b3-c4d5e6f70819/20251120140203_MessageEvent_8e9fa0b1c2d34e4f8a5b6c7d8e9fa0b1": "openhands",
+  "openhands/v1/events/2b3c4d5e-6f70-4819-a2b3-c4d5e6f70819/20251120140215_MessageEvent_9fa0b1c2d3e44f5a9b6c7d8e9fa0b1c2": "openhands",
   "text-generation-webui/logs/Chiharu Yamada_persistent.json": "text-generation-webui", // to August 2023: data, data_visible
   "text-generation-webui/logs/chat/Chiharu Yamada/Lisbon trip.json": "text-generation-webui", // logs/ before 2025, renamed, no metadata
   "text-generation-webui/user_data/logs/chat/Chiharu Yamada/20250520-14-03-12.json": "text-generation-webui", // a swipe, attachments

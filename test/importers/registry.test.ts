@@ -112,10 +112,10 @@ describe("what is said about the formats", () => {
   it("comes from the registry, every format in its order", () => {
     const names = IMPORTERS.map((importer) => importer.name);
     expect(formatNames("or")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, Page Assist, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Kiro CLI, Ollama, DeepChat, text-generation-webui, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, Page Assist, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Kiro CLI, Ollama, DeepChat, OpenHands, text-generation-webui, Aider, ChatGPT Exporter, Markdown transcript or mnemo's upload shape",
     );
     expect(chatAppNames("and")).toBe(
-      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, Page Assist, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Kiro CLI, Ollama, DeepChat, text-generation-webui and Aider",
+      "ChatGPT, Claude, Gemini, Open WebUI, LibreChat, Grok, DeepSeek, TypingMind, Chatbot UI, SillyTavern, LM Studio, GPT4All, NextChat, Chatbox, Cherry Studio, Page Assist, LobeChat, Jan, big-AGI, Google AI Studio, Claude Code, Codex, GitHub Copilot CLI, Gemini CLI, Qwen Code, VS Code chat, Cline, Continue, Cursor, OpenCode, AnythingLLM, Zed, Goose, Pi coding agent, Crush, Amazon Q Developer CLI, LLM CLI, Kimi CLI, Kimi Code CLI, Kiro CLI, Ollama, DeepChat, OpenHands, text-generation-webui and Aider",
     );
     for (const text of [formatLines(), formatsTable()]) {
       for (const name of names) expect(text).toContain(name);
