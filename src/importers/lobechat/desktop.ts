@@ -73,16 +73,19 @@ export async function withLobeHubDatabase(
   const unreadable: AppError[] = [];
   // A data folder's own PG_VERSION, beside its control file: each database's folder (base/<oid>) has one too.
   const paths = new Set(sources.map((source) => source.path));
-  const versions = sources.filter((source) => paths.has(`${POSTGRES_DATA_FILE.exec(source.path)?.[1]}global/pg_control`));
-  for (const version of versions) {
-    const root = POSTGRES_DATA_FILE.exec(version.path)?.[1] ?? "";
+  const roots = sources.flatMap((source) => {
+    const root = POSTGRES_DATA_FILE.exec(source.path)?.[1];
+    return root !== undefined && paths.has(`${root}global/pg_control`) ? [{ version: source, root }] : [];
+  });
+  for (const { version, root } of roots) {
     if (!rest.includes(version) || (await textOf(version)).trim() !== PGLITE_POSTGRES) continue;
-    const files = rest.filter((source) => source.path.startsWith(root));
+    const inFolder = new Set(rest.filter((source) => source.path.startsWith(root)));
+    const files = [...inFolder];
     const label = folderLabel(version.label);
     const read = await readCopy(files, root).catch((error: unknown) => new CouldNotOpen(error));
     if (read instanceof CouldNotOpen) {
       unreadable.push(unopened(label, read));
-      rest = rest.filter((source) => !files.includes(source));
+      rest = rest.filter((source) => !inFolder.has(source));
       continue;
     }
     if (read === undefined) continue; // another app's Postgres
@@ -90,7 +93,7 @@ export async function withLobeHubDatabase(
     const mtime = new Date(Math.max(...files.map((source) => source.mtime.getTime())));
     rest = [
       exportSource(read.tables, read.schemaHash, label, `${root}lobehub-local-db.json`, mtime),
-      ...rest.filter((s) => !files.includes(s)),
+      ...rest.filter((source) => !inFolder.has(source)),
     ];
   }
   return { sources: rest, skipped, unreadable };
