@@ -23,6 +23,7 @@ export const COUNTS: Record<string, { conversations: number; messages: number; m
   "cherry-studio.202506030712.zip": { conversations: 3, messages: 11, memories: 0 }, // as cherry-studio/data.json
   "cherry-studio-direct.zip": { conversations: 4, messages: 13, memories: 0 }, // data.json's rows in Chromium's LevelDB folders, and a pasted log's
   "cherry-studio-2": { conversations: 2, messages: 10, memories: 0 }, // 2.x's data folder: its database's topics, the selected branch of each
+  "lobehub-local-db.zip": { conversations: 4, messages: 16, memories: 0 }, // the data export's chats in the desktop app's PGlite database folder, an empty chat left out
   "chatbox-userdata.zip": { conversations: 3, messages: 8, memories: 0 }, // the data export's sessions in Chatbox's IndexedDB, as its data folder keeps them, and a pasted log's
   "page-assist-chrome-profile.zip": { conversations: 6, messages: 19, memories: 0 }, // the data export's chats in the extension's Dexie database (a profile's IndexedDB), and a pasted screenshot's
   "opencode-db/opencode.db": { conversations: 2, messages: 6, memories: 0 }, // as opencode-storage.zip
