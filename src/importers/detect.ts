@@ -7,6 +7,7 @@ import { AppError, isAppError } from "../shared/errors.js";
 import { withoutBom } from "../text/utf8.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
+import { assertNotMedia } from "./media-files.js";
 import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
@@ -133,6 +134,7 @@ async function readingsOf(source: ByteSource, size: number): Promise<Readings> {
   assertNotEmpty(source, prefix, complete);
   if (startsAsSqlite(prefix)) return await databaseReadings(source);
   await assertNotEncryptedDatabase(source, prefix);
+  await assertNotMedia(source, prefix);
   assertNotWideText(source, prefix);
   if (startsAsHtml(prefix)) return await pageReadings(source, prefix, complete);
   const readings: Reading[] = [];

@@ -119,6 +119,21 @@ describe("malformed files", () => {
     expect((await failure(broken)).message).toMatch(/invalid JSON at byte/);
   });
 
+  it("an image or a PDF passed by mistake says what it is, not an encoding or a format it lacks", async () => {
+    const pdf = join(tmp, "chat.pdf");
+    await writeFile(pdf, "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n");
+    const cases: [string, string][] = [
+      [join(fixtures, "..", "images", "red-square.png"), "an image (PNG)"],
+      [join(fixtures, "..", "images", "blue-square.jpg"), "an image (JPEG)"],
+      [pdf, "a PDF document"],
+    ];
+    for (const [path, kind] of cases) {
+      const error = await failure(path);
+      expect(error.message).toBe(`${path}: this is ${kind}, not a chat export`);
+      expect(error.suggestion).toContain("mnemo remember --image");
+    }
+  });
+
   it("an HTML page says it is one and what to pass instead; ChatGPT's chat.html, to use conversations.json or the zip", async () => {
     const page = await failure(malformed("chat.html"));
     expect(page.message).toBe(`${malformed("chat.html")}: an HTML page, not a chat export`);
