@@ -19,6 +19,12 @@ import { bucketLines, memoryLines, renderConversation } from "./render.js";
 const LISTED_CONVERSATIONS = 50;
 /** A bucket's memories a resource holds, newest first: a client reads a resource whole. */
 const BUCKET_MEMORIES = 500;
+/**
+ * A conversation's text a resource holds, from its first message: under the ~25,000 tokens at which
+ * clients cut an answer (an 800-message chat was ~36,000 in one); its last line names the offset
+ * get_full_conversation reads on from.
+ */
+const CONVERSATION_TOKENS = 20_000;
 
 type Service = () => Promise<MnemoService>;
 type Log = McpLog;
@@ -82,7 +88,11 @@ function resourceReads(service: Service) {
       return text(uri, memories.length ? memoryLines(memories) : "No memories in this bucket.");
     },
     conversation: async (uri: URL, conversationId: string) =>
-      text(uri, renderConversation(await (await service()).conversations.get(conversationId)), "text/markdown"),
+      text(
+        uri,
+        renderConversation(await (await service()).conversations.get(conversationId, { maxTokens: CONVERSATION_TOKENS })),
+        "text/markdown",
+      ),
   };
 }
 
@@ -105,7 +115,11 @@ async function readResource(reads: Reads, uri: string): Promise<ReadResourceResu
 
 const BUCKETS = { title: "Memory buckets", description: "Every bucket: id, name, memory count.", mimeType: "text/plain" };
 const BUCKET = { title: "Bucket", description: `A bucket's memories, newest first (at most ${BUCKET_MEMORIES}).`, mimeType: "text/plain" };
-const CONVERSATION = { title: "Conversation", description: "An imported conversation, every message in order.", mimeType: "text/markdown" };
+const CONVERSATION = {
+  title: "Conversation",
+  description: `An imported conversation, its messages in order (up to ~${CONVERSATION_TOKENS.toLocaleString("en-US")} tokens; get_full_conversation reads on).`,
+  mimeType: "text/markdown",
+};
 
 /**
  * One page of resources/list: the buckets and the first conversations, then the next

@@ -370,6 +370,12 @@ describe("answers sized for a model's context", () => {
       offset = structured.nextOffset;
     }
     expect(seen).toEqual(long.conversation.messages.map((m) => m.id));
+    // Read as a resource it stops under a client's ~25,000-token cut, naming where the tool reads on.
+    const resource = (await clients["stdio"]!.client.readResource({ uri: `mnemo://conversations/${diary}` })).contents[0] as {
+      text: string;
+    };
+    expect(await tokens(resource.text)).toBeLessThan(25_000);
+    expect(resource.text).toMatch(/^Messages 1–(\d+) of 300\. The rest: get_full_conversation with offset \1\.$/m);
     // A page asked of REST alone: offset and limit.
     const page = (await api("GET", `/api/chat-history/conversation?conversationId=${diary}&offset=298&limit=5`)).body;
     expect(page.messages.map((m: { message_index: number }) => m.message_index)).toEqual([298, 299]);
