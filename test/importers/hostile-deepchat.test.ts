@@ -1,0 +1,77 @@
+// DeepChat databases and exports crafted or damaged: each must be read in bounded time and memory,
+// costing only the damaged record (counted). The databases are built in memory with sql.js, with loose
+// columns (no types, no indexes) so that any value can go anywhere; those that fail on the old code by
+// the test's time limit say so.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import initSqlJs from "sql.js";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../temp-dirs.js";
+import { collectWithSkips } from "./collect.js";
+
+const SQL = await initSqlJs();
+type Database = InstanceType<typeof SQL.Database>;
+type Value = string | number | Uint8Array | null;
+
+const AGENT = `CREATE TABLE new_sessions (id, title, created_at, updated_at, session_kind);
+  CREATE TABLE deepchat_messages (id, session_id, order_seq, role, content, status, metadata, created_at, updated_at);`;
+const STRUCTURED = `CREATE TABLE deepchat_user_messages (message_id, text);
+  CREATE TABLE deepchat_user_message_files (message_id, ordinal, name, mime_type);
+  CREATE TABLE deepchat_assistant_blocks (message_id, block_index, block_type, text_content, tool_name);`;
+
+function insert(db: Database, table: string, rows: Iterable<Value[]>): void {
+  db.run("BEGIN");
+  for (const row of rows) db.run(`INSERT INTO ${table} VALUES (${row.map(() => "?").join(", ")})`, row);
+  db.run("COMMIT");
+}
+
+/** The database `schema` and `fill` make, written as `name` in a folder of its own. */
+async function database(name: "agent.db" | "chat.db", schema: string, fill: (db: Database) => void): Promise<string> {
+  const db = new SQL.Database();
+  db.run(schema);
+  fill(db);
+  const path = join(tempDir("mnemo-hostile-deepchat-"), name);
+  await writeFile(path, db.export());
+  db.close();
+  return path;
+}
+
+function* times<T>(count: number, row: (index: number) => T): Generator<T> {
+  for (let index = 0; index < count; index++) yield row(index);
+}
+
+const T = 1_776_000_000_000;
+
+describe("hostile DeepChat databases", () => {
+  it("agent.db whose structured tables have no index (as CREATE TABLE … AS SELECT copies them): 30,000 answers read at once, blocks and files in order", async () => {
+    const path = await database("agent.db", AGENT + STRUCTURED, (db) => {
+      insert(db, "new_sessions", [["s", "Blocks", T, T, "regular"]]);
+      insert(
+        db,
+        "deepchat_messages",
+        times(30_000, (i) => [i, "s", i, i % 2 ? "assistant" : "user", "[]", "sent", "{}", T + i, T + i]),
+      );
+      insert(
+        db,
+        "deepchat_user_messages",
+        times(15_000, (i) => [2 * i, `q${i}`]),
+      );
+      insert(db, "deepchat_user_message_files", [
+        [0, 1, "b.pdf", "application/pdf"],
+        [0, 0, "a.pdf", "application/pdf"],
+      ]);
+      insert(db, "deepchat_assistant_blocks", [
+        ...times(15_000, (i) => [2 * i + 1, 1, "content", `a${i}`, null]),
+        [1, 0, "tool_call", null, "read_file"],
+      ]);
+    });
+    const { conversations, skipped } = await collectWithSkips(path);
+    const messages = conversations[0]?.conversation.messages ?? [];
+    expect(messages.length).toBe(30_000);
+    expect(messages.slice(0, 2).map((message) => message.content)).toEqual([
+      "q0\n\n[file: a.pdf]\n\n[file: b.pdf]",
+      "[tool: read_file]\n\na0",
+    ]);
+    expect(skipped).toEqual({});
+  });
+});
