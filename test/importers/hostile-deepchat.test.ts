@@ -18,6 +18,8 @@ const AGENT = `CREATE TABLE new_sessions (id, title, created_at, updated_at, ses
 const STRUCTURED = `CREATE TABLE deepchat_user_messages (message_id, text);
   CREATE TABLE deepchat_user_message_files (message_id, ordinal, name, mime_type);
   CREATE TABLE deepchat_assistant_blocks (message_id, block_index, block_type, text_content, tool_name);`;
+const LEGACY = `CREATE TABLE conversations (conv_id, title, created_at, updated_at, context_chain);
+  CREATE TABLE messages (msg_id, conversation_id, parent_id, role, content, created_at, order_seq, is_variant);`;
 
 function insert(db: Database, table: string, rows: Iterable<Value[]>): void {
   db.run("BEGIN");
@@ -73,5 +75,22 @@ describe("hostile DeepChat databases", () => {
       "[tool: read_file]\n\na0",
     ]);
     expect(skipped).toEqual({});
+  });
+
+  it("chat.db: 60,000 variants of one answer, and 30,000 answers to one prompt with a context_chain that picks none, are read at once", async () => {
+    const path = await database("chat.db", LEGACY, (db) => {
+      insert(db, "conversations", [["c", "Variants", T, T, JSON.stringify({ a0: "v7", a1: "nowhere", v7: "a0" })]]);
+      insert(db, "messages", [
+        ["q", "c", "", "user", '{"text":"Which one?"}', T, 0, 0],
+        ...times(30_000, (i) => [`a${i}`, "c", "q", "assistant", `[{"type":"content","content":"answer ${i}"}]`, T, 1, 0]),
+        ...times(60_000, (i) => [`v${i}`, "c", "q", "assistant", `[{"type":"content","content":"variant ${i}"}]`, T, 1, 1]),
+      ]);
+    });
+    const { conversations } = await collectWithSkips(path);
+    const messages = conversations[0]?.conversation.messages ?? [];
+    expect(messages.map((message) => message.content).slice(0, 2)).toEqual([
+      "Which one?",
+      expect.stringMatching(/^variant 7\n\nanswer 1\n\nanswer 10\n/),
+    ]);
   });
 });
