@@ -7,7 +7,7 @@ import { join } from "node:path";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../temp-dirs.js";
-import { collectWithSkips } from "./collect.js";
+import { collect, collectWithSkips } from "./collect.js";
 
 const SQL = await initSqlJs();
 type Database = InstanceType<typeof SQL.Database>;
@@ -92,5 +92,21 @@ describe("hostile DeepChat databases", () => {
       "Which one?",
       expect.stringMatching(/^variant 7\n\nanswer 1\n\nanswer 10\n/),
     ]);
+  });
+});
+
+describe("hostile DeepChat Markdown exports", () => {
+  const header = (id: string) =>
+    `# Tram\n\n**Conversation ID:** ${id}\n\n---\n\n## 👤 用户 (2026/4/14 18:00:00)\n\nWhen is the first tram?\n\n---\n\n`;
+  async function exported(text: string): Promise<string> {
+    const path = join(tempDir("mnemo-hostile-deepchat-"), "export_deepchat_2026-04-14_18-20-00.md");
+    await writeFile(path, text);
+    return path;
+  }
+
+  it("an export of 100,000 empty answer headings is read at once", async () => {
+    const path = await exported(`${header("s1")}${"## 🤖 助手 (2026/4/14 18:00:05)\n\n".repeat(100_000)}At six.\n`);
+    const [read] = await collect(path);
+    expect(read?.conversation.messages.map((message) => message.content)).toEqual(["When is the first tram?", "At six."]);
   });
 });
