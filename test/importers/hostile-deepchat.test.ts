@@ -93,6 +93,17 @@ describe("hostile DeepChat databases", () => {
       expect.stringMatching(/^variant 7\n\nanswer 1\n\nanswer 10\n/),
     ]);
   });
+  it("agent.db: 30,000 messages with the id `a` after messages `a-2` … `a-30000` are numbered at once, each kept", async () => {
+    const prompt = (id: string, order: number): Value[] => [id, "s", order, "user", `{"text":"q${order}"}`, "sent", "{}", T, T];
+    const path = await database("agent.db", AGENT, (db) => {
+      insert(db, "new_sessions", [["s", "Ids", T, T, "regular"]]);
+      insert(db, "deepchat_messages", [...times(29_999, (i) => prompt(`a-${i + 2}`, i)), ...times(30_000, (i) => prompt("a", 30_000 + i))]);
+    });
+    const [read] = await collect(path);
+    const ids = read?.conversation.messages.map((message) => message.id) ?? [];
+    expect(new Set(ids).size).toBe(59_999);
+    expect(ids.slice(29_999, 30_002)).toEqual(["a", "a-30001", "a-30002"]);
+  });
 });
 
 describe("hostile DeepChat Markdown exports", () => {
