@@ -104,6 +104,28 @@ describe("hostile DeepChat databases", () => {
     expect(new Set(ids).size).toBe(59_999);
     expect(ids.slice(29_999, 30_002)).toEqual(["a", "a-30001", "a-30002"]);
   });
+  it("agent.db: a session and messages whose ids are NULL, BLOBs, numbers and times of no date cost only their own rows", async () => {
+    const path = await database("agent.db", AGENT, (db) => {
+      insert(db, "new_sessions", [
+        [null, "Ghost", T, T, "regular"],
+        ["s", new TextEncoder().encode("Bytes"), "NaN", -1, null],
+      ]);
+      insert(db, "deepchat_messages", [
+        [null, null, null, "user", '{"text":"whose?"}', null, null, null, null],
+        ["m1", "s", "x", "user", new TextEncoder().encode('{"text":"hi"}'), null, "{bad", 1e20, "tomorrow"],
+        ["m2", "s", 2, "assistant", 42, null, null, T, T],
+        ["m3", "s", 3, "assistant", `${"[".repeat(100_000)}${"]".repeat(100_000)}`, null, null, T, T],
+      ]);
+    });
+    const { conversations, skipped } = await collectWithSkips(path);
+    expect(conversations.map((c) => [c.conversation.id, c.conversation.title, c.conversation.messages.map((m) => m.content)])).toEqual([
+      ["s", "Bytes", ["hi"]],
+    ]);
+    expect(skipped).toEqual({
+      "messages of sessions no longer in the database (the app never shows them)": 1,
+      "messages whose stored JSON is damaged (left out)": 1,
+    });
+  });
 });
 
 describe("hostile DeepChat Markdown exports", () => {

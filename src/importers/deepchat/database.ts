@@ -118,15 +118,19 @@ function indexedByMessage(db: DatabaseFile, table: string): boolean {
 }
 
 function* grouped(db: DatabaseFile, legacy: boolean, sessionsSql: string, messagesSql: string): Generator<DeepChatSession> {
+  // A session or message whose id is NULL (a damaged row) belongs to no session: its messages are
+  // those of a session no longer there, not a session of the id "undefined".
   const sessions = new Map<string, Row>();
-  for (const row of db.select(sessionsSql)) sessions.set(String(row.id), row);
+  for (const row of db.select(sessionsSql)) if (row.id !== undefined) sessions.set(String(row.id), row);
   let current: DeepChatSession | undefined;
+  let currentId: string | undefined;
   for (const row of db.select(messagesSql)) {
-    const id = String(row.session_id);
-    if (current?.deepchatSession !== id) {
+    const id = row.session_id === undefined ? undefined : String(row.session_id);
+    if (current === undefined || currentId !== id) {
       if (current !== undefined) yield current;
-      current = { deepchatSession: id, legacy, session: sessions.get(id), messages: [] };
-      sessions.delete(id);
+      current = { deepchatSession: id ?? "", legacy, session: id === undefined ? undefined : sessions.get(id), messages: [] };
+      currentId = id;
+      if (id !== undefined) sessions.delete(id);
     }
     current.messages.push(row);
   }
