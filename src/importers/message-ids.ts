@@ -16,12 +16,16 @@ export function fittingId(id: string): string {
 export function uniqueIds(messages: UploadMessage[]): UploadMessage[] {
   const taken = new Set(messages.map((message) => message.id));
   const seen = new Map<string, number>();
+  // The number each id was last given: the next is past it, so ids that hold the numbers already
+  // (`m1-2` … `m1-20000` before 20,000 repeats of `m1`) are passed over once, not at every repeat.
+  const numbered = new Map<string, number>();
   return messages.map((message) => {
     const count = (seen.get(message.id) ?? 0) + 1;
     seen.set(message.id, count);
     if (count === 1) return message;
-    let n = count;
+    let n = Math.max(count, (numbered.get(message.id) ?? 0) + 1);
     while (taken.has(`${message.id}-${n}`)) n++;
+    numbered.set(message.id, n);
     const id = `${message.id}-${n}`;
     taken.add(id);
     return { ...message, id };

@@ -194,6 +194,12 @@ describe("DeepChat's chats", () => {
     await copyFile(agentDb, join(copies, "agent.db"));
     execFileSync("sh", ["-c", deepchat.smallerDatabase!], { cwd: copies });
     expect(await collect(join(copies, "deepchat-chats.db"))).toEqual(await collect(agentDb));
+    // Indexed by message as DeepChat's tables are: without, the reader groups each table whole in memory.
+    const indexed = execFileSync("sqlite3", ["deepchat-chats.db", "SELECT tbl_name FROM sqlite_master WHERE type = 'index' ORDER BY 1"], {
+      cwd: copies,
+      encoding: "utf8",
+    });
+    expect(indexed.split("\n").filter(Boolean)).toEqual(["deepchat_assistant_blocks", "deepchat_user_message_files"]);
   });
 });
 

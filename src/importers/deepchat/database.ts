@@ -43,17 +43,11 @@ function agentSessionsSql(db: DatabaseFile): string {
 
 function agentMessagesSql(db: DatabaseFile): string {
   const has = (table: string) => db.tables.has(table);
-  const blocks = has("deepchat_assistant_blocks");
   const users = has("deepchat_user_messages");
-  const blockList =
-    "(SELECT json_group_array(json_object('type', block_type, 'text', text_content, 'tool', tool_name)) FROM " +
-    "(SELECT block_type, text_content, tool_name FROM deepchat_assistant_blocks WHERE message_id = m.id ORDER BY block_index))";
-  const fileList =
-    "(SELECT json_group_array(json_object('name', name, 'mime', mime_type)) FROM " +
-    "(SELECT name, mime_type FROM deepchat_user_message_files WHERE message_id = m.id ORDER BY ordinal))";
-  const hasBlocks = "EXISTS (SELECT 1 FROM deepchat_assistant_blocks WHERE message_id = m.id)";
+  const blocks = has("deepchat_assistant_blocks") ? perMessage(db, "deepchat_assistant_blocks", BLOCKS) : undefined;
+  const files = users && has("deepchat_user_message_files") ? perMessage(db, "deepchat_user_message_files", FILES) : undefined;
   const structured = [
-    ...(blocks ? [`m.role = 'assistant' AND ${hasBlocks}`] : []),
+    ...(blocks ? [`m.role = 'assistant' AND ${blocks.exists}`] : []),
     ...(users ? ["m.role = 'user' AND u.message_id IS NOT NULL"] : []),
   ];
   const content = structured.length === 0 ? "m.content" : `CASE WHEN ${structured.join(" OR ")} THEN NULL ELSE m.content END`;
@@ -61,23 +55,82 @@ function agentMessagesSql(db: DatabaseFile): string {
     "SELECT m.id, m.session_id, m.role, m.metadata, m.created_at, m.updated_at, " +
     `${content} AS content, ` +
     `${users ? "u.text" : "NULL"} AS user_text, ` +
-    `${users && has("deepchat_user_message_files") ? `CASE WHEN u.message_id IS NULL THEN NULL ELSE ${fileList} END` : "NULL"} AS files, ` +
-    `${blocks ? `CASE WHEN ${hasBlocks} THEN ${blockList} END` : "NULL"} AS blocks ` +
+    `${files ? `CASE WHEN u.message_id IS NULL THEN NULL ELSE ${files.list} END` : "NULL"} AS files, ` +
+    `${blocks ? `CASE WHEN ${blocks.exists} THEN ${blocks.list} END` : "NULL"} AS blocks ` +
     `FROM deepchat_messages m ${users ? "LEFT JOIN deepchat_user_messages u ON u.message_id = m.id " : ""}` +
+    (blocks?.join ?? "") +
+    (files?.join ?? "") +
     "ORDER BY m.session_id, m.order_seq, m.id"
   );
 }
 
+/** A table of rows per message (an answer's blocks, a prompt's files), read as a JSON list of each message's in order. */
+interface PerMessage {
+  alias: string;
+  columns: string;
+  /** A row as a JSON object. */
+  object: string;
+  order: string;
+}
+
+const BLOCKS: PerMessage = {
+  alias: "b",
+  columns: "block_type, text_content, tool_name",
+  object: "json_object('type', block_type, 'text', text_content, 'tool', tool_name)",
+  order: "block_index",
+};
+const FILES: PerMessage = {
+  alias: "f",
+  columns: "name, mime_type",
+  object: "json_object('name', name, 'mime', mime_type)",
+  order: "ordinal",
+};
+
+/**
+ * The SQL of a message's rows in `table`: looked up per message through DeepChat's index on
+ * message_id; in a database without it (a damaged one, or one `CREATE TABLE … AS SELECT` copied,
+ * as smallerDatabase does) grouped once and joined, since a lookup per message would scan the
+ * whole table for each one (20,000 answers: 70 s; 200,000: hours).
+ */
+function perMessage(db: DatabaseFile, table: string, { alias, columns, object, order }: PerMessage) {
+  if (indexedByMessage(db, table)) {
+    return {
+      exists: `EXISTS (SELECT 1 FROM ${table} WHERE message_id = m.id)`,
+      list: `(SELECT json_group_array(${object}) FROM (SELECT ${columns} FROM ${table} WHERE message_id = m.id ORDER BY ${order}))`,
+      join: "",
+    };
+  }
+  return {
+    exists: `${alias}.message_id IS NOT NULL`,
+    list: `${alias}.list`,
+    join:
+      `LEFT JOIN (SELECT message_id, json_group_array(${object} ORDER BY ${order}) AS list FROM ${table} ` +
+      `GROUP BY message_id) ${alias} ON ${alias}.message_id = m.id `,
+  };
+}
+
+function indexedByMessage(db: DatabaseFile, table: string): boolean {
+  const sql =
+    `SELECT 1 FROM pragma_index_list('${table}') AS list JOIN pragma_index_info(list.name) AS info ` +
+    "WHERE info.seqno = 0 AND info.name = 'message_id'";
+  for (const _ of db.select(sql)) return true;
+  return false;
+}
+
 function* grouped(db: DatabaseFile, legacy: boolean, sessionsSql: string, messagesSql: string): Generator<DeepChatSession> {
+  // A session or message whose id is NULL (a damaged row) belongs to no session: its messages are
+  // those of a session no longer there, not a session of the id "undefined".
   const sessions = new Map<string, Row>();
-  for (const row of db.select(sessionsSql)) sessions.set(String(row.id), row);
+  for (const row of db.select(sessionsSql)) if (row.id !== undefined) sessions.set(String(row.id), row);
   let current: DeepChatSession | undefined;
+  let currentId: string | undefined;
   for (const row of db.select(messagesSql)) {
-    const id = String(row.session_id);
-    if (current?.deepchatSession !== id) {
+    const id = row.session_id === undefined ? undefined : String(row.session_id);
+    if (current === undefined || currentId !== id) {
       if (current !== undefined) yield current;
-      current = { deepchatSession: id, legacy, session: sessions.get(id), messages: [] };
-      sessions.delete(id);
+      current = { deepchatSession: id ?? "", legacy, session: id === undefined ? undefined : sessions.get(id), messages: [] };
+      currentId = id;
+      if (id !== undefined) sessions.delete(id);
     }
     current.messages.push(row);
   }

@@ -23,14 +23,17 @@ export const deepchat: Importer = {
   detect: (sample) => (isAgentDb(sample) || isChatDb(sample) ? {} : undefined),
   // The sessions and their messages with the structured tables of prompts and answers (schema 26 on),
   // without generated images' bytes (the blocks' extra_json, the `content` the blocks stand for), the
-  // search index, the traces and the tape.
+  // search index, the traces and the tape; indexed by message as DeepChat's tables are (CREATE TABLE … AS
+  // SELECT copies no index), which the reader looks each message's rows up by (database.ts perMessage).
   smallerDatabase:
     `sqlite3 agent.db "ATTACH 'deepchat-chats.db' AS chats; CREATE TABLE chats.new_sessions AS SELECT * FROM new_sessions; ` +
     "CREATE TABLE chats.deepchat_messages AS SELECT id, session_id, order_seq, role, status, metadata, created_at, updated_at, " +
     "CASE WHEN id IN (SELECT message_id FROM deepchat_assistant_blocks) THEN '[]' ELSE content END AS content FROM deepchat_messages; " +
     "CREATE TABLE chats.deepchat_user_messages AS SELECT * FROM deepchat_user_messages; " +
     "CREATE TABLE chats.deepchat_user_message_files AS SELECT message_id, ordinal, name, mime_type FROM deepchat_user_message_files; " +
-    `CREATE TABLE chats.deepchat_assistant_blocks AS SELECT message_id, block_index, block_type, text_content, tool_name FROM deepchat_assistant_blocks"`,
+    "CREATE TABLE chats.deepchat_assistant_blocks AS SELECT message_id, block_index, block_type, text_content, tool_name FROM deepchat_assistant_blocks; " +
+    "CREATE INDEX chats.deepchat_user_message_files_message ON deepchat_user_message_files(message_id, ordinal); " +
+    `CREATE INDEX chats.deepchat_assistant_blocks_message ON deepchat_assistant_blocks(message_id, block_index)"`,
   encryptedDatabase: async (source) => (await import("./encrypted.js")).encryptedDatabase(source),
   database: async function* (db) {
     yield* (await import("./database.js")).deepchatSessions(db);

@@ -151,26 +151,36 @@ function utterance(id: string, human: boolean, pieces: TurnPiece[], time: Row[st
 function legacyUtterances(record: DeepChatSession, context: RecordContext): Utterance[] {
   const rows = record.messages;
   const picked = jsonObjectIn(record.session?.context_chain);
-  const variants = new Map<string, Row[]>();
+  const variants = new Map<string, Variants>();
   for (const row of rows) {
     if (row.is_variant === 1 && row.role === "assistant" && nonEmptyString(row.parent_id) !== undefined) {
-      variants.set(String(row.parent_id), [...(variants.get(String(row.parent_id)) ?? []), row]);
+      const parent = String(row.parent_id);
+      const of = variants.get(parent) ?? { last: row, byId: new Map() };
+      if (!of.byId.has(String(row.id))) of.byId.set(String(row.id), row);
+      of.last = row;
+      variants.set(parent, of);
     }
   }
   return rows.flatMap((row) => {
     if (row.is_variant === 1 || (row.role !== "user" && row.role !== "assistant")) return [];
     const human = row.role === "user";
-    const shown = human ? row : shownVariant(row, variants.get(String(row.parent_id ?? "")) ?? [], picked);
+    const shown = human ? row : shownVariant(row, variants.get(String(row.parent_id ?? "")), picked);
     const pieces = human ? promptPieces(row.content, context) : legacyAnswer(shown.content, context);
     return pieces === undefined ? [] : [utterance(legacyMessageId(String(row.id)), human, pieces, shown.created_at)];
   });
 }
 
+/** An answer's variants: the last written, and each by its id (the first of an id written twice). */
+interface Variants {
+  last: Row;
+  byId: Map<string, Row>;
+}
+
 /** The answer the chat showed: the variant picked (0.3.9 on), else the first answer; before 0.3.9, the last variant. */
-function shownVariant(answer: Row, variants: readonly Row[], picked: Record<string, unknown> | undefined): Row {
-  if (picked === undefined) return variants.at(-1) ?? answer;
+function shownVariant(answer: Row, variants: Variants | undefined, picked: Record<string, unknown> | undefined): Row {
+  if (picked === undefined) return variants?.last ?? answer;
   const choice = stringOf(picked[String(answer.id)]);
-  return variants.find((variant) => String(variant.id) === choice) ?? answer;
+  return (choice === undefined ? undefined : variants?.byId.get(choice)) ?? answer;
 }
 
 /** A chat.db answer: its blocks as JSON, or (the oldest rows) its text. */

@@ -99,7 +99,11 @@ function candidateMarkers(lines: string[], start: number): Marker[] {
  */
 function bestMarkers(markers: Marker[]): Marker[] | undefined {
   const byStyle = new Map<string, Marker[]>();
-  for (const marker of markers) byStyle.set(marker.style, [...(byStyle.get(marker.style) ?? []), marker]);
+  for (const marker of markers) {
+    const style = byStyle.get(marker.style) ?? [];
+    style.push(marker);
+    byStyle.set(marker.style, style);
+  }
   const bold = (style: Marker[]) => (style[0]!.style === "bold" ? 1 : 0);
   const conversations = [...byStyle.values()].filter(takesTurns);
   return conversations.sort((a, b) => bold(a) - bold(b) || b.length - a.length || a[0]!.line - b[0]!.line)[0];
