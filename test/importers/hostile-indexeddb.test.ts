@@ -6,6 +6,8 @@ import { withDirectBackups } from "../../src/importers/cherry-studio/direct.js";
 import { bytesOf, levelFiles } from "../../src/importers/leveldb/folder.js";
 import { objectStoreRows } from "../../src/importers/leveldb/indexeddb.js";
 import { type LevelEntry, readLevelDb, useSnappy } from "../../src/importers/leveldb/leveldb.js";
+import { withPageAssistStorage } from "../../src/importers/page-assist/storage.js";
+import type { ByteSource } from "../../src/importers/source.js";
 import { zipSources } from "../../src/importers/zip.js";
 import { fixtures } from "./collect.js";
 
@@ -67,5 +69,18 @@ describe("hostile IndexedDB rows", () => {
     const { skipped } = await withDirectBackups(sources);
     expect(opened).toBe(false);
     expect(skipped.find((skip) => skip.reason.startsWith("database rows that could not be read"))?.count).toBe(1);
+  });
+
+  // Math.max(...times) of the folder's files threw 'Maximum call stack size exceeded' past about 120,000.
+  it("a database folder of 200,000 files besides LevelDB's is read (Page Assist's and Cherry Studio's)", async () => {
+    const padded = (sources: ByteSource[], folder: string) => [
+      ...sources,
+      ...Array.from({ length: 200_000 }, (_, i) => ({ ...sources[0]!, label: `junk${i}`, path: `${folder}junk${i}` })),
+    ];
+    const pageAssist = "IndexedDB/chrome-extension_jfgfiigpkhlkbnfnbobbkinehhfdhndo_0.indexeddb.leveldb/";
+    const read = await withPageAssistStorage(padded(await zipSources(join(fixtures, "page-assist-chrome-profile.zip")), pageAssist));
+    expect(read.sources[0]?.path).toBe(`${pageAssist}PageAssistDatabase.json`);
+    const cherry = await withDirectBackups(padded(await zipSources(zip), DATABASE));
+    expect(cherry.sources[0]?.path).toMatch(/CherryStudio\.json$/);
   });
 });

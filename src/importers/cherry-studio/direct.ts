@@ -13,7 +13,7 @@
 // the files the MANIFEST names live, read as they are on disk then (leveldb.ts liveFiles).
 import { Readable } from "node:stream";
 import { AppError } from "../../shared/errors.js";
-import type { ByteSource } from "../source.js";
+import { type ByteSource, latestMtime } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
@@ -101,7 +101,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
   const state = await reduxState(sources, root);
   const { pieces, unwritable } = dataJson(found.rows, state);
   const size = pieces.reduce((total, piece) => total + piece.length, 0);
-  const mtime = metadata?.mtime ?? new Date(Math.max(...database.map((source) => source.mtime.getTime())));
+  const mtime = metadata?.mtime ?? latestMtime(database);
   const source: ByteSource = {
     label,
     path: `${root}IndexedDB/${DATABASE}.json`,

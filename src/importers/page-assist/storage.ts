@@ -14,7 +14,7 @@ import { Readable } from "node:stream";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { blobFiles, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
-import { directorySources, type ByteSource } from "../source.js";
+import { directorySources, latestMtime, type ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { EXTENSION_DATABASE_FILE } from "./storage-layout.js";
 
@@ -54,7 +54,7 @@ async function databaseIn(
   const files = sources.filter((source) => inFolder(source, folder));
   const label = folderLabel(files);
   const { chats, orphans } = chatsOf(rows.rows.get(HISTORIES) ?? [], rows.rows.get(MESSAGES) ?? []);
-  const mtime = new Date(Math.max(...files.map((source) => source.mtime.getTime())));
+  const mtime = latestMtime(files);
   const { source, unwritable } = exportOf(chats, label, `${folder}${DATABASE}.json`, mtime);
   const skipped: SkippedCount[] = [];
   if (read.damaged > 0) skipped.push({ file: label, reason: DAMAGED, count: read.damaged });
