@@ -7,7 +7,7 @@ import type { UploadMessage } from "../../src/schemas/chat-history.js";
 const message = (id: string): UploadMessage => ({ id, role: "human", content: "x" });
 
 describe("hostile message ids", () => {
-  // Tried from each repeat's count afresh, the numbers taken were tried again by every repeat: 5,000
+  // Tried from each repeat's count afresh, the numbers taken were tried again by every repeat:
   // 20,000 took from 30 s to 3 minutes; so the old code fails here by the test's limit, 10 s (after 30 s).
   it("20,000 repeats of `m` after messages m-2 … m-20001 are numbered in one pass", { timeout: 10_000 }, () => {
     const taken = Array.from({ length: 20_000 }, (_, i) => message(`m-${i + 2}`));
