@@ -1,5 +1,6 @@
 // Chromium IndexedDB rows an attacker crafted into a backup: each costs only itself, counted.
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import * as snappy from "snappyjs";
 import { describe, expect, it } from "vitest";
 import { withDirectBackups } from "../../src/importers/cherry-studio/direct.js";
@@ -82,5 +83,28 @@ describe("hostile IndexedDB rows", () => {
     expect(read.sources[0]?.path).toBe(`${pageAssist}PageAssistDatabase.json`);
     const cherry = await withDirectBackups(padded(await zipSources(zip), DATABASE));
     expect(cherry.sources[0]?.path).toMatch(/CherryStudio\.json$/);
+  });
+
+  // Each folder looked through every file of the import: 1,000 folders took 3.5 s, 4,000 took 60 s, so the
+  // old code fails by the test's limit, 10 s (half a second here).
+  it("a profile of 4,000 other extensions' (empty) database folders beside Page Assist's is read in one pass over its files", {
+    timeout: 10_000,
+  }, async () => {
+    const sources = await zipSources(join(fixtures, "page-assist-chrome-profile.zip"));
+    const letters = (i: number) =>
+      String(i)
+        .padStart(32, "0")
+        .replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
+    const others = Array.from({ length: 4_000 }, (_, i) =>
+      ["MANIFEST-000001", "CURRENT", "000003.log", "LOG"].map((name) => ({
+        ...sources[0]!,
+        size: 0,
+        open: async () => Readable.from([]),
+        label: name,
+        path: `IndexedDB/chrome-extension_${letters(i)}_0.indexeddb.leveldb/${name}`,
+      })),
+    ).flat();
+    const read = await withPageAssistStorage([...others, ...sources]);
+    expect(read.sources[0]?.path).toMatch(/PageAssistDatabase\.json$/);
   });
 });
