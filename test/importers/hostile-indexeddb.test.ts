@@ -107,4 +107,30 @@ describe("hostile IndexedDB rows", () => {
     const read = await withPageAssistStorage([...others, ...sources]);
     expect(read.sources[0]?.path).toMatch(/PageAssistDatabase\.json$/);
   });
+
+  // Each root looked through every file of the import: 2,000 roots took 8 s, 4,000 half a minute, so the
+  // old code fails by the test's limit, 10 s (half a second here).
+  it("a zip of 4,000 folders each like a backup's (empty LevelDB files) beside a Cherry Studio backup is read in one pass over its files", {
+    timeout: 10_000,
+  }, async () => {
+    const sources = await zipSources(zip);
+    const others = Array.from({ length: 4_000 }, (_, i) =>
+      ["MANIFEST-000001", "CURRENT", "000003.log", "LOG"].map((name) => ({
+        ...sources[0]!,
+        size: 0,
+        open: async () => Readable.from([]),
+        label: name,
+        path: `copy${i}/${DATABASE}${name}`,
+      })),
+    ).flat();
+    const read = await withDirectBackups([...others, ...sources]);
+    expect(read.sources[0]?.path).toBe(`${DATABASE.replace(/[^/]+\/$/, "")}CherryStudio.json`);
+    expect(read.sources).toHaveLength(
+      others.length +
+        1 +
+        sources.filter(
+          (source) => !source.path.startsWith("IndexedDB/") && !source.path.startsWith("Local Storage/") && source.path !== "metadata.json",
+        ).length,
+    );
+  });
 });
