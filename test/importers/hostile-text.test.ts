@@ -4,6 +4,7 @@
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { promptTitle } from "../../src/importers/agent-sessions.js";
 import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
 import { textGenerationWebUiHistory } from "../../src/importers/text-generation-webui/history.js";
 import { joinPieces } from "../../src/importers/placeholders.js";
@@ -101,6 +102,15 @@ describe("hostile text-generation-webui answers", () => {
     const long = `<img ${"a".repeat(2001)}> end`;
     expect(textGenAnswer(long)).toBe(long);
     expect(textGenAnswer(`<img ${"a".repeat(1995)}> end`)).toBe("[image] end");
+  });
+});
+
+describe("a prompt of line breaks", () => {
+  // Split into lines for its first, 150,000,000 line breaks (150 MB) ran the process out of memory: a
+  // fatal error no catch holds, the import and `mnemo serve`'s reader gone. 50 MB took 2.5 s and 600 MB.
+  it("titles a session by its first line without splitting the rest (150 MB of line breaks)", () => {
+    const content = `Why is the tide late?\n${"\n".repeat(150_000_000)}`;
+    expect(promptTitle([{ id: "p", role: "human", content }])).toBe("Why is the tide late?");
   });
 });
 

@@ -27,6 +27,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { arrayOf, isObject, isoFromTime, jsonObjectIn, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemPrompt } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
+import { firstLine } from "../../text/cut-text.js";
 import type { CherryRow } from "./database.js";
 
 interface TopicItem {
@@ -200,7 +201,8 @@ function conversation(topic: TopicItem, said: UploadMessage[], prompt: string | 
     .filter((time) => time !== undefined)
     .sort()
     .at(-1);
-  const firstPrompt = said.find((message) => message.role === "human")?.content.split("\n")[0];
+  const asked = said.find((message) => message.role === "human")?.content;
+  const firstPrompt = asked === undefined ? undefined : firstLine(asked);
   return {
     complete: true, // the database holds the topic as it stands
     conversation: {
