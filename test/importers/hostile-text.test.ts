@@ -96,6 +96,12 @@ describe("hostile text-generation-webui answers", () => {
     expect(textGenAnswer(text)).toBe(text);
   });
 
+  it("a tool call of 150,000,000 line breaks (150 MB) is named by its first line, not split into lines (which ran the process out of memory)", () => {
+    expect(textGenAnswer(`Looked.<tool_call>search("tides")${"\n".repeat(150_000_000)}</tool_call>Done.`)).toBe(
+      "Looked.\n\n[tool: search]\n\nDone.",
+    );
+  });
+
   it("the extensions' players and pictures still go as the patterns took them; a tag longer than 2,000 characters stays", () => {
     const tags = '<audio src="a.wav" controls></audio>Hi <AUDIO x></Audio> <img src="p.png"> <IMG\tsrc="q.png">';
     expect(textGenAnswer(tags)).toBe("Hi  [image] [image]");

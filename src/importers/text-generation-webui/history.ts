@@ -31,6 +31,7 @@ import { decodeEntities } from "../gemini/html-text.js";
 import { arrayOf, earliestIso, isObject, nonEmptyString, plausibleIso, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
+import { firstLine } from "../../text/cut-text.js";
 
 const GREETING_MARK = "<|BEGIN-VISIBLE-CHAT|>";
 
@@ -101,7 +102,7 @@ function shownPieces(text: string, role: UploadMessage["role"]): string[] {
   for (let open = text.indexOf(TOOL_OPEN); open !== -1; open = text.indexOf(TOOL_OPEN, from)) {
     const close = text.indexOf(TOOL_CLOSE, open);
     if (close === -1) break;
-    const header = text.slice(open + TOOL_OPEN.length, close).split("\n")[0]!;
+    const header = firstLine(text.slice(open + TOOL_OPEN.length, close));
     pieces.push({ text: segmentText(text.slice(from, open), role), tool: false });
     pieces.push({ text: `[tool: ${header.replace(/\(.*$/, "").trim() || "tool"}]`, tool: true });
     from = close + TOOL_CLOSE.length;
