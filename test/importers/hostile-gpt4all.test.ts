@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readChatFile } from "../../src/importers/gpt4all/chat-file.js";
+import { modelFolders } from "../../src/importers/gpt4all/index.js";
 import { CHAT_FORMAT_MAGIC } from "../../src/importers/gpt4all/magic.js";
 import { foundApps } from "../../src/importers/app-folders.js";
 import { tempDir } from "../temp-dirs.js";
@@ -31,5 +32,10 @@ describe("hostile GPT4All chat files", () => {
     await mkdir(join(home, ".config", "nomic.ai"), { recursive: true });
     await writeFile(join(home, ".config", "nomic.ai", "GPT4All.ini"), "[General]\nmodelPath=/tmp/a\\x0000b/\n");
     expect(foundApps({ platform: "linux", env: { HOME: home } }).filter((app) => app.format === "gpt4all")).toEqual([]);
+  });
+
+  it("a GPT4All.ini of 150,000,000 line breaks names no folder, where splitting it into lines ran --apps out of memory (a fatal error)", () => {
+    expect(modelFolders(`${"\n".repeat(150_000_000)}[General]\nmodelPath=/srv/llm/\n`)).toEqual([]);
+    expect(modelFolders("[General]\nmodelPath=/srv/llm/\n")).toEqual([join("/srv/llm")]);
   });
 });
