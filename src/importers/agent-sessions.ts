@@ -2,7 +2,7 @@
 // which the user's prompts alternate with runs of the agent's records (words, tool calls, their
 // results), read as one conversation of prompts and answers.
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
-import { cutText } from "../text/cut-text.js";
+import { cutText, firstLine } from "../text/cut-text.js";
 import { uniqueIds } from "./message-ids.js";
 import { joinPieces } from "./placeholders.js";
 
@@ -61,8 +61,8 @@ const TITLE_CHARS = 100;
 
 /** The first prompt's first line, cut to a title's length: what names a session that has no title. */
 export function promptTitle(messages: readonly UploadMessage[]): string | undefined {
-  const prompt = messages.find((message) => message.role === "human")?.content.split("\n")[0];
-  return prompt === undefined ? undefined : cutText(prompt, TITLE_CHARS);
+  const prompt = messages.find((message) => message.role === "human")?.content;
+  return prompt === undefined ? undefined : cutText(firstLine(prompt), TITLE_CHARS);
 }
 
 /**

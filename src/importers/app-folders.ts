@@ -143,7 +143,8 @@ function placesOf(folder: AppFolder, machine: Machine): string[] {
 /** The files a list names; none when there is no list (the app never ran) or it cannot be read. */
 function listedIn(list: string, listed: NonNullable<AppFolder["listed"]>): readonly string[] {
   try {
-    return listed(readFileSync(list, "utf8"), list);
+    // A name with a NUL (an INI's `\x0000`, JSON's `\u0000`) is no path: the file system calls throw on it.
+    return listed(readFileSync(list, "utf8"), list).filter((named) => !named.includes("\0"));
   } catch {
     return [];
   }

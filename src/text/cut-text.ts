@@ -7,6 +7,12 @@ export function cutText(text: string, max: number): string {
     .trimEnd()}…`;
 }
 
+/** The text up to its first line break: found, not split (a prompt of 50 MB of line breaks split took 2.5 s and 600 MB). */
+export function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : text.slice(0, end);
+}
+
 /**
  * An id or name the caller sent, as a message shows it: as it is when it is a plain token of at most
  * `max` characters (`conv_01J…`), else quoted and cut. Spaces alone, a line break or megabytes of it

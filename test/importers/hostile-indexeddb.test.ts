@@ -1,11 +1,14 @@
 // Chromium IndexedDB rows an attacker crafted into a backup: each costs only itself, counted.
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import * as snappy from "snappyjs";
 import { describe, expect, it } from "vitest";
 import { withDirectBackups } from "../../src/importers/cherry-studio/direct.js";
 import { bytesOf, levelFiles } from "../../src/importers/leveldb/folder.js";
 import { objectStoreRows } from "../../src/importers/leveldb/indexeddb.js";
 import { type LevelEntry, readLevelDb, useSnappy } from "../../src/importers/leveldb/leveldb.js";
+import { withPageAssistStorage } from "../../src/importers/page-assist/storage.js";
+import type { ByteSource } from "../../src/importers/source.js";
 import { zipSources } from "../../src/importers/zip.js";
 import { fixtures } from "./collect.js";
 
@@ -67,5 +70,67 @@ describe("hostile IndexedDB rows", () => {
     const { skipped } = await withDirectBackups(sources);
     expect(opened).toBe(false);
     expect(skipped.find((skip) => skip.reason.startsWith("database rows that could not be read"))?.count).toBe(1);
+  });
+
+  // Math.max(...times) of the folder's files threw 'Maximum call stack size exceeded' past about 120,000.
+  it("a database folder of 200,000 files besides LevelDB's is read (Page Assist's and Cherry Studio's)", async () => {
+    const padded = (sources: ByteSource[], folder: string) => [
+      ...sources,
+      ...Array.from({ length: 200_000 }, (_, i) => ({ ...sources[0]!, label: `junk${i}`, path: `${folder}junk${i}` })),
+    ];
+    const pageAssist = "IndexedDB/chrome-extension_jfgfiigpkhlkbnfnbobbkinehhfdhndo_0.indexeddb.leveldb/";
+    const read = await withPageAssistStorage(padded(await zipSources(join(fixtures, "page-assist-chrome-profile.zip")), pageAssist));
+    expect(read.sources[0]?.path).toBe(`${pageAssist}PageAssistDatabase.json`);
+    const cherry = await withDirectBackups(padded(await zipSources(zip), DATABASE));
+    expect(cherry.sources[0]?.path).toMatch(/CherryStudio\.json$/);
+  });
+
+  // Each folder looked through every file of the import: 1,000 folders took 3.5 s, 4,000 took 60 s, so the
+  // old code fails by the test's limit, 10 s (half a second here).
+  it("a profile of 4,000 other extensions' (empty) database folders beside Page Assist's is read in one pass over its files", {
+    timeout: 10_000,
+  }, async () => {
+    const sources = await zipSources(join(fixtures, "page-assist-chrome-profile.zip"));
+    const letters = (i: number) =>
+      String(i)
+        .padStart(32, "0")
+        .replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
+    const others = Array.from({ length: 4_000 }, (_, i) =>
+      ["MANIFEST-000001", "CURRENT", "000003.log", "LOG"].map((name) => ({
+        ...sources[0]!,
+        size: 0,
+        open: async () => Readable.from([]),
+        label: name,
+        path: `IndexedDB/chrome-extension_${letters(i)}_0.indexeddb.leveldb/${name}`,
+      })),
+    ).flat();
+    const read = await withPageAssistStorage([...others, ...sources]);
+    expect(read.sources[0]?.path).toMatch(/PageAssistDatabase\.json$/);
+  });
+
+  // Each root looked through every file of the import: 2,000 roots took 8 s, 4,000 half a minute, so the
+  // old code fails by the test's limit, 10 s (half a second here).
+  it("a zip of 4,000 folders each like a backup's (empty LevelDB files) beside a Cherry Studio backup is read in one pass over its files", {
+    timeout: 10_000,
+  }, async () => {
+    const sources = await zipSources(zip);
+    const others = Array.from({ length: 4_000 }, (_, i) =>
+      ["MANIFEST-000001", "CURRENT", "000003.log", "LOG"].map((name) => ({
+        ...sources[0]!,
+        size: 0,
+        open: async () => Readable.from([]),
+        label: name,
+        path: `copy${i}/${DATABASE}${name}`,
+      })),
+    ).flat();
+    const read = await withDirectBackups([...others, ...sources]);
+    expect(read.sources[0]?.path).toBe(`${DATABASE.replace(/[^/]+\/$/, "")}CherryStudio.json`);
+    expect(read.sources).toHaveLength(
+      others.length +
+        1 +
+        sources.filter(
+          (source) => !source.path.startsWith("IndexedDB/") && !source.path.startsWith("Local Storage/") && source.path !== "metadata.json",
+        ).length,
+    );
   });
 });

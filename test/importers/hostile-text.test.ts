@@ -4,7 +4,9 @@
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { promptTitle } from "../../src/importers/agent-sessions.js";
 import { openWebUiConversation } from "../../src/importers/open-webui/conversation.js";
+import { textGenerationWebUiHistory } from "../../src/importers/text-generation-webui/history.js";
 import { joinPieces } from "../../src/importers/placeholders.js";
 import { replaceTagBlocks } from "../../src/text/tag-blocks.js";
 import { tempDir } from "../temp-dirs.js";
@@ -76,6 +78,45 @@ describe("hostile message text", () => {
     const file = await editedCopy(folder, name!, (text) => text.replace("Why is this dough so slack", `${tags}Why is this dough so slack`));
     const [read] = await collect(file);
     expect(read?.conversation.messages[0]?.content).toContain('<file name="a"><file name="a">');
+  });
+});
+
+function textGenAnswer(answer: string): string | undefined {
+  const history = { internal: [["hi", answer]], visible: [["hi", answer]] };
+  return textGenerationWebUiHistory(history, recordContext("chat.json"))?.conversation.messages[1]?.content;
+}
+
+describe("hostile text-generation-webui answers", () => {
+  // The old patterns cost 2,000 characters a tag, not the rest of the text: linear, so the test fails on
+  // them by its own limit, 10 s, over 3,000,000 tags (18 MB: about 40 s there, a fraction of a second here).
+  it("3,000,000 unended <audio and <img tags (18 MB) are kept as written, in one pass (the bounded patterns rescanned 2,000 characters from each)", {
+    timeout: 10_000,
+  }, () => {
+    const text = `${"<audio ".repeat(1_500_000)}${"<img ".repeat(1_500_000)}${"x".repeat(2001)}> The answer.`;
+    expect(textGenAnswer(text)).toBe(text);
+  });
+
+  it("a tool call of 150,000,000 line breaks (150 MB) is named by its first line, not split into lines (which ran the process out of memory)", () => {
+    expect(textGenAnswer(`Looked.<tool_call>search("tides")${"\n".repeat(150_000_000)}</tool_call>Done.`)).toBe(
+      "Looked.\n\n[tool: search]\n\nDone.",
+    );
+  });
+
+  it("the extensions' players and pictures still go as the patterns took them; a tag longer than 2,000 characters stays", () => {
+    const tags = '<audio src="a.wav" controls></audio>Hi <AUDIO x></Audio> <img src="p.png"> <IMG\tsrc="q.png">';
+    expect(textGenAnswer(tags)).toBe("Hi  [image] [image]");
+    const long = `<img ${"a".repeat(2001)}> end`;
+    expect(textGenAnswer(long)).toBe(long);
+    expect(textGenAnswer(`<img ${"a".repeat(1995)}> end`)).toBe("[image] end");
+  });
+});
+
+describe("a prompt of line breaks", () => {
+  // Split into lines for its first, 150,000,000 line breaks (150 MB) ran the process out of memory: a
+  // fatal error no catch holds, the import and `mnemo serve`'s reader gone. 50 MB took 2.5 s and 600 MB.
+  it("titles a session by its first line without splitting the rest (150 MB of line breaks)", () => {
+    const content = `Why is the tide late?\n${"\n".repeat(150_000_000)}`;
+    expect(promptTitle([{ id: "p", role: "human", content }])).toBe("Why is the tide late?");
   });
 });
 

@@ -25,6 +25,7 @@ import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemProm
 import { notAConversation } from "../record-errors.js";
 import { ByteTally, type ByteSource } from "../source.js";
 import type { RecordContext } from "../types.js";
+import { firstLine } from "../../text/cut-text.js";
 
 export interface TopicRow {
   id: string;
@@ -81,7 +82,8 @@ function topicConversation(topic: TopicRow, blocks: BlockTexts, info: TopicInfo 
     .filter((time) => time !== undefined)
     .sort()
     .at(-1);
-  const firstPrompt = said.find((message) => message.role === "human")?.content.split("\n")[0];
+  const prompt = said.find((message) => message.role === "human")?.content;
+  const firstPrompt = prompt === undefined ? undefined : firstLine(prompt);
   return {
     complete: true, // the backup holds the topic as it stands
     conversation: {

@@ -13,7 +13,7 @@
 // the files the MANIFEST names live, read as they are on disk then (leveldb.ts liveFiles).
 import { Readable } from "node:stream";
 import { AppError } from "../../shared/errors.js";
-import type { ByteSource } from "../source.js";
+import { type ByteSource, latestMtime } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
 import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
@@ -42,33 +42,59 @@ export interface DirectBackups {
  */
 export async function withDirectBackups(sources: readonly ByteSource[]): Promise<DirectBackups> {
   const roots = new Set(sources.map((source) => DIRECT_BACKUP_FILE.exec(source.path)?.[1]).filter((root) => root !== undefined));
-  let rest = [...sources];
+  const storageOf = storageFiles(sources, roots);
+  const paths = new Set(sources.map((source) => source.path));
+  const read: ByteSource[] = [];
+  const replaced: string[] = [];
   const skipped: SkippedCount[] = [];
   const unreadable: AppError[] = [];
   for (const root of roots) {
-    if (rest.some((source) => DATABASE_FILES.some((file) => source.path === `${root}${file}`))) {
+    const storage = storageOf.get(root) ?? [];
+    if (DATABASE_FILES.some((file) => paths.has(`${root}${file}`))) {
       // 2.x copied 1.x's topics into its database on its first start and writes only there since: the
       // IndexedDB left beside it holds them as they were then (topics deleted since come back), so it is not read.
-      rest = rest.filter((source) => !storagePaths(root).some((path) => source.path.startsWith(path)));
+      replaced.push(root);
       skipped.push({ file: `${root}IndexedDB`, reason: BESIDE_DATABASE, count: 1 });
       continue;
     }
-    const metadata = rest.find((source) => source.path === `${root}metadata.json`);
+    const metadata = storage.find((source) => source.path === `${root}metadata.json`);
     if (metadata !== undefined && !(await isCherryStudios(metadata))) continue;
     useSnappy(await import("snappyjs"));
-    const read = await backupData(rest, root, metadata);
-    if (metadata === undefined && read.source === undefined) continue; // another app's data folder: left as it is
-    skipped.push(...read.skipped);
-    rest = rest.filter((source) => !storagePaths(root).some((path) => source.path.startsWith(path)));
-    if (read.source !== undefined) rest.unshift(read.source);
-    else unreadable.push(unreadableBackup(read.label, read.skipped.length > 0));
+    const backup = await backupData(storage, root, metadata);
+    if (metadata === undefined && backup.source === undefined) continue; // another app's data folder: left as it is
+    skipped.push(...backup.skipped);
+    replaced.push(root);
+    if (backup.source !== undefined) read.unshift(backup.source);
+    else unreadable.push(unreadableBackup(backup.label, backup.skipped.length > 0));
   }
-  return { sources: rest, skipped, unreadable };
+  const dropped = new Set(replaced.flatMap((root) => storageOf.get(root) ?? []));
+  return { sources: [...read, ...sources.filter((source) => !dropped.has(source))], skipped, unreadable };
 }
 
-/** The files of a backup's (or the app's data folder's) Chromium storage, from its root. */
-function storagePaths(root: string): string[] {
-  return [`${root}IndexedDB/`, `${root}Local Storage/`, `${root}metadata.json`];
+/** The folders and file of a backup's (or the app's data folder's) Chromium storage, after its root. */
+const STORAGE = ["IndexedDB/", "Local Storage/", "metadata.json"];
+
+/**
+ * Each root's storage files (its IndexedDB and Local Storage folders, its metadata.json), sorted out
+ * in one pass: each root looked through every file of the import, so a zip of 2,000 backup folders
+ * (8,000 entries) took 8 s, 4,000 half a minute. A root is "" or a folder ("…/").
+ */
+function storageFiles(sources: readonly ByteSource[], roots: ReadonlySet<string>): Map<string, ByteSource[]> {
+  const lengths = new Set([...roots].map((root) => root.length));
+  const files = new Map<string, ByteSource[]>();
+  for (const source of sources) {
+    const { path } = source;
+    for (const marker of STORAGE) {
+      for (let at = path.indexOf(marker); at !== -1; at = path.indexOf(marker, at + 1)) {
+        const root = path.slice(0, at);
+        if (!lengths.has(at) || (at > 0 && path[at - 1] !== "/") || !roots.has(root)) continue;
+        const list = files.get(root) ?? [];
+        list.push(source);
+        files.set(root, list);
+      }
+    }
+  }
+  return files;
 }
 
 const BESIDE_DATABASE = "Cherry Studio 1.x's IndexedDB beside 2.x's database, not read (2.x holds its topics since the upgrade)";
@@ -101,7 +127,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
   const state = await reduxState(sources, root);
   const { pieces, unwritable } = dataJson(found.rows, state);
   const size = pieces.reduce((total, piece) => total + piece.length, 0);
-  const mtime = metadata?.mtime ?? new Date(Math.max(...database.map((source) => source.mtime.getTime())));
+  const mtime = metadata?.mtime ?? latestMtime(database);
   const source: ByteSource = {
     label,
     path: `${root}IndexedDB/${DATABASE}.json`,

@@ -27,6 +27,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { arrayOf, isObject, isoFromTime, jsonObjectIn, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemPrompt } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
+import { firstLine } from "../../text/cut-text.js";
 import type { CherryRow } from "./database.js";
 
 interface TopicItem {
@@ -61,10 +62,15 @@ const EMPTY = "conversations without any message text (an empty new topic)";
 const DELETED = "topics deleted in Cherry Studio (kept in its database until purged)";
 const AGENT_SESSIONS = "agent sessions (Claude Code and other agents run in Cherry Studio), not read";
 
+const NO_ID = "topics and messages without an id (damaged rows, left out)";
+
 export function databaseItem({ cherryTable, row }: CherryRow, context: RecordContext): DatabaseItem | undefined {
   const id = nonEmptyString(row.id);
   if (cherryTable === "agent_session") return { kind: "agent_session", count: Number(row.sessions) || 0, context };
-  if (id === undefined) return undefined;
+  if (id === undefined) {
+    if (cherryTable !== "assistant") context.skip(NO_ID);
+    return undefined;
+  }
   if (cherryTable === "assistant") return { kind: "assistant", id, prompt: nonEmptyString(row.prompt)?.trim() };
   if (cherryTable === "topic") {
     return {
@@ -141,23 +147,25 @@ function blockText(block: unknown): string | undefined {
 }
 
 export function databaseConversations(items: DatabaseItem[]): UploadConversation[] {
-  const messages = new Map<string, MessageItem>();
+  // Each topic's messages apart: a row of another topic that repeats an id (no app writes one) cannot
+  // take a message's place on a topic's path and lead it into that other topic.
+  const messages = new Map<string, Map<string, MessageItem>>();
   const prompts = new Map<string, string | undefined>();
   const topics: TopicItem[] = [];
   for (const item of items) {
-    if (item.kind === "message") messages.set(item.id, item);
+    if (item.kind === "message") messagesOf(messages, item.topic).set(item.id, item);
     else if (item.kind === "assistant") prompts.set(item.id, item.prompt);
     else if (item.kind === "topic") topics.push(item);
     else if (item.count > 0) item.context.skip(AGENT_SESSIONS, item.count);
   }
-  const latest = latestMessages(messages);
   return topics.flatMap((topic) => {
     if (topic.deleted) {
       topic.context.skip(DELETED);
       return [];
     }
-    const leaf = messages.get(topic.activeNode ?? "")?.topic === topic.id ? topic.activeNode : latest.get(topic.id);
-    const said = selectedPath(leaf, messages).flatMap((message) => (message.said === undefined ? [] : [message.said]));
+    const own = messages.get(topic.id) ?? new Map<string, MessageItem>();
+    const leaf = own.has(topic.activeNode ?? "") ? topic.activeNode : [...own.keys()].at(-1); // else its last by creation
+    const said = selectedPath(leaf, own).flatMap((message) => (message.said === undefined ? [] : [message.said]));
     if (said.length === 0) {
       topic.context.skip(EMPTY);
       return [];
@@ -166,11 +174,10 @@ export function databaseConversations(items: DatabaseItem[]): UploadConversation
   });
 }
 
-/** Each topic's last message by creation (the rows come by topic, then time). */
-function latestMessages(messages: ReadonlyMap<string, MessageItem>): Map<string, string> {
-  const latest = new Map<string, string>();
-  for (const message of messages.values()) latest.set(message.topic, message.id);
-  return latest;
+function messagesOf(messages: Map<string, Map<string, MessageItem>>, topic: string): Map<string, MessageItem> {
+  const own = messages.get(topic) ?? new Map<string, MessageItem>();
+  messages.set(topic, own);
+  return own;
 }
 
 /** The messages from the topic's first down to `leaf`, by their parents (a loop in damaged rows ends the walk). */
@@ -194,7 +201,8 @@ function conversation(topic: TopicItem, said: UploadMessage[], prompt: string | 
     .filter((time) => time !== undefined)
     .sort()
     .at(-1);
-  const firstPrompt = said.find((message) => message.role === "human")?.content.split("\n")[0];
+  const asked = said.find((message) => message.role === "human")?.content;
+  const firstPrompt = asked === undefined ? undefined : firstLine(asked);
   return {
     complete: true, // the database holds the topic as it stands
     conversation: {

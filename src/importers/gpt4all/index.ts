@@ -14,6 +14,7 @@ import { startsAsGpt4allChat } from "./magic.js";
  * the chats are kept when it was moved in the app's settings.
  */
 export function modelFolders(ini: string): string[] {
+  if (ini.length > MAX_INI_CHARS) return [];
   const values = new Map<string, string>();
   let section = "General";
   for (const line of ini.split(/\r?\n/)) {
@@ -25,6 +26,9 @@ export function modelFolders(ini: string): string[] {
   const folder = values.get("modelPath") ?? values.get("modelPaths");
   return folder !== undefined && path.isAbsolute(folder) ? [path.resolve(folder)] : [];
 }
+
+/** More than GPT4All.ini holds (a few KB): a larger file is not its settings, and is not split into lines (150 MB of line breaks ran --apps out of memory). */
+const MAX_INI_CHARS = 1024 * 1024;
 
 /** A string value as QSettings writes it to an INI file: quoted where it must be, `\\`, `\"` and `\xHHHH` escaped. */
 function iniString(raw: string): string {

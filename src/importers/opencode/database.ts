@@ -57,7 +57,8 @@ function migrationCompletedAt(db: DatabaseFile): number | undefined {
   if (!["key", "value", "time_updated"].every((column) => db.tables.get("kv")?.has(column))) return undefined;
   const [row] = db.select("SELECT value, time_updated FROM kv WHERE key = 'migration.v1-v2'");
   const completed = jsonObjectIn(row?.value)?.phase === "completed";
-  return completed && typeof row?.time_updated === "number" ? row.time_updated : undefined;
+  // A number written into the SQL: SQLite's infinity (9e999) would read as a column named Infinity.
+  return completed && Number.isFinite(row?.time_updated) ? (row?.time_updated as number) : undefined;
 }
 
 function hasColumns(db: DatabaseFile, tables: Readonly<Record<string, readonly string[]>>): boolean {

@@ -84,8 +84,9 @@ export function opencodeRecord(value: unknown, context: RecordContext): Opencode
   if (!isObject(record)) return undefined;
   const id = nonEmptyString(record.id);
   if (id === undefined) return undefined;
-  if (id.startsWith("ses_")) return sessionInfo(record, { id, inDatabase }, context, inDatabase && value.opencodeTable === "session_v2");
+  // A session_message row is a message whatever its id: one named ses_… is no session to stand beside (or for) one.
   if (inDatabase && value.opencodeTable === "session_message") return v2MessageInfo(record, id, context);
+  if (id.startsWith("ses_")) return sessionInfo(record, { id, inDatabase }, context, inDatabase && value.opencodeTable === "session_v2");
   if (id.startsWith("msg_")) return messageInfo(record, { id, inDatabase }, context);
   const sessionID = nonEmptyString(record.sessionID);
   const messageID = nonEmptyString(record.messageID);
@@ -130,7 +131,10 @@ function messageInfo(record: JsonObject, stored: Stored, context: RecordContext)
 /** A session_message row's message (database.ts made it a record); those the chat does not show have no role. */
 function v2MessageInfo(record: JsonObject, id: string, context: RecordContext): MessageInfo | undefined {
   const sessionID = nonEmptyString(record.sessionID);
-  if (sessionID === undefined || typeof record.seq !== "number") return undefined;
+  if (sessionID === undefined || typeof record.seq !== "number") {
+    context.skip("messages without their session or their place in it (seq): damaged rows, left out");
+    return undefined;
+  }
   const time = isObject(record.time) ? record.time : {};
   const said = v2Said(record);
   return {

@@ -31,6 +31,7 @@ import { decodeEntities } from "../gemini/html-text.js";
 import { arrayOf, earliestIso, isObject, nonEmptyString, plausibleIso, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
+import { firstLine } from "../../text/cut-text.js";
 
 const GREETING_MARK = "<|BEGIN-VISIBLE-CHAT|>";
 
@@ -101,7 +102,7 @@ function shownPieces(text: string, role: UploadMessage["role"]): string[] {
   for (let open = text.indexOf(TOOL_OPEN); open !== -1; open = text.indexOf(TOOL_OPEN, from)) {
     const close = text.indexOf(TOOL_CLOSE, open);
     if (close === -1) break;
-    const header = text.slice(open + TOOL_OPEN.length, close).split("\n")[0]!;
+    const header = firstLine(text.slice(open + TOOL_OPEN.length, close));
     pieces.push({ text: segmentText(text.slice(from, open), role), tool: false });
     pieces.push({ text: `[tool: ${header.replace(/\(.*$/, "").trim() || "tool"}]`, tool: true });
     from = close + TOOL_CLOSE.length;
@@ -110,15 +111,44 @@ function shownPieces(text: string, role: UploadMessage["role"]): string[] {
   return toolsOnOneLine(pieces.filter((piece) => piece.text.trim() !== ""));
 }
 
-/** The players and pictures output extensions write into the visible text (silero_tts, send_pictures), their tags bounded. */
-const AUDIO = /<audio\b[^>]{0,2000}>(?:<\/audio>)?/gi;
-const IMAGE = /<img\b[^>]{0,2000}>/gi;
+/** The players and pictures output extensions write into the visible text (silero_tts, send_pictures). */
+const AUDIO = /<audio\b/gi;
+const IMAGE = /<img\b/gi;
 
 function segmentText(text: string, role: UploadMessage["role"]): string {
   // An inlined image (`data:`) is left for joinPieces, which writes it `[image]` too.
-  const withoutPlayers = text.replace(AUDIO, "").replace(IMAGE, (tag) => (tag.includes('src="data:') ? tag : "[image]"));
+  const withoutPlayers = replaceTags(
+    replaceTags(text, AUDIO, "</audio>", () => ""),
+    IMAGE,
+    "",
+    (tag) => (tag.includes('src="data:') ? tag : "[image]"),
+  );
   const decoded = decodeEntities(withoutPlayers);
   return role === "assistant" ? withoutThinking(decoded) : decoded;
+}
+
+/** The most characters an extension's tag holds: a longer one is text. */
+const MAX_TAG = 2000;
+
+/**
+ * `text` with each tag that `opening` starts (up to its first ">", at most MAX_TAG characters on, and
+ * `closing` when it follows at once) replaced. The first ">" ahead is looked for once, not from each
+ * tag again: /<audio\b[^>]{0,2000}>/ scanned 2,000 characters from each of 400,000 unended tags (5 s).
+ */
+function replaceTags(text: string, opening: RegExp, closing: string, replace: (tag: string) => string): string {
+  let out = "";
+  let copied = 0;
+  let tagEnd = -1;
+  for (const { index: at, 0: name } of text.matchAll(opening)) {
+    if (at < copied) continue; // inside the tag just replaced
+    if (tagEnd < at) tagEnd = text.indexOf(">", at);
+    if (tagEnd === -1) break;
+    if (tagEnd - at - name.length > MAX_TAG) continue;
+    const after = tagEnd + 1;
+    out += text.slice(copied, at) + replace(text.slice(at, after));
+    copied = closing !== "" && text.slice(after, after + closing.length).toLowerCase() === closing ? after + closing.length : after;
+  }
+  return out + text.slice(copied);
 }
 
 /** The answer without the reasoning the UI folds (modules/reasoning.py THINKING_FORMATS, at the start). */
