@@ -324,11 +324,15 @@ describe("Recent imports", () => {
     expect(done).toContain("The import failed");
   });
 
-  it("shows a file's size in bytes under a kilobyte, in KB under a megabyte, in MB above", async () => {
+  it("shows a file's size in bytes under a kilobyte, in KB under a megabyte, in MB above, in decimal units", async () => {
     const sized = async (bytesReceived: number) => html(RecentImports({ jobs: [{ ...job("done"), bytesReceived }] }));
     expect(await sized(20)).toContain("(20 B)"); // was "1 KB"
     expect(await sized(6_000)).toContain("(6 KB)");
-    expect(await sized(1_468_006)).toContain("(1.4 MB)");
+    expect(await sized(1_468_006)).toContain("(1.5 MB)");
+    // What the user's file manager (Finder, Files) calls 200 MB was "190.7 MB", 1,000 bytes "1000 B".
+    expect(await sized(200_000_000)).toContain("(200.0 MB)");
+    expect(await sized(1_000)).toContain("(1 KB)");
+    expect(await sized(4_300_000_000)).toContain("(4.3 GB)");
   });
 });
 
