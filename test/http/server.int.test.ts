@@ -973,7 +973,8 @@ describe("additions for the web app: bucket rename and delete, uploaded imports,
     });
     const job = (await posted.body.json()) as { id: string; state: string; bytesReceived: number };
     expect(posted.statusCode).toBe(200);
-    expect(job).toMatchObject({ bytesReceived: zip.length });
+    // No other import runs: it does not say it waits for one (the Import page said "Waiting for another import to finish…").
+    expect(job).toMatchObject({ bytesReceived: zip.length, state: "reading" });
     expect((await call("GET", `/api/chat-history/imports/${job.id}`, { token: tokenB })).status).toBe(404);
     let current: { state: string; summary?: { new: number; files: { path: string }[] } };
     do {
