@@ -477,6 +477,9 @@ describe("image memories", () => {
     expect(late.statusCode).toBe(403);
     expect(JSON.parse(await late.body.text()).error).toMatch(/expired/);
     expect((await request(`${server.url}/images/${memory.id}`)).statusCode).toBe(403);
+    // Its history names the image too, signed the same way: the web's History page showed only its description.
+    const history = await a("GET", `/api/v2/memory/${memory.id}/history`);
+    expect((await request(history.body.imageUrl)).statusCode).toBe(200);
   });
 
   it("gives image_url at the address the client used, so it opens from another machine too", async () => {
