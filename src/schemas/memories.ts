@@ -241,6 +241,8 @@ export const MemoryHistoryResponse = z.object({
   memoryId: z.string(),
   /** How many versions there are in all (`versions` holds those of the page asked for). */
   total: z.number().int(),
+  /** An image memory's image, signed as GET /api/v2/memory's `image_url` (absent while the memory is in the trash). */
+  imageUrl: z.string().optional(),
   versions: z.array(
     z.object({
       version: z.number().int(),

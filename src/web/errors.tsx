@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { statusOf } from "../http/error-response.js";
 import { loggable } from "../http/loggable.js";
 import { clientGoneLine } from "../http/request-input.js";
-import { type AppError, isAppError } from "../shared/errors.js";
+import { AppError, isAppError } from "../shared/errors.js";
+import { shownId } from "../text/cut-text.js";
 import { type Form, field, readForm } from "./forms.js";
 import { localPath, type WebEnv } from "./guard.js";
 import { ErrorPage } from "./views/error.js";
@@ -62,7 +63,7 @@ function suggestionFor(error: AppError): string | undefined {
  */
 export function webErrorHandler(log: (line: string) => void) {
   return async (error: Error, c: Context<WebEnv>): Promise<Response> => {
-    const known = isAppError(error) ? error : undefined;
+    const known = isAppError(error) ? (malformedPageId(error, c) ?? error) : undefined;
     const path = loggable(c.req.path);
     if (!known) log(`internal error on ${c.req.method} ${path}: ${error.stack ?? error.message}`);
     else {
@@ -86,6 +87,27 @@ export function webErrorHandler(log: (line: string) => void) {
     const ctx = session ? { userName: session.user.name, csrf: session.csrf } : undefined;
     return c.html(<ErrorPage status={status} message={message} suggestion={suggestion} ctx={ctx} />, status);
   };
+}
+
+/** What a page's URL names by its `:id`, by the field the core checks it as, and the page that lists those. */
+const PAGE_IDS: Record<string, { thing: string; list: string }> = {
+  memoryId: { thing: "memory", list: "Memories" },
+  conversationId: { thing: "conversation", list: "Conversations" },
+  bucketId: { thing: "bucket", list: "Buckets" },
+};
+
+/**
+ * A page's URL whose id is no id ("/memories/%%%/history"): nothing has it, so the page says so as it
+ * does for an id that is well formed but unknown, naming it, where it said "Something went wrong".
+ */
+function malformedPageId(error: AppError, c: Context<WebEnv>): AppError | undefined {
+  const { field, problem } = error.details;
+  const id = c.req.method === "GET" && error.code === "invalid_input" ? c.req.param("id") : undefined;
+  const named = typeof field === "string" ? PAGE_IDS[field] : undefined;
+  if (id === undefined || !named || typeof problem !== "string") return undefined;
+  return new AppError("not_found", `${named.thing} ${shownId(id)} not found: the address's id ${problem}`, {
+    suggestion: `Check the address, or open it from ${named.list}.`,
+  });
 }
 
 /** The form field a refused input names: the API's name, but for an image, which the API takes base64 as `data`. */

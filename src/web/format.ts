@@ -19,11 +19,18 @@ export function countedItems(items: { kind: "memory" | "conversation" }[]): stri
   return parts.filter(Boolean).join(" and ") || "nothing";
 }
 
-/** A size as people read it, the same as the page's script shows it (assets/app.js): "20 B", "6 KB", "1.4 MB". */
-export function megabytes(bytes: number): string {
+/**
+ * A size as people read it, the same as the page's script shows it (assets/app.js): "20 B", "6 KB",
+ * "1.4 MB", "4.3 GB". Decimal units (1 MB = 1,000,000 bytes), as the SI and IEC define them and as
+ * macOS's Finder and GNOME's Files show a file's size: 200,000,000 bytes were "190.7 MB", a file the
+ * user's own file manager calls 200 MB. The limits, binary (10 MiB), are all above the decimal size
+ * they are stated as ("at most 10 MB"), so a limit is never told lower than it is.
+ */
+export function byteSize(bytes: number): string {
   // Under a kilobyte in bytes (a 20-byte file was "1 KB"), under a megabyte in KB (a 6 KB export is not "0.0 MB").
-  if (bytes < 1024) return `${bytes} B`;
-  return bytes < 1024 ** 2 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${Math.ceil(bytes / 1000)} KB`;
+  return bytes < 1e9 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e9).toFixed(1)} GB`;
 }
 
 /** A path with query parameters, leaving out empty ones. */

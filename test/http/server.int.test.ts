@@ -477,6 +477,9 @@ describe("image memories", () => {
     expect(late.statusCode).toBe(403);
     expect(JSON.parse(await late.body.text()).error).toMatch(/expired/);
     expect((await request(`${server.url}/images/${memory.id}`)).statusCode).toBe(403);
+    // Its history names the image too, signed the same way: the web's History page showed only its description.
+    const history = await a("GET", `/api/v2/memory/${memory.id}/history`);
+    expect((await request(history.body.imageUrl)).statusCode).toBe(200);
   });
 
   it("gives image_url at the address the client used, so it opens from another machine too", async () => {
@@ -973,7 +976,8 @@ describe("additions for the web app: bucket rename and delete, uploaded imports,
     });
     const job = (await posted.body.json()) as { id: string; state: string; bytesReceived: number };
     expect(posted.statusCode).toBe(200);
-    expect(job).toMatchObject({ bytesReceived: zip.length });
+    // No other import runs: it does not say it waits for one (the Import page said "Waiting for another import to finish…").
+    expect(job).toMatchObject({ bytesReceived: zip.length, state: "reading" });
     expect((await call("GET", `/api/chat-history/imports/${job.id}`, { token: tokenB })).status).toBe(404);
     let current: { state: string; summary?: { new: number; files: { path: string }[] } };
     do {

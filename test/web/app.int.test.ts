@@ -377,6 +377,19 @@ describe("the web app in a real browser", () => {
     expect(await page.locator("main").textContent()).not.toMatch(/`mnemo|\/api\//);
   });
 
+  it("answers an address whose id is no id with the same Not found page, naming the id, where it said 'Something went wrong'", async () => {
+    for (const [address, named] of [
+      ["/memories/%%%/history", 'memory "%%%" not found: the address\'s id is not a memory id'],
+      ["/memories/mem_x/history", "memory mem_x not found: the address's id is not a memory id"],
+      ["/conversations/%20", 'conversation " " not found: the address\'s id must not be empty'],
+    ]) {
+      const answer = await page.goto(`${server.url}${address}`);
+      expect(answer?.status()).toBe(404);
+      await expect(page.locator("h1").textContent()).resolves.toBe("Not found");
+      expect(await page.locator("main [role=alert]").textContent()).toContain(named);
+    }
+  });
+
   it("answers an address that is no page with the app's Not found page, and API clients still with JSON", async () => {
     const typo = await page.goto(`${server.url}/memory`);
     expect(typo?.status()).toBe(404);

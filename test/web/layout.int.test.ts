@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers.js";
 import { api, launchChromium, startUi, type UiServer, waitUntilIndexed } from "./browser.js";
 
 /** Layout and wording a screenshot showed wrong, in a real Chromium at desktop width. */
@@ -85,5 +88,28 @@ describe("the Recall page", () => {
     await page.goto(`${server.url}/recall?q=${encodeURIComponent("what did the plumber quote for the boiler?")}`);
     const found = (await page.locator("#recall-heading ~ p.meta").first().textContent())!.replace(/\s+/g, " ").trim();
     expect(found).toMatch(/^\d+ tokens · summary: extractive · \d+ ?ms$/);
+  });
+});
+
+describe("an image memory", () => {
+  it("keeps a small image a rounded square, where its corners' 8 px radius rounded a 24 px square nearly to a circle", async () => {
+    const png = fs.readFileSync(path.join(ROOT, "fixtures", "images", "red-square.png")); // 24 × 24, red
+    await api(server, "POST", "/api/v2/memory/image", { data: png.toString("base64"), filename: "red.png", description: "Small red" });
+    await page.goto(`${server.url}/memories`);
+    const image = page.locator("img.memory-image[alt='Small red']");
+    await expect.poll(() => image.evaluate((img) => (img as unknown as { complete: boolean }).complete)).toBe(true);
+    const shot = (await image.screenshot()).toString("base64");
+    // The pixel 2 px in from the corner, inside the 1 px border: the image's red under a small radius, outside the curve (the page's white) under 8 px.
+    // Read in a blank page, which no Content-Security-Policy keeps from a data: URL, as a script: the test's types know no canvas.
+    const blank = await browser.newPage();
+    const [red, green, blue] = (await blank.evaluate(`(async () => {
+      const bitmap = await createImageBitmap(await (await fetch("data:image/png;base64,${shot}")).blob());
+      const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext("2d");
+      context.drawImage(bitmap, 0, 0);
+      return [...context.getImageData(2, 2, 1, 1).data];
+    })()`)) as number[];
+    await blank.close();
+    expect(red).toBeGreaterThan(200);
+    expect(Math.max(green!, blue!)).toBeLessThan(80);
   });
 });

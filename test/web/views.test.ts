@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConversationPage, ConversationsPage } from "../../src/web/views/conversations.js";
-import { MemoriesPage } from "../../src/web/views/memories.js";
+import { HistoryPage, MemoriesPage } from "../../src/web/views/memories.js";
 import type { ImportJob } from "../../src/schemas/imports.js";
 import { RecentImports } from "../../src/web/views/recent-imports.js";
 import type { SearchResponse } from "../../src/schemas/recall.js";
@@ -324,11 +324,15 @@ describe("Recent imports", () => {
     expect(done).toContain("The import failed");
   });
 
-  it("shows a file's size in bytes under a kilobyte, in KB under a megabyte, in MB above", async () => {
+  it("shows a file's size in bytes under a kilobyte, in KB under a megabyte, in MB above, in decimal units", async () => {
     const sized = async (bytesReceived: number) => html(RecentImports({ jobs: [{ ...job("done"), bytesReceived }] }));
     expect(await sized(20)).toContain("(20 B)"); // was "1 KB"
     expect(await sized(6_000)).toContain("(6 KB)");
-    expect(await sized(1_468_006)).toContain("(1.4 MB)");
+    expect(await sized(1_468_006)).toContain("(1.5 MB)");
+    // What the user's file manager (Finder, Files) calls 200 MB was "190.7 MB", 1,000 bytes "1000 B".
+    expect(await sized(200_000_000)).toContain("(200.0 MB)");
+    expect(await sized(1_000)).toContain("(1 KB)");
+    expect(await sized(4_300_000_000)).toContain("(4.3 GB)");
   });
 });
 
@@ -373,5 +377,29 @@ describe("the settings page", () => {
     expect(text).toContain("3 (1 image) in 1 bucket<");
     // The bundled embedder's spec is its id: named once.
     expect(text).toContain("bundled (512 dimensions)");
+  });
+});
+
+describe("a memory's History page", () => {
+  const version = (n: number, text: string) => ({
+    version: n,
+    text,
+    bucketId: 1,
+    bucketName: "General",
+    changedAt: "2025-05-01T10:00:00.000Z",
+  });
+
+  it("shows an image memory's image, on the page's own origin, described by its latest text, where it showed the text alone", async () => {
+    const history = {
+      memoryId: "mem_01JZZZZZZZZZZZZZZZZZZZZZZZ",
+      total: 2,
+      imageUrl: "http://127.0.0.1:7777/images/mem_01JZZZZZZZZZZZZZZZZZZZZZZZ?exp=1&sig=abc",
+      versions: [version(1, "Image: beach"), version(2, "Image: beach at sunset")],
+    };
+    expect(await html(HistoryPage({ ctx, history }))).toContain(
+      '<img class="memory-image" src="/images/mem_01JZZZZZZZZZZZZZZZZZZZZZZZ?exp=1&amp;sig=abc" alt="Image: beach at sunset"/>',
+    );
+    const text = await html(HistoryPage({ ctx, history: { ...history, imageUrl: undefined } }));
+    expect(text).not.toContain("<img");
   });
 });

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "../../shared/errors.js";
 import { counted } from "../output.js";
-import { megabytes } from "../../web/format.js";
+import { byteSize } from "../../web/format.js";
 import { action, type Session } from "../session.js";
 import { startSpinner } from "../spinner.js";
 
@@ -95,6 +95,6 @@ function report(session: Session, target: string, records: Record<string, number
     counted(records["bucket"] ?? 0, "bucket"),
     counted(records["conversation"] ?? 0, "conversation"),
   ];
-  const where = target === "-" ? "stdout" : `${target} (${megabytes(bytes ?? 0)})`;
+  const where = target === "-" ? "stdout" : `${target} (${byteSize(bytes ?? 0)})`;
   out.success(`Exported ${parts.join(", ")} to ${where}`);
 }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { byteSize } from "../../web/format.js";
 import { counted } from "../output.js";
 import { action, withService } from "../session.js";
 
@@ -36,7 +37,7 @@ export function registerInfo(program: Command): void {
               ],
               ["Messages", `${number(s.messages)} (${counted(s.tokens, "token")})`],
               ["Platforms", s.platforms.map((p) => `${p.id} ${number(p.conversations)}`).join(", ") || "none"],
-              ["On disk", s.diskBytes === null ? "(object storage)" : `${(s.diskBytes / 1024 ** 2).toFixed(1)} MB`],
+              ["On disk", s.diskBytes === null ? "(object storage)" : byteSize(s.diskBytes)],
             ];
             for (const [label, value] of rows) session.out.line(`${`${label}:`.padEnd(15)}${value}`);
             if (info.chunks.note) session.out.notice(info.chunks.note);

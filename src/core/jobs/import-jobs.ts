@@ -39,6 +39,8 @@ export class ImportJobs {
   private readonly jobs = new Map<string, Job>();
   /** Imports run one after another: two large ones at once would only compete for the embedder. */
   private queue: Promise<void> = Promise.resolve();
+  /** Imports queued or running: an upload waits only when one is (it was "waiting" behind none). */
+  private unfinished = 0;
   /** Where each upload is read: its heap limit is the import's, not the server's (export-reader.ts). */
   private reading: ExportReadingProcess | undefined;
 
@@ -60,8 +62,9 @@ export class ImportJobs {
       this.jobs.delete(id);
       throw diskFullOr(error, this.folder());
     }
-    job.view.state = "waiting";
-    this.queue = this.queue.then(() => this.run(job, service, options));
+    job.view.state = this.unfinished > 0 ? "waiting" : "reading";
+    this.unfinished++;
+    this.queue = this.queue.then(() => this.run(job, service, options)).finally(() => this.unfinished--);
     return snapshot(job.view);
   }
 

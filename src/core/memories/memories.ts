@@ -319,9 +319,12 @@ export async function memoryHistory(
   rows.sort((a, b) => a.version - b.version);
   const page = rows.slice(skip, count === undefined ? undefined : skip + count);
   const names = new Map((await cachedBucketRows(ctx, userId)).map((row) => [row.id, row.name]));
+  const [memory] = await ctx.store.select("memories", { userId, id }, { columns: ["contentType", "imageFile"] });
+  const imageUrl = memory?.contentType === "image" && memory.imageFile ? await ctx.imageUrl(id, memory.imageFile) : undefined;
   return {
     memoryId: id,
     total: rows.length,
+    ...(imageUrl === undefined ? {} : { imageUrl }),
     versions: page.map(({ version, text, bucketId, changedAt }) => {
       const bucketName = names.get(bucketId);
       return { version, text, bucketId, ...(bucketName === undefined ? {} : { bucketName }), changedAt };

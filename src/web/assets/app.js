@@ -46,9 +46,15 @@ function focusHit() {
   if (hit) hit.focus({ preventScroll: true });
 }
 
-/** A size as the server's pages show it (web/format.ts, megabytes). */
+/** A size as the server's pages show it, in decimal units (web/format.ts, byteSize). */
 const mb = (bytes) =>
-  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  bytes < 1000
+    ? `${bytes} B`
+    : bytes < 1e6
+      ? `${Math.ceil(bytes / 1000)} KB`
+      : bytes < 1e9
+        ? `${(bytes / 1e6).toFixed(1)} MB`
+        : `${(bytes / 1e9).toFixed(1)} GB`;
 
 function setStep(step, fraction, text) {
   const bar = document.getElementById(`progress-${step}`);

@@ -384,6 +384,9 @@ export function HistoryPage(props: { ctx: PageContext; history: MemoryHistoryRes
       <p class="meta">
         {props.history.memoryId} · {plural(versions.length, "version")}
       </p>
+      {props.history.imageUrl ? (
+        <img class="memory-image" src={sameOrigin(props.history.imageUrl)} alt={versions[0]?.text ?? "The memory's image"} />
+      ) : null}
       <ol class="items" reversed>
         {versions.map((version) => (
           <li class="item">

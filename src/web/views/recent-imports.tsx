@@ -1,5 +1,5 @@
 import type { ImportJob } from "../../schemas/imports.js";
-import { megabytes, plural, shortDate } from "../format.js";
+import { byteSize, plural, shortDate } from "../format.js";
 
 const running = (job: ImportJob) => job.state !== "done" && job.state !== "failed";
 
@@ -29,7 +29,7 @@ export function RecentImports(props: { jobs: ImportJob[] }) {
             {props.jobs.map((job) => (
               <tr data-job={job.id}>
                 <td class="title" data-label="File">
-                  {job.filename} <span class="meta">({megabytes(job.bytesReceived)})</span>
+                  {job.filename} <span class="meta">({byteSize(job.bytesReceived)})</span>
                 </td>
                 <td data-label="Started">{shortDate(job.createdAt)}</td>
                 <td data-label="State">
@@ -64,7 +64,7 @@ function progressOf(job: ImportJob): { text: string; fraction?: number } {
   const { reading, indexing } = job;
   switch (job.state) {
     case "receiving":
-      return { text: `Receiving: ${megabytes(job.bytesReceived)}` };
+      return { text: `Receiving: ${byteSize(job.bytesReceived)}` };
     case "waiting":
       return { text: "Waiting for another import to finish" };
     case "reading":

@@ -1,6 +1,6 @@
 import type { StoreInfo } from "../../schemas/account.js";
 import type { Snippet } from "../mcp-snippets.js";
-import { megabytes, plural } from "../format.js";
+import { byteSize, plural } from "../format.js";
 import { BackupSection } from "./backup.js";
 import { ActionForm, Layout, type PageContext } from "./layout.js";
 
@@ -102,9 +102,10 @@ export function SettingsPage(props: { ctx: PageContext; info: StoreInfo; snippet
           <code>{info.storeUri}</code>
         </dd>
         <dt>On disk</dt>
-        <dd>{s.diskBytes === null ? "object storage" : `${megabytes(s.diskBytes)} (every user's data)`}</dd>
+        <dd>{s.diskBytes === null ? "object storage" : `${byteSize(s.diskBytes)} (every user's data)`}</dd>
         <dt>Caches in memory</dt>
-        <dd>{megabytes(info.cacheBytes)} of indexes and metadata (at most 576 MB)</dd>
+        {/* 512 MiB of indexes and 64 MiB of metadata (store/store.ts), in the decimal units byteSize shows. */}
+        <dd>{byteSize(info.cacheBytes)} of indexes and metadata (at most 604 MB)</dd>
       </dl>
       <h2>Your data</h2>
       <dl class="facts panel">
