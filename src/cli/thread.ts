@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { AppError, isAppError, type ErrorCode } from "../shared/errors.js";
+import { AppError, plainError, revivedError, type PlainError } from "../shared/errors.js";
 import { recordThreadEnded } from "../shared/processes.js";
 import type { CliIo, OutStream } from "./io.js";
 
@@ -14,7 +14,7 @@ type Report<T> =
   | { kind: "status"; text: string }
   | { kind: "notice"; text: string }
   | { kind: "done"; value: T }
-  | { kind: "error"; error: { message: string; code?: ErrorCode; suggestion?: string; details?: Record<string, unknown> } };
+  | { kind: "error"; error: PlainError };
 
 export interface ThreadListener {
   status(text: string): void;
@@ -52,7 +52,7 @@ export function runInThread<J, T>(options: ThreadOptions<J>, on: ThreadListener,
     worker.on("message", (report: Report<T>) => {
       if (report.kind === "status") return on.status(report.text);
       if (report.kind === "notice") return on.notice(report.text);
-      outcome ??= report.kind === "done" ? { value: report.value } : { error: revive(report.error) };
+      outcome ??= report.kind === "done" ? { value: report.value } : { error: revivedError(report.error) };
     });
     worker.on("error", (error: Error & { code?: string }) => {
       outcome ??= { error: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? options.outOfMemory() : error };
@@ -85,26 +85,8 @@ export function serveThread<J, T>(work: (job: J, on: ThreadListener) => Promise<
   const on = { status: (text: string) => send({ kind: "status", text }), notice: (text: string) => send({ kind: "notice", text }) };
   work(job, on).then(
     (value) => send({ kind: "done", value }),
-    (error: unknown) => send({ kind: "error", error: plain(error) }),
+    (error: unknown) => send({ kind: "error", error: plainError(error) }),
   );
-}
-
-function plain(error: unknown): Extract<Report<unknown>, { kind: "error" }>["error"] {
-  if (!isAppError(error)) return { message: error instanceof Error ? error.message : String(error) };
-  return {
-    message: error.message,
-    code: error.code,
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details,
-  };
-}
-
-function revive(error: Extract<Report<unknown>, { kind: "error" }>["error"]): Error {
-  if (!error.code) return new Error(error.message);
-  return new AppError(error.code, error.message, {
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details ?? {},
-  });
 }
 
 function capitalised(text: string): string {

@@ -51,3 +51,30 @@ export class AppError extends Error {
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
+
+/** An error as a message between threads or processes can carry it (structured clone drops the class). */
+export interface PlainError {
+  message: string;
+  code?: ErrorCode;
+  suggestion?: string;
+  details?: Record<string, unknown>;
+}
+
+export function plainError(error: unknown): PlainError {
+  if (!isAppError(error)) return { message: error instanceof Error ? error.message : String(error) };
+  return {
+    message: error.message,
+    code: error.code,
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    details: error.details,
+  };
+}
+
+/** A PlainError back as the AppError it was (a plain Error when it was none). */
+export function revivedError(error: PlainError): Error {
+  if (!error.code) return new Error(error.message);
+  return new AppError(error.code, error.message, {
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    details: error.details ?? {},
+  });
+}

@@ -3,8 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { ExportReader, OpenExportOptions, RepairedRecord, SkippedCount, UnreadableRecord } from "../../importers/index.js";
-import { AppError } from "../../shared/errors.js";
-import { revivedError, type ExportItem, type ExportReply, type ExportRequest } from "./export-reading-protocol.js";
+import { AppError, revivedError } from "../../shared/errors.js";
+import type { ExportItem, ExportReply, ExportRequest } from "./export-reading-protocol.js";
 
 const READING_PROCESS = fileURLToPath(new URL("./export-reading-process.js", import.meta.url));
 /** Its young generation's semi-space, in MB: what an import allocates is garbage within a batch (cli/import-thread.ts). */

@@ -1,6 +1,6 @@
 import { openExport, type ExportReader } from "../../importers/index.js";
-import type { AppError } from "../../shared/errors.js";
-import { plainError, type ExportItem, type ExportReply, type ExportRequest, type ExportToOpen } from "./export-reading-protocol.js";
+import { plainError, type AppError } from "../../shared/errors.js";
+import type { ExportItem, ExportReply, ExportRequest, ExportToOpen } from "./export-reading-protocol.js";
 
 /** Records sent back at once, at most, as import-file.ts stores them: fewer messages, one batch held at a time. */
 const ITEMS = 200;

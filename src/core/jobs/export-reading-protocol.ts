@@ -1,6 +1,6 @@
 import type { ExportFormat, ExportMemory, RepairedRecord, SkippedCount } from "../../importers/index.js";
 import type { UploadConversation } from "../../schemas/chat-history.js";
-import { AppError, isAppError, type ErrorCode } from "../../shared/errors.js";
+import type { PlainError } from "../../shared/errors.js";
 
 /** The export the reading process is to read (export-reading-process.ts), as openExport takes it. */
 export interface ExportToOpen {
@@ -41,29 +41,3 @@ export type ExportReply = { file: number } & (
     }
   | { type: "failed"; error: PlainError }
 );
-
-/** An AppError as a message can carry it, and back. */
-export interface PlainError {
-  message: string;
-  code?: ErrorCode;
-  suggestion?: string;
-  details?: Record<string, unknown>;
-}
-
-export function plainError(error: unknown): PlainError {
-  if (!isAppError(error)) return { message: error instanceof Error ? error.message : String(error) };
-  return {
-    message: error.message,
-    code: error.code,
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details,
-  };
-}
-
-export function revivedError(error: PlainError): Error {
-  if (!error.code) return new Error(error.message);
-  return new AppError(error.code, error.message, {
-    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    details: error.details ?? {},
-  });
-}

@@ -115,7 +115,7 @@ function legacyPieces(message: JsonObject): (string | undefined)[] {
 }
 
 /** What a block shows as the message's text, if it is kept. */
-function blockText(block: JsonObject): string | undefined {
+export function blockText(block: JsonObject): string | undefined {
   switch (block.type) {
     case "main_text":
       return stringOf(block.content);

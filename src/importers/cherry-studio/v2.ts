@@ -28,6 +28,7 @@ import { arrayOf, isObject, isoFromTime, jsonObjectIn, nonEmptyString, stringOf,
 import { codeBlock, filePlaceholder, joinPieces, toolPlaceholder, withSystemPrompt } from "../placeholders.js";
 import type { RecordContext } from "../types.js";
 import { firstLine } from "../../text/cut-text.js";
+import { blockText as backupBlockText } from "./backup.js";
 import type { CherryRow } from "./database.js";
 
 interface TopicItem {
@@ -125,25 +126,9 @@ function partText(part: unknown): string | undefined {
   }
 }
 
-/** A block of 2.0's development (`data.blocks`, 1.x's types inline), as backup.ts reads 1.x's. */
+/** A block of 2.0's development (`data.blocks`, 1.x's types inline): read as backup.ts reads 1.x's. */
 function blockText(block: unknown): string | undefined {
-  if (!isObject(block)) return undefined;
-  switch (block.type) {
-    case "main_text":
-      return stringOf(block.content);
-    case "code":
-      return codeBlock(block.language, block.content);
-    case "image":
-      return "[image]";
-    case "video":
-      return "[video]";
-    case "file":
-      return filePlaceholder(undefined);
-    case "tool":
-      return toolPlaceholder(block.toolName);
-    default:
-      return undefined;
-  }
+  return isObject(block) ? backupBlockText(block) : undefined;
 }
 
 export function databaseConversations(items: DatabaseItem[]): UploadConversation[] {
