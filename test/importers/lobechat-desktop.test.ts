@@ -64,7 +64,10 @@ describe("LobeHub desktop's database folder (lobehub-storage/lobehub-local-db)",
   });
 
   it("says a database folder it cannot open is the LobeHub database that could not be opened, naming it", { timeout: 60_000 }, async () => {
-    const folder = await unzippedInto(tempDir("mnemo-lobehub-damaged-"));
+    // A data folder of PGlite 0.2's Postgres whose control file is damaged: opened, it cannot start.
+    const folder = join(tempDir("mnemo-lobehub-damaged-"), "lobehub-local-db");
+    await mkdir(join(folder, "global"), { recursive: true });
+    await writeFile(join(folder, "PG_VERSION"), "16\n");
     await writeFile(join(folder, "global", "pg_control"), Buffer.alloc(8192, 7));
     await expect(collect(folder)).rejects.toThrow(/lobehub-local-db: the LobeHub desktop database could not be opened/);
   });
