@@ -13,6 +13,8 @@ const sessions = join(fixtures, "kiro-cli", "sessions", "cli");
 const LIGHTHOUSE = "3f9a1c7e-2b4d-4e6f-8a0b-1c2d3e4f5a61";
 const BUOYS = "8c2e4a6b-1d3f-4a5b-9c7d-0e1f2a3b4c72";
 const REFUNDS = "e7c3a915-6b2d-4c8f-a1e0-4d5f6a7b8c05";
+/** A session of the user's that calls an MCP tool named summary (the sub-agents' test). */
+const MCP_SUMMARY = "0a1b2c3d-0000-4000-8000-000000000003";
 
 const tmp = tempDir("mnemo-kiro-cli-");
 
@@ -158,16 +160,26 @@ describe("Kiro CLI's terminal-UI sessions", () => {
         ],
       }),
     ];
+    // The user's own session calling an MCP tool that happens to be named summary: theirs, kept.
+    const mcpSummary = [
+      task("p-4"),
+      line("AssistantMessage", {
+        message_id: "s-4",
+        content: [{ kind: "toolUse", data: { toolUseId: "tu-4", name: "summary", input: { url: "https://example.org/buoys" } } }],
+      }),
+      line("AssistantMessage", { message_id: "s-5", content: [{ kind: "text", data: "The page lists B-14 and B-22." }] }),
+    ];
     const data = JSON.parse(await readFile(join(sessions, `${BUOYS}.json`), "utf8")) as Record<string, unknown>;
     for (const [id, lines] of [
       ["0a1b2c3d-0000-4000-8000-000000000001", done],
       ["0a1b2c3d-0000-4000-8000-000000000002", reminded],
+      [MCP_SUMMARY, mcpSummary],
     ] as const) {
       await writeFile(join(folder, `${id}.jsonl`), `${lines.join("\n")}\n`);
       await writeFile(join(folder, `${id}.json`), JSON.stringify({ ...data, session_id: id }));
     }
     const { conversations, skipped } = await collectWithSkips(folder);
-    expect(conversations.map((c) => c.conversation.id)).toEqual([LIGHTHOUSE, BUOYS, REFUNDS]);
+    expect(conversations.map((c) => c.conversation.id)).toEqual([MCP_SUMMARY, LIGHTHOUSE, BUOYS, REFUNDS]);
     expect(skipped).toMatchObject({ "sub-agents' sessions (the agent's side work; its own session names the sub-agent's tool)": 2 });
   });
 

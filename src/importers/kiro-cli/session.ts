@@ -63,8 +63,17 @@ function isSubagentsOwn(line: KiroLine): boolean {
   if (line.kind === "Prompt") return promptPieces(line.data).some((piece) => piece.text === SUMMARY_REMINDER);
   return (
     line.kind === "AssistantMessage" &&
-    blocks(line.data).some((block) => block.kind === "toolUse" && isObject(block.data) && block.data.name === "summary")
+    blocks(line.data).some((block) => block.kind === "toolUse" && isObject(block.data) && isSummaryCall(block.data))
   );
+}
+
+/**
+ * A call of the built-in summary tool, by its name and its required arguments (agent/tools/summary.rs:
+ * taskDescription, taskResult): a user's MCP tool may be called `summary` too, and its session is theirs.
+ */
+function isSummaryCall(call: JsonObject): boolean {
+  const input = call.input;
+  return call.name === "summary" && isObject(input) && "taskDescription" in input && "taskResult" in input;
 }
 
 /** acp/subagent_tool.rs SUMMARY_FAILSAFE_MSG, sent to a sub-agent that ended its task without its summary. */
