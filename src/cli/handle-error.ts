@@ -32,9 +32,11 @@ const ROUTE = / \((?:GET|POST|PUT|PATCH|DELETE) \/api\/[^)]*\)/g;
 
 /** The core's words for every face, with what is for API clients left out: the command that lists them is named already. */
 function withoutRoutes(error: unknown): unknown {
-  if (!isAppError(error) || !error.suggestion || !ROUTE.test(error.suggestion)) return error;
+  if (!isAppError(error) || !error.suggestion) return error;
+  const suggestion = error.suggestion.replace(ROUTE, "");
+  if (suggestion === error.suggestion) return error;
   return new AppError(error.code, error.message, {
-    suggestion: error.suggestion.replace(ROUTE, ""),
+    suggestion,
     details: error.details,
     cause: error.cause,
   });
