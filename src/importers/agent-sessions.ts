@@ -57,6 +57,9 @@ export function sessionFileId(file: string): string {
   return file.replace(/^.*\//, "").replace(/\.jsonl?$/i, "");
 }
 
+/** What every agent importer says of the sessions its sub-agents kept beside the user's, left out. */
+export const SUBAGENT_SESSIONS = "sub-agents' sessions (the agent's side work, left out as its reasoning is)";
+
 const TITLE_CHARS = 100;
 
 /** The first prompt's first line, cut to a title's length: what names a session that has no title. */

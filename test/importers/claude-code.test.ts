@@ -46,7 +46,7 @@ describe("Claude Code sessions", () => {
     ]);
     expect(skipped).toEqual({
       "files of session titles alone (older versions wrote them apart)": 1,
-      "subagents' sessions (the assistant's side work, left out as its thinking is)": 1,
+      "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 1,
     });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);

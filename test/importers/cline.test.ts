@@ -10,7 +10,7 @@ import { collect, collectWithSkips, fixtures } from "./collect.js";
 
 const root = join(fixtures, "cline");
 const sessions = join(root, "sessions");
-const SUBAGENTS = "subagents' sessions (the assistant's side work, left out as its thinking is)";
+const SUBAGENTS = "sub-agents' sessions (the agent's side work, left out as its reasoning is)";
 const clineTasks = join(root, "saoudrizwan.claude-dev", "tasks");
 const scratch = tempDir("mnemo-cline-");
 

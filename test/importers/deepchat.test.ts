@@ -28,7 +28,7 @@ describe("DeepChat's chats", () => {
     expect(skipped).toEqual({
       "messages of sessions no longer in the database (the app never shows them)": 1,
       "messages whose stored JSON is damaged (left out)": 1,
-      "sub-agents' sessions (left out, as DeepChat's session list leaves them)": 1,
+      "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 1,
       "sessions without any message text": 1, // conv-empty, copied with no message
     });
     for (const conversation of conversations) {

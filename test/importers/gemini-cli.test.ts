@@ -49,7 +49,7 @@ describe("Gemini CLI sessions", () => {
       "5f0c2a1e-7d3b-4c6a-9e71-2b4d6f8a0c13",
       "8b7e6d5c-1a2b-4c3d-9e8f-0a1b2c3d4e5f",
     ]);
-    expect(skipped).toMatchObject({ "subagents' sessions (the assistant's side work, left out as its thinking is)": 1 });
+    expect(skipped).toMatchObject({ "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 1 });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["gemini-cli", "Gemini CLI", true]);

@@ -180,7 +180,7 @@ describe("Kiro CLI's terminal-UI sessions", () => {
     }
     const { conversations, skipped } = await collectWithSkips(folder);
     expect(conversations.map((c) => c.conversation.id)).toEqual([MCP_SUMMARY, LIGHTHOUSE, BUOYS, REFUNDS]);
-    expect(skipped).toMatchObject({ "sub-agents' sessions (the agent's side work; its own session names the sub-agent's tool)": 2 });
+    expect(skipped).toMatchObject({ "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 2 });
   });
 
   it("is looked for in ~/.kiro/sessions/cli on every system", () => {

@@ -49,7 +49,7 @@ describe("OpenCode's opencode.db", () => {
     ]);
     // The same conversation ids, titles, times and messages (their ids too): imported both ways, a session is stored once.
     expect(byId(conversations)).toEqual(byId(await collect(storage)));
-    expect(skipped).toEqual({ "subagents' sessions (the assistant's side work, left out as its thinking is)": 1 });
+    expect(skipped).toEqual({ "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 1 });
   });
 
   it("~/.local/share/opencode, the database beside the files it replaced: each session once, as the database has it now", async () => {

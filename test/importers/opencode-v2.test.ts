@@ -18,7 +18,7 @@ const v1 = join(fixtures, "opencode-db", "opencode.db");
 const scratch = tempDir("mnemo-opencode-v2-");
 
 const FIX_CSV = "ses_45c1a8e02ffeQm3VtK9pLx2RwN";
-const SUBAGENT = "subagents' sessions (the assistant's side work, left out as its thinking is)";
+const SUBAGENT = "sub-agents' sessions (the agent's side work, left out as its reasoning is)";
 
 const byId = (conversations: UploadConversation[]) => [...conversations].sort((a, b) => a.conversation.id.localeCompare(b.conversation.id));
 const said = ({ conversation }: UploadConversation) => conversation.messages.map(({ role, content }) => [role, content]);

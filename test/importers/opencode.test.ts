@@ -33,7 +33,7 @@ describe("OpenCode sessions", () => {
         ],
       ],
     );
-    expect(skipped).toEqual({ "subagents' sessions (the assistant's side work, left out as its thinking is)": 1 });
+    expect(skipped).toEqual({ "sub-agents' sessions (the agent's side work, left out as its reasoning is)": 1 });
     for (const conversation of conversations) {
       expect(UploadConversation.parse(conversation)).toEqual(conversation);
       expect([conversation.platform, conversation.platformDisplayName, conversation.complete]).toEqual(["opencode", "OpenCode", true]);

@@ -19,7 +19,15 @@
 //   uuids kept (why ccusage counts a message once by its ids): a session another file holds whole is
 //   left out, counted, and imported there.
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import {
+  SUBAGENT_SESSIONS,
+  agentTurns,
+  promptTitle,
+  sessionConversation,
+  sessionFileId,
+  type TurnPiece,
+  type Utterance,
+} from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
@@ -184,7 +192,7 @@ function session(lines: SessionLine[]): UploadConversation | undefined {
   const said = lines.filter((line) => line.said !== undefined);
   const { skip, fallbackDate, file } = lines[0]!;
   if (said.length > 0 && said.every((line) => line.said!.sidechain)) {
-    skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   const shown = onScreen(lines).map(utterance);

@@ -27,7 +27,7 @@
 //   session list shows, a title the user gave included), else the first prompt's first line (the
 //   SDK's own deriveTitleFromPrompt). A manifest that cannot be read is counted; the session stays.
 import type { UploadConversation } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { SUBAGENT_SESSIONS, agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
@@ -47,7 +47,7 @@ export function isSessionFile(record: JsonObject): boolean {
 export function sdkSession(record: JsonObject, context: RecordContext): UploadConversation | undefined {
   const { skip, fallbackDate } = context;
   if (record.agent !== "lead") {
-    skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   const said = arrayOf(record.messages).flatMap((message, index) => (isObject(message) ? utterancesOf(message, index) : []));

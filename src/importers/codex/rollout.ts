@@ -14,7 +14,15 @@
 // - Id: the session's (session_meta, else the file name's); message ids are line numbers, which stay
 //   as the file grows. Title: the first prompt's first line (the rollout holds no title).
 import type { UploadConversation, UploadMessage } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import {
+  SUBAGENT_SESSIONS,
+  agentTurns,
+  promptTitle,
+  sessionConversation,
+  sessionFileId,
+  type TurnPiece,
+  type Utterance,
+} from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
@@ -97,7 +105,7 @@ export function rollouts(lines: RolloutLine[]): UploadConversation[] {
 function rollout(lines: RolloutLine[]): UploadConversation | undefined {
   const { skip, fallbackDate, file } = lines[0]!;
   if (lines.some((line) => line.subagent)) {
-    skip("sub-agents' sessions (the agent's side work, left out as its reasoning is)");
+    skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   // Events and response items say the same words twice: the events are what the user saw.

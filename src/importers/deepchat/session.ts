@@ -27,7 +27,7 @@
 //   Times: epoch milliseconds; a message is dated by when it was last written (an answer's end).
 // - No model is kept (the upload shape has no field for it).
 import type { UploadConversation } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { SUBAGENT_SESSIONS, agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, jsonArrayIn, jsonObjectIn, nonEmptyString, stringOf, titleFrom } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
@@ -46,7 +46,7 @@ export function deepchatConversation(record: unknown, context: RecordContext): U
     return undefined;
   }
   if (session.session_kind === "subagent") {
-    context.skip("sub-agents' sessions (left out, as DeepChat's session list leaves them)");
+    context.skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   const said = record.legacy ? legacyUtterances(record, context) : agentUtterances(record.messages, context);

@@ -22,7 +22,7 @@ import type { UploadConversation, UploadMessage } from "../../schemas/chat-histo
 import { arrayOf, isObject, isoFromTime, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId, uniqueIds } from "../message-ids.js";
 import { filePlaceholder, toolPlaceholder } from "../placeholders.js";
-import { agentTurns, promptTitle, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { SUBAGENT_SESSIONS, agentTurns, promptTitle, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import type { SourcedRecord } from "../types.js";
 import { QWEN_ANSWER } from "./qwen.js";
 
@@ -41,7 +41,7 @@ export function geminiCliSession(records: readonly SourcedRecord[]): UploadConve
   const { skip, fallbackDate } = records[0]!.context;
   const { fields, messages } = replay(records.map((record) => record.value));
   if (fields.kind === "subagent") {
-    skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   const turns = turnsOf([...messages.values()]);

@@ -21,7 +21,15 @@
 // - Times: a prompt's `meta.timestamp` (Unix seconds, since 2.0); the .json's `created_at` and
 //   `updated_at` where none. Title: the first prompt (the .json's `title` is it cut to 30 characters).
 import type { UploadConversation } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, sessionFileId, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import {
+  SUBAGENT_SESSIONS,
+  agentTurns,
+  promptTitle,
+  sessionConversation,
+  sessionFileId,
+  type TurnPiece,
+  type Utterance,
+} from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
@@ -50,8 +58,6 @@ const RETRY_PROMPTS = new Set([
 const RETRIES = "prompts the CLI sent itself to retry a cut answer (left out)";
 const TOOL_RESULTS = "tool results (left out)";
 const EMPTY = "sessions without any message text";
-
-const SUBAGENT_SESSIONS = "sub-agents' sessions (the agent's side work; its own session names the sub-agent's tool)";
 
 /**
  * What only a sub-agent's log holds. A sub-agent is a session of its own, saved as the user's are

@@ -27,7 +27,7 @@
 //   pieces inside, ordered by `seq`): a session 2.x copied from 1.x keeps its id, and so its
 //   conversation id, and its messages theirs; of a session in 2.x, only 2.x's messages are read.
 import type { UploadConversation } from "../../schemas/chat-history.js";
-import { agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
+import { SUBAGENT_SESSIONS, agentTurns, promptTitle, sessionConversation, type TurnPiece, type Utterance } from "../agent-sessions.js";
 import { arrayOf, isObject, isoFromTime, nonEmptyString, titleFrom, type JsonObject } from "../json-values.js";
 import { fittingId } from "../message-ids.js";
 import { toolPlaceholder } from "../placeholders.js";
@@ -195,7 +195,7 @@ function conversationOf(
   parts: Map<string, Map<string, PartPiece>>,
 ): UploadConversation | undefined {
   if (session.subagent) {
-    session.skip("subagents' sessions (the assistant's side work, left out as its thinking is)");
+    session.skip(SUBAGENT_SESSIONS);
     return undefined;
   }
   const read = inOrder(session.v2 ? messages.filter(({ seq }) => seq !== undefined) : messages).flatMap((message) => {
