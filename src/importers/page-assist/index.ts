@@ -68,7 +68,7 @@ function browserProfiles(): AppFolder[] {
   return BROWSERS.flatMap((browser) => {
     const listing = {
       listed: (text: string, list: string) => extensionDatabases(text, dirname(list), browser.ids),
-      listNames: "the extension's database in each profile it lists",
+      listNames: "each profile's Page Assist database",
     };
     return [
       { appData: `${browser.linux}/Local State`, only: "linux", ...listing },
