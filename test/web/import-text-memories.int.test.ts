@@ -75,7 +75,7 @@ describe("the Import page, for transcripts and memories", () => {
     for (const n of [1, 2, 3, 4, 5]) fs.copyFileSync(path.join(agents, "agent-a1b2c3.jsonl"), path.join(agents, `agent-copy${n}.jsonl`));
     execFileSync("zip", ["-q", "-r", "-X", "projects.zip", "projects"], { cwd: folder });
     await upload(path.join(folder, "projects.zip"));
-    const subagents = (await page.locator(".summary-skipped li").allTextContents()).filter((line) => line.includes("subagents"));
-    expect(subagents).toEqual([expect.stringMatching(/^6 × subagents' sessions .* \(in 6 files: [^,]+, [^,]+, [^,]+ and 3 more\)$/)]);
+    const subagents = (await page.locator(".summary-skipped li").allTextContents()).filter((line) => line.includes("sub-agents'"));
+    expect(subagents).toEqual([expect.stringMatching(/^6 × sub-agents' sessions .* \(in 6 files: [^,]+, [^,]+, [^,]+ and 3 more\)$/)]);
   });
 });

@@ -199,10 +199,10 @@ describe("mnemo import", () => {
     for (const n of [1, 2, 3, 4, 5]) fs.copyFileSync(path.join(agents, "agent-a1b2c3.jsonl"), path.join(agents, `agent-copy${n}.jsonl`));
     const human = await runCli(["import", "--dry-run", projects], { env });
     expect(human.code, human.stderr).toBe(0);
-    const lines = human.stderr.split("\n").filter((line) => line.includes("subagents' sessions"));
+    const lines = human.stderr.split("\n").filter((line) => line.includes("sub-agents' sessions"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^ {2}6 × subagents' sessions .* \(in 6 files: [^,]+agent-[^,]+\.jsonl, [^,]+, [^,]+ and 3 more \(--json lists them all\)\)$/,
+      /^ {2}6 × sub-agents' sessions .* \(in 6 files: [^,]+agent-[^,]+\.jsonl, [^,]+, [^,]+ and 3 more \(--json lists them all\)\)$/,
     );
   });
 
