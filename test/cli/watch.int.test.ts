@@ -25,6 +25,23 @@ function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []
   return { child, log: () => log };
 }
 
+/** What a store's watch.json holds: nothing before a watcher first writes it. */
+function watchState(store: string): { folders: Record<string, unknown>; sessions: Record<string, string>; imports: { format: string }[] } {
+  const file = path.join(store, "watch.json");
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : { folders: {}, sessions: {}, imports: [] };
+}
+
+/** A file as the watcher keeps it imported in watch.json: its size and time now. */
+function signatureOf(file: string): string {
+  const { size, mtimeMs } = fs.statSync(file);
+  return `${size}:${Math.round(mtimeMs)}`;
+}
+
+/** Each file kept in watch.json as imported as it stands now. */
+function expectKept(store: string, files: string[]): void {
+  for (const file of files) expect(watchState(store).sessions[file]).toBe(signatureOf(file));
+}
+
 async function stop(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -182,10 +199,8 @@ describe("mnemo watch on a coding agent's sessions", () => {
       });
       const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
       expect(listed.items.map((item) => item.messageCount)).toEqual([6]);
-      const state = () => JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
-      const { size, mtimeMs } = fs.statSync(file);
       // Written just after the log says so.
-      await vi.waitFor(() => expect(state().sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`), { timeout: 10_000 });
+      await vi.waitFor(() => expectKept(store, [file]), { timeout: 10_000 });
     } finally {
       expect(await stop(child)).toBe(0);
     }
@@ -205,11 +220,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["import", projects], { env })).code).toBe(0);
-    const state = () => JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as { sessions: Record<string, string> };
-    const kept = (file: string) => {
-      const { size, mtimeMs } = fs.statSync(file);
-      expect(state().sessions[file]).toBe(`${size}:${Math.round(mtimeMs)}`);
-    };
+    const kept = (file: string) => expectKept(store, [file]);
     const { child, log } = startWatch(projects, env, ["--session-settle", "0.2"]);
     try {
       // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
@@ -279,16 +290,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
-    const state = () => {
-      const file = path.join(store, "watch.json");
-      return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
-    };
-    const bothKept = () => {
-      for (const name of ["wire.jsonl", "context.jsonl"]) {
-        const { size, mtimeMs } = fs.statSync(path.join(folder, name));
-        expect(state()[path.join(folder, name)]).toBe(`${size}:${Math.round(mtimeMs)}`);
-      }
-    };
+    const bothKept = () => expectKept(store, [path.join(folder, "wire.jsonl"), path.join(folder, "context.jsonl")]);
     const imports = () => log().match(/^From .*\(kimi-cli\): .*$/gm) ?? [];
     try {
       // Each file is imported once it has held still for 0.2 s, seen twice: a few seconds each.
@@ -321,16 +323,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
-    const state = () => {
-      const file = path.join(store, "watch.json");
-      return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { sessions: Record<string, string> }).sessions : {};
-    };
-    const bothKept = () => {
-      for (const name of [`${id}.json`, `${id}.jsonl`]) {
-        const { size, mtimeMs } = fs.statSync(path.join(sessions, name));
-        expect(state()[path.join(sessions, name)]).toBe(`${size}:${Math.round(mtimeMs)}`);
-      }
-    };
+    const bothKept = () => expectKept(store, [path.join(sessions, `${id}.json`), path.join(sessions, `${id}.jsonl`)]);
     const imports = () => log().match(/^From .*\(kiro-cli\): .*$/gm) ?? [];
     try {
       // Each file is imported once it has held still for 0.2 s, seen twice: a few seconds each.
@@ -375,11 +368,7 @@ it("two folders watched at once keep each other's records in watch.json", async 
     await vi.waitFor(() => expect(log).toMatch(/\(claude-code\): Imported 1 new conversation$/m), { timeout: 60_000, interval: 250 });
     fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
     await vi.waitFor(() => expect(log).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
-    const state = () =>
-      JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
-        sessions: Record<string, string>;
-        imports: { format: string }[];
-      };
+    const state = () => watchState(store);
     // Written just after the log says so.
     await vi.waitFor(() => expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]), { timeout: 10_000 });
     expect(Object.keys(state().sessions)).toEqual([path.join(projects, "bread", path.basename(session))]);
@@ -398,12 +387,7 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
   expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
-  const state = () =>
-    JSON.parse(fs.readFileSync(path.join(store, "watch.json"), "utf8")) as {
-      folders: Record<string, unknown>;
-      sessions: Record<string, string>;
-      imports: { format: string }[];
-    };
+  const state = () => watchState(store);
   // The downloads' watcher first, so that what it holds from watch.json predates the sessions' watcher's record.
   const terminal = startWatch(downloads, env);
   let service: ReturnType<typeof startWatch> | undefined;
@@ -425,9 +409,8 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
       timeout: 60_000,
       interval: 250,
     });
-    const { size, mtimeMs } = fs.statSync(file);
     // Written just after the log says so.
-    await vi.waitFor(() => expect(state().sessions).toEqual({ [file]: `${size}:${Math.round(mtimeMs)}` }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(state().sessions).toEqual({ [file]: signatureOf(file) }), { timeout: 10_000 });
     expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]);
     expect(Object.keys(state().folders).sort()).toEqual([downloads, projects].sort());
   } finally {
