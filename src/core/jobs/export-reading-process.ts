@@ -1,11 +1,7 @@
 import { openExport, type ExportReader } from "../../importers/index.js";
 import { plainError, type AppError } from "../../shared/errors.js";
 import type { ExportItem, ExportReply, ExportRequest, ExportToOpen } from "./export-reading-protocol.js";
-
-/** Records sent back at once, at most, as import-file.ts stores them: fewer messages, one batch held at a time. */
-const ITEMS = 200;
-/** Message characters sent back at once, at most (import-file.ts's BATCH_CHARS). */
-const CHARS = 2_000_000;
+import { BATCH_CHARS, BATCH_CONVERSATIONS, messageChars } from "./upload-batches.js";
 
 /** The export being read: its reader, the records it met that it could not read, the batch read ahead. */
 interface Reading {
@@ -80,7 +76,8 @@ async function nextItems({ file, reader, queued, sources }: Reading, kind: "conv
     ...(error === undefined ? {} : { error: plainError(error) }),
   });
   try {
-    while (items.length < ITEMS && chars < CHARS) {
+    // A batch as import-file.ts stores them: fewer messages, one batch held at a time.
+    while (items.length < BATCH_CONVERSATIONS && chars < BATCH_CHARS) {
       const next = await sources[kind].next();
       items.push(...queued.splice(0));
       if (next.done) return end(true);
@@ -95,7 +92,7 @@ async function nextItems({ file, reader, queued, sources }: Reading, kind: "conv
 }
 
 function charsOf(item: ExportItem): number {
-  if ("conversation" in item) return item.conversation.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
+  if ("conversation" in item) return messageChars(item.conversation);
   return "memory" in item ? item.memory.text.length : 0;
 }
 

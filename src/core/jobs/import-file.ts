@@ -16,16 +16,9 @@ import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
 import { conversationParts } from "./conversation-parts.js";
+import { BATCH_CHARS, BATCH_CONVERSATIONS, messageChars } from "./upload-batches.js";
 import { countLanguage, languageHint, noLanguages, type LanguageCount } from "./language-hint.js";
 import { loadTokenizer } from "../../text/tokens.js";
-
-/**
- * Conversations sent per upload call, at most: each call costs ~20 ms of store work whatever its
- * size (200 instead of 50 stored 2,000 conversations in 1.1 s instead of 1.7).
- */
-const BATCH = 200;
-/** Message characters per upload call, at most: a batch of long conversations stays a few MB. */
-const BATCH_CHARS = 2_000_000;
 
 export interface ImportProgress {
   file: string;
@@ -274,8 +267,8 @@ async function importFile(
         // Made after the check, each part is checked too: one the store refused would fail its whole batch.
         if (parts.length > 1 && checkedUpload(part, path, summary) === undefined) continue;
         batch.push(part);
-        batchChars += part.conversation.messages.reduce((sum, message) => sum + message.content.length, 0);
-        if (batch.length >= BATCH || batchChars >= BATCH_CHARS) await flush();
+        batchChars += messageChars(part);
+        if (batch.length >= BATCH_CONVERSATIONS || batchChars >= BATCH_CHARS) await flush();
       }
       options.onProgress?.(progress(path, format, file.conversations, reader.bytesRead(), reader.totalBytes, started));
     }
