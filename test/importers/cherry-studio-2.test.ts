@@ -1,16 +1,16 @@
 // Cherry Studio 2's database (fixtures/exports/cherry-studio/build-sqlite.mjs): Data/cherrystudio.sqlite
 // in the app's data folder, its first topic data.json's first as 2.x's first start migrates it.
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { zipSources } from "../../src/importers/zip.js";
 import { UploadConversation } from "../../src/schemas/chat-history.js";
 import { tempDir } from "../temp-dirs.js";
+import { alteredFolder, cherryStudio2Database, cherryStudio2Folder } from "./cherry-studio-2-folder.js";
 import { collect, collectWithSkips, fixtures } from "./collect.js";
 
-const folder = join(fixtures, "cherry-studio-2");
-const database = join(folder, "Data", "cherrystudio.sqlite");
+const folder = cherryStudio2Folder;
+const database = cherryStudio2Database;
 const tmp = tempDir("mnemo-cherry-studio-2-");
 
 const EMPTY = "conversations without any message text (an empty new topic)";
@@ -18,18 +18,6 @@ const DELETED = "topics deleted in Cherry Studio (kept in its database until pur
 const AGENTS = "agent sessions (Claude Code and other agents run in Cherry Studio), not read";
 const DAMAGED = "messages whose stored JSON is damaged (left out)";
 const BESIDE = "Cherry Studio 1.x's IndexedDB beside 2.x's database, not read (2.x holds its topics since the upgrade)";
-
-/** A copy of the fixture's database with these statements run on it, in a data folder of its own. */
-async function alteredFolder(name: string, sql: string): Promise<string> {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database(readFileSync(database));
-  db.exec(sql);
-  const dir = join(tmp, name);
-  mkdirSync(join(dir, "Data"), { recursive: true });
-  writeFileSync(join(dir, "Data", "cherrystudio.sqlite"), Buffer.from(db.export()));
-  db.close();
-  return dir;
-}
 
 describe("Cherry Studio 2's database", () => {
   it("each topic is a conversation, named and dated as the app has it; an empty, a deleted topic and the agent sessions counted", async () => {
@@ -86,6 +74,7 @@ describe("Cherry Studio 2's database", () => {
 
   it("a damaged message costs only itself; a selected message that is gone, or a loop in the parents, still gives the topic", async () => {
     const dir = await alteredFolder(
+      tmp,
       "damaged",
       `UPDATE message SET data = '{"parts": [' WHERE id = 'm1-a1';
        UPDATE message SET parent_id = 'm1-u3' WHERE id = 'm1-u1';
