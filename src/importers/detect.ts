@@ -7,7 +7,7 @@ import { AppError, isAppError } from "../shared/errors.js";
 import { withoutBom } from "../text/utf8.js";
 import type { Sample } from "./importer.js";
 import { locateJsonError, malformedJson, readFailure } from "./json-error.js";
-import { assertNotMedia } from "./media-files.js";
+import { assertNotMedia, isBinary } from "./media-files.js";
 import { DEFAULT_WRAPPER, jsonRecords, type JsonLayout, type WrapperPath } from "./json-records.js";
 import { isObject, type JsonObject } from "./json-values.js";
 import { IMPORTERS, recognise, recogniseMemories } from "./registry.js";
@@ -306,16 +306,6 @@ async function assertNotEncryptedDatabase(source: ByteSource, prefix: Buffer): P
   const importer = IMPORTERS.find((entry) => entry.encryptedDatabase !== undefined && entry.extensions.includes(name));
   if (importer?.encryptedDatabase === undefined || !isBinary(prefix)) return;
   throw await importer.encryptedDatabase(source);
-}
-
-/** Bytes that are no UTF-8 text (random ones: an encrypted page). */
-function isBinary(prefix: Buffer): boolean {
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(prefix.subarray(0, 4096), { stream: true });
-    return prefix.subarray(0, 4096).includes(0);
-  } catch {
-    return true;
-  }
 }
 
 /** An empty file gets its own message: "not JSON" or "not a supported export" would send the user looking for the wrong fault. */

@@ -28,7 +28,7 @@ export async function assertNotMedia(source: ByteSource, prefix: Buffer): Promis
 }
 
 async function imageKind(prefix: Buffer): Promise<string | undefined> {
-  if (prefix.length < 12) return undefined;
+  if (prefix.length < 12 || !isBinary(prefix)) return undefined; // text, as nearly every file is: image-size not loaded
   const { imageSize } = await import("image-size");
   try {
     const { type } = imageSize(prefix);
@@ -36,5 +36,15 @@ async function imageKind(prefix: Buffer): Promise<string | undefined> {
     return name === undefined ? undefined : `an image (${name})`;
   } catch {
     return undefined; // a header image-size does not know, or cut short: not an image it can tell
+  }
+}
+
+/** Bytes that are no UTF-8 text: an image's, an encrypted page's. */
+export function isBinary(prefix: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(prefix.subarray(0, 4096), { stream: true });
+    return prefix.subarray(0, 4096).includes(0);
+  } catch {
+    return true;
   }
 }
