@@ -10,9 +10,9 @@
 // `messages`, as the rows' keys are not read.
 import { Readable } from "node:stream";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
-import { blobFiles, levelFiles } from "../leveldb/folder.js";
+import { blobFiles, damageSkipped, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
-import type { ByteSource } from "../source.js";
+import { latestMtime, type ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { CHATBOX_STORAGE_FILE } from "./storage-layout.js";
 
@@ -34,10 +34,9 @@ export async function withChatboxStorage(sources: readonly ByteSource[]): Promis
     if (!found) continue; // another app's data folder (Cherry Studio's has its own reader)
     const label = rest.find((source) => source.path.startsWith(folder))?.label.replace(/[\\/][^\\/]+$/, "") ?? "IndexedDB";
     const files = rest.filter((source) => source.path.startsWith(folder));
-    const mtime = new Date(Math.max(...files.map((source) => source.mtime.getTime())));
+    const mtime = latestMtime(files);
     const { source, unparsed } = exportOf(rows.get(STORE) ?? [], label, `${root}IndexedDB/${DATABASE}.json`, mtime);
-    if (read.damaged > 0) skipped.push({ file: label, reason: DAMAGED, count: read.damaged });
-    if (unreadable + unparsed > 0) skipped.push({ file: label, reason: UNREADABLE, count: unreadable + unparsed });
+    skipped.push(...damageSkipped(label, read.damaged, unreadable + unparsed));
     rest = [
       source,
       ...rest.filter((source) => !source.path.startsWith(`${root}IndexedDB/`) && !source.path.startsWith(`${root}Local Storage/`)),
@@ -45,9 +44,6 @@ export async function withChatboxStorage(sources: readonly ByteSource[]): Promis
   }
   return { sources: rest, skipped };
 }
-
-const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
-const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
 
 /** The sessions among the rows, as the data export holds them: `{ "session:<id>": session }`, a row at a time. */
 function exportOf(rows: readonly unknown[], label: string, path: string, mtime: Date): { source: ByteSource; unparsed: number } {

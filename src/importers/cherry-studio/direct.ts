@@ -16,7 +16,7 @@ import { AppError } from "../../shared/errors.js";
 import { type ByteSource, latestMtime } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
-import { blobFiles, bytesOf, levelFiles } from "../leveldb/folder.js";
+import { blobFiles, bytesOf, damageSkipped, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { localStorageItem } from "../leveldb/local-storage.js";
 import { DATABASE_FILES, DIRECT_BACKUP_FILE } from "./direct-layout.js";
@@ -123,7 +123,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
   const label = storageLabel(metadata, database[0]);
   // The app's own folder is known by its page's database: file://, as WindowService.ts loads it.
   const found = await databaseRows(sources, root, metadata === undefined ? APP_PAGE_DATABASE : undefined);
-  if (found.rows === undefined) return { label, source: undefined, skipped: damage(label, found.damaged, 0) };
+  if (found.rows === undefined) return { label, source: undefined, skipped: damageSkipped(label, found.damaged, 0) };
   const state = await reduxState(sources, root);
   const { pieces, unwritable } = dataJson(found.rows, state);
   const size = pieces.reduce((total, piece) => total + piece.length, 0);
@@ -135,7 +135,7 @@ async function backupData(sources: readonly ByteSource[], root: string, metadata
     mtime,
     open: async () => Readable.from(pieces, { objectMode: false }),
   };
-  return { label, source, skipped: damage(label, found.damaged, found.unreadable + unwritable) };
+  return { label, source, skipped: damageSkipped(label, found.damaged, found.unreadable + unwritable) };
 }
 
 const APP_PAGE_DATABASE = "file__0.indexeddb.leveldb";
@@ -171,16 +171,6 @@ function dataJson(rows: ReadonlyMap<string, unknown[]>, state: string | undefine
   add("}}");
   return { pieces, unwritable };
 }
-
-function damage(label: string, damaged: number, unreadable: number): SkippedCount[] {
-  return [
-    ...(damaged > 0 ? [{ file: label, reason: DAMAGED, count: damaged }] : []),
-    ...(unreadable > 0 ? [{ file: label, reason: UNREADABLE, count: unreadable }] : []),
-  ];
-}
-
-const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
-const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
 
 /** The topics and blocks of the first IndexedDB folder (or the one named `only`) holding Cherry Studio's database. */
 async function databaseRows(sources: readonly ByteSource[], root: string, only?: string) {

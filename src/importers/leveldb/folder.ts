@@ -2,6 +2,7 @@
 // in their userData: Cherry Studio's, Chatbox's), read as the app may be writing it: the files the MANIFEST
 // names live, as they are on disk then.
 import type { ByteSource } from "../source.js";
+import type { SkippedCount } from "../types.js";
 import type { BlobFile } from "./indexeddb.js";
 import { isLive, type LevelFile, levelFileNumber, type LiveFiles, liveFiles } from "./leveldb.js";
 
@@ -135,4 +136,15 @@ export async function bytesOf(source: ByteSource): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of await source.open()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
+const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
+
+/** What an app's LevelDB folder cost, as the import summary says it: damaged records and blocks, rows that could not be read. */
+export function damageSkipped(file: string, damaged: number, unreadable: number): SkippedCount[] {
+  return [
+    ...(damaged > 0 ? [{ file, reason: DAMAGED, count: damaged }] : []),
+    ...(unreadable > 0 ? [{ file, reason: UNREADABLE, count: unreadable }] : []),
+  ];
 }

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { AppError } from "../../shared/errors.js";
-import type { ByteSource } from "../source.js";
+import { latestMtime, type ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
 import { POSTGRES_DATA_FILE } from "./desktop-layout.js";
 
@@ -90,7 +90,7 @@ export async function withLobeHubDatabase(
     }
     if (read === undefined) continue; // another app's Postgres
     if (read.failed.length > 0) skipped.push({ file: label, reason: UNREADABLE_TABLES(read.failed), count: read.failed.length });
-    const mtime = new Date(Math.max(...files.map((source) => source.mtime.getTime())));
+    const mtime = latestMtime(files);
     rest = [
       exportSource(read.tables, read.schemaHash, label, `${root}lobehub-local-db.json`, mtime),
       ...rest.filter((source) => !inFolder.has(source)),

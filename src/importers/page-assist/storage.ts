@@ -12,7 +12,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { objectStoreRows } from "../leveldb/indexeddb.js";
-import { blobFiles, levelFiles } from "../leveldb/folder.js";
+import { blobFiles, damageSkipped, levelFiles } from "../leveldb/folder.js";
 import { readLevelDb, useSnappy } from "../leveldb/leveldb.js";
 import { directorySources, latestMtime, type ByteSource } from "../source.js";
 import type { SkippedCount } from "../types.js";
@@ -59,14 +59,11 @@ async function databaseIn(
   const mtime = latestMtime(files);
   const { source, unwritable } = exportOf(chats, label, `${folder}${DATABASE}.json`, mtime);
   const skipped: SkippedCount[] = [];
-  if (read.damaged > 0) skipped.push({ file: label, reason: DAMAGED, count: read.damaged });
-  if (rows.unreadable + unwritable > 0) skipped.push({ file: label, reason: UNREADABLE, count: rows.unreadable + unwritable });
+  skipped.push(...damageSkipped(label, read.damaged, rows.unreadable + unwritable));
   if (orphans > 0) skipped.push({ file: label, reason: ORPHANS, count: orphans });
   return { source, skipped };
 }
 
-const DAMAGED = "LevelDB log records and table blocks that could not be read (damaged): the rows in them are lost";
-const UNREADABLE = "database rows that could not be read (damaged, or their blob file missing)";
 const ORPHANS = "messages of no chat the app lists (their chat's row is gone): not shown in Page Assist either";
 /** A file of an origin's IndexedDB folder, or of its blob folder, in a profile's IndexedDB. */
 const ORIGIN_FOLDER = /^[^/]+\.indexeddb\.(?:leveldb|blob)\//;
