@@ -467,7 +467,14 @@ describe("the upload's parameters", () => {
       .poll(() => server.log(), { timeout: 5_000 })
       .toContain("POST /import/upload: the client closed the connection before its body was complete");
     expect(server.log()).not.toContain("internal error");
-    // The test before's upload goes once its import ends: the first upload starts the process that reads uploads.
-    await expect.poll(() => fs.readdirSync(`${server.dataDir}/uploads`), { timeout: 10_000 }).toEqual([]);
+    // The uploads before this one go once their imports end: one at a time, each waiting for its index,
+    // and the first starting the process that reads uploads (seconds, more on a busy machine). Then none is left.
+    const unfinished = async () => {
+      const response = await request(`${server.url}/api/chat-history/imports`, { headers: { authorization: `Bearer ${server.token()}` } });
+      const { jobs } = (await response.body.json()) as { jobs: { finishedAt?: string }[] };
+      return jobs.filter((job) => job.finishedAt === undefined).length;
+    };
+    await expect.poll(unfinished, { timeout: 60_000, interval: 250 }).toBe(0);
+    expect(fs.readdirSync(`${server.dataDir}/uploads`)).toEqual([]);
   });
 });
