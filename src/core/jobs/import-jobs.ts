@@ -182,7 +182,10 @@ async function receive(body: AsyncIterable<Uint8Array>, job: Job, size: number |
       done(null, chunk);
     },
   });
-  await pipeline(body, count, fs.createWriteStream(job.file, { mode: 0o600 }));
+  // Opened here, not by the stream: a stream still opening when the body fails at once (over its size)
+  // would create the file after the caller removed it, and leave it in the uploads folder.
+  const out = fs.createWriteStream(job.file, { fd: fs.openSync(job.file, "w", 0o600) });
+  await pipeline(body, count, out);
   if (job.view.bytesReceived === 0) throw AppError.invalid("body", "is empty: send the export file as the request body");
   if (size !== undefined && job.view.bytesReceived < size) {
     throw AppError.invalid(
