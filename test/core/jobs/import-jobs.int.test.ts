@@ -33,7 +33,7 @@ async function* longerThanItsSize(): AsyncIterable<Uint8Array> {
 describe("an upload that fails as it arrives", () => {
   it("leaves no file behind: a client gone at once, a body over its size", async () => {
     await expect(service.imports.upload(cutAtOnce(), { filename: "cut.json" })).rejects.toThrow();
-    await expect(service.imports.upload(longerThanItsSize(), { filename: "a.json", size: "5" })).rejects.toThrow(/longer than the 5 bytes/);
+    await expect(service.imports.upload(longerThanItsSize(), { filename: "a.json", size: 5 })).rejects.toThrow(/longer than the 5 bytes/);
     // The write stream's close comes after the rejection; a file it created late would be here by then.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fs.readdirSync(uploads)).toEqual([]);
