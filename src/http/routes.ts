@@ -402,8 +402,8 @@ export const ROUTES: Route[] = [
     origin: "mnemo",
     body: EmptyTrashRequest,
     response: EmptyTrashResponse,
-    errors: [400, 401, 503],
-    // Unlike other routes, it refuses what it does not read (and its body's unknown fields): without ids it empties the whole trash.
+    errors: [400, 401, 404, 503],
+    // Unlike other routes, it refuses a query parameter, which it does not read: without ids it empties the whole trash.
     handle: async ({ service, body, query }) => {
       checkNoQuery(query, ENDPOINTS.emptyTrash.path);
       return service.trash.empty((body ?? {}) as EmptyTrashRequest);

@@ -11,8 +11,8 @@ export type JsonSchema = { type: "object"; properties?: Record<string, Record<st
  * and zod's own conversion spends tokens on nothing a model uses:
  * - a date-time's 400-character regex (a `format` says the same, on inputs; outputs need none),
  * - the ±2^53 bounds of an integer without real ones,
- * - `$schema` on every schema, and on every output object `additionalProperties: false` and the
- *   list of its required fields (a client checks results against the rest; 425 of 3,840 tokens).
+ * - `$schema` on every schema, `additionalProperties: false` on every object, and on every output
+ *   object the list of its required fields (a client checks results against the rest; 425 of 3,840 tokens).
  * And a nullable value is an `anyOf` of its types, which every validator reads.
  * `describe` adds what an argument means, where its name and limits do not say it.
  */
@@ -29,10 +29,9 @@ export function toolJsonSchema(schema: z.ZodObject, io: "input" | "output", desc
       }
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-      if (io === "output") {
-        if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-        delete jsonSchema.required;
-      }
+      // An input's too (request bodies are strict): tool-calls.ts refuses an unknown argument, naming it.
+      if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      if (io === "output") delete jsonSchema.required;
     },
   }) as JsonSchema;
   delete json["$schema"];

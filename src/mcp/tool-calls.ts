@@ -83,7 +83,8 @@ async function answerCall(
 /**
  * An argument the tool does not take is refused, for every tool here, where the schema would drop
  * it: a misspelt one (`limit` for `count`) ignored gives the model an answer to another question,
- * and no sign of it. (The REST API keeps ignoring unknown fields, as its spec's clients expect.)
+ * and no sign of it. Checked before the schema (whose bodies are strict too) for the tool's own
+ * words: its arguments are not its twin's fields (path parameters beside, `source` left out).
  * Not said in tools/list as `additionalProperties: false`: 104 more tokens there (4,970 of ~5,000),
  * for what the refusal says anyway.
  */

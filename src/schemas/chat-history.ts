@@ -222,7 +222,7 @@ export const ConversationDetail = z.object({
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 
 // DELETE /api/chat-history/chats
-export const ConversationIds = z.object({
+export const ConversationIds = z.strictObject({
   ids: z.array(IdText.min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type ConversationIds = z.input<typeof ConversationIds>;

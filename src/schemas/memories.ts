@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withFix } from "./fixes.js";
+import { notTaken } from "./parse.js";
 import { MAX_MEMORY_CHARS } from "./limits.js";
 import { hasVisibleText, ONLY_INVISIBLE } from "../text/visible.js";
 import {
@@ -51,8 +52,9 @@ export const MemoryId = z
   .min(1, "is required")
   .regex(MEMORY_ID_PATTERN, "is not a memory id (expected mem_ followed by 26 characters)");
 
-// POST /api/memory
-export const StoreMemoryRequest = z.object({
+// POST /api/memory. Every small request body is strict: a field it does not take is refused, named
+// with the fields it takes (schemas/parse.ts), where it was dropped (a `bucketName` stored into General).
+export const StoreMemoryRequest = z.strictObject({
   text: MemoryText,
   bucketId: BodyBucketId.optional(),
   source: Source,
@@ -64,6 +66,11 @@ export const StoreMemoryRequest = z.object({
   ifSimilar: z.enum(["store", "skip"]).optional(),
 });
 export type StoreMemoryRequest = z.input<typeof StoreMemoryRequest>;
+withFix(
+  "bucketName",
+  notTaken(1, Object.keys(StoreMemoryRequest.shape)),
+  "To store into a bucket by name, create it with POST /api/buckets and send its id as bucketId, or store the memory and move it with POST /api/v2/memory/update and bucketName (which creates the bucket when there is none of that name).",
+);
 export const SimilarMemory = z.object({
   text: z.string(),
   bucketId: z.number().int(),
@@ -177,7 +184,7 @@ const BucketDescription = z.string().max(500).refine(noControlCharacters, HAS_CO
 
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
-export const UpdateMemoryRequest = z.object({
+export const UpdateMemoryRequest = z.strictObject({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
   /**
@@ -219,7 +226,7 @@ export const DeleteMemoryResponse = z.object({ message: z.literal("Memory delete
 export type DeleteMemoryResponse = z.infer<typeof DeleteMemoryResponse>;
 
 // POST /api/memories/bulk-delete
-export const BulkDeleteRequest = z.object({
+export const BulkDeleteRequest = z.strictObject({
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type BulkDeleteRequest = z.input<typeof BulkDeleteRequest>;
@@ -262,7 +269,7 @@ export const ListBucketsQuery = z.object({
   source: Source,
 });
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
-export const CreateBucketRequest = z.object({
+export const CreateBucketRequest = z.strictObject({
   name: BucketName,
   description: BucketDescription.optional(),
   source: Source,
@@ -284,7 +291,7 @@ export const BucketIdParam = queryInt(BucketId);
 export const BucketIdParams = z.object({ bucketId: BucketIdParam });
 export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
 export const RenameBucketRequest = z
-  .object({
+  .strictObject({
     name: CreateBucketRequest.shape.name.optional(),
     /** An empty string clears the description. */
     description: BucketDescription.optional(),
@@ -307,7 +314,7 @@ export type DeleteBucketResponse = z.infer<typeof DeleteBucketResponse>;
 
 // POST /api/v2/memory/image (ours: the spec returns image memories but does not show how they are stored)
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const ImageMemoryRequest = z.object({
+export const ImageMemoryRequest = z.strictObject({
   /** The image file, base64-encoded: PNG, JPEG, WebP or GIF, at most 10 MB. */
   data: z.string().min(1, "must not be empty"),
   filename: z.string().max(255).optional(),

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../shared/errors.js";
+import { shownId } from "../text/cut-text.js";
 import { fixOf } from "./fixes.js";
 import "./messages.js";
 
@@ -8,6 +9,9 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?
   checkWellFormed(value, root);
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
+  // An unknown field first: a misspelt `txt` also makes `text` missing, and the name explains both.
+  const unknown = result.error.issues.find((found) => found.code === "unrecognized_keys");
+  if (unknown?.code === "unrecognized_keys") throw unknownFields(schema, unknown, root);
   const issue = result.error.issues.find((found) => !isSafeIntegerBound(found)) ?? result.error.issues[0]!;
   const field = formatPath([...(root ? [root] : []), ...issue.path]) || "body";
   const error = AppError.invalid(field, issue.message, fixOf(field, issue.message));
@@ -17,6 +21,41 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?
 }
 
 const MAX_SHOWN_INPUT = 100;
+
+/**
+ * Fields a request's strict schema does not take (schemas/*.ts: every small body), named, with the
+ * fields it takes: ignored, `bucketName` on a store put the memory in General, and the caller believed
+ * it was in its bucket. The fix: one registered for the name (withFix), or the field it misspells.
+ */
+function unknownFields(schema: z.ZodType, issue: z.core.$ZodIssueUnrecognizedKeys, root: string | undefined): AppError {
+  const names = issue.keys.slice(0, MAX_NAMED_FIELDS).map((name) => shownId(name));
+  const more = issue.keys.length - names.length;
+  const field = formatPath([...(root ? [root] : []), ...issue.path, `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""}`]);
+  const taken = issue.path.length === 0 && "shape" in schema ? Object.keys(schema.shape as object) : [];
+  const problem = notTaken(issue.keys.length, taken);
+  const alike = issue.keys
+    .slice(0, MAX_NAMED_FIELDS)
+    .map((name) => [name, taken.find((known) => sameLetters(known, name))] as const)
+    .filter(([, known]) => known);
+  const fix =
+    fixOf(field, problem) ??
+    (alike.length > 0 ? `Send ${alike.map(([name, known]) => `${shownId(name)} as ${known}`).join(", ")}.` : undefined);
+  return AppError.invalid(field, problem, fix);
+}
+
+/** The words for `count` fields a request does not take, where it takes `taken` (the store's registers a fix for them). */
+export function notTaken(count: number, taken: string[]): string {
+  return `${count === 1 ? "is not a field" : "are not fields"} of this request${taken.length > 0 ? `, which takes ${taken.join(", ")}` : ""}`;
+}
+
+/** How many unknown fields an error names: a body with thousands needs to hear of a few. */
+const MAX_NAMED_FIELDS = 5;
+
+/** The same name but for case, separators and a plural's s (`bucket_id`, `memoryid`, `id` for `ids`). */
+function sameLetters(known: string, given: string): boolean {
+  const [a, b] = [known, given].map((name) => name.replace(/[-_\s]/g, "").toLowerCase());
+  return a === b || a === `${b}s` || `${a}s` === b;
+}
 
 /**
  * zod 4 bounds every int to the safe-integer range before the schema's own bounds, so `limit: 1e308`

@@ -26,7 +26,7 @@ export const SearchLimit = z.int().min(1, "must be 1 to 100").max(100, "must be 
 export const ContextChunks = z.int().min(0, "must be 0 to 20").max(20, "must be 0 to 20");
 
 // POST /api/chat-history/search
-export const SearchRequest = z.object({
+export const SearchRequest = z.strictObject({
   query: QueryText,
   limit: queryInt(SearchLimit.default(20)),
   provider: Provider,
@@ -84,7 +84,7 @@ export const SearchResponse = z.object({
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
 /** The fields of a recall request; RecallRequest adds the rule between `query` and `queries`. */
-export const RecallFields = z.object({
+export const RecallFields = z.strictObject({
   query: QueryText.optional(),
   maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
   platform: z.enum(CHAT_PLATFORM_IDS).optional(),

@@ -9,7 +9,7 @@ const Ids = (what: string) =>
 
 // Ours: POST /api/trash — memories and conversations moved to the trash
 export const MoveToTrashRequest = z
-  .object({ memoryIds: Ids("memory ids"), conversationIds: Ids("conversation ids") })
+  .strictObject({ memoryIds: Ids("memory ids"), conversationIds: Ids("conversation ids") })
   .refine((body) => body.memoryIds.length + body.conversationIds.length > 0, {
     error: "must list at least one id in memoryIds or conversationIds",
     path: ["memoryIds"],
@@ -57,7 +57,7 @@ export type TrashList = z.infer<typeof TrashList>;
 
 // Ours: POST /api/trash/restore and POST /api/trash/delete. Restore takes an entry's id (`trs_…`) or
 // the id of the memory or conversation it holds.
-export const TrashIds = z.object({
+export const TrashIds = z.strictObject({
   ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type TrashIds = z.input<typeof TrashIds>;
@@ -72,9 +72,14 @@ export const RestoreTrashResponse = z.object({
 });
 export type RestoreTrashResponse = z.infer<typeof RestoreTrashResponse>;
 
-// Ours: POST /api/trash/empty — deletes for good what is listed, or everything in the trash
-// Strict, as no other body is: without `ids` it empties the whole trash, and `{"id": […]}` did.
+// Ours: POST /api/trash/empty — deletes for good what is listed (entry ids or their items' ids, as
+// restore takes), or everything in the trash
+// Without `ids` it empties the whole trash, which `{"id": […]}` did before bodies were strict.
 export const EmptyTrashRequest = z.strictObject({ ids: z.array(z.string().min(1)).max(1000, "must list at most 1000 ids").optional() });
 export type EmptyTrashRequest = z.input<typeof EmptyTrashRequest>;
-export const EmptyTrashResponse = z.object({ deleted: z.number().int() });
+export const EmptyTrashResponse = z.object({
+  deleted: z.number().int(),
+  /** Ids listed that are not in the trash (restored or deleted already, or past their days); none is a 404. */
+  notFound: z.array(z.string()),
+});
 export type EmptyTrashResponse = z.infer<typeof EmptyTrashResponse>;

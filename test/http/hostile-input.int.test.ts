@@ -175,12 +175,13 @@ function nearValid(route: Route): fc.Arbitrary<unknown> | undefined {
         }),
       });
     case "post /api/chat-history/search":
-    case "post /api/chat-history/inject":
       return fc.record({
         query: hostileText,
         limit: fc.option(fc.integer({ min: -1, max: 101 }), { nil: undefined }),
         provider: fc.option(hostileText, { nil: undefined }),
       });
+    case "post /api/chat-history/inject":
+      return fc.record({ query: hostileText, maxTokens: fc.option(fc.integer({ min: -1, max: 2001 }), { nil: undefined }) });
     case "post /api/buckets":
       return fc.record({ name: hostileText, description: fc.option(hostileText, { nil: undefined }) });
     default:
@@ -478,11 +479,62 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
       },
     ]);
     const misnamed = await send("post", "/api/trash/empty", JSON.stringify({ id: [entry] }));
-    expect([misnamed.status, misnamed.body]).toEqual([400, { error: 'body: unknown field "id"', field: "body" }]);
+    expect([misnamed.status, misnamed.body]).toEqual([
+      400,
+      { error: "id: is not a field of this request, which takes ids", field: "id", suggestion: "Send id as ids." },
+    ]);
     expect((await send("get", "/api/trash?pageSize=200")).body.items.map((item: { id: string }) => item.id)).toContain(entry);
-    expect((await send("post", "/api/trash/empty", JSON.stringify({ ids: [entry] }))).body).toEqual({ deleted: 1 });
-    // Other endpoints ignore what they do not read, as a plugin built for another shape needs.
+    expect((await send("post", "/api/trash/empty", JSON.stringify({ ids: [entry] }))).body).toEqual({ deleted: 1, notFound: [] });
+    // Other endpoints ignore a query parameter they do not read: a client's cache-buster (`_=…`) is one.
     expect((await send("get", "/api/chat-history/count?v=2")).status).toBe(200);
+    expect((await send("get", "/api/memory?latest=true&_=1732890000")).status).toBe(200);
+  });
+
+  it("every small body refuses a field it does not take, naming it and the fields it takes, and changes nothing; an upload takes extra fields", async () => {
+    const before = await stored();
+    const small = ROUTES.filter((route) => route.body && route.name !== "uploadConversation");
+    expect(small.map((route) => route.name)).toEqual(
+      expect.arrayContaining(["storeMemory", "updateMemories", "recall", "search", "emptyTrash"]),
+    );
+    for (const route of small) {
+      const taken = Object.keys((route.body as z.ZodObject).shape);
+      const answer = await send(route.method, route.path.replace(/\{\w+\}/, "1"), JSON.stringify({ bucket_idx: 1 }));
+      expect([route.name, answer.status, answer.body.field, answer.body.error]).toEqual([
+        route.name,
+        400,
+        "bucket_idx",
+        `bucket_idx: is not a field of this request, which takes ${taken.join(", ")}`,
+      ]);
+    }
+    expect(await stored()).toBe(before);
+    // A bucketName on a store went to General, the caller believing it in its bucket: refused, with the way to do it.
+    const named = await send("post", "/api/memory", JSON.stringify({ text: "2025-01-01 For Work", bucketName: "Work" }));
+    expect([named.status, named.body.error, named.body.suggestion]).toEqual([
+      400,
+      "bucketName: is not a field of this request, which takes text, bucketId, source, ifSimilar",
+      expect.stringMatching(
+        /^To store into a bucket by name, create it with POST \/api\/buckets .* POST \/api\/v2\/memory\/update and bucketName/,
+      ),
+    ]);
+    const typos = await send("post", "/api/v2/memory/update", JSON.stringify({ memoryid: memoryId, bucket_id: 2 }));
+    expect([typos.status, typos.body.field, typos.body.suggestion]).toEqual([
+      400,
+      "memoryid, bucket_id",
+      "Send memoryid as memoryId, bucket_id as bucketId.",
+    ]);
+    expect(await stored()).toBe(before);
+    const exported = {
+      platform: "custom",
+      exportedBy: "some tool",
+      conversation: {
+        id: "extra-1",
+        title: "Extra",
+        createdAt: "2024-03-01T09:00:00Z",
+        model: "x",
+        messages: [{ id: "e1", role: "human", content: "Hi", tokens: 1 }],
+      },
+    };
+    expect((await send("post", "/api/chat-history/ingest/custom-online", JSON.stringify(exported))).status).toBe(200);
   });
 
   it("quotes an id it cannot find cut to 60 characters, where the trash and an import's progress sent back all of it", async () => {

@@ -199,6 +199,16 @@ describe("deleting for good what is not in the trash", () => {
       "Nothing was deleted: none of it is in the trash any more (restored or deleted already, or past its 30 days).",
     );
   });
+
+  it("says how many of those chosen were no longer there, where it said only 'Deleted 1 item for good.'", async () => {
+    const browser = await signIn();
+    const stored = await api<{ memoryId: string }>(server, "POST", "/api/memory", { text: "2025-02-01 Chosen on the trash page" });
+    const moved = await api<{ items: { id: string }[] }>(server, "POST", "/api/trash", { memoryIds: [stored.body.memoryId] });
+    const ids = [moved.body.items[0]!.id, "trs_01M8KMYCMQNBQPA53118TKM5YV"];
+    const answer = await post(browser, "/trash/delete", `_csrf=${browser.csrf}&confirmed=yes&ids=${ids[0]}&ids=${ids[1]}`);
+    expect(answer.status).toBe(303);
+    expect(await flash(browser)).toBe("Deleted 1 item for good. 1 item was no longer in the trash.");
+  });
 });
 
 describe("redirects after an action go only to a path of this server", () => {

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { counted } from "../output.js";
 import { confirmOrAbort } from "../prompts.js";
 import { action, withService } from "../session.js";
+import { shownId } from "../../text/cut-text.js";
 import { shortDate } from "../../text/local-time.js";
 import { parseCount } from "./memories.js";
 
@@ -67,7 +68,7 @@ export function registerTrash(program: Command): void {
   trash
     .command("empty")
     .description("delete trash entries for good: those given, or all (asks first unless --yes)")
-    .argument("[ids...]", "trash entry ids; none empties the whole trash")
+    .argument("[ids...]", "trash entry ids, or the ids of the memories and conversations moved there; none empties the whole trash")
     .action(
       action(async (session, ids: string[]) => {
         const what =
@@ -77,6 +78,15 @@ export function registerTrash(program: Command): void {
           const result = await service.trash.empty(ids.length === 0 ? {} : { ids });
           if (session.out.json) return session.out.data(result);
           session.out.success(`Deleted ${counted(result.deleted, "trash entry", "trash entries")} for good`);
+          const { notFound } = result;
+          const more = notFound.length > 5 ? ` and ${notFound.length - 5} more` : "";
+          if (notFound.length > 0)
+            session.out.warn(
+              `Not in the trash (restored or deleted already, or expired): ${notFound
+                .slice(0, 5)
+                .map((id) => shownId(id))
+                .join(", ")}${more}`,
+            );
         });
       }),
     );

@@ -209,12 +209,21 @@ async function entriesFor(ctx: CoreContext, userId: string, ids: string[]): Prom
   return [...byEntry, ...byItem.filter((row) => !byEntry.some((entry) => entry.id === row.id))];
 }
 
-/** POST /api/trash/empty: the listed entries (or the whole trash) deleted for good. */
+/**
+ * POST /api/trash/empty: the listed entries (or the whole trash) deleted for good. Ids as restore
+ * takes them; those not in the trash are named in `notFound` (they answered `deleted: 0` and no
+ * more), none found at all is a 404, as restore's.
+ */
 export async function emptyTrash(ctx: CoreContext, userId: string, input: unknown = {}): Promise<EmptyTrashResponse> {
   const { ids } = parseInput(EmptyTrashRequest, input);
-  const deleted = await ctx.store.write(() => ctx.store.delete("trash", { userId, id: ids }));
+  const wanted = ids === undefined ? undefined : [...new Set(ids)];
+  const rows = wanted === undefined || wanted.length === 0 ? [] : await entriesFor(ctx, userId, wanted);
+  if (wanted !== undefined && wanted.length > 0 && rows.length === 0) throw notInTrash(wanted);
+  const where = wanted === undefined ? { userId } : { userId, id: rows.map((row) => row.id) };
+  const deleted = wanted?.length === 0 ? 0 : await ctx.store.write(() => ctx.store.delete("trash", where));
   if (deleted > 0) ctx.afterWrite();
-  return { deleted };
+  const notFound = (wanted ?? []).filter((id) => !rows.some((row) => row.id === id || row.itemId === id));
+  return { deleted, notFound };
 }
 
 /** Deletes for good every user's entries past their 30 days (a write only when there are some). */

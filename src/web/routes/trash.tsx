@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { TRASH_DAYS } from "../../schemas/trash.js";
-import { AppError } from "../../shared/errors.js";
+import { AppError, isAppError } from "../../shared/errors.js";
 import { countedItems, plural } from "../format.js";
 import { field, fields, pageParam, readForm } from "../forms.js";
 import type { WebEnv } from "../guard.js";
@@ -39,9 +39,11 @@ export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>
     const ids = chosen(fields(form, "ids"));
     if (field(form, "confirmed") !== "yes")
       return c.redirect(`/trash/delete?${new URLSearchParams(ids.map((id): [string, string] => ["ids", id]))}`, 303);
-    const { deleted } = await c.get("session").service.trash.empty({ ids });
     // Restore says so of what is gone; "Deleted 0 items" read as a failure of the button.
-    const text = deleted > 0 ? `Deleted ${plural(deleted, "item")} for good.` : NOTHING_DELETED;
+    const result = await c.get("session").service.trash.empty({ ids }).catch(noneInTrash);
+    if (!result) return done(c, form, NOTHING_DELETED, "/trash");
+    const gone = result.notFound.length;
+    const text = `Deleted ${plural(result.deleted, "item")} for good.${gone > 0 ? ` ${plural(gone, "item")} ${gone === 1 ? "was" : "were"} no longer in the trash.` : ""}`;
     return done(c, form, text, "/trash");
   });
 
@@ -86,6 +88,12 @@ export function registerTrash(web: Hono<WebEnv>, page: MiddlewareHandler<WebEnv>
 }
 
 const NOTHING_DELETED = `Nothing was deleted: none of it is in the trash any more (restored or deleted already, or past its ${TRASH_DAYS} days).`;
+
+/** The core's 404 for ids none of which is in the trash, as no result: the page says so in its own words. */
+function noneInTrash(error: unknown): undefined {
+  if (isAppError(error) && error.code === "not_found") return undefined;
+  throw error;
+}
 
 function chosen(ids: string[]): string[] {
   if (ids.length === 0) throw new AppError("invalid_input", "Select at least one item first", { details: { field: "ids" } });

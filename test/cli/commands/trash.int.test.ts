@@ -70,7 +70,7 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
     expect(unasked.code).toBe(2);
     expect((await json("trash")).total).toBe(2);
     const [one] = (await json("trash")).items;
-    expect(await json("--yes", "trash", "empty", one.id)).toEqual({ deleted: 1 });
+    expect(await json("--yes", "trash", "empty", one.id)).toEqual({ deleted: 1, notFound: [] });
     const emptied = await cli("--yes", "trash", "empty");
     expect(emptied.stderr).toMatch(/^✔ Deleted 1 trash entry for good$/m);
     const missing = await cli("trash", "restore", one.id);
@@ -78,5 +78,13 @@ describe.each(["embedded", "remote"] as const)("mnemo trash (%s)", (mode) => {
     expect(missing.stderr).toMatch(new RegExp(`^✖ ${one.id} is not in the trash\n  → It was restored or deleted for good already`));
     const several = await cli("trash", "restore", one.id, "trs_nothing");
     expect(several.stderr).toMatch(/^✖ none of these is in the trash\n/);
+    // Deleting for good names the ids that are not there (it said "Deleted 1 trash entry" and no more), by a memory's own id too.
+    const { memoryId } = await json("remember", "--no-date", "Kept for a moment in the trash");
+    await json("memories", "delete", "--trash", memoryId);
+    const partly = await cli("--yes", "trash", "empty", memoryId, one.id);
+    expect(partly.stderr).toMatch(/^✔ Deleted 1 trash entry for good$/m);
+    expect(partly.stderr).toContain(`! Not in the trash (restored or deleted already, or expired): ${one.id}\n`);
+    const none = await cli("--yes", "trash", "empty", one.id);
+    expect([none.code, none.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^✖ ${one.id} is not in the trash\n`))]);
   });
 });

@@ -144,8 +144,8 @@ describe("the trash", () => {
     expect(await purgeExpiredTrash(app.context)).toBe(1);
     expect(await app.context.store.count("trash", `id = '${first!.id}'`)).toBe(0);
 
-    expect(await me.trash.empty({ ids: [later.items[0]!.id] })).toEqual({ deleted: 1 });
-    expect(await me.trash.empty()).toEqual({ deleted: 1 });
+    expect(await me.trash.empty({ ids: [later.items[0]!.id] })).toEqual({ deleted: 1, notFound: [] });
+    expect(await me.trash.empty()).toEqual({ deleted: 1, notFound: [] });
     expect((await me.trash.list()).total).toBe(0);
   });
 
@@ -157,8 +157,27 @@ describe("the trash", () => {
     expect(moved).toEqual({ items: [], notFound: [mine.memoryId] });
     const trashed = await me.trash.move({ memoryIds: [mine.memoryId] });
     await expect(bob.trash.restore({ ids: [trashed.items[0]!.id] })).rejects.toMatchObject({ code: "not_found" });
-    expect(await bob.trash.empty()).toEqual({ deleted: 0 });
+    expect(await bob.trash.empty()).toEqual({ deleted: 0, notFound: [] });
+    await expect(bob.trash.empty({ ids: [trashed.items[0]!.id] })).rejects.toMatchObject({ code: "not_found" });
     expect((await me.trash.list()).total).toBe(1);
+  });
+
+  it("deletes for good by entry or item id, naming the ids not in the trash, where it answered deleted: 0 and no more", async () => {
+    const a = await me.memories.store({ text: "2025-06-03 To delete by entry" });
+    const b = await me.memories.store({ text: "2025-06-03 To delete by memory id" });
+    const { items } = await me.trash.move({ memoryIds: [a.memoryId, b.memoryId] });
+    const byEntry = items.find((item) => item.itemId === a.memoryId)!.id;
+    expect(await me.trash.empty({ ids: [byEntry, "trs_01M8KMYCMQNBQPA53118TKM5YV", b.memoryId, byEntry] })).toEqual({
+      deleted: 2,
+      notFound: ["trs_01M8KMYCMQNBQPA53118TKM5YV"],
+    });
+    // None of them there: a 404, as restore's, naming the id.
+    await expect(me.trash.empty({ ids: [byEntry] })).rejects.toMatchObject({
+      code: "not_found",
+      message: `${byEntry} is not in the trash`,
+    });
+    await expect(me.trash.empty({ ids: [byEntry, b.memoryId] })).rejects.toMatchObject({ message: "none of these is in the trash" });
+    expect(await me.trash.empty({ ids: [] })).toEqual({ deleted: 0, notFound: [] });
   });
 
   it("restores by the conversation's or memory's own id, as by the entry's", async () => {
