@@ -114,9 +114,7 @@ export function createHttpApp(app: App, options: HttpOptions): Hono<Env> {
       if (error instanceof AppError && error.code !== "invalid_input") throw error; // over the limit
       return undefined;
     });
-    if (body === undefined) {
-      return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not a JSON-RPC message" }, id: null }, 400);
-    }
+    // Not JSON (undefined) is answered there, after the headers are checked.
     return handleMcpRequest(c.req.raw, c.get("service"), options.log, body);
   });
   // Stateless MCP: no server-sent stream to open (GET) and no session to end (DELETE).

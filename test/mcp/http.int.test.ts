@@ -35,7 +35,7 @@ function post(
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
     });
     req.on("error", reject);
-    req.end(JSON.stringify(body));
+    req.end(body instanceof Buffer ? body : JSON.stringify(body));
   });
 }
 
@@ -92,6 +92,45 @@ describe("/mcp", () => {
       id: "t",
       error: { code: -32602, message: expect.stringMatching(/^params\._meta\.progressToken: /) },
     });
+  });
+
+  it("answers each member of a batch, a malformed one with its id (or null) beside the others' results, where the SDK answered the whole batch -32700 with no id", async () => {
+    const auth = { authorization: `Bearer ${served.token}` };
+    const batch = [
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "list_buckets", arguments: {}, _meta: "x" } },
+      { jsonrpc: "2.0", id: 6, method: "ping" },
+      1,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ];
+    const answer = await post(auth, batch);
+    expect(answer.status).toBe(200);
+    const answers = JSON.parse(answer.body) as { id: unknown }[];
+    expect(answers.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([
+      { jsonrpc: "2.0", id: 5, error: { code: -32602, message: 'params._meta: must be an object, not "x"' } },
+      { jsonrpc: "2.0", id: 6, result: {} },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "message: must be an object, not 1" } },
+    ]);
+    // Nothing but malformed members: their answers alone. An empty batch is one error (JSON-RPC 2.0 §6).
+    expect(JSON.parse((await post(auth, [1])).body)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "message: must be an object, not 1" } },
+    ]);
+    expect(await post(auth, [])).toMatchObject({ status: 400, body: expect.stringContaining('"code":-32600') });
+  });
+
+  it("checks the Accept and Content-Type headers before the body, as the SDK does: a body's answer came first", async () => {
+    const auth = { authorization: `Bearer ${served.token}` };
+    const malformed = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "list_buckets", _meta: "x" } };
+    for (const body of [malformed, Buffer.from("{not json"), [malformed]]) {
+      const wrongAccept = await post({ ...auth, accept: "application/json" }, body);
+      expect([wrongAccept.status, JSON.parse(wrongAccept.body).error.code]).toEqual([406, -32000]);
+      const wrongType = await post({ ...auth, "content-type": "text/plain" }, body);
+      expect([wrongType.status, JSON.parse(wrongType.body).error.code]).toEqual([415, -32000]);
+    }
+    const notJson = await post(auth, Buffer.from("{not json"));
+    expect([notJson.status, JSON.parse(notJson.body)]).toEqual([
+      400,
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not a JSON-RPC message" } },
+    ]);
   });
 
   it("has no server-sent stream or session to open or end", async () => {
