@@ -25,8 +25,9 @@ const MaxTokens = queryInt(z.int().min(1, "must be at least 1").max(MAX_RECALL_T
 export const SearchLimit = z.int().min(1, "must be 1 to 100").max(100, "must be 1 to 100");
 export const ContextChunks = z.int().min(0, "must be 0 to 20").max(20, "must be 0 to 20");
 
-// POST /api/chat-history/search
-export const SearchRequest = z.strictObject({
+// POST /api/chat-history/search. Not strict, as the bodies that write are: a read's unknown field
+// stores nothing, and the spec leaves fields unnamed (recall's platform hint) that clients send.
+export const SearchRequest = z.object({
   query: QueryText,
   limit: queryInt(SearchLimit.default(20)),
   provider: Provider,
@@ -84,7 +85,7 @@ export const SearchResponse = z.object({
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
 /** The fields of a recall request; RecallRequest adds the rule between `query` and `queries`. */
-export const RecallFields = z.strictObject({
+export const RecallFields = z.object({
   query: QueryText.optional(),
   maxTokens: MaxTokens.default(DEFAULT_RECALL_TOKENS),
   platform: z.enum(CHAT_PLATFORM_IDS).optional(),
