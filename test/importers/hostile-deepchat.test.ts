@@ -21,9 +21,15 @@ const STRUCTURED = `CREATE TABLE deepchat_user_messages (message_id, text);
 const LEGACY = `CREATE TABLE conversations (conv_id, title, created_at, updated_at, context_chain);
   CREATE TABLE messages (msg_id, conversation_id, parent_id, role, content, created_at, order_seq, is_variant);`;
 
+/** The rows (each of the table's every column) in one transaction, through one statement prepared once. */
 function insert(db: Database, table: string, rows: Iterable<Value[]>): void {
   db.run("BEGIN");
-  for (const row of rows) db.run(`INSERT INTO ${table} VALUES (${row.map(() => "?").join(", ")})`, row);
+  let statement: ReturnType<Database["prepare"]> | undefined;
+  for (const row of rows) {
+    statement ??= db.prepare(`INSERT INTO ${table} VALUES (${row.map(() => "?").join(", ")})`);
+    statement.run(row);
+  }
+  statement?.free();
   db.run("COMMIT");
 }
 
