@@ -8,33 +8,15 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { chmod, cp, mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { asUserChmodBinds, BIN, isolatedEnv, openTestApp, ROOT, runCli, tempDir } from "../../helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import { asUserChmodBinds, BIN, isolatedEnv, ROOT, runCli, tempDir } from "../../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const FOLDERS = [path.join(EXPORTS, "gemini-cli", "tmp"), path.join(EXPORTS, "vscode-chat", "User", "workspaceStorage")];
 
-/**
- * An empty store as a first command leaves it (its tables made, ~0.5 s), made once and copied for
- * each test that stores what it imports (the dry runs make none).
- */
-let empty: string;
-
-beforeAll(async () => {
-  empty = path.join(tempDir(), "store");
-  await (await openTestApp({ store: empty })).close();
-});
-
-/** A store of its own, empty: a copy of `empty`. */
-function ownStore(): string {
-  const store = path.join(tempDir(), "store");
-  fs.cpSync(empty, store, { recursive: true });
-  return store;
-}
-
 describe("mnemo import of Gemini CLI's and VS Code's session folders", () => {
   it("imports a conversation per session under each tool's platform, and again adds nothing", async () => {
-    const env = isolatedEnv({ MNEMO_STORE: ownStore(), MNEMO_EMBEDDER: "bundled" });
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const mnemo = (args: string[]) => runCli(args, { env });
     const first = await mnemo(["--json", "import", "--no-wait", ...FOLDERS]);
     expect(first.code, first.stderr).toBe(0);
@@ -73,7 +55,7 @@ describe("mnemo import of Gemini CLI's and VS Code's session folders", () => {
   });
 
   it("Continue's sessions folder and a folder of repositories with Aider's hidden histories, likewise", async () => {
-    const env = isolatedEnv({ MNEMO_STORE: ownStore(), MNEMO_EMBEDDER: "bundled" });
+    const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const mnemo = (args: string[]) => runCli(args, { env });
     const folders = [path.join(EXPORTS, "continue", "sessions"), path.join(EXPORTS, "aider")];
     const first = await mnemo(["--json", "import", "--no-wait", ...folders]);
@@ -97,7 +79,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     await cp(path.join(EXPORTS, "claude-code", "projects"), path.join(home, ".claude", "projects"), { recursive: true });
     await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
     await mkdir(path.join(home, ".codex", "sessions"), { recursive: true }); // Codex installed, never used
-    const env = isolatedEnv({ HOME: home, MNEMO_STORE: ownStore(), MNEMO_EMBEDDER: "bundled" });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     const mnemo = (args: string[]) => runCli(args, { env });
     const imported = await mnemo(["import", "--no-wait", "--apps"]);
     expect(imported.code, imported.stderr).toBe(0);
@@ -195,7 +177,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
   it("watch --apps says it watches each app's sessions, not that the sessions a folder holds are left alone", async () => {
     const home = tempDir();
     await cp(path.join(EXPORTS, "continue", "sessions"), path.join(home, ".continue", "sessions"), { recursive: true });
-    const env = isolatedEnv({ HOME: home, MNEMO_STORE: ownStore(), MNEMO_EMBEDDER: "bundled" });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     // Until Ctrl-C: a child process of its own, stopped once its log says what it watches.
     const child = spawn(process.execPath, [BIN, "watch", "--apps"], { env, stdio: ["ignore", "ignore", "pipe"] });
     let log = "";
@@ -215,7 +197,7 @@ describe("mnemo import --apps and mnemo watch --apps", () => {
     const home = tempDir();
     const threads = path.join(home, ".local", "share", "zed", "threads");
     await cp(path.join(EXPORTS, "zed", "threads"), threads, { recursive: true });
-    const env = isolatedEnv({ HOME: home, MNEMO_STORE: ownStore(), MNEMO_EMBEDDER: "bundled" });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
     // Until Ctrl-C: a child process of its own, stopped once the database, held still for half a second, is imported.
     const child = spawn(process.execPath, [BIN, "watch", "--apps", "--session-settle", "0.5"], {
       env,
