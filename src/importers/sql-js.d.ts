@@ -2,6 +2,7 @@
 declare module "sql.js" {
   type SqlValue = number | string | Uint8Array | null;
   interface Statement {
+    run(params?: SqlValue[]): void;
     step(): boolean;
     get(): SqlValue[];
     getAsObject(): Record<string, SqlValue>;

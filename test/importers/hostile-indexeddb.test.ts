@@ -72,11 +72,12 @@ describe("hostile IndexedDB rows", () => {
     expect(skipped.find((skip) => skip.reason.startsWith("database rows that could not be read"))?.count).toBe(1);
   });
 
-  // Math.max(...times) of the folder's files threw 'Maximum call stack size exceeded' past about 120,000.
-  it("a database folder of 200,000 files besides LevelDB's is read (Page Assist's and Cherry Studio's)", async () => {
+  // Math.max(...times) of the folder's files threw 'Maximum call stack size exceeded' past about 120,000
+  // (from 130,000 with Node 20's default stack): 150,000 fails on it, at three quarters of 200,000's files.
+  it("a database folder of 150,000 files besides LevelDB's is read (Page Assist's and Cherry Studio's)", async () => {
     const padded = (sources: ByteSource[], folder: string) => [
       ...sources,
-      ...Array.from({ length: 200_000 }, (_, i) => ({ ...sources[0]!, label: `junk${i}`, path: `${folder}junk${i}` })),
+      ...Array.from({ length: 150_000 }, (_, i) => ({ ...sources[0]!, label: `junk${i}`, path: `${folder}junk${i}` })),
     ];
     const pageAssist = "IndexedDB/chrome-extension_jfgfiigpkhlkbnfnbobbkinehhfdhndo_0.indexeddb.leveldb/";
     const read = await withPageAssistStorage(padded(await zipSources(join(fixtures, "page-assist-chrome-profile.zip")), pageAssist));
