@@ -32,6 +32,8 @@ import { resumption } from "./resumed-sessions.js";
  *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
  *   folder may hold thousands of other .json files: each is detected once per signature (`passed`,
  *   from a sample of its start), and at most MAX_FILES are looked at.
+ * - A session log that is no session alone (an OpenHands event, a file each) is imported as its
+ *   session's folder (Importer.sessionFolder), the folder's other files kept as read with it.
  * - Databases an app writes its chats into as they go on (Importer.watchedDatabase: opencode.db,
  *   Goose's sessions.db…), by the names their formats give them, or the one a watched path is (Zed's
  *   threads.db; an app's found by `--apps`, whatever its name: OPENCODE_DB's): imported again once
