@@ -202,7 +202,7 @@ async function importSession(
   const target = sessionPathOf(file, format);
   const readToo =
     target !== file
-      ? new Map([...sessionFiles(target)].filter((found) => found.file !== file).map((found) => [found.file, found.signature]))
+      ? new Map(sessionFiles(target).flatMap((found) => (found.file === file ? [] : [[found.file, found.signature] as const])))
       : options.readsSessionFilesBeside
         ? signatures(sameSessionFiles(file, format))
         : new Map<string, string>();
