@@ -1,15 +1,23 @@
 import path from "node:path";
 import { AppError } from "../shared/errors.js";
-import type { FoundApp } from "../core/index.js";
+import type { AppsFound, FoundApp } from "../core/index.js";
 import type { Session } from "./session.js";
 
 /**
- * The folders of the chat apps found on this machine (`--apps`), each said with its app; those whose
- * sessions a watch keeps as they go on when `watching` (Cursor's databases are imported, not watched).
- * None found is the caller's error, naming `flag`, unless `optional` (a service started at login).
+ * The folders of the chat apps found on this machine (`mnemo import --apps`), each said with its app,
+ * and the folders (or databases) of those a watch keeps, as it keys their files, with their format:
+ * the apps looked for once, for both (the import keeps the watched files as it read them).
+ * None found is the caller's error, naming `flag`.
  */
-export async function appFolders(session: Session, flag: string, how: { watching: boolean; optional?: boolean }): Promise<string[]> {
-  return (await saidFound(session, flag, how, await appsOnThisMachine(session, how.watching))).map((app) => app.folder);
+export async function appFolders(
+  session: Session,
+  flag: string,
+): Promise<{ folders: string[]; watched: { folder: string; format: string }[] }> {
+  const found = await appsOnThisMachine(session);
+  return {
+    folders: (await saidFound(session, flag, { watching: false }, found.imported)).map((app) => app.folder),
+    watched: found.watched.map((app) => ({ folder: path.resolve(app.folder), format: app.format })),
+  };
 }
 
 /** A folder a watch keeps, with the app whose sessions it holds when it is the folder of one found on this machine (for its log). */
@@ -31,8 +39,9 @@ export async function foldersToWatch(
   how: { apps: boolean; flag: string; optional?: boolean },
 ): Promise<WatchedFolder[]> {
   if (given.length === 0 && !how.apps) return [];
-  const found = await appsOnThisMachine(session, true);
+  const { watched: found, notWatched } = await appsOnThisMachine(session);
   const apps = how.apps ? await saidFound(session, how.flag, { watching: true, optional: how.optional }, found) : [];
+  if (how.apps) saidNotWatched(session, notWatched);
   const folders = [...new Set([...given, ...apps.map((app) => app.folder)])];
   return folders.map((folder) => {
     const app = found.find((app) => path.resolve(app.folder) === path.resolve(folder));
@@ -40,14 +49,16 @@ export async function foldersToWatch(
   });
 }
 
-/** The folders (or databases) of the apps found on this machine that `watch --apps` watches, as it keys their files, with their app's format. */
-export async function watchedAppFolders(session: Session): Promise<{ folder: string; format: string }[]> {
-  return (await appsOnThisMachine(session, true)).map((app) => ({ folder: path.resolve(app.folder), format: app.format }));
+async function appsOnThisMachine(session: Session): Promise<AppsFound> {
+  const { appsOn } = await import("../core/index.js");
+  return appsOn({ platform: process.platform, env: session.io.env });
 }
 
-async function appsOnThisMachine(session: Session, watching: boolean): Promise<FoundApp[]> {
-  const { foundApps } = await import("../core/index.js");
-  return foundApps({ platform: process.platform, env: session.io.env }, { watching });
+/** The apps' folders found that a watch does not follow, each with why: `mnemo import --apps` imports them. */
+function saidNotWatched(session: Session, apps: AppsFound["notWatched"]): void {
+  if (apps.length === 0) return;
+  const list = apps.map((app) => `\n  ${app.name} (${shownPaths(app.folder, session)}): ${app.why}`).join("");
+  session.out.notice(`Not watched, imported by \`mnemo import --apps\`:${list}`);
 }
 
 /** The apps found, said; none found an error naming `flag` unless `optional`. */

@@ -31,7 +31,17 @@ export type { RestoreOptions, RestoreProgress, RestoreSummary } from "./jobs/res
 export type { Diagnosis, Finding } from "./operations/doctor.js";
 export type { RepairResult } from "./operations/doctor-repair.js";
 export { checkPlatform } from "../importers/platform.js";
-export { appFolderLines, appsLookedFor, databasesWatched, foundApps, withAppFolders, type FoundApp } from "../importers/app-folders.js";
+export {
+  appFolderLines,
+  appsLookedFor,
+  appsNotWatched,
+  appsOn,
+  databasesWatched,
+  foundApps,
+  withAppFolders,
+  type AppsFound,
+  type FoundApp,
+} from "../importers/app-folders.js";
 export { chatAppNames, FORMATS, fileTypes, formatLines, formatNames, type FormatWords } from "../importers/words.js";
 export type { UploadExportsOptions } from "./jobs/upload-exports.js";
 export type { ImportOptions, ImportProblem, ImportProgress, ImportSummary, ProcessingProgress, QueueWait } from "./jobs/import-file.js";

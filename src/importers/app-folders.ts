@@ -79,46 +79,98 @@ function appDataFolder(home: string, machine: Machine): string {
   return machine.env["XDG_CONFIG_HOME"] || path.join(home, ".config");
 }
 
+/** What `--apps` finds on this machine, in one look: what an import reads, what a watch follows, and what it does not. */
+export interface AppsFound {
+  /** Each app's folder (or database) there, one inside another left to it (Cline's tasks in Cursor's User folder). */
+  imported: FoundApp[];
+  /** What watching follows: session folders, and of an app that writes a database its database alone (watchedIn). */
+  watched: FoundApp[];
+  /** The folders imported that a watch does not follow, each with why (AppFolder.notWatched, Importer.notWatched, no database there). */
+  notWatched: (FoundApp & { why: string })[];
+}
+
+/**
+ * Every app's folder that is on this machine, in the registry's order, looked for once. A folder
+ * inside another found is left out: importing the outer one reads it; to watch, the same among what
+ * is watched (Cline's tasks in Cursor's User folder are watched, Cursor's globalStorage/state.vscdb beside them).
+ */
+export function appsOn(machine: Machine = { platform: process.platform, env: process.env }): AppsFound {
+  const places = IMPORTERS.flatMap((importer) =>
+    foldersOn(importer, machine).flatMap((folder) => placesOf(folder, machine).map((place) => ({ importer, folder, place }))),
+  );
+  const app = (importer: Importer, folder: AppFolder, place: string): FoundApp => ({
+    format: importer.id,
+    name: folder.app ?? importer.name,
+    folder: place,
+    sessionLogs: importer.sessionLogs === true,
+  });
+  const watching = places.map((found) => ({ ...found, why: whyNotWatched(found.importer, found.folder) }));
+  const followed = watching.map((found) => ({
+    ...found,
+    watched: found.why === undefined ? watchedIn(found.importer, found.folder, found.place) : [],
+  }));
+  return {
+    imported: outermost(places.map(({ importer, folder, place }) => app(importer, folder, place))),
+    watched: outermost(followed.flatMap(({ importer, folder, watched }) => watched.map((place) => app(importer, folder, place)))),
+    notWatched: once(
+      followed
+        .filter(({ why, watched }) => why !== undefined || watched.length === 0)
+        .map(({ importer, folder, place, why }) => ({ ...app(importer, folder, place), why: why ?? noDatabaseIn(importer, folder) })),
+    ),
+  };
+}
+
 /**
  * Every app's folder that is on this machine, in the registry's order; those whose sessions are
- * watched when `watching` (session logs, or a database written as they go on). A folder inside another found is left out: importing the outer one reads
- * it (Cline's tasks in Cursor's User folder), unless the outer is not watched (Cursor's, imported only).
+ * watched when `watching` (session logs, or a database written as they go on) (appsOn).
  */
 export function foundApps(
   machine: Machine = { platform: process.platform, env: process.env },
   how: { watching?: boolean } = {},
 ): FoundApp[] {
-  const found = IMPORTERS.filter((importer) => !how.watching || isWatched(importer)).flatMap((importer) =>
-    foldersOn(importer, machine, how).flatMap((folder) =>
-      placesOf(folder, machine)
-        .flatMap((place) => (how.watching ? watchedIn(importer, folder, place) : [place]))
-        .map((place) => ({
-          format: importer.id,
-          name: folder.app ?? importer.name,
-          folder: place,
-          sessionLogs: importer.sessionLogs === true,
-        })),
-    ),
-  );
-  // The same folder found twice (two lists naming it: Jan's settings.json before and after its move) is read once.
-  const once = found.filter((app, n) => found.findIndex((other) => other.folder === app.folder) === n);
-  return once.filter((app) => !once.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+  const found = appsOn(machine);
+  return how.watching ? found.watched : found.imported;
 }
 
-/** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase). */
+/** The same folder found twice (two lists naming it: Jan's settings.json before and after its move) once; one inside another left to it. */
+function outermost(found: FoundApp[]): FoundApp[] {
+  const each = once(found);
+  return each.filter((app) => !each.some((outer) => outer !== app && isInside(app.folder, outer.folder)));
+}
+
+function once<App extends FoundApp>(found: App[]): App[] {
+  return found.filter((app, n) => found.findIndex((other) => other.folder === app.folder) === n);
+}
+
+/** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase, AppFolder.watchedDatabase). */
 function isWatched(importer: Importer): boolean {
-  return importer.sessionLogs === true || importer.watchedDatabase === true;
+  return (
+    importer.sessionLogs === true ||
+    importer.watchedDatabase === true ||
+    (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined)
+  );
+}
+
+/** Why a watch does not follow an app's folder; undefined when it does. */
+function whyNotWatched(importer: Importer, folder: AppFolder): string | undefined {
+  return folder.notWatched ?? importer.notWatched ?? (isWatched(importer) ? undefined : "its chats are imported, not watched");
+}
+
+/** Why a folder of an app whose database is watched is not: the database is not in it (Cherry Studio before 2.0, OpenCode before 1.2). */
+function noDatabaseIn(importer: Importer, folder: AppFolder): string {
+  const names = folder.watchedDatabase ?? databaseEndingsOf(importer).filter((ending) => !ending.startsWith("."));
+  return `no ${listing([...names], "or")} in it, the database watched as the app writes it`;
 }
 
 /**
- * What watching an app's folder follows: the database the folder entry names under it (AppFolder.watchedDatabase);
+ * What watching an app's folder follows: the databases the folder entry names under it (AppFolder.watchedDatabase);
  * the folder, for an app that writes session logs; else its database alone (the folder's file named as
  * the format names it: OpenCode's opencode.db, not the thousands of storage files of before 1.2 beside
  * it, each detected at every start).
  */
 function watchedIn(importer: Importer, folder: AppFolder, place: string): string[] {
   if (folder.watchedDatabase !== undefined)
-    return [path.join(place, ...folder.watchedDatabase.split("/"))].filter((file) => isThere(file, true));
+    return folder.watchedDatabase.map((database) => path.join(place, ...database.split("/"))).filter((file) => isThere(file, true));
   if (importer.sessionLogs === true || folder.file === true || folder.listed !== undefined) return [place];
   return databaseEndingsOf(importer)
     .filter((ending) => !ending.startsWith(".")) // a file's whole name, not an extension
@@ -129,7 +181,7 @@ function watchedIn(importer: Importer, folder: AppFolder, place: string): string
 /** The app's folders that are kept on this machine's system; to watch, those not only imported (AppFolder.notWatched). */
 function foldersOn(importer: Importer, machine: Machine, how: { watching?: boolean } = {}): AppFolder[] {
   return (importer.appFolders ?? []).filter(
-    (folder) => (folder.only === undefined || folder.only === machine.platform) && !(how.watching && folder.notWatched === true),
+    (folder) => (folder.only === undefined || folder.only === machine.platform) && !(how.watching && folder.notWatched !== undefined),
   );
 }
 
@@ -172,12 +224,22 @@ export function appsLookedFor(how: { watching?: boolean } = {}): string {
     .join(", ");
 }
 
-/** The apps whose databases watching imports again as they change (Importer.watchedDatabase), for `mnemo watch --help`. */
+/** The apps whose databases watching imports again as they change (Importer.watchedDatabase, AppFolder.watchedDatabase), for `mnemo watch --help`. */
 export function databasesWatched(): string {
   return listing(
-    IMPORTERS.filter((importer) => importer.watchedDatabase === true).map((importer) => importer.name),
+    IMPORTERS.filter(
+      (importer) => importer.watchedDatabase === true || (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined),
+    ).map((importer) => importer.name),
     "and",
   );
+}
+
+/** The apps (or their folders) `--apps` imports and does not watch, each with why (Importer.notWatched, AppFolder.notWatched), for `mnemo watch --help`. */
+export function appsNotWatched(): string {
+  return IMPORTERS.flatMap((importer) => {
+    const reasons = [importer.notWatched, ...(importer.appFolders ?? []).map((folder) => folder.notWatched)];
+    return [...new Set(reasons.filter((why) => why !== undefined))].map((why) => `  ${importer.name}: ${why}`);
+  }).join("\n");
 }
 
 /** Where a help line's folders go on a line of their own each, rather than side by side. */
@@ -202,12 +264,14 @@ export function appFolderLines(
   let moved = false;
   const lines = apps.map((importer) => {
     // Each folder's parts, and last what is said of it: merged() joins folders whose notes are the same.
-    const folders = foldersOn(importer, machine, how).map((folder) => [
-      ...shown(helpPath(folder, machine, how))
-        .split(path.sep)
-        .map((part) => [part]),
-      [noteOn(folder, how)],
-    ]);
+    const folders = foldersOn(importer, machine, how).flatMap((folder) =>
+      helpPaths(folder, machine, how).map((place) => [
+        ...shown(place)
+          .split(path.sep)
+          .map((part) => [part]),
+        [noteOn(folder, how)],
+      ]),
+    );
     const patterns = merged(folders).map((parts) => {
       const note = parts.at(-1)![0]!;
       const folder = parts.slice(0, -1).map((names) => (isEditors(names) ? EDITOR : braced(names)));
@@ -226,17 +290,17 @@ export function appFolderLines(
   return lines.join("\n");
 }
 
-/** The path a help line shows: to watch, the database under the folder that is followed (AppFolder.watchedDatabase), where not a list's. */
-function helpPath(folder: AppFolder, machine: Machine, how: { watching?: boolean }): string {
+/** The paths a help line shows: to watch, the databases under the folder that are followed (AppFolder.watchedDatabase), where not a list's. */
+function helpPaths(folder: AppFolder, machine: Machine, how: { watching?: boolean }): string[] {
   const place = appFolderPath(folder, machine);
-  const database = how.watching && folder.listed === undefined ? folder.watchedDatabase : undefined;
-  return database === undefined ? place : path.join(place, ...database.split("/"));
+  const databases = how.watching && folder.listed === undefined ? folder.watchedDatabase : undefined;
+  return databases === undefined ? [place] : databases.map((database) => path.join(place, ...database.split("/")));
 }
 
 /** What a help line says of a folder after it: that it is a list of databases (to watch, the database followed in each), the variables that move it. */
 function noteOn(folder: AppFolder, how: { watching?: boolean }): string {
   const variables = variablesOf(folder.moved).map((name) => `$${name}`);
-  const inEach = how.watching && folder.watchedDatabase !== undefined ? `: the ${folder.watchedDatabase} in each` : "";
+  const inEach = how.watching && folder.watchedDatabase !== undefined ? `: the ${listing([...folder.watchedDatabase], "or")} in each` : "";
   return [
     ...(folder.listed === undefined ? [] : [(folder.listNames ?? "the databases it lists") + inEach]),
     ...(variables.length > 0 ? [variables.join(" or ")] : []),

@@ -37,14 +37,18 @@ export type AppFolder = ({ home: string } | { appData: string } | { xdgData: str
   moved?: MovedBy;
   /** The app whose folder it is, where not the format's (Kiro CLI's, read as Amazon Q Developer CLI's): named so when found. */
   app?: string;
-  /** Imported, not watched: what the app no longer writes as it goes on (Zed's text threads, of the assistant before its agent panel). */
-  notWatched?: true;
   /**
-   * The database under the folder ("/"-separated) the app writes its chats into as they go on, for a
-   * format that is `watchedDatabase`: watching follows that file alone, not the folder, whose caches
-   * change constantly (Cherry Studio 2's Data/cherrystudio.sqlite); an import reads the folder whole.
+   * Imported, not watched, and why (`mnemo watch --apps` says it of a folder found): what the app no
+   * longer writes as it goes on (Zed's text threads, of the assistant before its agent panel).
    */
-  watchedDatabase?: string;
+  notWatched?: string;
+  /**
+   * The databases under the folder ("/"-separated) the app writes its chats into as they go on:
+   * watching follows those files alone (each that is there), not the folder, whose caches change
+   * constantly (Cherry Studio 2's Data/cherrystudio.sqlite, its alphas' cherrystudio.sqlite; Cursor's
+   * globalStorage/state.vscdb); an import reads the folder whole.
+   */
+  watchedDatabase?: readonly string[];
 };
 
 /** What moves an app's folder (AppFolder.moved), as the app reads it. */
@@ -115,8 +119,14 @@ export interface Importer {
    * (Aider's session heading): the file is read a section at a time, each its own record, to any size.
    */
   sectionHeading?: RegExp;
-  /** The one name the app gives its session log, when that is no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`): watched by it. */
-  sessionFileName?: string;
+  /** The names the app gives its session logs, when no `.json` or `.jsonl` (Aider's `.aider.chat.history.md`, GPT4All's `gpt4all-<id>.chat`): watched by them. */
+  sessionFileName?: RegExp;
+  /**
+   * The folder that holds the whole session a session log is part of, when a file alone is no session
+   * (OpenHands' conversation folder, an event a file; Jan's thread folder): a watch imports that folder
+   * in the file's place, once for all of its files that changed.
+   */
+  sessionFolder?: (file: string) => string;
   /**
    * Files a lone file of this format is read with when they sit beside it on disk, as a folder's
    * import reads them (Continue's sessions.json, the only place with its sessions' dates): a watched
@@ -166,7 +176,8 @@ export interface Importer {
    * opencode.db), so a watched folder imports it again once it (or its `-wal`) has changed and then
    * held still, at most once per a time growing with its size (core/jobs/watch-sessions.ts). Its files
    * are those named by its `extensions` that are no session log's (`.json`, `.jsonl`). Not Cursor's:
-   * its state.vscdb is rewritten every few seconds with the editor's state (src/README.md).
+   * every `.vscdb` (VS Code's own among them) would be loaded whole to be told apart; the one its
+   * AppFolder names (`watchedDatabase`) is watched.
    */
   watchedDatabase?: boolean;
   /**
@@ -179,6 +190,12 @@ export interface Importer {
    * folder, or the one database file of an app whose folder holds much else: `mnemo import --apps` (app-folders.ts).
    */
   appFolders?: readonly AppFolder[];
+  /**
+   * Why `mnemo watch --apps` does not watch the app's folders, which `mnemo import --apps` imports:
+   * said to the user of each found. An app with folders is watched (its session logs, a watched
+   * database) or says why not: test/importers/app-folders.test.ts checks the registry.
+   */
+  notWatched?: string;
   /** The export's other files (the account, feedback…), named when passed alone instead of the conversations. */
   sideFiles?: readonly SideFile[];
   /**

@@ -37,7 +37,15 @@ import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipS
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, UnreadableRecord } from "./types.js";
 export { checkPlatform } from "./platform.js";
-export { importerOf, isSessionFileName, isSessionLog, isWatchedDatabase, sameSessionFiles, watchedDatabaseOf } from "./registry.js";
+export {
+  importerOf,
+  isSessionFileName,
+  isSessionLog,
+  isWatchedDatabase,
+  sameSessionFiles,
+  sessionPathOf,
+  watchedDatabaseOf,
+} from "./registry.js";
 export { gigabytes, MAX_DATABASE_BYTES, SMALLER_DATABASE, startsAsSqlite } from "./sqlite.js";
 export { withWal } from "./sqlite-wal.js";
 

@@ -115,9 +115,14 @@ export function isSessionLog(format: string): boolean {
   return IMPORTERS.find((entry) => entry.id === format)?.sessionLogs === true;
 }
 
-/** Whether a file by this name may be a session log to watch: `.json`, `.jsonl`, or the one name an app gives its log. */
+/** Whether a file by this name may be a session log to watch: `.json`, `.jsonl`, or a name an app gives its logs (Importer.sessionFileName). */
 export function isSessionFileName(name: string): boolean {
-  return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName === name);
+  return /\.jsonl?$/i.test(name) || IMPORTERS.some((importer) => importer.sessionFileName?.test(name) === true);
+}
+
+/** The path a watch imports for a session log of this format: the folder of its whole session (Importer.sessionFolder), else the file. */
+export function sessionPathOf(file: string, format: string): string {
+  return IMPORTERS.find((entry) => entry.id === format)?.sessionFolder?.(file) ?? file;
 }
 
 /**

@@ -110,6 +110,16 @@ export async function readFileHead(path: string, length: number): Promise<Buffer
 }
 
 /**
+ * A file's path as far as it is known: on disk, the path it was given by (its label), so a folder
+ * passed itself still shows its name (text-generation-webui's character folder, OpenHands'
+ * conversation folder); else (in a zip, an upload) its path in the export.
+ */
+export function wholePath({ path, label }: { path: string; label: string }): string {
+  const given = label.replaceAll("\\", "/");
+  return given === path || given.endsWith(`/${path}`) ? given : path;
+}
+
+/**
  * Names of archive junk and hidden files that never hold an export (macOS resource forks, dotfiles),
  * but for the hidden files an app keeps its chats in: Aider's .aider.chat.history.md in each repository.
  */

@@ -756,6 +756,15 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     // Four databases imported, two changes, then a restart: each held still for 0.2 s and seen twice.
   }, 120_000);
 
+  /** A change written into an SQLite database as its app writes one, the whole file at once. */
+  async function changeDatabase(file: string, statement: string): Promise<void> {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(fs.readFileSync(file));
+    db.run(statement);
+    fs.writeFileSync(file, db.export());
+    db.close();
+  }
+
   /** `mnemo watch --apps`, each app found in the home folder env names. */
   function startWatchApps(env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
     const args = [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"];
@@ -831,6 +840,94 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
     expect(await conversationCount(env)).toBe(stored);
   });
+
+  it("the apps --apps imports are watched, several at once: Cursor's database, OpenHands' conversation folders, Jan's threads, LM Studio's and GPT4All's chats, Cherry Studio 2's alpha database; Chatbox's said not to be", async () => {
+    const home = tempDir("mnemo-home-");
+    const at = (...parts: string[]) => path.join(home, ...parts);
+    const cursor = at(".config", "Cursor", "User", "globalStorage", "state.vscdb");
+    fs.mkdirSync(path.dirname(cursor), { recursive: true });
+    fs.copyFileSync(path.join(EXPORTS, "cursor", "User", "globalStorage", "state.vscdb"), cursor);
+    const conversation = at(".openhands", "conversations", "7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6");
+    fs.cpSync(path.join(EXPORTS, "openhands", "conversations", path.basename(conversation)), conversation, { recursive: true });
+    fs.mkdirSync(at(".config", "Jan"), { recursive: true });
+    fs.writeFileSync(at(".config", "Jan", "settings.json"), JSON.stringify({ data_folder: at("jan") }));
+    fs.cpSync(path.join(EXPORTS, "jan", "threads"), at("jan", "threads"), { recursive: true });
+    fs.cpSync(path.join(EXPORTS, "lmstudio", "conversations"), at(".lmstudio", "conversations"), { recursive: true });
+    const [gpt4all, later] = fs
+      .readdirSync(path.join(EXPORTS, "gpt4all", "GPT4All"))
+      .map((name) => path.join(EXPORTS, "gpt4all", "GPT4All", name));
+    fs.mkdirSync(at(".local", "share", "nomic.ai", "GPT4All"), { recursive: true });
+    fs.copyFileSync(gpt4all!, at(".local", "share", "nomic.ai", "GPT4All", path.basename(gpt4all!)));
+    // Cherry Studio 2.0's alphas and betas kept their database in the data folder itself.
+    const cherry = at(".config", "CherryStudio", "cherrystudio.sqlite");
+    fs.mkdirSync(path.dirname(cherry), { recursive: true });
+    fs.copyFileSync(path.join(EXPORTS, "cherry-studio-2", "Data", "cherrystudio.sqlite"), cherry);
+    fs.mkdirSync(at(".config", "xyz.chatboxapp.ce", "IndexedDB"), { recursive: true });
+    const env = isolatedEnv({ HOME: home, MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    const importing = await runCli(["import", "--no-wait", "--apps"], { env });
+    expect(importing.code, importing.stderr).toBe(0);
+    const stored = await conversationCount(env);
+    const watch = startWatchApps(env);
+    try {
+      await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
+      expect(watch.log()).toMatch(
+        /^Not watched, imported by `mnemo import --apps`:\n {2}Chatbox \(~\/\.config\/xyz\.chatboxapp\.ce\): its chats are in IndexedDB/m,
+      );
+      // Each app goes on: Cursor renames a chat, OpenHands writes a prompt's event and its answer's, Jan appends a
+      // message, LM Studio and GPT4All save a new chat, Cherry Studio renames a topic.
+      await changeDatabase(
+        cursor,
+        "UPDATE cursorDiskKV SET value = replace(value, '\"Gateway rate limiter\"', '\"Gateway rate limiter per tenant\"') WHERE key LIKE 'composerData:%'",
+      );
+      const event = (n: number, source: string, role: string, text: string) =>
+        fs.writeFileSync(
+          path.join(conversation, "events", `event-000${n}-0000000${n}-aaaa-4bbb-8ccc-dddddddddddd.json`),
+          JSON.stringify({
+            id: `0000000${n}-aaaa-4bbb-8ccc-dddddddddddd`,
+            timestamp: "2026-03-14T09:25:00.000000",
+            source,
+            llm_message: { role, content: [{ type: "text", text }] },
+            kind: "MessageEvent",
+          }),
+        );
+      event(13, "user", "user", "And a tide at 24:30?");
+      event(14, "agent", "assistant", "Read as 00:30 of the next day.");
+      const messages = at("jan", "threads", "9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35", "messages.jsonl");
+      const last = JSON.parse(fs.readFileSync(messages, "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+      fs.appendFileSync(
+        messages,
+        `${JSON.stringify({ ...last, id: "01JGX7K0000000000000000000", role: "user", status: "ready", created_at: 1735903700000, completed_at: 1735903700000, content: [{ type: "text", text: { annotations: [], value: "Try a smaller model then?" } }], metadata: { parentId: last["id"] } })}\n`,
+      );
+      fs.copyFileSync(
+        path.join(EXPORTS, "lmstudio", "conversations", "1730000000000.conversation.json"),
+        at(".lmstudio", "conversations", "1732000000000.conversation.json"),
+      );
+      fs.copyFileSync(later!, at(".local", "share", "nomic.ai", "GPT4All", path.basename(later!)));
+      await changeDatabase(
+        cherry,
+        "UPDATE topic SET name = 'Sourdough at 75% hydration', updated_at = updated_at + 60000 WHERE name = 'Sourdough hydration'",
+      );
+      // Each imported once it has held still for 0.2 s, seen twice: a few seconds.
+      await vi.waitFor(
+        () => {
+          expect(watch.log()).toMatch(imported("state\\.vscdb", "cursor", "Imported 1 updated conversation; \\d+ unchanged"));
+          expect(watch.log()).toMatch(imported("7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6", "openhands", "Imported 1 updated conversation"));
+          expect(watch.log()).toMatch(imported("9b2f6a14-3c7e-4d8a-b1f0-6e2c9d4a7b35", "jan", "Imported 1 updated conversation"));
+          expect(watch.log()).toMatch(imported("1732000000000\\.conversation\\.json", "lmstudio", "Imported 1 new conversation"));
+          expect(watch.log()).toMatch(imported(path.basename(later!), "gpt4all", "Imported 1 new conversation"));
+          expect(watch.log()).toMatch(
+            imported("CherryStudio/cherrystudio\\.sqlite", "cherry-studio", "Imported 1 updated conversation; 1 unchanged"),
+          );
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+    } finally {
+      expect(await stop(watch.child)).toBe(0);
+    }
+    // What import --apps read is not imported again at first; an OpenHands conversation is its folder's, once.
+    expect(watch.log().match(/^From .*$/gm)).toHaveLength(6);
+    expect(await conversationCount(env)).toBe(stored + 2);
+  }, 120_000);
 
   it("a database over the size mnemo reads is said once, not at each change", async () => {
     const watched = tempDir("mnemo-app-data-");

@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { appFolderLines, appFolderPath, foundApps } from "../../src/importers/app-folders.js";
+import { appFolderLines, appFolderPath, appsOn, foundApps } from "../../src/importers/app-folders.js";
 import { IMPORTERS } from "../../src/importers/registry.js";
 import { tempDir } from "../temp-dirs.js";
 
@@ -175,8 +175,62 @@ describe("the apps' folders", () => {
     ]) {
       const watched = appFolderLines(machine, { watching: true });
       expect(watched).toMatch(/^ {2}Zed +~\/(\.local\/share\/zed|Library\/Application Support\/Zed)\/threads\/threads\.db$/m);
-      expect(watched).not.toContain("conversations");
+      expect(watched).not.toMatch(/zed\/conversations/i);
       expect(appFolderLines(machine)).toContain("zed/conversations");
+    }
+  });
+});
+
+describe("every app --apps finds", () => {
+  const apps = IMPORTERS.filter((importer) => (importer.appFolders ?? []).length > 0);
+
+  it("is watched (its session logs, or a database it writes as it goes on), or says why not", () => {
+    for (const importer of apps) {
+      const watched =
+        importer.sessionLogs === true ||
+        importer.watchedDatabase === true ||
+        (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined);
+      // Watched, it says no reason; not, it says why (`mnemo watch --apps` tells the user).
+      expect({ app: importer.name, saysWhyNot: importer.notWatched !== undefined }).toEqual({ app: importer.name, saysWhyNot: !watched });
+    }
+  });
+
+  it("on a machine with every app's folder and databases, each found is watched or said not to be with its app's reason", async () => {
+    const home = tempDir("mnemo-apps-");
+    const machine = { platform: "linux" as const, env: { HOME: home } };
+    const reasons = new Map<string, Set<string>>();
+    for (const importer of apps) {
+      const folders = (importer.appFolders ?? []).filter(
+        (folder) => (folder.only === undefined || folder.only === "linux") && !folder.listed,
+      );
+      const declared = [importer.notWatched, ...folders.map((folder) => folder.notWatched)].filter((why) => why !== undefined);
+      reasons.set(importer.id, new Set(declared));
+      for (const folder of folders) {
+        const place = appFolderPath(folder, machine);
+        if (folder.file) {
+          await mkdir(path.dirname(place), { recursive: true });
+          await writeFile(place, "");
+          continue;
+        }
+        await mkdir(place, { recursive: true });
+        const databases = folder.watchedDatabase ?? importer.extensions.filter((ending) => /^[^.].*\.\w+$/.test(ending));
+        for (const database of databases) {
+          await mkdir(path.dirname(path.join(place, database)), { recursive: true });
+          await writeFile(path.join(place, database), "");
+        }
+      }
+    }
+    const found = appsOn(machine);
+    expect(found.imported.length).toBeGreaterThan(30);
+    for (const app of found.imported) {
+      const watched = found.watched.some((other) => other.folder === app.folder || other.folder.startsWith(app.folder + path.sep));
+      const said = found.notWatched.find((other) => other.folder === app.folder);
+      expect({ app: app.name, folder: app.folder, watched, why: said?.why }).toEqual({
+        app: app.name,
+        folder: app.folder,
+        watched: said === undefined,
+        why: said === undefined ? undefined : [...reasons.get(app.format)!].find((why) => why === said.why),
+      });
     }
   });
 });
@@ -263,32 +317,38 @@ describe("an app's folder named in its settings", () => {
 
   it("watched is Cherry Studio 2's database alone in each data folder, not the folder whose caches change constantly; imported, the folder", async () => {
     const home = tempDir("mnemo-apps-");
-    const [moved, older] = [tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-")];
+    const [moved, older, alpha] = [tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-"), tempDir("mnemo-cherry-")];
     const usual = path.join(home, ".config", "CherryStudio");
-    for (const folder of [usual, moved, older]) await mkdir(path.join(folder, "IndexedDB"), { recursive: true });
-    // 1.x's data folder (`older`) holds no database: imported, nothing to watch.
+    for (const folder of [usual, moved, older, alpha]) await mkdir(path.join(folder, "IndexedDB"), { recursive: true });
+    // 1.x's data folder (`older`) holds no database: imported, nothing to watch, and said so.
     for (const folder of [usual, moved]) {
       await mkdir(path.join(folder, "Data"));
       await writeFile(path.join(folder, "Data", "cherrystudio.sqlite"), "");
     }
+    // 2.0's alphas and betas kept it in the data folder itself.
+    await writeFile(path.join(alpha, "cherrystudio.sqlite"), "");
     await mkdir(path.join(home, ".cherrystudio", "config"), { recursive: true });
     await writeFile(
       path.join(home, ".cherrystudio", "config", "config.json"),
-      JSON.stringify({ appDataPath: [{ dataPath: moved }, { dataPath: older }] }),
+      JSON.stringify({ appDataPath: [{ dataPath: moved }, { dataPath: older }, { dataPath: alpha }] }),
     );
     const machine = { platform: "linux" as const, env: { HOME: home } };
     const cherry = (how: { watching?: boolean }) =>
       foundApps(machine, how)
         .filter((app) => app.name === "Cherry Studio")
         .map((app) => app.folder);
-    expect(cherry({})).toEqual([moved, older, usual]);
+    expect(cherry({})).toEqual([moved, older, alpha, usual]);
     expect(cherry({ watching: true })).toEqual([
       path.join(moved, "Data", "cherrystudio.sqlite"),
+      path.join(alpha, "cherrystudio.sqlite"),
       path.join(usual, "Data", "cherrystudio.sqlite"),
+    ]);
+    expect(appsOn(machine).notWatched.map((app) => [app.folder, app.why])).toEqual([
+      [older, "no Data/cherrystudio.sqlite or cherrystudio.sqlite in it, the database watched as the app writes it"],
     ]);
     const lines = appFolderLines({ platform: "linux", env: { HOME: "/home/ana" } }, { watching: true });
     expect(lines).toMatch(
-      /^ {2}Cherry Studio +~\/\.cherrystudio\/config\/config\.json \(the data folders it names: the Data\/cherrystudio\.sqlite in each\)\n +~\/\.config\/CherryStudio\/Data\/cherrystudio\.sqlite$/m,
+      /^ {2}Cherry Studio +~\/\.cherrystudio\/config\/config\.json \(the data folders it names: the Data\/cherrystudio\.sqlite or cherrystudio\.sqlite in each\)\n +~\/\.config\/CherryStudio\/Data\/cherrystudio\.sqlite\n +~\/\.config\/CherryStudio\/cherrystudio\.sqlite$/m,
     );
   });
 

@@ -1,5 +1,5 @@
 import { cp, readdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appFolderPath } from "../../src/importers/app-folders.js";
 import { openHands } from "../../src/importers/openhands/index.js";
@@ -101,7 +101,7 @@ describe("OpenHands conversations", () => {
     ]);
   });
 
-  it("is looked for in ~/.openhands, where OPENHANDS_CONVERSATIONS_DIR, OPENHANDS_PERSISTENCE_DIR and OH_PERSISTENCE_DIR move it; not watched, an event a file", () => {
+  it("is looked for in ~/.openhands, where OPENHANDS_CONVERSATIONS_DIR, OPENHANDS_PERSISTENCE_DIR and OH_PERSISTENCE_DIR move it; watched a conversation's folder at a time, an event a file", () => {
     const linux = (env: Record<string, string> = {}) => ({ platform: "linux" as const, env: { HOME: "/home/ana", ...env } });
     const [named, cli, v0, gui, before044] = openHands.appFolders!;
     expect(appFolderPath(named!, linux({ OPENHANDS_CONVERSATIONS_DIR: "/srv/chats" }))).toBe("/srv/chats");
@@ -110,7 +110,12 @@ describe("OpenHands conversations", () => {
     expect(appFolderPath(v0!, linux())).toBe("/home/ana/.openhands/sessions");
     expect(appFolderPath(gui!, linux({ OH_PERSISTENCE_DIR: "/srv/oh" }))).toBe(join("/srv/oh", "v1", "events"));
     expect(appFolderPath(before044!, linux())).toBe("/home/ana/.openhands-state/sessions");
-    // The watcher imports a changed file alone: one event would stand for its conversation.
-    expect(openHands.sessionLogs).toBeUndefined();
+    // One event is no conversation: the watcher imports the folder of the one a changed event file is of.
+    const conversation = "/home/ana/.openhands/conversations/7c1e2f3a4b5d4c6e8f90a1b2c3d4e5f6";
+    const folderOf = (file: string) => openHands.sessionFolder!(resolve(file));
+    expect(folderOf(`${conversation}/events/event-00012-5c03b4c5.json`)).toBe(resolve(conversation));
+    expect(folderOf(`${conversation}/subagents/8f7e6d5c/events/event-00000-71e2d3c4.json`)).toBe(resolve(conversation));
+    expect(folderOf("/home/ana/.openhands/sessions/5a6b7c8d/events/3.json")).toBe(resolve("/home/ana/.openhands/sessions/5a6b7c8d"));
+    expect(gui!.notWatched).toBeDefined();
   });
 });

@@ -158,7 +158,10 @@ describe("every face says the registry's words", () => {
     const here = (folder: AppFolder) => folder.only === undefined || folder.only === process.platform;
     for (const importer of IMPORTERS.filter((importer) => (importer.appFolders ?? []).some(here))) {
       const named = new RegExp(`^ {2}${importer.name} {2,}`, "m").test(help);
-      const watched = importer.sessionLogs === true || importer.watchedDatabase === true;
+      const watched =
+        importer.sessionLogs === true ||
+        importer.watchedDatabase === true ||
+        (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined);
       expect({ app: importer.name, named }).toEqual({ app: importer.name, named: watched });
     }
   });

@@ -12,7 +12,7 @@ import { useLeanAllocator } from "../../shared/lean-allocator.js";
 import { counted, type Output } from "../output.js";
 import type { ImportCommandOptions } from "../import-thread.js";
 import { AppError } from "../../shared/errors.js";
-import { appFolders, shownPaths, watchedAppFolders } from "../app-folders.js";
+import { appFolders, shownPaths } from "../app-folders.js";
 import { locateStore } from "../../config/location.js";
 import { action, type Session } from "../session.js";
 import { ioOf } from "../io.js";
@@ -72,7 +72,8 @@ export function registerImport(program: Command): void {
           // Before the thread opens (or creates) the store.
           const { checkPlatform, withAppFolders } = await import("../../core/index.js");
           checkPlatform(options.platform);
-          const apps = options.apps ? await appFolders(session, "--apps", { watching: false }) : [];
+          const found = options.apps ? await appFolders(session, "--apps") : { folders: [], watched: [] };
+          const apps = found.folders;
           const paths = withAppFolders(given, apps);
           if (paths.length === 0)
             throw AppError.invalid(
@@ -80,7 +81,7 @@ export function registerImport(program: Command): void {
               "name what to import",
               "Pass export files, zips or folders (`mnemo import --help` lists the formats), or --apps.",
             );
-          const asTheyStand = options.apps && !options.dryRun ? await sessionsBeforeImport(session) : [];
+          const asTheyStand = options.apps && !options.dryRun ? await sessionsBeforeImport(found.watched) : [];
           await useLeanAllocator();
           const { importInThread } = await import("../import-thread.js");
           const spinner = await startSpinner("Reading exports", session);
@@ -122,9 +123,9 @@ export function registerImport(program: Command): void {
 }
 
 /** The files `watch --apps` would import (its session logs, the databases it watches), as they stand before the import reads them. */
-async function sessionsBeforeImport(session: Session): Promise<ImportedSession[]> {
+async function sessionsBeforeImport(watched: { folder: string; format: string }[]): Promise<ImportedSession[]> {
   const { sessionsAsTheyStand } = await import("../../core/index.js");
-  return sessionsAsTheyStand(await watchedAppFolders(session));
+  return sessionsAsTheyStand(watched);
 }
 
 /**

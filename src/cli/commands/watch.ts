@@ -9,7 +9,7 @@ import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
 /** `mnemo watch --help` after the options: what --apps follows, from the importers' registry (loaded for this command's help only). */
-function watchHelp(apps: { lines: string; databases: string } | undefined): string {
+function watchHelp(apps: { lines: string; databases: string; notWatched: string } | undefined): string {
   if (!apps) return "";
   return `
 --apps watches the folders of these apps found on this machine:
@@ -17,19 +17,20 @@ ${apps.lines}
 A session file is imported again once it has paused (--session-settle). The databases of
   ${apps.databases}
 are imported again once they and their -wal have held as long, at most once per 0.5 s per
-MB of them (each import reads one whole); one over 1 GB is said once, not read. Cursor's
-databases are imported (\`mnemo import --apps\`), not watched: the editor rewrites them
-every few seconds.`;
+MB of them (each import reads one whole); one over 1 GB is said once, not read.
+Imported by \`mnemo import --apps\`, not watched:
+${apps.notWatched}`;
 }
 
 export function registerWatch(program: Command): void {
-  let apps: { lines: string; databases: string } | undefined;
+  let apps: { lines: string; databases: string; notWatched: string } | undefined;
   program.hook("preSubcommand", async (_program, command) => {
     if (command.name() !== "watch") return;
     const core = await import("../../core/index.js");
     apps = {
       lines: core.appFolderLines({ platform: process.platform, env: ioOf(program).env }, { watching: true }),
       databases: core.databasesWatched(),
+      notWatched: core.appsNotWatched(),
     };
   });
   program

@@ -115,7 +115,7 @@ export function watchFolder(options: WatchOptions): { stop(): Promise<void> } {
     stableMs: sessionStableMs,
     imported: () => readState(stateFile).sessions,
     storedFrom: () => readState(stateFile).sessionConversations,
-    record: (file, signature, conversationIds) => keepImportedSessions(stateFile, [{ file, signature, conversationIds }]),
+    record: (sessions) => keepImportedSessions(stateFile, sessions),
     trash: options.trash,
     importFile: options.importFile,
     readsSessionFilesBeside: options.readsSessionFilesBeside ?? true,

@@ -8,6 +8,7 @@ import {
   isWatchedDatabase,
   MAX_DATABASE_BYTES,
   sameSessionFiles,
+  sessionPathOf,
   SMALLER_DATABASE,
   watchedDatabaseOf,
   openExport,
@@ -31,6 +32,8 @@ import { resumption } from "./resumed-sessions.js";
  *   sessions before 1.109 (chatSessions/*.json) are one JSON object each, rewritten as they go. A
  *   folder may hold thousands of other .json files: each is detected once per signature (`passed`,
  *   from a sample of its start), and at most MAX_FILES are looked at.
+ * - A session log that is no session alone (an OpenHands event, a file each) is imported as its
+ *   session's folder (Importer.sessionFolder), the folder's other files kept as read with it.
  * - Databases an app writes its chats into as they go on (Importer.watchedDatabase: opencode.db,
  *   Goose's sessions.db…), by the names their formats give them, or the one a watched path is (Zed's
  *   threads.db; an app's found by `--apps`, whatever its name: OPENCODE_DB's): imported again once
@@ -71,8 +74,8 @@ export interface SessionWatchOptions {
   imported(): Record<string, string>;
   /** The conversations each file's last import stored, as watch.json holds them now. */
   storedFrom(): Record<string, string[]>;
-  /** Keeps a file's signature as imported, and the conversations stored from it (undefined: those kept before stand). */
-  record(file: string, signature: string, conversationIds: string[] | undefined): Promise<void>;
+  /** Keeps files' signatures as imported, and the conversations stored from each (undefined: those kept before stand), in one write. */
+  record(sessions: { file: string; signature: string; conversationIds: string[] | undefined }[]): Promise<void>;
   importFile(file: string): Promise<ImportSummary>;
   /** Whether importFile reads the same session's files beside the one it is given (sameSessionFiles). */
   readsSessionFilesBeside: boolean;
@@ -157,7 +160,8 @@ function databaseWatch(options: SessionWatchOptions) {
     if (now - (importedAt.get(file) ?? -Infinity) < (bytes / 1024 ** 2) * DATABASE_MS_PER_MB) return "later";
     if (!formats.has(file)) formats.set(file, await exportFormat(file));
     const format = formats.get(file);
-    if (format === undefined || !isWatchedDatabase(format)) return "passed";
+    // The app's own database found by `--apps` is watched whatever its format (Cursor's globalStorage/state.vscdb, AppFolder.watchedDatabase).
+    if (format === undefined || !(isWatchedDatabase(format) || isAppsDatabase(file, options))) return "passed";
     const { outcome } = await importSession(file, format, signature, options);
     importedAt.set(file, Date.now());
     return outcome;
@@ -166,7 +170,12 @@ function databaseWatch(options: SessionWatchOptions) {
 
 /** The importer of a watched database: its app's where the watched path is that file (WatchOptions.format), else the one its name says. */
 function databaseImporter(file: string, options: SessionWatchOptions) {
-  return options.format !== undefined && file === options.folder ? importerOf(options.format) : watchedDatabaseOf(path.basename(file));
+  return isAppsDatabase(file, options) ? importerOf(options.format!) : watchedDatabaseOf(path.basename(file));
+}
+
+/** Whether the file is the watched path itself, an app's database `--apps` found (WatchOptions.format). */
+function isAppsDatabase(file: string, options: SessionWatchOptions): boolean {
+  return options.format !== undefined && file === options.folder;
 }
 
 /**
@@ -186,29 +195,36 @@ async function importSession(
   if (resumed.heldBy !== undefined) {
     // What was stored from it goes only once the longer file's import has stored that (above, as its `holds`).
     options.log.notice(`${file} is a session resumed in ${resumed.heldBy}: left out, imported there`);
-    await options.record(file, signature, undefined);
+    await options.record([{ file, signature, conversationIds: undefined }]);
     return { outcome: "said", readWith: new Map() };
   }
-  const readToo = options.readsSessionFilesBeside ? signatures(sameSessionFiles(file, format)) : new Map<string, string>();
+  // A file alone that is no session (an OpenHands event) is imported as its session's folder, whose files are then read.
+  const target = sessionPathOf(file, format);
+  const readToo =
+    target !== file
+      ? new Map(sessionFiles(target).flatMap((found) => (found.file === file ? [] : [[found.file, found.signature] as const])))
+      : options.readsSessionFilesBeside
+        ? signatures(sameSessionFiles(file, format))
+        : new Map<string, string>();
   let stored: string[] | undefined;
   let whole = false;
   let outcome: ImportOutcome = "said";
   try {
-    const summary = await options.importFile(file);
+    const summary = await options.importFile(target);
     if (storedNothingNew(summary)) outcome = "nothing new";
     // A file of a session-log format that holds no chat (Cline's api_conversation_history.json beside its
     // ui_messages.json) is left alone silently, as the exports' watcher leaves files that are no export.
     else if (conversationsRead(summary.files) > 0 || summary.problems.length > 0)
-      options.log.notice(`From ${file} (${summary.files[0]?.format ?? format}): ${conversationsOutcome(summary)}`);
+      options.log.notice(`From ${target} (${summary.files[0]?.format ?? format}): ${conversationsOutcome(summary)}`);
     stored = summary.conversationIds;
     whole = summary.failed + summary.rejected === 0 && stored.length > 0;
-    for (const [other, its] of readToo) await options.record(other, its, undefined);
+    await options.record([...readToo].map(([other, its]) => ({ file: other, signature: its, conversationIds: undefined })));
   } catch (error) {
     options.log.warn(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
     readToo.clear();
   }
   // A file that failed is tried again only once it changes, as an export is.
-  await options.record(file, signature, stored);
+  await options.record([{ file, signature, conversationIds: stored }]);
   // The older files' conversations go only once this one's are stored, every one of them.
   if (!whole) return { outcome, readWith: readToo };
   const imported = options.imported();
@@ -245,7 +261,7 @@ async function trashStoredFrom(file: string, signature: string | undefined, opti
     await options.trash(ids);
     options.log.notice(`The conversation imported from ${file} went to the trash: the session resumed from it holds every message of it`);
   }
-  if (signature !== undefined) await options.record(file, signature, []);
+  if (signature !== undefined) await options.record([{ file, signature, conversationIds: [] }]);
 }
 
 /** The export format of a file, in the importers' word; undefined for anything else (or an archive not yet whole). */
@@ -304,7 +320,7 @@ function sessionFiles(folder: string, format?: string): { file: string; signatur
     }
   };
   if (fs.statSync(folder, { throwIfNoEntry: false })?.isFile())
-    add(folder, path.basename(folder), format !== undefined && isWatchedDatabase(format));
+    add(folder, path.basename(folder), format !== undefined && importerOf(format).database !== undefined);
   else walk(folder, 0);
   return found;
 }

@@ -12,7 +12,7 @@ export const aider: Importer = {
     "Aider appends every session to .aider.chat.history.md in the repository it ran in (a hidden file): pass that file, or the repository's folder.",
   extensions: [".md"],
   sessionLogs: true,
-  sessionFileName: ".aider.chat.history.md",
+  sessionFileName: /^\.aider\.chat\.history\.md$/,
   sectionHeading: SESSION_HEADING,
   detect: (sample) => (isAiderHistory(sample.text) ? {} : undefined),
   convert: loaded(async () => (await import("./sessions.js")).aiderSessions),

@@ -7,6 +7,7 @@
 // holds the same keys in IndexedDB since 1.16 (storage.ts), read into the export's shape.
 import { loaded, type Importer, type Sample } from "../importer.js";
 import { CHATBOX_STORAGE_FILE } from "./storage-layout.js";
+import { LEVELDB_NOT_WATCHED } from "../leveldb/not-watched.js";
 
 export const chatbox: Importer = {
   id: "chatbox",
@@ -22,6 +23,7 @@ export const chatbox: Importer = {
     read: async (sources) => (await import("./storage.js")).withChatboxStorage(sources),
   },
   appFolders: [{ appData: "xyz.chatboxapp.ce" }, { appData: "xyz.chatboxapp.app" }],
+  notWatched: LEVELDB_NOT_WATCHED,
   detect: (sample) => (isExport(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./sessions.js")).chatboxSessions),
 };

@@ -48,9 +48,9 @@ export const cherryStudio: Importer = {
       home: ".cherrystudio/config/config.json",
       listed: movedDataFolders,
       listNames: "the data folders it names",
-      watchedDatabase: DATABASE_FILES[0],
+      watchedDatabase: DATABASE_FILES,
     },
-    { appData: "CherryStudio", watchedDatabase: DATABASE_FILES[0] },
+    { appData: "CherryStudio", watchedDatabase: DATABASE_FILES },
   ],
   watchedDatabase: true, // 2.x writes each message into it as it streams
   detect: (sample) => (isTopic(sample) || hasTables(sample, V2_COLUMNS) ? {} : undefined),

@@ -12,7 +12,8 @@ export const cursor: Importer = {
   howToGet:
     "Cursor keeps its chats in SQLite databases on disk: pass its User folder (~/.config/Cursor/User on Linux, ~/Library/Application Support/Cursor/User on macOS, %APPDATA%\\Cursor\\User on Windows), or the state.vscdb of its globalStorage folder (the Composer and Agent chats) or of a workspaceStorage folder (a workspace's older chats); what Cursor has not yet written into a database, in the state.vscdb-wal beside it, is read too.",
   extensions: [".vscdb"],
-  appFolders: [{ appData: "Cursor/User" }],
+  // Its Composer and Agent chats, written as they go on; the workspaces' databases hold older chats, imported only.
+  appFolders: [{ appData: "Cursor/User", watchedDatabase: ["globalStorage/state.vscdb"] }],
   detect: (sample) => (isCursorDatabase(sample) ? {} : undefined),
   smallerDatabase:
     `sqlite3 state.vscdb "ATTACH 'cursor-chats.vscdb' AS chats; CREATE TABLE chats.cursorDiskKV AS SELECT * FROM cursorDiskKV ` +

@@ -59,6 +59,8 @@ export const gpt4all: Importer = {
     { home: ".config/nomic.ai/GPT4All.ini", only: "darwin", ...SETTINGS },
     { appData: "nomic.ai/GPT4All.ini", only: "win32", ...SETTINGS },
   ],
+  sessionLogs: true, // each chat's file is written again as it goes on
+  sessionFileName: /^gpt4all-.+\.chat$/,
   binary: { starts: startsAsGpt4allChat, asJson: async (source) => (await import("./chat-file.js")).chatFileAsJson(source) },
   detect: (sample) => (sample.keys.has("gpt4allChat") ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./conversation.js")).gpt4allConversation)),

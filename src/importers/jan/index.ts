@@ -27,6 +27,9 @@ export const jan: Importer = {
     { appData: "Jan/settings.json", ...SETTINGS },
     { xdgData: "Jan/settings.json", only: "linux", ...SETTINGS }, // Jan 0.6 on: Tauri's data folder, not Electron's ~/.config
   ],
+  // A thread's messages.jsonl is appended to as it goes on, beside its thread.json: a watch imports the thread's folder.
+  sessionLogs: true,
+  sessionFolder: (file) => path.dirname(file),
   detect: (sample) => (isThread(sample) || isMessages(sample) ? {} : undefined),
   convert: loaded(async () => (await import("./thread.js")).janThreads),
 };

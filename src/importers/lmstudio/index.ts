@@ -28,6 +28,7 @@ export const lmstudio: Importer = {
     { home: ".lmstudio/conversations" },
     { home: ".cache/lm-studio/conversations" }, // before 0.3
   ],
+  sessionLogs: true, // each chat's file is written again as it goes on
   detect: (sample) =>
     (sample.keys.has("messages") || sample.keys.has("name")) && LM_STUDIO_KEYS.some((key) => sample.keys.has(key)) ? {} : undefined,
   convert: loaded(async () => perRecord((await import("./conversation.js")).lmStudioConversation)),

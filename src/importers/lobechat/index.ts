@@ -30,6 +30,7 @@ export const lobeChat: Importer = {
     { appData: "LobeHub Beta/lobehub-storage/lobehub-local-db" },
     { appData: "LobeHub Nightly/lobehub-storage/lobehub-local-db" },
   ],
+  notWatched: "the database folder of the desktop app's earlier versions, no longer written",
   // The database export opens with `data`, whose tables can outrun the sample before `schemaHash` shows:
   // its agents table (every export has the inbox agent, and it comes early) tells it too.
   wrappers: [["data", "agents"]],

@@ -36,6 +36,7 @@ import { type Converter, isolated } from "../importer.js";
 import { arrayOf, isObject, isoFromTime, jsonObjectBeside, nonEmptyString, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { derivedId } from "../derived-id.js";
 import { fittingId } from "../message-ids.js";
+import { wholePath } from "../source.js";
 import { toolPlaceholder } from "../placeholders.js";
 import type { RecordContext, SkipReport } from "../types.js";
 
@@ -90,7 +91,10 @@ function readEvent(record: unknown, context: RecordContext): OpenHandsEvent | un
   // V0's event_cache/ pages hold its events again, a list a file.
   if (!sdk && !inEvents) return undefined;
   const layout = !sdk ? "v0" : GUI_FILE.test(name) ? "gui" : "sdk";
-  const folderParts = layout === "gui" ? parts.slice(0, -1) : parts.at(-2) === "events" ? parts.slice(0, -2) : [];
+  const folderOf = (path: string[]) => (layout === "gui" ? path.slice(0, -1) : path.at(-2) === "events" ? path.slice(0, -2) : []);
+  const folderParts = folderOf(parts);
+  // A conversation's folder passed itself (a watch imports it so) shows its id only in the path on disk.
+  const placed = parts.length > 1 ? folderOf(wholePath(context).split("/")) : folderParts;
   const index =
     layout === "sdk"
       ? numberIn(SDK_FILE.exec(name)?.[1])
@@ -99,10 +103,10 @@ function readEvent(record: unknown, context: RecordContext): OpenHandsEvent | un
         : undefined;
   const event: OpenHandsEvent = {
     folder: folderParts.join("/"),
-    folderId: folderParts.at(-1),
+    folderId: placed.at(-1),
     index,
     layout,
-    subagent: folderParts.at(-2) === "subagents",
+    subagent: placed.at(-2) === "subagents",
     eventId: stringOf(record.id) ?? (typeof record.id === "number" ? `event-${record.id}` : undefined),
     sibling: context.sibling,
     fallbackDate: context.fallbackDate,

@@ -6,6 +6,7 @@
 //   ~/.openhands/sessions/<id>/events/<n>.json beside metadata.json (~/.openhands-state before 0.44);
 // - the local GUI's V1 conversations (OpenHands/OpenHands app_server, 2025-11):
 //   ~/.openhands/v1/events/<id>/<YYYYMMDDHHMMSS>_<kind>_<event id>, files without a type.
+import path from "node:path";
 import { loaded, type Importer, type Sample } from "../importer.js";
 
 /** The SDK's event classes, its `kind` (openhands-sdk/openhands/sdk/event, openhands-agent-server's ServerErrorEvent). */
@@ -50,9 +51,16 @@ export const openHands: Importer = {
     { home: ".openhands/conversations", moved: { env: "OPENHANDS_PERSISTENCE_DIR", path: "conversations" } },
     { home: ".openhands/sessions" },
     // openhands/app_server/config.py: OH_PERSISTENCE_DIR moves the GUI's ~/.openhands.
-    { home: ".openhands/v1/events", moved: { env: "OH_PERSISTENCE_DIR", path: "v1/events" } },
+    {
+      home: ".openhands/v1/events",
+      moved: { env: "OH_PERSISTENCE_DIR", path: "v1/events" },
+      notWatched: "the local GUI's V1 events, which name their conversation only by their folder",
+    },
     { home: ".openhands-state/sessions" },
   ],
+  // Written an event a file as the conversation goes on: a watch imports the conversation's folder, as one event is no conversation.
+  sessionLogs: true,
+  sessionFolder: conversationFolder,
   detect: (sample) => (isSdkEvent(sample) || isFileStoreEvent(sample) ? {} : undefined),
   sideFiles: [
     {
@@ -92,4 +100,15 @@ function isFileStoreEvent(sample: Sample): boolean {
     sources.length > 0 &&
     sources.every((source) => SOURCES.has(source))
   );
+}
+
+/**
+ * The conversation's folder of an event file, read whole as the importer names it (by base_state.json's
+ * or metadata.json's id beside its events): <id>/events/<event> for the CLI's and V0's; a sub-agent's
+ * (<id>/subagents/<sub-agent>/events/<event>), its parent's, which leaves it out as an import does.
+ */
+function conversationFolder(file: string): string {
+  const folder = path.dirname(file);
+  const conversation = path.basename(folder) === "events" ? path.dirname(folder) : folder;
+  return path.basename(path.dirname(conversation)) === "subagents" ? path.dirname(path.dirname(conversation)) : conversation;
 }

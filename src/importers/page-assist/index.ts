@@ -12,6 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { loaded, perRecord, type AppFolder, type Importer, type Sample } from "../importer.js";
 import { isObject, jsonObjectIn } from "../json-values.js";
 import { EXTENSION_DATABASE_FILE } from "./storage-layout.js";
+import { LEVELDB_NOT_WATCHED } from "../leveldb/not-watched.js";
 
 const CHAT = ["chat"];
 /** The extension's ids in the Chrome Web Store (Chrome, Brave, Chromium, Edge too) and Edge Add-ons (README.md). */
@@ -47,6 +48,7 @@ export const pageAssist: Importer = {
     read: async (sources) => (await import("./storage.js")).withPageAssistStorage(sources),
   },
   appFolders: browserProfiles(),
+  notWatched: LEVELDB_NOT_WATCHED,
   detect: (sample) => (isChat(sample) ? {} : undefined),
   convert: loaded(async () => perRecord((await import("./chat.js")).pageAssistChat)),
 };

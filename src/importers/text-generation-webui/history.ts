@@ -30,6 +30,7 @@ import { derivedId } from "../derived-id.js";
 import { decodeEntities } from "../gemini/html-text.js";
 import { arrayOf, earliestIso, isObject, nonEmptyString, plausibleIso, stringOf, titleFrom, type JsonObject } from "../json-values.js";
 import { filePlaceholder, joinPieces } from "../placeholders.js";
+import { wholePath } from "../source.js";
 import type { RecordContext } from "../types.js";
 import { firstLine } from "../../text/cut-text.js";
 
@@ -193,16 +194,6 @@ const DOWNLOAD = /^history_(.+)_\d{8}T\d{6}$/;
 /** Its download before July 2023 (save_history with timestamp=True, 3b886f9c): <character or Instruct>_<local time>.json in logs/. */
 const OLD_DOWNLOAD = /^(.+)_\d{8}-\d{6}$/;
 const MODES = new Set(["instruct", "chat", "chat-instruct", "unknown"]);
-
-/**
- * The file's path as far as it is known: on disk, the path it was given by (its label), so a
- * character's folder, or the chat folder, passed alone still names the character; else (in a zip,
- * an upload) its path in the export.
- */
-function wholePath({ path, label }: RecordContext): string {
-  const given = label.replaceAll("\\", "/");
-  return given === path || given.endsWith(`/${path}`) ? given : path;
-}
 
 function placeOf(path: string): Place {
   const parts = path.split("/");

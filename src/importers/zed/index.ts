@@ -6,6 +6,9 @@
 import { hasTables, loaded, perRecord, type Importer, type Sample } from "../importer.js";
 import { THREAD_COLUMNS } from "./tables.js";
 
+/** Why Zed's text threads are not watched. */
+const TEXT_THREADS_DONE = "the text threads of its assistant before the agent panel, no longer written";
+
 export const zed: Importer = {
   id: "zed",
   name: "Zed",
@@ -20,10 +23,10 @@ export const zed: Importer = {
     { xdgData: "zed/threads/threads.db", file: true, only: "freebsd" },
     { home: "Library/Application Support/Zed/threads/threads.db", file: true, only: "darwin" },
     { localAppData: "Zed/threads/threads.db", file: true, only: "win32" },
-    { xdgData: "zed/conversations", only: "linux", notWatched: true },
-    { xdgData: "zed/conversations", only: "freebsd", notWatched: true },
-    { home: ".config/zed/conversations", only: "darwin", notWatched: true },
-    { localAppData: "Zed/conversations", only: "win32", notWatched: true },
+    { xdgData: "zed/conversations", only: "linux", notWatched: TEXT_THREADS_DONE },
+    { xdgData: "zed/conversations", only: "freebsd", notWatched: TEXT_THREADS_DONE },
+    { home: ".config/zed/conversations", only: "darwin", notWatched: TEXT_THREADS_DONE },
+    { localAppData: "Zed/conversations", only: "win32", notWatched: TEXT_THREADS_DONE },
   ],
   watchedDatabase: true,
   detect: (sample) => (isDatabase(sample) || isTextThread(sample) ? {} : undefined),
