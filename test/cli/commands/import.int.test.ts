@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expandingZip } from "../../expanding-zip.js";
 import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
 import { RECORDS, serialise } from "../../importers/generated-export.js";
 
@@ -252,6 +253,27 @@ describe("mnemo import", () => {
     const summary = JSON.parse((await runCli(["--json", "import", "--no-wait", file], { env: own })).stdout) as Summary;
     expect(summary.failed).toBe(0);
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new + summary.unchanged);
+  });
+
+  it("a file whose reading passes the heap limit fails alone, named with the way to raise it; the other files are imported", async () => {
+    const { env: own } = ownStore();
+    const claude = path.join(EXPORTS, "claude-export.zip");
+    const before = JSON.parse((await runCli(["--json", "import", "--no-wait", claude], { env: own })).stdout) as Summary;
+    // One 100 MB record, which the import's thread parsing it under a 64 MB limit aborted the whole process on (nodejs/node#47224).
+    const hostile = expandingZip(48);
+    const chatgpt = path.join(EXPORTS, "chatgpt-export.zip");
+    const run = await runCli(["--json", "import", "--no-wait", hostile, chatgpt], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "64" } });
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary & { problems: { file: string; reason: string; suggestion?: string }[] };
+    expect(summary.files[0]).toMatchObject({ path: hostile, format: "claude", conversations: 0 });
+    expect(summary.files[0]!.error).toBe("Reading hostile.zip needed more memory than the 64 MB an import may take");
+    expect(summary.problems).toContainEqual(
+      expect.objectContaining({ file: hostile, suggestion: expect.stringMatching(/MNEMO_IMPORT_HEAP_MB=128 mnemo import/) }),
+    );
+    expect(summary.files[1]).toMatchObject({ format: "chatgpt" });
+    expect(summary.new).toBeGreaterThan(0);
+    const count = JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count;
+    expect(count).toBe(before.new + summary.new);
   });
 
   it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
