@@ -4,14 +4,15 @@ import path from "node:path";
 import { tempDir } from "./temp-dirs.js";
 
 /**
- * A Claude export of one conversation of `mb` MB of text, zipped to well under 1 MB: as a hostile
- * export expands. Its one record holds each message's text twice (as Claude writes it), a JSON text
- * of ~2 × `mb` MB that a heap limit below that cannot parse (hostile.zip in a folder of its own).
+ * A Claude export of one conversation of `count` messages of ~100 KB of text, zipped to well under
+ * 1 MB: as a hostile export expands. Its one record holds each message's text twice (as Claude
+ * writes it), a JSON text of ~200 KB a message that a heap limit below it cannot parse (hostile.zip
+ * in a folder of its own).
  */
-export function expandingZip(mb: number): string {
+export function expandingZip(count: number): string {
   const folder = tempDir();
   const text = "all work and no play makes a dull export ".repeat(2_500); // ~100 KB
-  const messages = Array.from({ length: Math.ceil((mb * 1024 ** 2) / text.length) }, (_, i) => ({
+  const messages = Array.from({ length: count }, (_, i) => ({
     uuid: `m-${i}`,
     sender: i % 2 === 0 ? "human" : "assistant",
     text,

@@ -38,7 +38,7 @@ describe("an upload read past the server's import heap limit", () => {
       ((await (await fetch(`${served.url}/api/chat-history/chats`, { headers: auth })).json()) as { total: number }).total;
     try {
       expect(await upload(path.join(EXPORTS, "claude-export.zip"))).toMatchObject({ state: "done", summary: { new: 3, failed: 0 } });
-      const hostile = expandingZip(64);
+      const hostile = expandingZip(640);
       expect(fs.statSync(hostile).size).toBeLessThan(1024 ** 2);
       const failed = await upload(hostile);
       expect(failed.state).toBe("failed");

@@ -260,7 +260,7 @@ describe("mnemo import", () => {
     const claude = path.join(EXPORTS, "claude-export.zip");
     const before = JSON.parse((await runCli(["--json", "import", "--no-wait", claude], { env: own })).stdout) as Summary;
     // One 100 MB record, which the import's thread parsing it under a 64 MB limit aborted the whole process on (nodejs/node#47224).
-    const hostile = expandingZip(48);
+    const hostile = expandingZip(480);
     const chatgpt = path.join(EXPORTS, "chatgpt-export.zip");
     const run = await runCli(["--json", "import", "--no-wait", hostile, chatgpt], { env: { ...own, MNEMO_IMPORT_HEAP_MB: "64" } });
     expect(run.code).toBe(1);
