@@ -68,7 +68,7 @@ async function runImport(job: Job, on: ThreadListener): Promise<ImportSummary> {
     const { loadConfig } = await import("../config/load-config.js");
     const { embedder } = loadConfig({ store: globals.store, user: globals.user, embedder: globals.embedder }, io.env);
     const onProgress = (p: ImportProgress) => status(importStatus(p));
-    return importExports(undefined, paths, { ...importOptions(options), newStoreEmbedder: embedder, onProgress });
+    return importExports(undefined, paths, { ...importOptions(options, io.env), newStoreEmbedder: embedder, onProgress });
   });
 }
 
@@ -105,7 +105,10 @@ async function storeImport(
       }
       const wait = options.wait && !options.dryRun;
       const leftOver = wait ? await leftToIndex(service, notice) : 0;
-      const result = await importExports(service, paths, { ...importOptions(options), onProgress: (p) => status(importStatus(p)) });
+      const result = await importExports(service, paths, {
+        ...importOptions(options, session.io.env),
+        onProgress: (p) => status(importStatus(p)),
+      });
       if (leftOver > 0) result.indexedFromBefore = leftOver;
       if (wait) {
         await waitForProcessing(service, result, {
@@ -129,8 +132,12 @@ async function leftToIndex(service: MnemoService, notice: (text: string) => void
   return left;
 }
 
-function importOptions(options: ImportCommandOptions) {
-  return { platform: options.platform, dryRun: Boolean(options.dryRun) };
+/**
+ * Each file is read in a process of its own under the heap limit: one that needs more than the limit
+ * fails alone, said so, where this thread's own limit would have aborted the command (nodejs/node#47224).
+ */
+function importOptions(options: ImportCommandOptions, env: NodeJS.ProcessEnv) {
+  return { platform: options.platform, dryRun: Boolean(options.dryRun), readApart: { heapMb: importHeapMb(env), env } };
 }
 
 function importStatus(p: ImportProgress): string {
@@ -176,7 +183,7 @@ async function runRestore(
   const checkWithoutStore = async (error: unknown) => {
     withoutStore(error, options, (text) => session.out.notice(text));
     const restored = await restoreAll(undefined);
-    const result = await importExports(undefined, rest, { ...importOptions(options), onProgress });
+    const result = await importExports(undefined, rest, { ...importOptions(options, session.io.env), onProgress });
     result.restored = restored;
     return result;
   };
@@ -187,7 +194,7 @@ async function runRestore(
       if (wait) await app.indexer.start();
       const restored = await restoreAll(app);
       const service = await app.service(intoUser);
-      const result = await importExports(service, rest, { ...importOptions(options), onProgress });
+      const result = await importExports(service, rest, { ...importOptions(options, session.io.env), onProgress });
       result.restored = restored;
       if (wait) {
         for (const name of new Set(restored.flatMap((summary) => summary.users.map((user) => user.name)))) {

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { expandingZip } from "../expanding-zip.js";
 import { isolatedEnv, ROOT, serveStore, tempDir } from "../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
@@ -11,29 +11,6 @@ interface Job {
   state: string;
   error?: { message: string; suggestion?: string };
   summary?: { new: number; failed: number };
-}
-
-/** A Claude export of one conversation of 64 MB of text, zipped to ~100 KB: as a hostile upload expands. */
-function expandingZip(): string {
-  const folder = tempDir();
-  const text = "all work and no play makes a dull export ".repeat(2_500); // ~100 KB
-  const messages = Array.from({ length: 640 }, (_, i) => ({
-    uuid: `m-${i}`,
-    sender: i % 2 === 0 ? "human" : "assistant",
-    text,
-    content: [{ type: "text", text }],
-    created_at: new Date(1_700_000_000_000 + i * 60_000).toISOString(),
-  }));
-  const conversation = {
-    uuid: "huge",
-    name: "Huge",
-    created_at: messages[0]!.created_at,
-    updated_at: messages.at(-1)!.created_at,
-    chat_messages: messages,
-  };
-  fs.writeFileSync(path.join(folder, "conversations.json"), JSON.stringify([conversation]));
-  execFileSync("zip", ["-q", "-X", "hostile.zip", "conversations.json"], { cwd: folder });
-  return path.join(folder, "hostile.zip");
 }
 
 describe("an upload read past the server's import heap limit", () => {
@@ -61,7 +38,7 @@ describe("an upload read past the server's import heap limit", () => {
       ((await (await fetch(`${served.url}/api/chat-history/chats`, { headers: auth })).json()) as { total: number }).total;
     try {
       expect(await upload(path.join(EXPORTS, "claude-export.zip"))).toMatchObject({ state: "done", summary: { new: 3, failed: 0 } });
-      const hostile = expandingZip();
+      const hostile = expandingZip(640);
       expect(fs.statSync(hostile).size).toBeLessThan(1024 ** 2);
       const failed = await upload(hostile);
       expect(failed.state).toBe("failed");

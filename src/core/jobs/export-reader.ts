@@ -26,7 +26,9 @@ const STDERR_CHARS = 4096;
  * is all that ends. The records come back a batch at a time, each asked for once the one before is
  * stored (the process reads the next meanwhile), so the server holds a batch, not the export. The
  * process reads one export at a time, is kept for the next upload, and ends once idle (the pattern of
- * operations/health-child.ts). `mnemo import` reads in its own thread (cli/import-thread.ts).
+ * operations/health-child.ts). `mnemo import` reads each of its files in one too (import-file.ts's
+ * `readApart`), started for the import and let go at its end: its thread has a heap limit of its own
+ * as well, and one huge allocation there would abort the command the same way.
  */
 export class ExportReadingProcess {
   private child: ChildProcess | undefined;
@@ -43,6 +45,8 @@ export class ExportReadingProcess {
   constructor(
     private readonly heapMb: number,
     private readonly env: NodeJS.ProcessEnv,
+    /** Whose reading it is, for how the user raises the limit: a server's uploads, or `mnemo import`'s files. */
+    private readonly reads: "uploads" | "imports" = "uploads",
   ) {}
 
   /** openExport, read in the process. */
@@ -149,8 +153,17 @@ export class ExportReadingProcess {
   }
 
   private outOfMemory(): AppError {
-    return new AppError("payload_too_large", `Reading ${this.name} needed more memory than the ${this.heapMb} MB an upload may take`, {
-      suggestion: `Start the server with a higher limit (e.g. MNEMO_IMPORT_HEAP_MB=${this.heapMb * 2} mnemo serve), or import the file on the server's machine with \`mnemo import\`. What was stored before stays stored.`,
+    const raised = `MNEMO_IMPORT_HEAP_MB=${this.heapMb * 2}`;
+    const [what, suggestion] =
+      this.reads === "uploads"
+        ? [
+            "an upload",
+            `Start the server with a higher limit (e.g. ${raised} mnemo serve), or import the file on the server's machine with \`mnemo import\`.`,
+          ]
+        : ["an import", `Import it again with a higher limit (e.g. ${raised} mnemo import …).`];
+    return new AppError("payload_too_large", `Reading ${this.name} needed more memory than the ${this.heapMb} MB ${what} may take`, {
+      suggestion: `${suggestion} What was stored before stays stored.`,
+      details: { readingOutOfMemory: true },
     });
   }
 

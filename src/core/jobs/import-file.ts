@@ -16,6 +16,7 @@ import type { MnemoService } from "../service-types.js";
 import { noMemories, storeExportMemories, type MemoryCounts } from "./import-memories.js";
 import type { RestoreSummary } from "./restore.js";
 import { conversationParts } from "./conversation-parts.js";
+import { ExportReadingProcess } from "./export-reader.js";
 import { BATCH_CHARS, BATCH_CONVERSATIONS, messageChars } from "./upload-batches.js";
 import { countLanguage, languageHint, noLanguages, type LanguageCount } from "./language-hint.js";
 import { loadTokenizer } from "../../text/tokens.js";
@@ -111,6 +112,11 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** How a file is opened: openExport in this thread unless told (a server reads an upload in a process of its own: export-reader.ts). */
   open?: (path: string, options: OpenExportOptions) => Promise<ExportReader>;
+  /**
+   * Each file read in a process of its own under this heap limit (`mnemo import`'s): a file that needs
+   * more is one that could not be read, named with the way to raise the limit, and the next is read.
+   */
+  readApart?: { heapMb: number; env: NodeJS.ProcessEnv } | undefined;
 }
 
 /**
@@ -131,7 +137,18 @@ export async function importExports(
   const compared = !options.dryRun || service === undefined || service.conversations.previewUploads !== undefined;
   const summary = emptySummary(Boolean(options.dryRun), compared);
   const languages = noLanguages();
-  for (const path of paths) await importFile(service, path, options, summary, languages);
+  const reading = options.readApart && new ExportReadingProcess(options.readApart.heapMb, options.readApart.env, "imports");
+  try {
+    for (const path of paths) {
+      if (!reading) await importFile(service, path, options, summary, languages);
+      else
+        await importFile(service, path, { ...options, open: (file, how) => reading.open(file, how) }, summary, languages).finally(() =>
+          reading.done(),
+        );
+    }
+  } finally {
+    reading?.stop();
+  }
   const hint = await languageHint(service, languages, options.newStoreEmbedder);
   if (hint !== undefined) summary.languageHint = hint;
   return summary;
@@ -276,7 +293,8 @@ async function importFile(
     if (reader.memoryFiles > 0) await importMemories(service, reader, file, summary);
   } catch (error) {
     await flush();
-    if (!isAppError(error) || error.code !== "invalid_input") throw error;
+    const ofTheFile = isAppError(error) && (error.code === "invalid_input" || (options.readApart && error.details["readingOutOfMemory"]));
+    if (!ofTheFile) throw error;
     file.error = error.message;
     summary.problems.push({ file: path, reason: error.message, suggestion: error.suggestion });
   } finally {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expandingZip } from "../../expanding-zip.js";
 import { BIN, isolatedEnv, openTestApp, ROOT, runCli, serveStore, tempDir } from "../../helpers.js";
 import { RECORDS, serialise } from "../../importers/generated-export.js";
 
@@ -253,6 +254,30 @@ describe("mnemo import", () => {
     expect(summary.failed).toBe(0);
     expect(JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count).toBe(summary.new + summary.unchanged);
   });
+
+  // A 100 MB record written and zipped, then read to the limit: ~45 s on 2 cores at load 12.
+  it("a file whose reading passes the heap limit fails alone, named with the way to raise it; the files before and after it are stored", async () => {
+    const { env: own } = ownStore();
+    // One 100 MB record, which the import's thread parsing it under a 64 MB limit aborted the whole process on (nodejs/node#47224).
+    const hostile = expandingZip(480);
+    const [chatgpt, claude] = ["chatgpt-export.zip", "claude-export.zip"].map((file) => path.join(EXPORTS, file));
+    const run = await runCli(["--json", "import", "--no-wait", chatgpt!, hostile, claude!], {
+      env: { ...own, MNEMO_IMPORT_HEAP_MB: "64" },
+    });
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary & { problems: { file: string; reason: string; suggestion?: string }[] };
+    expect(summary.files.map((file) => [file.format, file.error])).toEqual([
+      ["chatgpt", undefined],
+      ["claude", "Reading hostile.zip needed more memory than the 64 MB an import may take"],
+      ["claude", undefined],
+    ]);
+    expect(summary.problems).toContainEqual(
+      expect.objectContaining({ file: hostile, suggestion: expect.stringMatching(/MNEMO_IMPORT_HEAP_MB=128 mnemo import/) }),
+    );
+    expect(summary.files[2]!.conversations).toBeGreaterThan(0);
+    const count = JSON.parse((await runCli(["--json", "chats", "count"], { env: own })).stdout).count;
+    expect(count).toBe(summary.new);
+  }, 120_000);
 
   it("--dry-run stores nothing; --no-wait leaves indexing to the queue", async () => {
     const own = ownStore().env;
