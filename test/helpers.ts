@@ -231,22 +231,48 @@ export function startCommand<T>(args: string[], env: NodeJS.ProcessEnv, options:
 }
 
 async function startHere<T>(args: string[], env: NodeJS.ProcessEnv): Promise<Started<T>> {
+  const started = await runHere(args, env);
+  const exited = started.running.then((code) => Promise.reject(new Error(`mnemo ${args.join(" ")} ended with ${code}: ${started.log()}`)));
+  return {
+    printed: await Promise.race([started.stdout.firstJson<T>(), exited]),
+    pid: process.pid,
+    log: started.log,
+    stop: async () => void (await started.stop()),
+    kill: () => Promise.reject(new Error("a command in this process cannot be killed: start it with { spawn: true }")),
+  };
+}
+
+/** A command that runs until stopped, running in this process (runHere). */
+export interface RunningHere {
+  stdout: Captured;
+  /** What it has written to stderr so far. */
+  log(): string;
+  /** Its exit code once it has ended. */
+  running: Promise<number>;
+  /** As Ctrl-C does: it finishes and closes its store; its exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * `mnemo <args>` that runs until stopped (serve, watch) in this process: the CLI's own program on
+ * `env`, lent the run's model as runCli lends it, stopped through its io as a signal stops it.
+ * Spawning one instead costs ~2 s of CPU to start (modules, store, model): for what only a process shows.
+ */
+export async function runHere(args: string[], env: NodeJS.ProcessEnv): Promise<RunningHere> {
   const stdout = new Captured();
   const stderr = new Captured();
   let stop = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const embedder = usesSharedModel(args, env) ? await sharedBundledEmbedder() : undefined;
   const running = runProgram(args, { env, stdin: Readable.from([]), stdout, stderr, exitCode: 0, embedder, stopped });
-  const exited = running.then((code) => Promise.reject(new Error(`mnemo ${args.join(" ")} ended with ${code}: ${stderr.text()}`)));
   return {
-    printed: await Promise.race([stdout.firstJson<T>(), exited]),
-    pid: process.pid,
+    stdout,
     log: () => stderr.text(),
-    stop: async () => {
+    running,
+    stop: () => {
       stop();
-      await running;
+      return running;
     },
-    kill: () => Promise.reject(new Error("a command in this process cannot be killed: start it with { spawn: true }")),
   };
 }
 

@@ -59,8 +59,11 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
   let env: NodeJS.ProcessEnv;
   let store: string;
   let port: number;
-  // The binary in a process of its own, as a user's shell and the service manager run it.
+  // install and uninstall: the binary in a process of its own, as a user's shell runs it.
   const mnemo = (args: string[]) => spawnCli(args, { env });
+  // What reads the service (status, logs) or goes through it (memories), looked at again and again: in
+  // this process (runCli), each spawned process cost ~0.5 s of CPU to start.
+  const here = (args: string[]) => runCli(args, { env });
 
   beforeAll(async () => {
     manager = await startUserManager();
@@ -89,12 +92,11 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
     const pid = serverPid(store);
     expect(pid).toBeGreaterThan(0);
 
-    const listed = await mnemo(["memories"]);
+    const listed = await here(["memories"]);
     expect(listed.stdout).toMatch(/My dog Biscuit/);
     // The server writes its request lines in batches, a tenth of a second apart.
     await vi.waitFor(
-      async () =>
-        expect((await mnemo(["service", "logs", "-n", "20"])).stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m),
+      async () => expect((await here(["service", "logs", "-n", "20"])).stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v2\/memory 200 /m),
       { timeout: 10_000, interval: 200 },
     );
 
@@ -104,7 +106,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
   });
 
   it("status says whether it runs, where, on which store and since when", async () => {
-    const status = JSON.parse((await mnemo(["--json", "service", "status"])).stdout);
+    const status = JSON.parse((await here(["--json", "service", "status"])).stdout);
     expect(status).toMatchObject({
       installed: true,
       enabledAtLogin: true,
@@ -113,7 +115,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
       server: { url: `http://127.0.0.1:${port}`, pid: serverPid(store), startedAt: expect.any(String) },
       lastErrors: [],
     });
-    const human = await mnemo(["service", "status"]);
+    const human = await here(["service", "status"]);
     expect(human.stdout).toMatch(/^Service: +running \(systemd user unit mnemo.service, starts at login\)$/m);
     expect(human.stdout).toMatch(new RegExp(`^Store: +${escaped(store)}$`, "m"));
   });
@@ -123,30 +125,30 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
     process.kill(pid, "SIGKILL");
     await vi.waitFor(() => expect(serverPid(store)).not.toBe(pid), { timeout: 30_000, interval: 250 });
     await vi.waitFor(
-      async () => expect(JSON.parse((await mnemo(["--json", "service", "status"])).stdout)).toMatchObject({ running: true, restarts: 1 }),
+      async () => expect(JSON.parse((await here(["--json", "service", "status"])).stdout)).toMatchObject({ running: true, restarts: 1 }),
       { timeout: 30_000, interval: 500 },
     );
-    expect((await mnemo(["memories"])).stdout).toMatch(/My dog Biscuit/);
+    expect((await here(["memories"])).stdout).toMatch(/My dog Biscuit/);
   });
 
   it("with --watch, the service imports new exports of a folder, in its log and its status", async () => {
     const downloads = tempDir("mnemo-downloads-");
     const changed = await mnemo(["service", "install", "--port", String(port), "--watch", downloads]);
     expect([changed.code, changed.stderr]).toEqual([0, expect.stringMatching(new RegExp(`New exports in ${downloads} are imported`))]);
-    await vi.waitFor(async () => expect((await mnemo(["service", "logs"])).stdout).toMatch(/Watching .* for chat exports/), {
+    await vi.waitFor(async () => expect((await here(["service", "logs"])).stdout).toMatch(/Watching .* for chat exports/), {
       timeout: 30_000,
     });
     fs.copyFileSync(path.join(ROOT, "fixtures", "exports", "chatgpt-export.zip"), path.join(downloads, "chatgpt-export.zip"));
     await vi.waitFor(
       async () => {
-        const status = JSON.parse((await mnemo(["--json", "service", "status"])).stdout);
+        const status = JSON.parse((await here(["--json", "service", "status"])).stdout);
         expect(status.watching).toEqual([downloads]);
         expect(status.recentImports).toEqual([expect.objectContaining({ format: "chatgpt", conversations: 4, new: 4 })]);
       },
       { timeout: 60_000, interval: 500 },
     );
-    expect((await mnemo(["service", "logs"])).stdout).toMatch(/Z From .*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m);
-    expect((await mnemo(["service", "status"])).stdout).toMatch(
+    expect((await here(["service", "logs"])).stdout).toMatch(/Z From .*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m);
+    expect((await here(["service", "status"])).stdout).toMatch(
       /^Imported from watched folders:\n {2}.*chatgpt-export\.zip \(chatgpt\): Imported 4 new conversations$/m,
     );
   });
@@ -159,7 +161,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
       const failed = await mnemo(["service", "install", "--port", String(busy)]);
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(new RegExp(`The service did not start .*Port ${busy} on 127.0.0.1 is already in use`, "s"));
-      const status = JSON.parse((await mnemo(["--json", "service", "status"])).stdout);
+      const status = JSON.parse((await here(["--json", "service", "status"])).stdout);
       expect(status).toMatchObject({ installed: true, running: false });
       expect(status.lastErrors.at(-1)).toMatch(new RegExp(`Z ✖ Port ${busy} on 127.0.0.1 is already in use`));
     } finally {
@@ -175,7 +177,7 @@ describe.skipIf(!canRunUserManager)("mnemo service with systemd's user manager",
     expect([removed.code, removed.stderr]).toEqual([0, expect.stringMatching(new RegExp(`Your store at ${escaped(store)} is untouched`))]);
     expect(fs.existsSync(path.join(env["HOME"]!, ".config", "systemd", "user", "mnemo.service"))).toBe(false);
     await vi.waitFor(() => expect(fs.existsSync(`/proc/${pid}`)).toBe(false), { timeout: 30_000 });
-    expect((await mnemo(["memories"])).stdout).toMatch(/My dog Biscuit/);
+    expect((await here(["memories"])).stdout).toMatch(/My dog Biscuit/);
     const twice = await mnemo(["service", "uninstall"]);
     expect([twice.code, twice.stderr]).toEqual([0, expect.stringMatching(/not installed: nothing to remove/)]);
   });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import initSqlJs from "sql.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BIN, isolatedEnv, ROOT, runCli, serveStore, tempDir, type ServedStore } from "../helpers.js";
+import { BIN, isolatedEnv, ROOT, runCli, runHere, serveStore, tempDir, type ServedStore } from "../helpers.js";
 
 const EXPORTS = path.join(ROOT, "fixtures", "exports");
 const CHATGPT = path.join(EXPORTS, "chatgpt-export.zip");
@@ -16,13 +16,28 @@ const CLAUDE = path.join(EXPORTS, "claude-export.zip");
  */
 const SETTLE_SECONDS = 0.2;
 
-/** `mnemo watch` runs until Ctrl-C: a child process of its own, its stderr (the log) kept as it comes. */
-function startWatch(folder: string, env: NodeJS.ProcessEnv, flags: string[] = []): { child: ChildProcess; log(): string } {
-  const args = [BIN, "watch", "--settle", String(SETTLE_SECONDS), ...flags, folder];
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+interface Watching {
+  /** Its stderr so far. */
+  log(): string;
+  /** Stops it as Ctrl-C does, once; its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `mnemo watch --settle 0.2 <args>` runs until Ctrl-C, its stderr (the log) kept as it comes: in this
+ * process (runHere, stopped as Ctrl-C stops it), or with `spawn` in a process of its own sent SIGINT,
+ * for two processes on one store and Ctrl-C itself; a process costs ~2 s of CPU more to start.
+ */
+async function startWatch(args: string[], env: NodeJS.ProcessEnv, options: { spawn?: boolean } = {}): Promise<Watching> {
+  const command = ["watch", "--settle", String(SETTLE_SECONDS), ...args];
+  if (!options.spawn) {
+    const here = await runHere(command, env);
+    return { log: here.log, stop: here.stop };
+  }
+  const child = spawn(process.execPath, [BIN, ...command], { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  return { child, log: () => log };
+  return { log: () => log, stop: () => interrupt(child) };
 }
 
 /** What a store's watch.json holds: nothing before a watcher first writes it. */
@@ -42,7 +57,7 @@ function expectKept(store: string, files: string[]): void {
   for (const file of files) expect(watchState(store).sessions[file]).toBe(signatureOf(file));
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
+async function interrupt(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.kill("SIGINT");
@@ -93,7 +108,7 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
   let folder: string;
   let env: NodeJS.ProcessEnv;
   let served: ServedStore | undefined;
-  let watch: ReturnType<typeof startWatch>;
+  let watch: Watching;
 
   beforeAll(async () => {
     folder = tempDir("mnemo-downloads-");
@@ -103,7 +118,7 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
     if (mode !== "embedded") served = await serveStore({ store });
     // Already there when watching begins: left alone.
     fs.copyFileSync(CHATGPT, path.join(folder, "old-chatgpt-export.zip"));
-    watch = startWatch(folder, env);
+    watch = await startWatch([folder], env);
     await vi.waitFor(
       () => expect(watch.log()).toMatch(/Watching .* for chat exports \(the 1 zip and JSON files it held at first are left alone\)/),
       {
@@ -112,7 +127,7 @@ describe.each(["embedded", "through the server on the store"] as const)("mnemo w
     );
   });
   afterAll(async () => {
-    if (watch) expect(await stop(watch.child)).toBe(0);
+    if (watch) expect(await watch.stop()).toBe(0);
     await served?.stop();
   });
 
@@ -173,13 +188,10 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.copyFileSync(SESSION, file);
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const args = [BIN, "watch", "--settle", "0.2", "--session-settle", "0.2", projects];
-    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
-    let log = "";
-    child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const { log, stop } = await startWatch(["--session-settle", "0.2", projects], env);
     try {
       // A session is imported once it has held still for 0.2 s, seen twice: a few seconds each.
-      await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
+      await vi.waitFor(() => expect(log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 new conversation$/m), {
         timeout: 60_000,
         interval: 250,
       });
@@ -193,7 +205,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
         message: { role: "user", content: "Does the fix hold for Roscoff's tide table too?" },
       };
       fs.appendFileSync(file, `${JSON.stringify(prompt)}\n`);
-      await vi.waitFor(() => expect(log).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
+      await vi.waitFor(() => expect(log()).toMatch(/From .*5f0c2a1e.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
         timeout: 60_000,
         interval: 250,
       });
@@ -202,7 +214,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
       // Written just after the log says so.
       await vi.waitFor(() => expectKept(store, [file]), { timeout: 10_000 });
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 
@@ -221,7 +233,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["import", projects], { env })).code).toBe(0);
     const kept = (file: string) => expectKept(store, [file]);
-    const { child, log } = startWatch(projects, env, ["--session-settle", "0.2"]);
+    const { log, stop } = await startWatch(["--session-settle", "0.2", projects], env);
     try {
       // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
       await vi.waitFor(() => expect(log()).toMatch(new RegExp(`^From ${projects}: 2 session files already up to date$`, "m")), {
@@ -244,7 +256,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
         expect.stringMatching(/\(claude-code\): Imported 1 updated conversation$/),
       ]);
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 
@@ -259,7 +271,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
       `id: ${id}\ncwd: /home/rita\nname: Tamanho das pastas\nuser_named: true\n`,
     );
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessionState, env, ["--session-settle", "0.2"]);
+    const { log, stop } = await startWatch(["--session-settle", "0.2", sessionState], env);
     try {
       // Imported once it has held still for 0.2 s, seen twice: a few seconds each.
       const imported = (how: string) => new RegExp(`From .*${id}.events\\.jsonl \\(copilot-cli\\): Imported 1 ${how} conversation$`, "m");
@@ -278,7 +290,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
       };
       expect(listed.items.map((item) => [item.title, item.messageCount])).toEqual([["Tamanho das pastas", 3]]);
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 
@@ -289,7 +301,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
     fs.cpSync(path.join(EXPORTS, "kimi-cli", "sessions", "92a49af72d608970e86aec3cc07aecb9", id), folder, { recursive: true });
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
+    const { log, stop } = await startWatch(["--session-settle", "0.2", sessions], env);
     const bothKept = () => expectKept(store, [path.join(folder, "wire.jsonl"), path.join(folder, "context.jsonl")]);
     const imports = () => log().match(/^From .*\(kimi-cli\): .*$/gm) ?? [];
     try {
@@ -311,7 +323,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
         expect.stringMatching(/Imported 1 updated conversation$/),
       ]);
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 
@@ -322,7 +334,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
       fs.copyFileSync(path.join(EXPORTS, "kiro-cli", "sessions", "cli", name), path.join(sessions, name));
     const store = path.join(tempDir(), "store");
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-    const { child, log } = startWatch(sessions, env, ["--session-settle", "0.2"]);
+    const { log, stop } = await startWatch(["--session-settle", "0.2", sessions], env);
     const bothKept = () => expectKept(store, [path.join(sessions, `${id}.json`), path.join(sessions, `${id}.jsonl`)]);
     const imports = () => log().match(/^From .*\(kiro-cli\): .*$/gm) ?? [];
     try {
@@ -346,7 +358,7 @@ describe("mnemo watch on a coding agent's sessions", () => {
         expect.stringMatching(/Imported 1 updated conversation$/),
       ]);
     } finally {
-      expect(await stop(child)).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 });
@@ -359,21 +371,18 @@ it("two folders watched at once keep each other's records in watch.json", async 
   fs.copyFileSync(session, path.join(projects, "bread", path.basename(session)));
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const args = [BIN, "watch", "--settle", "0.2", "--session-settle", "0.2", projects, downloads];
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const { log, stop } = await startWatch(["--session-settle", "0.2", projects, downloads], env);
   try {
     // The session first, then the export, so that the downloads' watcher saves last (seconds each).
-    await vi.waitFor(() => expect(log).toMatch(/\(claude-code\): Imported 1 new conversation$/m), { timeout: 60_000, interval: 250 });
+    await vi.waitFor(() => expect(log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), { timeout: 60_000, interval: 250 });
     fs.copyFileSync(CLAUDE, path.join(downloads, "claude-export.zip"));
-    await vi.waitFor(() => expect(log).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
+    await vi.waitFor(() => expect(log()).toMatch(/claude-export\.zip \(claude\): Imported/), { timeout: 60_000, interval: 250 });
     const state = () => watchState(store);
     // Written just after the log says so.
     await vi.waitFor(() => expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]), { timeout: 10_000 });
     expect(Object.keys(state().sessions)).toEqual([path.join(projects, "bread", path.basename(session))]);
   } finally {
-    expect(await stop(child)).toBe(0);
+    expect(await stop()).toBe(0);
   }
 });
 
@@ -389,11 +398,12 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
   expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
   const state = () => watchState(store);
   // The downloads' watcher first, so that what it holds from watch.json predates the sessions' watcher's record.
-  const terminal = startWatch(downloads, env);
-  let service: ReturnType<typeof startWatch> | undefined;
+  // The terminal's in a process of its own, stopped by Ctrl-C's signal; the service's in this one.
+  const terminal = await startWatch([downloads], env, { spawn: true });
+  let service: Watching | undefined;
   try {
     await vi.waitFor(() => expect(terminal.log()).toMatch(/Watching .* for chat exports/), { timeout: 30_000 });
-    service = startWatch(projects, env, ["--session-settle", "0.2"]);
+    service = await startWatch(["--session-settle", "0.2", projects], env);
     // Each import waits for its file to hold still, seen twice: seconds each.
     await vi.waitFor(() => expect(service!.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
       timeout: 60_000,
@@ -414,8 +424,8 @@ it("two mnemo watch processes on one store (a terminal's beside the service's) k
     expect(state().imports.map((entry) => entry.format)).toEqual(["claude"]);
     expect(Object.keys(state().folders).sort()).toEqual([downloads, projects].sort());
   } finally {
-    expect(await stop(terminal.child)).toBe(0);
-    if (service) expect(await stop(service.child)).toBe(0);
+    expect(await terminal.stop()).toBe(0);
+    if (service) expect(await service.stop()).toBe(0);
   }
 });
 
@@ -447,7 +457,7 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
     .find((file) => /session-.*\.json$/.test(file))!;
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(watched, env, ["--session-settle", "0.2"]);
+  const watch = await startWatch(["--session-settle", "0.2", watched], env);
   try {
     // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
     await vi.waitFor(
@@ -513,7 +523,7 @@ it("imports the session logs that are one file rewritten as they go (Gemini CLI'
       apps("The Brest tide table shows 24:10 for boats after midnight."),
     ]).toEqual([["roo-code"], ["cline"], ["cline"]]);
   } finally {
-    expect(await stop(watch.child)).toBe(0);
+    expect(await watch.stop()).toBe(0);
   }
 });
 
@@ -573,7 +583,7 @@ it.each(["embedded", "through the server on the store"] as const)(
     const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
     expect((await runCli(["remember", "a store to watch into"], { env })).code).toBe(0);
     const served = mode === "embedded" ? undefined : await serveStore({ store });
-    const watch = startWatch(projects, env, ["--session-settle", "0.2"]);
+    const watch = await startWatch(["--session-settle", "0.2", projects], env);
     const list = async () =>
       (JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] }).items;
     try {
@@ -601,7 +611,7 @@ it.each(["embedded", "through the server on the store"] as const)(
       expect(trash.items.map((item) => item.kind)).toEqual(["conversation"]);
       expect(watch.log().match(/5f0c2a1e.*\.jsonl \(claude-code\): Imported/g)).toHaveLength(1);
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
       await served?.stop();
     }
   },
@@ -616,7 +626,7 @@ it("a resumed Claude Code session already there when watching begins is stored o
   writeResumed(session, project);
   const store = path.join(tempDir(), "store");
   const env = isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" });
-  const watch = startWatch(projects, env, ["--session-settle", "0.2"]);
+  const watch = await startWatch(["--session-settle", "0.2", projects], env);
   try {
     await vi.waitFor(
       () => {
@@ -628,7 +638,7 @@ it("a resumed Claude Code session already there when watching begins is stored o
     const listed = JSON.parse((await runCli(["--json", "chats", "list"], { env })).stdout) as { items: { messageCount: number }[] };
     expect(listed.items).toHaveLength(1);
   } finally {
-    expect(await stop(watch.child)).toBe(0);
+    expect(await watch.stop()).toBe(0);
   }
 });
 
@@ -648,24 +658,19 @@ it("the first watch --apps after import --apps imports only what changed since: 
   const imported = await runCli(["import", "--no-wait", "--apps"], { env });
   expect(imported.code, imported.stderr).toBe(0);
   appendPrompt(changed, "Et avec de la farine complète ?");
-  const child = spawn(process.execPath, [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"], {
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const { log, stop } = await startWatch(["--apps", "--session-settle", "0.2"], env);
   try {
     // Imported once it has held still for 0.2 s, seen twice: a few seconds.
-    await vi.waitFor(() => expect(log).toMatch(/From .*9c3e7b21.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
+    await vi.waitFor(() => expect(log()).toMatch(/From .*9c3e7b21.*\.jsonl \(claude-code\): Imported 1 updated conversation$/m), {
       timeout: 60_000,
       interval: 250,
     });
   } finally {
     // Stopped after the look under way: what it says of the other files is in the log by then.
-    expect(await stop(child)).toBe(0);
+    expect(await stop()).toBe(0);
   }
-  expect(log.match(/^From .*$/gm)).toHaveLength(1);
-  expect(log).not.toMatch(/resumed in|already up to date/);
+  expect(log().match(/^From .*$/gm)).toHaveLength(1);
+  expect(log()).not.toMatch(/resumed in|already up to date/);
 });
 
 describe("mnemo watch on the databases apps write their chats into", () => {
@@ -701,7 +706,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
       path.join(watched, "anythingllm-desktop", "storage", "anythingllm.db"),
     );
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    let watch = startWatch(watched, env, ["--session-settle", "0.2"]);
+    let watch = await startWatch(["--session-settle", "0.2", watched], env);
     try {
       // Each is imported once it has held still for 0.2 s, seen twice: a few seconds.
       await vi.waitFor(
@@ -738,12 +743,12 @@ describe("mnemo watch on the databases apps write their chats into", () => {
       );
       expect(await messagesOf("Ferry timetable importer")).toBe(before + 1);
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
     // A restart imports only what changed meanwhile: a new session beside the databases, not them.
     fs.mkdirSync(path.join(watched, "projects"));
     fs.copyFileSync(CLAUDE_SESSION, path.join(watched, "projects", path.basename(CLAUDE_SESSION)));
-    watch = startWatch(watched, env, ["--session-settle", "0.2"]);
+    watch = await startWatch(["--session-settle", "0.2", watched], env);
     try {
       await vi.waitFor(() => expect(watch.log()).toMatch(/\(claude-code\): Imported 1 new conversation$/m), {
         timeout: 60_000,
@@ -751,7 +756,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
       });
       expect(watch.log()).not.toMatch(/From .*\.db /);
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
     // Four databases imported, two changes, then a restart: each held still for 0.2 s and seen twice.
   }, 120_000);
@@ -766,13 +771,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
   }
 
   /** `mnemo watch --apps`, each app found in the home folder env names. */
-  function startWatchApps(env: NodeJS.ProcessEnv): { child: ChildProcess; log(): string } {
-    const args = [BIN, "watch", "--apps", "--settle", String(SETTLE_SECONDS), "--session-settle", "0.2"];
-    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
-    let log = "";
-    child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    return { child, log: () => log };
-  }
+  const startWatchApps = (env: NodeJS.ProcessEnv) => startWatch(["--apps", "--session-settle", "0.2"], env);
 
   it("OpenCode's database where OPENCODE_DB moved it, named otherwise, is watched as OpenCode's, after import --apps read it once", async () => {
     const moved = path.join(tempDir("mnemo-work-"), "oc.sqlite");
@@ -781,7 +780,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     const importing = await runCli(["import", "--no-wait", "--apps"], { env });
     expect(importing.code, importing.stderr).toBe(0);
     expect(importing.stderr).toMatch(/^Found on this machine:\n {2}OpenCode \(.*oc\.sqlite\)$/m);
-    const watch = startWatchApps(env);
+    const watch = await startWatchApps(env);
     try {
       await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
       // OpenCode writes into the -wal beside the file: imported once it has held still for 0.2 s, seen twice, a few seconds.
@@ -791,7 +790,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
         interval: 250,
       });
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
     // What import --apps read is not imported again at first.
     expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
@@ -809,7 +808,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     expect(importing.stderr).toMatch(/^Found on this machine:\n {2}Cherry Studio \(~\/\.config\/CherryStudio\)$/m);
     const stored = await conversationCount(env);
     expect(stored).toBeGreaterThan(0);
-    const watch = startWatchApps(env);
+    const watch = await startWatchApps(env);
     try {
       await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
       expect(watch.log()).toMatch(
@@ -834,7 +833,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
         },
       );
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
     // What import --apps read is not imported again, and nothing beside the database is looked at.
     expect(watch.log().match(/^From .*$/gm)).toHaveLength(1);
@@ -935,7 +934,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     fs.copyFileSync(path.join(EXPORTS, "opencode-db", "opencode.db"), huge);
     fs.truncateSync(huge, 1.5 * 1024 ** 3); // sparse: no disk used
     const env = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    const watch = startWatch(watched, env, ["--session-settle", "0.2"]);
+    const watch = await startWatch(["--session-settle", "0.2", watched], env);
     const refusal =
       /opencode\.db: the database is 1\.5 GB, over the 1\.0 GB mnemo reads: not watched\. Copy the chats alone into a smaller database and import that, with the app closed: sqlite3 opencode\.db/;
     try {
@@ -959,7 +958,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
       }
       expect(watch.log().split("mnemo reads: not watched")).toHaveLength(2);
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
   });
 });
