@@ -14,6 +14,7 @@
 // - Files are read as streams, one record at a time; only Gemini buffers (the extracted text of
 //   its records), because grouping activity into conversations needs all of them, and Cherry Studio
 //   (a file's topics and the text of the blocks they name, kept apart in its backup).
+import fs from "node:fs";
 import { basename } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
@@ -33,7 +34,7 @@ import { textRecords } from "./text-records.js";
 import { asUtf8 } from "./utf16.js";
 import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
-import { corruptZip, isZipFile, namedZipButNotJson, withPartArchivesOpened, zipSources } from "./zip.js";
+import { corruptZip, isZipFile, namedZipButNotJson, unzippedBytes, withPartArchivesOpened, zipSources } from "./zip.js";
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, UnreadableRecord } from "./types.js";
 export { checkPlatform } from "./platform.js";
@@ -48,6 +49,16 @@ export {
 } from "./registry.js";
 export { gigabytes, MAX_DATABASE_BYTES, SMALLER_DATABASE, startsAsSqlite } from "./sqlite.js";
 export { withWal } from "./sqlite-wal.js";
+
+/**
+ * The bytes reading a path goes through: a file's, an archive's unpacked; undefined for a folder (its
+ * files are not added up) or what cannot be read as such (opening it says why).
+ */
+export async function bytesToRead(path: string): Promise<number | undefined> {
+  const info = await fs.promises.stat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  return (await isZipFile(path)) ? unzippedBytes(path).catch(() => undefined) : info.size;
+}
 
 export interface OpenExportOptions {
   /** Replaces the platform of every conversation (any format). */

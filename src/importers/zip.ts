@@ -51,6 +51,11 @@ export async function zipSources(zipPath: string): Promise<ByteSource[]> {
   return withSiblings(sources);
 }
 
+/** The bytes an archive's files hold unpacked, as its directory says them (yauzl checks each entry read against it). */
+export async function unzippedBytes(zipPath: string): Promise<number> {
+  return (await zipSources(zipPath)).reduce((sum, source) => sum + source.size, 0);
+}
+
 /**
  * An archive of an export downloaded in parts, one archive per kind of data: Claude's since 2026
  * (conversations-000.zip, projects-000.zip, memories-000.zip, light_metadata-000.zip… beside the

@@ -866,7 +866,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
     const importing = await runCli(["import", "--no-wait", "--apps"], { env });
     expect(importing.code, importing.stderr).toBe(0);
     const stored = await conversationCount(env);
-    const watch = startWatchApps(env);
+    const watch = await startWatchApps(env);
     try {
       await vi.waitFor(() => expect(watch.log()).toContain("Ctrl-C stops watching."), { timeout: 60_000, interval: 250 });
       expect(watch.log()).toMatch(
@@ -921,7 +921,7 @@ describe("mnemo watch on the databases apps write their chats into", () => {
         { timeout: 60_000, interval: 250 },
       );
     } finally {
-      expect(await stop(watch.child)).toBe(0);
+      expect(await watch.stop()).toBe(0);
     }
     // What import --apps read is not imported again at first; an OpenHands conversation is its folder's, once.
     expect(watch.log().match(/^From .*$/gm)).toHaveLength(6);

@@ -1,4 +1,5 @@
 import {
+  bytesToRead,
   checkPlatform,
   openExport,
   type ExportFormat,
@@ -113,8 +114,9 @@ export interface ImportOptions {
   /** How a file is opened: openExport in this thread unless told (a server reads an upload in a process of its own: export-reader.ts). */
   open?: (path: string, options: OpenExportOptions) => Promise<ExportReader>;
   /**
-   * Each file read in a process of its own under this heap limit (`mnemo import`'s): a file that needs
-   * more is one that could not be read, named with the way to raise the limit, and the next is read.
+   * Each file that could need it (needsReadingApart) read in a process of its own under this heap
+   * limit (`mnemo import`'s): a file that needs more is one that could not be read, named with the way
+   * to raise the limit, and the next is read.
    */
   readApart?: { heapMb: number; env: NodeJS.ProcessEnv } | undefined;
 }
@@ -137,14 +139,18 @@ export async function importExports(
   const compared = !options.dryRun || service === undefined || service.conversations.previewUploads !== undefined;
   const summary = emptySummary(Boolean(options.dryRun), compared);
   const languages = noLanguages();
-  const reading = options.readApart && new ExportReadingProcess(options.readApart.heapMb, options.readApart.env, "imports");
+  const { readApart } = options;
+  let reading: ExportReadingProcess | undefined;
   try {
     for (const path of paths) {
-      if (!reading) await importFile(service, path, options, summary, languages);
-      else
-        await importFile(service, path, { ...options, open: (file, how) => reading.open(file, how) }, summary, languages).finally(() =>
-          reading.done(),
-        );
+      if (!readApart || !(await needsReadingApart(path, readApart.heapMb))) {
+        await importFile(service, path, options, summary, languages);
+        continue;
+      }
+      const apart = (reading ??= new ExportReadingProcess(readApart.heapMb, readApart.env, "imports"));
+      await importFile(service, path, { ...options, open: (file, how) => apart.open(file, how) }, summary, languages).finally(() =>
+        apart.done(),
+      );
     }
   } finally {
     reading?.stop();
@@ -153,6 +159,19 @@ export async function importExports(
   if (hint !== undefined) summary.languageHint = hint;
   return summary;
 }
+
+/**
+ * Whether a path is read in a process of its own (`readApart`): a folder, or a file (an archive
+ * unpacked) of more than a 32nd of the heap limit. JSON parsed takes up to ~18 times its bytes (`{},`
+ * is a 56-byte object), so a smaller file cannot pass the limit; starting the process costs ~0.9 s of
+ * CPU, which every small import paid.
+ */
+async function needsReadingApart(path: string, heapMb: number): Promise<boolean> {
+  const bytes = await bytesToRead(path);
+  return bytes === undefined || bytes > (heapMb * 1024 ** 2) / READ_APART_SHARE;
+}
+
+const READ_APART_SHARE = 32;
 
 /**
  * How each conversation was counted (new, updated or unchanged; a dry run's by its id in the export), for waitForProcessing: one
