@@ -14,7 +14,7 @@ import type { ReindexProgress, ReindexRequest, ReindexResult } from "./jobs/rein
 import type { UploadExportsOptions } from "./jobs/upload-exports.js";
 import type { RestoreOptions, RestoreSummary } from "./jobs/restore.js";
 import type { Diagnosis, DoctorProgress } from "./operations/doctor.js";
-import type { RepairResult } from "./operations/doctor-repair.js";
+import type { RepairOptions, RepairResult } from "./operations/doctor-repair.js";
 import type { ExportQuery } from "../schemas/export.js";
 import type { QueueStatus } from "../schemas/chat-history.js";
 import type { ImageCheck } from "./memories/image-types.js";
@@ -156,7 +156,7 @@ export async function repairStore(
   config: Config,
   diagnosis: Diagnosis,
   onProgress?: DoctorProgress,
-  options?: { withoutCopies?: boolean },
+  options?: RepairOptions,
 ): Promise<RepairResult> {
   return (await import("./operations/doctor-repair.js")).repairStore(config, diagnosis, onProgress, options);
 }

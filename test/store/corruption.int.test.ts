@@ -150,9 +150,12 @@ function damagedCopy({ target, damage }: Case): string {
   const files = filesOf(target);
   expect(files.length, "files to damage").toBeGreaterThan(0);
   const store = path.join(tempDir(), "store");
-  fs.cpSync(pristine, store, { recursive: true, filter: (source) => path.basename(source) !== "models" });
-  fs.symlinkSync(path.join(pristine, "models"), path.join(store, "models"));
-  for (const file of files.map((original) => path.join(store, path.relative(pristine, original)))) {
+  copyStore(pristine, store);
+  for (const original of files) {
+    const file = path.join(store, path.relative(pristine, original));
+    // A file of its own, not the pristine store's under another name.
+    fs.rmSync(file);
+    fs.copyFileSync(original, file);
     const size = fs.statSync(file).size;
     if (damage === "truncate") fs.truncateSync(file, Math.floor(size / 2));
     else {
@@ -162,6 +165,23 @@ function damagedCopy({ target, damage }: Case): string {
     }
   }
   return store;
+}
+
+/**
+ * The files of the tables (db/) hard-linked, the others copied: LanceDB writes a file once, under a
+ * name of its own, and a commit, a compaction or a salvage makes new files and deletes old ones, so
+ * a case never writes into a file the pristine store shares. Linked, not copied, a case's copy took
+ * ~40 ms less CPU, and its removal less.
+ */
+function copyStore(from: string, to: string, linked = false): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const [source, copy] = [path.join(from, entry.name), path.join(to, entry.name)];
+    if (from === pristine && entry.name === "models") fs.symlinkSync(source, copy);
+    else if (entry.isDirectory()) copyStore(source, copy, linked || (from === pristine && entry.name === "db"));
+    else if (linked) fs.linkSync(source, copy);
+    else fs.copyFileSync(source, copy);
+  }
 }
 
 async function trashTitles(app: App): Promise<string[]> {
@@ -212,7 +232,7 @@ describe("the corruption probe", () => {
       if (probe.damage === "truncate" || probe.target === "images" || probe.target.part === "data")
         expect(diagnosis.findings).not.toEqual([]);
       if (diagnosis.findings.length === 0) return;
-      const repaired = await repairStore(app.config, diagnosis);
+      const repaired = await repairStore(app.config, diagnosis, undefined, { embedder });
       // A picture cannot be rebuilt from the store: an export puts it back.
       expect(
         repaired.after.findings.filter((finding) => finding.table !== "images"),

@@ -72,7 +72,10 @@ export function registerDoctor(program: Command): void {
           }
           if (!out.json) printPlan(out, plan, "will");
           spinner.text("Repairing");
-          const result = await repairStore(config, diagnosis, (text) => spinner.text(text), { withoutCopies: session.options.yes });
+          const result = await repairStore(config, diagnosis, (text) => spinner.text(text), {
+            withoutCopies: session.options.yes,
+            embedder: session.io.embedder,
+          });
           spinner.stop();
           if (out.json) out.data({ before: diagnosis, plan: result.plan, actions: result.actions, after: result.after });
           else {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { isRemoteUri } from "../../config/paths.js";
 import { createEmbedder } from "../../providers/create-providers.js";
+import type { Embedder } from "../../providers/embedder.js";
 import { BucketObjects, s3Location, s3Uri } from "../../store/bucket-objects.js";
 import { ANY_INDEX, lostRowsKey, rowsOfKey, type StoreHealth, type TableHealth } from "../../store/health.js";
 import { TEXT_INDEX } from "../../store/migrations.js";
@@ -63,6 +64,17 @@ import { runningServer } from "../../config/server-info.js";
  * It refuses while `mnemo serve` runs on the store: replacing a table under a server's open
  * handles would give its requests errors.
  */
+
+export interface RepairOptions {
+  /** `--yes`: replace damaged tables on an object store where mnemo cannot copy their files aside. */
+  withoutCopies?: boolean;
+  /**
+   * A model already loaded in this process (the CLI's io.embedder, AppOptions.embedder), used where
+   * the store records it: the corruption probe repairs 44 stores, and the model loaded again for
+   * each one's embedding or meta record took ~0.5 s of CPU.
+   */
+  embedder?: Embedder | undefined;
+}
 
 export interface RepairResult {
   /** What the repair was to do, one line each, said before it started. */
@@ -154,7 +166,7 @@ export async function repairStore(
   config: Config,
   diagnosis: Diagnosis,
   onProgress: DoctorProgress = () => undefined,
-  options: { withoutCopies?: boolean } = {},
+  options: RepairOptions = {},
 ): Promise<RepairResult> {
   const server = runningServer(config.paths.serverInfo);
   if (server) {
@@ -165,8 +177,8 @@ export async function repairStore(
   if (!options.withoutCopies) refuseToReplaceUncopied(config, diagnosis.health);
   const plan = repairPlan(config, diagnosis);
   const actions: string[] = [];
-  if (diagnosis.health.meta.problem) actions.push(await repairMeta(config, diagnosis.health));
-  const app = await createApp(config, { maintenance: "off" });
+  if (diagnosis.health.meta.problem) actions.push(await repairMeta(config, diagnosis.health, options.embedder));
+  const app = await createApp(config, { maintenance: "off", embedder: options.embedder });
   try {
     // This process is the one to open what others found damaged and kept away from (store.ts).
     for (const table of diagnosis.health.tables) app.context.store.reopen(table.key);
@@ -205,10 +217,11 @@ function metaFor(config: Config, health: StoreHealth): Omit<StoreMeta, "schemaVe
 }
 
 /** The meta record written again, its embedder's dimension checked against the vectors. */
-async function repairMeta(config: Config, health: StoreHealth): Promise<string> {
+async function repairMeta(config: Config, health: StoreHealth, loaded: Embedder | undefined): Promise<string> {
   const wanted = metaFor(config, health);
   let { embedderId, dims } = wanted;
-  if (embedderId === undefined) {
+  if (embedderId === undefined && loaded?.id === wanted.embedderSpec) ({ id: embedderId, dims } = loaded);
+  else if (embedderId === undefined) {
     const embedder = await createEmbedder(wanted.embedderSpec, config);
     ({ id: embedderId, dims } = embedder);
     await embedder.close();
