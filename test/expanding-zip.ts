@@ -10,6 +10,14 @@ import { tempDir } from "./temp-dirs.js";
  * in a folder of its own).
  */
 export function expandingZip(count: number): string {
+  const folder = expandingExport(count);
+  execFileSync("zip", ["-q", "-X", "hostile.zip", "conversations.json"], { cwd: folder });
+  fs.rmSync(path.join(folder, "conversations.json"));
+  return path.join(folder, "hostile.zip");
+}
+
+/** The same export unzipped: conversations.json in a folder of its own, whose path is returned. */
+export function expandingExport(count: number): string {
   const folder = tempDir();
   const text = "all work and no play makes a dull export ".repeat(2_500); // ~100 KB
   const messages = Array.from({ length: count }, (_, i) => ({
@@ -27,7 +35,5 @@ export function expandingZip(count: number): string {
     chat_messages: messages,
   };
   fs.writeFileSync(path.join(folder, "conversations.json"), JSON.stringify([conversation]));
-  execFileSync("zip", ["-q", "-X", "hostile.zip", "conversations.json"], { cwd: folder });
-  fs.rmSync(path.join(folder, "conversations.json"));
-  return path.join(folder, "hostile.zip");
+  return folder;
 }

@@ -11,7 +11,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, root?
   if (result.success) return result.data;
   // An unknown field first: a misspelt `txt` also makes `text` missing, and the name explains both.
   const unknown = result.error.issues.find((found) => found.code === "unrecognized_keys");
-  if (unknown?.code === "unrecognized_keys") throw unknownFields(schema, unknown, root);
+  if (unknown?.code === "unrecognized_keys") throw unknownFields(schema, unknown, value, root);
   const issue = result.error.issues.find((found) => !isSafeIntegerBound(found)) ?? result.error.issues[0]!;
   const field = formatPath([...(root ? [root] : []), ...issue.path]) || "body";
   const error = AppError.invalid(field, issue.message, fixOf(field, issue.message));
@@ -27,15 +27,17 @@ const MAX_SHOWN_INPUT = 100;
  * fields it takes: ignored, `bucketName` on a store put the memory in General, and the caller believed
  * it was in its bucket. The fix: one registered for the name (withFix), or the field it misspells.
  */
-function unknownFields(schema: z.ZodType, issue: z.core.$ZodIssueUnrecognizedKeys, root: string | undefined): AppError {
+function unknownFields(schema: z.ZodType, issue: z.core.$ZodIssueUnrecognizedKeys, value: unknown, root: string | undefined): AppError {
   const names = issue.keys.slice(0, MAX_NAMED_FIELDS).map((name) => shownId(name));
   const more = issue.keys.length - names.length;
   const field = formatPath([...(root ? [root] : []), ...issue.path, `${names.join(", ")}${more > 0 ? ` and ${more} more` : ""}`]);
   const taken = issue.path.length === 0 && "shape" in schema ? Object.keys(schema.shape as object) : [];
   const problem = notTaken(issue.keys.length, taken);
+  // Not "send memoryId as memoryIds" to a body that sends memoryIds already.
+  const sent = (name: string) => Object.hasOwn(value as object, name);
   const alike = issue.keys
     .slice(0, MAX_NAMED_FIELDS)
-    .map((name) => [name, taken.find((known) => sameLetters(known, name))] as const)
+    .map((name) => [name, taken.find((known) => sameLetters(known, name) && !sent(known))] as const)
     .filter(([, known]) => known);
   const fix =
     fixOf(field, problem) ??

@@ -57,3 +57,20 @@ describe("parseInput refuses a field named __proto__, wherever it is", () => {
     expect(parseInput(Upload, JSON.parse('{"conversation":{"messages":[{"content":"__proto__"}]}}'))).toBeTruthy();
   });
 });
+
+describe("parseInput names a field a strict body does not take", () => {
+  const Ids = z.strictObject({ memoryIds: z.array(z.string()) });
+  const suggestionOf = (input: unknown) => {
+    try {
+      parseInput(Ids, input);
+    } catch (error) {
+      return error instanceof AppError ? error.suggestion : error;
+    }
+    return undefined;
+  };
+
+  it("with the field it misspells, unless that field is sent too", () => {
+    expect(suggestionOf({ memoryId: "mem_a" })).toBe("Send memoryId as memoryIds.");
+    expect(suggestionOf({ memoryIds: ["mem_a"], memoryId: "mem_b" })).toBeUndefined();
+  });
+});

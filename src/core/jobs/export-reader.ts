@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
@@ -14,6 +15,11 @@ const SEMI_SPACE_MB = 4;
  * one that has read a large export keeps what its heap grew to until it ends.
  */
 const IDLE_MS = 30_000;
+/**
+ * A folder is read in one process, its batch of the files before held there: one file too big fails
+ * them all, unnamed. Each file imported on its own is read apart, and that one fails alone.
+ */
+const FOLDER_APART = ", or import the folder's files one at a time (mnemo import <folder>/*): the one too big then fails alone";
 /** The end of its stderr kept, for what V8 says there as it aborts. */
 const STDERR_CHARS = 4096;
 
@@ -41,6 +47,8 @@ export class ExportReadingProcess {
   private idle: NodeJS.Timeout | undefined;
   /** The export's name, as the user knows it. */
   private name = "";
+  /** Whether the export is a folder, read whole in the one process: a file too big in it fails all of it. */
+  private folder = false;
 
   constructor(
     private readonly heapMb: number,
@@ -51,6 +59,7 @@ export class ExportReadingProcess {
 
   /** openExport, read in the process. */
   async open(path: string, options: OpenExportOptions): Promise<ExportReader> {
+    this.folder = (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
     const file = this.start(path, options);
     this.send({ type: "open", file, export: { path, platform: options.platform, name: options.name } });
     const opened = await this.reply();
@@ -160,7 +169,7 @@ export class ExportReadingProcess {
             "an upload",
             `Start the server with a higher limit (e.g. ${raised} mnemo serve), or import the file on the server's machine with \`mnemo import\`.`,
           ]
-        : ["an import", `Import it again with a higher limit (e.g. ${raised} mnemo import …).`];
+        : ["an import", `Import it again with a higher limit (e.g. ${raised} mnemo import …)${this.folder ? FOLDER_APART : ""}.`];
     return new AppError("payload_too_large", `Reading ${this.name} needed more memory than the ${this.heapMb} MB ${what} may take`, {
       suggestion: `${suggestion} What was stored before stays stored.`,
       details: { readingOutOfMemory: true },

@@ -243,9 +243,13 @@ function itemOf(row: Pick<TrashRow, "id" | "kind" | "itemId" | "title" | "detail
 }
 
 function notInTrash(ids: string[]): AppError {
-  return new AppError("not_found", ids.length === 1 ? `${shownId(ids[0]!)} is not in the trash` : "none of these is in the trash", {
+  const [one, ...others] = new Set(ids);
+  return new AppError("not_found", others.length === 0 ? `${shownId(one!)} is not in the trash` : "none of these is in the trash", {
     details: { field: "ids" },
-    suggestion: `It was restored or deleted for good already, or it was deleted over ${TRASH_DAYS} days ago.`,
+    suggestion:
+      others.length === 0
+        ? `It was restored or deleted for good already, or it was deleted over ${TRASH_DAYS} days ago.`
+        : `They were restored or deleted for good already, or deleted over ${TRASH_DAYS} days ago.`,
   });
 }
 

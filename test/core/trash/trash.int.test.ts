@@ -176,7 +176,12 @@ describe("the trash", () => {
       code: "not_found",
       message: `${byEntry} is not in the trash`,
     });
-    await expect(me.trash.empty({ ids: [byEntry, b.memoryId] })).rejects.toMatchObject({ message: "none of these is in the trash" });
+    await expect(me.trash.empty({ ids: [byEntry, b.memoryId] })).rejects.toMatchObject({
+      message: "none of these is in the trash",
+      suggestion: "They were restored or deleted for good already, or deleted over 30 days ago.",
+    });
+    // One id given twice is one id, as empty counts them.
+    await expect(me.trash.restore({ ids: [byEntry, byEntry] })).rejects.toMatchObject({ message: `${byEntry} is not in the trash` });
     expect(await me.trash.empty({ ids: [] })).toEqual({ deleted: 0, notFound: [] });
   });
 
