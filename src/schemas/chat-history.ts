@@ -11,6 +11,7 @@ import {
   noDirectionControls,
   queryBool,
   queryInt,
+  writeBody,
 } from "./common.js";
 import { withFix } from "./fixes.js";
 import { MAX_ID_CHARS, MAX_TITLE_CHARS } from "./limits.js";
@@ -222,7 +223,7 @@ export const ConversationDetail = z.object({
 export type ConversationDetail = z.infer<typeof ConversationDetail>;
 
 // DELETE /api/chat-history/chats
-export const ConversationIds = z.strictObject({
+export const ConversationIds = writeBody({
   ids: z.array(IdText.min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type ConversationIds = z.input<typeof ConversationIds>;

@@ -35,6 +35,27 @@ export const HAS_CONTROL_CHARACTERS = "must not hold control characters (such as
 export const noDirectionControls = (text: string) => !/[\u202A-\u202E\u2066-\u2069]/.test(text);
 export const HAS_DIRECTION_CONTROLS = "must not hold characters that reverse how the text is shown (U+202A–U+202E, U+2066–U+2069)";
 
+/**
+ * The caller's name for itself (spec: "client identifier"), stored with each memory and written in
+ * exports: a name, as a bucket's is, so no control character nor direction control either (a line
+ * break in it forged a line of a log or a listing that reads it).
+ */
+export const Source = z
+  .string()
+  .max(200)
+  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
+  .refine(noDirectionControls, HAS_DIRECTION_CONTROLS)
+  .optional();
+
+/**
+ * A body that changes something: a field it does not take is refused, named (parse.ts), where it
+ * was dropped (a `bucketName` on a store put the memory in General). All take `source`, which the
+ * spec's clients send with their requests; only a store keeps it.
+ */
+export function writeBody<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.strictObject({ ...shape, source: Source });
+}
+
 /** The longest query a search takes, memories and chat history alike. */
 export const MAX_QUERY_CHARS = 4000;
 export const QUERY_TOO_LONG = `must be at most ${MAX_QUERY_CHARS} characters`;

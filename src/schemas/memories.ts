@@ -16,6 +16,8 @@ import {
   QUERY_TOO_LONG,
   queryBool,
   queryInt,
+  Source,
+  writeBody,
 } from "./common.js";
 
 export { MAX_MEMORY_CHARS };
@@ -36,17 +38,6 @@ const MemoryText = z
 export const BucketId = z.number().int().min(1, "must be a positive integer");
 /** A bucket id in a request body: written as a string ("3") it is read too, as models send it. */
 const BodyBucketId = queryInt(BucketId);
-/**
- * The caller's name for itself (spec: "client identifier"), stored with each memory and written in
- * exports: a name, as a bucket's is, so no control character nor direction control either (a line
- * break in it forged a line of a log or a listing that reads it).
- */
-const Source = z
-  .string()
-  .max(200)
-  .refine(noControlCharacters, HAS_CONTROL_CHARACTERS)
-  .refine(noDirectionControls, HAS_DIRECTION_CONTROLS)
-  .optional();
 export const MemoryId = z
   .string()
   .min(1, "is required")
@@ -54,7 +45,7 @@ export const MemoryId = z
 
 // POST /api/memory. Every small request body is strict: a field it does not take is refused, named
 // with the fields it takes (schemas/parse.ts), where it was dropped (a `bucketName` stored into General).
-export const StoreMemoryRequest = z.strictObject({
+export const StoreMemoryRequest = writeBody({
   text: MemoryText,
   bucketId: BodyBucketId.optional(),
   source: Source,
@@ -184,7 +175,7 @@ const BucketDescription = z.string().max(500).refine(noControlCharacters, HAS_CO
 
 const MAX_BULK_MOVE = 100;
 // POST /api/v2/memory/update — one body, two forms; memories.ts tells them apart with clear errors.
-export const UpdateMemoryRequest = z.strictObject({
+export const UpdateMemoryRequest = writeBody({
   memoryId: IdText.optional(),
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(MAX_BULK_MOVE, `must list at most ${MAX_BULK_MOVE} ids`).optional(),
   /**
@@ -226,7 +217,7 @@ export const DeleteMemoryResponse = z.object({ message: z.literal("Memory delete
 export type DeleteMemoryResponse = z.infer<typeof DeleteMemoryResponse>;
 
 // POST /api/memories/bulk-delete
-export const BulkDeleteRequest = z.strictObject({
+export const BulkDeleteRequest = writeBody({
   memoryIds: z.array(IdText).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type BulkDeleteRequest = z.input<typeof BulkDeleteRequest>;
@@ -269,7 +260,7 @@ export const ListBucketsQuery = z.object({
   source: Source,
 });
 export type ListBucketsQuery = z.input<typeof ListBucketsQuery>;
-export const CreateBucketRequest = z.strictObject({
+export const CreateBucketRequest = writeBody({
   name: BucketName,
   description: BucketDescription.optional(),
   source: Source,
@@ -290,16 +281,14 @@ export const BucketIdParam = queryInt(BucketId);
  */
 export const BucketIdParams = z.object({ bucketId: BucketIdParam });
 export const MemoryIdParams = z.object({ memoryId: IdText.min(1, "is required") });
-export const RenameBucketRequest = z
-  .strictObject({
-    name: CreateBucketRequest.shape.name.optional(),
-    /** An empty string clears the description. */
-    description: BucketDescription.optional(),
-  })
-  .refine((value) => value.name !== undefined || value.description !== undefined, {
-    message: "send name or description (or both)",
-    path: ["name"],
-  });
+export const RenameBucketRequest = writeBody({
+  name: CreateBucketRequest.shape.name.optional(),
+  /** An empty string clears the description. */
+  description: BucketDescription.optional(),
+}).refine((value) => value.name !== undefined || value.description !== undefined, {
+  message: "send name or description (or both)",
+  path: ["name"],
+});
 export type RenameBucketRequest = z.input<typeof RenameBucketRequest>;
 export const RenameBucketResponse = z.object({ success: z.literal(true), bucket: Bucket });
 export type RenameBucketResponse = z.infer<typeof RenameBucketResponse>;
@@ -314,7 +303,7 @@ export type DeleteBucketResponse = z.infer<typeof DeleteBucketResponse>;
 
 // POST /api/v2/memory/image (ours: the spec returns image memories but does not show how they are stored)
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const ImageMemoryRequest = z.strictObject({
+export const ImageMemoryRequest = writeBody({
   /** The image file, base64-encoded: PNG, JPEG, WebP or GIF, at most 10 MB. */
   data: z.string().min(1, "must not be empty"),
   filename: z.string().max(255).optional(),

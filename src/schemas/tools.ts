@@ -85,12 +85,12 @@ export const ToolSchemas = {
     output: ToolMemoryList,
   },
   memory_history: { input: MemoryIdParams.extend(MemoryHistoryQuery.shape), output: MemoryHistoryResponse },
-  update_or_move_memories: { input: UpdateMemoryRequest, output: UpdateMemoryResponse },
-  delete_memories: { input: BulkDeleteRequest, output: BulkDeleteResponse },
+  update_or_move_memories: { input: UpdateMemoryRequest.omit({ source: true }), output: UpdateMemoryResponse },
+  delete_memories: { input: BulkDeleteRequest.omit({ source: true }), output: BulkDeleteResponse },
   list_buckets: { input: ListBucketsQuery.pick({}), output: z.object({ buckets: z.array(Bucket) }) },
   create_bucket: { input: CreateBucketRequest.omit({ source: true }), output: CreateBucketResponse },
   // RenameBucketRequest's rule (a name or a description) is checked by the core, which parses it again.
-  rename_bucket: { input: BucketIdParams.extend(RenameBucketRequest.shape), output: RenameBucketResponse },
+  rename_bucket: { input: BucketIdParams.extend(RenameBucketRequest.shape).omit({ source: true }), output: RenameBucketResponse },
   delete_bucket: { input: BucketIdParams, output: DeleteBucketResponse },
   /**
    * The three that return long text say it once, in the text a model reads: their structured
@@ -124,9 +124,9 @@ export const ToolSchemas = {
     output: ConversationDetail.extend({ messages: z.array(ConversationMessage.omit({ text: true })) }),
   },
   chat_history_overview: { input: z.object({}), output: ChatHistoryOverview },
-  pin_conversations: { input: PinRequest, output: FlagResponse },
-  exclude_conversations: { input: ExcludeRequest, output: FlagResponse },
-  delete_conversations: { input: ConversationIds, output: DeleteChatsResponse },
+  pin_conversations: { input: PinRequest.omit({ source: true }), output: FlagResponse },
+  exclude_conversations: { input: ExcludeRequest.omit({ source: true }), output: FlagResponse },
+  delete_conversations: { input: ConversationIds.omit({ source: true }), output: DeleteChatsResponse },
 } satisfies Record<string, { input: z.ZodObject; output: z.ZodObject }>;
 
 export type ToolName = keyof typeof ToolSchemas;

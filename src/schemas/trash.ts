@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, queryInt } from "./common.js";
+import { DateTime, queryInt, writeBody } from "./common.js";
 
 /** How long the trash keeps what was moved there; after that it is deleted for good. */
 export const TRASH_DAYS = 30;
@@ -8,12 +8,13 @@ const Ids = (what: string) =>
   z.array(z.string().min(1, "must not hold an empty id")).max(1000, `must list at most 1000 ${what}`).default([]);
 
 // Ours: POST /api/trash — memories and conversations moved to the trash
-export const MoveToTrashRequest = z
-  .strictObject({ memoryIds: Ids("memory ids"), conversationIds: Ids("conversation ids") })
-  .refine((body) => body.memoryIds.length + body.conversationIds.length > 0, {
+export const MoveToTrashRequest = writeBody({ memoryIds: Ids("memory ids"), conversationIds: Ids("conversation ids") }).refine(
+  (body) => body.memoryIds.length + body.conversationIds.length > 0,
+  {
     error: "must list at least one id in memoryIds or conversationIds",
     path: ["memoryIds"],
-  });
+  },
+);
 export type MoveToTrashRequest = z.input<typeof MoveToTrashRequest>;
 
 export const TrashItem = z.object({
@@ -57,7 +58,7 @@ export type TrashList = z.infer<typeof TrashList>;
 
 // Ours: POST /api/trash/restore and POST /api/trash/delete. Restore takes an entry's id (`trs_…`) or
 // the id of the memory or conversation it holds.
-export const TrashIds = z.strictObject({
+export const TrashIds = writeBody({
   ids: z.array(z.string().min(1)).min(1, "must list at least one id").max(1000, "must list at most 1000 ids"),
 });
 export type TrashIds = z.input<typeof TrashIds>;
@@ -75,7 +76,7 @@ export type RestoreTrashResponse = z.infer<typeof RestoreTrashResponse>;
 // Ours: POST /api/trash/empty — deletes for good what is listed (entry ids or their items' ids, as
 // restore takes), or everything in the trash
 // Without `ids` it empties the whole trash, which `{"id": […]}` did before bodies were strict.
-export const EmptyTrashRequest = z.strictObject({ ids: z.array(z.string().min(1)).max(1000, "must list at most 1000 ids").optional() });
+export const EmptyTrashRequest = writeBody({ ids: z.array(z.string().min(1)).max(1000, "must list at most 1000 ids").optional() });
 export type EmptyTrashRequest = z.input<typeof EmptyTrashRequest>;
 export const EmptyTrashResponse = z.object({
   deleted: z.number().int(),

@@ -481,7 +481,7 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     const misnamed = await send("post", "/api/trash/empty", JSON.stringify({ id: [entry] }));
     expect([misnamed.status, misnamed.body]).toEqual([
       400,
-      { error: "id: is not a field of this request, which takes ids", field: "id", suggestion: "Send id as ids." },
+      { error: "id: is not a field of this request, which takes ids, source", field: "id", suggestion: "Send id as ids." },
     ]);
     expect((await send("get", "/api/trash?pageSize=200")).body.items.map((item: { id: string }) => item.id)).toContain(entry);
     expect((await send("post", "/api/trash/empty", JSON.stringify({ ids: [entry] }))).body).toEqual({ deleted: 1, notFound: [] });
@@ -498,7 +498,8 @@ describe("text that is not Unicode is refused, naming the field, and nothing is 
     expect(small.map((route) => route.name)).toEqual(expect.arrayContaining(["storeMemory", "updateMemories", "emptyTrash"]));
     for (const route of small) {
       const taken = Object.keys((route.body as z.ZodObject).shape);
-      const answer = await send(route.method, route.path.replace(/\{\w+\}/, "1"), JSON.stringify({ bucket_idx: 1 }));
+      // `source` beside it is taken by every one: clients send their name with every request.
+      const answer = await send(route.method, route.path.replace(/\{\w+\}/, "1"), JSON.stringify({ bucket_idx: 1, source: "a-plugin" }));
       expect([route.name, answer.status, answer.body.field, answer.body.error]).toEqual([
         route.name,
         400,
