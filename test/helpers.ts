@@ -315,7 +315,10 @@ export async function settled(service: MnemoService): Promise<void> {
   await waitForQueue(service, { pollMs: 50 });
 }
 
-/** A test app of its own, with these settings in its config.json and these conversations indexed. */
+/**
+ * A test app of its own, with these settings in its config.json and these conversations indexed;
+ * lent the run's model as runCli lends it, unless the settings name an embedder.
+ */
 export async function openAppWithChats(
   chats: Parameters<MnemoService["conversations"]["uploadMany"]>[0],
   settings: Record<string, unknown> = {},
@@ -323,7 +326,8 @@ export async function openAppWithChats(
   const store = path.join(tempDir(), "store");
   fs.mkdirSync(store, { recursive: true });
   fs.writeFileSync(path.join(store, "config.json"), JSON.stringify(settings));
-  const app = await openTestApp({ store });
+  const lent = inject("modelsDir") && !("embedder" in settings);
+  const app = await openTestApp({ store }, lent ? { embedder: await sharedBundledEmbedder() } : {});
   app.indexer.start();
   const service = await app.service();
   await service.conversations.uploadMany(chats);

@@ -11,9 +11,11 @@ import { rest } from "./mcp-helpers.js";
  * client nobody here wrote. 0.15.0 is its last version that runs on Node 20 (every later one
  * declares node >= 22.7.5); its CLI has no option for an HTTP header, so it reaches a server's
  * store through `mnemo mcp --remote`, and /mcp itself is tested with the SDK's client
- * (http.int.test.ts). Each call starts the Inspector and `mnemo mcp` anew: a few seconds each.
+ * (http.int.test.ts). Each call starts the Inspector and `mnemo mcp` anew: a few seconds each, so
+ * calls that do not depend on each other go side by side. Its CLI client is run as `mcp-inspector
+ * --cli` runs it, without that launcher (one node process less a call, ~0.3 s of CPU).
  */
-const INSPECTOR = path.join(ROOT, "node_modules", ".bin", "mcp-inspector");
+const INSPECTOR = path.join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "cli", "build", "index.js");
 const run = promisify(execFile);
 
 let served: ServedStore;
@@ -21,7 +23,7 @@ const store = () => path.join(tempDir(), "store");
 let local: string;
 
 async function inspect(env: NodeJS.ProcessEnv, target: string[], ...method: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(INSPECTOR, ["--cli", process.execPath, BIN, ...target, ...method], { env, timeout: 120_000 });
+  const { stdout } = await run(process.execPath, [INSPECTOR, process.execPath, BIN, ...target, ...method], { env, timeout: 120_000 });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
@@ -36,15 +38,17 @@ describe("the MCP Inspector's CLI", () => {
   const env = () => isolatedEnv({ MNEMO_EMBEDDER: "bundled" });
 
   it("lists every tool, the resources and the prompt, and sets the log level, on this machine's store", async () => {
-    const { tools } = (await inspect(env(), ["mcp", "--store", local], "--method", "tools/list")) as { tools: { name: string }[] };
+    const method = (...args: string[]) => inspect(env(), ["mcp", "--store", local], "--method", ...args);
+    const [{ tools }, { resources }, { prompts }, level] = (await Promise.all([
+      method("tools/list"),
+      method("resources/list"),
+      method("prompts/list"),
+      method("logging/setLevel", "--log-level", "debug"),
+    ])) as [{ tools: { name: string }[] }, { resources: { uri: string }[] }, { prompts: { name: string }[] }, Record<string, unknown>];
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
-    const { resources } = (await inspect(env(), ["mcp", "--store", local], "--method", "resources/list")) as {
-      resources: { uri: string }[];
-    };
     expect(resources.map((resource) => resource.uri)).toEqual(["mnemo://buckets", "mnemo://buckets/1"]);
-    const { prompts } = (await inspect(env(), ["mcp", "--store", local], "--method", "prompts/list")) as { prompts: { name: string }[] };
     expect(prompts.map((prompt) => prompt.name)).toEqual(["memories_about"]);
-    expect(await inspect(env(), ["mcp", "--store", local], "--method", "logging/setLevel", "--log-level", "debug")).toEqual({});
+    expect(level).toEqual({});
   });
 
   it("calls tools: a store, a near-duplicate it offers to update, and a page past the end", async () => {
@@ -60,12 +64,15 @@ describe("the MCP Inspector's CLI", () => {
       );
     const stored = await call("store_memory", "text=2025-05-01 The Inspector stored this");
     expect(stored["structuredContent"]).toMatchObject({ done: "ok", memoryId: expect.stringMatching(/^mem_/) });
-    const again = await call("store_memory", "text=2025-05-02 The Inspector stored this");
+    // The near-duplicate is not stored: the page past the end counts the one memory either way.
+    const [again, past] = await Promise.all([
+      call("store_memory", "text=2025-05-02 The Inspector stored this"),
+      call("get_memories_and_buckets", "skip=5"),
+    ]);
     expect(again["structuredContent"]).toMatchObject({
       done: "exists",
       memoryId: (stored["structuredContent"] as { memoryId: string }).memoryId,
     });
-    const past = await call("get_memories_and_buckets", "skip=5");
     expect(past).toMatchObject({
       isError: true,
       content: [{ type: "text", text: "skip: is past the last memory: there is 1 memory\nFix: Ask with skip 0 to 0." }],

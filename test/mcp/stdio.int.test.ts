@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
 import { TOOLS } from "../../src/mcp/tools.js";
-import { BIN, isolatedEnv, tempDir } from "../helpers.js";
+import { BIN, isolatedEnv, runCli, tempDir } from "../helpers.js";
 
 /** The native libraries a process has loaded, from /proc/<pid>/maps. */
 function loadedLibraries(pid: number): string {
@@ -183,14 +183,12 @@ describe("mnemo mcp over stdio", () => {
     expect(await exited).toBe(0);
     expect(out.stderr).toMatch(/mnemo mcp: the client stopped reading \(EPIPE\): closing/);
     expect(out.stderr).not.toMatch(/Error:| {4}at /);
-    // The store was closed as it is when stdin ends: a new process opens it and finds the memory.
-    const again = await connect(["mcp", "--store", store]);
-    try {
-      const found = await again.callTool({ name: "search_memories", arguments: { query: "said to no one" } });
-      expect((found.structuredContent as { memories: unknown[] }).memories).toHaveLength(1);
-    } finally {
-      await again.close();
-    }
+    // The store was closed as it is when stdin ends: a command opens it and finds the memory.
+    const found = await runCli(["--json", "memories", "--query", "said to no one"], {
+      env: isolatedEnv({ MNEMO_STORE: store, MNEMO_EMBEDDER: "bundled" }),
+    });
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).memories).toMatchObject([{ text: "2025-05-01 Said to no one" }]);
   });
 
   it("declares logging and sends the client its lines at the level it sets", async () => {

@@ -62,48 +62,10 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     expect(both.stderr).toContain("'-a, --all' cannot be used with option '-q, --query <text>'");
   });
 
-  it("--help and --version load neither LanceDB, a schema library, sql.js, the zstd decoder nor the YAML reader", async () => {
-    // A resolve hook that fails the command if it reaches for them (they took --help from 70 to 250 ms;
-    // sql.js, Cursor's database reader, is loaded only when a database is imported; fzstd only when a
-    // Zed thread compressed with zstd is read; yaml only when a Copilot CLI session's workspace.yaml is read).
-    const hook = `data:text/javascript,${encodeURIComponent(
-      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod|^sql\\.js|^fzstd$|^yaml$/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
-    )}`;
-    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
-    for (const flag of ["--help", "--version"]) {
-      const result = await spawnCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
-      expect(result.code, result.stderr).toBe(0);
-    }
-    expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
-  });
-
   it("remembers a long memory given as an argument (ONNX Runtime overflowed the model worker's stack)", async () => {
     const long = "lorem ipsum dolor sit amet ".repeat(700).slice(0, 15_000).trim();
     const result = await mnemo(["remember", "--no-date", long]);
     expect(result.code, result.stderr).toBe(0);
-  });
-
-  it("prints stored text without the control sequences in it (they would act on the terminal)", async () => {
-    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
-    await runCli(["remember", "--no-date", "clear\u001b[2J me \u202ereversed\u0007"], { env: own });
-    const shown = (await runCli(["memories"], { env: own })).stdout;
-    expect(shown).toContain("clear[2J me reversed");
-    expect(shown).not.toMatch(/[\u001b\u202e\u0007]/);
-    const printed = (await runCli(["--json", "memories"], { env: own })).stdout;
-    expect(printed).not.toMatch(/\u202e/); // escaped in the JSON, where a terminal with bidi support would apply it
-    expect(JSON.parse(printed).memories[0].text).toBe("clear\u001b[2J me \u202ereversed\u0007"); // stored and given to programs as it was
-  });
-
-  it("dates a memory by the user's time zone, and shows that date once, in its text", async () => {
-    // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
-    for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
-      const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
-      expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
-      const day = new Intl.DateTimeFormat("sv", { timeZone: TZ }).format(new Date());
-      const line = (await runCli(["memories"], { env: own })).stdout.split("\n").find((shown) => shown.includes("zone test"));
-      // No CREATED date beside it: the text starts with the day it was stored, in the user's zone.
-      expect(line, TZ).toMatch(new RegExp(`^mem_\\w+ +General +${day} zone test`));
-    }
   });
 
   it("remember prepends today's date unless --no-date, and prints the id", async () => {
@@ -382,6 +344,47 @@ describe.each(["embedded", "remote"] as const)("mnemo CLI: memories (%s)", (mode
     const unknown = await mnemo(["memories", "move", inGeneral.memoryId, "--to", "999"]);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/bucket "999" does not exist\n.*mnemo buckets create "999"/)]);
     expect((await json<{ name: string }[]>(["buckets"])).map((b) => b.name)).not.toContain("999");
+  });
+});
+
+/** What does not depend on where the commands go: run once, not per mode. */
+describe("mnemo CLI: memories", () => {
+  it("--help and --version load neither LanceDB, a schema library, sql.js, the zstd decoder nor the YAML reader", async () => {
+    // A resolve hook that fails the command if it reaches for them (they took --help from 70 to 250 ms;
+    // sql.js, Cursor's database reader, is loaded only when a database is imported; fzstd only when a
+    // Zed thread compressed with zstd is read; yaml only when a Copilot CLI session's workspace.yaml is read).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(s, c, next) { if (/lancedb|apache-arrow|^zod|^sql\\.js|^fzstd$|^yaml$/.test(s)) throw new Error('loaded ' + s); return next(s, c); }",
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
+    for (const flag of ["--help", "--version"]) {
+      const result = await spawnCli([flag], { env: { ...isolatedEnv(), NODE_OPTIONS: `--import=${register}` } });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect((await runCli(["--version"])).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+
+  it("prints stored text without the control sequences in it (they would act on the terminal)", async () => {
+    const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled" });
+    await runCli(["remember", "--no-date", "clear\u001b[2J me \u202ereversed\u0007"], { env: own });
+    const shown = (await runCli(["memories"], { env: own })).stdout;
+    expect(shown).toContain("clear[2J me reversed");
+    expect(shown).not.toMatch(/[\u001b\u202e\u0007]/);
+    const printed = (await runCli(["--json", "memories"], { env: own })).stdout;
+    expect(printed).not.toMatch(/\u202e/); // escaped in the JSON, where a terminal with bidi support would apply it
+    expect(JSON.parse(printed).memories[0].text).toBe("clear\u001b[2J me \u202ereversed\u0007"); // stored and given to programs as it was
+  });
+
+  it("dates a memory by the user's time zone, and shows that date once, in its text", async () => {
+    // At any hour of the day UTC's date differs from one of these two zones' (UTC+14, UTC−11).
+    for (const TZ of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const own = isolatedEnv({ MNEMO_STORE: path.join(tempDir(), "store"), MNEMO_EMBEDDER: "bundled", TZ });
+      expect((await runCli(["remember", "zone test"], { env: own })).code).toBe(0);
+      const day = new Intl.DateTimeFormat("sv", { timeZone: TZ }).format(new Date());
+      const line = (await runCli(["memories"], { env: own })).stdout.split("\n").find((shown) => shown.includes("zone test"));
+      // No CREATED date beside it: the text starts with the day it was stored, in the user's zone.
+      expect(line, TZ).toMatch(new RegExp(`^mem_\\w+ +General +${day} zone test`));
+    }
   });
 });
 

@@ -52,9 +52,9 @@ describe("mnemo reindex --rechunk, from the command line", () => {
     expect(healthy.stderr).not.toMatch(/chunkTokens/);
   });
 
-  // Seconds: 60 conversations, so that embedding their 480 new chunks (0.4 s at best) takes far longer than the few ms between the new table appearing and the kill.
+  // 20 conversations, so that embedding their 160 new chunks (0.13 s at best) takes far longer than the few ms between the new table appearing and the kill.
   it("killed mid-way (kill -9), the store keeps its chunks and size; run again, it completes", async () => {
-    const topics = Array.from({ length: 60 }, (_, i) => chatAbout(`c${i}`, `topic number ${i}`));
+    const topics = Array.from({ length: 20 }, (_, i) => chatAbout(`c${i}`, `topic number ${i}`));
     const { dataDir, env } = await storeWithSetting(topics, 48);
     const child = spawn(process.execPath, [BIN, "reindex", "--rechunk"], { env, stdio: ["ignore", "pipe", "pipe"] });
     const exited = once(child, "close");
@@ -65,15 +65,15 @@ describe("mnemo reindex --rechunk, from the command line", () => {
     expect(signal).toBe("SIGKILL");
 
     expect(await chunksInfo(env)).toMatchObject({ tokens: 192, setting: 48 });
-    const search = await runCli(["--json", "search", "topic number 37 secret"], { env });
+    const search = await runCli(["--json", "search", "topic number 17 secret"], { env });
     expect(search.code, search.stderr).toBe(0);
-    expect(JSON.parse(search.stdout).results[0].text).toMatch(/The topic number 37 secret is patience/);
+    expect(JSON.parse(search.stdout).results[0].text).toMatch(/The topic number 17 secret is patience/);
 
     const again = await runCli(["reindex", "--rechunk"], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/Re-chunked the chat history into 480 chunks of up to 48 tokens/);
+    expect(again.stderr).toMatch(/Re-chunked the chat history into 160 chunks of up to 48 tokens/);
     expect(await chunksInfo(env)).toEqual({ tokens: 48, setting: 48 });
-    const found = await runCli(["--json", "search", "topic number 37 secret"], { env });
-    expect(JSON.parse(found.stdout).results[0].text).toMatch(/^Turn 5 on topic number 37: .*secret is patience\.$/);
+    const found = await runCli(["--json", "search", "topic number 17 secret"], { env });
+    expect(JSON.parse(found.stdout).results[0].text).toMatch(/^Turn 5 on topic number 17: .*secret is patience\.$/);
   });
 });

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { lockHolder as runningHolder } from "../../../src/store/process-lock.js";
 import * as lancedb from "@lancedb/lancedb";
 import { BIN, isolatedEnv, openTestApp, runCli, tempDir } from "../../helpers.js";
@@ -27,17 +27,23 @@ setInterval(() => {}, 1000);`;
   return child;
 }
 
-async function newStore(): Promise<{ dataDir: string; env: NodeJS.ProcessEnv }> {
-  const dataDir = path.join(tempDir(), "store");
-  const env = isolatedEnv({ MNEMO_STORE: dataDir, MNEMO_EMBEDDER: "bundled" });
-  const first = await runCli(["remember", "the first memory"], { env });
+/** A store that holds one memory, closed: each test gets a copy of it. */
+let template: string;
+beforeAll(async () => {
+  template = path.join(tempDir(), "store");
+  const first = await runCli(["remember", "the first memory"], { env: isolatedEnv({ MNEMO_STORE: template, MNEMO_EMBEDDER: "bundled" }) });
   expect(first.code, first.stderr).toBe(0);
-  return { dataDir, env };
+});
+
+function newStore(): { dataDir: string; env: NodeJS.ProcessEnv } {
+  const dataDir = path.join(tempDir(), "store");
+  fs.cpSync(template, dataDir, { recursive: true });
+  return { dataDir, env: isolatedEnv({ MNEMO_STORE: dataDir, MNEMO_EMBEDDER: "bundled" }) };
 }
 
 describe("maintain, reindex and serve on one store", () => {
   it("maintain, while another process maintains the store, says which one and exits 0", async () => {
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const other = await lockHolder(path.join(dataDir, "maintenance"));
     const busy = await runCli(["maintain"], { env });
     expect(busy.code, busy.stderr).toBe(0);
@@ -45,7 +51,7 @@ describe("maintain, reindex and serve on one store", () => {
   });
 
   it("maintain leaves another process's journalled memories to it: it does not absorb (and embed) them", async () => {
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const server = await openTestApp({ store: dataDir });
     try {
       await (await server.service()).memories.store({ text: "Journalled by the server, absorbed by it later", ifSimilar: "store" });
@@ -62,7 +68,7 @@ describe("maintain, reindex and serve on one store", () => {
   });
 
   it("serve refuses to start while a reindex runs, and says to wait for it", async () => {
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const reindex = await lockHolder(path.join(dataDir, "reindex"));
     const serve = await runCli(["serve", "--port", "0"], { env });
     expect(serve.code).toBe(1);
@@ -74,7 +80,7 @@ describe("maintain, reindex and serve on one store", () => {
   it("serve stopped with Ctrl-C as it starts says so and leaves no server.json with its dead pid", async () => {
     // A process of its own: the signal is the subject. Sent the moment server.json appears, before the
     // server waits for signals (its watchers, the first purge of the trash, are still being set up).
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const child = spawn(process.execPath, [BIN, "--json", "serve", "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     let stderr = "";
@@ -92,7 +98,7 @@ describe("maintain, reindex and serve on one store", () => {
   });
 
   it("reindex refuses to run beside another reindex", async () => {
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const other = await lockHolder(path.join(dataDir, "reindex"));
     const second = await runCli(["reindex"], { env });
     expect(second.code).toBe(1);
@@ -100,7 +106,7 @@ describe("maintain, reindex and serve on one store", () => {
   });
 
   it("reindex, stopped by a signal, says the store keeps its previous vectors and ends by that signal", async () => {
-    const { dataDir, env } = await newStore();
+    const { dataDir, env } = newStore();
     const reindex = spawn(process.execPath, [BIN, "reindex"], { env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(reindex);
     let stderr = "";

@@ -544,10 +544,8 @@ describe("conversations", () => {
 
 describe("conversation quota", () => {
   it("stores conversations past the quota as blocked, and activates them when room frees", async () => {
-    const base = await openTestApp();
-    const dir = base.config.paths.dataDir;
-    await base.close();
-    const { default: fs } = await import("node:fs");
+    const dir = path.join(tempDir(), "store");
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
     const quota = await openTestApp({ store: dir });
     quota.indexer.start();
@@ -566,18 +564,25 @@ describe("conversation quota", () => {
     await quota.close();
   });
 
-  /** A store whose quota of 2 blocked the third of three conversations, and its data dir. */
+  let blockedTemplate: Promise<string> | undefined;
+
+  /** A store whose quota of 2 blocked the third of three conversations, and its data dir: a copy of one made once, closed. */
   async function blockedStore(): Promise<string> {
+    blockedTemplate ??= (async () => {
+      const dir = path.join(tempDir(), "store");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
+      const app = await openTestApp({ store: dir });
+      await app.indexer.start();
+      const svc = await app.service();
+      for (const id of ["q1", "q2", "q3"]) await svc.conversations.upload(upload(id, [msg("1", "human", `quota ${id}`)]));
+      await settled(svc);
+      expect((await svc.conversations.status()).counts.quotaBlocked).toBe(1);
+      await app.close();
+      return dir;
+    })();
     const dir = path.join(tempDir(), "store");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(`${dir}/config.json`, JSON.stringify({ conversationQuota: 2 }));
-    const app = await openTestApp({ store: dir });
-    await app.indexer.start();
-    const svc = await app.service();
-    for (const id of ["q1", "q2", "q3"]) await svc.conversations.upload(upload(id, [msg("1", "human", `quota ${id}`)]));
-    await settled(svc);
-    expect((await svc.conversations.status()).counts.quotaBlocked).toBe(1);
-    await app.close();
+    fs.cpSync(await blockedTemplate, dir, { recursive: true });
     return dir;
   }
 

@@ -8,6 +8,8 @@ import type { App } from "../../../src/core/app.js";
 import { exportAllUsers, exportUser } from "../../../src/core/jobs/export.js";
 import { restoreExport, type RestoreSummary } from "../../../src/core/jobs/restore.js";
 import { openMnemoExport } from "../../../src/importers/mnemo-export.js";
+import { createEmbedder } from "../../../src/providers/create-providers.js";
+import type { Embedder } from "../../../src/providers/embedder.js";
 import { TABLE, type TableKey } from "../../../src/store/schema.js";
 import { openTestApp, ROOT, settled, tempDir } from "../../helpers.js";
 
@@ -86,6 +88,9 @@ const chat = (id: string, title: string, texts: string[], platform = "custom") =
 
 let source: App;
 let exported: string;
+/** The bundled model, loaded once and lent to each test's store (~0.2 s of CPU a load): restoring is the subject, not the model. */
+let embedder: Embedder;
+const emptyStore = () => openTestApp({}, { embedder });
 
 /**
  * A store with what a restore must keep: two users (one with a token), a bucket with a description,
@@ -94,6 +99,7 @@ let exported: string;
  */
 beforeAll(async () => {
   source = await openTestApp();
+  embedder = await createEmbedder("bundled", source.config);
   await source.indexer.start();
   const me = await source.service();
   await me.buckets.create({ name: "Travel", description: "trips and tickets" });
@@ -128,11 +134,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await source?.close();
+  await embedder?.close();
 });
 
 describe("export and restore", () => {
   it("restores an export of every user into an empty store exactly, table by table and field by field", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       const summary = await restore(target, exported);
       expect(summary.problems).toEqual([]);
@@ -156,7 +163,7 @@ describe("export and restore", () => {
   });
 
   it("restored data is searchable and readable through the service as before", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await restore(target, exported);
       const [a, b] = [await source.service(), await target.service()];
@@ -177,7 +184,7 @@ describe("export and restore", () => {
   });
 
   it("restoring the same file twice adds nothing", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await restore(target, exported);
       const once = await dump(target);
@@ -191,7 +198,7 @@ describe("export and restore", () => {
   });
 
   it("into a store that holds part of it, adds what is missing and leaves what is there", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await restore(target, exported);
       const me = await target.service();
@@ -221,7 +228,7 @@ describe("export and restore", () => {
   });
 
   it("a bucket renamed since the file was written is the same bucket, not a second one of the old name", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await restore(target, exported);
       const me = await target.service();
@@ -237,7 +244,7 @@ describe("export and restore", () => {
   });
 
   it("puts back the picture of an image memory the store holds with its file cut short or gone", async () => {
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await restore(target, exported);
       const root = target.config.paths.images;
@@ -261,7 +268,7 @@ describe("export and restore", () => {
     await writeExport(await me.export({ vectors: false }), file);
     const text = fs.readFileSync(file, "utf8");
     expect(text).not.toMatch(/"vector"/);
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await target.indexer.start();
       const summary = await restore(target, file);
@@ -284,7 +291,7 @@ describe("export and restore", () => {
   it("a one-user export goes into the user named with --user, keeping that user's token", async () => {
     const file = path.join(tempDir(), "alice.jsonl");
     await writeExport(await exportUser(source.context, (await source.users.resolve("alice")).id), file);
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       await target.users.add("bob");
       const summary = await restore(target, file, "bob");
@@ -306,7 +313,7 @@ describe("export and restore", () => {
     fs.writeFileSync(cut, lines.slice(0, 8).join("\n"));
     const damaged = path.join(tempDir(), "damaged.jsonl");
     fs.writeFileSync(damaged, lines.map((line, i) => (i === 3 ? line.slice(0, 40) : line)).join("\n"));
-    const target = await openTestApp();
+    const target = await emptyStore();
     try {
       const short = await restore(target, cut);
       expect(short.complete).toBe(false);
@@ -338,7 +345,7 @@ describe("export and restore", () => {
     const memories = before.filter((line) => line.startsWith('{"type":"memory"')).length;
     expect(memories).toBe(3);
     for (const damaged of [cut, flipped]) {
-      const target = await openTestApp();
+      const target = await emptyStore();
       try {
         const summary = await restore(target, damaged);
         expect(summary.added, damaged).toMatchObject({ memory: 3, bucket: 2, platform: 2, conversation: 0 });
