@@ -15,7 +15,7 @@
 //   its records), because grouping activity into conversations needs all of them, and Cherry Studio
 //   (a file's topics and the text of the blocks they name, kept apart in its backup).
 import fs from "node:fs";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import type { UploadConversation, UploadMessage } from "../schemas/chat-history.js";
 import { utcMillis } from "../shared/time.js";
 import { planAppStorage, planContainer, planFile, type ExportPart, type ExportPlan } from "./container.js";
@@ -34,7 +34,7 @@ import { textRecords } from "./text-records.js";
 import { asUtf8 } from "./utf16.js";
 import { activityPageRecords } from "./activity-page/records.js";
 import type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, SourcedRecord, UnreadableRecord } from "./types.js";
-import { corruptZip, isZipFile, namedZipButNotJson, unzippedBytes, withPartArchivesOpened, zipSources } from "./zip.js";
+import { corruptZip, isZipFile, namedZipButNotJson, unzippedBytes, withPartArchivesOpened, ZIP_NAME, zipSources } from "./zip.js";
 
 export type { ExportFormat, ExportMemory, ExportReader, RepairedRecord, SkippedCount, UnreadableRecord } from "./types.js";
 export { checkPlatform } from "./platform.js";
@@ -51,13 +51,32 @@ export { gigabytes, MAX_DATABASE_BYTES, SMALLER_DATABASE, startsAsSqlite } from 
 export { withWal } from "./sqlite-wal.js";
 
 /**
- * The bytes reading a path goes through: a file's, an archive's unpacked; undefined for a folder (its
- * files are not added up) or what cannot be read as such (opening it says why).
+ * The bytes reading a path goes through, once past `atMost` any figure over it: a file's, an
+ * archive's unpacked, a folder's files' (a folder of more than FOLDER_ENTRIES, or holding an
+ * archive, is undefined); undefined too for what cannot be read as such (opening it says why).
  */
-export async function bytesToRead(path: string): Promise<number | undefined> {
+export async function bytesToRead(path: string, atMost: number): Promise<number | undefined> {
   const info = await fs.promises.stat(path).catch(() => undefined);
+  if (info?.isDirectory()) return folderBytes(path, atMost);
   if (!info?.isFile()) return undefined;
   return (await isZipFile(path)) ? unzippedBytes(path).catch(() => undefined) : info.size;
+}
+
+const FOLDER_ENTRIES = 10_000;
+
+async function folderBytes(folder: string, atMost: number): Promise<number | undefined> {
+  let bytes = 0;
+  let entries = 0;
+  for (const dirs = [folder]; dirs.length > 0 && bytes <= atMost; ) {
+    const dir = dirs.pop()!;
+    for (const entry of await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (++entries > FOLDER_ENTRIES || ZIP_NAME.test(entry.name)) return undefined;
+      const at = join(dir, entry.name);
+      if (entry.isDirectory()) dirs.push(at);
+      else if (entry.isFile()) bytes += (await fs.promises.stat(at).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return bytes;
 }
 
 export interface OpenExportOptions {

@@ -161,14 +161,15 @@ export async function importExports(
 }
 
 /**
- * Whether a path is read in a process of its own (`readApart`): a folder, or a file (an archive
- * unpacked) of more than a 32nd of the heap limit. JSON parsed takes up to ~18 times its bytes (`{},`
- * is a 56-byte object), so a smaller file cannot pass the limit; starting the process costs ~0.9 s of
- * CPU, which every small import paid.
+ * Whether a path is read in a process of its own (`readApart`): a file (an archive unpacked) or a
+ * folder of more than a 32nd of the heap limit, or a folder too large to add up. JSON parsed takes up
+ * to ~18 times its bytes (`{},` is a 56-byte object), so less cannot pass the limit; starting the
+ * process costs ~0.9 s of CPU, which every small import paid.
  */
 async function needsReadingApart(path: string, heapMb: number): Promise<boolean> {
-  const bytes = await bytesToRead(path);
-  return bytes === undefined || bytes > (heapMb * 1024 ** 2) / READ_APART_SHARE;
+  const limit = (heapMb * 1024 ** 2) / READ_APART_SHARE;
+  const bytes = await bytesToRead(path, limit);
+  return bytes === undefined || bytes > limit;
 }
 
 const READ_APART_SHARE = 32;
