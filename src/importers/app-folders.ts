@@ -104,11 +104,10 @@ export function appsOn(machine: Machine = { platform: process.platform, env: pro
     folder: place,
     sessionLogs: importer.sessionLogs === true,
   });
-  const watching = places.map((found) => ({ ...found, why: whyNotWatched(found.importer, found.folder) }));
-  const followed = watching.map((found) => ({
-    ...found,
-    watched: found.why === undefined ? watchedIn(found.importer, found.folder, found.place) : [],
-  }));
+  const followed = places.map((found) => {
+    const why = whyNotWatched(found.importer, found.folder);
+    return { ...found, why, watched: why === undefined ? watchedIn(found.importer, found.folder, found.place) : [] };
+  });
   return {
     imported: outermost(places.map(({ importer, folder, place }) => app(importer, folder, place))),
     watched: outermost(followed.flatMap(({ importer, folder, watched }) => watched.map((place) => app(importer, folder, place)))),
@@ -144,11 +143,12 @@ function once<App extends FoundApp>(found: App[]): App[] {
 
 /** Whether watching an app's folder keeps its chats as they go on: its session logs, or its database (Importer.watchedDatabase, AppFolder.watchedDatabase). */
 function isWatched(importer: Importer): boolean {
-  return (
-    importer.sessionLogs === true ||
-    importer.watchedDatabase === true ||
-    (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined)
-  );
+  return importer.sessionLogs === true || watchesDatabase(importer);
+}
+
+/** Whether watching imports the app's database again as it changes (Importer.watchedDatabase, AppFolder.watchedDatabase). */
+function watchesDatabase(importer: Importer): boolean {
+  return importer.watchedDatabase === true || (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined);
 }
 
 /** Why a watch does not follow an app's folder; undefined when it does. */
@@ -227,9 +227,7 @@ export function appsLookedFor(how: { watching?: boolean } = {}): string {
 /** The apps whose databases watching imports again as they change (Importer.watchedDatabase, AppFolder.watchedDatabase), for `mnemo watch --help`. */
 export function databasesWatched(): string {
   return listing(
-    IMPORTERS.filter(
-      (importer) => importer.watchedDatabase === true || (importer.appFolders ?? []).some((folder) => folder.watchedDatabase !== undefined),
-    ).map((importer) => importer.name),
+    IMPORTERS.filter(watchesDatabase).map((importer) => importer.name),
     "and",
   );
 }
