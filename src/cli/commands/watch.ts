@@ -8,8 +8,15 @@ import { ioOf } from "../io.js";
 import { untilSignal } from "./serve.js";
 import { locateStore } from "../../config/location.js";
 
+/** What `mnemo watch --help` says --apps follows and does not, from the importers' registry. */
+interface AppsWatched {
+  lines: string;
+  databases: string;
+  notWatched: string;
+}
+
 /** `mnemo watch --help` after the options: what --apps follows, from the importers' registry (loaded for this command's help only). */
-function watchHelp(apps: { lines: string; databases: string; notWatched: string } | undefined): string {
+function watchHelp(apps: AppsWatched | undefined): string {
   if (!apps) return "";
   return `
 --apps watches the folders of these apps found on this machine:
@@ -23,7 +30,7 @@ ${apps.notWatched}`;
 }
 
 export function registerWatch(program: Command): void {
-  let apps: { lines: string; databases: string; notWatched: string } | undefined;
+  let apps: AppsWatched | undefined;
   program.hook("preSubcommand", async (_program, command) => {
     if (command.name() !== "watch") return;
     const core = await import("../../core/index.js");
